@@ -1,0 +1,50 @@
+// Environment of the reference TTS container. Invalid values are a start-up failure (exit 2),
+// never a silent default.
+import { isStage, type Stage } from './stages.js';
+
+export interface Config {
+  /** TCP port; 0 picks a free one (announced on stdout as `[tts] listening ... port=N`). */
+  port: number;
+  /** Interface to bind; 0.0.0.0 by default (a container must be reachable from outside). */
+  host: string;
+  /** Admission bound: requests in flight (queued + executing) at or above it get 503. */
+  maxQueueDepth: number;
+  /** Synthesis worker threads (one eSpeak-NG engine each); 1 = serial, like a GPU TTS server. */
+  workers: number;
+  /** Default voice, loaded by every worker at start-up. */
+  voice: string;
+  /** Test fault: exit 1 right after printing this stage's marker. */
+  failAtStage: Stage | undefined;
+  /** Longest a SIGTERM drain may take before the remaining requests are cut (exit 1). */
+  drainTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const failAtStage = env.FAIL_AT_STAGE?.trim() || undefined;
+  if (failAtStage !== undefined && !isStage(failAtStage)) {
+    throw new ConfigError(
+      `FAIL_AT_STAGE=${failAtStage}: expected one of container_start, framework_init, weights_ready, warmup_done, ready`,
+    );
+  }
+  const voice = env.VOICE?.trim() || 'en-us';
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    maxQueueDepth: integer(env, 'MAX_QUEUE_DEPTH', 64, 1, 1_000_000),
+    workers: integer(env, 'WORKERS', 1, 1, 64),
+    voice,
+    failAtStage,
+    drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_S', 120, 1, 86_400) * 1000,
+  };
+}

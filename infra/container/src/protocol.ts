@@ -1,0 +1,23 @@
+// Messages between the main thread and the synthesis worker threads.
+
+export interface WorkerInit {
+  index: number;
+  voice: string;
+  /**
+   * Int32 cell shared with the main thread: the id of a job whose client went away. The worker
+   * polls it between audio blocks and aborts that utterance at the next block.
+   */
+  cancel: SharedArrayBuffer;
+}
+
+export type ToWorker =
+  | { type: 'warmup'; text: string }
+  | { type: 'synth'; id: number; text: string; voice: string };
+
+export type FromWorker =
+  | { type: 'loaded'; sampleRate: number; voices: string[]; ms: number }
+  | { type: 'warmed'; ms: number; bytes: number }
+  | { type: 'init_failed'; message: string }
+  | { type: 'chunk'; id: number; pcm: ArrayBuffer }
+  | { type: 'done'; id: number; cancelled: boolean; bytes: number }
+  | { type: 'failed'; id: number; message: string; fatal: boolean };

@@ -1,0 +1,55 @@
+// Validation of POST /invocations bodies. Runs before admission: a malformed request is answered
+// 400 and never holds an admission slot.
+
+export const MAX_TEXT_CHARS = 1000;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type ParsedInvocation = { ok: true; text: string; voice: string } | { ok: false; message: string };
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * `{"text": string (1..1000 characters), "voice"?: string, "format"?: "wav"}`; other fields are
+ * ignored. Characters are Unicode code points. `knownVoices` is undefined until the engine has
+ * loaded (the request is then refused as not ready anyway).
+ */
+export function parseInvocation(
+  body: Buffer,
+  defaultVoice: string,
+  knownVoices: ReadonlySet<string> | undefined,
+): ParsedInvocation {
+  if (body.length === 0) return { ok: false, message: 'empty body: expected a JSON object with "text"' };
+  if (body.length > MAX_BODY_BYTES) return { ok: false, message: `body exceeds ${MAX_BODY_BYTES} bytes` };
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    return { ok: false, message: `body is not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, message: `body must be a JSON object, got ${describe(value)}` };
+  }
+  const { text, voice, format } = value as Record<string, unknown>;
+  if (typeof text !== 'string') return { ok: false, message: `"text" must be a string, got ${describe(text)}` };
+  const chars = Array.from(text).length;
+  if (chars < 1 || chars > MAX_TEXT_CHARS) {
+    return { ok: false, message: `"text" must have 1..${MAX_TEXT_CHARS} characters, got ${chars}` };
+  }
+  if (voice !== undefined && typeof voice !== 'string') {
+    return { ok: false, message: `"voice" must be a string, got ${describe(voice)}` };
+  }
+  if (voice !== undefined && knownVoices && !knownVoices.has(voice)) {
+    return { ok: false, message: `unknown voice "${voice.slice(0, 100)}"` };
+  }
+  if (format !== undefined && format !== 'wav') {
+    return {
+      ok: false,
+      message: `unsupported "format" ${JSON.stringify(format)?.slice(0, 100)}: only "wav" is served`,
+    };
+  }
+  return { ok: true, text, voice: voice ?? defaultVoice };
+}

@@ -1,0 +1,94 @@
+// A synthesis worker thread: one eSpeak-NG engine (WebAssembly). `synthesize` blocks this thread
+// for the whole utterance, which is why it runs here and not on the HTTP thread; each audio block
+// is posted to the main thread as soon as eSpeak-NG produces it (its buffer transferred, not
+// copied), so the response streams while the utterance is still being synthesised.
+import { parentPort, workerData } from 'node:worker_threads';
+import factory, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('worker.js runs as a worker thread of server.js');
+const init = workerData as WorkerInit;
+const cancelCell = new Int32Array(init.cancel);
+
+function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
+}
+
+function voiceNames(engine: ESpeakNGWorker): string[] {
+  const names = new Set<string>();
+  for (const voice of engine.list_voices()) {
+    names.add(voice.identifier);
+    names.add(voice.name);
+    for (const language of voice.languages) names.add(language.name);
+  }
+  return [...names].sort();
+}
+
+let engine: ESpeakNGWorker;
+let currentVoice = init.voice;
+
+try {
+  const started = performance.now();
+  const module = await factory();
+  engine = new module.eSpeakNGWorker();
+  const code = engine.set_voice(init.voice);
+  if (code !== 0) throw new Error(`eSpeak-NG cannot load voice "${init.voice}" (error ${code})`);
+  post({ type: 'loaded', sampleRate: engine.samplerate, voices: voiceNames(engine), ms: performance.now() - started });
+} catch (error) {
+  post({ type: 'init_failed', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+}
+
+function run(id: number, text: string, voice: string, onBlock: (pcm: Int16Array) => void): boolean {
+  if (voice !== currentVoice) {
+    const code = engine.set_voice(voice);
+    if (code !== 0) throw new Error(`eSpeak-NG cannot load voice "${voice}" (error ${code})`);
+    currentVoice = voice;
+  }
+  let cancelled = false;
+  engine.synthesize(text, (samples) => {
+    // Never throw in here: the callback runs inside the WebAssembly call.
+    if (id !== 0 && Atomics.load(cancelCell, 0) === id) {
+      cancelled = true;
+      return 1; // abort the utterance at this block
+    }
+    if (samples.length > 0) onBlock(samples);
+    return 0;
+  });
+  return cancelled;
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'warmup') {
+    const started = performance.now();
+    let bytes = 0;
+    try {
+      run(0, message.text, currentVoice, (pcm) => {
+        bytes += pcm.byteLength;
+      });
+    } catch (error) {
+      post({ type: 'init_failed', message: `warm-up failed: ${(error as Error).message}` });
+      process.exit(1);
+    }
+    post({ type: 'warmed', ms: performance.now() - started, bytes });
+    return;
+  }
+  const { id } = message;
+  let bytes = 0;
+  try {
+    const cancelled = run(id, message.text, message.voice, (pcm) => {
+      bytes += pcm.byteLength;
+      // eSpeak's binding hands over a fresh copy of each block (HEAP16.slice): its buffer is ours.
+      const buffer = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm.buffer : pcm.slice().buffer;
+      post({ type: 'chunk', id, pcm: buffer as ArrayBuffer }, [buffer as ArrayBuffer]);
+    });
+    post({ type: 'done', id, cancelled, bytes });
+  } catch (error) {
+    // A WebAssembly trap may leave the engine in any state: report, then end this thread so the
+    // pool replaces it with a fresh engine.
+    const trapped = error instanceof WebAssembly.RuntimeError;
+    post({ type: 'failed', id, message: (error as Error).message ?? String(error), fatal: trapped });
+    if (trapped) process.exit(1);
+  }
+});

@@ -1,0 +1,50 @@
+// Bundles each entry point with @vercel/ncc into one self-contained ESM file under dist/
+// (the action runner and `npx scalegate` execute these directly, without node_modules).
+// Usage: node scripts/build.mjs [--out DIR]   (tests build into a temp dir to prove dist/ is fresh)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outFlag = process.argv.indexOf('--out');
+const outDir = outFlag >= 0 ? resolve(process.argv[outFlag + 1]) : join(root, 'dist');
+
+export const entries = [
+  { name: 'cli', source: 'src/cli.ts' },
+  { name: 'main', source: 'src/action/main.ts' },
+  { name: 'post', source: 'src/action/post.ts' },
+];
+
+mkdirSync(outDir, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), 'scalegate-build-'));
+try {
+  for (const entry of entries) {
+    if (!existsSync(join(root, entry.source))) continue;
+    const entryOut = join(work, entry.name);
+    const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
+    const result = spawnSync(
+      process.execPath,
+      [ncc, 'build', entry.source, '-o', entryOut, '-q', '--target', 'es2022'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    if (result.status !== 0) {
+      console.error(`build: ncc failed on ${entry.source}`);
+      process.exit(1);
+    }
+    const emitted = readdirSync(entryOut).filter((f) => f !== 'package.json');
+    if (emitted.length !== 1 || emitted[0] !== 'index.js') {
+      console.error(
+        `build: ${entry.source} emitted extra files (${emitted.join(', ')}); only a single bundle is supported`,
+      );
+      process.exit(1);
+    }
+    renameSync(join(entryOut, 'index.js'), join(outDir, `${entry.name}.mjs`));
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

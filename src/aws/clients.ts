@@ -1,0 +1,74 @@
+/**
+ * Builds the SDK v3 clients every AWS-touching command receives. No logic: region and endpoint
+ * come from flags or the standard SDK environment (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL —
+ * the last is how everything points at the local SageMaker).
+ */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
+import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+
+export interface AwsClients {
+  sagemaker: SageMakerClient;
+  runtime: SageMakerRuntimeClient;
+  autoscaling: ApplicationAutoScalingClient;
+  cloudwatch: CloudWatchClient;
+  logs: CloudWatchLogsClient;
+  quotas: ServiceQuotasClient;
+  region: string;
+}
+
+export interface ClientOptions {
+  region: string;
+  /** Overrides AWS_ENDPOINT_URL; tests pass the local SageMaker's URL. */
+  endpoint?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Highest number of requests the caller keeps in flight; the socket pool is sized above it. */
+  maxConcurrency?: number;
+}
+
+export function createAwsClients(options: ClientOptions): AwsClients {
+  const maxSockets = Math.max(50, (options.maxConcurrency ?? 0) + 16);
+  const common = {
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
+  // The load engine drives the runtime client; no SDK retries there (a retried 503 would hide
+  // saturation), and a socket pool above the concurrency so the client never queues requests.
+  const runtime = new SageMakerRuntimeClient({
+    ...common,
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
+    }),
+  });
+  return {
+    sagemaker: new SageMakerClient(common),
+    runtime,
+    autoscaling: new ApplicationAutoScalingClient(common),
+    cloudwatch: new CloudWatchClient(common),
+    logs: new CloudWatchLogsClient(common),
+    quotas: new ServiceQuotasClient(common),
+    region: options.region,
+  };
+}
+
+export function destroyAwsClients(clients: AwsClients): void {
+  for (const client of [
+    clients.sagemaker,
+    clients.runtime,
+    clients.autoscaling,
+    clients.cloudwatch,
+    clients.logs,
+    clients.quotas,
+  ]) {
+    client.destroy();
+  }
+}

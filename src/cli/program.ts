@@ -1,0 +1,43 @@
+/**
+ * The `scalegate` program. Each command's flags and presentation live in src/cli/<command>.ts; the
+ * work itself in src/commands. Exit codes: 0 ok or warn, 1 the finding the command exists to
+ * catch, 2 usage error or refused input (never a stack trace).
+ */
+import { Command, CommanderError } from 'commander';
+import { isUsageError } from '../model/errors.js';
+import { registerPlan } from './plan.js';
+
+export function buildProgram(): Command {
+  const program = new Command('scalegate')
+    .description(
+      'Measured autoscaling for latency-sensitive SageMaker endpoints: measure Q_max and T_total, derive the policy, gate the deploy.',
+    )
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
+  registerPlan(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version are not errors; every other commander error is a usage mistake.
+      process.exitCode =
+        e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (isUsageError(e)) {
+      process.stderr.write(`scalegate: ${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`scalegate: ${(e as Error).message ?? String(e)}\n`);
+    if (process.env.SCALEGATE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
+    process.exitCode = 1;
+  }
+}

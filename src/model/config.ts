@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { UsageError } from './errors.js';
+import { formatZodIssues } from './issues.js';
+
+export const CONFIG_FILE = 'scalegate.config.json';
+
+/** Load is stated either as requests per second or as concurrent streams, never both. */
+const loadFields = {
+  peak_rps: z.number().positive().optional(),
+  peak_streams: z.number().positive().optional(),
+  trough_rps: z.number().nonnegative().optional(),
+  trough_streams: z.number().nonnegative().optional(),
+};
+
+export const modelConfigSchema = z
+  .object({
+    endpoint: z.string().regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, 'a SageMaker endpoint name'),
+    variant: z.string().min(1).default('AllTraffic'),
+    region: z.string().min(1),
+    instance_type: z.string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
+    /** Directory with the model's Dockerfile; its CDK asset hash is the image digest. */
+    container_dir: z.string().min(1).optional(),
+    /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
+    image_uri: z.string().min(1).optional(),
+    container_env: z.record(z.string(), z.string()).default({}),
+    slo_ms: z.number().positive(),
+    surge_ratio: z.number().min(1).lt(1.5),
+    ...loadFields,
+    min_instances_floor: z.number().int().min(1).default(1),
+    /** Hard limit of one invocation, seconds (SageMaker real-time: 60). */
+    invocation_ceiling_s: z.number().positive().default(60),
+    /** Optional: on-demand price of one instance-hour, for the fleet_cost finding. */
+    instance_hourly_usd: z.number().positive().optional(),
+    /** Optional: the account's endpoint-usage quota for the instance type, for quota_headroom. */
+    instance_quota: z.number().int().positive().optional(),
+  })
+  .strict()
+  .superRefine((model, ctx) => {
+    if (!model.container_dir && !model.image_uri) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'set container_dir (built by the CDK) or image_uri (pinned by digest)',
+      });
+    }
+    if (model.container_dir && model.image_uri) {
+      ctx.addIssue({ code: 'custom', message: 'set only one of container_dir and image_uri' });
+    }
+    if (model.peak_rps !== undefined && model.peak_streams !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['peak_streams'],
+        message: 'state peak load as peak_rps or peak_streams, not both',
+      });
+    }
+    if (model.trough_rps !== undefined && model.trough_streams !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trough_streams'],
+        message: 'state trough load as trough_rps or trough_streams, not both',
+      });
+    }
+  });
+
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    models: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
+  })
+  .strict();
+
+export type ScalegateConfig = z.infer<typeof configSchema>;
+
+/** Parses config text; `file` names the source in every message. */
+export function parseConfig(text: string, file: string): ScalegateConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(
+      `${file}: not valid JSON (${(e as Error).message}). Fix the file or pass another with --config.`,
+    );
+  }
+  const parsed = configSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new UsageError(`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+export function modelFromConfig(
+  config: ScalegateConfig,
+  name: string | undefined,
+  file: string,
+): [string, ModelConfig] {
+  const names = Object.keys(config.models);
+  if (name === undefined) {
+    if (names.length === 1) return [names[0] as string, config.models[names[0] as string] as ModelConfig];
+    throw new UsageError(
+      `${file} declares ${names.length} models (${names.join(', ')}): choose one with --model NAME.`,
+    );
+  }
+  const model = config.models[name];
+  if (!model) {
+    throw new UsageError(
+      `--model ${name}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`,
+    );
+  }
+  return [name, model];
+}

@@ -1,0 +1,140 @@
+/**
+ * The only place that reads and writes artifact files. Reading validates and upgrades (legacy
+ * format -> current); writing validates and is atomic (temp file + rename), so a crash never
+ * leaves a half-written artifact where a reader would find it.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  type ArtifactKind,
+  type ArtifactOf,
+  artifactSchemas,
+  producerOf,
+  SCHEMA_VERSION,
+} from './artifacts.js';
+import { UsageError } from './errors.js';
+import { formatZodIssues } from './issues.js';
+import { legacyQmaxSchema, legacyTtotalSchema, qmaxFromLegacy, ttotalFromLegacy } from './legacy.js';
+
+/** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
+export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, file: string): ArtifactOf<K> {
+  const producer = producerOf[kind];
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new UsageError(
+      `${file}: not a ${kind} artifact (expected a JSON object). Produce one with \`${producer}\`.`,
+    );
+  }
+  const record = json as Record<string, unknown>;
+  const version = record.schema_version;
+  if (version === undefined) return parseLegacy(kind, record, file);
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new UsageError(
+      `${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`,
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new UsageError(
+      `${file}: written by a newer scalegate (schema_version ${version}; this scalegate reads up to ${SCHEMA_VERSION}). Upgrade scalegate to read it.`,
+    );
+  }
+  if (record.kind !== kind) {
+    throw new UsageError(
+      `${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`,
+    );
+  }
+  const parsed = artifactSchemas[kind].safeParse(json);
+  if (!parsed.success) {
+    throw new UsageError(
+      `${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`,
+    );
+  }
+  return parsed.data as ArtifactOf<K>;
+}
+
+function parseLegacy<K extends ArtifactKind>(
+  kind: K,
+  record: Record<string, unknown>,
+  file: string,
+): ArtifactOf<K> {
+  const invalid = (issues: string): UsageError =>
+    new UsageError(
+      `${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`,
+    );
+  if (kind === 'qmax') {
+    const parsed = legacyQmaxSchema.safeParse(record);
+    if (!parsed.success) throw invalid(formatZodIssues(parsed.error));
+    return qmaxFromLegacy(parsed.data) as ArtifactOf<K>;
+  }
+  if (kind === 'ttotal') {
+    const parsed = legacyTtotalSchema.safeParse(record);
+    if (!parsed.success) throw invalid(formatZodIssues(parsed.error));
+    return ttotalFromLegacy(parsed.data) as ArtifactOf<K>;
+  }
+  throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
+}
+
+export function readArtifact<K extends ArtifactKind>(kind: K, file: string): ArtifactOf<K> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    throw new UsageError(
+      `${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${producerOf[kind]}\`.`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(
+      `${file}: not valid JSON (${(e as Error).message}). Produce a valid one with \`${producerOf[kind]}\`.`,
+    );
+  }
+  return parseArtifact(kind, json, file);
+}
+
+/** Writes text so that readers see the old file or the new one, never a part. */
+export function writeFileAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fd = openSync(temp, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** Stable, diff-friendly artifact JSON (two-space indent, trailing newline). */
+export const artifactJson = (artifact: unknown): string => `${JSON.stringify(artifact, null, 2)}\n`;
+
+/** Validates before writing: an artifact that would not read back is a bug, never a file. */
+export function writeArtifact<K extends ArtifactKind>(kind: K, file: string, artifact: ArtifactOf<K>): void {
+  const parsed = artifactSchemas[kind].safeParse(artifact);
+  if (!parsed.success) {
+    throw new Error(
+      `refusing to write an invalid ${kind} artifact to ${file}:\n${formatZodIssues(parsed.error)}`,
+    );
+  }
+  writeFileAtomic(file, artifactJson(parsed.data));
+}

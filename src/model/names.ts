@@ -1,0 +1,18 @@
+import type { Transport } from './artifacts.js';
+import { type Fingerprint, fingerprintSlug } from './fingerprint.js';
+
+export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
+
+type Slugged = Pick<Fingerprint, 'instance_type' | 'image_digest'>;
+
+export const qmaxFileName = (model: string, transport: Transport, fp: Slugged): string =>
+  `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
+
+export const ttotalFileName = (model: string, trigger: string, fp: Slugged): string =>
+  `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
+
+export const planFileName = (model: string): string => `plan-${model}.json`;
+export const driftFileName = (model: string): string => `drift-${model}.json`;
+export const validateFileName = (model: string): string => `validate-${model}.json`;
+/** Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. */
+export const thawJournalFileName = (endpoint: string): string => `thaw-journal-${endpoint}.json`;

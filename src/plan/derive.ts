@@ -1,0 +1,301 @@
+/**
+ * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
+ * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
+ * inputs, and the surge simulation is seeded.
+ */
+import {
+  type Fingerprint,
+  fingerprintDifferences,
+  fingerprintSlug,
+  type PlanArtifact,
+  type QmaxArtifact,
+  SCHEMA_VERSION,
+  type TtotalArtifact,
+  UsageError,
+} from '../model/index.js';
+import { simulateSurge, type ThroughputPoint } from '../stats/surge.js';
+import { evaluateFindings, planVerdict } from './findings.js';
+import {
+  instancesFor,
+  naiveInstances,
+  planningHorizonS,
+  type RatioPoint,
+  ratioNearest,
+  round,
+  scaleBand,
+  scaleInCooldownS,
+  scaleOutCooldownS,
+  smallestSafeMinimum,
+  throughputAtTarget,
+  waitBudgetS,
+} from './formulas.js';
+
+export interface Load {
+  unit: 'rps' | 'streams';
+  value: number;
+}
+
+export interface PlanChoices {
+  sloMs: number;
+  surgeRatio: number;
+  peak: Load;
+  trough: Load;
+  minInstancesFloor: number;
+  invocationCeilingS: number;
+  instanceHourlyUsd: number | null;
+  instanceQuota: number | null;
+}
+
+export interface PlanRequest {
+  modelName: string;
+  qmax: QmaxArtifact;
+  qmaxFile: string;
+  ttotal: TtotalArtifact | null;
+  ttotalFile: string | null;
+  /** `--assume-t-total`: a stated T_total, labelled stated wherever it appears. */
+  tTotalStatedS: number | null;
+  choices: PlanChoices;
+  allowConfigMismatch: boolean;
+  runId: string;
+  createdAt: string;
+  tool: string;
+}
+
+/** A stated T_total has no policy to read: the detection lag is the 60 s bound. */
+export const POLICY_LAG_BOUND_S = 60;
+
+/** Refusals that depend only on the request: each names the flag or file and the fix. */
+export function checkPlanRequest(request: PlanRequest): string[] {
+  const { choices, qmax, ttotal } = request;
+  const warnings: string[] = [];
+  if (choices.surgeRatio < 1 || choices.surgeRatio >= 1.5) {
+    throw new UsageError(
+      `surge ratio ${choices.surgeRatio} is outside [1, 1.5): the scale band (1-2h)*Q_max would vanish. Pass --surge-ratio between 1 and 1.5.`,
+    );
+  }
+  if (choices.peak.value <= 0) {
+    throw new UsageError(
+      `no peak load: set peak_rps (or peak_streams) for model ${request.modelName} in the config, or pass --peak-rps N / --peak-streams N.`,
+    );
+  }
+  if (choices.trough.unit !== choices.peak.unit) {
+    throw new UsageError(
+      `peak load is in ${choices.peak.unit} but trough load in ${choices.trough.unit}: state both in the same unit (--peak-rps/--trough-rps or --peak-streams/--trough-streams).`,
+    );
+  }
+  if (choices.trough.value > choices.peak.value) {
+    throw new UsageError(
+      `trough load ${choices.trough.value} ${choices.trough.unit} is above peak load ${choices.peak.value}: fix --trough-${choices.trough.unit} or --peak-${choices.peak.unit}.`,
+    );
+  }
+  if (choices.sloMs !== qmax.slo_ms) {
+    throw new UsageError(
+      `SLO ${choices.sloMs} ms differs from the ${qmax.slo_ms} ms the ladder in ${request.qmaxFile} was judged against: Q_max is defined by its SLO and cannot be re-used for another. Re-measure with \`scalegate qmax --slo-ms ${choices.sloMs}\`, or plan with --slo-ms ${qmax.slo_ms}.`,
+    );
+  }
+  if (qmax.model_name !== request.modelName) {
+    throw new UsageError(
+      `${request.qmaxFile} was measured for model ${qmax.model_name}, not ${request.modelName}: pass --model ${qmax.model_name} or the right qmax artifact.`,
+    );
+  }
+  if ((ttotal === null) === (request.tTotalStatedS === null)) {
+    throw new UsageError(
+      'give exactly one of --ttotal FILE (measured) and --assume-t-total SECONDS (stated).',
+    );
+  }
+  if (ttotal) {
+    if (ttotal.model_name !== request.modelName) {
+      throw new UsageError(
+        `${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`,
+      );
+    }
+    const differences = fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
+    if (differences.length > 0) {
+      const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+      const message = `${request.qmaxFile} (${fingerprintSlug(qmax.fingerprint)}) and ${request.ttotalFile} (${fingerprintSlug(ttotal.fingerprint)}) were measured on different configurations (${what}): Q_max and T_total of different containers or instance types do not describe one endpoint.`;
+      if (!request.allowConfigMismatch) {
+        throw new UsageError(
+          `${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`,
+        );
+      }
+      warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
+    }
+  }
+  return warnings;
+}
+
+function throughputCurve(qmax: QmaxArtifact): ThroughputPoint[] {
+  const byConcurrency = new Map<number, number[]>();
+  for (const step of qmax.steps) {
+    if (!step.usable) continue;
+    byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.achieved_rps]);
+  }
+  return [...byConcurrency.entries()]
+    .map(([concurrency, values]) => ({ concurrency, rps: values.reduce((a, b) => a + b, 0) / values.length }))
+    .sort((a, b) => a.concurrency - b.concurrency);
+}
+
+function ratioPoints(qmax: QmaxArtifact): RatioPoint[] {
+  const byConcurrency = new Map<number, number[]>();
+  for (const step of qmax.steps) {
+    if (!step.usable || step.cw_ratio === null) continue;
+    byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.cw_ratio]);
+  }
+  return [...byConcurrency.entries()].map(([concurrency, values]) => ({
+    concurrency,
+    ratio: values.reduce((a, b) => a + b, 0) / values.length,
+  }));
+}
+
+const inputOf = (file: string, artifact: { run_id: string; fingerprint: Fingerprint }) => ({
+  file,
+  run_id: artifact.run_id,
+  slug: fingerprintSlug(artifact.fingerprint),
+  fingerprint: artifact.fingerprint,
+});
+
+export function derivePlan(request: PlanRequest): PlanArtifact {
+  const mismatchWarnings = checkPlanRequest(request);
+  const { qmax, ttotal, choices } = request;
+
+  const curve = throughputCurve(qmax);
+  if (curve.length === 0) {
+    throw new UsageError(
+      `${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`,
+    );
+  }
+  const tTotalS = ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
+  const policyLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
+  const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
+  const tPlanS = planningHorizonS(tTotalS, policyLagS);
+
+  const band = scaleBand(qmax.q_max, choices.surgeRatio);
+  const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
+  const minSafe = smallestSafeMinimum(band.scaleOutConcurrency, band.scaleInConcurrency);
+  const wMaxS = waitBudgetS(choices.sloMs, qmax.s_p95_s);
+
+  const ratio = ratioNearest(ratioPoints(qmax), band.scaleOutConcurrency);
+  const xTargetRps = throughputAtTarget(curve, band.scaleOutConcurrency);
+  const peakInstances = instancesFor(choices.peak, xTargetRps, band.scaleOutConcurrency);
+  const troughInstances = instancesFor(choices.trough, xTargetRps, band.scaleOutConcurrency);
+  const minInstances = Math.max(choices.minInstancesFloor, troughInstances);
+  const maxInstances = Math.max(minInstances, peakInstances);
+  const naivePeak =
+    choices.peak.unit === 'rps' && band.scaleOutConcurrency > 0
+      ? naiveInstances(choices.peak.value, qmax.s_mean_s, band.scaleOutConcurrency)
+      : null;
+
+  const surge =
+    qmax.q_max > 0
+      ? simulateSurge({
+          curve,
+          targetConcurrency: band.scaleOutConcurrency,
+          queueLimit: qmax.q_max,
+          surgeRatio: choices.surgeRatio,
+          horizonS: tPlanS,
+        })
+      : null;
+
+  const serviceTimeAlarmMs =
+    qmax.ttfab_p95_at_c1_ms ?? qmax.steps.find((s) => s.concurrency === 1 && s.usable)?.ttfab_p95_ms ?? null;
+
+  const findings = evaluateFindings({
+    model: request.modelName,
+    qmax,
+    sloMs: choices.sloMs,
+    serviceP95S: qmax.s_p95_s,
+    waitBudgetS: wMaxS,
+    invocationCeilingS: choices.invocationCeilingS,
+    cwRatio: ratio?.ratio ?? null,
+    cwRatioRung: ratio?.concurrency ?? null,
+    scaleOutConcurrency: band.scaleOutConcurrency,
+    scaleInConcurrency: band.scaleInConcurrency,
+    surgeRatio: choices.surgeRatio,
+    tPlanS,
+    surge: surge
+      ? { probability: surge.overflowProbability, trials: surge.trials, fluidOverflowS: surge.fluidOverflowS }
+      : null,
+    minInstances,
+    maxInstances,
+    minSafeInstances: minSafe,
+    peakInstances,
+    naivePeakInstances: naivePeak,
+    xTargetRps,
+    instanceHourlyUsd: choices.instanceHourlyUsd,
+    tTotalOrigin: ttotal ? 'measured' : 'stated',
+    tTotalS,
+    dominantStage: ttotal?.dominant_stage ?? null,
+    instanceQuota: choices.instanceQuota,
+  });
+  const { verdict, warnCount } = planVerdict(findings);
+
+  return {
+    schema_version: SCHEMA_VERSION,
+    kind: 'plan',
+    model_name: request.modelName,
+    run_id: request.runId,
+    created_at: request.createdAt,
+    verdict,
+    warn_count: warnCount,
+    fingerprint: qmax.fingerprint,
+    inputs: {
+      qmax: inputOf(request.qmaxFile, qmax),
+      ttotal: ttotal && request.ttotalFile ? inputOf(request.ttotalFile, ttotal) : null,
+      t_total_stated_s: request.tTotalStatedS,
+      config_mismatch_allowed: request.allowConfigMismatch,
+      mismatch_warnings: mismatchWarnings,
+    },
+    chosen: {
+      slo_ms: choices.sloMs,
+      surge_ratio: choices.surgeRatio,
+      peak: choices.peak,
+      trough: choices.trough,
+      min_instances_floor: choices.minInstancesFloor,
+      invocation_ceiling_s: choices.invocationCeilingS,
+      instance_hourly_usd: choices.instanceHourlyUsd,
+      instance_quota: choices.instanceQuota,
+    },
+    measured: {
+      q_max: qmax.q_max,
+      q_max_bracketed: qmax.q_max_bracketed,
+      s_mean_s: qmax.s_mean_s,
+      s_p95_s: qmax.s_p95_s,
+      ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
+      t_total_s: tTotalS,
+      t_total_origin: ttotal ? 'measured' : 'stated',
+      policy_lag_s: policyLagS,
+      policy_lag_bounded: policyLagBounded,
+      cw_ratio: ratio ? round(ratio.ratio, 6) : null,
+      cw_ratio_rung: ratio?.concurrency ?? null,
+    },
+    derived: {
+      t_plan_s: round(tPlanS, 6),
+      h: round(band.h, 6),
+      c_scale_max: round(band.scaleOutConcurrency, 6),
+      c_scale_min: round(band.scaleInConcurrency, 6),
+      r: r === null ? null : round(r, 6),
+      min_safe_instances: minSafe,
+      w_max_s: round(wMaxS, 3),
+      x_target_rps: round(xTargetRps, 6),
+      peak_instances: peakInstances,
+      trough_instances: troughInstances,
+      naive_peak_instances: naivePeak,
+      surge_overflow_probability: surge ? round(surge.overflowProbability, 4) : null,
+      surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
+    },
+    deployable: {
+      min_instances: minInstances,
+      max_instances: maxInstances,
+      scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
+      scale_in_threshold:
+        ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null,
+      queue_max_depth: Math.max(1, qmax.q_max),
+      scale_out_cooldown_s: scaleOutCooldownS(tPlanS),
+      scale_in_cooldown_s: scaleInCooldownS(tPlanS),
+      slo_ms: choices.sloMs,
+      service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
+    },
+    findings,
+    provenance: { origin: 'measured', tool: request.tool, note: null },
+  };
+}

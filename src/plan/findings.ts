@@ -1,0 +1,354 @@
+/**
+ * The twelve findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
+ * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
+ */
+import type { Finding, QmaxArtifact } from '../model/index.js';
+
+export const FINDING_NAMES = [
+  'measurement_trust',
+  'curve_repeatability',
+  'slo_budget',
+  'invocation_ceiling',
+  'queue_depth',
+  'threshold_units',
+  'surge_survival',
+  'scale_in_safety',
+  'fleet_sizing',
+  'fleet_cost',
+  'provision_stage',
+  'quota_headroom',
+] as const;
+
+/** Above this overflow probability a surge within T_plan is a warning. */
+export const SURGE_OVERFLOW_WARN = 0.1;
+/** Repeated ladders whose Q_max spread exceeds this fraction are not repeatable. */
+export const REPEATABILITY_SPREAD = 0.2;
+/** The naive fleet estimate differing from ours by more than this factor is called out. */
+export const NAIVE_FLEET_FACTOR = 2;
+
+export interface FindingFacts {
+  model: string;
+  qmax: QmaxArtifact;
+  sloMs: number;
+  serviceP95S: number;
+  waitBudgetS: number;
+  invocationCeilingS: number;
+  cwRatio: number | null;
+  cwRatioRung: number | null;
+  scaleOutConcurrency: number;
+  scaleInConcurrency: number;
+  surgeRatio: number;
+  tPlanS: number;
+  surge: { probability: number; trials: number; fluidOverflowS: number | null } | null;
+  minInstances: number;
+  maxInstances: number;
+  minSafeInstances: number | null;
+  peakInstances: number;
+  naivePeakInstances: number | null;
+  xTargetRps: number | null;
+  instanceHourlyUsd: number | null;
+  tTotalOrigin: 'measured' | 'stated';
+  tTotalS: number;
+  dominantStage: { from: string; to: string; seconds: number } | null;
+  instanceQuota: number | null;
+}
+
+const fmt = (value: number, digits = 1): string => value.toFixed(digits);
+const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
+
+function measurementTrust(f: FindingFacts): Finding {
+  const counts = [...new Set(f.qmax.instance_counts_observed)];
+  if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
+    return {
+      name: 'measurement_trust',
+      verdict: 'stop',
+      detail: `instance counts seen during the ladder: ${counts.join(', ')}; Q_max must be measured on exactly one instance`,
+      fix: `re-measure with \`scalegate qmax --model ${f.model}\` (it freezes scaling and pins one instance)`,
+    };
+  }
+  const doubts: string[] = [];
+  if (!f.qmax.frozen) doubts.push('scaling was not frozen');
+  if (!f.qmax.unbounded_queue)
+    doubts.push('the container queue was bounded, so rejections may have capped latency');
+  if (doubts.length > 0) {
+    return {
+      name: 'measurement_trust',
+      verdict: 'warn',
+      detail: doubts.join('; '),
+      fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue`,
+    };
+  }
+  return {
+    name: 'measurement_trust',
+    verdict: 'ok',
+    detail: 'frozen at one instance, one instance count seen, queue unbounded during the ladder',
+    fix: null,
+  };
+}
+
+function curveRepeatability(f: FindingFacts): Finding {
+  const runs = f.qmax.q_max_per_run;
+  if (runs.length < 2) {
+    return {
+      name: 'curve_repeatability',
+      verdict: 'suppressed',
+      detail: `${runs.length} ladder run: repeatability not evaluated`,
+      fix: `measure twice: \`scalegate qmax --model ${f.model} --runs 2\``,
+    };
+  }
+  const high = Math.max(...runs);
+  const low = Math.min(...runs);
+  const spread = high > 0 ? (high - low) / high : 0;
+  return spread <= REPEATABILITY_SPREAD
+    ? {
+        name: 'curve_repeatability',
+        verdict: 'ok',
+        detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} <= ${pct(REPEATABILITY_SPREAD)}`,
+        fix: null,
+      }
+    : {
+        name: 'curve_repeatability',
+        verdict: 'warn',
+        detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} > ${pct(REPEATABILITY_SPREAD)}`,
+        fix: 'find the source of variance (noisy neighbour, prompt mix, warm-up) and re-measure with more runs',
+      };
+}
+
+function sloBudget(f: FindingFacts): Finding {
+  const slo = f.sloMs / 1000;
+  const detail = `SLO ${fmt(slo, 3)} s, S_p95 ${fmt(f.serviceP95S, 3)} s, W_max ${fmt(f.waitBudgetS, 3)} s`;
+  if (f.serviceP95S >= slo) {
+    return {
+      name: 'slo_budget',
+      verdict: 'stop',
+      detail: `${detail}: one uncontended request already misses the SLO`,
+      fix: 'a faster instance type or model, or an SLO above the service time',
+    };
+  }
+  if (f.waitBudgetS < f.serviceP95S) {
+    return {
+      name: 'slo_budget',
+      verdict: 'warn',
+      detail: `${detail}: less than one service time of queueing fits in the SLO`,
+      fix: 'expect Q_max near 1; consider a faster instance type or a looser SLO',
+    };
+  }
+  return { name: 'slo_budget', verdict: 'ok', detail, fix: null };
+}
+
+function invocationCeiling(f: FindingFacts): Finding {
+  const worst = f.waitBudgetS + f.serviceP95S;
+  return worst > f.invocationCeilingS
+    ? {
+        name: 'invocation_ceiling',
+        verdict: 'stop',
+        detail: `W_max + S_p95 = ${fmt(worst, 3)} s exceeds the ${f.invocationCeilingS} s invocation ceiling`,
+        fix: 'lower the SLO below the invocation ceiling',
+      }
+    : {
+        name: 'invocation_ceiling',
+        verdict: 'ok',
+        detail: `W_max + S_p95 = ${fmt(worst, 3)} s <= ${f.invocationCeilingS} s`,
+        fix: null,
+      };
+}
+
+function queueDepth(f: FindingFacts): Finding {
+  if (f.qmax.q_max === 0) {
+    return {
+      name: 'queue_depth',
+      verdict: 'stop',
+      detail: 'no concurrency held the SLO, not even 1',
+      fix: 'a faster instance type or model, or a looser SLO',
+    };
+  }
+  return f.qmax.q_max_bracketed
+    ? {
+        name: 'queue_depth',
+        verdict: 'ok',
+        detail: `queue_max_depth ${f.qmax.q_max} = Q_max, bracketed by a measured breach at ${f.qmax.q_max_upper_bound ?? 'a higher rung'}`,
+        fix: null,
+      }
+    : {
+        name: 'queue_depth',
+        verdict: 'warn',
+        detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
+        fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
+      };
+}
+
+function thresholdUnits(f: FindingFacts): Finding {
+  if (f.cwRatio === null) {
+    return {
+      name: 'threshold_units',
+      verdict: 'suppressed',
+      detail: 'no CloudWatch/client concurrency ratio R was measured: there is no deployable threshold',
+      fix: `re-measure over the response-stream transport with CloudWatch: \`scalegate qmax --model ${f.model}\``,
+    };
+  }
+  return {
+    name: 'threshold_units',
+    verdict: 'ok',
+    detail: `R = ${fmt(f.cwRatio, 3)} at concurrency ${f.cwRatioRung}: thresholds are in CloudWatch ConcurrentRequestsPerModel (Maximum) units`,
+    fix: null,
+  };
+}
+
+function surgeSurvival(f: FindingFacts): Finding {
+  if (f.surge === null) {
+    return {
+      name: 'surge_survival',
+      verdict: 'suppressed',
+      detail: 'no throughput curve to simulate',
+      fix: null,
+    };
+  }
+  const fluid =
+    f.surge.fluidOverflowS === null
+      ? 'the fluid queue never reaches Q_max'
+      : `the fluid queue fills from ${fmt(f.scaleOutConcurrency)} to Q_max ${f.qmax.q_max} in ${fmt(f.surge.fluidOverflowS)} s`;
+  const detail = `a ${f.surgeRatio}x surge overflows the Q_max queue within T_plan ${fmt(f.tPlanS)} s with probability ${pct(f.surge.probability)} (${f.surge.trials} seeded trials); ${fluid}`;
+  return f.surge.probability > SURGE_OVERFLOW_WARN
+    ? {
+        name: 'surge_survival',
+        verdict: 'warn',
+        detail,
+        fix: 'shorten T_total (smaller image, pre-cached weights), lower the surge ratio the plan promises, or pre-scale before known peaks',
+      }
+    : { name: 'surge_survival', verdict: 'ok', detail, fix: null };
+}
+
+function scaleInSafety(f: FindingFacts): Finding {
+  if (f.minSafeInstances === null) {
+    return {
+      name: 'scale_in_safety',
+      verdict: 'suppressed',
+      detail: 'the scale band is degenerate (C_scale_min <= 0): no safe minimum exists',
+      fix: 'lower the surge ratio below 1.5',
+    };
+  }
+  return f.minInstances < f.minSafeInstances
+    ? {
+        name: 'scale_in_safety',
+        verdict: 'warn',
+        detail: `min_instances ${f.minInstances} < ${f.minSafeInstances}: below ${f.minSafeInstances} instances, removing one pushes the survivors past the scale-out threshold`,
+        fix: `raise min_instances_floor to ${f.minSafeInstances}, or accept scale-in oscillation at trough load`,
+      }
+    : {
+        name: 'scale_in_safety',
+        verdict: 'ok',
+        detail: `min_instances ${f.minInstances} >= smallest safe minimum ${f.minSafeInstances}`,
+        fix: null,
+      };
+}
+
+function fleetSizing(f: FindingFacts): Finding {
+  if (f.naivePeakInstances === null) {
+    return {
+      name: 'fleet_sizing',
+      verdict: 'ok',
+      detail: `peak load stated in streams: ${f.peakInstances} instances at ${fmt(f.scaleOutConcurrency)} streams each`,
+      fix: null,
+    };
+  }
+  const ours = Math.max(1, f.peakInstances);
+  const naive = Math.max(1, f.naivePeakInstances);
+  const factor = Math.max(ours / naive, naive / ours);
+  const detail = `${f.peakInstances} instances at peak from measured throughput ${fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${fmt(factor)}x off)`;
+  return factor > NAIVE_FLEET_FACTOR
+    ? {
+        name: 'fleet_sizing',
+        verdict: 'warn',
+        detail,
+        fix: 'size the fleet from throughput (max_instances here), never from concurrency x service time: this server does not serve its in-flight requests in parallel',
+      }
+    : { name: 'fleet_sizing', verdict: 'ok', detail, fix: null };
+}
+
+function fleetCost(f: FindingFacts): Finding {
+  if (f.instanceHourlyUsd === null) {
+    return {
+      name: 'fleet_cost',
+      verdict: 'suppressed',
+      detail: 'no instance price known',
+      fix: 'set instance_hourly_usd for the model in scalegate.config.json',
+    };
+  }
+  const price = f.instanceHourlyUsd;
+  return {
+    name: 'fleet_cost',
+    verdict: 'ok',
+    detail: `$${(f.minInstances * price).toFixed(2)}/h at min (${f.minInstances}), $${(f.maxInstances * price).toFixed(2)}/h at max (${f.maxInstances}) at $${price.toFixed(3)}/instance-hour`,
+    fix: null,
+  };
+}
+
+function provisionStage(f: FindingFacts): Finding {
+  if (f.tTotalOrigin === 'stated') {
+    return {
+      name: 'provision_stage',
+      verdict: 'warn',
+      detail: `T_total ${fmt(f.tTotalS)} s was stated, not measured`,
+      fix: `measure it: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\``,
+    };
+  }
+  const dominant = f.dominantStage
+    ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${fmt(f.dominantStage.seconds)} s`
+    : '';
+  return {
+    name: 'provision_stage',
+    verdict: 'ok',
+    detail: `T_total ${fmt(f.tTotalS)} s measured${dominant}`,
+    fix: null,
+  };
+}
+
+function quotaHeadroom(f: FindingFacts): Finding {
+  if (f.instanceQuota === null) {
+    return {
+      name: 'quota_headroom',
+      verdict: 'suppressed',
+      detail: 'no endpoint-usage quota known for the instance type',
+      fix: 'set instance_quota for the model in scalegate.config.json (Service Quotas: "<type> for endpoint usage")',
+    };
+  }
+  return f.maxInstances > f.instanceQuota
+    ? {
+        name: 'quota_headroom',
+        verdict: 'warn',
+        detail: `max_instances ${f.maxInstances} exceeds the quota of ${f.instanceQuota}: scale-out will fail before peak`,
+        fix: `request a quota increase to at least ${f.maxInstances}`,
+      }
+    : {
+        name: 'quota_headroom',
+        verdict: 'ok',
+        detail: `max_instances ${f.maxInstances} <= quota ${f.instanceQuota}`,
+        fix: null,
+      };
+}
+
+export function evaluateFindings(facts: FindingFacts): Finding[] {
+  return [
+    measurementTrust(facts),
+    curveRepeatability(facts),
+    sloBudget(facts),
+    invocationCeiling(facts),
+    queueDepth(facts),
+    thresholdUnits(facts),
+    surgeSurvival(facts),
+    scaleInSafety(facts),
+    fleetSizing(facts),
+    fleetCost(facts),
+    provisionStage(facts),
+    quotaHeadroom(facts),
+  ];
+}
+
+export function planVerdict(findings: readonly Finding[]): {
+  verdict: 'ok' | 'warn' | 'stop';
+  warnCount: number;
+} {
+  const warnCount = findings.filter((f) => f.verdict === 'warn').length;
+  if (findings.some((f) => f.verdict === 'stop')) return { verdict: 'stop', warnCount };
+  return { verdict: warnCount > 0 ? 'warn' : 'ok', warnCount };
+}

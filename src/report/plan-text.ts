@@ -1,0 +1,124 @@
+/** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
+import type { Finding, PlanArtifact } from '../model/index.js';
+
+const n = (value: number | null | undefined, digits = 3): string =>
+  value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
+
+function table(rows: ReadonlyArray<readonly [string, string]>, indent = '  '): string {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
+}
+
+/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
+const threshold = (value: number): string => (Number.isInteger(value) ? value.toFixed(1) : `${value}`);
+
+const VERDICT_MARK: Record<Finding['verdict'], string> = {
+  ok: 'ok  ',
+  warn: 'WARN',
+  stop: 'STOP',
+  suppressed: '--  ',
+};
+
+export function verdictLine(plan: PlanArtifact): string {
+  return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
+}
+
+export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): string {
+  const { measured: m, chosen: c, derived: d, deployable: x } = plan;
+  const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
+  const lagLabel = m.policy_lag_bounded
+    ? 'policy lag (bound, not measured)'
+    : 'policy lag (from deployed alarms)';
+  const lines: string[] = [];
+  lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
+  lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
+  lines.push(
+    plan.inputs.ttotal
+      ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
+      : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`,
+  );
+  for (const warning of plan.inputs.mismatch_warnings) lines.push(`  WARNING: ${warning}`);
+  lines.push('', 'measured');
+  lines.push(
+    table([
+      ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+      ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
+      ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
+      [tTotalLabel, `${n(m.t_total_s, 2)} s`],
+      [lagLabel, `${n(m.policy_lag_s, 1)} s`],
+      [
+        'CloudWatch/client ratio R',
+        m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
+      ],
+    ]),
+  );
+  lines.push('', 'chosen');
+  lines.push(
+    table([
+      ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
+      ['surge ratio k', `${c.surge_ratio}`],
+      [
+        'peak / trough load',
+        `${c.peak.value} / ${c.trough.value} ${c.peak.unit === 'rps' ? 'requests/s' : 'streams'}`,
+      ],
+      ['minimum fleet floor', `${c.min_instances_floor}`],
+      ['invocation ceiling', `${c.invocation_ceiling_s} s`],
+    ]),
+  );
+  lines.push('', 'derived');
+  lines.push(
+    table([
+      ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
+      ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
+      ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
+      ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
+      [
+        'smallest safe minimum',
+        d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
+      ],
+      ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+      ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
+      [
+        'naive rps x S_mean / C_scale_max',
+        d.naive_peak_instances === null
+          ? 'n/a'
+          : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
+      ],
+      [
+        'surge overflow within T_plan',
+        d.surge_overflow_probability === null
+          ? 'n/a'
+          : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
+            (d.surge_fluid_overflow_s === null
+              ? ''
+              : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
+      ],
+    ]),
+  );
+  lines.push('', 'findings');
+  for (const finding of plan.findings) {
+    lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
+    if (finding.fix && finding.verdict !== 'ok') lines.push(`        fix: ${finding.fix}`);
+  }
+  lines.push('', 'deployable');
+  lines.push(
+    table([
+      ['min_instances', `${x.min_instances}`],
+      ['max_instances', `${x.max_instances}`],
+      [
+        'scaling_target_value',
+        x.scaling_target_value === null
+          ? 'none (no R measured: not deployable)'
+          : `${x.scaling_target_value}`,
+      ],
+      ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : threshold(x.scale_in_threshold)],
+      ['queue_max_depth', `${x.queue_max_depth}`],
+      ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
+      ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
+      ['slo_ms', `${x.slo_ms}`],
+      ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
+    ]),
+  );
+  if (writtenTo) lines.push('', `wrote ${writtenTo}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -39,10 +39,7 @@ export function registerPlan(program: Command): void {
       'derive thresholds, cooldowns, fleet size and findings from the measurements (never touches AWS)',
     )
     .description(
-      'Derive every scaling parameter from a qmax artifact and a ttotal artifact (or a stated T_total) plus the\n' +
-        "operator's choices in scalegate.config.json (flags override them). Writes the plan artifact and prints\n" +
-        'the report: measured / chosen / derived, every finding with its fix, and the deployable values.\n\n' +
-        'Exit codes: 0 ok or warn, 1 verdict stop (or warn with --fail-on warn), 2 refused input.',
+      "Derive every scaling parameter from a qmax artifact and a ttotal artifact (or a stated T_total) plus the operator's choices in scalegate.config.json (flags override them). Writes the plan artifact and prints the report: measured / chosen / derived, every finding with its fix, and the deployable values. Exit codes: 0 ok or warn, 1 verdict stop (or warn with --fail-on warn), 2 refused input.",
     );
   addModelOptions(command, { endpoint: false });
   command

@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type PlanArtifact, readArtifact } from '../../src/model/index.js';
+import { anchorQmaxFile, anchorTtotalFile, configFile, repoRoot } from '../helpers/anchor.js';
+import { runCli } from '../helpers/cli.js';
+
+const sharedAnchors = join(repoRoot, '..', 'shared', 'anchor-artifacts');
+
+describe('plan from the published Kokoro-82M measurements', () => {
+  let plan: PlanArtifact;
+  let run: Awaited<ReturnType<typeof runCli>>;
+  let out: string;
+
+  beforeAll(async () => {
+    out = join(mkdtempSync(join(tmpdir(), 'scalegate-plan-')), 'plan.json');
+    run = await runCli([
+      'plan',
+      '--config',
+      configFile,
+      '--model',
+      'kokoro-82m',
+      '--qmax',
+      anchorQmaxFile,
+      '--ttotal',
+      anchorTtotalFile,
+      '--peak-rps',
+      '5000',
+      '--trough-rps',
+      '10',
+      '--surge-ratio',
+      '1.25',
+      '--slo-ms',
+      '3000',
+      '--out',
+      out,
+    ]);
+    plan = readArtifact('plan', out);
+  });
+
+  it('reproduces the published thresholds (a formula regression would change deployed numbers)', () => {
+    expect(plan.deployable.scaling_target_value).toBe(37.5);
+    expect(plan.deployable.scale_in_threshold).toBe(25.0);
+    expect(plan.deployable.queue_max_depth).toBe(50);
+    expect(plan.derived.w_max_s).toBe(2.934);
+    expect(plan.deployable.scale_out_cooldown_s).toBe(30);
+    expect(plan.deployable.scale_in_cooldown_s).toBe(960);
+    expect(plan.derived.min_safe_instances).toBe(3);
+    expect(plan.measured.cw_ratio).toBe(1);
+  });
+
+  it('sizes the fleet from throughput, not the published 9 instances (concurrency is not throughput)', () => {
+    expect(plan.derived.x_target_rps).toBeCloseTo(17.8875, 4);
+    expect(plan.deployable.max_instances).toBe(280);
+    expect(plan.deployable.min_instances).toBe(1);
+    expect(plan.derived.naive_peak_instances).toBe(9);
+  });
+
+  it('raises exactly surge_survival, scale_in_safety and fleet_sizing: verdict warn (3), exit 0', () => {
+    const warned = plan.findings.filter((f) => f.verdict === 'warn').map((f) => f.name);
+    expect(warned).toEqual(['surge_survival', 'scale_in_safety', 'fleet_sizing']);
+    expect(plan.verdict).toBe('warn');
+    expect(plan.warn_count).toBe(3);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (3)');
+  });
+
+  it('prints every finding in the fixed order so none can silently disappear', () => {
+    expect(plan.findings.map((f) => f.name)).toEqual([
+      'measurement_trust',
+      'curve_repeatability',
+      'slo_budget',
+      'invocation_ceiling',
+      'queue_depth',
+      'threshold_units',
+      'surge_survival',
+      'scale_in_safety',
+      'fleet_sizing',
+      'fleet_cost',
+      'provision_stage',
+      'quota_headroom',
+    ]);
+    for (const finding of plan.findings) expect(run.stdout).toContain(`${finding.name}: ${finding.detail}`);
+    expect(plan.findings.find((f) => f.name === 'curve_repeatability')?.verdict).toBe('suppressed');
+  });
+
+  it('records the inputs it was derived from, so the gate can check them', () => {
+    expect(plan.inputs.qmax.run_id).toBe('b8fa8ef48043');
+    expect(plan.inputs.ttotal?.run_id).toBe('2cd00ae01f84');
+    expect(plan.inputs.qmax.slug).toBe('g5xlarge-8b1b96bc');
+    expect(plan.fingerprint.image_digest).toBe(
+      '8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced',
+    );
+    expect(plan.measured.t_total_origin).toBe('measured');
+    expect(plan.derived.t_plan_s).toBeCloseTo(320.248496, 6);
+  });
+
+  it('reports the stated T_total as stated, never as measured', async () => {
+    const statedOut = join(mkdtempSync(join(tmpdir(), 'scalegate-plan-')), 'plan.json');
+    const stated = await runCli([
+      'plan',
+      '--config',
+      configFile,
+      '--model',
+      'kokoro-82m',
+      '--qmax',
+      anchorQmaxFile,
+      '--assume-t-total',
+      '260',
+      '--out',
+      statedOut,
+    ]);
+    expect(stated.exitCode).toBe(0);
+    expect(stated.stdout).toContain('T_total (STATED, not measured)');
+    const statedPlan = readArtifact('plan', statedOut);
+    expect(statedPlan.measured.t_total_origin).toBe('stated');
+    expect(statedPlan.findings.find((f) => f.name === 'provision_stage')?.verdict).toBe('warn');
+  });
+
+  it('reads the shared anchor files byte-identical to the committed copies (no silent local edits)', () => {
+    for (const file of [anchorQmaxFile, anchorTtotalFile]) {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      let shared: string;
+      try {
+        shared = readFileSync(join(sharedAnchors, name), 'utf8');
+      } catch {
+        continue; // the shared folder is beside the checkout only in the developers' workspace and CI
+      }
+      expect(readFileSync(file, 'utf8')).toBe(shared);
+    }
+  });
+
+  it('is reproducible to the digit: the same inputs give the same plan', async () => {
+    const again = join(mkdtempSync(join(tmpdir(), 'scalegate-plan-')), 'plan.json');
+    await runCli([
+      'plan',
+      '--config',
+      configFile,
+      '--model',
+      'kokoro-82m',
+      '--qmax',
+      anchorQmaxFile,
+      '--ttotal',
+      anchorTtotalFile,
+      '--out',
+      again,
+    ]);
+    const second = readArtifact('plan', again);
+    const strip = (p: PlanArtifact) => ({ ...p, run_id: '', created_at: '' });
+    expect(strip(second)).toEqual(strip(plan));
+    expect(second.derived.surge_overflow_probability).toBe(plan.derived.surge_overflow_probability);
+  });
+});

@@ -1,5 +1,21 @@
-import { AwsError } from '../aws-error.js';
+/**
+ * Application Auto Scaling and CloudWatch alarms for the local SageMaker.
+ *
+ * The HTTP side routes `AnyScaleFrontendService.<Operation>` (JSON 1.1) to
+ * `applicationAutoScaling` and the alarm operations of `GraniteServiceVersion20100801.<Operation>`
+ * (JSON 1.0) to `cloudWatchAlarms`. Inputs are the request bodies as the SDK sends them; outputs
+ * are the JSON the SDK deserialises (timestamps as epoch seconds).
+ *
+ * Alarms are evaluated on a timer every `evaluationIntervalMs` (default 1000 ms, so the emulator
+ * reacts within a second; AWS evaluates each alarm about once a minute, or every 10 s for
+ * high-resolution alarms). Only completed periods are evaluated, so what changes sooner here is
+ * when a finished period is looked at, not what the period contains.
+ */
 import type { CapacityTarget, MetricReader, OperationHandler } from '../contracts.js';
+import { ALARM_OPERATIONS, AlarmStore } from './alarms.js';
+import { ScalingService } from './scaling.js';
+
+export { ALARM_OPERATIONS } from './alarms.js';
 
 export interface AutoScalingOptions {
   capacity: CapacityTarget;
@@ -7,36 +23,58 @@ export interface AutoScalingOptions {
   accountId: string;
   region: string;
   evaluationIntervalMs?: number;
-  /** Clock (epoch ms); injectable so tests need not wait for real periods. Default Date.now. */
+  /** Clock (epoch ms) used for every timestamp, period boundary and cooldown. Default Date.now. */
   now?: () => number;
 }
 
-export interface AutoScaling {
+export function createAutoScaling(opts: AutoScalingOptions): {
   applicationAutoScaling: OperationHandler;
   cloudWatchAlarms: OperationHandler;
   alarmOperations: readonly string[];
   reset(): void;
   close(): void;
-}
+} {
+  const now = opts.now ?? Date.now;
+  const intervalMs = opts.evaluationIntervalMs ?? 1000;
+  if (!(intervalMs > 0)) throw new Error(`evaluationIntervalMs must be positive (got ${intervalMs})`);
+  const alarms = new AlarmStore({
+    metrics: opts.metrics,
+    accountId: opts.accountId,
+    region: opts.region,
+    now,
+  });
+  const scaling = new ScalingService({
+    capacity: opts.capacity,
+    alarms,
+    accountId: opts.accountId,
+    region: opts.region,
+    now,
+  });
+  alarms.onAction = scaling.onAlarmAction;
 
-export const ALARM_OPERATIONS = [
-  'PutMetricAlarm',
-  'DescribeAlarms',
-  'DeleteAlarms',
-  'SetAlarmState',
-  'DescribeAlarmsForMetric',
-] as const;
-
-// Placeholder being replaced by the real implementation.
-export function createAutoScaling(_opts: AutoScalingOptions): AutoScaling {
-  const unknown: OperationHandler = async (op) => {
-    throw new AwsError('UnknownOperationException', `Unknown operation ${op}`);
+  const tick = (): void => {
+    try {
+      alarms.evaluateAll();
+      scaling.progress();
+    } catch {
+      // Never let a tick throw out of the timer; the next tick tries again.
+    }
   };
+  // unref: the evaluation loop must never keep the process alive on its own.
+  let timer: NodeJS.Timeout | undefined = setInterval(tick, intervalMs);
+  timer.unref();
+
   return {
-    applicationAutoScaling: unknown,
-    cloudWatchAlarms: unknown,
+    applicationAutoScaling: scaling.handle,
+    cloudWatchAlarms: alarms.handle,
     alarmOperations: ALARM_OPERATIONS,
-    reset() {},
-    close() {},
+    reset() {
+      scaling.reset();
+      alarms.reset();
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
   };
 }

@@ -17,6 +17,12 @@ export const entries = [
   { name: 'post', source: 'src/action/post.ts' },
 ];
 
+/**
+ * Not bundled: the CDK (only the asset hash of a container directory and the CDK app use it, and
+ * it loads files of its own at run time). It resolves from the checkout's node_modules.
+ */
+const externals = ['aws-cdk-lib', 'constructs'];
+
 mkdirSync(outDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'scalegate-build-'));
 try {
@@ -24,14 +30,12 @@ try {
     if (!existsSync(join(root, entry.source))) continue;
     const entryOut = join(work, entry.name);
     const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
-    const result = spawnSync(
-      process.execPath,
-      [ncc, 'build', entry.source, '-o', entryOut, '-q', '--target', 'es2022'],
-      {
-        cwd: root,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
+    const args = ['build', entry.source, '-o', entryOut, '-q', '--target', 'es2022'];
+    for (const external of externals) args.push('-e', external);
+    const result = spawnSync(process.execPath, [ncc, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     if (result.status !== 0) {
       console.error(`build: ncc failed on ${entry.source}`);
       process.exit(1);

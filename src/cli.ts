@@ -2,4 +2,5 @@
 /** The `scalegate` CLI entry; everything else is in src/cli/program.ts. */
 import { main } from './cli/program.js';
 
-await main(process.argv);
+// main() reports every error itself and sets process.exitCode.
+void main(process.argv);

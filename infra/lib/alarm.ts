@@ -1,0 +1,28 @@
+/** A CloudWatch alarm synthesized from an AlarmShape: every field comes from the shape. */
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { Construct } from 'constructs';
+import type { AlarmShape } from '../../src/plan/policy-shape.js';
+
+export function metricOf(alarm: AlarmShape): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: alarm.namespace,
+    metricName: alarm.metricName,
+    dimensionsMap: { ...alarm.dimensions },
+    statistic: alarm.statistic ?? (alarm.extendedStatistic as string),
+    period: Duration.seconds(alarm.periodS),
+  });
+}
+
+export function alarmFromShape(scope: Construct, id: string, alarm: AlarmShape): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmName: alarm.alarmName,
+    alarmDescription: alarm.description,
+    metric: metricOf(alarm),
+    threshold: alarm.threshold,
+    evaluationPeriods: alarm.evaluationPeriods,
+    datapointsToAlarm: alarm.datapointsToAlarm,
+    comparisonOperator: alarm.comparisonOperator as cloudwatch.ComparisonOperator,
+    treatMissingData: alarm.treatMissingData as cloudwatch.TreatMissingData,
+  });
+}

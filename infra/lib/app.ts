@@ -1,0 +1,196 @@
+/**
+ * The scalegate CDK app: per model of scalegate.config.json, three stacks applied in order
+ * (foundation -> model cache -> endpoint), or, in calibration mode, the calibration endpoint on
+ * the same foundation.
+ *
+ * Context (all optional, `-c key=value`):
+ * - `scalegate:model=<name>`: synthesize only this model (default: every model; every model's
+ *   gate must then pass, and all refusals are reported together).
+ * - `scalegate:allowUnmeasured=<name>[,<name>...]`: those models deploy at fixed capacity with no
+ *   scaling when their gate fails (a warning, for bootstrapping a first measurement).
+ * - `scalegate:calibration=<name>`: only that model's foundation, model cache and
+ *   `<endpoint>-calibration` stacks; no gate (the calibration endpoint produces the measurement).
+ * - `scalegate:config=<file>`: the config (default `<repo>/scalegate.config.json`).
+ * - `scalegate:artifactsDir=<dir>`: where `plan-<model>.json` is read (default `<repo>/artifacts`).
+ * Relative paths resolve against the repository root.
+ *
+ * Scaling is wanted for every model: the config has no "max 1 instance" setting, and a model
+ * whose plan sizes it at one instance still gets its plan's scalable target (min = max = 1). So
+ * a passing plan is always required, unless the model is in `scalegate:allowUnmeasured`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { App, Stack } from 'aws-cdk-lib';
+import {
+  CONFIG_FILE,
+  DEFAULT_ARTIFACTS_DIR,
+  type ModelConfig,
+  parseConfig,
+  type ScalegateConfig,
+  UsageError,
+} from '../../src/model/index.js';
+import { stackNames } from '../../src/plan/policy-shape.js';
+import { EndpointStack } from './endpoint-stack.js';
+import { FoundationStack } from './foundation-stack.js';
+import { ModelCacheStack } from './model-cache-stack.js';
+import { GateRefusedError } from './synth-gate.js';
+import { WEIGHTS_SOURCES, type WeightsSource } from './weights.js';
+
+export const CONTEXT = {
+  model: 'scalegate:model',
+  allowUnmeasured: 'scalegate:allowUnmeasured',
+  calibration: 'scalegate:calibration',
+  config: 'scalegate:config',
+  artifactsDir: 'scalegate:artifactsDir',
+} as const;
+
+/** The repository root: infra/.. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ScalegateAppOptions {
+  /** Repository root (container_dir, config and artifacts resolve against it). */
+  repoRoot?: string;
+  /** Account for every stack (default: CDK_DEFAULT_ACCOUNT, i.e. the CLI's credentials, or none). */
+  account?: string;
+  /** Weights sources by model (default: infra/lib/weights.ts). */
+  weights?: Readonly<Record<string, WeightsSource>>;
+}
+
+export interface ModelStacks {
+  modelName: string;
+  foundation: FoundationStack;
+  modelCache: ModelCacheStack;
+  endpoint: EndpointStack | null;
+  calibration: EndpointStack | null;
+  /** In deploy order. */
+  ordered: Stack[];
+}
+
+const contextString = (app: App, key: string): string | undefined => {
+  const value = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  return String(value);
+};
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function readAppConfig(file: string): ScalegateConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `${file}: cannot read the scalegate config (${(e as Error).message}); pass -c ${CONTEXT.config}=FILE.`,
+    );
+  }
+  return parseConfig(text, file);
+}
+
+function checkModelNames(config: ScalegateConfig, names: string[], key: string, file: string): void {
+  const declared = Object.keys(config.models);
+  for (const name of names) {
+    if (!config.models[name]) {
+      throw new UsageError(
+        `-c ${key}=${name}: no such model in ${file} (declared: ${declared.join(', ') || 'none'}).`,
+      );
+    }
+  }
+}
+
+export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): ModelStacks[] {
+  const repoRoot = options.repoRoot ?? REPO_ROOT;
+  const configFile = resolve(repoRoot, contextString(app, CONTEXT.config) ?? CONFIG_FILE);
+  const artifactsDir = resolve(repoRoot, contextString(app, CONTEXT.artifactsDir) ?? DEFAULT_ARTIFACTS_DIR);
+  const config = readAppConfig(configFile);
+  const only = contextString(app, CONTEXT.model);
+  const calibrationModel = contextString(app, CONTEXT.calibration);
+  const allowUnmeasured = list(contextString(app, CONTEXT.allowUnmeasured));
+  if (only) checkModelNames(config, [only], CONTEXT.model, configFile);
+  if (calibrationModel) checkModelNames(config, [calibrationModel], CONTEXT.calibration, configFile);
+  checkModelNames(config, allowUnmeasured, CONTEXT.allowUnmeasured, configFile);
+  if (only && calibrationModel && only !== calibrationModel) {
+    throw new UsageError(
+      `-c ${CONTEXT.model}=${only} and -c ${CONTEXT.calibration}=${calibrationModel} name different models; give one.`,
+    );
+  }
+  const weights = options.weights ?? WEIGHTS_SOURCES;
+  const account = options.account ?? (process.env.CDK_DEFAULT_ACCOUNT || undefined);
+
+  const selected = calibrationModel ? [calibrationModel] : only ? [only] : Object.keys(config.models);
+  const built: ModelStacks[] = [];
+  const refusals: GateRefusedError[] = [];
+  for (const modelName of selected) {
+    const model = config.models[modelName] as ModelConfig;
+    const env = { account, region: model.region };
+    const names = stackNames(modelName);
+    const foundation = new FoundationStack(app, names.foundation, {
+      stackName: names.foundation,
+      env,
+      modelName,
+      model,
+      description: `scalegate ${modelName}: SageMaker execution role and weights bucket`,
+    });
+    const modelCache = new ModelCacheStack(app, names.modelCache, {
+      stackName: names.modelCache,
+      env,
+      modelName,
+      bucket: foundation.bucket,
+      weights: weights[modelName] ?? null,
+      description: `scalegate ${modelName}: one-time sync of the model weights into the weights bucket`,
+    });
+    modelCache.addStackDependency(foundation);
+    const common = { env, modelName, model, repoRoot, executionRole: foundation.executionRole };
+    if (calibrationModel) {
+      const calibration = new EndpointStack(app, names.calibration, {
+        ...common,
+        stackName: names.calibration,
+        mode: { kind: 'calibration' },
+        description: `scalegate ${modelName}: calibration endpoint (measured, never scaled)`,
+      });
+      calibration.addStackDependency(modelCache);
+      built.push({
+        modelName,
+        foundation,
+        modelCache,
+        endpoint: null,
+        calibration,
+        ordered: [foundation, modelCache, calibration],
+      });
+      continue;
+    }
+    try {
+      const endpoint = new EndpointStack(app, names.endpoint, {
+        ...common,
+        stackName: names.endpoint,
+        mode: { kind: 'production', artifactsDir, allowUnmeasured: allowUnmeasured.includes(modelName) },
+        description: `scalegate ${modelName}: SageMaker endpoint with its measured scaling policy`,
+      });
+      endpoint.addStackDependency(modelCache);
+      built.push({
+        modelName,
+        foundation,
+        modelCache,
+        endpoint,
+        calibration: null,
+        ordered: [foundation, modelCache, endpoint],
+      });
+    } catch (e) {
+      if (!(e instanceof GateRefusedError)) throw e;
+      refusals.push(e);
+    }
+  }
+  if (refusals.length === 1) throw refusals[0];
+  if (refusals.length > 1) {
+    throw new GateRefusedError(
+      refusals.map((r) => r.message).join('\n\n'),
+      refusals.map((r) => r.modelName).join(','),
+      refusals[0]?.result as GateRefusedError['result'],
+    );
+  }
+  return built;
+}

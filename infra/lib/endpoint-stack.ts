@@ -1,0 +1,190 @@
+/**
+ * EndpointStack: the model's image, SageMaker Model (env includes MAX_QUEUE_DEPTH), EndpointConfig
+ * (instance type, least-outstanding-requests routing) and Endpoint, plus scaling and
+ * observability when the measured-plan gate passes.
+ *
+ * Modes:
+ * - `production`: the gate decides. A passing plan adds EndpointAutoscaling and
+ *   EndpointObservability, every number from the plan. A failing gate throws GateRefusedError
+ *   (synth fails with the checks and their fixes), unless the model is in
+ *   `scalegate:allowUnmeasured`: then fixed capacity (min_instances_floor instances), no scaling
+ *   resources, and a warning annotation. A plan that passes always wins over the flag, so a flag
+ *   left behind can never silently remove measured scaling.
+ * - `calibration`: `<endpoint>-calibration`, one instance, same image and instance type, a
+ *   scalable target registered (min 1, max 2, no policies) so that qmax's freeze and ttotal's
+ *   forced scale-out behave as on the real endpoint. No gate: it produces the measurement.
+ */
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
+import type { Construct } from 'constructs';
+import type { ModelConfig, PlanArtifact } from '../../src/model/index.js';
+import type { GateResult } from '../../src/plan/gate.js';
+import {
+  calibrationEndpointName,
+  expectedPolicyShape,
+  type PolicyShape,
+  type PolicyTarget,
+  scalableResourceId,
+} from '../../src/plan/policy-shape.js';
+import { EndpointAutoscaling } from './endpoint-autoscaling.js';
+import { EndpointObservability } from './endpoint-observability.js';
+import { modelImage } from './image.js';
+import { GateRefusedError, runSynthGate } from './synth-gate.js';
+
+/**
+ * Admission bound on the calibration endpoint: high enough that the qmax ladder is never cut by
+ * 503s (the measurement_trust finding requires an unbounded queue during the ladder). Q_max is
+ * what the production MAX_QUEUE_DEPTH is later set from.
+ */
+export const CALIBRATION_MAX_QUEUE_DEPTH = '100000';
+
+export type EndpointMode =
+  | { kind: 'production'; artifactsDir: string; allowUnmeasured: boolean }
+  | { kind: 'calibration' };
+
+export interface EndpointStackProps extends StackProps {
+  readonly modelName: string;
+  readonly model: ModelConfig;
+  /** Repository root: container_dir is relative to it. */
+  readonly repoRoot: string;
+  readonly executionRole: iam.IRole;
+  readonly mode: EndpointMode;
+}
+
+export type ScalingOutcome = 'measured' | 'unmeasured-fixed' | 'calibration';
+
+export class EndpointStack extends Stack {
+  readonly endpointName: string;
+  readonly imageDigest: string;
+  readonly scaling: ScalingOutcome;
+  readonly gate: GateResult | null = null;
+  readonly shape: PolicyShape | null = null;
+  readonly endpoint: sagemaker.CfnEndpoint;
+
+  constructor(scope: Construct, id: string, props: EndpointStackProps) {
+    super(scope, id, props);
+    const { modelName, model, mode } = props;
+    const calibration = mode.kind === 'calibration';
+    this.endpointName = calibration ? calibrationEndpointName(model.endpoint) : model.endpoint;
+
+    const image = modelImage(this, modelName, model, props.repoRoot);
+    this.imageDigest = image.digest;
+
+    // The gate runs as soon as the digest of the image being deployed is known.
+    let environment: Record<string, string> = { ...model.container_env };
+    let instanceCount = 1;
+    let plan: PlanArtifact | null = null;
+    if (mode.kind === 'production') {
+      const gate = runSynthGate({
+        modelName,
+        model,
+        artifactsDir: mode.artifactsDir,
+        deployImageDigest: image.digest,
+        deployRegion: this.region,
+      });
+      this.gate = gate.result;
+      if (gate.plan) {
+        plan = gate.plan;
+        this.scaling = 'measured';
+        instanceCount = plan.deployable.min_instances;
+      } else if (mode.allowUnmeasured) {
+        this.scaling = 'unmeasured-fixed';
+        instanceCount = model.min_instances_floor;
+        Annotations.of(this).addWarning(
+          `scalegate:allowUnmeasured=${modelName}: deploying ${this.endpointName} at a fixed ${instanceCount} instance(s) with NO autoscaling and no scalegate alarms; ` +
+            `MAX_QUEUE_DEPTH is ${environment.MAX_QUEUE_DEPTH ?? "the container's default"}. For bootstrapping a first measurement only.\n${gate.message}`,
+        );
+      } else {
+        throw new GateRefusedError(
+          `${gate.message}\nTo deploy ${modelName} at fixed capacity without scaling (to bootstrap a first measurement), synthesize with -c scalegate:allowUnmeasured=${modelName}.`,
+          modelName,
+          gate.result,
+        );
+      }
+    } else {
+      this.scaling = 'calibration';
+      environment = {
+        ...environment,
+        MAX_QUEUE_DEPTH: environment.MAX_QUEUE_DEPTH ?? CALIBRATION_MAX_QUEUE_DEPTH,
+      };
+    }
+
+    const target: PolicyTarget = { modelName, endpoint: this.endpointName, variant: model.variant };
+    if (plan) {
+      // The same shape EndpointAutoscaling builds from: the container's MAX_QUEUE_DEPTH is the
+      // plan's queue_max_depth (the plan wins over any MAX_QUEUE_DEPTH in container_env).
+      this.shape = expectedPolicyShape(target, plan);
+      environment = { ...environment, ...this.shape.container.environment };
+    }
+
+    const pull = new iam.Policy(this, 'ImagePull', { statements: image.pullStatements });
+    pull.attachToRole(props.executionRole);
+    // Only a measured fleet keeps its size across endpoint-config updates (autoscaling owns it);
+    // a fixed fleet follows the config.
+    this.endpoint = this.createEndpoint(
+      props,
+      image.imageUri,
+      environment,
+      instanceCount,
+      pull,
+      plan !== null,
+    );
+
+    if (plan) {
+      const scaling = new EndpointAutoscaling(this, 'Autoscaling', { target, plan, endpoint: this.endpoint });
+      new EndpointObservability(this, 'Observability', { shape: scaling.shape, region: this.region });
+    } else if (calibration) {
+      // Registered so that freeze (suspend) and forced scale-out behave as on the real endpoint;
+      // no policies: nothing scales it but the measurement itself.
+      const scalable = new appscaling.CfnScalableTarget(this, 'CalibrationScalableTarget', {
+        serviceNamespace: 'sagemaker',
+        resourceId: scalableResourceId(this.endpointName, model.variant),
+        scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        minCapacity: 1,
+        maxCapacity: 2,
+      });
+      scalable.node.addDependency(this.endpoint);
+    }
+
+    new CfnOutput(this, 'EndpointName', { value: this.endpointName });
+    new CfnOutput(this, 'ImageDigest', { value: this.imageDigest });
+    new CfnOutput(this, 'Scaling', { value: this.scaling });
+  }
+
+  private createEndpoint(
+    props: EndpointStackProps,
+    imageUri: string,
+    environment: Record<string, string>,
+    instanceCount: number,
+    pull: iam.Policy,
+    retainVariantProperties: boolean,
+  ): sagemaker.CfnEndpoint {
+    const { model } = props;
+    const sm = new sagemaker.CfnModel(this, 'Model', {
+      executionRoleArn: props.executionRole.roleArn,
+      primaryContainer: { image: imageUri, mode: 'SingleModel', environment },
+    });
+    sm.node.addDependency(pull);
+    const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
+      productionVariants: [
+        {
+          variantName: model.variant,
+          modelName: sm.attrModelName,
+          instanceType: model.instance_type,
+          initialInstanceCount: instanceCount,
+          initialVariantWeight: 1,
+          routingConfig: { routingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+        },
+      ],
+    });
+    return new sagemaker.CfnEndpoint(this, 'Endpoint', {
+      endpointName: this.endpointName,
+      endpointConfigName: config.attrEndpointConfigName,
+      // A deploy must not reset a scaled-out fleet to initialInstanceCount: keep the variant's
+      // current desired count and weight across endpoint-config updates.
+      retainAllVariantProperties: retainVariantProperties,
+    });
+  }
+}

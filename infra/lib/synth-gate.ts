@@ -1,0 +1,68 @@
+/**
+ * The measured-plan gate at synth: read `artifacts/plan-<model>.json` through the artifact
+ * module, run the same `evaluateGate` as `scalegate gate`, and refuse (throw) with every failed
+ * check and its fix. Never looks for "some plan": the file name is fixed by the model name.
+ */
+import { join } from 'node:path';
+import {
+  isUsageError,
+  type ModelConfig,
+  type PlanArtifact,
+  planFileName,
+  readArtifact,
+} from '../../src/model/index.js';
+import { evaluateGate, type GateResult, gateFailureMessage } from '../../src/plan/gate.js';
+
+/** Synth stops with this; bin/app.ts prints its message without a stack trace. */
+export class GateRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly modelName: string,
+    readonly result: GateResult,
+  ) {
+    super(message);
+    this.name = 'GateRefusedError';
+  }
+}
+
+export interface SynthGateInput {
+  modelName: string;
+  model: ModelConfig;
+  artifactsDir: string;
+  deployImageDigest: string;
+  deployRegion: string;
+}
+
+export interface SynthGateOutcome {
+  planFile: string;
+  plan: PlanArtifact | null;
+  result: GateResult;
+  message: string | null;
+}
+
+export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
+  const planFile = join(input.artifactsDir, planFileName(input.modelName));
+  let plan: PlanArtifact | null = null;
+  let planError: string | null = null;
+  try {
+    plan = readArtifact('plan', planFile);
+  } catch (e) {
+    if (!isUsageError(e)) throw e;
+    planError = e.message;
+  }
+  const result = evaluateGate({
+    modelName: input.modelName,
+    model: input.model,
+    planFile,
+    plan,
+    planError,
+    deployImageDigest: input.deployImageDigest,
+    deployRegion: input.deployRegion,
+  });
+  return {
+    planFile,
+    plan: result.passed ? plan : null,
+    result,
+    message: result.passed ? null : gateFailureMessage(input.modelName, planFile, result),
+  };
+}

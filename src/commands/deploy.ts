@@ -1,0 +1,172 @@
+/**
+ * `scalegate deploy <model>` / `scalegate destroy <model>`: the aws-cdk CLI of this repository,
+ * run in infra/, over the model's stacks in dependency order. One `cdk synth` into a per-model
+ * cloud assembly (the gate runs there, once), then one `cdk deploy --app <assembly>
+ * --exclusively` per stack: foundation -> model cache -> endpoint. Destroy goes in reverse and
+ * leaves the weights bucket (retained) and the image repository. `--calibration` applies the
+ * calibration endpoint (`<endpoint>-calibration`) on the same foundation instead, ungated;
+ * destroying it removes only that stack. `dryRun` returns the invocations without running any.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type ModelConfig, UsageError } from '../model/index.js';
+import { calibrationEndpointName, stackNames } from '../plan/policy-shape.js';
+import type { CommandResult } from './result.js';
+
+export interface CdkInvocation {
+  /** Absolute path of the cdk executable. */
+  command: string;
+  args: string[];
+  /** infra/ of the repository. */
+  cwd: string;
+}
+
+/** Runs one invocation to completion (output to the terminal); resolves to its exit code. */
+export type CdkRunner = (invocation: CdkInvocation) => Promise<number>;
+
+export interface DeployCommandInput {
+  action: 'deploy' | 'destroy';
+  modelName: string;
+  model: ModelConfig;
+  /** scalegate.config.json: its directory is the repository root (infra/, node_modules/.bin/cdk). */
+  configFile: string;
+  calibration: boolean;
+  dryRun: boolean;
+  /** `scalegate:artifactsDir` for the synth (default: the app's, <repo>/artifacts). */
+  artifactsDir?: string;
+  /** Deploy only: `-c scalegate:allowUnmeasured=<model>` (fixed capacity when the gate fails). */
+  allowUnmeasured?: boolean;
+  /** cdk deploy --require-approval (default never: scalegate deploy runs in workflows). */
+  requireApproval?: 'never' | 'any-change' | 'broadening';
+  run: CdkRunner;
+}
+
+export interface DeployReport {
+  kind: 'deploy' | 'destroy';
+  model_name: string;
+  calibration: boolean;
+  dry_run: boolean;
+  stacks: string[];
+  invocations: string[];
+  completed: number;
+  failed: string | null;
+  left_in_place: string[];
+}
+
+const shellQuote = (arg: string): string =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+
+export const renderInvocation = (inv: CdkInvocation): string =>
+  `(cd ${shellQuote(inv.cwd)} && ${[inv.command, ...inv.args].map(shellQuote).join(' ')})`;
+
+/** The stacks the action applies, in the order it applies them. */
+export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calibration: boolean): string[] {
+  const names = stackNames(modelName);
+  if (calibration)
+    return action === 'deploy'
+      ? [names.foundation, names.modelCache, names.calibration]
+      : [names.calibration];
+  const ordered = [names.foundation, names.modelCache, names.endpoint];
+  return action === 'deploy' ? ordered : ordered.reverse();
+}
+
+export function cdkInvocations(input: Omit<DeployCommandInput, 'run' | 'dryRun'>): CdkInvocation[] {
+  const root = dirname(resolve(input.configFile));
+  const cwd = join(root, 'infra');
+  const command = join(root, 'node_modules', '.bin', 'cdk');
+  const { modelName, calibration, action } = input;
+  const assembly = `cdk.out/${calibration ? stackNames(modelName).calibration : `scalegate-${modelName}`}`;
+  const context = ['-c', `scalegate:config=${resolve(input.configFile)}`];
+  if (input.artifactsDir) context.push('-c', `scalegate:artifactsDir=${resolve(input.artifactsDir)}`);
+  if (calibration) context.push('-c', `scalegate:calibration=${modelName}`);
+  else context.push('-c', `scalegate:model=${modelName}`);
+  // Destroy must work whatever the plan says: the gate decides what is deployed, never what may
+  // be removed, and the stack names do not depend on it.
+  if (!calibration && (action === 'destroy' || input.allowUnmeasured)) {
+    context.push('-c', `scalegate:allowUnmeasured=${modelName}`);
+  }
+  const synth: CdkInvocation = { command, cwd, args: ['synth', '--quiet', '--output', assembly, ...context] };
+  const perStack = stacksFor(action, modelName, calibration).map(
+    (stack): CdkInvocation =>
+      action === 'deploy'
+        ? {
+            command,
+            cwd,
+            args: [
+              'deploy',
+              '--app',
+              assembly,
+              '--exclusively',
+              '--require-approval',
+              input.requireApproval ?? 'never',
+              stack,
+            ],
+          }
+        : { command, cwd, args: ['destroy', '--app', assembly, '--exclusively', '--force', stack] },
+  );
+  return [synth, ...perStack];
+}
+
+function leftInPlace(input: DeployCommandInput): string[] {
+  if (input.action !== 'destroy') return [];
+  if (input.calibration) {
+    return [
+      `the foundation and model-cache stacks (the production endpoint ${input.model.endpoint} stands on them); \`scalegate destroy ${input.modelName}\` removes them`,
+    ];
+  }
+  return [
+    'the weights bucket (retained on destroy: delete it by hand if you mean to lose the cached weights)',
+    input.model.container_dir
+      ? "the image in the CDK bootstrap asset repository (shared by every CDK app of the account; CDK's garbage collection removes unused images)"
+      : `the image repository of ${input.model.image_uri} (not created by scalegate)`,
+  ];
+}
+
+export async function runDeploy(input: DeployCommandInput): Promise<CommandResult<DeployReport>> {
+  const invocations = cdkInvocations(input);
+  const stacks = stacksFor(input.action, input.modelName, input.calibration);
+  const rendered = invocations.map(renderInvocation);
+  const report: DeployReport = {
+    kind: input.action,
+    model_name: input.modelName,
+    calibration: input.calibration,
+    dry_run: input.dryRun,
+    stacks,
+    invocations: rendered,
+    completed: 0,
+    failed: null,
+    left_in_place: leftInPlace(input),
+  };
+  const target = input.calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
+  const head = `scalegate ${input.action} ${input.modelName}${input.calibration ? ' --calibration' : ''}: ${target} in ${input.model.region}, stacks ${stacks.join(' -> ')}`;
+
+  if (input.dryRun) {
+    const lines = [`${head} (dry run: nothing was run)`, '', ...rendered];
+    if (report.left_in_place.length)
+      lines.push('', 'Would leave in place:', ...report.left_in_place.map((s) => `  - ${s}`));
+    return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+  }
+
+  const first = invocations[0] as CdkInvocation;
+  if (!existsSync(first.command)) {
+    throw new UsageError(
+      `${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${dirname(first.cwd)}.`,
+    );
+  }
+  const lines = [head, ''];
+  for (const [i, invocation] of invocations.entries()) {
+    const code = await input.run(invocation);
+    if (code !== 0) {
+      report.failed = rendered[i] as string;
+      lines.push(
+        `✗ ${rendered[i]} exited ${code}${i === 0 ? ' (the synth, where the measured-plan gate runs: see its message above)' : ''}; stopped before the remaining ${invocations.length - i - 1} step(s).`,
+      );
+      return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 1, written: [] };
+    }
+    report.completed = i + 1;
+    lines.push(`✓ ${rendered[i]}`);
+  }
+  if (report.left_in_place.length)
+    lines.push('', 'Left in place:', ...report.left_in_place.map((s) => `  - ${s}`));
+  return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+}

@@ -1,0 +1,225 @@
+/**
+ * The measured-plan gate: may this plan's scaling be deployed onto this model's image, instance
+ * type and region? The same checks run at `cdk synth` (infra/) and in `scalegate gate` (what the
+ * release workflow runs before `cdk deploy`). Pure: the caller reads the plan (or passes the read
+ * error) and computes the digest of the image being deployed.
+ */
+import { fingerprintSlug, type ModelConfig, measuredEnvironment, type PlanArtifact } from '../model/index.js';
+import { calibrationEndpointName } from './policy-shape.js';
+
+export const GATE_CHECKS = [
+  'plan_readable',
+  'plan_model',
+  'verdict',
+  'deployable_threshold',
+  'instance_type',
+  'image_digest',
+  'container_env',
+  'region',
+] as const;
+export type GateCheckName = (typeof GATE_CHECKS)[number];
+
+export interface GateCheck {
+  check: GateCheckName;
+  ok: boolean;
+  detail: string;
+  /** The scalegate command (or config change) that fixes a failed check; null when ok. */
+  fix: string | null;
+}
+
+export interface GateInput {
+  modelName: string;
+  model: ModelConfig;
+  /** Where the plan was (to be) read from, for messages. */
+  planFile: string;
+  /** The parsed plan, or null when reading failed (then `planError` says why). */
+  plan: PlanArtifact | null;
+  planError?: string | null;
+  /** Digest of the image being deployed: the CDK asset hash of container_dir, or image_uri's digest. */
+  deployImageDigest: string;
+  /** Region being deployed to (`local` for the local SageMaker). */
+  deployRegion: string;
+}
+
+export interface GateResult {
+  passed: boolean;
+  /** In GATE_CHECKS order; after an unreadable plan only that check (nothing else can be judged). */
+  checks: GateCheck[];
+}
+
+/** Region name the local SageMaker reports; a measurement there never fingerprints a real region. */
+export const LOCAL_REGION = 'local';
+
+const short = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
+
+/** How a model gets a plan measured on exactly what is being deployed. */
+export function measureFix(modelName: string, model: ModelConfig, deployImageDigest: string): string {
+  const slug = fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
+  const calibration = calibrationEndpointName(model.endpoint);
+  const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
+  const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
+  return (
+    `measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
+    `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
+    `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
+    `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`
+  );
+}
+
+/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
+function replanFix(modelName: string, plan: PlanArtifact): string {
+  const ttotal = plan.inputs.ttotal
+    ? ` --ttotal ${plan.inputs.ttotal.file}`
+    : plan.inputs.t_total_stated_s !== null
+      ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
+      : '';
+  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
+}
+
+const pass = (check: GateCheckName, detail: string): GateCheck => ({ check, ok: true, detail, fix: null });
+const fail = (check: GateCheckName, detail: string, fix: string): GateCheck => ({
+  check,
+  ok: false,
+  detail,
+  fix,
+});
+
+export function evaluateGate(input: GateInput): GateResult {
+  const { modelName, model, plan, planFile, deployImageDigest, deployRegion } = input;
+  const measure = measureFix(modelName, model, deployImageDigest);
+
+  if (plan === null) {
+    const why = input.planError ?? `${planFile}: no plan`;
+    return {
+      passed: false,
+      checks: [fail('plan_readable', `no usable measured plan: ${why}`, measure)],
+    };
+  }
+
+  const checks: GateCheck[] = [pass('plan_readable', `${planFile} (run ${plan.run_id}, ${plan.created_at})`)];
+
+  checks.push(
+    plan.model_name === modelName
+      ? pass('plan_model', `plan is for ${modelName}`)
+      : fail(
+          'plan_model',
+          `${planFile} is a plan for ${plan.model_name}, not ${modelName}`,
+          `point --plan at artifacts/plan-${modelName}.json, or ${measure}`,
+        ),
+  );
+
+  if (plan.verdict === 'stop') {
+    const stops = plan.findings.filter((f) => f.verdict === 'stop');
+    const list = stops.map((f) => `${f.name}: ${f.detail}`).join('; ') || 'verdict stop';
+    const fixes = stops
+      .map((f) => f.fix)
+      .filter((f): f is string => Boolean(f))
+      .join('; ');
+    checks.push(
+      fail(
+        'verdict',
+        `plan verdict is stop (${list})`,
+        `${fixes ? `${fixes}; then ` : ''}re-run ${replanFix(modelName, plan)} (or re-measure: ${measure})`,
+      ),
+    );
+  } else {
+    checks.push(
+      pass('verdict', plan.verdict === 'warn' ? `warn (${plan.warn_count} warnings)` : plan.verdict),
+    );
+  }
+
+  const d = plan.deployable;
+  if (d.scaling_target_value === null || d.scale_in_threshold === null) {
+    checks.push(
+      fail(
+        'deployable_threshold',
+        'the plan has no CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured, so the concurrency target cannot be stated in CloudWatch units)',
+        `re-measure with the CloudWatch join (sagemaker transport, without --no-cloudwatch): ${measure}`,
+      ),
+    );
+  } else {
+    checks.push(
+      pass(
+        'deployable_threshold',
+        `scale out at ${d.scaling_target_value}, scale in at ${d.scale_in_threshold} (ConcurrentRequestsPerModel Maximum)`,
+      ),
+    );
+  }
+
+  const fp = plan.fingerprint;
+  checks.push(
+    fp.instance_type === model.instance_type
+      ? pass('instance_type', fp.instance_type)
+      : fail(
+          'instance_type',
+          `plan measured on ${fp.instance_type}, the config deploys ${model.instance_type}`,
+          `set instance_type back to ${fp.instance_type} in scalegate.config.json, or ${measure}`,
+        ),
+  );
+
+  checks.push(
+    fp.image_digest === deployImageDigest
+      ? pass('image_digest', `measured image ${short(fp.image_digest)} is the image being deployed`)
+      : fail(
+          'image_digest',
+          `plan measured on image ${short(fp.image_digest)}, deploying image ${short(deployImageDigest)}${model.container_dir ? ` (CDK asset hash of ${model.container_dir})` : ''}`,
+          model.container_dir
+            ? `the container changed since it was measured: ${measure}`
+            : `pin image_uri to the measured digest (…@sha256:${fp.image_digest}), or ${measure}`,
+        ),
+  );
+
+  const wantEnv = JSON.stringify(measuredEnvironment(model.container_env));
+  const gotEnv = JSON.stringify(measuredEnvironment(fp.container_env));
+  checks.push(
+    wantEnv === gotEnv
+      ? pass('container_env', `container environment ${gotEnv}`)
+      : fail(
+          'container_env',
+          `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`,
+          `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`,
+        ),
+  );
+
+  if (fp.region === null) {
+    checks.push(
+      pass(
+        'region',
+        `legacy plan: the measurement did not record its region (deploying to ${deployRegion}); re-measure to record it`,
+      ),
+    );
+  } else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
+    checks.push(
+      fail(
+        'region',
+        `plan measured on the local SageMaker (region ${LOCAL_REGION}); a local measurement never sets scaling for a real region (${deployRegion})`,
+        measure,
+      ),
+    );
+  } else if (fp.region !== deployRegion) {
+    checks.push(
+      fail(
+        'region',
+        `plan measured in ${fp.region}, deploying to ${deployRegion}`,
+        `set region back to ${fp.region} in scalegate.config.json, or ${measure}`,
+      ),
+    );
+  } else {
+    checks.push(pass('region', fp.region));
+  }
+
+  return { passed: checks.every((c) => c.ok), checks };
+}
+
+/** One block naming every failed check and its fix: the text synth fails with. */
+export function gateFailureMessage(modelName: string, planFile: string, result: GateResult): string {
+  const failed = result.checks.filter((c) => !c.ok);
+  const lines = [
+    `scalegate gate refused ${modelName}: no scaling policy is deployed that was not measured on this image and instance type (plan ${planFile}).`,
+  ];
+  for (const c of failed) {
+    lines.push(`  ✗ ${c.check}: ${c.detail}`);
+    if (c.fix) lines.push(`    fix: ${c.fix}`);
+  }
+  return lines.join('\n');
+}

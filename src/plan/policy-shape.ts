@@ -1,0 +1,391 @@
+/**
+ * The deployed policy shape (DESIGN.md, "The deployed policy shape"): the one definition of what
+ * a measured plan deploys. The CDK constructs (infra/lib) build their resources from
+ * `expectedPolicyShape`; drift and validate diff `flattenPolicyShape` of it against what AWS
+ * reports. Pure: names and numbers come from the plan and the model's endpoint/variant only.
+ */
+import type { PlanArtifact } from '../model/index.js';
+import { UsageError } from '../model/index.js';
+
+/** Which endpoint the shape is for. */
+export interface PolicyTarget {
+  modelName: string;
+  endpoint: string;
+  variant: string;
+}
+
+export type ComparisonOperator =
+  | 'GreaterThanThreshold'
+  | 'GreaterThanOrEqualToThreshold'
+  | 'LessThanThreshold'
+  | 'LessThanOrEqualToThreshold';
+
+export type TreatMissingData = 'breaching' | 'notBreaching' | 'ignore' | 'missing';
+
+/** A CloudWatch alarm on one AWS/SageMaker metric of the endpoint variant. */
+export interface AlarmShape {
+  alarmName: string;
+  namespace: 'AWS/SageMaker';
+  metricName: string;
+  /** Always EndpointName + VariantName, in that order. */
+  dimensions: { EndpointName: string; VariantName: string };
+  /** Exactly one of statistic / extendedStatistic is set. */
+  statistic: 'Maximum' | 'Sum' | 'Average' | null;
+  extendedStatistic: string | null;
+  periodS: number;
+  evaluationPeriods: number;
+  datapointsToAlarm: number;
+  threshold: number;
+  comparisonOperator: ComparisonOperator;
+  treatMissingData: TreatMissingData;
+  /** One line for the alarm description: what it means and where the number comes from. */
+  description: string;
+}
+
+export interface PolicyShape {
+  target: PolicyTarget;
+  scalableTarget: {
+    serviceNamespace: 'sagemaker';
+    resourceId: string;
+    scalableDimension: 'sagemaker:variant:DesiredInstanceCount';
+    minCapacity: number;
+    maxCapacity: number;
+    /** Deployed explicitly false: a deploy also clears a freeze an aborted run left behind. */
+    suspendedState: {
+      dynamicScalingInSuspended: false;
+      dynamicScalingOutSuspended: false;
+      scheduledScalingSuspended: false;
+    };
+  };
+  scaleOut: {
+    policyName: string;
+    policyType: 'TargetTrackingScaling';
+    predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution';
+    targetValue: number;
+    scaleOutCooldownS: number;
+    disableScaleIn: true;
+  };
+  scaleIn: {
+    policyName: string;
+    policyType: 'StepScaling';
+    adjustmentType: 'ChangeInCapacity';
+    /** One step: metric at or below the threshold (upper bound 0 relative to it) -> -1 instance. */
+    scalingAdjustment: -1;
+    metricIntervalUpperBound: 0;
+    cooldownS: number;
+    metricAggregationType: 'Maximum';
+    alarm: AlarmShape;
+  };
+  container: { environment: { MAX_QUEUE_DEPTH: string } };
+  deployment: {
+    instanceType: string;
+    /** The image digest the plan was measured on: what the deployed image must be. */
+    imageDigest: string;
+    routingStrategy: 'LEAST_OUTSTANDING_REQUESTS';
+  };
+  alarms: {
+    errors5xx: AlarmShape;
+    queueSaturation: AlarmShape;
+    concurrencyAboveTarget: AlarmShape;
+    /** null when the plan has no measured TTFAB p95 at concurrency 1. */
+    serviceTime: AlarmShape | null;
+  };
+}
+
+/**
+ * Alarm timing. Every choice is a constant here (or derived from the plan below), so validate
+ * compares the deployed alarms with exactly what was synthesized.
+ *
+ * - Scale-in, 60 s x 15 of 15, Maximum: ConcurrentRequestsPerModel is published every 10 s; a
+ *   60 s period with Maximum keeps every 10 s peak (the maximum of six maxima), so one busy
+ *   moment in a minute keeps the fleet. Fifteen consecutive low minutes are what AWS target
+ *   tracking itself requires before scaling in (its scale-in alarm is 15 x 1 min); we disable
+ *   that one (DisableScaleIn) and keep its patience, because removing one of N instances raises
+ *   the survivors' load by N/(N-1) and getting the instance back costs a whole T_total. Any
+ *   single minute above the threshold resets the count (datapoints = periods). Missing data is
+ *   breaching: an idle endpoint publishes nothing and must still scale in.
+ * - Concurrency above target, 60 s, Maximum > target for ceil(T_plan / 60) + 1 consecutive
+ *   minutes: scale-out should bring concurrency back under the target within one T_plan; above it
+ *   for longer means scale-out is failing or the fleet is at max_instances.
+ * - 5XX (platform errors), Sum >= 1 in 3 of 5 minutes: a single transient error does not page.
+ * - Queue saturation, Sum >= 1 in 2 of 3 minutes: rejected requests are users turned away.
+ * - Service time, p95 of ModelLatency over 5 min, 3 of 3: sustained, not a spike.
+ */
+export const ALARM_TIMING = {
+  scaleIn: { periodS: 60, evaluationPeriods: 15, datapointsToAlarm: 15 },
+  errors5xx: { periodS: 60, evaluationPeriods: 5, datapointsToAlarm: 3 },
+  queueSaturation: { periodS: 60, evaluationPeriods: 3, datapointsToAlarm: 2 },
+  serviceTime: { periodS: 300, evaluationPeriods: 3, datapointsToAlarm: 3 },
+  /** Period of the concurrency-above-target alarm; its periods come from T_plan. */
+  concurrencyAboveTargetPeriodS: 60,
+} as const;
+
+/** Consecutive minutes above target that mean scale-out is not keeping up (see ALARM_TIMING). */
+export const aboveTargetPeriods = (tPlanS: number): number =>
+  Math.max(1, Math.ceil(tPlanS / ALARM_TIMING.concurrencyAboveTargetPeriodS) + 1);
+
+/** `endpoint/<endpoint>/variant/<variant>`: the Application Auto Scaling resource id. */
+export const scalableResourceId = (endpoint: string, variant: string): string =>
+  `endpoint/${endpoint}/variant/${variant}`;
+
+/**
+ * Deterministic names, from the endpoint and variant (unique per region; alarm and policy names
+ * are regional, so the same endpoint name in two regions does not collide).
+ */
+export function policyNames(endpoint: string, variant: string) {
+  const base = `scalegate-${endpoint}-${variant}`;
+  return {
+    scaleOutPolicy: `${base}-scale-out`,
+    scaleInPolicy: `${base}-scale-in`,
+    scaleInAlarm: `${base}-scale-in`,
+    errors5xxAlarm: `${base}-5xx`,
+    queueSaturationAlarm: `${base}-queue-saturation`,
+    concurrencyAboveTargetAlarm: `${base}-concurrency-above-target`,
+    serviceTimeAlarm: `${base}-service-time`,
+  };
+}
+
+/**
+ * CloudFormation stack names of a model's deployment, in the order they are applied:
+ * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. The calibration
+ * endpoint is its own stack on the same foundation. `scalegate deploy` and the CDK app both use
+ * these, so the CLI never has to synthesize to know what it deploys.
+ */
+export function stackNames(modelName: string) {
+  const base = `scalegate-${modelName}`;
+  return {
+    foundation: `${base}-foundation`,
+    modelCache: `${base}-model-cache`,
+    endpoint: `${base}-endpoint`,
+    calibration: `${base}-calibration`,
+  };
+}
+
+/** The calibration copy of an endpoint, where pull requests are measured before they merge. */
+export const calibrationEndpointName = (endpoint: string): string => `${endpoint}-calibration`;
+
+/** ms -> the microseconds AWS/SageMaker ModelLatency is published in (integer). */
+export const msToMicroseconds = (ms: number): number => Math.round(ms * 1000);
+
+function sageMakerAlarm(
+  target: PolicyTarget,
+  fields: Omit<AlarmShape, 'namespace' | 'dimensions' | 'statistic' | 'extendedStatistic'> & {
+    statistic?: AlarmShape['statistic'];
+    extendedStatistic?: string;
+  },
+): AlarmShape {
+  return {
+    namespace: 'AWS/SageMaker',
+    dimensions: { EndpointName: target.endpoint, VariantName: target.variant },
+    ...fields,
+    statistic: fields.statistic ?? null,
+    extendedStatistic: fields.extendedStatistic ?? null,
+  };
+}
+
+/**
+ * What a plan deploys onto `target`. Throws UsageError when the plan has no deployable
+ * CloudWatch threshold (no CloudWatch/client ratio was measured), since then there is nothing
+ * measured to scale on.
+ */
+export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): PolicyShape {
+  const d = plan.deployable;
+  if (d.scaling_target_value === null || d.scale_in_threshold === null) {
+    throw new UsageError(
+      `the plan for ${target.modelName} has no deployable CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured). Re-run \`scalegate qmax --model ${target.modelName}\` with the CloudWatch join on the sagemaker transport, then \`scalegate plan\`.`,
+    );
+  }
+  const names = policyNames(target.endpoint, target.variant);
+  const tPlanS = plan.derived.t_plan_s;
+  const serviceTimeMs = d.service_time_alarm_ms;
+
+  return {
+    target: { ...target },
+    scalableTarget: {
+      serviceNamespace: 'sagemaker',
+      resourceId: scalableResourceId(target.endpoint, target.variant),
+      scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+      minCapacity: d.min_instances,
+      maxCapacity: d.max_instances,
+      suspendedState: {
+        dynamicScalingInSuspended: false,
+        dynamicScalingOutSuspended: false,
+        scheduledScalingSuspended: false,
+      },
+    },
+    scaleOut: {
+      policyName: names.scaleOutPolicy,
+      policyType: 'TargetTrackingScaling',
+      predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+      targetValue: d.scaling_target_value,
+      scaleOutCooldownS: d.scale_out_cooldown_s,
+      disableScaleIn: true,
+    },
+    scaleIn: {
+      policyName: names.scaleInPolicy,
+      policyType: 'StepScaling',
+      adjustmentType: 'ChangeInCapacity',
+      scalingAdjustment: -1,
+      metricIntervalUpperBound: 0,
+      cooldownS: d.scale_in_cooldown_s,
+      metricAggregationType: 'Maximum',
+      alarm: sageMakerAlarm(target, {
+        alarmName: names.scaleInAlarm,
+        metricName: 'ConcurrentRequestsPerModel',
+        statistic: 'Maximum',
+        ...ALARM_TIMING.scaleIn,
+        threshold: d.scale_in_threshold,
+        comparisonOperator: 'LessThanOrEqualToThreshold',
+        treatMissingData: 'breaching',
+        description: `scalegate ${target.modelName}: scale in by one instance when ConcurrentRequestsPerModel (Maximum) stays at or below ${d.scale_in_threshold} (plan scale_in_threshold) for ${ALARM_TIMING.scaleIn.evaluationPeriods} minutes; missing data (idle) counts as low.`,
+      }),
+    },
+    container: { environment: { MAX_QUEUE_DEPTH: String(d.queue_max_depth) } },
+    deployment: {
+      instanceType: plan.fingerprint.instance_type,
+      imageDigest: plan.fingerprint.image_digest,
+      routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+    },
+    alarms: {
+      errors5xx: sageMakerAlarm(target, {
+        alarmName: names.errors5xxAlarm,
+        metricName: 'Invocation5XXErrors',
+        statistic: 'Sum',
+        ...ALARM_TIMING.errors5xx,
+        threshold: 1,
+        comparisonOperator: 'GreaterThanOrEqualToThreshold',
+        treatMissingData: 'notBreaching',
+        description: `scalegate ${target.modelName}: SageMaker returned 5XX errors in ${ALARM_TIMING.errors5xx.datapointsToAlarm} of ${ALARM_TIMING.errors5xx.evaluationPeriods} minutes.`,
+      }),
+      // Queue saturation: the container answers 503 queue_saturated, and SageMaker reports a
+      // container's non-2xx answer to the caller as a ModelError, counted in InvocationModelErrors
+      // (not in Invocation5XXErrors, which counts SageMaker's own 5XX). No AWS/SageMaker metric
+      // carries the container's status code, so this alarm also counts the container's 400s
+      // (malformed bodies) and crashes; under valid traffic a contract-following container's
+      // only non-2xx answer is the 503, so a rise here with 5XX flat is saturation.
+      queueSaturation: sageMakerAlarm(target, {
+        alarmName: names.queueSaturationAlarm,
+        metricName: 'InvocationModelErrors',
+        statistic: 'Sum',
+        ...ALARM_TIMING.queueSaturation,
+        threshold: 1,
+        comparisonOperator: 'GreaterThanOrEqualToThreshold',
+        treatMissingData: 'notBreaching',
+        description: `scalegate ${target.modelName}: the container rejected requests (503 queue_saturated at MAX_QUEUE_DEPTH=${d.queue_max_depth}, counted as InvocationModelErrors) in ${ALARM_TIMING.queueSaturation.datapointsToAlarm} of ${ALARM_TIMING.queueSaturation.evaluationPeriods} minutes.`,
+      }),
+      concurrencyAboveTarget: sageMakerAlarm(target, {
+        alarmName: names.concurrencyAboveTargetAlarm,
+        metricName: 'ConcurrentRequestsPerModel',
+        statistic: 'Maximum',
+        periodS: ALARM_TIMING.concurrencyAboveTargetPeriodS,
+        evaluationPeriods: aboveTargetPeriods(tPlanS),
+        datapointsToAlarm: aboveTargetPeriods(tPlanS),
+        threshold: d.scaling_target_value,
+        comparisonOperator: 'GreaterThanThreshold',
+        treatMissingData: 'notBreaching',
+        description: `scalegate ${target.modelName}: ConcurrentRequestsPerModel (Maximum) above the scaling target ${d.scaling_target_value} for longer than T_plan (${tPlanS} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (${d.max_instances}).`,
+      }),
+      serviceTime:
+        serviceTimeMs === null
+          ? null
+          : sageMakerAlarm(target, {
+              alarmName: names.serviceTimeAlarm,
+              metricName: 'ModelLatency',
+              extendedStatistic: 'p95',
+              ...ALARM_TIMING.serviceTime,
+              threshold: msToMicroseconds(serviceTimeMs),
+              comparisonOperator: 'GreaterThanThreshold',
+              treatMissingData: 'notBreaching',
+              description: `scalegate ${target.modelName}: ModelLatency p95 above the measured TTFAB p95 at concurrency 1 (${serviceTimeMs} ms = ${msToMicroseconds(serviceTimeMs)} us; the service time, not the SLO).`,
+            }),
+    },
+  };
+}
+
+export type ShapeValue = string | number | boolean;
+
+export interface ShapeRow {
+  parameter: string;
+  value: ShapeValue;
+}
+
+/** `EndpointName=x,VariantName=y`: dimensions as one comparable value. */
+export const dimensionsValue = (dimensions: Record<string, string>): string =>
+  Object.entries(dimensions)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(',');
+
+function alarmRows(prefix: string, alarm: AlarmShape): ShapeRow[] {
+  return [
+    { parameter: `${prefix}.name`, value: alarm.alarmName },
+    { parameter: `${prefix}.namespace`, value: alarm.namespace },
+    { parameter: `${prefix}.metric`, value: alarm.metricName },
+    { parameter: `${prefix}.dimensions`, value: dimensionsValue(alarm.dimensions) },
+    { parameter: `${prefix}.statistic`, value: alarm.statistic ?? (alarm.extendedStatistic as string) },
+    { parameter: `${prefix}.period_s`, value: alarm.periodS },
+    { parameter: `${prefix}.evaluation_periods`, value: alarm.evaluationPeriods },
+    { parameter: `${prefix}.datapoints_to_alarm`, value: alarm.datapointsToAlarm },
+    { parameter: `${prefix}.threshold`, value: alarm.threshold },
+    { parameter: `${prefix}.comparison`, value: alarm.comparisonOperator },
+    { parameter: `${prefix}.missing_data`, value: alarm.treatMissingData },
+  ];
+}
+
+/**
+ * The shape as ordered `{parameter, value}` rows with stable parameter names: what validate and
+ * drift compare, one row per deployed parameter. Names (all snake_case):
+ * scalable_target.{resource_id, scalable_dimension, min_capacity, max_capacity,
+ *   suspended.dynamic_scaling_in, suspended.dynamic_scaling_out, suspended.scheduled_scaling},
+ * scale_out.{policy_name, policy_type, metric, target_value, cooldown_s, disable_scale_in},
+ * scale_in.{policy_name, policy_type, adjustment_type, adjustment, metric_interval_upper_bound,
+ *   cooldown_s, metric_aggregation}, scale_in.alarm.*, container.max_queue_depth,
+ * deployment.{instance_type, image_digest, routing_strategy}, and alarm rows
+ * (`<prefix>.{name, namespace, metric, dimensions, statistic, period_s, evaluation_periods,
+ * datapoints_to_alarm, threshold, comparison, missing_data}`) for scale_in.alarm,
+ * alarms.errors_5xx, alarms.queue_saturation, alarms.concurrency_above_target and (when the plan
+ * has it) alarms.service_time.
+ */
+export function flattenPolicyShape(shape: PolicyShape): ShapeRow[] {
+  const t = shape.scalableTarget;
+  const rows: ShapeRow[] = [
+    { parameter: 'scalable_target.resource_id', value: t.resourceId },
+    { parameter: 'scalable_target.scalable_dimension', value: t.scalableDimension },
+    { parameter: 'scalable_target.min_capacity', value: t.minCapacity },
+    { parameter: 'scalable_target.max_capacity', value: t.maxCapacity },
+    {
+      parameter: 'scalable_target.suspended.dynamic_scaling_in',
+      value: t.suspendedState.dynamicScalingInSuspended,
+    },
+    {
+      parameter: 'scalable_target.suspended.dynamic_scaling_out',
+      value: t.suspendedState.dynamicScalingOutSuspended,
+    },
+    {
+      parameter: 'scalable_target.suspended.scheduled_scaling',
+      value: t.suspendedState.scheduledScalingSuspended,
+    },
+    { parameter: 'scale_out.policy_name', value: shape.scaleOut.policyName },
+    { parameter: 'scale_out.policy_type', value: shape.scaleOut.policyType },
+    { parameter: 'scale_out.metric', value: shape.scaleOut.predefinedMetricType },
+    { parameter: 'scale_out.target_value', value: shape.scaleOut.targetValue },
+    { parameter: 'scale_out.cooldown_s', value: shape.scaleOut.scaleOutCooldownS },
+    { parameter: 'scale_out.disable_scale_in', value: shape.scaleOut.disableScaleIn },
+    { parameter: 'scale_in.policy_name', value: shape.scaleIn.policyName },
+    { parameter: 'scale_in.policy_type', value: shape.scaleIn.policyType },
+    { parameter: 'scale_in.adjustment_type', value: shape.scaleIn.adjustmentType },
+    { parameter: 'scale_in.adjustment', value: shape.scaleIn.scalingAdjustment },
+    { parameter: 'scale_in.metric_interval_upper_bound', value: shape.scaleIn.metricIntervalUpperBound },
+    { parameter: 'scale_in.cooldown_s', value: shape.scaleIn.cooldownS },
+    { parameter: 'scale_in.metric_aggregation', value: shape.scaleIn.metricAggregationType },
+    ...alarmRows('scale_in.alarm', shape.scaleIn.alarm),
+    { parameter: 'container.max_queue_depth', value: Number(shape.container.environment.MAX_QUEUE_DEPTH) },
+    { parameter: 'deployment.instance_type', value: shape.deployment.instanceType },
+    { parameter: 'deployment.image_digest', value: shape.deployment.imageDigest },
+    { parameter: 'deployment.routing_strategy', value: shape.deployment.routingStrategy },
+    ...alarmRows('alarms.errors_5xx', shape.alarms.errors5xx),
+    ...alarmRows('alarms.queue_saturation', shape.alarms.queueSaturation),
+    ...alarmRows('alarms.concurrency_above_target', shape.alarms.concurrencyAboveTarget),
+  ];
+  if (shape.alarms.serviceTime) rows.push(...alarmRows('alarms.service_time', shape.alarms.serviceTime));
+  return rows;
+}

@@ -1,0 +1,65 @@
+/** `scalegate gate` through the real CLI: flags, exit codes, --json. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { artifactsDirWith, kokoroPlan, stopPlan } from '../infra/fixtures.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const config = join(REPO, 'scalegate.config.json');
+const plan = (p: Parameters<typeof artifactsDirWith>[0][string]) =>
+  join(artifactsDirWith({ 'kokoro-82m': p }), 'plan-kokoro-82m.json');
+
+describe('scalegate gate (CLI)', () => {
+  it('exits 0 for kokoro-82m with its plan and prints each check', async () => {
+    const r = await runCli([
+      'gate',
+      '--model',
+      'kokoro-82m',
+      '--config',
+      config,
+      '--plan',
+      plan(kokoroPlan()),
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('scalegate gate kokoro-82m: PASS');
+    expect(r.stdout).toContain('✓ image_digest');
+  });
+
+  it('exits 1 with the reason for a stop plan; --json carries every check', async () => {
+    const r = await runCli([
+      'gate',
+      '--model',
+      'kokoro-82m',
+      '--config',
+      config,
+      '--plan',
+      plan(stopPlan()),
+      '--json',
+    ]);
+    expect(r.exitCode).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.passed).toBe(false);
+    expect(report.checks.find((c: { check: string }) => c.check === 'verdict')).toMatchObject({ ok: false });
+  });
+
+  it('exits 1 when there is no plan at the default path', async () => {
+    const r = await runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', plan(null)]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('✗ plan_readable');
+  });
+
+  it('exits 2 for a model the config does not declare', async () => {
+    const r = await runCli(['gate', '--model', 'nope', '--config', config]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--model nope: no such model');
+  });
+
+  it('deploy --dry-run prints the cdk invocations and exits 0 without running cdk', async () => {
+    const r = await runCli(['deploy', 'kokoro-82m', '--config', config, '--dry-run']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('dry run: nothing was run');
+    expect(r.stdout).toContain(
+      'deploy --app cdk.out/scalegate-kokoro-82m --exclusively --require-approval never scalegate-kokoro-82m-endpoint',
+    );
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * `scalegate gate`: the CLI face of the measured-plan gate. Exit 0 when the plan may be deployed,
+ * 1 with every failed check and its fix otherwise; the image digest comes from the config
+ * (image_uri's pinned digest, or the container directory's CDK asset hash).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGate } from '../../src/commands/gate.js';
+import { artifactsDirWith, KOKORO_DIGEST, kokoroModel, kokoroPlan, stopPlan } from '../infra/fixtures.js';
+
+const planIn = (plan: Parameters<typeof artifactsDirWith>[0][string]) =>
+  join(artifactsDirWith({ 'kokoro-82m': plan }), 'plan-kokoro-82m.json');
+const noHashing = () => {
+  throw new Error('an image_uri model must not hash a directory');
+};
+
+describe('scalegate gate', () => {
+  it('passes (exit 0) for the kokoro plan and the pinned anchor image, printing every check', async () => {
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      configFile: 'scalegate.config.json',
+      planFile: planIn(kokoroPlan()),
+      region: 'us-east-1',
+      containerAssetHash: noHashing,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.artifact?.passed).toBe(true);
+    expect(result.artifact?.image_digest).toBe(KOKORO_DIGEST);
+    expect(result.report).toContain('scalegate gate kokoro-82m: PASS');
+    for (const check of [
+      'plan_readable',
+      'verdict',
+      'deployable_threshold',
+      'instance_type',
+      'image_digest',
+      'region',
+    ]) {
+      expect(result.report).toMatch(new RegExp(`✓ ${check}`));
+    }
+  });
+
+  it('refuses (exit 1) a stop plan, naming the check and its fix', async () => {
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      configFile: 'scalegate.config.json',
+      planFile: planIn(stopPlan()),
+      region: 'us-east-1',
+      containerAssetHash: noHashing,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toContain('REFUSED');
+    expect(result.report).toMatch(/✗ verdict +plan verdict is stop/);
+    expect(result.report).toContain('fix: raise slo_ms');
+  });
+
+  it('refuses (exit 1) a missing plan with the commands that measure one', async () => {
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      configFile: 'scalegate.config.json',
+      planFile: planIn(null),
+      region: 'us-east-1',
+      containerAssetHash: noHashing,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toContain('no such file');
+    expect(result.report).toContain('scalegate deploy kokoro-82m --calibration');
+  });
+
+  it('hashes a container_dir model with the CDK asset hash, resolved against the config directory', async () => {
+    const root = artifactsDirWith({});
+    const configFile = join(root, 'scalegate.config.json');
+    writeFileSync(configFile, '{}');
+    const seen: string[] = [];
+    const digest = 'c'.repeat(64);
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel({ image_uri: undefined, container_dir: 'infra/container' }),
+      configFile,
+      planFile: planIn(kokoroPlan({ fingerprint: { image_digest: digest } })),
+      region: 'us-east-1',
+      containerAssetHash: (dir) => {
+        seen.push(dir);
+        return digest;
+      },
+    });
+    expect(seen).toEqual([join(root, 'infra', 'container')]);
+    expect(result.exitCode).toBe(0);
+    expect(result.artifact?.image_source).toBe('container_dir');
+  });
+
+  it('refuses a local-SageMaker plan for the model region', async () => {
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      configFile: 'scalegate.config.json',
+      planFile: planIn(kokoroPlan({ fingerprint: { region: 'local' } })),
+      region: 'us-east-1',
+      containerAssetHash: noHashing,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toMatch(/✗ region +plan measured on the local SageMaker/);
+  });
+});

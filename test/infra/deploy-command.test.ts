@@ -1,0 +1,132 @@
+/**
+ * `scalegate deploy` / `destroy` drive the aws-cdk CLI of the checkout in infra/: one synth (the
+ * gate), then one cdk call per stack in dependency order (reverse for destroy). No AWS here, so
+ * the runner is a recorder: the test proves what would run, in which order, and that a failing
+ * step stops the rest. `--dry-run` runs nothing.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CdkInvocation, cdkInvocations, runDeploy } from '../../src/commands/deploy.js';
+import { kokoroModel } from './fixtures.js';
+import { REPO } from './helpers.js';
+
+const configFile = join(REPO, 'scalegate.config.json');
+const cdk = join(REPO, 'node_modules', '.bin', 'cdk');
+const infra = join(REPO, 'infra');
+const base = { modelName: 'kokoro-82m', model: kokoroModel(), configFile };
+
+const recorder = (codes: number[] = []) => {
+  const calls: CdkInvocation[] = [];
+  return {
+    calls,
+    run: async (inv: CdkInvocation) => {
+      calls.push(inv);
+      return codes[calls.length - 1] ?? 0;
+    },
+  };
+};
+
+describe('scalegate deploy', () => {
+  it('--dry-run prints the exact cdk invocations in dependency order and runs none of them', async () => {
+    const r = recorder();
+    const result = await runDeploy({
+      ...base,
+      action: 'deploy',
+      calibration: false,
+      dryRun: true,
+      run: r.run,
+    });
+    expect(r.calls).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    const c = `-c scalegate:config=${configFile} -c scalegate:model=kokoro-82m`;
+    expect(result.artifact?.invocations).toEqual([
+      `(cd ${infra} && ${cdk} synth --quiet --output cdk.out/scalegate-kokoro-82m ${c})`,
+      `(cd ${infra} && ${cdk} deploy --app cdk.out/scalegate-kokoro-82m --exclusively --require-approval never scalegate-kokoro-82m-foundation)`,
+      `(cd ${infra} && ${cdk} deploy --app cdk.out/scalegate-kokoro-82m --exclusively --require-approval never scalegate-kokoro-82m-model-cache)`,
+      `(cd ${infra} && ${cdk} deploy --app cdk.out/scalegate-kokoro-82m --exclusively --require-approval never scalegate-kokoro-82m-endpoint)`,
+    ]);
+    expect(result.report).toContain('dry run: nothing was run');
+    for (const line of result.artifact?.invocations ?? []) expect(result.report).toContain(line);
+  });
+
+  it('runs synth then each stack in order, and stops at the first failure (a refused gate deploys nothing)', async () => {
+    const ok = recorder();
+    const done = await runDeploy({
+      ...base,
+      action: 'deploy',
+      calibration: false,
+      dryRun: false,
+      run: ok.run,
+    });
+    expect(done.exitCode).toBe(0);
+    expect(ok.calls.map((c) => [c.args[0], c.args.at(-1)])).toEqual([
+      ['synth', 'scalegate:model=kokoro-82m'],
+      ['deploy', 'scalegate-kokoro-82m-foundation'],
+      ['deploy', 'scalegate-kokoro-82m-model-cache'],
+      ['deploy', 'scalegate-kokoro-82m-endpoint'],
+    ]);
+    expect(ok.calls.every((c) => c.cwd === infra && c.command === cdk)).toBe(true);
+
+    const refused = recorder([1]);
+    const failed = await runDeploy({
+      ...base,
+      action: 'deploy',
+      calibration: false,
+      dryRun: false,
+      run: refused.run,
+    });
+    expect(refused.calls).toHaveLength(1);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.report).toContain('the measured-plan gate runs');
+  });
+
+  it('--calibration deploys foundation, model cache and <model>-calibration, without the production endpoint', () => {
+    const inv = cdkInvocations({ ...base, action: 'deploy', calibration: true });
+    expect(inv[0]?.args).toContain('scalegate:calibration=kokoro-82m');
+    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual([
+      'scalegate-kokoro-82m-foundation',
+      'scalegate-kokoro-82m-model-cache',
+      'scalegate-kokoro-82m-calibration',
+    ]);
+  });
+
+  it('passes --allow-unmeasured and --artifacts-dir to the synth as context', () => {
+    const inv = cdkInvocations({
+      ...base,
+      action: 'deploy',
+      calibration: false,
+      allowUnmeasured: true,
+      artifactsDir: '/tmp/a',
+    });
+    expect(inv[0]?.args).toEqual(
+      expect.arrayContaining(['scalegate:allowUnmeasured=kokoro-82m', 'scalegate:artifactsDir=/tmp/a']),
+    );
+  });
+});
+
+describe('scalegate destroy', () => {
+  it('removes the stacks in reverse order, never blocked by the gate, and says what it leaves', async () => {
+    const r = recorder();
+    const result = await runDeploy({
+      ...base,
+      action: 'destroy',
+      calibration: false,
+      dryRun: false,
+      run: r.run,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(r.calls[0]?.args).toContain('scalegate:allowUnmeasured=kokoro-82m');
+    expect(r.calls.slice(1).map((c) => c.args.slice(0, 1).concat(c.args.slice(-2)))).toEqual([
+      ['destroy', '--force', 'scalegate-kokoro-82m-endpoint'],
+      ['destroy', '--force', 'scalegate-kokoro-82m-model-cache'],
+      ['destroy', '--force', 'scalegate-kokoro-82m-foundation'],
+    ]);
+    expect(result.report).toContain('the weights bucket (retained on destroy');
+    expect(result.report).toContain('the image repository of');
+  });
+
+  it('--calibration removes only the calibration endpoint', () => {
+    const inv = cdkInvocations({ ...base, action: 'destroy', calibration: true });
+    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual(['scalegate-kokoro-82m-calibration']);
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The one definition of the deployed policy shape: every number from the plan, names
+ * deterministic, flattened parameter names stable (validate and drift diff them), and no shape
+ * at all without a measured CloudWatch threshold.
+ */
+import { describe, expect, it } from 'vitest';
+import { isUsageError } from '../../src/model/index.js';
+import {
+  aboveTargetPeriods,
+  expectedPolicyShape,
+  flattenPolicyShape,
+  msToMicroseconds,
+  policyNames,
+  stackNames,
+} from '../../src/plan/policy-shape.js';
+import { kokoroPlan, noThresholdPlan } from '../infra/fixtures.js';
+
+const target = { modelName: 'kokoro-82m', endpoint: 'speech-kokoro-82m', variant: 'AllTraffic' };
+
+describe('expectedPolicyShape', () => {
+  const shape = expectedPolicyShape(target, kokoroPlan());
+
+  it('takes every scaling number from the plan (none hand-kept)', () => {
+    expect(shape.scalableTarget).toMatchObject({
+      resourceId: 'endpoint/speech-kokoro-82m/variant/AllTraffic',
+      scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+      minCapacity: 1,
+      maxCapacity: 280,
+    });
+    expect(shape.scaleOut).toMatchObject({
+      predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+      targetValue: 37.5,
+      scaleOutCooldownS: 30,
+      disableScaleIn: true,
+    });
+    expect(shape.scaleIn).toMatchObject({
+      adjustmentType: 'ChangeInCapacity',
+      scalingAdjustment: -1,
+      cooldownS: 960,
+      metricAggregationType: 'Maximum',
+    });
+    expect(shape.scaleIn.alarm).toMatchObject({
+      namespace: 'AWS/SageMaker',
+      metricName: 'ConcurrentRequestsPerModel',
+      dimensions: { EndpointName: 'speech-kokoro-82m', VariantName: 'AllTraffic' },
+      statistic: 'Maximum',
+      threshold: 25,
+      comparisonOperator: 'LessThanOrEqualToThreshold',
+      treatMissingData: 'breaching',
+    });
+    expect(shape.container.environment).toEqual({ MAX_QUEUE_DEPTH: '50' });
+    expect(shape.deployment).toEqual({
+      instanceType: 'ml.g5.xlarge',
+      imageDigest: '8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced',
+      routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+    });
+  });
+
+  it('sets the service-time alarm at the measured TTFAB p95 at concurrency 1 in microseconds, not at the SLO', () => {
+    expect(shape.alarms.serviceTime).toMatchObject({
+      metricName: 'ModelLatency',
+      extendedStatistic: 'p95',
+      statistic: null,
+      threshold: 65370,
+    });
+    expect(msToMicroseconds(0.1)).toBe(100);
+    expect(msToMicroseconds(3000)).toBe(3_000_000);
+  });
+
+  it('alarms on queue saturation through InvocationModelErrors (a container 503 is a model error, not a SageMaker 5XX)', () => {
+    expect(shape.alarms.queueSaturation.metricName).toBe('InvocationModelErrors');
+    expect(shape.alarms.errors5xx.metricName).toBe('Invocation5XXErrors');
+  });
+
+  it('alarms when concurrency stays above the target longer than one planned scale-out', () => {
+    expect(shape.alarms.concurrencyAboveTarget).toMatchObject({
+      threshold: 37.5,
+      comparisonOperator: 'GreaterThanThreshold',
+      evaluationPeriods: 7, // ceil(320.25 / 60) + 1
+      datapointsToAlarm: 7,
+    });
+    expect(aboveTargetPeriods(60)).toBe(2);
+    expect(aboveTargetPeriods(0)).toBe(1);
+  });
+
+  it('names everything deterministically from endpoint and variant', () => {
+    const names = policyNames('speech-kokoro-82m', 'AllTraffic');
+    expect(shape.scaleOut.policyName).toBe('scalegate-speech-kokoro-82m-AllTraffic-scale-out');
+    expect(shape.scaleIn.policyName).toBe(names.scaleInPolicy);
+    expect(shape.scaleIn.alarm.alarmName).toBe('scalegate-speech-kokoro-82m-AllTraffic-scale-in');
+    expect(expectedPolicyShape(target, kokoroPlan())).toEqual(shape);
+    expect(stackNames('kokoro-82m')).toEqual({
+      foundation: 'scalegate-kokoro-82m-foundation',
+      modelCache: 'scalegate-kokoro-82m-model-cache',
+      endpoint: 'scalegate-kokoro-82m-endpoint',
+      calibration: 'scalegate-kokoro-82m-calibration',
+    });
+  });
+
+  it('refuses (UsageError) a plan without a deployable CloudWatch threshold', () => {
+    let error: unknown;
+    try {
+      expectedPolicyShape(target, noThresholdPlan());
+    } catch (e) {
+      error = e;
+    }
+    expect(isUsageError(error)).toBe(true);
+    expect((error as Error).message).toContain('no deployable CloudWatch threshold');
+    expect((error as Error).message).toContain('scalegate qmax --model kokoro-82m');
+  });
+
+  it('leaves out the service-time alarm when the plan has no TTFAB p95 at concurrency 1', () => {
+    const s = expectedPolicyShape(target, kokoroPlan({ deployable: { service_time_alarm_ms: null } }));
+    expect(s.alarms.serviceTime).toBeNull();
+    expect(flattenPolicyShape(s).some((r) => r.parameter.startsWith('alarms.service_time.'))).toBe(false);
+  });
+});
+
+describe('flattenPolicyShape', () => {
+  const rows = flattenPolicyShape(expectedPolicyShape(target, kokoroPlan()));
+  const value = (parameter: string) => rows.find((r) => r.parameter === parameter)?.value;
+
+  it('has one row per parameter, each name unique (a diff can never match the wrong row)', () => {
+    expect(new Set(rows.map((r) => r.parameter)).size).toBe(rows.length);
+  });
+
+  it('keeps the parameter names validate and drift compare (renaming one is a breaking change)', () => {
+    expect(rows.map((r) => r.parameter)).toMatchInlineSnapshot(`
+      [
+        "scalable_target.resource_id",
+        "scalable_target.scalable_dimension",
+        "scalable_target.min_capacity",
+        "scalable_target.max_capacity",
+        "scalable_target.suspended.dynamic_scaling_in",
+        "scalable_target.suspended.dynamic_scaling_out",
+        "scalable_target.suspended.scheduled_scaling",
+        "scale_out.policy_name",
+        "scale_out.policy_type",
+        "scale_out.metric",
+        "scale_out.target_value",
+        "scale_out.cooldown_s",
+        "scale_out.disable_scale_in",
+        "scale_in.policy_name",
+        "scale_in.policy_type",
+        "scale_in.adjustment_type",
+        "scale_in.adjustment",
+        "scale_in.metric_interval_upper_bound",
+        "scale_in.cooldown_s",
+        "scale_in.metric_aggregation",
+        "scale_in.alarm.name",
+        "scale_in.alarm.namespace",
+        "scale_in.alarm.metric",
+        "scale_in.alarm.dimensions",
+        "scale_in.alarm.statistic",
+        "scale_in.alarm.period_s",
+        "scale_in.alarm.evaluation_periods",
+        "scale_in.alarm.datapoints_to_alarm",
+        "scale_in.alarm.threshold",
+        "scale_in.alarm.comparison",
+        "scale_in.alarm.missing_data",
+        "container.max_queue_depth",
+        "deployment.instance_type",
+        "deployment.image_digest",
+        "deployment.routing_strategy",
+        "alarms.errors_5xx.name",
+        "alarms.errors_5xx.namespace",
+        "alarms.errors_5xx.metric",
+        "alarms.errors_5xx.dimensions",
+        "alarms.errors_5xx.statistic",
+        "alarms.errors_5xx.period_s",
+        "alarms.errors_5xx.evaluation_periods",
+        "alarms.errors_5xx.datapoints_to_alarm",
+        "alarms.errors_5xx.threshold",
+        "alarms.errors_5xx.comparison",
+        "alarms.errors_5xx.missing_data",
+        "alarms.queue_saturation.name",
+        "alarms.queue_saturation.namespace",
+        "alarms.queue_saturation.metric",
+        "alarms.queue_saturation.dimensions",
+        "alarms.queue_saturation.statistic",
+        "alarms.queue_saturation.period_s",
+        "alarms.queue_saturation.evaluation_periods",
+        "alarms.queue_saturation.datapoints_to_alarm",
+        "alarms.queue_saturation.threshold",
+        "alarms.queue_saturation.comparison",
+        "alarms.queue_saturation.missing_data",
+        "alarms.concurrency_above_target.name",
+        "alarms.concurrency_above_target.namespace",
+        "alarms.concurrency_above_target.metric",
+        "alarms.concurrency_above_target.dimensions",
+        "alarms.concurrency_above_target.statistic",
+        "alarms.concurrency_above_target.period_s",
+        "alarms.concurrency_above_target.evaluation_periods",
+        "alarms.concurrency_above_target.datapoints_to_alarm",
+        "alarms.concurrency_above_target.threshold",
+        "alarms.concurrency_above_target.comparison",
+        "alarms.concurrency_above_target.missing_data",
+        "alarms.service_time.name",
+        "alarms.service_time.namespace",
+        "alarms.service_time.metric",
+        "alarms.service_time.dimensions",
+        "alarms.service_time.statistic",
+        "alarms.service_time.period_s",
+        "alarms.service_time.evaluation_periods",
+        "alarms.service_time.datapoints_to_alarm",
+        "alarms.service_time.threshold",
+        "alarms.service_time.comparison",
+        "alarms.service_time.missing_data",
+      ]
+    `);
+  });
+
+  it('carries the plan values in comparable form', () => {
+    expect(value('scale_out.target_value')).toBe(37.5);
+    expect(value('scale_in.alarm.threshold')).toBe(25);
+    expect(value('scale_in.alarm.dimensions')).toBe('EndpointName=speech-kokoro-82m,VariantName=AllTraffic');
+    expect(value('scale_in.alarm.missing_data')).toBe('breaching');
+    expect(value('container.max_queue_depth')).toBe(50);
+    expect(value('alarms.service_time.statistic')).toBe('p95');
+    expect(value('alarms.service_time.threshold')).toBe(65370);
+  });
+});

@@ -13,6 +13,8 @@ export interface Config {
   workers: number;
   /** Default voice, loaded by every worker at start-up. */
   voice: string;
+  /** Warm-up utterances per worker before `warmup_done` (see pool.ts for why more than one). */
+  warmupRuns: number;
   /** Test fault: exit 1 right after printing this stage's marker. */
   failAtStage: Stage | undefined;
   /** Longest a SIGTERM drain may take before the remaining requests are cut (exit 1). */
@@ -24,9 +26,11 @@ export class ConfigError extends Error {}
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
+  if (!/^\d+$/.test(raw.trim()))
+    throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
   const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
+  if (value < min || value > max)
+    throw new ConfigError(`${name}=${raw}: expected an integer in ${min}..${max}`);
   return value;
 }
 
@@ -44,6 +48,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueueDepth: integer(env, 'MAX_QUEUE_DEPTH', 64, 1, 1_000_000),
     workers: integer(env, 'WORKERS', 1, 1, 64),
     voice,
+    warmupRuns: integer(env, 'WARMUP_RUNS', 6, 1, 1000),
     failAtStage,
     drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_S', 120, 1, 86_400) * 1000,
   };

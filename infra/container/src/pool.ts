@@ -45,7 +45,16 @@ export interface PoolEvents {
   fatal(error: Error): void;
 }
 
-const WARMUP_TEXT = 'Warming up the speech engine, one two three.';
+// eSpeak-NG here is JavaScript (Emscripten's wasm2js output), so V8 optimises it only after it
+// has run a while: the first utterances are 10-30x slower than steady state (measured: 250 ms,
+// 180 ms, 30 ms, ... 9 ms for the same 68 characters). A single warm-up sentence would declare
+// an instance warm that is still cold for its first requests, so each worker synthesises these,
+// in turn, `warmupRuns` times.
+const WARMUP_TEXTS = [
+  'Warming up the speech engine: one, two, three, four, five.',
+  'The quick brown fox jumps over the lazy dog while the band plays on.',
+  'How much wood would a woodchuck chuck if a woodchuck could chuck wood?',
+];
 
 export class SynthesisPool {
   private readonly slots: Slot[] = [];
@@ -57,6 +66,7 @@ export class SynthesisPool {
   constructor(
     private readonly size: number,
     private readonly voice: string,
+    private readonly warmupRuns: number,
     private readonly workerUrl: URL,
     private readonly events: PoolEvents,
   ) {}
@@ -82,11 +92,15 @@ export class SynthesisPool {
     return this.info;
   }
 
-  /** Has every worker synthesise a warm-up sentence; resolves when all have (warmup_done). */
-  async warmup(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => this.warmSlot(slot)));
+  /**
+   * Has every worker run its warm-up utterances; resolves, once all have (warmup_done), with each
+   * worker's per-utterance times in ms.
+   */
+  async warmup(): Promise<number[][]> {
+    const times = await Promise.all(this.slots.map((slot) => this.warmSlot(slot)));
     for (const slot of this.slots) slot.ready = true;
     this.dispatch();
+    return times;
   }
 
   submit(text: string, voice: string, sink: JobSink): Job {
@@ -127,7 +141,8 @@ export class SynthesisPool {
   /** Ends every worker thread. Queued jobs (none after a drain) fail. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) this.finish(job, () => job.sink.onError(new Error('shutting down')));
+    for (const job of this.queue.splice(0))
+      this.finish(job, () => job.sink.onError(new Error('shutting down')));
     await Promise.all(
       this.slots.map(async (slot) => {
         slot.retiring = true;
@@ -140,7 +155,14 @@ export class SynthesisPool {
     const cancel = new SharedArrayBuffer(4);
     const init: WorkerInit = { index, voice: this.voice, cancel };
     const worker = new Worker(this.workerUrl, { workerData: init, name: `tts-worker-${index}` });
-    const slot: Slot = { index, worker, cancel: new Int32Array(cancel), ready: false, job: undefined, retiring: false };
+    const slot: Slot = {
+      index,
+      worker,
+      cancel: new Int32Array(cancel),
+      ready: false,
+      job: undefined,
+      retiring: false,
+    };
     this.slots[index] = slot;
     return new Promise<EngineInfo>((resolve, reject) => {
       let loaded = false;
@@ -165,20 +187,22 @@ export class SynthesisPool {
     });
   }
 
-  private warmSlot(slot: Slot): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  private warmSlot(slot: Slot): Promise<number[]> {
+    return new Promise<number[]>((resolve, reject) => {
       const onMessage = (message: FromWorker) => {
         if (message.type === 'warmed') {
           slot.worker.off('message', onMessage);
-          resolve();
+          resolve(message.ms);
         } else if (message.type === 'init_failed') {
           slot.worker.off('message', onMessage);
           reject(new Error(`worker ${slot.index}: ${message.message}`));
         }
       };
       slot.worker.on('message', onMessage);
-      slot.worker.once('exit', (code) => reject(new Error(`worker ${slot.index} exited (${code}) during warm-up`)));
-      const message: ToWorker = { type: 'warmup', text: WARMUP_TEXT };
+      slot.worker.once('exit', (code) =>
+        reject(new Error(`worker ${slot.index} exited (${code}) during warm-up`)),
+      );
+      const message: ToWorker = { type: 'warmup', texts: WARMUP_TEXTS, runs: this.warmupRuns };
       slot.worker.postMessage(message);
     });
   }

@@ -11,12 +11,12 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  | { type: 'warmup'; text: string }
+  | { type: 'warmup'; texts: string[]; runs: number }
   | { type: 'synth'; id: number; text: string; voice: string };
 
 export type FromWorker =
   | { type: 'loaded'; sampleRate: number; voices: string[]; ms: number }
-  | { type: 'warmed'; ms: number; bytes: number }
+  | { type: 'warmed'; ms: number[] }
   | { type: 'init_failed'; message: string }
   | { type: 'chunk'; id: number; pcm: ArrayBuffer }
   | { type: 'done'; id: number; cancelled: boolean; bytes: number }

@@ -34,7 +34,8 @@ export function parseInvocation(
     return { ok: false, message: `body must be a JSON object, got ${describe(value)}` };
   }
   const { text, voice, format } = value as Record<string, unknown>;
-  if (typeof text !== 'string') return { ok: false, message: `"text" must be a string, got ${describe(text)}` };
+  if (typeof text !== 'string')
+    return { ok: false, message: `"text" must be a string, got ${describe(text)}` };
   const chars = Array.from(text).length;
   if (chars < 1 || chars > MAX_TEXT_CHARS) {
     return { ok: false, message: `"text" must have 1..${MAX_TEXT_CHARS} characters, got ${chars}` };

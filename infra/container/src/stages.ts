@@ -26,7 +26,8 @@ let nextStage = 0;
  */
 export function markStage(stage: Stage): void {
   const expected = STAGES[nextStage];
-  if (stage !== expected) throw new Error(`stage ${stage} marked out of order (expected ${expected ?? 'none'})`);
+  if (stage !== expected)
+    throw new Error(`stage ${stage} marked out of order (expected ${expected ?? 'none'})`);
   nextStage += 1;
   // performance.now() counts from performance.timeOrigin, the start of this process.
   writeLine(formatStageLine(stage, Date.now(), performance.now()));

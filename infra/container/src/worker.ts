@@ -1,4 +1,4 @@
-// A synthesis worker thread: one eSpeak-NG engine (WebAssembly). `synthesize` blocks this thread
+// A synthesis worker thread: one eSpeak-NG engine (Emscripten build). `synthesize` blocks this thread
 // for the whole utterance, which is why it runs here and not on the HTTP thread; each audio block
 // is posted to the main thread as soon as eSpeak-NG produces it (its buffer transferred, not
 // copied), so the response streams while the utterance is still being synthesised.
@@ -32,23 +32,29 @@ try {
   const started = performance.now();
   const module = await factory();
   engine = new module.eSpeakNGWorker();
+  const voices = voiceNames(engine);
+  // set_voice accepts some names it does not have (falling back silently): check the list first.
+  if (!voices.includes(init.voice)) throw new Error(`eSpeak-NG has no voice "${init.voice}"`);
   const code = engine.set_voice(init.voice);
   if (code !== 0) throw new Error(`eSpeak-NG cannot load voice "${init.voice}" (error ${code})`);
-  post({ type: 'loaded', sampleRate: engine.samplerate, voices: voiceNames(engine), ms: performance.now() - started });
+  post({ type: 'loaded', sampleRate: engine.samplerate, voices, ms: performance.now() - started });
 } catch (error) {
   post({ type: 'init_failed', message: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 }
 
+/** A failure the engine survives (the next job may run on it). */
+class JobError extends Error {}
+
 function run(id: number, text: string, voice: string, onBlock: (pcm: Int16Array) => void): boolean {
   if (voice !== currentVoice) {
     const code = engine.set_voice(voice);
-    if (code !== 0) throw new Error(`eSpeak-NG cannot load voice "${voice}" (error ${code})`);
+    if (code !== 0) throw new JobError(`eSpeak-NG cannot load voice "${voice}" (error ${code})`);
     currentVoice = voice;
   }
   let cancelled = false;
   engine.synthesize(text, (samples) => {
-    // Never throw in here: the callback runs inside the WebAssembly call.
+    // Never throw in here: the callback runs inside the engine's (Emscripten-compiled) call.
     if (id !== 0 && Atomics.load(cancelCell, 0) === id) {
       cancelled = true;
       return 1; // abort the utterance at this block
@@ -61,17 +67,18 @@ function run(id: number, text: string, voice: string, onBlock: (pcm: Int16Array)
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'warmup') {
-    const started = performance.now();
-    let bytes = 0;
+    const ms: number[] = [];
     try {
-      run(0, message.text, currentVoice, (pcm) => {
-        bytes += pcm.byteLength;
-      });
+      for (let i = 0; i < message.runs; i += 1) {
+        const started = performance.now();
+        run(0, message.texts[i % message.texts.length] as string, currentVoice, () => {});
+        ms.push(performance.now() - started);
+      }
     } catch (error) {
       post({ type: 'init_failed', message: `warm-up failed: ${(error as Error).message}` });
       process.exit(1);
     }
-    post({ type: 'warmed', ms: performance.now() - started, bytes });
+    post({ type: 'warmed', ms });
     return;
   }
   const { id } = message;
@@ -80,15 +87,16 @@ port.on('message', (message: ToWorker) => {
     const cancelled = run(id, message.text, message.voice, (pcm) => {
       bytes += pcm.byteLength;
       // eSpeak's binding hands over a fresh copy of each block (HEAP16.slice): its buffer is ours.
-      const buffer = pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm.buffer : pcm.slice().buffer;
+      const buffer =
+        pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm.buffer : pcm.slice().buffer;
       post({ type: 'chunk', id, pcm: buffer as ArrayBuffer }, [buffer as ArrayBuffer]);
     });
     post({ type: 'done', id, cancelled, bytes });
   } catch (error) {
-    // A WebAssembly trap may leave the engine in any state: report, then end this thread so the
-    // pool replaces it with a fresh engine.
-    const trapped = error instanceof WebAssembly.RuntimeError;
-    post({ type: 'failed', id, message: (error as Error).message ?? String(error), fatal: trapped });
-    if (trapped) process.exit(1);
+    // Anything thrown out of the engine (an Emscripten abort, a trap) may leave it in any
+    // state: report, then end this thread so the pool replaces it with a fresh engine.
+    const fatal = !(error instanceof JobError);
+    post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error), fatal });
+    if (fatal) process.exit(1);
   }
 });

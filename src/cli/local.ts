@@ -1,0 +1,102 @@
+/**
+ * `scalegate local up`: the local SageMaker as a long-running process. Flags here; the work in
+ * src/local/up.ts.
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { runLocalUp } from '../local/up.js';
+import { UsageError } from '../model/errors.js';
+
+const integer =
+  (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`${flag} needs an integer in ${min}..${max}, got "${value}".`);
+    return n;
+  };
+
+const seconds =
+  (flag: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+      throw new InvalidArgumentError(`${flag} needs a number of seconds >= 0, got "${value}".`);
+    return n;
+  };
+
+const endpointName = (value: string): string => {
+  // SageMaker's endpoint name rule.
+  if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(value))
+    throw new InvalidArgumentError(
+      `--endpoint needs a SageMaker endpoint name (letters, digits, hyphens; up to 63), got "${value}".`,
+    );
+  return value;
+};
+
+interface LocalUpFlags {
+  port?: number;
+  endpoint?: string;
+  instances?: number;
+  provisionDelayS?: number;
+  maxQueueDepth?: number;
+  workers?: number;
+  quota?: number;
+  verbose?: boolean;
+}
+
+/** Adds `local up` (and the `local` group) to the program. */
+export function registerLocalUp(program: Command): void {
+  const local =
+    program.commands.find((c) => c.name() === 'local') ??
+    program
+      .command('local')
+      .summary('the local SageMaker: AWS APIs and a fleet of real containers on loopback, no AWS account')
+      .description(
+        'The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs and Service Quotas on loopback, backed by real reference TTS container processes.',
+      );
+  local
+    .command('up')
+    .summary('start the local SageMaker with one endpoint and run until SIGINT/SIGTERM')
+    .description(
+      'Start the local SageMaker with one endpoint (variant AllTraffic, region local) backed by reference TTS containers, ' +
+        'and print one JSON line {"aws_endpoint_url","region","endpoint_name","variant"} on stdout once it is InService ' +
+        '(progress on stderr). Point any AWS SDK or scalegate command at it with AWS_ENDPOINT_URL=<aws_endpoint_url> ' +
+        'AWS_REGION=local and any credentials. Runs until SIGINT/SIGTERM, then stops every container it started. ' +
+        'Exit codes: 0 stopped cleanly, 1 could not start, 2 bad flag.',
+    )
+    .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', integer('--port', 0, 65535), 0)
+    .option('--endpoint <name>', 'endpoint name', endpointName, 'speech-kokoro-82m')
+    .option('--instances <n>', 'initial instance count', integer('--instances', 1, 64), 1)
+    .option(
+      '--provision-delay-s <s>',
+      'seconds from a capacity request to the instance process starting (the instance "boot")',
+      seconds('--provision-delay-s'),
+      2,
+    )
+    .option(
+      '--max-queue-depth <n>',
+      'MAX_QUEUE_DEPTH of the model environment',
+      integer('--max-queue-depth', 1),
+      64,
+    )
+    .option(
+      '--workers <n>',
+      'WORKERS of the model environment (synthesis threads per instance)',
+      integer('--workers', 1, 64),
+      1,
+    )
+    .option('--quota <n>', "the '<instance type> for endpoint usage' quota", integer('--quota', 1, 1000), 4)
+    .option('--verbose', 'echo container output on stderr')
+    .action(async (flags: LocalUpFlags) => {
+      if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
+        throw new UsageError(
+          `--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`,
+        );
+      }
+      const code = await runLocalUp(flags, {
+        stdout: (line) => process.stdout.write(`${line}\n`),
+        stderr: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.exitCode = code;
+    });
+}

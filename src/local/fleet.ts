@@ -1,0 +1,574 @@
+/**
+ * The fleet behind one endpoint variant: every instance is a real container process on its own
+ * loopback port. An instance is provisioned (a configurable delay, the "boot"), then its process
+ * starts, its stdout/stderr become the log stream `<variant>/<instance-id>`, and it is InService
+ * once GET /ping answers 200. Removing one sends SIGTERM: it leaves the routing at once, finishes
+ * what it holds, and is gone when the process exits.
+ *
+ * Endpoint status follows SageMaker: `Creating` until the initial instances serve (`Failed` if one
+ * cannot start), `Updating` while a capacity change is carried out (a second change meanwhile is
+ * refused), `InService` when settled. A scale-out whose new instance fails to start rolls back:
+ * the new instances are stopped, the desired count returns to the old one, the endpoint returns
+ * to `InService` with `FailureReason` set.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
+import { createInterface } from 'node:readline';
+import { AwsError, validation } from './aws-error.js';
+import type { Faults } from './faults.js';
+import type { LogStore, LogStream } from './logs.js';
+import { endpointQuotaName } from './quotas.js';
+
+export interface ContainerSpec {
+  /** argv of the container process, e.g. `[process.execPath, 'infra/container/dist/server.js']`. */
+  command: string[];
+  cwd?: string;
+  /** Added to the environment of every instance (below the model environment and PORT/HOST). */
+  env?: Record<string, string>;
+  /**
+   * A stdout/stderr line matching this announces the port the container listens on (group 1).
+   * When set, the container gets PORT=0 and picks a free port itself: no window in which another
+   * process can take a port we chose. When unset, a free port is chosen here and passed as PORT.
+   */
+  portFromOutput?: RegExp;
+}
+
+export type InstanceState = 'Pending' | 'Booting' | 'InService' | 'Draining' | 'Terminated' | 'Failed';
+export type EndpointStatus = 'Creating' | 'Updating' | 'InService' | 'Failed';
+
+export interface InstanceInfo {
+  id: string;
+  state: InstanceState;
+  port: number | undefined;
+  pid: number | undefined;
+  logStreamName: string;
+  launchedAtMs: number;
+  inServiceAtMs: number | undefined;
+  inFlight: number;
+  /** The model environment this instance was started with. */
+  environment: Record<string, string>;
+}
+
+export class Instance {
+  readonly id = `i-${randomBytes(9).toString('hex').slice(0, 17)}`;
+  state: InstanceState = 'Pending';
+  port: number | undefined;
+  /** The port was chosen here (not announced by the container) and is held in reservedPorts. */
+  portReserved = false;
+  proc: ChildProcess | undefined;
+  inFlight = 0;
+  readonly launchedAtMs = Date.now();
+  inServiceAtMs: number | undefined;
+  exitCode: number | null | undefined;
+  lastLines: string[] = [];
+  bootTimer: NodeJS.Timeout | undefined;
+  pingTimer: NodeJS.Timeout | undefined;
+  /** true once InService; false if it failed or was stopped before that. */
+  readonly ready: Promise<boolean>;
+  /** Resolves when the process has exited (at once if it never started). */
+  readonly exited: Promise<void>;
+  settleReady!: (ok: boolean) => void;
+  settleExited!: () => void;
+
+  readonly logStreamName: string;
+
+  constructor(
+    variantName: string,
+    readonly environment: Record<string, string>,
+    readonly failAtStage: string | undefined,
+  ) {
+    this.logStreamName = `${variantName}/${this.id}`;
+    this.ready = new Promise((resolve) => {
+      this.settleReady = resolve;
+    });
+    this.exited = new Promise((resolve) => {
+      this.settleExited = resolve;
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  info(): InstanceInfo {
+    return {
+      id: this.id,
+      state: this.state,
+      port: this.port,
+      pid: this.pid,
+      logStreamName: this.logStreamName,
+      launchedAtMs: this.launchedAtMs,
+      inServiceAtMs: this.inServiceAtMs,
+      inFlight: this.inFlight,
+      environment: { ...this.environment },
+    };
+  }
+}
+
+/** Every live container process of this Node process, killed on exit as a last resort. */
+const liveProcesses = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(proc: ChildProcess): void {
+  liveProcesses.add(proc);
+  proc.once('exit', () => liveProcesses.delete(proc));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // A process that exits without close() (crash, process.exit) must not leave containers behind.
+    process.once('exit', killAllContainers);
+  }
+}
+
+/** SIGKILLs every container process this Node process started (a last resort, synchronous). */
+export function killAllContainers(): void {
+  for (const p of liveProcesses) p.kill('SIGKILL');
+}
+
+const reservedPorts = new Set<number>();
+async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    // Two instances booting at once must never be handed the same port.
+    if (!reservedPorts.has(port)) {
+      reservedPorts.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free loopback port');
+}
+
+function ping(port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/ping', agent: false, timeout: timeoutMs },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/** What a container sees besides its model environment: enough to run a program, nothing of ours. */
+function baseEnvironment(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'TEMP', 'TMP', 'LANG', 'SystemRoot']) {
+    const v = process.env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+export interface EndpointOptions {
+  endpointName: string;
+  variantName: string;
+  endpointConfigName: string;
+  modelName: string;
+  instanceType: string;
+  /** InitialInstanceCount of the endpoint config (what deploy() starts). */
+  initialInstanceCount: number;
+  imageUri: string;
+  environment: Record<string, string>;
+  container: ContainerSpec;
+  provisionDelayMs: number;
+  /** Longest an instance may take from process start to /ping 200 before it counts as failed. */
+  startupTimeoutMs: number;
+  pingIntervalMs: number;
+  /** SIGTERM drain allowance before SIGKILL when an instance is removed by a scale-in. */
+  drainTimeoutMs: number;
+  quota: () => number;
+  logs: LogStore;
+  faults: Faults;
+  region: string;
+  accountId: string;
+  log?: (line: string) => void;
+  /** Called with every container output line (for `local up --verbose` style echoing). */
+  onContainerLine?: (instanceId: string, line: string) => void;
+}
+
+export class Endpoint extends EventEmitter {
+  status: EndpointStatus = 'Creating';
+  desired = 0;
+  failureReason: string | undefined;
+  readonly creationTimeMs = Date.now();
+  lastModifiedTimeMs = this.creationTimeMs;
+  /** Environment of the model: what new instances start with. */
+  environment: Record<string, string>;
+  readonly logGroup: string;
+  /** Every instance not yet gone (Pending, Booting, InService, Draining). */
+  private instances: Instance[] = [];
+  private closing = false;
+  private rr = 0;
+
+  constructor(readonly opts: EndpointOptions) {
+    super();
+    this.environment = { ...opts.environment };
+    this.logGroup = `/aws/sagemaker/Endpoints/${opts.endpointName}`;
+    opts.logs.createGroup(this.logGroup);
+  }
+
+  get name(): string {
+    return this.opts.endpointName;
+  }
+
+  get variantName(): string {
+    return this.opts.variantName;
+  }
+
+  get arn(): string {
+    return `arn:aws:sagemaker:${this.opts.region}:${this.opts.accountId}:endpoint/${this.name.toLowerCase()}`;
+  }
+
+  /** Instances that take traffic: CurrentInstanceCount. */
+  serving(): Instance[] {
+    return this.instances.filter((i) => i.state === 'InService');
+  }
+
+  get current(): number {
+    return this.serving().length;
+  }
+
+  list(): InstanceInfo[] {
+    return this.instances.map((i) => i.info());
+  }
+
+  /** Least outstanding requests among InService instances; ties go round robin. */
+  pick(): Instance | undefined {
+    const serving = this.serving();
+    if (serving.length === 0) return undefined;
+    const least = Math.min(...serving.map((i) => i.inFlight));
+    const tied = serving.filter((i) => i.inFlight === least);
+    const chosen = tied[this.rr % tied.length] as Instance;
+    this.rr = (this.rr + 1) % 1_000_000;
+    return chosen;
+  }
+
+  private changed(): void {
+    this.emit('change');
+  }
+
+  private touch(): void {
+    this.lastModifiedTimeMs = Date.now();
+    this.changed();
+  }
+
+  /** Resolves when `predicate` holds (checked at every state change). */
+  waitFor(predicate: () => boolean): Promise<void> {
+    if (predicate()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (predicate()) {
+          this.off('change', check);
+          resolve();
+        }
+      };
+      this.on('change', check);
+    });
+  }
+
+  // ---- capacity changes --------------------------------------------------------------------
+
+  /** Initial deployment: Creating -> InService, or Failed if an instance cannot start. */
+  async deploy(count: number): Promise<void> {
+    this.checkQuota(count, 0);
+    this.desired = count;
+    this.status = 'Creating';
+    this.touch();
+    const launched = Array.from({ length: count }, () => this.launch());
+    const ok = await Promise.all(launched.map((i) => i.ready));
+    if (this.closing) return;
+    if (ok.every(Boolean)) {
+      this.status = 'InService';
+    } else {
+      // A failed endpoint runs nothing.
+      await Promise.all(launched.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+      this.status = 'Failed';
+      this.failureReason = this.healthCheckFailure();
+    }
+    this.touch();
+  }
+
+  private healthCheckFailure(): string {
+    return `The primary container for production variant ${this.variantName} did not pass the ping health check. Please check CloudWatch logs for this endpoint.`;
+  }
+
+  private checkQuota(desired: number, currentUse: number): void {
+    const quota = this.opts.quota();
+    if (desired > quota) {
+      throw new AwsError(
+        'ResourceLimitExceeded',
+        `The account-level service limit '${endpointQuotaName(this.opts.instanceType)}' is ${quota} Instances, with current utilization of ${currentUse} Instances and a request delta of ${desired - currentUse} Instances. Please use AWS Service Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS support to request an increase for this quota.`,
+        400,
+      );
+    }
+  }
+
+  private refuseUnlessInService(): void {
+    if (this.closing) throw validation(`Endpoint ${this.name} is being deleted.`);
+    if (this.status === 'InService') return;
+    const what = this.status === 'Failed' ? 'failed' : 'in-progress';
+    throw validation(`Cannot update ${what} endpoint "${this.arn}".`);
+  }
+
+  /**
+   * UpdateEndpointWeightsAndCapacities / Application Auto Scaling: validates now (throws AwsError),
+   * then carries the change out in the background, as SageMaker does.
+   */
+  setDesired(count: number): void {
+    if (!Number.isInteger(count) || count < 1)
+      throw validation(`DesiredInstanceCount must be an integer of at least 1 (got ${count}).`);
+    this.refuseUnlessInService();
+    this.checkQuota(count, this.desired);
+    const previous = this.desired;
+    this.desired = count;
+    this.status = 'Updating';
+    this.failureReason = undefined;
+    this.touch();
+    void this.carryOut(previous, count);
+  }
+
+  private async carryOut(previous: number, count: number): Promise<void> {
+    const serving = this.serving();
+    if (count > serving.length) {
+      const launched = Array.from({ length: count - serving.length }, () => this.launch());
+      const ok = await Promise.all(launched.map((i) => i.ready));
+      if (this.closing) return;
+      if (!ok.every(Boolean)) {
+        await Promise.all(launched.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+        if (this.closing) return;
+        this.desired = previous;
+        this.failureReason = `Failed to update endpoint: ${this.healthCheckFailure()}`;
+      }
+    } else if (count < serving.length) {
+      // The newest instances go first; they leave the routing now and drain.
+      const victims = serving.slice(count);
+      await Promise.all(victims.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+      if (this.closing) return;
+    }
+    this.status = 'InService';
+    this.touch();
+  }
+
+  /**
+   * Emulator-level model update (what a new model + endpoint config + UpdateEndpoint does on
+   * AWS): new instances start with `env` merged over the current environment (undefined removes
+   * a key). With `replaceInstances`, the running instances are replaced blue/green (Updating;
+   * rolled back, env included, if a new one fails to start); resolves when settled.
+   */
+  async updateEnvironment(env: Record<string, string | undefined>, replaceInstances: boolean): Promise<void> {
+    const old = this.environment;
+    const next = { ...old };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    if (!replaceInstances) {
+      this.environment = next;
+      this.touch();
+      return;
+    }
+    this.refuseUnlessInService();
+    this.environment = next;
+    this.status = 'Updating';
+    this.failureReason = undefined;
+    this.touch();
+    const oldInstances = this.serving();
+    const launched = Array.from({ length: this.desired }, () => this.launch());
+    const ok = await Promise.all(launched.map((i) => i.ready));
+    if (this.closing) return;
+    if (ok.every(Boolean)) {
+      await Promise.all(oldInstances.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+    } else {
+      await Promise.all(launched.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+      this.environment = old;
+      this.failureReason = `Failed to update endpoint: ${this.healthCheckFailure()}`;
+    }
+    if (this.closing) return;
+    this.status = 'InService';
+    this.touch();
+  }
+
+  // ---- instances ---------------------------------------------------------------------------
+
+  private launch(): Instance {
+    const failAtStage = this.opts.faults.takeInstanceFailure();
+    const inst = new Instance(this.variantName, { ...this.environment }, failAtStage);
+    this.instances.push(inst);
+    this.opts.log?.(`instance ${inst.id}: provisioning (${this.opts.provisionDelayMs} ms)`);
+    inst.bootTimer = setTimeout(() => {
+      inst.bootTimer = undefined;
+      void this.boot(inst);
+    }, this.opts.provisionDelayMs);
+    this.changed();
+    return inst;
+  }
+
+  private async boot(inst: Instance): Promise<void> {
+    if (inst.state !== 'Pending' || this.closing) return;
+    const { command, cwd, env: specEnv, portFromOutput } = this.opts.container;
+    let port = 0;
+    if (!portFromOutput) {
+      try {
+        port = await freePort();
+      } catch (e) {
+        this.fail(inst, `no port: ${(e as Error).message}`);
+        return;
+      }
+      if (inst.state !== 'Pending' || this.closing) {
+        reservedPorts.delete(port);
+        return;
+      }
+      inst.port = port;
+      inst.portReserved = true;
+    }
+    const env: Record<string, string> = {
+      ...baseEnvironment(),
+      ...(specEnv ?? {}),
+      ...inst.environment,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...(inst.failAtStage ? { FAIL_AT_STAGE: inst.failAtStage } : {}),
+    };
+    const stream = this.opts.logs.createStream(this.logGroup, inst.logStreamName);
+    const proc = spawn(command[0] as string, command.slice(1), {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    inst.proc = proc;
+    inst.state = 'Booting';
+    if (proc.pid !== undefined) track(proc);
+    this.pipeLines(inst, stream, proc);
+    let exited = false;
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (exited) return;
+      exited = true;
+      this.onExit(inst, code, signal);
+    };
+    proc.once('exit', onExit);
+    proc.once('error', (err) => {
+      // spawn failure (ENOENT ...): no 'exit' follows.
+      inst.lastLines.push(String(err.message));
+      if (proc.pid === undefined) onExit(null, null);
+    });
+    this.opts.log?.(`instance ${inst.id}: started pid ${proc.pid}${port ? ` port ${port}` : ''}`);
+    this.changed();
+    const deadline = Date.now() + this.opts.startupTimeoutMs;
+    const tick = async () => {
+      inst.pingTimer = undefined;
+      if (inst.state !== 'Booting') return;
+      if (Date.now() > deadline) {
+        this.opts.log?.(`instance ${inst.id}: no /ping 200 within ${this.opts.startupTimeoutMs} ms`);
+        inst.state = 'Failed';
+        inst.settleReady(false);
+        proc.kill('SIGKILL');
+        return;
+      }
+      // A container that announces its port can only be pinged once it has.
+      const ok = inst.port !== undefined && (await ping(inst.port, 1000));
+      if (inst.state !== 'Booting') return;
+      if (ok) {
+        inst.state = 'InService';
+        inst.inServiceAtMs = Date.now();
+        this.opts.log?.(`instance ${inst.id}: InService`);
+        inst.settleReady(true);
+        this.changed();
+      } else {
+        inst.pingTimer = setTimeout(tick, this.opts.pingIntervalMs);
+      }
+    };
+    inst.pingTimer = setTimeout(tick, this.opts.pingIntervalMs);
+  }
+
+  private pipeLines(inst: Instance, stream: LogStream, proc: ChildProcess): void {
+    for (const source of [proc.stdout, proc.stderr]) {
+      if (!source) continue;
+      const rl = createInterface({ input: source, crlfDelay: Number.POSITIVE_INFINITY });
+      rl.on('line', (line) => {
+        // The time the line arrived is its event time, as the SageMaker log agent records it.
+        this.opts.logs.put(stream, line, Date.now());
+        if (inst.port === undefined && this.opts.container.portFromOutput) {
+          const m = this.opts.container.portFromOutput.exec(line);
+          if (m?.[1]) inst.port = Number(m[1]);
+        }
+        inst.lastLines.push(line);
+        if (inst.lastLines.length > 20) inst.lastLines.shift();
+        this.opts.onContainerLine?.(inst.id, line);
+      });
+    }
+  }
+
+  private fail(inst: Instance, why: string): void {
+    this.opts.log?.(`instance ${inst.id}: failed (${why})`);
+    inst.state = 'Failed';
+    inst.settleReady(false);
+    inst.settleExited();
+    this.remove(inst);
+  }
+
+  private remove(inst: Instance): void {
+    this.instances = this.instances.filter((i) => i !== inst);
+    if (inst.portReserved && inst.port !== undefined) reservedPorts.delete(inst.port);
+    this.changed();
+  }
+
+  private onExit(inst: Instance, code: number | null, signal: NodeJS.Signals | null): void {
+    inst.exitCode = code;
+    if (inst.pingTimer) clearTimeout(inst.pingTimer);
+    const was = inst.state;
+    this.opts.log?.(`instance ${inst.id}: exited (code ${code}, signal ${signal}) while ${was}`);
+    inst.state = was === 'Draining' ? 'Terminated' : 'Failed';
+    inst.settleReady(false);
+    inst.settleExited();
+    this.remove(inst);
+    if (was === 'InService' && !this.closing && this.status !== 'Failed') {
+      // SageMaker replaces an instance that dies under it; the endpoint stays InService.
+      this.opts.log?.(`instance ${inst.id}: replacing it`);
+      this.launch();
+    }
+  }
+
+  /** SIGTERM, drain, gone (SIGKILL after `timeoutMs`). Resolves when the process has exited. */
+  private async stop(inst: Instance, timeoutMs: number): Promise<void> {
+    if (inst.state === 'Pending') {
+      if (inst.bootTimer) clearTimeout(inst.bootTimer);
+      inst.state = 'Terminated';
+      inst.settleReady(false);
+      inst.settleExited();
+      this.remove(inst);
+      return;
+    }
+    if (inst.state === 'Terminated' || inst.state === 'Failed') return inst.exited;
+    if (inst.state !== 'Draining') {
+      inst.state = 'Draining';
+      if (inst.pingTimer) clearTimeout(inst.pingTimer);
+      inst.settleReady(false);
+      this.opts.log?.(`instance ${inst.id}: SIGTERM (draining ${inst.inFlight} in flight)`);
+      inst.proc?.kill('SIGTERM');
+      this.changed();
+    }
+    const killer = setTimeout(() => inst.proc?.kill('SIGKILL'), timeoutMs);
+    await inst.exited;
+    clearTimeout(killer);
+  }
+
+  /** Stops every instance (SIGTERM, SIGKILL after `timeoutMs`) and waits until all have exited. */
+  async close(timeoutMs: number): Promise<void> {
+    this.closing = true;
+    // An instance whose process has not been spawned yet may be between port and spawn: wait for
+    // its state to move on rather than miss it.
+    await Promise.all([...this.instances].map((i) => this.stop(i, timeoutMs)));
+    this.changed();
+  }
+}

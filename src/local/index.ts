@@ -1,0 +1,297 @@
+/**
+ * The local SageMaker: one loopback HTTP server speaking the AWS protocols the tool uses, one
+ * endpoint backed by real container processes. `startLocalSageMaker()` resolves once the
+ * endpoint is InService with its initial instances.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { containerAssetHash } from './asset-hash.js';
+import { createAutoScaling } from './autoscaling/index.js';
+import { type FaultOptions, Faults } from './faults.js';
+import { type ContainerSpec, Endpoint, type EndpointStatus, type InstanceInfo } from './fleet.js';
+import { LogStore } from './logs.js';
+import { createMetricOperations, MetricStore } from './metrics.js';
+import { createServiceQuotas } from './quotas.js';
+import { Runtime } from './runtime.js';
+import { createCapacityTarget, createSageMakerOperations, EndpointRegistry } from './sagemaker.js';
+import { startServer } from './server.js';
+
+export { containerAssetHash } from './asset-hash.js';
+export { clientConfigFor } from './aws-env.js';
+export type { FaultOptions } from './faults.js';
+export type { ContainerSpec, EndpointStatus, InstanceInfo } from './fleet.js';
+
+export interface LocalSageMakerOptions {
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  endpointName?: string;
+  variantName?: string;
+  region?: string;
+  accountId?: string;
+  /** Initial instance count (default 1). */
+  instances?: number;
+  instanceType?: string;
+  /** Seconds from a capacity request to the instance's process starting (default 2). */
+  provisionDelayS?: number;
+  /** MAX_QUEUE_DEPTH of the model environment (default 64, the reference container's). */
+  maxQueueDepth?: number;
+  /** WORKERS of the model environment (default 1). */
+  workers?: number;
+  /** More model environment (applied before MAX_QUEUE_DEPTH / WORKERS). */
+  environment?: Record<string, string>;
+  /** Value of the `<instance type> for endpoint usage` quota (default 4), enforced on capacity changes. */
+  quota?: number;
+  /** The container process; default the reference TTS container (`node infra/container/dist/server.js`). */
+  container?: ContainerSpec;
+  /** Register the variant as a scalable target, min 1 max `quota` (as a freshly deployed calibration endpoint). */
+  registerScalableTarget?: boolean;
+  /** Image URI reported by DescribeModel / DeployedImages (default: the CDK asset URI of infra/container). */
+  imageUri?: string;
+  faults?: FaultOptions;
+  /** Longest from process start to /ping 200 (default 120 s). */
+  startupTimeoutS?: number;
+  /** SIGTERM drain allowance for a removed instance before SIGKILL (default 180 s). */
+  drainTimeoutS?: number;
+  /** Alarm evaluation interval of the Application Auto Scaling side (default 1000 ms). */
+  alarmEvaluationIntervalMs?: number;
+  /** Resolve even if the initial deployment fails (status Failed) instead of rejecting. */
+  allowFailedDeploy?: boolean;
+  /** Progress lines (instances starting, stopping...). */
+  log?: (line: string) => void;
+  onContainerLine?: (instanceId: string, line: string) => void;
+}
+
+export interface LocalSageMakerHandle {
+  /** `http://127.0.0.1:<port>`: the AWS_ENDPOINT_URL for every client. */
+  url: string;
+  port: number;
+  region: string;
+  accountId: string;
+  endpointName: string;
+  variantName: string;
+  imageUri: string;
+  /** Live instances (ids, ports, pids, states). */
+  instances(): InstanceInfo[];
+  /** Status and counts, as DescribeEndpoint would answer. */
+  status(): { status: EndpointStatus; desired: number; current: number; failureReason?: string };
+  /** Resolves when the endpoint's status satisfies `predicate`. */
+  waitFor(predicate: (s: ReturnType<LocalSageMakerHandle['status']>) => boolean): Promise<void>;
+  /** The fault set; assigning replaces it. */
+  faults: FaultOptions;
+  /**
+   * Changes the model environment (e.g. MAX_QUEUE_DEPTH); new instances use it. With
+   * `replaceInstances` the running ones are replaced blue/green and this resolves when settled.
+   */
+  updateModelEnvironment(
+    env: Record<string, string | undefined>,
+    options?: { replaceInstances?: boolean },
+  ): Promise<void>;
+  /** The metric store behind CloudWatch (tests may inspect it or record into AWS/ namespaces). */
+  metrics: MetricStore;
+  /** Clears faults, metrics, scaling targets/policies/activities and alarms. Instances stay. */
+  reset(): void;
+  /** Stops every container it started (waits for them to exit) and the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** infra/container of this checkout, found upward from this module (works from src/ and dist/). */
+export function findContainerDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = resolve(from);
+  for (;;) {
+    const candidate = join(dir, 'infra', 'container');
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find infra/container above ${from}`);
+    dir = parent;
+  }
+}
+
+export function defaultContainer(): ContainerSpec {
+  const dir = findContainerDir();
+  const entry = join(dir, 'dist', 'server.js');
+  if (!existsSync(entry)) {
+    throw new Error(
+      `${entry} does not exist: build the reference container first (cd infra/container && npm ci)`,
+    );
+  }
+  // The reference container prints `[tts] listening host=... port=N` (with PORT=0 it picks N).
+  return {
+    command: [process.execPath, entry],
+    cwd: dir,
+    portFromOutput: /^\[tts\] listening .*\bport=(\d+)/,
+  };
+}
+
+export function defaultImageUri(accountId: string, region: string, hash: string): string {
+  return `${accountId}.dkr.ecr.${region}.amazonaws.com/cdk-hnb659fds-container-assets-${accountId}-${region}:${hash}`;
+}
+
+export async function startLocalSageMaker(
+  options: LocalSageMakerOptions = {},
+): Promise<LocalSageMakerHandle> {
+  const region = options.region ?? 'local';
+  const accountId = options.accountId ?? '000000000000';
+  const endpointName = options.endpointName ?? 'speech-kokoro-82m';
+  const variantName = options.variantName ?? 'AllTraffic';
+  const instanceType = options.instanceType ?? 'ml.g5.xlarge';
+  const initial = options.instances ?? 1;
+  const provisionDelayS = options.provisionDelayS ?? 2;
+  const quota = options.quota ?? 4;
+  const checkInt = (name: string, v: number, min: number) => {
+    if (!Number.isInteger(v) || v < min)
+      throw new RangeError(`${name} must be an integer >= ${min} (got ${v})`);
+  };
+  checkInt('instances', initial, 1);
+  checkInt('quota', quota, 1);
+  if (!(provisionDelayS >= 0)) throw new RangeError(`provisionDelayS must be >= 0 (got ${provisionDelayS})`);
+  if (options.maxQueueDepth !== undefined) checkInt('maxQueueDepth', options.maxQueueDepth, 1);
+  if (options.workers !== undefined) checkInt('workers', options.workers, 1);
+  if (initial > quota) throw new RangeError(`instances (${initial}) exceeds the quota (${quota})`);
+
+  const container = options.container ?? defaultContainer();
+  const imageUri =
+    options.imageUri ?? defaultImageUri(accountId, region, containerAssetHash(findContainerDir()));
+
+  const faults = new Faults(options.faults);
+  const logs = new LogStore(region, accountId);
+  const metrics = new MetricStore();
+  const registry = new EndpointRegistry();
+  const endpoint = new Endpoint({
+    endpointName,
+    variantName,
+    endpointConfigName: `${endpointName}-config`,
+    modelName: `${endpointName}-model`,
+    instanceType,
+    initialInstanceCount: initial,
+    imageUri,
+    environment: {
+      ...(options.environment ?? {}),
+      MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
+      WORKERS: String(options.workers ?? 1),
+    },
+    container,
+    provisionDelayMs: provisionDelayS * 1000,
+    startupTimeoutMs: (options.startupTimeoutS ?? 120) * 1000,
+    pingIntervalMs: 100,
+    drainTimeoutMs: (options.drainTimeoutS ?? 180) * 1000,
+    quota: () => quota,
+    logs,
+    faults,
+    region,
+    accountId,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.onContainerLine ? { onContainerLine: options.onContainerLine } : {}),
+  });
+  registry.add(endpoint);
+
+  const capacity = createCapacityTarget(registry);
+  const autoscaling = createAutoScaling({
+    capacity,
+    metrics,
+    accountId,
+    region,
+    ...(options.alarmEvaluationIntervalMs ? { evaluationIntervalMs: options.alarmEvaluationIntervalMs } : {}),
+  });
+  const runtime = new Runtime({ registry, faults, metrics, region, accountId });
+  const metricOps = createMetricOperations(metrics);
+  const alarmOps = new Set(autoscaling.alarmOperations);
+  const server = await startServer({
+    port: options.port ?? 0,
+    faults,
+    runtime,
+    services: [
+      {
+        prefix: 'SageMaker',
+        version: '1.1',
+        service: 'SageMaker',
+        handler: createSageMakerOperations(registry),
+      },
+      {
+        prefix: 'AnyScaleFrontendService',
+        version: '1.1',
+        service: 'ApplicationAutoScaling',
+        handler: autoscaling.applicationAutoScaling,
+      },
+      { prefix: 'Logs_20140328', version: '1.1', service: 'CloudWatchLogs', handler: logs.handle },
+      {
+        prefix: 'ServiceQuotasV20190624',
+        version: '1.1',
+        service: 'ServiceQuotas',
+        handler: createServiceQuotas({ instanceType, value: () => quota, region, accountId }),
+      },
+      {
+        prefix: 'GraniteServiceVersion20100801',
+        version: '1.0',
+        service: 'CloudWatch',
+        handler: (op, input) =>
+          alarmOps.has(op) ? autoscaling.cloudWatchAlarms(op, input) : metricOps(op, input),
+      },
+    ],
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      autoscaling.close();
+      await endpoint.close(10_000);
+      runtime.close();
+      await server.close();
+    })();
+    return closing;
+  };
+
+  const status = () => ({
+    status: endpoint.status,
+    desired: endpoint.desired,
+    current: endpoint.current,
+    ...(endpoint.failureReason ? { failureReason: endpoint.failureReason } : {}),
+  });
+
+  try {
+    await endpoint.deploy(initial);
+    if (endpoint.status === 'Failed' && !options.allowFailedDeploy) {
+      throw new Error(`endpoint ${endpointName} failed to deploy: ${endpoint.failureReason}`);
+    }
+    if (options.registerScalableTarget) {
+      await autoscaling.applicationAutoScaling('RegisterScalableTarget', {
+        ServiceNamespace: 'sagemaker',
+        ResourceId: `endpoint/${endpointName}/variant/${variantName}`,
+        ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        MinCapacity: 1,
+        MaxCapacity: quota,
+      });
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+
+  return {
+    url: server.url,
+    port: server.port,
+    region,
+    accountId,
+    endpointName,
+    variantName,
+    imageUri,
+    instances: () => endpoint.list(),
+    status,
+    waitFor: (predicate) => endpoint.waitFor(() => predicate(status())),
+    get faults() {
+      return faults.get();
+    },
+    set faults(next: FaultOptions) {
+      faults.set(next);
+    },
+    updateModelEnvironment: (env, opts = {}) =>
+      endpoint.updateEnvironment(env, opts.replaceInstances ?? false),
+    metrics,
+    reset() {
+      faults.reset();
+      metrics.reset();
+      autoscaling.reset();
+    },
+    close,
+  };
+}

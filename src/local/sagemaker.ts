@@ -1,0 +1,196 @@
+/**
+ * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): DescribeEndpoint,
+ * DescribeEndpointConfig, DescribeModel, ListEndpoints and UpdateEndpointWeightsAndCapacities,
+ * answered from the live fleet. Also the `CapacityTarget` that Application Auto Scaling drives.
+ */
+import { createHash } from 'node:crypto';
+import { validation } from './aws-error.js';
+import type { CapacityTarget, OperationHandler } from './contracts.js';
+import type { Endpoint } from './fleet.js';
+import { epochSeconds, type Input, reader, unknownOperation } from './wire.js';
+
+export class EndpointRegistry {
+  private readonly endpoints = new Map<string, Endpoint>();
+
+  add(e: Endpoint): void {
+    this.endpoints.set(e.name, e);
+  }
+
+  get(name: string): Endpoint | undefined {
+    return this.endpoints.get(name);
+  }
+
+  all(): Endpoint[] {
+    return [...this.endpoints.values()];
+  }
+}
+
+/** `<repo>:<tag>` -> `<repo>@sha256:<digest>`: a 64-hex tag (a CDK asset hash) is used as the digest. */
+export function resolvedImage(imageUri: string): string {
+  const at = imageUri.indexOf('@sha256:');
+  if (at >= 0) return imageUri;
+  const slash = imageUri.lastIndexOf('/');
+  const colon = imageUri.lastIndexOf(':');
+  const repo = colon > slash ? imageUri.slice(0, colon) : imageUri;
+  const tag = colon > slash ? imageUri.slice(colon + 1) : 'latest';
+  const digest = /^[0-9a-f]{64}$/.test(tag) ? tag : createHash('sha256').update(imageUri).digest('hex');
+  return `${repo}@sha256:${digest}`;
+}
+
+export function createSageMakerOperations(registry: EndpointRegistry): OperationHandler {
+  const endpointByName = (name: string): Endpoint => {
+    const e = registry.get(name);
+    if (!e) throw validation(`Could not find endpoint "${name}".`);
+    return e;
+  };
+
+  const describeEndpoint = (input: Input) => {
+    const r = reader(input, validation);
+    const e = endpointByName(r.reqStr('EndpointName'));
+    const o = e.opts;
+    const image = {
+      SpecifiedImage: o.imageUri,
+      ResolvedImage: resolvedImage(o.imageUri),
+      ResolutionTime: epochSeconds(e.creationTimeMs),
+    };
+    return {
+      EndpointName: e.name,
+      EndpointArn: e.arn,
+      EndpointConfigName: o.endpointConfigName,
+      ProductionVariants: [
+        {
+          VariantName: e.variantName,
+          DeployedImages: [image],
+          CurrentWeight: 1,
+          DesiredWeight: 1,
+          CurrentInstanceCount: e.current,
+          DesiredInstanceCount: e.desired,
+          ...(e.status === 'Updating' || e.status === 'Creating'
+            ? {
+                VariantStatus: [
+                  {
+                    Status: e.status,
+                    StatusMessage: `${e.current} of ${e.desired} instances in service`,
+                    StartTime: epochSeconds(e.lastModifiedTimeMs),
+                  },
+                ],
+              }
+            : {}),
+        },
+      ],
+      EndpointStatus: e.status,
+      ...(e.failureReason ? { FailureReason: e.failureReason } : {}),
+      CreationTime: epochSeconds(e.creationTimeMs),
+      LastModifiedTime: epochSeconds(e.lastModifiedTimeMs),
+    };
+  };
+
+  const describeEndpointConfig = (input: Input) => {
+    const r = reader(input, validation);
+    const name = r.reqStr('EndpointConfigName');
+    const e = registry.all().find((x) => x.opts.endpointConfigName === name);
+    if (!e) throw validation(`Could not find endpoint configuration "${name}".`);
+    return {
+      EndpointConfigName: name,
+      EndpointConfigArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:endpoint-config/${name.toLowerCase()}`,
+      ProductionVariants: [
+        {
+          VariantName: e.variantName,
+          ModelName: e.opts.modelName,
+          InitialInstanceCount: e.opts.initialInstanceCount,
+          InstanceType: e.opts.instanceType,
+          InitialVariantWeight: 1,
+          RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+        },
+      ],
+      CreationTime: epochSeconds(e.creationTimeMs),
+    };
+  };
+
+  const describeModel = (input: Input) => {
+    const r = reader(input, validation);
+    const name = r.reqStr('ModelName');
+    const e = registry.all().find((x) => x.opts.modelName === name);
+    if (!e) throw validation(`Could not find model "${name}".`);
+    return {
+      ModelName: name,
+      ModelArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:model/${name.toLowerCase()}`,
+      PrimaryContainer: {
+        Image: e.opts.imageUri,
+        Mode: 'SingleModel',
+        Environment: { ...e.environment },
+      },
+      ExecutionRoleArn: `arn:aws:iam::${e.opts.accountId}:role/scalegate-local-sagemaker-execution`,
+      CreationTime: epochSeconds(e.creationTimeMs),
+      EnableNetworkIsolation: false,
+    };
+  };
+
+  const listEndpoints = () => ({
+    Endpoints: registry.all().map((e) => ({
+      EndpointName: e.name,
+      EndpointArn: e.arn,
+      CreationTime: epochSeconds(e.creationTimeMs),
+      LastModifiedTime: epochSeconds(e.lastModifiedTimeMs),
+      EndpointStatus: e.status,
+    })),
+  });
+
+  const updateWeightsAndCapacities = (input: Input) => {
+    const r = reader(input, validation);
+    const e = endpointByName(r.reqStr('EndpointName'));
+    const items = r.reqList('DesiredWeightsAndCapacities');
+    if (items.length === 0) throw validation('DesiredWeightsAndCapacities must not be empty.');
+    let count: number | undefined;
+    for (const raw of items) {
+      const item = reader((raw ?? {}) as Input, validation);
+      const variant = item.reqStr('VariantName');
+      if (variant !== e.variantName)
+        throw validation(`The variant name(s) [${variant}] is/are not present in the endpoint "${e.name}".`);
+      const weight = item.num('DesiredWeight');
+      if (weight !== undefined && weight < 0) throw validation('DesiredWeight must be at least 0.');
+      count = item.num('DesiredInstanceCount') ?? count;
+    }
+    // Only a weight change (one variant: nothing to shift) is accepted as a no-op update.
+    e.setDesired(count ?? e.desired);
+    return { EndpointArn: e.arn };
+  };
+
+  return async (operation, input) => {
+    switch (operation) {
+      case 'DescribeEndpoint':
+        return describeEndpoint(input);
+      case 'DescribeEndpointConfig':
+        return describeEndpointConfig(input);
+      case 'DescribeModel':
+        return describeModel(input);
+      case 'ListEndpoints':
+        return listEndpoints();
+      case 'UpdateEndpointWeightsAndCapacities':
+        return updateWeightsAndCapacities(input);
+      default:
+        throw unknownOperation(operation);
+    }
+  };
+}
+
+/** `endpoint/<endpoint>/variant/<variant>` -> that variant's capacity, for Application Auto Scaling. */
+export function createCapacityTarget(registry: EndpointRegistry): CapacityTarget {
+  const find = (resourceId: string): Endpoint | undefined => {
+    const m = /^endpoint\/([^/]+)\/variant\/([^/]+)$/.exec(resourceId);
+    if (!m) return undefined;
+    const e = registry.get(m[1] as string);
+    return e && e.variantName === m[2] ? e : undefined;
+  };
+  return {
+    describe(resourceId) {
+      const e = find(resourceId);
+      return e ? { desired: e.desired, current: e.current, status: e.status } : undefined;
+    },
+    async setDesired(resourceId, desired) {
+      const e = find(resourceId);
+      if (!e) throw validation(`Could not find endpoint variant for resource ${resourceId}.`);
+      e.setDesired(desired);
+    },
+  };
+}

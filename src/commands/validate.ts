@@ -1,0 +1,102 @@
+/**
+ * `scalegate validate`: read-only check, after a deploy, that every deployed scaling parameter
+ * equals the plan (DESIGN.md, "The deployed policy shape"). The expected side is the one shape
+ * definition (src/plan/policy-shape.ts); the deployed side is read through src/aws/policy.ts.
+ */
+import { join } from 'node:path';
+import {
+  type DeployedPolicyState,
+  flattenDeployedPolicy,
+  type PolicyClients,
+  readDeployedPolicy,
+} from '../aws/policy.js';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  newRunId,
+  type PlanArtifact,
+  readArtifact,
+  UsageError,
+  type ValidateArtifact,
+  validateFileName,
+  writeArtifact,
+} from '../model/index.js';
+import { differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
+import { expectedPolicyShape, type PolicyShape } from '../plan/policy-shape.js';
+import { renderValidateReport } from '../report/validate-text.js';
+import type { CommandResult } from './result.js';
+
+export interface PlanShape {
+  plan: PlanArtifact;
+  planFile: string;
+  shape: PolicyShape;
+}
+
+/**
+ * Reads a plan for `modelName` and the shape it deploys onto `endpoint`/`variant`. Refuses (exit 2)
+ * a plan for another model or one without a deployable threshold.
+ */
+export function loadPlanShape(
+  modelName: string,
+  planFile: string,
+  endpoint: string,
+  variant: string,
+): PlanShape {
+  const plan = readArtifact('plan', planFile);
+  if (plan.model_name !== modelName) {
+    throw new UsageError(
+      `--plan ${planFile}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`,
+    );
+  }
+  return { plan, planFile, shape: expectedPolicyShape({ modelName, endpoint, variant }, plan) };
+}
+
+export interface ValidateInput {
+  clients: PolicyClients;
+  modelName: string;
+  endpoint: string;
+  variant: string;
+  region: string;
+  planFile: string;
+  /** Default artifacts/validate-<model>.json. */
+  outFile?: string;
+  runId?: string;
+  now?: () => Date;
+}
+
+export interface ValidateOutcome {
+  artifact: ValidateArtifact;
+  state: DeployedPolicyState;
+}
+
+/** Compares without writing: what `runValidate` writes, and what tests inspect. */
+export async function compareWithPlan(input: ValidateInput, planShape?: PlanShape): Promise<ValidateOutcome> {
+  const { plan, planFile, shape } =
+    planShape ?? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
+  const state = await readDeployedPolicy(input.clients, input.endpoint, input.variant);
+  const rows = diffPolicyRows(expectedRows(shape), flattenDeployedPolicy(state));
+  const artifact: ValidateArtifact = {
+    schema_version: 1,
+    kind: 'validate',
+    model_name: input.modelName,
+    endpoint: input.endpoint,
+    region: input.region,
+    run_id: input.runId ?? newRunId(),
+    checked_at: (input.now ?? (() => new Date()))().toISOString(),
+    verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
+    plan: { file: planFile, run_id: plan.run_id },
+    rows,
+  };
+  return { artifact, state };
+}
+
+export async function runValidate(input: ValidateInput): Promise<CommandResult<ValidateArtifact>> {
+  const { artifact, state } = await compareWithPlan(input);
+  const outFile = input.outFile ?? join(DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
+  writeArtifact('validate', outFile, artifact);
+  return {
+    artifact,
+    report: renderValidateReport(artifact, { writtenTo: outFile, endpointError: state.endpointError }),
+    exitCode: artifact.verdict === 'clean' ? 0 : 1,
+    written: [outFile],
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * `local apply` deploys the plan's shape onto the local SageMaker through Application Auto
+ * Scaling and CloudWatch (real SDK clients), sets MAX_QUEUE_DEPTH through the emulator's
+ * blue/green model update, and verifies by reading everything back.
+ */
+import { join } from 'node:path';
+import { DescribeScalingActivitiesCommand } from '@aws-sdk/client-application-auto-scaling';
+import { SetAlarmStateCommand } from '@aws-sdk/client-cloudwatch';
+import { DescribeModelCommand, UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyLocalPlan, runLocalApply } from '../../src/commands/local-apply.js';
+import { isUsageError } from '../../src/model/index.js';
+import { differingRows } from '../../src/plan/policy-diff.js';
+import { runCli } from '../helpers/cli.js';
+import {
+  configFile,
+  type Emulator,
+  editedCopy,
+  emulatorPlanFile,
+  MODEL,
+  startEmulator,
+  withEmulatorEnv,
+  workspace,
+} from './local-apply-fixtures.js';
+
+let emulator: Emulator;
+let dir: string;
+let planFile: string;
+
+beforeAll(async () => {
+  // The reference container's default MAX_QUEUE_DEPTH (64), not the plan's (Q_max 50).
+  emulator = await startEmulator();
+  dir = workspace('local-apply');
+  planFile = await emulatorPlanFile(emulator, dir);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+beforeEach(() => emulator.handle.reset());
+
+const input = (plan = planFile) => ({
+  clients: emulator.clients,
+  modelName: MODEL,
+  endpoint: emulator.handle.endpointName,
+  variant: emulator.handle.variantName,
+  region: emulator.handle.region,
+  planFile: plan,
+});
+
+async function modelQueueDepth(): Promise<string | undefined> {
+  const model = await emulator.clients.sagemaker.send(
+    new DescribeModelCommand({ ModelName: `${emulator.handle.endpointName}-model` }),
+  );
+  return model.PrimaryContainer?.Environment?.MAX_QUEUE_DEPTH;
+}
+
+describe('scalegate local apply', () => {
+  it('reports a MAX_QUEUE_DEPTH it cannot set (no wire API in the emulator) instead of claiming success', async () => {
+    const result = await runLocalApply(input());
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toMatch(/MAX_QUEUE_DEPTH NOT SET \(still 64\)/);
+    expect(result.report).toMatch(
+      /MISMATCH container\.max_queue_depth \(Environment\.MAX_QUEUE_DEPTH\): expected 50, deployed 64/,
+    );
+    // Everything else was applied.
+    expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([
+      'container.max_queue_depth',
+    ]);
+  });
+
+  it('deploys every parameter of the plan, MAX_QUEUE_DEPTH by replacing the instances, and reads back clean', async () => {
+    const result = await runLocalApply({
+      ...input(),
+      setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env, { replaceInstances: true }),
+    });
+    expect(result.report).toMatch(/MAX_QUEUE_DEPTH 64 -> 50 \(instances replaced\)/);
+    expect(differingRows(result.artifact?.rows ?? [])).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    expect(await modelQueueDepth()).toBe('50');
+    expect(emulator.handle.status()).toMatchObject({ status: 'InService', current: 1 });
+  });
+
+  it('is idempotent: a second apply changes nothing and keeps the policies', async () => {
+    const first = await applyLocalPlan(input());
+    const second = await applyLocalPlan(input());
+    expect(second.applied.scaleOutPolicyArn).toBe(first.applied.scaleOutPolicyArn);
+    expect(second.applied.scaleInPolicyArn).toBe(first.applied.scaleInPolicyArn);
+    expect(differingRows(second.verification.rows)).toEqual([]);
+    expect(second.queueDepth.action).toBe('unchanged');
+  });
+
+  it('deploys a scale-in policy that acts: an idle fleet of two is scaled in by its alarm', async () => {
+    await applyLocalPlan(input());
+    await emulator.clients.sagemaker.send(
+      new UpdateEndpointWeightsAndCapacitiesCommand({
+        EndpointName: emulator.handle.endpointName,
+        DesiredWeightsAndCapacities: [{ VariantName: emulator.handle.variantName, DesiredInstanceCount: 2 }],
+      }),
+    );
+    await emulator.handle.waitFor((s) => s.current === 2 && s.status === 'InService');
+    // Idle, the alarm is in ALARM (missing data is breaching); re-enter ALARM now rather than wait
+    // for the next 60 s period to complete, so its action (the step policy, -1) runs at once.
+    const alarmName = `scalegate-${emulator.handle.endpointName}-${emulator.handle.variantName}-scale-in`;
+    for (const StateValue of ['OK', 'ALARM'] as const) {
+      await emulator.clients.cloudwatch.send(
+        new SetAlarmStateCommand({ AlarmName: alarmName, StateValue, StateReason: 'test' }),
+      );
+    }
+    await emulator.handle.waitFor((s) => s.desired === 1 && s.current === 1 && s.status === 'InService');
+    const activities = await emulator.clients.autoscaling.send(
+      new DescribeScalingActivitiesCommand({
+        ServiceNamespace: 'sagemaker',
+        ResourceId: `endpoint/${emulator.handle.endpointName}/variant/${emulator.handle.variantName}`,
+      }),
+    );
+    expect(activities.ScalingActivities?.[0]?.Cause).toMatch(
+      /scalegate-speech-kokoro-82m-AllTraffic-scale-in/,
+    );
+  });
+
+  it('refuses (exit 2) a plan measured on another image, as the deploy gate would, unless the mismatch is allowed', async () => {
+    const other = editedCopy(
+      planFile,
+      dir,
+      'plan-other-image.json',
+      (p) => (p.fingerprint.image_digest = 'a'.repeat(64)),
+    );
+    const refused = await runLocalApply(input(other)).catch((e: unknown) => e);
+    expect(isUsageError(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(
+      /plan-other-image\.json was not measured on what endpoint speech-kokoro-82m runs/,
+    );
+    expect((refused as Error).message).toMatch(/--allow-config-mismatch/);
+    const allowed = await runLocalApply({
+      ...input(other),
+      allowConfigMismatch: true,
+      setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env),
+    });
+    expect(allowed.report).toMatch(/WARNING: configuration mismatch allowed: image/);
+    expect(allowed.exitCode).toBe(0);
+  });
+
+  it('runs from the CLI as `scalegate local apply` against AWS_ENDPOINT_URL', async () => {
+    await emulator.handle.updateModelEnvironment({ MAX_QUEUE_DEPTH: '50' });
+    const restore = withEmulatorEnv(emulator, join(dir, 'state'));
+    try {
+      const run = await runCli([
+        'local',
+        'apply',
+        '--config',
+        configFile,
+        '--model',
+        MODEL,
+        '--plan',
+        planFile,
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/MAX_QUEUE_DEPTH already 50/);
+      expect(run.stdout).toMatch(/read back: every parameter equals the plan/);
+    } finally {
+      restore();
+      await emulator.handle.updateModelEnvironment({ MAX_QUEUE_DEPTH: '64' });
+    }
+  });
+});

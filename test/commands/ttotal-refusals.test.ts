@@ -1,0 +1,224 @@
+/**
+ * ttotal refuses, before touching the endpoint, every input it cannot measure with (exit 2, a
+ * message that says what to do), and diagnoses a scale-out that never completes (exit 1) while
+ * still restoring the endpoint. Local SageMaker, real SDK clients, the CLI in process.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeScalableTarget } from '../../src/aws/scaling.js';
+import { runTtotal } from '../../src/commands/ttotal.js';
+import { clientConfigFor } from '../../src/local/index.js';
+import { thawJournalPath } from '../../src/model/journal.js';
+import { runCli } from '../helpers/cli.js';
+import {
+  configFile,
+  type Emulator,
+  emulatorQmaxFile,
+  MODEL,
+  modelConfig,
+  serialContainer,
+  startEmulator,
+  withEmulatorEnv,
+  workspace,
+} from './local-apply-fixtures.js';
+
+let emulator: Emulator;
+let dir: string;
+let stateDir: string;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ registerScalableTarget: true, quota: 1, container: serialContainer });
+  dir = workspace('ttotal-refusals');
+  stateDir = join(dir, 'state');
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+beforeEach(() => {
+  restoreEnv = withEmulatorEnv(emulator, stateDir);
+});
+afterEach(() => restoreEnv());
+
+const resourceId = () => `endpoint/${emulator.handle.endpointName}/variant/${emulator.handle.variantName}`;
+
+async function expectRefused(qmaxFile: string, extra: string[], ...messageParts: RegExp[]): Promise<string> {
+  const before = await describeScalableTarget(emulator.clients.autoscaling, resourceId());
+  const out = join(dir, 'ttotal-refused.json');
+  const run = await runCli([
+    'ttotal',
+    '--config',
+    configFile,
+    '--model',
+    MODEL,
+    '--qmax',
+    qmaxFile,
+    '--out',
+    out,
+    ...extra,
+  ]);
+  expect(run.exitCode, run.stderr).toBe(2);
+  for (const part of messageParts) expect(run.stderr).toMatch(part);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+  // Refused before anything changed: no artifact, no journal, nothing suspended, fleet untouched.
+  expect(existsSync(out)).toBe(false);
+  expect(existsSync(thawJournalPath(emulator.handle.endpointName, stateDir))).toBe(false);
+  expect((await describeScalableTarget(emulator.clients.autoscaling, resourceId()))?.suspended).toEqual(
+    before?.suspended,
+  );
+  expect(emulator.handle.status()).toMatchObject({ desired: 1, current: 1 });
+  return run.stderr;
+}
+
+describe('ttotal refusals (exit 2, nothing touched)', () => {
+  it('refuses a qmax artifact measured on another image, saying how to re-measure or override', async () => {
+    const qmax = await emulatorQmaxFile(emulator, dir, (q) => {
+      (q.fingerprint as { image_digest: string }).image_digest = 'b'.repeat(64);
+    });
+    await expectRefused(
+      qmax,
+      ['--probe-concurrency', '10'],
+      /was measured on another configuration than endpoint speech-kokoro-82m runs now/,
+      /image digest: qmax measured bbbbbbbb/,
+      /scalegate qmax --model kokoro-82m/,
+      /--allow-config-mismatch/,
+    );
+  });
+
+  it('refuses a ladder measured over another transport, naming the one to use', async () => {
+    const qmax = await emulatorQmaxFile(emulator, dir, (q) => {
+      q.transport = 'http';
+    });
+    await expectRefused(
+      qmax,
+      ['--probe-concurrency', '10'],
+      /the ladder was measured over http, but ttotal probes over response-stream/,
+      /--transport response-stream/,
+    );
+  });
+
+  it('refuses a probe concurrency without usable rungs at N and N/2, listing the ones that work', async () => {
+    const qmax = await emulatorQmaxFile(emulator, dir);
+    await expectRefused(
+      qmax,
+      ['--probe-concurrency', '30'],
+      /--probe-concurrency 30: the ladder in .* has no usable rung at 15/,
+      /probe concurrencies that work: 10, 20, 40/,
+    );
+  });
+
+  it('refuses a ladder with no usable N/N/2 pair at all when no probe concurrency is given', async () => {
+    const qmax = await emulatorQmaxFile(emulator, dir, (q) => {
+      for (const step of q.steps as { concurrency: number; usable: boolean }[]) {
+        if (step.concurrency === 5 || step.concurrency === 10 || step.concurrency === 20) step.usable = false;
+      }
+    });
+    await expectRefused(
+      qmax,
+      [],
+      /no probe concurrency N has usable rungs at both N and N\/2/,
+      /--probe-concurrency N/,
+    );
+  });
+
+  it('refuses without quota headroom for one more instance, with the numbers and the fix', async () => {
+    const qmax = await emulatorQmaxFile(emulator, dir);
+    await expectRefused(
+      qmax,
+      ['--probe-concurrency', '10'],
+      /no quota headroom for one more ml\.g5\.xlarge: the quota "ml\.g5\.xlarge for endpoint usage" is 1 instances and 1 are in use \(speech-kokoro-82m\/AllTraffic: 1\); the run needs 2/,
+      /Request a quota increase in Service Quotas \(Service Quotas L-1928E07B/,
+    );
+  });
+});
+
+describe('ttotal runs that do not go to plan', () => {
+  let roomy: Emulator;
+  beforeAll(async () => {
+    roomy = await startEmulator({ registerScalableTarget: true, container: serialContainer });
+  });
+  afterAll(async () => {
+    await roomy?.close();
+  });
+
+  const run = (qmaxFile: string, extra: Partial<Parameters<typeof runTtotal>[0]> = {}) =>
+    runTtotal({
+      clients: roomy.clients,
+      modelName: MODEL,
+      model: modelConfig(),
+      endpoint: roomy.handle.endpointName,
+      variant: roomy.handle.variantName,
+      region: roomy.handle.region,
+      qmaxFile,
+      probeConcurrency: 10,
+      settleS: 2,
+      pollS: 0.25,
+      maxWaitS: 30,
+      stateDir: join(dir, 'roomy-state'),
+      outFile: join(dir, `ttotal-${Math.random().toString(16).slice(2, 8)}.json`),
+      runtimeEndpointUrl: clientConfigFor(roomy.handle).endpoint,
+      version: 'test',
+      ...extra,
+    });
+
+  it('diagnoses a scale-out that never completes from the endpoint (exit 1) and still restores the endpoint', async () => {
+    const qmax = await emulatorQmaxFile(roomy, dir);
+    roomy.handle.faults = { failNextInstances: 1, failAtStage: 'weights_ready' };
+    const result = await run(qmax);
+    expect(result.exitCode).toBe(1);
+    expect(result.artifact).toBeNull();
+    expect(result.report).toMatch(/the scale-out did not complete, no T_total measured/);
+    expect(result.report).toMatch(
+      /rolled back \(desired is 1 again\): Failed to update endpoint: The primary container .* did not pass the ping health check/,
+    );
+    expect(result.report).toMatch(/FAIL_AT_STAGE=weights_ready/);
+    expect(result.report).toMatch(/restored: .*suspension flags restored/);
+    await roomy.handle.waitFor((s) => s.status === 'InService' && s.desired === 1 && s.current === 1);
+    const target = await describeScalableTarget(
+      roomy.clients.autoscaling,
+      `endpoint/${roomy.handle.endpointName}/variant/${roomy.handle.variantName}`,
+    );
+    expect(target?.suspended).toEqual({
+      dynamic_scaling_in_suspended: false,
+      dynamic_scaling_out_suspended: false,
+      scheduled_scaling_suspended: false,
+    });
+    expect(existsSync(thawJournalPath(roomy.handle.endpointName, join(dir, 'roomy-state')))).toBe(false);
+  });
+
+  it('measures with --allow-config-mismatch, warning and recording it, and restores a fleet of 2 to 2 (not to 1)', async () => {
+    roomy.handle.faults = {};
+    await roomy.clients.sagemaker.send(
+      new UpdateEndpointWeightsAndCapacitiesCommand({
+        EndpointName: roomy.handle.endpointName,
+        DesiredWeightsAndCapacities: [{ VariantName: roomy.handle.variantName, DesiredInstanceCount: 2 }],
+      }),
+    );
+    await roomy.handle.waitFor((s) => s.status === 'InService' && s.current === 2);
+    const qmax = await emulatorQmaxFile(roomy, dir, (q) => {
+      (q.fingerprint as { image_digest: string }).image_digest = 'c'.repeat(64);
+    });
+    const lines: string[] = [];
+    const result = await run(qmax, { allowConfigMismatch: true, log: (l) => lines.push(l) });
+    expect(result.exitCode, result.report).toBe(0);
+    expect(lines.join('\n')).toMatch(
+      /WARNING \(--allow-config-mismatch\): image digest: qmax measured cccccccc/,
+    );
+    expect(result.artifact?.config_mismatch_allowed).toBe(true);
+    expect(result.artifact?.mismatch_warnings?.[0]).toMatch(
+      /^image digest: qmax measured c{64}, endpoint speech-kokoro-82m runs /,
+    );
+    expect(result.artifact?.notes.join(' ')).toMatch(/configuration mismatch allowed/);
+    // Recorded with the live fingerprint: the artifact says what it actually measured.
+    expect(result.artifact?.fingerprint.image_digest).not.toBe('c'.repeat(64));
+    expect(result.artifact?.policy_lag_bounded).toBe(true);
+    // Frozen at one for the measurement, then put back to the two it had before the run.
+    expect(result.artifact).toMatchObject({ from_instances: 1, to_instances: 2 });
+    expect(result.artifact?.restore?.desired_instance_count).toBe(2);
+    await roomy.handle.waitFor((s) => s.status === 'InService' && s.desired === 2 && s.current === 2);
+  });
+});

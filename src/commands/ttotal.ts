@@ -430,9 +430,11 @@ export interface TtotalInput {
   /** Service Quotas code of the endpoint-usage quota; default: found by name. */
   quotaCode?: string;
   outFile?: string;
+  /** Directory for the default file name (default artifacts/); ignored when outFile is set. */
+  outDir?: string;
   stateDir?: string;
-  /** Runtime endpoint URL for the probe's client (default: AWS_ENDPOINT_URL, as the SDK reads it). */
-  runtimeEndpointUrl?: string;
+  /** Endpoint and credentials of the probe's own runtime client (default: the SDK environment, AWS_ENDPOINT_URL), as qmax's. */
+  loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
   /** Builds the probe transport (default: InvokeEndpointWithResponseStream through the endpoint). */
   createTransport?: (maxConcurrency: number) => Transport;
   signal?: AbortSignal;
@@ -660,7 +662,7 @@ export async function runTtotal(input: TtotalInput): Promise<CommandResult<Ttota
         runtime: createLoadRuntimeClient({
           region: input.region,
           maxConcurrency: n,
-          ...(input.runtimeEndpointUrl ? { endpoint: input.runtimeEndpointUrl } : {}),
+          ...input.loadClient,
         }),
         endpoint: input.endpoint,
         variant: input.variant,
@@ -894,7 +896,8 @@ export async function runTtotal(input: TtotalInput): Promise<CommandResult<Ttota
     restore: restoreRecord,
   };
   const outFile =
-    input.outFile ?? join(DEFAULT_ARTIFACTS_DIR, ttotalFileName(input.modelName, TRIGGER, pre.fingerprint));
+    input.outFile ??
+    join(input.outDir ?? DEFAULT_ARTIFACTS_DIR, ttotalFileName(input.modelName, TRIGGER, pre.fingerprint));
   writeArtifact('ttotal', outFile, artifact);
   return {
     artifact,

@@ -160,7 +160,7 @@ describe('ttotal runs that do not go to plan', () => {
       maxWaitS: 30,
       stateDir: join(dir, 'roomy-state'),
       outFile: join(dir, `ttotal-${Math.random().toString(16).slice(2, 8)}.json`),
-      runtimeEndpointUrl: clientConfigFor(roomy.handle).endpoint,
+      loadClient: clientConfigFor(roomy.handle),
       version: 'test',
       ...extra,
     });

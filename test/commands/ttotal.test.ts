@@ -121,7 +121,7 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
       maxWaitS: 60,
       stateDir,
       outFile: ttotalFile,
-      runtimeEndpointUrl: clientConfigFor(handle).endpoint,
+      loadClient: clientConfigFor(handle),
       version: 'test',
     });
     expect(result.exitCode, result.report).toBe(0);

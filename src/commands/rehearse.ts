@@ -1,0 +1,359 @@
+/**
+ * `scalegate rehearse`: the whole calibration chain on the local SageMaker, as a pull request
+ * runs it on AWS: drift -> qmax -> ttotal -> plan -> apply the plan's policy -> validate. Real
+ * container processes, real protocols, real delays; nothing here is simulated beyond what the
+ * local SageMaker itself emulates. Everything it starts is stopped on every exit path.
+ */
+import { join } from 'node:path';
+import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
+import type { ProgressSink } from '../load/progress.js';
+import { clientConfigFor } from '../local/aws-env.js';
+import { type LocalSageMakerHandle, startLocalSageMaker } from '../local/index.js';
+import {
+  type DriftArtifact,
+  driftFileName,
+  type ModelConfig,
+  type PlanArtifact,
+  planFileName,
+  type QmaxArtifact,
+  type ScalegateConfig,
+  type TtotalArtifact,
+  type ValidateArtifact,
+  validateFileName,
+  writeFileAtomic,
+} from '../model/index.js';
+import { renderTtfabChartSvg } from '../report/chart-svg.js';
+import { renderReport } from '../report/markdown.js';
+import { renderRehearsalSummary } from '../report/rehearse-text.js';
+import { runDrift } from './drift.js';
+import { runLocalApply } from './local-apply.js';
+import { runPlan } from './plan.js';
+import { runQmax } from './qmax.js';
+import type { CommandResult } from './result.js';
+import { runTtotal } from './ttotal.js';
+import { runValidate } from './validate.js';
+
+/** The local region: measurements made here never pass the gate for a real region. */
+export const LOCAL_REGION = 'local';
+
+export interface RehearsalProfile {
+  provisionDelayS: number;
+  holdS: number;
+  measureS: number;
+  settleS: number;
+  minSamples: number;
+  resolution: number;
+  maxConcurrency: number;
+  recoveryWindowS: number;
+}
+
+/**
+ * Holds scaled for a laptop: long enough for a few hundred samples per rung at the reference
+ * container's throughput, short enough for the whole chain to take minutes. `quick` is what CI runs.
+ */
+export const REHEARSAL_PROFILES: Record<'full' | 'quick', RehearsalProfile> = {
+  full: {
+    provisionDelayS: 5,
+    holdS: 20,
+    measureS: 8,
+    settleS: 2,
+    minSamples: 100,
+    resolution: 2,
+    maxConcurrency: 96,
+    recoveryWindowS: 6,
+  },
+  quick: {
+    provisionDelayS: 3,
+    holdS: 12,
+    measureS: 5,
+    settleS: 1,
+    minSamples: 80,
+    resolution: 4,
+    maxConcurrency: 96,
+    recoveryWindowS: 4,
+  },
+};
+
+export interface RehearseInput {
+  config: ScalegateConfig;
+  configFile: string;
+  modelName: string;
+  model: ModelConfig;
+  outDir: string;
+  quick: boolean;
+  version: string;
+  /** Overrides the profile's provisioning delay. */
+  provisionDelayS?: number;
+  progress: ProgressSink;
+  signal?: AbortSignal;
+}
+
+export interface RehearsalStep {
+  step: 'local-sagemaker' | 'drift' | 'qmax' | 'ttotal' | 'plan' | 'apply' | 'validate';
+  seconds: number;
+  exitCode: number;
+  files: string[];
+}
+
+export interface RehearsalResult {
+  model: string;
+  endpoint: string;
+  outDir: string;
+  steps: RehearsalStep[];
+  drift: DriftArtifact | null;
+  qmax: QmaxArtifact | null;
+  ttotal: TtotalArtifact | null;
+  plan: PlanArtifact | null;
+  validate: ValidateArtifact | null;
+  previews: { comment: string; chart: string } | null;
+  failed: { step: RehearsalStep['step']; reason: string } | null;
+  totalSeconds: number;
+}
+
+class StepFailed extends Error {
+  constructor(
+    readonly step: RehearsalStep['step'],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function runRehearse(input: RehearseInput): Promise<CommandResult<RehearsalResult>> {
+  const profile = { ...REHEARSAL_PROFILES[input.quick ? 'quick' : 'full'] };
+  if (input.provisionDelayS !== undefined) profile.provisionDelayS = input.provisionDelayS;
+  const log = (line: string) => input.progress({ type: 'log', line });
+  const started = performance.now();
+  const { modelName, model, outDir } = input;
+  const stateDir = join(outDir, 'state');
+  const result: RehearsalResult = {
+    model: modelName,
+    endpoint: model.endpoint,
+    outDir,
+    steps: [],
+    drift: null,
+    qmax: null,
+    ttotal: null,
+    plan: null,
+    validate: null,
+    previews: null,
+    failed: null,
+    totalSeconds: 0,
+  };
+
+  /** Runs one step with a progress line before and after; a non-zero exit stops the chain. */
+  async function step<T>(
+    name: RehearsalStep['step'],
+    what: string,
+    body: () => Promise<CommandResult<T>>,
+    accept: (r: CommandResult<T>) => boolean = (r) => r.exitCode === 0,
+  ): Promise<CommandResult<T>> {
+    current = name;
+    if (input.signal?.aborted) throw new StepFailed(name, 'interrupted');
+    log(`\n[${elapsed()}] ${name}: ${what}`);
+    const t0 = performance.now();
+    const outcome = await body();
+    const record: RehearsalStep = {
+      step: name,
+      seconds: (performance.now() - t0) / 1000,
+      exitCode: outcome.exitCode,
+      files: outcome.written,
+    };
+    result.steps.push(record);
+    for (const line of outcome.report.trimEnd().split('\n')) log(`  ${line}`);
+    if (!accept(outcome)) throw new StepFailed(name, `${name} exited ${outcome.exitCode}`);
+    return outcome;
+  }
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s`;
+
+  let current: RehearsalStep['step'] = 'local-sagemaker';
+  let handle: LocalSageMakerHandle | null = null;
+  let clients: ReturnType<typeof createAwsClients> | null = null;
+  try {
+    log(
+      `[${elapsed()}] local-sagemaker: starting endpoint ${model.endpoint} (1 instance of the reference TTS container, provisioning delay ${profile.provisionDelayS} s)`,
+    );
+    const t0 = performance.now();
+    handle = await startLocalSageMaker({
+      endpointName: model.endpoint,
+      variantName: model.variant,
+      region: LOCAL_REGION,
+      instanceType: model.instance_type,
+      instances: 1,
+      provisionDelayS: profile.provisionDelayS,
+      // A calibration endpoint measures with an unbounded queue: admission must not cap latency.
+      maxQueueDepth: 100_000,
+      environment: model.container_env,
+      registerScalableTarget: true,
+      log: (line) => log(`  ${line}`),
+    });
+    result.steps.push({
+      step: 'local-sagemaker',
+      seconds: (performance.now() - t0) / 1000,
+      exitCode: 0,
+      files: [],
+    });
+    log(`  AWS_ENDPOINT_URL=${handle.url} AWS_REGION=${LOCAL_REGION}`);
+    const local = clientConfigFor(handle);
+    clients = createAwsClients({
+      region: LOCAL_REGION,
+      endpoint: local.endpoint,
+      credentials: local.credentials,
+      maxConcurrency: profile.maxConcurrency,
+    });
+    const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: LOCAL_REGION };
+
+    const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () =>
+      runDrift({
+        ...common,
+        clients: clients as NonNullable<typeof clients>,
+        config: input.config,
+        outFile: join(outDir, driftFileName(modelName)),
+        stateDir,
+      }),
+    );
+    result.drift = drift.artifact;
+
+    const qmax = await step(
+      'qmax',
+      'adaptive ladder: the highest concurrency one instance holds inside the SLO',
+      () =>
+        runQmax(
+          {
+            ...common,
+            model,
+            configFile: input.configFile,
+            ladder: 'adaptive',
+            holdS: profile.holdS,
+            measureS: profile.measureS,
+            settleS: profile.settleS,
+            minSamples: profile.minSamples,
+            resolution: profile.resolution,
+            maxConcurrency: profile.maxConcurrency,
+            cloudwatchWaitS: 30,
+            pollIntervalMs: 250,
+            outDir,
+            stateDir,
+            commandLine: 'scalegate rehearse',
+          },
+          {
+            clients: clients as NonNullable<typeof clients>,
+            progress: input.progress,
+            signal: input.signal,
+            handleSignals: false,
+            loadClient: { endpoint: local.endpoint, credentials: local.credentials },
+          },
+        ),
+    );
+    result.qmax = qmax.artifact as QmaxArtifact;
+    const qmaxFile = qmax.written[0] as string;
+
+    const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () =>
+      runTtotal({
+        ...common,
+        clients: clients as NonNullable<typeof clients>,
+        model,
+        qmaxFile,
+        settleS: profile.recoveryWindowS,
+        pollS: 0.25,
+        maxWaitS: 180,
+        outDir,
+        stateDir,
+        loadClient: { endpoint: local.endpoint, credentials: local.credentials },
+        signal: input.signal,
+        log,
+        version: input.version,
+      }),
+    );
+    result.ttotal = ttotal.artifact;
+    const ttotalFile = ttotal.written[0] as string;
+
+    const planFile = join(outDir, planFileName(modelName));
+    const plan = await step('plan', 'derive the policy from the two measurements', async () =>
+      runPlan({
+        modelName,
+        model,
+        qmaxFile,
+        ttotalFile,
+        overrides: {},
+        allowConfigMismatch: false,
+        outFile: planFile,
+        failOnWarn: false,
+        version: input.version,
+      }),
+    );
+    result.plan = plan.artifact;
+
+    await step(
+      'apply',
+      "deploy the plan's policy shape through Application Auto Scaling and CloudWatch",
+      () =>
+        runLocalApply({
+          ...common,
+          clients: clients as NonNullable<typeof clients>,
+          planFile,
+          setModelEnvironment: (env) =>
+            (handle as LocalSageMakerHandle).updateModelEnvironment(env, { replaceInstances: true }),
+        }),
+    );
+
+    const validate = await step('validate', 'does every deployed parameter equal the plan?', () =>
+      runValidate({
+        ...common,
+        clients: clients as NonNullable<typeof clients>,
+        planFile,
+        outFile: join(outDir, validateFileName(modelName)),
+      }),
+    );
+    result.validate = validate.artifact;
+  } catch (e) {
+    const failedStep = e instanceof StepFailed ? e.step : current;
+    result.failed = { step: failedStep, reason: (e as Error).message };
+    log(`\n[${elapsed()}] ${failedStep} failed: ${(e as Error).message}`);
+  } finally {
+    if (clients) destroyAwsClients(clients);
+    if (handle) {
+      log(`[${elapsed()}] stopping the local SageMaker and its containers`);
+      await handle.close();
+    }
+  }
+
+  if (result.qmax) result.previews = writePreviews(result, input);
+  result.totalSeconds = (performance.now() - started) / 1000;
+  const exitCode = result.failed ? 1 : 0;
+  return {
+    artifact: result,
+    report: renderRehearsalSummary(result),
+    exitCode,
+    written: [
+      ...result.steps.flatMap((s) => s.files),
+      ...(result.previews ? Object.values(result.previews) : []),
+    ],
+  };
+}
+
+/** The PR comment the chain would post, and the TTFAB chart, beside the artifacts. */
+function writePreviews(result: RehearsalResult, input: RehearseInput): { comment: string; chart: string } {
+  const comment = join(input.outDir, 'comment.md');
+  const chart = join(input.outDir, `ttfab-${input.modelName}.svg`);
+  const located = <A>(artifact: A | null, file: string | undefined) =>
+    artifact ? { artifact, file: file ?? null } : null;
+  const fileOf = (step: RehearsalStep['step']) => result.steps.find((s) => s.step === step)?.files[0];
+  writeFileAtomic(
+    comment,
+    renderReport({
+      modelName: input.modelName,
+      command: 'rehearse',
+      exitCode: result.failed ? 1 : 0,
+      version: input.version,
+      error: result.failed ? `${result.failed.step}: ${result.failed.reason}` : null,
+      plan: located(result.plan, fileOf('plan')),
+      qmax: located(result.qmax, fileOf('qmax')),
+      ttotal: located(result.ttotal, fileOf('ttotal')),
+      drift: located(result.drift, fileOf('drift')),
+      validate: located(result.validate, fileOf('validate')),
+    }),
+  );
+  writeFileAtomic(chart, renderTtfabChartSvg(result.qmax as QmaxArtifact));
+  return { comment, chart };
+}

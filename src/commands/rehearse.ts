@@ -68,7 +68,7 @@ export const REHEARSAL_PROFILES: Record<'full' | 'quick', RehearsalProfile> = {
     measureS: 5,
     settleS: 1,
     minSamples: 80,
-    resolution: 4,
+    resolution: 8,
     maxConcurrency: 96,
     recoveryWindowS: 4,
   },
@@ -108,6 +108,8 @@ export interface RehearsalResult {
   previews: { comment: string; chart: string } | null;
   failed: { step: RehearsalStep['step']; reason: string } | null;
   totalSeconds: number;
+  /** Pids of every container process the local SageMaker started (all stopped on return). */
+  containerPids: number[];
 }
 
 class StepFailed extends Error {
@@ -139,6 +141,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
     previews: null,
     failed: null,
     totalSeconds: 0,
+    containerPids: [],
   };
 
   /** Runs one step with a progress line before and after; a non-zero exit stops the chain. */
@@ -186,6 +189,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       environment: model.container_env,
       registerScalableTarget: true,
       log: (line) => log(`  ${line}`),
+      onProcessStart: (_id, pid) => result.containerPids.push(pid),
     });
     result.steps.push({
       step: 'local-sagemaker',

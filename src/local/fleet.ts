@@ -195,6 +195,8 @@ export interface EndpointOptions {
   log?: (line: string) => void;
   /** Called with every container output line (for `local up --verbose` style echoing). */
   onContainerLine?: (instanceId: string, line: string) => void;
+  /** Every container process started, so a caller can prove none outlives it. */
+  onProcessStart?: (instanceId: string, pid: number) => void;
 }
 
 export class Endpoint extends EventEmitter {
@@ -463,6 +465,7 @@ export class Endpoint extends EventEmitter {
       if (proc.pid === undefined) onExit(null, null);
     });
     this.opts.log?.(`instance ${inst.id}: started pid ${proc.pid}${port ? ` port ${port}` : ''}`);
+    if (proc.pid !== undefined) this.opts.onProcessStart?.(inst.id, proc.pid);
     this.changed();
     const deadline = Date.now() + this.opts.startupTimeoutMs;
     const tick = async () => {

@@ -60,6 +60,8 @@ export interface LocalSageMakerOptions {
   /** Progress lines (instances starting, stopping...). */
   log?: (line: string) => void;
   onContainerLine?: (instanceId: string, line: string) => void;
+  /** Called with the pid of every container process started. */
+  onProcessStart?: (instanceId: string, pid: number) => void;
 }
 
 export interface LocalSageMakerHandle {
@@ -182,6 +184,7 @@ export async function startLocalSageMaker(
     accountId,
     ...(options.log ? { log: options.log } : {}),
     ...(options.onContainerLine ? { onContainerLine: options.onContainerLine } : {}),
+    ...(options.onProcessStart ? { onProcessStart: options.onProcessStart } : {}),
   });
   registry.add(endpoint);
 

@@ -1,0 +1,103 @@
+/**
+ * The proof that the parts fit: the whole chain (`scalegate rehearse --quick`) on the local
+ * SageMaker with the real reference TTS container, asserting on the artifacts it writes.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readConfigFile } from '../../src/cli/shared.js';
+import { REHEARSAL_PROFILES, type RehearsalResult, runRehearse } from '../../src/commands/rehearse.js';
+import { driftFileName, planFileName, readArtifact, validateFileName } from '../../src/model/index.js';
+import { configFile } from '../helpers/anchor.js';
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'scalegate-rehearse-'));
+  const model = 'reference-tts';
+  let result: RehearsalResult;
+  let exitCode: number;
+  const progress: string[] = [];
+
+  beforeAll(async () => {
+    const config = readConfigFile(configFile);
+    const run = await runRehearse({
+      config,
+      configFile,
+      modelName: model,
+      model: config.models[model] as NonNullable<(typeof config.models)[string]>,
+      outDir,
+      quick: true,
+      version: 'test',
+      progress: (event) => {
+        if (event.type === 'log') progress.push(event.line);
+      },
+    });
+    result = run.artifact as RehearsalResult;
+    exitCode = run.exitCode;
+  }, 600_000);
+
+  it('completes every step with exit 0 (a broken seam between commands fails here)', () => {
+    expect(result.failed, progress.join('\n')).toBeNull();
+    expect(exitCode).toBe(0);
+    expect(result.steps.map((s) => s.step)).toEqual([
+      'local-sagemaker',
+      'drift',
+      'qmax',
+      'ttotal',
+      'plan',
+      'apply',
+      'validate',
+    ]);
+  });
+
+  it('starts from a clean preflight (a frozen or drifted endpoint would taint the measurement)', () => {
+    expect(readArtifact('drift', join(outDir, driftFileName(model))).verdict).toBe('preflight-ok');
+  });
+
+  it('measures a bracketed Q_max on the real container, with the CloudWatch ratio joined', () => {
+    const qmax = result.qmax;
+    expect(qmax?.q_max_bracketed).toBe(true);
+    expect(qmax?.q_max).toBeGreaterThan(0);
+    expect(qmax?.fingerprint.region).toBe('local');
+    expect(qmax?.steps.some((s) => s.cw_ratio !== null)).toBe(true);
+  });
+
+  it('times a scale-out no shorter than the provisioning delay it had to wait out', () => {
+    expect(result.ttotal?.t_total_s).toBeGreaterThanOrEqual(REHEARSAL_PROFILES.quick.provisionDelayS);
+    expect(result.ttotal?.timeline.map((t) => t.stage)).toContain('instance_logging');
+  });
+
+  it('derives the plan from exactly those two artifacts (run ids match)', () => {
+    const plan = readArtifact('plan', join(outDir, planFileName(model)));
+    expect(plan.inputs.qmax.run_id).toBe(result.qmax?.run_id);
+    expect(plan.inputs.ttotal?.run_id).toBe(result.ttotal?.run_id);
+    expect(plan.deployable.scaling_target_value).not.toBeNull();
+  });
+
+  it('validates clean after applying the plan (the deployed policy equals the plan)', () => {
+    const validate = readArtifact('validate', join(outDir, validateFileName(model)));
+    expect(validate.verdict).toBe('clean');
+    expect(validate.rows.every((row) => row.verdict === 'match')).toBe(true);
+  });
+
+  it('writes the PR comment preview and the SVG chart', () => {
+    const comment = readFileSync(join(outDir, 'comment.md'), 'utf8');
+    expect(comment).toContain('xychart-beta');
+    expect(existsSync(join(outDir, `ttfab-${model}.svg`))).toBe(true);
+    expect(readFileSync(join(outDir, `ttfab-${model}.svg`), 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+  });
+
+  it('leaves no container process behind', () => {
+    expect(result.containerPids.length).toBeGreaterThanOrEqual(2);
+    expect(result.containerPids.filter(isAlive)).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * The action's main step: read the inputs, run the command (the same function the CLI runs),
+ * then publish: the terminal report to the log, step outputs, the job summary and, when asked,
+ * the PR comment. The step's exit code is the command's: 0 ok or warn, 1 the finding the
+ * command exists to catch, 2 refused input.
+ */
+import * as core from '@actions/core';
+import { getOctokit } from '@actions/github';
+import { loadModelContext } from '../cli/shared.js';
+import { isUsageError } from '../model/index.js';
+import { stateDir } from '../model/journal.js';
+import {
+  headline,
+  type ReportInput,
+  renderComment,
+  renderCompactComment,
+  renderReport,
+} from '../report/markdown.js';
+import { VERSION } from '../version.js';
+import { type CommandOutcome, runActionCommand } from './commands.js';
+import { readRunContext } from './context.js';
+import { type ActionInputs, commentEnabled, type Env, rawInput, readInputs } from './inputs.js';
+import { outputsFrom, publishComment, readBasePlan, setStepOutputs, writeJobSummary } from './publish.js';
+
+/** State the post step reads (`STATE_<name>`): which command ran, and where journals live. */
+export const STATE_COMMAND = 'command';
+export const STATE_DIR = 'state-dir';
+
+/** Under GitHub's 65536-character limit for a comment body, with room to spare. */
+const COMMENT_LIMIT = 60_000;
+
+function modelNameFor(inputs: ActionInputs | null, env: Env): string | null {
+  if (inputs?.model) return inputs.model;
+  const fromEnv = rawInput(env, 'model');
+  if (fromEnv) return fromEnv;
+  try {
+    return loadModelContext({ config: inputs?.config ?? (rawInput(env, 'config') || undefined) }).modelName;
+  } catch {
+    return null;
+  }
+}
+
+export async function runMain(env: Env = process.env): Promise<number> {
+  // First, so that even a step cancelled mid-command leaves the post step what it needs.
+  core.saveState(STATE_COMMAND, rawInput(env, 'command'));
+  core.saveState(STATE_DIR, stateDir(env as NodeJS.ProcessEnv));
+
+  const ctx = readRunContext(env);
+  let inputs: ActionInputs | null = null;
+  let outcome: CommandOutcome | null = null;
+  let refused: string | null = null;
+  let failure: string | null = null;
+  try {
+    inputs = readInputs(env);
+    outcome = await runActionCommand(inputs);
+  } catch (e) {
+    if (isUsageError(e)) refused = e.message;
+    else {
+      // Not the user's input: an AWS error, an outage, an interrupted measurement. Still publish.
+      failure = (e as Error).message ?? String(e);
+      core.debug(String((e as Error).stack));
+    }
+  }
+  const exitCode: number = refused !== null ? 2 : failure !== null ? 1 : (outcome?.result.exitCode ?? 1);
+  for (const note of outcome?.notes ?? []) core.info(note);
+  if (outcome) core.info(outcome.result.report.trimEnd());
+
+  const modelName = outcome?.modelName ?? modelNameFor(inputs, env);
+  const command = inputs?.command ?? (rawInput(env, 'command') || 'unknown');
+  const at = new Date().toISOString();
+  const token = inputs?.githubToken ?? (rawInput(env, 'github-token') || undefined);
+  const octokit = token && ctx.repository ? getOctokit(token, { baseUrl: ctx.apiUrl }) : null;
+
+  const input: ReportInput = {
+    modelName: modelName ?? 'unknown model',
+    command,
+    exitCode,
+    version: VERSION,
+    refused,
+    error: failure,
+    ...(outcome?.report ?? {}),
+    run: { id: ctx.runId, attempt: ctx.runAttempt, at, url: ctx.runUrl, sha: ctx.sha },
+  };
+  if (octokit && inputs && modelName && input.plan && ctx.pullRequest) {
+    Object.assign(input, await readBasePlan(octokit, ctx, inputs.artifactsDir, modelName));
+  }
+
+  const markdown = renderReport(input);
+  const verdict = headline(input).verdict;
+  let commentUrl = '';
+  const wantComment = commentEnabled(inputs ?? { comment: 'auto' }, ctx.eventName);
+  if (wantComment) {
+    if (!octokit) {
+      core.warning('comment: no github-token (or no repository): not commenting');
+    } else if (!modelName) {
+      core.warning('comment: no model could be determined: not commenting');
+    } else {
+      const stamp = { runId: ctx.runId, attempt: ctx.runAttempt, at };
+      let body = renderComment(input, stamp);
+      if (body.length > COMMENT_LIMIT) {
+        // GitHub refuses comments over 65536 characters: keep the verdict, point at the summary.
+        body = renderCompactComment(input, stamp);
+        if (body.length > COMMENT_LIMIT)
+          body = `${body.slice(0, COMMENT_LIMIT - 200)}\n\n(truncated: see the job summary)\n`;
+      }
+      const result = await publishComment(octokit, ctx, { model: modelName, body, stamp });
+      commentUrl = result?.url ?? '';
+    }
+  }
+
+  setStepOutputs({ ...outputsFrom(input, verdict, outcome?.result.written ?? []), commentUrl });
+  await writeJobSummary(markdown, env);
+
+  if (exitCode !== 0) {
+    core.setFailed(
+      refused ??
+        (failure !== null
+          ? `scalegate ${command}: ${failure}`
+          : `scalegate ${command} ${modelName ?? ''}: ${verdict} (exit ${exitCode}); see the report above and the job summary`),
+    );
+  }
+  return exitCode;
+}

@@ -1,0 +1,620 @@
+/**
+ * The Markdown report of one scalegate step: the PR comment body and the job summary. Pure:
+ * artifacts in, Markdown out. Every string that comes from an artifact or a file name goes
+ * through escape-md (artifacts are files anyone can edit in a pull request); numbers are
+ * formatted here.
+ */
+import type {
+  DriftArtifact,
+  Finding,
+  Fingerprint,
+  PlanArtifact,
+  QmaxArtifact,
+  TtotalArtifact,
+  ValidateArtifact,
+} from '../model/index.js';
+import { fingerprintSlug } from '../model/index.js';
+import { renderTtfabMermaid } from './chart-md.js';
+import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
+
+export interface Located<A> {
+  artifact: A;
+  /** Where it was read from or written to (shown escaped), null when unknown. */
+  file: string | null;
+}
+
+/** What `scalegate gate` decides, in the shape of src/plan/gate.ts's GateResult. */
+export interface GateOutcome {
+  passed: boolean;
+  checks: ReadonlyArray<{ check: string; ok: boolean; detail: string; fix: string | null }>;
+}
+
+export interface RunInfo {
+  /** GITHUB_RUN_ID (decimal string). */
+  id: string;
+  attempt: number;
+  /** ISO-8601 time the report was made. */
+  at: string;
+  /** Link to the workflow run, when known. */
+  url: string | null;
+  /** The commit measured (head of the PR), when known. */
+  sha: string | null;
+}
+
+export interface ReportInput {
+  modelName: string;
+  command: string;
+  exitCode: number;
+  version: string;
+  /** A refused input (exit 2): the message, shown instead of results. */
+  refused?: string | null;
+  /** The command failed (an AWS error, an interrupted measurement): the message, exit 1. */
+  error?: string | null;
+  plan?: Located<PlanArtifact> | null;
+  qmax?: Located<QmaxArtifact> | null;
+  ttotal?: Located<TtotalArtifact> | null;
+  drift?: Located<DriftArtifact> | null;
+  validate?: Located<ValidateArtifact> | null;
+  gate?: GateOutcome | null;
+  /** The base branch's plan for the same model, for "what changed". */
+  basePlan?: { artifact: PlanArtifact; ref: string } | null;
+  /** Why the base plan could not be compared (unreadable, invalid), when that happened. */
+  baseNote?: string | null;
+  /** The command's terminal report, shown (in a code block) when no richer section applies. */
+  textReport?: string | null;
+  run?: RunInfo | null;
+}
+
+const VERDICT_ICON: Record<string, string> = {
+  ok: '✅',
+  warn: '⚠️',
+  stop: '🛑',
+  suppressed: '➖',
+  'preflight-ok': '✅',
+  drift: '🛑',
+  clean: '✅',
+  mismatch: '🛑',
+  match: '✅',
+  missing: '🛑',
+  extra: '⚠️',
+  passed: '✅',
+  refused: '🛑',
+  failed: '🛑',
+};
+
+const icon = (verdict: string): string => VERDICT_ICON[verdict] ?? '•';
+
+/** Numbers as the terminal report prints them: up to `digits` decimals, no trailing zeros. */
+export const fmt = (value: number | null | undefined, digits = 3): string =>
+  value === null || value === undefined || !Number.isFinite(value)
+    ? 'n/a'
+    : Number(value.toFixed(digits)).toString();
+
+/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
+const threshold = (value: number | null): string =>
+  value === null ? 'none' : Number.isInteger(value) ? value.toFixed(1) : fmt(value);
+
+export function planVerdictText(plan: PlanArtifact): string {
+  return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
+}
+
+const shortDigest = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
+
+function fingerprintCells(fp: Fingerprint): string[] {
+  const env = Object.entries(fp.container_env);
+  return [
+    codeSpan(fingerprintSlug(fp), { inTable: true }),
+    escapeMarkdown(fp.instance_type),
+    codeSpan(shortDigest(fp.image_digest), { inTable: true }),
+    escapeMarkdown(fp.region ?? 'not recorded'),
+    env.length === 0 ? 'none' : env.map(([k, v]) => codeSpan(`${k}=${v}`, { inTable: true })).join(' '),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headline
+
+export interface Headline {
+  /** ok | warn | stop | preflight-ok | drift | clean | mismatch | passed | refused | measured | … */
+  verdict: string;
+  text: string;
+}
+
+export function headline(input: ReportInput): Headline {
+  const model = escapeMarkdown(input.modelName);
+  const prefix = (verdict: string, what: string): Headline => ({
+    verdict,
+    text: `## ${icon(verdict)} scalegate ${escapeMarkdown(input.command)} · ${model}: ${what}`,
+  });
+  if (input.refused) return prefix('refused', `refused (exit ${input.exitCode})`);
+  if (input.error) return prefix('failed', `**failed** (exit ${input.exitCode})`);
+  switch (input.command) {
+    case 'plan':
+      if (input.plan)
+        return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**`);
+      break;
+    case 'qmax':
+      if (input.qmax) {
+        const q = input.qmax.artifact;
+        const bracket = q.q_max_bracketed
+          ? `bracketed by a breach at ${q.q_max_upper_bound ?? 'n/a'}`
+          : 'a lower bound: no breach measured above it';
+        return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**Q_max = ${q.q_max}** (${bracket})`);
+      }
+      break;
+    case 'ttotal':
+      if (input.ttotal) {
+        const t = input.ttotal.artifact;
+        return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**T_total = ${fmt(t.t_total_s, 1)} s**`);
+      }
+      break;
+    case 'drift':
+      if (input.drift) return prefix(input.drift.artifact.verdict, `**${input.drift.artifact.verdict}**`);
+      break;
+    case 'validate':
+      if (input.validate) {
+        return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
+      }
+      break;
+    case 'gate':
+      if (input.gate) {
+        return prefix(
+          input.gate.passed ? 'passed' : 'refused',
+          input.gate.passed ? '**passed**' : '**refused**',
+        );
+      }
+      break;
+  }
+  // A step that is not one command (a whole rehearsal) is judged by its plan when it has one.
+  if (input.plan)
+    return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**`);
+  const verdict = input.exitCode === 0 ? 'ok' : 'stop';
+  return prefix(verdict, input.exitCode === 0 ? '**done**' : `**failed (exit ${input.exitCode})**`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+
+function planSummary(plan: PlanArtifact): string {
+  const d = plan.deployable;
+  const parts = [
+    d.scaling_target_value === null
+      ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
+      : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
+    `**${d.min_instances}–${d.max_instances}** instances`,
+    `queue depth **${d.queue_max_depth}**`,
+    `Q_max **${plan.measured.q_max}**, T_total **${fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
+  ];
+  return `${parts.join(' · ')}.`;
+}
+
+interface DiffRow {
+  label: string;
+  base: string;
+  head: string;
+}
+
+/** The parameters a reviewer cares about, base vs this PR; only those that differ. */
+export function planChanges(base: PlanArtifact, head: PlanArtifact): DiffRow[] {
+  const rows: Array<[string, string, string]> = [
+    ['verdict', planVerdictText(base), planVerdictText(head)],
+    ['Q_max', `${base.measured.q_max}`, `${head.measured.q_max}`],
+    ['T_total (s)', fmt(base.measured.t_total_s, 1), fmt(head.measured.t_total_s, 1)],
+    [
+      'target',
+      threshold(base.deployable.scaling_target_value),
+      threshold(head.deployable.scaling_target_value),
+    ],
+    [
+      'scale-in threshold',
+      threshold(base.deployable.scale_in_threshold),
+      threshold(head.deployable.scale_in_threshold),
+    ],
+    ['min instances', `${base.deployable.min_instances}`, `${head.deployable.min_instances}`],
+    ['max instances', `${base.deployable.max_instances}`, `${head.deployable.max_instances}`],
+    ['queue depth', `${base.deployable.queue_max_depth}`, `${head.deployable.queue_max_depth}`],
+    [
+      'scale-out cooldown (s)',
+      `${base.deployable.scale_out_cooldown_s}`,
+      `${head.deployable.scale_out_cooldown_s}`,
+    ],
+    [
+      'scale-in cooldown (s)',
+      `${base.deployable.scale_in_cooldown_s}`,
+      `${head.deployable.scale_in_cooldown_s}`,
+    ],
+    ['SLO (ms)', `${base.deployable.slo_ms}`, `${head.deployable.slo_ms}`],
+    [
+      'service-time alarm (ms)',
+      fmt(base.deployable.service_time_alarm_ms),
+      fmt(head.deployable.service_time_alarm_ms),
+    ],
+    ['measured on', fingerprintSlug(base.fingerprint), fingerprintSlug(head.fingerprint)],
+  ];
+  return rows.filter(([, b, h]) => b !== h).map(([label, b, h]) => ({ label, base: b, head: h }));
+}
+
+function changesSection(input: ReportInput, plan: PlanArtifact): string[] {
+  const out: string[] = [];
+  if (input.basePlan) {
+    const ref = codeSpan(input.basePlan.ref);
+    const rows = planChanges(input.basePlan.artifact, plan);
+    out.push(`### What changed against ${ref}`);
+    if (rows.length === 0) {
+      out.push('', `No change: the deployable values equal the plan on ${ref}.`);
+    } else {
+      out.push(
+        '',
+        rows
+          .map(
+            (r) =>
+              `${escapeMarkdown(r.label, { lineStart: true })} ${escapeMarkdown(r.base)} → ${escapeMarkdown(r.head)}`,
+          )
+          .join(', '),
+      );
+      out.push(
+        '',
+        markdownTable(
+          ['', escapeMarkdown(input.basePlan.ref), 'this PR'],
+          rows.map((r) => [escapeMarkdown(r.label), escapeMarkdown(r.base), `**${escapeMarkdown(r.head)}**`]),
+        ),
+      );
+    }
+  } else if (input.baseNote) {
+    out.push('### What changed', '', escapeMarkdown(input.baseNote, { lineStart: true }));
+  }
+  return out;
+}
+
+function findingsSection(findings: readonly Finding[]): string[] {
+  return [
+    '### Findings',
+    '',
+    markdownTable(
+      ['', 'finding', 'detail', 'fix'],
+      findings.map((f) => [
+        `${icon(f.verdict)} ${escapeMarkdown(f.verdict)}`,
+        codeSpan(f.name, { inTable: true }),
+        inlineMarkdown(f.detail, { inTable: true }),
+        f.fix && f.verdict !== 'ok' ? inlineMarkdown(f.fix, { inTable: true }) : '',
+      ]),
+    ),
+  ];
+}
+
+function deployableSection(plan: PlanArtifact): string[] {
+  const d = plan.deployable;
+  const rows: Array<[string, string]> = [
+    ['min_instances', `${d.min_instances}`],
+    ['max_instances', `${d.max_instances}`],
+    [
+      'scaling_target_value',
+      d.scaling_target_value === null
+        ? 'none (no R measured: not deployable)'
+        : threshold(d.scaling_target_value),
+    ],
+    ['scale_in_threshold', threshold(d.scale_in_threshold)],
+    ['queue_max_depth', `${d.queue_max_depth}`],
+    ['scale_out_cooldown_s', `${d.scale_out_cooldown_s}`],
+    ['scale_in_cooldown_s', `${d.scale_in_cooldown_s}`],
+    ['slo_ms', `${d.slo_ms}`],
+    ['service_time_alarm_ms', fmt(d.service_time_alarm_ms)],
+  ];
+  return [
+    '### Deployable values',
+    '',
+    markdownTable(
+      ['parameter', 'value'],
+      rows.map(([k, v]) => [codeSpan(k, { inTable: true }), escapeMarkdown(v)]),
+    ),
+  ];
+}
+
+const FP_HEADER = ['fingerprint', 'instance type', 'image digest', 'region', 'container env'];
+
+function planInputsSection(plan: PlanArtifact): string[] {
+  const rows: string[][] = [];
+  const q = plan.inputs.qmax;
+  rows.push([
+    'qmax',
+    codeSpan(q.file, { inTable: true }),
+    codeSpan(q.run_id, { inTable: true }),
+    ...fingerprintCells(q.fingerprint),
+  ]);
+  const t = plan.inputs.ttotal;
+  if (t) {
+    rows.push([
+      'ttotal',
+      codeSpan(t.file, { inTable: true }),
+      codeSpan(t.run_id, { inTable: true }),
+      ...fingerprintCells(t.fingerprint),
+    ]);
+  } else {
+    rows.push([
+      'ttotal',
+      `stated: ${fmt(plan.inputs.t_total_stated_s, 1)} s (not measured)`,
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+  }
+  const m = plan.measured;
+  const out = [
+    '### Measured inputs',
+    '',
+    markdownTable(['', 'file', 'run', ...FP_HEADER], rows),
+    '',
+    markdownTable(
+      ['measured', 'value'],
+      [
+        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+        ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
+        ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
+        [`T_total (${m.t_total_origin})`, `${fmt(m.t_total_s, 2)} s`],
+        [
+          m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
+          `${fmt(m.policy_lag_s, 1)} s`,
+        ],
+        [
+          'CloudWatch/client ratio R',
+          m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
+        ],
+      ].map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(v)]),
+    ),
+  ];
+  for (const warning of plan.inputs.mismatch_warnings) out.push('', `> ⚠️ ${inlineMarkdown(warning)}`);
+  return out;
+}
+
+function qmaxInputSection(q: Located<QmaxArtifact>): string[] {
+  const a = q.artifact;
+  return [
+    '### Measurement',
+    '',
+    markdownTable(
+      ['', 'file', 'run', 'measured at', ...FP_HEADER],
+      [
+        [
+          'qmax',
+          q.file ? codeSpan(q.file, { inTable: true }) : 'n/a',
+          codeSpan(a.run_id, { inTable: true }),
+          escapeMarkdown(a.measured_at),
+          ...fingerprintCells(a.fingerprint),
+        ],
+      ],
+    ),
+    '',
+    `SLO ${fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${fmt(a.s_mean_s, 4)} s · S_p95 ${fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
+  ];
+}
+
+function chartSection(qmax: QmaxArtifact): string[] {
+  const chart = renderTtfabMermaid(qmax);
+  if (!chart) return [];
+  return [
+    '### p95 TTFAB against concurrency',
+    '',
+    chart.block,
+    '',
+    `<sub>${escapeMarkdown(chart.legend)}</sub>`,
+  ];
+}
+
+function ttotalSection(t: Located<TtotalArtifact>): string[] {
+  const a = t.artifact;
+  const out = [
+    '### T_total stages',
+    '',
+    `T_total **${fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
+      ` · policy lag ${fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+      (t.file ? ` · ${codeSpan(t.file)}` : ''),
+    '',
+  ];
+  if (a.durations.length === 0) {
+    out.push('No stage durations recorded.');
+  } else {
+    out.push(
+      markdownTable(
+        ['stage', 'seconds', 'share of T_total', ''],
+        a.durations.map((d) => [
+          `${codeSpan(d.from, { inTable: true })} → ${codeSpan(d.to, { inTable: true })}`,
+          fmt(d.seconds, Math.abs(d.seconds) < 1 ? 3 : 1),
+          d.share === null ? '' : `${(d.share * 100).toFixed(1)} %`,
+          d.bounded ? 'bound' : '',
+        ]),
+      ),
+    );
+  }
+  if (a.missing_stages.length > 0) {
+    out.push('', `Missing stages: ${a.missing_stages.map((s) => codeSpan(s)).join(', ')}`);
+  }
+  return out;
+}
+
+function comparisonSection(
+  title: string,
+  rows: ReadonlyArray<{ parameter: string; expected: unknown; deployed: unknown; verdict: string }>,
+): string[] {
+  if (rows.length === 0) return [];
+  const value = (v: unknown): string =>
+    v === null || v === undefined ? '—' : codeSpan(String(v), { inTable: true });
+  return [
+    title,
+    '',
+    markdownTable(
+      ['', 'parameter', 'expected', 'deployed'],
+      rows.map((r) => [
+        `${icon(r.verdict)} ${escapeMarkdown(r.verdict)}`,
+        codeSpan(r.parameter, { inTable: true }),
+        value(r.expected),
+        value(r.deployed),
+      ]),
+    ),
+  ];
+}
+
+function driftSection(d: Located<DriftArtifact>): string[] {
+  const a = d.artifact;
+  const out = [
+    `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)}${a.plan ? `, against ${codeSpan(a.plan.file)}` : ''}.`,
+    '',
+    '### Checks',
+    '',
+    markdownTable(
+      ['', 'check', 'detail', 'remediation'],
+      a.findings.map((f) => [
+        `${icon(f.verdict === 'drift' ? 'stop' : f.verdict)} ${escapeMarkdown(f.verdict)}`,
+        codeSpan(f.check, { inTable: true }),
+        inlineMarkdown(f.detail, { inTable: true }),
+        f.remediation ? inlineMarkdown(f.remediation, { inTable: true }) : '',
+      ]),
+    ),
+  ];
+  const off = a.rows.filter((r) => r.verdict !== 'match');
+  if (off.length > 0) out.push('', ...comparisonSection('### Differences', off));
+  return out;
+}
+
+function validateSection(v: Located<ValidateArtifact>): string[] {
+  const a = v.artifact;
+  return [
+    `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)} against ${codeSpan(a.plan.file)} (run ${codeSpan(a.plan.run_id)}).`,
+    '',
+    ...comparisonSection('### Deployed vs plan', a.rows),
+  ];
+}
+
+function gateSection(g: GateOutcome): string[] {
+  return [
+    '### Gate checks',
+    '',
+    markdownTable(
+      ['', 'check', 'detail', 'fix'],
+      g.checks.map((c) => [
+        c.ok ? '✅' : '🛑',
+        codeSpan(c.check, { inTable: true }),
+        inlineMarkdown(c.detail, { inTable: true }),
+        c.fix ? inlineMarkdown(c.fix, { inTable: true }) : '',
+      ]),
+    ),
+  ];
+}
+
+/** A fenced block that no content can close early. */
+export function fencedText(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`{3,}|~{3,}/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${text.replace(/\r/g, '').trimEnd()}\n${fence}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function renderReport(input: ReportInput): string {
+  const out: string[] = [headline(input).text, ''];
+  if (input.refused) {
+    out.push(`The step refused its input and wrote nothing:`, '', fencedText(input.refused), '');
+  } else {
+    // A failure still shows whatever the step produced before it failed.
+    if (input.error) out.push('The step failed:', '', fencedText(input.error), '');
+    const plan = input.plan?.artifact;
+    if (plan) {
+      out.push(planSummary(plan), '');
+      const changes = changesSection(input, plan);
+      if (changes.length > 0) out.push(...changes, '');
+      out.push(...findingsSection(plan.findings), '');
+      out.push(...deployableSection(plan), '');
+      out.push(...planInputsSection(plan), '');
+    } else if (input.qmax) {
+      out.push(...qmaxInputSection(input.qmax), '');
+    }
+    if (input.qmax) {
+      const chart = chartSection(input.qmax.artifact);
+      if (chart.length > 0) out.push(...chart, '');
+    }
+    if (input.ttotal) out.push(...ttotalSection(input.ttotal), '');
+    if (input.drift) out.push(...driftSection(input.drift), '');
+    if (input.validate) out.push(...validateSection(input.validate), '');
+    if (input.gate) out.push(...gateSection(input.gate), '');
+    const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
+    if (!rich && input.textReport) out.push(fencedText(input.textReport), '');
+  }
+  out.push(footer(input));
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
+}
+
+function footer(input: ReportInput): string {
+  const bits = [`scalegate ${escapeMarkdown(input.version)}`, `exit ${input.exitCode}`];
+  const run = input.run;
+  if (run) {
+    const label = `run ${escapeMarkdown(run.id)}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}`;
+    // Our own URL (built from GITHUB_SERVER_URL and the repository), never from an artifact.
+    bits.push(run.url && /^https?:\/\/[^\s()<>]+$/.test(run.url) ? `[${label}](${run.url})` : label);
+    if (run.sha) bits.push(`commit ${codeSpan(run.sha.slice(0, 12))}`);
+    bits.push(escapeMarkdown(run.at));
+  }
+  return `<sub>${bits.join(' · ')}</sub>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hidden markers: which model a comment is about, and which run wrote it.
+
+export const MODEL_MARKER_PREFIX = '<!-- scalegate:model=';
+
+export function modelMarker(modelName: string): string {
+  return `${MODEL_MARKER_PREFIX}${markerValue(modelName)} -->`;
+}
+
+export interface RunStamp {
+  runId: string;
+  attempt: number;
+  at: string;
+}
+
+export function runMarker(stamp: RunStamp): string {
+  return `<!-- scalegate:run id=${markerValue(stamp.runId)} attempt=${stamp.attempt} at=${markerValue(stamp.at)} -->`;
+}
+
+export function parseRunMarker(body: string): RunStamp | null {
+  const m = /<!-- scalegate:run id=([^\s]+) attempt=(\d+) at=([^\s]+) -->/.exec(body);
+  if (!m) return null;
+  try {
+    return {
+      runId: decodeURIComponent(m[1] as string),
+      attempt: Number(m[2]),
+      at: decodeURIComponent(m[3] as string),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** True when the comment body is about `modelName` (its first line is exactly our marker). */
+export function hasModelMarker(body: string, modelName: string): boolean {
+  return body.split('\n', 1)[0]?.trim() === modelMarker(modelName);
+}
+
+/** The full comment: markers first (hidden), then the report. */
+export function renderComment(input: ReportInput, stamp: RunStamp): string {
+  return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${renderReport(input)}`;
+}
+
+/**
+ * The comment when the full report exceeds what GitHub accepts (65536 characters): the verdict
+ * line, a pointer to the job summary (which holds the full report), the footer.
+ */
+export function renderCompactComment(input: ReportInput, stamp: RunStamp): string {
+  const body = [
+    headline(input).text,
+    '',
+    'The full report is longer than a pull request comment can hold: it is in the job summary of the run below.',
+    '',
+    footer(input),
+  ].join('\n');
+  return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${body}\n`;
+}

@@ -1,0 +1,213 @@
+/**
+ * The action's metadata and its commands without AWS: action.yml declares exactly what the entry
+ * reads and writes, the composite actions fix their command and pass only declared inputs, and
+ * refused inputs exit 2 with a message naming what to fix (never a stack trace, never a fake run).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { containerAssetHash } from '../../src/local/asset-hash.js';
+import { repoRoot } from '../helpers/anchor.js';
+import { makeWorkspace, runStep } from './run-action.js';
+
+const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+
+/** The keys of a top-level YAML mapping section (two-space indented `name:` lines). */
+function sectionKeys(yaml: string, section: string): string[] {
+  const lines = yaml.split('\n');
+  const start = lines.indexOf(`${section}:`);
+  if (start < 0) return [];
+  const keys: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line)) break;
+    const m = /^ {2}([a-z][a-z0-9-]*):\s*$/.exec(line);
+    if (m) keys.push(m[1] as string);
+  }
+  return keys;
+}
+
+const actionYml = read('action.yml');
+const composites = readdirSync(join(repoRoot, 'actions'), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+  .map((d) => d.name)
+  .sort();
+
+describe('action metadata', () => {
+  it('runs the bundles on node24 with a post step that always runs (a cancelled qmax must still be thawed)', () => {
+    expect(actionYml).toMatch(
+      /\nruns:\n {2}using: node24\n {2}main: dist\/main\.mjs\n {2}post: dist\/post\.mjs\n {2}post-if: always\(\)\n/,
+    );
+  });
+
+  it('declares exactly the inputs the entry reads, and every output it sets (an undeclared input is silently empty)', () => {
+    const consumed = [
+      ...read('src/action/inputs.ts').matchAll(
+        /(?:optional|positive|nonNegative|positiveInt|anyNumber|booleanInput|choiceInput|rungsInput)\(env, '([a-z-]+)'/g,
+      ),
+    ].map((m) => m[1] as string);
+    const declared = sectionKeys(actionYml, 'inputs');
+    expect([...new Set(consumed)].sort()).toEqual([...declared].sort());
+    const set = [...read('src/action/publish.ts').matchAll(/core\.setOutput\('([a-z-]+)'/g)].map((m) => m[1]);
+    expect([...set].sort()).toEqual(sectionKeys(actionYml, 'outputs').sort());
+    for (const required of [
+      'verdict',
+      'exit-code',
+      'artifact-path',
+      'q-max',
+      't-total-s',
+      'scaling-target-value',
+      'scale-in-threshold',
+      'comment-url',
+    ]) {
+      expect(set).toContain(required);
+    }
+    expect(actionYml).toMatch(/ {2}github-token:\n(?: {4}.*\n)*? {4}default: \$\{\{ github\.token \}\}/);
+  });
+
+  it.each(composites)(
+    'actions/%s fixes its command, stages the root action, passes only declared inputs, pins third-party actions',
+    (step) => {
+      const yml = read(`actions/${step}/action.yml`);
+      expect(yml).toMatch(/\nruns:\n {2}using: composite\n/);
+      expect(yml).toContain('run: bash "$GITHUB_ACTION_PATH/../_lib/stage-action.sh"');
+      expect(yml).toContain(`uses: ./.scalegate/action\n      with:\n        command: ${step}\n`);
+      const declared = new Set(sectionKeys(actionYml, 'inputs'));
+      const passed = [...yml.matchAll(/^ {8}([a-z-]+): \$\{\{ inputs\.([a-z-]+) \}\}$/gm)];
+      expect(passed.length).toBeGreaterThan(4);
+      for (const [, name, from] of passed) {
+        expect(declared.has(name as string), `${name} is not an input of action.yml`).toBe(true);
+        expect(sectionKeys(yml, 'inputs')).toContain(from);
+      }
+      for (const [, uses] of yml.matchAll(/^\s+(?:- )?uses: (\S+)/gm)) {
+        if (uses === './.scalegate/action') continue;
+        expect(uses).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
+      }
+      // The artifacts are committed even when the verdict failed the step, never after a cancel.
+      const expression =
+        '$' + "{{ !cancelled() && inputs.commit == 'true' && steps.scalegate.outputs.written-files != '' }}";
+      expect(yml).toContain(`if: ${expression}`);
+    },
+  );
+
+  it('has the six composite actions of the issue', () => {
+    expect(composites).toEqual(['drift', 'gate', 'plan', 'qmax', 'ttotal', 'validate']);
+  });
+});
+
+describe('refused inputs (exit 2, a message that names the fix)', () => {
+  const step = (inputs: Record<string, string>) =>
+    runStep({ entry: 'main', workspace: makeWorkspace({ withPlan: true }), eventName: 'push', inputs });
+
+  it('refuses an unknown command and a malformed number, naming the input', async () => {
+    const unknown = await step({ command: 'deploy', model: 'kokoro-82m' });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stdout).toMatch(
+      /::error::input command: one of drift, qmax, ttotal, plan, validate, thaw, gate, got "deploy"/,
+    );
+    expect(unknown.outputs).toMatchObject({ verdict: 'refused', 'exit-code': '2', 'artifact-path': '' });
+    expect(unknown.summary).toContain('refused (exit 2)');
+
+    const bad = await step({ command: 'plan', model: 'kokoro-82m', 'surge-ratio': 'lots' });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toMatch(/input surge-ratio: needs a number, got "lots"/);
+    expect(bad.stdout).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('refuses a plan without a measurement to plan from, saying which step to run', async () => {
+    const empty = await runStep({
+      entry: 'main',
+      workspace: makeWorkspace(),
+      eventName: 'push',
+      inputs: { command: 'plan', model: 'reference-tts' },
+    });
+    expect(empty.status).toBe(2);
+    expect(empty.stdout).toMatch(
+      /no qmax artifact for reference-tts in artifacts measured on ml\.g5\.xlarge: run the qmax step first/,
+    );
+  });
+
+  it('gates an image_uri model on its measured plan (exit 0, "passed")', async () => {
+    const pass = await step({ command: 'gate', model: 'kokoro-82m' });
+    expect(pass.status, pass.stdout).toBe(0);
+    expect(pass.outputs.verdict).toBe('passed');
+    expect(pass.summary).toContain('### Gate checks');
+  });
+
+  it('gates a container_dir model on its CDK asset hash, and refuses when aws-cdk-lib is not installed (never a fake digest)', async () => {
+    const workspace = makeWorkspace();
+    cpSync(join(repoRoot, 'infra', 'container'), join(workspace, 'infra', 'container'), {
+      recursive: true,
+      filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src.slice(repoRoot.length)),
+    });
+    const digest = containerAssetHash(join(repoRoot, 'infra', 'container'));
+    const gate = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'gate', model: 'reference-tts' },
+    });
+    // No plan for reference-tts is committed: refused on plan_readable, after hashing the image.
+    expect(gate.status, gate.stdout).toBe(1);
+    expect(gate.outputs.verdict).toBe('refused');
+    expect(gate.stdout).toContain(`deploying image ${digest} (CDK asset hash of container_dir)`);
+    expect(gate.summary).toMatch(/\| 🛑 \| `plan_readable` \|/);
+
+    // The same bundle where no node_modules lies above it (a root action checked out under _actions/).
+    const lonely = mkdtempSync(join(tmpdir(), 'scalegate-bundle-'));
+    cpSync(join(repoRoot, 'dist', 'main.mjs'), join(lonely, 'main.mjs'));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      INPUT_COMMAND: 'gate',
+      INPUT_MODEL: 'reference-tts',
+      GITHUB_OUTPUT: join(lonely, 'out'),
+      GITHUB_STATE: join(lonely, 'state'),
+    };
+    writeFileSync(env.GITHUB_OUTPUT, '');
+    writeFileSync(env.GITHUB_STATE, '');
+    const refused = spawnSync(process.execPath, [join(lonely, 'main.mjs')], {
+      cwd: workspace,
+      env,
+      encoding: 'utf8',
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toMatch(
+      /container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed/,
+    );
+  });
+
+  it('runs qmax as a dry run without AWS (the schedule, in the log and the summary)', async () => {
+    const dry = await runStep({
+      entry: 'main',
+      workspace: makeWorkspace(),
+      eventName: 'push',
+      inputs: { command: 'qmax', model: 'kokoro-82m', 'dry-run': 'true' },
+      env: { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_REGION: 'local' },
+    });
+    expect(dry.status, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.outputs['artifact-path']).toBe('');
+    expect(dry.summary).toMatch(/```text\n/);
+  });
+
+  it('publishes a command that fails on AWS (exit 1, "failed", the message in the summary) instead of dying silently', async () => {
+    const run = await runStep({
+      entry: 'main',
+      workspace: makeWorkspace(),
+      eventName: 'push',
+      inputs: { command: 'thaw', model: 'kokoro-82m' },
+      env: {
+        AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+        AWS_REGION: 'local',
+        AWS_ACCESS_KEY_ID: 'x',
+        AWS_SECRET_ACCESS_KEY: 'y',
+        AWS_MAX_ATTEMPTS: '1',
+      },
+    });
+    expect(run.status).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'failed', 'exit-code': '1' });
+    expect(run.summary.split('\n')[0]).toBe('## 🛑 scalegate thaw · kokoro-82m: **failed** (exit 1)');
+    expect(run.summary).toContain('ECONNREFUSED');
+    expect(run.stdout).toMatch(/::error::scalegate thaw: .*ECONNREFUSED/);
+  });
+});

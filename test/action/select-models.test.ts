@@ -1,0 +1,106 @@
+/**
+ * .github/scripts/select-models.mjs decides which models the calibrate workflow measures (and the
+ * release workflow deploys): a change to a model's container or to what fingerprints it must be
+ * re-measured; a plan-only change (load, surge ratio) must not spend an hour of GPU on it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/anchor.js';
+
+const script = join(repoRoot, '.github', 'scripts', 'select-models.mjs');
+
+const base = {
+  models: {
+    alpha: {
+      endpoint: 'speech-alpha',
+      region: 'us-east-1',
+      instance_type: 'ml.g5.xlarge',
+      container_dir: 'models/alpha',
+      slo_ms: 1000,
+      surge_ratio: 1.25,
+      peak_rps: 10,
+    },
+    beta: {
+      endpoint: 'speech-beta',
+      region: 'eu-west-1',
+      instance_type: 'ml.g5.xlarge',
+      image_uri: 'x.dkr.ecr.eu-west-1.amazonaws.com/beta@sha256:aa',
+      slo_ms: 2000,
+      surge_ratio: 1.25,
+      peak_rps: 10,
+    },
+  },
+};
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.trim();
+}
+
+function repoWith(change: (dir: string, config: typeof base) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'scalegate-select-'));
+  git(dir, 'init', '--quiet', '-b', 'main');
+  mkdirSync(join(dir, 'models', 'alpha'), { recursive: true });
+  writeFileSync(join(dir, 'models', 'alpha', 'Dockerfile'), 'FROM scratch\n');
+  writeFileSync(join(dir, 'scalegate.config.json'), JSON.stringify(base, null, 2));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '--quiet', '-m', 'base');
+  const baseSha = git(dir, 'rev-parse', 'HEAD');
+  const config = structuredClone(base);
+  change(dir, config);
+  writeFileSync(join(dir, 'scalegate.config.json'), JSON.stringify(config, null, 2));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '--quiet', '--allow-empty', '-m', 'change');
+  return { dir, baseSha, headSha: git(dir, 'rev-parse', 'HEAD') };
+}
+
+function select(dir: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [script, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+  });
+  return { status: r.status, models: r.status === 0 ? JSON.parse(r.stdout) : null, stderr: r.stderr };
+}
+
+describe('select-models.mjs', () => {
+  it('selects a model whose container directory changed', () => {
+    const { dir, baseSha, headSha } = repoWith((d) =>
+      writeFileSync(join(d, 'models', 'alpha', 'app.py'), 'x'),
+    );
+    expect(select(dir, 'changed', baseSha, headSha).models).toEqual([
+      { model: 'alpha', endpoint: 'speech-alpha', region: 'us-east-1' },
+    ]);
+  });
+
+  it('selects a model whose fingerprint or SLO changed, not one whose plan-only choices did', () => {
+    const { dir, baseSha, headSha } = repoWith((_d, c) => {
+      c.models.alpha.peak_rps = 500;
+      c.models.alpha.surge_ratio = 1.1;
+      c.models.beta.instance_type = 'ml.g6.xlarge';
+    });
+    expect(select(dir, 'changed', baseSha, headSha).models).toEqual([
+      { model: 'beta', endpoint: 'speech-beta', region: 'eu-west-1' },
+    ]);
+  });
+
+  it('lists one model on request, refusing an unknown one; and all of them', () => {
+    const { dir } = repoWith(() => {});
+    expect(select(dir, 'one', 'beta').models).toEqual([
+      { model: 'beta', endpoint: 'speech-beta', region: 'eu-west-1' },
+    ]);
+    const unknown = select(dir, 'one', 'gamma');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /model "gamma" is not in scalegate\.config\.json \(declared: alpha, beta\)/,
+    );
+    expect(select(dir, 'all').models.map((m: { model: string }) => m.model)).toEqual(['alpha', 'beta']);
+  });
+});

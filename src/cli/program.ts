@@ -5,7 +5,17 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isUsageError } from '../model/errors.js';
+import { registerDeploy } from './deploy.js';
+import { registerDrift } from './drift.js';
+import { registerGate } from './gate.js';
+import { registerLocalUp } from './local.js';
+import { registerLocalApply } from './local-apply.js';
 import { registerPlan } from './plan.js';
+import { registerQmax } from './qmax.js';
+import { registerRehearse } from './rehearse.js';
+import { registerThaw } from './thaw.js';
+import { registerTtotal } from './ttotal.js';
+import { registerValidate } from './validate.js';
 
 export function buildProgram(): Command {
   const program = new Command('scalegate')
@@ -16,7 +26,18 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
+  // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate.
+  registerRehearse(program);
+  registerDrift(program);
+  registerQmax(program);
+  registerTtotal(program);
   registerPlan(program);
+  registerValidate(program);
+  registerThaw(program);
+  registerGate(program);
+  registerDeploy(program);
+  registerLocalUp(program);
+  registerLocalApply(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -58,7 +58,7 @@ export const REHEARSAL_PROFILES: Record<'full' | 'quick', RehearsalProfile> = {
     measureS: 8,
     settleS: 2,
     minSamples: 100,
-    resolution: 2,
+    resolution: 4,
     maxConcurrency: 96,
     recoveryWindowS: 6,
   },

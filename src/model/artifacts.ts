@@ -74,6 +74,17 @@ export const qmaxStepSchema = z.object({
   server_5xx_total: z.number().nonnegative().nullable(),
   /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
   cw_ratio: z.number().positive().nullable(),
+  // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
+  verdict_reason: z.string().nullable().optional(),
+  /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
+  end_reason: z.enum(['decisive', 'hold']).nullable().optional(),
+  /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
+  in_flight_shortfall: z.number().nonnegative().nullable().optional(),
+  client_loop_delay_p99_ms: z.number().nonnegative().nullable().optional(),
+  /** Share of the rung the client's event loop was busy (near 1: the client limits the load). */
+  client_event_loop_utilization: z.number().min(0).max(1).nullable().optional(),
+  /** Whole 10 s CloudWatch periods inside the measure window that the join used. */
+  cw_periods: z.number().int().nonnegative().nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 
@@ -118,6 +129,14 @@ export const qmaxArtifactSchema = z.object({
   cloudwatch: z.object({ joined: z.boolean(), error: z.string().nullable() }),
   steps: z.array(qmaxStepSchema).min(1),
   provenance: provenanceSchema,
+  // Additive (qmax engine): what was driven, with what, and what the freeze restored.
+  target: z.string().nullable().optional(),
+  prompts: z.object({ source: z.string(), count: z.number().int().positive() }).nullable().optional(),
+  request_timeout_s: z.number().positive().nullable().optional(),
+  restore: z
+    .object({ actions: z.array(z.string()), errors: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 export type QmaxArtifact = z.infer<typeof qmaxArtifactSchema>;
 
@@ -181,6 +200,46 @@ export const ttotalArtifactSchema = z.object({
   missing_stages: z.array(z.string()),
   notes: z.array(z.string()),
   provenance: provenanceSchema,
+  // Optional (absent in legacy artifacts and in those written before they existed):
+  /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
+  t_total_end_stage: z.string().optional(),
+  /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
+  config_mismatch_allowed: z.boolean().optional(),
+  mismatch_warnings: z.array(z.string()).optional(),
+  /** Completed probe requests before the trigger and in the recovery window. */
+  requests_before: z.number().int().nonnegative().nullable().optional(),
+  requests_after: z.number().int().nonnegative().nullable().optional(),
+  /** What the run used, so a reader can judge the bounds (window, poll interval, ...). */
+  settings: z
+    .object({
+      probe_concurrency: z.number().int().positive(),
+      recovery_window_s: z.number().positive(),
+      recovery_min_samples: z.number().int().positive(),
+      recovery_target_factor: z.number().positive(),
+      poll_s: z.number().positive(),
+      max_wait_s: z.number().positive(),
+      pre_trigger_s: z.number().nonnegative(),
+      publication_delay_s: z.number().nonnegative().nullable(),
+    })
+    .optional(),
+  /** Quota headroom seen in the preflight (null fields when unknown). */
+  quota: z
+    .object({
+      quota_name: z.string().nullable(),
+      quota_value: z.number().nullable(),
+      instances_in_use: z.number().int().nonnegative().nullable(),
+      source: z.string(),
+    })
+    .optional(),
+  /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
+  restore: z
+    .object({
+      desired_instance_count: z.number().int().nonnegative(),
+      suspension_restored: z.boolean(),
+      actions: z.array(z.string()),
+      errors: z.array(z.string()),
+    })
+    .optional(),
 });
 export type TtotalArtifact = z.infer<typeof ttotalArtifactSchema>;
 

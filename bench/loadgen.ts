@@ -1,0 +1,327 @@
+// Benchmark of the closed-loop load engine (src/load): N = 1000 outstanding streaming requests
+// against a loopback server that answers each after a fixed delay, in its own process (so client
+// and server do not share an event loop). Reports the client-added TTFAB (measured minus the
+// server's delay) p50/p99, requests/s and in-flight (engine and server side), for the http
+// transport and for the SageMaker response-stream transport (real SDK client, event-stream
+// frames), side by side with autocannon against the same server in the same run.
+//
+//   npm run bench:loadgen [-- --concurrency 1000 --delay-ms 200 --seconds 10 --warmup-s 3 --only http,sdk,autocannon]
+//
+// Target: added p99 < 2 ms with in-flight exactly 1000.
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { ClosedLoopEngine, now } from '../src/load/engine.js';
+import { createHttpTransport } from '../src/load/http-transport.js';
+import { encodePrompts } from '../src/load/prompts.js';
+import {
+  createLoadRuntimeClient,
+  createResponseStreamTransport,
+} from '../src/load/response-stream-transport.js';
+import type { RequestRecord, Transport } from '../src/load/types.js';
+import { quantileSorted, sortedAscending } from '../src/stats/quantiles.js';
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server (child process): POST -> after delay, 200 with the first audio chunk, then end.
+// `/endpoints/<name>/invocations-response-stream` answers with one PayloadPart event instead.
+// GET /stats -> {in_flight, max_in_flight, received}; GET /stats?reset=1 resets the counters.
+// ---------------------------------------------------------------------------------------------
+async function serve(delayMs: number): Promise<void> {
+  const codec = new EventStreamCodec(
+    (b: Uint8Array) => Buffer.from(b).toString('utf8'),
+    (s: string) => new Uint8Array(Buffer.from(s, 'utf8')),
+  );
+  const audio = Buffer.alloc(44 + 512, 3);
+  const str = (value: string) => ({ type: 'string' as const, value });
+  const frame = Buffer.from(
+    codec.encode({
+      headers: {
+        ':message-type': str('event'),
+        ':event-type': str('PayloadPart'),
+        ':content-type': str('application/octet-stream'),
+      },
+      body: new Uint8Array(audio),
+    }),
+  );
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let received = 0;
+  const server = createServer(
+    { noDelay: true, keepAliveTimeout: 120_000 },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'GET') {
+        if ((req.url ?? '').includes('reset=1')) {
+          maxInFlight = inFlight;
+          received = 0;
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ in_flight: inFlight, max_in_flight: maxInFlight, received }));
+        return;
+      }
+      const stream = (req.url ?? '').endsWith('/invocations-response-stream');
+      req.resume();
+      req.on('end', () => {
+        received += 1;
+        inFlight += 1;
+        if (inFlight > maxInFlight) maxInFlight = inFlight;
+        setTimeout(() => {
+          inFlight -= 1;
+          if (stream) {
+            res.writeHead(200, {
+              'Content-Type': 'application/vnd.amazon.eventstream',
+              'X-Amzn-SageMaker-Content-Type': 'audio/wav',
+            });
+            res.end(frame);
+          } else {
+            res.writeHead(200, { 'Content-Type': 'audio/wav' });
+            res.end(audio);
+          }
+        }, delayMs);
+      });
+    },
+  );
+  server.maxConnections = 100_000;
+  server.headersTimeout = 130_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client side.
+// ---------------------------------------------------------------------------------------------
+interface ServerStats {
+  in_flight: number;
+  max_in_flight: number;
+  received: number;
+}
+
+function stats(port: number, reset = false): Promise<ServerStats> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: `/stats${reset ? '?reset=1' : ''}`, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => resolve(JSON.parse(body) as ServerStats));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Row {
+  tool: string;
+  addedP50Ms: number;
+  addedP99Ms: number;
+  rps: number;
+  inFlightMean: number | null;
+  inFlightPeak: number | null;
+  serverMaxInFlight: number;
+  errors: number;
+}
+
+const fmt = (v: number | null, digits = 2): string => (v === null ? '-' : v.toFixed(digits));
+
+async function engineRow(
+  tool: string,
+  transport: Transport,
+  port: number,
+  concurrency: number,
+  delayMs: number,
+  warmupS: number,
+  seconds: number,
+): Promise<Row> {
+  const records: RequestRecord[] = [];
+  let windowStart = Number.POSITIVE_INFINITY;
+  let windowEnd = Number.POSITIVE_INFINITY;
+  const engine = new ClosedLoopEngine({
+    transport,
+    bodies: encodePrompts({ source: 'bench', texts: ['The quick brown fox jumps over the lazy dog.'] }),
+    requestTimeoutMs: 30_000,
+    onRecord: (r) => {
+      // Every request completed inside the window (all dispatched after the ramp and warm-up).
+      const ended = r.endedAt as number;
+      if (ended >= windowStart && ended <= windowEnd) records.push(r);
+    },
+  });
+  // Ramp up over one server delay so the N requests are spread evenly over the cycle: otherwise all
+  // N start together, the server answers them in one burst, and the burst (not the client) is
+  // what the tail measures.
+  const rampStart = now();
+  for (let n = 1; n <= concurrency; n++) {
+    const due = rampStart + (n / concurrency) * delayMs;
+    if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+    engine.setConcurrency(n);
+  }
+  await new Promise((r) => setTimeout(r, warmupS * 1000));
+  await stats(port, true);
+  windowStart = now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  windowEnd = now();
+  const server = await stats(port);
+  const inFlight = engine.inFlightStats(windowStart, windowEnd, concurrency);
+  await engine.stop({ abort: false });
+  await transport.close();
+  const ok = records.filter((r) => r.outcome === 'ok');
+  const added = sortedAscending(ok.map((r) => (r.ttfabMs as number) - delayMs));
+  return {
+    tool,
+    addedP50Ms: quantileSorted(added, 0.5) ?? Number.NaN,
+    addedP99Ms: quantileSorted(added, 0.99) ?? Number.NaN,
+    rps: ok.length / ((windowEnd - windowStart) / 1000),
+    inFlightMean: inFlight.mean,
+    inFlightPeak: inFlight.peak,
+    serverMaxInFlight: server.max_in_flight,
+    errors: records.length - ok.length,
+  };
+}
+
+interface AutocannonResult {
+  latency: { p50: number; p99: number; average: number };
+  requests: { average: number; total: number };
+  errors: number;
+  non2xx: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+
+async function autocannonRow(
+  port: number,
+  concurrency: number,
+  delayMs: number,
+  warmupS: number,
+  seconds: number,
+): Promise<Row> {
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const options = {
+    url: `http://127.0.0.1:${port}/invocations`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog.' }),
+    connections: concurrency,
+    pipelining: 1,
+  };
+  await autocannon({ ...options, duration: warmupS });
+  await stats(port, true);
+  const result = await autocannon({ ...options, duration: seconds });
+  const server = await stats(port);
+  return {
+    tool: 'autocannon 9 (same server)',
+    addedP50Ms: result.latency.p50 - delayMs,
+    addedP99Ms: result.latency.p99 - delayMs,
+    rps: result.requests.average,
+    inFlightMean: null,
+    inFlightPeak: null,
+    serverMaxInFlight: server.max_in_flight,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--serve')) {
+    await serve(option('delay-ms', 200));
+    return;
+  }
+  const concurrency = option('concurrency', 1000);
+  const delayMs = option('delay-ms', 200);
+  const seconds = option('seconds', 10);
+  const warmupS = option('warmup-s', 3);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', '--delay-ms', String(delayMs)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      buffer += d;
+      const match = /listening (\d+)/.exec(buffer);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  try {
+    console.log(
+      `bench:loadgen  N=${concurrency} outstanding, server delay ${delayMs} ms (separate process), ` +
+        `${warmupS} s warm-up + ${seconds} s measured per tool; ${availableParallelism()} CPUs (${cpus()[0]?.model ?? '?'}), ` +
+        `load ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}, Node ${process.version}`,
+    );
+    const onlyAt = process.argv.indexOf('--only');
+    const only = new Set(
+      onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',') : ['http', 'sdk', 'autocannon'],
+    );
+    const rows: Row[] = [];
+    if (only.has('http'))
+      rows.push(
+        await engineRow(
+          'scalegate engine, http transport',
+          createHttpTransport({ url: `http://127.0.0.1:${port}`, maxConcurrency: concurrency }),
+          port,
+          concurrency,
+          delayMs,
+          warmupS,
+          seconds,
+        ),
+      );
+    if (only.has('sdk'))
+      rows.push(
+        await engineRow(
+          'scalegate engine, response-stream (SDK v3)',
+          createResponseStreamTransport({
+            runtime: createLoadRuntimeClient({
+              region: 'local',
+              endpoint: `http://127.0.0.1:${port}`,
+              credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+              maxConcurrency: concurrency,
+            }),
+            endpoint: 'bench',
+            ownsClient: true,
+          }),
+          port,
+          concurrency,
+          delayMs,
+          warmupS,
+          seconds,
+        ),
+      );
+    if (only.has('autocannon')) rows.push(await autocannonRow(port, concurrency, delayMs, warmupS, seconds));
+    console.log('');
+    console.log(
+      `${'tool'.padEnd(44)} ${'added p50 ms'.padStart(12)} ${'added p99 ms'.padStart(12)} ${'req/s'.padStart(9)} ` +
+        `${'in-flight mean'.padStart(14)} ${'peak'.padStart(5)} ${'server max'.padStart(10)} ${'errors'.padStart(6)}`,
+    );
+    for (const r of rows) {
+      console.log(
+        `${r.tool.padEnd(44)} ${fmt(r.addedP50Ms).padStart(12)} ${fmt(r.addedP99Ms).padStart(12)} ${fmt(r.rps, 0).padStart(9)} ` +
+          `${fmt(r.inFlightMean, 3).padStart(14)} ${fmt(r.inFlightPeak, 0).padStart(5)} ${String(r.serverMaxInFlight).padStart(10)} ${String(r.errors).padStart(6)}`,
+      );
+    }
+    console.log('');
+    console.log(
+      'added = measured TTFAB - server delay (the engine excludes connection setup, recorded apart; autocannon: whole-response latency, which equals TTFAB here).',
+    );
+    console.log(
+      `ideal req/s = N / delay = ${((concurrency / delayMs) * 1000).toFixed(0)}; target: added p99 < 2 ms, in-flight exactly ${concurrency}.`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+await main();

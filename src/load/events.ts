@@ -1,0 +1,56 @@
+/** `--events FILE.jsonl`: one line per finished request, written as the run goes. */
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { wallOf } from './engine.js';
+import type { RequestRecord } from './types.js';
+
+export interface EventContext {
+  run_index: number;
+  step_index: number;
+}
+
+export interface EventsWriter {
+  write(record: RequestRecord, context: EventContext | null): void;
+  close(): Promise<void>;
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000);
+
+export function eventLine(record: RequestRecord, context: EventContext | null): string {
+  return JSON.stringify({
+    run_index: context?.run_index ?? null,
+    step_index: context?.step_index ?? null,
+    concurrency: record.concurrency,
+    seq: record.seq,
+    worker: record.worker,
+    prompt_index: record.promptIndex,
+    dispatched_at: new Date(wallOf(record.dispatchedAt)).toISOString(),
+    ttfab_ms: round(record.ttfabMs),
+    latency_ms: round(
+      record.endedAt === null ? null : record.endedAt - record.dispatchedAt - (record.connectMs ?? 0),
+    ),
+    connect_ms: round(record.connectMs),
+    outcome: record.stopped ? 'stopped' : record.outcome,
+    status: record.status,
+    bytes: record.bytes,
+    error: record.error,
+  });
+}
+
+export function createEventsWriter(file: string): EventsWriter {
+  mkdirSync(dirname(file), { recursive: true });
+  const stream: WriteStream = createWriteStream(file, { flags: 'w' });
+  let failure: Error | null = null;
+  stream.on('error', (e) => {
+    failure = e;
+  });
+  return {
+    write(record, context) {
+      if (!failure) stream.write(`${eventLine(record, context)}\n`);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        stream.end(() => (failure ? reject(failure) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,352 @@
+/**
+ * One rung of the ladder: hold the engine at N outstanding requests, discard the settle period,
+ * then judge the measure window. Adaptive rungs end as soon as the window is settled and its p95
+ * confidence interval lies wholly inside or outside the SLO with enough samples; while it
+ * straddles, the window keeps growing (more samples, a tighter interval) up to the hold limit.
+ * Fixed rungs hold for the full time and judge the last `measureS` seconds (the reference method).
+ */
+import type { Outcome } from '../model/artifacts.js';
+import { alignUp, evaluateSlo, type SloEvaluation } from '../stats/ladder-stats.js';
+import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
+import type { LadderMode } from './ladder.js';
+
+export interface RungSpec {
+  concurrency: number;
+  mode: LadderMode;
+  holdS: number;
+  measureS: number;
+  settleS: number;
+  sloMs: number;
+  /** Never decisive with fewer samples (default 100). */
+  minSamples?: number;
+  /**
+   * CloudWatch period to align adaptive measure windows to (the join needs whole periods inside
+   * the window); the window then lasts at least one period. null: no alignment.
+   */
+  alignPeriodS?: number | null;
+  /** How often an adaptive rung is judged (default 250 ms). */
+  evaluateEveryMs?: number;
+}
+
+export interface RungTick {
+  concurrency: number;
+  elapsedS: number;
+  inFlight: number;
+  samples: number;
+  liveP95Ms: number | null;
+  phase: 'settle' | 'measure';
+}
+
+export type RungEnd = 'decisive' | 'hold';
+
+export interface RungMeasurement {
+  concurrency: number;
+  epoch: number;
+  /** Monotonic ms. */
+  startedAt: number;
+  endedAt: number;
+  windowStart: number;
+  windowEnd: number;
+  end: RungEnd;
+  evaluation: SloEvaluation;
+  /** TTFAB of successful requests whose audio started in the window, in time order, ms. */
+  okTtfabMs: number[];
+  /** Whole-response latency of successful requests that completed in the window, ms. */
+  okLatencyMs: number[];
+  outcomeCounts: Partial<Record<Outcome, number>>;
+  completed: number;
+  ok: number;
+  rejected: number;
+  /** Verdict samples that failed outright / were still waiting past the SLO at the window end. */
+  failed: number;
+  censored: number;
+  achievedRps: number;
+  inFlight: InFlightStats;
+  loopDelayP99Ms: number | null;
+  loopUtilization: number | null;
+}
+
+export class AbortedError extends Error {
+  constructor(message = 'aborted') {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AbortedError(String(signal.reason ?? 'aborted')));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError(String(signal?.reason ?? 'aborted')));
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface WindowData {
+  samples: number[];
+  /** Requests that failed outright (any outcome but ok) in the window. */
+  failed: number;
+  /** Requests still without audio past the SLO (certain misses, not failures). */
+  censored: number;
+  okTtfab: number[];
+  okLatency: number[];
+  outcomeCounts: Partial<Record<Outcome, number>>;
+  completed: number;
+  ok: number;
+  rejected: number;
+}
+
+/** Everything known about epoch `epoch` inside [from, to] at instant `to`. */
+function collect(
+  engine: ClosedLoopEngine,
+  epoch: number,
+  from: number,
+  to: number,
+  sloMs: number,
+): WindowData {
+  const timed: Array<[number, number]> = [];
+  const okTtfab: Array<[number, number]> = [];
+  const okLatency: number[] = [];
+  const outcomeCounts: Partial<Record<Outcome, number>> = {};
+  let completed = 0;
+  let ok = 0;
+  let rejected = 0;
+  let failed = 0;
+  let censored = 0;
+  for (const r of engine.finished(epoch)) {
+    if (r.outcome === 'ok') {
+      const at = r.firstAudioAt as number;
+      if (at >= from && at <= to) {
+        timed.push([at, r.ttfabMs as number]);
+        okTtfab.push([at, r.ttfabMs as number]);
+      }
+    } else {
+      const at = r.endedAt as number;
+      if (at >= from && at <= to) {
+        timed.push([at, Number.POSITIVE_INFINITY]);
+        failed += 1;
+      }
+    }
+    const ended = r.endedAt as number;
+    if (ended >= from && ended <= to) {
+      completed += 1;
+      outcomeCounts[r.outcome] = (outcomeCounts[r.outcome] ?? 0) + 1;
+      if (r.outcome === 'ok') {
+        ok += 1;
+        okLatency.push(r.latencyMs as number);
+      } else if (r.outcome === 'saturated_503' || r.outcome === 'throttled_429') {
+        rejected += 1;
+      }
+    }
+  }
+  for (const r of engine.inFlightRecords()) {
+    if (r.epoch !== epoch) continue;
+    if (r.firstAudioAt !== null && r.ttfabMs !== null) {
+      // Still streaming: its TTFAB is already known.
+      if (r.firstAudioAt >= from && r.firstAudioAt <= to) {
+        timed.push([r.firstAudioAt, r.ttfabMs]);
+        okTtfab.push([r.firstAudioAt, r.ttfabMs]);
+      }
+    } else {
+      // No audio yet and already past the SLO: a certain miss (censored), whatever comes later.
+      const missedAt = r.dispatchedAt + sloMs;
+      if (to - r.dispatchedAt > sloMs && missedAt >= from) {
+        timed.push([missedAt, Number.POSITIVE_INFINITY]);
+        censored += 1;
+      }
+    }
+  }
+  timed.sort((a, b) => a[0] - b[0]);
+  okTtfab.sort((a, b) => a[0] - b[0]);
+  return {
+    samples: timed.map(([, v]) => v),
+    failed,
+    censored,
+    okTtfab: okTtfab.map(([, v]) => v),
+    okLatency,
+    outcomeCounts,
+    completed,
+    ok,
+    rejected,
+  };
+}
+
+export interface RungOptions {
+  signal?: AbortSignal;
+  onTick?: (tick: RungTick) => void;
+}
+
+export function validateRungTimes(
+  spec: Pick<RungSpec, 'mode' | 'holdS' | 'measureS' | 'settleS'>,
+): string | null {
+  const { holdS, measureS, settleS } = spec;
+  if (!(measureS > 0)) return '--measure-s must be positive';
+  if (spec.mode === 'fixed' && holdS < settleS + measureS) {
+    return `--hold-s ${holdS} is shorter than --settle-s ${settleS} + --measure-s ${measureS}: a fixed rung measures the last measure-s seconds of its hold, after the settle period`;
+  }
+  if (spec.mode === 'adaptive' && holdS <= settleS) {
+    return `--hold-s ${holdS} leaves no time to measure after --settle-s ${settleS}`;
+  }
+  return null;
+}
+
+export async function runRung(
+  engine: ClosedLoopEngine,
+  spec: RungSpec,
+  options: RungOptions = {},
+): Promise<RungMeasurement> {
+  const { signal, onTick } = options;
+  const minSamples = spec.minSamples ?? 100;
+  const tickMs = spec.evaluateEveryMs ?? 250;
+  const periodS = spec.alignPeriodS ?? null;
+  const epoch = engine.setConcurrency(spec.concurrency);
+  const startedAt = now();
+  engine.forgetBefore(epoch, startedAt);
+  engine.resetLoopDelay();
+  const settleEnd = startedAt + spec.settleS * 1000;
+  let holdEnd = startedAt + spec.holdS * 1000;
+  const measureMs = spec.measureS * 1000;
+
+  let measureStart = settleEnd;
+  // An adaptive rung is judged on at least a third of its nominal window (and at least 1 s, and a
+  // whole CloudWatch period when joining): enough samples alone can be gathered in a moment of
+  // transient contention; a few seconds of wall time average it out.
+  let minWindowMs = Math.min(measureMs, Math.max(1000, measureMs / 3));
+  if (spec.mode === 'adaptive' && periodS) minWindowMs = Math.max(minWindowMs, periodS * 1000);
+  if (spec.mode === 'fixed') measureStart = Math.max(settleEnd, holdEnd - measureMs);
+
+  /**
+   * Adaptive: measurement starts after the settle time AND once the transition is over: every
+   * request of the previous rung has finished, then N requests dispatched after that have too (one
+   * full turn of the closed loop at the new concurrency). With the CloudWatch join the start is
+   * aligned to a period boundary and the rung lasts at least one whole period beyond it.
+   */
+  let warm = spec.mode === 'fixed';
+  let drainedAt: number | null = null;
+  const checkWarm = (t: number): void => {
+    if (warm) return;
+    if (drainedAt === null) {
+      if (engine.olderInFlight(epoch) > 0) return;
+      drainedAt = t;
+    }
+    const since = drainedAt;
+    let fresh = 0;
+    for (const r of engine.finished(epoch)) if (r.dispatchedAt >= since) fresh += 1;
+    if (fresh < spec.concurrency) return;
+    warm = true;
+    measureStart = Math.max(settleEnd, t);
+    if (periodS) {
+      measureStart = monoOf(alignUp(wallOf(measureStart), periodS));
+      holdEnd = Math.max(holdEnd, measureStart + minWindowMs);
+    }
+  };
+
+  /**
+   * Adaptive window: grows from measureStart (more samples tighten the interval while the rung is
+   * extended); when it is not settled, its older half is discarded as further settling.
+   */
+  const resettle = (t: number): void => {
+    if (t - measureStart < 2 * minWindowMs) return;
+    let middle = (measureStart + t) / 2;
+    if (periodS) middle = monoOf(alignUp(wallOf(middle), periodS));
+    if (t - middle >= minWindowMs) measureStart = middle;
+  };
+
+  const evaluateAt = (from: number, to: number) => {
+    const data = collect(engine, epoch, from, to, spec.sloMs);
+    const evaluation = evaluateSlo(data.samples, spec.sloMs, { minSamples });
+    return { data, evaluation };
+  };
+
+  const finish = (end: RungEnd, from: number, to: number): RungMeasurement => {
+    const { data, evaluation } = evaluateAt(from, to);
+    const seconds = Math.max((to - from) / 1000, 1e-9);
+    return {
+      concurrency: spec.concurrency,
+      epoch,
+      startedAt,
+      endedAt: to,
+      windowStart: from,
+      windowEnd: to,
+      end,
+      evaluation,
+      okTtfabMs: data.okTtfab,
+      okLatencyMs: data.okLatency,
+      outcomeCounts: data.outcomeCounts,
+      completed: data.completed,
+      ok: data.ok,
+      rejected: data.rejected,
+      failed: data.failed,
+      censored: data.censored,
+      achievedRps: data.ok / seconds,
+      inFlight: engine.inFlightStats(from, to, spec.concurrency),
+      loopDelayP99Ms: engine.loopDelayP99Ms(),
+      loopUtilization: engine.loopUtilization(),
+    };
+  };
+
+  for (;;) {
+    const t0 = now();
+    const wake = Math.min(t0 + tickMs, Math.max(holdEnd, t0));
+    await sleep(wake - t0, signal);
+    const t = now();
+    const measuring = t >= measureStart;
+    if (spec.mode === 'fixed') {
+      if (t >= holdEnd) return finish('hold', measureStart, holdEnd);
+      if (onTick) {
+        const from = measuring ? measureStart : startedAt;
+        const live = evaluateAt(from, t).evaluation;
+        onTick({
+          concurrency: spec.concurrency,
+          elapsedS: (t - startedAt) / 1000,
+          inFlight: engine.inFlight,
+          samples: live.n,
+          liveP95Ms: live.p95,
+          phase: measuring ? 'measure' : 'settle',
+        });
+      }
+      continue;
+    }
+    checkWarm(t);
+    if (warm && t >= measureStart + minWindowMs) {
+      const from = measureStart;
+      const { evaluation } = evaluateAt(from, t);
+      if (evaluation.decisive && evaluation.drift.settled) return finish('decisive', from, t);
+      if (t >= holdEnd) return finish('hold', from, t);
+      if (!evaluation.drift.settled && evaluation.drift.driftMs !== null) resettle(t);
+      onTick?.({
+        concurrency: spec.concurrency,
+        elapsedS: (t - startedAt) / 1000,
+        inFlight: engine.inFlight,
+        samples: evaluation.n,
+        liveP95Ms: evaluation.p95,
+        phase: 'measure',
+      });
+    } else {
+      if (t >= holdEnd) return finish('hold', Math.min(measureStart, t), t);
+      if (onTick) {
+        const live = evaluateAt(warm && measuring ? measureStart : startedAt, t).evaluation;
+        onTick({
+          concurrency: spec.concurrency,
+          elapsedS: (t - startedAt) / 1000,
+          inFlight: engine.inFlight,
+          samples: live.n,
+          liveP95Ms: live.p95,
+          phase: warm && measuring ? 'measure' : 'settle',
+        });
+      }
+    }
+  }
+}

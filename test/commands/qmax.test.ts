@@ -1,0 +1,278 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AwsClients } from '../../src/aws/clients.js';
+import { type QmaxOptions, runQmax } from '../../src/commands/qmax.js';
+import type { ProgressEvent } from '../../src/load/progress.js';
+import { parseConfig, type QmaxArtifact, qmaxArtifactSchema, readArtifact } from '../../src/model/index.js';
+import { type CapacityServer, startCapacityServer } from '../load/fixtures/capacity-server.js';
+
+const SLOTS = 4;
+const PERIOD_MS = 150;
+// Between 2 and 3 waves: p95 is 2 periods at N <= 8 and 3 periods at 9..12. The SLO sits nearer
+// 3 waves because the shared two-core machine can only make the client late (a stalled event loop
+// stamps audio late), never early: 112 ms of margin for the pass, and any lateness deepens the fail.
+const SLO_MS = 2.75 * PERIOD_MS;
+const ANALYTIC_QMAX = SLOTS * Math.floor(SLO_MS / PERIOD_MS);
+
+const dir = mkdtempSync(join(tmpdir(), 'scalegate-qmax-'));
+const configFile = join(dir, 'scalegate.config.json');
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    models: {
+      'test-tts': {
+        endpoint: 'speech-test',
+        region: 'us-east-1',
+        instance_type: 'ml.g5.xlarge',
+        image_uri:
+          '123456789012.dkr.ecr.us-east-1.amazonaws.com/test@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+        container_env: { MODEL: 'test', AWS_REGION: 'x' },
+        slo_ms: SLO_MS,
+        surge_ratio: 1.25,
+        peak_rps: 100,
+        trough_rps: 1,
+        instance_hourly_usd: 1.5,
+      },
+    },
+  }),
+);
+const config = parseConfig(readFileSync(configFile, 'utf8'), configFile);
+const model = config.models['test-tts'] as QmaxOptions['model'];
+
+let server: CapacityServer;
+beforeAll(async () => {
+  server = await startCapacityServer({ slots: SLOTS, periodMs: PERIOD_MS, gatherMs: 10 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const base = (overrides: Partial<QmaxOptions> = {}): QmaxOptions => ({
+  modelName: 'test-tts',
+  model,
+  configFile,
+  endpoint: 'speech-test',
+  variant: 'AllTraffic',
+  region: 'us-east-1',
+  target: server.url,
+  holdS: 16,
+  measureS: 4,
+  settleS: 0.4,
+  minSamples: 80,
+  ...overrides,
+});
+
+/** AWS clients whose every call throws: proves a code path makes none. */
+function throwingClients(): Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'> & {
+  runtime: AwsClients['runtime'];
+} {
+  const boom = {
+    send: () => {
+      throw new Error('no AWS call may be made here');
+    },
+  };
+  return {
+    sagemaker: boom as unknown as AwsClients['sagemaker'],
+    autoscaling: boom as unknown as AwsClients['autoscaling'],
+    cloudwatch: boom as unknown as AwsClients['cloudwatch'],
+    runtime: boom as unknown as AwsClients['runtime'],
+    region: 'us-east-1',
+  };
+}
+
+/**
+ * The two-core test machine is shared with container and emulator tests, and a starved process
+ * can stall for hundreds of milliseconds, which stamps audio late. qmax detects this (event-loop
+ * delay, client-bound rungs); when it reports such a disturbance, the measurement is repeated (up
+ * to three attempts), as an operator would. Returns the first undisturbed artifact, else the last.
+ */
+async function undisturbed(measure: () => Promise<QmaxArtifact>): Promise<QmaxArtifact> {
+  const disturbed = (a: QmaxArtifact) =>
+    a.steps.some((s) => s.client_bound || (s.client_loop_delay_p99_ms ?? 0) > 100);
+  let artifact = await measure();
+  for (let attempt = 2; attempt <= 3 && disturbed(artifact); attempt++) {
+    console.warn(
+      `qmax test: the client was starved during the ladder (client_loop_delay_p99_ms); attempt ${attempt}`,
+    );
+    artifact = await measure();
+  }
+  return artifact;
+}
+
+describe('qmax against a server of known capacity (http transport)', () => {
+  let artifact: QmaxArtifact;
+  let out: string;
+  const events: ProgressEvent[] = [];
+  const eventsFile = join(dir, 'events.jsonl');
+
+  beforeAll(async () => {
+    out = join(dir, 'qmax-adaptive.json');
+    artifact = await undisturbed(async () => {
+      events.length = 0;
+      const result = await runQmax(base({ resolution: 2, out, eventsFile }), {
+        progress: (e) => events.push(e),
+      });
+      expect(result.exitCode).toBe(0);
+      return result.artifact as QmaxArtifact;
+    });
+  }, 200_000);
+
+  it('finds the analytic Q_max (slots x floor(SLO / period)) within the resolution, bracketed by a measured breach', () => {
+    expect(Math.abs(artifact.q_max - ANALYTIC_QMAX)).toBeLessThanOrEqual(2);
+    expect(artifact.q_max_bracketed).toBe(true);
+    expect(artifact.q_max_upper_bound).not.toBeNull();
+    expect((artifact.q_max_upper_bound as number) - artifact.q_max).toBeLessThanOrEqual(2);
+    const breach = artifact.steps.find((s) => s.concurrency === artifact.q_max_upper_bound);
+    expect(breach?.verdict).toBe('fail');
+    expect(breach?.ttfab_p95_ms).toBeGreaterThan(SLO_MS);
+  });
+
+  it('measures the uncontended service time: S_mean within 10 % of the server period', () => {
+    expect(artifact.s_mean_s * 1000).toBeGreaterThan(PERIOD_MS * 0.9);
+    expect(artifact.s_mean_s * 1000).toBeLessThan(PERIOD_MS * 1.1);
+    expect(artifact.steps[0]?.concurrency).toBe(1);
+  });
+
+  it('walks 1, then doubles until a rung fails, then bisects (never re-measuring a rung)', () => {
+    const rungs = artifact.steps.map((s) => s.concurrency);
+    expect(rungs.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
+    expect(new Set(rungs).size).toBe(rungs.length);
+    expect(artifact.ladder.mode).toBe('adaptive');
+    expect(artifact.non_monotone).toEqual([]);
+  });
+
+  it('gives every rung a p95 with its confidence interval, exactly N in flight, throughput near slots/period above the knee', () => {
+    for (const step of artifact.steps) {
+      expect(step.ttfab_p95_ci_ms).not.toBeNull();
+      const ci = step.ttfab_p95_ci_ms as { low: number; high: number };
+      expect(ci.low).toBeLessThanOrEqual(step.ttfab_p95_ms as number);
+      expect(ci.high).toBeGreaterThanOrEqual(step.ttfab_p95_ms as number);
+      expect(step.concurrency_peak).toBe(step.concurrency);
+      expect(step.concurrency_mean).toBeGreaterThan(step.concurrency * 0.98);
+    }
+    // Rungs far from the SLO end early, on a settled decisive window.
+    const far = artifact.steps.filter((s) => s.concurrency >= 16);
+    expect(far.length).toBeGreaterThan(0);
+    for (const step of far) expect(step.end_reason).toBe('decisive');
+    const knee = artifact.steps.find((s) => s.concurrency === 8);
+    expect(knee?.achieved_rps).toBeGreaterThan((SLOTS / PERIOD_MS) * 1000 * 0.85);
+    expect(artifact.total_rung_seconds).toBeGreaterThan(0);
+  });
+
+  it('writes a schema-valid artifact (fingerprint from the config, region local) that reads back identically', () => {
+    expect(qmaxArtifactSchema.safeParse(artifact).success).toBe(true);
+    expect(readArtifact('qmax', out)).toEqual(artifact);
+    expect(artifact.transport).toBe('http');
+    expect(artifact.fingerprint.region).toBe('local');
+    expect(artifact.fingerprint.image_digest).toBe(
+      '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    );
+    expect(artifact.fingerprint.container_env).toEqual({ MODEL: 'test' });
+    expect(artifact.cloudwatch.joined).toBe(false);
+    expect(artifact.frozen).toBe(false);
+    expect(artifact.steps.every((s) => s.cw_ratio === null)).toBe(true);
+  });
+
+  it('writes one event line per request and reports each rung to the progress sink', () => {
+    const lines = readFileSync(eventsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const measured = artifact.steps.reduce((sum, s) => sum + s.completed, 0);
+    expect(lines.length).toBeGreaterThanOrEqual(measured);
+    expect(lines[0]).toMatchObject({ run_index: 0, step_index: 0, concurrency: 1, outcome: 'ok' });
+    expect(typeof lines[0].ttfab_ms).toBe('number');
+    const ends = events.filter((e) => e.type === 'rung-end');
+    expect(ends).toHaveLength(artifact.steps.length);
+  });
+});
+
+describe('qmax options and dry run', () => {
+  it('dry run prints the schedule, worst-case duration, instance-minutes and cost, and makes no AWS call', async () => {
+    const result = await runQmax(base({ target: undefined, dryRun: true }), { clients: throwingClients() });
+    expect(result.exitCode).toBe(0);
+    expect(result.written).toEqual([]);
+    expect(result.report).toMatch(/worst case: \d+ rungs/);
+    expect(result.report).toMatch(/no AWS call was made/);
+    const schedule = result.artifact as {
+      worst_case_duration_s: number;
+      instance_minutes: number;
+      estimated_cost_usd: number;
+    };
+    expect(schedule.instance_minutes).toBeCloseTo(schedule.worst_case_duration_s / 60, 9);
+    expect(schedule.estimated_cost_usd).toBeCloseTo((schedule.instance_minutes / 60) * 1.5, 9);
+  });
+
+  it('dry run of the fixed reference ladder: 8 rungs of 240 s', async () => {
+    const result = await runQmax(
+      base({
+        target: undefined,
+        dryRun: true,
+        ladder: 'fixed',
+        holdS: undefined,
+        measureS: undefined,
+        settleS: undefined,
+      }),
+      {
+        clients: throwingClients(),
+      },
+    );
+    const schedule = result.artifact as { rungs: number[]; worst_case_duration_s: number };
+    expect(schedule.rungs).toEqual([1, 5, 10, 20, 30, 40, 50, 60]);
+    expect(schedule.worst_case_duration_s).toBe(8 * 240);
+  });
+
+  it('refuses bidirectional streaming with the reason, before anything runs', async () => {
+    await expect(runQmax(base({ transport: 'bidirectional', dryRun: true }))).rejects.toThrow(
+      /no JavaScript SDK client/,
+    );
+  });
+
+  it('refuses contradictory ladder flags with a message naming the flag', async () => {
+    await expect(runQmax(base({ rungs: [1, 2], dryRun: true }))).rejects.toThrow(/--rungs/);
+    await expect(runQmax(base({ ladder: 'fixed', resolution: 2, dryRun: true }))).rejects.toThrow(
+      /--resolution/,
+    );
+    await expect(
+      runQmax(base({ ladder: 'fixed', holdS: 10, measureS: 8, settleS: 5, dryRun: true })),
+    ).rejects.toThrow(/--hold-s/);
+    await expect(runQmax(base({ transport: 'http', target: undefined, dryRun: true }))).rejects.toThrow(
+      /--target/,
+    );
+  });
+});
+
+describe('qmax fixed ladder and repeated runs', () => {
+  it('fixed: walks exactly the given rungs, holds each to its limit (the reference method), and --runs 2 reports Q_max per run', async () => {
+    const artifact = await undisturbed(async () => {
+      const result = await runQmax(
+        base({
+          ladder: 'fixed',
+          rungs: [4, 8, 12],
+          holdS: 3.9,
+          measureS: 3.4,
+          settleS: 0.5,
+          runs: 2,
+          out: join(dir, 'fixed.json'),
+        }),
+      );
+      return result.artifact as QmaxArtifact;
+    });
+    expect(artifact.steps.map((s) => [s.run_index, s.concurrency])).toEqual([
+      [0, 4],
+      [0, 8],
+      [0, 12],
+      [1, 4],
+      [1, 8],
+      [1, 12],
+    ]);
+    expect(artifact.steps.every((s) => s.end_reason === 'hold')).toBe(true);
+    expect(artifact.q_max_per_run).toEqual([8, 8]);
+    expect(artifact.q_max).toBe(8);
+    expect(artifact.q_max_bracketed).toBe(true);
+    expect(artifact.q_max_upper_bound).toBe(12);
+    expect(artifact.ladder).toMatchObject({ mode: 'fixed', rungs: [4, 8, 12], resolution: null, runs: 2 });
+  }, 200_000);
+});

@@ -21,6 +21,7 @@ interface TtotalFlags extends ModelOptions {
   settleS?: number;
   pollS?: number;
   minWindowSamples?: number;
+  recoveryFactor?: number;
   publicationDelayS?: number;
   quotaCode?: string;
   allowConfigMismatch?: boolean;
@@ -64,6 +65,11 @@ export function registerTtotal(program: Command): void {
       positiveInteger('--min-window-samples'),
     )
     .option(
+      '--recovery-factor <k>',
+      `recovered when the probe p95 <= k x the ladder's p95 at N/2 (default ${TTOTAL_DEFAULTS.recoveryFactor}; recorded in the artifact)`,
+      positiveNumber('--recovery-factor'),
+    )
+    .option(
       '--publication-delay-s <s>',
       'CloudWatch publication delay added to the alarm period x datapoints (default: one period, labelled assumed)',
       nonNegativeNumber('--publication-delay-s'),
@@ -101,6 +107,7 @@ export function registerTtotal(program: Command): void {
           settleS: flags.settleS,
           pollS: flags.pollS,
           minWindowSamples: flags.minWindowSamples,
+          recoveryFactor: flags.recoveryFactor,
           publicationDelayS: flags.publicationDelayS,
           quotaCode: flags.quotaCode,
           allowConfigMismatch: flags.allowConfigMismatch === true,

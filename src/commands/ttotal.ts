@@ -424,6 +424,8 @@ export interface TtotalInput {
   settleS?: number;
   pollS?: number;
   minWindowSamples?: number;
+  /** Recovered means p95 <= this factor x the ladder's p95 at N/2 (default 1.25); recorded in the artifact. */
+  recoveryFactor?: number;
   /** Seconds added to the alarm's period x datapoints; default one period (labelled assumed). */
   publicationDelayS?: number;
   allowConfigMismatch?: boolean;
@@ -617,7 +619,8 @@ export async function runTtotal(input: TtotalInput): Promise<CommandResult<Ttota
 
   const pre = await ttotalPreflight(input);
   const n = pre.probeConcurrency;
-  const targetMs = pre.halfP95Ms * TTOTAL_DEFAULTS.recoveryFactor;
+  const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
+  const targetMs = pre.halfP95Ms * recoveryFactor;
   for (const w of pre.mismatchWarnings) log(`WARNING (--allow-config-mismatch): ${w}`);
   log(
     `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${TTOTAL_DEFAULTS.recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
@@ -886,7 +889,7 @@ export async function runTtotal(input: TtotalInput): Promise<CommandResult<Ttota
       probe_concurrency: n,
       recovery_window_s: settleS,
       recovery_min_samples: minSamples,
-      recovery_target_factor: TTOTAL_DEFAULTS.recoveryFactor,
+      recovery_target_factor: recoveryFactor,
       poll_s: pollS,
       max_wait_s: maxWaitS,
       pre_trigger_s: settleS,

@@ -73209,7 +73209,7 @@ const qmaxArtifactSchema = object({
         .nullable()
         .optional(),
 });
-const ttotalStageNames = (/* unused pure expression or super */ null && ([
+const ttotalStageNames = [
     'load_applied',
     'desired_set',
     'instance_logging',
@@ -73220,7 +73220,7 @@ const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'ready',
     'in_service',
     'traffic_recovered',
-]));
+];
 const timelineEntrySchema = object({
     stage: schemas_string(),
     at: isoTime,
@@ -74508,6 +74508,16 @@ function destroyAwsClients(clients) {
         client.destroy();
     }
 }
+/** Runs `body` with fresh clients and always releases their sockets, whatever `body` does. */
+async function withAwsClients(options, body) {
+    const clients = createAwsClients(options);
+    try {
+        return await body(clients);
+    }
+    finally {
+        destroyAwsClients(clients);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/plan/policy-diff.ts
 
@@ -75686,8 +75696,7 @@ function registerDrift(program) {
         .addOption(jsonOption())
         .action(async (flags) => {
         const context = loadModelContext(flags);
-        const clients = createAwsClients({ region: context.region });
-        try {
+        await withAwsClients({ region: context.region }, async (clients) => {
             const result = await runDrift({
                 clients,
                 config: context.config,
@@ -75699,10 +75708,7 @@ function registerDrift(program) {
                 outFile: flags.out,
             });
             present(result, { json: flags.json });
-        }
-        finally {
-            destroyAwsClients(clients);
-        }
+        });
     });
 }
 
@@ -80180,8 +80186,7 @@ function registerLocalApply(parent) {
         .addOption(jsonOption())
         .action(async (flags) => {
         const context = loadModelContext(flags);
-        const clients = createAwsClients({ region: context.region });
-        try {
+        await withAwsClients({ region: context.region }, async (clients) => {
             const result = await runLocalApply({
                 clients,
                 modelName: context.modelName,
@@ -80192,10 +80197,7 @@ function registerLocalApply(parent) {
                 allowConfigMismatch: flags.allowConfigMismatch === true,
             });
             present(result, { json: flags.json });
-        }
-        finally {
-            destroyAwsClients(clients);
-        }
+        });
     });
     command.exitOverride();
     return command;
@@ -84772,18 +84774,8 @@ const TIMELINE_STAGE_OF = {
     warmup_done: 'warmup_done',
     ready: 'ready',
 };
-const TIMELINE_ORDER = [
-    'load_applied',
-    'desired_set',
-    'instance_logging',
-    'container_started',
-    'framework_init',
-    'weights_ready',
-    'warmup_done',
-    'ready',
-    'in_service',
-    'traffic_recovered',
-];
+/** The stages in the order they happen (the artifact schema's list). */
+const TIMELINE_ORDER = ttotalStageNames;
 const ttotal_iso = (ms) => new Date(ms).toISOString();
 const ttotal_round3 = (s) => Math.round(s * 1000) / 1000;
 /**
@@ -85929,8 +85921,7 @@ function registerValidate(program) {
         .addOption(jsonOption())
         .action(async (flags) => {
         const context = loadModelContext(flags);
-        const clients = createAwsClients({ region: context.region });
-        try {
+        await withAwsClients({ region: context.region }, async (clients) => {
             const result = await runValidate({
                 clients,
                 modelName: context.modelName,
@@ -85941,10 +85932,7 @@ function registerValidate(program) {
                 outFile: flags.out,
             });
             present(result, { json: flags.json });
-        }
-        finally {
-            destroyAwsClients(clients);
-        }
+        });
     });
 }
 

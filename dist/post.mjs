@@ -87335,6 +87335,16 @@ function destroyAwsClients(clients) {
         client.destroy();
     }
 }
+/** Runs `body` with fresh clients and always releases their sockets, whatever `body` does. */
+async function withAwsClients(options, body) {
+    const clients = createAwsClients(options);
+    try {
+        return await body(clients);
+    }
+    finally {
+        destroyAwsClients(clients);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
 /**

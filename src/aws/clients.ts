@@ -72,3 +72,16 @@ export function destroyAwsClients(clients: AwsClients): void {
     client.destroy();
   }
 }
+
+/** Runs `body` with fresh clients and always releases their sockets, whatever `body` does. */
+export async function withAwsClients<T>(
+  options: ClientOptions,
+  body: (clients: AwsClients) => Promise<T>,
+): Promise<T> {
+  const clients = createAwsClients(options);
+  try {
+    return await body(clients);
+  } finally {
+    destroyAwsClients(clients);
+  }
+}

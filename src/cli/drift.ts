@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
+import { withAwsClients } from '../aws/clients.js';
 import { runDrift } from '../commands/drift.js';
 import { addModelOptions, jsonOption, loadModelContext, type ModelOptions, present } from './shared.js';
 
@@ -26,8 +26,7 @@ export function registerDrift(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: DriftFlags) => {
       const context = loadModelContext(flags);
-      const clients = createAwsClients({ region: context.region });
-      try {
+      await withAwsClients({ region: context.region }, async (clients) => {
         const result = await runDrift({
           clients,
           config: context.config,
@@ -39,8 +38,6 @@ export function registerDrift(program: Command): void {
           outFile: flags.out,
         });
         present(result, { json: flags.json });
-      } finally {
-        destroyAwsClients(clients);
-      }
+      });
     });
 }

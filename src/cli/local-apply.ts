@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
+import { withAwsClients } from '../aws/clients.js';
 import { runLocalApply } from '../commands/local-apply.js';
 import { addModelOptions, jsonOption, loadModelContext, type ModelOptions, present } from './shared.js';
 
@@ -38,8 +38,7 @@ export function registerLocalApply(parent: Command): Command {
     .addOption(jsonOption())
     .action(async (flags: LocalApplyFlags) => {
       const context = loadModelContext(flags);
-      const clients = createAwsClients({ region: context.region });
-      try {
+      await withAwsClients({ region: context.region }, async (clients) => {
         const result = await runLocalApply({
           clients,
           modelName: context.modelName,
@@ -50,9 +49,7 @@ export function registerLocalApply(parent: Command): Command {
           allowConfigMismatch: flags.allowConfigMismatch === true,
         });
         present(result, { json: flags.json });
-      } finally {
-        destroyAwsClients(clients);
-      }
+      });
     });
   command.exitOverride();
   return command;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
+import { withAwsClients } from '../aws/clients.js';
 import { runValidate } from '../commands/validate.js';
 import { addModelOptions, jsonOption, loadModelContext, type ModelOptions, present } from './shared.js';
 
@@ -23,8 +23,7 @@ export function registerValidate(program: Command): void {
     .addOption(jsonOption())
     .action(async (flags: ValidateFlags) => {
       const context = loadModelContext(flags);
-      const clients = createAwsClients({ region: context.region });
-      try {
+      await withAwsClients({ region: context.region }, async (clients) => {
         const result = await runValidate({
           clients,
           modelName: context.modelName,
@@ -35,8 +34,6 @@ export function registerValidate(program: Command): void {
           outFile: flags.out,
         });
         present(result, { json: flags.json });
-      } finally {
-        destroyAwsClients(clients);
-      }
+      });
     });
 }

@@ -35,6 +35,7 @@ import {
   type Transport as TransportKind,
   type TtotalArtifact,
   ttotalFileName,
+  ttotalStageNames,
   UsageError,
   writeArtifact,
 } from '../model/index.js';
@@ -114,18 +115,8 @@ const TIMELINE_STAGE_OF: Record<MarkerStage, string> = {
   ready: 'ready',
 };
 
-export const TIMELINE_ORDER = [
-  'load_applied',
-  'desired_set',
-  'instance_logging',
-  'container_started',
-  'framework_init',
-  'weights_ready',
-  'warmup_done',
-  'ready',
-  'in_service',
-  'traffic_recovered',
-] as const;
+/** The stages in the order they happen (the artifact schema's list). */
+export const TIMELINE_ORDER = ttotalStageNames;
 
 export interface RecoveryWindow {
   startMs: number;

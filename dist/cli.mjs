@@ -84431,6 +84431,8 @@ function renderCompactComment(input, stamp) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/rehearse-text.ts
+/** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
+
 
 const rehearse_text_ms = (value) => (value == null ? 'n/a' : `${Math.round(value)} ms`);
 const s = (value) => `${value.toFixed(1)} s`;
@@ -84458,7 +84460,10 @@ function renderRehearsalSummary(r) {
         const dominant = t.dominant_stage
             ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
             : '';
-        lines.push(`  ttotal    T_total ${s(t.t_total_s)}${dominant}`);
+        const bound = isLowerBound(t)
+            ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
+            : '';
+        lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
     }
     if (r.plan) {
         const p = r.plan;
@@ -85400,7 +85405,6 @@ const REHEARSAL_PROFILES = {
         resolution: 4,
         maxConcurrency: 96,
         recoveryWindowS: 6,
-        recoveryFactor: 1.6,
     },
     quick: {
         provisionDelayS: 3,
@@ -85411,9 +85415,11 @@ const REHEARSAL_PROFILES = {
         resolution: 8,
         maxConcurrency: 96,
         recoveryWindowS: 4,
-        recoveryFactor: 1.6,
     },
 };
+/** A scale-out that completed but whose probe never recovered: T_total is a labelled lower bound. */
+const isLowerBound = (ttotal) => Boolean(ttotal?.missing_stages.includes('traffic_recovered') &&
+    ttotal.timeline.some((t) => t.stage === 'in_service'));
 class StepFailed extends Error {
     step;
     constructor(step, message) {
@@ -85534,22 +85540,25 @@ async function runRehearse(input) {
         }));
         result.qmax = qmax.artifact;
         const qmaxFile = qmax.written[0];
+        // On one machine the second instance shares the cores with the first and with the load
+        // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
+        // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
+        // labelled a lower bound (exit 1): the rehearsal carries on and says so.
         const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () => runTtotal({
             ...common,
             clients: clients,
             model,
             qmaxFile,
             settleS: profile.recoveryWindowS,
-            recoveryFactor: profile.recoveryFactor,
             pollS: 0.25,
-            maxWaitS: 180,
+            maxWaitS: 90,
             outDir,
             stateDir,
             loadClient: { endpoint: local.endpoint, credentials: local.credentials },
             signal: input.signal,
             log,
             version: input.version,
-        }));
+        }), (r) => r.exitCode === 0 || isLowerBound(r.artifact));
         result.ttotal = ttotal.artifact;
         const ttotalFile = ttotal.written[0];
         const planFile = (0,external_node_path_.join)(outDir, planFileName(modelName));

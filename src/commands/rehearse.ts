@@ -45,13 +45,6 @@ export interface RehearsalProfile {
   resolution: number;
   maxConcurrency: number;
   recoveryWindowS: number;
-  /**
-   * On one machine the second instance shares its cores with the first and with the load
-   * generator, so it cannot halve the queue as a separate instance on AWS does: the rehearsal
-   * accepts recovery to 1.6x the ladder's p95 at N/2 (AWS default 1.25), still well below the
-   * ~2x of the unrecovered probe. Recorded in the ttotal artifact's settings.
-   */
-  recoveryFactor: number;
 }
 
 /**
@@ -68,7 +61,6 @@ export const REHEARSAL_PROFILES: Record<'full' | 'quick', RehearsalProfile> = {
     resolution: 4,
     maxConcurrency: 96,
     recoveryWindowS: 6,
-    recoveryFactor: 1.6,
   },
   quick: {
     provisionDelayS: 3,
@@ -79,7 +71,6 @@ export const REHEARSAL_PROFILES: Record<'full' | 'quick', RehearsalProfile> = {
     resolution: 8,
     maxConcurrency: 96,
     recoveryWindowS: 4,
-    recoveryFactor: 1.6,
   },
 };
 
@@ -120,6 +111,13 @@ export interface RehearsalResult {
   /** Pids of every container process the local SageMaker started (all stopped on return). */
   containerPids: number[];
 }
+
+/** A scale-out that completed but whose probe never recovered: T_total is a labelled lower bound. */
+export const isLowerBound = (ttotal: TtotalArtifact | null): boolean =>
+  Boolean(
+    ttotal?.missing_stages.includes('traffic_recovered') &&
+      ttotal.timeline.some((t) => t.stage === 'in_service'),
+  );
 
 class StepFailed extends Error {
   constructor(
@@ -261,23 +259,30 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
     result.qmax = qmax.artifact as QmaxArtifact;
     const qmaxFile = qmax.written[0] as string;
 
-    const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () =>
-      runTtotal({
-        ...common,
-        clients: clients as NonNullable<typeof clients>,
-        model,
-        qmaxFile,
-        settleS: profile.recoveryWindowS,
-        recoveryFactor: profile.recoveryFactor,
-        pollS: 0.25,
-        maxWaitS: 180,
-        outDir,
-        stateDir,
-        loadClient: { endpoint: local.endpoint, credentials: local.credentials },
-        signal: input.signal,
-        log,
-        version: input.version,
-      }),
+    // On one machine the second instance shares the cores with the first and with the load
+    // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
+    // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
+    // labelled a lower bound (exit 1): the rehearsal carries on and says so.
+    const ttotal = await step(
+      'ttotal',
+      'one forced scale-out, timed stage by stage',
+      () =>
+        runTtotal({
+          ...common,
+          clients: clients as NonNullable<typeof clients>,
+          model,
+          qmaxFile,
+          settleS: profile.recoveryWindowS,
+          pollS: 0.25,
+          maxWaitS: 90,
+          outDir,
+          stateDir,
+          loadClient: { endpoint: local.endpoint, credentials: local.credentials },
+          signal: input.signal,
+          log,
+          version: input.version,
+        }),
+      (r) => r.exitCode === 0 || isLowerBound(r.artifact),
     );
     result.ttotal = ttotal.artifact;
     const ttotalFile = ttotal.written[0] as string;

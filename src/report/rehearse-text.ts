@@ -1,5 +1,5 @@
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
-import type { RehearsalResult } from '../commands/rehearse.js';
+import { isLowerBound, type RehearsalResult } from '../commands/rehearse.js';
 import { verdictLine } from './plan-text.js';
 
 const ms = (value: number | null | undefined): string => (value == null ? 'n/a' : `${Math.round(value)} ms`);
@@ -31,7 +31,10 @@ export function renderRehearsalSummary(r: RehearsalResult): string {
     const dominant = t.dominant_stage
       ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
       : '';
-    lines.push(`  ttotal    T_total ${s(t.t_total_s)}${dominant}`);
+    const bound = isLowerBound(t)
+      ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
+      : '';
+    lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
   }
   if (r.plan) {
     const p = r.plan;

@@ -58,6 +58,7 @@ class ContainerServer {
       config.workers,
       config.voice,
       config.warmupRuns,
+      config.streamChunkBytes,
       new URL('./worker.js', import.meta.url),
       {
         log: writeLine,

@@ -15,6 +15,8 @@ export interface Config {
   voice: string;
   /** Warm-up utterances per worker before `warmup_done` (see pool.ts for why more than one). */
   warmupRuns: number;
+  /** Audio bytes gathered per streamed chunk after the first (0: every engine block). */
+  streamChunkBytes: number;
   /** Test fault: exit 1 right after printing this stage's marker. */
   failAtStage: Stage | undefined;
   /** Longest a SIGTERM drain may take before the remaining requests are cut (exit 1). */
@@ -49,6 +51,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: integer(env, 'WORKERS', 1, 1, 64),
     voice,
     warmupRuns: integer(env, 'WARMUP_RUNS', 6, 1, 1000),
+    // 8 KiB is ~0.19 s of 22.05 kHz 16-bit audio: streaming granularity of a neural TTS server,
+    // and a few messages per request instead of dozens of ~4 KiB engine blocks.
+    streamChunkBytes: integer(env, 'STREAM_CHUNK_BYTES', 8192, 0, 16 * 1024 * 1024),
     failAtStage,
     drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_S', 120, 1, 86_400) * 1000,
   };

@@ -67,6 +67,7 @@ export class SynthesisPool {
     private readonly size: number,
     private readonly voice: string,
     private readonly warmupRuns: number,
+    private readonly streamChunkBytes: number,
     private readonly workerUrl: URL,
     private readonly events: PoolEvents,
   ) {}
@@ -153,7 +154,7 @@ export class SynthesisPool {
 
   private spawn(index: number): Promise<EngineInfo> {
     const cancel = new SharedArrayBuffer(4);
-    const init: WorkerInit = { index, voice: this.voice, cancel };
+    const init: WorkerInit = { index, voice: this.voice, cancel, streamChunkBytes: this.streamChunkBytes };
     const worker = new Worker(this.workerUrl, { workerData: init, name: `tts-worker-${index}` });
     const slot: Slot = {
       index,

@@ -4,6 +4,11 @@ export interface WorkerInit {
   index: number;
   voice: string;
   /**
+   * After the first audio block (sent at once: it is the time to first audio byte), blocks are
+   * gathered up to this many bytes per message; 0 sends every engine block as it comes.
+   */
+  streamChunkBytes: number;
+  /**
    * Int32 cell shared with the main thread: the id of a job whose client went away. The worker
    * polls it between audio blocks and aborts that utterance at the next block.
    */

@@ -1,7 +1,8 @@
 // A synthesis worker thread: one eSpeak-NG engine (Emscripten build). `synthesize` blocks this thread
-// for the whole utterance, which is why it runs here and not on the HTTP thread; each audio block
-// is posted to the main thread as soon as eSpeak-NG produces it (its buffer transferred, not
-// copied), so the response streams while the utterance is still being synthesised.
+// for the whole utterance, which is why it runs here and not on the HTTP thread; the first audio
+// block is posted to the main thread as soon as eSpeak-NG produces it, later ones gathered up to
+// STREAM_CHUNK_BYTES (buffers transferred, not copied), so the response streams while the
+// utterance is still being synthesised.
 import { parentPort, workerData } from 'node:worker_threads';
 import factory, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
@@ -83,14 +84,31 @@ port.on('message', (message: ToWorker) => {
   }
   const { id } = message;
   let bytes = 0;
+  let pending: Int16Array[] = [];
+  let pendingBytes = 0;
+  const flush = () => {
+    if (pendingBytes === 0) return;
+    const merged = new Int16Array(pendingBytes / 2);
+    let offset = 0;
+    for (const block of pending) {
+      merged.set(block, offset);
+      offset += block.length;
+    }
+    pending = [];
+    pendingBytes = 0;
+    post({ type: 'chunk', id, pcm: merged.buffer }, [merged.buffer]);
+  };
   try {
     const cancelled = run(id, message.text, message.voice, (pcm) => {
+      const first = bytes === 0;
       bytes += pcm.byteLength;
-      // eSpeak's binding hands over a fresh copy of each block (HEAP16.slice): its buffer is ours.
-      const buffer =
-        pcm.byteOffset === 0 && pcm.byteLength === pcm.buffer.byteLength ? pcm.buffer : pcm.slice().buffer;
-      post({ type: 'chunk', id, pcm: buffer as ArrayBuffer }, [buffer as ArrayBuffer]);
+      // eSpeak's binding hands over a fresh copy of each block (HEAP16.slice): it is ours to keep.
+      pending.push(pcm);
+      pendingBytes += pcm.byteLength;
+      // The first block goes at once (it is the time to first audio byte); later ones are gathered.
+      if (first || pendingBytes >= init.streamChunkBytes) flush();
     });
+    flush();
     post({ type: 'done', id, cancelled, bytes });
   } catch (error) {
     // Anything thrown out of the engine (an Emscripten abort, a trap) may leave it in any

@@ -85551,7 +85551,7 @@ async function runRehearse(input) {
             qmaxFile,
             settleS: profile.recoveryWindowS,
             pollS: 0.25,
-            maxWaitS: 90,
+            maxWaitS: 30,
             outDir,
             stateDir,
             loadClient: { endpoint: local.endpoint, credentials: local.credentials },

@@ -274,7 +274,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
           qmaxFile,
           settleS: profile.recoveryWindowS,
           pollS: 0.25,
-          maxWaitS: 90,
+          maxWaitS: 30,
           outDir,
           stateDir,
           loadClient: { endpoint: local.endpoint, credentials: local.credentials },

@@ -80575,6 +80575,14 @@ function provisionStage(f) {
     const dominant = f.dominantStage
         ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${findings_fmt(f.dominantStage.seconds)} s`
         : '';
+    if (f.tTotalLowerBound) {
+        return {
+            name: 'provision_stage',
+            verdict: 'warn',
+            detail: `T_total ${findings_fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
+            fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
+        };
+    }
     return {
         name: 'provision_stage',
         verdict: 'ok',
@@ -80832,6 +80840,7 @@ function derivePlan(request) {
         instanceHourlyUsd: choices.instanceHourlyUsd,
         tTotalOrigin: ttotal ? 'measured' : 'stated',
         tTotalS,
+        tTotalLowerBound: ttotal?.missing_stages.includes('traffic_recovered') ?? false,
         dominantStage: ttotal?.dominant_stage ?? null,
         instanceQuota: choices.instanceQuota,
     });

@@ -224,6 +224,7 @@ export function derivePlan(request: PlanRequest): PlanArtifact {
     instanceHourlyUsd: choices.instanceHourlyUsd,
     tTotalOrigin: ttotal ? 'measured' : 'stated',
     tTotalS,
+    tTotalLowerBound: ttotal?.missing_stages.includes('traffic_recovered') ?? false,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
   });

@@ -49,6 +49,8 @@ export interface FindingFacts {
   instanceHourlyUsd: number | null;
   tTotalOrigin: 'measured' | 'stated';
   tTotalS: number;
+  /** The scale-out completed but traffic never recovered: T_total ends at in_service. */
+  tTotalLowerBound: boolean;
   dominantStage: { from: string; to: string; seconds: number } | null;
   instanceQuota: number | null;
 }
@@ -295,6 +297,14 @@ function provisionStage(f: FindingFacts): Finding {
   const dominant = f.dominantStage
     ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${fmt(f.dominantStage.seconds)} s`
     : '';
+  if (f.tTotalLowerBound) {
+    return {
+      name: 'provision_stage',
+      verdict: 'warn',
+      detail: `T_total ${fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
+      fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
+    };
+  }
   return {
     name: 'provision_stage',
     verdict: 'ok',

@@ -183,6 +183,20 @@ describe('plan exit codes follow the verdict', () => {
     expect(readArtifact('plan', out).verdict).toBe('warn');
   });
 
+  it('warns when T_total is only a lower bound (traffic never recovered), so cooldowns are not trusted silently', async () => {
+    const { dir, out } = workspace();
+    const unrecovered = editedJson(anchorTtotalFile, dir, 'ttotal-unrecovered.json', (json) => {
+      json.missing_stages = ['traffic_recovered'];
+    });
+    const args = planArgs(out);
+    args[args.indexOf(anchorTtotalFile)] = unrecovered;
+    const run = await runCli(args);
+    expect(run.exitCode).toBe(0);
+    const finding = readArtifact('plan', out).findings.find((f) => f.name === 'provision_stage');
+    expect(finding?.verdict).toBe('warn');
+    expect(finding?.detail).toContain('lower bound');
+  });
+
   it('exits 1 on a stop plan (service time above the SLO)', async () => {
     const { dir, out } = workspace();
     const slow = editedJson(anchorQmaxFile, dir, 'slow.json', (json) => {

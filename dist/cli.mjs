@@ -77495,10 +77495,9 @@ class ScalingService {
             checkDimension(dim);
         if (ids && ids.length > 50)
             throw aasInvalid('ResourceIds may hold at most 50 IDs.');
-        const max = readMaxResults(r, 50);
         const matching = [...this.targets.values()].filter((t) => !ids || ids.includes(t.resourceId));
         const scope = JSON.stringify(['targets', ids, dim]);
-        const { items, nextToken } = page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
+        const { items, nextToken } = pageOf(r, matching, scope, 50);
         return {
             ScalableTargets: items.map((t) => ({
                 ServiceNamespace: NAMESPACE,
@@ -77595,12 +77594,11 @@ class ScalingService {
         // documented, so a lone dimension is accepted (only one dimension exists here anyway).
         if (dim !== undefined)
             checkDimension(dim);
-        const max = readMaxResults(r, 10);
         const matching = [...this.policies.values()]
             .filter((p) => !names || names.includes(p.name))
             .filter((p) => resourceId === undefined || p.resourceId === resourceId);
         const scope = JSON.stringify(['policies', names, resourceId, dim]);
-        const { items, nextToken } = page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
+        const { items, nextToken } = pageOf(r, matching, scope, 10);
         return {
             ScalingPolicies: items.map((p) => ({
                 PolicyARN: p.arn,
@@ -77714,10 +77712,9 @@ class ScalingService {
         if (dim !== undefined)
             checkDimension(dim);
         r.bool('IncludeNotScaledActivities');
-        const max = readMaxResults(r, 50);
         const matching = this.activities.filter((a) => resourceId === undefined || a.resourceId === resourceId);
         const scope = JSON.stringify(['activities', resourceId, dim]);
-        const { items, nextToken } = page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
+        const { items, nextToken } = pageOf(r, matching, scope, 50);
         return {
             ScalingActivities: items.map((a) => ({
                 ActivityId: a.id,
@@ -77944,11 +77941,12 @@ function readKey(r) {
     }
     return resourceId;
 }
-function readMaxResults(r, limit) {
+/** One page of `matching` from the request's MaxResults (at most `limit`) and NextToken. */
+function pageOf(r, matching, scope, limit) {
     const max = r.int('MaxResults', true) ?? limit;
     if (max < 1 || max > limit)
         throw aasInvalid(`MaxResults must be between 1 and ${limit}.`);
-    return max;
+    return page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
 }
 /** Merges SuspendedState as AWS does: flags given are set, flags omitted keep their value. */
 function readSuspended(input, current) {

@@ -265,15 +265,9 @@ export class ScalingService {
     const dim = r.str('ScalableDimension', true);
     if (dim !== undefined) checkDimension(dim);
     if (ids && ids.length > 50) throw aasInvalid('ResourceIds may hold at most 50 IDs.');
-    const max = readMaxResults(r, 50);
     const matching = [...this.targets.values()].filter((t) => !ids || ids.includes(t.resourceId));
     const scope = JSON.stringify(['targets', ids, dim]);
-    const { items, nextToken } = page(
-      matching,
-      decodeToken(r.str('NextToken', true), scope, aasInvalid),
-      max,
-      scope,
-    );
+    const { items, nextToken } = pageOf(r, matching, scope, 50);
     return {
       ScalableTargets: items.map((t) => ({
         ServiceNamespace: NAMESPACE,
@@ -380,17 +374,11 @@ export class ScalingService {
     // The API reference asks for a resource ID with a dimension; whether AWS enforces it is not
     // documented, so a lone dimension is accepted (only one dimension exists here anyway).
     if (dim !== undefined) checkDimension(dim);
-    const max = readMaxResults(r, 10);
     const matching = [...this.policies.values()]
       .filter((p) => !names || names.includes(p.name))
       .filter((p) => resourceId === undefined || p.resourceId === resourceId);
     const scope = JSON.stringify(['policies', names, resourceId, dim]);
-    const { items, nextToken } = page(
-      matching,
-      decodeToken(r.str('NextToken', true), scope, aasInvalid),
-      max,
-      scope,
-    );
+    const { items, nextToken } = pageOf(r, matching, scope, 10);
     return {
       ScalingPolicies: items.map((p) => ({
         PolicyARN: p.arn,
@@ -514,15 +502,9 @@ export class ScalingService {
     // documented, so a lone dimension is accepted (only one dimension exists here anyway).
     if (dim !== undefined) checkDimension(dim);
     r.bool('IncludeNotScaledActivities');
-    const max = readMaxResults(r, 50);
     const matching = this.activities.filter((a) => resourceId === undefined || a.resourceId === resourceId);
     const scope = JSON.stringify(['activities', resourceId, dim]);
-    const { items, nextToken } = page(
-      matching,
-      decodeToken(r.str('NextToken', true), scope, aasInvalid),
-      max,
-      scope,
-    );
+    const { items, nextToken } = pageOf(r, matching, scope, 50);
     return {
       ScalingActivities: items.map((a) => ({
         ActivityId: a.id,
@@ -798,10 +780,11 @@ function readKey(r: Reader): string {
   return resourceId;
 }
 
-function readMaxResults(r: Reader, limit: number): number {
+/** One page of `matching` from the request's MaxResults (at most `limit`) and NextToken. */
+function pageOf<T>(r: Reader, matching: T[], scope: string, limit: number): ReturnType<typeof page<T>> {
   const max = r.int('MaxResults', true) ?? limit;
   if (max < 1 || max > limit) throw aasInvalid(`MaxResults must be between 1 and ${limit}.`);
-  return max;
+  return page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
 }
 
 /** Merges SuspendedState as AWS does: flags given are set, flags omitted keep their value. */

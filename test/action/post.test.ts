@@ -5,15 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
 import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import type { AwsClients } from '../../src/aws/clients.js';
+import type { LocalSageMakerHandle } from '../../src/local/index.js';
 import { readThawJournal, type ThawJournal, writeThawJournal } from '../../src/model/journal.js';
+import { startTestEndpoint, type TestEndpoint } from '../helpers/local-endpoint.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
 const ENDPOINT = 'speech-kokoro-82m';
@@ -25,32 +23,14 @@ const ORIGINAL = {
   ScheduledScalingSuspended: false,
 };
 
+let endpoint: TestEndpoint | undefined;
 let handle: LocalSageMakerHandle;
 let clients: AwsClients;
 let awsEnv: Record<string, string>;
 
 beforeAll(async () => {
-  handle = await startLocalSageMaker({
-    endpointName: ENDPOINT,
-    instances: 2,
-    provisionDelayS: 0.2,
-    maxQueueDepth: 256,
-    registerScalableTarget: true,
-  });
-  const local = clientConfigFor(handle);
-  clients = createAwsClients({
-    region: local.region,
-    endpoint: local.endpoint,
-    credentials: local.credentials,
-  });
-  await clients.autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: resourceId,
-      ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-      SuspendedState: ORIGINAL,
-    }),
-  );
+  endpoint = await startTestEndpoint({ endpointName: ENDPOINT, instances: 2 }, ORIGINAL);
+  ({ handle, clients } = endpoint);
   awsEnv = {
     AWS_ENDPOINT_URL: handle.url,
     AWS_REGION: handle.region,
@@ -60,8 +40,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (clients) destroyAwsClients(clients);
-  await handle?.close();
+  await endpoint?.close();
 }, 60_000);
 
 function journalFor(endpoint: string): ThawJournal {

@@ -6,19 +6,17 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
 import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
+import type { AwsClients } from '../../src/aws/clients.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { runQmax } from '../../src/commands/qmax.js';
 import type { ProgressEvent } from '../../src/load/progress.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import { clientConfigFor, type LocalSageMakerHandle } from '../../src/local/index.js';
 import { parseConfig, type QmaxArtifact, qmaxArtifactSchema, readArtifact } from '../../src/model/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
+import { startTestEndpoint, type TestEndpoint } from '../helpers/local-endpoint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-qmax-local-'));
 const stateDir = join(dir, 'state');
@@ -42,6 +40,7 @@ const configText = JSON.stringify({
 writeFileSync(configFile, configText);
 const model = parseConfig(configText, configFile).models['reference-tts'];
 
+let endpoint: TestEndpoint | undefined;
 let handle: LocalSageMakerHandle;
 let clients: AwsClients;
 const resourceId = 'endpoint/speech-reference-tts/variant/AllTraffic';
@@ -60,33 +59,15 @@ async function suspendedState() {
 }
 
 beforeAll(async () => {
-  handle = await startLocalSageMaker({
-    endpointName: 'speech-reference-tts',
-    instances: 2,
-    quota: 4,
-    provisionDelayS: 0.2,
-    maxQueueDepth: 256,
-    registerScalableTarget: true,
-  });
-  const local = clientConfigFor(handle);
-  clients = createAwsClients({
-    region: local.region,
-    endpoint: local.endpoint,
-    credentials: local.credentials,
-  });
-  await clients.autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: resourceId,
-      ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-      SuspendedState: ORIGINAL,
-    }),
+  endpoint = await startTestEndpoint(
+    { endpointName: 'speech-reference-tts', instances: 2, quota: 4 },
+    ORIGINAL,
   );
+  ({ handle, clients } = endpoint);
 }, 90_000);
 
 afterAll(async () => {
-  if (clients) destroyAwsClients(clients);
-  await handle?.close();
+  await endpoint?.close();
 }, 60_000);
 
 describe('qmax on the local SageMaker (response-stream transport)', () => {

@@ -8,14 +8,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import type { AwsClients } from '../../src/aws/clients.js';
+import type { LocalSageMakerHandle } from '../../src/local/index.js';
 import { readThawJournal, thawJournalPath } from '../../src/model/journal.js';
+import { startTestEndpoint, type TestEndpoint } from '../helpers/local-endpoint.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-qmax-signals-'));
@@ -34,34 +32,17 @@ const FROZEN = {
   ScheduledScalingSuspended: true,
 };
 
+let endpoint: TestEndpoint | undefined;
 let handle: LocalSageMakerHandle;
 let clients: AwsClients;
 
 beforeAll(async () => {
-  handle = await startLocalSageMaker({
-    provisionDelayS: 0.2,
-    maxQueueDepth: 256,
-    registerScalableTarget: true,
-  });
-  const local = clientConfigFor(handle);
-  clients = createAwsClients({
-    region: local.region,
-    endpoint: local.endpoint,
-    credentials: local.credentials,
-  });
-  await clients.autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: resourceId,
-      ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-      SuspendedState: ORIGINAL,
-    }),
-  );
+  endpoint = await startTestEndpoint({}, ORIGINAL);
+  ({ handle, clients } = endpoint);
 }, 90_000);
 
 afterAll(async () => {
-  if (clients) destroyAwsClients(clients);
-  await handle?.close();
+  await endpoint?.close();
 }, 60_000);
 
 /** Polls a condition on state another process changes (a file it writes); never a fixed sleep. */

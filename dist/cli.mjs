@@ -85485,7 +85485,7 @@ async function runRehearse(input) {
     try {
         log(`[${elapsed()}] local-sagemaker: starting endpoint ${model.endpoint} (1 instance of the reference TTS container, provisioning delay ${profile.provisionDelayS} s)`);
         const t0 = performance.now();
-        handle = await startLocalSageMaker({
+        const sagemaker = await startLocalSageMaker({
             endpointName: model.endpoint,
             variantName: model.variant,
             region: rehearse_LOCAL_REGION,
@@ -85499,24 +85499,26 @@ async function runRehearse(input) {
             log: (line) => log(`  ${line}`),
             onProcessStart: (_id, pid) => result.containerPids.push(pid),
         });
+        handle = sagemaker;
         result.steps.push({
             step: 'local-sagemaker',
             seconds: (performance.now() - t0) / 1000,
             exitCode: 0,
             files: [],
         });
-        log(`  AWS_ENDPOINT_URL=${handle.url} AWS_REGION=${rehearse_LOCAL_REGION}`);
-        const local = clientConfigFor(handle);
-        clients = createAwsClients({
+        log(`  AWS_ENDPOINT_URL=${sagemaker.url} AWS_REGION=${rehearse_LOCAL_REGION}`);
+        const local = clientConfigFor(sagemaker);
+        const aws = createAwsClients({
             region: rehearse_LOCAL_REGION,
             endpoint: local.endpoint,
             credentials: local.credentials,
             maxConcurrency: profile.maxConcurrency,
         });
+        clients = aws;
         const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: rehearse_LOCAL_REGION };
         const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () => runDrift({
             ...common,
-            clients: clients,
+            clients: aws,
             config: input.config,
             outFile: (0,external_node_path_.join)(outDir, driftFileName(modelName)),
             stateDir,
@@ -85539,7 +85541,7 @@ async function runRehearse(input) {
             stateDir,
             commandLine: 'scalegate rehearse',
         }, {
-            clients: clients,
+            clients: aws,
             progress: input.progress,
             signal: input.signal,
             handleSignals: false,
@@ -85553,7 +85555,7 @@ async function runRehearse(input) {
         // labelled a lower bound (exit 1): the rehearsal carries on and says so.
         const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () => runTtotal({
             ...common,
-            clients: clients,
+            clients: aws,
             model,
             qmaxFile,
             settleS: profile.recoveryWindowS,
@@ -85583,13 +85585,13 @@ async function runRehearse(input) {
         result.plan = plan.artifact;
         await step('apply', "deploy the plan's policy shape through Application Auto Scaling and CloudWatch", () => runLocalApply({
             ...common,
-            clients: clients,
+            clients: aws,
             planFile,
-            setModelEnvironment: (env) => handle.updateModelEnvironment(env, { replaceInstances: true }),
+            setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
         }));
         const validate = await step('validate', 'does every deployed parameter equal the plan?', () => runValidate({
             ...common,
-            clients: clients,
+            clients: aws,
             planFile,
             outFile: (0,external_node_path_.join)(outDir, validateFileName(modelName)),
         }));

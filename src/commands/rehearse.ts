@@ -184,7 +184,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       `[${elapsed()}] local-sagemaker: starting endpoint ${model.endpoint} (1 instance of the reference TTS container, provisioning delay ${profile.provisionDelayS} s)`,
     );
     const t0 = performance.now();
-    handle = await startLocalSageMaker({
+    const sagemaker = await startLocalSageMaker({
       endpointName: model.endpoint,
       variantName: model.variant,
       region: LOCAL_REGION,
@@ -198,26 +198,28 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       log: (line) => log(`  ${line}`),
       onProcessStart: (_id, pid) => result.containerPids.push(pid),
     });
+    handle = sagemaker;
     result.steps.push({
       step: 'local-sagemaker',
       seconds: (performance.now() - t0) / 1000,
       exitCode: 0,
       files: [],
     });
-    log(`  AWS_ENDPOINT_URL=${handle.url} AWS_REGION=${LOCAL_REGION}`);
-    const local = clientConfigFor(handle);
-    clients = createAwsClients({
+    log(`  AWS_ENDPOINT_URL=${sagemaker.url} AWS_REGION=${LOCAL_REGION}`);
+    const local = clientConfigFor(sagemaker);
+    const aws = createAwsClients({
       region: LOCAL_REGION,
       endpoint: local.endpoint,
       credentials: local.credentials,
       maxConcurrency: profile.maxConcurrency,
     });
+    clients = aws;
     const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: LOCAL_REGION };
 
     const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () =>
       runDrift({
         ...common,
-        clients: clients as NonNullable<typeof clients>,
+        clients: aws,
         config: input.config,
         outFile: join(outDir, driftFileName(modelName)),
         stateDir,
@@ -248,7 +250,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
             commandLine: 'scalegate rehearse',
           },
           {
-            clients: clients as NonNullable<typeof clients>,
+            clients: aws,
             progress: input.progress,
             signal: input.signal,
             handleSignals: false,
@@ -269,7 +271,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       () =>
         runTtotal({
           ...common,
-          clients: clients as NonNullable<typeof clients>,
+          clients: aws,
           model,
           qmaxFile,
           settleS: profile.recoveryWindowS,
@@ -309,17 +311,16 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       () =>
         runLocalApply({
           ...common,
-          clients: clients as NonNullable<typeof clients>,
+          clients: aws,
           planFile,
-          setModelEnvironment: (env) =>
-            (handle as LocalSageMakerHandle).updateModelEnvironment(env, { replaceInstances: true }),
+          setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
         }),
     );
 
     const validate = await step('validate', 'does every deployed parameter equal the plan?', () =>
       runValidate({
         ...common,
-        clients: clients as NonNullable<typeof clients>,
+        clients: aws,
         planFile,
         outFile: join(outDir, validateFileName(modelName)),
       }),

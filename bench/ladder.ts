@@ -13,10 +13,10 @@
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readConfigFile } from '../src/cli/shared.js';
 import { LADDER_DEFAULTS, runQmax } from '../src/commands/qmax.js';
 import { createProgressRenderer } from '../src/load/progress.js';
-import { containerAssetHash } from '../src/local/asset-hash.js';
+import { containerAssetHash } from '../src/model/asset-hash.js';
+import { readConfigFile } from '../src/model/config.js';
 import type { QmaxArtifact } from '../src/model/index.js';
 import { ensureContainerBuilt, startContainer } from '../test/container/harness.js';
 
@@ -68,9 +68,9 @@ try {
         holdS: d.holdS * scale,
         measureS: d.measureS * scale,
         settleS: d.settleS * scale,
-        out: join(dir, `qmax-${mode}.json`),
+        outFile: join(dir, `qmax-${mode}.json`),
       },
-      { progress: createProgressRenderer(process.stderr), containerAssetHash },
+      { progress: createProgressRenderer(process.stderr), assetHash: containerAssetHash },
     );
     const artifact = result.artifact as QmaxArtifact;
     results.set(mode, { artifact, wallS: (Date.now() - started) / 1000 });

@@ -1,12 +1,12 @@
 /**
  * From the action's inputs to the same command functions the CLI calls (src/commands), plus
  * what the report needs to show (the artifacts involved and where they are). No presentation.
+ * What the action adds to a command: the measurements a step needs, found in artifacts-dir when
+ * the workflow does not name them (src/action/discover.ts).
  */
-import { join } from 'node:path';
-import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
-import { loadModelContext } from '../cli/shared.js';
+import { withAwsClients } from '../aws/clients.js';
 import { runDrift } from '../commands/drift.js';
-import { awsFreezeAdapters, InterruptedError, installSignalGuard } from '../commands/freeze.js';
+import { InterruptedError } from '../commands/freeze.js';
 import { runGate } from '../commands/gate.js';
 import { runPlan } from '../commands/plan.js';
 import { LADDER_DEFAULTS, runQmax } from '../commands/qmax.js';
@@ -15,22 +15,27 @@ import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import { createProgressRenderer } from '../load/progress.js';
-import { containerAssetHash } from '../local/asset-hash.js';
 import {
-  driftFileName,
   fingerprintDifferences,
-  planFileName,
+  loadModelContext,
   type QmaxArtifact,
   readArtifact,
   type TtotalArtifact,
-  UsageError,
-  validateFileName,
+  usage,
 } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
+import { DRIFT_OPTIONS } from '../options/drift.js';
+import { GATE_OPTIONS } from '../options/gate.js';
+import { PLAN_OPTIONS } from '../options/plan.js';
+import { QMAX_OPTIONS } from '../options/qmax.js';
+import { THAW_OPTIONS } from '../options/thaw.js';
+import { TTOTAL_OPTIONS } from '../options/ttotal.js';
+import { VALIDATE_OPTIONS } from '../options/validate.js';
+import { renderInterruption } from '../report/interrupt-text.js';
 import type { ReportInput } from '../report/markdown.js';
 import { VERSION } from '../version.js';
 import { discoverMeasurements, type Found, listModelArtifacts, newestFirst } from './discover.js';
-import { ACTION_COMMANDS, type ActionCommand, type ActionInputs } from './inputs.js';
+import { ACTION_COMMANDS, type ActionCommand, type Env, readOptionInputs } from './inputs.js';
 
 export interface CommandOutcome {
   result: CommandResult;
@@ -42,14 +47,14 @@ export interface CommandOutcome {
   notes: string[];
 }
 
-type Runner = (inputs: ActionInputs) => Promise<CommandOutcome>;
+type Runner = (env: Env) => Promise<CommandOutcome>;
 
 /** Commands this build of the action can run. The others are refused, never imitated. */
 const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
   drift: runDriftStep,
   qmax: runQmaxStep,
   ttotal: runTtotalStep,
-  plan: async (inputs) => runPlanStep(inputs),
+  plan: async (env) => runPlanStep(env),
   validate: runValidateStep,
   thaw: runThawStep,
   gate: runGateStep,
@@ -58,15 +63,19 @@ const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
 export const availableCommands = (): ActionCommand[] =>
   ACTION_COMMANDS.filter((c) => RUNNERS[c] !== undefined);
 
-export async function runActionCommand(inputs: ActionInputs): Promise<CommandOutcome> {
-  const runner = RUNNERS[inputs.command];
+export async function runActionCommand(command: ActionCommand, env: Env): Promise<CommandOutcome> {
+  const runner = RUNNERS[command];
   if (!runner) {
-    throw new UsageError(
-      `command ${inputs.command}: not available in this version of scalegate (${VERSION}); this action can run: ${availableCommands().join(', ')}.`,
-    );
+    throw usage`command ${command}: not available in this version of scalegate (${VERSION}); this action can run: ${availableCommands().join(', ')}.`;
   }
-  return runner(inputs);
+  return runner(env);
 }
+
+/** Progress in the step's log. */
+const progress = () => createProgressRenderer(process.stdout);
+
+const located = <A>(artifact: A | null, file: string | undefined) =>
+  artifact && file !== undefined ? { artifact, file } : null;
 
 function readLocated<K extends 'qmax' | 'ttotal'>(
   kind: K,
@@ -76,192 +85,116 @@ function readLocated<K extends 'qmax' | 'ttotal'>(
   return { file, artifact: readArtifact(kind, file) as K extends 'qmax' ? QmaxArtifact : TtotalArtifact };
 }
 
-function runPlanStep(inputs: ActionInputs): CommandOutcome {
-  const context = loadModelContext({ model: inputs.model, config: inputs.config });
-  const { modelName, model } = context;
+function runPlanStep(env: Env): CommandOutcome {
+  const values = readOptionInputs(env, PLAN_OPTIONS);
+  const { modelName, model } = loadModelContext({
+    modelName: values.modelName,
+    configFile: values.configFile,
+  });
+  const artifactsDir = values.artifactsDir as string;
   const notes: string[] = [];
-  if (inputs.ttotal !== undefined && inputs.assumeTTotal !== undefined) {
-    throw new UsageError(
-      'inputs ttotal and assume-t-total both given: a plan uses the measured T_total or a stated one, not both.',
-    );
-  }
 
-  let qmax = readLocated('qmax', inputs.qmax);
-  let ttotal = readLocated('ttotal', inputs.ttotal);
+  let qmax = readLocated('qmax', values.qmaxFile);
+  let ttotal = readLocated('ttotal', values.ttotalFile);
   if (!qmax) {
-    const found = discoverMeasurements(inputs.artifactsDir, modelName, model);
+    const found = discoverMeasurements(artifactsDir, modelName, model);
     notes.push(...found.notes);
     if (!found.qmax) {
-      throw new UsageError(
-        `no qmax artifact for ${modelName} in ${inputs.artifactsDir} measured on ${model.instance_type}: run the qmax step first, or name the file with the qmax input.`,
-      );
+      throw usage`no qmax artifact for ${modelName} in ${artifactsDir} measured on ${model.instance_type}: run the qmax step first, or name the file with the qmax input.`;
     }
     qmax = found.qmax;
     notes.push(`qmax: ${qmax.file} (discovered: newest for this fingerprint)`);
-    if (!ttotal && inputs.assumeTTotal === undefined && found.ttotal) {
+    if (!ttotal && values.assumeTTotalS === undefined && found.ttotal) {
       ttotal = found.ttotal;
       notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
     }
-  } else if (!ttotal && inputs.assumeTTotal === undefined) {
+  } else if (!ttotal && values.assumeTTotalS === undefined) {
     const q = qmax;
-    const candidates = listModelArtifacts('ttotal', inputs.artifactsDir, modelName, notes)
+    const candidates = listModelArtifacts('ttotal', artifactsDir, modelName, notes)
       .filter((t) => fingerprintDifferences(t.artifact.fingerprint, q.artifact.fingerprint).length === 0)
       .sort(newestFirst);
     ttotal = candidates.find((t) => t.artifact.qmax_run_id === q.artifact.run_id) ?? candidates[0] ?? null;
     if (ttotal) notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
   }
 
-  const outFile = inputs.out ?? join(inputs.artifactsDir, planFileName(modelName));
-  const result = runPlan({
-    modelName,
-    model,
-    qmaxFile: qmax.file,
-    ttotalFile: ttotal?.file,
-    assumeTTotalS: inputs.assumeTTotal,
-    overrides: {
-      peakRps: inputs.peakRps,
-      peakStreams: inputs.peakStreams,
-      troughRps: inputs.troughRps,
-      troughStreams: inputs.troughStreams,
-      surgeRatio: inputs.surgeRatio,
-      sloMs: inputs.sloMs,
-      minInstancesFloor: inputs.minInstancesFloor,
-    },
-    allowConfigMismatch: inputs.allowConfigMismatch,
-    outFile,
-    failOnWarn: inputs.failOn === 'warn',
-    version: VERSION,
-  });
+  const result = runPlan(
+    { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file },
+    { version: VERSION },
+  );
   return {
     result,
     modelName,
-    report: {
-      plan: result.artifact ? { artifact: result.artifact, file: outFile } : null,
-      qmax,
-      ttotal,
-    },
+    report: { plan: located(result.artifact, result.written[0]), qmax, ttotal },
     notes,
   };
 }
 
-function modelContext(inputs: ActionInputs) {
-  return loadModelContext({
-    model: inputs.model,
-    config: inputs.config,
-    endpoint: inputs.endpoint,
-    region: inputs.region,
-  });
+async function runDriftStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, DRIFT_OPTIONS);
+  const context = loadModelContext(values);
+  const result = await withAwsClients({ region: context.region }, (clients) =>
+    runDrift({ ...values, ...context }, { clients, progress: progress() }),
+  );
+  return {
+    result,
+    modelName: context.modelName,
+    report: { drift: located(result.artifact, result.written[0]) },
+    notes: [],
+  };
 }
 
-async function runDriftStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = modelContext(inputs);
-  const outFile = inputs.out ?? join(inputs.artifactsDir, driftFileName(context.modelName));
-  const clients = createAwsClients({ region: context.region });
-  try {
-    const result = await runDrift({
-      clients,
-      config: context.config,
-      modelName: context.modelName,
-      endpoint: context.endpoint,
-      variant: context.variant,
-      region: context.region,
-      planFile: inputs.plan,
-      outFile,
-    });
-    return {
-      result,
-      modelName: context.modelName,
-      report: { drift: result.artifact ? { artifact: result.artifact, file: outFile } : null },
-      notes: [],
-    };
-  } finally {
-    destroyAwsClients(clients);
-  }
-}
-
-async function runValidateStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = modelContext(inputs);
-  const planFile = inputs.plan ?? join(inputs.artifactsDir, planFileName(context.modelName));
-  const outFile = inputs.out ?? join(inputs.artifactsDir, validateFileName(context.modelName));
-  const clients = createAwsClients({ region: context.region });
-  try {
-    const result = await runValidate({
-      clients,
-      modelName: context.modelName,
-      endpoint: context.endpoint,
-      variant: context.variant,
-      region: context.region,
-      planFile,
-      outFile,
-    });
-    return {
-      result,
-      modelName: context.modelName,
-      report: { validate: result.artifact ? { artifact: result.artifact, file: outFile } : null },
-      notes: [],
-    };
-  } finally {
-    destroyAwsClients(clients);
-  }
+async function runValidateStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, VALIDATE_OPTIONS);
+  const context = loadModelContext(values);
+  const result = await withAwsClients({ region: context.region }, (clients) =>
+    runValidate({ ...values, ...context }, { clients, progress: progress() }),
+  );
+  return {
+    result,
+    modelName: context.modelName,
+    report: { validate: located(result.artifact, result.written[0]) },
+    notes: [],
+  };
 }
 
 /** A cancelled measurement (SIGINT/SIGTERM from the runner): restored by the command; exit 1. */
-function interrupted(e: InterruptedError, command: string): never {
-  const restore = e.restore;
-  const state = restore
-    ? restore.errors.length === 0
-      ? 'the endpoint was restored'
-      : `restore FAILED (${restore.errors.join('; ')}); the post step retries from the thaw journal`
-    : 'nothing was frozen';
-  throw new Error(`${command} ${e.message}; ${state}`);
+function interrupted(e: unknown, command: string): unknown {
+  if (!(e instanceof InterruptedError)) return e;
+  return new Error(
+    renderInterruption(command, e.signal, e.restore, 'the post step retries from the thaw journal'),
+  );
 }
 
-async function runQmaxStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = modelContext(inputs);
-  const live = inputs.transport !== 'http';
-  const clients =
-    live && !inputs.dryRun
-      ? createAwsClients({
-          region: context.region,
-          maxConcurrency: inputs.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
-        })
-      : undefined;
+const actionCommandLine = (command: string, modelName: string, endpoint: string): string =>
+  `scalegate ${command} --model ${modelName} --endpoint ${endpoint} (GitHub Action)`;
+
+async function runQmaxStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, QMAX_OPTIONS);
+  const context = loadModelContext(values);
+  const input = {
+    ...values,
+    ...context,
+    stateDir: stateDir(),
+    commandLine: actionCommandLine('qmax', context.modelName, context.endpoint),
+  };
+  const live = values.transport !== 'http';
   try {
-    const result = await runQmax(
-      {
-        modelName: context.modelName,
-        model: context.model,
-        configFile: context.configFile,
-        endpoint: context.endpoint,
-        variant: context.variant,
-        region: context.region,
-        transport: inputs.transport,
-        sloMs: inputs.sloMs,
-        ladder: inputs.ladder,
-        rungs: inputs.rungs,
-        maxConcurrency: inputs.maxConcurrency,
-        resolution: inputs.resolution,
-        holdS: inputs.holdS,
-        measureS: inputs.measureS,
-        settleS: inputs.settleS,
-        runs: inputs.runs,
-        cloudwatch: inputs.cloudwatch,
-        minSamples: inputs.minSamples,
-        freezeTimeoutS: inputs.freezeTimeoutS,
-        dryRun: inputs.dryRun,
-        out: inputs.out,
-        outDir: inputs.artifactsDir,
-        stateDir: stateDir(),
-        commandLine: `scalegate qmax --model ${context.modelName} --endpoint ${context.endpoint} (GitHub Action)`,
-      },
-      { clients, progress: createProgressRenderer(process.stdout) },
-    );
+    const result =
+      live && !values.dryRun
+        ? await withAwsClients(
+            {
+              region: context.region,
+              maxConcurrency: values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
+            },
+            (clients) => runQmax(input, { clients, progress: progress() }),
+          )
+        : await runQmax(input, { progress: progress() });
     const artifact =
       result.artifact && (result.artifact as { kind?: string }).kind === 'qmax'
         ? (result.artifact as QmaxArtifact)
         : null;
     return {
-      result: result,
+      result,
       modelName: context.modelName,
       report: {
         qmax: artifact ? { artifact, file: result.written[0] ?? null } : null,
@@ -270,86 +203,64 @@ async function runQmaxStep(inputs: ActionInputs): Promise<CommandOutcome> {
       notes: [],
     };
   } catch (e) {
-    if (e instanceof InterruptedError) interrupted(e, 'qmax');
-    throw e;
-  } finally {
-    if (clients) destroyAwsClients(clients);
+    throw interrupted(e, 'qmax');
   }
 }
 
-async function runTtotalStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = modelContext(inputs);
+async function runTtotalStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, TTOTAL_OPTIONS);
+  const context = loadModelContext(values);
+  const artifactsDir = values.artifactsDir as string;
   const notes: string[] = [];
-  let qmaxFile = inputs.qmax;
+  let qmaxFile = values.qmaxFile;
   if (qmaxFile === undefined) {
-    const found = discoverMeasurements(inputs.artifactsDir, context.modelName, context.model);
+    const found = discoverMeasurements(artifactsDir, context.modelName, context.model);
     notes.push(...found.notes.filter((n) => !n.startsWith('no ttotal')));
     if (!found.qmax) {
-      throw new UsageError(
-        `no qmax artifact for ${context.modelName} in ${inputs.artifactsDir}: ttotal probes at rungs the qmax ladder measured. Run the qmax step first, or name its file with the qmax input.`,
-      );
+      throw usage`no qmax artifact for ${context.modelName} in ${artifactsDir}: ttotal probes at rungs the qmax ladder measured. Run the qmax step first, or name its file with the qmax input.`;
     }
     qmaxFile = found.qmax.file;
     notes.push(`qmax: ${qmaxFile} (discovered: newest for this fingerprint)`);
   }
-  const clients = createAwsClients({ region: context.region });
-  const controller = new AbortController();
-  const guard = installSignalGuard(controller, (line) => process.stdout.write(`${line}\n`));
+  const file = qmaxFile;
   try {
-    const result = await runTtotal({
-      clients,
-      modelName: context.modelName,
-      model: context.model,
-      endpoint: context.endpoint,
-      variant: context.variant,
-      region: context.region,
-      qmaxFile,
-      probeConcurrency: inputs.probeConcurrency,
-      maxWaitS: inputs.maxWaitS,
-      settleS: inputs.settleS,
-      pollS: inputs.pollS,
-      allowConfigMismatch: inputs.allowConfigMismatch,
-      outFile: inputs.out,
-      outDir: inputs.artifactsDir,
-      stateDir: stateDir(),
-      signal: controller.signal,
-      log: (line) => process.stdout.write(`${line}\n`),
-      command: `scalegate ttotal --model ${context.modelName} --endpoint ${context.endpoint} (GitHub Action)`,
-      version: VERSION,
-    });
+    const result = await withAwsClients({ region: context.region }, (clients) =>
+      runTtotal(
+        {
+          ...values,
+          ...context,
+          qmaxFile: file,
+          stateDir: stateDir(),
+          commandLine: actionCommandLine('ttotal', context.modelName, context.endpoint),
+        },
+        { clients, progress: progress() },
+      ),
+    );
     return {
-      result: result,
+      result,
       modelName: context.modelName,
       report: {
         ttotal: result.artifact ? { artifact: result.artifact, file: result.written[0] ?? null } : null,
-        qmax: { file: qmaxFile, artifact: readArtifact('qmax', qmaxFile) },
+        qmax: { file, artifact: readArtifact('qmax', file) },
         textReport: result.artifact ? null : result.report,
       },
       notes,
     };
   } catch (e) {
-    if (e instanceof InterruptedError) interrupted(e, 'ttotal');
-    if (guard.received)
-      throw new Error(`ttotal interrupted by ${guard.received}; the endpoint was restored (see the log)`);
-    throw e;
-  } finally {
-    guard.remove();
-    destroyAwsClients(clients);
+    throw interrupted(e, 'ttotal');
   }
 }
 
-async function runThawStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = modelContext(inputs);
-  const clients = createAwsClients({ region: context.region });
-  try {
-    const result = await runThaw(
+async function runThawStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, THAW_OPTIONS);
+  const context = loadModelContext(values);
+  const result = await withAwsClients({ region: context.region }, (clients) =>
+    runThaw(
       { endpoint: context.endpoint, variant: context.variant, stateDir: stateDir() },
-      awsFreezeAdapters(clients, context.endpoint, context.variant),
-    );
-    return { result, modelName: context.modelName, report: { textReport: result.report }, notes: [] };
-  } finally {
-    destroyAwsClients(clients);
-  }
+      { clients, progress: progress() },
+    ),
+  );
+  return { result, modelName: context.modelName, report: { textReport: result.report }, notes: [] };
 }
 
 /**
@@ -358,37 +269,17 @@ async function runThawStep(inputs: ActionInputs): Promise<CommandOutcome> {
  * node_modules above the bundle (the workspace's, when the composite action staged it there).
  * Without aws-cdk-lib there is no honest digest: refused, saying how to get one.
  */
-function workspaceAssetHash(dir: string): string {
-  try {
-    return containerAssetHash(dir);
-  } catch (e) {
-    if (
-      (e as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
-      /aws-cdk-lib/.test((e as Error).message)
-    ) {
-      throw new UsageError(
-        `gate: ${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where the action runs. ` +
-          'Install the repository (`npm ci`) before the step and use actions/gate (it runs from the workspace), or run `npx scalegate gate --model <name>`.',
-      );
-    }
-    throw e;
-  }
-}
-
-async function runGateStep(inputs: ActionInputs): Promise<CommandOutcome> {
-  const context = loadModelContext({ model: inputs.model, config: inputs.config });
-  const result = await runGate({
-    modelName: context.modelName,
-    model: context.model,
-    configFile: context.configFile,
-    planFile: inputs.plan ?? join(inputs.artifactsDir, planFileName(context.modelName)),
-    region: inputs.region ?? context.model.region,
-    containerAssetHash: workspaceAssetHash,
+async function runGateStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, GATE_OPTIONS);
+  const { modelName, model, configFile } = loadModelContext({
+    modelName: values.modelName,
+    configFile: values.configFile,
   });
+  const result = await runGate({ ...values, modelName, model, configFile });
   const report = result.artifact;
   return {
     result,
-    modelName: context.modelName,
+    modelName,
     report: {
       gate: report ? { passed: report.passed, checks: report.checks } : null,
       textReport: result.report,

@@ -7,13 +7,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  configFingerprint,
   type Fingerprint,
   fingerprintDifferences,
   fingerprintSlug,
   imageDigestOf,
   isUsageError,
   type ModelConfig,
-  measuredEnvironment,
   type QmaxArtifact,
   readArtifact,
   type TtotalArtifact,
@@ -72,12 +72,8 @@ export function listModelArtifacts<K extends 'qmax' | 'ttotal'>(
  * region is the gate's business (a local rehearsal measures in region `local`).
  */
 export function fitsConfig(fp: Fingerprint, model: ModelConfig): boolean {
-  if (fp.instance_type !== model.instance_type) return false;
-  if (model.image_uri && fp.image_digest !== imageDigestOf(model.image_uri)) return false;
-  return (
-    JSON.stringify(measuredEnvironment(fp.container_env)) ===
-    JSON.stringify(measuredEnvironment(model.container_env))
-  );
+  const digest = model.image_uri ? imageDigestOf(model.image_uri) : fp.image_digest;
+  return fingerprintDifferences(fp, configFingerprint(model, digest, fp.region)).length === 0;
 }
 
 const time = (iso: string): number => {

@@ -6,8 +6,7 @@
  */
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import { loadModelContext } from '../cli/shared.js';
-import { isUsageError } from '../model/index.js';
+import { DEFAULT_ARTIFACTS_DIR, isUsageError, loadModelContext } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import {
   headline,
@@ -19,22 +18,29 @@ import {
 import { VERSION } from '../version.js';
 import { type CommandOutcome, runActionCommand } from './commands.js';
 import { readRunContext } from './context.js';
-import { type ActionInputs, commentEnabled, type Env, rawInput, readInputs } from './inputs.js';
+import {
+  type ActionCommand,
+  commentEnabled,
+  type Env,
+  type PublishInputs,
+  rawInput,
+  readCommand,
+  readPublishInputs,
+} from './inputs.js';
 import { outputsFrom, publishComment, readBasePlan, setStepOutputs, writeJobSummary } from './publish.js';
+import { STATE_COMMAND, STATE_DIR } from './state.js';
 
 /** State the post step reads (`STATE_<name>`): which command ran, and where journals live. */
-export const STATE_COMMAND = 'command';
-export const STATE_DIR = 'state-dir';
+export { STATE_COMMAND, STATE_DIR } from './state.js';
 
 /** Under GitHub's 65536-character limit for a comment body, with room to spare. */
 const COMMENT_LIMIT = 60_000;
 
-function modelNameFor(inputs: ActionInputs | null, env: Env): string | null {
-  if (inputs?.model) return inputs.model;
+function modelNameFor(env: Env): string | null {
   const fromEnv = rawInput(env, 'model');
   if (fromEnv) return fromEnv;
   try {
-    return loadModelContext({ config: inputs?.config ?? (rawInput(env, 'config') || undefined) }).modelName;
+    return loadModelContext({ configFile: rawInput(env, 'config') || undefined }).modelName;
   } catch {
     return null;
   }
@@ -46,15 +52,17 @@ export async function runMain(env: Env = process.env): Promise<number> {
   core.saveState(STATE_DIR, stateDir(env as NodeJS.ProcessEnv));
 
   const ctx = readRunContext(env);
-  let inputs: ActionInputs | null = null;
+  let command: ActionCommand | null = null;
+  let publish: PublishInputs | null = null;
   let outcome: CommandOutcome | null = null;
   let refused: string | null = null;
   let failure: string | null = null;
   try {
-    inputs = readInputs(env);
-    outcome = await runActionCommand(inputs);
+    command = readCommand(env);
+    publish = readPublishInputs(env);
+    outcome = await runActionCommand(command, env);
   } catch (e) {
-    if (isUsageError(e)) refused = e.message;
+    if (isUsageError(e)) refused = e.messageFor('action');
     else {
       // Not the user's input: an AWS error, an outage, an interrupted measurement. Still publish.
       failure = (e as Error).message ?? String(e);
@@ -65,15 +73,16 @@ export async function runMain(env: Env = process.env): Promise<number> {
   for (const note of outcome?.notes ?? []) core.info(note);
   if (outcome) core.info(outcome.result.report.trimEnd());
 
-  const modelName = outcome?.modelName ?? modelNameFor(inputs, env);
-  const command = inputs?.command ?? (rawInput(env, 'command') || 'unknown');
+  const modelName = outcome?.modelName ?? modelNameFor(env);
+  const commandName = command ?? (rawInput(env, 'command') || 'unknown');
+  const artifactsDir = rawInput(env, 'artifacts-dir') || DEFAULT_ARTIFACTS_DIR;
   const at = new Date().toISOString();
-  const token = inputs?.githubToken ?? (rawInput(env, 'github-token') || undefined);
+  const token = publish?.githubToken ?? (rawInput(env, 'github-token') || undefined);
   const octokit = token && ctx.repository ? getOctokit(token, { baseUrl: ctx.apiUrl }) : null;
 
   const input: ReportInput = {
     modelName: modelName ?? 'unknown model',
-    command,
+    command: commandName,
     exitCode,
     version: VERSION,
     refused,
@@ -81,14 +90,14 @@ export async function runMain(env: Env = process.env): Promise<number> {
     ...(outcome?.report ?? {}),
     run: { id: ctx.runId, attempt: ctx.runAttempt, at, url: ctx.runUrl, sha: ctx.sha },
   };
-  if (octokit && inputs && modelName && input.plan && ctx.pullRequest) {
-    Object.assign(input, await readBasePlan(octokit, ctx, inputs.artifactsDir, modelName));
+  if (octokit && outcome && modelName && input.plan && ctx.pullRequest) {
+    Object.assign(input, await readBasePlan(octokit, ctx, artifactsDir, modelName));
   }
 
   const markdown = renderReport(input);
   const verdict = headline(input).verdict;
   let commentUrl = '';
-  const wantComment = commentEnabled(inputs ?? { comment: 'auto' }, ctx.eventName);
+  const wantComment = commentEnabled(publish ?? { comment: 'auto' }, ctx.eventName);
   if (wantComment) {
     if (!octokit) {
       core.warning('comment: no github-token (or no repository): not commenting');
@@ -115,8 +124,8 @@ export async function runMain(env: Env = process.env): Promise<number> {
     core.setFailed(
       refused ??
         (failure !== null
-          ? `scalegate ${command}: ${failure}`
-          : `scalegate ${command} ${modelName ?? ''}: ${verdict} (exit ${exitCode}); see the report above and the job summary`),
+          ? `scalegate ${commandName}: ${failure}`
+          : `scalegate ${commandName} ${modelName ?? ''}: ${verdict} (exit ${exitCode}); see the report above and the job summary`),
     );
   }
   return exitCode;

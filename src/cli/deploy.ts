@@ -1,17 +1,10 @@
 import { spawn } from 'node:child_process';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { type CdkInvocation, runDeploy } from '../commands/deploy.js';
-import { jsonOption, loadModelContext, present } from './shared.js';
-
-interface DeployFlags {
-  config?: string;
-  calibration?: boolean;
-  dryRun?: boolean;
-  artifactsDir?: string;
-  allowUnmeasured?: boolean;
-  requireApproval?: 'never' | 'any-change' | 'broadening';
-  json?: boolean;
-}
+import { loadModelContext } from '../model/index.js';
+import { DEPLOY_ONLY_OPTIONS, DEPLOY_OPTIONS } from '../options/deploy.js';
+import { addOptions, optionValues } from './options.js';
+import { jsonOption, present } from './shared.js';
 
 /** Runs cdk with the terminal attached (its progress and prompts are the user's). */
 const runCdk = (invocation: CdkInvocation): Promise<number> =>
@@ -33,41 +26,23 @@ function register(program: Command, action: 'deploy' | 'destroy'): void {
       action === 'deploy'
         ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made). Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
         : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.',
-    )
-    .option('--config <file>', 'scalegate config file', 'scalegate.config.json')
-    .option(
-      '--calibration',
-      "the model's calibration endpoint (<endpoint>-calibration) instead of the production one",
-    )
-    .option('--dry-run', 'print the exact cdk invocations without running them');
-  if (action === 'deploy') {
-    command
-      .option('--artifacts-dir <dir>', 'where the gate reads plan-<model>.json (default: artifacts)')
-      .option(
-        '--allow-unmeasured',
-        'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)',
-      )
-      .addOption(
-        new Option('--require-approval <level>', 'passed to cdk deploy')
-          .choices(['never', 'any-change', 'broadening'])
-          .default('never'),
-      );
-  }
-  command.addOption(jsonOption()).action(async (modelName: string, flags: DeployFlags) => {
-    const context = loadModelContext({ model: modelName, config: flags.config });
-    const result = await runDeploy({
-      action,
-      modelName: context.modelName,
-      model: context.model,
-      configFile: context.configFile,
-      calibration: flags.calibration === true,
-      dryRun: flags.dryRun === true,
-      artifactsDir: flags.artifactsDir,
-      allowUnmeasured: flags.allowUnmeasured === true,
-      requireApproval: flags.requireApproval,
-      run: runCdk,
-    });
-    present(result, { json: flags.json });
+    );
+  addOptions(command, DEPLOY_OPTIONS);
+  if (action === 'deploy') addOptions(command, DEPLOY_ONLY_OPTIONS);
+  command.addOption(jsonOption()).action(async (modelName: string, flags: Record<string, unknown>) => {
+    const values = { ...optionValues(DEPLOY_OPTIONS, flags), ...optionValues(DEPLOY_ONLY_OPTIONS, flags) };
+    const context = loadModelContext({ modelName, configFile: values.configFile });
+    const result = await runDeploy(
+      {
+        ...values,
+        action,
+        modelName: context.modelName,
+        model: context.model,
+        configFile: context.configFile,
+      },
+      { run: runCdk },
+    );
+    present(result, { json: flags.json === true });
   });
 }
 

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import { withAwsClients } from '../aws/clients.js';
 import { runLocalApply } from '../commands/local-apply.js';
-import { addModelOptions, jsonOption, loadModelContext, type ModelOptions, present } from './shared.js';
-
-interface LocalApplyFlags extends ModelOptions {
-  plan: string;
-  allowConfigMismatch?: boolean;
-  json?: boolean;
-}
+import { loadModelContext } from '../model/index.js';
+import { LOCAL_APPLY_OPTIONS } from '../options/local-apply.js';
+import { addOptions, optionValues } from './options.js';
+import { jsonOption, present, stderrProgress } from './shared.js';
 
 /**
  * `scalegate local apply`, registered under the `local` command group (src/cli/local.ts owns the
@@ -28,28 +25,18 @@ export function registerLocalApply(parent: Command): Command {
     .description(
       "Deploys the plan's policy shape onto the local SageMaker's endpoint through the AWS APIs the CDK resources use: RegisterScalableTarget (min/max, suspension cleared), PutScalingPolicy (target tracking scale-out, step scale-in), PutMetricAlarm (the scale-in alarm invoking the step policy, the observability alarms). Then reads everything back and compares it with the plan. MAX_QUEUE_DEPTH can only be changed in process (the local SageMaker has no CreateModel/UpdateEndpoint): a differing value is reported. Point it at the local SageMaker with AWS_ENDPOINT_URL. Exit codes: 0 applied and equal to the plan, 1 something still differs, 2 refused input.",
     );
-  addModelOptions(command);
-  command
-    .requiredOption('--plan <file>', 'the plan to deploy (from `scalegate plan`)')
-    .option(
-      '--allow-config-mismatch',
-      'apply a plan measured on another image or instance type (warns; the deploy gate would refuse it)',
-    )
+  addOptions(command, LOCAL_APPLY_OPTIONS)
     .addOption(jsonOption())
-    .action(async (flags: LocalApplyFlags) => {
-      const context = loadModelContext(flags);
-      await withAwsClients({ region: context.region }, async (clients) => {
-        const result = await runLocalApply({
-          clients,
-          modelName: context.modelName,
-          endpoint: context.endpoint,
-          variant: context.variant,
-          region: context.region,
-          planFile: flags.plan,
-          allowConfigMismatch: flags.allowConfigMismatch === true,
-        });
-        present(result, { json: flags.json });
-      });
+    .action(async (flags: Record<string, unknown>) => {
+      const values = optionValues(LOCAL_APPLY_OPTIONS, flags);
+      const context = loadModelContext(values);
+      const result = await withAwsClients({ region: context.region }, (clients) =>
+        runLocalApply(
+          { ...values, ...context, planFile: values.planFile as string },
+          { clients, progress: stderrProgress() },
+        ),
+      );
+      present(result, { json: flags.json === true });
     });
   command.exitOverride();
   return command;

@@ -3,6 +3,7 @@
  * src/local/up.ts.
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import { localImageUri } from '../commands/rehearse.js';
 import { runLocalUp } from '../local/up.js';
 import { UsageError } from '../model/errors.js';
 
@@ -93,10 +94,14 @@ export function registerLocalUp(program: Command): void {
           `--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`,
         );
       }
-      const code = await runLocalUp(flags, {
-        stdout: (line) => process.stdout.write(`${line}\n`),
-        stderr: (line) => process.stderr.write(`${line}\n`),
-      });
+      // The image the endpoint reports: infra/container's CDK asset URI, as `cdk deploy` tags it.
+      const code = await runLocalUp(
+        { ...flags, imageUri: localImageUri() },
+        {
+          stdout: (line) => process.stdout.write(`${line}\n`),
+          stderr: (line) => process.stderr.write(`${line}\n`),
+        },
+      );
       process.exitCode = code;
     });
 }

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isUsageError } from '../model/errors.js';
+import { VERSION } from '../version.js';
 import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
 import { registerGate } from './gate.js';
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .description(
       'Measured autoscaling for latency-sensitive SageMaker endpoints: measure Q_max and T_total, derive the policy, gate the deploy.',
     )
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import { withAwsClients } from '../aws/clients.js';
 import { runValidate } from '../commands/validate.js';
-import { addModelOptions, jsonOption, loadModelContext, type ModelOptions, present } from './shared.js';
-
-interface ValidateFlags extends ModelOptions {
-  plan: string;
-  out?: string;
-  json?: boolean;
-}
+import { loadModelContext } from '../model/index.js';
+import { VALIDATE_OPTIONS } from '../options/validate.js';
+import { addOptions, optionValues } from './options.js';
+import { jsonOption, present, stderrProgress } from './shared.js';
 
 export function registerValidate(program: Command): void {
   const command = program
@@ -16,24 +13,14 @@ export function registerValidate(program: Command): void {
     .description(
       "Read-only check after a deploy: min/max capacity, no suspension, the scale-out policy's metric, TargetValue, ScaleOutCooldown and DisableScaleIn, the scale-in policy's adjustment, Cooldown and its alarm (metric, statistic, period, evaluation periods, threshold, comparison, missing data, and that it invokes the policy), the container's MAX_QUEUE_DEPTH, the observability alarms (service time at the measured TTFAB p95 at concurrency 1), the routing strategy, and the deployed image and instance type against the plan's fingerprint. Policies or scalegate alarms the plan does not declare count as mismatches. Writes artifacts/validate-<model>.json. Exit codes: 0 clean, 1 mismatch (each parameter named), 2 refused input.",
     );
-  addModelOptions(command);
-  command
-    .requiredOption('--plan <file>', 'the plan that was deployed (from `scalegate plan`)')
-    .option('--out <file>', 'where to write the validate artifact (default: artifacts/validate-<model>.json)')
+  addOptions(command, VALIDATE_OPTIONS)
     .addOption(jsonOption())
-    .action(async (flags: ValidateFlags) => {
-      const context = loadModelContext(flags);
-      await withAwsClients({ region: context.region }, async (clients) => {
-        const result = await runValidate({
-          clients,
-          modelName: context.modelName,
-          endpoint: context.endpoint,
-          variant: context.variant,
-          region: context.region,
-          planFile: flags.plan,
-          outFile: flags.out,
-        });
-        present(result, { json: flags.json });
-      });
+    .action(async (flags: Record<string, unknown>) => {
+      const values = optionValues(VALIDATE_OPTIONS, flags);
+      const context = loadModelContext(values);
+      const result = await withAwsClients({ region: context.region }, (clients) =>
+        runValidate({ ...values, ...context }, { clients, progress: stderrProgress() }),
+      );
+      present(result, { json: flags.json === true });
     });
 }

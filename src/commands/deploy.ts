@@ -10,8 +10,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type ModelConfig, UsageError } from '../model/index.js';
+import type { DeployReport } from '../model/reports.js';
 import { calibrationEndpointName, stackNames } from '../plan/policy-shape.js';
-import type { CommandResult } from './result.js';
+import { deployHeadline, renderDeployDryRun, renderDeployRun } from '../report/deploy-text.js';
+import type { CommandDeps, CommandResult } from './result.js';
+
+export type { DeployReport } from '../model/reports.js';
 
 export interface CdkInvocation {
   /** Absolute path of the cdk executable. */
@@ -24,33 +28,27 @@ export interface CdkInvocation {
 /** Runs one invocation to completion (output to the terminal); resolves to its exit code. */
 export type CdkRunner = (invocation: CdkInvocation) => Promise<number>;
 
-export interface DeployCommandInput {
+export interface DeployInput {
   action: 'deploy' | 'destroy';
   modelName: string;
   model: ModelConfig;
   /** scalegate.config.json: its directory is the repository root (infra/, node_modules/.bin/cdk). */
   configFile: string;
-  calibration: boolean;
-  dryRun: boolean;
-  /** `scalegate:artifactsDir` for the synth (default: the app's, <repo>/artifacts). */
+  /** The model's calibration endpoint instead of the production one. @default false */
+  calibration?: boolean;
+  /** Print the invocations without running them. @default false */
+  dryRun?: boolean;
+  /** `scalegate:artifactsDir` for the synth. @default the app's, `<repo>/artifacts` */
   artifactsDir?: string;
-  /** Deploy only: `-c scalegate:allowUnmeasured=<model>` (fixed capacity when the gate fails). */
+  /** Deploy only: `-c scalegate:allowUnmeasured=<model>` (fixed capacity when the gate fails). @default false */
   allowUnmeasured?: boolean;
-  /** cdk deploy --require-approval (default never: scalegate deploy runs in workflows). */
+  /** cdk deploy --require-approval (scalegate deploy runs in workflows). @default `never` */
   requireApproval?: 'never' | 'any-change' | 'broadening';
-  run: CdkRunner;
 }
 
-export interface DeployReport {
-  kind: 'deploy' | 'destroy';
-  model_name: string;
-  calibration: boolean;
-  dry_run: boolean;
-  stacks: string[];
-  invocations: string[];
-  completed: number;
-  failed: string | null;
-  left_in_place: string[];
+export interface DeployDeps extends CommandDeps {
+  /** Runs one cdk invocation with the terminal attached; resolves to its exit code. */
+  run: CdkRunner;
 }
 
 const shellQuote = (arg: string): string =>
@@ -70,11 +68,12 @@ export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calib
   return action === 'deploy' ? ordered : ordered.reverse();
 }
 
-export function cdkInvocations(input: Omit<DeployCommandInput, 'run' | 'dryRun'>): CdkInvocation[] {
+export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocation[] {
   const root = dirname(resolve(input.configFile));
   const cwd = join(root, 'infra');
   const command = join(root, 'node_modules', '.bin', 'cdk');
-  const { modelName, calibration, action } = input;
+  const { modelName, action } = input;
+  const calibration = input.calibration === true;
   const assembly = `cdk.out/${calibration ? stackNames(modelName).calibration : `scalegate-${modelName}`}`;
   const context = ['-c', `scalegate:config=${resolve(input.configFile)}`];
   if (input.artifactsDir) context.push('-c', `scalegate:artifactsDir=${resolve(input.artifactsDir)}`);
@@ -107,7 +106,7 @@ export function cdkInvocations(input: Omit<DeployCommandInput, 'run' | 'dryRun'>
   return [synth, ...perStack];
 }
 
-function leftInPlace(input: DeployCommandInput): string[] {
+function leftInPlace(input: DeployInput): string[] {
   if (input.action !== 'destroy') return [];
   if (input.calibration) {
     return [
@@ -122,29 +121,27 @@ function leftInPlace(input: DeployCommandInput): string[] {
   ];
 }
 
-export async function runDeploy(input: DeployCommandInput): Promise<CommandResult<DeployReport>> {
+export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<CommandResult<DeployReport>> {
+  const calibration = input.calibration === true;
   const invocations = cdkInvocations(input);
-  const stacks = stacksFor(input.action, input.modelName, input.calibration);
+  const stacks = stacksFor(input.action, input.modelName, calibration);
   const rendered = invocations.map(renderInvocation);
   const report: DeployReport = {
     kind: input.action,
     model_name: input.modelName,
-    calibration: input.calibration,
-    dry_run: input.dryRun,
+    calibration,
+    dry_run: input.dryRun === true,
     stacks,
     invocations: rendered,
     completed: 0,
     failed: null,
     left_in_place: leftInPlace(input),
   };
-  const target = input.calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
-  const head = `scalegate ${input.action} ${input.modelName}${input.calibration ? ' --calibration' : ''}: ${target} in ${input.model.region}, stacks ${stacks.join(' -> ')}`;
+  const target = calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
+  const headline = deployHeadline(report, target, input.model.region);
 
   if (input.dryRun) {
-    const lines = [`${head} (dry run: nothing was run)`, '', ...rendered];
-    if (report.left_in_place.length)
-      lines.push('', 'Would leave in place:', ...report.left_in_place.map((s) => `  - ${s}`));
-    return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+    return { artifact: report, report: renderDeployDryRun(report, headline), exitCode: 0, written: [] };
   }
 
   const first = invocations[0] as CdkInvocation;
@@ -153,20 +150,13 @@ export async function runDeploy(input: DeployCommandInput): Promise<CommandResul
       `${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${dirname(first.cwd)}.`,
     );
   }
-  const lines = [head, ''];
   for (const [i, invocation] of invocations.entries()) {
-    const code = await input.run(invocation);
+    const code = await deps.run(invocation);
     if (code !== 0) {
       report.failed = rendered[i] as string;
-      lines.push(
-        `✗ ${rendered[i]} exited ${code}${i === 0 ? ' (the synth, where the measured-plan gate runs: see its message above)' : ''}; stopped before the remaining ${invocations.length - i - 1} step(s).`,
-      );
-      return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 1, written: [] };
+      return { artifact: report, report: renderDeployRun(report, headline, code), exitCode: 1, written: [] };
     }
     report.completed = i + 1;
-    lines.push(`✓ ${rendered[i]}`);
   }
-  if (report.left_in_place.length)
-    lines.push('', 'Left in place:', ...report.left_in_place.map((s) => `  - ${s}`));
-  return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+  return { artifact: report, report: renderDeployRun(report, headline, null), exitCode: 0, written: [] };
 }

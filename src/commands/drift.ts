@@ -13,12 +13,8 @@
 import { join } from 'node:path';
 import type { ScalableTarget } from '@aws-sdk/client-application-auto-scaling';
 import {
-  type DeployedPolicyState,
   describeScalableTargets,
   describeScalingPolicies,
-  flattenDeployedPolicy,
-  orphanAlarms,
-  orphanPolicies,
   type PolicyClients,
   readDeployedPolicy,
 } from '../aws/policy.js';
@@ -33,29 +29,39 @@ import {
   writeArtifact,
 } from '../model/index.js';
 import { stateDir as defaultStateDir, readThawJournal, thawJournalPath } from '../model/journal.js';
+import {
+  type DeployedPolicyState,
+  flattenDeployedPolicy,
+  orphanAlarms,
+  orphanPolicies,
+} from '../plan/deployed-rows.js';
 import { describeRow, differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
 import { calibrationEndpointName, policyNames } from '../plan/policy-shape.js';
 import { renderDriftReport } from '../report/drift-text.js';
-import type { CommandResult } from './result.js';
+import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { loadPlanShape, type PlanShape } from './validate.js';
 
 export type DriftFinding = DriftArtifact['findings'][number];
 
 export interface DriftInput {
-  clients: PolicyClients;
   config: ScalegateConfig;
   modelName: string;
   endpoint: string;
   variant: string;
   region: string;
+  /** Also compare every deployed policy parameter with this plan. @default no plan: structural checks only */
   planFile?: string;
-  /** Default artifacts/drift-<model>.json. */
+  /** @default `<artifactsDir>/drift-<model>.json` */
   outFile?: string;
-  /** Where thaw journals live (default: SCALEGATE_STATE_DIR or .scalegate). */
+  /** @default `artifacts` */
+  artifactsDir?: string;
+  /** Where thaw journals live. @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;
+  /** @default a new run id */
   runId?: string;
-  now?: () => Date;
 }
+
+export type DriftDeps = AwsCommandDeps<PolicyClients>;
 
 const RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
 
@@ -189,8 +195,11 @@ function orphanFindings(state: DeployedPolicyState): DriftFinding[] {
   return findings;
 }
 
-async function undeclaredTargetFindings(input: DriftInput, declared: Set<string>): Promise<DriftFinding[]> {
-  const targets: ScalableTarget[] = await describeScalableTargets(input.clients.autoscaling);
+async function undeclaredTargetFindings(
+  clients: PolicyClients,
+  declared: Set<string>,
+): Promise<DriftFinding[]> {
+  const targets: ScalableTarget[] = await describeScalableTargets(clients.autoscaling);
   const undeclared = targets.filter((t) => {
     const m = RESOURCE_ID.exec(t.ResourceId ?? '');
     return m !== null && !declared.has(m[1] as string);
@@ -203,7 +212,7 @@ async function undeclaredTargetFindings(input: DriftInput, declared: Set<string>
   const withScalegate: string[] = [];
   const foreign: string[] = [];
   for (const t of undeclared) {
-    const policies = await describeScalingPolicies(input.clients.autoscaling, t.ResourceId as string);
+    const policies = await describeScalingPolicies(clients.autoscaling, t.ResourceId as string);
     if (policies.some((p) => p.PolicyName?.startsWith('scalegate-')))
       withScalegate.push(t.ResourceId as string);
     else foreign.push(t.ResourceId as string);
@@ -289,11 +298,12 @@ const HANDLED_ELSEWHERE = /^(scalable_target\.suspended\.|orphan\.)/;
 const BOUNDS = /^scalable_target\.(min|max)_capacity$/;
 
 /** Every drift check, without writing anything. */
-export async function checkDrift(input: DriftInput): Promise<DriftArtifact> {
+export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<DriftArtifact> {
+  const { clock } = resolveDeps(deps);
   const planShape = input.planFile
     ? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant)
     : null;
-  const state = await readDeployedPolicy(input.clients, input.endpoint, input.variant);
+  const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
   const defaultEndpoint = input.config.models[input.modelName]?.endpoint ?? input.endpoint;
   const thaw = thawCommand(input.modelName, input.endpoint, defaultEndpoint);
   const dir = input.stateDir ?? defaultStateDir();
@@ -333,7 +343,7 @@ export async function checkDrift(input: DriftInput): Promise<DriftArtifact> {
   }
   findings.push(...orphanFindings(state));
   findings.push(
-    ...(await undeclaredTargetFindings(input, declaredEndpoints(input.config, [input.endpoint]))),
+    ...(await undeclaredTargetFindings(deps.clients, declaredEndpoints(input.config, [input.endpoint]))),
   );
 
   const rows = driftRows(state, planShape);
@@ -379,7 +389,7 @@ export async function checkDrift(input: DriftInput): Promise<DriftArtifact> {
     endpoint: input.endpoint,
     region: input.region,
     run_id: input.runId ?? newRunId(),
-    checked_at: (input.now ?? (() => new Date()))().toISOString(),
+    checked_at: clock().toISOString(),
     verdict: drifted ? 'drift' : 'preflight-ok',
     plan: planShape ? { file: planShape.planFile, run_id: planShape.plan.run_id } : null,
     findings,
@@ -387,9 +397,10 @@ export async function checkDrift(input: DriftInput): Promise<DriftArtifact> {
   };
 }
 
-export async function runDrift(input: DriftInput): Promise<CommandResult<DriftArtifact>> {
-  const artifact = await checkDrift(input);
-  const outFile = input.outFile ?? join(DEFAULT_ARTIFACTS_DIR, driftFileName(input.modelName));
+export async function runDrift(input: DriftInput, deps: DriftDeps): Promise<CommandResult<DriftArtifact>> {
+  const artifact = await checkDrift(input, deps);
+  const outFile =
+    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, driftFileName(input.modelName));
   writeArtifact('drift', outFile, artifact);
   return {
     artifact,

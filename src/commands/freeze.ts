@@ -29,12 +29,16 @@ import { UsageError } from '../model/errors.js';
 import {
   ALL_SUSPENDED,
   deleteThawJournal,
+  type RestoreReport,
   readThawJournal,
   type SuspendedStateRecord,
   type ThawJournal,
   thawJournalPath,
   writeThawJournal,
 } from '../model/journal.js';
+import { waitUntil } from '../wait.js';
+
+export type { RestoreReport } from '../model/journal.js';
 
 /** The calls a freeze needs, bound to one endpoint variant. */
 export interface FreezeAdapters {
@@ -70,27 +74,22 @@ export interface FreezeOptions {
   variant: string;
   region: string;
   adapters: FreezeAdapters;
-  /** Directory of the thaw journal (default: SCALEGATE_STATE_DIR or .scalegate). */
+  /** Directory of the thaw journal. @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;
   /** The command line, recorded in the journal for whoever finds it. */
-  command: string;
+  commandLine: string;
+  /** @default null */
   runId?: string | null;
-  /** Longest wait for one InService instance (default 1200 s). */
+  /** Longest wait for one InService instance, s. @default 1200 */
   waitTimeoutS?: number;
-  /** DescribeEndpoint polling interval while waiting (default 2000 ms). */
+  /** DescribeEndpoint polling interval while waiting, ms. @default 2000 */
   pollIntervalMs?: number;
-  /** Aborts the wait (SIGINT/SIGTERM); the freeze then restores and rethrows. */
+  /** Aborts the wait (SIGINT/SIGTERM); the freeze then restores and rethrows. @default no signal */
   signal?: AbortSignal;
-  /** Progress lines (stderr in the CLI). */
+  /** Progress lines (stderr in the CLI). @default silent */
   log?: (line: string) => void;
-  /** How long restore may take (default 5000 ms). */
+  /** How long restore may take, ms. @default 5000 */
   restoreDeadlineMs?: number;
-}
-
-export interface RestoreReport {
-  actions: string[];
-  errors: string[];
-  journalDeleted: boolean;
 }
 
 export interface Freeze {
@@ -100,24 +99,6 @@ export interface Freeze {
   frozenCapacity: VariantCapacity;
   /** Undoes the freeze; idempotent (a second call returns the first call's report). */
   restore(): Promise<RestoreReport>;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 const describeFlags = (s: SuspendedStateRecord): string =>
@@ -191,17 +172,19 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
 
   const interval = options.pollIntervalMs ?? 2000;
   const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
+  const wait = { deadline, interval, signal, log: (line: string) => log(`freeze: ${line}`) };
   // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
   let capacity = await adapters.describeVariantCapacity(call);
-  if (capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') {
-    log(`freeze: endpoint ${endpoint} is ${capacity.endpointStatus}; waiting for InService before freezing`);
-    while (
-      (capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') &&
-      Date.now() <= deadline
-    ) {
-      await sleep(interval, signal);
-      capacity = await adapters.describeVariantCapacity(call);
-    }
+  const settling = (c: VariantCapacity) => c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating';
+  if (settling(capacity)) {
+    await waitUntil(
+      `endpoint ${endpoint} to finish ${capacity.endpointStatus} before freezing`,
+      async () => {
+        capacity = await adapters.describeVariantCapacity(call);
+        return settling(capacity) ? undefined : capacity;
+      },
+      { ...wait, pauseFirst: true },
+    );
   }
   const target = await adapters.describeScalableTarget(resourceId, call);
   if (capacity.endpointStatus !== 'InService') {
@@ -229,7 +212,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     started_at: new Date().toISOString(),
     pid: process.pid,
     hostname: hostname(),
-    command: options.command,
+    command: options.commandLine,
     run_id: options.runId ?? null,
   };
   const journalFile = writeThawJournal(journal, options.stateDir);
@@ -255,28 +238,27 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       await adapters.setDesiredInstanceCount(1, call);
       log(`freeze: desired instance count ${capacity.desired} -> 1`);
     }
-    let current = await adapters.describeVariantCapacity(call);
-    let announced = false;
-    while (!(current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1)) {
-      if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
-        throw new Error(
-          `endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`,
-        );
-      }
-      if (Date.now() > deadline) {
-        throw new Error(
-          `endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
-            `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`,
-        );
-      }
-      if (!announced) {
-        log(
-          `freeze: waiting for one InService instance (status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`,
-        );
-        announced = true;
-      }
-      await sleep(interval, signal);
-      current = await adapters.describeVariantCapacity(call);
+    let current = capacity;
+    const frozen = await waitUntil(
+      `one InService instance of ${endpoint}/${variant}`,
+      async () => {
+        current = await adapters.describeVariantCapacity(call);
+        if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
+          throw new Error(
+            `endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`,
+          );
+        }
+        return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+          ? current
+          : undefined;
+      },
+      wait,
+    );
+    if (!frozen) {
+      throw new Error(
+        `endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
+          `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`,
+      );
     }
     if (target) {
       const after = await adapters.describeScalableTarget(resourceId, call);
@@ -288,7 +270,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       }
     }
     log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-    return { journal, journalFile, frozenCapacity: current, restore };
+    return { journal, journalFile, frozenCapacity: frozen, restore };
   } catch (e) {
     const report = await restore();
     // The caller never got a Freeze to restore: tell it what was put back.
@@ -354,4 +336,40 @@ export class InterruptedError extends Error {
   get exitCode(): number {
     return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
   }
+}
+
+/** How a freezing command is stopped: the caller's signal, and SIGINT/SIGTERM while it is installed. */
+export interface FreezeAbort {
+  readonly signal: AbortSignal;
+  /** The process signal received, if any (the command then throws InterruptedError). */
+  readonly received: NodeJS.Signals | null;
+  /** Removes the signal handlers and the listener on the caller's signal. */
+  dispose(): void;
+}
+
+/**
+ * Every command that freezes installs its own restore-on-signal guard: SIGINT/SIGTERM (when
+ * `guardSignals`) and the caller's `external` signal both abort the returned signal, so the
+ * command restores the endpoint on the way out instead of dying frozen.
+ */
+export function freezeAbort(
+  external: AbortSignal | undefined,
+  guardSignals: boolean,
+  log: (line: string) => void,
+): FreezeAbort {
+  const controller = new AbortController();
+  const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
+  if (external?.aborted) onExternal();
+  else external?.addEventListener('abort', onExternal, { once: true });
+  const guard = guardSignals ? installSignalGuard(controller, log) : null;
+  return {
+    signal: controller.signal,
+    get received() {
+      return guard?.received ?? null;
+    },
+    dispose: () => {
+      guard?.remove();
+      external?.removeEventListener('abort', onExternal);
+    },
+  };
 }

@@ -3,52 +3,47 @@
  * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
  * out the digest of the image that would be deployed; never touches AWS.
  */
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
-  imageDigestOf,
   isUsageError,
   type ModelConfig,
   type PlanArtifact,
   planFileName,
   readArtifact,
 } from '../model/index.js';
-import { evaluateGate, type GateCheck } from '../plan/gate.js';
-import type { CommandResult } from './result.js';
+import { evaluateGate, type GateReport } from '../plan/gate.js';
+import { renderGateReport } from '../report/gate-text.js';
+import type { CommandDeps, CommandResult } from './result.js';
 
-export interface GateCommandInput {
+export type { GateReport } from '../plan/gate.js';
+
+export interface GateInput {
   modelName: string;
   model: ModelConfig;
   /** The config file: container_dir resolves against its directory (the repository root). */
   configFile: string;
-  /** Default: artifacts/plan-<model>.json. */
+  /** @default `<artifactsDir>/plan-<model>.json` */
   planFile?: string;
-  /** Region the deploy goes to: the model's (what the CDK stacks use) unless overridden. */
-  region: string;
-  /** CDK asset hash of a container directory, computed without a synth (src/local/asset-hash.ts). */
-  containerAssetHash: (dir: string) => string | Promise<string>;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+  /** Region the deploy goes to. @default the model's region (what the CDK stacks use) */
+  region?: string;
 }
 
-export interface GateReport {
-  kind: 'gate';
-  model_name: string;
-  plan_file: string;
-  plan_run_id: string | null;
-  image_source: 'container_dir' | 'image_uri';
-  image_digest: string;
-  instance_type: string;
-  region: string;
-  passed: boolean;
-  checks: GateCheck[];
+export interface GateDeps extends CommandDeps {
+  /** The CDK asset hash of a container directory, computed without a synth. @default containerAssetHash */
+  assetHash?: AssetHash;
 }
 
-export async function runGate(input: GateCommandInput): Promise<CommandResult<GateReport>> {
+export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<CommandResult<GateReport>> {
   const { modelName, model } = input;
-  const planFile = input.planFile ?? join(DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
+  const planFile =
+    input.planFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
+  const region = input.region ?? model.region;
   const source = model.container_dir ? 'container_dir' : 'image_uri';
-  const digest = model.container_dir
-    ? await input.containerAssetHash(resolve(dirname(resolve(input.configFile)), model.container_dir))
-    : imageDigestOf(model.image_uri as string);
+  const digest = modelImageDigest(model, input.configFile, deps.assetHash);
 
   let plan: PlanArtifact | null = null;
   let planError: string | null = null;
@@ -65,7 +60,7 @@ export async function runGate(input: GateCommandInput): Promise<CommandResult<Ga
     plan,
     planError,
     deployImageDigest: digest,
-    deployRegion: input.region,
+    deployRegion: region,
   });
 
   const report: GateReport = {
@@ -76,30 +71,9 @@ export async function runGate(input: GateCommandInput): Promise<CommandResult<Ga
     image_source: source,
     image_digest: digest,
     instance_type: model.instance_type,
-    region: input.region,
+    region,
     passed: result.passed,
     checks: result.checks,
   };
-  return { artifact: report, report: renderGate(report), exitCode: result.passed ? 0 : 1, written: [] };
-}
-
-export function renderGate(r: GateReport): string {
-  const origin = r.image_source === 'container_dir' ? 'CDK asset hash of container_dir' : 'image_uri digest';
-  const lines = [
-    `scalegate gate ${r.model_name}: ${r.passed ? 'PASS' : 'REFUSED'}`,
-    `  plan ${r.plan_file}; deploying image ${r.image_digest} (${origin}) on ${r.instance_type} in ${r.region}`,
-    '',
-  ];
-  const width = Math.max(...r.checks.map((c) => c.check.length));
-  for (const c of r.checks) {
-    lines.push(`  ${c.ok ? '✓' : '✗'} ${c.check.padEnd(width)}  ${c.detail}`);
-    if (!c.ok && c.fix) lines.push(`    ${' '.repeat(width)}  fix: ${c.fix}`);
-  }
-  lines.push('');
-  lines.push(
-    r.passed
-      ? `The plan's scaling may be deployed: \`scalegate deploy ${r.model_name}\`.`
-      : 'No scaling that was not measured on this image and instance type is deployed: fix the checks above.',
-  );
-  return `${lines.join('\n')}\n`;
+  return { artifact: report, report: renderGateReport(report), exitCode: result.passed ? 0 : 1, written: [] };
 }

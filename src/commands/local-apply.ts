@@ -11,25 +11,30 @@
  * `setModelEnvironment` (in process: the emulator handle's blue/green `updateModelEnvironment`);
  * without it a differing MAX_QUEUE_DEPTH is reported, not faked.
  */
-
 import { describeDeployedVariant } from '../aws/endpoint.js';
 import { type AppliedPolicy, applyScalingShape, type PolicyClients } from '../aws/policy.js';
-import { fingerprintSlug, imageDigestOf, UsageError, type ValidateArtifact } from '../model/index.js';
-import { describeRow, differingRows } from '../plan/policy-diff.js';
-import type { CommandResult } from './result.js';
+import { fingerprintSlug, imageDigestOf, opt, usage, type ValidateArtifact } from '../model/index.js';
+import { differingRows } from '../plan/policy-diff.js';
+import { renderLocalApplyReport } from '../report/local-apply-text.js';
+import type { AwsCommandDeps, CommandResult } from './result.js';
 import { compareWithPlan, loadPlanShape } from './validate.js';
 
 export interface LocalApplyInput {
-  clients: PolicyClients;
   modelName: string;
   endpoint: string;
   variant: string;
   region: string;
   planFile: string;
-  /** Replaces the model environment (blue/green) and resolves once the endpoint serves it. */
-  setModelEnvironment?: (env: Record<string, string>) => Promise<void>;
-  /** Apply a plan measured on another image / instance type (warns; the gate would refuse it). */
+  /** Apply a plan measured on another image / instance type (warns; the gate would refuse it). @default false */
   allowConfigMismatch?: boolean;
+}
+
+export interface LocalApplyDeps extends AwsCommandDeps<PolicyClients> {
+  /**
+   * Replaces the model environment (blue/green) and resolves once the endpoint serves it (the
+   * emulator handle's `updateModelEnvironment`). @default none: a differing MAX_QUEUE_DEPTH is reported
+   */
+  setModelEnvironment?: (env: Record<string, string>) => Promise<void>;
 }
 
 export interface LocalApplyOutcome {
@@ -39,10 +44,13 @@ export interface LocalApplyOutcome {
   warnings: string[];
 }
 
-export async function applyLocalPlan(input: LocalApplyInput): Promise<LocalApplyOutcome> {
+export async function applyLocalPlan(
+  input: LocalApplyInput,
+  deps: LocalApplyDeps,
+): Promise<LocalApplyOutcome> {
   const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
   const { plan, shape } = planShape;
-  const deployed = await describeDeployedVariant(input.clients.sagemaker, input.endpoint, input.variant);
+  const deployed = await describeDeployedVariant(deps.clients.sagemaker, input.endpoint, input.variant);
   const warnings: string[] = [];
   const digest = imageDigestOf(deployed.image);
   const mismatches = [
@@ -55,21 +63,19 @@ export async function applyLocalPlan(input: LocalApplyInput): Promise<LocalApply
   ].filter((m): m is string => m !== null);
   if (mismatches.length > 0) {
     if (!input.allowConfigMismatch) {
-      throw new UsageError(
-        `--plan ${input.planFile} was not measured on what endpoint ${input.endpoint} runs (${mismatches.join('; ')}); the deploy gate refuses such a plan. Measure this endpoint (\`scalegate qmax --model ${input.modelName}\`, \`scalegate ttotal\`, \`scalegate plan\`) and apply that plan, or pass --allow-config-mismatch for a rehearsal (warns).`,
-      );
+      throw usage`${opt('plan', input.planFile)} was not measured on what endpoint ${input.endpoint} runs (${mismatches.join('; ')}); the deploy gate refuses such a plan. Measure this endpoint (\`scalegate qmax --model ${input.modelName}\`, \`scalegate ttotal\`, \`scalegate plan\`) and apply that plan, or allow the mismatch with ${opt('allow-config-mismatch')} for a rehearsal (warns).`;
     }
     warnings.push(...mismatches.map((m) => `configuration mismatch allowed: ${m}`));
   }
 
-  const applied = await applyScalingShape(input.clients, shape);
+  const applied = await applyScalingShape(deps.clients, shape);
 
   const expectedDepth = Number(shape.container.environment.MAX_QUEUE_DEPTH);
   const before = deployed.environment.MAX_QUEUE_DEPTH ?? null;
   let action: LocalApplyOutcome['queueDepth']['action'] = 'unchanged';
   if (before !== String(expectedDepth)) {
-    if (input.setModelEnvironment) {
-      await input.setModelEnvironment({ MAX_QUEUE_DEPTH: String(expectedDepth) });
+    if (deps.setModelEnvironment) {
+      await deps.setModelEnvironment({ MAX_QUEUE_DEPTH: String(expectedDepth) });
       action = 'set';
     } else {
       action = 'not-settable';
@@ -81,42 +87,41 @@ export async function applyLocalPlan(input: LocalApplyInput): Promise<LocalApply
 
   const { artifact: verification } = await compareWithPlan(
     {
-      clients: input.clients,
       modelName: input.modelName,
       endpoint: input.endpoint,
       variant: input.variant,
       region: input.region,
       planFile: input.planFile,
     },
+    deps,
     planShape,
   );
   return { applied, queueDepth: { expected: expectedDepth, before, action }, verification, warnings };
 }
 
-export async function runLocalApply(input: LocalApplyInput): Promise<CommandResult<ValidateArtifact>> {
-  const outcome = await applyLocalPlan(input);
+export async function runLocalApply(
+  input: LocalApplyInput,
+  deps: LocalApplyDeps,
+): Promise<CommandResult<ValidateArtifact>> {
+  const outcome = await applyLocalPlan(input, deps);
   const differing = differingRows(outcome.verification.rows);
   // A mismatch the user allowed (image / instance type) is expected to differ; anything else is a failed apply.
   const tolerated = new Set(
     input.allowConfigMismatch ? ['deployment.image_digest', 'deployment.instance_type'] : [],
   );
   const failed = differing.filter((r) => !tolerated.has(r.parameter));
-  const a = outcome.applied;
-  const lines = [
-    `scalegate local apply ${input.modelName}: ${failed.length === 0 ? 'applied' : `applied with ${failed.length} parameter(s) still differing`} (endpoint ${input.endpoint}, plan ${input.planFile})`,
-    `  RegisterScalableTarget ${a.scalableTargetArn ?? '(no ARN returned)'}`,
-    `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
-    `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
-    `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
-    `  MAX_QUEUE_DEPTH ${outcome.queueDepth.action === 'unchanged' ? `already ${outcome.queueDepth.expected}` : outcome.queueDepth.action === 'set' ? `${outcome.queueDepth.before ?? 'unset'} -> ${outcome.queueDepth.expected} (instances replaced)` : `NOT SET (still ${outcome.queueDepth.before ?? 'unset'})`}`,
-    ...outcome.warnings.map((w) => `  WARNING: ${w}`),
-    ...failed.map((r) => `  MISMATCH ${describeRow(r)}`),
-  ];
-  if (failed.length === 0)
-    lines.push(`  read back: every parameter equals the plan (${outcome.verification.rows.length} compared)`);
   return {
     artifact: outcome.verification,
-    report: lines.join('\n'),
+    report: renderLocalApplyReport({
+      modelName: input.modelName,
+      endpoint: input.endpoint,
+      planFile: input.planFile,
+      applied: outcome.applied,
+      queueDepth: outcome.queueDepth,
+      warnings: outcome.warnings,
+      failed,
+      compared: outcome.verification.rows.length,
+    }),
     exitCode: failed.length === 0 ? 0 : 1,
     written: [],
   };

@@ -4,88 +4,80 @@ import {
   DEFAULT_ARTIFACTS_DIR,
   type ModelConfig,
   newRunId,
+  opt,
   type PlanArtifact,
   planFileName,
   readArtifact,
-  UsageError,
+  usage,
   writeArtifact,
 } from '../model/index.js';
 import { derivePlan, type Load } from '../plan/derive.js';
 import { renderPlanReport } from '../report/plan-text.js';
-import type { CommandResult } from './result.js';
+import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
-export interface PlanOverrides {
+export interface PlanInput {
+  modelName: string;
+  model: ModelConfig;
+  qmaxFile: string;
+  /** The measured T_total. @default none: then `assumeTTotalS` must state one */
+  ttotalFile?: string;
+  /** A stated T_total in seconds (labelled stated, never measured). @default none */
+  assumeTTotalS?: number;
+  /** Peak and trough load, requests/s or concurrent streams. @default the model config's */
   peakRps?: number;
   peakStreams?: number;
   troughRps?: number;
   troughStreams?: number;
+  /** @default the model config's surge_ratio */
   surgeRatio?: number;
+  /** @default the model config's slo_ms */
   sloMs?: number;
+  /** @default the model config's min_instances_floor */
   minInstancesFloor?: number;
-}
-
-export interface PlanCommandInput {
-  modelName: string;
-  model: ModelConfig;
-  qmaxFile: string;
-  ttotalFile?: string;
-  assumeTTotalS?: number;
-  overrides: PlanOverrides;
-  allowConfigMismatch: boolean;
-  /** Where to write the plan; default artifacts/plan-<model>.json. */
+  /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
+  allowConfigMismatch?: boolean;
+  /** @default `<artifactsDir>/plan-<model>.json` */
   outFile?: string;
-  failOnWarn: boolean;
-  version: string;
-  now?: () => Date;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+  /** Exit 1 on this verdict or worse. @default `stop` */
+  failOn?: 'stop' | 'warn';
+  /** @default a new run id */
   runId?: string;
 }
 
-function chooseLoad(
-  flagRps: number | undefined,
-  flagStreams: number | undefined,
-  model: ModelConfig,
-  which: 'peak' | 'trough',
-): Load | null {
-  if (flagRps !== undefined && flagStreams !== undefined) {
-    throw new UsageError(
-      `--${which}-rps and --${which}-streams both given: state ${which} load in one unit.`,
-    );
+function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
+  const rps = which === 'peak' ? input.peakRps : input.troughRps;
+  const streams = which === 'peak' ? input.peakStreams : input.troughStreams;
+  if (rps !== undefined && streams !== undefined) {
+    throw usage`${opt(`${which}-rps`)} and ${opt(`${which}-streams`)} both given: state ${which} load in one unit.`;
   }
-  if (flagRps !== undefined) return { unit: 'rps', value: flagRps };
-  if (flagStreams !== undefined) return { unit: 'streams', value: flagStreams };
-  const rps = model[`${which}_rps`];
-  const streams = model[`${which}_streams`];
   if (rps !== undefined) return { unit: 'rps', value: rps };
   if (streams !== undefined) return { unit: 'streams', value: streams };
+  const fromConfig = input.model[`${which}_rps`];
+  const streamsFromConfig = input.model[`${which}_streams`];
+  if (fromConfig !== undefined) return { unit: 'rps', value: fromConfig };
+  if (streamsFromConfig !== undefined) return { unit: 'streams', value: streamsFromConfig };
   return null;
 }
 
-export function runPlan(input: PlanCommandInput): CommandResult<PlanArtifact> {
-  const { model, overrides } = input;
+export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
+  const { clock, version } = resolveDeps(deps);
+  const { model } = input;
   if (input.ttotalFile !== undefined && input.assumeTTotalS !== undefined) {
-    throw new UsageError(
-      '--ttotal and --assume-t-total both given: a plan uses the measured T_total or a stated one, not both.',
-    );
+    throw usage`${opt('ttotal')} and ${opt('assume-t-total')} both given: a plan uses the measured T_total or a stated one, not both.`;
   }
   if (input.ttotalFile === undefined && input.assumeTTotalS === undefined) {
-    throw new UsageError(
-      'no T_total: pass --ttotal FILE (from `scalegate ttotal`) or state one with --assume-t-total SECONDS.',
-    );
+    throw usage`no T_total: name a ttotal artifact with ${opt('ttotal')} (from \`scalegate ttotal\`) or state one in seconds with ${opt('assume-t-total')}.`;
   }
-  const peak = chooseLoad(overrides.peakRps, overrides.peakStreams, model, 'peak');
+  const peak = chooseLoad(input, 'peak');
   if (peak === null) {
-    throw new UsageError(
-      `no peak load for model ${input.modelName}: set peak_rps (or peak_streams) in the config, or pass --peak-rps N / --peak-streams N.`,
-    );
+    throw usage`no peak load for model ${input.modelName}: set peak_rps (or peak_streams) in the config, or give ${opt('peak-rps')} or ${opt('peak-streams')}.`;
   }
-  const trough = chooseLoad(overrides.troughRps, overrides.troughStreams, model, 'trough') ?? {
-    unit: peak.unit,
-    value: 0,
-  };
+  const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
 
   const qmax = readArtifact('qmax', input.qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
-  const now = (input.now ?? (() => new Date()))();
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -94,23 +86,24 @@ export function runPlan(input: PlanCommandInput): CommandResult<PlanArtifact> {
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
     choices: {
-      sloMs: overrides.sloMs ?? model.slo_ms,
-      surgeRatio: overrides.surgeRatio ?? model.surge_ratio,
+      sloMs: input.sloMs ?? model.slo_ms,
+      surgeRatio: input.surgeRatio ?? model.surge_ratio,
       peak,
       trough,
-      minInstancesFloor: overrides.minInstancesFloor ?? model.min_instances_floor,
+      minInstancesFloor: input.minInstancesFloor ?? model.min_instances_floor,
       invocationCeilingS: model.invocation_ceiling_s,
       instanceHourlyUsd: model.instance_hourly_usd ?? null,
       instanceQuota: model.instance_quota ?? null,
     },
-    allowConfigMismatch: input.allowConfigMismatch,
+    allowConfigMismatch: input.allowConfigMismatch === true,
     runId: input.runId ?? newRunId(),
-    createdAt: now.toISOString(),
-    tool: `scalegate ${input.version}`,
+    createdAt: clock().toISOString(),
+    tool: `scalegate ${version}`,
   });
-  const outFile = input.outFile ?? join(DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+  const outFile =
+    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
   writeArtifact('plan', outFile, plan);
-  const failing = plan.verdict === 'stop' || (input.failOnWarn && plan.verdict === 'warn');
+  const failing = plan.verdict === 'stop' || (input.failOn === 'warn' && plan.verdict === 'warn');
   return {
     artifact: plan,
     report: renderPlanReport(plan, outFile),

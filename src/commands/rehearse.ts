@@ -5,23 +5,27 @@
  * local SageMaker itself emulates. Everything it starts is stopped on every exit path.
  */
 import { join } from 'node:path';
-import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
-import type { ProgressSink } from '../load/progress.js';
+import { isLowerBound } from '../analysis/ttotal.js';
+import { withAwsClients } from '../aws/clients.js';
 import { clientConfigFor } from '../local/aws-env.js';
-import { type LocalSageMakerHandle, startLocalSageMaker } from '../local/index.js';
 import {
-  type DriftArtifact,
+  defaultImageUri,
+  findContainerDir,
+  type LocalSageMakerHandle,
+  startLocalSageMaker,
+} from '../local/index.js';
+import { containerAssetHash } from '../model/asset-hash.js';
+import {
   driftFileName,
+  LOCAL_REGION,
   type ModelConfig,
-  type PlanArtifact,
   planFileName,
   type QmaxArtifact,
   type ScalegateConfig,
-  type TtotalArtifact,
-  type ValidateArtifact,
   validateFileName,
   writeFileAtomic,
 } from '../model/index.js';
+import type { RehearsalResult, RehearsalStep } from '../model/reports.js';
 import { renderTtfabChartSvg } from '../report/chart-svg.js';
 import { renderReport } from '../report/markdown.js';
 import { renderRehearsalSummary } from '../report/rehearse-text.js';
@@ -29,12 +33,23 @@ import { runDrift } from './drift.js';
 import { runLocalApply } from './local-apply.js';
 import { runPlan } from './plan.js';
 import { runQmax } from './qmax.js';
-import type { CommandResult } from './result.js';
+import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { runTtotal } from './ttotal.js';
 import { runValidate } from './validate.js';
 
-/** The local region: measurements made here never pass the gate for a real region. */
-export const LOCAL_REGION = 'local';
+export type { RehearsalResult, RehearsalStep } from '../model/reports.js';
+
+/** The local SageMaker's default account (the emulator's). */
+const LOCAL_ACCOUNT = '000000000000';
+
+/**
+ * The image the local SageMaker reports when scalegate starts it: the CDK asset URI of
+ * infra/container, tagged with its asset hash as `cdk deploy` tags it, so a local measurement
+ * names the image a deploy would run.
+ */
+export function localImageUri(region: string = LOCAL_REGION, accountId: string = LOCAL_ACCOUNT): string {
+  return defaultImageUri(accountId, region, containerAssetHash(findContainerDir()));
+}
 
 export interface RehearsalProfile {
   provisionDelayS: number;
@@ -79,45 +94,13 @@ export interface RehearseInput {
   configFile: string;
   modelName: string;
   model: ModelConfig;
+  /** Where the artifacts and previews go. */
   outDir: string;
-  quick: boolean;
-  version: string;
-  /** Overrides the profile's provisioning delay. */
+  /** Shorter holds and delays (what CI runs). @default false */
+  quick?: boolean;
+  /** Seconds before a new instance starts. @default the profile's (full 5, quick 3) */
   provisionDelayS?: number;
-  progress: ProgressSink;
-  signal?: AbortSignal;
 }
-
-export interface RehearsalStep {
-  step: 'local-sagemaker' | 'drift' | 'qmax' | 'ttotal' | 'plan' | 'apply' | 'validate';
-  seconds: number;
-  exitCode: number;
-  files: string[];
-}
-
-export interface RehearsalResult {
-  model: string;
-  endpoint: string;
-  outDir: string;
-  steps: RehearsalStep[];
-  drift: DriftArtifact | null;
-  qmax: QmaxArtifact | null;
-  ttotal: TtotalArtifact | null;
-  plan: PlanArtifact | null;
-  validate: ValidateArtifact | null;
-  previews: { comment: string; chart: string } | null;
-  failed: { step: RehearsalStep['step']; reason: string } | null;
-  totalSeconds: number;
-  /** Pids of every container process the local SageMaker started (all stopped on return). */
-  containerPids: number[];
-}
-
-/** A scale-out that completed but whose probe never recovered: T_total is a labelled lower bound. */
-export const isLowerBound = (ttotal: TtotalArtifact | null): boolean =>
-  Boolean(
-    ttotal?.missing_stages.includes('traffic_recovered') &&
-      ttotal.timeline.some((t) => t.stage === 'in_service'),
-  );
 
 class StepFailed extends Error {
   constructor(
@@ -128,10 +111,13 @@ class StepFailed extends Error {
   }
 }
 
-export async function runRehearse(input: RehearseInput): Promise<CommandResult<RehearsalResult>> {
+export async function runRehearse(
+  input: RehearseInput,
+  deps: CommandDeps = {},
+): Promise<CommandResult<RehearsalResult>> {
   const profile = { ...REHEARSAL_PROFILES[input.quick ? 'quick' : 'full'] };
   if (input.provisionDelayS !== undefined) profile.provisionDelayS = input.provisionDelayS;
-  const log = (line: string) => input.progress({ type: 'log', line });
+  const { log, progress, signal, version } = resolveDeps(deps);
   const started = performance.now();
   const { modelName, model, outDir } = input;
   const stateDir = join(outDir, 'state');
@@ -159,7 +145,7 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
     accept: (r: CommandResult<T>) => boolean = (r) => r.exitCode === 0,
   ): Promise<CommandResult<T>> {
     current = name;
-    if (input.signal?.aborted) throw new StepFailed(name, 'interrupted');
+    if (signal?.aborted) throw new StepFailed(name, 'interrupted');
     log(`\n[${elapsed()}] ${name}: ${what}`);
     const t0 = performance.now();
     const outcome = await body();
@@ -178,7 +164,6 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
 
   let current: RehearsalStep['step'] = 'local-sagemaker';
   let handle: LocalSageMakerHandle | null = null;
-  let clients: ReturnType<typeof createAwsClients> | null = null;
   try {
     log(
       `[${elapsed()}] local-sagemaker: starting endpoint ${model.endpoint} (1 instance of the reference TTS container, provisioning delay ${profile.provisionDelayS} s)`,
@@ -188,6 +173,8 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
       endpointName: model.endpoint,
       variantName: model.variant,
       region: LOCAL_REGION,
+      accountId: LOCAL_ACCOUNT,
+      imageUri: localImageUri(LOCAL_REGION, LOCAL_ACCOUNT),
       instanceType: model.instance_type,
       instances: 1,
       provisionDelayS: profile.provisionDelayS,
@@ -207,138 +194,110 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
     });
     log(`  AWS_ENDPOINT_URL=${sagemaker.url} AWS_REGION=${LOCAL_REGION}`);
     const local = clientConfigFor(sagemaker);
-    const aws = createAwsClients({
-      region: LOCAL_REGION,
-      endpoint: local.endpoint,
-      credentials: local.credentials,
-      maxConcurrency: profile.maxConcurrency,
-    });
-    clients = aws;
-    const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: LOCAL_REGION };
+    const loadClient = { endpoint: local.endpoint, credentials: local.credentials };
+    const options = { region: LOCAL_REGION, ...loadClient, maxConcurrency: profile.maxConcurrency };
+    await withAwsClients(options, async (clients) => {
+      const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: LOCAL_REGION };
 
-    const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () =>
-      runDrift({
-        ...common,
-        clients: aws,
-        config: input.config,
-        outFile: join(outDir, driftFileName(modelName)),
-        stateDir,
-      }),
-    );
-    result.drift = drift.artifact;
-
-    const qmax = await step(
-      'qmax',
-      'adaptive ladder: the highest concurrency one instance holds inside the SLO',
-      () =>
-        runQmax(
-          {
-            ...common,
-            model,
-            configFile: input.configFile,
-            ladder: 'adaptive',
-            holdS: profile.holdS,
-            measureS: profile.measureS,
-            settleS: profile.settleS,
-            minSamples: profile.minSamples,
-            resolution: profile.resolution,
-            maxConcurrency: profile.maxConcurrency,
-            cloudwatchWaitS: 30,
-            pollIntervalMs: 250,
-            outDir,
-            stateDir,
-            commandLine: 'scalegate rehearse',
-          },
-          {
-            clients: aws,
-            progress: input.progress,
-            signal: input.signal,
-            handleSignals: false,
-            loadClient: { endpoint: local.endpoint, credentials: local.credentials },
-          },
+      const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () =>
+        runDrift(
+          { ...common, config: input.config, outFile: join(outDir, driftFileName(modelName)), stateDir },
+          { clients },
         ),
-    );
-    result.qmax = qmax.artifact as QmaxArtifact;
-    const qmaxFile = qmax.written[0] as string;
+      );
+      result.drift = drift.artifact;
 
-    // On one machine the second instance shares the cores with the first and with the load
-    // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
-    // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
-    // labelled a lower bound (exit 1): the rehearsal carries on and says so.
-    const ttotal = await step(
-      'ttotal',
-      'one forced scale-out, timed stage by stage',
-      () =>
-        runTtotal({
-          ...common,
-          clients: aws,
-          model,
-          qmaxFile,
-          settleS: profile.recoveryWindowS,
-          pollS: 0.25,
-          maxWaitS: 30,
-          outDir,
-          stateDir,
-          loadClient: { endpoint: local.endpoint, credentials: local.credentials },
-          signal: input.signal,
-          log,
-          version: input.version,
-        }),
-      (r) => r.exitCode === 0 || isLowerBound(r.artifact),
-    );
-    result.ttotal = ttotal.artifact;
-    const ttotalFile = ttotal.written[0] as string;
+      const qmax = await step(
+        'qmax',
+        'adaptive ladder: the highest concurrency one instance holds inside the SLO',
+        () =>
+          runQmax(
+            {
+              ...common,
+              model,
+              configFile: input.configFile,
+              ladder: 'adaptive',
+              holdS: profile.holdS,
+              measureS: profile.measureS,
+              settleS: profile.settleS,
+              minSamples: profile.minSamples,
+              resolution: profile.resolution,
+              maxConcurrency: profile.maxConcurrency,
+              cloudwatchWaitS: 30,
+              pollIntervalMs: 250,
+              artifactsDir: outDir,
+              stateDir,
+              commandLine: 'scalegate rehearse',
+            },
+            // The rehearsal handles SIGINT/SIGTERM itself (its signal), and stops what it started.
+            { clients, progress, signal, version, handleSignals: false, loadClient },
+          ),
+      );
+      result.qmax = qmax.artifact as QmaxArtifact;
+      const qmaxFile = qmax.written[0] as string;
 
-    const planFile = join(outDir, planFileName(modelName));
-    const plan = await step('plan', 'derive the policy from the two measurements', async () =>
-      runPlan({
-        modelName,
-        model,
-        qmaxFile,
-        ttotalFile,
-        overrides: {},
-        allowConfigMismatch: false,
-        outFile: planFile,
-        failOnWarn: false,
-        version: input.version,
-      }),
-    );
-    result.plan = plan.artifact;
+      // On one machine the second instance shares the cores with the first and with the load
+      // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
+      // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
+      // labelled a lower bound (exit 1): the rehearsal carries on and says so.
+      const ttotal = await step(
+        'ttotal',
+        'one forced scale-out, timed stage by stage',
+        () =>
+          runTtotal(
+            {
+              ...common,
+              model,
+              qmaxFile,
+              settleS: profile.recoveryWindowS,
+              pollS: 0.25,
+              maxWaitS: 30,
+              artifactsDir: outDir,
+              stateDir,
+            },
+            { clients, progress, signal, version, handleSignals: false, loadClient },
+          ),
+        (r) => r.exitCode === 0 || isLowerBound(r.artifact),
+      );
+      result.ttotal = ttotal.artifact;
+      const ttotalFile = ttotal.written[0] as string;
 
-    await step(
-      'apply',
-      "deploy the plan's policy shape through Application Auto Scaling and CloudWatch",
-      () =>
-        runLocalApply({
-          ...common,
-          clients: aws,
-          planFile,
-          setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
-        }),
-    );
+      const planFile = join(outDir, planFileName(modelName));
+      const plan = await step('plan', 'derive the policy from the two measurements', async () =>
+        runPlan({ modelName, model, qmaxFile, ttotalFile, outFile: planFile }, { version }),
+      );
+      result.plan = plan.artifact;
 
-    const validate = await step('validate', 'does every deployed parameter equal the plan?', () =>
-      runValidate({
-        ...common,
-        clients: aws,
-        planFile,
-        outFile: join(outDir, validateFileName(modelName)),
-      }),
-    );
-    result.validate = validate.artifact;
+      await step(
+        'apply',
+        "deploy the plan's policy shape through Application Auto Scaling and CloudWatch",
+        () =>
+          runLocalApply(
+            { ...common, planFile },
+            {
+              clients,
+              setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
+            },
+          ),
+      );
+
+      const validate = await step('validate', 'does every deployed parameter equal the plan?', () =>
+        runValidate({ ...common, planFile, outFile: join(outDir, validateFileName(modelName)) }, { clients }),
+      );
+      result.validate = validate.artifact;
+    });
   } catch (e) {
     const failedStep = e instanceof StepFailed ? e.step : current;
     result.failed = { step: failedStep, reason: (e as Error).message };
     log(`\n[${elapsed()}] ${failedStep} failed: ${(e as Error).message}`);
   } finally {
-    if (clients) destroyAwsClients(clients);
     if (handle) {
       log(`[${elapsed()}] stopping the local SageMaker and its containers`);
       await handle.close();
     }
   }
 
-  if (result.qmax) result.previews = writePreviews(result, input);
+  if (result.qmax) result.previews = writePreviews(result, input, version);
   result.totalSeconds = (performance.now() - started) / 1000;
   const exitCode = result.failed ? 1 : 0;
   return {
@@ -353,7 +312,11 @@ export async function runRehearse(input: RehearseInput): Promise<CommandResult<R
 }
 
 /** The PR comment the chain would post, and the TTFAB chart, beside the artifacts. */
-function writePreviews(result: RehearsalResult, input: RehearseInput): { comment: string; chart: string } {
+function writePreviews(
+  result: RehearsalResult,
+  input: RehearseInput,
+  version: string,
+): { comment: string; chart: string } {
   const comment = join(input.outDir, 'comment.md');
   const chart = join(input.outDir, `ttfab-${input.modelName}.svg`);
   const located = <A>(artifact: A | null, file: string | undefined) =>
@@ -365,7 +328,7 @@ function writePreviews(result: RehearsalResult, input: RehearseInput): { comment
       modelName: input.modelName,
       command: 'rehearse',
       exitCode: result.failed ? 1 : 0,
-      version: input.version,
+      version,
       error: result.failed ? `${result.failed.step}: ${result.failed.reason}` : null,
       plan: located(result.plan, fileOf('plan')),
       qmax: located(result.qmax, fileOf('qmax')),

@@ -5,34 +5,38 @@
  * that was never frozen, changes nothing that is already right.
  */
 import { hostname } from 'node:os';
+import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
-import { UsageError } from '../model/errors.js';
-import { NOT_SUSPENDED, readThawJournal, type ThawJournal, thawJournalPath } from '../model/journal.js';
-import { type FreezeAdapters, restoreFromJournal } from './freeze.js';
-import type { CommandResult } from './result.js';
+import { opt, usage } from '../model/errors.js';
+import { NOT_SUSPENDED, readThawJournal, thawJournalPath } from '../model/journal.js';
+import type { ThawReport } from '../model/reports.js';
+import { renderThawReport } from '../report/thaw-text.js';
+import { waitUntil } from '../wait.js';
+import { awsFreezeAdapters, type FreezeAdapters, restoreFromJournal } from './freeze.js';
+import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
-export interface ThawOptions {
+export type { ThawReport } from '../model/reports.js';
+
+export interface ThawInput {
   endpoint: string;
   variant: string;
+  /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;
-  /** Thaw even though the journal's process seems to be alive (it restores on exit by itself). */
+  /** Thaw even though the journal's process seems to be alive (it restores on exit by itself). @default false */
   force?: boolean;
-  /** Longest wait for an Updating endpoint to become InService before setting its capacity (default 600 s). */
+  /** Longest wait for an Updating endpoint to become InService before setting its capacity, s. @default 600 */
   waitS?: number;
+  /** @default 2000 */
   pollIntervalMs?: number;
-  /** Per-call deadline for the restore calls (default 15000 ms). */
+  /** Per-call deadline for the restore calls, ms. @default 15000 */
   callTimeoutMs?: number;
 }
 
-export interface ThawArtifact {
-  kind: 'thaw';
-  endpoint: string;
-  variant: string;
-  journal_file: string | null;
-  journal: ThawJournal | null;
-  actions: string[];
-  errors: string[];
-  journal_deleted: boolean;
+export interface ThawDeps extends CommandDeps {
+  /** The clients the restore calls go through (unless `adapters` is given). */
+  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling'>;
+  /** The calls a restore makes, bound to the variant. @default the AWS ones over `clients` */
+  adapters?: FreezeAdapters;
 }
 
 function processAlive(pid: number): boolean {
@@ -44,46 +48,46 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-export async function runThaw(
-  options: ThawOptions,
-  adapters: FreezeAdapters,
-): Promise<CommandResult<ThawArtifact>> {
-  const { endpoint, variant } = options;
-  const journal = readThawJournal(endpoint, options.stateDir);
-  const journalFile = journal ? thawJournalPath(endpoint, options.stateDir) : null;
+export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<CommandResult<ThawReport>> {
+  const { endpoint, variant } = input;
+  const { log, signal } = resolveDeps(deps);
+  const adapters =
+    deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+  if (!adapters) throw new Error('thaw needs AWS clients (or freeze adapters)');
+  const journal = readThawJournal(endpoint, input.stateDir);
+  const journalFile = journal ? thawJournalPath(endpoint, input.stateDir) : null;
   const actions: string[] = [];
   const errors: string[] = [];
   let journalDeleted = false;
 
   if (journal) {
     if (journal.variant !== variant) {
-      throw new UsageError(
-        `${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`,
-      );
+      throw usage`${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
     }
     const sameHost = journal.hostname === null || journal.hostname === hostname();
-    if (!options.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-      throw new UsageError(
-        `${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. ` +
-          'Stop it (SIGINT/SIGTERM), or pass --force to thaw under it.',
-      );
+    if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
+      throw usage`${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
     }
     // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
     // cannot change until it is InService.
-    const deadline = Date.now() + (options.waitS ?? 600) * 1000;
-    let capacity = await adapters.describeVariantCapacity();
-    while (capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count) {
-      if (Date.now() > deadline) break;
-      await sleep(options.pollIntervalMs ?? 2000);
-      capacity = await adapters.describeVariantCapacity();
-    }
+    await waitUntil(
+      `endpoint ${endpoint} to finish updating before its capacity is restored`,
+      async () => {
+        const capacity = await adapters.describeVariantCapacity();
+        return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+          ? undefined
+          : capacity;
+      },
+      {
+        deadline: Date.now() + (input.waitS ?? 600) * 1000,
+        interval: input.pollIntervalMs ?? 2000,
+        signal,
+        log: (line) => log(`thaw: ${line}`),
+      },
+    );
     const result = await restoreFromJournal(journal, adapters, {
-      stateDir: options.stateDir,
-      deadlineMs: options.callTimeoutMs ?? 15_000,
+      stateDir: input.stateDir,
+      deadlineMs: input.callTimeoutMs ?? 15_000,
     });
     actions.push(
       `journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`,
@@ -115,7 +119,7 @@ export async function runThaw(
     }
   }
 
-  const artifact: ThawArtifact = {
+  const artifact: ThawReport = {
     kind: 'thaw',
     endpoint,
     variant,
@@ -125,13 +129,9 @@ export async function runThaw(
     errors,
     journal_deleted: journalDeleted,
   };
-  const lines = [`thaw ${endpoint}/${variant}:`, ...actions.map((a) => `  ${a}`)];
-  for (const e of errors) lines.push(`  FAILED: ${e}`);
-  if (errors.length > 0 && journalFile)
-    lines.push(`  the journal ${journalFile} was kept; run thaw again once the endpoint is InService`);
   return {
     artifact,
-    report: lines.join('\n'),
+    report: renderThawReport(artifact),
     exitCode: errors.length > 0 ? 1 : 0,
     written: [],
   };

@@ -4,26 +4,24 @@
  * definition (src/plan/policy-shape.ts); the deployed side is read through src/aws/policy.ts.
  */
 import { join } from 'node:path';
-import {
-  type DeployedPolicyState,
-  flattenDeployedPolicy,
-  type PolicyClients,
-  readDeployedPolicy,
-} from '../aws/policy.js';
+import { type PolicyClients, readDeployedPolicy } from '../aws/policy.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
   newRunId,
+  opt,
   type PlanArtifact,
+  planFileName,
   readArtifact,
-  UsageError,
+  usage,
   type ValidateArtifact,
   validateFileName,
   writeArtifact,
 } from '../model/index.js';
+import { type DeployedPolicyState, flattenDeployedPolicy } from '../plan/deployed-rows.js';
 import { differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
 import { expectedPolicyShape, type PolicyShape } from '../plan/policy-shape.js';
 import { renderValidateReport } from '../report/validate-text.js';
-import type { CommandResult } from './result.js';
+import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface PlanShape {
   plan: PlanArtifact;
@@ -43,25 +41,30 @@ export function loadPlanShape(
 ): PlanShape {
   const plan = readArtifact('plan', planFile);
   if (plan.model_name !== modelName) {
-    throw new UsageError(
-      `--plan ${planFile}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`,
-    );
+    throw usage`${opt('plan', planFile)}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`;
   }
   return { plan, planFile, shape: expectedPolicyShape({ modelName, endpoint, variant }, plan) };
 }
 
 export interface ValidateInput {
-  clients: PolicyClients;
   modelName: string;
   endpoint: string;
   variant: string;
   region: string;
-  planFile: string;
-  /** Default artifacts/validate-<model>.json. */
+  /** The plan that was deployed. @default `<artifactsDir>/plan-<model>.json` */
+  planFile?: string;
+  /** @default `<artifactsDir>/validate-<model>.json` */
   outFile?: string;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+  /** @default a new run id */
   runId?: string;
-  now?: () => Date;
 }
+
+export type ValidateDeps = AwsCommandDeps<PolicyClients>;
+
+const planFileOf = (input: ValidateInput): string =>
+  input.planFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
 
 export interface ValidateOutcome {
   artifact: ValidateArtifact;
@@ -69,10 +72,14 @@ export interface ValidateOutcome {
 }
 
 /** Compares without writing: what `runValidate` writes, and what tests inspect. */
-export async function compareWithPlan(input: ValidateInput, planShape?: PlanShape): Promise<ValidateOutcome> {
+export async function compareWithPlan(
+  input: ValidateInput,
+  deps: ValidateDeps,
+  planShape?: PlanShape,
+): Promise<ValidateOutcome> {
   const { plan, planFile, shape } =
-    planShape ?? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
-  const state = await readDeployedPolicy(input.clients, input.endpoint, input.variant);
+    planShape ?? loadPlanShape(input.modelName, planFileOf(input), input.endpoint, input.variant);
+  const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
   const rows = diffPolicyRows(expectedRows(shape), flattenDeployedPolicy(state));
   const artifact: ValidateArtifact = {
     schema_version: 1,
@@ -81,7 +88,7 @@ export async function compareWithPlan(input: ValidateInput, planShape?: PlanShap
     endpoint: input.endpoint,
     region: input.region,
     run_id: input.runId ?? newRunId(),
-    checked_at: (input.now ?? (() => new Date()))().toISOString(),
+    checked_at: resolveDeps(deps).clock().toISOString(),
     verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
     plan: { file: planFile, run_id: plan.run_id },
     rows,
@@ -89,9 +96,13 @@ export async function compareWithPlan(input: ValidateInput, planShape?: PlanShap
   return { artifact, state };
 }
 
-export async function runValidate(input: ValidateInput): Promise<CommandResult<ValidateArtifact>> {
-  const { artifact, state } = await compareWithPlan(input);
-  const outFile = input.outFile ?? join(DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
+export async function runValidate(
+  input: ValidateInput,
+  deps: ValidateDeps,
+): Promise<CommandResult<ValidateArtifact>> {
+  const { artifact, state } = await compareWithPlan(input, deps);
+  const outFile =
+    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
   writeArtifact('validate', outFile, artifact);
   return {
     artifact,

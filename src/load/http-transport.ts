@@ -5,7 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { UsageError } from '../model/errors.js';
+import { opt, usage } from '../model/errors.js';
 import { agentOptions, poolSizeFor } from './agent.js';
 import { classifyHttpStatus } from './outcomes.js';
 import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from './types.js';
@@ -23,10 +23,10 @@ export function invocationsUrl(target: string): URL {
   try {
     url = new URL(target);
   } catch {
-    throw new UsageError(`--target ${target}: not a URL. Use http://HOST:PORT (the container's address).`);
+    throw usage`${opt('target', target)}: not a URL. Use http://HOST:PORT (the container's address).`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--target ${target}: only http:// and https:// targets can be measured directly.`);
+    throw usage`${opt('target', target)}: only http:// and https:// targets can be measured directly.`;
   }
   if (url.pathname === '' || url.pathname === '/') url.pathname = '/invocations';
   return url;

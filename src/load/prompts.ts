@@ -4,7 +4,7 @@
  * so a run is reproducible.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../model/errors.js';
+import { opt, usage } from '../model/errors.js';
 
 export const DEFAULT_PROMPTS: readonly string[] = [
   'Your order has shipped.',
@@ -53,13 +53,11 @@ export function parsePrompts(text: string, file: string): PromptSet {
       try {
         parsed = JSON.parse(line);
       } catch (e) {
-        throw new UsageError(
-          `--prompts ${file}: line ${i + 1} starts with "{" but is not JSON (${(e as Error).message}). Use {"text": "..."} or plain text lines.`,
-        );
+        throw usage`${opt('prompts', file)}: line ${i + 1} starts with "{" but is not JSON (${(e as Error).message}). Use {"text": "..."} or plain text lines.`;
       }
       const value = (parsed as { text?: unknown }).text;
       if (typeof value !== 'string' || value.trim() === '') {
-        throw new UsageError(`--prompts ${file}: line ${i + 1} needs a non-empty string "text" field.`);
+        throw usage`${opt('prompts', file)}: line ${i + 1} needs a non-empty string "text" field.`;
       }
       texts.push(value);
     } else {
@@ -67,7 +65,7 @@ export function parsePrompts(text: string, file: string): PromptSet {
     }
   }
   if (texts.length === 0) {
-    throw new UsageError(`--prompts ${file}: no prompts (one per line: {"text": "..."} or plain text).`);
+    throw usage`${opt('prompts', file)}: no prompts (one per line: {"text": "..."} or plain text).`;
   }
   return { source: file, texts };
 }
@@ -78,9 +76,7 @@ export function loadPrompts(file: string): PromptSet {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `--prompts ${file}: cannot read (${code === 'ENOENT' ? 'no such file' : (e as Error).message}).`,
-    );
+    throw usage`${opt('prompts', file)}: cannot read (${code === 'ENOENT' ? 'no such file' : (e as Error).message}).`;
   }
   return parsePrompts(text, file);
 }

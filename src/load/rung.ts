@@ -6,7 +6,9 @@
  * Fixed rungs hold for the full time and judge the last `measureS` seconds (the reference method).
  */
 import type { Outcome } from '../model/artifacts.js';
+import { opt, type UsageError, usage } from '../model/errors.js';
 import { alignUp, evaluateSlo, type SloEvaluation } from '../stats/ladder-stats.js';
+import { waitUntil } from '../wait.js';
 import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
 import type { LadderMode } from './ladder.js';
 
@@ -64,34 +66,6 @@ export interface RungMeasurement {
   inFlight: InFlightStats;
   loopDelayP99Ms: number | null;
   loopUtilization: number | null;
-}
-
-export class AbortedError extends Error {
-  constructor(message = 'aborted') {
-    super(message);
-    this.name = 'AbortError';
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new AbortedError(String(signal.reason ?? 'aborted')));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError(String(signal?.reason ?? 'aborted')));
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 interface WindowData {
@@ -190,14 +164,14 @@ export interface RungOptions {
 
 export function validateRungTimes(
   spec: Pick<RungSpec, 'mode' | 'holdS' | 'measureS' | 'settleS'>,
-): string | null {
+): UsageError | null {
   const { holdS, measureS, settleS } = spec;
-  if (!(measureS > 0)) return '--measure-s must be positive';
+  if (!(measureS > 0)) return usage`${opt('measure-s')} must be positive.`;
   if (spec.mode === 'fixed' && holdS < settleS + measureS) {
-    return `--hold-s ${holdS} is shorter than --settle-s ${settleS} + --measure-s ${measureS}: a fixed rung measures the last measure-s seconds of its hold, after the settle period`;
+    return usage`${opt('hold-s', holdS)} is shorter than ${opt('settle-s', settleS)} + ${opt('measure-s', measureS)}: a fixed rung measures the last measure-s seconds of its hold, after the settle period.`;
   }
   if (spec.mode === 'adaptive' && holdS <= settleS) {
-    return `--hold-s ${holdS} leaves no time to measure after --settle-s ${settleS}`;
+    return usage`${opt('hold-s', holdS)} leaves no time to measure after ${opt('settle-s', settleS)}.`;
   }
   return null;
 }
@@ -297,10 +271,8 @@ export async function runRung(
     };
   };
 
-  for (;;) {
-    const t0 = now();
-    const wake = Math.min(t0 + tickMs, Math.max(holdEnd, t0));
-    await sleep(wake - t0, signal);
+  /** One look at the rung every tick (and at the end of the hold): its measurement once it is over. */
+  const tick = (): RungMeasurement | undefined => {
     const t = now();
     const measuring = t >= measureStart;
     if (spec.mode === 'fixed') {
@@ -317,7 +289,7 @@ export async function runRung(
           phase: measuring ? 'measure' : 'settle',
         });
       }
-      continue;
+      return undefined;
     }
     checkWarm(t);
     if (warm && t >= measureStart + minWindowMs) {
@@ -348,5 +320,14 @@ export async function runRung(
         });
       }
     }
-  }
+    return undefined;
+  };
+
+  const measured = await waitUntil(`rung at concurrency ${spec.concurrency} to end`, tick, {
+    interval: (t) => Math.min(tickMs, Math.max(holdEnd - t, 0)),
+    clock: now,
+    pauseFirst: true,
+    signal,
+  });
+  return measured as RungMeasurement;
 }

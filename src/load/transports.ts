@@ -1,5 +1,5 @@
 /** Which transports exist, and the one that does not (yet). */
-import { UsageError } from '../model/errors.js';
+import { opt, usage } from '../model/errors.js';
 import type { TransportKind } from './types.js';
 
 export const TRANSPORT_KINDS: readonly TransportKind[] = ['response-stream', 'http'];
@@ -12,17 +12,12 @@ const BIDI = new Set([
 ]);
 
 /** Validates a transport name; bidirectional streaming gets an explanation instead of a stack trace. */
-export function parseTransportKind(name: string, flag = '--transport'): TransportKind {
+export function parseTransportKind(name: string, option = 'transport'): TransportKind {
   const normalized = name.trim().toLowerCase();
   if (normalized === 'sagemaker') return 'response-stream';
   if ((TRANSPORT_KINDS as readonly string[]).includes(normalized)) return normalized as TransportKind;
   if (BIDI.has(normalized)) {
-    throw new UsageError(
-      `${flag} ${name}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate ` +
-        'HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has ' +
-        'no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with `response-stream` ' +
-        '(InvokeEndpointWithResponseStream) or `http` (the container directly).',
-    );
+    throw usage`${opt(option, name)}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with \`response-stream\` (InvokeEndpointWithResponseStream) or \`http\` (the container directly).`;
   }
-  throw new UsageError(`${flag} ${name}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`);
+  throw usage`${opt(option, name)}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`;
 }

@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { containerAssetHash } from './asset-hash.js';
 import { createAutoScaling } from './autoscaling/index.js';
 import { type FaultOptions, Faults } from './faults.js';
 import { type ContainerSpec, Endpoint, type EndpointStatus, type InstanceInfo } from './fleet.js';
@@ -17,7 +16,6 @@ import { Runtime } from './runtime.js';
 import { createCapacityTarget, createSageMakerOperations, EndpointRegistry } from './sagemaker.js';
 import { startServer } from './server.js';
 
-export { containerAssetHash } from './asset-hash.js';
 export { clientConfigFor } from './aws-env.js';
 export type { FaultOptions } from './faults.js';
 export type { ContainerSpec, EndpointStatus, InstanceInfo } from './fleet.js';
@@ -46,7 +44,11 @@ export interface LocalSageMakerOptions {
   container?: ContainerSpec;
   /** Register the variant as a scalable target, min 1 max `quota` (as a freshly deployed calibration endpoint). */
   registerScalableTarget?: boolean;
-  /** Image URI reported by DescribeModel / DeployedImages (default: the CDK asset URI of infra/container). */
+  /**
+   * Image URI reported by DescribeModel / DeployedImages. scalegate passes the CDK asset URI of
+   * infra/container (tagged with its asset hash, as `cdk deploy` tags it).
+   * @default `defaultImageUri(accountId, region, 'reference-tts')`
+   */
   imageUri?: string;
   faults?: FaultOptions;
   /** Longest from process start to /ping 200 (default 120 s). */
@@ -152,8 +154,7 @@ export async function startLocalSageMaker(
   if (initial > quota) throw new RangeError(`instances (${initial}) exceeds the quota (${quota})`);
 
   const container = options.container ?? defaultContainer();
-  const imageUri =
-    options.imageUri ?? defaultImageUri(accountId, region, containerAssetHash(findContainerDir()));
+  const imageUri = options.imageUri ?? defaultImageUri(accountId, region, 'reference-tts');
 
   const faults = new Faults(options.faults);
   const logs = new LogStore(region, accountId);

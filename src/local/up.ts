@@ -17,6 +17,8 @@ export interface LocalUpOptions {
   quota?: number;
   /** Echo every container output line to stderr. */
   verbose?: boolean;
+  /** Image URI the endpoint reports. @default the emulator's (`startLocalSageMaker`) */
+  imageUri?: string;
 }
 
 export interface LocalUpIo {
@@ -70,6 +72,7 @@ export async function runLocalUp(opts: LocalUpOptions, io: LocalUpIo): Promise<n
       ...(opts.maxQueueDepth !== undefined ? { maxQueueDepth: opts.maxQueueDepth } : {}),
       ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
       ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
+      ...(opts.imageUri !== undefined ? { imageUri: opts.imageUri } : {}),
       registerScalableTarget: false,
       log: (line) => io.stderr(`local up: ${line}`),
       ...(opts.verbose

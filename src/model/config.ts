@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { UsageError } from './errors.js';
+import { opt, usage } from './errors.js';
 import { formatZodIssues } from './issues.js';
 
 export const CONFIG_FILE = 'scalegate.config.json';
@@ -78,13 +79,11 @@ export function parseConfig(text: string, file: string): ScalegateConfig {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `${file}: not valid JSON (${(e as Error).message}). Fix the file or pass another with --config.`,
-    );
+    throw usage`${file}: not valid JSON (${(e as Error).message}). Fix the file or name another with ${opt('config')}.`;
   }
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
-    throw new UsageError(`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`);
+    throw usage`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`;
   }
   return parsed.data;
 }
@@ -97,15 +96,67 @@ export function modelFromConfig(
   const names = Object.keys(config.models);
   if (name === undefined) {
     if (names.length === 1) return [names[0] as string, config.models[names[0] as string] as ModelConfig];
-    throw new UsageError(
-      `${file} declares ${names.length} models (${names.join(', ')}): choose one with --model NAME.`,
-    );
+    throw usage`${file} declares ${names.length} models (${names.join(', ')}): choose one with ${opt('model')}.`;
   }
   const model = config.models[name];
   if (!model) {
-    throw new UsageError(
-      `--model ${name}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`,
-    );
+    throw usage`${opt('model', name)}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`;
   }
   return [name, model];
+}
+
+/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+export function readConfigFile(file: string): ScalegateConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw missing
+      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+      : usage`${file}: cannot read (${(e as Error).message}).`;
+  }
+  return parseConfig(text, file);
+}
+
+/** Which model, from which config, acting on which endpoint in which region: every command's first options. */
+export interface ModelSelection {
+  /** A model of the config. @default the config's only model */
+  modelName?: string;
+  /** @default `scalegate.config.json` */
+  configFile?: string;
+  /** Another endpoint of the model (e.g. its `<endpoint>-calibration` copy). @default the model's endpoint */
+  endpoint?: string;
+  /** @default the `region` given, then AWS_REGION, then the model's region */
+  region?: string;
+}
+
+export interface ModelContext {
+  config: ScalegateConfig;
+  configFile: string;
+  modelName: string;
+  model: ModelConfig;
+  endpoint: string;
+  variant: string;
+  region: string;
+}
+
+/** The model a command acts on, from the config file (flags and inputs override the config). */
+export function loadModelContext(
+  selection: ModelSelection,
+  env: Record<string, string | undefined> = process.env,
+): ModelContext {
+  const configFile = selection.configFile ?? CONFIG_FILE;
+  const config = readConfigFile(configFile);
+  const [modelName, model] = modelFromConfig(config, selection.modelName, configFile);
+  return {
+    config,
+    configFile,
+    modelName,
+    model,
+    endpoint: selection.endpoint ?? model.endpoint,
+    variant: model.variant,
+    // Given first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
+    region: selection.region ?? env.AWS_REGION ?? model.region,
+  };
 }

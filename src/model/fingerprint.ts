@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { ModelConfig } from './config.js';
+
+/** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
+export const LOCAL_REGION = 'local';
 
 /**
  * What a measurement is valid for. Two artifacts pair only when their fingerprints are equal:
@@ -52,6 +56,25 @@ export function imageDigestOf(imageUri: string): string {
   const lastSegment = imageUri.slice(imageUri.lastIndexOf('/') + 1);
   const colon = lastSegment.lastIndexOf(':');
   return colon >= 0 ? lastSegment.slice(colon + 1) : 'latest';
+}
+
+/**
+ * The fingerprint a measurement of `model` carries, from the config side: its instance type, the
+ * image digest it deploys (src/model/asset-hash.ts `modelImageDigest`) and its measured
+ * environment, in `region`. What the http transport records, what the gate and the action's
+ * discovery compare measurements with.
+ */
+export function configFingerprint(
+  model: Pick<ModelConfig, 'instance_type' | 'container_env'>,
+  imageDigest: string,
+  region: string | null,
+): Fingerprint {
+  return {
+    instance_type: model.instance_type,
+    image_digest: imageDigest,
+    container_env: measuredEnvironment(model.container_env),
+    region,
+  };
 }
 
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */

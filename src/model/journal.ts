@@ -140,3 +140,10 @@ export function writeThawJournal(journal: ThawJournal, dir: string = stateDir())
 export function deleteThawJournal(endpoint: string, dir: string = stateDir()): void {
   rmSync(thawJournalPath(endpoint, dir), { force: true });
 }
+
+/** What a restore from a journal did: each action, each failed call, and whether the journal is gone. */
+export interface RestoreReport {
+  actions: string[];
+  errors: string[];
+  journalDeleted: boolean;
+}

@@ -3,6 +3,8 @@
  * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
  * inputs, and the surge simulation is seeded.
  */
+
+import { isLowerBound } from '../analysis/ttotal.js';
 import {
   type Fingerprint,
   fingerprintDifferences,
@@ -224,7 +226,7 @@ export function derivePlan(request: PlanRequest): PlanArtifact {
     instanceHourlyUsd: choices.instanceHourlyUsd,
     tTotalOrigin: ttotal ? 'measured' : 'stated',
     tTotalS,
-    tTotalLowerBound: ttotal?.missing_stages.includes('traffic_recovered') ?? false,
+    tTotalLowerBound: isLowerBound(ttotal),
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
   });

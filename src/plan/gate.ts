@@ -4,7 +4,14 @@
  * release workflow runs before `cdk deploy`). Pure: the caller reads the plan (or passes the read
  * error) and computes the digest of the image being deployed.
  */
-import { fingerprintSlug, type ModelConfig, measuredEnvironment, type PlanArtifact } from '../model/index.js';
+import {
+  configFingerprint,
+  fingerprintSlug,
+  LOCAL_REGION,
+  type ModelConfig,
+  measuredEnvironment,
+  type PlanArtifact,
+} from '../model/index.js';
 import { calibrationEndpointName } from './policy-shape.js';
 
 export const GATE_CHECKS = [
@@ -47,8 +54,19 @@ export interface GateResult {
   checks: GateCheck[];
 }
 
-/** Region name the local SageMaker reports; a measurement there never fingerprints a real region. */
-export const LOCAL_REGION = 'local';
+/** What `scalegate gate` reports (its `--json`): the plan, the image being deployed, every check. */
+export interface GateReport {
+  kind: 'gate';
+  model_name: string;
+  plan_file: string;
+  plan_run_id: string | null;
+  image_source: 'container_dir' | 'image_uri';
+  image_digest: string;
+  instance_type: string;
+  region: string;
+  passed: boolean;
+  checks: GateCheck[];
+}
 
 const short = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
 
@@ -169,7 +187,8 @@ export function evaluateGate(input: GateInput): GateResult {
         ),
   );
 
-  const wantEnv = JSON.stringify(measuredEnvironment(model.container_env));
+  const want = configFingerprint(model, deployImageDigest, deployRegion);
+  const wantEnv = JSON.stringify(want.container_env);
   const gotEnv = JSON.stringify(measuredEnvironment(fp.container_env));
   checks.push(
     wantEnv === gotEnv

@@ -1,5 +1,6 @@
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
-import { isLowerBound, type RehearsalResult } from '../commands/rehearse.js';
+import { isLowerBound } from '../analysis/ttotal.js';
+import type { RehearsalResult } from '../model/reports.js';
 import { verdictLine } from './plan-text.js';
 
 const ms = (value: number | null | undefined): string => (value == null ? 'n/a' : `${Math.round(value)} ms`);

@@ -1,6 +1,5 @@
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
-
-import type { ScaleOutFailure } from '../commands/ttotal.js';
+import { isLowerBound, type ScaleOutFailure } from '../analysis/ttotal.js';
 import type { TtotalArtifact } from '../model/index.js';
 
 const time = (iso: string): string => iso.slice(11, 23);
@@ -10,8 +9,9 @@ const s = (seconds: number | null | undefined, digits = 1): string =>
 export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string | null): string {
   const lines: string[] = [];
   const end = artifact.t_total_end_stage ?? 'traffic_recovered';
+  const lowerBound = isLowerBound(artifact);
   lines.push(
-    `scalegate ttotal ${artifact.model_name}: T_total ${s(artifact.t_total_s, 2)} (desired_set -> ${end}${end === 'in_service' ? ', LOWER BOUND: traffic never recovered' : ''})`,
+    `scalegate ttotal ${artifact.model_name}: T_total ${s(artifact.t_total_s, 2)} (desired_set -> ${end}${lowerBound ? ', LOWER BOUND: traffic never recovered' : ''})`,
   );
   lines.push(
     `  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`,
@@ -60,7 +60,7 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
   }
   for (const note of artifact.notes) lines.push(`note: ${note}`);
   if (writtenTo) lines.push(`written to ${writtenTo}`);
-  if (end === 'in_service') {
+  if (lowerBound) {
     lines.push(
       `exit 1: the probe p95 never fell to the target within --max-wait-s, so T_total is only a lower bound; find out why the second instance does not take load (routing, a slow warm-up, the recovery target), then re-run \`scalegate ttotal --model ${artifact.model_name}\` (a longer --max-wait-s if it was still recovering)`,
     );

@@ -8,7 +8,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { containerAssetHash } from '../../src/local/asset-hash.js';
+import { ACTION_COMMANDS, ACTION_TABLES, COMMAND_INPUT, PUBLISH_INPUTS } from '../../src/action/inputs.js';
+import { containerAssetHash } from '../../src/model/asset-hash.js';
+import { inAction } from '../../src/options/spec.js';
 import { repoRoot } from '../helpers/anchor.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
@@ -42,11 +44,14 @@ describe('action metadata', () => {
   });
 
   it('declares exactly the inputs the entry reads, and every output it sets (an undeclared input is silently empty)', () => {
+    // What the entry reads: `command`, how it publishes, and every command's option table.
     const consumed = [
-      ...read('src/action/inputs.ts').matchAll(
-        /(?:optional|positive|nonNegative|positiveInt|anyNumber|booleanInput|choiceInput|rungsInput)\(env, '([a-z-]+)'/g,
+      COMMAND_INPUT.name,
+      ...Object.values(PUBLISH_INPUTS).map((spec) => spec.name),
+      ...ACTION_COMMANDS.flatMap((c) => Object.values(ACTION_TABLES[c]).filter(inAction)).map(
+        (spec) => spec.name,
       ),
-    ].map((m) => m[1] as string);
+    ];
     const declared = sectionKeys(actionYml, 'inputs');
     expect([...new Set(consumed)].sort()).toEqual([...declared].sort());
     const set = [...read('src/action/publish.ts').matchAll(/core\.setOutput\('([a-z-]+)'/g)].map((m) => m[1]);

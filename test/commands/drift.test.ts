@@ -46,14 +46,16 @@ afterAll(async () => {
 beforeEach(async () => {
   emulator.handle.reset();
   rmSync(stateDir, { recursive: true, force: true });
-  const applied = await runLocalApply({
-    clients: emulator.clients,
-    modelName: MODEL,
-    endpoint: emulator.handle.endpointName,
-    variant: emulator.handle.variantName,
-    region: emulator.handle.region,
-    planFile,
-  });
+  const applied = await runLocalApply(
+    {
+      modelName: MODEL,
+      endpoint: emulator.handle.endpointName,
+      variant: emulator.handle.variantName,
+      region: emulator.handle.region,
+      planFile,
+    },
+    { clients: emulator.clients },
+  );
   expect(applied.exitCode, applied.report).toBe(0);
   restoreEnv = withEmulatorEnv(emulator, stateDir);
 });

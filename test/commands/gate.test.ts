@@ -17,14 +17,16 @@ const noHashing = () => {
 
 describe('scalegate gate', () => {
   it('passes (exit 0) for the kokoro plan and the pinned anchor image, printing every check', async () => {
-    const result = await runGate({
-      modelName: 'kokoro-82m',
-      model: kokoroModel(),
-      configFile: 'scalegate.config.json',
-      planFile: planIn(kokoroPlan()),
-      region: 'us-east-1',
-      containerAssetHash: noHashing,
-    });
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile: planIn(kokoroPlan()),
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
     expect(result.exitCode).toBe(0);
     expect(result.artifact?.passed).toBe(true);
     expect(result.artifact?.image_digest).toBe(KOKORO_DIGEST);
@@ -42,14 +44,16 @@ describe('scalegate gate', () => {
   });
 
   it('refuses (exit 1) a stop plan, naming the check and its fix', async () => {
-    const result = await runGate({
-      modelName: 'kokoro-82m',
-      model: kokoroModel(),
-      configFile: 'scalegate.config.json',
-      planFile: planIn(stopPlan()),
-      region: 'us-east-1',
-      containerAssetHash: noHashing,
-    });
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile: planIn(stopPlan()),
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.report).toContain('REFUSED');
     expect(result.report).toMatch(/✗ verdict +plan verdict is stop/);
@@ -57,14 +61,16 @@ describe('scalegate gate', () => {
   });
 
   it('refuses (exit 1) a missing plan with the commands that measure one', async () => {
-    const result = await runGate({
-      modelName: 'kokoro-82m',
-      model: kokoroModel(),
-      configFile: 'scalegate.config.json',
-      planFile: planIn(null),
-      region: 'us-east-1',
-      containerAssetHash: noHashing,
-    });
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile: planIn(null),
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.report).toContain('no such file');
     expect(result.report).toContain('scalegate deploy kokoro-82m --calibration');
@@ -76,31 +82,37 @@ describe('scalegate gate', () => {
     writeFileSync(configFile, '{}');
     const seen: string[] = [];
     const digest = 'c'.repeat(64);
-    const result = await runGate({
-      modelName: 'kokoro-82m',
-      model: kokoroModel({ image_uri: undefined, container_dir: 'infra/container' }),
-      configFile,
-      planFile: planIn(kokoroPlan({ fingerprint: { image_digest: digest } })),
-      region: 'us-east-1',
-      containerAssetHash: (dir) => {
-        seen.push(dir);
-        return digest;
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel({ image_uri: undefined, container_dir: 'infra/container' }),
+        configFile,
+        planFile: planIn(kokoroPlan({ fingerprint: { image_digest: digest } })),
+        region: 'us-east-1',
       },
-    });
+      {
+        assetHash: (dir) => {
+          seen.push(dir);
+          return digest;
+        },
+      },
+    );
     expect(seen).toEqual([join(root, 'infra', 'container')]);
     expect(result.exitCode).toBe(0);
     expect(result.artifact?.image_source).toBe('container_dir');
   });
 
   it('refuses a local-SageMaker plan for the model region', async () => {
-    const result = await runGate({
-      modelName: 'kokoro-82m',
-      model: kokoroModel(),
-      configFile: 'scalegate.config.json',
-      planFile: planIn(kokoroPlan({ fingerprint: { region: 'local' } })),
-      region: 'us-east-1',
-      containerAssetHash: noHashing,
-    });
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile: planIn(kokoroPlan({ fingerprint: { region: 'local' } })),
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.report).toMatch(/✗ region +plan measured on the local SageMaker/);
   });

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
 import { readDeployedFingerprint } from '../../src/aws/fingerprint.js';
-import { readConfigFile } from '../../src/cli/shared.js';
 import { runPlan } from '../../src/commands/plan.js';
 import {
   clientConfigFor,
@@ -17,6 +16,7 @@ import {
   type LocalSageMakerOptions,
   startLocalSageMaker,
 } from '../../src/local/index.js';
+import { readConfigFile } from '../../src/model/config.js';
 import { type Fingerprint, modelFromConfig, readArtifact } from '../../src/model/index.js';
 import { anchorQmaxFile, configFile } from '../helpers/anchor.js';
 
@@ -89,17 +89,18 @@ export async function emulatorQmaxFile(
 export async function emulatorPlanFile(emulator: Emulator, dir: string): Promise<string> {
   const qmaxFile = await emulatorQmaxFile(emulator, dir);
   const out = join(dir, 'plan.json');
-  const result = runPlan({
-    modelName: MODEL,
-    model: modelConfig(),
-    qmaxFile,
-    assumeTTotalS: 260,
-    overrides: {},
-    allowConfigMismatch: false,
-    outFile: out,
-    failOnWarn: false,
-    version: 'test',
-  });
+  const result = runPlan(
+    {
+      modelName: MODEL,
+      model: modelConfig(),
+      qmaxFile,
+      assumeTTotalS: 260,
+      allowConfigMismatch: false,
+      outFile: out,
+      failOn: 'stop',
+    },
+    { version: 'test' },
+  );
   if (result.exitCode !== 0) throw new Error(`plan failed:\n${result.report}`);
   return out;
 }

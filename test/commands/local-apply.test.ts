@@ -40,8 +40,8 @@ afterAll(async () => {
 
 beforeEach(() => emulator.handle.reset());
 
+const deps = () => ({ clients: emulator.clients });
 const input = (plan = planFile) => ({
-  clients: emulator.clients,
   modelName: MODEL,
   endpoint: emulator.handle.endpointName,
   variant: emulator.handle.variantName,
@@ -58,7 +58,7 @@ async function modelQueueDepth(): Promise<string | undefined> {
 
 describe('scalegate local apply', () => {
   it('reports a MAX_QUEUE_DEPTH it cannot set (no wire API in the emulator) instead of claiming success', async () => {
-    const result = await runLocalApply(input());
+    const result = await runLocalApply(input(), deps());
     expect(result.exitCode).toBe(1);
     expect(result.report).toMatch(/MAX_QUEUE_DEPTH NOT SET \(still 64\)/);
     expect(result.report).toMatch(
@@ -71,8 +71,8 @@ describe('scalegate local apply', () => {
   });
 
   it('deploys every parameter of the plan, MAX_QUEUE_DEPTH by replacing the instances, and reads back clean', async () => {
-    const result = await runLocalApply({
-      ...input(),
+    const result = await runLocalApply(input(), {
+      ...deps(),
       setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env, { replaceInstances: true }),
     });
     expect(result.report).toMatch(/MAX_QUEUE_DEPTH 64 -> 50 \(instances replaced\)/);
@@ -83,8 +83,8 @@ describe('scalegate local apply', () => {
   });
 
   it('is idempotent: a second apply changes nothing and keeps the policies', async () => {
-    const first = await applyLocalPlan(input());
-    const second = await applyLocalPlan(input());
+    const first = await applyLocalPlan(input(), deps());
+    const second = await applyLocalPlan(input(), deps());
     expect(second.applied.scaleOutPolicyArn).toBe(first.applied.scaleOutPolicyArn);
     expect(second.applied.scaleInPolicyArn).toBe(first.applied.scaleInPolicyArn);
     expect(differingRows(second.verification.rows)).toEqual([]);
@@ -92,7 +92,7 @@ describe('scalegate local apply', () => {
   });
 
   it('deploys a scale-in policy that acts: an idle fleet of two is scaled in by its alarm', async () => {
-    await applyLocalPlan(input());
+    await applyLocalPlan(input(), deps());
     await emulator.clients.sagemaker.send(
       new UpdateEndpointWeightsAndCapacitiesCommand({
         EndpointName: emulator.handle.endpointName,
@@ -127,17 +127,16 @@ describe('scalegate local apply', () => {
       'plan-other-image.json',
       (p) => (p.fingerprint.image_digest = 'a'.repeat(64)),
     );
-    const refused = await runLocalApply(input(other)).catch((e: unknown) => e);
+    const refused = await runLocalApply(input(other), deps()).catch((e: unknown) => e);
     expect(isUsageError(refused)).toBe(true);
     expect((refused as Error).message).toMatch(
       /plan-other-image\.json was not measured on what endpoint speech-kokoro-82m runs/,
     );
     expect((refused as Error).message).toMatch(/--allow-config-mismatch/);
-    const allowed = await runLocalApply({
-      ...input(other),
-      allowConfigMismatch: true,
-      setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env),
-    });
+    const allowed = await runLocalApply(
+      { ...input(other), allowConfigMismatch: true },
+      { ...deps(), setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env) },
+    );
     expect(allowed.report).toMatch(/WARNING: configuration mismatch allowed: image/);
     expect(allowed.exitCode).toBe(0);
   });

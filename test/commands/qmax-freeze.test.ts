@@ -30,7 +30,7 @@ function setup(options: ConstructorParameters<typeof FakeEndpoint>[0] = {}) {
       region: 'us-east-1',
       adapters: fake,
       stateDir,
-      command: 'scalegate qmax --model test',
+      commandLine: 'scalegate qmax --model test',
       runId: 'run-1',
       pollIntervalMs: 1,
       ...extra,

@@ -107,7 +107,7 @@ describe('qmax on the local SageMaker (response-stream transport)', () => {
           settleS: 0.5,
           minSamples: 80,
           promptsFile,
-          out,
+          outFile: out,
           stateDir,
           cloudwatchWaitS: 10,
           pollIntervalMs: 200,
@@ -172,17 +172,18 @@ describe('qmax on the local SageMaker (response-stream transport)', () => {
   });
 
   it('plan consumes the artifact qmax wrote (R gives deployable CloudWatch thresholds)', () => {
-    const result = runPlan({
-      modelName: 'reference-tts',
-      model: model as NonNullable<typeof model>,
-      qmaxFile: out,
-      assumeTTotalS: 120,
-      overrides: {},
-      allowConfigMismatch: false,
-      outFile: join(dir, 'plan.json'),
-      failOnWarn: false,
-      version: 'test',
-    });
+    const result = runPlan(
+      {
+        modelName: 'reference-tts',
+        model: model as NonNullable<typeof model>,
+        qmaxFile: out,
+        assumeTTotalS: 120,
+        allowConfigMismatch: false,
+        outFile: join(dir, 'plan.json'),
+        failOn: 'stop',
+      },
+      { version: 'test' },
+    );
     expect(result.exitCode).not.toBe(2);
     expect(result.artifact?.measured.q_max).toBe(2);
     expect(result.artifact?.measured.cw_ratio).not.toBeNull();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AwsClients } from '../../src/aws/clients.js';
-import { type QmaxOptions, runQmax } from '../../src/commands/qmax.js';
+import { type QmaxInput, runQmax } from '../../src/commands/qmax.js';
 import type { ProgressEvent } from '../../src/load/progress.js';
 import { parseConfig, type QmaxArtifact, qmaxArtifactSchema, readArtifact } from '../../src/model/index.js';
 import { type CapacityServer, startCapacityServer } from '../load/fixtures/capacity-server.js';
@@ -39,7 +39,7 @@ writeFileSync(
   }),
 );
 const config = parseConfig(readFileSync(configFile, 'utf8'), configFile);
-const model = config.models['test-tts'] as QmaxOptions['model'];
+const model = config.models['test-tts'] as QmaxInput['model'];
 
 let server: CapacityServer;
 beforeAll(async () => {
@@ -49,7 +49,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const base = (overrides: Partial<QmaxOptions> = {}): QmaxOptions => ({
+const base = (overrides: Partial<QmaxInput> = {}): QmaxInput => ({
   modelName: 'test-tts',
   model,
   configFile,
@@ -111,7 +111,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
     out = join(dir, 'qmax-adaptive.json');
     artifact = await undisturbed(async () => {
       events.length = 0;
-      const result = await runQmax(base({ resolution: 2, out, eventsFile }), {
+      const result = await runQmax(base({ resolution: 2, outFile: out, eventsFile }), {
         progress: (e) => events.push(e),
       });
       expect(result.exitCode).toBe(0);
@@ -255,7 +255,7 @@ describe('qmax fixed ladder and repeated runs', () => {
           measureS: 3.4,
           settleS: 0.5,
           runs: 2,
-          out: join(dir, 'fixed.json'),
+          outFile: join(dir, 'fixed.json'),
         }),
       );
       return result.artifact as QmaxArtifact;

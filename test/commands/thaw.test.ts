@@ -23,7 +23,7 @@ async function frozenAndKilled(options: ConstructorParameters<typeof FakeEndpoin
     region: 'us-east-1',
     adapters: fake,
     stateDir,
-    command: 'scalegate qmax --model test',
+    commandLine: 'scalegate qmax --model test',
     pollIntervalMs: 1,
   });
   // A dead process: rewrite the journal with a pid that cannot be running.
@@ -41,7 +41,7 @@ const options = (stateDir: string) => ({
 describe('thaw', () => {
   it('restores exactly what the journal captured and deletes it', async () => {
     const { fake, stateDir } = await frozenAndKilled();
-    const result = await runThaw(options(stateDir), fake);
+    const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(0);
     expect(fake.target?.suspended).toEqual(ORIGINAL);
     expect(fake.desired).toBe(2);
@@ -52,8 +52,8 @@ describe('thaw', () => {
 
   it('is idempotent: a second thaw finds no journal and only clears flags that are still set', async () => {
     const { fake, stateDir } = await frozenAndKilled();
-    await runThaw(options(stateDir), fake);
-    const second = await runThaw(options(stateDir), fake);
+    await runThaw(options(stateDir), { adapters: fake });
+    const second = await runThaw(options(stateDir), { adapters: fake });
     expect(second.exitCode).toBe(0);
     expect(second.artifact?.journal).toBeNull();
     expect(fake.target?.suspended).toEqual({
@@ -61,7 +61,7 @@ describe('thaw', () => {
       dynamic_scaling_out_suspended: false,
       scheduled_scaling_suspended: false,
     });
-    const third = await runThaw(options(stateDir), fake);
+    const third = await runThaw(options(stateDir), { adapters: fake });
     expect(third.report).toMatch(/not suspended: nothing to do/);
     expect(fake.desired).toBe(2);
   });
@@ -71,7 +71,7 @@ describe('thaw', () => {
     // Killed right after asking for one instance: still Updating.
     await fake.setDesiredInstanceCount(1).catch(() => {});
     fake.status = 'Updating';
-    const result = await runThaw(options(stateDir), fake);
+    const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(0);
     expect(fake.desired).toBe(2);
   });
@@ -80,15 +80,15 @@ describe('thaw', () => {
     const { fake, stateDir } = await frozenAndKilled();
     const live = (await import('../../src/model/journal.js')).readThawJournal('speech-test', stateDir);
     writeThawJournal({ ...(live as NonNullable<typeof live>), pid: process.ppid }, stateDir);
-    await expect(runThaw(options(stateDir), fake)).rejects.toThrow(/still running/);
-    const forced = await runThaw({ ...options(stateDir), force: true }, fake);
+    await expect(runThaw(options(stateDir), { adapters: fake })).rejects.toThrow(/still running/);
+    const forced = await runThaw({ ...options(stateDir), force: true }, { adapters: fake });
     expect(forced.exitCode).toBe(0);
   });
 
   it('keeps the journal and exits 1 when a restore call fails', async () => {
     const { fake, stateDir } = await frozenAndKilled();
     fake.failing.set('registerSuspendedState', new Error('AccessDeniedException'));
-    const result = await runThaw(options(stateDir), fake);
+    const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(1);
     expect(result.report).toMatch(/FAILED: .*AccessDeniedException/);
     expect(existsSync(thawJournalPath('speech-test', stateDir))).toBe(true);
@@ -97,7 +97,7 @@ describe('thaw', () => {
   it('an endpoint that was never frozen and has no scalable target: nothing to restore', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'scalegate-thaw-'));
     const fake = new FakeEndpoint({ suspended: null });
-    const result = await runThaw(options(stateDir), fake);
+    const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(0);
     expect(result.report).toMatch(/nothing to restore/);
     expect(fake.calls).toEqual(['describeScalableTarget']);

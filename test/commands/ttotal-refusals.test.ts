@@ -145,25 +145,37 @@ describe('ttotal runs that do not go to plan', () => {
     await roomy?.close();
   });
 
-  const run = (qmaxFile: string, extra: Partial<Parameters<typeof runTtotal>[0]> = {}) =>
-    runTtotal({
-      clients: roomy.clients,
-      modelName: MODEL,
-      model: modelConfig(),
-      endpoint: roomy.handle.endpointName,
-      variant: roomy.handle.variantName,
-      region: roomy.handle.region,
-      qmaxFile,
-      probeConcurrency: 10,
-      settleS: 2,
-      pollS: 0.25,
-      maxWaitS: 30,
-      stateDir: join(dir, 'roomy-state'),
-      outFile: join(dir, `ttotal-${Math.random().toString(16).slice(2, 8)}.json`),
-      loadClient: clientConfigFor(roomy.handle),
-      version: 'test',
-      ...extra,
-    });
+  const run = (
+    qmaxFile: string,
+    extra: Partial<Parameters<typeof runTtotal>[0]> = {},
+    log: (line: string) => void = () => {},
+  ) =>
+    runTtotal(
+      {
+        modelName: MODEL,
+        model: modelConfig(),
+        endpoint: roomy.handle.endpointName,
+        variant: roomy.handle.variantName,
+        region: roomy.handle.region,
+        qmaxFile,
+        probeConcurrency: 10,
+        settleS: 2,
+        pollS: 0.25,
+        maxWaitS: 30,
+        stateDir: join(dir, 'roomy-state'),
+        outFile: join(dir, `ttotal-${Math.random().toString(16).slice(2, 8)}.json`),
+        ...extra,
+      },
+      {
+        clients: roomy.clients,
+        loadClient: clientConfigFor(roomy.handle),
+        version: 'test',
+        handleSignals: false,
+        progress: (event) => {
+          if (event.type === 'log') log(event.line);
+        },
+      },
+    );
 
   it('diagnoses a scale-out that never completes from the endpoint (exit 1) and still restores the endpoint', async () => {
     const qmax = await emulatorQmaxFile(roomy, dir);
@@ -203,7 +215,7 @@ describe('ttotal runs that do not go to plan', () => {
       (q.fingerprint as { image_digest: string }).image_digest = 'c'.repeat(64);
     });
     const lines: string[] = [];
-    const result = await run(qmax, { allowConfigMismatch: true, log: (l) => lines.push(l) });
+    const result = await run(qmax, { allowConfigMismatch: true }, (l) => lines.push(l));
     expect(result.exitCode, result.report).toBe(0);
     expect(lines.join('\n')).toMatch(
       /WARNING \(--allow-config-mismatch\): image digest: qmax measured cccccccc/,

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { PutScalingPolicyCommand } from '@aws-sdk/client-application-auto-scaling';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeScalableTarget } from '../../src/aws/scaling.js';
-import { readConfigFile } from '../../src/cli/shared.js';
 import { checkDrift } from '../../src/commands/drift.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { runQmax } from '../../src/commands/qmax.js';
 import { runTtotal, TIMELINE_ORDER } from '../../src/commands/ttotal.js';
 import { clientConfigFor } from '../../src/local/index.js';
+import { readConfigFile } from '../../src/model/config.js';
 import { readArtifact, type TtotalArtifact } from '../../src/model/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
 import {
@@ -100,7 +100,7 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
         cloudwatch: false,
         stateDir,
         pollIntervalMs: 250,
-        out: qmaxFile,
+        outFile: qmaxFile,
       },
       { clients, handleSignals: false },
     );
@@ -108,22 +108,22 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
     expect(config.models[MODEL]).toBeDefined();
 
     const ttotalFile = join(dir, 'ttotal.json');
-    const result = await runTtotal({
-      clients,
-      modelName: MODEL,
-      model: modelConfig(),
-      endpoint: handle.endpointName,
-      variant: handle.variantName,
-      region: handle.region,
-      qmaxFile,
-      settleS: 3,
-      pollS: 0.5,
-      maxWaitS: 60,
-      stateDir,
-      outFile: ttotalFile,
-      loadClient: clientConfigFor(handle),
-      version: 'test',
-    });
+    const result = await runTtotal(
+      {
+        modelName: MODEL,
+        model: modelConfig(),
+        endpoint: handle.endpointName,
+        variant: handle.variantName,
+        region: handle.region,
+        qmaxFile,
+        settleS: 3,
+        pollS: 0.5,
+        maxWaitS: 60,
+        stateDir,
+        outFile: ttotalFile,
+      },
+      { clients, loadClient: clientConfigFor(handle), version: 'test', handleSignals: false },
+    );
     expect(result.exitCode, result.report).toBe(0);
     const artifact = readArtifact('ttotal', ttotalFile) as TtotalArtifact;
     // Logged for the record (the report quotes these figures).
@@ -167,30 +167,33 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
     expect(after?.minCapacity).toBe(before.target?.minCapacity);
     expect(after?.maxCapacity).toBe(before.target?.maxCapacity);
     expect(existsSync(thawJournalPath(handle.endpointName, stateDir))).toBe(false);
-    const preflight = await checkDrift({
-      clients,
-      config,
-      modelName: MODEL,
-      endpoint: handle.endpointName,
-      variant: handle.variantName,
-      region: handle.region,
-      stateDir,
-    });
+    const preflight = await checkDrift(
+      {
+        config,
+        modelName: MODEL,
+        endpoint: handle.endpointName,
+        variant: handle.variantName,
+        region: handle.region,
+        stateDir,
+      },
+      { clients },
+    );
     expect(preflight.findings.filter((f) => f.verdict === 'drift')).toEqual([]);
 
     // plan consumes the artifact.
     const planFile = join(dir, 'plan.json');
-    const plan = runPlan({
-      modelName: MODEL,
-      model: modelConfig(),
-      qmaxFile,
-      ttotalFile,
-      overrides: {},
-      allowConfigMismatch: false,
-      outFile: planFile,
-      failOnWarn: false,
-      version: 'test',
-    });
+    const plan = runPlan(
+      {
+        modelName: MODEL,
+        model: modelConfig(),
+        qmaxFile,
+        ttotalFile,
+        allowConfigMismatch: false,
+        outFile: planFile,
+        failOn: 'stop',
+      },
+      { version: 'test' },
+    );
     expect(plan.artifact?.inputs.ttotal?.run_id).toBe(artifact.run_id);
     expect(plan.artifact?.measured).toMatchObject({
       t_total_s: artifact.t_total_s,

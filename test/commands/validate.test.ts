@@ -52,8 +52,8 @@ beforeEach(async () => {
   await applyScalingShape(emulator.clients, shape);
 });
 
+const deps = () => ({ clients: emulator.clients });
 const input = (plan = planFile) => ({
-  clients: emulator.clients,
   modelName: MODEL,
   endpoint: emulator.handle.endpointName,
   variant: emulator.handle.variantName,
@@ -147,7 +147,7 @@ async function putAlarm(
 }
 
 async function scaleInPolicyArn(): Promise<string> {
-  const { state } = await compareWithPlan(input());
+  const { state } = await compareWithPlan(input(), deps());
   const policy = state.policies.find((p) => p.PolicyName === shape.scaleIn.policyName);
   return policy?.PolicyARN as string;
 }
@@ -159,7 +159,7 @@ async function putScaleInAlarm(change: Partial<PutMetricAlarmCommandInput>): Pro
 describe('validate on the local SageMaker', () => {
   it('passes on a policy created from the plan: every parameter equal, exit 0, artifact written', async () => {
     const out = join(dir, 'validate-clean.json');
-    const result = await runValidate({ ...input(), outFile: out });
+    const result = await runValidate({ ...input(), outFile: out }, deps());
     expect(differingRows(result.artifact?.rows ?? [])).toEqual([]);
     expect(result.exitCode).toBe(0);
     expect(result.artifact?.verdict).toBe('clean');
@@ -216,7 +216,7 @@ describe('validate on the local SageMaker', () => {
   it.each(cases)('fails naming %s when only that deployed parameter changes', async (parameter, change) => {
     await change();
     const out = join(dir, `validate-${parameter}.json`);
-    const result = await runValidate({ ...input(), outFile: out });
+    const result = await runValidate({ ...input(), outFile: out }, deps());
     expect(result.exitCode).toBe(1);
     expect(result.artifact?.verdict).toBe('mismatch');
     expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([parameter]);
@@ -231,7 +231,10 @@ describe('validate on the local SageMaker', () => {
     'fails naming %s when the deployed image or instance type is not what the plan measured',
     async (parameter, edit) => {
       const other = editedCopy(planFile, dir, `plan-${parameter}.json`, edit);
-      const result = await runValidate({ ...input(other), outFile: join(dir, `validate-${parameter}.json`) });
+      const result = await runValidate(
+        { ...input(other), outFile: join(dir, `validate-${parameter}.json`) },
+        deps(),
+      );
       expect(result.exitCode).toBe(1);
       expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([parameter]);
     },
@@ -249,7 +252,7 @@ describe('validate on the local SageMaker', () => {
         },
       }),
     );
-    const result = await runValidate({ ...input(), outFile: join(dir, 'validate-orphan.json') });
+    const result = await runValidate({ ...input(), outFile: join(dir, 'validate-orphan.json') }, deps());
     expect(result.exitCode).toBe(1);
     expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([
       'orphan.policy.hand-made-scale-out',
@@ -258,7 +261,7 @@ describe('validate on the local SageMaker', () => {
 
   it('reports every expected parameter missing when nothing is deployed', async () => {
     emulator.handle.reset();
-    const result = await runValidate({ ...input(), outFile: join(dir, 'validate-empty.json') });
+    const result = await runValidate({ ...input(), outFile: join(dir, 'validate-empty.json') }, deps());
     expect(result.exitCode).toBe(1);
     const missing = differingRows(result.artifact?.rows ?? []).map((r) => r.parameter);
     expect(missing).toContain('scalable_target.min_capacity');

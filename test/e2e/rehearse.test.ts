@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readConfigFile } from '../../src/cli/shared.js';
 import { REHEARSAL_PROFILES, type RehearsalResult, runRehearse } from '../../src/commands/rehearse.js';
+import { readConfigFile } from '../../src/model/config.js';
 import { driftFileName, planFileName, readArtifact, validateFileName } from '../../src/model/index.js';
 import { configFile } from '../helpers/anchor.js';
 
@@ -29,18 +29,22 @@ describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', 
 
   beforeAll(async () => {
     const config = readConfigFile(configFile);
-    const run = await runRehearse({
-      config,
-      configFile,
-      modelName: model,
-      model: config.models[model] as NonNullable<(typeof config.models)[string]>,
-      outDir,
-      quick: true,
-      version: 'test',
-      progress: (event) => {
-        if (event.type === 'log') progress.push(event.line);
+    const run = await runRehearse(
+      {
+        config,
+        configFile,
+        modelName: model,
+        model: config.models[model] as NonNullable<(typeof config.models)[string]>,
+        outDir,
+        quick: true,
       },
-    });
+      {
+        version: 'test',
+        progress: (event) => {
+          if (event.type === 'log') progress.push(event.line);
+        },
+      },
+    );
     result = run.artifact as RehearsalResult;
     exitCode = run.exitCode;
   }, 600_000);

@@ -29,13 +29,15 @@ const recorder = (codes: number[] = []) => {
 describe('scalegate deploy', () => {
   it('--dry-run prints the exact cdk invocations in dependency order and runs none of them', async () => {
     const r = recorder();
-    const result = await runDeploy({
-      ...base,
-      action: 'deploy',
-      calibration: false,
-      dryRun: true,
-      run: r.run,
-    });
+    const result = await runDeploy(
+      {
+        ...base,
+        action: 'deploy',
+        calibration: false,
+        dryRun: true,
+      },
+      { run: r.run },
+    );
     expect(r.calls).toEqual([]);
     expect(result.exitCode).toBe(0);
     const c = `-c scalegate:config=${configFile} -c scalegate:model=kokoro-82m`;
@@ -51,13 +53,15 @@ describe('scalegate deploy', () => {
 
   it('runs synth then each stack in order, and stops at the first failure (a refused gate deploys nothing)', async () => {
     const ok = recorder();
-    const done = await runDeploy({
-      ...base,
-      action: 'deploy',
-      calibration: false,
-      dryRun: false,
-      run: ok.run,
-    });
+    const done = await runDeploy(
+      {
+        ...base,
+        action: 'deploy',
+        calibration: false,
+        dryRun: false,
+      },
+      { run: ok.run },
+    );
     expect(done.exitCode).toBe(0);
     expect(ok.calls.map((c) => [c.args[0], c.args.at(-1)])).toEqual([
       ['synth', 'scalegate:model=kokoro-82m'],
@@ -68,13 +72,15 @@ describe('scalegate deploy', () => {
     expect(ok.calls.every((c) => c.cwd === infra && c.command === cdk)).toBe(true);
 
     const refused = recorder([1]);
-    const failed = await runDeploy({
-      ...base,
-      action: 'deploy',
-      calibration: false,
-      dryRun: false,
-      run: refused.run,
-    });
+    const failed = await runDeploy(
+      {
+        ...base,
+        action: 'deploy',
+        calibration: false,
+        dryRun: false,
+      },
+      { run: refused.run },
+    );
     expect(refused.calls).toHaveLength(1);
     expect(failed.exitCode).toBe(1);
     expect(failed.report).toContain('the measured-plan gate runs');
@@ -107,13 +113,15 @@ describe('scalegate deploy', () => {
 describe('scalegate destroy', () => {
   it('removes the stacks in reverse order, never blocked by the gate, and says what it leaves', async () => {
     const r = recorder();
-    const result = await runDeploy({
-      ...base,
-      action: 'destroy',
-      calibration: false,
-      dryRun: false,
-      run: r.run,
-    });
+    const result = await runDeploy(
+      {
+        ...base,
+        action: 'destroy',
+        calibration: false,
+        dryRun: false,
+      },
+      { run: r.run },
+    );
     expect(result.exitCode).toBe(0);
     expect(r.calls[0]?.args).toContain('scalegate:allowUnmeasured=kokoro-82m');
     expect(r.calls.slice(1).map((c) => c.args.slice(0, 1).concat(c.args.slice(-2)))).toEqual([

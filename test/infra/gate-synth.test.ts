@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GateRefusedError } from '../../infra/lib/synth-gate.js';
-import { containerAssetHash } from '../../src/local/asset-hash.js';
+import { containerAssetHash } from '../../src/model/asset-hash.js';
 import type { PlanArtifact } from '../../src/model/index.js';
 import {
   artifactsDirWith,

@@ -34,6 +34,7 @@ import {
 } from '@aws-sdk/client-sagemaker-runtime';
 import { GetServiceQuotaCommand, ListServiceQuotasCommand } from '@aws-sdk/client-service-quotas';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { localImageUri } from '../../src/commands/rehearse.js';
 import { type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
 import { clientsFor, eventually, isAlive, rejectionOf } from './helpers.js';
 
@@ -55,6 +56,8 @@ const remember = () => {
 const emulatorLog: string[] = [];
 beforeAll(async () => {
   h = await startLocalSageMaker({
+    // The image scalegate gives the local SageMaker (rehearse, local up): infra/container's CDK asset URI.
+    imageUri: localImageUri(),
     provisionDelayS: 1,
     maxQueueDepth: 4,
     quota: 4,

@@ -10,7 +10,7 @@ import {
   probeCandidates,
   type StageObservations,
   stageMarkers,
-} from '../../src/commands/ttotal.js';
+} from '../../src/analysis/ttotal.js';
 import { readArtifact } from '../../src/model/index.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { DockerImageAsset } from 'aws-cdk-lib/aws-ecr-assets';
 import { afterAll, describe, expect, it } from 'vitest';
-import { containerAssetHash } from '../../src/local/asset-hash.js';
+import { localImageUri } from '../../src/commands/rehearse.js';
 import { findContainerDir } from '../../src/local/index.js';
+import { containerAssetHash, modelImageDigest } from '../../src/model/asset-hash.js';
 
 const outdirs: string[] = [];
 afterAll(() => {
@@ -44,5 +45,32 @@ describe('containerAssetHash', () => {
     const after = containerAssetHash(dir);
     expect(after).not.toBe(before);
     expect(after).toBe(cdkAssetHash(dir));
+  });
+
+  it('tags the image scalegate gives the local SageMaker with that hash, so a local measurement names the deployed image', () => {
+    const dir = findContainerDir();
+    expect(localImageUri('local', '000000000000')).toBe(
+      `000000000000.dkr.ecr.local.amazonaws.com/cdk-hnb659fds-container-assets-000000000000-local:${cdkAssetHash(dir)}`,
+    );
+  });
+
+  it("gives a model's image digest from the config side: container_dir hashed against the config's directory, image_uri's pinned digest", () => {
+    const seen: string[] = [];
+    const hash = (d: string) => {
+      seen.push(d);
+      return 'd'.repeat(64);
+    };
+    expect(modelImageDigest({ container_dir: 'infra/container' }, '/repo/scalegate.config.json', hash)).toBe(
+      'd'.repeat(64),
+    );
+    expect(seen).toEqual(['/repo/infra/container']);
+    expect(
+      modelImageDigest(
+        { image_uri: `r.dkr.ecr.us-east-1.amazonaws.com/x@sha256:${'e'.repeat(64)}` },
+        'c.json',
+        hash,
+      ),
+    ).toBe('e'.repeat(64));
+    expect(seen).toHaveLength(1);
   });
 });

@@ -4,12 +4,16 @@
  * fingerprint of the directory with the `.dockerignore` lines as excludes (plus `!.dockerignore`,
  * `!Dockerfile`, `.is_custom_resource`), Docker ignore semantics, and the asset's extra hash
  * `{"version":"1.21.0"}` (no build args, target, file or platform). It is the image tag the CDK
- * deploys, so the local SageMaker's image URI matches what `cdk deploy` would run.
+ * deploys: the digest a `container_dir` model's measurements carry, what `scalegate gate` checks
+ * and what the local SageMaker reports when the product starts it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type * as Cdk from 'aws-cdk-lib';
+import type { ModelConfig } from './config.js';
+import { UsageError } from './errors.js';
+import { imageDigestOf } from './fingerprint.js';
 
 /**
  * aws-cdk-lib is loaded at run time, from node_modules, through a require whose argument a
@@ -35,11 +39,42 @@ export function containerAssetHash(dir: string, dockerfile = 'Dockerfile'): stri
     ];
   }
   exclude.push(`!${dockerfile}`);
-  const { FileSystem, IgnoreMode } = loadAtRuntime<typeof Cdk>('aws-cdk-lib');
+  let cdk: typeof Cdk;
+  try {
+    cdk = loadAtRuntime<typeof Cdk>('aws-cdk-lib');
+  } catch (e) {
+    if (
+      (e as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
+      /aws-cdk-lib/.test((e as Error).message)
+    ) {
+      throw new UsageError(
+        `${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where scalegate runs. ` +
+          'Install the repository (`npm ci`) before running it: `npx scalegate` from the checkout and the composite actions/gate (which runs from the workspace) find it there.',
+      );
+    }
+    throw e;
+  }
+  const { FileSystem, IgnoreMode } = cdk;
   return FileSystem.fingerprint(dir, {
     // AssetStaging puts this one first.
     exclude: ['.is_custom_resource', ...exclude],
     ignoreMode: IgnoreMode.DOCKER,
     extraHash: DOCKER_ASSET_EXTRA_HASH,
   });
+}
+
+/** A content hash of a directory (`containerAssetHash`, or a stand-in in tests). */
+export type AssetHash = (dir: string) => string;
+
+/**
+ * The digest of the image a model deploys, from the config side: the CDK asset hash of
+ * `container_dir` (resolved against the config file's directory), or the digest `image_uri` pins.
+ */
+export function modelImageDigest(
+  model: Pick<ModelConfig, 'container_dir' | 'image_uri'>,
+  configFile: string,
+  assetHash: AssetHash = containerAssetHash,
+): string {
+  if (model.container_dir) return assetHash(resolve(dirname(resolve(configFile)), model.container_dir));
+  return imageDigestOf(model.image_uri as string);
 }

@@ -1,0 +1,59 @@
+/**
+ * What the commands that write no artifact file return (`CommandResult.artifact`, printed by
+ * `--json`), and the rehearsal's summary: the shapes src/report renders.
+ */
+import type {
+  DriftArtifact,
+  PlanArtifact,
+  QmaxArtifact,
+  TtotalArtifact,
+  ValidateArtifact,
+} from './artifacts.js';
+import type { ThawJournal } from './journal.js';
+
+export interface ThawReport {
+  kind: 'thaw';
+  endpoint: string;
+  variant: string;
+  journal_file: string | null;
+  journal: ThawJournal | null;
+  actions: string[];
+  errors: string[];
+  journal_deleted: boolean;
+}
+
+export interface DeployReport {
+  kind: 'deploy' | 'destroy';
+  model_name: string;
+  calibration: boolean;
+  dry_run: boolean;
+  stacks: string[];
+  invocations: string[];
+  completed: number;
+  failed: string | null;
+  left_in_place: string[];
+}
+
+export interface RehearsalStep {
+  step: 'local-sagemaker' | 'drift' | 'qmax' | 'ttotal' | 'plan' | 'apply' | 'validate';
+  seconds: number;
+  exitCode: number;
+  files: string[];
+}
+
+export interface RehearsalResult {
+  model: string;
+  endpoint: string;
+  outDir: string;
+  steps: RehearsalStep[];
+  drift: DriftArtifact | null;
+  qmax: QmaxArtifact | null;
+  ttotal: TtotalArtifact | null;
+  plan: PlanArtifact | null;
+  validate: ValidateArtifact | null;
+  previews: { comment: string; chart: string } | null;
+  failed: { step: RehearsalStep['step']; reason: string } | null;
+  totalSeconds: number;
+  /** Pids of every container process the local SageMaker started (all stopped on return). */
+  containerPids: number[];
+}

@@ -1,0 +1,37 @@
+/** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
+import { text } from './spec.js';
+
+/** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
+export const MODEL_OPTIONS = {
+  modelName: text(
+    'model',
+    '<name>',
+    `model name from ${CONFIG_FILE} (needed when it declares more than one)`,
+  ),
+  configFile: text('config', '<file>', 'the scalegate config file', { default: CONFIG_FILE }),
+  artifactsDir: text(
+    'artifacts-dir',
+    '<dir>',
+    'where artifacts are read and written; a step finds the measurements it needs there by model and fingerprint (the newest by its own measured_at, never by file time)',
+    { default: DEFAULT_ARTIFACTS_DIR, cli: false },
+  ),
+} as const;
+
+/** Which endpoint of the model, in which region. */
+export const ENDPOINT_OPTIONS = {
+  endpoint: text(
+    'endpoint',
+    '<name>',
+    'act on another endpoint of the model (e.g. its `<endpoint>-calibration` copy, where pull requests are measured)',
+    { defaultText: "the model's endpoint" },
+  ),
+  region: text('region', '<region>', 'AWS region', { defaultText: "AWS_REGION, then the model config's" }),
+} as const;
+
+/** Where a command writes its artifact: `--out FILE` / `out:`. */
+export const outFile = (what: string, file: string) =>
+  text('out', '<file>', `where to write the ${what}`, {
+    defaultText: `artifacts/${file}`,
+    action: { defaultText: `\`<artifacts-dir>/${file}\`` },
+  });

@@ -1,0 +1,14 @@
+/** The options of `scalegate gate` (command line and action). */
+import { MODEL_OPTIONS } from './common.js';
+import { type OptionTable, text } from './spec.js';
+
+export const GATE_OPTIONS = {
+  ...MODEL_OPTIONS,
+  planFile: text('plan', '<file>', 'the plan to gate on', {
+    defaultText: 'artifacts/plan-<model>.json',
+    action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+  }),
+  region: text('region', '<region>', 'region being deployed to', {
+    defaultText: "the model's region, as the CDK stacks use",
+  }),
+} as const satisfies OptionTable;

@@ -1,0 +1,69 @@
+/** The options of `scalegate plan` (command line and action). */
+import { MODEL_OPTIONS, outFile } from './common.js';
+import { choice, flag, number, type OptionTable, text } from './spec.js';
+
+const fromConfig = (key: string) => ({ defaultText: `the config's ${key}` });
+
+export const PLAN_OPTIONS = {
+  ...MODEL_OPTIONS,
+  qmaxFile: text('qmax', '<file>', 'qmax artifact (from `scalegate qmax`)', {
+    cli: { required: true },
+    action: {
+      defaultText: 'the newest in artifacts-dir (by its measured_at) whose fingerprint fits the config',
+    },
+  }),
+  ttotalFile: text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
+    action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
+  }),
+  outFile: outFile('plan artifact', 'plan-<model>.json'),
+  failOn: choice('fail-on', '<level>', ['stop', 'warn'] as const, 'exit 1 on this verdict or worse', {
+    default: 'stop',
+  }),
+  allowConfigMismatch: flag(
+    'allow-config-mismatch',
+    'plan from a qmax and a ttotal of different fingerprints (warns; recorded in the plan)',
+  ),
+  assumeTTotalS: number(
+    'assume-t-total',
+    '<seconds>',
+    'positive',
+    'state T_total in seconds instead of measuring it (labelled stated, never measured)',
+  ),
+  peakRps: number('peak-rps', '<n>', 'positive', 'peak load, requests/s', fromConfig('peak_rps')),
+  peakStreams: number(
+    'peak-streams',
+    '<n>',
+    'positive',
+    'peak load, concurrent streams',
+    fromConfig('peak_streams'),
+  ),
+  troughRps: number('trough-rps', '<n>', 'nonNegative', 'trough load, requests/s', fromConfig('trough_rps')),
+  troughStreams: number(
+    'trough-streams',
+    '<n>',
+    'nonNegative',
+    'trough load, concurrent streams',
+    fromConfig('trough_streams'),
+  ),
+  surgeRatio: number(
+    'surge-ratio',
+    '<k>',
+    'any',
+    'traffic growth to absorb within one T_total, 1 <= k < 1.5',
+    fromConfig('surge_ratio'),
+  ),
+  sloMs: number(
+    'slo-ms',
+    '<ms>',
+    'positive',
+    'p95 TTFAB SLO in ms; must equal the one the ladder was judged against',
+    fromConfig('slo_ms'),
+  ),
+  minInstancesFloor: number(
+    'min-instances-floor',
+    '<n>',
+    'positiveInteger',
+    'never fewer instances than this',
+    fromConfig('min_instances_floor'),
+  ),
+} as const satisfies OptionTable;

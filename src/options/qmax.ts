@@ -1,0 +1,120 @@
+/** The options of `scalegate qmax` (command line and action). */
+import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../commands/qmax.js';
+import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
+import { parseTransportKind } from '../load/transports.js';
+import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { choice, flag, integerList, number, type OptionTable, parsed, text, toggle } from './spec.js';
+
+const a = LADDER_DEFAULTS.adaptive;
+const f = LADDER_DEFAULTS.fixed;
+
+export const QMAX_OPTIONS = {
+  ...MODEL_OPTIONS,
+  ...ENDPOINT_OPTIONS,
+  outFile: outFile('artifact', 'qmax-<model>-<transport>-<slug>.json'),
+  target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
+    action: false,
+  }),
+  transport: parsed(
+    'transport',
+    '<kind>',
+    (raw) => parseTransportKind(raw),
+    'load transport: response-stream (through the endpoint) or http (a container directly)',
+    {
+      defaultText: 'http with a target, else response-stream',
+      action: { defaultText: 'response-stream (through the endpoint)' },
+    },
+  ),
+  sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms', { defaultText: "the config's slo_ms" }),
+  ladder: choice(
+    'ladder',
+    '<mode>',
+    ['adaptive', 'fixed'] as const,
+    'how the ladder walks: doubling, then bisection (adaptive), or exactly the rungs given (fixed)',
+    {
+      default: 'adaptive',
+    },
+  ),
+  rungs: integerList('rungs', '<list>', 'fixed ladder rungs, comma-separated', {
+    defaultText: DEFAULT_FIXED_RUNGS.join(','),
+  }),
+  maxConcurrency: number(
+    'max-concurrency',
+    '<n>',
+    'positiveInteger',
+    'highest concurrency the ladder tries',
+    {
+      defaultText: `adaptive ${a.maxConcurrency}, fixed the highest rung`,
+    },
+  ),
+  resolution: number(
+    'resolution',
+    '<n>',
+    'positiveInteger',
+    'adaptive: bisect until Q_max is known to within n',
+    {
+      defaultText: `${a.resolution}`,
+    },
+  ),
+  holdS: number('hold-s', '<s>', 'positive', 'longest a rung runs, seconds', {
+    defaultText: `adaptive ${a.holdS}, fixed ${f.holdS}`,
+  }),
+  measureS: number('measure-s', '<s>', 'positive', 'measure window: the last seconds of the hold', {
+    defaultText: `adaptive ${a.measureS}, fixed ${f.measureS}`,
+  }),
+  settleS: number('settle-s', '<s>', 'nonNegative', 'discarded start of each rung, seconds', {
+    defaultText: `adaptive ${a.settleS}, fixed ${f.settleS}`,
+  }),
+  runs: number(
+    'runs',
+    '<n>',
+    'positiveInteger',
+    'repeat the whole ladder; Q_max is the lowest run (2 or more evaluates curve_repeatability)',
+    {
+      defaultText: '1',
+    },
+  ),
+  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+    defaultText: 'the built-in set',
+    action: false,
+  }),
+  eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
+  cloudwatch: toggle(
+    'cloudwatch',
+    'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold',
+    'skip the CloudWatch join (no R)',
+  ),
+  cloudwatchWaitS: number(
+    'cloudwatch-wait-s',
+    '<s>',
+    'nonNegative',
+    'longest wait for late CloudWatch datapoints',
+    {
+      defaultText: `${CLOUDWATCH_WAIT_S}`,
+      action: false,
+    },
+  ),
+  requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
+    defaultText: 'invocation_ceiling_s',
+    action: false,
+  }),
+  minSamples: number(
+    'min-samples',
+    '<n>',
+    'positiveInteger',
+    'a rung is never decided on fewer samples (at least 72)',
+    {
+      defaultText: '100',
+    },
+  ),
+  freezeTimeoutS: number(
+    'freeze-timeout-s',
+    '<s>',
+    'positive',
+    'longest wait for one InService instance after freezing',
+    {
+      defaultText: '1200',
+    },
+  ),
+  dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
+} as const satisfies OptionTable;

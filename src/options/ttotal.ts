@@ -1,0 +1,72 @@
+/** The options of `scalegate ttotal` (command line and action). */
+import { TTOTAL_DEFAULTS } from '../commands/ttotal.js';
+import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { flag, number, type OptionTable, text } from './spec.js';
+
+const d = TTOTAL_DEFAULTS;
+
+export const TTOTAL_OPTIONS = {
+  ...MODEL_OPTIONS,
+  ...ENDPOINT_OPTIONS,
+  qmaxFile: text('qmax', '<file>', 'qmax artifact of this endpoint (from `scalegate qmax`)', {
+    cli: { required: true },
+    action: { defaultText: 'the newest in artifacts-dir whose fingerprint fits the config' },
+  }),
+  outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),
+  probeConcurrency: number('probe-concurrency', '<n>', 'positiveInteger', 'probe at N in flight', {
+    defaultText: 'the highest usable rung <= Q_max whose half is a usable rung',
+  }),
+  maxWaitS: number('max-wait-s', '<s>', 'positive', 'longest wait for the scale-out, seconds', {
+    defaultText: `${d.maxWaitS}`,
+  }),
+  settleS: number(
+    'settle-s',
+    '<s>',
+    'positive',
+    'recovery window, also the probe hold before the trigger, seconds',
+    {
+      defaultText: `${d.settleS}`,
+    },
+  ),
+  pollS: number(
+    'poll-s',
+    '<s>',
+    'positive',
+    'DescribeEndpoint poll interval (the bound on in_service), seconds',
+    {
+      defaultText: `${d.pollS}`,
+    },
+  ),
+  minWindowSamples: number(
+    'min-window-samples',
+    '<n>',
+    'positiveInteger',
+    'completions a recovery window needs',
+    {
+      defaultText: `${d.minWindowSamples}`,
+      action: false,
+    },
+  ),
+  recoveryFactor: number(
+    'recovery-factor',
+    '<k>',
+    'positive',
+    "recovered when the probe p95 <= k x the ladder's p95 at N/2 (recorded in the artifact)",
+    { defaultText: `${d.recoveryFactor}`, action: false },
+  ),
+  publicationDelayS: number(
+    'publication-delay-s',
+    '<s>',
+    'nonNegative',
+    'CloudWatch publication delay added to the alarm period x datapoints',
+    { defaultText: 'one period, labelled assumed', action: false },
+  ),
+  quotaCode: text('quota-code', '<code>', 'Service Quotas code of "<instance type> for endpoint usage"', {
+    defaultText: 'found by name',
+    action: false,
+  }),
+  allowConfigMismatch: flag(
+    'allow-config-mismatch',
+    "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
+  ),
+} as const satisfies OptionTable;

@@ -1,0 +1,85 @@
+/** The terminal reports of `scalegate qmax`: the measured ladder, and the schedule of a dry run. */
+import type { QmaxSchedule } from '../analysis/qmax.js';
+import type { QmaxArtifact } from '../model/artifacts.js';
+import type { RestoreReport } from '../model/journal.js';
+
+/** The dry run: the schedule, its worst case, instance-minutes and cost. */
+export function renderQmaxSchedule(s: QmaxSchedule): string {
+  const lines = [
+    `qmax dry run: ${s.model_name} (${s.transport}${s.endpoint ? `, endpoint ${s.endpoint}` : ''}${s.target ? `, target ${s.target}` : ''}), SLO p95 TTFAB ${s.slo_ms} ms`,
+    `ladder: ${s.ladder.mode}${s.ladder.mode === 'fixed' ? ` rungs ${s.rungs.join(', ')}` : `, max concurrency ${s.ladder.max_concurrency}, resolution ${s.ladder.resolution}`}; ` +
+      `hold ${s.ladder.hold_s} s, measure ${s.ladder.measure_s} s, settle ${s.ladder.settle_s} s; ${s.ladder.runs} run(s)`,
+  ];
+  if (s.ladder.mode === 'adaptive') lines.push(`longest possible rung sequence: ${s.rungs.join(', ')}`);
+  lines.push(
+    `worst case: ${s.worst_case_rungs} rungs, ${s.worst_case_duration_s.toFixed(0)} s (${(s.worst_case_duration_s / 60).toFixed(1)} min)`,
+    `instance-minutes: ${s.instance_minutes.toFixed(1)}`,
+    `estimated cost: ${s.estimated_cost_usd === null ? 'n/a' : `$${s.estimated_cost_usd.toFixed(2)} at $${s.instance_hourly_usd}/instance-hour`}`,
+  );
+  for (const note of s.notes) lines.push(`note: ${note}`);
+  lines.push('no AWS call was made.');
+  return lines.join('\n');
+}
+
+function fmtMs(v: number | null): string {
+  return v === null ? '-' : `${v.toFixed(1)}`;
+}
+
+/** The terminal report of a measured ladder: every rung, Q_max and its bracket, service time, restore. */
+export function renderQmaxReport(
+  artifact: QmaxArtifact,
+  file: string | null,
+  restore: RestoreReport | null,
+): string {
+  const lines: string[] = [];
+  lines.push(
+    `qmax ${artifact.model_name} (${artifact.transport}${artifact.endpoint ? `, endpoint ${artifact.endpoint}` : ''}${artifact.target && artifact.transport === 'http' ? `, target ${artifact.target}` : ''}), ` +
+      `SLO p95 TTFAB ${artifact.slo_ms} ms, ladder ${artifact.ladder.mode}, run ${artifact.run_id}`,
+  );
+  lines.push('');
+  lines.push(
+    'run rung  conc  verdict    p95 ms   95% CI ms            p50 ms  req/s   in-flight  R      usable',
+  );
+  for (const s of artifact.steps) {
+    const ci = s.ttfab_p95_ci_ms
+      ? `[${fmtMs(s.ttfab_p95_ci_ms.low)}, ${fmtMs(s.ttfab_p95_ci_ms.high)}]`
+      : '-';
+    lines.push(
+      `${String(s.run_index + 1).padStart(3)} ${String(s.step_index + 1).padStart(4)}  ${String(s.concurrency).padStart(4)}  ` +
+        `${s.verdict.padEnd(9)}  ${fmtMs(s.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(19)}  ${fmtMs(s.ttfab_p50_ms).padStart(6)}  ` +
+        `${s.achieved_rps.toFixed(2).padStart(6)}  ${s.concurrency_mean.toFixed(2).padStart(9)}  ${s.cw_ratio === null ? '-    ' : s.cw_ratio.toFixed(2).padEnd(5)}  ` +
+        `${s.usable ? 'yes' : `no: ${s.unusable_reason}`}`,
+    );
+  }
+  lines.push('');
+  const bracket = artifact.q_max_bracketed
+    ? `bracketed by ${artifact.q_max_upper_bound} (measured above the SLO)`
+    : 'NOT bracketed: no higher rung was measured above the SLO (Q_max is a lower bound)';
+  lines.push(`Q_max = ${artifact.q_max}, ${bracket}`);
+  if (artifact.ladder.runs > 1)
+    lines.push(`Q_max per run: ${artifact.q_max_per_run.join(', ')} (Q_max is the lowest)`);
+  lines.push(
+    `S_mean ${(artifact.s_mean_s * 1000).toFixed(1)} ms, S_p95 ${(artifact.s_p95_s * 1000).toFixed(1)} ms; ` +
+      `TTFAB p95 at c=1 ${fmtMs(artifact.ttfab_p95_at_c1_ms)} ms, at Q_max ${fmtMs(artifact.ttfab_p95_at_q_max_ms)} ms`,
+  );
+  lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
+  for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
+  if (artifact.transport === 'response-stream') {
+    lines.push(
+      artifact.cloudwatch.joined
+        ? `CloudWatch joined${artifact.cloudwatch.error ? ` (partly: ${artifact.cloudwatch.error})` : ''}`
+        : `CloudWatch not joined: ${artifact.cloudwatch.error ?? 'unknown reason'}`,
+    );
+  }
+  if (restore) {
+    lines.push(`restore: ${restore.actions.join('; ') || 'nothing to do'}`);
+    for (const e of restore.errors) lines.push(`restore FAILED: ${e}`);
+    if (!restore.journalDeleted)
+      lines.push('the thaw journal was kept: run `scalegate thaw` to finish restoring');
+  }
+  lines.push(
+    `fingerprint: ${artifact.fingerprint.instance_type}, image ${artifact.fingerprint.image_digest.slice(0, 12)}, region ${artifact.fingerprint.region}`,
+  );
+  if (file) lines.push(`artifact: ${file}`);
+  return lines.join('\n');
+}

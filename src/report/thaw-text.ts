@@ -1,0 +1,10 @@
+/** The terminal report of `scalegate thaw`: what was restored, what failed, whether the journal is kept. */
+import type { ThawReport } from '../model/reports.js';
+
+export function renderThawReport(r: ThawReport): string {
+  const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
+  for (const e of r.errors) lines.push(`  FAILED: ${e}`);
+  if (r.errors.length > 0 && r.journal_file)
+    lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+  return lines.join('\n');
+}

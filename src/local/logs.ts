@@ -7,7 +7,7 @@
  */
 import { AwsError } from './aws-error.js';
 import type { OperationHandler } from './contracts.js';
-import { type Input, reader, unknownOperation } from './wire.js';
+import { type Input, memberReader, unknownOperation } from './wire.js';
 
 export interface LogEvent {
   timestamp: number;
@@ -67,8 +67,8 @@ export class LogStore {
   }
 
   private group(input: Input): LogGroup {
-    const r = reader(input, invalid);
-    const name = r.str('logGroupName') ?? groupNameFromIdentifier(r.str('logGroupIdentifier'));
+    const r = memberReader(input, invalid);
+    const name = r.str('logGroupName', true) ?? groupNameFromIdentifier(r.str('logGroupIdentifier', true));
     if (name === undefined) throw invalid('logGroupName or logGroupIdentifier is required.');
     const g = this.groups.get(name);
     if (!g) throw noGroup();
@@ -81,8 +81,8 @@ export class LogStore {
   }
 
   private describeLogGroups(input: Input) {
-    const r = reader(input, invalid);
-    const prefix = r.str('logGroupNamePrefix') ?? '';
+    const r = memberReader(input, invalid);
+    const prefix = r.str('logGroupNamePrefix', true) ?? '';
     return {
       logGroups: [...this.groups.values()]
         .filter((g) => g.name.startsWith(prefix))
@@ -100,17 +100,17 @@ export class LogStore {
 
   private describeLogStreams(input: Input) {
     const g = this.group(input);
-    const r = reader(input, invalid);
-    const prefix = r.str('logStreamNamePrefix');
-    const orderBy = r.str('orderBy') ?? 'LogStreamName';
+    const r = memberReader(input, invalid);
+    const prefix = r.str('logStreamNamePrefix', true);
+    const orderBy = r.str('orderBy', true) ?? 'LogStreamName';
     const descending = r.bool('descending') ?? false;
-    const limit = r.num('limit') ?? 50;
+    const limit = r.num('limit', true) ?? 50;
     if (orderBy !== 'LogStreamName' && orderBy !== 'LastEventTime')
       throw invalid(`orderBy must be LogStreamName or LastEventTime, not ${orderBy}.`);
     if (prefix !== undefined && orderBy === 'LastEventTime')
       throw invalid('Cannot order by LastEventTime with a logStreamNamePrefix.');
     if (!(limit >= 1 && limit <= 50)) throw invalid('limit must be between 1 and 50.');
-    const start = decodeIndex(r.str('nextToken'));
+    const start = decodeIndex(r.str('nextToken', true));
     const lastEvent = (s: LogStream) => s.events[s.events.length - 1]?.timestamp ?? s.creationTime;
     const streams = [...g.streams.values()]
       .filter((s) => prefix === undefined || s.name.startsWith(prefix))
@@ -144,14 +144,14 @@ export class LogStore {
    */
   private getLogEvents(input: Input) {
     const g = this.group(input);
-    const r = reader(input, invalid);
-    const s = g.streams.get(r.reqStr('logStreamName'));
+    const r = memberReader(input, invalid);
+    const s = g.streams.get(r.str('logStreamName'));
     if (!s) throw noStream();
-    const startTime = r.num('startTime');
-    const endTime = r.num('endTime');
-    const limit = r.num('limit') ?? 10_000;
+    const startTime = r.num('startTime', true);
+    const endTime = r.num('endTime', true);
+    const limit = r.num('limit', true) ?? 10_000;
     if (!(limit >= 1 && limit <= 10_000)) throw invalid('limit must be between 1 and 10000.');
-    const token = r.str('nextToken');
+    const token = r.str('nextToken', true);
     const inRange = (e: LogEvent) =>
       (startTime === undefined || e.timestamp >= startTime) &&
       (endTime === undefined || e.timestamp < endTime);
@@ -191,16 +191,16 @@ export class LogStore {
 
   private filterLogEvents(input: Input) {
     const g = this.group(input);
-    const r = reader(input, invalid);
-    const names = r.list('logStreamNames') as string[] | undefined;
-    const prefix = r.str('logStreamNamePrefix');
+    const r = memberReader(input, invalid);
+    const names = r.list('logStreamNames', true) as string[] | undefined;
+    const prefix = r.str('logStreamNamePrefix', true);
     if (names && prefix !== undefined)
       throw invalid('Cannot specify both logStreamNames and logStreamNamePrefix.');
-    const startTime = r.num('startTime');
-    const endTime = r.num('endTime');
-    const limit = r.num('limit') ?? 10_000;
+    const startTime = r.num('startTime', true);
+    const endTime = r.num('endTime', true);
+    const limit = r.num('limit', true) ?? 10_000;
     if (!(limit >= 1 && limit <= 10_000)) throw invalid('limit must be between 1 and 10000.');
-    const match = compileFilterPattern(r.str('filterPattern') ?? '');
+    const match = compileFilterPattern(r.str('filterPattern', true) ?? '');
     const streams = [...g.streams.values()].filter(
       (s) => (!names || names.includes(s.name)) && (prefix === undefined || s.name.startsWith(prefix)),
     );
@@ -215,7 +215,7 @@ export class LogStore {
     }
     // Stable by time: events of one stream keep their order when timestamps tie.
     all.sort((a, b) => a.timestamp - b.timestamp);
-    const start = decodeIndex(r.str('nextToken'));
+    const start = decodeIndex(r.str('nextToken', true));
     const page = all.slice(start, start + limit);
     const next = start + page.length < all.length ? encodeIndex(start + page.length) : undefined;
     return {

@@ -21,7 +21,7 @@
  */
 import { AwsError } from './aws-error.js';
 import type { MetricPoint, MetricQuery, MetricReader, OperationHandler } from './contracts.js';
-import { dimensionKey, epochSeconds, type Input, reader, unknownOperation } from './wire.js';
+import { dimensionKey, epochSeconds, type Input, memberReader, unknownOperation } from './wire.js';
 
 export const SAGEMAKER_NAMESPACE = 'AWS/SageMaker';
 
@@ -484,23 +484,23 @@ const renderDimensions = (dims: Record<string, string>) =>
 
 export function createMetricOperations(store: MetricStore, now: () => number = Date.now): OperationHandler {
   const getMetricData = (input: Input) => {
-    const r = reader(input, invalidParameter);
-    const startMs = r.reqTime('StartTime');
-    const endMs = r.reqTime('EndTime');
+    const r = memberReader(input, invalidParameter);
+    const startMs = r.time('StartTime');
+    const endMs = r.time('EndTime');
     if (endMs <= startMs)
       throw invalidParameter('The parameter StartTime must be less than the parameter EndTime.');
-    const scanBy = r.str('ScanBy') ?? 'TimestampDescending';
+    const scanBy = r.str('ScanBy', true) ?? 'TimestampDescending';
     if (scanBy !== 'TimestampDescending' && scanBy !== 'TimestampAscending')
       throw invalidParameter(`The value ${scanBy} for parameter ScanBy is not valid.`);
-    const maxDatapoints = r.num('MaxDatapoints') ?? 100_800;
-    const queries = r.reqList('MetricDataQueries');
+    const maxDatapoints = r.num('MaxDatapoints', true) ?? 100_800;
+    const queries = r.list('MetricDataQueries');
     if (queries.length === 0 || queries.length > 500)
       throw invalidParameter('MetricDataQueries must hold between 1 and 500 queries.');
     const results = [];
     for (const raw of queries) {
-      const q = reader((raw ?? {}) as Input, invalidParameter);
-      const id = q.reqStr('Id');
-      if (q.str('Expression') !== undefined) {
+      const q = memberReader((raw ?? {}) as Input, invalidParameter);
+      const id = q.str('Id');
+      if (q.str('Expression', true) !== undefined) {
         // Metric math is refused clearly rather than answered wrongly.
         throw invalidParameter(
           `The local SageMaker does not evaluate metric math (query ${id}: Expression); use MetricStat queries.`,
@@ -508,14 +508,14 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
       }
       const stat = q.obj('MetricStat');
       if (!stat) throw invalidParameter(`Query ${id} needs a MetricStat (or an Expression).`);
-      const sr = reader(stat, invalidParameter);
-      const metric = reader(sr.obj('Metric') ?? {}, invalidParameter);
-      const namespace = metric.reqStr('Namespace');
-      const metricName = metric.reqStr('MetricName');
-      const dimensions = readDimensions(metric.list('Dimensions'), 'Dimensions');
-      const periodS = sr.reqNum('Period');
-      const statName = sr.reqStr('Stat');
-      const unit = sr.str('Unit');
+      const sr = memberReader(stat, invalidParameter);
+      const metric = memberReader(sr.obj('Metric') ?? {}, invalidParameter);
+      const namespace = metric.str('Namespace');
+      const metricName = metric.str('MetricName');
+      const dimensions = readDimensions(metric.list('Dimensions', true), 'Dimensions');
+      const periodS = sr.num('Period');
+      const statName = sr.str('Stat');
+      const unit = sr.str('Unit', true);
       if (!isSupportedPeriod(periodS))
         throw invalidParameter(
           `The value ${periodS} for parameter Period is not valid (1, 5 or a multiple of 10).`,
@@ -534,7 +534,7 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
       points = points.slice(0, maxDatapoints);
       results.push({
         Id: id,
-        Label: q.str('Label') ?? metricName,
+        Label: q.str('Label', true) ?? metricName,
         Timestamps: points.map((p) => epochSeconds(p.timestampMs)),
         Values: points.map((p) => p.value),
         StatusCode: 'Complete',
@@ -545,16 +545,16 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
   };
 
   const getMetricStatistics = (input: Input) => {
-    const r = reader(input, invalidParameter);
-    const namespace = r.reqStr('Namespace');
-    const metricName = r.reqStr('MetricName');
-    const dimensions = readDimensions(r.list('Dimensions'), 'Dimensions');
-    const startMs = r.reqTime('StartTime');
-    const endMs = r.reqTime('EndTime');
-    const periodS = r.reqNum('Period');
-    const unit = r.str('Unit');
-    const statistics = (r.list('Statistics') ?? []) as string[];
-    const extended = (r.list('ExtendedStatistics') ?? []) as string[];
+    const r = memberReader(input, invalidParameter);
+    const namespace = r.str('Namespace');
+    const metricName = r.str('MetricName');
+    const dimensions = readDimensions(r.list('Dimensions', true), 'Dimensions');
+    const startMs = r.time('StartTime');
+    const endMs = r.time('EndTime');
+    const periodS = r.num('Period');
+    const unit = r.str('Unit', true);
+    const statistics = (r.list('Statistics', true) ?? []) as string[];
+    const extended = (r.list('ExtendedStatistics', true) ?? []) as string[];
     if (!isSupportedPeriod(periodS))
       throw invalidParameter(
         `The value ${periodS} for parameter Period is not valid (1, 5 or a multiple of 10).`,
@@ -592,21 +592,21 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
   };
 
   const putMetricData = (input: Input) => {
-    const r = reader(input, invalidParameter);
-    const namespace = r.reqStr('Namespace');
+    const r = memberReader(input, invalidParameter);
+    const namespace = r.str('Namespace');
     // As on AWS: the AWS/ namespaces belong to the services.
     if (namespace.startsWith('AWS/'))
       throw invalidParameter(`The value ${namespace} for parameter Namespace is invalid.`);
-    const data = r.reqList('MetricData');
+    const data = r.list('MetricData');
     for (const raw of data) {
-      const m = reader((raw ?? {}) as Input, invalidParameter);
-      const name = m.reqStr('MetricName');
-      const dims = readDimensions(m.list('Dimensions'), 'Dimensions');
-      const t = m.time('Timestamp') ?? now();
-      const unit = m.str('Unit') ?? 'None';
-      const value = m.num('Value');
-      const values = m.list('Values') as number[] | undefined;
-      const counts = m.list('Counts') as number[] | undefined;
+      const m = memberReader((raw ?? {}) as Input, invalidParameter);
+      const name = m.str('MetricName');
+      const dims = readDimensions(m.list('Dimensions', true), 'Dimensions');
+      const t = m.time('Timestamp', true) ?? now();
+      const unit = m.str('Unit', true) ?? 'None';
+      const value = m.num('Value', true);
+      const values = m.list('Values', true) as number[] | undefined;
+      const counts = m.list('Counts', true) as number[] | undefined;
       const sv = m.obj('StatisticValues');
       const given = [value !== undefined, values !== undefined, sv !== undefined].filter(Boolean).length;
       if (given !== 1)
@@ -618,13 +618,13 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
       if (counts && values && counts.length !== values.length)
         throw invalidParameter(`MetricData ${name}: Values and Counts must have the same length.`);
       if (sv) {
-        const s = reader(sv, invalidParameter);
+        const s = memberReader(sv, invalidParameter);
         store.put(namespace, name, dims, t, unit, {
           stats: {
-            count: s.reqNum('SampleCount'),
-            sum: s.reqNum('Sum'),
-            min: s.reqNum('Minimum'),
-            max: s.reqNum('Maximum'),
+            count: s.num('SampleCount'),
+            sum: s.num('Sum'),
+            min: s.num('Minimum'),
+            max: s.num('Maximum'),
           },
         });
       } else {
@@ -639,10 +639,10 @@ export function createMetricOperations(store: MetricStore, now: () => number = D
   };
 
   const listMetrics = (input: Input) => {
-    const r = reader(input, invalidParameter);
-    const namespace = r.str('Namespace');
-    const metricName = r.str('MetricName');
-    const filters = (r.list('Dimensions') ?? []) as Array<{ Name?: string; Value?: string }>;
+    const r = memberReader(input, invalidParameter);
+    const namespace = r.str('Namespace', true);
+    const metricName = r.str('MetricName', true);
+    const filters = (r.list('Dimensions', true) ?? []) as Array<{ Name?: string; Value?: string }>;
     const metrics = store
       .list()
       .filter((s) => namespace === undefined || s.namespace === namespace)

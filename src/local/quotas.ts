@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { AwsError } from './aws-error.js';
 import type { OperationHandler } from './contracts.js';
-import { type Input, reader, unknownOperation } from './wire.js';
+import { type Input, memberReader, type Reader, unknownOperation } from './wire.js';
 
 const KNOWN_ENDPOINT_QUOTA_CODES: Record<string, string> = {
   'ml.g5.xlarge': 'L-1928E07B',
@@ -56,8 +56,8 @@ export function createServiceQuotas(src: QuotaSource): OperationHandler {
       QuotaAppliedAtLevel: 'ACCOUNT',
     };
   };
-  const checkService = (r: ReturnType<typeof reader>) => {
-    const service = r.reqStr('ServiceCode');
+  const checkService = (r: Reader) => {
+    const service = r.str('ServiceCode');
     if (service !== SERVICE_CODE)
       throw new AwsError(
         'NoSuchResourceException',
@@ -66,9 +66,9 @@ export function createServiceQuotas(src: QuotaSource): OperationHandler {
       );
   };
   const get = (input: Input) => {
-    const r = reader(input, invalid);
+    const r = memberReader(input, invalid);
     checkService(r);
-    const code = r.reqStr('QuotaCode');
+    const code = r.str('QuotaCode');
     const q = quota();
     if (code !== q.QuotaCode)
       throw new AwsError(
@@ -83,9 +83,9 @@ export function createServiceQuotas(src: QuotaSource): OperationHandler {
       case 'GetServiceQuota':
         return get(input);
       case 'ListServiceQuotas': {
-        const r = reader(input, invalid);
+        const r = memberReader(input, invalid);
         checkService(r);
-        const code = r.str('QuotaCode');
+        const code = r.str('QuotaCode', true);
         const q = quota();
         return { Quotas: code === undefined || code === q.QuotaCode ? [q] : [] };
       }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { validation } from './aws-error.js';
 import type { CapacityTarget, OperationHandler } from './contracts.js';
 import type { Endpoint } from './fleet.js';
-import { epochSeconds, type Input, reader, unknownOperation } from './wire.js';
+import { epochSeconds, type Input, memberReader, unknownOperation } from './wire.js';
 
 export class EndpointRegistry {
   private readonly endpoints = new Map<string, Endpoint>();
@@ -45,8 +45,8 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   };
 
   const describeEndpoint = (input: Input) => {
-    const r = reader(input, validation);
-    const e = endpointByName(r.reqStr('EndpointName'));
+    const r = memberReader(input, validation);
+    const e = endpointByName(r.str('EndpointName'));
     const o = e.opts;
     const image = {
       SpecifiedImage: o.imageUri,
@@ -86,8 +86,8 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   };
 
   const describeEndpointConfig = (input: Input) => {
-    const r = reader(input, validation);
-    const name = r.reqStr('EndpointConfigName');
+    const r = memberReader(input, validation);
+    const name = r.str('EndpointConfigName');
     const e = registry.all().find((x) => x.opts.endpointConfigName === name);
     if (!e) throw validation(`Could not find endpoint configuration "${name}".`);
     return {
@@ -108,8 +108,8 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   };
 
   const describeModel = (input: Input) => {
-    const r = reader(input, validation);
-    const name = r.reqStr('ModelName');
+    const r = memberReader(input, validation);
+    const name = r.str('ModelName');
     const e = registry.all().find((x) => x.opts.modelName === name);
     if (!e) throw validation(`Could not find model "${name}".`);
     return {
@@ -137,19 +137,19 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   });
 
   const updateWeightsAndCapacities = (input: Input) => {
-    const r = reader(input, validation);
-    const e = endpointByName(r.reqStr('EndpointName'));
-    const items = r.reqList('DesiredWeightsAndCapacities');
+    const r = memberReader(input, validation);
+    const e = endpointByName(r.str('EndpointName'));
+    const items = r.list('DesiredWeightsAndCapacities');
     if (items.length === 0) throw validation('DesiredWeightsAndCapacities must not be empty.');
     let count: number | undefined;
     for (const raw of items) {
-      const item = reader((raw ?? {}) as Input, validation);
-      const variant = item.reqStr('VariantName');
+      const item = memberReader((raw ?? {}) as Input, validation);
+      const variant = item.str('VariantName');
       if (variant !== e.variantName)
         throw validation(`The variant name(s) [${variant}] is/are not present in the endpoint "${e.name}".`);
-      const weight = item.num('DesiredWeight');
+      const weight = item.num('DesiredWeight', true);
       if (weight !== undefined && weight < 0) throw validation('DesiredWeight must be at least 0.');
-      count = item.num('DesiredInstanceCount') ?? count;
+      count = item.num('DesiredInstanceCount', true) ?? count;
     }
     // Only a weight change (one variant: nothing to shift) is accepted as a no-op update.
     e.setDesired(count ?? e.desired);

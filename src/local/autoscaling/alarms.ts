@@ -10,6 +10,7 @@
  */
 import { AwsError } from '../aws-error.js';
 import type { AlarmStateChange, MetricReader } from '../contracts.js';
+import { epochSeconds, type Input, Reader } from '../wire.js';
 import {
   type AlarmState,
   COMPARISONS,
@@ -20,7 +21,7 @@ import {
   MISSING_DATA_MODES,
   type MissingData,
 } from './evaluate.js';
-import { cwInvalid, cwMissing, decodeToken, epochSeconds, type Input, page, Reader } from './input.js';
+import { cwInvalid, cwMissing, decodeToken, page } from './input.js';
 
 export const ALARM_OPERATIONS = [
   'PutMetricAlarm',

@@ -22,9 +22,10 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../aws-error.js';
 import type { CapacityTarget } from '../contracts.js';
+import { epochSeconds, type Input, Reader } from '../wire.js';
 import type { AlarmActionEvent, AlarmStore, MetricAlarm } from './alarms.js';
 import { isGreaterComparison } from './evaluate.js';
-import { aasInvalid, decodeToken, epochSeconds, type Input, page, Reader } from './input.js';
+import { aasInvalid, decodeToken, page } from './input.js';
 
 export const NAMESPACE = 'sagemaker';
 export const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';

@@ -52,7 +52,7 @@ export const TTOTAL_OPTIONS = {
     '<k>',
     'positive',
     "recovered when the probe p95 <= k x the ladder's p95 at N/2 (recorded in the artifact)",
-    { defaultText: `${d.recoveryFactor}`, action: false },
+    { defaultText: `${d.recoveryFactor}` },
   ),
   publicationDelayS: number(
     'publication-delay-s',

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   analyseTimeline,
+  assembleTtotalArtifact,
   findRecoveryWindow,
+  isLowerBound,
   ladderP95,
   type ProbeSample,
   parseStageMarker,
@@ -11,7 +13,7 @@ import {
   type StageObservations,
   stageMarkers,
 } from '../../src/analysis/ttotal.js';
-import { readArtifact } from '../../src/model/index.js';
+import { readArtifact, ttotalArtifactSchema } from '../../src/model/index.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 
 const T = Date.parse('2026-08-04T14:44:51.707Z');
@@ -261,5 +263,74 @@ describe('ladder and policy lag', () => {
   it('falls back to a 60 s bound, labelled as a bound, when no scale-out policy is deployed', () => {
     expect(policyLag([], null)).toMatchObject({ lagS: 60, bounded: true });
     expect(policyLag([], null).source).toMatch(/^bound of 60 s/);
+  });
+});
+
+describe('a T_total that is only a lower bound', () => {
+  const end = (stage: string | undefined, missing: string[]) => ({
+    t_total_end_stage: stage,
+    missing_stages: missing,
+  });
+
+  it('is one that ends at in_service (the probe never recovered), for the plan, the report and the exit code alike', () => {
+    expect(isLowerBound(end('in_service', ['traffic_recovered']))).toBe(true);
+    expect(isLowerBound(end('traffic_recovered', []))).toBe(false);
+    expect(isLowerBound(null)).toBe(false);
+  });
+
+  it('judges an artifact from before the end stage was recorded by its missing stages', () => {
+    expect(isLowerBound(end(undefined, ['traffic_recovered']))).toBe(true);
+    expect(isLowerBound(end(undefined, ['instance_logging']))).toBe(false);
+    expect(isLowerBound(readArtifact('ttotal', anchorTtotalFile))).toBe(false);
+  });
+});
+
+describe('the ttotal artifact', () => {
+  it('records a scale-out that never recovered as ending at in_service, a valid artifact that says it is a lower bound', () => {
+    const obs = observations({ recovered: null });
+    const artifact = assembleTtotalArtifact({
+      modelName: 'm',
+      endpoint: 'e',
+      runId: '0123456789ab',
+      fingerprint: {
+        instance_type: 'ml.g5.xlarge',
+        image_digest: 'a'.repeat(64),
+        container_env: {},
+        region: 'local',
+      },
+      transport: 'response-stream',
+      trigger: 'force-desired',
+      qmax: { run_id: 'q', q_max: 8 },
+      lag: { lagS: 60, bounded: true, source: 'bound of 60 s' },
+      instanceId: null,
+      fromInstances: 1,
+      toInstances: 2,
+      probeConcurrency: 16,
+      obs,
+      before: { p95: 100, n: 50 },
+      after: { p95: null, n: 0 },
+      targetMs: 150,
+      mismatchWarnings: ['image digest: qmax measured b, endpoint e runs a'],
+      settings: {
+        probe_concurrency: 16,
+        recovery_window_s: 60,
+        recovery_min_samples: 20,
+        recovery_target_factor: 1.25,
+        poll_s: 5,
+        max_wait_s: 1800,
+        pre_trigger_s: 60,
+        publication_delay_s: null,
+      },
+      quota: { quota_name: null, quota_value: null, instances_in_use: null, source: 'unknown' },
+      restore: { desired_instance_count: 1, suspension_restored: true, actions: [], errors: [] },
+      keptJournal: null,
+      tool: 'scalegate test',
+    });
+    expect(ttotalArtifactSchema.parse(artifact)).toEqual(artifact);
+    expect(artifact.t_total_end_stage).toBe('in_service');
+    expect(isLowerBound(artifact)).toBe(true);
+    expect(artifact.config_mismatch_allowed).toBe(true);
+    expect(artifact.notes.join(' ')).toMatch(/probe concurrency 16 is above Q_max 8/);
+    expect(artifact.notes.join(' ')).toMatch(/configuration mismatch allowed/);
   });
 });

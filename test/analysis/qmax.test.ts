@@ -1,0 +1,235 @@
+/**
+ * The pure half of qmax: what makes a rung usable (and in which order the reasons are given), the
+ * basis of the service time, the bracket of Q_max, one rung's CloudWatch join and the dry-run
+ * schedule. A wrong call here silently moves Q_max, S_p95 or R, which every plan is derived from.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  CW_PERIOD_S,
+  capacityChanged,
+  isClientBound,
+  joinStepWithCloudWatch,
+  type QmaxSettings,
+  qmaxSchedule,
+  qmaxStep,
+  qmaxUpperBound,
+  type RungObservation,
+  type StepRecord,
+  serviceTime,
+  serviceTimeBasis,
+  unusableReason,
+} from '../../src/analysis/qmax.js';
+import { mulberry32 } from '../../src/stats/prng.js';
+
+const T0 = Date.parse('2026-03-02T10:00:00.000Z');
+
+/** A settled, decisive rung at `concurrency` with seeded latencies around `centerMs`. */
+function observation(
+  concurrency: number,
+  overrides: Partial<RungObservation> = {},
+  centerMs = 100,
+): RungObservation {
+  const rand = mulberry32(concurrency * 7919);
+  const ttfab = Array.from({ length: 200 }, () => centerMs + rand() * 20);
+  const latency = ttfab.map((v) => v * 2);
+  return {
+    concurrency,
+    startedWallMs: T0,
+    holdMs: 30_000,
+    measureMs: 20_000,
+    windowStartWallMs: T0 + 10_000,
+    windowEndWallMs: T0 + 30_000,
+    end: 'decisive',
+    evaluation: {
+      n: 200,
+      misses: 0,
+      p95: centerMs + 19,
+      interval: { low: centerMs + 17, high: centerMs + 20 },
+      verdict: 'pass',
+      decisive: true,
+      drift: { driftMs: 1, toleranceMs: 10, settled: true, reason: 'settled' },
+      reason: 'interval inside the SLO',
+    },
+    okTtfabMs: ttfab,
+    okLatencyMs: latency,
+    outcomeCounts: { ok: 200 },
+    completed: 200,
+    ok: 200,
+    rejected: 0,
+    failed: 0,
+    censored: 0,
+    achievedRps: 10,
+    inFlight: { mean: concurrency, peak: concurrency, shortfall: 0 },
+    loopDelayP99Ms: 2,
+    loopUtilization: 0.3,
+    ...overrides,
+  };
+}
+
+const record = (o: RungObservation, run = 0, counts = [1], live = true): StepRecord => ({
+  step: qmaxStep(o, run, 0, 300, counts, live),
+  observation: o,
+});
+
+describe('rung usability', () => {
+  it('calls a rung client-bound when the client could not keep N in flight, unless the server was rejecting', () => {
+    const short = { inFlight: { mean: 9, peak: 10, shortfall: 0.1 }, loopUtilization: 0.2 };
+    expect(isClientBound({ ...short, rejected: 0 })).toBe(true);
+    // Rejections return at once: a saturated server, not the client, empties the slots.
+    expect(isClientBound({ ...short, rejected: 5 })).toBe(false);
+    expect(
+      isClientBound({ inFlight: { mean: 10, peak: 10, shortfall: 0 }, rejected: 0, loopUtilization: 0.95 }),
+    ).toBe(true);
+    expect(
+      isClientBound({ inFlight: { mean: 10, peak: 10, shortfall: 0.01 }, rejected: 0, loopUtilization: 0.5 }),
+    ).toBe(false);
+  });
+
+  it('counts a capacity change only on a live endpoint, and an unknown count (every describe failed) as none', () => {
+    expect(capacityChanged([1], true)).toBe(false);
+    expect(capacityChanged([1, 2], true)).toBe(true);
+    expect(capacityChanged([2], true)).toBe(true);
+    expect(capacityChanged([], true)).toBe(false);
+    expect(capacityChanged([1, 2], false)).toBe(false);
+  });
+
+  it('gives the first reason in order: capacity, client, saturation, settling, no success', () => {
+    const unsettled = {
+      ...observation(4).evaluation,
+      drift: { driftMs: 40, toleranceMs: 10, settled: false, reason: 'drift 40 ms' },
+    };
+    const everything = observation(4, {
+      inFlight: { mean: 3, peak: 4, shortfall: 0.25 },
+      rejected: 0,
+      evaluation: unsettled,
+      ok: 0,
+    });
+    expect(unusableReason(everything, [1, 2], true)).toMatch(
+      /^capacity changed \(instance counts seen: 1, 2\)/,
+    );
+    expect(unusableReason(everything, [1], true)).toMatch(/^client-bound \(in-flight shortfall 25\.0 %/);
+    expect(unusableReason(observation(4, { rejected: 3 }), [1], true)).toBe(
+      'saturated (3 requests rejected)',
+    );
+    expect(unusableReason(observation(4, { evaluation: unsettled }), [1], true)).toBe(
+      'not settled (drift 40 ms)',
+    );
+    expect(unusableReason(observation(4, { ok: 0 }), [1], true)).toBe('no successful request in the window');
+    expect(unusableReason(observation(4), [1], true)).toBeNull();
+  });
+
+  it('records a usable step with the p95 of successful TTFABs, its interval, and whether it meets the SLO', () => {
+    const { step } = record(observation(8));
+    expect(step.usable).toBe(true);
+    expect(step.unusable_reason).toBeNull();
+    expect(step.ttfab_p95_ms).toBeGreaterThan(100);
+    expect(step.ttfab_p95_ci_ms?.low).toBeLessThanOrEqual(step.ttfab_p95_ms as number);
+    expect(step.ttfab_p95_ci_ms?.high).toBeGreaterThanOrEqual(step.ttfab_p95_ms as number);
+    expect(step.meets_slo).toBe(true);
+    expect(step.started_at).toBe('2026-03-02T10:00:00.000Z');
+    expect(step).toMatchObject({ hold_s: 30, measure_s: 20, client_bound: false, capacity_changed: false });
+  });
+});
+
+describe('service time and the bracket', () => {
+  it('measures S_mean/S_p95 at the lowest usable rung, pooled over runs, never at a lower unusable one', () => {
+    const lowUnusable = record(observation(1, { rejected: 2 }, 10));
+    const usable2a = record(observation(2, {}, 100), 0);
+    const usable2b = record(observation(2, {}, 100), 1);
+    const usable4 = record(observation(4, {}, 400));
+    const basis = serviceTimeBasis([lowUnusable, usable4, usable2a, usable2b]);
+    expect(basis.map((b) => b.step.concurrency)).toEqual([2, 2]);
+    const { sMeanS, sP95S } = serviceTime([lowUnusable, usable4, usable2a, usable2b]);
+    // Latency is twice the TTFAB (100..120 ms) at rung 2: 200..240 ms.
+    expect(sMeanS).toBeGreaterThan(0.2);
+    expect(sMeanS).toBeLessThan(0.24);
+    expect(sP95S).toBeGreaterThan(sMeanS);
+  });
+
+  it('falls back to every rung with latencies when none is usable, and to 0 without any', () => {
+    const a = record(observation(3, { rejected: 1 }));
+    const b = record(observation(6, { rejected: 1 }));
+    expect(serviceTimeBasis([b, a]).map((r) => r.step.concurrency)).toEqual([3]);
+    expect(serviceTime([record(observation(3, { okLatencyMs: [] }))])).toEqual({ sMeanS: 0, sP95S: 0 });
+  });
+
+  it('brackets Q_max by the lowest measured failure above it, never by a client-bound one', () => {
+    const fail = (c: number, extra: Partial<RungObservation> = {}) =>
+      record(
+        observation(c, { evaluation: { ...observation(c).evaluation, verdict: 'fail', p95: 900 }, ...extra }),
+      ).step;
+    const clientBound = fail(9, { inFlight: { mean: 7, peak: 9, shortfall: 0.2 } });
+    expect(qmaxUpperBound([fail(16), clientBound, fail(12), fail(4)], 8)).toBe(12);
+    expect(qmaxUpperBound([clientBound], 8)).toBeNull();
+  });
+});
+
+describe('the CloudWatch join of one rung', () => {
+  it('takes R from the Maximum of whole periods inside the window over the client mean in-flight', () => {
+    const o = observation(10, { inFlight: { mean: 10, peak: 10, shortfall: 0 } });
+    const { step } = record(o);
+    const start = T0 + 10_000;
+    const periods = [start, start + 10_000]; // the two whole 10 s periods of the 20 s window
+    const problem = joinStepWithCloudWatch(step, o, [
+      { id: 'cmax', timestamps: [start - 10_000, ...periods], values: [99, 12, 11] },
+      { id: 'cavg', timestamps: periods, values: [9, 10] },
+      { id: 'lat', timestamps: [T0], values: [250_000] },
+      { id: 'e5xx', timestamps: [T0], values: [3] },
+    ]);
+    expect(problem).toBeNull();
+    expect(step.cw_ratio).toBeCloseTo(1.2, 9); // 12 / 10: the period before the window is not counted
+    expect(step.cw_periods).toBe(2);
+    expect(step.server_concurrency_mean).toBeCloseTo(9.5, 9);
+    expect(step.server_model_latency_p95_ms).toBe(250);
+    expect(step.server_5xx_total).toBe(3);
+  });
+
+  it('leaves the rung unjoined, saying why, when no datapoint has arrived inside the window', () => {
+    const o = observation(10);
+    const { step } = record(o);
+    expect(joinStepWithCloudWatch(step, o, [{ id: 'cmax', timestamps: [], values: [] }])).toMatch(
+      /c=10: no ConcurrentRequestsPerModel datapoint inside the window/,
+    );
+    expect(step.cw_ratio).toBeNull();
+  });
+});
+
+describe('the dry-run schedule', () => {
+  const settings = (overrides: Partial<QmaxSettings> = {}): QmaxSettings => ({
+    transport: 'response-stream',
+    sloMs: 300,
+    ladder: { mode: 'adaptive', rungs: [], maxConcurrency: 128, resolution: 2 },
+    holdS: 5,
+    measureS: 3,
+    settleS: 1,
+    runs: 2,
+    requestTimeoutS: 60,
+    cloudwatch: true,
+    minSamples: 100,
+    prompts: { source: 'built-in', texts: ['a'] },
+    targetUrl: null,
+    ...overrides,
+  });
+  const run = { modelName: 'm', endpoint: 'e', instanceHourlyUsd: 6 };
+
+  it('gives an adaptive rung joined with CloudWatch at least settle + two periods, over every run, and its cost', () => {
+    const s = qmaxSchedule(run, settings(), { rungs: 10, example: [1, 2, 4] });
+    expect(s.worst_case_rung_seconds).toBe(10 * (1 + 2 * CW_PERIOD_S) * 2);
+    expect(s.worst_case_rungs).toBe(20);
+    expect(s.instance_minutes).toBeCloseTo(s.worst_case_rung_seconds / 60, 9);
+    expect(s.estimated_cost_usd).toBeCloseTo((s.instance_minutes / 60) * 6, 9);
+  });
+
+  it('bills nothing for a container measured directly, and says when no price is known', () => {
+    const http = qmaxSchedule(run, settings({ transport: 'http', targetUrl: 'http://x/invocations' }), {
+      rungs: 3,
+      example: [1, 2, 4],
+    });
+    expect(http).toMatchObject({ endpoint: null, instance_minutes: 0, estimated_cost_usd: null });
+    const unpriced = qmaxSchedule({ ...run, instanceHourlyUsd: null }, settings(), {
+      rungs: 3,
+      example: [1],
+    });
+    expect(unpriced.notes.join(' ')).toMatch(/no instance_hourly_usd/);
+  });
+});

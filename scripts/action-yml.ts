@@ -20,4 +20,5 @@ function sync(file: string, render: (text: string) => string): void {
 }
 
 sync('action.yml', syncRootActionYml);
-for (const step of COMPOSITE_STEPS) sync(`actions/${step}/action.yml`, (text) => syncCompositeActionYml(step, text));
+for (const step of COMPOSITE_STEPS)
+  sync(`actions/${step}/action.yml`, (text) => syncCompositeActionYml(step, text));

@@ -49,11 +49,20 @@ export const CONTEXT = {
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface ScalegateAppOptions {
-  /** Repository root (container_dir, config and artifacts resolve against it). */
+  /**
+   * Repository root (container_dir, config and artifacts resolve against it).
+   * @default REPO_ROOT, the checkout this module lives in
+   */
   repoRoot?: string;
-  /** Account for every stack (default: CDK_DEFAULT_ACCOUNT, i.e. the CLI's credentials, or none). */
+  /**
+   * Account for every stack.
+   * @default CDK_DEFAULT_ACCOUNT (the CLI's credentials), else none (environment-agnostic stacks)
+   */
   account?: string;
-  /** Weights sources by model (default: infra/lib/weights.ts). */
+  /**
+   * Weights sources by model.
+   * @default the sources of infra/lib/weights.ts
+   */
   weights?: Readonly<Record<string, WeightsSource>>;
 }
 

@@ -23,10 +23,13 @@ export interface PlanInput {
   ttotalFile?: string;
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
   assumeTTotalS?: number;
-  /** Peak and trough load, requests/s or concurrent streams. @default the model config's */
+  /** Peak load, requests/s (or `peakStreams`, never both). @default the model config's peak_rps */
   peakRps?: number;
+  /** Peak load, concurrent streams. @default the model config's peak_streams */
   peakStreams?: number;
+  /** Trough load, requests/s. @default the model config's trough_rps, else 0 */
   troughRps?: number;
+  /** Trough load, concurrent streams. @default the model config's trough_streams, else 0 */
   troughStreams?: number;
   /** @default the model config's surge_ratio */
   surgeRatio?: number;

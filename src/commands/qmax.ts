@@ -131,10 +131,8 @@ export interface QmaxInput {
 }
 
 export interface QmaxDeps extends CommandDeps {
-  /** Needed unless the transport is http or it is a dry run. @default none */
-  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'> & {
-    runtime?: AwsClients['runtime'];
-  };
+  /** Needed unless the transport is http or it is a dry run (the load has its own runtime client). @default none */
+  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'>;
   /** @default the AWS ones over `clients` */
   freezeAdapters?: FreezeAdapters;
   /** The content hash of a container directory, for http fingerprints. @default containerAssetHash */

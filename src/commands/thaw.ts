@@ -33,7 +33,7 @@ export interface ThawInput {
 }
 
 export interface ThawDeps extends CommandDeps {
-  /** The clients the restore calls go through (unless `adapters` is given). */
+  /** The clients the restore calls go through. @default none: then `adapters` must be given */
   clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling'>;
   /** The calls a restore makes, bound to the variant. @default the AWS ones over `clients` */
   adapters?: FreezeAdapters;

@@ -58881,67 +58881,6 @@ function(e,t){for(var r=0;r<t.length;r++){var i=t[r];i.enumerable=i.enumerable||
 
 /***/ }),
 
-/***/ 9720:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  containerAssetHash: () => (/* binding */ containerAssetHash)
-});
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:module"
-const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/local/asset-hash.ts
-/**
- * The content hash of a Docker image directory, computed exactly as the CDK's `DockerImageAsset`
- * computes `assetHash` (aws-cdk-lib/aws-ecr-assets/lib/image-asset.js, AssetStaging): a
- * fingerprint of the directory with the `.dockerignore` lines as excludes (plus `!.dockerignore`,
- * `!Dockerfile`, `.is_custom_resource`), Docker ignore semantics, and the asset's extra hash
- * `{"version":"1.21.0"}` (no build args, target, file or platform). It is the image tag the CDK
- * deploys, so the local SageMaker's image URI matches what `cdk deploy` would run.
- */
-
-
-
-/**
- * aws-cdk-lib is loaded at run time, from node_modules, through a require whose argument a
- * bundler cannot see: bundling it into dist/cli.mjs (ncc) would add ~57 MB and extra asset files.
- */
-function loadAtRuntime(specifier) {
-    return (0,external_node_module_namespaceObject.createRequire)(import.meta.url)(specifier);
-}
-/** The `extraHash` DockerImageAsset passes when no build option is set (aws-cdk-lib 2.276.0). */
-const DOCKER_ASSET_EXTRA_HASH = JSON.stringify({ version: '1.21.0' });
-function containerAssetHash(dir, dockerfile = 'Dockerfile') {
-    const ignoreFile = (0,external_node_path_.join)(dir, '.dockerignore');
-    let exclude = [];
-    if ((0,external_node_fs_.existsSync)(ignoreFile)) {
-        exclude = [
-            ...(0,external_node_fs_.readFileSync)(ignoreFile)
-                .toString()
-                .split('\n')
-                .filter((line) => !!line),
-            '!.dockerignore',
-        ];
-    }
-    exclude.push(`!${dockerfile}`);
-    const { FileSystem, IgnoreMode } = loadAtRuntime('aws-cdk-lib');
-    return FileSystem.fingerprint(dir, {
-        // AssetStaging puts this one first.
-        exclude: ['.is_custom_resource', ...exclude],
-        ignoreMode: IgnoreMode.DOCKER,
-        extraHash: DOCKER_ASSET_EXTRA_HASH,
-    });
-}
-
-
-/***/ }),
-
 /***/ 6698:
 /***/ ((module) => {
 
@@ -63446,16 +63385,58 @@ const {
 ;// CONCATENATED MODULE: ./src/model/errors.ts
 /**
  * A mistake the user can fix: bad flag, bad file, refused input. The CLI and the action print
- * `message` (never a stack trace) and exit with code 2.
+ * the message (never a stack trace) and exit with code 2.
+ *
+ * A message is written once for both surfaces: an option it names is an `OptionRef`, rendered
+ * `--slo-ms` on the command line and `input slo-ms` in the action (`messageFor`). `message`
+ * itself is the command-line rendering.
  */
+const opt = (option, value) => value === undefined ? { option } : { option, value };
+/** An option as the subject of a refusal: `--peak-rps needs ...` / `input peak-rps: needs ...`. */
+const subject = (option) => ({ option, subject: true });
+const isOptionRef = (v) => typeof v === 'object' && v !== null && typeof v.option === 'string';
+function renderOption(ref, surface) {
+    if (surface === 'cli')
+        return ref.value === undefined ? `--${ref.option}` : `--${ref.option} ${ref.value}`;
+    if (ref.subject)
+        return `input ${ref.option}:`;
+    return ref.value === undefined ? `input ${ref.option}` : `input ${ref.option} (${ref.value})`;
+}
+const render = (parts, surface) => parts.map((p) => (typeof p === 'string' ? p : renderOption(p, surface))).join('');
 class UsageError extends Error {
     exitCode = 2;
+    parts;
     constructor(message) {
-        super(message);
+        const parts = typeof message === 'string' ? [message] : message;
+        super(render(parts, 'cli'));
+        this.parts = parts;
         this.name = 'UsageError';
     }
+    /** The message with every option it names spelled the way `surface` takes it. */
+    messageFor(surface) {
+        return render(this.parts, surface);
+    }
+}
+/** `usage\`${opt('rungs')} lists the rungs of a fixed ladder\``: a UsageError naming options. */
+function usage(strings, ...values) {
+    const parts = [];
+    strings.forEach((s, i) => {
+        if (s !== '')
+            parts.push(s);
+        if (i < values.length) {
+            const v = values[i];
+            parts.push(isOptionRef(v) ? v : String(v));
+        }
+    });
+    return new UsageError(parts);
 }
 const isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
+/** The message of a refusal as `surface` shows it (plain errors: their message). */
+const usageMessage = (e, surface) => e instanceof UsageError ? e.messageFor(surface) : e.message;
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The scalegate version, recorded in every artifact's provenance. */
+const VERSION = '0.1.0';
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
@@ -73000,6 +72981,8 @@ function preprocess(fn, schema) {
 
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
 
+/** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
+const LOCAL_REGION = 'local';
 /**
  * What a measurement is valid for. Two artifacts pair only when their fingerprints are equal:
  * a Q_max measured on another image, instance type, environment or region says nothing about
@@ -73049,6 +73032,20 @@ function imageDigestOf(imageUri) {
     const lastSegment = imageUri.slice(imageUri.lastIndexOf('/') + 1);
     const colon = lastSegment.lastIndexOf(':');
     return colon >= 0 ? lastSegment.slice(colon + 1) : 'latest';
+}
+/**
+ * The fingerprint a measurement of `model` carries, from the config side: its instance type, the
+ * image digest it deploys (src/model/asset-hash.ts `modelImageDigest`) and its measured
+ * environment, in `region`. What the http transport records, what the gate and the action's
+ * discovery compare measurements with.
+ */
+function configFingerprint(model, imageDigest, region) {
+    return {
+        instance_type: model.instance_type,
+        image_digest: imageDigest,
+        container_env: measuredEnvironment(model.container_env),
+        region,
+    };
 }
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
 function fingerprintSlug(fp) {
@@ -73458,6 +73455,7 @@ function formatZodIssues(error) {
 
 
 
+
 const CONFIG_FILE = 'scalegate.config.json';
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
@@ -73525,11 +73523,11 @@ function parseConfig(text, file) {
         json = JSON.parse(text);
     }
     catch (e) {
-        throw new UsageError(`${file}: not valid JSON (${e.message}). Fix the file or pass another with --config.`);
+        throw usage `${file}: not valid JSON (${e.message}). Fix the file or name another with ${opt('config')}.`;
     }
     const parsed = configSchema.safeParse(json);
     if (!parsed.success) {
-        throw new UsageError(`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`);
+        throw usage `${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`;
     }
     return parsed.data;
 }
@@ -73538,13 +73536,43 @@ function modelFromConfig(config, name, file) {
     if (name === undefined) {
         if (names.length === 1)
             return [names[0], config.models[names[0]]];
-        throw new UsageError(`${file} declares ${names.length} models (${names.join(', ')}): choose one with --model NAME.`);
+        throw usage `${file} declares ${names.length} models (${names.join(', ')}): choose one with ${opt('model')}.`;
     }
     const model = config.models[name];
     if (!model) {
-        throw new UsageError(`--model ${name}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`);
+        throw usage `${opt('model', name)}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`;
     }
     return [name, model];
+}
+/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+function readConfigFile(file) {
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        const missing = e.code === 'ENOENT';
+        throw missing
+            ? usage `${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+            : usage `${file}: cannot read (${e.message}).`;
+    }
+    return parseConfig(text, file);
+}
+/** The model a command acts on, from the config file (flags and inputs override the config). */
+function loadModelContext(selection, env = process.env) {
+    const configFile = selection.configFile ?? CONFIG_FILE;
+    const config = readConfigFile(configFile);
+    const [modelName, model] = modelFromConfig(config, selection.modelName, configFile);
+    return {
+        config,
+        configFile,
+        modelName,
+        model,
+        endpoint: selection.endpoint ?? model.endpoint,
+        variant: model.variant,
+        // Given first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
+        region: selection.region ?? env.AWS_REGION ?? model.region,
+    };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -74191,6 +74219,32 @@ function flattenPolicyShape(shape) {
     return rows;
 }
 
+;// CONCATENATED MODULE: ./src/report/deploy-text.ts
+function deployHeadline(r, target, region) {
+    return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${region}, stacks ${r.stacks.join(' -> ')}`;
+}
+/** A dry run: the exact invocations, nothing run. */
+function renderDeployDryRun(r, headline) {
+    const lines = [`${headline} (dry run: nothing was run)`, '', ...r.invocations];
+    if (r.left_in_place.length)
+        lines.push('', 'Would leave in place:', ...r.left_in_place.map((s) => `  - ${s}`));
+    return `${lines.join('\n')}\n`;
+}
+/** A run: each invocation done, the one that failed (with its exit code), what stays in place. */
+function renderDeployRun(r, headline, failedExitCode) {
+    const lines = [headline, ''];
+    for (let i = 0; i < r.completed; i++)
+        lines.push(`✓ ${r.invocations[i]}`);
+    if (r.failed !== null) {
+        const i = r.completed;
+        lines.push(`✗ ${r.failed} exited ${failedExitCode}${i === 0 ? ' (the synth, where the measured-plan gate runs: see its message above)' : ''}; stopped before the remaining ${r.invocations.length - i - 1} step(s).`);
+        return `${lines.join('\n')}\n`;
+    }
+    if (r.left_in_place.length)
+        lines.push('', 'Left in place:', ...r.left_in_place.map((s) => `  - ${s}`));
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/deploy.ts
 /**
  * `scalegate deploy <model>` / `scalegate destroy <model>`: the aws-cdk CLI of this repository,
@@ -74201,6 +74255,7 @@ function flattenPolicyShape(shape) {
  * calibration endpoint (`<endpoint>-calibration`) on the same foundation instead, ungated;
  * destroying it removes only that stack. `dryRun` returns the invocations without running any.
  */
+
 
 
 
@@ -74221,7 +74276,8 @@ function cdkInvocations(input) {
     const root = (0,external_node_path_.dirname)((0,external_node_path_.resolve)(input.configFile));
     const cwd = (0,external_node_path_.join)(root, 'infra');
     const command = (0,external_node_path_.join)(root, 'node_modules', '.bin', 'cdk');
-    const { modelName, calibration, action } = input;
+    const { modelName, action } = input;
+    const calibration = input.calibration === true;
     const assembly = `cdk.out/${calibration ? stackNames(modelName).calibration : `scalegate-${modelName}`}`;
     const context = ['-c', `scalegate:config=${(0,external_node_path_.resolve)(input.configFile)}`];
     if (input.artifactsDir)
@@ -74268,108 +74324,289 @@ function leftInPlace(input) {
             : `the image repository of ${input.model.image_uri} (not created by scalegate)`,
     ];
 }
-async function runDeploy(input) {
+async function runDeploy(input, deps) {
+    const calibration = input.calibration === true;
     const invocations = cdkInvocations(input);
-    const stacks = stacksFor(input.action, input.modelName, input.calibration);
+    const stacks = stacksFor(input.action, input.modelName, calibration);
     const rendered = invocations.map(renderInvocation);
     const report = {
         kind: input.action,
         model_name: input.modelName,
-        calibration: input.calibration,
-        dry_run: input.dryRun,
+        calibration,
+        dry_run: input.dryRun === true,
         stacks,
         invocations: rendered,
         completed: 0,
         failed: null,
         left_in_place: leftInPlace(input),
     };
-    const target = input.calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
-    const head = `scalegate ${input.action} ${input.modelName}${input.calibration ? ' --calibration' : ''}: ${target} in ${input.model.region}, stacks ${stacks.join(' -> ')}`;
+    const target = calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
+    const headline = deployHeadline(report, target, input.model.region);
     if (input.dryRun) {
-        const lines = [`${head} (dry run: nothing was run)`, '', ...rendered];
-        if (report.left_in_place.length)
-            lines.push('', 'Would leave in place:', ...report.left_in_place.map((s) => `  - ${s}`));
-        return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+        return { artifact: report, report: renderDeployDryRun(report, headline), exitCode: 0, written: [] };
     }
     const first = invocations[0];
     if (!(0,external_node_fs_.existsSync)(first.command)) {
         throw new UsageError(`${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${(0,external_node_path_.dirname)(first.cwd)}.`);
     }
-    const lines = [head, ''];
     for (const [i, invocation] of invocations.entries()) {
-        const code = await input.run(invocation);
+        const code = await deps.run(invocation);
         if (code !== 0) {
             report.failed = rendered[i];
-            lines.push(`✗ ${rendered[i]} exited ${code}${i === 0 ? ' (the synth, where the measured-plan gate runs: see its message above)' : ''}; stopped before the remaining ${invocations.length - i - 1} step(s).`);
-            return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 1, written: [] };
+            return { artifact: report, report: renderDeployRun(report, headline, code), exitCode: 1, written: [] };
         }
         report.completed = i + 1;
-        lines.push(`✓ ${rendered[i]}`);
     }
-    if (report.left_in_place.length)
-        lines.push('', 'Left in place:', ...report.left_in_place.map((s) => `  - ${s}`));
-    return { artifact: report, report: `${lines.join('\n')}\n`, exitCode: 0, written: [] };
+    return { artifact: report, report: renderDeployRun(report, headline, null), exitCode: 0, written: [] };
 }
 
-;// CONCATENATED MODULE: ./src/cli/shared.ts
+;// CONCATENATED MODULE: ./src/options/spec.ts
 /**
- * What every CLI command shares: option parsing helpers, the model context from
- * scalegate.config.json, and presenting a CommandResult. Commands themselves live in
- * src/commands and never print or exit.
+ * An option of a command, declared once: its name (the `--flag` of the CLI and the `with:` input
+ * of the action), what it sets on the command's input, its description and default, and how a
+ * given value is parsed and checked. src/cli derives the commander flags from a command's table,
+ * src/action reads its inputs from the same table, and the action.yml inputs sections are
+ * generated from it (scripts/action-yml.ts), so an option exists in one place.
+ *
+ * A table is a record keyed by the field of the command's input the option sets.
+ */
+
+const refuse = (name, what, raw) => usage `${subject(name)} needs ${what}, got "${raw}".`;
+function spec_text(name, arg, description, extra = {}) {
+    return { name, arg, description, ...extra, parse: (raw) => raw };
+}
+const NUMBER_CHECKS = {
+    any: { test: Number.isFinite, what: 'a number' },
+    positive: { test: (n) => n > 0, what: 'a positive number' },
+    nonNegative: { test: (n) => n >= 0, what: 'a number >= 0' },
+    positiveInteger: { test: (n) => Number.isInteger(n) && n > 0, what: 'a positive integer' },
+};
+function spec_number(name, arg, check, description, extra = {}) {
+    const { test, what } = NUMBER_CHECKS[check];
+    return {
+        name,
+        arg,
+        description,
+        ...extra,
+        parse: (raw) => {
+            const n = Number(raw);
+            if (raw.trim() === '' || !Number.isFinite(n) || !test(n))
+                throw refuse(name, what, raw);
+            return n;
+        },
+    };
+}
+/** YAML 1.2 core-schema booleans, as the runner passes them (core.getBooleanInput). */
+function parseBoolean(name, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw usage `${subject(name)} needs true or false, got "${raw}".`;
+}
+/** Off unless given: `--dry-run` / `dry-run: true`. */
+function flag(name, description, extra = {}) {
+    return { name, description, default: false, ...extra, parse: (raw) => parseBoolean(name, raw) };
+}
+/** On unless turned off: `--no-cloudwatch` (described by `off`) / `cloudwatch: false`. */
+function toggle(name, description, off) {
+    return { name, description, default: true, cli: { negated: off }, parse: (raw) => parseBoolean(name, raw) };
+}
+function choice(name, arg, choices, description, extra = {}) {
+    return {
+        name,
+        arg,
+        description,
+        choices,
+        ...extra,
+        parse: (raw) => {
+            if (!choices.includes(raw)) {
+                throw usage `${subject(name)} one of ${choices.join(', ')}, got "${raw}".`;
+            }
+            return raw;
+        },
+    };
+}
+/** Comma-separated positive integers (`1,5,10,20`). */
+function integerList(name, arg, description, extra = {}) {
+    return {
+        name,
+        arg,
+        description,
+        ...extra,
+        parse: (raw) => {
+            const parts = raw.split(',').map((p) => p.trim());
+            const values = parts.map(Number);
+            if (parts.some((p) => p === '') || values.some((n) => !Number.isInteger(n) || n <= 0)) {
+                throw refuse(name, 'comma-separated positive integers (e.g. 1,5,10,20)', raw);
+            }
+            return values;
+        },
+    };
+}
+/** A spec with its own parser (e.g. a transport name checked by src/load). */
+function parsed(name, arg, parse, description, extra = {}) {
+    return { name, arg, description, ...extra, parse };
+}
+const onCli = (spec) => spec.cli !== false;
+const inAction = (spec) => spec.action !== false;
+/** The default as a surface documents it: the literal default, else the words. */
+function documentedDefault(spec, surface) {
+    if (surface === 'action' && spec.action && spec.action.defaultText)
+        return spec.action.defaultText;
+    return spec.defaultText ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/options/deploy.ts
+/** The options of `scalegate deploy|destroy <model>` (command line only). */
+
+
+const DEPLOY_OPTIONS = {
+    configFile: spec_text('config', '<file>', 'scalegate config file', { default: CONFIG_FILE }),
+    calibration: flag('calibration', "the model's calibration endpoint (<endpoint>-calibration) instead of the production one"),
+    dryRun: flag('dry-run', 'print the exact cdk invocations without running them'),
+};
+/** deploy only. */
+const DEPLOY_ONLY_OPTIONS = {
+    artifactsDir: spec_text('artifacts-dir', '<dir>', 'where the gate reads plan-<model>.json', {
+        defaultText: 'artifacts',
+    }),
+    allowUnmeasured: flag('allow-unmeasured', 'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)'),
+    requireApproval: choice('require-approval', '<level>', ['never', 'any-change', 'broadening'], 'passed to cdk deploy', {
+        default: 'never',
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/cli/options.ts
+/**
+ * Commander flags derived from a command's option table (src/options), and the values the flags
+ * yield, keyed by the command input's fields. A bad value is refused by the table's own parser,
+ * with the message the action gives too (the option spelled `--name`).
  */
 
 
 
-const parseNumber = (flag, check = Number.isFinite, what = 'a number') => (value) => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || !check(n)) {
-        throw new InvalidArgumentError(`${flag} needs ${what}, got "${value}".`);
+/** commander's attribute for `--assume-t-total` (`assumeTTotal`) and `--no-cloudwatch` (`cloudwatch`). */
+const attributeOf = (spec) => spec.name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+function cliOption(spec) {
+    const negated = spec.cli ? spec.cli.negated : undefined;
+    if (negated)
+        return new Option(`--no-${spec.name}`, negated);
+    const words = documentedDefault(spec, 'cli');
+    const option = new Option(spec.arg ? `--${spec.name} ${spec.arg}` : `--${spec.name}`, words ? `${spec.description} (default: ${words})` : spec.description);
+    if (spec.arg) {
+        if (spec.choices)
+            option.choices(spec.choices);
+        else
+            option.argParser((raw) => {
+                try {
+                    return spec.parse(raw);
+                }
+                catch (e) {
+                    if (isUsageError(e))
+                        throw new InvalidArgumentError(e.messageFor('cli'));
+                    throw e;
+                }
+            });
+        if (typeof spec.default === 'string')
+            option.default(spec.default);
     }
-    return n;
-};
-const positiveNumber = (flag) => parseNumber(flag, (n) => n > 0, 'a positive number');
-const nonNegativeNumber = (flag) => parseNumber(flag, (n) => n >= 0, 'a number >= 0');
-const positiveInteger = (flag) => parseNumber(flag, (n) => Number.isInteger(n) && n > 0, 'a positive integer');
-/** `--model`, `--config`, `--endpoint`, `--region`: the options every AWS-touching command shares. */
-function addModelOptions(command, { endpoint = true } = {}) {
-    command
-        .option('--model <name>', `model name from ${CONFIG_FILE}`)
-        .option('--config <file>', 'scalegate config file', CONFIG_FILE);
-    if (endpoint) {
-        command
-            .option('--endpoint <name>', "act on another endpoint of the model (e.g. its '<endpoint>-calibration' copy)")
-            .option('--region <region>', 'AWS region (default: the model config, then AWS_REGION)');
-    }
+    if (spec.cli !== undefined && spec.cli !== false && spec.cli.required)
+        option.makeOptionMandatory();
+    return option;
+}
+/** Adds every command-line option of `table` to `command`, in table order. */
+function addOptions(command, table) {
+    for (const spec of Object.values(table))
+        if (onCli(spec))
+            command.addOption(cliOption(spec));
     return command;
 }
-function readConfigFile(file) {
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+/** The parsed flags as the command input's fields (absent when not given and without a default). */
+function optionValues(table, flags) {
+    const values = {};
+    for (const [key, spec] of Object.entries(table)) {
+        if (!onCli(spec))
+            continue;
+        const value = flags[attributeOf(spec)];
+        if (value !== undefined)
+            values[key] = value;
     }
-    catch (e) {
-        const missing = e.code === 'ENOENT';
-        throw new UsageError(missing
-            ? `${file}: no such config file. Create ${CONFIG_FILE} (see README) or pass --config FILE.`
-            : `${file}: cannot read (${e.message}).`);
-    }
-    return parseConfig(text, file);
+    return values;
 }
-function loadModelContext(options) {
-    const configFile = options.config ?? CONFIG_FILE;
-    const config = readConfigFile(configFile);
-    const [modelName, model] = modelFromConfig(config, options.model, configFile);
-    return {
-        config,
-        configFile,
-        modelName,
-        model,
-        endpoint: options.endpoint ?? model.endpoint,
-        variant: model.variant,
-        // Flag first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
-        region: options.region ?? process.env.AWS_REGION ?? model.region,
+
+;// CONCATENATED MODULE: ./src/load/progress.ts
+const silentProgress = () => { };
+const ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
+function formatRungLine(s) {
+    const ci = s.ci ? ` [${ms(s.ci.low)}, ${ms(s.ci.high)}]` : '';
+    const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
+    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${ms(s.p95Ms)}${ci}, ` +
+        `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
+}
+function createProgressRenderer(out, env = process.env) {
+    const actions = env.GITHUB_ACTIONS === 'true';
+    const live = Boolean(out.isTTY) && !actions;
+    let liveShown = false;
+    const clearLive = () => {
+        if (liveShown) {
+            out.write('\r\x1b[2K');
+            liveShown = false;
+        }
+    };
+    return (event) => {
+        switch (event.type) {
+            case 'log':
+                clearLive();
+                out.write(`${event.line}\n`);
+                break;
+            case 'rung-start':
+                clearLive();
+                if (actions)
+                    out.write(`::group::run ${event.runIndex + 1} rung ${event.stepIndex + 1}: concurrency ${event.concurrency}\n`);
+                break;
+            case 'rung-tick': {
+                if (!live)
+                    break;
+                const t = event.tick;
+                out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
+                    `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
+                liveShown = true;
+                break;
+            }
+            case 'rung-end':
+                clearLive();
+                out.write(`${formatRungLine(event.summary)}\n`);
+                if (actions)
+                    out.write('::endgroup::\n');
+                break;
+        }
     };
 }
+
+;// CONCATENATED MODULE: ./src/report/interrupt-text.ts
+/**
+ * `qmax interrupted by SIGTERM; the endpoint was restored`. `retry` says who finishes a failed
+ * restore (the CLI: `scalegate thaw`; the action: its post step).
+ */
+function renderInterruption(command, signal, restore, retry) {
+    const state = restore
+        ? restore.errors.length === 0
+            ? 'the endpoint was restored'
+            : `restore FAILED (${restore.errors.join('; ')}); ${retry}`
+        : 'nothing was frozen';
+    return `${command} interrupted by ${signal}; ${state}`;
+}
+
+;// CONCATENATED MODULE: ./src/cli/shared.ts
+/**
+ * What every CLI command shares: presenting a CommandResult, the `--json` flag, the command line
+ * recorded in thaw journals, progress on stderr, and how an interrupted measurement ends.
+ * Commands themselves live in src/commands and never print or exit.
+ */
+
+
+
 /** Prints a command's result and sets the exit code; the only place results meet stdout. */
 function present(result, options = {}) {
     if (options.json) {
@@ -74381,8 +74618,19 @@ function present(result, options = {}) {
     process.exitCode = result.exitCode;
 }
 const jsonOption = () => new Option('--json', 'print the artifact as JSON instead of the report');
+/** The command line as typed, recorded in a thaw journal for whoever finds it. */
+const commandLine = () => ['scalegate', ...process.argv.slice(2)].join(' ');
+/** Progress lines and the ladder's live line, on stderr. */
+const stderrProgress = () => createProgressRenderer(process.stderr);
+/** A measurement stopped by SIGINT/SIGTERM: what happened to the endpoint, and 128 + the signal. */
+function presentInterruption(command, e) {
+    process.stderr.write(`scalegate: ${renderInterruption(command, e.signal, e.restore, 'run `scalegate thaw` to finish restoring')}\n`);
+    process.exitCode = e.exitCode;
+}
 
 ;// CONCATENATED MODULE: ./src/cli/deploy.ts
+
+
 
 
 
@@ -74401,33 +74649,21 @@ function register(program, action) {
         : "remove the model's stacks in reverse order (leaves the weights bucket and the image repository)")
         .description(action === 'deploy'
         ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made). Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
-        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.')
-        .option('--config <file>', 'scalegate config file', 'scalegate.config.json')
-        .option('--calibration', "the model's calibration endpoint (<endpoint>-calibration) instead of the production one")
-        .option('--dry-run', 'print the exact cdk invocations without running them');
-    if (action === 'deploy') {
-        command
-            .option('--artifacts-dir <dir>', 'where the gate reads plan-<model>.json (default: artifacts)')
-            .option('--allow-unmeasured', 'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)')
-            .addOption(new Option('--require-approval <level>', 'passed to cdk deploy')
-            .choices(['never', 'any-change', 'broadening'])
-            .default('never'));
-    }
+        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.');
+    addOptions(command, DEPLOY_OPTIONS);
+    if (action === 'deploy')
+        addOptions(command, DEPLOY_ONLY_OPTIONS);
     command.addOption(jsonOption()).action(async (modelName, flags) => {
-        const context = loadModelContext({ model: modelName, config: flags.config });
+        const values = { ...optionValues(DEPLOY_OPTIONS, flags), ...optionValues(DEPLOY_ONLY_OPTIONS, flags) };
+        const context = loadModelContext({ modelName, configFile: values.configFile });
         const result = await runDeploy({
+            ...values,
             action,
             modelName: context.modelName,
             model: context.model,
             configFile: context.configFile,
-            calibration: flags.calibration === true,
-            dryRun: flags.dryRun === true,
-            artifactsDir: flags.artifactsDir,
-            allowUnmeasured: flags.allowUnmeasured === true,
-            requireApproval: flags.requireApproval,
-            run: runCdk,
-        });
-        present(result, { json: flags.json });
+        }, { run: runCdk });
+        present(result, { json: flags.json === true });
     });
 }
 function registerDeploy(program) {
@@ -74637,6 +74873,235 @@ function describeRow(row) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/plan/deployed-rows.ts
+
+
+
+/** AWS defaults for fields a deployed resource may leave unset (API references). */
+const AWS_DEFAULTS = {
+    /** TargetTrackingScalingPolicyConfiguration.DisableScaleIn */
+    disableScaleIn: false,
+    /** StepScalingPolicyConfiguration.MetricAggregationType */
+    metricAggregationType: 'Average',
+    /** PutMetricAlarm.TreatMissingData */
+    treatMissingData: 'missing',
+    /** ProductionVariant.RoutingConfig absent: SageMaker routes randomly. */
+    routingStrategy: 'RANDOM',
+};
+/** Prefix of every alarm scalegate names for a variant (policy-shape.ts `policyNames`). */
+const variantAlarmPrefix = (endpoint, variant) => `scalegate-${endpoint}-${variant}-`;
+const ALARM_FIELDS = [
+    'name',
+    'namespace',
+    'metric',
+    'dimensions',
+    'statistic',
+    'period_s',
+    'evaluation_periods',
+    'datapoints_to_alarm',
+    'threshold',
+    'comparison',
+    'missing_data',
+];
+const deployed_rows_orNull = (value) => (value === undefined ? null : value);
+function deployed_rows_alarmRows(prefix, alarm) {
+    if (!alarm)
+        return ALARM_FIELDS.map((field) => ({ parameter: `${prefix}.${field}`, value: null }));
+    const dimensions = Object.fromEntries([...(alarm.Dimensions ?? [])]
+        .sort((a, b) => ((a.Name ?? '') < (b.Name ?? '') ? -1 : (a.Name ?? '') > (b.Name ?? '') ? 1 : 0))
+        .map((d) => [d.Name ?? '', d.Value ?? '']));
+    return [
+        { parameter: `${prefix}.name`, value: deployed_rows_orNull(alarm.AlarmName) },
+        { parameter: `${prefix}.namespace`, value: deployed_rows_orNull(alarm.Namespace) },
+        { parameter: `${prefix}.metric`, value: deployed_rows_orNull(alarm.MetricName) },
+        { parameter: `${prefix}.dimensions`, value: dimensionsValue(dimensions) },
+        { parameter: `${prefix}.statistic`, value: alarm.Statistic ?? alarm.ExtendedStatistic ?? null },
+        { parameter: `${prefix}.period_s`, value: deployed_rows_orNull(alarm.Period) },
+        { parameter: `${prefix}.evaluation_periods`, value: deployed_rows_orNull(alarm.EvaluationPeriods) },
+        // Unset DatapointsToAlarm means "all of EvaluationPeriods" (PutMetricAlarm).
+        {
+            parameter: `${prefix}.datapoints_to_alarm`,
+            value: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods ?? null,
+        },
+        { parameter: `${prefix}.threshold`, value: deployed_rows_orNull(alarm.Threshold) },
+        { parameter: `${prefix}.comparison`, value: deployed_rows_orNull(alarm.ComparisonOperator) },
+        { parameter: `${prefix}.missing_data`, value: alarm.TreatMissingData ?? AWS_DEFAULTS.treatMissingData },
+    ];
+}
+/** The scale-in policy's alarm: the one it reports invoking it (the expected name first). */
+function scaleInAlarmOf(state, policy, expectedName) {
+    const byName = state.alarms.get(expectedName);
+    if (!policy)
+        return { alarm: byName, invokesPolicy: byName ? false : null };
+    const invoking = [...state.alarms.values()].filter((a) => policy.PolicyARN !== undefined && (a.AlarmActions ?? []).includes(policy.PolicyARN));
+    const reported = new Set((policy.Alarms ?? []).map((a) => a.AlarmName));
+    const attached = invoking.find((a) => a.AlarmName === expectedName) ?? invoking[0];
+    if (attached)
+        return { alarm: attached, invokesPolicy: true };
+    const fallback = byName ?? [...state.alarms.values()].find((a) => reported.has(a.AlarmName));
+    return { alarm: fallback, invokesPolicy: fallback ? false : null };
+}
+function stepRows(policy) {
+    const config = policy?.StepScalingPolicyConfiguration;
+    const steps = config?.StepAdjustments ?? [];
+    const one = steps.length === 1 ? steps[0] : undefined;
+    // Anything but exactly one step is shown whole, so the mismatch says what is deployed.
+    const stepsText = steps.length === 0 ? null : JSON.stringify(steps);
+    return [
+        { parameter: 'scale_in.policy_name', value: deployed_rows_orNull(policy?.PolicyName) },
+        { parameter: 'scale_in.policy_type', value: deployed_rows_orNull(policy?.PolicyType) },
+        { parameter: 'scale_in.adjustment_type', value: deployed_rows_orNull(config?.AdjustmentType) },
+        { parameter: 'scale_in.adjustment', value: one ? deployed_rows_orNull(one.ScalingAdjustment) : stepsText },
+        {
+            parameter: 'scale_in.metric_interval_upper_bound',
+            value: one ? (one.MetricIntervalUpperBound ?? 'unbounded') : stepsText,
+        },
+        { parameter: 'scale_in.cooldown_s', value: deployed_rows_orNull(config?.Cooldown) },
+        {
+            parameter: 'scale_in.metric_aggregation',
+            value: config ? (config.MetricAggregationType ?? AWS_DEFAULTS.metricAggregationType) : null,
+        },
+    ];
+}
+function trackingRows(policy) {
+    const config = policy?.TargetTrackingScalingPolicyConfiguration;
+    const custom = config?.CustomizedMetricSpecification;
+    const metric = config?.PredefinedMetricSpecification?.PredefinedMetricType ??
+        (custom ? `custom:${custom.Namespace ?? ''}/${custom.MetricName ?? '(metric math)'}` : null);
+    return [
+        { parameter: 'scale_out.policy_name', value: deployed_rows_orNull(policy?.PolicyName) },
+        { parameter: 'scale_out.policy_type', value: deployed_rows_orNull(policy?.PolicyType) },
+        { parameter: 'scale_out.metric', value: metric },
+        { parameter: 'scale_out.target_value', value: deployed_rows_orNull(config?.TargetValue) },
+        { parameter: 'scale_out.cooldown_s', value: deployed_rows_orNull(config?.ScaleOutCooldown) },
+        {
+            parameter: 'scale_out.disable_scale_in',
+            value: config ? (config.DisableScaleIn ?? AWS_DEFAULTS.disableScaleIn) : null,
+        },
+    ];
+}
+function queueDepthValue(environment) {
+    const raw = environment?.MAX_QUEUE_DEPTH;
+    if (raw === undefined)
+        return null;
+    const n = Number(raw);
+    return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
+}
+/** Names of policies on the target that the shape does not declare. */
+function orphanPolicies(state) {
+    const names = policyNames(state.endpoint, state.variant);
+    const declared = new Set([names.scaleOutPolicy, names.scaleInPolicy]);
+    return state.policies.filter((p) => !declared.has(p.PolicyName ?? ''));
+}
+/** Alarms under the variant's scalegate prefix that the shape does not declare. */
+function orphanAlarms(state) {
+    const names = policyNames(state.endpoint, state.variant);
+    const declared = new Set([
+        names.scaleInAlarm,
+        names.errors5xxAlarm,
+        names.queueSaturationAlarm,
+        names.concurrencyAboveTargetAlarm,
+        names.serviceTimeAlarm,
+    ]);
+    const prefix = variantAlarmPrefix(state.endpoint, state.variant);
+    return [...state.alarms.values()].filter((a) => a.AlarmName?.startsWith(prefix) === true && !declared.has(a.AlarmName));
+}
+/**
+ * The deployed state as rows under `flattenPolicyShape`'s parameter names (null = not deployed),
+ * plus `scale_in.alarm.invokes_policy` and one `extra` row per orphan policy
+ * (`orphan.policy.<name>`) and orphan alarm (`orphan.alarm.<name>`).
+ */
+function flattenDeployedPolicy(state) {
+    const names = policyNames(state.endpoint, state.variant);
+    const t = state.scalableTarget;
+    const s = t?.SuspendedState;
+    const scaleOut = state.policies.find((p) => p.PolicyName === names.scaleOutPolicy);
+    const scaleIn = state.policies.find((p) => p.PolicyName === names.scaleInPolicy);
+    const { alarm: scaleInAlarm, invokesPolicy } = scaleInAlarmOf(state, scaleIn, names.scaleInAlarm);
+    const d = state.deployment;
+    const rows = [
+        { parameter: 'scalable_target.resource_id', value: deployed_rows_orNull(t?.ResourceId) },
+        { parameter: 'scalable_target.scalable_dimension', value: deployed_rows_orNull(t?.ScalableDimension) },
+        { parameter: 'scalable_target.min_capacity', value: deployed_rows_orNull(t?.MinCapacity) },
+        { parameter: 'scalable_target.max_capacity', value: deployed_rows_orNull(t?.MaxCapacity) },
+        // A registered target with no SuspendedState reported is not suspended.
+        {
+            parameter: 'scalable_target.suspended.dynamic_scaling_in',
+            value: t ? (s?.DynamicScalingInSuspended ?? false) : null,
+        },
+        {
+            parameter: 'scalable_target.suspended.dynamic_scaling_out',
+            value: t ? (s?.DynamicScalingOutSuspended ?? false) : null,
+        },
+        {
+            parameter: 'scalable_target.suspended.scheduled_scaling',
+            value: t ? (s?.ScheduledScalingSuspended ?? false) : null,
+        },
+        ...trackingRows(scaleOut),
+        ...stepRows(scaleIn),
+        ...deployed_rows_alarmRows('scale_in.alarm', scaleInAlarm),
+        { parameter: 'container.max_queue_depth', value: queueDepthValue(d?.environment) },
+        { parameter: 'deployment.instance_type', value: deployed_rows_orNull(d?.instanceType) },
+        { parameter: 'deployment.image_digest', value: d ? imageDigestOf(d.image) : null },
+        { parameter: 'deployment.routing_strategy', value: deployed_rows_orNull(d?.routingStrategy) },
+        ...deployed_rows_alarmRows('alarms.errors_5xx', state.alarms.get(names.errors5xxAlarm)),
+        ...deployed_rows_alarmRows('alarms.queue_saturation', state.alarms.get(names.queueSaturationAlarm)),
+        ...deployed_rows_alarmRows('alarms.concurrency_above_target', state.alarms.get(names.concurrencyAboveTargetAlarm)),
+        ...deployed_rows_alarmRows('alarms.service_time', state.alarms.get(names.serviceTimeAlarm)),
+        { parameter: SCALE_IN_ALARM_INVOKES_POLICY, value: invokesPolicy },
+    ];
+    for (const p of orphanPolicies(state)) {
+        rows.push({
+            parameter: `orphan.policy.${p.PolicyName ?? '(unnamed)'}`,
+            value: p.PolicyType ?? 'unknown',
+        });
+    }
+    for (const a of orphanAlarms(state)) {
+        rows.push({ parameter: `orphan.alarm.${a.AlarmName}`, value: a.MetricName ?? 'metric math' });
+    }
+    return rows;
+}
+// ---- scale-out detection lag ------------------------------------------------------------------
+/**
+ * The policies that start a scale-out: target tracking (its high alarm) and step policies with a
+ * positive adjustment.
+ */
+function scaleOutPolicies(policies) {
+    return policies.filter((p) => {
+        if (p.PolicyType === 'TargetTrackingScaling')
+            return true;
+        const steps = p.StepScalingPolicyConfiguration?.StepAdjustments ?? [];
+        return steps.some((s) => (s.ScalingAdjustment ?? 0) > 0);
+    });
+}
+/** The alarms `policies` report, by name. */
+const reportedAlarmNames = (policies) => policies.flatMap((p) => (p.Alarms ?? []).map((a) => a.AlarmName).filter((n) => !!n));
+/**
+ * The timing of every alarm that starts a scale-out: each scale-out policy's own alarms whose
+ * comparison is GreaterThan* (target tracking's high alarm; a step policy's trigger).
+ */
+function scaleOutAlarmTimings(scaleOut, alarms) {
+    const timings = [];
+    for (const policy of scaleOut) {
+        const own = new Set((policy.Alarms ?? []).map((a) => a.AlarmName));
+        for (const alarm of alarms) {
+            if (!own.has(alarm.AlarmName))
+                continue;
+            if (!/^GreaterThan/.test(alarm.ComparisonOperator ?? ''))
+                continue;
+            if (alarm.Period === undefined || alarm.EvaluationPeriods === undefined)
+                continue;
+            timings.push({
+                policyName: policy.PolicyName ?? '',
+                alarmName: alarm.AlarmName ?? '',
+                periodS: alarm.Period,
+                datapointsToAlarm: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods,
+            });
+        }
+    }
+    return timings;
+}
+
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
 /**
  * Thin adapters over SageMaker endpoint calls: describe a variant's capacity, set its desired
@@ -74737,13 +75202,12 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
 
 ;// CONCATENATED MODULE: ./src/aws/policy.ts
 /**
- * The deployed scaling policy of one SageMaker variant, both ways:
+ * The deployed scaling policy of one SageMaker variant, both ways, calls only:
  * - reading: Application Auto Scaling (scalable target, scaling policies), CloudWatch (alarms) and
- *   SageMaker (endpoint status, instance type, image, MAX_QUEUE_DEPTH, routing), mapped to the
- *   same `{parameter, value}` rows as `flattenPolicyShape` so src/plan/policy-diff.ts can diff them;
+ *   SageMaker (endpoint status, instance type, image, MAX_QUEUE_DEPTH, routing) into a
+ *   `DeployedPolicyState` (src/plan/deployed-rows.ts maps it to rows);
  * - applying: the calls that deploy a `PolicyShape` (RegisterScalableTarget, PutScalingPolicy x2,
  *   PutMetricAlarm), the same calls the CDK construct's resources make on AWS.
- * Thin: no decisions beyond mapping AWS fields (and their documented defaults) to rows.
  */
 
 
@@ -74752,18 +75216,6 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
 
 
 
-
-/** AWS defaults for fields a deployed resource may leave unset (API references). */
-const AWS_DEFAULTS = {
-    /** TargetTrackingScalingPolicyConfiguration.DisableScaleIn */
-    disableScaleIn: false,
-    /** StepScalingPolicyConfiguration.MetricAggregationType */
-    metricAggregationType: 'Average',
-    /** PutMetricAlarm.TreatMissingData */
-    treatMissingData: 'missing',
-    /** ProductionVariant.RoutingConfig absent: SageMaker routes randomly. */
-    routingStrategy: 'RANDOM',
-};
 const errorText = (e) => e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
 async function describeScalableTargets(autoscaling, resourceIds, options = {}) {
     const targets = [];
@@ -74822,8 +75274,6 @@ async function describeMetricAlarms(cloudwatch, query, options = {}) {
     }
     return alarms;
 }
-/** Prefix of every alarm scalegate names for a variant (policy-shape.ts `policyNames`). */
-const variantAlarmPrefix = (endpoint, variant) => `scalegate-${endpoint}-${variant}-`;
 async function describeDeployment(sagemaker, endpoint, variant, options) {
     const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
     const config = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointConfigCommand */.uoq({ EndpointConfigName: deployed.endpointConfigName }), options);
@@ -74879,214 +75329,17 @@ async function readDeployedPolicy(clients, endpoint, variant, options = {}) {
         alarms,
     };
 }
-// ---- mapping to rows ------------------------------------------------------------------------
-const ALARM_FIELDS = [
-    'name',
-    'namespace',
-    'metric',
-    'dimensions',
-    'statistic',
-    'period_s',
-    'evaluation_periods',
-    'datapoints_to_alarm',
-    'threshold',
-    'comparison',
-    'missing_data',
-];
-const policy_orNull = (value) => (value === undefined ? null : value);
-function policy_alarmRows(prefix, alarm) {
-    if (!alarm)
-        return ALARM_FIELDS.map((field) => ({ parameter: `${prefix}.${field}`, value: null }));
-    const dimensions = Object.fromEntries([...(alarm.Dimensions ?? [])]
-        .sort((a, b) => ((a.Name ?? '') < (b.Name ?? '') ? -1 : (a.Name ?? '') > (b.Name ?? '') ? 1 : 0))
-        .map((d) => [d.Name ?? '', d.Value ?? '']));
-    return [
-        { parameter: `${prefix}.name`, value: policy_orNull(alarm.AlarmName) },
-        { parameter: `${prefix}.namespace`, value: policy_orNull(alarm.Namespace) },
-        { parameter: `${prefix}.metric`, value: policy_orNull(alarm.MetricName) },
-        { parameter: `${prefix}.dimensions`, value: dimensionsValue(dimensions) },
-        { parameter: `${prefix}.statistic`, value: alarm.Statistic ?? alarm.ExtendedStatistic ?? null },
-        { parameter: `${prefix}.period_s`, value: policy_orNull(alarm.Period) },
-        { parameter: `${prefix}.evaluation_periods`, value: policy_orNull(alarm.EvaluationPeriods) },
-        // Unset DatapointsToAlarm means "all of EvaluationPeriods" (PutMetricAlarm).
-        {
-            parameter: `${prefix}.datapoints_to_alarm`,
-            value: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods ?? null,
-        },
-        { parameter: `${prefix}.threshold`, value: policy_orNull(alarm.Threshold) },
-        { parameter: `${prefix}.comparison`, value: policy_orNull(alarm.ComparisonOperator) },
-        { parameter: `${prefix}.missing_data`, value: alarm.TreatMissingData ?? AWS_DEFAULTS.treatMissingData },
-    ];
-}
-/** The scale-in policy's alarm: the one it reports invoking it (the expected name first). */
-function scaleInAlarmOf(state, policy, expectedName) {
-    const byName = state.alarms.get(expectedName);
-    if (!policy)
-        return { alarm: byName, invokesPolicy: byName ? false : null };
-    const invoking = [...state.alarms.values()].filter((a) => policy.PolicyARN !== undefined && (a.AlarmActions ?? []).includes(policy.PolicyARN));
-    const reported = new Set((policy.Alarms ?? []).map((a) => a.AlarmName));
-    const attached = invoking.find((a) => a.AlarmName === expectedName) ?? invoking[0];
-    if (attached)
-        return { alarm: attached, invokesPolicy: true };
-    const fallback = byName ?? [...state.alarms.values()].find((a) => reported.has(a.AlarmName));
-    return { alarm: fallback, invokesPolicy: fallback ? false : null };
-}
-function stepRows(policy) {
-    const config = policy?.StepScalingPolicyConfiguration;
-    const steps = config?.StepAdjustments ?? [];
-    const one = steps.length === 1 ? steps[0] : undefined;
-    // Anything but exactly one step is shown whole, so the mismatch says what is deployed.
-    const stepsText = steps.length === 0 ? null : JSON.stringify(steps);
-    return [
-        { parameter: 'scale_in.policy_name', value: policy_orNull(policy?.PolicyName) },
-        { parameter: 'scale_in.policy_type', value: policy_orNull(policy?.PolicyType) },
-        { parameter: 'scale_in.adjustment_type', value: policy_orNull(config?.AdjustmentType) },
-        { parameter: 'scale_in.adjustment', value: one ? policy_orNull(one.ScalingAdjustment) : stepsText },
-        {
-            parameter: 'scale_in.metric_interval_upper_bound',
-            value: one ? (one.MetricIntervalUpperBound ?? 'unbounded') : stepsText,
-        },
-        { parameter: 'scale_in.cooldown_s', value: policy_orNull(config?.Cooldown) },
-        {
-            parameter: 'scale_in.metric_aggregation',
-            value: config ? (config.MetricAggregationType ?? AWS_DEFAULTS.metricAggregationType) : null,
-        },
-    ];
-}
-function trackingRows(policy) {
-    const config = policy?.TargetTrackingScalingPolicyConfiguration;
-    const custom = config?.CustomizedMetricSpecification;
-    const metric = config?.PredefinedMetricSpecification?.PredefinedMetricType ??
-        (custom ? `custom:${custom.Namespace ?? ''}/${custom.MetricName ?? '(metric math)'}` : null);
-    return [
-        { parameter: 'scale_out.policy_name', value: policy_orNull(policy?.PolicyName) },
-        { parameter: 'scale_out.policy_type', value: policy_orNull(policy?.PolicyType) },
-        { parameter: 'scale_out.metric', value: metric },
-        { parameter: 'scale_out.target_value', value: policy_orNull(config?.TargetValue) },
-        { parameter: 'scale_out.cooldown_s', value: policy_orNull(config?.ScaleOutCooldown) },
-        {
-            parameter: 'scale_out.disable_scale_in',
-            value: config ? (config.DisableScaleIn ?? AWS_DEFAULTS.disableScaleIn) : null,
-        },
-    ];
-}
-function queueDepthValue(environment) {
-    const raw = environment?.MAX_QUEUE_DEPTH;
-    if (raw === undefined)
-        return null;
-    const n = Number(raw);
-    return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
-}
-/** Names of policies on the target that the shape does not declare. */
-function orphanPolicies(state) {
-    const names = policyNames(state.endpoint, state.variant);
-    const declared = new Set([names.scaleOutPolicy, names.scaleInPolicy]);
-    return state.policies.filter((p) => !declared.has(p.PolicyName ?? ''));
-}
-/** Alarms under the variant's scalegate prefix that the shape does not declare. */
-function orphanAlarms(state) {
-    const names = policyNames(state.endpoint, state.variant);
-    const declared = new Set([
-        names.scaleInAlarm,
-        names.errors5xxAlarm,
-        names.queueSaturationAlarm,
-        names.concurrencyAboveTargetAlarm,
-        names.serviceTimeAlarm,
-    ]);
-    const prefix = variantAlarmPrefix(state.endpoint, state.variant);
-    return [...state.alarms.values()].filter((a) => a.AlarmName?.startsWith(prefix) === true && !declared.has(a.AlarmName));
-}
+// ---- scale-out detection lag ------------------------------------------------------------------
 /**
- * The deployed state as rows under `flattenPolicyShape`'s parameter names (null = not deployed),
- * plus `scale_in.alarm.invokes_policy` and one `extra` row per orphan policy
- * (`orphan.policy.<name>`) and orphan alarm (`orphan.alarm.<name>`).
- */
-function flattenDeployedPolicy(state) {
-    const names = policyNames(state.endpoint, state.variant);
-    const t = state.scalableTarget;
-    const s = t?.SuspendedState;
-    const scaleOut = state.policies.find((p) => p.PolicyName === names.scaleOutPolicy);
-    const scaleIn = state.policies.find((p) => p.PolicyName === names.scaleInPolicy);
-    const { alarm: scaleInAlarm, invokesPolicy } = scaleInAlarmOf(state, scaleIn, names.scaleInAlarm);
-    const d = state.deployment;
-    const rows = [
-        { parameter: 'scalable_target.resource_id', value: policy_orNull(t?.ResourceId) },
-        { parameter: 'scalable_target.scalable_dimension', value: policy_orNull(t?.ScalableDimension) },
-        { parameter: 'scalable_target.min_capacity', value: policy_orNull(t?.MinCapacity) },
-        { parameter: 'scalable_target.max_capacity', value: policy_orNull(t?.MaxCapacity) },
-        // A registered target with no SuspendedState reported is not suspended.
-        {
-            parameter: 'scalable_target.suspended.dynamic_scaling_in',
-            value: t ? (s?.DynamicScalingInSuspended ?? false) : null,
-        },
-        {
-            parameter: 'scalable_target.suspended.dynamic_scaling_out',
-            value: t ? (s?.DynamicScalingOutSuspended ?? false) : null,
-        },
-        {
-            parameter: 'scalable_target.suspended.scheduled_scaling',
-            value: t ? (s?.ScheduledScalingSuspended ?? false) : null,
-        },
-        ...trackingRows(scaleOut),
-        ...stepRows(scaleIn),
-        ...policy_alarmRows('scale_in.alarm', scaleInAlarm),
-        { parameter: 'container.max_queue_depth', value: queueDepthValue(d?.environment) },
-        { parameter: 'deployment.instance_type', value: policy_orNull(d?.instanceType) },
-        { parameter: 'deployment.image_digest', value: d ? imageDigestOf(d.image) : null },
-        { parameter: 'deployment.routing_strategy', value: policy_orNull(d?.routingStrategy) },
-        ...policy_alarmRows('alarms.errors_5xx', state.alarms.get(names.errors5xxAlarm)),
-        ...policy_alarmRows('alarms.queue_saturation', state.alarms.get(names.queueSaturationAlarm)),
-        ...policy_alarmRows('alarms.concurrency_above_target', state.alarms.get(names.concurrencyAboveTargetAlarm)),
-        ...policy_alarmRows('alarms.service_time', state.alarms.get(names.serviceTimeAlarm)),
-        { parameter: SCALE_IN_ALARM_INVOKES_POLICY, value: invokesPolicy },
-    ];
-    for (const p of orphanPolicies(state)) {
-        rows.push({
-            parameter: `orphan.policy.${p.PolicyName ?? '(unnamed)'}`,
-            value: p.PolicyType ?? 'unknown',
-        });
-    }
-    for (const a of orphanAlarms(state)) {
-        rows.push({ parameter: `orphan.alarm.${a.AlarmName}`, value: a.MetricName ?? 'metric math' });
-    }
-    return rows;
-}
-/**
- * The alarms that start a scale-out on `resourceId`: the high alarms of its target-tracking
- * policies (those target tracking creates: comparison GreaterThan*) and the alarms invoking a step
- * policy with a positive adjustment. Empty when no scale-out policy is deployed.
+ * The alarms that start a scale-out on `resourceId` (src/plan/deployed-rows.ts
+ * `scaleOutAlarmTimings`). Empty when no scale-out policy is deployed.
  */
 async function readScaleOutAlarmTimings(clients, resourceId, options = {}) {
-    const policies = await describeScalingPolicies(clients.autoscaling, resourceId, options);
-    const scaleOut = policies.filter((p) => {
-        if (p.PolicyType === 'TargetTrackingScaling')
-            return true;
-        const steps = p.StepScalingPolicyConfiguration?.StepAdjustments ?? [];
-        return steps.some((s) => (s.ScalingAdjustment ?? 0) > 0);
-    });
-    const names = scaleOut.flatMap((p) => (p.Alarms ?? []).map((a) => a.AlarmName).filter((n) => !!n));
+    const scaleOut = scaleOutPolicies(await describeScalingPolicies(clients.autoscaling, resourceId, options));
+    const names = reportedAlarmNames(scaleOut);
     if (names.length === 0)
         return [];
-    const alarms = await describeMetricAlarms(clients.cloudwatch, { names }, options);
-    const timings = [];
-    for (const policy of scaleOut) {
-        const own = new Set((policy.Alarms ?? []).map((a) => a.AlarmName));
-        for (const alarm of alarms) {
-            if (!own.has(alarm.AlarmName))
-                continue;
-            if (!/^GreaterThan/.test(alarm.ComparisonOperator ?? ''))
-                continue;
-            if (alarm.Period === undefined || alarm.EvaluationPeriods === undefined)
-                continue;
-            timings.push({
-                policyName: policy.PolicyName ?? '',
-                alarmName: alarm.AlarmName ?? '',
-                periodS: alarm.Period,
-                datapointsToAlarm: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods,
-            });
-        }
-    }
-    return timings;
+    return scaleOutAlarmTimings(scaleOut, await describeMetricAlarms(clients.cloudwatch, { names }, options));
 }
 async function putMetricAlarm(cloudwatch, alarm, alarmActions, options = {}) {
     await cloudwatch.send(new client_cloudwatch_dist_cjs/* PutMetricAlarmCommand */.AZU({
@@ -75334,6 +75587,27 @@ function renderDriftReport(artifact, writtenTo) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/commands/result.ts
+/**
+ * The one contract every command follows: `run<Command>(input, deps)`. `input` is what the user
+ * chose (flags, action inputs, the model from the config), plain data; `deps` is what the command
+ * works with: the AWS clients it calls (so a dry run can be proven to make none), the abort
+ * signal, the progress sink, the clock and the version it records. It returns a CommandResult;
+ * the CLI and the action only present it.
+ */
+
+
+function resolveDeps(deps = {}) {
+    const progress = deps.progress ?? silentProgress;
+    return {
+        signal: deps.signal,
+        progress,
+        clock: deps.clock ?? (() => new Date()),
+        version: deps.version ?? VERSION,
+        log: (line) => progress({ type: 'log', line }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/validate-text.ts
 
 const validate_text_MARK = {
@@ -75377,6 +75651,8 @@ function renderValidateReport(artifact, options) {
 
 
 
+
+
 /**
  * Reads a plan for `modelName` and the shape it deploys onto `endpoint`/`variant`. Refuses (exit 2)
  * a plan for another model or one without a deployable threshold.
@@ -75384,14 +75660,15 @@ function renderValidateReport(artifact, options) {
 function loadPlanShape(modelName, planFile, endpoint, variant) {
     const plan = readArtifact('plan', planFile);
     if (plan.model_name !== modelName) {
-        throw new UsageError(`--plan ${planFile}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`);
+        throw usage `${opt('plan', planFile)}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`;
     }
     return { plan, planFile, shape: expectedPolicyShape({ modelName, endpoint, variant }, plan) };
 }
+const planFileOf = (input) => input.planFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
 /** Compares without writing: what `runValidate` writes, and what tests inspect. */
-async function compareWithPlan(input, planShape) {
-    const { plan, planFile, shape } = planShape ?? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
-    const state = await readDeployedPolicy(input.clients, input.endpoint, input.variant);
+async function compareWithPlan(input, deps, planShape) {
+    const { plan, planFile, shape } = planShape ?? loadPlanShape(input.modelName, planFileOf(input), input.endpoint, input.variant);
+    const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
     const rows = diffPolicyRows(expectedRows(shape), flattenDeployedPolicy(state));
     const artifact = {
         schema_version: 1,
@@ -75400,16 +75677,16 @@ async function compareWithPlan(input, planShape) {
         endpoint: input.endpoint,
         region: input.region,
         run_id: input.runId ?? newRunId(),
-        checked_at: (input.now ?? (() => new Date()))().toISOString(),
+        checked_at: resolveDeps(deps).clock().toISOString(),
         verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
         plan: { file: planFile, run_id: plan.run_id },
         rows,
     };
     return { artifact, state };
 }
-async function runValidate(input) {
-    const { artifact, state } = await compareWithPlan(input);
-    const outFile = input.outFile ?? (0,external_node_path_.join)(DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
+async function runValidate(input, deps) {
+    const { artifact, state } = await compareWithPlan(input, deps);
+    const outFile = input.outFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
     writeArtifact('validate', outFile, artifact);
     return {
         artifact,
@@ -75432,6 +75709,8 @@ async function runValidate(input) {
  * With --plan, every deployed parameter is also compared with the plan, and a missing scalable
  * target is drift.
  */
+
+
 
 
 
@@ -75532,8 +75811,8 @@ function orphanFindings(state) {
     }
     return findings;
 }
-async function undeclaredTargetFindings(input, declared) {
-    const targets = await describeScalableTargets(input.clients.autoscaling);
+async function undeclaredTargetFindings(clients, declared) {
+    const targets = await describeScalableTargets(clients.autoscaling);
     const undeclared = targets.filter((t) => {
         const m = RESOURCE_ID.exec(t.ResourceId ?? '');
         return m !== null && !declared.has(m[1]);
@@ -75546,7 +75825,7 @@ async function undeclaredTargetFindings(input, declared) {
     const withScalegate = [];
     const foreign = [];
     for (const t of undeclared) {
-        const policies = await describeScalingPolicies(input.clients.autoscaling, t.ResourceId);
+        const policies = await describeScalingPolicies(clients.autoscaling, t.ResourceId);
         if (policies.some((p) => p.PolicyName?.startsWith('scalegate-')))
             withScalegate.push(t.ResourceId);
         else
@@ -75609,11 +75888,12 @@ function driftRows(state, planShape) {
 const HANDLED_ELSEWHERE = /^(scalable_target\.suspended\.|orphan\.)/;
 const BOUNDS = /^scalable_target\.(min|max)_capacity$/;
 /** Every drift check, without writing anything. */
-async function checkDrift(input) {
+async function checkDrift(input, deps) {
+    const { clock } = resolveDeps(deps);
     const planShape = input.planFile
         ? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant)
         : null;
-    const state = await readDeployedPolicy(input.clients, input.endpoint, input.variant);
+    const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
     const defaultEndpoint = input.config.models[input.modelName]?.endpoint ?? input.endpoint;
     const thaw = thawCommand(input.modelName, input.endpoint, defaultEndpoint);
     const dir = input.stateDir ?? stateDir();
@@ -75638,7 +75918,7 @@ async function checkDrift(input) {
         findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint} in ${dir}`));
     }
     findings.push(...orphanFindings(state));
-    findings.push(...(await undeclaredTargetFindings(input, declaredEndpoints(input.config, [input.endpoint]))));
+    findings.push(...(await undeclaredTargetFindings(deps.clients, declaredEndpoints(input.config, [input.endpoint]))));
     const rows = driftRows(state, planShape);
     if (planShape && state.scalableTarget) {
         const redeploy = `redeploy the plan (gated \`cdk deploy\`; locally \`scalegate local apply --model ${input.modelName} --plan ${planShape.planFile}\`), or re-measure and re-plan if the deployed values are intended`;
@@ -75661,16 +75941,16 @@ async function checkDrift(input) {
         endpoint: input.endpoint,
         region: input.region,
         run_id: input.runId ?? newRunId(),
-        checked_at: (input.now ?? (() => new Date()))().toISOString(),
+        checked_at: clock().toISOString(),
         verdict: drifted ? 'drift' : 'preflight-ok',
         plan: planShape ? { file: planShape.planFile, run_id: planShape.plan.run_id } : null,
         findings,
         rows,
     };
 }
-async function runDrift(input) {
-    const artifact = await checkDrift(input);
-    const outFile = input.outFile ?? (0,external_node_path_.join)(DEFAULT_ARTIFACTS_DIR, driftFileName(input.modelName));
+async function runDrift(input, deps) {
+    const artifact = await checkDrift(input, deps);
+    const outFile = input.outFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, driftFileName(input.modelName));
     writeArtifact('drift', outFile, artifact);
     return {
         artifact,
@@ -75680,7 +75960,42 @@ async function runDrift(input) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/options/common.ts
+/** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+
+
+/** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
+const MODEL_OPTIONS = {
+    modelName: spec_text('model', '<name>', `model name from ${CONFIG_FILE} (needed when it declares more than one)`),
+    configFile: spec_text('config', '<file>', 'the scalegate config file', { default: CONFIG_FILE }),
+    artifactsDir: spec_text('artifacts-dir', '<dir>', 'where artifacts are read and written; a step finds the measurements it needs there by model and fingerprint (the newest by its own measured_at, never by file time)', { default: DEFAULT_ARTIFACTS_DIR, cli: false }),
+};
+/** Which endpoint of the model, in which region. */
+const ENDPOINT_OPTIONS = {
+    endpoint: spec_text('endpoint', '<name>', 'act on another endpoint of the model (e.g. its `<endpoint>-calibration` copy, where pull requests are measured)', { defaultText: "the model's endpoint" }),
+    region: spec_text('region', '<region>', 'AWS region', { defaultText: "AWS_REGION, then the model config's" }),
+};
+/** Where a command writes its artifact: `--out FILE` / `out:`. */
+const outFile = (what, file) => spec_text('out', '<file>', `where to write the ${what}`, {
+    defaultText: `artifacts/${file}`,
+    action: { defaultText: `\`<artifacts-dir>/${file}\`` },
+});
+
+;// CONCATENATED MODULE: ./src/options/drift.ts
+/** The options of `scalegate drift` (command line and action). */
+
+
+const DRIFT_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'also compare every deployed policy parameter with this plan (from `scalegate plan`)'),
+    outFile: outFile('drift artifact', 'drift-<model>.json'),
+};
+
 ;// CONCATENATED MODULE: ./src/cli/drift.ts
+
+
+
 
 
 
@@ -75689,27 +76004,83 @@ function registerDrift(program) {
         .command('drift')
         .summary('read-only preflight: is the deployed scaling state what the repo declares? (preflight-ok)')
         .description('Read-only preflight, run before every measurement and deploy. Drift: the endpoint not InService or desired != current, any scaling suspension flag set, a thaw journal left behind by an aborted run, scaling policies or scalegate alarms that belong to no declared model, scalable targets with scalegate policies on endpoints the config does not declare; with --plan also a missing scalable target and every deployed policy parameter that differs from the plan. Alarms in INSUFFICIENT_DATA are warnings. Prints `preflight-ok` when clean. Writes artifacts/drift-<model>.json. Exit codes: 0 preflight-ok, 1 drift (each finding with its remediation), 2 refused input.');
-    addModelOptions(command);
-    command
-        .option('--plan <file>', 'also compare every deployed policy parameter with this plan (from `scalegate plan`)')
-        .option('--out <file>', 'where to write the drift artifact (default: artifacts/drift-<model>.json)')
+    addOptions(command, DRIFT_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
-        const context = loadModelContext(flags);
-        await withAwsClients({ region: context.region }, async (clients) => {
-            const result = await runDrift({
-                clients,
-                config: context.config,
-                modelName: context.modelName,
-                endpoint: context.endpoint,
-                variant: context.variant,
-                region: context.region,
-                planFile: flags.plan,
-                outFile: flags.out,
-            });
-            present(result, { json: flags.json });
-        });
+        const values = optionValues(DRIFT_OPTIONS, flags);
+        const context = loadModelContext(values);
+        const result = await withAwsClients({ region: context.region }, (clients) => runDrift({ ...values, ...context }, { clients, progress: stderrProgress() }));
+        present(result, { json: flags.json === true });
     });
+}
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/model/asset-hash.ts
+/**
+ * The content hash of a Docker image directory, computed exactly as the CDK's `DockerImageAsset`
+ * computes `assetHash` (aws-cdk-lib/aws-ecr-assets/lib/image-asset.js, AssetStaging): a
+ * fingerprint of the directory with the `.dockerignore` lines as excludes (plus `!.dockerignore`,
+ * `!Dockerfile`, `.is_custom_resource`), Docker ignore semantics, and the asset's extra hash
+ * `{"version":"1.21.0"}` (no build args, target, file or platform). It is the image tag the CDK
+ * deploys: the digest a `container_dir` model's measurements carry, what `scalegate gate` checks
+ * and what the local SageMaker reports when the product starts it.
+ */
+
+
+
+
+
+/**
+ * aws-cdk-lib is loaded at run time, from node_modules, through a require whose argument a
+ * bundler cannot see: bundling it into dist/cli.mjs (ncc) would add ~57 MB and extra asset files.
+ */
+function loadAtRuntime(specifier) {
+    return (0,external_node_module_namespaceObject.createRequire)(import.meta.url)(specifier);
+}
+/** The `extraHash` DockerImageAsset passes when no build option is set (aws-cdk-lib 2.276.0). */
+const DOCKER_ASSET_EXTRA_HASH = JSON.stringify({ version: '1.21.0' });
+function containerAssetHash(dir, dockerfile = 'Dockerfile') {
+    const ignoreFile = (0,external_node_path_.join)(dir, '.dockerignore');
+    let exclude = [];
+    if ((0,external_node_fs_.existsSync)(ignoreFile)) {
+        exclude = [
+            ...(0,external_node_fs_.readFileSync)(ignoreFile)
+                .toString()
+                .split('\n')
+                .filter((line) => !!line),
+            '!.dockerignore',
+        ];
+    }
+    exclude.push(`!${dockerfile}`);
+    let cdk;
+    try {
+        cdk = loadAtRuntime('aws-cdk-lib');
+    }
+    catch (e) {
+        if (e.code === 'MODULE_NOT_FOUND' &&
+            /aws-cdk-lib/.test(e.message)) {
+            throw new UsageError(`${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where scalegate runs. ` +
+                'Install the repository (`npm ci`) before running it: `npx scalegate` from the checkout and the composite actions/gate (which runs from the workspace) find it there.');
+        }
+        throw e;
+    }
+    const { FileSystem, IgnoreMode } = cdk;
+    return FileSystem.fingerprint(dir, {
+        // AssetStaging puts this one first.
+        exclude: ['.is_custom_resource', ...exclude],
+        ignoreMode: IgnoreMode.DOCKER,
+        extraHash: DOCKER_ASSET_EXTRA_HASH,
+    });
+}
+/**
+ * The digest of the image a model deploys, from the config side: the CDK asset hash of
+ * `container_dir` (resolved against the config file's directory), or the digest `image_uri` pins.
+ */
+function modelImageDigest(model, configFile, assetHash = containerAssetHash) {
+    if (model.container_dir)
+        return assetHash((0,external_node_path_.resolve)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)), model.container_dir));
+    return imageDigestOf(model.image_uri);
 }
 
 ;// CONCATENATED MODULE: ./src/plan/gate.ts
@@ -75731,8 +76102,6 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'container_env',
     'region',
 ]));
-/** Region name the local SageMaker reports; a measurement there never fingerprints a real region. */
-const LOCAL_REGION = 'local';
 const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
 /** How a model gets a plan measured on exactly what is being deployed. */
 function measureFix(modelName, model, deployImageDigest) {
@@ -75803,7 +76172,8 @@ function evaluateGate(input) {
         : fail('image_digest', `plan measured on image ${gate_short(fp.image_digest)}, deploying image ${gate_short(deployImageDigest)}${model.container_dir ? ` (CDK asset hash of ${model.container_dir})` : ''}`, model.container_dir
             ? `the container changed since it was measured: ${measure}`
             : `pin image_uri to the measured digest (…@sha256:${fp.image_digest}), or ${measure}`));
-    const wantEnv = JSON.stringify(measuredEnvironment(model.container_env));
+    const want = configFingerprint(model, deployImageDigest, deployRegion);
+    const wantEnv = JSON.stringify(want.container_env);
     const gotEnv = JSON.stringify(measuredEnvironment(fp.container_env));
     checks.push(wantEnv === gotEnv
         ? pass('container_env', `container environment ${gotEnv}`)
@@ -75836,56 +76206,8 @@ function gateFailureMessage(modelName, planFile, result) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/commands/gate.ts
-/**
- * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
- * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
- * out the digest of the image that would be deployed; never touches AWS.
- */
-
-
-
-async function runGate(input) {
-    const { modelName, model } = input;
-    const planFile = input.planFile ?? (0,external_node_path_.join)(DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
-    const source = model.container_dir ? 'container_dir' : 'image_uri';
-    const digest = model.container_dir
-        ? await input.containerAssetHash((0,external_node_path_.resolve)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(input.configFile)), model.container_dir))
-        : imageDigestOf(model.image_uri);
-    let plan = null;
-    let planError = null;
-    try {
-        plan = readArtifact('plan', planFile);
-    }
-    catch (e) {
-        if (!isUsageError(e))
-            throw e;
-        planError = e.message;
-    }
-    const result = evaluateGate({
-        modelName,
-        model,
-        planFile,
-        plan,
-        planError,
-        deployImageDigest: digest,
-        deployRegion: input.region,
-    });
-    const report = {
-        kind: 'gate',
-        model_name: modelName,
-        plan_file: planFile,
-        plan_run_id: plan?.run_id ?? null,
-        image_source: source,
-        image_digest: digest,
-        instance_type: model.instance_type,
-        region: input.region,
-        passed: result.passed,
-        checks: result.checks,
-    };
-    return { artifact: report, report: renderGate(report), exitCode: result.passed ? 0 : 1, written: [] };
-}
-function renderGate(r) {
+;// CONCATENATED MODULE: ./src/report/gate-text.ts
+function renderGateReport(r) {
     const origin = r.image_source === 'container_dir' ? 'CDK asset hash of container_dir' : 'image_uri digest';
     const lines = [
         `scalegate gate ${r.model_name}: ${r.passed ? 'PASS' : 'REFUSED'}`,
@@ -75905,43 +76227,649 @@ function renderGate(r) {
     return `${lines.join('\n')}\n`;
 }
 
-// EXTERNAL MODULE: ./src/local/asset-hash.ts + 1 modules
-var asset_hash = __nccwpck_require__(9720);
+;// CONCATENATED MODULE: ./src/commands/gate.ts
+/**
+ * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
+ * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
+ * out the digest of the image that would be deployed; never touches AWS.
+ */
+
+
+
+
+
+async function runGate(input, deps = {}) {
+    const { modelName, model } = input;
+    const planFile = input.planFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
+    const region = input.region ?? model.region;
+    const source = model.container_dir ? 'container_dir' : 'image_uri';
+    const digest = modelImageDigest(model, input.configFile, deps.assetHash);
+    let plan = null;
+    let planError = null;
+    try {
+        plan = readArtifact('plan', planFile);
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        planError = e.message;
+    }
+    const result = evaluateGate({
+        modelName,
+        model,
+        planFile,
+        plan,
+        planError,
+        deployImageDigest: digest,
+        deployRegion: region,
+    });
+    const report = {
+        kind: 'gate',
+        model_name: modelName,
+        plan_file: planFile,
+        plan_run_id: plan?.run_id ?? null,
+        image_source: source,
+        image_digest: digest,
+        instance_type: model.instance_type,
+        region,
+        passed: result.passed,
+        checks: result.checks,
+    };
+    return { artifact: report, report: renderGateReport(report), exitCode: result.passed ? 0 : 1, written: [] };
+}
+
+;// CONCATENATED MODULE: ./src/options/gate.ts
+/** The options of `scalegate gate` (command line and action). */
+
+
+const GATE_OPTIONS = {
+    ...MODEL_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'the plan to gate on', {
+        defaultText: 'artifacts/plan-<model>.json',
+        action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+    }),
+    region: spec_text('region', '<region>', 'region being deployed to', {
+        defaultText: "the model's region, as the CDK stacks use",
+    }),
+};
+
 ;// CONCATENATED MODULE: ./src/cli/gate.ts
 
 
 
+
+
 function registerGate(program) {
-    program
+    const command = program
         .command('gate')
         .summary('may the measured plan be deployed onto this image, instance type and region? (never touches AWS)')
-        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.')
-        .option('--model <name>', 'model name from scalegate.config.json')
-        .option('--config <file>', 'scalegate config file', 'scalegate.config.json')
-        .option('--plan <file>', 'plan artifact (default: artifacts/plan-<model>.json)')
-        .option('--region <region>', "region being deployed to (default: the model's region, as the CDK stacks use)")
+        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
+    addOptions(command, GATE_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
-        const context = loadModelContext({ model: flags.model, config: flags.config });
-        const result = await runGate({
-            modelName: context.modelName,
-            model: context.model,
-            configFile: context.configFile,
-            planFile: flags.plan,
-            region: flags.region ?? context.model.region,
-            containerAssetHash: asset_hash.containerAssetHash,
+        const values = optionValues(GATE_OPTIONS, flags);
+        // The region deployed to is the model's (as the CDK stacks use), not the SDK environment's.
+        const { modelName, model, configFile } = loadModelContext({
+            modelName: values.modelName,
+            configFile: values.configFile,
         });
-        present(result, { json: flags.json });
+        const result = await runGate({ ...values, modelName, model, configFile });
+        present(result, { json: flags.json === true });
     });
 }
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:net"
-const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: ./src/stats/quantiles.ts
+/**
+ * Quantiles and their distribution-free confidence intervals. Pure functions of their inputs.
+ */
+/** Sorted copy, ascending. */
+const sortedAscending = (values) => [...values].sort((a, b) => a - b);
+/**
+ * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the
+ * numpy/R default, which the legacy artifacts used). `sorted` must be ascending.
+ */
+function quantileSorted(sorted, q) {
+    if (sorted.length === 0)
+        return null;
+    if (q <= 0)
+        return sorted[0];
+    if (q >= 1)
+        return sorted[sorted.length - 1];
+    const position = (sorted.length - 1) * q;
+    const below = Math.floor(position);
+    const fraction = position - below;
+    const low = sorted[below];
+    const high = sorted[Math.min(below + 1, sorted.length - 1)];
+    return low + (high - low) * fraction;
+}
+const quantile = (values, q) => quantileSorted(sortedAscending(values), q);
+const mean = (values) => values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
+/** Binomial(n, p) cumulative probabilities P(B <= k) for k = 0..n, computed in log space. */
+function binomialCdf(n, p) {
+    const cdf = new Float64Array(n + 1);
+    const logP = Math.log(p);
+    const logQ = Math.log1p(-p);
+    let logPmf = n * logQ;
+    let total = 0;
+    for (let k = 0; k <= n; k++) {
+        total += Math.exp(logPmf);
+        cdf[k] = Math.min(1, total);
+        logPmf += Math.log((n - k) / (k + 1)) + logP - logQ;
+    }
+    return cdf;
+}
+/**
+ * Distribution-free confidence interval for the q-quantile: the order statistics X(l) and X(u)
+ * such that P(X(l) <= true quantile <= X(u)) >= confidence, from the binomial count of samples
+ * below the quantile. No assumption about the latency distribution (queueing tails are anything
+ * but normal). Returns null when there are too few samples for an interval at this confidence
+ * (fewer than 72 for a two-sided 95 % interval of p95).
+ */
+function quantileConfidenceInterval(sorted, q, confidence = 0.95) {
+    const n = sorted.length;
+    if (n === 0)
+        return null;
+    const alpha = (1 - confidence) / 2;
+    const cdf = binomialCdf(n, q);
+    const below = (j) => (j <= 0 ? 0 : cdf[j - 1]); // P(B <= j-1)
+    // Largest l (1-based) with P(B <= l-1) <= alpha, smallest u with P(B <= u-1) >= 1-alpha.
+    let lowRank = 0;
+    for (let j = 1; j <= n; j++) {
+        if (below(j) <= alpha)
+            lowRank = j;
+        else
+            break;
+    }
+    let highRank = 0;
+    for (let j = 1; j <= n; j++) {
+        if (below(j) >= 1 - alpha) {
+            highRank = j;
+            break;
+        }
+    }
+    if (lowRank === 0 || highRank === 0)
+        return null;
+    return {
+        low: sorted[lowRank - 1],
+        high: sorted[highRank - 1],
+        coverage: below(highRank) - below(lowRank),
+    };
+}
+function summarize(values) {
+    const sorted = sortedAscending(values);
+    return {
+        count: sorted.length,
+        mean: mean(sorted),
+        p50: quantileSorted(sorted, 0.5),
+        p95: quantileSorted(sorted, 0.95),
+        p99: quantileSorted(sorted, 0.99),
+        p95Interval: quantileConfidenceInterval(sorted, 0.95),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/ladder-stats.ts
+/**
+ * Statistics the qmax ladder decides with. Pure functions of their inputs.
+ *
+ * A rung's TTFAB samples are judged against the SLO by the distribution-free confidence interval
+ * of their p95; a request that got no audio (rejected, failed, timed out, or still waiting past
+ * the SLO) is a sample of +Infinity: it certainly missed the SLO. The rung is only believed once
+ * its window is settled (no drift between its halves).
+ */
+
+/**
+ * Type-7 quantile of an ascending array that may end in +Infinity (misses): Infinity as soon as
+ * the interpolation touches a miss (plain interpolation would give NaN for Infinity - Infinity).
+ */
+function quantileWithMisses(sorted, q) {
+    if (sorted.length === 0)
+        return null;
+    const position = (sorted.length - 1) * Math.min(1, Math.max(0, q));
+    const below = Math.floor(position);
+    const fraction = position - below;
+    const low = sorted[below];
+    const high = sorted[Math.min(below + 1, sorted.length - 1)];
+    if (!Number.isFinite(low) || (fraction > 0 && !Number.isFinite(high)))
+        return Number.POSITIVE_INFINITY;
+    return quantileSorted(sorted, q);
+}
+/**
+ * Drift between the first and second half of a window, in time order: the median of the later half
+ * minus the median of the earlier one. Settled when that is within tolerance of the window's median.
+ */
+function driftTest(valuesInTimeOrder, options = {}) {
+    const rel = options.relativeTolerance ?? 0.1;
+    const abs = options.absoluteToleranceMs ?? 5;
+    const minPerHalf = options.minPerHalf ?? 20;
+    const half = Math.floor(valuesInTimeOrder.length / 2);
+    if (half < minPerHalf) {
+        return {
+            driftMs: null,
+            toleranceMs: abs,
+            settled: false,
+            reason: `too few samples to test drift (${valuesInTimeOrder.length}, need ${2 * minPerHalf})`,
+        };
+    }
+    const first = sortedAscending(valuesInTimeOrder.slice(0, half));
+    const second = sortedAscending(valuesInTimeOrder.slice(valuesInTimeOrder.length - half));
+    const all = sortedAscending(valuesInTimeOrder);
+    const m1 = quantileWithMisses(first, 0.5);
+    const m2 = quantileWithMisses(second, 0.5);
+    const median = quantileWithMisses(all, 0.5);
+    if (!Number.isFinite(m1) && !Number.isFinite(m2)) {
+        return { driftMs: null, toleranceMs: abs, settled: true, reason: 'most requests failed throughout' };
+    }
+    if (!Number.isFinite(m1) || !Number.isFinite(m2)) {
+        return {
+            driftMs: null,
+            toleranceMs: abs,
+            settled: false,
+            reason: 'failures started or stopped mid-window',
+        };
+    }
+    const tolerance = Math.max(abs, rel * (Number.isFinite(median) ? median : Math.max(m1, m2)));
+    const drift = m2 - m1;
+    const settled = Math.abs(drift) <= tolerance;
+    return {
+        driftMs: drift,
+        toleranceMs: tolerance,
+        settled,
+        reason: settled
+            ? `median drift ${drift.toFixed(1)} ms within ±${tolerance.toFixed(1)} ms`
+            : `median drift ${drift.toFixed(1)} ms beyond ±${tolerance.toFixed(1)} ms`,
+    };
+}
+/**
+ * Judges one window of TTFAB samples (time order; +Infinity for misses) against the SLO.
+ */
+function evaluateSlo(samplesInTimeOrder, sloMs, options = {}) {
+    const minSamples = Math.max(options.minSamples ?? 100, 1);
+    const sorted = sortedAscending(samplesInTimeOrder);
+    const n = sorted.length;
+    const misses = sorted.filter((v) => !Number.isFinite(v)).length;
+    const p95 = quantileWithMisses(sorted, 0.95);
+    const ci = quantileConfidenceInterval(sorted, 0.95, options.confidence ?? 0.95);
+    const interval = ci ? { low: ci.low, high: ci.high } : null;
+    const drift = driftTest(samplesInTimeOrder, options.drift);
+    let verdict = 'uncertain';
+    let reason;
+    const fmt = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
+    if (!interval) {
+        reason = `${n} samples: too few for a confidence interval of p95`;
+    }
+    else if (interval.high <= sloMs) {
+        verdict = 'pass';
+        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] within the ${sloMs} ms SLO`;
+    }
+    else if (interval.low > sloMs) {
+        verdict = 'fail';
+        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] above the ${sloMs} ms SLO`;
+    }
+    else {
+        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] straddles the ${sloMs} ms SLO`;
+    }
+    if (misses > 0)
+        reason += `; ${misses} of ${n} samples are misses without audio`;
+    const decisive = verdict !== 'uncertain' && n >= minSamples;
+    if (verdict !== 'uncertain' && !decisive)
+        reason += ` (only ${n} samples, need ${minSamples})`;
+    return { n, misses, p95, interval, verdict, decisive, drift, reason };
+}
+/** CloudWatch datapoints (period starts, epoch ms) wholly inside [startMs, endMs]. */
+function periodsWithin(timestamps, values, periodS, startMs, endMs) {
+    const out = [];
+    for (let i = 0; i < timestamps.length; i++) {
+        const t = timestamps[i];
+        if (t >= startMs && t + periodS * 1000 <= endMs)
+            out.push(values[i]);
+    }
+    return out;
+}
+/** R(N) from the Maximum and Average datapoints of whole periods inside the measure window. */
+function joinServerConcurrency(maxima, averages, clientMeanInFlight) {
+    if (maxima.length === 0)
+        return { serverPeak: null, serverMean: null, ratio: null, periods: 0 };
+    const serverPeak = Math.max(...maxima);
+    const serverMean = mean(averages);
+    const ratio = clientMeanInFlight > 0 && serverPeak > 0 ? serverPeak / clientMeanInFlight : null;
+    return { serverPeak, serverMean, ratio, periods: maxima.length };
+}
+/** Aligns an epoch-ms instant up to the next multiple of `periodS` (unchanged if already aligned). */
+const alignUp = (wallMs, periodS) => Math.ceil(wallMs / (periodS * 1000)) * periodS * 1000;
+const alignDown = (wallMs, periodS) => Math.floor(wallMs / (periodS * 1000)) * periodS * 1000;
+
+;// CONCATENATED MODULE: ./src/analysis/ttotal.ts
+
+
+
+/** Without a deployed scale-out policy the detection lag is bounded, not measured (seconds). */
+const POLICY_LAG_BOUND_S = 60;
+const MARKER_STAGES = [
+    'container_start',
+    'framework_init',
+    'weights_ready',
+    'warmup_done',
+    'ready',
+];
+const MARKER = /=== STAGE ([a-z_]+) t=(\S+) elapsed_s=(-?[0-9]+(?:\.[0-9]+)?) ===/;
+/** `=== STAGE <name> t=<ISO>Z elapsed_s=<s> ===` -> the marker; null for any other line. */
+function parseStageMarker(message) {
+    const m = MARKER.exec(message);
+    if (!m)
+        return null;
+    const stage = m[1];
+    if (!MARKER_STAGES.includes(stage))
+        return null;
+    const atMs = Date.parse(m[2]);
+    if (!Number.isFinite(atMs))
+        return null;
+    return { stage: stage, atMs, elapsedS: Number(m[3]) };
+}
+/** The first marker of each stage, in the order they appear. */
+function stageMarkers(messages) {
+    const seen = new Map();
+    for (const message of messages) {
+        const marker = parseStageMarker(message);
+        if (marker && !seen.has(marker.stage))
+            seen.set(marker.stage, marker);
+    }
+    return [...seen.values()];
+}
+/** Timeline stage of each marker: the contract's `container_start` is the timeline's `container_started`. */
+const TIMELINE_STAGE_OF = {
+    container_start: 'container_started',
+    framework_init: 'framework_init',
+    weights_ready: 'weights_ready',
+    warmup_done: 'warmup_done',
+    ready: 'ready',
+};
+/** The stages in the order they happen (the artifact schema's list). */
+const TIMELINE_ORDER = ttotalStageNames;
+const iso = (ms) => new Date(ms).toISOString();
+const round3 = (s) => Math.round(s * 1000) / 1000;
+/**
+ * Timeline, durations (consecutive observed stages in contract order), shares of T_total (only
+ * for durations inside [desired_set, end]), the dominant stage, missing stages and notes. Pure.
+ */
+function analyseTimeline(obs) {
+    const notes = [];
+    const entries = new Map();
+    entries.set('load_applied', {
+        stage: 'load_applied',
+        at: iso(obs.loadAppliedMs),
+        source: 'probe start',
+        bounded: false,
+        note: 'probe established before the trigger; not the start of the clock',
+    });
+    entries.set('desired_set', {
+        stage: 'desired_set',
+        at: iso(obs.desiredSetMs),
+        source: 'UpdateEndpointWeightsAndCapacities call',
+        bounded: false,
+        note: 'the clock starts here',
+    });
+    if (obs.instanceLogging) {
+        entries.set('instance_logging', {
+            stage: 'instance_logging',
+            at: iso(obs.instanceLogging.firstEventMs),
+            source: `log stream ${obs.instanceLogging.stream} firstEventTimestamp`,
+            bounded: true,
+            note: 'upper bound on provisioning plus image pull, which a container cannot time itself',
+        });
+    }
+    const missing = [];
+    const byStage = new Map(obs.markers.map((m) => [m.stage, m]));
+    for (const stage of MARKER_STAGES) {
+        const marker = byStage.get(stage);
+        const name = TIMELINE_STAGE_OF[stage];
+        if (marker) {
+            entries.set(name, {
+                stage: name,
+                at: iso(marker.atMs),
+                source: `container log marker (elapsed_s=${marker.elapsedS.toFixed(3)})`,
+                bounded: false,
+                note: null,
+            });
+        }
+        else {
+            missing.push(name);
+        }
+    }
+    if (!byStage.has('container_start')) {
+        const first = MARKER_STAGES.map((s) => byStage.get(s)).find((m) => m !== undefined);
+        if (first) {
+            entries.set('container_started', {
+                stage: 'container_started',
+                at: iso(first.atMs - first.elapsedS * 1000),
+                source: 'derived from elapsed_s',
+                bounded: true,
+                note: `reconstructed as ${first.stage} minus its elapsed_s=${first.elapsedS.toFixed(3)}s; no container_start line was in the stream`,
+            });
+            notes.push(`the container_start marker is missing; container_started is reconstructed from ${first.stage} (labelled bounded)`);
+        }
+    }
+    if (obs.inService) {
+        entries.set('in_service', {
+            stage: 'in_service',
+            at: iso(obs.inService.atMs),
+            source: 'DescribeEndpoint CurrentInstanceCount',
+            bounded: true,
+            note: `first poll that reported the extra instance; it arrived after the previous poll at ${iso(obs.inService.previousPollMs)} (poll interval ${obs.inService.pollS} s is the bound)`,
+        });
+    }
+    else {
+        missing.push('in_service');
+    }
+    if (obs.recovered) {
+        const r = obs.recovered;
+        entries.set('traffic_recovered', {
+            stage: 'traffic_recovered',
+            at: iso(r.startMs),
+            source: 'client-side p95 recovery',
+            bounded: true,
+            note: `probe p95 TTFAB ${Math.round(r.p95Ms)} ms held at or under ${Math.round(r.targetMs)} ms across ${r.samples} completions in the following ${r.windowS} s window`,
+        });
+    }
+    else {
+        missing.push('traffic_recovered');
+    }
+    if (!obs.instanceLogging)
+        missing.splice(0, 0, 'instance_logging');
+    const timeline = TIMELINE_ORDER.map((s) => entries.get(s)).filter((e) => e !== undefined);
+    const endStage = entries.has('traffic_recovered')
+        ? 'traffic_recovered'
+        : entries.has('in_service')
+            ? 'in_service'
+            : null;
+    const endIndex = endStage ? TIMELINE_ORDER.indexOf(endStage) : -1;
+    const startIndex = TIMELINE_ORDER.indexOf('desired_set');
+    const ms = (e) => Date.parse(e.at);
+    const tTotalS = endStage
+        ? round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
+        : null;
+    const durations = [];
+    for (let i = 1; i < timeline.length; i++) {
+        const from = timeline[i - 1];
+        const to = timeline[i];
+        let seconds = round3((ms(to) - ms(from)) / 1000);
+        if (seconds < 0) {
+            notes.push(from.stage === 'instance_logging'
+                ? `${to.stage} (the container's own clock) is ${Math.abs(seconds)} s before instance_logging (when CloudWatch Logs received the stream's first line, an upper bound); counted as 0`
+                : `${to.stage} is stamped ${Math.abs(seconds)} s before ${from.stage} (different clocks); counted as 0`);
+            seconds = 0;
+        }
+        const fromIndex = TIMELINE_ORDER.indexOf(from.stage);
+        const toIndex = TIMELINE_ORDER.indexOf(to.stage);
+        const inside = tTotalS !== null && tTotalS > 0 && fromIndex >= startIndex && toIndex <= endIndex;
+        durations.push({
+            from: from.stage,
+            to: to.stage,
+            seconds,
+            bounded: from.bounded || to.bounded,
+            share: inside ? Math.round((seconds / tTotalS) * 10_000) / 10_000 : null,
+        });
+    }
+    const insideDurations = durations.filter((d) => d.share !== null);
+    const top = insideDurations.reduce((best, d) => (best === null || d.seconds > best.seconds ? d : best), null);
+    if (endStage === 'in_service') {
+        notes.push('traffic did not recover within the wait: T_total ends at in_service and is a lower bound (the instance was reported in service, but the probe p95 never fell to the target)');
+    }
+    return {
+        timeline,
+        durations,
+        dominant: top ? { from: top.from, to: top.to, seconds: top.seconds } : null,
+        missing,
+        tTotalS,
+        endStage,
+        notes,
+    };
+}
+/** p95 of the TTFABs of requests dispatched in [fromMs, toMs), with misses as +Infinity. */
+function windowP95(samples, fromMs, toMs) {
+    const values = samples.filter((s) => s.dispatchMs >= fromMs && s.dispatchMs < toMs).map((s) => s.ttfabMs);
+    return { p95: quantileWithMisses(sortedAscending(values), 0.95), n: values.length };
+}
+/**
+ * The first window [s, s + windowS) with s >= fromMs (stepping by stepMs, window end <= horizon)
+ * holding at least minSamples requests whose p95 TTFAB is at or under targetMs. Pure.
+ */
+function findRecoveryWindow(samples, options) {
+    const windowMs = options.windowS * 1000;
+    for (let s = options.fromMs; s + windowMs <= options.horizonMs; s += options.stepMs) {
+        const { p95, n } = windowP95(samples, s, s + windowMs);
+        if (p95 !== null && n >= options.minSamples && p95 <= options.targetMs) {
+            return { startMs: s, windowS: options.windowS, samples: n, p95Ms: p95, targetMs: options.targetMs };
+        }
+    }
+    return null;
+}
+/** The ladder's p95 TTFAB at `concurrency` (usable steps only; median across runs), null if none. */
+function ladderP95(qmax, concurrency) {
+    const values = qmax.steps
+        .filter((s) => s.concurrency === concurrency && s.usable && s.ttfab_p95_ms !== null)
+        .map((s) => s.ttfab_p95_ms)
+        .sort((a, b) => a - b);
+    if (values.length === 0)
+        return null;
+    return values[Math.floor((values.length - 1) / 2)];
+}
+/** The concurrencies the ladder measured usably, ascending. */
+const usableRungs = (qmax) => [...new Set(qmax.steps.filter((s) => s.usable && s.ttfab_p95_ms !== null).map((s) => s.concurrency))].sort((a, b) => a - b);
+/** Probe concurrencies N the ladder supports: usable at N and N/2, N <= Q_max. */
+function probeCandidates(qmax) {
+    const rungs = new Set(usableRungs(qmax));
+    return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
+}
+/** Policy detection lag from the deployed scale-out alarms (fastest alarm), else the bound. */
+function policyLag(timings, publicationDelayS) {
+    if (timings.length === 0) {
+        return {
+            lagS: POLICY_LAG_BOUND_S,
+            bounded: true,
+            source: `bound of ${POLICY_LAG_BOUND_S} s: no scale-out policy is deployed on the variant, so there is no alarm to read the detection lag from`,
+        };
+    }
+    const scored = timings.map((t) => {
+        const delay = publicationDelayS ?? t.periodS;
+        return { t, delay, lag: t.periodS * t.datapointsToAlarm + delay };
+    });
+    const best = scored.reduce((a, b) => (b.lag < a.lag ? b : a));
+    const delayText = publicationDelayS === null
+        ? `${best.delay} s CloudWatch publication delay (assumed: one period, the datapoint exists once its period closes)`
+        : `${best.delay} s CloudWatch publication delay (given)`;
+    return {
+        lagS: best.lag,
+        bounded: false,
+        source: `alarm ${best.t.alarmName} of policy ${best.t.policyName}: ${best.t.datapointsToAlarm} datapoints x ${best.t.periodS} s + ${delayText}`,
+    };
+}
+/**
+ * A T_total that ends at in_service (the instance came into service but the probe never
+ * recovered) is a lower bound: planning on it would under-size headroom. Artifacts from before
+ * `t_total_end_stage` was recorded are judged by their missing stages.
+ */
+function isLowerBound(ttotal) {
+    if (!ttotal)
+        return false;
+    if (ttotal.t_total_end_stage !== undefined)
+        return ttotal.t_total_end_stage === 'in_service';
+    return ttotal.missing_stages.includes('traffic_recovered');
+}
+const DIFFERENCE_LABEL = {
+    instance_type: 'instance type',
+    image_digest: 'image digest',
+    container_env: 'container environment',
+    region: 'region',
+};
+/** One line per fingerprint field on which the qmax artifact and the live endpoint disagree. */
+function mismatchWarnings(differences, endpoint) {
+    return differences.map((d) => `${DIFFERENCE_LABEL[d.field] ?? d.field}: qmax measured ${d.left}, endpoint ${endpoint} runs ${d.right}`);
+}
+const finiteOrNull = (v) => (v !== null && Number.isFinite(v) ? v : null);
+/** The ttotal artifact of one completed scale-out: timeline, durations, notes and provenance. */
+function assembleTtotalArtifact(r) {
+    const analysis = analyseTimeline(r.obs);
+    const notes = [
+        "trigger was --force-desired under a scaling freeze, so the policy's own detection lag is not in this number; it is reported separately as policy_lag_s, and the planner adds it (T_plan = t_total_s + policy_lag_s).",
+        ...analysis.notes,
+        ...r.mismatchWarnings.map((w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`),
+    ];
+    if (r.probeConcurrency > r.qmax.q_max)
+        notes.push(`the probe concurrency ${r.probeConcurrency} is above Q_max ${r.qmax.q_max}: the single instance was over its SLO before the trigger`);
+    if (r.keptJournal !== null) {
+        notes.push(`restoring the endpoint failed (${r.restore.errors.join('; ')}); the journal ${r.keptJournal} is kept: run \`scalegate thaw --model ${r.modelName}\``);
+    }
+    return {
+        schema_version: 1,
+        kind: 'ttotal',
+        model_name: r.modelName,
+        endpoint: r.endpoint,
+        run_id: r.runId,
+        measured_at: iso(r.obs.desiredSetMs),
+        fingerprint: r.fingerprint,
+        transport: r.transport,
+        trigger: r.trigger,
+        qmax_run_id: r.qmax.run_id,
+        t_total_s: Math.max(analysis.tTotalS ?? 0, 0.001),
+        policy_lag_s: r.lag.lagS,
+        policy_lag_bounded: r.lag.bounded,
+        policy_lag_source: r.lag.source,
+        instance_id: r.instanceId,
+        from_instances: r.fromInstances,
+        to_instances: r.toInstances,
+        probe_concurrency: r.probeConcurrency,
+        p95_before_ms: finiteOrNull(r.before.p95),
+        p95_recovered_target_ms: r.targetMs,
+        p95_after_ms: finiteOrNull(r.after.p95),
+        timeline: analysis.timeline,
+        durations: analysis.durations,
+        dominant_stage: analysis.dominant,
+        missing_stages: analysis.missing,
+        notes,
+        provenance: { origin: 'measured', tool: r.tool, note: null },
+        t_total_end_stage: analysis.endStage ?? undefined,
+        config_mismatch_allowed: r.mismatchWarnings.length > 0,
+        mismatch_warnings: r.mismatchWarnings,
+        requests_before: r.before.n,
+        requests_after: r.obs.recovered ? r.after.n : null,
+        settings: r.settings,
+        quota: r.quota,
+        restore: r.restore,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/local/aws-env.ts
+function clientConfigFor(handle) {
+    return {
+        endpoint: handle.url,
+        region: handle.region,
+        // The local SageMaker does not check signatures; the SDK only needs something to sign with.
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    };
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/local/aws-error.ts
 /**
  * An error the local SageMaker returns on the wire the way AWS does for the JSON protocols:
@@ -75962,83 +76890,136 @@ const validation = (message) => new AwsError('ValidationException', message, 400
 
 ;// CONCATENATED MODULE: ./src/local/wire.ts
 /**
- * Small helpers for the JSON protocols: reading request members and writing timestamps the way
- * the SDK v3 clients send and expect them (epoch seconds, as numbers, possibly fractional).
+ * Small helpers for the JSON protocols: reading request members (the one Reader every service
+ * uses) and writing timestamps the way the SDK v3 clients send and expect them (epoch seconds,
+ * as numbers, with millisecond precision).
  */
 
 /** Epoch milliseconds -> the JSON protocols' timestamp (epoch seconds, ms precision). */
 const epochSeconds = (ms) => Math.round(ms) / 1000;
-/** Builds typed readers over one request body; every refusal is `invalid(message)`. */
-function reader(input, invalid) {
-    const str = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+/**
+ * Typed reads of one request body's members; every refusal is the service's own error. Members
+ * are required unless `optional` is passed. Two wordings, as the services word them: Application
+ * Auto Scaling and CloudWatch (`parameter`: "The parameter X is required.") and the JSON 1.1
+ * services (`member`: "1 validation error detected: Value null at 'x' ...").
+ */
+class Reader {
+    input;
+    invalid;
+    missing;
+    wording;
+    constructor(input, invalid, missing = invalid, wording = 'parameter') {
+        this.input = input;
+        this.invalid = invalid;
+        this.missing = missing;
+        this.wording = wording;
+    }
+    wrongType(key, what) {
+        return this.invalid(this.wording === 'parameter' ? `The parameter ${key} must be ${what}.` : `${key} must be ${what}.`);
+    }
+    absent(key) {
+        return this.missing(this.wording === 'parameter'
+            ? `The parameter ${key} is required.`
+            : `1 validation error detected: Value null at '${lowerFirst(key)}' failed to satisfy constraint: Member must not be null`);
+    }
+    /** The member, or undefined when absent and optional (throws when absent and required). */
+    value(key, optional) {
+        const v = this.input[key];
+        if (v === undefined || v === null) {
+            if (optional)
+                return undefined;
+            throw this.absent(key);
+        }
+        return v;
+    }
+    has(key) {
+        return this.input[key] !== undefined && this.input[key] !== null;
+    }
+    str(key, optional) {
+        const v = this.value(key, optional);
+        if (v === undefined)
             return undefined;
         if (typeof v !== 'string')
-            throw invalid(`${name} must be a string.`);
+            throw this.wrongType(key, 'a string');
         return v;
-    };
-    const num = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+    }
+    num(key, optional) {
+        const v = this.value(key, optional);
+        if (v === undefined)
             return undefined;
         if (typeof v !== 'number' || !Number.isFinite(v))
-            throw invalid(`${name} must be a number.`);
+            throw this.wrongType(key, 'a number');
         return v;
-    };
-    const bool = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+    }
+    int(key, optional) {
+        const v = optional ? this.num(key, true) : this.num(key);
+        if (v !== undefined && !Number.isInteger(v))
+            throw this.wrongType(key, 'an integer');
+        return v;
+    }
+    bool(key) {
+        const v = this.value(key, true);
+        if (v === undefined)
             return undefined;
         if (typeof v !== 'boolean')
-            throw invalid(`${name} must be a boolean.`);
+            throw this.wrongType(key, 'a boolean');
         return v;
-    };
-    /** Timestamps arrive as epoch seconds (number); ISO strings are accepted too. Returns epoch ms. */
-    const time = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+    }
+    time(key, optional) {
+        const v = this.value(key, optional);
+        if (v === undefined)
             return undefined;
         if (typeof v === 'number' && Number.isFinite(v))
             return v * 1000;
         if (typeof v === 'string' && !Number.isNaN(Date.parse(v)))
             return Date.parse(v);
-        throw invalid(`${name} must be a timestamp.`);
-    };
-    const list = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+        throw this.wrongType(key, 'a timestamp');
+    }
+    list(key, optional) {
+        const v = this.value(key, optional);
+        if (v === undefined)
             return undefined;
         if (!Array.isArray(v))
-            throw invalid(`${name} must be a list.`);
+            throw this.wrongType(key, 'a list');
         return v;
-    };
-    const obj = (name) => {
-        const v = input[name];
-        if (v === undefined || v === null)
+    }
+    strList(key) {
+        const v = this.value(key, true);
+        if (v === undefined)
+            return undefined;
+        if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
+            throw this.wrongType(key, 'a list of strings');
+        return v;
+    }
+    obj(key) {
+        const v = this.value(key, true);
+        if (v === undefined)
             return undefined;
         if (typeof v !== 'object' || Array.isArray(v))
-            throw invalid(`${name} must be a structure.`);
+            throw this.wrongType(key, 'a structure');
         return v;
-    };
-    const need = (name, v) => {
+    }
+    objList(key) {
+        const v = this.value(key, true);
         if (v === undefined)
-            throw invalid(`1 validation error detected: Value null at '${lowerFirst(name)}' failed to satisfy constraint: Member must not be null`);
+            return undefined;
+        if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) {
+            throw this.wrongType(key, 'a list of structures');
+        }
         return v;
-    };
-    return {
-        str,
-        num,
-        bool,
-        time,
-        list,
-        obj,
-        reqStr: (name) => need(name, str(name)),
-        reqNum: (name) => need(name, num(name)),
-        reqTime: (name) => need(name, time(name)),
-        reqList: (name) => need(name, list(name)),
-    };
+    }
+    oneOf(key, allowed, optional) {
+        const v = optional ? this.str(key, true) : this.str(key);
+        if (v === undefined)
+            return undefined;
+        if (!allowed.includes(v)) {
+            throw this.invalid(`Value '${v}' at '${key}' failed to satisfy constraint: must be one of [${allowed.join(', ')}].`);
+        }
+        return v;
+    }
 }
+/** A reader with the JSON 1.1 services' wording (SageMaker, CloudWatch Logs, Service Quotas, CloudWatch metrics). */
+const memberReader = (input, invalid) => new Reader(input, invalid, invalid, 'member');
 const lowerFirst = (s) => s.charAt(0).toLowerCase() + s.slice(1);
 const unknownOperation = (operation) => new AwsError('UnknownOperationException', `Unknown operation ${operation}: the local SageMaker does not implement it.`, 400);
 /** A Map-key-stable rendering of a dimension set (order-independent, as CloudWatch matches). */
@@ -76049,6 +77030,1579 @@ function dimensionKey(dimensions) {
         .join('\u0001');
 }
 
+;// CONCATENATED MODULE: ./src/local/autoscaling/evaluate.ts
+const COMPARISONS = [
+    'GreaterThanOrEqualToThreshold',
+    'GreaterThanThreshold',
+    'LessThanThreshold',
+    'LessThanOrEqualToThreshold',
+];
+const MISSING_DATA_MODES = ['missing', 'breaching', 'notBreaching', 'ignore'];
+/** Periods retrieved beyond EvaluationPeriods (see the module comment). */
+const EXTRA_RANGE_PERIODS = 2;
+function breaches(value, threshold, comparison) {
+    switch (comparison) {
+        case 'GreaterThanOrEqualToThreshold':
+            return value >= threshold;
+        case 'GreaterThanThreshold':
+            return value > threshold;
+        case 'LessThanThreshold':
+            return value < threshold;
+        case 'LessThanOrEqualToThreshold':
+            return value <= threshold;
+    }
+}
+function isGreaterComparison(comparison) {
+    return comparison === 'GreaterThanOrEqualToThreshold' || comparison === 'GreaterThanThreshold';
+}
+/** The query window: the evaluation range, ending where the last completed period ended. */
+function evaluationRange(spec, nowMs) {
+    const periodMs = spec.periodS * 1000;
+    const endMs = Math.floor(nowMs / periodMs) * periodMs;
+    return { startMs: endMs - (spec.evaluationPeriods + EXTRA_RANGE_PERIODS) * periodMs, endMs };
+}
+function evaluateAlarm(spec, points, nowMs) {
+    const { startMs, endMs } = evaluationRange(spec, nowMs);
+    const n = spec.evaluationPeriods;
+    const m = spec.datapointsToAlarm;
+    const recent = points
+        .filter((p) => p.timestampMs >= startMs && p.timestampMs < endMs && Number.isFinite(p.value))
+        .sort((a, b) => b.timestampMs - a.timestampMs);
+    const evaluated = recent.slice(0, n).map((p) => ({
+        timestampMs: p.timestampMs,
+        value: p.value,
+        breaching: breaches(p.value, spec.threshold, spec.comparison),
+    }));
+    const realCount = evaluated.length;
+    const fill = n - realCount;
+    const realBreaching = evaluated.filter((d) => d.breaching).length;
+    const realGood = realCount - realBreaching;
+    if (fill > 0) {
+        // Filled slots: the most recent periods that have no datapoint.
+        const have = new Set(recent.map((p) => p.timestampMs));
+        const periodMs = spec.periodS * 1000;
+        let filled = 0;
+        for (let t = endMs - periodMs; filled < fill && t >= startMs; t -= periodMs) {
+            if (have.has(t))
+                continue;
+            evaluated.push({ timestampMs: t, value: undefined, breaching: spec.treatMissingData === 'breaching' });
+            filled++;
+        }
+        evaluated.sort((a, b) => b.timestampMs - a.timestampMs);
+    }
+    const base = { evaluated, recent, queryStartMs: startMs, queryEndMs: endMs };
+    const cmp = describeComparison(spec.comparison);
+    const thr = fmt(spec.threshold);
+    const listed = `[${evaluated
+        .filter((d) => d.value !== undefined)
+        .map((d) => `${fmt(d.value)} (${fmtDate(d.timestampMs)})`)
+        .join(', ')}]`;
+    if (fill > 0 && realCount === 0) {
+        // Nothing real in the whole evaluation range.
+        switch (spec.treatMissingData) {
+            case 'missing':
+                return {
+                    ...base,
+                    state: 'INSUFFICIENT_DATA',
+                    reason: `Insufficient Data: ${plural(n, 'datapoint')} ${n === 1 ? 'was' : 'were'} unknown.`,
+                };
+            case 'ignore':
+                return {
+                    ...base,
+                    state: undefined,
+                    reason: 'No datapoints in the evaluation range; missing data is ignored.',
+                };
+            case 'breaching':
+                return {
+                    ...base,
+                    state: 'ALARM',
+                    reason: `Threshold Crossed: no datapoints were received for ${plural(n, 'period')} and ${plural(n, 'missing datapoint')} ${n === 1 ? 'was' : 'were'} treated as [Breaching].`,
+                };
+            case 'notBreaching':
+                return {
+                    ...base,
+                    state: 'OK',
+                    reason: `Threshold Crossed: no datapoints were received for ${plural(n, 'period')} and ${plural(n, 'missing datapoint')} ${n === 1 ? 'was' : 'were'} treated as [NonBreaching].`,
+                };
+        }
+    }
+    let breachCount = realBreaching;
+    let goodCount = realGood;
+    let needed = m;
+    if (fill > 0) {
+        if (spec.treatMissingData === 'breaching')
+            breachCount += fill;
+        else if (spec.treatMissingData === 'notBreaching')
+            goodCount += fill;
+        else if (spec.treatMissingData === 'missing')
+            needed = Math.min(m, realCount);
+    }
+    const filledNote = fill > 0 && (spec.treatMissingData === 'breaching' || spec.treatMissingData === 'notBreaching')
+        ? ` and ${plural(fill, 'missing datapoint')} treated as [${spec.treatMissingData === 'breaching' ? 'Breaching' : 'NonBreaching'}]`
+        : '';
+    if (breachCount >= needed) {
+        return {
+            ...base,
+            state: 'ALARM',
+            reason: `Threshold Crossed: ${breachCount} out of the last ${n} datapoints ${listed}${filledNote} ${breachCount === 1 ? 'was' : 'were'} ${cmp} the threshold (${thr}) (minimum ${plural(m, 'datapoint')} for OK -> ALARM transition).`,
+        };
+    }
+    // With ignore, OK needs the real data to rule ALARM out even if every filled slot breached.
+    if (spec.treatMissingData === 'ignore' && fill > 0 && goodCount <= n - m) {
+        return { ...base, state: undefined, reason: 'Not enough datapoints to decide; missing data is ignored.' };
+    }
+    return {
+        ...base,
+        state: 'OK',
+        reason: `Threshold Crossed: ${goodCount} out of the last ${n} datapoints ${listed}${filledNote} ${goodCount === 1 ? 'was' : 'were'} not ${cmp} the threshold (${thr}) (minimum ${plural(n - m + 1, 'datapoint')} for ALARM -> OK transition).`,
+    };
+}
+function describeComparison(c) {
+    switch (c) {
+        case 'GreaterThanOrEqualToThreshold':
+            return 'greater than or equal to';
+        case 'GreaterThanThreshold':
+            return 'greater than';
+        case 'LessThanThreshold':
+            return 'less than';
+        case 'LessThanOrEqualToThreshold':
+            return 'less than or equal to';
+    }
+}
+const plural = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+/** CloudWatch prints values with at least one decimal: 12 -> "12.0". */
+const fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
+/** CloudWatch's state reasons print times as dd/MM/yy HH:mm:ss (UTC). */
+function fmtDate(ms) {
+    const d = new Date(ms);
+    const p = (x) => String(x).padStart(2, '0');
+    return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCFullYear() % 100)} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+}
+
+;// CONCATENATED MODULE: ./src/local/autoscaling/input.ts
+/**
+ * The errors each service answers for bad input (read with src/local/wire.ts `Reader`), and
+ * opaque pagination.
+ * Application Auto Scaling says `ValidationException`; CloudWatch uses its query-era codes
+ * (`InvalidParameterValue`, `MissingParameter`, ...), which the SDK maps onto its exception
+ * classes through their `awsQueryError` trait.
+ */
+
+const aasInvalid = (m) => new AwsError('ValidationException', m, 400);
+const cwInvalid = (m) => new AwsError('InvalidParameterValue', m, 400);
+const cwMissing = (m) => new AwsError('MissingParameter', m, 400);
+/** Opaque pagination tokens: the offset into a stable ordering, bound to the query that produced it. */
+function encodeToken(offset, scope) {
+    return Buffer.from(JSON.stringify({ o: offset, s: scope })).toString('base64');
+}
+function decodeToken(token, scope, invalid) {
+    if (token === undefined)
+        return 0;
+    try {
+        const parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+        if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.s === scope) {
+            return parsed.o;
+        }
+    }
+    catch {
+        // fall through: any undecodable token is invalid
+    }
+    throw invalid('Invalid NextToken.');
+}
+/** One page of `items` and the token for the rest (absent on the last page, as AWS does). */
+function page(items, offset, size, scope) {
+    const slice = items.slice(offset, offset + size);
+    const next = offset + size < items.length ? encodeToken(offset + size, scope) : undefined;
+    return { items: slice, nextToken: next };
+}
+
+;// CONCATENATED MODULE: ./src/local/autoscaling/alarms.ts
+/**
+ * CloudWatch metric alarms: PutMetricAlarm, DescribeAlarms, DeleteAlarms, SetAlarmState,
+ * DescribeAlarmsForMetric, and the evaluation loop that moves alarms between states from the
+ * metrics store and invokes their actions.
+ *
+ * Actions (AWS: "Alarm actions", CloudWatch User Guide): an action runs when the alarm enters a
+ * state and, for Auto Scaling actions, again for every period the alarm stays in that state. Here
+ * the state is re-evaluated on every tick (cheap, responsive) but a persisting state re-invokes
+ * its actions only once per newly completed period, as AWS does.
+ */
+
+
+
+
+const ALARM_OPERATIONS = [
+    'PutMetricAlarm',
+    'DescribeAlarms',
+    'DeleteAlarms',
+    'SetAlarmState',
+    'DescribeAlarmsForMetric',
+];
+const STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'];
+const STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'];
+/** pNN or pNN.NN (0..100). Other extended statistics (tm90, wm, ...) are not computed locally. */
+const PERCENTILE = /^p(100|\d{1,2})(\.\d{1,2})?$/;
+class AlarmStore {
+    opts;
+    alarms = new Map();
+    /** Receives every action invocation; wired to Application Auto Scaling. */
+    onAction = () => { };
+    constructor(opts) {
+        this.opts = opts;
+    }
+    reset() {
+        this.alarms.clear();
+    }
+    arnFor(name) {
+        return `arn:aws:cloudwatch:${this.opts.region}:${this.opts.accountId}:alarm:${name}`;
+    }
+    get(name) {
+        return this.alarms.get(name);
+    }
+    /** Alarms whose actions (any state) include `arn`. */
+    withAction(arn) {
+        return [...this.alarms.values()]
+            .filter((a) => a.alarmActions.includes(arn) ||
+            a.okActions.includes(arn) ||
+            a.insufficientDataActions.includes(arn))
+            .sort(byName);
+    }
+    /** Drops `arn` from every alarm's actions: what deleting a step scaling policy does on AWS. */
+    removeAction(arn) {
+        for (const a of this.alarms.values()) {
+            a.alarmActions = a.alarmActions.filter((x) => x !== arn);
+            a.okActions = a.okActions.filter((x) => x !== arn);
+            a.insufficientDataActions = a.insufficientDataActions.filter((x) => x !== arn);
+        }
+    }
+    delete(names) {
+        for (const n of names)
+            this.alarms.delete(n);
+    }
+    handle = async (operation, input) => {
+        switch (operation) {
+            case 'PutMetricAlarm':
+                this.put(input);
+                return {};
+            case 'DescribeAlarms':
+                return this.describeAlarms(input);
+            case 'DeleteAlarms':
+                return this.deleteAlarms(input);
+            case 'SetAlarmState':
+                return this.setAlarmState(input);
+            case 'DescribeAlarmsForMetric':
+                return this.describeAlarmsForMetric(input);
+            default:
+                throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
+        }
+    };
+    /** PutMetricAlarm; also how Application Auto Scaling creates its managed alarms. */
+    put(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const name = r.str('AlarmName');
+        if (name.length < 1 || name.length > 255)
+            throw cwInvalid('AlarmName must be 1 to 255 characters long.');
+        if (r.has('Metrics') || r.has('ThresholdMetricId')) {
+            throw cwInvalid('Alarms on metric math (Metrics, ThresholdMetricId) are not supported by the local SageMaker; use MetricName, Namespace, Dimensions and Statistic or ExtendedStatistic.');
+        }
+        for (const unsupported of ['EvaluationCriteria', 'EvaluationWindow', 'WarmUpConfiguration']) {
+            if (r.has(unsupported))
+                throw cwInvalid(`${unsupported} is not supported by the local SageMaker.`);
+        }
+        const metricName = r.str('MetricName');
+        const namespace = r.str('Namespace');
+        const statistic = r.oneOf('Statistic', STATISTICS, true);
+        const extendedStatistic = r.str('ExtendedStatistic', true);
+        if ((statistic === undefined) === (extendedStatistic === undefined)) {
+            throw new AwsError('InvalidParameterCombination', 'Exactly one element of the list [Statistic, ExtendedStatistic] must be specified.');
+        }
+        if (extendedStatistic !== undefined && !PERCENTILE.test(extendedStatistic)) {
+            throw cwInvalid(`The value ${extendedStatistic} for parameter ExtendedStatistic is not supported by the local SageMaker: use a percentile pNN or pNN.NN.`);
+        }
+        const dimensions = readDimensions(r);
+        const periodS = r.int('Period');
+        // AWS: 10, 20 and 30 s (high resolution) or any multiple of 60 (1 and 5 also exist for
+        // high-resolution custom metrics).
+        if (!([1, 5, 10, 20, 30].includes(periodS) || (periodS > 0 && periodS % 60 === 0))) {
+            throw cwInvalid(`The parameter Period must be 10, 20, 30 or a multiple of 60 (got ${periodS}).`);
+        }
+        const evaluationPeriods = r.int('EvaluationPeriods');
+        if (evaluationPeriods < 1)
+            throw cwInvalid('The parameter EvaluationPeriods must be at least 1.');
+        // AWS: at most 7 days in total, and at most 1 day for periods under an hour.
+        const maxTotal = periodS < 3600 ? 86_400 : 604_800;
+        if (periodS * evaluationPeriods > maxTotal) {
+            throw cwInvalid(`Period * EvaluationPeriods must be at most ${maxTotal} seconds for this period.`);
+        }
+        const datapointsToAlarm = r.int('DatapointsToAlarm', true);
+        if (datapointsToAlarm !== undefined && (datapointsToAlarm < 1 || datapointsToAlarm > evaluationPeriods)) {
+            throw cwInvalid('DatapointsToAlarm must be between 1 and EvaluationPeriods.');
+        }
+        const threshold = r.num('Threshold');
+        const comparison = r.str('ComparisonOperator');
+        if (!COMPARISONS.includes(comparison)) {
+            throw cwInvalid(`ComparisonOperator ${comparison} is not supported by the local SageMaker (anomaly detection bands are not); use one of ${COMPARISONS.join(', ')}.`);
+        }
+        const treatMissingData = r.str('TreatMissingData', true);
+        if (treatMissingData !== undefined &&
+            !MISSING_DATA_MODES.includes(treatMissingData)) {
+            throw cwInvalid(`TreatMissingData must be one of ${MISSING_DATA_MODES.join(', ')}.`);
+        }
+        const actions = (key) => {
+            const list = r.strList(key) ?? [];
+            if (list.length > 5)
+                throw new AwsError('LimitExceeded', `The maximum number of ${key} is 5.`);
+            return [...list];
+        };
+        const now = this.opts.now();
+        const existing = this.alarms.get(name);
+        const config = {
+            name,
+            arn: this.arnFor(name),
+            description: r.str('AlarmDescription', true),
+            actionsEnabled: r.bool('ActionsEnabled') ?? true,
+            okActions: actions('OKActions'),
+            alarmActions: actions('AlarmActions'),
+            insufficientDataActions: actions('InsufficientDataActions'),
+            metricName,
+            namespace,
+            statistic,
+            extendedStatistic,
+            dimensions,
+            periodS,
+            unit: r.str('Unit', true),
+            evaluationPeriods,
+            datapointsToAlarm,
+            threshold,
+            comparison: comparison,
+            treatMissingData: treatMissingData,
+            evaluateLowSampleCountPercentile: r.str('EvaluateLowSampleCountPercentile', true),
+            configUpdatedMs: now,
+        };
+        if (existing) {
+            // AWS: an update overwrites the configuration and leaves the state unchanged.
+            Object.assign(existing, config);
+            existing.lastEvaluation = undefined;
+            return existing;
+        }
+        const alarm = {
+            ...config,
+            state: 'INSUFFICIENT_DATA',
+            stateReason: 'Unchecked: Initial alarm creation',
+            stateReasonData: undefined,
+            stateUpdatedMs: now,
+            stateTransitionedMs: now,
+            overrideUntilMs: undefined,
+            // No action is invoked at creation: only a later transition or period does that.
+            lastActionPeriodEndMs: evaluationRange(specOf(config), now).endMs,
+            lastEvaluation: undefined,
+        };
+        this.alarms.set(name, alarm);
+        return alarm;
+    }
+    describeAlarms(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const names = r.strList('AlarmNames');
+        const prefix = r.str('AlarmNamePrefix', true);
+        if (names && names.length > 100)
+            throw cwInvalid('AlarmNames may hold at most 100 names.');
+        if (names && prefix !== undefined) {
+            throw new AwsError('InvalidParameterCombination', 'AlarmNames and AlarmNamePrefix cannot be specified together.');
+        }
+        const stateValue = r.oneOf('StateValue', STATES, true);
+        const actionPrefix = r.str('ActionPrefix', true);
+        const types = r.strList('AlarmTypes');
+        const maxRecords = r.int('MaxRecords', true) ?? 50;
+        if (maxRecords < 1 || maxRecords > 100)
+            throw cwInvalid('MaxRecords must be between 1 and 100.');
+        for (const unsupported of ['ChildrenOfAlarmName', 'ParentsOfAlarmName']) {
+            if (r.has(unsupported))
+                throw cwInvalid(`${unsupported} is not supported: the local SageMaker has no composite alarms.`);
+        }
+        // AWS: without AlarmTypes only metric alarms are returned.
+        const wantMetric = !types || types.includes('MetricAlarm');
+        const matching = wantMetric
+            ? [...this.alarms.values()]
+                .filter((a) => !names || names.includes(a.name))
+                .filter((a) => prefix === undefined || a.name.startsWith(prefix))
+                .filter((a) => stateValue === undefined || a.state === stateValue)
+                .filter((a) => actionPrefix === undefined ||
+                [...a.alarmActions, ...a.okActions, ...a.insufficientDataActions].some((x) => x.startsWith(actionPrefix)))
+                .sort(byName)
+            : [];
+        const scope = JSON.stringify([names, prefix, stateValue, actionPrefix, types]);
+        const offset = decodeToken(r.str('NextToken', true), scope, (m) => new AwsError('InvalidNextToken', m));
+        const { items, nextToken } = page(matching, offset, maxRecords, scope);
+        return {
+            MetricAlarms: items.map(toWire),
+            CompositeAlarms: [],
+            ...(nextToken ? { NextToken: nextToken } : {}),
+        };
+    }
+    describeAlarmsForMetric(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const metricName = r.str('MetricName');
+        const namespace = r.str('Namespace');
+        const statistic = r.oneOf('Statistic', STATISTICS, true);
+        const extendedStatistic = r.str('ExtendedStatistic', true);
+        const dimensions = r.has('Dimensions') ? readDimensions(r) : undefined;
+        const period = r.int('Period', true);
+        const unit = r.str('Unit', true);
+        const found = [...this.alarms.values()]
+            .filter((a) => a.metricName === metricName && a.namespace === namespace)
+            .filter((a) => statistic === undefined || a.statistic === statistic)
+            .filter((a) => extendedStatistic === undefined || a.extendedStatistic === extendedStatistic)
+            .filter((a) => dimensions === undefined || sameDimensions(a.dimensions, dimensions))
+            .filter((a) => period === undefined || a.periodS === period)
+            .filter((a) => unit === undefined || a.unit === unit)
+            .sort(byName);
+        return { MetricAlarms: found.map(toWire) };
+    }
+    /**
+     * DeleteAlarms. Names that do not exist are skipped without error: the real service does not
+     * fail on them (the CloudFormation alarm handler had to add its own NotFound check for that
+     * reason, aws-cloudformation/cloudformation-cli#456).
+     */
+    deleteAlarms(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const names = r.strList('AlarmNames');
+        if (!names)
+            throw cwMissing('The parameter AlarmNames is required.');
+        if (names.length > 100)
+            throw cwInvalid('AlarmNames may hold at most 100 names.');
+        this.delete(names);
+        return {};
+    }
+    /**
+     * SetAlarmState: AWS sets the state for testing; it holds until the next evaluation, and a
+     * change of state invokes the new state's actions. Evaluations here happen every tick, so the
+     * override is kept until the current period has ended, the cadence at which AWS re-evaluates.
+     */
+    setAlarmState(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const name = r.str('AlarmName');
+        const state = r.oneOf('StateValue', STATES);
+        const reason = r.str('StateReason');
+        const reasonData = r.str('StateReasonData', true);
+        if (reasonData !== undefined) {
+            try {
+                JSON.parse(reasonData);
+            }
+            catch {
+                throw new AwsError('InvalidFormat', 'StateReasonData must be valid JSON.');
+            }
+        }
+        const alarm = this.alarms.get(name);
+        if (!alarm)
+            throw new AwsError('ResourceNotFound', `Alarm ${name} does not exist.`, 404);
+        const now = this.opts.now();
+        const { endMs } = evaluationRange(specOf(alarm), now);
+        alarm.overrideUntilMs = endMs + alarm.periodS * 1000;
+        this.transition(alarm, state, reason, reasonData, now, endMs, undefined);
+        return {};
+    }
+    /** One evaluation pass over every alarm: O(alarms) metric queries. */
+    evaluateAll() {
+        const now = this.opts.now();
+        for (const alarm of [...this.alarms.values()]) {
+            try {
+                this.evaluateOne(alarm, now);
+            }
+            catch {
+                // A failing metrics query leaves this alarm as it is until the next tick.
+            }
+        }
+    }
+    evaluateOne(alarm, now) {
+        const spec = specOf(alarm);
+        const range = evaluationRange(spec, now);
+        const points = this.opts.metrics.query({
+            namespace: alarm.namespace,
+            metricName: alarm.metricName,
+            dimensions: Object.fromEntries(alarm.dimensions.map((d) => [d.Name, d.Value])),
+            stat: alarm.statistic ?? alarm.extendedStatistic,
+            periodS: alarm.periodS,
+            startMs: range.startMs,
+            endMs: range.endMs,
+        });
+        const ev = evaluateAlarm(spec, points, now);
+        alarm.lastEvaluation = ev;
+        if (alarm.overrideUntilMs !== undefined) {
+            if (range.endMs < alarm.overrideUntilMs)
+                return; // SetAlarmState still holds
+            alarm.overrideUntilMs = undefined;
+        }
+        const next = ev.state ?? alarm.state;
+        if (next !== alarm.state) {
+            this.transition(alarm, next, ev.reason, reasonData(alarm, ev, now), now, range.endMs, ev);
+        }
+        else if (range.endMs > alarm.lastActionPeriodEndMs) {
+            // The state persisted through another completed period: invoke its actions again.
+            alarm.lastActionPeriodEndMs = range.endMs;
+            this.invoke(alarm, alarm.state, alarm.state, alarm.stateReason, now, ev);
+        }
+    }
+    transition(alarm, state, reason, data, now, periodEndMs, ev) {
+        const previous = alarm.state;
+        alarm.stateReason = reason;
+        alarm.stateReasonData = data;
+        alarm.stateUpdatedMs = now;
+        if (previous === state)
+            return;
+        alarm.state = state;
+        alarm.stateTransitionedMs = now;
+        alarm.lastActionPeriodEndMs = periodEndMs;
+        this.invoke(alarm, previous, state, reason, now, ev);
+    }
+    invoke(alarm, previous, state, reason, now, ev) {
+        if (!alarm.actionsEnabled)
+            return;
+        const actions = state === 'ALARM'
+            ? alarm.alarmActions
+            : state === 'OK'
+                ? alarm.okActions
+                : alarm.insufficientDataActions;
+        if (actions.length === 0)
+            return;
+        const change = {
+            alarmName: alarm.name,
+            alarmArn: alarm.arn,
+            previous,
+            state,
+            reason,
+            atMs: now,
+        };
+        this.onAction({ change, actions: [...actions], alarm: { ...alarm }, evaluation: ev });
+    }
+}
+function readDimensions(r) {
+    const list = r.objList('Dimensions') ?? [];
+    if (list.length > 30)
+        throw cwInvalid('At most 30 dimensions are allowed.');
+    return list.map((d) => {
+        const dr = new Reader(d, cwInvalid, cwMissing);
+        return { Name: dr.str('Name'), Value: dr.str('Value') };
+    });
+}
+function sameDimensions(a, b) {
+    if (a.length !== b.length)
+        return false;
+    return a.every((d) => b.some((e) => e.Name === d.Name && e.Value === d.Value));
+}
+const byName = (a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+function specOf(a) {
+    return {
+        periodS: a.periodS,
+        evaluationPeriods: a.evaluationPeriods,
+        datapointsToAlarm: a.datapointsToAlarm ?? a.evaluationPeriods,
+        threshold: a.threshold,
+        comparison: a.comparison,
+        treatMissingData: a.treatMissingData ?? 'missing',
+    };
+}
+/** StateReasonData in the shape CloudWatch writes for threshold alarms. */
+function reasonData(alarm, ev, now) {
+    return JSON.stringify({
+        version: '1.0',
+        queryDate: new Date(now).toISOString(),
+        startDate: new Date(ev.queryStartMs).toISOString(),
+        ...(alarm.statistic ? { statistic: alarm.statistic } : { extendedStatistic: alarm.extendedStatistic }),
+        period: alarm.periodS,
+        recentDatapoints: ev.recent.map((p) => p.value).reverse(),
+        threshold: alarm.threshold,
+        evaluatedDatapoints: ev.evaluated.map((d) => ({
+            timestamp: new Date(d.timestampMs).toISOString(),
+            ...(d.value !== undefined ? { value: d.value } : {}),
+        })),
+    });
+}
+function toWire(a) {
+    const out = {
+        AlarmName: a.name,
+        AlarmArn: a.arn,
+        AlarmConfigurationUpdatedTimestamp: epochSeconds(a.configUpdatedMs),
+        ActionsEnabled: a.actionsEnabled,
+        OKActions: a.okActions,
+        AlarmActions: a.alarmActions,
+        InsufficientDataActions: a.insufficientDataActions,
+        StateValue: a.state,
+        StateReason: a.stateReason,
+        StateUpdatedTimestamp: epochSeconds(a.stateUpdatedMs),
+        StateTransitionedTimestamp: epochSeconds(a.stateTransitionedMs),
+        MetricName: a.metricName,
+        Namespace: a.namespace,
+        Dimensions: a.dimensions,
+        Period: a.periodS,
+        EvaluationPeriods: a.evaluationPeriods,
+        Threshold: a.threshold,
+        ComparisonOperator: a.comparison,
+    };
+    const optional = {
+        AlarmDescription: a.description,
+        StateReasonData: a.stateReasonData,
+        Statistic: a.statistic,
+        ExtendedStatistic: a.extendedStatistic,
+        Unit: a.unit,
+        DatapointsToAlarm: a.datapointsToAlarm,
+        TreatMissingData: a.treatMissingData,
+        EvaluateLowSampleCountPercentile: a.evaluateLowSampleCountPercentile,
+    };
+    for (const [k, v] of Object.entries(optional))
+        if (v !== undefined)
+            out[k] = v;
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/local/autoscaling/scaling.ts
+/**
+ * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`):
+ * scalable targets, target-tracking and step scaling policies that act on CloudWatch alarms, and
+ * the scaling activities they produce.
+ *
+ * AWS behaviour relied on (Application Auto Scaling User Guide and API Reference):
+ * - Target tracking creates and owns its alarms (names `TargetTracking-<resourceId>-AlarmHigh-<uuid>`
+ *   / `-AlarmLow-<uuid>`, description "DO NOT EDIT OR DELETE ..."), deletes them with the policy,
+ *   and has no AlarmLow when scale-in is disabled. It scales out proportionally to the metric and
+ *   scales in only once the metric is clearly (about 10 %) below the target.
+ * - Step adjustments are intervals of (metric - alarm threshold); above the threshold the lower
+ *   bound is inclusive and the upper exclusive, below it the reverse.
+ * - Cooldowns (ScaleOutCooldown, ScaleInCooldown, step Cooldown; default 300 s for SageMaker
+ *   variants) run from the end of the scaling activity. During a scale-out cooldown the capacity
+ *   that activity added counts as already there: only a larger scale-out adds (the difference).
+ *   A scale-in cooldown blocks scale-in only; a scale-out cuts it short.
+ * - Suspension flags stop dynamic scale-in / scale-out; min/max always bound a policy's result.
+ * - Registering (or updating) min/max so that the desired count is outside them scales it into range.
+ * - Only changes Application Auto Scaling makes are activities; a manual
+ *   UpdateEndpointWeightsAndCapacities is not, so nothing here infers activities from capacity.
+ */
+
+
+
+
+
+const NAMESPACE = 'sagemaker';
+const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
+const scaling_RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
+/** AWS default cooldown for SageMaker endpoint variants (TargetTrackingScalingPolicyConfiguration). */
+const DEFAULT_COOLDOWN_S = 300;
+/** AWS quota: scaling policies per scalable target. */
+const MAX_POLICIES_PER_TARGET = 50;
+/** Activities kept per target; AWS keeps six weeks of history. */
+const MAX_ACTIVITIES_PER_TARGET = 1000;
+const PREDEFINED = [
+    'SageMakerVariantInvocationsPerInstance',
+    'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+];
+const ADJUSTMENT_TYPES = ['ChangeInCapacity', 'ExactCapacity', 'PercentChangeInCapacity'];
+const AGGREGATIONS = ['Average', 'Minimum', 'Maximum'];
+const METRIC_STATISTICS = ['Average', 'Minimum', 'Maximum', 'SampleCount', 'Sum'];
+const SCALE_IN_FRACTION = 0.9;
+class ScalingService {
+    opts;
+    targets = new Map();
+    policies = new Map(); // by ARN
+    /** Newest first. */
+    activities = [];
+    /** Activities still InProgress, so each tick only looks at those. */
+    open = new Set();
+    /** Serialises scaling decisions per target so two alarms cannot race on the same capacity. */
+    queues = new Map();
+    generation = 0;
+    constructor(opts) {
+        this.opts = opts;
+    }
+    reset() {
+        this.generation++;
+        for (const p of this.policies.values())
+            this.dropPolicyAlarms(p);
+        this.targets.clear();
+        this.policies.clear();
+        this.activities = [];
+        this.open.clear();
+        this.queues.clear();
+    }
+    handle = async (operation, input) => {
+        switch (operation) {
+            case 'RegisterScalableTarget':
+                return this.registerScalableTarget(input);
+            case 'DescribeScalableTargets':
+                return this.describeScalableTargets(input);
+            case 'DeregisterScalableTarget':
+                return this.deregisterScalableTarget(input);
+            case 'PutScalingPolicy':
+                return this.putScalingPolicy(input);
+            case 'DescribeScalingPolicies':
+                return this.describeScalingPolicies(input);
+            case 'DeleteScalingPolicy':
+                return this.deleteScalingPolicy(input);
+            case 'DescribeScalingActivities':
+                return this.describeScalingActivities(input);
+            default:
+                throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
+        }
+    };
+    // ---- scalable targets -------------------------------------------------------------------
+    registerScalableTarget(input) {
+        const r = new Reader(input, aasInvalid);
+        const resourceId = readKey(r);
+        const min = r.int('MinCapacity', true);
+        const max = r.int('MaxCapacity', true);
+        const roleArn = r.str('RoleARN', true);
+        const suspended = r.obj('SuspendedState');
+        if (min !== undefined && min < 0)
+            throw aasInvalid('MinCapacity must be at least 0.');
+        if (max !== undefined && max < 0)
+            throw aasInvalid('MaxCapacity must be at least 0.');
+        const variant = this.opts.capacity.describe(resourceId);
+        if (!variant)
+            throw aasInvalid(`Could not find the endpoint variant for resource ID ${resourceId}.`);
+        const existing = this.targets.get(resourceId);
+        if (!existing && (min === undefined || max === undefined)) {
+            throw aasInvalid('MinCapacity and MaxCapacity are required to register a new scalable target.');
+        }
+        const newMin = min ?? existing.minCapacity;
+        const newMax = max ?? existing.maxCapacity;
+        if (newMin > newMax) {
+            throw aasInvalid(`Minimum capacity ${newMin} cannot be greater than maximum capacity ${newMax}.`);
+        }
+        const flags = readSuspended(suspended, existing?.suspended);
+        const target = existing ?? {
+            resourceId,
+            minCapacity: newMin,
+            maxCapacity: newMax,
+            roleArn: roleArn ??
+                `arn:aws:iam::${this.opts.accountId}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
+            createdMs: this.opts.now(),
+            suspended: flags,
+            arn: `arn:aws:application-autoscaling:${this.opts.region}:${this.opts.accountId}:scalable-target/${(0,external_node_crypto_.randomUUID)().replaceAll('-', '')}`,
+        };
+        // Update: only what was given changes; the rest (and unspecified suspension flags) is kept.
+        target.minCapacity = newMin;
+        target.maxCapacity = newMax;
+        target.suspended = flags;
+        if (roleArn !== undefined)
+            target.roleArn = roleArn;
+        this.targets.set(resourceId, target);
+        // AWS scales a desired count outside the new range into it, as an activity.
+        const desired = variant.desired;
+        if (desired < newMin || desired > newMax) {
+            const which = desired < newMin ? `minimum capacity was set to ${newMin}` : `maximum capacity was set to ${newMax}`;
+            const cause = `at ${scaling_iso(this.opts.now())} the ${which}, which put the desired instance count ${desired} out of range`;
+            this.enqueue(resourceId, async () => {
+                const now = this.opts.capacity.describe(resourceId);
+                if (!now || !this.targets.has(resourceId))
+                    return;
+                const goal = Math.min(target.maxCapacity, Math.max(target.minCapacity, now.desired));
+                if (goal !== now.desired)
+                    await this.startActivity(resourceId, goal, now.desired, 'range', cause, now.desired);
+            });
+        }
+        return { ScalableTargetARN: target.arn };
+    }
+    describeScalableTargets(input) {
+        const r = new Reader(input, aasInvalid);
+        readNamespace(r);
+        const ids = r.strList('ResourceIds');
+        const dim = r.str('ScalableDimension', true);
+        if (dim !== undefined)
+            checkDimension(dim);
+        if (ids && ids.length > 50)
+            throw aasInvalid('ResourceIds may hold at most 50 IDs.');
+        const matching = [...this.targets.values()].filter((t) => !ids || ids.includes(t.resourceId));
+        const scope = JSON.stringify(['targets', ids, dim]);
+        const { items, nextToken } = pageOf(r, matching, scope, 50);
+        return {
+            ScalableTargets: items.map((t) => ({
+                ServiceNamespace: NAMESPACE,
+                ResourceId: t.resourceId,
+                ScalableDimension: DIMENSION,
+                MinCapacity: t.minCapacity,
+                MaxCapacity: t.maxCapacity,
+                RoleARN: t.roleArn,
+                CreationTime: epochSeconds(t.createdMs),
+                SuspendedState: { ...t.suspended },
+                ScalableTargetARN: t.arn,
+            })),
+            ...(nextToken ? { NextToken: nextToken } : {}),
+        };
+    }
+    deregisterScalableTarget(input) {
+        const r = new Reader(input, aasInvalid);
+        const resourceId = readKey(r);
+        if (!this.targets.has(resourceId))
+            throw noTarget(resourceId);
+        // AWS deletes the target's scaling policies (and so their managed alarms) with it.
+        for (const p of [...this.policies.values()])
+            if (p.resourceId === resourceId)
+                this.removePolicy(p);
+        this.targets.delete(resourceId);
+        return {};
+    }
+    // ---- scaling policies -------------------------------------------------------------------
+    putScalingPolicy(input) {
+        const r = new Reader(input, aasInvalid);
+        const name = r.str('PolicyName');
+        if (name.length < 1 || name.length > 256)
+            throw aasInvalid('PolicyName must be 1 to 256 characters long.');
+        const resourceId = readKey(r);
+        if (!this.targets.has(resourceId))
+            throw noTarget(resourceId);
+        const existing = this.findPolicy(resourceId, name);
+        const type = r.str('PolicyType', true) ?? existing?.type;
+        if (type === undefined)
+            throw aasInvalid('PolicyType is required to create a scaling policy.');
+        if (type !== 'TargetTrackingScaling' && type !== 'StepScaling') {
+            throw aasInvalid(`PolicyType ${type} is not supported by the local SageMaker; use TargetTrackingScaling or StepScaling.`);
+        }
+        const stepInput = r.obj('StepScalingPolicyConfiguration');
+        const ttInput = r.obj('TargetTrackingScalingPolicyConfiguration');
+        if (r.has('PredictiveScalingPolicyConfiguration')) {
+            throw aasInvalid('Predictive scaling is not supported by the local SageMaker.');
+        }
+        if (type === 'StepScaling' && (!stepInput || ttInput)) {
+            throw aasInvalid('A StepScaling policy needs StepScalingPolicyConfiguration (and no target tracking configuration).');
+        }
+        if (type === 'TargetTrackingScaling' && (!ttInput || stepInput)) {
+            throw aasInvalid('A TargetTrackingScaling policy needs TargetTrackingScalingPolicyConfiguration (and no step scaling configuration).');
+        }
+        if (!existing &&
+            [...this.policies.values()].filter((p) => p.resourceId === resourceId).length >= MAX_POLICIES_PER_TARGET) {
+            throw new AwsError('LimitExceededException', `At most ${MAX_POLICIES_PER_TARGET} scaling policies per scalable target.`);
+        }
+        const step = stepInput ? readStep(stepInput) : undefined;
+        const tracking = ttInput ? readTracking(ttInput, resourceId) : undefined;
+        const policy = existing ?? {
+            name,
+            arn: `arn:aws:autoscaling:${this.opts.region}:${this.opts.accountId}:scalingPolicy:${(0,external_node_crypto_.randomUUID)()}:resource/${NAMESPACE}/${resourceId}:policyName/${name}`,
+            resourceId,
+            type,
+            createdMs: this.opts.now(),
+            wire: {},
+            step: undefined,
+            tracking: undefined,
+            alarmId: (0,external_node_crypto_.randomUUID)(),
+            alarmHigh: undefined,
+            alarmLow: undefined,
+        };
+        policy.type = type;
+        policy.step = step;
+        policy.tracking = tracking;
+        policy.wire = step
+            ? { StepScalingPolicyConfiguration: scaling_pick(stepInput, STEP_KEYS) }
+            : { TargetTrackingScalingPolicyConfiguration: scaling_pick(ttInput, TT_KEYS) };
+        this.policies.set(policy.arn, policy);
+        this.syncManagedAlarms(policy);
+        return {
+            PolicyARN: policy.arn,
+            ...(policy.type === 'TargetTrackingScaling' ? { Alarms: this.policyAlarms(policy) } : {}),
+        };
+    }
+    describeScalingPolicies(input) {
+        const r = new Reader(input, aasInvalid);
+        readNamespace(r);
+        const names = r.strList('PolicyNames');
+        const resourceId = r.str('ResourceId', true);
+        const dim = r.str('ScalableDimension', true);
+        // The API reference asks for a resource ID with a dimension; whether AWS enforces it is not
+        // documented, so a lone dimension is accepted (only one dimension exists here anyway).
+        if (dim !== undefined)
+            checkDimension(dim);
+        const matching = [...this.policies.values()]
+            .filter((p) => !names || names.includes(p.name))
+            .filter((p) => resourceId === undefined || p.resourceId === resourceId);
+        const scope = JSON.stringify(['policies', names, resourceId, dim]);
+        const { items, nextToken } = pageOf(r, matching, scope, 10);
+        return {
+            ScalingPolicies: items.map((p) => ({
+                PolicyARN: p.arn,
+                PolicyName: p.name,
+                ServiceNamespace: NAMESPACE,
+                ResourceId: p.resourceId,
+                ScalableDimension: DIMENSION,
+                PolicyType: p.type,
+                ...p.wire,
+                Alarms: this.policyAlarms(p),
+                CreationTime: epochSeconds(p.createdMs),
+            })),
+            ...(nextToken ? { NextToken: nextToken } : {}),
+        };
+    }
+    deleteScalingPolicy(input) {
+        const r = new Reader(input, aasInvalid);
+        const name = r.str('PolicyName');
+        const resourceId = readKey(r);
+        const policy = this.findPolicy(resourceId, name);
+        if (!policy) {
+            throw new AwsError('ObjectNotFoundException', `No scaling policy found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}, policy name: ${name}`);
+        }
+        this.removePolicy(policy);
+        return {};
+    }
+    findPolicy(resourceId, name) {
+        for (const p of this.policies.values())
+            if (p.resourceId === resourceId && p.name === name)
+                return p;
+        return undefined;
+    }
+    removePolicy(policy) {
+        this.dropPolicyAlarms(policy);
+        this.policies.delete(policy.arn);
+    }
+    /**
+     * Target tracking deletes its own alarms; a step policy's alarms belong to the user, and AWS
+     * only removes the policy from their actions.
+     */
+    dropPolicyAlarms(policy) {
+        const managed = [policy.alarmHigh, policy.alarmLow].filter((n) => n !== undefined);
+        this.opts.alarms.delete(managed);
+        this.opts.alarms.removeAction(policy.arn);
+    }
+    /** Alarms reported for a policy: its managed alarms, or the alarms that invoke it. */
+    policyAlarms(policy) {
+        const alarms = policy.type === 'TargetTrackingScaling'
+            ? [policy.alarmHigh, policy.alarmLow]
+                .filter((n) => n !== undefined)
+                .map((n) => this.opts.alarms.get(n))
+                .filter((a) => a !== undefined)
+            : this.opts.alarms.withAction(policy.arn);
+        return alarms.map((a) => ({ AlarmName: a.name, AlarmARN: a.arn }));
+    }
+    syncManagedAlarms(policy) {
+        const tt = policy.tracking;
+        if (!tt) {
+            // A policy changed from target tracking to step loses its managed alarms.
+            this.opts.alarms.delete([policy.alarmHigh, policy.alarmLow].filter((n) => n !== undefined));
+            policy.alarmHigh = undefined;
+            policy.alarmLow = undefined;
+            return;
+        }
+        const prefix = `TargetTracking-${policy.resourceId}`;
+        const base = {
+            AlarmDescription: `DO NOT EDIT OR DELETE. For TargetTrackingScaling policy ${policy.arn}.`,
+            ActionsEnabled: true,
+            AlarmActions: [policy.arn],
+            MetricName: tt.metric.metricName,
+            Namespace: tt.metric.namespace,
+            Statistic: tt.metric.statistic,
+            Dimensions: tt.metric.dimensions,
+            Period: tt.metric.periodS,
+            ...(tt.metric.unit !== undefined ? { Unit: tt.metric.unit } : {}),
+        };
+        policy.alarmHigh = `${prefix}-AlarmHigh-${policy.alarmId}`;
+        this.opts.alarms.put({
+            ...base,
+            AlarmName: policy.alarmHigh,
+            EvaluationPeriods: tt.metric.highDatapoints,
+            DatapointsToAlarm: tt.metric.highDatapoints,
+            Threshold: tt.targetValue,
+            ComparisonOperator: 'GreaterThanThreshold',
+        });
+        const low = `${prefix}-AlarmLow-${policy.alarmId}`;
+        if (tt.disableScaleIn) {
+            this.opts.alarms.delete([low]);
+            policy.alarmLow = undefined;
+        }
+        else {
+            policy.alarmLow = low;
+            this.opts.alarms.put({
+                ...base,
+                AlarmName: low,
+                EvaluationPeriods: tt.metric.lowDatapoints,
+                DatapointsToAlarm: tt.metric.lowDatapoints,
+                Threshold: tt.targetValue * SCALE_IN_FRACTION,
+                ComparisonOperator: 'LessThanThreshold',
+            });
+        }
+    }
+    // ---- activities ----------------------------------------------------------------------------
+    describeScalingActivities(input) {
+        const r = new Reader(input, aasInvalid);
+        readNamespace(r);
+        const resourceId = r.str('ResourceId', true);
+        const dim = r.str('ScalableDimension', true);
+        // The API reference asks for a resource ID with a dimension; whether AWS enforces it is not
+        // documented, so a lone dimension is accepted (only one dimension exists here anyway).
+        if (dim !== undefined)
+            checkDimension(dim);
+        r.bool('IncludeNotScaledActivities');
+        const matching = this.activities.filter((a) => resourceId === undefined || a.resourceId === resourceId);
+        const scope = JSON.stringify(['activities', resourceId, dim]);
+        const { items, nextToken } = pageOf(r, matching, scope, 50);
+        return {
+            ScalingActivities: items.map((a) => ({
+                ActivityId: a.id,
+                ServiceNamespace: NAMESPACE,
+                ResourceId: a.resourceId,
+                ScalableDimension: DIMENSION,
+                Description: a.description,
+                Cause: a.cause,
+                StartTime: epochSeconds(a.startMs),
+                ...(a.endMs !== undefined ? { EndTime: epochSeconds(a.endMs) } : {}),
+                StatusCode: a.status,
+                ...(a.statusMessage !== undefined ? { StatusMessage: a.statusMessage } : {}),
+            })),
+            ...(nextToken ? { NextToken: nextToken } : {}),
+        };
+    }
+    /**
+     * Moves InProgress activities on: Successful once the variant runs the desired count (or
+     * someone else has since changed the desired count, superseding this request), Failed when the
+     * variant is gone or failed. Called every tick; O(open activities).
+     */
+    progress() {
+        for (const a of [...this.open]) {
+            const v = this.opts.capacity.describe(a.resourceId);
+            const now = this.opts.now();
+            if (!v) {
+                this.finish(a, 'Failed', `Failed to set desired instance count to ${a.desired}. Reason: the endpoint variant no longer exists.`, now);
+            }
+            else if (/fail/i.test(v.status)) {
+                this.finish(a, 'Failed', `Failed to set desired instance count to ${a.desired}. Reason: endpoint status is ${v.status}.`, now);
+            }
+            else if (v.desired !== a.desired || v.current === a.desired) {
+                this.finish(a, 'Successful', `Successfully set desired instance count to ${a.desired}. Change successfully fulfilled by sagemaker.`, now);
+            }
+        }
+    }
+    finish(a, status, message, now) {
+        this.open.delete(a);
+        a.status = status;
+        a.statusMessage = message;
+        a.endMs = now;
+    }
+    async startActivity(resourceId, desired, fromDesired, direction, cause, cooldownBase) {
+        const activity = {
+            id: (0,external_node_crypto_.randomUUID)(),
+            resourceId,
+            description: `Setting desired instance count to ${desired}.`,
+            cause,
+            startMs: this.opts.now(),
+            endMs: undefined,
+            status: 'Pending',
+            statusMessage: undefined,
+            desired,
+            fromDesired,
+            direction,
+            cooldownBase,
+        };
+        this.activities.unshift(activity);
+        this.trimActivities(resourceId);
+        try {
+            await this.opts.capacity.setDesired(resourceId, desired);
+            activity.status = 'InProgress';
+            if (this.activities.includes(activity))
+                this.open.add(activity);
+            this.progress();
+        }
+        catch (e) {
+            const reason = e instanceof Error ? e.message : String(e);
+            this.finish(activity, 'Failed', `Failed to set desired instance count to ${desired}. Reason: ${reason}`, this.opts.now());
+        }
+    }
+    trimActivities(resourceId) {
+        let seen = 0;
+        this.activities = this.activities.filter((a) => {
+            const keep = a.resourceId !== resourceId || ++seen <= MAX_ACTIVITIES_PER_TARGET;
+            if (!keep)
+                this.open.delete(a);
+            return keep;
+        });
+    }
+    // ---- executing policies ----------------------------------------------------------------
+    /** Entry point for CloudWatch: an alarm invoked its actions; run every policy among them. */
+    onAlarmAction = (event) => {
+        for (const arn of event.actions) {
+            const policy = this.policies.get(arn);
+            if (!policy)
+                continue;
+            this.enqueue(policy.resourceId, () => this.execute(policy, event));
+        }
+    };
+    enqueue(resourceId, job) {
+        const generation = this.generation;
+        const prev = this.queues.get(resourceId) ?? Promise.resolve();
+        const next = prev
+            .then(() => (generation === this.generation ? job() : undefined))
+            .catch(() => {
+            // A failed decision is recorded on its activity when there is one; never reject the chain.
+        });
+        this.queues.set(resourceId, next);
+    }
+    async execute(policy, event) {
+        if (this.policies.get(policy.arn) !== policy)
+            return; // deleted meanwhile
+        const target = this.targets.get(policy.resourceId);
+        const variant = this.opts.capacity.describe(policy.resourceId);
+        if (!target || !variant)
+            return;
+        const cause = `monitor alarm ${event.alarm.name} in state ${event.change.state} triggered policy ${policy.name}`;
+        const current = variant.desired;
+        if (policy.tracking) {
+            if (event.change.state !== 'ALARM')
+                return;
+            const tt = policy.tracking;
+            const metric = latestValue(event);
+            if (event.alarm.name === policy.alarmHigh) {
+                // Proportional rule: enough capacity for the metric to come back to the target.
+                const proportional = (base) => metric === undefined ? base + 1 : Math.max(base + 1, Math.ceil((base * metric) / tt.targetValue));
+                await this.scaleOut(target, current, tt.scaleOutCooldownS, proportional, cause);
+            }
+            else if (event.alarm.name === policy.alarmLow && !tt.disableScaleIn) {
+                const proportional = (base) => metric === undefined ? base - 1 : Math.min(base - 1, Math.ceil((base * metric) / tt.targetValue));
+                await this.scaleIn(target, current, tt.scaleInCooldownS, proportional(current), cause);
+            }
+            return;
+        }
+        const step = policy.step;
+        const adjust = (base) => {
+            const diff = stepDiff(event, step.aggregation);
+            const above = diff > 0 || (diff === 0 && isGreaterComparison(event.alarm.comparison));
+            const chosen = step.steps.find((s) => inInterval(s, diff, above));
+            if (!chosen)
+                return undefined;
+            return applyAdjustment(step, base, chosen.adjustment);
+        };
+        const proposed = adjust(current);
+        if (proposed === undefined || proposed === current)
+            return;
+        if (proposed > current) {
+            await this.scaleOut(target, current, step.cooldownS, (base) => adjust(base) ?? base, cause);
+        }
+        else {
+            await this.scaleIn(target, current, step.cooldownS, proposed, cause);
+        }
+    }
+    async scaleOut(target, current, cooldownS, compute, cause) {
+        if (target.suspended.DynamicScalingOutSuspended)
+            return;
+        const now = this.opts.now();
+        const last = this.activities.find((a) => a.resourceId === target.resourceId && a.direction === 'out' && a.status !== 'Failed');
+        const inCooldown = last !== undefined && (last.endMs === undefined || now < last.endMs + cooldownS * 1000);
+        // In cooldown, what the last scale-out added counts as present: compute from the capacity
+        // before it and only act on a larger result.
+        const base = inCooldown ? last.cooldownBase : current;
+        const desired = Math.min(target.maxCapacity, compute(base));
+        if (desired <= current)
+            return;
+        await this.startActivity(target.resourceId, desired, current, 'out', cause, base);
+    }
+    async scaleIn(target, current, cooldownS, proposed, cause) {
+        if (target.suspended.DynamicScalingInSuspended)
+            return;
+        const mine = this.activities.filter((a) => a.resourceId === target.resourceId);
+        if (mine.some((a) => a.status === 'Pending' || a.status === 'InProgress'))
+            return;
+        const now = this.opts.now();
+        const lastIn = mine.find((a) => a.direction === 'in' && a.status !== 'Failed');
+        const lastOut = mine.find((a) => a.direction === 'out' && a.status !== 'Failed');
+        const cutShort = lastIn !== undefined && lastOut !== undefined && lastOut.startMs >= lastIn.startMs;
+        if (lastIn && !cutShort && now < (lastIn.endMs ?? now) + cooldownS * 1000)
+            return;
+        const desired = Math.max(target.minCapacity, proposed);
+        if (desired >= current)
+            return;
+        await this.startActivity(target.resourceId, desired, current, 'in', cause, desired);
+    }
+}
+// ---- helpers ---------------------------------------------------------------------------------
+const STEP_KEYS = [
+    'AdjustmentType',
+    'StepAdjustments',
+    'MinAdjustmentMagnitude',
+    'Cooldown',
+    'MetricAggregationType',
+];
+const TT_KEYS = [
+    'TargetValue',
+    'PredefinedMetricSpecification',
+    'CustomizedMetricSpecification',
+    'ScaleOutCooldown',
+    'ScaleInCooldown',
+    'DisableScaleIn',
+];
+function scaling_pick(o, keys) {
+    const out = {};
+    for (const k of keys)
+        if (o[k] !== undefined && o[k] !== null)
+            out[k] = o[k];
+    return out;
+}
+function scaling_iso(ms) {
+    return new Date(ms).toISOString();
+}
+function noTarget(resourceId) {
+    return new AwsError('ObjectNotFoundException', `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`);
+}
+function readNamespace(r) {
+    const ns = r.str('ServiceNamespace');
+    if (ns !== NAMESPACE) {
+        throw aasInvalid(`ServiceNamespace ${ns} is not supported by the local SageMaker; use ${NAMESPACE}.`);
+    }
+}
+function checkDimension(dim) {
+    if (dim !== DIMENSION) {
+        throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
+    }
+}
+/** ServiceNamespace, ScalableDimension and ResourceId, validated; returns the resource ID. */
+function readKey(r) {
+    readNamespace(r);
+    checkDimension(r.str('ScalableDimension'));
+    const resourceId = r.str('ResourceId');
+    if (!scaling_RESOURCE_ID.test(resourceId)) {
+        throw aasInvalid(`Unsupported resource ID ${resourceId}: expected endpoint/<endpoint-name>/variant/<variant-name>.`);
+    }
+    return resourceId;
+}
+/** One page of `matching` from the request's MaxResults (at most `limit`) and NextToken. */
+function pageOf(r, matching, scope, limit) {
+    const max = r.int('MaxResults', true) ?? limit;
+    if (max < 1 || max > limit)
+        throw aasInvalid(`MaxResults must be between 1 and ${limit}.`);
+    return page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
+}
+/** Merges SuspendedState as AWS does: flags given are set, flags omitted keep their value. */
+function readSuspended(input, current) {
+    const out = current
+        ? { ...current }
+        : {
+            DynamicScalingInSuspended: false,
+            DynamicScalingOutSuspended: false,
+            ScheduledScalingSuspended: false,
+        };
+    if (!input)
+        return out;
+    const r = new Reader(input, aasInvalid);
+    for (const k of [
+        'DynamicScalingInSuspended',
+        'DynamicScalingOutSuspended',
+        'ScheduledScalingSuspended',
+    ]) {
+        const v = r.bool(k);
+        if (v !== undefined)
+            out[k] = v;
+    }
+    return out;
+}
+function readCooldown(r, key) {
+    const v = r.int(key, true);
+    if (v !== undefined && (v < 0 || v > 86_400))
+        throw aasInvalid(`${key} must be between 0 and 86400 seconds.`);
+    return v ?? DEFAULT_COOLDOWN_S;
+}
+function readStep(input) {
+    const r = new Reader(input, aasInvalid);
+    const adjustmentType = r.oneOf('AdjustmentType', ADJUSTMENT_TYPES);
+    const raw = r.objList('StepAdjustments');
+    if (!raw || raw.length === 0)
+        throw aasInvalid('StepAdjustments must contain at least one step adjustment.');
+    const steps = raw.map((s) => {
+        const sr = new Reader(s, aasInvalid);
+        return {
+            lower: sr.num('MetricIntervalLowerBound', true),
+            upper: sr.num('MetricIntervalUpperBound', true),
+            adjustment: sr.int('ScalingAdjustment'),
+        };
+    });
+    validateSteps(steps);
+    const minAdjustmentMagnitude = r.int('MinAdjustmentMagnitude', true);
+    if (minAdjustmentMagnitude !== undefined) {
+        if (adjustmentType !== 'PercentChangeInCapacity') {
+            throw aasInvalid('MinAdjustmentMagnitude is only valid with AdjustmentType PercentChangeInCapacity.');
+        }
+        if (minAdjustmentMagnitude < 1)
+            throw aasInvalid('MinAdjustmentMagnitude must be at least 1.');
+    }
+    if (adjustmentType === 'ExactCapacity' && steps.some((s) => s.adjustment < 0)) {
+        throw aasInvalid('With ExactCapacity, ScalingAdjustment cannot be negative.');
+    }
+    return {
+        adjustmentType,
+        steps,
+        minAdjustmentMagnitude,
+        cooldownS: readCooldown(r, 'Cooldown'),
+        // AWS: "If the aggregation type is null, the value is treated as Average."
+        aggregation: r.oneOf('MetricAggregationType', AGGREGATIONS, true) ?? 'Average',
+    };
+}
+/** The rules AWS states for StepAdjustments: no overlap, no gap, open ends only at the ends. */
+function validateSteps(steps) {
+    for (const s of steps) {
+        if (s.lower === undefined && s.upper === undefined) {
+            throw aasInvalid('The upper and lower bound cannot both be null in the same step adjustment.');
+        }
+        if (s.lower !== undefined && s.upper !== undefined && s.lower >= s.upper) {
+            throw aasInvalid('MetricIntervalLowerBound must be less than MetricIntervalUpperBound.');
+        }
+    }
+    if (steps.filter((s) => s.lower === undefined).length > 1) {
+        throw aasInvalid('At most one step adjustment can have a null lower bound.');
+    }
+    if (steps.filter((s) => s.upper === undefined).length > 1) {
+        throw aasInvalid('At most one step adjustment can have a null upper bound.');
+    }
+    const sorted = [...steps].sort((a, b) => (a.lower ?? -Infinity) - (b.lower ?? -Infinity));
+    for (let i = 1; i < sorted.length; i++) {
+        const prev = sorted[i - 1];
+        const cur = sorted[i];
+        if (prev.upper !== cur.lower)
+            throw aasInvalid('The ranges of your step adjustments cannot overlap or have a gap.');
+    }
+    const first = sorted[0];
+    const last = sorted[sorted.length - 1];
+    if (first.lower !== undefined && first.lower < 0) {
+        throw aasInvalid('A step adjustment with a negative lower bound requires one with a null lower bound.');
+    }
+    if (last.upper !== undefined && last.upper > 0) {
+        throw aasInvalid('A step adjustment with a positive upper bound requires one with a null upper bound.');
+    }
+}
+function readTracking(input, resourceId) {
+    const r = new Reader(input, aasInvalid);
+    const targetValue = r.num('TargetValue');
+    if (!(targetValue > 0))
+        throw aasInvalid('TargetValue must be greater than 0.');
+    const predefined = r.obj('PredefinedMetricSpecification');
+    const customized = r.obj('CustomizedMetricSpecification');
+    if ((predefined === undefined) === (customized === undefined)) {
+        throw aasInvalid('Specify exactly one of PredefinedMetricSpecification and CustomizedMetricSpecification.');
+    }
+    const match = scaling_RESOURCE_ID.exec(resourceId);
+    const variantDims = [
+        { Name: 'EndpointName', Value: match[1] },
+        { Name: 'VariantName', Value: match[2] },
+    ];
+    let metric;
+    if (predefined) {
+        const pr = new Reader(predefined, aasInvalid);
+        const type = pr.oneOf('PredefinedMetricType', PREDEFINED);
+        metric =
+            type === 'SageMakerVariantConcurrentRequestsPerModelHighResolution'
+                ? {
+                    namespace: 'AWS/SageMaker',
+                    metricName: 'ConcurrentRequestsPerModel',
+                    dimensions: variantDims,
+                    statistic: 'Maximum',
+                    unit: undefined,
+                    periodS: 10,
+                    highDatapoints: 3,
+                    lowDatapoints: 90,
+                }
+                : {
+                    namespace: 'AWS/SageMaker',
+                    metricName: 'InvocationsPerInstance',
+                    dimensions: variantDims,
+                    statistic: 'Sum',
+                    unit: undefined,
+                    periodS: 60,
+                    highDatapoints: 3,
+                    lowDatapoints: 15,
+                };
+    }
+    else {
+        const cr = new Reader(customized, aasInvalid);
+        if (cr.has('Metrics')) {
+            throw aasInvalid('Metric math in CustomizedMetricSpecification (Metrics) is not supported by the local SageMaker; use MetricName, Namespace, Dimensions and Statistic.');
+        }
+        metric = {
+            namespace: cr.str('Namespace'),
+            metricName: cr.str('MetricName'),
+            dimensions: (cr.objList('Dimensions') ?? []).map((d) => {
+                const dr = new Reader(d, aasInvalid);
+                return { Name: dr.str('Name'), Value: dr.str('Value') };
+            }),
+            statistic: cr.oneOf('Statistic', METRIC_STATISTICS),
+            unit: cr.str('Unit', true),
+            periodS: 60,
+            highDatapoints: 3,
+            lowDatapoints: 15,
+        };
+    }
+    return {
+        targetValue,
+        scaleOutCooldownS: readCooldown(r, 'ScaleOutCooldown'),
+        scaleInCooldownS: readCooldown(r, 'ScaleInCooldown'),
+        disableScaleIn: r.bool('DisableScaleIn') ?? false,
+        metric,
+    };
+}
+/** The newest real datapoint behind the alarm's state, if any. */
+function latestValue(event) {
+    const ev = event.evaluation;
+    if (!ev)
+        return undefined;
+    return ev.evaluated.find((d) => d.value !== undefined)?.value ?? ev.recent[0]?.value;
+}
+/**
+ * metric - threshold for step selection, the metric aggregated (MetricAggregationType) over the
+ * breaching real datapoints. With no real datapoint (missing data treated as breaching, or a state
+ * set by SetAlarmState) there is no metric value: 0 is used, i.e. the step that touches the
+ * threshold on the alarm's breaching side.
+ */
+function stepDiff(event, aggregation) {
+    const values = (event.evaluation?.evaluated ?? [])
+        .filter((d) => d.breaching && d.value !== undefined)
+        .map((d) => d.value);
+    if (values.length === 0)
+        return 0;
+    const v = aggregation === 'Minimum'
+        ? Math.min(...values)
+        : aggregation === 'Maximum'
+            ? Math.max(...values)
+            : values.reduce((s, x) => s + x, 0) / values.length;
+    return v - event.alarm.threshold;
+}
+/** AWS: above the threshold the lower bound is inclusive and the upper exclusive; below, the reverse. */
+function inInterval(s, diff, above) {
+    const lo = s.lower ?? -Infinity;
+    const hi = s.upper ?? Infinity;
+    return above ? diff >= lo && diff < hi : diff > lo && diff <= hi;
+}
+function applyAdjustment(step, base, adjustment) {
+    switch (step.adjustmentType) {
+        case 'ChangeInCapacity':
+            return base + adjustment;
+        case 'ExactCapacity':
+            return adjustment;
+        case 'PercentChangeInCapacity': {
+            // AWS rounding: >1 rounds down, (0,1) to 1, (-1,0) to -1, <-1 rounds up (toward zero).
+            const raw = (base * adjustment) / 100;
+            let change = raw > 0 ? Math.max(1, Math.floor(raw)) : raw < 0 ? Math.min(-1, Math.ceil(raw)) : 0;
+            const min = step.minAdjustmentMagnitude;
+            if (min !== undefined && change !== 0 && Math.abs(change) < min)
+                change = Math.sign(change) * min;
+            return base + change;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/local/autoscaling/index.ts
+
+
+
+function createAutoScaling(opts) {
+    const now = opts.now ?? Date.now;
+    const intervalMs = opts.evaluationIntervalMs ?? 1000;
+    if (!(intervalMs > 0))
+        throw new Error(`evaluationIntervalMs must be positive (got ${intervalMs})`);
+    const alarms = new AlarmStore({
+        metrics: opts.metrics,
+        accountId: opts.accountId,
+        region: opts.region,
+        now,
+    });
+    const scaling = new ScalingService({
+        capacity: opts.capacity,
+        alarms,
+        accountId: opts.accountId,
+        region: opts.region,
+        now,
+    });
+    alarms.onAction = scaling.onAlarmAction;
+    const tick = () => {
+        try {
+            alarms.evaluateAll();
+            scaling.progress();
+        }
+        catch {
+            // Never let a tick throw out of the timer; the next tick tries again.
+        }
+    };
+    // unref: the evaluation loop must never keep the process alive on its own.
+    let timer = setInterval(tick, intervalMs);
+    timer.unref();
+    return {
+        applicationAutoScaling: scaling.handle,
+        cloudWatchAlarms: alarms.handle,
+        alarmOperations: ALARM_OPERATIONS,
+        reset() {
+            scaling.reset();
+            alarms.reset();
+        },
+        close() {
+            if (timer)
+                clearInterval(timer);
+            timer = undefined;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/local/faults.ts
+/**
+ * Faults the local SageMaker can inject, for tests of what the tool does when AWS misbehaves.
+ * Set at start (`options.faults`) or any time through `handle.faults` (replaces the whole set);
+ * `handle.reset()` clears them.
+ */
+
+class Faults {
+    random;
+    current;
+    constructor(initial = {}, random = Math.random) {
+        this.random = random;
+        this.current = faults_validate({ ...initial });
+    }
+    get() {
+        return { ...this.current, ...(this.current.throttle ? { throttle: { ...this.current.throttle } } : {}) };
+    }
+    set(next) {
+        this.current = faults_validate({ ...next });
+    }
+    reset() {
+        this.current = {};
+    }
+    /** Throws ThrottlingException when the throttle fault fires for this call. */
+    checkThrottle(service, operation) {
+        const t = this.current.throttle;
+        if (!t)
+            return;
+        const rate = t[`${service}.${operation}`] ?? t[service] ?? t['*'] ?? 0;
+        if (rate > 0 && this.random() < rate)
+            throw new AwsError('ThrottlingException', 'Rate exceeded', 400);
+    }
+    /** An injected service-side failure for this invocation, if the fault fires. */
+    invocationFailure() {
+        const rate = this.current.invocation5xxRate ?? 0;
+        if (!(rate > 0 && this.random() < rate))
+            return undefined;
+        return this.current.invocation5xxStatus === 503
+            ? new AwsError('ServiceUnavailable', 'The service is unavailable (injected fault).', 503)
+            : new AwsError('InternalFailure', 'An internal failure occurred (injected fault).', 500);
+    }
+    get addedLatencyMs() {
+        return this.current.addedLatencyMs ?? 0;
+    }
+    /** Consumes one "fail to start" if any is pending; returns the stage to fail at. */
+    takeInstanceFailure() {
+        const n = this.current.failNextInstances ?? 0;
+        if (n <= 0)
+            return undefined;
+        this.current = { ...this.current, failNextInstances: n - 1 };
+        return this.current.failAtStage ?? 'weights_ready';
+    }
+}
+function faults_validate(f) {
+    const rate = (name, v) => {
+        if (v !== undefined && !(v >= 0 && v <= 1))
+            throw new RangeError(`faults.${name} must be within 0..1 (got ${v})`);
+    };
+    for (const [k, v] of Object.entries(f.throttle ?? {}))
+        rate(`throttle['${k}']`, v);
+    rate('invocation5xxRate', f.invocation5xxRate);
+    if (f.addedLatencyMs !== undefined && !(f.addedLatencyMs >= 0))
+        throw new RangeError(`faults.addedLatencyMs must be >= 0 (got ${f.addedLatencyMs})`);
+    if (f.failNextInstances !== undefined &&
+        !(Number.isInteger(f.failNextInstances) && f.failNextInstances >= 0))
+        throw new RangeError(`faults.failNextInstances must be an integer >= 0 (got ${f.failNextInstances})`);
+    return f;
+}
+
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: ./src/local/quotas.ts
 /**
  * Service Quotas of the local SageMaker (JSON 1.1, `ServiceQuotasV20190624.*`): the one quota the
@@ -76094,14 +78648,14 @@ function createServiceQuotas(src) {
         };
     };
     const checkService = (r) => {
-        const service = r.reqStr('ServiceCode');
+        const service = r.str('ServiceCode');
         if (service !== SERVICE_CODE)
             throw new AwsError('NoSuchResourceException', `The request failed because the specified service does not exist: ${service}`, 400);
     };
     const get = (input) => {
-        const r = reader(input, invalid);
+        const r = memberReader(input, invalid);
         checkService(r);
-        const code = r.reqStr('QuotaCode');
+        const code = r.str('QuotaCode');
         const q = quota();
         if (code !== q.QuotaCode)
             throw new AwsError('NoSuchResourceException', `The request failed because the specified quota ${code} does not exist for service ${SERVICE_CODE}.`, 400);
@@ -76112,9 +78666,9 @@ function createServiceQuotas(src) {
             case 'GetServiceQuota':
                 return get(input);
             case 'ListServiceQuotas': {
-                const r = reader(input, invalid);
+                const r = memberReader(input, invalid);
                 checkService(r);
-                const code = r.str('QuotaCode');
+                const code = r.str('QuotaCode', true);
                 const q = quota();
                 return { Quotas: code === undefined || code === q.QuotaCode ? [q] : [] };
             }
@@ -76632,1657 +79186,6 @@ class Endpoint extends external_node_events_.EventEmitter {
     }
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: ./src/local/autoscaling/evaluate.ts
-const COMPARISONS = [
-    'GreaterThanOrEqualToThreshold',
-    'GreaterThanThreshold',
-    'LessThanThreshold',
-    'LessThanOrEqualToThreshold',
-];
-const MISSING_DATA_MODES = ['missing', 'breaching', 'notBreaching', 'ignore'];
-/** Periods retrieved beyond EvaluationPeriods (see the module comment). */
-const EXTRA_RANGE_PERIODS = 2;
-function breaches(value, threshold, comparison) {
-    switch (comparison) {
-        case 'GreaterThanOrEqualToThreshold':
-            return value >= threshold;
-        case 'GreaterThanThreshold':
-            return value > threshold;
-        case 'LessThanThreshold':
-            return value < threshold;
-        case 'LessThanOrEqualToThreshold':
-            return value <= threshold;
-    }
-}
-function isGreaterComparison(comparison) {
-    return comparison === 'GreaterThanOrEqualToThreshold' || comparison === 'GreaterThanThreshold';
-}
-/** The query window: the evaluation range, ending where the last completed period ended. */
-function evaluationRange(spec, nowMs) {
-    const periodMs = spec.periodS * 1000;
-    const endMs = Math.floor(nowMs / periodMs) * periodMs;
-    return { startMs: endMs - (spec.evaluationPeriods + EXTRA_RANGE_PERIODS) * periodMs, endMs };
-}
-function evaluateAlarm(spec, points, nowMs) {
-    const { startMs, endMs } = evaluationRange(spec, nowMs);
-    const n = spec.evaluationPeriods;
-    const m = spec.datapointsToAlarm;
-    const recent = points
-        .filter((p) => p.timestampMs >= startMs && p.timestampMs < endMs && Number.isFinite(p.value))
-        .sort((a, b) => b.timestampMs - a.timestampMs);
-    const evaluated = recent.slice(0, n).map((p) => ({
-        timestampMs: p.timestampMs,
-        value: p.value,
-        breaching: breaches(p.value, spec.threshold, spec.comparison),
-    }));
-    const realCount = evaluated.length;
-    const fill = n - realCount;
-    const realBreaching = evaluated.filter((d) => d.breaching).length;
-    const realGood = realCount - realBreaching;
-    if (fill > 0) {
-        // Filled slots: the most recent periods that have no datapoint.
-        const have = new Set(recent.map((p) => p.timestampMs));
-        const periodMs = spec.periodS * 1000;
-        let filled = 0;
-        for (let t = endMs - periodMs; filled < fill && t >= startMs; t -= periodMs) {
-            if (have.has(t))
-                continue;
-            evaluated.push({ timestampMs: t, value: undefined, breaching: spec.treatMissingData === 'breaching' });
-            filled++;
-        }
-        evaluated.sort((a, b) => b.timestampMs - a.timestampMs);
-    }
-    const base = { evaluated, recent, queryStartMs: startMs, queryEndMs: endMs };
-    const cmp = describeComparison(spec.comparison);
-    const thr = fmt(spec.threshold);
-    const listed = `[${evaluated
-        .filter((d) => d.value !== undefined)
-        .map((d) => `${fmt(d.value)} (${fmtDate(d.timestampMs)})`)
-        .join(', ')}]`;
-    if (fill > 0 && realCount === 0) {
-        // Nothing real in the whole evaluation range.
-        switch (spec.treatMissingData) {
-            case 'missing':
-                return {
-                    ...base,
-                    state: 'INSUFFICIENT_DATA',
-                    reason: `Insufficient Data: ${plural(n, 'datapoint')} ${n === 1 ? 'was' : 'were'} unknown.`,
-                };
-            case 'ignore':
-                return {
-                    ...base,
-                    state: undefined,
-                    reason: 'No datapoints in the evaluation range; missing data is ignored.',
-                };
-            case 'breaching':
-                return {
-                    ...base,
-                    state: 'ALARM',
-                    reason: `Threshold Crossed: no datapoints were received for ${plural(n, 'period')} and ${plural(n, 'missing datapoint')} ${n === 1 ? 'was' : 'were'} treated as [Breaching].`,
-                };
-            case 'notBreaching':
-                return {
-                    ...base,
-                    state: 'OK',
-                    reason: `Threshold Crossed: no datapoints were received for ${plural(n, 'period')} and ${plural(n, 'missing datapoint')} ${n === 1 ? 'was' : 'were'} treated as [NonBreaching].`,
-                };
-        }
-    }
-    let breachCount = realBreaching;
-    let goodCount = realGood;
-    let needed = m;
-    if (fill > 0) {
-        if (spec.treatMissingData === 'breaching')
-            breachCount += fill;
-        else if (spec.treatMissingData === 'notBreaching')
-            goodCount += fill;
-        else if (spec.treatMissingData === 'missing')
-            needed = Math.min(m, realCount);
-    }
-    const filledNote = fill > 0 && (spec.treatMissingData === 'breaching' || spec.treatMissingData === 'notBreaching')
-        ? ` and ${plural(fill, 'missing datapoint')} treated as [${spec.treatMissingData === 'breaching' ? 'Breaching' : 'NonBreaching'}]`
-        : '';
-    if (breachCount >= needed) {
-        return {
-            ...base,
-            state: 'ALARM',
-            reason: `Threshold Crossed: ${breachCount} out of the last ${n} datapoints ${listed}${filledNote} ${breachCount === 1 ? 'was' : 'were'} ${cmp} the threshold (${thr}) (minimum ${plural(m, 'datapoint')} for OK -> ALARM transition).`,
-        };
-    }
-    // With ignore, OK needs the real data to rule ALARM out even if every filled slot breached.
-    if (spec.treatMissingData === 'ignore' && fill > 0 && goodCount <= n - m) {
-        return { ...base, state: undefined, reason: 'Not enough datapoints to decide; missing data is ignored.' };
-    }
-    return {
-        ...base,
-        state: 'OK',
-        reason: `Threshold Crossed: ${goodCount} out of the last ${n} datapoints ${listed}${filledNote} ${goodCount === 1 ? 'was' : 'were'} not ${cmp} the threshold (${thr}) (minimum ${plural(n - m + 1, 'datapoint')} for ALARM -> OK transition).`,
-    };
-}
-function describeComparison(c) {
-    switch (c) {
-        case 'GreaterThanOrEqualToThreshold':
-            return 'greater than or equal to';
-        case 'GreaterThanThreshold':
-            return 'greater than';
-        case 'LessThanThreshold':
-            return 'less than';
-        case 'LessThanOrEqualToThreshold':
-            return 'less than or equal to';
-    }
-}
-const plural = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
-/** CloudWatch prints values with at least one decimal: 12 -> "12.0". */
-const fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
-/** CloudWatch's state reasons print times as dd/MM/yy HH:mm:ss (UTC). */
-function fmtDate(ms) {
-    const d = new Date(ms);
-    const p = (x) => String(x).padStart(2, '0');
-    return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCFullYear() % 100)} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-}
-
-;// CONCATENATED MODULE: ./src/local/autoscaling/input.ts
-/**
- * Reading the JSON bodies the SDK sends, with the error each service answers for bad input.
- * Application Auto Scaling says `ValidationException`; CloudWatch uses its query-era codes
- * (`InvalidParameterValue`, `MissingParameter`, ...), which the SDK maps onto its exception
- * classes through their `awsQueryError` trait.
- */
-
-const aasInvalid = (m) => new AwsError('ValidationException', m, 400);
-const cwInvalid = (m) => new AwsError('InvalidParameterValue', m, 400);
-const cwMissing = (m) => new AwsError('MissingParameter', m, 400);
-class Reader {
-    input;
-    invalid;
-    missing;
-    constructor(input, invalid, missing = invalid) {
-        this.input = input;
-        this.invalid = invalid;
-        this.missing = missing;
-    }
-    has(key) {
-        return this.input[key] !== undefined && this.input[key] !== null;
-    }
-    str(key, optional) {
-        const v = this.input[key];
-        if (v === undefined || v === null) {
-            if (optional)
-                return undefined;
-            throw this.missing(`The parameter ${key} is required.`);
-        }
-        if (typeof v !== 'string')
-            throw this.invalid(`The parameter ${key} must be a string.`);
-        return v;
-    }
-    num(key, optional) {
-        const v = this.input[key];
-        if (v === undefined || v === null) {
-            if (optional)
-                return undefined;
-            throw this.missing(`The parameter ${key} is required.`);
-        }
-        if (typeof v !== 'number' || !Number.isFinite(v))
-            throw this.invalid(`The parameter ${key} must be a number.`);
-        return v;
-    }
-    int(key, optional) {
-        const v = optional ? this.num(key, true) : this.num(key);
-        if (v !== undefined && !Number.isInteger(v))
-            throw this.invalid(`The parameter ${key} must be an integer.`);
-        return v;
-    }
-    bool(key) {
-        const v = this.input[key];
-        if (v === undefined || v === null)
-            return undefined;
-        if (typeof v !== 'boolean')
-            throw this.invalid(`The parameter ${key} must be a boolean.`);
-        return v;
-    }
-    strList(key) {
-        const v = this.input[key];
-        if (v === undefined || v === null)
-            return undefined;
-        if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
-            throw this.invalid(`The parameter ${key} must be a list of strings.`);
-        }
-        return v;
-    }
-    obj(key) {
-        const v = this.input[key];
-        if (v === undefined || v === null)
-            return undefined;
-        if (typeof v !== 'object' || Array.isArray(v))
-            throw this.invalid(`The parameter ${key} must be a structure.`);
-        return v;
-    }
-    objList(key) {
-        const v = this.input[key];
-        if (v === undefined || v === null)
-            return undefined;
-        if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) {
-            throw this.invalid(`The parameter ${key} must be a list of structures.`);
-        }
-        return v;
-    }
-    oneOf(key, allowed, optional) {
-        const v = optional ? this.str(key, true) : this.str(key);
-        if (v === undefined)
-            return undefined;
-        if (!allowed.includes(v)) {
-            throw this.invalid(`Value '${v}' at '${key}' failed to satisfy constraint: must be one of [${allowed.join(', ')}].`);
-        }
-        return v;
-    }
-}
-/** Opaque pagination tokens: the offset into a stable ordering, bound to the query that produced it. */
-function encodeToken(offset, scope) {
-    return Buffer.from(JSON.stringify({ o: offset, s: scope })).toString('base64');
-}
-function decodeToken(token, scope, invalid) {
-    if (token === undefined)
-        return 0;
-    try {
-        const parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
-        if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.s === scope) {
-            return parsed.o;
-        }
-    }
-    catch {
-        // fall through: any undecodable token is invalid
-    }
-    throw invalid('Invalid NextToken.');
-}
-/** One page of `items` and the token for the rest (absent on the last page, as AWS does). */
-function page(items, offset, size, scope) {
-    const slice = items.slice(offset, offset + size);
-    const next = offset + size < items.length ? encodeToken(offset + size, scope) : undefined;
-    return { items: slice, nextToken: next };
-}
-/** Epoch seconds with milliseconds, as the JSON protocols carry timestamps. */
-const input_epochSeconds = (ms) => ms / 1000;
-
-;// CONCATENATED MODULE: ./src/local/autoscaling/alarms.ts
-/**
- * CloudWatch metric alarms: PutMetricAlarm, DescribeAlarms, DeleteAlarms, SetAlarmState,
- * DescribeAlarmsForMetric, and the evaluation loop that moves alarms between states from the
- * metrics store and invokes their actions.
- *
- * Actions (AWS: "Alarm actions", CloudWatch User Guide): an action runs when the alarm enters a
- * state and, for Auto Scaling actions, again for every period the alarm stays in that state. Here
- * the state is re-evaluated on every tick (cheap, responsive) but a persisting state re-invokes
- * its actions only once per newly completed period, as AWS does.
- */
-
-
-
-const ALARM_OPERATIONS = [
-    'PutMetricAlarm',
-    'DescribeAlarms',
-    'DeleteAlarms',
-    'SetAlarmState',
-    'DescribeAlarmsForMetric',
-];
-const STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'];
-const STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'];
-/** pNN or pNN.NN (0..100). Other extended statistics (tm90, wm, ...) are not computed locally. */
-const PERCENTILE = /^p(100|\d{1,2})(\.\d{1,2})?$/;
-class AlarmStore {
-    opts;
-    alarms = new Map();
-    /** Receives every action invocation; wired to Application Auto Scaling. */
-    onAction = () => { };
-    constructor(opts) {
-        this.opts = opts;
-    }
-    reset() {
-        this.alarms.clear();
-    }
-    arnFor(name) {
-        return `arn:aws:cloudwatch:${this.opts.region}:${this.opts.accountId}:alarm:${name}`;
-    }
-    get(name) {
-        return this.alarms.get(name);
-    }
-    /** Alarms whose actions (any state) include `arn`. */
-    withAction(arn) {
-        return [...this.alarms.values()]
-            .filter((a) => a.alarmActions.includes(arn) ||
-            a.okActions.includes(arn) ||
-            a.insufficientDataActions.includes(arn))
-            .sort(byName);
-    }
-    /** Drops `arn` from every alarm's actions: what deleting a step scaling policy does on AWS. */
-    removeAction(arn) {
-        for (const a of this.alarms.values()) {
-            a.alarmActions = a.alarmActions.filter((x) => x !== arn);
-            a.okActions = a.okActions.filter((x) => x !== arn);
-            a.insufficientDataActions = a.insufficientDataActions.filter((x) => x !== arn);
-        }
-    }
-    delete(names) {
-        for (const n of names)
-            this.alarms.delete(n);
-    }
-    handle = async (operation, input) => {
-        switch (operation) {
-            case 'PutMetricAlarm':
-                this.put(input);
-                return {};
-            case 'DescribeAlarms':
-                return this.describeAlarms(input);
-            case 'DeleteAlarms':
-                return this.deleteAlarms(input);
-            case 'SetAlarmState':
-                return this.setAlarmState(input);
-            case 'DescribeAlarmsForMetric':
-                return this.describeAlarmsForMetric(input);
-            default:
-                throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
-        }
-    };
-    /** PutMetricAlarm; also how Application Auto Scaling creates its managed alarms. */
-    put(input) {
-        const r = new Reader(input, cwInvalid, cwMissing);
-        const name = r.str('AlarmName');
-        if (name.length < 1 || name.length > 255)
-            throw cwInvalid('AlarmName must be 1 to 255 characters long.');
-        if (r.has('Metrics') || r.has('ThresholdMetricId')) {
-            throw cwInvalid('Alarms on metric math (Metrics, ThresholdMetricId) are not supported by the local SageMaker; use MetricName, Namespace, Dimensions and Statistic or ExtendedStatistic.');
-        }
-        for (const unsupported of ['EvaluationCriteria', 'EvaluationWindow', 'WarmUpConfiguration']) {
-            if (r.has(unsupported))
-                throw cwInvalid(`${unsupported} is not supported by the local SageMaker.`);
-        }
-        const metricName = r.str('MetricName');
-        const namespace = r.str('Namespace');
-        const statistic = r.oneOf('Statistic', STATISTICS, true);
-        const extendedStatistic = r.str('ExtendedStatistic', true);
-        if ((statistic === undefined) === (extendedStatistic === undefined)) {
-            throw new AwsError('InvalidParameterCombination', 'Exactly one element of the list [Statistic, ExtendedStatistic] must be specified.');
-        }
-        if (extendedStatistic !== undefined && !PERCENTILE.test(extendedStatistic)) {
-            throw cwInvalid(`The value ${extendedStatistic} for parameter ExtendedStatistic is not supported by the local SageMaker: use a percentile pNN or pNN.NN.`);
-        }
-        const dimensions = readDimensions(r);
-        const periodS = r.int('Period');
-        // AWS: 10, 20 and 30 s (high resolution) or any multiple of 60 (1 and 5 also exist for
-        // high-resolution custom metrics).
-        if (!([1, 5, 10, 20, 30].includes(periodS) || (periodS > 0 && periodS % 60 === 0))) {
-            throw cwInvalid(`The parameter Period must be 10, 20, 30 or a multiple of 60 (got ${periodS}).`);
-        }
-        const evaluationPeriods = r.int('EvaluationPeriods');
-        if (evaluationPeriods < 1)
-            throw cwInvalid('The parameter EvaluationPeriods must be at least 1.');
-        // AWS: at most 7 days in total, and at most 1 day for periods under an hour.
-        const maxTotal = periodS < 3600 ? 86_400 : 604_800;
-        if (periodS * evaluationPeriods > maxTotal) {
-            throw cwInvalid(`Period * EvaluationPeriods must be at most ${maxTotal} seconds for this period.`);
-        }
-        const datapointsToAlarm = r.int('DatapointsToAlarm', true);
-        if (datapointsToAlarm !== undefined && (datapointsToAlarm < 1 || datapointsToAlarm > evaluationPeriods)) {
-            throw cwInvalid('DatapointsToAlarm must be between 1 and EvaluationPeriods.');
-        }
-        const threshold = r.num('Threshold');
-        const comparison = r.str('ComparisonOperator');
-        if (!COMPARISONS.includes(comparison)) {
-            throw cwInvalid(`ComparisonOperator ${comparison} is not supported by the local SageMaker (anomaly detection bands are not); use one of ${COMPARISONS.join(', ')}.`);
-        }
-        const treatMissingData = r.str('TreatMissingData', true);
-        if (treatMissingData !== undefined &&
-            !MISSING_DATA_MODES.includes(treatMissingData)) {
-            throw cwInvalid(`TreatMissingData must be one of ${MISSING_DATA_MODES.join(', ')}.`);
-        }
-        const actions = (key) => {
-            const list = r.strList(key) ?? [];
-            if (list.length > 5)
-                throw new AwsError('LimitExceeded', `The maximum number of ${key} is 5.`);
-            return [...list];
-        };
-        const now = this.opts.now();
-        const existing = this.alarms.get(name);
-        const config = {
-            name,
-            arn: this.arnFor(name),
-            description: r.str('AlarmDescription', true),
-            actionsEnabled: r.bool('ActionsEnabled') ?? true,
-            okActions: actions('OKActions'),
-            alarmActions: actions('AlarmActions'),
-            insufficientDataActions: actions('InsufficientDataActions'),
-            metricName,
-            namespace,
-            statistic,
-            extendedStatistic,
-            dimensions,
-            periodS,
-            unit: r.str('Unit', true),
-            evaluationPeriods,
-            datapointsToAlarm,
-            threshold,
-            comparison: comparison,
-            treatMissingData: treatMissingData,
-            evaluateLowSampleCountPercentile: r.str('EvaluateLowSampleCountPercentile', true),
-            configUpdatedMs: now,
-        };
-        if (existing) {
-            // AWS: an update overwrites the configuration and leaves the state unchanged.
-            Object.assign(existing, config);
-            existing.lastEvaluation = undefined;
-            return existing;
-        }
-        const alarm = {
-            ...config,
-            state: 'INSUFFICIENT_DATA',
-            stateReason: 'Unchecked: Initial alarm creation',
-            stateReasonData: undefined,
-            stateUpdatedMs: now,
-            stateTransitionedMs: now,
-            overrideUntilMs: undefined,
-            // No action is invoked at creation: only a later transition or period does that.
-            lastActionPeriodEndMs: evaluationRange(specOf(config), now).endMs,
-            lastEvaluation: undefined,
-        };
-        this.alarms.set(name, alarm);
-        return alarm;
-    }
-    describeAlarms(input) {
-        const r = new Reader(input, cwInvalid, cwMissing);
-        const names = r.strList('AlarmNames');
-        const prefix = r.str('AlarmNamePrefix', true);
-        if (names && names.length > 100)
-            throw cwInvalid('AlarmNames may hold at most 100 names.');
-        if (names && prefix !== undefined) {
-            throw new AwsError('InvalidParameterCombination', 'AlarmNames and AlarmNamePrefix cannot be specified together.');
-        }
-        const stateValue = r.oneOf('StateValue', STATES, true);
-        const actionPrefix = r.str('ActionPrefix', true);
-        const types = r.strList('AlarmTypes');
-        const maxRecords = r.int('MaxRecords', true) ?? 50;
-        if (maxRecords < 1 || maxRecords > 100)
-            throw cwInvalid('MaxRecords must be between 1 and 100.');
-        for (const unsupported of ['ChildrenOfAlarmName', 'ParentsOfAlarmName']) {
-            if (r.has(unsupported))
-                throw cwInvalid(`${unsupported} is not supported: the local SageMaker has no composite alarms.`);
-        }
-        // AWS: without AlarmTypes only metric alarms are returned.
-        const wantMetric = !types || types.includes('MetricAlarm');
-        const matching = wantMetric
-            ? [...this.alarms.values()]
-                .filter((a) => !names || names.includes(a.name))
-                .filter((a) => prefix === undefined || a.name.startsWith(prefix))
-                .filter((a) => stateValue === undefined || a.state === stateValue)
-                .filter((a) => actionPrefix === undefined ||
-                [...a.alarmActions, ...a.okActions, ...a.insufficientDataActions].some((x) => x.startsWith(actionPrefix)))
-                .sort(byName)
-            : [];
-        const scope = JSON.stringify([names, prefix, stateValue, actionPrefix, types]);
-        const offset = decodeToken(r.str('NextToken', true), scope, (m) => new AwsError('InvalidNextToken', m));
-        const { items, nextToken } = page(matching, offset, maxRecords, scope);
-        return {
-            MetricAlarms: items.map(toWire),
-            CompositeAlarms: [],
-            ...(nextToken ? { NextToken: nextToken } : {}),
-        };
-    }
-    describeAlarmsForMetric(input) {
-        const r = new Reader(input, cwInvalid, cwMissing);
-        const metricName = r.str('MetricName');
-        const namespace = r.str('Namespace');
-        const statistic = r.oneOf('Statistic', STATISTICS, true);
-        const extendedStatistic = r.str('ExtendedStatistic', true);
-        const dimensions = r.has('Dimensions') ? readDimensions(r) : undefined;
-        const period = r.int('Period', true);
-        const unit = r.str('Unit', true);
-        const found = [...this.alarms.values()]
-            .filter((a) => a.metricName === metricName && a.namespace === namespace)
-            .filter((a) => statistic === undefined || a.statistic === statistic)
-            .filter((a) => extendedStatistic === undefined || a.extendedStatistic === extendedStatistic)
-            .filter((a) => dimensions === undefined || sameDimensions(a.dimensions, dimensions))
-            .filter((a) => period === undefined || a.periodS === period)
-            .filter((a) => unit === undefined || a.unit === unit)
-            .sort(byName);
-        return { MetricAlarms: found.map(toWire) };
-    }
-    /**
-     * DeleteAlarms. Names that do not exist are skipped without error: the real service does not
-     * fail on them (the CloudFormation alarm handler had to add its own NotFound check for that
-     * reason, aws-cloudformation/cloudformation-cli#456).
-     */
-    deleteAlarms(input) {
-        const r = new Reader(input, cwInvalid, cwMissing);
-        const names = r.strList('AlarmNames');
-        if (!names)
-            throw cwMissing('The parameter AlarmNames is required.');
-        if (names.length > 100)
-            throw cwInvalid('AlarmNames may hold at most 100 names.');
-        this.delete(names);
-        return {};
-    }
-    /**
-     * SetAlarmState: AWS sets the state for testing; it holds until the next evaluation, and a
-     * change of state invokes the new state's actions. Evaluations here happen every tick, so the
-     * override is kept until the current period has ended, the cadence at which AWS re-evaluates.
-     */
-    setAlarmState(input) {
-        const r = new Reader(input, cwInvalid, cwMissing);
-        const name = r.str('AlarmName');
-        const state = r.oneOf('StateValue', STATES);
-        const reason = r.str('StateReason');
-        const reasonData = r.str('StateReasonData', true);
-        if (reasonData !== undefined) {
-            try {
-                JSON.parse(reasonData);
-            }
-            catch {
-                throw new AwsError('InvalidFormat', 'StateReasonData must be valid JSON.');
-            }
-        }
-        const alarm = this.alarms.get(name);
-        if (!alarm)
-            throw new AwsError('ResourceNotFound', `Alarm ${name} does not exist.`, 404);
-        const now = this.opts.now();
-        const { endMs } = evaluationRange(specOf(alarm), now);
-        alarm.overrideUntilMs = endMs + alarm.periodS * 1000;
-        this.transition(alarm, state, reason, reasonData, now, endMs, undefined);
-        return {};
-    }
-    /** One evaluation pass over every alarm: O(alarms) metric queries. */
-    evaluateAll() {
-        const now = this.opts.now();
-        for (const alarm of [...this.alarms.values()]) {
-            try {
-                this.evaluateOne(alarm, now);
-            }
-            catch {
-                // A failing metrics query leaves this alarm as it is until the next tick.
-            }
-        }
-    }
-    evaluateOne(alarm, now) {
-        const spec = specOf(alarm);
-        const range = evaluationRange(spec, now);
-        const points = this.opts.metrics.query({
-            namespace: alarm.namespace,
-            metricName: alarm.metricName,
-            dimensions: Object.fromEntries(alarm.dimensions.map((d) => [d.Name, d.Value])),
-            stat: alarm.statistic ?? alarm.extendedStatistic,
-            periodS: alarm.periodS,
-            startMs: range.startMs,
-            endMs: range.endMs,
-        });
-        const ev = evaluateAlarm(spec, points, now);
-        alarm.lastEvaluation = ev;
-        if (alarm.overrideUntilMs !== undefined) {
-            if (range.endMs < alarm.overrideUntilMs)
-                return; // SetAlarmState still holds
-            alarm.overrideUntilMs = undefined;
-        }
-        const next = ev.state ?? alarm.state;
-        if (next !== alarm.state) {
-            this.transition(alarm, next, ev.reason, reasonData(alarm, ev, now), now, range.endMs, ev);
-        }
-        else if (range.endMs > alarm.lastActionPeriodEndMs) {
-            // The state persisted through another completed period: invoke its actions again.
-            alarm.lastActionPeriodEndMs = range.endMs;
-            this.invoke(alarm, alarm.state, alarm.state, alarm.stateReason, now, ev);
-        }
-    }
-    transition(alarm, state, reason, data, now, periodEndMs, ev) {
-        const previous = alarm.state;
-        alarm.stateReason = reason;
-        alarm.stateReasonData = data;
-        alarm.stateUpdatedMs = now;
-        if (previous === state)
-            return;
-        alarm.state = state;
-        alarm.stateTransitionedMs = now;
-        alarm.lastActionPeriodEndMs = periodEndMs;
-        this.invoke(alarm, previous, state, reason, now, ev);
-    }
-    invoke(alarm, previous, state, reason, now, ev) {
-        if (!alarm.actionsEnabled)
-            return;
-        const actions = state === 'ALARM'
-            ? alarm.alarmActions
-            : state === 'OK'
-                ? alarm.okActions
-                : alarm.insufficientDataActions;
-        if (actions.length === 0)
-            return;
-        const change = {
-            alarmName: alarm.name,
-            alarmArn: alarm.arn,
-            previous,
-            state,
-            reason,
-            atMs: now,
-        };
-        this.onAction({ change, actions: [...actions], alarm: { ...alarm }, evaluation: ev });
-    }
-}
-function readDimensions(r) {
-    const list = r.objList('Dimensions') ?? [];
-    if (list.length > 30)
-        throw cwInvalid('At most 30 dimensions are allowed.');
-    return list.map((d) => {
-        const dr = new Reader(d, cwInvalid, cwMissing);
-        return { Name: dr.str('Name'), Value: dr.str('Value') };
-    });
-}
-function sameDimensions(a, b) {
-    if (a.length !== b.length)
-        return false;
-    return a.every((d) => b.some((e) => e.Name === d.Name && e.Value === d.Value));
-}
-const byName = (a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-function specOf(a) {
-    return {
-        periodS: a.periodS,
-        evaluationPeriods: a.evaluationPeriods,
-        datapointsToAlarm: a.datapointsToAlarm ?? a.evaluationPeriods,
-        threshold: a.threshold,
-        comparison: a.comparison,
-        treatMissingData: a.treatMissingData ?? 'missing',
-    };
-}
-/** StateReasonData in the shape CloudWatch writes for threshold alarms. */
-function reasonData(alarm, ev, now) {
-    return JSON.stringify({
-        version: '1.0',
-        queryDate: new Date(now).toISOString(),
-        startDate: new Date(ev.queryStartMs).toISOString(),
-        ...(alarm.statistic ? { statistic: alarm.statistic } : { extendedStatistic: alarm.extendedStatistic }),
-        period: alarm.periodS,
-        recentDatapoints: ev.recent.map((p) => p.value).reverse(),
-        threshold: alarm.threshold,
-        evaluatedDatapoints: ev.evaluated.map((d) => ({
-            timestamp: new Date(d.timestampMs).toISOString(),
-            ...(d.value !== undefined ? { value: d.value } : {}),
-        })),
-    });
-}
-function toWire(a) {
-    const out = {
-        AlarmName: a.name,
-        AlarmArn: a.arn,
-        AlarmConfigurationUpdatedTimestamp: input_epochSeconds(a.configUpdatedMs),
-        ActionsEnabled: a.actionsEnabled,
-        OKActions: a.okActions,
-        AlarmActions: a.alarmActions,
-        InsufficientDataActions: a.insufficientDataActions,
-        StateValue: a.state,
-        StateReason: a.stateReason,
-        StateUpdatedTimestamp: input_epochSeconds(a.stateUpdatedMs),
-        StateTransitionedTimestamp: input_epochSeconds(a.stateTransitionedMs),
-        MetricName: a.metricName,
-        Namespace: a.namespace,
-        Dimensions: a.dimensions,
-        Period: a.periodS,
-        EvaluationPeriods: a.evaluationPeriods,
-        Threshold: a.threshold,
-        ComparisonOperator: a.comparison,
-    };
-    const optional = {
-        AlarmDescription: a.description,
-        StateReasonData: a.stateReasonData,
-        Statistic: a.statistic,
-        ExtendedStatistic: a.extendedStatistic,
-        Unit: a.unit,
-        DatapointsToAlarm: a.datapointsToAlarm,
-        TreatMissingData: a.treatMissingData,
-        EvaluateLowSampleCountPercentile: a.evaluateLowSampleCountPercentile,
-    };
-    for (const [k, v] of Object.entries(optional))
-        if (v !== undefined)
-            out[k] = v;
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/local/autoscaling/scaling.ts
-/**
- * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`):
- * scalable targets, target-tracking and step scaling policies that act on CloudWatch alarms, and
- * the scaling activities they produce.
- *
- * AWS behaviour relied on (Application Auto Scaling User Guide and API Reference):
- * - Target tracking creates and owns its alarms (names `TargetTracking-<resourceId>-AlarmHigh-<uuid>`
- *   / `-AlarmLow-<uuid>`, description "DO NOT EDIT OR DELETE ..."), deletes them with the policy,
- *   and has no AlarmLow when scale-in is disabled. It scales out proportionally to the metric and
- *   scales in only once the metric is clearly (about 10 %) below the target.
- * - Step adjustments are intervals of (metric - alarm threshold); above the threshold the lower
- *   bound is inclusive and the upper exclusive, below it the reverse.
- * - Cooldowns (ScaleOutCooldown, ScaleInCooldown, step Cooldown; default 300 s for SageMaker
- *   variants) run from the end of the scaling activity. During a scale-out cooldown the capacity
- *   that activity added counts as already there: only a larger scale-out adds (the difference).
- *   A scale-in cooldown blocks scale-in only; a scale-out cuts it short.
- * - Suspension flags stop dynamic scale-in / scale-out; min/max always bound a policy's result.
- * - Registering (or updating) min/max so that the desired count is outside them scales it into range.
- * - Only changes Application Auto Scaling makes are activities; a manual
- *   UpdateEndpointWeightsAndCapacities is not, so nothing here infers activities from capacity.
- */
-
-
-
-
-const NAMESPACE = 'sagemaker';
-const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
-const scaling_RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
-/** AWS default cooldown for SageMaker endpoint variants (TargetTrackingScalingPolicyConfiguration). */
-const DEFAULT_COOLDOWN_S = 300;
-/** AWS quota: scaling policies per scalable target. */
-const MAX_POLICIES_PER_TARGET = 50;
-/** Activities kept per target; AWS keeps six weeks of history. */
-const MAX_ACTIVITIES_PER_TARGET = 1000;
-const PREDEFINED = [
-    'SageMakerVariantInvocationsPerInstance',
-    'SageMakerVariantConcurrentRequestsPerModelHighResolution',
-];
-const ADJUSTMENT_TYPES = ['ChangeInCapacity', 'ExactCapacity', 'PercentChangeInCapacity'];
-const AGGREGATIONS = ['Average', 'Minimum', 'Maximum'];
-const METRIC_STATISTICS = ['Average', 'Minimum', 'Maximum', 'SampleCount', 'Sum'];
-const SCALE_IN_FRACTION = 0.9;
-class ScalingService {
-    opts;
-    targets = new Map();
-    policies = new Map(); // by ARN
-    /** Newest first. */
-    activities = [];
-    /** Activities still InProgress, so each tick only looks at those. */
-    open = new Set();
-    /** Serialises scaling decisions per target so two alarms cannot race on the same capacity. */
-    queues = new Map();
-    generation = 0;
-    constructor(opts) {
-        this.opts = opts;
-    }
-    reset() {
-        this.generation++;
-        for (const p of this.policies.values())
-            this.dropPolicyAlarms(p);
-        this.targets.clear();
-        this.policies.clear();
-        this.activities = [];
-        this.open.clear();
-        this.queues.clear();
-    }
-    handle = async (operation, input) => {
-        switch (operation) {
-            case 'RegisterScalableTarget':
-                return this.registerScalableTarget(input);
-            case 'DescribeScalableTargets':
-                return this.describeScalableTargets(input);
-            case 'DeregisterScalableTarget':
-                return this.deregisterScalableTarget(input);
-            case 'PutScalingPolicy':
-                return this.putScalingPolicy(input);
-            case 'DescribeScalingPolicies':
-                return this.describeScalingPolicies(input);
-            case 'DeleteScalingPolicy':
-                return this.deleteScalingPolicy(input);
-            case 'DescribeScalingActivities':
-                return this.describeScalingActivities(input);
-            default:
-                throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
-        }
-    };
-    // ---- scalable targets -------------------------------------------------------------------
-    registerScalableTarget(input) {
-        const r = new Reader(input, aasInvalid);
-        const resourceId = readKey(r);
-        const min = r.int('MinCapacity', true);
-        const max = r.int('MaxCapacity', true);
-        const roleArn = r.str('RoleARN', true);
-        const suspended = r.obj('SuspendedState');
-        if (min !== undefined && min < 0)
-            throw aasInvalid('MinCapacity must be at least 0.');
-        if (max !== undefined && max < 0)
-            throw aasInvalid('MaxCapacity must be at least 0.');
-        const variant = this.opts.capacity.describe(resourceId);
-        if (!variant)
-            throw aasInvalid(`Could not find the endpoint variant for resource ID ${resourceId}.`);
-        const existing = this.targets.get(resourceId);
-        if (!existing && (min === undefined || max === undefined)) {
-            throw aasInvalid('MinCapacity and MaxCapacity are required to register a new scalable target.');
-        }
-        const newMin = min ?? existing.minCapacity;
-        const newMax = max ?? existing.maxCapacity;
-        if (newMin > newMax) {
-            throw aasInvalid(`Minimum capacity ${newMin} cannot be greater than maximum capacity ${newMax}.`);
-        }
-        const flags = readSuspended(suspended, existing?.suspended);
-        const target = existing ?? {
-            resourceId,
-            minCapacity: newMin,
-            maxCapacity: newMax,
-            roleArn: roleArn ??
-                `arn:aws:iam::${this.opts.accountId}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
-            createdMs: this.opts.now(),
-            suspended: flags,
-            arn: `arn:aws:application-autoscaling:${this.opts.region}:${this.opts.accountId}:scalable-target/${(0,external_node_crypto_.randomUUID)().replaceAll('-', '')}`,
-        };
-        // Update: only what was given changes; the rest (and unspecified suspension flags) is kept.
-        target.minCapacity = newMin;
-        target.maxCapacity = newMax;
-        target.suspended = flags;
-        if (roleArn !== undefined)
-            target.roleArn = roleArn;
-        this.targets.set(resourceId, target);
-        // AWS scales a desired count outside the new range into it, as an activity.
-        const desired = variant.desired;
-        if (desired < newMin || desired > newMax) {
-            const which = desired < newMin ? `minimum capacity was set to ${newMin}` : `maximum capacity was set to ${newMax}`;
-            const cause = `at ${iso(this.opts.now())} the ${which}, which put the desired instance count ${desired} out of range`;
-            this.enqueue(resourceId, async () => {
-                const now = this.opts.capacity.describe(resourceId);
-                if (!now || !this.targets.has(resourceId))
-                    return;
-                const goal = Math.min(target.maxCapacity, Math.max(target.minCapacity, now.desired));
-                if (goal !== now.desired)
-                    await this.startActivity(resourceId, goal, now.desired, 'range', cause, now.desired);
-            });
-        }
-        return { ScalableTargetARN: target.arn };
-    }
-    describeScalableTargets(input) {
-        const r = new Reader(input, aasInvalid);
-        readNamespace(r);
-        const ids = r.strList('ResourceIds');
-        const dim = r.str('ScalableDimension', true);
-        if (dim !== undefined)
-            checkDimension(dim);
-        if (ids && ids.length > 50)
-            throw aasInvalid('ResourceIds may hold at most 50 IDs.');
-        const matching = [...this.targets.values()].filter((t) => !ids || ids.includes(t.resourceId));
-        const scope = JSON.stringify(['targets', ids, dim]);
-        const { items, nextToken } = pageOf(r, matching, scope, 50);
-        return {
-            ScalableTargets: items.map((t) => ({
-                ServiceNamespace: NAMESPACE,
-                ResourceId: t.resourceId,
-                ScalableDimension: DIMENSION,
-                MinCapacity: t.minCapacity,
-                MaxCapacity: t.maxCapacity,
-                RoleARN: t.roleArn,
-                CreationTime: input_epochSeconds(t.createdMs),
-                SuspendedState: { ...t.suspended },
-                ScalableTargetARN: t.arn,
-            })),
-            ...(nextToken ? { NextToken: nextToken } : {}),
-        };
-    }
-    deregisterScalableTarget(input) {
-        const r = new Reader(input, aasInvalid);
-        const resourceId = readKey(r);
-        if (!this.targets.has(resourceId))
-            throw noTarget(resourceId);
-        // AWS deletes the target's scaling policies (and so their managed alarms) with it.
-        for (const p of [...this.policies.values()])
-            if (p.resourceId === resourceId)
-                this.removePolicy(p);
-        this.targets.delete(resourceId);
-        return {};
-    }
-    // ---- scaling policies -------------------------------------------------------------------
-    putScalingPolicy(input) {
-        const r = new Reader(input, aasInvalid);
-        const name = r.str('PolicyName');
-        if (name.length < 1 || name.length > 256)
-            throw aasInvalid('PolicyName must be 1 to 256 characters long.');
-        const resourceId = readKey(r);
-        if (!this.targets.has(resourceId))
-            throw noTarget(resourceId);
-        const existing = this.findPolicy(resourceId, name);
-        const type = r.str('PolicyType', true) ?? existing?.type;
-        if (type === undefined)
-            throw aasInvalid('PolicyType is required to create a scaling policy.');
-        if (type !== 'TargetTrackingScaling' && type !== 'StepScaling') {
-            throw aasInvalid(`PolicyType ${type} is not supported by the local SageMaker; use TargetTrackingScaling or StepScaling.`);
-        }
-        const stepInput = r.obj('StepScalingPolicyConfiguration');
-        const ttInput = r.obj('TargetTrackingScalingPolicyConfiguration');
-        if (r.has('PredictiveScalingPolicyConfiguration')) {
-            throw aasInvalid('Predictive scaling is not supported by the local SageMaker.');
-        }
-        if (type === 'StepScaling' && (!stepInput || ttInput)) {
-            throw aasInvalid('A StepScaling policy needs StepScalingPolicyConfiguration (and no target tracking configuration).');
-        }
-        if (type === 'TargetTrackingScaling' && (!ttInput || stepInput)) {
-            throw aasInvalid('A TargetTrackingScaling policy needs TargetTrackingScalingPolicyConfiguration (and no step scaling configuration).');
-        }
-        if (!existing &&
-            [...this.policies.values()].filter((p) => p.resourceId === resourceId).length >= MAX_POLICIES_PER_TARGET) {
-            throw new AwsError('LimitExceededException', `At most ${MAX_POLICIES_PER_TARGET} scaling policies per scalable target.`);
-        }
-        const step = stepInput ? readStep(stepInput) : undefined;
-        const tracking = ttInput ? readTracking(ttInput, resourceId) : undefined;
-        const policy = existing ?? {
-            name,
-            arn: `arn:aws:autoscaling:${this.opts.region}:${this.opts.accountId}:scalingPolicy:${(0,external_node_crypto_.randomUUID)()}:resource/${NAMESPACE}/${resourceId}:policyName/${name}`,
-            resourceId,
-            type,
-            createdMs: this.opts.now(),
-            wire: {},
-            step: undefined,
-            tracking: undefined,
-            alarmId: (0,external_node_crypto_.randomUUID)(),
-            alarmHigh: undefined,
-            alarmLow: undefined,
-        };
-        policy.type = type;
-        policy.step = step;
-        policy.tracking = tracking;
-        policy.wire = step
-            ? { StepScalingPolicyConfiguration: scaling_pick(stepInput, STEP_KEYS) }
-            : { TargetTrackingScalingPolicyConfiguration: scaling_pick(ttInput, TT_KEYS) };
-        this.policies.set(policy.arn, policy);
-        this.syncManagedAlarms(policy);
-        return {
-            PolicyARN: policy.arn,
-            ...(policy.type === 'TargetTrackingScaling' ? { Alarms: this.policyAlarms(policy) } : {}),
-        };
-    }
-    describeScalingPolicies(input) {
-        const r = new Reader(input, aasInvalid);
-        readNamespace(r);
-        const names = r.strList('PolicyNames');
-        const resourceId = r.str('ResourceId', true);
-        const dim = r.str('ScalableDimension', true);
-        // The API reference asks for a resource ID with a dimension; whether AWS enforces it is not
-        // documented, so a lone dimension is accepted (only one dimension exists here anyway).
-        if (dim !== undefined)
-            checkDimension(dim);
-        const matching = [...this.policies.values()]
-            .filter((p) => !names || names.includes(p.name))
-            .filter((p) => resourceId === undefined || p.resourceId === resourceId);
-        const scope = JSON.stringify(['policies', names, resourceId, dim]);
-        const { items, nextToken } = pageOf(r, matching, scope, 10);
-        return {
-            ScalingPolicies: items.map((p) => ({
-                PolicyARN: p.arn,
-                PolicyName: p.name,
-                ServiceNamespace: NAMESPACE,
-                ResourceId: p.resourceId,
-                ScalableDimension: DIMENSION,
-                PolicyType: p.type,
-                ...p.wire,
-                Alarms: this.policyAlarms(p),
-                CreationTime: input_epochSeconds(p.createdMs),
-            })),
-            ...(nextToken ? { NextToken: nextToken } : {}),
-        };
-    }
-    deleteScalingPolicy(input) {
-        const r = new Reader(input, aasInvalid);
-        const name = r.str('PolicyName');
-        const resourceId = readKey(r);
-        const policy = this.findPolicy(resourceId, name);
-        if (!policy) {
-            throw new AwsError('ObjectNotFoundException', `No scaling policy found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}, policy name: ${name}`);
-        }
-        this.removePolicy(policy);
-        return {};
-    }
-    findPolicy(resourceId, name) {
-        for (const p of this.policies.values())
-            if (p.resourceId === resourceId && p.name === name)
-                return p;
-        return undefined;
-    }
-    removePolicy(policy) {
-        this.dropPolicyAlarms(policy);
-        this.policies.delete(policy.arn);
-    }
-    /**
-     * Target tracking deletes its own alarms; a step policy's alarms belong to the user, and AWS
-     * only removes the policy from their actions.
-     */
-    dropPolicyAlarms(policy) {
-        const managed = [policy.alarmHigh, policy.alarmLow].filter((n) => n !== undefined);
-        this.opts.alarms.delete(managed);
-        this.opts.alarms.removeAction(policy.arn);
-    }
-    /** Alarms reported for a policy: its managed alarms, or the alarms that invoke it. */
-    policyAlarms(policy) {
-        const alarms = policy.type === 'TargetTrackingScaling'
-            ? [policy.alarmHigh, policy.alarmLow]
-                .filter((n) => n !== undefined)
-                .map((n) => this.opts.alarms.get(n))
-                .filter((a) => a !== undefined)
-            : this.opts.alarms.withAction(policy.arn);
-        return alarms.map((a) => ({ AlarmName: a.name, AlarmARN: a.arn }));
-    }
-    syncManagedAlarms(policy) {
-        const tt = policy.tracking;
-        if (!tt) {
-            // A policy changed from target tracking to step loses its managed alarms.
-            this.opts.alarms.delete([policy.alarmHigh, policy.alarmLow].filter((n) => n !== undefined));
-            policy.alarmHigh = undefined;
-            policy.alarmLow = undefined;
-            return;
-        }
-        const prefix = `TargetTracking-${policy.resourceId}`;
-        const base = {
-            AlarmDescription: `DO NOT EDIT OR DELETE. For TargetTrackingScaling policy ${policy.arn}.`,
-            ActionsEnabled: true,
-            AlarmActions: [policy.arn],
-            MetricName: tt.metric.metricName,
-            Namespace: tt.metric.namespace,
-            Statistic: tt.metric.statistic,
-            Dimensions: tt.metric.dimensions,
-            Period: tt.metric.periodS,
-            ...(tt.metric.unit !== undefined ? { Unit: tt.metric.unit } : {}),
-        };
-        policy.alarmHigh = `${prefix}-AlarmHigh-${policy.alarmId}`;
-        this.opts.alarms.put({
-            ...base,
-            AlarmName: policy.alarmHigh,
-            EvaluationPeriods: tt.metric.highDatapoints,
-            DatapointsToAlarm: tt.metric.highDatapoints,
-            Threshold: tt.targetValue,
-            ComparisonOperator: 'GreaterThanThreshold',
-        });
-        const low = `${prefix}-AlarmLow-${policy.alarmId}`;
-        if (tt.disableScaleIn) {
-            this.opts.alarms.delete([low]);
-            policy.alarmLow = undefined;
-        }
-        else {
-            policy.alarmLow = low;
-            this.opts.alarms.put({
-                ...base,
-                AlarmName: low,
-                EvaluationPeriods: tt.metric.lowDatapoints,
-                DatapointsToAlarm: tt.metric.lowDatapoints,
-                Threshold: tt.targetValue * SCALE_IN_FRACTION,
-                ComparisonOperator: 'LessThanThreshold',
-            });
-        }
-    }
-    // ---- activities ----------------------------------------------------------------------------
-    describeScalingActivities(input) {
-        const r = new Reader(input, aasInvalid);
-        readNamespace(r);
-        const resourceId = r.str('ResourceId', true);
-        const dim = r.str('ScalableDimension', true);
-        // The API reference asks for a resource ID with a dimension; whether AWS enforces it is not
-        // documented, so a lone dimension is accepted (only one dimension exists here anyway).
-        if (dim !== undefined)
-            checkDimension(dim);
-        r.bool('IncludeNotScaledActivities');
-        const matching = this.activities.filter((a) => resourceId === undefined || a.resourceId === resourceId);
-        const scope = JSON.stringify(['activities', resourceId, dim]);
-        const { items, nextToken } = pageOf(r, matching, scope, 50);
-        return {
-            ScalingActivities: items.map((a) => ({
-                ActivityId: a.id,
-                ServiceNamespace: NAMESPACE,
-                ResourceId: a.resourceId,
-                ScalableDimension: DIMENSION,
-                Description: a.description,
-                Cause: a.cause,
-                StartTime: input_epochSeconds(a.startMs),
-                ...(a.endMs !== undefined ? { EndTime: input_epochSeconds(a.endMs) } : {}),
-                StatusCode: a.status,
-                ...(a.statusMessage !== undefined ? { StatusMessage: a.statusMessage } : {}),
-            })),
-            ...(nextToken ? { NextToken: nextToken } : {}),
-        };
-    }
-    /**
-     * Moves InProgress activities on: Successful once the variant runs the desired count (or
-     * someone else has since changed the desired count, superseding this request), Failed when the
-     * variant is gone or failed. Called every tick; O(open activities).
-     */
-    progress() {
-        for (const a of [...this.open]) {
-            const v = this.opts.capacity.describe(a.resourceId);
-            const now = this.opts.now();
-            if (!v) {
-                this.finish(a, 'Failed', `Failed to set desired instance count to ${a.desired}. Reason: the endpoint variant no longer exists.`, now);
-            }
-            else if (/fail/i.test(v.status)) {
-                this.finish(a, 'Failed', `Failed to set desired instance count to ${a.desired}. Reason: endpoint status is ${v.status}.`, now);
-            }
-            else if (v.desired !== a.desired || v.current === a.desired) {
-                this.finish(a, 'Successful', `Successfully set desired instance count to ${a.desired}. Change successfully fulfilled by sagemaker.`, now);
-            }
-        }
-    }
-    finish(a, status, message, now) {
-        this.open.delete(a);
-        a.status = status;
-        a.statusMessage = message;
-        a.endMs = now;
-    }
-    async startActivity(resourceId, desired, fromDesired, direction, cause, cooldownBase) {
-        const activity = {
-            id: (0,external_node_crypto_.randomUUID)(),
-            resourceId,
-            description: `Setting desired instance count to ${desired}.`,
-            cause,
-            startMs: this.opts.now(),
-            endMs: undefined,
-            status: 'Pending',
-            statusMessage: undefined,
-            desired,
-            fromDesired,
-            direction,
-            cooldownBase,
-        };
-        this.activities.unshift(activity);
-        this.trimActivities(resourceId);
-        try {
-            await this.opts.capacity.setDesired(resourceId, desired);
-            activity.status = 'InProgress';
-            if (this.activities.includes(activity))
-                this.open.add(activity);
-            this.progress();
-        }
-        catch (e) {
-            const reason = e instanceof Error ? e.message : String(e);
-            this.finish(activity, 'Failed', `Failed to set desired instance count to ${desired}. Reason: ${reason}`, this.opts.now());
-        }
-    }
-    trimActivities(resourceId) {
-        let seen = 0;
-        this.activities = this.activities.filter((a) => {
-            const keep = a.resourceId !== resourceId || ++seen <= MAX_ACTIVITIES_PER_TARGET;
-            if (!keep)
-                this.open.delete(a);
-            return keep;
-        });
-    }
-    // ---- executing policies ----------------------------------------------------------------
-    /** Entry point for CloudWatch: an alarm invoked its actions; run every policy among them. */
-    onAlarmAction = (event) => {
-        for (const arn of event.actions) {
-            const policy = this.policies.get(arn);
-            if (!policy)
-                continue;
-            this.enqueue(policy.resourceId, () => this.execute(policy, event));
-        }
-    };
-    enqueue(resourceId, job) {
-        const generation = this.generation;
-        const prev = this.queues.get(resourceId) ?? Promise.resolve();
-        const next = prev
-            .then(() => (generation === this.generation ? job() : undefined))
-            .catch(() => {
-            // A failed decision is recorded on its activity when there is one; never reject the chain.
-        });
-        this.queues.set(resourceId, next);
-    }
-    async execute(policy, event) {
-        if (this.policies.get(policy.arn) !== policy)
-            return; // deleted meanwhile
-        const target = this.targets.get(policy.resourceId);
-        const variant = this.opts.capacity.describe(policy.resourceId);
-        if (!target || !variant)
-            return;
-        const cause = `monitor alarm ${event.alarm.name} in state ${event.change.state} triggered policy ${policy.name}`;
-        const current = variant.desired;
-        if (policy.tracking) {
-            if (event.change.state !== 'ALARM')
-                return;
-            const tt = policy.tracking;
-            const metric = latestValue(event);
-            if (event.alarm.name === policy.alarmHigh) {
-                // Proportional rule: enough capacity for the metric to come back to the target.
-                const proportional = (base) => metric === undefined ? base + 1 : Math.max(base + 1, Math.ceil((base * metric) / tt.targetValue));
-                await this.scaleOut(target, current, tt.scaleOutCooldownS, proportional, cause);
-            }
-            else if (event.alarm.name === policy.alarmLow && !tt.disableScaleIn) {
-                const proportional = (base) => metric === undefined ? base - 1 : Math.min(base - 1, Math.ceil((base * metric) / tt.targetValue));
-                await this.scaleIn(target, current, tt.scaleInCooldownS, proportional(current), cause);
-            }
-            return;
-        }
-        const step = policy.step;
-        const adjust = (base) => {
-            const diff = stepDiff(event, step.aggregation);
-            const above = diff > 0 || (diff === 0 && isGreaterComparison(event.alarm.comparison));
-            const chosen = step.steps.find((s) => inInterval(s, diff, above));
-            if (!chosen)
-                return undefined;
-            return applyAdjustment(step, base, chosen.adjustment);
-        };
-        const proposed = adjust(current);
-        if (proposed === undefined || proposed === current)
-            return;
-        if (proposed > current) {
-            await this.scaleOut(target, current, step.cooldownS, (base) => adjust(base) ?? base, cause);
-        }
-        else {
-            await this.scaleIn(target, current, step.cooldownS, proposed, cause);
-        }
-    }
-    async scaleOut(target, current, cooldownS, compute, cause) {
-        if (target.suspended.DynamicScalingOutSuspended)
-            return;
-        const now = this.opts.now();
-        const last = this.activities.find((a) => a.resourceId === target.resourceId && a.direction === 'out' && a.status !== 'Failed');
-        const inCooldown = last !== undefined && (last.endMs === undefined || now < last.endMs + cooldownS * 1000);
-        // In cooldown, what the last scale-out added counts as present: compute from the capacity
-        // before it and only act on a larger result.
-        const base = inCooldown ? last.cooldownBase : current;
-        const desired = Math.min(target.maxCapacity, compute(base));
-        if (desired <= current)
-            return;
-        await this.startActivity(target.resourceId, desired, current, 'out', cause, base);
-    }
-    async scaleIn(target, current, cooldownS, proposed, cause) {
-        if (target.suspended.DynamicScalingInSuspended)
-            return;
-        const mine = this.activities.filter((a) => a.resourceId === target.resourceId);
-        if (mine.some((a) => a.status === 'Pending' || a.status === 'InProgress'))
-            return;
-        const now = this.opts.now();
-        const lastIn = mine.find((a) => a.direction === 'in' && a.status !== 'Failed');
-        const lastOut = mine.find((a) => a.direction === 'out' && a.status !== 'Failed');
-        const cutShort = lastIn !== undefined && lastOut !== undefined && lastOut.startMs >= lastIn.startMs;
-        if (lastIn && !cutShort && now < (lastIn.endMs ?? now) + cooldownS * 1000)
-            return;
-        const desired = Math.max(target.minCapacity, proposed);
-        if (desired >= current)
-            return;
-        await this.startActivity(target.resourceId, desired, current, 'in', cause, desired);
-    }
-}
-// ---- helpers ---------------------------------------------------------------------------------
-const STEP_KEYS = [
-    'AdjustmentType',
-    'StepAdjustments',
-    'MinAdjustmentMagnitude',
-    'Cooldown',
-    'MetricAggregationType',
-];
-const TT_KEYS = [
-    'TargetValue',
-    'PredefinedMetricSpecification',
-    'CustomizedMetricSpecification',
-    'ScaleOutCooldown',
-    'ScaleInCooldown',
-    'DisableScaleIn',
-];
-function scaling_pick(o, keys) {
-    const out = {};
-    for (const k of keys)
-        if (o[k] !== undefined && o[k] !== null)
-            out[k] = o[k];
-    return out;
-}
-function iso(ms) {
-    return new Date(ms).toISOString();
-}
-function noTarget(resourceId) {
-    return new AwsError('ObjectNotFoundException', `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`);
-}
-function readNamespace(r) {
-    const ns = r.str('ServiceNamespace');
-    if (ns !== NAMESPACE) {
-        throw aasInvalid(`ServiceNamespace ${ns} is not supported by the local SageMaker; use ${NAMESPACE}.`);
-    }
-}
-function checkDimension(dim) {
-    if (dim !== DIMENSION) {
-        throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
-    }
-}
-/** ServiceNamespace, ScalableDimension and ResourceId, validated; returns the resource ID. */
-function readKey(r) {
-    readNamespace(r);
-    checkDimension(r.str('ScalableDimension'));
-    const resourceId = r.str('ResourceId');
-    if (!scaling_RESOURCE_ID.test(resourceId)) {
-        throw aasInvalid(`Unsupported resource ID ${resourceId}: expected endpoint/<endpoint-name>/variant/<variant-name>.`);
-    }
-    return resourceId;
-}
-/** One page of `matching` from the request's MaxResults (at most `limit`) and NextToken. */
-function pageOf(r, matching, scope, limit) {
-    const max = r.int('MaxResults', true) ?? limit;
-    if (max < 1 || max > limit)
-        throw aasInvalid(`MaxResults must be between 1 and ${limit}.`);
-    return page(matching, decodeToken(r.str('NextToken', true), scope, aasInvalid), max, scope);
-}
-/** Merges SuspendedState as AWS does: flags given are set, flags omitted keep their value. */
-function readSuspended(input, current) {
-    const out = current
-        ? { ...current }
-        : {
-            DynamicScalingInSuspended: false,
-            DynamicScalingOutSuspended: false,
-            ScheduledScalingSuspended: false,
-        };
-    if (!input)
-        return out;
-    const r = new Reader(input, aasInvalid);
-    for (const k of [
-        'DynamicScalingInSuspended',
-        'DynamicScalingOutSuspended',
-        'ScheduledScalingSuspended',
-    ]) {
-        const v = r.bool(k);
-        if (v !== undefined)
-            out[k] = v;
-    }
-    return out;
-}
-function readCooldown(r, key) {
-    const v = r.int(key, true);
-    if (v !== undefined && (v < 0 || v > 86_400))
-        throw aasInvalid(`${key} must be between 0 and 86400 seconds.`);
-    return v ?? DEFAULT_COOLDOWN_S;
-}
-function readStep(input) {
-    const r = new Reader(input, aasInvalid);
-    const adjustmentType = r.oneOf('AdjustmentType', ADJUSTMENT_TYPES);
-    const raw = r.objList('StepAdjustments');
-    if (!raw || raw.length === 0)
-        throw aasInvalid('StepAdjustments must contain at least one step adjustment.');
-    const steps = raw.map((s) => {
-        const sr = new Reader(s, aasInvalid);
-        return {
-            lower: sr.num('MetricIntervalLowerBound', true),
-            upper: sr.num('MetricIntervalUpperBound', true),
-            adjustment: sr.int('ScalingAdjustment'),
-        };
-    });
-    validateSteps(steps);
-    const minAdjustmentMagnitude = r.int('MinAdjustmentMagnitude', true);
-    if (minAdjustmentMagnitude !== undefined) {
-        if (adjustmentType !== 'PercentChangeInCapacity') {
-            throw aasInvalid('MinAdjustmentMagnitude is only valid with AdjustmentType PercentChangeInCapacity.');
-        }
-        if (minAdjustmentMagnitude < 1)
-            throw aasInvalid('MinAdjustmentMagnitude must be at least 1.');
-    }
-    if (adjustmentType === 'ExactCapacity' && steps.some((s) => s.adjustment < 0)) {
-        throw aasInvalid('With ExactCapacity, ScalingAdjustment cannot be negative.');
-    }
-    return {
-        adjustmentType,
-        steps,
-        minAdjustmentMagnitude,
-        cooldownS: readCooldown(r, 'Cooldown'),
-        // AWS: "If the aggregation type is null, the value is treated as Average."
-        aggregation: r.oneOf('MetricAggregationType', AGGREGATIONS, true) ?? 'Average',
-    };
-}
-/** The rules AWS states for StepAdjustments: no overlap, no gap, open ends only at the ends. */
-function validateSteps(steps) {
-    for (const s of steps) {
-        if (s.lower === undefined && s.upper === undefined) {
-            throw aasInvalid('The upper and lower bound cannot both be null in the same step adjustment.');
-        }
-        if (s.lower !== undefined && s.upper !== undefined && s.lower >= s.upper) {
-            throw aasInvalid('MetricIntervalLowerBound must be less than MetricIntervalUpperBound.');
-        }
-    }
-    if (steps.filter((s) => s.lower === undefined).length > 1) {
-        throw aasInvalid('At most one step adjustment can have a null lower bound.');
-    }
-    if (steps.filter((s) => s.upper === undefined).length > 1) {
-        throw aasInvalid('At most one step adjustment can have a null upper bound.');
-    }
-    const sorted = [...steps].sort((a, b) => (a.lower ?? -Infinity) - (b.lower ?? -Infinity));
-    for (let i = 1; i < sorted.length; i++) {
-        const prev = sorted[i - 1];
-        const cur = sorted[i];
-        if (prev.upper !== cur.lower)
-            throw aasInvalid('The ranges of your step adjustments cannot overlap or have a gap.');
-    }
-    const first = sorted[0];
-    const last = sorted[sorted.length - 1];
-    if (first.lower !== undefined && first.lower < 0) {
-        throw aasInvalid('A step adjustment with a negative lower bound requires one with a null lower bound.');
-    }
-    if (last.upper !== undefined && last.upper > 0) {
-        throw aasInvalid('A step adjustment with a positive upper bound requires one with a null upper bound.');
-    }
-}
-function readTracking(input, resourceId) {
-    const r = new Reader(input, aasInvalid);
-    const targetValue = r.num('TargetValue');
-    if (!(targetValue > 0))
-        throw aasInvalid('TargetValue must be greater than 0.');
-    const predefined = r.obj('PredefinedMetricSpecification');
-    const customized = r.obj('CustomizedMetricSpecification');
-    if ((predefined === undefined) === (customized === undefined)) {
-        throw aasInvalid('Specify exactly one of PredefinedMetricSpecification and CustomizedMetricSpecification.');
-    }
-    const match = scaling_RESOURCE_ID.exec(resourceId);
-    const variantDims = [
-        { Name: 'EndpointName', Value: match[1] },
-        { Name: 'VariantName', Value: match[2] },
-    ];
-    let metric;
-    if (predefined) {
-        const pr = new Reader(predefined, aasInvalid);
-        const type = pr.oneOf('PredefinedMetricType', PREDEFINED);
-        metric =
-            type === 'SageMakerVariantConcurrentRequestsPerModelHighResolution'
-                ? {
-                    namespace: 'AWS/SageMaker',
-                    metricName: 'ConcurrentRequestsPerModel',
-                    dimensions: variantDims,
-                    statistic: 'Maximum',
-                    unit: undefined,
-                    periodS: 10,
-                    highDatapoints: 3,
-                    lowDatapoints: 90,
-                }
-                : {
-                    namespace: 'AWS/SageMaker',
-                    metricName: 'InvocationsPerInstance',
-                    dimensions: variantDims,
-                    statistic: 'Sum',
-                    unit: undefined,
-                    periodS: 60,
-                    highDatapoints: 3,
-                    lowDatapoints: 15,
-                };
-    }
-    else {
-        const cr = new Reader(customized, aasInvalid);
-        if (cr.has('Metrics')) {
-            throw aasInvalid('Metric math in CustomizedMetricSpecification (Metrics) is not supported by the local SageMaker; use MetricName, Namespace, Dimensions and Statistic.');
-        }
-        metric = {
-            namespace: cr.str('Namespace'),
-            metricName: cr.str('MetricName'),
-            dimensions: (cr.objList('Dimensions') ?? []).map((d) => {
-                const dr = new Reader(d, aasInvalid);
-                return { Name: dr.str('Name'), Value: dr.str('Value') };
-            }),
-            statistic: cr.oneOf('Statistic', METRIC_STATISTICS),
-            unit: cr.str('Unit', true),
-            periodS: 60,
-            highDatapoints: 3,
-            lowDatapoints: 15,
-        };
-    }
-    return {
-        targetValue,
-        scaleOutCooldownS: readCooldown(r, 'ScaleOutCooldown'),
-        scaleInCooldownS: readCooldown(r, 'ScaleInCooldown'),
-        disableScaleIn: r.bool('DisableScaleIn') ?? false,
-        metric,
-    };
-}
-/** The newest real datapoint behind the alarm's state, if any. */
-function latestValue(event) {
-    const ev = event.evaluation;
-    if (!ev)
-        return undefined;
-    return ev.evaluated.find((d) => d.value !== undefined)?.value ?? ev.recent[0]?.value;
-}
-/**
- * metric - threshold for step selection, the metric aggregated (MetricAggregationType) over the
- * breaching real datapoints. With no real datapoint (missing data treated as breaching, or a state
- * set by SetAlarmState) there is no metric value: 0 is used, i.e. the step that touches the
- * threshold on the alarm's breaching side.
- */
-function stepDiff(event, aggregation) {
-    const values = (event.evaluation?.evaluated ?? [])
-        .filter((d) => d.breaching && d.value !== undefined)
-        .map((d) => d.value);
-    if (values.length === 0)
-        return 0;
-    const v = aggregation === 'Minimum'
-        ? Math.min(...values)
-        : aggregation === 'Maximum'
-            ? Math.max(...values)
-            : values.reduce((s, x) => s + x, 0) / values.length;
-    return v - event.alarm.threshold;
-}
-/** AWS: above the threshold the lower bound is inclusive and the upper exclusive; below, the reverse. */
-function inInterval(s, diff, above) {
-    const lo = s.lower ?? -Infinity;
-    const hi = s.upper ?? Infinity;
-    return above ? diff >= lo && diff < hi : diff > lo && diff <= hi;
-}
-function applyAdjustment(step, base, adjustment) {
-    switch (step.adjustmentType) {
-        case 'ChangeInCapacity':
-            return base + adjustment;
-        case 'ExactCapacity':
-            return adjustment;
-        case 'PercentChangeInCapacity': {
-            // AWS rounding: >1 rounds down, (0,1) to 1, (-1,0) to -1, <-1 rounds up (toward zero).
-            const raw = (base * adjustment) / 100;
-            let change = raw > 0 ? Math.max(1, Math.floor(raw)) : raw < 0 ? Math.min(-1, Math.ceil(raw)) : 0;
-            const min = step.minAdjustmentMagnitude;
-            if (min !== undefined && change !== 0 && Math.abs(change) < min)
-                change = Math.sign(change) * min;
-            return base + change;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/local/autoscaling/index.ts
-
-
-
-function createAutoScaling(opts) {
-    const now = opts.now ?? Date.now;
-    const intervalMs = opts.evaluationIntervalMs ?? 1000;
-    if (!(intervalMs > 0))
-        throw new Error(`evaluationIntervalMs must be positive (got ${intervalMs})`);
-    const alarms = new AlarmStore({
-        metrics: opts.metrics,
-        accountId: opts.accountId,
-        region: opts.region,
-        now,
-    });
-    const scaling = new ScalingService({
-        capacity: opts.capacity,
-        alarms,
-        accountId: opts.accountId,
-        region: opts.region,
-        now,
-    });
-    alarms.onAction = scaling.onAlarmAction;
-    const tick = () => {
-        try {
-            alarms.evaluateAll();
-            scaling.progress();
-        }
-        catch {
-            // Never let a tick throw out of the timer; the next tick tries again.
-        }
-    };
-    // unref: the evaluation loop must never keep the process alive on its own.
-    let timer = setInterval(tick, intervalMs);
-    timer.unref();
-    return {
-        applicationAutoScaling: scaling.handle,
-        cloudWatchAlarms: alarms.handle,
-        alarmOperations: ALARM_OPERATIONS,
-        reset() {
-            scaling.reset();
-            alarms.reset();
-        },
-        close() {
-            if (timer)
-                clearInterval(timer);
-            timer = undefined;
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/local/faults.ts
-/**
- * Faults the local SageMaker can inject, for tests of what the tool does when AWS misbehaves.
- * Set at start (`options.faults`) or any time through `handle.faults` (replaces the whole set);
- * `handle.reset()` clears them.
- */
-
-class Faults {
-    random;
-    current;
-    constructor(initial = {}, random = Math.random) {
-        this.random = random;
-        this.current = faults_validate({ ...initial });
-    }
-    get() {
-        return { ...this.current, ...(this.current.throttle ? { throttle: { ...this.current.throttle } } : {}) };
-    }
-    set(next) {
-        this.current = faults_validate({ ...next });
-    }
-    reset() {
-        this.current = {};
-    }
-    /** Throws ThrottlingException when the throttle fault fires for this call. */
-    checkThrottle(service, operation) {
-        const t = this.current.throttle;
-        if (!t)
-            return;
-        const rate = t[`${service}.${operation}`] ?? t[service] ?? t['*'] ?? 0;
-        if (rate > 0 && this.random() < rate)
-            throw new AwsError('ThrottlingException', 'Rate exceeded', 400);
-    }
-    /** An injected service-side failure for this invocation, if the fault fires. */
-    invocationFailure() {
-        const rate = this.current.invocation5xxRate ?? 0;
-        if (!(rate > 0 && this.random() < rate))
-            return undefined;
-        return this.current.invocation5xxStatus === 503
-            ? new AwsError('ServiceUnavailable', 'The service is unavailable (injected fault).', 503)
-            : new AwsError('InternalFailure', 'An internal failure occurred (injected fault).', 500);
-    }
-    get addedLatencyMs() {
-        return this.current.addedLatencyMs ?? 0;
-    }
-    /** Consumes one "fail to start" if any is pending; returns the stage to fail at. */
-    takeInstanceFailure() {
-        const n = this.current.failNextInstances ?? 0;
-        if (n <= 0)
-            return undefined;
-        this.current = { ...this.current, failNextInstances: n - 1 };
-        return this.current.failAtStage ?? 'weights_ready';
-    }
-}
-function faults_validate(f) {
-    const rate = (name, v) => {
-        if (v !== undefined && !(v >= 0 && v <= 1))
-            throw new RangeError(`faults.${name} must be within 0..1 (got ${v})`);
-    };
-    for (const [k, v] of Object.entries(f.throttle ?? {}))
-        rate(`throttle['${k}']`, v);
-    rate('invocation5xxRate', f.invocation5xxRate);
-    if (f.addedLatencyMs !== undefined && !(f.addedLatencyMs >= 0))
-        throw new RangeError(`faults.addedLatencyMs must be >= 0 (got ${f.addedLatencyMs})`);
-    if (f.failNextInstances !== undefined &&
-        !(Number.isInteger(f.failNextInstances) && f.failNextInstances >= 0))
-        throw new RangeError(`faults.failNextInstances must be an integer >= 0 (got ${f.failNextInstances})`);
-    return f;
-}
-
 ;// CONCATENATED MODULE: ./src/local/logs.ts
 /**
  * CloudWatch Logs of the local SageMaker: log group `/aws/sagemaker/Endpoints/<endpoint>`, one
@@ -78328,8 +79231,8 @@ class LogStore {
         return this.groups.get(group)?.streams.get(name);
     }
     group(input) {
-        const r = reader(input, invalid);
-        const name = r.str('logGroupName') ?? groupNameFromIdentifier(r.str('logGroupIdentifier'));
+        const r = memberReader(input, invalid);
+        const name = r.str('logGroupName', true) ?? groupNameFromIdentifier(r.str('logGroupIdentifier', true));
         if (name === undefined)
             throw invalid('logGroupName or logGroupIdentifier is required.');
         const g = this.groups.get(name);
@@ -78342,8 +79245,8 @@ class LogStore {
         return stream === undefined ? `${base}:*` : `${base}:log-stream:${stream}`;
     }
     describeLogGroups(input) {
-        const r = reader(input, invalid);
-        const prefix = r.str('logGroupNamePrefix') ?? '';
+        const r = memberReader(input, invalid);
+        const prefix = r.str('logGroupNamePrefix', true) ?? '';
         return {
             logGroups: [...this.groups.values()]
                 .filter((g) => g.name.startsWith(prefix))
@@ -78360,18 +79263,18 @@ class LogStore {
     }
     describeLogStreams(input) {
         const g = this.group(input);
-        const r = reader(input, invalid);
-        const prefix = r.str('logStreamNamePrefix');
-        const orderBy = r.str('orderBy') ?? 'LogStreamName';
+        const r = memberReader(input, invalid);
+        const prefix = r.str('logStreamNamePrefix', true);
+        const orderBy = r.str('orderBy', true) ?? 'LogStreamName';
         const descending = r.bool('descending') ?? false;
-        const limit = r.num('limit') ?? 50;
+        const limit = r.num('limit', true) ?? 50;
         if (orderBy !== 'LogStreamName' && orderBy !== 'LastEventTime')
             throw invalid(`orderBy must be LogStreamName or LastEventTime, not ${orderBy}.`);
         if (prefix !== undefined && orderBy === 'LastEventTime')
             throw invalid('Cannot order by LastEventTime with a logStreamNamePrefix.');
         if (!(limit >= 1 && limit <= 50))
             throw invalid('limit must be between 1 and 50.');
-        const start = decodeIndex(r.str('nextToken'));
+        const start = decodeIndex(r.str('nextToken', true));
         const lastEvent = (s) => s.events[s.events.length - 1]?.timestamp ?? s.creationTime;
         const streams = [...g.streams.values()]
             .filter((s) => prefix === undefined || s.name.startsWith(prefix))
@@ -78403,16 +79306,16 @@ class LogStore {
      */
     getLogEvents(input) {
         const g = this.group(input);
-        const r = reader(input, invalid);
-        const s = g.streams.get(r.reqStr('logStreamName'));
+        const r = memberReader(input, invalid);
+        const s = g.streams.get(r.str('logStreamName'));
         if (!s)
             throw noStream();
-        const startTime = r.num('startTime');
-        const endTime = r.num('endTime');
-        const limit = r.num('limit') ?? 10_000;
+        const startTime = r.num('startTime', true);
+        const endTime = r.num('endTime', true);
+        const limit = r.num('limit', true) ?? 10_000;
         if (!(limit >= 1 && limit <= 10_000))
             throw invalid('limit must be between 1 and 10000.');
-        const token = r.str('nextToken');
+        const token = r.str('nextToken', true);
         const inRange = (e) => (startTime === undefined || e.timestamp >= startTime) &&
             (endTime === undefined || e.timestamp < endTime);
         const n = s.events.length;
@@ -78437,7 +79340,7 @@ class LogStore {
                     picked.push(i);
             const end = picked.length < limit ? n : i;
             return {
-                events: picked.map((k) => render(s.events[k])),
+                events: picked.map((k) => logs_render(s.events[k])),
                 nextForwardToken: `f/${end}`,
                 nextBackwardToken: `b/${picked.length > 0 ? picked[0] : pos}`,
             };
@@ -78449,24 +79352,24 @@ class LogStore {
         picked.reverse();
         const begin = picked.length < limit ? 0 : picked[0];
         return {
-            events: picked.map((k) => render(s.events[k])),
+            events: picked.map((k) => logs_render(s.events[k])),
             nextForwardToken: `f/${picked.length > 0 ? picked[picked.length - 1] + 1 : pos}`,
             nextBackwardToken: `b/${begin}`,
         };
     }
     filterLogEvents(input) {
         const g = this.group(input);
-        const r = reader(input, invalid);
-        const names = r.list('logStreamNames');
-        const prefix = r.str('logStreamNamePrefix');
+        const r = memberReader(input, invalid);
+        const names = r.list('logStreamNames', true);
+        const prefix = r.str('logStreamNamePrefix', true);
         if (names && prefix !== undefined)
             throw invalid('Cannot specify both logStreamNames and logStreamNamePrefix.');
-        const startTime = r.num('startTime');
-        const endTime = r.num('endTime');
-        const limit = r.num('limit') ?? 10_000;
+        const startTime = r.num('startTime', true);
+        const endTime = r.num('endTime', true);
+        const limit = r.num('limit', true) ?? 10_000;
         if (!(limit >= 1 && limit <= 10_000))
             throw invalid('limit must be between 1 and 10000.');
-        const match = compileFilterPattern(r.str('filterPattern') ?? '');
+        const match = compileFilterPattern(r.str('filterPattern', true) ?? '');
         const streams = [...g.streams.values()].filter((s) => (!names || names.includes(s.name)) && (prefix === undefined || s.name.startsWith(prefix)));
         const all = [];
         for (const s of streams) {
@@ -78482,7 +79385,7 @@ class LogStore {
         }
         // Stable by time: events of one stream keep their order when timestamps tie.
         all.sort((a, b) => a.timestamp - b.timestamp);
-        const start = decodeIndex(r.str('nextToken'));
+        const start = decodeIndex(r.str('nextToken', true));
         const page = all.slice(start, start + limit);
         const next = start + page.length < all.length ? encodeIndex(start + page.length) : undefined;
         return {
@@ -78512,7 +79415,7 @@ class LogStore {
         }
     };
 }
-function render(e) {
+function logs_render(e) {
     return { timestamp: e.timestamp, message: e.message, ingestionTime: e.ingestionTime };
 }
 function groupNameFromIdentifier(id) {
@@ -78945,37 +79848,37 @@ const renderDimensions = (dims) => Object.keys(dims)
     .map((Name) => ({ Name, Value: dims[Name] }));
 function createMetricOperations(store, now = Date.now) {
     const getMetricData = (input) => {
-        const r = reader(input, invalidParameter);
-        const startMs = r.reqTime('StartTime');
-        const endMs = r.reqTime('EndTime');
+        const r = memberReader(input, invalidParameter);
+        const startMs = r.time('StartTime');
+        const endMs = r.time('EndTime');
         if (endMs <= startMs)
             throw invalidParameter('The parameter StartTime must be less than the parameter EndTime.');
-        const scanBy = r.str('ScanBy') ?? 'TimestampDescending';
+        const scanBy = r.str('ScanBy', true) ?? 'TimestampDescending';
         if (scanBy !== 'TimestampDescending' && scanBy !== 'TimestampAscending')
             throw invalidParameter(`The value ${scanBy} for parameter ScanBy is not valid.`);
-        const maxDatapoints = r.num('MaxDatapoints') ?? 100_800;
-        const queries = r.reqList('MetricDataQueries');
+        const maxDatapoints = r.num('MaxDatapoints', true) ?? 100_800;
+        const queries = r.list('MetricDataQueries');
         if (queries.length === 0 || queries.length > 500)
             throw invalidParameter('MetricDataQueries must hold between 1 and 500 queries.');
         const results = [];
         for (const raw of queries) {
-            const q = reader((raw ?? {}), invalidParameter);
-            const id = q.reqStr('Id');
-            if (q.str('Expression') !== undefined) {
+            const q = memberReader((raw ?? {}), invalidParameter);
+            const id = q.str('Id');
+            if (q.str('Expression', true) !== undefined) {
                 // Metric math is refused clearly rather than answered wrongly.
                 throw invalidParameter(`The local SageMaker does not evaluate metric math (query ${id}: Expression); use MetricStat queries.`);
             }
             const stat = q.obj('MetricStat');
             if (!stat)
                 throw invalidParameter(`Query ${id} needs a MetricStat (or an Expression).`);
-            const sr = reader(stat, invalidParameter);
-            const metric = reader(sr.obj('Metric') ?? {}, invalidParameter);
-            const namespace = metric.reqStr('Namespace');
-            const metricName = metric.reqStr('MetricName');
-            const dimensions = metrics_readDimensions(metric.list('Dimensions'), 'Dimensions');
-            const periodS = sr.reqNum('Period');
-            const statName = sr.reqStr('Stat');
-            const unit = sr.str('Unit');
+            const sr = memberReader(stat, invalidParameter);
+            const metric = memberReader(sr.obj('Metric') ?? {}, invalidParameter);
+            const namespace = metric.str('Namespace');
+            const metricName = metric.str('MetricName');
+            const dimensions = metrics_readDimensions(metric.list('Dimensions', true), 'Dimensions');
+            const periodS = sr.num('Period');
+            const statName = sr.str('Stat');
+            const unit = sr.str('Unit', true);
             if (!isSupportedPeriod(periodS))
                 throw invalidParameter(`The value ${periodS} for parameter Period is not valid (1, 5 or a multiple of 10).`);
             if (!isSupportedStat(statName))
@@ -78992,7 +79895,7 @@ function createMetricOperations(store, now = Date.now) {
             points = points.slice(0, maxDatapoints);
             results.push({
                 Id: id,
-                Label: q.str('Label') ?? metricName,
+                Label: q.str('Label', true) ?? metricName,
                 Timestamps: points.map((p) => epochSeconds(p.timestampMs)),
                 Values: points.map((p) => p.value),
                 StatusCode: 'Complete',
@@ -79002,16 +79905,16 @@ function createMetricOperations(store, now = Date.now) {
         return { MetricDataResults: results, Messages: [] };
     };
     const getMetricStatistics = (input) => {
-        const r = reader(input, invalidParameter);
-        const namespace = r.reqStr('Namespace');
-        const metricName = r.reqStr('MetricName');
-        const dimensions = metrics_readDimensions(r.list('Dimensions'), 'Dimensions');
-        const startMs = r.reqTime('StartTime');
-        const endMs = r.reqTime('EndTime');
-        const periodS = r.reqNum('Period');
-        const unit = r.str('Unit');
-        const statistics = (r.list('Statistics') ?? []);
-        const extended = (r.list('ExtendedStatistics') ?? []);
+        const r = memberReader(input, invalidParameter);
+        const namespace = r.str('Namespace');
+        const metricName = r.str('MetricName');
+        const dimensions = metrics_readDimensions(r.list('Dimensions', true), 'Dimensions');
+        const startMs = r.time('StartTime');
+        const endMs = r.time('EndTime');
+        const periodS = r.num('Period');
+        const unit = r.str('Unit', true);
+        const statistics = (r.list('Statistics', true) ?? []);
+        const extended = (r.list('ExtendedStatistics', true) ?? []);
         if (!isSupportedPeriod(periodS))
             throw invalidParameter(`The value ${periodS} for parameter Period is not valid (1, 5 or a multiple of 10).`);
         if (statistics.length === 0 && extended.length === 0)
@@ -79045,21 +79948,21 @@ function createMetricOperations(store, now = Date.now) {
         return { Label: metricName, Datapoints: datapoints };
     };
     const putMetricData = (input) => {
-        const r = reader(input, invalidParameter);
-        const namespace = r.reqStr('Namespace');
+        const r = memberReader(input, invalidParameter);
+        const namespace = r.str('Namespace');
         // As on AWS: the AWS/ namespaces belong to the services.
         if (namespace.startsWith('AWS/'))
             throw invalidParameter(`The value ${namespace} for parameter Namespace is invalid.`);
-        const data = r.reqList('MetricData');
+        const data = r.list('MetricData');
         for (const raw of data) {
-            const m = reader((raw ?? {}), invalidParameter);
-            const name = m.reqStr('MetricName');
-            const dims = metrics_readDimensions(m.list('Dimensions'), 'Dimensions');
-            const t = m.time('Timestamp') ?? now();
-            const unit = m.str('Unit') ?? 'None';
-            const value = m.num('Value');
-            const values = m.list('Values');
-            const counts = m.list('Counts');
+            const m = memberReader((raw ?? {}), invalidParameter);
+            const name = m.str('MetricName');
+            const dims = metrics_readDimensions(m.list('Dimensions', true), 'Dimensions');
+            const t = m.time('Timestamp', true) ?? now();
+            const unit = m.str('Unit', true) ?? 'None';
+            const value = m.num('Value', true);
+            const values = m.list('Values', true);
+            const counts = m.list('Counts', true);
             const sv = m.obj('StatisticValues');
             const given = [value !== undefined, values !== undefined, sv !== undefined].filter(Boolean).length;
             if (given !== 1)
@@ -79067,13 +79970,13 @@ function createMetricOperations(store, now = Date.now) {
             if (counts && values && counts.length !== values.length)
                 throw invalidParameter(`MetricData ${name}: Values and Counts must have the same length.`);
             if (sv) {
-                const s = reader(sv, invalidParameter);
+                const s = memberReader(sv, invalidParameter);
                 store.put(namespace, name, dims, t, unit, {
                     stats: {
-                        count: s.reqNum('SampleCount'),
-                        sum: s.reqNum('Sum'),
-                        min: s.reqNum('Minimum'),
-                        max: s.reqNum('Maximum'),
+                        count: s.num('SampleCount'),
+                        sum: s.num('Sum'),
+                        min: s.num('Minimum'),
+                        max: s.num('Maximum'),
                     },
                 });
             }
@@ -79088,10 +79991,10 @@ function createMetricOperations(store, now = Date.now) {
         return {};
     };
     const listMetrics = (input) => {
-        const r = reader(input, invalidParameter);
-        const namespace = r.str('Namespace');
-        const metricName = r.str('MetricName');
-        const filters = (r.list('Dimensions') ?? []);
+        const r = memberReader(input, invalidParameter);
+        const namespace = r.str('Namespace', true);
+        const metricName = r.str('MetricName', true);
+        const filters = (r.list('Dimensions', true) ?? []);
         const metrics = store
             .list()
             .filter((s) => namespace === undefined || s.namespace === namespace)
@@ -79427,8 +80330,8 @@ function createSageMakerOperations(registry) {
         return e;
     };
     const describeEndpoint = (input) => {
-        const r = reader(input, validation);
-        const e = endpointByName(r.reqStr('EndpointName'));
+        const r = memberReader(input, validation);
+        const e = endpointByName(r.str('EndpointName'));
         const o = e.opts;
         const image = {
             SpecifiedImage: o.imageUri,
@@ -79467,8 +80370,8 @@ function createSageMakerOperations(registry) {
         };
     };
     const describeEndpointConfig = (input) => {
-        const r = reader(input, validation);
-        const name = r.reqStr('EndpointConfigName');
+        const r = memberReader(input, validation);
+        const name = r.str('EndpointConfigName');
         const e = registry.all().find((x) => x.opts.endpointConfigName === name);
         if (!e)
             throw validation(`Could not find endpoint configuration "${name}".`);
@@ -79489,8 +80392,8 @@ function createSageMakerOperations(registry) {
         };
     };
     const describeModel = (input) => {
-        const r = reader(input, validation);
-        const name = r.reqStr('ModelName');
+        const r = memberReader(input, validation);
+        const name = r.str('ModelName');
         const e = registry.all().find((x) => x.opts.modelName === name);
         if (!e)
             throw validation(`Could not find model "${name}".`);
@@ -79517,21 +80420,21 @@ function createSageMakerOperations(registry) {
         })),
     });
     const updateWeightsAndCapacities = (input) => {
-        const r = reader(input, validation);
-        const e = endpointByName(r.reqStr('EndpointName'));
-        const items = r.reqList('DesiredWeightsAndCapacities');
+        const r = memberReader(input, validation);
+        const e = endpointByName(r.str('EndpointName'));
+        const items = r.list('DesiredWeightsAndCapacities');
         if (items.length === 0)
             throw validation('DesiredWeightsAndCapacities must not be empty.');
         let count;
         for (const raw of items) {
-            const item = reader((raw ?? {}), validation);
-            const variant = item.reqStr('VariantName');
+            const item = memberReader((raw ?? {}), validation);
+            const variant = item.str('VariantName');
             if (variant !== e.variantName)
                 throw validation(`The variant name(s) [${variant}] is/are not present in the endpoint "${e.name}".`);
-            const weight = item.num('DesiredWeight');
+            const weight = item.num('DesiredWeight', true);
             if (weight !== undefined && weight < 0)
                 throw validation('DesiredWeight must be at least 0.');
-            count = item.num('DesiredInstanceCount') ?? count;
+            count = item.num('DesiredInstanceCount', true) ?? count;
         }
         // Only a weight change (one variant: nothing to shift) is accepted as a no-op update.
         e.setDesired(count ?? e.desired);
@@ -79732,8 +80635,6 @@ async function startServer(opts) {
 
 
 
-
-
 /** infra/container of this checkout, found upward from this module (works from src/ and dist/). */
 function findContainerDir(from = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = (0,external_node_path_.resolve)(from);
@@ -79787,7 +80688,7 @@ async function startLocalSageMaker(options = {}) {
     if (initial > quota)
         throw new RangeError(`instances (${initial}) exceeds the quota (${quota})`);
     const container = options.container ?? defaultContainer();
-    const imageUri = options.imageUri ?? defaultImageUri(accountId, region, (0,asset_hash.containerAssetHash)(findContainerDir()));
+    const imageUri = options.imageUri ?? defaultImageUri(accountId, region, 'reference-tts');
     const faults = new Faults(options.faults);
     const logs = new LogStore(region, accountId);
     const metrics = new MetricStore();
@@ -79926,147 +80827,902 @@ async function startLocalSageMaker(options = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/local/up.ts
+;// CONCATENATED MODULE: ./src/report/chart-svg.ts
 /**
- * `scalegate local up`: starts the local SageMaker with one endpoint, prints one JSON line
- * `{"aws_endpoint_url","region","endpoint_name","variant"}` on stdout once it is InService
- * (progress goes to stderr), and runs until SIGINT/SIGTERM; then it stops every container it
- * started and returns exit code 0.
+ * One point per concurrency, from the first ladder run that measured it (later runs repeat the
+ * ladder; the plan's repeatability finding compares them). Rungs without a p95 are left out.
  */
-
-
-/**
- * The first SIGINT/SIGTERM asks for a graceful stop. A second one (an impatient Ctrl-C) kills the
- * containers at once and exits 1: a default signal death would leave them running.
- */
-function untilSignal() {
-    return new Promise((resolve) => {
-        let first = true;
-        const on = (signal) => {
-            if (first) {
-                first = false;
-                resolve(signal);
-                return;
-            }
-            killAllContainers();
-            process.exit(1);
-        };
-        process.on('SIGINT', on);
-        process.on('SIGTERM', on);
-    });
-}
-async function runLocalUp(opts, io) {
-    // Listen before starting: a signal during start-up must still stop what was started.
-    const stopped = io.stopped ?? untilSignal();
-    let stopRequested = false;
-    void stopped.then(() => {
-        stopRequested = true;
-    });
-    const started = Date.now();
-    io.stderr(`local up: starting endpoint ${opts.endpoint ?? 'speech-kokoro-82m'} with ${opts.instances ?? 1} instance(s)`);
-    let handle;
-    try {
-        handle = await startLocalSageMaker({
-            ...(opts.port !== undefined ? { port: opts.port } : {}),
-            ...(opts.endpoint !== undefined ? { endpointName: opts.endpoint } : {}),
-            ...(opts.instances !== undefined ? { instances: opts.instances } : {}),
-            ...(opts.provisionDelayS !== undefined ? { provisionDelayS: opts.provisionDelayS } : {}),
-            ...(opts.maxQueueDepth !== undefined ? { maxQueueDepth: opts.maxQueueDepth } : {}),
-            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-            ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
-            registerScalableTarget: false,
-            log: (line) => io.stderr(`local up: ${line}`),
-            ...(opts.verbose
-                ? { onContainerLine: (id, line) => io.stderr(`[${id}] ${line}`) }
-                : {}),
+function ttfabCurve(qmax) {
+    const byConcurrency = new Map();
+    for (const s of qmax.steps) {
+        if (s.ttfab_p95_ms === null || !Number.isFinite(s.ttfab_p95_ms))
+            continue;
+        const seen = byConcurrency.get(s.concurrency);
+        if (seen && (seen.run < s.run_index || (seen.run === s.run_index && seen.step < s.step_index)))
+            continue;
+        byConcurrency.set(s.concurrency, {
+            concurrency: s.concurrency,
+            p95Ms: s.ttfab_p95_ms,
+            ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
+            meetsSlo: s.meets_slo,
+            usable: s.usable,
+            run: s.run_index,
+            step: s.step_index,
         });
     }
-    catch (e) {
-        io.stderr(`local up: failed to start: ${e.message}`);
+    return [...byConcurrency.values()]
+        .sort((a, b) => a.concurrency - b.concurrency)
+        .map(({ run: _run, step: _step, ...point }) => point);
+}
+/** A round axis maximum above `value` (1, 2, 2.5 or 5 times a power of ten). */
+function niceCeiling(value) {
+    if (!(value > 0))
         return 1;
+    const power = 10 ** Math.floor(Math.log10(value));
+    for (const m of [1, 2, 2.5, 5, 10])
+        if (m * power >= value)
+            return m * power;
+    return 10 * power;
+}
+const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const chart_svg_fmt = (n) => (Math.round(n * 100) / 100).toString();
+function renderTtfabChartSvg(qmax, options = {}) {
+    const width = options.width ?? 720;
+    const height = options.height ?? 420;
+    const margin = { left: 70, right: 24, top: 44, bottom: 56 };
+    const plotW = width - margin.left - margin.right;
+    const plotH = height - margin.top - margin.bottom;
+    const points = ttfabCurve(qmax);
+    const maxC = Math.max(1, ...points.map((p) => p.concurrency));
+    const maxY = niceCeiling(Math.max(qmax.slo_ms * 1.1, ...points.map((p) => Math.max(p.p95Ms, p.ci?.high ?? 0))));
+    const x = (c) => margin.left + (c / maxC) * plotW;
+    const y = (ms) => margin.top + plotH - (Math.min(ms, maxY) / maxY) * plotH;
+    const title = options.title ?? `${qmax.model_name}: p95 TTFAB vs concurrency`;
+    const parts = [];
+    parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img" aria-label="${xml(title)}">`);
+    parts.push(`<title>${xml(title)}</title>`);
+    parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
+    parts.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15">${xml(title)}</text>`);
+    // Axes and ticks.
+    const x0 = margin.left;
+    const y0 = margin.top + plotH;
+    parts.push(`<g class="axes" stroke="#333333" stroke-width="1">`);
+    parts.push(`<line x1="${x0}" y1="${y0}" x2="${x0 + plotW}" y2="${y0}"/>`);
+    parts.push(`<line x1="${x0}" y1="${margin.top}" x2="${x0}" y2="${y0}"/>`);
+    parts.push('</g>');
+    parts.push('<g class="ticks" fill="#333333">');
+    for (let i = 0; i <= 5; i++) {
+        const v = (maxY / 5) * i;
+        parts.push(`<text x="${x0 - 8}" y="${chart_svg_fmt(y(v) + 4)}" text-anchor="end">${chart_svg_fmt(v)}</text>`, `<line x1="${x0}" y1="${chart_svg_fmt(y(v))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(v))}" stroke="#e5e5e5"/>`);
     }
-    if (stopRequested) {
-        await handle.close();
-        return 0;
+    for (const p of points) {
+        parts.push(`<text x="${chart_svg_fmt(x(p.concurrency))}" y="${y0 + 16}" text-anchor="middle">${p.concurrency}</text>`);
     }
-    io.stderr(`local up: ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${handle.url}; ` +
-        `instances ${handle
-            .instances()
-            .map((i) => `${i.id} (pid ${i.pid}, port ${i.port})`)
-            .join(', ')}`);
-    io.stdout(JSON.stringify({
-        aws_endpoint_url: handle.url,
-        region: handle.region,
-        endpoint_name: handle.endpointName,
-        variant: handle.variantName,
-    }));
-    io.onReady?.(handle);
-    const signal = await stopped;
-    io.stderr(`local up: ${typeof signal === 'string' ? signal : 'stop'}: stopping every container`);
-    await handle.close();
-    io.stderr('local up: stopped');
-    return 0;
+    parts.push('</g>');
+    parts.push(`<text x="${x0 + plotW / 2}" y="${height - 14}" text-anchor="middle">concurrency (requests in flight)</text>`);
+    parts.push(`<text x="16" y="${margin.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${margin.top + plotH / 2})">p95 TTFAB (ms)</text>`);
+    // SLO line.
+    parts.push(`<g class="slo"><line x1="${x0}" y1="${chart_svg_fmt(y(qmax.slo_ms))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(qmax.slo_ms))}" stroke="#d62728" stroke-dasharray="6 4" stroke-width="1.5"/>`, `<text x="${x0 + plotW - 4}" y="${chart_svg_fmt(y(qmax.slo_ms) - 6)}" text-anchor="end" fill="#d62728">SLO ${chart_svg_fmt(qmax.slo_ms)} ms</text></g>`);
+    // Q_max marker.
+    if (qmax.q_max > 0) {
+        const qx = chart_svg_fmt(x(qmax.q_max));
+        parts.push(`<g class="qmax"><line x1="${qx}" y1="${margin.top}" x2="${qx}" y2="${y0}" stroke="#2ca02c" stroke-dasharray="3 3" stroke-width="1.5"/>`, `<text x="${qx}" y="${margin.top - 4}" text-anchor="middle" fill="#2ca02c">Q_max ${qmax.q_max}</text></g>`);
+    }
+    // Error bars, the curve and its points.
+    parts.push('<g class="ci" stroke="#1f77b4" stroke-width="1">');
+    for (const p of points) {
+        if (!p.ci)
+            continue;
+        const px = chart_svg_fmt(x(p.concurrency));
+        parts.push(`<line x1="${px}" y1="${chart_svg_fmt(y(p.ci.low))}" x2="${px}" y2="${chart_svg_fmt(y(p.ci.high))}" data-concurrency="${p.concurrency}" data-ci-low="${chart_svg_fmt(p.ci.low)}" data-ci-high="${chart_svg_fmt(p.ci.high)}"/>`);
+        for (const v of [p.ci.low, p.ci.high]) {
+            parts.push(`<line x1="${chart_svg_fmt(x(p.concurrency) - 4)}" y1="${chart_svg_fmt(y(v))}" x2="${chart_svg_fmt(x(p.concurrency) + 4)}" y2="${chart_svg_fmt(y(v))}"/>`);
+        }
+    }
+    parts.push('</g>');
+    if (points.length > 0) {
+        const path = points.map((p) => `${chart_svg_fmt(x(p.concurrency))},${chart_svg_fmt(y(p.p95Ms))}`).join(' ');
+        parts.push(`<polyline class="curve" points="${path}" fill="none" stroke="#1f77b4" stroke-width="2"/>`);
+    }
+    parts.push('<g class="points">');
+    for (const p of points) {
+        const color = p.meetsSlo ? '#1f77b4' : '#d62728';
+        parts.push(`<circle cx="${chart_svg_fmt(x(p.concurrency))}" cy="${chart_svg_fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${chart_svg_fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${chart_svg_fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${chart_svg_fmt(p.ci.low)}-${chart_svg_fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
+    }
+    parts.push('</g>');
+    parts.push('</svg>');
+    return `${parts.join('\n')}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/cli/local.ts
+;// CONCATENATED MODULE: ./src/report/escape-md.ts
 /**
- * `scalegate local up`: the local SageMaker as a long-running process. Flags here; the work in
- * src/local/up.ts.
+ * Escaping for text that comes from artifacts (model names, notes, finding details, file names)
+ * before it enters GitHub-flavoured Markdown. An artifact is a file anyone can edit in a pull
+ * request: nothing in it may become a tag, a link, an image, a mention, a heading, or a table
+ * cell boundary in the PR comment or the job summary.
  */
+const ZERO_WIDTH_SPACE = '\u200b';
+/**
+ * Characters that open Markdown or HTML constructs anywhere in a line: emphasis, code, links and
+ * images, raw HTML and entities, tables, strikethrough, math (`$`), headings and references (`#`).
+ * (CommonMark allows a backslash before any ASCII punctuation; these are the ones that matter.)
+ */
+const INLINE_SPECIAL = /[\\`*_[\]<>&|~!$#]/g;
+/** Line-start constructs: bullets, setext underlines, block quotes, ordered-list markers. */
+const LINE_START = /^(\s*)([+\-=>]|\d+(?=[.)]))/;
+/** One line of plain text: newlines and other control characters become spaces. */
+function oneLine(text) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+/**
+ * Plain text, rendered literally: no Markdown, no HTML, no entity, no autolink, no mention.
+ * Safe in headings, list items and table cells (`|` is escaped too), and, with `lineStart`,
+ * where the text begins a line (a paragraph), where `-`, `+`, `=`, `>` and `1.` mean blocks.
+ */
+function escapeMarkdown(text, { lineStart = false } = {}) {
+    let s = oneLine(String(text ?? '')).replace(INLINE_SPECIAL, (c) => `\\${c}`);
+    if (lineStart) {
+        s = s.replace(LINE_START, (_m, space, mark) => /^\d/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`);
+    }
+    return (s
+        // GitHub links @user, #123 and emails in rendered text, escaped or not: a zero-width space breaks them.
+        .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
+        .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
+        // Extended autolinks (www., scheme://) are recognised in text after escapes are resolved.
+        .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
+        .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZERO_WIDTH_SPACE}.`));
+}
+/**
+ * Text as a code span. Code spans render their content literally (no HTML, no entities), so only
+ * backticks (which would close the span) and newlines need care. `inTable` escapes `|`, which
+ * GFM's table parser splits on even inside code spans.
+ */
+function codeSpan(text, { inTable = false } = {}) {
+    let s = oneLine(String(text ?? ''));
+    if (inTable)
+        s = s.replace(/\|/g, '\\|');
+    const longestRun = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longestRun + 1);
+    const pad = s.startsWith('`') || s.endsWith('`') || s === '' ? ' ' : '';
+    return `${fence}${pad}${s}${pad}${fence}`;
+}
+/**
+ * Text in which `backticked` parts are commands (finding fixes are written that way): those
+ * become code spans, the rest is escaped as plain text. An unbalanced backtick makes the whole
+ * string plain text.
+ */
+function inlineMarkdown(text, { inTable = false } = {}) {
+    const s = oneLine(String(text ?? ''));
+    const parts = s.split('`');
+    if (parts.length % 2 === 0)
+        return escapeMarkdown(s);
+    return parts
+        .map((part, i) => (i % 2 === 1 ? (part === '' ? '' : codeSpan(part, { inTable })) : escapeMarkdown(part)))
+        .join('');
+}
+/** A value for an HTML comment's body (our hidden markers): nothing can close the comment. */
+function escape_md_markerValue(text) {
+    return oneLine(String(text ?? '')).replace(/[^A-Za-z0-9._:+-]/g, (c) => encodeURIComponent(c).replace(/[!'()*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
+}
+/** A Mermaid quoted string: Mermaid has no escape for `"`, so it and anything odd are dropped. */
+function mermaidText(text) {
+    return oneLine(String(text ?? ''))
+        .replace(/[^A-Za-z0-9 _.,:=()%/+-]/g, '')
+        .slice(0, 80);
+}
+/** A Markdown table; every cell must already be escaped (or be a code span). */
+function markdownTable(header, rows) {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/chart-md.ts
+
+
+const num = (n) => {
+    const r = Math.round(n * 10) / 10;
+    return Number.isFinite(r) ? `${r}` : '0';
+};
+function renderTtfabMermaid(qmax) {
+    const points = ttfabCurve(qmax);
+    if (points.length === 0)
+        return null;
+    const slo = qmax.slo_ms;
+    // Far-above-SLO rungs would flatten the curve: the axis stops at 2x the SLO and says so.
+    const top = niceCeiling(Math.min(Math.max(slo * 1.1, ...points.map((p) => p.p95Ms)), slo * 2));
+    const clipped = points.some((p) => p.p95Ms > top);
+    const labels = points.map((p) => p.concurrency === qmax.q_max ? `"${p.concurrency} = Q_max"` : `"${p.concurrency}"`);
+    const qmaxRung = points.some((p) => p.concurrency === qmax.q_max);
+    const lines = [
+        '```mermaid',
+        'xychart-beta',
+        `    title "${mermaidText(`p95 TTFAB vs concurrency (SLO ${num(slo)} ms, Q_max ${qmax.q_max})`)}"`,
+        `    x-axis "concurrency (requests in flight)" [${labels.join(', ')}]`,
+        `    y-axis "p95 TTFAB (ms)" 0 --> ${num(top)}`,
+    ];
+    if (qmaxRung) {
+        lines.push(`    bar [${points.map((p) => (p.concurrency === qmax.q_max ? num(Math.min(p.p95Ms, top)) : '0')).join(', ')}]`);
+    }
+    lines.push(`    line [${points.map((p) => num(Math.min(p.p95Ms, top))).join(', ')}]`);
+    lines.push(`    line [${points.map(() => num(slo)).join(', ')}]`);
+    lines.push('```');
+    const legend = `Rising line: measured p95 TTFAB per rung; flat line: the SLO (${num(slo)} ms)` +
+        (qmaxRung ? `; bar: Q_max = ${qmax.q_max}` : `; Q_max = ${qmax.q_max} (not a charted rung)`) +
+        (clipped ? `; values above ${num(top)} ms are drawn at ${num(top)} ms.` : '.');
+    return { block: lines.join('\n'), legend };
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
 
 
 
-const local_integer = (flag, min, max = Number.MAX_SAFE_INTEGER) => (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
-        throw new InvalidArgumentError(`${flag} needs an integer in ${min}..${max}, got "${value}".`);
-    return n;
+const VERDICT_ICON = {
+    ok: '✅',
+    warn: '⚠️',
+    stop: '🛑',
+    suppressed: '➖',
+    'preflight-ok': '✅',
+    drift: '🛑',
+    clean: '✅',
+    mismatch: '🛑',
+    match: '✅',
+    missing: '🛑',
+    extra: '⚠️',
+    passed: '✅',
+    refused: '🛑',
+    failed: '🛑',
 };
-const seconds = (flag) => (value) => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
-        throw new InvalidArgumentError(`${flag} needs a number of seconds >= 0, got "${value}".`);
-    return n;
-};
-const endpointName = (value) => {
-    // SageMaker's endpoint name rule.
-    if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(value))
-        throw new InvalidArgumentError(`--endpoint needs a SageMaker endpoint name (letters, digits, hyphens; up to 63), got "${value}".`);
-    return value;
-};
-/** Adds `local up` (and the `local` group) to the program. */
-function registerLocalUp(program) {
-    const local = program.commands.find((c) => c.name() === 'local') ??
-        program
-            .command('local')
-            .summary('the local SageMaker: AWS APIs and a fleet of real containers on loopback, no AWS account')
-            .description('The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs and Service Quotas on loopback, backed by real reference TTS container processes.');
-    local
-        .command('up')
-        .summary('start the local SageMaker with one endpoint and run until SIGINT/SIGTERM')
-        .description('Start the local SageMaker with one endpoint (variant AllTraffic, region local) backed by reference TTS containers, ' +
-        'and print one JSON line {"aws_endpoint_url","region","endpoint_name","variant"} on stdout once it is InService ' +
-        '(progress on stderr). Point any AWS SDK or scalegate command at it with AWS_ENDPOINT_URL=<aws_endpoint_url> ' +
-        'AWS_REGION=local and any credentials. Runs until SIGINT/SIGTERM, then stops every container it started. ' +
-        'Exit codes: 0 stopped cleanly, 1 could not start, 2 bad flag.')
-        .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', local_integer('--port', 0, 65535), 0)
-        .option('--endpoint <name>', 'endpoint name', endpointName, 'speech-kokoro-82m')
-        .option('--instances <n>', 'initial instance count', local_integer('--instances', 1, 64), 1)
-        .option('--provision-delay-s <s>', 'seconds from a capacity request to the instance process starting (the instance "boot")', seconds('--provision-delay-s'), 2)
-        .option('--max-queue-depth <n>', 'MAX_QUEUE_DEPTH of the model environment', local_integer('--max-queue-depth', 1), 64)
-        .option('--workers <n>', 'WORKERS of the model environment (synthesis threads per instance)', local_integer('--workers', 1, 64), 1)
-        .option('--quota <n>', "the '<instance type> for endpoint usage' quota", local_integer('--quota', 1, 1000), 4)
-        .option('--verbose', 'echo container output on stderr')
-        .action(async (flags) => {
-        if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
-            throw new UsageError(`--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`);
-        }
-        const code = await runLocalUp(flags, {
-            stdout: (line) => process.stdout.write(`${line}\n`),
-            stderr: (line) => process.stderr.write(`${line}\n`),
-        });
-        process.exitCode = code;
+const icon = (verdict) => VERDICT_ICON[verdict] ?? '•';
+/** Numbers as the terminal report prints them: up to `digits` decimals, no trailing zeros. */
+const markdown_fmt = (value, digits = 3) => value === null || value === undefined || !Number.isFinite(value)
+    ? 'n/a'
+    : Number(value.toFixed(digits)).toString();
+/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
+const threshold = (value) => value === null ? 'none' : Number.isInteger(value) ? value.toFixed(1) : markdown_fmt(value);
+function planVerdictText(plan) {
+    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
+}
+const shortDigest = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
+function fingerprintCells(fp) {
+    const env = Object.entries(fp.container_env);
+    return [
+        codeSpan(fingerprintSlug(fp), { inTable: true }),
+        escapeMarkdown(fp.instance_type),
+        codeSpan(shortDigest(fp.image_digest), { inTable: true }),
+        escapeMarkdown(fp.region ?? 'not recorded'),
+        env.length === 0 ? 'none' : env.map(([k, v]) => codeSpan(`${k}=${v}`, { inTable: true })).join(' '),
+    ];
+}
+function headline(input) {
+    const model = escapeMarkdown(input.modelName);
+    const prefix = (verdict, what) => ({
+        verdict,
+        text: `## ${icon(verdict)} scalegate ${escapeMarkdown(input.command)} · ${model}: ${what}`,
     });
+    if (input.refused)
+        return prefix('refused', `refused (exit ${input.exitCode})`);
+    if (input.error)
+        return prefix('failed', `**failed** (exit ${input.exitCode})`);
+    switch (input.command) {
+        case 'plan':
+            if (input.plan)
+                return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**`);
+            break;
+        case 'qmax':
+            if (input.qmax) {
+                const q = input.qmax.artifact;
+                const bracket = q.q_max_bracketed
+                    ? `bracketed by a breach at ${q.q_max_upper_bound ?? 'n/a'}`
+                    : 'a lower bound: no breach measured above it';
+                return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**Q_max = ${q.q_max}** (${bracket})`);
+            }
+            break;
+        case 'ttotal':
+            if (input.ttotal) {
+                const t = input.ttotal.artifact;
+                return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**T_total = ${markdown_fmt(t.t_total_s, 1)} s**`);
+            }
+            break;
+        case 'drift':
+            if (input.drift)
+                return prefix(input.drift.artifact.verdict, `**${input.drift.artifact.verdict}**`);
+            break;
+        case 'validate':
+            if (input.validate) {
+                return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
+            }
+            break;
+        case 'gate':
+            if (input.gate) {
+                return prefix(input.gate.passed ? 'passed' : 'refused', input.gate.passed ? '**passed**' : '**refused**');
+            }
+            break;
+    }
+    // A step that is not one command (a whole rehearsal) is judged by its plan when it has one.
+    if (input.plan)
+        return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**`);
+    const verdict = input.exitCode === 0 ? 'ok' : 'stop';
+    return prefix(verdict, input.exitCode === 0 ? '**done**' : `**failed (exit ${input.exitCode})**`);
+}
+// ---------------------------------------------------------------------------------------------
+// Sections
+function planSummary(plan) {
+    const d = plan.deployable;
+    const parts = [
+        d.scaling_target_value === null
+            ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
+            : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
+        `**${d.min_instances}–${d.max_instances}** instances`,
+        `queue depth **${d.queue_max_depth}**`,
+        `Q_max **${plan.measured.q_max}**, T_total **${markdown_fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
+    ];
+    return `${parts.join(' · ')}.`;
+}
+/** The parameters a reviewer cares about, base vs this PR; only those that differ. */
+function planChanges(base, head) {
+    const rows = [
+        ['verdict', planVerdictText(base), planVerdictText(head)],
+        ['Q_max', `${base.measured.q_max}`, `${head.measured.q_max}`],
+        ['T_total (s)', markdown_fmt(base.measured.t_total_s, 1), markdown_fmt(head.measured.t_total_s, 1)],
+        [
+            'target',
+            threshold(base.deployable.scaling_target_value),
+            threshold(head.deployable.scaling_target_value),
+        ],
+        [
+            'scale-in threshold',
+            threshold(base.deployable.scale_in_threshold),
+            threshold(head.deployable.scale_in_threshold),
+        ],
+        ['min instances', `${base.deployable.min_instances}`, `${head.deployable.min_instances}`],
+        ['max instances', `${base.deployable.max_instances}`, `${head.deployable.max_instances}`],
+        ['queue depth', `${base.deployable.queue_max_depth}`, `${head.deployable.queue_max_depth}`],
+        [
+            'scale-out cooldown (s)',
+            `${base.deployable.scale_out_cooldown_s}`,
+            `${head.deployable.scale_out_cooldown_s}`,
+        ],
+        [
+            'scale-in cooldown (s)',
+            `${base.deployable.scale_in_cooldown_s}`,
+            `${head.deployable.scale_in_cooldown_s}`,
+        ],
+        ['SLO (ms)', `${base.deployable.slo_ms}`, `${head.deployable.slo_ms}`],
+        [
+            'service-time alarm (ms)',
+            markdown_fmt(base.deployable.service_time_alarm_ms),
+            markdown_fmt(head.deployable.service_time_alarm_ms),
+        ],
+        ['measured on', fingerprintSlug(base.fingerprint), fingerprintSlug(head.fingerprint)],
+    ];
+    return rows.filter(([, b, h]) => b !== h).map(([label, b, h]) => ({ label, base: b, head: h }));
+}
+function changesSection(input, plan) {
+    const out = [];
+    if (input.basePlan) {
+        const ref = codeSpan(input.basePlan.ref);
+        const rows = planChanges(input.basePlan.artifact, plan);
+        out.push(`### What changed against ${ref}`);
+        if (rows.length === 0) {
+            out.push('', `No change: the deployable values equal the plan on ${ref}.`);
+        }
+        else {
+            out.push('', rows
+                .map((r) => `${escapeMarkdown(r.label, { lineStart: true })} ${escapeMarkdown(r.base)} → ${escapeMarkdown(r.head)}`)
+                .join(', '));
+            out.push('', markdownTable(['', escapeMarkdown(input.basePlan.ref), 'this PR'], rows.map((r) => [escapeMarkdown(r.label), escapeMarkdown(r.base), `**${escapeMarkdown(r.head)}**`])));
+        }
+    }
+    else if (input.baseNote) {
+        out.push('### What changed', '', escapeMarkdown(input.baseNote, { lineStart: true }));
+    }
+    return out;
+}
+function findingsSection(findings) {
+    return [
+        '### Findings',
+        '',
+        markdownTable(['', 'finding', 'detail', 'fix'], findings.map((f) => [
+            `${icon(f.verdict)} ${escapeMarkdown(f.verdict)}`,
+            codeSpan(f.name, { inTable: true }),
+            inlineMarkdown(f.detail, { inTable: true }),
+            f.fix && f.verdict !== 'ok' ? inlineMarkdown(f.fix, { inTable: true }) : '',
+        ])),
+    ];
+}
+function deployableSection(plan) {
+    const d = plan.deployable;
+    const rows = [
+        ['min_instances', `${d.min_instances}`],
+        ['max_instances', `${d.max_instances}`],
+        [
+            'scaling_target_value',
+            d.scaling_target_value === null
+                ? 'none (no R measured: not deployable)'
+                : threshold(d.scaling_target_value),
+        ],
+        ['scale_in_threshold', threshold(d.scale_in_threshold)],
+        ['queue_max_depth', `${d.queue_max_depth}`],
+        ['scale_out_cooldown_s', `${d.scale_out_cooldown_s}`],
+        ['scale_in_cooldown_s', `${d.scale_in_cooldown_s}`],
+        ['slo_ms', `${d.slo_ms}`],
+        ['service_time_alarm_ms', markdown_fmt(d.service_time_alarm_ms)],
+    ];
+    return [
+        '### Deployable values',
+        '',
+        markdownTable(['parameter', 'value'], rows.map(([k, v]) => [codeSpan(k, { inTable: true }), escapeMarkdown(v)])),
+    ];
+}
+const FP_HEADER = ['fingerprint', 'instance type', 'image digest', 'region', 'container env'];
+function planInputsSection(plan) {
+    const rows = [];
+    const q = plan.inputs.qmax;
+    rows.push([
+        'qmax',
+        codeSpan(q.file, { inTable: true }),
+        codeSpan(q.run_id, { inTable: true }),
+        ...fingerprintCells(q.fingerprint),
+    ]);
+    const t = plan.inputs.ttotal;
+    if (t) {
+        rows.push([
+            'ttotal',
+            codeSpan(t.file, { inTable: true }),
+            codeSpan(t.run_id, { inTable: true }),
+            ...fingerprintCells(t.fingerprint),
+        ]);
+    }
+    else {
+        rows.push([
+            'ttotal',
+            `stated: ${markdown_fmt(plan.inputs.t_total_stated_s, 1)} s (not measured)`,
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+        ]);
+    }
+    const m = plan.measured;
+    const out = [
+        '### Measured inputs',
+        '',
+        markdownTable(['', 'file', 'run', ...FP_HEADER], rows),
+        '',
+        markdownTable(['measured', 'value'], [
+            ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+            ['S_mean / S_p95', `${markdown_fmt(m.s_mean_s, 4)} s / ${markdown_fmt(m.s_p95_s, 4)} s`],
+            ['TTFAB p95 at concurrency 1', `${markdown_fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
+            [`T_total (${m.t_total_origin})`, `${markdown_fmt(m.t_total_s, 2)} s`],
+            [
+                m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
+                `${markdown_fmt(m.policy_lag_s, 1)} s`,
+            ],
+            [
+                'CloudWatch/client ratio R',
+                m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
+            ],
+        ].map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(v)])),
+    ];
+    for (const warning of plan.inputs.mismatch_warnings)
+        out.push('', `> ⚠️ ${inlineMarkdown(warning)}`);
+    return out;
+}
+function qmaxInputSection(q) {
+    const a = q.artifact;
+    return [
+        '### Measurement',
+        '',
+        markdownTable(['', 'file', 'run', 'measured at', ...FP_HEADER], [
+            [
+                'qmax',
+                q.file ? codeSpan(q.file, { inTable: true }) : 'n/a',
+                codeSpan(a.run_id, { inTable: true }),
+                escapeMarkdown(a.measured_at),
+                ...fingerprintCells(a.fingerprint),
+            ],
+        ]),
+        '',
+        `SLO ${markdown_fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${markdown_fmt(a.s_mean_s, 4)} s · S_p95 ${markdown_fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
+    ];
+}
+function chartSection(qmax) {
+    const chart = renderTtfabMermaid(qmax);
+    if (!chart)
+        return [];
+    return [
+        '### p95 TTFAB against concurrency',
+        '',
+        chart.block,
+        '',
+        `<sub>${escapeMarkdown(chart.legend)}</sub>`,
+    ];
+}
+function ttotalSection(t) {
+    const a = t.artifact;
+    const out = [
+        '### T_total stages',
+        '',
+        `T_total **${markdown_fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
+            ` · policy lag ${markdown_fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+            (t.file ? ` · ${codeSpan(t.file)}` : ''),
+        '',
+    ];
+    if (a.durations.length === 0) {
+        out.push('No stage durations recorded.');
+    }
+    else {
+        out.push(markdownTable(['stage', 'seconds', 'share of T_total', ''], a.durations.map((d) => [
+            `${codeSpan(d.from, { inTable: true })} → ${codeSpan(d.to, { inTable: true })}`,
+            markdown_fmt(d.seconds, Math.abs(d.seconds) < 1 ? 3 : 1),
+            d.share === null ? '' : `${(d.share * 100).toFixed(1)} %`,
+            d.bounded ? 'bound' : '',
+        ])));
+    }
+    if (a.missing_stages.length > 0) {
+        out.push('', `Missing stages: ${a.missing_stages.map((s) => codeSpan(s)).join(', ')}`);
+    }
+    return out;
+}
+function comparisonSection(title, rows) {
+    if (rows.length === 0)
+        return [];
+    const value = (v) => v === null || v === undefined ? '—' : codeSpan(String(v), { inTable: true });
+    return [
+        title,
+        '',
+        markdownTable(['', 'parameter', 'expected', 'deployed'], rows.map((r) => [
+            `${icon(r.verdict)} ${escapeMarkdown(r.verdict)}`,
+            codeSpan(r.parameter, { inTable: true }),
+            value(r.expected),
+            value(r.deployed),
+        ])),
+    ];
+}
+function driftSection(d) {
+    const a = d.artifact;
+    const out = [
+        `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)}${a.plan ? `, against ${codeSpan(a.plan.file)}` : ''}.`,
+        '',
+        '### Checks',
+        '',
+        markdownTable(['', 'check', 'detail', 'remediation'], a.findings.map((f) => [
+            `${icon(f.verdict === 'drift' ? 'stop' : f.verdict)} ${escapeMarkdown(f.verdict)}`,
+            codeSpan(f.check, { inTable: true }),
+            inlineMarkdown(f.detail, { inTable: true }),
+            f.remediation ? inlineMarkdown(f.remediation, { inTable: true }) : '',
+        ])),
+    ];
+    const off = a.rows.filter((r) => r.verdict !== 'match');
+    if (off.length > 0)
+        out.push('', ...comparisonSection('### Differences', off));
+    return out;
+}
+function validateSection(v) {
+    const a = v.artifact;
+    return [
+        `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)} against ${codeSpan(a.plan.file)} (run ${codeSpan(a.plan.run_id)}).`,
+        '',
+        ...comparisonSection('### Deployed vs plan', a.rows),
+    ];
+}
+function gateSection(g) {
+    return [
+        '### Gate checks',
+        '',
+        markdownTable(['', 'check', 'detail', 'fix'], g.checks.map((c) => [
+            c.ok ? '✅' : '🛑',
+            codeSpan(c.check, { inTable: true }),
+            inlineMarkdown(c.detail, { inTable: true }),
+            c.fix ? inlineMarkdown(c.fix, { inTable: true }) : '',
+        ])),
+    ];
+}
+/** A fenced block that no content can close early. */
+function fencedText(text) {
+    const longest = Math.max(2, ...[...text.matchAll(/`{3,}|~{3,}/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}text\n${text.replace(/\r/g, '').trimEnd()}\n${fence}`;
+}
+// ---------------------------------------------------------------------------------------------
+function renderReport(input) {
+    const out = [headline(input).text, ''];
+    if (input.refused) {
+        out.push(`The step refused its input and wrote nothing:`, '', fencedText(input.refused), '');
+    }
+    else {
+        // A failure still shows whatever the step produced before it failed.
+        if (input.error)
+            out.push('The step failed:', '', fencedText(input.error), '');
+        const plan = input.plan?.artifact;
+        if (plan) {
+            out.push(planSummary(plan), '');
+            const changes = changesSection(input, plan);
+            if (changes.length > 0)
+                out.push(...changes, '');
+            out.push(...findingsSection(plan.findings), '');
+            out.push(...deployableSection(plan), '');
+            out.push(...planInputsSection(plan), '');
+        }
+        else if (input.qmax) {
+            out.push(...qmaxInputSection(input.qmax), '');
+        }
+        if (input.qmax) {
+            const chart = chartSection(input.qmax.artifact);
+            if (chart.length > 0)
+                out.push(...chart, '');
+        }
+        if (input.ttotal)
+            out.push(...ttotalSection(input.ttotal), '');
+        if (input.drift)
+            out.push(...driftSection(input.drift), '');
+        if (input.validate)
+            out.push(...validateSection(input.validate), '');
+        if (input.gate)
+            out.push(...gateSection(input.gate), '');
+        const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
+        if (!rich && input.textReport)
+            out.push(fencedText(input.textReport), '');
+    }
+    out.push(footer(input));
+    return `${out
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd()}\n`;
+}
+function footer(input) {
+    const bits = [`scalegate ${escapeMarkdown(input.version)}`, `exit ${input.exitCode}`];
+    const run = input.run;
+    if (run) {
+        const label = `run ${escapeMarkdown(run.id)}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}`;
+        // Our own URL (built from GITHUB_SERVER_URL and the repository), never from an artifact.
+        bits.push(run.url && /^https?:\/\/[^\s()<>]+$/.test(run.url) ? `[${label}](${run.url})` : label);
+        if (run.sha)
+            bits.push(`commit ${codeSpan(run.sha.slice(0, 12))}`);
+        bits.push(escapeMarkdown(run.at));
+    }
+    return `<sub>${bits.join(' · ')}</sub>`;
+}
+// ---------------------------------------------------------------------------------------------
+// Hidden markers: which model a comment is about, and which run wrote it.
+const MODEL_MARKER_PREFIX = '<!-- scalegate:model=';
+function modelMarker(modelName) {
+    return `${MODEL_MARKER_PREFIX}${markerValue(modelName)} -->`;
+}
+function runMarker(stamp) {
+    return `<!-- scalegate:run id=${markerValue(stamp.runId)} attempt=${stamp.attempt} at=${markerValue(stamp.at)} -->`;
+}
+function parseRunMarker(body) {
+    const m = /<!-- scalegate:run id=([^\s]+) attempt=(\d+) at=([^\s]+) -->/.exec(body);
+    if (!m)
+        return null;
+    try {
+        return {
+            runId: decodeURIComponent(m[1]),
+            attempt: Number(m[2]),
+            at: decodeURIComponent(m[3]),
+        };
+    }
+    catch {
+        return null;
+    }
+}
+/** True when the comment body is about `modelName` (its first line is exactly our marker). */
+function hasModelMarker(body, modelName) {
+    return body.split('\n', 1)[0]?.trim() === modelMarker(modelName);
+}
+/** The full comment: markers first (hidden), then the report. */
+function renderComment(input, stamp) {
+    return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${renderReport(input)}`;
+}
+/**
+ * The comment when the full report exceeds what GitHub accepts (65536 characters): the verdict
+ * line, a pointer to the job summary (which holds the full report), the footer.
+ */
+function renderCompactComment(input, stamp) {
+    const body = [
+        headline(input).text,
+        '',
+        'The full report is longer than a pull request comment can hold: it is in the job summary of the run below.',
+        '',
+        footer(input),
+    ].join('\n');
+    return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${body}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/plan-text.ts
+const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
+function table(rows, indent = '  ') {
+    const width = Math.max(...rows.map(([label]) => label.length));
+    return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
+}
+/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
+const plan_text_threshold = (value) => (Number.isInteger(value) ? value.toFixed(1) : `${value}`);
+const VERDICT_MARK = {
+    ok: 'ok  ',
+    warn: 'WARN',
+    stop: 'STOP',
+    suppressed: '--  ',
+};
+function verdictLine(plan) {
+    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
+}
+function renderPlanReport(plan, writtenTo) {
+    const { measured: m, chosen: c, derived: d, deployable: x } = plan;
+    const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
+    const lagLabel = m.policy_lag_bounded
+        ? 'policy lag (bound, not measured)'
+        : 'policy lag (from deployed alarms)';
+    const lines = [];
+    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
+    lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
+    lines.push(plan.inputs.ttotal
+        ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
+        : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`);
+    for (const warning of plan.inputs.mismatch_warnings)
+        lines.push(`  WARNING: ${warning}`);
+    lines.push('', 'measured');
+    lines.push(table([
+        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+        ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
+        ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
+        [tTotalLabel, `${n(m.t_total_s, 2)} s`],
+        [lagLabel, `${n(m.policy_lag_s, 1)} s`],
+        [
+            'CloudWatch/client ratio R',
+            m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
+        ],
+    ]));
+    lines.push('', 'chosen');
+    lines.push(table([
+        ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
+        ['surge ratio k', `${c.surge_ratio}`],
+        [
+            'peak / trough load',
+            `${c.peak.value} / ${c.trough.value} ${c.peak.unit === 'rps' ? 'requests/s' : 'streams'}`,
+        ],
+        ['minimum fleet floor', `${c.min_instances_floor}`],
+        ['invocation ceiling', `${c.invocation_ceiling_s} s`],
+    ]));
+    lines.push('', 'derived');
+    lines.push(table([
+        ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
+        ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
+        ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
+        ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
+        [
+            'smallest safe minimum',
+            d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
+        ],
+        ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+        ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
+        [
+            'naive rps x S_mean / C_scale_max',
+            d.naive_peak_instances === null
+                ? 'n/a'
+                : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
+        ],
+        [
+            'surge overflow within T_plan',
+            d.surge_overflow_probability === null
+                ? 'n/a'
+                : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
+                    (d.surge_fluid_overflow_s === null
+                        ? ''
+                        : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
+        ],
+    ]));
+    lines.push('', 'findings');
+    for (const finding of plan.findings) {
+        lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
+        if (finding.fix && finding.verdict !== 'ok')
+            lines.push(`        fix: ${finding.fix}`);
+    }
+    lines.push('', 'deployable');
+    lines.push(table([
+        ['min_instances', `${x.min_instances}`],
+        ['max_instances', `${x.max_instances}`],
+        [
+            'scaling_target_value',
+            x.scaling_target_value === null
+                ? 'none (no R measured: not deployable)'
+                : `${x.scaling_target_value}`,
+        ],
+        ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : plan_text_threshold(x.scale_in_threshold)],
+        ['queue_max_depth', `${x.queue_max_depth}`],
+        ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
+        ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
+        ['slo_ms', `${x.slo_ms}`],
+        ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
+    ]));
+    if (writtenTo)
+        lines.push('', `wrote ${writtenTo}`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/rehearse-text.ts
+/** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
+
+
+const rehearse_text_ms = (value) => (value == null ? 'n/a' : `${Math.round(value)} ms`);
+const s = (value) => `${value.toFixed(1)} s`;
+function renderRehearsalSummary(r) {
+    const lines = [];
+    const outcome = r.failed ? `FAILED at ${r.failed.step} (${r.failed.reason})` : 'ok';
+    lines.push('', `scalegate rehearse ${r.model}: ${outcome} in ${s(r.totalSeconds)}`, '');
+    if (r.drift)
+        lines.push(`  drift     ${r.drift.verdict}`);
+    if (r.qmax) {
+        const q = r.qmax;
+        const atQmax = q.steps.filter((step) => step.concurrency === q.q_max && step.verdict === 'pass').at(-1);
+        const above = q.steps.filter((step) => step.concurrency === q.q_max_upper_bound).at(-1);
+        const ci = atQmax?.ttfab_p95_ci_ms
+            ? ` (95 % CI ${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.low)}-${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.high)})`
+            : '';
+        const bracket = q.q_max_bracketed
+            ? `bracketed: p95 ${rehearse_text_ms(atQmax?.ttfab_p95_ms)}${ci} at ${q.q_max} passes, ${rehearse_text_ms(above?.ttfab_p95_ms)} at ${q.q_max_upper_bound} fails`
+            : 'NOT bracketed: a lower bound';
+        lines.push(`  qmax      Q_max ${q.q_max} at SLO ${q.slo_ms} ms, ${bracket}`);
+        lines.push(`            S_mean ${rehearse_text_ms(q.s_mean_s * 1000)}, ${q.steps.length} rungs, ${s(q.total_rung_seconds ?? 0)} of load`);
+    }
+    if (r.ttotal) {
+        const t = r.ttotal;
+        const dominant = t.dominant_stage
+            ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
+            : '';
+        const bound = isLowerBound(t)
+            ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
+            : '';
+        lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
+    }
+    if (r.plan) {
+        const p = r.plan;
+        const x = p.deployable;
+        lines.push(`  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'}, scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`);
+        for (const finding of p.findings.filter((f) => f.verdict === 'warn' || f.verdict === 'stop')) {
+            lines.push(`            ${finding.verdict.toUpperCase()} ${finding.name}: ${finding.detail}`);
+        }
+    }
+    if (r.validate) {
+        const mismatches = r.validate.rows.filter((row) => row.verdict !== 'match').length;
+        lines.push(`  validate  ${r.validate.verdict} (${r.validate.rows.length} parameters compared, ${mismatches} differ)`);
+    }
+    lines.push('', 'steps');
+    for (const step of r.steps)
+        lines.push(`  ${step.step.padEnd(16)} ${s(step.seconds).padStart(8)}  exit ${step.exitCode}`);
+    const files = [
+        ...r.steps.flatMap((step) => step.files),
+        ...(r.previews ? [r.previews.comment, r.previews.chart] : []),
+    ];
+    if (files.length > 0) {
+        lines.push('', 'files');
+        for (const file of files)
+            lines.push(`  ${file}`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/local-apply-text.ts
+
+function renderLocalApplyReport(r) {
+    const a = r.applied;
+    const q = r.queueDepth;
+    const lines = [
+        `scalegate local apply ${r.modelName}: ${r.failed.length === 0 ? 'applied' : `applied with ${r.failed.length} parameter(s) still differing`} (endpoint ${r.endpoint}, plan ${r.planFile})`,
+        `  RegisterScalableTarget ${a.scalableTargetArn ?? '(no ARN returned)'}`,
+        `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
+        `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
+        `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
+        `  MAX_QUEUE_DEPTH ${q.action === 'unchanged' ? `already ${q.expected}` : q.action === 'set' ? `${q.before ?? 'unset'} -> ${q.expected} (instances replaced)` : `NOT SET (still ${q.before ?? 'unset'})`}`,
+        ...r.warnings.map((w) => `  WARNING: ${w}`),
+        ...r.failed.map((row) => `  MISMATCH ${describeRow(row)}`),
+    ];
+    if (r.failed.length === 0)
+        lines.push(`  read back: every parameter equals the plan (${r.compared} compared)`);
+    return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/local-apply.ts
@@ -80088,10 +81744,11 @@ function registerLocalUp(program) {
 
 
 
-async function applyLocalPlan(input) {
+
+async function applyLocalPlan(input, deps) {
     const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
     const { plan, shape } = planShape;
-    const deployed = await describeDeployedVariant(input.clients.sagemaker, input.endpoint, input.variant);
+    const deployed = await describeDeployedVariant(deps.clients.sagemaker, input.endpoint, input.variant);
     const warnings = [];
     const digest = imageDigestOf(deployed.image);
     const mismatches = [
@@ -80104,17 +81761,17 @@ async function applyLocalPlan(input) {
     ].filter((m) => m !== null);
     if (mismatches.length > 0) {
         if (!input.allowConfigMismatch) {
-            throw new UsageError(`--plan ${input.planFile} was not measured on what endpoint ${input.endpoint} runs (${mismatches.join('; ')}); the deploy gate refuses such a plan. Measure this endpoint (\`scalegate qmax --model ${input.modelName}\`, \`scalegate ttotal\`, \`scalegate plan\`) and apply that plan, or pass --allow-config-mismatch for a rehearsal (warns).`);
+            throw usage `${opt('plan', input.planFile)} was not measured on what endpoint ${input.endpoint} runs (${mismatches.join('; ')}); the deploy gate refuses such a plan. Measure this endpoint (\`scalegate qmax --model ${input.modelName}\`, \`scalegate ttotal\`, \`scalegate plan\`) and apply that plan, or allow the mismatch with ${opt('allow-config-mismatch')} for a rehearsal (warns).`;
         }
         warnings.push(...mismatches.map((m) => `configuration mismatch allowed: ${m}`));
     }
-    const applied = await applyScalingShape(input.clients, shape);
+    const applied = await applyScalingShape(deps.clients, shape);
     const expectedDepth = Number(shape.container.environment.MAX_QUEUE_DEPTH);
     const before = deployed.environment.MAX_QUEUE_DEPTH ?? null;
     let action = 'unchanged';
     if (before !== String(expectedDepth)) {
-        if (input.setModelEnvironment) {
-            await input.setModelEnvironment({ MAX_QUEUE_DEPTH: String(expectedDepth) });
+        if (deps.setModelEnvironment) {
+            await deps.setModelEnvironment({ MAX_QUEUE_DEPTH: String(expectedDepth) });
             action = 'set';
         }
         else {
@@ -80123,82 +81780,35 @@ async function applyLocalPlan(input) {
         }
     }
     const { artifact: verification } = await compareWithPlan({
-        clients: input.clients,
         modelName: input.modelName,
         endpoint: input.endpoint,
         variant: input.variant,
         region: input.region,
         planFile: input.planFile,
-    }, planShape);
+    }, deps, planShape);
     return { applied, queueDepth: { expected: expectedDepth, before, action }, verification, warnings };
 }
-async function runLocalApply(input) {
-    const outcome = await applyLocalPlan(input);
+async function runLocalApply(input, deps) {
+    const outcome = await applyLocalPlan(input, deps);
     const differing = differingRows(outcome.verification.rows);
     // A mismatch the user allowed (image / instance type) is expected to differ; anything else is a failed apply.
     const tolerated = new Set(input.allowConfigMismatch ? ['deployment.image_digest', 'deployment.instance_type'] : []);
     const failed = differing.filter((r) => !tolerated.has(r.parameter));
-    const a = outcome.applied;
-    const lines = [
-        `scalegate local apply ${input.modelName}: ${failed.length === 0 ? 'applied' : `applied with ${failed.length} parameter(s) still differing`} (endpoint ${input.endpoint}, plan ${input.planFile})`,
-        `  RegisterScalableTarget ${a.scalableTargetArn ?? '(no ARN returned)'}`,
-        `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
-        `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
-        `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
-        `  MAX_QUEUE_DEPTH ${outcome.queueDepth.action === 'unchanged' ? `already ${outcome.queueDepth.expected}` : outcome.queueDepth.action === 'set' ? `${outcome.queueDepth.before ?? 'unset'} -> ${outcome.queueDepth.expected} (instances replaced)` : `NOT SET (still ${outcome.queueDepth.before ?? 'unset'})`}`,
-        ...outcome.warnings.map((w) => `  WARNING: ${w}`),
-        ...failed.map((r) => `  MISMATCH ${describeRow(r)}`),
-    ];
-    if (failed.length === 0)
-        lines.push(`  read back: every parameter equals the plan (${outcome.verification.rows.length} compared)`);
     return {
         artifact: outcome.verification,
-        report: lines.join('\n'),
+        report: renderLocalApplyReport({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            planFile: input.planFile,
+            applied: outcome.applied,
+            queueDepth: outcome.queueDepth,
+            warnings: outcome.warnings,
+            failed,
+            compared: outcome.verification.rows.length,
+        }),
         exitCode: failed.length === 0 ? 0 : 1,
         written: [],
     };
-}
-
-;// CONCATENATED MODULE: ./src/cli/local-apply.ts
-
-
-
-/**
- * `scalegate local apply`, registered under the `local` command group (src/cli/local.ts owns the
- * group and `local up`). Pass the `local` Command; given the root program instead, it finds the
- * `local` group there (creating it when absent).
- */
-function registerLocalApply(parent) {
-    const local = parent.name() === 'local'
-        ? parent
-        : (parent.commands.find((c) => c.name() === 'local') ??
-            parent.command('local').summary('the local SageMaker (no AWS account needed)'));
-    const command = local
-        .command('apply')
-        .summary("deploy a plan's scaling policy onto the local SageMaker (what the CDK construct deploys on AWS)")
-        .description("Deploys the plan's policy shape onto the local SageMaker's endpoint through the AWS APIs the CDK resources use: RegisterScalableTarget (min/max, suspension cleared), PutScalingPolicy (target tracking scale-out, step scale-in), PutMetricAlarm (the scale-in alarm invoking the step policy, the observability alarms). Then reads everything back and compares it with the plan. MAX_QUEUE_DEPTH can only be changed in process (the local SageMaker has no CreateModel/UpdateEndpoint): a differing value is reported. Point it at the local SageMaker with AWS_ENDPOINT_URL. Exit codes: 0 applied and equal to the plan, 1 something still differs, 2 refused input.");
-    addModelOptions(command);
-    command
-        .requiredOption('--plan <file>', 'the plan to deploy (from `scalegate plan`)')
-        .option('--allow-config-mismatch', 'apply a plan measured on another image or instance type (warns; the deploy gate would refuse it)')
-        .addOption(jsonOption())
-        .action(async (flags) => {
-        const context = loadModelContext(flags);
-        await withAwsClients({ region: context.region }, async (clients) => {
-            const result = await runLocalApply({
-                clients,
-                modelName: context.modelName,
-                endpoint: context.endpoint,
-                variant: context.variant,
-                region: context.region,
-                planFile: flags.plan,
-                allowConfigMismatch: flags.allowConfigMismatch === true,
-            });
-            present(result, { json: flags.json });
-        });
-    });
-    command.exitOverride();
-    return command;
 }
 
 ;// CONCATENATED MODULE: ./src/stats/prng.ts
@@ -80707,8 +82317,9 @@ const round = (value, digits) => Number(value.toFixed(digits));
 
 
 
+
 /** A stated T_total has no policy to read: the detection lag is the 60 s bound. */
-const POLICY_LAG_BOUND_S = 60;
+const derive_POLICY_LAG_BOUND_S = 60;
 /** Refusals that depend only on the request: each names the flag or file and the fix. */
 function checkPlanRequest(request) {
     const { choices, qmax, ttotal } = request;
@@ -80787,7 +82398,7 @@ function derivePlan(request) {
         throw new UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
     }
     const tTotalS = ttotal ? ttotal.t_total_s : request.tTotalStatedS;
-    const policyLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
+    const policyLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
     const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
     const tPlanS = planningHorizonS(tTotalS, policyLagS);
     const band = scaleBand(qmax.q_max, choices.surgeRatio);
@@ -80838,7 +82449,7 @@ function derivePlan(request) {
         instanceHourlyUsd: choices.instanceHourlyUsd,
         tTotalOrigin: ttotal ? 'measured' : 'stated',
         tTotalS,
-        tTotalLowerBound: ttotal?.missing_stages.includes('traffic_recovered') ?? false,
+        tTotalLowerBound: isLowerBound(ttotal),
         dominantStage: ttotal?.dominant_stage ?? null,
         instanceQuota: choices.instanceQuota,
     });
@@ -80913,157 +82524,47 @@ function derivePlan(request) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/plan-text.ts
-const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
-function table(rows, indent = '  ') {
-    const width = Math.max(...rows.map(([label]) => label.length));
-    return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
-}
-/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
-const threshold = (value) => (Number.isInteger(value) ? value.toFixed(1) : `${value}`);
-const VERDICT_MARK = {
-    ok: 'ok  ',
-    warn: 'WARN',
-    stop: 'STOP',
-    suppressed: '--  ',
-};
-function verdictLine(plan) {
-    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
-}
-function renderPlanReport(plan, writtenTo) {
-    const { measured: m, chosen: c, derived: d, deployable: x } = plan;
-    const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-    const lagLabel = m.policy_lag_bounded
-        ? 'policy lag (bound, not measured)'
-        : 'policy lag (from deployed alarms)';
-    const lines = [];
-    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
-    lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
-    lines.push(plan.inputs.ttotal
-        ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
-        : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`);
-    for (const warning of plan.inputs.mismatch_warnings)
-        lines.push(`  WARNING: ${warning}`);
-    lines.push('', 'measured');
-    lines.push(table([
-        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
-        ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
-        ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-        [tTotalLabel, `${n(m.t_total_s, 2)} s`],
-        [lagLabel, `${n(m.policy_lag_s, 1)} s`],
-        [
-            'CloudWatch/client ratio R',
-            m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
-        ],
-    ]));
-    lines.push('', 'chosen');
-    lines.push(table([
-        ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
-        ['surge ratio k', `${c.surge_ratio}`],
-        [
-            'peak / trough load',
-            `${c.peak.value} / ${c.trough.value} ${c.peak.unit === 'rps' ? 'requests/s' : 'streams'}`,
-        ],
-        ['minimum fleet floor', `${c.min_instances_floor}`],
-        ['invocation ceiling', `${c.invocation_ceiling_s} s`],
-    ]));
-    lines.push('', 'derived');
-    lines.push(table([
-        ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
-        ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
-        ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
-        ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
-        [
-            'smallest safe minimum',
-            d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
-        ],
-        ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
-        ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
-        [
-            'naive rps x S_mean / C_scale_max',
-            d.naive_peak_instances === null
-                ? 'n/a'
-                : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
-        ],
-        [
-            'surge overflow within T_plan',
-            d.surge_overflow_probability === null
-                ? 'n/a'
-                : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
-                    (d.surge_fluid_overflow_s === null
-                        ? ''
-                        : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
-        ],
-    ]));
-    lines.push('', 'findings');
-    for (const finding of plan.findings) {
-        lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
-        if (finding.fix && finding.verdict !== 'ok')
-            lines.push(`        fix: ${finding.fix}`);
-    }
-    lines.push('', 'deployable');
-    lines.push(table([
-        ['min_instances', `${x.min_instances}`],
-        ['max_instances', `${x.max_instances}`],
-        [
-            'scaling_target_value',
-            x.scaling_target_value === null
-                ? 'none (no R measured: not deployable)'
-                : `${x.scaling_target_value}`,
-        ],
-        ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : threshold(x.scale_in_threshold)],
-        ['queue_max_depth', `${x.queue_max_depth}`],
-        ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
-        ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
-        ['slo_ms', `${x.slo_ms}`],
-        ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
-    ]));
-    if (writtenTo)
-        lines.push('', `wrote ${writtenTo}`);
-    return `${lines.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/commands/plan.ts
 /** `scalegate plan`: read the two measurements, derive the plan, write it. Never touches AWS. */
 
 
 
 
-function chooseLoad(flagRps, flagStreams, model, which) {
-    if (flagRps !== undefined && flagStreams !== undefined) {
-        throw new UsageError(`--${which}-rps and --${which}-streams both given: state ${which} load in one unit.`);
+
+function chooseLoad(input, which) {
+    const rps = which === 'peak' ? input.peakRps : input.troughRps;
+    const streams = which === 'peak' ? input.peakStreams : input.troughStreams;
+    if (rps !== undefined && streams !== undefined) {
+        throw usage `${opt(`${which}-rps`)} and ${opt(`${which}-streams`)} both given: state ${which} load in one unit.`;
     }
-    if (flagRps !== undefined)
-        return { unit: 'rps', value: flagRps };
-    if (flagStreams !== undefined)
-        return { unit: 'streams', value: flagStreams };
-    const rps = model[`${which}_rps`];
-    const streams = model[`${which}_streams`];
     if (rps !== undefined)
         return { unit: 'rps', value: rps };
     if (streams !== undefined)
         return { unit: 'streams', value: streams };
+    const fromConfig = input.model[`${which}_rps`];
+    const streamsFromConfig = input.model[`${which}_streams`];
+    if (fromConfig !== undefined)
+        return { unit: 'rps', value: fromConfig };
+    if (streamsFromConfig !== undefined)
+        return { unit: 'streams', value: streamsFromConfig };
     return null;
 }
-function runPlan(input) {
-    const { model, overrides } = input;
+function runPlan(input, deps = {}) {
+    const { clock, version } = resolveDeps(deps);
+    const { model } = input;
     if (input.ttotalFile !== undefined && input.assumeTTotalS !== undefined) {
-        throw new UsageError('--ttotal and --assume-t-total both given: a plan uses the measured T_total or a stated one, not both.');
+        throw usage `${opt('ttotal')} and ${opt('assume-t-total')} both given: a plan uses the measured T_total or a stated one, not both.`;
     }
     if (input.ttotalFile === undefined && input.assumeTTotalS === undefined) {
-        throw new UsageError('no T_total: pass --ttotal FILE (from `scalegate ttotal`) or state one with --assume-t-total SECONDS.');
+        throw usage `no T_total: name a ttotal artifact with ${opt('ttotal')} (from \`scalegate ttotal\`) or state one in seconds with ${opt('assume-t-total')}.`;
     }
-    const peak = chooseLoad(overrides.peakRps, overrides.peakStreams, model, 'peak');
+    const peak = chooseLoad(input, 'peak');
     if (peak === null) {
-        throw new UsageError(`no peak load for model ${input.modelName}: set peak_rps (or peak_streams) in the config, or pass --peak-rps N / --peak-streams N.`);
+        throw usage `no peak load for model ${input.modelName}: set peak_rps (or peak_streams) in the config, or give ${opt('peak-rps')} or ${opt('peak-streams')}.`;
     }
-    const trough = chooseLoad(overrides.troughRps, overrides.troughStreams, model, 'trough') ?? {
-        unit: peak.unit,
-        value: 0,
-    };
+    const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
     const qmax = readArtifact('qmax', input.qmaxFile);
     const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
-    const now = (input.now ?? (() => new Date()))();
     const plan = derivePlan({
         modelName: input.modelName,
         qmax,
@@ -81072,23 +82573,23 @@ function runPlan(input) {
         ttotalFile: input.ttotalFile ?? null,
         tTotalStatedS: input.assumeTTotalS ?? null,
         choices: {
-            sloMs: overrides.sloMs ?? model.slo_ms,
-            surgeRatio: overrides.surgeRatio ?? model.surge_ratio,
+            sloMs: input.sloMs ?? model.slo_ms,
+            surgeRatio: input.surgeRatio ?? model.surge_ratio,
             peak,
             trough,
-            minInstancesFloor: overrides.minInstancesFloor ?? model.min_instances_floor,
+            minInstancesFloor: input.minInstancesFloor ?? model.min_instances_floor,
             invocationCeilingS: model.invocation_ceiling_s,
             instanceHourlyUsd: model.instance_hourly_usd ?? null,
             instanceQuota: model.instance_quota ?? null,
         },
-        allowConfigMismatch: input.allowConfigMismatch,
+        allowConfigMismatch: input.allowConfigMismatch === true,
         runId: input.runId ?? newRunId(),
-        createdAt: now.toISOString(),
-        tool: `scalegate ${input.version}`,
+        createdAt: clock().toISOString(),
+        tool: `scalegate ${version}`,
     });
-    const outFile = input.outFile ?? (0,external_node_path_.join)(DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+    const outFile = input.outFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
     writeArtifact('plan', outFile, plan);
-    const failing = plan.verdict === 'stop' || (input.failOnWarn && plan.verdict === 'warn');
+    const failing = plan.verdict === 'stop' || (input.failOn === 'warn' && plan.verdict === 'warn');
     return {
         artifact: plan,
         report: renderPlanReport(plan, outFile),
@@ -81097,308 +82598,305 @@ function runPlan(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/version.ts
-/** The scalegate version, recorded in every artifact's provenance. */
-const VERSION = '0.1.0';
-
-;// CONCATENATED MODULE: ./src/cli/plan.ts
+;// CONCATENATED MODULE: ./src/analysis/qmax.ts
 
 
-
-
-
-function registerPlan(program) {
-    const command = program
-        .command('plan')
-        .summary('derive thresholds, cooldowns, fleet size and findings from the measurements (never touches AWS)')
-        .description("Derive every scaling parameter from a qmax artifact and a ttotal artifact (or a stated T_total) plus the operator's choices in scalegate.config.json (flags override them). Writes the plan artifact and prints the report: measured / chosen / derived, every finding with its fix, and the deployable values. Exit codes: 0 ok or warn, 1 verdict stop (or warn with --fail-on warn), 2 refused input.");
-    addModelOptions(command, { endpoint: false });
-    command
-        .requiredOption('--qmax <file>', 'qmax artifact (from `scalegate qmax`)')
-        .option('--ttotal <file>', 'ttotal artifact (from `scalegate ttotal`)')
-        .option('--assume-t-total <seconds>', 'state T_total instead of measuring it (labelled stated)', positiveNumber('--assume-t-total'))
-        .option('--peak-rps <n>', 'peak load, requests/s', positiveNumber('--peak-rps'))
-        .option('--peak-streams <n>', 'peak load, concurrent streams', positiveNumber('--peak-streams'))
-        .option('--trough-rps <n>', 'trough load, requests/s', nonNegativeNumber('--trough-rps'))
-        .option('--trough-streams <n>', 'trough load, concurrent streams', nonNegativeNumber('--trough-streams'))
-        .option('--surge-ratio <k>', 'traffic growth to absorb within one T_total, 1 <= k < 1.5', parseNumber('--surge-ratio'))
-        .option('--slo-ms <ms>', 'p95 TTFAB SLO; must equal the one the ladder was judged against', positiveNumber('--slo-ms'))
-        .option('--min-instances-floor <n>', 'never fewer instances than this', positiveInteger('--min-instances-floor'))
-        .option('--allow-config-mismatch', 'plan from qmax and ttotal of different fingerprints (warns; recorded in the plan)')
-        .option('--out <file>', 'where to write the plan artifact (default: artifacts/plan-<model>.json)')
-        .addOption(jsonOption())
-        .addOption(new Option('--fail-on <level>', 'exit 1 on this verdict or worse')
-        .choices(['stop', 'warn'])
-        .default('stop'))
-        .action((flags) => {
-        const context = loadModelContext({ model: flags.model, config: flags.config });
-        if (flags.peakRps !== undefined && flags.peakStreams !== undefined) {
-            throw new UsageError('--peak-rps and --peak-streams both given: state peak load in one unit.');
-        }
-        const result = runPlan({
-            modelName: context.modelName,
-            model: context.model,
-            qmaxFile: flags.qmax,
-            ttotalFile: flags.ttotal,
-            assumeTTotalS: flags.assumeTTotal,
-            overrides: {
-                peakRps: flags.peakRps,
-                peakStreams: flags.peakStreams,
-                troughRps: flags.troughRps,
-                troughStreams: flags.troughStreams,
-                surgeRatio: flags.surgeRatio,
-                sloMs: flags.sloMs,
-                minInstancesFloor: flags.minInstancesFloor,
-            },
-            allowConfigMismatch: flags.allowConfigMismatch === true,
-            outFile: flags.out,
-            failOnWarn: flags.failOn === 'warn',
-            version: VERSION,
-        });
-        present(result, { json: flags.json });
-    });
-}
-
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-;// CONCATENATED MODULE: ./src/commands/freeze.ts
+/** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
+const CW_PERIOD_S = 10;
+const qmax_round3 = (v) => Math.round(v * 1000) / 1000;
+const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
 /**
- * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
- * and put everything back afterwards, on every exit path.
- *
- * Order matters. The thaw journal (what to restore) is written BEFORE anything changes, so a
- * hard kill leaves it behind for `scalegate thaw`. Then dynamic and scheduled scaling are
- * suspended (RegisterScalableTarget SuspendedState, min/max untouched), the desired count is
- * pinned to 1, and the run waits until one instance is InService. A fleet that could still grow is
- * refused. Restore sets back the exact captured desired count and suspension flags, then deletes
- * the journal (kept if any part failed, so thaw can finish the job).
- *
- * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
+ * The client limited the load: it could not keep N outstanding (rejections return at once, so a
+ * saturated rung's shortfall is the server's doing) or its event loop was busy nearly all the time.
  */
-
-
-
-
-
-function awsFreezeAdapters(clients, endpoint, variant) {
+function isClientBound(o) {
+    const saturated = o.rejected > 0;
+    return ((o.inFlight.shortfall > 0.02 && !saturated) || (o.loopUtilization !== null && o.loopUtilization > 0.9));
+}
+/**
+ * The frozen endpoint changed size during the rung. Unknown (every DescribeEndpoint failed) is not
+ * a change; two counts, or one that is not 1, is. A container measured directly never changes.
+ */
+function capacityChanged(instanceCounts, liveEndpoint) {
+    return (liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1)));
+}
+/** Why a rung cannot be used for Q_max, in order of precedence; null when it is usable. */
+function unusableReason(o, instanceCounts, liveEndpoint) {
+    if (capacityChanged(instanceCounts, liveEndpoint))
+        return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
+    if (isClientBound(o)) {
+        const u = o.loopUtilization;
+        return (`client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
+            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms)`);
+    }
+    if (o.rejected > 0)
+        return `saturated (${o.rejected} requests rejected)`;
+    if (!o.evaluation.drift.settled)
+        return `not settled (${o.evaluation.drift.reason})`;
+    if (o.ok === 0)
+        return 'no successful request in the window';
+    return null;
+}
+/** The artifact's record of one rung. */
+function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
+    const okSorted = sortedAscending(o.okTtfabMs);
+    const latSorted = sortedAscending(o.okLatencyMs);
+    const ev = o.evaluation;
+    // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
+    // interval (misses included) is in verdict_reason.
+    const okInterval = quantileConfidenceInterval(okSorted, 0.95);
+    const unusable = unusableReason(o, instanceCounts, liveEndpoint);
     return {
-        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
-        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
-        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
-        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        run_index: runIndex,
+        step_index: stepIndex,
+        concurrency: o.concurrency,
+        started_at: new Date(o.startedWallMs).toISOString(),
+        hold_s: qmax_round3(o.holdMs / 1000),
+        measure_s: qmax_round3(o.measureMs / 1000),
+        achieved_rps: o.achievedRps,
+        completed: o.completed,
+        ok: o.ok,
+        rejected: o.rejected,
+        outcome_counts: o.outcomeCounts,
+        ttfab_p50_ms: quantileSorted(okSorted, 0.5),
+        ttfab_p95_ms: quantileSorted(okSorted, 0.95),
+        ttfab_p95_ci_ms: okInterval ? { low: okInterval.low, high: okInterval.high } : null,
+        ttfab_p99_ms: quantileSorted(okSorted, 0.99),
+        latency_p95_ms: quantileSorted(latSorted, 0.95),
+        s_mean_s: latSorted.length > 0 ? mean(latSorted) / 1000 : null,
+        s_p95_s: latSorted.length > 0 ? quantileSorted(latSorted, 0.95) / 1000 : null,
+        concurrency_mean: o.inFlight.mean,
+        concurrency_peak: o.inFlight.peak,
+        ttfab_drift_ms: qmax_orNull(ev.drift.driftMs),
+        verdict: ev.verdict,
+        meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
+        saturated: o.rejected > 0,
+        settled: ev.drift.settled,
+        client_bound: isClientBound(o),
+        capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
+        usable: unusable === null,
+        unusable_reason: unusable,
+        instance_counts: instanceCounts,
+        server_concurrency_mean: null,
+        server_concurrency_peak: null,
+        server_model_latency_p95_ms: null,
+        server_5xx_total: null,
+        cw_ratio: null,
+        verdict_reason: `${ev.reason}` +
+            (o.failed + o.censored > 0
+                ? ` (${o.failed} failed outright, ${o.censored} still without audio past the SLO at the window end)`
+                : '') +
+            `; ${ev.drift.reason}`,
+        end_reason: o.end,
+        in_flight_shortfall: o.inFlight.shortfall,
+        client_loop_delay_p99_ms: o.loopDelayP99Ms,
+        client_event_loop_utilization: o.loopUtilization,
+        cw_periods: null,
     };
 }
-function sleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-            return;
+/** What the ladder planner is told about a step (src/load/ladder.ts `RungResult`). */
+const rungResultOf = (step) => ({
+    concurrency: step.concurrency,
+    verdict: step.verdict,
+    usable: step.usable,
+    invalid: step.client_bound || step.capacity_changed,
+});
+// ---- the whole ladder ------------------------------------------------------------------------
+/** The lowest measured failure above Q_max in any run (the bracket), or null. */
+function qmaxUpperBound(steps, qMax) {
+    let upper = null;
+    for (const r of steps.map(rungResultOf)) {
+        if (r.verdict === 'fail' &&
+            !r.invalid &&
+            r.concurrency > qMax &&
+            (upper === null || r.concurrency < upper)) {
+            upper = r.concurrency;
         }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    }
+    return upper;
 }
-const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
 /**
- * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; deletes the journal when both succeeded.
+ * The steps the service time is measured on: the usable ones with latencies (all runs pooled),
+ * else every step with latencies; of those, the lowest concurrency.
  */
-async function restoreFromJournal(journal, adapters, options = {}) {
-    const report = { actions: [], errors: [], journalDeleted: false };
-    const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
-    const call = {
-        abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+function serviceTimeBasis(records) {
+    const withLatencies = records.filter((s) => s.observation.okLatencyMs.length > 0);
+    const usable = withLatencies.filter((s) => s.step.usable);
+    const basis = usable.length > 0 ? usable : withLatencies;
+    if (basis.length === 0)
+        return [];
+    const lowest = Math.min(...basis.map((s) => s.step.concurrency));
+    return basis.filter((s) => s.step.concurrency === lowest);
+}
+/** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
+function serviceTime(records) {
+    const basis = serviceTimeBasis(records);
+    if (basis.length === 0)
+        return { sMeanS: 0, sP95S: 0 };
+    const latencies = sortedAscending(basis.flatMap((s) => s.observation.okLatencyMs));
+    return {
+        sMeanS: mean(latencies) / 1000,
+        sP95S: quantileSorted(latencies, 0.95) / 1000,
     };
-    try {
-        const capacity = await adapters.describeVariantCapacity(call);
-        if (capacity.desired !== journal.desired_instance_count) {
-            await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
-            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`);
-        }
-        else {
-            report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
-        }
-    }
-    catch (e) {
-        report.errors.push(`restoring the desired instance count (${journal.desired_instance_count}): ${e.message}`);
-    }
-    if (journal.scalable_target_registered && journal.suspended_state) {
-        try {
-            await adapters.registerSuspendedState(journal.resource_id, journal.suspended_state, call);
-            report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
-        }
-        catch (e) {
-            report.errors.push(`restoring the suspension flags: ${e.message}`);
-        }
-    }
-    if (report.errors.length === 0) {
-        deleteThawJournal(journal.endpoint, options.stateDir);
-        report.journalDeleted = true;
-    }
-    return report;
 }
-/**
- * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
- * frozen; the caller must call `restore()` on every exit path once this resolved.
- */
-async function freezeEndpoint(options) {
-    const { endpoint, variant, region, adapters, signal } = options;
-    const log = options.log ?? (() => { });
-    const resourceId = variantResourceId(endpoint, variant);
-    const call = signal ? { abortSignal: signal } : {};
-    const leftover = readThawJournal(endpoint, options.stateDir);
-    if (leftover) {
-        throw new UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
-            `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
-            `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`);
-    }
-    const interval = options.pollIntervalMs ?? 2000;
-    const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
-    // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
-    let capacity = await adapters.describeVariantCapacity(call);
-    if (capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') {
-        log(`freeze: endpoint ${endpoint} is ${capacity.endpointStatus}; waiting for InService before freezing`);
-        while ((capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') &&
-            Date.now() <= deadline) {
-            await sleep(interval, signal);
-            capacity = await adapters.describeVariantCapacity(call);
-        }
-    }
-    const target = await adapters.describeScalableTarget(resourceId, call);
-    if (capacity.endpointStatus !== 'InService') {
-        throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
-            'only an InService endpoint can be measured.');
-    }
-    if (capacity.desired === null) {
-        throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
-    }
-    const journal = {
+function ladderRecord(s) {
+    const adaptive = s.ladder.mode === 'adaptive';
+    return {
+        mode: s.ladder.mode,
+        rungs: adaptive ? null : [...s.ladder.rungs],
+        max_concurrency: s.ladder.maxConcurrency,
+        resolution: adaptive ? s.ladder.resolution : null,
+        hold_s: s.holdS,
+        measure_s: s.measureS,
+        settle_s: s.settleS,
+        runs: s.runs,
+    };
+}
+function assembleQmaxArtifact(input) {
+    const { steps, perRun, settings } = input;
+    if (steps.length === 0)
+        throw new Error('the ladder measured no rung');
+    const allSteps = steps.map((s) => s.step);
+    const qMax = Math.min(...perRun);
+    // Bracket of the reported Q_max (the lowest run's): a measured failure above it in any run.
+    const upper = qmaxUpperBound(allSteps, qMax);
+    const nonMonotone = input.nonMonotonePerRun.flatMap((notes, run) => notes.map((note) => (settings.runs > 1 ? `run ${run + 1}: ${note}` : note)));
+    const { sMeanS, sP95S } = serviceTime(steps);
+    const atQmax = allSteps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
+    const atC1 = allSteps.find((s) => s.concurrency === 1 && s.usable) ?? allSteps.find((s) => s.concurrency === 1);
+    const counts = [...new Set(allSteps.flatMap((s) => s.instance_counts))].sort((a, b) => a - b);
+    const saw503 = allSteps.some((s) => (s.outcome_counts.saturated_503 ?? 0) > 0);
+    const queueDepth = Number(input.deployedEnv.MAX_QUEUE_DEPTH);
+    const maxMeasured = Math.max(...allSteps.map((s) => s.concurrency));
+    const boundedByEnv = Number.isFinite(queueDepth) && queueDepth > 0 && queueDepth < maxMeasured;
+    const notes = [
+        `${settings.ladder.mode} ladder over ${settings.transport}`,
+        input.live
+            ? `endpoint ${input.endpoint}/${input.variant} frozen at one instance`
+            : `target ${input.target}`,
+        `prompts: ${settings.prompts.source} (${settings.prompts.texts.length})`,
+    ];
+    return {
         schema_version: 1,
-        kind: 'thaw-journal',
-        endpoint,
-        variant,
-        region,
-        resource_id: resourceId,
-        scalable_target_registered: target !== null,
-        suspended_state: target ? target.suspended : null,
-        min_capacity: target?.minCapacity ?? null,
-        max_capacity: target?.maxCapacity ?? null,
-        desired_instance_count: capacity.desired,
-        started_at: new Date().toISOString(),
-        pid: process.pid,
-        hostname: (0,external_node_os_.hostname)(),
-        command: options.command,
-        run_id: options.runId ?? null,
+        kind: 'qmax',
+        model_name: input.modelName,
+        endpoint: input.live ? input.endpoint : null,
+        run_id: input.runId,
+        measured_at: input.measuredAt,
+        fingerprint: input.fingerprint,
+        transport: settings.transport,
+        slo_ms: settings.sloMs,
+        q_max: qMax,
+        q_max_per_run: perRun,
+        q_max_bracketed: upper !== null,
+        q_max_upper_bound: upper,
+        ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
+        ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
+        s_mean_s: sMeanS,
+        s_p95_s: sP95S,
+        frozen: input.live,
+        unbounded_queue: !saw503 && !boundedByEnv,
+        instance_counts_observed: counts,
+        non_monotone: nonMonotone,
+        ladder: ladderRecord(settings),
+        total_rung_seconds: qmax_round3(allSteps.reduce((sum, s) => sum + (s.hold_s ?? 0), 0)),
+        cloudwatch: input.cloudwatch,
+        steps: allSteps,
+        provenance: { origin: 'measured', tool: input.tool, note: notes.join('; ') },
+        target: input.target,
+        prompts: { source: settings.prompts.source, count: settings.prompts.texts.length },
+        request_timeout_s: settings.requestTimeoutS,
+        restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
     };
-    const journalFile = writeThawJournal(journal, options.stateDir);
-    log(`freeze: journal written to ${journalFile}`);
-    let restored = null;
-    const restore = () => {
-        restored ??= restoreFromJournal(journal, adapters, {
-            stateDir: options.stateDir,
-            deadlineMs: options.restoreDeadlineMs ?? 5000,
-        });
-        return restored;
-    };
-    try {
-        if (target) {
-            await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
-            log(`freeze: dynamic and scheduled scaling suspended on ${resourceId} (min/max untouched)`);
-        }
-        else {
-            log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
-        }
-        if (capacity.desired !== 1) {
-            await adapters.setDesiredInstanceCount(1, call);
-            log(`freeze: desired instance count ${capacity.desired} -> 1`);
-        }
-        let current = await adapters.describeVariantCapacity(call);
-        let announced = false;
-        while (!(current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1)) {
-            if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
-                throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
-            }
-            if (Date.now() > deadline) {
-                throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
-                    `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
-            }
-            if (!announced) {
-                log(`freeze: waiting for one InService instance (status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
-                announced = true;
-            }
-            await sleep(interval, signal);
-            current = await adapters.describeVariantCapacity(call);
-        }
-        if (target) {
-            const after = await adapters.describeScalableTarget(resourceId, call);
-            if (!after || !allSuspended(after.suspended)) {
-                throw new UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
-                    `${after ? describeFlags(after.suspended) : 'target gone'}). Check who else manages this scalable target.`);
-            }
-        }
-        log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-        return { journal, journalFile, frozenCapacity: current, restore };
-    }
-    catch (e) {
-        const report = await restore();
-        // The caller never got a Freeze to restore: tell it what was put back.
-        if (e !== null && typeof e === 'object')
-            e.restore = report;
-        if (report.errors.length > 0) {
-            const why = e.message;
-            throw Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e });
-        }
-        throw e;
-    }
+}
+// ---- the CloudWatch join of one rung ---------------------------------------------------------
+/** What the join asks CloudWatch for, per rung. */
+const CLOUDWATCH_QUERIES = [
+    { id: 'cmax', metricName: 'ConcurrentRequestsPerModel', stat: 'Maximum', periodS: CW_PERIOD_S },
+    { id: 'cavg', metricName: 'ConcurrentRequestsPerModel', stat: 'Average', periodS: CW_PERIOD_S },
+    { id: 'lat', metricName: 'ModelLatency', stat: 'p95', periodS: 60 },
+    { id: 'e5xx', metricName: 'Invocation5XXErrors', stat: 'Sum', periodS: 60 },
+];
+/** The time range the join queries for a window: the 60 s periods overlapping it. */
+const cloudWatchRange = (o) => ({
+    startMs: alignDown(o.windowStartWallMs, 60),
+    endMs: alignUp(o.windowEndWallMs, 60),
+});
+/** Whole CloudWatch periods inside the measure window (fewer than one: nothing to join). */
+function wholeCloudWatchPeriods(o) {
+    return Math.floor((alignDown(o.windowEndWallMs, CW_PERIOD_S) - alignUp(o.windowStartWallMs, CW_PERIOD_S)) /
+        (CW_PERIOD_S * 1000));
 }
 /**
- * While installed, SIGINT and SIGTERM abort `controller` instead of killing the process, so the
- * freeze is restored on the way out. A repeated signal is reported and ignored until removal.
+ * Fills one step's server-side fields from the series CloudWatch returned: ConcurrentRequestsPerModel
+ * Maximum and Average over the whole 10 s periods inside the window (R = Maximum / client mean
+ * in-flight), ModelLatency p95 and Invocation5XXErrors over the 60 s periods overlapping it.
+ * Returns the problem when the window has no datapoint yet (the step is left unjoined).
  */
-function installSignalGuard(controller, log = () => { }) {
-    let received = null;
-    const handler = (signal) => {
-        if (received) {
-            log(`${signal} again: still restoring the endpoint, please wait`);
-            return;
-        }
-        received = signal;
-        log(`${signal}: stopping the load and restoring the endpoint`);
-        controller.abort(new InterruptedError(signal));
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-    return {
-        get received() {
-            return received;
-        },
-        remove: () => {
-            process.off('SIGINT', handler);
-            process.off('SIGTERM', handler);
-        },
-    };
+function joinStepWithCloudWatch(step, o, series) {
+    const startWall = o.windowStartWallMs;
+    const endWall = o.windowEndWallMs;
+    const byId = new Map(series.map((s) => [s.id, s]));
+    const cmax = byId.get('cmax');
+    const cavg = byId.get('cavg');
+    const maxima = cmax ? periodsWithin(cmax.timestamps, cmax.values, CW_PERIOD_S, startWall, endWall) : [];
+    const averages = cavg ? periodsWithin(cavg.timestamps, cavg.values, CW_PERIOD_S, startWall, endWall) : [];
+    if (maxima.length === 0)
+        return `c=${step.concurrency}: no ConcurrentRequestsPerModel datapoint inside the window`;
+    const join = joinServerConcurrency(maxima, averages, step.concurrency_mean);
+    step.server_concurrency_peak = join.serverPeak;
+    step.server_concurrency_mean = join.serverMean;
+    step.cw_ratio = join.ratio;
+    step.cw_periods = join.periods;
+    const overlapping = (s) => s
+        ? s.values.filter((_, k) => s.timestamps[k] + 60_000 > startWall && s.timestamps[k] < endWall)
+        : [];
+    const latencies = overlapping(byId.get('lat'));
+    step.server_model_latency_p95_ms = latencies.length > 0 ? Math.max(...latencies) / 1000 : null;
+    const errors = overlapping(byId.get('e5xx'));
+    step.server_5xx_total = errors.length > 0 ? errors.reduce((a, b) => a + b, 0) : null;
+    return null;
 }
-/** The run was interrupted by a signal; the freeze has been restored (see `restore`). */
-class InterruptedError extends Error {
-    signal;
-    restore = null;
-    constructor(signal) {
-        super(`interrupted by ${signal}`);
-        this.signal = signal;
-        this.name = 'InterruptedError';
+/**
+ * The schedule of a dry run: the longest rung sequence the planner could walk (`worst`, from
+ * src/load/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
+ */
+function qmaxSchedule(run, s, worst) {
+    const perRung = s.ladder.mode === 'adaptive' && s.cloudwatch ? Math.max(s.holdS, s.settleS + 2 * CW_PERIOD_S) : s.holdS;
+    const rungSeconds = worst.rungs * perRung * s.runs;
+    const live = s.transport === 'response-stream';
+    const instanceMinutes = live ? rungSeconds / 60 : 0;
+    const hourly = run.instanceHourlyUsd;
+    const notes = [];
+    if (s.ladder.mode === 'adaptive') {
+        notes.push('adaptive: concurrency 1, then x2 until a rung fails (at most --max-concurrency), then bisection to --resolution; ' +
+            'a rung ends as soon as its window is settled and decisive, so most runs take a fraction of the worst case');
     }
-    /** Conventional exit status for death by this signal: 128 + its number. */
-    get exitCode() {
-        return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
+    if (live) {
+        notes.push('not counted: waiting for the frozen endpoint to reach one InService instance, and the CloudWatch join');
     }
+    else {
+        notes.push('http transport: the container is measured directly; no endpoint instance is billed');
+    }
+    if (live && hourly === null)
+        notes.push('no instance_hourly_usd in the model config: no cost estimate');
+    return {
+        kind: 'qmax-schedule',
+        model_name: run.modelName,
+        endpoint: live ? run.endpoint : null,
+        target: s.targetUrl,
+        transport: s.transport,
+        slo_ms: s.sloMs,
+        ladder: ladderRecord(s),
+        rungs: worst.example,
+        worst_case_rungs: worst.rungs * s.runs,
+        worst_case_rung_seconds: rungSeconds,
+        worst_case_duration_s: rungSeconds,
+        instance_minutes: instanceMinutes,
+        instance_hourly_usd: hourly,
+        estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
+        notes,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/aws/fingerprint.ts
@@ -81919,10 +83417,10 @@ function invocationsUrl(target) {
         url = new URL(target);
     }
     catch {
-        throw new UsageError(`--target ${target}: not a URL. Use http://HOST:PORT (the container's address).`);
+        throw usage `${opt('target', target)}: not a URL. Use http://HOST:PORT (the container's address).`;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new UsageError(`--target ${target}: only http:// and https:// targets can be measured directly.`);
+        throw usage `${opt('target', target)}: only http:// and https:// targets can be measured directly.`;
     }
     if (url.pathname === '' || url.pathname === '/')
         url.pathname = '/invocations';
@@ -82146,55 +83644,6 @@ function worstCaseRungs(settings) {
     return { rungs: worst.length, example: worst };
 }
 
-;// CONCATENATED MODULE: ./src/load/progress.ts
-const silentProgress = () => { };
-const ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
-function formatRungLine(s) {
-    const ci = s.ci ? ` [${ms(s.ci.low)}, ${ms(s.ci.high)}]` : '';
-    const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
-    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${ms(s.p95Ms)}${ci}, ` +
-        `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
-}
-function createProgressRenderer(out, env = process.env) {
-    const actions = env.GITHUB_ACTIONS === 'true';
-    const live = Boolean(out.isTTY) && !actions;
-    let liveShown = false;
-    const clearLive = () => {
-        if (liveShown) {
-            out.write('\r\x1b[2K');
-            liveShown = false;
-        }
-    };
-    return (event) => {
-        switch (event.type) {
-            case 'log':
-                clearLive();
-                out.write(`${event.line}\n`);
-                break;
-            case 'rung-start':
-                clearLive();
-                if (actions)
-                    out.write(`::group::run ${event.runIndex + 1} rung ${event.stepIndex + 1}: concurrency ${event.concurrency}\n`);
-                break;
-            case 'rung-tick': {
-                if (!live)
-                    break;
-                const t = event.tick;
-                out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
-                    `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
-                liveShown = true;
-                break;
-            }
-            case 'rung-end':
-                clearLive();
-                out.write(`${formatRungLine(event.summary)}\n`);
-                if (actions)
-                    out.write('::endgroup::\n');
-                break;
-        }
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/load/prompts.ts
 /**
  * What the load engine says: a built-in set of varied English sentences (20-200 characters), or
@@ -82244,11 +83693,11 @@ function parsePrompts(text, file) {
                 parsed = JSON.parse(line);
             }
             catch (e) {
-                throw new UsageError(`--prompts ${file}: line ${i + 1} starts with "{" but is not JSON (${e.message}). Use {"text": "..."} or plain text lines.`);
+                throw usage `${opt('prompts', file)}: line ${i + 1} starts with "{" but is not JSON (${e.message}). Use {"text": "..."} or plain text lines.`;
             }
             const value = parsed.text;
             if (typeof value !== 'string' || value.trim() === '') {
-                throw new UsageError(`--prompts ${file}: line ${i + 1} needs a non-empty string "text" field.`);
+                throw usage `${opt('prompts', file)}: line ${i + 1} needs a non-empty string "text" field.`;
             }
             texts.push(value);
         }
@@ -82257,7 +83706,7 @@ function parsePrompts(text, file) {
         }
     }
     if (texts.length === 0) {
-        throw new UsageError(`--prompts ${file}: no prompts (one per line: {"text": "..."} or plain text).`);
+        throw usage `${opt('prompts', file)}: no prompts (one per line: {"text": "..."} or plain text).`;
     }
     return { source: file, texts };
 }
@@ -82268,7 +83717,7 @@ function loadPrompts(file) {
     }
     catch (e) {
         const code = e.code;
-        throw new UsageError(`--prompts ${file}: cannot read (${code === 'ENOENT' ? 'no such file' : e.message}).`);
+        throw usage `${opt('prompts', file)}: cannot read (${code === 'ENOENT' ? 'no such file' : e.message}).`;
     }
     return parsePrompts(text, file);
 }
@@ -82357,252 +83806,78 @@ function createResponseStreamTransport(options) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/stats/quantiles.ts
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/wait.ts
 /**
- * Quantiles and their distribution-free confidence intervals. Pure functions of their inputs.
+ * The one way scalegate waits for something: ask `probe` until it answers, pausing between
+ * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
+ * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
+ * signal's reason (an Error; anything else is wrapped in an AbortError).
  */
-/** Sorted copy, ascending. */
-const sortedAscending = (values) => [...values].sort((a, b) => a - b);
-/**
- * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the
- * numpy/R default, which the legacy artifacts used). `sorted` must be ascending.
- */
-function quantileSorted(sorted, q) {
-    if (sorted.length === 0)
-        return null;
-    if (q <= 0)
-        return sorted[0];
-    if (q >= 1)
-        return sorted[sorted.length - 1];
-    const position = (sorted.length - 1) * q;
-    const below = Math.floor(position);
-    const fraction = position - below;
-    const low = sorted[below];
-    const high = sorted[Math.min(below + 1, sorted.length - 1)];
-    return low + (high - low) * fraction;
+
+/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    const error = new Error(reason === undefined ? 'aborted' : String(reason));
+    error.name = 'AbortError';
+    return error;
 }
-const quantile = (values, q) => quantileSorted(sortedAscending(values), q);
-const mean = (values) => values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
-/** Binomial(n, p) cumulative probabilities P(B <= k) for k = 0..n, computed in log space. */
-function binomialCdf(n, p) {
-    const cdf = new Float64Array(n + 1);
-    const logP = Math.log(p);
-    const logQ = Math.log1p(-p);
-    let logPmf = n * logQ;
-    let total = 0;
-    for (let k = 0; k <= n; k++) {
-        total += Math.exp(logPmf);
-        cdf[k] = Math.min(1, total);
-        logPmf += Math.log((n - k) / (k + 1)) + logP - logQ;
+/** Throws the abort reason when `signal` is aborted. */
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+async function pauseFor(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
     }
-    return cdf;
+    catch (e) {
+        if (signal?.aborted)
+            throw abortReason(signal);
+        throw e;
+    }
 }
 /**
- * Distribution-free confidence interval for the q-quantile: the order statistics X(l) and X(u)
- * such that P(X(l) <= true quantile <= X(u)) >= confidence, from the binomial count of samples
- * below the quantile. No assumption about the latency distribution (queueing tails are anything
- * but normal). Returns null when there are too few samples for an interval at this confidence
- * (fewer than 72 for a two-sided 95 % interval of p95).
+ * Asks `probe` until it returns something other than `undefined` and returns that; returns
+ * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
+ * instance"): logged as `waiting for <label>` the first time the wait has to pause.
  */
-function quantileConfidenceInterval(sorted, q, confidence = 0.95) {
-    const n = sorted.length;
-    if (n === 0)
-        return null;
-    const alpha = (1 - confidence) / 2;
-    const cdf = binomialCdf(n, q);
-    const below = (j) => (j <= 0 ? 0 : cdf[j - 1]); // P(B <= j-1)
-    // Largest l (1-based) with P(B <= l-1) <= alpha, smallest u with P(B <= u-1) >= 1-alpha.
-    let lowRank = 0;
-    for (let j = 1; j <= n; j++) {
-        if (below(j) <= alpha)
-            lowRank = j;
-        else
-            break;
-    }
-    let highRank = 0;
-    for (let j = 1; j <= n; j++) {
-        if (below(j) >= 1 - alpha) {
-            highRank = j;
-            break;
+async function waitUntil(label, probe, options) {
+    const clock = options.clock ?? Date.now;
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    const { signal } = options;
+    let announced = false;
+    const pauseOnce = async () => {
+        if (!announced) {
+            options.log?.(`waiting for ${label}`);
+            announced = true;
         }
-    }
-    if (lowRank === 0 || highRank === 0)
-        return null;
-    return {
-        low: sorted[lowRank - 1],
-        high: sorted[highRank - 1],
-        coverage: below(highRank) - below(lowRank),
+        const now = clock();
+        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
+        await pauseFor(Math.min(wanted, deadline - now), signal);
     };
+    throwIfAborted(signal);
+    if (options.pauseFirst)
+        await pauseOnce();
+    for (;;) {
+        throwIfAborted(signal);
+        const answer = await probe();
+        if (answer !== undefined)
+            return answer;
+        if (clock() >= deadline)
+            return undefined;
+        await pauseOnce();
+    }
 }
-function summarize(values) {
-    const sorted = sortedAscending(values);
-    return {
-        count: sorted.length,
-        mean: mean(sorted),
-        p50: quantileSorted(sorted, 0.5),
-        p95: quantileSorted(sorted, 0.95),
-        p99: quantileSorted(sorted, 0.99),
-        p95Interval: quantileConfidenceInterval(sorted, 0.95),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stats/ladder-stats.ts
-/**
- * Statistics the qmax ladder decides with. Pure functions of their inputs.
- *
- * A rung's TTFAB samples are judged against the SLO by the distribution-free confidence interval
- * of their p95; a request that got no audio (rejected, failed, timed out, or still waiting past
- * the SLO) is a sample of +Infinity: it certainly missed the SLO. The rung is only believed once
- * its window is settled (no drift between its halves).
- */
-
-/**
- * Type-7 quantile of an ascending array that may end in +Infinity (misses): Infinity as soon as
- * the interpolation touches a miss (plain interpolation would give NaN for Infinity - Infinity).
- */
-function quantileWithMisses(sorted, q) {
-    if (sorted.length === 0)
-        return null;
-    const position = (sorted.length - 1) * Math.min(1, Math.max(0, q));
-    const below = Math.floor(position);
-    const fraction = position - below;
-    const low = sorted[below];
-    const high = sorted[Math.min(below + 1, sorted.length - 1)];
-    if (!Number.isFinite(low) || (fraction > 0 && !Number.isFinite(high)))
-        return Number.POSITIVE_INFINITY;
-    return quantileSorted(sorted, q);
-}
-/**
- * Drift between the first and second half of a window, in time order: the median of the later half
- * minus the median of the earlier one. Settled when that is within tolerance of the window's median.
- */
-function driftTest(valuesInTimeOrder, options = {}) {
-    const rel = options.relativeTolerance ?? 0.1;
-    const abs = options.absoluteToleranceMs ?? 5;
-    const minPerHalf = options.minPerHalf ?? 20;
-    const half = Math.floor(valuesInTimeOrder.length / 2);
-    if (half < minPerHalf) {
-        return {
-            driftMs: null,
-            toleranceMs: abs,
-            settled: false,
-            reason: `too few samples to test drift (${valuesInTimeOrder.length}, need ${2 * minPerHalf})`,
-        };
-    }
-    const first = sortedAscending(valuesInTimeOrder.slice(0, half));
-    const second = sortedAscending(valuesInTimeOrder.slice(valuesInTimeOrder.length - half));
-    const all = sortedAscending(valuesInTimeOrder);
-    const m1 = quantileWithMisses(first, 0.5);
-    const m2 = quantileWithMisses(second, 0.5);
-    const median = quantileWithMisses(all, 0.5);
-    if (!Number.isFinite(m1) && !Number.isFinite(m2)) {
-        return { driftMs: null, toleranceMs: abs, settled: true, reason: 'most requests failed throughout' };
-    }
-    if (!Number.isFinite(m1) || !Number.isFinite(m2)) {
-        return {
-            driftMs: null,
-            toleranceMs: abs,
-            settled: false,
-            reason: 'failures started or stopped mid-window',
-        };
-    }
-    const tolerance = Math.max(abs, rel * (Number.isFinite(median) ? median : Math.max(m1, m2)));
-    const drift = m2 - m1;
-    const settled = Math.abs(drift) <= tolerance;
-    return {
-        driftMs: drift,
-        toleranceMs: tolerance,
-        settled,
-        reason: settled
-            ? `median drift ${drift.toFixed(1)} ms within ±${tolerance.toFixed(1)} ms`
-            : `median drift ${drift.toFixed(1)} ms beyond ±${tolerance.toFixed(1)} ms`,
-    };
-}
-/**
- * Judges one window of TTFAB samples (time order; +Infinity for misses) against the SLO.
- */
-function evaluateSlo(samplesInTimeOrder, sloMs, options = {}) {
-    const minSamples = Math.max(options.minSamples ?? 100, 1);
-    const sorted = sortedAscending(samplesInTimeOrder);
-    const n = sorted.length;
-    const misses = sorted.filter((v) => !Number.isFinite(v)).length;
-    const p95 = quantileWithMisses(sorted, 0.95);
-    const ci = quantileConfidenceInterval(sorted, 0.95, options.confidence ?? 0.95);
-    const interval = ci ? { low: ci.low, high: ci.high } : null;
-    const drift = driftTest(samplesInTimeOrder, options.drift);
-    let verdict = 'uncertain';
-    let reason;
-    const fmt = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
-    if (!interval) {
-        reason = `${n} samples: too few for a confidence interval of p95`;
-    }
-    else if (interval.high <= sloMs) {
-        verdict = 'pass';
-        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] within the ${sloMs} ms SLO`;
-    }
-    else if (interval.low > sloMs) {
-        verdict = 'fail';
-        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] above the ${sloMs} ms SLO`;
-    }
-    else {
-        reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] straddles the ${sloMs} ms SLO`;
-    }
-    if (misses > 0)
-        reason += `; ${misses} of ${n} samples are misses without audio`;
-    const decisive = verdict !== 'uncertain' && n >= minSamples;
-    if (verdict !== 'uncertain' && !decisive)
-        reason += ` (only ${n} samples, need ${minSamples})`;
-    return { n, misses, p95, interval, verdict, decisive, drift, reason };
-}
-/** CloudWatch datapoints (period starts, epoch ms) wholly inside [startMs, endMs]. */
-function periodsWithin(timestamps, values, periodS, startMs, endMs) {
-    const out = [];
-    for (let i = 0; i < timestamps.length; i++) {
-        const t = timestamps[i];
-        if (t >= startMs && t + periodS * 1000 <= endMs)
-            out.push(values[i]);
-    }
-    return out;
-}
-/** R(N) from the Maximum and Average datapoints of whole periods inside the measure window. */
-function joinServerConcurrency(maxima, averages, clientMeanInFlight) {
-    if (maxima.length === 0)
-        return { serverPeak: null, serverMean: null, ratio: null, periods: 0 };
-    const serverPeak = Math.max(...maxima);
-    const serverMean = mean(averages);
-    const ratio = clientMeanInFlight > 0 && serverPeak > 0 ? serverPeak / clientMeanInFlight : null;
-    return { serverPeak, serverMean, ratio, periods: maxima.length };
-}
-/** Aligns an epoch-ms instant up to the next multiple of `periodS` (unchanged if already aligned). */
-const alignUp = (wallMs, periodS) => Math.ceil(wallMs / (periodS * 1000)) * periodS * 1000;
-const alignDown = (wallMs, periodS) => Math.floor(wallMs / (periodS * 1000)) * periodS * 1000;
 
 ;// CONCATENATED MODULE: ./src/load/rung.ts
 
 
-class AbortedError extends Error {
-    constructor(message = 'aborted') {
-        super(message);
-        this.name = 'AbortError';
-    }
-}
-function rung_sleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(new AbortedError(String(signal.reason ?? 'aborted')));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(new AbortedError(String(signal?.reason ?? 'aborted')));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, Math.max(0, ms));
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
+
+
 /** Everything known about epoch `epoch` inside [from, to] at instant `to`. */
 function collect(engine, epoch, from, to, sloMs) {
     const timed = [];
@@ -82678,12 +83953,12 @@ function collect(engine, epoch, from, to, sloMs) {
 function validateRungTimes(spec) {
     const { holdS, measureS, settleS } = spec;
     if (!(measureS > 0))
-        return '--measure-s must be positive';
+        return usage `${opt('measure-s')} must be positive.`;
     if (spec.mode === 'fixed' && holdS < settleS + measureS) {
-        return `--hold-s ${holdS} is shorter than --settle-s ${settleS} + --measure-s ${measureS}: a fixed rung measures the last measure-s seconds of its hold, after the settle period`;
+        return usage `${opt('hold-s', holdS)} is shorter than ${opt('settle-s', settleS)} + ${opt('measure-s', measureS)}: a fixed rung measures the last measure-s seconds of its hold, after the settle period.`;
     }
     if (spec.mode === 'adaptive' && holdS <= settleS) {
-        return `--hold-s ${holdS} leaves no time to measure after --settle-s ${settleS}`;
+        return usage `${opt('hold-s', holdS)} leaves no time to measure after ${opt('settle-s', settleS)}.`;
     }
     return null;
 }
@@ -82782,10 +84057,8 @@ async function runRung(engine, spec, options = {}) {
             loopUtilization: engine.loopUtilization(),
         };
     };
-    for (;;) {
-        const t0 = now();
-        const wake = Math.min(t0 + tickMs, Math.max(holdEnd, t0));
-        await rung_sleep(wake - t0, signal);
+    /** One look at the rung every tick (and at the end of the hold): its measurement once it is over. */
+    const tick = () => {
         const t = now();
         const measuring = t >= measureStart;
         if (spec.mode === 'fixed') {
@@ -82803,7 +84076,7 @@ async function runRung(engine, spec, options = {}) {
                     phase: measuring ? 'measure' : 'settle',
                 });
             }
-            continue;
+            return undefined;
         }
         checkWarm(t);
         if (warm && t >= measureStart + minWindowMs) {
@@ -82839,7 +84112,15 @@ async function runRung(engine, spec, options = {}) {
                 });
             }
         }
-    }
+        return undefined;
+    };
+    const measured = await waitUntil(`rung at concurrency ${spec.concurrency} to end`, tick, {
+        interval: (t) => Math.min(tickMs, Math.max(holdEnd - t, 0)),
+        clock: now,
+        pauseFirst: true,
+        signal,
+    });
+    return measured;
 }
 
 ;// CONCATENATED MODULE: ./src/load/transports.ts
@@ -82853,191 +84134,21 @@ const BIDI = new Set([
     'invoke-endpoint-with-bidirectional-stream',
 ]);
 /** Validates a transport name; bidirectional streaming gets an explanation instead of a stack trace. */
-function parseTransportKind(name, flag = '--transport') {
+function parseTransportKind(name, option = 'transport') {
     const normalized = name.trim().toLowerCase();
     if (normalized === 'sagemaker')
         return 'response-stream';
     if (TRANSPORT_KINDS.includes(normalized))
         return normalized;
     if (BIDI.has(normalized)) {
-        throw new UsageError(`${flag} ${name}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate ` +
-            'HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has ' +
-            'no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with `response-stream` ' +
-            '(InvokeEndpointWithResponseStream) or `http` (the container directly).');
+        throw usage `${opt(option, name)}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with \`response-stream\` (InvokeEndpointWithResponseStream) or \`http\` (the container directly).`;
     }
-    throw new UsageError(`${flag} ${name}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`);
+    throw usage `${opt(option, name)}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`;
 }
 
-;// CONCATENATED MODULE: ./src/commands/qmax.ts
-/**
- * `scalegate qmax`: the highest concurrency one instance holds with p95 TTFAB inside the SLO,
- * measured with a closed-loop ladder (adaptive by default, fixed for the reference method), with
- * confidence intervals, usability, the CloudWatch join (R), and the freeze of a live endpoint.
- * Orchestration only: the engine is src/load, statistics src/stats, AWS calls src/aws.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const CW_PERIOD_S = 10;
-const LADDER_DEFAULTS = {
-    fixed: { holdS: 240, measureS: 60, settleS: 30 },
-    adaptive: { holdS: 120, measureS: 30, settleS: 10, maxConcurrency: 128, resolution: 2 },
-};
-const isPositiveInt = (n) => Number.isInteger(n) && n > 0;
-/** Every flag checked before anything is measured: a mistake costs nothing. */
-function resolveQmax(options) {
-    const transport = options.transport
-        ? parseTransportKind(options.transport)
-        : options.target
-            ? 'http'
-            : 'response-stream';
-    if (transport === 'http' && !options.target) {
-        throw new UsageError('--transport http needs --target http://HOST:PORT (the container to measure).');
-    }
-    if (transport === 'response-stream' && options.target) {
-        throw new UsageError('--target measures a container directly over http; drop --transport response-stream, or drop --target to measure the endpoint.');
-    }
-    const targetUrl = options.target ? invocationsUrl(options.target).toString() : null;
-    const mode = options.ladder ?? 'adaptive';
-    if (mode !== 'adaptive' && mode !== 'fixed') {
-        throw new UsageError(`--ladder ${String(mode)}: use adaptive or fixed.`);
-    }
-    const sloMs = options.sloMs ?? options.model.slo_ms;
-    if (!(sloMs > 0))
-        throw new UsageError('--slo-ms must be positive.');
-    if (mode === 'adaptive' && options.rungs) {
-        throw new UsageError('--rungs lists the rungs of --ladder fixed; the adaptive ladder chooses its own (bound it with --max-concurrency).');
-    }
-    if (mode === 'fixed' && options.resolution !== undefined) {
-        throw new UsageError('--resolution applies to --ladder adaptive; a fixed ladder measures exactly --rungs.');
-    }
-    const rungs = mode === 'fixed' ? [...(options.rungs ?? DEFAULT_FIXED_RUNGS)] : [];
-    for (const r of rungs) {
-        if (!isPositiveInt(r))
-            throw new UsageError(`--rungs: ${r} is not a positive integer concurrency.`);
-    }
-    if (new Set(rungs).size !== rungs.length)
-        throw new UsageError('--rungs: each concurrency at most once.');
-    const defaults = mode === 'fixed' ? LADDER_DEFAULTS.fixed : LADDER_DEFAULTS.adaptive;
-    const maxConcurrency = options.maxConcurrency ??
-        (mode === 'fixed' ? Math.max(...rungs) : LADDER_DEFAULTS.adaptive.maxConcurrency);
-    if (!isPositiveInt(maxConcurrency))
-        throw new UsageError('--max-concurrency must be a positive integer.');
-    if (mode === 'fixed' && !rungs.some((r) => r <= maxConcurrency)) {
-        throw new UsageError(`--max-concurrency ${maxConcurrency} is below every rung of --rungs ${rungs.join(',')}.`);
-    }
-    const resolution = options.resolution ?? LADDER_DEFAULTS.adaptive.resolution;
-    if (!isPositiveInt(resolution))
-        throw new UsageError('--resolution must be a positive integer.');
-    const holdS = options.holdS ?? defaults.holdS;
-    const measureS = options.measureS ?? defaults.measureS;
-    const settleS = options.settleS ?? defaults.settleS;
-    if (!(holdS > 0))
-        throw new UsageError('--hold-s must be positive.');
-    if (!(settleS >= 0))
-        throw new UsageError('--settle-s must be >= 0.');
-    const problem = validateRungTimes({ mode, holdS, measureS, settleS });
-    if (problem)
-        throw new UsageError(`${problem}.`);
-    const runs = options.runs ?? 1;
-    if (!isPositiveInt(runs))
-        throw new UsageError('--runs must be a positive integer.');
-    const requestTimeoutS = options.requestTimeoutS ?? options.model.invocation_ceiling_s;
-    if (!(requestTimeoutS > 0))
-        throw new UsageError('--request-timeout-s must be positive.');
-    const minSamples = options.minSamples ?? 100;
-    if (!isPositiveInt(minSamples) || minSamples < 72) {
-        throw new UsageError('--min-samples must be an integer >= 72 (a 95 % interval of p95 needs 72 samples).');
-    }
-    const prompts = options.promptsFile ? loadPrompts(options.promptsFile) : defaultPromptSet();
-    return {
-        transport,
-        sloMs,
-        ladder: { mode, rungs, maxConcurrency, resolution, growth: 2 },
-        holdS,
-        measureS,
-        settleS,
-        runs,
-        requestTimeoutS,
-        cloudwatch: transport === 'response-stream' && options.cloudwatch !== false,
-        minSamples,
-        prompts,
-        targetUrl,
-    };
-}
-function qmaxSchedule(options, resolved) {
-    const worst = worstCaseRungs(resolved.ladder);
-    const perRung = resolved.ladder.mode === 'adaptive' && resolved.cloudwatch
-        ? Math.max(resolved.holdS, resolved.settleS + 2 * CW_PERIOD_S)
-        : resolved.holdS;
-    const rungSeconds = worst.rungs * perRung * resolved.runs;
-    const live = resolved.transport === 'response-stream';
-    const instanceMinutes = live ? rungSeconds / 60 : 0;
-    const hourly = options.model.instance_hourly_usd ?? null;
-    const notes = [];
-    if (resolved.ladder.mode === 'adaptive') {
-        notes.push('adaptive: concurrency 1, then x2 until a rung fails (at most --max-concurrency), then bisection to --resolution; ' +
-            'a rung ends as soon as its window is settled and decisive, so most runs take a fraction of the worst case');
-    }
-    if (live) {
-        notes.push('not counted: waiting for the frozen endpoint to reach one InService instance, and the CloudWatch join');
-    }
-    else {
-        notes.push('http transport: the container is measured directly; no endpoint instance is billed');
-    }
-    if (live && hourly === null)
-        notes.push('no instance_hourly_usd in the model config: no cost estimate');
-    return {
-        kind: 'qmax-schedule',
-        model_name: options.modelName,
-        endpoint: live ? options.endpoint : null,
-        target: resolved.targetUrl,
-        transport: resolved.transport,
-        slo_ms: resolved.sloMs,
-        ladder: ladderRecord(resolved),
-        rungs: worst.example,
-        worst_case_rungs: worst.rungs * resolved.runs,
-        worst_case_rung_seconds: rungSeconds,
-        worst_case_duration_s: rungSeconds,
-        instance_minutes: instanceMinutes,
-        instance_hourly_usd: hourly,
-        estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
-        notes,
-    };
-}
-function ladderRecord(resolved) {
-    const adaptive = resolved.ladder.mode === 'adaptive';
-    return {
-        mode: resolved.ladder.mode,
-        rungs: adaptive ? null : [...resolved.ladder.rungs],
-        max_concurrency: resolved.ladder.maxConcurrency,
-        resolution: adaptive ? resolved.ladder.resolution : null,
-        hold_s: resolved.holdS,
-        measure_s: resolved.measureS,
-        settle_s: resolved.settleS,
-        runs: resolved.runs,
-    };
-}
-function scheduleReport(s) {
+;// CONCATENATED MODULE: ./src/report/qmax-text.ts
+/** The dry run: the schedule, its worst case, instance-minutes and cost. */
+function renderQmaxSchedule(s) {
     const lines = [
         `qmax dry run: ${s.model_name} (${s.transport}${s.endpoint ? `, endpoint ${s.endpoint}` : ''}${s.target ? `, target ${s.target}` : ''}), SLO p95 TTFAB ${s.slo_ms} ms`,
         `ladder: ${s.ladder.mode}${s.ladder.mode === 'fixed' ? ` rungs ${s.rungs.join(', ')}` : `, max concurrency ${s.ladder.max_concurrency}, resolution ${s.ladder.resolution}`}; ` +
@@ -83051,210 +84162,11 @@ function scheduleReport(s) {
     lines.push('no AWS call was made.');
     return lines.join('\n');
 }
-/** Fingerprint of a container measured directly: from the model config, region `local`. */
-async function configFingerprint(model, configFile, assetHash) {
-    let digest;
-    if (model.container_dir) {
-        if (!assetHash)
-            throw new Error('no container asset hash function to fingerprint container_dir');
-        digest = await assetHash((0,external_node_path_.resolve)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)), model.container_dir));
-    }
-    else {
-        digest = imageDigestOf(model.image_uri);
-    }
-    return {
-        instance_type: model.instance_type,
-        image_digest: digest,
-        container_env: measuredEnvironment(model.container_env),
-        region: 'local',
-    };
-}
-const round3 = (v) => Math.round(v * 1000) / 1000;
-const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
-function buildStep(m, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
-    const okSorted = sortedAscending(m.okTtfabMs);
-    const latSorted = sortedAscending(m.okLatencyMs);
-    const ev = m.evaluation;
-    // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
-    // interval (misses included) is in verdict_reason.
-    const okInterval = quantileConfidenceInterval(okSorted, 0.95);
-    const okCi = okInterval ? { low: okInterval.low, high: okInterval.high } : null;
-    const rejected = m.rejected;
-    const saturated = rejected > 0;
-    const loopDelay = m.loopDelayP99Ms;
-    const utilization = m.loopUtilization;
-    const shortfall = m.inFlight.shortfall;
-    // The client limits the load when it cannot keep N outstanding (rejections return at once, so a
-    // saturated rung's shortfall is the server's doing) or its event loop is busy nearly all the time.
-    const clientBound = (shortfall > 0.02 && !saturated) || (utilization !== null && utilization > 0.9);
-    // Unknown (every DescribeEndpoint failed) is not a change; two counts, or one that is not 1, is.
-    const capacityChanged = liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1));
-    const settled = ev.drift.settled;
-    let unusable = null;
-    if (capacityChanged)
-        unusable = `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
-    else if (clientBound) {
-        unusable =
-            `client-bound (in-flight shortfall ${(shortfall * 100).toFixed(1)} %, client event loop ` +
-                `${utilization === null ? '?' : (utilization * 100).toFixed(0)} % busy, delay p99 ${loopDelay?.toFixed(1) ?? '?'} ms)`;
-    }
-    else if (saturated)
-        unusable = `saturated (${rejected} requests rejected)`;
-    else if (!settled)
-        unusable = `not settled (${ev.drift.reason})`;
-    else if (m.ok === 0)
-        unusable = 'no successful request in the window';
-    const p95All = ev.p95;
-    return {
-        run_index: runIndex,
-        step_index: stepIndex,
-        concurrency: m.concurrency,
-        started_at: new Date(wallOf(m.startedAt)).toISOString(),
-        hold_s: round3((m.endedAt - m.startedAt) / 1000),
-        measure_s: round3((m.windowEnd - m.windowStart) / 1000),
-        achieved_rps: m.achievedRps,
-        completed: m.completed,
-        ok: m.ok,
-        rejected,
-        outcome_counts: m.outcomeCounts,
-        ttfab_p50_ms: quantileSorted(okSorted, 0.5),
-        ttfab_p95_ms: quantileSorted(okSorted, 0.95),
-        ttfab_p95_ci_ms: okCi,
-        ttfab_p99_ms: quantileSorted(okSorted, 0.99),
-        latency_p95_ms: quantileSorted(latSorted, 0.95),
-        s_mean_s: latSorted.length > 0 ? mean(latSorted) / 1000 : null,
-        s_p95_s: latSorted.length > 0 ? quantileSorted(latSorted, 0.95) / 1000 : null,
-        concurrency_mean: m.inFlight.mean,
-        concurrency_peak: m.inFlight.peak,
-        ttfab_drift_ms: qmax_orNull(ev.drift.driftMs),
-        verdict: ev.verdict,
-        meets_slo: p95All !== null && p95All <= sloMs,
-        saturated,
-        settled,
-        client_bound: clientBound,
-        capacity_changed: capacityChanged,
-        usable: unusable === null,
-        unusable_reason: unusable,
-        instance_counts: instanceCounts,
-        server_concurrency_mean: null,
-        server_concurrency_peak: null,
-        server_model_latency_p95_ms: null,
-        server_5xx_total: null,
-        cw_ratio: null,
-        verdict_reason: `${ev.reason}` +
-            (m.failed + m.censored > 0
-                ? ` (${m.failed} failed outright, ${m.censored} still without audio past the SLO at the window end)`
-                : '') +
-            `; ${ev.drift.reason}`,
-        end_reason: m.end,
-        in_flight_shortfall: shortfall,
-        client_loop_delay_p99_ms: loopDelay,
-        client_event_loop_utilization: utilization,
-        cw_periods: null,
-    };
-}
-const rungResultOf = (step) => ({
-    concurrency: step.concurrency,
-    verdict: step.verdict,
-    usable: step.usable,
-    invalid: step.client_bound || step.capacity_changed,
-});
-function qmax_sleep(ms, signal) {
-    return new Promise((resolveSleep) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolveSleep();
-        }
-        if (signal?.aborted)
-            done();
-        else
-            signal?.addEventListener('abort', done, { once: true });
-    });
-}
-/**
- * Joins each rung's measure window with CloudWatch: ConcurrentRequestsPerModel Maximum and Average
- * over the whole 10 s periods inside the window (R = Maximum / client mean in-flight), ModelLatency
- * p95 and Invocation5XXErrors over the 60 s periods overlapping it. Waits (up to `waitS`) for late
- * datapoints. Never throws: a failed join is reported in the returned error.
- */
-async function joinCloudWatch(steps, clients, endpoint, variant, waitS, signal, log) {
-    const deadline = Date.now() + waitS * 1000;
-    const pending = new Set(steps.map((_, i) => i));
-    const problems = new Map();
-    let lastError = null;
-    let announced = false;
-    for (;;) {
-        for (const i of [...pending]) {
-            const { step, measurement: m } = steps[i];
-            const startWall = wallOf(m.windowStart);
-            const endWall = wallOf(m.windowEnd);
-            const wholePeriods = Math.floor((alignDown(endWall, CW_PERIOD_S) - alignUp(startWall, CW_PERIOD_S)) / (CW_PERIOD_S * 1000));
-            if (wholePeriods < 1) {
-                pending.delete(i);
-                problems.set(i, `c=${step.concurrency}: measure window shorter than one whole ${CW_PERIOD_S} s period`);
-                continue;
-            }
-            try {
-                const series = await getVariantMetricData(clients.cloudwatch, endpoint, variant, [
-                    { id: 'cmax', metricName: 'ConcurrentRequestsPerModel', stat: 'Maximum', periodS: CW_PERIOD_S },
-                    { id: 'cavg', metricName: 'ConcurrentRequestsPerModel', stat: 'Average', periodS: CW_PERIOD_S },
-                    { id: 'lat', metricName: 'ModelLatency', stat: 'p95', periodS: 60 },
-                    { id: 'e5xx', metricName: 'Invocation5XXErrors', stat: 'Sum', periodS: 60 },
-                ], alignDown(startWall, 60), alignUp(endWall, 60), signal ? { abortSignal: signal } : {});
-                const byId = new Map(series.map((s) => [s.id, s]));
-                const cmax = byId.get('cmax');
-                const cavg = byId.get('cavg');
-                const maxima = cmax
-                    ? periodsWithin(cmax.timestamps, cmax.values, CW_PERIOD_S, startWall, endWall)
-                    : [];
-                const averages = cavg
-                    ? periodsWithin(cavg.timestamps, cavg.values, CW_PERIOD_S, startWall, endWall)
-                    : [];
-                if (maxima.length === 0) {
-                    problems.set(i, `c=${step.concurrency}: no ConcurrentRequestsPerModel datapoint inside the window`);
-                    continue;
-                }
-                const join = joinServerConcurrency(maxima, averages, step.concurrency_mean);
-                step.server_concurrency_peak = join.serverPeak;
-                step.server_concurrency_mean = join.serverMean;
-                step.cw_ratio = join.ratio;
-                step.cw_periods = join.periods;
-                const lat = byId.get('lat');
-                const overlapping = (s) => s
-                    ? s.values.filter((_, k) => s.timestamps[k] + 60_000 > startWall && s.timestamps[k] < endWall)
-                    : [];
-                const latencies = overlapping(lat);
-                step.server_model_latency_p95_ms = latencies.length > 0 ? Math.max(...latencies) / 1000 : null;
-                const errors = overlapping(byId.get('e5xx'));
-                step.server_5xx_total = errors.length > 0 ? errors.reduce((a, b) => a + b, 0) : null;
-                problems.delete(i);
-                pending.delete(i);
-            }
-            catch (e) {
-                lastError = e.message;
-                problems.set(i, `c=${step.concurrency}: ${e.name}: ${lastError}`);
-            }
-        }
-        if (pending.size === 0 || Date.now() >= deadline || signal?.aborted)
-            break;
-        if (!announced) {
-            log(`cloudwatch: waiting up to ${waitS} s for datapoints of ${pending.size} rung(s)`);
-            announced = true;
-        }
-        await qmax_sleep(Math.min(15_000, Math.max(0, deadline - Date.now())), signal);
-    }
-    const joinedAny = steps.some((s) => s.step.cw_ratio !== null);
-    const messages = [...problems.values()];
-    if (signal?.aborted && pending.size > 0)
-        messages.unshift('interrupted before every rung was joined');
-    return { joined: joinedAny, error: messages.length > 0 ? messages.join('; ') : null };
-}
 function fmtMs(v) {
     return v === null ? '-' : `${v.toFixed(1)}`;
 }
-function report(artifact, file, restore) {
+/** The terminal report of a measured ladder: every rung, Q_max and its bracket, service time, restore. */
+function renderQmaxReport(artifact, file, restore) {
     const lines = [];
     lines.push(`qmax ${artifact.model_name} (${artifact.transport}${artifact.endpoint ? `, endpoint ${artifact.endpoint}` : ''}${artifact.target && artifact.transport === 'http' ? `, target ${artifact.target}` : ''}), ` +
         `SLO p95 TTFAB ${artifact.slo_ms} ms, ladder ${artifact.ladder.mode}, run ${artifact.run_id}`);
@@ -83298,44 +84210,478 @@ function report(artifact, file, restore) {
         lines.push(`artifact: ${file}`);
     return lines.join('\n');
 }
-async function runQmax(options, deps = {}) {
-    const resolved = resolveQmax(options);
-    if (options.dryRun) {
-        const schedule = qmaxSchedule(options, resolved);
-        return { artifact: schedule, report: scheduleReport(schedule), exitCode: 0, written: [] };
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/commands/freeze.ts
+/**
+ * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
+ * and put everything back afterwards, on every exit path.
+ *
+ * Order matters. The thaw journal (what to restore) is written BEFORE anything changes, so a
+ * hard kill leaves it behind for `scalegate thaw`. Then dynamic and scheduled scaling are
+ * suspended (RegisterScalableTarget SuspendedState, min/max untouched), the desired count is
+ * pinned to 1, and the run waits until one instance is InService. A fleet that could still grow is
+ * refused. Restore sets back the exact captured desired count and suspension flags, then deletes
+ * the journal (kept if any part failed, so thaw can finish the job).
+ *
+ * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
+ */
+
+
+
+
+
+
+function awsFreezeAdapters(clients, endpoint, variant) {
+    return {
+        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
+        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
+        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
+        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+    };
+}
+const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+/**
+ * Restores what `journal` captured: desired count first (while scaling is still suspended, so
+ * nothing races it), then the exact suspension flags; deletes the journal when both succeeded.
+ */
+async function restoreFromJournal(journal, adapters, options = {}) {
+    const report = { actions: [], errors: [], journalDeleted: false };
+    const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
+    const call = {
+        abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+    };
+    try {
+        const capacity = await adapters.describeVariantCapacity(call);
+        if (capacity.desired !== journal.desired_instance_count) {
+            await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
+            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`);
+        }
+        else {
+            report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
+        }
     }
-    const progress = deps.progress ?? silentProgress;
-    const log = (line) => progress({ type: 'log', line });
+    catch (e) {
+        report.errors.push(`restoring the desired instance count (${journal.desired_instance_count}): ${e.message}`);
+    }
+    if (journal.scalable_target_registered && journal.suspended_state) {
+        try {
+            await adapters.registerSuspendedState(journal.resource_id, journal.suspended_state, call);
+            report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
+        }
+        catch (e) {
+            report.errors.push(`restoring the suspension flags: ${e.message}`);
+        }
+    }
+    if (report.errors.length === 0) {
+        deleteThawJournal(journal.endpoint, options.stateDir);
+        report.journalDeleted = true;
+    }
+    return report;
+}
+/**
+ * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
+ * frozen; the caller must call `restore()` on every exit path once this resolved.
+ */
+async function freezeEndpoint(options) {
+    const { endpoint, variant, region, adapters, signal } = options;
+    const log = options.log ?? (() => { });
+    const resourceId = variantResourceId(endpoint, variant);
+    const call = signal ? { abortSignal: signal } : {};
+    const leftover = readThawJournal(endpoint, options.stateDir);
+    if (leftover) {
+        throw new UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
+            `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
+            `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`);
+    }
+    const interval = options.pollIntervalMs ?? 2000;
+    const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
+    const wait = { deadline, interval, signal, log: (line) => log(`freeze: ${line}`) };
+    // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
+    let capacity = await adapters.describeVariantCapacity(call);
+    const settling = (c) => c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating';
+    if (settling(capacity)) {
+        await waitUntil(`endpoint ${endpoint} to finish ${capacity.endpointStatus} before freezing`, async () => {
+            capacity = await adapters.describeVariantCapacity(call);
+            return settling(capacity) ? undefined : capacity;
+        }, { ...wait, pauseFirst: true });
+    }
+    const target = await adapters.describeScalableTarget(resourceId, call);
+    if (capacity.endpointStatus !== 'InService') {
+        throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
+            'only an InService endpoint can be measured.');
+    }
+    if (capacity.desired === null) {
+        throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
+    }
+    const journal = {
+        schema_version: 1,
+        kind: 'thaw-journal',
+        endpoint,
+        variant,
+        region,
+        resource_id: resourceId,
+        scalable_target_registered: target !== null,
+        suspended_state: target ? target.suspended : null,
+        min_capacity: target?.minCapacity ?? null,
+        max_capacity: target?.maxCapacity ?? null,
+        desired_instance_count: capacity.desired,
+        started_at: new Date().toISOString(),
+        pid: process.pid,
+        hostname: (0,external_node_os_.hostname)(),
+        command: options.commandLine,
+        run_id: options.runId ?? null,
+    };
+    const journalFile = writeThawJournal(journal, options.stateDir);
+    log(`freeze: journal written to ${journalFile}`);
+    let restored = null;
+    const restore = () => {
+        restored ??= restoreFromJournal(journal, adapters, {
+            stateDir: options.stateDir,
+            deadlineMs: options.restoreDeadlineMs ?? 5000,
+        });
+        return restored;
+    };
+    try {
+        if (target) {
+            await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
+            log(`freeze: dynamic and scheduled scaling suspended on ${resourceId} (min/max untouched)`);
+        }
+        else {
+            log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
+        }
+        if (capacity.desired !== 1) {
+            await adapters.setDesiredInstanceCount(1, call);
+            log(`freeze: desired instance count ${capacity.desired} -> 1`);
+        }
+        let current = capacity;
+        const frozen = await waitUntil(`one InService instance of ${endpoint}/${variant}`, async () => {
+            current = await adapters.describeVariantCapacity(call);
+            if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
+                throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
+            }
+            return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+                ? current
+                : undefined;
+        }, wait);
+        if (!frozen) {
+            throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
+                `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
+        }
+        if (target) {
+            const after = await adapters.describeScalableTarget(resourceId, call);
+            if (!after || !allSuspended(after.suspended)) {
+                throw new UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
+                    `${after ? describeFlags(after.suspended) : 'target gone'}). Check who else manages this scalable target.`);
+            }
+        }
+        log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
+        return { journal, journalFile, frozenCapacity: frozen, restore };
+    }
+    catch (e) {
+        const report = await restore();
+        // The caller never got a Freeze to restore: tell it what was put back.
+        if (e !== null && typeof e === 'object')
+            e.restore = report;
+        if (report.errors.length > 0) {
+            const why = e.message;
+            throw Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e });
+        }
+        throw e;
+    }
+}
+/**
+ * While installed, SIGINT and SIGTERM abort `controller` instead of killing the process, so the
+ * freeze is restored on the way out. A repeated signal is reported and ignored until removal.
+ */
+function installSignalGuard(controller, log = () => { }) {
+    let received = null;
+    const handler = (signal) => {
+        if (received) {
+            log(`${signal} again: still restoring the endpoint, please wait`);
+            return;
+        }
+        received = signal;
+        log(`${signal}: stopping the load and restoring the endpoint`);
+        controller.abort(new InterruptedError(signal));
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+    return {
+        get received() {
+            return received;
+        },
+        remove: () => {
+            process.off('SIGINT', handler);
+            process.off('SIGTERM', handler);
+        },
+    };
+}
+/** The run was interrupted by a signal; the freeze has been restored (see `restore`). */
+class InterruptedError extends Error {
+    signal;
+    restore = null;
+    constructor(signal) {
+        super(`interrupted by ${signal}`);
+        this.signal = signal;
+        this.name = 'InterruptedError';
+    }
+    /** Conventional exit status for death by this signal: 128 + its number. */
+    get exitCode() {
+        return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
+    }
+}
+/**
+ * Every command that freezes installs its own restore-on-signal guard: SIGINT/SIGTERM (when
+ * `guardSignals`) and the caller's `external` signal both abort the returned signal, so the
+ * command restores the endpoint on the way out instead of dying frozen.
+ */
+function freezeAbort(external, guardSignals, log) {
+    const controller = new AbortController();
+    const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
+    if (external?.aborted)
+        onExternal();
+    else
+        external?.addEventListener('abort', onExternal, { once: true });
+    const guard = guardSignals ? installSignalGuard(controller, log) : null;
+    return {
+        signal: controller.signal,
+        get received() {
+            return guard?.received ?? null;
+        },
+        dispose: () => {
+            guard?.remove();
+            external?.removeEventListener('abort', onExternal);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/qmax.ts
+/**
+ * `scalegate qmax`: the highest concurrency one instance holds with p95 TTFAB inside the SLO,
+ * measured with a closed-loop ladder (adaptive by default, fixed for the reference method), with
+ * confidence intervals, usability, the CloudWatch join (R), and the freeze of a live endpoint.
+ * Orchestration only: the engine is src/load, the judging src/analysis/qmax.ts, statistics
+ * src/stats, AWS calls src/aws, the text src/report/qmax-text.ts.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const LADDER_DEFAULTS = {
+    fixed: { holdS: 240, measureS: 60, settleS: 30 },
+    adaptive: { holdS: 120, measureS: 30, settleS: 10, maxConcurrency: 128, resolution: 2 },
+};
+/** Longest wait for late CloudWatch datapoints after the ladder (metrics arrive late on AWS), s. */
+const CLOUDWATCH_WAIT_S = 180;
+const isPositiveInt = (n) => Number.isInteger(n) && n > 0;
+/** Every option checked before anything is measured: a mistake costs nothing. */
+function resolveQmax(input) {
+    const transport = input.transport
+        ? parseTransportKind(input.transport)
+        : input.target
+            ? 'http'
+            : 'response-stream';
+    if (transport === 'http' && !input.target) {
+        throw usage `qmax: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
+    }
+    if (transport === 'response-stream' && input.target) {
+        throw usage `qmax: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', 'response-stream')}), not both.`;
+    }
+    const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
+    const mode = input.ladder ?? 'adaptive';
+    if (mode !== 'adaptive' && mode !== 'fixed') {
+        throw usage `${opt('ladder', String(mode))}: use adaptive or fixed.`;
+    }
+    const sloMs = input.sloMs ?? input.model.slo_ms;
+    if (!(sloMs > 0))
+        throw usage `${opt('slo-ms')} must be positive.`;
+    if (mode === 'adaptive' && input.rungs) {
+        throw usage `${opt('rungs')} lists the rungs of a fixed ladder; the adaptive ladder chooses its own (bound it with ${opt('max-concurrency')}).`;
+    }
+    if (mode === 'fixed' && input.resolution !== undefined) {
+        throw usage `${opt('resolution')} applies to the adaptive ladder; a fixed ladder measures exactly its ${opt('rungs')}.`;
+    }
+    const rungs = mode === 'fixed' ? [...(input.rungs ?? DEFAULT_FIXED_RUNGS)] : [];
+    for (const r of rungs) {
+        if (!isPositiveInt(r))
+            throw usage `${opt('rungs')}: ${r} is not a positive integer concurrency.`;
+    }
+    if (new Set(rungs).size !== rungs.length)
+        throw usage `${opt('rungs')}: each concurrency at most once.`;
+    const defaults = mode === 'fixed' ? LADDER_DEFAULTS.fixed : LADDER_DEFAULTS.adaptive;
+    const maxConcurrency = input.maxConcurrency ?? (mode === 'fixed' ? Math.max(...rungs) : LADDER_DEFAULTS.adaptive.maxConcurrency);
+    if (!isPositiveInt(maxConcurrency))
+        throw usage `${opt('max-concurrency')} must be a positive integer.`;
+    if (mode === 'fixed' && !rungs.some((r) => r <= maxConcurrency)) {
+        throw usage `${opt('max-concurrency', maxConcurrency)} is below every rung of ${opt('rungs', rungs.join(','))}.`;
+    }
+    const resolution = input.resolution ?? LADDER_DEFAULTS.adaptive.resolution;
+    if (!isPositiveInt(resolution))
+        throw usage `${opt('resolution')} must be a positive integer.`;
+    const holdS = input.holdS ?? defaults.holdS;
+    const measureS = input.measureS ?? defaults.measureS;
+    const settleS = input.settleS ?? defaults.settleS;
+    if (!(holdS > 0))
+        throw usage `${opt('hold-s')} must be positive.`;
+    if (!(settleS >= 0))
+        throw usage `${opt('settle-s')} must be >= 0.`;
+    const problem = validateRungTimes({ mode, holdS, measureS, settleS });
+    if (problem)
+        throw problem;
+    const runs = input.runs ?? 1;
+    if (!isPositiveInt(runs))
+        throw usage `${opt('runs')} must be a positive integer.`;
+    const requestTimeoutS = input.requestTimeoutS ?? input.model.invocation_ceiling_s;
+    if (!(requestTimeoutS > 0))
+        throw usage `${opt('request-timeout-s')} must be positive.`;
+    const minSamples = input.minSamples ?? 100;
+    if (!isPositiveInt(minSamples) || minSamples < 72) {
+        throw usage `${opt('min-samples')} must be an integer >= 72 (a 95 % interval of p95 needs 72 samples).`;
+    }
+    const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+    return {
+        transport,
+        sloMs,
+        ladder: { mode, rungs, maxConcurrency, resolution, growth: 2 },
+        holdS,
+        measureS,
+        settleS,
+        runs,
+        requestTimeoutS,
+        cloudwatch: transport === 'response-stream' && input.cloudwatch !== false,
+        minSamples,
+        prompts,
+        targetUrl,
+    };
+}
+/** A rung's measurement with its clock stamps on the wall clock, for src/analysis. */
+const observationOf = (m) => ({
+    ...m,
+    startedWallMs: wallOf(m.startedAt),
+    holdMs: m.endedAt - m.startedAt,
+    measureMs: m.windowEnd - m.windowStart,
+    windowStartWallMs: wallOf(m.windowStart),
+    windowEndWallMs: wallOf(m.windowEnd),
+});
+/**
+ * Joins every rung's measure window with CloudWatch (src/analysis/qmax.ts), waiting up to `waitS`
+ * for late datapoints. Never throws for a failed join: the returned error says what is missing.
+ */
+async function joinCloudWatch(steps, clients, input, waitS, signal, log) {
+    const pending = new Set(steps.map((_, i) => i));
+    const problems = new Map();
+    const joinPending = async () => {
+        for (const i of [...pending]) {
+            const { step, observation } = steps[i];
+            if (wholeCloudWatchPeriods(observation) < 1) {
+                pending.delete(i);
+                problems.set(i, `c=${step.concurrency}: measure window shorter than one whole ${CW_PERIOD_S} s period`);
+                continue;
+            }
+            try {
+                const range = cloudWatchRange(observation);
+                const series = await getVariantMetricData(clients.cloudwatch, input.endpoint, input.variant, CLOUDWATCH_QUERIES, range.startMs, range.endMs, { abortSignal: signal });
+                const problem = joinStepWithCloudWatch(step, observation, series);
+                if (problem !== null) {
+                    problems.set(i, problem);
+                    continue;
+                }
+                problems.delete(i);
+                pending.delete(i);
+            }
+            catch (e) {
+                if (signal.aborted)
+                    throw e;
+                problems.set(i, `c=${step.concurrency}: ${e.name}: ${e.message}`);
+            }
+        }
+        return pending.size === 0 ? true : undefined;
+    };
+    try {
+        await waitUntil(`CloudWatch datapoints of every rung (up to ${waitS} s)`, joinPending, {
+            deadline: Date.now() + waitS * 1000,
+            interval: 15_000,
+            signal,
+            log: (line) => log(`cloudwatch: ${line}`),
+        });
+    }
+    catch (e) {
+        if (!signal.aborted)
+            throw e;
+    }
+    const joinedAny = steps.some((s) => s.step.cw_ratio !== null);
+    const messages = [...problems.values()];
+    if (signal.aborted && pending.size > 0)
+        messages.unshift('interrupted before every rung was joined');
+    return { joined: joinedAny, error: messages.length > 0 ? messages.join('; ') : null };
+}
+async function runQmax(input, deps = {}) {
+    const resolved = resolveQmax(input);
+    if (input.dryRun) {
+        const schedule = qmaxSchedule({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            instanceHourlyUsd: input.model.instance_hourly_usd ?? null,
+        }, resolved, worstCaseRungs(resolved.ladder));
+        return { artifact: schedule, report: renderQmaxSchedule(schedule), exitCode: 0, written: [] };
+    }
+    const { progress, log, clock, version } = resolveDeps(deps);
     const live = resolved.transport === 'response-stream';
     const clients = deps.clients;
     if (live && !clients)
         throw new Error('qmax over response-stream needs AWS clients');
     const runId = newRunId();
-    const measuredAt = new Date().toISOString();
+    const measuredAt = clock().toISOString();
     // Fingerprint first (read-only): a measurement is only worth anything if we know what of.
     let fingerprint;
     let deployedEnv = {};
     if (live) {
-        const deployed = await readDeployedFingerprint(clients.sagemaker, options.endpoint, options.variant, clients.region);
+        const c = clients;
+        const deployed = await readDeployedFingerprint(c.sagemaker, input.endpoint, input.variant, c.region);
         fingerprint = deployed.fingerprint;
         deployedEnv = deployed.deployed.environment;
         log(`fingerprint: ${fingerprint.instance_type}, image ${fingerprint.image_digest.slice(0, 12)}, region ${fingerprint.region}`);
     }
     else {
-        fingerprint = await configFingerprint(options.model, options.configFile, deps.containerAssetHash);
+        // A container measured directly: the config's image, in the local region (never a real one).
+        const digest = modelImageDigest(input.model, input.configFile, deps.assetHash);
+        fingerprint = configFingerprint(input.model, digest, LOCAL_REGION);
     }
     const maxConcurrency = resolved.ladder.maxConcurrency;
     const transport = deps.createTransport
         ? deps.createTransport(resolved.transport, maxConcurrency)
         : live
             ? createResponseStreamTransport({
-                runtime: createLoadRuntimeClient({ region: options.region, maxConcurrency, ...deps.loadClient }),
-                endpoint: options.endpoint,
-                variant: options.variant,
+                runtime: createLoadRuntimeClient({ region: input.region, maxConcurrency, ...deps.loadClient }),
+                endpoint: input.endpoint,
+                variant: input.variant,
                 ownsClient: true,
             })
             : createHttpTransport({ url: resolved.targetUrl, maxConcurrency });
-    const events = options.eventsFile ? createEventsWriter(options.eventsFile) : null;
+    const events = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
     const epochContext = new Map();
     const engine = new ClosedLoopEngine({
         transport,
@@ -83343,38 +84689,30 @@ async function runQmax(options, deps = {}) {
         requestTimeoutMs: resolved.requestTimeoutS * 1000,
         onRecord: events ? (record) => events.write(record, epochContext.get(record.epoch) ?? null) : undefined,
     });
-    const controller = new AbortController();
-    const external = deps.signal;
-    const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
-    if (external?.aborted)
-        onExternal();
-    else
-        external?.addEventListener('abort', onExternal, { once: true });
-    let guard = null;
+    const abort = freezeAbort(deps.signal, live && deps.handleSignals !== false, log);
+    const signal = abort.signal;
     let freeze = null;
     let restoreReport = null;
     const steps = [];
     const perRun = [];
+    const nonMonotonePerRun = [];
     let ladderError = null;
     const adapters = live
-        ? (deps.freezeAdapters ??
-            awsFreezeAdapters(clients, options.endpoint, options.variant))
+        ? (deps.freezeAdapters ?? awsFreezeAdapters(clients, input.endpoint, input.variant))
         : null;
     try {
-        if (live && adapters) {
-            if (deps.handleSignals !== false)
-                guard = installSignalGuard(controller, log);
+        if (adapters) {
             freeze = await freezeEndpoint({
-                endpoint: options.endpoint,
-                variant: options.variant,
-                region: options.region,
+                endpoint: input.endpoint,
+                variant: input.variant,
+                region: input.region,
                 adapters,
-                stateDir: options.stateDir,
-                command: options.commandLine ?? `scalegate qmax --model ${options.modelName}`,
+                stateDir: input.stateDir,
+                commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
                 runId,
-                waitTimeoutS: options.freezeTimeoutS,
-                pollIntervalMs: options.pollIntervalMs,
-                signal: controller.signal,
+                waitTimeoutS: input.freezeTimeoutS,
+                pollIntervalMs: input.pollIntervalMs,
+                signal,
                 log,
             });
         }
@@ -83382,13 +84720,13 @@ async function runQmax(options, deps = {}) {
             if (!live || !clients)
                 return null;
             try {
-                const capacity = await describeVariantCapacity(clients.sagemaker, options.endpoint, options.variant, {
-                    abortSignal: controller.signal,
+                const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant, {
+                    abortSignal: signal,
                 });
                 return capacity.current;
             }
             catch (e) {
-                if (controller.signal.aborted)
+                if (signal.aborted)
                     throw e;
                 log(`capacity check failed: ${e.message}`);
                 return null;
@@ -83401,8 +84739,7 @@ async function runQmax(options, deps = {}) {
                 const stepIndex = runSteps.length;
                 progress({ type: 'rung-start', runIndex: run, stepIndex, concurrency: c });
                 const before = await observeCapacity();
-                const epochWillBe = engine.epoch + 1;
-                epochContext.set(epochWillBe, { run_index: run, step_index: stepIndex });
+                epochContext.set(engine.epoch + 1, { run_index: run, step_index: stepIndex });
                 const measurement = await runRung(engine, {
                     concurrency: c,
                     mode: resolved.ladder.mode,
@@ -83412,15 +84749,13 @@ async function runQmax(options, deps = {}) {
                     sloMs: resolved.sloMs,
                     minSamples: resolved.minSamples,
                     alignPeriodS: resolved.cloudwatch ? CW_PERIOD_S : null,
-                }, {
-                    signal: controller.signal,
-                    onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }),
-                });
+                }, { signal, onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }) });
                 const after = await observeCapacity();
                 const counts = [...new Set([before, after].filter((v) => v !== null))].sort((a, b) => a - b);
-                const step = buildStep(measurement, run, stepIndex, resolved.sloMs, live ? counts : [1], live);
+                const observation = observationOf(measurement);
+                const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [1], live);
                 runSteps.push(step);
-                steps.push({ step, measurement });
+                steps.push({ step, observation });
                 planner.record(rungResultOf(step));
                 progress({
                     type: 'rung-end',
@@ -83439,7 +84774,9 @@ async function runQmax(options, deps = {}) {
                     },
                 });
             }
-            perRun.push(summarizeLadder(runSteps.map(rungResultOf)).qMax);
+            const summary = summarizeLadder(runSteps.map(rungResultOf));
+            perRun.push(summary.qMax);
+            nonMonotonePerRun.push(summary.nonMonotone);
         }
     }
     catch (e) {
@@ -83457,11 +84794,10 @@ async function runQmax(options, deps = {}) {
         }
         await events?.close().catch((e) => log(`events file: ${e.message}`));
     }
-    const interruptedBy = guard?.received ?? null;
     try {
-        if (ladderError !== null || controller.signal.aborted) {
-            if (interruptedBy) {
-                const interrupted = new InterruptedError(interruptedBy);
+        if (ladderError !== null || signal.aborted) {
+            if (abort.received) {
+                const interrupted = new InterruptedError(abort.received);
                 // Interrupted while freezing: freezeEndpoint restored before rethrowing and says how.
                 interrupted.restore =
                     restoreReport ?? ladderError?.restore ?? null;
@@ -83480,1023 +84816,47 @@ async function runQmax(options, deps = {}) {
             cloudwatch = { joined: false, error: 'disabled with --no-cloudwatch' };
         else {
             try {
-                cloudwatch = await joinCloudWatch(steps, clients, options.endpoint, options.variant, options.cloudwatchWaitS ?? 180, controller.signal, log);
+                cloudwatch = await joinCloudWatch(steps, clients, input, input.cloudwatchWaitS ?? CLOUDWATCH_WAIT_S, signal, log);
             }
             catch (e) {
                 cloudwatch = { joined: false, error: e.message };
             }
         }
-        const artifact = assembleArtifact({
-            options,
-            resolved,
+        const artifact = assembleQmaxArtifact({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            variant: input.variant,
+            settings: resolved,
             runId,
             measuredAt,
             fingerprint,
             steps,
             perRun,
+            nonMonotonePerRun,
             cloudwatch,
             live,
             deployedEnv,
             restore: restoreReport,
-            target: live ? options.endpoint : resolved.targetUrl,
+            target: live ? input.endpoint : resolved.targetUrl,
+            tool: `scalegate ${version}`,
         });
-        const file = options.out ??
-            (0,external_node_path_.join)(options.outDir ?? DEFAULT_ARTIFACTS_DIR, qmaxFileName(options.modelName, resolved.transport, fingerprint));
+        const file = input.outFile ??
+            (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, qmaxFileName(input.modelName, resolved.transport, fingerprint));
         writeArtifact('qmax', file, artifact);
         const written = [file];
-        if (options.eventsFile)
-            written.push(options.eventsFile);
+        if (input.eventsFile)
+            written.push(input.eventsFile);
         const restoreFailed = restoreReport !== null && restoreReport.errors.length > 0;
         return {
             artifact,
-            report: report(artifact, file, restoreReport),
+            report: renderQmaxReport(artifact, file, restoreReport),
             exitCode: restoreFailed ? 1 : 0,
             written,
         };
     }
     finally {
-        guard?.remove();
-        external?.removeEventListener('abort', onExternal);
+        abort.dispose();
     }
-}
-function assembleArtifact(input) {
-    const { steps, perRun, resolved } = input;
-    if (steps.length === 0)
-        throw new Error('the ladder measured no rung');
-    const allSteps = steps.map((s) => s.step);
-    const qMax = Math.min(...perRun);
-    const results = allSteps.map(rungResultOf);
-    // Bracket of the reported Q_max (the lowest run's): a measured failure above it in any run.
-    let upper = null;
-    for (const r of results) {
-        if (r.verdict === 'fail' &&
-            !r.invalid &&
-            r.concurrency > qMax &&
-            (upper === null || r.concurrency < upper)) {
-            upper = r.concurrency;
-        }
-    }
-    const nonMonotone = [];
-    for (let run = 0; run < resolved.runs; run++) {
-        const runResults = allSteps.filter((s) => s.run_index === run).map(rungResultOf);
-        for (const note of summarizeLadder(runResults).nonMonotone) {
-            nonMonotone.push(resolved.runs > 1 ? `run ${run + 1}: ${note}` : note);
-        }
-    }
-    // Service time: whole-response latency at the lowest usable rung (all runs pooled).
-    const usable = steps.filter((s) => s.step.usable && s.measurement.okLatencyMs.length > 0);
-    const basis = usable.length > 0 ? usable : steps.filter((s) => s.measurement.okLatencyMs.length > 0);
-    let sMean = 0;
-    let sP95 = 0;
-    if (basis.length > 0) {
-        const lowest = Math.min(...basis.map((s) => s.step.concurrency));
-        const latencies = sortedAscending(basis.filter((s) => s.step.concurrency === lowest).flatMap((s) => s.measurement.okLatencyMs));
-        sMean = mean(latencies) / 1000;
-        sP95 = quantileSorted(latencies, 0.95) / 1000;
-    }
-    const atQmax = allSteps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
-    const atC1 = allSteps.find((s) => s.concurrency === 1 && s.usable) ?? allSteps.find((s) => s.concurrency === 1);
-    const counts = [...new Set(allSteps.flatMap((s) => s.instance_counts))].sort((a, b) => a - b);
-    const saw503 = allSteps.some((s) => (s.outcome_counts.saturated_503 ?? 0) > 0);
-    const queueDepth = Number(input.deployedEnv.MAX_QUEUE_DEPTH);
-    const maxMeasured = Math.max(...allSteps.map((s) => s.concurrency));
-    const boundedByEnv = Number.isFinite(queueDepth) && queueDepth > 0 && queueDepth < maxMeasured;
-    const notes = [
-        `${resolved.ladder.mode} ladder over ${input.resolved.transport}`,
-        input.live
-            ? `endpoint ${input.options.endpoint}/${input.options.variant} frozen at one instance`
-            : `target ${input.target}`,
-        `prompts: ${resolved.prompts.source} (${resolved.prompts.texts.length})`,
-    ];
-    return {
-        schema_version: 1,
-        kind: 'qmax',
-        model_name: input.options.modelName,
-        endpoint: input.live ? input.options.endpoint : null,
-        run_id: input.runId,
-        measured_at: input.measuredAt,
-        fingerprint: input.fingerprint,
-        transport: resolved.transport,
-        slo_ms: resolved.sloMs,
-        q_max: qMax,
-        q_max_per_run: perRun,
-        q_max_bracketed: upper !== null,
-        q_max_upper_bound: upper,
-        ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
-        ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
-        s_mean_s: sMean,
-        s_p95_s: sP95,
-        frozen: input.live,
-        unbounded_queue: !saw503 && !boundedByEnv,
-        instance_counts_observed: counts,
-        non_monotone: nonMonotone,
-        ladder: ladderRecord(resolved),
-        total_rung_seconds: round3(allSteps.reduce((sum, s) => sum + (s.hold_s ?? 0), 0)),
-        cloudwatch: input.cloudwatch,
-        steps: allSteps,
-        provenance: { origin: 'measured', tool: `scalegate ${VERSION}`, note: notes.join('; ') },
-        target: input.target,
-        prompts: { source: resolved.prompts.source, count: resolved.prompts.texts.length },
-        request_timeout_s: resolved.requestTimeoutS,
-        restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/cli/qmax.ts
-
-
-
-
-
-
-
-const rungList = (value) => {
-    const parts = value.split(',').map((p) => p.trim());
-    const rungs = parts.map(Number);
-    if (parts.some((p) => p === '') || rungs.some((n) => !Number.isInteger(n) || n <= 0)) {
-        throw new InvalidArgumentError(`--rungs needs comma-separated positive integers (e.g. 1,5,10,20), got "${value}".`);
-    }
-    return rungs;
-};
-/**
- * The content hash of container_dir, computed as the CDK computes asset hashes (src/local), loaded
- * only when an http measurement needs it (it pulls in aws-cdk-lib).
- */
-async function containerAssetHash(dir) {
-    const { containerAssetHash: hash } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 9720));
-    return hash(dir);
-}
-function registerQmax(program) {
-    const a = LADDER_DEFAULTS.adaptive;
-    const f = LADDER_DEFAULTS.fixed;
-    const command = program
-        .command('qmax')
-        .summary('measure Q_max: the highest concurrency one instance holds inside the p95 TTFAB SLO')
-        .description('Closed-loop concurrency ladder against one frozen instance of the endpoint (InvokeEndpointWithResponseStream), ' +
-        'or against a container directly with --target. Adaptive by default: concurrency 1, then x2 until a rung fails, ' +
-        'then bisection to --resolution; each rung ends once its window is settled and the 95 % confidence interval of its ' +
-        'p95 lies wholly inside or outside the SLO. The endpoint is frozen (thaw journal first, scaling suspended, one ' +
-        'instance) and restored on every exit, SIGINT and SIGTERM included. Progress goes to stderr. ' +
-        'Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).');
-    addModelOptions(command);
-    command
-        .option('--target <url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)')
-        .addOption(new Option('--transport <kind>', 'response-stream (SageMaker) or http (default: http with --target)').argParser((v) => parseTransportKind(v)))
-        .option('--slo-ms <ms>', 'p95 TTFAB SLO (default: the model config)', positiveNumber('--slo-ms'))
-        .addOption(new Option('--ladder <mode>', 'adaptive or fixed').choices(['adaptive', 'fixed']).default('adaptive'))
-        .option('--rungs <list>', 'fixed ladder rungs (default 1,5,10,20,30,40,50,60)', rungList)
-        .option('--max-concurrency <n>', `highest concurrency to try (adaptive default ${a.maxConcurrency})`, positiveInteger('--max-concurrency'))
-        .option('--resolution <n>', `adaptive: bisect until Q_max is known to within n (default ${a.resolution})`, positiveInteger('--resolution'))
-        .option('--hold-s <s>', `longest a rung runs (default adaptive ${a.holdS}, fixed ${f.holdS})`, positiveNumber('--hold-s'))
-        .option('--measure-s <s>', `measure window (default adaptive ${a.measureS}, fixed ${f.measureS}: the last seconds of the hold)`, positiveNumber('--measure-s'))
-        .option('--settle-s <s>', `discarded start of each rung (default adaptive ${a.settleS}, fixed ${f.settleS})`, nonNegativeNumber('--settle-s'))
-        .option('--runs <n>', 'repeat the whole ladder; Q_max is the lowest run (default 1)', positiveInteger('--runs'))
-        .option('--prompts <file>', 'texts to synthesise: JSONL {"text": ...} or plain lines (default: built-in set)')
-        .option('--events <file>', 'write one JSON line per request')
-        .option('--no-cloudwatch', 'skip the CloudWatch join (no R)')
-        .option('--cloudwatch-wait-s <s>', 'longest wait for late CloudWatch datapoints (default 180)', nonNegativeNumber('--cloudwatch-wait-s'))
-        .option('--request-timeout-s <s>', 'client timeout per request (default: invocation_ceiling_s)', positiveNumber('--request-timeout-s'))
-        .option('--min-samples <n>', 'a rung is never decided on fewer samples (default 100, at least 72)', positiveInteger('--min-samples'))
-        .option('--freeze-timeout-s <s>', 'longest wait for one InService instance (default 1200)', positiveNumber('--freeze-timeout-s'))
-        .option('--dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call')
-        .option('--out <file>', 'artifact path (default artifacts/qmax-<model>-<transport>-<slug>.json)')
-        .addOption(jsonOption())
-        .action(async (flags) => {
-        const ctx = loadModelContext(flags);
-        const live = !flags.target && flags.transport !== 'http';
-        const needsAws = live && !flags.dryRun;
-        const clients = needsAws
-            ? createAwsClients({ region: ctx.region, maxConcurrency: flags.maxConcurrency ?? a.maxConcurrency })
-            : undefined;
-        const progress = createProgressRenderer(process.stderr);
-        try {
-            const result = await runQmax({
-                modelName: ctx.modelName,
-                model: ctx.model,
-                configFile: ctx.configFile,
-                endpoint: ctx.endpoint,
-                variant: ctx.variant,
-                region: ctx.region,
-                target: flags.target,
-                transport: flags.transport,
-                sloMs: flags.sloMs,
-                ladder: flags.ladder,
-                rungs: flags.rungs,
-                maxConcurrency: flags.maxConcurrency,
-                resolution: flags.resolution,
-                holdS: flags.holdS,
-                measureS: flags.measureS,
-                settleS: flags.settleS,
-                runs: flags.runs,
-                promptsFile: flags.prompts,
-                eventsFile: flags.events,
-                cloudwatch: flags.cloudwatch,
-                cloudwatchWaitS: flags.cloudwatchWaitS,
-                requestTimeoutS: flags.requestTimeoutS,
-                minSamples: flags.minSamples,
-                freezeTimeoutS: flags.freezeTimeoutS,
-                dryRun: flags.dryRun,
-                out: flags.out,
-                commandLine: ['scalegate', ...process.argv.slice(2)].join(' '),
-            }, {
-                clients,
-                progress,
-                containerAssetHash,
-            });
-            present(result, { json: flags.json });
-        }
-        catch (e) {
-            if (e instanceof InterruptedError) {
-                const restore = e.restore;
-                process.stderr.write(`scalegate: qmax ${e.message}; ${restore ? (restore.errors.length === 0 ? 'the endpoint was restored' : `restore FAILED (${restore.errors.join('; ')}): run \`scalegate thaw\``) : 'nothing was frozen'}\n`);
-                process.exitCode = e.exitCode;
-                return;
-            }
-            throw e;
-        }
-        finally {
-            if (clients)
-                destroyAwsClients(clients);
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/local/aws-env.ts
-function clientConfigFor(handle) {
-    return {
-        endpoint: handle.url,
-        region: handle.region,
-        // The local SageMaker does not check signatures; the SDK only needs something to sign with.
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/chart-svg.ts
-/**
- * One point per concurrency, from the first ladder run that measured it (later runs repeat the
- * ladder; the plan's repeatability finding compares them). Rungs without a p95 are left out.
- */
-function ttfabCurve(qmax) {
-    const byConcurrency = new Map();
-    for (const s of qmax.steps) {
-        if (s.ttfab_p95_ms === null || !Number.isFinite(s.ttfab_p95_ms))
-            continue;
-        const seen = byConcurrency.get(s.concurrency);
-        if (seen && (seen.run < s.run_index || (seen.run === s.run_index && seen.step < s.step_index)))
-            continue;
-        byConcurrency.set(s.concurrency, {
-            concurrency: s.concurrency,
-            p95Ms: s.ttfab_p95_ms,
-            ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
-            meetsSlo: s.meets_slo,
-            usable: s.usable,
-            run: s.run_index,
-            step: s.step_index,
-        });
-    }
-    return [...byConcurrency.values()]
-        .sort((a, b) => a.concurrency - b.concurrency)
-        .map(({ run: _run, step: _step, ...point }) => point);
-}
-/** A round axis maximum above `value` (1, 2, 2.5 or 5 times a power of ten). */
-function niceCeiling(value) {
-    if (!(value > 0))
-        return 1;
-    const power = 10 ** Math.floor(Math.log10(value));
-    for (const m of [1, 2, 2.5, 5, 10])
-        if (m * power >= value)
-            return m * power;
-    return 10 * power;
-}
-const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const chart_svg_fmt = (n) => (Math.round(n * 100) / 100).toString();
-function renderTtfabChartSvg(qmax, options = {}) {
-    const width = options.width ?? 720;
-    const height = options.height ?? 420;
-    const margin = { left: 70, right: 24, top: 44, bottom: 56 };
-    const plotW = width - margin.left - margin.right;
-    const plotH = height - margin.top - margin.bottom;
-    const points = ttfabCurve(qmax);
-    const maxC = Math.max(1, ...points.map((p) => p.concurrency));
-    const maxY = niceCeiling(Math.max(qmax.slo_ms * 1.1, ...points.map((p) => Math.max(p.p95Ms, p.ci?.high ?? 0))));
-    const x = (c) => margin.left + (c / maxC) * plotW;
-    const y = (ms) => margin.top + plotH - (Math.min(ms, maxY) / maxY) * plotH;
-    const title = options.title ?? `${qmax.model_name}: p95 TTFAB vs concurrency`;
-    const parts = [];
-    parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img" aria-label="${xml(title)}">`);
-    parts.push(`<title>${xml(title)}</title>`);
-    parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-    parts.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15">${xml(title)}</text>`);
-    // Axes and ticks.
-    const x0 = margin.left;
-    const y0 = margin.top + plotH;
-    parts.push(`<g class="axes" stroke="#333333" stroke-width="1">`);
-    parts.push(`<line x1="${x0}" y1="${y0}" x2="${x0 + plotW}" y2="${y0}"/>`);
-    parts.push(`<line x1="${x0}" y1="${margin.top}" x2="${x0}" y2="${y0}"/>`);
-    parts.push('</g>');
-    parts.push('<g class="ticks" fill="#333333">');
-    for (let i = 0; i <= 5; i++) {
-        const v = (maxY / 5) * i;
-        parts.push(`<text x="${x0 - 8}" y="${chart_svg_fmt(y(v) + 4)}" text-anchor="end">${chart_svg_fmt(v)}</text>`, `<line x1="${x0}" y1="${chart_svg_fmt(y(v))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(v))}" stroke="#e5e5e5"/>`);
-    }
-    for (const p of points) {
-        parts.push(`<text x="${chart_svg_fmt(x(p.concurrency))}" y="${y0 + 16}" text-anchor="middle">${p.concurrency}</text>`);
-    }
-    parts.push('</g>');
-    parts.push(`<text x="${x0 + plotW / 2}" y="${height - 14}" text-anchor="middle">concurrency (requests in flight)</text>`);
-    parts.push(`<text x="16" y="${margin.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${margin.top + plotH / 2})">p95 TTFAB (ms)</text>`);
-    // SLO line.
-    parts.push(`<g class="slo"><line x1="${x0}" y1="${chart_svg_fmt(y(qmax.slo_ms))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(qmax.slo_ms))}" stroke="#d62728" stroke-dasharray="6 4" stroke-width="1.5"/>`, `<text x="${x0 + plotW - 4}" y="${chart_svg_fmt(y(qmax.slo_ms) - 6)}" text-anchor="end" fill="#d62728">SLO ${chart_svg_fmt(qmax.slo_ms)} ms</text></g>`);
-    // Q_max marker.
-    if (qmax.q_max > 0) {
-        const qx = chart_svg_fmt(x(qmax.q_max));
-        parts.push(`<g class="qmax"><line x1="${qx}" y1="${margin.top}" x2="${qx}" y2="${y0}" stroke="#2ca02c" stroke-dasharray="3 3" stroke-width="1.5"/>`, `<text x="${qx}" y="${margin.top - 4}" text-anchor="middle" fill="#2ca02c">Q_max ${qmax.q_max}</text></g>`);
-    }
-    // Error bars, the curve and its points.
-    parts.push('<g class="ci" stroke="#1f77b4" stroke-width="1">');
-    for (const p of points) {
-        if (!p.ci)
-            continue;
-        const px = chart_svg_fmt(x(p.concurrency));
-        parts.push(`<line x1="${px}" y1="${chart_svg_fmt(y(p.ci.low))}" x2="${px}" y2="${chart_svg_fmt(y(p.ci.high))}" data-concurrency="${p.concurrency}" data-ci-low="${chart_svg_fmt(p.ci.low)}" data-ci-high="${chart_svg_fmt(p.ci.high)}"/>`);
-        for (const v of [p.ci.low, p.ci.high]) {
-            parts.push(`<line x1="${chart_svg_fmt(x(p.concurrency) - 4)}" y1="${chart_svg_fmt(y(v))}" x2="${chart_svg_fmt(x(p.concurrency) + 4)}" y2="${chart_svg_fmt(y(v))}"/>`);
-        }
-    }
-    parts.push('</g>');
-    if (points.length > 0) {
-        const path = points.map((p) => `${chart_svg_fmt(x(p.concurrency))},${chart_svg_fmt(y(p.p95Ms))}`).join(' ');
-        parts.push(`<polyline class="curve" points="${path}" fill="none" stroke="#1f77b4" stroke-width="2"/>`);
-    }
-    parts.push('<g class="points">');
-    for (const p of points) {
-        const color = p.meetsSlo ? '#1f77b4' : '#d62728';
-        parts.push(`<circle cx="${chart_svg_fmt(x(p.concurrency))}" cy="${chart_svg_fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${chart_svg_fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${chart_svg_fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${chart_svg_fmt(p.ci.low)}-${chart_svg_fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
-    }
-    parts.push('</g>');
-    parts.push('</svg>');
-    return `${parts.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/report/escape-md.ts
-/**
- * Escaping for text that comes from artifacts (model names, notes, finding details, file names)
- * before it enters GitHub-flavoured Markdown. An artifact is a file anyone can edit in a pull
- * request: nothing in it may become a tag, a link, an image, a mention, a heading, or a table
- * cell boundary in the PR comment or the job summary.
- */
-const ZERO_WIDTH_SPACE = '\u200b';
-/**
- * Characters that open Markdown or HTML constructs anywhere in a line: emphasis, code, links and
- * images, raw HTML and entities, tables, strikethrough, math (`$`), headings and references (`#`).
- * (CommonMark allows a backslash before any ASCII punctuation; these are the ones that matter.)
- */
-const INLINE_SPECIAL = /[\\`*_[\]<>&|~!$#]/g;
-/** Line-start constructs: bullets, setext underlines, block quotes, ordered-list markers. */
-const LINE_START = /^(\s*)([+\-=>]|\d+(?=[.)]))/;
-/** One line of plain text: newlines and other control characters become spaces. */
-function oneLine(text) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
-    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-/**
- * Plain text, rendered literally: no Markdown, no HTML, no entity, no autolink, no mention.
- * Safe in headings, list items and table cells (`|` is escaped too), and, with `lineStart`,
- * where the text begins a line (a paragraph), where `-`, `+`, `=`, `>` and `1.` mean blocks.
- */
-function escapeMarkdown(text, { lineStart = false } = {}) {
-    let s = oneLine(String(text ?? '')).replace(INLINE_SPECIAL, (c) => `\\${c}`);
-    if (lineStart) {
-        s = s.replace(LINE_START, (_m, space, mark) => /^\d/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`);
-    }
-    return (s
-        // GitHub links @user, #123 and emails in rendered text, escaped or not: a zero-width space breaks them.
-        .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
-        .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
-        // Extended autolinks (www., scheme://) are recognised in text after escapes are resolved.
-        .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
-        .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZERO_WIDTH_SPACE}.`));
-}
-/**
- * Text as a code span. Code spans render their content literally (no HTML, no entities), so only
- * backticks (which would close the span) and newlines need care. `inTable` escapes `|`, which
- * GFM's table parser splits on even inside code spans.
- */
-function codeSpan(text, { inTable = false } = {}) {
-    let s = oneLine(String(text ?? ''));
-    if (inTable)
-        s = s.replace(/\|/g, '\\|');
-    const longestRun = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longestRun + 1);
-    const pad = s.startsWith('`') || s.endsWith('`') || s === '' ? ' ' : '';
-    return `${fence}${pad}${s}${pad}${fence}`;
-}
-/**
- * Text in which `backticked` parts are commands (finding fixes are written that way): those
- * become code spans, the rest is escaped as plain text. An unbalanced backtick makes the whole
- * string plain text.
- */
-function inlineMarkdown(text, { inTable = false } = {}) {
-    const s = oneLine(String(text ?? ''));
-    const parts = s.split('`');
-    if (parts.length % 2 === 0)
-        return escapeMarkdown(s);
-    return parts
-        .map((part, i) => (i % 2 === 1 ? (part === '' ? '' : codeSpan(part, { inTable })) : escapeMarkdown(part)))
-        .join('');
-}
-/** A value for an HTML comment's body (our hidden markers): nothing can close the comment. */
-function escape_md_markerValue(text) {
-    return oneLine(String(text ?? '')).replace(/[^A-Za-z0-9._:+-]/g, (c) => encodeURIComponent(c).replace(/[!'()*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
-}
-/** A Mermaid quoted string: Mermaid has no escape for `"`, so it and anything odd are dropped. */
-function mermaidText(text) {
-    return oneLine(String(text ?? ''))
-        .replace(/[^A-Za-z0-9 _.,:=()%/+-]/g, '')
-        .slice(0, 80);
-}
-/** A Markdown table; every cell must already be escaped (or be a code span). */
-function markdownTable(header, rows) {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/chart-md.ts
-
-
-const num = (n) => {
-    const r = Math.round(n * 10) / 10;
-    return Number.isFinite(r) ? `${r}` : '0';
-};
-function renderTtfabMermaid(qmax) {
-    const points = ttfabCurve(qmax);
-    if (points.length === 0)
-        return null;
-    const slo = qmax.slo_ms;
-    // Far-above-SLO rungs would flatten the curve: the axis stops at 2x the SLO and says so.
-    const top = niceCeiling(Math.min(Math.max(slo * 1.1, ...points.map((p) => p.p95Ms)), slo * 2));
-    const clipped = points.some((p) => p.p95Ms > top);
-    const labels = points.map((p) => p.concurrency === qmax.q_max ? `"${p.concurrency} = Q_max"` : `"${p.concurrency}"`);
-    const qmaxRung = points.some((p) => p.concurrency === qmax.q_max);
-    const lines = [
-        '```mermaid',
-        'xychart-beta',
-        `    title "${mermaidText(`p95 TTFAB vs concurrency (SLO ${num(slo)} ms, Q_max ${qmax.q_max})`)}"`,
-        `    x-axis "concurrency (requests in flight)" [${labels.join(', ')}]`,
-        `    y-axis "p95 TTFAB (ms)" 0 --> ${num(top)}`,
-    ];
-    if (qmaxRung) {
-        lines.push(`    bar [${points.map((p) => (p.concurrency === qmax.q_max ? num(Math.min(p.p95Ms, top)) : '0')).join(', ')}]`);
-    }
-    lines.push(`    line [${points.map((p) => num(Math.min(p.p95Ms, top))).join(', ')}]`);
-    lines.push(`    line [${points.map(() => num(slo)).join(', ')}]`);
-    lines.push('```');
-    const legend = `Rising line: measured p95 TTFAB per rung; flat line: the SLO (${num(slo)} ms)` +
-        (qmaxRung ? `; bar: Q_max = ${qmax.q_max}` : `; Q_max = ${qmax.q_max} (not a charted rung)`) +
-        (clipped ? `; values above ${num(top)} ms are drawn at ${num(top)} ms.` : '.');
-    return { block: lines.join('\n'), legend };
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-
-
-const VERDICT_ICON = {
-    ok: '✅',
-    warn: '⚠️',
-    stop: '🛑',
-    suppressed: '➖',
-    'preflight-ok': '✅',
-    drift: '🛑',
-    clean: '✅',
-    mismatch: '🛑',
-    match: '✅',
-    missing: '🛑',
-    extra: '⚠️',
-    passed: '✅',
-    refused: '🛑',
-    failed: '🛑',
-};
-const icon = (verdict) => VERDICT_ICON[verdict] ?? '•';
-/** Numbers as the terminal report prints them: up to `digits` decimals, no trailing zeros. */
-const markdown_fmt = (value, digits = 3) => value === null || value === undefined || !Number.isFinite(value)
-    ? 'n/a'
-    : Number(value.toFixed(digits)).toString();
-/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
-const markdown_threshold = (value) => value === null ? 'none' : Number.isInteger(value) ? value.toFixed(1) : markdown_fmt(value);
-function planVerdictText(plan) {
-    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
-}
-const shortDigest = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
-function fingerprintCells(fp) {
-    const env = Object.entries(fp.container_env);
-    return [
-        codeSpan(fingerprintSlug(fp), { inTable: true }),
-        escapeMarkdown(fp.instance_type),
-        codeSpan(shortDigest(fp.image_digest), { inTable: true }),
-        escapeMarkdown(fp.region ?? 'not recorded'),
-        env.length === 0 ? 'none' : env.map(([k, v]) => codeSpan(`${k}=${v}`, { inTable: true })).join(' '),
-    ];
-}
-function headline(input) {
-    const model = escapeMarkdown(input.modelName);
-    const prefix = (verdict, what) => ({
-        verdict,
-        text: `## ${icon(verdict)} scalegate ${escapeMarkdown(input.command)} · ${model}: ${what}`,
-    });
-    if (input.refused)
-        return prefix('refused', `refused (exit ${input.exitCode})`);
-    if (input.error)
-        return prefix('failed', `**failed** (exit ${input.exitCode})`);
-    switch (input.command) {
-        case 'plan':
-            if (input.plan)
-                return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**`);
-            break;
-        case 'qmax':
-            if (input.qmax) {
-                const q = input.qmax.artifact;
-                const bracket = q.q_max_bracketed
-                    ? `bracketed by a breach at ${q.q_max_upper_bound ?? 'n/a'}`
-                    : 'a lower bound: no breach measured above it';
-                return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**Q_max = ${q.q_max}** (${bracket})`);
-            }
-            break;
-        case 'ttotal':
-            if (input.ttotal) {
-                const t = input.ttotal.artifact;
-                return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**T_total = ${markdown_fmt(t.t_total_s, 1)} s**`);
-            }
-            break;
-        case 'drift':
-            if (input.drift)
-                return prefix(input.drift.artifact.verdict, `**${input.drift.artifact.verdict}**`);
-            break;
-        case 'validate':
-            if (input.validate) {
-                return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
-            }
-            break;
-        case 'gate':
-            if (input.gate) {
-                return prefix(input.gate.passed ? 'passed' : 'refused', input.gate.passed ? '**passed**' : '**refused**');
-            }
-            break;
-    }
-    // A step that is not one command (a whole rehearsal) is judged by its plan when it has one.
-    if (input.plan)
-        return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**`);
-    const verdict = input.exitCode === 0 ? 'ok' : 'stop';
-    return prefix(verdict, input.exitCode === 0 ? '**done**' : `**failed (exit ${input.exitCode})**`);
-}
-// ---------------------------------------------------------------------------------------------
-// Sections
-function planSummary(plan) {
-    const d = plan.deployable;
-    const parts = [
-        d.scaling_target_value === null
-            ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
-            : `scale out at **${markdown_threshold(d.scaling_target_value)}**, scale in at **${markdown_threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
-        `**${d.min_instances}–${d.max_instances}** instances`,
-        `queue depth **${d.queue_max_depth}**`,
-        `Q_max **${plan.measured.q_max}**, T_total **${markdown_fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
-    ];
-    return `${parts.join(' · ')}.`;
-}
-/** The parameters a reviewer cares about, base vs this PR; only those that differ. */
-function planChanges(base, head) {
-    const rows = [
-        ['verdict', planVerdictText(base), planVerdictText(head)],
-        ['Q_max', `${base.measured.q_max}`, `${head.measured.q_max}`],
-        ['T_total (s)', markdown_fmt(base.measured.t_total_s, 1), markdown_fmt(head.measured.t_total_s, 1)],
-        [
-            'target',
-            markdown_threshold(base.deployable.scaling_target_value),
-            markdown_threshold(head.deployable.scaling_target_value),
-        ],
-        [
-            'scale-in threshold',
-            markdown_threshold(base.deployable.scale_in_threshold),
-            markdown_threshold(head.deployable.scale_in_threshold),
-        ],
-        ['min instances', `${base.deployable.min_instances}`, `${head.deployable.min_instances}`],
-        ['max instances', `${base.deployable.max_instances}`, `${head.deployable.max_instances}`],
-        ['queue depth', `${base.deployable.queue_max_depth}`, `${head.deployable.queue_max_depth}`],
-        [
-            'scale-out cooldown (s)',
-            `${base.deployable.scale_out_cooldown_s}`,
-            `${head.deployable.scale_out_cooldown_s}`,
-        ],
-        [
-            'scale-in cooldown (s)',
-            `${base.deployable.scale_in_cooldown_s}`,
-            `${head.deployable.scale_in_cooldown_s}`,
-        ],
-        ['SLO (ms)', `${base.deployable.slo_ms}`, `${head.deployable.slo_ms}`],
-        [
-            'service-time alarm (ms)',
-            markdown_fmt(base.deployable.service_time_alarm_ms),
-            markdown_fmt(head.deployable.service_time_alarm_ms),
-        ],
-        ['measured on', fingerprintSlug(base.fingerprint), fingerprintSlug(head.fingerprint)],
-    ];
-    return rows.filter(([, b, h]) => b !== h).map(([label, b, h]) => ({ label, base: b, head: h }));
-}
-function changesSection(input, plan) {
-    const out = [];
-    if (input.basePlan) {
-        const ref = codeSpan(input.basePlan.ref);
-        const rows = planChanges(input.basePlan.artifact, plan);
-        out.push(`### What changed against ${ref}`);
-        if (rows.length === 0) {
-            out.push('', `No change: the deployable values equal the plan on ${ref}.`);
-        }
-        else {
-            out.push('', rows
-                .map((r) => `${escapeMarkdown(r.label, { lineStart: true })} ${escapeMarkdown(r.base)} → ${escapeMarkdown(r.head)}`)
-                .join(', '));
-            out.push('', markdownTable(['', escapeMarkdown(input.basePlan.ref), 'this PR'], rows.map((r) => [escapeMarkdown(r.label), escapeMarkdown(r.base), `**${escapeMarkdown(r.head)}**`])));
-        }
-    }
-    else if (input.baseNote) {
-        out.push('### What changed', '', escapeMarkdown(input.baseNote, { lineStart: true }));
-    }
-    return out;
-}
-function findingsSection(findings) {
-    return [
-        '### Findings',
-        '',
-        markdownTable(['', 'finding', 'detail', 'fix'], findings.map((f) => [
-            `${icon(f.verdict)} ${escapeMarkdown(f.verdict)}`,
-            codeSpan(f.name, { inTable: true }),
-            inlineMarkdown(f.detail, { inTable: true }),
-            f.fix && f.verdict !== 'ok' ? inlineMarkdown(f.fix, { inTable: true }) : '',
-        ])),
-    ];
-}
-function deployableSection(plan) {
-    const d = plan.deployable;
-    const rows = [
-        ['min_instances', `${d.min_instances}`],
-        ['max_instances', `${d.max_instances}`],
-        [
-            'scaling_target_value',
-            d.scaling_target_value === null
-                ? 'none (no R measured: not deployable)'
-                : markdown_threshold(d.scaling_target_value),
-        ],
-        ['scale_in_threshold', markdown_threshold(d.scale_in_threshold)],
-        ['queue_max_depth', `${d.queue_max_depth}`],
-        ['scale_out_cooldown_s', `${d.scale_out_cooldown_s}`],
-        ['scale_in_cooldown_s', `${d.scale_in_cooldown_s}`],
-        ['slo_ms', `${d.slo_ms}`],
-        ['service_time_alarm_ms', markdown_fmt(d.service_time_alarm_ms)],
-    ];
-    return [
-        '### Deployable values',
-        '',
-        markdownTable(['parameter', 'value'], rows.map(([k, v]) => [codeSpan(k, { inTable: true }), escapeMarkdown(v)])),
-    ];
-}
-const FP_HEADER = ['fingerprint', 'instance type', 'image digest', 'region', 'container env'];
-function planInputsSection(plan) {
-    const rows = [];
-    const q = plan.inputs.qmax;
-    rows.push([
-        'qmax',
-        codeSpan(q.file, { inTable: true }),
-        codeSpan(q.run_id, { inTable: true }),
-        ...fingerprintCells(q.fingerprint),
-    ]);
-    const t = plan.inputs.ttotal;
-    if (t) {
-        rows.push([
-            'ttotal',
-            codeSpan(t.file, { inTable: true }),
-            codeSpan(t.run_id, { inTable: true }),
-            ...fingerprintCells(t.fingerprint),
-        ]);
-    }
-    else {
-        rows.push([
-            'ttotal',
-            `stated: ${markdown_fmt(plan.inputs.t_total_stated_s, 1)} s (not measured)`,
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-        ]);
-    }
-    const m = plan.measured;
-    const out = [
-        '### Measured inputs',
-        '',
-        markdownTable(['', 'file', 'run', ...FP_HEADER], rows),
-        '',
-        markdownTable(['measured', 'value'], [
-            ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
-            ['S_mean / S_p95', `${markdown_fmt(m.s_mean_s, 4)} s / ${markdown_fmt(m.s_p95_s, 4)} s`],
-            ['TTFAB p95 at concurrency 1', `${markdown_fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
-            [`T_total (${m.t_total_origin})`, `${markdown_fmt(m.t_total_s, 2)} s`],
-            [
-                m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
-                `${markdown_fmt(m.policy_lag_s, 1)} s`,
-            ],
-            [
-                'CloudWatch/client ratio R',
-                m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
-            ],
-        ].map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(v)])),
-    ];
-    for (const warning of plan.inputs.mismatch_warnings)
-        out.push('', `> ⚠️ ${inlineMarkdown(warning)}`);
-    return out;
-}
-function qmaxInputSection(q) {
-    const a = q.artifact;
-    return [
-        '### Measurement',
-        '',
-        markdownTable(['', 'file', 'run', 'measured at', ...FP_HEADER], [
-            [
-                'qmax',
-                q.file ? codeSpan(q.file, { inTable: true }) : 'n/a',
-                codeSpan(a.run_id, { inTable: true }),
-                escapeMarkdown(a.measured_at),
-                ...fingerprintCells(a.fingerprint),
-            ],
-        ]),
-        '',
-        `SLO ${markdown_fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${markdown_fmt(a.s_mean_s, 4)} s · S_p95 ${markdown_fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
-    ];
-}
-function chartSection(qmax) {
-    const chart = renderTtfabMermaid(qmax);
-    if (!chart)
-        return [];
-    return [
-        '### p95 TTFAB against concurrency',
-        '',
-        chart.block,
-        '',
-        `<sub>${escapeMarkdown(chart.legend)}</sub>`,
-    ];
-}
-function ttotalSection(t) {
-    const a = t.artifact;
-    const out = [
-        '### T_total stages',
-        '',
-        `T_total **${markdown_fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
-            ` · policy lag ${markdown_fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
-            (t.file ? ` · ${codeSpan(t.file)}` : ''),
-        '',
-    ];
-    if (a.durations.length === 0) {
-        out.push('No stage durations recorded.');
-    }
-    else {
-        out.push(markdownTable(['stage', 'seconds', 'share of T_total', ''], a.durations.map((d) => [
-            `${codeSpan(d.from, { inTable: true })} → ${codeSpan(d.to, { inTable: true })}`,
-            markdown_fmt(d.seconds, Math.abs(d.seconds) < 1 ? 3 : 1),
-            d.share === null ? '' : `${(d.share * 100).toFixed(1)} %`,
-            d.bounded ? 'bound' : '',
-        ])));
-    }
-    if (a.missing_stages.length > 0) {
-        out.push('', `Missing stages: ${a.missing_stages.map((s) => codeSpan(s)).join(', ')}`);
-    }
-    return out;
-}
-function comparisonSection(title, rows) {
-    if (rows.length === 0)
-        return [];
-    const value = (v) => v === null || v === undefined ? '—' : codeSpan(String(v), { inTable: true });
-    return [
-        title,
-        '',
-        markdownTable(['', 'parameter', 'expected', 'deployed'], rows.map((r) => [
-            `${icon(r.verdict)} ${escapeMarkdown(r.verdict)}`,
-            codeSpan(r.parameter, { inTable: true }),
-            value(r.expected),
-            value(r.deployed),
-        ])),
-    ];
-}
-function driftSection(d) {
-    const a = d.artifact;
-    const out = [
-        `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)}${a.plan ? `, against ${codeSpan(a.plan.file)}` : ''}.`,
-        '',
-        '### Checks',
-        '',
-        markdownTable(['', 'check', 'detail', 'remediation'], a.findings.map((f) => [
-            `${icon(f.verdict === 'drift' ? 'stop' : f.verdict)} ${escapeMarkdown(f.verdict)}`,
-            codeSpan(f.check, { inTable: true }),
-            inlineMarkdown(f.detail, { inTable: true }),
-            f.remediation ? inlineMarkdown(f.remediation, { inTable: true }) : '',
-        ])),
-    ];
-    const off = a.rows.filter((r) => r.verdict !== 'match');
-    if (off.length > 0)
-        out.push('', ...comparisonSection('### Differences', off));
-    return out;
-}
-function validateSection(v) {
-    const a = v.artifact;
-    return [
-        `Endpoint ${codeSpan(a.endpoint)} in ${escapeMarkdown(a.region)} against ${codeSpan(a.plan.file)} (run ${codeSpan(a.plan.run_id)}).`,
-        '',
-        ...comparisonSection('### Deployed vs plan', a.rows),
-    ];
-}
-function gateSection(g) {
-    return [
-        '### Gate checks',
-        '',
-        markdownTable(['', 'check', 'detail', 'fix'], g.checks.map((c) => [
-            c.ok ? '✅' : '🛑',
-            codeSpan(c.check, { inTable: true }),
-            inlineMarkdown(c.detail, { inTable: true }),
-            c.fix ? inlineMarkdown(c.fix, { inTable: true }) : '',
-        ])),
-    ];
-}
-/** A fenced block that no content can close early. */
-function fencedText(text) {
-    const longest = Math.max(2, ...[...text.matchAll(/`{3,}|~{3,}/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(longest + 1);
-    return `${fence}text\n${text.replace(/\r/g, '').trimEnd()}\n${fence}`;
-}
-// ---------------------------------------------------------------------------------------------
-function renderReport(input) {
-    const out = [headline(input).text, ''];
-    if (input.refused) {
-        out.push(`The step refused its input and wrote nothing:`, '', fencedText(input.refused), '');
-    }
-    else {
-        // A failure still shows whatever the step produced before it failed.
-        if (input.error)
-            out.push('The step failed:', '', fencedText(input.error), '');
-        const plan = input.plan?.artifact;
-        if (plan) {
-            out.push(planSummary(plan), '');
-            const changes = changesSection(input, plan);
-            if (changes.length > 0)
-                out.push(...changes, '');
-            out.push(...findingsSection(plan.findings), '');
-            out.push(...deployableSection(plan), '');
-            out.push(...planInputsSection(plan), '');
-        }
-        else if (input.qmax) {
-            out.push(...qmaxInputSection(input.qmax), '');
-        }
-        if (input.qmax) {
-            const chart = chartSection(input.qmax.artifact);
-            if (chart.length > 0)
-                out.push(...chart, '');
-        }
-        if (input.ttotal)
-            out.push(...ttotalSection(input.ttotal), '');
-        if (input.drift)
-            out.push(...driftSection(input.drift), '');
-        if (input.validate)
-            out.push(...validateSection(input.validate), '');
-        if (input.gate)
-            out.push(...gateSection(input.gate), '');
-        const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
-        if (!rich && input.textReport)
-            out.push(fencedText(input.textReport), '');
-    }
-    out.push(footer(input));
-    return `${out
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trimEnd()}\n`;
-}
-function footer(input) {
-    const bits = [`scalegate ${escapeMarkdown(input.version)}`, `exit ${input.exitCode}`];
-    const run = input.run;
-    if (run) {
-        const label = `run ${escapeMarkdown(run.id)}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}`;
-        // Our own URL (built from GITHUB_SERVER_URL and the repository), never from an artifact.
-        bits.push(run.url && /^https?:\/\/[^\s()<>]+$/.test(run.url) ? `[${label}](${run.url})` : label);
-        if (run.sha)
-            bits.push(`commit ${codeSpan(run.sha.slice(0, 12))}`);
-        bits.push(escapeMarkdown(run.at));
-    }
-    return `<sub>${bits.join(' · ')}</sub>`;
-}
-// ---------------------------------------------------------------------------------------------
-// Hidden markers: which model a comment is about, and which run wrote it.
-const MODEL_MARKER_PREFIX = '<!-- scalegate:model=';
-function modelMarker(modelName) {
-    return `${MODEL_MARKER_PREFIX}${markerValue(modelName)} -->`;
-}
-function runMarker(stamp) {
-    return `<!-- scalegate:run id=${markerValue(stamp.runId)} attempt=${stamp.attempt} at=${markerValue(stamp.at)} -->`;
-}
-function parseRunMarker(body) {
-    const m = /<!-- scalegate:run id=([^\s]+) attempt=(\d+) at=([^\s]+) -->/.exec(body);
-    if (!m)
-        return null;
-    try {
-        return {
-            runId: decodeURIComponent(m[1]),
-            attempt: Number(m[2]),
-            at: decodeURIComponent(m[3]),
-        };
-    }
-    catch {
-        return null;
-    }
-}
-/** True when the comment body is about `modelName` (its first line is exactly our marker). */
-function hasModelMarker(body, modelName) {
-    return body.split('\n', 1)[0]?.trim() === modelMarker(modelName);
-}
-/** The full comment: markers first (hidden), then the report. */
-function renderComment(input, stamp) {
-    return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${renderReport(input)}`;
-}
-/**
- * The comment when the full report exceeds what GitHub accepts (65536 characters): the verdict
- * line, a pointer to the job summary (which holds the full report), the footer.
- */
-function renderCompactComment(input, stamp) {
-    const body = [
-        headline(input).text,
-        '',
-        'The full report is longer than a pull request comment can hold: it is in the job summary of the run below.',
-        '',
-        footer(input),
-    ].join('\n');
-    return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${body}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/report/rehearse-text.ts
-/** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
-
-
-const rehearse_text_ms = (value) => (value == null ? 'n/a' : `${Math.round(value)} ms`);
-const s = (value) => `${value.toFixed(1)} s`;
-function renderRehearsalSummary(r) {
-    const lines = [];
-    const outcome = r.failed ? `FAILED at ${r.failed.step} (${r.failed.reason})` : 'ok';
-    lines.push('', `scalegate rehearse ${r.model}: ${outcome} in ${s(r.totalSeconds)}`, '');
-    if (r.drift)
-        lines.push(`  drift     ${r.drift.verdict}`);
-    if (r.qmax) {
-        const q = r.qmax;
-        const atQmax = q.steps.filter((step) => step.concurrency === q.q_max && step.verdict === 'pass').at(-1);
-        const above = q.steps.filter((step) => step.concurrency === q.q_max_upper_bound).at(-1);
-        const ci = atQmax?.ttfab_p95_ci_ms
-            ? ` (95 % CI ${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.low)}-${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.high)})`
-            : '';
-        const bracket = q.q_max_bracketed
-            ? `bracketed: p95 ${rehearse_text_ms(atQmax?.ttfab_p95_ms)}${ci} at ${q.q_max} passes, ${rehearse_text_ms(above?.ttfab_p95_ms)} at ${q.q_max_upper_bound} fails`
-            : 'NOT bracketed: a lower bound';
-        lines.push(`  qmax      Q_max ${q.q_max} at SLO ${q.slo_ms} ms, ${bracket}`);
-        lines.push(`            S_mean ${rehearse_text_ms(q.s_mean_s * 1000)}, ${q.steps.length} rungs, ${s(q.total_rung_seconds ?? 0)} of load`);
-    }
-    if (r.ttotal) {
-        const t = r.ttotal;
-        const dominant = t.dominant_stage
-            ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
-            : '';
-        const bound = isLowerBound(t)
-            ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
-            : '';
-        lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
-    }
-    if (r.plan) {
-        const p = r.plan;
-        const x = p.deployable;
-        lines.push(`  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'}, scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`);
-        for (const finding of p.findings.filter((f) => f.verdict === 'warn' || f.verdict === 'stop')) {
-            lines.push(`            ${finding.verdict.toUpperCase()} ${finding.name}: ${finding.detail}`);
-        }
-    }
-    if (r.validate) {
-        const mismatches = r.validate.rows.filter((row) => row.verdict !== 'match').length;
-        lines.push(`  validate  ${r.validate.verdict} (${r.validate.rows.length} parameters compared, ${mismatches} differ)`);
-    }
-    lines.push('', 'steps');
-    for (const step of r.steps)
-        lines.push(`  ${step.step.padEnd(16)} ${s(step.seconds).padStart(8)}  exit ${step.exitCode}`);
-    const files = [
-        ...r.steps.flatMap((step) => step.files),
-        ...(r.previews ? [r.previews.comment, r.previews.chart] : []),
-    ];
-    if (files.length > 0) {
-        lines.push('', 'files');
-        for (const file of files)
-            lines.push(`  ${file}`);
-    }
-    return `${lines.join('\n')}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/aws/logs.ts
@@ -84634,12 +84994,14 @@ async function countEndpointInstances(sagemaker, instanceType, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/ttotal-text.ts
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
+
 const ttotal_text_time = (iso) => iso.slice(11, 23);
 const ttotal_text_s = (seconds, digits = 1) => seconds === null || seconds === undefined ? 'n/a' : `${seconds.toFixed(digits)} s`;
 function renderTtotalReport(artifact, writtenTo) {
     const lines = [];
     const end = artifact.t_total_end_stage ?? 'traffic_recovered';
-    lines.push(`scalegate ttotal ${artifact.model_name}: T_total ${ttotal_text_s(artifact.t_total_s, 2)} (desired_set -> ${end}${end === 'in_service' ? ', LOWER BOUND: traffic never recovered' : ''})`);
+    const lowerBound = isLowerBound(artifact);
+    lines.push(`scalegate ttotal ${artifact.model_name}: T_total ${ttotal_text_s(artifact.t_total_s, 2)} (desired_set -> ${end}${lowerBound ? ', LOWER BOUND: traffic never recovered' : ''})`);
     lines.push(`  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`);
     lines.push(`  policy lag ${ttotal_text_s(artifact.policy_lag_s)}${artifact.policy_lag_bounded ? ' (BOUND, not measured)' : ''}: ${artifact.policy_lag_source}`);
     lines.push(`  planned T_plan = T_total + policy lag = ${ttotal_text_s(artifact.t_total_s + artifact.policy_lag_s, 2)}`);
@@ -84673,7 +85035,7 @@ function renderTtotalReport(artifact, writtenTo) {
         lines.push(`note: ${note}`);
     if (writtenTo)
         lines.push(`written to ${writtenTo}`);
-    if (end === 'in_service') {
+    if (lowerBound) {
         lines.push(`exit 1: the probe p95 never fell to the target within --max-wait-s, so T_total is only a lower bound; find out why the second instance does not take load (routing, a slow warm-up, the recovery target), then re-run \`scalegate ttotal --model ${artifact.model_name}\` (a longer --max-wait-s if it was still recovering)`);
     }
     return lines.join('\n');
@@ -84705,13 +85067,13 @@ function renderTtotalFailure(r) {
  * Preflight (nothing changes until it passes; each refusal is exit 2 with what to do): the qmax
  * artifact is for this model, was measured over the transport ttotal probes with, has usable
  * rungs at the probe concurrency N and N/2, and its fingerprint equals the live endpoint's (or
- * --allow-config-mismatch, which warns and is recorded); the instance quota has room for one
- * more instance. Then the endpoint is frozen at one instance (src/commands/freeze.ts: journal
- * first), a closed-loop probe runs at N (src/load), and one more instance is forced
+ * allow-config-mismatch, which warns and is recorded); the instance quota has room for one more
+ * instance. Then the endpoint is frozen at one instance (src/commands/freeze.ts: journal first),
+ * a closed-loop probe runs at N (src/load), and one more instance is forced
  * (UpdateEndpointWeightsAndCapacities). The stages are timestamped from the call, the new
  * instance's log stream and its container's stage markers, DescribeEndpoint polls and the
- * probe's own latencies. The freeze is always restored (desired count and suspension flags as
- * they were before the run), whatever happens.
+ * probe's own latencies; src/analysis/ttotal.ts judges them. The freeze is always restored
+ * (desired count and suspension flags as they were before the run), whatever happens.
  *
  * T_total runs from `desired_set` (the call) to `traffic_recovered` (the first recovery window).
  */
@@ -84729,7 +85091,8 @@ function renderTtotalFailure(r) {
 
 
 
-// ---- settings -----------------------------------------------------------------------------------
+
+
 const TTOTAL_DEFAULTS = {
     /** Length of the recovery window (the issue's 60 s). */
     settleS: 60,
@@ -84739,194 +85102,11 @@ const TTOTAL_DEFAULTS = {
     minWindowSamples: 20,
     /** The recovered p95 may be this much above the ladder's p95 at N/2. */
     recoveryFactor: 1.25,
-    /** Without a deployed scale-out policy the detection lag is bounded, not measured. */
-    policyLagBoundS: 60,
     requestTimeoutMs: 60_000,
 };
 /** What ttotal probes over: through the endpoint, so the router can split the probe. */
 const TTOTAL_TRANSPORT = 'response-stream';
 const TRIGGER = 'force-desired';
-// ---- pure analysis ------------------------------------------------------------------------------
-const MARKER_STAGES = [
-    'container_start',
-    'framework_init',
-    'weights_ready',
-    'warmup_done',
-    'ready',
-];
-const MARKER = /=== STAGE ([a-z_]+) t=(\S+) elapsed_s=(-?[0-9]+(?:\.[0-9]+)?) ===/;
-/** `=== STAGE <name> t=<ISO>Z elapsed_s=<s> ===` -> the marker; null for any other line. */
-function parseStageMarker(message) {
-    const m = MARKER.exec(message);
-    if (!m)
-        return null;
-    const stage = m[1];
-    if (!MARKER_STAGES.includes(stage))
-        return null;
-    const atMs = Date.parse(m[2]);
-    if (!Number.isFinite(atMs))
-        return null;
-    return { stage: stage, atMs, elapsedS: Number(m[3]) };
-}
-/** The first marker of each stage, in the order they appear. */
-function stageMarkers(messages) {
-    const seen = new Map();
-    for (const message of messages) {
-        const marker = parseStageMarker(message);
-        if (marker && !seen.has(marker.stage))
-            seen.set(marker.stage, marker);
-    }
-    return [...seen.values()];
-}
-/** Timeline stage of each marker: the contract's `container_start` is the timeline's `container_started`. */
-const TIMELINE_STAGE_OF = {
-    container_start: 'container_started',
-    framework_init: 'framework_init',
-    weights_ready: 'weights_ready',
-    warmup_done: 'warmup_done',
-    ready: 'ready',
-};
-/** The stages in the order they happen (the artifact schema's list). */
-const TIMELINE_ORDER = ttotalStageNames;
-const ttotal_iso = (ms) => new Date(ms).toISOString();
-const ttotal_round3 = (s) => Math.round(s * 1000) / 1000;
-/**
- * Timeline, durations (consecutive observed stages in contract order), shares of T_total (only
- * for durations inside [desired_set, end]), the dominant stage, missing stages and notes. Pure.
- */
-function analyseTimeline(obs) {
-    const notes = [];
-    const entries = new Map();
-    entries.set('load_applied', {
-        stage: 'load_applied',
-        at: ttotal_iso(obs.loadAppliedMs),
-        source: 'probe start',
-        bounded: false,
-        note: 'probe established before the trigger; not the start of the clock',
-    });
-    entries.set('desired_set', {
-        stage: 'desired_set',
-        at: ttotal_iso(obs.desiredSetMs),
-        source: 'UpdateEndpointWeightsAndCapacities call',
-        bounded: false,
-        note: 'the clock starts here',
-    });
-    if (obs.instanceLogging) {
-        entries.set('instance_logging', {
-            stage: 'instance_logging',
-            at: ttotal_iso(obs.instanceLogging.firstEventMs),
-            source: `log stream ${obs.instanceLogging.stream} firstEventTimestamp`,
-            bounded: true,
-            note: 'upper bound on provisioning plus image pull, which a container cannot time itself',
-        });
-    }
-    const missing = [];
-    const byStage = new Map(obs.markers.map((m) => [m.stage, m]));
-    for (const stage of MARKER_STAGES) {
-        const marker = byStage.get(stage);
-        const name = TIMELINE_STAGE_OF[stage];
-        if (marker) {
-            entries.set(name, {
-                stage: name,
-                at: ttotal_iso(marker.atMs),
-                source: `container log marker (elapsed_s=${marker.elapsedS.toFixed(3)})`,
-                bounded: false,
-                note: null,
-            });
-        }
-        else {
-            missing.push(name);
-        }
-    }
-    if (!byStage.has('container_start')) {
-        const first = MARKER_STAGES.map((s) => byStage.get(s)).find((m) => m !== undefined);
-        if (first) {
-            entries.set('container_started', {
-                stage: 'container_started',
-                at: ttotal_iso(first.atMs - first.elapsedS * 1000),
-                source: 'derived from elapsed_s',
-                bounded: true,
-                note: `reconstructed as ${first.stage} minus its elapsed_s=${first.elapsedS.toFixed(3)}s; no container_start line was in the stream`,
-            });
-            notes.push(`the container_start marker is missing; container_started is reconstructed from ${first.stage} (labelled bounded)`);
-        }
-    }
-    if (obs.inService) {
-        entries.set('in_service', {
-            stage: 'in_service',
-            at: ttotal_iso(obs.inService.atMs),
-            source: 'DescribeEndpoint CurrentInstanceCount',
-            bounded: true,
-            note: `first poll that reported the extra instance; it arrived after the previous poll at ${ttotal_iso(obs.inService.previousPollMs)} (poll interval ${obs.inService.pollS} s is the bound)`,
-        });
-    }
-    else {
-        missing.push('in_service');
-    }
-    if (obs.recovered) {
-        const r = obs.recovered;
-        entries.set('traffic_recovered', {
-            stage: 'traffic_recovered',
-            at: ttotal_iso(r.startMs),
-            source: 'client-side p95 recovery',
-            bounded: true,
-            note: `probe p95 TTFAB ${Math.round(r.p95Ms)} ms held at or under ${Math.round(r.targetMs)} ms across ${r.samples} completions in the following ${r.windowS} s window`,
-        });
-    }
-    else {
-        missing.push('traffic_recovered');
-    }
-    if (!obs.instanceLogging)
-        missing.splice(0, 0, 'instance_logging');
-    const timeline = TIMELINE_ORDER.map((s) => entries.get(s)).filter((e) => e !== undefined);
-    const endStage = entries.has('traffic_recovered')
-        ? 'traffic_recovered'
-        : entries.has('in_service')
-            ? 'in_service'
-            : null;
-    const endIndex = endStage ? TIMELINE_ORDER.indexOf(endStage) : -1;
-    const startIndex = TIMELINE_ORDER.indexOf('desired_set');
-    const ms = (e) => Date.parse(e.at);
-    const tTotalS = endStage
-        ? ttotal_round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
-        : null;
-    const durations = [];
-    for (let i = 1; i < timeline.length; i++) {
-        const from = timeline[i - 1];
-        const to = timeline[i];
-        let seconds = ttotal_round3((ms(to) - ms(from)) / 1000);
-        if (seconds < 0) {
-            notes.push(from.stage === 'instance_logging'
-                ? `${to.stage} (the container's own clock) is ${Math.abs(seconds)} s before instance_logging (when CloudWatch Logs received the stream's first line, an upper bound); counted as 0`
-                : `${to.stage} is stamped ${Math.abs(seconds)} s before ${from.stage} (different clocks); counted as 0`);
-            seconds = 0;
-        }
-        const fromIndex = TIMELINE_ORDER.indexOf(from.stage);
-        const toIndex = TIMELINE_ORDER.indexOf(to.stage);
-        const inside = tTotalS !== null && tTotalS > 0 && fromIndex >= startIndex && toIndex <= endIndex;
-        durations.push({
-            from: from.stage,
-            to: to.stage,
-            seconds,
-            bounded: from.bounded || to.bounded,
-            share: inside ? Math.round((seconds / tTotalS) * 10_000) / 10_000 : null,
-        });
-    }
-    const insideDurations = durations.filter((d) => d.share !== null);
-    const top = insideDurations.reduce((best, d) => (best === null || d.seconds > best.seconds ? d : best), null);
-    if (endStage === 'in_service') {
-        notes.push('traffic did not recover within the wait: T_total ends at in_service and is a lower bound (the instance was reported in service, but the probe p95 never fell to the target)');
-    }
-    return {
-        timeline,
-        durations,
-        dominant: top ? { from: top.from, to: top.to, seconds: top.seconds } : null,
-        missing,
-        tTotalS,
-        endStage,
-        notes,
-    };
-}
 function probeSample(record) {
     return {
         dispatchMs: wallOf(record.dispatchedAt),
@@ -84934,124 +85114,59 @@ function probeSample(record) {
         ttfabMs: record.outcome === 'ok' && record.ttfabMs !== null ? record.ttfabMs : Number.POSITIVE_INFINITY,
     };
 }
-/** p95 of the TTFABs of requests dispatched in [fromMs, toMs), with misses as +Infinity. */
-function windowP95(samples, fromMs, toMs) {
-    const values = samples.filter((s) => s.dispatchMs >= fromMs && s.dispatchMs < toMs).map((s) => s.ttfabMs);
-    return { p95: quantileWithMisses(sortedAscending(values), 0.95), n: values.length };
-}
-/**
- * The first window [s, s + windowS) with s >= fromMs (stepping by stepMs, window end <= horizon)
- * holding at least minSamples requests whose p95 TTFAB is at or under targetMs. Pure.
- */
-function findRecoveryWindow(samples, options) {
-    const windowMs = options.windowS * 1000;
-    for (let s = options.fromMs; s + windowMs <= options.horizonMs; s += options.stepMs) {
-        const { p95, n } = windowP95(samples, s, s + windowMs);
-        if (p95 !== null && n >= options.minSamples && p95 <= options.targetMs) {
-            return { startMs: s, windowS: options.windowS, samples: n, p95Ms: p95, targetMs: options.targetMs };
-        }
-    }
-    return null;
-}
-/** The ladder's p95 TTFAB at `concurrency` (usable steps only; median across runs), null if none. */
-function ladderP95(qmax, concurrency) {
-    const values = qmax.steps
-        .filter((s) => s.concurrency === concurrency && s.usable && s.ttfab_p95_ms !== null)
-        .map((s) => s.ttfab_p95_ms)
-        .sort((a, b) => a - b);
-    if (values.length === 0)
-        return null;
-    return values[Math.floor((values.length - 1) / 2)];
-}
-const usableRungs = (qmax) => [...new Set(qmax.steps.filter((s) => s.usable && s.ttfab_p95_ms !== null).map((s) => s.concurrency))].sort((a, b) => a - b);
-/** Probe concurrencies N the ladder supports: usable at N and N/2, N <= Q_max. */
-function probeCandidates(qmax) {
-    const rungs = new Set(usableRungs(qmax));
-    return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
-}
-/** Policy detection lag from the deployed scale-out alarms (fastest alarm), else the bound. */
-function policyLag(timings, publicationDelayS) {
-    if (timings.length === 0) {
-        return {
-            lagS: TTOTAL_DEFAULTS.policyLagBoundS,
-            bounded: true,
-            source: `bound of ${TTOTAL_DEFAULTS.policyLagBoundS} s: no scale-out policy is deployed on the variant, so there is no alarm to read the detection lag from`,
-        };
-    }
-    const scored = timings.map((t) => {
-        const delay = publicationDelayS ?? t.periodS;
-        return { t, delay, lag: t.periodS * t.datapointsToAlarm + delay };
-    });
-    const best = scored.reduce((a, b) => (b.lag < a.lag ? b : a));
-    const delayText = publicationDelayS === null
-        ? `${best.delay} s CloudWatch publication delay (assumed: one period, the datapoint exists once its period closes)`
-        : `${best.delay} s CloudWatch publication delay (given)`;
-    return {
-        lagS: best.lag,
-        bounded: false,
-        source: `alarm ${best.t.alarmName} of policy ${best.t.policyName}: ${best.t.datapointsToAlarm} datapoints x ${best.t.periodS} s + ${delayText}`,
-    };
-}
-const DIFFERENCE_LABEL = {
-    instance_type: 'instance type',
-    image_digest: 'image digest',
-    container_env: 'container environment',
-    region: 'region',
-};
 /** Every check that must pass before the endpoint is touched. Throws UsageError (exit 2) on refusal. */
-async function ttotalPreflight(input) {
+async function ttotalPreflight(input, clients) {
     const qmax = readArtifact('qmax', input.qmaxFile);
+    const qmaxFile = opt('qmax', input.qmaxFile);
     const qmaxCommand = `scalegate qmax --model ${input.modelName}${input.endpoint === input.model.endpoint ? '' : ` --endpoint ${input.endpoint}`}`;
     if (qmax.model_name !== input.modelName) {
-        throw new UsageError(`--qmax ${input.qmaxFile}: measured for ${qmax.model_name}, not ${input.modelName}. Pass this model's qmax artifact, or measure one with \`${qmaxCommand}\`.`);
+        throw usage `${qmaxFile}: measured for ${qmax.model_name}, not ${input.modelName}. Pass this model's qmax artifact, or measure one with \`${qmaxCommand}\`.`;
     }
     if (qmax.transport !== TTOTAL_TRANSPORT) {
-        throw new UsageError(`--qmax ${input.qmaxFile}: the ladder was measured over ${qmax.transport}, but ttotal probes over ${TTOTAL_TRANSPORT} (InvokeEndpointWithResponseStream through the endpoint, so the router can split the probe onto the new instance); a recovery target from another transport compares different paths. Measure the ladder over ${TTOTAL_TRANSPORT}: \`${qmaxCommand} --transport ${TTOTAL_TRANSPORT}\`.`);
+        throw usage `${qmaxFile}: the ladder was measured over ${qmax.transport}, but ttotal probes over ${TTOTAL_TRANSPORT} (InvokeEndpointWithResponseStream through the endpoint, so the router can split the probe onto the new instance); a recovery target from another transport compares different paths. Measure the ladder over ${TTOTAL_TRANSPORT}: \`${qmaxCommand} --transport ${TTOTAL_TRANSPORT}\`.`;
     }
     const candidates = probeCandidates(qmax);
     const rungs = usableRungs(qmax);
     let n = input.probeConcurrency;
     if (n === undefined) {
         if (candidates.length === 0) {
-            throw new UsageError(`--qmax ${input.qmaxFile}: no probe concurrency N has usable rungs at both N and N/2 at or under Q_max ${qmax.q_max} (usable rungs: ${rungs.join(', ') || 'none'}). Re-run the ladder with rungs N and N/2 (e.g. \`${qmaxCommand} --rungs 1,2,4,...\`), or pass --probe-concurrency N for rungs that exist.`);
+            throw usage `${qmaxFile}: no probe concurrency N has usable rungs at both N and N/2 at or under Q_max ${qmax.q_max} (usable rungs: ${rungs.join(', ') || 'none'}). Re-run the ladder with rungs N and N/2 (e.g. \`${qmaxCommand} --rungs 1,2,4,...\`), or give ${opt('probe-concurrency')} N for rungs that exist.`;
         }
         n = candidates[candidates.length - 1];
     }
     const missingRungs = [n, n / 2].filter((c) => !Number.isInteger(c) || !rungs.includes(c));
     if (missingRungs.length > 0) {
-        throw new UsageError(`--probe-concurrency ${n}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Pass one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`);
+        throw usage `${opt('probe-concurrency', n)}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Give one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`;
     }
     const halfP95Ms = ladderP95(qmax, n / 2);
-    const live = await readDeployedFingerprint(input.clients.sagemaker, input.endpoint, input.variant, input.region);
+    const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
     const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
-    const mismatchWarnings = differences.map((d) => `${DIFFERENCE_LABEL[d.field] ?? d.field}: qmax measured ${d.left}, endpoint ${input.endpoint} runs ${d.right}`);
+    const warnings = mismatchWarnings(differences, input.endpoint);
     if (differences.length > 0 && !input.allowConfigMismatch) {
-        throw new UsageError(`--qmax ${input.qmaxFile} was measured on another configuration than endpoint ${input.endpoint} runs now:\n${mismatchWarnings.map((w) => `  - ${w}`).join('\n')}\nA T_total paired with a Q_max of another container or instance type sizes nothing. Measure Q_max on what is deployed (\`${qmaxCommand}\`) and pass that artifact, or pass --allow-config-mismatch (warns; recorded in the artifact).`);
+        throw usage `${qmaxFile} was measured on another configuration than endpoint ${input.endpoint} runs now:\n${warnings.map((w) => `  - ${w}`).join('\n')}\nA T_total paired with a Q_max of another container or instance type sizes nothing. Measure Q_max on what is deployed (\`${qmaxCommand}\`) and pass that artifact, or allow the mismatch with ${opt('allow-config-mismatch')} (warns; recorded in the artifact).`;
     }
-    const capacity = await describeVariantCapacity(input.clients.sagemaker, input.endpoint, input.variant);
-    const quota = await ttotal_quotaHeadroom(input, live.fingerprint.instance_type, capacity);
-    const timings = await readScaleOutAlarmTimings(input.clients, `endpoint/${input.endpoint}/variant/${input.variant}`);
+    const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+    const quota = await ttotal_quotaHeadroom(input, clients, live.fingerprint.instance_type, capacity);
+    const timings = await readScaleOutAlarmTimings(clients, `endpoint/${input.endpoint}/variant/${input.variant}`);
     const lag = policyLag(timings, input.publicationDelayS ?? null);
     return {
         qmax,
         probeConcurrency: n,
         halfP95Ms,
         fullP95Ms: ladderP95(qmax, n),
-        mismatchWarnings: differences.length > 0 ? mismatchWarnings : [],
+        mismatchWarnings: warnings,
         quota,
         lag,
         fingerprint: live.fingerprint,
         capacity,
     };
 }
-async function ttotal_quotaHeadroom(input, instanceType, capacity) {
+async function ttotal_quotaHeadroom(input, clients, instanceType, capacity) {
     let quotaName = null;
     let quotaValue = null;
     let source;
     try {
-        const found = await findEndpointUsageQuota(input.clients.quotas, instanceType, {
-            quotaCode: input.quotaCode,
-        });
+        const found = await findEndpointUsageQuota(clients.quotas, instanceType, { quotaCode: input.quotaCode });
         if (found) {
             quotaName = found.quotaName;
             quotaValue = found.value;
@@ -85071,7 +85186,7 @@ async function ttotal_quotaHeadroom(input, instanceType, capacity) {
     }
     let inUse = null;
     try {
-        inUse = await countEndpointInstances(input.clients.sagemaker, instanceType);
+        inUse = await countEndpointInstances(clients.sagemaker, instanceType);
     }
     catch (e) {
         source = `${source}; instances in use unreadable (${e.name}: ${e.message}), headroom not checked`;
@@ -85083,296 +85198,293 @@ async function ttotal_quotaHeadroom(input, instanceType, capacity) {
         const needed = others + 2;
         if (needed > quotaValue) {
             const holders = inUse.variants.map((v) => `${v.endpoint}/${v.variant}: ${v.instances}`).join(', ');
-            throw new UsageError(`no quota headroom for one more ${instanceType}: the quota "${quotaName}" is ${quotaValue} instances and ${inUse.total} are in use (${holders || 'none'}); the run needs ${needed} (${others} on other endpoints, 1 frozen here, 1 forced). Request a quota increase in Service Quotas (${source}), or free instances on the other endpoints, then re-run.`);
+            throw usage `no quota headroom for one more ${instanceType}: the quota "${quotaName}" is ${quotaValue} instances and ${inUse.total} are in use (${holders || 'none'}); the run needs ${needed} (${others} on other endpoints, 1 frozen here, 1 forced). Request a quota increase in Service Quotas (${source}), or free instances on the other endpoints, then re-run.`;
         }
     }
     return { quota_name: quotaName, quota_value: quotaValue, instances_in_use: inUse?.total ?? null, source };
 }
-function ttotal_sleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted)
-            return reject(signal.reason);
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(signal?.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
-}
-async function runTtotal(input) {
-    const log = input.log ?? (() => { });
-    const settleS = input.settleS ?? TTOTAL_DEFAULTS.settleS;
-    const pollS = input.pollS ?? TTOTAL_DEFAULTS.pollS;
-    const maxWaitS = input.maxWaitS ?? TTOTAL_DEFAULTS.maxWaitS;
-    const minSamples = input.minWindowSamples ?? TTOTAL_DEFAULTS.minWindowSamples;
-    const runId = input.runId ?? newRunId();
-    const signal = input.signal;
-    const pre = await ttotalPreflight(input);
-    const n = pre.probeConcurrency;
-    const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
-    const targetMs = pre.halfP95Ms * recoveryFactor;
-    for (const w of pre.mismatchWarnings)
-        log(`WARNING (--allow-config-mismatch): ${w}`);
-    log(`ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${TTOTAL_DEFAULTS.recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`);
-    const adapters = awsFreezeAdapters(input.clients, input.endpoint, input.variant);
-    const freeze = await freezeEndpoint({
-        endpoint: input.endpoint,
-        variant: input.variant,
-        region: input.region,
-        adapters,
-        stateDir: input.stateDir,
-        command: input.command ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
-        runId,
-        pollIntervalMs: pollS * 1000,
-        waitTimeoutS: maxWaitS,
-        signal,
-        log,
-    });
+const ttotal_iso = (ms) => new Date(ms).toISOString();
+/**
+ * The measurement itself, on a frozen endpoint: hold the probe, force one more instance, poll
+ * until it serves and the probe recovers (or the wait ends), then read the new instance's log.
+ */
+async function measureScaleOut(input, deps, s, signal, log) {
+    const { clients } = deps;
     const samples = [];
-    let engine = null;
-    let transport = null;
-    let restore = null;
-    let outcome;
-    const fromInstances = freeze.frozenCapacity.current ?? 1;
-    const toInstances = fromInstances + 1;
-    try {
-        const known = new Set((await listVariantLogStreams(input.clients.logs, input.endpoint, input.variant)).map((s) => s.name));
-        transport =
-            input.createTransport?.(n) ??
-                createResponseStreamTransport({
-                    runtime: createLoadRuntimeClient({
-                        region: input.region,
-                        maxConcurrency: n,
-                        ...input.loadClient,
-                    }),
-                    endpoint: input.endpoint,
-                    variant: input.variant,
-                    ownsClient: true,
-                });
-        engine = new ClosedLoopEngine({
-            transport,
-            bodies: encodePrompts(defaultPromptSet()),
-            requestTimeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs,
-            onRecord: (record) => {
-                if (!record.stopped)
-                    samples.push(probeSample(record));
-            },
+    const known = new Set((await listVariantLogStreams(clients.logs, input.endpoint, input.variant)).map((st) => st.name));
+    const transport = deps.createTransport?.(s.n) ??
+        createResponseStreamTransport({
+            runtime: createLoadRuntimeClient({ region: input.region, maxConcurrency: s.n, ...deps.loadClient }),
+            endpoint: input.endpoint,
+            variant: input.variant,
+            ownsClient: true,
         });
+    const engine = new ClosedLoopEngine({
+        transport,
+        bodies: encodePrompts(defaultPromptSet()),
+        requestTimeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs,
+        onRecord: (record) => {
+            if (!record.stopped)
+                samples.push(probeSample(record));
+        },
+    });
+    const wait = { signal, log: (line) => log(`ttotal: ${line}`) };
+    try {
         const loadAppliedMs = Date.now();
-        engine.setConcurrency(n);
-        log(`ttotal: probe applied at ${ttotal_iso(loadAppliedMs)}; holding ${settleS} s before the trigger`);
-        const holdUntil = loadAppliedMs + settleS * 1000;
-        const holdDeadline = loadAppliedMs + maxWaitS * 1000;
-        while (Date.now() < holdUntil || (samples.length < minSamples && Date.now() < holdDeadline)) {
-            await ttotal_sleep(Math.min(250, Math.max(50, holdUntil - Date.now())), signal);
-        }
+        engine.setConcurrency(s.n);
+        log(`ttotal: probe applied at ${ttotal_iso(loadAppliedMs)}; holding ${s.settleS} s before the trigger`);
+        const holdUntil = loadAppliedMs + s.settleS * 1000;
+        await waitUntil(`the probe's pre-trigger hold (${s.settleS} s, at least ${s.minSamples} completions)`, () => (Date.now() >= holdUntil && samples.length >= s.minSamples ? true : undefined), {
+            ...wait,
+            deadline: Math.max(holdUntil, loadAppliedMs + s.maxWaitS * 1000),
+            interval: (now) => Math.min(250, Math.max(50, holdUntil - now)),
+            log: undefined,
+        });
         const desiredSetMs = Date.now();
         const before = windowP95(samples, loadAppliedMs, desiredSetMs);
-        await setDesiredInstanceCount(input.clients.sagemaker, input.endpoint, input.variant, toInstances, signal ? { abortSignal: signal } : {});
-        log(`ttotal: desired ${fromInstances} -> ${toInstances} at ${ttotal_iso(desiredSetMs)} (the clock starts)`);
-        const deadline = desiredSetMs + maxWaitS * 1000;
+        await setDesiredInstanceCount(clients.sagemaker, input.endpoint, input.variant, s.toInstances, {
+            abortSignal: signal,
+        });
+        log(`ttotal: desired ${s.toInstances - 1} -> ${s.toInstances} at ${ttotal_iso(desiredSetMs)} (the clock starts)`);
         let stream = null;
         let inService = null;
         let recovered = null;
         let previousPollMs = desiredSetMs;
         let last = null;
         let failure = null;
-        const stepMs = Math.max(100, Math.min(1000, (settleS * 1000) / 10));
+        const stepMs = Math.max(100, Math.min(1000, (s.settleS * 1000) / 10));
         let nextWindowStart = 0;
-        while (Date.now() < deadline) {
-            await ttotal_sleep(pollS * 1000, signal);
+        const poll = async () => {
             const pollMs = Date.now();
-            last = await describeVariantCapacity(input.clients.sagemaker, input.endpoint, input.variant);
+            last = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
             if (!stream || stream.firstEventMs === null) {
-                const streams = await listVariantLogStreams(input.clients.logs, input.endpoint, input.variant);
-                const found = streams.find((s) => !known.has(s.name)) ?? null;
+                const streams = await listVariantLogStreams(clients.logs, input.endpoint, input.variant);
+                const found = streams.find((st) => !known.has(st.name)) ?? null;
                 if (found && !stream)
                     log(`ttotal: new instance log stream ${found.name}`);
                 stream = found;
             }
             if (/fail|outofservice/i.test(last.endpointStatus)) {
                 failure = `endpoint ${input.endpoint} became ${last.endpointStatus}${last.failureReason ? `: ${last.failureReason}` : ''}`;
-                break;
+                return true;
             }
             // SageMaker rolls a failed capacity update back: InService again, the old desired count, a FailureReason.
             if (!inService &&
                 last.endpointStatus === 'InService' &&
                 last.desired !== null &&
-                last.desired < toInstances) {
-                failure = `the update to ${toInstances} instances was rolled back (desired is ${last.desired} again)${last.failureReason ? `: ${last.failureReason}` : ''}`;
-                break;
+                last.desired < s.toInstances) {
+                failure = `the update to ${s.toInstances} instances was rolled back (desired is ${last.desired} again)${last.failureReason ? `: ${last.failureReason}` : ''}`;
+                return true;
             }
-            if (!inService && last.endpointStatus === 'InService' && (last.current ?? 0) >= toInstances) {
-                inService = { atMs: pollMs, previousPollMs, pollS };
+            if (!inService && last.endpointStatus === 'InService' && (last.current ?? 0) >= s.toInstances) {
+                inService = { atMs: pollMs, previousPollMs, pollS: s.pollS };
                 nextWindowStart = pollMs;
-                log(`ttotal: ${toInstances} instances in service at ${ttotal_iso(pollMs)}`);
+                log(`ttotal: ${s.toInstances} instances in service at ${ttotal_iso(pollMs)}`);
             }
             previousPollMs = pollMs;
-            if (inService) {
-                // Windows are judged once every request dispatched in them has finished.
-                let horizon = Date.now();
-                for (const r of engine.inFlightRecords())
-                    horizon = Math.min(horizon, wallOf(r.dispatchedAt));
-                recovered = findRecoveryWindow(samples, {
-                    fromMs: nextWindowStart,
-                    horizonMs: horizon,
-                    windowS: settleS,
-                    stepMs,
-                    minSamples,
-                    targetMs,
-                });
-                if (recovered) {
-                    log(`ttotal: traffic recovered from ${ttotal_iso(recovered.startMs)} (p95 ${recovered.p95Ms.toFixed(1)} ms)`);
-                    break;
-                }
-                const judged = Math.floor(Math.max(0, horizon - settleS * 1000 - nextWindowStart) / stepMs);
-                nextWindowStart += judged * stepMs;
+            if (!inService)
+                return undefined;
+            // Windows are judged once every request dispatched in them has finished.
+            let horizon = Date.now();
+            for (const r of engine.inFlightRecords())
+                horizon = Math.min(horizon, wallOf(r.dispatchedAt));
+            recovered = findRecoveryWindow(samples, {
+                fromMs: nextWindowStart,
+                horizonMs: horizon,
+                windowS: s.settleS,
+                stepMs,
+                minSamples: s.minSamples,
+                targetMs: s.targetMs,
+            });
+            if (recovered) {
+                log(`ttotal: traffic recovered from ${ttotal_iso(recovered.startMs)} (p95 ${recovered.p95Ms.toFixed(1)} ms)`);
+                return true;
             }
-        }
+            const judged = Math.floor(Math.max(0, horizon - s.settleS * 1000 - nextWindowStart) / stepMs);
+            nextWindowStart += judged * stepMs;
+            return undefined;
+        };
+        await waitUntil(`the extra instance in service and the probe recovered (up to ${s.maxWaitS} s)`, poll, {
+            ...wait,
+            deadline: desiredSetMs + s.maxWaitS * 1000,
+            interval: s.pollS * 1000,
+            pauseFirst: true,
+        });
         await engine.stop();
         // Markers: read the new stream whole now that the instance is up (or gave up).
         let markers = [];
         let tail = [];
-        if (!stream) {
-            const streams = await listVariantLogStreams(input.clients.logs, input.endpoint, input.variant);
-            stream = streams.find((s) => !known.has(s.name)) ?? null;
+        let found = stream;
+        if (!found) {
+            const streams = await listVariantLogStreams(clients.logs, input.endpoint, input.variant);
+            found = streams.find((st) => !known.has(st.name)) ?? null;
         }
-        if (stream) {
-            const events = await readLogStream(input.clients.logs, input.endpoint, stream.name);
+        if (found) {
+            const events = await readLogStream(clients.logs, input.endpoint, found.name);
             markers = stageMarkers(events.map((e) => e.message));
             tail = events.slice(-8).map((e) => e.message);
-            if (stream.firstEventMs === null && events[0])
-                stream = { ...stream, firstEventMs: events[0].timestampMs };
+            if (found.firstEventMs === null && events[0])
+                found = { ...found, firstEventMs: events[0].timestampMs };
         }
         const obs = {
             loadAppliedMs,
             desiredSetMs,
-            instanceLogging: stream && stream.firstEventMs !== null
-                ? { stream: stream.name, firstEventMs: stream.firstEventMs }
+            instanceLogging: found && found.firstEventMs !== null
+                ? { stream: found.name, firstEventMs: found.firstEventMs }
                 : null,
             markers,
             inService,
             recovered,
         };
-        if (!inService) {
-            outcome = {
-                kind: 'failed',
-                obs,
-                failure: {
-                    reason: failure ??
-                        `the extra instance was not in service within --max-wait-s ${maxWaitS} s (status ${last?.endpointStatus ?? '?'}, desired ${last?.desired ?? '?'}, current ${last?.current ?? '?'})`,
-                    capacity: last,
-                    stream: stream?.name ?? null,
-                    logTail: tail,
-                },
-            };
+        if (inService) {
+            const window = recovered;
+            const after = window
+                ? windowP95(samples, window.startMs, window.startMs + s.settleS * 1000)
+                : { p95: null, n: 0 };
+            return { kind: 'ok', obs, stream: found, before, after };
         }
-        else {
-            outcome = { kind: 'ok', obs, stream, before };
-        }
-    }
-    finally {
-        if (engine)
-            await engine.stop().catch(() => { });
-        if (transport)
-            await transport.close().catch(() => { });
-        restore = await freeze.restore();
-        log(`ttotal: restored ${restore.actions.join('; ')}${restore.errors.length > 0 ? `; FAILED: ${restore.errors.join('; ')}` : ''}`);
-    }
-    const restoreRecord = {
-        desired_instance_count: freeze.journal.desired_instance_count,
-        suspension_restored: freeze.journal.scalable_target_registered && restore.errors.length === 0,
-        actions: restore.actions,
-        errors: restore.errors,
-    };
-    if (outcome.kind === 'failed') {
+        const capacity = last;
         return {
-            artifact: null,
-            report: renderTtotalFailure({
-                modelName: input.modelName,
-                endpoint: input.endpoint,
-                failure: outcome.failure,
-                restore: restoreRecord,
-                journalFile: restore.journalDeleted ? null : freeze.journalFile,
-            }),
-            exitCode: 1,
-            written: [],
+            kind: 'failed',
+            obs,
+            failure: {
+                reason: failure ??
+                    `the extra instance was not in service within --max-wait-s ${s.maxWaitS} s (status ${capacity?.endpointStatus ?? '?'}, desired ${capacity?.desired ?? '?'}, current ${capacity?.current ?? '?'})`,
+                capacity,
+                stream: found?.name ?? null,
+                logTail: tail,
+            },
         };
     }
-    const analysis = analyseTimeline(outcome.obs);
-    const after = outcome.obs.recovered
-        ? windowP95(samples, outcome.obs.recovered.startMs, outcome.obs.recovered.startMs + settleS * 1000)
-        : { p95: null, n: 0 };
-    const notes = [
-        "trigger was --force-desired under a scaling freeze, so the policy's own detection lag is not in this number; it is reported separately as policy_lag_s, and the planner adds it (T_plan = t_total_s + policy_lag_s).",
-        ...analysis.notes,
-        ...pre.mismatchWarnings.map((w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`),
-    ];
-    if (n > pre.qmax.q_max)
-        notes.push(`the probe concurrency ${n} is above Q_max ${pre.qmax.q_max}: the single instance was over its SLO before the trigger`);
-    if (restore.errors.length > 0) {
-        notes.push(`restoring the endpoint failed (${restore.errors.join('; ')}); the journal ${freeze.journalFile} is kept: run \`scalegate thaw --model ${input.modelName}\``);
+    finally {
+        await engine.stop().catch(() => { });
+        await transport.close().catch(() => { });
     }
-    const artifact = {
-        schema_version: 1,
-        kind: 'ttotal',
-        model_name: input.modelName,
-        endpoint: input.endpoint,
-        run_id: runId,
-        measured_at: ttotal_iso(outcome.obs.desiredSetMs),
-        fingerprint: pre.fingerprint,
-        transport: TTOTAL_TRANSPORT,
-        trigger: TRIGGER,
-        qmax_run_id: pre.qmax.run_id,
-        t_total_s: Math.max(analysis.tTotalS ?? 0, 0.001),
-        policy_lag_s: pre.lag.lagS,
-        policy_lag_bounded: pre.lag.bounded,
-        policy_lag_source: pre.lag.source,
-        instance_id: outcome.stream?.instanceId ?? null,
-        from_instances: fromInstances,
-        to_instances: toInstances,
-        probe_concurrency: n,
-        p95_before_ms: outcome.before.p95 !== null && Number.isFinite(outcome.before.p95) ? outcome.before.p95 : null,
-        p95_recovered_target_ms: targetMs,
-        p95_after_ms: after.p95 !== null && Number.isFinite(after.p95) ? after.p95 : null,
-        timeline: analysis.timeline,
-        durations: analysis.durations,
-        dominant_stage: analysis.dominant,
-        missing_stages: analysis.missing,
-        notes,
-        provenance: { origin: 'measured', tool: `scalegate ${input.version}`, note: null },
-        t_total_end_stage: analysis.endStage ?? undefined,
-        config_mismatch_allowed: pre.mismatchWarnings.length > 0,
-        mismatch_warnings: pre.mismatchWarnings,
-        requests_before: outcome.before.n,
-        requests_after: outcome.obs.recovered ? after.n : null,
-        settings: {
-            probe_concurrency: n,
-            recovery_window_s: settleS,
-            recovery_min_samples: minSamples,
-            recovery_target_factor: recoveryFactor,
-            poll_s: pollS,
-            max_wait_s: maxWaitS,
-            pre_trigger_s: settleS,
-            publication_delay_s: input.publicationDelayS ?? null,
-        },
-        quota: pre.quota,
-        restore: restoreRecord,
-    };
-    const outFile = input.outFile ??
-        (0,external_node_path_.join)(input.outDir ?? DEFAULT_ARTIFACTS_DIR, ttotalFileName(input.modelName, TRIGGER, pre.fingerprint));
-    writeArtifact('ttotal', outFile, artifact);
-    return {
-        artifact,
-        report: renderTtotalReport(artifact, outFile),
-        // A T_total that ends at in_service is a lower bound: planning on it would under-size headroom.
-        exitCode: restore.errors.length > 0 || analysis.endStage !== 'traffic_recovered' ? 1 : 0,
-        written: [outFile],
-    };
+}
+const logRestore = (log, restore) => log(`ttotal: restored ${restore.actions.join('; ')}${restore.errors.length > 0 ? `; FAILED: ${restore.errors.join('; ')}` : ''}`);
+/** A run stopped by SIGINT/SIGTERM ends as InterruptedError (saying what was restored); anything else as itself. */
+function interruptedOr(e, received, restore) {
+    if (!received)
+        return e;
+    const interrupted = new InterruptedError(received);
+    interrupted.restore = restore;
+    return interrupted;
+}
+async function runTtotal(input, deps) {
+    const { log, version } = resolveDeps(deps);
+    const settleS = input.settleS ?? TTOTAL_DEFAULTS.settleS;
+    const pollS = input.pollS ?? TTOTAL_DEFAULTS.pollS;
+    const maxWaitS = input.maxWaitS ?? TTOTAL_DEFAULTS.maxWaitS;
+    const minSamples = input.minWindowSamples ?? TTOTAL_DEFAULTS.minWindowSamples;
+    const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
+    const runId = input.runId ?? newRunId();
+    const pre = await ttotalPreflight(input, deps.clients);
+    const n = pre.probeConcurrency;
+    const targetMs = pre.halfP95Ms * recoveryFactor;
+    for (const w of pre.mismatchWarnings)
+        log(`WARNING (--allow-config-mismatch): ${w}`);
+    log(`ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`);
+    const abort = freezeAbort(deps.signal, deps.handleSignals !== false, log);
+    try {
+        let freeze;
+        try {
+            freeze = await freezeEndpoint({
+                endpoint: input.endpoint,
+                variant: input.variant,
+                region: input.region,
+                adapters: awsFreezeAdapters(deps.clients, input.endpoint, input.variant),
+                stateDir: input.stateDir,
+                commandLine: input.commandLine ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
+                runId,
+                pollIntervalMs: pollS * 1000,
+                waitTimeoutS: maxWaitS,
+                signal: abort.signal,
+                log,
+            });
+        }
+        catch (e) {
+            throw interruptedOr(e, abort.received, e.restore ?? null);
+        }
+        const fromInstances = freeze.frozenCapacity.current ?? 1;
+        const toInstances = fromInstances + 1;
+        let outcome;
+        try {
+            outcome = await measureScaleOut(input, deps, { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances }, abort.signal, log);
+        }
+        catch (e) {
+            const restore = await freeze.restore();
+            logRestore(log, restore);
+            throw interruptedOr(e, abort.received, restore);
+        }
+        const restore = await freeze.restore();
+        logRestore(log, restore);
+        const restoreRecord = {
+            desired_instance_count: freeze.journal.desired_instance_count,
+            suspension_restored: freeze.journal.scalable_target_registered && restore.errors.length === 0,
+            actions: restore.actions,
+            errors: restore.errors,
+        };
+        if (outcome.kind === 'failed') {
+            return {
+                artifact: null,
+                report: renderTtotalFailure({
+                    modelName: input.modelName,
+                    endpoint: input.endpoint,
+                    failure: outcome.failure,
+                    restore: restoreRecord,
+                    journalFile: restore.journalDeleted ? null : freeze.journalFile,
+                }),
+                exitCode: 1,
+                written: [],
+            };
+        }
+        const artifact = assembleTtotalArtifact({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            runId,
+            fingerprint: pre.fingerprint,
+            transport: TTOTAL_TRANSPORT,
+            trigger: TRIGGER,
+            qmax: pre.qmax,
+            lag: pre.lag,
+            instanceId: outcome.stream?.instanceId ?? null,
+            fromInstances,
+            toInstances,
+            probeConcurrency: n,
+            obs: outcome.obs,
+            before: outcome.before,
+            after: outcome.after,
+            targetMs,
+            mismatchWarnings: pre.mismatchWarnings,
+            settings: {
+                probe_concurrency: n,
+                recovery_window_s: settleS,
+                recovery_min_samples: minSamples,
+                recovery_target_factor: recoveryFactor,
+                poll_s: pollS,
+                max_wait_s: maxWaitS,
+                pre_trigger_s: settleS,
+                publication_delay_s: input.publicationDelayS ?? null,
+            },
+            quota: pre.quota,
+            restore: restoreRecord,
+            keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
+            tool: `scalegate ${version}`,
+        });
+        const outFile = input.outFile ??
+            (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, ttotalFileName(input.modelName, TRIGGER, pre.fingerprint));
+        writeArtifact('ttotal', outFile, artifact);
+        return {
+            artifact,
+            report: renderTtotalReport(artifact, outFile),
+            // A lower-bound T_total (it ends at in_service) would under-size headroom if planned on.
+            exitCode: restore.errors.length > 0 || isLowerBound(artifact) ? 1 : 0,
+            written: [outFile],
+        };
+    }
+    finally {
+        abort.dispose();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/commands/rehearse.ts
@@ -85396,8 +85508,19 @@ async function runTtotal(input) {
 
 
 
-/** The local region: measurements made here never pass the gate for a real region. */
-const rehearse_LOCAL_REGION = 'local';
+
+
+
+/** The local SageMaker's default account (the emulator's). */
+const LOCAL_ACCOUNT = '000000000000';
+/**
+ * The image the local SageMaker reports when scalegate starts it: the CDK asset URI of
+ * infra/container, tagged with its asset hash as `cdk deploy` tags it, so a local measurement
+ * names the image a deploy would run.
+ */
+function localImageUri(region = LOCAL_REGION, accountId = LOCAL_ACCOUNT) {
+    return defaultImageUri(accountId, region, containerAssetHash(findContainerDir()));
+}
 /**
  * Holds scaled for a laptop: long enough for a few hundred samples per rung at the reference
  * container's throughput, short enough for the whole chain to take minutes. `quick` is what CI runs.
@@ -85424,9 +85547,6 @@ const REHEARSAL_PROFILES = {
         recoveryWindowS: 4,
     },
 };
-/** A scale-out that completed but whose probe never recovered: T_total is a labelled lower bound. */
-const isLowerBound = (ttotal) => Boolean(ttotal?.missing_stages.includes('traffic_recovered') &&
-    ttotal.timeline.some((t) => t.stage === 'in_service'));
 class StepFailed extends Error {
     step;
     constructor(step, message) {
@@ -85434,11 +85554,11 @@ class StepFailed extends Error {
         this.step = step;
     }
 }
-async function runRehearse(input) {
+async function runRehearse(input, deps = {}) {
     const profile = { ...REHEARSAL_PROFILES[input.quick ? 'quick' : 'full'] };
     if (input.provisionDelayS !== undefined)
         profile.provisionDelayS = input.provisionDelayS;
-    const log = (line) => input.progress({ type: 'log', line });
+    const { log, progress, signal, version } = resolveDeps(deps);
     const started = performance.now();
     const { modelName, model, outDir } = input;
     const stateDir = (0,external_node_path_.join)(outDir, 'state');
@@ -85460,7 +85580,7 @@ async function runRehearse(input) {
     /** Runs one step with a progress line before and after; a non-zero exit stops the chain. */
     async function step(name, what, body, accept = (r) => r.exitCode === 0) {
         current = name;
-        if (input.signal?.aborted)
+        if (signal?.aborted)
             throw new StepFailed(name, 'interrupted');
         log(`\n[${elapsed()}] ${name}: ${what}`);
         const t0 = performance.now();
@@ -85481,14 +85601,15 @@ async function runRehearse(input) {
     const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s`;
     let current = 'local-sagemaker';
     let handle = null;
-    let clients = null;
     try {
         log(`[${elapsed()}] local-sagemaker: starting endpoint ${model.endpoint} (1 instance of the reference TTS container, provisioning delay ${profile.provisionDelayS} s)`);
         const t0 = performance.now();
         const sagemaker = await startLocalSageMaker({
             endpointName: model.endpoint,
             variantName: model.variant,
-            region: rehearse_LOCAL_REGION,
+            region: LOCAL_REGION,
+            accountId: LOCAL_ACCOUNT,
+            imageUri: localImageUri(LOCAL_REGION, LOCAL_ACCOUNT),
             instanceType: model.instance_type,
             instances: 1,
             provisionDelayS: profile.provisionDelayS,
@@ -85506,96 +85627,61 @@ async function runRehearse(input) {
             exitCode: 0,
             files: [],
         });
-        log(`  AWS_ENDPOINT_URL=${sagemaker.url} AWS_REGION=${rehearse_LOCAL_REGION}`);
+        log(`  AWS_ENDPOINT_URL=${sagemaker.url} AWS_REGION=${LOCAL_REGION}`);
         const local = clientConfigFor(sagemaker);
-        const aws = createAwsClients({
-            region: rehearse_LOCAL_REGION,
-            endpoint: local.endpoint,
-            credentials: local.credentials,
-            maxConcurrency: profile.maxConcurrency,
+        const loadClient = { endpoint: local.endpoint, credentials: local.credentials };
+        const options = { region: LOCAL_REGION, ...loadClient, maxConcurrency: profile.maxConcurrency };
+        await withAwsClients(options, async (clients) => {
+            const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: LOCAL_REGION };
+            const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () => runDrift({ ...common, config: input.config, outFile: (0,external_node_path_.join)(outDir, driftFileName(modelName)), stateDir }, { clients }));
+            result.drift = drift.artifact;
+            const qmax = await step('qmax', 'adaptive ladder: the highest concurrency one instance holds inside the SLO', () => runQmax({
+                ...common,
+                model,
+                configFile: input.configFile,
+                ladder: 'adaptive',
+                holdS: profile.holdS,
+                measureS: profile.measureS,
+                settleS: profile.settleS,
+                minSamples: profile.minSamples,
+                resolution: profile.resolution,
+                maxConcurrency: profile.maxConcurrency,
+                cloudwatchWaitS: 30,
+                pollIntervalMs: 250,
+                artifactsDir: outDir,
+                stateDir,
+                commandLine: 'scalegate rehearse',
+            }, 
+            // The rehearsal handles SIGINT/SIGTERM itself (its signal), and stops what it started.
+            { clients, progress, signal, version, handleSignals: false, loadClient }));
+            result.qmax = qmax.artifact;
+            const qmaxFile = qmax.written[0];
+            // On one machine the second instance shares the cores with the first and with the load
+            // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
+            // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
+            // labelled a lower bound (exit 1): the rehearsal carries on and says so.
+            const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () => runTtotal({
+                ...common,
+                model,
+                qmaxFile,
+                settleS: profile.recoveryWindowS,
+                pollS: 0.25,
+                maxWaitS: 30,
+                artifactsDir: outDir,
+                stateDir,
+            }, { clients, progress, signal, version, handleSignals: false, loadClient }), (r) => r.exitCode === 0 || isLowerBound(r.artifact));
+            result.ttotal = ttotal.artifact;
+            const ttotalFile = ttotal.written[0];
+            const planFile = (0,external_node_path_.join)(outDir, planFileName(modelName));
+            const plan = await step('plan', 'derive the policy from the two measurements', async () => runPlan({ modelName, model, qmaxFile, ttotalFile, outFile: planFile }, { version }));
+            result.plan = plan.artifact;
+            await step('apply', "deploy the plan's policy shape through Application Auto Scaling and CloudWatch", () => runLocalApply({ ...common, planFile }, {
+                clients,
+                setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
+            }));
+            const validate = await step('validate', 'does every deployed parameter equal the plan?', () => runValidate({ ...common, planFile, outFile: (0,external_node_path_.join)(outDir, validateFileName(modelName)) }, { clients }));
+            result.validate = validate.artifact;
         });
-        clients = aws;
-        const common = { modelName, endpoint: model.endpoint, variant: model.variant, region: rehearse_LOCAL_REGION };
-        const drift = await step('drift', 'is the endpoint exactly what the repo declares?', () => runDrift({
-            ...common,
-            clients: aws,
-            config: input.config,
-            outFile: (0,external_node_path_.join)(outDir, driftFileName(modelName)),
-            stateDir,
-        }));
-        result.drift = drift.artifact;
-        const qmax = await step('qmax', 'adaptive ladder: the highest concurrency one instance holds inside the SLO', () => runQmax({
-            ...common,
-            model,
-            configFile: input.configFile,
-            ladder: 'adaptive',
-            holdS: profile.holdS,
-            measureS: profile.measureS,
-            settleS: profile.settleS,
-            minSamples: profile.minSamples,
-            resolution: profile.resolution,
-            maxConcurrency: profile.maxConcurrency,
-            cloudwatchWaitS: 30,
-            pollIntervalMs: 250,
-            outDir,
-            stateDir,
-            commandLine: 'scalegate rehearse',
-        }, {
-            clients: aws,
-            progress: input.progress,
-            signal: input.signal,
-            handleSignals: false,
-            loadClient: { endpoint: local.endpoint, credentials: local.credentials },
-        }));
-        result.qmax = qmax.artifact;
-        const qmaxFile = qmax.written[0];
-        // On one machine the second instance shares the cores with the first and with the load
-        // generator, so the probe may never fall to the ladder's p95 at N/2 as it does on separate
-        // AWS instances. Then ttotal still writes its artifact, with T_total ending at in_service and
-        // labelled a lower bound (exit 1): the rehearsal carries on and says so.
-        const ttotal = await step('ttotal', 'one forced scale-out, timed stage by stage', () => runTtotal({
-            ...common,
-            clients: aws,
-            model,
-            qmaxFile,
-            settleS: profile.recoveryWindowS,
-            pollS: 0.25,
-            maxWaitS: 30,
-            outDir,
-            stateDir,
-            loadClient: { endpoint: local.endpoint, credentials: local.credentials },
-            signal: input.signal,
-            log,
-            version: input.version,
-        }), (r) => r.exitCode === 0 || isLowerBound(r.artifact));
-        result.ttotal = ttotal.artifact;
-        const ttotalFile = ttotal.written[0];
-        const planFile = (0,external_node_path_.join)(outDir, planFileName(modelName));
-        const plan = await step('plan', 'derive the policy from the two measurements', async () => runPlan({
-            modelName,
-            model,
-            qmaxFile,
-            ttotalFile,
-            overrides: {},
-            allowConfigMismatch: false,
-            outFile: planFile,
-            failOnWarn: false,
-            version: input.version,
-        }));
-        result.plan = plan.artifact;
-        await step('apply', "deploy the plan's policy shape through Application Auto Scaling and CloudWatch", () => runLocalApply({
-            ...common,
-            clients: aws,
-            planFile,
-            setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
-        }));
-        const validate = await step('validate', 'does every deployed parameter equal the plan?', () => runValidate({
-            ...common,
-            clients: aws,
-            planFile,
-            outFile: (0,external_node_path_.join)(outDir, validateFileName(modelName)),
-        }));
-        result.validate = validate.artifact;
     }
     catch (e) {
         const failedStep = e instanceof StepFailed ? e.step : current;
@@ -85603,15 +85689,13 @@ async function runRehearse(input) {
         log(`\n[${elapsed()}] ${failedStep} failed: ${e.message}`);
     }
     finally {
-        if (clients)
-            destroyAwsClients(clients);
         if (handle) {
             log(`[${elapsed()}] stopping the local SageMaker and its containers`);
             await handle.close();
         }
     }
     if (result.qmax)
-        result.previews = writePreviews(result, input);
+        result.previews = writePreviews(result, input, version);
     result.totalSeconds = (performance.now() - started) / 1000;
     const exitCode = result.failed ? 1 : 0;
     return {
@@ -85625,7 +85709,7 @@ async function runRehearse(input) {
     };
 }
 /** The PR comment the chain would post, and the TTFAB chart, beside the artifacts. */
-function writePreviews(result, input) {
+function writePreviews(result, input, version) {
     const comment = (0,external_node_path_.join)(input.outDir, 'comment.md');
     const chart = (0,external_node_path_.join)(input.outDir, `ttfab-${input.modelName}.svg`);
     const located = (artifact, file) => artifact ? { artifact, file: file ?? null } : null;
@@ -85634,7 +85718,7 @@ function writePreviews(result, input) {
         modelName: input.modelName,
         command: 'rehearse',
         exitCode: result.failed ? 1 : 0,
-        version: input.version,
+        version,
         error: result.failed ? `${result.failed.step}: ${result.failed.reason}` : null,
         plan: located(result.plan, fileOf('plan')),
         qmax: located(result.qmax, fileOf('qmax')),
@@ -85646,26 +85730,395 @@ function writePreviews(result, input) {
     return { comment, chart };
 }
 
+;// CONCATENATED MODULE: ./src/local/up.ts
+/**
+ * `scalegate local up`: starts the local SageMaker with one endpoint, prints one JSON line
+ * `{"aws_endpoint_url","region","endpoint_name","variant"}` on stdout once it is InService
+ * (progress goes to stderr), and runs until SIGINT/SIGTERM; then it stops every container it
+ * started and returns exit code 0.
+ */
+
+
+/**
+ * The first SIGINT/SIGTERM asks for a graceful stop. A second one (an impatient Ctrl-C) kills the
+ * containers at once and exits 1: a default signal death would leave them running.
+ */
+function untilSignal() {
+    return new Promise((resolve) => {
+        let first = true;
+        const on = (signal) => {
+            if (first) {
+                first = false;
+                resolve(signal);
+                return;
+            }
+            killAllContainers();
+            process.exit(1);
+        };
+        process.on('SIGINT', on);
+        process.on('SIGTERM', on);
+    });
+}
+async function runLocalUp(opts, io) {
+    // Listen before starting: a signal during start-up must still stop what was started.
+    const stopped = io.stopped ?? untilSignal();
+    let stopRequested = false;
+    void stopped.then(() => {
+        stopRequested = true;
+    });
+    const started = Date.now();
+    io.stderr(`local up: starting endpoint ${opts.endpoint ?? 'speech-kokoro-82m'} with ${opts.instances ?? 1} instance(s)`);
+    let handle;
+    try {
+        handle = await startLocalSageMaker({
+            ...(opts.port !== undefined ? { port: opts.port } : {}),
+            ...(opts.endpoint !== undefined ? { endpointName: opts.endpoint } : {}),
+            ...(opts.instances !== undefined ? { instances: opts.instances } : {}),
+            ...(opts.provisionDelayS !== undefined ? { provisionDelayS: opts.provisionDelayS } : {}),
+            ...(opts.maxQueueDepth !== undefined ? { maxQueueDepth: opts.maxQueueDepth } : {}),
+            ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+            ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
+            ...(opts.imageUri !== undefined ? { imageUri: opts.imageUri } : {}),
+            registerScalableTarget: false,
+            log: (line) => io.stderr(`local up: ${line}`),
+            ...(opts.verbose
+                ? { onContainerLine: (id, line) => io.stderr(`[${id}] ${line}`) }
+                : {}),
+        });
+    }
+    catch (e) {
+        io.stderr(`local up: failed to start: ${e.message}`);
+        return 1;
+    }
+    if (stopRequested) {
+        await handle.close();
+        return 0;
+    }
+    io.stderr(`local up: ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${handle.url}; ` +
+        `instances ${handle
+            .instances()
+            .map((i) => `${i.id} (pid ${i.pid}, port ${i.port})`)
+            .join(', ')}`);
+    io.stdout(JSON.stringify({
+        aws_endpoint_url: handle.url,
+        region: handle.region,
+        endpoint_name: handle.endpointName,
+        variant: handle.variantName,
+    }));
+    io.onReady?.(handle);
+    const signal = await stopped;
+    io.stderr(`local up: ${typeof signal === 'string' ? signal : 'stop'}: stopping every container`);
+    await handle.close();
+    io.stderr('local up: stopped');
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/cli/local.ts
+/**
+ * `scalegate local up`: the local SageMaker as a long-running process. Flags here; the work in
+ * src/local/up.ts.
+ */
+
+
+
+
+const local_integer = (flag, min, max = Number.MAX_SAFE_INTEGER) => (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+        throw new InvalidArgumentError(`${flag} needs an integer in ${min}..${max}, got "${value}".`);
+    return n;
+};
+const seconds = (flag) => (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+        throw new InvalidArgumentError(`${flag} needs a number of seconds >= 0, got "${value}".`);
+    return n;
+};
+const endpointName = (value) => {
+    // SageMaker's endpoint name rule.
+    if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(value))
+        throw new InvalidArgumentError(`--endpoint needs a SageMaker endpoint name (letters, digits, hyphens; up to 63), got "${value}".`);
+    return value;
+};
+/** Adds `local up` (and the `local` group) to the program. */
+function registerLocalUp(program) {
+    const local = program.commands.find((c) => c.name() === 'local') ??
+        program
+            .command('local')
+            .summary('the local SageMaker: AWS APIs and a fleet of real containers on loopback, no AWS account')
+            .description('The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs and Service Quotas on loopback, backed by real reference TTS container processes.');
+    local
+        .command('up')
+        .summary('start the local SageMaker with one endpoint and run until SIGINT/SIGTERM')
+        .description('Start the local SageMaker with one endpoint (variant AllTraffic, region local) backed by reference TTS containers, ' +
+        'and print one JSON line {"aws_endpoint_url","region","endpoint_name","variant"} on stdout once it is InService ' +
+        '(progress on stderr). Point any AWS SDK or scalegate command at it with AWS_ENDPOINT_URL=<aws_endpoint_url> ' +
+        'AWS_REGION=local and any credentials. Runs until SIGINT/SIGTERM, then stops every container it started. ' +
+        'Exit codes: 0 stopped cleanly, 1 could not start, 2 bad flag.')
+        .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', local_integer('--port', 0, 65535), 0)
+        .option('--endpoint <name>', 'endpoint name', endpointName, 'speech-kokoro-82m')
+        .option('--instances <n>', 'initial instance count', local_integer('--instances', 1, 64), 1)
+        .option('--provision-delay-s <s>', 'seconds from a capacity request to the instance process starting (the instance "boot")', seconds('--provision-delay-s'), 2)
+        .option('--max-queue-depth <n>', 'MAX_QUEUE_DEPTH of the model environment', local_integer('--max-queue-depth', 1), 64)
+        .option('--workers <n>', 'WORKERS of the model environment (synthesis threads per instance)', local_integer('--workers', 1, 64), 1)
+        .option('--quota <n>', "the '<instance type> for endpoint usage' quota", local_integer('--quota', 1, 1000), 4)
+        .option('--verbose', 'echo container output on stderr')
+        .action(async (flags) => {
+        if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
+            throw new UsageError(`--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`);
+        }
+        // The image the endpoint reports: infra/container's CDK asset URI, as `cdk deploy` tags it.
+        const code = await runLocalUp({ ...flags, imageUri: localImageUri() }, {
+            stdout: (line) => process.stdout.write(`${line}\n`),
+            stderr: (line) => process.stderr.write(`${line}\n`),
+        });
+        process.exitCode = code;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/options/local-apply.ts
+/** The options of `scalegate local apply` (command line only: the action never touches the local SageMaker). */
+
+
+const LOCAL_APPLY_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'the plan to deploy (from `scalegate plan`)', { cli: { required: true } }),
+    allowConfigMismatch: flag('allow-config-mismatch', 'apply a plan measured on another image or instance type (warns; the deploy gate would refuse it)'),
+};
+
+;// CONCATENATED MODULE: ./src/cli/local-apply.ts
+
+
+
+
+
+
+/**
+ * `scalegate local apply`, registered under the `local` command group (src/cli/local.ts owns the
+ * group and `local up`). Pass the `local` Command; given the root program instead, it finds the
+ * `local` group there (creating it when absent).
+ */
+function registerLocalApply(parent) {
+    const local = parent.name() === 'local'
+        ? parent
+        : (parent.commands.find((c) => c.name() === 'local') ??
+            parent.command('local').summary('the local SageMaker (no AWS account needed)'));
+    const command = local
+        .command('apply')
+        .summary("deploy a plan's scaling policy onto the local SageMaker (what the CDK construct deploys on AWS)")
+        .description("Deploys the plan's policy shape onto the local SageMaker's endpoint through the AWS APIs the CDK resources use: RegisterScalableTarget (min/max, suspension cleared), PutScalingPolicy (target tracking scale-out, step scale-in), PutMetricAlarm (the scale-in alarm invoking the step policy, the observability alarms). Then reads everything back and compares it with the plan. MAX_QUEUE_DEPTH can only be changed in process (the local SageMaker has no CreateModel/UpdateEndpoint): a differing value is reported. Point it at the local SageMaker with AWS_ENDPOINT_URL. Exit codes: 0 applied and equal to the plan, 1 something still differs, 2 refused input.");
+    addOptions(command, LOCAL_APPLY_OPTIONS)
+        .addOption(jsonOption())
+        .action(async (flags) => {
+        const values = optionValues(LOCAL_APPLY_OPTIONS, flags);
+        const context = loadModelContext(values);
+        const result = await withAwsClients({ region: context.region }, (clients) => runLocalApply({ ...values, ...context, planFile: values.planFile }, { clients, progress: stderrProgress() }));
+        present(result, { json: flags.json === true });
+    });
+    command.exitOverride();
+    return command;
+}
+
+;// CONCATENATED MODULE: ./src/options/plan.ts
+/** The options of `scalegate plan` (command line and action). */
+
+
+const fromConfig = (key) => ({ defaultText: `the config's ${key}` });
+const PLAN_OPTIONS = {
+    ...MODEL_OPTIONS,
+    qmaxFile: spec_text('qmax', '<file>', 'qmax artifact (from `scalegate qmax`)', {
+        cli: { required: true },
+        action: {
+            defaultText: 'the newest in artifacts-dir (by its measured_at) whose fingerprint fits the config',
+        },
+    }),
+    ttotalFile: spec_text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
+        action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
+    }),
+    outFile: outFile('plan artifact', 'plan-<model>.json'),
+    failOn: choice('fail-on', '<level>', ['stop', 'warn'], 'exit 1 on this verdict or worse', {
+        default: 'stop',
+    }),
+    allowConfigMismatch: flag('allow-config-mismatch', 'plan from a qmax and a ttotal of different fingerprints (warns; recorded in the plan)'),
+    assumeTTotalS: spec_number('assume-t-total', '<seconds>', 'positive', 'state T_total in seconds instead of measuring it (labelled stated, never measured)'),
+    peakRps: spec_number('peak-rps', '<n>', 'positive', 'peak load, requests/s', fromConfig('peak_rps')),
+    peakStreams: spec_number('peak-streams', '<n>', 'positive', 'peak load, concurrent streams', fromConfig('peak_streams')),
+    troughRps: spec_number('trough-rps', '<n>', 'nonNegative', 'trough load, requests/s', fromConfig('trough_rps')),
+    troughStreams: spec_number('trough-streams', '<n>', 'nonNegative', 'trough load, concurrent streams', fromConfig('trough_streams')),
+    surgeRatio: spec_number('surge-ratio', '<k>', 'any', 'traffic growth to absorb within one T_total, 1 <= k < 1.5', fromConfig('surge_ratio')),
+    sloMs: spec_number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms; must equal the one the ladder was judged against', fromConfig('slo_ms')),
+    minInstancesFloor: spec_number('min-instances-floor', '<n>', 'positiveInteger', 'never fewer instances than this', fromConfig('min_instances_floor')),
+};
+
+;// CONCATENATED MODULE: ./src/cli/plan.ts
+
+
+
+
+
+function registerPlan(program) {
+    const command = program
+        .command('plan')
+        .summary('derive thresholds, cooldowns, fleet size and findings from the measurements (never touches AWS)')
+        .description("Derive every scaling parameter from a qmax artifact and a ttotal artifact (or a stated T_total) plus the operator's choices in scalegate.config.json (flags override them). Writes the plan artifact and prints the report: measured / chosen / derived, every finding with its fix, and the deployable values. Exit codes: 0 ok or warn, 1 verdict stop (or warn with --fail-on warn), 2 refused input.");
+    addOptions(command, PLAN_OPTIONS)
+        .addOption(jsonOption())
+        .action((flags) => {
+        const values = optionValues(PLAN_OPTIONS, flags);
+        const { modelName, model } = loadModelContext({
+            modelName: values.modelName,
+            configFile: values.configFile,
+        });
+        const result = runPlan({ ...values, modelName, model, qmaxFile: values.qmaxFile });
+        present(result, { json: flags.json === true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/options/qmax.ts
+/** The options of `scalegate qmax` (command line and action). */
+
+
+
+
+
+const a = LADDER_DEFAULTS.adaptive;
+const f = LADDER_DEFAULTS.fixed;
+const QMAX_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    outFile: outFile('artifact', 'qmax-<model>-<transport>-<slug>.json'),
+    target: spec_text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
+        action: false,
+    }),
+    transport: parsed('transport', '<kind>', (raw) => parseTransportKind(raw), 'load transport: response-stream (through the endpoint) or http (a container directly)', {
+        defaultText: 'http with a target, else response-stream',
+        action: { defaultText: 'response-stream (through the endpoint)' },
+    }),
+    sloMs: spec_number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms', { defaultText: "the config's slo_ms" }),
+    ladder: choice('ladder', '<mode>', ['adaptive', 'fixed'], 'how the ladder walks: doubling, then bisection (adaptive), or exactly the rungs given (fixed)', {
+        default: 'adaptive',
+    }),
+    rungs: integerList('rungs', '<list>', 'fixed ladder rungs, comma-separated', {
+        defaultText: DEFAULT_FIXED_RUNGS.join(','),
+    }),
+    maxConcurrency: spec_number('max-concurrency', '<n>', 'positiveInteger', 'highest concurrency the ladder tries', {
+        defaultText: `adaptive ${a.maxConcurrency}, fixed the highest rung`,
+    }),
+    resolution: spec_number('resolution', '<n>', 'positiveInteger', 'adaptive: bisect until Q_max is known to within n', {
+        defaultText: `${a.resolution}`,
+    }),
+    holdS: spec_number('hold-s', '<s>', 'positive', 'longest a rung runs, seconds', {
+        defaultText: `adaptive ${a.holdS}, fixed ${f.holdS}`,
+    }),
+    measureS: spec_number('measure-s', '<s>', 'positive', 'measure window: the last seconds of the hold', {
+        defaultText: `adaptive ${a.measureS}, fixed ${f.measureS}`,
+    }),
+    settleS: spec_number('settle-s', '<s>', 'nonNegative', 'discarded start of each rung, seconds', {
+        defaultText: `adaptive ${a.settleS}, fixed ${f.settleS}`,
+    }),
+    runs: spec_number('runs', '<n>', 'positiveInteger', 'repeat the whole ladder; Q_max is the lowest run (2 or more evaluates curve_repeatability)', {
+        defaultText: '1',
+    }),
+    promptsFile: spec_text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+        defaultText: 'the built-in set',
+        action: false,
+    }),
+    eventsFile: spec_text('events', '<file>', 'write one JSON line per request', { action: false }),
+    cloudwatch: toggle('cloudwatch', 'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold', 'skip the CloudWatch join (no R)'),
+    cloudwatchWaitS: spec_number('cloudwatch-wait-s', '<s>', 'nonNegative', 'longest wait for late CloudWatch datapoints', {
+        defaultText: `${CLOUDWATCH_WAIT_S}`,
+        action: false,
+    }),
+    requestTimeoutS: spec_number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
+        defaultText: 'invocation_ceiling_s',
+        action: false,
+    }),
+    minSamples: spec_number('min-samples', '<n>', 'positiveInteger', 'a rung is never decided on fewer samples (at least 72)', {
+        defaultText: '100',
+    }),
+    freezeTimeoutS: spec_number('freeze-timeout-s', '<s>', 'positive', 'longest wait for one InService instance after freezing', {
+        defaultText: '1200',
+    }),
+    dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
+};
+
+;// CONCATENATED MODULE: ./src/cli/qmax.ts
+
+
+
+
+
+
+
+function registerQmax(program) {
+    const command = program
+        .command('qmax')
+        .summary('measure Q_max: the highest concurrency one instance holds inside the p95 TTFAB SLO')
+        .description('Closed-loop concurrency ladder against one frozen instance of the endpoint (InvokeEndpointWithResponseStream), ' +
+        'or against a container directly with --target. Adaptive by default: concurrency 1, then x2 until a rung fails, ' +
+        'then bisection to --resolution; each rung ends once its window is settled and the 95 % confidence interval of its ' +
+        'p95 lies wholly inside or outside the SLO. The endpoint is frozen (thaw journal first, scaling suspended, one ' +
+        'instance) and restored on every exit, SIGINT and SIGTERM included. Progress goes to stderr. ' +
+        'Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).');
+    addOptions(command, QMAX_OPTIONS)
+        .addOption(jsonOption())
+        .action(async (flags) => {
+        const values = optionValues(QMAX_OPTIONS, flags);
+        const context = loadModelContext(values);
+        const input = { ...values, ...context, commandLine: commandLine() };
+        const live = !values.target && values.transport !== 'http';
+        const deps = { progress: stderrProgress() };
+        try {
+            const result = live && !values.dryRun
+                ? await withAwsClients({
+                    region: context.region,
+                    maxConcurrency: values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
+                }, (clients) => runQmax(input, { ...deps, clients }))
+                : await runQmax(input, deps);
+            present(result, { json: flags.json === true });
+        }
+        catch (e) {
+            if (e instanceof InterruptedError)
+                return presentInterruption('qmax', e);
+            throw e;
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/options/rehearse.ts
+/** The options of `scalegate rehearse` (command line only). */
+
+
+const REHEARSAL_MODEL = 'reference-tts';
+const REHEARSAL_OUT = 'artifacts/local';
+const REHEARSE_OPTIONS = {
+    modelName: spec_text('model', '<name>', `model from ${CONFIG_FILE} whose container is rehearsed`, {
+        default: REHEARSAL_MODEL,
+    }),
+    configFile: spec_text('config', '<file>', 'scalegate config file', { default: CONFIG_FILE }),
+    outDir: spec_text('out', '<dir>', 'where the artifacts and previews go', { default: REHEARSAL_OUT }),
+    quick: flag('quick', 'shorter holds and delays (what CI runs)'),
+    provisionDelayS: spec_number('provision-delay-s', '<s>', 'positive', 'seconds before a new instance starts', {
+        action: false,
+    }),
+};
+
 ;// CONCATENATED MODULE: ./src/cli/rehearse.ts
 
 
 
 
 
-const REHEARSAL_MODEL = 'reference-tts';
-const REHEARSAL_OUT = 'artifacts/local';
+
 function registerRehearse(program) {
-    program
+    const command = program
         .command('rehearse')
         .summary('run the whole chain on the local SageMaker: drift, qmax, ttotal, plan, apply, validate')
-        .description("Starts the local SageMaker with the reference TTS container (one instance, a provisioning delay, a scalable target and no policy: a freshly deployed calibration endpoint), then runs drift -> qmax -> ttotal -> plan against it, applies the plan's policy through Application Auto Scaling and CloudWatch, and validates it. Writes every artifact, the PR comment preview (comment.md) and an SVG chart of p95 TTFAB vs concurrency into --out. Stops everything it started on success, failure or Ctrl-C. No AWS account needed. Exit codes: 0 the chain completed, 1 a step failed, 2 usage error.")
-        .option('--model <name>', 'model from scalegate.config.json whose container is rehearsed', REHEARSAL_MODEL)
-        .option('--config <file>', 'scalegate config file', 'scalegate.config.json')
-        .option('--out <dir>', 'where the artifacts and previews go', REHEARSAL_OUT)
-        .option('--quick', 'shorter holds and delays (what CI runs)')
-        .option('--provision-delay-s <s>', 'seconds before a new instance starts', positiveNumber('--provision-delay-s'))
-        .action(async (flags) => {
-        const context = loadModelContext({ model: flags.model, config: flags.config });
+        .description("Starts the local SageMaker with the reference TTS container (one instance, a provisioning delay, a scalable target and no policy: a freshly deployed calibration endpoint), then runs drift -> qmax -> ttotal -> plan against it, applies the plan's policy through Application Auto Scaling and CloudWatch, and validates it. Writes every artifact, the PR comment preview (comment.md) and an SVG chart of p95 TTFAB vs concurrency into --out. Stops everything it started on success, failure or Ctrl-C. No AWS account needed. Exit codes: 0 the chain completed, 1 a step failed, 2 usage error.");
+    addOptions(command, REHEARSE_OPTIONS).action(async (flags) => {
+        const values = optionValues(REHEARSE_OPTIONS, flags);
+        const context = loadModelContext({ modelName: values.modelName, configFile: values.configFile });
         const abort = new AbortController();
         // Ctrl-C / SIGTERM end the chain; the command itself thaws and stops every process it started.
         const onSignal = (signal) => {
@@ -85680,13 +86133,10 @@ function registerRehearse(program) {
                 configFile: context.configFile,
                 modelName: context.modelName,
                 model: context.model,
-                outDir: (0,external_node_path_.resolve)(flags.out),
-                quick: flags.quick === true,
-                version: VERSION,
-                provisionDelayS: flags.provisionDelayS,
-                progress: createProgressRenderer(process.stderr),
-                signal: abort.signal,
-            });
+                outDir: (0,external_node_path_.resolve)(values.outDir),
+                quick: values.quick,
+                provisionDelayS: values.provisionDelayS,
+            }, { progress: stderrProgress(), signal: abort.signal });
             present(result);
         }
         finally {
@@ -85694,6 +86144,16 @@ function registerRehearse(program) {
             process.off('SIGTERM', onSignal);
         }
     });
+}
+
+;// CONCATENATED MODULE: ./src/report/thaw-text.ts
+function renderThawReport(r) {
+    const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
+    for (const e of r.errors)
+        lines.push(`  FAILED: ${e}`);
+    if (r.errors.length > 0 && r.journal_file)
+        lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+    return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/thaw.ts
@@ -85708,6 +86168,9 @@ function registerRehearse(program) {
 
 
 
+
+
+
 function processAlive(pid) {
     try {
         process.kill(pid, 0);
@@ -85717,38 +86180,41 @@ function processAlive(pid) {
         return e.code === 'EPERM';
     }
 }
-function thaw_sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-}
-async function runThaw(options, adapters) {
-    const { endpoint, variant } = options;
-    const journal = readThawJournal(endpoint, options.stateDir);
-    const journalFile = journal ? thawJournalPath(endpoint, options.stateDir) : null;
+async function runThaw(input, deps) {
+    const { endpoint, variant } = input;
+    const { log, signal } = resolveDeps(deps);
+    const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+    if (!adapters)
+        throw new Error('thaw needs AWS clients (or freeze adapters)');
+    const journal = readThawJournal(endpoint, input.stateDir);
+    const journalFile = journal ? thawJournalPath(endpoint, input.stateDir) : null;
     const actions = [];
     const errors = [];
     let journalDeleted = false;
     if (journal) {
         if (journal.variant !== variant) {
-            throw new UsageError(`${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`);
+            throw usage `${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
         }
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
-        if (!options.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-            throw new UsageError(`${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. ` +
-                'Stop it (SIGINT/SIGTERM), or pass --force to thaw under it.');
+        if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
+            throw usage `${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
         }
         // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
         // cannot change until it is InService.
-        const deadline = Date.now() + (options.waitS ?? 600) * 1000;
-        let capacity = await adapters.describeVariantCapacity();
-        while (capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count) {
-            if (Date.now() > deadline)
-                break;
-            await thaw_sleep(options.pollIntervalMs ?? 2000);
-            capacity = await adapters.describeVariantCapacity();
-        }
+        await waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
+            const capacity = await adapters.describeVariantCapacity();
+            return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+                ? undefined
+                : capacity;
+        }, {
+            deadline: Date.now() + (input.waitS ?? 600) * 1000,
+            interval: input.pollIntervalMs ?? 2000,
+            signal,
+            log: (line) => log(`thaw: ${line}`),
+        });
         const result = await restoreFromJournal(journal, adapters, {
-            stateDir: options.stateDir,
-            deadlineMs: options.callTimeoutMs ?? 15_000,
+            stateDir: input.stateDir,
+            deadlineMs: input.callTimeoutMs ?? 15_000,
         });
         actions.push(`journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`);
         actions.push(...result.actions);
@@ -85787,18 +86253,27 @@ async function runThaw(options, adapters) {
         errors,
         journal_deleted: journalDeleted,
     };
-    const lines = [`thaw ${endpoint}/${variant}:`, ...actions.map((a) => `  ${a}`)];
-    for (const e of errors)
-        lines.push(`  FAILED: ${e}`);
-    if (errors.length > 0 && journalFile)
-        lines.push(`  the journal ${journalFile} was kept; run thaw again once the endpoint is InService`);
     return {
         artifact,
-        report: lines.join('\n'),
+        report: renderThawReport(artifact),
         exitCode: errors.length > 0 ? 1 : 0,
         written: [],
     };
 }
+
+;// CONCATENATED MODULE: ./src/options/thaw.ts
+/** The options of `scalegate thaw` (command line and action). */
+
+
+const THAW_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    variant: spec_text('variant', '<name>', 'production variant', {
+        defaultText: 'the model config, else AllTraffic',
+        action: false,
+    }),
+    force: flag('force', "thaw even though the journal's process still seems to be running", { action: false }),
+};
 
 ;// CONCATENATED MODULE: ./src/cli/thaw.ts
 
@@ -85806,17 +86281,18 @@ async function runThaw(options, adapters) {
 
 
 
+
 /** --model (endpoint from the config) or --endpoint (variant and region from a model that names it, else flags). */
-function resolveTarget(flags) {
-    if (flags.model || !flags.endpoint) {
-        const ctx = loadModelContext(flags);
-        return { endpoint: ctx.endpoint, variant: flags.variant ?? ctx.variant, region: ctx.region };
+function resolveTarget(values) {
+    if (values.modelName || !values.endpoint) {
+        const ctx = loadModelContext(values);
+        return { endpoint: ctx.endpoint, variant: values.variant ?? ctx.variant, region: ctx.region };
     }
-    let variant = flags.variant;
-    let region = flags.region ?? process.env.AWS_REGION;
+    let variant = values.variant;
+    let region = values.region ?? process.env.AWS_REGION;
     try {
-        const config = readConfigFile(flags.config ?? 'scalegate.config.json');
-        const model = Object.values(config.models).find((m) => m.endpoint === flags.endpoint);
+        const config = readConfigFile(values.configFile ?? CONFIG_FILE);
+        const model = Object.values(config.models).find((m) => m.endpoint === values.endpoint);
         variant ??= model?.variant;
         region ??= model?.region;
     }
@@ -85824,33 +86300,66 @@ function resolveTarget(flags) {
         // No config: thaw works from flags alone.
     }
     if (!region)
-        throw new UsageError('--region (or AWS_REGION) is needed to thaw an endpoint the config does not declare.');
-    return { endpoint: flags.endpoint, variant: variant ?? 'AllTraffic', region };
+        throw usage `${opt('region')} (or AWS_REGION) is needed to thaw an endpoint the config does not declare.`;
+    return { endpoint: values.endpoint, variant: variant ?? 'AllTraffic', region };
 }
 function registerThaw(program) {
     const command = program
         .command('thaw')
         .summary('restore what a qmax/ttotal freeze changed (idempotent, safe any time)')
         .description("Restores the endpoint variant from its thaw journal (the desired instance count and the exact suspension flags captured before the freeze) and deletes the journal; without a journal, clears every suspension flag of the variant's scalable target. Running it again changes nothing. Exit codes: 0 restored or nothing to do, 1 a restore call failed (journal kept), 2 usage error.");
-    addModelOptions(command);
-    command
-        .option('--variant <name>', 'production variant (default: the model config, else AllTraffic)')
-        .option('--force', "thaw even though the journal's process still seems to be running")
+    addOptions(command, THAW_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
-        const target = resolveTarget(flags);
-        const clients = createAwsClients({ region: target.region });
-        try {
-            const result = await runThaw({ endpoint: target.endpoint, variant: target.variant, force: flags.force }, awsFreezeAdapters(clients, target.endpoint, target.variant));
-            present(result, { json: flags.json });
-        }
-        finally {
-            destroyAwsClients(clients);
-        }
+        const values = optionValues(THAW_OPTIONS, flags);
+        const target = resolveTarget(values);
+        const result = await withAwsClients({ region: target.region }, (clients) => runThaw({ endpoint: target.endpoint, variant: target.variant, force: values.force }, { clients, progress: stderrProgress() }));
+        present(result, { json: flags.json === true });
     });
 }
 
+;// CONCATENATED MODULE: ./src/options/ttotal.ts
+/** The options of `scalegate ttotal` (command line and action). */
+
+
+
+const d = TTOTAL_DEFAULTS;
+const TTOTAL_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    qmaxFile: spec_text('qmax', '<file>', 'qmax artifact of this endpoint (from `scalegate qmax`)', {
+        cli: { required: true },
+        action: { defaultText: 'the newest in artifacts-dir whose fingerprint fits the config' },
+    }),
+    outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),
+    probeConcurrency: spec_number('probe-concurrency', '<n>', 'positiveInteger', 'probe at N in flight', {
+        defaultText: 'the highest usable rung <= Q_max whose half is a usable rung',
+    }),
+    maxWaitS: spec_number('max-wait-s', '<s>', 'positive', 'longest wait for the scale-out, seconds', {
+        defaultText: `${d.maxWaitS}`,
+    }),
+    settleS: spec_number('settle-s', '<s>', 'positive', 'recovery window, also the probe hold before the trigger, seconds', {
+        defaultText: `${d.settleS}`,
+    }),
+    pollS: spec_number('poll-s', '<s>', 'positive', 'DescribeEndpoint poll interval (the bound on in_service), seconds', {
+        defaultText: `${d.pollS}`,
+    }),
+    minWindowSamples: spec_number('min-window-samples', '<n>', 'positiveInteger', 'completions a recovery window needs', {
+        defaultText: `${d.minWindowSamples}`,
+        action: false,
+    }),
+    recoveryFactor: spec_number('recovery-factor', '<k>', 'positive', "recovered when the probe p95 <= k x the ladder's p95 at N/2 (recorded in the artifact)", { defaultText: `${d.recoveryFactor}` }),
+    publicationDelayS: spec_number('publication-delay-s', '<s>', 'nonNegative', 'CloudWatch publication delay added to the alarm period x datapoints', { defaultText: 'one period, labelled assumed', action: false }),
+    quotaCode: spec_text('quota-code', '<code>', 'Service Quotas code of "<instance type> for endpoint usage"', {
+        defaultText: 'found by name',
+        action: false,
+    }),
+    allowConfigMismatch: flag('allow-config-mismatch', "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)"),
+};
+
 ;// CONCATENATED MODULE: ./src/cli/ttotal.ts
+
+
 
 
 
@@ -85861,69 +86370,41 @@ function registerTtotal(program) {
         .command('ttotal')
         .summary('time one forced scale-out, stage by stage (T_total)')
         .description("Measure T_total: freeze the endpoint at one instance (thaw journal first), run a closed-loop probe at N in flight, force one more instance (UpdateEndpointWeightsAndCapacities) and timestamp every stage: desired_set (the clock starts), instance_logging (first event of the new instance's log stream), the container's stage markers, in_service (DescribeEndpoint), traffic_recovered (first window whose probe p95 TTFAB falls to the ladder's p95 at N/2 x 1.25). The policy's detection lag is read from the deployed scale-out alarms (else a 60 s bound, labelled). The fleet size and suspension flags are always restored. Refuses (exit 2) a qmax artifact of another fingerprint (unless --allow-config-mismatch), another transport, without usable rungs at N and N/2, or no instance quota headroom. Exit codes: 0 measured, 1 the scale-out never completed (diagnosed) or the restore failed, 2 refused input.");
-    addModelOptions(command);
-    command
-        .requiredOption('--qmax <file>', 'qmax artifact of this endpoint (from `scalegate qmax`)')
-        .option('--probe-concurrency <n>', 'probe N in flight (default: the highest usable rung <= Q_max whose half is a usable rung)', positiveInteger('--probe-concurrency'))
-        .option('--max-wait-s <s>', `longest wait for the scale-out (default ${TTOTAL_DEFAULTS.maxWaitS})`, positiveNumber('--max-wait-s'))
-        .option('--settle-s <s>', `recovery window length, also the probe hold before the trigger (default ${TTOTAL_DEFAULTS.settleS})`, positiveNumber('--settle-s'))
-        .option('--poll-s <s>', `DescribeEndpoint poll interval: the bound on in_service (default ${TTOTAL_DEFAULTS.pollS})`, positiveNumber('--poll-s'))
-        .option('--min-window-samples <n>', `completions a recovery window needs (default ${TTOTAL_DEFAULTS.minWindowSamples})`, positiveInteger('--min-window-samples'))
-        .option('--recovery-factor <k>', `recovered when the probe p95 <= k x the ladder's p95 at N/2 (default ${TTOTAL_DEFAULTS.recoveryFactor}; recorded in the artifact)`, positiveNumber('--recovery-factor'))
-        .option('--publication-delay-s <s>', 'CloudWatch publication delay added to the alarm period x datapoints (default: one period, labelled assumed)', nonNegativeNumber('--publication-delay-s'))
-        .option('--quota-code <code>', 'Service Quotas code of "<instance type> for endpoint usage" (default: found by name)')
-        .option('--allow-config-mismatch', 'measure although the qmax fingerprint differs from the endpoint (warns; recorded)')
-        .option('--out <file>', 'where to write the artifact (default: artifacts/ttotal-<model>-force-desired-<slug>.json)')
+    addOptions(command, TTOTAL_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
-        const context = loadModelContext(flags);
-        const clients = createAwsClients({ region: context.region });
-        const controller = new AbortController();
-        const log = (line) => process.stderr.write(`${line}\n`);
-        const guard = installSignalGuard(controller, log);
+        const values = optionValues(TTOTAL_OPTIONS, flags);
+        const context = loadModelContext(values);
         try {
-            const result = await runTtotal({
-                clients,
-                modelName: context.modelName,
-                model: context.model,
-                endpoint: context.endpoint,
-                variant: context.variant,
-                region: context.region,
-                qmaxFile: flags.qmax,
-                probeConcurrency: flags.probeConcurrency,
-                maxWaitS: flags.maxWaitS,
-                settleS: flags.settleS,
-                pollS: flags.pollS,
-                minWindowSamples: flags.minWindowSamples,
-                recoveryFactor: flags.recoveryFactor,
-                publicationDelayS: flags.publicationDelayS,
-                quotaCode: flags.quotaCode,
-                allowConfigMismatch: flags.allowConfigMismatch === true,
-                outFile: flags.out,
-                signal: controller.signal,
-                log,
-                command: `scalegate ${process.argv.slice(2).join(' ')}`,
-                version: VERSION,
-            });
-            present(result, { json: flags.json });
+            const result = await withAwsClients({ region: context.region }, (clients) => runTtotal({ ...values, ...context, qmaxFile: values.qmaxFile, commandLine: commandLine() }, { clients, progress: stderrProgress() }));
+            present(result, { json: flags.json === true });
         }
         catch (e) {
-            if (guard.received || e instanceof InterruptedError) {
-                const signal = guard.received ?? e.signal;
-                log(`scalegate ttotal: interrupted by ${signal}; the endpoint was restored (see above)`);
-                process.exitCode = signal === 'SIGINT' ? 130 : 143;
-                return;
-            }
+            if (e instanceof InterruptedError)
+                return presentInterruption('ttotal', e);
             throw e;
-        }
-        finally {
-            guard.remove();
-            destroyAwsClients(clients);
         }
     });
 }
 
+;// CONCATENATED MODULE: ./src/options/validate.ts
+/** The options of `scalegate validate` (command line and action). */
+
+
+const VALIDATE_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'the plan that was deployed (from `scalegate plan`)', {
+        cli: { required: true },
+        action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+    }),
+    outFile: outFile('validate artifact', 'validate-<model>.json'),
+};
+
 ;// CONCATENATED MODULE: ./src/cli/validate.ts
+
+
+
 
 
 
@@ -85932,25 +86413,13 @@ function registerValidate(program) {
         .command('validate')
         .summary('read-only: does every deployed scaling parameter equal the plan?')
         .description("Read-only check after a deploy: min/max capacity, no suspension, the scale-out policy's metric, TargetValue, ScaleOutCooldown and DisableScaleIn, the scale-in policy's adjustment, Cooldown and its alarm (metric, statistic, period, evaluation periods, threshold, comparison, missing data, and that it invokes the policy), the container's MAX_QUEUE_DEPTH, the observability alarms (service time at the measured TTFAB p95 at concurrency 1), the routing strategy, and the deployed image and instance type against the plan's fingerprint. Policies or scalegate alarms the plan does not declare count as mismatches. Writes artifacts/validate-<model>.json. Exit codes: 0 clean, 1 mismatch (each parameter named), 2 refused input.");
-    addModelOptions(command);
-    command
-        .requiredOption('--plan <file>', 'the plan that was deployed (from `scalegate plan`)')
-        .option('--out <file>', 'where to write the validate artifact (default: artifacts/validate-<model>.json)')
+    addOptions(command, VALIDATE_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
-        const context = loadModelContext(flags);
-        await withAwsClients({ region: context.region }, async (clients) => {
-            const result = await runValidate({
-                clients,
-                modelName: context.modelName,
-                endpoint: context.endpoint,
-                variant: context.variant,
-                region: context.region,
-                planFile: flags.plan,
-                outFile: flags.out,
-            });
-            present(result, { json: flags.json });
-        });
+        const values = optionValues(VALIDATE_OPTIONS, flags);
+        const context = loadModelContext(values);
+        const result = await withAwsClients({ region: context.region }, (clients) => runValidate({ ...values, ...context }, { clients, progress: stderrProgress() }));
+        present(result, { json: flags.json === true });
     });
 }
 
@@ -85973,10 +86442,11 @@ function registerValidate(program) {
 
 
 
+
 function buildProgram() {
     const program = new Command('scalegate')
         .description('Measured autoscaling for latency-sensitive SageMaker endpoints: measure Q_max and T_total, derive the policy, gate the deploy.')
-        .version('0.1.0')
+        .version(VERSION)
         .showHelpAfterError('(run with --help for usage)')
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });

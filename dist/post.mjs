@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1715);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7617);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1715:
+/***/ 7617:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87449,16 +87449,54 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
 ;// CONCATENATED MODULE: ./src/model/errors.ts
 /**
  * A mistake the user can fix: bad flag, bad file, refused input. The CLI and the action print
- * `message` (never a stack trace) and exit with code 2.
+ * the message (never a stack trace) and exit with code 2.
+ *
+ * A message is written once for both surfaces: an option it names is an `OptionRef`, rendered
+ * `--slo-ms` on the command line and `input slo-ms` in the action (`messageFor`). `message`
+ * itself is the command-line rendering.
  */
+const errors_opt = (option, value) => value === undefined ? { option } : { option, value };
+/** An option as the subject of a refusal: `--peak-rps needs ...` / `input peak-rps: needs ...`. */
+const subject = (option) => ({ option, subject: true });
+const isOptionRef = (v) => typeof v === 'object' && v !== null && typeof v.option === 'string';
+function renderOption(ref, surface) {
+    if (surface === 'cli')
+        return ref.value === undefined ? `--${ref.option}` : `--${ref.option} ${ref.value}`;
+    if (ref.subject)
+        return `input ${ref.option}:`;
+    return ref.value === undefined ? `input ${ref.option}` : `input ${ref.option} (${ref.value})`;
+}
+const render = (parts, surface) => parts.map((p) => (typeof p === 'string' ? p : renderOption(p, surface))).join('');
 class errors_UsageError extends Error {
     exitCode = 2;
+    parts;
     constructor(message) {
-        super(message);
+        const parts = typeof message === 'string' ? [message] : message;
+        super(render(parts, 'cli'));
+        this.parts = parts;
         this.name = 'UsageError';
     }
+    /** The message with every option it names spelled the way `surface` takes it. */
+    messageFor(surface) {
+        return render(this.parts, surface);
+    }
+}
+/** `usage\`${opt('rungs')} lists the rungs of a fixed ladder\``: a UsageError naming options. */
+function errors_usage(strings, ...values) {
+    const parts = [];
+    strings.forEach((s, i) => {
+        if (s !== '')
+            parts.push(s);
+        if (i < values.length) {
+            const v = values[i];
+            parts.push(isOptionRef(v) ? v : String(v));
+        }
+    });
+    return new errors_UsageError(parts);
 }
 const isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
+/** The message of a refusal as `surface` shows it (plain errors: their message). */
+const usageMessage = (e, surface) => e instanceof errors_UsageError ? e.messageFor(surface) : e.message;
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
@@ -97003,6 +97041,8 @@ function preprocess(fn, schema) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
 
+/** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
+const LOCAL_REGION = 'local';
 /**
  * What a measurement is valid for. Two artifacts pair only when their fingerprints are equal:
  * a Q_max measured on another image, instance type, environment or region says nothing about
@@ -97052,6 +97092,20 @@ function imageDigestOf(imageUri) {
     const lastSegment = imageUri.slice(imageUri.lastIndexOf('/') + 1);
     const colon = lastSegment.lastIndexOf(':');
     return colon >= 0 ? lastSegment.slice(colon + 1) : 'latest';
+}
+/**
+ * The fingerprint a measurement of `model` carries, from the config side: its instance type, the
+ * image digest it deploys (src/model/asset-hash.ts `modelImageDigest`) and its measured
+ * environment, in `region`. What the http transport records, what the gate and the action's
+ * discovery compare measurements with.
+ */
+function configFingerprint(model, imageDigest, region) {
+    return {
+        instance_type: model.instance_type,
+        image_digest: imageDigest,
+        container_env: measuredEnvironment(model.container_env),
+        region,
+    };
 }
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
 function fingerprint_fingerprintSlug(fp) {
@@ -97942,6 +97996,83 @@ function deleteThawJournal(endpoint, dir = stateDir()) {
     (0,external_node_fs_.rmSync)(journal_thawJournalPath(endpoint, dir), { force: true });
 }
 
+;// CONCATENATED MODULE: ./src/report/thaw-text.ts
+function renderThawReport(r) {
+    const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
+    for (const e of r.errors)
+        lines.push(`  FAILED: ${e}`);
+    if (r.errors.length > 0 && r.journal_file)
+        lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/wait.ts
+/**
+ * The one way scalegate waits for something: ask `probe` until it answers, pausing between
+ * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
+ * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
+ * signal's reason (an Error; anything else is wrapped in an AbortError).
+ */
+
+/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    const error = new Error(reason === undefined ? 'aborted' : String(reason));
+    error.name = 'AbortError';
+    return error;
+}
+/** Throws the abort reason when `signal` is aborted. */
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+async function pauseFor(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
+    }
+    catch (e) {
+        if (signal?.aborted)
+            throw abortReason(signal);
+        throw e;
+    }
+}
+/**
+ * Asks `probe` until it returns something other than `undefined` and returns that; returns
+ * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
+ * instance"): logged as `waiting for <label>` the first time the wait has to pause.
+ */
+async function wait_waitUntil(label, probe, options) {
+    const clock = options.clock ?? Date.now;
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    const { signal } = options;
+    let announced = false;
+    const pauseOnce = async () => {
+        if (!announced) {
+            options.log?.(`waiting for ${label}`);
+            announced = true;
+        }
+        const now = clock();
+        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
+        await pauseFor(Math.min(wanted, deadline - now), signal);
+    };
+    throwIfAborted(signal);
+    if (options.pauseFirst)
+        await pauseOnce();
+    for (;;) {
+        throwIfAborted(signal);
+        const answer = await probe();
+        if (answer !== undefined)
+            return answer;
+        if (clock() >= deadline)
+            return undefined;
+        await pauseOnce();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/commands/freeze.ts
 /**
  * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
@@ -97961,6 +98092,7 @@ function deleteThawJournal(endpoint, dir = stateDir()) {
 
 
 
+
 function awsFreezeAdapters(clients, endpoint, variant) {
     return {
         describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
@@ -97968,23 +98100,6 @@ function awsFreezeAdapters(clients, endpoint, variant) {
         describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
         setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
     };
-}
-function sleep(ms, signal) {
-    return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(signal?.reason instanceof Error ? signal.reason : new Error(String(signal?.reason)));
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    });
 }
 const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
 const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
@@ -98043,15 +98158,15 @@ async function freezeEndpoint(options) {
     }
     const interval = options.pollIntervalMs ?? 2000;
     const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
+    const wait = { deadline, interval, signal, log: (line) => log(`freeze: ${line}`) };
     // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
     let capacity = await adapters.describeVariantCapacity(call);
-    if (capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') {
-        log(`freeze: endpoint ${endpoint} is ${capacity.endpointStatus}; waiting for InService before freezing`);
-        while ((capacity.endpointStatus === 'Updating' || capacity.endpointStatus === 'Creating') &&
-            Date.now() <= deadline) {
-            await sleep(interval, signal);
+    const settling = (c) => c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating';
+    if (settling(capacity)) {
+        await waitUntil(`endpoint ${endpoint} to finish ${capacity.endpointStatus} before freezing`, async () => {
             capacity = await adapters.describeVariantCapacity(call);
-        }
+            return settling(capacity) ? undefined : capacity;
+        }, { ...wait, pauseFirst: true });
     }
     const target = await adapters.describeScalableTarget(resourceId, call);
     if (capacity.endpointStatus !== 'InService') {
@@ -98076,7 +98191,7 @@ async function freezeEndpoint(options) {
         started_at: new Date().toISOString(),
         pid: process.pid,
         hostname: hostname(),
-        command: options.command,
+        command: options.commandLine,
         run_id: options.runId ?? null,
     };
     const journalFile = writeThawJournal(journal, options.stateDir);
@@ -98101,22 +98216,19 @@ async function freezeEndpoint(options) {
             await adapters.setDesiredInstanceCount(1, call);
             log(`freeze: desired instance count ${capacity.desired} -> 1`);
         }
-        let current = await adapters.describeVariantCapacity(call);
-        let announced = false;
-        while (!(current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1)) {
+        let current = capacity;
+        const frozen = await waitUntil(`one InService instance of ${endpoint}/${variant}`, async () => {
+            current = await adapters.describeVariantCapacity(call);
             if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
                 throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
             }
-            if (Date.now() > deadline) {
-                throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
-                    `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
-            }
-            if (!announced) {
-                log(`freeze: waiting for one InService instance (status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
-                announced = true;
-            }
-            await sleep(interval, signal);
-            current = await adapters.describeVariantCapacity(call);
+            return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+                ? current
+                : undefined;
+        }, wait);
+        if (!frozen) {
+            throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
+                `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
         }
         if (target) {
             const after = await adapters.describeScalableTarget(resourceId, call);
@@ -98126,7 +98238,7 @@ async function freezeEndpoint(options) {
             }
         }
         log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-        return { journal, journalFile, frozenCapacity: current, restore };
+        return { journal, journalFile, frozenCapacity: frozen, restore };
     }
     catch (e) {
         const report = await restore();
@@ -98181,6 +98293,104 @@ class InterruptedError extends Error {
         return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
     }
 }
+/**
+ * Every command that freezes installs its own restore-on-signal guard: SIGINT/SIGTERM (when
+ * `guardSignals`) and the caller's `external` signal both abort the returned signal, so the
+ * command restores the endpoint on the way out instead of dying frozen.
+ */
+function freezeAbort(external, guardSignals, log) {
+    const controller = new AbortController();
+    const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
+    if (external?.aborted)
+        onExternal();
+    else
+        external?.addEventListener('abort', onExternal, { once: true });
+    const guard = guardSignals ? installSignalGuard(controller, log) : null;
+    return {
+        signal: controller.signal,
+        get received() {
+            return guard?.received ?? null;
+        },
+        dispose: () => {
+            guard?.remove();
+            external?.removeEventListener('abort', onExternal);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/progress.ts
+const silentProgress = () => { };
+const ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
+function formatRungLine(s) {
+    const ci = s.ci ? ` [${ms(s.ci.low)}, ${ms(s.ci.high)}]` : '';
+    const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
+    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${ms(s.p95Ms)}${ci}, ` +
+        `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
+}
+function createProgressRenderer(out, env = process.env) {
+    const actions = env.GITHUB_ACTIONS === 'true';
+    const live = Boolean(out.isTTY) && !actions;
+    let liveShown = false;
+    const clearLive = () => {
+        if (liveShown) {
+            out.write('\r\x1b[2K');
+            liveShown = false;
+        }
+    };
+    return (event) => {
+        switch (event.type) {
+            case 'log':
+                clearLive();
+                out.write(`${event.line}\n`);
+                break;
+            case 'rung-start':
+                clearLive();
+                if (actions)
+                    out.write(`::group::run ${event.runIndex + 1} rung ${event.stepIndex + 1}: concurrency ${event.concurrency}\n`);
+                break;
+            case 'rung-tick': {
+                if (!live)
+                    break;
+                const t = event.tick;
+                out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
+                    `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
+                liveShown = true;
+                break;
+            }
+            case 'rung-end':
+                clearLive();
+                out.write(`${formatRungLine(event.summary)}\n`);
+                if (actions)
+                    out.write('::endgroup::\n');
+                break;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The scalegate version, recorded in every artifact's provenance. */
+const VERSION = '0.1.0';
+
+;// CONCATENATED MODULE: ./src/commands/result.ts
+/**
+ * The one contract every command follows: `run<Command>(input, deps)`. `input` is what the user
+ * chose (flags, action inputs, the model from the config), plain data; `deps` is what the command
+ * works with: the AWS clients it calls (so a dry run can be proven to make none), the abort
+ * signal, the progress sink, the clock and the version it records. It returns a CommandResult;
+ * the CLI and the action only present it.
+ */
+
+
+function resolveDeps(deps = {}) {
+    const progress = deps.progress ?? silentProgress;
+    return {
+        signal: deps.signal,
+        progress,
+        clock: deps.clock ?? (() => new Date()),
+        version: deps.version ?? VERSION,
+        log: (line) => progress({ type: 'log', line }),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/commands/thaw.ts
 /**
@@ -98189,6 +98399,9 @@ class InterruptedError extends Error {
  * variant's scalable target. Idempotent and safe at any time: running it twice, or on an endpoint
  * that was never frozen, changes nothing that is already right.
  */
+
+
+
 
 
 
@@ -98203,38 +98416,41 @@ function processAlive(pid) {
         return e.code === 'EPERM';
     }
 }
-function thaw_sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-}
-async function runThaw(options, adapters) {
-    const { endpoint, variant } = options;
-    const journal = journal_readThawJournal(endpoint, options.stateDir);
-    const journalFile = journal ? journal_thawJournalPath(endpoint, options.stateDir) : null;
+async function runThaw(input, deps) {
+    const { endpoint, variant } = input;
+    const { log, signal } = resolveDeps(deps);
+    const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+    if (!adapters)
+        throw new Error('thaw needs AWS clients (or freeze adapters)');
+    const journal = journal_readThawJournal(endpoint, input.stateDir);
+    const journalFile = journal ? journal_thawJournalPath(endpoint, input.stateDir) : null;
     const actions = [];
     const errors = [];
     let journalDeleted = false;
     if (journal) {
         if (journal.variant !== variant) {
-            throw new errors_UsageError(`${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`);
+            throw errors_usage `${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
         }
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
-        if (!options.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-            throw new errors_UsageError(`${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. ` +
-                'Stop it (SIGINT/SIGTERM), or pass --force to thaw under it.');
+        if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
+            throw errors_usage `${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
         }
         // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
         // cannot change until it is InService.
-        const deadline = Date.now() + (options.waitS ?? 600) * 1000;
-        let capacity = await adapters.describeVariantCapacity();
-        while (capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count) {
-            if (Date.now() > deadline)
-                break;
-            await thaw_sleep(options.pollIntervalMs ?? 2000);
-            capacity = await adapters.describeVariantCapacity();
-        }
+        await wait_waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
+            const capacity = await adapters.describeVariantCapacity();
+            return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+                ? undefined
+                : capacity;
+        }, {
+            deadline: Date.now() + (input.waitS ?? 600) * 1000,
+            interval: input.pollIntervalMs ?? 2000,
+            signal,
+            log: (line) => log(`thaw: ${line}`),
+        });
         const result = await restoreFromJournal(journal, adapters, {
-            stateDir: options.stateDir,
-            deadlineMs: options.callTimeoutMs ?? 15_000,
+            stateDir: input.stateDir,
+            deadlineMs: input.callTimeoutMs ?? 15_000,
         });
         actions.push(`journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`);
         actions.push(...result.actions);
@@ -98273,20 +98489,16 @@ async function runThaw(options, adapters) {
         errors,
         journal_deleted: journalDeleted,
     };
-    const lines = [`thaw ${endpoint}/${variant}:`, ...actions.map((a) => `  ${a}`)];
-    for (const e of errors)
-        lines.push(`  FAILED: ${e}`);
-    if (errors.length > 0 && journalFile)
-        lines.push(`  the journal ${journalFile} was kept; run thaw again once the endpoint is InService`);
     return {
         artifact,
-        report: lines.join('\n'),
+        report: renderThawReport(artifact),
         exitCode: errors.length > 0 ? 1 : 0,
         written: [],
     };
 }
 
 ;// CONCATENATED MODULE: ./src/model/config.ts
+
 
 
 
@@ -98357,11 +98569,11 @@ function parseConfig(text, file) {
         json = JSON.parse(text);
     }
     catch (e) {
-        throw new UsageError(`${file}: not valid JSON (${e.message}). Fix the file or pass another with --config.`);
+        throw usage `${file}: not valid JSON (${e.message}). Fix the file or name another with ${opt('config')}.`;
     }
     const parsed = configSchema.safeParse(json);
     if (!parsed.success) {
-        throw new UsageError(`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`);
+        throw usage `${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`;
     }
     return parsed.data;
 }
@@ -98370,13 +98582,43 @@ function modelFromConfig(config, name, file) {
     if (name === undefined) {
         if (names.length === 1)
             return [names[0], config.models[names[0]]];
-        throw new UsageError(`${file} declares ${names.length} models (${names.join(', ')}): choose one with --model NAME.`);
+        throw usage `${file} declares ${names.length} models (${names.join(', ')}): choose one with ${opt('model')}.`;
     }
     const model = config.models[name];
     if (!model) {
-        throw new UsageError(`--model ${name}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`);
+        throw usage `${opt('model', name)}: no such model in ${file} (declared: ${names.join(', ') || 'none'}).`;
     }
     return [name, model];
+}
+/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+function readConfigFile(file) {
+    let text;
+    try {
+        text = readFileSync(file, 'utf8');
+    }
+    catch (e) {
+        const missing = e.code === 'ENOENT';
+        throw missing
+            ? usage `${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+            : usage `${file}: cannot read (${e.message}).`;
+    }
+    return parseConfig(text, file);
+}
+/** The model a command acts on, from the config file (flags and inputs override the config). */
+function loadModelContext(selection, env = process.env) {
+    const configFile = selection.configFile ?? CONFIG_FILE;
+    const config = readConfigFile(configFile);
+    const [modelName, model] = modelFromConfig(config, selection.modelName, configFile);
+    return {
+        config,
+        configFile,
+        modelName,
+        model,
+        endpoint: selection.endpoint ?? model.endpoint,
+        variant: model.variant,
+        // Given first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
+        region: selection.region ?? env.AWS_REGION ?? model.region,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/model/ids.ts
@@ -98392,6 +98634,13 @@ const newRunId = () => randomBytes(6).toString('hex');
 
 
 
+
+;// CONCATENATED MODULE: ./src/action/state.ts
+/** State the main step saves for the post step (`STATE_<name>`): which command ran, and where journals live. */
+const STATE_COMMAND = 'command';
+const STATE_DIR = 'state-dir';
+/** The environment variable the runner gives the post step for a saved state `name`. */
+const stateVariable = (name) => `STATE_${name}`;
 
 ;// CONCATENATED MODULE: ./src/action/thaw-step.ts
 /**
@@ -98421,12 +98670,12 @@ async function endpointGone(clients, endpoint, variant) {
     }
 }
 async function runPost(env) {
-    const command = env.STATE_command ?? '';
+    const command = env[stateVariable(STATE_COMMAND)] ?? '';
     if (!FREEZING_COMMANDS.has(command)) {
         lib_core/* info */.pq(`post: the ${command || 'main'} step freezes nothing: nothing to thaw`);
         return 0;
     }
-    const dir = env['STATE_state-dir'] || stateDir(env);
+    const dir = env[stateVariable(STATE_DIR)] || stateDir(env);
     const journals = listThawJournals(dir);
     if (journals.length === 0) {
         lib_core/* info */.pq(`post: no thaw journal in ${dir}: nothing was left frozen`);
@@ -98435,32 +98684,29 @@ async function runPost(env) {
     let failed = 0;
     for (const { file, journal } of journals) {
         lib_core/* info */.pq(`post: ${file}: ${journal.endpoint}/${journal.variant} (${journal.region}) was left frozen by \`${journal.command}\` (started ${journal.started_at}): restoring`);
-        const clients = createAwsClients({ region: journal.region });
         try {
-            if (await endpointGone(clients, journal.endpoint, journal.variant)) {
-                // e.g. the calibration endpoint, torn down by an earlier `if: always()` step of the job.
-                deleteThawJournal(journal.endpoint, dir);
-                lib_core/* notice */.lm(`scalegate: ${journal.endpoint} no longer exists (torn down): nothing to restore; its thaw journal was removed.`);
-                continue;
-            }
-            // The main step's process has ended (the post runs after it): its pid in the journal is
-            // stale, so `force` (thaw "under" a live run) cannot interfere with anything.
-            const result = await runThaw({ endpoint: journal.endpoint, variant: journal.variant, stateDir: dir, force: true }, awsFreezeAdapters(clients, journal.endpoint, journal.variant));
-            lib_core/* info */.pq(result.report);
-            if (result.exitCode !== 0) {
-                failed++;
-                lib_core/* error */.z3(`post: ${journal.endpoint} is not fully restored; the journal ${file} is kept. Run \`scalegate thaw --endpoint ${journal.endpoint}\` with AWS credentials.`);
-            }
-            else {
+            failed += await withAwsClients({ region: journal.region }, async (clients) => {
+                if (await endpointGone(clients, journal.endpoint, journal.variant)) {
+                    // e.g. the calibration endpoint, torn down by an earlier `if: always()` step of the job.
+                    deleteThawJournal(journal.endpoint, dir);
+                    lib_core/* notice */.lm(`scalegate: ${journal.endpoint} no longer exists (torn down): nothing to restore; its thaw journal was removed.`);
+                    return 0;
+                }
+                // The main step's process has ended (the post runs after it): its pid in the journal is
+                // stale, so `force` (thaw "under" a live run) cannot interfere with anything.
+                const result = await runThaw({ endpoint: journal.endpoint, variant: journal.variant, stateDir: dir, force: true }, { clients });
+                lib_core/* info */.pq(result.report);
+                if (result.exitCode !== 0) {
+                    lib_core/* error */.z3(`post: ${journal.endpoint} is not fully restored; the journal ${file} is kept. Run \`scalegate thaw --endpoint ${journal.endpoint}\` with AWS credentials.`);
+                    return 1;
+                }
                 lib_core/* notice */.lm(`scalegate restored ${journal.endpoint}'s scaling after an interrupted ${command} step.`);
-            }
+                return 0;
+            });
         }
         catch (e) {
             failed++;
-            lib_core/* error */.z3(`post: restoring ${journal.endpoint} failed: ${isUsageError(e) ? e.message : String(e)}`);
-        }
-        finally {
-            destroyAwsClients(clients);
+            lib_core/* error */.z3(`post: restoring ${journal.endpoint} failed: ${isUsageError(e) ? e.messageFor('action') : String(e)}`);
         }
     }
     return failed > 0 ? 1 : 0;

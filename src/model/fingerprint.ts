@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regionSchema, safeString } from './safe.js';
 
 /**
  * What a measurement is valid for. Two artifacts pair only when their fingerprints are equal:
@@ -8,11 +9,11 @@ import { z } from 'zod';
 export const fingerprintSchema = z.object({
   instance_type: z.string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
   /** The part after `@sha256:` of the image URI, or its tag (CDK asset tags are 64-hex content hashes). */
-  image_digest: z.string().min(1),
+  image_digest: safeString.min(1).max(200),
   /** Container environment without `AWS_*` and ambient keys (see AMBIENT_ENV_KEYS). */
-  container_env: z.record(z.string(), z.string()),
-  /** null only for legacy artifacts, which did not record it. */
-  region: z.string().min(1).nullable(),
+  container_env: z.record(safeString, safeString),
+  /** null only for legacy artifacts, which did not record it (the gate refuses those). */
+  region: regionSchema.nullable(),
 });
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 

@@ -13,8 +13,8 @@ import { UsageError } from './errors.js';
  * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
  * read differently from what it is.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
 export const UNSAFE_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const describeUnsafe = (value: string): string => {

@@ -6,6 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import {
   DEFAULT_ARTIFACTS_DIR,
+  findPlanMeasurements,
   imageDigestOf,
   isUsageError,
   type ModelConfig,
@@ -23,6 +24,8 @@ export interface GateCommandInput {
   configFile: string;
   /** Default: artifacts/plan-<model>.json. */
   planFile?: string;
+  /** Where the plan's qmax/ttotal artifacts are looked for (default: the plan file's directory). */
+  artifactsDir?: string;
   /** Region the deploy goes to: the model's (what the CDK stacks use) unless overridden. */
   region: string;
   /** CDK asset hash of a container directory, computed without a synth (src/local/asset-hash.ts). */
@@ -64,6 +67,7 @@ export async function runGate(input: GateCommandInput): Promise<CommandResult<Ga
     planFile,
     plan,
     planError,
+    measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? dirname(planFile)) : null,
     deployImageDigest: digest,
     deployRegion: input.region,
   });

@@ -291,7 +291,7 @@ export const deployableSchema = z.object({
   scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
     .positive()
     .nullable(),
-  queue_max_depth: concurrency('queue_max_depth').int().positive(),
+  queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
   scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
   scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
   slo_ms: ms('slo_ms').positive(),

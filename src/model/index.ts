@@ -7,3 +7,4 @@ export * from './io.js';
 export * from './issues.js';
 export * from './names.js';
 export * from './safe.js';
+export * from './plan-inputs.js';

@@ -97,8 +97,10 @@ export const pastTime = z
 export const LIMITS = {
   /** Requests per second, per instance or for the fleet (peak/trough load). */
   rps: 1e6,
-  /** Concurrent requests on one instance: rungs, Q_max, queue depths. */
+  /** Concurrent requests on one instance: rungs, Q_max (what the surge simulation walks). */
   concurrency: 10_000,
+  /** A deployed admission bound (MAX_QUEUE_DEPTH), checked against the plan's own Q_max by the gate. */
+  queue: 1_000_000,
   /** Milliseconds of latency or SLO (one hour). */
   ms: 3_600_000,
   /** Seconds of service time, T_total, lags, windows (one day). */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { containerAssetHash } from '../../src/local/asset-hash.js';
 import { repoRoot } from '../helpers/anchor.js';
+import { artifactsDirWith, kokoroPlan } from '../infra/fixtures.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -129,7 +130,18 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
   });
 
   it('gates an image_uri model on its measured plan (exit 0, "passed")', async () => {
-    const pass = await step({ command: 'gate', model: 'kokoro-82m' });
+    // The committed Kokoro measurements predate recording their region, which the gate requires:
+    // the same measurements with their region recorded, and the plan derived from them.
+    const workspace = makeWorkspace();
+    cpSync(artifactsDirWith({ 'kokoro-82m': kokoroPlan() }), join(workspace, 'artifacts'), {
+      recursive: true,
+    });
+    const pass = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'gate', model: 'kokoro-82m' },
+    });
     expect(pass.status, pass.stdout).toBe(0);
     expect(pass.outputs.verdict).toBe('passed');
     expect(pass.summary).toContain('### Gate checks');

@@ -6,5 +6,5 @@ export * from './ids.js';
 export * from './io.js';
 export * from './issues.js';
 export * from './names.js';
-export * from './safe.js';
 export * from './plan-inputs.js';
+export * from './safe.js';

@@ -7,9 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGate } from '../../src/commands/gate.js';
+import { runPlan } from '../../src/commands/plan.js';
+import { writeArtifact } from '../../src/model/index.js';
 import {
   artifactsDirWith,
   KOKORO_DIGEST,
+  kokoroMeasurements,
   kokoroModel,
   kokoroPlan,
   measuredPlan,
@@ -130,5 +133,36 @@ describe('scalegate gate', () => {
     expect(result.report).toContain('max_instances 1 (plan) vs 280 (re-derived)');
     expect(result.report).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
     expect(result.report).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
+  });
+
+  it('passes a plan `scalegate plan` just wrote: the gate re-derives exactly what plan derived', async () => {
+    const dir = artifactsDirWith({});
+    const { qmax, ttotal } = kokoroMeasurements();
+    const qmaxFile = join(dir, 'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
+    const ttotalFile = join(dir, 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
+    writeArtifact('qmax', qmaxFile, qmax);
+    if (ttotal) writeArtifact('ttotal', ttotalFile, ttotal);
+    const planFile = join(dir, 'plan-kokoro-82m.json');
+    runPlan({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      qmaxFile,
+      ttotalFile,
+      overrides: { peakRps: 1200 },
+      allowConfigMismatch: false,
+      outFile: planFile,
+      failOnWarn: false,
+      version: 'test',
+    });
+    const result = await runGate({
+      modelName: 'kokoro-82m',
+      model: kokoroModel(),
+      configFile: 'scalegate.config.json',
+      planFile,
+      region: 'us-east-1',
+      containerAssetHash: noHashing,
+    });
+    expect(result.report).toMatch(/✓ rederived +every deployable value follows from/);
+    expect(result.exitCode, result.report).toBe(0);
   });
 });

@@ -72979,7 +72979,111 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/model/safe.ts
+/**
+ * What any string or number read from a file, a flag or the environment must satisfy before it
+ * reaches a terminal, a runner log, a path or the arithmetic. Artifacts and the config are
+ * files anyone can edit in a pull request: nothing in them may carry a workflow command on its
+ * own line, reorder text with bidi controls, name a path outside the state directory, or be so
+ * large that the arithmetic never ends.
+ */
+
+
+/**
+ * C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph
+ * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
+ * read differently from what it is.
+ */
+const UNSAFE_CHARACTERS = 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
+/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const describeUnsafe = (value) => {
+    const found = UNSAFE_CHARACTERS.exec(value);
+    const code = found ? found[0].codePointAt(0) : 0;
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+};
+/** A string with no control, line-separator or bidi character: one line, read as written. */
+const safeString = schemas_string().superRefine((value, ctx) => {
+    if (UNSAFE_CHARACTERS.test(value)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `contains a control or bidi character (${describeUnsafe(value)}); only printable text is accepted`,
+        });
+    }
+});
+/**
+ * SageMaker's own pattern for endpoint, endpoint-config, model and production-variant names
+ * (CreateEndpoint / ProductionVariant.VariantName): letters, digits and hyphens, 1-63, starting
+ * and ending with a letter or digit. No `.` and no `/`, so such a name never becomes a path
+ * outside the directory it is joined to.
+ */
+const AWS_NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+const endpointNameSchema = schemas_string()
+    .regex(AWS_NAME_PATTERN, 'a SageMaker endpoint name (letters, digits and hyphens, 1-63 characters)');
+const variantNameSchema = schemas_string()
+    .regex(AWS_NAME_PATTERN, 'a SageMaker production variant name (letters, digits and hyphens, 1-63 characters)');
+/** An AWS region name as the SDK takes it (`us-east-1`), or `local` for the local SageMaker. */
+const regionSchema = schemas_string()
+    .regex(/^[a-z]{2,}(-[a-z0-9]+)*$/, 'an AWS region such as us-east-1 (or local)');
+/**
+ * An endpoint or variant name from a flag, an input or a file, checked before it is used for
+ * anything (a request, a path). `source` names where it came from (`--endpoint`, a file).
+ */
+function checkAwsName(value, kind, source) {
+    if (!AWS_NAME_PATTERN.test(value)) {
+        throw new UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
+    }
+    return value;
+}
+/** How far ahead of this machine's clock a recorded time may be (another machine's skew). */
+const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/**
+ * An ISO-8601 time with an offset that is not in the future (beyond the skew allowance). A time
+ * in the future would win every "newest measurement" choice forever.
+ */
+const pastTime = schemas_string()
+    .datetime({ offset: true })
+    .superRefine((value, ctx) => {
+    const at = Date.parse(value);
+    if (Number.isFinite(at) && at > Date.now() + MAX_CLOCK_SKEW_MS) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `${value} is in the future (this machine's clock reads ${new Date().toISOString()}; ${MAX_CLOCK_SKEW_MS / 60000} min of skew allowed)`,
+        });
+    }
+});
+/**
+ * Bounds of the numbers the arithmetic uses. Far beyond anything a SageMaker instance does (one
+ * instance serving a million requests per second, a scale-out taking a day) and small enough
+ * that no sum or product overflows to Infinity and no simulation loops forever.
+ */
+const LIMITS = {
+    /** Requests per second, per instance or for the fleet (peak/trough load). */
+    rps: 1e6,
+    /** Concurrent requests on one instance: rungs, Q_max (what the surge simulation walks). */
+    concurrency: 10_000,
+    /** A deployed admission bound (MAX_QUEUE_DEPTH), checked against the plan's own Q_max by the gate. */
+    queue: 1_000_000,
+    /** Milliseconds of latency or SLO (one hour). */
+    ms: 3_600_000,
+    /** Seconds of service time, T_total, lags, windows (one day). */
+    seconds: 86_400,
+    /** Instance counts. */
+    instances: 100_000,
+    /** A CloudWatch/client ratio. */
+    ratio: 1_000,
+    /** Counts of requests in a rung or a run. */
+    count: 1e12,
+    /** Dollars per instance-hour. */
+    usd: 1e6,
+};
+/** A finite number in [min, max] whose message names the bound. */
+const boundedNumber = (min, max, what) => schemas_number()
+    .min(min, `${what} must be at least ${min}`)
+    .max(max, `${what} above ${max} is not plausible; check the file or flag`);
+
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
+
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
 const LOCAL_REGION = 'local';
@@ -72991,11 +73095,11 @@ const LOCAL_REGION = 'local';
 const fingerprintSchema = object({
     instance_type: schemas_string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** The part after `@sha256:` of the image URI, or its tag (CDK asset tags are 64-hex content hashes). */
-    image_digest: schemas_string().min(1),
+    image_digest: safeString.min(1).max(200),
     /** Container environment without `AWS_*` and ambient keys (see AMBIENT_ENV_KEYS). */
-    container_env: record(schemas_string(), schemas_string()),
-    /** null only for legacy artifacts, which did not record it. */
-    region: schemas_string().min(1).nullable(),
+    container_env: record(safeString, safeString),
+    /** null only for legacy artifacts, which did not record it (the gate refuses those). */
+    region: regionSchema.nullable(),
 });
 /**
  * Keys that say nothing about what the model computes: set by the platform or the base image, or
@@ -73082,6 +73186,7 @@ function fingerprintDifferences(left, right) {
 ;// CONCATENATED MODULE: ./src/model/artifacts.ts
 
 
+
 /**
  * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
  * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
@@ -73089,15 +73194,28 @@ function fingerprintDifferences(left, right) {
  */
 const SCHEMA_VERSION = 1;
 const isoTime = schemas_string().datetime({ offset: true });
-const runId = schemas_string().min(1);
+/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
+const recordedAt = pastTime;
+const runId = safeString.min(1).max(200);
+// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
+const ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
+const count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
 const provenanceSchema = object({
     /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
     origin: schemas_enum(['measured', 'legacy', 'stated']),
-    tool: schemas_string(),
-    note: schemas_string().nullable(),
+    tool: safeString,
+    note: safeString.nullable(),
 });
 const transportSchema = schemas_enum(['response-stream', 'http']);
-const intervalSchema = object({ low: schemas_number(), high: schemas_number() });
+const intervalSchema = object({
+    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
+    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
+});
 const rungVerdictSchema = schemas_enum(['pass', 'fail', 'uncertain']);
 const outcomeSchema = schemas_enum([
     'ok',
@@ -73111,26 +73229,26 @@ const outcomeSchema = schemas_enum([
 const qmaxStepSchema = object({
     run_index: schemas_number().int().nonnegative(),
     step_index: schemas_number().int().nonnegative(),
-    concurrency: schemas_number().int().positive(),
+    concurrency: concurrency('concurrency').int().positive(),
     started_at: isoTime.nullable(),
-    hold_s: schemas_number().nonnegative().nullable(),
-    measure_s: schemas_number().nonnegative().nullable(),
-    achieved_rps: schemas_number().nonnegative(),
-    completed: schemas_number().int().nonnegative(),
-    ok: schemas_number().int().nonnegative(),
-    rejected: schemas_number().int().nonnegative(),
-    outcome_counts: partialRecord(outcomeSchema, schemas_number().int().nonnegative()),
-    ttfab_p50_ms: schemas_number().nonnegative().nullable(),
-    ttfab_p95_ms: schemas_number().nonnegative().nullable(),
+    hold_s: seconds('hold_s').nullable(),
+    measure_s: seconds('measure_s').nullable(),
+    achieved_rps: rps('achieved_rps'),
+    completed: count('completed'),
+    ok: count('ok'),
+    rejected: count('rejected'),
+    outcome_counts: partialRecord(outcomeSchema, count('outcome count')),
+    ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
+    ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
     /** 95 % confidence interval of the p95 (distribution-free order statistics); null when too few samples. */
     ttfab_p95_ci_ms: intervalSchema.nullable(),
-    ttfab_p99_ms: schemas_number().nonnegative().nullable(),
-    latency_p95_ms: schemas_number().nonnegative().nullable(),
-    s_mean_s: schemas_number().nonnegative().nullable(),
-    s_p95_s: schemas_number().nonnegative().nullable(),
-    concurrency_mean: schemas_number().nonnegative(),
-    concurrency_peak: schemas_number().nonnegative(),
-    ttfab_drift_ms: schemas_number().nullable(),
+    ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
+    latency_p95_ms: ms('latency_p95_ms').nullable(),
+    s_mean_s: seconds('s_mean_s').nullable(),
+    s_p95_s: seconds('s_p95_s').nullable(),
+    concurrency_mean: concurrency('concurrency_mean'),
+    concurrency_peak: concurrency('concurrency_peak'),
+    ttfab_drift_ms: boundedNumber(-LIMITS.ms, LIMITS.ms, 'ttfab_drift_ms').nullable(),
     verdict: rungVerdictSchema,
     meets_slo: schemas_boolean(),
     saturated: schemas_boolean(),
@@ -73138,16 +73256,16 @@ const qmaxStepSchema = object({
     client_bound: schemas_boolean(),
     capacity_changed: schemas_boolean(),
     usable: schemas_boolean(),
-    unusable_reason: schemas_string().nullable(),
-    instance_counts: array(schemas_number().int().nonnegative()),
-    server_concurrency_mean: schemas_number().nonnegative().nullable(),
-    server_concurrency_peak: schemas_number().nonnegative().nullable(),
-    server_model_latency_p95_ms: schemas_number().nonnegative().nullable(),
-    server_5xx_total: schemas_number().nonnegative().nullable(),
+    unusable_reason: safeString.nullable(),
+    instance_counts: array(instances('instance count')),
+    server_concurrency_mean: concurrency('server_concurrency_mean').nullable(),
+    server_concurrency_peak: concurrency('server_concurrency_peak').nullable(),
+    server_model_latency_p95_ms: ms('server_model_latency_p95_ms').nullable(),
+    server_5xx_total: boundedNumber(0, LIMITS.count, 'server_5xx_total').nullable(),
     /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
-    cw_ratio: schemas_number().positive().nullable(),
+    cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
     // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
-    verdict_reason: schemas_string().nullable().optional(),
+    verdict_reason: safeString.nullable().optional(),
     /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
     end_reason: schemas_enum(['decisive', 'hold']).nullable().optional(),
     /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
@@ -73160,49 +73278,49 @@ const qmaxStepSchema = object({
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
-    rungs: array(schemas_number().int().positive()).nullable(),
-    max_concurrency: schemas_number().int().positive().nullable(),
-    resolution: schemas_number().int().positive().nullable(),
-    hold_s: schemas_number().nonnegative(),
-    measure_s: schemas_number().nonnegative(),
+    rungs: array(concurrency('rung').int().positive()).nullable(),
+    max_concurrency: concurrency('max_concurrency').int().positive().nullable(),
+    resolution: concurrency('resolution').int().positive().nullable(),
+    hold_s: seconds('hold_s'),
+    measure_s: seconds('measure_s'),
     /** null when the source did not record it (legacy). */
-    settle_s: schemas_number().nonnegative().nullable(),
-    runs: schemas_number().int().positive(),
+    settle_s: seconds('settle_s').nullable(),
+    runs: boundedNumber(1, 1000, 'runs').int(),
 });
 const qmaxArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('qmax'),
-    model_name: schemas_string(),
-    endpoint: schemas_string().nullable(),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
     run_id: runId,
-    measured_at: isoTime,
+    measured_at: recordedAt,
     fingerprint: fingerprintSchema,
     transport: transportSchema,
-    slo_ms: schemas_number().positive(),
+    slo_ms: ms('slo_ms').positive(),
     /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
-    q_max: schemas_number().int().nonnegative(),
-    q_max_per_run: array(schemas_number().int().nonnegative()),
+    q_max: concurrency('q_max').int(),
+    q_max_per_run: array(concurrency('q_max_per_run').int()),
     q_max_bracketed: schemas_boolean(),
     /** Lowest concurrency measured above the SLO (the bracket), null when none was. */
-    q_max_upper_bound: schemas_number().int().positive().nullable(),
-    ttfab_p95_at_q_max_ms: schemas_number().nonnegative().nullable(),
-    ttfab_p95_at_c1_ms: schemas_number().nonnegative().nullable(),
-    s_mean_s: schemas_number().nonnegative(),
-    s_p95_s: schemas_number().nonnegative(),
+    q_max_upper_bound: concurrency('q_max_upper_bound').int().positive().nullable(),
+    ttfab_p95_at_q_max_ms: ms('ttfab_p95_at_q_max_ms').nullable(),
+    ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+    s_mean_s: seconds('s_mean_s'),
+    s_p95_s: seconds('s_p95_s'),
     frozen: schemas_boolean(),
     unbounded_queue: schemas_boolean(),
-    instance_counts_observed: array(schemas_number().int().nonnegative()),
-    non_monotone: array(schemas_string()),
+    instance_counts_observed: array(instances('instance count')),
+    non_monotone: array(safeString),
     ladder: ladderSchema,
-    total_rung_seconds: schemas_number().nonnegative().nullable(),
-    cloudwatch: object({ joined: schemas_boolean(), error: schemas_string().nullable() }),
+    total_rung_seconds: boundedNumber(0, LIMITS.seconds * 1000, 'total_rung_seconds').nullable(),
+    cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }),
     steps: array(qmaxStepSchema).min(1),
     provenance: provenanceSchema,
     // Additive (qmax engine): what was driven, with what, and what the freeze restored.
-    target: schemas_string().nullable().optional(),
-    prompts: object({ source: schemas_string(), count: schemas_number().int().positive() }).nullable().optional(),
-    request_timeout_s: schemas_number().positive().nullable().optional(),
-    restore: object({ actions: array(schemas_string()), errors: array(schemas_string()) })
+    target: safeString.nullable().optional(),
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
+    request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
+    restore: object({ actions: array(safeString), errors: array(safeString) })
         .nullable()
         .optional(),
 });
@@ -73219,56 +73337,57 @@ const ttotalStageNames = [
     'traffic_recovered',
 ];
 const timelineEntrySchema = object({
-    stage: schemas_string(),
+    stage: safeString,
     at: isoTime,
-    source: schemas_string(),
+    source: safeString,
     /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
     bounded: schemas_boolean(),
-    note: schemas_string().nullable(),
+    note: safeString.nullable(),
 });
 const durationSchema = object({
-    from: schemas_string(),
-    to: schemas_string(),
-    seconds: schemas_number(),
+    from: safeString,
+    to: safeString,
+    seconds: signedSeconds('seconds'),
     bounded: schemas_boolean(),
     /** Share of T_total; null for stages outside it. */
-    share: schemas_number().nullable(),
+    share: boundedNumber(-1000, 1000, 'share').nullable(),
 });
 const ttotalArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('ttotal'),
-    model_name: schemas_string(),
-    endpoint: schemas_string().nullable(),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
     run_id: runId,
-    measured_at: isoTime,
+    measured_at: recordedAt,
     fingerprint: fingerprintSchema,
     transport: transportSchema.nullable(),
     trigger: schemas_enum(['force-desired', 'policy']),
-    qmax_run_id: schemas_string().nullable(),
-    t_total_s: schemas_number().positive(),
-    policy_lag_s: schemas_number().nonnegative(),
+    qmax_run_id: safeString.nullable(),
+    t_total_s: seconds('t_total_s').positive(),
+    policy_lag_s: seconds('policy_lag_s'),
     /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
     policy_lag_bounded: schemas_boolean(),
-    policy_lag_source: schemas_string(),
-    instance_id: schemas_string().nullable(),
-    from_instances: schemas_number().int().nonnegative(),
-    to_instances: schemas_number().int().positive(),
-    probe_concurrency: schemas_number().int().positive().nullable(),
-    p95_before_ms: schemas_number().nullable(),
-    p95_recovered_target_ms: schemas_number().nullable(),
-    p95_after_ms: schemas_number().nullable(),
+    policy_lag_source: safeString,
+    instance_id: safeString.nullable(),
+    from_instances: instances('from_instances'),
+    to_instances: instances('to_instances').positive(),
+    probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
+    p95_before_ms: ms('p95_before_ms').nullable(),
+    p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
+    p95_after_ms: ms('p95_after_ms').nullable(),
     timeline: array(timelineEntrySchema),
     durations: array(durationSchema),
-    dominant_stage: object({ from: schemas_string(), to: schemas_string(), seconds: schemas_number() }).nullable(),
-    missing_stages: array(schemas_string()),
-    notes: array(schemas_string()),
+    dominant_stage: object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+        .nullable(),
+    missing_stages: array(safeString),
+    notes: array(safeString),
     provenance: provenanceSchema,
     // Optional (absent in legacy artifacts and in those written before they existed):
     /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
-    t_total_end_stage: schemas_string().optional(),
+    t_total_end_stage: safeString.optional(),
     /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
     config_mismatch_allowed: schemas_boolean().optional(),
-    mismatch_warnings: array(schemas_string()).optional(),
+    mismatch_warnings: array(safeString).optional(),
     /** Completed probe requests before the trigger and in the recovery window. */
     requests_before: schemas_number().int().nonnegative().nullable().optional(),
     requests_after: schemas_number().int().nonnegative().nullable().optional(),
@@ -73286,88 +73405,92 @@ const ttotalArtifactSchema = object({
         .optional(),
     /** Quota headroom seen in the preflight (null fields when unknown). */
     quota: object({
-        quota_name: schemas_string().nullable(),
+        quota_name: safeString.nullable(),
         quota_value: schemas_number().nullable(),
         instances_in_use: schemas_number().int().nonnegative().nullable(),
-        source: schemas_string(),
+        source: safeString,
     })
         .optional(),
     /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
     restore: object({
         desired_instance_count: schemas_number().int().nonnegative(),
         suspension_restored: schemas_boolean(),
-        actions: array(schemas_string()),
-        errors: array(schemas_string()),
+        actions: array(safeString),
+        errors: array(safeString),
     })
         .optional(),
 });
 const findingVerdictSchema = schemas_enum(['ok', 'warn', 'stop', 'suppressed']);
 const findingSchema = object({
-    name: schemas_string(),
+    name: safeString,
     verdict: findingVerdictSchema,
-    detail: schemas_string(),
-    fix: schemas_string().nullable(),
+    detail: safeString,
+    fix: safeString.nullable(),
 });
-const loadSchema = object({ unit: schemas_enum(['rps', 'streams']), value: schemas_number().nonnegative() });
+const loadSchema = object({ unit: schemas_enum(['rps', 'streams']), value: rps('load') });
 const planInputSchema = object({
-    file: schemas_string(),
-    run_id: schemas_string(),
-    slug: schemas_string(),
+    file: safeString,
+    run_id: safeString,
+    slug: safeString,
     fingerprint: fingerprintSchema,
 });
 /** The values `cdk deploy` ships and `validate` compares, under their config names. */
 const deployableSchema = object({
-    min_instances: schemas_number().int().positive(),
-    max_instances: schemas_number().int().positive(),
+    min_instances: instances('min_instances').positive(),
+    max_instances: instances('max_instances').positive(),
     /** CloudWatch units (ConcurrentRequestsPerModel Maximum); null when no R was measured. */
-    scaling_target_value: schemas_number().positive().nullable(),
-    scale_in_threshold: schemas_number().positive().nullable(),
-    queue_max_depth: schemas_number().int().positive(),
-    scale_out_cooldown_s: schemas_number().int().nonnegative(),
-    scale_in_cooldown_s: schemas_number().int().nonnegative(),
-    slo_ms: schemas_number().positive(),
+    scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
+        .positive()
+        .nullable(),
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
+        .positive()
+        .nullable(),
+    queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
+    scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
+    scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
+    slo_ms: ms('slo_ms').positive(),
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
-    service_time_alarm_ms: schemas_number().positive().nullable(),
+    service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
 });
 const planArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('plan'),
-    model_name: schemas_string(),
+    model_name: safeString,
     run_id: runId,
-    created_at: isoTime,
+    created_at: recordedAt,
     verdict: schemas_enum(['ok', 'warn', 'stop']),
-    warn_count: schemas_number().int().nonnegative(),
+    warn_count: schemas_number().int().nonnegative().max(1000),
     /** The measurement's fingerprint: what this plan may be deployed onto. */
     fingerprint: fingerprintSchema,
     inputs: object({
         qmax: planInputSchema,
         ttotal: planInputSchema.nullable(),
-        t_total_stated_s: schemas_number().positive().nullable(),
+        t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
         config_mismatch_allowed: schemas_boolean(),
-        mismatch_warnings: array(schemas_string()),
+        mismatch_warnings: array(safeString),
     }),
     chosen: object({
-        slo_ms: schemas_number().positive(),
-        surge_ratio: schemas_number(),
+        slo_ms: ms('slo_ms').positive(),
+        surge_ratio: boundedNumber(1, 1.5, 'surge_ratio'),
         peak: loadSchema,
         trough: loadSchema,
-        min_instances_floor: schemas_number().int().positive(),
-        invocation_ceiling_s: schemas_number().positive(),
-        instance_hourly_usd: schemas_number().positive().nullable(),
-        instance_quota: schemas_number().int().positive().nullable(),
+        min_instances_floor: instances('min_instances_floor').positive(),
+        invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
+        instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
+        instance_quota: instances('instance_quota').positive().nullable(),
     }),
     measured: object({
-        q_max: schemas_number().int().nonnegative(),
+        q_max: concurrency('q_max').int(),
         q_max_bracketed: schemas_boolean(),
-        s_mean_s: schemas_number().nonnegative(),
-        s_p95_s: schemas_number().nonnegative(),
-        ttfab_p95_at_c1_ms: schemas_number().nonnegative().nullable(),
-        t_total_s: schemas_number().positive(),
+        s_mean_s: seconds('s_mean_s'),
+        s_p95_s: seconds('s_p95_s'),
+        ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+        t_total_s: seconds('t_total_s').positive(),
         t_total_origin: schemas_enum(['measured', 'stated']),
-        policy_lag_s: schemas_number().nonnegative(),
+        policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
-        cw_ratio: schemas_number().positive().nullable(),
-        cw_ratio_rung: schemas_number().int().positive().nullable(),
+        cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
+        cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
     }),
     derived: object({
         t_plan_s: schemas_number(),
@@ -73378,8 +73501,8 @@ const planArtifactSchema = object({
         min_safe_instances: schemas_number().int().nullable(),
         w_max_s: schemas_number(),
         x_target_rps: schemas_number().nullable(),
-        peak_instances: schemas_number().int().nonnegative(),
-        trough_instances: schemas_number().int().nonnegative(),
+        peak_instances: instances('peak_instances'),
+        trough_instances: instances('trough_instances'),
         naive_peak_instances: schemas_number().int().nonnegative().nullable(),
         surge_overflow_probability: schemas_number().min(0).max(1).nullable(),
         surge_fluid_overflow_s: schemas_number().nullable(),
@@ -73389,39 +73512,39 @@ const planArtifactSchema = object({
     provenance: provenanceSchema,
 });
 const comparisonRowSchema = object({
-    parameter: schemas_string(),
-    expected: union([schemas_string(), schemas_number(), schemas_boolean(), schemas_null()]),
-    deployed: union([schemas_string(), schemas_number(), schemas_boolean(), schemas_null()]),
+    parameter: safeString,
+    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
     verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
 });
 const driftArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('drift'),
-    model_name: schemas_string(),
-    endpoint: schemas_string(),
-    region: schemas_string(),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: regionSchema,
     run_id: runId,
-    checked_at: isoTime,
+    checked_at: recordedAt,
     verdict: schemas_enum(['preflight-ok', 'drift']),
-    plan: object({ file: schemas_string(), run_id: schemas_string() }).nullable(),
+    plan: object({ file: safeString, run_id: safeString }).nullable(),
     findings: array(object({
-        check: schemas_string(),
+        check: safeString,
         verdict: schemas_enum(['ok', 'warn', 'drift']),
-        detail: schemas_string(),
-        remediation: schemas_string().nullable(),
+        detail: safeString,
+        remediation: safeString.nullable(),
     })),
     rows: array(comparisonRowSchema),
 });
 const validateArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('validate'),
-    model_name: schemas_string(),
-    endpoint: schemas_string(),
-    region: schemas_string(),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: regionSchema,
     run_id: runId,
-    checked_at: isoTime,
+    checked_at: recordedAt,
     verdict: schemas_enum(['clean', 'mismatch']),
-    plan: object({ file: schemas_string(), run_id: schemas_string() }),
+    plan: object({ file: safeString, run_id: safeString }),
     rows: array(comparisonRowSchema),
 });
 const artifactSchemas = {
@@ -73456,34 +73579,52 @@ function formatZodIssues(error) {
 
 
 
+
 const CONFIG_FILE = 'scalegate.config.json';
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
-    peak_rps: schemas_number().positive().optional(),
-    peak_streams: schemas_number().positive().optional(),
-    trough_rps: schemas_number().nonnegative().optional(),
-    trough_streams: schemas_number().nonnegative().optional(),
+    peak_rps: boundedNumber(0, LIMITS.rps, 'peak_rps').positive().optional(),
+    peak_streams: boundedNumber(0, LIMITS.rps, 'peak_streams').positive().optional(),
+    trough_rps: boundedNumber(0, LIMITS.rps, 'trough_rps').optional(),
+    trough_streams: boundedNumber(0, LIMITS.rps, 'trough_streams').optional(),
 };
+/**
+ * Where the model's calibration copy lives, when not beside production: another account (the
+ * strongest separation: a pull request's deploy role there reaches nothing of production) and/or
+ * another region. Omitted fields mean "the same as production". A measurement records its region,
+ * so a calibration region other than the model's gives plans the gate refuses for production:
+ * move the account, keep the region, unless you mean to re-measure in production's region.
+ */
+const calibrationPlacementSchema = object({
+    account: schemas_string()
+        .regex(/^[0-9]{12}$/, 'a 12-digit AWS account id')
+        .optional(),
+    region: regionSchema.optional(),
+})
+    .strict();
 const modelConfigSchema = object({
-    endpoint: schemas_string().regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, 'a SageMaker endpoint name'),
-    variant: schemas_string().min(1).default('AllTraffic'),
-    region: schemas_string().min(1),
+    // `<endpoint>-calibration` must also be a valid name: 63 - 12 characters at most.
+    endpoint: endpointNameSchema.max(51, 'at most 51 characters, so that <endpoint>-calibration is a valid name'),
+    variant: variantNameSchema.default('AllTraffic'),
+    region: regionSchema,
     instance_type: schemas_string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** Directory with the model's Dockerfile; its CDK asset hash is the image digest. */
-    container_dir: schemas_string().min(1).optional(),
+    container_dir: safeString.min(1).optional(),
     /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
-    image_uri: schemas_string().min(1).optional(),
-    container_env: record(schemas_string(), schemas_string()).default({}),
-    slo_ms: schemas_number().positive(),
+    image_uri: safeString.min(1).optional(),
+    container_env: record(safeString, safeString).default({}),
+    slo_ms: boundedNumber(0, LIMITS.ms, 'slo_ms').positive(),
     surge_ratio: schemas_number().min(1).lt(1.5),
     ...loadFields,
-    min_instances_floor: schemas_number().int().min(1).default(1),
+    min_instances_floor: boundedNumber(1, LIMITS.instances, 'min_instances_floor').int().default(1),
     /** Hard limit of one invocation, seconds (SageMaker real-time: 60). */
-    invocation_ceiling_s: schemas_number().positive().default(60),
+    invocation_ceiling_s: boundedNumber(0, LIMITS.seconds, 'invocation_ceiling_s').positive().default(60),
     /** Optional: on-demand price of one instance-hour, for the fleet_cost finding. */
-    instance_hourly_usd: schemas_number().positive().optional(),
+    instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
     /** Optional: the account's endpoint-usage quota for the instance type, for quota_headroom. */
-    instance_quota: schemas_number().int().positive().optional(),
+    instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
+    /** Optional: where the calibration copy lives (default: production's account and region). */
+    calibration: calibrationPlacementSchema.optional(),
 })
     .strict()
     .superRefine((model, ctx) => {
@@ -73512,7 +73653,7 @@ const modelConfigSchema = object({
     }
 });
 const configSchema = object({
-    $schema: schemas_string().optional(),
+    $schema: safeString.optional(),
     models: record(schemas_string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
 })
     .strict();
@@ -73865,17 +74006,25 @@ function parseArtifact(kind, json, file) {
 }
 function parseLegacy(kind, record, file) {
     const invalid = (issues) => new UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`);
+    // The upgraded artifact must also pass the current schema (its bounds and safe strings): the
+    // legacy format is no back door for a value the current one refuses.
+    const current = (upgraded) => {
+        const checked = artifactSchemas[kind].safeParse(upgraded);
+        if (!checked.success)
+            throw invalid(formatZodIssues(checked.error));
+        return checked.data;
+    };
     if (kind === 'qmax') {
         const parsed = legacyQmaxSchema.safeParse(record);
         if (!parsed.success)
             throw invalid(formatZodIssues(parsed.error));
-        return qmaxFromLegacy(parsed.data);
+        return current(qmaxFromLegacy(parsed.data));
     }
     if (kind === 'ttotal') {
         const parsed = legacyTtotalSchema.safeParse(record);
         if (!parsed.success)
             throw invalid(formatZodIssues(parsed.error));
-        return ttotalFromLegacy(parsed.data);
+        return current(ttotalFromLegacy(parsed.data));
     }
     throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
 }
@@ -73898,9 +74047,54 @@ function readArtifact(kind, file) {
     }
     return parseArtifact(kind, json, file);
 }
-/** Writes text so that readers see the old file or the new one, never a part. */
+/**
+ * Refuses an output path that names a directory (`--out dir/`, or an existing directory): the
+ * message names the flag and the fix, before anything is measured or written. Commands call it
+ * on their `--out` as soon as they parse it; the writers call it again as the last line.
+ */
+function checkOutputFile(file, flag = '--out') {
+    const endsWithSeparator = file.endsWith('/') || file.endsWith(external_node_path_.sep);
+    let isDirectory = false;
+    try {
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+    }
+    catch {
+        // Does not exist yet: that is the usual case.
+    }
+    if (file === '' || endsWithSeparator || isDirectory) {
+        throw new UsageError(`${flag} ${JSON.stringify(file)}: names a directory, not a file. Give a file name (e.g. ${flag} ${file.replace(/[\\/]+$/, '') || '.'}/<name>.json), or leave ${flag} out for the default name.`);
+    }
+    return file;
+}
+/** fsync of a directory, so a rename in it survives a power cut. Some platforms cannot: skipped. */
+function fsyncDirectory(dir) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(dir, 'r');
+    }
+    catch {
+        return;
+    }
+    try {
+        (0,external_node_fs_.fsyncSync)(fd);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL')
+            throw e;
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/**
+ * Writes text so that readers see the old file or the new one, never a part: temp file, fsync,
+ * rename, then fsync of the directory (the rename itself is durable only once the directory is).
+ */
 function writeFileAtomic(file, text) {
-    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(file), { recursive: true });
+    checkOutputFile(file);
+    const dir = (0,external_node_path_.dirname)(file);
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true });
     const temp = `${file}.${process.pid}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`;
     try {
         const fd = (0,external_node_fs_.openSync)(temp, 'w');
@@ -73917,6 +74111,7 @@ function writeFileAtomic(file, text) {
         (0,external_node_fs_.rmSync)(temp, { force: true });
         throw e;
     }
+    fsyncDirectory(dir);
 }
 /** Stable, diff-friendly artifact JSON (two-space indent, trailing newline). */
 const artifactJson = (artifact) => `${JSON.stringify(artifact, null, 2)}\n`;
@@ -73931,16 +74126,96 @@ function writeArtifact(kind, file, artifact) {
 
 ;// CONCATENATED MODULE: ./src/model/names.ts
 
+
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
-/** Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. */
-const thawJournalFileName = (endpoint) => `thaw-journal-${endpoint}.json`;
+/**
+ * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
+ * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
+ * become a path outside the state directory.
+ */
+const thawJournalFileName = (endpoint) => `thaw-journal-${checkAwsName(endpoint, 'endpoint', 'endpoint')}.json`;
+
+;// CONCATENATED MODULE: ./src/model/plan-inputs.ts
+/**
+ * The measurements a plan says it was derived from, found in the artifacts directory, so that the
+ * gate can derive the plan again and refuse one whose values do not follow from them. Found by
+ * the file name the plan recorded, and accepted only when the run id matches; otherwise any
+ * artifact of that kind and model in the directory with the recorded run id (files are renamed,
+ * directories moved). Never "some measurement": a plan whose measurements are absent is refused.
+ */
+
+
+
+
+function find(kind, recorded, modelName, dir) {
+    const named = (0,external_node_path_.join)(dir, (0,external_node_path_.basename)(recorded.file));
+    const problems = [];
+    if ((0,external_node_fs_.existsSync)(named)) {
+        try {
+            const artifact = readArtifact(kind, named);
+            if (artifact.run_id === recorded.run_id)
+                return { artifact, file: named, error: null };
+            problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            problems.push(e.message);
+        }
+    }
+    let names = [];
+    try {
+        names = (0,external_node_fs_.readdirSync)(dir).sort();
+    }
+    catch {
+        // No directory: nothing to find.
+    }
+    for (const name of names) {
+        if (!name.startsWith(`${kind}-${modelName}-`) || !name.endsWith('.json'))
+            continue;
+        const file = (0,external_node_path_.join)(dir, name);
+        if (file === named)
+            continue;
+        try {
+            const artifact = readArtifact(kind, file);
+            if (artifact.run_id === recorded.run_id)
+                return { artifact, file, error: null };
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+        }
+    }
+    return {
+        artifact: null,
+        file: named,
+        error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+    };
+}
+function findPlanMeasurements(plan, artifactsDir) {
+    const qmax = find('qmax', plan.inputs.qmax, plan.model_name, artifactsDir);
+    const ttotal = plan.inputs.ttotal
+        ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
+        : null;
+    const errors = [qmax.error, ttotal?.error ?? null].filter((e) => e !== null);
+    return {
+        qmax: qmax.artifact,
+        qmaxFile: qmax.file,
+        ttotal: ttotal?.artifact ?? null,
+        ttotalFile: ttotal?.file ?? null,
+        error: errors.length ? errors.join('; ') : null,
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
+
+
 
 
 
@@ -74000,9 +74275,10 @@ function policyNames(endpoint, variant) {
 }
 /**
  * CloudFormation stack names of a model's deployment, in the order they are applied:
- * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. The calibration
- * endpoint is its own stack on the same foundation. `scalegate deploy` and the CDK app both use
- * these, so the CLI never has to synthesize to know what it deploys.
+ * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. Calibration has
+ * stacks of its own, which share nothing with production's: calibration foundation (its own
+ * execution role) -> calibration endpoint. `scalegate deploy` and the CDK app both use these, so
+ * the CLI never has to synthesize to know what it deploys.
  */
 function stackNames(modelName) {
     const base = `scalegate-${modelName}`;
@@ -74010,6 +74286,7 @@ function stackNames(modelName) {
         foundation: `${base}-foundation`,
         modelCache: `${base}-model-cache`,
         endpoint: `${base}-endpoint`,
+        calibrationFoundation: `${base}-calibration-foundation`,
         calibration: `${base}-calibration`,
     };
 }
@@ -74220,8 +74497,9 @@ function flattenPolicyShape(shape) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/deploy-text.ts
-function deployHeadline(r, target, region) {
-    return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${region}, stacks ${r.stacks.join(' -> ')}`;
+function deployHeadline(r, target, region, account = null) {
+    const where = account ? `${region} (account ${account})` : region;
+    return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
 }
 /** A dry run: the exact invocations, nothing run. */
 function renderDeployDryRun(r, headline) {
@@ -74251,9 +74529,11 @@ function renderDeployRun(r, headline, failedExitCode) {
  * run in infra/, over the model's stacks in dependency order. One `cdk synth` into a per-model
  * cloud assembly (the gate runs there, once), then one `cdk deploy --app <assembly>
  * --exclusively` per stack: foundation -> model cache -> endpoint. Destroy goes in reverse and
- * leaves the weights bucket (retained) and the image repository. `--calibration` applies the
- * calibration endpoint (`<endpoint>-calibration`) on the same foundation instead, ungated;
- * destroying it removes only that stack. `dryRun` returns the invocations without running any.
+ * leaves the weights bucket (retained) and the image repository. `--calibration` applies only
+ * calibration-owned stacks instead (calibration foundation -> `<endpoint>-calibration`, in the
+ * calibration account/region, through the calibration bootstrap), ungated: nothing of
+ * production is synthesized or deployed, so a pull request's code cannot change it; destroying
+ * it removes exactly those. `dryRun` returns the invocations without running any.
  */
 
 
@@ -74265,10 +74545,10 @@ const renderInvocation = (inv) => `(cd ${shellQuote(inv.cwd)} && ${[inv.command,
 /** The stacks the action applies, in the order it applies them. */
 function stacksFor(action, modelName, calibration) {
     const names = stackNames(modelName);
-    if (calibration)
-        return action === 'deploy'
-            ? [names.foundation, names.modelCache, names.calibration]
-            : [names.calibration];
+    if (calibration) {
+        const owned = [names.calibrationFoundation, names.calibration];
+        return action === 'deploy' ? owned : owned.reverse();
+    }
     const ordered = [names.foundation, names.modelCache, names.endpoint];
     return action === 'deploy' ? ordered : ordered.reverse();
 }
@@ -74314,7 +74594,7 @@ function leftInPlace(input) {
         return [];
     if (input.calibration) {
         return [
-            `the foundation and model-cache stacks (the production endpoint ${input.model.endpoint} stands on them); \`scalegate destroy ${input.modelName}\` removes them`,
+            "the image in the calibration bootstrap's asset repository (CDK's garbage collection removes unused images)",
         ];
     }
     return [
@@ -74341,7 +74621,9 @@ async function runDeploy(input, deps) {
         left_in_place: leftInPlace(input),
     };
     const target = calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
-    const headline = deployHeadline(report, target, input.model.region);
+    const region = calibration ? (input.model.calibration?.region ?? input.model.region) : input.model.region;
+    const account = calibration ? (input.model.calibration?.account ?? null) : null;
+    const headline = deployHeadline(report, target, region, account);
     if (input.dryRun) {
         return { artifact: report, report: renderDeployDryRun(report, headline), exitCode: 0, written: [] };
     }
@@ -74537,11 +74819,11 @@ function optionValues(table, flags) {
 
 ;// CONCATENATED MODULE: ./src/load/progress.ts
 const silentProgress = () => { };
-const ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
+const progress_ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
 function formatRungLine(s) {
-    const ci = s.ci ? ` [${ms(s.ci.low)}, ${ms(s.ci.high)}]` : '';
+    const ci = s.ci ? ` [${progress_ms(s.ci.low)}, ${progress_ms(s.ci.high)}]` : '';
     const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
-    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${ms(s.p95Ms)}${ci}, ` +
+    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
 function createProgressRenderer(out, env = process.env) {
@@ -74570,7 +74852,7 @@ function createProgressRenderer(out, env = process.env) {
                     break;
                 const t = event.tick;
                 out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
-                    `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
+                    `${t.elapsedS.toFixed(1)} s  p95 ${progress_ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
                 liveShown = true;
                 break;
             }
@@ -75448,6 +75730,7 @@ async function applyScalingShape(clients, shape, options = {}) {
 
 
 
+
 const JOURNAL_SCHEMA_VERSION = 1;
 /** Default state directory (relative to the working directory); `SCALEGATE_STATE_DIR` overrides it. */
 const DEFAULT_STATE_DIR = '.scalegate';
@@ -75469,11 +75752,11 @@ const ALL_SUSPENDED = {
 const thawJournalSchema = object({
     schema_version: literal(JOURNAL_SCHEMA_VERSION),
     kind: literal('thaw-journal'),
-    endpoint: schemas_string().min(1),
-    variant: schemas_string().min(1),
-    region: schemas_string().min(1),
+    endpoint: endpointNameSchema,
+    variant: variantNameSchema,
+    region: regionSchema,
     /** Application Auto Scaling resource id, `endpoint/<endpoint>/variant/<variant>`. */
-    resource_id: schemas_string().min(1),
+    resource_id: safeString.min(1),
     /** false: the variant had no scalable target, so no suspension flags to restore. */
     scalable_target_registered: schemas_boolean(),
     /** The suspension flags before the freeze (restored exactly); null when not registered. */
@@ -75483,12 +75766,17 @@ const thawJournalSchema = object({
     max_capacity: schemas_number().int().nonnegative().nullable(),
     /** The variant's desired instance count before the freeze (restored exactly). */
     desired_instance_count: schemas_number().int().nonnegative(),
-    started_at: schemas_string().datetime({ offset: true }),
+    started_at: pastTime,
     pid: schemas_number().int().positive(),
-    hostname: schemas_string().nullable(),
+    hostname: safeString.nullable(),
     /** The command line that froze the endpoint, for the humans reading a leftover journal. */
-    command: schemas_string(),
-    run_id: schemas_string().nullable(),
+    command: safeString,
+    run_id: safeString.nullable(),
+})
+    // The resource id is never trusted on its own: it must be the one the endpoint and variant name.
+    .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}`, {
+    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal',
+    path: ['resource_id'],
 });
 /** `SCALEGATE_STATE_DIR`, else `.scalegate` in the working directory. */
 function stateDir(env = process.env) {
@@ -76083,241 +76371,6 @@ function modelImageDigest(model, configFile, assetHash = containerAssetHash) {
     return imageDigestOf(model.image_uri);
 }
 
-;// CONCATENATED MODULE: ./src/plan/gate.ts
-/**
- * The measured-plan gate: may this plan's scaling be deployed onto this model's image, instance
- * type and region? The same checks run at `cdk synth` (infra/) and in `scalegate gate` (what the
- * release workflow runs before `cdk deploy`). Pure: the caller reads the plan (or passes the read
- * error) and computes the digest of the image being deployed.
- */
-
-
-const GATE_CHECKS = (/* unused pure expression or super */ null && ([
-    'plan_readable',
-    'plan_model',
-    'verdict',
-    'deployable_threshold',
-    'instance_type',
-    'image_digest',
-    'container_env',
-    'region',
-]));
-const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
-/** How a model gets a plan measured on exactly what is being deployed. */
-function measureFix(modelName, model, deployImageDigest) {
-    const slug = fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
-    const calibration = calibrationEndpointName(model.endpoint);
-    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
-    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
-    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
-        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
-        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
-}
-/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
-function replanFix(modelName, plan) {
-    const ttotal = plan.inputs.ttotal
-        ? ` --ttotal ${plan.inputs.ttotal.file}`
-        : plan.inputs.t_total_stated_s !== null
-            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
-            : '';
-    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
-}
-const pass = (check, detail) => ({ check, ok: true, detail, fix: null });
-const fail = (check, detail, fix) => ({
-    check,
-    ok: false,
-    detail,
-    fix,
-});
-function evaluateGate(input) {
-    const { modelName, model, plan, planFile, deployImageDigest, deployRegion } = input;
-    const measure = measureFix(modelName, model, deployImageDigest);
-    if (plan === null) {
-        const why = input.planError ?? `${planFile}: no plan`;
-        return {
-            passed: false,
-            checks: [fail('plan_readable', `no usable measured plan: ${why}`, measure)],
-        };
-    }
-    const checks = [pass('plan_readable', `${planFile} (run ${plan.run_id}, ${plan.created_at})`)];
-    checks.push(plan.model_name === modelName
-        ? pass('plan_model', `plan is for ${modelName}`)
-        : fail('plan_model', `${planFile} is a plan for ${plan.model_name}, not ${modelName}`, `point --plan at artifacts/plan-${modelName}.json, or ${measure}`));
-    if (plan.verdict === 'stop') {
-        const stops = plan.findings.filter((f) => f.verdict === 'stop');
-        const list = stops.map((f) => `${f.name}: ${f.detail}`).join('; ') || 'verdict stop';
-        const fixes = stops
-            .map((f) => f.fix)
-            .filter((f) => Boolean(f))
-            .join('; ');
-        checks.push(fail('verdict', `plan verdict is stop (${list})`, `${fixes ? `${fixes}; then ` : ''}re-run ${replanFix(modelName, plan)} (or re-measure: ${measure})`));
-    }
-    else {
-        checks.push(pass('verdict', plan.verdict === 'warn' ? `warn (${plan.warn_count} warnings)` : plan.verdict));
-    }
-    const d = plan.deployable;
-    if (d.scaling_target_value === null || d.scale_in_threshold === null) {
-        checks.push(fail('deployable_threshold', 'the plan has no CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured, so the concurrency target cannot be stated in CloudWatch units)', `re-measure with the CloudWatch join (sagemaker transport, without --no-cloudwatch): ${measure}`));
-    }
-    else {
-        checks.push(pass('deployable_threshold', `scale out at ${d.scaling_target_value}, scale in at ${d.scale_in_threshold} (ConcurrentRequestsPerModel Maximum)`));
-    }
-    const fp = plan.fingerprint;
-    checks.push(fp.instance_type === model.instance_type
-        ? pass('instance_type', fp.instance_type)
-        : fail('instance_type', `plan measured on ${fp.instance_type}, the config deploys ${model.instance_type}`, `set instance_type back to ${fp.instance_type} in scalegate.config.json, or ${measure}`));
-    checks.push(fp.image_digest === deployImageDigest
-        ? pass('image_digest', `measured image ${gate_short(fp.image_digest)} is the image being deployed`)
-        : fail('image_digest', `plan measured on image ${gate_short(fp.image_digest)}, deploying image ${gate_short(deployImageDigest)}${model.container_dir ? ` (CDK asset hash of ${model.container_dir})` : ''}`, model.container_dir
-            ? `the container changed since it was measured: ${measure}`
-            : `pin image_uri to the measured digest (…@sha256:${fp.image_digest}), or ${measure}`));
-    const want = configFingerprint(model, deployImageDigest, deployRegion);
-    const wantEnv = JSON.stringify(want.container_env);
-    const gotEnv = JSON.stringify(measuredEnvironment(fp.container_env));
-    checks.push(wantEnv === gotEnv
-        ? pass('container_env', `container environment ${gotEnv}`)
-        : fail('container_env', `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`, `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`));
-    if (fp.region === null) {
-        checks.push(pass('region', `legacy plan: the measurement did not record its region (deploying to ${deployRegion}); re-measure to record it`));
-    }
-    else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
-        checks.push(fail('region', `plan measured on the local SageMaker (region ${LOCAL_REGION}); a local measurement never sets scaling for a real region (${deployRegion})`, measure));
-    }
-    else if (fp.region !== deployRegion) {
-        checks.push(fail('region', `plan measured in ${fp.region}, deploying to ${deployRegion}`, `set region back to ${fp.region} in scalegate.config.json, or ${measure}`));
-    }
-    else {
-        checks.push(pass('region', fp.region));
-    }
-    return { passed: checks.every((c) => c.ok), checks };
-}
-/** One block naming every failed check and its fix: the text synth fails with. */
-function gateFailureMessage(modelName, planFile, result) {
-    const failed = result.checks.filter((c) => !c.ok);
-    const lines = [
-        `scalegate gate refused ${modelName}: no scaling policy is deployed that was not measured on this image and instance type (plan ${planFile}).`,
-    ];
-    for (const c of failed) {
-        lines.push(`  ✗ ${c.check}: ${c.detail}`);
-        if (c.fix)
-            lines.push(`    fix: ${c.fix}`);
-    }
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/gate-text.ts
-function renderGateReport(r) {
-    const origin = r.image_source === 'container_dir' ? 'CDK asset hash of container_dir' : 'image_uri digest';
-    const lines = [
-        `scalegate gate ${r.model_name}: ${r.passed ? 'PASS' : 'REFUSED'}`,
-        `  plan ${r.plan_file}; deploying image ${r.image_digest} (${origin}) on ${r.instance_type} in ${r.region}`,
-        '',
-    ];
-    const width = Math.max(...r.checks.map((c) => c.check.length));
-    for (const c of r.checks) {
-        lines.push(`  ${c.ok ? '✓' : '✗'} ${c.check.padEnd(width)}  ${c.detail}`);
-        if (!c.ok && c.fix)
-            lines.push(`    ${' '.repeat(width)}  fix: ${c.fix}`);
-    }
-    lines.push('');
-    lines.push(r.passed
-        ? `The plan's scaling may be deployed: \`scalegate deploy ${r.model_name}\`.`
-        : 'No scaling that was not measured on this image and instance type is deployed: fix the checks above.');
-    return `${lines.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/commands/gate.ts
-/**
- * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
- * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
- * out the digest of the image that would be deployed; never touches AWS.
- */
-
-
-
-
-
-async function runGate(input, deps = {}) {
-    const { modelName, model } = input;
-    const planFile = input.planFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
-    const region = input.region ?? model.region;
-    const source = model.container_dir ? 'container_dir' : 'image_uri';
-    const digest = modelImageDigest(model, input.configFile, deps.assetHash);
-    let plan = null;
-    let planError = null;
-    try {
-        plan = readArtifact('plan', planFile);
-    }
-    catch (e) {
-        if (!isUsageError(e))
-            throw e;
-        planError = e.message;
-    }
-    const result = evaluateGate({
-        modelName,
-        model,
-        planFile,
-        plan,
-        planError,
-        deployImageDigest: digest,
-        deployRegion: region,
-    });
-    const report = {
-        kind: 'gate',
-        model_name: modelName,
-        plan_file: planFile,
-        plan_run_id: plan?.run_id ?? null,
-        image_source: source,
-        image_digest: digest,
-        instance_type: model.instance_type,
-        region,
-        passed: result.passed,
-        checks: result.checks,
-    };
-    return { artifact: report, report: renderGateReport(report), exitCode: result.passed ? 0 : 1, written: [] };
-}
-
-;// CONCATENATED MODULE: ./src/options/gate.ts
-/** The options of `scalegate gate` (command line and action). */
-
-
-const GATE_OPTIONS = {
-    ...MODEL_OPTIONS,
-    planFile: spec_text('plan', '<file>', 'the plan to gate on', {
-        defaultText: 'artifacts/plan-<model>.json',
-        action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
-    }),
-    region: spec_text('region', '<region>', 'region being deployed to', {
-        defaultText: "the model's region, as the CDK stacks use",
-    }),
-};
-
-;// CONCATENATED MODULE: ./src/cli/gate.ts
-
-
-
-
-
-function registerGate(program) {
-    const command = program
-        .command('gate')
-        .summary('may the measured plan be deployed onto this image, instance type and region? (never touches AWS)')
-        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
-    addOptions(command, GATE_OPTIONS)
-        .addOption(jsonOption())
-        .action(async (flags) => {
-        const values = optionValues(GATE_OPTIONS, flags);
-        // The region deployed to is the model's (as the CDK stacks use), not the SDK environment's.
-        const { modelName, model, configFile } = loadModelContext({
-            modelName: values.modelName,
-            configFile: values.configFile,
-        });
-        const result = await runGate({ ...values, modelName, model, configFile });
-        present(result, { json: flags.json === true });
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/stats/quantiles.ts
 /**
  * Quantiles and their distribution-free confidence intervals. Pure functions of their inputs.
@@ -76858,6 +76911,1049 @@ function assembleTtotalArtifact(r) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stats/prng.ts
+/**
+ * A small seeded generator (mulberry32): 32-bit integer arithmetic only, so the same seed gives
+ * the same sequence on every machine and Node version, unlike Math.random.
+ */
+function mulberry32(seed) {
+    let state = seed >>> 0;
+    return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/surge.ts
+/**
+ * Will one instance survive a surge until the scale-out lands?
+ *
+ * Queue model (per instance; least-outstanding routing spreads a surge evenly, so one instance
+ * stands for the fleet): a birth-death chain on n = requests in flight (queued + executing).
+ * - Before the surge the policy holds each instance at its target concurrency, so the run
+ *   starts at n0 = round(C_scale_max) with arrivals at lambda0 = X(C_scale_max), the measured
+ *   throughput at that concurrency (the rate that keeps n there).
+ * - At t = 0 the surge multiplies arrivals by k: Poisson arrivals at rate k * lambda0.
+ * - Departures are state-dependent at the measured throughput curve X(n) (interpolated between
+ *   usable ladder rungs; flat beyond the last), so a serial server (X flat) and a parallel one
+ *   (X rising with n) are both modelled from data, not from an M/M/c assumption.
+ * - The container admits at most Q_max requests; an arrival that finds n = Q_max is rejected:
+ *   that is an overflow. The run lasts T_plan, the time until new capacity serves.
+ * Simulated exactly (Gillespie) with a seeded generator: the same inputs give the same figures
+ * on every machine. The fluid (deterministic) time-to-overflow, dn/dt = k*lambda0 - X(n), is
+ * returned beside it as the intuition.
+ */
+
+/** Linear interpolation of X(n) between measured points; X(0) = 0; flat beyond the ends. */
+function throughputAt(curve, concurrency) {
+    if (curve.length === 0 || concurrency <= 0)
+        return 0;
+    const first = curve[0];
+    if (concurrency <= first.concurrency) {
+        // Below the first rung throughput falls to 0 at n = 0 (an idle server serves nothing).
+        return (first.rps * concurrency) / first.concurrency;
+    }
+    for (let i = 1; i < curve.length; i++) {
+        const low = curve[i - 1];
+        const high = curve[i];
+        if (concurrency <= high.concurrency) {
+            const fraction = (concurrency - low.concurrency) / (high.concurrency - low.concurrency);
+            return low.rps + (high.rps - low.rps) * fraction;
+        }
+    }
+    return curve[curve.length - 1].rps;
+}
+const DEFAULT_SURGE_TRIALS = 2000;
+const DEFAULT_SURGE_SEED = 0x5ca1e;
+function simulateSurge(input) {
+    const trials = input.trials ?? DEFAULT_SURGE_TRIALS;
+    const random = mulberry32(input.seed ?? DEFAULT_SURGE_SEED);
+    const baseRate = throughputAt(input.curve, input.targetConcurrency);
+    const arrivalRate = input.surgeRatio * baseRate;
+    const limit = Math.max(1, Math.floor(input.queueLimit));
+    const start = Math.min(limit, Math.max(0, Math.round(input.targetConcurrency)));
+    // Departure rate per state, precomputed: the chain only visits 0..limit.
+    const departureRate = Array.from({ length: limit + 1 }, (_, n) => throughputAt(input.curve, n));
+    const overflowTimes = [];
+    for (let trial = 0; trial < trials; trial++) {
+        let n = start;
+        let t = 0;
+        for (;;) {
+            const down = departureRate[n];
+            const total = arrivalRate + down;
+            if (total <= 0)
+                break;
+            // 1 - u is in (0, 1], so the logarithm is finite.
+            t += -Math.log(1 - random()) / total;
+            if (t > input.horizonS)
+                break;
+            if (random() * total < arrivalRate) {
+                if (n >= limit) {
+                    overflowTimes.push(t);
+                    break;
+                }
+                n++;
+            }
+            else {
+                n--;
+            }
+        }
+    }
+    overflowTimes.sort((a, b) => a - b);
+    return {
+        trials,
+        overflowTrials: overflowTimes.length,
+        overflowProbability: overflowTimes.length / trials,
+        medianOverflowS: overflowTimes.length > 0 ? overflowTimes[Math.floor(overflowTimes.length / 2)] : null,
+        fluidOverflowS: fluidOverflowTime(input.curve, start, limit, arrivalRate, input.horizonS * 10),
+        arrivalRate,
+    };
+}
+/** Integrates dn/dt = arrivals - X(n) from n0 until n reaches the limit (null: it never does). */
+function fluidOverflowTime(curve, start, limit, arrivalRate, giveUpAfterS) {
+    let n = start;
+    let t = 0;
+    const step = 0.001;
+    while (n < limit) {
+        const growth = arrivalRate - throughputAt(curve, n);
+        if (growth <= 0)
+            return null;
+        // Advance by at most 1/1000 of a request, or a millisecond: small against any real drain.
+        const dt = Math.max(step, 0.001 / growth);
+        n += growth * dt;
+        t += dt;
+        if (t > giveUpAfterS)
+            return null;
+    }
+    return t;
+}
+
+;// CONCATENATED MODULE: ./src/plan/findings.ts
+const FINDING_NAMES = (/* unused pure expression or super */ null && ([
+    'measurement_trust',
+    'curve_repeatability',
+    'slo_budget',
+    'invocation_ceiling',
+    'queue_depth',
+    'threshold_units',
+    'surge_survival',
+    'scale_in_safety',
+    'fleet_sizing',
+    'fleet_cost',
+    'provision_stage',
+    'quota_headroom',
+]));
+/** Above this overflow probability a surge within T_plan is a warning. */
+const SURGE_OVERFLOW_WARN = 0.1;
+/** Repeated ladders whose Q_max spread exceeds this fraction are not repeatable. */
+const REPEATABILITY_SPREAD = 0.2;
+/** The naive fleet estimate differing from ours by more than this factor is called out. */
+const NAIVE_FLEET_FACTOR = 2;
+const fmt = (value, digits = 1) => value.toFixed(digits);
+const pct = (value) => `${(value * 100).toFixed(1)} %`;
+function measurementTrust(f) {
+    const counts = [...new Set(f.qmax.instance_counts_observed)];
+    if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
+        return {
+            name: 'measurement_trust',
+            verdict: 'stop',
+            detail: `instance counts seen during the ladder: ${counts.join(', ')}; Q_max must be measured on exactly one instance`,
+            fix: `re-measure with \`scalegate qmax --model ${f.model}\` (it freezes scaling and pins one instance)`,
+        };
+    }
+    const doubts = [];
+    if (!f.qmax.frozen)
+        doubts.push('scaling was not frozen');
+    if (!f.qmax.unbounded_queue)
+        doubts.push('the container queue was bounded, so rejections may have capped latency');
+    if (doubts.length > 0) {
+        return {
+            name: 'measurement_trust',
+            verdict: 'warn',
+            detail: doubts.join('; '),
+            fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue`,
+        };
+    }
+    return {
+        name: 'measurement_trust',
+        verdict: 'ok',
+        detail: 'frozen at one instance, one instance count seen, queue unbounded during the ladder',
+        fix: null,
+    };
+}
+function curveRepeatability(f) {
+    const runs = f.qmax.q_max_per_run;
+    if (runs.length < 2) {
+        return {
+            name: 'curve_repeatability',
+            verdict: 'suppressed',
+            detail: `${runs.length} ladder run: repeatability not evaluated`,
+            fix: `measure twice: \`scalegate qmax --model ${f.model} --runs 2\``,
+        };
+    }
+    const high = Math.max(...runs);
+    const low = Math.min(...runs);
+    const spread = high > 0 ? (high - low) / high : 0;
+    return spread <= REPEATABILITY_SPREAD
+        ? {
+            name: 'curve_repeatability',
+            verdict: 'ok',
+            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} <= ${pct(REPEATABILITY_SPREAD)}`,
+            fix: null,
+        }
+        : {
+            name: 'curve_repeatability',
+            verdict: 'warn',
+            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} > ${pct(REPEATABILITY_SPREAD)}`,
+            fix: 'find the source of variance (noisy neighbour, prompt mix, warm-up) and re-measure with more runs',
+        };
+}
+function sloBudget(f) {
+    const slo = f.sloMs / 1000;
+    const detail = `SLO ${fmt(slo, 3)} s, S_p95 ${fmt(f.serviceP95S, 3)} s, W_max ${fmt(f.waitBudgetS, 3)} s`;
+    if (f.serviceP95S >= slo) {
+        return {
+            name: 'slo_budget',
+            verdict: 'stop',
+            detail: `${detail}: one uncontended request already misses the SLO`,
+            fix: 'a faster instance type or model, or an SLO above the service time',
+        };
+    }
+    if (f.waitBudgetS < f.serviceP95S) {
+        return {
+            name: 'slo_budget',
+            verdict: 'warn',
+            detail: `${detail}: less than one service time of queueing fits in the SLO`,
+            fix: 'expect Q_max near 1; consider a faster instance type or a looser SLO',
+        };
+    }
+    return { name: 'slo_budget', verdict: 'ok', detail, fix: null };
+}
+function invocationCeiling(f) {
+    const worst = f.waitBudgetS + f.serviceP95S;
+    return worst > f.invocationCeilingS
+        ? {
+            name: 'invocation_ceiling',
+            verdict: 'stop',
+            detail: `W_max + S_p95 = ${fmt(worst, 3)} s exceeds the ${f.invocationCeilingS} s invocation ceiling`,
+            fix: 'lower the SLO below the invocation ceiling',
+        }
+        : {
+            name: 'invocation_ceiling',
+            verdict: 'ok',
+            detail: `W_max + S_p95 = ${fmt(worst, 3)} s <= ${f.invocationCeilingS} s`,
+            fix: null,
+        };
+}
+function queueDepth(f) {
+    if (f.qmax.q_max === 0) {
+        return {
+            name: 'queue_depth',
+            verdict: 'stop',
+            detail: 'no concurrency held the SLO, not even 1',
+            fix: 'a faster instance type or model, or a looser SLO',
+        };
+    }
+    return f.qmax.q_max_bracketed
+        ? {
+            name: 'queue_depth',
+            verdict: 'ok',
+            detail: `queue_max_depth ${f.qmax.q_max} = Q_max, bracketed by a measured breach at ${f.qmax.q_max_upper_bound ?? 'a higher rung'}`,
+            fix: null,
+        }
+        : {
+            name: 'queue_depth',
+            verdict: 'warn',
+            detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
+            fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
+        };
+}
+function thresholdUnits(f) {
+    if (f.cwRatio === null) {
+        return {
+            name: 'threshold_units',
+            verdict: 'suppressed',
+            detail: 'no CloudWatch/client concurrency ratio R was measured: there is no deployable threshold',
+            fix: `re-measure over the response-stream transport with CloudWatch: \`scalegate qmax --model ${f.model}\``,
+        };
+    }
+    return {
+        name: 'threshold_units',
+        verdict: 'ok',
+        detail: `R = ${fmt(f.cwRatio, 3)} at concurrency ${f.cwRatioRung}: thresholds are in CloudWatch ConcurrentRequestsPerModel (Maximum) units`,
+        fix: null,
+    };
+}
+function surgeSurvival(f) {
+    if (f.surge === null) {
+        return {
+            name: 'surge_survival',
+            verdict: 'suppressed',
+            detail: 'no throughput curve to simulate',
+            fix: null,
+        };
+    }
+    const fluid = f.surge.fluidOverflowS === null
+        ? 'the fluid queue never reaches Q_max'
+        : `the fluid queue fills from ${fmt(f.scaleOutConcurrency)} to Q_max ${f.qmax.q_max} in ${fmt(f.surge.fluidOverflowS)} s`;
+    const detail = `a ${f.surgeRatio}x surge overflows the Q_max queue within T_plan ${fmt(f.tPlanS)} s with probability ${pct(f.surge.probability)} (${f.surge.trials} seeded trials); ${fluid}`;
+    return f.surge.probability > SURGE_OVERFLOW_WARN
+        ? {
+            name: 'surge_survival',
+            verdict: 'warn',
+            detail,
+            fix: 'shorten T_total (smaller image, pre-cached weights), lower the surge ratio the plan promises, or pre-scale before known peaks',
+        }
+        : { name: 'surge_survival', verdict: 'ok', detail, fix: null };
+}
+function scaleInSafety(f) {
+    if (f.minSafeInstances === null) {
+        return {
+            name: 'scale_in_safety',
+            verdict: 'suppressed',
+            detail: 'the scale band is degenerate (C_scale_min <= 0): no safe minimum exists',
+            fix: 'lower the surge ratio below 1.5',
+        };
+    }
+    return f.minInstances < f.minSafeInstances
+        ? {
+            name: 'scale_in_safety',
+            verdict: 'warn',
+            detail: `min_instances ${f.minInstances} < ${f.minSafeInstances}: below ${f.minSafeInstances} instances, removing one pushes the survivors past the scale-out threshold`,
+            fix: `raise min_instances_floor to ${f.minSafeInstances}, or accept scale-in oscillation at trough load`,
+        }
+        : {
+            name: 'scale_in_safety',
+            verdict: 'ok',
+            detail: `min_instances ${f.minInstances} >= smallest safe minimum ${f.minSafeInstances}`,
+            fix: null,
+        };
+}
+function fleetSizing(f) {
+    if (f.naivePeakInstances === null) {
+        return {
+            name: 'fleet_sizing',
+            verdict: 'ok',
+            detail: `peak load stated in streams: ${f.peakInstances} instances at ${fmt(f.scaleOutConcurrency)} streams each`,
+            fix: null,
+        };
+    }
+    const ours = Math.max(1, f.peakInstances);
+    const naive = Math.max(1, f.naivePeakInstances);
+    const factor = Math.max(ours / naive, naive / ours);
+    const detail = `${f.peakInstances} instances at peak from measured throughput ${fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${fmt(factor)}x off)`;
+    return factor > NAIVE_FLEET_FACTOR
+        ? {
+            name: 'fleet_sizing',
+            verdict: 'warn',
+            detail,
+            fix: 'size the fleet from throughput (max_instances here), never from concurrency x service time: this server does not serve its in-flight requests in parallel',
+        }
+        : { name: 'fleet_sizing', verdict: 'ok', detail, fix: null };
+}
+function fleetCost(f) {
+    if (f.instanceHourlyUsd === null) {
+        return {
+            name: 'fleet_cost',
+            verdict: 'suppressed',
+            detail: 'no instance price known',
+            fix: 'set instance_hourly_usd for the model in scalegate.config.json',
+        };
+    }
+    const price = f.instanceHourlyUsd;
+    return {
+        name: 'fleet_cost',
+        verdict: 'ok',
+        detail: `$${(f.minInstances * price).toFixed(2)}/h at min (${f.minInstances}), $${(f.maxInstances * price).toFixed(2)}/h at max (${f.maxInstances}) at $${price.toFixed(3)}/instance-hour`,
+        fix: null,
+    };
+}
+function provisionStage(f) {
+    if (f.tTotalOrigin === 'stated') {
+        return {
+            name: 'provision_stage',
+            verdict: 'warn',
+            detail: `T_total ${fmt(f.tTotalS)} s was stated, not measured`,
+            fix: `measure it: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\``,
+        };
+    }
+    const dominant = f.dominantStage
+        ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${fmt(f.dominantStage.seconds)} s`
+        : '';
+    if (f.tTotalLowerBound) {
+        return {
+            name: 'provision_stage',
+            verdict: 'warn',
+            detail: `T_total ${fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
+            fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
+        };
+    }
+    return {
+        name: 'provision_stage',
+        verdict: 'ok',
+        detail: `T_total ${fmt(f.tTotalS)} s measured${dominant}`,
+        fix: null,
+    };
+}
+function quotaHeadroom(f) {
+    if (f.instanceQuota === null) {
+        return {
+            name: 'quota_headroom',
+            verdict: 'suppressed',
+            detail: 'no endpoint-usage quota known for the instance type',
+            fix: 'set instance_quota for the model in scalegate.config.json (Service Quotas: "<type> for endpoint usage")',
+        };
+    }
+    return f.maxInstances > f.instanceQuota
+        ? {
+            name: 'quota_headroom',
+            verdict: 'warn',
+            detail: `max_instances ${f.maxInstances} exceeds the quota of ${f.instanceQuota}: scale-out will fail before peak`,
+            fix: `request a quota increase to at least ${f.maxInstances}`,
+        }
+        : {
+            name: 'quota_headroom',
+            verdict: 'ok',
+            detail: `max_instances ${f.maxInstances} <= quota ${f.instanceQuota}`,
+            fix: null,
+        };
+}
+function evaluateFindings(facts) {
+    return [
+        measurementTrust(facts),
+        curveRepeatability(facts),
+        sloBudget(facts),
+        invocationCeiling(facts),
+        queueDepth(facts),
+        thresholdUnits(facts),
+        surgeSurvival(facts),
+        scaleInSafety(facts),
+        fleetSizing(facts),
+        fleetCost(facts),
+        provisionStage(facts),
+        quotaHeadroom(facts),
+    ];
+}
+function planVerdict(findings) {
+    const warnCount = findings.filter((f) => f.verdict === 'warn').length;
+    if (findings.some((f) => f.verdict === 'stop'))
+        return { verdict: 'stop', warnCount };
+    return { verdict: warnCount > 0 ? 'warn' : 'ok', warnCount };
+}
+
+;// CONCATENATED MODULE: ./src/plan/formulas.ts
+/**
+ * The arithmetic of DESIGN.md ("Vocabulary and formulas"), one function per derived value.
+ * Pure: numbers in, numbers out.
+ */
+
+/** T_plan = T_total + policy detection lag: how long a surge must be absorbed. */
+const planningHorizonS = (tTotalS, policyLagS) => tTotalS + policyLagS;
+function scaleBand(qMax, surgeRatio) {
+    const h = surgeRatio - 1;
+    return { h, scaleOutConcurrency: (1 - h) * qMax, scaleInConcurrency: (1 - 2 * h) * qMax };
+}
+/**
+ * Smallest fleet that can scale in safely: removing one of N instances multiplies the
+ * survivors' load by N/(N-1); that must stay within r = C_scale_max / C_scale_min, or the
+ * scale-in itself triggers a scale-out. null when the band is degenerate (r <= 1).
+ */
+function smallestSafeMinimum(scaleOutConcurrency, scaleInConcurrency) {
+    if (scaleInConcurrency <= 0)
+        return null;
+    const r = scaleOutConcurrency / scaleInConcurrency;
+    if (r <= 1)
+        return null;
+    // Rounded to 9 digits so that 1.5 / 0.5 stays exactly 3, not 3.0000000000000004.
+    return Math.max(2, Math.ceil(Number((r / (r - 1)).toFixed(9))));
+}
+/** W_max = max(0, SLO - S_p95): the queueing wait a request can afford. */
+const waitBudgetS = (sloMs, serviceP95S) => Math.max(0, sloMs / 1000 - serviceP95S);
+const scaleOutCooldownS = (tPlanS) => Math.floor(Math.max(10, Math.min(30, tPlanS / 2)));
+const scaleInCooldownS = (tPlanS) => Math.floor(Math.max(300, 3 * tPlanS));
+/** The usable rung nearest C_scale_max that carries a ratio; ties go to the higher rung. */
+function ratioNearest(points, concurrency) {
+    let best = null;
+    for (const point of points) {
+        if (best === null) {
+            best = point;
+            continue;
+        }
+        const distance = Math.abs(point.concurrency - concurrency);
+        const bestDistance = Math.abs(best.concurrency - concurrency);
+        if (distance < bestDistance || (distance === bestDistance && point.concurrency > best.concurrency))
+            best = point;
+    }
+    return best;
+}
+/** Instances needed to serve `load` at the scaling target: by throughput (rps) or by streams. */
+function instancesFor(load, xTargetRps, scaleOutConcurrency) {
+    if (load.value <= 0)
+        return 0;
+    const perInstance = load.unit === 'rps' ? xTargetRps : scaleOutConcurrency;
+    if (perInstance <= 0)
+        return Number.POSITIVE_INFINITY;
+    return Math.ceil(Number((load.value / perInstance).toFixed(9)));
+}
+/**
+ * The naive estimate `rps * S_mean / C_scale_max` treats concurrency as throughput: it is the
+ * fleet of servers with unlimited parallelism. Printed only to explain the fleet_sizing finding.
+ */
+const naiveInstances = (peakRps, serviceMeanS, scaleOutConcurrency) => Math.ceil((peakRps * serviceMeanS) / scaleOutConcurrency);
+const throughputAtTarget = (curve, scaleOutConcurrency) => throughputAt(curve, scaleOutConcurrency);
+/** Rounds for presentation and artifacts: values that deploy must not carry float noise. */
+const round = (value, digits) => Number(value.toFixed(digits));
+
+;// CONCATENATED MODULE: ./src/plan/derive.ts
+/**
+ * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
+ * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
+ * inputs, and the surge simulation is seeded.
+ */
+
+
+
+
+
+/** A stated T_total has no policy to read: the detection lag is the 60 s bound. */
+const derive_POLICY_LAG_BOUND_S = 60;
+/** Refusals that depend only on the request: each names the flag or file and the fix. */
+function checkPlanRequest(request) {
+    const { choices, qmax, ttotal } = request;
+    const warnings = [];
+    if (choices.surgeRatio < 1 || choices.surgeRatio >= 1.5) {
+        throw new UsageError(`surge ratio ${choices.surgeRatio} is outside [1, 1.5): the scale band (1-2h)*Q_max would vanish. Pass --surge-ratio between 1 and 1.5.`);
+    }
+    if (choices.peak.value <= 0) {
+        throw new UsageError(`no peak load: set peak_rps (or peak_streams) for model ${request.modelName} in the config, or pass --peak-rps N / --peak-streams N.`);
+    }
+    if (choices.trough.unit !== choices.peak.unit) {
+        throw new UsageError(`peak load is in ${choices.peak.unit} but trough load in ${choices.trough.unit}: state both in the same unit (--peak-rps/--trough-rps or --peak-streams/--trough-streams).`);
+    }
+    if (choices.trough.value > choices.peak.value) {
+        throw new UsageError(`trough load ${choices.trough.value} ${choices.trough.unit} is above peak load ${choices.peak.value}: fix --trough-${choices.trough.unit} or --peak-${choices.peak.unit}.`);
+    }
+    if (choices.sloMs !== qmax.slo_ms) {
+        throw new UsageError(`SLO ${choices.sloMs} ms differs from the ${qmax.slo_ms} ms the ladder in ${request.qmaxFile} was judged against: Q_max is defined by its SLO and cannot be re-used for another. Re-measure with \`scalegate qmax --slo-ms ${choices.sloMs}\`, or plan with --slo-ms ${qmax.slo_ms}.`);
+    }
+    if (qmax.model_name !== request.modelName) {
+        throw new UsageError(`${request.qmaxFile} was measured for model ${qmax.model_name}, not ${request.modelName}: pass --model ${qmax.model_name} or the right qmax artifact.`);
+    }
+    if ((ttotal === null) === (request.tTotalStatedS === null)) {
+        throw new UsageError('give exactly one of --ttotal FILE (measured) and --assume-t-total SECONDS (stated).');
+    }
+    if (ttotal) {
+        if (ttotal.model_name !== request.modelName) {
+            throw new UsageError(`${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`);
+        }
+        const differences = fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
+        if (differences.length > 0) {
+            const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+            const message = `${request.qmaxFile} (${fingerprintSlug(qmax.fingerprint)}) and ${request.ttotalFile} (${fingerprintSlug(ttotal.fingerprint)}) were measured on different configurations (${what}): Q_max and T_total of different containers or instance types do not describe one endpoint.`;
+            if (!request.allowConfigMismatch) {
+                throw new UsageError(`${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`);
+            }
+            warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
+        }
+    }
+    return warnings;
+}
+function throughputCurve(qmax) {
+    const byConcurrency = new Map();
+    for (const step of qmax.steps) {
+        if (!step.usable)
+            continue;
+        byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.achieved_rps]);
+    }
+    return [...byConcurrency.entries()]
+        .map(([concurrency, values]) => ({ concurrency, rps: values.reduce((a, b) => a + b, 0) / values.length }))
+        .sort((a, b) => a.concurrency - b.concurrency);
+}
+function ratioPoints(qmax) {
+    const byConcurrency = new Map();
+    for (const step of qmax.steps) {
+        if (!step.usable || step.cw_ratio === null)
+            continue;
+        byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.cw_ratio]);
+    }
+    return [...byConcurrency.entries()].map(([concurrency, values]) => ({
+        concurrency,
+        ratio: values.reduce((a, b) => a + b, 0) / values.length,
+    }));
+}
+const inputOf = (file, artifact) => ({
+    file,
+    run_id: artifact.run_id,
+    slug: fingerprintSlug(artifact.fingerprint),
+    fingerprint: artifact.fingerprint,
+});
+/**
+ * The plan from its inputs. Inputs that pass their schemas can still combine into a plan no
+ * deployment could hold (say a peak load that needs more instances than any account has): that
+ * is refused as a usage error naming the values, never written and never an exit 1.
+ */
+function derivePlan(request) {
+    const plan = derivePlanValues(request);
+    const checked = planArtifactSchema.safeParse(plan);
+    if (!checked.success) {
+        throw new UsageError(`the plan from ${request.qmaxFile}${request.ttotalFile ? ` and ${request.ttotalFile}` : ''} and the chosen load (peak ${request.choices.peak.value} ${request.choices.peak.unit}, trough ${request.choices.trough.value} ${request.choices.trough.unit}) is outside what a deployment can hold:\n${formatZodIssues(checked.error)}\nCheck the peak/trough load (config or --peak-rps/--peak-streams) and the measurements.`);
+    }
+    return checked.data;
+}
+function derivePlanValues(request) {
+    const mismatchWarnings = checkPlanRequest(request);
+    const { qmax, ttotal, choices } = request;
+    const curve = throughputCurve(qmax);
+    if (curve.length === 0) {
+        throw new UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
+    }
+    const tTotalS = ttotal ? ttotal.t_total_s : request.tTotalStatedS;
+    const policyLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
+    const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
+    const tPlanS = planningHorizonS(tTotalS, policyLagS);
+    const band = scaleBand(qmax.q_max, choices.surgeRatio);
+    const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
+    const minSafe = smallestSafeMinimum(band.scaleOutConcurrency, band.scaleInConcurrency);
+    const wMaxS = waitBudgetS(choices.sloMs, qmax.s_p95_s);
+    const ratio = ratioNearest(ratioPoints(qmax), band.scaleOutConcurrency);
+    const xTargetRps = throughputAtTarget(curve, band.scaleOutConcurrency);
+    const peakInstances = instancesFor(choices.peak, xTargetRps, band.scaleOutConcurrency);
+    const troughInstances = instancesFor(choices.trough, xTargetRps, band.scaleOutConcurrency);
+    const minInstances = Math.max(choices.minInstancesFloor, troughInstances);
+    const maxInstances = Math.max(minInstances, peakInstances);
+    const naivePeak = choices.peak.unit === 'rps' && band.scaleOutConcurrency > 0
+        ? naiveInstances(choices.peak.value, qmax.s_mean_s, band.scaleOutConcurrency)
+        : null;
+    const surge = qmax.q_max > 0
+        ? simulateSurge({
+            curve,
+            targetConcurrency: band.scaleOutConcurrency,
+            queueLimit: qmax.q_max,
+            surgeRatio: choices.surgeRatio,
+            horizonS: tPlanS,
+        })
+        : null;
+    const serviceTimeAlarmMs = qmax.ttfab_p95_at_c1_ms ?? qmax.steps.find((s) => s.concurrency === 1 && s.usable)?.ttfab_p95_ms ?? null;
+    const findings = evaluateFindings({
+        model: request.modelName,
+        qmax,
+        sloMs: choices.sloMs,
+        serviceP95S: qmax.s_p95_s,
+        waitBudgetS: wMaxS,
+        invocationCeilingS: choices.invocationCeilingS,
+        cwRatio: ratio?.ratio ?? null,
+        cwRatioRung: ratio?.concurrency ?? null,
+        scaleOutConcurrency: band.scaleOutConcurrency,
+        scaleInConcurrency: band.scaleInConcurrency,
+        surgeRatio: choices.surgeRatio,
+        tPlanS,
+        surge: surge
+            ? { probability: surge.overflowProbability, trials: surge.trials, fluidOverflowS: surge.fluidOverflowS }
+            : null,
+        minInstances,
+        maxInstances,
+        minSafeInstances: minSafe,
+        peakInstances,
+        naivePeakInstances: naivePeak,
+        xTargetRps,
+        instanceHourlyUsd: choices.instanceHourlyUsd,
+        tTotalOrigin: ttotal ? 'measured' : 'stated',
+        tTotalS,
+        tTotalLowerBound: isLowerBound(ttotal),
+        dominantStage: ttotal?.dominant_stage ?? null,
+        instanceQuota: choices.instanceQuota,
+    });
+    const { verdict, warnCount } = planVerdict(findings);
+    return {
+        schema_version: SCHEMA_VERSION,
+        kind: 'plan',
+        model_name: request.modelName,
+        run_id: request.runId,
+        created_at: request.createdAt,
+        verdict,
+        warn_count: warnCount,
+        fingerprint: qmax.fingerprint,
+        inputs: {
+            qmax: inputOf(request.qmaxFile, qmax),
+            ttotal: ttotal && request.ttotalFile ? inputOf(request.ttotalFile, ttotal) : null,
+            t_total_stated_s: request.tTotalStatedS,
+            config_mismatch_allowed: request.allowConfigMismatch,
+            mismatch_warnings: mismatchWarnings,
+        },
+        chosen: {
+            slo_ms: choices.sloMs,
+            surge_ratio: choices.surgeRatio,
+            peak: choices.peak,
+            trough: choices.trough,
+            min_instances_floor: choices.minInstancesFloor,
+            invocation_ceiling_s: choices.invocationCeilingS,
+            instance_hourly_usd: choices.instanceHourlyUsd,
+            instance_quota: choices.instanceQuota,
+        },
+        measured: {
+            q_max: qmax.q_max,
+            q_max_bracketed: qmax.q_max_bracketed,
+            s_mean_s: qmax.s_mean_s,
+            s_p95_s: qmax.s_p95_s,
+            ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
+            t_total_s: tTotalS,
+            t_total_origin: ttotal ? 'measured' : 'stated',
+            policy_lag_s: policyLagS,
+            policy_lag_bounded: policyLagBounded,
+            cw_ratio: ratio ? round(ratio.ratio, 6) : null,
+            cw_ratio_rung: ratio?.concurrency ?? null,
+        },
+        derived: {
+            t_plan_s: round(tPlanS, 6),
+            h: round(band.h, 6),
+            c_scale_max: round(band.scaleOutConcurrency, 6),
+            c_scale_min: round(band.scaleInConcurrency, 6),
+            r: r === null ? null : round(r, 6),
+            min_safe_instances: minSafe,
+            w_max_s: round(wMaxS, 3),
+            x_target_rps: round(xTargetRps, 6),
+            peak_instances: peakInstances,
+            trough_instances: troughInstances,
+            naive_peak_instances: naivePeak,
+            surge_overflow_probability: surge ? round(surge.overflowProbability, 4) : null,
+            surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
+        },
+        deployable: {
+            min_instances: minInstances,
+            max_instances: maxInstances,
+            scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
+            scale_in_threshold: ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null,
+            queue_max_depth: Math.max(1, qmax.q_max),
+            scale_out_cooldown_s: scaleOutCooldownS(tPlanS),
+            scale_in_cooldown_s: scaleInCooldownS(tPlanS),
+            slo_ms: choices.sloMs,
+            service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
+        },
+        findings,
+        provenance: { origin: 'measured', tool: request.tool, note: null },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate.ts
+/**
+ * The measured-plan gate: may this plan's scaling be deployed onto this model's image, instance
+ * type and region? The same checks run at `cdk synth` (infra/) and in `scalegate gate` (what the
+ * release workflow runs before `cdk deploy`). Pure: the caller reads the plan (or passes the read
+ * error) and the measurements it names, and computes the digest of the image being deployed.
+ *
+ * The plan file is never trusted as written: the gate derives the plan again from the qmax and
+ * ttotal artifacts it names (the derivation is deterministic, its simulation seeded) with the
+ * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
+ * later check on the re-derived plan.
+ */
+
+
+
+const GATE_CHECKS = (/* unused pure expression or super */ null && ([
+    'plan_readable',
+    'plan_model',
+    'measurements',
+    'rederived',
+    'verdict',
+    'deployable_threshold',
+    'instance_type',
+    'image_digest',
+    'container_env',
+    'region',
+]));
+const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
+/** How a model gets a plan measured on exactly what is being deployed. */
+function measureFix(modelName, model, deployImageDigest) {
+    const slug = fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
+    const calibration = calibrationEndpointName(model.endpoint);
+    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
+    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
+    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
+        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
+        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
+}
+/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
+function replanFix(modelName, plan) {
+    const ttotal = plan.inputs.ttotal
+        ? ` --ttotal ${plan.inputs.ttotal.file}`
+        : plan.inputs.t_total_stated_s !== null
+            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
+            : '';
+    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
+}
+const pass = (check, detail) => ({ check, ok: true, detail, fix: null });
+const fail = (check, detail, fix) => ({
+    check,
+    ok: false,
+    detail,
+    fix,
+});
+function evaluateGate(input) {
+    const { modelName, model, plan, planFile, deployImageDigest, deployRegion } = input;
+    const measure = measureFix(modelName, model, deployImageDigest);
+    if (plan === null) {
+        const why = input.planError ?? `${planFile}: no plan`;
+        return {
+            passed: false,
+            checks: [fail('plan_readable', `no usable measured plan: ${why}`, measure)],
+            rederived: null,
+        };
+    }
+    const checks = [pass('plan_readable', `${planFile} (run ${plan.run_id}, ${plan.created_at})`)];
+    checks.push(plan.model_name === modelName
+        ? pass('plan_model', `plan is for ${modelName}`)
+        : fail('plan_model', `${planFile} is a plan for ${plan.model_name}, not ${modelName}`, `point --plan at artifacts/plan-${modelName}.json, or ${measure}`));
+    const again = rederive(modelName, plan, planFile, input.measurements);
+    checks.push(...again.checks);
+    // Every later check judges the plan as its measurements give it, never the file as written.
+    const judged = again.plan ?? plan;
+    if (judged.verdict === 'stop') {
+        const stops = judged.findings.filter((f) => f.verdict === 'stop');
+        const list = stops.map((f) => `${f.name}: ${f.detail}`).join('; ') || 'verdict stop';
+        const fixes = stops
+            .map((f) => f.fix)
+            .filter((f) => Boolean(f))
+            .join('; ');
+        checks.push(fail('verdict', `plan verdict is stop (${list})`, `${fixes ? `${fixes}; then ` : ''}re-run ${replanFix(modelName, plan)} (or re-measure: ${measure})`));
+    }
+    else {
+        checks.push(pass('verdict', judged.verdict === 'warn' ? `warn (${judged.warn_count} warnings)` : judged.verdict));
+    }
+    const d = judged.deployable;
+    if (d.scaling_target_value === null || d.scale_in_threshold === null) {
+        checks.push(fail('deployable_threshold', 'the plan has no CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured, so the concurrency target cannot be stated in CloudWatch units)', `re-measure with the CloudWatch join (sagemaker transport, without --no-cloudwatch): ${measure}`));
+    }
+    else {
+        checks.push(pass('deployable_threshold', `scale out at ${d.scaling_target_value}, scale in at ${d.scale_in_threshold} (ConcurrentRequestsPerModel Maximum)`));
+    }
+    const fp = judged.fingerprint;
+    checks.push(fp.instance_type === model.instance_type
+        ? pass('instance_type', fp.instance_type)
+        : fail('instance_type', `plan measured on ${fp.instance_type}, the config deploys ${model.instance_type}`, `set instance_type back to ${fp.instance_type} in scalegate.config.json, or ${measure}`));
+    checks.push(fp.image_digest === deployImageDigest
+        ? pass('image_digest', `measured image ${gate_short(fp.image_digest)} is the image being deployed`)
+        : fail('image_digest', `plan measured on image ${gate_short(fp.image_digest)}, deploying image ${gate_short(deployImageDigest)}${model.container_dir ? ` (CDK asset hash of ${model.container_dir})` : ''}`, model.container_dir
+            ? `the container changed since it was measured: ${measure}`
+            : `pin image_uri to the measured digest (…@sha256:${fp.image_digest}), or ${measure}`));
+    const want = configFingerprint(model, deployImageDigest, deployRegion);
+    const wantEnv = JSON.stringify(want.container_env);
+    const gotEnv = JSON.stringify(measuredEnvironment(fp.container_env));
+    checks.push(wantEnv === gotEnv
+        ? pass('container_env', `container environment ${gotEnv}`)
+        : fail('container_env', `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`, `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`));
+    if (fp.region === null) {
+        checks.push(fail('region', `the measurement did not record its region (a legacy artifact), so nothing says it was made in ${deployRegion}`, `re-measure (current measurements record their region): ${measure}`));
+    }
+    else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
+        checks.push(fail('region', `plan measured on the local SageMaker (region ${LOCAL_REGION}); a local measurement never sets scaling for a real region (${deployRegion})`, measure));
+    }
+    else if (fp.region !== deployRegion) {
+        checks.push(fail('region', `plan measured in ${fp.region}, deploying to ${deployRegion}`, `set region back to ${fp.region} in scalegate.config.json, or ${measure}`));
+    }
+    else {
+        checks.push(pass('region', fp.region));
+    }
+    return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
+}
+const shown = (value) => value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+/** Every value of the plan as written that its measurements do not give, `name written vs derived`. */
+function planDifferences(written, derived) {
+    const out = [];
+    const note = (name, a, b) => {
+        if (JSON.stringify(a) !== JSON.stringify(b))
+            out.push(`${name} ${shown(a)} (plan) vs ${shown(b)} (re-derived)`);
+    };
+    for (const key of Object.keys(derived.deployable)) {
+        note(key, written.deployable[key], derived.deployable[key]);
+    }
+    note('verdict', written.verdict, derived.verdict);
+    note('warn_count', written.warn_count, derived.warn_count);
+    for (const key of ['instance_type', 'image_digest', 'container_env', 'region']) {
+        note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
+    }
+    return out;
+}
+function rederive(modelName, plan, planFile, measurements) {
+    const replan = replanFix(modelName, plan);
+    if (measurements === null || measurements.error !== null || measurements.qmax === null) {
+        const why = measurements?.error ?? 'the measurements it names were not looked for';
+        return {
+            plan: null,
+            checks: [
+                fail('measurements', `${why}: the gate derives the plan again from its own measurements and refuses without them`, `commit the qmax/ttotal artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`),
+            ],
+        };
+    }
+    const found = [measurements.qmaxFile, measurements.ttotalFile].filter(Boolean).join(' and ');
+    const checks = [pass('measurements', found)];
+    let derived;
+    try {
+        derived = derivePlan({
+            modelName: plan.model_name,
+            qmax: measurements.qmax,
+            qmaxFile: plan.inputs.qmax.file,
+            ttotal: measurements.ttotal,
+            ttotalFile: plan.inputs.ttotal?.file ?? null,
+            tTotalStatedS: plan.inputs.t_total_stated_s,
+            choices: {
+                sloMs: plan.chosen.slo_ms,
+                surgeRatio: plan.chosen.surge_ratio,
+                peak: plan.chosen.peak,
+                trough: plan.chosen.trough,
+                minInstancesFloor: plan.chosen.min_instances_floor,
+                invocationCeilingS: plan.chosen.invocation_ceiling_s,
+                instanceHourlyUsd: plan.chosen.instance_hourly_usd,
+                instanceQuota: plan.chosen.instance_quota,
+            },
+            allowConfigMismatch: plan.inputs.config_mismatch_allowed,
+            runId: plan.run_id,
+            createdAt: plan.created_at,
+            tool: plan.provenance.tool,
+        });
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        checks.push(fail('rederived', `${planFile} does not follow from its own inputs: ${e.message}`, `re-plan: ${replan}`));
+        return { plan: null, checks };
+    }
+    const differences = planDifferences(plan, derived);
+    checks.push(differences.length === 0
+        ? pass('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
+        : fail('rederived', `${planFile} does not follow from its own measurements: ${differences.join('; ')}`, `a plan is never edited by hand: re-derive it with ${replan}`));
+    return { plan: derived, checks };
+}
+/** One block naming every failed check and its fix: the text synth fails with. */
+function gateFailureMessage(modelName, planFile, result) {
+    const failed = result.checks.filter((c) => !c.ok);
+    const lines = [
+        `scalegate gate refused ${modelName}: no scaling policy is deployed that was not measured on this image and instance type (plan ${planFile}).`,
+    ];
+    for (const c of failed) {
+        lines.push(`  ✗ ${c.check}: ${c.detail}`);
+        if (c.fix)
+            lines.push(`    fix: ${c.fix}`);
+    }
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/gate-text.ts
+function renderGateReport(r) {
+    const origin = r.image_source === 'container_dir' ? 'CDK asset hash of container_dir' : 'image_uri digest';
+    const lines = [
+        `scalegate gate ${r.model_name}: ${r.passed ? 'PASS' : 'REFUSED'}`,
+        `  plan ${r.plan_file}; deploying image ${r.image_digest} (${origin}) on ${r.instance_type} in ${r.region}`,
+        '',
+    ];
+    const width = Math.max(...r.checks.map((c) => c.check.length));
+    for (const c of r.checks) {
+        lines.push(`  ${c.ok ? '✓' : '✗'} ${c.check.padEnd(width)}  ${c.detail}`);
+        if (!c.ok && c.fix)
+            lines.push(`    ${' '.repeat(width)}  fix: ${c.fix}`);
+    }
+    lines.push('');
+    lines.push(r.passed
+        ? `The plan's scaling may be deployed: \`scalegate deploy ${r.model_name}\`.`
+        : 'No scaling that was not measured on this image and instance type is deployed: fix the checks above.');
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/commands/gate.ts
+/**
+ * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
+ * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
+ * out the digest of the image that would be deployed; never touches AWS.
+ */
+
+
+
+
+
+async function runGate(input, deps = {}) {
+    const { modelName, model } = input;
+    const planFile = input.planFile ?? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
+    const region = input.region ?? model.region;
+    const source = model.container_dir ? 'container_dir' : 'image_uri';
+    const digest = modelImageDigest(model, input.configFile, deps.assetHash);
+    let plan = null;
+    let planError = null;
+    try {
+        plan = readArtifact('plan', planFile);
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        planError = e.message;
+    }
+    const result = evaluateGate({
+        modelName,
+        model,
+        planFile,
+        plan,
+        planError,
+        measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? (0,external_node_path_.dirname)(planFile)) : null,
+        deployImageDigest: digest,
+        deployRegion: region,
+    });
+    const report = {
+        kind: 'gate',
+        model_name: modelName,
+        plan_file: planFile,
+        plan_run_id: plan?.run_id ?? null,
+        image_source: source,
+        image_digest: digest,
+        instance_type: model.instance_type,
+        region,
+        passed: result.passed,
+        checks: result.checks,
+    };
+    return { artifact: report, report: renderGateReport(report), exitCode: result.passed ? 0 : 1, written: [] };
+}
+
+;// CONCATENATED MODULE: ./src/options/gate.ts
+/** The options of `scalegate gate` (command line and action). */
+
+
+const GATE_OPTIONS = {
+    ...MODEL_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'the plan to gate on', {
+        defaultText: 'artifacts/plan-<model>.json',
+        action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+    }),
+    region: spec_text('region', '<region>', 'region being deployed to', {
+        defaultText: "the model's region, as the CDK stacks use",
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/cli/gate.ts
+
+
+
+
+
+function registerGate(program) {
+    const command = program
+        .command('gate')
+        .summary('may the measured plan be deployed onto this image, instance type and region? (never touches AWS)')
+        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
+    addOptions(command, GATE_OPTIONS)
+        .addOption(jsonOption())
+        .action(async (flags) => {
+        const values = optionValues(GATE_OPTIONS, flags);
+        // The region deployed to is the model's (as the CDK stacks use), not the SDK environment's.
+        const { modelName, model, configFile } = loadModelContext({
+            modelName: values.modelName,
+            configFile: values.configFile,
+        });
+        const result = await runGate({ ...values, modelName, model, configFile });
+        present(result, { json: flags.json === true });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/local/aws-env.ts
 function clientConfigFor(handle) {
     return {
@@ -77092,10 +78188,10 @@ function evaluateAlarm(spec, points, nowMs) {
     }
     const base = { evaluated, recent, queryStartMs: startMs, queryEndMs: endMs };
     const cmp = describeComparison(spec.comparison);
-    const thr = fmt(spec.threshold);
+    const thr = evaluate_fmt(spec.threshold);
     const listed = `[${evaluated
         .filter((d) => d.value !== undefined)
-        .map((d) => `${fmt(d.value)} (${fmtDate(d.timestampMs)})`)
+        .map((d) => `${evaluate_fmt(d.value)} (${fmtDate(d.timestampMs)})`)
         .join(', ')}]`;
     if (fill > 0 && realCount === 0) {
         // Nothing real in the whole evaluation range.
@@ -77171,7 +78267,7 @@ function describeComparison(c) {
 }
 const plural = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
 /** CloudWatch prints values with at least one decimal: 12 -> "12.0". */
-const fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
+const evaluate_fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
 /** CloudWatch's state reasons print times as dd/MM/yy HH:mm:ss (UTC). */
 function fmtDate(ms) {
     const d = new Date(ms);
@@ -80950,10 +82046,17 @@ const ZERO_WIDTH_SPACE = '\u200b';
 const INLINE_SPECIAL = /[\\`*_[\]<>&|~!$#]/g;
 /** Line-start constructs: bullets, setext underlines, block quotes, ordered-list markers. */
 const LINE_START = /^(\s*)([+\-=>]|\d+(?=[.)]))/;
-/** One line of plain text: newlines and other control characters become spaces. */
+/**
+ * Bidi controls (embeddings, overrides, isolates, marks): they make a line read differently from
+ * what it says (a `fix:` that displays as one command and copies as another). Dropped.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** One line of plain text: newlines and other control characters become spaces; bidi controls go. */
 function oneLine(text) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
-    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+    return (text
+        .replace(BIDI_CONTROLS, '')
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
+        .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' '));
 }
 /**
  * Plain text, rendered literally: no Markdown, no HTML, no entity, no autolink, no mention.
@@ -80969,6 +82072,9 @@ function escapeMarkdown(text, { lineStart = false } = {}) {
         // GitHub links @user, #123 and emails in rendered text, escaped or not: a zero-width space breaks them.
         .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
         .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
+        // GH-123 is a cross-reference too (case-insensitive), and so is owner/repo#123 (its # is
+        // broken above).
+        .replace(/\b(gh)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`)
         // Extended autolinks (www., scheme://) are recognised in text after escapes are resolved.
         .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
         .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZERO_WIDTH_SPACE}.`));
@@ -81808,719 +82914,6 @@ async function runLocalApply(input, deps) {
         }),
         exitCode: failed.length === 0 ? 0 : 1,
         written: [],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stats/prng.ts
-/**
- * A small seeded generator (mulberry32): 32-bit integer arithmetic only, so the same seed gives
- * the same sequence on every machine and Node version, unlike Math.random.
- */
-function mulberry32(seed) {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stats/surge.ts
-/**
- * Will one instance survive a surge until the scale-out lands?
- *
- * Queue model (per instance; least-outstanding routing spreads a surge evenly, so one instance
- * stands for the fleet): a birth-death chain on n = requests in flight (queued + executing).
- * - Before the surge the policy holds each instance at its target concurrency, so the run
- *   starts at n0 = round(C_scale_max) with arrivals at lambda0 = X(C_scale_max), the measured
- *   throughput at that concurrency (the rate that keeps n there).
- * - At t = 0 the surge multiplies arrivals by k: Poisson arrivals at rate k * lambda0.
- * - Departures are state-dependent at the measured throughput curve X(n) (interpolated between
- *   usable ladder rungs; flat beyond the last), so a serial server (X flat) and a parallel one
- *   (X rising with n) are both modelled from data, not from an M/M/c assumption.
- * - The container admits at most Q_max requests; an arrival that finds n = Q_max is rejected:
- *   that is an overflow. The run lasts T_plan, the time until new capacity serves.
- * Simulated exactly (Gillespie) with a seeded generator: the same inputs give the same figures
- * on every machine. The fluid (deterministic) time-to-overflow, dn/dt = k*lambda0 - X(n), is
- * returned beside it as the intuition.
- */
-
-/** Linear interpolation of X(n) between measured points; X(0) = 0; flat beyond the ends. */
-function throughputAt(curve, concurrency) {
-    if (curve.length === 0 || concurrency <= 0)
-        return 0;
-    const first = curve[0];
-    if (concurrency <= first.concurrency) {
-        // Below the first rung throughput falls to 0 at n = 0 (an idle server serves nothing).
-        return (first.rps * concurrency) / first.concurrency;
-    }
-    for (let i = 1; i < curve.length; i++) {
-        const low = curve[i - 1];
-        const high = curve[i];
-        if (concurrency <= high.concurrency) {
-            const fraction = (concurrency - low.concurrency) / (high.concurrency - low.concurrency);
-            return low.rps + (high.rps - low.rps) * fraction;
-        }
-    }
-    return curve[curve.length - 1].rps;
-}
-const DEFAULT_SURGE_TRIALS = 2000;
-const DEFAULT_SURGE_SEED = 0x5ca1e;
-function simulateSurge(input) {
-    const trials = input.trials ?? DEFAULT_SURGE_TRIALS;
-    const random = mulberry32(input.seed ?? DEFAULT_SURGE_SEED);
-    const baseRate = throughputAt(input.curve, input.targetConcurrency);
-    const arrivalRate = input.surgeRatio * baseRate;
-    const limit = Math.max(1, Math.floor(input.queueLimit));
-    const start = Math.min(limit, Math.max(0, Math.round(input.targetConcurrency)));
-    // Departure rate per state, precomputed: the chain only visits 0..limit.
-    const departureRate = Array.from({ length: limit + 1 }, (_, n) => throughputAt(input.curve, n));
-    const overflowTimes = [];
-    for (let trial = 0; trial < trials; trial++) {
-        let n = start;
-        let t = 0;
-        for (;;) {
-            const down = departureRate[n];
-            const total = arrivalRate + down;
-            if (total <= 0)
-                break;
-            // 1 - u is in (0, 1], so the logarithm is finite.
-            t += -Math.log(1 - random()) / total;
-            if (t > input.horizonS)
-                break;
-            if (random() * total < arrivalRate) {
-                if (n >= limit) {
-                    overflowTimes.push(t);
-                    break;
-                }
-                n++;
-            }
-            else {
-                n--;
-            }
-        }
-    }
-    overflowTimes.sort((a, b) => a - b);
-    return {
-        trials,
-        overflowTrials: overflowTimes.length,
-        overflowProbability: overflowTimes.length / trials,
-        medianOverflowS: overflowTimes.length > 0 ? overflowTimes[Math.floor(overflowTimes.length / 2)] : null,
-        fluidOverflowS: fluidOverflowTime(input.curve, start, limit, arrivalRate, input.horizonS * 10),
-        arrivalRate,
-    };
-}
-/** Integrates dn/dt = arrivals - X(n) from n0 until n reaches the limit (null: it never does). */
-function fluidOverflowTime(curve, start, limit, arrivalRate, giveUpAfterS) {
-    let n = start;
-    let t = 0;
-    const step = 0.001;
-    while (n < limit) {
-        const growth = arrivalRate - throughputAt(curve, n);
-        if (growth <= 0)
-            return null;
-        // Advance by at most 1/1000 of a request, or a millisecond: small against any real drain.
-        const dt = Math.max(step, 0.001 / growth);
-        n += growth * dt;
-        t += dt;
-        if (t > giveUpAfterS)
-            return null;
-    }
-    return t;
-}
-
-;// CONCATENATED MODULE: ./src/plan/findings.ts
-const FINDING_NAMES = (/* unused pure expression or super */ null && ([
-    'measurement_trust',
-    'curve_repeatability',
-    'slo_budget',
-    'invocation_ceiling',
-    'queue_depth',
-    'threshold_units',
-    'surge_survival',
-    'scale_in_safety',
-    'fleet_sizing',
-    'fleet_cost',
-    'provision_stage',
-    'quota_headroom',
-]));
-/** Above this overflow probability a surge within T_plan is a warning. */
-const SURGE_OVERFLOW_WARN = 0.1;
-/** Repeated ladders whose Q_max spread exceeds this fraction are not repeatable. */
-const REPEATABILITY_SPREAD = 0.2;
-/** The naive fleet estimate differing from ours by more than this factor is called out. */
-const NAIVE_FLEET_FACTOR = 2;
-const findings_fmt = (value, digits = 1) => value.toFixed(digits);
-const pct = (value) => `${(value * 100).toFixed(1)} %`;
-function measurementTrust(f) {
-    const counts = [...new Set(f.qmax.instance_counts_observed)];
-    if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
-        return {
-            name: 'measurement_trust',
-            verdict: 'stop',
-            detail: `instance counts seen during the ladder: ${counts.join(', ')}; Q_max must be measured on exactly one instance`,
-            fix: `re-measure with \`scalegate qmax --model ${f.model}\` (it freezes scaling and pins one instance)`,
-        };
-    }
-    const doubts = [];
-    if (!f.qmax.frozen)
-        doubts.push('scaling was not frozen');
-    if (!f.qmax.unbounded_queue)
-        doubts.push('the container queue was bounded, so rejections may have capped latency');
-    if (doubts.length > 0) {
-        return {
-            name: 'measurement_trust',
-            verdict: 'warn',
-            detail: doubts.join('; '),
-            fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue`,
-        };
-    }
-    return {
-        name: 'measurement_trust',
-        verdict: 'ok',
-        detail: 'frozen at one instance, one instance count seen, queue unbounded during the ladder',
-        fix: null,
-    };
-}
-function curveRepeatability(f) {
-    const runs = f.qmax.q_max_per_run;
-    if (runs.length < 2) {
-        return {
-            name: 'curve_repeatability',
-            verdict: 'suppressed',
-            detail: `${runs.length} ladder run: repeatability not evaluated`,
-            fix: `measure twice: \`scalegate qmax --model ${f.model} --runs 2\``,
-        };
-    }
-    const high = Math.max(...runs);
-    const low = Math.min(...runs);
-    const spread = high > 0 ? (high - low) / high : 0;
-    return spread <= REPEATABILITY_SPREAD
-        ? {
-            name: 'curve_repeatability',
-            verdict: 'ok',
-            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} <= ${pct(REPEATABILITY_SPREAD)}`,
-            fix: null,
-        }
-        : {
-            name: 'curve_repeatability',
-            verdict: 'warn',
-            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} > ${pct(REPEATABILITY_SPREAD)}`,
-            fix: 'find the source of variance (noisy neighbour, prompt mix, warm-up) and re-measure with more runs',
-        };
-}
-function sloBudget(f) {
-    const slo = f.sloMs / 1000;
-    const detail = `SLO ${findings_fmt(slo, 3)} s, S_p95 ${findings_fmt(f.serviceP95S, 3)} s, W_max ${findings_fmt(f.waitBudgetS, 3)} s`;
-    if (f.serviceP95S >= slo) {
-        return {
-            name: 'slo_budget',
-            verdict: 'stop',
-            detail: `${detail}: one uncontended request already misses the SLO`,
-            fix: 'a faster instance type or model, or an SLO above the service time',
-        };
-    }
-    if (f.waitBudgetS < f.serviceP95S) {
-        return {
-            name: 'slo_budget',
-            verdict: 'warn',
-            detail: `${detail}: less than one service time of queueing fits in the SLO`,
-            fix: 'expect Q_max near 1; consider a faster instance type or a looser SLO',
-        };
-    }
-    return { name: 'slo_budget', verdict: 'ok', detail, fix: null };
-}
-function invocationCeiling(f) {
-    const worst = f.waitBudgetS + f.serviceP95S;
-    return worst > f.invocationCeilingS
-        ? {
-            name: 'invocation_ceiling',
-            verdict: 'stop',
-            detail: `W_max + S_p95 = ${findings_fmt(worst, 3)} s exceeds the ${f.invocationCeilingS} s invocation ceiling`,
-            fix: 'lower the SLO below the invocation ceiling',
-        }
-        : {
-            name: 'invocation_ceiling',
-            verdict: 'ok',
-            detail: `W_max + S_p95 = ${findings_fmt(worst, 3)} s <= ${f.invocationCeilingS} s`,
-            fix: null,
-        };
-}
-function queueDepth(f) {
-    if (f.qmax.q_max === 0) {
-        return {
-            name: 'queue_depth',
-            verdict: 'stop',
-            detail: 'no concurrency held the SLO, not even 1',
-            fix: 'a faster instance type or model, or a looser SLO',
-        };
-    }
-    return f.qmax.q_max_bracketed
-        ? {
-            name: 'queue_depth',
-            verdict: 'ok',
-            detail: `queue_max_depth ${f.qmax.q_max} = Q_max, bracketed by a measured breach at ${f.qmax.q_max_upper_bound ?? 'a higher rung'}`,
-            fix: null,
-        }
-        : {
-            name: 'queue_depth',
-            verdict: 'warn',
-            detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
-            fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
-        };
-}
-function thresholdUnits(f) {
-    if (f.cwRatio === null) {
-        return {
-            name: 'threshold_units',
-            verdict: 'suppressed',
-            detail: 'no CloudWatch/client concurrency ratio R was measured: there is no deployable threshold',
-            fix: `re-measure over the response-stream transport with CloudWatch: \`scalegate qmax --model ${f.model}\``,
-        };
-    }
-    return {
-        name: 'threshold_units',
-        verdict: 'ok',
-        detail: `R = ${findings_fmt(f.cwRatio, 3)} at concurrency ${f.cwRatioRung}: thresholds are in CloudWatch ConcurrentRequestsPerModel (Maximum) units`,
-        fix: null,
-    };
-}
-function surgeSurvival(f) {
-    if (f.surge === null) {
-        return {
-            name: 'surge_survival',
-            verdict: 'suppressed',
-            detail: 'no throughput curve to simulate',
-            fix: null,
-        };
-    }
-    const fluid = f.surge.fluidOverflowS === null
-        ? 'the fluid queue never reaches Q_max'
-        : `the fluid queue fills from ${findings_fmt(f.scaleOutConcurrency)} to Q_max ${f.qmax.q_max} in ${findings_fmt(f.surge.fluidOverflowS)} s`;
-    const detail = `a ${f.surgeRatio}x surge overflows the Q_max queue within T_plan ${findings_fmt(f.tPlanS)} s with probability ${pct(f.surge.probability)} (${f.surge.trials} seeded trials); ${fluid}`;
-    return f.surge.probability > SURGE_OVERFLOW_WARN
-        ? {
-            name: 'surge_survival',
-            verdict: 'warn',
-            detail,
-            fix: 'shorten T_total (smaller image, pre-cached weights), lower the surge ratio the plan promises, or pre-scale before known peaks',
-        }
-        : { name: 'surge_survival', verdict: 'ok', detail, fix: null };
-}
-function scaleInSafety(f) {
-    if (f.minSafeInstances === null) {
-        return {
-            name: 'scale_in_safety',
-            verdict: 'suppressed',
-            detail: 'the scale band is degenerate (C_scale_min <= 0): no safe minimum exists',
-            fix: 'lower the surge ratio below 1.5',
-        };
-    }
-    return f.minInstances < f.minSafeInstances
-        ? {
-            name: 'scale_in_safety',
-            verdict: 'warn',
-            detail: `min_instances ${f.minInstances} < ${f.minSafeInstances}: below ${f.minSafeInstances} instances, removing one pushes the survivors past the scale-out threshold`,
-            fix: `raise min_instances_floor to ${f.minSafeInstances}, or accept scale-in oscillation at trough load`,
-        }
-        : {
-            name: 'scale_in_safety',
-            verdict: 'ok',
-            detail: `min_instances ${f.minInstances} >= smallest safe minimum ${f.minSafeInstances}`,
-            fix: null,
-        };
-}
-function fleetSizing(f) {
-    if (f.naivePeakInstances === null) {
-        return {
-            name: 'fleet_sizing',
-            verdict: 'ok',
-            detail: `peak load stated in streams: ${f.peakInstances} instances at ${findings_fmt(f.scaleOutConcurrency)} streams each`,
-            fix: null,
-        };
-    }
-    const ours = Math.max(1, f.peakInstances);
-    const naive = Math.max(1, f.naivePeakInstances);
-    const factor = Math.max(ours / naive, naive / ours);
-    const detail = `${f.peakInstances} instances at peak from measured throughput ${findings_fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${findings_fmt(factor)}x off)`;
-    return factor > NAIVE_FLEET_FACTOR
-        ? {
-            name: 'fleet_sizing',
-            verdict: 'warn',
-            detail,
-            fix: 'size the fleet from throughput (max_instances here), never from concurrency x service time: this server does not serve its in-flight requests in parallel',
-        }
-        : { name: 'fleet_sizing', verdict: 'ok', detail, fix: null };
-}
-function fleetCost(f) {
-    if (f.instanceHourlyUsd === null) {
-        return {
-            name: 'fleet_cost',
-            verdict: 'suppressed',
-            detail: 'no instance price known',
-            fix: 'set instance_hourly_usd for the model in scalegate.config.json',
-        };
-    }
-    const price = f.instanceHourlyUsd;
-    return {
-        name: 'fleet_cost',
-        verdict: 'ok',
-        detail: `$${(f.minInstances * price).toFixed(2)}/h at min (${f.minInstances}), $${(f.maxInstances * price).toFixed(2)}/h at max (${f.maxInstances}) at $${price.toFixed(3)}/instance-hour`,
-        fix: null,
-    };
-}
-function provisionStage(f) {
-    if (f.tTotalOrigin === 'stated') {
-        return {
-            name: 'provision_stage',
-            verdict: 'warn',
-            detail: `T_total ${findings_fmt(f.tTotalS)} s was stated, not measured`,
-            fix: `measure it: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\``,
-        };
-    }
-    const dominant = f.dominantStage
-        ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${findings_fmt(f.dominantStage.seconds)} s`
-        : '';
-    if (f.tTotalLowerBound) {
-        return {
-            name: 'provision_stage',
-            verdict: 'warn',
-            detail: `T_total ${findings_fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
-            fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
-        };
-    }
-    return {
-        name: 'provision_stage',
-        verdict: 'ok',
-        detail: `T_total ${findings_fmt(f.tTotalS)} s measured${dominant}`,
-        fix: null,
-    };
-}
-function quotaHeadroom(f) {
-    if (f.instanceQuota === null) {
-        return {
-            name: 'quota_headroom',
-            verdict: 'suppressed',
-            detail: 'no endpoint-usage quota known for the instance type',
-            fix: 'set instance_quota for the model in scalegate.config.json (Service Quotas: "<type> for endpoint usage")',
-        };
-    }
-    return f.maxInstances > f.instanceQuota
-        ? {
-            name: 'quota_headroom',
-            verdict: 'warn',
-            detail: `max_instances ${f.maxInstances} exceeds the quota of ${f.instanceQuota}: scale-out will fail before peak`,
-            fix: `request a quota increase to at least ${f.maxInstances}`,
-        }
-        : {
-            name: 'quota_headroom',
-            verdict: 'ok',
-            detail: `max_instances ${f.maxInstances} <= quota ${f.instanceQuota}`,
-            fix: null,
-        };
-}
-function evaluateFindings(facts) {
-    return [
-        measurementTrust(facts),
-        curveRepeatability(facts),
-        sloBudget(facts),
-        invocationCeiling(facts),
-        queueDepth(facts),
-        thresholdUnits(facts),
-        surgeSurvival(facts),
-        scaleInSafety(facts),
-        fleetSizing(facts),
-        fleetCost(facts),
-        provisionStage(facts),
-        quotaHeadroom(facts),
-    ];
-}
-function planVerdict(findings) {
-    const warnCount = findings.filter((f) => f.verdict === 'warn').length;
-    if (findings.some((f) => f.verdict === 'stop'))
-        return { verdict: 'stop', warnCount };
-    return { verdict: warnCount > 0 ? 'warn' : 'ok', warnCount };
-}
-
-;// CONCATENATED MODULE: ./src/plan/formulas.ts
-/**
- * The arithmetic of DESIGN.md ("Vocabulary and formulas"), one function per derived value.
- * Pure: numbers in, numbers out.
- */
-
-/** T_plan = T_total + policy detection lag: how long a surge must be absorbed. */
-const planningHorizonS = (tTotalS, policyLagS) => tTotalS + policyLagS;
-function scaleBand(qMax, surgeRatio) {
-    const h = surgeRatio - 1;
-    return { h, scaleOutConcurrency: (1 - h) * qMax, scaleInConcurrency: (1 - 2 * h) * qMax };
-}
-/**
- * Smallest fleet that can scale in safely: removing one of N instances multiplies the
- * survivors' load by N/(N-1); that must stay within r = C_scale_max / C_scale_min, or the
- * scale-in itself triggers a scale-out. null when the band is degenerate (r <= 1).
- */
-function smallestSafeMinimum(scaleOutConcurrency, scaleInConcurrency) {
-    if (scaleInConcurrency <= 0)
-        return null;
-    const r = scaleOutConcurrency / scaleInConcurrency;
-    if (r <= 1)
-        return null;
-    // Rounded to 9 digits so that 1.5 / 0.5 stays exactly 3, not 3.0000000000000004.
-    return Math.max(2, Math.ceil(Number((r / (r - 1)).toFixed(9))));
-}
-/** W_max = max(0, SLO - S_p95): the queueing wait a request can afford. */
-const waitBudgetS = (sloMs, serviceP95S) => Math.max(0, sloMs / 1000 - serviceP95S);
-const scaleOutCooldownS = (tPlanS) => Math.floor(Math.max(10, Math.min(30, tPlanS / 2)));
-const scaleInCooldownS = (tPlanS) => Math.floor(Math.max(300, 3 * tPlanS));
-/** The usable rung nearest C_scale_max that carries a ratio; ties go to the higher rung. */
-function ratioNearest(points, concurrency) {
-    let best = null;
-    for (const point of points) {
-        if (best === null) {
-            best = point;
-            continue;
-        }
-        const distance = Math.abs(point.concurrency - concurrency);
-        const bestDistance = Math.abs(best.concurrency - concurrency);
-        if (distance < bestDistance || (distance === bestDistance && point.concurrency > best.concurrency))
-            best = point;
-    }
-    return best;
-}
-/** Instances needed to serve `load` at the scaling target: by throughput (rps) or by streams. */
-function instancesFor(load, xTargetRps, scaleOutConcurrency) {
-    if (load.value <= 0)
-        return 0;
-    const perInstance = load.unit === 'rps' ? xTargetRps : scaleOutConcurrency;
-    if (perInstance <= 0)
-        return Number.POSITIVE_INFINITY;
-    return Math.ceil(Number((load.value / perInstance).toFixed(9)));
-}
-/**
- * The naive estimate `rps * S_mean / C_scale_max` treats concurrency as throughput: it is the
- * fleet of servers with unlimited parallelism. Printed only to explain the fleet_sizing finding.
- */
-const naiveInstances = (peakRps, serviceMeanS, scaleOutConcurrency) => Math.ceil((peakRps * serviceMeanS) / scaleOutConcurrency);
-const throughputAtTarget = (curve, scaleOutConcurrency) => throughputAt(curve, scaleOutConcurrency);
-/** Rounds for presentation and artifacts: values that deploy must not carry float noise. */
-const round = (value, digits) => Number(value.toFixed(digits));
-
-;// CONCATENATED MODULE: ./src/plan/derive.ts
-/**
- * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
- * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
- * inputs, and the surge simulation is seeded.
- */
-
-
-
-
-
-/** A stated T_total has no policy to read: the detection lag is the 60 s bound. */
-const derive_POLICY_LAG_BOUND_S = 60;
-/** Refusals that depend only on the request: each names the flag or file and the fix. */
-function checkPlanRequest(request) {
-    const { choices, qmax, ttotal } = request;
-    const warnings = [];
-    if (choices.surgeRatio < 1 || choices.surgeRatio >= 1.5) {
-        throw new UsageError(`surge ratio ${choices.surgeRatio} is outside [1, 1.5): the scale band (1-2h)*Q_max would vanish. Pass --surge-ratio between 1 and 1.5.`);
-    }
-    if (choices.peak.value <= 0) {
-        throw new UsageError(`no peak load: set peak_rps (or peak_streams) for model ${request.modelName} in the config, or pass --peak-rps N / --peak-streams N.`);
-    }
-    if (choices.trough.unit !== choices.peak.unit) {
-        throw new UsageError(`peak load is in ${choices.peak.unit} but trough load in ${choices.trough.unit}: state both in the same unit (--peak-rps/--trough-rps or --peak-streams/--trough-streams).`);
-    }
-    if (choices.trough.value > choices.peak.value) {
-        throw new UsageError(`trough load ${choices.trough.value} ${choices.trough.unit} is above peak load ${choices.peak.value}: fix --trough-${choices.trough.unit} or --peak-${choices.peak.unit}.`);
-    }
-    if (choices.sloMs !== qmax.slo_ms) {
-        throw new UsageError(`SLO ${choices.sloMs} ms differs from the ${qmax.slo_ms} ms the ladder in ${request.qmaxFile} was judged against: Q_max is defined by its SLO and cannot be re-used for another. Re-measure with \`scalegate qmax --slo-ms ${choices.sloMs}\`, or plan with --slo-ms ${qmax.slo_ms}.`);
-    }
-    if (qmax.model_name !== request.modelName) {
-        throw new UsageError(`${request.qmaxFile} was measured for model ${qmax.model_name}, not ${request.modelName}: pass --model ${qmax.model_name} or the right qmax artifact.`);
-    }
-    if ((ttotal === null) === (request.tTotalStatedS === null)) {
-        throw new UsageError('give exactly one of --ttotal FILE (measured) and --assume-t-total SECONDS (stated).');
-    }
-    if (ttotal) {
-        if (ttotal.model_name !== request.modelName) {
-            throw new UsageError(`${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`);
-        }
-        const differences = fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
-        if (differences.length > 0) {
-            const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
-            const message = `${request.qmaxFile} (${fingerprintSlug(qmax.fingerprint)}) and ${request.ttotalFile} (${fingerprintSlug(ttotal.fingerprint)}) were measured on different configurations (${what}): Q_max and T_total of different containers or instance types do not describe one endpoint.`;
-            if (!request.allowConfigMismatch) {
-                throw new UsageError(`${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`);
-            }
-            warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
-        }
-    }
-    return warnings;
-}
-function throughputCurve(qmax) {
-    const byConcurrency = new Map();
-    for (const step of qmax.steps) {
-        if (!step.usable)
-            continue;
-        byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.achieved_rps]);
-    }
-    return [...byConcurrency.entries()]
-        .map(([concurrency, values]) => ({ concurrency, rps: values.reduce((a, b) => a + b, 0) / values.length }))
-        .sort((a, b) => a.concurrency - b.concurrency);
-}
-function ratioPoints(qmax) {
-    const byConcurrency = new Map();
-    for (const step of qmax.steps) {
-        if (!step.usable || step.cw_ratio === null)
-            continue;
-        byConcurrency.set(step.concurrency, [...(byConcurrency.get(step.concurrency) ?? []), step.cw_ratio]);
-    }
-    return [...byConcurrency.entries()].map(([concurrency, values]) => ({
-        concurrency,
-        ratio: values.reduce((a, b) => a + b, 0) / values.length,
-    }));
-}
-const inputOf = (file, artifact) => ({
-    file,
-    run_id: artifact.run_id,
-    slug: fingerprintSlug(artifact.fingerprint),
-    fingerprint: artifact.fingerprint,
-});
-function derivePlan(request) {
-    const mismatchWarnings = checkPlanRequest(request);
-    const { qmax, ttotal, choices } = request;
-    const curve = throughputCurve(qmax);
-    if (curve.length === 0) {
-        throw new UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
-    }
-    const tTotalS = ttotal ? ttotal.t_total_s : request.tTotalStatedS;
-    const policyLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
-    const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
-    const tPlanS = planningHorizonS(tTotalS, policyLagS);
-    const band = scaleBand(qmax.q_max, choices.surgeRatio);
-    const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
-    const minSafe = smallestSafeMinimum(band.scaleOutConcurrency, band.scaleInConcurrency);
-    const wMaxS = waitBudgetS(choices.sloMs, qmax.s_p95_s);
-    const ratio = ratioNearest(ratioPoints(qmax), band.scaleOutConcurrency);
-    const xTargetRps = throughputAtTarget(curve, band.scaleOutConcurrency);
-    const peakInstances = instancesFor(choices.peak, xTargetRps, band.scaleOutConcurrency);
-    const troughInstances = instancesFor(choices.trough, xTargetRps, band.scaleOutConcurrency);
-    const minInstances = Math.max(choices.minInstancesFloor, troughInstances);
-    const maxInstances = Math.max(minInstances, peakInstances);
-    const naivePeak = choices.peak.unit === 'rps' && band.scaleOutConcurrency > 0
-        ? naiveInstances(choices.peak.value, qmax.s_mean_s, band.scaleOutConcurrency)
-        : null;
-    const surge = qmax.q_max > 0
-        ? simulateSurge({
-            curve,
-            targetConcurrency: band.scaleOutConcurrency,
-            queueLimit: qmax.q_max,
-            surgeRatio: choices.surgeRatio,
-            horizonS: tPlanS,
-        })
-        : null;
-    const serviceTimeAlarmMs = qmax.ttfab_p95_at_c1_ms ?? qmax.steps.find((s) => s.concurrency === 1 && s.usable)?.ttfab_p95_ms ?? null;
-    const findings = evaluateFindings({
-        model: request.modelName,
-        qmax,
-        sloMs: choices.sloMs,
-        serviceP95S: qmax.s_p95_s,
-        waitBudgetS: wMaxS,
-        invocationCeilingS: choices.invocationCeilingS,
-        cwRatio: ratio?.ratio ?? null,
-        cwRatioRung: ratio?.concurrency ?? null,
-        scaleOutConcurrency: band.scaleOutConcurrency,
-        scaleInConcurrency: band.scaleInConcurrency,
-        surgeRatio: choices.surgeRatio,
-        tPlanS,
-        surge: surge
-            ? { probability: surge.overflowProbability, trials: surge.trials, fluidOverflowS: surge.fluidOverflowS }
-            : null,
-        minInstances,
-        maxInstances,
-        minSafeInstances: minSafe,
-        peakInstances,
-        naivePeakInstances: naivePeak,
-        xTargetRps,
-        instanceHourlyUsd: choices.instanceHourlyUsd,
-        tTotalOrigin: ttotal ? 'measured' : 'stated',
-        tTotalS,
-        tTotalLowerBound: isLowerBound(ttotal),
-        dominantStage: ttotal?.dominant_stage ?? null,
-        instanceQuota: choices.instanceQuota,
-    });
-    const { verdict, warnCount } = planVerdict(findings);
-    return {
-        schema_version: SCHEMA_VERSION,
-        kind: 'plan',
-        model_name: request.modelName,
-        run_id: request.runId,
-        created_at: request.createdAt,
-        verdict,
-        warn_count: warnCount,
-        fingerprint: qmax.fingerprint,
-        inputs: {
-            qmax: inputOf(request.qmaxFile, qmax),
-            ttotal: ttotal && request.ttotalFile ? inputOf(request.ttotalFile, ttotal) : null,
-            t_total_stated_s: request.tTotalStatedS,
-            config_mismatch_allowed: request.allowConfigMismatch,
-            mismatch_warnings: mismatchWarnings,
-        },
-        chosen: {
-            slo_ms: choices.sloMs,
-            surge_ratio: choices.surgeRatio,
-            peak: choices.peak,
-            trough: choices.trough,
-            min_instances_floor: choices.minInstancesFloor,
-            invocation_ceiling_s: choices.invocationCeilingS,
-            instance_hourly_usd: choices.instanceHourlyUsd,
-            instance_quota: choices.instanceQuota,
-        },
-        measured: {
-            q_max: qmax.q_max,
-            q_max_bracketed: qmax.q_max_bracketed,
-            s_mean_s: qmax.s_mean_s,
-            s_p95_s: qmax.s_p95_s,
-            ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
-            t_total_s: tTotalS,
-            t_total_origin: ttotal ? 'measured' : 'stated',
-            policy_lag_s: policyLagS,
-            policy_lag_bounded: policyLagBounded,
-            cw_ratio: ratio ? round(ratio.ratio, 6) : null,
-            cw_ratio_rung: ratio?.concurrency ?? null,
-        },
-        derived: {
-            t_plan_s: round(tPlanS, 6),
-            h: round(band.h, 6),
-            c_scale_max: round(band.scaleOutConcurrency, 6),
-            c_scale_min: round(band.scaleInConcurrency, 6),
-            r: r === null ? null : round(r, 6),
-            min_safe_instances: minSafe,
-            w_max_s: round(wMaxS, 3),
-            x_target_rps: round(xTargetRps, 6),
-            peak_instances: peakInstances,
-            trough_instances: troughInstances,
-            naive_peak_instances: naivePeak,
-            surge_overflow_probability: surge ? round(surge.overflowProbability, 4) : null,
-            surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
-        },
-        deployable: {
-            min_instances: minInstances,
-            max_instances: maxInstances,
-            scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
-            scale_in_threshold: ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null,
-            queue_max_depth: Math.max(1, qmax.q_max),
-            scale_out_cooldown_s: scaleOutCooldownS(tPlanS),
-            scale_in_cooldown_s: scaleInCooldownS(tPlanS),
-            slo_ms: choices.sloMs,
-            service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
-        },
-        findings,
-        provenance: { origin: 'measured', tool: request.tool, note: null },
     };
 }
 
@@ -85828,7 +86221,7 @@ const local_integer = (flag, min, max = Number.MAX_SAFE_INTEGER) => (value) => {
         throw new InvalidArgumentError(`${flag} needs an integer in ${min}..${max}, got "${value}".`);
     return n;
 };
-const seconds = (flag) => (value) => {
+const local_seconds = (flag) => (value) => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n) || n < 0)
         throw new InvalidArgumentError(`${flag} needs a number of seconds >= 0, got "${value}".`);
@@ -85858,7 +86251,7 @@ function registerLocalUp(program) {
         .option('--port <n>', 'TCP port on 127.0.0.1 (0 = any free port)', local_integer('--port', 0, 65535), 0)
         .option('--endpoint <name>', 'endpoint name', endpointName, 'speech-kokoro-82m')
         .option('--instances <n>', 'initial instance count', local_integer('--instances', 1, 64), 1)
-        .option('--provision-delay-s <s>', 'seconds from a capacity request to the instance process starting (the instance "boot")', seconds('--provision-delay-s'), 2)
+        .option('--provision-delay-s <s>', 'seconds from a capacity request to the instance process starting (the instance "boot")', local_seconds('--provision-delay-s'), 2)
         .option('--max-queue-depth <n>', 'MAX_QUEUE_DEPTH of the model environment', local_integer('--max-queue-depth', 1), 64)
         .option('--workers <n>', 'WORKERS of the model environment (synthesis threads per instance)', local_integer('--workers', 1, 64), 1)
         .option('--quota <n>', "the '<instance type> for endpoint usage' quota", local_integer('--quota', 1, 1000), 4)

@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7617);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2853);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7617:
+/***/ 2853:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87494,7 +87494,7 @@ function errors_usage(strings, ...values) {
     });
     return new errors_UsageError(parts);
 }
-const isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
+const errors_isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
 /** The message of a refusal as `surface` shows it (plain errors: their message). */
 const usageMessage = (e, surface) => e instanceof errors_UsageError ? e.messageFor(surface) : e.message;
 
@@ -97039,7 +97039,111 @@ function preprocess(fn, schema) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/model/safe.ts
+/**
+ * What any string or number read from a file, a flag or the environment must satisfy before it
+ * reaches a terminal, a runner log, a path or the arithmetic. Artifacts and the config are
+ * files anyone can edit in a pull request: nothing in them may carry a workflow command on its
+ * own line, reorder text with bidi controls, name a path outside the state directory, or be so
+ * large that the arithmetic never ends.
+ */
+
+
+/**
+ * C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph
+ * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
+ * read differently from what it is.
+ */
+const UNSAFE_CHARACTERS = 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
+/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const describeUnsafe = (value) => {
+    const found = UNSAFE_CHARACTERS.exec(value);
+    const code = found ? found[0].codePointAt(0) : 0;
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+};
+/** A string with no control, line-separator or bidi character: one line, read as written. */
+const safeString = schemas_string().superRefine((value, ctx) => {
+    if (UNSAFE_CHARACTERS.test(value)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `contains a control or bidi character (${describeUnsafe(value)}); only printable text is accepted`,
+        });
+    }
+});
+/**
+ * SageMaker's own pattern for endpoint, endpoint-config, model and production-variant names
+ * (CreateEndpoint / ProductionVariant.VariantName): letters, digits and hyphens, 1-63, starting
+ * and ending with a letter or digit. No `.` and no `/`, so such a name never becomes a path
+ * outside the directory it is joined to.
+ */
+const AWS_NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+const endpointNameSchema = schemas_string()
+    .regex(AWS_NAME_PATTERN, 'a SageMaker endpoint name (letters, digits and hyphens, 1-63 characters)');
+const variantNameSchema = schemas_string()
+    .regex(AWS_NAME_PATTERN, 'a SageMaker production variant name (letters, digits and hyphens, 1-63 characters)');
+/** An AWS region name as the SDK takes it (`us-east-1`), or `local` for the local SageMaker. */
+const regionSchema = schemas_string()
+    .regex(/^[a-z]{2,}(-[a-z0-9]+)*$/, 'an AWS region such as us-east-1 (or local)');
+/**
+ * An endpoint or variant name from a flag, an input or a file, checked before it is used for
+ * anything (a request, a path). `source` names where it came from (`--endpoint`, a file).
+ */
+function checkAwsName(value, kind, source) {
+    if (!AWS_NAME_PATTERN.test(value)) {
+        throw new errors_UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
+    }
+    return value;
+}
+/** How far ahead of this machine's clock a recorded time may be (another machine's skew). */
+const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/**
+ * An ISO-8601 time with an offset that is not in the future (beyond the skew allowance). A time
+ * in the future would win every "newest measurement" choice forever.
+ */
+const pastTime = schemas_string()
+    .datetime({ offset: true })
+    .superRefine((value, ctx) => {
+    const at = Date.parse(value);
+    if (Number.isFinite(at) && at > Date.now() + MAX_CLOCK_SKEW_MS) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `${value} is in the future (this machine's clock reads ${new Date().toISOString()}; ${MAX_CLOCK_SKEW_MS / 60000} min of skew allowed)`,
+        });
+    }
+});
+/**
+ * Bounds of the numbers the arithmetic uses. Far beyond anything a SageMaker instance does (one
+ * instance serving a million requests per second, a scale-out taking a day) and small enough
+ * that no sum or product overflows to Infinity and no simulation loops forever.
+ */
+const LIMITS = {
+    /** Requests per second, per instance or for the fleet (peak/trough load). */
+    rps: 1e6,
+    /** Concurrent requests on one instance: rungs, Q_max (what the surge simulation walks). */
+    concurrency: 10_000,
+    /** A deployed admission bound (MAX_QUEUE_DEPTH), checked against the plan's own Q_max by the gate. */
+    queue: 1_000_000,
+    /** Milliseconds of latency or SLO (one hour). */
+    ms: 3_600_000,
+    /** Seconds of service time, T_total, lags, windows (one day). */
+    seconds: 86_400,
+    /** Instance counts. */
+    instances: 100_000,
+    /** A CloudWatch/client ratio. */
+    ratio: 1_000,
+    /** Counts of requests in a rung or a run. */
+    count: 1e12,
+    /** Dollars per instance-hour. */
+    usd: 1e6,
+};
+/** A finite number in [min, max] whose message names the bound. */
+const boundedNumber = (min, max, what) => schemas_number()
+    .min(min, `${what} must be at least ${min}`)
+    .max(max, `${what} above ${max} is not plausible; check the file or flag`);
+
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
+
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
 const LOCAL_REGION = 'local';
@@ -97051,11 +97155,11 @@ const LOCAL_REGION = 'local';
 const fingerprintSchema = object({
     instance_type: schemas_string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** The part after `@sha256:` of the image URI, or its tag (CDK asset tags are 64-hex content hashes). */
-    image_digest: schemas_string().min(1),
+    image_digest: safeString.min(1).max(200),
     /** Container environment without `AWS_*` and ambient keys (see AMBIENT_ENV_KEYS). */
-    container_env: record(schemas_string(), schemas_string()),
-    /** null only for legacy artifacts, which did not record it. */
-    region: schemas_string().min(1).nullable(),
+    container_env: record(safeString, safeString),
+    /** null only for legacy artifacts, which did not record it (the gate refuses those). */
+    region: regionSchema.nullable(),
 });
 /**
  * Keys that say nothing about what the model computes: set by the platform or the base image, or
@@ -97142,6 +97246,7 @@ function fingerprintDifferences(left, right) {
 ;// CONCATENATED MODULE: ./src/model/artifacts.ts
 
 
+
 /**
  * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
  * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
@@ -97149,15 +97254,28 @@ function fingerprintDifferences(left, right) {
  */
 const artifacts_SCHEMA_VERSION = 1;
 const isoTime = schemas_string().datetime({ offset: true });
-const runId = schemas_string().min(1);
+/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
+const recordedAt = pastTime;
+const runId = safeString.min(1).max(200);
+// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
+const ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
+const count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
 const provenanceSchema = object({
     /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
     origin: schemas_enum(['measured', 'legacy', 'stated']),
-    tool: schemas_string(),
-    note: schemas_string().nullable(),
+    tool: safeString,
+    note: safeString.nullable(),
 });
 const transportSchema = schemas_enum(['response-stream', 'http']);
-const intervalSchema = object({ low: schemas_number(), high: schemas_number() });
+const intervalSchema = object({
+    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
+    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
+});
 const rungVerdictSchema = schemas_enum(['pass', 'fail', 'uncertain']);
 const outcomeSchema = schemas_enum([
     'ok',
@@ -97171,26 +97289,26 @@ const outcomeSchema = schemas_enum([
 const qmaxStepSchema = object({
     run_index: schemas_number().int().nonnegative(),
     step_index: schemas_number().int().nonnegative(),
-    concurrency: schemas_number().int().positive(),
+    concurrency: concurrency('concurrency').int().positive(),
     started_at: isoTime.nullable(),
-    hold_s: schemas_number().nonnegative().nullable(),
-    measure_s: schemas_number().nonnegative().nullable(),
-    achieved_rps: schemas_number().nonnegative(),
-    completed: schemas_number().int().nonnegative(),
-    ok: schemas_number().int().nonnegative(),
-    rejected: schemas_number().int().nonnegative(),
-    outcome_counts: partialRecord(outcomeSchema, schemas_number().int().nonnegative()),
-    ttfab_p50_ms: schemas_number().nonnegative().nullable(),
-    ttfab_p95_ms: schemas_number().nonnegative().nullable(),
+    hold_s: seconds('hold_s').nullable(),
+    measure_s: seconds('measure_s').nullable(),
+    achieved_rps: rps('achieved_rps'),
+    completed: count('completed'),
+    ok: count('ok'),
+    rejected: count('rejected'),
+    outcome_counts: partialRecord(outcomeSchema, count('outcome count')),
+    ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
+    ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
     /** 95 % confidence interval of the p95 (distribution-free order statistics); null when too few samples. */
     ttfab_p95_ci_ms: intervalSchema.nullable(),
-    ttfab_p99_ms: schemas_number().nonnegative().nullable(),
-    latency_p95_ms: schemas_number().nonnegative().nullable(),
-    s_mean_s: schemas_number().nonnegative().nullable(),
-    s_p95_s: schemas_number().nonnegative().nullable(),
-    concurrency_mean: schemas_number().nonnegative(),
-    concurrency_peak: schemas_number().nonnegative(),
-    ttfab_drift_ms: schemas_number().nullable(),
+    ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
+    latency_p95_ms: ms('latency_p95_ms').nullable(),
+    s_mean_s: seconds('s_mean_s').nullable(),
+    s_p95_s: seconds('s_p95_s').nullable(),
+    concurrency_mean: concurrency('concurrency_mean'),
+    concurrency_peak: concurrency('concurrency_peak'),
+    ttfab_drift_ms: boundedNumber(-LIMITS.ms, LIMITS.ms, 'ttfab_drift_ms').nullable(),
     verdict: rungVerdictSchema,
     meets_slo: schemas_boolean(),
     saturated: schemas_boolean(),
@@ -97198,16 +97316,16 @@ const qmaxStepSchema = object({
     client_bound: schemas_boolean(),
     capacity_changed: schemas_boolean(),
     usable: schemas_boolean(),
-    unusable_reason: schemas_string().nullable(),
-    instance_counts: array(schemas_number().int().nonnegative()),
-    server_concurrency_mean: schemas_number().nonnegative().nullable(),
-    server_concurrency_peak: schemas_number().nonnegative().nullable(),
-    server_model_latency_p95_ms: schemas_number().nonnegative().nullable(),
-    server_5xx_total: schemas_number().nonnegative().nullable(),
+    unusable_reason: safeString.nullable(),
+    instance_counts: array(instances('instance count')),
+    server_concurrency_mean: concurrency('server_concurrency_mean').nullable(),
+    server_concurrency_peak: concurrency('server_concurrency_peak').nullable(),
+    server_model_latency_p95_ms: ms('server_model_latency_p95_ms').nullable(),
+    server_5xx_total: boundedNumber(0, LIMITS.count, 'server_5xx_total').nullable(),
     /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
-    cw_ratio: schemas_number().positive().nullable(),
+    cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
     // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
-    verdict_reason: schemas_string().nullable().optional(),
+    verdict_reason: safeString.nullable().optional(),
     /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
     end_reason: schemas_enum(['decisive', 'hold']).nullable().optional(),
     /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
@@ -97220,49 +97338,49 @@ const qmaxStepSchema = object({
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
-    rungs: array(schemas_number().int().positive()).nullable(),
-    max_concurrency: schemas_number().int().positive().nullable(),
-    resolution: schemas_number().int().positive().nullable(),
-    hold_s: schemas_number().nonnegative(),
-    measure_s: schemas_number().nonnegative(),
+    rungs: array(concurrency('rung').int().positive()).nullable(),
+    max_concurrency: concurrency('max_concurrency').int().positive().nullable(),
+    resolution: concurrency('resolution').int().positive().nullable(),
+    hold_s: seconds('hold_s'),
+    measure_s: seconds('measure_s'),
     /** null when the source did not record it (legacy). */
-    settle_s: schemas_number().nonnegative().nullable(),
-    runs: schemas_number().int().positive(),
+    settle_s: seconds('settle_s').nullable(),
+    runs: boundedNumber(1, 1000, 'runs').int(),
 });
 const qmaxArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('qmax'),
-    model_name: schemas_string(),
-    endpoint: schemas_string().nullable(),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
     run_id: runId,
-    measured_at: isoTime,
+    measured_at: recordedAt,
     fingerprint: fingerprintSchema,
     transport: transportSchema,
-    slo_ms: schemas_number().positive(),
+    slo_ms: ms('slo_ms').positive(),
     /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
-    q_max: schemas_number().int().nonnegative(),
-    q_max_per_run: array(schemas_number().int().nonnegative()),
+    q_max: concurrency('q_max').int(),
+    q_max_per_run: array(concurrency('q_max_per_run').int()),
     q_max_bracketed: schemas_boolean(),
     /** Lowest concurrency measured above the SLO (the bracket), null when none was. */
-    q_max_upper_bound: schemas_number().int().positive().nullable(),
-    ttfab_p95_at_q_max_ms: schemas_number().nonnegative().nullable(),
-    ttfab_p95_at_c1_ms: schemas_number().nonnegative().nullable(),
-    s_mean_s: schemas_number().nonnegative(),
-    s_p95_s: schemas_number().nonnegative(),
+    q_max_upper_bound: concurrency('q_max_upper_bound').int().positive().nullable(),
+    ttfab_p95_at_q_max_ms: ms('ttfab_p95_at_q_max_ms').nullable(),
+    ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+    s_mean_s: seconds('s_mean_s'),
+    s_p95_s: seconds('s_p95_s'),
     frozen: schemas_boolean(),
     unbounded_queue: schemas_boolean(),
-    instance_counts_observed: array(schemas_number().int().nonnegative()),
-    non_monotone: array(schemas_string()),
+    instance_counts_observed: array(instances('instance count')),
+    non_monotone: array(safeString),
     ladder: ladderSchema,
-    total_rung_seconds: schemas_number().nonnegative().nullable(),
-    cloudwatch: object({ joined: schemas_boolean(), error: schemas_string().nullable() }),
+    total_rung_seconds: boundedNumber(0, LIMITS.seconds * 1000, 'total_rung_seconds').nullable(),
+    cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }),
     steps: array(qmaxStepSchema).min(1),
     provenance: provenanceSchema,
     // Additive (qmax engine): what was driven, with what, and what the freeze restored.
-    target: schemas_string().nullable().optional(),
-    prompts: object({ source: schemas_string(), count: schemas_number().int().positive() }).nullable().optional(),
-    request_timeout_s: schemas_number().positive().nullable().optional(),
-    restore: object({ actions: array(schemas_string()), errors: array(schemas_string()) })
+    target: safeString.nullable().optional(),
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
+    request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
+    restore: object({ actions: array(safeString), errors: array(safeString) })
         .nullable()
         .optional(),
 });
@@ -97279,56 +97397,57 @@ const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'traffic_recovered',
 ]));
 const timelineEntrySchema = object({
-    stage: schemas_string(),
+    stage: safeString,
     at: isoTime,
-    source: schemas_string(),
+    source: safeString,
     /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
     bounded: schemas_boolean(),
-    note: schemas_string().nullable(),
+    note: safeString.nullable(),
 });
 const durationSchema = object({
-    from: schemas_string(),
-    to: schemas_string(),
-    seconds: schemas_number(),
+    from: safeString,
+    to: safeString,
+    seconds: signedSeconds('seconds'),
     bounded: schemas_boolean(),
     /** Share of T_total; null for stages outside it. */
-    share: schemas_number().nullable(),
+    share: boundedNumber(-1000, 1000, 'share').nullable(),
 });
 const ttotalArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('ttotal'),
-    model_name: schemas_string(),
-    endpoint: schemas_string().nullable(),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
     run_id: runId,
-    measured_at: isoTime,
+    measured_at: recordedAt,
     fingerprint: fingerprintSchema,
     transport: transportSchema.nullable(),
     trigger: schemas_enum(['force-desired', 'policy']),
-    qmax_run_id: schemas_string().nullable(),
-    t_total_s: schemas_number().positive(),
-    policy_lag_s: schemas_number().nonnegative(),
+    qmax_run_id: safeString.nullable(),
+    t_total_s: seconds('t_total_s').positive(),
+    policy_lag_s: seconds('policy_lag_s'),
     /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
     policy_lag_bounded: schemas_boolean(),
-    policy_lag_source: schemas_string(),
-    instance_id: schemas_string().nullable(),
-    from_instances: schemas_number().int().nonnegative(),
-    to_instances: schemas_number().int().positive(),
-    probe_concurrency: schemas_number().int().positive().nullable(),
-    p95_before_ms: schemas_number().nullable(),
-    p95_recovered_target_ms: schemas_number().nullable(),
-    p95_after_ms: schemas_number().nullable(),
+    policy_lag_source: safeString,
+    instance_id: safeString.nullable(),
+    from_instances: instances('from_instances'),
+    to_instances: instances('to_instances').positive(),
+    probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
+    p95_before_ms: ms('p95_before_ms').nullable(),
+    p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
+    p95_after_ms: ms('p95_after_ms').nullable(),
     timeline: array(timelineEntrySchema),
     durations: array(durationSchema),
-    dominant_stage: object({ from: schemas_string(), to: schemas_string(), seconds: schemas_number() }).nullable(),
-    missing_stages: array(schemas_string()),
-    notes: array(schemas_string()),
+    dominant_stage: object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+        .nullable(),
+    missing_stages: array(safeString),
+    notes: array(safeString),
     provenance: provenanceSchema,
     // Optional (absent in legacy artifacts and in those written before they existed):
     /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
-    t_total_end_stage: schemas_string().optional(),
+    t_total_end_stage: safeString.optional(),
     /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
     config_mismatch_allowed: schemas_boolean().optional(),
-    mismatch_warnings: array(schemas_string()).optional(),
+    mismatch_warnings: array(safeString).optional(),
     /** Completed probe requests before the trigger and in the recovery window. */
     requests_before: schemas_number().int().nonnegative().nullable().optional(),
     requests_after: schemas_number().int().nonnegative().nullable().optional(),
@@ -97346,88 +97465,92 @@ const ttotalArtifactSchema = object({
         .optional(),
     /** Quota headroom seen in the preflight (null fields when unknown). */
     quota: object({
-        quota_name: schemas_string().nullable(),
+        quota_name: safeString.nullable(),
         quota_value: schemas_number().nullable(),
         instances_in_use: schemas_number().int().nonnegative().nullable(),
-        source: schemas_string(),
+        source: safeString,
     })
         .optional(),
     /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
     restore: object({
         desired_instance_count: schemas_number().int().nonnegative(),
         suspension_restored: schemas_boolean(),
-        actions: array(schemas_string()),
-        errors: array(schemas_string()),
+        actions: array(safeString),
+        errors: array(safeString),
     })
         .optional(),
 });
 const findingVerdictSchema = schemas_enum(['ok', 'warn', 'stop', 'suppressed']);
 const findingSchema = object({
-    name: schemas_string(),
+    name: safeString,
     verdict: findingVerdictSchema,
-    detail: schemas_string(),
-    fix: schemas_string().nullable(),
+    detail: safeString,
+    fix: safeString.nullable(),
 });
-const loadSchema = object({ unit: schemas_enum(['rps', 'streams']), value: schemas_number().nonnegative() });
+const loadSchema = object({ unit: schemas_enum(['rps', 'streams']), value: rps('load') });
 const planInputSchema = object({
-    file: schemas_string(),
-    run_id: schemas_string(),
-    slug: schemas_string(),
+    file: safeString,
+    run_id: safeString,
+    slug: safeString,
     fingerprint: fingerprintSchema,
 });
 /** The values `cdk deploy` ships and `validate` compares, under their config names. */
 const deployableSchema = object({
-    min_instances: schemas_number().int().positive(),
-    max_instances: schemas_number().int().positive(),
+    min_instances: instances('min_instances').positive(),
+    max_instances: instances('max_instances').positive(),
     /** CloudWatch units (ConcurrentRequestsPerModel Maximum); null when no R was measured. */
-    scaling_target_value: schemas_number().positive().nullable(),
-    scale_in_threshold: schemas_number().positive().nullable(),
-    queue_max_depth: schemas_number().int().positive(),
-    scale_out_cooldown_s: schemas_number().int().nonnegative(),
-    scale_in_cooldown_s: schemas_number().int().nonnegative(),
-    slo_ms: schemas_number().positive(),
+    scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
+        .positive()
+        .nullable(),
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
+        .positive()
+        .nullable(),
+    queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
+    scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
+    scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
+    slo_ms: ms('slo_ms').positive(),
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
-    service_time_alarm_ms: schemas_number().positive().nullable(),
+    service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
 });
 const planArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('plan'),
-    model_name: schemas_string(),
+    model_name: safeString,
     run_id: runId,
-    created_at: isoTime,
+    created_at: recordedAt,
     verdict: schemas_enum(['ok', 'warn', 'stop']),
-    warn_count: schemas_number().int().nonnegative(),
+    warn_count: schemas_number().int().nonnegative().max(1000),
     /** The measurement's fingerprint: what this plan may be deployed onto. */
     fingerprint: fingerprintSchema,
     inputs: object({
         qmax: planInputSchema,
         ttotal: planInputSchema.nullable(),
-        t_total_stated_s: schemas_number().positive().nullable(),
+        t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
         config_mismatch_allowed: schemas_boolean(),
-        mismatch_warnings: array(schemas_string()),
+        mismatch_warnings: array(safeString),
     }),
     chosen: object({
-        slo_ms: schemas_number().positive(),
-        surge_ratio: schemas_number(),
+        slo_ms: ms('slo_ms').positive(),
+        surge_ratio: boundedNumber(1, 1.5, 'surge_ratio'),
         peak: loadSchema,
         trough: loadSchema,
-        min_instances_floor: schemas_number().int().positive(),
-        invocation_ceiling_s: schemas_number().positive(),
-        instance_hourly_usd: schemas_number().positive().nullable(),
-        instance_quota: schemas_number().int().positive().nullable(),
+        min_instances_floor: instances('min_instances_floor').positive(),
+        invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
+        instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
+        instance_quota: instances('instance_quota').positive().nullable(),
     }),
     measured: object({
-        q_max: schemas_number().int().nonnegative(),
+        q_max: concurrency('q_max').int(),
         q_max_bracketed: schemas_boolean(),
-        s_mean_s: schemas_number().nonnegative(),
-        s_p95_s: schemas_number().nonnegative(),
-        ttfab_p95_at_c1_ms: schemas_number().nonnegative().nullable(),
-        t_total_s: schemas_number().positive(),
+        s_mean_s: seconds('s_mean_s'),
+        s_p95_s: seconds('s_p95_s'),
+        ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+        t_total_s: seconds('t_total_s').positive(),
         t_total_origin: schemas_enum(['measured', 'stated']),
-        policy_lag_s: schemas_number().nonnegative(),
+        policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
-        cw_ratio: schemas_number().positive().nullable(),
-        cw_ratio_rung: schemas_number().int().positive().nullable(),
+        cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
+        cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
     }),
     derived: object({
         t_plan_s: schemas_number(),
@@ -97438,8 +97561,8 @@ const planArtifactSchema = object({
         min_safe_instances: schemas_number().int().nullable(),
         w_max_s: schemas_number(),
         x_target_rps: schemas_number().nullable(),
-        peak_instances: schemas_number().int().nonnegative(),
-        trough_instances: schemas_number().int().nonnegative(),
+        peak_instances: instances('peak_instances'),
+        trough_instances: instances('trough_instances'),
         naive_peak_instances: schemas_number().int().nonnegative().nullable(),
         surge_overflow_probability: schemas_number().min(0).max(1).nullable(),
         surge_fluid_overflow_s: schemas_number().nullable(),
@@ -97449,39 +97572,39 @@ const planArtifactSchema = object({
     provenance: provenanceSchema,
 });
 const comparisonRowSchema = object({
-    parameter: schemas_string(),
-    expected: union([schemas_string(), schemas_number(), schemas_boolean(), schemas_null()]),
-    deployed: union([schemas_string(), schemas_number(), schemas_boolean(), schemas_null()]),
+    parameter: safeString,
+    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
     verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
 });
 const driftArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('drift'),
-    model_name: schemas_string(),
-    endpoint: schemas_string(),
-    region: schemas_string(),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: regionSchema,
     run_id: runId,
-    checked_at: isoTime,
+    checked_at: recordedAt,
     verdict: schemas_enum(['preflight-ok', 'drift']),
-    plan: object({ file: schemas_string(), run_id: schemas_string() }).nullable(),
+    plan: object({ file: safeString, run_id: safeString }).nullable(),
     findings: array(object({
-        check: schemas_string(),
+        check: safeString,
         verdict: schemas_enum(['ok', 'warn', 'drift']),
-        detail: schemas_string(),
-        remediation: schemas_string().nullable(),
+        detail: safeString,
+        remediation: safeString.nullable(),
     })),
     rows: array(comparisonRowSchema),
 });
 const validateArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('validate'),
-    model_name: schemas_string(),
-    endpoint: schemas_string(),
-    region: schemas_string(),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: regionSchema,
     run_id: runId,
-    checked_at: isoTime,
+    checked_at: recordedAt,
     verdict: schemas_enum(['clean', 'mismatch']),
-    plan: object({ file: schemas_string(), run_id: schemas_string() }),
+    plan: object({ file: safeString, run_id: safeString }),
     rows: array(comparisonRowSchema),
 });
 const artifacts_artifactSchemas = {
@@ -97783,21 +97906,29 @@ function parseArtifact(kind, json, file) {
 }
 function parseLegacy(kind, record, file) {
     const invalid = (issues) => new UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`);
+    // The upgraded artifact must also pass the current schema (its bounds and safe strings): the
+    // legacy format is no back door for a value the current one refuses.
+    const current = (upgraded) => {
+        const checked = artifactSchemas[kind].safeParse(upgraded);
+        if (!checked.success)
+            throw invalid(formatZodIssues(checked.error));
+        return checked.data;
+    };
     if (kind === 'qmax') {
         const parsed = legacyQmaxSchema.safeParse(record);
         if (!parsed.success)
             throw invalid(formatZodIssues(parsed.error));
-        return qmaxFromLegacy(parsed.data);
+        return current(qmaxFromLegacy(parsed.data));
     }
     if (kind === 'ttotal') {
         const parsed = legacyTtotalSchema.safeParse(record);
         if (!parsed.success)
             throw invalid(formatZodIssues(parsed.error));
-        return ttotalFromLegacy(parsed.data);
+        return current(ttotalFromLegacy(parsed.data));
     }
     throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
 }
-function readArtifact(kind, file) {
+function io_readArtifact(kind, file) {
     let text;
     try {
         text = readFileSync(file, 'utf8');
@@ -97816,9 +97947,54 @@ function readArtifact(kind, file) {
     }
     return parseArtifact(kind, json, file);
 }
-/** Writes text so that readers see the old file or the new one, never a part. */
+/**
+ * Refuses an output path that names a directory (`--out dir/`, or an existing directory): the
+ * message names the flag and the fix, before anything is measured or written. Commands call it
+ * on their `--out` as soon as they parse it; the writers call it again as the last line.
+ */
+function checkOutputFile(file, flag = '--out') {
+    const endsWithSeparator = file.endsWith('/') || file.endsWith(sep);
+    let isDirectory = false;
+    try {
+        isDirectory = statSync(file).isDirectory();
+    }
+    catch {
+        // Does not exist yet: that is the usual case.
+    }
+    if (file === '' || endsWithSeparator || isDirectory) {
+        throw new UsageError(`${flag} ${JSON.stringify(file)}: names a directory, not a file. Give a file name (e.g. ${flag} ${file.replace(/[\\/]+$/, '') || '.'}/<name>.json), or leave ${flag} out for the default name.`);
+    }
+    return file;
+}
+/** fsync of a directory, so a rename in it survives a power cut. Some platforms cannot: skipped. */
+function fsyncDirectory(dir) {
+    let fd;
+    try {
+        fd = openSync(dir, 'r');
+    }
+    catch {
+        return;
+    }
+    try {
+        fsyncSync(fd);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL')
+            throw e;
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/**
+ * Writes text so that readers see the old file or the new one, never a part: temp file, fsync,
+ * rename, then fsync of the directory (the rename itself is durable only once the directory is).
+ */
 function io_writeFileAtomic(file, text) {
-    mkdirSync(dirname(file), { recursive: true });
+    checkOutputFile(file);
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
         const fd = openSync(temp, 'w');
@@ -97835,6 +98011,7 @@ function io_writeFileAtomic(file, text) {
         rmSync(temp, { force: true });
         throw e;
     }
+    fsyncDirectory(dir);
 }
 /** Stable, diff-friendly artifact JSON (two-space indent, trailing newline). */
 const artifactJson = (artifact) => `${JSON.stringify(artifact, null, 2)}\n`;
@@ -97860,14 +98037,19 @@ function issues_formatZodIssues(error) {
 
 ;// CONCATENATED MODULE: ./src/model/names.ts
 
+
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
-/** Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. */
-const thawJournalFileName = (endpoint) => `thaw-journal-${endpoint}.json`;
+/**
+ * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
+ * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
+ * become a path outside the state directory.
+ */
+const thawJournalFileName = (endpoint) => `thaw-journal-${checkAwsName(endpoint, 'endpoint', 'endpoint')}.json`;
 
 ;// CONCATENATED MODULE: ./src/model/journal.ts
 /**
@@ -97876,6 +98058,7 @@ const thawJournalFileName = (endpoint) => `thaw-journal-${endpoint}.json`;
  * hard-killed run (SIGKILL, a cancelled CI job) leaves the journal behind for `scalegate thaw`,
  * `scalegate drift` and the action's post step to find.
  */
+
 
 
 
@@ -97904,11 +98087,11 @@ const journal_ALL_SUSPENDED = {
 const thawJournalSchema = object({
     schema_version: literal(JOURNAL_SCHEMA_VERSION),
     kind: literal('thaw-journal'),
-    endpoint: schemas_string().min(1),
-    variant: schemas_string().min(1),
-    region: schemas_string().min(1),
+    endpoint: endpointNameSchema,
+    variant: variantNameSchema,
+    region: regionSchema,
     /** Application Auto Scaling resource id, `endpoint/<endpoint>/variant/<variant>`. */
-    resource_id: schemas_string().min(1),
+    resource_id: safeString.min(1),
     /** false: the variant had no scalable target, so no suspension flags to restore. */
     scalable_target_registered: schemas_boolean(),
     /** The suspension flags before the freeze (restored exactly); null when not registered. */
@@ -97918,12 +98101,17 @@ const thawJournalSchema = object({
     max_capacity: schemas_number().int().nonnegative().nullable(),
     /** The variant's desired instance count before the freeze (restored exactly). */
     desired_instance_count: schemas_number().int().nonnegative(),
-    started_at: schemas_string().datetime({ offset: true }),
+    started_at: pastTime,
     pid: schemas_number().int().positive(),
-    hostname: schemas_string().nullable(),
+    hostname: safeString.nullable(),
     /** The command line that froze the endpoint, for the humans reading a leftover journal. */
-    command: schemas_string(),
-    run_id: schemas_string().nullable(),
+    command: safeString,
+    run_id: safeString.nullable(),
+})
+    // The resource id is never trusted on its own: it must be the one the endpoint and variant name.
+    .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}`, {
+    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal',
+    path: ['resource_id'],
 });
 /** `SCALEGATE_STATE_DIR`, else `.scalegate` in the working directory. */
 function stateDir(env = process.env) {
@@ -98320,11 +98508,11 @@ function freezeAbort(external, guardSignals, log) {
 
 ;// CONCATENATED MODULE: ./src/load/progress.ts
 const silentProgress = () => { };
-const ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
+const progress_ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
 function formatRungLine(s) {
-    const ci = s.ci ? ` [${ms(s.ci.low)}, ${ms(s.ci.high)}]` : '';
+    const ci = s.ci ? ` [${progress_ms(s.ci.low)}, ${progress_ms(s.ci.high)}]` : '';
     const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
-    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${ms(s.p95Ms)}${ci}, ` +
+    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
 function createProgressRenderer(out, env = process.env) {
@@ -98353,7 +98541,7 @@ function createProgressRenderer(out, env = process.env) {
                     break;
                 const t = event.tick;
                 out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
-                    `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
+                    `${t.elapsedS.toFixed(1)} s  p95 ${progress_ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
                 liveShown = true;
                 break;
             }
@@ -98502,34 +98690,52 @@ async function runThaw(input, deps) {
 
 
 
+
 const CONFIG_FILE = 'scalegate.config.json';
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
-    peak_rps: schemas_number().positive().optional(),
-    peak_streams: schemas_number().positive().optional(),
-    trough_rps: schemas_number().nonnegative().optional(),
-    trough_streams: schemas_number().nonnegative().optional(),
+    peak_rps: boundedNumber(0, LIMITS.rps, 'peak_rps').positive().optional(),
+    peak_streams: boundedNumber(0, LIMITS.rps, 'peak_streams').positive().optional(),
+    trough_rps: boundedNumber(0, LIMITS.rps, 'trough_rps').optional(),
+    trough_streams: boundedNumber(0, LIMITS.rps, 'trough_streams').optional(),
 };
+/**
+ * Where the model's calibration copy lives, when not beside production: another account (the
+ * strongest separation: a pull request's deploy role there reaches nothing of production) and/or
+ * another region. Omitted fields mean "the same as production". A measurement records its region,
+ * so a calibration region other than the model's gives plans the gate refuses for production:
+ * move the account, keep the region, unless you mean to re-measure in production's region.
+ */
+const calibrationPlacementSchema = object({
+    account: schemas_string()
+        .regex(/^[0-9]{12}$/, 'a 12-digit AWS account id')
+        .optional(),
+    region: regionSchema.optional(),
+})
+    .strict();
 const modelConfigSchema = object({
-    endpoint: schemas_string().regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, 'a SageMaker endpoint name'),
-    variant: schemas_string().min(1).default('AllTraffic'),
-    region: schemas_string().min(1),
+    // `<endpoint>-calibration` must also be a valid name: 63 - 12 characters at most.
+    endpoint: endpointNameSchema.max(51, 'at most 51 characters, so that <endpoint>-calibration is a valid name'),
+    variant: variantNameSchema.default('AllTraffic'),
+    region: regionSchema,
     instance_type: schemas_string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** Directory with the model's Dockerfile; its CDK asset hash is the image digest. */
-    container_dir: schemas_string().min(1).optional(),
+    container_dir: safeString.min(1).optional(),
     /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
-    image_uri: schemas_string().min(1).optional(),
-    container_env: record(schemas_string(), schemas_string()).default({}),
-    slo_ms: schemas_number().positive(),
+    image_uri: safeString.min(1).optional(),
+    container_env: record(safeString, safeString).default({}),
+    slo_ms: boundedNumber(0, LIMITS.ms, 'slo_ms').positive(),
     surge_ratio: schemas_number().min(1).lt(1.5),
     ...loadFields,
-    min_instances_floor: schemas_number().int().min(1).default(1),
+    min_instances_floor: boundedNumber(1, LIMITS.instances, 'min_instances_floor').int().default(1),
     /** Hard limit of one invocation, seconds (SageMaker real-time: 60). */
-    invocation_ceiling_s: schemas_number().positive().default(60),
+    invocation_ceiling_s: boundedNumber(0, LIMITS.seconds, 'invocation_ceiling_s').positive().default(60),
     /** Optional: on-demand price of one instance-hour, for the fleet_cost finding. */
-    instance_hourly_usd: schemas_number().positive().optional(),
+    instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
     /** Optional: the account's endpoint-usage quota for the instance type, for quota_headroom. */
-    instance_quota: schemas_number().int().positive().optional(),
+    instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
+    /** Optional: where the calibration copy lives (default: production's account and region). */
+    calibration: calibrationPlacementSchema.optional(),
 })
     .strict()
     .superRefine((model, ctx) => {
@@ -98558,7 +98764,7 @@ const modelConfigSchema = object({
     }
 });
 const configSchema = object({
-    $schema: schemas_string().optional(),
+    $schema: safeString.optional(),
     models: record(schemas_string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
 })
     .strict();
@@ -98626,7 +98832,82 @@ function loadModelContext(selection, env = process.env) {
 /** 12 hex characters, like the legacy run ids: unique per run, short enough to quote. */
 const newRunId = () => randomBytes(6).toString('hex');
 
+;// CONCATENATED MODULE: ./src/model/plan-inputs.ts
+/**
+ * The measurements a plan says it was derived from, found in the artifacts directory, so that the
+ * gate can derive the plan again and refuse one whose values do not follow from them. Found by
+ * the file name the plan recorded, and accepted only when the run id matches; otherwise any
+ * artifact of that kind and model in the directory with the recorded run id (files are renamed,
+ * directories moved). Never "some measurement": a plan whose measurements are absent is refused.
+ */
+
+
+
+
+function find(kind, recorded, modelName, dir) {
+    const named = join(dir, basename(recorded.file));
+    const problems = [];
+    if (existsSync(named)) {
+        try {
+            const artifact = readArtifact(kind, named);
+            if (artifact.run_id === recorded.run_id)
+                return { artifact, file: named, error: null };
+            problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            problems.push(e.message);
+        }
+    }
+    let names = [];
+    try {
+        names = readdirSync(dir).sort();
+    }
+    catch {
+        // No directory: nothing to find.
+    }
+    for (const name of names) {
+        if (!name.startsWith(`${kind}-${modelName}-`) || !name.endsWith('.json'))
+            continue;
+        const file = join(dir, name);
+        if (file === named)
+            continue;
+        try {
+            const artifact = readArtifact(kind, file);
+            if (artifact.run_id === recorded.run_id)
+                return { artifact, file, error: null };
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+        }
+    }
+    return {
+        artifact: null,
+        file: named,
+        error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+    };
+}
+function findPlanMeasurements(plan, artifactsDir) {
+    const qmax = find('qmax', plan.inputs.qmax, plan.model_name, artifactsDir);
+    const ttotal = plan.inputs.ttotal
+        ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
+        : null;
+    const errors = [qmax.error, ttotal?.error ?? null].filter((e) => e !== null);
+    return {
+        qmax: qmax.artifact,
+        qmaxFile: qmax.file,
+        ttotal: ttotal?.artifact ?? null,
+        ttotalFile: ttotal?.file ?? null,
+        error: errors.length ? errors.join('; ') : null,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
+
+
 
 
 
@@ -98706,7 +98987,7 @@ async function runPost(env) {
         }
         catch (e) {
             failed++;
-            lib_core/* error */.z3(`post: restoring ${journal.endpoint} failed: ${isUsageError(e) ? e.messageFor('action') : String(e)}`);
+            lib_core/* error */.z3(`post: restoring ${journal.endpoint} failed: ${errors_isUsageError(e) ? e.messageFor('action') : String(e)}`);
         }
     }
     return failed > 0 ? 1 : 0;

@@ -2,23 +2,55 @@
 # Commits the files a scalegate step wrote to the branch the run is about (the PR's head branch,
 # or the pushed/dispatched branch), then pushes. Never force-pushes: the commit is built on the
 # branch's current tip (whatever the job checked out, e.g. the PR merge commit), so the push is a
-# fast-forward; if the branch moved meanwhile, it is rebuilt on the new tip once and pushed again.
+# fast-forward; if the branch moved meanwhile (other committers), it is rebuilt on the new tip and
+# pushed again, up to PUSH_ATTEMPTS times with jittered exponential backoff.
+#
+# Outside a pull request (workflow_dispatch, push, schedule), the default branch and protected
+# branches are never pushed to: the commit goes to a new branch scalegate/artifacts/<model>-
+# <command>-<run id> built on that branch's tip, and the step says so (open a pull request from it).
+#
+# A push that still fails is a warning, not a failed step: the measurement is not lost, the
+# upload step that follows keeps the files as a workflow artifact.
 #
 # Skips with a notice: nothing written, a pull request from a fork (its token cannot push there,
 # and we never push to someone else's repository), a run not on a branch (tags, releases), and
 # files identical to what the branch already has.
 #
+# The write token: PUSH_TOKEN, given to this step only (checkout with persist-credentials: false,
+# so no other step finds a token in .git/config). It reaches git through GIT_CONFIG_* variables
+# of the fetch and push commands alone; it is never written to disk.
+#
 # Environment: FILES (newline-separated, as the action's written-files output), COMMAND, MODEL,
 # IS_FORK (true|false), HEAD_REF (the PR's head branch, empty otherwise), GITHUB_REF,
-# GITHUB_RUN_ID, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_OUTPUT; optional REMOTE (origin).
+# GITHUB_EVENT_NAME, GITHUB_RUN_ID, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_OUTPUT; optional
+# PUSH_TOKEN, DEFAULT_BRANCH, REF_PROTECTED (true|false, github.ref_protected), REMOTE (origin),
+# PUSH_ATTEMPTS (6), PUSH_BACKOFF_S (2: the first wait; doubled each time, with jitter, at most 60).
 set -euo pipefail
 
 remote="${REMOTE:-origin}"
 out="${GITHUB_OUTPUT:-/dev/null}"
+attempts="${PUSH_ATTEMPTS:-6}"
+backoff="${PUSH_BACKOFF_S:-2}"
 notice() { echo "::notice title=scalegate::$*"; }
 result() {
   echo "committed=$1" >>"$out"
   echo "commit-sha=${2:-}" >>"$out"
+  echo "branch=${3:-}" >>"$out"
+}
+
+# git with the push token for this one command (fetch, push), never persisted.
+authed_git() {
+  if [ -n "${PUSH_TOKEN:-}" ]; then
+    local basic
+    basic="$(printf 'x-access-token:%s' "$PUSH_TOKEN" | base64 | tr -d '\n')"
+    echo "::add-mask::$basic"
+    GIT_CONFIG_COUNT=1 \
+      GIT_CONFIG_KEY_0="http.${GITHUB_SERVER_URL:-https://github.com}/.extraheader" \
+      GIT_CONFIG_VALUE_0="AUTHORIZATION: basic $basic" \
+      git "$@"
+  else
+    git "$@"
+  fi
 }
 
 mapfile -t files < <(printf '%s\n' "${FILES:-}" | sed -e 's/\r$//' -e '/^[[:space:]]*$/d')
@@ -40,6 +72,12 @@ else
   notice "not on a branch (${GITHUB_REF:-no ref}): artifacts not committed"
   result false
   exit 0
+fi
+# The branch the commit is built on, and the branch it is pushed to (different when protected).
+base_branch="$branch"
+if [ -z "${HEAD_REF:-}" ] && { [ "$branch" = "${DEFAULT_BRANCH:-}" ] || [ "${REF_PROTECTED:-false}" = "true" ]; }; then
+  branch="scalegate/artifacts/${MODEL:-model}-${COMMAND:-step}-${GITHUB_RUN_ID:-0}-${GITHUB_RUN_ATTEMPT:-1}"
+  notice "$base_branch is the default or a protected branch: the ${COMMAND:-} artifacts go to a new branch $branch (built on $base_branch), never straight onto $base_branch; open a pull request from it"
 fi
 
 top="$(git rev-parse --show-toplevel 2>/dev/null)" || {
@@ -83,9 +121,14 @@ message="$(
 index="$(mktemp)"
 trap 'rm -f "$index"' EXIT
 
-# Builds the commit on the branch's current tip; prints "unchanged" or the new commit's sha.
+# A shallow checkout stays shallow (one commit is enough to build on); a full clone is never made
+# shallow by this fetch (that would cut its history for every later step).
+depth=()
+if [ "$(git -C "$top" rev-parse --is-shallow-repository)" = "true" ]; then depth=(--depth=1); fi
+
+# Builds the commit on the base branch's current tip; prints "unchanged" or the new commit's sha.
 build_commit() {
-  git -C "$top" fetch --quiet --no-tags --depth=1 "$remote" "+refs/heads/$branch:refs/scalegate/tip" >&2
+  authed_git -C "$top" fetch --quiet --no-tags "${depth[@]}" "$remote" "+refs/heads/$base_branch:refs/scalegate/tip" >&2
   local tip tree
   tip="$(git -C "$top" rev-parse refs/scalegate/tip)"
   rm -f "$index"
@@ -103,22 +146,36 @@ build_commit() {
   git -C "$top" commit-tree "$tree" -p "$tip" -m "$message"
 }
 
-for attempt in 1 2; do
-  commit="$(build_commit)"
+# Wait before attempt n+1: backoff * 2^(n-1), at most 60 s, plus up to as much again at random
+# (jitter: concurrent committers that collided do not collide again in step).
+wait_before_retry() {
+  local n="$1" base
+  base=$((backoff * (1 << (n - 1))))
+  if [ "$base" -gt 60 ]; then base=60; fi
+  local jitter=0
+  if [ "$base" -gt 0 ]; then jitter=$((RANDOM % (base + 1))); fi
+  echo "retrying in $((base + jitter)) s (attempt $((n + 1)) of $attempts)"
+  sleep "$((base + jitter))"
+}
+
+for ((attempt = 1; attempt <= attempts; attempt++)); do
+  commit="$(build_commit)" || commit=""
   if [ "$commit" = unchanged ]; then
-    notice "the ${COMMAND:-} artifacts for ${MODEL:-} are already on $branch: nothing to commit"
+    notice "the ${COMMAND:-} artifacts for ${MODEL:-} are already on $base_branch: nothing to commit"
     result false
     exit 0
   fi
   # A plain push: the server refuses it unless it fast-forwards the branch. Never --force.
-  if git -C "$top" push --quiet "$remote" "$commit:refs/heads/$branch"; then
+  if [ -n "$commit" ] && authed_git -C "$top" push --quiet "$remote" "$commit:refs/heads/$branch"; then
     echo "committed ${paths[*]} to $branch as $commit"
-    result true "$commit"
+    result true "$commit" "$branch"
     exit 0
   fi
-  if [ "$attempt" = 1 ]; then
-    echo "::warning title=scalegate::$branch moved while the artifacts were committed: rebuilding the commit on its new tip once"
+  if [ "$attempt" -lt "$attempts" ]; then
+    echo "::warning title=scalegate::push of the ${COMMAND:-} artifacts to $branch failed (attempt $attempt of $attempts; the branch moved, or the remote refused): rebuilding the commit on its new tip"
+    wait_before_retry "$attempt"
   fi
 done
-echo "::error title=scalegate::could not push the artifacts to $branch (it moved twice, or the token may not push: the job needs contents: write)"
-exit 1
+echo "::warning title=scalegate::could not push the ${COMMAND:-} artifacts to $branch after $attempts attempts (many concurrent committers, or the token may not push: the job needs contents: write); they are still uploaded as a workflow artifact"
+result false "" ""
+exit 0

@@ -8,8 +8,12 @@
  *   gate must then pass, and all refusals are reported together).
  * - `scalegate:allowUnmeasured=<name>[,<name>...]`: those models deploy at fixed capacity with no
  *   scaling when their gate fails (a warning, for bootstrapping a first measurement).
- * - `scalegate:calibration=<name>`: only that model's foundation, model cache and
- *   `<endpoint>-calibration` stacks; no gate (the calibration endpoint produces the measurement).
+ * - `scalegate:calibration=<name>`: only that model's calibration-owned stacks (calibration
+ *   foundation, `<endpoint>-calibration`), in its calibration account/region, through the
+ *   calibration bootstrap; no gate (the calibration endpoint produces the measurement) and no
+ *   production stack at all (a pull request's code never synthesizes one).
+ * - `scalegate:ciAccess=<owner>/<repo>`: only the CI-access stack(s) (GitHub OIDC roles, the
+ *   calibration execution policy and boundary); see ci-access-stack.ts for its other keys.
  * - `scalegate:config=<file>`: the config (default `<repo>/scalegate.config.json`).
  * - `scalegate:artifactsDir=<dir>`: where `plan-<model>.json` is read (default `<repo>/artifacts`).
  * Relative paths resolve against the repository root.
@@ -31,6 +35,8 @@ import {
   UsageError,
 } from '../../src/model/index.js';
 import { stackNames } from '../../src/plan/policy-shape.js';
+import { CalibrationFoundationStack, calibrationEnv } from './calibration.js';
+import { buildCiAccess, CI_ACCESS_CONTEXT } from './ci-access-stack.js';
 import { EndpointStack } from './endpoint-stack.js';
 import { FoundationStack } from './foundation-stack.js';
 import { ModelCacheStack } from './model-cache-stack.js';
@@ -68,9 +74,12 @@ export interface ScalegateAppOptions {
 
 export interface ModelStacks {
   modelName: string;
-  foundation: FoundationStack;
-  modelCache: ModelCacheStack;
+  /** Production's stacks; null in calibration mode (never synthesized there). */
+  foundation: FoundationStack | null;
+  modelCache: ModelCacheStack | null;
   endpoint: EndpointStack | null;
+  /** Calibration-owned stacks; null in production mode. */
+  calibrationFoundation: CalibrationFoundationStack | null;
   calibration: EndpointStack | null;
   /** In deploy order. */
   ordered: Stack[];
@@ -129,14 +138,51 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
   }
   const weights = options.weights ?? WEIGHTS_SOURCES;
   const account = options.account ?? (process.env.CDK_DEFAULT_ACCOUNT || undefined);
+  const ciAccess = contextString(app, CI_ACCESS_CONTEXT.repository);
+  if (ciAccess) {
+    buildCiAccess(app, config, ciAccess, { account, context: (key) => contextString(app, key) });
+    return [];
+  }
 
   const selected = calibrationModel ? [calibrationModel] : only ? [only] : Object.keys(config.models);
   const built: ModelStacks[] = [];
   const refusals: GateRefusedError[] = [];
   for (const modelName of selected) {
     const model = config.models[modelName] as ModelConfig;
-    const env = { account, region: model.region };
     const names = stackNames(modelName);
+    if (calibrationModel) {
+      // Calibration-owned stacks only: nothing of production is synthesized, read or updated.
+      const env = calibrationEnv(model, account);
+      const calibrationFoundation = new CalibrationFoundationStack(app, names.calibrationFoundation, {
+        stackName: names.calibrationFoundation,
+        env,
+        modelName,
+        model,
+        description: `scalegate ${modelName}: execution role of the calibration endpoint (calibration-owned)`,
+      });
+      const calibration = new EndpointStack(app, names.calibration, {
+        env,
+        modelName,
+        model,
+        repoRoot,
+        executionRole: calibrationFoundation.executionRole,
+        stackName: names.calibration,
+        mode: { kind: 'calibration' },
+        description: `scalegate ${modelName}: calibration endpoint (measured, never scaled; calibration-owned)`,
+      });
+      calibration.addStackDependency(calibrationFoundation);
+      built.push({
+        modelName,
+        foundation: null,
+        modelCache: null,
+        endpoint: null,
+        calibrationFoundation,
+        calibration,
+        ordered: [calibrationFoundation, calibration],
+      });
+      continue;
+    }
+    const env = { account, region: model.region };
     const foundation = new FoundationStack(app, names.foundation, {
       stackName: names.foundation,
       env,
@@ -154,24 +200,6 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
     });
     modelCache.addStackDependency(foundation);
     const common = { env, modelName, model, repoRoot, executionRole: foundation.executionRole };
-    if (calibrationModel) {
-      const calibration = new EndpointStack(app, names.calibration, {
-        ...common,
-        stackName: names.calibration,
-        mode: { kind: 'calibration' },
-        description: `scalegate ${modelName}: calibration endpoint (measured, never scaled)`,
-      });
-      calibration.addStackDependency(modelCache);
-      built.push({
-        modelName,
-        foundation,
-        modelCache,
-        endpoint: null,
-        calibration,
-        ordered: [foundation, modelCache, calibration],
-      });
-      continue;
-    }
     try {
       const endpoint = new EndpointStack(app, names.endpoint, {
         ...common,
@@ -185,6 +213,7 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
         foundation,
         modelCache,
         endpoint,
+        calibrationFoundation: null,
         calibration: null,
         ordered: [foundation, modelCache, endpoint],
       });

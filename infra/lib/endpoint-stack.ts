@@ -12,7 +12,9 @@
  *   left behind can never silently remove measured scaling.
  * - `calibration`: `<endpoint>-calibration`, one instance, same image and instance type, a
  *   scalable target registered (min 1, max 2, no policies) so that qmax's freeze and ttotal's
- *   forced scale-out behave as on the real endpoint. No gate: it produces the measurement.
+ *   forced scale-out behave as on the real endpoint. No gate: it produces the measurement. It
+ *   stands on the calibration foundation (its own execution role), is deployed through the
+ *   calibration bootstrap, and every resource carries the calibration tag (see calibration.ts).
  */
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
@@ -28,6 +30,7 @@ import {
   type PolicyTarget,
   scalableResourceId,
 } from '../../src/plan/policy-shape.js';
+import { calibrationSynthesizer, tagCalibration } from './calibration.js';
 import { EndpointAutoscaling } from './endpoint-autoscaling.js';
 import { EndpointObservability } from './endpoint-observability.js';
 import { modelImage } from './image.js';
@@ -64,10 +67,14 @@ export class EndpointStack extends Stack {
   readonly endpoint: sagemaker.CfnEndpoint;
 
   constructor(scope: Construct, id: string, props: EndpointStackProps) {
-    super(scope, id, props);
+    const calibration = props.mode.kind === 'calibration';
+    super(scope, id, {
+      ...props,
+      synthesizer: props.synthesizer ?? (calibration ? calibrationSynthesizer() : undefined),
+    });
     const { modelName, model, mode } = props;
-    const calibration = mode.kind === 'calibration';
     this.endpointName = calibration ? calibrationEndpointName(model.endpoint) : model.endpoint;
+    if (calibration) tagCalibration(this, modelName);
 
     const image = modelImage(this, modelName, model, props.repoRoot);
     this.imageDigest = image.digest;

@@ -9,7 +9,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { ModelConfig } from '../../src/model/index.js';
-import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
 import { weightsPrefix } from './weights.js';
 
 export interface FoundationStackProps extends StackProps {
@@ -34,11 +33,11 @@ export class FoundationStack extends Stack {
 
     this.executionRole = new iam.Role(this, 'ExecutionRole', {
       assumedBy: new iam.ServicePrincipal('sagemaker.amazonaws.com'),
-      description: `SageMaker execution role of ${modelName} (${model.endpoint} and its calibration copy)`,
+      description: `SageMaker execution role of ${modelName} (${model.endpoint}; the calibration copy has its own)`,
     });
 
-    // Container logs: only this model's endpoint log groups (the real one and the calibration copy).
-    const logGroups = [model.endpoint, calibrationEndpointName(model.endpoint)].map(
+    // Container logs: only this model's endpoint log group (the calibration copy has its own role).
+    const logGroups = [model.endpoint].map(
       (endpoint) =>
         `arn:${Aws.PARTITION}:logs:${this.region}:${this.account}:log-group:/aws/sagemaker/Endpoints/${endpoint}`,
     );

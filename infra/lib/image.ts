@@ -32,7 +32,7 @@ export function modelImage(
   const stack = Stack.of(scope);
   if (model.container_dir) {
     // Exactly these props: the asset hash (= digest) depends on them, and `containerAssetHash`
-    // (src/local/asset-hash.ts, used by `scalegate gate`) computes the same hash without a synth.
+    // (src/model/asset-hash.ts, used by `scalegate gate`) computes the same hash without a synth.
     const asset = new DockerImageAsset(scope, 'Image', { directory: resolve(repoRoot, model.container_dir) });
     return {
       imageUri: asset.imageUri,

@@ -1,10 +1,13 @@
 /**
- * The measured-plan gate at synth: read `artifacts/plan-<model>.json` through the artifact
- * module, run the same `evaluateGate` as `scalegate gate`, and refuse (throw) with every failed
- * check and its fix. Never looks for "some plan": the file name is fixed by the model name.
+ * The measured-plan gate at synth: read `artifacts/plan-<model>.json` and the qmax/ttotal
+ * artifacts it names through the artifact module, run the same `evaluateGate` as `scalegate
+ * gate` (which derives the plan again from those measurements), and refuse (throw) with every
+ * failed check and its fix. Never looks for "some plan": the file name is fixed by the model name.
+ * What is deployed is the re-derived plan, never the file's numbers.
  */
 import { join } from 'node:path';
 import {
+  findPlanMeasurements,
   isUsageError,
   type ModelConfig,
   type PlanArtifact,
@@ -56,12 +59,13 @@ export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
     planFile,
     plan,
     planError,
+    measurements: plan ? findPlanMeasurements(plan, input.artifactsDir) : null,
     deployImageDigest: input.deployImageDigest,
     deployRegion: input.deployRegion,
   });
   return {
     planFile,
-    plan: result.passed ? plan : null,
+    plan: result.passed ? result.rederived : null,
     result,
     message: result.passed ? null : gateFailureMessage(input.modelName, planFile, result),
   };

@@ -15,6 +15,13 @@ import {
 
 /** Inputs only the composite actions have (read by their shell steps): what they do with the files written. */
 export const COMPOSITE_INPUTS = {
+  'commit-token': text(
+    'commit-token',
+    '<token>',
+    'token the commit step pushes with (contents write), given to that step alone and never persisted: check out with `persist-credentials: false`. A GitHub App token makes the artifact commit start workflows (CI on it); the calibrate workflow skips pushes by bots',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, evaluated by the runner
+    { default: '${{ github.token }}' },
+  ),
   commit: text(
     'commit',
     '<bool>',

@@ -3,9 +3,11 @@
  * run in infra/, over the model's stacks in dependency order. One `cdk synth` into a per-model
  * cloud assembly (the gate runs there, once), then one `cdk deploy --app <assembly>
  * --exclusively` per stack: foundation -> model cache -> endpoint. Destroy goes in reverse and
- * leaves the weights bucket (retained) and the image repository. `--calibration` applies the
- * calibration endpoint (`<endpoint>-calibration`) on the same foundation instead, ungated;
- * destroying it removes only that stack. `dryRun` returns the invocations without running any.
+ * leaves the weights bucket (retained) and the image repository. `--calibration` applies only
+ * calibration-owned stacks instead (calibration foundation -> `<endpoint>-calibration`, in the
+ * calibration account/region, through the calibration bootstrap), ungated: nothing of
+ * production is synthesized or deployed, so a pull request's code cannot change it; destroying
+ * it removes exactly those. `dryRun` returns the invocations without running any.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -60,10 +62,10 @@ export const renderInvocation = (inv: CdkInvocation): string =>
 /** The stacks the action applies, in the order it applies them. */
 export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calibration: boolean): string[] {
   const names = stackNames(modelName);
-  if (calibration)
-    return action === 'deploy'
-      ? [names.foundation, names.modelCache, names.calibration]
-      : [names.calibration];
+  if (calibration) {
+    const owned = [names.calibrationFoundation, names.calibration];
+    return action === 'deploy' ? owned : owned.reverse();
+  }
   const ordered = [names.foundation, names.modelCache, names.endpoint];
   return action === 'deploy' ? ordered : ordered.reverse();
 }
@@ -110,7 +112,7 @@ function leftInPlace(input: DeployInput): string[] {
   if (input.action !== 'destroy') return [];
   if (input.calibration) {
     return [
-      `the foundation and model-cache stacks (the production endpoint ${input.model.endpoint} stands on them); \`scalegate destroy ${input.modelName}\` removes them`,
+      "the image in the calibration bootstrap's asset repository (CDK's garbage collection removes unused images)",
     ];
   }
   return [
@@ -138,7 +140,9 @@ export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<C
     left_in_place: leftInPlace(input),
   };
   const target = calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
-  const headline = deployHeadline(report, target, input.model.region);
+  const region = calibration ? (input.model.calibration?.region ?? input.model.region) : input.model.region;
+  const account = calibration ? (input.model.calibration?.account ?? null) : null;
+  const headline = deployHeadline(report, target, region, account);
 
   if (input.dryRun) {
     return { artifact: report, report: renderDeployDryRun(report, headline), exitCode: 0, written: [] };

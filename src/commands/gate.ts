@@ -3,10 +3,11 @@
  * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
  * out the digest of the image that would be deployed; never touches AWS.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
+  findPlanMeasurements,
   isUsageError,
   type ModelConfig,
   type PlanArtifact,
@@ -26,7 +27,7 @@ export interface GateInput {
   configFile: string;
   /** @default `<artifactsDir>/plan-<model>.json` */
   planFile?: string;
-  /** @default `artifacts` */
+  /** Where the plan and its qmax/ttotal artifacts are looked for. @default the plan file's directory, else `artifacts` */
   artifactsDir?: string;
   /** Region the deploy goes to. @default the model's region (what the CDK stacks use) */
   region?: string;
@@ -59,6 +60,7 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     planFile,
     plan,
     planError,
+    measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? dirname(planFile)) : null,
     deployImageDigest: digest,
     deployRegion: region,
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fingerprintSchema } from './fingerprint.js';
+import { boundedNumber, endpointNameSchema, LIMITS, pastTime, regionSchema, safeString } from './safe.js';
 
 /**
  * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
@@ -9,19 +10,33 @@ import { fingerprintSchema } from './fingerprint.js';
 export const SCHEMA_VERSION = 1;
 
 const isoTime = z.string().datetime({ offset: true });
-const runId = z.string().min(1);
+/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
+const recordedAt = pastTime;
+const runId = safeString.min(1).max(200);
+
+// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
+const ms = (what: string) => boundedNumber(0, LIMITS.ms, what);
+const seconds = (what: string) => boundedNumber(0, LIMITS.seconds, what);
+const signedSeconds = (what: string) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const rps = (what: string) => boundedNumber(0, LIMITS.rps, what);
+const concurrency = (what: string) => boundedNumber(0, LIMITS.concurrency, what);
+const count = (what: string) => boundedNumber(0, LIMITS.count, what).int();
+const instances = (what: string) => boundedNumber(0, LIMITS.instances, what).int();
 
 export const provenanceSchema = z.object({
   /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
   origin: z.enum(['measured', 'legacy', 'stated']),
-  tool: z.string(),
-  note: z.string().nullable(),
+  tool: safeString,
+  note: safeString.nullable(),
 });
 
 export const transportSchema = z.enum(['response-stream', 'http']);
 export type Transport = z.infer<typeof transportSchema>;
 
-export const intervalSchema = z.object({ low: z.number(), high: z.number() });
+export const intervalSchema = z.object({
+  low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
+  high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
+});
 
 export const rungVerdictSchema = z.enum(['pass', 'fail', 'uncertain']);
 
@@ -39,26 +54,26 @@ export type Outcome = z.infer<typeof outcomeSchema>;
 export const qmaxStepSchema = z.object({
   run_index: z.number().int().nonnegative(),
   step_index: z.number().int().nonnegative(),
-  concurrency: z.number().int().positive(),
+  concurrency: concurrency('concurrency').int().positive(),
   started_at: isoTime.nullable(),
-  hold_s: z.number().nonnegative().nullable(),
-  measure_s: z.number().nonnegative().nullable(),
-  achieved_rps: z.number().nonnegative(),
-  completed: z.number().int().nonnegative(),
-  ok: z.number().int().nonnegative(),
-  rejected: z.number().int().nonnegative(),
-  outcome_counts: z.partialRecord(outcomeSchema, z.number().int().nonnegative()),
-  ttfab_p50_ms: z.number().nonnegative().nullable(),
-  ttfab_p95_ms: z.number().nonnegative().nullable(),
+  hold_s: seconds('hold_s').nullable(),
+  measure_s: seconds('measure_s').nullable(),
+  achieved_rps: rps('achieved_rps'),
+  completed: count('completed'),
+  ok: count('ok'),
+  rejected: count('rejected'),
+  outcome_counts: z.partialRecord(outcomeSchema, count('outcome count')),
+  ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
+  ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
   /** 95 % confidence interval of the p95 (distribution-free order statistics); null when too few samples. */
   ttfab_p95_ci_ms: intervalSchema.nullable(),
-  ttfab_p99_ms: z.number().nonnegative().nullable(),
-  latency_p95_ms: z.number().nonnegative().nullable(),
-  s_mean_s: z.number().nonnegative().nullable(),
-  s_p95_s: z.number().nonnegative().nullable(),
-  concurrency_mean: z.number().nonnegative(),
-  concurrency_peak: z.number().nonnegative(),
-  ttfab_drift_ms: z.number().nullable(),
+  ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
+  latency_p95_ms: ms('latency_p95_ms').nullable(),
+  s_mean_s: seconds('s_mean_s').nullable(),
+  s_p95_s: seconds('s_p95_s').nullable(),
+  concurrency_mean: concurrency('concurrency_mean'),
+  concurrency_peak: concurrency('concurrency_peak'),
+  ttfab_drift_ms: boundedNumber(-LIMITS.ms, LIMITS.ms, 'ttfab_drift_ms').nullable(),
   verdict: rungVerdictSchema,
   meets_slo: z.boolean(),
   saturated: z.boolean(),
@@ -66,16 +81,16 @@ export const qmaxStepSchema = z.object({
   client_bound: z.boolean(),
   capacity_changed: z.boolean(),
   usable: z.boolean(),
-  unusable_reason: z.string().nullable(),
-  instance_counts: z.array(z.number().int().nonnegative()),
-  server_concurrency_mean: z.number().nonnegative().nullable(),
-  server_concurrency_peak: z.number().nonnegative().nullable(),
-  server_model_latency_p95_ms: z.number().nonnegative().nullable(),
-  server_5xx_total: z.number().nonnegative().nullable(),
+  unusable_reason: safeString.nullable(),
+  instance_counts: z.array(instances('instance count')),
+  server_concurrency_mean: concurrency('server_concurrency_mean').nullable(),
+  server_concurrency_peak: concurrency('server_concurrency_peak').nullable(),
+  server_model_latency_p95_ms: ms('server_model_latency_p95_ms').nullable(),
+  server_5xx_total: boundedNumber(0, LIMITS.count, 'server_5xx_total').nullable(),
   /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
-  cw_ratio: z.number().positive().nullable(),
+  cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
   // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
-  verdict_reason: z.string().nullable().optional(),
+  verdict_reason: safeString.nullable().optional(),
   /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
   end_reason: z.enum(['decisive', 'hold']).nullable().optional(),
   /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
@@ -90,51 +105,51 @@ export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 
 export const ladderSchema = z.object({
   mode: z.enum(['adaptive', 'fixed']),
-  rungs: z.array(z.number().int().positive()).nullable(),
-  max_concurrency: z.number().int().positive().nullable(),
-  resolution: z.number().int().positive().nullable(),
-  hold_s: z.number().nonnegative(),
-  measure_s: z.number().nonnegative(),
+  rungs: z.array(concurrency('rung').int().positive()).nullable(),
+  max_concurrency: concurrency('max_concurrency').int().positive().nullable(),
+  resolution: concurrency('resolution').int().positive().nullable(),
+  hold_s: seconds('hold_s'),
+  measure_s: seconds('measure_s'),
   /** null when the source did not record it (legacy). */
-  settle_s: z.number().nonnegative().nullable(),
-  runs: z.number().int().positive(),
+  settle_s: seconds('settle_s').nullable(),
+  runs: boundedNumber(1, 1000, 'runs').int(),
 });
 
 export const qmaxArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('qmax'),
-  model_name: z.string(),
-  endpoint: z.string().nullable(),
+  model_name: safeString,
+  endpoint: endpointNameSchema.nullable(),
   run_id: runId,
-  measured_at: isoTime,
+  measured_at: recordedAt,
   fingerprint: fingerprintSchema,
   transport: transportSchema,
-  slo_ms: z.number().positive(),
+  slo_ms: ms('slo_ms').positive(),
   /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
-  q_max: z.number().int().nonnegative(),
-  q_max_per_run: z.array(z.number().int().nonnegative()),
+  q_max: concurrency('q_max').int(),
+  q_max_per_run: z.array(concurrency('q_max_per_run').int()),
   q_max_bracketed: z.boolean(),
   /** Lowest concurrency measured above the SLO (the bracket), null when none was. */
-  q_max_upper_bound: z.number().int().positive().nullable(),
-  ttfab_p95_at_q_max_ms: z.number().nonnegative().nullable(),
-  ttfab_p95_at_c1_ms: z.number().nonnegative().nullable(),
-  s_mean_s: z.number().nonnegative(),
-  s_p95_s: z.number().nonnegative(),
+  q_max_upper_bound: concurrency('q_max_upper_bound').int().positive().nullable(),
+  ttfab_p95_at_q_max_ms: ms('ttfab_p95_at_q_max_ms').nullable(),
+  ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+  s_mean_s: seconds('s_mean_s'),
+  s_p95_s: seconds('s_p95_s'),
   frozen: z.boolean(),
   unbounded_queue: z.boolean(),
-  instance_counts_observed: z.array(z.number().int().nonnegative()),
-  non_monotone: z.array(z.string()),
+  instance_counts_observed: z.array(instances('instance count')),
+  non_monotone: z.array(safeString),
   ladder: ladderSchema,
-  total_rung_seconds: z.number().nonnegative().nullable(),
-  cloudwatch: z.object({ joined: z.boolean(), error: z.string().nullable() }),
+  total_rung_seconds: boundedNumber(0, LIMITS.seconds * 1000, 'total_rung_seconds').nullable(),
+  cloudwatch: z.object({ joined: z.boolean(), error: safeString.nullable() }),
   steps: z.array(qmaxStepSchema).min(1),
   provenance: provenanceSchema,
   // Additive (qmax engine): what was driven, with what, and what the freeze restored.
-  target: z.string().nullable().optional(),
-  prompts: z.object({ source: z.string(), count: z.number().int().positive() }).nullable().optional(),
-  request_timeout_s: z.number().positive().nullable().optional(),
+  target: safeString.nullable().optional(),
+  prompts: z.object({ source: safeString, count: z.number().int().positive() }).nullable().optional(),
+  request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
   restore: z
-    .object({ actions: z.array(z.string()), errors: z.array(z.string()) })
+    .object({ actions: z.array(safeString), errors: z.array(safeString) })
     .nullable()
     .optional(),
 });
@@ -154,58 +169,60 @@ export const ttotalStageNames = [
 ] as const;
 
 export const timelineEntrySchema = z.object({
-  stage: z.string(),
+  stage: safeString,
   at: isoTime,
-  source: z.string(),
+  source: safeString,
   /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
   bounded: z.boolean(),
-  note: z.string().nullable(),
+  note: safeString.nullable(),
 });
 
 export const durationSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  seconds: z.number(),
+  from: safeString,
+  to: safeString,
+  seconds: signedSeconds('seconds'),
   bounded: z.boolean(),
   /** Share of T_total; null for stages outside it. */
-  share: z.number().nullable(),
+  share: boundedNumber(-1000, 1000, 'share').nullable(),
 });
 
 export const ttotalArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('ttotal'),
-  model_name: z.string(),
-  endpoint: z.string().nullable(),
+  model_name: safeString,
+  endpoint: endpointNameSchema.nullable(),
   run_id: runId,
-  measured_at: isoTime,
+  measured_at: recordedAt,
   fingerprint: fingerprintSchema,
   transport: transportSchema.nullable(),
   trigger: z.enum(['force-desired', 'policy']),
-  qmax_run_id: z.string().nullable(),
-  t_total_s: z.number().positive(),
-  policy_lag_s: z.number().nonnegative(),
+  qmax_run_id: safeString.nullable(),
+  t_total_s: seconds('t_total_s').positive(),
+  policy_lag_s: seconds('policy_lag_s'),
   /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
   policy_lag_bounded: z.boolean(),
-  policy_lag_source: z.string(),
-  instance_id: z.string().nullable(),
-  from_instances: z.number().int().nonnegative(),
-  to_instances: z.number().int().positive(),
-  probe_concurrency: z.number().int().positive().nullable(),
-  p95_before_ms: z.number().nullable(),
-  p95_recovered_target_ms: z.number().nullable(),
-  p95_after_ms: z.number().nullable(),
+  policy_lag_source: safeString,
+  instance_id: safeString.nullable(),
+  from_instances: instances('from_instances'),
+  to_instances: instances('to_instances').positive(),
+  probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
+  p95_before_ms: ms('p95_before_ms').nullable(),
+  p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
+  p95_after_ms: ms('p95_after_ms').nullable(),
   timeline: z.array(timelineEntrySchema),
   durations: z.array(durationSchema),
-  dominant_stage: z.object({ from: z.string(), to: z.string(), seconds: z.number() }).nullable(),
-  missing_stages: z.array(z.string()),
-  notes: z.array(z.string()),
+  dominant_stage: z
+    .object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+    .nullable(),
+  missing_stages: z.array(safeString),
+  notes: z.array(safeString),
   provenance: provenanceSchema,
   // Optional (absent in legacy artifacts and in those written before they existed):
   /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
-  t_total_end_stage: z.string().optional(),
+  t_total_end_stage: safeString.optional(),
   /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
   config_mismatch_allowed: z.boolean().optional(),
-  mismatch_warnings: z.array(z.string()).optional(),
+  mismatch_warnings: z.array(safeString).optional(),
   /** Completed probe requests before the trigger and in the recovery window. */
   requests_before: z.number().int().nonnegative().nullable().optional(),
   requests_after: z.number().int().nonnegative().nullable().optional(),
@@ -225,10 +242,10 @@ export const ttotalArtifactSchema = z.object({
   /** Quota headroom seen in the preflight (null fields when unknown). */
   quota: z
     .object({
-      quota_name: z.string().nullable(),
+      quota_name: safeString.nullable(),
       quota_value: z.number().nullable(),
       instances_in_use: z.number().int().nonnegative().nullable(),
-      source: z.string(),
+      source: safeString,
     })
     .optional(),
   /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
@@ -236,8 +253,8 @@ export const ttotalArtifactSchema = z.object({
     .object({
       desired_instance_count: z.number().int().nonnegative(),
       suspension_restored: z.boolean(),
-      actions: z.array(z.string()),
-      errors: z.array(z.string()),
+      actions: z.array(safeString),
+      errors: z.array(safeString),
     })
     .optional(),
 });
@@ -247,77 +264,81 @@ export const findingVerdictSchema = z.enum(['ok', 'warn', 'stop', 'suppressed'])
 export type FindingVerdict = z.infer<typeof findingVerdictSchema>;
 
 export const findingSchema = z.object({
-  name: z.string(),
+  name: safeString,
   verdict: findingVerdictSchema,
-  detail: z.string(),
-  fix: z.string().nullable(),
+  detail: safeString,
+  fix: safeString.nullable(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 
-const loadSchema = z.object({ unit: z.enum(['rps', 'streams']), value: z.number().nonnegative() });
+const loadSchema = z.object({ unit: z.enum(['rps', 'streams']), value: rps('load') });
 
 const planInputSchema = z.object({
-  file: z.string(),
-  run_id: z.string(),
-  slug: z.string(),
+  file: safeString,
+  run_id: safeString,
+  slug: safeString,
   fingerprint: fingerprintSchema,
 });
 
 /** The values `cdk deploy` ships and `validate` compares, under their config names. */
 export const deployableSchema = z.object({
-  min_instances: z.number().int().positive(),
-  max_instances: z.number().int().positive(),
+  min_instances: instances('min_instances').positive(),
+  max_instances: instances('max_instances').positive(),
   /** CloudWatch units (ConcurrentRequestsPerModel Maximum); null when no R was measured. */
-  scaling_target_value: z.number().positive().nullable(),
-  scale_in_threshold: z.number().positive().nullable(),
-  queue_max_depth: z.number().int().positive(),
-  scale_out_cooldown_s: z.number().int().nonnegative(),
-  scale_in_cooldown_s: z.number().int().nonnegative(),
-  slo_ms: z.number().positive(),
+  scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
+    .positive()
+    .nullable(),
+  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
+    .positive()
+    .nullable(),
+  queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
+  scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
+  scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
+  slo_ms: ms('slo_ms').positive(),
   /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
-  service_time_alarm_ms: z.number().positive().nullable(),
+  service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
 });
 export type Deployable = z.infer<typeof deployableSchema>;
 
 export const planArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('plan'),
-  model_name: z.string(),
+  model_name: safeString,
   run_id: runId,
-  created_at: isoTime,
+  created_at: recordedAt,
   verdict: z.enum(['ok', 'warn', 'stop']),
-  warn_count: z.number().int().nonnegative(),
+  warn_count: z.number().int().nonnegative().max(1000),
   /** The measurement's fingerprint: what this plan may be deployed onto. */
   fingerprint: fingerprintSchema,
   inputs: z.object({
     qmax: planInputSchema,
     ttotal: planInputSchema.nullable(),
-    t_total_stated_s: z.number().positive().nullable(),
+    t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
     config_mismatch_allowed: z.boolean(),
-    mismatch_warnings: z.array(z.string()),
+    mismatch_warnings: z.array(safeString),
   }),
   chosen: z.object({
-    slo_ms: z.number().positive(),
-    surge_ratio: z.number(),
+    slo_ms: ms('slo_ms').positive(),
+    surge_ratio: boundedNumber(1, 1.5, 'surge_ratio'),
     peak: loadSchema,
     trough: loadSchema,
-    min_instances_floor: z.number().int().positive(),
-    invocation_ceiling_s: z.number().positive(),
-    instance_hourly_usd: z.number().positive().nullable(),
-    instance_quota: z.number().int().positive().nullable(),
+    min_instances_floor: instances('min_instances_floor').positive(),
+    invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
+    instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
+    instance_quota: instances('instance_quota').positive().nullable(),
   }),
   measured: z.object({
-    q_max: z.number().int().nonnegative(),
+    q_max: concurrency('q_max').int(),
     q_max_bracketed: z.boolean(),
-    s_mean_s: z.number().nonnegative(),
-    s_p95_s: z.number().nonnegative(),
-    ttfab_p95_at_c1_ms: z.number().nonnegative().nullable(),
-    t_total_s: z.number().positive(),
+    s_mean_s: seconds('s_mean_s'),
+    s_p95_s: seconds('s_p95_s'),
+    ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+    t_total_s: seconds('t_total_s').positive(),
     t_total_origin: z.enum(['measured', 'stated']),
-    policy_lag_s: z.number().nonnegative(),
+    policy_lag_s: seconds('policy_lag_s'),
     policy_lag_bounded: z.boolean(),
-    cw_ratio: z.number().positive().nullable(),
-    cw_ratio_rung: z.number().int().positive().nullable(),
+    cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
+    cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
   }),
   derived: z.object({
     t_plan_s: z.number(),
@@ -328,8 +349,8 @@ export const planArtifactSchema = z.object({
     min_safe_instances: z.number().int().nullable(),
     w_max_s: z.number(),
     x_target_rps: z.number().nullable(),
-    peak_instances: z.number().int().nonnegative(),
-    trough_instances: z.number().int().nonnegative(),
+    peak_instances: instances('peak_instances'),
+    trough_instances: instances('trough_instances'),
     naive_peak_instances: z.number().int().nonnegative().nullable(),
     surge_overflow_probability: z.number().min(0).max(1).nullable(),
     surge_fluid_overflow_s: z.number().nullable(),
@@ -341,9 +362,9 @@ export const planArtifactSchema = z.object({
 export type PlanArtifact = z.infer<typeof planArtifactSchema>;
 
 export const comparisonRowSchema = z.object({
-  parameter: z.string(),
-  expected: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-  deployed: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  parameter: safeString,
+  expected: z.union([safeString, z.number(), z.boolean(), z.null()]),
+  deployed: z.union([safeString, z.number(), z.boolean(), z.null()]),
   verdict: z.enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
 });
 export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
@@ -351,19 +372,19 @@ export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
 export const driftArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('drift'),
-  model_name: z.string(),
-  endpoint: z.string(),
-  region: z.string(),
+  model_name: safeString,
+  endpoint: endpointNameSchema,
+  region: regionSchema,
   run_id: runId,
-  checked_at: isoTime,
+  checked_at: recordedAt,
   verdict: z.enum(['preflight-ok', 'drift']),
-  plan: z.object({ file: z.string(), run_id: z.string() }).nullable(),
+  plan: z.object({ file: safeString, run_id: safeString }).nullable(),
   findings: z.array(
     z.object({
-      check: z.string(),
+      check: safeString,
       verdict: z.enum(['ok', 'warn', 'drift']),
-      detail: z.string(),
-      remediation: z.string().nullable(),
+      detail: safeString,
+      remediation: safeString.nullable(),
     }),
   ),
   rows: z.array(comparisonRowSchema),
@@ -373,13 +394,13 @@ export type DriftArtifact = z.infer<typeof driftArtifactSchema>;
 export const validateArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('validate'),
-  model_name: z.string(),
-  endpoint: z.string(),
-  region: z.string(),
+  model_name: safeString,
+  endpoint: endpointNameSchema,
+  region: regionSchema,
   run_id: runId,
-  checked_at: isoTime,
+  checked_at: recordedAt,
   verdict: z.enum(['clean', 'mismatch']),
-  plan: z.object({ file: z.string(), run_id: z.string() }),
+  plan: z.object({ file: safeString, run_id: safeString }),
   rows: z.array(comparisonRowSchema),
 });
 export type ValidateArtifact = z.infer<typeof validateArtifactSchema>;

@@ -2,38 +2,70 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { opt, usage } from './errors.js';
 import { formatZodIssues } from './issues.js';
+import {
+  boundedNumber,
+  endpointNameSchema,
+  LIMITS,
+  regionSchema,
+  safeString,
+  variantNameSchema,
+} from './safe.js';
 
 export const CONFIG_FILE = 'scalegate.config.json';
 
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
-  peak_rps: z.number().positive().optional(),
-  peak_streams: z.number().positive().optional(),
-  trough_rps: z.number().nonnegative().optional(),
-  trough_streams: z.number().nonnegative().optional(),
+  peak_rps: boundedNumber(0, LIMITS.rps, 'peak_rps').positive().optional(),
+  peak_streams: boundedNumber(0, LIMITS.rps, 'peak_streams').positive().optional(),
+  trough_rps: boundedNumber(0, LIMITS.rps, 'trough_rps').optional(),
+  trough_streams: boundedNumber(0, LIMITS.rps, 'trough_streams').optional(),
 };
+
+/**
+ * Where the model's calibration copy lives, when not beside production: another account (the
+ * strongest separation: a pull request's deploy role there reaches nothing of production) and/or
+ * another region. Omitted fields mean "the same as production". A measurement records its region,
+ * so a calibration region other than the model's gives plans the gate refuses for production:
+ * move the account, keep the region, unless you mean to re-measure in production's region.
+ */
+export const calibrationPlacementSchema = z
+  .object({
+    account: z
+      .string()
+      .regex(/^[0-9]{12}$/, 'a 12-digit AWS account id')
+      .optional(),
+    region: regionSchema.optional(),
+  })
+  .strict();
+export type CalibrationPlacement = z.infer<typeof calibrationPlacementSchema>;
 
 export const modelConfigSchema = z
   .object({
-    endpoint: z.string().regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/, 'a SageMaker endpoint name'),
-    variant: z.string().min(1).default('AllTraffic'),
-    region: z.string().min(1),
+    // `<endpoint>-calibration` must also be a valid name: 63 - 12 characters at most.
+    endpoint: endpointNameSchema.max(
+      51,
+      'at most 51 characters, so that <endpoint>-calibration is a valid name',
+    ),
+    variant: variantNameSchema.default('AllTraffic'),
+    region: regionSchema,
     instance_type: z.string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** Directory with the model's Dockerfile; its CDK asset hash is the image digest. */
-    container_dir: z.string().min(1).optional(),
+    container_dir: safeString.min(1).optional(),
     /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
-    image_uri: z.string().min(1).optional(),
-    container_env: z.record(z.string(), z.string()).default({}),
-    slo_ms: z.number().positive(),
+    image_uri: safeString.min(1).optional(),
+    container_env: z.record(safeString, safeString).default({}),
+    slo_ms: boundedNumber(0, LIMITS.ms, 'slo_ms').positive(),
     surge_ratio: z.number().min(1).lt(1.5),
     ...loadFields,
-    min_instances_floor: z.number().int().min(1).default(1),
+    min_instances_floor: boundedNumber(1, LIMITS.instances, 'min_instances_floor').int().default(1),
     /** Hard limit of one invocation, seconds (SageMaker real-time: 60). */
-    invocation_ceiling_s: z.number().positive().default(60),
+    invocation_ceiling_s: boundedNumber(0, LIMITS.seconds, 'invocation_ceiling_s').positive().default(60),
     /** Optional: on-demand price of one instance-hour, for the fleet_cost finding. */
-    instance_hourly_usd: z.number().positive().optional(),
+    instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
     /** Optional: the account's endpoint-usage quota for the instance type, for quota_headroom. */
-    instance_quota: z.number().int().positive().optional(),
+    instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
+    /** Optional: where the calibration copy lives (default: production's account and region). */
+    calibration: calibrationPlacementSchema.optional(),
   })
   .strict()
   .superRefine((model, ctx) => {
@@ -66,7 +98,7 @@ export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
 export const configSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: safeString.optional(),
     models: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
   })
   .strict();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModelConfig } from './config.js';
+import { regionSchema, safeString } from './safe.js';
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
 export const LOCAL_REGION = 'local';
@@ -12,11 +13,11 @@ export const LOCAL_REGION = 'local';
 export const fingerprintSchema = z.object({
   instance_type: z.string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
   /** The part after `@sha256:` of the image URI, or its tag (CDK asset tags are 64-hex content hashes). */
-  image_digest: z.string().min(1),
+  image_digest: safeString.min(1).max(200),
   /** Container environment without `AWS_*` and ambient keys (see AMBIENT_ENV_KEYS). */
-  container_env: z.record(z.string(), z.string()),
-  /** null only for legacy artifacts, which did not record it. */
-  region: z.string().min(1).nullable(),
+  container_env: z.record(safeString, safeString),
+  /** null only for legacy artifacts, which did not record it (the gate refuses those). */
+  region: regionSchema.nullable(),
 });
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 

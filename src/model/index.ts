@@ -4,4 +4,7 @@ export * from './errors.js';
 export * from './fingerprint.js';
 export * from './ids.js';
 export * from './io.js';
+export * from './issues.js';
 export * from './names.js';
+export * from './plan-inputs.js';
+export * from './safe.js';

@@ -12,9 +12,10 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import {
   type ArtifactKind,
   type ArtifactOf,
@@ -70,15 +71,22 @@ function parseLegacy<K extends ArtifactKind>(
     new UsageError(
       `${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`,
     );
+  // The upgraded artifact must also pass the current schema (its bounds and safe strings): the
+  // legacy format is no back door for a value the current one refuses.
+  const current = (upgraded: unknown): ArtifactOf<K> => {
+    const checked = artifactSchemas[kind].safeParse(upgraded);
+    if (!checked.success) throw invalid(formatZodIssues(checked.error));
+    return checked.data as ArtifactOf<K>;
+  };
   if (kind === 'qmax') {
     const parsed = legacyQmaxSchema.safeParse(record);
     if (!parsed.success) throw invalid(formatZodIssues(parsed.error));
-    return qmaxFromLegacy(parsed.data) as ArtifactOf<K>;
+    return current(qmaxFromLegacy(parsed.data));
   }
   if (kind === 'ttotal') {
     const parsed = legacyTtotalSchema.safeParse(record);
     if (!parsed.success) throw invalid(formatZodIssues(parsed.error));
-    return ttotalFromLegacy(parsed.data) as ArtifactOf<K>;
+    return current(ttotalFromLegacy(parsed.data));
   }
   throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
 }
@@ -106,9 +114,53 @@ export function readArtifact<K extends ArtifactKind>(kind: K, file: string): Art
   return parseArtifact(kind, json, file);
 }
 
-/** Writes text so that readers see the old file or the new one, never a part. */
+/**
+ * Refuses an output path that names a directory (`--out dir/`, or an existing directory): the
+ * message names the flag and the fix, before anything is measured or written. Commands call it
+ * on their `--out` as soon as they parse it; the writers call it again as the last line.
+ */
+export function checkOutputFile(file: string, flag = '--out'): string {
+  const endsWithSeparator = file.endsWith('/') || file.endsWith(sep);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(file).isDirectory();
+  } catch {
+    // Does not exist yet: that is the usual case.
+  }
+  if (file === '' || endsWithSeparator || isDirectory) {
+    throw new UsageError(
+      `${flag} ${JSON.stringify(file)}: names a directory, not a file. Give a file name (e.g. ${flag} ${file.replace(/[\\/]+$/, '') || '.'}/<name>.json), or leave ${flag} out for the default name.`,
+    );
+  }
+  return file;
+}
+
+/** fsync of a directory, so a rename in it survives a power cut. Some platforms cannot: skipped. */
+function fsyncDirectory(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL') throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes text so that readers see the old file or the new one, never a part: temp file, fsync,
+ * rename, then fsync of the directory (the rename itself is durable only once the directory is).
+ */
 export function writeFileAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  checkOutputFile(file);
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(temp, 'w');
@@ -123,6 +175,7 @@ export function writeFileAtomic(file: string, text: string): void {
     rmSync(temp, { force: true });
     throw e;
   }
+  fsyncDirectory(dir);
 }
 
 /** Stable, diff-friendly artifact JSON (two-space indent, trailing newline). */

@@ -11,6 +11,7 @@ import { UsageError } from './errors.js';
 import { writeFileAtomic } from './io.js';
 import { formatZodIssues } from './issues.js';
 import { thawJournalFileName } from './names.js';
+import { endpointNameSchema, pastTime, regionSchema, safeString, variantNameSchema } from './safe.js';
 
 export const JOURNAL_SCHEMA_VERSION = 1;
 
@@ -36,30 +37,36 @@ export const ALL_SUSPENDED: SuspendedStateRecord = {
   scheduled_scaling_suspended: true,
 };
 
-export const thawJournalSchema = z.object({
-  schema_version: z.literal(JOURNAL_SCHEMA_VERSION),
-  kind: z.literal('thaw-journal'),
-  endpoint: z.string().min(1),
-  variant: z.string().min(1),
-  region: z.string().min(1),
-  /** Application Auto Scaling resource id, `endpoint/<endpoint>/variant/<variant>`. */
-  resource_id: z.string().min(1),
-  /** false: the variant had no scalable target, so no suspension flags to restore. */
-  scalable_target_registered: z.boolean(),
-  /** The suspension flags before the freeze (restored exactly); null when not registered. */
-  suspended_state: suspendedStateSchema.nullable(),
-  /** Informational: the target's bounds, which a freeze never changes. */
-  min_capacity: z.number().int().nonnegative().nullable(),
-  max_capacity: z.number().int().nonnegative().nullable(),
-  /** The variant's desired instance count before the freeze (restored exactly). */
-  desired_instance_count: z.number().int().nonnegative(),
-  started_at: z.string().datetime({ offset: true }),
-  pid: z.number().int().positive(),
-  hostname: z.string().nullable(),
-  /** The command line that froze the endpoint, for the humans reading a leftover journal. */
-  command: z.string(),
-  run_id: z.string().nullable(),
-});
+export const thawJournalSchema = z
+  .object({
+    schema_version: z.literal(JOURNAL_SCHEMA_VERSION),
+    kind: z.literal('thaw-journal'),
+    endpoint: endpointNameSchema,
+    variant: variantNameSchema,
+    region: regionSchema,
+    /** Application Auto Scaling resource id, `endpoint/<endpoint>/variant/<variant>`. */
+    resource_id: safeString.min(1),
+    /** false: the variant had no scalable target, so no suspension flags to restore. */
+    scalable_target_registered: z.boolean(),
+    /** The suspension flags before the freeze (restored exactly); null when not registered. */
+    suspended_state: suspendedStateSchema.nullable(),
+    /** Informational: the target's bounds, which a freeze never changes. */
+    min_capacity: z.number().int().nonnegative().nullable(),
+    max_capacity: z.number().int().nonnegative().nullable(),
+    /** The variant's desired instance count before the freeze (restored exactly). */
+    desired_instance_count: z.number().int().nonnegative(),
+    started_at: pastTime,
+    pid: z.number().int().positive(),
+    hostname: safeString.nullable(),
+    /** The command line that froze the endpoint, for the humans reading a leftover journal. */
+    command: safeString,
+    run_id: safeString.nullable(),
+  })
+  // The resource id is never trusted on its own: it must be the one the endpoint and variant name.
+  .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}`, {
+    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal',
+    path: ['resource_id'],
+  });
 export type ThawJournal = z.infer<typeof thawJournalSchema>;
 
 /** `SCALEGATE_STATE_DIR`, else `.scalegate` in the working directory. */

@@ -1,5 +1,6 @@
 import type { Transport } from './artifacts.js';
 import { type Fingerprint, fingerprintSlug } from './fingerprint.js';
+import { checkAwsName } from './safe.js';
 
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 
@@ -14,5 +15,10 @@ export const ttotalFileName = (model: string, trigger: string, fp: Slugged): str
 export const planFileName = (model: string): string => `plan-${model}.json`;
 export const driftFileName = (model: string): string => `drift-${model}.json`;
 export const validateFileName = (model: string): string => `validate-${model}.json`;
-/** Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. */
-export const thawJournalFileName = (endpoint: string): string => `thaw-journal-${endpoint}.json`;
+/**
+ * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
+ * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
+ * become a path outside the state directory.
+ */
+export const thawJournalFileName = (endpoint: string): string =>
+  `thaw-journal-${checkAwsName(endpoint, 'endpoint', 'endpoint')}.json`;

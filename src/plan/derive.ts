@@ -9,7 +9,9 @@ import {
   type Fingerprint,
   fingerprintDifferences,
   fingerprintSlug,
+  formatZodIssues,
   type PlanArtifact,
+  planArtifactSchema,
   type QmaxArtifact,
   SCHEMA_VERSION,
   type TtotalArtifact,
@@ -156,7 +158,23 @@ const inputOf = (file: string, artifact: { run_id: string; fingerprint: Fingerpr
   fingerprint: artifact.fingerprint,
 });
 
+/**
+ * The plan from its inputs. Inputs that pass their schemas can still combine into a plan no
+ * deployment could hold (say a peak load that needs more instances than any account has): that
+ * is refused as a usage error naming the values, never written and never an exit 1.
+ */
 export function derivePlan(request: PlanRequest): PlanArtifact {
+  const plan = derivePlanValues(request);
+  const checked = planArtifactSchema.safeParse(plan);
+  if (!checked.success) {
+    throw new UsageError(
+      `the plan from ${request.qmaxFile}${request.ttotalFile ? ` and ${request.ttotalFile}` : ''} and the chosen load (peak ${request.choices.peak.value} ${request.choices.peak.unit}, trough ${request.choices.trough.value} ${request.choices.trough.unit}) is outside what a deployment can hold:\n${formatZodIssues(checked.error)}\nCheck the peak/trough load (config or --peak-rps/--peak-streams) and the measurements.`,
+    );
+  }
+  return checked.data;
+}
+
+function derivePlanValues(request: PlanRequest): PlanArtifact {
   const mismatchWarnings = checkPlanRequest(request);
   const { qmax, ttotal, choices } = request;
 

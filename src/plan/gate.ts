@@ -2,21 +2,33 @@
  * The measured-plan gate: may this plan's scaling be deployed onto this model's image, instance
  * type and region? The same checks run at `cdk synth` (infra/) and in `scalegate gate` (what the
  * release workflow runs before `cdk deploy`). Pure: the caller reads the plan (or passes the read
- * error) and computes the digest of the image being deployed.
+ * error) and the measurements it names, and computes the digest of the image being deployed.
+ *
+ * The plan file is never trusted as written: the gate derives the plan again from the qmax and
+ * ttotal artifacts it names (the derivation is deterministic, its simulation seeded) with the
+ * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
+ * later check on the re-derived plan.
  */
 import {
   configFingerprint,
+  type Deployable,
+  type Fingerprint,
   fingerprintSlug,
+  isUsageError,
   LOCAL_REGION,
   type ModelConfig,
   measuredEnvironment,
   type PlanArtifact,
+  type PlanMeasurements,
 } from '../model/index.js';
+import { derivePlan } from './derive.js';
 import { calibrationEndpointName } from './policy-shape.js';
 
 export const GATE_CHECKS = [
   'plan_readable',
   'plan_model',
+  'measurements',
+  'rederived',
   'verdict',
   'deployable_threshold',
   'instance_type',
@@ -42,6 +54,8 @@ export interface GateInput {
   /** The parsed plan, or null when reading failed (then `planError` says why). */
   plan: PlanArtifact | null;
   planError?: string | null;
+  /** The qmax/ttotal artifacts the plan names (src/model findPlanMeasurements); null: not looked for. */
+  measurements: PlanMeasurements | null;
   /** Digest of the image being deployed: the CDK asset hash of container_dir, or image_uri's digest. */
   deployImageDigest: string;
   /** Region being deployed to (`local` for the local SageMaker). */
@@ -50,8 +64,13 @@ export interface GateInput {
 
 export interface GateResult {
   passed: boolean;
-  /** In GATE_CHECKS order; after an unreadable plan only that check (nothing else can be judged). */
+  /**
+   * In GATE_CHECKS order; after an unreadable plan only that check (nothing else can be judged);
+   * without its measurements, no `rederived` check (there is nothing to derive from).
+   */
   checks: GateCheck[];
+  /** The plan derived again from its measurements (what the later checks judged); null when it could not be. */
+  rederived: PlanArtifact | null;
 }
 
 /** What `scalegate gate` reports (its `--json`): the plan, the image being deployed, every check. */
@@ -111,6 +130,7 @@ export function evaluateGate(input: GateInput): GateResult {
     return {
       passed: false,
       checks: [fail('plan_readable', `no usable measured plan: ${why}`, measure)],
+      rederived: null,
     };
   }
 
@@ -126,8 +146,13 @@ export function evaluateGate(input: GateInput): GateResult {
         ),
   );
 
-  if (plan.verdict === 'stop') {
-    const stops = plan.findings.filter((f) => f.verdict === 'stop');
+  const again = rederive(modelName, plan, planFile, input.measurements);
+  checks.push(...again.checks);
+  // Every later check judges the plan as its measurements give it, never the file as written.
+  const judged = again.plan ?? plan;
+
+  if (judged.verdict === 'stop') {
+    const stops = judged.findings.filter((f) => f.verdict === 'stop');
     const list = stops.map((f) => `${f.name}: ${f.detail}`).join('; ') || 'verdict stop';
     const fixes = stops
       .map((f) => f.fix)
@@ -142,11 +167,11 @@ export function evaluateGate(input: GateInput): GateResult {
     );
   } else {
     checks.push(
-      pass('verdict', plan.verdict === 'warn' ? `warn (${plan.warn_count} warnings)` : plan.verdict),
+      pass('verdict', judged.verdict === 'warn' ? `warn (${judged.warn_count} warnings)` : judged.verdict),
     );
   }
 
-  const d = plan.deployable;
+  const d = judged.deployable;
   if (d.scaling_target_value === null || d.scale_in_threshold === null) {
     checks.push(
       fail(
@@ -164,7 +189,7 @@ export function evaluateGate(input: GateInput): GateResult {
     );
   }
 
-  const fp = plan.fingerprint;
+  const fp = judged.fingerprint;
   checks.push(
     fp.instance_type === model.instance_type
       ? pass('instance_type', fp.instance_type)
@@ -202,9 +227,10 @@ export function evaluateGate(input: GateInput): GateResult {
 
   if (fp.region === null) {
     checks.push(
-      pass(
+      fail(
         'region',
-        `legacy plan: the measurement did not record its region (deploying to ${deployRegion}); re-measure to record it`,
+        `the measurement did not record its region (a legacy artifact), so nothing says it was made in ${deployRegion}`,
+        `re-measure (current measurements record their region): ${measure}`,
       ),
     );
   } else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
@@ -227,7 +253,98 @@ export function evaluateGate(input: GateInput): GateResult {
     checks.push(pass('region', fp.region));
   }
 
-  return { passed: checks.every((c) => c.ok), checks };
+  return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
+}
+
+const shown = (value: unknown): string =>
+  value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** Every value of the plan as written that its measurements do not give, `name written vs derived`. */
+export function planDifferences(written: PlanArtifact, derived: PlanArtifact): string[] {
+  const out: string[] = [];
+  const note = (name: string, a: unknown, b: unknown) => {
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push(`${name} ${shown(a)} (plan) vs ${shown(b)} (re-derived)`);
+  };
+  for (const key of Object.keys(derived.deployable) as (keyof Deployable)[]) {
+    note(key, written.deployable[key], derived.deployable[key]);
+  }
+  note('verdict', written.verdict, derived.verdict);
+  note('warn_count', written.warn_count, derived.warn_count);
+  for (const key of ['instance_type', 'image_digest', 'container_env', 'region'] as (keyof Fingerprint)[]) {
+    note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
+  }
+  return out;
+}
+
+function rederive(
+  modelName: string,
+  plan: PlanArtifact,
+  planFile: string,
+  measurements: PlanMeasurements | null,
+): { plan: PlanArtifact | null; checks: GateCheck[] } {
+  const replan = replanFix(modelName, plan);
+  if (measurements === null || measurements.error !== null || measurements.qmax === null) {
+    const why = measurements?.error ?? 'the measurements it names were not looked for';
+    return {
+      plan: null,
+      checks: [
+        fail(
+          'measurements',
+          `${why}: the gate derives the plan again from its own measurements and refuses without them`,
+          `commit the qmax/ttotal artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
+        ),
+      ],
+    };
+  }
+  const found = [measurements.qmaxFile, measurements.ttotalFile].filter(Boolean).join(' and ');
+  const checks: GateCheck[] = [pass('measurements', found)];
+  let derived: PlanArtifact;
+  try {
+    derived = derivePlan({
+      modelName: plan.model_name,
+      qmax: measurements.qmax,
+      qmaxFile: plan.inputs.qmax.file,
+      ttotal: measurements.ttotal,
+      ttotalFile: plan.inputs.ttotal?.file ?? null,
+      tTotalStatedS: plan.inputs.t_total_stated_s,
+      choices: {
+        sloMs: plan.chosen.slo_ms,
+        surgeRatio: plan.chosen.surge_ratio,
+        peak: plan.chosen.peak,
+        trough: plan.chosen.trough,
+        minInstancesFloor: plan.chosen.min_instances_floor,
+        invocationCeilingS: plan.chosen.invocation_ceiling_s,
+        instanceHourlyUsd: plan.chosen.instance_hourly_usd,
+        instanceQuota: plan.chosen.instance_quota,
+      },
+      allowConfigMismatch: plan.inputs.config_mismatch_allowed,
+      runId: plan.run_id,
+      createdAt: plan.created_at,
+      tool: plan.provenance.tool,
+    });
+  } catch (e) {
+    if (!isUsageError(e)) throw e;
+    checks.push(
+      fail(
+        'rederived',
+        `${planFile} does not follow from its own inputs: ${e.message}`,
+        `re-plan: ${replan}`,
+      ),
+    );
+    return { plan: null, checks };
+  }
+  const differences = planDifferences(plan, derived);
+  checks.push(
+    differences.length === 0
+      ? pass('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
+      : fail(
+          'rederived',
+          `${planFile} does not follow from its own measurements: ${differences.join('; ')}`,
+          `a plan is never edited by hand: re-derive it with ${replan}`,
+        ),
+  );
+  return { plan: derived, checks };
 }
 
 /** One block naming every failed check and its fix: the text synth fails with. */

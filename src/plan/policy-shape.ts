@@ -147,9 +147,10 @@ export function policyNames(endpoint: string, variant: string) {
 
 /**
  * CloudFormation stack names of a model's deployment, in the order they are applied:
- * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. The calibration
- * endpoint is its own stack on the same foundation. `scalegate deploy` and the CDK app both use
- * these, so the CLI never has to synthesize to know what it deploys.
+ * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. Calibration has
+ * stacks of its own, which share nothing with production's: calibration foundation (its own
+ * execution role) -> calibration endpoint. `scalegate deploy` and the CDK app both use these, so
+ * the CLI never has to synthesize to know what it deploys.
  */
 export function stackNames(modelName: string) {
   const base = `scalegate-${modelName}`;
@@ -157,6 +158,7 @@ export function stackNames(modelName: string) {
     foundation: `${base}-foundation`,
     modelCache: `${base}-model-cache`,
     endpoint: `${base}-endpoint`,
+    calibrationFoundation: `${base}-calibration-foundation`,
     calibration: `${base}-calibration`,
   };
 }

@@ -1,8 +1,14 @@
 /** The terminal report of `scalegate deploy|destroy`: the cdk invocations, each one's outcome, what stays. */
 import type { DeployReport } from '../model/reports.js';
 
-export function deployHeadline(r: DeployReport, target: string, region: string): string {
-  return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${region}, stacks ${r.stacks.join(' -> ')}`;
+export function deployHeadline(
+  r: DeployReport,
+  target: string,
+  region: string,
+  account: string | null = null,
+): string {
+  const where = account ? `${region} (account ${account})` : region;
+  return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
 }
 
 /** A dry run: the exact invocations, nothing run. */

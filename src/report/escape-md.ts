@@ -16,10 +16,20 @@ const INLINE_SPECIAL = /[\\`*_[\]<>&|~!$#]/g;
 /** Line-start constructs: bullets, setext underlines, block quotes, ordered-list markers. */
 const LINE_START = /^(\s*)([+\-=>]|\d+(?=[.)]))/;
 
-/** One line of plain text: newlines and other control characters become spaces. */
+/**
+ * Bidi controls (embeddings, overrides, isolates, marks): they make a line read differently from
+ * what it says (a `fix:` that displays as one command and copies as another). Dropped.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line of plain text: newlines and other control characters become spaces; bidi controls go. */
 function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+  return (
+    text
+      .replace(BIDI_CONTROLS, '')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we strip
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+  );
 }
 
 /**
@@ -39,6 +49,9 @@ export function escapeMarkdown(text: unknown, { lineStart = false } = {}): strin
       // GitHub links @user, #123 and emails in rendered text, escaped or not: a zero-width space breaks them.
       .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
       .replace(/\\#(?=\d)/g, `\\#${ZERO_WIDTH_SPACE}`)
+      // GH-123 is a cross-reference too (case-insensitive), and so is owner/repo#123 (its # is
+      // broken above).
+      .replace(/\b(gh)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`)
       // Extended autolinks (www., scheme://) are recognised in text after escapes are resolved.
       .replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`)
       .replace(/www\./gi, (m) => `${m.slice(0, 3)}${ZERO_WIDTH_SPACE}.`)

@@ -12,6 +12,7 @@ import { ACTION_COMMANDS, ACTION_TABLES, COMMAND_INPUT, PUBLISH_INPUTS } from '.
 import { containerAssetHash } from '../../src/model/asset-hash.js';
 import { inAction } from '../../src/options/spec.js';
 import { repoRoot } from '../helpers/anchor.js';
+import { artifactsDirWith, kokoroPlan } from '../infra/fixtures.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -134,7 +135,18 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
   });
 
   it('gates an image_uri model on its measured plan (exit 0, "passed")', async () => {
-    const pass = await step({ command: 'gate', model: 'kokoro-82m' });
+    // The committed Kokoro measurements predate recording their region, which the gate requires:
+    // the same measurements with their region recorded, and the plan derived from them.
+    const workspace = makeWorkspace();
+    cpSync(artifactsDirWith({ 'kokoro-82m': kokoroPlan() }), join(workspace, 'artifacts'), {
+      recursive: true,
+    });
+    const pass = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'gate', model: 'kokoro-82m' },
+    });
     expect(pass.status, pass.stdout).toBe(0);
     expect(pass.outputs.verdict).toBe('passed');
     expect(pass.summary).toContain('### Gate checks');

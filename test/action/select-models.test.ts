@@ -62,10 +62,14 @@ function repoWith(change: (dir: string, config: typeof base) => void) {
 }
 
 function select(dir: string, ...args: string[]) {
+  return selectWith({}, dir, ...args);
+}
+
+function selectWith(env: Record<string, string>, dir: string, ...args: string[]) {
   const r = spawnSync(process.execPath, [script, ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH, ...env },
   });
   return { status: r.status, models: r.status === 0 ? JSON.parse(r.stdout) : null, stderr: r.stderr };
 }
@@ -102,5 +106,71 @@ describe('select-models.mjs', () => {
       /model "gamma" is not in scalegate\.config\.json \(declared: alpha, beta\)/,
     );
     expect(select(dir, 'all').models.map((m: { model: string }) => m.model)).toEqual(['alpha', 'beta']);
+  });
+});
+
+/** A PR branch: base, then a commit that changes alpha's container (calibrated), then `next`. */
+function pushedRepo(next: (dir: string) => void) {
+  const { dir, baseSha } = repoWith((d) => writeFileSync(join(d, 'models', 'alpha', 'app.py'), 'v1'));
+  const before = git(dir, 'rev-parse', 'HEAD');
+  next(dir);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '--quiet', '--allow-empty', '-m', 'next push');
+  return { dir, baseSha, before, after: git(dir, 'rev-parse', 'HEAD') };
+}
+
+describe('select-models.mjs pushed (one push to a pull request: before..after)', () => {
+  it('re-runs no calibration for a push that touches no model (the whole-PR diff re-ran hours of it)', () => {
+    const { dir, baseSha, before, after } = pushedRepo((d) => writeFileSync(join(d, 'README.md'), 'docs'));
+    expect(select(dir, 'changed', baseSha, after).models).toHaveLength(1); // the old rule
+    expect(select(dir, 'pushed', baseSha, before, after).models).toEqual([]);
+  });
+
+  it('calibrates a model whose container the push changes', () => {
+    const { dir, baseSha, before, after } = pushedRepo((d) =>
+      writeFileSync(join(d, 'models', 'alpha', 'app.py'), 'v2'),
+    );
+    expect(select(dir, 'pushed', baseSha, before, after).models).toEqual([
+      { model: 'alpha', endpoint: 'speech-alpha', region: 'us-east-1' },
+    ]);
+  });
+
+  it('skips a push that changes only artifacts (the artifact commit of the calibration itself)', () => {
+    const { dir, baseSha, before, after } = pushedRepo((d) => {
+      mkdirSync(join(d, 'artifacts'), { recursive: true });
+      writeFileSync(join(d, 'artifacts', 'plan-alpha.json'), '{}');
+    });
+    const r = select(dir, 'pushed', baseSha, before, after);
+    expect(r.models).toEqual([]);
+    expect(r.stderr).toContain('::notice title=scalegate::the push changes only artifacts/: not calibrated');
+  });
+
+  it('skips a push by a bot (an App token’s artifact commit does start workflows), even one touching a model', () => {
+    const { dir, baseSha, before, after } = pushedRepo((d) =>
+      writeFileSync(join(d, 'models', 'alpha', 'app.py'), 'v3'),
+    );
+    expect(selectWith({ ACTOR: 'scalegate-app[bot]' }, dir, 'pushed', baseSha, before, after).models).toEqual(
+      [],
+    );
+    expect(selectWith({ SENDER_TYPE: 'Bot' }, dir, 'pushed', baseSha, before, after).models).toEqual([]);
+    expect(selectWith({ ACTOR: 'dana' }, dir, 'pushed', baseSha, before, after).models).toHaveLength(1);
+  });
+
+  it('judges a force-push (before not an ancestor of after) on the whole pull request', () => {
+    const { dir, baseSha } = repoWith((d) => writeFileSync(join(d, 'models', 'alpha', 'app.py'), 'v1'));
+    const before = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'reset', '--quiet', '--hard', baseSha);
+    writeFileSync(join(dir, 'models', 'alpha', 'app.py'), 'rewritten');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '--quiet', '-m', 'rewritten');
+    const after = git(dir, 'rev-parse', 'HEAD');
+    const r = select(dir, 'pushed', baseSha, before, after);
+    expect(r.models.map((m: { model: string }) => m.model)).toEqual(['alpha']);
+    expect(r.stderr).toContain('a force-push');
+  });
+
+  it('refuses arguments that are not commit ids (usage error)', () => {
+    const { dir } = repoWith(() => {});
+    expect(select(dir, 'pushed', 'main', 'x', 'y').status).toBe(2);
   });
 });

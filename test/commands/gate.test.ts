@@ -7,7 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGate } from '../../src/commands/gate.js';
-import { artifactsDirWith, KOKORO_DIGEST, kokoroModel, kokoroPlan, stopPlan } from '../infra/fixtures.js';
+import { runPlan } from '../../src/commands/plan.js';
+import { writeArtifact } from '../../src/model/index.js';
+import {
+  artifactsDirWith,
+  KOKORO_DIGEST,
+  kokoroMeasurements,
+  kokoroModel,
+  kokoroPlan,
+  measuredPlan,
+  stopPlan,
+} from '../infra/fixtures.js';
 
 const planIn = (plan: Parameters<typeof artifactsDirWith>[0][string]) =>
   join(artifactsDirWith({ 'kokoro-82m': plan }), 'plan-kokoro-82m.json');
@@ -57,7 +67,7 @@ describe('scalegate gate', () => {
     expect(result.exitCode).toBe(1);
     expect(result.report).toContain('REFUSED');
     expect(result.report).toMatch(/✗ verdict +plan verdict is stop/);
-    expect(result.report).toContain('fix: raise slo_ms');
+    expect(result.report).toContain('fix: a faster instance type or model, or an SLO above the service time');
   });
 
   it('refuses (exit 1) a missing plan with the commands that measure one', async () => {
@@ -87,7 +97,7 @@ describe('scalegate gate', () => {
         modelName: 'kokoro-82m',
         model: kokoroModel({ image_uri: undefined, container_dir: 'infra/container' }),
         configFile,
-        planFile: planIn(kokoroPlan({ fingerprint: { image_digest: digest } })),
+        planFile: planIn(measuredPlan({ imageDigest: digest })),
         region: 'us-east-1',
       },
       {
@@ -108,12 +118,68 @@ describe('scalegate gate', () => {
         modelName: 'kokoro-82m',
         model: kokoroModel(),
         configFile: 'scalegate.config.json',
-        planFile: planIn(kokoroPlan({ fingerprint: { region: 'local' } })),
+        planFile: planIn(measuredPlan({ region: 'local' })),
         region: 'us-east-1',
       },
       { assetHash: noHashing },
     );
     expect(result.exitCode).toBe(1);
     expect(result.report).toMatch(/✗ region +plan measured on the local SageMaker/);
+  });
+
+  it('refuses (exit 1) the forged plan (max 1, target 5000, queue 100000), naming the differing values', async () => {
+    const forged = kokoroPlan({
+      deployable: { max_instances: 1, scaling_target_value: 5000, queue_max_depth: 100000 },
+    });
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile: planIn(forged),
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.artifact?.passed).toBe(false);
+    expect(result.report).toMatch(/✗ rederived +.*does not follow from its own measurements/);
+    expect(result.report).toContain('max_instances 1 (plan) vs 280 (re-derived)');
+    expect(result.report).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(result.report).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
+  });
+
+  it('passes a plan `scalegate plan` just wrote: the gate re-derives exactly what plan derived', async () => {
+    const dir = artifactsDirWith({});
+    const { qmax, ttotal } = kokoroMeasurements();
+    const qmaxFile = join(dir, 'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
+    const ttotalFile = join(dir, 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
+    writeArtifact('qmax', qmaxFile, qmax);
+    if (ttotal) writeArtifact('ttotal', ttotalFile, ttotal);
+    const planFile = join(dir, 'plan-kokoro-82m.json');
+    runPlan(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        qmaxFile,
+        ttotalFile,
+        peakRps: 1200,
+        allowConfigMismatch: false,
+        outFile: planFile,
+      },
+      { version: 'test' },
+    );
+    const result = await runGate(
+      {
+        modelName: 'kokoro-82m',
+        model: kokoroModel(),
+        configFile: 'scalegate.config.json',
+        planFile,
+        region: 'us-east-1',
+      },
+      { assetHash: noHashing },
+    );
+    expect(result.report).toMatch(/✓ rederived +every deployable value follows from/);
+    expect(result.exitCode, result.report).toBe(0);
   });
 });

@@ -57,4 +57,13 @@ describe('cdk synth from infra/ (offline)', () => {
     expect(r.stderr).toContain('-c scalegate:allowUnmeasured=reference-tts');
     expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
   });
+
+  it('synthesizes the CI-access stack (-c scalegate:ciAccess=OWNER/REPO) and nothing else', () => {
+    const r = cdkSynth({ 'scalegate:ciAccess': 'acme/speech' });
+    expect(r.stderr).not.toContain('gate refused');
+    expect(r.status, r.stderr).toBe(0);
+    const template = readFileSync(join(r.out, 'scalegate-ci-access.template.json'), 'utf8');
+    expect(template).toContain('repo:acme/speech:environment:calibration:ref:*');
+    expect(template).toContain('scalegate-calibration-cfn-execution');
+  });
 });

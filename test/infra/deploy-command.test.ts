@@ -86,14 +86,46 @@ describe('scalegate deploy', () => {
     expect(failed.report).toContain('the measured-plan gate runs');
   });
 
-  it('--calibration deploys foundation, model cache and <model>-calibration, without the production endpoint', () => {
+  it('--calibration deploys only calibration-owned stacks, never production’s foundation or model cache', () => {
     const inv = cdkInvocations({ ...base, action: 'deploy', calibration: true });
     expect(inv[0]?.args).toContain('scalegate:calibration=kokoro-82m');
     expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual([
-      'scalegate-kokoro-82m-foundation',
-      'scalegate-kokoro-82m-model-cache',
+      'scalegate-kokoro-82m-calibration-foundation',
       'scalegate-kokoro-82m-calibration',
     ]);
+  });
+
+  it('--calibration --dry-run lists only calibration-owned stacks (a pull request cannot deploy production’s)', async () => {
+    const r = recorder();
+    const result = await runDeploy(
+      { ...base, action: 'deploy', calibration: true, dryRun: true },
+      { run: r.run },
+    );
+    expect(r.calls).toEqual([]);
+    expect(result.artifact?.stacks).toEqual([
+      'scalegate-kokoro-82m-calibration-foundation',
+      'scalegate-kokoro-82m-calibration',
+    ]);
+    expect(result.report).toContain(
+      'speech-kokoro-82m-calibration in us-east-1, stacks scalegate-kokoro-82m-calibration-foundation -> scalegate-kokoro-82m-calibration',
+    );
+    for (const production of ['-foundation ', '-model-cache', '-endpoint']) {
+      expect(result.report).not.toMatch(new RegExp(`scalegate-kokoro-82m${production}`));
+    }
+  });
+
+  it('--calibration names the calibration account and region of the config', async () => {
+    const result = await runDeploy(
+      {
+        ...base,
+        model: kokoroModel({ calibration: { account: '444455556666', region: 'us-west-2' } }),
+        action: 'deploy',
+        calibration: true,
+        dryRun: true,
+      },
+      { run: recorder().run },
+    );
+    expect(result.report).toContain('speech-kokoro-82m-calibration in us-west-2 (account 444455556666)');
   });
 
   it('passes --allow-unmeasured and --artifacts-dir to the synth as context', () => {
@@ -133,8 +165,11 @@ describe('scalegate destroy', () => {
     expect(result.report).toContain('the image repository of');
   });
 
-  it('--calibration removes only the calibration endpoint', () => {
+  it('--calibration removes only the calibration-owned stacks, endpoint first', () => {
     const inv = cdkInvocations({ ...base, action: 'destroy', calibration: true });
-    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual(['scalegate-kokoro-82m-calibration']);
+    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual([
+      'scalegate-kokoro-82m-calibration',
+      'scalegate-kokoro-82m-calibration-foundation',
+    ]);
   });
 });

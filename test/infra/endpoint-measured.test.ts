@@ -5,24 +5,22 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectedPolicyShape, flattenPolicyShape, msToMicroseconds } from '../../src/plan/policy-shape.js';
-import { artifactsDirWith, kokoroModel, kokoroPlan } from './fixtures.js';
+import { artifactsDirWith, kokoroModel, kokoroPlan, measuredPlan } from './fixtures.js';
 import { buildTestApp, resourcesOf } from './helpers.js';
 import { shapeRowsFromTemplate } from './template-shape.js';
 
 const target = { modelName: 'kokoro-82m', endpoint: 'speech-kokoro-82m', variant: 'AllTraffic' };
 const plan = kokoroPlan();
-const changedPlan = kokoroPlan({
-  derived: { t_plan_s: 100 },
-  deployable: {
-    min_instances: 3,
-    max_instances: 12,
-    scaling_target_value: 20,
-    scale_in_threshold: 12.5,
-    queue_max_depth: 31,
-    scale_out_cooldown_s: 15,
-    scale_in_cooldown_s: 400,
-    service_time_alarm_ms: 80.5,
-  },
+// Other measurements and choices: every deployable number differs from the Kokoro plan's.
+const changedPlan = measuredPlan({
+  qMax: 31,
+  ttfabAtC1Ms: 80.5,
+  tTotalS: 20,
+  policyLagS: 10,
+  surgeRatio: 1.1,
+  peakRps: 200,
+  troughRps: 60,
+  minInstancesFloor: 2,
 });
 
 function endpointTemplate(p: typeof plan): Template {
@@ -145,8 +143,8 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
     byMetric('Invocation5XXErrors', { Statistic: 'Sum', Threshold: 1 });
     byMetric('InvocationModelErrors', { Statistic: 'Sum', Threshold: 1 });
     byMetric('ConcurrentRequestsPerModel', { ComparisonOperator: 'GreaterThanThreshold', Threshold: 37.5 });
-    byMetric('ModelLatency', { ExtendedStatistic: 'p95', Threshold: msToMicroseconds(65.37) });
-    expect(msToMicroseconds(65.37)).toBe(65370);
+    byMetric('ModelLatency', { ExtendedStatistic: 'p95', Threshold: msToMicroseconds(65.372) });
+    expect(msToMicroseconds(65.372)).toBe(65372);
     template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });

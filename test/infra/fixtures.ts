@@ -1,20 +1,35 @@
 /**
- * Plan fixtures for the gate and infra tests: a schema-valid plan with the Kokoro-82M values
- * published with the anchor artifacts (../shared/anchor-artifacts), built here so these tests do
- * not depend on `src/plan`'s derivation. `kokoroPlan(overrides)` changes any part of it.
+ * Plan fixtures for the gate and infra tests. `kokoroPlan()` is the plan `scalegate plan` derives
+ * from the Kokoro-82M anchor measurements (../shared/anchor-artifacts, committed under artifacts/)
+ * with the region they were made in recorded (us-east-1; the legacy files did not record it), and
+ * the Kokoro config's choices. The gate derives every plan again from its measurements, so each
+ * fixture plan carries its measurements, and `artifactsDirWith` writes them beside it.
+ * `kokoroPlan(overrides)` is that plan edited by hand afterwards (what the gate must refuse);
+ * `measuredPlan(options)` is a plan really derived from other measurements or choices.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
+  fingerprintSlug,
   type ModelConfig,
   modelConfigSchema,
   type PlanArtifact,
   planArtifactSchema,
+  type QmaxArtifact,
+  qmaxFileName,
+  readArtifact,
+  type TtotalArtifact,
+  ttotalFileName,
+  writeArtifact,
 } from '../../src/model/index.js';
+import { derivePlan } from '../../src/plan/derive.js';
+import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 
 export const KOKORO_DIGEST = '8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced';
 export const KOKORO_INSTANCE = 'ml.g5.xlarge';
+/** Where the anchor measurements were made (not recorded by the legacy files). */
+export const KOKORO_REGION = 'us-east-1';
 
 type DeepPartial<T> = {
   [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K];
@@ -38,118 +53,114 @@ function merge<T>(base: T, patch: DeepPartial<T> | undefined): T {
   return out as T;
 }
 
-const kokoroFingerprint = {
-  instance_type: KOKORO_INSTANCE,
-  image_digest: KOKORO_DIGEST,
-  container_env: {},
-  region: null,
-};
-
-export function kokoroPlan(overrides?: DeepPartial<PlanArtifact>): PlanArtifact {
-  const base: PlanArtifact = {
-    schema_version: 1,
-    kind: 'plan',
-    model_name: 'kokoro-82m',
-    run_id: 'fixture00001',
-    created_at: '2026-08-20T12:00:00.000Z',
-    verdict: 'warn',
-    warn_count: 2,
-    fingerprint: kokoroFingerprint,
-    inputs: {
-      qmax: {
-        file: 'artifacts/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json',
-        run_id: 'a1b2c3d4e5f6',
-        slug: 'g5xlarge-8b1b96bc',
-        fingerprint: kokoroFingerprint,
-      },
-      ttotal: {
-        file: 'artifacts/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json',
-        run_id: 'f6e5d4c3b2a1',
-        slug: 'g5xlarge-8b1b96bc',
-        fingerprint: kokoroFingerprint,
-      },
-      t_total_stated_s: null,
-      config_mismatch_allowed: false,
-      mismatch_warnings: [],
-    },
-    chosen: {
-      slo_ms: 3000,
-      surge_ratio: 1.25,
-      peak: { unit: 'rps', value: 5000 },
-      trough: { unit: 'rps', value: 10 },
-      min_instances_floor: 1,
-      invocation_ceiling_s: 60,
-      instance_hourly_usd: 1.41,
-      instance_quota: null,
-    },
-    measured: {
-      q_max: 50,
-      q_max_bracketed: true,
-      s_mean_s: 0.0613,
-      s_p95_s: 0.0661,
-      ttfab_p95_at_c1_ms: 65.37,
-      t_total_s: 260.25,
-      t_total_origin: 'measured',
-      policy_lag_s: 60,
-      policy_lag_bounded: true,
-      cw_ratio: 1,
-      cw_ratio_rung: 40,
-    },
-    derived: {
-      t_plan_s: 320.25,
-      h: 0.25,
-      c_scale_max: 37.5,
-      c_scale_min: 25,
-      r: 1.5,
-      min_safe_instances: 3,
-      w_max_s: 2.934,
-      x_target_rps: 17.9,
-      peak_instances: 280,
-      trough_instances: 1,
-      naive_peak_instances: 9,
-      surge_overflow_probability: 0.3,
-      surge_fluid_overflow_s: 120,
-    },
-    deployable: {
-      min_instances: 1,
-      max_instances: 280,
-      scaling_target_value: 37.5,
-      scale_in_threshold: 25,
-      queue_max_depth: 50,
-      scale_out_cooldown_s: 30,
-      scale_in_cooldown_s: 960,
-      slo_ms: 3000,
-      service_time_alarm_ms: 65.37,
-    },
-    findings: [
-      { name: 'surge_survival', verdict: 'warn', detail: 'fixture', fix: null },
-      { name: 'scale_in_safety', verdict: 'warn', detail: 'fixture', fix: 'raise min_instances_floor to 3' },
-    ],
-    provenance: { origin: 'measured', tool: 'scalegate test fixture', note: null },
-  };
-  return planArtifactSchema.parse(merge(base, overrides));
+export interface Measurements {
+  qmax: QmaxArtifact;
+  ttotal: TtotalArtifact | null;
 }
 
-/** A plan whose derivation stopped (slo_budget), otherwise kokoro's. */
-export const stopPlan = (): PlanArtifact =>
-  kokoroPlan({
-    verdict: 'stop',
-    findings: [
-      {
-        name: 'slo_budget',
-        verdict: 'stop',
-        detail: 'S_p95 3.2 s >= SLO 3 s',
-        fix: 'raise slo_ms or use a faster instance type',
-      },
-    ],
-  });
+export interface MeasuredPlanOptions {
+  modelName?: string;
+  /** The region the measurements record (null: a legacy measurement that recorded none). */
+  region?: string | null;
+  imageDigest?: string;
+  containerEnv?: Record<string, string>;
+  /** No CloudWatch/client ratio measured: no deployable threshold. */
+  noCloudWatchRatio?: boolean;
+  /** S_p95 of the measurement, seconds (above the SLO: a stop plan). */
+  serviceP95S?: number;
+  qMax?: number;
+  ttfabAtC1Ms?: number;
+  tTotalS?: number;
+  /** A policy lag read from a deployed policy (not the 60 s bound). */
+  policyLagS?: number;
+  peakRps?: number;
+  troughRps?: number;
+  surgeRatio?: number;
+  minInstancesFloor?: number;
+}
 
-/** A plan without a CloudWatch/client ratio: nothing deployable to scale on. */
-export const noThresholdPlan = (): PlanArtifact =>
-  kokoroPlan({
-    measured: { cw_ratio: null, cw_ratio_rung: null },
-    deployable: { scaling_target_value: null, scale_in_threshold: null },
+/** The anchor measurements, as they would be written today for `options`. */
+export function kokoroMeasurements(options: MeasuredPlanOptions = {}): Measurements {
+  const modelName = options.modelName ?? 'kokoro-82m';
+  const fingerprint = {
+    instance_type: KOKORO_INSTANCE,
+    image_digest: options.imageDigest ?? KOKORO_DIGEST,
+    container_env: options.containerEnv ?? {},
+    region: options.region === undefined ? KOKORO_REGION : options.region,
+  };
+  const qmax = readArtifact('qmax', anchorQmaxFile);
+  qmax.model_name = modelName;
+  qmax.fingerprint = fingerprint;
+  if (options.noCloudWatchRatio) for (const step of qmax.steps) step.cw_ratio = null;
+  if (options.serviceP95S !== undefined) qmax.s_p95_s = options.serviceP95S;
+  if (options.qMax !== undefined) qmax.q_max = options.qMax;
+  if (options.ttfabAtC1Ms !== undefined) qmax.ttfab_p95_at_c1_ms = options.ttfabAtC1Ms;
+  const ttotal = readArtifact('ttotal', anchorTtotalFile);
+  ttotal.model_name = modelName;
+  ttotal.fingerprint = fingerprint;
+  if (options.tTotalS !== undefined) ttotal.t_total_s = options.tTotalS;
+  if (options.policyLagS !== undefined) {
+    ttotal.policy_lag_s = options.policyLagS;
+    ttotal.policy_lag_bounded = false;
+  }
+  return { qmax, ttotal };
+}
+
+const measurementsByPlan = new WeakMap<PlanArtifact, Measurements>();
+
+/** The measurements a fixture plan was derived from (null for a plan built otherwise). */
+export const measurementsOf = (plan: PlanArtifact): Measurements | null =>
+  measurementsByPlan.get(plan) ?? null;
+
+/** A plan `scalegate plan` really derives from (possibly other) measurements and choices. */
+export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
+  const modelName = options.modelName ?? 'kokoro-82m';
+  const m = kokoroMeasurements(options);
+  const plan = derivePlan({
+    modelName,
+    qmax: m.qmax,
+    qmaxFile: `artifacts/${qmaxFileName(modelName, m.qmax.transport, m.qmax.fingerprint)}`,
+    ttotal: m.ttotal,
+    ttotalFile: m.ttotal
+      ? `artifacts/${ttotalFileName(modelName, m.ttotal.trigger, m.ttotal.fingerprint)}`
+      : null,
+    tTotalStatedS: null,
+    choices: {
+      sloMs: 3000,
+      surgeRatio: options.surgeRatio ?? 1.25,
+      peak: { unit: 'rps', value: options.peakRps ?? 5000 },
+      trough: { unit: 'rps', value: options.troughRps ?? 10 },
+      minInstancesFloor: options.minInstancesFloor ?? 1,
+      invocationCeilingS: 60,
+      instanceHourlyUsd: 1.41,
+      instanceQuota: null,
+    },
+    allowConfigMismatch: false,
+    runId: 'fixture00001',
+    createdAt: '2026-08-20T12:00:00.000Z',
+    tool: 'scalegate test fixture',
   });
+  measurementsByPlan.set(plan, m);
+  return plan;
+}
+
+/**
+ * The Kokoro plan; with `overrides`, the same plan edited by hand afterwards (its measurements
+ * unchanged, so the gate's re-derivation refuses it).
+ */
+export function kokoroPlan(overrides?: DeepPartial<PlanArtifact>): PlanArtifact {
+  const derived = measuredPlan();
+  if (overrides === undefined) return derived;
+  const edited = planArtifactSchema.parse(merge(structuredClone(derived), overrides));
+  measurementsByPlan.set(edited, measurementsOf(derived) as Measurements);
+  return edited;
+}
+
+/** A plan whose derivation stopped (slo_budget: S_p95 3.2 s >= SLO 3 s), otherwise kokoro's. */
+export const stopPlan = (): PlanArtifact => measuredPlan({ serviceP95S: 3.2 });
+
+/** No CloudWatch/client ratio was measured: no deployable threshold. */
+export const noThresholdPlan = (): PlanArtifact => measuredPlan({ noCloudWatchRatio: true });
 
 export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =>
   modelConfigSchema.parse({
@@ -168,15 +179,45 @@ export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =
     ...overrides,
   });
 
-/** A temp directory with `plan-<model>.json` for each plan given (null: no file). */
-export function artifactsDirWith(plans: Record<string, PlanArtifact | string | null>): string {
+export type PlanEntry =
+  | PlanArtifact
+  | string
+  | null
+  /** A plan (or raw file text) with the measurements to write beside it (null: none). */
+  | { plan: PlanArtifact | string; measurements: Measurements | null };
+
+/**
+ * A temp directory with `plan-<model>.json` for each plan given (null: no file) and, beside it,
+ * the qmax/ttotal artifacts it was derived from under the names the plan recorded.
+ */
+export function artifactsDirWith(plans: Record<string, PlanEntry>): string {
   const dir = mkdtempSync(join(tmpdir(), 'scalegate-artifacts-'));
-  for (const [model, plan] of Object.entries(plans)) {
-    if (plan === null) continue;
+  for (const [model, entry] of Object.entries(plans)) {
+    if (entry === null) continue;
+    const plan = typeof entry === 'object' && 'plan' in entry && !('kind' in entry) ? entry.plan : entry;
+    const measurements =
+      typeof entry === 'object' && 'plan' in entry && !('kind' in entry)
+        ? entry.measurements
+        : typeof plan === 'string'
+          ? null
+          : measurementsOf(plan as PlanArtifact);
     writeFileSync(
       join(dir, `plan-${model}.json`),
       typeof plan === 'string' ? plan : `${JSON.stringify(plan, null, 2)}\n`,
     );
+    if (!measurements) continue;
+    const named = typeof plan === 'string' ? null : (plan as PlanArtifact).inputs;
+    const slug = fingerprintSlug(measurements.qmax.fingerprint);
+    const qmaxName = named
+      ? basename(named.qmax.file)
+      : `qmax-${model}-${measurements.qmax.transport}-${slug}.json`;
+    writeArtifact('qmax', join(dir, qmaxName), measurements.qmax);
+    if (measurements.ttotal) {
+      const ttotalName = named?.ttotal
+        ? basename(named.ttotal.file)
+        : `ttotal-${model}-${measurements.ttotal.trigger}-${slug}.json`;
+      writeArtifact('ttotal', join(dir, ttotalName), measurements.ttotal);
+    }
   }
   return dir;
 }

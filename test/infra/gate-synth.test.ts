@@ -8,20 +8,21 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GateRefusedError } from '../../infra/lib/synth-gate.js';
 import { containerAssetHash } from '../../src/model/asset-hash.js';
-import type { PlanArtifact } from '../../src/model/index.js';
 import {
   artifactsDirWith,
   KOKORO_DIGEST,
   kokoroModel,
   kokoroPlan,
+  measuredPlan,
   noThresholdPlan,
+  type PlanEntry,
   stopPlan,
 } from './fixtures.js';
 import { buildTestApp, containerDir, REPO } from './helpers.js';
 
 const refusal = (
   models: Parameters<typeof buildTestApp>[0]['models'],
-  plans: Record<string, PlanArtifact | string | null>,
+  plans: Record<string, PlanEntry>,
   context: Record<string, string> = {},
 ) => {
   try {
@@ -82,8 +83,7 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
   it('refuses a stop plan, naming the stop finding and its fix', () => {
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': stopPlan() });
     expect(failedChecks(e)).toEqual(['verdict']);
-    expect(e.message).toContain('✗ verdict: plan verdict is stop (slo_budget: S_p95 3.2 s >= SLO 3 s)');
-    expect(e.message).toContain('raise slo_ms or use a faster instance type');
+    expect(e.message).toMatch(/✗ verdict: plan verdict is stop \(slo_budget: /);
     expect(e.message).toContain(
       'scalegate plan --model kokoro-82m --qmax artifacts/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json',
     );
@@ -113,7 +113,7 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
   });
 
   it('refuses a plan measured on the local SageMaker for a real region', () => {
-    const local = kokoroPlan({ fingerprint: { region: 'local' } });
+    const local = measuredPlan({ region: 'local' });
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': local });
     expect(failedChecks(e)).toEqual(['region']);
     expect(e.message).toContain(
@@ -124,7 +124,7 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
   it('refuses a plan measured in another region', () => {
     const e = refusal(
       { 'kokoro-82m': kokoroModel() },
-      { 'kokoro-82m': kokoroPlan({ fingerprint: { region: 'eu-west-1' } }) },
+      { 'kokoro-82m': measuredPlan({ region: 'eu-west-1' }) },
     );
     expect(failedChecks(e)).toEqual(['region']);
   });
@@ -132,7 +132,7 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
   it('refuses a plan written for another model', () => {
     const e = refusal(
       { 'kokoro-82m': kokoroModel() },
-      { 'kokoro-82m': kokoroPlan({ model_name: 'other-model' }) },
+      { 'kokoro-82m': measuredPlan({ modelName: 'other-model' }) },
     );
     expect(failedChecks(e)).toEqual(['plan_model']);
   });
@@ -209,10 +209,7 @@ describe('container_dir: the DockerImageAsset hash is the digest (synth stages, 
     });
     const digest = probe.stacks[0]?.endpoint?.imageDigest as string;
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
-    const plan = kokoroPlan({
-      model_name: 'ref-tts',
-      fingerprint: { image_digest: digest },
-    });
+    const plan = measuredPlan({ modelName: 'ref-tts', imageDigest: digest });
     const { stacks } = buildTestApp({
       models: { 'ref-tts': model },
       artifactsDir: artifactsDirWith({ 'ref-tts': plan }),
@@ -250,5 +247,43 @@ describe('container_dir: the DockerImageAsset hash is the digest (synth stages, 
 
   it('the kokoro plan digest in the fixtures is the anchor digest', () => {
     expect(kokoroPlan().fingerprint.image_digest).toBe(KOKORO_DIGEST);
+  });
+});
+
+describe('the synth gate derives the plan again from its measurements', () => {
+  it('refuses the forged plan (max 1, target 5000, queue 100000) at synth, naming the differing values', () => {
+    const forged = kokoroPlan({
+      deployable: { max_instances: 1, scaling_target_value: 5000, queue_max_depth: 100000 },
+    });
+    const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': forged });
+    expect(failedChecks(e)).toEqual(['rederived']);
+    expect(e.message).toContain('✗ rederived:');
+    expect(e.message).toContain('max_instances 1 (plan) vs 280 (re-derived)');
+    expect(e.message).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(e.message).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
+  });
+
+  it('refuses a plan whose qmax/ttotal artifacts are not beside it', () => {
+    const e = refusal(
+      { 'kokoro-82m': kokoroModel() },
+      { 'kokoro-82m': { plan: kokoroPlan(), measurements: null } },
+    );
+    expect(failedChecks(e)).toEqual(['measurements']);
+    expect(e.message).toMatch(
+      /the plan's qmax measurement \(run b8fa8ef48043, recorded as artifacts\/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc\.json\) is not in /,
+    );
+  });
+
+  it('refuses a legacy measurement without a region (region: null no longer passes any region)', () => {
+    const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': measuredPlan({ region: null }) });
+    expect(failedChecks(e)).toEqual(['region']);
+  });
+
+  it('deploys the re-derived numbers (equal to the plan that passes)', () => {
+    const { stacks } = buildTestApp({
+      models: { 'kokoro-82m': kokoroModel() },
+      artifactsDir: artifactsDirWith({ 'kokoro-82m': kokoroPlan() }),
+    });
+    expect(stacks[0]?.endpoint?.gate?.rederived?.deployable).toEqual(kokoroPlan().deployable);
   });
 });

@@ -1,11 +1,18 @@
 /**
- * The three stacks per model and the calibration endpoint: names and order, least-privilege
- * role with no fixed names, retained weights bucket, the one-time weights sync, and a
- * calibration copy that is measured (one instance, registered scalable target) but never scaled
- * or gated.
+ * The three stacks per model and the calibration stacks: names and order, least-privilege role
+ * with no fixed names, retained weights bucket, the one-time weights sync, and a calibration copy
+ * that is measured (one instance, registered scalable target) but never scaled or gated, and that
+ * owns everything it deploys (no production stack is even synthesized in calibration mode).
  */
+import { DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import {
+  CALIBRATION_BOOTSTRAP_QUALIFIER,
+  CALIBRATION_BOUNDARY_POLICY,
+  CALIBRATION_ROLE_PATH,
+  CALIBRATION_TAG_KEY,
+} from '../../infra/lib/calibration.js';
 import { CALIBRATION_MAX_QUEUE_DEPTH } from '../../infra/lib/endpoint-stack.js';
 import { stackNames } from '../../src/plan/policy-shape.js';
 import { artifactsDirWith, kokoroModel, kokoroPlan } from './fixtures.js';
@@ -17,8 +24,9 @@ const production = buildTestApp({
   artifactsDir: artifactsDirWith({ 'kokoro-82m': kokoroPlan() }),
   weights,
 });
-const model = production.stacks[0];
-if (!model) throw new Error('no stacks');
+const built = production.stacks[0];
+if (!built?.foundation || !built.modelCache) throw new Error('no production stacks');
+const model = { ...built, foundation: built.foundation, modelCache: built.modelCache };
 
 describe('stacks per model', () => {
   it('are foundation -> model cache -> endpoint, named after the model, each depending on the one before', () => {
@@ -52,8 +60,9 @@ describe('stacks per model', () => {
 
   it('foundation: the execution role writes only its own endpoint log groups and reads only its weights prefix', () => {
     const policy = JSON.stringify(Template.fromStack(model.foundation).findResources('AWS::IAM::Policy'));
-    expect(policy).toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m');
-    expect(policy).toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m-calibration');
+    expect(policy).toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m"');
+    // The calibration copy has its own role: production's never serves a pull request's container.
+    expect(policy).not.toContain('speech-kokoro-82m-calibration');
     expect(policy).not.toContain('log-group:*');
     expect(policy).toContain('/models/kokoro-82m/*');
     expect(policy).not.toMatch(/"Action":"s3:\*"|"s3:PutObject"/);
@@ -96,8 +105,7 @@ describe('stacks per model', () => {
   it('model cache: a model without a weights source gets a no-op stack, not an invalid empty template', () => {
     const { stacks } = buildTestApp({
       models: { 'kokoro-82m': kokoroModel() },
-      artifactsDir: artifactsDirWith({}),
-      context: { 'scalegate:calibration': 'kokoro-82m' },
+      artifactsDir: artifactsDirWith({ 'kokoro-82m': kokoroPlan() }),
     });
     const t = Template.fromStack(stacks[0]?.modelCache as never);
     t.resourceCountIs('AWS::CodeBuild::Project', 0);
@@ -114,17 +122,79 @@ describe('calibration mode (-c scalegate:calibration=<model>)', () => {
     weights,
   });
   const calibration = stacks[0]?.calibration;
+  const names = () => stackNames('kokoro-82m');
 
-  it('synthesizes only foundation, model cache and the calibration endpoint, ungated', () => {
+  it('synthesizes only calibration-owned stacks (no production foundation or model cache to update), ungated', () => {
     const names = stackNames('kokoro-82m');
     expect(stacks[0]?.endpoint).toBeNull();
+    expect(stacks[0]?.foundation).toBeNull();
+    expect(stacks[0]?.modelCache).toBeNull();
     expect(stacks[0]?.ordered.map((s) => s.stackName)).toEqual([
-      names.foundation,
-      names.modelCache,
+      names.calibrationFoundation,
       names.calibration,
     ]);
+    const app = stacks[0]?.calibration?.node.root;
+    const all = (app?.node.children ?? [])
+      .filter((c) => c instanceof Stack)
+      .map((c) => (c as Stack).stackName);
+    expect(all.sort()).toEqual([names.calibration, names.calibrationFoundation].sort());
     expect(calibration?.scaling).toBe('calibration');
     expect(calibration?.gate).toBeNull();
+  });
+
+  it('stands on its own execution role: calibration path, permissions boundary, calibration log group only', () => {
+    const t = Template.fromStack(stacks[0]?.calibrationFoundation as never);
+    t.hasResourceProperties('AWS::IAM::Role', { Path: CALIBRATION_ROLE_PATH });
+    expect(JSON.stringify(t.findResources('AWS::IAM::Role'))).toContain(
+      `:iam::111122223333:policy/${CALIBRATION_BOUNDARY_POLICY}`,
+    );
+    const policy = JSON.stringify(t.findResources('AWS::IAM::Policy'));
+    expect(policy).toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m-calibration');
+    expect(policy).not.toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m"');
+    expect(policy).not.toContain('s3:');
+    // The endpoint's model runs with this role, not production's.
+    const model = JSON.stringify(
+      Template.fromStack(calibration as never).findResources('AWS::SageMaker::Model'),
+    );
+    expect(model).toContain('ExecutionRole');
+    expect(model).toContain(names().calibrationFoundation);
+  });
+
+  it('deploys through the calibration bootstrap (qualifier sgcal), never the default one production uses', () => {
+    for (const stack of stacks[0]?.ordered ?? []) {
+      const synthesizer = stack.synthesizer as DefaultStackSynthesizer;
+      expect(synthesizer).toBeInstanceOf(DefaultStackSynthesizer);
+      expect(JSON.stringify(Template.fromStack(stack).toJSON())).not.toContain('hnb659fds');
+      expect(JSON.stringify(Template.fromStack(stack).toJSON())).toContain(
+        `cdk-bootstrap/${CALIBRATION_BOOTSTRAP_QUALIFIER}/version`,
+      );
+    }
+  });
+
+  it('tags the calibration endpoint, its model, config and scalable target as calibration’s', () => {
+    const t = Template.fromStack(calibration as never);
+    const tag = { Key: CALIBRATION_TAG_KEY, Value: 'kokoro-82m' };
+    for (const type of [
+      'AWS::SageMaker::Endpoint',
+      'AWS::SageMaker::EndpointConfig',
+      'AWS::SageMaker::Model',
+    ]) {
+      t.hasResourceProperties(type, { Tags: Match.arrayWith([tag]) });
+    }
+    t.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { Tags: Match.arrayWith([tag]) });
+  });
+
+  it('lives in the calibration account and region the config names', () => {
+    const elsewhere = buildTestApp({
+      models: {
+        'kokoro-82m': kokoroModel({ calibration: { account: '444455556666', region: 'us-west-2' } }),
+      },
+      artifactsDir: artifactsDirWith({}),
+      context: { 'scalegate:calibration': 'kokoro-82m' },
+    });
+    for (const stack of elsewhere.stacks[0]?.ordered ?? []) {
+      expect([stack.account, stack.region]).toEqual(['444455556666', 'us-west-2']);
+    }
   });
 
   it('is <endpoint>-calibration at one instance of the same image and instance type, with an unbounded queue', () => {

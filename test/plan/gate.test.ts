@@ -1,21 +1,47 @@
 /**
  * evaluateGate, pure: each check, in order, passes or fails on its own with a fix that names the
- * scalegate command to run.
+ * scalegate command to run; and the plan is derived again from its own measurements, so a plan
+ * edited by hand is refused with every value that differs.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlanArtifact } from '../../src/model/index.js';
+import type { PlanArtifact, PlanMeasurements } from '../../src/model/index.js';
 import { evaluateGate, GATE_CHECKS, type GateInput, gateFailureMessage } from '../../src/plan/gate.js';
-import { KOKORO_DIGEST, kokoroModel, kokoroPlan, noThresholdPlan, stopPlan } from '../infra/fixtures.js';
+import {
+  KOKORO_DIGEST,
+  kokoroModel,
+  kokoroPlan,
+  measuredPlan,
+  measurementsOf,
+  noThresholdPlan,
+  stopPlan,
+} from '../infra/fixtures.js';
 
-const input = (overrides: Partial<GateInput> = {}): GateInput => ({
-  modelName: 'kokoro-82m',
-  model: kokoroModel(),
-  planFile: 'artifacts/plan-kokoro-82m.json',
-  plan: kokoroPlan(),
-  deployImageDigest: KOKORO_DIGEST,
-  deployRegion: 'us-east-1',
-  ...overrides,
-});
+/** The measurements the plan names, as findPlanMeasurements would hand them over. */
+const measurementsFor = (plan: PlanArtifact): PlanMeasurements => {
+  const m = measurementsOf(plan);
+  if (!m) throw new Error('fixture plan without measurements');
+  return {
+    qmax: m.qmax,
+    qmaxFile: plan.inputs.qmax.file,
+    ttotal: m.ttotal,
+    ttotalFile: plan.inputs.ttotal?.file ?? null,
+    error: null,
+  };
+};
+
+const input = (overrides: Partial<GateInput> = {}): GateInput => {
+  const plan = overrides.plan === undefined ? kokoroPlan() : overrides.plan;
+  return {
+    modelName: 'kokoro-82m',
+    model: kokoroModel(),
+    planFile: 'artifacts/plan-kokoro-82m.json',
+    plan,
+    measurements: plan ? measurementsFor(plan) : null,
+    deployImageDigest: KOKORO_DIGEST,
+    deployRegion: 'us-east-1',
+    ...overrides,
+  };
+};
 const failed = (i: GateInput) =>
   evaluateGate(i)
     .checks.filter((c) => !c.ok)
@@ -31,11 +57,10 @@ describe('evaluateGate', () => {
     expect(result.checks.every((c) => c.fix === null)).toBe(true);
   });
 
-  it('passes a legacy plan without a region, saying so', () => {
-    expect(check(input(), 'region')).toMatchObject({
-      ok: true,
-      detail: expect.stringContaining('legacy plan'),
-    });
+  it('refuses a plan whose measurement recorded no region (region: null used to pass any region)', () => {
+    const legacy = measuredPlan({ region: null });
+    expect(failed(withPlan(legacy))).toEqual(['region']);
+    expect(check(withPlan(legacy), 'region')?.detail).toContain('did not record its region');
   });
 
   it('fails only plan_readable when the plan could not be read, with the reader message and the measuring commands', () => {
@@ -67,7 +92,7 @@ describe('evaluateGate', () => {
   });
 
   it('passes a warn plan (warn is deployable), counting its warnings', () => {
-    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (2 warnings)' });
+    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (3 warnings)' });
   });
 
   it('fails deployable_threshold when no CloudWatch ratio was measured', () => {
@@ -96,19 +121,19 @@ describe('evaluateGate', () => {
   });
 
   it('never passes a local-SageMaker plan for a real region, but does for the local one', () => {
-    const local = kokoroPlan({ fingerprint: { region: 'local' } });
+    const local = measuredPlan({ region: 'local' });
     expect(failed(withPlan(local))).toEqual(['region']);
     expect(check(withPlan(local), 'region')?.detail).toContain('local SageMaker');
     expect(failed(input({ plan: local, deployRegion: 'local' }))).toEqual([]);
   });
 
   it('fails region for a plan measured in another real region', () => {
-    expect(failed(withPlan(kokoroPlan({ fingerprint: { region: 'us-west-2' } })))).toEqual(['region']);
-    expect(failed(withPlan(kokoroPlan({ fingerprint: { region: 'us-east-1' } })))).toEqual([]);
+    expect(failed(withPlan(measuredPlan({ region: 'us-west-2' })))).toEqual(['region']);
+    expect(failed(withPlan(measuredPlan({ region: 'us-east-1' })))).toEqual([]);
   });
 
   it('fails plan_model for a plan written for another model', () => {
-    expect(failed(withPlan(kokoroPlan({ model_name: 'chatterbox' })))).toEqual(['plan_model']);
+    expect(failed(withPlan(measuredPlan({ modelName: 'chatterbox' })))).toEqual(['plan_model']);
   });
 
   it('reports several failures at once', () => {
@@ -118,5 +143,53 @@ describe('evaluateGate', () => {
     expect(message).toContain('✗ verdict');
     expect(message).toContain('✗ instance_type');
     expect(message.match(/ {4}fix: /g)).toHaveLength(2);
+  });
+});
+
+describe('the gate derives the plan again from its own measurements', () => {
+  it('refuses the forged plan (max 1, target 5000, queue 100000), naming each value that differs', () => {
+    const forged = kokoroPlan({
+      deployable: { max_instances: 1, scaling_target_value: 5000, queue_max_depth: 100000 },
+    });
+    const result = evaluateGate(withPlan(forged));
+    expect(result.passed).toBe(false);
+    expect(failed(withPlan(forged))).toEqual(['rederived']);
+    const detail = check(withPlan(forged), 'rederived')?.detail ?? '';
+    expect(detail).toContain('max_instances 1 (plan) vs 280 (re-derived)');
+    expect(detail).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(detail).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
+    expect(check(withPlan(forged), 'rederived')?.fix).toContain('scalegate plan --model kokoro-82m --qmax');
+  });
+
+  it('judges the later checks on the re-derived plan: an edited verdict or region does not pass them', () => {
+    const edited = kokoroPlan({ verdict: 'ok', warn_count: 0, fingerprint: { region: 'eu-west-1' } });
+    const i = input({ plan: edited, deployRegion: 'eu-west-1' });
+    expect(failed(i)).toEqual(['rederived', 'region']);
+    expect(check(i, 'rederived')?.detail).toMatch(/verdict ok \(plan\) vs warn \(re-derived\)/);
+    expect(check(i, 'rederived')?.detail).toContain(
+      'fingerprint.region eu-west-1 (plan) vs us-east-1 (re-derived)',
+    );
+  });
+
+  it('refuses a plan whose measurements are absent, saying which and where', () => {
+    const plan = kokoroPlan();
+    const i = input({
+      plan,
+      measurements: {
+        qmax: null,
+        qmaxFile: 'x/qmax.json',
+        ttotal: null,
+        ttotalFile: null,
+        error: "the plan's qmax measurement (run b8fa8ef48043) is not in x",
+      },
+    });
+    expect(failed(i)).toEqual(['measurements']);
+    expect(check(i, 'measurements')?.detail).toContain('run b8fa8ef48043');
+    expect(evaluateGate(i).checks.map((c) => c.check)).not.toContain('rederived');
+  });
+
+  it('passes a genuinely derived plan: every value follows from its measurements', () => {
+    expect(check(input(), 'rederived')).toMatchObject({ ok: true });
+    expect(evaluateGate(input()).rederived?.deployable).toEqual(kokoroPlan().deployable);
   });
 });

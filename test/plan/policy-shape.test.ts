@@ -61,7 +61,7 @@ describe('expectedPolicyShape', () => {
       metricName: 'ModelLatency',
       extendedStatistic: 'p95',
       statistic: null,
-      threshold: 65370,
+      threshold: 65372,
     });
     expect(msToMicroseconds(0.1)).toBe(100);
     expect(msToMicroseconds(3000)).toBe(3_000_000);
@@ -94,6 +94,7 @@ describe('expectedPolicyShape', () => {
       modelCache: 'scalegate-kokoro-82m-model-cache',
       endpoint: 'scalegate-kokoro-82m-endpoint',
       calibration: 'scalegate-kokoro-82m-calibration',
+      calibrationFoundation: 'scalegate-kokoro-82m-calibration-foundation',
     });
   });
 
@@ -217,6 +218,6 @@ describe('flattenPolicyShape', () => {
     expect(value('scale_in.alarm.missing_data')).toBe('breaching');
     expect(value('container.max_queue_depth')).toBe(50);
     expect(value('alarms.service_time.statistic')).toBe('p95');
-    expect(value('alarms.service_time.threshold')).toBe(65370);
+    expect(value('alarms.service_time.threshold')).toBe(65372);
   });
 });

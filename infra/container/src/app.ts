@@ -67,12 +67,25 @@ class ContainerServer {
           process.exit(1);
         },
       },
+      { maxAudioS: config.maxAudioS },
     );
-    this.server = createServer({ noDelay: true }, (req, res) => this.route(req, res));
+    this.server = createServer(
+      {
+        noDelay: true,
+        // A slow or half-sent request is answered 408 and closed (checked every second), so it
+        // cannot hold a connection for minutes.
+        headersTimeout: config.headersTimeoutMs,
+        requestTimeout: config.requestTimeoutMs,
+        connectionsCheckingInterval: 1000,
+      },
+      (req, res) => this.route(req, res),
+    );
     // Above the 60 s idle timeout of typical load balancers / the SageMaker front end, so the
-    // server never closes a kept-alive connection the client is about to reuse.
+    // server never closes a kept-alive connection the client is about to reuse. (The headers
+    // timeout counts from a request's first byte, not from the idle time before it.)
     this.server.keepAliveTimeout = 65_000;
-    this.server.headersTimeout = 66_000;
+    // Connections beyond this are closed as they arrive.
+    this.server.maxConnections = config.maxConnections;
   }
 
   async start(): Promise<void> {
@@ -86,7 +99,8 @@ class ContainerServer {
     const { port } = this.server.address() as AddressInfo;
     writeLine(
       `[tts] listening host=${this.config.host} port=${port} workers=${this.config.workers} ` +
-        `max_queue_depth=${this.config.maxQueueDepth} voice=${this.config.voice}`,
+        `max_queue_depth=${this.config.maxQueueDepth} voice=${this.config.voice} ` +
+        `max_audio_s=${this.config.maxAudioS} max_connections=${this.config.maxConnections}`,
     );
     markStage('framework_init');
 
@@ -212,6 +226,25 @@ class ContainerServer {
       if (this.phase === 'draining') headers.Connection = 'close';
       res.writeHead(200, headers);
     };
+    // Backpressure: when the socket buffer is full (the client does not read), synthesis pauses
+    // until it drains; a client that stays stalled past SEND_STALL_TIMEOUT_S is cut.
+    let stall: NodeJS.Timeout | undefined;
+    const send = (chunk: Buffer) => {
+      if (res.write(chunk) || stall !== undefined) return;
+      this.pool.pause(job);
+      stall = setTimeout(() => {
+        writeLine(
+          `[tts] client not reading for ${this.config.sendStallTimeoutMs / 1000} s: job ${job.id} cut, slot released (buffered=${res.writableLength} bytes)`,
+        );
+        this.pool.cancel(job);
+        res.destroy();
+      }, this.config.sendStallTimeoutMs);
+      res.once('drain', () => {
+        clearTimeout(stall);
+        stall = undefined;
+        this.pool.resume(job);
+      });
+    };
     const job: Job = this.pool.submit(parsed.text, parsed.voice, {
       onStart: ({ queueWaitMs }) => {
         headers['X-Queue-Wait-Ms'] = Math.round(queueWaitMs);
@@ -222,12 +255,13 @@ class ContainerServer {
         if (!res.headersSent) {
           // The header travels with the first audio: time to first byte = time to first audio.
           writeHead();
-          res.write(Buffer.concat([header, pcm]));
+          send(Buffer.concat([header, pcm]));
         } else {
-          res.write(pcm);
+          send(pcm);
         }
       },
       onEnd: ({ cancelled }) => {
+        clearTimeout(stall);
         admission.release();
         if (cancelled) writeLine(`[tts] client went away: job ${job.id} aborted, slot released`);
         if (res.destroyed) return;
@@ -240,6 +274,7 @@ class ContainerServer {
         }
       },
       onError: (error) => {
+        clearTimeout(stall);
         admission.release();
         logError(`[tts] synthesis failed: ${error.message}`);
         if (res.destroyed) return;

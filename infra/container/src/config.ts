@@ -21,6 +21,19 @@ export interface Config {
   failAtStage: Stage | undefined;
   /** Longest a SIGTERM drain may take before the remaining requests are cut (exit 1). */
   drainTimeoutMs: number;
+  /** Most audio one request may produce, seconds; past it the utterance is cut (bounds worker time and memory). */
+  maxAudioS: number;
+  /** Open TCP connections at most; more are closed at once (a flood cannot exhaust sockets). */
+  maxConnections: number;
+  /** A request's headers must arrive within this (then 408 and the connection closes). */
+  headersTimeoutMs: number;
+  /** A whole request (headers and body) must arrive within this (then 408). */
+  requestTimeoutMs: number;
+  /**
+   * Longest a response may wait on a client that does not read. While the socket buffer is full,
+   * synthesis pauses (memory stays bounded); past this the request is cut and its slot freed.
+   */
+  sendStallTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -44,6 +57,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const voice = env.VOICE?.trim() || 'en-us';
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_S', 10, 1, 3600) * 1000;
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_S', 30, 1, 3600) * 1000;
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `REQUEST_TIMEOUT_S=${requestTimeoutMs / 1000} is shorter than HEADERS_TIMEOUT_S=${headersTimeoutMs / 1000}: a whole request cannot arrive faster than its headers`,
+    );
+  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -56,5 +76,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamChunkBytes: integer(env, 'STREAM_CHUNK_BYTES', 8192, 0, 16 * 1024 * 1024),
     failAtStage,
     drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_S', 120, 1, 86_400) * 1000,
+    // 1000 characters of ordinary speech are ~60 s of audio; plain text with many paragraph
+    // breaks can reach minutes (measured: 265 s), SSML (now off) reached hours.
+    maxAudioS: integer(env, 'MAX_AUDIO_S', 120, 1, 3600),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 1, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    sendStallTimeoutMs: integer(env, 'SEND_STALL_TIMEOUT_S', 30, 1, 3600) * 1000,
   };
 }

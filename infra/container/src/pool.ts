@@ -27,6 +27,7 @@ interface Slot {
   index: number;
   worker: Worker;
   cancel: Int32Array;
+  pause: Int32Array;
   ready: boolean;
   job: Job | undefined;
   /** Set once the slot's thread is being ended on purpose (shutdown or replacement). */
@@ -36,6 +37,12 @@ interface Slot {
 export interface EngineInfo {
   sampleRate: number;
   voices: string[];
+}
+
+/** Per-job limits handed to every worker. */
+export interface PoolLimits {
+  /** Most audio one job may produce, seconds. */
+  maxAudioS: number;
 }
 
 export interface PoolEvents {
@@ -70,6 +77,7 @@ export class SynthesisPool {
     private readonly streamChunkBytes: number,
     private readonly workerUrl: URL,
     private readonly events: PoolEvents,
+    private readonly limits: PoolLimits = { maxAudioS: 120 },
   ) {}
 
   get info(): EngineInfo {
@@ -136,7 +144,27 @@ export class SynthesisPool {
       return;
     }
     const slot = this.slots.find((candidate) => candidate.job === job);
-    if (slot) Atomics.store(slot.cancel, 0, job.id);
+    if (slot) {
+      Atomics.store(slot.cancel, 0, job.id);
+      Atomics.notify(slot.pause, 0); // a paused worker wakes to see the cancel
+    }
+  }
+
+  /**
+   * The job's client is not reading: its worker waits at the next audio block until `resume`
+   * (or a cancel), so an unread response never grows beyond what is already on its way.
+   */
+  pause(job: Job): void {
+    const slot = this.slots.find((candidate) => candidate.job === job);
+    if (slot) Atomics.store(slot.pause, 0, job.id);
+  }
+
+  resume(job: Job): void {
+    const slot = this.slots.find((candidate) => candidate.job === job);
+    if (slot && Atomics.load(slot.pause, 0) === job.id) {
+      Atomics.store(slot.pause, 0, 0);
+      Atomics.notify(slot.pause, 0);
+    }
   }
 
   /** Ends every worker thread. Queued jobs (none after a drain) fail. */
@@ -154,12 +182,21 @@ export class SynthesisPool {
 
   private spawn(index: number): Promise<EngineInfo> {
     const cancel = new SharedArrayBuffer(4);
-    const init: WorkerInit = { index, voice: this.voice, cancel, streamChunkBytes: this.streamChunkBytes };
+    const pause = new SharedArrayBuffer(4);
+    const init: WorkerInit = {
+      index,
+      voice: this.voice,
+      cancel,
+      pause,
+      streamChunkBytes: this.streamChunkBytes,
+      maxAudioS: this.limits.maxAudioS,
+    };
     const worker = new Worker(this.workerUrl, { workerData: init, name: `tts-worker-${index}` });
     const slot: Slot = {
       index,
       worker,
       cancel: new Int32Array(cancel),
+      pause: new Int32Array(pause),
       ready: false,
       job: undefined,
       retiring: false,
@@ -216,6 +253,7 @@ export class SynthesisPool {
       job.state = 'running';
       slot.job = job;
       Atomics.store(slot.cancel, 0, 0);
+      Atomics.store(slot.pause, 0, 0);
       job.sink.onStart({ queueWaitMs: performance.now() - job.enqueuedAt, worker: slot.index });
       const message: ToWorker = { type: 'synth', id: job.id, text: job.text, voice: job.voice };
       slot.worker.postMessage(message);

@@ -13,6 +13,14 @@ export interface WorkerInit {
    * polls it between audio blocks and aborts that utterance at the next block.
    */
   cancel: SharedArrayBuffer;
+  /**
+   * Int32 cell shared with the main thread: the id of a job whose client is not reading (its
+   * socket buffer is full). The worker waits between audio blocks while it holds that id, so a
+   * slow reader pauses synthesis instead of growing the process's memory.
+   */
+  pause: SharedArrayBuffer;
+  /** Most audio one job may produce, seconds: the utterance is cut there (a job failure). */
+  maxAudioS: number;
 }
 
 export type ToWorker =

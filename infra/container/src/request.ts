@@ -4,6 +4,16 @@
 export const MAX_TEXT_CHARS = 1000;
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The engine reads its input as SSML: `<break time="...">`, `<prosody>` and friends are honoured
+ * (880 characters of breaks made 1.5 GB of audio). The contract is plain text, so the markup
+ * characters are handed over as entities: eSpeak-NG then reads `<`, `>` and `&` as the characters
+ * they are, and no tag can reach it.
+ */
+export function plainTextForEngine(text: string): string {
+  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
 export type ParsedInvocation = { ok: true; text: string; voice: string } | { ok: false; message: string };
 
 function describe(value: unknown): string {

@@ -6,11 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import factory, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
+import { plainTextForEngine } from './request.js';
 
 const port = parentPort;
 if (!port) throw new Error('worker.js runs as a worker thread of server.js');
 const init = workerData as WorkerInit;
 const cancelCell = new Int32Array(init.cancel);
+const pauseCell = new Int32Array(init.pause);
 
 function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -47,22 +49,43 @@ try {
 /** A failure the engine survives (the next job may run on it). */
 class JobError extends Error {}
 
+const isCancelled = (id: number): boolean => id !== 0 && Atomics.load(cancelCell, 0) === id;
+
+/** Blocks this thread while the main thread holds the job paused (its client is not reading). */
+function waitWhilePaused(id: number): void {
+  while (id !== 0 && Atomics.load(pauseCell, 0) === id && !isCancelled(id)) {
+    Atomics.wait(pauseCell, 0, id, 250);
+  }
+}
+
 function run(id: number, text: string, voice: string, onBlock: (pcm: Int16Array) => void): boolean {
   if (voice !== currentVoice) {
     const code = engine.set_voice(voice);
     if (code !== 0) throw new JobError(`eSpeak-NG cannot load voice "${voice}" (error ${code})`);
     currentVoice = voice;
   }
+  const maxSamples = init.maxAudioS * engine.samplerate;
+  let samplesSoFar = 0;
   let cancelled = false;
-  engine.synthesize(text, (samples) => {
+  let capped = false;
+  engine.synthesize(plainTextForEngine(text), (samples) => {
     // Never throw in here: the callback runs inside the engine's (Emscripten-compiled) call.
-    if (id !== 0 && Atomics.load(cancelCell, 0) === id) {
+    waitWhilePaused(id);
+    if (isCancelled(id)) {
       cancelled = true;
       return 1; // abort the utterance at this block
+    }
+    samplesSoFar += samples.length;
+    if (id !== 0 && samplesSoFar > maxSamples) {
+      capped = true;
+      return 1;
     }
     if (samples.length > 0) onBlock(samples);
     return 0;
   });
+  if (capped) {
+    throw new JobError(`the audio exceeds MAX_AUDIO_S=${init.maxAudioS} s: cut at ${init.maxAudioS} s`);
+  }
   return cancelled;
 }
 

@@ -1,0 +1,568 @@
+/**
+ * The CI access of scalegate, as code: the GitHub OIDC roles the workflows assume, and what the
+ * calibration environment's CloudFormation may do.
+ *
+ * - Calibration role: trusted only for jobs of this repository that run in the GitHub environment
+ *   `calibration`. It measures and freezes only the calibration endpoints (Application Auto
+ *   Scaling only on the `sagemaker` namespace, the variant's DesiredInstanceCount dimension, and a
+ *   target tagged as calibration's), reads what the measurement needs, and deploys only through
+ *   the calibration bootstrap (qualifier `sgcal`), whose CloudFormation execution role carries the
+ *   restricted policy below instead of AdministratorAccess. It cannot assume the default CDK
+ *   bootstrap roles that production's stacks are deployed with.
+ * - Release role: trusted only for jobs in the GitHub environment `production` on the protected
+ *   refs given (default `refs/heads/main` and `refs/tags/v*`). It reads the production endpoint
+ *   (validate) and deploys through the default CDK bootstrap. It cannot freeze or scale anything.
+ * - Calibration CloudFormation execution policy (`scalegate-calibration-cfn-execution`) and the
+ *   calibration permissions boundary (`scalegate-calibration-boundary`): `*-calibration`
+ *   endpoints, models and endpoint configs tagged as calibration's, on the configured instance
+ *   types; roles only under `/scalegate-calibration/` and only with the boundary; scalable targets
+ *   only of the sagemaker namespace, tagged. Bootstrap with (see docs/security.md):
+ *   `cdk bootstrap aws://ACCOUNT/REGION --qualifier sgcal --toolkit-stack-name
+ *   CDKToolkit-scalegate-calibration --cloudformation-execution-policies
+ *   arn:aws:iam::ACCOUNT:policy/scalegate-calibration-cfn-execution`
+ *
+ * The subject claim: AWS reads only `sub` and `aud` of a GitHub token. With the repository's OIDC
+ * subject template set to include the ref (`include_claim_keys: ["repo", "context", "ref"]`, the
+ * default here) a job's sub is `repo:OWNER/REPO:environment:NAME:ref:REF`, so the protected refs
+ * are checked by IAM itself. With GitHub's default template (`-c scalegate:oidcSubject=default`)
+ * the sub has no ref and the protected refs rest on the `production` environment's deployment
+ * branch and tag rules alone.
+ *
+ * Context (with `-c scalegate:ciAccess=OWNER/REPO`): `scalegate:oidcProviderArn` (an existing
+ * GitHub provider of the account; default: create one), `scalegate:productionRefs` (comma list),
+ * `scalegate:oidcSubject` (`repo-context-ref` | `default`). One stack per account: production's
+ * (`scalegate-ci-access`) and, when a model calibrates in another account, one there
+ * (`scalegate-ci-access-calibration-<account>`).
+ */
+
+import type { App } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import { type ModelConfig, type ScalegateConfig, UsageError } from '../../src/model/index.js';
+import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
+import {
+  CALIBRATION_BOOTSTRAP_QUALIFIER,
+  CALIBRATION_BOUNDARY_POLICY,
+  CALIBRATION_EXECUTION_POLICY,
+  CALIBRATION_ROLE_PATH,
+  CALIBRATION_TAG_KEY,
+  calibrationEnv,
+} from './calibration.js';
+
+export const CI_ACCESS_CONTEXT = {
+  repository: 'scalegate:ciAccess',
+  oidcProviderArn: 'scalegate:oidcProviderArn',
+  productionRefs: 'scalegate:productionRefs',
+  oidcSubject: 'scalegate:oidcSubject',
+} as const;
+
+export const GITHUB_OIDC_HOST = 'token.actions.githubusercontent.com';
+export const GITHUB_OIDC_AUDIENCE = 'sts.amazonaws.com';
+/** The GitHub environments the workflows run their AWS jobs in. */
+export const CALIBRATION_ENVIRONMENT = 'calibration';
+export const PRODUCTION_ENVIRONMENT = 'production';
+export const DEFAULT_PRODUCTION_REFS = ['refs/heads/main', 'refs/tags/v*'] as const;
+/** The default CDK bootstrap qualifier: production's stacks are deployed through it. */
+export const DEFAULT_BOOTSTRAP_QUALIFIER = 'hnb659fds';
+
+export type OidcSubjectTemplate = 'repo-context-ref' | 'default';
+
+/** One endpoint a role acts on. */
+export interface CiEndpoint {
+  modelName: string;
+  endpoint: string;
+  variant: string;
+  region: string;
+  instanceType: string;
+}
+
+export interface CiAccessStackProps extends StackProps {
+  /** `owner/repo` of the repository whose workflows assume the roles. */
+  readonly repository: string;
+  /** An existing GitHub OIDC provider of this account (there can be only one per URL). */
+  readonly oidcProviderArn?: string;
+  readonly oidcSubject?: OidcSubjectTemplate;
+  /** Calibration endpoints in this account (none: no calibration role here). */
+  readonly calibration: CiEndpoint[];
+  /** Production endpoints in this account (none: no release role here). */
+  readonly release: CiEndpoint[];
+  readonly productionRefs?: readonly string[];
+}
+
+const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/** The `sub` values a role trusts: an environment of this repository, and (with the ref template) those refs. */
+export function trustedSubjects(
+  repository: string,
+  environment: string,
+  refs: readonly string[] | null,
+  template: OidcSubjectTemplate,
+): string[] {
+  const base = `repo:${repository}:environment:${environment}`;
+  if (template === 'default') return [base];
+  return (refs ?? ['*']).map((ref) => `${base}:ref:${ref}`);
+}
+
+export class CiAccessStack extends Stack {
+  readonly calibrationRole: iam.Role | null = null;
+  readonly releaseRole: iam.Role | null = null;
+  readonly executionPolicy: iam.ManagedPolicy | null = null;
+  readonly boundary: iam.ManagedPolicy | null = null;
+
+  constructor(scope: Construct, id: string, props: CiAccessStackProps) {
+    super(scope, id, props);
+    if (!REPOSITORY.test(props.repository)) {
+      throw new UsageError(
+        `-c ${CI_ACCESS_CONTEXT.repository}=${props.repository}: give the repository as OWNER/REPO.`,
+      );
+    }
+    const template = props.oidcSubject ?? 'repo-context-ref';
+    const providerArn =
+      props.oidcProviderArn ??
+      new iam.OpenIdConnectProvider(this, 'GitHubOidc', {
+        url: `https://${GITHUB_OIDC_HOST}`,
+        clientIds: [GITHUB_OIDC_AUDIENCE],
+      }).openIdConnectProviderArn;
+    const principal = (subjects: string[]) =>
+      new iam.WebIdentityPrincipal(providerArn, {
+        StringEquals: { [`${GITHUB_OIDC_HOST}:aud`]: GITHUB_OIDC_AUDIENCE },
+        StringLike: { [`${GITHUB_OIDC_HOST}:sub`]: subjects },
+      });
+
+    if (props.calibration.length > 0) {
+      this.boundary = this.calibrationBoundary();
+      this.executionPolicy = this.calibrationExecutionPolicy(props.calibration);
+      this.calibrationRole = new iam.Role(this, 'CalibrationRole', {
+        roleName: 'scalegate-calibration',
+        description: `scalegate calibrate workflow of ${props.repository}: measures the calibration endpoints, deploys calibration-owned stacks only`,
+        assumedBy: principal(trustedSubjects(props.repository, CALIBRATION_ENVIRONMENT, null, template)),
+        // deploy + ladder + scale-out + teardown (the workflow asks for 3 h)
+        maxSessionDuration: Duration.hours(4),
+      });
+      for (const statement of this.calibrationStatements(props.calibration)) {
+        this.calibrationRole.addToPolicy(statement);
+      }
+      new CfnOutput(this, 'CalibrationRoleArn', { value: this.calibrationRole.roleArn });
+      new CfnOutput(this, 'CalibrationBootstrap', {
+        value: `cdk bootstrap aws://${this.account}/REGION --qualifier ${CALIBRATION_BOOTSTRAP_QUALIFIER} --toolkit-stack-name CDKToolkit-scalegate-calibration --cloudformation-execution-policies ${this.executionPolicy.managedPolicyArn}`,
+      });
+    }
+    if (props.release.length > 0) {
+      const refs = props.productionRefs ?? DEFAULT_PRODUCTION_REFS;
+      this.releaseRole = new iam.Role(this, 'ReleaseRole', {
+        roleName: 'scalegate-release',
+        description: `scalegate release workflow of ${props.repository}: environment ${PRODUCTION_ENVIRONMENT} on ${refs.join(', ')}`,
+        assumedBy: principal(trustedSubjects(props.repository, PRODUCTION_ENVIRONMENT, refs, template)),
+      });
+      for (const statement of this.releaseStatements(props.release)) this.releaseRole.addToPolicy(statement);
+      new CfnOutput(this, 'ReleaseRoleArn', { value: this.releaseRole.roleArn });
+    }
+  }
+
+  private arn(service: string, region: string, resource: string): string {
+    return `arn:${Aws.PARTITION}:${service}:${region}:${this.account}:${resource}`;
+  }
+
+  /** SageMaker ARNs carry the resource name in lower case. */
+  private endpointArn(e: CiEndpoint): string {
+    return this.arn('sagemaker', e.region, `endpoint/${e.endpoint.toLowerCase()}`);
+  }
+
+  private bootstrapRoles(qualifier: string, regions: string[]): string[] {
+    return regions.flatMap((region) =>
+      ['deploy', 'file-publishing', 'image-publishing', 'lookup'].map(
+        (kind) =>
+          `arn:${Aws.PARTITION}:iam::${this.account}:role/cdk-${qualifier}-${kind}-role-${this.account}-${region}`,
+      ),
+    );
+  }
+
+  private calibrationStatements(endpoints: CiEndpoint[]): iam.PolicyStatement[] {
+    const regions = unique(endpoints.map((e) => e.region));
+    const models = unique(endpoints.map((e) => e.modelName));
+    return [
+      new iam.PolicyStatement({
+        sid: 'MeasureAndFreezeTheCalibrationEndpoints',
+        actions: [
+          'sagemaker:InvokeEndpoint',
+          'sagemaker:UpdateEndpointWeightsAndCapacities',
+          'sagemaker:DescribeEndpoint',
+        ],
+        resources: endpoints.map((e) => this.endpointArn(e)),
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadTheFingerprint',
+        actions: ['sagemaker:DescribeEndpointConfig', 'sagemaker:DescribeModel'],
+        resources: regions.flatMap((r) => [
+          this.arn('sagemaker', r, 'endpoint-config/*'),
+          this.arn('sagemaker', r, 'model/*'),
+        ]),
+      }),
+      new iam.PolicyStatement({
+        sid: 'QuotaHeadroom',
+        actions: ['sagemaker:ListEndpoints', 'servicequotas:ListServiceQuotas'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadTheQuota',
+        actions: ['servicequotas:GetServiceQuota'],
+        resources: regions.map((r) => this.arn('servicequotas', r, 'sagemaker/*')),
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadScaling',
+        actions: [
+          'application-autoscaling:DescribeScalableTargets',
+          'application-autoscaling:DescribeScalingPolicies',
+          'application-autoscaling:DescribeScalingActivities',
+          'cloudwatch:GetMetricData',
+        ],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
+      }),
+      new iam.PolicyStatement({
+        // Freeze and thaw set SuspendedState on the calibration target, and nothing else.
+        sid: 'SuspendAndRestoreOnlyTheCalibrationTargets',
+        actions: ['application-autoscaling:RegisterScalableTarget'],
+        resources: regions.map((r) => this.arn('application-autoscaling', r, 'scalable-target/*')),
+        conditions: {
+          StringEquals: {
+            'application-autoscaling:service-namespace': 'sagemaker',
+            'application-autoscaling:scalable-dimension': 'sagemaker:variant:DesiredInstanceCount',
+            [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: models,
+          },
+        },
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadAlarms',
+        actions: ['cloudwatch:DescribeAlarms'],
+        resources: regions.map((r) => this.arn('cloudwatch', r, 'alarm:*')),
+      }),
+      new iam.PolicyStatement({
+        sid: 'StageMarkersOfTheNewInstance',
+        actions: ['logs:DescribeLogStreams', 'logs:GetLogEvents'],
+        resources: endpoints.flatMap((e) => {
+          const group = this.arn('logs', e.region, `log-group:/aws/sagemaker/Endpoints/${e.endpoint}`);
+          return [group, `${group}:*`];
+        }),
+      }),
+      new iam.PolicyStatement({
+        // `scalegate deploy|destroy --calibration`: the calibration bootstrap only.
+        sid: 'DeployThroughTheCalibrationBootstrapOnly',
+        actions: ['sts:AssumeRole'],
+        resources: this.bootstrapRoles(CALIBRATION_BOOTSTRAP_QUALIFIER, regions),
+      }),
+    ];
+  }
+
+  private releaseStatements(endpoints: CiEndpoint[]): iam.PolicyStatement[] {
+    const regions = unique(endpoints.map((e) => e.region));
+    return [
+      new iam.PolicyStatement({
+        sid: 'ValidateReadsTheProductionEndpoint',
+        actions: ['sagemaker:DescribeEndpoint'],
+        resources: endpoints.map((e) => this.endpointArn(e)),
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadTheDeployedConfig',
+        actions: ['sagemaker:DescribeEndpointConfig', 'sagemaker:DescribeModel'],
+        resources: regions.flatMap((r) => [
+          this.arn('sagemaker', r, 'endpoint-config/*'),
+          this.arn('sagemaker', r, 'model/*'),
+        ]),
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadScaling',
+        actions: [
+          'application-autoscaling:DescribeScalableTargets',
+          'application-autoscaling:DescribeScalingPolicies',
+        ],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadAlarms',
+        actions: ['cloudwatch:DescribeAlarms'],
+        resources: regions.map((r) => this.arn('cloudwatch', r, 'alarm:*')),
+      }),
+      new iam.PolicyStatement({
+        sid: 'DeployThroughTheProductionBootstrap',
+        actions: ['sts:AssumeRole'],
+        resources: this.bootstrapRoles(DEFAULT_BOOTSTRAP_QUALIFIER, regions),
+      }),
+    ];
+  }
+
+  /** What any role a calibration stack creates may do at most (its permissions boundary). */
+  private calibrationBoundary(): iam.ManagedPolicy {
+    return new iam.ManagedPolicy(this, 'CalibrationBoundary', {
+      managedPolicyName: CALIBRATION_BOUNDARY_POLICY,
+      description:
+        'Permissions boundary of every role a calibration stack creates (the calibration execution role)',
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'CalibrationEndpointLogs',
+          actions: [
+            'logs:CreateLogGroup',
+            'logs:CreateLogStream',
+            'logs:PutLogEvents',
+            'logs:DescribeLogStreams',
+          ],
+          resources: [
+            `arn:${Aws.PARTITION}:logs:*:${this.account}:log-group:/aws/sagemaker/Endpoints/*-calibration`,
+            `arn:${Aws.PARTITION}:logs:*:${this.account}:log-group:/aws/sagemaker/Endpoints/*-calibration:*`,
+          ],
+        }),
+        new iam.PolicyStatement({
+          sid: 'SageMakerMetrics',
+          actions: ['cloudwatch:PutMetricData'],
+          resources: ['*'],
+          conditions: { StringLike: { 'cloudwatch:namespace': '/aws/sagemaker/*' } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'PullImages',
+          actions: [
+            'ecr:GetAuthorizationToken',
+            'ecr:BatchCheckLayerAvailability',
+            'ecr:BatchGetImage',
+            'ecr:GetDownloadUrlForLayer',
+          ],
+          resources: ['*'],
+        }),
+      ],
+    });
+  }
+
+  /** The CloudFormation execution policy of the calibration bootstrap (instead of AdministratorAccess). */
+  private calibrationExecutionPolicy(endpoints: CiEndpoint[]): iam.ManagedPolicy {
+    const regions = unique(endpoints.map((e) => e.region));
+    const models = unique(endpoints.map((e) => e.modelName));
+    const instanceTypes = unique(endpoints.map((e) => e.instanceType));
+    const calibrationRoles = `arn:${Aws.PARTITION}:iam::${this.account}:role${CALIBRATION_ROLE_PATH}*`;
+    const boundaryArn = `arn:${Aws.PARTITION}:iam::${this.account}:policy/${CALIBRATION_BOUNDARY_POLICY}`;
+    const tagged = { [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: models };
+    const tagging = { [`aws:RequestTag/${CALIBRATION_TAG_KEY}`]: models };
+    const configsAndModels = regions.flatMap((r) => [
+      this.arn('sagemaker', r, 'endpoint-config/*'),
+      this.arn('sagemaker', r, 'model/*'),
+    ]);
+    const targets = regions.map((r) => this.arn('application-autoscaling', r, 'scalable-target/*'));
+    const sagemakerScaling = {
+      'application-autoscaling:service-namespace': 'sagemaker',
+      'application-autoscaling:scalable-dimension': 'sagemaker:variant:DesiredInstanceCount',
+    };
+    return new iam.ManagedPolicy(this, 'CalibrationExecutionPolicy', {
+      managedPolicyName: CALIBRATION_EXECUTION_POLICY,
+      description:
+        'CloudFormation execution policy of the calibration CDK bootstrap: calibration-owned resources only',
+      statements: [
+        new iam.PolicyStatement({
+          sid: 'CreateOnlyTaggedCalibrationModelsAndConfigs',
+          actions: ['sagemaker:CreateModel', 'sagemaker:CreateEndpointConfig', 'sagemaker:AddTags'],
+          resources: configsAndModels,
+          conditions: { StringEquals: tagging },
+        }),
+        new iam.PolicyStatement({
+          sid: 'OnlyTheConfiguredInstanceTypes',
+          effect: iam.Effect.DENY,
+          actions: ['sagemaker:CreateEndpointConfig'],
+          resources: ['*'],
+          conditions: { 'ForAnyValue:StringNotEquals': { 'sagemaker:InstanceTypes': instanceTypes } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'ManageTaggedCalibrationModelsAndConfigs',
+          actions: [
+            'sagemaker:DescribeModel',
+            'sagemaker:DeleteModel',
+            'sagemaker:DescribeEndpointConfig',
+            'sagemaker:DeleteEndpointConfig',
+            'sagemaker:ListTags',
+            'sagemaker:DeleteTags',
+          ],
+          resources: configsAndModels,
+          conditions: { StringEquals: tagged },
+        }),
+        new iam.PolicyStatement({
+          sid: 'OnlyCalibrationEndpoints',
+          actions: [
+            'sagemaker:CreateEndpoint',
+            'sagemaker:UpdateEndpoint',
+            'sagemaker:DeleteEndpoint',
+            'sagemaker:DescribeEndpoint',
+            'sagemaker:AddTags',
+            'sagemaker:ListTags',
+            'sagemaker:DeleteTags',
+          ],
+          resources: endpoints.map((e) => this.endpointArn(e)),
+        }),
+        new iam.PolicyStatement({
+          sid: 'CreateEndpointReadsItsConfig',
+          actions: ['sagemaker:CreateEndpoint', 'sagemaker:UpdateEndpoint'],
+          resources: regions.map((r) => this.arn('sagemaker', r, 'endpoint-config/*')),
+          conditions: { StringEquals: tagged },
+        }),
+        new iam.PolicyStatement({
+          sid: 'PassOnlyCalibrationRolesToSageMaker',
+          actions: ['iam:PassRole'],
+          resources: [calibrationRoles],
+          conditions: { StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'CalibrationRolesOnlyWithinTheBoundary',
+          actions: [
+            'iam:CreateRole',
+            'iam:PutRolePolicy',
+            'iam:DeleteRolePolicy',
+            'iam:AttachRolePolicy',
+            'iam:DetachRolePolicy',
+          ],
+          resources: [calibrationRoles],
+          conditions: { StringEquals: { 'iam:PermissionsBoundary': boundaryArn } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadAndRemoveCalibrationRoles',
+          actions: [
+            'iam:GetRole',
+            'iam:GetRolePolicy',
+            'iam:DeleteRole',
+            'iam:TagRole',
+            'iam:UntagRole',
+            'iam:ListRoleTags',
+          ],
+          resources: [calibrationRoles],
+        }),
+        new iam.PolicyStatement({
+          sid: 'NeverLiftTheBoundary',
+          effect: iam.Effect.DENY,
+          actions: ['iam:DeleteRolePermissionsBoundary', 'iam:PutRolePermissionsBoundary'],
+          resources: ['*'],
+        }),
+        new iam.PolicyStatement({
+          sid: 'RegisterOnlyTaggedSageMakerVariantTargets',
+          actions: ['application-autoscaling:RegisterScalableTarget', 'application-autoscaling:TagResource'],
+          resources: targets,
+          conditions: { StringEquals: { ...sagemakerScaling, ...tagging } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'UpdateOrRemoveOnlyTaggedSageMakerVariantTargets',
+          actions: [
+            'application-autoscaling:RegisterScalableTarget',
+            'application-autoscaling:DeregisterScalableTarget',
+            'application-autoscaling:ListTagsForResource',
+          ],
+          resources: targets,
+          conditions: { StringEquals: { ...sagemakerScaling, ...tagged } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'ReadScalableTargets',
+          actions: ['application-autoscaling:DescribeScalableTargets'],
+          resources: ['*'],
+          conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'TheScalingServiceLinkedRole',
+          actions: ['iam:CreateServiceLinkedRole'],
+          resources: [
+            `arn:${Aws.PARTITION}:iam::${this.account}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
+          ],
+          conditions: {
+            StringEquals: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' },
+          },
+        }),
+        new iam.PolicyStatement({
+          sid: 'TheBootstrapVersion',
+          actions: ['ssm:GetParameter', 'ssm:GetParameters'],
+          resources: regions.map((r) =>
+            this.arn('ssm', r, `parameter/cdk-bootstrap/${CALIBRATION_BOOTSTRAP_QUALIFIER}/version`),
+          ),
+        }),
+      ],
+    });
+  }
+}
+
+export interface BuildCiAccessOptions {
+  account: string | undefined;
+  context: (key: string) => string | undefined;
+}
+
+const endpointOf = (modelName: string, model: ModelConfig, calibration: boolean): CiEndpoint => ({
+  modelName,
+  endpoint: calibration ? calibrationEndpointName(model.endpoint) : model.endpoint,
+  variant: model.variant,
+  region: calibration ? calibrationEnv(model, undefined).region : model.region,
+  instanceType: model.instance_type,
+});
+
+/**
+ * The CI-access stacks of a config: `scalegate-ci-access` in production's account (release role,
+ * and the calibration role for models that calibrate there), plus one per other calibration
+ * account.
+ */
+export function buildCiAccess(
+  app: App,
+  config: ScalegateConfig,
+  repository: string,
+  options: BuildCiAccessOptions,
+): CiAccessStack[] {
+  const subject = options.context(CI_ACCESS_CONTEXT.oidcSubject) ?? 'repo-context-ref';
+  if (subject !== 'repo-context-ref' && subject !== 'default') {
+    throw new UsageError(
+      `-c ${CI_ACCESS_CONTEXT.oidcSubject}=${subject}: one of repo-context-ref (the repository's OIDC subject template includes repo, context and ref) or default.`,
+    );
+  }
+  const refs = options
+    .context(CI_ACCESS_CONTEXT.productionRefs)
+    ?.split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  for (const ref of refs ?? []) {
+    if (!/^refs\/(heads|tags)\/[A-Za-z0-9._/*-]+$/.test(ref) || ref === 'refs/heads/*') {
+      throw new UsageError(
+        `-c ${CI_ACCESS_CONTEXT.productionRefs}: ${ref} is not a protected ref pattern (refs/heads/<branch> or refs/tags/<pattern>; never every branch).`,
+      );
+    }
+  }
+  const models = Object.entries(config.models);
+  const byAccount = new Map<string, CiEndpoint[]>();
+  for (const [name, model] of models) {
+    const elsewhere = model.calibration?.account;
+    const key = elsewhere && elsewhere !== options.account ? elsewhere : '';
+    byAccount.set(key, [...(byAccount.get(key) ?? []), endpointOf(name, model, true)]);
+  }
+  const region = models[0]?.[1].region;
+  const common = {
+    repository,
+    oidcProviderArn: options.context(CI_ACCESS_CONTEXT.oidcProviderArn),
+    oidcSubject: subject as OidcSubjectTemplate,
+    productionRefs: refs,
+  };
+  const stacks = [
+    new CiAccessStack(app, 'scalegate-ci-access', {
+      ...common,
+      stackName: 'scalegate-ci-access',
+      env: { account: options.account, region },
+      description: `scalegate CI access of ${repository}: GitHub OIDC release and calibration roles`,
+      calibration: byAccount.get('') ?? [],
+      release: models.map(([name, model]) => endpointOf(name, model, false)),
+    }),
+  ];
+  for (const [account, endpoints] of byAccount) {
+    if (account === '') continue;
+    stacks.push(
+      new CiAccessStack(app, `scalegate-ci-access-calibration-${account}`, {
+        ...common,
+        // The production account's provider ARN does not exist in this account.
+        oidcProviderArn: undefined,
+        stackName: 'scalegate-ci-access-calibration',
+        env: { account, region: endpoints[0]?.region },
+        description: `scalegate CI access of ${repository}: GitHub OIDC calibration role (calibration account)`,
+        calibration: endpoints,
+        release: [],
+      }),
+    );
+  }
+  return stacks;
+}

@@ -1,0 +1,87 @@
+/**
+ * The measurements a plan says it was derived from, found in the artifacts directory, so that the
+ * gate can derive the plan again and refuse one whose values do not follow from them. Found by
+ * the file name the plan recorded, and accepted only when the run id matches; otherwise any
+ * artifact of that kind and model in the directory with the recorded run id (files are renamed,
+ * directories moved). Never "some measurement": a plan whose measurements are absent is refused.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
+import { isUsageError } from './errors.js';
+import { readArtifact } from './io.js';
+
+export interface PlanMeasurements {
+  qmax: QmaxArtifact | null;
+  /** Where the qmax artifact was found (or looked for). */
+  qmaxFile: string;
+  /** null for a plan made with a stated T_total. */
+  ttotal: TtotalArtifact | null;
+  ttotalFile: string | null;
+  /** Why the measurements could not be used; null when everything the plan names was found. */
+  error: string | null;
+}
+
+type Kind = 'qmax' | 'ttotal';
+
+function find<K extends Kind>(
+  kind: K,
+  recorded: { file: string; run_id: string },
+  modelName: string,
+  dir: string,
+): {
+  artifact: (K extends 'qmax' ? QmaxArtifact : TtotalArtifact) | null;
+  file: string;
+  error: string | null;
+} {
+  type A = K extends 'qmax' ? QmaxArtifact : TtotalArtifact;
+  const named = join(dir, basename(recorded.file));
+  const problems: string[] = [];
+  if (existsSync(named)) {
+    try {
+      const artifact = readArtifact(kind, named) as A;
+      if (artifact.run_id === recorded.run_id) return { artifact, file: named, error: null };
+      problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
+    } catch (e) {
+      if (!isUsageError(e)) throw e;
+      problems.push(e.message);
+    }
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    // No directory: nothing to find.
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${kind}-${modelName}-`) || !name.endsWith('.json')) continue;
+    const file = join(dir, name);
+    if (file === named) continue;
+    try {
+      const artifact = readArtifact(kind, file) as A;
+      if (artifact.run_id === recorded.run_id) return { artifact, file, error: null };
+    } catch (e) {
+      if (!isUsageError(e)) throw e;
+    }
+  }
+  return {
+    artifact: null,
+    file: named,
+    error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+  };
+}
+
+export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): PlanMeasurements {
+  const qmax = find('qmax', plan.inputs.qmax, plan.model_name, artifactsDir);
+  const ttotal = plan.inputs.ttotal
+    ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
+    : null;
+  const errors = [qmax.error, ttotal?.error ?? null].filter((e): e is string => e !== null);
+  return {
+    qmax: qmax.artifact,
+    qmaxFile: qmax.file,
+    ttotal: ttotal?.artifact ?? null,
+    ttotalFile: ttotal?.file ?? null,
+    error: errors.length ? errors.join('; ') : null,
+  };
+}

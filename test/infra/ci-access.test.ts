@@ -1,0 +1,265 @@
+/**
+ * The CI access as code (infra/lib/ci-access-stack.ts), asserted on the synthesized template: who
+ * may assume each role (trust conditions) and what each may do (policy conditions). Each test
+ * names the escalation it prevents.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import {
+  CALIBRATION_BOUNDARY_POLICY,
+  CALIBRATION_EXECUTION_POLICY,
+  CALIBRATION_TAG_KEY,
+} from '../../infra/lib/calibration.js';
+import { buildCiAccess, type CiAccessStack } from '../../infra/lib/ci-access-stack.js';
+import type { ScalegateConfig } from '../../src/model/index.js';
+import { kokoroModel } from './fixtures.js';
+import { TEST_ACCOUNT } from './helpers.js';
+
+const SUB = 'token.actions.githubusercontent.com:sub';
+const AUD = 'token.actions.githubusercontent.com:aud';
+
+interface Statement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource?: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+  Principal?: Record<string, unknown>;
+}
+
+function build(config: ScalegateConfig, context: Record<string, string> = {}): CiAccessStack[] {
+  const app = new App();
+  return buildCiAccess(app, config, 'acme/speech', { account: TEST_ACCOUNT, context: (k) => context[k] });
+}
+
+const config: ScalegateConfig = { models: { 'kokoro-82m': kokoroModel() } };
+const [stack] = build(config);
+if (!stack) throw new Error('no CI-access stack');
+const template = Template.fromStack(stack);
+
+const roleNamed = (name: string) => {
+  const found = Object.values(template.findResources('AWS::IAM::Role')).find(
+    (r) => (r as { Properties: { RoleName?: string } }).Properties.RoleName === name,
+  ) as { Properties: { AssumeRolePolicyDocument: { Statement: Statement[] } } } | undefined;
+  if (!found) throw new Error(`no role ${name}`);
+  return found.Properties;
+};
+/** Every statement of the inline policies attached to a role (by its logical id prefix). */
+const statementsOf = (logicalPrefix: string): Statement[] =>
+  Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([, r]) =>
+      JSON.stringify((r as { Properties: { Roles: unknown } }).Properties.Roles).includes(logicalPrefix),
+    )
+    .flatMap(
+      ([, r]) =>
+        (r as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument
+          .Statement,
+    );
+const managedPolicy = (name: string): Statement[] => {
+  const found = Object.values(template.findResources('AWS::IAM::ManagedPolicy')).find(
+    (r) => (r as { Properties: { ManagedPolicyName: string } }).Properties.ManagedPolicyName === name,
+  ) as { Properties: { PolicyDocument: { Statement: Statement[] } } } | undefined;
+  if (!found) throw new Error(`no managed policy ${name}`);
+  return found.Properties.PolicyDocument.Statement;
+};
+const actions = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const withAction = (statements: Statement[], action: string) =>
+  statements.filter((s) => actions(s).includes(action));
+const json = (x: unknown) => JSON.stringify(x);
+
+describe('trust: who may assume the roles', () => {
+  it('creates the GitHub OIDC provider for the sts.amazonaws.com audience', () => {
+    template.hasResourceProperties('Custom::AWSCDKOpenIdConnectProvider', {
+      Url: 'https://token.actions.githubusercontent.com',
+      ClientIDList: ['sts.amazonaws.com'],
+    });
+  });
+
+  it('trusts the calibration role only for environment:calibration of this repository (no pull_request, no branch wildcard)', () => {
+    const trust = roleNamed('scalegate-calibration').AssumeRolePolicyDocument.Statement;
+    expect(trust).toHaveLength(1);
+    const [statement] = trust as [Statement];
+    expect(statement.Action).toBe('sts:AssumeRoleWithWebIdentity');
+    expect(statement.Condition).toEqual({
+      StringEquals: { [AUD]: 'sts.amazonaws.com' },
+      StringLike: { [SUB]: ['repo:acme/speech:environment:calibration:ref:*'] },
+    });
+    expect(json(trust)).not.toMatch(/pull_request|ref:refs\/heads\/\*|repo:acme\/speech:\*/);
+  });
+
+  it('trusts the release role only for environment:production on the protected refs', () => {
+    const [statement] = roleNamed('scalegate-release').AssumeRolePolicyDocument.Statement as [Statement];
+    expect(statement.Condition).toEqual({
+      StringEquals: { [AUD]: 'sts.amazonaws.com' },
+      StringLike: {
+        [SUB]: [
+          'repo:acme/speech:environment:production:ref:refs/heads/main',
+          'repo:acme/speech:environment:production:ref:refs/tags/v*',
+        ],
+      },
+    });
+  });
+
+  it('with GitHub’s default subject template, trusts exactly the environment subjects', () => {
+    const [other] = build(config, { 'scalegate:oidcSubject': 'default' });
+    const t = Template.fromStack(other as CiAccessStack);
+    const subs = Object.values(t.findResources('AWS::IAM::Role')).map((r) =>
+      json((r as { Properties: { AssumeRolePolicyDocument: unknown } }).Properties.AssumeRolePolicyDocument),
+    );
+    expect(subs.join()).toContain('"repo:acme/speech:environment:calibration"');
+    expect(subs.join()).toContain('"repo:acme/speech:environment:production"');
+  });
+
+  it('refuses every-branch production refs (refs/heads/*) and a malformed repository', () => {
+    expect(() => build(config, { 'scalegate:productionRefs': 'refs/heads/*' })).toThrow(
+      /not a protected ref pattern/,
+    );
+    expect(() =>
+      buildCiAccess(new App(), config, 'acme', { account: TEST_ACCOUNT, context: () => undefined }),
+    ).toThrow(/OWNER\/REPO/);
+  });
+});
+
+describe('the calibration role: measures the calibration endpoint, changes nothing of production', () => {
+  const statements = statementsOf('CalibrationRole');
+
+  it('conditions RegisterScalableTarget on the sagemaker namespace, the variant dimension and the calibration tag', () => {
+    const register = withAction(statements, 'application-autoscaling:RegisterScalableTarget');
+    expect(register).toHaveLength(1);
+    expect(register[0]?.Condition).toEqual({
+      StringEquals: {
+        'application-autoscaling:service-namespace': 'sagemaker',
+        'application-autoscaling:scalable-dimension': 'sagemaker:variant:DesiredInstanceCount',
+        [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: ['kokoro-82m'],
+      },
+    });
+    expect(json(register[0]?.Resource)).toContain(
+      ':application-autoscaling:us-east-1:111122223333:scalable-target/*',
+    );
+  });
+
+  it('invokes and pins only the calibration endpoint (never the production one)', () => {
+    const write = withAction(statements, 'sagemaker:UpdateEndpointWeightsAndCapacities');
+    expect(write).toHaveLength(1);
+    expect(json(write[0]?.Resource)).toContain(
+      ':sagemaker:us-east-1:111122223333:endpoint/speech-kokoro-82m-calibration',
+    );
+    expect(json(withAction(statements, 'sagemaker:InvokeEndpoint'))).not.toMatch(
+      /endpoint\/speech-kokoro-82m"/,
+    );
+  });
+
+  it('assumes only the calibration bootstrap roles, never the default (admin) CDK bootstrap', () => {
+    const assume = withAction(statements, 'sts:AssumeRole');
+    expect(assume).toHaveLength(1);
+    expect(json(assume)).toContain('cdk-sgcal-deploy-role-111122223333-us-east-1');
+    expect(json(statements)).not.toContain('hnb659fds');
+    expect(json(statements)).not.toContain('cdk-*');
+  });
+
+  it('has no wildcard action and no write action without a resource or condition', () => {
+    expect(statements.length).toBeGreaterThan(5);
+    for (const s of statements) {
+      expect(actions(s).every((a) => !a.endsWith('*'))).toBe(true);
+      if (json(s.Resource) === '"*"') expect(s.Condition, s.Sid).toBeDefined();
+    }
+  });
+});
+
+describe('the release role: deploys through the production bootstrap, freezes nothing', () => {
+  const statements = statementsOf('ReleaseRole');
+
+  it('reads the production endpoint and assumes the default bootstrap roles, and nothing that changes scaling', () => {
+    expect(json(withAction(statements, 'sts:AssumeRole'))).toContain(
+      'cdk-hnb659fds-deploy-role-111122223333-us-east-1',
+    );
+    for (const write of [
+      'application-autoscaling:RegisterScalableTarget',
+      'sagemaker:UpdateEndpointWeightsAndCapacities',
+      'sagemaker:InvokeEndpoint',
+    ]) {
+      expect(withAction(statements, write)).toEqual([]);
+    }
+    expect(json(withAction(statements, 'sagemaker:DescribeEndpoint'))).toContain(
+      'endpoint/speech-kokoro-82m"',
+    );
+  });
+});
+
+describe('the calibration CloudFormation execution policy (instead of AdministratorAccess)', () => {
+  const policy = managedPolicy(CALIBRATION_EXECUTION_POLICY);
+
+  it('creates endpoints only named *-calibration, and models/configs only tagged as calibration’s', () => {
+    const create = withAction(policy, 'sagemaker:CreateEndpoint').filter((s) => s.Effect === 'Allow');
+    const endpointResources = create.map((s) => json(s.Resource)).join();
+    expect(endpointResources).toContain('endpoint/speech-kokoro-82m-calibration');
+    expect(endpointResources).not.toMatch(/endpoint\/speech-kokoro-82m"/);
+    const createModel = withAction(policy, 'sagemaker:CreateModel');
+    expect(createModel[0]?.Condition).toEqual({
+      StringEquals: { [`aws:RequestTag/${CALIBRATION_TAG_KEY}`]: ['kokoro-82m'] },
+    });
+  });
+
+  it('denies endpoint configs on instance types the config does not name', () => {
+    const deny = policy.find(
+      (s) => s.Effect === 'Deny' && actions(s).includes('sagemaker:CreateEndpointConfig'),
+    );
+    expect(deny?.Condition).toEqual({
+      'ForAnyValue:StringNotEquals': { 'sagemaker:InstanceTypes': ['ml.g5.xlarge'] },
+    });
+  });
+
+  it('creates roles only under the calibration path and only with the boundary, and passes only those to SageMaker', () => {
+    const create = withAction(policy, 'iam:CreateRole');
+    expect(create).toHaveLength(1);
+    expect(json(create[0]?.Resource)).toContain(':role/scalegate-calibration/*');
+    expect(json(create[0]?.Condition)).toContain(`policy/${CALIBRATION_BOUNDARY_POLICY}`);
+    expect(json(create[0]?.Condition)).toContain('iam:PermissionsBoundary');
+    const pass = withAction(policy, 'iam:PassRole');
+    expect(json(pass[0]?.Resource)).toContain(':role/scalegate-calibration/*');
+    expect(pass[0]?.Condition).toEqual({
+      StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
+    });
+    const lift = policy.find(
+      (s) => s.Effect === 'Deny' && actions(s).includes('iam:DeleteRolePermissionsBoundary'),
+    );
+    expect(lift).toBeDefined();
+  });
+
+  it('registers scalable targets only in the sagemaker namespace, variant dimension, tagged', () => {
+    const register = withAction(policy, 'application-autoscaling:RegisterScalableTarget');
+    expect(register).toHaveLength(2); // creating (request tag) and updating (resource tag)
+    for (const s of register) {
+      const equals = s.Condition?.StringEquals ?? {};
+      expect(equals['application-autoscaling:service-namespace']).toBe('sagemaker');
+      expect(equals['application-autoscaling:scalable-dimension']).toBe(
+        'sagemaker:variant:DesiredInstanceCount',
+      );
+      expect(Object.keys(equals).some((k) => k.endsWith(`/${CALIBRATION_TAG_KEY}`))).toBe(true);
+    }
+  });
+
+  it('grants no wildcard action and nothing on CloudFormation, S3 or Lambda', () => {
+    for (const s of policy) expect(actions(s).every((a) => !a.endsWith('*'))).toBe(true);
+    expect(json(policy)).not.toMatch(/"(cloudformation|s3|lambda|codebuild):/);
+  });
+});
+
+describe('calibration in another account', () => {
+  it('puts the calibration role in that account’s own stack, and only the release role in production’s', () => {
+    const stacks = build({
+      models: { 'kokoro-82m': kokoroModel({ calibration: { account: '444455556666' } }) },
+    });
+    expect(stacks.map((s) => [s.stackName, s.account])).toEqual([
+      ['scalegate-ci-access', TEST_ACCOUNT],
+      ['scalegate-ci-access-calibration', '444455556666'],
+    ]);
+    expect(stacks[0]?.calibrationRole).toBeNull();
+    expect(stacks[0]?.releaseRole).not.toBeNull();
+    expect(stacks[1]?.releaseRole).toBeNull();
+    expect(json(Template.fromStack(stacks[1] as CiAccessStack).toJSON())).toContain(
+      'cdk-sgcal-deploy-role-444455556666-us-east-1',
+    );
+  });
+});

@@ -1,0 +1,197 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ArrivalSpec,
+  constantProfile,
+  scheduleIdentity,
+  shardArrivals,
+} from '../../src/load/arrivals.js';
+import { VirtualClock } from '../../src/load/clock.js';
+import {
+  decodeWindow,
+  mergeOpenLoop,
+  quantileMs,
+  RELATIVE_PRECISION,
+  sumWindows,
+} from '../../src/load/histograms.js';
+import { createHttpTransport } from '../../src/load/http-transport.js';
+import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from '../../src/load/open-loop.js';
+import { openLoopHistogramsSchema } from '../../src/model/histograms.js';
+import { simulatedServer } from './fixtures/simulated-server.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+// 29 prompts of different lengths: service time follows the text, as in TTS.
+const BODIES = Array.from(
+  { length: 29 },
+  (_, i) => new Uint8Array(Buffer.from(JSON.stringify({ text: 'x'.repeat(5 + 3 * i) }))),
+);
+const serviceOf = (body: Uint8Array): number => 8 + body.byteLength / 4;
+
+const START_AT_WALL = '2026-11-30T12:00:00.000Z';
+
+/** Runs the shards of `spec` (one engine each) on one simulated clock against one shared server. */
+async function simulate(spec: ArrivalSpec, shards: number, maxOutstanding = 1000) {
+  const clock = new VirtualClock();
+  const server = simulatedServer({ clock, slots: 4, serviceMs: serviceOf });
+  const identity = scheduleIdentity(spec);
+  const runs = Array.from({ length: shards }, (_, index) => {
+    const engine = new OpenLoopEngine({
+      transport: server,
+      bodies: BODIES,
+      requestTimeoutMs: 30_000,
+      maxOutstanding,
+      windowMs: 1000,
+      clock,
+    });
+    return engine
+      .run(shardArrivals(spec, { index, count: shards }), 0)
+      .then((summary) => ({ summary, index }));
+  });
+  await clock.run();
+  const done = await Promise.all(runs);
+  // Through JSON and the schema, as shard files would travel.
+  return done.map(({ summary, index }) => ({
+    summary,
+    file: openLoopHistogramsSchema.parse(
+      JSON.parse(
+        JSON.stringify(openLoopHistograms(summary, identity, START_AT_WALL, 1000, { index, count: shards })),
+      ),
+    ),
+  }));
+}
+
+describe('open-loop engine: shards of one seeded schedule merge into the single-process run', () => {
+  it('two shards merged add up exactly to one process and give its p95 within the histogram precision (a merge that loses or double-counts a shard fails)', async () => {
+    const spec: ArrivalSpec = { process: 'poisson', profile: constantProfile(150, 20), seed: 11 };
+    const [single] = await simulate(spec, 1);
+    const shards = await simulate(spec, 2);
+    const merged = mergeOpenLoop(shards.map((s, i) => ({ source: `shard-${i}.json`, data: s.file })));
+    const one = single?.file;
+    if (!one) throw new Error('no single run');
+    // Counts add exactly, window by window.
+    expect(merged.windows.map((w) => [w.index, w.offered, w.sent, w.outcome_counts])).toEqual(
+      one.windows.map((w) => [w.index, w.offered, w.sent, w.outcome_counts]),
+    );
+    const total = (file: typeof one) => sumWindows(file.windows.map((w) => decodeWindow(w, 'test')));
+    const a = total(one);
+    const b = total(merged);
+    expect(b.offered).toBe(scheduleIdentity(spec).arrivals);
+    expect(b.series.ttfab_intended.totalCount).toBe(a.series.ttfab_intended.totalCount);
+    const p95Single = quantileMs(a.series.ttfab_intended, 0.95) as number;
+    const p95Merged = quantileMs(b.series.ttfab_intended, 0.95) as number;
+    expect(p95Single).toBeGreaterThan(0);
+    expect(Math.abs(p95Merged - p95Single)).toBeLessThanOrEqual(p95Single * RELATIVE_PRECISION);
+    // Each shard alone sent about half, not all: the split is real.
+    const shardSent = shards.map((s) => s.summary.sent);
+    expect(shardSent[0] ?? 0).toBeLessThan(a.sent);
+    expect((shardSent[0] ?? 0) + (shardSent[1] ?? 0)).toBe(a.sent);
+  });
+
+  it('an arrival beyond the outstanding cap is counted as client_dropped in its window, never skipped silently', async () => {
+    const clock = new VirtualClock();
+    // One slot, 100 ms each, 100 arrivals/s: the queue grows until the cap of 5 refuses arrivals.
+    const server = simulatedServer({ clock, slots: 1, serviceMs: () => 100 });
+    const records: OpenLoopRecord[] = [];
+    const engine = new OpenLoopEngine({
+      transport: server,
+      bodies: BODIES,
+      requestTimeoutMs: 30_000,
+      maxOutstanding: 5,
+      clock,
+      onRecord: (r) => records.push(r),
+    });
+    const run = engine.run(
+      shardArrivals({ process: 'constant', profile: constantProfile(100, 1), seed: 0 }),
+      0,
+    );
+    await clock.run();
+    const summary = await run;
+    expect(summary.offered).toBe(100);
+    expect(summary.dropped).toBeGreaterThan(0);
+    expect(summary.sent + summary.dropped).toBe(100);
+    expect(server.received).toBe(summary.sent);
+    expect(summary.peakOutstanding).toBe(5);
+    const counted = summary.windows.reduce((n, w) => n + (w.outcomes.client_dropped ?? 0), 0);
+    expect(counted).toBe(summary.dropped);
+    expect(records.filter((r) => r.outcome === 'client_dropped')).toHaveLength(summary.dropped);
+    expect(records).toHaveLength(100);
+  });
+});
+
+describe('open-loop engine: coordinated omission', () => {
+  it('intended-time TTFAB shows a 1 s stall for every request scheduled inside it, where actual-send TTFAB does not', async () => {
+    // The server shares this process: its stall (a synchronous 1 s block, like a stop-the-world
+    // pause) also holds the sender, so requests scheduled inside it are sent late, after it.
+    let stall: { from: number; to: number } | null = null;
+    const blocker = new Int32Array(new SharedArrayBuffer(4));
+    const server: Server = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        if (Buffer.concat(parts).toString().includes('stall') && stall === null) {
+          const from = performance.now();
+          Atomics.wait(blocker, 0, 0, 1000);
+          stall = { from, to: performance.now() };
+        }
+        res.writeHead(200, { 'Content-Type': 'audio/wav' });
+        res.end(Buffer.alloc(64, 1));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
+    const transport = createHttpTransport({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      maxConcurrency: 500,
+    });
+    cleanups.push(() => transport.close());
+    // 200 req/s for 2 s; request 100 (t = 0.5 s) carries the stall.
+    const bodies = Array.from(
+      { length: 400 },
+      (_, i) => new Uint8Array(Buffer.from(JSON.stringify({ text: i === 100 ? 'stall' : 'ok' }))),
+    );
+    const records: OpenLoopRecord[] = [];
+    const engine = new OpenLoopEngine({
+      transport,
+      bodies,
+      requestTimeoutMs: 10_000,
+      maxOutstanding: 500,
+      onRecord: (r) => records.push(r),
+    });
+    const summary = await engine.run(
+      shardArrivals({ process: 'constant', profile: constantProfile(200, 2), seed: 0 }),
+      performance.now() + 20,
+    );
+    const s = stall as { from: number; to: number } | null;
+    if (!s) throw new Error('the stall request never reached the server');
+    expect(summary.sent).toBe(400);
+    const inside = records.filter((r) => r.intendedAt > s.from && r.intendedAt < s.to);
+    // 200/s over ~1 s: about 200 requests were due while the process stood still.
+    expect(inside.length).toBeGreaterThan(150);
+    expect(inside.every((r) => r.outcome === 'ok')).toBe(true);
+    const shows = (measured: number | null, r: OpenLoopRecord) =>
+      (measured as number) + (r.connectMs ?? 0) >= s.to - r.intendedAt;
+    // Every one of them: TTFAB from the intended time covers the rest of the stall.
+    expect(inside.filter((r) => !shows(r.ttfabIntendedMs, r))).toEqual([]);
+    // The naive measure, from the (late) actual send, misses it for those due in its first half.
+    const early = inside.filter((r) => r.intendedAt < (s.from + s.to) / 2);
+    expect(early.length).toBeGreaterThan(50);
+    expect(early.filter((r) => shows(r.ttfabSentMs, r)).length).toBeLessThan(early.length / 2);
+    // And the histograms say the same: intended-time p99 holds the stall, send lag explains it.
+    const all = sumWindows(summary.windows);
+    expect(quantileMs(all.series.ttfab_intended, 0.99) as number).toBeGreaterThan(
+      quantileMs(all.series.ttfab_sent, 0.99) as number,
+    );
+    expect(quantileMs(all.series.send_lag, 0.99) as number).toBeGreaterThan(0.5 * (s.to - s.from));
+  });
+});

@@ -94,7 +94,6 @@ export class OpenLoopEngine {
   private dropped = 0;
   private stopping = false;
   private cancelTick: (() => void) | null = null;
-  private wake: (() => void) | null = null;
 
   constructor(private readonly options: OpenLoopOptions) {
     if (options.bodies.length === 0) throw new Error('the load engine needs at least one request body');
@@ -118,7 +117,6 @@ export class OpenLoopEngine {
     const iterator = arrivals[Symbol.iterator]();
     let next: Arrival | null = iterator.next().value ?? null;
     await new Promise<void>((resolve) => {
-      this.wake = resolve;
       const tick = (): void => {
         this.cancelTick = null;
         const now = this.clock.now();
@@ -142,7 +140,6 @@ export class OpenLoopEngine {
       this.tickNow = tick;
       tick();
     });
-    this.wake = null;
     this.tickNow = null;
     return {
       startAt,

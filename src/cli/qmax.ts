@@ -3,7 +3,7 @@ import { createAwsClients, destroyAwsClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { LADDER_DEFAULTS, runQmax } from '../commands/qmax.js';
 import { createProgressRenderer } from '../load/progress.js';
-import { parseTransportKind } from '../load/transports.js';
+import { parseTransportKind, TRANSPORT_HELP } from '../load/transports.js';
 import {
   addModelOptions,
   jsonOption,
@@ -80,10 +80,9 @@ export function registerQmax(program: Command): void {
   command
     .option('--target <url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)')
     .addOption(
-      new Option(
-        '--transport <kind>',
-        'response-stream (SageMaker) or http (default: http with --target)',
-      ).argParser((v: string) => parseTransportKind(v)),
+      new Option('--transport <kind>', `${TRANSPORT_HELP} (default: http with --target)`).argParser(
+        (v: string) => parseTransportKind(v),
+      ),
     )
     .option('--slo-ms <ms>', 'p95 TTFAB SLO (default: the model config)', positiveNumber('--slo-ms'))
     .addOption(

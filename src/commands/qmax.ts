@@ -23,9 +23,9 @@ import {
 } from '../load/ladder.js';
 import { type ProgressSink, silentProgress } from '../load/progress.js';
 import { defaultPromptSet, encodePrompts, loadPrompts, type PromptSet } from '../load/prompts.js';
-import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
+import { createLoadRuntimeClient } from '../load/response-stream-transport.js';
 import { type RungMeasurement, runRung, validateRungTimes } from '../load/rung.js';
-import { parseTransportKind } from '../load/transports.js';
+import { createSageMakerTransport, isSageMakerTransport, parseTransportKind } from '../load/transports.js';
 import type { Transport, TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
 import type { ModelConfig } from '../model/config.js';
@@ -147,9 +147,9 @@ export function resolveQmax(options: QmaxOptions): ResolvedQmax {
   if (transport === 'http' && !options.target) {
     throw new UsageError('--transport http needs --target http://HOST:PORT (the container to measure).');
   }
-  if (transport === 'response-stream' && options.target) {
+  if (isSageMakerTransport(transport) && options.target) {
     throw new UsageError(
-      '--target measures a container directly over http; drop --transport response-stream, or drop --target to measure the endpoint.',
+      `--target measures a container directly over http; drop --transport ${transport}, or drop --target to measure the endpoint.`,
     );
   }
   const targetUrl = options.target ? invocationsUrl(options.target).toString() : null;
@@ -211,7 +211,7 @@ export function resolveQmax(options: QmaxOptions): ResolvedQmax {
     settleS,
     runs,
     requestTimeoutS,
-    cloudwatch: transport === 'response-stream' && options.cloudwatch !== false,
+    cloudwatch: isSageMakerTransport(transport) && options.cloudwatch !== false,
     minSamples,
     prompts,
     targetUrl,
@@ -244,7 +244,7 @@ export function qmaxSchedule(options: QmaxOptions, resolved: ResolvedQmax): Qmax
       ? Math.max(resolved.holdS, resolved.settleS + 2 * CW_PERIOD_S)
       : resolved.holdS;
   const rungSeconds = worst.rungs * perRung * resolved.runs;
-  const live = resolved.transport === 'response-stream';
+  const live = isSageMakerTransport(resolved.transport);
   const instanceMinutes = live ? rungSeconds / 60 : 0;
   const hourly = options.model.instance_hourly_usd ?? null;
   const notes: string[] = [];
@@ -588,7 +588,7 @@ function report(artifact: QmaxArtifact, file: string | null, restore: RestoreRep
   );
   lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
   for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
-  if (artifact.transport === 'response-stream') {
+  if (isSageMakerTransport(artifact.transport)) {
     lines.push(
       artifact.cloudwatch.joined
         ? `CloudWatch joined${artifact.cloudwatch.error ? ` (partly: ${artifact.cloudwatch.error})` : ''}`
@@ -619,7 +619,7 @@ export async function runQmax(
   }
   const progress = deps.progress ?? silentProgress;
   const log = (line: string) => progress({ type: 'log', line });
-  const live = resolved.transport === 'response-stream';
+  const live = isSageMakerTransport(resolved.transport);
   const clients = deps.clients;
   if (live && !clients) throw new Error('qmax over response-stream needs AWS clients');
   const runId = newRunId();
@@ -647,8 +647,8 @@ export async function runQmax(
   const maxConcurrency = resolved.ladder.maxConcurrency;
   const transport = deps.createTransport
     ? deps.createTransport(resolved.transport, maxConcurrency)
-    : live
-      ? createResponseStreamTransport({
+    : isSageMakerTransport(resolved.transport)
+      ? createSageMakerTransport(resolved.transport, {
           runtime: createLoadRuntimeClient({ region: options.region, maxConcurrency, ...deps.loadClient }),
           endpoint: options.endpoint,
           variant: options.variant,

@@ -1,8 +1,29 @@
 /** Which transports exist, and the one that does not (yet). */
 import { UsageError } from '../model/errors.js';
-import type { TransportKind } from './types.js';
+import {
+  createResponseStreamTransport,
+  createSdkResponseStreamTransport,
+  type ResponseStreamTransportOptions,
+} from './response-stream-transport.js';
+import type { Transport, TransportKind } from './types.js';
 
-export const TRANSPORT_KINDS: readonly TransportKind[] = ['response-stream', 'http'];
+export const TRANSPORT_KINDS: readonly TransportKind[] = ['response-stream', 'http', 'sdk'];
+
+/** One line per kind, for flag help. */
+export const TRANSPORT_HELP =
+  'response-stream (SageMaker InvokeEndpointWithResponseStream, lean), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)';
+
+/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
+export const isSageMakerTransport = (kind: TransportKind): kind is 'response-stream' | 'sdk' =>
+  kind === 'response-stream' || kind === 'sdk';
+
+/** The SageMaker transport of `kind`. */
+export function createSageMakerTransport(
+  kind: 'response-stream' | 'sdk',
+  options: ResponseStreamTransportOptions,
+): Transport {
+  return kind === 'sdk' ? createSdkResponseStreamTransport(options) : createResponseStreamTransport(options);
+}
 
 const BIDI = new Set([
   'bidirectional',
@@ -21,7 +42,7 @@ export function parseTransportKind(name: string, flag = '--transport'): Transpor
       `${flag} ${name}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate ` +
         'HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has ' +
         'no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with `response-stream` ' +
-        '(InvokeEndpointWithResponseStream) or `http` (the container directly).',
+        '(InvokeEndpointWithResponseStream; `sdk` for the same through the SDK client) or `http` (the container directly).',
     );
   }
   throw new UsageError(`${flag} ${name}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`);

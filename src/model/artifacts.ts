@@ -18,7 +18,7 @@ export const provenanceSchema = z.object({
   note: z.string().nullable(),
 });
 
-export const transportSchema = z.enum(['response-stream', 'http']);
+export const transportSchema = z.enum(['response-stream', 'http', 'sdk']);
 export type Transport = z.infer<typeof transportSchema>;
 
 export const intervalSchema = z.object({ low: z.number(), high: z.number() });

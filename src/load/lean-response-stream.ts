@@ -117,7 +117,10 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
   const path = `/endpoints/${encodeLabel(options.endpoint)}/invocations-response-stream`;
 
   let resolving: Promise<Resolved> | null = null;
-  const resolve = (): Promise<Resolved> => {
+  // Once resolved, used directly: no promise hop on the hot path.
+  let ready: Resolved | null = null;
+  const resolve = (): Promise<Resolved> | Resolved => {
+    if (ready) return ready;
     resolving ??= (async () => {
       const config = runtime.config;
       const region = await config.region();
@@ -134,7 +137,8 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
         credentials: config.credentials,
         sha256: Sha256,
       });
-      return { url: new URL(endpoint.url.toString()), signer, region };
+      ready = { url: new URL(endpoint.url.toString()), signer, region };
+      return ready;
     })();
     resolving.catch(() => {
       resolving = null;
@@ -149,7 +153,8 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
     let resolved: Resolved;
     let signed: { headers: Record<string, string> };
     try {
-      resolved = await resolve();
+      const r = resolve();
+      resolved = r instanceof Promise ? await r : r;
       const { url } = resolved;
       const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
       // The SDK's header order: serializer, content-length, user agent, host, retry, then the signer's.

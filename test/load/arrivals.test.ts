@@ -10,7 +10,9 @@ import {
   scheduleOffsets,
   shardArrivals,
 } from '../../src/load/arrivals.js';
-import { loadReplay, loadSchedule } from '../../src/load/schedule-file.js';
+import { openLoopEventLine } from '../../src/load/events.js';
+import type { OpenLoopRecord } from '../../src/load/open-loop.js';
+import { loadReplay, loadSchedule, parseReplay } from '../../src/load/schedule-file.js';
 import { UsageError } from '../../src/model/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-arrivals-'));
@@ -86,6 +88,34 @@ describe('deterministic schedules and shards', () => {
     const parts = [0, 1, 2].flatMap((index) => [...shardArrivals(spec, { index, count: 3 })]);
     expect(parts.length).toBe(all.length);
     expect(parts.sort((a, b) => a.seq - b.seq)).toEqual(all);
+  });
+
+  it('an open-loop events file replays its intended send times, not its late actual sends', () => {
+    const record = (seq: number, intendedAt: number, sentAt: number): OpenLoopRecord => ({
+      seq,
+      promptIndex: 0,
+      window: 0,
+      intendedAt,
+      sentAt,
+      firstAudioAt: null,
+      endedAt: null,
+      connectMs: null,
+      sendLagMs: sentAt - intendedAt,
+      ttfabIntendedMs: null,
+      ttfabSentMs: null,
+      latencyIntendedMs: null,
+      latencySentMs: null,
+      outcome: 'ok',
+      status: 200,
+      bytes: 0,
+      error: null,
+      stopped: false,
+    });
+    const lines = [record(0, 1000, 1000.5), record(1, 1250, 1900), record(2, 1500, 1901)].map((r) =>
+      openLoopEventLine(r),
+    );
+    const offsets = parseReplay(lines.join('\n'), 'events.jsonl');
+    expect(offsets.map((v) => Math.round(v))).toEqual([0, 250, 500]);
   });
 
   it('replay keeps the recorded gaps, relative to the first timestamp', () => {

@@ -190,3 +190,27 @@ export function parseShard(text: string, flag = '--shard'): Shard {
   }
   return { index, count };
 }
+
+/**
+ * `--start-at`: the wall time (ISO-8601 with a zone) at which schedule offset 0 falls, shared by
+ * every shard. It must lie ahead of `nowMs` (a start in the past would send the missed arrivals in
+ * one burst and measure the burst), and not absurdly far (a typo: a day at most).
+ */
+export function parseStartAt(text: string, nowMs: number, flag = '--start-at'): number {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+  const wall = iso.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN;
+  if (!Number.isFinite(wall)) {
+    throw new UsageError(
+      `${flag} ${text}: not an ISO-8601 time with a zone (e.g. 2026-11-30T12:00:00Z); give every shard the same one.`,
+    );
+  }
+  if (wall <= nowMs) {
+    throw new UsageError(
+      `${flag} ${text}: lies ${((nowMs - wall) / 1000).toFixed(1)} s in the past; choose a start every shard reaches before it (a few seconds ahead).`,
+    );
+  }
+  if (wall - nowMs > 86_400_000) {
+    throw new UsageError(`${flag} ${text}: lies more than a day ahead; check the date.`);
+  }
+  return wall;
+}

@@ -6,6 +6,7 @@ import {
   type ArrivalSpec,
   constantProfile,
   parseShard,
+  parseStartAt,
   scheduleIdentity,
   scheduleOffsets,
   shardArrivals,
@@ -169,5 +170,14 @@ describe('bad schedule input is refused naming the file (exit 2), never half-app
   it('a shard outside 0..n-1', () => {
     expect(() => parseShard('2/2')).toThrow(/--shard 2\/2: use i\/n with 0 <= i < n/);
     expect(parseShard('1/3')).toEqual({ index: 1, count: 3 });
+  });
+  it('a --start-at that is not a zoned ISO time, lies in the past, or more than a day ahead', () => {
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    expect(parseStartAt('2026-11-30T12:00:05Z', now)).toBe(now + 5000);
+    expect(() => parseStartAt('2026-11-30 12:00', now)).toThrow(
+      /--start-at 2026-11-30 12:00: not an ISO-8601 time with a zone/,
+    );
+    expect(() => parseStartAt('2026-11-30T11:59:58Z', now)).toThrow(/lies 2.0 s in the past/);
+    expect(() => parseStartAt('2026-12-02T12:00:00Z', now)).toThrow(/more than a day ahead/);
   });
 });

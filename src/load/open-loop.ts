@@ -69,6 +69,11 @@ export interface OpenLoopSummary {
   sent: number;
   dropped: number;
   peakOutstanding: number;
+  /**
+   * Share of the run this process's event loop was busy (0..1; null on a virtual clock). Near 1
+   * the client, not the server, limits the schedule: the send lag shows by how much.
+   */
+  loopUtilization: number | null;
   windows: LiveWindow[];
 }
 
@@ -115,6 +120,7 @@ export class OpenLoopEngine {
    */
   async run(arrivals: Iterable<Arrival>, startAt: number): Promise<OpenLoopSummary> {
     const iterator = arrivals[Symbol.iterator]();
+    const elu = this.clock === realClock ? performance.eventLoopUtilization() : null;
     let next: Arrival | null = iterator.next().value ?? null;
     await new Promise<void>((resolve) => {
       const tick = (): void => {
@@ -148,6 +154,7 @@ export class OpenLoopEngine {
       sent: this.sent,
       dropped: this.dropped,
       peakOutstanding: this.peak,
+      loopUtilization: elu ? performance.eventLoopUtilization(elu).utilization : null,
       windows: [...this.windows.values()].sort((a, b) => a.index - b.index),
     };
   }

@@ -56,6 +56,8 @@ const encodeLabel = (s: string): string =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const MAX_ERROR_BODY = 4096;
+/** Larger than any event-stream message SageMaker sends (payload parts are far smaller). */
+const MAX_FRAME = 32 * 1024 * 1024;
 
 interface Resolved {
   url: URL;
@@ -243,6 +245,12 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
           pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
           while (pending.length >= 4) {
             const length = pending.readUInt32BE(0);
+            // A prelude (12 bytes) and a message CRC (4) at least; far beyond any payload part: corrupt.
+            if (length < 16 || length > MAX_FRAME) {
+              res.destroy();
+              finish({ outcome: 'error', status, error: `event stream: a frame of ${length} bytes` });
+              return;
+            }
             if (pending.length < length) break;
             const frame = pending.subarray(0, length);
             pending = pending.subarray(length);

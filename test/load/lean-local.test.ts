@@ -51,7 +51,12 @@ async function burst(
   return Promise.all(
     Array.from({ length: n }, async () => {
       let bytes = 0;
-      const probe = { payload: (b: number) => void (bytes += b), connection: () => {} };
+      const probe = {
+        payload: (b: number) => {
+          bytes += b;
+        },
+        connection: () => {},
+      };
       const r = await t.invoke(body, probe, new AbortController().signal);
       return { ...r, bytes };
     }),

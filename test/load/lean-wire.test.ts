@@ -126,4 +126,47 @@ describe('lean response-stream transport: the SDK wire request', () => {
     expect(differing.filter((n) => !allowed.includes(n as string))).toEqual([]);
     expect(differing).toContain('authorization');
   });
+
+  it('reports a stream cut inside an event-stream message as an error, never as a complete ok response', async () => {
+    const cut = createServer((socket) => {
+      socket.once('data', () => {
+        const frame = Buffer.from(payloadPart(new Uint8Array(Buffer.alloc(100, 7))));
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/vnd.amazon.eventstream\r\nTransfer-Encoding: chunked\r\n\r\n',
+        );
+        const half = frame.subarray(0, 60);
+        socket.end(`${half.length.toString(16)}\r\n${half.toString('latin1')}\r\n0\r\n\r\n`, 'latin1');
+      });
+    });
+    await new Promise<void>((r) => cut.listen(0, '127.0.0.1', r));
+    try {
+      const t = createResponseStreamTransport({
+        runtime: createLoadRuntimeClient({
+          region: 'eu-west-1',
+          endpoint: `http://127.0.0.1:${(cut.address() as AddressInfo).port}`,
+          credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+          maxConcurrency: 1,
+        }),
+        endpoint: 'speech-kokoro',
+        ownsClient: true,
+      });
+      let bytes = 0;
+      const result = await t.invoke(
+        body,
+        {
+          payload: (b: number) => {
+            bytes += b;
+          },
+          connection: () => {},
+        },
+        new AbortController().signal,
+      );
+      await t.close();
+      expect(result.outcome).toBe('error');
+      expect(result.error).toMatch(/cut mid-message/);
+      expect(bytes).toBe(0);
+    } finally {
+      await new Promise<void>((r) => cut.close(() => r()));
+    }
+  });
 });

@@ -10,7 +10,7 @@
  * provider chain, @aws-sdk/credential-provider-node, unless given) are resolved once by the
  * runtime client's own configuration, so they are what the SDK would use. No retries.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
@@ -116,6 +116,16 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
     xAmzUserAgent: `scalegate/${VERSION}`,
   };
   const invocationId = options.invocationId ?? randomUUID;
+  // Bodies repeat (a prompt set): their SHA-256 (x-amz-content-sha256) is computed once each.
+  const payloadHashes = new WeakMap<Uint8Array, string>();
+  const payloadHash = (body: Uint8Array): string => {
+    let hash = payloadHashes.get(body);
+    if (hash === undefined) {
+      hash = createHash('sha256').update(body).digest('hex');
+      payloadHashes.set(body, hash);
+    }
+    return hash;
+  };
   const path = `/endpoints/${encodeLabel(options.endpoint)}/invocations-response-stream`;
 
   let resolving: Promise<Resolved> | null = null;
@@ -171,16 +181,26 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
       headers.host = host;
       headers['amz-sdk-invocation-id'] = invocationId();
       headers['amz-sdk-request'] = 'attempt=1; max=1';
-      signed = (await resolved.signer.sign({
+      const hash = payloadHash(body);
+      const toSign = await resolved.signer.sign({
         method: 'POST',
         protocol: url.protocol,
         hostname: url.hostname,
         port: url.port ? Number(url.port) : undefined,
         path: `${url.pathname.replace(/\/$/, '')}${path}`,
         query: {},
-        headers,
+        // Given, the signer takes the payload hash from here instead of hashing the body again.
+        headers: { ...headers, 'x-amz-content-sha256': hash },
         body,
-      })) as { headers: Record<string, string> };
+      });
+      // The SDK's order after its own headers: date, token, payload hash, authorization.
+      const out = toSign.headers as Record<string, string>;
+      const final: Record<string, string> = { ...headers, 'x-amz-date': out['x-amz-date'] as string };
+      if (out['x-amz-security-token'] !== undefined)
+        final['x-amz-security-token'] = out['x-amz-security-token'];
+      final['x-amz-content-sha256'] = hash;
+      final.authorization = out.authorization as string;
+      signed = { headers: final };
     } catch (e) {
       return { outcome: 'error', status: null, error: `signing: ${errorText(e)}` };
     }

@@ -98,6 +98,8 @@ export class OpenLoopEngine {
   private sent = 0;
   private dropped = 0;
   private stopping = false;
+  /** No arrival left: the run ends when the last request does. */
+  private draining = false;
   private cancelTick: (() => void) | null = null;
 
   constructor(private readonly options: OpenLoopOptions) {
@@ -132,6 +134,7 @@ export class OpenLoopEngine {
           next = iterator.next().value ?? null;
         }
         if (this.stopping) next = null;
+        if (next === null) this.draining = true;
         const oldest = this.oldest();
         const nextDue = next === null ? Number.POSITIVE_INFINITY : startAt + next.offsetMs;
         const deadline = oldest === null ? Number.POSITIVE_INFINITY : oldest.deadline;
@@ -159,7 +162,10 @@ export class OpenLoopEngine {
     };
   }
 
-  /** Stops sending; `abort` also cuts requests in flight (marked stopped, counted nowhere). */
+  /**
+   * Stops sending; `abort` also cuts requests in flight (marked stopped: in no histogram or
+   * outcome count, though already counted as sent). A stopped run is not a measurement.
+   */
   stop({ abort = true }: { abort?: boolean } = {}): void {
     this.stopping = true;
     if (abort) {
@@ -277,7 +283,14 @@ export class OpenLoopEngine {
       },
     };
     const body = this.options.bodies[promptIndex] as Uint8Array;
-    this.options.transport.invoke(body, probe, controller.signal).then(
+    let pending: Promise<InvokeResult>;
+    try {
+      pending = this.options.transport.invoke(body, probe, controller.signal);
+    } catch (e) {
+      // A transport must resolve, never throw; if one does, the request is an error, not a crash.
+      pending = Promise.resolve({ outcome: 'error', status: null, error: String(e) });
+    }
+    pending.then(
       (result) => this.finish(entry, result, (slot as ConnectionSlot | null)?.connectMs ?? null),
       (e: unknown) => this.finish(entry, { outcome: 'error', status: null, error: String(e) }, null),
     );
@@ -319,8 +332,8 @@ export class OpenLoopEngine {
       }
     }
     this.options.onRecord?.(record);
-    // The loop may be waiting only for the last requests (no arrival, no deadline to wake it).
-    if (this.outstanding === 0 || this.stopping) this.tickSoon();
+    // Draining, the last request to finish ends the run (no arrival or deadline is left to wake it).
+    if (this.draining && this.outstanding === 0) this.tickSoon();
   }
 }
 

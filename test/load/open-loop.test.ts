@@ -123,6 +123,40 @@ describe('open-loop engine: shards of one seeded schedule merge into the single-
   });
 });
 
+describe('open-loop engine: stop', () => {
+  it('stop() ends the run at once: no arrival sent after it, cut requests in no outcome count (an interrupted run hangs or miscounts otherwise)', async () => {
+    const clock = new VirtualClock();
+    const server = simulatedServer({ clock, slots: 1, serviceMs: () => 200 });
+    const records: OpenLoopRecord[] = [];
+    const engine = new OpenLoopEngine({
+      transport: server,
+      bodies: BODIES,
+      requestTimeoutMs: 30_000,
+      maxOutstanding: 100,
+      clock,
+      onRecord: (r) => records.push(r),
+    });
+    const run = engine.run(
+      shardArrivals({ process: 'constant', profile: constantProfile(10, 10), seed: 0 }),
+      0,
+    );
+    clock.at(1050, () => engine.stop({ abort: true }));
+    await clock.run();
+    const summary = await run;
+    // Arrivals at 0, 100, ..., 1000 ms were sent; none after the stop at 1050 ms.
+    expect(summary.offered).toBe(11);
+    expect(server.received).toBe(11);
+    expect(summary.endedAt).toBe(1050);
+    const counted = summary.windows.reduce(
+      (n, w) => n + Object.values(w.outcomes).reduce((a, b) => a + (b ?? 0), 0),
+      0,
+    );
+    // 200 ms each through one slot: 5 finished by 1050 ms, the other 6 were cut.
+    expect(counted).toBe(5);
+    expect(records.filter((r) => r.stopped)).toHaveLength(6);
+  });
+});
+
 describe('open-loop engine against queueing theory (simulated time)', () => {
   it('reproduces the Pollaczek-Khinchine mean latency of an M/D/1 queue (evenly spaced arrivals, or latency from the wrong instant, miss it)', async () => {
     // Poisson arrivals at 50/s into one slot of 10 ms: rho 0.5, mean wait rho*S/(2(1-rho)) = 5 ms, latency 15 ms.

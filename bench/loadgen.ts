@@ -130,6 +130,10 @@ interface Row {
   tool: string;
   /** Client CPU (user + system) per completed request in the window, µs: the transport's cost, whatever the machine's load. */
   cpuUsPerRequest: number | null;
+  /** Client event-loop delay p99 over the window, ms (stalls of the client itself). */
+  loopDelayP99Ms: number | null;
+  /** Client event-loop utilization over the window (0..1). */
+  loopBusy: number | null;
   addedP50Ms: number;
   addedP99Ms: number;
   rps: number;
@@ -175,10 +179,13 @@ async function engineRow(
   await new Promise((r) => setTimeout(r, warmupS * 1000));
   await stats(port, true);
   windowStart = now();
+  engine.resetLoopDelay();
   const cpuStart = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   windowEnd = now();
   const cpu = process.cpuUsage(cpuStart);
+  const loopDelayP99Ms = engine.loopDelayP99Ms();
+  const loopBusy = engine.loopUtilization();
   const server = await stats(port);
   const inFlight = engine.inFlightStats(windowStart, windowEnd, concurrency);
   await engine.stop({ abort: false });
@@ -188,6 +195,8 @@ async function engineRow(
   return {
     tool,
     cpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, records.length),
+    loopDelayP99Ms,
+    loopBusy,
     addedP50Ms: quantileSorted(added, 0.5) ?? Number.NaN,
     addedP99Ms: quantileSorted(added, 0.99) ?? Number.NaN,
     rps: ok.length / ((windowEnd - windowStart) / 1000),
@@ -229,6 +238,8 @@ async function autocannonRow(
   return {
     tool: 'autocannon 9 (same server)',
     cpuUsPerRequest: null,
+    loopDelayP99Ms: null,
+    loopBusy: null,
     addedP50Ms: result.latency.p50 - delayMs,
     addedP99Ms: result.latency.p99 - delayMs,
     rps: result.requests.average,
@@ -322,17 +333,18 @@ async function main(): Promise<void> {
     console.log('');
     console.log(
       `${'tool'.padEnd(44)} ${'added p50 ms'.padStart(12)} ${'added p99 ms'.padStart(12)} ${'req/s'.padStart(9)} ` +
-        `${'in-flight mean'.padStart(14)} ${'peak'.padStart(5)} ${'server max'.padStart(10)} ${'errors'.padStart(6)} ${'CPU us/req'.padStart(10)}`,
+        `${'in-flight mean'.padStart(14)} ${'peak'.padStart(5)} ${'server max'.padStart(10)} ${'errors'.padStart(6)} ${'CPU us/req'.padStart(10)} ${'loop busy'.padStart(9)} ${'loop p99'.padStart(8)}`,
     );
     for (const r of rows) {
       console.log(
         `${r.tool.padEnd(44)} ${fmt(r.addedP50Ms).padStart(12)} ${fmt(r.addedP99Ms).padStart(12)} ${fmt(r.rps, 0).padStart(9)} ` +
-          `${fmt(r.inFlightMean, 3).padStart(14)} ${fmt(r.inFlightPeak, 0).padStart(5)} ${String(r.serverMaxInFlight).padStart(10)} ${String(r.errors).padStart(6)} ${fmt(r.cpuUsPerRequest, 0).padStart(10)}`,
+          `${fmt(r.inFlightMean, 3).padStart(14)} ${fmt(r.inFlightPeak, 0).padStart(5)} ${String(r.serverMaxInFlight).padStart(10)} ${String(r.errors).padStart(6)} ${fmt(r.cpuUsPerRequest, 0).padStart(10)} ` +
+          `${(r.loopBusy === null ? '-' : `${(r.loopBusy * 100).toFixed(0)} %`).padStart(9)} ${fmt(r.loopDelayP99Ms).padStart(8)}`,
       );
     }
     console.log('');
     console.log(
-      'added = measured TTFAB - server delay (the engine excludes connection setup, recorded apart; autocannon: whole-response latency, which equals TTFAB here).',
+      'added = measured TTFAB - server delay (the engine excludes connection setup, recorded apart; autocannon: whole-response latency, which equals TTFAB here). CPU = client user+system per request; loop busy = client event-loop utilization; loop p99 = client event-loop delay p99 (its own stalls).',
     );
     const ideal = (concurrency / delayMs) * 1000;
     console.log(

@@ -7,7 +7,7 @@
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../model/histograms.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
-import type { Clock } from './clock.js';
+import { type Clock, realClock } from './clock.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
 import { quantileMs, sumWindows } from './histograms.js';
 import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from './open-loop.js';
@@ -48,29 +48,28 @@ export interface OpenRungMeasurement {
   peakOutstanding: number;
 }
 
-/** Every measured arrival of [fromMs, toMs) of intended offset, in intended-send order. */
-export function rungInput(
-  records: readonly OpenLoopRecord[],
-  startAt: number,
-  fromMs: number,
-  toMs: number,
-  rate: number,
-  sloMs: number,
-): GoodputRungInput {
-  const inWindow = records
-    .filter((r) => !r.stopped && r.intendedAt - startAt >= fromMs && r.intendedAt - startAt < toMs)
-    .sort((a, b) => a.intendedAt - b.intendedAt);
+/** One arrival of the measure window, as kept (a few numbers, not the whole record). */
+export interface RungSample {
+  /** Intended send offset from the schedule start, ms. */
+  atMs: number;
+  outcome: OpenLoopOutcome;
+  ttfabIntendedMs: number | null;
+}
+
+/** Every measured arrival of the measure window, sorted into intended-send order. */
+export function rungInput(samples: readonly RungSample[], rate: number, sloMs: number): GoodputRungInput {
+  const sorted = [...samples].sort((a, b) => a.atMs - b.atMs);
   const outcomeCounts: Partial<Record<OpenLoopOutcome, number>> = {};
   const ttfab: number[] = [];
   const at: number[] = [];
-  for (const r of inWindow) {
+  for (const r of sorted) {
     outcomeCounts[r.outcome] = (outcomeCounts[r.outcome] ?? 0) + 1;
     if (r.outcome === 'ok' && r.ttfabIntendedMs !== null) {
       ttfab.push(r.ttfabIntendedMs);
-      at.push(r.intendedAt - startAt);
+      at.push(r.atMs);
     }
   }
-  return { rate, sloMs, ttfabIntendedMs: ttfab, intendedAtMs: at, outcomeCounts, offered: inWindow.length };
+  return { rate, sloMs, ttfabIntendedMs: ttfab, intendedAtMs: at, outcomeCounts, offered: sorted.length };
 }
 
 export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasurement> {
@@ -86,7 +85,11 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     profile: constantProfile(spec.rate, spec.holdS),
     seed: spec.seed,
   };
-  const records: OpenLoopRecord[] = [];
+  const clock = spec.clock ?? realClock;
+  const startAt = spec.startAt ?? clock.now() + 50;
+  const fromMs = spec.settleS * 1000;
+  const toMs = spec.holdS * 1000;
+  const samples: RungSample[] = [];
   const engine = new OpenLoopEngine({
     transport: spec.transport,
     bodies: spec.bodies,
@@ -95,15 +98,15 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     windowMs,
     ...(spec.clock ? { clock: spec.clock } : {}),
     onRecord: (r) => {
-      records.push(r);
+      const atMs = r.intendedAt - startAt;
+      if (!r.stopped && atMs >= fromMs && atMs < toMs) {
+        samples.push({ atMs, outcome: r.outcome, ttfabIntendedMs: r.ttfabIntendedMs });
+      }
       spec.onRecord?.(r);
     },
   });
-  const startAt = spec.startAt ?? (spec.clock ?? { now: () => performance.now() }).now() + 50;
   const summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
-  const fromMs = spec.settleS * 1000;
-  const toMs = spec.holdS * 1000;
-  const input = rungInput(records, startAt, fromMs, toMs, spec.rate, spec.sloMs);
+  const input = rungInput(samples, spec.rate, spec.sloMs);
   // Windows wholly inside the measure window (settleS and holdS on window boundaries measure exactly it).
   const measured = sumWindows(summary.windows, Math.ceil(fromMs / windowMs), Math.floor(toMs / windowMs));
   const seconds = (toMs - fromMs) / 1000;

@@ -157,8 +157,32 @@ describe('open-loop engine: stop', () => {
   });
 });
 
+/**
+ * Erlang's M/D/1 waiting time (service time 1, load rho): P(W <= x) =
+ * (1 - rho) * sum_{k=0}^{floor(x)} (rho (k - x))^k / k! * e^{-rho (k - x)}; its q-quantile by bisection.
+ */
+function md1WaitQuantile(rho: number, q: number): number {
+  const cdf = (x: number): number => {
+    let sum = 0;
+    let factorial = 1;
+    for (let k = 0; k <= Math.floor(x); k++) {
+      if (k > 0) factorial *= k;
+      sum += ((rho * (k - x)) ** k / factorial) * Math.exp(-rho * (k - x));
+    }
+    return (1 - rho) * sum;
+  };
+  let lo = 0;
+  let hi = 100;
+  for (let i = 0; i < 80; i++) {
+    const mid = (lo + hi) / 2;
+    if (cdf(mid) < q) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 describe('open-loop engine against queueing theory (simulated time)', () => {
-  it('reproduces the Pollaczek-Khinchine mean latency of an M/D/1 queue (evenly spaced arrivals, or latency from the wrong instant, miss it)', async () => {
+  it('reproduces the M/D/1 mean (Pollaczek-Khinchine) and exact p95 latency from the intended send (evenly spaced arrivals, or latency from the wrong instant, miss them)', async () => {
     // Poisson arrivals at 50/s into one slot of 10 ms: rho 0.5, mean wait rho*S/(2(1-rho)) = 5 ms, latency 15 ms.
     const clock = new VirtualClock();
     const server = simulatedServer({ clock, slots: 1, serviceMs: () => 10 });
@@ -180,6 +204,11 @@ describe('open-loop engine against queueing theory (simulated time)', () => {
     const meanMs = all.series.latency_intended.mean / 1000;
     // 5 % of 15 ms; D/D/1 (evenly spaced) gives 10 ms, a latency from first audio 12.5 ms.
     expect(Math.abs(meanMs - 15)).toBeLessThan(0.75);
+    // The whole distribution, not just the mean: p95 against the exact M/D/1 waiting time.
+    const exactP95 = 10 * (1 + md1WaitQuantile(0.5, 0.95));
+    expect(exactP95).toBeCloseTo(30.506, 2);
+    const p95 = quantileMs(all.series.latency_intended, 0.95) as number;
+    expect(Math.abs(p95 - exactP95)).toBeLessThan(0.02 * exactP95);
   });
 });
 

@@ -202,7 +202,7 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
       final.authorization = out.authorization as string;
       signed = { headers: final };
     } catch (e) {
-      return { outcome: 'error', status: null, error: `signing: ${errorText(e)}` };
+      return { outcome: 'error', status: null, error: `endpoint or signing: ${errorText(e)}` };
     }
     return send(resolved.url, signed.headers, body, probe, signal, slot);
   };

@@ -6,7 +6,10 @@
 // over node:http) and for the same call through the SDK v3 client (event-stream frames), side by
 // side with autocannon against the same server in the same run.
 //
-//   npm run bench:loadgen [-- --concurrency 1000 --delay-ms 1000 --seconds 10 --warmup-s 3 --only http,lean,sdk,autocannon]
+//   npm run bench:loadgen [-- --concurrency 1000 --delay-ms 1000 --seconds 10 --warmup-s 3 --rounds 1 --only http,lean,sdk,autocannon]
+//
+// --rounds R runs every tool R times in rotating order and reports the median of each figure (the
+// machine is shared: its load drifts between tools).
 //
 // Target: added p99 <= 10 ms and the ideal N / delay req/s with in-flight exactly N (1000 at 1 s).
 import { spawn } from 'node:child_process';
@@ -285,19 +288,6 @@ async function main(): Promise<void> {
     const only = new Set(
       onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',') : ['http', 'lean', 'sdk', 'autocannon'],
     );
-    const rows: Row[] = [];
-    if (only.has('http'))
-      rows.push(
-        await engineRow(
-          'scalegate engine, http transport',
-          createHttpTransport({ url: `http://127.0.0.1:${port}`, maxConcurrency: concurrency }),
-          port,
-          concurrency,
-          delayMs,
-          warmupS,
-          seconds,
-        ),
-      );
     const runtime = () =>
       createLoadRuntimeClient({
         region: 'local',
@@ -305,39 +295,77 @@ async function main(): Promise<void> {
         credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
         maxConcurrency: concurrency,
       });
-    if (only.has('lean'))
-      rows.push(
-        await engineRow(
-          'scalegate engine, response-stream (lean)',
-          createResponseStreamTransport({ runtime: runtime(), endpoint: 'bench', ownsClient: true }),
-          port,
-          concurrency,
-          delayMs,
-          warmupS,
-          seconds,
-        ),
-      );
-    if (only.has('sdk'))
-      rows.push(
-        await engineRow(
-          'scalegate engine, sdk (SDK v3 client)',
-          createSdkResponseStreamTransport({ runtime: runtime(), endpoint: 'bench', ownsClient: true }),
-          port,
-          concurrency,
-          delayMs,
-          warmupS,
-          seconds,
-        ),
-      );
-    if (only.has('autocannon')) rows.push(await autocannonRow(port, concurrency, delayMs, warmupS, seconds));
+    const tools: Array<[string, () => Promise<Row>]> = [];
+    const engineTool = (key: string, name: string, make: () => Transport) => {
+      if (only.has(key))
+        tools.push([key, () => engineRow(name, make(), port, concurrency, delayMs, warmupS, seconds)]);
+    };
+    engineTool('http', 'scalegate engine, http transport', () =>
+      createHttpTransport({ url: `http://127.0.0.1:${port}`, maxConcurrency: concurrency }),
+    );
+    engineTool('lean', 'scalegate engine, response-stream (lean)', () =>
+      createResponseStreamTransport({ runtime: runtime(), endpoint: 'bench', ownsClient: true }),
+    );
+    engineTool('sdk', 'scalegate engine, sdk (SDK v3 client)', () =>
+      createSdkResponseStreamTransport({ runtime: runtime(), endpoint: 'bench', ownsClient: true }),
+    );
+    if (only.has('autocannon'))
+      tools.push(['autocannon', () => autocannonRow(port, concurrency, delayMs, warmupS, seconds)]);
+    // Rounds rotate the order, so no tool always runs first (or last) on a machine whose load drifts.
+    const rounds = option('rounds', 1);
+    const byRound: Row[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = tools.map((_, i) => tools[(i + round) % tools.length] as [string, () => Promise<Row>]);
+      const done: Row[] = [];
+      for (const [, run] of order) done.push(await run());
+      byRound.push(tools.map(([, run]) => done[order.findIndex(([, r]) => r === run)] as Row));
+    }
+    const median = (values: number[]): number => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const mid = Math.floor(sorted.length / 2);
+      return sorted.length % 2
+        ? (sorted[mid] as number)
+        : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    };
+    const medianOf = (k: keyof Row, i: number): number | null => {
+      const values = byRound.map((r) => r[i]?.[k]).filter((v): v is number => typeof v === 'number');
+      return values.length === 0 ? null : median(values);
+    };
+    if (rounds > 1) {
+      for (let round = 0; round < rounds; round++) {
+        console.log(`\nround ${round + 1}:`);
+        for (const r of byRound[round] as Row[])
+          console.log(
+            `  ${r.tool}: added p50/p99 ${fmt(r.addedP50Ms)}/${fmt(r.addedP99Ms)} ms, ${fmt(r.rps, 0)} req/s, CPU ${fmt(r.cpuUsPerRequest, 0)} us/req`,
+          );
+      }
+    }
+    // One row per tool: the median over the rounds of each figure (the round itself when there is one).
+    const rows: Row[] = tools.map((_, i) => {
+      const first = (byRound[0] as Row[])[i] as Row;
+      return {
+        ...first,
+        tool: rounds > 1 ? `${first.tool} (median of ${rounds})` : first.tool,
+        cpuUsPerRequest: medianOf('cpuUsPerRequest', i),
+        loopDelayP99Ms: medianOf('loopDelayP99Ms', i),
+        loopBusy: medianOf('loopBusy', i),
+        addedP50Ms: medianOf('addedP50Ms', i) as number,
+        addedP99Ms: medianOf('addedP99Ms', i) as number,
+        rps: medianOf('rps', i) as number,
+        inFlightMean: medianOf('inFlightMean', i),
+        inFlightPeak: medianOf('inFlightPeak', i),
+        serverMaxInFlight: medianOf('serverMaxInFlight', i) as number,
+        errors: byRound.reduce((n, r) => n + ((r[i] as Row).errors ?? 0), 0),
+      };
+    });
     console.log('');
     console.log(
-      `${'tool'.padEnd(44)} ${'added p50 ms'.padStart(12)} ${'added p99 ms'.padStart(12)} ${'req/s'.padStart(9)} ` +
+      `${'tool'.padEnd(58)} ${'added p50 ms'.padStart(12)} ${'added p99 ms'.padStart(12)} ${'req/s'.padStart(9)} ` +
         `${'in-flight mean'.padStart(14)} ${'peak'.padStart(5)} ${'server max'.padStart(10)} ${'errors'.padStart(6)} ${'CPU us/req'.padStart(10)} ${'loop busy'.padStart(9)} ${'loop p99'.padStart(8)}`,
     );
     for (const r of rows) {
       console.log(
-        `${r.tool.padEnd(44)} ${fmt(r.addedP50Ms).padStart(12)} ${fmt(r.addedP99Ms).padStart(12)} ${fmt(r.rps, 0).padStart(9)} ` +
+        `${r.tool.padEnd(58)} ${fmt(r.addedP50Ms).padStart(12)} ${fmt(r.addedP99Ms).padStart(12)} ${fmt(r.rps, 0).padStart(9)} ` +
           `${fmt(r.inFlightMean, 3).padStart(14)} ${fmt(r.inFlightPeak, 0).padStart(5)} ${String(r.serverMaxInFlight).padStart(10)} ${String(r.errors).padStart(6)} ${fmt(r.cpuUsPerRequest, 0).padStart(10)} ` +
           `${(r.loopBusy === null ? '-' : `${(r.loopBusy * 100).toFixed(0)} %`).padStart(9)} ${fmt(r.loopDelayP99Ms).padStart(8)}`,
       );

@@ -169,4 +169,54 @@ describe('lean response-stream transport: the SDK wire request', () => {
       await new Promise<void>((r) => cut.close(() => r()));
     }
   });
+
+  it('reassembles event-stream messages split across TCP reads (and several in one read): every audio byte counted once, first audio at the first whole message', async () => {
+    const frames = [10, 20, 30].map((n) => Buffer.from(payloadPart(new Uint8Array(Buffer.alloc(n, 1)))));
+    const wire = Buffer.concat(frames);
+    // Pieces cut inside the prelude, inside a body, and across two messages.
+    const cuts = [3, 25, (frames[0]?.length ?? 0) + 5, wire.length - 4];
+    const split = createServer((socket) => {
+      socket.once('data', async () => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/vnd.amazon.eventstream\r\nConnection: close\r\n\r\n',
+        );
+        let from = 0;
+        for (const to of [...cuts, wire.length]) {
+          await new Promise((r) => setTimeout(r, 15));
+          socket.write(wire.subarray(from, to));
+          from = to;
+        }
+        socket.end();
+      });
+    });
+    await new Promise<void>((r) => split.listen(0, '127.0.0.1', r));
+    try {
+      const t = createResponseStreamTransport({
+        runtime: createLoadRuntimeClient({
+          region: 'eu-west-1',
+          endpoint: `http://127.0.0.1:${(split.address() as AddressInfo).port}`,
+          credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+          maxConcurrency: 1,
+        }),
+        endpoint: 'speech-kokoro',
+        ownsClient: true,
+      });
+      const parts: number[] = [];
+      const result = await t.invoke(
+        body,
+        {
+          payload: (b: number) => {
+            parts.push(b);
+          },
+          connection: () => {},
+        },
+        new AbortController().signal,
+      );
+      await t.close();
+      expect(result).toEqual({ outcome: 'ok', status: 200, error: null });
+      expect(parts).toEqual([10, 20, 30]);
+    } finally {
+      await new Promise<void>((r) => split.close(() => r()));
+    }
+  });
 });

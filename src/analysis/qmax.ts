@@ -4,7 +4,13 @@
  * the bracket of Q_max, the CloudWatch join of one rung, the dry-run schedule and the artifact.
  * No I/O: src/commands/qmax.ts drives the ladder and the calls, this judges what they saw.
  */
-import type { Outcome, QmaxArtifact, QmaxStep, Transport } from '../model/artifacts.js';
+import {
+  isSageMakerTransport,
+  type Outcome,
+  type QmaxArtifact,
+  type QmaxStep,
+  type Transport,
+} from '../model/artifacts.js';
 import type { Fingerprint } from '../model/fingerprint.js';
 import {
   alignDown,
@@ -434,7 +440,7 @@ export function qmaxSchedule(
   const perRung =
     s.ladder.mode === 'adaptive' && s.cloudwatch ? Math.max(s.holdS, s.settleS + 2 * CW_PERIOD_S) : s.holdS;
   const rungSeconds = worst.rungs * perRung * s.runs;
-  const live = s.transport === 'response-stream';
+  const live = isSageMakerTransport(s.transport);
   const instanceMinutes = live ? rungSeconds / 60 : 0;
   const hourly = run.instanceHourlyUsd;
   const notes: string[] = [];

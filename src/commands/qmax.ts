@@ -37,9 +37,9 @@ import {
   worstCaseRungs,
 } from '../load/ladder.js';
 import { defaultPromptSet, encodePrompts, loadPrompts, type PromptSet } from '../load/prompts.js';
-import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
+import { createLoadRuntimeClient } from '../load/response-stream-transport.js';
 import { type RungMeasurement, runRung, validateRungTimes } from '../load/rung.js';
-import { parseTransportKind } from '../load/transports.js';
+import { createSageMakerTransport, isSageMakerTransport, parseTransportKind } from '../load/transports.js';
 import type { Transport, TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
@@ -163,8 +163,8 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   if (transport === 'http' && !input.target) {
     throw usage`qmax: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
   }
-  if (transport === 'response-stream' && input.target) {
-    throw usage`qmax: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', 'response-stream')}), not both.`;
+  if (isSageMakerTransport(transport) && input.target) {
+    throw usage`qmax: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', transport)}), not both.`;
   }
   const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
   const mode: LadderMode = input.ladder ?? 'adaptive';
@@ -218,7 +218,7 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
     settleS,
     runs,
     requestTimeoutS,
-    cloudwatch: transport === 'response-stream' && input.cloudwatch !== false,
+    cloudwatch: isSageMakerTransport(transport) && input.cloudwatch !== false,
     minSamples,
     prompts,
     targetUrl,
@@ -321,7 +321,7 @@ export async function runQmax(
     return { artifact: schedule, report: renderQmaxSchedule(schedule), exitCode: 0, written: [] };
   }
   const { progress, log, clock, version } = resolveDeps(deps);
-  const live = resolved.transport === 'response-stream';
+  const live = isSageMakerTransport(resolved.transport);
   const clients = deps.clients;
   if (live && !clients) throw new Error('qmax over response-stream needs AWS clients');
   const runId = newRunId();
@@ -347,8 +347,8 @@ export async function runQmax(
   const maxConcurrency = resolved.ladder.maxConcurrency;
   const transport = deps.createTransport
     ? deps.createTransport(resolved.transport, maxConcurrency)
-    : live
-      ? createResponseStreamTransport({
+    : isSageMakerTransport(resolved.transport)
+      ? createSageMakerTransport(resolved.transport, {
           runtime: createLoadRuntimeClient({ region: input.region, maxConcurrency, ...deps.loadClient }),
           endpoint: input.endpoint,
           variant: input.variant,

@@ -1,10 +1,10 @@
 /**
  * Keep-alive socket pools sized above the load. The timed agents tell the SDK request that opened
- * a new socket how long the connection setup took: the response-stream transport runs each SDK
- * call inside an AsyncLocalStorage context, and the agent's createConnection runs synchronously
- * inside http.request (which the SDK's NodeHttpHandler calls), so it finds that request's slot.
- * The http transport needs none of this (it sees its own request's socket), and so keeps
- * AsyncLocalStorage (and its promise-hook cost) off its hot path.
+ * a new socket how long the connection setup took: the `sdk` transport runs each SDK call inside
+ * an AsyncLocalStorage context, and the agent's createConnection runs synchronously inside
+ * http.request (which the SDK's NodeHttpHandler calls), so it finds that request's slot. The http
+ * and lean response-stream transports need none of this (they see their own request's socket),
+ * and so keep AsyncLocalStorage (and its promise-hook cost) off their hot path.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type AgentOptions, Agent as HttpAgent } from 'node:http';

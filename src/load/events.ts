@@ -2,6 +2,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { wallOf } from './engine.js';
+import type { OpenLoopRecord } from './open-loop.js';
 import type { RequestRecord } from './types.js';
 
 export interface EventContext {
@@ -53,4 +54,30 @@ export function createEventsWriter(file: string): EventsWriter {
         stream.end(() => (failure ? reject(failure) : resolve()));
       }),
   };
+}
+
+/**
+ * One open-loop request as an events line. `intended_at` is what `--replay` reads back, so an
+ * events file replays the schedule it was sent on (not the late sends).
+ */
+export function openLoopEventLine(record: OpenLoopRecord, context: { shard: string } | null = null): string {
+  const iso = (mono: number | null) => (mono === null ? null : new Date(wallOf(mono)).toISOString());
+  return JSON.stringify({
+    shard: context?.shard ?? null,
+    seq: record.seq,
+    window: record.window,
+    prompt_index: record.promptIndex,
+    intended_at: iso(record.intendedAt),
+    sent_at: iso(record.sentAt),
+    send_lag_ms: round(record.sendLagMs),
+    ttfab_intended_ms: round(record.ttfabIntendedMs),
+    ttfab_sent_ms: round(record.ttfabSentMs),
+    latency_intended_ms: round(record.latencyIntendedMs),
+    latency_sent_ms: round(record.latencySentMs),
+    connect_ms: round(record.connectMs),
+    outcome: record.stopped ? 'stopped' : record.outcome,
+    status: record.status,
+    bytes: record.bytes,
+    error: record.error,
+  });
 }

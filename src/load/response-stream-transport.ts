@@ -1,7 +1,8 @@
 /**
- * `response-stream` transport: SageMaker InvokeEndpointWithResponseStream through the SDK v3
- * runtime client. Each PayloadPart's bytes are audio; the first non-empty one is the TTFAB.
- * The client must not retry (maxAttempts 1): a retried 503 would hide saturation.
+ * SageMaker InvokeEndpointWithResponseStream transports. `response-stream` (the default) sends
+ * the SDK's wire request itself (lean-response-stream.ts); `sdk` goes through the SDK v3 runtime
+ * client, kept as the reference. Each PayloadPart's bytes are audio; the first non-empty one is
+ * the TTFAB. Neither retries (maxAttempts 1): a retried 503 would hide saturation.
  */
 import {
   InvokeEndpointWithResponseStreamCommand,
@@ -10,6 +11,11 @@ import {
 } from '@aws-sdk/client-sagemaker-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { connectionContext, poolSizeFor, TimedHttpAgent, TimedHttpsAgent } from './agent.js';
+import {
+  createLeanResponseStreamTransport,
+  type LeanResponseStreamOptions,
+  runtimeConcurrency,
+} from './lean-response-stream.js';
 import { classifySdkError, errorText } from './outcomes.js';
 import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from './types.js';
 
@@ -17,7 +23,7 @@ export interface LoadRuntimeClientOptions {
   region: string;
   /** Overrides AWS_ENDPOINT_URL (which the SDK honours by itself). */
   endpoint?: string;
-  credentials?: { accessKeyId: string; secretAccessKey: string };
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Highest concurrency the engine will run; the socket pool is sized above it. */
   maxConcurrency: number;
 }
@@ -28,7 +34,7 @@ export interface LoadRuntimeClientOptions {
  */
 export function createLoadRuntimeClient(options: LoadRuntimeClientOptions): SageMakerRuntimeClient {
   const maxSockets = poolSizeFor(options.maxConcurrency);
-  return new SageMakerRuntimeClient({
+  const client = new SageMakerRuntimeClient({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
@@ -41,6 +47,8 @@ export function createLoadRuntimeClient(options: LoadRuntimeClientOptions): Sage
       requestTimeout: 0,
     }),
   });
+  runtimeConcurrency.set(client, options.maxConcurrency);
+  return client;
 }
 
 export interface ResponseStreamTransportOptions {
@@ -51,9 +59,18 @@ export interface ResponseStreamTransportOptions {
   contentType?: string;
   /** Destroy the runtime client on close (true when the transport created it). */
   ownsClient?: boolean;
+  /** Lean transport only: wire identity overrides (tests compare it with the SDK byte for byte). */
+  userAgent?: LeanResponseStreamOptions['userAgent'];
+  invocationId?: LeanResponseStreamOptions['invocationId'];
 }
 
+/** `response-stream`: the SDK's wire request without the SDK's per-request cost. */
 export function createResponseStreamTransport(options: ResponseStreamTransportOptions): Transport {
+  return createLeanResponseStreamTransport(options);
+}
+
+/** `sdk`: the same call through the SDK v3 client (the reference the lean transport is held to). */
+export function createSdkResponseStreamTransport(options: ResponseStreamTransportOptions): Transport {
   const { runtime, endpoint } = options;
   const contentType = options.contentType ?? 'application/json';
 
@@ -95,7 +112,7 @@ export function createResponseStreamTransport(options: ResponseStreamTransportOp
   };
 
   return {
-    kind: 'response-stream',
+    kind: 'sdk',
     target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
     invoke,
     close: async () => {

@@ -2,8 +2,11 @@ import type { Outcome } from '../model/artifacts.js';
 
 export type { Outcome };
 
-/** What the engine can drive. `response-stream` is SageMaker InvokeEndpointWithResponseStream. */
-export type TransportKind = 'response-stream' | 'http';
+/**
+ * What the engine can drive. `response-stream` is SageMaker InvokeEndpointWithResponseStream
+ * (the SDK's wire request, sent lean); `sdk` is the same call through the SDK v3 client.
+ */
+export type TransportKind = 'response-stream' | 'http' | 'sdk';
 
 /** Connection setup of one request: filled in by the transport when it opened a new socket. */
 export interface ConnectionSlot {

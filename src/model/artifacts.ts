@@ -30,8 +30,12 @@ export const provenanceSchema = z.object({
   note: safeString.nullable(),
 });
 
-export const transportSchema = z.enum(['response-stream', 'http']);
+export const transportSchema = z.enum(['response-stream', 'http', 'sdk']);
 export type Transport = z.infer<typeof transportSchema>;
+
+/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
+export const isSageMakerTransport = (kind: Transport): kind is 'response-stream' | 'sdk' =>
+  kind === 'response-stream' || kind === 'sdk';
 
 export const intervalSchema = z.object({
   low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),

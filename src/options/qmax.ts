@@ -19,7 +19,7 @@ export const QMAX_OPTIONS = {
     'transport',
     '<kind>',
     (raw) => parseTransportKind(raw),
-    'load transport: response-stream (through the endpoint) or http (a container directly)',
+    'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)',
     {
       defaultText: 'http with a target, else response-stream',
       action: { defaultText: 'response-stream (through the endpoint)' },

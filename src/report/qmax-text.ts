@@ -1,6 +1,6 @@
 /** The terminal reports of `scalegate qmax`: the measured ladder, and the schedule of a dry run. */
 import type { QmaxSchedule } from '../analysis/qmax.js';
-import type { QmaxArtifact } from '../model/artifacts.js';
+import { isSageMakerTransport, type QmaxArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
@@ -64,7 +64,7 @@ export function renderQmaxReport(
   );
   lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
   for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
-  if (artifact.transport === 'response-stream') {
+  if (isSageMakerTransport(artifact.transport)) {
     lines.push(
       artifact.cloudwatch.joined
         ? `CloudWatch joined${artifact.cloudwatch.error ? ` (partly: ${artifact.cloudwatch.error})` : ''}`

@@ -48,9 +48,10 @@ describe('transports', () => {
     expect(() => parseTransportKind('bidirectional')).toThrow(/no JavaScript SDK client/);
   });
 
-  it('knows response-stream (alias sagemaker) and http, and names the choices otherwise', () => {
+  it('knows response-stream (alias sagemaker), http and sdk (the SDK client kept for reference), and names the choices otherwise', () => {
     expect(parseTransportKind('sagemaker')).toBe('response-stream');
     expect(parseTransportKind('HTTP')).toBe('http');
-    expect(() => parseTransportKind('grpc')).toThrow(/response-stream, http/);
+    expect(parseTransportKind('sdk')).toBe('sdk');
+    expect(() => parseTransportKind('grpc')).toThrow(/response-stream, http, sdk/);
   });
 });

@@ -1,0 +1,205 @@
+/**
+ * Which Poisson arrival rate to measure next when searching lambda_max: the highest rate whose
+ * p95 TTFAB from the intended send time is inside the SLO with overflows (503) and errors at most
+ * a stated fraction, bracketed by a measured breach above it. Pure: the planner only sees the
+ * verdicts it is told.
+ *
+ * The verdict of a rung is NOT decided here. It comes from `decide`, a parameter: the p95 of
+ * open-loop latencies under load is autocorrelated (a queue carries its state from one request to
+ * the next), so only a method proven valid for such data (src/stats) may turn a rung's samples
+ * into pass / fail / uncertain. `overflowAndErrorLimits` is the one rule applied here, because it
+ * is a stated limit on counts, not an estimate.
+ *
+ * Search: start at `startRate`, grow geometrically while rungs pass, then bisect between the
+ * highest pass (lo) and the lowest non-pass above it (hi) until hi - lo <= resolution x hi. A rung
+ * that is only uncertain bounds the search but is no breach: one rate above it is measured so
+ * lambda_max is bracketed by a measured failure. A first rung that fails walks down by the same
+ * factor until one passes (or `minRate` fails too).
+ */
+import type { OpenLoopOutcome } from '../model/histograms.js';
+
+export type RateVerdict = 'pass' | 'fail' | 'uncertain';
+
+/** What one rung measured, for `decide`. */
+export interface GoodputRungInput {
+  rate: number;
+  sloMs: number;
+  /** TTFAB from the intended send time of ok requests in the measure window, in intended-send order (ms). */
+  ttfabIntendedMs: readonly number[];
+  /** Intended send offsets (ms) of the same requests, aligned with ttfabIntendedMs. */
+  intendedAtMs: readonly number[];
+  /** Every arrival of the measure window by outcome (client_dropped included). */
+  outcomeCounts: Partial<Record<OpenLoopOutcome, number>>;
+  offered: number;
+}
+
+export interface GoodputDecision {
+  verdict: RateVerdict;
+  /** One line: why (the interval, the count that broke a limit...). */
+  reason: string;
+}
+
+/** The seam: the rung decision method (valid for autocorrelated latencies; from src/stats). */
+export type GoodputDecide = (rung: GoodputRungInput) => GoodputDecision;
+
+export interface GoodputLimits {
+  /** Most overflows (saturated_503 and throttled_429) as a fraction of arrivals. */
+  maxOverflowFraction: number;
+  /** Most other failures (5xx, model errors, timeouts, client_dropped, errors) as a fraction of arrivals. */
+  maxErrorFraction: number;
+}
+
+const OVERFLOW: readonly OpenLoopOutcome[] = ['saturated_503', 'throttled_429'];
+
+/**
+ * The stated count limits: `fail` when overflows or errors exceed their fraction of the arrivals
+ * (a client_dropped arrival counts as an error: the client could not even offer the rate).
+ */
+export function overflowAndErrorLimits(
+  rung: GoodputRungInput,
+  limits: GoodputLimits,
+): GoodputDecision | null {
+  if (rung.offered === 0) return { verdict: 'uncertain', reason: 'no arrivals in the measure window' };
+  let overflow = 0;
+  let errors = 0;
+  for (const [outcome, n] of Object.entries(rung.outcomeCounts) as Array<[OpenLoopOutcome, number]>) {
+    if (outcome === 'ok') continue;
+    if (OVERFLOW.includes(outcome)) overflow += n;
+    else errors += n;
+  }
+  const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
+  if (overflow / rung.offered > limits.maxOverflowFraction) {
+    return {
+      verdict: 'fail',
+      reason: `overflows ${overflow}/${rung.offered} = ${pct(overflow / rung.offered)} > ${pct(limits.maxOverflowFraction)}`,
+    };
+  }
+  if (errors / rung.offered > limits.maxErrorFraction) {
+    return {
+      verdict: 'fail',
+      reason: `errors ${errors}/${rung.offered} = ${pct(errors / rung.offered)} > ${pct(limits.maxErrorFraction)}`,
+    };
+  }
+  return null;
+}
+
+/** The limits first (a stated rule), then the p95 decision method. */
+export function withLimits(decide: GoodputDecide, limits: GoodputLimits): GoodputDecide {
+  return (rung) => overflowAndErrorLimits(rung, limits) ?? decide(rung);
+}
+
+export interface GoodputLadderSettings {
+  startRate: number;
+  /** Highest rate to try (the client's or the budget's limit). */
+  maxRate: number;
+  /** Lowest rate to try when walking down. */
+  minRate: number;
+  /** Stop bisecting when hi - lo <= resolution x hi (e.g. 0.05). */
+  resolution: number;
+  /** Geometric factor (default 2). */
+  growth?: number;
+}
+
+export interface RateResult {
+  rate: number;
+  verdict: RateVerdict;
+  reason: string;
+}
+
+export const MAX_RATE_RUNGS = 32;
+
+/** Rounds a rate to 3 significant digits (rungs are quoted and reproduced as given). */
+export const roundRate = (r: number): number => Number(r.toPrecision(3));
+
+export class GoodputLadder {
+  private readonly results: RateResult[] = [];
+  private readonly growth: number;
+
+  constructor(readonly settings: GoodputLadderSettings) {
+    const { startRate, maxRate, minRate, resolution } = settings;
+    this.growth = settings.growth ?? 2;
+    if (!(minRate > 0 && startRate >= minRate && maxRate >= startRate)) {
+      throw new Error('rates must satisfy 0 < minRate <= startRate <= maxRate');
+    }
+    if (!(resolution > 0 && resolution < 1)) throw new Error('resolution must lie in (0, 1)');
+    if (!(this.growth > 1)) throw new Error('growth must be above 1');
+  }
+
+  get measured(): readonly RateResult[] {
+    return this.results;
+  }
+
+  record(result: RateResult): void {
+    this.results.push(result);
+  }
+
+  /** Highest pass (0 when none) and the lowest non-pass above it. */
+  bounds(): { lo: number; hi: number | null } {
+    let lo = 0;
+    for (const r of this.results) if (r.verdict === 'pass' && r.rate > lo) lo = r.rate;
+    let hi: number | null = null;
+    for (const r of this.results) {
+      if (r.verdict !== 'pass' && r.rate > lo && (hi === null || r.rate < hi)) hi = r.rate;
+    }
+    return { lo, hi };
+  }
+
+  /** The next rate to measure, or null when done. */
+  next(): number | null {
+    if (this.results.length >= MAX_RATE_RUNGS) return null;
+    const { startRate, maxRate, minRate, resolution } = this.settings;
+    if (this.results.length === 0) return startRate;
+    const { lo, hi } = this.bounds();
+    const tried = (rate: number) => this.results.some((r) => r.rate === rate);
+    if (hi === null) {
+      if (lo >= maxRate) return null;
+      return roundRate(Math.min(maxRate, lo * this.growth));
+    }
+    if (lo === 0) {
+      // Nothing passed yet: walk down from the lowest rate tried.
+      const lowest = Math.min(...this.results.map((r) => r.rate));
+      if (lowest <= minRate) return null;
+      const down = roundRate(Math.max(minRate, lowest / this.growth));
+      return tried(down) ? null : down;
+    }
+    const failAbove = this.results.some((r) => r.rate > lo && r.verdict === 'fail');
+    const aboveHi = this.results.some((r) => r.rate > hi);
+    if (!failAbove && !aboveHi && hi < maxRate) {
+      const up = roundRate(Math.min(maxRate, hi * this.growth));
+      if (!tried(up)) return up;
+    }
+    if (hi - lo <= resolution * hi) return null;
+    const mid = roundRate((lo + hi) / 2);
+    return mid <= lo || mid >= hi || tried(mid) ? null : mid;
+  }
+}
+
+export interface GoodputSummary {
+  /** Highest passing rate (0: none passed). */
+  lambdaMax: number;
+  /** A measured failure lies above lambdaMax. */
+  bracketed: boolean;
+  /** Lowest measured failure above lambdaMax. */
+  breachRate: number | null;
+  /** Failures below a passing rate (reported, never hidden). */
+  nonMonotone: string[];
+}
+
+export function summarizeGoodput(results: readonly RateResult[]): GoodputSummary {
+  let lambdaMax = 0;
+  for (const r of results) if (r.verdict === 'pass' && r.rate > lambdaMax) lambdaMax = r.rate;
+  let breachRate: number | null = null;
+  for (const r of results) {
+    if (r.verdict === 'fail' && r.rate > lambdaMax && (breachRate === null || r.rate < breachRate))
+      breachRate = r.rate;
+  }
+  const nonMonotone: string[] = [];
+  for (const r of results) {
+    if (r.verdict !== 'fail') continue;
+    const above = results.filter((p) => p.verdict === 'pass' && p.rate > r.rate);
+    if (above.length > 0) {
+      nonMonotone.push(`${r.rate}/s failed below passing ${Math.max(...above.map((p) => p.rate))}/s`);
+    }
+  }
+  return { lambdaMax, bracketed: breachRate !== null, breachRate, nonMonotone };
+}

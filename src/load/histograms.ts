@@ -1,0 +1,237 @@
+/**
+ * HDR histograms of the open loop (hdr-histogram-js, its pure-JS histograms: no WebAssembly, so
+ * the same code runs in the bundled action): per window of intended send time, TTFAB and latency
+ * from the intended and from the actual send, and the send lag. Values are integer microseconds
+ * kept to 3 significant digits (0.1 % relative precision). `mergeOpenLoop` is pure: counts add,
+ * windows align by index, percentiles come from the merged histograms.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { UsageError } from '../model/errors.js';
+import {
+  HDR_ENCODING,
+  type OpenLoopHistograms,
+  type OpenLoopOutcome,
+  type OpenLoopWindow,
+  type SerializedHdrHistogram,
+  type Shard,
+} from '../model/histograms.js';
+
+export const SIGNIFICANT_DIGITS = 3;
+/** Relative precision of a recorded value: a percentile read back is within this of the true one. */
+export const RELATIVE_PRECISION = 10 ** -SIGNIFICANT_DIGITS;
+
+export type Histogram = hdr.Histogram;
+
+export function newHistogram(): Histogram {
+  return hdr.build({
+    bitBucketSize: 32,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    autoResize: true,
+    useWebAssembly: false,
+  });
+}
+
+/** Records a duration in ms (as whole microseconds; negative values clamp to 0). */
+export function recordMs(h: Histogram, ms: number): void {
+  h.recordValue(Math.max(0, Math.round(ms * 1000)));
+}
+
+/** The `q`-quantile (0..1) in ms; null for an empty histogram. */
+export function quantileMs(h: Histogram, q: number): number | null {
+  if (h.totalCount === 0) return null;
+  return h.getValueAtPercentile(q * 100) / 1000;
+}
+
+export function encodeHistogram(h: Histogram): SerializedHdrHistogram {
+  return {
+    encoding: HDR_ENCODING,
+    unit: 'us',
+    significant_digits: SIGNIFICANT_DIGITS,
+    count: h.totalCount,
+    data: hdr.encodeIntoCompressedBase64(h),
+  };
+}
+
+/** Decodes into a fresh auto-resizing histogram; `where` names the source in errors. */
+export function decodeHistogram(s: SerializedHdrHistogram, where: string): Histogram {
+  let decoded: Histogram;
+  try {
+    decoded = hdr.decodeFromCompressedBase64(s.data, 32, false);
+  } catch (e) {
+    throw new UsageError(`${where}: histogram data does not decode (${(e as Error).message}).`);
+  }
+  if (decoded.totalCount !== s.count) {
+    throw new UsageError(
+      `${where}: histogram holds ${decoded.totalCount} values but says ${s.count}: the file is corrupted.`,
+    );
+  }
+  const h = newHistogram();
+  h.add(decoded);
+  decoded.destroy();
+  return h;
+}
+
+export type SeriesName = 'ttfab_intended' | 'ttfab_sent' | 'latency_intended' | 'latency_sent' | 'send_lag';
+export const SERIES: readonly SeriesName[] = [
+  'ttfab_intended',
+  'ttfab_sent',
+  'latency_intended',
+  'latency_sent',
+  'send_lag',
+];
+
+/** One window being recorded (or decoded for a merge). */
+export interface LiveWindow {
+  index: number;
+  offered: number;
+  sent: number;
+  outcomes: Partial<Record<OpenLoopOutcome, number>>;
+  series: Record<SeriesName, Histogram>;
+}
+
+export function newWindow(index: number): LiveWindow {
+  return {
+    index,
+    offered: 0,
+    sent: 0,
+    outcomes: {},
+    series: {
+      ttfab_intended: newHistogram(),
+      ttfab_sent: newHistogram(),
+      latency_intended: newHistogram(),
+      latency_sent: newHistogram(),
+      send_lag: newHistogram(),
+    },
+  };
+}
+
+export function encodeWindow(w: LiveWindow): OpenLoopWindow {
+  return {
+    index: w.index,
+    offered: w.offered,
+    sent: w.sent,
+    outcome_counts: { ...w.outcomes },
+    ttfab_intended: encodeHistogram(w.series.ttfab_intended),
+    ttfab_sent: encodeHistogram(w.series.ttfab_sent),
+    latency_intended: encodeHistogram(w.series.latency_intended),
+    latency_sent: encodeHistogram(w.series.latency_sent),
+    send_lag: encodeHistogram(w.series.send_lag),
+  };
+}
+
+export function decodeWindow(w: OpenLoopWindow, where: string): LiveWindow {
+  const at = `${where} window ${w.index}`;
+  return {
+    index: w.index,
+    offered: w.offered,
+    sent: w.sent,
+    outcomes: { ...w.outcome_counts },
+    series: {
+      ttfab_intended: decodeHistogram(w.ttfab_intended, `${at} ttfab_intended`),
+      ttfab_sent: decodeHistogram(w.ttfab_sent, `${at} ttfab_sent`),
+      latency_intended: decodeHistogram(w.latency_intended, `${at} latency_intended`),
+      latency_sent: decodeHistogram(w.latency_sent, `${at} latency_sent`),
+      send_lag: decodeHistogram(w.send_lag, `${at} send_lag`),
+    },
+  };
+}
+
+/** Adds `from` into `into` (counts and every histogram). */
+export function addWindow(into: LiveWindow, from: LiveWindow): void {
+  into.offered += from.offered;
+  into.sent += from.sent;
+  for (const [k, v] of Object.entries(from.outcomes) as Array<[OpenLoopOutcome, number]>) {
+    into.outcomes[k] = (into.outcomes[k] ?? 0) + v;
+  }
+  for (const name of SERIES) into.series[name].add(from.series[name]);
+}
+
+/** Windows [from, to) (indices) summed into one: the whole run, or a measure window of it. */
+export function sumWindows(
+  windows: Iterable<LiveWindow>,
+  from = 0,
+  to = Number.POSITIVE_INFINITY,
+): LiveWindow {
+  const total = newWindow(from);
+  for (const w of windows) if (w.index >= from && w.index < to) addWindow(total, w);
+  return total;
+}
+
+export interface LabelledHistograms {
+  /** Where the data came from (a file name): named in every error. */
+  source: string;
+  data: OpenLoopHistograms;
+}
+
+const shardKey = (s: Shard): string => `${s.index}/${s.count}`;
+
+/**
+ * Merges the shards of one schedule. Refused (UsageError naming the file) when they follow
+ * different schedules (seed, rates, file), start at different times, use different windows,
+ * repeat a shard, or do not together cover shards 0..n-1 of one n.
+ */
+export function mergeOpenLoop(parts: readonly LabelledHistograms[]): OpenLoopHistograms {
+  const first = parts[0];
+  if (!first) throw new UsageError('merge: no shard files given.');
+  const ref = first.data;
+  const seen = new Map<string, string>();
+  let count: number | null = null;
+  for (const { source, data } of parts) {
+    if (data.schedule.schedule_hash !== ref.schedule.schedule_hash) {
+      throw new UsageError(
+        `${source}: follows another schedule than ${first.source} (${data.schedule.description}, seed ${data.schedule.seed ?? 'none'} vs ${ref.schedule.description}, seed ${ref.schedule.seed ?? 'none'}); shards of one run share --seed and the schedule.`,
+      );
+    }
+    if (data.start_at !== ref.start_at) {
+      throw new UsageError(
+        `${source}: started at ${data.start_at}, ${first.source} at ${ref.start_at}; shards of one run share --start-at.`,
+      );
+    }
+    if (data.window_ms !== ref.window_ms) {
+      throw new UsageError(
+        `${source}: ${data.window_ms} ms windows, ${first.source} ${ref.window_ms} ms; shards of one run share the window.`,
+      );
+    }
+    for (const shard of data.shards) {
+      if (count === null) count = shard.count;
+      if (shard.count !== count) {
+        throw new UsageError(
+          `${source}: shard ${shardKey(shard)} belongs to a ${shard.count}-way split, others to a ${count}-way one.`,
+        );
+      }
+      const other = seen.get(shardKey(shard));
+      if (other !== undefined) {
+        throw new UsageError(
+          `${source}: shard ${shardKey(shard)} is also in ${other}; give each shard once.`,
+        );
+      }
+      seen.set(shardKey(shard), source);
+    }
+  }
+  const n = count as number;
+  const missing: number[] = [];
+  for (let i = 0; i < n; i++) if (!seen.has(`${i}/${n}`)) missing.push(i);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `merge: shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: the shards must cover 0..${n - 1}.`,
+    );
+  }
+  const merged = new Map<number, LiveWindow>();
+  for (const { source, data } of parts) {
+    for (const w of data.windows) {
+      const decoded = decodeWindow(w, source);
+      const into = merged.get(w.index);
+      if (into) addWindow(into, decoded);
+      else merged.set(w.index, decoded);
+    }
+  }
+  return {
+    schedule: ref.schedule,
+    start_at: ref.start_at,
+    window_ms: ref.window_ms,
+    shards: Array.from({ length: n }, (_, index) => ({ index, count: n })),
+    windows: [...merged.values()].sort((a, b) => a.index - b.index).map(encodeWindow),
+  };
+}

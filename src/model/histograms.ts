@@ -1,0 +1,84 @@
+/**
+ * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
+ * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
+ * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
+ * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
+ * (offset from the schedule start), so shards of one schedule put every request in the same
+ * window and merging is a plain sum per index.
+ */
+import { z } from 'zod';
+import { outcomeSchema } from './artifacts.js';
+
+/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
+export const HDR_ENCODING = 'hdr-v2-compressed-base64';
+
+export const hdrHistogramSchema = z.object({
+  encoding: z.literal(HDR_ENCODING),
+  unit: z.literal('us'),
+  /** Relative precision: values are kept to this many significant decimal digits. */
+  significant_digits: z.number().int().min(1).max(5),
+  /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
+  count: z.number().int().nonnegative(),
+  data: z.string(),
+});
+export type SerializedHdrHistogram = z.infer<typeof hdrHistogramSchema>;
+
+/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
+export const openLoopOutcomeSchema = z.enum([...outcomeSchema.options, 'client_dropped']);
+export type OpenLoopOutcome = z.infer<typeof openLoopOutcomeSchema>;
+
+export const openLoopWindowSchema = z.object({
+  /** Window number: intended send offset / window_ms, rounded down. */
+  index: z.number().int().nonnegative(),
+  /** Arrivals the schedule put in this window (for this shard). */
+  offered: z.number().int().nonnegative(),
+  /** Arrivals actually sent (offered minus client_dropped). */
+  sent: z.number().int().nonnegative(),
+  /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
+  outcome_counts: z.partialRecord(openLoopOutcomeSchema, z.number().int().nonnegative()),
+  /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
+  ttfab_intended: hdrHistogramSchema,
+  /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
+  ttfab_sent: hdrHistogramSchema,
+  /** Whole-response latency of ok requests from the intended send time. */
+  latency_intended: hdrHistogramSchema,
+  /** Whole-response latency of ok requests from the actual send. */
+  latency_sent: hdrHistogramSchema,
+  /** Actual send minus intended send of every sent request (schedule adherence). */
+  send_lag: hdrHistogramSchema,
+});
+export type OpenLoopWindow = z.infer<typeof openLoopWindowSchema>;
+
+export const arrivalProcessSchema = z.enum(['constant', 'poisson', 'replay']);
+
+/** What schedule the requests followed: shards of one schedule agree on all of it. */
+export const scheduleIdentitySchema = z.object({
+  process: arrivalProcessSchema,
+  /** Seed of the Poisson process; null for deterministic schedules. */
+  seed: z.number().int().nonnegative().nullable(),
+  /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
+  description: z.string(),
+  /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
+  schedule_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Arrivals of the whole schedule (all shards). */
+  arrivals: z.number().int().nonnegative(),
+  duration_s: z.number().nonnegative(),
+});
+export type ScheduleIdentity = z.infer<typeof scheduleIdentitySchema>;
+
+export const shardSchema = z
+  .object({ index: z.number().int().nonnegative(), count: z.number().int().positive() })
+  .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
+export type Shard = z.infer<typeof shardSchema>;
+
+/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
+export const openLoopHistogramsSchema = z.object({
+  schedule: scheduleIdentitySchema,
+  /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
+  start_at: z.string().datetime({ offset: true }),
+  window_ms: z.number().int().positive(),
+  /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
+  shards: z.array(shardSchema).min(1),
+  windows: z.array(openLoopWindowSchema),
+});
+export type OpenLoopHistograms = z.infer<typeof openLoopHistogramsSchema>;

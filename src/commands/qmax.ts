@@ -18,6 +18,7 @@ import {
   LadderPlanner,
   type LadderSettings,
   type RungResult,
+  searchRecord,
   summarizeLadder,
   worstCaseRungs,
 } from '../load/ladder.js';
@@ -35,7 +36,7 @@ import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
 import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../stats/ladder-stats.js';
-import { mean, quantileConfidenceInterval, quantileSorted, sortedAscending } from '../stats/quantiles.js';
+import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
 import { VERSION } from '../version.js';
 import {
   awsFreezeAdapters,
@@ -355,8 +356,7 @@ function buildStep(
   const ev = m.evaluation;
   // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
   // interval (misses included) is in verdict_reason.
-  const okInterval = quantileConfidenceInterval(okSorted, 0.95);
-  const okCi = okInterval ? { low: okInterval.low, high: okInterval.high } : null;
+  const okCi = m.okP95Interval;
   const rejected = m.rejected;
   const saturated = rejected > 0;
   const loopDelay = m.loopDelayP99Ms;
@@ -426,6 +426,13 @@ function buildStep(
     client_loop_delay_p99_ms: loopDelay,
     client_event_loop_utilization: utilization,
     cw_periods: null,
+    decision_method: ev.method,
+    ci_level: ev.level,
+    ci_family_level: ev.familyLevel,
+    effective_sample_size: ev.batches,
+    batch_size: round3(ev.batchSize),
+    looks: m.looks,
+    verdict_samples: ev.n,
   };
 }
 
@@ -953,5 +960,6 @@ function assembleArtifact(input: AssembleInput): QmaxArtifact {
     prompts: { source: resolved.prompts.source, count: resolved.prompts.texts.length },
     request_timeout_s: resolved.requestTimeoutS,
     restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
+    search: searchRecord(results, qMax, resolved.ladder),
   };
 }

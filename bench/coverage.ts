@@ -216,7 +216,8 @@ console.log(
   `pooled   AFTER  cov95 ${pct(after.cov95, after.cov95Of)}  covEnd ${pct(after.covEnd, after.covEndOf)}  pass= ${pct(after.passAt, runs)}  pass+2 ${pct(after.passAbove, runs)}  mean end ${(after.endS / runs).toFixed(1)} s  undecided ${pct(after.undecided, runs)}`,
 );
 console.log(
-  `worst cell AFTER: cov95 ${(100 * worst.cov95).toFixed(1)} % (target >= 93 %), pass= ${(100 * worst.passAt).toFixed(1)} % (<= 5 %), pass+2 ${(100 * worst.passAbove).toFixed(1)} % (<= 2.5 %)`,
+  `worst cell AFTER: cov95 ${(100 * worst.cov95).toFixed(1)} % (target >= 93 %), pass= ${(100 * worst.passAt).toFixed(1)} % (<= 5 %), pass+2 ${(100 * worst.passAbove).toFixed(1)} % (<= 2.5 %); ` +
+    `one cell's sampling error at ${reps} replications: +-${(100 * Math.sqrt((0.95 * 0.05) / reps)).toFixed(1)} % around 95 %, +-${(100 * Math.sqrt((0.03 * 0.97) / reps)).toFixed(1)} % around 3 %`,
 );
 console.log(
   `rung time AFTER / BEFORE (true p95 = SLO): ${(after.endS / before.endS).toFixed(2)}; wall ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -12,14 +12,9 @@ import {
   type Transport,
 } from '../model/artifacts.js';
 import type { Fingerprint } from '../model/fingerprint.js';
-import {
-  alignDown,
-  alignUp,
-  joinServerConcurrency,
-  periodsWithin,
-  type SloEvaluation,
-} from '../stats/ladder-stats.js';
-import { mean, quantileConfidenceInterval, quantileSorted, sortedAscending } from '../stats/quantiles.js';
+import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../stats/ladder-stats.js';
+import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
+import type { RungDecision } from '../stats/rung-decision.js';
 
 /** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
 export const CW_PERIOD_S = 10;
@@ -56,7 +51,12 @@ export interface RungObservation {
   windowStartWallMs: number;
   windowEndWallMs: number;
   end: QmaxStep['end_reason'];
-  evaluation: SloEvaluation;
+  /** The look the rung ended on (src/stats/rung-decision.ts). */
+  evaluation: RungDecision;
+  /** Looks taken (the last one is `evaluation`). */
+  looks: number;
+  /** The p95 interval of the successful requests only, same method and level as `evaluation`. */
+  okP95Interval: { low: number; high: number } | null;
   okTtfabMs: readonly number[];
   okLatencyMs: readonly number[];
   outcomeCounts: Partial<Record<Outcome, number>>;
@@ -139,7 +139,6 @@ export function qmaxStep(
   const ev = o.evaluation;
   // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
   // interval (misses included) is in verdict_reason.
-  const okInterval = quantileConfidenceInterval(okSorted, 0.95);
   const unusable = unusableReason(o, instanceCounts, liveEndpoint);
   return {
     run_index: runIndex,
@@ -155,7 +154,7 @@ export function qmaxStep(
     outcome_counts: o.outcomeCounts,
     ttfab_p50_ms: quantileSorted(okSorted, 0.5),
     ttfab_p95_ms: quantileSorted(okSorted, 0.95),
-    ttfab_p95_ci_ms: okInterval ? { low: okInterval.low, high: okInterval.high } : null,
+    ttfab_p95_ci_ms: o.okP95Interval,
     ttfab_p99_ms: quantileSorted(okSorted, 0.99),
     latency_p95_ms: quantileSorted(latSorted, 0.95),
     s_mean_s: latSorted.length > 0 ? (mean(latSorted) as number) / 1000 : null,
@@ -188,6 +187,13 @@ export function qmaxStep(
     client_loop_delay_p99_ms: o.loopDelayP99Ms,
     client_event_loop_utilization: o.loopUtilization,
     cw_periods: null,
+    decision_method: ev.method,
+    ci_level: ev.level,
+    ci_family_level: ev.familyLevel,
+    effective_sample_size: ev.batches,
+    batch_size: round3(ev.batchSize),
+    looks: o.looks,
+    verdict_samples: ev.n,
   };
 }
 
@@ -273,6 +279,8 @@ export interface QmaxRecord {
   /** The deployed container environment (MAX_QUEUE_DEPTH bounds the queue); empty over http. */
   deployedEnv: Record<string, string>;
   restore: { actions: string[]; errors: string[] } | null;
+  /** How the search ended (src/load/ladder.ts `searchRecord`). */
+  search: QmaxArtifact['search'];
   target: string;
   tool: string;
 }
@@ -334,6 +342,7 @@ export function assembleQmaxArtifact(input: QmaxRecord): QmaxArtifact {
     prompts: { source: settings.prompts.source, count: settings.prompts.texts.length },
     request_timeout_s: settings.requestTimeoutS,
     restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
+    search: input.search,
   };
 }
 

@@ -33,6 +33,7 @@ import {
   type LadderMode,
   LadderPlanner,
   type LadderSettings,
+  searchRecord,
   summarizeLadder,
   worstCaseRungs,
 } from '../load/ladder.js';
@@ -523,6 +524,14 @@ export async function runQmax(
       live,
       deployedEnv,
       restore: restoreReport,
+      search:
+        perRun.length > 0
+          ? searchRecord(
+              steps.map((s) => rungResultOf(s.step)),
+              Math.min(...perRun),
+              resolved.ladder,
+            )
+          : null,
       target: live ? input.endpoint : (resolved.targetUrl as string),
       tool: `scalegate ${version}`,
     });

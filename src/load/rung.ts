@@ -1,13 +1,17 @@
 /**
  * One rung of the ladder: hold the engine at N outstanding requests, discard the settle period,
- * then judge the measure window. Adaptive rungs end as soon as the window is settled and its p95
- * confidence interval lies wholly inside or outside the SLO with enough samples; while it
- * straddles, the window keeps growing (more samples, a tighter interval) up to the hold limit.
- * Fixed rungs hold for the full time and judge the last `measureS` seconds (the reference method).
+ * then judge the measure window with the sequential rung decision (src/stats/rung-decision.ts:
+ * batch sectioning, at most 3 looks with a Bonferroni split). Adaptive rungs end at the first look
+ * whose window is settled and whose p95 interval lies wholly inside or outside the SLO; otherwise
+ * the window keeps growing up to the hold limit, where the final look decides or leaves the rung
+ * undecided. Fixed rungs hold for the full time and judge the last `measureS` seconds in one look
+ * (the reference method).
  */
 import type { Outcome } from '../model/artifacts.js';
 import { opt, type UsageError, usage } from '../model/errors.js';
-import { alignUp, evaluateSlo, type SloEvaluation } from '../stats/ladder-stats.js';
+import { alignUp, driftTest, quantileWithMisses } from '../stats/ladder-stats.js';
+import { sortedAscending } from '../stats/quantiles.js';
+import { type RungDecision, RungJudge, sectionedP95Interval } from '../stats/rung-decision.js';
 import { waitUntil } from '../wait.js';
 import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
 import type { LadderMode } from './ladder.js';
@@ -19,14 +23,14 @@ export interface RungSpec {
   measureS: number;
   settleS: number;
   sloMs: number;
-  /** Never decisive with fewer samples (default 100). */
+  /** Never decisive with fewer samples (`--min-samples`, default 100): the verdict is undecided. */
   minSamples?: number;
   /**
    * CloudWatch period to align adaptive measure windows to (the join needs whole periods inside
    * the window); the window then lasts at least one period. null: no alignment.
    */
   alignPeriodS?: number | null;
-  /** How often an adaptive rung is judged (default 250 ms). */
+  /** How often an adaptive rung checks whether a look is due (default 250 ms). */
   evaluateEveryMs?: number;
 }
 
@@ -50,7 +54,12 @@ export interface RungMeasurement {
   windowStart: number;
   windowEnd: number;
   end: RungEnd;
-  evaluation: SloEvaluation;
+  /** The look the rung ended on: verdict, p95 interval, method, batches, look number. */
+  evaluation: RungDecision;
+  /** Looks taken (the last one is `evaluation`). */
+  looks: number;
+  /** The p95 interval of the successful requests only, same method and level as `evaluation`. */
+  okP95Interval: { low: number; high: number } | null;
   /** TTFAB of successful requests whose audio started in the window, in time order, ms. */
   okTtfabMs: number[];
   /** Whole-response latency of successful requests that completed in the window, ms. */
@@ -182,7 +191,12 @@ export async function runRung(
   options: RungOptions = {},
 ): Promise<RungMeasurement> {
   const { signal, onTick } = options;
-  const minSamples = spec.minSamples ?? 100;
+  const judge = new RungJudge({
+    mode: spec.mode,
+    sloMs: spec.sloMs,
+    concurrency: spec.concurrency,
+    minSamples: spec.minSamples ?? 100,
+  });
   const tickMs = spec.evaluateEveryMs ?? 250;
   const periodS = spec.alignPeriodS ?? null;
   const epoch = engine.setConcurrency(spec.concurrency);
@@ -238,14 +252,22 @@ export async function runRung(
     if (t - middle >= minWindowMs) measureStart = middle;
   };
 
-  const evaluateAt = (from: number, to: number) => {
+  /** Samples and live p95 for progress only: no look, no decision. */
+  const liveAt = (from: number, to: number) => {
     const data = collect(engine, epoch, from, to, spec.sloMs);
-    const evaluation = evaluateSlo(data.samples, spec.sloMs, { minSamples });
-    return { data, evaluation };
+    return { n: data.samples.length, p95: quantileWithMisses(sortedAscending(data.samples), 0.95) };
   };
 
-  const finish = (end: RungEnd, from: number, to: number): RungMeasurement => {
-    const { data, evaluation } = evaluateAt(from, to);
+  /** Ends the rung on the look just taken, or takes the final look now. */
+  const finish = (
+    end: RungEnd,
+    from: number,
+    to: number,
+    taken?: { data: WindowData; decision: RungDecision },
+  ): RungMeasurement => {
+    const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs);
+    const evaluation = taken?.decision ?? judge.look(data.samples, true);
+    const okInterval = sectionedP95Interval(data.okTtfab, spec.concurrency, 1 - evaluation.level);
     const seconds = Math.max((to - from) / 1000, 1e-9);
     return {
       concurrency: spec.concurrency,
@@ -256,6 +278,8 @@ export async function runRung(
       windowEnd: to,
       end,
       evaluation,
+      looks: judge.looksTaken,
+      okP95Interval: okInterval ? { low: okInterval.low, high: okInterval.high } : null,
       okTtfabMs: data.okTtfab,
       okLatencyMs: data.okLatency,
       outcomeCounts: data.outcomeCounts,
@@ -279,7 +303,7 @@ export async function runRung(
       if (t >= holdEnd) return finish('hold', measureStart, holdEnd);
       if (onTick) {
         const from = measuring ? measureStart : startedAt;
-        const live = evaluateAt(from, t).evaluation;
+        const live = liveAt(from, t);
         onTick({
           concurrency: spec.concurrency,
           elapsedS: (t - startedAt) / 1000,
@@ -294,22 +318,25 @@ export async function runRung(
     checkWarm(t);
     if (warm && t >= measureStart + minWindowMs) {
       const from = measureStart;
-      const { evaluation } = evaluateAt(from, t);
-      if (evaluation.decisive && evaluation.drift.settled) return finish('decisive', from, t);
-      if (t >= holdEnd) return finish('hold', from, t);
-      if (!evaluation.drift.settled && evaluation.drift.driftMs !== null) resettle(t);
+      const data = collect(engine, epoch, from, t, spec.sloMs);
+      const atHoldEnd = t >= holdEnd;
+      const { decision, stop } = judge.step(data.samples, atHoldEnd);
+      if (stop && decision) return finish(atHoldEnd ? 'hold' : 'decisive', from, t, { data, decision });
+      // Drift is checked on every tick (it decides where the window starts, not the verdict).
+      const drift = decision?.drift ?? driftTest(data.samples);
+      if (!drift.settled && drift.driftMs !== null) resettle(t);
       onTick?.({
         concurrency: spec.concurrency,
         elapsedS: (t - startedAt) / 1000,
         inFlight: engine.inFlight,
-        samples: evaluation.n,
-        liveP95Ms: evaluation.p95,
+        samples: data.samples.length,
+        liveP95Ms: quantileWithMisses(sortedAscending(data.samples), 0.95),
         phase: 'measure',
       });
     } else {
       if (t >= holdEnd) return finish('hold', Math.min(measureStart, t), t);
       if (onTick) {
-        const live = evaluateAt(warm && measuring ? measureStart : startedAt, t).evaluation;
+        const live = liveAt(warm && measuring ? measureStart : startedAt, t);
         onTick({
           concurrency: spec.concurrency,
           elapsedS: (t - startedAt) / 1000,

@@ -42,7 +42,11 @@ export const intervalSchema = z.object({
   high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
 });
 
-export const rungVerdictSchema = z.enum(['pass', 'fail', 'uncertain']);
+/**
+ * `undecided`: no decision at the stated level (too few batches or samples, or the interval
+ * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
+ */
+export const rungVerdictSchema = z.enum(['pass', 'fail', 'undecided', 'uncertain']);
 
 export const outcomeSchema = z.enum([
   'ok',
@@ -69,7 +73,11 @@ export const qmaxStepSchema = z.object({
   outcome_counts: z.partialRecord(outcomeSchema, count('outcome count')),
   ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
   ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
-  /** 95 % confidence interval of the p95 (distribution-free order statistics); null when too few samples. */
+  /**
+   * Confidence interval of the p95 of successful requests at `ci_level` (batch sectioning, valid for
+   * closed-loop data; before `decision_method` was recorded: order statistics assuming independent
+   * samples); null when too few batches.
+   */
   ttfab_p95_ci_ms: intervalSchema.nullable(),
   ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
   latency_p95_ms: ms('latency_p95_ms').nullable(),
@@ -104,6 +112,21 @@ export const qmaxStepSchema = z.object({
   client_event_loop_utilization: z.number().min(0).max(1).nullable().optional(),
   /** Whole 10 s CloudWatch periods inside the measure window that the join used. */
   cw_periods: z.number().int().nonnegative().nullable().optional(),
+  // Additive (rung decision valid for closed-loop data); absent in older artifacts.
+  /** How the verdict was reached: `batch-sectioning` (src/stats/rung-decision.ts). */
+  decision_method: safeString.nullable().optional(),
+  /** Two-sided confidence of the reported interval at the look the rung ended on. */
+  ci_level: z.number().min(0).max(1).nullable().optional(),
+  /** Confidence that the intervals of every look of the rung hold together (Bonferroni). */
+  ci_family_level: z.number().min(0).max(1).nullable().optional(),
+  /** Effective sample size: the number of batches (0 when too few for an interval). */
+  effective_sample_size: z.number().int().nonnegative().nullable().optional(),
+  /** Mean batch length, samples. */
+  batch_size: z.number().nonnegative().nullable().optional(),
+  /** Looks the rung took (the verdict is the last one's). */
+  looks: z.number().int().nonnegative().nullable().optional(),
+  /** Samples the verdict judged, misses included. */
+  verdict_samples: z.number().int().nonnegative().nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 
@@ -154,6 +177,20 @@ export const qmaxArtifactSchema = z.object({
   request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
   restore: z
     .object({ actions: z.array(safeString), errors: z.array(safeString) })
+    .nullable()
+    .optional(),
+  /** Where the search ended against what it promised; absent in older artifacts. */
+  search: z
+    .object({
+      /** Lowest measured breach above Q_max (a fail, never an undecided rung); null: none. */
+      upper_bound: z.number().int().positive().nullable(),
+      /** The requested --resolution (adaptive); null for a fixed ladder. */
+      resolution: z.number().int().positive().nullable(),
+      /** upper_bound - Q_max <= resolution; false when not bracketed or stopped short; null: fixed. */
+      resolution_met: z.boolean().nullable(),
+      /** Concurrencies that stayed undecided (after their one re-measurement). */
+      undecided_rungs: z.array(z.number().int().positive()),
+    })
     .nullable()
     .optional(),
 });
@@ -358,6 +395,13 @@ export const planArtifactSchema = z.object({
     naive_peak_instances: z.number().int().nonnegative().nullable(),
     surge_overflow_probability: z.number().min(0).max(1).nullable(),
     surge_fluid_overflow_s: z.number().nullable(),
+    // Additive (exact surge computation); absent in older plans.
+    /** The same overflow probability with no surge (k = 1): what the target alone does. */
+    surge_baseline_overflow_probability: z.number().min(0).max(1).nullable().optional(),
+    /** `uniformization` (exact to 1e-9), or `uniformization-lower-bound` when the work budget ran out. */
+    surge_method: z.string().nullable().optional(),
+    /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
+    surge_start_in_flight: z.number().int().nonnegative().nullable().optional(),
   }),
   deployable: deployableSchema,
   findings: z.array(findingSchema),

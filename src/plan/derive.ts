@@ -1,7 +1,7 @@
 /**
  * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
  * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
- * inputs, and the surge simulation is seeded.
+ * inputs, and the surge probability is computed exactly (no random numbers).
  */
 
 import { isLowerBound } from '../analysis/ttotal.js';
@@ -17,7 +17,7 @@ import {
   type TtotalArtifact,
   UsageError,
 } from '../model/index.js';
-import { simulateSurge, type ThroughputPoint } from '../stats/surge.js';
+import { analyzeSurge, type ThroughputPoint } from '../stats/surge.js';
 import { evaluateFindings, planVerdict } from './findings.js';
 import {
   instancesFor,
@@ -207,7 +207,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
 
   const surge =
     qmax.q_max > 0
-      ? simulateSurge({
+      ? analyzeSurge({
           curve,
           targetConcurrency: band.scaleOutConcurrency,
           queueLimit: qmax.q_max,
@@ -232,9 +232,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     scaleInConcurrency: band.scaleInConcurrency,
     surgeRatio: choices.surgeRatio,
     tPlanS,
-    surge: surge
-      ? { probability: surge.overflowProbability, trials: surge.trials, fluidOverflowS: surge.fluidOverflowS }
-      : null,
+    surge: surge ? { ...surge, peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null } : null,
     minInstances,
     maxInstances,
     minSafeInstances: minSafe,
@@ -301,8 +299,11 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       peak_instances: peakInstances,
       trough_instances: troughInstances,
       naive_peak_instances: naivePeak,
-      surge_overflow_probability: surge ? round(surge.overflowProbability, 4) : null,
+      surge_overflow_probability: surge ? round(surge.surge.probability, 4) : null,
       surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
+      surge_baseline_overflow_probability: surge ? round(surge.baseline.probability, 4) : null,
+      surge_method: surge ? (surge.exact ? 'uniformization' : 'uniformization-lower-bound') : null,
+      surge_start_in_flight: surge ? surge.start : null,
     },
     deployable: {
       min_instances: minInstances,

@@ -3,6 +3,7 @@
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
 import type { Finding, QmaxArtifact } from '../model/index.js';
+import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
 
 export const FINDING_NAMES = [
   'measurement_trust',
@@ -19,8 +20,7 @@ export const FINDING_NAMES = [
   'quota_headroom',
 ] as const;
 
-/** Above this overflow probability a surge within T_plan is a warning. */
-export const SURGE_OVERFLOW_WARN = 0.1;
+export { SURGE_OVERFLOW_WARN };
 /** Repeated ladders whose Q_max spread exceeds this fraction are not repeatable. */
 export const REPEATABILITY_SPREAD = 0.2;
 /** The naive fleet estimate differing from ours by more than this factor is called out. */
@@ -39,7 +39,8 @@ export interface FindingFacts {
   scaleInConcurrency: number;
   surgeRatio: number;
   tPlanS: number;
-  surge: { probability: number; trials: number; fluidOverflowS: number | null } | null;
+  /** The exact surge analysis (with its no-surge baseline); peakRps to size the headroom fix. */
+  surge: (SurgeAnalysis & { peakRps: number | null }) | null;
   minInstances: number;
   maxInstances: number;
   minSafeInstances: number | null;
@@ -164,19 +165,31 @@ function queueDepth(f: FindingFacts): Finding {
       fix: 'a faster instance type or model, or a looser SLO',
     };
   }
-  return f.qmax.q_max_bracketed
-    ? {
-        name: 'queue_depth',
-        verdict: 'ok',
-        detail: `queue_max_depth ${f.qmax.q_max} = Q_max, bracketed by a measured breach at ${f.qmax.q_max_upper_bound ?? 'a higher rung'}`,
-        fix: null,
-      }
-    : {
-        name: 'queue_depth',
-        verdict: 'warn',
-        detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
-        fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
-      };
+  if (!f.qmax.q_max_bracketed) {
+    return {
+      name: 'queue_depth',
+      verdict: 'warn',
+      detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
+      fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
+    };
+  }
+  const search = f.qmax.search;
+  if (search && search.resolution_met === false) {
+    const undecided =
+      search.undecided_rungs.length > 0 ? `; undecided in between: ${search.undecided_rungs.join(', ')}` : '';
+    return {
+      name: 'queue_depth',
+      verdict: 'warn',
+      detail: `the search did not reach its resolution: Q_max ${f.qmax.q_max}, lowest measured breach ${search.upper_bound}, requested resolution ${search.resolution}${undecided}; Q_max may be up to ${(search.upper_bound ?? f.qmax.q_max + 1) - 1}`,
+      fix: `re-measure with longer rungs so the undecided ones decide: \`scalegate qmax --model ${f.model} --hold-s <more>\``,
+    };
+  }
+  return {
+    name: 'queue_depth',
+    verdict: 'ok',
+    detail: `queue_max_depth ${f.qmax.q_max} = Q_max, bracketed by a measured breach at ${f.qmax.q_max_upper_bound ?? 'a higher rung'}${search?.resolution ? ` (resolution ${search.resolution} met)` : ''}`,
+    fix: null,
+  };
 }
 
 function thresholdUnits(f: FindingFacts): Finding {
@@ -197,27 +210,61 @@ function thresholdUnits(f: FindingFacts): Finding {
 }
 
 function surgeSurvival(f: FindingFacts): Finding {
-  if (f.surge === null) {
+  const a = f.surge;
+  if (a === null) {
     return {
       name: 'surge_survival',
       verdict: 'suppressed',
-      detail: 'no throughput curve to simulate',
+      detail: 'no throughput curve to compute from',
       fix: null,
     };
   }
+  const prob = (r: { probability: number; exact: boolean }) =>
+    `${r.exact ? '' : 'at least '}${pct(r.probability)}`;
+  const start = `${a.start} in flight (C_scale_max ${fmt(f.scaleOutConcurrency)} rounded)`;
   const fluid =
-    f.surge.fluidOverflowS === null
-      ? 'the fluid queue never reaches Q_max'
-      : `the fluid queue fills from ${fmt(f.scaleOutConcurrency)} to Q_max ${f.qmax.q_max} in ${fmt(f.surge.fluidOverflowS)} s`;
-  const detail = `a ${f.surgeRatio}x surge overflows the Q_max queue within T_plan ${fmt(f.tPlanS)} s with probability ${pct(f.surge.probability)} (${f.surge.trials} seeded trials); ${fluid}`;
-  return f.surge.probability > SURGE_OVERFLOW_WARN
-    ? {
-        name: 'surge_survival',
-        verdict: 'warn',
-        detail,
-        fix: 'shorten T_total (smaller image, pre-cached weights), lower the surge ratio the plan promises, or pre-scale before known peaks',
-      }
-    : { name: 'surge_survival', verdict: 'ok', detail, fix: null };
+    a.fluidOverflowS === null
+      ? `the fluid queue from ${start} never reaches Q_max`
+      : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${fmt(a.fluidOverflowS)} s`;
+  const how = a.exact ? 'exact first-passage probabilities' : 'bounds: the computation budget ran out';
+  const within = `within T_plan ${fmt(f.tPlanS)} s`;
+  if (a.cause === 'no-headroom') {
+    const share = a.headroomUtilization ?? 0;
+    const rps = share * a.capacityRps;
+    const instances =
+      a.peakRps !== null && rps > 0
+        ? `, ${Math.ceil(a.peakRps / rps)} instances at peak instead of ${f.peakInstances}`
+        : '';
+    return {
+      name: 'surge_survival',
+      verdict: 'warn',
+      detail:
+        `at the target this server runs at ${pct(a.utilization)} of its measured throughput (${fmt(a.baseRate, 2)} of ${fmt(a.capacityRps, 2)} requests/s): ` +
+        `the queue overflows Q_max ${f.qmax.q_max} ${within} with probability ${prob(a.baseline)} with no surge (k = 1) and ${prob(a.surge)} with a ${f.surgeRatio}x surge (${how}); ` +
+        `the overflow happens with or without a surge: the target leaves no throughput headroom; ${fluid}`,
+      fix:
+        share > 0
+          ? `provision so each instance receives at most ${pct(share)} of its measured throughput (${fmt(rps, 2)} requests/s${instances}): ` +
+            `from that load even a ${f.surgeRatio}x surge overflows ${within} with probability <= ${pct(SURGE_OVERFLOW_WARN)} (computed). ` +
+            `A concurrency target cannot express this here: at ${a.saturationConcurrency} in flight or more this server already runs at >= 99 % of its throughput. ` +
+            'Lowering the surge ratio changes nothing (it overflows without a surge)'
+          : `no load within this server's measured throughput survives a ${f.surgeRatio}x surge ${within}: shorten T_total or raise Q_max (a faster instance type or model)`,
+    };
+  }
+  const detail = `a ${f.surgeRatio}x surge overflows the Q_max queue ${within} with probability ${prob(a.surge)}; with no surge (k = 1): ${prob(a.baseline)} (${how}); ${fluid}`;
+  if (a.cause === 'surge') {
+    const survivable = a.survivableSurgeRatio ?? 1;
+    return {
+      name: 'surge_survival',
+      verdict: 'warn',
+      detail: `${detail}: the surge is the cause`,
+      fix:
+        survivable > 1
+          ? `this plan survives surges up to ${(Math.floor(survivable * 100) / 100).toFixed(2)}x ${within}: shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks to promise ${f.surgeRatio}x, or promise at most that`
+          : 'shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks: no surge above 1x fits within T_plan',
+    };
+  }
+  return { name: 'surge_survival', verdict: 'ok', detail, fix: null };
 }
 
 function scaleInSafety(f: FindingFacts): Finding {

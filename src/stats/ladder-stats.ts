@@ -1,14 +1,12 @@
 /**
- * Statistics the qmax ladder decides with. Pure functions of their inputs.
+ * Statistics of the qmax ladder besides the rung decision (src/stats/rung-decision.ts). Pure
+ * functions of their inputs.
  *
- * A rung's TTFAB samples are judged against the SLO by the distribution-free confidence interval
- * of their p95; a request that got no audio (rejected, failed, timed out, or still waiting past
- * the SLO) is a sample of +Infinity: it certainly missed the SLO. The rung is only believed once
- * its window is settled (no drift between its halves).
+ * A request that got no audio (rejected, failed, timed out, or still waiting past the SLO) is a
+ * sample of +Infinity: it certainly missed the SLO. A rung is only believed once its window is
+ * settled (no drift between its halves).
  */
-import { mean, quantileConfidenceInterval, quantileSorted, sortedAscending } from './quantiles.js';
-
-export type Verdict = 'pass' | 'fail' | 'uncertain';
+import { mean, quantileSorted, selectInPlace, sortedAscending } from './quantiles.js';
 
 /**
  * Type-7 quantile of an ascending array that may end in +Infinity (misses): Infinity as soon as
@@ -23,6 +21,32 @@ export function quantileWithMisses(sorted: readonly number[], q: number): number
   const high = sorted[Math.min(below + 1, sorted.length - 1)] as number;
   if (!Number.isFinite(low) || (fraction > 0 && !Number.isFinite(high))) return Number.POSITIVE_INFINITY;
   return quantileSorted(sorted, q);
+}
+
+/**
+ * quantileWithMisses of an unsorted slice [from, to) of `values`, by selection instead of a sort
+ * (the same value: type 7, +Infinity as soon as the interpolation touches a miss).
+ */
+export function quantileOfRange(
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  q: number,
+): number | null {
+  const n = to - from;
+  if (n <= 0) return null;
+  const copy = new Float64Array(n);
+  for (let i = 0; i < n; i++) copy[i] = values[from + i] as number;
+  const position = (n - 1) * Math.min(1, Math.max(0, q));
+  const below = Math.floor(position);
+  const fraction = position - below;
+  const low = selectInPlace(copy, below);
+  if (fraction === 0 || below + 1 >= n) return low;
+  // After selection everything right of `below` is >= low: the next order statistic is their minimum.
+  let high = Number.POSITIVE_INFINITY;
+  for (let i = below + 1; i < n; i++) if ((copy[i] as number) < high) high = copy[i] as number;
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return Number.POSITIVE_INFINITY;
+  return low + (high - low) * fraction;
 }
 
 export interface DriftOptions {
@@ -46,7 +70,7 @@ export interface DriftResult {
  * Drift between the first and second half of a window, in time order: the median of the later half
  * minus the median of the earlier one. Settled when that is within tolerance of the window's median.
  */
-export function driftTest(valuesInTimeOrder: readonly number[], options: DriftOptions = {}): DriftResult {
+export function driftTest(valuesInTimeOrder: ArrayLike<number>, options: DriftOptions = {}): DriftResult {
   const rel = options.relativeTolerance ?? 0.1;
   const abs = options.absoluteToleranceMs ?? 5;
   const minPerHalf = options.minPerHalf ?? 20;
@@ -59,12 +83,11 @@ export function driftTest(valuesInTimeOrder: readonly number[], options: DriftOp
       reason: `too few samples to test drift (${valuesInTimeOrder.length}, need ${2 * minPerHalf})`,
     };
   }
-  const first = sortedAscending(valuesInTimeOrder.slice(0, half));
-  const second = sortedAscending(valuesInTimeOrder.slice(valuesInTimeOrder.length - half));
-  const all = sortedAscending(valuesInTimeOrder);
-  const m1 = quantileWithMisses(first, 0.5) as number;
-  const m2 = quantileWithMisses(second, 0.5) as number;
-  const median = quantileWithMisses(all, 0.5) as number;
+  const n = valuesInTimeOrder.length;
+  // Selection, not sorting: the rung runs this on every tick.
+  const m1 = quantileOfRange(valuesInTimeOrder, 0, half, 0.5) as number;
+  const m2 = quantileOfRange(valuesInTimeOrder, n - half, n, 0.5) as number;
+  const median = quantileOfRange(valuesInTimeOrder, 0, n, 0.5) as number;
   if (!Number.isFinite(m1) && !Number.isFinite(m2)) {
     return { driftMs: null, toleranceMs: abs, settled: true, reason: 'most requests failed throughout' };
   }
@@ -89,65 +112,6 @@ export function driftTest(valuesInTimeOrder: readonly number[], options: DriftOp
   };
 }
 
-export interface SloEvaluationOptions {
-  /** Fewer samples than this: never decisive (default 100; a 95 % CI of p95 needs at least 72). */
-  minSamples?: number;
-  confidence?: number;
-  drift?: DriftOptions;
-}
-
-export interface SloEvaluation {
-  /** Samples judged, misses included. */
-  n: number;
-  /** Samples that were misses by outcome (no audio), counted as +Infinity. */
-  misses: number;
-  /** p95 over every sample (Infinity when more than 5 % missed). */
-  p95: number | null;
-  interval: { low: number; high: number } | null;
-  /** pass: the whole interval is within the SLO; fail: wholly above it; otherwise uncertain. */
-  verdict: Verdict;
-  /** Enough samples and an interval wholly on one side. */
-  decisive: boolean;
-  drift: DriftResult;
-  reason: string;
-}
-
-/**
- * Judges one window of TTFAB samples (time order; +Infinity for misses) against the SLO.
- */
-export function evaluateSlo(
-  samplesInTimeOrder: readonly number[],
-  sloMs: number,
-  options: SloEvaluationOptions = {},
-): SloEvaluation {
-  const minSamples = Math.max(options.minSamples ?? 100, 1);
-  const sorted = sortedAscending(samplesInTimeOrder);
-  const n = sorted.length;
-  const misses = sorted.filter((v) => !Number.isFinite(v)).length;
-  const p95 = quantileWithMisses(sorted, 0.95);
-  const ci = quantileConfidenceInterval(sorted, 0.95, options.confidence ?? 0.95);
-  const interval = ci ? { low: ci.low, high: ci.high } : null;
-  const drift = driftTest(samplesInTimeOrder, options.drift);
-  let verdict: Verdict = 'uncertain';
-  let reason: string;
-  const fmt = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
-  if (!interval) {
-    reason = `${n} samples: too few for a confidence interval of p95`;
-  } else if (interval.high <= sloMs) {
-    verdict = 'pass';
-    reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] within the ${sloMs} ms SLO`;
-  } else if (interval.low > sloMs) {
-    verdict = 'fail';
-    reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] above the ${sloMs} ms SLO`;
-  } else {
-    reason = `p95 95 % CI [${fmt(interval.low)}, ${fmt(interval.high)}] straddles the ${sloMs} ms SLO`;
-  }
-  if (misses > 0) reason += `; ${misses} of ${n} samples are misses without audio`;
-  const decisive = verdict !== 'uncertain' && n >= minSamples;
-  if (verdict !== 'uncertain' && !decisive) reason += ` (only ${n} samples, need ${minSamples})`;
-  return { n, misses, p95, interval, verdict, decisive, drift, reason };
-}
-
 /** CloudWatch datapoints (period starts, epoch ms) wholly inside [startMs, endMs]. */
 export function periodsWithin(
   timestamps: readonly number[],
@@ -165,24 +129,36 @@ export function periodsWithin(
 }
 
 export interface ServerConcurrencyJoin {
+  /** Highest per-period Maximum (reported, not used for R). */
   serverPeak: number | null;
+  /** Median of the per-period Maxima: the numerator of R. */
+  serverMedianMaximum: number | null;
   serverMean: number | null;
-  /** R(N) = server Maximum / client mean in-flight. */
+  /** R(N) = median of the per-period Maxima / client mean in-flight. */
   ratio: number | null;
   periods: number;
 }
 
-/** R(N) from the Maximum and Average datapoints of whole periods inside the measure window. */
+/**
+ * R(N) from the Maximum and Average datapoints of whole periods inside the measure window. The
+ * numerator is the MEDIAN of the per-period Maxima, not their highest: the deployed target is
+ * C_scale_max x R, so a single spike in one 10 s period (a retry burst, a scrape artefact) must not
+ * raise it, which is the unsafe direction. With an even number of periods the median is the mean
+ * of the middle two.
+ */
 export function joinServerConcurrency(
   maxima: readonly number[],
   averages: readonly number[],
   clientMeanInFlight: number,
 ): ServerConcurrencyJoin {
-  if (maxima.length === 0) return { serverPeak: null, serverMean: null, ratio: null, periods: 0 };
+  if (maxima.length === 0)
+    return { serverPeak: null, serverMedianMaximum: null, serverMean: null, ratio: null, periods: 0 };
   const serverPeak = Math.max(...maxima);
+  const serverMedianMaximum = quantileSorted(sortedAscending(maxima), 0.5) as number;
   const serverMean = mean(averages);
-  const ratio = clientMeanInFlight > 0 && serverPeak > 0 ? serverPeak / clientMeanInFlight : null;
-  return { serverPeak, serverMean, ratio, periods: maxima.length };
+  const ratio =
+    clientMeanInFlight > 0 && serverMedianMaximum > 0 ? serverMedianMaximum / clientMeanInFlight : null;
+  return { serverPeak, serverMedianMaximum, serverMean, ratio, periods: maxima.length };
 }
 
 /** Aligns an epoch-ms instant up to the next multiple of `periodS` (unchanged if already aligned). */

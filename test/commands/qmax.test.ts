@@ -57,7 +57,10 @@ const base = (overrides: Partial<QmaxInput> = {}): QmaxInput => ({
   variant: 'AllTraffic',
   region: 'us-east-1',
   target: server.url,
-  holdS: 16,
+  // A rung decides on 5 batches of >= max(4 N, 40) requests: 200 at N <= 10, i.e. 15 s at N = 2
+  // (13.3 requests/s) and 7.5 s from N = 4. At N = 1 (6.7 requests/s) 20 s is too short: that rung
+  // stays undecided and is re-measured once, as the planner does with any undecided rung.
+  holdS: 20,
   measureS: 4,
   settleS: 0.4,
   minSamples: 80,
@@ -117,7 +120,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
       expect(result.exitCode).toBe(0);
       return result.artifact as QmaxArtifact;
     });
-  }, 200_000);
+  }, 600_000);
 
   it('finds the analytic Q_max (slots x floor(SLO / period)) within the resolution, bracketed by a measured breach', () => {
     expect(Math.abs(artifact.q_max - ANALYTIC_QMAX)).toBeLessThanOrEqual(2);
@@ -135,27 +138,43 @@ describe('qmax against a server of known capacity (http transport)', () => {
     expect(artifact.steps[0]?.concurrency).toBe(1);
   });
 
-  it('walks 1, then doubles until a rung fails, then bisects (never re-measuring a rung)', () => {
+  it('walks 1 (undecided: too few batches in 20 s, re-measured once), then doubles until a rung fails, then bisects', () => {
     const rungs = artifact.steps.map((s) => s.concurrency);
-    expect(rungs.slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
-    expect(new Set(rungs).size).toBe(rungs.length);
+    expect(rungs.slice(0, 6)).toEqual([1, 1, 2, 4, 8, 16]);
+    const first = artifact.steps[0];
+    expect(first).toMatchObject({ verdict: 'undecided', effective_sample_size: 0, ttfab_p95_ci_ms: null });
+    expect(first?.verdict_reason).toContain('too few for 5 batches of >= 40');
+    // A rung is measured a second time only when its first measurement was undecided, never a third.
+    for (const c of new Set(rungs)) {
+      const measured = artifact.steps.filter((s) => s.concurrency === c);
+      expect(measured.length).toBeLessThanOrEqual(2);
+      if (measured.length === 2) expect(measured[0]?.verdict).toBe('undecided');
+    }
+    expect(artifact.search).toMatchObject({ resolution: 2, resolution_met: true });
     expect(artifact.ladder.mode).toBe('adaptive');
     expect(artifact.non_monotone).toEqual([]);
   });
 
-  it('gives every rung a p95 with its confidence interval, exactly N in flight, throughput near slots/period above the knee', () => {
-    for (const step of artifact.steps) {
+  it('gives every decided rung a p95 with its batch interval, method and looks, exactly N in flight, throughput near slots/period above the knee', () => {
+    const decided = artifact.steps.filter((s) => s.verdict !== 'undecided');
+    expect(decided.length).toBeGreaterThanOrEqual(5);
+    for (const step of decided) {
       expect(step.ttfab_p95_ci_ms).not.toBeNull();
+      expect(step.decision_method).toBe('batch-sectioning');
+      expect(step.effective_sample_size).toBeGreaterThanOrEqual(5);
+      expect(step.looks).toBeGreaterThanOrEqual(1);
+      expect(step.looks).toBeLessThanOrEqual(3);
       const ci = step.ttfab_p95_ci_ms as { low: number; high: number };
       expect(ci.low).toBeLessThanOrEqual(step.ttfab_p95_ms as number);
       expect(ci.high).toBeGreaterThanOrEqual(step.ttfab_p95_ms as number);
       expect(step.concurrency_peak).toBe(step.concurrency);
       expect(step.concurrency_mean).toBeGreaterThan(step.concurrency * 0.98);
     }
-    // Rungs far from the SLO end early, on a settled decisive window.
-    const far = artifact.steps.filter((s) => s.concurrency >= 16);
-    expect(far.length).toBeGreaterThan(0);
-    for (const step of far) expect(step.end_reason).toBe('decisive');
+    // Rungs far from the SLO whose first interim look (10 batches: 400 requests, 15 s) fits in the
+    // hold end early, on a settled decisive window.
+    const early = artifact.steps.filter((s) => s.concurrency === 4 || s.concurrency === 8);
+    expect(early.length).toBe(2);
+    for (const step of early) expect(step).toMatchObject({ verdict: 'pass', end_reason: 'decisive' });
     const knee = artifact.steps.find((s) => s.concurrency === 8);
     expect(knee?.achieved_rps).toBeGreaterThan((SLOTS / PERIOD_MS) * 1000 * 0.85);
     expect(artifact.total_rung_seconds).toBeGreaterThan(0);
@@ -251,8 +270,9 @@ describe('qmax fixed ladder and repeated runs', () => {
         base({
           ladder: 'fixed',
           rungs: [4, 8, 12],
-          holdS: 3.9,
-          measureS: 3.4,
+          // One look at the end over >= 5 batches: 240 requests at N = 12 (9 s at 26.7/s).
+          holdS: 10.5,
+          measureS: 10,
           settleS: 0.5,
           runs: 2,
           outFile: join(dir, 'fixed.json'),

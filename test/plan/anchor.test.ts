@@ -66,6 +66,30 @@ describe('plan from the published Kokoro-82M measurements', () => {
     expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (3)');
   });
 
+  it('computes the surge exactly and blames the target, not the surge, for an overflow that happens without one', () => {
+    // Exact uniformization: 1.0000 with the 1.25x surge (the seeded Monte Carlo gave 1.0 too) and,
+    // new, 0.9976 with no surge at all (k = 1): at the target this serial server runs at 99.8 % of
+    // its measured throughput.
+    expect(plan.derived.surge_overflow_probability).toBe(1);
+    expect(plan.derived.surge_baseline_overflow_probability).toBe(0.9976);
+    expect(plan.derived.surge_method).toBe('uniformization');
+    expect(plan.derived.surge_start_in_flight).toBe(38);
+    const surge = plan.findings.find((f) => f.name === 'surge_survival');
+    expect(surge?.verdict).toBe('warn');
+    expect(surge?.detail).toContain('runs at 99.8 % of its measured throughput');
+    expect(surge?.detail).toContain(
+      'with probability 99.8 % with no surge (k = 1) and 100.0 % with a 1.25x surge',
+    );
+    expect(surge?.detail).toContain('the target leaves no throughput headroom');
+    expect(surge?.detail).toContain(
+      'fills from 38 in flight (C_scale_max 37.5 rounded) to Q_max 50 in 2.7 s',
+    );
+    expect(surge?.fix).toContain(
+      'at most 69.9 % of its measured throughput (12.53 requests/s, 400 instances at peak',
+    );
+    expect(surge?.fix).not.toMatch(/lower the surge ratio the plan promises/);
+  });
+
   it('prints every finding in the fixed order so none can silently disappear', () => {
     expect(plan.findings.map((f) => f.name)).toEqual([
       'measurement_trust',

@@ -3,12 +3,13 @@ import {
   alignDown,
   alignUp,
   driftTest,
-  evaluateSlo,
   joinServerConcurrency,
   periodsWithin,
+  quantileOfRange,
   quantileWithMisses,
 } from '../../src/stats/ladder-stats.js';
 import { mulberry32 } from '../../src/stats/prng.js';
+import { sortedAscending } from '../../src/stats/quantiles.js';
 
 /** Seeded latencies: `center` +- `spread` (uniform), so every run sees the same numbers. */
 function samples(seed: number, n: number, center: number, spread: number): number[] {
@@ -16,39 +17,27 @@ function samples(seed: number, n: number, center: number, spread: number): numbe
   return Array.from({ length: n }, () => center + (rand() * 2 - 1) * spread);
 }
 
-describe('SLO verdict from the p95 confidence interval', () => {
-  it('passes decisively when the whole interval is inside the SLO, fails when it is wholly above', () => {
-    const pass = evaluateSlo(samples(1, 200, 100, 10), 150);
-    expect(pass).toMatchObject({ verdict: 'pass', decisive: true });
-    expect((pass.interval as { high: number }).high).toBeLessThanOrEqual(150);
-    const fail = evaluateSlo(samples(2, 200, 200, 10), 150);
-    expect(fail).toMatchObject({ verdict: 'fail', decisive: true });
-  });
-
-  it('is uncertain while the interval straddles the SLO', () => {
-    const s = samples(3, 200, 150, 20);
-    const p95 = evaluateSlo(s, 1000).p95 as number;
-    expect(evaluateSlo(s, p95)).toMatchObject({ verdict: 'uncertain', decisive: false });
-  });
-
-  it('is never decisive on fewer samples than asked for (nor without an interval)', () => {
-    expect(evaluateSlo(samples(4, 50, 100, 10), 150)).toMatchObject({ verdict: 'uncertain', interval: null });
-    expect(evaluateSlo(samples(4, 90, 100, 10), 150, { minSamples: 100 })).toMatchObject({
-      verdict: 'pass',
-      decisive: false,
-    });
-  });
-
-  it('counts a request without audio as a certain miss: 10 % misses fail a fast server', () => {
-    const s = samples(5, 180, 50, 5);
-    const withMisses = [...s, ...Array(20).fill(Number.POSITIVE_INFINITY)];
-    const ev = evaluateSlo(withMisses, 150);
-    expect(ev).toMatchObject({ verdict: 'fail', misses: 20 });
-    expect(ev.p95).toBe(Number.POSITIVE_INFINITY);
+describe('misses in quantiles', () => {
+  it('a quantile that touches a request without audio is +Infinity, never NaN', () => {
     expect(
       Number.isNaN(quantileWithMisses([1, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY], 0.9)),
     ).toBe(false);
+    expect(quantileWithMisses([1, 2, Number.POSITIVE_INFINITY], 0.9)).toBe(Number.POSITIVE_INFINITY);
     expect(quantileWithMisses([1, 2, 3, 4], 0.5)).toBe(2.5);
+  });
+
+  it('selection gives the same quantile as sorting (the drift test runs it on every tick)', () => {
+    const values = samples(9, 301, 100, 50);
+    for (const q of [0, 0.1, 0.5, 0.95, 1]) {
+      expect(quantileOfRange(values, 0, values.length, q)).toBe(
+        quantileWithMisses(sortedAscending(values), q),
+      );
+      expect(quantileOfRange(values, 100, 250, q)).toBe(
+        quantileWithMisses(sortedAscending(values.slice(100, 250)), q),
+      );
+    }
+    const withMiss = [...values.slice(0, 19), Number.POSITIVE_INFINITY];
+    expect(quantileOfRange(withMiss, 0, 20, 0.99)).toBe(Number.POSITIVE_INFINITY);
   });
 });
 
@@ -76,9 +65,19 @@ describe('CloudWatch join helpers', () => {
     expect(periodsWithin(ts, [1, 2, 3, 4], 10, t0 + 5_000, t0 + 30_000)).toEqual([2, 3]);
   });
 
-  it('R = server Maximum / client mean in-flight, null without data', () => {
+  it('R = median of the per-period Maxima / client mean in-flight, null without data', () => {
     expect(joinServerConcurrency([8, 8], [7.9, 8], 8)).toMatchObject({ serverPeak: 8, ratio: 1, periods: 2 });
+    expect(joinServerConcurrency([8, 9, 10, 11], [8, 8, 8, 8], 8)).toMatchObject({
+      serverMedianMaximum: 9.5,
+      ratio: 9.5 / 8,
+    });
     expect(joinServerConcurrency([], [], 8)).toMatchObject({ ratio: null, periods: 0 });
+  });
+
+  it('one spiking 10 s period does not raise R (the deployed target would rise: the unsafe direction)', () => {
+    const join = joinServerConcurrency([20, 20, 20, 20, 20, 64], [20, 20, 20, 20, 20, 21], 20);
+    expect(join.ratio).toBe(1);
+    expect(join.serverPeak).toBe(64);
   });
 
   it('aligns instants to period boundaries', () => {

@@ -23,7 +23,22 @@ describe('quantiles', () => {
     ).not.toBeNull();
   });
 
-  it('covers the true p95 in at least ~95 % of repeated samples (the interval is honest)', () => {
+  it('picks exactly the binomial order statistics (ranks 184 and 197 of 200): a [min, max] interval fails this', () => {
+    // Ranks from the exact Binomial(200, 0.95) CDF (computed independently): the largest l with
+    // P(B <= l - 1) <= 2.5 % and the smallest u with P(B <= u - 1) >= 97.5 %.
+    const values = sortedAscending(Array.from({ length: 200 }, (_, i) => 200 - i)); // 1..200
+    const interval = quantileConfidenceInterval(values, 0.95);
+    expect(interval).toMatchObject({ low: 184, high: 197 });
+    expect(interval?.coverage).toBeCloseTo(0.9671521638567255, 9);
+    expect(
+      quantileConfidenceInterval(sortedAscending(Array.from({ length: 100 }, (_, i) => i + 1)), 0.95),
+    ).toMatchObject({
+      low: 90,
+      high: 100,
+    });
+  });
+
+  it('covers the true p95 of INDEPENDENT samples in at least ~95 % of repeated samples', () => {
     const random = mulberry32(7);
     // Exponential service times: true p95 = -ln(0.05).
     const truth = -Math.log(0.05);

@@ -1,5 +1,6 @@
 // Environment of the reference TTS container. Invalid values are a start-up failure (exit 2),
 // never a silent default.
+import { type DeviceConfig, readDeviceConfig } from './device-config.js';
 import { isStage, type Stage } from './stages.js';
 
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   failAtStage: Stage | undefined;
   /** Longest a SIGTERM drain may take before the remaining requests are cut (exit 1). */
   drainTimeoutMs: number;
+  /** The emulated accelerator (DEVICE_* variables, device-config.ts); undefined: host CPU. */
+  device: DeviceConfig | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +59,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamChunkBytes: integer(env, 'STREAM_CHUNK_BYTES', 8192, 0, 16 * 1024 * 1024),
     failAtStage,
     drainTimeoutMs: integer(env, 'DRAIN_TIMEOUT_S', 120, 1, 86_400) * 1000,
+    device: readDeviceConfig(env, (message) => new ConfigError(message)),
   };
 }

@@ -3,8 +3,10 @@
  * src/local/up.ts.
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import { resolveDevice } from '../commands/device.js';
 import { runLocalUp } from '../local/up.js';
 import { UsageError } from '../model/errors.js';
+import { type DeviceFlags, deviceOption, startupOption, timeScaleOption } from './device-options.js';
 
 const integer =
   (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -33,7 +35,7 @@ const endpointName = (value: string): string => {
   return value;
 };
 
-interface LocalUpFlags {
+interface LocalUpFlags extends DeviceFlags {
   port?: number;
   endpoint?: string;
   instances?: number;
@@ -87,16 +89,24 @@ export function registerLocalUp(program: Command): void {
     )
     .option('--quota <n>', "the '<instance type> for endpoint usage' quota", integer('--quota', 1, 1000), 4)
     .option('--verbose', 'echo container output on stderr')
+    .addOption(deviceOption('cpu'))
+    .addOption(timeScaleOption('1'))
+    .addOption(startupOption())
     .action(async (flags: LocalUpFlags) => {
       if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
         throw new UsageError(
           `--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`,
         );
       }
-      const code = await runLocalUp(flags, {
-        stdout: (line) => process.stdout.write(`${line}\n`),
-        stderr: (line) => process.stderr.write(`${line}\n`),
-      });
+      const { device: choice = 'cpu', timeScale, startup } = flags;
+      const { device } = resolveDevice({ device: choice, timeScale, startup });
+      const code = await runLocalUp(
+        { ...flags, device },
+        {
+          stdout: (line) => process.stdout.write(`${line}\n`),
+          stderr: (line) => process.stderr.write(`${line}\n`),
+        },
+      );
       process.exitCode = code;
     });
 }

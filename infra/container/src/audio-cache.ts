@@ -16,6 +16,11 @@ export class AudioCache {
     private readonly maxBytes: number,
   ) {}
 
+  /** The utterance's PCM if it is cached (no recency update, no counting). */
+  peek(text: string, voice: string): Buffer | undefined {
+    return this.ready.get(`${voice}\u0000${text}`);
+  }
+
   /** The whole PCM of the utterance (16-bit mono, native byte order as the engine produced it). */
   get(text: string, voice: string): Promise<Buffer> {
     const key = `${voice}\u0000${text}`;

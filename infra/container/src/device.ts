@@ -39,6 +39,12 @@ export function serviceTimeSampler(profile: DeviceProfile, timeScale: number, se
   };
 }
 
+interface AudioEntry {
+  ready: Promise<Buffer>;
+  /** The audio once `ready` has resolved (at once for a cache hit). */
+  pcm: Buffer | undefined;
+}
+
 interface Lane {
   index: number;
   busy: boolean;
@@ -50,7 +56,7 @@ interface Lane {
 export class DeviceExecutor implements Executor {
   private readonly lanes: Lane[];
   private readonly queue: Job[] = [];
-  private readonly audio = new Map<Job, Promise<Buffer>>();
+  private readonly audio = new Map<Job, AudioEntry>();
   private readonly timers = new Map<Job, NodeJS.Timeout[]>();
   private readonly draw: () => number;
   private readonly chunkBytes: number;
@@ -110,9 +116,14 @@ export class DeviceExecutor implements Executor {
     };
     this.nextId = this.nextId >= 0x7ffffff0 ? 1 : this.nextId + 1;
     // Synthesis (a cache miss) starts at admission, so the audio is usually ready by its time.
-    const audio = this.cache.get(text, voice);
-    audio.catch(() => {}); // reported to the job when it is due
-    this.audio.set(job, audio);
+    const entry: AudioEntry = { ready: this.cache.get(text, voice), pcm: this.cache.peek(text, voice) };
+    entry.ready.then(
+      (pcm) => {
+        entry.pcm = pcm;
+      },
+      () => {}, // reported to the job when its lane takes it
+    );
+    this.audio.set(job, entry);
     this.queue.push(job);
     this.dispatch();
     return job;
@@ -137,7 +148,8 @@ export class DeviceExecutor implements Executor {
     for (const job of this.queue.splice(0))
       this.finish(job, () => job.sink.onError(new Error('shutting down')));
     for (const lane of this.lanes) if (lane.release) clearTimeout(lane.release);
-    for (const job of [...this.timers.keys()])
+    // Every job not finished still has its audio entry (running, or waiting for its audio).
+    for (const job of [...this.audio.keys()])
       this.finish(job, () => job.sink.onError(new Error('shutting down')));
     await this.synthesis.close();
   }
@@ -151,25 +163,54 @@ export class DeviceExecutor implements Executor {
   }
 
   private start(lane: Lane, job: Job): void {
-    const now = performance.now();
+    lane.busy = true;
+    job.state = 'running';
     // A job that was waiting when its lane freed starts at the instant the lane freed, not when the
     // timer callback ran: event-loop lag never accumulates into lost device throughput.
     const startedAt = Math.max(job.enqueuedAt, lane.freeAt);
-    const service = this.draw();
-    lane.busy = true;
-    lane.freeAt = startedAt + service;
+    const audio = this.audio.get(job) as AudioEntry;
+    if (audio.pcm) {
+      this.serve(lane, job, startedAt, audio.pcm);
+      return;
+    }
+    // A text this instance has not synthesised yet: its lane waits for the audio, so a cold cache
+    // costs device time (as a cold start does) instead of finishing requests ahead of their audio.
+    audio.ready.then(
+      (pcm) => {
+        if (this.closed) return;
+        if (job.state === 'finished') {
+          this.releaseAt(lane, performance.now());
+          return;
+        }
+        this.serve(lane, job, Math.max(startedAt, performance.now()), pcm);
+      },
+      (error: unknown) => {
+        this.releaseAt(lane, performance.now());
+        this.finish(job, () => job.sink.onError(error as Error));
+      },
+    );
+  }
+
+  private releaseAt(lane: Lane, at: number): void {
+    lane.freeAt = at;
+    if (lane.release) clearTimeout(lane.release);
     lane.release = setTimeout(
       () => {
         lane.busy = false;
         lane.release = undefined;
         this.dispatch();
       },
-      Math.max(0, lane.freeAt - now),
+      Math.max(0, at - performance.now()),
     );
-    job.state = 'running';
+  }
+
+  /** Holds `lane` for one drawn service time from `startedAt`; the audio leaves as the profile says. */
+  private serve(lane: Lane, job: Job, startedAt: number, pcm: Buffer): void {
+    const service = this.draw();
+    this.releaseAt(lane, startedAt + service);
     job.sink.onStart({ queueWaitMs: startedAt - job.enqueuedAt, worker: lane.index });
     const firstAt = startedAt + service * this.profile.first_audio_fraction;
-    this.schedule(job, firstAt - now, () => void this.emit(job, firstAt, lane.freeAt));
+    this.schedule(job, firstAt - performance.now(), () => this.emit(job, pcm, firstAt, lane.freeAt));
   }
 
   private schedule(job: Job, delayMs: number, fn: () => void): void {
@@ -187,14 +228,7 @@ export class DeviceExecutor implements Executor {
   }
 
   /** First audio now; the rest paced evenly from `firstAt` to `endAt` (all at once when they coincide). */
-  private async emit(job: Job, firstAt: number, endAt: number): Promise<void> {
-    let pcm: Buffer;
-    try {
-      pcm = await (this.audio.get(job) as Promise<Buffer>);
-    } catch (error) {
-      this.finish(job, () => job.sink.onError(error as Error));
-      return;
-    }
+  private emit(job: Job, pcm: Buffer, firstAt: number, endAt: number): void {
     if (job.state === 'finished') return;
     const streamed = this.profile.first_audio_fraction < 1 && pcm.length > this.chunkBytes;
     if (!streamed) {

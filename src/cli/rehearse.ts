@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runRehearse } from '../commands/rehearse.js';
+import { REHEARSAL_DEVICE, REHEARSAL_TIME_SCALE, runRehearse } from '../commands/rehearse.js';
 import { createProgressRenderer } from '../load/progress.js';
 import { VERSION } from '../version.js';
+import { type DeviceFlags, deviceOption, startupOption, timeScaleOption } from './device-options.js';
 import { loadModelContext, positiveNumber, present } from './shared.js';
 
-interface RehearseFlags {
+interface RehearseFlags extends DeviceFlags {
   model: string;
   config?: string;
   out: string;
@@ -36,6 +37,9 @@ export function registerRehearse(program: Command): void {
       'seconds before a new instance starts',
       positiveNumber('--provision-delay-s'),
     )
+    .addOption(deviceOption(REHEARSAL_DEVICE))
+    .addOption(timeScaleOption(`${REHEARSAL_TIME_SCALE} with a device`))
+    .addOption(startupOption())
     .action(async (flags: RehearseFlags) => {
       const context = loadModelContext({ model: flags.model, config: flags.config });
       const abort = new AbortController();
@@ -56,6 +60,9 @@ export function registerRehearse(program: Command): void {
           quick: flags.quick === true,
           version: VERSION,
           provisionDelayS: flags.provisionDelayS,
+          device: flags.device,
+          timeScale: flags.timeScale,
+          startup: flags.startup,
           progress: createProgressRenderer(process.stderr),
           signal: abort.signal,
         });

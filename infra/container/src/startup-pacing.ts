@@ -9,9 +9,12 @@ export type StagePacer = (stage: PacedStage) => Promise<void>;
 export function stagePacer(device: DeviceConfig | undefined): StagePacer {
   const startup = device?.startup;
   if (!device || !startup) return () => Promise.resolve();
-  return (stage) => {
-    // performance.now() counts from the start of this process, as elapsed_s does.
-    const wait = startup[`${stage}_s`] * device.timeScale * 1000 - performance.now();
-    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  return async (stage) => {
+    // performance.now() counts from the start of this process, as elapsed_s does. Timers may fire
+    // a fraction of a millisecond early: wait again until the moment has really passed.
+    const due = startup[`${stage}_s`] * device.timeScale * 1000;
+    for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
   };
 }

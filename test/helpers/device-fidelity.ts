@@ -8,6 +8,10 @@ import type { QmaxArtifact, QmaxStep } from '../../src/model/index.js';
 
 export interface FidelityRow {
   concurrency: number;
+  realP50Ms: number;
+  /** Emulated p50 / time scale. */
+  emulatedP50Ms: number;
+  p50Ratio: number;
   realP95Ms: number;
   /** Emulated p95 / time scale. */
   emulatedP95Ms: number;
@@ -26,10 +30,15 @@ export function fidelityRows(real: QmaxArtifact, emulated: QmaxArtifact, timeSca
   for (const step of emulated.steps) {
     const ref = realSteps.get(step.concurrency);
     if (!ref || ref.ttfab_p95_ms === null || step.ttfab_p95_ms === null) continue;
+    if (ref.ttfab_p50_ms === null || step.ttfab_p50_ms === null) continue;
     const emulatedP95Ms = step.ttfab_p95_ms / timeScale;
+    const emulatedP50Ms = step.ttfab_p50_ms / timeScale;
     const emulatedRps = step.achieved_rps * timeScale;
     rows.push({
       concurrency: step.concurrency,
+      realP50Ms: ref.ttfab_p50_ms,
+      emulatedP50Ms,
+      p50Ratio: emulatedP50Ms / ref.ttfab_p50_ms,
       realP95Ms: ref.ttfab_p95_ms,
       emulatedP95Ms,
       p95Ratio: emulatedP95Ms / ref.ttfab_p95_ms,

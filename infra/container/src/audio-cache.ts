@@ -8,36 +8,31 @@ export class AudioCache {
   private readonly ready = new Map<string, Buffer>();
   private readonly pending = new Map<string, Promise<Buffer>>();
   private bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(
     private readonly pool: SynthesisPool,
     private readonly maxBytes: number,
   ) {}
 
-  /** The utterance's PCM if it is cached (no recency update, no counting). */
-  peek(text: string, voice: string): Buffer | undefined {
-    return this.ready.get(`${voice}\u0000${text}`);
+  /** The utterance's PCM if it is cached (then marked as most recently used). */
+  cached(text: string, voice: string): Buffer | undefined {
+    const key = `${voice}\u0000${text}`;
+    const pcm = this.ready.get(key);
+    if (pcm) {
+      // Re-insert: Map order is the recency order eviction walks.
+      this.ready.delete(key);
+      this.ready.set(key, pcm);
+    }
+    return pcm;
   }
 
   /** The whole PCM of the utterance (16-bit mono, native byte order as the engine produced it). */
   get(text: string, voice: string): Promise<Buffer> {
     const key = `${voice}\u0000${text}`;
-    const cached = this.ready.get(key);
-    if (cached) {
-      this.hits += 1;
-      // Re-insert: Map order is the recency order eviction walks.
-      this.ready.delete(key);
-      this.ready.set(key, cached);
-      return Promise.resolve(cached);
-    }
+    const cached = this.cached(text, voice);
+    if (cached) return Promise.resolve(cached);
     const inFlight = this.pending.get(key);
-    if (inFlight) {
-      this.hits += 1;
-      return inFlight;
-    }
-    this.misses += 1;
+    if (inFlight) return inFlight;
     const synthesis = this.synthesise(text, voice).then(
       (pcm) => {
         this.pending.delete(key);

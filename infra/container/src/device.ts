@@ -8,7 +8,8 @@
 // The audio is real eSpeak-NG speech, synthesised once per distinct text by the worker pool and
 // replayed from the AudioCache, so the host pays a synthesis per distinct text and a write per
 // request: several instances at full device throughput fit on a small machine, and each one adds
-// capacity as a GPU instance does.
+// capacity as a GPU instance does. A request whose text is not cached yet waits for its synthesis
+// before it joins the lanes (its own cold start), never holding a lane meanwhile.
 import type { AudioCache } from './audio-cache.js';
 import type { DeviceConfig, DeviceProfile } from './device-config.js';
 import type { EngineInfo, Executor, Job, JobSink, SynthesisPool } from './pool.js';
@@ -40,9 +41,10 @@ export function serviceTimeSampler(profile: DeviceProfile, timeScale: number, se
 }
 
 interface AudioEntry {
-  ready: Promise<Buffer>;
-  /** The audio once `ready` has resolved (at once for a cache hit). */
+  /** The utterance's audio, once synthesised (at once for a cache hit). */
   pcm: Buffer | undefined;
+  /** When the audio was there: admission for a cache hit, end of synthesis for a miss. */
+  readyAt: number;
 }
 
 interface Lane {
@@ -115,15 +117,24 @@ export class DeviceExecutor implements Executor {
       cancelRequested: false,
     };
     this.nextId = this.nextId >= 0x7ffffff0 ? 1 : this.nextId + 1;
-    // Synthesis (a cache miss) starts at admission, so the audio is usually ready by its time.
-    const entry: AudioEntry = { ready: this.cache.get(text, voice), pcm: this.cache.peek(text, voice) };
-    entry.ready.then(
-      (pcm) => {
-        entry.pcm = pcm;
-      },
-      () => {}, // reported to the job when its lane takes it
-    );
+    const cached = this.cache.cached(text, voice);
+    const entry: AudioEntry = { pcm: cached, readyAt: job.enqueuedAt };
     this.audio.set(job, entry);
+    if (!cached) {
+      // Synthesis (a cache miss) starts at admission; the job is served once its audio exists.
+      this.cache.get(text, voice).then(
+        (pcm) => {
+          entry.pcm = pcm;
+          entry.readyAt = performance.now();
+          this.dispatch();
+        },
+        (error: unknown) => {
+          if (job.state !== 'queued') return;
+          this.queue.splice(this.queue.indexOf(job), 1);
+          this.finish(job, () => job.sink.onError(error as Error));
+        },
+      );
+    }
     this.queue.push(job);
     this.dispatch();
     return job;
@@ -154,41 +165,35 @@ export class DeviceExecutor implements Executor {
     await this.synthesis.close();
   }
 
+  /**
+   * Each free lane takes the first queued job whose audio is ready. A text this instance has not
+   * synthesised yet waits for its synthesis outside the device (a cold cache costs that request
+   * latency, as a cold start does) while the jobs behind it keep the lanes busy.
+   */
   private dispatch(): void {
     if (!this.accepting || this.closed) return;
     for (const lane of this.lanes) {
-      if (this.queue.length === 0) return;
-      if (!lane.busy) this.start(lane, this.queue.shift() as Job);
+      if (lane.busy) continue;
+      const at = this.queue.findIndex((job) => this.audio.get(job)?.pcm !== undefined);
+      if (at < 0) return;
+      const [job] = this.queue.splice(at, 1);
+      this.start(lane, job as Job);
     }
   }
 
   private start(lane: Lane, job: Job): void {
+    const audio = this.audio.get(job) as AudioEntry;
     lane.busy = true;
     job.state = 'running';
-    // A job that was waiting when its lane freed starts at the instant the lane freed, not when the
+    // A job that was ready when its lane freed starts at the instant the lane freed, not when the
     // timer callback ran: event-loop lag never accumulates into lost device throughput.
-    const startedAt = Math.max(job.enqueuedAt, lane.freeAt);
-    const audio = this.audio.get(job) as AudioEntry;
-    if (audio.pcm) {
-      this.serve(lane, job, startedAt, audio.pcm);
-      return;
-    }
-    // A text this instance has not synthesised yet: its lane waits for the audio, so a cold cache
-    // costs device time (as a cold start does) instead of finishing requests ahead of their audio.
-    audio.ready.then(
-      (pcm) => {
-        if (this.closed) return;
-        if (job.state === 'finished') {
-          this.releaseAt(lane, performance.now());
-          return;
-        }
-        this.serve(lane, job, Math.max(startedAt, performance.now()), pcm);
-      },
-      (error: unknown) => {
-        this.releaseAt(lane, performance.now());
-        this.finish(job, () => job.sink.onError(error as Error));
-      },
-    );
+    const startedAt = Math.max(audio.readyAt, lane.freeAt);
+    const service = this.draw();
+    this.releaseAt(lane, startedAt + service);
+    job.sink.onStart({ queueWaitMs: startedAt - job.enqueuedAt, worker: lane.index });
+    const firstAt = startedAt + service * this.profile.first_audio_fraction;
+    const pcm = audio.pcm as Buffer;
+    this.schedule(job, firstAt - performance.now(), () => this.emit(job, pcm, firstAt, lane.freeAt));
   }
 
   private releaseAt(lane: Lane, at: number): void {
@@ -202,15 +207,6 @@ export class DeviceExecutor implements Executor {
       },
       Math.max(0, at - performance.now()),
     );
-  }
-
-  /** Holds `lane` for one drawn service time from `startedAt`; the audio leaves as the profile says. */
-  private serve(lane: Lane, job: Job, startedAt: number, pcm: Buffer): void {
-    const service = this.draw();
-    this.releaseAt(lane, startedAt + service);
-    job.sink.onStart({ queueWaitMs: startedAt - job.enqueuedAt, worker: lane.index });
-    const firstAt = startedAt + service * this.profile.first_audio_fraction;
-    this.schedule(job, firstAt - performance.now(), () => this.emit(job, pcm, firstAt, lane.freeAt));
   }
 
   private schedule(job: Job, delayMs: number, fn: () => void): void {

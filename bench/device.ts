@@ -2,7 +2,7 @@
 // from: the committed Kokoro-82M ladder on one ml.g5.xlarge.
 //
 //   npm run bench:device [-- --time-scale 1 --hold-s 20 --measure-s 12 --settle-s 6
-//                            --instances 8 --per-instance 50 --isolation-s 30 --skip fidelity|isolation]
+//                            --instances 8 --per-instance 50 --warmup-s 20 --isolation-s 30 --skip fidelity|isolation]
 //
 // 1. Fidelity: `scalegate local up --device <artifact>` (one instance), then the real ladder's fixed
 //    rungs 1,5,...,60 at its SLO over InvokeEndpointWithResponseStream, printed beside the real
@@ -50,7 +50,7 @@ const settleS = Number(option('settle-s', '6'));
 const instances = Number(option('instances', '8'));
 const perInstance = Number(option('per-instance', '50'));
 const isolationS = Number(option('isolation-s', '30'));
-const warmupS = Number(option('warmup-s', '10'));
+const warmupS = Number(option('warmup-s', '20'));
 const skip = option('skip', '');
 if (!(timeScale > 0)) throw new Error('--time-scale must be > 0');
 

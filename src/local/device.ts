@@ -49,8 +49,8 @@ export function startupDelaysMs(device: EmulatedDevice): { provisionMs: number; 
   const { startup } = device;
   if (!startup) return null;
   return {
-    provisionMs: startup.provision_s * device.timeScale * 1000,
-    inServiceMs: startup.in_service_after_ready_s * device.timeScale * 1000,
+    provisionMs: Math.round(startup.provision_s * device.timeScale * 1000),
+    inServiceMs: Math.round(startup.in_service_after_ready_s * device.timeScale * 1000),
   };
 }
 

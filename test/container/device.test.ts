@@ -16,6 +16,10 @@ import {
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog while the band plays on.';
 const QUICK = { WARMUP_RUNS: '1' };
+const LONG_TEXT =
+  'Scalegate measures how many concurrent requests one instance holds inside its latency objective, ' +
+  'and how long it takes to add another instance, then derives the scaling policy from both numbers. ' +
+  'This paragraph is long on purpose, so that its synthesis keeps the engine busy for a while.';
 
 const profile = (overrides: Partial<DeviceProfile> = {}): string =>
   JSON.stringify({
@@ -105,6 +109,20 @@ describe('device mode', () => {
     for (const wait of waits.slice(2, 4)) expect(wait).toBeGreaterThan(0.5);
     for (const wait of waits.slice(2, 4)) expect(wait).toBeLessThan(1.5);
     expect(waits[4]).toBeGreaterThan(1.5);
+    agent.destroy();
+  });
+
+  test('a text not synthesised yet waits outside the lanes: a cached request behind it is served first (a cold cache never idles the device)', async () => {
+    const device = await startContainer({ ...QUICK, DEVICE_PROFILE: profile({ service_mean_ms: 5 }) });
+    const agent = newAgent();
+    await invoke(device.port, { text: SENTENCE }, { agent }); // cached from now on
+    // Hundreds of ms of synthesis: far longer than the 5 ms the device takes per request.
+    const cold = invoke(device.port, { text: LONG_TEXT }, { agent });
+    await waitForInFlight(device.port, 1);
+    const warm = await invoke(device.port, { text: SENTENCE }, { agent });
+    const coldResult = await cold;
+    expect([warm.status, coldResult.status]).toEqual([200, 200]);
+    expect(warm.endAt).toBeLessThan(coldResult.firstByteAt as number);
     agent.destroy();
   });
 

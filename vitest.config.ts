@@ -1,8 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Integration tests start real container processes; two cores are shared between them.
     pool: 'forks',
     maxWorkers: 2,
@@ -11,5 +10,33 @@ export default defineConfig({
     reporters: ['default'],
     // The SDK versions are pinned; its notice about future versions needing Node 22 is noise here.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // Three groups, one after the other (`npm test` runs suite + timing, then e2e).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/**/*.timing.test.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      // Tests that judge latency and throughput (`*.timing.test.ts`) run one at a time after the
+      // rest: a test saturating both cores beside them would be measured with them.
+      {
+        extends: true,
+        test: {
+          name: 'timing',
+          include: ['test/**/*.timing.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      // The whole chain (scalegate rehearse), alone at the end.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], sequence: { groupOrder: 2 } },
+      },
+    ],
   },
 });

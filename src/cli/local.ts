@@ -3,9 +3,12 @@
  * src/local/up.ts.
  */
 import { type Command, InvalidArgumentError } from 'commander';
+import { resolveDevice } from '../commands/device.js';
 import { localImageUri } from '../commands/rehearse.js';
 import { runLocalUp } from '../local/up.js';
 import { UsageError } from '../model/errors.js';
+import { deviceOptions } from '../options/device.js';
+import { addOptions, optionValues } from './options.js';
 
 const integer =
   (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -34,6 +37,8 @@ const endpointName = (value: string): string => {
   return value;
 };
 
+const LOCAL_UP_DEVICE_OPTIONS = deviceOptions({ device: 'cpu', timeScale: '1' });
+
 interface LocalUpFlags {
   port?: number;
   endpoint?: string;
@@ -55,7 +60,7 @@ export function registerLocalUp(program: Command): void {
       .description(
         'The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs and Service Quotas on loopback, backed by real reference TTS container processes.',
       );
-  local
+  const command = local
     .command('up')
     .summary('start the local SageMaker with one endpoint and run until SIGINT/SIGTERM')
     .description(
@@ -87,21 +92,25 @@ export function registerLocalUp(program: Command): void {
       1,
     )
     .option('--quota <n>', "the '<instance type> for endpoint usage' quota", integer('--quota', 1, 1000), 4)
-    .option('--verbose', 'echo container output on stderr')
-    .action(async (flags: LocalUpFlags) => {
+    .option('--verbose', 'echo container output on stderr');
+  addOptions(command, LOCAL_UP_DEVICE_OPTIONS).action(
+    async (flags: LocalUpFlags & Record<string, unknown>) => {
       if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
         throw new UsageError(
           `--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`,
         );
       }
+      const { device: choice = 'cpu', timeScale, startup } = optionValues(LOCAL_UP_DEVICE_OPTIONS, flags);
+      const { device } = resolveDevice({ device: choice, timeScale, startup });
       // The image the endpoint reports: infra/container's CDK asset URI, as `cdk deploy` tags it.
       const code = await runLocalUp(
-        { ...flags, imageUri: localImageUri() },
+        { ...flags, device, imageUri: localImageUri() },
         {
           stdout: (line) => process.stdout.write(`${line}\n`),
           stderr: (line) => process.stderr.write(`${line}\n`),
         },
       );
       process.exitCode = code;
-    });
+    },
+  );
 }

@@ -34,6 +34,9 @@ export function registerRehearse(program: Command): void {
           outDir: resolve(values.outDir as string),
           quick: values.quick,
           provisionDelayS: values.provisionDelayS,
+          device: values.device,
+          timeScale: values.timeScale,
+          startup: values.startup,
         },
         { progress: stderrProgress(), signal: abort.signal },
       );

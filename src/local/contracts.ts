@@ -46,3 +46,42 @@ export interface AlarmStateChange {
   reason: string;
   atMs: number;
 }
+
+/**
+ * An emulated accelerator, as the reference container runs it (its DEVICE_PROFILE). The local
+ * SageMaker knows it only as this plain object; deriving one from a measurement is the caller's job.
+ */
+export interface DeviceProfile {
+  /** Where it came from (e.g. the measured artifact), shown in the fingerprint. */
+  source: string;
+  /** Requests served at once; 1 = serial. */
+  lanes: number;
+  /** Mean service time of one request on one lane, ms (before the time scale). */
+  service_mean_ms: number;
+  /** Shape of the log-normal service-time distribution (0 = constant). */
+  service_sigma: number;
+  /** Share of the service time after which the first audio byte leaves (1: with the last byte). */
+  first_audio_fraction: number;
+}
+
+/** A measured instance start-up, replayed (times the time scale) for every instance launched. */
+export interface StartupProfile {
+  source: string;
+  /** From the capacity request to the container process starting (provisioning, image pull). */
+  provision_s: number;
+  /** Earliest elapsed_s (since process start) of each container stage marker. */
+  framework_init_s: number;
+  weights_ready_s: number;
+  warmup_done_s: number;
+  ready_s: number;
+  /** From the container's ready marker to the instance taking traffic (health checks, registration). */
+  in_service_after_ready_s: number;
+}
+
+/** What each instance emulates. `profile` null: requests are synthesised on the host CPU. */
+export interface EmulatedDevice {
+  profile: DeviceProfile | null;
+  /** Multiplies every device and start-up time (> 0). */
+  timeScale: number;
+  startup: StartupProfile | null;
+}

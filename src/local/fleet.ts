@@ -63,6 +63,8 @@ export class Instance {
   readonly launchedAtMs = Date.now();
   inServiceAtMs: number | undefined;
   exitCode: number | null | undefined;
+  /** 1-based launch order within its endpoint. */
+  ordinal = 0;
   lastLines: string[] = [];
   bootTimer: NodeJS.Timeout | undefined;
   pingTimer: NodeJS.Timeout | undefined;
@@ -187,6 +189,10 @@ export interface EndpointOptions {
   pingIntervalMs: number;
   /** SIGTERM drain allowance before SIGKILL when an instance is removed by a scale-in. */
   drainTimeoutMs: number;
+  /** From /ping 200 to InService (a replayed start-up: health checks, registration); default 0. */
+  inServiceDelayMs?: number;
+  /** Environment of the n-th instance launched (1-based), beside PORT/HOST; not model environment. */
+  instanceEnvironment?: (ordinal: number) => Record<string, string>;
   quota: () => number;
   logs: LogStore;
   faults: Faults;
@@ -212,6 +218,7 @@ export class Endpoint extends EventEmitter {
   private instances: Instance[] = [];
   private closing = false;
   private rr = 0;
+  private launched = 0;
 
   constructor(readonly opts: EndpointOptions) {
     super();
@@ -406,6 +413,8 @@ export class Endpoint extends EventEmitter {
   private launch(): Instance {
     const failAtStage = this.opts.faults.takeInstanceFailure();
     const inst = new Instance(this.variantName, { ...this.environment }, failAtStage);
+    this.launched += 1;
+    inst.ordinal = this.launched;
     this.instances.push(inst);
     this.opts.log?.(`instance ${inst.id}: provisioning (${this.opts.provisionDelayMs} ms)`);
     inst.bootTimer = setTimeout(() => {
@@ -438,6 +447,7 @@ export class Endpoint extends EventEmitter {
       ...baseEnvironment(),
       ...(specEnv ?? {}),
       ...inst.environment,
+      ...(this.opts.instanceEnvironment?.(inst.ordinal) ?? {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       ...(inst.failAtStage ? { FAIL_AT_STAGE: inst.failAtStage } : {}),
@@ -482,11 +492,22 @@ export class Endpoint extends EventEmitter {
       const ok = inst.port !== undefined && (await ping(inst.port, 1000));
       if (inst.state !== 'Booting') return;
       if (ok) {
-        inst.state = 'InService';
-        inst.inServiceAtMs = Date.now();
-        this.opts.log?.(`instance ${inst.id}: InService`);
-        inst.settleReady(true);
-        this.changed();
+        const promote = () => {
+          inst.pingTimer = undefined;
+          if (inst.state !== 'Booting') return;
+          inst.state = 'InService';
+          inst.inServiceAtMs = Date.now();
+          this.opts.log?.(`instance ${inst.id}: InService`);
+          inst.settleReady(true);
+          this.changed();
+        };
+        const delay = this.opts.inServiceDelayMs ?? 0;
+        if (delay > 0) {
+          this.opts.log?.(`instance ${inst.id}: healthy; in service in ${(delay / 1000).toFixed(1)} s`);
+          inst.pingTimer = setTimeout(promote, delay);
+        } else {
+          promote();
+        }
       } else {
         inst.pingTimer = setTimeout(tick, this.opts.pingIntervalMs);
       }

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAutoScaling } from './autoscaling/index.js';
+import type { EmulatedDevice } from './contracts.js';
+import { checkEmulatedDevice, deviceEnvironment, startupDelaysMs } from './device.js';
 import { type FaultOptions, Faults } from './faults.js';
 import { type ContainerSpec, Endpoint, type EndpointStatus, type InstanceInfo } from './fleet.js';
 import { LogStore } from './logs.js';
@@ -17,6 +19,8 @@ import { createCapacityTarget, createSageMakerOperations, EndpointRegistry } fro
 import { startServer } from './server.js';
 
 export { clientConfigFor } from './aws-env.js';
+export type { DeviceProfile, EmulatedDevice, StartupProfile } from './contracts.js';
+export { describeEmulatedDevice } from './device.js';
 export type { FaultOptions } from './faults.js';
 export type { ContainerSpec, EndpointStatus, InstanceInfo } from './fleet.js';
 
@@ -38,6 +42,12 @@ export interface LocalSageMakerOptions {
   workers?: number;
   /** More model environment (applied before MAX_QUEUE_DEPTH / WORKERS). */
   environment?: Record<string, string>;
+  /**
+   * What each instance emulates (default: host CPU synthesis, instances share the cores). A device
+   * becomes model environment (DEVICE_*), so it is in every fingerprint measured here; a start-up
+   * profile replaces `provisionDelayS` and delays InService after the container is ready.
+   */
+  device?: EmulatedDevice;
   /** Value of the `<instance type> for endpoint usage` quota (default 4), enforced on capacity changes. */
   quota?: number;
   /** The container process; default the reference TTS container (`node infra/container/dist/server.js`). */
@@ -140,7 +150,9 @@ export async function startLocalSageMaker(
   const variantName = options.variantName ?? 'AllTraffic';
   const instanceType = options.instanceType ?? 'ml.g5.xlarge';
   const initial = options.instances ?? 1;
-  const provisionDelayS = options.provisionDelayS ?? 2;
+  if (options.device) checkEmulatedDevice(options.device);
+  const replayed = options.device ? startupDelaysMs(options.device) : null;
+  const provisionDelayS = replayed ? replayed.provisionMs / 1000 : (options.provisionDelayS ?? 2);
   const quota = options.quota ?? 4;
   const checkInt = (name: string, v: number, min: number) => {
     if (!Number.isInteger(v) || v < min)
@@ -170,14 +182,21 @@ export async function startLocalSageMaker(
     imageUri,
     environment: {
       ...(options.environment ?? {}),
+      ...(options.device ? deviceEnvironment(options.device) : {}),
       MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
       WORKERS: String(options.workers ?? 1),
     },
     container,
     provisionDelayMs: provisionDelayS * 1000,
-    startupTimeoutMs: (options.startupTimeoutS ?? 120) * 1000,
+    // A replayed start-up is paced by the container: allow for it on top of the timeout.
+    startupTimeoutMs:
+      (options.startupTimeoutS ?? 120) * 1000 +
+      (options.device?.startup ? options.device.startup.ready_s * options.device.timeScale * 1000 : 0),
     pingIntervalMs: 100,
     drainTimeoutMs: (options.drainTimeoutS ?? 180) * 1000,
+    ...(replayed ? { inServiceDelayMs: replayed.inServiceMs } : {}),
+    // Each instance's device draws its own service times, reproducibly (launch order).
+    ...(options.device?.profile ? { instanceEnvironment: (n: number) => ({ DEVICE_SEED: String(n) }) } : {}),
     quota: () => quota,
     logs,
     faults,

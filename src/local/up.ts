@@ -4,6 +4,8 @@
  * (progress goes to stderr), and runs until SIGINT/SIGTERM; then it stops every container it
  * started and returns exit code 0.
  */
+import type { EmulatedDevice } from './contracts.js';
+import { describeEmulatedDevice } from './device.js';
 import { killAllContainers } from './fleet.js';
 import { type LocalSageMakerHandle, startLocalSageMaker } from './index.js';
 
@@ -15,6 +17,8 @@ export interface LocalUpOptions {
   maxQueueDepth?: number;
   workers?: number;
   quota?: number;
+  /** What each instance emulates (default: host CPU synthesis). */
+  device?: EmulatedDevice;
   /** Echo every container output line to stderr. */
   verbose?: boolean;
   /** Image URI the endpoint reports. @default the emulator's (`startLocalSageMaker`) */
@@ -62,6 +66,7 @@ export async function runLocalUp(opts: LocalUpOptions, io: LocalUpIo): Promise<n
   io.stderr(
     `local up: starting endpoint ${opts.endpoint ?? 'speech-kokoro-82m'} with ${opts.instances ?? 1} instance(s)`,
   );
+  if (opts.device) io.stderr(`local up: ${describeEmulatedDevice(opts.device)}`);
   let handle: LocalSageMakerHandle;
   try {
     handle = await startLocalSageMaker({
@@ -73,6 +78,7 @@ export async function runLocalUp(opts: LocalUpOptions, io: LocalUpIo): Promise<n
       ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
       ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
       ...(opts.imageUri !== undefined ? { imageUri: opts.imageUri } : {}),
+      ...(opts.device ? { device: opts.device } : {}),
       registerScalableTarget: false,
       log: (line) => io.stderr(`local up: ${line}`),
       ...(opts.verbose

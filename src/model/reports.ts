@@ -56,4 +56,6 @@ export interface RehearsalResult {
   totalSeconds: number;
   /** Pids of every container process the local SageMaker started (all stopped on return). */
   containerPids: number[];
+  /** What each instance emulated (`--device`, `--time-scale`, `--startup`). */
+  device: string;
 }

@@ -1,5 +1,6 @@
 /** The options of `scalegate rehearse` (command line only). */
 import { CONFIG_FILE } from '../model/index.js';
+import { deviceOptions } from './device.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 export const REHEARSAL_MODEL = 'reference-tts';
@@ -14,5 +15,9 @@ export const REHEARSE_OPTIONS = {
   quick: flag('quick', 'shorter holds and delays (what CI runs)'),
   provisionDelayS: number('provision-delay-s', '<s>', 'positive', 'seconds before a new instance starts', {
     action: false,
+  }),
+  ...deviceOptions({
+    device: 'the Kokoro-82M ml.g5.xlarge measurement in artifacts/',
+    timeScale: '0.25 with a device',
   }),
 } as const satisfies OptionTable;

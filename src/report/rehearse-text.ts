@@ -10,6 +10,7 @@ export function renderRehearsalSummary(r: RehearsalResult): string {
   const lines: string[] = [];
   const outcome = r.failed ? `FAILED at ${r.failed.step} (${r.failed.reason})` : 'ok';
   lines.push('', `scalegate rehearse ${r.model}: ${outcome} in ${s(r.totalSeconds)}`, '');
+  lines.push(`  device    ${r.device}`);
 
   if (r.drift) lines.push(`  drift     ${r.drift.verdict}`);
   if (r.qmax) {

@@ -4,13 +4,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { endianness } from 'node:os';
 import { AdmissionGate } from './admission.js';
+import { AudioCache } from './audio-cache.js';
 import { type Config, ConfigError, readConfig } from './config.js';
-import { type Job, SynthesisPool } from './pool.js';
+import { DeviceExecutor, describeDevice } from './device.js';
+import { type Executor, type Job, SynthesisPool } from './pool.js';
 import { MAX_BODY_BYTES, parseInvocation } from './request.js';
 import { markStage, writeLine } from './stages.js';
+import { type StagePacer, stagePacer } from './startup-pacing.js';
 import { wavHeader } from './wav.js';
 
 type Phase = 'starting' | 'ready' | 'draining';
+
+/** Replayed speech kept by an emulated device (device mode): ~12 min of 22.05 kHz audio. */
+const AUDIO_CACHE_BYTES = 32 * 1024 * 1024;
 
 function logError(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -46,7 +52,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
 class ContainerServer {
   private phase: Phase = 'starting';
   private readonly gate: AdmissionGate;
-  private readonly pool: SynthesisPool;
+  private readonly pool: Executor;
+  private readonly pace: StagePacer;
   private readonly server: Server;
   private voices: ReadonlySet<string> | undefined;
   private header: Buffer | undefined;
@@ -54,7 +61,7 @@ class ContainerServer {
 
   constructor(private readonly config: Config) {
     this.gate = new AdmissionGate(config.maxQueueDepth);
-    this.pool = new SynthesisPool(
+    const synthesis = new SynthesisPool(
       config.workers,
       config.voice,
       config.warmupRuns,
@@ -80,6 +87,20 @@ class ContainerServer {
       },
       (req, res) => this.route(req, res),
     );
+    // Device mode (DEVICE_PROFILE): an emulated accelerator times the requests and replays
+    // speech the pool synthesised once per text; otherwise the pool synthesises every request.
+    const device = config.device;
+    this.pool = device?.profile
+      ? new DeviceExecutor(
+          device.profile,
+          device.timeScale,
+          device.seed,
+          synthesis,
+          new AudioCache(synthesis, AUDIO_CACHE_BYTES),
+          config.streamChunkBytes,
+        )
+      : synthesis;
+    this.pace = stagePacer(device);
     // Above the 60 s idle timeout of typical load balancers / the SageMaker front end, so the
     // server never closes a kept-alive connection the client is about to reuse. (The headers
     // timeout counts from a request's first byte, not from the idle time before it.)
@@ -102,21 +123,28 @@ class ContainerServer {
         `max_queue_depth=${this.config.maxQueueDepth} voice=${this.config.voice} ` +
         `max_audio_s=${this.config.maxAudioS} max_connections=${this.config.maxConnections}`,
     );
+    const device = this.config.device;
+    if (device) writeLine(`[tts] ${describeDevice(device)}`);
+    await this.pace('framework_init');
     markStage('framework_init');
 
     const info = await this.pool.load();
     this.voices = new Set(info.voices);
     this.header = wavHeader(info.sampleRate);
+    await this.pace('weights_ready');
     if (this.phase !== 'starting') return;
     markStage('weights_ready');
 
     const warmup = await this.pool.warmup();
+    await this.pace('warmup_done');
     if (this.phase !== 'starting') return;
     markStage('warmup_done');
     warmup.forEach((times, worker) => {
       writeLine(`[tts] worker ${worker} warm-up ms: ${times.map((ms) => ms.toFixed(0)).join(' ')}`);
     });
 
+    await this.pace('ready');
+    if (this.phase !== 'starting') return;
     this.phase = 'ready';
     markStage('ready');
   }

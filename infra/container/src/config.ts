@@ -1,5 +1,6 @@
 // Environment of the reference TTS container. Invalid values are a start-up failure (exit 2),
 // never a silent default.
+import { type DeviceConfig, readDeviceConfig } from './device-config.js';
 import { isStage, type Stage } from './stages.js';
 
 export interface Config {
@@ -34,6 +35,8 @@ export interface Config {
    * synthesis pauses (memory stays bounded); past this the request is cut and its slot freed.
    */
   sendStallTimeoutMs: number;
+  /** The emulated accelerator (DEVICE_* variables, device-config.ts); undefined: host CPU. */
+  device: DeviceConfig | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -83,5 +86,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs,
     requestTimeoutMs,
     sendStallTimeoutMs: integer(env, 'SEND_STALL_TIMEOUT_S', 30, 1, 3600) * 1000,
+    device: readDeviceConfig(env, (message) => new ConfigError(message)),
   };
 }

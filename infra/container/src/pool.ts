@@ -63,7 +63,24 @@ const WARMUP_TEXTS = [
   'How much wood would a woodchuck chuck if a woodchuck could chuck wood?',
 ];
 
-export class SynthesisPool {
+/**
+ * What the HTTP side needs of whatever runs the jobs: this eSpeak-NG pool (synthesis on the host
+ * CPU), or an emulated accelerator (device.ts) that replays cached speech at a measured pace.
+ */
+export interface Executor {
+  readonly queued: number;
+  readonly executing: number;
+  load(): Promise<EngineInfo>;
+  warmup(): Promise<number[][]>;
+  submit(text: string, voice: string, sink: JobSink): Job;
+  cancel(job: Job): void;
+  /** The job's client is not reading: produce no more of its audio until `resume` (backpressure). */
+  pause(job: Job): void;
+  resume(job: Job): void;
+  close(): Promise<void>;
+}
+
+export class SynthesisPool implements Executor {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;

@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2853);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6018);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2853:
+/***/ 6018:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -97271,12 +97271,18 @@ const provenanceSchema = object({
     tool: safeString,
     note: safeString.nullable(),
 });
-const transportSchema = schemas_enum(['response-stream', 'http']);
+const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
+/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
+const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
 const intervalSchema = object({
     low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
     high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
 });
-const rungVerdictSchema = schemas_enum(['pass', 'fail', 'uncertain']);
+/**
+ * `undecided`: no decision at the stated level (too few batches or samples, or the interval
+ * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
+ */
+const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
 const outcomeSchema = schemas_enum([
     'ok',
     'saturated_503',
@@ -97300,7 +97306,11 @@ const qmaxStepSchema = object({
     outcome_counts: partialRecord(outcomeSchema, count('outcome count')),
     ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
     ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
-    /** 95 % confidence interval of the p95 (distribution-free order statistics); null when too few samples. */
+    /**
+     * Confidence interval of the p95 of successful requests at `ci_level` (batch sectioning, valid for
+     * closed-loop data; before `decision_method` was recorded: order statistics assuming independent
+     * samples); null when too few batches.
+     */
     ttfab_p95_ci_ms: intervalSchema.nullable(),
     ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
     latency_p95_ms: ms('latency_p95_ms').nullable(),
@@ -97335,6 +97345,21 @@ const qmaxStepSchema = object({
     client_event_loop_utilization: schemas_number().min(0).max(1).nullable().optional(),
     /** Whole 10 s CloudWatch periods inside the measure window that the join used. */
     cw_periods: schemas_number().int().nonnegative().nullable().optional(),
+    // Additive (rung decision valid for closed-loop data); absent in older artifacts.
+    /** How the verdict was reached: `batch-sectioning` (src/stats/rung-decision.ts). */
+    decision_method: safeString.nullable().optional(),
+    /** Two-sided confidence of the reported interval at the look the rung ended on. */
+    ci_level: schemas_number().min(0).max(1).nullable().optional(),
+    /** Confidence that the intervals of every look of the rung hold together (Bonferroni). */
+    ci_family_level: schemas_number().min(0).max(1).nullable().optional(),
+    /** Effective sample size: the number of batches (0 when too few for an interval). */
+    effective_sample_size: schemas_number().int().nonnegative().nullable().optional(),
+    /** Mean batch length, samples. */
+    batch_size: schemas_number().nonnegative().nullable().optional(),
+    /** Looks the rung took (the verdict is the last one's). */
+    looks: schemas_number().int().nonnegative().nullable().optional(),
+    /** Samples the verdict judged, misses included. */
+    verdict_samples: schemas_number().int().nonnegative().nullable().optional(),
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
@@ -97381,6 +97406,19 @@ const qmaxArtifactSchema = object({
     prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
     request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
     restore: object({ actions: array(safeString), errors: array(safeString) })
+        .nullable()
+        .optional(),
+    /** Where the search ended against what it promised; absent in older artifacts. */
+    search: object({
+        /** Lowest measured breach above Q_max (a fail, never an undecided rung); null: none. */
+        upper_bound: schemas_number().int().positive().nullable(),
+        /** The requested --resolution (adaptive); null for a fixed ladder. */
+        resolution: schemas_number().int().positive().nullable(),
+        /** upper_bound - Q_max <= resolution; false when not bracketed or stopped short; null: fixed. */
+        resolution_met: schemas_boolean().nullable(),
+        /** Concurrencies that stayed undecided (after their one re-measurement). */
+        undecided_rungs: array(schemas_number().int().positive()),
+    })
         .nullable()
         .optional(),
 });
@@ -97566,6 +97604,13 @@ const planArtifactSchema = object({
         naive_peak_instances: schemas_number().int().nonnegative().nullable(),
         surge_overflow_probability: schemas_number().min(0).max(1).nullable(),
         surge_fluid_overflow_s: schemas_number().nullable(),
+        // Additive (exact surge computation); absent in older plans.
+        /** The same overflow probability with no surge (k = 1): what the target alone does. */
+        surge_baseline_overflow_probability: schemas_number().min(0).max(1).nullable().optional(),
+        /** `uniformization` (exact to 1e-9), or `uniformization-lower-bound` when the work budget ran out. */
+        surge_method: schemas_string().nullable().optional(),
+        /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
+        surge_start_in_flight: schemas_number().int().nonnegative().nullable().optional(),
     }),
     deployable: deployableSchema,
     findings: array(findingSchema),
@@ -98827,6 +98872,77 @@ function loadModelContext(selection, env = process.env) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/model/histograms.ts
+/**
+ * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
+ * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
+ * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
+ * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
+ * (offset from the schedule start), so shards of one schedule put every request in the same
+ * window and merging is a plain sum per index.
+ */
+
+
+/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
+const HDR_ENCODING = 'hdr-v2-compressed-base64';
+const hdrHistogramSchema = object({
+    encoding: literal(HDR_ENCODING),
+    unit: literal('us'),
+    /** Relative precision: values are kept to this many significant decimal digits. */
+    significant_digits: schemas_number().int().min(1).max(5),
+    /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
+    count: schemas_number().int().nonnegative(),
+    data: schemas_string(),
+});
+/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
+const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
+const openLoopWindowSchema = object({
+    /** Window number: intended send offset / window_ms, rounded down. */
+    index: schemas_number().int().nonnegative(),
+    /** Arrivals the schedule put in this window (for this shard). */
+    offered: schemas_number().int().nonnegative(),
+    /** Arrivals actually sent (offered minus client_dropped). */
+    sent: schemas_number().int().nonnegative(),
+    /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
+    outcome_counts: partialRecord(openLoopOutcomeSchema, schemas_number().int().nonnegative()),
+    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
+    ttfab_intended: hdrHistogramSchema,
+    /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
+    ttfab_sent: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the intended send time. */
+    latency_intended: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the actual send. */
+    latency_sent: hdrHistogramSchema,
+    /** Actual send minus intended send of every sent request (schedule adherence). */
+    send_lag: hdrHistogramSchema,
+});
+const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
+/** What schedule the requests followed: shards of one schedule agree on all of it. */
+const scheduleIdentitySchema = object({
+    process: arrivalProcessSchema,
+    /** Seed of the Poisson process; null for deterministic schedules. */
+    seed: schemas_number().int().nonnegative().nullable(),
+    /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
+    description: schemas_string(),
+    /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
+    schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
+    /** Arrivals of the whole schedule (all shards). */
+    arrivals: schemas_number().int().nonnegative(),
+    duration_s: schemas_number().nonnegative(),
+});
+const shardSchema = object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })
+    .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
+/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
+const openLoopHistogramsSchema = object({
+    schedule: scheduleIdentitySchema,
+    /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
+    start_at: schemas_string().datetime({ offset: true }),
+    window_ms: schemas_number().int().positive(),
+    /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
+    shards: array(shardSchema).min(1),
+    windows: array(openLoopWindowSchema),
+});
+
 ;// CONCATENATED MODULE: ./src/model/ids.ts
 
 /** 12 hex characters, like the legacy run ids: unique per run, short enough to quote. */
@@ -98905,6 +99021,7 @@ function findPlanMeasurements(plan, artifactsDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
 
 
 

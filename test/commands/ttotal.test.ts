@@ -93,9 +93,11 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
         region: handle.region,
         ladder: 'fixed',
         rungs: [1, 8, 16],
-        holdS: 5,
-        measureS: 4,
-        settleS: 1,
+        // The rung decision needs 5 batches of max(4N, 40) samples: 320 at 16 in flight, about 13 s
+        // of this 25 requests/s stand-in; 17 s leaves room for a loaded machine.
+        holdS: 20,
+        measureS: 17,
+        settleS: 3,
         minSamples: 72,
         cloudwatch: false,
         stateDir,

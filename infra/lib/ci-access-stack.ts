@@ -5,7 +5,8 @@
  * - Calibration role: trusted only for jobs of this repository that run in the GitHub environment
  *   `calibration`. It measures and freezes only the calibration endpoints (Application Auto
  *   Scaling only on the `sagemaker` namespace, the variant's DesiredInstanceCount dimension, and a
- *   target tagged as calibration's), reads what the measurement needs, and deploys only through
+ *   target tagged as calibration's; the thaw journal's own tag keys on those endpoints), reads what
+ *   the measurement needs, and deploys only through
  *   the calibration bootstrap (qualifier `sgcal`), whose CloudFormation execution role carries the
  *   restricted policy below instead of AdministratorAccess. It cannot assume the default CDK
  *   bootstrap roles that production's stacks are deployed with.
@@ -40,6 +41,7 @@ import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { type ModelConfig, type ScalegateConfig, UsageError } from '../../src/model/index.js';
+import { JOURNAL_TAG } from '../../src/model/journal.js';
 import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
 import {
   CALIBRATION_BOOTSTRAP_QUALIFIER,
@@ -190,6 +192,19 @@ export class CiAccessStack extends Stack {
           'sagemaker:UpdateEndpointWeightsAndCapacities',
           'sagemaker:DescribeEndpoint',
         ],
+        resources: endpoints.map((e) => this.endpointArn(e)),
+      }),
+      new iam.PolicyStatement({
+        // The thaw journal travels with the endpoint as tags (a freeze writes it, thaw removes it):
+        // only its own keys, only on the calibration endpoints.
+        sid: 'ThawJournalTagsOnTheCalibrationEndpoints',
+        actions: ['sagemaker:AddTags', 'sagemaker:DeleteTags'],
+        resources: endpoints.map((e) => this.endpointArn(e)),
+        conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`] } },
+      }),
+      new iam.PolicyStatement({
+        sid: 'ReadTheThawJournalTags',
+        actions: ['sagemaker:ListTags'],
         resources: endpoints.map((e) => this.endpointArn(e)),
       }),
       new iam.PolicyStatement({

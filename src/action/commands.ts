@@ -14,7 +14,6 @@ import type { CommandResult } from '../commands/result.js';
 import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
-import { createProgressRenderer } from '../load/progress.js';
 import {
   fingerprintDifferences,
   loadModelContext,
@@ -36,6 +35,8 @@ import type { ReportInput } from '../report/markdown.js';
 import { VERSION } from '../version.js';
 import { discoverMeasurements, type Found, listModelArtifacts, newestFirst } from './discover.js';
 import { ACTION_COMMANDS, type ActionCommand, type Env, readOptionInputs } from './inputs.js';
+import { actionProgress } from './log.js';
+import { journalRecorder } from './state.js';
 
 export interface CommandOutcome {
   result: CommandResult;
@@ -71,8 +72,8 @@ export async function runActionCommand(command: ActionCommand, env: Env): Promis
   return runner(env);
 }
 
-/** Progress in the step's log. */
-const progress = () => createProgressRenderer(process.stdout);
+/** Progress in the step's log (every line a command logs is printed inert). */
+const progress = () => actionProgress();
 
 const located = <A>(artifact: A | null, file: string | undefined) =>
   artifact && file !== undefined ? { artifact, file } : null;
@@ -186,7 +187,7 @@ async function runQmaxStep(env: Env): Promise<CommandOutcome> {
               region: context.region,
               maxConcurrency: values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
             },
-            (clients) => runQmax(input, { clients, progress: progress() }),
+            (clients) => runQmax(input, { clients, progress: progress(), onJournal: journalRecorder() }),
           )
         : await runQmax(input, { progress: progress() });
     const artifact =
@@ -233,7 +234,7 @@ async function runTtotalStep(env: Env): Promise<CommandOutcome> {
           stateDir: stateDir(),
           commandLine: actionCommandLine('ttotal', context.modelName, context.endpoint),
         },
-        { clients, progress: progress() },
+        { clients, progress: progress(), onJournal: journalRecorder() },
       ),
     );
     return {
@@ -256,7 +257,12 @@ async function runThawStep(env: Env): Promise<CommandOutcome> {
   const context = loadModelContext(values);
   const result = await withAwsClients({ region: context.region }, (clients) =>
     runThaw(
-      { endpoint: context.endpoint, variant: context.variant, stateDir: stateDir() },
+      {
+        endpoint: context.endpoint,
+        variant: context.variant,
+        stateDir: stateDir(),
+        clearSuspension: values.clearSuspension,
+      },
       { clients, progress: progress() },
     ),
   );

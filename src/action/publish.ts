@@ -9,6 +9,7 @@ import { isUsageError, type PlanArtifact, parseArtifact, planFileName } from '..
 import type { ReportInput } from '../report/markdown.js';
 import { readFileAtRef, resolveIdentity, type UpsertResult, upsertModelComment } from './comment.js';
 import type { RunContext } from './context.js';
+import { info } from './log.js';
 
 export interface StepOutputs {
   verdict: string;
@@ -62,7 +63,7 @@ export async function writeJobSummary(
   env: Record<string, string | undefined>,
 ): Promise<void> {
   if (!env.GITHUB_STEP_SUMMARY) {
-    core.info('no GITHUB_STEP_SUMMARY: job summary not written');
+    info('no GITHUB_STEP_SUMMARY: job summary not written');
     return;
   }
   try {
@@ -124,10 +125,10 @@ export async function publishComment(
 ): Promise<UpsertResult | null> {
   const pr = ctx.pullRequest;
   if (!pr || !ctx.repository) {
-    core.info('comment: not a pull request event, no comment');
+    info('comment: not a pull request event, no comment');
     return null;
   }
-  const log = { info: core.info, warning: core.warning };
+  const log = { info, warning: core.warning };
   try {
     const login = await resolveIdentity(octokit, log);
     const result = await upsertModelComment(
@@ -136,7 +137,7 @@ export async function publishComment(
       { ...options, login },
       log,
     );
-    core.info(`comment ${result.action} as ${login}: ${result.url}`);
+    info(`comment ${result.action} as ${login}: ${result.url}`);
     return result;
   } catch (e) {
     const status = (e as { status?: number }).status;

@@ -27,11 +27,12 @@ import {
   readCommand,
   readPublishInputs,
 } from './inputs.js';
+import { info } from './log.js';
 import { outputsFrom, publishComment, readBasePlan, setStepOutputs, writeJobSummary } from './publish.js';
 import { STATE_COMMAND, STATE_DIR } from './state.js';
 
-/** State the post step reads (`STATE_<name>`): which command ran, and where journals live. */
-export { STATE_COMMAND, STATE_DIR } from './state.js';
+/** State the post step reads (`STATE_<name>`): which command ran, where journals live, which it wrote. */
+export { STATE_COMMAND, STATE_DIR, STATE_JOURNALS } from './state.js';
 
 /** Under GitHub's 65536-character limit for a comment body, with room to spare. */
 const COMMENT_LIMIT = 60_000;
@@ -70,8 +71,9 @@ export async function runMain(env: Env = process.env): Promise<number> {
     }
   }
   const exitCode: number = refused !== null ? 2 : failure !== null ? 1 : (outcome?.result.exitCode ?? 1);
-  for (const note of outcome?.notes ?? []) core.info(note);
-  if (outcome) core.info(outcome.result.report.trimEnd());
+  // Reports and notes quote files a pull request can write: printed inert (src/action/log.ts).
+  for (const note of outcome?.notes ?? []) info(note);
+  if (outcome) info(outcome.result.report.trimEnd());
 
   const modelName = outcome?.modelName ?? modelNameFor(env);
   const commandName = command ?? (rawInput(env, 'command') || 'unknown');

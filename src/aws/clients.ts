@@ -5,6 +5,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { isIP } from 'node:net';
 import { ApplicationAutoScalingClient } from '@aws-sdk/client-application-auto-scaling';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
@@ -84,4 +85,45 @@ export async function withAwsClients<T>(
   } finally {
     destroyAwsClients(clients);
   }
+}
+
+/** The part of an SDK v3 client's resolved configuration that says where its calls go. */
+interface EndpointConfig {
+  isCustomEndpoint?: boolean;
+  endpoint?: () => Promise<{ protocol?: string; hostname?: string; port?: number; path?: string }>;
+  ignoreConfiguredEndpointUrls?: boolean;
+  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
+}
+
+/**
+ * Where a client's calls go when it is pointed anywhere but AWS: an explicit `endpoint`, or the
+ * SDK's configured endpoint (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ENDPOINT_URL`, a profile's
+ * `endpoint_url`), resolved exactly as the SDK resolves it. null: AWS's own endpoint. Reads local
+ * configuration only; no AWS call.
+ */
+export async function clientEndpointUrl(client: { config: unknown }): Promise<string | null> {
+  const config = client.config as EndpointConfig;
+  if (config.isCustomEndpoint && typeof config.endpoint === 'function') {
+    const e = await config.endpoint();
+    return `${e.protocol ?? 'https:'}//${e.hostname ?? ''}${e.port ? `:${e.port}` : ''}${e.path ?? ''}`;
+  }
+  if (!config.ignoreConfiguredEndpointUrls && typeof config.serviceConfiguredEndpoint === 'function') {
+    return (await config.serviceConfiguredEndpoint()) ?? null;
+  }
+  return null;
+}
+
+/** True for a URL on this machine's loopback interface (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackUrl(url: string | null): boolean {
+  if (url === null) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
 }

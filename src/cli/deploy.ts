@@ -24,8 +24,8 @@ function register(program: Command, action: 'deploy' | 'destroy'): void {
     )
     .description(
       action === 'deploy'
-        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made). Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
-        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.',
+        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration applies only the calibration-owned stacks instead: `scalegate-<model>-calibration-foundation` (its own execution role, within the calibration permissions boundary), then `scalegate-<model>-calibration` (the fixed-capacity `<endpoint>-calibration` copy, its model, config and tagged scalable target), in the calibration account/region through the calibration bootstrap (qualifier sgcal). Ungated (it is where the measurement is made), and nothing of production is synthesized or deployed, so a pull request cannot change it; --dry-run lists those stacks. Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
+        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration-owned stacks. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.',
     );
   addOptions(command, DEPLOY_OPTIONS);
   if (action === 'deploy') addOptions(command, DEPLOY_ONLY_OPTIONS);

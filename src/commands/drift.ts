@@ -19,6 +19,7 @@ import {
   readDeployedPolicy,
 } from '../aws/policy.js';
 import { SAGEMAKER_NAMESPACE, VARIANT_DIMENSION } from '../aws/scaling.js';
+import { endpointArn, listResourceTags } from '../aws/tags.js';
 import {
   type ComparisonRow,
   DEFAULT_ARTIFACTS_DIR,
@@ -28,7 +29,14 @@ import {
   type ScalegateConfig,
   writeArtifact,
 } from '../model/index.js';
-import { stateDir as defaultStateDir, readThawJournal, thawJournalPath } from '../model/journal.js';
+import {
+  stateDir as defaultStateDir,
+  JOURNAL_TAG,
+  journalFromTags,
+  readThawJournal,
+  type ThawJournal,
+  thawJournalPath,
+} from '../model/journal.js';
 import {
   type DeployedPolicyState,
   flattenDeployedPolicy,
@@ -297,6 +305,24 @@ function driftRows(state: DeployedPolicyState, planShape: PlanShape | null): Com
 const HANDLED_ELSEWHERE = /^(scalable_target\.suspended\.|orphan\.)/;
 const BOUNDS = /^scalable_target\.(min|max)_capacity$/;
 
+/** The thaw journal the endpoint carries in its tags (a freeze from any machine), or why it could not be read. */
+async function endpointJournal(
+  clients: DriftDeps['clients'],
+  endpoint: string,
+): Promise<{ journal: ThawJournal | null; error: string | null; unreadable: boolean }> {
+  let tags: Record<string, string>;
+  try {
+    tags = await listResourceTags(clients.sagemaker, await endpointArn(clients.sagemaker, endpoint));
+  } catch (e) {
+    return { journal: null, error: `${(e as Error).name}: ${(e as Error).message}`, unreadable: false };
+  }
+  try {
+    return { journal: journalFromTags(tags, `endpoint ${endpoint}`), error: null, unreadable: false };
+  } catch (e) {
+    return { journal: null, error: (e as Error).message, unreadable: true };
+  }
+}
+
 /** Every drift check, without writing anything. */
 export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<DriftArtifact> {
   const { clock } = resolveDeps(deps);
@@ -307,7 +333,9 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
   const defaultEndpoint = input.config.models[input.modelName]?.endpoint ?? input.endpoint;
   const thaw = thawCommand(input.modelName, input.endpoint, defaultEndpoint);
   const dir = input.stateDir ?? defaultStateDir();
-  const journal = readThawJournal(input.endpoint, dir);
+  const local = readThawJournal(input.endpoint, dir);
+  const carried = await endpointJournal(deps.clients, input.endpoint);
+  const journal = carried.journal ?? local;
 
   const findings: DriftFinding[] = [...endpointFindings(state)];
   if (!state.scalableTarget) {
@@ -331,15 +359,34 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
     if (s) findings.push(s);
   }
   if (journal) {
+    const where = carried.journal
+      ? `on the endpoint (its ${JOURNAL_TAG} tags)`
+      : `in ${thawJournalPath(input.endpoint, dir)}`;
     findings.push(
       drift(
         'thaw_journal',
-        `a thaw journal is left behind (${thawJournalPath(input.endpoint, dir)}): a qmax/ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`,
+        `a thaw journal is left behind ${where}: a qmax/ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`,
         `\`${thaw}\``,
       ),
     );
+  } else if (carried.unreadable) {
+    findings.push(
+      drift(
+        'thaw_journal',
+        carried.error as string,
+        'restore the endpoint by hand, then remove the tags (aws sagemaker delete-tags)',
+      ),
+    );
+  } else if (carried.error) {
+    findings.push(
+      warn(
+        'thaw_journal',
+        `no thaw journal in ${dir}; the endpoint's tags (where a journal travels with it) could not be read: ${carried.error}`,
+        'grant sagemaker:ListTags on the endpoint, then re-run',
+      ),
+    );
   } else {
-    findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint} in ${dir}`));
+    findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint}, on the endpoint or in ${dir}`));
   }
   findings.push(...orphanFindings(state));
   findings.push(

@@ -2,12 +2,17 @@
  * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
  * and put everything back afterwards, on every exit path.
  *
- * Order matters. The thaw journal (what to restore) is written BEFORE anything changes, so a
- * hard kill leaves it behind for `scalegate thaw`. Then dynamic and scheduled scaling are
- * suspended (RegisterScalableTarget SuspendedState, min/max untouched), the desired count is
- * pinned to 1, and the run waits until one instance is InService. A fleet that could still grow is
- * refused. Restore sets back the exact captured desired count and suspension flags, then deletes
- * the journal (kept if any part failed, so thaw can finish the job).
+ * Order matters. Before anything changes, the state is read twice around a look for another
+ * run's freeze (a thaw journal on the endpoint, or scaling already suspended: both refused unless
+ * `force`), so a freeze never records another freeze's frozen state as the original. Then the
+ * thaw journal (what to restore) is written: the local file first, then the same journal as tags
+ * on the endpoint (so `scalegate thaw` works from any machine after a lost runner, and a second
+ * freeze anywhere sees this one), read back to be sure no other run wrote over it. Only then are
+ * dynamic and scheduled scaling suspended (RegisterScalableTarget SuspendedState, min/max
+ * untouched), the desired count pinned to 1, and the run waits until one instance is InService.
+ * A fleet that could still grow is refused. Restore sets back the exact captured desired count
+ * and suspension flags, then removes this run's journal from the endpoint and the disk (both kept
+ * if any part failed, so thaw can finish the job).
  *
  * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
  */
@@ -25,10 +30,15 @@ import {
   type ScalableTargetState,
   variantResourceId,
 } from '../aws/scaling.js';
-import { UsageError } from '../model/errors.js';
+import { addResourceTags, deleteResourceTags, endpointArn, listResourceTags } from '../aws/tags.js';
+import { opt, UsageError, usage } from '../model/errors.js';
+import { newRunId } from '../model/ids.js';
 import {
   ALL_SUSPENDED,
   deleteThawJournal,
+  journalFromTags,
+  journalTagKeys,
+  journalTags,
   type RestoreReport,
   readThawJournal,
   type SuspendedStateRecord,
@@ -36,6 +46,7 @@ import {
   thawJournalPath,
   writeThawJournal,
 } from '../model/journal.js';
+import { checkAwsName } from '../model/safe.js';
 import { waitUntil } from '../wait.js';
 
 export type { RestoreReport } from '../model/journal.js';
@@ -50,6 +61,10 @@ export interface FreezeAdapters {
   ): Promise<void>;
   describeVariantCapacity(options?: CallOptions): Promise<VariantCapacity>;
   setDesiredInstanceCount(desired: number, options?: CallOptions): Promise<void>;
+  /** The endpoint's tags (where the journal travels with it). */
+  readEndpointTags(options?: CallOptions): Promise<Record<string, string>>;
+  addEndpointTags(tags: Record<string, string>, options?: CallOptions): Promise<void>;
+  deleteEndpointTags(keys: string[], options?: CallOptions): Promise<void>;
 }
 
 export function awsFreezeAdapters(
@@ -57,6 +72,11 @@ export function awsFreezeAdapters(
   endpoint: string,
   variant: string,
 ): FreezeAdapters {
+  let arn: string | null = null;
+  const resolveArn = async (options?: CallOptions): Promise<string> => {
+    arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+    return arn;
+  };
   return {
     describeScalableTarget: (resourceId, options) =>
       describeScalableTarget(clients.autoscaling, resourceId, options),
@@ -66,6 +86,12 @@ export function awsFreezeAdapters(
       describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
     setDesiredInstanceCount: (desired, options) =>
       setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+    readEndpointTags: async (options) =>
+      listResourceTags(clients.sagemaker, await resolveArn(options), options),
+    addEndpointTags: async (tags, options) =>
+      addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+    deleteEndpointTags: async (keys, options) =>
+      deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
   };
 }
 
@@ -78,8 +104,16 @@ export interface FreezeOptions {
   stateDir?: string;
   /** The command line, recorded in the journal for whoever finds it. */
   commandLine: string;
-  /** @default null */
+  /** Identifies this run's journal (on disk and on the endpoint). @default a new run id */
   runId?: string | null;
+  /**
+   * Freeze although the scalable target is already suspended (the flags as they are are recorded
+   * and restored) or another run's journal is on the endpoint (its recorded original state is
+   * kept, never the frozen state). @default false
+   */
+  force?: boolean;
+  /** Told where the journal goes, before it is written (the action keeps it for its post step). @default nothing */
+  onJournal?: (entry: JournalEntryRef) => void;
   /** Longest wait for one InService instance, s. @default 1200 */
   waitTimeoutS?: number;
   /** DescribeEndpoint polling interval while waiting, ms. @default 2000 */
@@ -90,6 +124,15 @@ export interface FreezeOptions {
   log?: (line: string) => void;
   /** How long restore may take, ms. @default 5000 */
   restoreDeadlineMs?: number;
+}
+
+/** Where a freeze's journal is, and whose it is: what a later restore of this run needs. */
+export interface JournalEntryRef {
+  file: string;
+  runId: string;
+  endpoint: string;
+  variant: string;
+  region: string;
 }
 
 export interface Freeze {
@@ -107,9 +150,42 @@ const describeFlags = (s: SuspendedStateRecord): string =>
 const allSuspended = (s: SuspendedStateRecord): boolean =>
   s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
 
+export const anySuspended = (s: SuspendedStateRecord): boolean =>
+  s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+export const describeJournalOwner = (j: ThawJournal): string =>
+  `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+
+/**
+ * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
+ * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ */
+export async function removeJournalTags(
+  journal: ThawJournal,
+  adapters: FreezeAdapters,
+  options: CallOptions = {},
+): Promise<string> {
+  const tags = await adapters.readEndpointTags(options);
+  const keys = journalTagKeys(tags);
+  if (keys.length === 0) return 'no journal on the endpoint';
+  let onEndpoint: ThawJournal | null;
+  try {
+    onEndpoint = journalFromTags(tags, `endpoint ${journal.endpoint}`);
+  } catch {
+    onEndpoint = null;
+  }
+  if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
+    return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
+  }
+  await adapters.deleteEndpointTags(keys, options);
+  return 'journal removed from the endpoint';
+}
+
 /**
  * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; deletes the journal when both succeeded.
+ * nothing races it), then the exact suspension flags; then removes this journal from the
+ * endpoint's tags and from the disk, both only when everything before succeeded.
  */
 export async function restoreFromJournal(
   journal: ThawJournal,
@@ -138,18 +214,38 @@ export async function restoreFromJournal(
   }
   if (journal.scalable_target_registered && journal.suspended_state) {
     try {
-      await adapters.registerSuspendedState(journal.resource_id, journal.suspended_state, call);
+      // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
+      const resourceId = variantResourceId(journal.endpoint, journal.variant);
+      await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
       report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
     } catch (e) {
       report.errors.push(`restoring the suspension flags: ${(e as Error).message}`);
     }
   }
   if (report.errors.length === 0) {
-    deleteThawJournal(journal.endpoint, options.stateDir);
+    try {
+      report.actions.push(await removeJournalTags(journal, adapters, call));
+    } catch (e) {
+      report.errors.push(`removing the journal from the endpoint's tags: ${(e as Error).message}`);
+    }
+  }
+  if (report.errors.length === 0) {
+    deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
     report.journalDeleted = true;
   }
   return report;
 }
+
+/** What a freeze reads before changing anything; read twice, it must not move. */
+interface CapturedState {
+  capacity: VariantCapacity;
+  target: ScalableTargetState | null;
+}
+
+const sameState = (a: CapturedState, b: CapturedState): boolean =>
+  a.capacity.desired === b.capacity.desired &&
+  (a.target === null) === (b.target === null) &&
+  (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
 
 /**
  * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
@@ -157,17 +253,19 @@ export async function restoreFromJournal(
  */
 export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
   const { endpoint, variant, region, adapters, signal } = options;
+  checkAwsName(endpoint, 'endpoint', 'endpoint');
+  checkAwsName(variant, 'variant', 'variant');
   const log = options.log ?? (() => {});
+  const force = options.force === true;
+  const runId = options.runId ?? newRunId();
   const resourceId = variantResourceId(endpoint, variant);
   const call: CallOptions = signal ? { abortSignal: signal } : {};
+  const thaw = `scalegate thaw --endpoint ${endpoint}`;
 
+  const journalFile = thawJournalPath(endpoint, options.stateDir);
   const leftover = readThawJournal(endpoint, options.stateDir);
-  if (leftover) {
-    throw new UsageError(
-      `${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
-        `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
-        `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`,
-    );
+  if (leftover && !force) {
+    throw usage`${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
   }
 
   const interval = options.pollIntervalMs ?? 2000;
@@ -186,7 +284,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       { ...wait, pauseFirst: true },
     );
   }
-  const target = await adapters.describeScalableTarget(resourceId, call);
+  const first: CapturedState = { capacity, target: await adapters.describeScalableTarget(resourceId, call) };
   if (capacity.endpointStatus !== 'InService') {
     throw new UsageError(
       `endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
@@ -197,6 +295,41 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
   }
 
+  // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
+  // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
+  const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+  if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+    throw new UsageError(
+      `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`,
+    );
+  }
+  if (onEndpoint && !force) {
+    throw usage`endpoint ${endpoint} is already frozen by another run: its thaw journal is on the endpoint (${describeJournalOwner(onEndpoint)}). Freezing it again would record its frozen state as the original. Wait for that run to finish; if it is gone, restore with \`${thaw}\` (from any machine); or measure under it with ${opt('force')} (its recorded original state is kept).`;
+  }
+  if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
+    throw usage`${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
+  }
+  const second: CapturedState = {
+    capacity: await adapters.describeVariantCapacity(call),
+    target: await adapters.describeScalableTarget(resourceId, call),
+  };
+  if (!sameState(first, second)) {
+    throw new UsageError(
+      `endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`,
+    );
+  }
+
+  // The original state: as read, unless another run's journal already recorded it (forced).
+  const original = onEndpoint ?? {
+    scalable_target_registered: first.target !== null,
+    suspended_state: first.target ? first.target.suspended : null,
+    min_capacity: first.target?.minCapacity ?? null,
+    max_capacity: first.target?.maxCapacity ?? null,
+    desired_instance_count: capacity.desired,
+  };
+  if (onEndpoint)
+    log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+  if (leftover) log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
   const journal: ThawJournal = {
     schema_version: 1,
     kind: 'thaw-journal',
@@ -204,19 +337,38 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     variant,
     region,
     resource_id: resourceId,
-    scalable_target_registered: target !== null,
-    suspended_state: target ? target.suspended : null,
-    min_capacity: target?.minCapacity ?? null,
-    max_capacity: target?.maxCapacity ?? null,
-    desired_instance_count: capacity.desired,
+    scalable_target_registered: original.scalable_target_registered,
+    suspended_state: original.suspended_state,
+    min_capacity: original.min_capacity,
+    max_capacity: original.max_capacity,
+    desired_instance_count: original.desired_instance_count,
     started_at: new Date().toISOString(),
     pid: process.pid,
     hostname: hostname(),
     command: options.commandLine,
-    run_id: options.runId ?? null,
+    run_id: runId,
   };
-  const journalFile = writeThawJournal(journal, options.stateDir);
+  options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+  writeThawJournal(journal, options.stateDir);
   log(`freeze: journal written to ${journalFile}`);
+  try {
+    await adapters.addEndpointTags(journalTags(journal), call);
+    const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+    if (back?.run_id !== runId) {
+      throw new UsageError(
+        `endpoint ${endpoint}: another run wrote its thaw journal over this one${back ? ` (${describeJournalOwner(back)})` : ''}: two freezes started at once. Nothing was changed by this run; let the other finish (or \`${thaw}\` if it is gone), then measure again.`,
+      );
+    }
+  } catch (e) {
+    // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
+    deleteThawJournal(endpoint, options.stateDir, runId);
+    if (e instanceof UsageError) throw e;
+    throw new Error(
+      `writing the thaw journal to endpoint ${endpoint}'s tags failed (${(e as Error).name}: ${(e as Error).message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`,
+      { cause: e },
+    );
+  }
+  log(`freeze: journal written to endpoint ${endpoint}'s tags`);
 
   let restored: Promise<RestoreReport> | null = null;
   const restore = (): Promise<RestoreReport> => {
@@ -227,6 +379,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     return restored;
   };
 
+  const target = first.target;
   try {
     if (target) {
       await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);

@@ -97,6 +97,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       invocationCeilingS: model.invocation_ceiling_s,
       instanceHourlyUsd: model.instance_hourly_usd ?? null,
       instanceQuota: model.instance_quota ?? null,
+      legacyRegion: model.region,
     },
     allowConfigMismatch: input.allowConfigMismatch === true,
     runId: input.runId ?? newRunId(),

@@ -59,8 +59,10 @@ import {
   freezeAbort,
   freezeEndpoint,
   InterruptedError,
+  type JournalEntryRef,
   type RestoreReport,
 } from './freeze.js';
+import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -129,6 +131,12 @@ export interface QmaxInput {
   stateDir?: string;
   /** The command line, for the thaw journal. @default `scalegate qmax --model <model>` */
   commandLine?: string;
+  /** Freeze the model's own (production) endpoint; refused without it unless the clients are on loopback. @default false */
+  allowProduction?: boolean;
+  /** Freeze although scaling is already suspended or another run's journal is on the endpoint. @default false */
+  force?: boolean;
+  /** The image digest a direct (`target`) measurement records. @default the model config's image */
+  imageDigest?: string;
 }
 
 export interface QmaxDeps extends CommandDeps {
@@ -144,6 +152,8 @@ export interface QmaxDeps extends CommandDeps {
   loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
   /** Transport factory (tests, benchmarks). @default the transport the input names */
   createTransport?: (kind: TransportKind, maxConcurrency: number) => Transport;
+  /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
+  onJournal?: (entry: JournalEntryRef) => void;
 }
 
 export interface ResolvedQmax extends QmaxSettings {
@@ -156,6 +166,7 @@ const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 
 /** Every option checked before anything is measured: a mistake costs nothing. */
 export function resolveQmax(input: QmaxInput): ResolvedQmax {
+  checkFreezeTarget(input);
   const transport = input.transport
     ? parseTransportKind(input.transport)
     : input.target
@@ -325,6 +336,9 @@ export async function runQmax(
   const live = isSageMakerTransport(resolved.transport);
   const clients = deps.clients;
   if (live && !clients) throw new Error('qmax over response-stream needs AWS clients');
+  if (live) {
+    await refuseProductionFreeze('qmax', input, clients as QmaxClients, log);
+  }
   const runId = newRunId();
   const measuredAt = clock().toISOString();
 
@@ -341,7 +355,7 @@ export async function runQmax(
     );
   } else {
     // A container measured directly: the config's image, in the local region (never a real one).
-    const digest = modelImageDigest(input.model, input.configFile, deps.assetHash);
+    const digest = input.imageDigest ?? modelImageDigest(input.model, input.configFile, deps.assetHash);
     fingerprint = configFingerprint(input.model, digest, LOCAL_REGION);
   }
 
@@ -389,6 +403,8 @@ export async function runQmax(
         stateDir: input.stateDir,
         commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
         runId,
+        force: input.force,
+        onJournal: deps.onJournal,
         waitTimeoutS: input.freezeTimeoutS,
         pollIntervalMs: input.pollIntervalMs,
         signal,

@@ -1,18 +1,38 @@
 /**
- * `scalegate thaw`: undo a freeze. With a thaw journal, restore exactly what it captured (desired
- * count, suspension flags) and delete it; without one, clear every suspension flag of the
- * variant's scalable target. Idempotent and safe at any time: running it twice, or on an endpoint
- * that was never frozen, changes nothing that is already right.
+ * `scalegate thaw`: undo a freeze, restoring only what a thaw journal recorded.
+ *
+ * The journal a freeze writes travels with the endpoint (its tags) as well as on the machine that
+ * froze it, and the tags are written before anything changes and removed only after everything is
+ * restored. So the endpoint's journal is the one that counts: restored exactly (desired count,
+ * suspension flags), then removed. A local journal the endpoint does not carry recorded a freeze
+ * that changed nothing (it stopped before tagging) or that was already restored elsewhere: it is
+ * removed and nothing changes. With no journal at all, thaw reports the target's suspension flags
+ * and changes nothing: flags an operator set on purpose stay set, unless `clearSuspension`.
+ * Running it again changes nothing.
  */
 import { hostname } from 'node:os';
 import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { opt, usage } from '../model/errors.js';
-import { NOT_SUSPENDED, readThawJournal, thawJournalPath } from '../model/journal.js';
+import {
+  deleteThawJournal,
+  journalFromTags,
+  NOT_SUSPENDED,
+  readThawJournal,
+  type ThawJournal,
+  thawJournalPath,
+} from '../model/journal.js';
 import type { ThawReport } from '../model/reports.js';
+import { checkAwsName } from '../model/safe.js';
 import { renderThawReport } from '../report/thaw-text.js';
 import { waitUntil } from '../wait.js';
-import { awsFreezeAdapters, type FreezeAdapters, restoreFromJournal } from './freeze.js';
+import {
+  anySuspended,
+  awsFreezeAdapters,
+  describeJournalOwner,
+  type FreezeAdapters,
+  restoreFromJournal,
+} from './freeze.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export type { ThawReport } from '../model/reports.js';
@@ -24,6 +44,12 @@ export interface ThawInput {
   stateDir?: string;
   /** Thaw even though the journal's process seems to be alive (it restores on exit by itself). @default false */
   force?: boolean;
+  /** Without any journal, clear the target's suspension flags (otherwise nothing changes). @default false */
+  clearSuspension?: boolean;
+  /** Restore only the journal of this run (the action's post step: the run it froze). @default any run */
+  runId?: string;
+  /** Read the local journal file (false: the endpoint's journal only, e.g. the file is tracked by git). @default true */
+  localJournal?: boolean;
   /** Longest wait for an Updating endpoint to become InService before setting its capacity, s. @default 600 */
   waitS?: number;
   /** @default 2000 */
@@ -48,33 +74,68 @@ function processAlive(pid: number): boolean {
   }
 }
 
+const flagsText = (s: ThawJournal['suspended_state'] & object): string =>
+  `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+
 export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<CommandResult<ThawReport>> {
-  const { endpoint, variant } = input;
+  const endpoint = checkAwsName(input.endpoint, 'endpoint', '--endpoint');
+  const variant = checkAwsName(input.variant, 'variant', '--variant');
   const { log, signal } = resolveDeps(deps);
   const adapters =
     deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
   if (!adapters) throw new Error('thaw needs AWS clients (or freeze adapters)');
-  const journal = readThawJournal(endpoint, input.stateDir);
-  const journalFile = journal ? thawJournalPath(endpoint, input.stateDir) : null;
+  const resourceId = variantResourceId(endpoint, variant);
+  const file = thawJournalPath(endpoint, input.stateDir);
   const actions: string[] = [];
   const errors: string[] = [];
-  let journalDeleted = false;
+  const ours = (j: ThawJournal | null): j is ThawJournal =>
+    j !== null && (input.runId === undefined || j.run_id === input.runId);
 
+  let local = input.localJournal === false ? null : readThawJournal(endpoint, input.stateDir);
+  if (local && !ours(local)) {
+    actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
+    local = null;
+  }
+  if (local && local.variant !== variant) {
+    throw usage`${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
+  }
+  const onEndpoint = journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+  if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+    throw usage`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
+  }
+  let journal: ThawJournal | null = null;
+  let source: string | null = null;
+  if (onEndpoint && ours(onEndpoint)) {
+    journal = onEndpoint;
+    source = `the journal on endpoint ${endpoint}`;
+  } else if (onEndpoint) {
+    actions.push(
+      `endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`,
+    );
+  }
+  if (local && (!journal || local.run_id !== journal.run_id)) {
+    // Tags are written before anything changes and removed only once all is restored: a local
+    // journal the endpoint does not carry has nothing left to restore.
+    deleteThawJournal(endpoint, input.stateDir, local.run_id);
+    actions.push(
+      `local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`,
+    );
+  }
+
+  let journalDeleted = false;
   if (journal) {
-    if (journal.variant !== variant) {
-      throw usage`${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
-    }
     const sameHost = journal.hostname === null || journal.hostname === hostname();
     if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-      throw usage`${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
+      throw usage`${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
     }
+    const recorded = journal;
     // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
     // cannot change until it is InService.
     await waitUntil(
       `endpoint ${endpoint} to finish updating before its capacity is restored`,
       async () => {
         const capacity = await adapters.describeVariantCapacity();
-        return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+        return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
           ? undefined
           : capacity;
       },
@@ -89,33 +150,26 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
       stateDir: input.stateDir,
       deadlineMs: input.callTimeoutMs ?? 15_000,
     });
-    actions.push(
-      `journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`,
-    );
+    actions.push(`${source}: ${describeJournalOwner(journal)}`);
     actions.push(...result.actions);
     errors.push(...result.errors);
     journalDeleted = result.journalDeleted;
     if (journalDeleted) actions.push('journal deleted');
   } else {
-    const resourceId = variantResourceId(endpoint, variant);
     const target = await adapters.describeScalableTarget(resourceId);
     if (!target) {
       actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
+    } else if (!anySuspended(target.suspended)) {
+      actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
+    } else if (input.clearSuspension) {
+      await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+      actions.push(
+        `no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`,
+      );
     } else {
-      const s = target.suspended;
-      if (
-        s.dynamic_scaling_in_suspended ||
-        s.dynamic_scaling_out_suspended ||
-        s.scheduled_scaling_suspended
-      ) {
-        await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
-        actions.push(
-          `no thaw journal: cleared suspension flags on ${resourceId} (were in=${s.dynamic_scaling_in_suspended}, ` +
-            `out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended})`,
-        );
-      } else {
-        actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
-      }
+      actions.push(
+        `no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`,
+      );
     }
   }
 
@@ -123,7 +177,7 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     kind: 'thaw',
     endpoint,
     variant,
-    journal_file: journalFile,
+    journal_file: journal && local && local.run_id === journal.run_id ? file : null,
     journal,
     actions,
     errors,

@@ -37,7 +37,6 @@ import { describeVariantCapacity, setDesiredInstanceCount, type VariantCapacity 
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws/logs.js';
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
-import { countEndpointInstances, findEndpointUsageQuota } from '../aws/quotas.js';
 import { ClosedLoopEngine, wallOf } from '../load/engine.js';
 import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
 import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
@@ -64,8 +63,11 @@ import {
   freezeAbort,
   freezeEndpoint,
   InterruptedError,
+  type JournalEntryRef,
   type RestoreReport,
 } from './freeze.js';
+import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
+import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
@@ -122,6 +124,10 @@ export interface TtotalInput {
   commandLine?: string;
   /** @default a new run id */
   runId?: string;
+  /** Freeze the model's own (production) endpoint; refused without it unless the clients are on loopback. @default false */
+  allowProduction?: boolean;
+  /** Freeze although scaling is already suspended or another run's journal is on the endpoint. @default false */
+  force?: boolean;
 }
 
 export interface TtotalDeps extends AwsCommandDeps<AwsClients> {
@@ -131,6 +137,8 @@ export interface TtotalDeps extends AwsCommandDeps<AwsClients> {
   loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
   /** Builds the probe transport. @default InvokeEndpointWithResponseStream through the endpoint */
   createTransport?: (maxConcurrency: number) => Transport;
+  /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
+  onJournal?: (entry: JournalEntryRef) => void;
 }
 
 export interface TtotalPreflight {
@@ -154,7 +162,12 @@ export function probeSample(record: RequestRecord): ProbeSample {
 }
 
 /** Every check that must pass before the endpoint is touched. Throws UsageError (exit 2) on refusal. */
-export async function ttotalPreflight(input: TtotalInput, clients: AwsClients): Promise<TtotalPreflight> {
+export async function ttotalPreflight(
+  input: TtotalInput,
+  clients: AwsClients,
+  log: (line: string) => void = () => {},
+): Promise<TtotalPreflight> {
+  checkFreezeTarget(input);
   const qmax = readArtifact('qmax', input.qmaxFile);
   const qmaxFile = opt('qmax', input.qmaxFile);
   const qmaxCommand = `scalegate qmax --model ${input.modelName}${input.endpoint === input.model.endpoint ? '' : ` --endpoint ${input.endpoint}`}`;
@@ -180,6 +193,7 @@ export async function ttotalPreflight(input: TtotalInput, clients: AwsClients): 
   }
   const halfP95Ms = ladderP95(qmax, n / 2) as number;
 
+  await refuseProductionFreeze('ttotal', input, clients, log);
   const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
   const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
   const warnings = mismatchWarnings(differences, input.endpoint);
@@ -206,51 +220,6 @@ export async function ttotalPreflight(input: TtotalInput, clients: AwsClients): 
     fingerprint: live.fingerprint,
     capacity,
   };
-}
-
-async function quotaHeadroom(
-  input: TtotalInput,
-  clients: AwsClients,
-  instanceType: string,
-  capacity: VariantCapacity,
-): Promise<NonNullable<TtotalArtifact['quota']>> {
-  let quotaName: string | null = null;
-  let quotaValue: number | null = null;
-  let source: string;
-  try {
-    const found = await findEndpointUsageQuota(clients.quotas, instanceType, { quotaCode: input.quotaCode });
-    if (found) {
-      quotaName = found.quotaName;
-      quotaValue = found.value;
-      source = `Service Quotas ${found.quotaCode} (${found.quotaName})`;
-    } else {
-      source = `Service Quotas has no "${instanceType} for endpoint usage" quota`;
-    }
-  } catch (e) {
-    source = `Service Quotas unreadable (${(e as Error).name}: ${(e as Error).message})`;
-  }
-  if (quotaValue === null && input.model.instance_quota !== undefined) {
-    quotaValue = input.model.instance_quota;
-    quotaName = `${instanceType} for endpoint usage`;
-    source = `${source}; instance_quota ${quotaValue} from the config`;
-  }
-  let inUse: Awaited<ReturnType<typeof countEndpointInstances>> | null = null;
-  try {
-    inUse = await countEndpointInstances(clients.sagemaker, instanceType);
-  } catch (e) {
-    source = `${source}; instances in use unreadable (${(e as Error).name}: ${(e as Error).message}), headroom not checked`;
-  }
-  if (quotaValue !== null && inUse !== null) {
-    const ours = Math.max(capacity.current ?? 0, capacity.desired ?? 0);
-    const others = Math.max(0, inUse.total - ours);
-    // Frozen at one instance, then one more: others + 2 must fit.
-    const needed = others + 2;
-    if (needed > quotaValue) {
-      const holders = inUse.variants.map((v) => `${v.endpoint}/${v.variant}: ${v.instances}`).join(', ');
-      throw usage`no quota headroom for one more ${instanceType}: the quota "${quotaName}" is ${quotaValue} instances and ${inUse.total} are in use (${holders || 'none'}); the run needs ${needed} (${others} on other endpoints, 1 frozen here, 1 forced). Request a quota increase in Service Quotas (${source}), or free instances on the other endpoints, then re-run.`;
-    }
-  }
-  return { quota_name: quotaName, quota_value: quotaValue, instances_in_use: inUse?.total ?? null, source };
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -475,7 +444,7 @@ export async function runTtotal(
   const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
   const runId = input.runId ?? newRunId();
 
-  const pre = await ttotalPreflight(input, deps.clients);
+  const pre = await ttotalPreflight(input, deps.clients, log);
   const n = pre.probeConcurrency;
   const targetMs = pre.halfP95Ms * recoveryFactor;
   for (const w of pre.mismatchWarnings) log(`WARNING (--allow-config-mismatch): ${w}`);
@@ -496,6 +465,8 @@ export async function runTtotal(
         commandLine:
           input.commandLine ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
         runId,
+        force: input.force,
+        onJournal: deps.onJournal,
         pollIntervalMs: pollS * 1000,
         waitTimeoutS: maxWaitS,
         signal: abort.signal,

@@ -341,6 +341,15 @@ export const deployableSchema = z.object({
 });
 export type Deployable = z.infer<typeof deployableSchema>;
 
+/**
+ * Where a plan's region comes from: the measurement (which records it), or, for a legacy
+ * measurement that records none, the model config when the plan was made (labelled as such
+ * everywhere it is shown); `not recorded` when neither (the gate refuses it).
+ */
+export const REGION_FROM_CONFIG = 'config (the legacy artifact records none)';
+export const regionSourceSchema = z.enum(['measured', REGION_FROM_CONFIG, 'not recorded']);
+export type RegionSource = z.infer<typeof regionSourceSchema>;
+
 export const planArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('plan'),
@@ -349,8 +358,9 @@ export const planArtifactSchema = z.object({
   created_at: recordedAt,
   verdict: z.enum(['ok', 'warn', 'stop']),
   warn_count: z.number().int().nonnegative().max(1000),
-  /** The measurement's fingerprint: what this plan may be deployed onto. */
+  /** The measurement's fingerprint: what this plan may be deployed onto (its region: see region_source). */
   fingerprint: fingerprintSchema,
+  region_source: regionSourceSchema.default('measured'),
   inputs: z.object({
     qmax: planInputSchema,
     ttotal: planInputSchema.nullable(),
@@ -367,6 +377,8 @@ export const planArtifactSchema = z.object({
     invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
     instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
     instance_quota: instances('instance_quota').positive().nullable(),
+    /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
+    legacy_region: regionSchema.nullable().default(null),
   }),
   measured: z.object({
     q_max: concurrency('q_max').int(),

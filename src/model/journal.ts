@@ -144,8 +144,98 @@ export function writeThawJournal(journal: ThawJournal, dir: string = stateDir())
   return file;
 }
 
-export function deleteThawJournal(endpoint: string, dir: string = stateDir()): void {
-  rmSync(thawJournalPath(endpoint, dir), { force: true });
+/**
+ * Deletes the journal left for `endpoint`; with `runId`, only when the file is that run's (a run
+ * never deletes a journal another run wrote in its place).
+ */
+export function deleteThawJournal(endpoint: string, dir: string = stateDir(), runId?: string | null): void {
+  const file = thawJournalPath(endpoint, dir);
+  if (runId !== undefined) {
+    let current: ThawJournal | null;
+    try {
+      current = readJournalFile(file);
+    } catch {
+      current = null;
+    }
+    if (current && current.run_id !== runId) return;
+  }
+  rmSync(file, { force: true });
+}
+
+/**
+ * The journal also travels with the endpoint, as tags on it, so that `scalegate thaw` works from
+ * any machine after a lost runner, and a second freeze sees the first. Tag values allow only
+ * letters, digits, spaces and `_.:/=+-@` (256 characters at most), so the journal's JSON is
+ * carried base64-encoded in parts: `scalegate:thaw-journal` = `v1:<parts>` and
+ * `scalegate:thaw-journal:<i>` (1-based) = part i. Read back, it passes the same schema as the file.
+ */
+export const JOURNAL_TAG = 'scalegate:thaw-journal';
+const JOURNAL_TAG_VERSION = 'v1';
+const TAG_VALUE_MAX = 256;
+/** Parts a journal may take (a journal is well under 1 kB; the command line is shortened to fit). */
+export const JOURNAL_TAG_MAX_PARTS = 8;
+const COMMAND_IN_TAG_MAX = 300;
+
+export const journalTagPart = (index: number): string => `${JOURNAL_TAG}:${index}`;
+
+/** Every tag key of a journal on a resource (to remove it whole, whatever its size). */
+export const journalTagKeys = (tags: Record<string, string>): string[] =>
+  Object.keys(tags).filter((key) => key === JOURNAL_TAG || key.startsWith(`${JOURNAL_TAG}:`));
+
+/** The tags that carry `journal` (its command line shortened when it would not fit). */
+export function journalTags(journal: ThawJournal): Record<string, string> {
+  const valid = thawJournalSchema.parse(journal);
+  const command =
+    valid.command.length > COMMAND_IN_TAG_MAX
+      ? `${valid.command.slice(0, COMMAND_IN_TAG_MAX - 1)}…`
+      : valid.command;
+  const encoded = Buffer.from(JSON.stringify({ ...valid, command }), 'utf8').toString('base64');
+  const parts = Math.ceil(encoded.length / TAG_VALUE_MAX);
+  if (parts > JOURNAL_TAG_MAX_PARTS) {
+    throw new Error(
+      `a thaw journal of ${encoded.length} encoded characters does not fit in ${JOURNAL_TAG_MAX_PARTS} tags`,
+    );
+  }
+  const tags: Record<string, string> = { [JOURNAL_TAG]: `${JOURNAL_TAG_VERSION}:${parts}` };
+  for (let i = 0; i < parts; i++) {
+    tags[journalTagPart(i + 1)] = encoded.slice(i * TAG_VALUE_MAX, (i + 1) * TAG_VALUE_MAX);
+  }
+  return tags;
+}
+
+/**
+ * The journal carried by a resource's tags, or null when it carries none. A journal that does not
+ * decode or fails the schema is a UsageError naming `where` and how to remove it: it is never
+ * guessed at.
+ */
+export function journalFromTags(tags: Record<string, string>, where: string): ThawJournal | null {
+  const marker = tags[JOURNAL_TAG];
+  if (marker === undefined) return null;
+  const unreadable = (why: string): UsageError =>
+    new UsageError(
+      `${where}: the thaw journal in its tags (${JOURNAL_TAG}*) is unreadable (${why}). Inspect the endpoint with \`scalegate drift\`, restore it by hand (RegisterScalableTarget SuspendedState, UpdateEndpointWeightsAndCapacities), then remove the tags (aws sagemaker delete-tags --resource-arn ARN --tag-keys ${JOURNAL_TAG} ...).`,
+    );
+  const match = new RegExp(`^${JOURNAL_TAG_VERSION}:([1-9][0-9]*)$`).exec(marker);
+  const parts = match ? Number(match[1]) : Number.NaN;
+  if (!(parts >= 1 && parts <= JOURNAL_TAG_MAX_PARTS)) {
+    throw unreadable(
+      `${JOURNAL_TAG} is ${JSON.stringify(marker.slice(0, 40))}, not ${JOURNAL_TAG_VERSION}:<parts>`,
+    );
+  }
+  let encoded = '';
+  for (let i = 1; i <= parts; i++) {
+    const part = tags[journalTagPart(i)];
+    if (part === undefined) throw unreadable(`part ${i} of ${parts} is missing`);
+    encoded += part;
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw unreadable('not base64');
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  } catch (e) {
+    throw unreadable(`not JSON: ${(e as Error).message}`);
+  }
+  return parseThawJournal(json, `${where} (tags ${JOURNAL_TAG}*)`);
 }
 
 /** What a restore from a journal did: each action, each failed call, and whether the journal is gone. */

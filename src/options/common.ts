@@ -1,6 +1,6 @@
 /** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
 import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
-import { text } from './spec.js';
+import { flag, text } from './spec.js';
 
 /** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
 export const MODEL_OPTIONS = {
@@ -35,3 +35,16 @@ export const outFile = (what: string, file: string) =>
     defaultText: `artifacts/${file}`,
     action: { defaultText: `\`<artifacts-dir>/${file}\`` },
   });
+
+/** What a freezing command (qmax, ttotal) may be allowed to freeze. */
+export const FREEZE_OPTIONS = {
+  allowProduction: flag(
+    'allow-production',
+    "freeze the model's own (production) endpoint; refused without it, except through the local SageMaker (AWS_ENDPOINT_URL on loopback)",
+  ),
+  force: flag(
+    'force',
+    "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)",
+    { action: false },
+  ),
+} as const;

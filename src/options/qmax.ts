@@ -2,7 +2,7 @@
 import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../commands/qmax.js';
 import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
 import { parseTransportKind } from '../load/transports.js';
-import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
 import { choice, flag, integerList, number, type OptionTable, parsed, text, toggle } from './spec.js';
 
 const a = LADDER_DEFAULTS.adaptive;
@@ -116,5 +116,6 @@ export const QMAX_OPTIONS = {
       defaultText: '1200',
     },
   ),
+  ...FREEZE_OPTIONS,
   dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
 } as const satisfies OptionTable;

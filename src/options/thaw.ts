@@ -10,4 +10,8 @@ export const THAW_OPTIONS = {
     action: false,
   }),
   force: flag('force', "thaw even though the journal's process still seems to be running", { action: false }),
+  clearSuspension: flag(
+    'clear-suspension',
+    "with no thaw journal (on the endpoint or local), clear every suspension flag of the variant's scalable target; without it nothing is changed",
+  ),
 } as const satisfies OptionTable;

@@ -1,6 +1,6 @@
 /** The options of `scalegate ttotal` (command line and action). */
 import { TTOTAL_DEFAULTS } from '../commands/ttotal.js';
-import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 const d = TTOTAL_DEFAULTS;
@@ -69,4 +69,5 @@ export const TTOTAL_OPTIONS = {
     'allow-config-mismatch',
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
   ),
+  ...FREEZE_OPTIONS,
 } as const satisfies OptionTable;

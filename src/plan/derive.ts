@@ -13,6 +13,8 @@ import {
   type PlanArtifact,
   planArtifactSchema,
   type QmaxArtifact,
+  REGION_FROM_CONFIG,
+  type RegionSource,
   SCHEMA_VERSION,
   type TtotalArtifact,
   UsageError,
@@ -48,6 +50,13 @@ export interface PlanChoices {
   invocationCeilingS: number;
   instanceHourlyUsd: number | null;
   instanceQuota: number | null;
+  /**
+   * The region a legacy measurement (which records none) is taken to have been made in: the model
+   * config's when the plan is made, recorded in the plan (the gate re-derives with the recorded
+   * one, so a later change of the config's region is refused). Unused when the measurement
+   * records its region.
+   */
+  legacyRegion: string | null;
 }
 
 export interface PlanRequest {
@@ -158,6 +167,16 @@ const inputOf = (file: string, artifact: { run_id: string; fingerprint: Fingerpr
   fingerprint: artifact.fingerprint,
 });
 
+/** The plan's region: the measurement's, else (legacy) the config's, labelled by where it came from. */
+function regionOf(
+  qmax: QmaxArtifact,
+  legacyRegion: string | null,
+): { region: string | null; source: RegionSource } {
+  if (qmax.fingerprint.region !== null) return { region: qmax.fingerprint.region, source: 'measured' };
+  if (legacyRegion !== null) return { region: legacyRegion, source: REGION_FROM_CONFIG };
+  return { region: null, source: 'not recorded' };
+}
+
 /**
  * The plan from its inputs. Inputs that pass their schemas can still combine into a plan no
  * deployment could hold (say a peak load that needs more instances than any account has): that
@@ -247,6 +266,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     instanceQuota: choices.instanceQuota,
   });
   const { verdict, warnCount } = planVerdict(findings);
+  const region = regionOf(qmax, choices.legacyRegion);
 
   return {
     schema_version: SCHEMA_VERSION,
@@ -256,7 +276,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     created_at: request.createdAt,
     verdict,
     warn_count: warnCount,
-    fingerprint: qmax.fingerprint,
+    fingerprint: { ...qmax.fingerprint, region: region.region },
+    region_source: region.source,
     inputs: {
       qmax: inputOf(request.qmaxFile, qmax),
       ttotal: ttotal && request.ttotalFile ? inputOf(request.ttotalFile, ttotal) : null,
@@ -273,6 +294,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       invocation_ceiling_s: choices.invocationCeilingS,
       instance_hourly_usd: choices.instanceHourlyUsd,
       instance_quota: choices.instanceQuota,
+      legacy_region: region.source === REGION_FROM_CONFIG ? region.region : null,
     },
     measured: {
       q_max: qmax.q_max,

@@ -20,6 +20,7 @@ import {
   measuredEnvironment,
   type PlanArtifact,
   type PlanMeasurements,
+  REGION_FROM_CONFIG,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
 import { calibrationEndpointName } from './policy-shape.js';
@@ -229,8 +230,8 @@ export function evaluateGate(input: GateInput): GateResult {
     checks.push(
       fail(
         'region',
-        `the measurement did not record its region (a legacy artifact), so nothing says it was made in ${deployRegion}`,
-        `re-measure (current measurements record their region): ${measure}`,
+        `the measurement did not record its region (a legacy artifact) and the plan took none from the config, so nothing says it was made in ${deployRegion}`,
+        `re-plan (a plan of a legacy measurement takes the model config's region, labelled as such): ${replanFix(modelName, plan)}; or re-measure (current measurements record their region): ${measure}`,
       ),
     );
   } else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
@@ -245,12 +246,19 @@ export function evaluateGate(input: GateInput): GateResult {
     checks.push(
       fail(
         'region',
-        `plan measured in ${fp.region}, deploying to ${deployRegion}`,
+        judged.region_source === REGION_FROM_CONFIG
+          ? `plan's region ${fp.region} (${REGION_FROM_CONFIG}: the model config's when the plan was made), deploying to ${deployRegion}`
+          : `plan measured in ${fp.region}, deploying to ${deployRegion}`,
         `set region back to ${fp.region} in scalegate.config.json, or ${measure}`,
       ),
     );
   } else {
-    checks.push(pass('region', fp.region));
+    checks.push(
+      pass(
+        'region',
+        judged.region_source === 'measured' ? fp.region : `${fp.region} (${judged.region_source})`,
+      ),
+    );
   }
 
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
@@ -270,6 +278,7 @@ export function planDifferences(written: PlanArtifact, derived: PlanArtifact): s
     note(key, written.deployable[key], derived.deployable[key]);
   }
   note('verdict', written.verdict, derived.verdict);
+  note('region_source', written.region_source, derived.region_source);
   note('warn_count', written.warn_count, derived.warn_count);
   for (const key of ['instance_type', 'image_digest', 'container_env', 'region'] as (keyof Fingerprint)[]) {
     note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
@@ -317,6 +326,8 @@ function rederive(
         invocationCeilingS: plan.chosen.invocation_ceiling_s,
         instanceHourlyUsd: plan.chosen.instance_hourly_usd,
         instanceQuota: plan.chosen.instance_quota,
+        // The region the plan took for a legacy measurement when it was made, never today's config.
+        legacyRegion: plan.chosen.legacy_region,
       },
       allowConfigMismatch: plan.inputs.config_mismatch_allowed,
       runId: plan.run_id,

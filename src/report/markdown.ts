@@ -16,6 +16,7 @@ import type {
 import { fingerprintSlug } from '../model/index.js';
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
+import { regionText } from './plan-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -351,6 +352,7 @@ function planInputsSection(plan: PlanArtifact): string[] {
       ['measured', 'value'],
       [
         ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+        ['region', regionText(plan)],
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
         [`T_total (${m.t_total_origin})`, `${fmt(m.t_total_s, 2)} s`],

@@ -19,6 +19,13 @@ const VERDICT_MARK: Record<Finding['verdict'], string> = {
   suppressed: '--  ',
 };
 
+/** `us-east-1 (measured)`, `us-east-1 (config (the legacy artifact records none))`, `not recorded`. */
+export function regionText(plan: Pick<PlanArtifact, 'fingerprint' | 'region_source'>): string {
+  return plan.fingerprint.region === null
+    ? 'not recorded'
+    : `${plan.fingerprint.region} (${plan.region_source})`;
+}
+
 export function verdictLine(plan: PlanArtifact): string {
   return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
 }
@@ -37,6 +44,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
       : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`,
   );
+  lines.push(`  region ${regionText(plan)}`);
   for (const warning of plan.inputs.mismatch_warnings) lines.push(`  WARNING: ${warning}`);
   lines.push('', 'measured');
   lines.push(

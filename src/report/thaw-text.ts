@@ -4,7 +4,9 @@ import type { ThawReport } from '../model/reports.js';
 export function renderThawReport(r: ThawReport): string {
   const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
   for (const e of r.errors) lines.push(`  FAILED: ${e}`);
-  if (r.errors.length > 0 && r.journal_file)
-    lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+  if (r.errors.length > 0 && r.journal)
+    lines.push(
+      `  the journal was kept (on the endpoint${r.journal_file ? ` and in ${r.journal_file}` : ''}); run thaw again once the endpoint is InService`,
+    );
   return lines.join('\n');
 }

@@ -1,12 +1,20 @@
 /**
  * The post entry (dist/post.mjs): after a qmax step killed mid-ladder (a cancelled job: the
  * runner kills the step, then runs the posts), the endpoint's scaling is put back exactly as it
- * was, from the thaw journal. Real SDK clients, the local SageMaker, the bundled entries.
+ * was, from the thaw journal this step wrote; and only from that: a journal committed in the pull
+ * request is never restored. Real SDK clients, the local SageMaker, the bundled entries.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
-import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
+import {
+  DescribeScalableTargetsCommand,
+  RegisterScalableTargetCommand,
+} from '@aws-sdk/client-application-auto-scaling';
+import {
+  DescribeEndpointCommand,
+  UpdateEndpointWeightsAndCapacitiesCommand,
+} from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AwsClients } from '../../src/aws/clients.js';
 import type { LocalSageMakerHandle } from '../../src/local/index.js';
@@ -16,9 +24,9 @@ import { makeWorkspace, runStep } from './run-action.js';
 
 const ENDPOINT = 'speech-kokoro-82m';
 const resourceId = `endpoint/${ENDPOINT}/variant/AllTraffic`;
-/** Deliberately not all-false: the post must restore these exact flags, not "unsuspend". */
+/** The action freezes only a target whose scaling is not suspended (anything else needs --force on the CLI). */
 const ORIGINAL = {
-  DynamicScalingInSuspended: true,
+  DynamicScalingInSuspended: false,
   DynamicScalingOutSuspended: false,
   ScheduledScalingSuspended: false,
 };
@@ -64,6 +72,18 @@ function journalFor(endpoint: string): ThawJournal {
   };
 }
 
+/** Commits everything in `dir` (a checkout whose pull request carries these files). */
+function commitAll(dir: string): void {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=pr@example.com', '-c', 'user.name=pr', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+  git('init', '-q');
+  git('add', '-A', '-f');
+  git('commit', '-q', '-m', 'a pull request');
+}
+
 async function scalingState() {
   const target = await clients.autoscaling.send(
     new DescribeScalableTargetsCommand({ ServiceNamespace: 'sagemaker', ResourceIds: [resourceId] }),
@@ -101,6 +121,16 @@ describe('the post step (dist/post.mjs)', () => {
     const stateDir = join(workspace, '.scalegate');
     const journal = readThawJournal(ENDPOINT, stateDir);
     expect(journal?.desired_instance_count).toBe(2);
+    // The main step recorded the journal it was about to write (the post restores that one only).
+    expect(JSON.parse(main.state.journals as string)).toEqual([
+      {
+        file: join(stateDir, `thaw-journal-${ENDPOINT}.json`),
+        run_id: journal?.run_id,
+        endpoint: ENDPOINT,
+        variant: 'AllTraffic',
+        region: 'local',
+      },
+    ]);
     expect(await scalingState()).toEqual({
       suspended: {
         DynamicScalingInSuspended: true,
@@ -112,7 +142,9 @@ describe('the post step (dist/post.mjs)', () => {
 
     const post = await runStep({ entry: 'post', workspace, state: main.state, env: awsEnv });
     expect(post.status, post.stdout + post.stderr).toBe(0);
-    expect(post.stdout).toMatch(/was left frozen by `scalegate qmax --model kokoro-82m/);
+    expect(post.stdout).toMatch(
+      /the journal on endpoint speech-kokoro-82m: run .*`scalegate qmax --model kokoro-82m/,
+    );
     expect(post.stdout).toMatch(
       /::notice::scalegate restored speech-kokoro-82m's scaling after an interrupted qmax step/,
     );
@@ -122,9 +154,98 @@ describe('the post step (dist/post.mjs)', () => {
     // Run again (a second post of the same job): nothing left to do, nothing changed.
     const again = await runStep({ entry: 'post', workspace, state: main.state, env: awsEnv });
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/no thaw journal in .*: nothing was left frozen/);
+    expect(again.stdout).toMatch(
+      /no thaw journal; endpoint\/speech-kokoro-82m\/variant\/AllTraffic is not suspended: nothing to do/,
+    );
+    expect(again.stdout).not.toMatch(/::notice::/);
     expect(await scalingState()).toEqual({ suspended: ORIGINAL, desired: 2 });
   }, 90_000);
+
+  it('never restores a journal committed in .scalegate/ (the attack that turned unsuspended/desired 1 into suspended/desired 2)', async () => {
+    await handle.waitFor((s) => s.status === 'InService' && s.current === s.desired);
+    await clients.sagemaker.send(
+      new UpdateEndpointWeightsAndCapacitiesCommand({
+        EndpointName: ENDPOINT,
+        DesiredWeightsAndCapacities: [{ VariantName: 'AllTraffic', DesiredInstanceCount: 1 }],
+      }),
+    );
+    await handle.waitFor((s) => s.status === 'InService' && s.current === 1);
+    expect(await scalingState()).toEqual({ suspended: ORIGINAL, desired: 1 });
+
+    // The pull request commits a journal claiming the endpoint was suspended at desired 2.
+    const workspace = makeWorkspace();
+    const stateDir = join(workspace, '.scalegate');
+    const forged: ThawJournal = {
+      ...journalFor(ENDPOINT),
+      scalable_target_registered: true,
+      suspended_state: {
+        dynamic_scaling_in_suspended: true,
+        dynamic_scaling_out_suspended: true,
+        scheduled_scaling_suspended: true,
+      },
+      desired_instance_count: 2,
+      run_id: 'committed',
+    };
+    const file = writeThawJournal(forged, stateDir);
+    commitAll(workspace);
+
+    // The measuring step finds it where its own journal would go: refused before any change.
+    const main = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'pull_request',
+      inputs: { command: 'qmax', model: 'kokoro-82m', 'freeze-timeout-s': '60', comment: 'false' },
+      env: awsEnv,
+    });
+    expect(main.status, main.stdout + main.stderr).toBe(2);
+    expect(main.stdout + main.stderr).toMatch(/thaw journal from an earlier run .*still there/);
+    expect(main.state.journals).toBeUndefined();
+    const post = await runStep({ entry: 'post', workspace, state: main.state, env: awsEnv });
+    expect(post.status, post.stdout + post.stderr).toBe(0);
+    expect(post.stdout).toMatch(/this qmax step wrote no thaw journal: nothing to thaw/);
+    expect(await scalingState()).toEqual({ suspended: ORIGINAL, desired: 1 });
+
+    // Even a state naming that file and its run id (as if the run ids matched) does not read a tracked file.
+    const named = await runStep({
+      entry: 'post',
+      workspace,
+      state: {
+        command: 'qmax',
+        journals: JSON.stringify([
+          { file, run_id: 'committed', endpoint: ENDPOINT, variant: 'AllTraffic', region: 'local' },
+        ]),
+      },
+      env: awsEnv,
+    });
+    expect(named.status, named.stdout + named.stderr).toBe(0);
+    expect(named.stdout).toMatch(/is tracked by git .*not read/);
+    expect(await scalingState()).toEqual({ suspended: ORIGINAL, desired: 1 });
+    expect(existsSync(file)).toBe(true);
+  }, 90_000);
+
+  it('a post after a step whose freeze ended normally restores nothing and changes nothing (no journal left)', async () => {
+    const workspace = makeWorkspace();
+    const post = await runStep({
+      entry: 'post',
+      workspace,
+      state: {
+        command: 'ttotal',
+        journals: JSON.stringify([
+          {
+            file: join(workspace, '.scalegate', `thaw-journal-${ENDPOINT}.json`),
+            run_id: 'finished',
+            endpoint: ENDPOINT,
+            variant: 'AllTraffic',
+            region: 'local',
+          },
+        ]),
+      },
+      env: awsEnv,
+    });
+    expect(post.status, post.stdout + post.stderr).toBe(0);
+    expect(post.stdout).toMatch(/nothing to do/);
+    expect(post.stdout).not.toMatch(/::notice::/);
+  }, 30_000);
 
   it('does nothing after a step that freezes nothing, even if a journal is lying around (a plan step never touches AWS)', async () => {
     const workspace = makeWorkspace();
@@ -144,11 +265,23 @@ describe('the post step (dist/post.mjs)', () => {
   it('drops the journal of an endpoint that no longer exists (a torn-down calibration endpoint is not an error)', async () => {
     const workspace = makeWorkspace();
     const stateDir = join(workspace, '.scalegate');
-    const file = writeThawJournal(journalFor('speech-gone-calibration'), stateDir);
+    const file = writeThawJournal({ ...journalFor('speech-gone-calibration'), run_id: 'gone' }, stateDir);
     const post = await runStep({
       entry: 'post',
       workspace,
-      state: { command: 'ttotal', 'state-dir': stateDir },
+      state: {
+        command: 'ttotal',
+        'state-dir': stateDir,
+        journals: JSON.stringify([
+          {
+            file,
+            run_id: 'gone',
+            endpoint: 'speech-gone-calibration',
+            variant: 'AllTraffic',
+            region: 'local',
+          },
+        ]),
+      },
       env: awsEnv,
     });
     expect(post.status, post.stdout + post.stderr).toBe(0);
@@ -159,6 +292,14 @@ describe('the post step (dist/post.mjs)', () => {
 
 describe('an AWS command through the action (dist/main.mjs)', () => {
   it('runs drift against the same endpoint: a suspension flag left set is drift (exit 1), with its remediation in the summary', async () => {
+    await clients.autoscaling.send(
+      new RegisterScalableTargetCommand({
+        ServiceNamespace: 'sagemaker',
+        ResourceId: resourceId,
+        ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        SuspendedState: { ...ORIGINAL, DynamicScalingInSuspended: true },
+      }),
+    );
     const drift = await runStep({
       entry: 'main',
       workspace: makeWorkspace(),

@@ -9,11 +9,16 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from '@aws-sdk/client-application-auto-scaling';
-import { UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
+import {
+  AddTagsCommand,
+  DeleteTagsCommand,
+  DescribeEndpointCommand,
+  UpdateEndpointWeightsAndCapacitiesCommand,
+} from '@aws-sdk/client-sagemaker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runLocalApply } from '../../src/commands/local-apply.js';
 import { readArtifact } from '../../src/model/index.js';
-import { ALL_SUSPENDED, writeThawJournal } from '../../src/model/journal.js';
+import { ALL_SUSPENDED, journalTags, writeThawJournal } from '../../src/model/journal.js';
 import { runCli } from '../helpers/cli.js';
 import {
   configFile,
@@ -209,6 +214,48 @@ describe('drift on the local SageMaker', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(/DRIFT thaw_journal +a thaw journal is left behind .*pid 4242 on ci-runner/);
     expect(run.stdout).toMatch(/fix: `scalegate thaw --model kokoro-82m`/);
+  });
+
+  it('reports a thaw journal the endpoint carries in its tags (a lost runner froze it from another machine), exit 1', async () => {
+    const { EndpointArn } = await emulator.clients.sagemaker.send(
+      new DescribeEndpointCommand({ EndpointName: emulator.handle.endpointName }),
+    );
+    const tags = journalTags({
+      schema_version: 1,
+      kind: 'thaw-journal',
+      endpoint: emulator.handle.endpointName,
+      variant: emulator.handle.variantName,
+      region: emulator.handle.region,
+      resource_id: resourceId(),
+      scalable_target_registered: true,
+      suspended_state: { ...ALL_SUSPENDED, scheduled_scaling_suspended: false },
+      min_capacity: 1,
+      max_capacity: 280,
+      desired_instance_count: 1,
+      started_at: new Date().toISOString(),
+      pid: 5151,
+      hostname: 'lost-runner',
+      command: 'scalegate qmax --model kokoro-82m',
+      run_id: 'def456',
+    });
+    await emulator.clients.sagemaker.send(
+      new AddTagsCommand({
+        ResourceArn: EndpointArn,
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+      }),
+    );
+    try {
+      const run = await drift('journal-tag');
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).toMatch(
+        /DRIFT thaw_journal +a thaw journal is left behind on the endpoint .*pid 5151 on lost-runner/,
+      );
+      expect(run.stdout).toMatch(/fix: `scalegate thaw --model kokoro-82m`/);
+    } finally {
+      await emulator.clients.sagemaker.send(
+        new DeleteTagsCommand({ ResourceArn: EndpointArn, TagKeys: Object.keys(tags) }),
+      );
+    }
   });
 
   it('reports desired != current while a capacity change is in flight (exit 1), then preflight-ok once settled', async () => {

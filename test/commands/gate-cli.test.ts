@@ -10,6 +10,30 @@ const plan = (p: Parameters<typeof artifactsDirWith>[0][string]) =>
   join(artifactsDirWith({ 'kokoro-82m': p }), 'plan-kokoro-82m.json');
 
 describe('scalegate gate (CLI)', () => {
+  it('passes the committed Kokoro plan for us-east-1 (legacy measurements take the config region, labelled) and refuses it for any other region', async () => {
+    const committed = join(REPO, 'artifacts', 'plan-kokoro-82m.json');
+    const pass = await runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', committed]);
+    expect(pass.exitCode, pass.stdout).toBe(0);
+    expect(pass.stdout).toMatch(/✓ region +us-east-1 \(config \(the legacy artifact records none\)\)/);
+    for (const region of ['eu-west-1', 'us-west-2']) {
+      const refused = await runCli([
+        'gate',
+        '--model',
+        'kokoro-82m',
+        '--config',
+        config,
+        '--plan',
+        committed,
+        '--region',
+        region,
+      ]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stdout).toMatch(
+        new RegExp(`✗ region +plan's region us-east-1 .*deploying to ${region}`),
+      );
+    }
+  });
+
   it('exits 0 for kokoro-82m with its plan and prints each check', async () => {
     const r = await runCli([
       'gate',

@@ -5,12 +5,24 @@ import type { ApplicationAutoScalingClient } from '@aws-sdk/client-application-a
 import { describe, expect, it } from 'vitest';
 import { registerSuspendedState } from '../../src/aws/scaling.js';
 import { freezeEndpoint, InterruptedError, installSignalGuard } from '../../src/commands/freeze.js';
-import { readThawJournal, thawJournalPath } from '../../src/model/journal.js';
+import {
+  journalFromTags,
+  journalTags,
+  readThawJournal,
+  type ThawJournal,
+  thawJournalPath,
+} from '../../src/model/journal.js';
 import { FakeEndpoint } from './fixtures/fake-endpoint.js';
 
+/** An operator's own suspension of scale-out: a freeze takes it only when forced, and restores it exactly. */
 const ORIGINAL = {
   dynamic_scaling_in_suspended: false,
   dynamic_scaling_out_suspended: true,
+  scheduled_scaling_suspended: false,
+};
+const NONE = {
+  dynamic_scaling_in_suspended: false,
+  dynamic_scaling_out_suspended: false,
   scheduled_scaling_suspended: false,
 };
 const ALL = {
@@ -33,9 +45,34 @@ function setup(options: ConstructorParameters<typeof FakeEndpoint>[0] = {}) {
       commandLine: 'scalegate qmax --model test',
       runId: 'run-1',
       pollIntervalMs: 1,
+      // ORIGINAL has a flag set on purpose: measuring over it is a forced freeze.
+      force: true,
       ...extra,
     });
   return { fake, stateDir, journalFile, freeze };
+}
+
+/** The tags another run's freeze (run id `rival`) puts on the endpoint. */
+function rivalJournalTags(): Record<string, string> {
+  const rival: ThawJournal = {
+    schema_version: 1,
+    kind: 'thaw-journal',
+    endpoint: 'speech-test',
+    variant: 'AllTraffic',
+    region: 'us-east-1',
+    resource_id: 'endpoint/speech-test/variant/AllTraffic',
+    scalable_target_registered: true,
+    suspended_state: NONE,
+    min_capacity: 1,
+    max_capacity: 4,
+    desired_instance_count: 3,
+    started_at: new Date().toISOString(),
+    pid: 4242,
+    hostname: 'another-runner',
+    command: 'scalegate qmax --model test',
+    run_id: 'rival',
+  };
+  return journalTags(rival);
 }
 
 describe('freeze', () => {
@@ -102,13 +139,130 @@ describe('freeze', () => {
     expect(existsSync(journalFile)).toBe(true);
   });
 
-  it('refuses to freeze over a leftover journal (it would capture the frozen state as the original)', async () => {
+  it('refuses to freeze over a leftover local journal (it would capture the frozen state as the original), before any call', async () => {
     const { fake, freeze } = setup();
     const first = await freeze();
     const callsBefore = fake.calls.length;
-    await expect(freeze()).rejects.toThrow(/scalegate thaw --endpoint speech-test/);
+    await expect(freeze({ force: false, runId: 'run-2' })).rejects.toThrow(
+      /scalegate thaw --endpoint speech-test.*--force/,
+    );
     expect(fake.calls.length).toBe(callsBefore);
     await first.restore();
+  });
+
+  it('refuses a target whose scaling is already suspended (an operator’s choice or a lost freeze), naming thaw and --force, and changes nothing', async () => {
+    const { fake, journalFile, freeze } = setup();
+    const refusal = freeze({ force: false });
+    await expect(refusal).rejects.toThrow(/already has scaling suspended \(in=false, out=true/);
+    await expect(refusal).rejects.toThrow(
+      /scalegate thaw --endpoint speech-test --clear-suspension.*--force/,
+    );
+    expect(fake.calls.filter((c) => /register|set|add/i.test(c))).toEqual([]);
+    expect(existsSync(journalFile)).toBe(false);
+    expect(fake.target?.suspended).toEqual(ORIGINAL);
+  });
+
+  it('writes the journal to the endpoint’s tags after the local file and before any change, and removes both on restore', async () => {
+    const { fake, stateDir, freeze } = setup({ suspended: NONE });
+    const order: string[] = [];
+    const add = fake.addEndpointTags.bind(fake);
+    fake.addEndpointTags = async (tags) => {
+      order.push(
+        `tags (local journal ${existsSync(thawJournalPath('speech-test', stateDir)) ? 'present' : 'absent'})`,
+      );
+      return add(tags);
+    };
+    const frozen = await freeze({ force: false });
+    const firstChange = fake.calls.findIndex(
+      (c) => c === 'registerSuspendedState' || c === 'setDesiredInstanceCount',
+    );
+    expect(fake.calls.indexOf('addEndpointTags')).toBeLessThan(firstChange);
+    expect(order).toEqual(['tags (local journal present)']);
+    expect(journalFromTags(fake.tags, 'fake')).toEqual(readThawJournal('speech-test', stateDir));
+    await frozen.restore();
+    expect(fake.tags).toEqual({});
+    expect(readThawJournal('speech-test', stateDir)).toBeNull();
+  });
+
+  it('a second freeze from another machine sees the first one’s journal on the endpoint and refuses, naming thaw and --force (never records the frozen state as the original)', async () => {
+    const { fake, freeze } = setup({ suspended: NONE });
+    const first = await freeze({ force: false });
+    const otherMachine = mkdtempSync(join(tmpdir(), 'scalegate-freeze-other-'));
+    const callsBefore = fake.calls.length;
+    const second = freeze({ force: false, stateDir: otherMachine, runId: 'run-2' });
+    await expect(second).rejects.toThrow(
+      /already frozen by another run: .*run run-1.*scalegate thaw --endpoint speech-test.*--force/,
+    );
+    expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
+    expect(readThawJournal('speech-test', otherMachine)).toBeNull();
+    await first.restore();
+    expect(fake.desired).toBe(3);
+    expect(fake.target?.suspended).toEqual(NONE);
+  });
+
+  it('forced over another run’s freeze, keeps the original state that run recorded, not the frozen state it sees', async () => {
+    const { fake, freeze } = setup({ suspended: NONE });
+    await freeze({ force: false });
+    // The first run is lost (its runner died): the endpoint is frozen at 1, all flags suspended.
+    const otherMachine = mkdtempSync(join(tmpdir(), 'scalegate-freeze-other-'));
+    const second = await freeze({ force: true, stateDir: otherMachine, runId: 'run-2' });
+    expect(second.journal).toMatchObject({
+      desired_instance_count: 3,
+      suspended_state: NONE,
+      run_id: 'run-2',
+    });
+    expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('run-2');
+    await second.restore();
+    expect(fake.desired).toBe(3);
+    expect(fake.target?.suspended).toEqual(NONE);
+    expect(fake.tags).toEqual({});
+  });
+
+  it('backs off, changing nothing, when another run wrote its journal over this one at the same moment', async () => {
+    const { fake, journalFile, freeze } = setup({ suspended: NONE });
+    const add = fake.addEndpointTags.bind(fake);
+    const rival = rivalJournalTags();
+    fake.addEndpointTags = async (tags) => {
+      await add(tags);
+      await add(rival); // the other run's AddTags lands just after ours
+    };
+    await expect(freeze({ force: false })).rejects.toThrow(
+      /another run wrote its thaw journal over this one/,
+    );
+    expect(fake.calls).not.toContain('registerSuspendedState');
+    expect(fake.calls).not.toContain('setDesiredInstanceCount');
+    expect(fake.calls).not.toContain('deleteEndpointTags');
+    expect(existsSync(journalFile)).toBe(false);
+    expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('rival');
+  });
+
+  it('refuses when the endpoint changes between its two reads (another freeze starting), changing nothing', async () => {
+    const { fake, journalFile, freeze } = setup({ suspended: NONE });
+    const read = fake.readEndpointTags.bind(fake);
+    fake.readEndpointTags = async () => {
+      const tags = await read();
+      if (fake.target) fake.target.suspended = ORIGINAL; // someone suspends while we look
+      return tags;
+    };
+    await expect(freeze({ force: false })).rejects.toThrow(/changed while its state was being recorded/);
+    expect(fake.calls).not.toContain('addEndpointTags');
+    expect(existsSync(journalFile)).toBe(false);
+  });
+
+  it('restore leaves another run’s journal on the endpoint in place (it only removes its own)', async () => {
+    const { fake, freeze } = setup({ suspended: NONE });
+    const frozen = await freeze({ force: false });
+    fake.tags = rivalJournalTags();
+    const report = await frozen.restore();
+    expect(report.actions.join('\n')).toMatch(/another run's journal .*left in place/);
+    expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('rival');
+  });
+
+  it('refuses an endpoint or variant name that is not SageMaker’s before any call (it becomes a path and a request)', async () => {
+    const { fake, freeze } = setup();
+    await expect(freeze({ endpoint: '../../etc' })).rejects.toThrow(/not a SageMaker endpoint name/);
+    await expect(freeze({ variant: 'All/Traffic' })).rejects.toThrow(/not a SageMaker variant name/);
+    expect(fake.calls).toEqual([]);
   });
 
   it('keeps the journal and reports the failure when a restore call fails', async () => {

@@ -108,6 +108,8 @@ describe('qmax on the local SageMaker (response-stream transport)', () => {
           minSamples: 80,
           promptsFile,
           outFile: out,
+          // ORIGINAL has an operator's flag set: measuring over it is a forced freeze (restored exactly).
+          force: true,
           stateDir,
           cloudwatchWaitS: 10,
           pollIntervalMs: 200,

@@ -143,6 +143,8 @@ const qmaxArgs = (out: string) => [
   promptsFile,
   '--out',
   out,
+  // ORIGINAL has an operator's flag set: measuring over it is a forced freeze (restored exactly).
+  '--force',
 ];
 
 describe('qmax freeze under signals (CLI child process)', () => {
@@ -186,7 +188,7 @@ describe('qmax freeze under signals (CLI child process)', () => {
     expect(journal?.command).toMatch(/^scalegate qmax --model kokoro-82m/);
 
     // A new run refuses to freeze over the leftover journal (it would capture the frozen state).
-    const refused = cli(qmaxArgs(join(dir, 'refused.json')));
+    const refused = cli(qmaxArgs(join(dir, 'refused.json')).filter((a) => a !== '--force'));
     expect((await refused.exit).code).toBe(2);
     expect(refused.stderr()).toMatch(/scalegate thaw --endpoint speech-kokoro-82m/);
 
@@ -200,11 +202,8 @@ describe('qmax freeze under signals (CLI child process)', () => {
     expect((await again.exit).code, again.stderr()).toBe(0);
     const report = JSON.parse(again.stdout()) as { actions: string[]; journal_file: string | null };
     expect(report.journal_file).toBeNull();
-    // Without a journal, thaw clears every flag: the in-suspension the operator had is lifted.
-    expect(await suspendedState()).toEqual({
-      DynamicScalingInSuspended: false,
-      DynamicScalingOutSuspended: false,
-      ScheduledScalingSuspended: false,
-    });
+    // Without a journal, thaw changes nothing: the in-suspension the operator had stays.
+    expect(report.actions.join('\n')).toMatch(/no thaw journal .*nothing changed/);
+    expect(await suspendedState()).toEqual(ORIGINAL);
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freezeEndpoint } from '../../src/commands/freeze.js';
 import { runThaw } from '../../src/commands/thaw.js';
-import { thawJournalPath, writeThawJournal } from '../../src/model/journal.js';
+import { journalFromTags, journalTags, thawJournalPath, writeThawJournal } from '../../src/model/journal.js';
 import { FakeEndpoint } from './fixtures/fake-endpoint.js';
 
 const ORIGINAL = {
@@ -25,11 +25,22 @@ async function frozenAndKilled(options: ConstructorParameters<typeof FakeEndpoin
     stateDir,
     commandLine: 'scalegate qmax --model test',
     pollIntervalMs: 1,
+    runId: 'run-1',
+    // ORIGINAL has an operator's flag set: measuring over it is a forced freeze.
+    force: true,
   });
-  // A dead process: rewrite the journal with a pid that cannot be running.
-  writeThawJournal({ ...frozen.journal, pid: 2 ** 22 + 1 }, stateDir);
+  // A dead process: rewrite both copies of the journal with a pid that cannot be running.
+  const dead = { ...frozen.journal, pid: 2 ** 22 + 1 };
+  writeThawJournal(dead, stateDir);
+  fake.tags = journalTags(dead);
   return { fake, stateDir };
 }
+
+const NONE = {
+  dynamic_scaling_in_suspended: false,
+  dynamic_scaling_out_suspended: false,
+  scheduled_scaling_suspended: false,
+};
 
 const options = (stateDir: string) => ({
   endpoint: 'speech-test',
@@ -50,20 +61,83 @@ describe('thaw', () => {
     expect(result.artifact?.journal_deleted).toBe(true);
   });
 
-  it('is idempotent: a second thaw finds no journal and only clears flags that are still set', async () => {
+  it('is idempotent: a second thaw finds no journal and changes nothing (the operator’s own suspension flag stays set)', async () => {
     const { fake, stateDir } = await frozenAndKilled();
     await runThaw(options(stateDir), { adapters: fake });
+    const callsBefore = fake.calls.length;
     const second = await runThaw(options(stateDir), { adapters: fake });
     expect(second.exitCode).toBe(0);
     expect(second.artifact?.journal).toBeNull();
-    expect(fake.target?.suspended).toEqual({
-      dynamic_scaling_in_suspended: false,
-      dynamic_scaling_out_suspended: false,
-      scheduled_scaling_suspended: false,
-    });
-    const third = await runThaw(options(stateDir), { adapters: fake });
-    expect(third.report).toMatch(/not suspended: nothing to do/);
+    expect(second.report).toMatch(/no thaw journal .*nothing changed.*in=true.*--clear-suspension/);
+    expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
+    expect(fake.target?.suspended).toEqual(ORIGINAL);
     expect(fake.desired).toBe(2);
+  });
+
+  it('without any journal clears suspension flags only when --clear-suspension asks', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'scalegate-thaw-'));
+    const fake = new FakeEndpoint({ desired: 2, suspended: ORIGINAL });
+    const cleared = await runThaw({ ...options(stateDir), clearSuspension: true }, { adapters: fake });
+    expect(cleared.exitCode).toBe(0);
+    expect(cleared.report).toMatch(
+      /cleared the suspension flags .*\(were in=true, out=false, scheduled=false\)/,
+    );
+    expect(fake.target?.suspended).toEqual(NONE);
+    const again = await runThaw({ ...options(stateDir), clearSuspension: true }, { adapters: fake });
+    expect(again.report).toMatch(/not suspended: nothing to do/);
+  });
+
+  it('restores from the journal on the endpoint when the machine that froze it is gone (a lost runner)', async () => {
+    const { fake } = await frozenAndKilled();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'scalegate-thaw-elsewhere-'));
+    const result = await runThaw(options(elsewhere), { adapters: fake });
+    expect(result.exitCode).toBe(0);
+    expect(result.report).toMatch(/the journal on endpoint speech-test: run run-1/);
+    expect(fake.desired).toBe(2);
+    expect(fake.target?.suspended).toEqual(ORIGINAL);
+    expect(fake.tags).toEqual({});
+  });
+
+  it('removes a local journal the endpoint does not carry and changes nothing (that freeze changed nothing, or was restored elsewhere)', async () => {
+    const { fake, stateDir } = await frozenAndKilled();
+    await runThaw(options(mkdtempSync(join(tmpdir(), 'scalegate-thaw-elsewhere-'))), { adapters: fake });
+    // Later, someone changes the fleet by hand; the stale local journal must not undo that.
+    while ((fake.status as string) === 'Updating') await fake.describeVariantCapacity();
+    await fake.setDesiredInstanceCount(4);
+    while ((fake.status as string) === 'Updating') await fake.describeVariantCapacity();
+    const callsBefore = fake.calls.length;
+    const result = await runThaw(options(stateDir), { adapters: fake });
+    expect(result.exitCode).toBe(0);
+    expect(result.report).toMatch(/local journal .* removed: the endpoint does not carry it/);
+    expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
+    expect(fake.desired).toBe(4);
+    expect(existsSync(thawJournalPath('speech-test', stateDir))).toBe(false);
+  });
+
+  it('with a run id restores only that run’s journal (another run’s is left alone)', async () => {
+    const { fake, stateDir } = await frozenAndKilled();
+    const other = await runThaw({ ...options(stateDir), runId: 'run-2' }, { adapters: fake });
+    expect(other.exitCode).toBe(0);
+    expect(other.report).toMatch(/not run run-2: ignored/);
+    expect(fake.desired).toBe(1);
+    expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('run-1');
+    const own = await runThaw({ ...options(stateDir), runId: 'run-1' }, { adapters: fake });
+    expect(own.exitCode).toBe(0);
+    expect(fake.desired).toBe(2);
+  });
+
+  it('refuses a journal on the endpoint that names another endpoint or variant (a forged tag restores nothing)', async () => {
+    const { fake, stateDir } = await frozenAndKilled();
+    const forged = journalFromTags(fake.tags, 'fake') as NonNullable<ReturnType<typeof journalFromTags>>;
+    fake.tags = journalTags({
+      ...forged,
+      endpoint: 'speech-prod',
+      resource_id: 'endpoint/speech-prod/variant/AllTraffic',
+    });
+    await expect(runThaw(options(stateDir), { adapters: fake })).rejects.toThrow(
+      /is for speech-prod\/AllTraffic, not speech-test\/AllTraffic/,
+    );
+    expect(fake.desired).toBe(1);
   });
 
   it('waits for an endpoint still Updating from the freeze before putting its capacity back', async () => {
@@ -79,19 +153,22 @@ describe('thaw', () => {
   it('refuses to thaw under a run that is still alive (it restores on exit), unless forced', async () => {
     const { fake, stateDir } = await frozenAndKilled();
     const live = (await import('../../src/model/journal.js')).readThawJournal('speech-test', stateDir);
-    writeThawJournal({ ...(live as NonNullable<typeof live>), pid: process.ppid }, stateDir);
+    const alive = { ...(live as NonNullable<typeof live>), pid: process.ppid };
+    writeThawJournal(alive, stateDir);
+    fake.tags = journalTags(alive);
     await expect(runThaw(options(stateDir), { adapters: fake })).rejects.toThrow(/still running/);
     const forced = await runThaw({ ...options(stateDir), force: true }, { adapters: fake });
     expect(forced.exitCode).toBe(0);
   });
 
-  it('keeps the journal and exits 1 when a restore call fails', async () => {
+  it('keeps the journal (local and on the endpoint) and exits 1 when a restore call fails', async () => {
     const { fake, stateDir } = await frozenAndKilled();
     fake.failing.set('registerSuspendedState', new Error('AccessDeniedException'));
     const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(1);
     expect(result.report).toMatch(/FAILED: .*AccessDeniedException/);
     expect(existsSync(thawJournalPath('speech-test', stateDir))).toBe(true);
+    expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('run-1');
   });
 
   it('an endpoint that was never frozen and has no scalable target: nothing to restore', async () => {
@@ -100,6 +177,6 @@ describe('thaw', () => {
     const result = await runThaw(options(stateDir), { adapters: fake });
     expect(result.exitCode).toBe(0);
     expect(result.report).toMatch(/nothing to restore/);
-    expect(fake.calls).toEqual(['describeScalableTarget']);
+    expect(fake.calls).toEqual(['readEndpointTags', 'describeScalableTarget']);
   });
 });

@@ -150,6 +150,21 @@ describe('the calibration role: measures the calibration endpoint, changes nothi
     );
   });
 
+  it('writes and removes only the thaw journal’s tag keys, only on the calibration endpoint (a freeze cannot retag anything else)', () => {
+    const write = withAction(statements, 'sagemaker:AddTags');
+    expect(write).toHaveLength(1);
+    expect(actions(write[0] as Statement).sort()).toEqual(['sagemaker:AddTags', 'sagemaker:DeleteTags']);
+    expect(write[0]?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'aws:TagKeys': ['scalegate:thaw-journal', 'scalegate:thaw-journal:*'] },
+    });
+    expect(json(write[0]?.Resource)).toContain(
+      ':sagemaker:us-east-1:111122223333:endpoint/speech-kokoro-82m-calibration',
+    );
+    expect(json(write[0]?.Resource)).not.toMatch(/endpoint\/speech-kokoro-82m"/);
+    const read = withAction(statements, 'sagemaker:ListTags');
+    expect(json(read[0]?.Resource)).toContain('endpoint/speech-kokoro-82m-calibration');
+  });
+
   it('assumes only the calibration bootstrap roles, never the default (admin) CDK bootstrap', () => {
     const assume = withAction(statements, 'sts:AssumeRole');
     expect(assume).toHaveLength(1);

@@ -62,6 +62,8 @@ export interface MeasuredPlanOptions {
   modelName?: string;
   /** The region the measurements record (null: a legacy measurement that recorded none). */
   region?: string | null;
+  /** The config's region a plan of a legacy measurement takes (null: none taken). */
+  legacyRegion?: string | null;
   imageDigest?: string;
   containerEnv?: Record<string, string>;
   /** No CloudWatch/client ratio measured: no deployable threshold. */
@@ -134,6 +136,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       invocationCeilingS: 60,
       instanceHourlyUsd: 1.41,
       instanceQuota: null,
+      legacyRegion: options.legacyRegion ?? null,
     },
     allowConfigMismatch: false,
     runId: 'fixture00001',

@@ -11,6 +11,7 @@ import { isUsageError, opt, subject, UsageError, usage } from '../../src/model/e
 import { PLAN_OPTIONS } from '../../src/options/plan.js';
 import { QMAX_OPTIONS } from '../../src/options/qmax.js';
 import type { OptionTable } from '../../src/options/spec.js';
+import { THAW_OPTIONS } from '../../src/options/thaw.js';
 import { TTOTAL_OPTIONS } from '../../src/options/ttotal.js';
 
 /** The values `argv` gives through the commander flags derived from `table` (or the refusal). */
@@ -85,6 +86,7 @@ describe('option tables', () => {
       artifactsDir: 'artifacts',
       ladder: 'adaptive',
       cloudwatch: true,
+      allowProduction: false,
       dryRun: false,
     });
     expect(fromFlags(QMAX_OPTIONS, ['--no-cloudwatch']).values?.cloudwatch).toBe(false);
@@ -119,6 +121,20 @@ describe('option tables', () => {
     );
     expect(fromFlags(TTOTAL_OPTIONS, []).error).toMatch(/required option '--qmax <file>' not specified/);
     expect(readOptionInputs(env({}), TTOTAL_OPTIONS)).not.toHaveProperty('qmaxFile');
+  });
+
+  it('lets qmax and ttotal freeze production only when asked on either surface, and --force only on the command line', () => {
+    for (const table of [QMAX_OPTIONS, TTOTAL_OPTIONS]) {
+      const argv = table === TTOTAL_OPTIONS ? ['--qmax', 'q.json'] : [];
+      expect(fromFlags(table, [...argv, '--allow-production']).values?.allowProduction).toBe(true);
+      expect(fromFlags(table, argv).values?.allowProduction).toBeUndefined();
+      expect(readOptionInputs(env({ 'allow-production': 'true' }), table).allowProduction).toBe(true);
+      expect(readOptionInputs(env({}), table).allowProduction).toBe(false);
+      expect(fromFlags(table, [...argv, '--force']).values?.force).toBe(true);
+      expect(readOptionInputs(env({ force: 'true' }), table)).not.toHaveProperty('force');
+    }
+    expect(readOptionInputs(env({ 'clear-suspension': 'true' }), THAW_OPTIONS).clearSuspension).toBe(true);
+    expect(readOptionInputs(env({}), THAW_OPTIONS).clearSuspension).toBe(false);
   });
 });
 

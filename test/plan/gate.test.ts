@@ -63,6 +63,45 @@ describe('evaluateGate', () => {
     expect(check(withPlan(legacy), 'region')?.detail).toContain('did not record its region');
   });
 
+  it('a plan of a legacy measurement takes the config’s region when planned, labelled so, and passes for that region only', () => {
+    const legacy = measuredPlan({ region: null, legacyRegion: 'us-east-1' });
+    expect(legacy.fingerprint.region).toBe('us-east-1');
+    expect(legacy.region_source).toBe('config (the legacy artifact records none)');
+    expect(legacy.chosen.legacy_region).toBe('us-east-1');
+    expect(legacy.inputs.qmax.fingerprint.region).toBeNull();
+    expect(failed(withPlan(legacy))).toEqual([]);
+    expect(check(withPlan(legacy), 'region')?.detail).toBe(
+      'us-east-1 (config (the legacy artifact records none))',
+    );
+    // The config moved to another region later: the plan keeps the region it took, and is refused.
+    const moved = input({
+      plan: legacy,
+      model: { ...kokoroModel(), region: 'eu-west-1' },
+      deployRegion: 'eu-west-1',
+    });
+    expect(failed(moved)).toEqual(['region']);
+    expect(check(moved, 'region')?.detail).toMatch(
+      /plan's region us-east-1 \(config \(the legacy artifact records none\)/,
+    );
+  });
+
+  it('refuses a legacy plan whose recorded region was edited by hand (the re-derivation follows the recorded choice, and the region check the deploy)', () => {
+    const legacy = measuredPlan({ region: null, legacyRegion: 'us-east-1' });
+    const edited = structuredClone(legacy);
+    edited.fingerprint.region = 'eu-west-1';
+    const result = evaluateGate({ ...input({ plan: legacy }), plan: edited });
+    expect(result.checks.find((c) => c.check === 'rederived')?.detail).toMatch(
+      /fingerprint.region "?eu-west-1"? \(plan\) vs "?us-east-1"? \(re-derived\)/,
+    );
+  });
+
+  it('never takes a config region for a measurement that records its own', () => {
+    const measured = measuredPlan({ region: 'us-east-1', legacyRegion: 'eu-west-1' });
+    expect(measured.fingerprint.region).toBe('us-east-1');
+    expect(measured.region_source).toBe('measured');
+    expect(measured.chosen.legacy_region).toBeNull();
+  });
+
   it('fails only plan_readable when the plan could not be read, with the reader message and the measuring commands', () => {
     const result = evaluateGate(
       input({

@@ -30367,7 +30367,7 @@ __webpack_unused_export__ = AddAssociationRequest$;
 __webpack_unused_export__ = AddAssociationResponse$;
 __webpack_unused_export__ = AddClusterNodeSpecification$;
 __webpack_unused_export__ = AddTags$;
-__webpack_unused_export__ = AddTagsCommand;
+exports.yjM = AddTagsCommand;
 __webpack_unused_export__ = AddTagsInput$;
 __webpack_unused_export__ = AddTagsOutput$;
 __webpack_unused_export__ = AdditionalEnis$;
@@ -31156,7 +31156,7 @@ __webpack_unused_export__ = DeleteStudioLifecycleConfig$;
 __webpack_unused_export__ = DeleteStudioLifecycleConfigCommand;
 __webpack_unused_export__ = DeleteStudioLifecycleConfigRequest$;
 __webpack_unused_export__ = DeleteTags$;
-__webpack_unused_export__ = DeleteTagsCommand;
+exports.MVD = DeleteTagsCommand;
 __webpack_unused_export__ = DeleteTagsInput$;
 __webpack_unused_export__ = DeleteTagsOutput$;
 __webpack_unused_export__ = DeleteTrainingJob$;
@@ -32139,7 +32139,7 @@ __webpack_unused_export__ = ListSubscribedWorkteamsCommand;
 __webpack_unused_export__ = ListSubscribedWorkteamsRequest$;
 __webpack_unused_export__ = ListSubscribedWorkteamsResponse$;
 __webpack_unused_export__ = ListTags$;
-__webpack_unused_export__ = ListTagsCommand;
+exports.bvr = ListTagsCommand;
 __webpack_unused_export__ = ListTagsInput$;
 __webpack_unused_export__ = ListTagsOutput$;
 __webpack_unused_export__ = ListTrainingJobs$;
@@ -73490,6 +73490,13 @@ const deployableSchema = object({
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
     service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
 });
+/**
+ * Where a plan's region comes from: the measurement (which records it), or, for a legacy
+ * measurement that records none, the model config when the plan was made (labelled as such
+ * everywhere it is shown); `not recorded` when neither (the gate refuses it).
+ */
+const REGION_FROM_CONFIG = 'config (the legacy artifact records none)';
+const regionSourceSchema = schemas_enum(['measured', REGION_FROM_CONFIG, 'not recorded']);
 const planArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
     kind: literal('plan'),
@@ -73498,8 +73505,9 @@ const planArtifactSchema = object({
     created_at: recordedAt,
     verdict: schemas_enum(['ok', 'warn', 'stop']),
     warn_count: schemas_number().int().nonnegative().max(1000),
-    /** The measurement's fingerprint: what this plan may be deployed onto. */
+    /** The measurement's fingerprint: what this plan may be deployed onto (its region: see region_source). */
     fingerprint: fingerprintSchema,
+    region_source: regionSourceSchema.default('measured'),
     inputs: object({
         qmax: planInputSchema,
         ttotal: planInputSchema.nullable(),
@@ -73516,6 +73524,8 @@ const planArtifactSchema = object({
         invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
         instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
         instance_quota: instances('instance_quota').positive().nullable(),
+        /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
+        legacy_region: regionSchema.nullable().default(null),
     }),
     measured: object({
         q_max: concurrency('q_max').int(),
@@ -73758,6 +73768,63 @@ function loadModelContext(selection, env = process.env) {
         variant: model.variant,
         // Given first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
         region: selection.region ?? env.AWS_REGION ?? model.region,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/model/direct-target.ts
+/**
+ * A container measured directly (`qmax --target URL`) when the config names no model for it: the
+ * neutral model its measurement is recorded under.
+ */
+
+
+
+/** The instance type and image digest a direct measurement with no model records: nothing is claimed. */
+const DIRECT_TARGET_INSTANCE_TYPE = 'ml.unknown.direct';
+const DIRECT_TARGET_IMAGE_DIGEST = 'unknown';
+/**
+ * The model a container measured directly (`qmax --target URL`) is recorded under when the config
+ * names none for it (it declares several, or there is no config): a neutral name from the target
+ * (`direct-<host>-<port>`), and nothing of any configured model claimed: instance type
+ * `ml.unknown.direct`, image digest `unknown`, region `local`. The SLO must be given.
+ */
+function directTargetContext(target, sloMs) {
+    let url;
+    try {
+        url = new URL(target);
+    }
+    catch {
+        throw usage `${opt('target', target)}: not a URL; give the container as http://HOST:PORT.`;
+    }
+    if (sloMs === undefined) {
+        throw usage `${opt('target')} without ${opt('model')}: no model of the config gives the SLO; state it with ${opt('slo-ms')}.`;
+    }
+    const host = url.hostname
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'host';
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const modelName = `direct-${host}-${port}`.slice(0, 51).replace(/-+$/, '');
+    const model = {
+        endpoint: modelName,
+        variant: 'AllTraffic',
+        region: LOCAL_REGION,
+        instance_type: DIRECT_TARGET_INSTANCE_TYPE,
+        container_env: {},
+        slo_ms: sloMs,
+        surge_ratio: 1,
+        min_instances_floor: 1,
+        invocation_ceiling_s: 60,
+    };
+    return {
+        config: { models: {} },
+        configFile: CONFIG_FILE,
+        modelName,
+        model,
+        endpoint: modelName,
+        variant: model.variant,
+        region: LOCAL_REGION,
+        imageDigest: DIRECT_TARGET_IMAGE_DIGEST,
     };
 }
 
@@ -74341,6 +74408,7 @@ function findPlanMeasurements(plan, artifactsDir) {
 
 
 
+
 ;// CONCATENATED MODULE: ./src/plan/policy-shape.ts
 
 /**
@@ -74862,7 +74930,7 @@ function documentedDefault(spec, surface) {
 
 const DEPLOY_OPTIONS = {
     configFile: spec_text('config', '<file>', 'scalegate config file', { default: CONFIG_FILE }),
-    calibration: flag('calibration', "the model's calibration endpoint (<endpoint>-calibration) instead of the production one"),
+    calibration: flag('calibration', 'only the calibration-owned stacks (scalegate-<model>-calibration-foundation, then scalegate-<model>-calibration with the <endpoint>-calibration copy), in the calibration account/region, through the calibration bootstrap (qualifier sgcal); ungated, and nothing of production is synthesized or changed'),
     dryRun: flag('dry-run', 'print the exact cdk invocations without running them'),
 };
 /** deploy only. */
@@ -75047,8 +75115,8 @@ function register(program, action) {
         ? "apply the model's stacks in order (foundation -> model cache -> endpoint), gated on its measured plan"
         : "remove the model's stacks in reverse order (leaves the weights bucket and the image repository)")
         .description(action === 'deploy'
-        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made). Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
-        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.');
+        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration applies only the calibration-owned stacks instead: `scalegate-<model>-calibration-foundation` (its own execution role, within the calibration permissions boundary), then `scalegate-<model>-calibration` (the fixed-capacity `<endpoint>-calibration` copy, its model, config and tagged scalable target), in the calibration account/region through the calibration bootstrap (qualifier sgcal). Ungated (it is where the measurement is made), and nothing of production is synthesized or deployed, so a pull request cannot change it; --dry-run lists those stacks. Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
+        : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration-owned stacks. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.');
     addOptions(command, DEPLOY_OPTIONS);
     if (action === 'deploy')
         addOptions(command, DEPLOY_ONLY_OPTIONS);
@@ -75075,6 +75143,9 @@ var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
 // EXTERNAL MODULE: external "node:https"
 var external_node_https_ = __nccwpck_require__(4708);
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/@aws-sdk/client-application-auto-scaling/dist-cjs/index.js
 var dist_cjs = __nccwpck_require__(1491);
 // EXTERNAL MODULE: ./node_modules/@aws-sdk/client-cloudwatch/dist-cjs/index.js
@@ -75095,6 +75166,7 @@ var node_http_handler_dist_cjs = __nccwpck_require__(1279);
  * come from flags or the standard SDK environment (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL —
  * the last is how everything points at the local SageMaker).
  */
+
 
 
 
@@ -75152,6 +75224,42 @@ async function withAwsClients(options, body) {
     finally {
         destroyAwsClients(clients);
     }
+}
+/**
+ * Where a client's calls go when it is pointed anywhere but AWS: an explicit `endpoint`, or the
+ * SDK's configured endpoint (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ENDPOINT_URL`, a profile's
+ * `endpoint_url`), resolved exactly as the SDK resolves it. null: AWS's own endpoint. Reads local
+ * configuration only; no AWS call.
+ */
+async function clientEndpointUrl(client) {
+    const config = client.config;
+    if (config.isCustomEndpoint && typeof config.endpoint === 'function') {
+        const e = await config.endpoint();
+        return `${e.protocol ?? 'https:'}//${e.hostname ?? ''}${e.port ? `:${e.port}` : ''}${e.path ?? ''}`;
+    }
+    if (!config.ignoreConfiguredEndpointUrls && typeof config.serviceConfiguredEndpoint === 'function') {
+        return (await config.serviceConfiguredEndpoint()) ?? null;
+    }
+    return null;
+}
+/** True for a URL on this machine's loopback interface (127.0.0.0/8, ::1, localhost). */
+function isLoopbackUrl(url) {
+    if (url === null)
+        return false;
+    let host;
+    try {
+        host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    }
+    catch {
+        return false;
+    }
+    if (host === 'localhost')
+        return true;
+    if ((0,external_node_net_namespaceObject.isIP)(host) === 4)
+        return host.startsWith('127.');
+    if ((0,external_node_net_namespaceObject.isIP)(host) === 6)
+        return host === '::1' || host === '0:0:0:0:0:0:0:1';
+    return false;
 }
 
 ;// CONCATENATED MODULE: ./src/plan/policy-diff.ts
@@ -75833,6 +75941,46 @@ async function applyScalingShape(clients, shape, options = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/aws/tags.ts
+/**
+ * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
+ * which is where the thaw journal travels with the endpoint. No decisions here.
+ */
+
+/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
+async function endpointArn(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+    if (!out.EndpointArn)
+        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
+    return out.EndpointArn;
+}
+/** Every tag of a SageMaker resource (ListTags, all pages). */
+async function listResourceTags(sagemaker, resourceArn, options = {}) {
+    const tags = {};
+    let nextToken;
+    do {
+        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
+        for (const tag of out.Tags ?? [])
+            if (tag.Key !== undefined)
+                tags[tag.Key] = tag.Value ?? '';
+        nextToken = out.NextToken;
+    } while (nextToken);
+    return tags;
+}
+/** AddTags: adds or overwrites these tags in one call. */
+async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
+    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
+        ResourceArn: resourceArn,
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+    }), options);
+}
+/** DeleteTags of these keys (none: no call). */
+async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
+    if (keys.length === 0)
+        return;
+    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
+}
+
 ;// CONCATENATED MODULE: ./src/model/journal.ts
 /**
  * The thaw journal: what a freeze (qmax, ttotal) changed on a live endpoint and how to undo it.
@@ -75962,8 +76110,90 @@ function writeThawJournal(journal, dir = stateDir()) {
     writeFileAtomic(file, `${JSON.stringify(valid, null, 2)}\n`);
     return file;
 }
-function deleteThawJournal(endpoint, dir = stateDir()) {
-    (0,external_node_fs_.rmSync)(thawJournalPath(endpoint, dir), { force: true });
+/**
+ * Deletes the journal left for `endpoint`; with `runId`, only when the file is that run's (a run
+ * never deletes a journal another run wrote in its place).
+ */
+function deleteThawJournal(endpoint, dir = stateDir(), runId) {
+    const file = thawJournalPath(endpoint, dir);
+    if (runId !== undefined) {
+        let current;
+        try {
+            current = readJournalFile(file);
+        }
+        catch {
+            current = null;
+        }
+        if (current && current.run_id !== runId)
+            return;
+    }
+    (0,external_node_fs_.rmSync)(file, { force: true });
+}
+/**
+ * The journal also travels with the endpoint, as tags on it, so that `scalegate thaw` works from
+ * any machine after a lost runner, and a second freeze sees the first. Tag values allow only
+ * letters, digits, spaces and `_.:/=+-@` (256 characters at most), so the journal's JSON is
+ * carried base64-encoded in parts: `scalegate:thaw-journal` = `v1:<parts>` and
+ * `scalegate:thaw-journal:<i>` (1-based) = part i. Read back, it passes the same schema as the file.
+ */
+const JOURNAL_TAG = 'scalegate:thaw-journal';
+const JOURNAL_TAG_VERSION = 'v1';
+const TAG_VALUE_MAX = 256;
+/** Parts a journal may take (a journal is well under 1 kB; the command line is shortened to fit). */
+const JOURNAL_TAG_MAX_PARTS = 8;
+const COMMAND_IN_TAG_MAX = 300;
+const journalTagPart = (index) => `${JOURNAL_TAG}:${index}`;
+/** Every tag key of a journal on a resource (to remove it whole, whatever its size). */
+const journalTagKeys = (tags) => Object.keys(tags).filter((key) => key === JOURNAL_TAG || key.startsWith(`${JOURNAL_TAG}:`));
+/** The tags that carry `journal` (its command line shortened when it would not fit). */
+function journalTags(journal) {
+    const valid = thawJournalSchema.parse(journal);
+    const command = valid.command.length > COMMAND_IN_TAG_MAX
+        ? `${valid.command.slice(0, COMMAND_IN_TAG_MAX - 1)}…`
+        : valid.command;
+    const encoded = Buffer.from(JSON.stringify({ ...valid, command }), 'utf8').toString('base64');
+    const parts = Math.ceil(encoded.length / TAG_VALUE_MAX);
+    if (parts > JOURNAL_TAG_MAX_PARTS) {
+        throw new Error(`a thaw journal of ${encoded.length} encoded characters does not fit in ${JOURNAL_TAG_MAX_PARTS} tags`);
+    }
+    const tags = { [JOURNAL_TAG]: `${JOURNAL_TAG_VERSION}:${parts}` };
+    for (let i = 0; i < parts; i++) {
+        tags[journalTagPart(i + 1)] = encoded.slice(i * TAG_VALUE_MAX, (i + 1) * TAG_VALUE_MAX);
+    }
+    return tags;
+}
+/**
+ * The journal carried by a resource's tags, or null when it carries none. A journal that does not
+ * decode or fails the schema is a UsageError naming `where` and how to remove it: it is never
+ * guessed at.
+ */
+function journalFromTags(tags, where) {
+    const marker = tags[JOURNAL_TAG];
+    if (marker === undefined)
+        return null;
+    const unreadable = (why) => new UsageError(`${where}: the thaw journal in its tags (${JOURNAL_TAG}*) is unreadable (${why}). Inspect the endpoint with \`scalegate drift\`, restore it by hand (RegisterScalableTarget SuspendedState, UpdateEndpointWeightsAndCapacities), then remove the tags (aws sagemaker delete-tags --resource-arn ARN --tag-keys ${JOURNAL_TAG} ...).`);
+    const match = new RegExp(`^${JOURNAL_TAG_VERSION}:([1-9][0-9]*)$`).exec(marker);
+    const parts = match ? Number(match[1]) : Number.NaN;
+    if (!(parts >= 1 && parts <= JOURNAL_TAG_MAX_PARTS)) {
+        throw unreadable(`${JOURNAL_TAG} is ${JSON.stringify(marker.slice(0, 40))}, not ${JOURNAL_TAG_VERSION}:<parts>`);
+    }
+    let encoded = '';
+    for (let i = 1; i <= parts; i++) {
+        const part = tags[journalTagPart(i)];
+        if (part === undefined)
+            throw unreadable(`part ${i} of ${parts} is missing`);
+        encoded += part;
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded))
+        throw unreadable('not base64');
+    let json;
+    try {
+        json = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    }
+    catch (e) {
+        throw unreadable(`not JSON: ${e.message}`);
+    }
+    return parseThawJournal(json, `${where} (tags ${JOURNAL_TAG}*)`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/drift-text.ts
@@ -76114,6 +76344,7 @@ async function runValidate(input, deps) {
  * With --plan, every deployed parameter is also compared with the plan, and a missing scalable
  * target is drift.
  */
+
 
 
 
@@ -76292,6 +76523,22 @@ function driftRows(state, planShape) {
 }
 const HANDLED_ELSEWHERE = /^(scalable_target\.suspended\.|orphan\.)/;
 const BOUNDS = /^scalable_target\.(min|max)_capacity$/;
+/** The thaw journal the endpoint carries in its tags (a freeze from any machine), or why it could not be read. */
+async function endpointJournal(clients, endpoint) {
+    let tags;
+    try {
+        tags = await listResourceTags(clients.sagemaker, await endpointArn(clients.sagemaker, endpoint));
+    }
+    catch (e) {
+        return { journal: null, error: `${e.name}: ${e.message}`, unreadable: false };
+    }
+    try {
+        return { journal: journalFromTags(tags, `endpoint ${endpoint}`), error: null, unreadable: false };
+    }
+    catch (e) {
+        return { journal: null, error: e.message, unreadable: true };
+    }
+}
 /** Every drift check, without writing anything. */
 async function checkDrift(input, deps) {
     const { clock } = resolveDeps(deps);
@@ -76302,7 +76549,9 @@ async function checkDrift(input, deps) {
     const defaultEndpoint = input.config.models[input.modelName]?.endpoint ?? input.endpoint;
     const thaw = thawCommand(input.modelName, input.endpoint, defaultEndpoint);
     const dir = input.stateDir ?? stateDir();
-    const journal = readThawJournal(input.endpoint, dir);
+    const local = readThawJournal(input.endpoint, dir);
+    const carried = await endpointJournal(deps.clients, input.endpoint);
+    const journal = carried.journal ?? local;
     const findings = [...endpointFindings(state)];
     if (!state.scalableTarget) {
         findings.push(planShape
@@ -76317,10 +76566,19 @@ async function checkDrift(input, deps) {
             findings.push(s);
     }
     if (journal) {
-        findings.push(drift('thaw_journal', `a thaw journal is left behind (${thawJournalPath(input.endpoint, dir)}): a qmax/ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`, `\`${thaw}\``));
+        const where = carried.journal
+            ? `on the endpoint (its ${JOURNAL_TAG} tags)`
+            : `in ${thawJournalPath(input.endpoint, dir)}`;
+        findings.push(drift('thaw_journal', `a thaw journal is left behind ${where}: a qmax/ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`, `\`${thaw}\``));
+    }
+    else if (carried.unreadable) {
+        findings.push(drift('thaw_journal', carried.error, 'restore the endpoint by hand, then remove the tags (aws sagemaker delete-tags)'));
+    }
+    else if (carried.error) {
+        findings.push(warn('thaw_journal', `no thaw journal in ${dir}; the endpoint's tags (where a journal travels with it) could not be read: ${carried.error}`, 'grant sagemaker:ListTags on the endpoint, then re-run'));
     }
     else {
-        findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint} in ${dir}`));
+        findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint}, on the endpoint or in ${dir}`));
     }
     findings.push(...orphanFindings(state));
     findings.push(...(await undeclaredTargetFindings(deps.clients, declaredEndpoints(input.config, [input.endpoint]))));
@@ -76385,6 +76643,11 @@ const outFile = (what, file) => spec_text('out', '<file>', `where to write the $
     defaultText: `artifacts/${file}`,
     action: { defaultText: `\`<artifacts-dir>/${file}\`` },
 });
+/** What a freezing command (qmax, ttotal) may be allowed to freeze. */
+const FREEZE_OPTIONS = {
+    allowProduction: flag('allow-production', "freeze the model's own (production) endpoint; refused without it, except through the local SageMaker (AWS_ENDPOINT_URL on loopback)"),
+    force: flag('force', "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)", { action: false }),
+};
 
 ;// CONCATENATED MODULE: ./src/options/drift.ts
 /** The options of `scalegate drift` (command line and action). */
@@ -77905,6 +78168,14 @@ const inputOf = (file, artifact) => ({
     slug: fingerprintSlug(artifact.fingerprint),
     fingerprint: artifact.fingerprint,
 });
+/** The plan's region: the measurement's, else (legacy) the config's, labelled by where it came from. */
+function regionOf(qmax, legacyRegion) {
+    if (qmax.fingerprint.region !== null)
+        return { region: qmax.fingerprint.region, source: 'measured' };
+    if (legacyRegion !== null)
+        return { region: legacyRegion, source: REGION_FROM_CONFIG };
+    return { region: null, source: 'not recorded' };
+}
 /**
  * The plan from its inputs. Inputs that pass their schemas can still combine into a plan no
  * deployment could hold (say a peak load that needs more instances than any account has): that
@@ -77980,6 +78251,7 @@ function derivePlanValues(request) {
         instanceQuota: choices.instanceQuota,
     });
     const { verdict, warnCount } = planVerdict(findings);
+    const region = regionOf(qmax, choices.legacyRegion);
     return {
         schema_version: SCHEMA_VERSION,
         kind: 'plan',
@@ -77988,7 +78260,8 @@ function derivePlanValues(request) {
         created_at: request.createdAt,
         verdict,
         warn_count: warnCount,
-        fingerprint: qmax.fingerprint,
+        fingerprint: { ...qmax.fingerprint, region: region.region },
+        region_source: region.source,
         inputs: {
             qmax: inputOf(request.qmaxFile, qmax),
             ttotal: ttotal && request.ttotalFile ? inputOf(request.ttotalFile, ttotal) : null,
@@ -78005,6 +78278,7 @@ function derivePlanValues(request) {
             invocation_ceiling_s: choices.invocationCeilingS,
             instance_hourly_usd: choices.instanceHourlyUsd,
             instance_quota: choices.instanceQuota,
+            legacy_region: region.source === REGION_FROM_CONFIG ? region.region : null,
         },
         measured: {
             q_max: qmax.q_max,
@@ -78162,16 +78436,18 @@ function evaluateGate(input) {
         ? pass('container_env', `container environment ${gotEnv}`)
         : fail('container_env', `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`, `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`));
     if (fp.region === null) {
-        checks.push(fail('region', `the measurement did not record its region (a legacy artifact), so nothing says it was made in ${deployRegion}`, `re-measure (current measurements record their region): ${measure}`));
+        checks.push(fail('region', `the measurement did not record its region (a legacy artifact) and the plan took none from the config, so nothing says it was made in ${deployRegion}`, `re-plan (a plan of a legacy measurement takes the model config's region, labelled as such): ${replanFix(modelName, plan)}; or re-measure (current measurements record their region): ${measure}`));
     }
     else if (fp.region === LOCAL_REGION && deployRegion !== LOCAL_REGION) {
         checks.push(fail('region', `plan measured on the local SageMaker (region ${LOCAL_REGION}); a local measurement never sets scaling for a real region (${deployRegion})`, measure));
     }
     else if (fp.region !== deployRegion) {
-        checks.push(fail('region', `plan measured in ${fp.region}, deploying to ${deployRegion}`, `set region back to ${fp.region} in scalegate.config.json, or ${measure}`));
+        checks.push(fail('region', judged.region_source === REGION_FROM_CONFIG
+            ? `plan's region ${fp.region} (${REGION_FROM_CONFIG}: the model config's when the plan was made), deploying to ${deployRegion}`
+            : `plan measured in ${fp.region}, deploying to ${deployRegion}`, `set region back to ${fp.region} in scalegate.config.json, or ${measure}`));
     }
     else {
-        checks.push(pass('region', fp.region));
+        checks.push(pass('region', judged.region_source === 'measured' ? fp.region : `${fp.region} (${judged.region_source})`));
     }
     return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
 }
@@ -78187,6 +78463,7 @@ function planDifferences(written, derived) {
         note(key, written.deployable[key], derived.deployable[key]);
     }
     note('verdict', written.verdict, derived.verdict);
+    note('region_source', written.region_source, derived.region_source);
     note('warn_count', written.warn_count, derived.warn_count);
     for (const key of ['instance_type', 'image_digest', 'container_env', 'region']) {
         note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
@@ -78224,6 +78501,8 @@ function rederive(modelName, plan, planFile, measurements) {
                 invocationCeilingS: plan.chosen.invocation_ceiling_s,
                 instanceHourlyUsd: plan.chosen.instance_hourly_usd,
                 instanceQuota: plan.chosen.instance_quota,
+                // The region the plan took for a legacy measurement when it was made, never today's config.
+                legacyRegion: plan.chosen.legacy_region,
             },
             allowConfigMismatch: plan.inputs.config_mismatch_allowed,
             runId: plan.run_id,
@@ -80378,9 +80657,6 @@ function faults_validate(f) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:net"
-const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: ./src/local/quotas.ts
@@ -82092,13 +82368,17 @@ class Runtime {
 /**
  * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): DescribeEndpoint,
  * DescribeEndpointConfig, DescribeModel, ListEndpoints and UpdateEndpointWeightsAndCapacities,
- * answered from the live fleet. Also the `CapacityTarget` that Application Auto Scaling drives.
+ * answered from the live fleet; AddTags, DeleteTags and ListTags on its endpoints, endpoint
+ * configs and models. Also the `CapacityTarget` that Application Auto Scaling drives.
  */
+
 
 
 
 class EndpointRegistry {
     endpoints = new Map();
+    /** Tags by resource ARN (endpoint, endpoint config, model), in insertion order as ListTags returns them. */
+    tags = new Map();
     add(e) {
         this.endpoints.set(e.name, e);
     }
@@ -82121,6 +82401,13 @@ function resolvedImage(imageUri) {
     const digest = /^[0-9a-f]{64}$/.test(tag) ? tag : (0,external_node_crypto_.createHash)('sha256').update(imageUri).digest('hex');
     return `${repo}@sha256:${digest}`;
 }
+/** SageMaker's resource ARN pattern (AddTags, DeleteTags, ListTags: `ResourceArn`, at most 256). */
+const RESOURCE_ARN = /^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+$/;
+/** Tag keys and values: letters, digits, spaces and `_.:/=+-@` (keys 1-128, values 0-256). */
+const TAG_TEXT = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
+/** User tags one resource may carry. */
+const MAX_TAGS_PER_RESOURCE = 50;
+const constraint = (value, member, what) => validation(`1 validation error detected: Value '${value}' at '${member}' failed to satisfy constraint: ${what}`);
 function createSageMakerOperations(registry) {
     const endpointByName = (name) => {
         const e = registry.get(name);
@@ -82239,8 +82526,96 @@ function createSageMakerOperations(registry) {
         e.setDesired(count ?? e.desired);
         return { EndpointArn: e.arn };
     };
+    /** The tags of an existing resource; a malformed or unknown ARN is the service's ValidationException. */
+    const tagsOf = (r) => {
+        const arn = r.str('ResourceArn');
+        if (arn.length > 256 || !RESOURCE_ARN.test(arn)) {
+            throw constraint(arn, 'resourceArn', 'Member must satisfy regular expression pattern: arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+');
+        }
+        const known = registry.all().some((e) => {
+            const prefix = `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:`;
+            return [
+                e.arn,
+                `${prefix}endpoint-config/${e.opts.endpointConfigName.toLowerCase()}`,
+                `${prefix}model/${e.opts.modelName.toLowerCase()}`,
+            ].includes(arn);
+        });
+        if (!known)
+            throw validation(`Resource ${arn} does not exist.`);
+        let tags = registry.tags.get(arn);
+        if (!tags) {
+            tags = new Map();
+            registry.tags.set(arn, tags);
+        }
+        return tags;
+    };
+    const checkKey = (key, member) => {
+        if (key.length < 1 || key.length > 128)
+            throw constraint(key, member, 'Member must have length between 1 and 128');
+        if (!TAG_TEXT.test(key))
+            throw constraint(key, member, 'Member must satisfy regular expression pattern: ([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)');
+    };
+    const addTags = (input) => {
+        const r = memberReader(input, validation);
+        const tags = tagsOf(r);
+        const items = r.list('Tags');
+        if (items.length > MAX_TAGS_PER_RESOURCE)
+            throw constraint('[...]', 'tags', `Member must have length less than or equal to ${MAX_TAGS_PER_RESOURCE}`);
+        const next = new Map(tags);
+        items.forEach((raw, i) => {
+            const item = memberReader((raw ?? {}), validation);
+            const key = item.str('Key');
+            const value = item.str('Value', true) ?? '';
+            checkKey(key, `tags.${i + 1}.member.key`);
+            if (value.length > 256 || !TAG_TEXT.test(value)) {
+                throw constraint(value, `tags.${i + 1}.member.value`, 'Member must satisfy regular expression pattern: ([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*) and have length less than or equal to 256');
+            }
+            if (key.toLowerCase().startsWith('aws:'))
+                throw validation(`Tag keys beginning with "aws:" are reserved: ${key}.`);
+            next.set(key, value);
+        });
+        if (next.size > MAX_TAGS_PER_RESOURCE) {
+            throw validation(`Too many tags: a resource can have at most ${MAX_TAGS_PER_RESOURCE} tags (would have ${next.size}).`);
+        }
+        // All or nothing: the tags change only once every one of them is valid.
+        tags.clear();
+        for (const [k, v] of next)
+            tags.set(k, v);
+        return { Tags: items.map((raw) => ({ Key: raw.Key, Value: raw.Value ?? '' })) };
+    };
+    const deleteTags = (input) => {
+        const r = memberReader(input, validation);
+        const tags = tagsOf(r);
+        const keys = r.strList('TagKeys') ?? [];
+        if (keys.length < 1 || keys.length > MAX_TAGS_PER_RESOURCE)
+            throw constraint('[...]', 'tagKeys', `Member must have length between 1 and ${MAX_TAGS_PER_RESOURCE}`);
+        keys.forEach((key, i) => {
+            checkKey(key, `tagKeys.${i + 1}.member`);
+        });
+        // Keys the resource does not carry are ignored, as AWS ignores them.
+        for (const key of keys)
+            tags.delete(key);
+        return {};
+    };
+    const listTags = (input) => {
+        const r = memberReader(input, validation);
+        const tags = tagsOf(r);
+        const max = r.int('MaxResults', true) ?? 50;
+        if (max < 50)
+            throw constraint(String(max), 'maxResults', 'Member must have value greater than or equal to 50');
+        const all = [...tags.entries()].map(([Key, Value]) => ({ Key, Value }));
+        const scope = `tags:${r.str('ResourceArn')}`;
+        const { items, nextToken } = page(all, decodeToken(r.str('NextToken', true), scope, validation), max, scope);
+        return { Tags: items, ...(nextToken ? { NextToken: nextToken } : {}) };
+    };
     return async (operation, input) => {
         switch (operation) {
+            case 'AddTags':
+                return addTags(input);
+            case 'DeleteTags':
+                return deleteTags(input);
+            case 'ListTags':
+                return listTags(input);
             case 'DescribeEndpoint':
                 return describeEndpoint(input);
             case 'DescribeEndpointConfig':
@@ -82873,7 +83248,125 @@ function renderTtfabMermaid(qmax) {
     return { block: lines.join('\n'), legend };
 }
 
+;// CONCATENATED MODULE: ./src/report/plan-text.ts
+const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
+function table(rows, indent = '  ') {
+    const width = Math.max(...rows.map(([label]) => label.length));
+    return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
+}
+/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
+const threshold = (value) => (Number.isInteger(value) ? value.toFixed(1) : `${value}`);
+const VERDICT_MARK = {
+    ok: 'ok  ',
+    warn: 'WARN',
+    stop: 'STOP',
+    suppressed: '--  ',
+};
+/** `us-east-1 (measured)`, `us-east-1 (config (the legacy artifact records none))`, `not recorded`. */
+function regionText(plan) {
+    return plan.fingerprint.region === null
+        ? 'not recorded'
+        : `${plan.fingerprint.region} (${plan.region_source})`;
+}
+function verdictLine(plan) {
+    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
+}
+function renderPlanReport(plan, writtenTo) {
+    const { measured: m, chosen: c, derived: d, deployable: x } = plan;
+    const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
+    const lagLabel = m.policy_lag_bounded
+        ? 'policy lag (bound, not measured)'
+        : 'policy lag (from deployed alarms)';
+    const lines = [];
+    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
+    lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
+    lines.push(plan.inputs.ttotal
+        ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
+        : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`);
+    lines.push(`  region ${regionText(plan)}`);
+    for (const warning of plan.inputs.mismatch_warnings)
+        lines.push(`  WARNING: ${warning}`);
+    lines.push('', 'measured');
+    lines.push(table([
+        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+        ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
+        ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
+        [tTotalLabel, `${n(m.t_total_s, 2)} s`],
+        [lagLabel, `${n(m.policy_lag_s, 1)} s`],
+        [
+            'CloudWatch/client ratio R',
+            m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
+        ],
+    ]));
+    lines.push('', 'chosen');
+    lines.push(table([
+        ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
+        ['surge ratio k', `${c.surge_ratio}`],
+        [
+            'peak / trough load',
+            `${c.peak.value} / ${c.trough.value} ${c.peak.unit === 'rps' ? 'requests/s' : 'streams'}`,
+        ],
+        ['minimum fleet floor', `${c.min_instances_floor}`],
+        ['invocation ceiling', `${c.invocation_ceiling_s} s`],
+    ]));
+    lines.push('', 'derived');
+    lines.push(table([
+        ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
+        ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
+        ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
+        ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
+        [
+            'smallest safe minimum',
+            d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
+        ],
+        ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+        ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
+        [
+            'naive rps x S_mean / C_scale_max',
+            d.naive_peak_instances === null
+                ? 'n/a'
+                : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
+        ],
+        [
+            'surge overflow within T_plan',
+            d.surge_overflow_probability === null
+                ? 'n/a'
+                : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
+                    (d.surge_fluid_overflow_s === null
+                        ? ''
+                        : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
+        ],
+    ]));
+    lines.push('', 'findings');
+    for (const finding of plan.findings) {
+        lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
+        if (finding.fix && finding.verdict !== 'ok')
+            lines.push(`        fix: ${finding.fix}`);
+    }
+    lines.push('', 'deployable');
+    lines.push(table([
+        ['min_instances', `${x.min_instances}`],
+        ['max_instances', `${x.max_instances}`],
+        [
+            'scaling_target_value',
+            x.scaling_target_value === null
+                ? 'none (no R measured: not deployable)'
+                : `${x.scaling_target_value}`,
+        ],
+        ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : threshold(x.scale_in_threshold)],
+        ['queue_max_depth', `${x.queue_max_depth}`],
+        ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
+        ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
+        ['slo_ms', `${x.slo_ms}`],
+        ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
+    ]));
+    if (writtenTo)
+        lines.push('', `wrote ${writtenTo}`);
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
 
 
 
@@ -82899,7 +83392,7 @@ const markdown_fmt = (value, digits = 3) => value === null || value === undefine
     ? 'n/a'
     : Number(value.toFixed(digits)).toString();
 /** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
-const threshold = (value) => value === null ? 'none' : Number.isInteger(value) ? value.toFixed(1) : markdown_fmt(value);
+const markdown_threshold = (value) => value === null ? 'none' : Number.isInteger(value) ? value.toFixed(1) : markdown_fmt(value);
 function planVerdictText(plan) {
     return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
 }
@@ -82972,7 +83465,7 @@ function planSummary(plan) {
     const parts = [
         d.scaling_target_value === null
             ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
-            : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
+            : `scale out at **${markdown_threshold(d.scaling_target_value)}**, scale in at **${markdown_threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
         `**${d.min_instances}–${d.max_instances}** instances`,
         `queue depth **${d.queue_max_depth}**`,
         `Q_max **${plan.measured.q_max}**, T_total **${markdown_fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
@@ -82987,13 +83480,13 @@ function planChanges(base, head) {
         ['T_total (s)', markdown_fmt(base.measured.t_total_s, 1), markdown_fmt(head.measured.t_total_s, 1)],
         [
             'target',
-            threshold(base.deployable.scaling_target_value),
-            threshold(head.deployable.scaling_target_value),
+            markdown_threshold(base.deployable.scaling_target_value),
+            markdown_threshold(head.deployable.scaling_target_value),
         ],
         [
             'scale-in threshold',
-            threshold(base.deployable.scale_in_threshold),
-            threshold(head.deployable.scale_in_threshold),
+            markdown_threshold(base.deployable.scale_in_threshold),
+            markdown_threshold(head.deployable.scale_in_threshold),
         ],
         ['min instances', `${base.deployable.min_instances}`, `${head.deployable.min_instances}`],
         ['max instances', `${base.deployable.max_instances}`, `${head.deployable.max_instances}`],
@@ -83060,9 +83553,9 @@ function deployableSection(plan) {
             'scaling_target_value',
             d.scaling_target_value === null
                 ? 'none (no R measured: not deployable)'
-                : threshold(d.scaling_target_value),
+                : markdown_threshold(d.scaling_target_value),
         ],
-        ['scale_in_threshold', threshold(d.scale_in_threshold)],
+        ['scale_in_threshold', markdown_threshold(d.scale_in_threshold)],
         ['queue_max_depth', `${d.queue_max_depth}`],
         ['scale_out_cooldown_s', `${d.scale_out_cooldown_s}`],
         ['scale_in_cooldown_s', `${d.scale_in_cooldown_s}`],
@@ -83114,6 +83607,7 @@ function planInputsSection(plan) {
         '',
         markdownTable(['measured', 'value'], [
             ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+            ['region', regionText(plan)],
             ['S_mean / S_p95', `${markdown_fmt(m.s_mean_s, 4)} s / ${markdown_fmt(m.s_p95_s, 4)} s`],
             ['TTFAB p95 at concurrency 1', `${markdown_fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
             [`T_total (${m.t_total_origin})`, `${markdown_fmt(m.t_total_s, 2)} s`],
@@ -83353,116 +83847,6 @@ function renderCompactComment(input, stamp) {
     return `${modelMarker(input.modelName)}\n${runMarker(stamp)}\n${body}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/report/plan-text.ts
-const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
-function table(rows, indent = '  ') {
-    const width = Math.max(...rows.map(([label]) => label.length));
-    return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
-}
-/** Thresholds read as measurements: always at least one decimal (25.0, not 25). */
-const plan_text_threshold = (value) => (Number.isInteger(value) ? value.toFixed(1) : `${value}`);
-const VERDICT_MARK = {
-    ok: 'ok  ',
-    warn: 'WARN',
-    stop: 'STOP',
-    suppressed: '--  ',
-};
-function verdictLine(plan) {
-    return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
-}
-function renderPlanReport(plan, writtenTo) {
-    const { measured: m, chosen: c, derived: d, deployable: x } = plan;
-    const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-    const lagLabel = m.policy_lag_bounded
-        ? 'policy lag (bound, not measured)'
-        : 'policy lag (from deployed alarms)';
-    const lines = [];
-    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
-    lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
-    lines.push(plan.inputs.ttotal
-        ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
-        : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`);
-    for (const warning of plan.inputs.mismatch_warnings)
-        lines.push(`  WARNING: ${warning}`);
-    lines.push('', 'measured');
-    lines.push(table([
-        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
-        ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
-        ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-        [tTotalLabel, `${n(m.t_total_s, 2)} s`],
-        [lagLabel, `${n(m.policy_lag_s, 1)} s`],
-        [
-            'CloudWatch/client ratio R',
-            m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
-        ],
-    ]));
-    lines.push('', 'chosen');
-    lines.push(table([
-        ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
-        ['surge ratio k', `${c.surge_ratio}`],
-        [
-            'peak / trough load',
-            `${c.peak.value} / ${c.trough.value} ${c.peak.unit === 'rps' ? 'requests/s' : 'streams'}`,
-        ],
-        ['minimum fleet floor', `${c.min_instances_floor}`],
-        ['invocation ceiling', `${c.invocation_ceiling_s} s`],
-    ]));
-    lines.push('', 'derived');
-    lines.push(table([
-        ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
-        ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
-        ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
-        ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
-        [
-            'smallest safe minimum',
-            d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
-        ],
-        ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
-        ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
-        [
-            'naive rps x S_mean / C_scale_max',
-            d.naive_peak_instances === null
-                ? 'n/a'
-                : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
-        ],
-        [
-            'surge overflow within T_plan',
-            d.surge_overflow_probability === null
-                ? 'n/a'
-                : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
-                    (d.surge_fluid_overflow_s === null
-                        ? ''
-                        : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
-        ],
-    ]));
-    lines.push('', 'findings');
-    for (const finding of plan.findings) {
-        lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
-        if (finding.fix && finding.verdict !== 'ok')
-            lines.push(`        fix: ${finding.fix}`);
-    }
-    lines.push('', 'deployable');
-    lines.push(table([
-        ['min_instances', `${x.min_instances}`],
-        ['max_instances', `${x.max_instances}`],
-        [
-            'scaling_target_value',
-            x.scaling_target_value === null
-                ? 'none (no R measured: not deployable)'
-                : `${x.scaling_target_value}`,
-        ],
-        ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : plan_text_threshold(x.scale_in_threshold)],
-        ['queue_max_depth', `${x.queue_max_depth}`],
-        ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
-        ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
-        ['slo_ms', `${x.slo_ms}`],
-        ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
-    ]));
-    if (writtenTo)
-        lines.push('', `wrote ${writtenTo}`);
-    return `${lines.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/rehearse-text.ts
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
 
@@ -83689,6 +84073,7 @@ function runPlan(input, deps = {}) {
             invocationCeilingS: model.invocation_ceiling_s,
             instanceHourlyUsd: model.instance_hourly_usd ?? null,
             instanceQuota: model.instance_quota ?? null,
+            legacyRegion: model.region,
         },
         allowConfigMismatch: input.allowConfigMismatch === true,
         runId: input.runId ?? newRunId(),
@@ -86089,12 +86474,17 @@ var external_node_os_ = __nccwpck_require__(8161);
  * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
  * and put everything back afterwards, on every exit path.
  *
- * Order matters. The thaw journal (what to restore) is written BEFORE anything changes, so a
- * hard kill leaves it behind for `scalegate thaw`. Then dynamic and scheduled scaling are
- * suspended (RegisterScalableTarget SuspendedState, min/max untouched), the desired count is
- * pinned to 1, and the run waits until one instance is InService. A fleet that could still grow is
- * refused. Restore sets back the exact captured desired count and suspension flags, then deletes
- * the journal (kept if any part failed, so thaw can finish the job).
+ * Order matters. Before anything changes, the state is read twice around a look for another
+ * run's freeze (a thaw journal on the endpoint, or scaling already suspended: both refused unless
+ * `force`), so a freeze never records another freeze's frozen state as the original. Then the
+ * thaw journal (what to restore) is written: the local file first, then the same journal as tags
+ * on the endpoint (so `scalegate thaw` works from any machine after a lost runner, and a second
+ * freeze anywhere sees this one), read back to be sure no other run wrote over it. Only then are
+ * dynamic and scheduled scaling suspended (RegisterScalableTarget SuspendedState, min/max
+ * untouched), the desired count pinned to 1, and the run waits until one instance is InService.
+ * A fleet that could still grow is refused. Restore sets back the exact captured desired count
+ * and suspension flags, then removes this run's journal from the endpoint and the disk (both kept
+ * if any part failed, so thaw can finish the job).
  *
  * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
  */
@@ -86104,19 +86494,56 @@ var external_node_os_ = __nccwpck_require__(8161);
 
 
 
+
+
+
 function awsFreezeAdapters(clients, endpoint, variant) {
+    let arn = null;
+    const resolveArn = async (options) => {
+        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+        return arn;
+    };
     return {
         describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
         registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
         describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
         setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
+        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
     };
 }
 const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
 const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+const anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+const describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+/**
+ * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
+ * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ */
+async function removeJournalTags(journal, adapters, options = {}) {
+    const tags = await adapters.readEndpointTags(options);
+    const keys = journalTagKeys(tags);
+    if (keys.length === 0)
+        return 'no journal on the endpoint';
+    let onEndpoint;
+    try {
+        onEndpoint = journalFromTags(tags, `endpoint ${journal.endpoint}`);
+    }
+    catch {
+        onEndpoint = null;
+    }
+    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
+        return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
+    }
+    await adapters.deleteEndpointTags(keys, options);
+    return 'journal removed from the endpoint';
+}
 /**
  * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; deletes the journal when both succeeded.
+ * nothing races it), then the exact suspension flags; then removes this journal from the
+ * endpoint's tags and from the disk, both only when everything before succeeded.
  */
 async function restoreFromJournal(journal, adapters, options = {}) {
     const report = { actions: [], errors: [], journalDeleted: false };
@@ -86139,7 +86566,9 @@ async function restoreFromJournal(journal, adapters, options = {}) {
     }
     if (journal.scalable_target_registered && journal.suspended_state) {
         try {
-            await adapters.registerSuspendedState(journal.resource_id, journal.suspended_state, call);
+            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
+            const resourceId = variantResourceId(journal.endpoint, journal.variant);
+            await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
             report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
         }
         catch (e) {
@@ -86147,25 +86576,40 @@ async function restoreFromJournal(journal, adapters, options = {}) {
         }
     }
     if (report.errors.length === 0) {
-        deleteThawJournal(journal.endpoint, options.stateDir);
+        try {
+            report.actions.push(await removeJournalTags(journal, adapters, call));
+        }
+        catch (e) {
+            report.errors.push(`removing the journal from the endpoint's tags: ${e.message}`);
+        }
+    }
+    if (report.errors.length === 0) {
+        deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
         report.journalDeleted = true;
     }
     return report;
 }
+const sameState = (a, b) => a.capacity.desired === b.capacity.desired &&
+    (a.target === null) === (b.target === null) &&
+    (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
 /**
  * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
  * frozen; the caller must call `restore()` on every exit path once this resolved.
  */
 async function freezeEndpoint(options) {
     const { endpoint, variant, region, adapters, signal } = options;
+    checkAwsName(endpoint, 'endpoint', 'endpoint');
+    checkAwsName(variant, 'variant', 'variant');
     const log = options.log ?? (() => { });
+    const force = options.force === true;
+    const runId = options.runId ?? newRunId();
     const resourceId = variantResourceId(endpoint, variant);
     const call = signal ? { abortSignal: signal } : {};
+    const thaw = `scalegate thaw --endpoint ${endpoint}`;
+    const journalFile = thawJournalPath(endpoint, options.stateDir);
     const leftover = readThawJournal(endpoint, options.stateDir);
-    if (leftover) {
-        throw new UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
-            `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
-            `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`);
+    if (leftover && !force) {
+        throw usage `${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
     }
     const interval = options.pollIntervalMs ?? 2000;
     const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
@@ -86179,7 +86623,7 @@ async function freezeEndpoint(options) {
             return settling(capacity) ? undefined : capacity;
         }, { ...wait, pauseFirst: true });
     }
-    const target = await adapters.describeScalableTarget(resourceId, call);
+    const first = { capacity, target: await adapters.describeScalableTarget(resourceId, call) };
     if (capacity.endpointStatus !== 'InService') {
         throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
             'only an InService endpoint can be measured.');
@@ -86187,6 +86631,37 @@ async function freezeEndpoint(options) {
     if (capacity.desired === null) {
         throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
     }
+    // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
+    // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
+    const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw new UsageError(`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`);
+    }
+    if (onEndpoint && !force) {
+        throw usage `endpoint ${endpoint} is already frozen by another run: its thaw journal is on the endpoint (${describeJournalOwner(onEndpoint)}). Freezing it again would record its frozen state as the original. Wait for that run to finish; if it is gone, restore with \`${thaw}\` (from any machine); or measure under it with ${opt('force')} (its recorded original state is kept).`;
+    }
+    if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
+        throw usage `${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
+    }
+    const second = {
+        capacity: await adapters.describeVariantCapacity(call),
+        target: await adapters.describeScalableTarget(resourceId, call),
+    };
+    if (!sameState(first, second)) {
+        throw new UsageError(`endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
+    }
+    // The original state: as read, unless another run's journal already recorded it (forced).
+    const original = onEndpoint ?? {
+        scalable_target_registered: first.target !== null,
+        suspended_state: first.target ? first.target.suspended : null,
+        min_capacity: first.target?.minCapacity ?? null,
+        max_capacity: first.target?.maxCapacity ?? null,
+        desired_instance_count: capacity.desired,
+    };
+    if (onEndpoint)
+        log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+    if (leftover)
+        log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
     const journal = {
         schema_version: 1,
         kind: 'thaw-journal',
@@ -86194,19 +86669,35 @@ async function freezeEndpoint(options) {
         variant,
         region,
         resource_id: resourceId,
-        scalable_target_registered: target !== null,
-        suspended_state: target ? target.suspended : null,
-        min_capacity: target?.minCapacity ?? null,
-        max_capacity: target?.maxCapacity ?? null,
-        desired_instance_count: capacity.desired,
+        scalable_target_registered: original.scalable_target_registered,
+        suspended_state: original.suspended_state,
+        min_capacity: original.min_capacity,
+        max_capacity: original.max_capacity,
+        desired_instance_count: original.desired_instance_count,
         started_at: new Date().toISOString(),
         pid: process.pid,
         hostname: (0,external_node_os_.hostname)(),
         command: options.commandLine,
-        run_id: options.runId ?? null,
+        run_id: runId,
     };
-    const journalFile = writeThawJournal(journal, options.stateDir);
+    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+    writeThawJournal(journal, options.stateDir);
     log(`freeze: journal written to ${journalFile}`);
+    try {
+        await adapters.addEndpointTags(journalTags(journal), call);
+        const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+        if (back?.run_id !== runId) {
+            throw new UsageError(`endpoint ${endpoint}: another run wrote its thaw journal over this one${back ? ` (${describeJournalOwner(back)})` : ''}: two freezes started at once. Nothing was changed by this run; let the other finish (or \`${thaw}\` if it is gone), then measure again.`);
+        }
+    }
+    catch (e) {
+        // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
+        deleteThawJournal(endpoint, options.stateDir, runId);
+        if (e instanceof UsageError)
+            throw e;
+        throw new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e });
+    }
+    log(`freeze: journal written to endpoint ${endpoint}'s tags`);
     let restored = null;
     const restore = () => {
         restored ??= restoreFromJournal(journal, adapters, {
@@ -86215,6 +86706,7 @@ async function freezeEndpoint(options) {
         });
         return restored;
     };
+    const target = first.target;
     try {
         if (target) {
             await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
@@ -86329,6 +86821,52 @@ function freezeAbort(external, guardSignals, log) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/commands/freeze-guard.ts
+/**
+ * What a freezing command (qmax, ttotal) checks before any AWS call: the endpoint and variant are
+ * SageMaker names (they become requests and a file path), the output file is a file, and the
+ * endpoint is not the model's production one unless that is allowed.
+ */
+
+
+
+
+
+/** The names and the output file, refused (exit 2) before anything is measured. */
+function checkFreezeTarget(target) {
+    checkAwsName(target.endpoint, 'endpoint', '--endpoint');
+    checkAwsName(target.variant, 'variant', 'variant');
+    if (target.outFile !== undefined)
+        checkOutputFile(target.outFile);
+}
+/**
+ * A freezing command aimed at the model's configured (production) endpoint would hold production
+ * at one instance, scaling suspended, for the whole measurement: refused (exit 2) before any AWS
+ * call unless allowed. Clients that all point at this machine's loopback (the local SageMaker,
+ * `AWS_ENDPOINT_URL=http://127.0.0.1:...`) reach no production, so they are exempt. Reads only
+ * the clients' configuration.
+ */
+async function refuseProductionFreeze(command, target, clients, log = () => { }) {
+    const { endpoint, modelName } = target;
+    checkAwsName(endpoint, 'endpoint', '--endpoint');
+    if (endpoint !== target.model.endpoint)
+        return;
+    const urls = await Promise.all([
+        clientEndpointUrl(clients.sagemaker),
+        clientEndpointUrl(clients.autoscaling),
+    ]);
+    if (urls.every(isLoopbackUrl)) {
+        log(`${command}: ${endpoint} is reached through ${urls[0]} (loopback: the local SageMaker), which holds no production`);
+        return;
+    }
+    if (target.allowProduction) {
+        log(`${command}: WARNING --allow-production: freezing ${endpoint}, the production endpoint of ${modelName}`);
+        return;
+    }
+    const calibration = calibrationEndpointName(endpoint);
+    throw usage `${command} would freeze ${endpoint}, the production endpoint of model ${modelName} (its configured endpoint): one instance, scaling suspended, for the whole measurement. Measure its calibration copy instead (${opt('endpoint', calibration)}, deployed by \`scalegate deploy ${modelName} --calibration\`), or pass ${opt('allow-production')} if you mean to freeze production.`;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/qmax.ts
 /**
  * `scalegate qmax`: the highest concurrency one instance holds with p95 TTFAB inside the SLO,
@@ -86337,6 +86875,7 @@ function freezeAbort(external, guardSignals, log) {
  * Orchestration only: the engine is src/load, the judging src/analysis/qmax.ts, statistics
  * src/stats, AWS calls src/aws, the text src/report/qmax-text.ts.
  */
+
 
 
 
@@ -86370,6 +86909,7 @@ const CLOUDWATCH_WAIT_S = 180;
 const isPositiveInt = (n) => Number.isInteger(n) && n > 0;
 /** Every option checked before anything is measured: a mistake costs nothing. */
 function resolveQmax(input) {
+    checkFreezeTarget(input);
     const transport = input.transport
         ? parseTransportKind(input.transport)
         : input.target
@@ -86524,6 +87064,9 @@ async function runQmax(input, deps = {}) {
     const clients = deps.clients;
     if (live && !clients)
         throw new Error('qmax over response-stream needs AWS clients');
+    if (live) {
+        await refuseProductionFreeze('qmax', input, clients, log);
+    }
     const runId = newRunId();
     const measuredAt = clock().toISOString();
     // Fingerprint first (read-only): a measurement is only worth anything if we know what of.
@@ -86538,7 +87081,7 @@ async function runQmax(input, deps = {}) {
     }
     else {
         // A container measured directly: the config's image, in the local region (never a real one).
-        const digest = modelImageDigest(input.model, input.configFile, deps.assetHash);
+        const digest = input.imageDigest ?? modelImageDigest(input.model, input.configFile, deps.assetHash);
         fingerprint = configFingerprint(input.model, digest, LOCAL_REGION);
     }
     const maxConcurrency = resolved.ladder.maxConcurrency;
@@ -86581,6 +87124,8 @@ async function runQmax(input, deps = {}) {
                 stateDir: input.stateDir,
                 commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
                 runId,
+                force: input.force,
+                onJournal: deps.onJournal,
                 waitTimeoutS: input.freezeTimeoutS,
                 pollIntervalMs: input.pollIntervalMs,
                 signal,
@@ -86799,73 +87344,6 @@ async function readLogStream(logs, endpoint, stream, options = {}) {
     return events;
 }
 
-;// CONCATENATED MODULE: ./src/aws/quotas.ts
-/**
- * Instance quota headroom for SageMaker hosting: the account's "<instance type> for endpoint
- * usage" quota (Service Quotas, service code `sagemaker`) and the instances of that type the
- * region's endpoints hold now (ListEndpoints -> DescribeEndpoint -> DescribeEndpointConfig).
- */
-
-
-const SAGEMAKER_SERVICE_CODE = 'sagemaker';
-/** The quota's name in Service Quotas, e.g. `ml.g5.xlarge for endpoint usage`. */
-const endpointUsageQuotaName = (instanceType) => `${instanceType} for endpoint usage`;
-const toQuota = (q) => q?.QuotaCode && q.Value !== undefined
-    ? { quotaCode: q.QuotaCode, quotaName: q.QuotaName ?? q.QuotaCode, value: q.Value }
-    : null;
-/**
- * The endpoint-usage quota for `instanceType`: by code when given (GetServiceQuota), else found by
- * name (ListServiceQuotas; quota codes are per instance type and not derivable). null when the
- * account has no such quota.
- */
-async function findEndpointUsageQuota(quotas, instanceType, options = {}) {
-    if (options.quotaCode) {
-        const out = await quotas.send(new client_service_quotas_dist_cjs/* GetServiceQuotaCommand */.HSc({ ServiceCode: SAGEMAKER_SERVICE_CODE, QuotaCode: options.quotaCode }), options);
-        return toQuota(out.Quota);
-    }
-    const name = endpointUsageQuotaName(instanceType);
-    let nextToken;
-    do {
-        const out = await quotas.send(new client_service_quotas_dist_cjs/* ListServiceQuotasCommand */.Mg2({
-            ServiceCode: SAGEMAKER_SERVICE_CODE,
-            NextToken: nextToken,
-            MaxResults: 100,
-        }), options);
-        const found = (out.Quotas ?? []).find((q) => q.QuotaName === name);
-        if (found)
-            return toQuota(found);
-        nextToken = out.NextToken;
-    } while (nextToken);
-    return null;
-}
-/** Instances of `instanceType` that the region's endpoints hold (or are about to). */
-async function countEndpointInstances(sagemaker, instanceType, options = {}) {
-    const names = [];
-    let nextToken;
-    do {
-        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListEndpointsCommand */.c8o({ NextToken: nextToken, MaxResults: 100 }), options);
-        for (const e of out.Endpoints ?? [])
-            if (e.EndpointName)
-                names.push(e.EndpointName);
-        nextToken = out.NextToken;
-    } while (nextToken);
-    const variants = [];
-    for (const endpoint of names) {
-        const ep = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
-        if (!ep.EndpointConfigName)
-            continue;
-        const config = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointConfigCommand */.uoq({ EndpointConfigName: ep.EndpointConfigName }), options);
-        for (const pv of ep.ProductionVariants ?? []) {
-            const declared = (config.ProductionVariants ?? []).find((c) => c.VariantName === pv.VariantName);
-            if (declared?.InstanceType !== instanceType)
-                continue;
-            const instances = Math.max(pv.CurrentInstanceCount ?? 0, pv.DesiredInstanceCount ?? 0);
-            variants.push({ endpoint, variant: pv.VariantName ?? '', instances });
-        }
-    }
-    return { total: variants.reduce((sum, v) => sum + v.instances, 0), variants };
-}
-
 ;// CONCATENATED MODULE: ./src/report/ttotal-text.ts
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
 
@@ -86934,108 +87412,77 @@ function renderTtotalFailure(r) {
     return lines.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/commands/ttotal.ts
+;// CONCATENATED MODULE: ./src/aws/quotas.ts
 /**
- * `scalegate ttotal`: time one real scale-out, stage by stage (DESIGN.md, "ttotal").
- *
- * Preflight (nothing changes until it passes; each refusal is exit 2 with what to do): the qmax
- * artifact is for this model, was measured over the transport ttotal probes with, has usable
- * rungs at the probe concurrency N and N/2, and its fingerprint equals the live endpoint's (or
- * allow-config-mismatch, which warns and is recorded); the instance quota has room for one more
- * instance. Then the endpoint is frozen at one instance (src/commands/freeze.ts: journal first),
- * a closed-loop probe runs at N (src/load), and one more instance is forced
- * (UpdateEndpointWeightsAndCapacities). The stages are timestamped from the call, the new
- * instance's log stream and its container's stage markers, DescribeEndpoint polls and the
- * probe's own latencies; src/analysis/ttotal.ts judges them. The freeze is always restored
- * (desired count and suspension flags as they were before the run), whatever happens.
- *
- * T_total runs from `desired_set` (the call) to `traffic_recovered` (the first recovery window).
+ * Instance quota headroom for SageMaker hosting: the account's "<instance type> for endpoint
+ * usage" quota (Service Quotas, service code `sagemaker`) and the instances of that type the
+ * region's endpoints hold now (ListEndpoints -> DescribeEndpoint -> DescribeEndpointConfig).
  */
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const TTOTAL_DEFAULTS = {
-    /** Length of the recovery window (the issue's 60 s). */
-    settleS: 60,
-    pollS: 5,
-    maxWaitS: 1800,
-    /** Completions a recovery window needs before its p95 is believed. */
-    minWindowSamples: 20,
-    /** The recovered p95 may be this much above the ladder's p95 at N/2. */
-    recoveryFactor: 1.25,
-    requestTimeoutMs: 60_000,
-};
-/** What ttotal probes over: through the endpoint, so the router can split the probe. */
-const TTOTAL_TRANSPORT = 'response-stream';
-const TRIGGER = 'force-desired';
-function probeSample(record) {
-    return {
-        dispatchMs: engine_wallOf(record.dispatchedAt),
-        endMs: engine_wallOf(record.endedAt ?? record.dispatchedAt),
-        ttfabMs: record.outcome === 'ok' && record.ttfabMs !== null ? record.ttfabMs : Number.POSITIVE_INFINITY,
-    };
+const SAGEMAKER_SERVICE_CODE = 'sagemaker';
+/** The quota's name in Service Quotas, e.g. `ml.g5.xlarge for endpoint usage`. */
+const endpointUsageQuotaName = (instanceType) => `${instanceType} for endpoint usage`;
+const toQuota = (q) => q?.QuotaCode && q.Value !== undefined
+    ? { quotaCode: q.QuotaCode, quotaName: q.QuotaName ?? q.QuotaCode, value: q.Value }
+    : null;
+/**
+ * The endpoint-usage quota for `instanceType`: by code when given (GetServiceQuota), else found by
+ * name (ListServiceQuotas; quota codes are per instance type and not derivable). null when the
+ * account has no such quota.
+ */
+async function findEndpointUsageQuota(quotas, instanceType, options = {}) {
+    if (options.quotaCode) {
+        const out = await quotas.send(new client_service_quotas_dist_cjs/* GetServiceQuotaCommand */.HSc({ ServiceCode: SAGEMAKER_SERVICE_CODE, QuotaCode: options.quotaCode }), options);
+        return toQuota(out.Quota);
+    }
+    const name = endpointUsageQuotaName(instanceType);
+    let nextToken;
+    do {
+        const out = await quotas.send(new client_service_quotas_dist_cjs/* ListServiceQuotasCommand */.Mg2({
+            ServiceCode: SAGEMAKER_SERVICE_CODE,
+            NextToken: nextToken,
+            MaxResults: 100,
+        }), options);
+        const found = (out.Quotas ?? []).find((q) => q.QuotaName === name);
+        if (found)
+            return toQuota(found);
+        nextToken = out.NextToken;
+    } while (nextToken);
+    return null;
 }
-/** Every check that must pass before the endpoint is touched. Throws UsageError (exit 2) on refusal. */
-async function ttotalPreflight(input, clients) {
-    const qmax = readArtifact('qmax', input.qmaxFile);
-    const qmaxFile = opt('qmax', input.qmaxFile);
-    const qmaxCommand = `scalegate qmax --model ${input.modelName}${input.endpoint === input.model.endpoint ? '' : ` --endpoint ${input.endpoint}`}`;
-    if (qmax.model_name !== input.modelName) {
-        throw usage `${qmaxFile}: measured for ${qmax.model_name}, not ${input.modelName}. Pass this model's qmax artifact, or measure one with \`${qmaxCommand}\`.`;
-    }
-    if (qmax.transport !== TTOTAL_TRANSPORT) {
-        throw usage `${qmaxFile}: the ladder was measured over ${qmax.transport}, but ttotal probes over ${TTOTAL_TRANSPORT} (InvokeEndpointWithResponseStream through the endpoint, so the router can split the probe onto the new instance); a recovery target from another transport compares different paths. Measure the ladder over ${TTOTAL_TRANSPORT}: \`${qmaxCommand} --transport ${TTOTAL_TRANSPORT}\`.`;
-    }
-    const candidates = probeCandidates(qmax);
-    const rungs = usableRungs(qmax);
-    let n = input.probeConcurrency;
-    if (n === undefined) {
-        if (candidates.length === 0) {
-            throw usage `${qmaxFile}: no probe concurrency N has usable rungs at both N and N/2 at or under Q_max ${qmax.q_max} (usable rungs: ${rungs.join(', ') || 'none'}). Re-run the ladder with rungs N and N/2 (e.g. \`${qmaxCommand} --rungs 1,2,4,...\`), or give ${opt('probe-concurrency')} N for rungs that exist.`;
+/** Instances of `instanceType` that the region's endpoints hold (or are about to). */
+async function countEndpointInstances(sagemaker, instanceType, options = {}) {
+    const names = [];
+    let nextToken;
+    do {
+        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListEndpointsCommand */.c8o({ NextToken: nextToken, MaxResults: 100 }), options);
+        for (const e of out.Endpoints ?? [])
+            if (e.EndpointName)
+                names.push(e.EndpointName);
+        nextToken = out.NextToken;
+    } while (nextToken);
+    const variants = [];
+    for (const endpoint of names) {
+        const ep = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+        if (!ep.EndpointConfigName)
+            continue;
+        const config = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointConfigCommand */.uoq({ EndpointConfigName: ep.EndpointConfigName }), options);
+        for (const pv of ep.ProductionVariants ?? []) {
+            const declared = (config.ProductionVariants ?? []).find((c) => c.VariantName === pv.VariantName);
+            if (declared?.InstanceType !== instanceType)
+                continue;
+            const instances = Math.max(pv.CurrentInstanceCount ?? 0, pv.DesiredInstanceCount ?? 0);
+            variants.push({ endpoint, variant: pv.VariantName ?? '', instances });
         }
-        n = candidates[candidates.length - 1];
     }
-    const missingRungs = [n, n / 2].filter((c) => !Number.isInteger(c) || !rungs.includes(c));
-    if (missingRungs.length > 0) {
-        throw usage `${opt('probe-concurrency', n)}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Give one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`;
-    }
-    const halfP95Ms = ladderP95(qmax, n / 2);
-    const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
-    const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
-    const warnings = mismatchWarnings(differences, input.endpoint);
-    if (differences.length > 0 && !input.allowConfigMismatch) {
-        throw usage `${qmaxFile} was measured on another configuration than endpoint ${input.endpoint} runs now:\n${warnings.map((w) => `  - ${w}`).join('\n')}\nA T_total paired with a Q_max of another container or instance type sizes nothing. Measure Q_max on what is deployed (\`${qmaxCommand}\`) and pass that artifact, or allow the mismatch with ${opt('allow-config-mismatch')} (warns; recorded in the artifact).`;
-    }
-    const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
-    const quota = await ttotal_quotaHeadroom(input, clients, live.fingerprint.instance_type, capacity);
-    const timings = await readScaleOutAlarmTimings(clients, `endpoint/${input.endpoint}/variant/${input.variant}`);
-    const lag = policyLag(timings, input.publicationDelayS ?? null);
-    return {
-        qmax,
-        probeConcurrency: n,
-        halfP95Ms,
-        fullP95Ms: ladderP95(qmax, n),
-        mismatchWarnings: warnings,
-        quota,
-        lag,
-        fingerprint: live.fingerprint,
-        capacity,
-    };
+    return { total: variants.reduce((sum, v) => sum + v.instances, 0), variants };
 }
-async function ttotal_quotaHeadroom(input, clients, instanceType, capacity) {
+
+;// CONCATENATED MODULE: ./src/commands/quota-headroom.ts
+
+
+async function quota_headroom_quotaHeadroom(input, clients, instanceType, capacity) {
     let quotaName = null;
     let quotaValue = null;
     let source;
@@ -87076,6 +87523,111 @@ async function ttotal_quotaHeadroom(input, clients, instanceType, capacity) {
         }
     }
     return { quota_name: quotaName, quota_value: quotaValue, instances_in_use: inUse?.total ?? null, source };
+}
+
+;// CONCATENATED MODULE: ./src/commands/ttotal.ts
+/**
+ * `scalegate ttotal`: time one real scale-out, stage by stage (DESIGN.md, "ttotal").
+ *
+ * Preflight (nothing changes until it passes; each refusal is exit 2 with what to do): the qmax
+ * artifact is for this model, was measured over the transport ttotal probes with, has usable
+ * rungs at the probe concurrency N and N/2, and its fingerprint equals the live endpoint's (or
+ * allow-config-mismatch, which warns and is recorded); the instance quota has room for one more
+ * instance. Then the endpoint is frozen at one instance (src/commands/freeze.ts: journal first),
+ * a closed-loop probe runs at N (src/load), and one more instance is forced
+ * (UpdateEndpointWeightsAndCapacities). The stages are timestamped from the call, the new
+ * instance's log stream and its container's stage markers, DescribeEndpoint polls and the
+ * probe's own latencies; src/analysis/ttotal.ts judges them. The freeze is always restored
+ * (desired count and suspension flags as they were before the run), whatever happens.
+ *
+ * T_total runs from `desired_set` (the call) to `traffic_recovered` (the first recovery window).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const TTOTAL_DEFAULTS = {
+    /** Length of the recovery window (the issue's 60 s). */
+    settleS: 60,
+    pollS: 5,
+    maxWaitS: 1800,
+    /** Completions a recovery window needs before its p95 is believed. */
+    minWindowSamples: 20,
+    /** The recovered p95 may be this much above the ladder's p95 at N/2. */
+    recoveryFactor: 1.25,
+    requestTimeoutMs: 60_000,
+};
+/** What ttotal probes over: through the endpoint, so the router can split the probe. */
+const TTOTAL_TRANSPORT = 'response-stream';
+const TRIGGER = 'force-desired';
+function probeSample(record) {
+    return {
+        dispatchMs: engine_wallOf(record.dispatchedAt),
+        endMs: engine_wallOf(record.endedAt ?? record.dispatchedAt),
+        ttfabMs: record.outcome === 'ok' && record.ttfabMs !== null ? record.ttfabMs : Number.POSITIVE_INFINITY,
+    };
+}
+/** Every check that must pass before the endpoint is touched. Throws UsageError (exit 2) on refusal. */
+async function ttotalPreflight(input, clients, log = () => { }) {
+    checkFreezeTarget(input);
+    const qmax = readArtifact('qmax', input.qmaxFile);
+    const qmaxFile = opt('qmax', input.qmaxFile);
+    const qmaxCommand = `scalegate qmax --model ${input.modelName}${input.endpoint === input.model.endpoint ? '' : ` --endpoint ${input.endpoint}`}`;
+    if (qmax.model_name !== input.modelName) {
+        throw usage `${qmaxFile}: measured for ${qmax.model_name}, not ${input.modelName}. Pass this model's qmax artifact, or measure one with \`${qmaxCommand}\`.`;
+    }
+    if (qmax.transport !== TTOTAL_TRANSPORT) {
+        throw usage `${qmaxFile}: the ladder was measured over ${qmax.transport}, but ttotal probes over ${TTOTAL_TRANSPORT} (InvokeEndpointWithResponseStream through the endpoint, so the router can split the probe onto the new instance); a recovery target from another transport compares different paths. Measure the ladder over ${TTOTAL_TRANSPORT}: \`${qmaxCommand} --transport ${TTOTAL_TRANSPORT}\`.`;
+    }
+    const candidates = probeCandidates(qmax);
+    const rungs = usableRungs(qmax);
+    let n = input.probeConcurrency;
+    if (n === undefined) {
+        if (candidates.length === 0) {
+            throw usage `${qmaxFile}: no probe concurrency N has usable rungs at both N and N/2 at or under Q_max ${qmax.q_max} (usable rungs: ${rungs.join(', ') || 'none'}). Re-run the ladder with rungs N and N/2 (e.g. \`${qmaxCommand} --rungs 1,2,4,...\`), or give ${opt('probe-concurrency')} N for rungs that exist.`;
+        }
+        n = candidates[candidates.length - 1];
+    }
+    const missingRungs = [n, n / 2].filter((c) => !Number.isInteger(c) || !rungs.includes(c));
+    if (missingRungs.length > 0) {
+        throw usage `${opt('probe-concurrency', n)}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Give one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`;
+    }
+    const halfP95Ms = ladderP95(qmax, n / 2);
+    await refuseProductionFreeze('ttotal', input, clients, log);
+    const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+    const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
+    const warnings = mismatchWarnings(differences, input.endpoint);
+    if (differences.length > 0 && !input.allowConfigMismatch) {
+        throw usage `${qmaxFile} was measured on another configuration than endpoint ${input.endpoint} runs now:\n${warnings.map((w) => `  - ${w}`).join('\n')}\nA T_total paired with a Q_max of another container or instance type sizes nothing. Measure Q_max on what is deployed (\`${qmaxCommand}\`) and pass that artifact, or allow the mismatch with ${opt('allow-config-mismatch')} (warns; recorded in the artifact).`;
+    }
+    const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+    const quota = await quota_headroom_quotaHeadroom(input, clients, live.fingerprint.instance_type, capacity);
+    const timings = await readScaleOutAlarmTimings(clients, `endpoint/${input.endpoint}/variant/${input.variant}`);
+    const lag = policyLag(timings, input.publicationDelayS ?? null);
+    return {
+        qmax,
+        probeConcurrency: n,
+        halfP95Ms,
+        fullP95Ms: ladderP95(qmax, n),
+        mismatchWarnings: warnings,
+        quota,
+        lag,
+        fingerprint: live.fingerprint,
+        capacity,
+    };
 }
 const ttotal_iso = (ms) => new Date(ms).toISOString();
 /**
@@ -87252,7 +87804,7 @@ async function runTtotal(input, deps) {
     const minSamples = input.minWindowSamples ?? TTOTAL_DEFAULTS.minWindowSamples;
     const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
     const runId = input.runId ?? newRunId();
-    const pre = await ttotalPreflight(input, deps.clients);
+    const pre = await ttotalPreflight(input, deps.clients, log);
     const n = pre.probeConcurrency;
     const targetMs = pre.halfP95Ms * recoveryFactor;
     for (const w of pre.mismatchWarnings)
@@ -87270,6 +87822,8 @@ async function runTtotal(input, deps) {
                 stateDir: input.stateDir,
                 commandLine: input.commandLine ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
                 runId,
+                force: input.force,
+                onJournal: deps.onJournal,
                 pollIntervalMs: pollS * 1000,
                 waitTimeoutS: maxWaitS,
                 signal: abort.signal,
@@ -87945,10 +88499,12 @@ const QMAX_OPTIONS = {
     freezeTimeoutS: spec_number('freeze-timeout-s', '<s>', 'positive', 'longest wait for one InService instance after freezing', {
         defaultText: '1200',
     }),
+    ...FREEZE_OPTIONS,
     dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
 };
 
 ;// CONCATENATED MODULE: ./src/cli/qmax.ts
+
 
 
 
@@ -87964,13 +88520,17 @@ function registerQmax(program) {
         'or against a container directly with --target. Adaptive by default: concurrency 1, then x2 until a rung fails, ' +
         'then bisection to --resolution; each rung ends once its window is settled and the 95 % confidence interval of its ' +
         'p95 lies wholly inside or outside the SLO. The endpoint is frozen (thaw journal first, scaling suspended, one ' +
-        'instance) and restored on every exit, SIGINT and SIGTERM included. Progress goes to stderr. ' +
+        "instance) and restored on every exit, SIGINT and SIGTERM included. The model's own (production) endpoint is refused " +
+        'before any AWS call unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt), and so ' +
+        'is an endpoint another run has frozen or whose scaling is already suspended, unless --force. With --target and no ' +
+        '--model, a config that declares several models is not needed: the measurement is recorded under a neutral name ' +
+        'from the target (direct-HOST-PORT) and --slo-ms gives the SLO. Progress goes to stderr. ' +
         'Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).');
     addOptions(command, QMAX_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
         const values = optionValues(QMAX_OPTIONS, flags);
-        const context = loadModelContext(values);
+        const context = qmaxContext(values);
         const input = { ...values, ...context, commandLine: commandLine() };
         const live = !values.target && values.transport !== 'http';
         const deps = { progress: stderrProgress() };
@@ -87989,6 +88549,21 @@ function registerQmax(program) {
             throw e;
         }
     });
+}
+/**
+ * The model a qmax measures for. A container measured directly (--target) needs no model of the
+ * config: without --model it is the config's only model, else (several, or no config file) a
+ * neutral one named after the target, which claims nothing of any configured model.
+ */
+function qmaxContext(values) {
+    if (!values.target || values.modelName)
+        return loadModelContext(values);
+    const file = values.configFile ?? CONFIG_FILE;
+    if (file !== CONFIG_FILE || (0,external_node_fs_.existsSync)(file)) {
+        if (Object.keys(readConfigFile(file).models).length === 1)
+            return loadModelContext(values);
+    }
+    return directTargetContext(values.target, values.sloMs);
 }
 
 ;// CONCATENATED MODULE: ./src/options/rehearse.ts
@@ -88064,18 +88639,25 @@ function renderThawReport(r) {
     const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
     for (const e of r.errors)
         lines.push(`  FAILED: ${e}`);
-    if (r.errors.length > 0 && r.journal_file)
-        lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+    if (r.errors.length > 0 && r.journal)
+        lines.push(`  the journal was kept (on the endpoint${r.journal_file ? ` and in ${r.journal_file}` : ''}); run thaw again once the endpoint is InService`);
     return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/commands/thaw.ts
 /**
- * `scalegate thaw`: undo a freeze. With a thaw journal, restore exactly what it captured (desired
- * count, suspension flags) and delete it; without one, clear every suspension flag of the
- * variant's scalable target. Idempotent and safe at any time: running it twice, or on an endpoint
- * that was never frozen, changes nothing that is already right.
+ * `scalegate thaw`: undo a freeze, restoring only what a thaw journal recorded.
+ *
+ * The journal a freeze writes travels with the endpoint (its tags) as well as on the machine that
+ * froze it, and the tags are written before anything changes and removed only after everything is
+ * restored. So the endpoint's journal is the one that counts: restored exactly (desired count,
+ * suspension flags), then removed. A local journal the endpoint does not carry recorded a freeze
+ * that changed nothing (it stopped before tagging) or that was already restored elsewhere: it is
+ * removed and nothing changes. With no journal at all, thaw reports the target's suspension flags
+ * and changes nothing: flags an operator set on purpose stay set, unless `clearSuspension`.
+ * Running it again changes nothing.
  */
+
 
 
 
@@ -88093,30 +88675,58 @@ function processAlive(pid) {
         return e.code === 'EPERM';
     }
 }
+const flagsText = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
 async function runThaw(input, deps) {
-    const { endpoint, variant } = input;
+    const endpoint = checkAwsName(input.endpoint, 'endpoint', '--endpoint');
+    const variant = checkAwsName(input.variant, 'variant', '--variant');
     const { log, signal } = resolveDeps(deps);
     const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
     if (!adapters)
         throw new Error('thaw needs AWS clients (or freeze adapters)');
-    const journal = readThawJournal(endpoint, input.stateDir);
-    const journalFile = journal ? thawJournalPath(endpoint, input.stateDir) : null;
+    const resourceId = variantResourceId(endpoint, variant);
+    const file = thawJournalPath(endpoint, input.stateDir);
     const actions = [];
     const errors = [];
+    const ours = (j) => j !== null && (input.runId === undefined || j.run_id === input.runId);
+    let local = input.localJournal === false ? null : readThawJournal(endpoint, input.stateDir);
+    if (local && !ours(local)) {
+        actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
+        local = null;
+    }
+    if (local && local.variant !== variant) {
+        throw usage `${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
+    }
+    const onEndpoint = journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw usage `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
+    }
+    let journal = null;
+    let source = null;
+    if (onEndpoint && ours(onEndpoint)) {
+        journal = onEndpoint;
+        source = `the journal on endpoint ${endpoint}`;
+    }
+    else if (onEndpoint) {
+        actions.push(`endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
+    }
+    if (local && (!journal || local.run_id !== journal.run_id)) {
+        // Tags are written before anything changes and removed only once all is restored: a local
+        // journal the endpoint does not carry has nothing left to restore.
+        deleteThawJournal(endpoint, input.stateDir, local.run_id);
+        actions.push(`local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
+    }
     let journalDeleted = false;
     if (journal) {
-        if (journal.variant !== variant) {
-            throw usage `${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
-        }
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
         if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-            throw usage `${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
+            throw usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
         }
+        const recorded = journal;
         // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
         // cannot change until it is InService.
         await waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
             const capacity = await adapters.describeVariantCapacity();
-            return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+            return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
                 ? undefined
                 : capacity;
         }, {
@@ -88129,7 +88739,7 @@ async function runThaw(input, deps) {
             stateDir: input.stateDir,
             deadlineMs: input.callTimeoutMs ?? 15_000,
         });
-        actions.push(`journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`);
+        actions.push(`${source}: ${describeJournalOwner(journal)}`);
         actions.push(...result.actions);
         errors.push(...result.errors);
         journalDeleted = result.journalDeleted;
@@ -88137,30 +88747,26 @@ async function runThaw(input, deps) {
             actions.push('journal deleted');
     }
     else {
-        const resourceId = variantResourceId(endpoint, variant);
         const target = await adapters.describeScalableTarget(resourceId);
         if (!target) {
             actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
         }
+        else if (!anySuspended(target.suspended)) {
+            actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
+        }
+        else if (input.clearSuspension) {
+            await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+            actions.push(`no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
+        }
         else {
-            const s = target.suspended;
-            if (s.dynamic_scaling_in_suspended ||
-                s.dynamic_scaling_out_suspended ||
-                s.scheduled_scaling_suspended) {
-                await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
-                actions.push(`no thaw journal: cleared suspension flags on ${resourceId} (were in=${s.dynamic_scaling_in_suspended}, ` +
-                    `out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended})`);
-            }
-            else {
-                actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
-            }
+            actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
         }
     }
     const artifact = {
         kind: 'thaw',
         endpoint,
         variant,
-        journal_file: journalFile,
+        journal_file: journal && local && local.run_id === journal.run_id ? file : null,
         journal,
         actions,
         errors,
@@ -88186,6 +88792,7 @@ const THAW_OPTIONS = {
         action: false,
     }),
     force: flag('force', "thaw even though the journal's process still seems to be running", { action: false }),
+    clearSuspension: flag('clear-suspension', "with no thaw journal (on the endpoint or local), clear every suspension flag of the variant's scalable target; without it nothing is changed"),
 };
 
 ;// CONCATENATED MODULE: ./src/cli/thaw.ts
@@ -88219,14 +88826,19 @@ function resolveTarget(values) {
 function registerThaw(program) {
     const command = program
         .command('thaw')
-        .summary('restore what a qmax/ttotal freeze changed (idempotent, safe any time)')
-        .description("Restores the endpoint variant from its thaw journal (the desired instance count and the exact suspension flags captured before the freeze) and deletes the journal; without a journal, clears every suspension flag of the variant's scalable target. Running it again changes nothing. Exit codes: 0 restored or nothing to do, 1 a restore call failed (journal kept), 2 usage error.");
+        .summary('restore what a qmax/ttotal freeze recorded in its thaw journal (idempotent, from any machine)')
+        .description("Restores the endpoint variant from its thaw journal, the one the freeze left on the endpoint (its tags, so this works from any machine after a lost runner) or on this machine: the desired instance count and the exact suspension flags captured before the freeze; then deletes the journal. Without a journal it changes nothing (suspension flags an operator set stay set) and says what it sees; --clear-suspension then clears every suspension flag of the variant's scalable target. Running it again changes nothing. Exit codes: 0 restored or nothing to do, 1 a restore call failed (journal kept), 2 usage error.");
     addOptions(command, THAW_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
         const values = optionValues(THAW_OPTIONS, flags);
         const target = resolveTarget(values);
-        const result = await withAwsClients({ region: target.region }, (clients) => runThaw({ endpoint: target.endpoint, variant: target.variant, force: values.force }, { clients, progress: stderrProgress() }));
+        const result = await withAwsClients({ region: target.region }, (clients) => runThaw({
+            endpoint: target.endpoint,
+            variant: target.variant,
+            force: values.force,
+            clearSuspension: values.clearSuspension,
+        }, { clients, progress: stderrProgress() }));
         present(result, { json: flags.json === true });
     });
 }
@@ -88268,6 +88880,7 @@ const TTOTAL_OPTIONS = {
         action: false,
     }),
     allowConfigMismatch: flag('allow-config-mismatch', "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)"),
+    ...FREEZE_OPTIONS,
 };
 
 ;// CONCATENATED MODULE: ./src/cli/ttotal.ts
@@ -88282,7 +88895,7 @@ function registerTtotal(program) {
     const command = program
         .command('ttotal')
         .summary('time one forced scale-out, stage by stage (T_total)')
-        .description("Measure T_total: freeze the endpoint at one instance (thaw journal first), run a closed-loop probe at N in flight, force one more instance (UpdateEndpointWeightsAndCapacities) and timestamp every stage: desired_set (the clock starts), instance_logging (first event of the new instance's log stream), the container's stage markers, in_service (DescribeEndpoint), traffic_recovered (first window whose probe p95 TTFAB falls to the ladder's p95 at N/2 x 1.25). The policy's detection lag is read from the deployed scale-out alarms (else a 60 s bound, labelled). The fleet size and suspension flags are always restored. Refuses (exit 2) a qmax artifact of another fingerprint (unless --allow-config-mismatch), another transport, without usable rungs at N and N/2, or no instance quota headroom. Exit codes: 0 measured, 1 the scale-out never completed (diagnosed) or the restore failed, 2 refused input.");
+        .description("Measure T_total: freeze the endpoint at one instance (thaw journal first), run a closed-loop probe at N in flight, force one more instance (UpdateEndpointWeightsAndCapacities) and timestamp every stage: desired_set (the clock starts), instance_logging (first event of the new instance's log stream), the container's stage markers, in_service (DescribeEndpoint), traffic_recovered (first window whose probe p95 TTFAB falls to the ladder's p95 at N/2 x 1.25). The policy's detection lag is read from the deployed scale-out alarms (else a 60 s bound, labelled). The fleet size and suspension flags are always restored. Refuses (exit 2), before any AWS call, the model's own (production) endpoint unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt); then a qmax artifact of another fingerprint (unless --allow-config-mismatch), another transport, without usable rungs at N and N/2, or no instance quota headroom; and an endpoint another run has frozen or whose scaling is already suspended, unless --force. Exit codes: 0 measured, 1 the scale-out never completed (diagnosed) or the restore failed, 2 refused input.");
     addOptions(command, TTOTAL_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {

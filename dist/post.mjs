@@ -30366,7 +30366,7 @@ __webpack_unused_export__ = AddAssociationRequest$;
 __webpack_unused_export__ = AddAssociationResponse$;
 __webpack_unused_export__ = AddClusterNodeSpecification$;
 __webpack_unused_export__ = AddTags$;
-__webpack_unused_export__ = AddTagsCommand;
+exports.yjM = AddTagsCommand;
 __webpack_unused_export__ = AddTagsInput$;
 __webpack_unused_export__ = AddTagsOutput$;
 __webpack_unused_export__ = AdditionalEnis$;
@@ -31155,7 +31155,7 @@ __webpack_unused_export__ = DeleteStudioLifecycleConfig$;
 __webpack_unused_export__ = DeleteStudioLifecycleConfigCommand;
 __webpack_unused_export__ = DeleteStudioLifecycleConfigRequest$;
 __webpack_unused_export__ = DeleteTags$;
-__webpack_unused_export__ = DeleteTagsCommand;
+exports.MVD = DeleteTagsCommand;
 __webpack_unused_export__ = DeleteTagsInput$;
 __webpack_unused_export__ = DeleteTagsOutput$;
 __webpack_unused_export__ = DeleteTrainingJob$;
@@ -32138,7 +32138,7 @@ __webpack_unused_export__ = ListSubscribedWorkteamsCommand;
 __webpack_unused_export__ = ListSubscribedWorkteamsRequest$;
 __webpack_unused_export__ = ListSubscribedWorkteamsResponse$;
 __webpack_unused_export__ = ListTags$;
-__webpack_unused_export__ = ListTagsCommand;
+exports.bvr = ListTagsCommand;
 __webpack_unused_export__ = ListTagsInput$;
 __webpack_unused_export__ = ListTagsOutput$;
 __webpack_unused_export__ = ListTrainingJobs$;
@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6018);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4973);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6018:
+/***/ 4973:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87261,12 +87261,18 @@ __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 20 modules
 var lib_core = __nccwpck_require__(3218);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 // EXTERNAL MODULE: external "node:https"
 var external_node_https_ = __nccwpck_require__(4708);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./node_modules/@aws-sdk/client-application-auto-scaling/dist-cjs/index.js
 var dist_cjs = __nccwpck_require__(1491);
 // EXTERNAL MODULE: ./node_modules/@aws-sdk/client-cloudwatch/dist-cjs/index.js
@@ -87287,6 +87293,7 @@ var node_http_handler_dist_cjs = __nccwpck_require__(1279);
  * come from flags or the standard SDK environment (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL —
  * the last is how everything points at the local SageMaker).
  */
+
 
 
 
@@ -87344,6 +87351,42 @@ async function withAwsClients(options, body) {
     finally {
         destroyAwsClients(clients);
     }
+}
+/**
+ * Where a client's calls go when it is pointed anywhere but AWS: an explicit `endpoint`, or the
+ * SDK's configured endpoint (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ENDPOINT_URL`, a profile's
+ * `endpoint_url`), resolved exactly as the SDK resolves it. null: AWS's own endpoint. Reads local
+ * configuration only; no AWS call.
+ */
+async function clientEndpointUrl(client) {
+    const config = client.config;
+    if (config.isCustomEndpoint && typeof config.endpoint === 'function') {
+        const e = await config.endpoint();
+        return `${e.protocol ?? 'https:'}//${e.hostname ?? ''}${e.port ? `:${e.port}` : ''}${e.path ?? ''}`;
+    }
+    if (!config.ignoreConfiguredEndpointUrls && typeof config.serviceConfiguredEndpoint === 'function') {
+        return (await config.serviceConfiguredEndpoint()) ?? null;
+    }
+    return null;
+}
+/** True for a URL on this machine's loopback interface (127.0.0.0/8, ::1, localhost). */
+function isLoopbackUrl(url) {
+    if (url === null)
+        return false;
+    let host;
+    try {
+        host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    }
+    catch {
+        return false;
+    }
+    if (host === 'localhost')
+        return true;
+    if (isIP(host) === 4)
+        return host.startsWith('127.');
+    if (isIP(host) === 6)
+        return host === '::1' || host === '0:0:0:0:0:0:0:1';
+    return false;
 }
 
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
@@ -87500,8 +87543,6 @@ const usageMessage = (e, surface) => e instanceof errors_UsageError ? e.messageF
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -97089,7 +97130,7 @@ const regionSchema = schemas_string()
  * An endpoint or variant name from a flag, an input or a file, checked before it is used for
  * anything (a request, a path). `source` names where it came from (`--endpoint`, a file).
  */
-function checkAwsName(value, kind, source) {
+function safe_checkAwsName(value, kind, source) {
     if (!AWS_NAME_PATTERN.test(value)) {
         throw new errors_UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
     }
@@ -97146,7 +97187,7 @@ const boundedNumber = (min, max, what) => schemas_number()
 
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
-const LOCAL_REGION = 'local';
+const fingerprint_LOCAL_REGION = 'local';
 /**
  * What a measurement is valid for. Two artifacts pair only when their fingerprints are equal:
  * a Q_max measured on another image, instance type, environment or region says nothing about
@@ -97550,6 +97591,13 @@ const deployableSchema = object({
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
     service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
 });
+/**
+ * Where a plan's region comes from: the measurement (which records it), or, for a legacy
+ * measurement that records none, the model config when the plan was made (labelled as such
+ * everywhere it is shown); `not recorded` when neither (the gate refuses it).
+ */
+const REGION_FROM_CONFIG = 'config (the legacy artifact records none)';
+const regionSourceSchema = schemas_enum(['measured', REGION_FROM_CONFIG, 'not recorded']);
 const planArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('plan'),
@@ -97558,8 +97606,9 @@ const planArtifactSchema = object({
     created_at: recordedAt,
     verdict: schemas_enum(['ok', 'warn', 'stop']),
     warn_count: schemas_number().int().nonnegative().max(1000),
-    /** The measurement's fingerprint: what this plan may be deployed onto. */
+    /** The measurement's fingerprint: what this plan may be deployed onto (its region: see region_source). */
     fingerprint: fingerprintSchema,
+    region_source: regionSourceSchema.default('measured'),
     inputs: object({
         qmax: planInputSchema,
         ttotal: planInputSchema.nullable(),
@@ -97576,6 +97625,8 @@ const planArtifactSchema = object({
         invocation_ceiling_s: seconds('invocation_ceiling_s').positive(),
         instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
         instance_quota: instances('instance_quota').positive().nullable(),
+        /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
+        legacy_region: regionSchema.nullable().default(null),
     }),
     measured: object({
         q_max: concurrency('q_max').int(),
@@ -98094,7 +98145,7 @@ const validateFileName = (model) => `validate-${model}.json`;
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
  * become a path outside the state directory.
  */
-const thawJournalFileName = (endpoint) => `thaw-journal-${checkAwsName(endpoint, 'endpoint', 'endpoint')}.json`;
+const thawJournalFileName = (endpoint) => `thaw-journal-${safe_checkAwsName(endpoint, 'endpoint', 'endpoint')}.json`;
 
 ;// CONCATENATED MODULE: ./src/model/journal.ts
 /**
@@ -98200,7 +98251,7 @@ function journal_readThawJournal(endpoint, dir = stateDir()) {
 function listThawJournals(dir = stateDir()) {
     let names;
     try {
-        names = (0,external_node_fs_.readdirSync)(dir);
+        names = readdirSync(dir);
     }
     catch (e) {
         if (e.code === 'ENOENT')
@@ -98211,7 +98262,7 @@ function listThawJournals(dir = stateDir()) {
     for (const name of names.sort()) {
         if (!/^thaw-journal-.+\.json$/.test(name))
             continue;
-        const file = (0,external_node_path_.join)(dir, name);
+        const file = join(dir, name);
         const journal = readJournalFile(file);
         if (journal)
             entries.push({ file, journal });
@@ -98225,8 +98276,90 @@ function journal_writeThawJournal(journal, dir = stateDir()) {
     writeFileAtomic(file, `${JSON.stringify(valid, null, 2)}\n`);
     return file;
 }
-function deleteThawJournal(endpoint, dir = stateDir()) {
-    (0,external_node_fs_.rmSync)(journal_thawJournalPath(endpoint, dir), { force: true });
+/**
+ * Deletes the journal left for `endpoint`; with `runId`, only when the file is that run's (a run
+ * never deletes a journal another run wrote in its place).
+ */
+function journal_deleteThawJournal(endpoint, dir = stateDir(), runId) {
+    const file = journal_thawJournalPath(endpoint, dir);
+    if (runId !== undefined) {
+        let current;
+        try {
+            current = readJournalFile(file);
+        }
+        catch {
+            current = null;
+        }
+        if (current && current.run_id !== runId)
+            return;
+    }
+    (0,external_node_fs_.rmSync)(file, { force: true });
+}
+/**
+ * The journal also travels with the endpoint, as tags on it, so that `scalegate thaw` works from
+ * any machine after a lost runner, and a second freeze sees the first. Tag values allow only
+ * letters, digits, spaces and `_.:/=+-@` (256 characters at most), so the journal's JSON is
+ * carried base64-encoded in parts: `scalegate:thaw-journal` = `v1:<parts>` and
+ * `scalegate:thaw-journal:<i>` (1-based) = part i. Read back, it passes the same schema as the file.
+ */
+const JOURNAL_TAG = 'scalegate:thaw-journal';
+const JOURNAL_TAG_VERSION = 'v1';
+const TAG_VALUE_MAX = 256;
+/** Parts a journal may take (a journal is well under 1 kB; the command line is shortened to fit). */
+const JOURNAL_TAG_MAX_PARTS = 8;
+const COMMAND_IN_TAG_MAX = 300;
+const journalTagPart = (index) => `${JOURNAL_TAG}:${index}`;
+/** Every tag key of a journal on a resource (to remove it whole, whatever its size). */
+const journalTagKeys = (tags) => Object.keys(tags).filter((key) => key === JOURNAL_TAG || key.startsWith(`${JOURNAL_TAG}:`));
+/** The tags that carry `journal` (its command line shortened when it would not fit). */
+function journal_journalTags(journal) {
+    const valid = thawJournalSchema.parse(journal);
+    const command = valid.command.length > COMMAND_IN_TAG_MAX
+        ? `${valid.command.slice(0, COMMAND_IN_TAG_MAX - 1)}…`
+        : valid.command;
+    const encoded = Buffer.from(JSON.stringify({ ...valid, command }), 'utf8').toString('base64');
+    const parts = Math.ceil(encoded.length / TAG_VALUE_MAX);
+    if (parts > JOURNAL_TAG_MAX_PARTS) {
+        throw new Error(`a thaw journal of ${encoded.length} encoded characters does not fit in ${JOURNAL_TAG_MAX_PARTS} tags`);
+    }
+    const tags = { [JOURNAL_TAG]: `${JOURNAL_TAG_VERSION}:${parts}` };
+    for (let i = 0; i < parts; i++) {
+        tags[journalTagPart(i + 1)] = encoded.slice(i * TAG_VALUE_MAX, (i + 1) * TAG_VALUE_MAX);
+    }
+    return tags;
+}
+/**
+ * The journal carried by a resource's tags, or null when it carries none. A journal that does not
+ * decode or fails the schema is a UsageError naming `where` and how to remove it: it is never
+ * guessed at.
+ */
+function journal_journalFromTags(tags, where) {
+    const marker = tags[JOURNAL_TAG];
+    if (marker === undefined)
+        return null;
+    const unreadable = (why) => new errors_UsageError(`${where}: the thaw journal in its tags (${JOURNAL_TAG}*) is unreadable (${why}). Inspect the endpoint with \`scalegate drift\`, restore it by hand (RegisterScalableTarget SuspendedState, UpdateEndpointWeightsAndCapacities), then remove the tags (aws sagemaker delete-tags --resource-arn ARN --tag-keys ${JOURNAL_TAG} ...).`);
+    const match = new RegExp(`^${JOURNAL_TAG_VERSION}:([1-9][0-9]*)$`).exec(marker);
+    const parts = match ? Number(match[1]) : Number.NaN;
+    if (!(parts >= 1 && parts <= JOURNAL_TAG_MAX_PARTS)) {
+        throw unreadable(`${JOURNAL_TAG} is ${JSON.stringify(marker.slice(0, 40))}, not ${JOURNAL_TAG_VERSION}:<parts>`);
+    }
+    let encoded = '';
+    for (let i = 1; i <= parts; i++) {
+        const part = tags[journalTagPart(i)];
+        if (part === undefined)
+            throw unreadable(`part ${i} of ${parts} is missing`);
+        encoded += part;
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded))
+        throw unreadable('not base64');
+    let json;
+    try {
+        json = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    }
+    catch (e) {
+        throw unreadable(`not JSON: ${e.message}`);
+    }
+    return parseThawJournal(json, `${where} (tags ${JOURNAL_TAG}*)`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/thaw-text.ts
@@ -98234,8 +98367,8 @@ function renderThawReport(r) {
     const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
     for (const e of r.errors)
         lines.push(`  FAILED: ${e}`);
-    if (r.errors.length > 0 && r.journal_file)
-        lines.push(`  the journal ${r.journal_file} was kept; run thaw again once the endpoint is InService`);
+    if (r.errors.length > 0 && r.journal)
+        lines.push(`  the journal was kept (on the endpoint${r.journal_file ? ` and in ${r.journal_file}` : ''}); run thaw again once the endpoint is InService`);
     return lines.join('\n');
 }
 
@@ -98306,17 +98439,67 @@ async function wait_waitUntil(label, probe, options) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/aws/tags.ts
+/**
+ * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
+ * which is where the thaw journal travels with the endpoint. No decisions here.
+ */
+
+/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
+async function endpointArn(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+    if (!out.EndpointArn)
+        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
+    return out.EndpointArn;
+}
+/** Every tag of a SageMaker resource (ListTags, all pages). */
+async function listResourceTags(sagemaker, resourceArn, options = {}) {
+    const tags = {};
+    let nextToken;
+    do {
+        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
+        for (const tag of out.Tags ?? [])
+            if (tag.Key !== undefined)
+                tags[tag.Key] = tag.Value ?? '';
+        nextToken = out.NextToken;
+    } while (nextToken);
+    return tags;
+}
+/** AddTags: adds or overwrites these tags in one call. */
+async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
+    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
+        ResourceArn: resourceArn,
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+    }), options);
+}
+/** DeleteTags of these keys (none: no call). */
+async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
+    if (keys.length === 0)
+        return;
+    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
+}
+
+;// CONCATENATED MODULE: ./src/model/ids.ts
+
+/** 12 hex characters, like the legacy run ids: unique per run, short enough to quote. */
+const ids_newRunId = () => randomBytes(6).toString('hex');
+
 ;// CONCATENATED MODULE: ./src/commands/freeze.ts
 /**
  * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
  * and put everything back afterwards, on every exit path.
  *
- * Order matters. The thaw journal (what to restore) is written BEFORE anything changes, so a
- * hard kill leaves it behind for `scalegate thaw`. Then dynamic and scheduled scaling are
- * suspended (RegisterScalableTarget SuspendedState, min/max untouched), the desired count is
- * pinned to 1, and the run waits until one instance is InService. A fleet that could still grow is
- * refused. Restore sets back the exact captured desired count and suspension flags, then deletes
- * the journal (kept if any part failed, so thaw can finish the job).
+ * Order matters. Before anything changes, the state is read twice around a look for another
+ * run's freeze (a thaw journal on the endpoint, or scaling already suspended: both refused unless
+ * `force`), so a freeze never records another freeze's frozen state as the original. Then the
+ * thaw journal (what to restore) is written: the local file first, then the same journal as tags
+ * on the endpoint (so `scalegate thaw` works from any machine after a lost runner, and a second
+ * freeze anywhere sees this one), read back to be sure no other run wrote over it. Only then are
+ * dynamic and scheduled scaling suspended (RegisterScalableTarget SuspendedState, min/max
+ * untouched), the desired count pinned to 1, and the run waits until one instance is InService.
+ * A fleet that could still grow is refused. Restore sets back the exact captured desired count
+ * and suspension flags, then removes this run's journal from the endpoint and the disk (both kept
+ * if any part failed, so thaw can finish the job).
  *
  * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
  */
@@ -98326,19 +98509,56 @@ async function wait_waitUntil(label, probe, options) {
 
 
 
+
+
+
 function awsFreezeAdapters(clients, endpoint, variant) {
+    let arn = null;
+    const resolveArn = async (options) => {
+        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+        return arn;
+    };
     return {
         describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
         registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
         describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
         setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
+        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
     };
 }
 const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
 const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+const anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+const describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+/**
+ * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
+ * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ */
+async function removeJournalTags(journal, adapters, options = {}) {
+    const tags = await adapters.readEndpointTags(options);
+    const keys = journalTagKeys(tags);
+    if (keys.length === 0)
+        return 'no journal on the endpoint';
+    let onEndpoint;
+    try {
+        onEndpoint = journal_journalFromTags(tags, `endpoint ${journal.endpoint}`);
+    }
+    catch {
+        onEndpoint = null;
+    }
+    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
+        return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
+    }
+    await adapters.deleteEndpointTags(keys, options);
+    return 'journal removed from the endpoint';
+}
 /**
  * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; deletes the journal when both succeeded.
+ * nothing races it), then the exact suspension flags; then removes this journal from the
+ * endpoint's tags and from the disk, both only when everything before succeeded.
  */
 async function restoreFromJournal(journal, adapters, options = {}) {
     const report = { actions: [], errors: [], journalDeleted: false };
@@ -98361,7 +98581,9 @@ async function restoreFromJournal(journal, adapters, options = {}) {
     }
     if (journal.scalable_target_registered && journal.suspended_state) {
         try {
-            await adapters.registerSuspendedState(journal.resource_id, journal.suspended_state, call);
+            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
+            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
+            await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
             report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
         }
         catch (e) {
@@ -98369,25 +98591,40 @@ async function restoreFromJournal(journal, adapters, options = {}) {
         }
     }
     if (report.errors.length === 0) {
-        deleteThawJournal(journal.endpoint, options.stateDir);
+        try {
+            report.actions.push(await removeJournalTags(journal, adapters, call));
+        }
+        catch (e) {
+            report.errors.push(`removing the journal from the endpoint's tags: ${e.message}`);
+        }
+    }
+    if (report.errors.length === 0) {
+        journal_deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
         report.journalDeleted = true;
     }
     return report;
 }
+const sameState = (a, b) => a.capacity.desired === b.capacity.desired &&
+    (a.target === null) === (b.target === null) &&
+    (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
 /**
  * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
  * frozen; the caller must call `restore()` on every exit path once this resolved.
  */
 async function freezeEndpoint(options) {
     const { endpoint, variant, region, adapters, signal } = options;
+    checkAwsName(endpoint, 'endpoint', 'endpoint');
+    checkAwsName(variant, 'variant', 'variant');
     const log = options.log ?? (() => { });
+    const force = options.force === true;
+    const runId = options.runId ?? newRunId();
     const resourceId = variantResourceId(endpoint, variant);
     const call = signal ? { abortSignal: signal } : {};
+    const thaw = `scalegate thaw --endpoint ${endpoint}`;
+    const journalFile = thawJournalPath(endpoint, options.stateDir);
     const leftover = readThawJournal(endpoint, options.stateDir);
-    if (leftover) {
-        throw new UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
-            `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
-            `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`);
+    if (leftover && !force) {
+        throw usage `${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
     }
     const interval = options.pollIntervalMs ?? 2000;
     const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
@@ -98401,7 +98638,7 @@ async function freezeEndpoint(options) {
             return settling(capacity) ? undefined : capacity;
         }, { ...wait, pauseFirst: true });
     }
-    const target = await adapters.describeScalableTarget(resourceId, call);
+    const first = { capacity, target: await adapters.describeScalableTarget(resourceId, call) };
     if (capacity.endpointStatus !== 'InService') {
         throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
             'only an InService endpoint can be measured.');
@@ -98409,6 +98646,37 @@ async function freezeEndpoint(options) {
     if (capacity.desired === null) {
         throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
     }
+    // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
+    // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
+    const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw new UsageError(`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`);
+    }
+    if (onEndpoint && !force) {
+        throw usage `endpoint ${endpoint} is already frozen by another run: its thaw journal is on the endpoint (${describeJournalOwner(onEndpoint)}). Freezing it again would record its frozen state as the original. Wait for that run to finish; if it is gone, restore with \`${thaw}\` (from any machine); or measure under it with ${opt('force')} (its recorded original state is kept).`;
+    }
+    if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
+        throw usage `${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
+    }
+    const second = {
+        capacity: await adapters.describeVariantCapacity(call),
+        target: await adapters.describeScalableTarget(resourceId, call),
+    };
+    if (!sameState(first, second)) {
+        throw new UsageError(`endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
+    }
+    // The original state: as read, unless another run's journal already recorded it (forced).
+    const original = onEndpoint ?? {
+        scalable_target_registered: first.target !== null,
+        suspended_state: first.target ? first.target.suspended : null,
+        min_capacity: first.target?.minCapacity ?? null,
+        max_capacity: first.target?.maxCapacity ?? null,
+        desired_instance_count: capacity.desired,
+    };
+    if (onEndpoint)
+        log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+    if (leftover)
+        log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
     const journal = {
         schema_version: 1,
         kind: 'thaw-journal',
@@ -98416,19 +98684,35 @@ async function freezeEndpoint(options) {
         variant,
         region,
         resource_id: resourceId,
-        scalable_target_registered: target !== null,
-        suspended_state: target ? target.suspended : null,
-        min_capacity: target?.minCapacity ?? null,
-        max_capacity: target?.maxCapacity ?? null,
-        desired_instance_count: capacity.desired,
+        scalable_target_registered: original.scalable_target_registered,
+        suspended_state: original.suspended_state,
+        min_capacity: original.min_capacity,
+        max_capacity: original.max_capacity,
+        desired_instance_count: original.desired_instance_count,
         started_at: new Date().toISOString(),
         pid: process.pid,
         hostname: hostname(),
         command: options.commandLine,
-        run_id: options.runId ?? null,
+        run_id: runId,
     };
-    const journalFile = writeThawJournal(journal, options.stateDir);
+    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+    writeThawJournal(journal, options.stateDir);
     log(`freeze: journal written to ${journalFile}`);
+    try {
+        await adapters.addEndpointTags(journalTags(journal), call);
+        const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+        if (back?.run_id !== runId) {
+            throw new UsageError(`endpoint ${endpoint}: another run wrote its thaw journal over this one${back ? ` (${describeJournalOwner(back)})` : ''}: two freezes started at once. Nothing was changed by this run; let the other finish (or \`${thaw}\` if it is gone), then measure again.`);
+        }
+    }
+    catch (e) {
+        // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
+        deleteThawJournal(endpoint, options.stateDir, runId);
+        if (e instanceof UsageError)
+            throw e;
+        throw new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e });
+    }
+    log(`freeze: journal written to endpoint ${endpoint}'s tags`);
     let restored = null;
     const restore = () => {
         restored ??= restoreFromJournal(journal, adapters, {
@@ -98437,6 +98721,7 @@ async function freezeEndpoint(options) {
         });
         return restored;
     };
+    const target = first.target;
     try {
         if (target) {
             await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
@@ -98560,7 +98845,7 @@ function formatRungLine(s) {
     return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
-function createProgressRenderer(out, env = process.env) {
+function progress_createProgressRenderer(out, env = process.env) {
     const actions = env.GITHUB_ACTIONS === 'true';
     const live = Boolean(out.isTTY) && !actions;
     let liveShown = false;
@@ -98627,11 +98912,18 @@ function resolveDeps(deps = {}) {
 
 ;// CONCATENATED MODULE: ./src/commands/thaw.ts
 /**
- * `scalegate thaw`: undo a freeze. With a thaw journal, restore exactly what it captured (desired
- * count, suspension flags) and delete it; without one, clear every suspension flag of the
- * variant's scalable target. Idempotent and safe at any time: running it twice, or on an endpoint
- * that was never frozen, changes nothing that is already right.
+ * `scalegate thaw`: undo a freeze, restoring only what a thaw journal recorded.
+ *
+ * The journal a freeze writes travels with the endpoint (its tags) as well as on the machine that
+ * froze it, and the tags are written before anything changes and removed only after everything is
+ * restored. So the endpoint's journal is the one that counts: restored exactly (desired count,
+ * suspension flags), then removed. A local journal the endpoint does not carry recorded a freeze
+ * that changed nothing (it stopped before tagging) or that was already restored elsewhere: it is
+ * removed and nothing changes. With no journal at all, thaw reports the target's suspension flags
+ * and changes nothing: flags an operator set on purpose stay set, unless `clearSuspension`.
+ * Running it again changes nothing.
  */
+
 
 
 
@@ -98649,30 +98941,58 @@ function processAlive(pid) {
         return e.code === 'EPERM';
     }
 }
+const flagsText = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
 async function runThaw(input, deps) {
-    const { endpoint, variant } = input;
+    const endpoint = safe_checkAwsName(input.endpoint, 'endpoint', '--endpoint');
+    const variant = safe_checkAwsName(input.variant, 'variant', '--variant');
     const { log, signal } = resolveDeps(deps);
     const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
     if (!adapters)
         throw new Error('thaw needs AWS clients (or freeze adapters)');
-    const journal = journal_readThawJournal(endpoint, input.stateDir);
-    const journalFile = journal ? journal_thawJournalPath(endpoint, input.stateDir) : null;
+    const resourceId = scaling_variantResourceId(endpoint, variant);
+    const file = journal_thawJournalPath(endpoint, input.stateDir);
     const actions = [];
     const errors = [];
+    const ours = (j) => j !== null && (input.runId === undefined || j.run_id === input.runId);
+    let local = input.localJournal === false ? null : journal_readThawJournal(endpoint, input.stateDir);
+    if (local && !ours(local)) {
+        actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
+        local = null;
+    }
+    if (local && local.variant !== variant) {
+        throw errors_usage `${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
+    }
+    const onEndpoint = journal_journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw errors_usage `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
+    }
+    let journal = null;
+    let source = null;
+    if (onEndpoint && ours(onEndpoint)) {
+        journal = onEndpoint;
+        source = `the journal on endpoint ${endpoint}`;
+    }
+    else if (onEndpoint) {
+        actions.push(`endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
+    }
+    if (local && (!journal || local.run_id !== journal.run_id)) {
+        // Tags are written before anything changes and removed only once all is restored: a local
+        // journal the endpoint does not carry has nothing left to restore.
+        journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
+        actions.push(`local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
+    }
     let journalDeleted = false;
     if (journal) {
-        if (journal.variant !== variant) {
-            throw errors_usage `${journalFile}: the journal is for variant ${journal.variant}, not ${variant}; pass the model or endpoint it names.`;
-        }
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
         if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-            throw errors_usage `${journalFile}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
+            throw errors_usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
         }
+        const recorded = journal;
         // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
         // cannot change until it is InService.
         await wait_waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
             const capacity = await adapters.describeVariantCapacity();
-            return capacity.endpointStatus === 'Updating' && capacity.desired !== journal.desired_instance_count
+            return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
                 ? undefined
                 : capacity;
         }, {
@@ -98685,7 +99005,7 @@ async function runThaw(input, deps) {
             stateDir: input.stateDir,
             deadlineMs: input.callTimeoutMs ?? 15_000,
         });
-        actions.push(`journal ${journalFile} (pid ${journal.pid}, started ${journal.started_at}, \`${journal.command}\`)`);
+        actions.push(`${source}: ${describeJournalOwner(journal)}`);
         actions.push(...result.actions);
         errors.push(...result.errors);
         journalDeleted = result.journalDeleted;
@@ -98693,30 +99013,26 @@ async function runThaw(input, deps) {
             actions.push('journal deleted');
     }
     else {
-        const resourceId = scaling_variantResourceId(endpoint, variant);
         const target = await adapters.describeScalableTarget(resourceId);
         if (!target) {
             actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
         }
+        else if (!anySuspended(target.suspended)) {
+            actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
+        }
+        else if (input.clearSuspension) {
+            await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+            actions.push(`no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
+        }
         else {
-            const s = target.suspended;
-            if (s.dynamic_scaling_in_suspended ||
-                s.dynamic_scaling_out_suspended ||
-                s.scheduled_scaling_suspended) {
-                await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
-                actions.push(`no thaw journal: cleared suspension flags on ${resourceId} (were in=${s.dynamic_scaling_in_suspended}, ` +
-                    `out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended})`);
-            }
-            else {
-                actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
-            }
+            actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
         }
     }
     const artifact = {
         kind: 'thaw',
         endpoint,
         variant,
-        journal_file: journalFile,
+        journal_file: journal && local && local.run_id === journal.run_id ? file : null,
         journal,
         actions,
         errors,
@@ -98736,7 +99052,7 @@ async function runThaw(input, deps) {
 
 
 
-const CONFIG_FILE = 'scalegate.config.json';
+const config_CONFIG_FILE = 'scalegate.config.json';
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
     peak_rps: boundedNumber(0, LIMITS.rps, 'peak_rps').positive().optional(),
@@ -98850,14 +99166,14 @@ function readConfigFile(file) {
     catch (e) {
         const missing = e.code === 'ENOENT';
         throw missing
-            ? usage `${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+            ? usage `${file}: no such config file. Create ${config_CONFIG_FILE} (see README) or name another with ${opt('config')}.`
             : usage `${file}: cannot read (${e.message}).`;
     }
     return parseConfig(text, file);
 }
 /** The model a command acts on, from the config file (flags and inputs override the config). */
 function loadModelContext(selection, env = process.env) {
-    const configFile = selection.configFile ?? CONFIG_FILE;
+    const configFile = selection.configFile ?? config_CONFIG_FILE;
     const config = readConfigFile(configFile);
     const [modelName, model] = modelFromConfig(config, selection.modelName, configFile);
     return {
@@ -98869,6 +99185,63 @@ function loadModelContext(selection, env = process.env) {
         variant: model.variant,
         // Given first; then the standard SDK environment (so AWS_REGION=local reaches the emulator); then config.
         region: selection.region ?? env.AWS_REGION ?? model.region,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/model/direct-target.ts
+/**
+ * A container measured directly (`qmax --target URL`) when the config names no model for it: the
+ * neutral model its measurement is recorded under.
+ */
+
+
+
+/** The instance type and image digest a direct measurement with no model records: nothing is claimed. */
+const DIRECT_TARGET_INSTANCE_TYPE = 'ml.unknown.direct';
+const DIRECT_TARGET_IMAGE_DIGEST = 'unknown';
+/**
+ * The model a container measured directly (`qmax --target URL`) is recorded under when the config
+ * names none for it (it declares several, or there is no config): a neutral name from the target
+ * (`direct-<host>-<port>`), and nothing of any configured model claimed: instance type
+ * `ml.unknown.direct`, image digest `unknown`, region `local`. The SLO must be given.
+ */
+function directTargetContext(target, sloMs) {
+    let url;
+    try {
+        url = new URL(target);
+    }
+    catch {
+        throw usage `${opt('target', target)}: not a URL; give the container as http://HOST:PORT.`;
+    }
+    if (sloMs === undefined) {
+        throw usage `${opt('target')} without ${opt('model')}: no model of the config gives the SLO; state it with ${opt('slo-ms')}.`;
+    }
+    const host = url.hostname
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'host';
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const modelName = `direct-${host}-${port}`.slice(0, 51).replace(/-+$/, '');
+    const model = {
+        endpoint: modelName,
+        variant: 'AllTraffic',
+        region: LOCAL_REGION,
+        instance_type: DIRECT_TARGET_INSTANCE_TYPE,
+        container_env: {},
+        slo_ms: sloMs,
+        surge_ratio: 1,
+        min_instances_floor: 1,
+        invocation_ceiling_s: 60,
+    };
+    return {
+        config: { models: {} },
+        configFile: CONFIG_FILE,
+        modelName,
+        model,
+        endpoint: modelName,
+        variant: model.variant,
+        region: LOCAL_REGION,
+        imageDigest: DIRECT_TARGET_IMAGE_DIGEST,
     };
 }
 
@@ -98942,11 +99315,6 @@ const openLoopHistogramsSchema = object({
     shards: array(shardSchema).min(1),
     windows: array(openLoopWindowSchema),
 });
-
-;// CONCATENATED MODULE: ./src/model/ids.ts
-
-/** 12 hex characters, like the legacy run ids: unique per run, short enough to quote. */
-const newRunId = () => randomBytes(6).toString('hex');
 
 ;// CONCATENATED MODULE: ./src/model/plan-inputs.ts
 /**
@@ -99033,21 +99401,114 @@ function findPlanMeasurements(plan, artifactsDir) {
 
 
 
+
+;// CONCATENATED MODULE: ./src/action/log.ts
+/**
+ * What the action prints to the step's log, made inert: the runner reads workflow commands from
+ * the log (`::add-mask::`, `::error::`, `::stop-commands::` at the start of a line, and the older
+ * `##[command]` form anywhere in one), and reports carry text from files a pull request can
+ * write (artifact ids, file names, journal command lines). Any text that contains `::` or `##[`
+ * is printed between `::stop-commands::<token>` and `::<token>::` with a fresh random token, so
+ * the runner processes no command inside it; other text is printed as it is. Annotations
+ * (`core.error`, `core.warning`, `core.notice`) escape their own text and stay as they are.
+ */
+
+
+
+const COMMAND_LIKE = /::|##\[/;
+/** The lines to print for `text`: itself, or itself fenced off from the runner's command parser. */
+function inertLines(text, token = (0,external_node_crypto_.randomBytes)(16).toString('hex')) {
+    if (!COMMAND_LIKE.test(text))
+        return [text];
+    return [`::stop-commands::${token}`, text, `::${token}::`];
+}
+/** core.info for text that may carry anything (a report, a file name, a journal's command). */
+function info(text) {
+    for (const line of inertLines(text))
+        lib_core/* info */.pq(line);
+}
+/**
+ * The commands' progress in the step's log: the ladder's own `::group::` lines stay commands,
+ * every log line a command emits (which may quote a file, an ARN, a journal) is printed inert.
+ */
+function actionProgress(out = process.stdout, env = process.env) {
+    const render = createProgressRenderer(out, env);
+    return (event) => {
+        if (event.type === 'log') {
+            for (const line of inertLines(event.line))
+                out.write(`${line}\n`);
+            return;
+        }
+        render(event);
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/state.ts
-/** State the main step saves for the post step (`STATE_<name>`): which command ran, and where journals live. */
+/**
+ * State the main step saves for the post step (`STATE_<name>`): which command ran, where journals
+ * live, and the thaw journals this step wrote (so the post restores those and nothing else).
+ */
+
+
+
 const STATE_COMMAND = 'command';
 const STATE_DIR = 'state-dir';
+const STATE_JOURNALS = 'journals';
 /** The environment variable the runner gives the post step for a saved state `name`. */
 const stateVariable = (name) => `STATE_${name}`;
+/** One thaw journal this step wrote: where, whose (its run id), and of which endpoint. */
+const journalStateSchema = object({
+    file: safeString.min(1),
+    run_id: safeString.min(1).max(200),
+    endpoint: endpointNameSchema,
+    variant: variantNameSchema,
+    region: regionSchema,
+})
+    .strict();
+/**
+ * Records the journals this step writes, as each is about to be written (before anything on the
+ * endpoint changes), so a step killed at any later point leaves its post step the list.
+ */
+function journalRecorder() {
+    const written = [];
+    return (entry) => {
+        written.push({
+            file: entry.file,
+            run_id: entry.runId,
+            endpoint: entry.endpoint,
+            variant: entry.variant,
+            region: entry.region,
+        });
+        core.saveState(STATE_JOURNALS, JSON.stringify(written));
+    };
+}
+/** The journals the main step recorded (none when it recorded none); a malformed list is refused whole. */
+function readJournalState(raw) {
+    if (!raw)
+        return [];
+    let json;
+    try {
+        json = JSON.parse(raw);
+    }
+    catch {
+        throw new Error(`the saved ${STATE_JOURNALS} state is not JSON`);
+    }
+    return array(journalStateSchema).parse(json);
+}
 
 ;// CONCATENATED MODULE: ./src/action/thaw-step.ts
 /**
- * The post step: after the job (also when a step failed or the run was cancelled), put back
- * whatever a qmax or ttotal step of this action left frozen. The thaw journal, written before
- * anything was changed and deleted once everything was restored, says what; no journal, nothing
- * to do. Only steps that freeze (qmax, ttotal) thaw in their post: a plan step's post never
- * touches AWS. The restore itself is `scalegate thaw`'s (runThaw), journal by journal.
+ * The post step: after the job (also when a step failed or the run was cancelled), put back what
+ * this step's qmax or ttotal froze and did not restore. It restores only the journals this step
+ * wrote, as the main step recorded them in its state before writing each (endpoint, variant,
+ * region and run id): never a journal file found in the workspace, which a pull request can
+ * commit. The resource id is rebuilt from the endpoint and variant; a journal file tracked by git
+ * is not read (only the endpoint's own copy of this run's journal counts then). The restore
+ * itself is `scalegate thaw`'s (runThaw), limited to this run's journal.
  */
+
+
+
 
 
 
@@ -99067,44 +99528,71 @@ async function endpointGone(clients, endpoint, variant) {
         return err.name === 'ValidationException' && /could not find endpoint/i.test(err.message ?? '');
     }
 }
+/** Whether git tracks `file` (committed or staged): such a file came with the checkout, not from this step. */
+function trackedByGit(file) {
+    try {
+        (0,external_node_child_process_.execFileSync)('git', ['ls-files', '--error-unmatch', '--', file], { stdio: 'ignore' });
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+async function restoreOne(entry, command, dir) {
+    const tracked = trackedByGit(entry.file);
+    if (tracked) {
+        info(`post: ${entry.file} is tracked by git (it came with the checkout, not from this step): not read; only the endpoint's copy of run ${entry.run_id}'s journal counts`);
+    }
+    return withAwsClients({ region: entry.region }, async (clients) => {
+        if (await endpointGone(clients, entry.endpoint, entry.variant)) {
+            // e.g. the calibration endpoint, torn down by an earlier `if: always()` step of the job.
+            if (!tracked)
+                journal_deleteThawJournal(entry.endpoint, dir, entry.run_id);
+            lib_core/* notice */.lm(`scalegate: ${entry.endpoint} no longer exists (torn down): nothing to restore; its thaw journal was removed.`);
+            return 0;
+        }
+        // The main step's process has ended (the post runs after it): its pid in the journal is
+        // stale, so `force` (thaw "under" a live run) cannot interfere with anything.
+        const result = await runThaw({
+            endpoint: entry.endpoint,
+            variant: entry.variant,
+            stateDir: dir,
+            force: true,
+            runId: entry.run_id,
+            localJournal: !tracked,
+        }, { clients });
+        info(result.report);
+        if (result.exitCode !== 0) {
+            lib_core/* error */.z3(`post: ${entry.endpoint} is not fully restored; its journal is kept (on the endpoint). Run \`scalegate thaw --endpoint ${entry.endpoint}\` with AWS credentials.`);
+            return 1;
+        }
+        if (result.artifact?.journal) {
+            lib_core/* notice */.lm(`scalegate restored ${entry.endpoint}'s scaling after an interrupted ${command} step.`);
+        }
+        return 0;
+    });
+}
 async function runPost(env) {
     const command = env[stateVariable(STATE_COMMAND)] ?? '';
     if (!FREEZING_COMMANDS.has(command)) {
-        lib_core/* info */.pq(`post: the ${command || 'main'} step freezes nothing: nothing to thaw`);
+        info(`post: the ${command || 'main'} step freezes nothing: nothing to thaw`);
         return 0;
     }
-    const dir = env[stateVariable(STATE_DIR)] || stateDir(env);
-    const journals = listThawJournals(dir);
-    if (journals.length === 0) {
-        lib_core/* info */.pq(`post: no thaw journal in ${dir}: nothing was left frozen`);
+    const entries = readJournalState(env[stateVariable(STATE_JOURNALS)]);
+    if (entries.length === 0) {
+        info(`post: this ${command} step wrote no thaw journal: nothing to thaw`);
         return 0;
     }
     let failed = 0;
-    for (const { file, journal } of journals) {
-        lib_core/* info */.pq(`post: ${file}: ${journal.endpoint}/${journal.variant} (${journal.region}) was left frozen by \`${journal.command}\` (started ${journal.started_at}): restoring`);
+    for (const entry of entries) {
+        const dir = (0,external_node_path_.dirname)(entry.file);
+        info(`post: ${entry.endpoint}/${entry.variant} (${entry.region}), run ${entry.run_id} of this ${command} step: restoring what its journal recorded, if anything is left`);
         try {
-            failed += await withAwsClients({ region: journal.region }, async (clients) => {
-                if (await endpointGone(clients, journal.endpoint, journal.variant)) {
-                    // e.g. the calibration endpoint, torn down by an earlier `if: always()` step of the job.
-                    deleteThawJournal(journal.endpoint, dir);
-                    lib_core/* notice */.lm(`scalegate: ${journal.endpoint} no longer exists (torn down): nothing to restore; its thaw journal was removed.`);
-                    return 0;
-                }
-                // The main step's process has ended (the post runs after it): its pid in the journal is
-                // stale, so `force` (thaw "under" a live run) cannot interfere with anything.
-                const result = await runThaw({ endpoint: journal.endpoint, variant: journal.variant, stateDir: dir, force: true }, { clients });
-                lib_core/* info */.pq(result.report);
-                if (result.exitCode !== 0) {
-                    lib_core/* error */.z3(`post: ${journal.endpoint} is not fully restored; the journal ${file} is kept. Run \`scalegate thaw --endpoint ${journal.endpoint}\` with AWS credentials.`);
-                    return 1;
-                }
-                lib_core/* notice */.lm(`scalegate restored ${journal.endpoint}'s scaling after an interrupted ${command} step.`);
-                return 0;
-            });
+            failed += await restoreOne(entry, command, dir);
         }
         catch (e) {
             failed++;
-            lib_core/* error */.z3(`post: restoring ${journal.endpoint} failed: ${errors_isUsageError(e) ? e.messageFor('action') : String(e)}`);
+            lib_core/* error */.z3(`post: restoring ${entry.endpoint} failed: ${errors_isUsageError(e) ? e.messageFor('action') : String(e)}`);
         }
     }
     return failed > 0 ? 1 : 0;

@@ -24,7 +24,7 @@ function register(program: Command, action: 'deploy' | 'destroy'): void {
     )
     .description(
       action === 'deploy'
-        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made). Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
+        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration deploys the fixed-capacity `<endpoint>-calibration` copy instead (ungated: it is where the measurement is made); --calibration --with-plan [file] deploys that copy with the policy of the plan through the production constructs (gated on the checks of the plan), where the plan is validated and drilled before a release. Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
         : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration endpoint. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.',
     );
   addOptions(command, DEPLOY_OPTIONS);

@@ -59,7 +59,8 @@ export class EndpointObservability extends Construct {
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Service time: FirstChunkLatency p95 (ms, no queueing) vs the alarm; ModelLatency p95 (us, with queueing)',
+        title:
+          'Service time: FirstChunkLatency p95 (ms, no queueing) vs the alarm; ModelLatency p95 (us, with queueing)',
         left: [
           new cloudwatch.Metric({
             namespace: SERVICE_METRICS.namespace,

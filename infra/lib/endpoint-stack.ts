@@ -184,13 +184,17 @@ export class EndpointStack extends Stack {
       // Registered so that freeze (suspend) and forced scale-out behave as on the real endpoint;
       // no policies: nothing scales it but the measurement itself. At EndpointAutoscaling's path,
       // so that a deploy with the plan updates this very target.
-      const scalable = new appscaling.CfnScalableTarget(new Construct(this, 'Autoscaling'), 'ScalableTarget', {
-        serviceNamespace: 'sagemaker',
-        resourceId: scalableResourceId(this.endpointName, model.variant),
-        scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-        minCapacity: 1,
-        maxCapacity: 2,
-      });
+      const scalable = new appscaling.CfnScalableTarget(
+        new Construct(this, 'Autoscaling'),
+        'ScalableTarget',
+        {
+          serviceNamespace: 'sagemaker',
+          resourceId: scalableResourceId(this.endpointName, model.variant),
+          scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+          minCapacity: 1,
+          maxCapacity: 2,
+        },
+      );
       scalable.node.addDependency(this.endpoint);
     }
 

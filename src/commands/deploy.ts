@@ -14,7 +14,14 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_ARTIFACTS_DIR, type ModelConfig, opt, planFileName, UsageError, usage } from '../model/index.js';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  type ModelConfig,
+  opt,
+  planFileName,
+  UsageError,
+  usage,
+} from '../model/index.js';
 import type { DeployReport } from '../model/reports.js';
 import { calibrationEndpointName, stackNames } from '../plan/policy-shape.js';
 import { deployHeadline, renderDeployDryRun, renderDeployRun } from '../report/deploy-text.js';

@@ -3,6 +3,7 @@
 // emulated device alike; the local SageMaker's EMF reader (what CloudWatch Logs does) reads it
 // back. The service-time alarm depends on both ends agreeing.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { mulberry32 } from '../../infra/container/src/device.js';
 import {
   bucketOf,
   bucketValue,
@@ -12,7 +13,6 @@ import {
 } from '../../infra/container/src/service-metrics.js';
 import { type EmfDatum, extractEmf } from '../../src/local/emf.js';
 import { SERVICE_METRICS } from '../../src/plan/policy-shape.js';
-import { mulberry32 } from '../../infra/container/src/device.js';
 import { ensureContainerBuilt, invoke, killAll, newAgent, startContainer } from './harness.js';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog while the band plays on.';
@@ -35,7 +35,11 @@ describe('the EMF documents (pure)', () => {
   test('is the metric the service-time alarm watches (namespace, name, unit, dimensions)', () => {
     expect(SERVICE_METRIC.namespace).toBe(SERVICE_METRICS.namespace);
     expect(SERVICE_METRIC.name).toBe(SERVICE_METRICS.metricName);
-    const [line] = emfLines(TARGET, 1_000, new Map([[bucketOf(12), { count: 1, sum: 12, min: 12, max: 12 }]]));
+    const [line] = emfLines(
+      TARGET,
+      1_000,
+      new Map([[bucketOf(12), { count: 1, sum: 12, min: 12, max: 12 }]]),
+    );
     const [datum] = extractEmf(line as string, 0);
     expect(datum).toMatchObject({
       namespace: SERVICE_METRICS.namespace,
@@ -56,7 +60,12 @@ describe('the EMF documents (pure)', () => {
     for (const v of values) expect(Math.abs(bucketValue(bucketOf(v)) / v - 1)).toBeLessThan(0.0101);
     const printed: string[] = [];
     let now = 10_000;
-    const metrics = new ServiceTimeMetrics(TARGET, 10_000, (l) => printed.push(l), () => now);
+    const metrics = new ServiceTimeMetrics(
+      TARGET,
+      10_000,
+      (l) => printed.push(l),
+      () => now,
+    );
     for (const v of values) metrics.record(v);
     now = 20_000;
     metrics.flush();
@@ -78,7 +87,12 @@ describe('the EMF documents (pure)', () => {
   test('prints a window only once it has ended, under its start time, and everything left at close', () => {
     const printed: string[] = [];
     let now = 10_500;
-    const metrics = new ServiceTimeMetrics(TARGET, 10_000, (l) => printed.push(l), () => now);
+    const metrics = new ServiceTimeMetrics(
+      TARGET,
+      10_000,
+      (l) => printed.push(l),
+      () => now,
+    );
     metrics.record(5);
     now = 19_999;
     metrics.flush();

@@ -186,7 +186,10 @@ export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =
   });
 
 /** A clean validate of `plan` (its policy deployed on the calibration endpoint and read back equal). */
-export function cleanValidate(plan: PlanArtifact, overrides: Partial<ValidateArtifact> = {}): ValidateArtifact {
+export function cleanValidate(
+  plan: PlanArtifact,
+  overrides: Partial<ValidateArtifact> = {},
+): ValidateArtifact {
   return {
     schema_version: 1,
     kind: 'validate',
@@ -196,7 +199,11 @@ export function cleanValidate(plan: PlanArtifact, overrides: Partial<ValidateArt
     run_id: 'validate00001',
     checked_at: '2026-08-21T12:00:00.000Z',
     verdict: 'clean',
-    plan: { file: `artifacts/plan-${plan.model_name}.json`, run_id: plan.run_id, fingerprint: plan.fingerprint },
+    plan: {
+      file: `artifacts/plan-${plan.model_name}.json`,
+      run_id: plan.run_id,
+      fingerprint: plan.fingerprint,
+    },
     rows: [{ parameter: 'scale_out.target_value', expected: 37.5, deployed: 37.5, verdict: 'match' }],
     ...overrides,
   };

@@ -49,7 +49,11 @@ export interface ServiceMetricsTarget {
 const round = (v: number, digits: number): number => Number(v.toPrecision(digits));
 
 /** The EMF documents (one JSON line each) of one window's buckets. */
-export function emfLines(target: ServiceMetricsTarget, windowStartMs: number, buckets: Map<number, Bucket>): string[] {
+export function emfLines(
+  target: ServiceMetricsTarget,
+  windowStartMs: number,
+  buckets: Map<number, Bucket>,
+): string[] {
   const ordered = [...buckets.entries()].sort((a, b) => a[0] - b[0]);
   const lines: string[] = [];
   for (let i = 0; i < ordered.length; i += MAX_VALUES) {

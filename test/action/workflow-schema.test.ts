@@ -319,10 +319,12 @@ describe('calibration ends with the plan deployed and proven; a release validate
       plan: planPath,
       commit: 'false',
     });
+    // No push from the measuring job (no write token): the commit job commits the uploaded drill.
     expect(steps[drill]?.with).toEqual({
       model: expr('matrix.model'),
       plan: planPath,
       endpoint: expr('env.CALIBRATION_ENDPOINT'),
+      commit: 'false',
     });
     expect(steps[teardown]?.if).toBe('always()');
   });

@@ -78,6 +78,22 @@ async function deployModelEnvironment(
   const { clock, signal, log } = resolveDeps(deps);
   const sagemaker = deps.clients.sagemaker;
   const call = signal ? { abortSignal: signal } : {};
+  const timeoutS = input.updateTimeoutS ?? 1800;
+  const waitOptions = {
+    interval: input.pollIntervalMs ?? 1000,
+    deadline: Date.now() + timeoutS * 1000,
+    ...(signal ? { signal } : {}),
+    log,
+  };
+  // One change at a time, as on AWS: a capacity change still under way is let finish first.
+  await waitUntil(
+    `endpoint ${input.endpoint} to finish its current change`,
+    async () => {
+      const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
+      return d.status === 'Updating' || d.status === 'Creating' ? undefined : d;
+    },
+    waitOptions,
+  );
   const stamp = `${clock().getTime().toString(36)}${randomBytes(2).toString('hex')}`;
   const base = input.endpoint.slice(0, 40).replace(/-+$/, '');
   const modelName = `${base}-model-${stamp}`;
@@ -100,19 +116,13 @@ async function deployModelEnvironment(
   );
   log(`UpdateEndpoint ${input.endpoint} -> ${endpointConfigName} (model ${modelName}, blue/green)`);
   await updateEndpoint(sagemaker, input.endpoint, endpointConfigName, true, call);
-  const timeoutS = input.updateTimeoutS ?? 1800;
   const settled = await waitUntil(
     `endpoint ${input.endpoint} to serve ${endpointConfigName}`,
     async () => {
       const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
       return d.status === 'Updating' ? undefined : d;
     },
-    {
-      interval: input.pollIntervalMs ?? 1000,
-      deadline: Date.now() + timeoutS * 1000,
-      ...(signal ? { signal } : {}),
-      log,
-    },
+    { ...waitOptions, deadline: Date.now() + timeoutS * 1000 },
   );
   if (!settled) {
     throw new Error(

@@ -78629,8 +78629,8 @@ const GATE_OPTIONS = {
 function registerGate(program) {
     const command = program
         .command('gate')
-        .summary('may the measured plan be deployed onto this image, instance type and region? (never touches AWS)')
-        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
+        .summary('may the measured, proven plan be deployed onto this image, instance type and region? (never touches AWS)')
+        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. A release also needs the plan proven: a committed clean validate of that very plan (validate-<model>.json naming its run id and fingerprint, from the calibration endpoint deployed with `scalegate deploy <model> --calibration --with-plan`) and, for a model with require_drill, a passing drill of it; each missing proof is refused with the commands that produce it. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
     addOptions(command, GATE_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
@@ -84503,6 +84503,18 @@ async function deployModelEnvironment(input, deps, deployed, env) {
     const { clock, signal, log } = resolveDeps(deps);
     const sagemaker = deps.clients.sagemaker;
     const call = signal ? { abortSignal: signal } : {};
+    const timeoutS = input.updateTimeoutS ?? 1800;
+    const waitOptions = {
+        interval: input.pollIntervalMs ?? 1000,
+        deadline: Date.now() + timeoutS * 1000,
+        ...(signal ? { signal } : {}),
+        log,
+    };
+    // One change at a time, as on AWS: a capacity change still under way is let finish first.
+    await waitUntil(`endpoint ${input.endpoint} to finish its current change`, async () => {
+        const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
+        return d.status === 'Updating' || d.status === 'Creating' ? undefined : d;
+    }, waitOptions);
     const stamp = `${clock().getTime().toString(36)}${(0,external_node_crypto_.randomBytes)(2).toString('hex')}`;
     const base = input.endpoint.slice(0, 40).replace(/-+$/, '');
     const modelName = `${base}-model-${stamp}`;
@@ -84516,16 +84528,10 @@ async function deployModelEnvironment(input, deps, deployed, env) {
     await createEndpointConfig(sagemaker, endpointConfigName, { ...deployed.variant, ModelName: modelName }, call);
     log(`UpdateEndpoint ${input.endpoint} -> ${endpointConfigName} (model ${modelName}, blue/green)`);
     await updateEndpoint(sagemaker, input.endpoint, endpointConfigName, true, call);
-    const timeoutS = input.updateTimeoutS ?? 1800;
     const settled = await waitUntil(`endpoint ${input.endpoint} to serve ${endpointConfigName}`, async () => {
         const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
         return d.status === 'Updating' ? undefined : d;
-    }, {
-        interval: input.pollIntervalMs ?? 1000,
-        deadline: Date.now() + timeoutS * 1000,
-        ...(signal ? { signal } : {}),
-        log,
-    });
+    }, { ...waitOptions, deadline: Date.now() + timeoutS * 1000 });
     if (!settled) {
         throw new Error(`endpoint ${input.endpoint} was still Updating to ${endpointConfigName} after ${timeoutS} s; see DescribeEndpoint`);
     }

@@ -12,6 +12,11 @@
  *   foundation, `<endpoint>-calibration`), in its calibration account/region, through the
  *   calibration bootstrap; no gate (the calibration endpoint produces the measurement) and no
  *   production stack at all (a pull request's code never synthesizes one).
+ * - `scalegate:withPlan=<file>` (with `scalegate:calibration`): the calibration endpoint gets that
+ *   plan's policy through the production constructs (autoscaling, observability, MAX_QUEUE_DEPTH,
+ *   fleet), after the gate's checks of the plan; its measurements are read from
+ *   `scalegate:artifactsDir` (default: the plan file's directory). Where the plan is validated
+ *   and drilled before a release.
  * - `scalegate:ciAccess=<owner>/<repo>`: only the CI-access stack(s) (GitHub OIDC roles, the
  *   calibration execution policy and boundary); see ci-access-stack.ts for its other keys.
  * - `scalegate:config=<file>`: the config (default `<repo>/scalegate.config.json`).
@@ -47,6 +52,7 @@ export const CONTEXT = {
   model: 'scalegate:model',
   allowUnmeasured: 'scalegate:allowUnmeasured',
   calibration: 'scalegate:calibration',
+  withPlan: 'scalegate:withPlan',
   config: 'scalegate:config',
   artifactsDir: 'scalegate:artifactsDir',
 } as const;
@@ -123,7 +129,8 @@ function checkModelNames(config: ScalegateConfig, names: string[], key: string, 
 export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): ModelStacks[] {
   const repoRoot = options.repoRoot ?? REPO_ROOT;
   const configFile = resolve(repoRoot, contextString(app, CONTEXT.config) ?? CONFIG_FILE);
-  const artifactsDir = resolve(repoRoot, contextString(app, CONTEXT.artifactsDir) ?? DEFAULT_ARTIFACTS_DIR);
+  const artifactsDirGiven = contextString(app, CONTEXT.artifactsDir);
+  const artifactsDir = resolve(repoRoot, artifactsDirGiven ?? DEFAULT_ARTIFACTS_DIR);
   const config = readAppConfig(configFile);
   const only = contextString(app, CONTEXT.model);
   const calibrationModel = contextString(app, CONTEXT.calibration);
@@ -131,6 +138,18 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
   if (only) checkModelNames(config, [only], CONTEXT.model, configFile);
   if (calibrationModel) checkModelNames(config, [calibrationModel], CONTEXT.calibration, configFile);
   checkModelNames(config, allowUnmeasured, CONTEXT.allowUnmeasured, configFile);
+  const withPlanFile = contextString(app, CONTEXT.withPlan);
+  if (withPlanFile && !calibrationModel) {
+    throw new UsageError(
+      `-c ${CONTEXT.withPlan}=${withPlanFile} deploys a plan to a calibration endpoint: give -c ${CONTEXT.calibration}=<model> too (production always deploys artifacts/plan-<model>.json, gated).`,
+    );
+  }
+  const withPlan = withPlanFile
+    ? {
+        planFile: resolve(repoRoot, withPlanFile),
+        artifactsDir: artifactsDirGiven ? artifactsDir : dirname(resolve(repoRoot, withPlanFile)),
+      }
+    : undefined;
   if (only && calibrationModel && only !== calibrationModel) {
     throw new UsageError(
       `-c ${CONTEXT.model}=${only} and -c ${CONTEXT.calibration}=${calibrationModel} name different models; give one.`,
@@ -167,8 +186,10 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
         repoRoot,
         executionRole: calibrationFoundation.executionRole,
         stackName: names.calibration,
-        mode: { kind: 'calibration' },
-        description: `scalegate ${modelName}: calibration endpoint (measured, never scaled; calibration-owned)`,
+        mode: withPlan ? { kind: 'calibration', withPlan } : { kind: 'calibration' },
+        description: withPlan
+          ? `scalegate ${modelName}: calibration endpoint with its plan's policy (validated and drilled here; calibration-owned)`
+          : `scalegate ${modelName}: calibration endpoint (measured, never scaled; calibration-owned)`,
       });
       calibration.addStackDependency(calibrationFoundation);
       built.push({

@@ -17,7 +17,9 @@
  *   calibration permissions boundary (`scalegate-calibration-boundary`): `*-calibration`
  *   endpoints, models and endpoint configs tagged as calibration's, on the configured instance
  *   types; roles only under `/scalegate-calibration/` and only with the boundary; scalable targets
- *   only of the sagemaker namespace, tagged. Bootstrap with (see docs/security.md):
+ *   only of the sagemaker namespace, tagged, and their scaling policies; alarms and dashboards
+ *   named for the calibration endpoints only (a plan's policy deployed there with `--with-plan`,
+ *   to validate and drill it). Bootstrap with (see docs/security.md):
  *   `cdk bootstrap aws://ACCOUNT/REGION --qualifier sgcal --toolkit-stack-name
  *   CDKToolkit-scalegate-calibration --cloudformation-execution-policies
  *   arn:aws:iam::ACCOUNT:policy/scalegate-calibration-cfn-execution`
@@ -472,9 +474,37 @@ export class CiAccessStack extends Stack {
         }),
         new iam.PolicyStatement({
           sid: 'ReadScalableTargets',
-          actions: ['application-autoscaling:DescribeScalableTargets'],
+          actions: [
+            'application-autoscaling:DescribeScalableTargets',
+            'application-autoscaling:DescribeScalingPolicies',
+          ],
           resources: ['*'],
           conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
+        }),
+        // `--with-plan`: the plan's policy on the calibration endpoint (where it is validated and
+        // drilled), through the same constructs as production, and nowhere else.
+        new iam.PolicyStatement({
+          sid: 'ScalingPoliciesOnlyOnTaggedCalibrationTargets',
+          actions: [
+            'application-autoscaling:PutScalingPolicy',
+            'application-autoscaling:DeleteScalingPolicy',
+          ],
+          resources: targets,
+          conditions: { StringEquals: { ...sagemakerScaling, ...tagged } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'AlarmsOnlyOfTheCalibrationEndpoints',
+          actions: ['cloudwatch:PutMetricAlarm', 'cloudwatch:DeleteAlarms', 'cloudwatch:DescribeAlarms'],
+          resources: endpoints.map((e) =>
+            this.arn('cloudwatch', e.region, `alarm:scalegate-${e.endpoint}-*`),
+          ),
+        }),
+        new iam.PolicyStatement({
+          sid: 'DashboardsOnlyOfTheCalibrationEndpoints',
+          actions: ['cloudwatch:PutDashboard', 'cloudwatch:DeleteDashboards', 'cloudwatch:GetDashboard'],
+          resources: endpoints.map(
+            (e) => `arn:${Aws.PARTITION}:cloudwatch::${this.account}:dashboard/scalegate-${e.endpoint}-*`,
+          ),
         }),
         new iam.PolicyStatement({
           sid: 'TheScalingServiceLinkedRole',

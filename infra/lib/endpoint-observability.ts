@@ -1,12 +1,14 @@
 /**
  * EndpointObservability: the dashboard and the alarms of DESIGN.md's policy shape (5XX, queue
  * saturation, concurrency above target, service time), all from the same PolicyShape the
- * autoscaling construct deploys.
+ * autoscaling construct deploys. The service-time alarm watches the container's own
+ * FirstChunkLatency (dequeue to first audio byte, published as embedded metric format), not
+ * ModelLatency, which includes the container's queue and so rises with load at the target.
  */
 import { Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import type { PolicyShape } from '../../src/plan/policy-shape.js';
+import { type PolicyShape, SERVICE_METRICS } from '../../src/plan/policy-shape.js';
 import { alarmFromShape, metricOf } from './alarm.js';
 
 export interface EndpointObservabilityProps {
@@ -57,10 +59,21 @@ export class EndpointObservability extends Construct {
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'ModelLatency p95 (us) vs measured service time',
-        left: [sageMaker('ModelLatency', 'p95', 'ModelLatency p95')],
+        title:
+          'Service time: FirstChunkLatency p95 (ms, no queueing) vs the alarm; ModelLatency p95 (us, with queueing)',
+        left: [
+          new cloudwatch.Metric({
+            namespace: SERVICE_METRICS.namespace,
+            metricName: SERVICE_METRICS.metricName,
+            dimensionsMap: dims,
+            statistic: 'p95',
+            period: Duration.minutes(1),
+            label: 'FirstChunkLatency p95 (ms)',
+          }),
+        ],
+        right: [sageMaker('ModelLatency', 'p95', 'ModelLatency p95 (us)')],
         leftAnnotations: a.serviceTime
-          ? [{ value: a.serviceTime.threshold, label: 'TTFAB p95 at concurrency 1' }]
+          ? [{ value: a.serviceTime.threshold, label: 'alarm: TTFAB p95 at concurrency 1 (ms)' }]
           : [],
         width: 12,
       }),

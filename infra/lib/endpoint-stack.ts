@@ -15,12 +15,22 @@
  *   forced scale-out behave as on the real endpoint. No gate: it produces the measurement. It
  *   stands on the calibration foundation (its own execution role), is deployed through the
  *   calibration bootstrap, and every resource carries the calibration tag (see calibration.ts).
+ *   With a plan (`--with-plan`), the calibration endpoint gets the plan exactly as production
+ *   would, through the same constructs: the plan's fleet, EndpointAutoscaling,
+ *   EndpointObservability and MAX_QUEUE_DEPTH, after the gate's checks of the plan (the proofs a
+ *   release needs, a validate and a drill of it, are what this deploy produces, so not those).
+ *   Both scalable targets have the same logical id: re-deploying the endpoint with the plan
+ *   updates its target in place (a new one beside the old would be deregistered with the old).
+ *
+ * Every model gets SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME in its environment: the
+ * dimensions of the container's own service-time metric (SageMaker does not tell a container
+ * which endpoint it serves).
  */
 import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import type { ModelConfig, PlanArtifact } from '../../src/model/index.js';
 import type { GateResult } from '../../src/plan/gate.js';
 import {
@@ -29,6 +39,7 @@ import {
   type PolicyShape,
   type PolicyTarget,
   scalableResourceId,
+  serviceMetricsEnvironment,
 } from '../../src/plan/policy-shape.js';
 import { calibrationSynthesizer, tagCalibration } from './calibration.js';
 import { EndpointAutoscaling } from './endpoint-autoscaling.js';
@@ -45,7 +56,8 @@ export const CALIBRATION_MAX_QUEUE_DEPTH = '100000';
 
 export type EndpointMode =
   | { kind: 'production'; artifactsDir: string; allowUnmeasured: boolean }
-  | { kind: 'calibration' };
+  /** `withPlan`: the plan file to deploy and where its measurements are. */
+  | { kind: 'calibration'; withPlan?: { planFile: string; artifactsDir: string } };
 
 export interface EndpointStackProps extends StackProps {
   readonly modelName: string;
@@ -56,7 +68,8 @@ export interface EndpointStackProps extends StackProps {
   readonly mode: EndpointMode;
 }
 
-export type ScalingOutcome = 'measured' | 'unmeasured-fixed' | 'calibration';
+/** `calibration-measured`: the calibration endpoint with a plan's policy (`--with-plan`). */
+export type ScalingOutcome = 'measured' | 'unmeasured-fixed' | 'calibration' | 'calibration-measured';
 
 export class EndpointStack extends Stack {
   readonly endpointName: string;
@@ -80,7 +93,10 @@ export class EndpointStack extends Stack {
     this.imageDigest = image.digest;
 
     // The gate runs as soon as the digest of the image being deployed is known.
-    let environment: Record<string, string> = { ...model.container_env };
+    let environment: Record<string, string> = {
+      ...model.container_env,
+      ...serviceMetricsEnvironment(this.endpointName, model.variant),
+    };
     let instanceCount = 1;
     let plan: PlanArtifact | null = null;
     if (mode.kind === 'production') {
@@ -90,6 +106,7 @@ export class EndpointStack extends Stack {
         artifactsDir: mode.artifactsDir,
         deployImageDigest: image.digest,
         deployRegion: this.region,
+        requireProofs: true,
       });
       this.gate = gate.result;
       if (gate.plan) {
@@ -110,6 +127,27 @@ export class EndpointStack extends Stack {
           gate.result,
         );
       }
+    } else if (mode.withPlan) {
+      const gate = runSynthGate({
+        modelName,
+        model,
+        artifactsDir: mode.withPlan.artifactsDir,
+        planFile: mode.withPlan.planFile,
+        deployImageDigest: image.digest,
+        deployRegion: this.region,
+        requireProofs: false,
+      });
+      this.gate = gate.result;
+      if (!gate.plan) {
+        throw new GateRefusedError(
+          `${gate.message}\nThe calibration endpoint is deployed with a plan only when the plan passes the gate's checks for this image; deploy it without --with-plan to measure.`,
+          modelName,
+          gate.result,
+        );
+      }
+      plan = gate.plan;
+      this.scaling = 'calibration-measured';
+      instanceCount = plan.deployable.min_instances;
     } else {
       this.scaling = 'calibration';
       environment = {
@@ -144,14 +182,19 @@ export class EndpointStack extends Stack {
       new EndpointObservability(this, 'Observability', { shape: scaling.shape, region: this.region });
     } else if (calibration) {
       // Registered so that freeze (suspend) and forced scale-out behave as on the real endpoint;
-      // no policies: nothing scales it but the measurement itself.
-      const scalable = new appscaling.CfnScalableTarget(this, 'CalibrationScalableTarget', {
-        serviceNamespace: 'sagemaker',
-        resourceId: scalableResourceId(this.endpointName, model.variant),
-        scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
-        minCapacity: 1,
-        maxCapacity: 2,
-      });
+      // no policies: nothing scales it but the measurement itself. At EndpointAutoscaling's path,
+      // so that a deploy with the plan updates this very target.
+      const scalable = new appscaling.CfnScalableTarget(
+        new Construct(this, 'Autoscaling'),
+        'ScalableTarget',
+        {
+          serviceNamespace: 'sagemaker',
+          resourceId: scalableResourceId(this.endpointName, model.variant),
+          scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+          minCapacity: 1,
+          maxCapacity: 2,
+        },
+      );
       scalable.node.addDependency(this.endpoint);
     }
 

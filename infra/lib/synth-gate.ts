@@ -3,11 +3,14 @@
  * artifacts it names through the artifact module, run the same `evaluateGate` as `scalegate
  * gate` (which derives the plan again from those measurements), and refuse (throw) with every
  * failed check and its fix. Never looks for "some plan": the file name is fixed by the model name.
- * What is deployed is the re-derived plan, never the file's numbers.
+ * What is deployed is the re-derived plan, never the file's numbers. A production deploy also
+ * needs the plan's proofs beside it (its clean validate; a passing drill with require_drill); the
+ * calibration deploy of a plan (`--with-plan`), which produces them, is gated without.
  */
 import { join } from 'node:path';
 import {
   findPlanMeasurements,
+  findPlanProofs,
   isUsageError,
   type ModelConfig,
   type PlanArtifact,
@@ -34,6 +37,10 @@ export interface SynthGateInput {
   artifactsDir: string;
   deployImageDigest: string;
   deployRegion: string;
+  /** @default `<artifactsDir>/plan-<model>.json` */
+  planFile?: string;
+  /** Require the plan's validate (and drill) proofs: production yes, the calibration deploy of the plan no. */
+  requireProofs: boolean;
 }
 
 export interface SynthGateOutcome {
@@ -44,7 +51,7 @@ export interface SynthGateOutcome {
 }
 
 export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
-  const planFile = join(input.artifactsDir, planFileName(input.modelName));
+  const planFile = input.planFile ?? join(input.artifactsDir, planFileName(input.modelName));
   let plan: PlanArtifact | null = null;
   let planError: string | null = null;
   try {
@@ -62,6 +69,7 @@ export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
     measurements: plan ? findPlanMeasurements(plan, input.artifactsDir) : null,
     deployImageDigest: input.deployImageDigest,
     deployRegion: input.deployRegion,
+    proofs: plan && input.requireProofs ? findPlanProofs(plan, input.artifactsDir) : null,
   });
   return {
     planFile,

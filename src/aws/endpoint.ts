@@ -1,12 +1,17 @@
 /**
  * Thin adapters over SageMaker endpoint calls: describe a variant's capacity, set its desired
- * instance count, and read what is deployed (for the live fingerprint). No decisions here.
+ * instance count, read what is deployed (for the live fingerprint), and deploy a new model onto
+ * an endpoint (CreateModel, CreateEndpointConfig, UpdateEndpoint). No decisions here.
  */
 import {
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   DescribeModelCommand,
+  type ProductionVariant,
   type SageMakerClient,
+  UpdateEndpointCommand,
   UpdateEndpointWeightsAndCapacitiesCommand,
 } from '@aws-sdk/client-sagemaker';
 
@@ -99,5 +104,94 @@ export async function describeDeployedVariant(
     instanceType: pv.InstanceType,
     image: container.Image,
     environment: { ...(container.Environment ?? {}) },
+  };
+}
+
+/** What a new model for the same variant needs from the deployed one (the endpoint config's variant, the model's role). */
+export interface DeployedModel extends DeployedVariant {
+  /** The deployed endpoint config's variant, as CreateEndpointConfig takes it. */
+  variant: ProductionVariant;
+  executionRoleArn: string | null;
+}
+
+export async function describeDeployedModel(
+  sagemaker: SageMakerClient,
+  endpoint: string,
+  variant: string,
+  options: CallOptions = {},
+): Promise<DeployedModel> {
+  const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
+  const config = await sagemaker.send(
+    new DescribeEndpointConfigCommand({ EndpointConfigName: deployed.endpointConfigName }),
+    options,
+  );
+  const pv = (config.ProductionVariants ?? []).find((v) => v.VariantName === variant) as ProductionVariant;
+  const model = await sagemaker.send(new DescribeModelCommand({ ModelName: deployed.modelName }), options);
+  return { ...deployed, variant: pv, executionRoleArn: model.ExecutionRoleArn ?? null };
+}
+
+export async function createModel(
+  sagemaker: SageMakerClient,
+  model: {
+    name: string;
+    image: string;
+    environment: Record<string, string>;
+    executionRoleArn: string | null;
+  },
+  options: CallOptions = {},
+): Promise<string | null> {
+  const out = await sagemaker.send(
+    new CreateModelCommand({
+      ModelName: model.name,
+      PrimaryContainer: { Image: model.image, Mode: 'SingleModel', Environment: model.environment },
+      ...(model.executionRoleArn ? { ExecutionRoleArn: model.executionRoleArn } : {}),
+    }),
+    options,
+  );
+  return out.ModelArn ?? null;
+}
+
+export async function createEndpointConfig(
+  sagemaker: SageMakerClient,
+  name: string,
+  variant: ProductionVariant,
+  options: CallOptions = {},
+): Promise<string | null> {
+  const out = await sagemaker.send(
+    new CreateEndpointConfigCommand({ EndpointConfigName: name, ProductionVariants: [variant] }),
+    options,
+  );
+  return out.EndpointConfigArn ?? null;
+}
+
+/** UpdateEndpoint; `retainVariantProperties` keeps the variant's current desired count and weight. */
+export async function updateEndpoint(
+  sagemaker: SageMakerClient,
+  endpoint: string,
+  endpointConfigName: string,
+  retainVariantProperties: boolean,
+  options: CallOptions = {},
+): Promise<void> {
+  await sagemaker.send(
+    new UpdateEndpointCommand({
+      EndpointName: endpoint,
+      EndpointConfigName: endpointConfigName,
+      RetainAllVariantProperties: retainVariantProperties,
+    }),
+    options,
+  );
+}
+
+/** Status, the endpoint config in use, and the reason of the last failed update. */
+export async function describeEndpointDeployment(
+  sagemaker: SageMakerClient,
+  endpoint: string,
+  options: CallOptions = {},
+): Promise<{ status: string; endpointConfigName: string | null; failureReason: string | null }> {
+  const out = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpoint }), options);
+  return {
+    status: out.EndpointStatus ?? 'Unknown',
+    endpointConfigName: out.EndpointConfigName ?? null,
+    failureReason: out.FailureReason ?? null,
   };
 }

@@ -9,10 +9,10 @@ export function registerGate(program: Command): void {
   const command = program
     .command('gate')
     .summary(
-      'may the measured plan be deployed onto this image, instance type and region? (never touches AWS)',
+      'may the measured, proven plan be deployed onto this image, instance type and region? (never touches AWS)',
     )
     .description(
-      'The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.',
+      'The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. A release also needs the plan proven: a committed clean validate of that very plan (validate-<model>.json naming its run id and fingerprint, from the calibration endpoint deployed with `scalegate deploy <model> --calibration --with-plan`) and, for a model with require_drill, a passing drill of it; each missing proof is refused with the commands that produce it. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.',
     );
   addOptions(command, GATE_OPTIONS)
     .addOption(jsonOption())

@@ -7,11 +7,21 @@
  * calibration-owned stacks instead (calibration foundation -> `<endpoint>-calibration`, in the
  * calibration account/region, through the calibration bootstrap), ungated: nothing of
  * production is synthesized or deployed, so a pull request's code cannot change it; destroying
- * it removes exactly those. `dryRun` returns the invocations without running any.
+ * it removes exactly those. `--calibration --with-plan [file]` deploys the calibration endpoint
+ * with that plan's policy, through the production constructs (gated on the plan's checks, not on
+ * its validate/drill proofs, which this deploy exists to produce). `dryRun` returns the
+ * invocations without running any.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type ModelConfig, UsageError } from '../model/index.js';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  type ModelConfig,
+  opt,
+  planFileName,
+  UsageError,
+  usage,
+} from '../model/index.js';
 import type { DeployReport } from '../model/reports.js';
 import { calibrationEndpointName, stackNames } from '../plan/policy-shape.js';
 import { deployHeadline, renderDeployDryRun, renderDeployRun } from '../report/deploy-text.js';
@@ -44,6 +54,11 @@ export interface DeployInput {
   artifactsDir?: string;
   /** Deploy only: `-c scalegate:allowUnmeasured=<model>` (fixed capacity when the gate fails). @default false */
   allowUnmeasured?: boolean;
+  /**
+   * Calibration deploy only: the plan whose policy the calibration endpoint gets (`true`: the
+   * default `<artifactsDir>/plan-<model>.json`). @default none (the measuring calibration endpoint)
+   */
+  withPlan?: string | boolean;
   /** cdk deploy --require-approval (scalegate deploy runs in workflows). @default `never` */
   requireApproval?: 'never' | 'any-change' | 'broadening';
 }
@@ -70,6 +85,17 @@ export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calib
   return action === 'deploy' ? ordered : ordered.reverse();
 }
 
+/** The plan file `--with-plan` names (its default when given without one); null when not given. */
+export function withPlanFile(input: Omit<DeployInput, 'dryRun'>): string | null {
+  if (input.withPlan === undefined || input.withPlan === false) return null;
+  if (input.action !== 'deploy' || input.calibration !== true) {
+    throw usage`${opt('with-plan')} deploys a plan to the calibration endpoint: use it with \`scalegate deploy ${input.modelName} --calibration\` (a production deploy always deploys artifacts/plan-${input.modelName}.json, gated).`;
+  }
+  return input.withPlan === true
+    ? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName))
+    : input.withPlan;
+}
+
 export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocation[] {
   const root = dirname(resolve(input.configFile));
   const cwd = join(root, 'infra');
@@ -80,6 +106,8 @@ export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocatio
   const context = ['-c', `scalegate:config=${resolve(input.configFile)}`];
   if (input.artifactsDir) context.push('-c', `scalegate:artifactsDir=${resolve(input.artifactsDir)}`);
   if (calibration) context.push('-c', `scalegate:calibration=${modelName}`);
+  const plan = withPlanFile(input);
+  if (plan) context.push('-c', `scalegate:withPlan=${resolve(plan)}`);
   else context.push('-c', `scalegate:model=${modelName}`);
   // Destroy must work whatever the plan says: the gate decides what is deployed, never what may
   // be removed, and the stack names do not depend on it.
@@ -125,6 +153,10 @@ function leftInPlace(input: DeployInput): string[] {
 
 export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<CommandResult<DeployReport>> {
   const calibration = input.calibration === true;
+  const plan = withPlanFile(input);
+  if (plan !== null && !existsSync(plan)) {
+    throw usage`${opt('with-plan', plan)}: no such plan file. Produce it with \`scalegate plan --model ${input.modelName}\` (or name another).`;
+  }
   const invocations = cdkInvocations(input);
   const stacks = stacksFor(input.action, input.modelName, calibration);
   const rendered = invocations.map(renderInvocation);
@@ -132,6 +164,7 @@ export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<C
     kind: input.action,
     model_name: input.modelName,
     calibration,
+    with_plan: plan,
     dry_run: input.dryRun === true,
     stacks,
     invocations: rendered,

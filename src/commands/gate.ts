@@ -1,13 +1,16 @@
 /**
  * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
- * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
- * out the digest of the image that would be deployed; never touches AWS.
+ * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and the
+ * proofs committed beside it (a clean validate of that very plan; a passing drill of it when the
+ * model requires one) and works out the digest of the image that would be deployed; never
+ * touches AWS.
  */
 import { dirname, join } from 'node:path';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
   findPlanMeasurements,
+  findPlanProofs,
   isUsageError,
   type ModelConfig,
   type PlanArtifact,
@@ -27,7 +30,7 @@ export interface GateInput {
   configFile: string;
   /** @default `<artifactsDir>/plan-<model>.json` */
   planFile?: string;
-  /** Where the plan and its qmax/ttotal artifacts are looked for. @default the plan file's directory, else `artifacts` */
+  /** Where the plan, its qmax/ttotal artifacts and its validate/drill proofs are looked for. @default the plan file's directory, else `artifacts` */
   artifactsDir?: string;
   /** Region the deploy goes to. @default the model's region (what the CDK stacks use) */
   region?: string;
@@ -54,15 +57,18 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     if (!isUsageError(e)) throw e;
     planError = e.message;
   }
+  const artifactsDir = input.artifactsDir ?? dirname(planFile);
   const result = evaluateGate({
     modelName,
     model,
     planFile,
     plan,
     planError,
-    measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? dirname(planFile)) : null,
+    measurements: plan ? findPlanMeasurements(plan, artifactsDir) : null,
     deployImageDigest: digest,
     deployRegion: region,
+    // A release needs the plan's proofs: its clean validate (and passing drill, with require_drill).
+    proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
   });
 
   const report: GateReport = {

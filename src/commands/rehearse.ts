@@ -292,14 +292,7 @@ export async function runRehearse(
       await step(
         'apply',
         "deploy the plan's policy shape through Application Auto Scaling and CloudWatch",
-        () =>
-          runLocalApply(
-            { ...common, planFile },
-            {
-              clients,
-              setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
-            },
-          ),
+        () => runLocalApply({ ...common, planFile, pollIntervalMs: 250 }, { clients, progress, signal }),
       );
 
       const validate = await step('validate', 'does every deployed parameter equal the plan?', () =>

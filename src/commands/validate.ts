@@ -90,7 +90,7 @@ export async function compareWithPlan(
     run_id: input.runId ?? newRunId(),
     checked_at: resolveDeps(deps).clock().toISOString(),
     verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
-    plan: { file: planFile, run_id: plan.run_id },
+    plan: { file: planFile, run_id: plan.run_id, fingerprint: plan.fingerprint },
     rows,
   };
   return { artifact, state };

@@ -6,10 +6,18 @@
  * what it holds, and is gone when the process exits.
  *
  * Endpoint status follows SageMaker: `Creating` until the initial instances serve (`Failed` if one
- * cannot start), `Updating` while a capacity change is carried out (a second change meanwhile is
- * refused), `InService` when settled. A scale-out whose new instance fails to start rolls back:
- * the new instances are stopped, the desired count returns to the old one, the endpoint returns
- * to `InService` with `FailureReason` set.
+ * cannot start), `Updating` while a capacity change or a new endpoint config is carried out (a
+ * second change meanwhile is refused), `InService` when settled, `Deleting` while it goes away. A
+ * scale-out whose new instance fails to start rolls back: the new instances are stopped, the
+ * desired count returns to the old one, the endpoint returns to `InService` with `FailureReason`
+ * set.
+ *
+ * A new endpoint config (UpdateEndpoint) is deployed blue/green, as SageMaker does by default
+ * (all at once): a new fleet starts on the new model (its image and environment) beside the old
+ * one, which keeps all the traffic; once every new instance is InService the traffic shifts to
+ * it, and the old instances are drained (SIGTERM: they finish what they hold) and stopped. If a
+ * new instance cannot start, the new fleet is stopped and the endpoint stays on its old config,
+ * `InService` with `FailureReason` set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,7 +45,24 @@ export interface ContainerSpec {
 }
 
 export type InstanceState = 'Pending' | 'Booting' | 'InService' | 'Draining' | 'Terminated' | 'Failed';
-export type EndpointStatus = 'Creating' | 'Updating' | 'InService' | 'Failed';
+export type EndpointStatus = 'Creating' | 'Updating' | 'InService' | 'Failed' | 'Deleting';
+
+/**
+ * What one production variant runs: the model (image, environment) of an endpoint config's
+ * variant, with that variant's settings. The endpoint's current one, or the one an update deploys.
+ */
+export interface VariantDeployment {
+  endpointConfigName: string;
+  modelName: string;
+  imageUri: string;
+  /** The model's container environment. */
+  environment: Record<string, string>;
+  instanceType: string;
+  /** InitialInstanceCount of the endpoint config's variant. */
+  initialInstanceCount: number;
+  /** When this deployment started serving (DeployedImages ResolutionTime). */
+  deployedAtMs: number;
+}
 
 export interface InstanceInfo {
   id: string;
@@ -50,6 +75,8 @@ export interface InstanceInfo {
   inFlight: number;
   /** The model environment this instance was started with. */
   environment: Record<string, string>;
+  /** The endpoint config whose model it runs. */
+  endpointConfigName: string;
 }
 
 export class Instance {
@@ -65,6 +92,8 @@ export class Instance {
   exitCode: number | null | undefined;
   /** 1-based launch order within its endpoint. */
   ordinal = 0;
+  /** The endpoint config whose model it runs. */
+  endpointConfigName = '';
   lastLines: string[] = [];
   bootTimer: NodeJS.Timeout | undefined;
   pingTimer: NodeJS.Timeout | undefined;
@@ -81,6 +110,8 @@ export class Instance {
     variantName: string,
     readonly environment: Record<string, string>,
     readonly failAtStage: string | undefined,
+    /** Which deployment of its endpoint it belongs to (blue/green: only the routed one serves). */
+    readonly generation: number,
   ) {
     this.logStreamName = `${variantName}/${this.id}`;
     this.ready = new Promise((resolve) => {
@@ -106,6 +137,7 @@ export class Instance {
       inServiceAtMs: this.inServiceAtMs,
       inFlight: this.inFlight,
       environment: { ...this.environment },
+      endpointConfigName: this.endpointConfigName,
     };
   }
 }
@@ -175,13 +207,8 @@ function baseEnvironment(): Record<string, string> {
 export interface EndpointOptions {
   endpointName: string;
   variantName: string;
-  endpointConfigName: string;
-  modelName: string;
-  instanceType: string;
-  /** InitialInstanceCount of the endpoint config (what deploy() starts). */
-  initialInstanceCount: number;
-  imageUri: string;
-  environment: Record<string, string>;
+  /** The endpoint config it is created with (what deploy() starts). */
+  deployment: VariantDeployment;
   container: ContainerSpec;
   provisionDelayMs: number;
   /** Longest an instance may take from process start to /ping 200 before it counts as failed. */
@@ -211,20 +238,29 @@ export class Endpoint extends EventEmitter {
   failureReason: string | undefined;
   readonly creationTimeMs = Date.now();
   lastModifiedTimeMs = this.creationTimeMs;
-  /** Environment of the model: what new instances start with. */
-  environment: Record<string, string>;
+  /** What the routed instances run (the endpoint config DescribeEndpoint names). */
+  deployment: VariantDeployment;
+  /** The endpoint config an update is deploying; null when none is. */
+  pending: { deployment: VariantDeployment; startMs: number; desired: number } | null = null;
   readonly logGroup: string;
   /** Every instance not yet gone (Pending, Booting, InService, Draining). */
   private instances: Instance[] = [];
   private closing = false;
   private rr = 0;
   private launched = 0;
+  /** The routed deployment's number; an update launches the next one. */
+  private generation = 1;
 
   constructor(readonly opts: EndpointOptions) {
     super();
-    this.environment = { ...opts.environment };
+    this.deployment = { ...opts.deployment, environment: { ...opts.deployment.environment } };
     this.logGroup = `/aws/sagemaker/Endpoints/${opts.endpointName}`;
     opts.logs.createGroup(this.logGroup);
+  }
+
+  /** Environment of the routed model: what new instances of a capacity change start with. */
+  get environment(): Record<string, string> {
+    return this.deployment.environment;
   }
 
   get name(): string {
@@ -239,13 +275,23 @@ export class Endpoint extends EventEmitter {
     return `arn:aws:sagemaker:${this.opts.region}:${this.opts.accountId}:endpoint/${this.name.toLowerCase()}`;
   }
 
-  /** Instances that take traffic: CurrentInstanceCount. */
+  /** Instances that take traffic (InService, of the routed deployment): CurrentInstanceCount. */
   serving(): Instance[] {
-    return this.instances.filter((i) => i.state === 'InService');
+    return this.instances.filter((i) => i.state === 'InService' && i.generation === this.generation);
   }
 
   get current(): number {
     return this.serving().length;
+  }
+
+  /** Instances held (every one not yet gone, of any deployment): what counts against the quota. */
+  get held(): number {
+    return this.instances.length;
+  }
+
+  /** InService instances of the deployment an update is starting (0 when none is). */
+  get pendingInService(): number {
+    return this.instances.filter((i) => i.state === 'InService' && i.generation > this.generation).length;
   }
 
   list(): InstanceInfo[] {
@@ -317,14 +363,15 @@ export class Endpoint extends EventEmitter {
     if (desired > quota) {
       throw new AwsError(
         'ResourceLimitExceeded',
-        `The account-level service limit '${endpointQuotaName(this.opts.instanceType)}' is ${quota} Instances, with current utilization of ${currentUse} Instances and a request delta of ${desired - currentUse} Instances. Please use AWS Service Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS support to request an increase for this quota.`,
+        `The account-level service limit '${endpointQuotaName(this.deployment.instanceType)}' is ${quota} Instances, with current utilization of ${currentUse} Instances and a request delta of ${desired - currentUse} Instances. Please use AWS Service Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS support to request an increase for this quota.`,
         400,
       );
     }
   }
 
   private refuseUnlessInService(): void {
-    if (this.closing) throw validation(`Endpoint ${this.name} is being deleted.`);
+    if (this.closing || this.status === 'Deleting')
+      throw validation(`Cannot update in-progress endpoint "${this.arn}".`);
     if (this.status === 'InService') return;
     const what = this.status === 'Failed' ? 'failed' : 'in-progress';
     throw validation(`Cannot update ${what} endpoint "${this.arn}".`);
@@ -370,49 +417,90 @@ export class Endpoint extends EventEmitter {
   }
 
   /**
-   * Emulator-level model update (what a new model + endpoint config + UpdateEndpoint does on
-   * AWS): new instances start with `env` merged over the current environment (undefined removes
-   * a key). With `replaceInstances`, the running instances are replaced blue/green (Updating;
-   * rolled back, env included, if a new one fails to start); resolves when settled.
+   * UpdateEndpoint: validates now (throws AwsError), then deploys `next` blue/green in the
+   * background: a new fleet of `desired` instances (the endpoint's current desired count when the
+   * variant properties are retained, else the config's InitialInstanceCount) beside the old one;
+   * traffic shifts once all are InService; the old ones drain and stop. A new instance that fails
+   * to start rolls the update back (old config kept, FailureReason set).
    */
-  async updateEnvironment(env: Record<string, string | undefined>, replaceInstances: boolean): Promise<void> {
-    const old = this.environment;
-    const next = { ...old };
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete next[k];
-      else next[k] = v;
-    }
-    if (!replaceInstances) {
-      this.environment = next;
-      this.touch();
-      return;
-    }
+  update(next: VariantDeployment, retainDesiredCount: boolean): void {
     this.refuseUnlessInService();
-    this.environment = next;
+    const desired = retainDesiredCount ? this.desired : next.initialInstanceCount;
+    // Both fleets run at once during the shift: the quota must hold them together.
+    this.checkQuota(this.held + desired, this.held);
+    this.pending = {
+      deployment: { ...next, environment: { ...next.environment } },
+      startMs: Date.now(),
+      desired,
+    };
     this.status = 'Updating';
     this.failureReason = undefined;
     this.touch();
-    const oldInstances = this.serving();
-    const launched = Array.from({ length: this.desired }, () => this.launch());
-    const ok = await Promise.all(launched.map((i) => i.ready));
+    void this.blueGreen();
+  }
+
+  private async blueGreen(): Promise<void> {
+    const pending = this.pending as NonNullable<Endpoint['pending']>;
+    const generation = this.generation + 1;
+    const green = Array.from({ length: pending.desired }, () => this.launch(pending.deployment, generation));
+    const ok = await Promise.all(green.map((i) => i.ready));
     if (this.closing) return;
-    if (ok.every(Boolean)) {
-      await Promise.all(oldInstances.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
-    } else {
-      await Promise.all(launched.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
-      this.environment = old;
+    if (!ok.every(Boolean)) {
+      await Promise.all(green.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+      if (this.closing) return;
+      this.pending = null;
       this.failureReason = `Failed to update endpoint: ${this.healthCheckFailure()}`;
+      this.opts.log?.(
+        `update to ${pending.deployment.endpointConfigName} rolled back: ${this.failureReason}`,
+      );
+      this.status = 'InService';
+      this.touch();
+      return;
     }
+    // Traffic shifts at once (ALL_AT_ONCE): from here the new fleet serves and the old one drains.
+    const blue = this.instances.filter((i) => i.generation < generation);
+    this.deployment = { ...pending.deployment, deployedAtMs: Date.now() };
+    this.generation = generation;
+    this.desired = pending.desired;
+    this.pending = null;
+    this.opts.log?.(
+      `traffic shifted to ${this.deployment.endpointConfigName}; draining ${blue.length} old instance(s)`,
+    );
+    this.changed();
+    await Promise.all(blue.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
     if (this.closing) return;
     this.status = 'InService';
     this.touch();
   }
 
+  /**
+   * Emulator-only shortcut (tests): changes the routed model's environment in place (undefined
+   * removes a key); instances started from now on get it, running ones keep theirs. On AWS a
+   * model is immutable: a new environment is a new model + endpoint config + UpdateEndpoint.
+   */
+  setEnvironmentInPlace(env: Record<string, string | undefined>): void {
+    const next = { ...this.deployment.environment };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    this.deployment = { ...this.deployment, environment: next };
+    this.touch();
+  }
+
+  /** DeleteEndpoint: Deleting now; every instance drains and stops; resolves when all are gone. */
+  async delete(): Promise<void> {
+    this.status = 'Deleting';
+    this.touch();
+    await this.close(this.opts.drainTimeoutMs);
+  }
+
   // ---- instances ---------------------------------------------------------------------------
 
-  private launch(): Instance {
+  private launch(deployment: VariantDeployment = this.deployment, generation = this.generation): Instance {
     const failAtStage = this.opts.faults.takeInstanceFailure();
-    const inst = new Instance(this.variantName, { ...this.environment }, failAtStage);
+    const inst = new Instance(this.variantName, { ...deployment.environment }, failAtStage, generation);
+    inst.endpointConfigName = deployment.endpointConfigName;
     this.launched += 1;
     inst.ordinal = this.launched;
     this.instances.push(inst);
@@ -556,7 +644,13 @@ export class Endpoint extends EventEmitter {
     inst.settleReady(false);
     inst.settleExited();
     this.remove(inst);
-    if (was === 'InService' && !this.closing && this.status !== 'Failed') {
+    if (
+      was === 'InService' &&
+      !this.closing &&
+      this.status !== 'Failed' &&
+      this.status !== 'Deleting' &&
+      inst.generation === this.generation
+    ) {
       // SageMaker replaces an instance that dies under it; the endpoint stays InService.
       this.opts.log?.(`instance ${inst.id}: replacing it`);
       this.launch();

@@ -9,8 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { createAutoScaling } from './autoscaling/index.js';
 import type { EmulatedDevice } from './contracts.js';
 import { checkEmulatedDevice, deviceEnvironment, startupDelaysMs } from './device.js';
+import { SERVICE_METRICS_ENV } from './emf.js';
 import { type FaultOptions, Faults } from './faults.js';
-import { type ContainerSpec, Endpoint, type EndpointStatus, type InstanceInfo } from './fleet.js';
+import {
+  type ContainerSpec,
+  Endpoint,
+  type EndpointOptions,
+  type EndpointStatus,
+  type InstanceInfo,
+  type VariantDeployment,
+} from './fleet.js';
 import { LogStore } from './logs.js';
 import { createMetricOperations, MetricStore } from './metrics.js';
 import { createServiceQuotas } from './quotas.js';
@@ -94,8 +102,11 @@ export interface LocalSageMakerHandle {
   /** The fault set; assigning replaces it. */
   faults: FaultOptions;
   /**
-   * Changes the model environment (e.g. MAX_QUEUE_DEPTH); new instances use it. With
-   * `replaceInstances` the running ones are replaced blue/green and this resolves when settled.
+   * Test shortcut for a new model environment (e.g. MAX_QUEUE_DEPTH). With `replaceInstances`: a
+   * new model and endpoint config deployed blue/green, exactly as CreateModel +
+   * CreateEndpointConfig + UpdateEndpoint over the wire do; resolves when settled, rejects when it
+   * rolled back. Without: the routed model's environment changes in place (emulator only: AWS
+   * models are immutable); instances started from now on get it.
    */
   updateModelEnvironment(
     env: Record<string, string | undefined>,
@@ -169,23 +180,20 @@ export async function startLocalSageMaker(
   const imageUri = options.imageUri ?? defaultImageUri(accountId, region, 'reference-tts');
 
   const faults = new Faults(options.faults);
-  const logs = new LogStore(region, accountId);
   const metrics = new MetricStore();
-  const registry = new EndpointRegistry();
-  const endpoint = new Endpoint({
-    endpointName,
-    variantName,
-    endpointConfigName: `${endpointName}-config`,
-    modelName: `${endpointName}-model`,
-    instanceType,
-    initialInstanceCount: initial,
-    imageUri,
-    environment: {
-      ...(options.environment ?? {}),
-      ...(options.device ? deviceEnvironment(options.device) : {}),
-      MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
-      WORKERS: String(options.workers ?? 1),
-    },
+  // Embedded metric format lines in a container's log stream become metrics, as CloudWatch does.
+  const logs = new LogStore(region, accountId, Date.now, (datum) =>
+    metrics.put(datum.namespace, datum.metricName, datum.dimensions, datum.timestampMs, datum.unit, datum),
+  );
+  // Every endpoint of this emulator, initial or created through CreateEndpoint, runs this way.
+  const endpointOptions = (
+    name: string,
+    variant: string,
+    deployment: VariantDeployment,
+  ): EndpointOptions => ({
+    endpointName: name,
+    variantName: variant,
+    deployment,
     container,
     provisionDelayMs: provisionDelayS * 1000,
     // A replayed start-up is paced by the container: allow for it on top of the timeout.
@@ -206,6 +214,46 @@ export async function startLocalSageMaker(
     ...(options.onContainerLine ? { onContainerLine: options.onContainerLine } : {}),
     ...(options.onProcessStart ? { onProcessStart: options.onProcessStart } : {}),
   });
+  const registry = new EndpointRegistry(
+    region,
+    accountId,
+    (name, variant, deployment) => new Endpoint(endpointOptions(name, variant, deployment)),
+  );
+  // What a deploy of the model would have created: a model, an endpoint config, the endpoint.
+  const modelName = `${endpointName}-model`;
+  const endpointConfigName = `${endpointName}-config`;
+  const now = Date.now();
+  registry.models.set(modelName, {
+    name: modelName,
+    arn: registry.arn('model', modelName),
+    image: imageUri,
+    environment: {
+      ...(options.environment ?? {}),
+      ...(options.device ? deviceEnvironment(options.device) : {}),
+      // Where the container's service-time metrics go (as the CDK endpoint stack sets them).
+      [SERVICE_METRICS_ENV.endpoint]: endpointName,
+      [SERVICE_METRICS_ENV.variant]: variantName,
+      MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
+      WORKERS: String(options.workers ?? 1),
+    },
+    executionRoleArn: `arn:aws:iam::${accountId}:role/scalegate-local-sagemaker-execution`,
+    creationTimeMs: now,
+  });
+  const config = {
+    name: endpointConfigName,
+    arn: registry.arn('endpoint-config', endpointConfigName),
+    variant: {
+      variantName,
+      modelName,
+      instanceType,
+      initialInstanceCount: initial,
+      initialVariantWeight: 1,
+      routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+    },
+    creationTimeMs: now,
+  };
+  registry.configs.set(endpointConfigName, config);
+  const endpoint = new Endpoint(endpointOptions(endpointName, variantName, registry.deploymentOf(config)));
   registry.add(endpoint);
 
   const capacity = createCapacityTarget(registry);
@@ -257,11 +305,63 @@ export async function startLocalSageMaker(
   const close = (): Promise<void> => {
     closing ??= (async () => {
       autoscaling.close();
-      await endpoint.close(10_000);
+      // Every endpoint: the initial one and any made through CreateEndpoint.
+      await Promise.all([...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)));
       runtime.close();
       await server.close();
     })();
     return closing;
+  };
+
+  // Emulator shortcut for tests; with replaceInstances, the same path as CreateModel +
+  // CreateEndpointConfig + UpdateEndpoint (RetainAllVariantProperties) over the wire.
+  let revision = 0;
+  const updateModelEnvironment = async (
+    env: Record<string, string | undefined>,
+    replaceInstances: boolean,
+  ): Promise<void> => {
+    if (!replaceInstances) {
+      endpoint.setEnvironmentInPlace(env);
+      const model = registry.models.get(endpoint.deployment.modelName);
+      if (model) registry.models.set(model.name, { ...model, environment: { ...endpoint.environment } });
+      return;
+    }
+    const current = endpoint.deployment;
+    const environment = { ...current.environment };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete environment[k];
+      else environment[k] = v;
+    }
+    revision += 1;
+    const name = `${endpointName}-model-r${revision}`;
+    const cfg = `${endpointName}-config-r${revision}`;
+    const old = registry.models.get(current.modelName);
+    registry.models.set(name, {
+      name,
+      arn: registry.arn('model', name),
+      image: current.imageUri,
+      environment,
+      executionRoleArn: old?.executionRoleArn ?? null,
+      creationTimeMs: Date.now(),
+    });
+    const oldConfig = registry.configs.get(current.endpointConfigName);
+    const next = {
+      name: cfg,
+      arn: registry.arn('endpoint-config', cfg),
+      variant: {
+        variantName,
+        modelName: name,
+        instanceType: current.instanceType,
+        initialInstanceCount: current.initialInstanceCount,
+        initialVariantWeight: 1,
+        routingStrategy: oldConfig?.variant.routingStrategy ?? 'LEAST_OUTSTANDING_REQUESTS',
+      },
+      creationTimeMs: Date.now(),
+    };
+    registry.configs.set(cfg, next);
+    endpoint.update(registry.deploymentOf(next), true);
+    await endpoint.waitFor(() => endpoint.status === 'InService' && endpoint.pending === null);
+    if (endpoint.failureReason) throw new Error(`model update failed: ${endpoint.failureReason}`);
   };
 
   const status = () => ({
@@ -307,8 +407,7 @@ export async function startLocalSageMaker(
     set faults(next: FaultOptions) {
       faults.set(next);
     },
-    updateModelEnvironment: (env, opts = {}) =>
-      endpoint.updateEnvironment(env, opts.replaceInstances ?? false),
+    updateModelEnvironment: (env, opts = {}) => updateModelEnvironment(env, opts.replaceInstances ?? false),
     metrics,
     reset() {
       faults.reset();

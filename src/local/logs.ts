@@ -3,10 +3,12 @@
  * stream `<variant>/<instance-id>` per instance, fed line by line from the container's stdout and
  * stderr with the time each line arrived (ms), as the SageMaker log agent does. Answers
  * DescribeLogGroups, DescribeLogStreams, GetLogEvents and FilterLogEvents (JSON 1.1,
- * `Logs_20140328.*`).
+ * `Logs_20140328.*`). A line in CloudWatch embedded metric format also becomes metrics (emf.ts),
+ * handed to `onMetrics`, as CloudWatch Logs extracts them from every log event it ingests.
  */
 import { AwsError } from './aws-error.js';
 import type { OperationHandler } from './contracts.js';
+import { type EmfDatum, extractEmf } from './emf.js';
 import { type Input, memberReader, unknownOperation } from './wire.js';
 
 export interface LogEvent {
@@ -40,6 +42,8 @@ export class LogStore {
     private readonly region: string,
     private readonly accountId: string,
     private readonly now: () => number = Date.now,
+    /** Receives the metrics of every embedded-metric-format line. @default none (not extracted) */
+    private readonly onMetrics?: (datum: EmfDatum) => void,
   ) {}
 
   createGroup(name: string): void {
@@ -60,6 +64,7 @@ export class LogStore {
   /** Appends one event; `timestamp` is when the line was produced (epoch ms). */
   put(stream: LogStream, message: string, timestamp: number = this.now()): void {
     stream.events.push({ timestamp, message, ingestionTime: Math.max(timestamp, this.now()) });
+    if (this.onMetrics) for (const datum of extractEmf(message, timestamp)) this.onMetrics(datum);
   }
 
   stream(group: string, name: string): LogStream | undefined {

@@ -143,7 +143,13 @@ export class Runtime {
     const notFound = () =>
       new AwsError('ValidationError', `Endpoint ${name} of account ${this.ctx.accountId} not found.`, 400);
     const endpoint = this.ctx.registry.get(name);
-    if (!endpoint || endpoint.status === 'Creating' || endpoint.status === 'Failed') throw notFound();
+    if (
+      !endpoint ||
+      endpoint.status === 'Creating' ||
+      endpoint.status === 'Failed' ||
+      endpoint.status === 'Deleting'
+    )
+      throw notFound();
     const targetVariant = req.headers['x-amzn-sagemaker-target-variant'];
     if (typeof targetVariant === 'string' && targetVariant !== endpoint.variantName) {
       throw new AwsError(

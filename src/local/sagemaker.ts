@@ -1,20 +1,40 @@
 /**
- * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): DescribeEndpoint,
- * DescribeEndpointConfig, DescribeModel, ListEndpoints and UpdateEndpointWeightsAndCapacities,
- * answered from the live fleet; AddTags, DeleteTags and ListTags on its endpoints, endpoint
- * configs and models. Also the `CapacityTarget` that Application Auto Scaling drives.
+ * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): models
+ * (CreateModel, DescribeModel, DeleteModel), endpoint configs (CreateEndpointConfig,
+ * DescribeEndpointConfig, DeleteEndpointConfig), endpoints (CreateEndpoint, DescribeEndpoint,
+ * UpdateEndpoint, DeleteEndpoint, ListEndpoints, UpdateEndpointWeightsAndCapacities), answered
+ * from the live fleet. Models and endpoint configs are immutable records, as on AWS: a new
+ * environment is a new model and endpoint config, deployed with UpdateEndpoint (blue/green, see
+ * fleet.ts). Also the `CapacityTarget` that Application Auto Scaling drives.
+ * AddTags, DeleteTags and ListTags on its endpoints, endpoint configs and models.
  */
 import { createHash } from 'node:crypto';
 import { decodeToken, page } from './autoscaling/input.js';
 import { validation } from './aws-error.js';
 import type { CapacityTarget, OperationHandler } from './contracts.js';
-import type { Endpoint } from './fleet.js';
+import type { Endpoint, VariantDeployment } from './fleet.js';
+import {
+  createModelOperations,
+  type DeploymentStore,
+  type EndpointConfigRecord,
+  type EndpointFactory,
+  type ModelRecord,
+} from './models.js';
 import { epochSeconds, type Input, memberReader, unknownOperation } from './wire.js';
 
-export class EndpointRegistry {
+export class EndpointRegistry implements DeploymentStore {
   private readonly endpoints = new Map<string, Endpoint>();
   /** Tags by resource ARN (endpoint, endpoint config, model), in insertion order as ListTags returns them. */
   readonly tags = new Map<string, Map<string, string>>();
+  readonly models = new Map<string, ModelRecord>();
+  readonly configs = new Map<string, EndpointConfigRecord>();
+
+  constructor(
+    readonly region: string,
+    readonly accountId: string,
+    /** CreateEndpoint; absent: the emulator serves only the endpoints it was started with. */
+    readonly factory?: EndpointFactory,
+  ) {}
 
   add(e: Endpoint): void {
     this.endpoints.set(e.name, e);
@@ -24,8 +44,32 @@ export class EndpointRegistry {
     return this.endpoints.get(name);
   }
 
+  remove(e: Endpoint): void {
+    if (this.endpoints.get(e.name) === e) this.endpoints.delete(e.name);
+  }
+
   all(): Endpoint[] {
     return [...this.endpoints.values()];
+  }
+
+  /** `arn:aws:sagemaker:<region>:<account>:<kind>/<name in lower case>`, as SageMaker writes them. */
+  arn(kind: 'model' | 'endpoint-config' | 'endpoint', name: string): string {
+    return `arn:aws:sagemaker:${this.region}:${this.accountId}:${kind}/${name.toLowerCase()}`;
+  }
+
+  /** The deployment an endpoint config describes (its variant's model, image and environment). */
+  deploymentOf(config: EndpointConfigRecord): VariantDeployment {
+    const model = this.models.get(config.variant.modelName);
+    if (!model) throw validation(`Could not find model "${this.arn('model', config.variant.modelName)}".`);
+    return {
+      endpointConfigName: config.name,
+      modelName: model.name,
+      imageUri: model.image,
+      environment: { ...model.environment },
+      instanceType: config.variant.instanceType,
+      initialInstanceCount: config.variant.initialInstanceCount,
+      deployedAtMs: Date.now(),
+    };
   }
 }
 
@@ -63,20 +107,21 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   const describeEndpoint = (input: Input) => {
     const r = memberReader(input, validation);
     const e = endpointByName(r.str('EndpointName'));
-    const o = e.opts;
-    const image = {
-      SpecifiedImage: o.imageUri,
-      ResolvedImage: resolvedImage(o.imageUri),
-      ResolutionTime: epochSeconds(e.creationTimeMs),
-    };
+    const d = e.deployment;
+    const image = (deployment: VariantDeployment) => ({
+      SpecifiedImage: deployment.imageUri,
+      ResolvedImage: resolvedImage(deployment.imageUri),
+      ResolutionTime: epochSeconds(deployment.deployedAtMs),
+    });
+    const pending = e.pending;
     return {
       EndpointName: e.name,
       EndpointArn: e.arn,
-      EndpointConfigName: o.endpointConfigName,
+      EndpointConfigName: d.endpointConfigName,
       ProductionVariants: [
         {
           VariantName: e.variantName,
-          DeployedImages: [image],
+          DeployedImages: [image(d)],
           CurrentWeight: 1,
           DesiredWeight: 1,
           CurrentInstanceCount: e.current,
@@ -98,46 +143,72 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
       ...(e.failureReason ? { FailureReason: e.failureReason } : {}),
       CreationTime: epochSeconds(e.creationTimeMs),
       LastModifiedTime: epochSeconds(e.lastModifiedTimeMs),
+      // The endpoint config an UpdateEndpoint is deploying, until traffic has shifted to it.
+      ...(pending
+        ? {
+            PendingDeploymentSummary: {
+              EndpointConfigName: pending.deployment.endpointConfigName,
+              StartTime: epochSeconds(pending.startMs),
+              ProductionVariants: [
+                {
+                  VariantName: e.variantName,
+                  DeployedImages: [image(pending.deployment)],
+                  CurrentInstanceCount: e.pendingInService,
+                  DesiredInstanceCount: pending.desired,
+                  InstanceType: pending.deployment.instanceType,
+                  VariantStatus: [
+                    {
+                      Status: 'Creating',
+                      StatusMessage: `${e.pendingInService} of ${pending.desired} instances in service`,
+                      StartTime: epochSeconds(pending.startMs),
+                    },
+                  ],
+                },
+              ],
+            },
+          }
+        : {}),
     };
   };
 
   const describeEndpointConfig = (input: Input) => {
     const r = memberReader(input, validation);
     const name = r.str('EndpointConfigName');
-    const e = registry.all().find((x) => x.opts.endpointConfigName === name);
-    if (!e) throw validation(`Could not find endpoint configuration "${name}".`);
+    const c = registry.configs.get(name);
+    if (!c) throw validation(`Could not find endpoint configuration "${name}".`);
+    const v = c.variant;
     return {
-      EndpointConfigName: name,
-      EndpointConfigArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:endpoint-config/${name.toLowerCase()}`,
+      EndpointConfigName: c.name,
+      EndpointConfigArn: c.arn,
       ProductionVariants: [
         {
-          VariantName: e.variantName,
-          ModelName: e.opts.modelName,
-          InitialInstanceCount: e.opts.initialInstanceCount,
-          InstanceType: e.opts.instanceType,
-          InitialVariantWeight: 1,
-          RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+          VariantName: v.variantName,
+          ModelName: v.modelName,
+          InitialInstanceCount: v.initialInstanceCount,
+          InstanceType: v.instanceType,
+          InitialVariantWeight: v.initialVariantWeight,
+          RoutingConfig: { RoutingStrategy: v.routingStrategy },
         },
       ],
-      CreationTime: epochSeconds(e.creationTimeMs),
+      CreationTime: epochSeconds(c.creationTimeMs),
     };
   };
 
   const describeModel = (input: Input) => {
     const r = memberReader(input, validation);
     const name = r.str('ModelName');
-    const e = registry.all().find((x) => x.opts.modelName === name);
-    if (!e) throw validation(`Could not find model "${name}".`);
+    const m = registry.models.get(name);
+    if (!m) throw validation(`Could not find model "${registry.arn('model', name)}".`);
     return {
-      ModelName: name,
-      ModelArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:model/${name.toLowerCase()}`,
+      ModelName: m.name,
+      ModelArn: m.arn,
       PrimaryContainer: {
-        Image: e.opts.imageUri,
+        Image: m.image,
         Mode: 'SingleModel',
-        Environment: { ...e.environment },
+        Environment: { ...m.environment },
       },
-      ExecutionRoleArn: `arn:aws:iam::${e.opts.accountId}:role/scalegate-local-sagemaker-execution`,
-      CreationTime: epochSeconds(e.creationTimeMs),
+      ...(m.executionRoleArn ? { ExecutionRoleArn: m.executionRoleArn } : {}),
+      CreationTime: epochSeconds(m.creationTimeMs),
       EnableNetworkIsolation: false,
     };
   };
@@ -182,14 +253,9 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
         'Member must satisfy regular expression pattern: arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+',
       );
     }
-    const known = registry.all().some((e) => {
-      const prefix = `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:`;
-      return [
-        e.arn,
-        `${prefix}endpoint-config/${e.opts.endpointConfigName.toLowerCase()}`,
-        `${prefix}model/${e.opts.modelName.toLowerCase()}`,
-      ].includes(arn);
-    });
+    const known =
+      registry.all().some((e) => e.arn === arn) ||
+      [...registry.models.values(), ...registry.configs.values()].some((record) => record.arn === arn);
     if (!known) throw validation(`Resource ${arn} does not exist.`);
     let tags = registry.tags.get(arn);
     if (!tags) {
@@ -279,8 +345,18 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
     return { Tags: items, ...(nextToken ? { NextToken: nextToken } : {}) };
   };
 
+  const deployments = createModelOperations(registry);
+
   return async (operation, input) => {
     switch (operation) {
+      case 'CreateModel':
+      case 'DeleteModel':
+      case 'CreateEndpointConfig':
+      case 'DeleteEndpointConfig':
+      case 'CreateEndpoint':
+      case 'UpdateEndpoint':
+      case 'DeleteEndpoint':
+        return deployments(operation, input);
       case 'AddTags':
         return addTags(input);
       case 'DeleteTags':

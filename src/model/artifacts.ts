@@ -460,10 +460,44 @@ export const validateArtifactSchema = z.object({
   run_id: runId,
   checked_at: recordedAt,
   verdict: z.enum(['clean', 'mismatch']),
-  plan: z.object({ file: safeString, run_id: safeString }),
+  plan: z.object({
+    file: safeString,
+    run_id: safeString,
+    /** The plan's fingerprint (what it may be deployed onto); absent in validates written before it was recorded. */
+    fingerprint: fingerprintSchema.optional(),
+  }),
   rows: z.array(comparisonRowSchema),
 });
 export type ValidateArtifact = z.infer<typeof validateArtifactSchema>;
+
+/**
+ * A surge drill of a plan's deployed policy (`scalegate drill`). The fields here are the contract
+ * the release gate reads; the drill writes more (its timeline, windows, measured policy lag), which
+ * this schema keeps as they are.
+ */
+export const drillArtifactSchema = z
+  .object({
+    schema_version: z.literal(SCHEMA_VERSION),
+    kind: z.literal('drill'),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    run_id: runId,
+    measured_at: recordedAt,
+    /** The fingerprint of the endpoint drilled. */
+    fingerprint: fingerprintSchema,
+    /** The run id of the plan whose policy was drilled. */
+    plan_run_id: runId,
+    /** `pass`: the surge stayed inside what the plan promised (exit 0); `fail`: it broke the SLO (exit 1). */
+    verdict: z.enum(['pass', 'fail']),
+    /**
+     * Drilled with --allow-policy-mismatch: whatever policy was deployed, not necessarily the
+     * plan's (so no proof of the plan).
+     */
+    policy_mismatch_allowed: z.boolean(),
+    provenance: provenanceSchema,
+  })
+  .passthrough();
+export type DrillArtifact = z.infer<typeof drillArtifactSchema>;
 
 export const artifactSchemas = {
   qmax: qmaxArtifactSchema,
@@ -471,6 +505,7 @@ export const artifactSchemas = {
   plan: planArtifactSchema,
   drift: driftArtifactSchema,
   validate: validateArtifactSchema,
+  drill: drillArtifactSchema,
 } as const;
 
 export type ArtifactKind = keyof typeof artifactSchemas;
@@ -483,4 +518,5 @@ export const producerOf: Record<ArtifactKind, string> = {
   plan: 'scalegate plan',
   drift: 'scalegate drift',
   validate: 'scalegate validate',
+  drill: 'scalegate drill',
 };

@@ -66,6 +66,8 @@ export const modelConfigSchema = z
     instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
     /** Optional: where the calibration copy lives (default: production's account and region). */
     calibration: calibrationPlacementSchema.optional(),
+    /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
+    require_drill: z.boolean().default(false),
   })
   .strict()
   .superRefine((model, ctx) => {

@@ -22,9 +22,11 @@ export const fingerprintSchema = z.object({
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 
 /**
- * Keys that say nothing about what the model computes: set by the platform or the base image, or
+ * Keys that say nothing about what the model computes: set by the platform or the base image,
  * derived from the plan itself (MAX_QUEUE_DEPTH comes from Q_max, so fingerprinting it would make
- * every deploy of a new plan look like a new container).
+ * every deploy of a new plan look like a new container), or naming where the deployment is
+ * (SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME, the dimensions of the container's service-time
+ * metric: the calibration copy and production differ there and run the same container).
  */
 export const AMBIENT_ENV_KEYS: ReadonlySet<string> = new Set([
   'HOME',
@@ -37,6 +39,8 @@ export const AMBIENT_ENV_KEYS: ReadonlySet<string> = new Set([
   'PORT',
   'PWD',
   'SAGEMAKER_BIND_TO_PORT',
+  'SCALEGATE_ENDPOINT_NAME',
+  'SCALEGATE_VARIANT_NAME',
   'SHLVL',
   'TERM',
   'TZ',

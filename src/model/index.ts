@@ -9,4 +9,5 @@ export * from './io.js';
 export * from './issues.js';
 export * from './names.js';
 export * from './plan-inputs.js';
+export * from './plan-proofs.js';
 export * from './safe.js';

@@ -26,6 +26,8 @@ export interface DeployReport {
   kind: 'deploy' | 'destroy';
   model_name: string;
   calibration: boolean;
+  /** The plan the calibration endpoint gets (`--with-plan`); null: none. */
+  with_plan: string | null;
   dry_run: boolean;
   stacks: string[];
   invocations: string[];

@@ -1,6 +1,6 @@
 /** The options of `scalegate deploy|destroy <model>` (command line only). */
 import { CONFIG_FILE } from '../model/index.js';
-import { choice, flag, type OptionTable, text } from './spec.js';
+import { choice, flag, type OptionTable, parsed, text } from './spec.js';
 
 export const DEPLOY_OPTIONS = {
   configFile: text('config', '<file>', 'scalegate config file', { default: CONFIG_FILE }),
@@ -19,6 +19,14 @@ export const DEPLOY_ONLY_OPTIONS = {
   allowUnmeasured: flag(
     'allow-unmeasured',
     'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)',
+  ),
+  // `--with-plan` alone (commander gives `true`) means the default plan file.
+  withPlan: parsed<string | boolean>(
+    'with-plan',
+    '[file]',
+    (raw) => raw,
+    "with --calibration: deploy the calibration endpoint with this plan's policy (autoscaling, alarms, MAX_QUEUE_DEPTH, fleet), as production would get it, to validate and drill it there",
+    { defaultText: 'artifacts/plan-<model>.json' },
   ),
   requireApproval: choice(
     'require-approval',

@@ -8,11 +8,18 @@
  * ttotal artifacts it names (the derivation is deterministic, its simulation seeded) with the
  * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
  * later check on the re-derived plan.
+ *
+ * A release also needs the plan proven where it was measured: a committed clean validate of that
+ * very plan (same run id and fingerprint: its policy was deployed and read back equal), and, for a
+ * model with `require_drill`, a passing drill of it. A calibration deploy of the plan is what
+ * produces those proofs, so it runs the gate without them (`proofs: null`).
  */
 import {
   configFingerprint,
   type Deployable,
+  drillFileName,
   type Fingerprint,
+  fingerprintDifferences,
   fingerprintSlug,
   isUsageError,
   LOCAL_REGION,
@@ -21,6 +28,8 @@ import {
   type PlanArtifact,
   type PlanMeasurements,
   REGION_FROM_CONFIG,
+  type PlanProofs,
+  validateFileName,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
 import { calibrationEndpointName } from './policy-shape.js';
@@ -36,6 +45,8 @@ export const GATE_CHECKS = [
   'image_digest',
   'container_env',
   'region',
+  'validated',
+  'drilled',
 ] as const;
 export type GateCheckName = (typeof GATE_CHECKS)[number];
 
@@ -61,13 +72,20 @@ export interface GateInput {
   deployImageDigest: string;
   /** Region being deployed to (`local` for the local SageMaker). */
   deployRegion: string;
+  /**
+   * The proofs committed beside the plan (src/model findPlanProofs), judged by the `validated` and
+   * `drilled` checks; null for the deploy that produces them (the calibration endpoint with the
+   * plan), which then has neither check.
+   */
+  proofs: PlanProofs | null;
 }
 
 export interface GateResult {
   passed: boolean;
   /**
    * In GATE_CHECKS order; after an unreadable plan only that check (nothing else can be judged);
-   * without its measurements, no `rederived` check (there is nothing to derive from).
+   * without its measurements, no `rederived` check (there is nothing to derive from); without
+   * proofs to judge (a calibration deploy), no `validated` or `drilled` check.
    */
   checks: GateCheck[];
   /** The plan derived again from its measurements (what the later checks judged); null when it could not be. */
@@ -261,7 +279,157 @@ export function evaluateGate(input: GateInput): GateResult {
     );
   }
 
+  if (input.proofs) checks.push(...proofChecks(input, plan, judged, input.proofs));
+
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
+}
+
+/** Fields on which a proof's recorded fingerprint differs from the plan's (region compared exactly). */
+function fingerprintMismatch(plan: Fingerprint, recorded: Fingerprint): string[] {
+  const fields = fingerprintDifferences(plan, recorded).map((d) => d.field as string);
+  if (plan.region !== recorded.region && !fields.includes('region')) fields.push('region');
+  return fields;
+}
+
+/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
+export function validateFix(modelName: string, model: ModelConfig, planFile: string): string {
+  const calibration = calibrationEndpointName(model.endpoint);
+  return (
+    `deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
+    `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+    `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
+    `then commit artifacts/${validateFileName(modelName)}`
+  );
+}
+
+/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
+export function drillFix(modelName: string, model: ModelConfig, planFile: string, fp: Fingerprint): string {
+  const calibration = calibrationEndpointName(model.endpoint);
+  return (
+    `drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
+    `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+    `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
+    `then commit artifacts/${drillFileName(modelName, fp)}`
+  );
+}
+
+function proofChecks(
+  input: GateInput,
+  plan: PlanArtifact,
+  judged: PlanArtifact,
+  proofs: PlanProofs,
+): GateCheck[] {
+  const { modelName, model, planFile } = input;
+  const fp = judged.fingerprint;
+  const checks: GateCheck[] = [];
+
+  const v = proofs.validate;
+  const vFix = validateFix(modelName, model, planFile);
+  if (v === null) {
+    checks.push(
+      fail(
+        'validated',
+        `no validate of this plan is committed (${proofs.validateError ?? proofs.validateFile})`,
+        vFix,
+      ),
+    );
+  } else if (v.model_name !== modelName) {
+    checks.push(
+      fail('validated', `${proofs.validateFile} validated ${v.model_name}, not ${modelName}`, vFix),
+    );
+  } else if (v.plan.run_id !== plan.run_id) {
+    checks.push(
+      fail(
+        'validated',
+        `${proofs.validateFile} validated plan run ${v.plan.run_id}, not this plan (run ${plan.run_id}): the policy deployed and read back was another plan's`,
+        vFix,
+      ),
+    );
+  } else if (!v.plan.fingerprint) {
+    checks.push(
+      fail(
+        'validated',
+        `${proofs.validateFile} does not record the fingerprint of the plan it validated (written by an older scalegate)`,
+        vFix,
+      ),
+    );
+  } else if (fingerprintMismatch(fp, v.plan.fingerprint).length > 0) {
+    checks.push(
+      fail(
+        'validated',
+        `${proofs.validateFile} validated a plan of another fingerprint (${fingerprintMismatch(fp, v.plan.fingerprint).join(', ')} differ)`,
+        vFix,
+      ),
+    );
+  } else if (v.verdict !== 'clean') {
+    const differing = v.rows
+      .filter((r) => r.verdict !== 'match' && r.verdict !== 'warn')
+      .map((r) => r.parameter);
+    checks.push(
+      fail(
+        'validated',
+        `${proofs.validateFile}: the deployed policy did not equal this plan on ${v.endpoint} (${differing.join(', ') || 'mismatch'})`,
+        `fix the deployment, then ${vFix}`,
+      ),
+    );
+  } else {
+    checks.push(
+      pass(
+        'validated',
+        `${proofs.validateFile}: clean on ${v.endpoint} (${v.region}) at ${v.checked_at}, plan run ${v.plan.run_id}`,
+      ),
+    );
+  }
+
+  const dFix = drillFix(modelName, model, planFile, fp);
+  if (!model.require_drill) {
+    checks.push(pass('drilled', `not required for ${modelName} (require_drill is not set)`));
+    return checks;
+  }
+  const matching = proofs.drills.filter(
+    ({ drill }) => drill.model_name === modelName && fingerprintMismatch(fp, drill.fingerprint).length === 0,
+  );
+  const proving = matching.filter(({ drill }) => !drill.policy_mismatch_allowed);
+  const passed = proving.find(({ drill }) => drill.verdict === 'pass');
+  if (passed) {
+    checks.push(
+      pass(
+        'drilled',
+        `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}`,
+      ),
+    );
+  } else if (proving.length > 0) {
+    const last = proving[0] as (typeof proving)[number];
+    checks.push(
+      fail(
+        'drilled',
+        `${last.file}: the drill of this plan failed (the surge broke the SLO beyond what the plan promised); require_drill needs a passing one`,
+        `see the broken windows in ${last.file}; re-plan (or re-measure) and ${dFix}`,
+      ),
+    );
+  } else if (matching.length > 0) {
+    checks.push(
+      fail(
+        'drilled',
+        `${(matching[0] as (typeof matching)[number]).file} drilled with --allow-policy-mismatch (whatever policy was deployed, not proof of this plan's)`,
+        dFix,
+      ),
+    );
+  } else {
+    const other =
+      proofs.drills.length > 0
+        ? ` (${proofs.drills.map((d) => d.file).join(', ')}: another fingerprint)`
+        : '';
+    const unreadable = proofs.drillErrors.length > 0 ? `; unreadable: ${proofs.drillErrors.join('; ')}` : '';
+    checks.push(
+      fail(
+        'drilled',
+        `require_drill is set and no drill of this plan (run ${plan.run_id}) is committed${other}${unreadable}`,
+        dFix,
+      ),
+    );
+  }
+  return checks;
 }
 
 const shown = (value: unknown): string =>

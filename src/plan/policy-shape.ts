@@ -22,10 +22,29 @@ export type ComparisonOperator =
 
 export type TreatMissingData = 'breaching' | 'notBreaching' | 'ignore' | 'missing';
 
-/** A CloudWatch alarm on one AWS/SageMaker metric of the endpoint variant. */
+/**
+ * The container's own service time (the container contract): FirstChunkLatency in ms, from
+ * dequeue to the first audio byte, per endpoint variant, published by the container as CloudWatch
+ * embedded metric format (no queueing in it, unlike ModelLatency). SageMaker does not tell a
+ * container which endpoint it serves, so the deployment sets `env` in the model environment.
+ */
+export const SERVICE_METRICS = {
+  namespace: 'Scalegate/Container',
+  metricName: 'FirstChunkLatency',
+  unit: 'Milliseconds',
+  env: { endpoint: 'SCALEGATE_ENDPOINT_NAME', variant: 'SCALEGATE_VARIANT_NAME' },
+} as const;
+
+/** The model environment that names the dimensions of the container's service-time metric. */
+export const serviceMetricsEnvironment = (endpoint: string, variant: string): Record<string, string> => ({
+  [SERVICE_METRICS.env.endpoint]: endpoint,
+  [SERVICE_METRICS.env.variant]: variant,
+});
+
+/** A CloudWatch alarm on one metric of the endpoint variant (AWS/SageMaker, or the container's own). */
 export interface AlarmShape {
   alarmName: string;
-  namespace: 'AWS/SageMaker';
+  namespace: 'AWS/SageMaker' | typeof SERVICE_METRICS.namespace;
   metricName: string;
   /** Always EndpointName + VariantName, in that order. */
   dimensions: { EndpointName: string; VariantName: string };
@@ -109,7 +128,9 @@ export interface PolicyShape {
  *   for longer means scale-out is failing or the fleet is at max_instances.
  * - 5XX (platform errors), Sum >= 1 in 3 of 5 minutes: a single transient error does not page.
  * - Queue saturation, Sum >= 1 in 2 of 3 minutes: rejected requests are users turned away.
- * - Service time, p95 of ModelLatency over 5 min, 3 of 3: sustained, not a spike.
+ * - Service time, p95 of the container's FirstChunkLatency (dequeue to first audio byte) over
+ *   5 min, 3 of 3: sustained, not a spike. Not ModelLatency: it includes the container's queue,
+ *   so at a threshold measured at concurrency 1 it fires under normal load at the target.
  */
 export const ALARM_TIMING = {
   scaleIn: { periodS: 60, evaluationPeriods: 15, datapointsToAlarm: 15 },
@@ -290,16 +311,19 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
       serviceTime:
         serviceTimeMs === null
           ? null
-          : sageMakerAlarm(target, {
-              alarmName: names.serviceTimeAlarm,
-              metricName: 'ModelLatency',
-              extendedStatistic: 'p95',
-              ...ALARM_TIMING.serviceTime,
-              threshold: msToMicroseconds(serviceTimeMs),
-              comparisonOperator: 'GreaterThanThreshold',
-              treatMissingData: 'notBreaching',
-              description: `scalegate ${target.modelName}: ModelLatency p95 above the measured TTFAB p95 at concurrency 1 (${serviceTimeMs} ms = ${msToMicroseconds(serviceTimeMs)} us; the service time, not the SLO).`,
-            }),
+          : {
+              ...sageMakerAlarm(target, {
+                alarmName: names.serviceTimeAlarm,
+                metricName: SERVICE_METRICS.metricName,
+                extendedStatistic: 'p95',
+                ...ALARM_TIMING.serviceTime,
+                threshold: serviceTimeMs,
+                comparisonOperator: 'GreaterThanThreshold',
+                treatMissingData: 'notBreaching',
+                description: `scalegate ${target.modelName}: the container's own service time (FirstChunkLatency p95, dequeue to first audio byte, no queueing) above the measured TTFAB p95 at concurrency 1 (${serviceTimeMs} ms; the service time, not the SLO): service itself degraded.`,
+              }),
+              namespace: SERVICE_METRICS.namespace,
+            },
     },
   };
 }

@@ -8,7 +8,8 @@ export function deployHeadline(
   account: string | null = null,
 ): string {
   const where = account ? `${region} (account ${account})` : region;
-  return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
+  const plan = r.with_plan ? ` --with-plan ${r.with_plan} (the plan's policy, autoscaling and alarms)` : '';
+  return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}${plan}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
 }
 
 /** A dry run: the exact invocations, nothing run. */

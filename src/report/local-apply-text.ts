@@ -12,7 +12,14 @@ export interface LocalApplyReport {
     scaleInPolicyArn: string;
     alarmNames: string[];
   };
-  queueDepth: { expected: number; before: string | null; action: 'unchanged' | 'set' | 'not-settable' };
+  queueDepth: {
+    expected: number;
+    before: string | null;
+    action: 'unchanged' | 'set' | 'rolled-back';
+    modelName: string | null;
+    endpointConfigName: string | null;
+    failureReason: string | null;
+  };
   warnings: string[];
   /** Rows that still differ from the plan (tolerated mismatches excluded). */
   failed: ComparisonRow[];
@@ -29,7 +36,13 @@ export function renderLocalApplyReport(r: LocalApplyReport): string {
     `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
     `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
     `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
-    `  MAX_QUEUE_DEPTH ${q.action === 'unchanged' ? `already ${q.expected}` : q.action === 'set' ? `${q.before ?? 'unset'} -> ${q.expected} (instances replaced)` : `NOT SET (still ${q.before ?? 'unset'})`}`,
+    `  MAX_QUEUE_DEPTH ${
+      q.action === 'unchanged'
+        ? `already ${q.expected}`
+        : q.action === 'set'
+          ? `${q.before ?? 'unset'} -> ${q.expected} (CreateModel ${q.modelName}, CreateEndpointConfig ${q.endpointConfigName}, UpdateEndpoint blue/green: instances replaced)`
+          : `NOT SET (still ${q.before ?? 'unset'}): UpdateEndpoint to ${q.endpointConfigName} rolled back: ${q.failureReason}`
+    }`,
     ...r.warnings.map((w) => `  WARNING: ${w}`),
     ...r.failed.map((row) => `  MISMATCH ${describeRow(row)}`),
   ];

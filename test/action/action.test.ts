@@ -97,8 +97,8 @@ describe('action metadata', () => {
     },
   );
 
-  it('has the six composite actions of the issue', () => {
-    expect(composites).toEqual(['drift', 'gate', 'plan', 'qmax', 'ttotal', 'validate']);
+  it('has the seven composite actions of the issues (drill: a surge through the deployed plan)', () => {
+    expect(composites).toEqual(['drift', 'drill', 'gate', 'plan', 'qmax', 'ttotal', 'validate']);
   });
 });
 

@@ -293,3 +293,67 @@ describe('the write token and the concurrency groups', () => {
     expect(release.jobs.release?.environment).toBe('production');
   });
 });
+
+describe('calibration ends with the plan deployed and proven; a release validates again', () => {
+  const calibrate = parse(read('.github/workflows/calibrate.yml')) as {
+    on: { workflow_dispatch: { inputs: Record<string, { type: string; default: unknown }> } };
+    jobs: Record<string, Job & { steps: Step[] & { if?: string }[] }>;
+  };
+  const steps = (calibrate.jobs.calibrate?.steps ?? []) as (Step & { if?: string })[];
+  const index = (match: (s: Step) => boolean): number => steps.findIndex(match);
+
+  it('after plan: deploy the plan to the calibration endpoint, validate it there, drill it, then tear down', () => {
+    const plan = index((s) => s.uses === './actions/plan');
+    const deploy = index((s) => /deploy "\$MODEL" --calibration --with-plan "\$PLAN"/.test(s.run ?? ''));
+    const validate = index((s) => s.uses === './actions/validate');
+    const drill = index((s) => s.uses === './actions/drill');
+    const teardown = index((s) => /destroy "\$MODEL" --calibration/.test(s.run ?? ''));
+    expect([plan, deploy, validate, drill, teardown].every((i) => i >= 0)).toBe(true);
+    expect(plan < deploy && deploy < validate && validate < drill && drill < teardown).toBe(true);
+    const planStep = steps[plan] as Step;
+    expect(planStep.id).toBe('plan');
+    const planPath = expr('steps.plan.outputs.artifact-path');
+    expect(steps[deploy]?.env?.PLAN).toBe(planPath);
+    expect(steps[validate]?.with).toMatchObject({
+      endpoint: expr('env.CALIBRATION_ENDPOINT'),
+      plan: planPath,
+      commit: 'false',
+    });
+    // No push from the measuring job (no write token): the commit job commits the uploaded drill.
+    expect(steps[drill]?.with).toEqual({
+      model: expr('matrix.model'),
+      plan: planPath,
+      endpoint: expr('env.CALIBRATION_ENDPOINT'),
+      commit: 'false',
+    });
+    expect(steps[teardown]?.if).toBe('always()');
+  });
+
+  it('drills by default: always on a pull request, on a manual run unless drill: false', () => {
+    expect(calibrate.on.workflow_dispatch.inputs.drill).toMatchObject({ type: 'boolean', default: true });
+    const drill = steps.find((s) => s.uses === './actions/drill');
+    // `inputs.drill` is empty on a pull request, and GitHub compares empty loosely equal to false.
+    expect(drill?.if).toBe(expr("github.event_name != 'workflow_dispatch' || inputs.drill"));
+  });
+
+  it('commits the validate and the drill with the measurements', () => {
+    const download = (calibrate.jobs.commit?.steps ?? []).find((s) =>
+      s.uses?.startsWith('actions/download-artifact@'),
+    );
+    expect(String(download?.with?.pattern)).toContain('{qmax,ttotal,plan,validate,drill}');
+  });
+
+  it('releases with gate -> deploy -> validate (the production endpoint read back against the plan)', () => {
+    const release = parse(read('.github/workflows/release.yml')) as { jobs: Record<string, Job> };
+    const order = (release.jobs.release?.steps ?? []).map((s) =>
+      s.uses === './actions/gate'
+        ? 'gate'
+        : s.uses === './actions/validate'
+          ? 'validate'
+          : /scalegate\.mjs deploy "\$MODEL"$/.test((s.run ?? '').trim())
+            ? 'deploy'
+            : null,
+    );
+    expect(order.filter(Boolean)).toEqual(['gate', 'deploy', 'validate']);
+  });
+});

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGate } from '../../src/commands/gate.js';
 import { runPlan } from '../../src/commands/plan.js';
-import { writeArtifact } from '../../src/model/index.js';
+import { readArtifact, writeArtifact } from '../../src/model/index.js';
 import {
   artifactsDirWith,
+  cleanValidate,
   KOKORO_DIGEST,
   kokoroMeasurements,
   kokoroModel,
@@ -168,6 +169,12 @@ describe('scalegate gate', () => {
         outFile: planFile,
       },
       { version: 'test' },
+    );
+    // Its proof: the plan's policy deployed and read back clean (what the calibrate workflow commits).
+    writeArtifact(
+      'validate',
+      join(dir, 'validate-kokoro-82m.json'),
+      cleanValidate(readArtifact('plan', planFile)),
     );
     const result = await runGate(
       {

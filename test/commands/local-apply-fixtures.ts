@@ -60,7 +60,13 @@ export async function startEmulator(options: LocalSageMakerOptions = {}): Promis
 
 export const workspace = (prefix: string): string => mkdtempSync(join(tmpdir(), `scalegate-${prefix}-`));
 
-export async function liveFingerprint(emulator: Emulator): Promise<Fingerprint> {
+/** What the plan helpers need of an emulator: its endpoint and clients (in process or `local up`). */
+export interface EndpointAccess {
+  handle: Pick<LocalSageMakerHandle, 'endpointName' | 'variantName' | 'region'>;
+  clients: AwsClients;
+}
+
+export async function liveFingerprint(emulator: EndpointAccess): Promise<Fingerprint> {
   const { handle, clients } = emulator;
   return (
     await readDeployedFingerprint(clients.sagemaker, handle.endpointName, handle.variantName, handle.region)
@@ -69,7 +75,7 @@ export async function liveFingerprint(emulator: Emulator): Promise<Fingerprint> 
 
 /** The anchor qmax ladder (real AWS numbers) re-fingerprinted as the emulator endpoint's. */
 export async function emulatorQmaxFile(
-  emulator: Emulator,
+  emulator: EndpointAccess,
   dir: string,
   edit?: (json: Record<string, unknown>) => void,
 ): Promise<string> {
@@ -86,7 +92,7 @@ export async function emulatorQmaxFile(
 }
 
 /** A plan (anchor ladder, stated T_total) measured "on" the emulator endpoint. */
-export async function emulatorPlanFile(emulator: Emulator, dir: string): Promise<string> {
+export async function emulatorPlanFile(emulator: EndpointAccess, dir: string): Promise<string> {
   const qmaxFile = await emulatorQmaxFile(emulator, dir);
   const out = join(dir, 'plan.json');
   const result = runPlan(

@@ -1,12 +1,18 @@
 /**
- * `local apply` deploys the plan's shape onto the local SageMaker through Application Auto
- * Scaling and CloudWatch (real SDK clients), sets MAX_QUEUE_DEPTH through the emulator's
- * blue/green model update, and verifies by reading everything back.
+ * `local apply` deploys the plan onto the local SageMaker through the AWS APIs with real SDK
+ * clients: MAX_QUEUE_DEPTH through CreateModel + CreateEndpointConfig + UpdateEndpoint
+ * (blue/green), the scaling shape through Application Auto Scaling and CloudWatch, and verifies by
+ * reading everything back.
  */
 import { join } from 'node:path';
 import { DescribeScalingActivitiesCommand } from '@aws-sdk/client-application-auto-scaling';
 import { SetAlarmStateCommand } from '@aws-sdk/client-cloudwatch';
-import { DescribeModelCommand, UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
+import {
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  DescribeModelCommand,
+  UpdateEndpointWeightsAndCapacitiesCommand,
+} from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyLocalPlan, runLocalApply } from '../../src/commands/local-apply.js';
 import { isUsageError } from '../../src/model/index.js';
@@ -47,38 +53,49 @@ const input = (plan = planFile) => ({
   variant: emulator.handle.variantName,
   region: emulator.handle.region,
   planFile: plan,
+  pollIntervalMs: 100,
 });
 
-async function modelQueueDepth(): Promise<string | undefined> {
-  const model = await emulator.clients.sagemaker.send(
-    new DescribeModelCommand({ ModelName: `${emulator.handle.endpointName}-model` }),
+/** The model the endpoint serves, read over the wire (endpoint -> endpoint config -> model). */
+async function servedModel() {
+  const sm = emulator.clients.sagemaker;
+  const ep = await sm.send(new DescribeEndpointCommand({ EndpointName: emulator.handle.endpointName }));
+  const config = await sm.send(
+    new DescribeEndpointConfigCommand({ EndpointConfigName: ep.EndpointConfigName }),
   );
-  return model.PrimaryContainer?.Environment?.MAX_QUEUE_DEPTH;
+  const model = await sm.send(
+    new DescribeModelCommand({ ModelName: config.ProductionVariants?.[0]?.ModelName }),
+  );
+  return { endpoint: ep, config, model };
 }
 
 describe('scalegate local apply', () => {
-  it('reports a MAX_QUEUE_DEPTH it cannot set (no wire API in the emulator) instead of claiming success', async () => {
+  it('sets MAX_QUEUE_DEPTH through CreateModel, CreateEndpointConfig and UpdateEndpoint (the serving instance replaced), deploys every parameter and reads back clean', async () => {
+    const before = await servedModel();
+    const [oldInstance] = emulator.handle.instances();
     const result = await runLocalApply(input(), deps());
-    expect(result.exitCode).toBe(1);
-    expect(result.report).toMatch(/MAX_QUEUE_DEPTH NOT SET \(still 64\)/);
     expect(result.report).toMatch(
-      /MISMATCH container\.max_queue_depth \(Environment\.MAX_QUEUE_DEPTH\): expected 50, deployed 64/,
+      /MAX_QUEUE_DEPTH 64 -> 50 \(CreateModel speech-kokoro-82m-model-\w+, CreateEndpointConfig speech-kokoro-82m-config-\w+, UpdateEndpoint blue\/green: instances replaced\)/,
     );
-    // Everything else was applied.
-    expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([
-      'container.max_queue_depth',
-    ]);
-  });
-
-  it('deploys every parameter of the plan, MAX_QUEUE_DEPTH by replacing the instances, and reads back clean', async () => {
-    const result = await runLocalApply(input(), {
-      ...deps(),
-      setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env, { replaceInstances: true }),
-    });
-    expect(result.report).toMatch(/MAX_QUEUE_DEPTH 64 -> 50 \(instances replaced\)/);
     expect(differingRows(result.artifact?.rows ?? [])).toEqual([]);
     expect(result.exitCode).toBe(0);
-    expect(await modelQueueDepth()).toBe('50');
+    const after = await servedModel();
+    expect(after.model.PrimaryContainer?.Environment?.MAX_QUEUE_DEPTH).toBe('50');
+    // Everything else of the model and the variant is carried over.
+    expect({ ...after.model.PrimaryContainer?.Environment, MAX_QUEUE_DEPTH: '64' }).toEqual(
+      before.model.PrimaryContainer?.Environment,
+    );
+    expect(after.model.PrimaryContainer?.Image).toBe(before.model.PrimaryContainer?.Image);
+    expect(after.model.ExecutionRoleArn).toBe(before.model.ExecutionRoleArn);
+    expect({ ...after.config.ProductionVariants?.[0], ModelName: 'x' }).toEqual({
+      ...before.config.ProductionVariants?.[0],
+      ModelName: 'x',
+    });
+    expect(after.endpoint.EndpointConfigName).not.toBe(before.endpoint.EndpointConfigName);
+    // The instance that serves now was started with the plan's MAX_QUEUE_DEPTH.
+    const now = emulator.handle.instances();
+    expect(now.map((i) => i.environment.MAX_QUEUE_DEPTH)).toEqual(['50']);
+    expect(now[0]?.id).not.toBe(oldInstance?.id);
     expect(emulator.handle.status()).toMatchObject({ status: 'InService', current: 1 });
   });
 
@@ -120,6 +137,26 @@ describe('scalegate local apply', () => {
     );
   });
 
+  it('reports an update that rolled back (the old model keeps serving) as NOT SET with its FailureReason, exit 1', async () => {
+    await emulator.handle.updateModelEnvironment({ MAX_QUEUE_DEPTH: '64' });
+    const [serving] = emulator.handle.instances();
+    emulator.handle.faults = { failNextInstances: 1, failAtStage: 'weights_ready' };
+    const result = await runLocalApply(input(), deps());
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toMatch(
+      /MAX_QUEUE_DEPTH NOT SET \(still 64\): UpdateEndpoint to speech-kokoro-82m-config-\w+ rolled back: Failed to update endpoint: .*did not pass the ping health check/,
+    );
+    expect(result.report).toMatch(
+      /MISMATCH container\.max_queue_depth \(Environment\.MAX_QUEUE_DEPTH\): expected 50, deployed 64/,
+    );
+    // Everything else was applied; the old instance still serves.
+    expect(differingRows(result.artifact?.rows ?? []).map((r) => r.parameter)).toEqual([
+      'container.max_queue_depth',
+    ]);
+    expect(emulator.handle.instances().map((i) => i.id)).toEqual([serving?.id]);
+    expect((await servedModel()).endpoint.FailureReason).toMatch(/did not pass the ping health check/);
+  });
+
   it('refuses (exit 2) a plan measured on another image, as the deploy gate would, unless the mismatch is allowed', async () => {
     const other = editedCopy(
       planFile,
@@ -133,10 +170,7 @@ describe('scalegate local apply', () => {
       /plan-other-image\.json was not measured on what endpoint speech-kokoro-82m runs/,
     );
     expect((refused as Error).message).toMatch(/--allow-config-mismatch/);
-    const allowed = await runLocalApply(
-      { ...input(other), allowConfigMismatch: true },
-      { ...deps(), setModelEnvironment: (env) => emulator.handle.updateModelEnvironment(env) },
-    );
+    const allowed = await runLocalApply({ ...input(other), allowConfigMismatch: true }, deps());
     expect(allowed.report).toMatch(/WARNING: configuration mismatch allowed: image/);
     expect(allowed.exitCode).toBe(0);
   });

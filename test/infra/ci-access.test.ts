@@ -255,6 +255,21 @@ describe('the calibration CloudFormation execution policy (instead of Administra
     }
   });
 
+  it('deploys a plan policy (--with-plan) only onto the calibration endpoint: scaling policies on tagged targets, alarms and dashboards named for it', () => {
+    const policies = withAction(policy, 'application-autoscaling:PutScalingPolicy');
+    expect(policies).toHaveLength(1);
+    expect(policies[0]?.Condition?.StringEquals).toMatchObject({
+      'application-autoscaling:service-namespace': 'sagemaker',
+      [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: ['kokoro-82m'],
+    });
+    const alarms = withAction(policy, 'cloudwatch:PutMetricAlarm');
+    expect(alarms).toHaveLength(1);
+    expect(json(alarms[0]?.Resource)).toContain(':alarm:scalegate-speech-kokoro-82m-calibration-*');
+    expect(json(alarms[0]?.Resource)).not.toMatch(/alarm:scalegate-speech-kokoro-82m-\*/);
+    const dashboards = withAction(policy, 'cloudwatch:PutDashboard');
+    expect(json(dashboards[0]?.Resource)).toContain(':dashboard/scalegate-speech-kokoro-82m-calibration-*');
+  });
+
   it('grants no wildcard action and nothing on CloudFormation, S3 or Lambda', () => {
     for (const s of policy) expect(actions(s).every((a) => !a.endsWith('*'))).toBe(true);
     expect(json(policy)).not.toMatch(/"(cloudformation|s3|lambda|codebuild):/);

@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CdkInvocation, cdkInvocations, runDeploy } from '../../src/commands/deploy.js';
-import { kokoroModel } from './fixtures.js';
+import { isUsageError } from '../../src/model/index.js';
+import { runCli } from '../helpers/cli.js';
+import { artifactsDirWith, kokoroModel, kokoroPlan } from './fixtures.js';
 import { REPO } from './helpers.js';
 
 const configFile = join(REPO, 'scalegate.config.json');
@@ -171,5 +173,87 @@ describe('scalegate destroy', () => {
       'scalegate-kokoro-82m-calibration',
       'scalegate-kokoro-82m-calibration-foundation',
     ]);
+  });
+});
+
+describe('scalegate deploy --calibration --with-plan', () => {
+  const planDir = artifactsDirWith({ 'kokoro-82m': kokoroPlan() });
+  const planFile = join(planDir, 'plan-kokoro-82m.json');
+
+  it('--dry-run synthesizes the calibration stacks with the plan as context and runs nothing', async () => {
+    const r = recorder();
+    const result = await runDeploy(
+      { ...base, action: 'deploy', calibration: true, withPlan: planFile, dryRun: true },
+      { run: r.run },
+    );
+    expect(r.calls).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    expect(result.artifact?.with_plan).toBe(planFile);
+    expect(result.artifact?.invocations[0]).toContain(
+      `-c scalegate:calibration=kokoro-82m -c scalegate:withPlan=${planFile}`,
+    );
+    expect(result.artifact?.stacks).toEqual([
+      'scalegate-kokoro-82m-calibration-foundation',
+      'scalegate-kokoro-82m-calibration',
+    ]);
+    expect(result.report).toContain(
+      `scalegate deploy kokoro-82m --calibration --with-plan ${planFile} (the plan's policy, autoscaling and alarms): speech-kokoro-82m-calibration in us-east-1`,
+    );
+  });
+
+  it('takes <artifacts-dir>/plan-<model>.json when --with-plan names no file', () => {
+    const inv = cdkInvocations({
+      ...base,
+      action: 'deploy',
+      calibration: true,
+      withPlan: true,
+      artifactsDir: planDir,
+    });
+    expect(inv[0]?.args).toContain(`scalegate:withPlan=${planFile}`);
+  });
+
+  it('refuses (usage error, nothing run) --with-plan without --calibration, and a plan file that does not exist', async () => {
+    const r = recorder();
+    const production = await runDeploy(
+      { ...base, action: 'deploy', calibration: false, withPlan: planFile },
+      { run: r.run },
+    ).catch((e: unknown) => e);
+    expect(isUsageError(production)).toBe(true);
+    expect((production as Error).message).toContain(
+      'use it with `scalegate deploy kokoro-82m --calibration`',
+    );
+    const missing = await runDeploy(
+      { ...base, action: 'deploy', calibration: true, withPlan: join(planDir, 'nope.json') },
+      { run: r.run },
+    ).catch((e: unknown) => e);
+    expect(isUsageError(missing)).toBe(true);
+    expect((missing as Error).message).toContain('nope.json: no such plan file');
+    expect(r.calls).toEqual([]);
+  });
+
+  it('works from the CLI: `deploy <model> --calibration --with-plan F --dry-run` exits 0, without --calibration exits 2', async () => {
+    const ok = await runCli([
+      'deploy',
+      'kokoro-82m',
+      '--config',
+      configFile,
+      '--calibration',
+      '--with-plan',
+      planFile,
+      '--dry-run',
+    ]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain(`-c scalegate:withPlan=${planFile}`);
+    const refused = await runCli([
+      'deploy',
+      'kokoro-82m',
+      '--config',
+      configFile,
+      '--with-plan',
+      planFile,
+      '--dry-run',
+    ]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--with-plan');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectedPolicyShape, flattenPolicyShape, msToMicroseconds } from '../../src/plan/policy-shape.js';
+import { expectedPolicyShape, flattenPolicyShape } from '../../src/plan/policy-shape.js';
 import { artifactsDirWith, kokoroModel, kokoroPlan, measuredPlan } from './fixtures.js';
 import { buildTestApp, resourcesOf } from './helpers.js';
 import { shapeRowsFromTemplate } from './template-shape.js';
@@ -137,16 +137,43 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
     });
   });
 
-  it('adds the observability alarms (5XX, queue saturation, above target, service time in microseconds) and a dashboard', () => {
+  it('adds the observability alarms (5XX, queue saturation, above target, service time) and a dashboard', () => {
     const byMetric = (metric: string, extra: Record<string, unknown> = {}) =>
       template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: metric, ...extra });
     byMetric('Invocation5XXErrors', { Statistic: 'Sum', Threshold: 1 });
     byMetric('InvocationModelErrors', { Statistic: 'Sum', Threshold: 1 });
     byMetric('ConcurrentRequestsPerModel', { ComparisonOperator: 'GreaterThanThreshold', Threshold: 37.5 });
-    byMetric('ModelLatency', { ExtendedStatistic: 'p95', Threshold: msToMicroseconds(65.372) });
-    expect(msToMicroseconds(65.372)).toBe(65372);
     template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('alarms on the container service time (FirstChunkLatency p95, no queueing) at the plan service_time_alarm_ms, not on ModelLatency (which rises with the queue at the target)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'Scalegate/Container',
+      MetricName: 'FirstChunkLatency',
+      Dimensions: Match.arrayWith([
+        { Name: 'EndpointName', Value: 'speech-kokoro-82m' },
+        { Name: 'VariantName', Value: 'AllTraffic' },
+      ]),
+      ExtendedStatistic: 'p95',
+      Threshold: plan.deployable.service_time_alarm_ms,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      Period: 300,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+    });
+    expect(plan.deployable.service_time_alarm_ms).toBe(65.372);
+    const onModelLatency = resourcesOf(template, 'AWS::CloudWatch::Alarm').filter(
+      ([, p]) => p.MetricName === 'ModelLatency',
+    );
+    expect(onModelLatency).toEqual([]);
+    // The container names its metric's dimensions from the model environment.
+    template.hasResourceProperties('AWS::SageMaker::Model', {
+      PrimaryContainer: {
+        Environment: { SCALEGATE_ENDPOINT_NAME: 'speech-kokoro-82m', SCALEGATE_VARIANT_NAME: 'AllTraffic' },
+      },
+    });
   });
 });
 

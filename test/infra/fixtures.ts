@@ -5,12 +5,16 @@
  * the Kokoro config's choices. The gate derives every plan again from its measurements, so each
  * fixture plan carries its measurements, and `artifactsDirWith` writes them beside it.
  * `kokoroPlan(overrides)` is that plan edited by hand afterwards (what the gate must refuse);
- * `measuredPlan(options)` is a plan really derived from other measurements or choices.
+ * `measuredPlan(options)` is a plan really derived from other measurements or choices. A release
+ * also needs the plan's proofs: `artifactsDirWith` writes a clean validate of each plan beside it
+ * unless told otherwise (`cleanValidate`, `drillOf` build them).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
+  type DrillArtifact,
+  drillFileName,
   fingerprintSlug,
   type ModelConfig,
   modelConfigSchema,
@@ -21,6 +25,8 @@ import {
   readArtifact,
   type TtotalArtifact,
   ttotalFileName,
+  type ValidateArtifact,
+  validateFileName,
   writeArtifact,
 } from '../../src/model/index.js';
 import { derivePlan } from '../../src/plan/derive.js';
@@ -182,12 +188,62 @@ export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =
     ...overrides,
   });
 
+/** A clean validate of `plan` (its policy deployed on the calibration endpoint and read back equal). */
+export function cleanValidate(
+  plan: PlanArtifact,
+  overrides: Partial<ValidateArtifact> = {},
+): ValidateArtifact {
+  return {
+    schema_version: 1,
+    kind: 'validate',
+    model_name: plan.model_name,
+    endpoint: 'speech-kokoro-82m-calibration',
+    region: plan.fingerprint.region ?? KOKORO_REGION,
+    run_id: 'validate00001',
+    checked_at: '2026-08-21T12:00:00.000Z',
+    verdict: 'clean',
+    plan: {
+      file: `artifacts/plan-${plan.model_name}.json`,
+      run_id: plan.run_id,
+      fingerprint: plan.fingerprint,
+    },
+    rows: [{ parameter: 'scale_out.target_value', expected: 37.5, deployed: 37.5, verdict: 'match' }],
+    ...overrides,
+  };
+}
+
+/** A drill of `plan` on the calibration endpoint (passing unless overridden). */
+export function drillOf(plan: PlanArtifact, overrides: Partial<DrillArtifact> = {}): DrillArtifact {
+  return {
+    schema_version: 1,
+    kind: 'drill',
+    model_name: plan.model_name,
+    endpoint: 'speech-kokoro-82m-calibration',
+    run_id: 'drill00001',
+    measured_at: '2026-08-21T13:00:00.000Z',
+    fingerprint: plan.fingerprint,
+    plan_run_id: plan.run_id,
+    verdict: 'pass',
+    policy_mismatch_allowed: false,
+    provenance: { origin: 'measured', tool: 'scalegate test fixture', note: null },
+    ...overrides,
+  };
+}
+
 export type PlanEntry =
   | PlanArtifact
   | string
   | null
-  /** A plan (or raw file text) with the measurements to write beside it (null: none). */
-  | { plan: PlanArtifact | string; measurements: Measurements | null };
+  /**
+   * A plan (or raw file text) with the measurements to write beside it (null: none), its validate
+   * (default: a clean one of the plan; null: none) and drills (default: none).
+   */
+  | {
+      plan: PlanArtifact | string;
+      measurements: Measurements | null;
+      validate?: ValidateArtifact | null;
+      drills?: DrillArtifact[];
+    };
 
 /**
  * A temp directory with `plan-<model>.json` for each plan given (null: no file) and, beside it,
@@ -208,6 +264,16 @@ export function artifactsDirWith(plans: Record<string, PlanEntry>): string {
       join(dir, `plan-${model}.json`),
       typeof plan === 'string' ? plan : `${JSON.stringify(plan, null, 2)}\n`,
     );
+    const proofs = typeof entry === 'object' && 'plan' in entry && !('kind' in entry) ? entry : null;
+    const validate =
+      proofs?.validate !== undefined
+        ? proofs.validate
+        : typeof plan === 'string'
+          ? null
+          : cleanValidate(plan as PlanArtifact);
+    if (validate) writeArtifact('validate', join(dir, validateFileName(model)), validate);
+    for (const drill of proofs?.drills ?? [])
+      writeArtifact('drill', join(dir, drillFileName(model, drill.fingerprint)), drill);
     if (!measurements) continue;
     const named = typeof plan === 'string' ? null : (plan as PlanArtifact).inputs;
     const slug = fingerprintSlug(measurements.qmax.fingerprint);

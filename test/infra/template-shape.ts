@@ -128,7 +128,7 @@ export function shapeRowsFromTemplate(template: Template): ShapeRow[] {
     ),
   ];
   const serviceTime = resourcesOf(template, 'AWS::CloudWatch::Alarm').filter(
-    ([, p]) => p.MetricName === 'ModelLatency',
+    ([, p]) => p.MetricName === 'FirstChunkLatency',
   );
   if (serviceTime.length > 0)
     rows.push(...alarmRows('alarms.service_time', (serviceTime[0] as [string, Props])[1]));

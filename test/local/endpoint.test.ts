@@ -682,11 +682,19 @@ describe('capacity changes (real processes, real delays)', () => {
     expect(isAlive(removed[0]?.pid ?? 0)).toBe(false);
   });
 
-  it('updates the model environment; replaced instances run with it (what `local apply` needs)', async () => {
+  it('updates the model environment through a new model and endpoint config; replaced instances run with it', async () => {
     const old = h.instances()[0];
     await h.updateModelEnvironment({ MAX_QUEUE_DEPTH: '8' }, { replaceInstances: true });
-    const model = await c.sagemaker.send(new DescribeModelCommand({ ModelName: `${h.endpointName}-model` }));
+    const { EndpointConfigName } = await describeEndpoint();
+    expect(EndpointConfigName).not.toBe(`${h.endpointName}-config`);
+    const config = await c.sagemaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName }));
+    const model = await c.sagemaker.send(
+      new DescribeModelCommand({ ModelName: config.ProductionVariants?.[0]?.ModelName }),
+    );
     expect(model.PrimaryContainer?.Environment?.MAX_QUEUE_DEPTH).toBe('8');
+    // Models are immutable: the one the endpoint was created with still says 4.
+    const first = await c.sagemaker.send(new DescribeModelCommand({ ModelName: `${h.endpointName}-model` }));
+    expect(first.PrimaryContainer?.Environment?.MAX_QUEUE_DEPTH).toBe('4');
     const now = h.instances();
     expect(now).toHaveLength(1);
     expect(now[0]?.id).not.toBe(old?.id);

@@ -4,9 +4,11 @@
  * edited by hand is refused with every value that differs.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlanArtifact, PlanMeasurements } from '../../src/model/index.js';
+import type { PlanArtifact, PlanMeasurements, PlanProofs } from '../../src/model/index.js';
 import { evaluateGate, GATE_CHECKS, type GateInput, gateFailureMessage } from '../../src/plan/gate.js';
 import {
+  cleanValidate,
+  drillOf,
   KOKORO_DIGEST,
   kokoroModel,
   kokoroPlan,
@@ -29,9 +31,19 @@ const measurementsFor = (plan: PlanArtifact): PlanMeasurements => {
   };
 };
 
+/** The proofs a release needs, as findPlanProofs would hand them over: a clean validate of the plan. */
+const proofsFor = (plan: PlanArtifact): PlanProofs => ({
+  validateFile: 'artifacts/validate-kokoro-82m.json',
+  validate: cleanValidate(plan),
+  validateError: null,
+  drills: [],
+  drillErrors: [],
+});
+
 const input = (overrides: Partial<GateInput> = {}): GateInput => {
   const plan = overrides.plan === undefined ? kokoroPlan() : overrides.plan;
   return {
+    proofs: plan ? proofsFor(plan) : null,
     modelName: 'kokoro-82m',
     model: kokoroModel(),
     planFile: 'artifacts/plan-kokoro-82m.json',
@@ -172,7 +184,8 @@ describe('evaluateGate', () => {
   });
 
   it('fails plan_model for a plan written for another model', () => {
-    expect(failed(withPlan(measuredPlan({ modelName: 'chatterbox' })))).toEqual(['plan_model']);
+    // Its validate is of chatterbox too: no proof of a kokoro-82m plan either.
+    expect(failed(withPlan(measuredPlan({ modelName: 'chatterbox' })))).toEqual(['plan_model', 'validated']);
   });
 
   it('reports several failures at once', () => {
@@ -203,7 +216,8 @@ describe('the gate derives the plan again from its own measurements', () => {
   it('judges the later checks on the re-derived plan: an edited verdict or region does not pass them', () => {
     const edited = kokoroPlan({ verdict: 'ok', warn_count: 0, fingerprint: { region: 'eu-west-1' } });
     const i = input({ plan: edited, deployRegion: 'eu-west-1' });
-    expect(failed(i)).toEqual(['rederived', 'region']);
+    // Its validate recorded the edited fingerprint, which is not the re-derived plan's either.
+    expect(failed(i)).toEqual(['rederived', 'region', 'validated']);
     expect(check(i, 'rederived')?.detail).toMatch(/verdict ok \(plan\) vs warn \(re-derived\)/);
     expect(check(i, 'rederived')?.detail).toContain(
       'fingerprint.region eu-west-1 (plan) vs us-east-1 (re-derived)',
@@ -230,5 +244,112 @@ describe('the gate derives the plan again from its own measurements', () => {
   it('passes a genuinely derived plan: every value follows from its measurements', () => {
     expect(check(input(), 'rederived')).toMatchObject({ ok: true });
     expect(evaluateGate(input()).rederived?.deployable).toEqual(kokoroPlan().deployable);
+  });
+});
+
+describe('the proofs a release needs: a clean validate of this very plan, and a passing drill when required', () => {
+  const plan = kokoroPlan();
+  const proofs = (overrides: Partial<PlanProofs> = {}): PlanProofs => ({ ...proofsFor(plan), ...overrides });
+  const drillModel = kokoroModel({ require_drill: true });
+
+  it('refuses a plan with no validate committed, naming the commands that deploy and validate it on the calibration endpoint', () => {
+    const i = input({
+      plan,
+      proofs: proofs({ validate: null, validateError: 'artifacts/validate-kokoro-82m.json: no such file' }),
+    });
+    expect(failed(i)).toEqual(['validated']);
+    const c = check(i, 'validated');
+    expect(c?.detail).toContain(
+      'no validate of this plan is committed (artifacts/validate-kokoro-82m.json: no such file)',
+    );
+    expect(c?.fix).toContain(
+      '`scalegate deploy kokoro-82m --calibration --with-plan artifacts/plan-kokoro-82m.json`',
+    );
+    expect(c?.fix).toContain(
+      '`scalegate validate --model kokoro-82m --endpoint speech-kokoro-82m-calibration --plan artifacts/plan-kokoro-82m.json`',
+    );
+    expect(c?.fix).toContain('commit artifacts/validate-kokoro-82m.json');
+  });
+
+  it('refuses the validate of another plan run, of another fingerprint, without a recorded fingerprint, or that was not clean', () => {
+    const otherRun = cleanValidate(plan, { plan: { ...cleanValidate(plan).plan, run_id: 'another0001' } });
+    expect(check(input({ plan, proofs: proofs({ validate: otherRun }) }), 'validated')?.detail).toContain(
+      'validated plan run another0001, not this plan (run fixture00001)',
+    );
+    const otherImage = cleanValidate(plan, {
+      plan: {
+        ...cleanValidate(plan).plan,
+        fingerprint: { ...plan.fingerprint, image_digest: 'f'.repeat(64) },
+      },
+    });
+    expect(check(input({ plan, proofs: proofs({ validate: otherImage }) }), 'validated')?.detail).toContain(
+      'a plan of another fingerprint (image_digest differ)',
+    );
+    const unrecorded = cleanValidate(plan, { plan: { file: 'x', run_id: plan.run_id } });
+    expect(check(input({ plan, proofs: proofs({ validate: unrecorded }) }), 'validated')?.detail).toContain(
+      'does not record the fingerprint',
+    );
+    const mismatch = cleanValidate(plan, {
+      verdict: 'mismatch',
+      rows: [{ parameter: 'container.max_queue_depth', expected: 50, deployed: 64, verdict: 'mismatch' }],
+    });
+    const m = check(input({ plan, proofs: proofs({ validate: mismatch }) }), 'validated');
+    expect(m?.ok).toBe(false);
+    expect(m?.detail).toContain(
+      'did not equal this plan on speech-kokoro-82m-calibration (container.max_queue_depth)',
+    );
+    for (const validate of [otherRun, otherImage, unrecorded, mismatch])
+      expect(failed(input({ plan, proofs: proofs({ validate }) }))).toEqual(['validated']);
+  });
+
+  it('does not require a drill unless the model sets require_drill', () => {
+    const c = check(input({ plan }), 'drilled');
+    expect(c).toMatchObject({ ok: true, fix: null });
+    expect(c?.detail).toContain('not required');
+  });
+
+  it('with require_drill, refuses until a passing drill of this plan is committed, naming the drill command', () => {
+    const none = input({ plan, model: drillModel });
+    expect(failed(none)).toEqual(['drilled']);
+    expect(check(none, 'drilled')?.detail).toContain('no drill of this plan (run fixture00001) is committed');
+    expect(check(none, 'drilled')?.fix).toContain(
+      '`scalegate drill --model kokoro-82m --plan artifacts/plan-kokoro-82m.json --endpoint speech-kokoro-82m-calibration`',
+    );
+    expect(check(none, 'drilled')?.fix).toContain('commit artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json');
+    const at = (drill: ReturnType<typeof drillOf>) => ({
+      file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json',
+      drill,
+    });
+    const failing = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [at(drillOf(plan, { verdict: 'fail' }))] }),
+    });
+    expect(check(failing, 'drilled')?.detail).toContain('the drill of this plan failed');
+    const mismatched = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [at(drillOf(plan, { policy_mismatch_allowed: true }))] }),
+    });
+    expect(check(mismatched, 'drilled')?.detail).toContain('--allow-policy-mismatch');
+    const otherImage = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({
+        drills: [at(drillOf(plan, { fingerprint: { ...plan.fingerprint, image_digest: 'e'.repeat(64) } }))],
+      }),
+    });
+    expect(check(otherImage, 'drilled')?.ok).toBe(false);
+    const passing = input({ plan, model: drillModel, proofs: proofs({ drills: [at(drillOf(plan))] }) });
+    expect(evaluateGate(passing).passed).toBe(true);
+    expect(check(passing, 'drilled')?.detail).toContain('passed on speech-kokoro-82m-calibration');
+  });
+
+  it('judges no proofs for the calibration deploy of the plan (it is what produces them)', () => {
+    const result = evaluateGate(input({ plan, proofs: null, model: drillModel }));
+    expect(result.passed).toBe(true);
+    expect(result.checks.map((c) => c.check)).toEqual(
+      GATE_CHECKS.filter((c) => c !== 'validated' && c !== 'drilled'),
+    );
   });
 });

@@ -56,12 +56,14 @@ describe('expectedPolicyShape', () => {
     });
   });
 
-  it('sets the service-time alarm at the measured TTFAB p95 at concurrency 1 in microseconds, not at the SLO', () => {
+  it('sets the service-time alarm on the container own service time (FirstChunkLatency, ms, no queueing) at the measured TTFAB p95 at concurrency 1, not at the SLO and not on ModelLatency', () => {
     expect(shape.alarms.serviceTime).toMatchObject({
-      metricName: 'ModelLatency',
+      namespace: 'Scalegate/Container',
+      metricName: 'FirstChunkLatency',
+      dimensions: { EndpointName: 'speech-kokoro-82m', VariantName: 'AllTraffic' },
       extendedStatistic: 'p95',
       statistic: null,
-      threshold: 65372,
+      threshold: 65.372,
     });
     expect(msToMicroseconds(0.1)).toBe(100);
     expect(msToMicroseconds(3000)).toBe(3_000_000);
@@ -218,6 +220,7 @@ describe('flattenPolicyShape', () => {
     expect(value('scale_in.alarm.missing_data')).toBe('breaching');
     expect(value('container.max_queue_depth')).toBe(50);
     expect(value('alarms.service_time.statistic')).toBe('p95');
-    expect(value('alarms.service_time.threshold')).toBe(65372);
+    expect(value('alarms.service_time.namespace')).toBe('Scalegate/Container');
+    expect(value('alarms.service_time.threshold')).toBe(65.372);
   });
 });

@@ -9,6 +9,7 @@ import { type Config, ConfigError, readConfig } from './config.js';
 import { DeviceExecutor, describeDevice } from './device.js';
 import { type Executor, type Job, SynthesisPool } from './pool.js';
 import { MAX_BODY_BYTES, parseInvocation } from './request.js';
+import { SERVICE_METRIC, ServiceTimeMetrics } from './service-metrics.js';
 import { markStage, writeLine } from './stages.js';
 import { type StagePacer, stagePacer } from './startup-pacing.js';
 import { wavHeader } from './wav.js';
@@ -55,6 +56,8 @@ class ContainerServer {
   private readonly pool: Executor;
   private readonly pace: StagePacer;
   private readonly server: Server;
+  /** FirstChunkLatency per window, as EMF on stdout; undefined when the deployment named no endpoint. */
+  private readonly serviceMetrics: ServiceTimeMetrics | undefined;
   private voices: ReadonlySet<string> | undefined;
   private header: Buffer | undefined;
   private readonly swapBytes = endianness() !== 'LE';
@@ -101,6 +104,8 @@ class ContainerServer {
         )
       : synthesis;
     this.pace = stagePacer(device);
+    const metrics = config.serviceMetrics;
+    this.serviceMetrics = metrics ? new ServiceTimeMetrics(metrics.target, metrics.windowMs) : undefined;
     // Above the 60 s idle timeout of typical load balancers / the SageMaker front end, so the
     // server never closes a kept-alive connection the client is about to reuse. (The headers
     // timeout counts from a request's first byte, not from the idle time before it.)
@@ -125,6 +130,13 @@ class ContainerServer {
     );
     const device = this.config.device;
     if (device) writeLine(`[tts] ${describeDevice(device)}`);
+    const metrics = this.config.serviceMetrics;
+    writeLine(
+      metrics
+        ? `[tts] service metrics: ${SERVICE_METRIC.namespace} ${SERVICE_METRIC.name} (ms, dequeue to first audio byte) for EndpointName=${metrics.target.endpointName} VariantName=${metrics.target.variantName}, EMF every ${metrics.windowMs / 1000} s`
+        : '[tts] service metrics: off (SCALEGATE_ENDPOINT_NAME and SCALEGATE_VARIANT_NAME unset)',
+    );
+    this.serviceMetrics?.start();
     await this.pace('framework_init');
     markStage('framework_init');
 
@@ -166,6 +178,8 @@ class ContainerServer {
     }, this.config.drainTimeoutMs);
     await this.gate.idle();
     clearTimeout(timeout);
+    // The last window's service times are published before the process goes.
+    this.serviceMetrics?.close();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -273,9 +287,14 @@ class ContainerServer {
         this.pool.resume(job);
       });
     };
+    // Service time runs from leaving the queue (the executor's own start instant: a device lane may
+    // have started before its timer ran) to the first audio byte handed to the socket.
+    const submittedAt = performance.now();
+    let dequeuedAt: number | undefined;
     const job: Job = this.pool.submit(parsed.text, parsed.voice, {
       onStart: ({ queueWaitMs }) => {
         headers['X-Queue-Wait-Ms'] = Math.round(queueWaitMs);
+        dequeuedAt = submittedAt + queueWaitMs;
       },
       onChunk: (pcm) => {
         if (res.destroyed) return;
@@ -284,6 +303,7 @@ class ContainerServer {
           // The header travels with the first audio: time to first byte = time to first audio.
           writeHead();
           send(Buffer.concat([header, pcm]));
+          if (dequeuedAt !== undefined) this.serviceMetrics?.record(performance.now() - dequeuedAt);
         } else {
           send(pcm);
         }

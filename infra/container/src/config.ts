@@ -1,6 +1,7 @@
 // Environment of the reference TTS container. Invalid values are a start-up failure (exit 2),
 // never a silent default.
 import { type DeviceConfig, readDeviceConfig } from './device-config.js';
+import { type ServiceMetricsTarget, WINDOW_SECONDS } from './service-metrics.js';
 import { isStage, type Stage } from './stages.js';
 
 export interface Config {
@@ -37,6 +38,12 @@ export interface Config {
   sendStallTimeoutMs: number;
   /** The emulated accelerator (DEVICE_* variables, device-config.ts); undefined: host CPU. */
   device: DeviceConfig | undefined;
+  /**
+   * Where FirstChunkLatency goes (SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME, set by the
+   * deployment: SageMaker does not tell a container its endpoint) and its window; undefined: not
+   * published (the names are unknown).
+   */
+  serviceMetrics: { target: ServiceMetricsTarget; windowMs: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -87,5 +94,24 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     sendStallTimeoutMs: integer(env, 'SEND_STALL_TIMEOUT_S', 30, 1, 3600) * 1000,
     device: readDeviceConfig(env, (message) => new ConfigError(message)),
+    serviceMetrics: readServiceMetrics(env),
   };
+}
+
+function readServiceMetrics(env: NodeJS.ProcessEnv): Config['serviceMetrics'] {
+  const endpointName = env.SCALEGATE_ENDPOINT_NAME?.trim() ?? '';
+  const variantName = env.SCALEGATE_VARIANT_NAME?.trim() ?? '';
+  const windowS = integer(env, 'SERVICE_METRICS_INTERVAL_S', 10, 1, 60);
+  if (!(WINDOW_SECONDS as readonly number[]).includes(windowS)) {
+    throw new ConfigError(
+      `SERVICE_METRICS_INTERVAL_S=${windowS}: expected one of ${WINDOW_SECONDS.join(', ')} (a CloudWatch high-resolution period)`,
+    );
+  }
+  if (endpointName === '' && variantName === '') return undefined;
+  if (endpointName === '' || variantName === '') {
+    throw new ConfigError(
+      'SCALEGATE_ENDPOINT_NAME and SCALEGATE_VARIANT_NAME name the metric dimensions together: set both or neither',
+    );
+  }
+  return { target: { endpointName, variantName }, windowMs: windowS * 1000 };
 }

@@ -30747,7 +30747,7 @@ __webpack_unused_export__ = CreateEdgePackagingJobRequest$;
 __webpack_unused_export__ = CreateEndpoint$;
 __webpack_unused_export__ = CreateEndpointCommand;
 __webpack_unused_export__ = CreateEndpointConfig$;
-__webpack_unused_export__ = CreateEndpointConfigCommand;
+exports.dH8 = CreateEndpointConfigCommand;
 __webpack_unused_export__ = CreateEndpointConfigInput$;
 __webpack_unused_export__ = CreateEndpointConfigOutput$;
 __webpack_unused_export__ = CreateEndpointInput$;
@@ -30833,7 +30833,7 @@ __webpack_unused_export__ = CreateModelCardExportJobRequest$;
 __webpack_unused_export__ = CreateModelCardExportJobResponse$;
 __webpack_unused_export__ = CreateModelCardRequest$;
 __webpack_unused_export__ = CreateModelCardResponse$;
-__webpack_unused_export__ = CreateModelCommand;
+exports.TIE = CreateModelCommand;
 __webpack_unused_export__ = CreateModelExplainabilityJobDefinition$;
 __webpack_unused_export__ = CreateModelExplainabilityJobDefinitionCommand;
 __webpack_unused_export__ = CreateModelExplainabilityJobDefinitionRequest$;
@@ -32890,7 +32890,7 @@ __webpack_unused_export__ = UpdateDomainCommand;
 __webpack_unused_export__ = UpdateDomainRequest$;
 __webpack_unused_export__ = UpdateDomainResponse$;
 __webpack_unused_export__ = UpdateEndpoint$;
-__webpack_unused_export__ = UpdateEndpointCommand;
+exports.sU7 = UpdateEndpointCommand;
 __webpack_unused_export__ = UpdateEndpointInput$;
 __webpack_unused_export__ = UpdateEndpointOutput$;
 __webpack_unused_export__ = UpdateEndpointWeightsAndCapacities$;
@@ -73102,9 +73102,11 @@ const fingerprintSchema = object({
     region: regionSchema.nullable(),
 });
 /**
- * Keys that say nothing about what the model computes: set by the platform or the base image, or
+ * Keys that say nothing about what the model computes: set by the platform or the base image,
  * derived from the plan itself (MAX_QUEUE_DEPTH comes from Q_max, so fingerprinting it would make
- * every deploy of a new plan look like a new container).
+ * every deploy of a new plan look like a new container), or naming where the deployment is
+ * (SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME, the dimensions of the container's service-time
+ * metric: the calibration copy and production differ there and run the same container).
  */
 const AMBIENT_ENV_KEYS = new Set([
     'HOME',
@@ -73117,6 +73119,8 @@ const AMBIENT_ENV_KEYS = new Set([
     'PORT',
     'PWD',
     'SAGEMAKER_BIND_TO_PORT',
+    'SCALEGATE_ENDPOINT_NAME',
+    'SCALEGATE_VARIANT_NAME',
     'SHLVL',
     'TERM',
     'TZ',
@@ -73599,15 +73603,47 @@ const validateArtifactSchema = object({
     run_id: runId,
     checked_at: recordedAt,
     verdict: schemas_enum(['clean', 'mismatch']),
-    plan: object({ file: safeString, run_id: safeString }),
+    plan: object({
+        file: safeString,
+        run_id: safeString,
+        /** The plan's fingerprint (what it may be deployed onto); absent in validates written before it was recorded. */
+        fingerprint: fingerprintSchema.optional(),
+    }),
     rows: array(comparisonRowSchema),
 });
+/**
+ * A surge drill of a plan's deployed policy (`scalegate drill`). The fields here are the contract
+ * the release gate reads; the drill writes more (its timeline, windows, measured policy lag), which
+ * this schema keeps as they are.
+ */
+const drillArtifactSchema = object({
+    schema_version: literal(SCHEMA_VERSION),
+    kind: literal('drill'),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    run_id: runId,
+    measured_at: recordedAt,
+    /** The fingerprint of the endpoint drilled. */
+    fingerprint: fingerprintSchema,
+    /** The run id of the plan whose policy was drilled. */
+    plan_run_id: runId,
+    /** `pass`: the surge stayed inside what the plan promised (exit 0); `fail`: it broke the SLO (exit 1). */
+    verdict: schemas_enum(['pass', 'fail']),
+    /**
+     * Drilled with --allow-policy-mismatch: whatever policy was deployed, not necessarily the
+     * plan's (so no proof of the plan).
+     */
+    policy_mismatch_allowed: schemas_boolean(),
+    provenance: provenanceSchema,
+})
+    .passthrough();
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
+    drill: drillArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const producerOf = {
@@ -73616,6 +73652,7 @@ const producerOf = {
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
+    drill: 'scalegate drill',
 };
 
 ;// CONCATENATED MODULE: ./src/model/issues.ts
@@ -73680,6 +73717,8 @@ const modelConfigSchema = object({
     instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
     /** Optional: where the calibration copy lives (default: production's account and region). */
     calibration: calibrationPlacementSchema.optional(),
+    /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
+    require_drill: schemas_boolean().default(false),
 })
     .strict()
     .superRefine((model, ctx) => {
@@ -73815,6 +73854,7 @@ function directTargetContext(target, sloMs) {
         surge_ratio: 1,
         min_instances_floor: 1,
         invocation_ceiling_s: 60,
+        require_drill: false,
     };
     return {
         config: { models: {} },
@@ -74316,6 +74356,7 @@ const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fin
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
+const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -74395,7 +74436,64 @@ function findPlanMeasurements(plan, artifactsDir) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/model/plan-proofs.ts
+/**
+ * The proofs committed beside a plan that the release gate requires: the validate of its deployed
+ * policy (`validate-<model>.json`, a fixed name) and the drills of it (`drill-<model>-<slug>.json`,
+ * found by the plan run id they name). Reading only; judging them is the gate's (src/plan/gate.ts).
+ */
+
+
+
+
+
+function findPlanProofs(plan, artifactsDir) {
+    const validateFile = (0,external_node_path_.join)(artifactsDir, validateFileName(plan.model_name));
+    let validate = null;
+    let validateError = null;
+    if (!(0,external_node_fs_.existsSync)(validateFile)) {
+        validateError = `${validateFile}: no such file`;
+    }
+    else {
+        try {
+            validate = readArtifact('validate', validateFile);
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            validateError = e.message;
+        }
+    }
+    let names = [];
+    try {
+        names = (0,external_node_fs_.readdirSync)(artifactsDir).sort();
+    }
+    catch {
+        // No directory: no drill either.
+    }
+    const drills = [];
+    const drillErrors = [];
+    for (const name of names) {
+        if (!name.startsWith(`drill-${plan.model_name}-`) || !name.endsWith('.json'))
+            continue;
+        const file = (0,external_node_path_.join)(artifactsDir, name);
+        try {
+            const drill = readArtifact('drill', file);
+            if (drill.plan_run_id === plan.run_id)
+                drills.push({ file, drill });
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            drillErrors.push(e.message);
+        }
+    }
+    drills.sort((a, b) => b.drill.measured_at.localeCompare(a.drill.measured_at));
+    return { validateFile, validate, validateError, drills, drillErrors };
+}
+
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
 
 
 
@@ -74411,6 +74509,23 @@ function findPlanMeasurements(plan, artifactsDir) {
 
 ;// CONCATENATED MODULE: ./src/plan/policy-shape.ts
 
+/**
+ * The container's own service time (the container contract): FirstChunkLatency in ms, from
+ * dequeue to the first audio byte, per endpoint variant, published by the container as CloudWatch
+ * embedded metric format (no queueing in it, unlike ModelLatency). SageMaker does not tell a
+ * container which endpoint it serves, so the deployment sets `env` in the model environment.
+ */
+const SERVICE_METRICS = {
+    namespace: 'Scalegate/Container',
+    metricName: 'FirstChunkLatency',
+    unit: 'Milliseconds',
+    env: { endpoint: 'SCALEGATE_ENDPOINT_NAME', variant: 'SCALEGATE_VARIANT_NAME' },
+};
+/** The model environment that names the dimensions of the container's service-time metric. */
+const serviceMetricsEnvironment = (endpoint, variant) => ({
+    [SERVICE_METRICS.env.endpoint]: endpoint,
+    [SERVICE_METRICS.env.variant]: variant,
+});
 /**
  * Alarm timing. Every choice is a constant here (or derived from the plan below), so validate
  * compares the deployed alarms with exactly what was synthesized.
@@ -74428,7 +74543,9 @@ function findPlanMeasurements(plan, artifactsDir) {
  *   for longer means scale-out is failing or the fleet is at max_instances.
  * - 5XX (platform errors), Sum >= 1 in 3 of 5 minutes: a single transient error does not page.
  * - Queue saturation, Sum >= 1 in 2 of 3 minutes: rejected requests are users turned away.
- * - Service time, p95 of ModelLatency over 5 min, 3 of 3: sustained, not a spike.
+ * - Service time, p95 of the container's FirstChunkLatency (dequeue to first audio byte) over
+ *   5 min, 3 of 3: sustained, not a spike. Not ModelLatency: it includes the container's queue,
+ *   so at a threshold measured at concurrency 1 it fires under normal load at the target.
  */
 const ALARM_TIMING = {
     scaleIn: { periodS: 60, evaluationPeriods: 15, datapointsToAlarm: 15 },
@@ -74589,16 +74706,19 @@ function expectedPolicyShape(target, plan) {
             }),
             serviceTime: serviceTimeMs === null
                 ? null
-                : sageMakerAlarm(target, {
-                    alarmName: names.serviceTimeAlarm,
-                    metricName: 'ModelLatency',
-                    extendedStatistic: 'p95',
-                    ...ALARM_TIMING.serviceTime,
-                    threshold: msToMicroseconds(serviceTimeMs),
-                    comparisonOperator: 'GreaterThanThreshold',
-                    treatMissingData: 'notBreaching',
-                    description: `scalegate ${target.modelName}: ModelLatency p95 above the measured TTFAB p95 at concurrency 1 (${serviceTimeMs} ms = ${msToMicroseconds(serviceTimeMs)} us; the service time, not the SLO).`,
-                }),
+                : {
+                    ...sageMakerAlarm(target, {
+                        alarmName: names.serviceTimeAlarm,
+                        metricName: SERVICE_METRICS.metricName,
+                        extendedStatistic: 'p95',
+                        ...ALARM_TIMING.serviceTime,
+                        threshold: serviceTimeMs,
+                        comparisonOperator: 'GreaterThanThreshold',
+                        treatMissingData: 'notBreaching',
+                        description: `scalegate ${target.modelName}: the container's own service time (FirstChunkLatency p95, dequeue to first audio byte, no queueing) above the measured TTFAB p95 at concurrency 1 (${serviceTimeMs} ms; the service time, not the SLO): service itself degraded.`,
+                    }),
+                    namespace: SERVICE_METRICS.namespace,
+                },
         },
     };
 }
@@ -74684,7 +74804,8 @@ function flattenPolicyShape(shape) {
 ;// CONCATENATED MODULE: ./src/report/deploy-text.ts
 function deployHeadline(r, target, region, account = null) {
     const where = account ? `${region} (account ${account})` : region;
-    return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
+    const plan = r.with_plan ? ` --with-plan ${r.with_plan} (the plan's policy, autoscaling and alarms)` : '';
+    return `scalegate ${r.kind} ${r.model_name}${r.calibration ? ' --calibration' : ''}${plan}: ${target} in ${where}, stacks ${r.stacks.join(' -> ')}`;
 }
 /** A dry run: the exact invocations, nothing run. */
 function renderDeployDryRun(r, headline) {
@@ -74718,7 +74839,10 @@ function renderDeployRun(r, headline, failedExitCode) {
  * calibration-owned stacks instead (calibration foundation -> `<endpoint>-calibration`, in the
  * calibration account/region, through the calibration bootstrap), ungated: nothing of
  * production is synthesized or deployed, so a pull request's code cannot change it; destroying
- * it removes exactly those. `dryRun` returns the invocations without running any.
+ * it removes exactly those. `--calibration --with-plan [file]` deploys the calibration endpoint
+ * with that plan's policy, through the production constructs (gated on the plan's checks, not on
+ * its validate/drill proofs, which this deploy exists to produce). `dryRun` returns the
+ * invocations without running any.
  */
 
 
@@ -74737,6 +74861,17 @@ function stacksFor(action, modelName, calibration) {
     const ordered = [names.foundation, names.modelCache, names.endpoint];
     return action === 'deploy' ? ordered : ordered.reverse();
 }
+/** The plan file `--with-plan` names (its default when given without one); null when not given. */
+function withPlanFile(input) {
+    if (input.withPlan === undefined || input.withPlan === false)
+        return null;
+    if (input.action !== 'deploy' || input.calibration !== true) {
+        throw usage `${opt('with-plan')} deploys a plan to the calibration endpoint: use it with \`scalegate deploy ${input.modelName} --calibration\` (a production deploy always deploys artifacts/plan-${input.modelName}.json, gated).`;
+    }
+    return input.withPlan === true
+        ? (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName))
+        : input.withPlan;
+}
 function cdkInvocations(input) {
     const root = (0,external_node_path_.dirname)((0,external_node_path_.resolve)(input.configFile));
     const cwd = (0,external_node_path_.join)(root, 'infra');
@@ -74749,6 +74884,9 @@ function cdkInvocations(input) {
         context.push('-c', `scalegate:artifactsDir=${(0,external_node_path_.resolve)(input.artifactsDir)}`);
     if (calibration)
         context.push('-c', `scalegate:calibration=${modelName}`);
+    const plan = withPlanFile(input);
+    if (plan)
+        context.push('-c', `scalegate:withPlan=${(0,external_node_path_.resolve)(plan)}`);
     else
         context.push('-c', `scalegate:model=${modelName}`);
     // Destroy must work whatever the plan says: the gate decides what is deployed, never what may
@@ -74791,6 +74929,10 @@ function leftInPlace(input) {
 }
 async function runDeploy(input, deps) {
     const calibration = input.calibration === true;
+    const plan = withPlanFile(input);
+    if (plan !== null && !(0,external_node_fs_.existsSync)(plan)) {
+        throw usage `${opt('with-plan', plan)}: no such plan file. Produce it with \`scalegate plan --model ${input.modelName}\` (or name another).`;
+    }
     const invocations = cdkInvocations(input);
     const stacks = stacksFor(input.action, input.modelName, calibration);
     const rendered = invocations.map(renderInvocation);
@@ -74798,6 +74940,7 @@ async function runDeploy(input, deps) {
         kind: input.action,
         model_name: input.modelName,
         calibration,
+        with_plan: plan,
         dry_run: input.dryRun === true,
         stacks,
         invocations: rendered,
@@ -74939,6 +75082,8 @@ const DEPLOY_ONLY_OPTIONS = {
         defaultText: 'artifacts',
     }),
     allowUnmeasured: flag('allow-unmeasured', 'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)'),
+    // `--with-plan` alone (commander gives `true`) means the default plan file.
+    withPlan: parsed('with-plan', '[file]', (raw) => raw, "with --calibration: deploy the calibration endpoint with this plan's policy (autoscaling, alarms, MAX_QUEUE_DEPTH, fleet), as production would get it, to validate and drill it there", { defaultText: 'artifacts/plan-<model>.json' }),
     requireApproval: choice('require-approval', '<level>', ['never', 'any-change', 'broadening'], 'passed to cdk deploy', {
         default: 'never',
     }),
@@ -75115,7 +75260,7 @@ function register(program, action) {
         ? "apply the model's stacks in order (foundation -> model cache -> endpoint), gated on its measured plan"
         : "remove the model's stacks in reverse order (leaves the weights bucket and the image repository)")
         .description(action === 'deploy'
-        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration applies only the calibration-owned stacks instead: `scalegate-<model>-calibration-foundation` (its own execution role, within the calibration permissions boundary), then `scalegate-<model>-calibration` (the fixed-capacity `<endpoint>-calibration` copy, its model, config and tagged scalable target), in the calibration account/region through the calibration bootstrap (qualifier sgcal). Ungated (it is where the measurement is made), and nothing of production is synthesized or deployed, so a pull request cannot change it; --dry-run lists those stacks. Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
+        ? 'Runs the aws-cdk CLI of this checkout in infra/: one `cdk synth` (the measured-plan gate runs there and refuses a plan that does not match), then `cdk deploy --exclusively` per stack in dependency order. --calibration applies only the calibration-owned stacks instead: `scalegate-<model>-calibration-foundation` (its own execution role, within the calibration permissions boundary), then `scalegate-<model>-calibration` (the fixed-capacity `<endpoint>-calibration` copy, its model, config and tagged scalable target), in the calibration account/region through the calibration bootstrap (qualifier sgcal). Ungated (it is where the measurement is made), and nothing of production is synthesized or deployed, so a pull request cannot change it; --dry-run lists those stacks. --calibration --with-plan [file] deploys that copy with the policy of the plan through the production constructs (gated on the checks of the plan), where the plan is validated and drilled before a release. Exit codes: 0 done, 1 a cdk step failed (the gate, or the deploy), 2 usage error.'
         : 'Runs the aws-cdk CLI of this checkout in infra/: `cdk destroy --exclusively` per stack in reverse dependency order. The weights bucket (retained) and the image repository are left in place. --calibration removes only the calibration-owned stacks. Exit codes: 0 done, 1 a cdk step failed, 2 usage error.');
     addOptions(command, DEPLOY_OPTIONS);
     if (action === 'deploy')
@@ -75612,7 +75757,8 @@ function scaleOutAlarmTimings(scaleOut, alarms) {
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
 /**
  * Thin adapters over SageMaker endpoint calls: describe a variant's capacity, set its desired
- * instance count, and read what is deployed (for the live fingerprint). No decisions here.
+ * instance count, read what is deployed (for the live fingerprint), and deploy a new model onto
+ * an endpoint (CreateModel, CreateEndpointConfig, UpdateEndpoint). No decisions here.
  */
 
 async function describeVariantCapacity(sagemaker, endpoint, variant, options = {}) {
@@ -75660,6 +75806,42 @@ async function describeDeployedVariant(sagemaker, endpoint, variant, options = {
         instanceType: pv.InstanceType,
         image: container.Image,
         environment: { ...(container.Environment ?? {}) },
+    };
+}
+async function describeDeployedModel(sagemaker, endpoint, variant, options = {}) {
+    const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
+    const config = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointConfigCommand */.uoq({ EndpointConfigName: deployed.endpointConfigName }), options);
+    const pv = (config.ProductionVariants ?? []).find((v) => v.VariantName === variant);
+    const model = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeModelCommand */.utY({ ModelName: deployed.modelName }), options);
+    return { ...deployed, variant: pv, executionRoleArn: model.ExecutionRoleArn ?? null };
+}
+async function createModel(sagemaker, model, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* CreateModelCommand */.TIE({
+        ModelName: model.name,
+        PrimaryContainer: { Image: model.image, Mode: 'SingleModel', Environment: model.environment },
+        ...(model.executionRoleArn ? { ExecutionRoleArn: model.executionRoleArn } : {}),
+    }), options);
+    return out.ModelArn ?? null;
+}
+async function createEndpointConfig(sagemaker, name, variant, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* CreateEndpointConfigCommand */.dH8({ EndpointConfigName: name, ProductionVariants: [variant] }), options);
+    return out.EndpointConfigArn ?? null;
+}
+/** UpdateEndpoint; `retainVariantProperties` keeps the variant's current desired count and weight. */
+async function updateEndpoint(sagemaker, endpoint, endpointConfigName, retainVariantProperties, options = {}) {
+    await sagemaker.send(new client_sagemaker_dist_cjs/* UpdateEndpointCommand */.sU7({
+        EndpointName: endpoint,
+        EndpointConfigName: endpointConfigName,
+        RetainAllVariantProperties: retainVariantProperties,
+    }), options);
+}
+/** Status, the endpoint config in use, and the reason of the last failed update. */
+async function describeEndpointDeployment(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+    return {
+        status: out.EndpointStatus ?? 'Unknown',
+        endpointConfigName: out.EndpointConfigName ?? null,
+        failureReason: out.FailureReason ?? null,
     };
 }
 
@@ -76314,7 +76496,7 @@ async function compareWithPlan(input, deps, planShape) {
         run_id: input.runId ?? newRunId(),
         checked_at: resolveDeps(deps).clock().toISOString(),
         verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
-        plan: { file: planFile, run_id: plan.run_id },
+        plan: { file: planFile, run_id: plan.run_id, fingerprint: plan.fingerprint },
         rows,
     };
     return { artifact, state };
@@ -78338,6 +78520,11 @@ function derivePlanValues(request) {
  * ttotal artifacts it names (the derivation is deterministic, its simulation seeded) with the
  * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
  * later check on the re-derived plan.
+ *
+ * A release also needs the plan proven where it was measured: a committed clean validate of that
+ * very plan (same run id and fingerprint: its policy was deployed and read back equal), and, for a
+ * model with `require_drill`, a passing drill of it. A calibration deploy of the plan is what
+ * produces those proofs, so it runs the gate without them (`proofs: null`).
  */
 
 
@@ -78353,6 +78540,8 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'image_digest',
     'container_env',
     'region',
+    'validated',
+    'drilled',
 ]));
 const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
 /** How a model gets a plan measured on exactly what is being deployed. */
@@ -78449,7 +78638,89 @@ function evaluateGate(input) {
     else {
         checks.push(pass('region', judged.region_source === 'measured' ? fp.region : `${fp.region} (${judged.region_source})`));
     }
+    if (input.proofs)
+        checks.push(...proofChecks(input, plan, judged, input.proofs));
     return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
+}
+/** Fields on which a proof's recorded fingerprint differs from the plan's (region compared exactly). */
+function fingerprintMismatch(plan, recorded) {
+    const fields = fingerprintDifferences(plan, recorded).map((d) => d.field);
+    if (plan.region !== recorded.region && !fields.includes('region'))
+        fields.push('region');
+    return fields;
+}
+/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
+function validateFix(modelName, model, planFile) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
+        `then commit artifacts/${validateFileName(modelName)}`);
+}
+/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
+function drillFix(modelName, model, planFile, fp) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
+        `then commit artifacts/${drillFileName(modelName, fp)}`);
+}
+function proofChecks(input, plan, judged, proofs) {
+    const { modelName, model, planFile } = input;
+    const fp = judged.fingerprint;
+    const checks = [];
+    const v = proofs.validate;
+    const vFix = validateFix(modelName, model, planFile);
+    if (v === null) {
+        checks.push(fail('validated', `no validate of this plan is committed (${proofs.validateError ?? proofs.validateFile})`, vFix));
+    }
+    else if (v.model_name !== modelName) {
+        checks.push(fail('validated', `${proofs.validateFile} validated ${v.model_name}, not ${modelName}`, vFix));
+    }
+    else if (v.plan.run_id !== plan.run_id) {
+        checks.push(fail('validated', `${proofs.validateFile} validated plan run ${v.plan.run_id}, not this plan (run ${plan.run_id}): the policy deployed and read back was another plan's`, vFix));
+    }
+    else if (!v.plan.fingerprint) {
+        checks.push(fail('validated', `${proofs.validateFile} does not record the fingerprint of the plan it validated (written by an older scalegate)`, vFix));
+    }
+    else if (fingerprintMismatch(fp, v.plan.fingerprint).length > 0) {
+        checks.push(fail('validated', `${proofs.validateFile} validated a plan of another fingerprint (${fingerprintMismatch(fp, v.plan.fingerprint).join(', ')} differ)`, vFix));
+    }
+    else if (v.verdict !== 'clean') {
+        const differing = v.rows
+            .filter((r) => r.verdict !== 'match' && r.verdict !== 'warn')
+            .map((r) => r.parameter);
+        checks.push(fail('validated', `${proofs.validateFile}: the deployed policy did not equal this plan on ${v.endpoint} (${differing.join(', ') || 'mismatch'})`, `fix the deployment, then ${vFix}`));
+    }
+    else {
+        checks.push(pass('validated', `${proofs.validateFile}: clean on ${v.endpoint} (${v.region}) at ${v.checked_at}, plan run ${v.plan.run_id}`));
+    }
+    const dFix = drillFix(modelName, model, planFile, fp);
+    if (!model.require_drill) {
+        checks.push(pass('drilled', `not required for ${modelName} (require_drill is not set)`));
+        return checks;
+    }
+    const matching = proofs.drills.filter(({ drill }) => drill.model_name === modelName && fingerprintMismatch(fp, drill.fingerprint).length === 0);
+    const proving = matching.filter(({ drill }) => !drill.policy_mismatch_allowed);
+    const passed = proving.find(({ drill }) => drill.verdict === 'pass');
+    if (passed) {
+        checks.push(pass('drilled', `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}`));
+    }
+    else if (proving.length > 0) {
+        const last = proving[0];
+        checks.push(fail('drilled', `${last.file}: the drill of this plan failed (the surge broke the SLO beyond what the plan promised); require_drill needs a passing one`, `see the broken windows in ${last.file}; re-plan (or re-measure) and ${dFix}`));
+    }
+    else if (matching.length > 0) {
+        checks.push(fail('drilled', `${matching[0].file} drilled with --allow-policy-mismatch (whatever policy was deployed, not proof of this plan's)`, dFix));
+    }
+    else {
+        const other = proofs.drills.length > 0
+            ? ` (${proofs.drills.map((d) => d.file).join(', ')}: another fingerprint)`
+            : '';
+        const unreadable = proofs.drillErrors.length > 0 ? `; unreadable: ${proofs.drillErrors.join('; ')}` : '';
+        checks.push(fail('drilled', `require_drill is set and no drill of this plan (run ${plan.run_id}) is committed${other}${unreadable}`, dFix));
+    }
+    return checks;
 }
 const shown = (value) => value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 /** Every value of the plan as written that its measurements do not give, `name written vs derived`. */
@@ -78560,8 +78831,10 @@ function renderGateReport(r) {
 ;// CONCATENATED MODULE: ./src/commands/gate.ts
 /**
  * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
- * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and works
- * out the digest of the image that would be deployed; never touches AWS.
+ * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and the
+ * proofs committed beside it (a clean validate of that very plan; a passing drill of it when the
+ * model requires one) and works out the digest of the image that would be deployed; never
+ * touches AWS.
  */
 
 
@@ -78584,15 +78857,18 @@ async function runGate(input, deps = {}) {
             throw e;
         planError = e.message;
     }
+    const artifactsDir = input.artifactsDir ?? (0,external_node_path_.dirname)(planFile);
     const result = evaluateGate({
         modelName,
         model,
         planFile,
         plan,
         planError,
-        measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? (0,external_node_path_.dirname)(planFile)) : null,
+        measurements: plan ? findPlanMeasurements(plan, artifactsDir) : null,
         deployImageDigest: digest,
         deployRegion: region,
+        // A release needs the plan's proofs: its clean validate (and passing drill, with require_drill).
+        proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
     });
     const report = {
         kind: 'gate',
@@ -78633,8 +78909,8 @@ const GATE_OPTIONS = {
 function registerGate(program) {
     const command = program
         .command('gate')
-        .summary('may the measured plan be deployed onto this image, instance type and region? (never touches AWS)')
-        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
+        .summary('may the measured, proven plan be deployed onto this image, instance type and region? (never touches AWS)')
+        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. A release also needs the plan proven: a committed clean validate of that very plan (validate-<model>.json naming its run id and fingerprint, from the calibration endpoint deployed with `scalegate deploy <model> --calibration --with-plan`) and, for a model with require_drill, a passing drill of it; each missing proof is refused with the commands that produce it. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
     addOptions(command, GATE_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
@@ -80586,6 +80862,124 @@ function describeEmulatedDevice(device) {
     return `${what}${scale}${start}`;
 }
 
+;// CONCATENATED MODULE: ./src/local/emf.ts
+/**
+ * CloudWatch embedded metric format (EMF): a log event that is one JSON object with an `_aws`
+ * block becomes metrics, as CloudWatch Logs extracts them. For each MetricDirective of
+ * `_aws.CloudWatchMetrics` (Namespace, Dimensions: sets of root member names, Metrics: Name/Unit),
+ * each dimension set and each metric, one datum at `_aws.Timestamp` (ms; the event's time when
+ * absent). A metric's target member is a number, an array of at most 100 numbers, or a histogram
+ * `{"Values": [...], "Counts": [...], "Max", "Min", "Count", "Sum"}` (at most 100 values; what
+ * AWS's own EMF libraries write for distributions). A document that breaks the specification
+ * yields nothing, as CloudWatch drops it (it counts it in AWS/Logs EMFValidationErrors).
+ */
+/**
+ * Model environment naming the endpoint variant a container's service-time metrics belong to
+ * (their EndpointName and VariantName dimensions): SageMaker does not tell a container which
+ * endpoint it serves, so the deployment sets them (the CDK endpoint stack, and this emulator).
+ */
+const SERVICE_METRICS_ENV = {
+    endpoint: 'SCALEGATE_ENDPOINT_NAME',
+    variant: 'SCALEGATE_VARIANT_NAME',
+};
+const MAX_VALUES = 100;
+const MAX_DIMENSIONS = 30;
+const MAX_SET_SIZE = 9;
+const MAX_METRICS = 100;
+const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The values of one metric target member, or null when the member is not a valid metric target. */
+function targetValues(v) {
+    if (isNumber(v))
+        return { value: v };
+    if (Array.isArray(v)) {
+        if (v.length === 0 || v.length > MAX_VALUES || !v.every(isNumber))
+            return null;
+        return { values: v };
+    }
+    if (isObject(v)) {
+        const { Values, Counts, Count, Sum, Max, Min } = v;
+        if (!Array.isArray(Values) || !Array.isArray(Counts))
+            return null;
+        if (Values.length === 0 || Values.length > MAX_VALUES || Values.length !== Counts.length)
+            return null;
+        if (!Values.every(isNumber) || !Counts.every((c) => isNumber(c) && c >= 0))
+            return null;
+        if (![Count, Sum, Max, Min].every(isNumber))
+            return null;
+        return { values: Values, counts: Counts };
+    }
+    return null;
+}
+/**
+ * The metrics one log event carries; [] when it is not an EMF document or breaks the
+ * specification (CloudWatch extracts nothing from it then).
+ */
+function extractEmf(message, eventTimeMs) {
+    const text = message.trim();
+    if (!text.startsWith('{') || !text.includes('"_aws"'))
+        return [];
+    let root;
+    try {
+        root = JSON.parse(text);
+    }
+    catch {
+        return [];
+    }
+    if (!isObject(root) || !isObject(root._aws))
+        return [];
+    const meta = root._aws;
+    const directives = meta.CloudWatchMetrics;
+    if (!Array.isArray(directives))
+        return [];
+    if (meta.Timestamp !== undefined && !isNumber(meta.Timestamp))
+        return [];
+    const timestampMs = isNumber(meta.Timestamp) ? meta.Timestamp : eventTimeMs;
+    const out = [];
+    for (const directive of directives) {
+        if (!isObject(directive))
+            return [];
+        const { Namespace, Dimensions, Metrics } = directive;
+        if (typeof Namespace !== 'string' || Namespace.length === 0 || Namespace.length > 255)
+            return [];
+        if (Namespace.startsWith('AWS/'))
+            return [];
+        if (!Array.isArray(Dimensions) || !Array.isArray(Metrics) || Metrics.length > MAX_METRICS)
+            return [];
+        const sets = [];
+        for (const set of Dimensions) {
+            if (!Array.isArray(set) || set.length > MAX_SET_SIZE)
+                return [];
+            const dims = {};
+            for (const key of set) {
+                if (typeof key !== 'string')
+                    return [];
+                const value = root[key];
+                if (typeof value !== 'string' || value.length === 0)
+                    return [];
+                dims[key] = value;
+            }
+            if (Object.keys(dims).length > MAX_DIMENSIONS)
+                return [];
+            sets.push(dims);
+        }
+        for (const metric of Metrics) {
+            if (!isObject(metric) || typeof metric.Name !== 'string')
+                return [];
+            const unit = metric.Unit === undefined ? 'None' : metric.Unit;
+            if (typeof unit !== 'string')
+                return [];
+            const target = targetValues(root[metric.Name]);
+            if (target === null)
+                return [];
+            for (const dimensions of sets) {
+                out.push({ namespace: Namespace, metricName: metric.Name, dimensions, timestampMs, unit, ...target });
+            }
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/local/faults.ts
 /**
  * Faults the local SageMaker can inject, for tests of what the tool does when AWS misbehaves.
@@ -80743,10 +81137,18 @@ function createServiceQuotas(src) {
  * what it holds, and is gone when the process exits.
  *
  * Endpoint status follows SageMaker: `Creating` until the initial instances serve (`Failed` if one
- * cannot start), `Updating` while a capacity change is carried out (a second change meanwhile is
- * refused), `InService` when settled. A scale-out whose new instance fails to start rolls back:
- * the new instances are stopped, the desired count returns to the old one, the endpoint returns
- * to `InService` with `FailureReason` set.
+ * cannot start), `Updating` while a capacity change or a new endpoint config is carried out (a
+ * second change meanwhile is refused), `InService` when settled, `Deleting` while it goes away. A
+ * scale-out whose new instance fails to start rolls back: the new instances are stopped, the
+ * desired count returns to the old one, the endpoint returns to `InService` with `FailureReason`
+ * set.
+ *
+ * A new endpoint config (UpdateEndpoint) is deployed blue/green, as SageMaker does by default
+ * (all at once): a new fleet starts on the new model (its image and environment) beside the old
+ * one, which keeps all the traffic; once every new instance is InService the traffic shifts to
+ * it, and the old instances are drained (SIGTERM: they finish what they hold) and stopped. If a
+ * new instance cannot start, the new fleet is stopped and the endpoint stays on its old config,
+ * `InService` with `FailureReason` set.
  */
 
 
@@ -80759,6 +81161,7 @@ function createServiceQuotas(src) {
 class Instance {
     environment;
     failAtStage;
+    generation;
     id = `i-${(0,external_node_crypto_.randomBytes)(9).toString('hex').slice(0, 17)}`;
     state = 'Pending';
     port;
@@ -80771,6 +81174,8 @@ class Instance {
     exitCode;
     /** 1-based launch order within its endpoint. */
     ordinal = 0;
+    /** The endpoint config whose model it runs. */
+    endpointConfigName = '';
     lastLines = [];
     bootTimer;
     pingTimer;
@@ -80781,9 +81186,12 @@ class Instance {
     settleReady;
     settleExited;
     logStreamName;
-    constructor(variantName, environment, failAtStage) {
+    constructor(variantName, environment, failAtStage, 
+    /** Which deployment of its endpoint it belongs to (blue/green: only the routed one serves). */
+    generation) {
         this.environment = environment;
         this.failAtStage = failAtStage;
+        this.generation = generation;
         this.logStreamName = `${variantName}/${this.id}`;
         this.ready = new Promise((resolve) => {
             this.settleReady = resolve;
@@ -80806,6 +81214,7 @@ class Instance {
             inServiceAtMs: this.inServiceAtMs,
             inFlight: this.inFlight,
             environment: { ...this.environment },
+            endpointConfigName: this.endpointConfigName,
         };
     }
 }
@@ -80872,20 +81281,28 @@ class Endpoint extends external_node_events_.EventEmitter {
     failureReason;
     creationTimeMs = Date.now();
     lastModifiedTimeMs = this.creationTimeMs;
-    /** Environment of the model: what new instances start with. */
-    environment;
+    /** What the routed instances run (the endpoint config DescribeEndpoint names). */
+    deployment;
+    /** The endpoint config an update is deploying; null when none is. */
+    pending = null;
     logGroup;
     /** Every instance not yet gone (Pending, Booting, InService, Draining). */
     instances = [];
     closing = false;
     rr = 0;
     launched = 0;
+    /** The routed deployment's number; an update launches the next one. */
+    generation = 1;
     constructor(opts) {
         super();
         this.opts = opts;
-        this.environment = { ...opts.environment };
+        this.deployment = { ...opts.deployment, environment: { ...opts.deployment.environment } };
         this.logGroup = `/aws/sagemaker/Endpoints/${opts.endpointName}`;
         opts.logs.createGroup(this.logGroup);
+    }
+    /** Environment of the routed model: what new instances of a capacity change start with. */
+    get environment() {
+        return this.deployment.environment;
     }
     get name() {
         return this.opts.endpointName;
@@ -80896,12 +81313,20 @@ class Endpoint extends external_node_events_.EventEmitter {
     get arn() {
         return `arn:aws:sagemaker:${this.opts.region}:${this.opts.accountId}:endpoint/${this.name.toLowerCase()}`;
     }
-    /** Instances that take traffic: CurrentInstanceCount. */
+    /** Instances that take traffic (InService, of the routed deployment): CurrentInstanceCount. */
     serving() {
-        return this.instances.filter((i) => i.state === 'InService');
+        return this.instances.filter((i) => i.state === 'InService' && i.generation === this.generation);
     }
     get current() {
         return this.serving().length;
+    }
+    /** Instances held (every one not yet gone, of any deployment): what counts against the quota. */
+    get held() {
+        return this.instances.length;
+    }
+    /** InService instances of the deployment an update is starting (0 when none is). */
+    get pendingInService() {
+        return this.instances.filter((i) => i.state === 'InService' && i.generation > this.generation).length;
     }
     list() {
         return this.instances.map((i) => i.info());
@@ -80966,12 +81391,12 @@ class Endpoint extends external_node_events_.EventEmitter {
     checkQuota(desired, currentUse) {
         const quota = this.opts.quota();
         if (desired > quota) {
-            throw new AwsError('ResourceLimitExceeded', `The account-level service limit '${endpointQuotaName(this.opts.instanceType)}' is ${quota} Instances, with current utilization of ${currentUse} Instances and a request delta of ${desired - currentUse} Instances. Please use AWS Service Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS support to request an increase for this quota.`, 400);
+            throw new AwsError('ResourceLimitExceeded', `The account-level service limit '${endpointQuotaName(this.deployment.instanceType)}' is ${quota} Instances, with current utilization of ${currentUse} Instances and a request delta of ${desired - currentUse} Instances. Please use AWS Service Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS support to request an increase for this quota.`, 400);
         }
     }
     refuseUnlessInService() {
-        if (this.closing)
-            throw validation(`Endpoint ${this.name} is being deleted.`);
+        if (this.closing || this.status === 'Deleting')
+            throw validation(`Cannot update in-progress endpoint "${this.arn}".`);
         if (this.status === 'InService')
             return;
         const what = this.status === 'Failed' ? 'failed' : 'in-progress';
@@ -81019,52 +81444,86 @@ class Endpoint extends external_node_events_.EventEmitter {
         this.touch();
     }
     /**
-     * Emulator-level model update (what a new model + endpoint config + UpdateEndpoint does on
-     * AWS): new instances start with `env` merged over the current environment (undefined removes
-     * a key). With `replaceInstances`, the running instances are replaced blue/green (Updating;
-     * rolled back, env included, if a new one fails to start); resolves when settled.
+     * UpdateEndpoint: validates now (throws AwsError), then deploys `next` blue/green in the
+     * background: a new fleet of `desired` instances (the endpoint's current desired count when the
+     * variant properties are retained, else the config's InitialInstanceCount) beside the old one;
+     * traffic shifts once all are InService; the old ones drain and stop. A new instance that fails
+     * to start rolls the update back (old config kept, FailureReason set).
      */
-    async updateEnvironment(env, replaceInstances) {
-        const old = this.environment;
-        const next = { ...old };
+    update(next, retainDesiredCount) {
+        this.refuseUnlessInService();
+        const desired = retainDesiredCount ? this.desired : next.initialInstanceCount;
+        // Both fleets run at once during the shift: the quota must hold them together.
+        this.checkQuota(this.held + desired, this.held);
+        this.pending = {
+            deployment: { ...next, environment: { ...next.environment } },
+            startMs: Date.now(),
+            desired,
+        };
+        this.status = 'Updating';
+        this.failureReason = undefined;
+        this.touch();
+        void this.blueGreen();
+    }
+    async blueGreen() {
+        const pending = this.pending;
+        const generation = this.generation + 1;
+        const green = Array.from({ length: pending.desired }, () => this.launch(pending.deployment, generation));
+        const ok = await Promise.all(green.map((i) => i.ready));
+        if (this.closing)
+            return;
+        if (!ok.every(Boolean)) {
+            await Promise.all(green.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+            if (this.closing)
+                return;
+            this.pending = null;
+            this.failureReason = `Failed to update endpoint: ${this.healthCheckFailure()}`;
+            this.opts.log?.(`update to ${pending.deployment.endpointConfigName} rolled back: ${this.failureReason}`);
+            this.status = 'InService';
+            this.touch();
+            return;
+        }
+        // Traffic shifts at once (ALL_AT_ONCE): from here the new fleet serves and the old one drains.
+        const blue = this.instances.filter((i) => i.generation < generation);
+        this.deployment = { ...pending.deployment, deployedAtMs: Date.now() };
+        this.generation = generation;
+        this.desired = pending.desired;
+        this.pending = null;
+        this.opts.log?.(`traffic shifted to ${this.deployment.endpointConfigName}; draining ${blue.length} old instance(s)`);
+        this.changed();
+        await Promise.all(blue.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
+        if (this.closing)
+            return;
+        this.status = 'InService';
+        this.touch();
+    }
+    /**
+     * Emulator-only shortcut (tests): changes the routed model's environment in place (undefined
+     * removes a key); instances started from now on get it, running ones keep theirs. On AWS a
+     * model is immutable: a new environment is a new model + endpoint config + UpdateEndpoint.
+     */
+    setEnvironmentInPlace(env) {
+        const next = { ...this.deployment.environment };
         for (const [k, v] of Object.entries(env)) {
             if (v === undefined)
                 delete next[k];
             else
                 next[k] = v;
         }
-        if (!replaceInstances) {
-            this.environment = next;
-            this.touch();
-            return;
-        }
-        this.refuseUnlessInService();
-        this.environment = next;
-        this.status = 'Updating';
-        this.failureReason = undefined;
-        this.touch();
-        const oldInstances = this.serving();
-        const launched = Array.from({ length: this.desired }, () => this.launch());
-        const ok = await Promise.all(launched.map((i) => i.ready));
-        if (this.closing)
-            return;
-        if (ok.every(Boolean)) {
-            await Promise.all(oldInstances.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
-        }
-        else {
-            await Promise.all(launched.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
-            this.environment = old;
-            this.failureReason = `Failed to update endpoint: ${this.healthCheckFailure()}`;
-        }
-        if (this.closing)
-            return;
-        this.status = 'InService';
+        this.deployment = { ...this.deployment, environment: next };
         this.touch();
     }
+    /** DeleteEndpoint: Deleting now; every instance drains and stops; resolves when all are gone. */
+    async delete() {
+        this.status = 'Deleting';
+        this.touch();
+        await this.close(this.opts.drainTimeoutMs);
+    }
     // ---- instances ---------------------------------------------------------------------------
-    launch() {
+    launch(deployment = this.deployment, generation = this.generation) {
         const failAtStage = this.opts.faults.takeInstanceFailure();
-        const inst = new Instance(this.variantName, { ...this.environment }, failAtStage);
+        const inst = new Instance(this.variantName, { ...deployment.environment }, failAtStage, generation);
+        inst.endpointConfigName = deployment.endpointConfigName;
         this.launched += 1;
         inst.ordinal = this.launched;
         this.instances.push(inst);
@@ -81219,7 +81678,11 @@ class Endpoint extends external_node_events_.EventEmitter {
         inst.settleReady(false);
         inst.settleExited();
         this.remove(inst);
-        if (was === 'InService' && !this.closing && this.status !== 'Failed') {
+        if (was === 'InService' &&
+            !this.closing &&
+            this.status !== 'Failed' &&
+            this.status !== 'Deleting' &&
+            inst.generation === this.generation) {
             // SageMaker replaces an instance that dies under it; the endpoint stays InService.
             this.opts.log?.(`instance ${inst.id}: replacing it`);
             this.launch();
@@ -81267,8 +81730,10 @@ class Endpoint extends external_node_events_.EventEmitter {
  * stream `<variant>/<instance-id>` per instance, fed line by line from the container's stdout and
  * stderr with the time each line arrived (ms), as the SageMaker log agent does. Answers
  * DescribeLogGroups, DescribeLogStreams, GetLogEvents and FilterLogEvents (JSON 1.1,
- * `Logs_20140328.*`).
+ * `Logs_20140328.*`). A line in CloudWatch embedded metric format also becomes metrics (emf.ts),
+ * handed to `onMetrics`, as CloudWatch Logs extracts them from every log event it ingests.
  */
+
 
 
 const invalid = (message) => new AwsError('InvalidParameterException', message, 400);
@@ -81278,11 +81743,15 @@ class LogStore {
     region;
     accountId;
     now;
+    onMetrics;
     groups = new Map();
-    constructor(region, accountId, now = Date.now) {
+    constructor(region, accountId, now = Date.now, 
+    /** Receives the metrics of every embedded-metric-format line. @default none (not extracted) */
+    onMetrics) {
         this.region = region;
         this.accountId = accountId;
         this.now = now;
+        this.onMetrics = onMetrics;
     }
     createGroup(name) {
         if (!this.groups.has(name))
@@ -81301,6 +81770,9 @@ class LogStore {
     /** Appends one event; `timestamp` is when the line was produced (epoch ms). */
     put(stream, message, timestamp = this.now()) {
         stream.events.push({ timestamp, message, ingestionTime: Math.max(timestamp, this.now()) });
+        if (this.onMetrics)
+            for (const datum of extractEmf(message, timestamp))
+                this.onMetrics(datum);
     }
     stream(group, name) {
         return this.groups.get(group)?.streams.get(name);
@@ -82221,7 +82693,10 @@ class Runtime {
             throw new AwsError('ValidationError', 'Request payload is too large.', 413);
         const notFound = () => new AwsError('ValidationError', `Endpoint ${name} of account ${this.ctx.accountId} not found.`, 400);
         const endpoint = this.ctx.registry.get(name);
-        if (!endpoint || endpoint.status === 'Creating' || endpoint.status === 'Failed')
+        if (!endpoint ||
+            endpoint.status === 'Creating' ||
+            endpoint.status === 'Failed' ||
+            endpoint.status === 'Deleting')
             throw notFound();
         const targetVariant = req.headers['x-amzn-sagemaker-target-variant'];
         if (typeof targetVariant === 'string' && targetVariant !== endpoint.variantName) {
@@ -82364,29 +82839,293 @@ class Runtime {
     }
 }
 
+;// CONCATENATED MODULE: ./src/local/models.ts
+/**
+ * How a plan's model environment reaches a running endpoint, as on AWS: CreateModel (image and
+ * container environment) -> CreateEndpointConfig (the variant: model, instance type, count) ->
+ * UpdateEndpoint (blue/green, fleet.ts), plus CreateEndpoint, DeleteEndpoint, DeleteModel and
+ * DeleteEndpointConfig. JSON 1.1 wire shapes and ValidationException wording of SageMaker.
+ *
+ * Limits of the emulator, refused with a message rather than answered wrongly: one production
+ * variant per endpoint config (and an update keeps its variant name), single-container models,
+ * and deployment configs other than blue/green all at once (the default).
+ */
+
+
+/** SageMaker's pattern for model, endpoint config and endpoint names. */
+const NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+const ENV_KEY_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const ROUTING_STRATEGIES = ['LEAST_OUTSTANDING_REQUESTS', 'RANDOM'];
+const VARIANT_PROPERTIES = ['DesiredInstanceCount', 'DesiredWeight', 'DataCaptureConfig'];
+const models_lowerFirst = (s) => s.charAt(0).toLowerCase() + s.slice(1);
+function models_name(r, key) {
+    const value = r.str(key);
+    if (!NAME_PATTERN.test(value)) {
+        throw validation(`1 validation error detected: Value '${value}' at '${models_lowerFirst(key)}' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`);
+    }
+    return value;
+}
+const unsupported = (what) => validation(`${what} is not supported by the local SageMaker.`);
+function readEnvironment(raw) {
+    const out = {};
+    if (raw === undefined)
+        return out;
+    const entries = Object.entries(raw);
+    if (entries.length > 100)
+        throw validation(`Environment has ${entries.length} entries; at most 100 are allowed.`);
+    for (const [key, value] of entries) {
+        if (!ENV_KEY_PATTERN.test(key) || key.length > 1024)
+            throw validation(`Environment key '${key.slice(0, 100)}' must match [a-zA-Z_][a-zA-Z0-9_]* (at most 1024 characters).`);
+        if (typeof value !== 'string' || value.length > 1024)
+            throw validation(`Environment value of '${key}' must be a string of at most 1024 characters.`);
+        out[key] = value;
+    }
+    return out;
+}
+function createModelOperations(registry) {
+    const createModel = (input) => {
+        const r = memberReader(input, validation);
+        const modelName = models_name(r, 'ModelName');
+        if (registry.models.has(modelName))
+            throw validation(`Cannot create already existing model "${registry.arn('model', modelName)}".`);
+        const containers = r.objList('Containers');
+        const primary = r.obj('PrimaryContainer');
+        if (primary && containers)
+            throw validation('Specify either PrimaryContainer or Containers, not both.');
+        if (containers && containers.length !== 1)
+            throw unsupported('A model of more than one container');
+        const container = primary ?? containers?.[0];
+        if (!container)
+            throw validation('PrimaryContainer or Containers is required.');
+        const c = memberReader(container, validation);
+        const image = c.str('Image');
+        const mode = c.str('Mode', true) ?? 'SingleModel';
+        if (mode !== 'SingleModel')
+            throw unsupported(`Container mode ${mode}`);
+        const model = {
+            name: modelName,
+            arn: registry.arn('model', modelName),
+            image,
+            environment: readEnvironment(c.obj('Environment')),
+            executionRoleArn: r.str('ExecutionRoleArn', true) ?? null,
+            creationTimeMs: Date.now(),
+        };
+        registry.models.set(modelName, model);
+        return { ModelArn: model.arn };
+    };
+    const deleteModel = (input) => {
+        const r = memberReader(input, validation);
+        const modelName = r.str('ModelName');
+        if (!registry.models.delete(modelName))
+            throw validation(`Could not find model "${registry.arn('model', modelName)}".`);
+        return {};
+    };
+    const createEndpointConfig = (input) => {
+        const r = memberReader(input, validation);
+        const configName = models_name(r, 'EndpointConfigName');
+        if (registry.configs.has(configName)) {
+            throw validation(`Cannot create already existing endpoint configuration "${registry.arn('endpoint-config', configName)}".`);
+        }
+        const variants = r.objList('ProductionVariants') ?? [];
+        if (variants.length === 0)
+            throw validation('ProductionVariants must hold at least one variant.');
+        if (variants.length > 1)
+            throw unsupported('An endpoint config of more than one production variant');
+        const v = memberReader(variants[0], validation);
+        const modelName = v.str('ModelName');
+        if (!registry.models.has(modelName))
+            throw validation(`Could not find model "${registry.arn('model', modelName)}".`);
+        if (v.has('ServerlessConfig'))
+            throw unsupported('A serverless variant');
+        const count = v.int('InitialInstanceCount');
+        if (count < 1)
+            throw validation('InitialInstanceCount must be at least 1.');
+        const weight = v.num('InitialVariantWeight', true) ?? 1;
+        if (weight < 0)
+            throw validation('InitialVariantWeight must be at least 0.');
+        const routing = v.obj('RoutingConfig');
+        const variant = {
+            variantName: models_name(v, 'VariantName'),
+            modelName,
+            instanceType: v.str('InstanceType'),
+            initialInstanceCount: count,
+            initialVariantWeight: weight,
+            routingStrategy: routing
+                ? memberReader(routing, validation).oneOf('RoutingStrategy', ROUTING_STRATEGIES)
+                : 'RANDOM',
+        };
+        const config = {
+            name: configName,
+            arn: registry.arn('endpoint-config', configName),
+            variant,
+            creationTimeMs: Date.now(),
+        };
+        registry.configs.set(configName, config);
+        return { EndpointConfigArn: config.arn };
+    };
+    const deleteEndpointConfig = (input) => {
+        const r = memberReader(input, validation);
+        const configName = r.str('EndpointConfigName');
+        if (!registry.configs.delete(configName))
+            throw validation(`Could not find endpoint configuration "${configName}".`);
+        return {};
+    };
+    const configByName = (configName) => {
+        const c = registry.configs.get(configName);
+        if (!c)
+            throw validation(`Could not find endpoint configuration "${configName}".`);
+        return c;
+    };
+    /** Only what the emulator does (blue/green, all at once) is accepted. */
+    const checkDeploymentConfig = (raw) => {
+        if (raw === undefined)
+            return;
+        const d = memberReader(raw, validation);
+        if (d.has('RollingUpdatePolicy'))
+            throw unsupported('RollingUpdatePolicy');
+        if (d.has('AutoRollbackConfiguration'))
+            throw unsupported('AutoRollbackConfiguration');
+        const policy = d.obj('BlueGreenUpdatePolicy');
+        const routing = policy ? memberReader(policy, validation).obj('TrafficRoutingConfiguration') : undefined;
+        const type = routing ? memberReader(routing, validation).str('Type') : 'ALL_AT_ONCE';
+        if (type !== 'ALL_AT_ONCE')
+            throw unsupported(`Traffic routing ${type}`);
+    };
+    const updateEndpoint = (input) => {
+        const r = memberReader(input, validation);
+        const endpointName = r.str('EndpointName');
+        const e = registry.get(endpointName);
+        if (!e)
+            throw validation(`Could not find endpoint "${endpointName}".`);
+        const config = configByName(r.str('EndpointConfigName'));
+        if (config.variant.variantName !== e.variantName) {
+            throw unsupported(`Replacing production variant ${e.variantName} of endpoint "${endpointName}" with ${config.variant.variantName}`);
+        }
+        const retainAll = r.bool('RetainAllVariantProperties') ?? false;
+        const excluded = (r.objList('ExcludeRetainedVariantProperties') ?? []).map((p) => memberReader(p, validation).oneOf('VariantPropertyType', VARIANT_PROPERTIES));
+        if (excluded.length > 0 && !retainAll)
+            throw validation('ExcludeRetainedVariantProperties requires RetainAllVariantProperties to be true.');
+        checkDeploymentConfig(r.obj('DeploymentConfig'));
+        e.update(registry.deploymentOf(config), retainAll && !excluded.includes('DesiredInstanceCount'));
+        return { EndpointArn: e.arn };
+    };
+    const createEndpoint = (input) => {
+        const r = memberReader(input, validation);
+        const endpointName = models_name(r, 'EndpointName');
+        if (registry.get(endpointName))
+            throw validation(`Cannot create already existing endpoint "${registry.arn('endpoint', endpointName)}".`);
+        const config = configByName(r.str('EndpointConfigName'));
+        checkDeploymentConfig(r.obj('DeploymentConfig'));
+        if (!registry.factory)
+            throw unsupported('CreateEndpoint on this emulator');
+        const deployment = registry.deploymentOf(config);
+        const e = registry.factory(endpointName, config.variant.variantName, deployment);
+        registry.add(e);
+        // Creating until its instances serve; a deployment that cannot start ends Failed.
+        e.deploy(deployment.initialInstanceCount).catch((err) => {
+            e.status = 'Failed';
+            e.failureReason = err instanceof Error ? err.message : String(err);
+            e.lastModifiedTimeMs = Date.now();
+            e.emit('change');
+        });
+        return { EndpointArn: e.arn };
+    };
+    const deleteEndpoint = (input) => {
+        const r = memberReader(input, validation);
+        const endpointName = r.str('EndpointName');
+        const e = registry.get(endpointName);
+        if (!e)
+            throw validation(`Could not find endpoint "${endpointName}".`);
+        if (e.status !== 'Deleting') {
+            void e.delete().then(() => registry.remove(e));
+        }
+        return {};
+    };
+    return async (operation, input) => {
+        switch (operation) {
+            case 'CreateModel':
+                return createModel(input);
+            case 'DeleteModel':
+                return deleteModel(input);
+            case 'CreateEndpointConfig':
+                return createEndpointConfig(input);
+            case 'DeleteEndpointConfig':
+                return deleteEndpointConfig(input);
+            case 'CreateEndpoint':
+                return createEndpoint(input);
+            case 'UpdateEndpoint':
+                return updateEndpoint(input);
+            case 'DeleteEndpoint':
+                return deleteEndpoint(input);
+            default:
+                throw unknownOperation(operation);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/local/sagemaker.ts
 /**
- * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): DescribeEndpoint,
- * DescribeEndpointConfig, DescribeModel, ListEndpoints and UpdateEndpointWeightsAndCapacities,
- * answered from the live fleet; AddTags, DeleteTags and ListTags on its endpoints, endpoint
- * configs and models. Also the `CapacityTarget` that Application Auto Scaling drives.
+ * The SageMaker control plane of the local SageMaker (JSON 1.1, `SageMaker.*`): models
+ * (CreateModel, DescribeModel, DeleteModel), endpoint configs (CreateEndpointConfig,
+ * DescribeEndpointConfig, DeleteEndpointConfig), endpoints (CreateEndpoint, DescribeEndpoint,
+ * UpdateEndpoint, DeleteEndpoint, ListEndpoints, UpdateEndpointWeightsAndCapacities), answered
+ * from the live fleet. Models and endpoint configs are immutable records, as on AWS: a new
+ * environment is a new model and endpoint config, deployed with UpdateEndpoint (blue/green, see
+ * fleet.ts). Also the `CapacityTarget` that Application Auto Scaling drives.
+ * AddTags, DeleteTags and ListTags on its endpoints, endpoint configs and models.
  */
 
 
 
 
+
 class EndpointRegistry {
+    region;
+    accountId;
+    factory;
     endpoints = new Map();
     /** Tags by resource ARN (endpoint, endpoint config, model), in insertion order as ListTags returns them. */
     tags = new Map();
+    models = new Map();
+    configs = new Map();
+    constructor(region, accountId, 
+    /** CreateEndpoint; absent: the emulator serves only the endpoints it was started with. */
+    factory) {
+        this.region = region;
+        this.accountId = accountId;
+        this.factory = factory;
+    }
     add(e) {
         this.endpoints.set(e.name, e);
     }
     get(name) {
         return this.endpoints.get(name);
     }
+    remove(e) {
+        if (this.endpoints.get(e.name) === e)
+            this.endpoints.delete(e.name);
+    }
     all() {
         return [...this.endpoints.values()];
+    }
+    /** `arn:aws:sagemaker:<region>:<account>:<kind>/<name in lower case>`, as SageMaker writes them. */
+    arn(kind, name) {
+        return `arn:aws:sagemaker:${this.region}:${this.accountId}:${kind}/${name.toLowerCase()}`;
+    }
+    /** The deployment an endpoint config describes (its variant's model, image and environment). */
+    deploymentOf(config) {
+        const model = this.models.get(config.variant.modelName);
+        if (!model)
+            throw validation(`Could not find model "${this.arn('model', config.variant.modelName)}".`);
+        return {
+            endpointConfigName: config.name,
+            modelName: model.name,
+            imageUri: model.image,
+            environment: { ...model.environment },
+            instanceType: config.variant.instanceType,
+            initialInstanceCount: config.variant.initialInstanceCount,
+            deployedAtMs: Date.now(),
+        };
     }
 }
 /** `<repo>:<tag>` -> `<repo>@sha256:<digest>`: a 64-hex tag (a CDK asset hash) is used as the digest. */
@@ -82418,20 +83157,21 @@ function createSageMakerOperations(registry) {
     const describeEndpoint = (input) => {
         const r = memberReader(input, validation);
         const e = endpointByName(r.str('EndpointName'));
-        const o = e.opts;
-        const image = {
-            SpecifiedImage: o.imageUri,
-            ResolvedImage: resolvedImage(o.imageUri),
-            ResolutionTime: epochSeconds(e.creationTimeMs),
-        };
+        const d = e.deployment;
+        const image = (deployment) => ({
+            SpecifiedImage: deployment.imageUri,
+            ResolvedImage: resolvedImage(deployment.imageUri),
+            ResolutionTime: epochSeconds(deployment.deployedAtMs),
+        });
+        const pending = e.pending;
         return {
             EndpointName: e.name,
             EndpointArn: e.arn,
-            EndpointConfigName: o.endpointConfigName,
+            EndpointConfigName: d.endpointConfigName,
             ProductionVariants: [
                 {
                     VariantName: e.variantName,
-                    DeployedImages: [image],
+                    DeployedImages: [image(d)],
                     CurrentWeight: 1,
                     DesiredWeight: 1,
                     CurrentInstanceCount: e.current,
@@ -82453,46 +83193,72 @@ function createSageMakerOperations(registry) {
             ...(e.failureReason ? { FailureReason: e.failureReason } : {}),
             CreationTime: epochSeconds(e.creationTimeMs),
             LastModifiedTime: epochSeconds(e.lastModifiedTimeMs),
+            // The endpoint config an UpdateEndpoint is deploying, until traffic has shifted to it.
+            ...(pending
+                ? {
+                    PendingDeploymentSummary: {
+                        EndpointConfigName: pending.deployment.endpointConfigName,
+                        StartTime: epochSeconds(pending.startMs),
+                        ProductionVariants: [
+                            {
+                                VariantName: e.variantName,
+                                DeployedImages: [image(pending.deployment)],
+                                CurrentInstanceCount: e.pendingInService,
+                                DesiredInstanceCount: pending.desired,
+                                InstanceType: pending.deployment.instanceType,
+                                VariantStatus: [
+                                    {
+                                        Status: 'Creating',
+                                        StatusMessage: `${e.pendingInService} of ${pending.desired} instances in service`,
+                                        StartTime: epochSeconds(pending.startMs),
+                                    },
+                                ],
+                            },
+                        ],
+                    },
+                }
+                : {}),
         };
     };
     const describeEndpointConfig = (input) => {
         const r = memberReader(input, validation);
         const name = r.str('EndpointConfigName');
-        const e = registry.all().find((x) => x.opts.endpointConfigName === name);
-        if (!e)
+        const c = registry.configs.get(name);
+        if (!c)
             throw validation(`Could not find endpoint configuration "${name}".`);
+        const v = c.variant;
         return {
-            EndpointConfigName: name,
-            EndpointConfigArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:endpoint-config/${name.toLowerCase()}`,
+            EndpointConfigName: c.name,
+            EndpointConfigArn: c.arn,
             ProductionVariants: [
                 {
-                    VariantName: e.variantName,
-                    ModelName: e.opts.modelName,
-                    InitialInstanceCount: e.opts.initialInstanceCount,
-                    InstanceType: e.opts.instanceType,
-                    InitialVariantWeight: 1,
-                    RoutingConfig: { RoutingStrategy: 'LEAST_OUTSTANDING_REQUESTS' },
+                    VariantName: v.variantName,
+                    ModelName: v.modelName,
+                    InitialInstanceCount: v.initialInstanceCount,
+                    InstanceType: v.instanceType,
+                    InitialVariantWeight: v.initialVariantWeight,
+                    RoutingConfig: { RoutingStrategy: v.routingStrategy },
                 },
             ],
-            CreationTime: epochSeconds(e.creationTimeMs),
+            CreationTime: epochSeconds(c.creationTimeMs),
         };
     };
     const describeModel = (input) => {
         const r = memberReader(input, validation);
         const name = r.str('ModelName');
-        const e = registry.all().find((x) => x.opts.modelName === name);
-        if (!e)
-            throw validation(`Could not find model "${name}".`);
+        const m = registry.models.get(name);
+        if (!m)
+            throw validation(`Could not find model "${registry.arn('model', name)}".`);
         return {
-            ModelName: name,
-            ModelArn: `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:model/${name.toLowerCase()}`,
+            ModelName: m.name,
+            ModelArn: m.arn,
             PrimaryContainer: {
-                Image: e.opts.imageUri,
+                Image: m.image,
                 Mode: 'SingleModel',
-                Environment: { ...e.environment },
+                Environment: { ...m.environment },
             },
-            ExecutionRoleArn: `arn:aws:iam::${e.opts.accountId}:role/scalegate-local-sagemaker-execution`,
-            CreationTime: epochSeconds(e.creationTimeMs),
+            ...(m.executionRoleArn ? { ExecutionRoleArn: m.executionRoleArn } : {}),
+            CreationTime: epochSeconds(m.creationTimeMs),
             EnableNetworkIsolation: false,
         };
     };
@@ -82532,14 +83298,8 @@ function createSageMakerOperations(registry) {
         if (arn.length > 256 || !RESOURCE_ARN.test(arn)) {
             throw constraint(arn, 'resourceArn', 'Member must satisfy regular expression pattern: arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+');
         }
-        const known = registry.all().some((e) => {
-            const prefix = `arn:aws:sagemaker:${e.opts.region}:${e.opts.accountId}:`;
-            return [
-                e.arn,
-                `${prefix}endpoint-config/${e.opts.endpointConfigName.toLowerCase()}`,
-                `${prefix}model/${e.opts.modelName.toLowerCase()}`,
-            ].includes(arn);
-        });
+        const known = registry.all().some((e) => e.arn === arn) ||
+            [...registry.models.values(), ...registry.configs.values()].some((record) => record.arn === arn);
         if (!known)
             throw validation(`Resource ${arn} does not exist.`);
         let tags = registry.tags.get(arn);
@@ -82608,8 +83368,17 @@ function createSageMakerOperations(registry) {
         const { items, nextToken } = page(all, decodeToken(r.str('NextToken', true), scope, validation), max, scope);
         return { Tags: items, ...(nextToken ? { NextToken: nextToken } : {}) };
     };
+    const deployments = createModelOperations(registry);
     return async (operation, input) => {
         switch (operation) {
+            case 'CreateModel':
+            case 'DeleteModel':
+            case 'CreateEndpointConfig':
+            case 'DeleteEndpointConfig':
+            case 'CreateEndpoint':
+            case 'UpdateEndpoint':
+            case 'DeleteEndpoint':
+                return deployments(operation, input);
             case 'AddTags':
                 return addTags(input);
             case 'DeleteTags':
@@ -82811,6 +83580,7 @@ async function startServer(opts) {
 
 
 
+
 /** infra/container of this checkout, found upward from this module (works from src/ and dist/). */
 function findContainerDir(from = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = (0,external_node_path_.resolve)(from);
@@ -82869,23 +83639,14 @@ async function startLocalSageMaker(options = {}) {
     const container = options.container ?? defaultContainer();
     const imageUri = options.imageUri ?? defaultImageUri(accountId, region, 'reference-tts');
     const faults = new Faults(options.faults);
-    const logs = new LogStore(region, accountId);
     const metrics = new MetricStore();
-    const registry = new EndpointRegistry();
-    const endpoint = new Endpoint({
-        endpointName,
-        variantName,
-        endpointConfigName: `${endpointName}-config`,
-        modelName: `${endpointName}-model`,
-        instanceType,
-        initialInstanceCount: initial,
-        imageUri,
-        environment: {
-            ...(options.environment ?? {}),
-            ...(options.device ? deviceEnvironment(options.device) : {}),
-            MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
-            WORKERS: String(options.workers ?? 1),
-        },
+    // Embedded metric format lines in a container's log stream become metrics, as CloudWatch does.
+    const logs = new LogStore(region, accountId, Date.now, (datum) => metrics.put(datum.namespace, datum.metricName, datum.dimensions, datum.timestampMs, datum.unit, datum));
+    // Every endpoint of this emulator, initial or created through CreateEndpoint, runs this way.
+    const endpointOptions = (name, variant, deployment) => ({
+        endpointName: name,
+        variantName: variant,
+        deployment,
         container,
         provisionDelayMs: provisionDelayS * 1000,
         // A replayed start-up is paced by the container: allow for it on top of the timeout.
@@ -82905,6 +83666,42 @@ async function startLocalSageMaker(options = {}) {
         ...(options.onContainerLine ? { onContainerLine: options.onContainerLine } : {}),
         ...(options.onProcessStart ? { onProcessStart: options.onProcessStart } : {}),
     });
+    const registry = new EndpointRegistry(region, accountId, (name, variant, deployment) => new Endpoint(endpointOptions(name, variant, deployment)));
+    // What a deploy of the model would have created: a model, an endpoint config, the endpoint.
+    const modelName = `${endpointName}-model`;
+    const endpointConfigName = `${endpointName}-config`;
+    const now = Date.now();
+    registry.models.set(modelName, {
+        name: modelName,
+        arn: registry.arn('model', modelName),
+        image: imageUri,
+        environment: {
+            ...(options.environment ?? {}),
+            ...(options.device ? deviceEnvironment(options.device) : {}),
+            // Where the container's service-time metrics go (as the CDK endpoint stack sets them).
+            [SERVICE_METRICS_ENV.endpoint]: endpointName,
+            [SERVICE_METRICS_ENV.variant]: variantName,
+            MAX_QUEUE_DEPTH: String(options.maxQueueDepth ?? 64),
+            WORKERS: String(options.workers ?? 1),
+        },
+        executionRoleArn: `arn:aws:iam::${accountId}:role/scalegate-local-sagemaker-execution`,
+        creationTimeMs: now,
+    });
+    const config = {
+        name: endpointConfigName,
+        arn: registry.arn('endpoint-config', endpointConfigName),
+        variant: {
+            variantName,
+            modelName,
+            instanceType,
+            initialInstanceCount: initial,
+            initialVariantWeight: 1,
+            routingStrategy: 'LEAST_OUTSTANDING_REQUESTS',
+        },
+        creationTimeMs: now,
+    };
+    registry.configs.set(endpointConfigName, config);
+    const endpoint = new Endpoint(endpointOptions(endpointName, variantName, registry.deploymentOf(config)));
     registry.add(endpoint);
     const capacity = createCapacityTarget(registry);
     const autoscaling = createAutoScaling({
@@ -82953,11 +83750,63 @@ async function startLocalSageMaker(options = {}) {
     const close = () => {
         closing ??= (async () => {
             autoscaling.close();
-            await endpoint.close(10_000);
+            // Every endpoint: the initial one and any made through CreateEndpoint.
+            await Promise.all([...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)));
             runtime.close();
             await server.close();
         })();
         return closing;
+    };
+    // Emulator shortcut for tests; with replaceInstances, the same path as CreateModel +
+    // CreateEndpointConfig + UpdateEndpoint (RetainAllVariantProperties) over the wire.
+    let revision = 0;
+    const updateModelEnvironment = async (env, replaceInstances) => {
+        if (!replaceInstances) {
+            endpoint.setEnvironmentInPlace(env);
+            const model = registry.models.get(endpoint.deployment.modelName);
+            if (model)
+                registry.models.set(model.name, { ...model, environment: { ...endpoint.environment } });
+            return;
+        }
+        const current = endpoint.deployment;
+        const environment = { ...current.environment };
+        for (const [k, v] of Object.entries(env)) {
+            if (v === undefined)
+                delete environment[k];
+            else
+                environment[k] = v;
+        }
+        revision += 1;
+        const name = `${endpointName}-model-r${revision}`;
+        const cfg = `${endpointName}-config-r${revision}`;
+        const old = registry.models.get(current.modelName);
+        registry.models.set(name, {
+            name,
+            arn: registry.arn('model', name),
+            image: current.imageUri,
+            environment,
+            executionRoleArn: old?.executionRoleArn ?? null,
+            creationTimeMs: Date.now(),
+        });
+        const oldConfig = registry.configs.get(current.endpointConfigName);
+        const next = {
+            name: cfg,
+            arn: registry.arn('endpoint-config', cfg),
+            variant: {
+                variantName,
+                modelName: name,
+                instanceType: current.instanceType,
+                initialInstanceCount: current.initialInstanceCount,
+                initialVariantWeight: 1,
+                routingStrategy: oldConfig?.variant.routingStrategy ?? 'LEAST_OUTSTANDING_REQUESTS',
+            },
+            creationTimeMs: Date.now(),
+        };
+        registry.configs.set(cfg, next);
+        endpoint.update(registry.deploymentOf(next), true);
+        await endpoint.waitFor(() => endpoint.status === 'InService' && endpoint.pending === null);
+        if (endpoint.failureReason)
+            throw new Error(`model update failed: ${endpoint.failureReason}`);
     };
     const status = () => ({
         status: endpoint.status,
@@ -83001,7 +83850,7 @@ async function startLocalSageMaker(options = {}) {
         set faults(next) {
             faults.set(next);
         },
-        updateModelEnvironment: (env, opts = {}) => endpoint.updateEnvironment(env, opts.replaceInstances ?? false),
+        updateModelEnvironment: (env, opts = {}) => updateModelEnvironment(env, opts.replaceInstances ?? false),
         metrics,
         reset() {
             faults.reset();
@@ -83921,7 +84770,11 @@ function renderLocalApplyReport(r) {
         `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
         `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
         `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
-        `  MAX_QUEUE_DEPTH ${q.action === 'unchanged' ? `already ${q.expected}` : q.action === 'set' ? `${q.before ?? 'unset'} -> ${q.expected} (instances replaced)` : `NOT SET (still ${q.before ?? 'unset'})`}`,
+        `  MAX_QUEUE_DEPTH ${q.action === 'unchanged'
+            ? `already ${q.expected}`
+            : q.action === 'set'
+                ? `${q.before ?? 'unset'} -> ${q.expected} (CreateModel ${q.modelName}, CreateEndpointConfig ${q.endpointConfigName}, UpdateEndpoint blue/green: instances replaced)`
+                : `NOT SET (still ${q.before ?? 'unset'}): UpdateEndpoint to ${q.endpointConfigName} rolled back: ${q.failureReason}`}`,
         ...r.warnings.map((w) => `  WARNING: ${w}`),
         ...r.failed.map((row) => `  MISMATCH ${describeRow(row)}`),
     ];
@@ -83930,19 +84783,85 @@ function renderLocalApplyReport(r) {
     return lines.join('\n');
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/wait.ts
+/**
+ * The one way scalegate waits for something: ask `probe` until it answers, pausing between
+ * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
+ * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
+ * signal's reason (an Error; anything else is wrapped in an AbortError).
+ */
+
+/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    const error = new Error(reason === undefined ? 'aborted' : String(reason));
+    error.name = 'AbortError';
+    return error;
+}
+/** Throws the abort reason when `signal` is aborted. */
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+async function pauseFor(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
+    }
+    catch (e) {
+        if (signal?.aborted)
+            throw abortReason(signal);
+        throw e;
+    }
+}
+/**
+ * Asks `probe` until it returns something other than `undefined` and returns that; returns
+ * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
+ * instance"): logged as `waiting for <label>` the first time the wait has to pause.
+ */
+async function waitUntil(label, probe, options) {
+    const clock = options.clock ?? Date.now;
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    const { signal } = options;
+    let announced = false;
+    const pauseOnce = async () => {
+        if (!announced) {
+            options.log?.(`waiting for ${label}`);
+            announced = true;
+        }
+        const now = clock();
+        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
+        await pauseFor(Math.min(wanted, deadline - now), signal);
+    };
+    throwIfAborted(signal);
+    if (options.pauseFirst)
+        await pauseOnce();
+    for (;;) {
+        throwIfAborted(signal);
+        const answer = await probe();
+        if (answer !== undefined)
+            return answer;
+        if (clock() >= deadline)
+            return undefined;
+        await pauseOnce();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/commands/local-apply.ts
 /**
- * `scalegate local apply`: deploy a plan's policy shape onto the local SageMaker the way the CDK
- * construct deploys it on AWS: Application Auto Scaling (RegisterScalableTarget, PutScalingPolicy
- * x2), CloudWatch (PutMetricAlarm: the scale-in alarm invoking the step policy, the observability
- * alarms), and the container's MAX_QUEUE_DEPTH. Then reads everything back and compares it with
- * the plan (what `scalegate validate` does), so a partial apply never looks like a success.
- *
- * MAX_QUEUE_DEPTH is part of the model (container environment), not of scaling. On AWS it changes
- * through a new model + endpoint config + UpdateEndpoint (the CDK deploy). The local SageMaker
- * implements none of CreateModel / CreateEndpointConfig / UpdateEndpoint, so the caller passes
- * `setModelEnvironment` (in process: the emulator handle's blue/green `updateModelEnvironment`);
- * without it a differing MAX_QUEUE_DEPTH is reported, not faked.
+ * `scalegate local apply`: deploy a plan onto the local SageMaker the way a CDK deploy does it on
+ * AWS, through the same APIs: the container's MAX_QUEUE_DEPTH through a new model
+ * (CreateModel with the deployed model's image and environment, MAX_QUEUE_DEPTH set),
+ * CreateEndpointConfig (the deployed variant on that model) and UpdateEndpoint (blue/green,
+ * keeping the variant's desired count), waiting until the endpoint is InService again; then
+ * Application Auto Scaling (RegisterScalableTarget, PutScalingPolicy x2) and CloudWatch
+ * (PutMetricAlarm: the scale-in alarm invoking the step policy, the observability alarms). Then
+ * reads everything back and compares it with the plan (what `scalegate validate` does), so a
+ * partial apply never looks like a success. Works against any SageMaker endpoint the clients
+ * reach: a `scalegate local up` in another shell, or AWS itself.
  */
 
 
@@ -83950,10 +84869,66 @@ function renderLocalApplyReport(r) {
 
 
 
+
+
+
+/**
+ * A new model (the deployed one's image and environment with `env` over it) and endpoint config
+ * (the deployed variant on it), then UpdateEndpoint keeping the variant's desired count, and wait
+ * until the endpoint is no longer Updating. Names carry the time and a random suffix (SageMaker
+ * names are unique per account and region; a model is never changed in place).
+ */
+async function deployModelEnvironment(input, deps, deployed, env) {
+    const { clock, signal, log } = resolveDeps(deps);
+    const sagemaker = deps.clients.sagemaker;
+    const call = signal ? { abortSignal: signal } : {};
+    const timeoutS = input.updateTimeoutS ?? 1800;
+    const waitOptions = {
+        interval: input.pollIntervalMs ?? 1000,
+        deadline: Date.now() + timeoutS * 1000,
+        ...(signal ? { signal } : {}),
+        log,
+    };
+    // One change at a time, as on AWS: a capacity change still under way is let finish first.
+    await waitUntil(`endpoint ${input.endpoint} to finish its current change`, async () => {
+        const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
+        return d.status === 'Updating' || d.status === 'Creating' ? undefined : d;
+    }, waitOptions);
+    const stamp = `${clock().getTime().toString(36)}${(0,external_node_crypto_.randomBytes)(2).toString('hex')}`;
+    const base = input.endpoint.slice(0, 40).replace(/-+$/, '');
+    const modelName = `${base}-model-${stamp}`;
+    const endpointConfigName = `${base}-config-${stamp}`;
+    await createModel(sagemaker, {
+        name: modelName,
+        image: deployed.image,
+        environment: { ...deployed.environment, ...env },
+        executionRoleArn: deployed.executionRoleArn,
+    }, call);
+    await createEndpointConfig(sagemaker, endpointConfigName, { ...deployed.variant, ModelName: modelName }, call);
+    log(`UpdateEndpoint ${input.endpoint} -> ${endpointConfigName} (model ${modelName}, blue/green)`);
+    await updateEndpoint(sagemaker, input.endpoint, endpointConfigName, true, call);
+    const settled = await waitUntil(`endpoint ${input.endpoint} to serve ${endpointConfigName}`, async () => {
+        const d = await describeEndpointDeployment(sagemaker, input.endpoint, call);
+        return d.status === 'Updating' ? undefined : d;
+    }, { ...waitOptions, deadline: Date.now() + timeoutS * 1000 });
+    if (!settled) {
+        throw new Error(`endpoint ${input.endpoint} was still Updating to ${endpointConfigName} after ${timeoutS} s; see DescribeEndpoint`);
+    }
+    if (settled.endpointConfigName === endpointConfigName && settled.status === 'InService') {
+        return { action: 'set', modelName, endpointConfigName, failureReason: null };
+    }
+    return {
+        action: 'rolled-back',
+        modelName,
+        endpointConfigName,
+        failureReason: settled.failureReason ??
+            `endpoint is ${settled.status} on ${settled.endpointConfigName ?? 'no endpoint config'}`,
+    };
+}
 async function applyLocalPlan(input, deps) {
     const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
     const { plan, shape } = planShape;
-    const deployed = await describeDeployedVariant(deps.clients.sagemaker, input.endpoint, input.variant);
+    const deployed = await describeDeployedModel(deps.clients.sagemaker, input.endpoint, input.variant);
     const warnings = [];
     const digest = imageDigestOf(deployed.image);
     const mismatches = [
@@ -83970,20 +84945,24 @@ async function applyLocalPlan(input, deps) {
         }
         warnings.push(...mismatches.map((m) => `configuration mismatch allowed: ${m}`));
     }
-    const applied = await applyScalingShape(deps.clients, shape);
+    // The model first, then its scaling: the order a CDK deploy creates them in.
     const expectedDepth = Number(shape.container.environment.MAX_QUEUE_DEPTH);
     const before = deployed.environment.MAX_QUEUE_DEPTH ?? null;
-    let action = 'unchanged';
-    if (before !== String(expectedDepth)) {
-        if (deps.setModelEnvironment) {
-            await deps.setModelEnvironment({ MAX_QUEUE_DEPTH: String(expectedDepth) });
-            action = 'set';
+    const queueDepth = before === String(expectedDepth)
+        ? {
+            expected: expectedDepth,
+            before,
+            action: 'unchanged',
+            modelName: null,
+            endpointConfigName: null,
+            failureReason: null,
         }
-        else {
-            action = 'not-settable';
-            warnings.push(`MAX_QUEUE_DEPTH is ${before ?? 'unset'} on the model, the plan says ${expectedDepth}: the local SageMaker has no wire API to change a model's environment (no CreateModel/CreateEndpointConfig/UpdateEndpoint); restart it with \`scalegate local up --max-queue-depth ${expectedDepth}\``);
-        }
-    }
+        : {
+            expected: expectedDepth,
+            before,
+            ...(await deployModelEnvironment(input, deps, deployed, shape.container.environment)),
+        };
+    const applied = await applyScalingShape(deps.clients, shape);
     const { artifact: verification } = await compareWithPlan({
         modelName: input.modelName,
         endpoint: input.endpoint,
@@ -83991,7 +84970,7 @@ async function applyLocalPlan(input, deps) {
         region: input.region,
         planFile: input.planFile,
     }, deps, planShape);
-    return { applied, queueDepth: { expected: expectedDepth, before, action }, verification, warnings };
+    return { applied, queueDepth, verification, warnings };
 }
 async function runLocalApply(input, deps) {
     const outcome = await applyLocalPlan(input, deps);
@@ -86041,73 +87020,6 @@ class RungJudge {
     }
 }
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/wait.ts
-/**
- * The one way scalegate waits for something: ask `probe` until it answers, pausing between
- * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
- * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
- * signal's reason (an Error; anything else is wrapped in an AbortError).
- */
-
-/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
-function abortReason(signal) {
-    const reason = signal.reason;
-    if (reason instanceof Error)
-        return reason;
-    const error = new Error(reason === undefined ? 'aborted' : String(reason));
-    error.name = 'AbortError';
-    return error;
-}
-/** Throws the abort reason when `signal` is aborted. */
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw abortReason(signal);
-}
-async function pauseFor(ms, signal) {
-    try {
-        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
-    }
-    catch (e) {
-        if (signal?.aborted)
-            throw abortReason(signal);
-        throw e;
-    }
-}
-/**
- * Asks `probe` until it returns something other than `undefined` and returns that; returns
- * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
- * instance"): logged as `waiting for <label>` the first time the wait has to pause.
- */
-async function waitUntil(label, probe, options) {
-    const clock = options.clock ?? Date.now;
-    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
-    const { signal } = options;
-    let announced = false;
-    const pauseOnce = async () => {
-        if (!announced) {
-            options.log?.(`waiting for ${label}`);
-            announced = true;
-        }
-        const now = clock();
-        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
-        await pauseFor(Math.min(wanted, deadline - now), signal);
-    };
-    throwIfAborted(signal);
-    if (options.pauseFirst)
-        await pauseOnce();
-    for (;;) {
-        throwIfAborted(signal);
-        const answer = await probe();
-        if (answer !== undefined)
-            return answer;
-        if (clock() >= deadline)
-            return undefined;
-        await pauseOnce();
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/load/rung.ts
 
 
@@ -88120,10 +89032,7 @@ async function runRehearse(input, deps = {}) {
             const planFile = (0,external_node_path_.join)(outDir, planFileName(modelName));
             const plan = await step('plan', 'derive the policy from the two measurements', async () => runPlan({ modelName, model, qmaxFile, ttotalFile, outFile: planFile }, { version }));
             result.plan = plan.artifact;
-            await step('apply', "deploy the plan's policy shape through Application Auto Scaling and CloudWatch", () => runLocalApply({ ...common, planFile }, {
-                clients,
-                setModelEnvironment: (env) => sagemaker.updateModelEnvironment(env, { replaceInstances: true }),
-            }));
+            await step('apply', "deploy the plan's policy shape through Application Auto Scaling and CloudWatch", () => runLocalApply({ ...common, planFile, pollIntervalMs: 250 }, { clients, progress, signal }));
             const validate = await step('validate', 'does every deployed parameter equal the plan?', () => runValidate({ ...common, planFile, outFile: (0,external_node_path_.join)(outDir, validateFileName(modelName)) }, { clients }));
             result.validate = validate.artifact;
         });
@@ -88366,7 +89275,7 @@ function registerLocalApply(parent) {
     const command = local
         .command('apply')
         .summary("deploy a plan's scaling policy onto the local SageMaker (what the CDK construct deploys on AWS)")
-        .description("Deploys the plan's policy shape onto the local SageMaker's endpoint through the AWS APIs the CDK resources use: RegisterScalableTarget (min/max, suspension cleared), PutScalingPolicy (target tracking scale-out, step scale-in), PutMetricAlarm (the scale-in alarm invoking the step policy, the observability alarms). Then reads everything back and compares it with the plan. MAX_QUEUE_DEPTH can only be changed in process (the local SageMaker has no CreateModel/UpdateEndpoint): a differing value is reported. Point it at the local SageMaker with AWS_ENDPOINT_URL. Exit codes: 0 applied and equal to the plan, 1 something still differs, 2 refused input.");
+        .description("Deploys the plan onto the local SageMaker's endpoint through the AWS APIs a CDK deploy uses: the plan's MAX_QUEUE_DEPTH through a new model (CreateModel: the deployed image and environment with MAX_QUEUE_DEPTH set), CreateEndpointConfig and UpdateEndpoint (blue/green, the variant keeps its instance count; waits until the endpoint is InService again), then RegisterScalableTarget (min/max, suspension cleared), PutScalingPolicy (target tracking scale-out, step scale-in), PutMetricAlarm (the scale-in alarm invoking the step policy, the observability alarms). Then reads everything back and compares it with the plan. Works against a `scalegate local up` running in another shell: point it there with AWS_ENDPOINT_URL. Exit codes: 0 applied and equal to the plan, 1 something still differs (e.g. the update rolled back), 2 refused input.");
     addOptions(command, LOCAL_APPLY_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {

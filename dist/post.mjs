@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4973);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3149);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4973:
+/***/ 3149:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87392,7 +87392,8 @@ function isLoopbackUrl(url) {
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
 /**
  * Thin adapters over SageMaker endpoint calls: describe a variant's capacity, set its desired
- * instance count, and read what is deployed (for the live fingerprint). No decisions here.
+ * instance count, read what is deployed (for the live fingerprint), and deploy a new model onto
+ * an endpoint (CreateModel, CreateEndpointConfig, UpdateEndpoint). No decisions here.
  */
 
 async function describeVariantCapacity(sagemaker, endpoint, variant, options = {}) {
@@ -87440,6 +87441,42 @@ async function describeDeployedVariant(sagemaker, endpoint, variant, options = {
         instanceType: pv.InstanceType,
         image: container.Image,
         environment: { ...(container.Environment ?? {}) },
+    };
+}
+async function describeDeployedModel(sagemaker, endpoint, variant, options = {}) {
+    const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
+    const config = await sagemaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: deployed.endpointConfigName }), options);
+    const pv = (config.ProductionVariants ?? []).find((v) => v.VariantName === variant);
+    const model = await sagemaker.send(new DescribeModelCommand({ ModelName: deployed.modelName }), options);
+    return { ...deployed, variant: pv, executionRoleArn: model.ExecutionRoleArn ?? null };
+}
+async function createModel(sagemaker, model, options = {}) {
+    const out = await sagemaker.send(new CreateModelCommand({
+        ModelName: model.name,
+        PrimaryContainer: { Image: model.image, Mode: 'SingleModel', Environment: model.environment },
+        ...(model.executionRoleArn ? { ExecutionRoleArn: model.executionRoleArn } : {}),
+    }), options);
+    return out.ModelArn ?? null;
+}
+async function createEndpointConfig(sagemaker, name, variant, options = {}) {
+    const out = await sagemaker.send(new CreateEndpointConfigCommand({ EndpointConfigName: name, ProductionVariants: [variant] }), options);
+    return out.EndpointConfigArn ?? null;
+}
+/** UpdateEndpoint; `retainVariantProperties` keeps the variant's current desired count and weight. */
+async function updateEndpoint(sagemaker, endpoint, endpointConfigName, retainVariantProperties, options = {}) {
+    await sagemaker.send(new UpdateEndpointCommand({
+        EndpointName: endpoint,
+        EndpointConfigName: endpointConfigName,
+        RetainAllVariantProperties: retainVariantProperties,
+    }), options);
+}
+/** Status, the endpoint config in use, and the reason of the last failed update. */
+async function describeEndpointDeployment(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpoint }), options);
+    return {
+        status: out.EndpointStatus ?? 'Unknown',
+        endpointConfigName: out.EndpointConfigName ?? null,
+        failureReason: out.FailureReason ?? null,
     };
 }
 
@@ -97203,9 +97240,11 @@ const fingerprintSchema = object({
     region: regionSchema.nullable(),
 });
 /**
- * Keys that say nothing about what the model computes: set by the platform or the base image, or
+ * Keys that say nothing about what the model computes: set by the platform or the base image,
  * derived from the plan itself (MAX_QUEUE_DEPTH comes from Q_max, so fingerprinting it would make
- * every deploy of a new plan look like a new container).
+ * every deploy of a new plan look like a new container), or naming where the deployment is
+ * (SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME, the dimensions of the container's service-time
+ * metric: the calibration copy and production differ there and run the same container).
  */
 const AMBIENT_ENV_KEYS = new Set([
     'HOME',
@@ -97218,6 +97257,8 @@ const AMBIENT_ENV_KEYS = new Set([
     'PORT',
     'PWD',
     'SAGEMAKER_BIND_TO_PORT',
+    'SCALEGATE_ENDPOINT_NAME',
+    'SCALEGATE_VARIANT_NAME',
     'SHLVL',
     'TERM',
     'TZ',
@@ -97700,15 +97741,47 @@ const validateArtifactSchema = object({
     run_id: runId,
     checked_at: recordedAt,
     verdict: schemas_enum(['clean', 'mismatch']),
-    plan: object({ file: safeString, run_id: safeString }),
+    plan: object({
+        file: safeString,
+        run_id: safeString,
+        /** The plan's fingerprint (what it may be deployed onto); absent in validates written before it was recorded. */
+        fingerprint: fingerprintSchema.optional(),
+    }),
     rows: array(comparisonRowSchema),
 });
+/**
+ * A surge drill of a plan's deployed policy (`scalegate drill`). The fields here are the contract
+ * the release gate reads; the drill writes more (its timeline, windows, measured policy lag), which
+ * this schema keeps as they are.
+ */
+const drillArtifactSchema = object({
+    schema_version: literal(artifacts_SCHEMA_VERSION),
+    kind: literal('drill'),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    run_id: runId,
+    measured_at: recordedAt,
+    /** The fingerprint of the endpoint drilled. */
+    fingerprint: fingerprintSchema,
+    /** The run id of the plan whose policy was drilled. */
+    plan_run_id: runId,
+    /** `pass`: the surge stayed inside what the plan promised (exit 0); `fail`: it broke the SLO (exit 1). */
+    verdict: schemas_enum(['pass', 'fail']),
+    /**
+     * Drilled with --allow-policy-mismatch: whatever policy was deployed, not necessarily the
+     * plan's (so no proof of the plan).
+     */
+    policy_mismatch_allowed: schemas_boolean(),
+    provenance: provenanceSchema,
+})
+    .passthrough();
 const artifacts_artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
+    drill: drillArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const artifacts_producerOf = {
@@ -97717,6 +97790,7 @@ const artifacts_producerOf = {
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
+    drill: 'scalegate drill',
 };
 
 ;// CONCATENATED MODULE: ./src/model/legacy.ts
@@ -98139,7 +98213,8 @@ const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fin
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
-const validateFileName = (model) => `validate-${model}.json`;
+const names_validateFileName = (model) => `validate-${model}.json`;
+const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -99097,6 +99172,8 @@ const modelConfigSchema = object({
     instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
     /** Optional: where the calibration copy lives (default: production's account and region). */
     calibration: calibrationPlacementSchema.optional(),
+    /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
+    require_drill: schemas_boolean().default(false),
 })
     .strict()
     .superRefine((model, ctx) => {
@@ -99232,6 +99309,7 @@ function directTargetContext(target, sloMs) {
         surge_ratio: 1,
         min_instances_floor: 1,
         invocation_ceiling_s: 60,
+        require_drill: false,
     };
     return {
         config: { models: {} },
@@ -99388,7 +99466,64 @@ function findPlanMeasurements(plan, artifactsDir) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/model/plan-proofs.ts
+/**
+ * The proofs committed beside a plan that the release gate requires: the validate of its deployed
+ * policy (`validate-<model>.json`, a fixed name) and the drills of it (`drill-<model>-<slug>.json`,
+ * found by the plan run id they name). Reading only; judging them is the gate's (src/plan/gate.ts).
+ */
+
+
+
+
+
+function findPlanProofs(plan, artifactsDir) {
+    const validateFile = join(artifactsDir, validateFileName(plan.model_name));
+    let validate = null;
+    let validateError = null;
+    if (!existsSync(validateFile)) {
+        validateError = `${validateFile}: no such file`;
+    }
+    else {
+        try {
+            validate = readArtifact('validate', validateFile);
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            validateError = e.message;
+        }
+    }
+    let names = [];
+    try {
+        names = readdirSync(artifactsDir).sort();
+    }
+    catch {
+        // No directory: no drill either.
+    }
+    const drills = [];
+    const drillErrors = [];
+    for (const name of names) {
+        if (!name.startsWith(`drill-${plan.model_name}-`) || !name.endsWith('.json'))
+            continue;
+        const file = join(artifactsDir, name);
+        try {
+            const drill = readArtifact('drill', file);
+            if (drill.plan_run_id === plan.run_id)
+                drills.push({ file, drill });
+        }
+        catch (e) {
+            if (!isUsageError(e))
+                throw e;
+            drillErrors.push(e.message);
+        }
+    }
+    drills.sort((a, b) => b.drill.measured_at.localeCompare(a.drill.measured_at));
+    return { validateFile, validate, validateError, drills, drillErrors };
+}
+
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
 
 
 

@@ -96,9 +96,10 @@ describe('scalegate gate: the committed Kokoro plan needs a clean validate of it
     const after = await gate(dir);
     expect(checkOf(after, 'validated')).toMatchObject({ ok: true, fix: null });
     expect(checkOf(after, 'validated')?.detail).toContain(`plan run ${plan.run_id}`);
-    // What still refuses the committed plan on this branch is its legacy measurements, which did
-    // not record their region: nothing about its proofs.
-    expect(after.artifact?.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual(['region']);
+    // With its proof committed, the committed plan passes (its legacy measurements take the
+    // config's region, labelled so).
+    expect(after.artifact?.checks.filter((c) => !c.ok).map((c) => c.check)).toEqual([]);
+    expect(after.exitCode).toBe(0);
   });
 
   it('passes a measured plan (region recorded) once its clean validate is committed: exit 1 before, 0 after', async () => {

@@ -34,6 +34,8 @@ export interface SynthGateInput {
   artifactsDir: string;
   deployImageDigest: string;
   deployRegion: string;
+  /** `-c scalegate:allowLowerBound=<model>`: pass a plan whose T_total is only a lower bound. @default false */
+  allowLowerBound?: boolean;
 }
 
 export interface SynthGateOutcome {
@@ -62,6 +64,7 @@ export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
     measurements: plan ? findPlanMeasurements(plan, input.artifactsDir) : null,
     deployImageDigest: input.deployImageDigest,
     deployRegion: input.deployRegion,
+    allowLowerBound: input.allowLowerBound === true,
   });
   return {
     planFile,

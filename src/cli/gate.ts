@@ -12,7 +12,7 @@ export function registerGate(program: Command): void {
       'may the measured plan be deployed onto this image, instance type and region? (never touches AWS)',
     )
     .description(
-      'The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.',
+      'The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, it follows from its own measurements, its verdict is not stop, its T_total is not only a lower bound (unless --allow-lower-bound), it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.',
     );
   addOptions(command, GATE_OPTIONS)
     .addOption(jsonOption())

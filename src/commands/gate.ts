@@ -31,6 +31,8 @@ export interface GateInput {
   artifactsDir?: string;
   /** Region the deploy goes to. @default the model's region (what the CDK stacks use) */
   region?: string;
+  /** Pass a plan whose T_total is only a lower bound (said in the report). @default false */
+  allowLowerBound?: boolean;
 }
 
 export interface GateDeps extends CommandDeps {
@@ -63,6 +65,7 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     measurements: plan ? findPlanMeasurements(plan, input.artifactsDir ?? dirname(planFile)) : null,
     deployImageDigest: digest,
     deployRegion: region,
+    allowLowerBound: input.allowLowerBound === true,
   });
 
   const report: GateReport = {

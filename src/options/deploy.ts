@@ -20,6 +20,10 @@ export const DEPLOY_ONLY_OPTIONS = {
     'allow-unmeasured',
     'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)',
   ),
+  allowLowerBound: flag(
+    'allow-lower-bound',
+    'let the gate pass a plan whose T_total is only a lower bound (-c scalegate:allowLowerBound=<model>; warns)',
+  ),
   requireApproval: choice(
     'require-approval',
     '<level>',

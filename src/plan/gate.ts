@@ -30,6 +30,7 @@ export const GATE_CHECKS = [
   'measurements',
   'rederived',
   'verdict',
+  't_total_complete',
   'deployable_threshold',
   'instance_type',
   'image_digest',
@@ -60,7 +61,16 @@ export interface GateInput {
   deployImageDigest: string;
   /** Region being deployed to (`local` for the local SageMaker). */
   deployRegion: string;
+  /**
+   * Deploy a plan whose T_total is only a lower bound (`--allow-lower-bound`, CDK context
+   * `scalegate:allowLowerBound`); the check still says so. @default false
+   */
+  allowLowerBound?: boolean;
 }
+
+/** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
+export const ALLOW_LOWER_BOUND_HINT = (modelName: string): string =>
+  `\`scalegate gate --allow-lower-bound\` (action input allow-lower-bound: true; at synth -c scalegate:allowLowerBound=${modelName})`;
 
 export interface GateResult {
   passed: boolean;
@@ -171,6 +181,8 @@ export function evaluateGate(input: GateInput): GateResult {
     );
   }
 
+  checks.push(tTotalComplete(modelName, judged, input.allowLowerBound === true));
+
   const d = judged.deployable;
   if (d.scaling_target_value === null || d.scale_in_threshold === null) {
     checks.push(
@@ -256,6 +268,26 @@ export function evaluateGate(input: GateInput): GateResult {
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
 }
 
+/**
+ * A plan built on a lower-bound T_total (the ttotal's probe never recovered) sizes its cooldowns
+ * and surge horizon on a figure that can only be too short: refused unless explicitly allowed,
+ * and said either way.
+ */
+function tTotalComplete(modelName: string, plan: PlanArtifact, allowed: boolean): GateCheck {
+  const m = plan.measured;
+  if (m.t_total_origin !== 'lower-bound') {
+    return pass('t_total_complete', `T_total ${m.t_total_s} s (${m.t_total_origin})`);
+  }
+  const what = `T_total ${m.t_total_s} s is a LOWER BOUND (the ttotal run ${plan.inputs.ttotal?.run_id ?? '?'} never saw traffic recover; the clock stopped at in_service): the cooldowns and the surge probability derived from it can only be too low`;
+  if (allowed)
+    return pass('t_total_complete', `${what}; deployed anyway: a lower bound was explicitly allowed`);
+  return fail(
+    't_total_complete',
+    what,
+    `measure T_total to the end: \`scalegate ttotal --model ${modelName} --qmax ${plan.inputs.qmax.file}\` (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
+  );
+}
+
 const shown = (value: unknown): string =>
   value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
@@ -270,6 +302,7 @@ export function planDifferences(written: PlanArtifact, derived: PlanArtifact): s
     note(key, written.deployable[key], derived.deployable[key]);
   }
   note('verdict', written.verdict, derived.verdict);
+  note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
   note('warn_count', written.warn_count, derived.warn_count);
   for (const key of ['instance_type', 'image_digest', 'container_env', 'region'] as (keyof Fingerprint)[]) {
     note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);

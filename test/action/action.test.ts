@@ -73,7 +73,7 @@ describe('action metadata', () => {
   });
 
   it.each(composites)(
-    'actions/%s fixes its command, stages the root action, passes only declared inputs, pins third-party actions',
+    'actions/%s fixes its command, stages the root action, passes only declared inputs, pins third-party actions, never commits a failed ttotal',
     (step) => {
       const yml = read(`actions/${step}/action.yml`);
       expect(yml).toMatch(/\nruns:\n {2}using: composite\n/);
@@ -90,10 +90,17 @@ describe('action metadata', () => {
         if (uses === './.scalegate/action') continue;
         expect(uses).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
       }
-      // The artifacts are committed even when the verdict failed the step, never after a cancel.
+      // The artifacts are committed even when the verdict failed the step, never after a cancel;
+      // except a ttotal that exited non-zero (a lower-bound T_total is no measurement to plan on).
       const expression =
-        '$' + "{{ !cancelled() && inputs.commit == 'true' && steps.scalegate.outputs.written-files != '' }}";
-      expect(yml).toContain(`if: ${expression}`);
+        '$' +
+        "{{ !cancelled() && inputs.commit == 'true' && steps.scalegate.outputs.written-files != ''" +
+        (step === 'ttotal' ? " && steps.scalegate.outputs.exit-code == '0' }}" : ' }}');
+      expect(yml).toContain(`      id: commit\n      if: ${expression}`);
+      if (step === 'ttotal')
+        expect(yml).toMatch(
+          /name: scalegate-.*-ttotal\$\{\{ steps\.scalegate\.outputs\.exit-code != '0' && '-failed' \|\| '' \}\}-/,
+        );
     },
   );
 

@@ -237,7 +237,7 @@ describe('ttotal runs that do not go to plan', () => {
     expect(() => plan(false)).toThrow(/is only a LOWER BOUND .*--allow-lower-bound/);
     expect(existsSync(join(dir, 'plan-lb.json'))).toBe(false);
     const planned = plan(true);
-    expect(planned.artifact.measured.t_total_origin).toBe('lower-bound');
+    expect(planned.artifact?.measured.t_total_origin).toBe('lower-bound');
     expect(planned.report).toContain('T_total (LOWER BOUND');
     await roomy.handle.waitFor((s) => s.status === 'InService' && s.desired === 1 && s.current === 1);
   });

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTION_COMMANDS, ACTION_TABLES, COMMAND_INPUT, PUBLISH_INPUTS } from '../../src/action/inputs.js';
 import { containerAssetHash } from '../../src/model/asset-hash.js';
+import { type TtotalArtifact, writeArtifact } from '../../src/model/index.js';
 import { inAction } from '../../src/options/spec.js';
 import { repoRoot } from '../helpers/anchor.js';
-import { artifactsDirWith, kokoroPlan } from '../infra/fixtures.js';
+import { artifactsDirWith, kokoroMeasurements, kokoroPlan } from '../infra/fixtures.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -138,6 +139,35 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     expect(empty.status).toBe(2);
     expect(empty.stdout).toMatch(
       /no qmax artifact for reference-tts in artifacts measured on ml\.g5\.xlarge: run the qmax step first/,
+    );
+  });
+
+  it('never plans on a lower-bound ttotal silently: discovery skips it and the step refuses, naming it; allow-lower-bound plans on it, labelled LOWER BOUND in the summary and the outputs', async () => {
+    const workspace = makeWorkspace();
+    const ttotalFile = join(workspace, 'artifacts', 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
+    const unrecovered = kokoroMeasurements({ lowerBoundTtotal: true, region: null }).ttotal as TtotalArtifact;
+    writeArtifact('ttotal', ttotalFile, unrecovered);
+    const refused = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'plan', model: 'kokoro-82m' },
+    });
+    expect(refused.status, refused.stdout).toBe(2);
+    expect(refused.stdout).toMatch(
+      /skipped .*ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc\.json: its T_total 260\.248496 s is only a LOWER BOUND/,
+    );
+    expect(refused.stdout).toMatch(/input allow-lower-bound/);
+    const allowed = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'plan', model: 'kokoro-82m', 'allow-lower-bound': 'true' },
+    });
+    expect(allowed.status, allowed.stdout).toBe(0);
+    expect(allowed.outputs).toMatchObject({ 't-total-origin': 'lower-bound', 't-total-s': '260.248496' });
+    expect(allowed.summary.split('\n')[0]).toBe(
+      '## ⚠️ scalegate plan · kokoro-82m: **warn (4)** · T_total **LOWER BOUND** (≥ 260.2 s)',
     );
   });
 

@@ -133,6 +133,36 @@ describe('surge_survival attributes the overflow honestly', () => {
     expect(f?.fix).toContain('this plan survives surges up to 1.25x');
   });
 
+  it('over a lower-bound T_plan never says ok: the probability is "at least" and survival is not shown', () => {
+    const parallel = [
+      { concurrency: 1, rps: 10 },
+      { concurrency: 50, rps: 500 },
+    ];
+    const surge = analyzeSurge({
+      curve: parallel,
+      targetConcurrency: 20,
+      queueLimit: 40,
+      surgeRatio: 1.1,
+      horizonS: 1,
+    });
+    expect(surge.cause).toBe('none');
+    const ok = finding(
+      facts({ surge: { ...surge, peakRps: null }, surgeRatio: 1.1, tPlanS: 1 }),
+      'surge_survival',
+    );
+    expect(ok?.verdict).toBe('ok');
+    const bounded = finding(
+      facts({ surge: { ...surge, peakRps: null }, surgeRatio: 1.1, tPlanS: 1, tTotalLowerBound: true }),
+      'surge_survival',
+    );
+    expect(bounded?.verdict).toBe('warn');
+    expect(bounded?.detail).toMatch(
+      /within T_plan 1\.0 s \(from a LOWER-BOUND T_total: the real T_plan is longer\) with probability at least/,
+    );
+    expect(bounded?.detail).toContain('survival over the real T_plan is not shown');
+    expect(bounded?.fix).toContain('scalegate ttotal --model kokoro-82m');
+  });
+
   it('says "at least" when the computation budget ran out (a lower bound is never shown as exact)', () => {
     const surge = analyzeSurge({
       curve: [

@@ -18,6 +18,8 @@
 // `--device cpu` runs host synthesis instead (eSpeak-NG, serial, CPU-bound and noisy on a shared
 // machine) at the reference-tts config's SLO; then `--scale` defaults to 1.
 //
+// Both ladders run on a warm container (every prompt synthesised once before the first ladder).
+//
 // Target: the same Q_max (within the fixed ladder's own rung gap), at most one third of the
 // rung-seconds.
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { KOKORO_G5_QMAX, resolveDevice } from '../src/commands/device.js';
 import { LADDER_DEFAULTS, runQmax } from '../src/commands/qmax.js';
 import { createProgressRenderer } from '../src/load/progress.js';
+import { defaultPromptSet, encodePrompts } from '../src/load/prompts.js';
 import { deviceEnvironment } from '../src/local/device.js';
 import { containerAssetHash } from '../src/model/asset-hash.js';
 import { readConfigFile } from '../src/model/config.js';
@@ -73,6 +76,17 @@ console.log(
 
 const results = new Map<string, { artifact: QmaxArtifact; wallS: number }>();
 try {
+  // Each prompt once before either ladder: a text's first request waits for its synthesis (a cold
+  // cache), which would otherwise fall on whichever ladder runs first.
+  for (const body of encodePrompts(defaultPromptSet())) {
+    const response = await fetch(`http://127.0.0.1:${container.port}/invocations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    if (!response.ok) throw new Error(`warm-up request failed: HTTP ${response.status}`);
+    await response.arrayBuffer();
+  }
   for (const mode of order) {
     if (mode !== 'fixed' && mode !== 'adaptive') throw new Error(`--order: unknown ladder ${mode}`);
     const d = mode === 'fixed' ? LADDER_DEFAULTS.fixed : LADDER_DEFAULTS.adaptive;
@@ -135,11 +149,20 @@ if (fixed && adaptive) {
   const ratio = (adaptive.artifact.total_rung_seconds ?? 0) / (fixed.artifact.total_rung_seconds ?? 1);
   const f = fixed.artifact;
   const q = adaptive.artifact.q_max;
-  // The fixed ladder only knows Q_max to within the gap between its rungs around it.
-  const agrees = q >= f.q_max && (f.q_max_upper_bound === null || q < f.q_max_upper_bound);
+  // The fixed ladder only knows Q_max to within the gap between its rungs around it: [Q_max, the
+  // next rung) when that rung failed; only ">= Q_max" when it did not (undecided, or none).
+  const next = (f.ladder.rungs ?? []).find((r) => r > f.q_max) ?? null;
+  const agreement =
+    f.q_max_bracketed && next !== null
+      ? q >= f.q_max && q < next
+        ? `the same Q_max within the fixed ladder's resolution [${f.q_max}, ${next})`
+        : `DIFFERENT: the fixed ladder puts Q_max in [${f.q_max}, ${next})`
+      : q >= f.q_max
+        ? `consistent: the fixed ladder only shows Q_max >= ${f.q_max} (its rung ${next ?? '-'} did not fail)`
+        : `DIFFERENT: the fixed ladder shows Q_max >= ${f.q_max}`;
   console.log(
-    `\nrung-seconds adaptive / fixed = ${ratio.toFixed(3)} (target <= 0.333); Q_max adaptive ${q} vs fixed ${f.q_max} ` +
-      `(fixed bracket [${f.q_max}, ${f.q_max_upper_bound ?? '-'}): ${agrees ? "the same Q_max within the fixed ladder's resolution" : 'DIFFERENT'}; adaptive resolution ${resolution})`,
+    `\nrung-seconds adaptive / fixed = ${ratio.toFixed(3)} (target <= 0.333); Q_max adaptive ${q} (bracket ${adaptive.artifact.q_max_upper_bound ?? '-'}, ` +
+      `resolution ${resolution}) vs fixed ${f.q_max} (bracket ${f.q_max_upper_bound ?? '-'}): ${agreement}`,
   );
 }
 console.log(`artifacts in ${dir}`);

@@ -97503,6 +97503,18 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+    /** The rung S_mean/S_p95 come from; absent in older artifacts. */
+    service_time_basis: object({
+        concurrency: schemas_number().int().positive(),
+        /** false: no usable rung had latencies, so an unusable one was taken. */
+        usable: schemas_boolean(),
+        /** true: not a usable rung at concurrency 1 (not the uncontended service time). */
+        fallback: schemas_boolean(),
+        /** Why concurrency 1 was not used; null when it was. */
+        reason: safeString.nullable(),
+    })
+        .nullable()
+        .optional(),
 });
 const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'load_applied',
@@ -97676,9 +97688,15 @@ const planArtifactSchema = object({
         s_p95_s: seconds('s_p95_s'),
         ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
         t_total_s: seconds('t_total_s').positive(),
-        t_total_origin: schemas_enum(['measured', 'stated']),
+        /** `lower-bound`: the ttotal ended at in_service (traffic never recovered); older plans said `measured`. */
+        t_total_origin: schemas_enum(['measured', 'stated', 'lower-bound']),
         policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
+        /**
+         * `computed` from the deployed alarms (publication delay assumed), the 60 s `bound`, or
+         * `measured` by a surge drill. Absent in older plans (then: bound when policy_lag_bounded, else computed).
+         */
+        policy_lag_origin: schemas_enum(['measured', 'computed', 'bound']).optional(),
         cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
         cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
     }),

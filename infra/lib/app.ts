@@ -8,6 +8,8 @@
  *   gate must then pass, and all refusals are reported together).
  * - `scalegate:allowUnmeasured=<name>[,<name>...]`: those models deploy at fixed capacity with no
  *   scaling when their gate fails (a warning, for bootstrapping a first measurement).
+ * - `scalegate:allowLowerBound=<name>[,<name>...]`: those models' gates pass a plan whose T_total
+ *   is only a lower bound (the ttotal probe never recovered); the gate's check says so.
  * - `scalegate:calibration=<name>`: only that model's calibration-owned stacks (calibration
  *   foundation, `<endpoint>-calibration`), in its calibration account/region, through the
  *   calibration bootstrap; no gate (the calibration endpoint produces the measurement) and no
@@ -51,6 +53,7 @@ import { WEIGHTS_SOURCES, type WeightsSource } from './weights.js';
 export const CONTEXT = {
   model: 'scalegate:model',
   allowUnmeasured: 'scalegate:allowUnmeasured',
+  allowLowerBound: 'scalegate:allowLowerBound',
   calibration: 'scalegate:calibration',
   withPlan: 'scalegate:withPlan',
   config: 'scalegate:config',
@@ -135,6 +138,7 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
   const only = contextString(app, CONTEXT.model);
   const calibrationModel = contextString(app, CONTEXT.calibration);
   const allowUnmeasured = list(contextString(app, CONTEXT.allowUnmeasured));
+  const allowLowerBound = list(contextString(app, CONTEXT.allowLowerBound));
   if (only) checkModelNames(config, [only], CONTEXT.model, configFile);
   if (calibrationModel) checkModelNames(config, [calibrationModel], CONTEXT.calibration, configFile);
   checkModelNames(config, allowUnmeasured, CONTEXT.allowUnmeasured, configFile);
@@ -150,6 +154,7 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
         artifactsDir: artifactsDirGiven ? artifactsDir : dirname(resolve(repoRoot, withPlanFile)),
       }
     : undefined;
+  checkModelNames(config, allowLowerBound, CONTEXT.allowLowerBound, configFile);
   if (only && calibrationModel && only !== calibrationModel) {
     throw new UsageError(
       `-c ${CONTEXT.model}=${only} and -c ${CONTEXT.calibration}=${calibrationModel} name different models; give one.`,
@@ -225,7 +230,12 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
       const endpoint = new EndpointStack(app, names.endpoint, {
         ...common,
         stackName: names.endpoint,
-        mode: { kind: 'production', artifactsDir, allowUnmeasured: allowUnmeasured.includes(modelName) },
+        mode: {
+          kind: 'production',
+          artifactsDir,
+          allowUnmeasured: allowUnmeasured.includes(modelName),
+          allowLowerBound: allowLowerBound.includes(modelName),
+        },
         description: `scalegate ${modelName}: SageMaker endpoint with its measured scaling policy`,
       });
       endpoint.addStackDependency(modelCache);

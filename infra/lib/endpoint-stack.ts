@@ -55,7 +55,7 @@ import { GateRefusedError, runSynthGate } from './synth-gate.js';
 export const CALIBRATION_MAX_QUEUE_DEPTH = '100000';
 
 export type EndpointMode =
-  | { kind: 'production'; artifactsDir: string; allowUnmeasured: boolean }
+  | { kind: 'production'; artifactsDir: string; allowUnmeasured: boolean; allowLowerBound?: boolean }
   /** `withPlan`: the plan file to deploy and where its measurements are. */
   | { kind: 'calibration'; withPlan?: { planFile: string; artifactsDir: string } };
 
@@ -107,12 +107,19 @@ export class EndpointStack extends Stack {
         deployImageDigest: image.digest,
         deployRegion: this.region,
         requireProofs: true,
+        allowLowerBound: mode.allowLowerBound === true,
       });
       this.gate = gate.result;
       if (gate.plan) {
         plan = gate.plan;
         this.scaling = 'measured';
         instanceCount = plan.deployable.min_instances;
+        if (plan.measured.t_total_origin === 'lower-bound') {
+          // Only reachable with scalegate:allowLowerBound: deployed, and said so in the synth output.
+          Annotations.of(this).addWarning(
+            `scalegate:allowLowerBound=${modelName}: the plan's T_total ${plan.measured.t_total_s} s is only a LOWER BOUND (traffic never recovered in ttotal): its cooldowns and surge probability can only be too low.`,
+          );
+        }
       } else if (mode.allowUnmeasured) {
         this.scaling = 'unmeasured-fixed';
         instanceCount = model.min_instances_floor;

@@ -41,6 +41,8 @@ export interface SynthGateInput {
   planFile?: string;
   /** Require the plan's validate (and drill) proofs: production yes, the calibration deploy of the plan no. */
   requireProofs: boolean;
+  /** `-c scalegate:allowLowerBound=<model>`: pass a plan whose T_total is only a lower bound. @default false */
+  allowLowerBound?: boolean;
 }
 
 export interface SynthGateOutcome {
@@ -70,6 +72,7 @@ export function runSynthGate(input: SynthGateInput): SynthGateOutcome {
     deployImageDigest: input.deployImageDigest,
     deployRegion: input.deployRegion,
     proofs: plan && input.requireProofs ? findPlanProofs(plan, input.artifactsDir) : null,
+    allowLowerBound: input.allowLowerBound === true,
   });
   return {
     planFile,

@@ -15,8 +15,8 @@ import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import {
-  fingerprintDifferences,
   loadModelContext,
+  opt,
   type QmaxArtifact,
   readArtifact,
   type TtotalArtifact,
@@ -33,7 +33,7 @@ import { VALIDATE_OPTIONS } from '../options/validate.js';
 import { renderInterruption } from '../report/interrupt-text.js';
 import type { ReportInput } from '../report/markdown.js';
 import { VERSION } from '../version.js';
-import { discoverMeasurements, type Found, listModelArtifacts, newestFirst } from './discover.js';
+import { chooseTtotal, discoverMeasurements, type Found } from './discover.js';
 import { ACTION_COMMANDS, type ActionCommand, type Env, readOptionInputs } from './inputs.js';
 import { actionProgress } from './log.js';
 import { journalRecorder } from './state.js';
@@ -97,8 +97,9 @@ function runPlanStep(env: Env): CommandOutcome {
 
   let qmax = readLocated('qmax', values.qmaxFile);
   let ttotal = readLocated('ttotal', values.ttotalFile);
+  const allowLowerBound = values.allowLowerBound === true;
   if (!qmax) {
-    const found = discoverMeasurements(artifactsDir, modelName, model);
+    const found = discoverMeasurements(artifactsDir, modelName, model, { allowLowerBound });
     notes.push(...found.notes);
     if (!found.qmax) {
       throw usage`no qmax artifact for ${modelName} in ${artifactsDir} measured on ${model.instance_type}: run the qmax step first, or name the file with the qmax input.`;
@@ -110,12 +111,15 @@ function runPlanStep(env: Env): CommandOutcome {
       notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
     }
   } else if (!ttotal && values.assumeTTotalS === undefined) {
-    const q = qmax;
-    const candidates = listModelArtifacts('ttotal', artifactsDir, modelName, notes)
-      .filter((t) => fingerprintDifferences(t.artifact.fingerprint, q.artifact.fingerprint).length === 0)
-      .sort(newestFirst);
-    ttotal = candidates.find((t) => t.artifact.qmax_run_id === q.artifact.run_id) ?? candidates[0] ?? null;
+    ttotal = chooseTtotal(artifactsDir, modelName, qmax, notes, allowLowerBound);
     if (ttotal) notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
+  }
+  if (!ttotal && values.assumeTTotalS === undefined) {
+    // Say why before runPlan refuses the missing T_total (a skipped lower bound is in the notes).
+    const skipped = notes.filter((n) => n.includes('LOWER BOUND'));
+    if (skipped.length > 0) {
+      throw usage`no complete ttotal for ${modelName} in ${artifactsDir}: ${skipped.join('; ')}. Measure T_total to the end with the ttotal step, or set ${opt('allow-lower-bound')} true to plan on the lower bound (labelled LOWER BOUND; the gate refuses it unless allowed there too).`;
+    }
   }
 
   const result = runPlan(

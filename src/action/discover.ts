@@ -6,6 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isLowerBound } from '../analysis/ttotal.js';
 import {
   configFingerprint,
   type Fingerprint,
@@ -89,10 +90,45 @@ export function newestFirst<A extends { measured_at: string }>(a: Found<A>, b: F
 }
 
 /**
- * The qmax and ttotal a plan should use: the newest qmax whose fingerprint fits the config, and
- * the newest ttotal of exactly that fingerprint (one measured after that very qmax run first).
+ * The ttotal a plan on `qmax` should use: of exactly its fingerprint, one measured from that very
+ * qmax run first, then the newest. A lower-bound T_total (its probe never recovered) is skipped,
+ * with a note, unless `allowLowerBound`: it never becomes a plan's input silently.
  */
-export function discoverMeasurements(dir: string, modelName: string, model: ModelConfig): DiscoveryResult {
+export function chooseTtotal(
+  dir: string,
+  modelName: string,
+  qmax: Found<QmaxArtifact>,
+  notes: string[],
+  allowLowerBound = false,
+): Found<TtotalArtifact> | null {
+  const ttotals = listModelArtifacts('ttotal', dir, modelName, notes).filter((t) => {
+    if (fingerprintDifferences(t.artifact.fingerprint, qmax.artifact.fingerprint).length > 0) return false;
+    if (!allowLowerBound && isLowerBound(t.artifact)) {
+      notes.push(
+        `skipped ${t.file}: its T_total ${t.artifact.t_total_s} s is only a LOWER BOUND (the probe never recovered); set allow-lower-bound to plan on it`,
+      );
+      return false;
+    }
+    return true;
+  });
+  ttotals.sort((a, b) => {
+    const pa = a.artifact.qmax_run_id === qmax.artifact.run_id ? 0 : 1;
+    const pb = b.artifact.qmax_run_id === qmax.artifact.run_id ? 0 : 1;
+    return pa - pb || newestFirst(a, b);
+  });
+  return ttotals[0] ?? null;
+}
+
+/**
+ * The qmax and ttotal a plan should use: the newest qmax whose fingerprint fits the config, and
+ * its ttotal (chooseTtotal).
+ */
+export function discoverMeasurements(
+  dir: string,
+  modelName: string,
+  model: ModelConfig,
+  options: { allowLowerBound?: boolean } = {},
+): DiscoveryResult {
   const notes: string[] = [];
   const qmaxes = listModelArtifacts('qmax', dir, modelName, notes);
   const fitting = qmaxes.filter((q) => fitsConfig(q.artifact.fingerprint, model)).sort(newestFirst);
@@ -105,18 +141,10 @@ export function discoverMeasurements(dir: string, modelName: string, model: Mode
   }
   const qmax = fitting[0] ?? null;
   if (!qmax) return { qmax: null, ttotal: null, notes };
-  const ttotals = listModelArtifacts('ttotal', dir, modelName, notes).filter(
-    (t) => fingerprintDifferences(t.artifact.fingerprint, qmax.artifact.fingerprint).length === 0,
-  );
-  ttotals.sort((a, b) => {
-    const pa = a.artifact.qmax_run_id === qmax.artifact.run_id ? 0 : 1;
-    const pb = b.artifact.qmax_run_id === qmax.artifact.run_id ? 0 : 1;
-    return pa - pb || newestFirst(a, b);
-  });
-  const ttotal = ttotals[0] ?? null;
+  const ttotal = chooseTtotal(dir, modelName, qmax, notes, options.allowLowerBound === true);
   if (!ttotal) {
     notes.push(
-      `no ttotal artifact in ${dir} has the fingerprint of ${qmax.file} (${fingerprintSlug(qmax.artifact.fingerprint)})`,
+      `no ttotal artifact in ${dir} has the fingerprint of ${qmax.file} (${fingerprintSlug(qmax.artifact.fingerprint)})${options.allowLowerBound ? '' : ' and a complete T_total'}`,
     );
   }
   return { qmax, ttotal, notes };

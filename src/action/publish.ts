@@ -5,6 +5,7 @@
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import type { getOctokit } from '@actions/github';
+import { isLowerBound } from '../analysis/ttotal.js';
 import { isUsageError, type PlanArtifact, parseArtifact, planFileName } from '../model/index.js';
 import type { ReportInput } from '../report/markdown.js';
 import { readFileAtRef, resolveIdentity, type UpsertResult, upsertModelComment } from './comment.js';
@@ -19,6 +20,8 @@ export interface StepOutputs {
   model: string;
   qMax: number | null;
   tTotalS: number | null;
+  /** measured | stated | lower-bound: what t-total-s is (empty when there is none). */
+  tTotalOrigin: string;
   scalingTargetValue: number | null;
   scaleInThreshold: number | null;
   commentUrl: string;
@@ -34,6 +37,7 @@ export function setStepOutputs(o: StepOutputs): void {
   core.setOutput('model', o.model);
   core.setOutput('q-max', text(o.qMax));
   core.setOutput('t-total-s', text(o.tTotalS));
+  core.setOutput('t-total-origin', o.tTotalOrigin);
   core.setOutput('scaling-target-value', text(o.scalingTargetValue));
   core.setOutput('scale-in-threshold', text(o.scaleInThreshold));
   core.setOutput('comment-url', o.commentUrl);
@@ -53,6 +57,13 @@ export function outputsFrom(
     model: input.modelName,
     qMax: plan?.measured.q_max ?? input.qmax?.artifact.q_max ?? null,
     tTotalS: plan?.measured.t_total_s ?? input.ttotal?.artifact.t_total_s ?? null,
+    tTotalOrigin: plan
+      ? plan.measured.t_total_origin
+      : input.ttotal
+        ? isLowerBound(input.ttotal.artifact)
+          ? 'lower-bound'
+          : 'measured'
+        : '',
     scalingTargetValue: plan?.deployable.scaling_target_value ?? null,
     scaleInThreshold: plan?.deployable.scale_in_threshold ?? null,
   };

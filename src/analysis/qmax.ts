@@ -82,15 +82,33 @@ const orNull = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
 /**
- * The client limited the load: it could not keep N outstanding (rejections return at once, so a
- * saturated rung's shortfall is the server's doing) or its event loop was busy nearly all the time.
+ * A client whose event loop ran later than this share of the SLO (p99 of its timer delay) stamps
+ * audio too late to judge the SLO: a starved client (a shared machine) could turn a pass into a
+ * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
+ */
+export const LATE_CLIENT_SLO_SHARE = 0.25;
+
+/** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
+export const isLateClient = (loopDelayP99Ms: number | null | undefined, sloMs: number | null): boolean =>
+  sloMs !== null &&
+  loopDelayP99Ms !== null &&
+  loopDelayP99Ms !== undefined &&
+  loopDelayP99Ms > sloMs * LATE_CLIENT_SLO_SHARE;
+
+/**
+ * The client limited the load or could not time it: it could not keep N outstanding (rejections
+ * return at once, so a saturated rung's shortfall is the server's doing), its event loop was busy
+ * nearly all the time, or (given the SLO) its event loop ran late against the SLO (starved).
  */
 export function isClientBound(
-  o: Pick<RungObservation, 'inFlight' | 'rejected' | 'loopUtilization'>,
+  o: Pick<RungObservation, 'inFlight' | 'rejected' | 'loopUtilization'> & { loopDelayP99Ms?: number | null },
+  sloMs: number | null = null,
 ): boolean {
   const saturated = o.rejected > 0;
   return (
-    (o.inFlight.shortfall > 0.02 && !saturated) || (o.loopUtilization !== null && o.loopUtilization > 0.9)
+    (o.inFlight.shortfall > 0.02 && !saturated) ||
+    (o.loopUtilization !== null && o.loopUtilization > 0.9) ||
+    isLateClient(o.loopDelayP99Ms, sloMs)
   );
 }
 
@@ -109,14 +127,18 @@ export function unusableReason(
   o: RungObservation,
   instanceCounts: readonly number[],
   liveEndpoint: boolean,
+  sloMs: number | null = null,
 ): string | null {
   if (capacityChanged(instanceCounts, liveEndpoint))
     return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
-  if (isClientBound(o)) {
+  if (isClientBound(o, sloMs)) {
     const u = o.loopUtilization;
+    const late = isLateClient(o.loopDelayP99Ms, sloMs)
+      ? ` > ${LATE_CLIENT_SLO_SHARE * 100} % of the SLO: a starved client stamps audio late`
+      : '';
     return (
       `client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
-      `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms)`
+      `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms${late})`
     );
   }
   if (o.rejected > 0) return `saturated (${o.rejected} requests rejected)`;
@@ -139,7 +161,7 @@ export function qmaxStep(
   const ev = o.evaluation;
   // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
   // interval (misses included) is in verdict_reason.
-  const unusable = unusableReason(o, instanceCounts, liveEndpoint);
+  const unusable = unusableReason(o, instanceCounts, liveEndpoint, sloMs);
   return {
     run_index: runIndex,
     step_index: stepIndex,
@@ -166,7 +188,7 @@ export function qmaxStep(
     meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
     saturated: o.rejected > 0,
     settled: ev.drift.settled,
-    client_bound: isClientBound(o),
+    client_bound: isClientBound(o, sloMs),
     capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
     usable: unusable === null,
     unusable_reason: unusable,
@@ -234,6 +256,28 @@ export function serviceTimeBasis(records: readonly StepRecord[]): StepRecord[] {
   if (basis.length === 0) return [];
   const lowest = Math.min(...basis.map((s) => s.step.concurrency));
   return basis.filter((s) => s.step.concurrency === lowest);
+}
+
+/**
+ * What S_mean/S_p95 were measured on, for the artifact: a usable rung at concurrency 1 is the
+ * uncontended service time; anything else is flagged (`fallback`), with why concurrency 1 was not
+ * used. null when no rung had latencies.
+ */
+export function serviceTimeBasisRecord(records: readonly StepRecord[]): QmaxArtifact['service_time_basis'] {
+  const basis = serviceTimeBasis(records);
+  const first = basis[0];
+  if (!first) return null;
+  const concurrency = first.step.concurrency;
+  const usable = first.step.usable;
+  if (concurrency === 1 && usable) return { concurrency, usable, fallback: false, reason: null };
+  const atOne = records.filter((r) => r.step.concurrency === 1);
+  const reason =
+    atOne.length === 0
+      ? 'the ladder has no rung at concurrency 1'
+      : atOne.some((r) => r.observation.okLatencyMs.length > 0)
+        ? `concurrency 1 was unusable: ${[...new Set(atOne.map((r) => r.step.unusable_reason ?? 'unusable'))].join('; ')}`
+        : 'no request at concurrency 1 completed';
+  return { concurrency, usable, fallback: true, reason };
 }
 
 /** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
@@ -343,6 +387,7 @@ export function assembleQmaxArtifact(input: QmaxRecord): QmaxArtifact {
     request_timeout_s: settings.requestTimeoutS,
     restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
     search: input.search,
+    service_time_basis: serviceTimeBasisRecord(steps),
   };
 }
 

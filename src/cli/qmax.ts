@@ -22,8 +22,9 @@ export function registerQmax(program: Command): void {
     .description(
       'Closed-loop concurrency ladder against one frozen instance of the endpoint (InvokeEndpointWithResponseStream), ' +
         'or against a container directly with --target. Adaptive by default: concurrency 1, then x2 until a rung fails, ' +
-        'then bisection to --resolution; each rung ends once its window is settled and the 95 % confidence interval of its ' +
-        'p95 lies wholly inside or outside the SLO. The endpoint is frozen (thaw journal first, scaling suspended, one ' +
+        'then bisection to --resolution; each rung ends once its window is settled and, at one of at most three looks, the ' +
+        'confidence interval of its p95 (batch sectioning; 95 % for all looks together) lies wholly inside or outside the SLO. ' +
+        'The endpoint is frozen (thaw journal first, scaling suspended, one ' +
         "instance) and restored on every exit, SIGINT and SIGTERM included. The model's own (production) endpoint is refused " +
         'before any AWS call unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt), and so ' +
         'is an endpoint another run has frozen or whose scaling is already suspended, unless --force. With --target and no ' +

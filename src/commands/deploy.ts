@@ -59,6 +59,8 @@ export interface DeployInput {
    * default `<artifactsDir>/plan-<model>.json`). @default none (the measuring calibration endpoint)
    */
   withPlan?: string | boolean;
+  /** Deploy only: `-c scalegate:allowLowerBound=<model>` (a plan on a lower-bound T_total passes the gate). @default false */
+  allowLowerBound?: boolean;
   /** cdk deploy --require-approval (scalegate deploy runs in workflows). @default `never` */
   requireApproval?: 'never' | 'any-change' | 'broadening';
 }
@@ -113,6 +115,9 @@ export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocatio
   // be removed, and the stack names do not depend on it.
   if (!calibration && (action === 'destroy' || input.allowUnmeasured)) {
     context.push('-c', `scalegate:allowUnmeasured=${modelName}`);
+  }
+  if (!calibration && action === 'deploy' && input.allowLowerBound) {
+    context.push('-c', `scalegate:allowLowerBound=${modelName}`);
   }
   const synth: CdkInvocation = { command, cwd, args: ['synth', '--quiet', '--output', assembly, ...context] };
   const perStack = stacksFor(action, modelName, calibration).map(

@@ -34,6 +34,8 @@ export interface GateInput {
   artifactsDir?: string;
   /** Region the deploy goes to. @default the model's region (what the CDK stacks use) */
   region?: string;
+  /** Pass a plan whose T_total is only a lower bound (said in the report). @default false */
+  allowLowerBound?: boolean;
 }
 
 export interface GateDeps extends CommandDeps {
@@ -69,6 +71,7 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     deployRegion: region,
     // A release needs the plan's proofs: its clean validate (and passing drill, with require_drill).
     proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
+    allowLowerBound: input.allowLowerBound === true,
   });
 
   const report: GateReport = {

@@ -1,5 +1,6 @@
 /** `scalegate plan`: read the two measurements, derive the plan, write it. Never touches AWS. */
 import { join } from 'node:path';
+import { isLowerBound } from '../analysis/ttotal.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
   type ModelConfig,
@@ -39,6 +40,8 @@ export interface PlanInput {
   minInstancesFloor?: number;
   /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
   allowConfigMismatch?: boolean;
+  /** Plan on a ttotal whose T_total is only a lower bound (labelled LOWER BOUND everywhere). @default false */
+  allowLowerBound?: boolean;
   /** @default `<artifactsDir>/plan-<model>.json` */
   outFile?: string;
   /** @default `artifacts` */
@@ -81,6 +84,9 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
 
   const qmax = readArtifact('qmax', input.qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
+  if (ttotal && isLowerBound(ttotal) && input.allowLowerBound !== true) {
+    throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
+  }
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,

@@ -452,7 +452,8 @@ export async function runQmax(
           (a, b) => a - b,
         );
         const observation = observationOf(measurement);
-        const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [1], live);
+        // A container measured directly (http) has no endpoint: no instance count is observed.
+        const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [], live);
         runSteps.push(step);
         steps.push({ step, observation });
         planner.record(rungResultOf(step));

@@ -28,6 +28,10 @@ export const DEPLOY_ONLY_OPTIONS = {
     "with --calibration: deploy the calibration endpoint with this plan's policy (autoscaling, alarms, MAX_QUEUE_DEPTH, fleet), as production would get it, to validate and drill it there",
     { defaultText: 'artifacts/plan-<model>.json' },
   ),
+  allowLowerBound: flag(
+    'allow-lower-bound',
+    'let the gate pass a plan whose T_total is only a lower bound (-c scalegate:allowLowerBound=<model>; warns)',
+  ),
   requireApproval: choice(
     'require-approval',
     '<level>',

@@ -1,6 +1,6 @@
 /** The options of `scalegate gate` (command line and action). */
 import { MODEL_OPTIONS } from './common.js';
-import { type OptionTable, text } from './spec.js';
+import { flag, type OptionTable, text } from './spec.js';
 
 export const GATE_OPTIONS = {
   ...MODEL_OPTIONS,
@@ -11,4 +11,8 @@ export const GATE_OPTIONS = {
   region: text('region', '<region>', 'region being deployed to', {
     defaultText: "the model's region, as the CDK stacks use",
   }),
+  allowLowerBound: flag(
+    'allow-lower-bound',
+    "pass a plan whose T_total is only a lower bound (the ttotal probe never recovered): its cooldowns and surge probability can only be too low; the gate's report says so",
+  ),
 } as const satisfies OptionTable;

@@ -23,6 +23,10 @@ export const PLAN_OPTIONS = {
     'allow-config-mismatch',
     'plan from a qmax and a ttotal of different fingerprints (warns; recorded in the plan)',
   ),
+  allowLowerBound: flag(
+    'allow-lower-bound',
+    'use a ttotal whose T_total is only a lower bound (the probe never recovered): refused otherwise, and skipped by discovery; the plan says LOWER BOUND everywhere and the gate refuses it unless allowed there too',
+  ),
   assumeTTotalS: number(
     'assume-t-total',
     '<seconds>',

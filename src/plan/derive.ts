@@ -204,6 +204,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     );
   }
   const tTotalS = ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
+  // A T_total that ends at in_service is carried as a lower bound into every output (and the gate).
+  const tTotalLowerBound = isLowerBound(ttotal);
   const policyLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
   const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
   const tPlanS = planningHorizonS(tTotalS, policyLagS);
@@ -261,7 +263,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     instanceHourlyUsd: choices.instanceHourlyUsd,
     tTotalOrigin: ttotal ? 'measured' : 'stated',
     tTotalS,
-    tTotalLowerBound: isLowerBound(ttotal),
+    tTotalLowerBound,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
   });
@@ -303,9 +305,11 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       s_p95_s: qmax.s_p95_s,
       ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
       t_total_s: tTotalS,
-      t_total_origin: ttotal ? 'measured' : 'stated',
+      t_total_origin: ttotal ? (tTotalLowerBound ? 'lower-bound' : 'measured') : 'stated',
       policy_lag_s: policyLagS,
       policy_lag_bounded: policyLagBounded,
+      // Read from the deployed alarms plus an assumed publication delay: computed, not measured.
+      policy_lag_origin: policyLagBounded ? 'bound' : 'computed',
       cw_ratio: ratio ? round(ratio.ratio, 6) : null,
       cw_ratio_rung: ratio?.concurrency ?? null,
     },

@@ -2,7 +2,7 @@
  * The twelve findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
-import type { Finding, QmaxArtifact } from '../model/index.js';
+import { type Finding, isSageMakerTransport, type QmaxArtifact } from '../model/index.js';
 import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
 
 export const FINDING_NAMES = [
@@ -60,8 +60,11 @@ const fmt = (value: number, digits = 1): string => value.toFixed(digits);
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`;
 
 function measurementTrust(f: FindingFacts): Finding {
-  const counts = [...new Set(f.qmax.instance_counts_observed)];
-  if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
+  // A container measured directly (http) has no endpoint: its instance count is never observed
+  // (older artifacts recorded a constant 1 for it).
+  const direct = !isSageMakerTransport(f.qmax.transport);
+  const counts = direct ? [] : [...new Set(f.qmax.instance_counts_observed)];
+  if (counts.length > 1 || (counts.length === 1 && counts[0] !== 1)) {
     return {
       name: 'measurement_trust',
       verdict: 'stop',
@@ -70,15 +73,29 @@ function measurementTrust(f: FindingFacts): Finding {
     };
   }
   const doubts: string[] = [];
-  if (!f.qmax.frozen) doubts.push('scaling was not frozen');
+  if (direct) {
+    doubts.push(
+      'a container measured directly over http: instance count not observed, no endpoint scaling to freeze',
+    );
+  } else {
+    if (counts.length === 0) doubts.push('instance count not observed (every capacity check failed)');
+    if (!f.qmax.frozen) doubts.push('scaling was not frozen');
+  }
   if (!f.qmax.unbounded_queue)
     doubts.push('the container queue was bounded, so rejections may have capped latency');
+  const basis = f.qmax.service_time_basis;
+  if (basis?.fallback) {
+    doubts.push(
+      `S_mean/S_p95 come from concurrency ${basis.concurrency}, not an uncontended rung at 1 (${basis.reason})` +
+        (basis.usable ? ': they may include queueing' : ', and that rung is unusable'),
+    );
+  }
   if (doubts.length > 0) {
     return {
       name: 'measurement_trust',
       verdict: 'warn',
       detail: doubts.join('; '),
-      fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue`,
+      fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue${basis?.fallback ? ', with a ladder whose concurrency-1 rung is usable' : ''}`,
     };
   }
   return {
@@ -219,15 +236,16 @@ function surgeSurvival(f: FindingFacts): Finding {
       fix: null,
     };
   }
+  // P(overflow within T) only grows with T: over a lower-bound T_plan it is a lower bound too.
   const prob = (r: { probability: number; exact: boolean }) =>
-    `${r.exact ? '' : 'at least '}${pct(r.probability)}`;
+    `${r.exact && !f.tTotalLowerBound ? '' : 'at least '}${pct(r.probability)}`;
   const start = `${a.start} in flight (C_scale_max ${fmt(f.scaleOutConcurrency)} rounded)`;
   const fluid =
     a.fluidOverflowS === null
       ? `the fluid queue from ${start} never reaches Q_max`
       : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${fmt(a.fluidOverflowS)} s`;
   const how = a.exact ? 'exact first-passage probabilities' : 'bounds: the computation budget ran out';
-  const within = `within T_plan ${fmt(f.tPlanS)} s`;
+  const within = `within T_plan ${fmt(f.tPlanS)} s${f.tTotalLowerBound ? ' (from a LOWER-BOUND T_total: the real T_plan is longer)' : ''}`;
   if (a.cause === 'no-headroom') {
     const share = a.headroomUtilization ?? 0;
     const rps = share * a.capacityRps;
@@ -262,6 +280,14 @@ function surgeSurvival(f: FindingFacts): Finding {
         survivable > 1
           ? `this plan survives surges up to ${(Math.floor(survivable * 100) / 100).toFixed(2)}x ${within}: shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks to promise ${f.surgeRatio}x, or promise at most that`
           : 'shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks: no surge above 1x fits within T_plan',
+    };
+  }
+  if (f.tTotalLowerBound) {
+    return {
+      name: 'surge_survival',
+      verdict: 'warn',
+      detail: `${detail}: survival over the real T_plan is not shown`,
+      fix: `measure T_total to the end (traffic recovered): \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\`, then re-plan`,
     };
   }
   return { name: 'surge_survival', verdict: 'ok', detail, fix: null };
@@ -348,8 +374,8 @@ function provisionStage(f: FindingFacts): Finding {
     return {
       name: 'provision_stage',
       verdict: 'warn',
-      detail: `T_total ${fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
-      fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
+      detail: `T_total ${fmt(f.tTotalS)} s is a LOWER BOUND: the instance came into service but the probe never recovered, so the clock stopped at in_service; T_plan, the cooldowns and the surge probability use it as if complete and can only be too low${dominant}`,
+      fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering); until then the gate refuses this plan unless --allow-lower-bound`,
     };
   }
   return {

@@ -27,8 +27,8 @@ import {
   measuredEnvironment,
   type PlanArtifact,
   type PlanMeasurements,
-  REGION_FROM_CONFIG,
   type PlanProofs,
+  REGION_FROM_CONFIG,
   validateFileName,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
@@ -40,6 +40,7 @@ export const GATE_CHECKS = [
   'measurements',
   'rederived',
   'verdict',
+  't_total_complete',
   'deployable_threshold',
   'instance_type',
   'image_digest',
@@ -78,7 +79,16 @@ export interface GateInput {
    * plan), which then has neither check.
    */
   proofs: PlanProofs | null;
+  /**
+   * Deploy a plan whose T_total is only a lower bound (`--allow-lower-bound`, CDK context
+   * `scalegate:allowLowerBound`); the check still says so. @default false
+   */
+  allowLowerBound?: boolean;
 }
+
+/** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
+export const ALLOW_LOWER_BOUND_HINT = (modelName: string): string =>
+  `\`scalegate gate --allow-lower-bound\` (action input allow-lower-bound: true; at synth -c scalegate:allowLowerBound=${modelName})`;
 
 export interface GateResult {
   passed: boolean;
@@ -189,6 +199,8 @@ export function evaluateGate(input: GateInput): GateResult {
       pass('verdict', judged.verdict === 'warn' ? `warn (${judged.warn_count} warnings)` : judged.verdict),
     );
   }
+
+  checks.push(tTotalComplete(modelName, judged, input.allowLowerBound === true));
 
   const d = judged.deployable;
   if (d.scaling_target_value === null || d.scale_in_threshold === null) {
@@ -432,6 +444,26 @@ function proofChecks(
   return checks;
 }
 
+/**
+ * A plan built on a lower-bound T_total (the ttotal's probe never recovered) sizes its cooldowns
+ * and surge horizon on a figure that can only be too short: refused unless explicitly allowed,
+ * and said either way.
+ */
+function tTotalComplete(modelName: string, plan: PlanArtifact, allowed: boolean): GateCheck {
+  const m = plan.measured;
+  if (m.t_total_origin !== 'lower-bound') {
+    return pass('t_total_complete', `T_total ${m.t_total_s} s (${m.t_total_origin})`);
+  }
+  const what = `T_total ${m.t_total_s} s is a LOWER BOUND (the ttotal run ${plan.inputs.ttotal?.run_id ?? '?'} never saw traffic recover; the clock stopped at in_service): the cooldowns and the surge probability derived from it can only be too low`;
+  if (allowed)
+    return pass('t_total_complete', `${what}; deployed anyway: a lower bound was explicitly allowed`);
+  return fail(
+    't_total_complete',
+    what,
+    `measure T_total to the end: \`scalegate ttotal --model ${modelName} --qmax ${plan.inputs.qmax.file}\` (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
+  );
+}
+
 const shown = (value: unknown): string =>
   value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
@@ -447,6 +479,7 @@ export function planDifferences(written: PlanArtifact, derived: PlanArtifact): s
   }
   note('verdict', written.verdict, derived.verdict);
   note('region_source', written.region_source, derived.region_source);
+  note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
   note('warn_count', written.warn_count, derived.warn_count);
   for (const key of ['instance_type', 'image_digest', 'container_env', 'region'] as (keyof Fingerprint)[]) {
     note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);

@@ -4,11 +4,14 @@
  * Q_max marked. Pure: artifact in, SVG text out (no fonts, scripts or external references).
  */
 import type { QmaxArtifact } from '../model/index.js';
+import { ciLevelLabel } from './labels.js';
 
 export interface CurvePoint {
   concurrency: number;
   p95Ms: number;
   ci: { low: number; high: number } | null;
+  /** The interval's level as a label (`97.5 %`): the look the rung ended on. */
+  ciLevel: string;
   meetsSlo: boolean;
   usable: boolean;
 }
@@ -27,6 +30,7 @@ export function ttfabCurve(qmax: Pick<QmaxArtifact, 'steps'>): CurvePoint[] {
       concurrency: s.concurrency,
       p95Ms: s.ttfab_p95_ms,
       ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
+      ciLevel: ciLevelLabel(s),
       meetsSlo: s.meets_slo,
       usable: s.usable,
       run: s.run_index,
@@ -149,7 +153,7 @@ export function renderTtfabChartSvg(
   for (const p of points) {
     const color = p.meetsSlo ? '#1f77b4' : '#d62728';
     parts.push(
-      `<circle cx="${fmt(x(p.concurrency))}" cy="${fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${fmt(p.ci.low)}-${fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`,
+      `<circle cx="${fmt(x(p.concurrency))}" cy="${fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${fmt(p.p95Ms)} ms${p.ci ? ` (${p.ciLevel} CI ${fmt(p.ci.low)}-${fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`,
     );
   }
   parts.push('</g>');

@@ -4,6 +4,7 @@
  * through escape-md (artifacts are files anyone can edit in a pull request); numbers are
  * formatted here.
  */
+import { isLowerBound } from '../analysis/ttotal.js';
 import type {
   DriftArtifact,
   Finding,
@@ -16,6 +17,14 @@ import type {
 import { fingerprintSlug } from '../model/index.js';
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
+import {
+  policyLagLabel,
+  policyLagOriginOf,
+  serviceTimeNote,
+  tTotalLabel,
+  tTotalValue,
+  ttotalPolicyLagOrigin,
+} from './labels.js';
 import { regionText } from './plan-text.js';
 
 export interface Located<A> {
@@ -132,7 +141,10 @@ export function headline(input: ReportInput): Headline {
   switch (input.command) {
     case 'plan':
       if (input.plan)
-        return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**`);
+        return prefix(
+          input.plan.artifact.verdict,
+          `**${planVerdictText(input.plan.artifact)}**${lowerBoundNote(input.plan.artifact)}`,
+        );
       break;
     case 'qmax':
       if (input.qmax) {
@@ -146,7 +158,12 @@ export function headline(input: ReportInput): Headline {
     case 'ttotal':
       if (input.ttotal) {
         const t = input.ttotal.artifact;
-        return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**T_total = ${fmt(t.t_total_s, 1)} s**`);
+        return prefix(
+          input.exitCode === 0 ? 'ok' : 'stop',
+          isLowerBound(t)
+            ? `**T_total ≥ ${fmt(t.t_total_s, 1)} s** (LOWER BOUND: traffic never recovered)`
+            : `**T_total = ${fmt(t.t_total_s, 1)} s**`,
+        );
       }
       break;
     case 'drift':
@@ -168,10 +185,19 @@ export function headline(input: ReportInput): Headline {
   }
   // A step that is not one command (a whole rehearsal) is judged by its plan when it has one.
   if (input.plan)
-    return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**`);
+    return prefix(
+      input.plan.artifact.verdict,
+      `plan **${planVerdictText(input.plan.artifact)}**${lowerBoundNote(input.plan.artifact)}`,
+    );
   const verdict = input.exitCode === 0 ? 'ok' : 'stop';
   return prefix(verdict, input.exitCode === 0 ? '**done**' : `**failed (exit ${input.exitCode})**`);
 }
+
+/** The headline's warning for a plan built on a lower-bound T_total. */
+const lowerBoundNote = (plan: PlanArtifact): string =>
+  plan.measured.t_total_origin === 'lower-bound'
+    ? ` · T_total **LOWER BOUND** (≥ ${fmt(plan.measured.t_total_s, 1)} s)`
+    : '';
 
 // ---------------------------------------------------------------------------------------------
 // Sections
@@ -184,7 +210,7 @@ function planSummary(plan: PlanArtifact): string {
       : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
-    `Q_max **${plan.measured.q_max}**, T_total **${fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
+    `Q_max **${plan.measured.q_max}**, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
   ];
   return `${parts.join(' · ')}.`;
 }
@@ -200,7 +226,11 @@ export function planChanges(base: PlanArtifact, head: PlanArtifact): DiffRow[] {
   const rows: Array<[string, string, string]> = [
     ['verdict', planVerdictText(base), planVerdictText(head)],
     ['Q_max', `${base.measured.q_max}`, `${head.measured.q_max}`],
-    ['T_total (s)', fmt(base.measured.t_total_s, 1), fmt(head.measured.t_total_s, 1)],
+    [
+      'T_total (s)',
+      tTotalValue(base.measured.t_total_origin, fmt(base.measured.t_total_s, 1)),
+      tTotalValue(head.measured.t_total_origin, fmt(head.measured.t_total_s, 1)),
+    ],
     [
       'target',
       threshold(base.deployable.scaling_target_value),
@@ -355,11 +385,8 @@ function planInputsSection(plan: PlanArtifact): string[] {
         ['region', regionText(plan)],
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
-        [`T_total (${m.t_total_origin})`, `${fmt(m.t_total_s, 2)} s`],
-        [
-          m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
-          `${fmt(m.policy_lag_s, 1)} s`,
-        ],
+        [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)],
+        [policyLagLabel(policyLagOriginOf(m)), `${fmt(m.policy_lag_s, 1)} s`],
         [
           'CloudWatch/client ratio R',
           m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -390,6 +417,7 @@ function qmaxInputSection(q: Located<QmaxArtifact>): string[] {
     ),
     '',
     `SLO ${fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${fmt(a.s_mean_s, 4)} s · S_p95 ${fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
+    ...(serviceTimeNote(a) ? ['', `> ⚠️ S_mean/S_p95 ${escapeMarkdown(serviceTimeNote(a) as string)}`] : []),
   ];
 }
 
@@ -407,11 +435,12 @@ function chartSection(qmax: QmaxArtifact): string[] {
 
 function ttotalSection(t: Located<TtotalArtifact>): string[] {
   const a = t.artifact;
+  const lowerBound = isLowerBound(a);
   const out = [
     '### T_total stages',
     '',
-    `T_total **${fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
-      ` · policy lag ${fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+    `T_total **${lowerBound ? '≥ ' : ''}${fmt(a.t_total_s, 1)} s**${lowerBound ? ' (**LOWER BOUND**: traffic never recovered, the clock stopped at `in_service`)' : ''} (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
+      ` · ${policyLagLabel(ttotalPolicyLagOrigin(a))} ${fmt(a.policy_lag_s, 1)} s` +
       (t.file ? ` · ${codeSpan(t.file)}` : ''),
     '',
   ];

@@ -1,5 +1,6 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
+import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
@@ -30,14 +31,31 @@ export function verdictLine(plan: PlanArtifact): string {
   return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
 }
 
+/** The surge probability beside its no-surge baseline; "at least" when either is only a lower bound. */
+function surgeText(plan: PlanArtifact): string {
+  const d = plan.derived;
+  if (d.surge_overflow_probability === null) return 'n/a';
+  const atLeast =
+    d.surge_method === 'uniformization-lower-bound' || plan.measured.t_total_origin === 'lower-bound'
+      ? 'at least '
+      : '';
+  const pct = (p: number) => `${atLeast}${(p * 100).toFixed(1)} %`;
+  const baseline =
+    d.surge_baseline_overflow_probability == null
+      ? ''
+      : `; no surge (k = 1): ${pct(d.surge_baseline_overflow_probability)}`;
+  const fluid =
+    d.surge_fluid_overflow_s === null ? '' : `; fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill`;
+  return `${pct(d.surge_overflow_probability)} with a ${plan.chosen.surge_ratio}x surge${baseline}${fluid}`;
+}
+
 export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): string {
   const { measured: m, chosen: c, derived: d, deployable: x } = plan;
-  const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-  const lagLabel = m.policy_lag_bounded
-    ? 'policy lag (bound, not measured)'
-    : 'policy lag (from deployed alarms)';
+  const lowerBound = m.t_total_origin === 'lower-bound';
   const lines: string[] = [];
-  lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
+  lines.push(
+    `scalegate plan ${plan.model_name}: ${verdictLine(plan)}${lowerBound ? ` (T_total is a LOWER BOUND: ${n(m.t_total_s, 1)} s or more)` : ''}`,
+  );
   lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
   lines.push(
     plan.inputs.ttotal
@@ -52,8 +70,8 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-      [tTotalLabel, `${n(m.t_total_s, 2)} s`],
-      [lagLabel, `${n(m.policy_lag_s, 1)} s`],
+      [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)],
+      [policyLagLabel(policyLagOriginOf(m)), `${n(m.policy_lag_s, 1)} s`],
       [
         'CloudWatch/client ratio R',
         m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -76,7 +94,12 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
   lines.push('', 'derived');
   lines.push(
     table([
-      ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
+      [
+        'T_plan = T_total + lag',
+        lowerBound
+          ? `≥ ${n(d.t_plan_s, 2)} s (lower bound: from a LOWER-BOUND T_total)`
+          : `${n(d.t_plan_s, 2)} s`,
+      ],
       ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
       ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
       ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
@@ -92,15 +115,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
           ? 'n/a'
           : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
       ],
-      [
-        'surge overflow within T_plan',
-        d.surge_overflow_probability === null
-          ? 'n/a'
-          : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
-            (d.surge_fluid_overflow_s === null
-              ? ''
-              : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
-      ],
+      ['surge overflow within T_plan', surgeText(plan)],
     ]),
   );
   lines.push('', 'findings');

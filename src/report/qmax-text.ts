@@ -2,6 +2,7 @@
 import type { QmaxSchedule } from '../analysis/qmax.js';
 import { isSageMakerTransport, type QmaxArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
+import { ciLevelLabel, serviceTimeNote } from './labels.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 export function renderQmaxSchedule(s: QmaxSchedule): string {
@@ -37,16 +38,17 @@ export function renderQmaxReport(
       `SLO p95 TTFAB ${artifact.slo_ms} ms, ladder ${artifact.ladder.mode}, run ${artifact.run_id}`,
   );
   lines.push('');
+  // Each rung's interval has the level of the look it ended on (an interim look: 98.75 %).
   lines.push(
-    'run rung  conc  verdict    p95 ms   95% CI ms            p50 ms  req/s   in-flight  R      usable',
+    'run rung  conc  verdict    p95 ms   CI ms (level)                 p50 ms  req/s   in-flight  R      usable',
   );
   for (const s of artifact.steps) {
     const ci = s.ttfab_p95_ci_ms
-      ? `[${fmtMs(s.ttfab_p95_ci_ms.low)}, ${fmtMs(s.ttfab_p95_ci_ms.high)}]`
+      ? `[${fmtMs(s.ttfab_p95_ci_ms.low)}, ${fmtMs(s.ttfab_p95_ci_ms.high)}] ${ciLevelLabel(s)}`
       : '-';
     lines.push(
       `${String(s.run_index + 1).padStart(3)} ${String(s.step_index + 1).padStart(4)}  ${String(s.concurrency).padStart(4)}  ` +
-        `${s.verdict.padEnd(9)}  ${fmtMs(s.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(19)}  ${fmtMs(s.ttfab_p50_ms).padStart(6)}  ` +
+        `${s.verdict.padEnd(9)}  ${fmtMs(s.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(28)}  ${fmtMs(s.ttfab_p50_ms).padStart(6)}  ` +
         `${s.achieved_rps.toFixed(2).padStart(6)}  ${s.concurrency_mean.toFixed(2).padStart(9)}  ${s.cw_ratio === null ? '-    ' : s.cw_ratio.toFixed(2).padEnd(5)}  ` +
         `${s.usable ? 'yes' : `no: ${s.unusable_reason}`}`,
     );
@@ -56,12 +58,20 @@ export function renderQmaxReport(
     ? `bracketed by ${artifact.q_max_upper_bound} (measured above the SLO)`
     : 'NOT bracketed: no higher rung was measured above the SLO (Q_max is a lower bound)';
   lines.push(`Q_max = ${artifact.q_max}, ${bracket}`);
+  const search = artifact.search;
+  if (search && search.resolution_met === false && artifact.q_max_bracketed) {
+    lines.push(
+      `the search did not reach its resolution ${search.resolution}${search.undecided_rungs.length > 0 ? ` (undecided: ${search.undecided_rungs.join(', ')})` : ''}: Q_max may be up to ${(search.upper_bound ?? artifact.q_max + 1) - 1}`,
+    );
+  }
   if (artifact.ladder.runs > 1)
     lines.push(`Q_max per run: ${artifact.q_max_per_run.join(', ')} (Q_max is the lowest)`);
   lines.push(
     `S_mean ${(artifact.s_mean_s * 1000).toFixed(1)} ms, S_p95 ${(artifact.s_p95_s * 1000).toFixed(1)} ms; ` +
       `TTFAB p95 at c=1 ${fmtMs(artifact.ttfab_p95_at_c1_ms)} ms, at Q_max ${fmtMs(artifact.ttfab_p95_at_q_max_ms)} ms`,
   );
+  const basis = serviceTimeNote(artifact);
+  if (basis) lines.push(`WARNING: S_mean/S_p95 ${basis}`);
   lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
   for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
   if (isSageMakerTransport(artifact.transport)) {

@@ -1,6 +1,7 @@
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
 import { isLowerBound } from '../analysis/ttotal.js';
 import type { RehearsalResult } from '../model/reports.js';
+import { ciLevelLabel, policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
 import { verdictLine } from './plan-text.js';
 
 const ms = (value: number | null | undefined): string => (value == null ? 'n/a' : `${Math.round(value)} ms`);
@@ -18,7 +19,7 @@ export function renderRehearsalSummary(r: RehearsalResult): string {
     const atQmax = q.steps.filter((step) => step.concurrency === q.q_max && step.verdict === 'pass').at(-1);
     const above = q.steps.filter((step) => step.concurrency === q.q_max_upper_bound).at(-1);
     const ci = atQmax?.ttfab_p95_ci_ms
-      ? ` (95 % CI ${ms(atQmax.ttfab_p95_ci_ms.low)}-${ms(atQmax.ttfab_p95_ci_ms.high)})`
+      ? ` (${ciLevelLabel(atQmax)} CI ${ms(atQmax.ttfab_p95_ci_ms.low)}-${ms(atQmax.ttfab_p95_ci_ms.high)})`
       : '';
     const bracket = q.q_max_bracketed
       ? `bracketed: p95 ${ms(atQmax?.ttfab_p95_ms)}${ci} at ${q.q_max} passes, ${ms(above?.ttfab_p95_ms)} at ${q.q_max_upper_bound} fails`
@@ -33,16 +34,21 @@ export function renderRehearsalSummary(r: RehearsalResult): string {
     const dominant = t.dominant_stage
       ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
       : '';
+    // The cause of a probe that never recovers is not diagnosed here: say what was seen, no more.
     const bound = isLowerBound(t)
-      ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
+      ? ' (LOWER BOUND: the instance came into service, but the probe p95 never fell to the target)'
       : '';
-    lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
+    lines.push(`  ttotal    T_total ${bound ? '≥ ' : ''}${s(t.t_total_s)}${bound}${dominant}`);
   }
   if (r.plan) {
     const p = r.plan;
     const x = p.deployable;
     lines.push(
       `  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'}, scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`,
+    );
+    const m = p.measured;
+    lines.push(
+      `            from ${tTotalLabel(m.t_total_origin)} ${tTotalValue(m.t_total_origin, s(m.t_total_s))}, ${policyLagLabel(policyLagOriginOf(m))} ${s(m.policy_lag_s)}`,
     );
     for (const finding of p.findings.filter((f) => f.verdict === 'warn' || f.verdict === 'stop')) {
       lines.push(`            ${finding.verdict.toUpperCase()} ${finding.name}: ${finding.detail}`);

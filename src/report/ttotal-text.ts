@@ -1,6 +1,7 @@
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
 import { isLowerBound, type ScaleOutFailure } from '../analysis/ttotal.js';
 import type { TtotalArtifact } from '../model/index.js';
+import { POLICY_LAG_PROVENANCE, ttotalPolicyLagOrigin } from './labels.js';
 
 const time = (iso: string): string => iso.slice(11, 23);
 const s = (seconds: number | null | undefined, digits = 1): string =>
@@ -17,9 +18,11 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
     `  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`,
   );
   lines.push(
-    `  policy lag ${s(artifact.policy_lag_s)}${artifact.policy_lag_bounded ? ' (BOUND, not measured)' : ''}: ${artifact.policy_lag_source}`,
+    `  policy lag ${s(artifact.policy_lag_s)} (${artifact.policy_lag_bounded ? 'BOUND, not measured' : POLICY_LAG_PROVENANCE[ttotalPolicyLagOrigin(artifact)]}): ${artifact.policy_lag_source}`,
   );
-  lines.push(`  planned T_plan = T_total + policy lag = ${s(artifact.t_total_s + artifact.policy_lag_s, 2)}`);
+  lines.push(
+    `  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`,
+  );
   for (const w of artifact.mismatch_warnings ?? [])
     lines.push(`  WARNING: configuration mismatch allowed: ${w}`);
   lines.push('', 'timeline');
@@ -46,7 +49,7 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
     lines.push('', `missing stages: ${artifact.missing_stages.join(', ')}`);
   lines.push(
     '',
-    `probe p95 TTFAB: before ${artifact.p95_before_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_before ?? '?'} requests), target ${artifact.p95_recovered_target_ms?.toFixed(1) ?? 'n/a'} ms, after ${artifact.p95_after_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_after ?? '?'} requests)`,
+    `probe p95 TTFAB: before ${artifact.p95_before_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_before ?? '?'} requests), target ${artifact.p95_recovered_target_ms?.toFixed(1) ?? 'n/a'} ms${artifact.settings ? ` (ladder p95 at N/2 x ${artifact.settings.recovery_target_factor}, --recovery-factor)` : ''}, after ${artifact.p95_after_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_after ?? '?'} requests)`,
   );
   if (artifact.quota) {
     lines.push(

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTION_COMMANDS, ACTION_TABLES, COMMAND_INPUT, PUBLISH_INPUTS } from '../../src/action/inputs.js';
 import { containerAssetHash } from '../../src/model/asset-hash.js';
+import { type TtotalArtifact, writeArtifact } from '../../src/model/index.js';
 import { inAction } from '../../src/options/spec.js';
 import { repoRoot } from '../helpers/anchor.js';
-import { artifactsDirWith, kokoroPlan } from '../infra/fixtures.js';
+import { artifactsDirWith, kokoroMeasurements, kokoroPlan } from '../infra/fixtures.js';
 import { makeWorkspace, runStep } from './run-action.js';
 
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -73,7 +74,7 @@ describe('action metadata', () => {
   });
 
   it.each(composites)(
-    'actions/%s fixes its command, stages the root action, passes only declared inputs, pins third-party actions',
+    'actions/%s fixes its command, stages the root action, passes only declared inputs, pins third-party actions, never commits a failed ttotal',
     (step) => {
       const yml = read(`actions/${step}/action.yml`);
       expect(yml).toMatch(/\nruns:\n {2}using: composite\n/);
@@ -90,10 +91,17 @@ describe('action metadata', () => {
         if (uses === './.scalegate/action') continue;
         expect(uses).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
       }
-      // The artifacts are committed even when the verdict failed the step, never after a cancel.
+      // The artifacts are committed even when the verdict failed the step, never after a cancel;
+      // except a ttotal that exited non-zero (a lower-bound T_total is no measurement to plan on).
       const expression =
-        '$' + "{{ !cancelled() && inputs.commit == 'true' && steps.scalegate.outputs.written-files != '' }}";
-      expect(yml).toContain(`if: ${expression}`);
+        '$' +
+        "{{ !cancelled() && inputs.commit == 'true' && steps.scalegate.outputs.written-files != ''" +
+        (step === 'ttotal' ? " && steps.scalegate.outputs.exit-code == '0' }}" : ' }}');
+      expect(yml).toContain(`      id: commit\n      if: ${expression}`);
+      if (step === 'ttotal')
+        expect(yml).toMatch(
+          /name: scalegate-.*-ttotal\$\{\{ steps\.scalegate\.outputs\.exit-code != '0' && '-failed' \|\| '' \}\}-/,
+        );
     },
   );
 
@@ -131,6 +139,35 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     expect(empty.status).toBe(2);
     expect(empty.stdout).toMatch(
       /no qmax artifact for reference-tts in artifacts measured on ml\.g5\.xlarge: run the qmax step first/,
+    );
+  });
+
+  it('never plans on a lower-bound ttotal silently: discovery skips it and the step refuses, naming it; allow-lower-bound plans on it, labelled LOWER BOUND in the summary and the outputs', async () => {
+    const workspace = makeWorkspace();
+    const ttotalFile = join(workspace, 'artifacts', 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
+    const unrecovered = kokoroMeasurements({ lowerBoundTtotal: true, region: null }).ttotal as TtotalArtifact;
+    writeArtifact('ttotal', ttotalFile, unrecovered);
+    const refused = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'plan', model: 'kokoro-82m' },
+    });
+    expect(refused.status, refused.stdout).toBe(2);
+    expect(refused.stdout).toMatch(
+      /skipped .*ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc\.json: its T_total 260\.248496 s is only a LOWER BOUND/,
+    );
+    expect(refused.stdout).toMatch(/input allow-lower-bound/);
+    const allowed = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'plan', model: 'kokoro-82m', 'allow-lower-bound': 'true' },
+    });
+    expect(allowed.status, allowed.stdout).toBe(0);
+    expect(allowed.outputs).toMatchObject({ 't-total-origin': 'lower-bound', 't-total-s': '260.248496' });
+    expect(allowed.summary.split('\n')[0]).toBe(
+      '## ⚠️ scalegate plan · kokoro-82m: **warn (4)** · T_total **LOWER BOUND** (≥ 260.2 s)',
     );
   });
 

@@ -17,6 +17,7 @@ import {
   type StepRecord,
   serviceTime,
   serviceTimeBasis,
+  serviceTimeBasisRecord,
   unusableReason,
 } from '../../src/analysis/qmax.js';
 import { mulberry32 } from '../../src/stats/prng.js';
@@ -95,6 +96,19 @@ describe('rung usability', () => {
     ).toBe(false);
   });
 
+  it('calls a starved client (event loop late by more than a quarter of the SLO at p99) client-bound, so its rung is unusable instead of a false fail', () => {
+    const ok = { inFlight: { mean: 10, peak: 10, shortfall: 0 }, rejected: 0, loopUtilization: 0.3 };
+    expect(isClientBound({ ...ok, loopDelayP99Ms: 74 }, 300)).toBe(false);
+    expect(isClientBound({ ...ok, loopDelayP99Ms: 76 }, 300)).toBe(true);
+    expect(isClientBound({ ...ok, loopDelayP99Ms: 500 })).toBe(false); // no SLO given: not judged
+    const late = record(observation(8, { loopDelayP99Ms: 120 }));
+    expect(late.step).toMatchObject({ usable: false, client_bound: true });
+    expect(late.step.unusable_reason).toContain(
+      'delay p99 120.0 ms > 25 % of the SLO: a starved client stamps audio late',
+    );
+    expect(record(observation(8, { loopDelayP99Ms: 20 })).step.usable).toBe(true);
+  });
+
   it('counts a capacity change only on a live endpoint, and an unknown count (every describe failed) as none', () => {
     expect(capacityChanged([1], true)).toBe(false);
     expect(capacityChanged([1, 2], true)).toBe(true);
@@ -154,6 +168,34 @@ describe('service time and the bracket', () => {
     expect(sMeanS).toBeGreaterThan(0.2);
     expect(sMeanS).toBeLessThan(0.24);
     expect(sP95S).toBeGreaterThan(sMeanS);
+  });
+
+  it('records the service-time basis: concurrency 1 usable is no fallback; otherwise the rung taken and why 1 was not', () => {
+    const one = record(observation(1, {}, 10));
+    expect(serviceTimeBasisRecord([one, record(observation(2))])).toEqual({
+      concurrency: 1,
+      usable: true,
+      fallback: false,
+      reason: null,
+    });
+    const saturatedOne = record(observation(1, { rejected: 2 }, 10));
+    expect(serviceTimeBasisRecord([saturatedOne, record(observation(2))])).toEqual({
+      concurrency: 2,
+      usable: true,
+      fallback: true,
+      reason: 'concurrency 1 was unusable: saturated (2 requests rejected)',
+    });
+    expect(serviceTimeBasisRecord([record(observation(5))])).toMatchObject({
+      concurrency: 5,
+      fallback: true,
+      reason: 'the ladder has no rung at concurrency 1',
+    });
+    expect(serviceTimeBasisRecord([record(observation(3, { rejected: 1 }))])).toMatchObject({
+      concurrency: 3,
+      usable: false,
+      fallback: true,
+    });
+    expect(serviceTimeBasisRecord([record(observation(3, { okLatencyMs: [] }))])).toBeNull();
   });
 
   it('falls back to every rung with latencies when none is usable, and to 0 without any', () => {

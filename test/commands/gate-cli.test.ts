@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { artifactsDirWith, kokoroPlan, stopPlan } from '../infra/fixtures.js';
+import { artifactsDirWith, kokoroPlan, measuredPlan, stopPlan } from '../infra/fixtures.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const config = join(REPO, 'scalegate.config.json');
@@ -66,6 +66,26 @@ describe('scalegate gate (CLI)', () => {
     expect(report.checks.find((c: { check: string }) => c.check === 'verdict')).toMatchObject({ ok: false });
   });
 
+  it('refuses (exit 1) a plan built on a lower-bound T_total and says how to allow it; --allow-lower-bound passes it and says so', async () => {
+    const lowerBound = plan(measuredPlan({ lowerBoundTtotal: true }));
+    const args = ['gate', '--model', 'kokoro-82m', '--config', config, '--plan', lowerBound];
+    const refused = await runCli(args);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toContain('scalegate gate kokoro-82m: REFUSED');
+    expect(refused.stdout).toMatch(/✗ t_total_complete +T_total 260\.248496 s is a LOWER BOUND/);
+    expect(refused.stdout).toContain('scalegate gate --allow-lower-bound');
+    expect(refused.stdout).toContain('-c scalegate:allowLowerBound=kokoro-82m');
+    // Every other check passes: the lower bound alone refuses it.
+    expect(refused.stdout.match(/✗/g)).toHaveLength(1);
+
+    const allowed = await runCli([...args, '--allow-lower-bound']);
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.stdout).toContain('scalegate gate kokoro-82m: PASS');
+    expect(allowed.stdout).toMatch(
+      /✓ t_total_complete +T_total 260\.248496 s is a LOWER BOUND .*deployed anyway: a lower bound was explicitly allowed/,
+    );
+  });
+
   it('exits 1 when there is no plan at the default path', async () => {
     const r = await runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', plan(null)]);
     expect(r.exitCode).toBe(1);
@@ -76,6 +96,14 @@ describe('scalegate gate (CLI)', () => {
     const r = await runCli(['gate', '--model', 'nope', '--config', config]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--model nope: no such model');
+  });
+
+  it('deploy --allow-lower-bound hands the synth gate -c scalegate:allowLowerBound=<model>', async () => {
+    const r = await runCli(['deploy', 'kokoro-82m', '--config', config, '--dry-run', '--allow-lower-bound']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('-c scalegate:allowLowerBound=kokoro-82m');
+    const plain = await runCli(['deploy', 'kokoro-82m', '--config', config, '--dry-run']);
+    expect(plain.stdout).not.toContain('allowLowerBound');
   });
 
   it('deploy --dry-run prints the cdk invocations and exits 0 without running cdk', async () => {

@@ -183,18 +183,40 @@ describe('plan exit codes follow the verdict', () => {
     expect(readArtifact('plan', out).verdict).toBe('warn');
   });
 
-  it('warns when T_total is only a lower bound (traffic never recovered), so cooldowns are not trusted silently', async () => {
+  it('refuses a lower-bound T_total (traffic never recovered) unless --allow-lower-bound, so a lower bound never becomes a plan input silently', async () => {
     const { dir, out } = workspace();
     const unrecovered = editedJson(anchorTtotalFile, dir, 'ttotal-unrecovered.json', (json) => {
       json.missing_stages = ['traffic_recovered'];
     });
     const args = planArgs(out);
     args[args.indexOf(anchorTtotalFile)] = unrecovered;
+    await expectRefused(
+      args,
+      out,
+      /ttotal-unrecovered\.json: T_total 260\.248496 s is only a LOWER BOUND/,
+      /--allow-lower-bound/,
+    );
+  });
+
+  it('with --allow-lower-bound plans on it, labelled LOWER BOUND, and warns that cooldowns and the surge probability can only be too low', async () => {
+    const { dir, out } = workspace();
+    const unrecovered = editedJson(anchorTtotalFile, dir, 'ttotal-unrecovered.json', (json) => {
+      json.missing_stages = ['traffic_recovered'];
+    });
+    const args = planArgs(out, '--allow-lower-bound');
+    args[args.indexOf(anchorTtotalFile)] = unrecovered;
     const run = await runCli(args);
     expect(run.exitCode).toBe(0);
-    const finding = readArtifact('plan', out).findings.find((f) => f.name === 'provision_stage');
+    const plan = readArtifact('plan', out);
+    expect(plan.measured.t_total_origin).toBe('lower-bound');
+    const finding = plan.findings.find((f) => f.name === 'provision_stage');
     expect(finding?.verdict).toBe('warn');
-    expect(finding?.detail).toContain('lower bound');
+    expect(finding?.detail).toContain('is a LOWER BOUND');
+    expect(finding?.detail).toContain('can only be too low');
+    expect(run.stdout).toContain(
+      'T_total (LOWER BOUND: traffic never recovered, the clock stopped at in_service)',
+    );
+    expect(run.stdout).not.toContain('T_total (measured)');
   });
 
   it('exits 1 on a stop plan (service time above the SLO)', async () => {

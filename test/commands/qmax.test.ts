@@ -85,25 +85,6 @@ function throwingClients(): Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'clou
   };
 }
 
-/**
- * The two-core test machine is shared with container and emulator tests, and a starved process
- * can stall for hundreds of milliseconds, which stamps audio late. qmax detects this (event-loop
- * delay, client-bound rungs); when it reports such a disturbance, the measurement is repeated (up
- * to three attempts), as an operator would. Returns the first undisturbed artifact, else the last.
- */
-async function undisturbed(measure: () => Promise<QmaxArtifact>): Promise<QmaxArtifact> {
-  const disturbed = (a: QmaxArtifact) =>
-    a.steps.some((s) => s.client_bound || (s.client_loop_delay_p99_ms ?? 0) > 100);
-  let artifact = await measure();
-  for (let attempt = 2; attempt <= 3 && disturbed(artifact); attempt++) {
-    console.warn(
-      `qmax test: the client was starved during the ladder (client_loop_delay_p99_ms); attempt ${attempt}`,
-    );
-    artifact = await measure();
-  }
-  return artifact;
-}
-
 describe('qmax against a server of known capacity (http transport)', () => {
   let artifact: QmaxArtifact;
   let out: string;
@@ -112,24 +93,30 @@ describe('qmax against a server of known capacity (http transport)', () => {
 
   beforeAll(async () => {
     out = join(dir, 'qmax-adaptive.json');
-    artifact = await undisturbed(async () => {
-      events.length = 0;
-      const result = await runQmax(base({ resolution: 2, outFile: out, eventsFile }), {
-        progress: (e) => events.push(e),
-      });
-      expect(result.exitCode).toBe(0);
-      return result.artifact as QmaxArtifact;
+    // Measured once. A client starved by the shared machine stamps audio late; qmax marks such a
+    // rung client-bound (unusable) and the planner re-measures it, so the answer stays exact.
+    const result = await runQmax(base({ resolution: 1, outFile: out, eventsFile }), {
+      progress: (e) => events.push(e),
     });
+    expect(result.exitCode, result.report).toBe(0);
+    artifact = result.artifact as QmaxArtifact;
   }, 600_000);
 
-  it('finds the analytic Q_max (slots x floor(SLO / period)) within the resolution, bracketed by a measured breach', () => {
-    expect(Math.abs(artifact.q_max - ANALYTIC_QMAX)).toBeLessThanOrEqual(2);
+  it('finds exactly the analytic Q_max (slots x floor(SLO / period) = 8), bracketed by a measured breach at exactly 9', () => {
+    expect(ANALYTIC_QMAX).toBe(8);
+    expect(artifact.q_max).toBe(ANALYTIC_QMAX);
     expect(artifact.q_max_bracketed).toBe(true);
-    expect(artifact.q_max_upper_bound).not.toBeNull();
-    expect((artifact.q_max_upper_bound as number) - artifact.q_max).toBeLessThanOrEqual(2);
-    const breach = artifact.steps.find((s) => s.concurrency === artifact.q_max_upper_bound);
-    expect(breach?.verdict).toBe('fail');
+    expect(artifact.q_max_upper_bound).toBe(ANALYTIC_QMAX + 1);
+    expect(artifact.search).toMatchObject({
+      upper_bound: ANALYTIC_QMAX + 1,
+      resolution: 1,
+      resolution_met: true,
+    });
+    const breach = artifact.steps.filter((s) => s.concurrency === ANALYTIC_QMAX + 1).at(-1);
+    expect(breach).toMatchObject({ verdict: 'fail', usable: true });
     expect(breach?.ttfab_p95_ms).toBeGreaterThan(SLO_MS);
+    const atQmax = artifact.steps.filter((s) => s.concurrency === ANALYTIC_QMAX).at(-1);
+    expect(atQmax).toMatchObject({ verdict: 'pass', usable: true });
   });
 
   it('measures the uncontended service time: S_mean within 10 % of the server period', () => {
@@ -140,23 +127,26 @@ describe('qmax against a server of known capacity (http transport)', () => {
 
   it('walks 1 (undecided: too few batches in 20 s, re-measured once), then doubles until a rung fails, then bisects', () => {
     const rungs = artifact.steps.map((s) => s.concurrency);
-    expect(rungs.slice(0, 6)).toEqual([1, 1, 2, 4, 8, 16]);
+    expect(rungs.slice(0, 2)).toEqual([1, 1]);
+    // In order of first measurement (a rung a starved client made unusable is measured again).
+    expect([...new Set(rungs)].slice(0, 5)).toEqual([1, 2, 4, 8, 16]);
     const first = artifact.steps[0];
     expect(first).toMatchObject({ verdict: 'undecided', effective_sample_size: 0, ttfab_p95_ci_ms: null });
     expect(first?.verdict_reason).toContain('too few for 5 batches of >= 40');
-    // A rung is measured a second time only when its first measurement was undecided, never a third.
+    // A rung is measured a second time only when its first measurement was undecided or unusable, never a third.
     for (const c of new Set(rungs)) {
       const measured = artifact.steps.filter((s) => s.concurrency === c);
       expect(measured.length).toBeLessThanOrEqual(2);
-      if (measured.length === 2) expect(measured[0]?.verdict).toBe('undecided');
+      if (measured.length === 2)
+        expect(measured[0]?.verdict === 'undecided' || measured[0]?.usable === false).toBe(true);
     }
-    expect(artifact.search).toMatchObject({ resolution: 2, resolution_met: true });
+    expect(artifact.search).toMatchObject({ resolution: 1, resolution_met: true });
     expect(artifact.ladder.mode).toBe('adaptive');
     expect(artifact.non_monotone).toEqual([]);
   });
 
   it('gives every decided rung a p95 with its batch interval, method and looks, exactly N in flight, throughput near slots/period above the knee', () => {
-    const decided = artifact.steps.filter((s) => s.verdict !== 'undecided');
+    const decided = artifact.steps.filter((s) => s.verdict !== 'undecided' && s.usable);
     expect(decided.length).toBeGreaterThanOrEqual(5);
     for (const step of decided) {
       expect(step.ttfab_p95_ci_ms).not.toBeNull();
@@ -172,10 +162,10 @@ describe('qmax against a server of known capacity (http transport)', () => {
     }
     // Rungs far from the SLO whose first interim look (10 batches: 400 requests, 15 s) fits in the
     // hold end early, on a settled decisive window.
-    const early = artifact.steps.filter((s) => s.concurrency === 4 || s.concurrency === 8);
-    expect(early.length).toBe(2);
+    const early = artifact.steps.filter((s) => (s.concurrency === 4 || s.concurrency === 8) && s.usable);
+    expect(early.map((s) => s.concurrency)).toEqual([4, 8]);
     for (const step of early) expect(step).toMatchObject({ verdict: 'pass', end_reason: 'decisive' });
-    const knee = artifact.steps.find((s) => s.concurrency === 8);
+    const knee = early[1];
     expect(knee?.achieved_rps).toBeGreaterThan((SLOTS / PERIOD_MS) * 1000 * 0.85);
     expect(artifact.total_rung_seconds).toBeGreaterThan(0);
   });
@@ -265,21 +255,19 @@ describe('qmax options and dry run', () => {
 
 describe('qmax fixed ladder and repeated runs', () => {
   it('fixed: walks exactly the given rungs, holds each to its limit (the reference method), and --runs 2 reports Q_max per run', async () => {
-    const artifact = await undisturbed(async () => {
-      const result = await runQmax(
-        base({
-          ladder: 'fixed',
-          rungs: [4, 8, 12],
-          // One look at the end over >= 5 batches: 240 requests at N = 12 (9 s at 26.7/s).
-          holdS: 10.5,
-          measureS: 10,
-          settleS: 0.5,
-          runs: 2,
-          outFile: join(dir, 'fixed.json'),
-        }),
-      );
-      return result.artifact as QmaxArtifact;
-    });
+    const result = await runQmax(
+      base({
+        ladder: 'fixed',
+        rungs: [4, 8, 12],
+        // One look at the end over >= 5 batches: 240 requests at N = 12 (9 s at 26.7/s).
+        holdS: 10.5,
+        measureS: 10,
+        settleS: 0.5,
+        runs: 2,
+        outFile: join(dir, 'fixed.json'),
+      }),
+    );
+    const artifact = result.artifact as QmaxArtifact;
     expect(artifact.steps.map((s) => [s.run_index, s.concurrency])).toEqual([
       [0, 4],
       [0, 8],

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeScalableTarget } from '../../src/aws/scaling.js';
+import { runPlan } from '../../src/commands/plan.js';
 import { runTtotal } from '../../src/commands/ttotal.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
@@ -202,6 +203,45 @@ describe('ttotal runs that do not go to plan', () => {
     expect(existsSync(thawJournalPath(roomy.handle.endpointName, join(dir, 'roomy-state')))).toBe(false);
   });
 
+  it('ends at in_service when the probe never recovers: exit 1, T_total written and printed as a LOWER BOUND, the actual --recovery-factor in its messages; plan refuses it unless --allow-lower-bound', async () => {
+    roomy.handle.faults = {};
+    const qmax = await emulatorQmaxFile(roomy, dir);
+    const lines: string[] = [];
+    // A recovery target of 1 % of the ladder's p95 at N/2: no window can ever meet it.
+    const result = await run(qmax, { recoveryFactor: 0.01, maxWaitS: 8 }, (l) => lines.push(l));
+    expect(result.exitCode, result.report).toBe(1);
+    expect(lines.join('\n')).toMatch(/recovery when p95 TTFAB <= 2\.9 ms \(ladder p95 at 5 x 0\.01\)/);
+    const artifact = result.artifact;
+    if (!artifact) throw new Error(`no artifact: ${result.report}`);
+    expect(artifact.t_total_end_stage).toBe('in_service');
+    expect(artifact.missing_stages).toContain('traffic_recovered');
+    expect(artifact.settings?.recovery_target_factor).toBe(0.01);
+    expect(result.report.split('\n')[0]).toMatch(
+      /T_total [\d.]+ s \(desired_set -> in_service, LOWER BOUND: traffic never recovered\)/,
+    );
+    expect(result.report).toContain('(ladder p95 at N/2 x 0.01, --recovery-factor)');
+    expect(result.report).not.toMatch(/x 1\.25/);
+    const ttotalFile = result.written[0] as string;
+    const plan = (allowLowerBound: boolean) =>
+      runPlan(
+        {
+          modelName: MODEL,
+          model: modelConfig(),
+          qmaxFile: qmax,
+          ttotalFile,
+          allowLowerBound,
+          outFile: join(dir, 'plan-lb.json'),
+        },
+        { version: 'test' },
+      );
+    expect(() => plan(false)).toThrow(/is only a LOWER BOUND .*--allow-lower-bound/);
+    expect(existsSync(join(dir, 'plan-lb.json'))).toBe(false);
+    const planned = plan(true);
+    expect(planned.artifact?.measured.t_total_origin).toBe('lower-bound');
+    expect(planned.report).toContain('T_total (LOWER BOUND');
+    await roomy.handle.waitFor((s) => s.status === 'InService' && s.desired === 1 && s.current === 1);
+  });
+
   it('measures with --allow-config-mismatch, warning and recording it, and restores a fleet of 2 to 2 (not to 1)', async () => {
     roomy.handle.faults = {};
     await roomy.clients.sagemaker.send(
@@ -232,5 +272,16 @@ describe('ttotal runs that do not go to plan', () => {
     expect(result.artifact).toMatchObject({ from_instances: 1, to_instances: 2 });
     expect(result.artifact?.restore?.desired_instance_count).toBe(2);
     await roomy.handle.waitFor((s) => s.status === 'InService' && s.desired === 2 && s.current === 2);
+  });
+});
+
+describe('ttotal --help', () => {
+  it('describes recovery as the ladder p95 at N/2 x --recovery-factor (default 1.25), never a fixed factor', async () => {
+    const help = await runCli(['ttotal', '--help']);
+    expect(help.exitCode).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' '); // commander wraps lines
+    expect(text).toContain("falls to the ladder's p95 at N/2 x --recovery-factor)");
+    expect(text).toMatch(/--recovery-factor <k> recovered when the probe p95 <= k x .*\(default: 1\.25\)/);
+    expect(text).not.toMatch(/N\/2 x 1\.25/);
   });
 });

@@ -202,7 +202,10 @@ describe('ttotal on the local SageMaker (10 s provisioning delay)', () => {
       t_total_origin: 'measured',
       policy_lag_s: 40,
       policy_lag_bounded: false,
+      // Read from the deployed alarm plus an assumed publication delay: computed, never measured.
+      policy_lag_origin: 'computed',
     });
+    expect(plan.report).toMatch(/policy lag \(from the deployed alarms, publication delay assumed\) +40 s/);
     expect(plan.artifact?.derived.t_plan_s).toBeCloseTo(artifact.t_total_s + 40, 6);
     expect(readArtifact('plan', planFile).run_id).toBe(plan.artifact?.run_id);
   });

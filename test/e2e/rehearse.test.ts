@@ -30,6 +30,7 @@ describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', 
   const model = 'reference-tts';
   let result: RehearsalResult;
   let exitCode: number;
+  let summary: string;
   const progress: string[] = [];
 
   beforeAll(async () => {
@@ -52,20 +53,24 @@ describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', 
     );
     result = run.artifact as RehearsalResult;
     exitCode = run.exitCode;
+    summary = run.report;
   }, 600_000);
 
-  it('completes every step with exit 0 (a broken seam between commands fails here)', () => {
+  it('completes every step, each with exit 0 (a broken seam between commands fails here)', () => {
     expect(result.failed, progress.join('\n')).toBeNull();
     expect(exitCode).toBe(0);
-    expect(result.steps.map((s) => s.step)).toEqual([
-      'local-sagemaker',
-      'drift',
-      'qmax',
-      'ttotal',
-      'plan',
-      'apply',
-      'validate',
+    expect(result.steps.map((s) => [s.step, s.exitCode])).toEqual([
+      ['local-sagemaker', 0],
+      ['drift', 0],
+      ['qmax', 0],
+      ['ttotal', 0],
+      ['plan', 0],
+      ['apply', 0],
+      ['validate', 0],
     ]);
+    for (const step of ['local-sagemaker', 'drift', 'qmax', 'ttotal', 'plan', 'apply', 'validate']) {
+      expect(summary).toMatch(new RegExp(`\\n  ${step} +[\\d.]+ s  exit 0\\n`));
+    }
   });
 
   it('starts from a clean preflight (a frozen or drifted endpoint would taint the measurement)', () => {
@@ -97,10 +102,17 @@ describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', 
     expect(result.ttotal?.fingerprint.container_env).toEqual(env);
   });
 
-  it('derives the plan from exactly those two artifacts (run ids match), T_total measured (not a lower bound)', () => {
+  it('derives the plan from exactly those two artifacts (run ids match), T_total measured (not a lower bound) and labelled so in every output', () => {
     const plan = readArtifact('plan', join(outDir, planFileName(model)));
     expect(plan.measured.t_total_origin).toBe('measured');
-    expect(plan.findings.find((f) => f.name === 'provision_stage')?.detail).not.toMatch(/lower bound/);
+    // No policy was deployed when ttotal ran: its lag is the 60 s bound, never a measurement.
+    expect(plan.measured.policy_lag_origin).toBe('bound');
+    expect(plan.findings.find((f) => f.name === 'provision_stage')?.detail).not.toMatch(/lower bound/i);
+    const comment = readFileSync(join(outDir, 'comment.md'), 'utf8');
+    expect(comment).toMatch(/\| T\\_total \(measured\) +\| [\d.]+ s +\|/);
+    expect(comment).toMatch(/\| policy lag \(bound, not measured\) +\| 60 s +\|/);
+    expect(summary).toMatch(/from T_total \(measured\) [\d.]+ s, policy lag \(bound, not measured\) 60\.0 s/);
+    for (const text of [comment, summary]) expect(text).not.toContain('LOWER BOUND');
     expect(plan.inputs.qmax.run_id).toBe(result.qmax?.run_id);
     expect(plan.inputs.ttotal?.run_id).toBe(result.ttotal?.run_id);
     expect(plan.deployable.scaling_target_value).not.toBeNull();

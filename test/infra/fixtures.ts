@@ -81,6 +81,8 @@ export interface MeasuredPlanOptions {
   tTotalS?: number;
   /** A policy lag read from a deployed policy (not the 60 s bound). */
   policyLagS?: number;
+  /** The ttotal's probe never recovered: T_total ends at in_service, a lower bound. */
+  lowerBoundTtotal?: boolean;
   peakRps?: number;
   troughRps?: number;
   surgeRatio?: number;
@@ -110,6 +112,10 @@ export function kokoroMeasurements(options: MeasuredPlanOptions = {}): Measureme
   if (options.policyLagS !== undefined) {
     ttotal.policy_lag_s = options.policyLagS;
     ttotal.policy_lag_bounded = false;
+  }
+  if (options.lowerBoundTtotal) {
+    ttotal.t_total_end_stage = 'in_service';
+    ttotal.missing_stages = [...ttotal.missing_stages, 'traffic_recovered'];
   }
   return { qmax, ttotal };
 }

@@ -148,6 +148,44 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
   });
 });
 
+describe('allowLowerBound: a plan on a lower-bound T_total deploys only when named, never silently', () => {
+  const plans = () => ({ 'kokoro-82m': measuredPlan({ lowerBoundTtotal: true }) });
+
+  it('refuses synth on t_total_complete without the context key, saying how to allow it', () => {
+    const e = refusal({ 'kokoro-82m': kokoroModel() }, plans());
+    expect(failedChecks(e)).toEqual(['t_total_complete']);
+    expect(e.message).toContain('✗ t_total_complete: T_total 260.248496 s is a LOWER BOUND');
+    expect(e.message).toContain('-c scalegate:allowLowerBound=kokoro-82m');
+  });
+
+  it('with -c scalegate:allowLowerBound=<model> deploys the measured scaling and warns that T_total is a lower bound', () => {
+    const { stacks } = buildTestApp({
+      models: { 'kokoro-82m': kokoroModel() },
+      artifactsDir: artifactsDirWith(plans()),
+      context: { 'scalegate:allowLowerBound': 'kokoro-82m' },
+    });
+    const endpoint = stacks[0]?.endpoint;
+    if (!endpoint) throw new Error('no endpoint stack');
+    expect(endpoint.scaling).toBe('measured');
+    Annotations.fromStack(endpoint).hasWarning(
+      '*',
+      Match.stringLikeRegexp(
+        "scalegate:allowLowerBound=kokoro-82m: the plan's T_total 260.248496 s is only a LOWER BOUND",
+      ),
+    );
+  });
+
+  it('refuses a context key naming a model the config does not declare', () => {
+    expect(() =>
+      buildTestApp({
+        models: { 'kokoro-82m': kokoroModel() },
+        artifactsDir: artifactsDirWith(plans()),
+        context: { 'scalegate:allowLowerBound': 'kokoro' },
+      }),
+    ).toThrow(/-c scalegate:allowLowerBound=kokoro: no such model/);
+  });
+});
+
 describe('allowUnmeasured: fixed capacity for bootstrapping, never silent', () => {
   it('deploys a fixed fleet with no scaling resources and a warning annotation when the plan is missing', () => {
     const { stacks } = buildTestApp({

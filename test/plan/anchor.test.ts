@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type PlanArtifact, readArtifact } from '../../src/model/index.js';
-import { anchorQmaxFile, anchorTtotalFile, configFile, repoRoot } from '../helpers/anchor.js';
+import { ANCHOR_SHA256, anchorQmaxFile, anchorTtotalFile, configFile, repoRoot } from '../helpers/anchor.js';
 import { runCli } from '../helpers/cli.js';
-
-const sharedAnchors = join(repoRoot, '..', 'shared', 'anchor-artifacts');
 
 describe('plan from the published Kokoro-82M measurements', () => {
   let plan: PlanArtifact;
@@ -142,16 +141,20 @@ describe('plan from the published Kokoro-82M measurements', () => {
     expect(statedPlan.findings.find((f) => f.name === 'provision_stage')?.verdict).toBe('warn');
   });
 
-  it('reads the shared anchor files byte-identical to the committed copies (no silent local edits)', () => {
-    for (const file of [anchorQmaxFile, anchorTtotalFile]) {
-      const name = file.slice(file.lastIndexOf('/') + 1);
-      let shared: string;
-      try {
-        shared = readFileSync(join(sharedAnchors, name), 'utf8');
-      } catch {
-        continue; // the shared folder is beside the checkout only in the developers' workspace and CI
-      }
-      expect(readFileSync(file, 'utf8')).toBe(shared);
+  it('reads the committed anchor files byte-identical to the published ones (no silent local edits; a missing file fails)', () => {
+    const files = [anchorQmaxFile, anchorTtotalFile];
+    expect(files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort()).toEqual(
+      Object.keys(ANCHOR_SHA256).sort(),
+    );
+    for (const file of files) {
+      expect(
+        existsSync(file),
+        `${file} is missing: restore it from git (the published anchor measurement)`,
+      ).toBe(true);
+      const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+      expect(digest, `${file} differs from the published anchor file`).toBe(
+        ANCHOR_SHA256[file.slice(file.lastIndexOf('/') + 1)],
+      );
     }
   });
 
@@ -174,5 +177,41 @@ describe('plan from the published Kokoro-82M measurements', () => {
     const strip = (p: PlanArtifact) => ({ ...p, run_id: '', created_at: '' });
     expect(strip(second)).toEqual(strip(plan));
     expect(second.derived.surge_overflow_probability).toBe(plan.derived.surge_overflow_probability);
+  });
+
+  it('the committed artifacts/plan-kokoro-82m.json is what `scalegate plan` derives today from the committed anchors (never stale)', async () => {
+    const fresh = join(mkdtempSync(join(tmpdir(), 'scalegate-plan-')), 'plan.json');
+    const run = await runCli([
+      'plan',
+      '--config',
+      configFile,
+      '--model',
+      'kokoro-82m',
+      '--qmax',
+      anchorQmaxFile,
+      '--ttotal',
+      anchorTtotalFile,
+      '--out',
+      fresh,
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const committedFile = join(repoRoot, 'artifacts', 'plan-kokoro-82m.json');
+    expect(existsSync(committedFile), `${committedFile} is missing`).toBe(true);
+    // Run id, time, the tool's version and where the inputs were read from may differ; nothing else.
+    const strip = (p: PlanArtifact) => ({
+      ...p,
+      run_id: '',
+      created_at: '',
+      provenance: { ...p.provenance, tool: '' },
+      inputs: {
+        ...p.inputs,
+        qmax: { ...p.inputs.qmax, file: '' },
+        ttotal: p.inputs.ttotal ? { ...p.inputs.ttotal, file: '' } : null,
+      },
+    });
+    expect(
+      strip(readArtifact('plan', committedFile)),
+      'artifacts/plan-kokoro-82m.json is stale: regenerate it with `npx tsx src/cli.ts plan --model kokoro-82m --qmax artifacts/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json --ttotal artifacts/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json`',
+    ).toEqual(strip(readArtifact('plan', fresh)));
   });
 });

@@ -39,6 +39,47 @@ function facts(overrides: Partial<FindingFacts>): FindingFacts {
 
 const finding = (f: FindingFacts, name: string) => evaluateFindings(f).find((x) => x.name === name);
 
+describe('measurement_trust', () => {
+  it('over http says the instance count was not observed (a constant count would be fabricated), also for older artifacts that recorded [1]', () => {
+    for (const counts of [[], [1]]) {
+      const qmax = { ...anchor, transport: 'http' as const, frozen: false, instance_counts_observed: counts };
+      const f = finding(facts({ qmax }), 'measurement_trust');
+      expect(f?.verdict).toBe('warn');
+      expect(f?.detail).toContain('instance count not observed');
+      expect(f?.detail).not.toContain('one instance count seen');
+    }
+  });
+
+  it('through an endpoint whose every capacity check failed says not observed, never "one instance count seen"', () => {
+    const f = finding(facts({ qmax: { ...anchor, instance_counts_observed: [] } }), 'measurement_trust');
+    expect(f?.verdict).toBe('warn');
+    expect(f?.detail).toBe('instance count not observed (every capacity check failed)');
+  });
+
+  it('flags S_mean/S_p95 taken from a queueing rung because concurrency 1 was unusable', () => {
+    const qmax = {
+      ...anchor,
+      service_time_basis: {
+        concurrency: 5,
+        usable: true,
+        fallback: true,
+        reason: 'concurrency 1 was unusable: saturated (2 requests rejected)',
+      },
+    };
+    const f = finding(facts({ qmax }), 'measurement_trust');
+    expect(f?.verdict).toBe('warn');
+    expect(f?.detail).toBe(
+      'S_mean/S_p95 come from concurrency 5, not an uncontended rung at 1 (concurrency 1 was unusable: saturated (2 requests rejected)): they may include queueing',
+    );
+    expect(f?.fix).toContain('concurrency-1 rung is usable');
+    const atOne = {
+      ...anchor,
+      service_time_basis: { concurrency: 1, usable: true, fallback: false, reason: null },
+    };
+    expect(finding(facts({ qmax: atOne }), 'measurement_trust')?.verdict).toBe('ok');
+  });
+});
+
 describe('queue_depth', () => {
   it('warns when the search did not reach its resolution, naming the breach and the undecided rungs', () => {
     const qmax = {
@@ -90,6 +131,36 @@ describe('surge_survival attributes the overflow honestly', () => {
     );
     expect(f?.detail).toContain('the surge is the cause');
     expect(f?.fix).toContain('this plan survives surges up to 1.25x');
+  });
+
+  it('over a lower-bound T_plan never says ok: the probability is "at least" and survival is not shown', () => {
+    const parallel = [
+      { concurrency: 1, rps: 10 },
+      { concurrency: 50, rps: 500 },
+    ];
+    const surge = analyzeSurge({
+      curve: parallel,
+      targetConcurrency: 20,
+      queueLimit: 40,
+      surgeRatio: 1.1,
+      horizonS: 1,
+    });
+    expect(surge.cause).toBe('none');
+    const ok = finding(
+      facts({ surge: { ...surge, peakRps: null }, surgeRatio: 1.1, tPlanS: 1 }),
+      'surge_survival',
+    );
+    expect(ok?.verdict).toBe('ok');
+    const bounded = finding(
+      facts({ surge: { ...surge, peakRps: null }, surgeRatio: 1.1, tPlanS: 1, tTotalLowerBound: true }),
+      'surge_survival',
+    );
+    expect(bounded?.verdict).toBe('warn');
+    expect(bounded?.detail).toMatch(
+      /within T_plan 1\.0 s \(from a LOWER-BOUND T_total: the real T_plan is longer\) with probability at least/,
+    );
+    expect(bounded?.detail).toContain('survival over the real T_plan is not shown');
+    expect(bounded?.fix).toContain('scalegate ttotal --model kokoro-82m');
   });
 
   it('says "at least" when the computation budget ran out (a lower bound is never shown as exact)', () => {

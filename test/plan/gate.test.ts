@@ -198,6 +198,47 @@ describe('evaluateGate', () => {
   });
 });
 
+describe('a plan built on a lower-bound T_total', () => {
+  const lowerBound = () => measuredPlan({ lowerBoundTtotal: true });
+
+  it('is refused on t_total_complete alone, naming the lower bound and both ways to allow it', () => {
+    const i = withPlan(lowerBound());
+    expect(failed(i)).toEqual(['t_total_complete']);
+    const c = check(i, 't_total_complete');
+    expect(c?.detail).toContain('T_total 260.248496 s is a LOWER BOUND');
+    expect(c?.detail).toContain('can only be too low');
+    expect(c?.fix).toContain('scalegate ttotal --model kokoro-82m');
+    expect(c?.fix).toContain('--ttotal <new ttotal artifact>');
+    expect(c?.fix).toContain('-c scalegate:allowLowerBound=kokoro-82m');
+    expect(gateFailureMessage('kokoro-82m', 'p.json', evaluateGate(i))).toContain('✗ t_total_complete');
+  });
+
+  it('passes when explicitly allowed, and the check still says it is a lower bound', () => {
+    const result = evaluateGate(input({ plan: lowerBound(), allowLowerBound: true }));
+    expect(result.passed).toBe(true);
+    const c = result.checks.find((x) => x.check === 't_total_complete');
+    expect(c?.detail).toMatch(/LOWER BOUND.*deployed anyway: a lower bound was explicitly allowed/);
+  });
+
+  it('cannot hide its lower bound: a plan file relabelled measured is judged on the re-derived lower-bound plan', () => {
+    const plan = lowerBound();
+    const relabelled = structuredClone(plan);
+    relabelled.measured.t_total_origin = 'measured';
+    const i: GateInput = { ...input(), plan: relabelled, measurements: measurementsFor(plan) };
+    expect(failed(i)).toEqual(['rederived', 't_total_complete']);
+    expect(check(i, 'rederived')?.detail).toContain(
+      'measured.t_total_origin measured (plan) vs lower-bound (re-derived)',
+    );
+  });
+
+  it('a complete T_total passes the check as measured', () => {
+    expect(check(input(), 't_total_complete')).toMatchObject({
+      ok: true,
+      detail: 'T_total 260.248496 s (measured)',
+    });
+  });
+});
+
 describe('the gate derives the plan again from its own measurements', () => {
   it('refuses the forged plan (max 1, target 5000, queue 100000), naming each value that differs', () => {
     const forged = kokoroPlan({

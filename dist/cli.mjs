@@ -73365,6 +73365,18 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+    /** The rung S_mean/S_p95 come from; absent in older artifacts. */
+    service_time_basis: object({
+        concurrency: schemas_number().int().positive(),
+        /** false: no usable rung had latencies, so an unusable one was taken. */
+        usable: schemas_boolean(),
+        /** true: not a usable rung at concurrency 1 (not the uncontended service time). */
+        fallback: schemas_boolean(),
+        /** Why concurrency 1 was not used; null when it was. */
+        reason: safeString.nullable(),
+    })
+        .nullable()
+        .optional(),
 });
 const ttotalStageNames = [
     'load_applied',
@@ -73538,9 +73550,15 @@ const planArtifactSchema = object({
         s_p95_s: seconds('s_p95_s'),
         ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
         t_total_s: seconds('t_total_s').positive(),
-        t_total_origin: schemas_enum(['measured', 'stated']),
+        /** `lower-bound`: the ttotal ended at in_service (traffic never recovered); older plans said `measured`. */
+        t_total_origin: schemas_enum(['measured', 'stated', 'lower-bound']),
         policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
+        /**
+         * `computed` from the deployed alarms (publication delay assumed), the 60 s `bound`, or
+         * `measured` by a surge drill. Absent in older plans (then: bound when policy_lag_bounded, else computed).
+         */
+        policy_lag_origin: schemas_enum(['measured', 'computed', 'bound']).optional(),
         cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
         cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
     }),
@@ -74894,6 +74912,9 @@ function cdkInvocations(input) {
     if (!calibration && (action === 'destroy' || input.allowUnmeasured)) {
         context.push('-c', `scalegate:allowUnmeasured=${modelName}`);
     }
+    if (!calibration && action === 'deploy' && input.allowLowerBound) {
+        context.push('-c', `scalegate:allowLowerBound=${modelName}`);
+    }
     const synth = { command, cwd, args: ['synth', '--quiet', '--output', assembly, ...context] };
     const perStack = stacksFor(action, modelName, calibration).map((stack) => action === 'deploy'
         ? {
@@ -75084,6 +75105,7 @@ const DEPLOY_ONLY_OPTIONS = {
     allowUnmeasured: flag('allow-unmeasured', 'when the gate refuses, deploy fixed capacity with no scaling (bootstrap; warns)'),
     // `--with-plan` alone (commander gives `true`) means the default plan file.
     withPlan: parsed('with-plan', '[file]', (raw) => raw, "with --calibration: deploy the calibration endpoint with this plan's policy (autoscaling, alarms, MAX_QUEUE_DEPTH, fleet), as production would get it, to validate and drill it there", { defaultText: 'artifacts/plan-<model>.json' }),
+    allowLowerBound: flag('allow-lower-bound', 'let the gate pass a plan whose T_total is only a lower bound (-c scalegate:allowLowerBound=<model>; warns)'),
     requireApproval: choice('require-approval', '<level>', ['never', 'any-change', 'broadening'], 'passed to cdk deploy', {
         default: 'never',
     }),
@@ -77852,6 +77874,11 @@ function analyzeSurge(input) {
 }
 
 ;// CONCATENATED MODULE: ./src/plan/findings.ts
+/**
+ * The twelve findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
+ * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
+ */
+
 
 const FINDING_NAMES = (/* unused pure expression or super */ null && ([
     'measurement_trust',
@@ -77875,8 +77902,11 @@ const NAIVE_FLEET_FACTOR = 2;
 const fmt = (value, digits = 1) => value.toFixed(digits);
 const pct = (value) => `${(value * 100).toFixed(1)} %`;
 function measurementTrust(f) {
-    const counts = [...new Set(f.qmax.instance_counts_observed)];
-    if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
+    // A container measured directly (http) has no endpoint: its instance count is never observed
+    // (older artifacts recorded a constant 1 for it).
+    const direct = !isSageMakerTransport(f.qmax.transport);
+    const counts = direct ? [] : [...new Set(f.qmax.instance_counts_observed)];
+    if (counts.length > 1 || (counts.length === 1 && counts[0] !== 1)) {
         return {
             name: 'measurement_trust',
             verdict: 'stop',
@@ -77885,16 +77915,28 @@ function measurementTrust(f) {
         };
     }
     const doubts = [];
-    if (!f.qmax.frozen)
-        doubts.push('scaling was not frozen');
+    if (direct) {
+        doubts.push('a container measured directly over http: instance count not observed, no endpoint scaling to freeze');
+    }
+    else {
+        if (counts.length === 0)
+            doubts.push('instance count not observed (every capacity check failed)');
+        if (!f.qmax.frozen)
+            doubts.push('scaling was not frozen');
+    }
     if (!f.qmax.unbounded_queue)
         doubts.push('the container queue was bounded, so rejections may have capped latency');
+    const basis = f.qmax.service_time_basis;
+    if (basis?.fallback) {
+        doubts.push(`S_mean/S_p95 come from concurrency ${basis.concurrency}, not an uncontended rung at 1 (${basis.reason})` +
+            (basis.usable ? ': they may include queueing' : ', and that rung is unusable'));
+    }
     if (doubts.length > 0) {
         return {
             name: 'measurement_trust',
             verdict: 'warn',
             detail: doubts.join('; '),
-            fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue`,
+            fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue${basis?.fallback ? ', with a ladder whose concurrency-1 rung is usable' : ''}`,
         };
     }
     return {
@@ -78028,13 +78070,14 @@ function surgeSurvival(f) {
             fix: null,
         };
     }
-    const prob = (r) => `${r.exact ? '' : 'at least '}${pct(r.probability)}`;
+    // P(overflow within T) only grows with T: over a lower-bound T_plan it is a lower bound too.
+    const prob = (r) => `${r.exact && !f.tTotalLowerBound ? '' : 'at least '}${pct(r.probability)}`;
     const start = `${a.start} in flight (C_scale_max ${fmt(f.scaleOutConcurrency)} rounded)`;
     const fluid = a.fluidOverflowS === null
         ? `the fluid queue from ${start} never reaches Q_max`
         : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${fmt(a.fluidOverflowS)} s`;
     const how = a.exact ? 'exact first-passage probabilities' : 'bounds: the computation budget ran out';
-    const within = `within T_plan ${fmt(f.tPlanS)} s`;
+    const within = `within T_plan ${fmt(f.tPlanS)} s${f.tTotalLowerBound ? ' (from a LOWER-BOUND T_total: the real T_plan is longer)' : ''}`;
     if (a.cause === 'no-headroom') {
         const share = a.headroomUtilization ?? 0;
         const rps = share * a.capacityRps;
@@ -78065,6 +78108,14 @@ function surgeSurvival(f) {
             fix: survivable > 1
                 ? `this plan survives surges up to ${(Math.floor(survivable * 100) / 100).toFixed(2)}x ${within}: shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks to promise ${f.surgeRatio}x, or promise at most that`
                 : 'shorten T_total (smaller image, pre-cached weights) or pre-scale before known peaks: no surge above 1x fits within T_plan',
+        };
+    }
+    if (f.tTotalLowerBound) {
+        return {
+            name: 'surge_survival',
+            verdict: 'warn',
+            detail: `${detail}: survival over the real T_plan is not shown`,
+            fix: `measure T_total to the end (traffic recovered): \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\`, then re-plan`,
         };
     }
     return { name: 'surge_survival', verdict: 'ok', detail, fix: null };
@@ -78147,8 +78198,8 @@ function provisionStage(f) {
         return {
             name: 'provision_stage',
             verdict: 'warn',
-            detail: `T_total ${fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
-            fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
+            detail: `T_total ${fmt(f.tTotalS)} s is a LOWER BOUND: the instance came into service but the probe never recovered, so the clock stopped at in_service; T_plan, the cooldowns and the surge probability use it as if complete and can only be too low${dominant}`,
+            fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering); until then the gate refuses this plan unless --allow-lower-bound`,
         };
     }
     return {
@@ -78379,6 +78430,8 @@ function derivePlanValues(request) {
         throw new UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
     }
     const tTotalS = ttotal ? ttotal.t_total_s : request.tTotalStatedS;
+    // A T_total that ends at in_service is carried as a lower bound into every output (and the gate).
+    const tTotalLowerBound = isLowerBound(ttotal);
     const policyLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
     const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
     const tPlanS = planningHorizonS(tTotalS, policyLagS);
@@ -78428,7 +78481,7 @@ function derivePlanValues(request) {
         instanceHourlyUsd: choices.instanceHourlyUsd,
         tTotalOrigin: ttotal ? 'measured' : 'stated',
         tTotalS,
-        tTotalLowerBound: isLowerBound(ttotal),
+        tTotalLowerBound,
         dominantStage: ttotal?.dominant_stage ?? null,
         instanceQuota: choices.instanceQuota,
     });
@@ -78469,9 +78522,11 @@ function derivePlanValues(request) {
             s_p95_s: qmax.s_p95_s,
             ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
             t_total_s: tTotalS,
-            t_total_origin: ttotal ? 'measured' : 'stated',
+            t_total_origin: ttotal ? (tTotalLowerBound ? 'lower-bound' : 'measured') : 'stated',
             policy_lag_s: policyLagS,
             policy_lag_bounded: policyLagBounded,
+            // Read from the deployed alarms plus an assumed publication delay: computed, not measured.
+            policy_lag_origin: policyLagBounded ? 'bound' : 'computed',
             cw_ratio: ratio ? round(ratio.ratio, 6) : null,
             cw_ratio_rung: ratio?.concurrency ?? null,
         },
@@ -78535,6 +78590,7 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'measurements',
     'rederived',
     'verdict',
+    't_total_complete',
     'deployable_threshold',
     'instance_type',
     'image_digest',
@@ -78543,6 +78599,8 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'validated',
     'drilled',
 ]));
+/** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
+const ALLOW_LOWER_BOUND_HINT = (modelName) => `\`scalegate gate --allow-lower-bound\` (action input allow-lower-bound: true; at synth -c scalegate:allowLowerBound=${modelName})`;
 const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
 /** How a model gets a plan measured on exactly what is being deployed. */
 function measureFix(modelName, model, deployImageDigest) {
@@ -78602,6 +78660,7 @@ function evaluateGate(input) {
     else {
         checks.push(pass('verdict', judged.verdict === 'warn' ? `warn (${judged.warn_count} warnings)` : judged.verdict));
     }
+    checks.push(tTotalComplete(modelName, judged, input.allowLowerBound === true));
     const d = judged.deployable;
     if (d.scaling_target_value === null || d.scale_in_threshold === null) {
         checks.push(fail('deployable_threshold', 'the plan has no CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured, so the concurrency target cannot be stated in CloudWatch units)', `re-measure with the CloudWatch join (sagemaker transport, without --no-cloudwatch): ${measure}`));
@@ -78722,6 +78781,21 @@ function proofChecks(input, plan, judged, proofs) {
     }
     return checks;
 }
+/**
+ * A plan built on a lower-bound T_total (the ttotal's probe never recovered) sizes its cooldowns
+ * and surge horizon on a figure that can only be too short: refused unless explicitly allowed,
+ * and said either way.
+ */
+function tTotalComplete(modelName, plan, allowed) {
+    const m = plan.measured;
+    if (m.t_total_origin !== 'lower-bound') {
+        return pass('t_total_complete', `T_total ${m.t_total_s} s (${m.t_total_origin})`);
+    }
+    const what = `T_total ${m.t_total_s} s is a LOWER BOUND (the ttotal run ${plan.inputs.ttotal?.run_id ?? '?'} never saw traffic recover; the clock stopped at in_service): the cooldowns and the surge probability derived from it can only be too low`;
+    if (allowed)
+        return pass('t_total_complete', `${what}; deployed anyway: a lower bound was explicitly allowed`);
+    return fail('t_total_complete', what, `measure T_total to the end: \`scalegate ttotal --model ${modelName} --qmax ${plan.inputs.qmax.file}\` (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`);
+}
 const shown = (value) => value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 /** Every value of the plan as written that its measurements do not give, `name written vs derived`. */
 function planDifferences(written, derived) {
@@ -78735,6 +78809,7 @@ function planDifferences(written, derived) {
     }
     note('verdict', written.verdict, derived.verdict);
     note('region_source', written.region_source, derived.region_source);
+    note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
     note('warn_count', written.warn_count, derived.warn_count);
     for (const key of ['instance_type', 'image_digest', 'container_env', 'region']) {
         note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
@@ -78869,6 +78944,7 @@ async function runGate(input, deps = {}) {
         deployRegion: region,
         // A release needs the plan's proofs: its clean validate (and passing drill, with require_drill).
         proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
+        allowLowerBound: input.allowLowerBound === true,
     });
     const report = {
         kind: 'gate',
@@ -78898,6 +78974,7 @@ const GATE_OPTIONS = {
     region: spec_text('region', '<region>', 'region being deployed to', {
         defaultText: "the model's region, as the CDK stacks use",
     }),
+    allowLowerBound: flag('allow-lower-bound', "pass a plan whose T_total is only a lower bound (the ttotal probe never recovered): its cooldowns and surge probability can only be too low; the gate's report says so"),
 };
 
 ;// CONCATENATED MODULE: ./src/cli/gate.ts
@@ -78910,7 +78987,7 @@ function registerGate(program) {
     const command = program
         .command('gate')
         .summary('may the measured, proven plan be deployed onto this image, instance type and region? (never touches AWS)')
-        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, its verdict is not stop, it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. A release also needs the plan proven: a committed clean validate of that very plan (validate-<model>.json naming its run id and fingerprint, from the calibration endpoint deployed with `scalegate deploy <model> --calibration --with-plan`) and, for a model with require_drill, a passing drill of it; each missing proof is refused with the commands that produce it. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
+        .description('The measured-plan gate, the same checks `cdk synth` runs: the plan exists and is valid, it follows from its own measurements, its verdict is not stop, its T_total is not only a lower bound (unless --allow-lower-bound), it has a deployable CloudWatch threshold, and its fingerprint matches the configured instance type, container environment, region and the image being deployed (container_dir: its CDK asset hash; image_uri: its pinned digest). A plan measured on the local SageMaker never passes for a real region. A release also needs the plan proven: a committed clean validate of that very plan (validate-<model>.json naming its run id and fingerprint, from the calibration endpoint deployed with `scalegate deploy <model> --calibration --with-plan`) and, for a model with require_drill, a passing drill of it; each missing proof is refused with the commands that produce it. Exit codes: 0 passes, 1 refused (each failed check with its fix), 2 usage error.');
     addOptions(command, GATE_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {
@@ -83861,7 +83938,48 @@ async function startLocalSageMaker(options = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/labels.ts
+/** The provenance of T_total in words, after the name: `T_total (…)`. */
+const T_TOTAL_PROVENANCE = {
+    measured: 'measured',
+    stated: 'STATED, not measured',
+    'lower-bound': 'LOWER BOUND: traffic never recovered, the clock stopped at in_service',
+};
+const tTotalLabel = (origin) => `T_total (${T_TOTAL_PROVENANCE[origin]})`;
+/** A T_total value with its bound: `≥ 260.2 s` for a lower bound. */
+const tTotalValue = (origin, text) => origin === 'lower-bound' ? `≥ ${text}` : text;
+/** Plans written before `policy_lag_origin` existed: a deployed policy's lag was computed, never measured. */
+const policyLagOriginOf = (m) => m.policy_lag_origin ?? (m.policy_lag_bounded ? 'bound' : 'computed');
+const POLICY_LAG_PROVENANCE = {
+    measured: 'measured',
+    computed: 'from the deployed alarms, publication delay assumed',
+    bound: 'bound, not measured',
+};
+const policyLagLabel = (origin) => `policy lag (${POLICY_LAG_PROVENANCE[origin]})`;
+/** A ttotal artifact reads its lag from the deployed alarms, or states the 60 s bound. */
+const ttotalPolicyLagOrigin = (t) => t.policy_lag_bounded ? 'bound' : 'computed';
+/**
+ * The level of a rung's p95 interval, as a label: `97.5 %`, or, for artifacts from before the
+ * batch decision (order statistics that assume independent samples), `95 %, iid`.
+ */
+function ciLevelLabel(step) {
+    if (step.ci_level !== null && step.ci_level !== undefined) {
+        return `${Number((step.ci_level * 100).toFixed(2))} %`;
+    }
+    return step.decision_method ? 'level not recorded' : '95 %, iid';
+}
+/** The service-time basis of a qmax artifact, when it is not an uncontended rung at concurrency 1. */
+function serviceTimeNote(q) {
+    const b = q.service_time_basis;
+    if (!b?.fallback)
+        return null;
+    return b.usable
+        ? `from concurrency ${b.concurrency}, not 1 (${b.reason}): it may include queueing`
+        : `from concurrency ${b.concurrency}, an UNUSABLE rung (${b.reason})`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/chart-svg.ts
+
 /**
  * One point per concurrency, from the first ladder run that measured it (later runs repeat the
  * ladder; the plan's repeatability finding compares them). Rungs without a p95 are left out.
@@ -83878,6 +83996,7 @@ function ttfabCurve(qmax) {
             concurrency: s.concurrency,
             p95Ms: s.ttfab_p95_ms,
             ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
+            ciLevel: ciLevelLabel(s),
             meetsSlo: s.meets_slo,
             usable: s.usable,
             run: s.run_index,
@@ -83961,7 +84080,7 @@ function renderTtfabChartSvg(qmax, options = {}) {
     parts.push('<g class="points">');
     for (const p of points) {
         const color = p.meetsSlo ? '#1f77b4' : '#d62728';
-        parts.push(`<circle cx="${chart_svg_fmt(x(p.concurrency))}" cy="${chart_svg_fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${chart_svg_fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${chart_svg_fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${chart_svg_fmt(p.ci.low)}-${chart_svg_fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
+        parts.push(`<circle cx="${chart_svg_fmt(x(p.concurrency))}" cy="${chart_svg_fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${chart_svg_fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${chart_svg_fmt(p.p95Ms)} ms${p.ci ? ` (${p.ciLevel} CI ${chart_svg_fmt(p.ci.low)}-${chart_svg_fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
     }
     parts.push('</g>');
     parts.push('</svg>');
@@ -84098,6 +84217,7 @@ function renderTtfabMermaid(qmax) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/plan-text.ts
+
 const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
 function table(rows, indent = '  ') {
     const width = Math.max(...rows.map(([label]) => label.length));
@@ -84120,14 +84240,26 @@ function regionText(plan) {
 function verdictLine(plan) {
     return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
 }
+/** The surge probability beside its no-surge baseline; "at least" when either is only a lower bound. */
+function surgeText(plan) {
+    const d = plan.derived;
+    if (d.surge_overflow_probability === null)
+        return 'n/a';
+    const atLeast = d.surge_method === 'uniformization-lower-bound' || plan.measured.t_total_origin === 'lower-bound'
+        ? 'at least '
+        : '';
+    const pct = (p) => `${atLeast}${(p * 100).toFixed(1)} %`;
+    const baseline = d.surge_baseline_overflow_probability == null
+        ? ''
+        : `; no surge (k = 1): ${pct(d.surge_baseline_overflow_probability)}`;
+    const fluid = d.surge_fluid_overflow_s === null ? '' : `; fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill`;
+    return `${pct(d.surge_overflow_probability)} with a ${plan.chosen.surge_ratio}x surge${baseline}${fluid}`;
+}
 function renderPlanReport(plan, writtenTo) {
     const { measured: m, chosen: c, derived: d, deployable: x } = plan;
-    const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-    const lagLabel = m.policy_lag_bounded
-        ? 'policy lag (bound, not measured)'
-        : 'policy lag (from deployed alarms)';
+    const lowerBound = m.t_total_origin === 'lower-bound';
     const lines = [];
-    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
+    lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}${lowerBound ? ` (T_total is a LOWER BOUND: ${n(m.t_total_s, 1)} s or more)` : ''}`);
     lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
     lines.push(plan.inputs.ttotal
         ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
@@ -84140,8 +84272,8 @@ function renderPlanReport(plan, writtenTo) {
         ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
         ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-        [tTotalLabel, `${n(m.t_total_s, 2)} s`],
-        [lagLabel, `${n(m.policy_lag_s, 1)} s`],
+        [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)],
+        [policyLagLabel(policyLagOriginOf(m)), `${n(m.policy_lag_s, 1)} s`],
         [
             'CloudWatch/client ratio R',
             m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -84160,7 +84292,12 @@ function renderPlanReport(plan, writtenTo) {
     ]));
     lines.push('', 'derived');
     lines.push(table([
-        ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
+        [
+            'T_plan = T_total + lag',
+            lowerBound
+                ? `≥ ${n(d.t_plan_s, 2)} s (lower bound: from a LOWER-BOUND T_total)`
+                : `${n(d.t_plan_s, 2)} s`,
+        ],
         ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
         ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
         ['W_max = SLO - S_p95', `${n(d.w_max_s)} s`],
@@ -84176,15 +84313,7 @@ function renderPlanReport(plan, writtenTo) {
                 ? 'n/a'
                 : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
         ],
-        [
-            'surge overflow within T_plan',
-            d.surge_overflow_probability === null
-                ? 'n/a'
-                : `${(d.surge_overflow_probability * 100).toFixed(1)} %` +
-                    (d.surge_fluid_overflow_s === null
-                        ? ''
-                        : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
-        ],
+        ['surge overflow within T_plan', surgeText(plan)],
     ]));
     lines.push('', 'findings');
     for (const finding of plan.findings) {
@@ -84215,6 +84344,14 @@ function renderPlanReport(plan, writtenTo) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+/**
+ * The Markdown report of one scalegate step: the PR comment body and the job summary. Pure:
+ * artifacts in, Markdown out. Every string that comes from an artifact or a file name goes
+ * through escape-md (artifacts are files anyone can edit in a pull request); numbers are
+ * formatted here.
+ */
+
+
 
 
 
@@ -84269,7 +84406,7 @@ function headline(input) {
     switch (input.command) {
         case 'plan':
             if (input.plan)
-                return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**`);
+                return prefix(input.plan.artifact.verdict, `**${planVerdictText(input.plan.artifact)}**${lowerBoundNote(input.plan.artifact)}`);
             break;
         case 'qmax':
             if (input.qmax) {
@@ -84283,7 +84420,9 @@ function headline(input) {
         case 'ttotal':
             if (input.ttotal) {
                 const t = input.ttotal.artifact;
-                return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**T_total = ${markdown_fmt(t.t_total_s, 1)} s**`);
+                return prefix(input.exitCode === 0 ? 'ok' : 'stop', isLowerBound(t)
+                    ? `**T_total ≥ ${markdown_fmt(t.t_total_s, 1)} s** (LOWER BOUND: traffic never recovered)`
+                    : `**T_total = ${markdown_fmt(t.t_total_s, 1)} s**`);
             }
             break;
         case 'drift':
@@ -84303,10 +84442,14 @@ function headline(input) {
     }
     // A step that is not one command (a whole rehearsal) is judged by its plan when it has one.
     if (input.plan)
-        return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**`);
+        return prefix(input.plan.artifact.verdict, `plan **${planVerdictText(input.plan.artifact)}**${lowerBoundNote(input.plan.artifact)}`);
     const verdict = input.exitCode === 0 ? 'ok' : 'stop';
     return prefix(verdict, input.exitCode === 0 ? '**done**' : `**failed (exit ${input.exitCode})**`);
 }
+/** The headline's warning for a plan built on a lower-bound T_total. */
+const lowerBoundNote = (plan) => plan.measured.t_total_origin === 'lower-bound'
+    ? ` · T_total **LOWER BOUND** (≥ ${markdown_fmt(plan.measured.t_total_s, 1)} s)`
+    : '';
 // ---------------------------------------------------------------------------------------------
 // Sections
 function planSummary(plan) {
@@ -84317,7 +84460,7 @@ function planSummary(plan) {
             : `scale out at **${markdown_threshold(d.scaling_target_value)}**, scale in at **${markdown_threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
         `**${d.min_instances}–${d.max_instances}** instances`,
         `queue depth **${d.queue_max_depth}**`,
-        `Q_max **${plan.measured.q_max}**, T_total **${markdown_fmt(plan.measured.t_total_s, 1)} s** (${plan.measured.t_total_origin})`,
+        `Q_max **${plan.measured.q_max}**, T_total **${tTotalValue(plan.measured.t_total_origin, `${markdown_fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
     ];
     return `${parts.join(' · ')}.`;
 }
@@ -84326,7 +84469,11 @@ function planChanges(base, head) {
     const rows = [
         ['verdict', planVerdictText(base), planVerdictText(head)],
         ['Q_max', `${base.measured.q_max}`, `${head.measured.q_max}`],
-        ['T_total (s)', markdown_fmt(base.measured.t_total_s, 1), markdown_fmt(head.measured.t_total_s, 1)],
+        [
+            'T_total (s)',
+            tTotalValue(base.measured.t_total_origin, markdown_fmt(base.measured.t_total_s, 1)),
+            tTotalValue(head.measured.t_total_origin, markdown_fmt(head.measured.t_total_s, 1)),
+        ],
         [
             'target',
             markdown_threshold(base.deployable.scaling_target_value),
@@ -84459,11 +84606,8 @@ function planInputsSection(plan) {
             ['region', regionText(plan)],
             ['S_mean / S_p95', `${markdown_fmt(m.s_mean_s, 4)} s / ${markdown_fmt(m.s_p95_s, 4)} s`],
             ['TTFAB p95 at concurrency 1', `${markdown_fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
-            [`T_total (${m.t_total_origin})`, `${markdown_fmt(m.t_total_s, 2)} s`],
-            [
-                m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
-                `${markdown_fmt(m.policy_lag_s, 1)} s`,
-            ],
+            [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${markdown_fmt(m.t_total_s, 2)} s`)],
+            [policyLagLabel(policyLagOriginOf(m)), `${markdown_fmt(m.policy_lag_s, 1)} s`],
             [
                 'CloudWatch/client ratio R',
                 m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -84490,6 +84634,7 @@ function qmaxInputSection(q) {
         ]),
         '',
         `SLO ${markdown_fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${markdown_fmt(a.s_mean_s, 4)} s · S_p95 ${markdown_fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
+        ...(serviceTimeNote(a) ? ['', `> ⚠️ S_mean/S_p95 ${escapeMarkdown(serviceTimeNote(a))}`] : []),
     ];
 }
 function chartSection(qmax) {
@@ -84506,11 +84651,12 @@ function chartSection(qmax) {
 }
 function ttotalSection(t) {
     const a = t.artifact;
+    const lowerBound = isLowerBound(a);
     const out = [
         '### T_total stages',
         '',
-        `T_total **${markdown_fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
-            ` · policy lag ${markdown_fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+        `T_total **${lowerBound ? '≥ ' : ''}${markdown_fmt(a.t_total_s, 1)} s**${lowerBound ? ' (**LOWER BOUND**: traffic never recovered, the clock stopped at `in_service`)' : ''} (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
+            ` · ${policyLagLabel(ttotalPolicyLagOrigin(a))} ${markdown_fmt(a.policy_lag_s, 1)} s` +
             (t.file ? ` · ${codeSpan(t.file)}` : ''),
         '',
     ];
@@ -84700,6 +84846,7 @@ function renderCompactComment(input, stamp) {
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
 
 
+
 const rehearse_text_ms = (value) => (value == null ? 'n/a' : `${Math.round(value)} ms`);
 const s = (value) => `${value.toFixed(1)} s`;
 function renderRehearsalSummary(r) {
@@ -84714,7 +84861,7 @@ function renderRehearsalSummary(r) {
         const atQmax = q.steps.filter((step) => step.concurrency === q.q_max && step.verdict === 'pass').at(-1);
         const above = q.steps.filter((step) => step.concurrency === q.q_max_upper_bound).at(-1);
         const ci = atQmax?.ttfab_p95_ci_ms
-            ? ` (95 % CI ${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.low)}-${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.high)})`
+            ? ` (${ciLevelLabel(atQmax)} CI ${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.low)}-${rehearse_text_ms(atQmax.ttfab_p95_ci_ms.high)})`
             : '';
         const bracket = q.q_max_bracketed
             ? `bracketed: p95 ${rehearse_text_ms(atQmax?.ttfab_p95_ms)}${ci} at ${q.q_max} passes, ${rehearse_text_ms(above?.ttfab_p95_ms)} at ${q.q_max_upper_bound} fails`
@@ -84727,15 +84874,18 @@ function renderRehearsalSummary(r) {
         const dominant = t.dominant_stage
             ? `, dominant stage ${t.dominant_stage.from} -> ${t.dominant_stage.to} ${s(t.dominant_stage.seconds)}`
             : '';
+        // The cause of a probe that never recovers is not diagnosed here: say what was seen, no more.
         const bound = isLowerBound(t)
-            ? " (LOWER BOUND: in service, but the probe p95 never fell to the target while both instances shared this machine's cores)"
+            ? ' (LOWER BOUND: the instance came into service, but the probe p95 never fell to the target)'
             : '';
-        lines.push(`  ttotal    T_total ${s(t.t_total_s)}${bound}${dominant}`);
+        lines.push(`  ttotal    T_total ${bound ? '≥ ' : ''}${s(t.t_total_s)}${bound}${dominant}`);
     }
     if (r.plan) {
         const p = r.plan;
         const x = p.deployable;
         lines.push(`  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'}, scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`);
+        const m = p.measured;
+        lines.push(`            from ${tTotalLabel(m.t_total_origin)} ${tTotalValue(m.t_total_origin, s(m.t_total_s))}, ${policyLagLabel(policyLagOriginOf(m))} ${s(m.policy_lag_s)}`);
         for (const finding of p.findings.filter((f) => f.verdict === 'warn' || f.verdict === 'stop')) {
             lines.push(`            ${finding.verdict.toUpperCase()} ${finding.name}: ${finding.detail}`);
         }
@@ -85002,6 +85152,7 @@ async function runLocalApply(input, deps) {
 
 
 
+
 function chooseLoad(input, which) {
     const rps = which === 'peak' ? input.peakRps : input.troughRps;
     const streams = which === 'peak' ? input.peakStreams : input.troughStreams;
@@ -85036,6 +85187,9 @@ function runPlan(input, deps = {}) {
     const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
     const qmax = readArtifact('qmax', input.qmaxFile);
     const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
+    if (ttotal && isLowerBound(ttotal) && input.allowLowerBound !== true) {
+        throw usage `${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
+    }
     const plan = derivePlan({
         modelName: input.modelName,
         qmax,
@@ -85085,12 +85239,26 @@ const CW_PERIOD_S = 10;
 const qmax_round3 = (v) => Math.round(v * 1000) / 1000;
 const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
 /**
- * The client limited the load: it could not keep N outstanding (rejections return at once, so a
- * saturated rung's shortfall is the server's doing) or its event loop was busy nearly all the time.
+ * A client whose event loop ran later than this share of the SLO (p99 of its timer delay) stamps
+ * audio too late to judge the SLO: a starved client (a shared machine) could turn a pass into a
+ * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
  */
-function isClientBound(o) {
+const LATE_CLIENT_SLO_SHARE = 0.25;
+/** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
+const isLateClient = (loopDelayP99Ms, sloMs) => sloMs !== null &&
+    loopDelayP99Ms !== null &&
+    loopDelayP99Ms !== undefined &&
+    loopDelayP99Ms > sloMs * LATE_CLIENT_SLO_SHARE;
+/**
+ * The client limited the load or could not time it: it could not keep N outstanding (rejections
+ * return at once, so a saturated rung's shortfall is the server's doing), its event loop was busy
+ * nearly all the time, or (given the SLO) its event loop ran late against the SLO (starved).
+ */
+function isClientBound(o, sloMs = null) {
     const saturated = o.rejected > 0;
-    return ((o.inFlight.shortfall > 0.02 && !saturated) || (o.loopUtilization !== null && o.loopUtilization > 0.9));
+    return ((o.inFlight.shortfall > 0.02 && !saturated) ||
+        (o.loopUtilization !== null && o.loopUtilization > 0.9) ||
+        isLateClient(o.loopDelayP99Ms, sloMs));
 }
 /**
  * The frozen endpoint changed size during the rung. Unknown (every DescribeEndpoint failed) is not
@@ -85100,13 +85268,16 @@ function capacityChanged(instanceCounts, liveEndpoint) {
     return (liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1)));
 }
 /** Why a rung cannot be used for Q_max, in order of precedence; null when it is usable. */
-function unusableReason(o, instanceCounts, liveEndpoint) {
+function unusableReason(o, instanceCounts, liveEndpoint, sloMs = null) {
     if (capacityChanged(instanceCounts, liveEndpoint))
         return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
-    if (isClientBound(o)) {
+    if (isClientBound(o, sloMs)) {
         const u = o.loopUtilization;
+        const late = isLateClient(o.loopDelayP99Ms, sloMs)
+            ? ` > ${LATE_CLIENT_SLO_SHARE * 100} % of the SLO: a starved client stamps audio late`
+            : '';
         return (`client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
-            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms)`);
+            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms${late})`);
     }
     if (o.rejected > 0)
         return `saturated (${o.rejected} requests rejected)`;
@@ -85123,7 +85294,7 @@ function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
     const ev = o.evaluation;
     // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
     // interval (misses included) is in verdict_reason.
-    const unusable = unusableReason(o, instanceCounts, liveEndpoint);
+    const unusable = unusableReason(o, instanceCounts, liveEndpoint, sloMs);
     return {
         run_index: runIndex,
         step_index: stepIndex,
@@ -85150,7 +85321,7 @@ function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
         meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
         saturated: o.rejected > 0,
         settled: ev.drift.settled,
-        client_bound: isClientBound(o),
+        client_bound: isClientBound(o, sloMs),
         capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
         usable: unusable === null,
         unusable_reason: unusable,
@@ -85212,6 +85383,28 @@ function serviceTimeBasis(records) {
         return [];
     const lowest = Math.min(...basis.map((s) => s.step.concurrency));
     return basis.filter((s) => s.step.concurrency === lowest);
+}
+/**
+ * What S_mean/S_p95 were measured on, for the artifact: a usable rung at concurrency 1 is the
+ * uncontended service time; anything else is flagged (`fallback`), with why concurrency 1 was not
+ * used. null when no rung had latencies.
+ */
+function serviceTimeBasisRecord(records) {
+    const basis = serviceTimeBasis(records);
+    const first = basis[0];
+    if (!first)
+        return null;
+    const concurrency = first.step.concurrency;
+    const usable = first.step.usable;
+    if (concurrency === 1 && usable)
+        return { concurrency, usable, fallback: false, reason: null };
+    const atOne = records.filter((r) => r.step.concurrency === 1);
+    const reason = atOne.length === 0
+        ? 'the ladder has no rung at concurrency 1'
+        : atOne.some((r) => r.observation.okLatencyMs.length > 0)
+            ? `concurrency 1 was unusable: ${[...new Set(atOne.map((r) => r.step.unusable_reason ?? 'unusable'))].join('; ')}`
+            : 'no request at concurrency 1 completed';
+    return { concurrency, usable, fallback: true, reason };
 }
 /** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
 function serviceTime(records) {
@@ -85293,6 +85486,7 @@ function assembleQmaxArtifact(input) {
         request_timeout_s: settings.requestTimeoutS,
         restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
         search: input.search,
+        service_time_basis: serviceTimeBasisRecord(steps),
     };
 }
 // ---- the CloudWatch join of one rung ---------------------------------------------------------
@@ -87315,6 +87509,7 @@ function parseTransportKind(name, option = 'transport') {
 
 ;// CONCATENATED MODULE: ./src/report/qmax-text.ts
 
+
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 function renderQmaxSchedule(s) {
     const lines = [
@@ -87339,13 +87534,14 @@ function renderQmaxReport(artifact, file, restore) {
     lines.push(`qmax ${artifact.model_name} (${artifact.transport}${artifact.endpoint ? `, endpoint ${artifact.endpoint}` : ''}${artifact.target && artifact.transport === 'http' ? `, target ${artifact.target}` : ''}), ` +
         `SLO p95 TTFAB ${artifact.slo_ms} ms, ladder ${artifact.ladder.mode}, run ${artifact.run_id}`);
     lines.push('');
-    lines.push('run rung  conc  verdict    p95 ms   95% CI ms            p50 ms  req/s   in-flight  R      usable');
+    // Each rung's interval has the level of the look it ended on (an interim look: 98.75 %).
+    lines.push('run rung  conc  verdict    p95 ms   CI ms (level)                 p50 ms  req/s   in-flight  R      usable');
     for (const s of artifact.steps) {
         const ci = s.ttfab_p95_ci_ms
-            ? `[${qmax_text_fmtMs(s.ttfab_p95_ci_ms.low)}, ${qmax_text_fmtMs(s.ttfab_p95_ci_ms.high)}]`
+            ? `[${qmax_text_fmtMs(s.ttfab_p95_ci_ms.low)}, ${qmax_text_fmtMs(s.ttfab_p95_ci_ms.high)}] ${ciLevelLabel(s)}`
             : '-';
         lines.push(`${String(s.run_index + 1).padStart(3)} ${String(s.step_index + 1).padStart(4)}  ${String(s.concurrency).padStart(4)}  ` +
-            `${s.verdict.padEnd(9)}  ${qmax_text_fmtMs(s.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(19)}  ${qmax_text_fmtMs(s.ttfab_p50_ms).padStart(6)}  ` +
+            `${s.verdict.padEnd(9)}  ${qmax_text_fmtMs(s.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(28)}  ${qmax_text_fmtMs(s.ttfab_p50_ms).padStart(6)}  ` +
             `${s.achieved_rps.toFixed(2).padStart(6)}  ${s.concurrency_mean.toFixed(2).padStart(9)}  ${s.cw_ratio === null ? '-    ' : s.cw_ratio.toFixed(2).padEnd(5)}  ` +
             `${s.usable ? 'yes' : `no: ${s.unusable_reason}`}`);
     }
@@ -87354,10 +87550,17 @@ function renderQmaxReport(artifact, file, restore) {
         ? `bracketed by ${artifact.q_max_upper_bound} (measured above the SLO)`
         : 'NOT bracketed: no higher rung was measured above the SLO (Q_max is a lower bound)';
     lines.push(`Q_max = ${artifact.q_max}, ${bracket}`);
+    const search = artifact.search;
+    if (search && search.resolution_met === false && artifact.q_max_bracketed) {
+        lines.push(`the search did not reach its resolution ${search.resolution}${search.undecided_rungs.length > 0 ? ` (undecided: ${search.undecided_rungs.join(', ')})` : ''}: Q_max may be up to ${(search.upper_bound ?? artifact.q_max + 1) - 1}`);
+    }
     if (artifact.ladder.runs > 1)
         lines.push(`Q_max per run: ${artifact.q_max_per_run.join(', ')} (Q_max is the lowest)`);
     lines.push(`S_mean ${(artifact.s_mean_s * 1000).toFixed(1)} ms, S_p95 ${(artifact.s_p95_s * 1000).toFixed(1)} ms; ` +
         `TTFAB p95 at c=1 ${qmax_text_fmtMs(artifact.ttfab_p95_at_c1_ms)} ms, at Q_max ${qmax_text_fmtMs(artifact.ttfab_p95_at_q_max_ms)} ms`);
+    const basis = serviceTimeNote(artifact);
+    if (basis)
+        lines.push(`WARNING: S_mean/S_p95 ${basis}`);
     lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
     for (const note of artifact.non_monotone)
         lines.push(`non-monotone: ${note}`);
@@ -88081,7 +88284,8 @@ async function runQmax(input, deps = {}) {
                 const after = await observeCapacity();
                 const counts = [...new Set([before, after].filter((v) => v !== null))].sort((a, b) => a - b);
                 const observation = observationOf(measurement);
-                const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [1], live);
+                // A container measured directly (http) has no endpoint: no instance count is observed.
+                const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [], live);
                 runSteps.push(step);
                 steps.push({ step, observation });
                 planner.record(rungResultOf(step));
@@ -88259,6 +88463,7 @@ async function readLogStream(logs, endpoint, stream, options = {}) {
 ;// CONCATENATED MODULE: ./src/report/ttotal-text.ts
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
 
+
 const ttotal_text_time = (iso) => iso.slice(11, 23);
 const ttotal_text_s = (seconds, digits = 1) => seconds === null || seconds === undefined ? 'n/a' : `${seconds.toFixed(digits)} s`;
 function renderTtotalReport(artifact, writtenTo) {
@@ -88267,8 +88472,8 @@ function renderTtotalReport(artifact, writtenTo) {
     const lowerBound = isLowerBound(artifact);
     lines.push(`scalegate ttotal ${artifact.model_name}: T_total ${ttotal_text_s(artifact.t_total_s, 2)} (desired_set -> ${end}${lowerBound ? ', LOWER BOUND: traffic never recovered' : ''})`);
     lines.push(`  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`);
-    lines.push(`  policy lag ${ttotal_text_s(artifact.policy_lag_s)}${artifact.policy_lag_bounded ? ' (BOUND, not measured)' : ''}: ${artifact.policy_lag_source}`);
-    lines.push(`  planned T_plan = T_total + policy lag = ${ttotal_text_s(artifact.t_total_s + artifact.policy_lag_s, 2)}`);
+    lines.push(`  policy lag ${ttotal_text_s(artifact.policy_lag_s)} (${artifact.policy_lag_bounded ? 'BOUND, not measured' : POLICY_LAG_PROVENANCE[ttotalPolicyLagOrigin(artifact)]}): ${artifact.policy_lag_source}`);
+    lines.push(`  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${ttotal_text_s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`);
     for (const w of artifact.mismatch_warnings ?? [])
         lines.push(`  WARNING: configuration mismatch allowed: ${w}`);
     lines.push('', 'timeline');
@@ -88288,7 +88493,7 @@ function renderTtotalReport(artifact, writtenTo) {
     }
     if (artifact.missing_stages.length > 0)
         lines.push('', `missing stages: ${artifact.missing_stages.join(', ')}`);
-    lines.push('', `probe p95 TTFAB: before ${artifact.p95_before_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_before ?? '?'} requests), target ${artifact.p95_recovered_target_ms?.toFixed(1) ?? 'n/a'} ms, after ${artifact.p95_after_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_after ?? '?'} requests)`);
+    lines.push('', `probe p95 TTFAB: before ${artifact.p95_before_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_before ?? '?'} requests), target ${artifact.p95_recovered_target_ms?.toFixed(1) ?? 'n/a'} ms${artifact.settings ? ` (ladder p95 at N/2 x ${artifact.settings.recovery_target_factor}, --recovery-factor)` : ''}, after ${artifact.p95_after_ms?.toFixed(1) ?? 'n/a'} ms (${artifact.requests_after ?? '?'} requests)`);
     if (artifact.quota) {
         lines.push(`quota: ${artifact.quota.quota_value ?? 'unknown'} (${artifact.quota.source}), ${artifact.quota.instances_in_use ?? '?'} in use before the run`);
     }
@@ -89309,6 +89514,7 @@ const PLAN_OPTIONS = {
         default: 'stop',
     }),
     allowConfigMismatch: flag('allow-config-mismatch', 'plan from a qmax and a ttotal of different fingerprints (warns; recorded in the plan)'),
+    allowLowerBound: flag('allow-lower-bound', 'use a ttotal whose T_total is only a lower bound (the probe never recovered): refused otherwise, and skipped by discovery; the plan says LOWER BOUND everywhere and the gate refuses it unless allowed there too'),
     assumeTTotalS: spec_number('assume-t-total', '<seconds>', 'positive', 'state T_total in seconds instead of measuring it (labelled stated, never measured)'),
     peakRps: spec_number('peak-rps', '<n>', 'positive', 'peak load, requests/s', fromConfig('peak_rps')),
     peakStreams: spec_number('peak-streams', '<n>', 'positive', 'peak load, concurrent streams', fromConfig('peak_streams')),
@@ -89427,8 +89633,9 @@ function registerQmax(program) {
         .summary('measure Q_max: the highest concurrency one instance holds inside the p95 TTFAB SLO')
         .description('Closed-loop concurrency ladder against one frozen instance of the endpoint (InvokeEndpointWithResponseStream), ' +
         'or against a container directly with --target. Adaptive by default: concurrency 1, then x2 until a rung fails, ' +
-        'then bisection to --resolution; each rung ends once its window is settled and the 95 % confidence interval of its ' +
-        'p95 lies wholly inside or outside the SLO. The endpoint is frozen (thaw journal first, scaling suspended, one ' +
+        'then bisection to --resolution; each rung ends once its window is settled and, at one of at most three looks, the ' +
+        'confidence interval of its p95 (batch sectioning; 95 % for all looks together) lies wholly inside or outside the SLO. ' +
+        'The endpoint is frozen (thaw journal first, scaling suspended, one ' +
         "instance) and restored on every exit, SIGINT and SIGTERM included. The model's own (production) endpoint is refused " +
         'before any AWS call unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt), and so ' +
         'is an endpoint another run has frozen or whose scaling is already suspended, unless --force. With --target and no ' +
@@ -89804,7 +90011,7 @@ function registerTtotal(program) {
     const command = program
         .command('ttotal')
         .summary('time one forced scale-out, stage by stage (T_total)')
-        .description("Measure T_total: freeze the endpoint at one instance (thaw journal first), run a closed-loop probe at N in flight, force one more instance (UpdateEndpointWeightsAndCapacities) and timestamp every stage: desired_set (the clock starts), instance_logging (first event of the new instance's log stream), the container's stage markers, in_service (DescribeEndpoint), traffic_recovered (first window whose probe p95 TTFAB falls to the ladder's p95 at N/2 x 1.25). The policy's detection lag is read from the deployed scale-out alarms (else a 60 s bound, labelled). The fleet size and suspension flags are always restored. Refuses (exit 2), before any AWS call, the model's own (production) endpoint unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt); then a qmax artifact of another fingerprint (unless --allow-config-mismatch), another transport, without usable rungs at N and N/2, or no instance quota headroom; and an endpoint another run has frozen or whose scaling is already suspended, unless --force. Exit codes: 0 measured, 1 the scale-out never completed (diagnosed) or the restore failed, 2 refused input.");
+        .description("Measure T_total: freeze the endpoint at one instance (thaw journal first), run a closed-loop probe at N in flight, force one more instance (UpdateEndpointWeightsAndCapacities) and timestamp every stage: desired_set (the clock starts), instance_logging (first event of the new instance's log stream), the container's stage markers, in_service (DescribeEndpoint), traffic_recovered (first window whose probe p95 TTFAB falls to the ladder's p95 at N/2 x --recovery-factor). The policy's detection lag is read from the deployed scale-out alarms (else a 60 s bound, labelled). The fleet size and suspension flags are always restored. Refuses (exit 2), before any AWS call, the model's own (production) endpoint unless --allow-production (the local SageMaker, AWS_ENDPOINT_URL on loopback, is exempt); then a qmax artifact of another fingerprint (unless --allow-config-mismatch), another transport, without usable rungs at N and N/2, or no instance quota headroom; and an endpoint another run has frozen or whose scaling is already suspended, unless --force. Exit codes: 0 measured, 1 the scale-out never completed (diagnosed), traffic never recovered (T_total is then only a LOWER BOUND, written and labelled so) or the restore failed, 2 refused input.");
     addOptions(command, TTOTAL_OPTIONS)
         .addOption(jsonOption())
         .action(async (flags) => {

@@ -37,6 +37,8 @@ export interface PlanInput {
   sloMs?: number;
   /** @default the model config's min_instances_floor */
   minInstancesFloor?: number;
+  /** A drill artifact: its measured policy lag replaces the computed or bounded one. @default none */
+  drillFile?: string;
   /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
   allowConfigMismatch?: boolean;
   /** @default `<artifactsDir>/plan-<model>.json` */
@@ -81,6 +83,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
 
   const qmax = readArtifact('qmax', input.qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
+  const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -88,6 +91,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     ttotal,
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
+    drill,
+    drillFile: input.drillFile ?? null,
     choices: {
       sloMs: input.sloMs ?? model.slo_ms,
       surgeRatio: input.surgeRatio ?? model.surge_ratio,

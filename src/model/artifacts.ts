@@ -357,6 +357,8 @@ export const planArtifactSchema = z.object({
     t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
     config_mismatch_allowed: z.boolean(),
     mismatch_warnings: z.array(safeString),
+    /** `plan --drill`: the drill whose measured policy lag replaced the computed or bounded one. */
+    drill: planInputSchema.nullable().optional(),
   }),
   chosen: z.object({
     slo_ms: ms('slo_ms').positive(),
@@ -378,6 +380,8 @@ export const planArtifactSchema = z.object({
     t_total_origin: z.enum(['measured', 'stated']),
     policy_lag_s: seconds('policy_lag_s'),
     policy_lag_bounded: z.boolean(),
+    /** Where policy_lag_s comes from: a drill (measured), the deployed alarms (computed), or the 60 s bound. Absent in older plans. */
+    policy_lag_origin: z.enum(['measured', 'computed', 'bound']).optional(),
     cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
     cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
   }),
@@ -406,6 +410,25 @@ export const planArtifactSchema = z.object({
   deployable: deployableSchema,
   findings: z.array(findingSchema),
   provenance: provenanceSchema,
+  /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
+  drill_comparison: z
+    .object({
+      drill_run_id: safeString,
+      drilled_plan_run_id: safeString,
+      verdict: z.enum(['pass', 'fail']),
+      surge_ratio: boundedNumber(1, 2, 'drill surge_ratio'),
+      policy_lag_predicted_s: seconds('policy_lag_predicted_s'),
+      policy_lag_predicted_origin: z.enum(['measured', 'computed', 'bound']),
+      policy_lag_observed_s: seconds('policy_lag_observed_s'),
+      t_plan_predicted_s: seconds('t_plan_predicted_s'),
+      surge_overflow_predicted: z.number().min(0).max(1).nullable(),
+      surge_overflow_observed: z.boolean(),
+      overflows_observed: z.number().int().nonnegative(),
+      broken_windows: z.number().int().nonnegative(),
+      slo_recovered_s: seconds('slo_recovered_s').nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type PlanArtifact = z.infer<typeof planArtifactSchema>;
 
@@ -461,11 +484,8 @@ export const artifactSchemas = {
   validate: validateArtifactSchema,
 } as const;
 
-export type ArtifactKind = keyof typeof artifactSchemas;
-export type ArtifactOf<K extends ArtifactKind> = z.infer<(typeof artifactSchemas)[K]>;
-
 /** The command that writes each kind, for error messages that say how to get a valid file. */
-export const producerOf: Record<ArtifactKind, string> = {
+export const producerOf: Record<keyof typeof artifactSchemas, string> = {
   qmax: 'scalegate qmax',
   ttotal: 'scalegate ttotal',
   plan: 'scalegate plan',

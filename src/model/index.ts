@@ -1,5 +1,6 @@
 export * from './artifacts.js';
 export * from './config.js';
+export * from './drill.js';
 export * from './errors.js';
 export * from './fingerprint.js';
 export * from './histograms.js';

@@ -6,6 +6,7 @@
  */
 import type {
   DriftArtifact,
+  DrillArtifact,
   Finding,
   Fingerprint,
   PlanArtifact,
@@ -15,7 +16,9 @@ import type {
 } from '../model/index.js';
 import { fingerprintSlug } from '../model/index.js';
 import { renderTtfabMermaid } from './chart-md.js';
+import { drillSection, renderDrillComparison } from './drill-markdown.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
+import { policyLagLabel } from './policy-lag-label.js';
 
 export interface Located<A> {
   artifact: A;
@@ -55,6 +58,7 @@ export interface ReportInput {
   ttotal?: Located<TtotalArtifact> | null;
   drift?: Located<DriftArtifact> | null;
   validate?: Located<ValidateArtifact> | null;
+  drill?: Located<DrillArtifact> | null;
   gate?: GateOutcome | null;
   /** The base branch's plan for the same model, for "what changed". */
   basePlan?: { artifact: PlanArtifact; ref: string } | null;
@@ -80,6 +84,8 @@ const VERDICT_ICON: Record<string, string> = {
   passed: '✅',
   refused: '🛑',
   failed: '🛑',
+  pass: '✅',
+  fail: '🛑',
 };
 
 const icon = (verdict: string): string => VERDICT_ICON[verdict] ?? '•';
@@ -154,6 +160,12 @@ export function headline(input: ReportInput): Headline {
     case 'validate':
       if (input.validate) {
         return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
+      }
+      break;
+    case 'drill':
+      if (input.drill) {
+        const d = input.drill.artifact;
+        return prefix(d.verdict, `**${d.verdict}** (surge x${d.settings.surge_ratio})`);
       }
       break;
     case 'gate':
@@ -354,10 +366,7 @@ function planInputsSection(plan: PlanArtifact): string[] {
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
         [`T_total (${m.t_total_origin})`, `${fmt(m.t_total_s, 2)} s`],
-        [
-          m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
-          `${fmt(m.policy_lag_s, 1)} s`,
-        ],
+        [policyLagLabel(m), `${fmt(m.policy_lag_s, 1)} s`],
         [
           'CloudWatch/client ratio R',
           m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -409,7 +418,7 @@ function ttotalSection(t: Located<TtotalArtifact>): string[] {
     '### T_total stages',
     '',
     `T_total **${fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
-      ` · policy lag ${fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+      ` · policy lag ${fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(computed from deployed alarms)'}` +
       (t.file ? ` · ${codeSpan(t.file)}` : ''),
     '',
   ];
@@ -527,6 +536,7 @@ export function renderReport(input: ReportInput): string {
       out.push(...findingsSection(plan.findings), '');
       out.push(...deployableSection(plan), '');
       out.push(...planInputsSection(plan), '');
+      if (plan.drill_comparison) out.push(...renderDrillComparison(plan.drill_comparison, 'md'), '');
     } else if (input.qmax) {
       out.push(...qmaxInputSection(input.qmax), '');
     }
@@ -537,8 +547,10 @@ export function renderReport(input: ReportInput): string {
     if (input.ttotal) out.push(...ttotalSection(input.ttotal), '');
     if (input.drift) out.push(...driftSection(input.drift), '');
     if (input.validate) out.push(...validateSection(input.validate), '');
+    if (input.drill) out.push(...drillSection(input.drill), '');
     if (input.gate) out.push(...gateSection(input.gate), '');
-    const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
+    const rich =
+      plan || input.qmax || input.ttotal || input.drift || input.validate || input.drill || input.gate;
     if (!rich && input.textReport) out.push(fencedText(input.textReport), '');
   }
   out.push(footer(input));

@@ -1,5 +1,7 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
+import { renderDrillComparison } from './drill-markdown.js';
+import { policyLagLabel } from './policy-lag-label.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
@@ -26,9 +28,7 @@ export function verdictLine(plan: PlanArtifact): string {
 export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): string {
   const { measured: m, chosen: c, derived: d, deployable: x } = plan;
   const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-  const lagLabel = m.policy_lag_bounded
-    ? 'policy lag (bound, not measured)'
-    : 'policy lag (from deployed alarms)';
+  const lagLabel = policyLagLabel(m);
   const lines: string[] = [];
   lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
   lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
@@ -37,6 +37,11 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
       : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`,
   );
+  if (plan.inputs.drill) {
+    lines.push(
+      `  drill  ${plan.inputs.drill.file} (run ${plan.inputs.drill.run_id}, ${plan.inputs.drill.slug})`,
+    );
+  }
   for (const warning of plan.inputs.mismatch_warnings) lines.push(`  WARNING: ${warning}`);
   lines.push('', 'measured');
   lines.push(
@@ -95,6 +100,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ],
     ]),
   );
+  if (plan.drill_comparison) lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));
   lines.push('', 'findings');
   for (const finding of plan.findings) {
     lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);

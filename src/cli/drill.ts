@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { withAwsClients } from '../aws/clients.js';
 import { type DrillInput, runDrill, runDrillMerge } from '../commands/drill.js';
-import { loadModelContext } from '../model/index.js';
+import { loadModelContext, opt, usage } from '../model/index.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
 import { addOptions, optionValues } from './options.js';
 import { jsonOption, present, stderrProgress } from './shared.js';
@@ -29,10 +29,15 @@ export function registerDrill(program: Command): void {
         'Exit codes: 0 pass (or a shard recorded, or a dry run), 1 fail: a full window of the steady or surge phase over the ' +
         'SLO or with overflows beyond what the plan predicted (each window named), 2 refused input; 130/143 interrupted.',
     );
+  // Options after `merge` are the merge's (`drill merge a.json b.json --out x.json`), not the drill's.
+  command.enablePositionalOptions();
   addOptions(command, DRILL_OPTIONS)
     .addOption(jsonOption())
     .action(async (flags: Record<string, unknown>) => {
       const values = optionValues(DRILL_OPTIONS, flags);
+      if (values.planFile === undefined) {
+        throw usage`${opt('plan')} <file> is required: the plan whose deployed policy is drilled (artifacts/plan-<model>.json from \`scalegate plan\`).`;
+      }
       const context = loadModelContext(values);
       const input: DrillInput = { ...values, ...context, planFile: values.planFile as string };
       const controller = new AbortController();

@@ -26,6 +26,8 @@ export function buildProgram(): Command {
     )
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
+    // A command's options end where its subcommand begins (`drill merge ... --out F` is the merge's).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
   // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate -> drill.

@@ -6,7 +6,8 @@ export const DRILL_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   planFile: text('plan', '<file>', 'the plan whose deployed policy is drilled (from `scalegate plan`)', {
-    cli: { required: true },
+    // Required to drill, but not on the command line's `drill merge`, which commander parses as a subcommand.
+    defaultText: 'required',
     action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
   }),
   outFile: outFile(

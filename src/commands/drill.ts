@@ -126,6 +126,8 @@ function checkInputs(input: DrillInput): { shard: Shard; surgeRatio?: number } {
   if (shard.count > 1 && input.startAt === undefined) {
     throw usage`${opt('shard', input.shard)} needs ${opt('start-at')}: every shard must start the same schedule at the same instant (e.g. --start-at ${new Date(Date.now() + 120_000).toISOString().replace(/\.\d+Z$/, 'Z')}).`;
   }
+  // Checked before anything is asked of the endpoint (and again when the schedule starts).
+  if (input.startAt !== undefined) parseStartAt(input.startAt, Date.now());
   if (input.seed !== undefined && !Number.isInteger(input.seed)) {
     throw usage`${opt('seed', input.seed)}: needs a whole number (every shard gives the same).`;
   }

@@ -382,6 +382,7 @@ export async function runDrill(
     phases,
     histograms: load.histograms,
     load_seconds: load.seconds,
+    failures: load.failures,
     observer: observed,
     notes,
     provenance: { origin: 'measured', tool: `scalegate ${version}`, note: null },

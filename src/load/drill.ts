@@ -39,9 +39,39 @@ export function drillArrivalSpec(phases: readonly DrillPhase[], seed: number): A
   return { process: 'poisson', profile: { kind: 'schedule', shape: 'step', points, source }, seed };
 }
 
-/** Counts by second of the schedule, as `DrillLoadSecond` needs them. */
+/** Distinct failure messages kept (a drill's failures are usually one or two kinds). */
+export const MAX_FAILURE_KINDS = 20;
+
+type Failure = DrillData['failures'][number];
+
+/** One line, no control characters, bounded: an error text fit for an artifact. */
+const clean = (text: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]+/g, ' ')
+    .slice(0, 200);
+
+/** Failures by (outcome, message): the commonest MAX_FAILURE_KINDS, counts added. */
+export function addFailures(into: Map<string, Failure>, from: Iterable<Failure>): void {
+  for (const f of from) {
+    const key = `${f.outcome} ${f.error}`;
+    const seen = into.get(key);
+    if (seen) {
+      seen.count += f.count;
+      seen.first_t = Math.min(seen.first_t, f.first_t);
+    } else into.set(key, { ...f });
+  }
+}
+
+export const topFailures = (failures: Map<string, Failure>): Failure[] =>
+  [...failures.values()]
+    .sort((a, b) => b.count - a.count || a.first_t - b.first_t)
+    .slice(0, MAX_FAILURE_KINDS);
+
+/** Counts by second of the schedule, as `DrillLoadSecond` needs them, and the failures by kind. */
 export class DrillSeconds {
   private readonly seconds: DrillLoadSecond[] = [];
+  private readonly failed = new Map<string, Failure>();
 
   constructor(
     private readonly startAt: number,
@@ -76,7 +106,17 @@ export class DrillSeconds {
       if (r.ttfabIntendedMs !== null && r.ttfabIntendedMs <= this.sloMs) s.within_slo += 1;
       if (r.endedAt !== null) this.at(Math.floor((r.endedAt - this.startAt) / 1000)).completed_ok += 1;
     } else if (r.outcome === 'saturated_503' || r.outcome === 'throttled_429') s.overflow += 1;
-    else s.errors += 1;
+    else {
+      s.errors += 1;
+      const t = Math.max(0, Math.floor((r.intendedAt - this.startAt) / 1000));
+      addFailures(this.failed, [
+        { outcome: r.outcome, error: clean(r.error ?? 'no message'), count: 1, first_t: t },
+      ]);
+    }
+  }
+
+  failures(): Failure[] {
+    return topFailures(this.failed);
   }
 
   /** The client's in-flight requests at the end of second `t`. */
@@ -113,6 +153,7 @@ export interface DrillLoadResult {
   summary: OpenLoopSummary;
   histograms: OpenLoopHistograms;
   seconds: DrillLoadSecond[];
+  failures: DrillData['failures'];
   /** true when `signal` stopped the run (then it is not a measurement). */
   aborted: boolean;
 }
@@ -169,6 +210,7 @@ export async function runDrillLoad(spec: DrillLoadSpec): Promise<DrillLoadResult
       spec.shard,
     ),
     seconds: seconds.toArray(durationS),
+    failures: seconds.failures(),
     aborted,
   };
 }
@@ -286,11 +328,14 @@ export function mergeDrillShards(parts: readonly LabelledDrillShard[]): DrillArt
     .map((p) => p.data.measured_at)
     .sort()
     .at(-1) as string;
+  const failures = new Map<string, DrillData['failures'][number]>();
+  for (const p of parts) addFailures(failures, p.data.failures);
   const data: DrillData = {
     ...zero.data,
     measured_at: latest,
     histograms,
     load_seconds: [...bySecond.values()].sort((a, b) => a.t - b.t),
+    failures: topFailures(failures),
     notes: [...new Set(parts.flatMap((p) => p.data.notes))],
   };
   const { kind: _kind, shard: _shard, ...rest } = data as DrillShardArtifact;

@@ -193,6 +193,16 @@ const drillCommon = {
   phases: z.array(drillPhaseSchema).min(1),
   histograms: openLoopHistogramsSchema,
   load_seconds: z.array(drillLoadSecondSchema),
+  /** Requests that failed other than by overflow, by outcome and message (the 20 commonest). */
+  failures: z.array(
+    z.object({
+      outcome: safeString,
+      error: safeString,
+      count: count('failure count'),
+      /** First second of the schedule it happened in. */
+      first_t: z.number().int().nonnegative(),
+    }),
+  ),
   /** null on shards other than 0 (one observer per drill). */
   observer: drillObserverSchema.nullable(),
   notes: z.array(safeString),

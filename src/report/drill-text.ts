@@ -165,6 +165,11 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
     ]),
   );
   lines.push('', ...windowLines(a.analysis.windows, a.settings.slo_ms));
+  if (a.failures.length > 0) {
+    lines.push('', 'failed requests (other than overflows), by kind:');
+    for (const f of a.failures)
+      lines.push(`  ${f.count} x ${f.outcome} (first at ${f.first_t} s): ${f.error}`);
+  }
   if (a.observer && a.observer.errors.length > 0) {
     lines.push('', 'observer errors (what they would have shown is missing):');
     for (const e of a.observer.errors) lines.push(`  ${e}`);

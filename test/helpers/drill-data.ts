@@ -236,6 +236,7 @@ export function drillData(spec: DrillSpec): DrillData {
       windows,
     },
     load_seconds: seconds,
+    failures: [],
     observer: spec.observer,
     notes: [],
     provenance: { origin: 'measured', tool: 'scalegate test', note: null },

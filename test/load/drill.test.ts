@@ -52,6 +52,7 @@ function shardArtifact(load: DrillLoadResult, index: number, count: number, seed
     settings: { ...data.settings, seed },
     histograms: load.histograms,
     load_seconds: load.seconds,
+    failures: load.failures,
     kind: 'drill-shard',
     shard: { index, count },
   };
@@ -77,9 +78,19 @@ describe('shards merged equal one process', () => {
   it('two shards of one schedule, merged, carry exactly the single-process counts per window and second, and its p95 within HDR precision (prevents a merge that loses or double-counts requests)', async () => {
     const [single] = (await run(1)) as [DrillLoadResult];
     const shards = await run(2);
+    const failed = (count: number, first_t: number) => [
+      { outcome: 'server_5xx', error: 'InternalFailure: boom', count, first_t },
+    ];
     const merged = mergeDrillShards(
-      shards.map((load, index) => ({ source: `shard-${index}.json`, data: shardArtifact(load, index, 2) })),
+      shards.map((load, index) => ({
+        source: `shard-${index}.json`,
+        data: { ...shardArtifact(load, index, 2), failures: failed(index + 2, 30 - index) },
+      })),
     );
+    // Failures of one kind add up, first seen at the earliest.
+    expect(merged.failures).toEqual([
+      { outcome: 'server_5xx', error: 'InternalFailure: boom', count: 5, first_t: 29 },
+    ]);
     const alone = completeDrill(
       {
         ...drillData({ windows: [], observer: observerWith({ breachS: 20 }) }),

@@ -14,6 +14,7 @@ import {
   fingerprintDifferences,
   type OpenLoopHistograms,
   type Shard,
+  UNSAFE_CHARACTERS,
   UsageError,
 } from '../model/index.js';
 import { type ArrivalSpec, scheduleIdentity, shardArrivals } from './arrivals.js';
@@ -44,12 +45,9 @@ export const MAX_FAILURE_KINDS = 20;
 
 type Failure = DrillData['failures'][number];
 
-/** One line, no control characters, bounded: an error text fit for an artifact. */
-const clean = (text: string): string =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]+/g, ' ')
-    .slice(0, 200);
+/** One line, no control or bidi character (src/model/safe.ts), bounded: an error text fit for an artifact. */
+const UNSAFE = new RegExp(`${UNSAFE_CHARACTERS.source}+`, 'g');
+const clean = (text: string): string => text.replace(UNSAFE, ' ').slice(0, 200);
 
 /** Failures by (outcome, message): the commonest MAX_FAILURE_KINDS, counts added. */
 export function addFailures(into: Map<string, Failure>, from: Iterable<Failure>): void {

@@ -322,29 +322,6 @@ export interface DrillJudgement {
 const fmtS = (s: number): string => `${round(s, 1)} s`;
 const pct = (p: number): string => `${(p * 100).toFixed(1)} %`;
 
-/** Runs of consecutive periods whose value breaches `threshold`: their start times. */
-function breachRunStarts(
-  points: readonly { t_s: number; value: number }[],
-  periodS: number,
-  breaches: (v: number) => boolean,
-): number[] {
-  const sorted = [...points].sort((a, b) => a.t_s - b.t_s);
-  const starts: number[] = [];
-  let previous: number | null = null;
-  let inRun = false;
-  for (const p of sorted) {
-    const consecutive = previous !== null && Math.abs(p.t_s - previous - periodS) < 1e-6;
-    if (breaches(p.value)) {
-      if (!inRun || !consecutive) starts.push(p.t_s);
-      inRun = true;
-    } else {
-      inRun = false;
-    }
-    previous = p.t_s;
-  }
-  return starts;
-}
-
 function comparisonOf(alarm: WatchedAlarm | undefined): (v: number) => boolean {
   if (!alarm) return () => false;
   switch (alarm.comparison) {
@@ -469,6 +446,7 @@ function lagChains(input: DrillAnalysisInput): LagChain[] {
 }
 
 interface Allowance {
+  phase: DrillPhaseName;
   fromS: number;
   toS: number;
   /** Where the breach came from, for the reason text. */
@@ -500,24 +478,38 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
   const steady = phases.find((p) => p.name === 'steady') as DrillPhase;
   const tPlan = prediction.t_plan_s;
 
-  // Where the plan's promise starts: each run of periods over the plan's scale-out target.
+  // Where the plan's promise starts: in each loaded phase, the first period over the plan's
+  // scale-out target. One allowance per load step: a metric that dips under the target and comes
+  // back while no capacity was added does not restart the clock.
   const metric = observer?.metric;
-  const episodeStarts =
-    metric && metric.points.length > 0
-      ? breachRunStarts(metric.points, metric.period_s, (v) => v > prediction.scaling_target_value).map((t) =>
-          Math.max(0, t),
-        )
-      : null;
   const predictedFor = (phase: DrillPhaseName): number | null =>
     phase === 'surge' ? prediction.surge_overflow_probability : prediction.baseline_overflow_probability;
-  const allowances: Allowance[] = (episodeStarts ?? [steady.start_s, surge.start_s]) // no metric: from the load steps
-    .map((start) => ({
+  const hasMetric = metric !== undefined && metric.points.length > 0;
+  const allowances: Allowance[] = [];
+  for (const phase of [steady, surge]) {
+    let start: number | null = phase.start_s;
+    if (hasMetric) {
+      const first = [...metric.points]
+        .sort((a, b) => a.t_s - b.t_s)
+        .find(
+          (p) =>
+            p.t_s + metric.period_s > phase.start_s &&
+            p.t_s < phase.end_s &&
+            p.value > prediction.scaling_target_value,
+        );
+      start = first ? Math.max(phase.start_s, first.t_s) : null;
+    }
+    if (start === null) continue;
+    allowances.push({
+      phase: phase.name,
       fromS: start,
       toS: start + tPlan,
-      label: episodeStarts
-        ? `the tracked metric exceeded the target ${prediction.scaling_target_value} from ${fmtS(start)}`
-        : `the load step at ${fmtS(start)} (no metric was read)`,
-    }));
+      label: hasMetric
+        ? `the tracked metric exceeded the target ${prediction.scaling_target_value} from ${fmtS(start)} (${phase.name})`
+        : `the ${phase.name} load step at ${fmtS(start)} (no metric was read)`,
+    });
+  }
+  const episodeStarts = hasMetric ? allowances.map((a) => a.fromS) : null;
 
   const windows: DrillWindow[] = [];
   const broken: number[] = [];
@@ -578,7 +570,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       stat.clientDropped > 0
         ? 'the load generator could not offer the schedule, so this window measures the client, not the endpoint'
         : !covering
-          ? `not within T_plan ${fmtS(tPlan)} of any breach of the target ${prediction.scaling_target_value}: the policy should have added capacity by then`
+          ? `more than T_plan ${fmtS(tPlan)} after the load first exceeded the target ${prediction.scaling_target_value}${allowances.length > 0 ? ` (${allowances.map((a) => `${fmtS(a.fromS)} in the ${a.phase}`).join(', ')})` : ''}: the policy should have added capacity by then`
           : p === null
             ? 'the plan has no overflow prediction for it'
             : `the plan predicted no overflow here (${what} ${pct(p)} <= ${pct(PREDICTED_OVERFLOW_ABOVE)})`;

@@ -56,9 +56,22 @@ describe('the verdict: what the plan promised', () => {
     const broken = drill.analysis.windows.filter((w) => w.judged === 'broken');
     expect(broken.map((w) => `${w.start_s}-${w.end_s}`)).toEqual(['130-140', '140-150', '150-160']);
     expect(broken[0]?.reason).toMatch(
-      /20 overflow\(s\) \(503\).*not within T_plan 64 s of any breach of the target 37.5/,
+      /20 overflow\(s\) \(503\).*more than T_plan 64 s after the load first exceeded the target 37.5 \(60 s in the surge\)/,
     );
     expect(drill.analysis.reasons[0]).toMatch(/^3 window\(s\) broke the plan's promise: surge 130 s-140 s/);
+  });
+
+  it('does not restart the T_plan clock when the metric dips under the target and comes back without any scale-out (prevents a policy that never scales passing on a fluctuating metric)', () => {
+    const replace: Record<number, WindowSpec> = {};
+    for (let i = 6; i < 16; i++) replace[i] = bad();
+    // Over the target 60-80 s, under it 80-100 s, over again from 100 s: one load step, one clock.
+    const observer = observerWith({
+      breachS: 60,
+      metric: (t) => (t >= 60 && (t < 80 || t >= 100) ? 45 : 20),
+    });
+    const drill = buildDrill({ windows: windowsWith(replace), observer });
+    expect(drill.verdict).toBe('fail');
+    expect(drill.broken_windows).toEqual([13, 14, 15]);
   });
 
   it('fails any overflow when the plan promised none (surge_survival <= 10 %) (prevents excusing breaches the plan ruled out)', () => {

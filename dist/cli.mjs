@@ -1273,7 +1273,7 @@ exports.sH = DescribeScalableTargetsCommand;
 __webpack_unused_export__ = DescribeScalableTargetsRequest$;
 __webpack_unused_export__ = DescribeScalableTargetsResponse$;
 __webpack_unused_export__ = DescribeScalingActivities$;
-__webpack_unused_export__ = DescribeScalingActivitiesCommand;
+exports.hM = DescribeScalingActivitiesCommand;
 __webpack_unused_export__ = DescribeScalingActivitiesRequest$;
 __webpack_unused_export__ = DescribeScalingActivitiesResponse$;
 __webpack_unused_export__ = DescribeScalingPolicies$;
@@ -9442,7 +9442,7 @@ __webpack_unused_export__ = DescribeAlarmContributorsCommand;
 __webpack_unused_export__ = DescribeAlarmContributorsInput$;
 __webpack_unused_export__ = DescribeAlarmContributorsOutput$;
 __webpack_unused_export__ = DescribeAlarmHistory$;
-__webpack_unused_export__ = DescribeAlarmHistoryCommand;
+exports.icQ = DescribeAlarmHistoryCommand;
 __webpack_unused_export__ = DescribeAlarmHistoryInput$;
 __webpack_unused_export__ = DescribeAlarmHistoryOutput$;
 __webpack_unused_export__ = DescribeAlarms$;
@@ -58861,6 +58861,163 @@ exports.resolveDefaultRuntimeConfig = resolveDefaultRuntimeConfig;
 
 /***/ }),
 
+/***/ 8793:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+exports.byteLength = byteLength
+exports.toByteArray = toByteArray
+exports.fromByteArray = fromByteArray
+
+var lookup = []
+var revLookup = []
+var Arr = typeof Uint8Array !== 'undefined' ? Uint8Array : Array
+
+var code = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+for (var i = 0, len = code.length; i < len; ++i) {
+  lookup[i] = code[i]
+  revLookup[code.charCodeAt(i)] = i
+}
+
+// Support decoding URL-safe base64 strings, as Node.js does.
+// See: https://en.wikipedia.org/wiki/Base64#URL_applications
+revLookup['-'.charCodeAt(0)] = 62
+revLookup['_'.charCodeAt(0)] = 63
+
+function getLens (b64) {
+  var len = b64.length
+
+  if (len % 4 > 0) {
+    throw new Error('Invalid string. Length must be a multiple of 4')
+  }
+
+  // Trim off extra bytes after placeholder bytes are found
+  // See: https://github.com/beatgammit/base64-js/issues/42
+  var validLen = b64.indexOf('=')
+  if (validLen === -1) validLen = len
+
+  var placeHoldersLen = validLen === len
+    ? 0
+    : 4 - (validLen % 4)
+
+  return [validLen, placeHoldersLen]
+}
+
+// base64 is 4/3 + up to two characters of the original data
+function byteLength (b64) {
+  var lens = getLens(b64)
+  var validLen = lens[0]
+  var placeHoldersLen = lens[1]
+  return ((validLen + placeHoldersLen) * 3 / 4) - placeHoldersLen
+}
+
+function _byteLength (b64, validLen, placeHoldersLen) {
+  return ((validLen + placeHoldersLen) * 3 / 4) - placeHoldersLen
+}
+
+function toByteArray (b64) {
+  var tmp
+  var lens = getLens(b64)
+  var validLen = lens[0]
+  var placeHoldersLen = lens[1]
+
+  var arr = new Arr(_byteLength(b64, validLen, placeHoldersLen))
+
+  var curByte = 0
+
+  // if there are placeholders, only get up to the last complete 4 chars
+  var len = placeHoldersLen > 0
+    ? validLen - 4
+    : validLen
+
+  var i
+  for (i = 0; i < len; i += 4) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 18) |
+      (revLookup[b64.charCodeAt(i + 1)] << 12) |
+      (revLookup[b64.charCodeAt(i + 2)] << 6) |
+      revLookup[b64.charCodeAt(i + 3)]
+    arr[curByte++] = (tmp >> 16) & 0xFF
+    arr[curByte++] = (tmp >> 8) & 0xFF
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  if (placeHoldersLen === 2) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 2) |
+      (revLookup[b64.charCodeAt(i + 1)] >> 4)
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  if (placeHoldersLen === 1) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 10) |
+      (revLookup[b64.charCodeAt(i + 1)] << 4) |
+      (revLookup[b64.charCodeAt(i + 2)] >> 2)
+    arr[curByte++] = (tmp >> 8) & 0xFF
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  return arr
+}
+
+function tripletToBase64 (num) {
+  return lookup[num >> 18 & 0x3F] +
+    lookup[num >> 12 & 0x3F] +
+    lookup[num >> 6 & 0x3F] +
+    lookup[num & 0x3F]
+}
+
+function encodeChunk (uint8, start, end) {
+  var tmp
+  var output = []
+  for (var i = start; i < end; i += 3) {
+    tmp =
+      ((uint8[i] << 16) & 0xFF0000) +
+      ((uint8[i + 1] << 8) & 0xFF00) +
+      (uint8[i + 2] & 0xFF)
+    output.push(tripletToBase64(tmp))
+  }
+  return output.join('')
+}
+
+function fromByteArray (uint8) {
+  var tmp
+  var len = uint8.length
+  var extraBytes = len % 3 // if we have 1 byte left, pad 2 bytes
+  var parts = []
+  var maxChunkLength = 16383 // must be multiple of 3
+
+  // go through the array every three bytes, we'll deal with trailing stuff later
+  for (var i = 0, len2 = len - extraBytes; i < len2; i += maxChunkLength) {
+    parts.push(encodeChunk(uint8, i, (i + maxChunkLength) > len2 ? len2 : (i + maxChunkLength)))
+  }
+
+  // pad the end with zeros, but make sure to not forget the extra bytes
+  if (extraBytes === 1) {
+    tmp = uint8[len - 1]
+    parts.push(
+      lookup[tmp >> 2] +
+      lookup[(tmp << 4) & 0x3F] +
+      '=='
+    )
+  } else if (extraBytes === 2) {
+    tmp = (uint8[len - 2] << 8) + uint8[len - 1]
+    parts.push(
+      lookup[tmp >> 10] +
+      lookup[(tmp >> 4) & 0x3F] +
+      lookup[(tmp << 2) & 0x3F] +
+      '='
+    )
+  }
+
+  return parts.join('')
+}
+
+
+/***/ }),
+
 /***/ 9449:
 /***/ (function(module) {
 
@@ -58878,6 +59035,10291 @@ exports.resolveDefaultRuntimeConfig = resolveDefaultRuntimeConfig;
   	* MIT License | (c) Denis Demchenko 2015-2026
   	*/
 function(e,t){for(var r=0;r<t.length;r++){var i=t[r];i.enumerable=i.enumerable||!1,i.configurable=!0,"value"in i&&(i.writable=!0),Object.defineProperty(e,f(i.key),i)}}(s,o),Object.defineProperty(s,"prototype",{writable:!1}),s;var s,o}();return l.parse,l.getParser,l});
+
+/***/ }),
+
+/***/ 9926:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const { pow, floor } = Math;
+const TWO_POW_32 = pow(2, 32);
+/**
+ * Mimic Java's ByteBufffer with big endian order
+ */
+class ByteBuffer {
+    static allocate(size = 16) {
+        return new ByteBuffer(new Uint8Array(size));
+    }
+    constructor(data) {
+        this.position = 0;
+        this.data = data;
+        this.int32ArrayForConvert = new Uint32Array(1);
+        this.int8ArrayForConvert = new Uint8Array(this.int32ArrayForConvert.buffer);
+    }
+    put(value) {
+        if (this.position === this.data.length) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.data.length * 2);
+            this.data.set(oldArray);
+        }
+        this.data[this.position] = value;
+        this.position++;
+    }
+    putInt32(value) {
+        if (this.data.length - this.position < 4) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.data.length * 2 + 4);
+            this.data.set(oldArray);
+        }
+        this.int32ArrayForConvert[0] = value;
+        this.data.set(this.int8ArrayForConvert.reverse(), this.position);
+        this.position += 4;
+    }
+    putInt64(value) {
+        this.putInt32(floor(value / TWO_POW_32));
+        this.putInt32(value);
+    }
+    putArray(array) {
+        if (this.data.length - this.position < array.byteLength) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.position + array.byteLength);
+            this.data.set(oldArray);
+        }
+        this.data.set(array, this.position);
+        this.position += array.byteLength;
+    }
+    get() {
+        const value = this.data[this.position];
+        this.position++;
+        return value;
+    }
+    getInt32() {
+        this.int8ArrayForConvert.set(this.data.slice(this.position, this.position + 4).reverse());
+        const value = this.int32ArrayForConvert[0];
+        this.position += 4;
+        return value;
+    }
+    getInt64() {
+        const high = this.getInt32();
+        const low = this.getInt32();
+        return high * TWO_POW_32 + low;
+    }
+    resetPosition() {
+        this.position = 0;
+    }
+}
+exports["default"] = ByteBuffer;
+//# sourceMappingURL=ByteBuffer.js.map
+
+/***/ }),
+
+/***/ 2412:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Float64Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Float64Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Float64Histogram;
+//# sourceMappingURL=Float64Histogram.js.map
+
+/***/ }),
+
+/***/ 9506:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.toSummary = exports.NO_TAG = void 0;
+const formatters_1 = __nccwpck_require__(7461);
+exports.NO_TAG = "NO TAG";
+const toSummary = (histogram) => {
+    const { totalCount, maxValue, numberOfSignificantValueDigits } = histogram;
+    const round = (0, formatters_1.keepSignificantDigits)(numberOfSignificantValueDigits);
+    return {
+        p50: round(histogram.getValueAtPercentile(50)),
+        p75: round(histogram.getValueAtPercentile(75)),
+        p90: round(histogram.getValueAtPercentile(90)),
+        p97_5: round(histogram.getValueAtPercentile(97.5)),
+        p99: round(histogram.getValueAtPercentile(99)),
+        p99_9: round(histogram.getValueAtPercentile(99.9)),
+        p99_99: round(histogram.getValueAtPercentile(99.99)),
+        p99_999: round(histogram.getValueAtPercentile(99.999)),
+        max: maxValue,
+        totalCount,
+    };
+};
+exports.toSummary = toSummary;
+//# sourceMappingURL=Histogram.js.map
+
+/***/ }),
+
+/***/ 7003:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.build = exports.defaultRequest = void 0;
+const JsHistogramFactory_1 = __nccwpck_require__(801);
+const wasm_1 = __nccwpck_require__(4525);
+exports.defaultRequest = {
+    bitBucketSize: 32,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3,
+    useWebAssembly: false,
+};
+const build = (request = exports.defaultRequest) => {
+    const parameters = Object.assign({}, exports.defaultRequest, request);
+    if (request.useWebAssembly && wasm_1.webAssemblyAvailable) {
+        return wasm_1.WasmHistogram.build(parameters);
+    }
+    const histogramConstr = (0, JsHistogramFactory_1.constructorFromBucketSize)(parameters.bitBucketSize);
+    const histogram = new histogramConstr(parameters.lowestDiscernibleValue, parameters.highestTrackableValue, parameters.numberOfSignificantValueDigits);
+    histogram.autoResize = parameters.autoResize;
+    return histogram;
+};
+exports.build = build;
+//# sourceMappingURL=HistogramBuilder.js.map
+
+/***/ }),
+
+/***/ 3362:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/**
+ * Represents a value point iterated through in a Histogram, with associated stats.
+ * <ul>
+ * <li><b><code>valueIteratedTo</code></b> :<br> The actual value level that was iterated to by the iterator</li>
+ * <li><b><code>prevValueIteratedTo</code></b> :<br> The actual value level that was iterated from by the iterator</li>
+ * <li><b><code>countAtValueIteratedTo</code></b> :<br> The count of recorded values in the histogram that
+ * exactly match this [lowestEquivalentValue(valueIteratedTo)...highestEquivalentValue(valueIteratedTo)] value
+ * range.</li>
+ * <li><b><code>countAddedInThisIterationStep</code></b> :<br> The count of recorded values in the histogram that
+ * were added to the totalCountToThisValue (below) as a result on this iteration step. Since multiple iteration
+ * steps may occur with overlapping equivalent value ranges, the count may be lower than the count found at
+ * the value (e.g. multiple linear steps or percentile levels can occur within a single equivalent value range)</li>
+ * <li><b><code>totalCountToThisValue</code></b> :<br> The total count of all recorded values in the histogram at
+ * values equal or smaller than valueIteratedTo.</li>
+ * <li><b><code>totalValueToThisValue</code></b> :<br> The sum of all recorded values in the histogram at values
+ * equal or smaller than valueIteratedTo.</li>
+ * <li><b><code>percentile</code></b> :<br> The percentile of recorded values in the histogram at values equal
+ * or smaller than valueIteratedTo.</li>
+ * <li><b><code>percentileLevelIteratedTo</code></b> :<br> The percentile level that the iterator returning this
+ * HistogramIterationValue had iterated to. Generally, percentileLevelIteratedTo will be equal to or smaller than
+ * percentile, but the same value point can contain multiple iteration levels for some iterators. E.g. a
+ * PercentileIterator can stop multiple times in the exact same value point (if the count at that value covers a
+ * range of multiple percentiles in the requested percentile iteration points).</li>
+ * </ul>
+ */
+class HistogramIterationValue {
+    constructor() {
+        this.reset();
+    }
+    reset() {
+        this.valueIteratedTo = 0;
+        this.valueIteratedFrom = 0;
+        this.countAtValueIteratedTo = 0;
+        this.countAddedInThisIterationStep = 0;
+        this.totalCountToThisValue = 0;
+        this.totalValueToThisValue = 0;
+        this.percentile = 0.0;
+        this.percentileLevelIteratedTo = 0.0;
+    }
+}
+exports["default"] = HistogramIterationValue;
+//# sourceMappingURL=HistogramIterationValue.js.map
+
+/***/ }),
+
+/***/ 1433:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.listTags = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const Histogram_1 = __nccwpck_require__(9506);
+const encoding_1 = __nccwpck_require__(6879);
+const TAG_PREFIX = "Tag=";
+const TAG_PREFIX_LENGTH = "Tag=".length;
+/**
+ * A histogram log reader.
+ * <p>
+ * Histogram logs are used to capture full fidelity, per-time-interval
+ * histograms of a recorded value.
+ * <p>
+ * For example, a histogram log can be used to capture high fidelity
+ * reaction-time logs for some measured system or subsystem component.
+ * Such a log would capture a full reaction time histogram for each
+ * logged interval, and could be used to later reconstruct a full
+ * HdrHistogram of the measured reaction time behavior for any arbitrary
+ * time range within the log, by adding [only] the relevant interval
+ * histograms.
+ * <h3>Histogram log format:</h3>
+ * A histogram log file consists of text lines. Lines beginning with
+ * the "#" character are optional and treated as comments. Lines
+ * containing the legend (starting with "Timestamp") are also optional
+ * and ignored in parsing the histogram log. All other lines must
+ * be valid interval description lines. Text fields are delimited by
+ * commas, spaces.
+ * <p>
+ * A valid interval description line contains an optional Tag=tagString
+ * text field, followed by an interval description.
+ * <p>
+ * A valid interval description must contain exactly four text fields:
+ * <ul>
+ * <li>StartTimestamp: The first field must contain a number parse-able as a Double value,
+ * representing the start timestamp of the interval in seconds.</li>
+ * <li>intervalLength: The second field must contain a number parse-able as a Double value,
+ * representing the length of the interval in seconds.</li>
+ * <li>Interval_Max: The third field must contain a number parse-able as a Double value,
+ * which generally represents the maximum value of the interval histogram.</li>
+ * <li>Interval_Compressed_Histogram: The fourth field must contain a text field
+ * parse-able as a Base64 text representation of a compressed HdrHistogram.</li>
+ * </ul>
+ * The log file may contain an optional indication of a starting time. Starting time
+ * is indicated using a special comments starting with "#[StartTime: " and followed
+ * by a number parse-able as a double, representing the start time (in seconds)
+ * that may be added to timestamps in the file to determine an absolute
+ * timestamp (e.g. since the epoch) for each interval.
+ */
+class HistogramLogReader {
+    constructor(logContent, bitBucketSize = 32, useWebAssembly = false) {
+        this.lines = splitLines(logContent);
+        this.currentLineIndex = 0;
+        this.bitBucketSize = bitBucketSize;
+        this.useWebAssembly = useWebAssembly;
+    }
+    /**
+     * Read the next interval histogram from the log. Returns a Histogram object if
+     * an interval line was found, or null if not.
+     * <p>Upon encountering any unexpected format errors in reading the next interval
+     * from the file, this method will return a null.
+     * @return a DecodedInterval, or a null if no appropriate interval found
+     */
+    nextIntervalHistogram(rangeStartTimeSec = 0, rangeEndTimeSec = Number.MAX_VALUE) {
+        while (this.currentLineIndex < this.lines.length) {
+            const currentLine = this.lines[this.currentLineIndex];
+            this.currentLineIndex++;
+            if (currentLine.startsWith("#[StartTime:")) {
+                this.parseStartTimeFromLine(currentLine);
+            }
+            else if (currentLine.startsWith("#[BaseTime:")) {
+                this.parseBaseTimeFromLine(currentLine);
+            }
+            else if (currentLine.startsWith("#") ||
+                currentLine.startsWith('"StartTimestamp"')) {
+                // skip legend & meta data for now
+            }
+            else if (currentLine.includes(",")) {
+                const tokens = currentLine.split(",");
+                const [firstToken] = tokens;
+                let tag;
+                if (firstToken.startsWith(TAG_PREFIX)) {
+                    tag = firstToken.substring(TAG_PREFIX_LENGTH);
+                    tokens.shift();
+                }
+                else {
+                    tag = Histogram_1.NO_TAG;
+                }
+                const [rawLogTimeStampInSec, rawIntervalLengthSec, , base64Histogram,] = tokens;
+                const logTimeStampInSec = Number.parseFloat(rawLogTimeStampInSec);
+                if (!this.baseTimeSec) {
+                    // No explicit base time noted. Deduce from 1st observed time (compared to start time):
+                    if (logTimeStampInSec < this.startTimeSec - 365 * 24 * 3600.0) {
+                        // Criteria Note: if log timestamp is more than a year in the past (compared to
+                        // StartTime), we assume that timestamps in the log are not absolute
+                        this.baseTimeSec = this.startTimeSec;
+                    }
+                    else {
+                        // Timestamps are absolute
+                        this.baseTimeSec = 0.0;
+                    }
+                }
+                if (rangeEndTimeSec < logTimeStampInSec) {
+                    return null;
+                }
+                if (logTimeStampInSec < rangeStartTimeSec) {
+                    continue;
+                }
+                const histogram = (0, encoding_1.decodeFromCompressedBase64)(base64Histogram, this.bitBucketSize, this.useWebAssembly);
+                histogram.startTimeStampMsec =
+                    (this.baseTimeSec + logTimeStampInSec) * 1000;
+                const intervalLengthSec = Number.parseFloat(rawIntervalLengthSec);
+                histogram.endTimeStampMsec =
+                    (this.baseTimeSec + logTimeStampInSec + intervalLengthSec) * 1000;
+                histogram.tag = tag;
+                return histogram;
+            }
+        }
+        return null;
+    }
+    parseStartTimeFromLine(line) {
+        this.startTimeSec = Number.parseFloat(line.split(" ")[1]);
+    }
+    parseBaseTimeFromLine(line) {
+        this.baseTimeSec = Number.parseFloat(line.split(" ")[1]);
+    }
+}
+const splitLines = (logContent) => logContent.split(/\r\n|\r|\n/g);
+const shouldIncludeNoTag = (lines) => lines.find((line) => !line.startsWith("#") &&
+    !line.startsWith('"') &&
+    !line.startsWith(TAG_PREFIX) &&
+    line.includes(","));
+const listTags = (content) => {
+    const lines = splitLines(content);
+    const tags = lines
+        .filter((line) => line.includes(",") && line.startsWith(TAG_PREFIX))
+        .map((line) => line.substring(TAG_PREFIX_LENGTH, line.indexOf(",")));
+    const tagsWithoutDuplicates = new Set(tags);
+    const result = Array.from(tagsWithoutDuplicates);
+    if (shouldIncludeNoTag(lines)) {
+        result.unshift("NO TAG");
+    }
+    return result;
+};
+exports.listTags = listTags;
+exports["default"] = HistogramLogReader;
+//# sourceMappingURL=HistogramLogReader.js.map
+
+/***/ }),
+
+/***/ 3605:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const Histogram_1 = __nccwpck_require__(9506);
+const encoding_1 = __nccwpck_require__(6879);
+const formatters_1 = __nccwpck_require__(7461);
+const HISTOGRAM_LOG_FORMAT_VERSION = "1.3";
+const timeFormatter = (0, formatters_1.floatFormatter)(5, 3);
+class HistogramLogWriter {
+    constructor(log) {
+        this.log = log;
+        /**
+         * Base time to subtract from supplied histogram start/end timestamps when
+         * logging based on histogram timestamps.
+         * Base time is expected to be in msec since the epoch, as histogram start/end times
+         * are typically stamped with absolute times in msec since the epoch.
+         */
+        this.baseTime = 0;
+    }
+    /**
+     * Output an interval histogram, with the given timestamp information and the [optional] tag
+     * associated with the histogram, using a configurable maxValueUnitRatio. (note that the
+     * specified timestamp information will be used, and the timestamp information in the actual
+     * histogram will be ignored).
+     * The max value reported with the interval line will be scaled by the given maxValueUnitRatio.
+     * @param startTimeStampSec The start timestamp to log with the interval histogram, in seconds.
+     * @param endTimeStampSec The end timestamp to log with the interval histogram, in seconds.
+     * @param histogram The interval histogram to log.
+     * @param maxValueUnitRatio The ratio by which to divide the histogram's max value when reporting on it.
+     */
+    outputIntervalHistogram(histogram, startTimeStampSec = (histogram.startTimeStampMsec - this.baseTime) / 1000, endTimeStampSec = (histogram.endTimeStampMsec - this.baseTime) / 1000, maxValueUnitRatio = 1000) {
+        const base64 = (0, encoding_1.encodeIntoCompressedBase64)(histogram);
+        const start = timeFormatter(startTimeStampSec);
+        const duration = timeFormatter(endTimeStampSec - startTimeStampSec);
+        const max = timeFormatter(histogram.maxValue / maxValueUnitRatio);
+        const lineContent = `${start},${duration},${max},${base64}\n`;
+        if (histogram.tag && histogram.tag !== Histogram_1.NO_TAG) {
+            this.log(`Tag=${histogram.tag},${lineContent}`);
+        }
+        else {
+            this.log(lineContent);
+        }
+    }
+    /**
+     * Log a comment to the log.
+     * Comments will be preceded with with the '#' character.
+     * @param comment the comment string.
+     */
+    outputComment(comment) {
+        this.log(`#${comment}\n`);
+    }
+    /**
+     * Log a start time in the log.
+     * @param startTimeMsec time (in milliseconds) since the absolute start time (the epoch)
+     */
+    outputStartTime(startTimeMsec) {
+        this.outputComment(`[StartTime: ${(0, formatters_1.floatFormatter)(5, 3)(startTimeMsec / 1000)} (seconds since epoch), ${new Date(startTimeMsec)}]\n`);
+    }
+    /**
+     * Output a legend line to the log.
+     */
+    outputLegend() {
+        this.log('"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n');
+    }
+    /**
+     * Output a log format version to the log.
+     */
+    outputLogFormatVersion() {
+        this.outputComment("[Histogram log format version " + HISTOGRAM_LOG_FORMAT_VERSION + "]");
+    }
+}
+exports["default"] = HistogramLogWriter;
+//# sourceMappingURL=HistogramLogWriter.js.map
+
+/***/ }),
+
+/***/ 4798:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int16Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint16Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int16Histogram;
+//# sourceMappingURL=Int16Histogram.js.map
+
+/***/ }),
+
+/***/ 8676:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int32Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint32Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int32Histogram;
+//# sourceMappingURL=Int32Histogram.js.map
+
+/***/ }),
+
+/***/ 2063:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int8Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint8Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int8Histogram;
+//# sourceMappingURL=Int8Histogram.js.map
+
+/***/ }),
+
+/***/ 4984:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.inflate = exports.deflate = void 0;
+exports.decompress = decompress;
+exports.doDecode = doDecode;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+// @ts-ignore
+const pako = __nccwpck_require__(3585);
+const JsHistogram_1 = __nccwpck_require__(3687);
+const ByteBuffer_1 = __nccwpck_require__(9926);
+const JsHistogramFactory_1 = __nccwpck_require__(801);
+const ZigZagEncoding_1 = __nccwpck_require__(9791);
+const { max } = Math;
+const V2EncodingCookieBase = 0x1c849303;
+const V2CompressedEncodingCookieBase = 0x1c849304;
+const V2maxWordSizeInBytes = 9; // LEB128-64b9B + ZigZag require up to 9 bytes per word
+const encodingCookie = V2EncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+const compressedEncodingCookie = V2CompressedEncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+function fillBufferFromCountsArray(self, buffer) {
+    const countsLimit = self.countsArrayIndex(self.maxValue) + 1;
+    let srcIndex = 0;
+    while (srcIndex < countsLimit) {
+        // V2 encoding format uses a ZigZag LEB128-64b9B encoded long. Positive values are counts,
+        // while negative values indicate a repeat zero counts.
+        const count = self.getCountAtIndex(srcIndex++);
+        if (count < 0) {
+            throw new Error("Cannot encode histogram containing negative counts (" +
+                count +
+                ") at index " +
+                srcIndex +
+                ", corresponding the value range [" +
+                self.lowestEquivalentValue(self.valueFromIndex(srcIndex)) +
+                "," +
+                self.nextNonEquivalentValue(self.valueFromIndex(srcIndex)) +
+                ")");
+        }
+        // Count trailing 0s (which follow this count):
+        let zerosCount = 0;
+        if (count == 0) {
+            zerosCount = 1;
+            while (srcIndex < countsLimit && self.getCountAtIndex(srcIndex) == 0) {
+                zerosCount++;
+                srcIndex++;
+            }
+        }
+        if (zerosCount > 1) {
+            ZigZagEncoding_1.default.encode(buffer, -zerosCount);
+        }
+        else {
+            ZigZagEncoding_1.default.encode(buffer, count);
+        }
+    }
+}
+/**
+ * Encode this histogram into a ByteBuffer
+ * @param self this histogram
+ * @param buffer The buffer to encode into
+ * @return The number of bytes written to the buffer
+ */
+function encodeIntoByteBuffer(self, buffer) {
+    const initialPosition = buffer.position;
+    buffer.putInt32(encodingCookie);
+    buffer.putInt32(0); // Placeholder for payload length in bytes.
+    buffer.putInt32(1);
+    buffer.putInt32(self.numberOfSignificantValueDigits);
+    buffer.putInt64(self.lowestDiscernibleValue);
+    buffer.putInt64(self.highestTrackableValue);
+    buffer.putInt64(1);
+    const payloadStartPosition = buffer.position;
+    fillBufferFromCountsArray(self, buffer);
+    const backupIndex = buffer.position;
+    buffer.position = initialPosition + 4;
+    buffer.putInt32(backupIndex - payloadStartPosition); // Record the payload length
+    buffer.position = backupIndex;
+    return backupIndex - initialPosition;
+}
+function fillCountsArrayFromSourceBuffer(self, sourceBuffer, lengthInBytes, wordSizeInBytes) {
+    if (wordSizeInBytes != 2 &&
+        wordSizeInBytes != 4 &&
+        wordSizeInBytes != 8 &&
+        wordSizeInBytes != V2maxWordSizeInBytes) {
+        throw new Error("word size must be 2, 4, 8, or V2maxWordSizeInBytes (" +
+            V2maxWordSizeInBytes +
+            ") bytes");
+    }
+    let dstIndex = 0;
+    const endPosition = sourceBuffer.position + lengthInBytes;
+    while (sourceBuffer.position < endPosition) {
+        let zerosCount = 0;
+        let count = ZigZagEncoding_1.default.decode(sourceBuffer);
+        if (count < 0) {
+            zerosCount = -count;
+            dstIndex += zerosCount; // No need to set zeros in array. Just skip them.
+        }
+        else {
+            self.setCountAtIndex(dstIndex++, count);
+        }
+    }
+    return dstIndex; // this is the destination length
+}
+function getCookieBase(cookie) {
+    return cookie & ~0xf0;
+}
+function getWordSizeInBytesFromCookie(cookie) {
+    if (getCookieBase(cookie) == V2EncodingCookieBase ||
+        getCookieBase(cookie) == V2CompressedEncodingCookieBase) {
+        return V2maxWordSizeInBytes;
+    }
+    const sizeByte = (cookie & 0xf0) >> 4;
+    return sizeByte & 0xe;
+}
+function findDeflateFunction() {
+    try {
+        return eval('require("zlib").deflateSync');
+    }
+    catch (error) {
+        return !!pako ? pako.deflate : () => { throw new Error('pako library is mandatory for encoding/deconding on the browser side'); };
+    }
+}
+function findInflateFunction() {
+    try {
+        return eval('require("zlib").inflateSync');
+    }
+    catch (error) {
+        return !!pako ? pako.inflate : () => { throw new Error('pako library is mandatory for encoding/deconding on the browser side'); };
+    }
+}
+exports.deflate = findDeflateFunction();
+exports.inflate = findInflateFunction();
+function decompress(data) {
+    const buffer = new ByteBuffer_1.default(data);
+    const initialTargetPosition = buffer.position;
+    const cookie = buffer.getInt32();
+    if ((cookie & ~0xf0) !== V2CompressedEncodingCookieBase) {
+        throw new Error("Encoding not supported, only V2 is supported");
+    }
+    const lengthOfCompressedContents = buffer.getInt32();
+    const uncompressedBuffer = (0, exports.inflate)(buffer.data.slice(initialTargetPosition + 8, initialTargetPosition + 8 + lengthOfCompressedContents));
+    return uncompressedBuffer;
+}
+function doDecode(data, bitBucketSize = 32, minBarForHighestTrackableValue = 0) {
+    const buffer = new ByteBuffer_1.default(data);
+    const cookie = buffer.getInt32();
+    let payloadLengthInBytes;
+    let numberOfSignificantValueDigits;
+    let lowestTrackableUnitValue;
+    let highestTrackableValue;
+    if (getCookieBase(cookie) === V2EncodingCookieBase) {
+        if (getWordSizeInBytesFromCookie(cookie) != V2maxWordSizeInBytes) {
+            throw new Error("The buffer does not contain a Histogram (no valid cookie found)");
+        }
+        payloadLengthInBytes = buffer.getInt32();
+        buffer.getInt32(); // normalizingIndexOffset not used
+        numberOfSignificantValueDigits = buffer.getInt32();
+        lowestTrackableUnitValue = buffer.getInt64();
+        highestTrackableValue = buffer.getInt64();
+        buffer.getInt64(); // integerToDoubleValueConversionRatio not used
+    }
+    else {
+        throw new Error("The buffer does not contain a Histogram (no valid V2 encoding cookie found)");
+    }
+    highestTrackableValue = max(highestTrackableValue, minBarForHighestTrackableValue);
+    const histogramConstr = (0, JsHistogramFactory_1.constructorFromBucketSize)(bitBucketSize);
+    const histogram = new histogramConstr(lowestTrackableUnitValue, highestTrackableValue, numberOfSignificantValueDigits);
+    const filledLength = fillCountsArrayFromSourceBuffer(histogram, buffer, payloadLengthInBytes, V2maxWordSizeInBytes);
+    histogram.establishInternalTackingValues(filledLength);
+    return histogram;
+}
+function doEncodeIntoCompressedBase64(compressionLevel) {
+    const compressionOptions = compressionLevel
+        ? { level: compressionLevel }
+        : {};
+    const self = this;
+    const targetBuffer = ByteBuffer_1.default.allocate();
+    targetBuffer.putInt32(compressedEncodingCookie);
+    const intermediateUncompressedByteBuffer = ByteBuffer_1.default.allocate();
+    const uncompressedLength = encodeIntoByteBuffer(self, intermediateUncompressedByteBuffer);
+    const data = intermediateUncompressedByteBuffer.data.slice(0, uncompressedLength);
+    const compressedData = (0, exports.deflate)(data, compressionOptions);
+    targetBuffer.putInt32(compressedData.byteLength);
+    targetBuffer.putArray(compressedData);
+    return base64.fromByteArray(targetBuffer.data);
+}
+JsHistogram_1.JsHistogram.decode = doDecode;
+JsHistogram_1.JsHistogram.prototype.encodeIntoCompressedBase64 = doEncodeIntoCompressedBase64;
+//# sourceMappingURL=JsHistogram.encoding.js.map
+
+/***/ }),
+
+/***/ 3687:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports["default"] = exports.JsHistogram = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const RecordedValuesIterator_1 = __nccwpck_require__(858);
+const PercentileIterator_1 = __nccwpck_require__(4955);
+const formatters_1 = __nccwpck_require__(7461);
+const ulp_1 = __nccwpck_require__(5211);
+const Histogram_1 = __nccwpck_require__(9506);
+const { pow, floor, ceil, log2, max, min } = Math;
+class JsHistogram {
+    incrementTotalCount() {
+        this._totalCount++;
+    }
+    addToTotalCount(value) {
+        this._totalCount += value;
+    }
+    setTotalCount(value) {
+        this._totalCount = value;
+    }
+    /**
+     * Get the total count of all recorded values in the histogram
+     * @return the total count of all recorded values in the histogram
+     */
+    get totalCount() {
+        return this._totalCount;
+    }
+    updatedMaxValue(value) {
+        const internalValue = value + this.unitMagnitudeMask;
+        this.maxValue = internalValue;
+    }
+    updateMinNonZeroValue(value) {
+        if (value <= this.unitMagnitudeMask) {
+            return;
+        }
+        const internalValue = floor(value / this.lowestDiscernibleValueRounded) *
+            this.lowestDiscernibleValueRounded;
+        this.minNonZeroValue = internalValue;
+    }
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        this.autoResize = false;
+        this.startTimeStampMsec = Number.MAX_SAFE_INTEGER;
+        this.endTimeStampMsec = 0;
+        this.tag = Histogram_1.NO_TAG;
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_SAFE_INTEGER;
+        this.identity = 0;
+        this.highestTrackableValue = 0;
+        this.lowestDiscernibleValue = 0;
+        this.numberOfSignificantValueDigits = 0;
+        this.bucketCount = 0;
+        this.subBucketCount = 0;
+        this.countsArrayLength = 0;
+        this.wordSizeInBytes = 0;
+        // Verify argument validity
+        if (lowestDiscernibleValue < 1) {
+            throw new Error("lowestDiscernibleValue must be >= 1");
+        }
+        if (highestTrackableValue < 2 * lowestDiscernibleValue) {
+            throw new Error(`highestTrackableValue must be >= 2 * lowestDiscernibleValue ( 2 * ${lowestDiscernibleValue} )`);
+        }
+        if (numberOfSignificantValueDigits < 0 ||
+            numberOfSignificantValueDigits > 5) {
+            throw new Error("numberOfSignificantValueDigits must be between 0 and 5");
+        }
+        this.identity = JsHistogram.identityBuilder++;
+        this.init(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+    init(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        this.lowestDiscernibleValue = lowestDiscernibleValue;
+        this.highestTrackableValue = highestTrackableValue;
+        this.numberOfSignificantValueDigits = numberOfSignificantValueDigits;
+        /*
+         * Given a 3 decimal point accuracy, the expectation is obviously for "+/- 1 unit at 1000". It also means that
+         * it's "ok to be +/- 2 units at 2000". The "tricky" thing is that it is NOT ok to be +/- 2 units at 1999. Only
+         * starting at 2000. So internally, we need to maintain single unit resolution to 2x 10^decimalPoints.
+         */
+        const largestValueWithSingleUnitResolution = 2 * floor(pow(10, numberOfSignificantValueDigits));
+        this.unitMagnitude = floor(log2(lowestDiscernibleValue));
+        this.lowestDiscernibleValueRounded = pow(2, this.unitMagnitude);
+        this.unitMagnitudeMask = this.lowestDiscernibleValueRounded - 1;
+        // We need to maintain power-of-two subBucketCount (for clean direct indexing) that is large enough to
+        // provide unit resolution to at least largestValueWithSingleUnitResolution. So figure out
+        // largestValueWithSingleUnitResolution's nearest power-of-two (rounded up), and use that:
+        const subBucketCountMagnitude = ceil(log2(largestValueWithSingleUnitResolution));
+        this.subBucketHalfCountMagnitude =
+            (subBucketCountMagnitude > 1 ? subBucketCountMagnitude : 1) - 1;
+        this.subBucketCount = pow(2, this.subBucketHalfCountMagnitude + 1);
+        this.subBucketHalfCount = this.subBucketCount / 2;
+        this.subBucketMask =
+            (floor(this.subBucketCount) - 1) * pow(2, this.unitMagnitude);
+        this.establishSize(highestTrackableValue);
+        this.leadingZeroCountBase =
+            53 - this.unitMagnitude - this.subBucketHalfCountMagnitude - 1;
+        this.percentileIterator = new PercentileIterator_1.default(this, 1);
+        this.recordedValuesIterator = new RecordedValuesIterator_1.default(this);
+    }
+    /**
+     * The buckets (each of which has subBucketCount sub-buckets, here assumed to be 2048 as an example) overlap:
+     *
+     * <pre>
+     * The 0'th bucket covers from 0...2047 in multiples of 1, using all 2048 sub-buckets
+     * The 1'th bucket covers from 2048..4097 in multiples of 2, using only the top 1024 sub-buckets
+     * The 2'th bucket covers from 4096..8191 in multiple of 4, using only the top 1024 sub-buckets
+     * ...
+     * </pre>
+     *
+     * Bucket 0 is "special" here. It is the only one that has 2048 entries. All the rest have 1024 entries (because
+     * their bottom half overlaps with and is already covered by the all of the previous buckets put together). In other
+     * words, the k'th bucket could represent 0 * 2^k to 2048 * 2^k in 2048 buckets with 2^k precision, but the midpoint
+     * of 1024 * 2^k = 2048 * 2^(k-1) = the k-1'th bucket's end, so we would use the previous bucket for those lower
+     * values as it has better precision.
+     */
+    establishSize(newHighestTrackableValue) {
+        // establish counts array length:
+        this.countsArrayLength = this.determineArrayLengthNeeded(newHighestTrackableValue);
+        // establish exponent range needed to support the trackable value with no overflow:
+        this.bucketCount = this.getBucketsNeededToCoverValue(newHighestTrackableValue);
+        // establish the new highest trackable value:
+        this.highestTrackableValue = newHighestTrackableValue;
+    }
+    determineArrayLengthNeeded(highestTrackableValue) {
+        if (highestTrackableValue < 2 * this.lowestDiscernibleValue) {
+            throw new Error("highestTrackableValue (" +
+                highestTrackableValue +
+                ") cannot be < (2 * lowestDiscernibleValue)");
+        }
+        //determine counts array length needed:
+        const countsArrayLength = this.getLengthForNumberOfBuckets(this.getBucketsNeededToCoverValue(highestTrackableValue));
+        return countsArrayLength;
+    }
+    /**
+     * If we have N such that subBucketCount * 2^N > max value, we need storage for N+1 buckets, each with enough
+     * slots to hold the top half of the subBucketCount (the lower half is covered by previous buckets), and the +1
+     * being used for the lower half of the 0'th bucket. Or, equivalently, we need 1 more bucket to capture the max
+     * value if we consider the sub-bucket length to be halved.
+     */
+    getLengthForNumberOfBuckets(numberOfBuckets) {
+        const lengthNeeded = (numberOfBuckets + 1) * (this.subBucketCount / 2);
+        return lengthNeeded;
+    }
+    getBucketsNeededToCoverValue(value) {
+        // the k'th bucket can express from 0 * 2^k to subBucketCount * 2^k in units of 2^k
+        let smallestUntrackableValue = this.subBucketCount * pow(2, this.unitMagnitude);
+        // always have at least 1 bucket
+        let bucketsNeeded = 1;
+        while (smallestUntrackableValue <= value) {
+            if (smallestUntrackableValue > Number.MAX_SAFE_INTEGER / 2) {
+                // TODO check array max size in JavaScript
+                // next shift will overflow, meaning that bucket could represent values up to ones greater than
+                // Number.MAX_SAFE_INTEGER, so it's the last bucket
+                return bucketsNeeded + 1;
+            }
+            smallestUntrackableValue = smallestUntrackableValue * 2;
+            bucketsNeeded++;
+        }
+        return bucketsNeeded;
+    }
+    /**
+     * Record a value in the histogram
+     *
+     * @param value The value to be recorded
+     * @throws may throw Error if value is exceeds highestTrackableValue
+     */
+    recordValue(value) {
+        this.recordSingleValue(value);
+    }
+    recordSingleValue(value) {
+        const countsIndex = this.countsArrayIndex(value);
+        if (countsIndex >= this.countsArrayLength) {
+            this.handleRecordException(1, value);
+        }
+        else {
+            this.incrementCountAtIndex(countsIndex);
+        }
+        this.updateMinAndMax(value);
+        this.incrementTotalCount();
+    }
+    handleRecordException(count, value) {
+        if (!this.autoResize) {
+            throw new Error("Value " + value + " is outside of histogram covered range");
+        }
+        this.resize(value);
+        var countsIndex = this.countsArrayIndex(value);
+        this.addToCountAtIndex(countsIndex, count);
+        this.highestTrackableValue = this.highestEquivalentValue(this.valueFromIndex(this.countsArrayLength - 1));
+    }
+    countsArrayIndex(value) {
+        if (value < 0) {
+            throw new Error("Histogram recorded value cannot be negative.");
+        }
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        return this.computeCountsArrayIndex(bucketIndex, subBucketIndex);
+    }
+    computeCountsArrayIndex(bucketIndex, subBucketIndex) {
+        // TODO
+        //assert(subBucketIndex < subBucketCount);
+        //assert(bucketIndex == 0 || (subBucketIndex >= subBucketHalfCount));
+        // Calculate the index for the first entry that will be used in the bucket (halfway through subBucketCount).
+        // For bucketIndex 0, all subBucketCount entries may be used, but bucketBaseIndex is still set in the middle.
+        const bucketBaseIndex = (bucketIndex + 1) * pow(2, this.subBucketHalfCountMagnitude);
+        // Calculate the offset in the bucket. This subtraction will result in a positive value in all buckets except
+        // the 0th bucket (since a value in that bucket may be less than half the bucket's 0 to subBucketCount range).
+        // However, this works out since we give bucket 0 twice as much space.
+        const offsetInBucket = subBucketIndex - this.subBucketHalfCount;
+        // The following is the equivalent of ((subBucketIndex  - subBucketHalfCount) + bucketBaseIndex;
+        return bucketBaseIndex + offsetInBucket;
+    }
+    /**
+     * @return the lowest (and therefore highest precision) bucket index that can represent the value
+     */
+    getBucketIndex(value) {
+        // Calculates the number of powers of two by which the value is greater than the biggest value that fits in
+        // bucket 0. This is the bucket index since each successive bucket can hold a value 2x greater.
+        // The mask maps small values to bucket 0.
+        // return this.leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
+        return max(floor(log2(value)) -
+            this.subBucketHalfCountMagnitude -
+            this.unitMagnitude, 0);
+    }
+    getSubBucketIndex(value, bucketIndex) {
+        // For bucketIndex 0, this is just value, so it may be anywhere in 0 to subBucketCount.
+        // For other bucketIndex, this will always end up in the top half of subBucketCount: assume that for some bucket
+        // k > 0, this calculation will yield a value in the bottom half of 0 to subBucketCount. Then, because of how
+        // buckets overlap, it would have also been in the top half of bucket k-1, and therefore would have
+        // returned k-1 in getBucketIndex(). Since we would then shift it one fewer bits here, it would be twice as big,
+        // and therefore in the top half of subBucketCount.
+        return floor(value / pow(2, bucketIndex + this.unitMagnitude));
+    }
+    updateMinAndMax(value) {
+        if (value > this.maxValue) {
+            this.updatedMaxValue(value);
+        }
+        if (value < this.minNonZeroValue && value !== 0) {
+            this.updateMinNonZeroValue(value);
+        }
+    }
+    /**
+     * Get the value at a given percentile.
+     * When the given percentile is &gt; 0.0, the value returned is the value that the given
+     * percentage of the overall recorded value entries in the histogram are either smaller than
+     * or equivalent to. When the given percentile is 0.0, the value returned is the value that all value
+     * entries in the histogram are either larger than or equivalent to.
+     * <p>
+     * Note that two values are "equivalent" in this statement if
+     * {@link org.HdrHistogram.JsHistogram#valuesAreEquivalent} would return true.
+     *
+     * @param percentile  The percentile for which to return the associated value
+     * @return The value that the given percentage of the overall recorded value entries in the
+     * histogram are either smaller than or equivalent to. When the percentile is 0.0, returns the
+     * value that all value entries in the histogram are either larger than or equivalent to.
+     */
+    getValueAtPercentile(percentile) {
+        const requestedPercentile = min(percentile, 100); // Truncate down to 100%
+        // round count up to nearest integer, to ensure that the largest value that the requested percentile
+        // of overall recorded values is actually included. However, this must be done with care:
+        //
+        // First, Compute fp value for count at the requested percentile. Note that fp result end up
+        // being 1 ulp larger than the correct integer count for this percentile:
+        const fpCountAtPercentile = (requestedPercentile / 100.0) * this.totalCount;
+        // Next, round up, but make sure to prevent <= 1 ulp inaccurancies in the above fp math from
+        // making us skip a count:
+        const countAtPercentile = max(ceil(fpCountAtPercentile - (0, ulp_1.default)(fpCountAtPercentile)), // round up
+        1 // Make sure we at least reach the first recorded entry
+        );
+        let totalToCurrentIndex = 0;
+        for (let i = 0; i < this.countsArrayLength; i++) {
+            totalToCurrentIndex += this.getCountAtIndex(i);
+            if (totalToCurrentIndex >= countAtPercentile) {
+                var valueAtIndex = this.valueFromIndex(i);
+                return percentile === 0.0
+                    ? this.lowestEquivalentValue(valueAtIndex)
+                    : this.highestEquivalentValue(valueAtIndex);
+            }
+        }
+        return 0;
+    }
+    valueFromIndexes(bucketIndex, subBucketIndex) {
+        return subBucketIndex * pow(2, bucketIndex + this.unitMagnitude);
+    }
+    valueFromIndex(index) {
+        let bucketIndex = floor(index / this.subBucketHalfCount) - 1;
+        let subBucketIndex = (index % this.subBucketHalfCount) + this.subBucketHalfCount;
+        if (bucketIndex < 0) {
+            subBucketIndex -= this.subBucketHalfCount;
+            bucketIndex = 0;
+        }
+        return this.valueFromIndexes(bucketIndex, subBucketIndex);
+    }
+    /**
+     * Get the lowest value that is equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The lowest value that is equivalent to the given value within the histogram's resolution.
+     */
+    lowestEquivalentValue(value) {
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        const thisValueBaseLevel = this.valueFromIndexes(bucketIndex, subBucketIndex);
+        return thisValueBaseLevel;
+    }
+    /**
+     * Get the highest value that is equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The highest value that is equivalent to the given value within the histogram's resolution.
+     */
+    highestEquivalentValue(value) {
+        return this.nextNonEquivalentValue(value) - 1;
+    }
+    /**
+     * Get the next value that is not equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The next value that is not equivalent to the given value within the histogram's resolution.
+     */
+    nextNonEquivalentValue(value) {
+        return (this.lowestEquivalentValue(value) + this.sizeOfEquivalentValueRange(value));
+    }
+    /**
+     * Get the size (in value units) of the range of values that are equivalent to the given value within the
+     * histogram's resolution. Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The size of the range of values equivalent to the given value.
+     */
+    sizeOfEquivalentValueRange(value) {
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        const distanceToNextValue = pow(2, this.unitMagnitude +
+            (subBucketIndex >= this.subBucketCount ? bucketIndex + 1 : bucketIndex));
+        return distanceToNextValue;
+    }
+    /**
+     * Get a value that lies in the middle (rounded up) of the range of values equivalent the given value.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The value lies in the middle (rounded up) of the range of values equivalent the given value.
+     */
+    medianEquivalentValue(value) {
+        return (this.lowestEquivalentValue(value) +
+            floor(this.sizeOfEquivalentValueRange(value) / 2));
+    }
+    /**
+     * Get the computed mean value of all recorded values in the histogram
+     *
+     * @return the mean value (in value units) of the histogram data
+     */
+    get mean() {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        this.recordedValuesIterator.reset();
+        let totalValue = 0;
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            totalValue +=
+                this.medianEquivalentValue(iterationValue.valueIteratedTo) *
+                    iterationValue.countAtValueIteratedTo;
+        }
+        return totalValue / this.totalCount;
+    }
+    getStdDeviation(mean = this.mean) {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        let geometric_deviation_total = 0.0;
+        this.recordedValuesIterator.reset();
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            const deviation = this.medianEquivalentValue(iterationValue.valueIteratedTo) - mean;
+            geometric_deviation_total +=
+                deviation * deviation * iterationValue.countAddedInThisIterationStep;
+        }
+        const std_deviation = Math.sqrt(geometric_deviation_total / this.totalCount);
+        return std_deviation;
+    }
+    /**
+     * Get the computed standard deviation of all recorded values in the histogram
+     *
+     * @return the standard deviation (in value units) of the histogram data
+     */
+    get stdDeviation() {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        const mean = this.mean;
+        let geometric_deviation_total = 0.0;
+        this.recordedValuesIterator.reset();
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            const deviation = this.medianEquivalentValue(iterationValue.valueIteratedTo) - mean;
+            geometric_deviation_total +=
+                deviation * deviation * iterationValue.countAddedInThisIterationStep;
+        }
+        const std_deviation = Math.sqrt(geometric_deviation_total / this.totalCount);
+        return std_deviation;
+    }
+    /**
+     * Produce textual representation of the value distribution of histogram data by percentile. The distribution is
+     * output with exponentially increasing resolution, with each exponentially decreasing half-distance containing
+     * <i>dumpTicksPerHalf</i> percentile reporting tick points.
+     *
+     * @param printStream    Stream into which the distribution will be output
+     * <p>
+     * @param percentileTicksPerHalfDistance  The number of reporting points per exponentially decreasing half-distance
+     * <p>
+     * @param outputValueUnitScalingRatio    The scaling factor by which to divide histogram recorded values units in
+     *                                     output
+     * @param useCsvFormat  Output in CSV format if true. Otherwise use plain text form.
+     */
+    outputPercentileDistribution(percentileTicksPerHalfDistance = 5, outputValueUnitScalingRatio = 1, useCsvFormat = false) {
+        let result = "";
+        if (useCsvFormat) {
+            result += '"Value","Percentile","TotalCount","1/(1-Percentile)"\n';
+        }
+        else {
+            result += "       Value     Percentile TotalCount 1/(1-Percentile)\n\n";
+        }
+        const iterator = this.percentileIterator;
+        iterator.reset(percentileTicksPerHalfDistance);
+        let lineFormatter;
+        let lastLineFormatter;
+        if (useCsvFormat) {
+            const valueFormatter = (0, formatters_1.floatFormatter)(0, this.numberOfSignificantValueDigits);
+            const percentileFormatter = (0, formatters_1.floatFormatter)(0, 12);
+            const lastFormatter = (0, formatters_1.floatFormatter)(0, 2);
+            lineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                "," +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                "," +
+                iterationValue.totalCountToThisValue +
+                "," +
+                lastFormatter(1 / (1 - iterationValue.percentileLevelIteratedTo / 100)) +
+                "\n";
+            lastLineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                "," +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                "," +
+                iterationValue.totalCountToThisValue +
+                ",Infinity\n";
+        }
+        else {
+            const valueFormatter = (0, formatters_1.floatFormatter)(12, this.numberOfSignificantValueDigits);
+            const percentileFormatter = (0, formatters_1.floatFormatter)(2, 12);
+            const totalCountFormatter = (0, formatters_1.integerFormatter)(10);
+            const lastFormatter = (0, formatters_1.floatFormatter)(14, 2);
+            lineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                " " +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                " " +
+                totalCountFormatter(iterationValue.totalCountToThisValue) +
+                " " +
+                lastFormatter(1 / (1 - iterationValue.percentileLevelIteratedTo / 100)) +
+                "\n";
+            lastLineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                " " +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                " " +
+                totalCountFormatter(iterationValue.totalCountToThisValue) +
+                "\n";
+        }
+        while (iterator.hasNext()) {
+            const iterationValue = iterator.next();
+            if (iterationValue.percentileLevelIteratedTo < 100) {
+                result += lineFormatter(iterationValue);
+            }
+            else {
+                result += lastLineFormatter(iterationValue);
+            }
+        }
+        if (!useCsvFormat) {
+            // Calculate and output mean and std. deviation.
+            // Note: mean/std. deviation numbers are very often completely irrelevant when
+            // data is extremely non-normal in distribution (e.g. in cases of strong multi-modal
+            // response time distribution associated with GC pauses). However, reporting these numbers
+            // can be very useful for contrasting with the detailed percentile distribution
+            // reported by outputPercentileDistribution(). It is not at all surprising to find
+            // percentile distributions where results fall many tens or even hundreds of standard
+            // deviations away from the mean - such results simply indicate that the data sampled
+            // exhibits a very non-normal distribution, highlighting situations for which the std.
+            // deviation metric is a useless indicator.
+            //
+            const formatter = (0, formatters_1.floatFormatter)(12, this.numberOfSignificantValueDigits);
+            const _mean = this.mean;
+            const mean = formatter(_mean / outputValueUnitScalingRatio);
+            const std_deviation = formatter(this.getStdDeviation(_mean) / outputValueUnitScalingRatio);
+            const max = formatter(this.maxValue / outputValueUnitScalingRatio);
+            const intFormatter = (0, formatters_1.integerFormatter)(12);
+            const totalCount = intFormatter(this.totalCount);
+            const bucketCount = intFormatter(this.bucketCount);
+            const subBucketCount = intFormatter(this.subBucketCount);
+            result += `#[Mean    = ${mean}, StdDeviation   = ${std_deviation}]
+#[Max     = ${max}, Total count    = ${totalCount}]
+#[Buckets = ${bucketCount}, SubBuckets     = ${subBucketCount}]
+`;
+        }
+        return result;
+    }
+    get summary() {
+        return (0, Histogram_1.toSummary)(this);
+    }
+    toJSON() {
+        return this.summary;
+    }
+    inspect() {
+        return this.toString();
+    }
+    [Symbol.for("nodejs.util.inspect.custom")]() {
+        return this.toString();
+    }
+    /**
+     * Provide a (conservatively high) estimate of the Histogram's total footprint in bytes
+     *
+     * @return a (conservatively high) estimate of the Histogram's total footprint in bytes
+     */
+    get estimatedFootprintInBytes() {
+        return this._getEstimatedFootprintInBytes();
+    }
+    recordSingleValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.recordSingleValue(value);
+        if (expectedIntervalBetweenValueSamples <= 0) {
+            return;
+        }
+        for (let missingValue = value - expectedIntervalBetweenValueSamples; missingValue >= expectedIntervalBetweenValueSamples; missingValue -= expectedIntervalBetweenValueSamples) {
+            this.recordSingleValue(missingValue);
+        }
+    }
+    recordCountAtValue(count, value) {
+        const countsIndex = this.countsArrayIndex(value);
+        if (countsIndex >= this.countsArrayLength) {
+            this.handleRecordException(count, value);
+        }
+        else {
+            this.addToCountAtIndex(countsIndex, count);
+        }
+        this.updateMinAndMax(value);
+        this.addToTotalCount(count);
+    }
+    /**
+     * Record a value in the histogram (adding to the value's current count)
+     *
+     * @param value The value to be recorded
+     * @param count The number of occurrences of this value to record
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithCount(value, count) {
+        this.recordCountAtValue(count, value);
+    }
+    /**
+     * Record a value in the histogram.
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, Histogram will auto-generate an additional series of decreasingly-smaller
+     * (down to the expectedIntervalBetweenValueSamples) value records.
+     * <p>
+     * Note: This is a at-recording correction method, as opposed to the post-recording correction method provided
+     * by {@link #copyCorrectedForCoordinatedOmission(long)}.
+     * The two methods are mutually exclusive, and only one of the two should be be used on a given data set to correct
+     * for the same coordinated omission issue.
+     * <p>
+     * See notes in the description of the Histogram calls for an illustration of why this corrective behavior is
+     * important.
+     *
+     * @param value The value to record
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.recordSingleValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    recordValueWithCountAndExpectedInterval(value, count, expectedIntervalBetweenValueSamples) {
+        this.recordCountAtValue(count, value);
+        if (expectedIntervalBetweenValueSamples <= 0) {
+            return;
+        }
+        for (let missingValue = value - expectedIntervalBetweenValueSamples; missingValue >= expectedIntervalBetweenValueSamples; missingValue -= expectedIntervalBetweenValueSamples) {
+            this.recordCountAtValue(count, missingValue);
+        }
+    }
+    /**
+     * Add the contents of another histogram to this one, while correcting the incoming data for coordinated omission.
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, the values added will include an auto-generated additional series of
+     * decreasingly-smaller (down to the expectedIntervalBetweenValueSamples) value records for each count found
+     * in the current histogram that is larger than the expectedIntervalBetweenValueSamples.
+     *
+     * Note: This is a post-recording correction method, as opposed to the at-recording correction method provided
+     * by {@link #recordValueWithExpectedInterval(long, long) recordValueWithExpectedInterval}. The two
+     * methods are mutually exclusive, and only one of the two should be be used on a given data set to correct
+     * for the same coordinated omission issue.
+     * by
+     * <p>
+     * See notes in the description of the Histogram calls for an illustration of why this corrective behavior is
+     * important.
+     *
+     * @param otherHistogram The other histogram. highestTrackableValue and largestValueWithSingleUnitResolution must match.
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if values exceed highestTrackableValue
+     */
+    addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples) {
+        const toHistogram = this;
+        const otherValues = new RecordedValuesIterator_1.default(otherHistogram);
+        while (otherValues.hasNext()) {
+            const v = otherValues.next();
+            toHistogram.recordValueWithCountAndExpectedInterval(v.valueIteratedTo, v.countAtValueIteratedTo, expectedIntervalBetweenValueSamples);
+        }
+    }
+    /**
+     * Add the contents of another histogram to this one.
+     * <p>
+     * As part of adding the contents, the start/end timestamp range of this histogram will be
+     * extended to include the start/end timestamp range of the other histogram.
+     *
+     * @param otherHistogram The other histogram.
+     * @throws (may throw) if values in fromHistogram's are
+     * higher than highestTrackableValue.
+     */
+    add(otherHistogram) {
+        if (!(otherHistogram instanceof JsHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot add a WASM histogram to a regular JS histogram");
+        }
+        const highestRecordableValue = this.highestEquivalentValue(this.valueFromIndex(this.countsArrayLength - 1));
+        if (highestRecordableValue < otherHistogram.maxValue) {
+            if (!this.autoResize) {
+                throw new Error("The other histogram includes values that do not fit in this histogram's range.");
+            }
+            this.resize(otherHistogram.maxValue);
+        }
+        if (this.bucketCount === otherHistogram.bucketCount &&
+            this.subBucketCount === otherHistogram.subBucketCount &&
+            this.unitMagnitude === otherHistogram.unitMagnitude) {
+            // Counts arrays are of the same length and meaning, so we can just iterate and add directly:
+            let observedOtherTotalCount = 0;
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.addToCountAtIndex(i, otherCount);
+                    observedOtherTotalCount += otherCount;
+                }
+            }
+            this.setTotalCount(this.totalCount + observedOtherTotalCount);
+            this.updatedMaxValue(max(this.maxValue, otherHistogram.maxValue));
+            this.updateMinNonZeroValue(min(this.minNonZeroValue, otherHistogram.minNonZeroValue));
+        }
+        else {
+            // Arrays are not a direct match (or the other could change on the fly in some valid way),
+            // so we can't just stream through and add them. Instead, go through the array and add each
+            // non-zero value found at it's proper value:
+            // Do max value first, to avoid max value updates on each iteration:
+            const otherMaxIndex = otherHistogram.countsArrayIndex(otherHistogram.maxValue);
+            let otherCount = otherHistogram.getCountAtIndex(otherMaxIndex);
+            this.recordCountAtValue(otherCount, otherHistogram.valueFromIndex(otherMaxIndex));
+            // Record the remaining values, up to but not including the max value:
+            for (let i = 0; i < otherMaxIndex; i++) {
+                otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.recordCountAtValue(otherCount, otherHistogram.valueFromIndex(i));
+                }
+            }
+        }
+        this.startTimeStampMsec = min(this.startTimeStampMsec, otherHistogram.startTimeStampMsec);
+        this.endTimeStampMsec = max(this.endTimeStampMsec, otherHistogram.endTimeStampMsec);
+    }
+    /**
+     * Get the count of recorded values at a specific value (to within the histogram resolution at the value level).
+     *
+     * @param value The value for which to provide the recorded count
+     * @return The total count of values recorded in the histogram within the value range that is
+     * {@literal >=} lowestEquivalentValue(<i>value</i>) and {@literal <=} highestEquivalentValue(<i>value</i>)
+     */
+    getCountAtValue(value) {
+        const index = min(max(0, this.countsArrayIndex(value)), this.countsArrayLength - 1);
+        return this.getCountAtIndex(index);
+    }
+    /**
+     * Subtract the contents of another histogram from this one.
+     * <p>
+     * The start/end timestamps of this histogram will remain unchanged.
+     *
+     * @param otherHistogram The other histogram.
+     * @throws ArrayIndexOutOfBoundsException (may throw) if values in otherHistogram's are higher than highestTrackableValue.
+     *
+     */
+    subtract(otherHistogram) {
+        const highestRecordableValue = this.valueFromIndex(this.countsArrayLength - 1);
+        if (!(otherHistogram instanceof JsHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot subtract a WASM histogram to a regular JS histogram");
+        }
+        if (highestRecordableValue < otherHistogram.maxValue) {
+            if (!this.autoResize) {
+                throw new Error("The other histogram includes values that do not fit in this histogram's range.");
+            }
+            this.resize(otherHistogram.maxValue);
+        }
+        if (this.bucketCount === otherHistogram.bucketCount &&
+            this.subBucketCount === otherHistogram.subBucketCount &&
+            this.unitMagnitude === otherHistogram.unitMagnitude) {
+            // optim
+            // Counts arrays are of the same length and meaning, so we can just iterate and add directly:
+            let observedOtherTotalCount = 0;
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.addToCountAtIndex(i, -otherCount);
+                    observedOtherTotalCount += otherCount;
+                }
+            }
+            this.setTotalCount(this.totalCount - observedOtherTotalCount);
+        }
+        else {
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    const otherValue = otherHistogram.valueFromIndex(i);
+                    if (this.getCountAtValue(otherValue) < otherCount) {
+                        throw new Error("otherHistogram count (" +
+                            otherCount +
+                            ") at value " +
+                            otherValue +
+                            " is larger than this one's (" +
+                            this.getCountAtValue(otherValue) +
+                            ")");
+                    }
+                    this.recordCountAtValue(-otherCount, otherValue);
+                }
+            }
+        }
+        // With subtraction, the max and minNonZero values could have changed:
+        if (this.getCountAtValue(this.maxValue) <= 0 ||
+            this.getCountAtValue(this.minNonZeroValue) <= 0) {
+            this.establishInternalTackingValues();
+        }
+    }
+    establishInternalTackingValues(lengthToCover = this.countsArrayLength) {
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_VALUE;
+        let maxIndex = -1;
+        let minNonZeroIndex = -1;
+        let observedTotalCount = 0;
+        for (let index = 0; index < lengthToCover; index++) {
+            const countAtIndex = this.getCountAtIndex(index);
+            if (countAtIndex > 0) {
+                observedTotalCount += countAtIndex;
+                maxIndex = index;
+                if (minNonZeroIndex == -1 && index != 0) {
+                    minNonZeroIndex = index;
+                }
+            }
+        }
+        if (maxIndex >= 0) {
+            this.updatedMaxValue(this.highestEquivalentValue(this.valueFromIndex(maxIndex)));
+        }
+        if (minNonZeroIndex >= 0) {
+            this.updateMinNonZeroValue(this.valueFromIndex(minNonZeroIndex));
+        }
+        this.setTotalCount(observedTotalCount);
+    }
+    reset() {
+        this.clearCounts();
+        this.setTotalCount(0);
+        this.startTimeStampMsec = 0;
+        this.endTimeStampMsec = 0;
+        this.tag = Histogram_1.NO_TAG;
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_SAFE_INTEGER;
+    }
+    destroy() {
+        // no op - not needed here
+    }
+}
+exports.JsHistogram = JsHistogram;
+exports["default"] = JsHistogram;
+//# sourceMappingURL=JsHistogram.js.map
+
+/***/ }),
+
+/***/ 801:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.constructorFromBucketSize = constructorFromBucketSize;
+const PackedHistogram_1 = __nccwpck_require__(8750);
+const Int8Histogram_1 = __nccwpck_require__(2063);
+const Int16Histogram_1 = __nccwpck_require__(4798);
+const Int32Histogram_1 = __nccwpck_require__(8676);
+const Float64Histogram_1 = __nccwpck_require__(2412);
+function constructorFromBucketSize(bitBucketSize) {
+    switch (bitBucketSize) {
+        case "packed":
+            return PackedHistogram_1.default;
+        case 8:
+            return Int8Histogram_1.default;
+        case 16:
+            return Int16Histogram_1.default;
+        case 32:
+            return Int32Histogram_1.default;
+        case 64:
+            return Float64Histogram_1.default;
+        default:
+            throw new Error("Incorrect parameter bitBucketSize");
+    }
+}
+//# sourceMappingURL=JsHistogramFactory.js.map
+
+/***/ }),
+
+/***/ 949:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const HistogramIterationValue_1 = __nccwpck_require__(3362);
+/**
+ * Used for iterating through histogram values.
+ */
+class JsHistogramIterator /* implements Iterator<HistogramIterationValue> */ {
+    constructor() {
+        this.currentIterationValue = new HistogramIterationValue_1.default();
+    }
+    resetIterator(histogram) {
+        this.histogram = histogram;
+        this.savedHistogramTotalRawCount = histogram.totalCount;
+        this.arrayTotalCount = histogram.totalCount;
+        this.currentIndex = 0;
+        this.currentValueAtIndex = 0;
+        this.nextValueAtIndex = Math.pow(2, histogram.unitMagnitude);
+        this.prevValueIteratedTo = 0;
+        this.totalCountToPrevIndex = 0;
+        this.totalCountToCurrentIndex = 0;
+        this.totalValueToCurrentIndex = 0;
+        this.countAtThisValue = 0;
+        this.freshSubBucket = true;
+        this.currentIterationValue.reset();
+    }
+    /**
+     * Returns true if the iteration has more elements. (In other words, returns true if next would return an
+     * element rather than throwing an exception.)
+     *
+     * @return true if the iterator has more elements.
+     */
+    hasNext() {
+        if (this.histogram.totalCount !== this.savedHistogramTotalRawCount) {
+            throw "Concurrent Modification Exception";
+        }
+        return this.totalCountToCurrentIndex < this.arrayTotalCount;
+    }
+    /**
+     * Returns the next element in the iteration.
+     *
+     * @return the {@link HistogramIterationValue} associated with the next element in the iteration.
+     */
+    next() {
+        // Move through the sub buckets and buckets until we hit the next reporting level:
+        while (!this.exhaustedSubBuckets()) {
+            this.countAtThisValue = this.histogram.getCountAtIndex(this.currentIndex);
+            if (this.freshSubBucket) {
+                // Don't add unless we've incremented since last bucket...
+                this.totalCountToCurrentIndex += this.countAtThisValue;
+                this.totalValueToCurrentIndex +=
+                    this.countAtThisValue *
+                        this.histogram.highestEquivalentValue(this.currentValueAtIndex);
+                this.freshSubBucket = false;
+            }
+            if (this.reachedIterationLevel()) {
+                const valueIteratedTo = this.getValueIteratedTo();
+                Object.assign(this.currentIterationValue, {
+                    valueIteratedTo,
+                    valueIteratedFrom: this.prevValueIteratedTo,
+                    countAtValueIteratedTo: this.countAtThisValue,
+                    countAddedInThisIterationStep: this.totalCountToCurrentIndex - this.totalCountToPrevIndex,
+                    totalCountToThisValue: this.totalCountToCurrentIndex,
+                    totalValueToThisValue: this.totalValueToCurrentIndex,
+                    percentile: (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount,
+                    percentileLevelIteratedTo: this.getPercentileIteratedTo(),
+                });
+                this.prevValueIteratedTo = valueIteratedTo;
+                this.totalCountToPrevIndex = this.totalCountToCurrentIndex;
+                this.incrementIterationLevel();
+                if (this.histogram.totalCount !== this.savedHistogramTotalRawCount) {
+                    throw new Error("Concurrent Modification Exception");
+                }
+                return this.currentIterationValue;
+            }
+            this.incrementSubBucket();
+        }
+        throw new Error("Index Out Of Bounds Exception");
+    }
+    getPercentileIteratedTo() {
+        return (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount;
+    }
+    getPercentileIteratedFrom() {
+        return (100 * this.totalCountToPrevIndex) / this.arrayTotalCount;
+    }
+    getValueIteratedTo() {
+        return this.histogram.highestEquivalentValue(this.currentValueAtIndex);
+    }
+    exhaustedSubBuckets() {
+        return this.currentIndex >= this.histogram.countsArrayLength;
+    }
+    incrementSubBucket() {
+        this.freshSubBucket = true;
+        this.currentIndex++;
+        this.currentValueAtIndex = this.histogram.valueFromIndex(this.currentIndex);
+        this.nextValueAtIndex = this.histogram.valueFromIndex(this.currentIndex + 1);
+    }
+}
+exports["default"] = JsHistogramIterator;
+//# sourceMappingURL=JsHistogramIterator.js.map
+
+/***/ }),
+
+/***/ 8750:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+const PackedArray_1 = __nccwpck_require__(6479);
+/**
+ * <h3>A High Dynamic Range (HDR) Histogram that uses a packed internal representation</h3>
+ * <p>
+ * {@link PackedHistogram} supports the recording and analyzing sampled data value counts across a configurable
+ * integer value range with configurable value precision within the range. Value precision is expressed as the
+ * number of significant digits in the value recording, and provides control over value quantization behavior
+ * across the value range and the subsequent value resolution at any given level.
+ * <p>
+ * {@link PackedHistogram} tracks value counts in a packed internal representation optimized
+ * for typical histogram recoded values are sparse in the value range and tend to be incremented in small unit counts.
+ * This packed representation tends to require significantly smaller amounts of stoarge when compared to unpacked
+ * representations, but can incur additional recording cost due to resizing and repacking operations that may
+ * occur as previously unrecorded values are encountered.
+ * <p>
+ * For example, a {@link PackedHistogram} could be configured to track the counts of observed integer values between 0 and
+ * 3,600,000,000,000 while maintaining a value precision of 3 significant digits across that range. Value quantization
+ * within the range will thus be no larger than 1/1,000th (or 0.1%) of any value. This example Histogram could
+ * be used to track and analyze the counts of observed response times ranging between 1 nanosecond and 1 hour
+ * in magnitude, while maintaining a value resolution of 1 microsecond up to 1 millisecond, a resolution of
+ * 1 millisecond (or better) up to one second, and a resolution of 1 second (or better) up to 1,000 seconds. At its
+ * maximum tracked value (1 hour), it would still maintain a resolution of 3.6 seconds (or better).
+ * <p>
+ * Auto-resizing: When constructed with no specified value range range (or when auto-resize is turned on with {@link
+ * Histogram#setAutoResize}) a {@link PackedHistogram} will auto-resize its dynamic range to include recorded values as
+ * they are encountered. Note that recording calls that cause auto-resizing may take longer to execute, as resizing
+ * incurs allocation and copying of internal data structures.
+ * <p>
+ */
+class PackedHistogram extends JsHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+        this._totalCount = 0;
+        this.packedCounts = new PackedArray_1.PackedArray(this.countsArrayLength);
+    }
+    clearCounts() {
+        this.packedCounts.clear();
+    }
+    incrementCountAtIndex(index) {
+        this.packedCounts.increment(index);
+    }
+    addToCountAtIndex(index, value) {
+        this.packedCounts.add(index, value);
+    }
+    setCountAtIndex(index, value) {
+        this.packedCounts.set(index, value);
+    }
+    resize(newHighestTrackableValue) {
+        this.establishSize(newHighestTrackableValue);
+        this.packedCounts.setVirtualLength(this.countsArrayLength);
+    }
+    getCountAtIndex(index) {
+        return this.packedCounts.get(index);
+    }
+    _getEstimatedFootprintInBytes() {
+        return 192 + 8 * this.packedCounts.getPhysicalLength();
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        const copy = new PackedHistogram(this.lowestDiscernibleValue, this.highestTrackableValue, this.numberOfSignificantValueDigits);
+        copy.addWhileCorrectingForCoordinatedOmission(this, expectedIntervalBetweenValueSamples);
+        return copy;
+    }
+    toString() {
+        return `PackedHistogram ${JSON.stringify(this, null, 2)}`;
+    }
+}
+exports["default"] = PackedHistogram;
+//# sourceMappingURL=PackedHistogram.js.map
+
+/***/ }),
+
+/***/ 4955:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const JsHistogramIterator_1 = __nccwpck_require__(949);
+const { pow, floor, log2 } = Math;
+/**
+ * Used for iterating through histogram values according to percentile levels. The iteration is
+ * performed in steps that start at 0% and reduce their distance to 100% according to the
+ * <i>percentileTicksPerHalfDistance</i> parameter, ultimately reaching 100% when all recorded histogram
+ * values are exhausted.
+ */
+class PercentileIterator extends JsHistogramIterator_1.default {
+    /**
+     * @param histogram The histogram this iterator will operate on
+     * @param percentileTicksPerHalfDistance The number of equal-sized iteration steps per half-distance to 100%.
+     */
+    constructor(histogram, percentileTicksPerHalfDistance) {
+        super();
+        this.percentileTicksPerHalfDistance = 0;
+        this.percentileLevelToIterateTo = 0;
+        this.percentileLevelToIterateFrom = 0;
+        this.reachedLastRecordedValue = false;
+        this.doReset(histogram, percentileTicksPerHalfDistance);
+    }
+    /**
+     * Reset iterator for re-use in a fresh iteration over the same histogram data set.
+     *
+     * @param percentileTicksPerHalfDistance The number of iteration steps per half-distance to 100%.
+     */
+    reset(percentileTicksPerHalfDistance) {
+        this.doReset(this.histogram, percentileTicksPerHalfDistance);
+    }
+    doReset(histogram, percentileTicksPerHalfDistance) {
+        super.resetIterator(histogram);
+        this.percentileTicksPerHalfDistance = percentileTicksPerHalfDistance;
+        this.percentileLevelToIterateTo = 0;
+        this.percentileLevelToIterateFrom = 0;
+        this.reachedLastRecordedValue = false;
+    }
+    hasNext() {
+        if (super.hasNext())
+            return true;
+        if (!this.reachedLastRecordedValue && this.arrayTotalCount > 0) {
+            this.percentileLevelToIterateTo = 100;
+            this.reachedLastRecordedValue = true;
+            return true;
+        }
+        return false;
+    }
+    incrementIterationLevel() {
+        this.percentileLevelToIterateFrom = this.percentileLevelToIterateTo;
+        // The choice to maintain fixed-sized "ticks" in each half-distance to 100% [starting
+        // from 0%], as opposed to a "tick" size that varies with each interval, was made to
+        // make the steps easily comprehensible and readable to humans. The resulting percentile
+        // steps are much easier to browse through in a percentile distribution output, for example.
+        //
+        // We calculate the number of equal-sized "ticks" that the 0-100 range will be divided
+        // by at the current scale. The scale is detemined by the percentile level we are
+        // iterating to. The following math determines the tick size for the current scale,
+        // and maintain a fixed tick size for the remaining "half the distance to 100%"
+        // [from either 0% or from the previous half-distance]. When that half-distance is
+        // crossed, the scale changes and the tick size is effectively cut in half.
+        // percentileTicksPerHalfDistance = 5
+        // percentileReportingTicks = 10,
+        const percentileReportingTicks = this.percentileTicksPerHalfDistance *
+            pow(2, floor(log2(100 / (100 - this.percentileLevelToIterateTo))) + 1);
+        this.percentileLevelToIterateTo += 100 / percentileReportingTicks;
+    }
+    reachedIterationLevel() {
+        if (this.countAtThisValue === 0) {
+            return false;
+        }
+        const currentPercentile = (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount;
+        return currentPercentile >= this.percentileLevelToIterateTo;
+    }
+    getPercentileIteratedTo() {
+        return this.percentileLevelToIterateTo;
+    }
+    getPercentileIteratedFrom() {
+        return this.percentileLevelToIterateFrom;
+    }
+}
+exports["default"] = PercentileIterator;
+//# sourceMappingURL=PercentileIterator.js.map
+
+/***/ }),
+
+/***/ 858:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const JsHistogramIterator_1 = __nccwpck_require__(949);
+/**
+ * Used for iterating through all recorded histogram values using the finest granularity steps supported by the
+ * underlying representation. The iteration steps through all non-zero recorded value counts, and terminates when
+ * all recorded histogram values are exhausted.
+ */
+class RecordedValuesIterator extends JsHistogramIterator_1.default {
+    /**
+     * @param histogram The histogram this iterator will operate on
+     */
+    constructor(histogram) {
+        super();
+        this.doReset(histogram);
+    }
+    /**
+     * Reset iterator for re-use in a fresh iteration over the same histogram data set.
+     */
+    reset() {
+        this.doReset(this.histogram);
+    }
+    doReset(histogram) {
+        super.resetIterator(histogram);
+        this.visitedIndex = -1;
+    }
+    incrementIterationLevel() {
+        this.visitedIndex = this.currentIndex;
+    }
+    reachedIterationLevel() {
+        const currentCount = this.histogram.getCountAtIndex(this.currentIndex);
+        return currentCount != 0 && this.visitedIndex !== this.currentIndex;
+    }
+}
+exports["default"] = RecordedValuesIterator;
+//# sourceMappingURL=RecordedValuesIterator.js.map
+
+/***/ }),
+
+/***/ 8688:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const HistogramBuilder_1 = __nccwpck_require__(7003);
+/**
+ * Records integer values, and provides stable interval {@link Histogram} samples from
+ * live recorded data without interrupting or stalling active recording of values. Each interval
+ * histogram provided contains all value counts accumulated since the previous interval histogram
+ * was taken.
+ * <p>
+ * This pattern is commonly used in logging interval histogram information while recording is ongoing.
+ * <p>
+ * {@link Recorder} supports concurrent
+ * {@link Recorder#recordValue} or
+ * {@link Recorder#recordValueWithExpectedInterval} calls.
+ *
+ */
+class Recorder {
+    /**
+     * Construct an auto-resizing {@link Recorder} with a lowest discernible value of
+     * 1 and an auto-adjusting highestTrackableValue. Can auto-resize up to track values up to Number.MAX_SAFE_INTEGER.
+     *
+     * @param histogramBuildRequest parameters used to build histograms while using this recorder.
+     * @param clock (for testing purpose) an action that give current time in ms since 1970
+     */
+    constructor(histogramBuildRequest = HistogramBuilder_1.defaultRequest, clock = () => new Date().getTime()) {
+        this.histogramBuildRequest = histogramBuildRequest;
+        this.clock = clock;
+        this.activeHistogram = (0, HistogramBuilder_1.build)(this.histogramBuildRequest);
+        Recorder.idGenerator++;
+        this.activeHistogram.containingInstanceId = Recorder.idGenerator;
+        this.activeHistogram.startTimeStampMsec = clock();
+    }
+    /**
+     * Record a value in the histogram
+     *
+     * @param value The value to be recorded
+     * @throws may throw Error if value is exceeds highestTrackableValue
+     */
+    recordValue(value) {
+        this.activeHistogram.recordValue(value);
+    }
+    /**
+     * Record a value in the histogram (adding to the value's current count)
+     *
+     * @param value The value to be recorded
+     * @param count The number of occurrences of this value to record
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithCount(value, count) {
+        this.activeHistogram.recordValueWithCount(value, count);
+    }
+    /**
+     * Record a value
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, Histogram will auto-generate an additional series of decreasingly-smaller
+     * (down to the expectedIntervalBetweenValueSamples) value records.
+     * <p>
+     * See related notes {@link Histogram#recordValueWithExpectedInterval(long, long)}
+     * for more explanations about coordinated omission and expected interval correction.
+     *      *
+     * @param value The value to record
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.activeHistogram.recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    /**
+     * Get an interval histogram, which will include a stable, consistent view of all value counts
+     * accumulated since the last interval histogram was taken.
+     * <p>
+     * {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)}
+     * accepts a previously returned interval histogram that can be recycled internally to avoid allocation
+     * and content copying operations, and is therefore significantly more efficient for repeated use than
+     * {@link Recorder#getIntervalHistogram()} and
+     * {@link Recorder#getIntervalHistogramInto getIntervalHistogramInto()}. The provided
+     * {@code histogramToRecycle} must
+     * be either be null or an interval histogram returned by a previous call to
+     * {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)} or
+     * {@link Recorder#getIntervalHistogram()}.
+     * <p>
+     * NOTE: The caller is responsible for not recycling the same returned interval histogram more than once. If
+     * the same interval histogram instance is recycled more than once, behavior is undefined.
+     * <p>
+     * Calling {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)} will reset the value counts, and start accumulating value
+     * counts for the next interval
+     *
+     * @param histogramToRecycle a previously returned interval histogram that may be recycled to avoid allocation and
+     *                           copy operations.
+     * @return a histogram containing the value counts accumulated since the last interval histogram was taken.
+     */
+    getIntervalHistogram(histogramToRecycle) {
+        if (histogramToRecycle) {
+            const histogramToRecycleWithId = histogramToRecycle;
+            if (histogramToRecycleWithId.containingInstanceId !==
+                this.activeHistogram.containingInstanceId) {
+                throw "replacement histogram must have been obtained via a previous getIntervalHistogram() call from this Recorder";
+            }
+        }
+        this.inactiveHistogram = histogramToRecycle;
+        this.performIntervalSample();
+        const sampledHistogram = this.inactiveHistogram;
+        this.inactiveHistogram = null; // Once we expose the sample, we can't reuse it internally until it is recycled
+        return sampledHistogram;
+    }
+    /**
+     * Place a copy of the value counts accumulated since accumulated (since the last interval histogram
+     * was taken) into {@code targetHistogram}.
+     *
+     * Calling {@link Recorder#getIntervalHistogramInto getIntervalHistogramInto()} will reset
+     * the value counts, and start accumulating value counts for the next interval.
+     *
+     * @param targetHistogram the histogram into which the interval histogram's data should be copied
+     */
+    getIntervalHistogramInto(targetHistogram) {
+        this.performIntervalSample();
+        if (this.inactiveHistogram) {
+            targetHistogram.add(this.inactiveHistogram);
+            targetHistogram.startTimeStampMsec = this.inactiveHistogram.startTimeStampMsec;
+            targetHistogram.endTimeStampMsec = this.inactiveHistogram.endTimeStampMsec;
+        }
+    }
+    /**
+     * Reset any value counts accumulated thus far.
+     */
+    reset() {
+        this.activeHistogram.reset();
+        this.activeHistogram.startTimeStampMsec = this.clock();
+    }
+    performIntervalSample() {
+        if (!this.inactiveHistogram) {
+            this.inactiveHistogram = (0, HistogramBuilder_1.build)(this.histogramBuildRequest);
+            this.inactiveHistogram.containingInstanceId = this.activeHistogram.containingInstanceId;
+        }
+        this.inactiveHistogram.reset();
+        const tempHistogram = this.activeHistogram;
+        this.activeHistogram = this.inactiveHistogram;
+        this.inactiveHistogram = tempHistogram;
+        const currentTimeInMs = this.clock();
+        this.inactiveHistogram.endTimeStampMsec = currentTimeInMs;
+        this.activeHistogram.startTimeStampMsec = currentTimeInMs;
+    }
+    /**
+     * Release memory associated to this recorder by destroying
+     * histograms used under the cover.
+     * Useful when webassembly histograms are used.
+     */
+    destroy() {
+        var _a;
+        this.activeHistogram.destroy();
+        (_a = this.inactiveHistogram) === null || _a === void 0 ? void 0 : _a.destroy();
+    }
+}
+Recorder.idGenerator = 0;
+exports["default"] = Recorder;
+//# sourceMappingURL=Recorder.js.map
+
+/***/ }),
+
+/***/ 1525:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+class TypedArrayHistogram extends JsHistogram_1.default {
+    constructor(arrayCtr, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+        this.arrayCtr = arrayCtr;
+        this._totalCount = 0;
+        this._counts = new arrayCtr(this.countsArrayLength);
+    }
+    clearCounts() {
+        this._counts.fill(0);
+    }
+    incrementCountAtIndex(index) {
+        const currentCount = this._counts[index];
+        const newCount = currentCount + 1;
+        if (newCount < 0) {
+            throw newCount + " would overflow short integer count";
+        }
+        this._counts[index] = newCount;
+    }
+    addToCountAtIndex(index, value) {
+        const currentCount = this._counts[index];
+        const newCount = currentCount + value;
+        if (newCount < Number.MIN_SAFE_INTEGER ||
+            newCount > Number.MAX_SAFE_INTEGER) {
+            throw newCount + " would overflow integer count";
+        }
+        this._counts[index] = newCount;
+    }
+    setCountAtIndex(index, value) {
+        if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) {
+            throw value + " would overflow integer count";
+        }
+        this._counts[index] = value;
+    }
+    resize(newHighestTrackableValue) {
+        this.establishSize(newHighestTrackableValue);
+        const newCounts = new this.arrayCtr(this.countsArrayLength);
+        newCounts.set(this._counts);
+        this._counts = newCounts;
+    }
+    getCountAtIndex(index) {
+        return this._counts[index];
+    }
+    _getEstimatedFootprintInBytes() {
+        return 1024 + this._counts.BYTES_PER_ELEMENT * this._counts.length;
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        const copy = new TypedArrayHistogram(this.arrayCtr, this.lowestDiscernibleValue, this.highestTrackableValue, this.numberOfSignificantValueDigits);
+        copy.addWhileCorrectingForCoordinatedOmission(this, expectedIntervalBetweenValueSamples);
+        return copy;
+    }
+    toString() {
+        return `Histogram ${this._counts.BYTES_PER_ELEMENT * 8}b ${JSON.stringify(this, null, 2)}`;
+    }
+}
+exports["default"] = TypedArrayHistogram;
+//# sourceMappingURL=TypedArrayHistogram.js.map
+
+/***/ }),
+
+/***/ 9791:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const { pow, floor } = Math;
+const TWO_POW_7 = pow(2, 7);
+const TWO_POW_14 = pow(2, 14);
+const TWO_POW_21 = pow(2, 21);
+const TWO_POW_28 = pow(2, 28);
+const TWO_POW_35 = pow(2, 35);
+const TWO_POW_42 = pow(2, 42);
+const TWO_POW_49 = pow(2, 49);
+const TWO_POW_56 = pow(2, 56);
+/**
+ * This class provides encoding and decoding methods for writing and reading
+ * ZigZag-encoded LEB128-64b9B-variant (Little Endian Base 128) values to/from a
+ * {@link ByteBuffer}. LEB128's variable length encoding provides for using a
+ * smaller nuber of bytes for smaller values, and the use of ZigZag encoding
+ * allows small (closer to zero) negative values to use fewer bytes. Details
+ * on both LEB128 and ZigZag can be readily found elsewhere.
+ *
+ * The LEB128-64b9B-variant encoding used here diverges from the "original"
+ * LEB128 as it extends to 64 bit values: In the original LEB128, a 64 bit
+ * value can take up to 10 bytes in the stream, where this variant's encoding
+ * of a 64 bit values will max out at 9 bytes.
+ *
+ * As such, this encoder/decoder should NOT be used for encoding or decoding
+ * "standard" LEB128 formats (e.g. Google Protocol Buffers).
+ */
+class ZigZagEncoding {
+    /**
+     * Writes a long value to the given buffer in LEB128 ZigZag encoded format
+     * (negative numbers not supported)
+     * @param buffer the buffer to write to
+     * @param value  the value to write to the buffer
+     */
+    static encode(buffer, value) {
+        if (value >= 0) {
+            value = value * 2;
+        }
+        else {
+            value = -value * 2 - 1;
+        }
+        if (value < TWO_POW_7) {
+            buffer.put(value);
+        }
+        else {
+            buffer.put(value | 0x80);
+            if (value < TWO_POW_14) {
+                buffer.put(floor(value / TWO_POW_7));
+            }
+            else {
+                buffer.put(floor(value / TWO_POW_7) | 0x80);
+                if (value < TWO_POW_21) {
+                    buffer.put(floor(value / TWO_POW_14));
+                }
+                else {
+                    buffer.put(floor(value / TWO_POW_14) | 0x80);
+                    if (value < TWO_POW_28) {
+                        buffer.put(floor(value / TWO_POW_21));
+                    }
+                    else {
+                        buffer.put(floor(value / TWO_POW_21) | 0x80);
+                        if (value < TWO_POW_35) {
+                            buffer.put(floor(value / TWO_POW_28));
+                        }
+                        else {
+                            buffer.put(floor(value / TWO_POW_28) | 0x80);
+                            if (value < TWO_POW_42) {
+                                buffer.put(floor(value / TWO_POW_35));
+                            }
+                            else {
+                                buffer.put(floor(value / TWO_POW_35) | 0x80);
+                                if (value < TWO_POW_49) {
+                                    buffer.put(floor(value / TWO_POW_42));
+                                }
+                                else {
+                                    buffer.put(floor(value / TWO_POW_42) | 0x80);
+                                    if (value < TWO_POW_56) {
+                                        buffer.put(floor(value / TWO_POW_49));
+                                    }
+                                    else {
+                                        // should not happen
+                                        buffer.put(floor(value / TWO_POW_49) + 0x80);
+                                        buffer.put(floor(value / TWO_POW_56));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /**
+     * Read an LEB128-64b9B ZigZag encoded long value from the given buffer
+     * (negative numbers not supported)
+     * @param buffer the buffer to read from
+     * @return the value read from the buffer
+     */
+    static decode(buffer) {
+        let v = buffer.get();
+        let value = v & 0x7f;
+        if ((v & 0x80) != 0) {
+            v = buffer.get();
+            value += (v & 0x7f) * TWO_POW_7;
+            if ((v & 0x80) != 0) {
+                v = buffer.get();
+                value += (v & 0x7f) * TWO_POW_14;
+                if ((v & 0x80) != 0) {
+                    v = buffer.get();
+                    value += (v & 0x7f) * TWO_POW_21;
+                    if ((v & 0x80) != 0) {
+                        v = buffer.get();
+                        value += (v & 0x7f) * TWO_POW_28;
+                        if ((v & 0x80) != 0) {
+                            v = buffer.get();
+                            value += (v & 0x7f) * TWO_POW_35;
+                            if ((v & 0x80) != 0) {
+                                v = buffer.get();
+                                value += (v & 0x7f) * TWO_POW_42;
+                                if ((v & 0x80) != 0) {
+                                    v = buffer.get();
+                                    value += (v & 0x7f) * TWO_POW_49;
+                                    if ((v & 0x80) != 0) {
+                                        v = buffer.get();
+                                        value += (v & 0x7f) * TWO_POW_56;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (value % 2 === 0) {
+            value = value / 2;
+        }
+        else {
+            value = -(value + 1) / 2;
+        }
+        return value;
+    }
+}
+exports["default"] = ZigZagEncoding;
+//# sourceMappingURL=ZigZagEncoding.js.map
+
+/***/ }),
+
+/***/ 6879:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.encodeIntoCompressedBase64 = exports.decodeFromCompressedBase64 = void 0;
+exports.decompress = decompress;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+const ByteBuffer_1 = __nccwpck_require__(9926);
+const wasm_1 = __nccwpck_require__(4525);
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+const JsHistogram_encoding_1 = __nccwpck_require__(4984);
+const V2CompressedEncodingCookieBase = 0x1c849304;
+const compressedEncodingCookie = V2CompressedEncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+function decompress(data) {
+    const buffer = new ByteBuffer_1.default(data);
+    const initialTargetPosition = buffer.position;
+    const cookie = buffer.getInt32();
+    if ((cookie & ~0xf0) !== V2CompressedEncodingCookieBase) {
+        throw new Error("Encoding not supported, only V2 is supported");
+    }
+    const lengthOfCompressedContents = buffer.getInt32();
+    const uncompressedBuffer = (0, JsHistogram_encoding_1.inflate)(buffer.data.slice(initialTargetPosition + 8, initialTargetPosition + 8 + lengthOfCompressedContents));
+    return uncompressedBuffer;
+}
+const decodeFromCompressedBase64 = (base64String, bitBucketSize = 32, useWebAssembly = false, minBarForHighestTrackableValue = 0) => {
+    const data = base64.toByteArray(base64String.trim());
+    const uncompressedData = decompress(data);
+    if (useWebAssembly) {
+        return wasm_1.WasmHistogram.decode(uncompressedData, bitBucketSize, minBarForHighestTrackableValue);
+    }
+    return JsHistogram_1.JsHistogram.decode(uncompressedData, bitBucketSize, minBarForHighestTrackableValue);
+};
+exports.decodeFromCompressedBase64 = decodeFromCompressedBase64;
+function encodeWasmIntoCompressedBase64(compressionLevel) {
+    const compressionOptions = compressionLevel
+        ? { level: compressionLevel }
+        : {};
+    const self = this;
+    const targetBuffer = ByteBuffer_1.default.allocate();
+    targetBuffer.putInt32(compressedEncodingCookie);
+    const uncompressedData = self.encode();
+    const compressedData = (0, JsHistogram_encoding_1.deflate)(uncompressedData, compressionOptions);
+    targetBuffer.putInt32(compressedData.byteLength);
+    targetBuffer.putArray(compressedData);
+    return base64.fromByteArray(targetBuffer.data);
+}
+wasm_1.WasmHistogram.prototype.encodeIntoCompressedBase64 = encodeWasmIntoCompressedBase64;
+const encodeIntoCompressedBase64 = (histogram, compressionLevel) => {
+    if (histogram instanceof wasm_1.WasmHistogram) {
+        return histogram.encodeIntoCompressedBase64(compressionLevel);
+    }
+    if (histogram instanceof JsHistogram_1.JsHistogram) {
+        return histogram.encodeIntoCompressedBase64(compressionLevel);
+    }
+    throw new Error("Unsupported Histogram implementation");
+};
+exports.encodeIntoCompressedBase64 = encodeIntoCompressedBase64;
+//# sourceMappingURL=encoding.js.map
+
+/***/ }),
+
+/***/ 7461:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.floatFormatter = exports.keepSignificantDigits = exports.integerFormatter = void 0;
+const leftPadding = (size) => {
+    return (input) => {
+        if (input.length < size) {
+            return " ".repeat(size - input.length) + input;
+        }
+        return input;
+    };
+};
+const integerFormatter = (size) => {
+    const padding = leftPadding(size);
+    return (integer) => padding("" + integer);
+};
+exports.integerFormatter = integerFormatter;
+const { floor, log10, pow } = Math;
+const numberOfDigits = (n) => floor(log10(n) + 1);
+const keepSignificantDigits = (digits) => (value) => {
+    const valueDigits = numberOfDigits(value);
+    if (valueDigits > digits) {
+        const extraDigits = valueDigits - digits;
+        const magnitude = pow(10, extraDigits);
+        return value - (value % magnitude);
+    }
+    return value;
+};
+exports.keepSignificantDigits = keepSignificantDigits;
+const floatFormatter = (size, fractionDigits) => {
+    const numberFormatter = new Intl.NumberFormat("en-US", {
+        maximumFractionDigits: fractionDigits,
+        minimumFractionDigits: fractionDigits,
+        useGrouping: false,
+    });
+    const padding = leftPadding(size);
+    return (float) => padding(numberFormatter.format(float));
+};
+exports.floatFormatter = floatFormatter;
+//# sourceMappingURL=formatters.js.map
+
+/***/ }),
+
+/***/ 2960:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.dH = exports.Vc = __webpack_unused_export__ = exports.jq = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const ByteBuffer_1 = __nccwpck_require__(9926);
+__webpack_unused_export__ = ByteBuffer_1.default;
+const encoding_1 = __nccwpck_require__(6879);
+Object.defineProperty(exports, "Vc", ({ enumerable: true, get: function () { return encoding_1.decodeFromCompressedBase64; } }));
+Object.defineProperty(exports, "dH", ({ enumerable: true, get: function () { return encoding_1.encodeIntoCompressedBase64; } }));
+const Float64Histogram_1 = __nccwpck_require__(2412);
+__webpack_unused_export__ = Float64Histogram_1.default;
+const HistogramLogReader_1 = __nccwpck_require__(1433);
+__webpack_unused_export__ = HistogramLogReader_1.default;
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return HistogramLogReader_1.listTags; } });
+const HistogramLogWriter_1 = __nccwpck_require__(3605);
+__webpack_unused_export__ = HistogramLogWriter_1.default;
+const Int16Histogram_1 = __nccwpck_require__(4798);
+__webpack_unused_export__ = Int16Histogram_1.default;
+const Int32Histogram_1 = __nccwpck_require__(8676);
+__webpack_unused_export__ = Int32Histogram_1.default;
+const Int8Histogram_1 = __nccwpck_require__(2063);
+__webpack_unused_export__ = Int8Histogram_1.default;
+const JsHistogram_1 = __nccwpck_require__(3687);
+__webpack_unused_export__ = JsHistogram_1.default;
+const PackedHistogram_1 = __nccwpck_require__(8750);
+__webpack_unused_export__ = PackedHistogram_1.default;
+const Recorder_1 = __nccwpck_require__(8688);
+__webpack_unused_export__ = Recorder_1.default;
+const wasm_1 = __nccwpck_require__(4525);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.initWebAssembly; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.initWebAssemblySync; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.WasmHistogram; } });
+const HistogramBuilder_1 = __nccwpck_require__(7003);
+Object.defineProperty(exports, "jq", ({ enumerable: true, get: function () { return HistogramBuilder_1.build; } }));
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 6479:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.PackedArray = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const PackedArrayContext_1 = __nccwpck_require__(6904);
+const NUMBER_OF_SETS = 8;
+const { pow, floor } = Math;
+/**
+ * A Packed array of signed 64 bit values, and supports {@link #get get()}, {@link #set set()},
+ * {@link #add add()} and {@link #increment increment()} operations on the logical contents of the array.
+ *
+ * An {@link PackedLongArray} Uses {@link PackedArrayContext} to track
+ * the array's logical contents. Contexts may be switched when a context requires resizing
+ * to complete logical array operations (get, set, add, increment). Contexts are
+ * established and used within critical sections in order to facilitate concurrent
+ * implementors.
+ *
+ */
+class PackedArray {
+    constructor(virtualLength, initialPhysicalLength = PackedArrayContext_1.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY) {
+        this.arrayContext = new PackedArrayContext_1.PackedArrayContext(virtualLength, initialPhysicalLength);
+    }
+    setVirtualLength(newVirtualArrayLength) {
+        if (newVirtualArrayLength < this.length()) {
+            throw new Error("Cannot set virtual length, as requested length " +
+                newVirtualArrayLength +
+                " is smaller than the current virtual length " +
+                this.length());
+        }
+        const currentArrayContext = this.arrayContext;
+        if (currentArrayContext.isPacked &&
+            currentArrayContext.determineTopLevelShiftForVirtualLength(newVirtualArrayLength) == currentArrayContext.getTopLevelShift()) {
+            // No changes to the array context contents is needed. Just change the virtual length.
+            currentArrayContext.setVirtualLength(newVirtualArrayLength);
+            return;
+        }
+        this.arrayContext = currentArrayContext.copyAndIncreaseSize(this.getPhysicalLength(), newVirtualArrayLength);
+    }
+    /**
+     * Get value at virtual index in the array
+     * @param index the virtual array index
+     * @return the array value at the virtual index given
+     */
+    get(index) {
+        let value = 0;
+        for (let byteNum = 0; byteNum < NUMBER_OF_SETS; byteNum++) {
+            let byteValueAtPackedIndex = 0;
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                return this.arrayContext.getAtUnpackedIndex(index);
+            }
+            // Context is packed:
+            const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, false);
+            if (packedIndex < 0) {
+                return value;
+            }
+            byteValueAtPackedIndex =
+                this.arrayContext.getAtByteIndex(packedIndex) * pow(2, byteNum << 3);
+            value += byteValueAtPackedIndex;
+        }
+        return value;
+    }
+    /**
+     * Increment value at a virrual index in the array
+     * @param index virtual index of value to increment
+     */
+    increment(index) {
+        this.add(index, 1);
+    }
+    safeGetPackedIndexgetPackedIndex(setNumber, virtualIndex) {
+        //do {
+        //try {
+        return this.arrayContext.getPackedIndex(setNumber, virtualIndex, true);
+        /*} catch (ex) {
+            if (ex instanceof ResizeError) {
+              this.arrayContext.resizeArray(ex.newSize);
+            } else {
+              throw ex;
+            }
+          }*/
+        //} while (true);
+    }
+    /**
+     * Add to a value at a virtual index in the array
+     * @param index the virtual index of the value to be added to
+     * @param value the value to add
+     */
+    add(index, value) {
+        let remainingValueToAdd = value;
+        for (let byteNum = 0, byteShift = 0; byteNum < NUMBER_OF_SETS; byteNum++, byteShift += 8) {
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                this.arrayContext.addAndGetAtUnpackedIndex(index, value);
+                return;
+            }
+            // Context is packed:
+            const packedIndex = this.safeGetPackedIndexgetPackedIndex(byteNum, index);
+            const byteToAdd = remainingValueToAdd & 0xff;
+            const afterAddByteValue = this.arrayContext.addAtByteIndex(packedIndex, byteToAdd);
+            // Reduce remaining value to add by amount just added:
+            remainingValueToAdd -= byteToAdd;
+            remainingValueToAdd = remainingValueToAdd / pow(2, 8);
+            // Account for carry:
+            remainingValueToAdd += floor(afterAddByteValue / pow(2, 8));
+            if (remainingValueToAdd == 0) {
+                return; // nothing to add to higher magnitudes
+            }
+        }
+    }
+    /**
+     * Set the value at a virtual index in the array
+     * @param index the virtual index of the value to set
+     * @param value the value to set
+     */
+    set(index, value) {
+        let bytesAlreadySet = 0;
+        let valueForNextLevels = value;
+        for (let byteNum = 0; byteNum < NUMBER_OF_SETS; byteNum++) {
+            // Establish context within: critical section
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                this.arrayContext.setAtUnpackedIndex(index, value);
+                return;
+            }
+            // Context is packed:
+            if (valueForNextLevels == 0) {
+                // Special-case zeros to avoid inflating packed array for no reason
+                const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, false);
+                if (packedIndex < 0) {
+                    return; // no need to create entries for zero values if they don't already exist
+                }
+            }
+            // Make sure byte is populated:
+            const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, true);
+            // Determine value to write, and prepare for next levels
+            const byteToWrite = valueForNextLevels & 0xff;
+            valueForNextLevels = floor(valueForNextLevels / pow(2, 8));
+            if (byteNum < bytesAlreadySet) {
+                // We want to avoid writing to the same byte twice when not doing so for the
+                // entire 64 bit value atomically, as doing so opens a race with e.g. concurrent
+                // adders. So dobn't actually write the byte if has been written before.
+                continue;
+            }
+            this.arrayContext.setAtByteIndex(packedIndex, byteToWrite);
+            bytesAlreadySet++;
+        }
+    }
+    /**
+     * Get the current physical length (in longs) of the array's backing storage
+     * @return the current physical length (in longs) of the array's current backing storage
+     */
+    getPhysicalLength() {
+        return this.arrayContext.physicalLength;
+    }
+    /**
+     * Get the (virtual) length of the array
+     * @return the (virtual) length of the array
+     */
+    length() {
+        return this.arrayContext.getVirtualLength();
+    }
+    /**
+     * Clear the array contents
+     */
+    clear() {
+        this.arrayContext.clear();
+    }
+    toString() {
+        let output = "PackedArray:\n";
+        output += this.arrayContext.toString();
+        return output;
+    }
+}
+exports.PackedArray = PackedArray;
+//# sourceMappingURL=PackedArray.js.map
+
+/***/ }),
+
+/***/ 6904:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.PackedArrayContext = exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY = void 0;
+/**
+ * A packed-value, sparse array context used for storing 64 bit signed values.
+ *
+ * An array context is optimised for tracking sparsely set (as in mostly zeros) values that tend to not make
+ * use pof the full 64 bit value range even when they are non-zero. The array context's internal representation
+ * is such that the packed value at each virtual array index may be represented by 0-8 bytes of actual storage.
+ *
+ * An array context encodes the packed values in 8 "set trees" with each set tree representing one byte of the
+ * packed value at the virtual index in question. The {@link #getPackedIndex(int, int, boolean)} method is used
+ * to look up the byte-index corresponding to the given (set tree) value byte of the given virtual index, and can
+ * be used to add entries to represent that byte as needed. As a succesful {@link #getPackedIndex(int, int, boolean)}
+ * may require a resizing of the array, it can throw a {@link ResizeException} to indicate that the requested
+ * packed index cannot be found or added without a resize of the physical storage.
+ *
+ */
+exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY = 16;
+const MAX_SUPPORTED_PACKED_COUNTS_ARRAY_LENGTH = Math.pow(2, 13) - 1; //(Short.MAX_VALUE / 4);  TODO ALEX why ???
+const SET_0_START_INDEX = 0;
+const NUMBER_OF_SETS = 8;
+const LEAF_LEVEL_SHIFT = 3;
+const NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET = 0;
+const NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS = 1;
+const PACKED_ARRAY_GROWTH_INCREMENT = 16;
+const PACKED_ARRAY_GROWTH_FRACTION_POW2 = 4;
+const { pow, ceil, log2, max } = Math;
+const bitCount = (n) => {
+    var bits = 0;
+    while (n !== 0) {
+        bits += bitCount32(n | 0);
+        n /= 0x100000000;
+    }
+    return bits;
+};
+const bitCount32 = (n) => {
+    n = n - ((n >> 1) & 0x55555555);
+    n = (n & 0x33333333) + ((n >> 2) & 0x33333333);
+    return (((n + (n >> 4)) & 0xf0f0f0f) * 0x1010101) >> 24;
+};
+class PackedArrayContext {
+    constructor(virtualLength, initialPhysicalLength) {
+        this.populatedShortLength = 0;
+        this.topLevelShift = Number.MAX_VALUE; // Make it non-sensical until properly initialized.
+        this.physicalLength = Math.max(initialPhysicalLength, exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY);
+        this.isPacked =
+            this.physicalLength <= MAX_SUPPORTED_PACKED_COUNTS_ARRAY_LENGTH;
+        if (!this.isPacked) {
+            this.physicalLength = virtualLength;
+        }
+        this.array = new ArrayBuffer(this.physicalLength * 8);
+        this.initArrayViews(this.array);
+        this.init(virtualLength);
+    }
+    initArrayViews(array) {
+        this.byteArray = new Uint8Array(array);
+        this.shortArray = new Uint16Array(array);
+        this.longArray = new Float64Array(array);
+    }
+    init(virtualLength) {
+        if (!this.isPacked) {
+            // Deal with non-packed context init:
+            this.virtualLength = virtualLength;
+            return;
+        }
+        this.populatedShortLength = SET_0_START_INDEX + 8;
+        // Populate empty root entries, and point to them from the root indexes:
+        for (let i = 0; i < NUMBER_OF_SETS; i++) {
+            this.setAtShortIndex(SET_0_START_INDEX + i, 0);
+        }
+        this.setVirtualLength(virtualLength);
+    }
+    clear() {
+        this.byteArray.fill(0);
+        this.init(this.virtualLength);
+    }
+    copyAndIncreaseSize(newPhysicalArrayLength, newVirtualArrayLength) {
+        const ctx = new PackedArrayContext(newVirtualArrayLength, newPhysicalArrayLength);
+        if (this.isPacked) {
+            ctx.populateEquivalentEntriesWithEntriesFromOther(this);
+        }
+        return ctx;
+    }
+    getPopulatedShortLength() {
+        return this.populatedShortLength;
+    }
+    getPopulatedLongLength() {
+        return (this.getPopulatedShortLength() + 3) >> 2; // round up
+    }
+    setAtByteIndex(byteIndex, value) {
+        this.byteArray[byteIndex] = value;
+    }
+    getAtByteIndex(byteIndex) {
+        return this.byteArray[byteIndex];
+    }
+    /**
+     * add a byte value to a current byte value in the array
+     * @param byteIndex index of byte value to add to
+     * @param valueToAdd byte value to add
+     * @return the afterAddValue. ((afterAddValue & 0x100) != 0) indicates a carry.
+     */
+    addAtByteIndex(byteIndex, valueToAdd) {
+        const newValue = this.byteArray[byteIndex] + valueToAdd;
+        this.byteArray[byteIndex] = newValue;
+        return newValue;
+    }
+    setPopulatedLongLength(newPopulatedLongLength) {
+        this.populatedShortLength = newPopulatedLongLength << 2;
+    }
+    getVirtualLength() {
+        return this.virtualLength;
+    }
+    length() {
+        return this.physicalLength;
+    }
+    setAtShortIndex(shortIndex, value) {
+        this.shortArray[shortIndex] = value;
+    }
+    setAtLongIndex(longIndex, value) {
+        this.longArray[longIndex] = value;
+    }
+    getAtShortIndex(shortIndex) {
+        return this.shortArray[shortIndex];
+    }
+    getIndexAtShortIndex(shortIndex) {
+        return this.shortArray[shortIndex];
+    }
+    setPackedSlotIndicators(entryIndex, newPackedSlotIndicators) {
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET, newPackedSlotIndicators);
+    }
+    getPackedSlotIndicators(entryIndex) {
+        return (this.shortArray[entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET] &
+            0xffff);
+    }
+    getIndexAtEntrySlot(entryIndex, slot) {
+        return this.getAtShortIndex(entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slot);
+    }
+    setIndexAtEntrySlot(entryIndex, slot, newIndexValue) {
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slot, newIndexValue);
+    }
+    expandArrayIfNeeded(entryLengthInLongs) {
+        const currentLength = this.length();
+        if (currentLength < this.getPopulatedLongLength() + entryLengthInLongs) {
+            const growthIncrement = max(entryLengthInLongs, PACKED_ARRAY_GROWTH_INCREMENT, this.getPopulatedLongLength() >> PACKED_ARRAY_GROWTH_FRACTION_POW2);
+            this.resizeArray(currentLength + growthIncrement);
+        }
+    }
+    newEntry(entryLengthInShorts) {
+        // Add entry at the end of the array:
+        const newEntryIndex = this.populatedShortLength;
+        this.expandArrayIfNeeded((entryLengthInShorts >> 2) + 1);
+        this.populatedShortLength = newEntryIndex + entryLengthInShorts;
+        for (let i = 0; i < entryLengthInShorts; i++) {
+            this.setAtShortIndex(newEntryIndex + i, -1); // Poison value -1. Must be overriden before reads
+        }
+        return newEntryIndex;
+    }
+    newLeafEntry() {
+        // Add entry at the end of the array:
+        let newEntryIndex;
+        newEntryIndex = this.getPopulatedLongLength();
+        this.expandArrayIfNeeded(1);
+        this.setPopulatedLongLength(newEntryIndex + 1);
+        this.setAtLongIndex(newEntryIndex, 0);
+        return newEntryIndex;
+    }
+    /**
+     * Consolidate entry with previous entry verison if one exists
+     *
+     * @param entryIndex The shortIndex of the entry to be consolidated
+     * @param previousVersionIndex the index of the previous version of the entry
+     */
+    consolidateEntry(entryIndex, previousVersionIndex) {
+        const previousVersionPackedSlotsIndicators = this.getPackedSlotIndicators(previousVersionIndex);
+        // Previous version exists, needs consolidation
+        const packedSlotsIndicators = this.getPackedSlotIndicators(entryIndex);
+        const insertedSlotMask = packedSlotsIndicators ^ previousVersionPackedSlotsIndicators; // the only bit that differs
+        const slotsBelowBitNumber = packedSlotsIndicators & (insertedSlotMask - 1);
+        const insertedSlotIndex = bitCount(slotsBelowBitNumber);
+        const numberOfSlotsInEntry = bitCount(packedSlotsIndicators);
+        // Copy the entry slots from previous version, skipping the newly inserted slot in the target:
+        let sourceSlot = 0;
+        for (let targetSlot = 0; targetSlot < numberOfSlotsInEntry; targetSlot++) {
+            if (targetSlot !== insertedSlotIndex) {
+                const indexAtSlot = this.getIndexAtEntrySlot(previousVersionIndex, sourceSlot);
+                if (indexAtSlot !== 0) {
+                    this.setIndexAtEntrySlot(entryIndex, targetSlot, indexAtSlot);
+                }
+                sourceSlot++;
+            }
+        }
+    }
+    /**
+     * Expand entry as indicated.
+     *
+     * @param existingEntryIndex the index of the entry
+     * @param entryPointerIndex  index to the slot pointing to the entry (needs to be fixed up)
+     * @param insertedSlotIndex  realtive [packed] index of slot being inserted into entry
+     * @param insertedSlotMask   mask value fo slot being inserted
+     * @param nextLevelIsLeaf    the level below this one is a leaf level
+     * @return the updated index of the entry (-1 if epansion failed due to conflict)
+     * @throws RetryException if expansion fails due to concurrent conflict, and caller should try again.
+     */
+    expandEntry(existingEntryIndex, entryPointerIndex, insertedSlotIndex, insertedSlotMask, nextLevelIsLeaf) {
+        let packedSlotIndicators = this.getAtShortIndex(existingEntryIndex) & 0xffff;
+        packedSlotIndicators |= insertedSlotMask;
+        const numberOfslotsInExpandedEntry = bitCount(packedSlotIndicators);
+        if (insertedSlotIndex >= numberOfslotsInExpandedEntry) {
+            throw new Error("inserted slot index is out of range given provided masks");
+        }
+        const expandedEntryLength = numberOfslotsInExpandedEntry + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS;
+        // Create new next-level entry to refer to from slot at this level:
+        let indexOfNewNextLevelEntry = 0;
+        if (nextLevelIsLeaf) {
+            indexOfNewNextLevelEntry = this.newLeafEntry(); // Establish long-index to new leaf entry
+        }
+        else {
+            // TODO: Optimize this by creating the whole sub-tree here, rather than a step that will immediaterly expand
+            // Create a new 1 word (empty, no slots set) entry for the next level:
+            indexOfNewNextLevelEntry = this.newEntry(NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS); // Establish short-index to new leaf entry
+            this.setPackedSlotIndicators(indexOfNewNextLevelEntry, 0);
+        }
+        const insertedSlotValue = indexOfNewNextLevelEntry;
+        const expandedEntryIndex = this.newEntry(expandedEntryLength);
+        // populate the packed indicators word:
+        this.setPackedSlotIndicators(expandedEntryIndex, packedSlotIndicators);
+        // Populate the inserted slot with the index of the new next level entry:
+        this.setIndexAtEntrySlot(expandedEntryIndex, insertedSlotIndex, insertedSlotValue);
+        this.setAtShortIndex(entryPointerIndex, expandedEntryIndex);
+        this.consolidateEntry(expandedEntryIndex, existingEntryIndex);
+        return expandedEntryIndex;
+    }
+    //
+    //   ######   ######## ########    ##     ##    ###    ##             ## #### ##    ## ########  ######## ##     ##
+    //  ##    ##  ##          ##       ##     ##   ## ##   ##            ##   ##  ###   ## ##     ## ##        ##   ##
+    //  ##        ##          ##       ##     ##  ##   ##  ##           ##    ##  ####  ## ##     ## ##         ## ##
+    //  ##   #### ######      ##       ##     ## ##     ## ##          ##     ##  ## ## ## ##     ## ######      ###
+    //  ##    ##  ##          ##        ##   ##  ######### ##         ##      ##  ##  #### ##     ## ##         ## ##
+    //  ##    ##  ##          ##         ## ##   ##     ## ##        ##       ##  ##   ### ##     ## ##        ##   ##
+    //   ######   ########    ##          ###    ##     ## ######## ##       #### ##    ## ########  ######## ##     ##
+    //
+    getRootEntry(setNumber, insertAsNeeded = false) {
+        const entryPointerIndex = SET_0_START_INDEX + setNumber;
+        let entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+        if (entryIndex == 0) {
+            if (!insertAsNeeded) {
+                return 0; // Index does not currently exist in packed array;
+            }
+            entryIndex = this.newEntry(NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS);
+            // Create a new empty (no slots set) entry for the next level:
+            this.setPackedSlotIndicators(entryIndex, 0);
+            this.setAtShortIndex(entryPointerIndex, entryIndex);
+        }
+        return entryIndex;
+    }
+    /**
+     * Get the byte-index (into the packed array) corresponding to a given (set tree) value byte of given virtual index.
+     * Inserts new set tree nodes as needed if indicated.
+     *
+     * @param setNumber      The set tree number (0-7, 0 corresponding with the LSByte set tree)
+     * @param virtualIndex   The virtual index into the PackedArray
+     * @param insertAsNeeded If true, will insert new set tree nodes as needed if they do not already exist
+     * @return the byte-index corresponding to the given (set tree) value byte of the given virtual index
+     */
+    getPackedIndex(setNumber, virtualIndex, insertAsNeeded) {
+        if (virtualIndex >= this.virtualLength) {
+            throw new Error(`Attempting access at index ${virtualIndex}, beyond virtualLength ${this.virtualLength}`);
+        }
+        let entryPointerIndex = SET_0_START_INDEX + setNumber; // TODO init needed ?
+        let entryIndex = this.getRootEntry(setNumber, insertAsNeeded);
+        if (entryIndex == 0) {
+            return -1; // Index does not currently exist in packed array;
+        }
+        // Work down the levels of non-leaf entries:
+        for (let indexShift = this.topLevelShift; indexShift >= LEAF_LEVEL_SHIFT; indexShift -= 4) {
+            const nextLevelIsLeaf = indexShift === LEAF_LEVEL_SHIFT;
+            // Target is a packedSlotIndicators entry
+            const packedSlotIndicators = this.getPackedSlotIndicators(entryIndex);
+            const slotBitNumber = (virtualIndex / pow(2, indexShift)) & 0xf; //(virtualIndex >>> indexShift) & 0xf;
+            const slotMask = 1 << slotBitNumber;
+            const slotsBelowBitNumber = packedSlotIndicators & (slotMask - 1);
+            const slotNumber = bitCount(slotsBelowBitNumber);
+            if ((packedSlotIndicators & slotMask) === 0) {
+                // The entryIndex slot does not have the contents we want
+                if (!insertAsNeeded) {
+                    return -1; // Index does not currently exist in packed array;
+                }
+                // Expand the entry, adding the index to new entry at the proper slot:
+                entryIndex = this.expandEntry(entryIndex, entryPointerIndex, slotNumber, slotMask, nextLevelIsLeaf);
+            }
+            // Next level's entry pointer index is in the appropriate slot in in the entries array in this entry:
+            entryPointerIndex =
+                entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slotNumber;
+            entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+        }
+        // entryIndex is the long-index of a leaf entry that contains the value byte for the given set
+        const byteIndex = (entryIndex << 3) + (virtualIndex & 0x7); // Determine byte index offset within leaf entry
+        return byteIndex;
+    }
+    determineTopLevelShiftForVirtualLength(virtualLength) {
+        const sizeMagnitude = ceil(log2(virtualLength));
+        const eightsSizeMagnitude = sizeMagnitude - 3;
+        let multipleOfFourSizeMagnitude = ceil(eightsSizeMagnitude / 4) * 4;
+        multipleOfFourSizeMagnitude = max(multipleOfFourSizeMagnitude, 8);
+        const topLevelShiftNeeded = multipleOfFourSizeMagnitude - 4 + 3;
+        return topLevelShiftNeeded;
+    }
+    setVirtualLength(virtualLength) {
+        if (!this.isPacked) {
+            throw new Error("Should never be adjusting the virtual size of a non-packed context");
+        }
+        this.topLevelShift = this.determineTopLevelShiftForVirtualLength(virtualLength);
+        this.virtualLength = virtualLength;
+    }
+    getTopLevelShift() {
+        return this.topLevelShift;
+    }
+    //
+    //  ##     ##         ########   #######  ########  ##     ## ##          ###    ######## ########
+    //   ##   ##          ##     ## ##     ## ##     ## ##     ## ##         ## ##      ##    ##
+    //    ## ##           ##     ## ##     ## ##     ## ##     ## ##        ##   ##     ##    ##
+    //     ###    ####### ########  ##     ## ########  ##     ## ##       ##     ##    ##    ######
+    //    ## ##           ##        ##     ## ##        ##     ## ##       #########    ##    ##
+    //   ##   ##          ##        ##     ## ##        ##     ## ##       ##     ##    ##    ##
+    //  ##     ##         ##         #######  ##         #######  ######## ##     ##    ##    ########
+    //
+    resizeArray(newLength) {
+        const tmp = new Uint8Array(newLength * 8);
+        tmp.set(this.byteArray);
+        this.array = tmp.buffer;
+        this.initArrayViews(this.array);
+        this.physicalLength = newLength;
+    }
+    populateEquivalentEntriesWithEntriesFromOther(other) {
+        if (this.virtualLength < other.getVirtualLength()) {
+            throw new Error("Cannot populate array of smaller virtual length");
+        }
+        for (let i = 0; i < NUMBER_OF_SETS; i++) {
+            const otherEntryIndex = other.getAtShortIndex(SET_0_START_INDEX + i);
+            if (otherEntryIndex == 0)
+                continue; // No tree to duplicate
+            let entryIndexPointer = SET_0_START_INDEX + i;
+            for (let i = this.topLevelShift; i > other.topLevelShift; i -= 4) {
+                // for each inserted level:
+                // Allocate entry in other:
+                const sizeOfEntry = NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + 1;
+                const newEntryIndex = this.newEntry(sizeOfEntry);
+                // Link new level in.
+                this.setAtShortIndex(entryIndexPointer, newEntryIndex);
+                // Populate new level entry, use pointer to slot 0 as place to populate under:
+                this.setPackedSlotIndicators(newEntryIndex, 0x1); // Slot 0 populated
+                entryIndexPointer =
+                    newEntryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS; // Where the slot 0 index goes.
+            }
+            this.copyEntriesAtLevelFromOther(other, otherEntryIndex, entryIndexPointer, other.topLevelShift);
+        }
+    }
+    copyEntriesAtLevelFromOther(other, otherLevelEntryIndex, levelEntryIndexPointer, otherIndexShift) {
+        const nextLevelIsLeaf = otherIndexShift == LEAF_LEVEL_SHIFT;
+        const packedSlotIndicators = other.getPackedSlotIndicators(otherLevelEntryIndex);
+        const numberOfSlots = bitCount(packedSlotIndicators);
+        const sizeOfEntry = NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + numberOfSlots;
+        const entryIndex = this.newEntry(sizeOfEntry);
+        this.setAtShortIndex(levelEntryIndexPointer, entryIndex);
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET, packedSlotIndicators);
+        for (let i = 0; i < numberOfSlots; i++) {
+            if (nextLevelIsLeaf) {
+                // Make leaf in other:
+                const leafEntryIndex = this.newLeafEntry();
+                this.setIndexAtEntrySlot(entryIndex, i, leafEntryIndex);
+                // OPTIM
+                // avoid iteration on all the values of the source ctx
+                const otherNextLevelEntryIndex = other.getIndexAtEntrySlot(otherLevelEntryIndex, i);
+                this.longArray[leafEntryIndex] =
+                    other.longArray[otherNextLevelEntryIndex];
+            }
+            else {
+                const otherNextLevelEntryIndex = other.getIndexAtEntrySlot(otherLevelEntryIndex, i);
+                this.copyEntriesAtLevelFromOther(other, otherNextLevelEntryIndex, entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + i, otherIndexShift - 4);
+            }
+        }
+    }
+    getAtUnpackedIndex(index) {
+        return this.longArray[index];
+    }
+    setAtUnpackedIndex(index, newValue) {
+        this.longArray[index] = newValue;
+    }
+    lazysetAtUnpackedIndex(index, newValue) {
+        this.longArray[index] = newValue;
+    }
+    incrementAndGetAtUnpackedIndex(index) {
+        this.longArray[index]++;
+        return this.longArray[index];
+    }
+    addAndGetAtUnpackedIndex(index, valueToAdd) {
+        this.longArray[index] += valueToAdd;
+        return this.longArray[index];
+    }
+    //
+    //   ########  #######           ######  ######## ########  #### ##    ##  ######
+    //      ##    ##     ##         ##    ##    ##    ##     ##  ##  ###   ## ##    ##
+    //      ##    ##     ##         ##          ##    ##     ##  ##  ####  ## ##
+    //      ##    ##     ## #######  ######     ##    ########   ##  ## ## ## ##   ####
+    //      ##    ##     ##               ##    ##    ##   ##    ##  ##  #### ##    ##
+    //      ##    ##     ##         ##    ##    ##    ##    ##   ##  ##   ### ##    ##
+    //      ##     #######           ######     ##    ##     ## #### ##    ##  ######
+    //
+    nonLeafEntryToString(entryIndex, indexShift, indentLevel) {
+        let output = "";
+        for (let i = 0; i < indentLevel; i++) {
+            output += "  ";
+        }
+        try {
+            const packedSlotIndicators = this.getPackedSlotIndicators(entryIndex);
+            output += `slotIndiators: 0x${toHex(packedSlotIndicators)}, prevVersionIndex: 0: [ `;
+            const numberOfslotsInEntry = bitCount(packedSlotIndicators);
+            for (let i = 0; i < numberOfslotsInEntry; i++) {
+                output += this.getIndexAtEntrySlot(entryIndex, i);
+                if (i < numberOfslotsInEntry - 1) {
+                    output += ", ";
+                }
+            }
+            output += ` ] (indexShift = ${indexShift})\n`;
+            const nextLevelIsLeaf = indexShift == LEAF_LEVEL_SHIFT;
+            for (let i = 0; i < numberOfslotsInEntry; i++) {
+                const nextLevelEntryIndex = this.getIndexAtEntrySlot(entryIndex, i);
+                if (nextLevelIsLeaf) {
+                    output += this.leafEntryToString(nextLevelEntryIndex, indentLevel + 4);
+                }
+                else {
+                    output += this.nonLeafEntryToString(nextLevelEntryIndex, indexShift - 4, indentLevel + 4);
+                }
+            }
+        }
+        catch (ex) {
+            output += `Exception thrown at nonLeafEnty at index ${entryIndex} with indexShift ${indexShift}\n`;
+        }
+        return output;
+    }
+    leafEntryToString(entryIndex, indentLevel) {
+        let output = "";
+        for (let i = 0; i < indentLevel; i++) {
+            output += "  ";
+        }
+        try {
+            output += "Leaf bytes : ";
+            for (let i = 0; i < 8; i++) {
+                output += `0x${toHex(this.byteArray[entryIndex * 8 + i])} `;
+            }
+            output += "\n";
+        }
+        catch (ex) {
+            output += `Exception thrown at leafEnty at index ${entryIndex}\n`;
+        }
+        return output;
+    }
+    toString() {
+        let output = "PackedArrayContext:\n";
+        if (!this.isPacked) {
+            return output + "Context is unpacked:\n"; // unpackedToString();
+        }
+        for (let setNumber = 0; setNumber < NUMBER_OF_SETS; setNumber++) {
+            try {
+                const entryPointerIndex = SET_0_START_INDEX + setNumber;
+                const entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+                output += `Set ${setNumber}: root = ${entryIndex} \n`;
+                if (entryIndex == 0)
+                    continue;
+                output += this.nonLeafEntryToString(entryIndex, this.topLevelShift, 4);
+            }
+            catch (ex) {
+                output += `Exception thrown in set ${setNumber}%d\n`;
+            }
+        }
+        //output += recordedValuesToString();
+        return output;
+    }
+}
+exports.PackedArrayContext = PackedArrayContext;
+const toHex = (n) => {
+    return Number(n)
+        .toString(16)
+        .padStart(2, "0");
+};
+//# sourceMappingURL=PackedArrayContext.js.map
+
+/***/ }),
+
+/***/ 5211:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const ulp = (x) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
+exports["default"] = ulp;
+//# sourceMappingURL=ulp.js.map
+
+/***/ }),
+
+/***/ 9321:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.BINARY = void 0;
+/** @internal */
+exports.BINARY = "eNrsfQtgVMXV/8zce3c3uQlclLBIUGdvogQRCUkIQbGbmwKiVaGWWoqvBAjCBoGEBW2/kARRxFelL6vV6iZU8bNY8bOtQsWAWkVbLb79V9uC9VU/W6m11bZ+5u85M/fu3VeygbxdabO798ydmXvmnDNnzpz5XVKz+hJKCKH302OqWXMzqabNtBn+NFbTZgKXaHM1a27Ev00EvzZWe5obGxuRpDQ3NpJqpbkZCzeSagp0pVmUbaLN1WpzU1MzqVaamkT5piYsL2ukTVgFba4mpJrgtWbaBB1oqlabsVoKtbBGqBev0OZqrRlJLJcqtSvWajULVzaEyVHKn9nbLCdPISQ7b5RK1Ozso9TsMfnZNMeTTYYrHkXxU5UQouZSv0I9wz2K+B8lZLia61FUv0qVPEVR8tRhhjKaMq8ndwQZTbVhR2gE7stW1bHkSIL/0VGEeIghClFRwKZ156oKl+nRiYTRw+A/lY6iPkpVSvGPT/7P56OE6fgP/9Ozsrwjxe2id4qvl65q8J+Srap0FVE1hRLq2URHNdIZdhG9mVqH8sddRUx1xPLCHx/8GQl/xsKfQvhzIvzZvZFCDdddw3TvJyc9QHO/evrZ8yqsc86xvn7R6TOUYdmzl60Or7y4oeaSCmW47vyYXK4Y0V+lJcqI6K/yMuWI4XNrFtXVLnauKUdqF120ovZSomsXXbRq2QoS9F500ZoV8K0y66KLFq1cvrx2UZhY+kUXNYTDyy5aWLO6VhnpuaT2kpUN32Bk5EUXra4NWw0Xr7mkdkV49Zm1Ky4OLyUzRkU7V7Bo5YrV4YY1i8IrG8g79CgX5eLa8Mk1a8Irz6ldveybteTPMcTVscR3aWHcnUuXXby0dnV4XkPNorqahctrz61ZvqaW/G9MudUpy71HA3H1rQ7XNITnLbuk9ivhmktWnbW6dhH5S0yh1ckL/ZUeG1dT7YrFsUXejymyOlmRg/SYuFouWbbi7JUrFtQ2rBQ9/hv1x5eouUyQPkhga3hluGb5F1euWREmf6f5CU+6eEbt2mU14WUrV5AP6ZHx1dbWrCD/oEXxT7U6vOySmnDt4lkrV4ZXNSxbET59RdU3wrWryT+pe7wbahetbFgsOvZRzIO7KF9bFl4quvcxPSF1kZmXrapdFK5dfPqKcG3D2prl5F/xzMaiVnhubcOi2hXhZctryb/pOFeRlWvCq9a4yDOWrQ43LFu4Bp/9P/SkGEFd9Y0vrmxowBZnrWz44sqVDYuXrYBHnnPJstWr4Y5P6GjXHTWLo4pUQf4vZhTctMnl5NOUxNIS0pGSWF5GWtjRscQ4DSbrYwqsXrMw3FCzKOzq2OXsmM4KTC4nGzovUVpCrui8RHkZuZKZSUrEd3YjG+EqVbti0crFteQqZsTIwOraMNnE/K4exliRq9kYNynBjMRQE+zIcfH3pjIkx8VXk8qSmPE1JjUlZnx1SW0Jj68riTHh8TUlsSbHxteTaE5GJxSJ2pMEBscYlLGJD+yyKNewkQk1g0m5lo1PeLiUNuW62OF3G5XrGU9BilqVb7EJnZRJMCs3sHi+J9qVzazIXaZTw/JtNilWeLu2LN9hR7lviTUt342V+Djb8r3U1NIS8v3U1PIycqNLrwU1XmN/EFsiiX25iR3baYnJ5eTmLoqUlpAfdlGkvIzcwgqSFYnv8a3sCHcxaWR+5LI8KBJgZW5ziVlpSYyVud3Ft9KSzqxMaUlnVkbe27WVkdV0bWVkjV1YGVldF1ZG1tWplZE1dWplZD2dWRm7SDIrI2kprIzzwC4rE3FZGbtmsDKtLitjP1xKK9MWO/xuK7OF8RSkqJX5scvKJJZJsDJ3sHi+J1qZO11WprSkcyuz1WVlUHi7tjJ3uaxMaUmclfnvWImPszJ3p6aWlpCfpKaWl5FtLhsiqPE6e09siSRW5qfs2E5LTC4n93ZRpLSEbO+iSHkZuc9lZVxF4nv8Py4rU1piW5n7XVYGRQKszM9cYlZeFmNlfu7iW3lZZ1amvKwzKyPv7drKyGq6tjKyxi6sjKyuCysj6+rUysiaOrUysp7OrIxdJJmVkbQUVsZ5YJeV+YXLytg1g5V5wGVl7IdLaWUejB1+t5XZwXgKUtTK7HRZmcQyCVbmlyye74lW5iGXlSkv69zK7HJZGRTerq3Mwy4rU14WZ2XaYyU+zsrsTk0tLSF7UlPLy8gjLhsiqPE6+2hsiSRW5jF2bKclJpeTX3VRpLSEPN5FkfIy8oTLyriKxPd4r8vKlJfZVuZJl5VBkQAr8xTLj7s7xtL8mh0TT06wNgklEizO+GR1pLI645NVl8ryHJ+s5qTW5/hk1Sa1QIXJ6kxihQqT1ZjEEhUkqy/RGo1NWixqkZIORIxV4smZ4bJMv2Gjk7YC1ulpNjHpg6e0UM8kio7bSv2WFXZCjlqqfWxSF+USrNWzLNkYJVqs59iJ8eU6tVrPs9JEZejacr3Ajo6/LdZ6vZioRXEW7KXOS5SWkJc7L1FeRl5hZpIS8bbh/yWWSmLRfscKuiw1uZy8mkax0hLyWhrFysvI79m4VMXin+IPbFR8UWnl/sjyEsUJLN1+ZiyuhSKuxzzARsRdm1xOXk+4WFpC/pRwsbyMvMHyxMX47r3JfHRmVhYlFtUVOuu07B884nub5RJOONlVRa9sb71Zv4SyZiuSbbzFrM058He/D/7uu5LipY34ETkC/u4eg9+RvnkfMd5iBZpJi5hqNdYHiFLJCaenqZWcFDF1DCfWyJDxRfyB9Byq6/ouSpXmAg8ns0Q5X6FHZ5V2IZPOlJfH5FCdU/xqsnLm44wzKKPUc9pQzlS9wBtgQM4xqUXPUpstqsG2QxEjnJ6uVlqRbGt/tjXKGmsQonNqKWHrsY00VMSIxev1gALV+QKUE84KfDMtxpV8qBceAZqjnMrmCF5mnJQzn/40pWozkAj0VrFa2OlqM1csda1mHcsV65OOjg7F/jw931QurjNVy1sXYFzhqqXWrbWM1dA6hdZVbMTU1EqucRXq56payVWuwRNyhTNLDYcsFuYkVMSqOQWmxVyFu6q5Clxj4ooYjyauXFoPzXAFeq8gW4FdxGri7NL6ckZ0Xdd/yagmHsdkUNpSQ5xZjfUhU8VrFq3HG1VDhaqiZKUc+Ay/JS/EHQGmc8VicBO11DqoA+gBD7AV6/DAPYpTh85V6HgDVAfsAeYTpJtMMpdJ5jLJXOYwl11cZyrAXI0z6Jxgrsm4FsM2fDACbEBu+LiCXKTI45jCcK3a5hPlWhj7pUnGEiGllLMwSuBVlFLo3qp61gykSM5nfSaccWodGbJW1VtqnUkto25WPowOsAE6YtQFQLL1OpNZI09XK4fryFlWz5nlg4u0oUEwV3QZPnxYqRoKmcxiQCSclbNIDnJV02+klDUHiUktciYoAqd1lcQiszWL6Gol0a3N1zCohljbbxRfQFUt/+kwthYLAz2EzVkkQBUYOwNolBPJG6dENacWDQUo6DIn8BXVGlv42Y0sSCwjbHjgZ2G2/qhClWZWKf4VKMMUQpmiW7RQsUiharACb6GnQB2uF/hmBliBJ2pHCrycoB0p9AieK/Wc4QXObFPRgN0tVKWZgXpiTY3dhl3xLLWyIE9YKdiYPF0YGmJSeFLjLQbPo8rnSdqZTjoiOxHXg4KsACnwFmZxUujlrNBnUws9FitUdHx0j0kKvE71QHN1T4gAfvi0AirksrHeUkN1hTg4IRMLz1ErC7JnqpWGFx+iDsyaNbzeopzko2UUWkrr9THCsBELjCgpyEb50a3s4XqBFwRcWEBozyKFim4R/Q4Qrs/EUCgjFcpoUSuf04vrwpyGLFoHlVqfdnR00NPzTWprJRMmQ5o8ahsoeM5mTsP1JprSpXFGThNPCYpFQ7IQCDxdaoKswu1LHbnEGywwZS8xSptZJaczYXazyMkEbwKNoXXiJ7XYWTaRig8GnZJkZilOQY9TEK2tc90nr3NSZyn1JgP+E6GQlLM6nMGgSbhDKLF9R3QgObNyJBk03i442imYIz4M8TFSfIzmzBrr3Dba+TbS+WbU2V0hllpvjQ6ZLBQQ/ZJKzeeAUFWRqQoRHz7xYYiP0VBEyA6XeqDrf1NghiDWe2Bz56iV1n6fFcmyrmDWsTCxFtACkD5WabUYAaZUcmb46gKsACacAnpP1V7aVPUGadlqtfhChSyH6ZxZ5IxcuNFkBZ+xvsV3upUd5ixUyHTdFuKC7IDCiWUAK9HYf0k0vF23nlKso3FGV6wczhxDC0w9K9/UjCyTzVQrgzB3qVwBowysCVtq3WlhlFrt4rowiKwW4hrXbKkNWR0dSshqaWmst4y1Jsz36hn5aEVhQpZfiC4mZSMsDR1XuGZkwawH9n0MEA0Vv5seq7GeazD7G8B2xj1g4zUxo4BQhUKmhnOe0EWsStOwYFO9GFKYbu3pVYGnIdY6nLphPgBBQa/EKMgy0Z1QwJUR7hFMiDjVwV3CbDWIGRCcqQJq1wvdKATVHBkyKSdGNqf6L7Op0owCo9TDfAbTFzEVNPacmipOAODOTCRScWhdgMkZQamfqVaCHIjHJmhtpIYUMVV6WEXMB73DbznwINQyQih5BjQCwixrZJavPkU91PKJe3yhALDEUmNLwowZoNKqA51J+iRKTqFoDwSdSbp0dqh4Ln04XOMo3eIfPp5F6+REhg0FtOgd4hsV1oWFHJbB9yRcU+qExlgjHE5RU7F8Ya5Zo9c2OA+rmSpcVMRFyb8sUVIVFyUrc03NVTI1V0EPEztvKhazh5g5ncXHASspO3uE01lmKpYBnTVcnfWAwEMXDFdns0VJVVyUnR1maq6SnXSWRjvbpRRiF490uqiYijUauuhzddFrqnBRERdlF3VRUhUXZReHm5qrZOouopwaMdITLwtSDAYjVZFUReoLV1yFhOb4evvZ0+iDmk4f0qiHxdWTWi2S2Az9GUYZ+CEsgII1KxdmYFLHwSPgqkXDdWeJG7hq5IBoi+Uqp5a3nhPLC24quqheqFidmavCXXVQG7gyoiOKEH7G5eOADCqVILxS8scrOMmrlg/vRAsp7SXKKxRGq56yStkqlNYSOsfVUFz/TBWXT1wNJesR9CNaQnTO3Y9UNei6fgKusbiyPKAosGpTvyQWpFCUGbkwT4dEN/XrMLSQZ6l1hXkFedZ119DZEAe4hln7rmEWtSg6LHnoJaExH1lXxAyLrrVo2ISlmfu3GkJHAqoLFeZZB3NQ0wvyYMgN3cRVGAP5wT4o2HMjVxbXOdN3w+oQZ9HNz5A5qvyyCteAm58hK9AhVnHBh0tPxXqDrICl1ifDQlNwDfwGWRX9XcU3XiG5xqn1BtYIVtm5n7rKOxPgG9AO3JBtl3dKu0tqaD0dUnHoFEp0/XqVqt3h51wXu4ahoHFS1dHR0TF8PlA42WoyK3K9Ryzq3yDiM3uORUPQAWCTpUCA4R3vnJAOl1rueV0VpXZfceocy4PlWr73v68pcywflGx55OVJc0I6GG8axoHB+AHKsWFo0GhVS8sP73z33j/RebCQqGqJfO+O64+W3/e9+uiHbIGVHYIfe++NHLcgpOEdf95w3x9GLbBykbD7qb9fsYUtgC4B7a73rrz32fvs6lqu+PTOPxwYscAy5K2R3+7dv/dP1zQvsI7Au1s2/3LnS/cczF0A3WTuboImVcETLMCxsWWBhsCFR0KLKT6b1m39bAYF8THVODFRk4pJbHV46wqzOxLGyVbODEN3BJrqN+YqWpPSnNXI6c12KnBlLQi286tGRJnaIKYhL+4P4sXb7VsONnNif+1YmO8qebC9Rq20vwc52eKmiVpcVwhxlx6u66yR012mVlW2yVSrOoZvqHrYu66qhS7gZJfJ4KpSRddVfTp8QQNE26roRvjZIf5bucDdMhDn5rIx8srHzZxVtYj/Pg5+OZeNAQsbEXXI66vO5SzmZ0Pc/VHawQ7y5SiREK5VBTfNjS8ybxa0QzltwzVTZ90FhpvkhxCSqApu2qo2s2YLai3bBGwwWVWHd14uGWMxzqru950LX0kVrbrfx9m6jSarouu4tqGKnAMEUBznB9MtOgtW1/km2cJFR7fmi/5AQ5WxDXmiDXniGvKs22h64hrSuCfakOmVAcpWCEJsyVF0rkClAcVqaTEswr0WnZUf8HFm86Cjg2yAdVfMWLvZEjdmUYJ9xzzX1ebocKhVLcY8993nzsJntqW2+Ittu9ydsAtGlHVgdebm42pQVrDv7jv+HlxnOrVdtmGdqeAPXyN+rNrQbmZzVjVxU1UH2bDV0sLW9vyQ6Z2gEFNvczrdGsjhrKrsqh3msBmk4t+fVp30VrCNeycoRsQkPIcr7Ty7lettZnbEHB4JGHw4H24rYHubqbcFRnCD5/Ac18Uj2syciJnLc/mwGcUXP/Hdr/39pFOxztERTrjRyodHIjyb6/yISFuEGzy3ledEInw4H9HGh8/wSO1um1H9VfjvzfYIH8GHz/jmj8fjr7YZZ3/16zfffPOfg+L6o8Hjr51ADgbbZvx55uxbzjv9g/ZIG/4zScTMbuUkUpjDGrkGXKnc0G4Snr3L/q63mTlCibdaHcPrTa/1pLfOCs6JDnd7dHh9+VzQkd9zcukYKa6N9hhvtr8Y3JfvfG/T7K8H7S+rXPRVbTr3Wlf7oEKLBLw6z5nx6eUTak/Lu7jSHqeKL0bMXOgoiAXduBX2HLafEjKzxis+7ruHs8aqiRsbAwrP4bnOLa0mDAoM6dr2tgjPmXHyKbc99MOPcna1RcAMw6hyCuPQWpDz2UDAeJO2AOVZEyCKg2VmTJ8HQ/CrYNuMXf8HUvnHYATvpm2czPDv+/HFI0asD7bN+PYE/2+/+tU7gBggHFSONUpB9W2YC0FxW043Bde1mxTqbovYHGhugxndKXIw2Ggyp5CZ7Rj44CKH1QeDPPtOU+fZETOH6zynlWdDt7JbxU2RCNdbTeKy6I1RxWtpad7QrnGiazxbl0UM0obLQcVpV9f1o9G1R9dFeGUiPGtR422m6xsV6mmG+Lz07tjagPqZM5PTuU9jaiJKpomIHfqnGoaA4F7hEEJHNHQRTRGZNaXTBXROrIM5nOTnUF24rXgrLDtEmJOYHlh6etRK7nH8Tg4uOES2aCigYAA5j1OuWe/lYMR2rUmXh2wHQsUQrXSKtdS1ow+ghrjH1Y7psWgY/VZPCKwVjZaDXlNBpZyFxH6OqztatAkR0nQ1QWJdaiNXl8ziqq7/S1VYE2v2NLJGmJEpDvPB7//3R8F1+DXy/SvoPBi5qM0zPbscG+mdQQivPS3vo2BbwAcP02Zm8ay2AOE+nsU9Mz5STn4t64k/BNukUr7dHmkztYiZzT3c2xq9mXtmkLb3T/pEe/vUtgj3gShqEbB3nhlvnHdw7vJLnwu2zQg2QhUvt0ew6vK3Hztmbc1TwbYZb96w9vdZTzwDlgvvOCP/4Lxnr3gs2Dbjlq2LHwrmPSHvWPLXBUWT7t8dbJsxveLErW9c/Yht6yIYy6gq3gTunFFn7e+gbiOGU/kWTtH/oOhmONMQeA0U5k3FOthB6+HPLA6zI6vPj5k646eq6PSEKwH7t5iWTtpUFdyw1VLDpmJtf4GEAqqYZrg6QfGBqaHcPXe1c8Xa/hoJmcoEhbRyZYLia4WipM3UomPlibLb9EYCEEvxtXJvBKZ891BorqEAotZmEq7NeFi1h3LaBjmU4HzMmH2mIsfnP5NWLcbxwXEgUNNJ//IfOG4hDNJD33m36H4xSDDCEV1/iTLWTJtgtTteGV1FN3J6rlpp7XuDWJFniRWhlhcjyoQ1Q1i0eBv8XbVtY0C1KCoY5Sq46KAI4D04c/+54KOpVXRjQHVpCYctLgzcFlt0zfJyVsaZ2CAs3gZ/D6vmbVOVIgj+TlUMvRW2PNJcn4lt7bGo6ri3CMZRRAruolMVHv1aLfYbisSeQDEnVbhjtGrbxqlKhbgoNxFmi4+54mO++IC9GXoyWWVbxbDYKlaEPVXEroMidh0UseuAH1x8FHHFmQ6mKcUxvyowogu2VRh64qL5Yn4ZYu9mtP4p7S6L1FQs8kW/znY2aMQDuFnExUUX+0g83+YKFs23WXS+jCYIFjHBIiZYxEQLTLCIiapZDItYUhZZzbBPsEllcFQXuo4d5Qx3e7hyMuEuUztNmS+/F1Zy5UHjiPuE6BFOdxp5t95dzlbhQwrpraLrpiqbIHim7jTybrkbFt915Ww5PBZXwuWsWGyhg/iXw3QhZB/8fyK51IJ5F8YoQSsznqUgJhGKW/OwMpXMt5C+qg7+Lq+zgqFytrTr4TQVMaCK9TGxhhm6qYltfLyoxUiNFiM1GkqNKDmWa4LpmlAHTYynJsZTE+OpCT3QxLBqQg/wo1p8LBV1ruKa8Rw+YxgfUXMesRu9Av4afrkiB5MI2/EaMkxzpJUYz2M7i2NZqT/CRHCsK8fHlkLh+AhBFaNkWDQEQi82vmWgZSbu/UXeItb+t4jVSi0O9dgbVCreZ2K2y/I1GKDn+COMMlPPlRBsWolNNkGo+2zJh2kkhCvbUKs4C4HIjLbVRTXFztZMNdpwG5W7gjLfRXbXZLD9JVrGmBC0zLBl8G1AyWfj3pyCLTNIf4CW2Ta4sopTbJlLN0bvYLhjDbUv5WQ8SDG94htb60xkyarQtk1bYd+yiBWPEV5oEQuPgR1D+FKHG9oW3r08vDwkbio7G7dkKafGXK0gzxrdlWQntaOYfULBJySYC4R8gbltn2oVit1SSBRSoQKOmT2qSCrBYCvML6pTiQZjrLkreUW1DFmJVs5GYiUaVKKJSrQQV0VMfTSGish4ZTPlwpuDH5sop41Tlc3ofpBz4NJNlNNz60WKCRQ4N1q2qvlKTjdMVW7C/US4dhetgvvvovpFlDbCtQmKD418ESMPOMEn+eXr0S9YsHWLkXerY+kixhFtGPcHUrQg3RKZpvgOR0lWCSUpQiUpEkoyNkFJ9r1HrJeTKUlRzyhJsa0kY+OUBBp+JVFJinpMSSpsJTkJ+eCzlLWcniXy8A5+QKz1WdZuItysIty7VcKwEaD/rptB+5kxQWaCMXnMx8Dlx7FrTZZvUjvKTGWUmdpRZupEmakdZaZOlJlGo8zUFWWmTpSZiz1dsQBz0j4UwxDabk2EsLkTMSUOK2gsK55W41hBw6FJlOjFYmMc7zkjWvwfw6xJrtLyj8/I1a+D/CqLFuqSf5hmJXiYS0BM7dwSXJWhEOVY3ujuhZBOHFvb3ZFpA0Iwo1MNw2QDubDGkq5mXU3GNIjpg7kUBMOaZOjSEYy2qjitKpiVIHPyoq0qYIriPIIAS6dlxfLaLReLxTLharRl1WlZFc+rxrTMwFiOFDtkXBUlh+vxQmltzsHxeX6YlQW//4yJUjhBofaPtpSQxdZwGpotWWzA/8/IFxqKZM8aE7Kk2Bn5oQBLw/BQYXhkUiDsIClh41Wc8AlsdmA6LJJsxW/5gFj7FGuYqEDYG4VTIwBMxfQ3LO72eUVFPpPKzXHDFBKg2iquV8knHQ0puBB9WWPRkFEgsqBC5Ww0Lm2UM2SinBKymo0L3AsZBsKezExcl8RMgNNKINtSNir4ivvwVDQKEysLl7PRBXmWL03bDVWNlEEMN7O+Qy2PZJat4lXEOA5qBtmg+t8ZU5tpk6Nz8UKIKQiwRPedrlaK1GYykQjDJSRDRoqYu6+5ahp9u1u1cuP6ZhwT8Mi+if1JrF+qGvYDh7XaVC0irILmKqLFdEFxBb5AOHJMJ3nY6cLfidMF0QhYLNU1gndSayIOIKZfoYMRUGzuebhyDwotdOyejY0BD3pFAcgM023TyT2JymZidh8aOH0YowynT/CfxFxEjUWw4cqcMpilQ+1y0gBSPY21A7Pz6XKsCsdU2tdwSJitfbLeL3Eqs9Qa1EqwCts/JtZRMqjA5EihCSCOlRUVYaq5Y3X0O8A8YXyiKnjVlSat8m6aKxRzq7ECU3UwstxCr9hqrOC0aphNrvJuckp4N0UL5DkFhkULDHMVGOsUyIsWyHMVKHAKjI0WGOsqcIJToCBaoMBVYLJT4IRogRNcBSqcApOjBSY7BQgW2Wqs0O3/Bsui9ve9t6gd83lb1P4h6aL2SqU3F2Rr+n5BJiLpk+jhrsmgHliWQZpj7y/LujTOzYNGZ/f3ns6anzedPZBUZzf2qs5eS/tBaRkoLW7RHZ7SMqG0QmJ6W2kLulLa79NBo7V/6j2tPeHzprVvJNXa9QqjTUpSvVWieqtKvVWieqtKvVVi9VaJ09tW1Fuji4FRhd6qQm/VqKKRWEVzFFacpIQ7XYqmWAoo2niFVNHGAHPXo6ZQ2M7qweUp5Lb3t8L+hOrjCScPgFJZSp0dGd0XbLvlbouFTWJBrNJ3Rr5F6/QJhMtVqbX/E7G0+4Vi+cTSm1OjrJxxuWmofwFycGVpeQ0O21k+sdJnlm+2Exq6wF7QiSegxhT9dwPeigATlWQLetPWL0u1JsZbAji6YNxH5WLbrZYxShah8VrWtVnCtt1mqMyJn8mLMQqvxCi8IhReEWbI3l0VZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgBM6QBPzUM4NmP1I1exZshBcxQnN3mxHgrmRlKjAs8D+k9EBUsyLPGJoxe8nleHqczfkE5PQPDyS2f4nYuNY4NEBFbGQnXODGG2xdgmd7SIU/ntXQAhYp4GsGqorfCIStiDLcOdhBrsogCQNo4mA1vORvNKrl3IiHgAxll3FvE+CxxTpd7QVsgQwTKFjEVE5XcQkFdQoH55vdJbwUrrITKxoJjMhaix/taKGr176RWO0d7UVmhrYvw4DkNoDPDAx4Fa+Dcg0fe8Lw6MwpNxbiAYxaCE8KDQ9x1AQ+quMq9IPd4p/EA5prb54P1mHgqwXgqs+OpQByLEpA4qFsV5ukswsZZIAsPF6SKsimuKJuSEGWzpSJVlO2nakIEkDMnAggDlDVXJLTLqQBsgRoNtUGgLRqKc9NND7DHqA54eVZVB92wNaDxrCrfpkAWV/B+z1nYf5+41QO3+hL67xP993EPhOhEppe7/+8Tp/9YgwdCdF5XiO4+O0TnBZoa4trJhNghOjHEOscDVqo7Lpc4UK8yRptY73kFO9EryEnTK5C5elE3Xk3uxhfkSXnkijEOXQAxVklvsl0A102cGdPsUHh/zvePUf00CH4fuxZD6Zj6MbtBDDOEIF8mMgYpts1F0p7V8umGy+ot36WcWB3rP/HWW77LGvTVlDbF1OSLqel2GlvTeIWYrMq3qeqzGq46ePvuDrIBMrOdH1W+jVeYrMrYVNXRsaHlYEcQyfJrlbHxiip+jT6OyMbOija0l1gl7oYmEqJ/F3YIMYAK8VZTwnJYyiwwcldSOI38LBP9g/PfEkgEDu/gPhkCiTD8aiY7EqsXaCYTp2dxP6XBDRThFLUP1VIE6SB6ROxGzET8BuwXsft1GgSBN2K//sgsDYVHsRC6gxiKdmhgJ/KEL+PEOeFLeFxRIruOQCX6NFKgWOQMOLBVoKiVBjai64ZvTMyFxEPa+mR094rYXDc0QhGrjv252MQhgZ/6a26gh67/gesI2CDDphE64ogjjmAjR45QRhw5bLhqaB7vyBE++G6MHJElP7Plpz5ypPiWMyJXH65LwAexnZYDaAAyp045XYw9MSGAwLDH4jAwnicdIe8V0XtOQjgxynN4JPa2KCTEcNc/uT/mZkdO7E8j9ufIKLOcXrvpPjcd1NyoEuXGxpYLd1HP+fF0knhDzAWjSlq+1PfpHsJJoa6vJXjoHfAm6iy6tpBZL2RZ+7IAVuQV+8u+rELN+jDLOoi/Pra/HMwq9FpX6FaLDr822V9a9MKs+PSNEyqNI6IpwIW5+mOMeuycjLjt7ZgsjOjxPU5my+1M+wogEoDrdFAXHkGcUyWwUd7TRZY1ngacGXccEPepwib7UgN6GPIUoCq32binztROlx4xq+PKCpMtD3i5ah3EzW1jGPhJIfilcW+dkasJkmbk4toSTg96RL40TLQFedhTHxSJeQxjH416mTAFoHsqE86HO+nWNHGmnteNPEhqjMApEba+LFaIuR7W5twiRkaoBBsUrrverkJibaNcuMe53nGLdcXaTq2cmFXMUvGxXHysEh9h4aZfJj5aqPjcJD83w2czzJeidERevwtcYzV5ToAiUkbegY1LXYIOuZcmRCxNErJS4WI0KxXqKhYfZdHlU7N7+WRFfOVsLn6ij+u0gmtbcW+1+Fgc34NuNm2PgSo2YeHopbV7n/BYTrXTme1MZxAYY4Qpd/AjzyO6S+R5WCgz40jnEkgdYDHAT2MkVrXb9iDEhrYGMBy7nxfN7JW0AmJq0fSqQsSxmCbca/SbjwLxQMcyUSoXCqn0pZn14CQeqtH8Bsj+O8k6IpreIHbFR0t3Vo9QDFx1MzFAjdv5hlZ+APIrizp73+j0jjYpV8D3Rc9XRdAVpK4ySWibSTc9xuH8Hh5b3raxsYquw8O/Mp+g1cMU0cORSXJ44kJemHcMs5XxEhVrHVX0NzYIBv19gwiIFhm8wlkJlpSmB2JYIt7l49rMXIV7oEQOHO+QKxYIz4BdmkjIPZiwPJHMt73WCvgzt3Gq+FIJwfrxylxcDWNPYn1o6Mm7xNKjPrQBy03JN8ZVh2+aQAmDJSJwTuUeN++gN4J3TVxpxFxq0JL5uuSbzTOWgmc8JZ9OscYcOptsJlWRc1R0mkSq7GmwpMf1+0hUU5xLzwiIdG8IgxHx7TOHvwhTy+WPuVNFWuP5DqOL12HMzL6ECebyRyWmmduUnU42Yxv8nr1zCySHd0quECG5IjmumK6O3XeyiZKNZofMAIGhuwuXNL5zwC68LcgtVAw2No2zxUg5PXFioMtpRd4RRTdS4R4nZFbZi68PVCsfLjzOFKWJNqaVmxl7cgtXVHOdY1uO0R0u1+eLk0R9/2l77XlcSItxulKZuvjHzLYLdvEXKWqmJu7wQD887jv+xaxj3At0jXuML4lysGgWNy7lHlhmKWJVjRriDW0LULgMm1WOZmjcG4J46KbGJs4abdicneLRd24JqNFTWPuYQhtZUx/x8SqlW3zcpHSXj1cr6fNRjeMjeG0qVzY9xpVYJu7ktNVknLXBfaN3tkVsjtoMvT1AHUdLvwoAFOXkEmO4JcoWp8YoJ7oQO6eg7KjWkXYUQ07lsMAH9zAnLhocH+XQ4NCEivlmkIslLZLKNbmsYWdI5qnOeUDNKebDs3+Yux2Fz5FRe8ehBGMdobFpkHJaTZzKH4UFcRpbOHEh2ZR7rq93kbkugULuacRsabmGQQa6a3knuuNK0HS7QoN4oCfE2XRMXcfdm/1MIF507yHIROITPub+PwuAN2OE7abnwDV3HBkMYsu7Eg6u5V0IFENHDziH0DgzzhZOiB1QY2kE1EiKkBqnxhyAsCliZXCGFeEURaq3KG8CBhqt4576UECqCyQKqs0WCUiBCddpXNNlsjc4MDHejuiWqYa2iVxQzjY9xhmolOJ4O1MVQzqB+uL0PD63LzYWPVfO3Kns0x2Pz4bD5GJT4TB8vrFx+gntPJ3S5ys+LJ/vas3t83VjyzPq//3O7f+NjfNroO+30wT/ryiZY+NSF3u+7cohXAoyv8p2COfCn6WNU8WX+cIhXGo7hGPjXAjo2h00uUNYfBgO4XzhEK7CkOzSuSDBGp7ywC7GuT/VO7fU6uiUnSOcsrDjlIWla+VzfiyVTlnYedjZtlMWlk4bd37Ml05ZOEWz0ikLy0Ms0gWzOYlnC42xqTm3k8Y7X9x2voD8S5fzFY53vo52nC8oukc6X28xRWmmTbiMH5mmusgjisKxprfeF9CiO7fgNT5gHAFZyRDVaOPaTu5pazXpLaYHTl/boR0gOhgxrUvy7xNLVAGyi8CWIughpjHFOjgMAF8PDounY1BEFZKEwXmuGsOxJr0gLwCgiiMcMqx1/4J7eCp8MYbbFJiJVM7EjeJgUbIu6NgFPZ7ujsvgnObUpNsjwPTzunMSFaGUMRBjTxsYiIEM4mSBmD9ksSwRiLmVHlLqU9KDuIe6VQwfq7oM48CTYhgHgg4wA+/+X5wV4QJ8N4bLUw04Rhh/9gJ7vW6D9YDHGiVtnCByanwZHBgwUNx4mZo+tGMW+OgvUzML0DLzrGzjFTR/IwvyrGEWA4pH5DJ4jf+HTif3Gl8xs2H/PHuCUuFo8SJwDwIqAAeMV8hOzrYY8+x94DNl2G4up9ZBPbo/PINnxVYC94Dp08vZbE65q+h0WUVlXBVlXIMGufFV+8aK2BtPlDcWx91Y6NI4FyZHTG9atxjztJRPlbpLqZ8q7c7ZT6UHsgvyeDYkKFCeHS0BCrsbFJbD4ay/uDbdVS6OsQghsd1WZ9RpOZvHiXFmIAetUA4+EpjT+fib8BzjLHFNK2fni2uwkSeeHW6vhvpATDzlbDEsMIT7b3wVpHCpfaHI+CpI2HLxGxJMjK+Cb7mqIA+PZeyHzn+PCiNzE4XfYJ5ss3MdrCQ2//UzM7qZchW+RWlXULEQ2oRTXfQ6aPk+uKUFbtnnviUseHMZHGeKsgrksuV9IgSz5X0XE2eAnAsh9MYK4W4oD0O+212+rCCP+8Tw+uKG930ix9ddvlDYriKREOFErgvyrO0HcVAJfHFR4HwIFDWlo3wrFfZtK7hLatJ1VvTAiguC5T7wXRPyaTzCuOLAjYY/hpCX2bjRHust4g1eUbVXHKq2cdPlspQT40sgCyr3jlfgcJ0HnBgvbo3C0lE4MQEvrLTAc/ai646b9sVjuBeAX4TrjpfCdQBxBY67R+6F49487oV7cAthrgZQJlwx5uhQ/WbK2TwkenDTmclNZwabzh7cdGa46cxEgXOjZWHTmdmbzlC5ByQbN525Ohcm0PkNM0WuxjqBqCpQKph4RI9rUYKdXDUonkw8De6BSnPhE1stOIdqEEFQrSiIROIXi3CP8QJO9MKNT5K58p8spjThdtXoNMMrYh7WJAx34jItO9kyzfTCQGTbC7VsCF9EF2pe8JY9PBuWaiidtj8NDjRscyOPY4IfHulKAy+9Yjlr7Tso5tjLNXG+ESZXuNM4G/bZveOVIvhd9GW1GVoshg3XYpHKhBdW4blkmduk4H5sGfcJV8oDv6KZm3ZoVXUtOHxc4z5cboDLcg6mLPlARuA8YSOcffZBxMKHsRlQMm90qL3wYxOFv5upKR8YYjpcmZeP0gSkmyTpJkk6N99kSRM0pEQhiP5SpzLqqLhHpBesAi5ugpQeiorgEZvQoAiaOLXNPUIRqFCEQFYsK3KAFVSwwohjRRayIiDPhUtpyIou2rOc0+OmzxYLn92uEAvsog+EgkVjYdh54u48cTpP7M4Td+ftXB0UOdRir63FmAkGWuyNarE9FjFa7I3RYq/Nc1k2Rouh8ujQWgTT1Dw8a7ZMlKLu1N1chftkan0M9zwxgkTjFAowohzuCZQvni3P2WdbJKDpgsfZkodaPA99Ng99MTz0JfLQNwB4qONIivQ9mXRUKTSh0lYEZ0E6WxBm28ozVZkNtk1GAOOiBldkZ4xfTxk/nzjBNYlm7B/z8awoNzIm8FBMoCdRnDJWMGMFB74VxCNxRSxjBdEKOtzIWMFDs4IJ4pSxgr1jBddnrGAPWkH7vGLGCPIshxkZG3hoNjBemDImsHdM4MXdT3UwkpxG+yFNxHziriCkfi1NryH3sbdkDX0rHvgqCXTdK0mg6zg7hdrd0Zf3zEPfScWhxZiHhlf01bufvIc4fGNXHH5Qpb7mbh9Phx18zs4UxwWMYxELUm7sG8eaciNk34eYjb3vQ8jGppiN7boEmyHRS06C9r4PIUEbuv4hk0e2FfEqN+N8UxFok2AetZniTc8WhWOceDhbABZeoMPMpSAZjn7CacosSwHNy7KUWXjoWjEuBJx4znjWWmt4fdjMBkjIZYi+ng0v+RMmJhsmYa6YHuMiHJ8GM3uZqXDfmZCV8A/B4NvsXkIqmdc4PqCCYnuxW5BXdgHopBczl6CjPNu4QExxFg2FuIq/sNuAum5cKN7bZVxowmEndbXolpery9A82e+wzeYUkta/JA67wlfx3lYV9T1kXGTq8mgxDQl6iOvQFXHwMeYgq13MFzKpcX5A4VlwADZL7iNgdjuDV2QBIkBouH3NatYfg/0ALR3ZiXWDbP9Hi/o/XuH/YGiojmvR2c5rT3Fe266KKU6mQEJeozuLNCC9F8jTB6Kpmo7/ozq+D0nl+xC370Pcvg+J931ICt/HY2cmiulK7KGBLGmwGwn7bR5jnD07wX6d29WJGmvxDt6oq2MfvyRRrwRdHjThwtUh0sWh0uVBI36Iro5muzoaznIe6epoUVfHI10dLdbV8cHmaExmOXVSXrnPGBdgMVOyrz4EY29q0A1fdGb22MMOe2fSs/Hano1HDLrm8mwQasb2bLzwQ3o2mugtXop6NpozJztHcvGlWnPBzmicwZwszr4q7rOvipyTlejZVwXnZCUpk5Xo2Vf3WDqejW92vKjkJBEVltyRybK55vJnXMqSZXMty+aaN55rXptrYvM2S3LNG+ValuSadwBwLaknw4Qno9gOi+PJMOHJKLaLM1tarSSezHv0UGCRuwvxZJHUIE+AfpwvwZ5gGLHXs/MBtMNUXRAuiRnATkojk7kHLghOyABWxMYa5GbKlO7HFaY1s6buw0DLzCYiDqhZzQFmNQdUBwrVzmSPUHGw35O0m2IjGvJJojgzMu8SDv7L1V8jiia8erEZ3gJCTqvPB+Sp2Ne1QMfOluw1KWgFq+eI38CcacWkNq40cXClqXTwAVpazCIA8Wz6XBn0DMZPCi+MtBLaZvo2PcZ9MItQBKOGmUSKtYr9YO6eqNgTKgZO9ESxVVMRzYJqUjmPQQOyB5vofOHV2Nrgi2qDV5wEFEfzf+NlTCSNTO9ejq0IQagiJ04VOXGqyIlTRU4cpuFWONLoTciqhrft0DrurQ/BxCDCDNG0ao/9eB778SBHONm0+34PTrvaGTJfmLplMBfEyC1yqjxeELNlio4JV9a5JmKY1QJajgu4gLN1wH8tdYM5rgZzkjfotuXi1aLo63jQfjpmPIaZNMpM6uSoK8ZCXC2C9/xPPDkJWfkyMakCrrlzpCCHafNHModp80fuHCauRBNIixB1xaGNhUypj+z0NPddI9FDXRjN3xwdmwMFvvzmj+VL3jd/bJ8CuM4js3sVt+1URIp51HZ6pO1UHdtZRThbF2C2ZKEP6zKgarLpSO316SgqIlJGNlNj4Vy1qQoys0XFxkIdzq4SOGVsFIHnPD35HPRcRpsPR5slxnzfKbTmQJlmdDqj0xmd7g2dZuGYvaw+0Gkb6TSj0xmdTq7T+zI6fVg6LV6L04cqrYBKC0CvjEZnNDpRo+92NLqipzXaVmU1Icwtw3hqPSBqC1V2he5UW5VVW5W9faDKnli9im6zqnb0NjZuHa+5MaHrpJorWpD1C5MwE97KYkMPxgc7pZp6RIjYVsmYnVsZGw54xc6tyr3ubdt4XS1262pZvK4W2bp6YryucreuFsbq6mhbV8fG66oRr6sjY3WV2Lqak0pX8eCw6tJVhDuIPSWvJeiqfVReGxC6mhC0TUdXK5Lr6o9o9xCVrBxrqqHL19TZr9ASGLY2qpq4yJ23PVP7LTY2wClQ4J1cOHbjZVw1tqB97P309M/AWi0+41XnVC1AKCxzn3jdTLu590vhNVnUBWzDBFgiwzdhJb74Vaghvh5LPB1owvikb8sSO9+/lQAY6b5fyOkFAQBHgfhaZ8n3hEdpggovnVNDRp3zbi4bK4SYDFA78S1MLA7/81vUeQcRvokJjv/Z4J80Cv4pWoG6LDUklA5fYPevHnkgX+oH8nX9QLEwpD9NeKA4DFIaj0FKYzBIaTwGqYBowUf3uR/93u49Oh7XVhI5ABClyZ/d9eDMeXAFqXOiz9tCJRoqUuB5AalFdpi6O9xtJL7R/YvEd1QGiS/P2v8fTPTY/58oEp+45CR67P9PTyLxTegEiW/rQAWhix5cyODQdcIpDTmFfMpA0WWg6A4Lim5VBoquR6DoVvUtFN0N/QhF9/vOoOggibQLNDoJr+wJYQr+JErgxXWHC0n3ZF9D0kW3vA4HlQ6rISHOTqUDDZhudY8C04UHEjDddYMSkc3tHWVA2YYOKFsG0KsXAL3WZgC9BjugV30ngF4NGUCvDKAXysvKNAC9/pAM0GtVXwJ6rbFhr8JDDdCrb56sZwC9/pgB9DJW9yegVzgD6DUwzzCvsU/fhjOAXod6grlPeJiBshkExi8loFc4A+iVMYFDG9ArYwUzVrALQK9wBtArYwWHNqDX4LaC6zNWsNcBvcIZQK+MDRzKgF6D2wQOXTCf1X0K5hPOgPkMEDCfNTYsTTgD5pM+mE+fcK3XwHzeH7JgPopInMKgkgvP58mBhuejYU9F7CYD6fO5h/RZ3c+QPuHBA+nT1O8Hi5sG6sHiNfZhxXCfHyxuijus2OQ6rDjx8wb/sbr/IX3CgwrSJ6PTGZ3O6HRXkD7hQQXpk9HpoaTT+zI63RuQPuHBBOmT0eihpNFDC9JndV9D+oQHNqRPU79D+jQNVEifPtLVZJA+XepqCkifbkN78P6F9ghkoD3yrJZPENqj5ZMotIe45EB7tHzSk9AeJw1KaA8neScD7dEFtIdcFmagPXoT2uOJoQ/tsZH2BbbHs0Mf2yMlI4cguMf+TsE9WFrgHswB9yhiAi5u0IF7OIGywwP3YALc4wvMAfd4fWCAe1xNexTd4xqagfc4bHgPl4eUgfcYOvAeBzLwHj0P73EdzeB7DHZ8j6toJwAfkCGcQfgYJAgf9/QqwseVNA2IjwPJID420r7E+LiW2lAY19ChhvLRV8/WMzgfr3eO8/G5ON50Ne1PoI9raAbpY2AebgJNFudyQJMzWB+Hdripj7jYa8ebrsmYwD6A+/h8WsFBgvcxkA3hoEL8yNjCjC3sGvTj82oLBwXqx8C2hYMI92Ow28KrMraw96E/Pq+mcDBgfwxsSzh40D8GuyF8asjifwjr12cAIC5jl0EA6V8EENBJAWYBOpnBAEkXA6SP+JZBATkEFBDMsMLl1UBHAbFPe2ZQQLqDAvLCUDyPeDhTcI/AgLgm5QGPA/I92u/HEb9HB+p5RDE1qb0/NSU7kfg9GnfM6XvUdc6puJMzib/LaHXvwIH0mmL3Dh5IRrczup3R7TRhQXpRt3sDFySj20NPt1/J6HavwIP0omr3Aj5IRrOHnmb/z5BCCemBGHc3YUJShbkHCk5InM72B1CIW2cHFlJIn+lsMqyQNHS2p9BCivoXLWR8Bi0kz4oItJCICy0kEosWEulRtJDJnaCF3DFg0ULsje4MWEgXYCHCocxghWSwQg4LK+TWDFZIz2CF3Po5wgr5U6dYIUpaWCGKgxWC1v7wsUL2SqyQnDTP2ovHORysEHuFHQcVonYGFaImQIUoAipE9ClnAEGF3N6zUCGRAQUVcu3ghAqJukcZpJAMUkgGKaQTpJC2DFLIoEcK+VFnSCG3ZZBCMkghQmJuSQcp5I1kSCG39ilSSKuDphEZckghffVsPYMU8mYGKcS4vV+RQiIZpJABehSq1TnCE8kghRzyQag+4mLmdPxgMIEpkUIiGaSQjCEc8kghGVuYsYVdI4VEMkghGVs45JFCBrstvCpjC3sfKSSSQQrJWMIhjhQy2A3h0EUKub1vkUIiGaSQgYIU0uogXkQySCHdQArpI771GlLIX4cwUggmWIFP4QIK2TsQgULkGbEMTsjnHifk9v7GCYkMIpyQu/v/VOLdA/ZUYqtzwinS96cS744/4XS3+4RT6ecNS+D2AYATEhlcOCEZ3c7odka308QJiQwunJCMbg893X4lo9u9ghMSGVQ4IRnNHnqaPbRwQm7vc5yQyADHCbm7/3FC7h6wOCF9prPJcELS0NkUOCG/YJQmP3LhRDULrZMMHSAqMMR5MpGRTtUOeOJHjvgwxMdI8TFafIwFjIqOjg4vjD3j9AGZZ19cecfdWE9BLmdFTH1gCVY+kRBxKAEa0ZFiKWE82JwURIRan3R0dCgAgLE5x2r5B7HKrAny3CK1iKHDSR9iZ/8zECYfp9gCtQ8MQys+Ew8dMU4NE1o3yu3sf5aY/d9tfJWS/sVXKc3gq+RZuwW+ym4XvsruWHyV3T2KrzK1E3yVvzmni42u8FUOD1glepAYsyoUsdXoQ5dNNcZ1F0UlFhwhDkVF7FO4UFScfTRTdY4Ja2JjOm0UFaNzFJVuwqekYgcyIyVWipHBSjEyWCldY6Xcn8FK6RmslPv7GCvldOEGqV1wk0qXw3UOFSAAAuCFqOIY608Z9aYzMB4xMB6JmWIpswJglO2540LTs8yELVyj0MwyLuCEZ3GPcQHMuVyDKelLaqXIqBI/TS8cmQiFODGONz3GBXDcF7fQQ8ZFePSaFLGRdq6NZH7LB8S6SbWyZY90kVChg9M/0tShqO4uerPqjKwujuJ7uM6zjWOM4zTsNZVd8dgNQ2oadgr8E+OBmBWnvTu7nkY90E74lQyzhqG/lhyzhqPDSsQOd5lRAYVhgSUc9higGP2W9LrgICukhMyxAWEA9Ab9L06NcajNTp9To7/IZYwc/2l25wYI1MuDPQv1smNAQb38TXU7Y2lHLg4P4yXWE0mSBJLgqXUP0CXWNMcBusR4asUxnpoHBkEAughfTY311DwZQJeuAV2MDKBLPwC6/DID6DLoAV1+1hmgy88zgC4ZQBchMf+TDqDLW8kAXe7vU0CXnQ7oyY4hB+jSV8/WM4Aub2cAXYwH+xXQZUcG0GWAnljb6Zy02pEBdDnk82p9xMUMiMFgMIEpAV12ZABdMoZwyAO6ZGxhxhZ2DeiyIwPokrGFQx7QZbDbwqsytrD3AV12ZABdMpZwiAO6DHZDOHQBXR7sW0CXHRlAl4EC6LLTASbZkQF06QagSx/xrdcAXX4j34aVVuJVX+C4dJYk5cqJkUlSzBiHCXw+kcB3j8JUAdeSXiJZlygtsiuJCY6x6TkEZ7NxsOl4Dm5meRtRNQ8RkgW8YDRPLCkeSuKEwAQiiteVFqmAnwZysAlzAMGcmd5Nj3EvTAmifLcxWZjdB5YEk4U5PUjAZPFGhdojMVl8QxaT5cH+xmTZMYgwWR7t/xOgjw7YE6A7ndNkO/r+BOij8afJHnWfJjvl84bb8OAAwGTZMbgwWTK6ndHtjG6nicmyY3BhsmR0e+jp9isZ3e4VTJYdgwqTJaPZQ0+zhxYmy4N9jsmyY4Bjsjza/5gsjw5YTJY+09lkmCxp6GwKTJafaow1pXUcWZEwH/DcPgkvgicqjC8IXOYiRiwaEoe1Omg9+IEdZAPAXFe10A0oiiLS2cXd1L6fwv1V3o1XQCDQrqMprTpiahi2kbPDrSOvB+oY2wN1FPRAHSf0QB2TD6eOqgq4W+NMT/X/ANXliYsqwmkV3bAO/m66Ur9SY75o6D05ipDohwAREv2YjidzsR9qSIAL3dBUb2248ztv0FlqpZXFmXWQ1lvqWmtYvSCazLoCyZzJcg35VtZpMGOsp1bkP8S6WR5Zth88tkEtpsGkZcZ0XQSPx3Ze5lTIbxFlfKnL6F2XGRNTRLMOXi6e88fUwWTIhgP7cHhvXj5XjdlwsE3lPtacFJrIHg6ZnoN1hwJeOEWJ38/Aw7lP0a1iMxIMoacuoGhcMRnuXcQCG+QqLsdBAhlwH05/WfAYWe59k9/Lc+5c5VkChF/jWY5Hy7ga4p5t0wngGSAwgDzpIwB0cij8NhbZGz6+xPM7mzJiOGDEcOWgFUMRD+WebafSTiWxuRNJvCYjiQNGEq+kg1cUmRTFL7BORfH7NCOLg0IWbxnEsqhIWRRgUill8SedyeJBlXkyshgrZ740ZDGrR2TRB9lRnPIslEVxfF7lnm7JIoQ6tDhZ9Nqy6I2XRV8KWYRApoiQuGBW3EIYDZkw7t0WxUJKJnGPORLnSZS4bTLHqYuFtA0kSmZzYo2sK2KGRdeabBun25qqWlpaWui5DQJedHeO9TRzkCEJp/kCZQmWRdbBnOE6pxZIpX02XSCrUc6WWzRsUQcEFEGoaJhTY5hdVNHvolEUstjRsHHHLNXKkoCmXFxLhYpKYlBR979JrFeJNd0WeSvb0G24BmycyrQqCE0Boo+ExxK0RL7uo+nhpRG7M7uJNVw2KXKv5Id8X5YhPkaLDy4+ijhxIYUWx/yq6JlanGHSd6UnKdGR2E8sw4WL63yots7YgLiiS0x0iYkuMRFCZQKohwmgHiaAepgA6kGs3fmcGc8hNMr5sZC1CFA72gG11b9NSbpiTqTEWrocEJ3LYdLE3oXrq2gM0d3u4+w+rvzEmG0mFhCQmerJxKdHOXo57T6mnipF241U+RKRUWAag1QpiC/bMK020ubseQES7cOybg0qYoQyuyexr5GDxm6hVsCGeSrj7Ex3S19O72EdSfFZRzjSI3SP2eg5ckjP6B77LIC+s00Dj9Ft/aFDGIqxcUMB4FVX0/ih4GIogHiNnFJFhB4Bu6rnQTbgRDJawoKNV6qryDmIAOZgEE0D7bXoyWR0jhNgstBsiq+0+4NYZA/i2LhBhG4+28kg/lG+47ATA5xjeR1EaVOJx56RybJCw3IsJovq3LkfLQSVaJwJyNVHWtMcE02EfKgwe6B8oG2W0IXioipG2mfPgAp3Q10nsdvfdT1gp5tB2F2LSE8DWj0jPwB7JfiawGZ8tR8wBX6fka8hXBzlbHa+zpW6KMGkxqtUSnkRIIWhagEAYG5U0H+SzrSXl+6092lHRwdNNe3RsDXq8Ga+Q5kn8gf3POE/pHliZbrzRFrDf3S6ww9A8yTV8LOwdUzfD3/BwBn+7xzC8B97SMN/JU13/O9OZ/yP68b4B1MNvxK2ju/74Z8wuId/3CEN/y1pD/+hsHTK4Gbp5ENi6f+kzdLbaaqXeni4BNOD9Ad46QCrLNAttW4Yo4zoRMcsg5TKZfffZ/cftAqnfsyiMF6gbt3qBGqtMk13lNseHWSGuEG2v5Cmtx2tgFN4zwXDCvQvMiqwV7vRg/GKsRP8Snvgg4fQhftgjXpYfajsiT5UHl4fZvdEH2bbfZhxSH24icZ04tAq2dwTldwVW8lVlNHGFPOZvdBLwLgUZow18uhryaNhCgnan0swxmecaZyli5fhuCAQk0xVlxxyP9y9gAbTae391JM4tyfxuMaSYOnTBCxP6jp+mPRg4G1e64TYYUmrJTvMp4YcsxKLKulYU+tnNPRg4gOHaE8wl9P7jPzYFhObuocx1sSSt6aJ1hJhUzU5s4jWcOJgCLCKZ5/vizkSS+wjsUTmSoojsSR6JNYjj8SS2COxBL5hwpUGwBvGXI1jxpUxR4fq7XQrDX7Ep1tpMelWmp1uJcvGpFtB5ZqTbtUVu1qpO33qkNhFHHYR5JWRD/CqClfnIbyqAnCkCr6KAeFVIQsuX17FJLCuuvieoijNrMkxNnHvjxKdVBI6qch1uch/k91UYrZ8iAsvXAQZqBNp+XEU91m+A6Mt4LVoIZwU91q7fUWMjMghrbc4oNN33BfwMEigFKESkUBpv/1ABOiTHYwFTogkaRV6qYj0DgUPEHKtEQBbFthHXxU4EwuHX0P4Jo9k500VO19UcZ83hTOujomsUZvE0K1yJwFrINyhbaa26TGubdS4lkCUZ5hN4pSqAtQBJk/I6gFNvqUiR9HxHLMAoZUXq2xnyY1FuzNxtFelMhWpB9qV1xc1FXdzZpwbIPEGKrHBk9NwSZ13TRhfc0fAGlO+Ds4dpIT4Zbx1c+3f2QoEmapEvFUNGpoftbC+pGrRm41/vT8bX9CfjZ/Xn43X9Gfji/uz8dr+bHxJfzZ+cX82vrSrxm/R4MUbTYfju3nkFk5cIXtH0giZAsikiEFSv9f6LqQgGMvhEAT+xe/cAyj2+GW8Mtq4RHwx4EsVhb9wN8w/+0iKdtLY+ZQnNUS0g4hoBxHRDhsRfjM1s12494RnC9x74QsyiQ1PotjwTGLDkxhseNzzh3iCgNCAOQfBIkwoBisI0ye3/WXuSS6DjAThJ2CiiU+860bihmdDrjxFEHusrgkeXNbgg7cf+Gbmgq/pw1clQFoLCgTUQLEGrQrz7eW0DdvyoQAVKfrMopC+4LUIZ3XbjBMAkyrbOMFOL9hHYManiYn5YkwAoUaVqSheiMTU4SiKyAcUUeUyBYsbr0VR57ueuXcw9wZUusKZzF9gcerF4tQn6euztnjtbBEAZUn0TZgMBeH735h07qAQLqY4FedfogTKlZB4ZWyU/fHRIfEO0zjhjINnySEJLnUC63o76DUyRdDrj+kGvXo9MlBvNPRtZKA+ndY+GKSRAbp2IAQHThw6wYE1dnAgPMSCAyd2GRw4sTvBgQ5FgXd7pggOdKOTmGnZvfeDHl6wQLFDBaoNh0rccKjJQgVJ8FHVKMo5Z40AcOVEC+SxUq4BUJYLnSrm5YBxCFl4uhkcgJhoAUuIFjAZLRBvCtSSve1QjUYLnPcJEud9gjoAmIn3iTKIF8CB4oAaEy/Qd6ZjMXsyXnBpz8cLLuureME3+nMd8c3+bPy/+rPxxv5sfF1Xja/rxcZbaH+2vr5fW7+8X1vf0K+tX9Fl662ZoMEADhpgAqlETjvkuAEFt4NgJYMydNA+mEMHFl2bJHoAIwIBhFPoUAggjE0RQHg93QDC1b0dQLiKGptoWiGEFT0VQriKDuUYAhsQMYRJXa047x00MYRrqR1EuIYOsSjCpC6jCJMyUYTuRBGc9wN9PqMI9T0YRbiephNGOKVbYYRvUXccoTfd+xv6dXGxuV9b/3a/tv6dfm39u/3a+o392voP+rX1m/q19Zv7tfUfZoIJgz6YYEM1H0YwgUEwASrJBBP6PJjAkgYTmAgmyMjCIA8mFKYIJrw5YIIJP6LGbX0cTPjRkA4mKAMimFAydIIJrU4wITLUggklXQYTSroTTPjr5++8AgBeKQCw/nk8sdCTsYMtvRA7+HGfxQ7u6Ne1xJ392vrWfm39rn5t/b/7tfVt/dr6Pf3a+k/7tfV7+7X17V22fnsmdjDAYwfyVTCHETpQIHQwXiGZyEGfRw6UpJEDdAXl6m7QRw5OTBE5eHvARA5+Ro2f93Hk4GdpRQ4eHTiRA6iuiKmw3MeQQNJYgNq7oYCTh04oYKcTCtgx1EIBJ3cZCji5O6GA53o0FJAcPrFnIwBSqxTQKiXFi7wlKC8zxg3C5b4v2XLf10/L/Yd6Ybm/q8+W+w/3q/vf3q+t7+7X1vf0a+uP9Gvrv+rX1h/v19af6NfW9/Zr60922fqHKvMd5nLf2+Vy3wclfLhg5z5nue/D5b4Pl/s+7hXLfR/3iuU+foHlvg+X+3i3pyDP2tvDy30vTIheXOdnwafj+GUBKbrO9zqOn9de53vdjp83us5XnXW+Cu8tcK3x8Z6oq5DLYHGEOMhiljfGmVnuZb2Ky3p5EylnMziZmau5Z65xXa/hfdE1vI9nRdfwe1Ou4X1iDQ9vgRVreAA98NTh8Mg1vM+1hvd1ew1/tULVVGv41CudZOsEmmQNH7faQW2gKdbwqF3xMs7cMm5rVLyMx0QLaBHLiQsWtHxArBeI5ZG+hgNRHVAs/BJFvYaXUEAqKnjJIfheZ2TjW12K2FijPIGpPRsNuJl2uVxLbXiMZXJJL9ZrvxZLSyu68E78ApDfxgsJwpJMSnqya79Jt2t/7POuPZ1u117v8649k27X3uzzrv023a69nVbXOCnwYSKEiVEPpX4Wvn5GKYD06EJV10+HrkPwdGSdSV1FXLeYSoFvJl6EqFe+oWgFikVnccVSZsFKnhqKDv+9dulLjFjX+XQ6llg3+fQjKSEkhxByNplDOJlHLHIasbYJ+oM+PUshhPgIIZRYv/HpdDqxXvHpk+CuInzK5WQ5WUkWkRoSJsvISrKCcBImK8lKwslyUkMayMWklljXZeG9N2Xp4ygGxQhpIsvJMrKQTCINJEwmkWUkTBaRS8hqchIJk9XEui5b3JOtT4B7Cgkhp5MVZDGpJZcRTlaSNSSMn0sIJw2khqwQbf0mW6cnEuuVbD0f7huZ0Jas/1Yd679L14+Dcsck6VOYLCeryRL7jtd05Ms7up4FdzB8EusTHdvblKMXwNWxsp9rSQ3Wthg5UYu9C5OlxNqWg+UfdJWPtruahEkDWYal7VZzRKs5OqXE+kT82pSrZ6lybBixbs3VaSOx7srV66DOxYTgKHzFVVsRGS/5tJgsQw6K0VlDLsHeAS8vIWuwB5wsJLXyb5hcSmqxBCcleNcKfKZSUk6sW4cJHg7TJ0K7x8c8yxqUieVkElmBrUBtDc5TDRNPNSzKy2JifTJMv0EpJvBvMikmJaSYlJJiUkaKyRRSTMpJMZlKikkFKSbTsMRk/FdCJpNSMpmUkclkCplMyslkMpVMJhVkMpmGtZRgKfhXSkpIGSkhU0gJKSclZCopIRWkhEzDlkqxJigF/8pIKZmCT1pKppJSUkFKyTTsTRm2VoIlyvDfFFJGykkZmUrKSAUpI9Owx1OwRyVYyxQsBf/KyRQylUwhFWQKmYZPVY69LsGWyrEmKAX/ppJyUkHKyTR88qn4ZCXYm6nY2hQsMRX/VZCpZBpypwKfvgR7XIE9moK1VGAp+DeNTJNcnCaffprs9TTZ2jRZyrruCJ2NVYl10xH6VT4YLaISku4oFZMaUkwWkmKyiBSTxaSY1JJisiTt0ZtMashkspBMJovIZLKYTCa1ZDJZkvaolpAaUkIWkhKyiJSQxaSE1JISsiTt0S4lNaSULCSlZBEpJYtJKaklpWRJ2lJQRmpIGVlIysgiUkYWkzJSS8rIkrSlYwqpIVPIQjKFLCJTyGIyhdSSKWRJ2lJTTmpIOVlIyskiUk4Wk3JSS8rJkrSlaSqpIVPJQjKVLCJTyWIyldSSqWRJ2lJWQWpIBVlIKsgiUkEWkwpSSyrIkrSlbxqpIdPIQjKNLCLTyGIyjdSSaWQJSlUNSkcJjlANcnoKPm0N9roC76zBfwtJDc5Si0kNqSU1ZAlK5EKUrBIc3YU4SlOQUwvxiSuw1YV4N/xbRBaSxWjFFpIlKM2LUCpLUDIW4QhPQS4vQm5VYI8XYctwN/xbTBaRWrKILEFNWIwSXYJStRilYwqO0GLkdAU+7WLs9UK8czH+qyWLyRLUolrUhhKUyFqUrCk4urU4ShXIqVp84oXYai3eDf+WkCVSC5dIbVgipXKJlI4lcpSWSG4tkb1eIu+2to3R6fnEenCMPgdswmy04JNRm8pQDqfiCNbgsy/Guy4mS8kyEiJ1ZDm5hKwgK8kqUk8acM5ZQ9aSS8ll5Bvkm8S6Ll94KPl6liZnOYVYP8/Xlcg/g8Tak6/79+744PITX2pvOXdqUeHP/j0dva4WIB7I1/2++e27nn2xnX+0/xXfHWN3IbEaiOvH6v75M/2Xrn2x/ZK5v3jxxwsLBLESiK1jdf/HE6+6Z8yL7S9evP22N6546yGxh4dtfka87NLvX/TwC+37vzD+u8vyVXEnwTbH6v7qsY9cW/NC+2+uOHP2pFeOPBVp+/8BbR6t++/auLFYfaH9ZP3yv/y96jXR291AbD1a989e9tUz73y+vfp7X974+H1c3BkB4p6jdX/LTT/8/WnPt3+n5VcvnPX14wSxBYgHjtb9/MDO1995rv2VCQ/cfMx/HS+I1djmMbp/0x+OXHD1c+3B7b/9xcin8lzE1hTESmzzGN1/2W//Y41/rn3t775SVLhglHhOjm0eo/tvWrbnpr3Ptqvz3l760L3HSiZgm8fq/rt+8pPzL362/eBdl5c+fuyxkgkfQpvH6v7ZP/3Xtdqz7UsWaP/32F3Hizt3A3HPsbp/8+rXC7fsax+mfNj017ocQYwA8cCxun/fz753XOW+9uaJH972YPnBh6LE9Tw5sQXb5Lq/8sJLRu/4bftV02/+yQlfy5VMwDa57q9+7df3HHymvfDejbc+cPwEyQRsk+v+gyes8I57pt3oCM6bM8kvmYBtBnT/7jl1gfOfbs9f+tQvv70zIO4k2GZA90d++MRHN/ymveyK25fO+cY4F3FPCuL+v0ObAd2/eWJ44yO/br/hgWsnbz/7KEHcDcT1pu7f3XL2k39/qn3J5qeDi87eKWQoAsRWU/dvf/3Yhwqean93z6zXFl933K4ocU8KYgu2aer+uR/euuCcJ9v/9MIe9f89e4LUFWyzQPfv47WR5r3tWf9+tbl9l80hbLNA9+832NU/eaJ9/hlfadj8qpu4JwWRY5tQ7VFvD3/p8fYlr//PltAbhpQhbLNQ92/euqq441ft0+Yat3/xtmNcxNYUxP0fQJuFun9765/ePP5X7Tec59187R+4FDAgHijU/S2/Xj7hrMfap182pWZPjv/UKHH9ccmJESC2Hqf7Nx/DP6l/tP3keePO2njZ36SpwTaP0/0Hj/34nO8/0u57rN5ffH2hZB+2eZzur5704gkP7Gm/ccuI0T9uOclFXH98cmIltnm87t+8r7Hp5d3tH573zqYbl2WfGiXuSUHk2OZn1e5/dfK332tv/6B0y/nz1sjBJkC8fJw+asIK77iH26eTgyecWHbCqVFaW3La/r9Bi+N0/+7zbph34UPtnocvmv+1nKMlZ4F4YJzu33/GyZd8Z2f73rvPe2fKNGmikLi+KDkxAsTWIt0fmfzSzEcfbF967qSzxjce6SLuSUFswTY/q7b6zWueO/iL9t+tLn1y6g+kLanGNsfrfu4JevN/3v61Cx+vOY9JK4TE1hTESmxzvO7fn3/jy9b97X888l+/+d2FJ7qIB1IQObZ5gu5v2fLX8tr72rO23LD2wsaRkrXYJhBH7C7Ovrf9298q33Db1ye6iHtSEPcfhDaBeFT976t+0n7mqpfe/OblY13E9ROSE3cDsXWC7t9d8s/54a3tf239oGzWJyfuihL3pCBGsE0gfrrjqtu2tN/96fH/eID9Y3qUuP7E5MQWILadqI+6bNgtl9/e/kZWU+PxLeN3RWmPJKdVY4sn6v6WF735O37QPu3Of3933vVFUhWAePlEfdQn2+/afUP7rXc+/8/GY/74UJTWlpzGscGJ+iij7oT9ze1vVP4uN/j6UbuitNeT0wjQbjxJZ/D585N0Zff7UNFJ+qir1+QZLcF3Jvzo5ronpLFqAdqBk3R/y3fnn8s3B5/76HXPea/ZzgQQL5+kj3qy6LjTbwqW5Swo2RmRlpUArXWS7q98++oLrEjwKy//7fzdI6gcu79Ci5P0USe98NMlPw4W/d+uNatHydFpAdqBz27cffvIu793V3Dd8Qv2ff8bsu+VQFxfrPt3//7p1b/eFvQWvXLaB0vHyIcGYisQPbsnv/vT4H+d8uScL4wYJm3nX0AiinV/9axnT/nBfcFbbss994ISewIB4oHPiPuf3fqPXfcHXz771Tsu3CslvxqI6yfr/sgPzlrw558Hjzn6gumeZbK3lUBsnaz7d7+b/Tx5IFjylx/99/XHvCfEhWCbnxErv37BhaU7gr87bdfJ548okDx4D9qcrPur77l+b+iXwTeXfjShZfORskNAXF+i+ysfovM3PRR8ftuCx5+dZTs+QGwt0f08e8O0Jx4O7p/51r1Ld0+UHQLinhIwj9O+/U578P+yW+e8VGabR2wTiOMu/5Z/T/AD78RnLntfTuv7/xfaLNX9BwuaJty9J1h2c8WMb22VTIgAsbVU97dszKl59pFg68/W/3r5jxRprIC4p1T3b87b/knto8GrG75UcNekxwUTKoF4oFT3by/dcOq3Hwte9ov/m/eNDdJAcmyzDGa0N94c96vgE+uWvflOqXzO/e9Cm2W637ju4bO/9njwspOmn3jtb21vAYh7ynT/qjXXHnHw8eCBwK1vXj/CHk8gHijT/XNnXHn91U8EtS9+e5WxxPaPgXj5FH3UtP+99+G9wWdP/PPd8071Su4BrW2KPuqj1xYseDK4siMyv+gDr7Rj2OIU3b//mul/+e5TwWWBc+d+sUEq8f4/Q4tTdP++8772yuRfB+8+sO3s66dI9243ENeX6/79p1Rcte/XwV8cMe/rj31JDlgEiK3lut84+Ph/Vv4m+NyEG3/V8N7fhI5XA3HPZ8TNL2w/9b6ng1O25310QodUsUpsE+58u2PYV54JFn9oVY874hHBdg7Ey6fqo37/xj3/eCY44lu/rM0LPCVqJdjk1M+G5P7lY2/+bbD4jzlPvffrfMnYd6DJqbp//lnVFfX7gt8++y+jXr31Y2kdgXhgqu6vrrl44mP7gn9+d/qoa0dL764FiOsrdP87IF3PBscevGPRsIBUlGogtlbo/o+3/fr8umeD60fd8dHTP7SdKWzzszuXLlh0c/uzwQd2nfblv9xpzzzYZoXuf3DYJTNHPhd8d+esnX+4SnoD+9+GNqfp/s2vNR58+Lngh+rcM/59q5zVdwOxdZrur37+wN9GPh98cHrg+W++LkcsAsQ9n91pPLz24rrng3sv/dv2p1eMkI8CxAPTdH9x6aXnPPJ88Pxdnl/MO2W01D9s82Td/86LBT876oXgj/Zvfq/8DZ98FGzzZN2/t/6R6+tfCK556eKsZ8ZNkhYK2zxZ9xf7b9v/5AvBH7+SnX81ly4RwTZP1v2RCu9PzReDX39i8fpVD58kn/MtaPMU3b9v71c++q8Xg+9XXvDXv9wjZ/XdQGw9RR9e/fU/7nrxxeBrtT/2naBn7yLWw6foHww/GFzRvmnMnFNumT6l9D//feo/3w9e8Nortx5ZXf9QTculX/jhe+8Hn11ylfHNCzc/dGXzinfy/vR+8Mh/XjzlnOeumx6+Mu/57f/v/eC/v/WvgpZnrn3oD//8/fi6fe8Ha/a+VXP2R9XT996yZvTMJ94P3vx86XlvbNk8fcPfH3/qCw+/H7zkvzZccOf/7+VJ4HLMvj5vCvVGREYMJUOSpAXhye2xMzVlEtFQtEmrViSSdmkhQ2Syy0ybvcxjXsZElLRYikrZ2p+ntKe8X899n/Rmme/7f9/v9+mn53fPvffcc+8995xzzzm3o4cJubAOJ/OrDOpiug+MuRpJtC11Vz+QxKD8eE03/b/mE6fyC7XrTjOI7xIdpjtgCzW28GOq3TEGDb2pOfXn1YeolRbyebyDDDKr+SmC8TehcrScbt0MZ9Co5icZE+/HUOUaF1KOBjAo1eyX6teF/sTKyLNZR3YwaNnBszUKY/0p35V+RLo7g/S1y8walKKomv0Reh1bGCQwHYEiwvYRXtmutRbWDJpcO9w7vvhX6vEvkoHlFgyy0pw7v63uKPF7xmatkFUMOq4XnB1QGUWNK+5SMTFi0P475xaRruHE04hNofOWMMhP8k2a1A5/4tcSv5jliEGxiYmvuyN/JfQ2ebns0GOQ3zLP96M3hBDo3CXjXC0Gva9UOqK+1J8o3fnKdrE6gzYM3op803+l9li3VLz8gUFaf0g7V7QFEBVlSi3HxzOoU+A65tgEfSq6+Hne7tEMuiIj6x4wex/BH/DmXJA8g6Kyc8MOjHQhVmvOv5Aqy6Brf6QZeRntJRSua8l8HMggQ8+kV7wFwYRWkWGXG49BK9oL188pjSKEo2wuDe6ikaRF5Dz/08FUY8IBy8xWGm02+TGnfsUBKvvC3NnnG2kUqbFybPugOMquSMo5pY5GBbNi51flb6XaEt7qvqikkcLY3MuKinHU28QRdzRe08jZcOr5ZQlBhIquvOG5MhqFO0zZYSV/kPreP0ly8XMaWYR9tyzqvDk1dXrbBJmnNBp7dLn9sWk7qcOJJsUt+TQanvS3Vb31QkIjbKPV4FwaMTYD50nb/UqsgXH15AMabR9w8nlFjguRR9y+euoujWbIy6FI4UGirPBZw9Q7NEpL3fFnbrQ3oTp11pPnAhr5lK+qvTnuIDGktDvuEkWjyNNbQTc2ijo/7bj3pQwaLT99sCSnLIRaYPfo1PNrNLLUk7t5t2wbFWB8fLX6FRq1/uJbt0Q+mJI7sP7BmYs0inzWPVpq5kHiuerVWUtTaSR1LFzz+hFfovve4cfyyTSSXvX9qwrraEJt1bLSQX/QqOauoknQPV3i+pK14ZMv0GjmLRv1d9qxxLIJyQqu52mU4B23ccWbCEq6xDuj4iyNEo2YeZk6EVSQ2dy0XWdolFKtHrbNNJBSvpOju+Q0jczNV28rzT1ITVIxC9A7RSMbxV3+vw9bQ3hcMHxsdpJGU1Q2CJjLB6mH83bb/XaCRgEZuiHJ8lsowXO+l/wJGtEXnNMZe2tKc4wtcSmBRitDy1fpl/hTgbErO/wSaPRo/rpdNkrbKE/LuiqvBBql+e27tYIOpjz3nF12NIFG4e/MxmsrBlP37Resrk2gUeFj6Q3Z8dEEWl9m7HCCRuPOGmWUaPtSIbxaj5EnaeR4y35Vd10soX17Bq/+JI3MnJ7+UVFrS2z66dGsplM0WvDosmbmyVBKfsz8VapnaKQ7e17jNYeD1Ihcw7iwszQaL1ScG7jBn0q+N3HJmPM0clnjXmTyOJaqP7DoWHEijSB8qIV9cjQRZxdefO93Gl2pabiteX0/8eLE1AVvk2gkrMyMt7pmS0UsujpKO5VGiyyb1u5t9SVm+SjEpVyk0V798eeVpA9Sd4UxfIsrNFIb77Qv/cJ66m3mw7TZ12m0NiN6Z8dEJ0ru56zsRTdo9HtHs8rChQcok5/KEgJu0ujHSLtnTg+CqBuDHrg13qKRam6MelfqViK64XRAzD80+tNDpmJmgTMxceJrRessGlmrbFKRzAyhbN+u97XLodETrVevg7/fR+horKg7lkcjhT+pwvw/Y6j1k+ZfGvCERgVadLxWTjRhfnnGiN+KaXR5nYdLoEMgIejebuZYRqMrxyMPP3wZQO1oKhQ4vqZRiE72AZ8xEURy4bq4hCoadRbnr4jyjabsru1XG0TT6EZKyeriO2bUBwXj9FNNNDJoPac/9Ew0NXft2/3uHTTSPZis1/x0M7V0w4f33kIazQw3d3xFx1ArBp6ckSbFoIelljLPhJ5Ewe0fo8fLMijpyIHODzdjKOnxzyz+lmfQZdnUGSkuHkT8z0GlxxQZFNud8Iv260hiR57Q8g9lBiWtlc6PKg8kfsxfM71RlUH2Y37SS31oTVytHBjrrMmgzYoHnKY52hMO0UyJ8mwGFVzN2Ts63J/qvLPejI8Y5NopROuTo6idYYNWaCxl0PILXnopQ6Kp92FDBocYM+j8IP1zQac9iZAzH0pGmzNITsVA+beYAOrI3vujXlsxKOnA7Scm6yKJIO0XA945MOhHR17S2rmBhNUVXtMEDwYpzb8yaMKTAMrymK/O4Z0Muj9k6byMqWGU2smWkUuCGVQYOtdK8pon0Yr2VU6PZtBW9+Mr6zL3EnsN731YeZRBDTGFUfJtUdTz6DOnUs8wyM9z4qsjKfupRvtIjWWpDBqs/DtJ3YkkVNdtpMfeYJB27YU7seqBxOEbjrPVMxlEB+VrXbAJJwwWu1h45zGo/vW8NzdmR1Ij/4pP7n7BoOMPY4zmhfkQRdG/7bldyaCwHCvytpQp0bg1Sv3vJvbmRWUD9ixnZUNf4FELyBIOXiUO1wayi4OH5ojBdYCMzxHBE8XhukBSHDxLHD4TyBIOXiUOnwVkFwcPfSgGnw1k/EMOvzhcD0iKg2eJw+cAWcLBq8ThG4Hs4uChuWLwTUDG53L4xeHWQFIcPEscbgNkCQevEofbAtnFwUMficHtgIx/BDg6kPQI+AsMei7XboMA8iYBNEwCGDYZYMZkAJPJAG6TAaJ7ymk95byeckNPeZgqwAxVABNVADdVgGhVILtYhGyYPQ/4CgMBYBgApKmK/hvgMpmUJxo0PQ/4RiwxS3qudmx+AhvBZmMMi8ABPHAcxB1ccJSajcyvxpF6Lxzx/jwCPh/0QZllkIh8EKUj5ANfi8U9FS+wB3iALY5tO8F20IRleAQ29m6PY+3OvfHuHLZ/PJBF+cDfx2MRBALgcAgbFBGRtwp3sQZHHDT5n5HGhuSn4hSD/2SaU8R6knUFoj1sLwA+nyeK7rLvloCMKBTVHCkEvvxwLlWkfIrILPdXAzKJbbATyPRC4Hvw8GpDv2i/MdiBKZ4kS4gdOOB4GJtt0EfOIlzvgNfpv89BmCGWgzATyLTHwPcf3J500XHKD20I0h7SltIVgpM5BXZtFa0I8rxvxgaWC8Ifzxiqf7IVQXtVykJeuSDIKU+7bmMrAgP+rMyPZYL2I8MPdU5sRVB+fUxxd6nASeLRGYvKFgTR92RThCWCdOMJ66SSWhCc6B6uJ1kiGO8ySq5+awuC8rna9vwXgpnt/LXSc1oQpGms01R4LihN3lhvzOupt2pft3tCsSDPd1lk+oNmBNFb04xmFAloY50rcw41Iyi/0BFGPhM4PEl9mc2GJaIVr6qbPRWYZrz5yU6jpzzs2KmJjk8E54rGDed9aEJwwlLOdu9jwSxz2euH7rPl1tnVxwsFK7qvrfg+rgmB1X7TkzcKBFfjymUjHZoQGDww2FucL7hUOSLgzdye+nKDuUGdeYKLN4MUFYc0IZhRqR0/Lk/wbOulB5NYN7pV5ym/oFxBwMMRjySvvEfgr2+dVZgjMMneOS0t9D2CEyMNB0zOFrw1irVW2dDTvtxY8/ud9wUXFYL1V+v2tAd/JPH0nkAvdf7rJXy2XmrMeZ27gtLTD7vpV40IYE11S+w/ghlz+OYr/mxEcKL8hzcdfwtAZXegaWwjglvd69Zuui0gnj25NdClp73/Ta+j8QLB32+uL7VcxtZ3WKzxpQT5QZBsPpGtb5a7a5UhUFUxlWv42IAAri19ZXhNEDU3z0f5RQMCA96lbeiyoNh/7dN313vKtxaM8dNLE+w38P04/xDb/urgA66/C/bOy3wwyYMt+xgf2nFG8MvYIW8Or2TLspmJE48LTkUq346ZwZa3qU3eEiOYsOvypGHD2HJVUbuyj8Dx/IOOXay/EEwumn4MRoGNrYW2i3rK/nIVOd+fRLuHBSYMyqER+O+L6DJKQlXrDsfNXUMjMFgzXvv3y+id/s2Gp2/r2fq8E6Mz0GU94Z5rPvUIDCSfV7v/hRZWG7lfla1HYLXbpKDkNrL2Glpy6UwdghNlA/7w/getzH5aFYl6ysqvfBYOuocMZSWM1UtrERhc2FcWeR89ULACJ79aBOUFW9KH5KAonekus1gnU3luqkxgLppjojbZLbMGgb/9FZnteahUS5XiOdcguMXbLJWUj/Y1IqpwVA2C8o+Ph78oQMkf7Zfn/12NwD/zpyUDHyOJuJ3Nb9yqETTMlf5L4wl6TwXM+cC6WvJMlKNXPkWNa9tCeIVVCBpqHhZsfYacWzNq3wZXIYj2C4qPLEKxGebXDhNVCKwqzHiJxUhl2F2hVHMlgrxCl9F/PUcPFEaOVkmuRFB+IuV93gsUIfyto8S+EoGBQP9MeQkCMq2ElQORMhnyoPwOSV1bNPAPyTDinO4aSbB6hy60bao5JtxIZL6fdEeY8A7diCayH+0KICTXZeixPoTJBz1WhwpDidexceVCpUp0McBS1aA7nBg2dK0C69cg90684tXtTj2xsJVnPSTe6j/sfDd4G3Gueq0262u5rtI6+c3gTVTBpSv1QqUqpHn/7PglEoHUna5ODdbFo3T0/anmNmfCxDGiTZhQhboPLZc2lYyk7BTs50B5FVrse++vJslwavF3gldCpWpEKA810O30ofITfskRWlaj9Q4npPyF3pT90hvzWM/YgF11//zT7kac1cioFL6sRhJLIpYW744kUrunPxMq1aBdKQ+NzGS3UIeEkmVCyxrkeKk64oJfMKG+f8MDYUINKhthePV+YABVMyC5VPiyBhHTrWqy5M0JI/0hjUKlWhS/TTW5tDOSWjdqQq7QshbNlr+r+F22KeH5zqRYmFCLIDeWLG7zIFIT40ewDtJbx9ZP+EfGi4h7ucQClOvQ/dvVpudoRyKlLcOA9cs+dVuhmjBoJxXebbaJdeIqGVZ5G/B3UOulDYuFL+vQs6tHO3Q6QolHT706hEr16K8KS7vB08ypg9+vPiW0rEdNhwqOTZH0pWT3qRwXJtSjWafkdFdKhBCjdlG2rAtbtujMqPE8LypmaasE6+8u38RIa/qHEUXnnq0BKxp1tsmae/F3UbK36lXhBI2GH1ksvTcwgtqZ3eIE5TRq9lY4pOofReX4qW8DZQZFmXq6F++JomQWy04GKwaVCFVVYasBpfMkokqYwKC0xO6KkrHmVFiw3BPhSwa5RMZkj+kIIewnqkmyQYY9S7Rtm3YfIzY/ff1aaNmAfA+llA7uDCbWnA+SYUMpMR8K/cteraFykOUYNpwzsiFTSicghmq5kdouVGpEf9/wt/uzcx+VHGP0VmjZiJjK2d/J7z5OVcxKGs4GyIQto6RkIJ5YtiBLkQ3SnVj//M2HgGjKZcNHOTYSuPBDvGFedygVU5QwmQ04BuTHbp/6MYJ4/u6cGhvXzNy3YauHhBs1Z75aufDle9Rx7tLzOTuPEQENJW1CpSa06ucSF51GP8Jq37oGoWUTqtV6aLh6wG9UTsrQ6WxY2edM4Y+VDV7ErEvzJNnotU7o8ZHZfvGEMCRfgg2ST9HXeJQ6eBdxcafeEDbcfi7ONmj24AAiLGG1JBu4L6CMo3/pDKOaFs6UZPMD1Ey/q580fBslt1siR6jUgkpW+QQW7T1CuF4O6RZatqBBU/K0KqVDqBtt494LE1qQhK/75oS2EGKPblet8GULml89Y3q0fwwFJPUG+LwIILPeAH8vtrN2/od2lshAYZNT+owQAttM/xtbSw3InLci07HoLXwtTZLFIkqftcYpmSxt2z8lwb7jzM530Jem6gUuOAnWDSf1eOK0HmVsdrHpuGTOO5EZXPQO+D/yuKzkL03Vn3FvV3DnUor6aPaA5RirO6bLtS9pM6mSM7Argb+cxbwAABbitF9r8MK096aSGoErTjTtNfn60oMXwza8Xm6fYGREFfB5hkAeqQI+yeKd+1myrzGX7GuMk30X4ORfttbj6/hKWHxOQFZVAd+SxWeOE5Q+N82VMb3ia6DMpe1+mxPYlbfn5uMNtjAdyJxqkZVcVA19CdXiHEXWVYvWrb0a+KZsC0NsYTtg+kWJzB44Vdj2U0Lz5q9Qy1LqjfdFRKt40nMNt+c1YlcfZfDB2J1w696+dhz/KoMHbMZz98S0uOA9t8dtRGN5YRiZVCs6Uum1wN/O4nbHuMV/xGfb+2OCMVlzHOGAzwWbYu6K+d0J840Xxy1aoAlTQAs0vtpLDWRABkiqTsQlWXXAX8jSQXyVr7+G4Rv8HFHP3W/qxW6v04FM4uDp4nAZIHPqRZfQonrgK7Hw0QAwESzACKfZuXyauz5ODK8Xnd1QWuzcTwNlnJZtA4vAFrzBod/Z+NSXokUjZdHQlya+HmS40TbiU9FvtDpaNFr756P1rbj4rvbrm8SIRktnvjLaAvDCstKWu6DhHiWMaLQq5ou5ecGmL/r0Gy2+gfM9NIjdN9fjHWZrkoDMagD+aSy84wFgFRbcyngamzn2/NrxcMBiiGVDGyzExA+zB36XsBkvtjLY4PcJvQfbDt89Rf1FrUQH88sxVDG879hNB7KuUSRq2huBb8HD1H6NKd04hWOL8zl7hTzLrH1w8hNcJFI9sfD79F6h5D235O+h70VEnxrxhO1YIdh8qUTim0QHJ7EJ+Po87Hhi32544hGcOcHJzkgZU2ON18sDl3rXpVcQk3UcrvYm4M/k4eMi2nhWPG7HdIvEqAMWLF54BwzF3j+wzN3MMXcz8McM595opM3hns7MFX3cBgJZ18zxdPNXNWffRDeBF05KFXtgkNTCSa0W4Puwfd0A8FQ8cKteremBpeHn0xSXzF8+MVHG7gpvziHhBu5Ytjp80iHOmAEcWSqoVtEMslqBr8PDSwVijLzsG1K+94xOAbKrlXN8tQF/HIthFAB+yiHaHHF9RSa1iTYnvQ34iIc9hn16pu85jvunw9Cf4V2xdhMxOTtyG+fbaxeTgmpAxreL5pTYDl97zmODKduIV8QWfD6xb7vIVVTVDnxXHrbJWNtBXMPa4gPsyunBb2lAF4zdAVtbIqb9XCeLryE3l5IO0SpWdXx1FfuxeESnSJce6RSzcqZxWEU2jge4cazeS4MnJ6TE90OcYyyArOvk/GydYus5DciID5yN9wH6nlZ9KUL6Vqff86CcD5z18eEbPro6rkH7txpEdHFasOtbXj6uQfq3GuR0cc7NLnHnpik2L3rNDxes7kTMJzKl2Lz2LZy378tlFJcfytg82iFmHm3k5LcLaPSTrX0sIpKdZF23iO3au4Fvy1K24Qu288Bq6ssxxV9tTcNjenAm41ZOp/QKEaf+8q3uI6cTPoqZn73H0AOLByfc58uDKGLe/qb0v9HFqmKhiF2rhGKm3/9VA3HMRfnz8Opl+fO+tXpuOIvfC4sXT25fe7H07tbnc/63GZHUHh5mpqw9PH4QZqZdYkaAuKQXKXKRcu8lp7+EEDHK16TsFNxDud8zPWv8cNERyy3WLOi9ZagBWRLAw5ZJVQCPfxwT9ev/E1Gr8bXz88P/r8RGBIp27Uggr0/U+nDXHPGz9LmvXRvzuS7+rYd/u+IZsTQ4Y6NzDYfFlMPBXtIWwHa885yojQjiYVF7JIjHV2BHH8qJ2k2f2pEU24ZVi0G8vmiKMWyCLdyVVhmvgDs2q20wJ7nhmbuI+LSL6x8azOsTmf37O/TbgX69bwXz+EPmcIpL9EfayOZgHl9Bgux9vSsSzuw/PpCxITw+zwbIRPY7BEiK/SoDmRPC4w+XJHtxfMJVxdZ/B2Qz+z0DZGgoj89TBDKR/SoBeSWUx5f4gQdkFguYAGQV+1UFshlXSAAZGsbj89SATGS/WkBSYTz+kD0cVTwJ/OaziK3TAbI5jMeXElE8eZiHq5e7ta3RRjc3Bxd7s58NR07XdHXzdHB22GFrM91no4fzdOeNbv8Fu4lUDg==";
+//# sourceMappingURL=generated-wasm.js.map
+
+/***/ }),
+
+/***/ 4525:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __awaiter = (this && this.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.WasmHistogram = exports.webAssemblyReady = exports.initWebAssemblySync = exports.initWebAssembly = exports.webAssemblyAvailable = void 0;
+const generated_wasm_1 = __nccwpck_require__(9321);
+const Histogram_1 = __nccwpck_require__(9506);
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+// @ts-ignore
+const pako = __nccwpck_require__(3585);
+// @ts-ignore
+const loader_1 = __nccwpck_require__(4639);
+const isNode = typeof process !== "undefined" && process.version;
+// @ts-ignore
+const isWorker = typeof importScripts === "function";
+exports.webAssemblyAvailable = (() => {
+    let available = false;
+    if (isNode) {
+        // nodejs
+        available = "WebAssembly" in global;
+    }
+    else {
+        // browser
+        // @ts-ignore
+        available = isWorker || "WebAssembly" in window;
+    }
+    return available;
+})();
+let wasm = undefined;
+const initWebAssembly = () => __awaiter(void 0, void 0, void 0, function* () {
+    if (!exports.webAssemblyAvailable) {
+        throw new Error("WebAssembly not available here!");
+    }
+    if (!!wasm) {
+        return;
+    }
+    return (0, loader_1.instantiate)(pako.inflate(base64.toByteArray(generated_wasm_1.BINARY)))
+        .then((w) => (wasm = w.exports || w));
+});
+exports.initWebAssembly = initWebAssembly;
+const initWebAssemblySync = () => {
+    if (!!wasm) {
+        return;
+    }
+    const w = (0, loader_1.instantiateSync)(pako.inflate(base64.toByteArray(generated_wasm_1.BINARY)));
+    wasm = w.exports || w;
+};
+exports.initWebAssemblySync = initWebAssemblySync;
+const webAssemblyReady = () => !!wasm;
+exports.webAssemblyReady = webAssemblyReady;
+const defaultRequest = {
+    bitBucketSize: 32,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3
+};
+const remoteHistogramClassFor = (size) => size === "packed" ? "PackedHistogram" : `Histogram${size}`;
+const destroyedWasmHistogram = new Proxy({}, {
+    get: function (obj, prop) {
+        throw new Error("Cannot use a destroyed histogram");
+    }
+});
+class WasmHistogram {
+    constructor(_wasmHistogram, _remoteHistogramClass) {
+        this._wasmHistogram = _wasmHistogram;
+        this._remoteHistogramClass = _remoteHistogramClass;
+        this.tag = Histogram_1.NO_TAG;
+        wasm.__pin(this._wasmHistogram);
+    }
+    static build(request = defaultRequest) {
+        if (!(0, exports.webAssemblyReady)()) {
+            throw new Error("WebAssembly is not ready yet!");
+        }
+        const parameters = Object.assign({}, defaultRequest, request);
+        const remoteHistogramClass = remoteHistogramClassFor(parameters.bitBucketSize);
+        return new WasmHistogram(new wasm[remoteHistogramClass](parameters.lowestDiscernibleValue, parameters.highestTrackableValue, parameters.numberOfSignificantValueDigits, parameters.autoResize), remoteHistogramClass);
+    }
+    static decode(data, bitBucketSize = 32, minBarForHighestTrackableValue = 0) {
+        if (!(0, exports.webAssemblyReady)()) {
+            throw new Error("WebAssembly is not ready yet!");
+        }
+        const remoteHistogramClass = remoteHistogramClassFor(bitBucketSize);
+        const decodeFunc = `decode${remoteHistogramClass}`;
+        const ptrArr = wasm.__newArray(wasm.UINT8ARRAY_ID, data);
+        const wasmHistogram = new WasmHistogram(wasm[remoteHistogramClass].wrap(wasm[decodeFunc](ptrArr, minBarForHighestTrackableValue)), remoteHistogramClass);
+        return wasmHistogram;
+    }
+    get numberOfSignificantValueDigits() {
+        return this._wasmHistogram.numberOfSignificantValueDigits;
+    }
+    get autoResize() {
+        return !!this._wasmHistogram.autoResize;
+    }
+    set autoResize(resize) {
+        this._wasmHistogram.autoResize = resize;
+    }
+    get highestTrackableValue() {
+        return this._wasmHistogram.highestTrackableValue;
+    }
+    set highestTrackableValue(value) {
+        this._wasmHistogram.highestTrackableValue = value;
+    }
+    get startTimeStampMsec() {
+        return this._wasmHistogram.startTimeStampMsec;
+    }
+    set startTimeStampMsec(value) {
+        this._wasmHistogram.startTimeStampMsec = value;
+    }
+    get endTimeStampMsec() {
+        return this._wasmHistogram.endTimeStampMsec;
+    }
+    set endTimeStampMsec(value) {
+        this._wasmHistogram.endTimeStampMsec = value;
+    }
+    get totalCount() {
+        return this._wasmHistogram.totalCount;
+    }
+    get stdDeviation() {
+        return this._wasmHistogram.stdDeviation;
+    }
+    get mean() {
+        return this._wasmHistogram.mean;
+    }
+    get estimatedFootprintInBytes() {
+        return 192 + this._wasmHistogram.estimatedFootprintInBytes;
+    }
+    get minNonZeroValue() {
+        return this._wasmHistogram.minNonZeroValue;
+    }
+    get maxValue() {
+        return this._wasmHistogram.maxValue;
+    }
+    recordValue(value) {
+        this._wasmHistogram.recordValue(value);
+    }
+    recordValueWithCount(value, count) {
+        this._wasmHistogram.recordValueWithCount(value, count);
+    }
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this._wasmHistogram.recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    getValueAtPercentile(percentile) {
+        return this._wasmHistogram.getValueAtPercentile(percentile);
+    }
+    outputPercentileDistribution(percentileTicksPerHalfDistance = 5, outputValueUnitScalingRatio = 1, useCsvFormat = false) {
+        // TODO csv
+        if (useCsvFormat) {
+            throw new Error("CSV output not supported by wasm histograms");
+        }
+        return wasm.__getString(this._wasmHistogram.outputPercentileDistribution(percentileTicksPerHalfDistance, outputValueUnitScalingRatio));
+    }
+    isDestroyed() {
+        return this._wasmHistogram === destroyedWasmHistogram;
+    }
+    get summary() {
+        return (0, Histogram_1.toSummary)(this);
+    }
+    toJSON() {
+        return this.summary;
+    }
+    toString() {
+        if (this.isDestroyed()) {
+            return "Destroyed WASM histogram";
+        }
+        return `WASM ${this._remoteHistogramClass} ${JSON.stringify(this, null, 2)}`;
+    }
+    inspect() {
+        return this.toString();
+    }
+    [Symbol.for("nodejs.util.inspect.custom")]() {
+        return this.toString();
+    }
+    addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples) {
+        this._wasmHistogram.addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples);
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        return new WasmHistogram(wasm[this._remoteHistogramClass].wrap(this._wasmHistogram.copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples)), this._remoteHistogramClass);
+    }
+    add(otherHistogram) {
+        if (!(otherHistogram instanceof WasmHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot add a regular JS histogram to a WASM histogram");
+        }
+        this._wasmHistogram[`add${otherHistogram._remoteHistogramClass}`](otherHistogram._wasmHistogram);
+    }
+    subtract(otherHistogram) {
+        if (!(otherHistogram instanceof WasmHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot subtract a regular JS histogram to a WASM histogram");
+        }
+        this._wasmHistogram[`subtract${otherHistogram._remoteHistogramClass}`](otherHistogram._wasmHistogram);
+    }
+    encode() {
+        const ptrArray = wasm.__pin(this._wasmHistogram.encode());
+        const array = wasm.__getUint8Array(ptrArray);
+        wasm.__unpin(ptrArray);
+        return array;
+    }
+    reset() {
+        this.tag = Histogram_1.NO_TAG;
+        this._wasmHistogram.reset();
+    }
+    destroy() {
+        wasm.__unpin(this._wasmHistogram);
+        this._wasmHistogram = destroyedWasmHistogram;
+    }
+}
+exports.WasmHistogram = WasmHistogram;
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 3585:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+// Top level file is just a mixin of submodules & constants
+
+
+var assign    = (__nccwpck_require__(5538).assign);
+
+var deflate   = __nccwpck_require__(9854);
+var inflate   = __nccwpck_require__(7902);
+var constants = __nccwpck_require__(8958);
+
+var pako = {};
+
+assign(pako, deflate, inflate, constants);
+
+module.exports = pako;
+
+
+/***/ }),
+
+/***/ 9854:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+
+var zlib_deflate = __nccwpck_require__(9760);
+var utils        = __nccwpck_require__(5538);
+var strings      = __nccwpck_require__(9153);
+var msg          = __nccwpck_require__(2523);
+var ZStream      = __nccwpck_require__(9137);
+
+var toString = Object.prototype.toString;
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+var Z_NO_FLUSH      = 0;
+var Z_FINISH        = 4;
+
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+var Z_SYNC_FLUSH    = 2;
+
+var Z_DEFAULT_COMPRESSION = -1;
+
+var Z_DEFAULT_STRATEGY    = 0;
+
+var Z_DEFLATED  = 8;
+
+/* ===========================================================================*/
+
+
+/**
+ * class Deflate
+ *
+ * Generic JS-style wrapper for zlib calls. If you don't need
+ * streaming behaviour - use more simple functions: [[deflate]],
+ * [[deflateRaw]] and [[gzip]].
+ **/
+
+/* internal
+ * Deflate.chunks -> Array
+ *
+ * Chunks of output data, if [[Deflate#onData]] not overridden.
+ **/
+
+/**
+ * Deflate.result -> Uint8Array|Array
+ *
+ * Compressed result, generated by default [[Deflate#onData]]
+ * and [[Deflate#onEnd]] handlers. Filled after you push last chunk
+ * (call [[Deflate#push]] with `Z_FINISH` / `true` param)  or if you
+ * push a chunk with explicit flush (call [[Deflate#push]] with
+ * `Z_SYNC_FLUSH` param).
+ **/
+
+/**
+ * Deflate.err -> Number
+ *
+ * Error code after deflate finished. 0 (Z_OK) on success.
+ * You will not need it in real life, because deflate errors
+ * are possible only on wrong options or bad `onData` / `onEnd`
+ * custom handlers.
+ **/
+
+/**
+ * Deflate.msg -> String
+ *
+ * Error message, if [[Deflate.err]] != 0
+ **/
+
+
+/**
+ * new Deflate(options)
+ * - options (Object): zlib deflate options.
+ *
+ * Creates new deflator instance with specified params. Throws exception
+ * on bad params. Supported options:
+ *
+ * - `level`
+ * - `windowBits`
+ * - `memLevel`
+ * - `strategy`
+ * - `dictionary`
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Additional options, for internal needs:
+ *
+ * - `chunkSize` - size of generated data chunks (16K by default)
+ * - `raw` (Boolean) - do raw deflate
+ * - `gzip` (Boolean) - create gzip wrapper
+ * - `to` (String) - if equal to 'string', then result will be "binary string"
+ *    (each char code [0..255])
+ * - `header` (Object) - custom header for gzip
+ *   - `text` (Boolean) - true if compressed data believed to be text
+ *   - `time` (Number) - modification time, unix timestamp
+ *   - `os` (Number) - operation system code
+ *   - `extra` (Array) - array of bytes with extra data (max 65536)
+ *   - `name` (String) - file name (binary string)
+ *   - `comment` (String) - comment (binary string)
+ *   - `hcrc` (Boolean) - true if header crc should be added
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , chunk1 = Uint8Array([1,2,3,4,5,6,7,8,9])
+ *   , chunk2 = Uint8Array([10,11,12,13,14,15,16,17,18,19]);
+ *
+ * var deflate = new pako.Deflate({ level: 3});
+ *
+ * deflate.push(chunk1, false);
+ * deflate.push(chunk2, true);  // true -> last chunk
+ *
+ * if (deflate.err) { throw new Error(deflate.err); }
+ *
+ * console.log(deflate.result);
+ * ```
+ **/
+function Deflate(options) {
+  if (!(this instanceof Deflate)) return new Deflate(options);
+
+  this.options = utils.assign({
+    level: Z_DEFAULT_COMPRESSION,
+    method: Z_DEFLATED,
+    chunkSize: 16384,
+    windowBits: 15,
+    memLevel: 8,
+    strategy: Z_DEFAULT_STRATEGY,
+    to: ''
+  }, options || {});
+
+  var opt = this.options;
+
+  if (opt.raw && (opt.windowBits > 0)) {
+    opt.windowBits = -opt.windowBits;
+  }
+
+  else if (opt.gzip && (opt.windowBits > 0) && (opt.windowBits < 16)) {
+    opt.windowBits += 16;
+  }
+
+  this.err    = 0;      // error code, if happens (0 = Z_OK)
+  this.msg    = '';     // error message
+  this.ended  = false;  // used to avoid multiple onEnd() calls
+  this.chunks = [];     // chunks of compressed data
+
+  this.strm = new ZStream();
+  this.strm.avail_out = 0;
+
+  var status = zlib_deflate.deflateInit2(
+    this.strm,
+    opt.level,
+    opt.method,
+    opt.windowBits,
+    opt.memLevel,
+    opt.strategy
+  );
+
+  if (status !== Z_OK) {
+    throw new Error(msg[status]);
+  }
+
+  if (opt.header) {
+    zlib_deflate.deflateSetHeader(this.strm, opt.header);
+  }
+
+  if (opt.dictionary) {
+    var dict;
+    // Convert data if needed
+    if (typeof opt.dictionary === 'string') {
+      // If we need to compress text, change encoding to utf8.
+      dict = strings.string2buf(opt.dictionary);
+    } else if (toString.call(opt.dictionary) === '[object ArrayBuffer]') {
+      dict = new Uint8Array(opt.dictionary);
+    } else {
+      dict = opt.dictionary;
+    }
+
+    status = zlib_deflate.deflateSetDictionary(this.strm, dict);
+
+    if (status !== Z_OK) {
+      throw new Error(msg[status]);
+    }
+
+    this._dict_set = true;
+  }
+}
+
+/**
+ * Deflate#push(data[, mode]) -> Boolean
+ * - data (Uint8Array|Array|ArrayBuffer|String): input data. Strings will be
+ *   converted to utf8 byte sequence.
+ * - mode (Number|Boolean): 0..6 for corresponding Z_NO_FLUSH..Z_TREE modes.
+ *   See constants. Skipped or `false` means Z_NO_FLUSH, `true` means Z_FINISH.
+ *
+ * Sends input data to deflate pipe, generating [[Deflate#onData]] calls with
+ * new compressed chunks. Returns `true` on success. The last data block must have
+ * mode Z_FINISH (or `true`). That will flush internal pending buffers and call
+ * [[Deflate#onEnd]]. For interim explicit flushes (without ending the stream) you
+ * can use mode Z_SYNC_FLUSH, keeping the compression context.
+ *
+ * On fail call [[Deflate#onEnd]] with error code and return false.
+ *
+ * We strongly recommend to use `Uint8Array` on input for best speed (output
+ * array format is detected automatically). Also, don't skip last param and always
+ * use the same type in your code (boolean or number). That will improve JS speed.
+ *
+ * For regular `Array`-s make sure all elements are [0..255].
+ *
+ * ##### Example
+ *
+ * ```javascript
+ * push(chunk, false); // push one of data chunks
+ * ...
+ * push(chunk, true);  // push last chunk
+ * ```
+ **/
+Deflate.prototype.push = function (data, mode) {
+  var strm = this.strm;
+  var chunkSize = this.options.chunkSize;
+  var status, _mode;
+
+  if (this.ended) { return false; }
+
+  _mode = (mode === ~~mode) ? mode : ((mode === true) ? Z_FINISH : Z_NO_FLUSH);
+
+  // Convert data if needed
+  if (typeof data === 'string') {
+    // If we need to compress text, change encoding to utf8.
+    strm.input = strings.string2buf(data);
+  } else if (toString.call(data) === '[object ArrayBuffer]') {
+    strm.input = new Uint8Array(data);
+  } else {
+    strm.input = data;
+  }
+
+  strm.next_in = 0;
+  strm.avail_in = strm.input.length;
+
+  do {
+    if (strm.avail_out === 0) {
+      strm.output = new utils.Buf8(chunkSize);
+      strm.next_out = 0;
+      strm.avail_out = chunkSize;
+    }
+    status = zlib_deflate.deflate(strm, _mode);    /* no bad return value */
+
+    if (status !== Z_STREAM_END && status !== Z_OK) {
+      this.onEnd(status);
+      this.ended = true;
+      return false;
+    }
+    if (strm.avail_out === 0 || (strm.avail_in === 0 && (_mode === Z_FINISH || _mode === Z_SYNC_FLUSH))) {
+      if (this.options.to === 'string') {
+        this.onData(strings.buf2binstring(utils.shrinkBuf(strm.output, strm.next_out)));
+      } else {
+        this.onData(utils.shrinkBuf(strm.output, strm.next_out));
+      }
+    }
+  } while ((strm.avail_in > 0 || strm.avail_out === 0) && status !== Z_STREAM_END);
+
+  // Finalize on the last chunk.
+  if (_mode === Z_FINISH) {
+    status = zlib_deflate.deflateEnd(this.strm);
+    this.onEnd(status);
+    this.ended = true;
+    return status === Z_OK;
+  }
+
+  // callback interim results if Z_SYNC_FLUSH.
+  if (_mode === Z_SYNC_FLUSH) {
+    this.onEnd(Z_OK);
+    strm.avail_out = 0;
+    return true;
+  }
+
+  return true;
+};
+
+
+/**
+ * Deflate#onData(chunk) -> Void
+ * - chunk (Uint8Array|Array|String): output data. Type of array depends
+ *   on js engine support. When string output requested, each chunk
+ *   will be string.
+ *
+ * By default, stores data blocks in `chunks[]` property and glue
+ * those in `onEnd`. Override this handler, if you need another behaviour.
+ **/
+Deflate.prototype.onData = function (chunk) {
+  this.chunks.push(chunk);
+};
+
+
+/**
+ * Deflate#onEnd(status) -> Void
+ * - status (Number): deflate status. 0 (Z_OK) on success,
+ *   other if not.
+ *
+ * Called once after you tell deflate that the input stream is
+ * complete (Z_FINISH) or should be flushed (Z_SYNC_FLUSH)
+ * or if an error happened. By default - join collected chunks,
+ * free memory and fill `results` / `err` properties.
+ **/
+Deflate.prototype.onEnd = function (status) {
+  // On success - join
+  if (status === Z_OK) {
+    if (this.options.to === 'string') {
+      this.result = this.chunks.join('');
+    } else {
+      this.result = utils.flattenChunks(this.chunks);
+    }
+  }
+  this.chunks = [];
+  this.err = status;
+  this.msg = this.strm.msg;
+};
+
+
+/**
+ * deflate(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * Compress `data` with deflate algorithm and `options`.
+ *
+ * Supported options are:
+ *
+ * - level
+ * - windowBits
+ * - memLevel
+ * - strategy
+ * - dictionary
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Sugar (options):
+ *
+ * - `raw` (Boolean) - say that we work with raw stream, if you don't wish to specify
+ *   negative windowBits implicitly.
+ * - `to` (String) - if equal to 'string', then result will be "binary string"
+ *    (each char code [0..255])
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , data = Uint8Array([1,2,3,4,5,6,7,8,9]);
+ *
+ * console.log(pako.deflate(data));
+ * ```
+ **/
+function deflate(input, options) {
+  var deflator = new Deflate(options);
+
+  deflator.push(input, true);
+
+  // That will never happens, if you don't cheat with options :)
+  if (deflator.err) { throw deflator.msg || msg[deflator.err]; }
+
+  return deflator.result;
+}
+
+
+/**
+ * deflateRaw(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * The same as [[deflate]], but creates raw data, without wrapper
+ * (header and adler32 crc).
+ **/
+function deflateRaw(input, options) {
+  options = options || {};
+  options.raw = true;
+  return deflate(input, options);
+}
+
+
+/**
+ * gzip(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * The same as [[deflate]], but create gzip wrapper instead of
+ * deflate one.
+ **/
+function gzip(input, options) {
+  options = options || {};
+  options.gzip = true;
+  return deflate(input, options);
+}
+
+
+exports.Deflate = Deflate;
+exports.deflate = deflate;
+exports.deflateRaw = deflateRaw;
+exports.gzip = gzip;
+
+
+/***/ }),
+
+/***/ 7902:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+
+var zlib_inflate = __nccwpck_require__(6716);
+var utils        = __nccwpck_require__(5538);
+var strings      = __nccwpck_require__(9153);
+var c            = __nccwpck_require__(8958);
+var msg          = __nccwpck_require__(2523);
+var ZStream      = __nccwpck_require__(9137);
+var GZheader     = __nccwpck_require__(8991);
+
+var toString = Object.prototype.toString;
+
+/**
+ * class Inflate
+ *
+ * Generic JS-style wrapper for zlib calls. If you don't need
+ * streaming behaviour - use more simple functions: [[inflate]]
+ * and [[inflateRaw]].
+ **/
+
+/* internal
+ * inflate.chunks -> Array
+ *
+ * Chunks of output data, if [[Inflate#onData]] not overridden.
+ **/
+
+/**
+ * Inflate.result -> Uint8Array|Array|String
+ *
+ * Uncompressed result, generated by default [[Inflate#onData]]
+ * and [[Inflate#onEnd]] handlers. Filled after you push last chunk
+ * (call [[Inflate#push]] with `Z_FINISH` / `true` param) or if you
+ * push a chunk with explicit flush (call [[Inflate#push]] with
+ * `Z_SYNC_FLUSH` param).
+ **/
+
+/**
+ * Inflate.err -> Number
+ *
+ * Error code after inflate finished. 0 (Z_OK) on success.
+ * Should be checked if broken data possible.
+ **/
+
+/**
+ * Inflate.msg -> String
+ *
+ * Error message, if [[Inflate.err]] != 0
+ **/
+
+
+/**
+ * new Inflate(options)
+ * - options (Object): zlib inflate options.
+ *
+ * Creates new inflator instance with specified params. Throws exception
+ * on bad params. Supported options:
+ *
+ * - `windowBits`
+ * - `dictionary`
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Additional options, for internal needs:
+ *
+ * - `chunkSize` - size of generated data chunks (16K by default)
+ * - `raw` (Boolean) - do raw inflate
+ * - `to` (String) - if equal to 'string', then result will be converted
+ *   from utf8 to utf16 (javascript) string. When string output requested,
+ *   chunk length can differ from `chunkSize`, depending on content.
+ *
+ * By default, when no options set, autodetect deflate/gzip data format via
+ * wrapper header.
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , chunk1 = Uint8Array([1,2,3,4,5,6,7,8,9])
+ *   , chunk2 = Uint8Array([10,11,12,13,14,15,16,17,18,19]);
+ *
+ * var inflate = new pako.Inflate({ level: 3});
+ *
+ * inflate.push(chunk1, false);
+ * inflate.push(chunk2, true);  // true -> last chunk
+ *
+ * if (inflate.err) { throw new Error(inflate.err); }
+ *
+ * console.log(inflate.result);
+ * ```
+ **/
+function Inflate(options) {
+  if (!(this instanceof Inflate)) return new Inflate(options);
+
+  this.options = utils.assign({
+    chunkSize: 16384,
+    windowBits: 0,
+    to: ''
+  }, options || {});
+
+  var opt = this.options;
+
+  // Force window size for `raw` data, if not set directly,
+  // because we have no header for autodetect.
+  if (opt.raw && (opt.windowBits >= 0) && (opt.windowBits < 16)) {
+    opt.windowBits = -opt.windowBits;
+    if (opt.windowBits === 0) { opt.windowBits = -15; }
+  }
+
+  // If `windowBits` not defined (and mode not raw) - set autodetect flag for gzip/deflate
+  if ((opt.windowBits >= 0) && (opt.windowBits < 16) &&
+      !(options && options.windowBits)) {
+    opt.windowBits += 32;
+  }
+
+  // Gzip header has no info about windows size, we can do autodetect only
+  // for deflate. So, if window size not set, force it to max when gzip possible
+  if ((opt.windowBits > 15) && (opt.windowBits < 48)) {
+    // bit 3 (16) -> gzipped data
+    // bit 4 (32) -> autodetect gzip/deflate
+    if ((opt.windowBits & 15) === 0) {
+      opt.windowBits |= 15;
+    }
+  }
+
+  this.err    = 0;      // error code, if happens (0 = Z_OK)
+  this.msg    = '';     // error message
+  this.ended  = false;  // used to avoid multiple onEnd() calls
+  this.chunks = [];     // chunks of compressed data
+
+  this.strm   = new ZStream();
+  this.strm.avail_out = 0;
+
+  var status  = zlib_inflate.inflateInit2(
+    this.strm,
+    opt.windowBits
+  );
+
+  if (status !== c.Z_OK) {
+    throw new Error(msg[status]);
+  }
+
+  this.header = new GZheader();
+
+  zlib_inflate.inflateGetHeader(this.strm, this.header);
+
+  // Setup dictionary
+  if (opt.dictionary) {
+    // Convert data if needed
+    if (typeof opt.dictionary === 'string') {
+      opt.dictionary = strings.string2buf(opt.dictionary);
+    } else if (toString.call(opt.dictionary) === '[object ArrayBuffer]') {
+      opt.dictionary = new Uint8Array(opt.dictionary);
+    }
+    if (opt.raw) { //In raw mode we need to set the dictionary early
+      status = zlib_inflate.inflateSetDictionary(this.strm, opt.dictionary);
+      if (status !== c.Z_OK) {
+        throw new Error(msg[status]);
+      }
+    }
+  }
+}
+
+/**
+ * Inflate#push(data[, mode]) -> Boolean
+ * - data (Uint8Array|Array|ArrayBuffer|String): input data
+ * - mode (Number|Boolean): 0..6 for corresponding Z_NO_FLUSH..Z_TREE modes.
+ *   See constants. Skipped or `false` means Z_NO_FLUSH, `true` means Z_FINISH.
+ *
+ * Sends input data to inflate pipe, generating [[Inflate#onData]] calls with
+ * new output chunks. Returns `true` on success. The last data block must have
+ * mode Z_FINISH (or `true`). That will flush internal pending buffers and call
+ * [[Inflate#onEnd]]. For interim explicit flushes (without ending the stream) you
+ * can use mode Z_SYNC_FLUSH, keeping the decompression context.
+ *
+ * On fail call [[Inflate#onEnd]] with error code and return false.
+ *
+ * We strongly recommend to use `Uint8Array` on input for best speed (output
+ * format is detected automatically). Also, don't skip last param and always
+ * use the same type in your code (boolean or number). That will improve JS speed.
+ *
+ * For regular `Array`-s make sure all elements are [0..255].
+ *
+ * ##### Example
+ *
+ * ```javascript
+ * push(chunk, false); // push one of data chunks
+ * ...
+ * push(chunk, true);  // push last chunk
+ * ```
+ **/
+Inflate.prototype.push = function (data, mode) {
+  var strm = this.strm;
+  var chunkSize = this.options.chunkSize;
+  var dictionary = this.options.dictionary;
+  var status, _mode;
+  var next_out_utf8, tail, utf8str;
+
+  // Flag to properly process Z_BUF_ERROR on testing inflate call
+  // when we check that all output data was flushed.
+  var allowBufError = false;
+
+  if (this.ended) { return false; }
+  _mode = (mode === ~~mode) ? mode : ((mode === true) ? c.Z_FINISH : c.Z_NO_FLUSH);
+
+  // Convert data if needed
+  if (typeof data === 'string') {
+    // Only binary strings can be decompressed on practice
+    strm.input = strings.binstring2buf(data);
+  } else if (toString.call(data) === '[object ArrayBuffer]') {
+    strm.input = new Uint8Array(data);
+  } else {
+    strm.input = data;
+  }
+
+  strm.next_in = 0;
+  strm.avail_in = strm.input.length;
+
+  do {
+    if (strm.avail_out === 0) {
+      strm.output = new utils.Buf8(chunkSize);
+      strm.next_out = 0;
+      strm.avail_out = chunkSize;
+    }
+
+    status = zlib_inflate.inflate(strm, c.Z_NO_FLUSH);    /* no bad return value */
+
+    if (status === c.Z_NEED_DICT && dictionary) {
+      status = zlib_inflate.inflateSetDictionary(this.strm, dictionary);
+    }
+
+    if (status === c.Z_BUF_ERROR && allowBufError === true) {
+      status = c.Z_OK;
+      allowBufError = false;
+    }
+
+    if (status !== c.Z_STREAM_END && status !== c.Z_OK) {
+      this.onEnd(status);
+      this.ended = true;
+      return false;
+    }
+
+    if (strm.next_out) {
+      if (strm.avail_out === 0 || status === c.Z_STREAM_END || (strm.avail_in === 0 && (_mode === c.Z_FINISH || _mode === c.Z_SYNC_FLUSH))) {
+
+        if (this.options.to === 'string') {
+
+          next_out_utf8 = strings.utf8border(strm.output, strm.next_out);
+
+          tail = strm.next_out - next_out_utf8;
+          utf8str = strings.buf2string(strm.output, next_out_utf8);
+
+          // move tail
+          strm.next_out = tail;
+          strm.avail_out = chunkSize - tail;
+          if (tail) { utils.arraySet(strm.output, strm.output, next_out_utf8, tail, 0); }
+
+          this.onData(utf8str);
+
+        } else {
+          this.onData(utils.shrinkBuf(strm.output, strm.next_out));
+        }
+      }
+    }
+
+    // When no more input data, we should check that internal inflate buffers
+    // are flushed. The only way to do it when avail_out = 0 - run one more
+    // inflate pass. But if output data not exists, inflate return Z_BUF_ERROR.
+    // Here we set flag to process this error properly.
+    //
+    // NOTE. Deflate does not return error in this case and does not needs such
+    // logic.
+    if (strm.avail_in === 0 && strm.avail_out === 0) {
+      allowBufError = true;
+    }
+
+  } while ((strm.avail_in > 0 || strm.avail_out === 0) && status !== c.Z_STREAM_END);
+
+  if (status === c.Z_STREAM_END) {
+    _mode = c.Z_FINISH;
+  }
+
+  // Finalize on the last chunk.
+  if (_mode === c.Z_FINISH) {
+    status = zlib_inflate.inflateEnd(this.strm);
+    this.onEnd(status);
+    this.ended = true;
+    return status === c.Z_OK;
+  }
+
+  // callback interim results if Z_SYNC_FLUSH.
+  if (_mode === c.Z_SYNC_FLUSH) {
+    this.onEnd(c.Z_OK);
+    strm.avail_out = 0;
+    return true;
+  }
+
+  return true;
+};
+
+
+/**
+ * Inflate#onData(chunk) -> Void
+ * - chunk (Uint8Array|Array|String): output data. Type of array depends
+ *   on js engine support. When string output requested, each chunk
+ *   will be string.
+ *
+ * By default, stores data blocks in `chunks[]` property and glue
+ * those in `onEnd`. Override this handler, if you need another behaviour.
+ **/
+Inflate.prototype.onData = function (chunk) {
+  this.chunks.push(chunk);
+};
+
+
+/**
+ * Inflate#onEnd(status) -> Void
+ * - status (Number): inflate status. 0 (Z_OK) on success,
+ *   other if not.
+ *
+ * Called either after you tell inflate that the input stream is
+ * complete (Z_FINISH) or should be flushed (Z_SYNC_FLUSH)
+ * or if an error happened. By default - join collected chunks,
+ * free memory and fill `results` / `err` properties.
+ **/
+Inflate.prototype.onEnd = function (status) {
+  // On success - join
+  if (status === c.Z_OK) {
+    if (this.options.to === 'string') {
+      // Glue & convert here, until we teach pako to send
+      // utf8 aligned strings to onData
+      this.result = this.chunks.join('');
+    } else {
+      this.result = utils.flattenChunks(this.chunks);
+    }
+  }
+  this.chunks = [];
+  this.err = status;
+  this.msg = this.strm.msg;
+};
+
+
+/**
+ * inflate(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * Decompress `data` with inflate/ungzip and `options`. Autodetect
+ * format via wrapper header by default. That's why we don't provide
+ * separate `ungzip` method.
+ *
+ * Supported options are:
+ *
+ * - windowBits
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information.
+ *
+ * Sugar (options):
+ *
+ * - `raw` (Boolean) - say that we work with raw stream, if you don't wish to specify
+ *   negative windowBits implicitly.
+ * - `to` (String) - if equal to 'string', then result will be converted
+ *   from utf8 to utf16 (javascript) string. When string output requested,
+ *   chunk length can differ from `chunkSize`, depending on content.
+ *
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , input = pako.deflate([1,2,3,4,5,6,7,8,9])
+ *   , output;
+ *
+ * try {
+ *   output = pako.inflate(input);
+ * } catch (err)
+ *   console.log(err);
+ * }
+ * ```
+ **/
+function inflate(input, options) {
+  var inflator = new Inflate(options);
+
+  inflator.push(input, true);
+
+  // That will never happens, if you don't cheat with options :)
+  if (inflator.err) { throw inflator.msg || msg[inflator.err]; }
+
+  return inflator.result;
+}
+
+
+/**
+ * inflateRaw(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * The same as [[inflate]], but creates raw data, without wrapper
+ * (header and adler32 crc).
+ **/
+function inflateRaw(input, options) {
+  options = options || {};
+  options.raw = true;
+  return inflate(input, options);
+}
+
+
+/**
+ * ungzip(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * Just shortcut to [[inflate]], because it autodetects format
+ * by header.content. Done for convenience.
+ **/
+
+
+exports.Inflate = Inflate;
+exports.inflate = inflate;
+exports.inflateRaw = inflateRaw;
+exports.ungzip  = inflate;
+
+
+/***/ }),
+
+/***/ 5538:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+
+var TYPED_OK =  (typeof Uint8Array !== 'undefined') &&
+                (typeof Uint16Array !== 'undefined') &&
+                (typeof Int32Array !== 'undefined');
+
+function _has(obj, key) {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+exports.assign = function (obj /*from1, from2, from3, ...*/) {
+  var sources = Array.prototype.slice.call(arguments, 1);
+  while (sources.length) {
+    var source = sources.shift();
+    if (!source) { continue; }
+
+    if (typeof source !== 'object') {
+      throw new TypeError(source + 'must be non-object');
+    }
+
+    for (var p in source) {
+      if (_has(source, p)) {
+        obj[p] = source[p];
+      }
+    }
+  }
+
+  return obj;
+};
+
+
+// reduce buffer size, avoiding mem copy
+exports.shrinkBuf = function (buf, size) {
+  if (buf.length === size) { return buf; }
+  if (buf.subarray) { return buf.subarray(0, size); }
+  buf.length = size;
+  return buf;
+};
+
+
+var fnTyped = {
+  arraySet: function (dest, src, src_offs, len, dest_offs) {
+    if (src.subarray && dest.subarray) {
+      dest.set(src.subarray(src_offs, src_offs + len), dest_offs);
+      return;
+    }
+    // Fallback to ordinary array
+    for (var i = 0; i < len; i++) {
+      dest[dest_offs + i] = src[src_offs + i];
+    }
+  },
+  // Join array of chunks to single array.
+  flattenChunks: function (chunks) {
+    var i, l, len, pos, chunk, result;
+
+    // calculate data length
+    len = 0;
+    for (i = 0, l = chunks.length; i < l; i++) {
+      len += chunks[i].length;
+    }
+
+    // join chunks
+    result = new Uint8Array(len);
+    pos = 0;
+    for (i = 0, l = chunks.length; i < l; i++) {
+      chunk = chunks[i];
+      result.set(chunk, pos);
+      pos += chunk.length;
+    }
+
+    return result;
+  }
+};
+
+var fnUntyped = {
+  arraySet: function (dest, src, src_offs, len, dest_offs) {
+    for (var i = 0; i < len; i++) {
+      dest[dest_offs + i] = src[src_offs + i];
+    }
+  },
+  // Join array of chunks to single array.
+  flattenChunks: function (chunks) {
+    return [].concat.apply([], chunks);
+  }
+};
+
+
+// Enable/Disable typed arrays use, for testing
+//
+exports.setTyped = function (on) {
+  if (on) {
+    exports.Buf8  = Uint8Array;
+    exports.Buf16 = Uint16Array;
+    exports.Buf32 = Int32Array;
+    exports.assign(exports, fnTyped);
+  } else {
+    exports.Buf8  = Array;
+    exports.Buf16 = Array;
+    exports.Buf32 = Array;
+    exports.assign(exports, fnUntyped);
+  }
+};
+
+exports.setTyped(TYPED_OK);
+
+
+/***/ }),
+
+/***/ 9153:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+// String encode/decode helpers
+
+
+
+var utils = __nccwpck_require__(5538);
+
+
+// Quick check if we can use fast array to bin string conversion
+//
+// - apply(Array) can fail on Android 2.2
+// - apply(Uint8Array) can fail on iOS 5.1 Safari
+//
+var STR_APPLY_OK = true;
+var STR_APPLY_UIA_OK = true;
+
+try { String.fromCharCode.apply(null, [ 0 ]); } catch (__) { STR_APPLY_OK = false; }
+try { String.fromCharCode.apply(null, new Uint8Array(1)); } catch (__) { STR_APPLY_UIA_OK = false; }
+
+
+// Table with utf8 lengths (calculated by first byte of sequence)
+// Note, that 5 & 6-byte values and some 4-byte values can not be represented in JS,
+// because max possible codepoint is 0x10ffff
+var _utf8len = new utils.Buf8(256);
+for (var q = 0; q < 256; q++) {
+  _utf8len[q] = (q >= 252 ? 6 : q >= 248 ? 5 : q >= 240 ? 4 : q >= 224 ? 3 : q >= 192 ? 2 : 1);
+}
+_utf8len[254] = _utf8len[254] = 1; // Invalid sequence start
+
+
+// convert string to array (typed, when possible)
+exports.string2buf = function (str) {
+  var buf, c, c2, m_pos, i, str_len = str.length, buf_len = 0;
+
+  // count binary size
+  for (m_pos = 0; m_pos < str_len; m_pos++) {
+    c = str.charCodeAt(m_pos);
+    if ((c & 0xfc00) === 0xd800 && (m_pos + 1 < str_len)) {
+      c2 = str.charCodeAt(m_pos + 1);
+      if ((c2 & 0xfc00) === 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
+        m_pos++;
+      }
+    }
+    buf_len += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+
+  // allocate buffer
+  buf = new utils.Buf8(buf_len);
+
+  // convert
+  for (i = 0, m_pos = 0; i < buf_len; m_pos++) {
+    c = str.charCodeAt(m_pos);
+    if ((c & 0xfc00) === 0xd800 && (m_pos + 1 < str_len)) {
+      c2 = str.charCodeAt(m_pos + 1);
+      if ((c2 & 0xfc00) === 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
+        m_pos++;
+      }
+    }
+    if (c < 0x80) {
+      /* one byte */
+      buf[i++] = c;
+    } else if (c < 0x800) {
+      /* two bytes */
+      buf[i++] = 0xC0 | (c >>> 6);
+      buf[i++] = 0x80 | (c & 0x3f);
+    } else if (c < 0x10000) {
+      /* three bytes */
+      buf[i++] = 0xE0 | (c >>> 12);
+      buf[i++] = 0x80 | (c >>> 6 & 0x3f);
+      buf[i++] = 0x80 | (c & 0x3f);
+    } else {
+      /* four bytes */
+      buf[i++] = 0xf0 | (c >>> 18);
+      buf[i++] = 0x80 | (c >>> 12 & 0x3f);
+      buf[i++] = 0x80 | (c >>> 6 & 0x3f);
+      buf[i++] = 0x80 | (c & 0x3f);
+    }
+  }
+
+  return buf;
+};
+
+// Helper (used in 2 places)
+function buf2binstring(buf, len) {
+  // On Chrome, the arguments in a function call that are allowed is `65534`.
+  // If the length of the buffer is smaller than that, we can use this optimization,
+  // otherwise we will take a slower path.
+  if (len < 65534) {
+    if ((buf.subarray && STR_APPLY_UIA_OK) || (!buf.subarray && STR_APPLY_OK)) {
+      return String.fromCharCode.apply(null, utils.shrinkBuf(buf, len));
+    }
+  }
+
+  var result = '';
+  for (var i = 0; i < len; i++) {
+    result += String.fromCharCode(buf[i]);
+  }
+  return result;
+}
+
+
+// Convert byte array to binary string
+exports.buf2binstring = function (buf) {
+  return buf2binstring(buf, buf.length);
+};
+
+
+// Convert binary string (typed, when possible)
+exports.binstring2buf = function (str) {
+  var buf = new utils.Buf8(str.length);
+  for (var i = 0, len = buf.length; i < len; i++) {
+    buf[i] = str.charCodeAt(i);
+  }
+  return buf;
+};
+
+
+// convert array to string
+exports.buf2string = function (buf, max) {
+  var i, out, c, c_len;
+  var len = max || buf.length;
+
+  // Reserve max possible length (2 words per char)
+  // NB: by unknown reasons, Array is significantly faster for
+  //     String.fromCharCode.apply than Uint16Array.
+  var utf16buf = new Array(len * 2);
+
+  for (out = 0, i = 0; i < len;) {
+    c = buf[i++];
+    // quick process ascii
+    if (c < 0x80) { utf16buf[out++] = c; continue; }
+
+    c_len = _utf8len[c];
+    // skip 5 & 6 byte codes
+    if (c_len > 4) { utf16buf[out++] = 0xfffd; i += c_len - 1; continue; }
+
+    // apply mask on first byte
+    c &= c_len === 2 ? 0x1f : c_len === 3 ? 0x0f : 0x07;
+    // join the rest
+    while (c_len > 1 && i < len) {
+      c = (c << 6) | (buf[i++] & 0x3f);
+      c_len--;
+    }
+
+    // terminated by end of string?
+    if (c_len > 1) { utf16buf[out++] = 0xfffd; continue; }
+
+    if (c < 0x10000) {
+      utf16buf[out++] = c;
+    } else {
+      c -= 0x10000;
+      utf16buf[out++] = 0xd800 | ((c >> 10) & 0x3ff);
+      utf16buf[out++] = 0xdc00 | (c & 0x3ff);
+    }
+  }
+
+  return buf2binstring(utf16buf, out);
+};
+
+
+// Calculate max possible position in utf8 buffer,
+// that will not break sequence. If that's not possible
+// - (very small limits) return max size as is.
+//
+// buf[] - utf8 bytes array
+// max   - length limit (mandatory);
+exports.utf8border = function (buf, max) {
+  var pos;
+
+  max = max || buf.length;
+  if (max > buf.length) { max = buf.length; }
+
+  // go back from last position, until start of sequence found
+  pos = max - 1;
+  while (pos >= 0 && (buf[pos] & 0xC0) === 0x80) { pos--; }
+
+  // Very small and broken sequence,
+  // return max, because we should return something anyway.
+  if (pos < 0) { return max; }
+
+  // If we came to start of buffer - that means buffer is too small,
+  // return max too.
+  if (pos === 0) { return max; }
+
+  return (pos + _utf8len[buf[pos]] > max) ? pos : max;
+};
+
+
+/***/ }),
+
+/***/ 9834:
+/***/ ((module) => {
+
+
+
+// Note: adler32 takes 12% for level 0 and 2% for level 6.
+// It isn't worth it to make additional optimizations as in original.
+// Small size is preferable.
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function adler32(adler, buf, len, pos) {
+  var s1 = (adler & 0xffff) |0,
+      s2 = ((adler >>> 16) & 0xffff) |0,
+      n = 0;
+
+  while (len !== 0) {
+    // Set limit ~ twice less than 5552, to keep
+    // s2 in 31-bits, because we force signed ints.
+    // in other case %= will fail.
+    n = len > 2000 ? 2000 : len;
+    len -= n;
+
+    do {
+      s1 = (s1 + buf[pos++]) |0;
+      s2 = (s2 + s1) |0;
+    } while (--n);
+
+    s1 %= 65521;
+    s2 %= 65521;
+  }
+
+  return (s1 | (s2 << 16)) |0;
+}
+
+
+module.exports = adler32;
+
+
+/***/ }),
+
+/***/ 8958:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+module.exports = {
+
+  /* Allowed flush values; see deflate() and inflate() below for details */
+  Z_NO_FLUSH:         0,
+  Z_PARTIAL_FLUSH:    1,
+  Z_SYNC_FLUSH:       2,
+  Z_FULL_FLUSH:       3,
+  Z_FINISH:           4,
+  Z_BLOCK:            5,
+  Z_TREES:            6,
+
+  /* Return codes for the compression/decompression functions. Negative values
+  * are errors, positive values are used for special but normal events.
+  */
+  Z_OK:               0,
+  Z_STREAM_END:       1,
+  Z_NEED_DICT:        2,
+  Z_ERRNO:           -1,
+  Z_STREAM_ERROR:    -2,
+  Z_DATA_ERROR:      -3,
+  //Z_MEM_ERROR:     -4,
+  Z_BUF_ERROR:       -5,
+  //Z_VERSION_ERROR: -6,
+
+  /* compression levels */
+  Z_NO_COMPRESSION:         0,
+  Z_BEST_SPEED:             1,
+  Z_BEST_COMPRESSION:       9,
+  Z_DEFAULT_COMPRESSION:   -1,
+
+
+  Z_FILTERED:               1,
+  Z_HUFFMAN_ONLY:           2,
+  Z_RLE:                    3,
+  Z_FIXED:                  4,
+  Z_DEFAULT_STRATEGY:       0,
+
+  /* Possible values of the data_type field (though see inflate()) */
+  Z_BINARY:                 0,
+  Z_TEXT:                   1,
+  //Z_ASCII:                1, // = Z_TEXT (deprecated)
+  Z_UNKNOWN:                2,
+
+  /* The deflate compression method */
+  Z_DEFLATED:               8
+  //Z_NULL:                 null // Use -1 or null inline, depending on var type
+};
+
+
+/***/ }),
+
+/***/ 3780:
+/***/ ((module) => {
+
+
+
+// Note: we can't get significant speed boost here.
+// So write code to minimize size - no pregenerated tables
+// and array tools dependencies.
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+// Use ordinary array, since untyped makes no boost here
+function makeTable() {
+  var c, table = [];
+
+  for (var n = 0; n < 256; n++) {
+    c = n;
+    for (var k = 0; k < 8; k++) {
+      c = ((c & 1) ? (0xEDB88320 ^ (c >>> 1)) : (c >>> 1));
+    }
+    table[n] = c;
+  }
+
+  return table;
+}
+
+// Create table on load. Just 255 signed longs. Not a problem.
+var crcTable = makeTable();
+
+
+function crc32(crc, buf, len, pos) {
+  var t = crcTable,
+      end = pos + len;
+
+  crc ^= -1;
+
+  for (var i = pos; i < end; i++) {
+    crc = (crc >>> 8) ^ t[(crc ^ buf[i]) & 0xFF];
+  }
+
+  return (crc ^ (-1)); // >>> 0;
+}
+
+
+module.exports = crc32;
+
+
+/***/ }),
+
+/***/ 9760:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils   = __nccwpck_require__(5538);
+var trees   = __nccwpck_require__(1666);
+var adler32 = __nccwpck_require__(9834);
+var crc32   = __nccwpck_require__(3780);
+var msg     = __nccwpck_require__(2523);
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+/* Allowed flush values; see deflate() and inflate() below for details */
+var Z_NO_FLUSH      = 0;
+var Z_PARTIAL_FLUSH = 1;
+//var Z_SYNC_FLUSH    = 2;
+var Z_FULL_FLUSH    = 3;
+var Z_FINISH        = 4;
+var Z_BLOCK         = 5;
+//var Z_TREES         = 6;
+
+
+/* Return codes for the compression/decompression functions. Negative values
+ * are errors, positive values are used for special but normal events.
+ */
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+//var Z_NEED_DICT     = 2;
+//var Z_ERRNO         = -1;
+var Z_STREAM_ERROR  = -2;
+var Z_DATA_ERROR    = -3;
+//var Z_MEM_ERROR     = -4;
+var Z_BUF_ERROR     = -5;
+//var Z_VERSION_ERROR = -6;
+
+
+/* compression levels */
+//var Z_NO_COMPRESSION      = 0;
+//var Z_BEST_SPEED          = 1;
+//var Z_BEST_COMPRESSION    = 9;
+var Z_DEFAULT_COMPRESSION = -1;
+
+
+var Z_FILTERED            = 1;
+var Z_HUFFMAN_ONLY        = 2;
+var Z_RLE                 = 3;
+var Z_FIXED               = 4;
+var Z_DEFAULT_STRATEGY    = 0;
+
+/* Possible values of the data_type field (though see inflate()) */
+//var Z_BINARY              = 0;
+//var Z_TEXT                = 1;
+//var Z_ASCII               = 1; // = Z_TEXT
+var Z_UNKNOWN             = 2;
+
+
+/* The deflate compression method */
+var Z_DEFLATED  = 8;
+
+/*============================================================================*/
+
+
+var MAX_MEM_LEVEL = 9;
+/* Maximum value for memLevel in deflateInit2 */
+var MAX_WBITS = 15;
+/* 32K LZ77 window */
+var DEF_MEM_LEVEL = 8;
+
+
+var LENGTH_CODES  = 29;
+/* number of length codes, not counting the special END_BLOCK code */
+var LITERALS      = 256;
+/* number of literal bytes 0..255 */
+var L_CODES       = LITERALS + 1 + LENGTH_CODES;
+/* number of Literal or Length codes, including the END_BLOCK code */
+var D_CODES       = 30;
+/* number of distance codes */
+var BL_CODES      = 19;
+/* number of codes used to transfer the bit lengths */
+var HEAP_SIZE     = 2 * L_CODES + 1;
+/* maximum heap size */
+var MAX_BITS  = 15;
+/* All codes must not exceed MAX_BITS bits */
+
+var MIN_MATCH = 3;
+var MAX_MATCH = 258;
+var MIN_LOOKAHEAD = (MAX_MATCH + MIN_MATCH + 1);
+
+var PRESET_DICT = 0x20;
+
+var INIT_STATE = 42;
+var EXTRA_STATE = 69;
+var NAME_STATE = 73;
+var COMMENT_STATE = 91;
+var HCRC_STATE = 103;
+var BUSY_STATE = 113;
+var FINISH_STATE = 666;
+
+var BS_NEED_MORE      = 1; /* block not completed, need more input or more output */
+var BS_BLOCK_DONE     = 2; /* block flush performed */
+var BS_FINISH_STARTED = 3; /* finish started, need only more output at next deflate */
+var BS_FINISH_DONE    = 4; /* finish done, accept no more input or output */
+
+var OS_CODE = 0x03; // Unix :) . Don't detect, use this default.
+
+function err(strm, errorCode) {
+  strm.msg = msg[errorCode];
+  return errorCode;
+}
+
+function rank(f) {
+  return ((f) << 1) - ((f) > 4 ? 9 : 0);
+}
+
+function zero(buf) { var len = buf.length; while (--len >= 0) { buf[len] = 0; } }
+
+
+/* =========================================================================
+ * Flush as much pending output as possible. All deflate() output goes
+ * through this function so some applications may wish to modify it
+ * to avoid allocating a large strm->output buffer and copying into it.
+ * (See also read_buf()).
+ */
+function flush_pending(strm) {
+  var s = strm.state;
+
+  //_tr_flush_bits(s);
+  var len = s.pending;
+  if (len > strm.avail_out) {
+    len = strm.avail_out;
+  }
+  if (len === 0) { return; }
+
+  utils.arraySet(strm.output, s.pending_buf, s.pending_out, len, strm.next_out);
+  strm.next_out += len;
+  s.pending_out += len;
+  strm.total_out += len;
+  strm.avail_out -= len;
+  s.pending -= len;
+  if (s.pending === 0) {
+    s.pending_out = 0;
+  }
+}
+
+
+function flush_block_only(s, last) {
+  trees._tr_flush_block(s, (s.block_start >= 0 ? s.block_start : -1), s.strstart - s.block_start, last);
+  s.block_start = s.strstart;
+  flush_pending(s.strm);
+}
+
+
+function put_byte(s, b) {
+  s.pending_buf[s.pending++] = b;
+}
+
+
+/* =========================================================================
+ * Put a short in the pending buffer. The 16-bit value is put in MSB order.
+ * IN assertion: the stream state is correct and there is enough room in
+ * pending_buf.
+ */
+function putShortMSB(s, b) {
+//  put_byte(s, (Byte)(b >> 8));
+//  put_byte(s, (Byte)(b & 0xff));
+  s.pending_buf[s.pending++] = (b >>> 8) & 0xff;
+  s.pending_buf[s.pending++] = b & 0xff;
+}
+
+
+/* ===========================================================================
+ * Read a new buffer from the current input stream, update the adler32
+ * and total number of bytes read.  All deflate() input goes through
+ * this function so some applications may wish to modify it to avoid
+ * allocating a large strm->input buffer and copying from it.
+ * (See also flush_pending()).
+ */
+function read_buf(strm, buf, start, size) {
+  var len = strm.avail_in;
+
+  if (len > size) { len = size; }
+  if (len === 0) { return 0; }
+
+  strm.avail_in -= len;
+
+  // zmemcpy(buf, strm->next_in, len);
+  utils.arraySet(buf, strm.input, strm.next_in, len, start);
+  if (strm.state.wrap === 1) {
+    strm.adler = adler32(strm.adler, buf, len, start);
+  }
+
+  else if (strm.state.wrap === 2) {
+    strm.adler = crc32(strm.adler, buf, len, start);
+  }
+
+  strm.next_in += len;
+  strm.total_in += len;
+
+  return len;
+}
+
+
+/* ===========================================================================
+ * Set match_start to the longest match starting at the given string and
+ * return its length. Matches shorter or equal to prev_length are discarded,
+ * in which case the result is equal to prev_length and match_start is
+ * garbage.
+ * IN assertions: cur_match is the head of the hash chain for the current
+ *   string (strstart) and its distance is <= MAX_DIST, and prev_length >= 1
+ * OUT assertion: the match length is not greater than s->lookahead.
+ */
+function longest_match(s, cur_match) {
+  var chain_length = s.max_chain_length;      /* max hash chain length */
+  var scan = s.strstart; /* current string */
+  var match;                       /* matched string */
+  var len;                           /* length of current match */
+  var best_len = s.prev_length;              /* best match length so far */
+  var nice_match = s.nice_match;             /* stop if match long enough */
+  var limit = (s.strstart > (s.w_size - MIN_LOOKAHEAD)) ?
+      s.strstart - (s.w_size - MIN_LOOKAHEAD) : 0/*NIL*/;
+
+  var _win = s.window; // shortcut
+
+  var wmask = s.w_mask;
+  var prev  = s.prev;
+
+  /* Stop when cur_match becomes <= limit. To simplify the code,
+   * we prevent matches with the string of window index 0.
+   */
+
+  var strend = s.strstart + MAX_MATCH;
+  var scan_end1  = _win[scan + best_len - 1];
+  var scan_end   = _win[scan + best_len];
+
+  /* The code is optimized for HASH_BITS >= 8 and MAX_MATCH-2 multiple of 16.
+   * It is easy to get rid of this optimization if necessary.
+   */
+  // Assert(s->hash_bits >= 8 && MAX_MATCH == 258, "Code too clever");
+
+  /* Do not waste too much time if we already have a good match: */
+  if (s.prev_length >= s.good_match) {
+    chain_length >>= 2;
+  }
+  /* Do not look for matches beyond the end of the input. This is necessary
+   * to make deflate deterministic.
+   */
+  if (nice_match > s.lookahead) { nice_match = s.lookahead; }
+
+  // Assert((ulg)s->strstart <= s->window_size-MIN_LOOKAHEAD, "need lookahead");
+
+  do {
+    // Assert(cur_match < s->strstart, "no future");
+    match = cur_match;
+
+    /* Skip to next match if the match length cannot increase
+     * or if the match length is less than 2.  Note that the checks below
+     * for insufficient lookahead only occur occasionally for performance
+     * reasons.  Therefore uninitialized memory will be accessed, and
+     * conditional jumps will be made that depend on those values.
+     * However the length of the match is limited to the lookahead, so
+     * the output of deflate is not affected by the uninitialized values.
+     */
+
+    if (_win[match + best_len]     !== scan_end  ||
+        _win[match + best_len - 1] !== scan_end1 ||
+        _win[match]                !== _win[scan] ||
+        _win[++match]              !== _win[scan + 1]) {
+      continue;
+    }
+
+    /* The check at best_len-1 can be removed because it will be made
+     * again later. (This heuristic is not always a win.)
+     * It is not necessary to compare scan[2] and match[2] since they
+     * are always equal when the other bytes match, given that
+     * the hash keys are equal and that HASH_BITS >= 8.
+     */
+    scan += 2;
+    match++;
+    // Assert(*scan == *match, "match[2]?");
+
+    /* We check for insufficient lookahead only every 8th comparison;
+     * the 256th check will be made at strstart+258.
+     */
+    do {
+      /*jshint noempty:false*/
+    } while (_win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             scan < strend);
+
+    // Assert(scan <= s->window+(unsigned)(s->window_size-1), "wild scan");
+
+    len = MAX_MATCH - (strend - scan);
+    scan = strend - MAX_MATCH;
+
+    if (len > best_len) {
+      s.match_start = cur_match;
+      best_len = len;
+      if (len >= nice_match) {
+        break;
+      }
+      scan_end1  = _win[scan + best_len - 1];
+      scan_end   = _win[scan + best_len];
+    }
+  } while ((cur_match = prev[cur_match & wmask]) > limit && --chain_length !== 0);
+
+  if (best_len <= s.lookahead) {
+    return best_len;
+  }
+  return s.lookahead;
+}
+
+
+/* ===========================================================================
+ * Fill the window when the lookahead becomes insufficient.
+ * Updates strstart and lookahead.
+ *
+ * IN assertion: lookahead < MIN_LOOKAHEAD
+ * OUT assertions: strstart <= window_size-MIN_LOOKAHEAD
+ *    At least one byte has been read, or avail_in == 0; reads are
+ *    performed for at least two bytes (required for the zip translate_eol
+ *    option -- not supported here).
+ */
+function fill_window(s) {
+  var _w_size = s.w_size;
+  var p, n, m, more, str;
+
+  //Assert(s->lookahead < MIN_LOOKAHEAD, "already enough lookahead");
+
+  do {
+    more = s.window_size - s.lookahead - s.strstart;
+
+    // JS ints have 32 bit, block below not needed
+    /* Deal with !@#$% 64K limit: */
+    //if (sizeof(int) <= 2) {
+    //    if (more == 0 && s->strstart == 0 && s->lookahead == 0) {
+    //        more = wsize;
+    //
+    //  } else if (more == (unsigned)(-1)) {
+    //        /* Very unlikely, but possible on 16 bit machine if
+    //         * strstart == 0 && lookahead == 1 (input done a byte at time)
+    //         */
+    //        more--;
+    //    }
+    //}
+
+
+    /* If the window is almost full and there is insufficient lookahead,
+     * move the upper half to the lower one to make room in the upper half.
+     */
+    if (s.strstart >= _w_size + (_w_size - MIN_LOOKAHEAD)) {
+
+      utils.arraySet(s.window, s.window, _w_size, _w_size, 0);
+      s.match_start -= _w_size;
+      s.strstart -= _w_size;
+      /* we now have strstart >= MAX_DIST */
+      s.block_start -= _w_size;
+
+      /* Slide the hash table (could be avoided with 32 bit values
+       at the expense of memory usage). We slide even when level == 0
+       to keep the hash table consistent if we switch back to level > 0
+       later. (Using level 0 permanently is not an optimal usage of
+       zlib, so we don't care about this pathological case.)
+       */
+
+      n = s.hash_size;
+      p = n;
+      do {
+        m = s.head[--p];
+        s.head[p] = (m >= _w_size ? m - _w_size : 0);
+      } while (--n);
+
+      n = _w_size;
+      p = n;
+      do {
+        m = s.prev[--p];
+        s.prev[p] = (m >= _w_size ? m - _w_size : 0);
+        /* If n is not on any hash chain, prev[n] is garbage but
+         * its value will never be used.
+         */
+      } while (--n);
+
+      more += _w_size;
+    }
+    if (s.strm.avail_in === 0) {
+      break;
+    }
+
+    /* If there was no sliding:
+     *    strstart <= WSIZE+MAX_DIST-1 && lookahead <= MIN_LOOKAHEAD - 1 &&
+     *    more == window_size - lookahead - strstart
+     * => more >= window_size - (MIN_LOOKAHEAD-1 + WSIZE + MAX_DIST-1)
+     * => more >= window_size - 2*WSIZE + 2
+     * In the BIG_MEM or MMAP case (not yet supported),
+     *   window_size == input_size + MIN_LOOKAHEAD  &&
+     *   strstart + s->lookahead <= input_size => more >= MIN_LOOKAHEAD.
+     * Otherwise, window_size == 2*WSIZE so more >= 2.
+     * If there was sliding, more >= WSIZE. So in all cases, more >= 2.
+     */
+    //Assert(more >= 2, "more < 2");
+    n = read_buf(s.strm, s.window, s.strstart + s.lookahead, more);
+    s.lookahead += n;
+
+    /* Initialize the hash value now that we have some input: */
+    if (s.lookahead + s.insert >= MIN_MATCH) {
+      str = s.strstart - s.insert;
+      s.ins_h = s.window[str];
+
+      /* UPDATE_HASH(s, s->ins_h, s->window[str + 1]); */
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + 1]) & s.hash_mask;
+//#if MIN_MATCH != 3
+//        Call update_hash() MIN_MATCH-3 more times
+//#endif
+      while (s.insert) {
+        /* UPDATE_HASH(s, s->ins_h, s->window[str + MIN_MATCH-1]); */
+        s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + MIN_MATCH - 1]) & s.hash_mask;
+
+        s.prev[str & s.w_mask] = s.head[s.ins_h];
+        s.head[s.ins_h] = str;
+        str++;
+        s.insert--;
+        if (s.lookahead + s.insert < MIN_MATCH) {
+          break;
+        }
+      }
+    }
+    /* If the whole input has less than MIN_MATCH bytes, ins_h is garbage,
+     * but this is not important since only literal bytes will be emitted.
+     */
+
+  } while (s.lookahead < MIN_LOOKAHEAD && s.strm.avail_in !== 0);
+
+  /* If the WIN_INIT bytes after the end of the current data have never been
+   * written, then zero those bytes in order to avoid memory check reports of
+   * the use of uninitialized (or uninitialised as Julian writes) bytes by
+   * the longest match routines.  Update the high water mark for the next
+   * time through here.  WIN_INIT is set to MAX_MATCH since the longest match
+   * routines allow scanning to strstart + MAX_MATCH, ignoring lookahead.
+   */
+//  if (s.high_water < s.window_size) {
+//    var curr = s.strstart + s.lookahead;
+//    var init = 0;
+//
+//    if (s.high_water < curr) {
+//      /* Previous high water mark below current data -- zero WIN_INIT
+//       * bytes or up to end of window, whichever is less.
+//       */
+//      init = s.window_size - curr;
+//      if (init > WIN_INIT)
+//        init = WIN_INIT;
+//      zmemzero(s->window + curr, (unsigned)init);
+//      s->high_water = curr + init;
+//    }
+//    else if (s->high_water < (ulg)curr + WIN_INIT) {
+//      /* High water mark at or above current data, but below current data
+//       * plus WIN_INIT -- zero out to current data plus WIN_INIT, or up
+//       * to end of window, whichever is less.
+//       */
+//      init = (ulg)curr + WIN_INIT - s->high_water;
+//      if (init > s->window_size - s->high_water)
+//        init = s->window_size - s->high_water;
+//      zmemzero(s->window + s->high_water, (unsigned)init);
+//      s->high_water += init;
+//    }
+//  }
+//
+//  Assert((ulg)s->strstart <= s->window_size - MIN_LOOKAHEAD,
+//    "not enough room for search");
+}
+
+/* ===========================================================================
+ * Copy without compression as much as possible from the input stream, return
+ * the current block state.
+ * This function does not insert new strings in the dictionary since
+ * uncompressible data is probably not useful. This function is used
+ * only for the level=0 compression option.
+ * NOTE: this function should be optimized to avoid extra copying from
+ * window to pending_buf.
+ */
+function deflate_stored(s, flush) {
+  /* Stored blocks are limited to 0xffff bytes, pending_buf is limited
+   * to pending_buf_size, and each stored block has a 5 byte header:
+   */
+  var max_block_size = 0xffff;
+
+  if (max_block_size > s.pending_buf_size - 5) {
+    max_block_size = s.pending_buf_size - 5;
+  }
+
+  /* Copy as much as possible from input to output: */
+  for (;;) {
+    /* Fill the window as much as possible: */
+    if (s.lookahead <= 1) {
+
+      //Assert(s->strstart < s->w_size+MAX_DIST(s) ||
+      //  s->block_start >= (long)s->w_size, "slide too late");
+//      if (!(s.strstart < s.w_size + (s.w_size - MIN_LOOKAHEAD) ||
+//        s.block_start >= s.w_size)) {
+//        throw  new Error("slide too late");
+//      }
+
+      fill_window(s);
+      if (s.lookahead === 0 && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+
+      if (s.lookahead === 0) {
+        break;
+      }
+      /* flush the current block */
+    }
+    //Assert(s->block_start >= 0L, "block gone");
+//    if (s.block_start < 0) throw new Error("block gone");
+
+    s.strstart += s.lookahead;
+    s.lookahead = 0;
+
+    /* Emit a stored block if pending_buf will be full: */
+    var max_start = s.block_start + max_block_size;
+
+    if (s.strstart === 0 || s.strstart >= max_start) {
+      /* strstart == 0 is possible when wraparound on 16-bit machine */
+      s.lookahead = s.strstart - max_start;
+      s.strstart = max_start;
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+
+
+    }
+    /* Flush if we may have to slide, otherwise block_start may become
+     * negative and the data will be gone:
+     */
+    if (s.strstart - s.block_start >= (s.w_size - MIN_LOOKAHEAD)) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+
+  s.insert = 0;
+
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+
+  if (s.strstart > s.block_start) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+
+  return BS_NEED_MORE;
+}
+
+/* ===========================================================================
+ * Compress as much as possible from the input stream, return the current
+ * block state.
+ * This function does not perform lazy evaluation of matches and inserts
+ * new strings in the dictionary only for unmatched strings or for short
+ * matches. It is used only for the fast compression options.
+ */
+function deflate_fast(s, flush) {
+  var hash_head;        /* head of the hash chain */
+  var bflush;           /* set if current block must be flushed */
+
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the next match, plus MIN_MATCH bytes to insert the
+     * string following the next match.
+     */
+    if (s.lookahead < MIN_LOOKAHEAD) {
+      fill_window(s);
+      if (s.lookahead < MIN_LOOKAHEAD && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) {
+        break; /* flush the current block */
+      }
+    }
+
+    /* Insert the string window[strstart .. strstart+2] in the
+     * dictionary, and set hash_head to the head of the hash chain:
+     */
+    hash_head = 0/*NIL*/;
+    if (s.lookahead >= MIN_MATCH) {
+      /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+      hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+      s.head[s.ins_h] = s.strstart;
+      /***/
+    }
+
+    /* Find the longest match, discarding those <= prev_length.
+     * At this point we have always match_length < MIN_MATCH
+     */
+    if (hash_head !== 0/*NIL*/ && ((s.strstart - hash_head) <= (s.w_size - MIN_LOOKAHEAD))) {
+      /* To simplify the code, we prevent matches with the string
+       * of window index 0 (in particular we have to avoid a match
+       * of the string with itself at the start of the input file).
+       */
+      s.match_length = longest_match(s, hash_head);
+      /* longest_match() sets match_start */
+    }
+    if (s.match_length >= MIN_MATCH) {
+      // check_match(s, s.strstart, s.match_start, s.match_length); // for debug only
+
+      /*** _tr_tally_dist(s, s.strstart - s.match_start,
+                     s.match_length - MIN_MATCH, bflush); ***/
+      bflush = trees._tr_tally(s, s.strstart - s.match_start, s.match_length - MIN_MATCH);
+
+      s.lookahead -= s.match_length;
+
+      /* Insert new strings in the hash table only if the match length
+       * is not too large. This saves time but degrades compression.
+       */
+      if (s.match_length <= s.max_lazy_match/*max_insert_length*/ && s.lookahead >= MIN_MATCH) {
+        s.match_length--; /* string at strstart already in table */
+        do {
+          s.strstart++;
+          /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+          s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+          hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+          s.head[s.ins_h] = s.strstart;
+          /***/
+          /* strstart never exceeds WSIZE-MAX_MATCH, so there are
+           * always MIN_MATCH bytes ahead.
+           */
+        } while (--s.match_length !== 0);
+        s.strstart++;
+      } else
+      {
+        s.strstart += s.match_length;
+        s.match_length = 0;
+        s.ins_h = s.window[s.strstart];
+        /* UPDATE_HASH(s, s.ins_h, s.window[s.strstart+1]); */
+        s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + 1]) & s.hash_mask;
+
+//#if MIN_MATCH != 3
+//                Call UPDATE_HASH() MIN_MATCH-3 more times
+//#endif
+        /* If lookahead < MIN_MATCH, ins_h is garbage, but it does not
+         * matter since it will be recomputed at next deflate call.
+         */
+      }
+    } else {
+      /* No match, output a literal byte */
+      //Tracevv((stderr,"%c", s.window[s.strstart]));
+      /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+
+      s.lookahead--;
+      s.strstart++;
+    }
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = ((s.strstart < (MIN_MATCH - 1)) ? s.strstart : MIN_MATCH - 1);
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* ===========================================================================
+ * Same as above, but achieves better compression. We use a lazy
+ * evaluation for matches: a match is finally adopted only if there is
+ * no better match at the next window position.
+ */
+function deflate_slow(s, flush) {
+  var hash_head;          /* head of hash chain */
+  var bflush;              /* set if current block must be flushed */
+
+  var max_insert;
+
+  /* Process the input block. */
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the next match, plus MIN_MATCH bytes to insert the
+     * string following the next match.
+     */
+    if (s.lookahead < MIN_LOOKAHEAD) {
+      fill_window(s);
+      if (s.lookahead < MIN_LOOKAHEAD && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) { break; } /* flush the current block */
+    }
+
+    /* Insert the string window[strstart .. strstart+2] in the
+     * dictionary, and set hash_head to the head of the hash chain:
+     */
+    hash_head = 0/*NIL*/;
+    if (s.lookahead >= MIN_MATCH) {
+      /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+      hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+      s.head[s.ins_h] = s.strstart;
+      /***/
+    }
+
+    /* Find the longest match, discarding those <= prev_length.
+     */
+    s.prev_length = s.match_length;
+    s.prev_match = s.match_start;
+    s.match_length = MIN_MATCH - 1;
+
+    if (hash_head !== 0/*NIL*/ && s.prev_length < s.max_lazy_match &&
+        s.strstart - hash_head <= (s.w_size - MIN_LOOKAHEAD)/*MAX_DIST(s)*/) {
+      /* To simplify the code, we prevent matches with the string
+       * of window index 0 (in particular we have to avoid a match
+       * of the string with itself at the start of the input file).
+       */
+      s.match_length = longest_match(s, hash_head);
+      /* longest_match() sets match_start */
+
+      if (s.match_length <= 5 &&
+         (s.strategy === Z_FILTERED || (s.match_length === MIN_MATCH && s.strstart - s.match_start > 4096/*TOO_FAR*/))) {
+
+        /* If prev_match is also MIN_MATCH, match_start is garbage
+         * but we will ignore the current match anyway.
+         */
+        s.match_length = MIN_MATCH - 1;
+      }
+    }
+    /* If there was a match at the previous step and the current
+     * match is not better, output the previous match:
+     */
+    if (s.prev_length >= MIN_MATCH && s.match_length <= s.prev_length) {
+      max_insert = s.strstart + s.lookahead - MIN_MATCH;
+      /* Do not insert strings in hash table beyond this. */
+
+      //check_match(s, s.strstart-1, s.prev_match, s.prev_length);
+
+      /***_tr_tally_dist(s, s.strstart - 1 - s.prev_match,
+                     s.prev_length - MIN_MATCH, bflush);***/
+      bflush = trees._tr_tally(s, s.strstart - 1 - s.prev_match, s.prev_length - MIN_MATCH);
+      /* Insert in hash table all strings up to the end of the match.
+       * strstart-1 and strstart are already inserted. If there is not
+       * enough lookahead, the last two strings are not inserted in
+       * the hash table.
+       */
+      s.lookahead -= s.prev_length - 1;
+      s.prev_length -= 2;
+      do {
+        if (++s.strstart <= max_insert) {
+          /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+          s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+          hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+          s.head[s.ins_h] = s.strstart;
+          /***/
+        }
+      } while (--s.prev_length !== 0);
+      s.match_available = 0;
+      s.match_length = MIN_MATCH - 1;
+      s.strstart++;
+
+      if (bflush) {
+        /*** FLUSH_BLOCK(s, 0); ***/
+        flush_block_only(s, false);
+        if (s.strm.avail_out === 0) {
+          return BS_NEED_MORE;
+        }
+        /***/
+      }
+
+    } else if (s.match_available) {
+      /* If there was no match at the previous position, output a
+       * single literal. If there was a match but the current match
+       * is longer, truncate the previous match to a single literal.
+       */
+      //Tracevv((stderr,"%c", s->window[s->strstart-1]));
+      /*** _tr_tally_lit(s, s.window[s.strstart-1], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart - 1]);
+
+      if (bflush) {
+        /*** FLUSH_BLOCK_ONLY(s, 0) ***/
+        flush_block_only(s, false);
+        /***/
+      }
+      s.strstart++;
+      s.lookahead--;
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+    } else {
+      /* There is no previous match to compare with, wait for
+       * the next step to decide.
+       */
+      s.match_available = 1;
+      s.strstart++;
+      s.lookahead--;
+    }
+  }
+  //Assert (flush != Z_NO_FLUSH, "no flush?");
+  if (s.match_available) {
+    //Tracevv((stderr,"%c", s->window[s->strstart-1]));
+    /*** _tr_tally_lit(s, s.window[s.strstart-1], bflush); ***/
+    bflush = trees._tr_tally(s, 0, s.window[s.strstart - 1]);
+
+    s.match_available = 0;
+  }
+  s.insert = s.strstart < MIN_MATCH - 1 ? s.strstart : MIN_MATCH - 1;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+
+  return BS_BLOCK_DONE;
+}
+
+
+/* ===========================================================================
+ * For Z_RLE, simply look for runs of bytes, generate matches only of distance
+ * one.  Do not maintain a hash table.  (It will be regenerated if this run of
+ * deflate switches away from Z_RLE.)
+ */
+function deflate_rle(s, flush) {
+  var bflush;            /* set if current block must be flushed */
+  var prev;              /* byte at distance one to match */
+  var scan, strend;      /* scan goes up to strend for length of run */
+
+  var _win = s.window;
+
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the longest run, plus one for the unrolled loop.
+     */
+    if (s.lookahead <= MAX_MATCH) {
+      fill_window(s);
+      if (s.lookahead <= MAX_MATCH && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) { break; } /* flush the current block */
+    }
+
+    /* See how many times the previous byte repeats */
+    s.match_length = 0;
+    if (s.lookahead >= MIN_MATCH && s.strstart > 0) {
+      scan = s.strstart - 1;
+      prev = _win[scan];
+      if (prev === _win[++scan] && prev === _win[++scan] && prev === _win[++scan]) {
+        strend = s.strstart + MAX_MATCH;
+        do {
+          /*jshint noempty:false*/
+        } while (prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 scan < strend);
+        s.match_length = MAX_MATCH - (strend - scan);
+        if (s.match_length > s.lookahead) {
+          s.match_length = s.lookahead;
+        }
+      }
+      //Assert(scan <= s->window+(uInt)(s->window_size-1), "wild scan");
+    }
+
+    /* Emit match if have run of MIN_MATCH or longer, else emit literal */
+    if (s.match_length >= MIN_MATCH) {
+      //check_match(s, s.strstart, s.strstart - 1, s.match_length);
+
+      /*** _tr_tally_dist(s, 1, s.match_length - MIN_MATCH, bflush); ***/
+      bflush = trees._tr_tally(s, 1, s.match_length - MIN_MATCH);
+
+      s.lookahead -= s.match_length;
+      s.strstart += s.match_length;
+      s.match_length = 0;
+    } else {
+      /* No match, output a literal byte */
+      //Tracevv((stderr,"%c", s->window[s->strstart]));
+      /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+
+      s.lookahead--;
+      s.strstart++;
+    }
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = 0;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* ===========================================================================
+ * For Z_HUFFMAN_ONLY, do not look for matches.  Do not maintain a hash table.
+ * (It will be regenerated if this run of deflate switches away from Huffman.)
+ */
+function deflate_huff(s, flush) {
+  var bflush;             /* set if current block must be flushed */
+
+  for (;;) {
+    /* Make sure that we have a literal to write. */
+    if (s.lookahead === 0) {
+      fill_window(s);
+      if (s.lookahead === 0) {
+        if (flush === Z_NO_FLUSH) {
+          return BS_NEED_MORE;
+        }
+        break;      /* flush the current block */
+      }
+    }
+
+    /* Output a literal byte */
+    s.match_length = 0;
+    //Tracevv((stderr,"%c", s->window[s->strstart]));
+    /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+    bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+    s.lookahead--;
+    s.strstart++;
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = 0;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* Values for max_lazy_match, good_match and max_chain_length, depending on
+ * the desired pack level (0..9). The values given below have been tuned to
+ * exclude worst case performance for pathological files. Better values may be
+ * found for specific files.
+ */
+function Config(good_length, max_lazy, nice_length, max_chain, func) {
+  this.good_length = good_length;
+  this.max_lazy = max_lazy;
+  this.nice_length = nice_length;
+  this.max_chain = max_chain;
+  this.func = func;
+}
+
+var configuration_table;
+
+configuration_table = [
+  /*      good lazy nice chain */
+  new Config(0, 0, 0, 0, deflate_stored),          /* 0 store only */
+  new Config(4, 4, 8, 4, deflate_fast),            /* 1 max speed, no lazy matches */
+  new Config(4, 5, 16, 8, deflate_fast),           /* 2 */
+  new Config(4, 6, 32, 32, deflate_fast),          /* 3 */
+
+  new Config(4, 4, 16, 16, deflate_slow),          /* 4 lazy matches */
+  new Config(8, 16, 32, 32, deflate_slow),         /* 5 */
+  new Config(8, 16, 128, 128, deflate_slow),       /* 6 */
+  new Config(8, 32, 128, 256, deflate_slow),       /* 7 */
+  new Config(32, 128, 258, 1024, deflate_slow),    /* 8 */
+  new Config(32, 258, 258, 4096, deflate_slow)     /* 9 max compression */
+];
+
+
+/* ===========================================================================
+ * Initialize the "longest match" routines for a new zlib stream
+ */
+function lm_init(s) {
+  s.window_size = 2 * s.w_size;
+
+  /*** CLEAR_HASH(s); ***/
+  zero(s.head); // Fill with NIL (= 0);
+
+  /* Set the default configuration parameters:
+   */
+  s.max_lazy_match = configuration_table[s.level].max_lazy;
+  s.good_match = configuration_table[s.level].good_length;
+  s.nice_match = configuration_table[s.level].nice_length;
+  s.max_chain_length = configuration_table[s.level].max_chain;
+
+  s.strstart = 0;
+  s.block_start = 0;
+  s.lookahead = 0;
+  s.insert = 0;
+  s.match_length = s.prev_length = MIN_MATCH - 1;
+  s.match_available = 0;
+  s.ins_h = 0;
+}
+
+
+function DeflateState() {
+  this.strm = null;            /* pointer back to this zlib stream */
+  this.status = 0;            /* as the name implies */
+  this.pending_buf = null;      /* output still pending */
+  this.pending_buf_size = 0;  /* size of pending_buf */
+  this.pending_out = 0;       /* next pending byte to output to the stream */
+  this.pending = 0;           /* nb of bytes in the pending buffer */
+  this.wrap = 0;              /* bit 0 true for zlib, bit 1 true for gzip */
+  this.gzhead = null;         /* gzip header information to write */
+  this.gzindex = 0;           /* where in extra, name, or comment */
+  this.method = Z_DEFLATED; /* can only be DEFLATED */
+  this.last_flush = -1;   /* value of flush param for previous deflate call */
+
+  this.w_size = 0;  /* LZ77 window size (32K by default) */
+  this.w_bits = 0;  /* log2(w_size)  (8..16) */
+  this.w_mask = 0;  /* w_size - 1 */
+
+  this.window = null;
+  /* Sliding window. Input bytes are read into the second half of the window,
+   * and move to the first half later to keep a dictionary of at least wSize
+   * bytes. With this organization, matches are limited to a distance of
+   * wSize-MAX_MATCH bytes, but this ensures that IO is always
+   * performed with a length multiple of the block size.
+   */
+
+  this.window_size = 0;
+  /* Actual size of window: 2*wSize, except when the user input buffer
+   * is directly used as sliding window.
+   */
+
+  this.prev = null;
+  /* Link to older string with same hash index. To limit the size of this
+   * array to 64K, this link is maintained only for the last 32K strings.
+   * An index in this array is thus a window index modulo 32K.
+   */
+
+  this.head = null;   /* Heads of the hash chains or NIL. */
+
+  this.ins_h = 0;       /* hash index of string to be inserted */
+  this.hash_size = 0;   /* number of elements in hash table */
+  this.hash_bits = 0;   /* log2(hash_size) */
+  this.hash_mask = 0;   /* hash_size-1 */
+
+  this.hash_shift = 0;
+  /* Number of bits by which ins_h must be shifted at each input
+   * step. It must be such that after MIN_MATCH steps, the oldest
+   * byte no longer takes part in the hash key, that is:
+   *   hash_shift * MIN_MATCH >= hash_bits
+   */
+
+  this.block_start = 0;
+  /* Window position at the beginning of the current output block. Gets
+   * negative when the window is moved backwards.
+   */
+
+  this.match_length = 0;      /* length of best match */
+  this.prev_match = 0;        /* previous match */
+  this.match_available = 0;   /* set if previous match exists */
+  this.strstart = 0;          /* start of string to insert */
+  this.match_start = 0;       /* start of matching string */
+  this.lookahead = 0;         /* number of valid bytes ahead in window */
+
+  this.prev_length = 0;
+  /* Length of the best match at previous step. Matches not greater than this
+   * are discarded. This is used in the lazy match evaluation.
+   */
+
+  this.max_chain_length = 0;
+  /* To speed up deflation, hash chains are never searched beyond this
+   * length.  A higher limit improves compression ratio but degrades the
+   * speed.
+   */
+
+  this.max_lazy_match = 0;
+  /* Attempt to find a better match only when the current match is strictly
+   * smaller than this value. This mechanism is used only for compression
+   * levels >= 4.
+   */
+  // That's alias to max_lazy_match, don't use directly
+  //this.max_insert_length = 0;
+  /* Insert new strings in the hash table only if the match length is not
+   * greater than this length. This saves time but degrades compression.
+   * max_insert_length is used only for compression levels <= 3.
+   */
+
+  this.level = 0;     /* compression level (1..9) */
+  this.strategy = 0;  /* favor or force Huffman coding*/
+
+  this.good_match = 0;
+  /* Use a faster search when the previous match is longer than this */
+
+  this.nice_match = 0; /* Stop searching when current match exceeds this */
+
+              /* used by trees.c: */
+
+  /* Didn't use ct_data typedef below to suppress compiler warning */
+
+  // struct ct_data_s dyn_ltree[HEAP_SIZE];   /* literal and length tree */
+  // struct ct_data_s dyn_dtree[2*D_CODES+1]; /* distance tree */
+  // struct ct_data_s bl_tree[2*BL_CODES+1];  /* Huffman tree for bit lengths */
+
+  // Use flat array of DOUBLE size, with interleaved fata,
+  // because JS does not support effective
+  this.dyn_ltree  = new utils.Buf16(HEAP_SIZE * 2);
+  this.dyn_dtree  = new utils.Buf16((2 * D_CODES + 1) * 2);
+  this.bl_tree    = new utils.Buf16((2 * BL_CODES + 1) * 2);
+  zero(this.dyn_ltree);
+  zero(this.dyn_dtree);
+  zero(this.bl_tree);
+
+  this.l_desc   = null;         /* desc. for literal tree */
+  this.d_desc   = null;         /* desc. for distance tree */
+  this.bl_desc  = null;         /* desc. for bit length tree */
+
+  //ush bl_count[MAX_BITS+1];
+  this.bl_count = new utils.Buf16(MAX_BITS + 1);
+  /* number of codes at each bit length for an optimal tree */
+
+  //int heap[2*L_CODES+1];      /* heap used to build the Huffman trees */
+  this.heap = new utils.Buf16(2 * L_CODES + 1);  /* heap used to build the Huffman trees */
+  zero(this.heap);
+
+  this.heap_len = 0;               /* number of elements in the heap */
+  this.heap_max = 0;               /* element of largest frequency */
+  /* The sons of heap[n] are heap[2*n] and heap[2*n+1]. heap[0] is not used.
+   * The same heap array is used to build all trees.
+   */
+
+  this.depth = new utils.Buf16(2 * L_CODES + 1); //uch depth[2*L_CODES+1];
+  zero(this.depth);
+  /* Depth of each subtree used as tie breaker for trees of equal frequency
+   */
+
+  this.l_buf = 0;          /* buffer index for literals or lengths */
+
+  this.lit_bufsize = 0;
+  /* Size of match buffer for literals/lengths.  There are 4 reasons for
+   * limiting lit_bufsize to 64K:
+   *   - frequencies can be kept in 16 bit counters
+   *   - if compression is not successful for the first block, all input
+   *     data is still in the window so we can still emit a stored block even
+   *     when input comes from standard input.  (This can also be done for
+   *     all blocks if lit_bufsize is not greater than 32K.)
+   *   - if compression is not successful for a file smaller than 64K, we can
+   *     even emit a stored file instead of a stored block (saving 5 bytes).
+   *     This is applicable only for zip (not gzip or zlib).
+   *   - creating new Huffman trees less frequently may not provide fast
+   *     adaptation to changes in the input data statistics. (Take for
+   *     example a binary file with poorly compressible code followed by
+   *     a highly compressible string table.) Smaller buffer sizes give
+   *     fast adaptation but have of course the overhead of transmitting
+   *     trees more frequently.
+   *   - I can't count above 4
+   */
+
+  this.last_lit = 0;      /* running index in l_buf */
+
+  this.d_buf = 0;
+  /* Buffer index for distances. To simplify the code, d_buf and l_buf have
+   * the same number of elements. To use different lengths, an extra flag
+   * array would be necessary.
+   */
+
+  this.opt_len = 0;       /* bit length of current block with optimal trees */
+  this.static_len = 0;    /* bit length of current block with static trees */
+  this.matches = 0;       /* number of string matches in current block */
+  this.insert = 0;        /* bytes at end of window left to insert */
+
+
+  this.bi_buf = 0;
+  /* Output buffer. bits are inserted starting at the bottom (least
+   * significant bits).
+   */
+  this.bi_valid = 0;
+  /* Number of valid bits in bi_buf.  All bits above the last valid bit
+   * are always zero.
+   */
+
+  // Used for window memory init. We safely ignore it for JS. That makes
+  // sense only for pointers and memory check tools.
+  //this.high_water = 0;
+  /* High water mark offset in window for initialized bytes -- bytes above
+   * this are set to zero in order to avoid memory check warnings when
+   * longest match routines access bytes past the input.  This is then
+   * updated to the new high water mark.
+   */
+}
+
+
+function deflateResetKeep(strm) {
+  var s;
+
+  if (!strm || !strm.state) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+  strm.total_in = strm.total_out = 0;
+  strm.data_type = Z_UNKNOWN;
+
+  s = strm.state;
+  s.pending = 0;
+  s.pending_out = 0;
+
+  if (s.wrap < 0) {
+    s.wrap = -s.wrap;
+    /* was made negative by deflate(..., Z_FINISH); */
+  }
+  s.status = (s.wrap ? INIT_STATE : BUSY_STATE);
+  strm.adler = (s.wrap === 2) ?
+    0  // crc32(0, Z_NULL, 0)
+  :
+    1; // adler32(0, Z_NULL, 0)
+  s.last_flush = Z_NO_FLUSH;
+  trees._tr_init(s);
+  return Z_OK;
+}
+
+
+function deflateReset(strm) {
+  var ret = deflateResetKeep(strm);
+  if (ret === Z_OK) {
+    lm_init(strm.state);
+  }
+  return ret;
+}
+
+
+function deflateSetHeader(strm, head) {
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  if (strm.state.wrap !== 2) { return Z_STREAM_ERROR; }
+  strm.state.gzhead = head;
+  return Z_OK;
+}
+
+
+function deflateInit2(strm, level, method, windowBits, memLevel, strategy) {
+  if (!strm) { // === Z_NULL
+    return Z_STREAM_ERROR;
+  }
+  var wrap = 1;
+
+  if (level === Z_DEFAULT_COMPRESSION) {
+    level = 6;
+  }
+
+  if (windowBits < 0) { /* suppress zlib wrapper */
+    wrap = 0;
+    windowBits = -windowBits;
+  }
+
+  else if (windowBits > 15) {
+    wrap = 2;           /* write gzip wrapper instead */
+    windowBits -= 16;
+  }
+
+
+  if (memLevel < 1 || memLevel > MAX_MEM_LEVEL || method !== Z_DEFLATED ||
+    windowBits < 8 || windowBits > 15 || level < 0 || level > 9 ||
+    strategy < 0 || strategy > Z_FIXED) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+
+  if (windowBits === 8) {
+    windowBits = 9;
+  }
+  /* until 256-byte window bug fixed */
+
+  var s = new DeflateState();
+
+  strm.state = s;
+  s.strm = strm;
+
+  s.wrap = wrap;
+  s.gzhead = null;
+  s.w_bits = windowBits;
+  s.w_size = 1 << s.w_bits;
+  s.w_mask = s.w_size - 1;
+
+  s.hash_bits = memLevel + 7;
+  s.hash_size = 1 << s.hash_bits;
+  s.hash_mask = s.hash_size - 1;
+  s.hash_shift = ~~((s.hash_bits + MIN_MATCH - 1) / MIN_MATCH);
+
+  s.window = new utils.Buf8(s.w_size * 2);
+  s.head = new utils.Buf16(s.hash_size);
+  s.prev = new utils.Buf16(s.w_size);
+
+  // Don't need mem init magic for JS.
+  //s.high_water = 0;  /* nothing written to s->window yet */
+
+  s.lit_bufsize = 1 << (memLevel + 6); /* 16K elements by default */
+
+  s.pending_buf_size = s.lit_bufsize * 4;
+
+  //overlay = (ushf *) ZALLOC(strm, s->lit_bufsize, sizeof(ush)+2);
+  //s->pending_buf = (uchf *) overlay;
+  s.pending_buf = new utils.Buf8(s.pending_buf_size);
+
+  // It is offset from `s.pending_buf` (size is `s.lit_bufsize * 2`)
+  //s->d_buf = overlay + s->lit_bufsize/sizeof(ush);
+  s.d_buf = 1 * s.lit_bufsize;
+
+  //s->l_buf = s->pending_buf + (1+sizeof(ush))*s->lit_bufsize;
+  s.l_buf = (1 + 2) * s.lit_bufsize;
+
+  s.level = level;
+  s.strategy = strategy;
+  s.method = method;
+
+  return deflateReset(strm);
+}
+
+function deflateInit(strm, level) {
+  return deflateInit2(strm, level, Z_DEFLATED, MAX_WBITS, DEF_MEM_LEVEL, Z_DEFAULT_STRATEGY);
+}
+
+
+function deflate(strm, flush) {
+  var old_flush, s;
+  var beg, val; // for gzip header write only
+
+  if (!strm || !strm.state ||
+    flush > Z_BLOCK || flush < 0) {
+    return strm ? err(strm, Z_STREAM_ERROR) : Z_STREAM_ERROR;
+  }
+
+  s = strm.state;
+
+  if (!strm.output ||
+      (!strm.input && strm.avail_in !== 0) ||
+      (s.status === FINISH_STATE && flush !== Z_FINISH)) {
+    return err(strm, (strm.avail_out === 0) ? Z_BUF_ERROR : Z_STREAM_ERROR);
+  }
+
+  s.strm = strm; /* just in case */
+  old_flush = s.last_flush;
+  s.last_flush = flush;
+
+  /* Write the header */
+  if (s.status === INIT_STATE) {
+
+    if (s.wrap === 2) { // GZIP header
+      strm.adler = 0;  //crc32(0L, Z_NULL, 0);
+      put_byte(s, 31);
+      put_byte(s, 139);
+      put_byte(s, 8);
+      if (!s.gzhead) { // s->gzhead == Z_NULL
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, s.level === 9 ? 2 :
+                    (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2 ?
+                     4 : 0));
+        put_byte(s, OS_CODE);
+        s.status = BUSY_STATE;
+      }
+      else {
+        put_byte(s, (s.gzhead.text ? 1 : 0) +
+                    (s.gzhead.hcrc ? 2 : 0) +
+                    (!s.gzhead.extra ? 0 : 4) +
+                    (!s.gzhead.name ? 0 : 8) +
+                    (!s.gzhead.comment ? 0 : 16)
+        );
+        put_byte(s, s.gzhead.time & 0xff);
+        put_byte(s, (s.gzhead.time >> 8) & 0xff);
+        put_byte(s, (s.gzhead.time >> 16) & 0xff);
+        put_byte(s, (s.gzhead.time >> 24) & 0xff);
+        put_byte(s, s.level === 9 ? 2 :
+                    (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2 ?
+                     4 : 0));
+        put_byte(s, s.gzhead.os & 0xff);
+        if (s.gzhead.extra && s.gzhead.extra.length) {
+          put_byte(s, s.gzhead.extra.length & 0xff);
+          put_byte(s, (s.gzhead.extra.length >> 8) & 0xff);
+        }
+        if (s.gzhead.hcrc) {
+          strm.adler = crc32(strm.adler, s.pending_buf, s.pending, 0);
+        }
+        s.gzindex = 0;
+        s.status = EXTRA_STATE;
+      }
+    }
+    else // DEFLATE header
+    {
+      var header = (Z_DEFLATED + ((s.w_bits - 8) << 4)) << 8;
+      var level_flags = -1;
+
+      if (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2) {
+        level_flags = 0;
+      } else if (s.level < 6) {
+        level_flags = 1;
+      } else if (s.level === 6) {
+        level_flags = 2;
+      } else {
+        level_flags = 3;
+      }
+      header |= (level_flags << 6);
+      if (s.strstart !== 0) { header |= PRESET_DICT; }
+      header += 31 - (header % 31);
+
+      s.status = BUSY_STATE;
+      putShortMSB(s, header);
+
+      /* Save the adler32 of the preset dictionary: */
+      if (s.strstart !== 0) {
+        putShortMSB(s, strm.adler >>> 16);
+        putShortMSB(s, strm.adler & 0xffff);
+      }
+      strm.adler = 1; // adler32(0L, Z_NULL, 0);
+    }
+  }
+
+//#ifdef GZIP
+  if (s.status === EXTRA_STATE) {
+    if (s.gzhead.extra/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+
+      while (s.gzindex < (s.gzhead.extra.length & 0xffff)) {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            break;
+          }
+        }
+        put_byte(s, s.gzhead.extra[s.gzindex] & 0xff);
+        s.gzindex++;
+      }
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (s.gzindex === s.gzhead.extra.length) {
+        s.gzindex = 0;
+        s.status = NAME_STATE;
+      }
+    }
+    else {
+      s.status = NAME_STATE;
+    }
+  }
+  if (s.status === NAME_STATE) {
+    if (s.gzhead.name/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+      //int val;
+
+      do {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            val = 1;
+            break;
+          }
+        }
+        // JS specific: little magic to add zero terminator to end of string
+        if (s.gzindex < s.gzhead.name.length) {
+          val = s.gzhead.name.charCodeAt(s.gzindex++) & 0xff;
+        } else {
+          val = 0;
+        }
+        put_byte(s, val);
+      } while (val !== 0);
+
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (val === 0) {
+        s.gzindex = 0;
+        s.status = COMMENT_STATE;
+      }
+    }
+    else {
+      s.status = COMMENT_STATE;
+    }
+  }
+  if (s.status === COMMENT_STATE) {
+    if (s.gzhead.comment/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+      //int val;
+
+      do {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            val = 1;
+            break;
+          }
+        }
+        // JS specific: little magic to add zero terminator to end of string
+        if (s.gzindex < s.gzhead.comment.length) {
+          val = s.gzhead.comment.charCodeAt(s.gzindex++) & 0xff;
+        } else {
+          val = 0;
+        }
+        put_byte(s, val);
+      } while (val !== 0);
+
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (val === 0) {
+        s.status = HCRC_STATE;
+      }
+    }
+    else {
+      s.status = HCRC_STATE;
+    }
+  }
+  if (s.status === HCRC_STATE) {
+    if (s.gzhead.hcrc) {
+      if (s.pending + 2 > s.pending_buf_size) {
+        flush_pending(strm);
+      }
+      if (s.pending + 2 <= s.pending_buf_size) {
+        put_byte(s, strm.adler & 0xff);
+        put_byte(s, (strm.adler >> 8) & 0xff);
+        strm.adler = 0; //crc32(0L, Z_NULL, 0);
+        s.status = BUSY_STATE;
+      }
+    }
+    else {
+      s.status = BUSY_STATE;
+    }
+  }
+//#endif
+
+  /* Flush as much pending output as possible */
+  if (s.pending !== 0) {
+    flush_pending(strm);
+    if (strm.avail_out === 0) {
+      /* Since avail_out is 0, deflate will be called again with
+       * more output space, but possibly with both pending and
+       * avail_in equal to zero. There won't be anything to do,
+       * but this is not an error situation so make sure we
+       * return OK instead of BUF_ERROR at next call of deflate:
+       */
+      s.last_flush = -1;
+      return Z_OK;
+    }
+
+    /* Make sure there is something to do and avoid duplicate consecutive
+     * flushes. For repeated and useless calls with Z_FINISH, we keep
+     * returning Z_STREAM_END instead of Z_BUF_ERROR.
+     */
+  } else if (strm.avail_in === 0 && rank(flush) <= rank(old_flush) &&
+    flush !== Z_FINISH) {
+    return err(strm, Z_BUF_ERROR);
+  }
+
+  /* User must not provide more input after the first FINISH: */
+  if (s.status === FINISH_STATE && strm.avail_in !== 0) {
+    return err(strm, Z_BUF_ERROR);
+  }
+
+  /* Start a new block or continue the current one.
+   */
+  if (strm.avail_in !== 0 || s.lookahead !== 0 ||
+    (flush !== Z_NO_FLUSH && s.status !== FINISH_STATE)) {
+    var bstate = (s.strategy === Z_HUFFMAN_ONLY) ? deflate_huff(s, flush) :
+      (s.strategy === Z_RLE ? deflate_rle(s, flush) :
+        configuration_table[s.level].func(s, flush));
+
+    if (bstate === BS_FINISH_STARTED || bstate === BS_FINISH_DONE) {
+      s.status = FINISH_STATE;
+    }
+    if (bstate === BS_NEED_MORE || bstate === BS_FINISH_STARTED) {
+      if (strm.avail_out === 0) {
+        s.last_flush = -1;
+        /* avoid BUF_ERROR next call, see above */
+      }
+      return Z_OK;
+      /* If flush != Z_NO_FLUSH && avail_out == 0, the next call
+       * of deflate should use the same flush parameter to make sure
+       * that the flush is complete. So we don't have to output an
+       * empty block here, this will be done at next call. This also
+       * ensures that for a very small output buffer, we emit at most
+       * one empty block.
+       */
+    }
+    if (bstate === BS_BLOCK_DONE) {
+      if (flush === Z_PARTIAL_FLUSH) {
+        trees._tr_align(s);
+      }
+      else if (flush !== Z_BLOCK) { /* FULL_FLUSH or SYNC_FLUSH */
+
+        trees._tr_stored_block(s, 0, 0, false);
+        /* For a full flush, this empty block will be recognized
+         * as a special marker by inflate_sync().
+         */
+        if (flush === Z_FULL_FLUSH) {
+          /*** CLEAR_HASH(s); ***/             /* forget history */
+          zero(s.head); // Fill with NIL (= 0);
+
+          if (s.lookahead === 0) {
+            s.strstart = 0;
+            s.block_start = 0;
+            s.insert = 0;
+          }
+        }
+      }
+      flush_pending(strm);
+      if (strm.avail_out === 0) {
+        s.last_flush = -1; /* avoid BUF_ERROR at next call, see above */
+        return Z_OK;
+      }
+    }
+  }
+  //Assert(strm->avail_out > 0, "bug2");
+  //if (strm.avail_out <= 0) { throw new Error("bug2");}
+
+  if (flush !== Z_FINISH) { return Z_OK; }
+  if (s.wrap <= 0) { return Z_STREAM_END; }
+
+  /* Write the trailer */
+  if (s.wrap === 2) {
+    put_byte(s, strm.adler & 0xff);
+    put_byte(s, (strm.adler >> 8) & 0xff);
+    put_byte(s, (strm.adler >> 16) & 0xff);
+    put_byte(s, (strm.adler >> 24) & 0xff);
+    put_byte(s, strm.total_in & 0xff);
+    put_byte(s, (strm.total_in >> 8) & 0xff);
+    put_byte(s, (strm.total_in >> 16) & 0xff);
+    put_byte(s, (strm.total_in >> 24) & 0xff);
+  }
+  else
+  {
+    putShortMSB(s, strm.adler >>> 16);
+    putShortMSB(s, strm.adler & 0xffff);
+  }
+
+  flush_pending(strm);
+  /* If avail_out is zero, the application will call deflate again
+   * to flush the rest.
+   */
+  if (s.wrap > 0) { s.wrap = -s.wrap; }
+  /* write the trailer only once! */
+  return s.pending !== 0 ? Z_OK : Z_STREAM_END;
+}
+
+function deflateEnd(strm) {
+  var status;
+
+  if (!strm/*== Z_NULL*/ || !strm.state/*== Z_NULL*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  status = strm.state.status;
+  if (status !== INIT_STATE &&
+    status !== EXTRA_STATE &&
+    status !== NAME_STATE &&
+    status !== COMMENT_STATE &&
+    status !== HCRC_STATE &&
+    status !== BUSY_STATE &&
+    status !== FINISH_STATE
+  ) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+  strm.state = null;
+
+  return status === BUSY_STATE ? err(strm, Z_DATA_ERROR) : Z_OK;
+}
+
+
+/* =========================================================================
+ * Initializes the compression dictionary from the given byte
+ * sequence without producing any compressed output.
+ */
+function deflateSetDictionary(strm, dictionary) {
+  var dictLength = dictionary.length;
+
+  var s;
+  var str, n;
+  var wrap;
+  var avail;
+  var next;
+  var input;
+  var tmpDict;
+
+  if (!strm/*== Z_NULL*/ || !strm.state/*== Z_NULL*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  s = strm.state;
+  wrap = s.wrap;
+
+  if (wrap === 2 || (wrap === 1 && s.status !== INIT_STATE) || s.lookahead) {
+    return Z_STREAM_ERROR;
+  }
+
+  /* when using zlib wrappers, compute Adler-32 for provided dictionary */
+  if (wrap === 1) {
+    /* adler32(strm->adler, dictionary, dictLength); */
+    strm.adler = adler32(strm.adler, dictionary, dictLength, 0);
+  }
+
+  s.wrap = 0;   /* avoid computing Adler-32 in read_buf */
+
+  /* if dictionary would fill window, just replace the history */
+  if (dictLength >= s.w_size) {
+    if (wrap === 0) {            /* already empty otherwise */
+      /*** CLEAR_HASH(s); ***/
+      zero(s.head); // Fill with NIL (= 0);
+      s.strstart = 0;
+      s.block_start = 0;
+      s.insert = 0;
+    }
+    /* use the tail */
+    // dictionary = dictionary.slice(dictLength - s.w_size);
+    tmpDict = new utils.Buf8(s.w_size);
+    utils.arraySet(tmpDict, dictionary, dictLength - s.w_size, s.w_size, 0);
+    dictionary = tmpDict;
+    dictLength = s.w_size;
+  }
+  /* insert dictionary into window and hash */
+  avail = strm.avail_in;
+  next = strm.next_in;
+  input = strm.input;
+  strm.avail_in = dictLength;
+  strm.next_in = 0;
+  strm.input = dictionary;
+  fill_window(s);
+  while (s.lookahead >= MIN_MATCH) {
+    str = s.strstart;
+    n = s.lookahead - (MIN_MATCH - 1);
+    do {
+      /* UPDATE_HASH(s, s->ins_h, s->window[str + MIN_MATCH-1]); */
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + MIN_MATCH - 1]) & s.hash_mask;
+
+      s.prev[str & s.w_mask] = s.head[s.ins_h];
+
+      s.head[s.ins_h] = str;
+      str++;
+    } while (--n);
+    s.strstart = str;
+    s.lookahead = MIN_MATCH - 1;
+    fill_window(s);
+  }
+  s.strstart += s.lookahead;
+  s.block_start = s.strstart;
+  s.insert = s.lookahead;
+  s.lookahead = 0;
+  s.match_length = s.prev_length = MIN_MATCH - 1;
+  s.match_available = 0;
+  strm.next_in = next;
+  strm.input = input;
+  strm.avail_in = avail;
+  s.wrap = wrap;
+  return Z_OK;
+}
+
+
+exports.deflateInit = deflateInit;
+exports.deflateInit2 = deflateInit2;
+exports.deflateReset = deflateReset;
+exports.deflateResetKeep = deflateResetKeep;
+exports.deflateSetHeader = deflateSetHeader;
+exports.deflate = deflate;
+exports.deflateEnd = deflateEnd;
+exports.deflateSetDictionary = deflateSetDictionary;
+exports.deflateInfo = 'pako deflate (from Nodeca project)';
+
+/* Not implemented
+exports.deflateBound = deflateBound;
+exports.deflateCopy = deflateCopy;
+exports.deflateParams = deflateParams;
+exports.deflatePending = deflatePending;
+exports.deflatePrime = deflatePrime;
+exports.deflateTune = deflateTune;
+*/
+
+
+/***/ }),
+
+/***/ 8991:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function GZheader() {
+  /* true if compressed data believed to be text */
+  this.text       = 0;
+  /* modification time */
+  this.time       = 0;
+  /* extra flags (not used when writing a gzip file) */
+  this.xflags     = 0;
+  /* operating system */
+  this.os         = 0;
+  /* pointer to extra field or Z_NULL if none */
+  this.extra      = null;
+  /* extra field length (valid if extra != Z_NULL) */
+  this.extra_len  = 0; // Actually, we don't need it in JS,
+                       // but leave for few code modifications
+
+  //
+  // Setup limits is not necessary because in js we should not preallocate memory
+  // for inflate use constant limit in 65536 bytes
+  //
+
+  /* space at extra (only when reading header) */
+  // this.extra_max  = 0;
+  /* pointer to zero-terminated file name or Z_NULL */
+  this.name       = '';
+  /* space at name (only when reading header) */
+  // this.name_max   = 0;
+  /* pointer to zero-terminated comment or Z_NULL */
+  this.comment    = '';
+  /* space at comment (only when reading header) */
+  // this.comm_max   = 0;
+  /* true if there was or will be a header crc */
+  this.hcrc       = 0;
+  /* true when done reading gzip header (not used when writing a gzip file) */
+  this.done       = false;
+}
+
+module.exports = GZheader;
+
+
+/***/ }),
+
+/***/ 7894:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+// See state defs from inflate.js
+var BAD = 30;       /* got a data error -- remain here until reset */
+var TYPE = 12;      /* i: waiting for type bits, including last-flag bit */
+
+/*
+   Decode literal, length, and distance codes and write out the resulting
+   literal and match bytes until either not enough input or output is
+   available, an end-of-block is encountered, or a data error is encountered.
+   When large enough input and output buffers are supplied to inflate(), for
+   example, a 16K input buffer and a 64K output buffer, more than 95% of the
+   inflate execution time is spent in this routine.
+
+   Entry assumptions:
+
+        state.mode === LEN
+        strm.avail_in >= 6
+        strm.avail_out >= 258
+        start >= strm.avail_out
+        state.bits < 8
+
+   On return, state.mode is one of:
+
+        LEN -- ran out of enough output space or enough available input
+        TYPE -- reached end of block code, inflate() to interpret next block
+        BAD -- error in block data
+
+   Notes:
+
+    - The maximum input bits used by a length/distance pair is 15 bits for the
+      length code, 5 bits for the length extra, 15 bits for the distance code,
+      and 13 bits for the distance extra.  This totals 48 bits, or six bytes.
+      Therefore if strm.avail_in >= 6, then there is enough input to avoid
+      checking for available input while decoding.
+
+    - The maximum bytes that a single length/distance pair can output is 258
+      bytes, which is the maximum length that can be coded.  inflate_fast()
+      requires strm.avail_out >= 258 for each loop to avoid checking for
+      output space.
+ */
+module.exports = function inflate_fast(strm, start) {
+  var state;
+  var _in;                    /* local strm.input */
+  var last;                   /* have enough input while in < last */
+  var _out;                   /* local strm.output */
+  var beg;                    /* inflate()'s initial strm.output */
+  var end;                    /* while out < end, enough space available */
+//#ifdef INFLATE_STRICT
+  var dmax;                   /* maximum distance from zlib header */
+//#endif
+  var wsize;                  /* window size or zero if not using window */
+  var whave;                  /* valid bytes in the window */
+  var wnext;                  /* window write index */
+  // Use `s_window` instead `window`, avoid conflict with instrumentation tools
+  var s_window;               /* allocated sliding window, if wsize != 0 */
+  var hold;                   /* local strm.hold */
+  var bits;                   /* local strm.bits */
+  var lcode;                  /* local strm.lencode */
+  var dcode;                  /* local strm.distcode */
+  var lmask;                  /* mask for first level of length codes */
+  var dmask;                  /* mask for first level of distance codes */
+  var here;                   /* retrieved table entry */
+  var op;                     /* code bits, operation, extra bits, or */
+                              /*  window position, window bytes to copy */
+  var len;                    /* match length, unused bytes */
+  var dist;                   /* match distance */
+  var from;                   /* where to copy match from */
+  var from_source;
+
+
+  var input, output; // JS specific, because we have no pointers
+
+  /* copy state to local variables */
+  state = strm.state;
+  //here = state.here;
+  _in = strm.next_in;
+  input = strm.input;
+  last = _in + (strm.avail_in - 5);
+  _out = strm.next_out;
+  output = strm.output;
+  beg = _out - (start - strm.avail_out);
+  end = _out + (strm.avail_out - 257);
+//#ifdef INFLATE_STRICT
+  dmax = state.dmax;
+//#endif
+  wsize = state.wsize;
+  whave = state.whave;
+  wnext = state.wnext;
+  s_window = state.window;
+  hold = state.hold;
+  bits = state.bits;
+  lcode = state.lencode;
+  dcode = state.distcode;
+  lmask = (1 << state.lenbits) - 1;
+  dmask = (1 << state.distbits) - 1;
+
+
+  /* decode literals and length/distances until end-of-block or not enough
+     input data or output space */
+
+  top:
+  do {
+    if (bits < 15) {
+      hold += input[_in++] << bits;
+      bits += 8;
+      hold += input[_in++] << bits;
+      bits += 8;
+    }
+
+    here = lcode[hold & lmask];
+
+    dolen:
+    for (;;) { // Goto emulation
+      op = here >>> 24/*here.bits*/;
+      hold >>>= op;
+      bits -= op;
+      op = (here >>> 16) & 0xff/*here.op*/;
+      if (op === 0) {                          /* literal */
+        //Tracevv((stderr, here.val >= 0x20 && here.val < 0x7f ?
+        //        "inflate:         literal '%c'\n" :
+        //        "inflate:         literal 0x%02x\n", here.val));
+        output[_out++] = here & 0xffff/*here.val*/;
+      }
+      else if (op & 16) {                     /* length base */
+        len = here & 0xffff/*here.val*/;
+        op &= 15;                           /* number of extra bits */
+        if (op) {
+          if (bits < op) {
+            hold += input[_in++] << bits;
+            bits += 8;
+          }
+          len += hold & ((1 << op) - 1);
+          hold >>>= op;
+          bits -= op;
+        }
+        //Tracevv((stderr, "inflate:         length %u\n", len));
+        if (bits < 15) {
+          hold += input[_in++] << bits;
+          bits += 8;
+          hold += input[_in++] << bits;
+          bits += 8;
+        }
+        here = dcode[hold & dmask];
+
+        dodist:
+        for (;;) { // goto emulation
+          op = here >>> 24/*here.bits*/;
+          hold >>>= op;
+          bits -= op;
+          op = (here >>> 16) & 0xff/*here.op*/;
+
+          if (op & 16) {                      /* distance base */
+            dist = here & 0xffff/*here.val*/;
+            op &= 15;                       /* number of extra bits */
+            if (bits < op) {
+              hold += input[_in++] << bits;
+              bits += 8;
+              if (bits < op) {
+                hold += input[_in++] << bits;
+                bits += 8;
+              }
+            }
+            dist += hold & ((1 << op) - 1);
+//#ifdef INFLATE_STRICT
+            if (dist > dmax) {
+              strm.msg = 'invalid distance too far back';
+              state.mode = BAD;
+              break top;
+            }
+//#endif
+            hold >>>= op;
+            bits -= op;
+            //Tracevv((stderr, "inflate:         distance %u\n", dist));
+            op = _out - beg;                /* max distance in output */
+            if (dist > op) {                /* see if copy from window */
+              op = dist - op;               /* distance back in window */
+              if (op > whave) {
+                if (state.sane) {
+                  strm.msg = 'invalid distance too far back';
+                  state.mode = BAD;
+                  break top;
+                }
+
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+//#ifdef INFLATE_ALLOW_INVALID_DISTANCE_TOOFAR_ARRR
+//                if (len <= op - whave) {
+//                  do {
+//                    output[_out++] = 0;
+//                  } while (--len);
+//                  continue top;
+//                }
+//                len -= op - whave;
+//                do {
+//                  output[_out++] = 0;
+//                } while (--op > whave);
+//                if (op === 0) {
+//                  from = _out - dist;
+//                  do {
+//                    output[_out++] = output[from++];
+//                  } while (--len);
+//                  continue top;
+//                }
+//#endif
+              }
+              from = 0; // window index
+              from_source = s_window;
+              if (wnext === 0) {           /* very common case */
+                from += wsize - op;
+                if (op < len) {         /* some from window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = _out - dist;  /* rest from output */
+                  from_source = output;
+                }
+              }
+              else if (wnext < op) {      /* wrap around window */
+                from += wsize + wnext - op;
+                op -= wnext;
+                if (op < len) {         /* some from end of window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = 0;
+                  if (wnext < len) {  /* some from start of window */
+                    op = wnext;
+                    len -= op;
+                    do {
+                      output[_out++] = s_window[from++];
+                    } while (--op);
+                    from = _out - dist;      /* rest from output */
+                    from_source = output;
+                  }
+                }
+              }
+              else {                      /* contiguous in window */
+                from += wnext - op;
+                if (op < len) {         /* some from window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = _out - dist;  /* rest from output */
+                  from_source = output;
+                }
+              }
+              while (len > 2) {
+                output[_out++] = from_source[from++];
+                output[_out++] = from_source[from++];
+                output[_out++] = from_source[from++];
+                len -= 3;
+              }
+              if (len) {
+                output[_out++] = from_source[from++];
+                if (len > 1) {
+                  output[_out++] = from_source[from++];
+                }
+              }
+            }
+            else {
+              from = _out - dist;          /* copy direct from output */
+              do {                        /* minimum length is three */
+                output[_out++] = output[from++];
+                output[_out++] = output[from++];
+                output[_out++] = output[from++];
+                len -= 3;
+              } while (len > 2);
+              if (len) {
+                output[_out++] = output[from++];
+                if (len > 1) {
+                  output[_out++] = output[from++];
+                }
+              }
+            }
+          }
+          else if ((op & 64) === 0) {          /* 2nd level distance code */
+            here = dcode[(here & 0xffff)/*here.val*/ + (hold & ((1 << op) - 1))];
+            continue dodist;
+          }
+          else {
+            strm.msg = 'invalid distance code';
+            state.mode = BAD;
+            break top;
+          }
+
+          break; // need to emulate goto via "continue"
+        }
+      }
+      else if ((op & 64) === 0) {              /* 2nd level length code */
+        here = lcode[(here & 0xffff)/*here.val*/ + (hold & ((1 << op) - 1))];
+        continue dolen;
+      }
+      else if (op & 32) {                     /* end-of-block */
+        //Tracevv((stderr, "inflate:         end of block\n"));
+        state.mode = TYPE;
+        break top;
+      }
+      else {
+        strm.msg = 'invalid literal/length code';
+        state.mode = BAD;
+        break top;
+      }
+
+      break; // need to emulate goto via "continue"
+    }
+  } while (_in < last && _out < end);
+
+  /* return unused bytes (on entry, bits < 8, so in won't go too far back) */
+  len = bits >> 3;
+  _in -= len;
+  bits -= len << 3;
+  hold &= (1 << bits) - 1;
+
+  /* update state and return */
+  strm.next_in = _in;
+  strm.next_out = _out;
+  strm.avail_in = (_in < last ? 5 + (last - _in) : 5 - (_in - last));
+  strm.avail_out = (_out < end ? 257 + (end - _out) : 257 - (_out - end));
+  state.hold = hold;
+  state.bits = bits;
+  return;
+};
+
+
+/***/ }),
+
+/***/ 6716:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils         = __nccwpck_require__(5538);
+var adler32       = __nccwpck_require__(9834);
+var crc32         = __nccwpck_require__(3780);
+var inflate_fast  = __nccwpck_require__(7894);
+var inflate_table = __nccwpck_require__(8611);
+
+var CODES = 0;
+var LENS = 1;
+var DISTS = 2;
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+/* Allowed flush values; see deflate() and inflate() below for details */
+//var Z_NO_FLUSH      = 0;
+//var Z_PARTIAL_FLUSH = 1;
+//var Z_SYNC_FLUSH    = 2;
+//var Z_FULL_FLUSH    = 3;
+var Z_FINISH        = 4;
+var Z_BLOCK         = 5;
+var Z_TREES         = 6;
+
+
+/* Return codes for the compression/decompression functions. Negative values
+ * are errors, positive values are used for special but normal events.
+ */
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+var Z_NEED_DICT     = 2;
+//var Z_ERRNO         = -1;
+var Z_STREAM_ERROR  = -2;
+var Z_DATA_ERROR    = -3;
+var Z_MEM_ERROR     = -4;
+var Z_BUF_ERROR     = -5;
+//var Z_VERSION_ERROR = -6;
+
+/* The deflate compression method */
+var Z_DEFLATED  = 8;
+
+
+/* STATES ====================================================================*/
+/* ===========================================================================*/
+
+
+var    HEAD = 1;       /* i: waiting for magic header */
+var    FLAGS = 2;      /* i: waiting for method and flags (gzip) */
+var    TIME = 3;       /* i: waiting for modification time (gzip) */
+var    OS = 4;         /* i: waiting for extra flags and operating system (gzip) */
+var    EXLEN = 5;      /* i: waiting for extra length (gzip) */
+var    EXTRA = 6;      /* i: waiting for extra bytes (gzip) */
+var    NAME = 7;       /* i: waiting for end of file name (gzip) */
+var    COMMENT = 8;    /* i: waiting for end of comment (gzip) */
+var    HCRC = 9;       /* i: waiting for header crc (gzip) */
+var    DICTID = 10;    /* i: waiting for dictionary check value */
+var    DICT = 11;      /* waiting for inflateSetDictionary() call */
+var        TYPE = 12;      /* i: waiting for type bits, including last-flag bit */
+var        TYPEDO = 13;    /* i: same, but skip check to exit inflate on new block */
+var        STORED = 14;    /* i: waiting for stored size (length and complement) */
+var        COPY_ = 15;     /* i/o: same as COPY below, but only first time in */
+var        COPY = 16;      /* i/o: waiting for input or output to copy stored block */
+var        TABLE = 17;     /* i: waiting for dynamic block table lengths */
+var        LENLENS = 18;   /* i: waiting for code length code lengths */
+var        CODELENS = 19;  /* i: waiting for length/lit and distance code lengths */
+var            LEN_ = 20;      /* i: same as LEN below, but only first time in */
+var            LEN = 21;       /* i: waiting for length/lit/eob code */
+var            LENEXT = 22;    /* i: waiting for length extra bits */
+var            DIST = 23;      /* i: waiting for distance code */
+var            DISTEXT = 24;   /* i: waiting for distance extra bits */
+var            MATCH = 25;     /* o: waiting for output space to copy string */
+var            LIT = 26;       /* o: waiting for output space to write literal */
+var    CHECK = 27;     /* i: waiting for 32-bit check value */
+var    LENGTH = 28;    /* i: waiting for 32-bit length (gzip) */
+var    DONE = 29;      /* finished check, done -- remain here until reset */
+var    BAD = 30;       /* got a data error -- remain here until reset */
+var    MEM = 31;       /* got an inflate() memory error -- remain here until reset */
+var    SYNC = 32;      /* looking for synchronization bytes to restart inflate() */
+
+/* ===========================================================================*/
+
+
+
+var ENOUGH_LENS = 852;
+var ENOUGH_DISTS = 592;
+//var ENOUGH =  (ENOUGH_LENS+ENOUGH_DISTS);
+
+var MAX_WBITS = 15;
+/* 32K LZ77 window */
+var DEF_WBITS = MAX_WBITS;
+
+
+function zswap32(q) {
+  return  (((q >>> 24) & 0xff) +
+          ((q >>> 8) & 0xff00) +
+          ((q & 0xff00) << 8) +
+          ((q & 0xff) << 24));
+}
+
+
+function InflateState() {
+  this.mode = 0;             /* current inflate mode */
+  this.last = false;          /* true if processing last block */
+  this.wrap = 0;              /* bit 0 true for zlib, bit 1 true for gzip */
+  this.havedict = false;      /* true if dictionary provided */
+  this.flags = 0;             /* gzip header method and flags (0 if zlib) */
+  this.dmax = 0;              /* zlib header max distance (INFLATE_STRICT) */
+  this.check = 0;             /* protected copy of check value */
+  this.total = 0;             /* protected copy of output count */
+  // TODO: may be {}
+  this.head = null;           /* where to save gzip header information */
+
+  /* sliding window */
+  this.wbits = 0;             /* log base 2 of requested window size */
+  this.wsize = 0;             /* window size or zero if not using window */
+  this.whave = 0;             /* valid bytes in the window */
+  this.wnext = 0;             /* window write index */
+  this.window = null;         /* allocated sliding window, if needed */
+
+  /* bit accumulator */
+  this.hold = 0;              /* input bit accumulator */
+  this.bits = 0;              /* number of bits in "in" */
+
+  /* for string and stored block copying */
+  this.length = 0;            /* literal or length of data to copy */
+  this.offset = 0;            /* distance back to copy string from */
+
+  /* for table and code decoding */
+  this.extra = 0;             /* extra bits needed */
+
+  /* fixed and dynamic code tables */
+  this.lencode = null;          /* starting table for length/literal codes */
+  this.distcode = null;         /* starting table for distance codes */
+  this.lenbits = 0;           /* index bits for lencode */
+  this.distbits = 0;          /* index bits for distcode */
+
+  /* dynamic table building */
+  this.ncode = 0;             /* number of code length code lengths */
+  this.nlen = 0;              /* number of length code lengths */
+  this.ndist = 0;             /* number of distance code lengths */
+  this.have = 0;              /* number of code lengths in lens[] */
+  this.next = null;              /* next available space in codes[] */
+
+  this.lens = new utils.Buf16(320); /* temporary storage for code lengths */
+  this.work = new utils.Buf16(288); /* work area for code table building */
+
+  /*
+   because we don't have pointers in js, we use lencode and distcode directly
+   as buffers so we don't need codes
+  */
+  //this.codes = new utils.Buf32(ENOUGH);       /* space for code tables */
+  this.lendyn = null;              /* dynamic table for length/literal codes (JS specific) */
+  this.distdyn = null;             /* dynamic table for distance codes (JS specific) */
+  this.sane = 0;                   /* if false, allow invalid distance too far */
+  this.back = 0;                   /* bits back of last unprocessed length/lit */
+  this.was = 0;                    /* initial length of match */
+}
+
+function inflateResetKeep(strm) {
+  var state;
+
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  strm.total_in = strm.total_out = state.total = 0;
+  strm.msg = ''; /*Z_NULL*/
+  if (state.wrap) {       /* to support ill-conceived Java test suite */
+    strm.adler = state.wrap & 1;
+  }
+  state.mode = HEAD;
+  state.last = 0;
+  state.havedict = 0;
+  state.dmax = 32768;
+  state.head = null/*Z_NULL*/;
+  state.hold = 0;
+  state.bits = 0;
+  //state.lencode = state.distcode = state.next = state.codes;
+  state.lencode = state.lendyn = new utils.Buf32(ENOUGH_LENS);
+  state.distcode = state.distdyn = new utils.Buf32(ENOUGH_DISTS);
+
+  state.sane = 1;
+  state.back = -1;
+  //Tracev((stderr, "inflate: reset\n"));
+  return Z_OK;
+}
+
+function inflateReset(strm) {
+  var state;
+
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  state.wsize = 0;
+  state.whave = 0;
+  state.wnext = 0;
+  return inflateResetKeep(strm);
+
+}
+
+function inflateReset2(strm, windowBits) {
+  var wrap;
+  var state;
+
+  /* get the state */
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+
+  /* extract wrap request from windowBits parameter */
+  if (windowBits < 0) {
+    wrap = 0;
+    windowBits = -windowBits;
+  }
+  else {
+    wrap = (windowBits >> 4) + 1;
+    if (windowBits < 48) {
+      windowBits &= 15;
+    }
+  }
+
+  /* set number of window bits, free window if different */
+  if (windowBits && (windowBits < 8 || windowBits > 15)) {
+    return Z_STREAM_ERROR;
+  }
+  if (state.window !== null && state.wbits !== windowBits) {
+    state.window = null;
+  }
+
+  /* update state and reset the rest of it */
+  state.wrap = wrap;
+  state.wbits = windowBits;
+  return inflateReset(strm);
+}
+
+function inflateInit2(strm, windowBits) {
+  var ret;
+  var state;
+
+  if (!strm) { return Z_STREAM_ERROR; }
+  //strm.msg = Z_NULL;                 /* in case we return an error */
+
+  state = new InflateState();
+
+  //if (state === Z_NULL) return Z_MEM_ERROR;
+  //Tracev((stderr, "inflate: allocated\n"));
+  strm.state = state;
+  state.window = null/*Z_NULL*/;
+  ret = inflateReset2(strm, windowBits);
+  if (ret !== Z_OK) {
+    strm.state = null/*Z_NULL*/;
+  }
+  return ret;
+}
+
+function inflateInit(strm) {
+  return inflateInit2(strm, DEF_WBITS);
+}
+
+
+/*
+ Return state with length and distance decoding tables and index sizes set to
+ fixed code decoding.  Normally this returns fixed tables from inffixed.h.
+ If BUILDFIXED is defined, then instead this routine builds the tables the
+ first time it's called, and returns those tables the first time and
+ thereafter.  This reduces the size of the code by about 2K bytes, in
+ exchange for a little execution time.  However, BUILDFIXED should not be
+ used for threaded applications, since the rewriting of the tables and virgin
+ may not be thread-safe.
+ */
+var virgin = true;
+
+var lenfix, distfix; // We have no pointers in JS, so keep tables separate
+
+function fixedtables(state) {
+  /* build fixed huffman tables if first call (may not be thread safe) */
+  if (virgin) {
+    var sym;
+
+    lenfix = new utils.Buf32(512);
+    distfix = new utils.Buf32(32);
+
+    /* literal/length table */
+    sym = 0;
+    while (sym < 144) { state.lens[sym++] = 8; }
+    while (sym < 256) { state.lens[sym++] = 9; }
+    while (sym < 280) { state.lens[sym++] = 7; }
+    while (sym < 288) { state.lens[sym++] = 8; }
+
+    inflate_table(LENS,  state.lens, 0, 288, lenfix,   0, state.work, { bits: 9 });
+
+    /* distance table */
+    sym = 0;
+    while (sym < 32) { state.lens[sym++] = 5; }
+
+    inflate_table(DISTS, state.lens, 0, 32,   distfix, 0, state.work, { bits: 5 });
+
+    /* do this just once */
+    virgin = false;
+  }
+
+  state.lencode = lenfix;
+  state.lenbits = 9;
+  state.distcode = distfix;
+  state.distbits = 5;
+}
+
+
+/*
+ Update the window with the last wsize (normally 32K) bytes written before
+ returning.  If window does not exist yet, create it.  This is only called
+ when a window is already in use, or when output has been written during this
+ inflate call, but the end of the deflate stream has not been reached yet.
+ It is also called to create a window for dictionary data when a dictionary
+ is loaded.
+
+ Providing output buffers larger than 32K to inflate() should provide a speed
+ advantage, since only the last 32K of output is copied to the sliding window
+ upon return from inflate(), and since all distances after the first 32K of
+ output will fall in the output data, making match copies simpler and faster.
+ The advantage may be dependent on the size of the processor's data caches.
+ */
+function updatewindow(strm, src, end, copy) {
+  var dist;
+  var state = strm.state;
+
+  /* if it hasn't been done already, allocate space for the window */
+  if (state.window === null) {
+    state.wsize = 1 << state.wbits;
+    state.wnext = 0;
+    state.whave = 0;
+
+    state.window = new utils.Buf8(state.wsize);
+  }
+
+  /* copy state->wsize or less output bytes into the circular window */
+  if (copy >= state.wsize) {
+    utils.arraySet(state.window, src, end - state.wsize, state.wsize, 0);
+    state.wnext = 0;
+    state.whave = state.wsize;
+  }
+  else {
+    dist = state.wsize - state.wnext;
+    if (dist > copy) {
+      dist = copy;
+    }
+    //zmemcpy(state->window + state->wnext, end - copy, dist);
+    utils.arraySet(state.window, src, end - copy, dist, state.wnext);
+    copy -= dist;
+    if (copy) {
+      //zmemcpy(state->window, end - copy, copy);
+      utils.arraySet(state.window, src, end - copy, copy, 0);
+      state.wnext = copy;
+      state.whave = state.wsize;
+    }
+    else {
+      state.wnext += dist;
+      if (state.wnext === state.wsize) { state.wnext = 0; }
+      if (state.whave < state.wsize) { state.whave += dist; }
+    }
+  }
+  return 0;
+}
+
+function inflate(strm, flush) {
+  var state;
+  var input, output;          // input/output buffers
+  var next;                   /* next input INDEX */
+  var put;                    /* next output INDEX */
+  var have, left;             /* available input and output */
+  var hold;                   /* bit buffer */
+  var bits;                   /* bits in bit buffer */
+  var _in, _out;              /* save starting available input and output */
+  var copy;                   /* number of stored or match bytes to copy */
+  var from;                   /* where to copy match bytes from */
+  var from_source;
+  var here = 0;               /* current decoding table entry */
+  var here_bits, here_op, here_val; // paked "here" denormalized (JS specific)
+  //var last;                   /* parent table entry */
+  var last_bits, last_op, last_val; // paked "last" denormalized (JS specific)
+  var len;                    /* length to copy for repeats, bits to drop */
+  var ret;                    /* return code */
+  var hbuf = new utils.Buf8(4);    /* buffer for gzip header crc calculation */
+  var opts;
+
+  var n; // temporary var for NEED_BITS
+
+  var order = /* permutation of code lengths */
+    [ 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 ];
+
+
+  if (!strm || !strm.state || !strm.output ||
+      (!strm.input && strm.avail_in !== 0)) {
+    return Z_STREAM_ERROR;
+  }
+
+  state = strm.state;
+  if (state.mode === TYPE) { state.mode = TYPEDO; }    /* skip check */
+
+
+  //--- LOAD() ---
+  put = strm.next_out;
+  output = strm.output;
+  left = strm.avail_out;
+  next = strm.next_in;
+  input = strm.input;
+  have = strm.avail_in;
+  hold = state.hold;
+  bits = state.bits;
+  //---
+
+  _in = have;
+  _out = left;
+  ret = Z_OK;
+
+  inf_leave: // goto emulation
+  for (;;) {
+    switch (state.mode) {
+      case HEAD:
+        if (state.wrap === 0) {
+          state.mode = TYPEDO;
+          break;
+        }
+        //=== NEEDBITS(16);
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if ((state.wrap & 2) && hold === 0x8b1f) {  /* gzip header */
+          state.check = 0/*crc32(0L, Z_NULL, 0)*/;
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          state.mode = FLAGS;
+          break;
+        }
+        state.flags = 0;           /* expect zlib header */
+        if (state.head) {
+          state.head.done = false;
+        }
+        if (!(state.wrap & 1) ||   /* check if zlib header allowed */
+          (((hold & 0xff)/*BITS(8)*/ << 8) + (hold >> 8)) % 31) {
+          strm.msg = 'incorrect header check';
+          state.mode = BAD;
+          break;
+        }
+        if ((hold & 0x0f)/*BITS(4)*/ !== Z_DEFLATED) {
+          strm.msg = 'unknown compression method';
+          state.mode = BAD;
+          break;
+        }
+        //--- DROPBITS(4) ---//
+        hold >>>= 4;
+        bits -= 4;
+        //---//
+        len = (hold & 0x0f)/*BITS(4)*/ + 8;
+        if (state.wbits === 0) {
+          state.wbits = len;
+        }
+        else if (len > state.wbits) {
+          strm.msg = 'invalid window size';
+          state.mode = BAD;
+          break;
+        }
+        state.dmax = 1 << len;
+        //Tracev((stderr, "inflate:   zlib header ok\n"));
+        strm.adler = state.check = 1/*adler32(0L, Z_NULL, 0)*/;
+        state.mode = hold & 0x200 ? DICTID : TYPE;
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        break;
+      case FLAGS:
+        //=== NEEDBITS(16); */
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.flags = hold;
+        if ((state.flags & 0xff) !== Z_DEFLATED) {
+          strm.msg = 'unknown compression method';
+          state.mode = BAD;
+          break;
+        }
+        if (state.flags & 0xe000) {
+          strm.msg = 'unknown header flags set';
+          state.mode = BAD;
+          break;
+        }
+        if (state.head) {
+          state.head.text = ((hold >> 8) & 1);
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = TIME;
+        /* falls through */
+      case TIME:
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if (state.head) {
+          state.head.time = hold;
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC4(state.check, hold)
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          hbuf[2] = (hold >>> 16) & 0xff;
+          hbuf[3] = (hold >>> 24) & 0xff;
+          state.check = crc32(state.check, hbuf, 4, 0);
+          //===
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = OS;
+        /* falls through */
+      case OS:
+        //=== NEEDBITS(16); */
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if (state.head) {
+          state.head.xflags = (hold & 0xff);
+          state.head.os = (hold >> 8);
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = EXLEN;
+        /* falls through */
+      case EXLEN:
+        if (state.flags & 0x0400) {
+          //=== NEEDBITS(16); */
+          while (bits < 16) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.length = hold;
+          if (state.head) {
+            state.head.extra_len = hold;
+          }
+          if (state.flags & 0x0200) {
+            //=== CRC2(state.check, hold);
+            hbuf[0] = hold & 0xff;
+            hbuf[1] = (hold >>> 8) & 0xff;
+            state.check = crc32(state.check, hbuf, 2, 0);
+            //===//
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+        }
+        else if (state.head) {
+          state.head.extra = null/*Z_NULL*/;
+        }
+        state.mode = EXTRA;
+        /* falls through */
+      case EXTRA:
+        if (state.flags & 0x0400) {
+          copy = state.length;
+          if (copy > have) { copy = have; }
+          if (copy) {
+            if (state.head) {
+              len = state.head.extra_len - state.length;
+              if (!state.head.extra) {
+                // Use untyped array for more convenient processing later
+                state.head.extra = new Array(state.head.extra_len);
+              }
+              utils.arraySet(
+                state.head.extra,
+                input,
+                next,
+                // extra field is limited to 65536 bytes
+                // - no need for additional size check
+                copy,
+                /*len + copy > state.head.extra_max - len ? state.head.extra_max : copy,*/
+                len
+              );
+              //zmemcpy(state.head.extra + len, next,
+              //        len + copy > state.head.extra_max ?
+              //        state.head.extra_max - len : copy);
+            }
+            if (state.flags & 0x0200) {
+              state.check = crc32(state.check, input, copy, next);
+            }
+            have -= copy;
+            next += copy;
+            state.length -= copy;
+          }
+          if (state.length) { break inf_leave; }
+        }
+        state.length = 0;
+        state.mode = NAME;
+        /* falls through */
+      case NAME:
+        if (state.flags & 0x0800) {
+          if (have === 0) { break inf_leave; }
+          copy = 0;
+          do {
+            // TODO: 2 or 1 bytes?
+            len = input[next + copy++];
+            /* use constant limit because in js we should not preallocate memory */
+            if (state.head && len &&
+                (state.length < 65536 /*state.head.name_max*/)) {
+              state.head.name += String.fromCharCode(len);
+            }
+          } while (len && copy < have);
+
+          if (state.flags & 0x0200) {
+            state.check = crc32(state.check, input, copy, next);
+          }
+          have -= copy;
+          next += copy;
+          if (len) { break inf_leave; }
+        }
+        else if (state.head) {
+          state.head.name = null;
+        }
+        state.length = 0;
+        state.mode = COMMENT;
+        /* falls through */
+      case COMMENT:
+        if (state.flags & 0x1000) {
+          if (have === 0) { break inf_leave; }
+          copy = 0;
+          do {
+            len = input[next + copy++];
+            /* use constant limit because in js we should not preallocate memory */
+            if (state.head && len &&
+                (state.length < 65536 /*state.head.comm_max*/)) {
+              state.head.comment += String.fromCharCode(len);
+            }
+          } while (len && copy < have);
+          if (state.flags & 0x0200) {
+            state.check = crc32(state.check, input, copy, next);
+          }
+          have -= copy;
+          next += copy;
+          if (len) { break inf_leave; }
+        }
+        else if (state.head) {
+          state.head.comment = null;
+        }
+        state.mode = HCRC;
+        /* falls through */
+      case HCRC:
+        if (state.flags & 0x0200) {
+          //=== NEEDBITS(16); */
+          while (bits < 16) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          if (hold !== (state.check & 0xffff)) {
+            strm.msg = 'header crc mismatch';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+        }
+        if (state.head) {
+          state.head.hcrc = ((state.flags >> 9) & 1);
+          state.head.done = true;
+        }
+        strm.adler = state.check = 0;
+        state.mode = TYPE;
+        break;
+      case DICTID:
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        strm.adler = state.check = zswap32(hold);
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = DICT;
+        /* falls through */
+      case DICT:
+        if (state.havedict === 0) {
+          //--- RESTORE() ---
+          strm.next_out = put;
+          strm.avail_out = left;
+          strm.next_in = next;
+          strm.avail_in = have;
+          state.hold = hold;
+          state.bits = bits;
+          //---
+          return Z_NEED_DICT;
+        }
+        strm.adler = state.check = 1/*adler32(0L, Z_NULL, 0)*/;
+        state.mode = TYPE;
+        /* falls through */
+      case TYPE:
+        if (flush === Z_BLOCK || flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case TYPEDO:
+        if (state.last) {
+          //--- BYTEBITS() ---//
+          hold >>>= bits & 7;
+          bits -= bits & 7;
+          //---//
+          state.mode = CHECK;
+          break;
+        }
+        //=== NEEDBITS(3); */
+        while (bits < 3) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.last = (hold & 0x01)/*BITS(1)*/;
+        //--- DROPBITS(1) ---//
+        hold >>>= 1;
+        bits -= 1;
+        //---//
+
+        switch ((hold & 0x03)/*BITS(2)*/) {
+          case 0:                             /* stored block */
+            //Tracev((stderr, "inflate:     stored block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = STORED;
+            break;
+          case 1:                             /* fixed block */
+            fixedtables(state);
+            //Tracev((stderr, "inflate:     fixed codes block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = LEN_;             /* decode codes */
+            if (flush === Z_TREES) {
+              //--- DROPBITS(2) ---//
+              hold >>>= 2;
+              bits -= 2;
+              //---//
+              break inf_leave;
+            }
+            break;
+          case 2:                             /* dynamic block */
+            //Tracev((stderr, "inflate:     dynamic codes block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = TABLE;
+            break;
+          case 3:
+            strm.msg = 'invalid block type';
+            state.mode = BAD;
+        }
+        //--- DROPBITS(2) ---//
+        hold >>>= 2;
+        bits -= 2;
+        //---//
+        break;
+      case STORED:
+        //--- BYTEBITS() ---// /* go to byte boundary */
+        hold >>>= bits & 7;
+        bits -= bits & 7;
+        //---//
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if ((hold & 0xffff) !== ((hold >>> 16) ^ 0xffff)) {
+          strm.msg = 'invalid stored block lengths';
+          state.mode = BAD;
+          break;
+        }
+        state.length = hold & 0xffff;
+        //Tracev((stderr, "inflate:       stored length %u\n",
+        //        state.length));
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = COPY_;
+        if (flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case COPY_:
+        state.mode = COPY;
+        /* falls through */
+      case COPY:
+        copy = state.length;
+        if (copy) {
+          if (copy > have) { copy = have; }
+          if (copy > left) { copy = left; }
+          if (copy === 0) { break inf_leave; }
+          //--- zmemcpy(put, next, copy); ---
+          utils.arraySet(output, input, next, copy, put);
+          //---//
+          have -= copy;
+          next += copy;
+          left -= copy;
+          put += copy;
+          state.length -= copy;
+          break;
+        }
+        //Tracev((stderr, "inflate:       stored end\n"));
+        state.mode = TYPE;
+        break;
+      case TABLE:
+        //=== NEEDBITS(14); */
+        while (bits < 14) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.nlen = (hold & 0x1f)/*BITS(5)*/ + 257;
+        //--- DROPBITS(5) ---//
+        hold >>>= 5;
+        bits -= 5;
+        //---//
+        state.ndist = (hold & 0x1f)/*BITS(5)*/ + 1;
+        //--- DROPBITS(5) ---//
+        hold >>>= 5;
+        bits -= 5;
+        //---//
+        state.ncode = (hold & 0x0f)/*BITS(4)*/ + 4;
+        //--- DROPBITS(4) ---//
+        hold >>>= 4;
+        bits -= 4;
+        //---//
+//#ifndef PKZIP_BUG_WORKAROUND
+        if (state.nlen > 286 || state.ndist > 30) {
+          strm.msg = 'too many length or distance symbols';
+          state.mode = BAD;
+          break;
+        }
+//#endif
+        //Tracev((stderr, "inflate:       table sizes ok\n"));
+        state.have = 0;
+        state.mode = LENLENS;
+        /* falls through */
+      case LENLENS:
+        while (state.have < state.ncode) {
+          //=== NEEDBITS(3);
+          while (bits < 3) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.lens[order[state.have++]] = (hold & 0x07);//BITS(3);
+          //--- DROPBITS(3) ---//
+          hold >>>= 3;
+          bits -= 3;
+          //---//
+        }
+        while (state.have < 19) {
+          state.lens[order[state.have++]] = 0;
+        }
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        //state.next = state.codes;
+        //state.lencode = state.next;
+        // Switch to use dynamic table
+        state.lencode = state.lendyn;
+        state.lenbits = 7;
+
+        opts = { bits: state.lenbits };
+        ret = inflate_table(CODES, state.lens, 0, 19, state.lencode, 0, state.work, opts);
+        state.lenbits = opts.bits;
+
+        if (ret) {
+          strm.msg = 'invalid code lengths set';
+          state.mode = BAD;
+          break;
+        }
+        //Tracev((stderr, "inflate:       code lengths ok\n"));
+        state.have = 0;
+        state.mode = CODELENS;
+        /* falls through */
+      case CODELENS:
+        while (state.have < state.nlen + state.ndist) {
+          for (;;) {
+            here = state.lencode[hold & ((1 << state.lenbits) - 1)];/*BITS(state.lenbits)*/
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          if (here_val < 16) {
+            //--- DROPBITS(here.bits) ---//
+            hold >>>= here_bits;
+            bits -= here_bits;
+            //---//
+            state.lens[state.have++] = here_val;
+          }
+          else {
+            if (here_val === 16) {
+              //=== NEEDBITS(here.bits + 2);
+              n = here_bits + 2;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              if (state.have === 0) {
+                strm.msg = 'invalid bit length repeat';
+                state.mode = BAD;
+                break;
+              }
+              len = state.lens[state.have - 1];
+              copy = 3 + (hold & 0x03);//BITS(2);
+              //--- DROPBITS(2) ---//
+              hold >>>= 2;
+              bits -= 2;
+              //---//
+            }
+            else if (here_val === 17) {
+              //=== NEEDBITS(here.bits + 3);
+              n = here_bits + 3;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              len = 0;
+              copy = 3 + (hold & 0x07);//BITS(3);
+              //--- DROPBITS(3) ---//
+              hold >>>= 3;
+              bits -= 3;
+              //---//
+            }
+            else {
+              //=== NEEDBITS(here.bits + 7);
+              n = here_bits + 7;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              len = 0;
+              copy = 11 + (hold & 0x7f);//BITS(7);
+              //--- DROPBITS(7) ---//
+              hold >>>= 7;
+              bits -= 7;
+              //---//
+            }
+            if (state.have + copy > state.nlen + state.ndist) {
+              strm.msg = 'invalid bit length repeat';
+              state.mode = BAD;
+              break;
+            }
+            while (copy--) {
+              state.lens[state.have++] = len;
+            }
+          }
+        }
+
+        /* handle error breaks in while */
+        if (state.mode === BAD) { break; }
+
+        /* check for end-of-block code (better have one) */
+        if (state.lens[256] === 0) {
+          strm.msg = 'invalid code -- missing end-of-block';
+          state.mode = BAD;
+          break;
+        }
+
+        /* build code tables -- note: do not change the lenbits or distbits
+           values here (9 and 6) without reading the comments in inftrees.h
+           concerning the ENOUGH constants, which depend on those values */
+        state.lenbits = 9;
+
+        opts = { bits: state.lenbits };
+        ret = inflate_table(LENS, state.lens, 0, state.nlen, state.lencode, 0, state.work, opts);
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        // state.next_index = opts.table_index;
+        state.lenbits = opts.bits;
+        // state.lencode = state.next;
+
+        if (ret) {
+          strm.msg = 'invalid literal/lengths set';
+          state.mode = BAD;
+          break;
+        }
+
+        state.distbits = 6;
+        //state.distcode.copy(state.codes);
+        // Switch to use dynamic table
+        state.distcode = state.distdyn;
+        opts = { bits: state.distbits };
+        ret = inflate_table(DISTS, state.lens, state.nlen, state.ndist, state.distcode, 0, state.work, opts);
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        // state.next_index = opts.table_index;
+        state.distbits = opts.bits;
+        // state.distcode = state.next;
+
+        if (ret) {
+          strm.msg = 'invalid distances set';
+          state.mode = BAD;
+          break;
+        }
+        //Tracev((stderr, 'inflate:       codes ok\n'));
+        state.mode = LEN_;
+        if (flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case LEN_:
+        state.mode = LEN;
+        /* falls through */
+      case LEN:
+        if (have >= 6 && left >= 258) {
+          //--- RESTORE() ---
+          strm.next_out = put;
+          strm.avail_out = left;
+          strm.next_in = next;
+          strm.avail_in = have;
+          state.hold = hold;
+          state.bits = bits;
+          //---
+          inflate_fast(strm, _out);
+          //--- LOAD() ---
+          put = strm.next_out;
+          output = strm.output;
+          left = strm.avail_out;
+          next = strm.next_in;
+          input = strm.input;
+          have = strm.avail_in;
+          hold = state.hold;
+          bits = state.bits;
+          //---
+
+          if (state.mode === TYPE) {
+            state.back = -1;
+          }
+          break;
+        }
+        state.back = 0;
+        for (;;) {
+          here = state.lencode[hold & ((1 << state.lenbits) - 1)];  /*BITS(state.lenbits)*/
+          here_bits = here >>> 24;
+          here_op = (here >>> 16) & 0xff;
+          here_val = here & 0xffff;
+
+          if (here_bits <= bits) { break; }
+          //--- PULLBYTE() ---//
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+          //---//
+        }
+        if (here_op && (here_op & 0xf0) === 0) {
+          last_bits = here_bits;
+          last_op = here_op;
+          last_val = here_val;
+          for (;;) {
+            here = state.lencode[last_val +
+                    ((hold & ((1 << (last_bits + last_op)) - 1))/*BITS(last.bits + last.op)*/ >> last_bits)];
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((last_bits + here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          //--- DROPBITS(last.bits) ---//
+          hold >>>= last_bits;
+          bits -= last_bits;
+          //---//
+          state.back += last_bits;
+        }
+        //--- DROPBITS(here.bits) ---//
+        hold >>>= here_bits;
+        bits -= here_bits;
+        //---//
+        state.back += here_bits;
+        state.length = here_val;
+        if (here_op === 0) {
+          //Tracevv((stderr, here.val >= 0x20 && here.val < 0x7f ?
+          //        "inflate:         literal '%c'\n" :
+          //        "inflate:         literal 0x%02x\n", here.val));
+          state.mode = LIT;
+          break;
+        }
+        if (here_op & 32) {
+          //Tracevv((stderr, "inflate:         end of block\n"));
+          state.back = -1;
+          state.mode = TYPE;
+          break;
+        }
+        if (here_op & 64) {
+          strm.msg = 'invalid literal/length code';
+          state.mode = BAD;
+          break;
+        }
+        state.extra = here_op & 15;
+        state.mode = LENEXT;
+        /* falls through */
+      case LENEXT:
+        if (state.extra) {
+          //=== NEEDBITS(state.extra);
+          n = state.extra;
+          while (bits < n) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.length += hold & ((1 << state.extra) - 1)/*BITS(state.extra)*/;
+          //--- DROPBITS(state.extra) ---//
+          hold >>>= state.extra;
+          bits -= state.extra;
+          //---//
+          state.back += state.extra;
+        }
+        //Tracevv((stderr, "inflate:         length %u\n", state.length));
+        state.was = state.length;
+        state.mode = DIST;
+        /* falls through */
+      case DIST:
+        for (;;) {
+          here = state.distcode[hold & ((1 << state.distbits) - 1)];/*BITS(state.distbits)*/
+          here_bits = here >>> 24;
+          here_op = (here >>> 16) & 0xff;
+          here_val = here & 0xffff;
+
+          if ((here_bits) <= bits) { break; }
+          //--- PULLBYTE() ---//
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+          //---//
+        }
+        if ((here_op & 0xf0) === 0) {
+          last_bits = here_bits;
+          last_op = here_op;
+          last_val = here_val;
+          for (;;) {
+            here = state.distcode[last_val +
+                    ((hold & ((1 << (last_bits + last_op)) - 1))/*BITS(last.bits + last.op)*/ >> last_bits)];
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((last_bits + here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          //--- DROPBITS(last.bits) ---//
+          hold >>>= last_bits;
+          bits -= last_bits;
+          //---//
+          state.back += last_bits;
+        }
+        //--- DROPBITS(here.bits) ---//
+        hold >>>= here_bits;
+        bits -= here_bits;
+        //---//
+        state.back += here_bits;
+        if (here_op & 64) {
+          strm.msg = 'invalid distance code';
+          state.mode = BAD;
+          break;
+        }
+        state.offset = here_val;
+        state.extra = (here_op) & 15;
+        state.mode = DISTEXT;
+        /* falls through */
+      case DISTEXT:
+        if (state.extra) {
+          //=== NEEDBITS(state.extra);
+          n = state.extra;
+          while (bits < n) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.offset += hold & ((1 << state.extra) - 1)/*BITS(state.extra)*/;
+          //--- DROPBITS(state.extra) ---//
+          hold >>>= state.extra;
+          bits -= state.extra;
+          //---//
+          state.back += state.extra;
+        }
+//#ifdef INFLATE_STRICT
+        if (state.offset > state.dmax) {
+          strm.msg = 'invalid distance too far back';
+          state.mode = BAD;
+          break;
+        }
+//#endif
+        //Tracevv((stderr, "inflate:         distance %u\n", state.offset));
+        state.mode = MATCH;
+        /* falls through */
+      case MATCH:
+        if (left === 0) { break inf_leave; }
+        copy = _out - left;
+        if (state.offset > copy) {         /* copy from window */
+          copy = state.offset - copy;
+          if (copy > state.whave) {
+            if (state.sane) {
+              strm.msg = 'invalid distance too far back';
+              state.mode = BAD;
+              break;
+            }
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+//#ifdef INFLATE_ALLOW_INVALID_DISTANCE_TOOFAR_ARRR
+//          Trace((stderr, "inflate.c too far\n"));
+//          copy -= state.whave;
+//          if (copy > state.length) { copy = state.length; }
+//          if (copy > left) { copy = left; }
+//          left -= copy;
+//          state.length -= copy;
+//          do {
+//            output[put++] = 0;
+//          } while (--copy);
+//          if (state.length === 0) { state.mode = LEN; }
+//          break;
+//#endif
+          }
+          if (copy > state.wnext) {
+            copy -= state.wnext;
+            from = state.wsize - copy;
+          }
+          else {
+            from = state.wnext - copy;
+          }
+          if (copy > state.length) { copy = state.length; }
+          from_source = state.window;
+        }
+        else {                              /* copy from output */
+          from_source = output;
+          from = put - state.offset;
+          copy = state.length;
+        }
+        if (copy > left) { copy = left; }
+        left -= copy;
+        state.length -= copy;
+        do {
+          output[put++] = from_source[from++];
+        } while (--copy);
+        if (state.length === 0) { state.mode = LEN; }
+        break;
+      case LIT:
+        if (left === 0) { break inf_leave; }
+        output[put++] = state.length;
+        left--;
+        state.mode = LEN;
+        break;
+      case CHECK:
+        if (state.wrap) {
+          //=== NEEDBITS(32);
+          while (bits < 32) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            // Use '|' instead of '+' to make sure that result is signed
+            hold |= input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          _out -= left;
+          strm.total_out += _out;
+          state.total += _out;
+          if (_out) {
+            strm.adler = state.check =
+                /*UPDATE(state.check, put - _out, _out);*/
+                (state.flags ? crc32(state.check, output, _out, put - _out) : adler32(state.check, output, _out, put - _out));
+
+          }
+          _out = left;
+          // NB: crc32 stored as signed 32-bit int, zswap32 returns signed too
+          if ((state.flags ? hold : zswap32(hold)) !== state.check) {
+            strm.msg = 'incorrect data check';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          //Tracev((stderr, "inflate:   check matches trailer\n"));
+        }
+        state.mode = LENGTH;
+        /* falls through */
+      case LENGTH:
+        if (state.wrap && state.flags) {
+          //=== NEEDBITS(32);
+          while (bits < 32) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          if (hold !== (state.total & 0xffffffff)) {
+            strm.msg = 'incorrect length check';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          //Tracev((stderr, "inflate:   length matches trailer\n"));
+        }
+        state.mode = DONE;
+        /* falls through */
+      case DONE:
+        ret = Z_STREAM_END;
+        break inf_leave;
+      case BAD:
+        ret = Z_DATA_ERROR;
+        break inf_leave;
+      case MEM:
+        return Z_MEM_ERROR;
+      case SYNC:
+        /* falls through */
+      default:
+        return Z_STREAM_ERROR;
+    }
+  }
+
+  // inf_leave <- here is real place for "goto inf_leave", emulated via "break inf_leave"
+
+  /*
+     Return from inflate(), updating the total counts and the check value.
+     If there was no progress during the inflate() call, return a buffer
+     error.  Call updatewindow() to create and/or update the window state.
+     Note: a memory error from inflate() is non-recoverable.
+   */
+
+  //--- RESTORE() ---
+  strm.next_out = put;
+  strm.avail_out = left;
+  strm.next_in = next;
+  strm.avail_in = have;
+  state.hold = hold;
+  state.bits = bits;
+  //---
+
+  if (state.wsize || (_out !== strm.avail_out && state.mode < BAD &&
+                      (state.mode < CHECK || flush !== Z_FINISH))) {
+    if (updatewindow(strm, strm.output, strm.next_out, _out - strm.avail_out)) {
+      state.mode = MEM;
+      return Z_MEM_ERROR;
+    }
+  }
+  _in -= strm.avail_in;
+  _out -= strm.avail_out;
+  strm.total_in += _in;
+  strm.total_out += _out;
+  state.total += _out;
+  if (state.wrap && _out) {
+    strm.adler = state.check = /*UPDATE(state.check, strm.next_out - _out, _out);*/
+      (state.flags ? crc32(state.check, output, _out, strm.next_out - _out) : adler32(state.check, output, _out, strm.next_out - _out));
+  }
+  strm.data_type = state.bits + (state.last ? 64 : 0) +
+                    (state.mode === TYPE ? 128 : 0) +
+                    (state.mode === LEN_ || state.mode === COPY_ ? 256 : 0);
+  if (((_in === 0 && _out === 0) || flush === Z_FINISH) && ret === Z_OK) {
+    ret = Z_BUF_ERROR;
+  }
+  return ret;
+}
+
+function inflateEnd(strm) {
+
+  if (!strm || !strm.state /*|| strm->zfree == (free_func)0*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  var state = strm.state;
+  if (state.window) {
+    state.window = null;
+  }
+  strm.state = null;
+  return Z_OK;
+}
+
+function inflateGetHeader(strm, head) {
+  var state;
+
+  /* check state */
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  if ((state.wrap & 2) === 0) { return Z_STREAM_ERROR; }
+
+  /* save header structure */
+  state.head = head;
+  head.done = false;
+  return Z_OK;
+}
+
+function inflateSetDictionary(strm, dictionary) {
+  var dictLength = dictionary.length;
+
+  var state;
+  var dictid;
+  var ret;
+
+  /* check state */
+  if (!strm /* == Z_NULL */ || !strm.state /* == Z_NULL */) { return Z_STREAM_ERROR; }
+  state = strm.state;
+
+  if (state.wrap !== 0 && state.mode !== DICT) {
+    return Z_STREAM_ERROR;
+  }
+
+  /* check for correct dictionary identifier */
+  if (state.mode === DICT) {
+    dictid = 1; /* adler32(0, null, 0)*/
+    /* dictid = adler32(dictid, dictionary, dictLength); */
+    dictid = adler32(dictid, dictionary, dictLength, 0);
+    if (dictid !== state.check) {
+      return Z_DATA_ERROR;
+    }
+  }
+  /* copy dictionary to window using updatewindow(), which will amend the
+   existing dictionary if appropriate */
+  ret = updatewindow(strm, dictionary, dictLength, dictLength);
+  if (ret) {
+    state.mode = MEM;
+    return Z_MEM_ERROR;
+  }
+  state.havedict = 1;
+  // Tracev((stderr, "inflate:   dictionary set\n"));
+  return Z_OK;
+}
+
+exports.inflateReset = inflateReset;
+exports.inflateReset2 = inflateReset2;
+exports.inflateResetKeep = inflateResetKeep;
+exports.inflateInit = inflateInit;
+exports.inflateInit2 = inflateInit2;
+exports.inflate = inflate;
+exports.inflateEnd = inflateEnd;
+exports.inflateGetHeader = inflateGetHeader;
+exports.inflateSetDictionary = inflateSetDictionary;
+exports.inflateInfo = 'pako inflate (from Nodeca project)';
+
+/* Not implemented
+exports.inflateCopy = inflateCopy;
+exports.inflateGetDictionary = inflateGetDictionary;
+exports.inflateMark = inflateMark;
+exports.inflatePrime = inflatePrime;
+exports.inflateSync = inflateSync;
+exports.inflateSyncPoint = inflateSyncPoint;
+exports.inflateUndermine = inflateUndermine;
+*/
+
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils = __nccwpck_require__(5538);
+
+var MAXBITS = 15;
+var ENOUGH_LENS = 852;
+var ENOUGH_DISTS = 592;
+//var ENOUGH = (ENOUGH_LENS+ENOUGH_DISTS);
+
+var CODES = 0;
+var LENS = 1;
+var DISTS = 2;
+
+var lbase = [ /* Length codes 257..285 base */
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+  35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258, 0, 0
+];
+
+var lext = [ /* Length codes 257..285 extra */
+  16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 18, 18, 18, 18,
+  19, 19, 19, 19, 20, 20, 20, 20, 21, 21, 21, 21, 16, 72, 78
+];
+
+var dbase = [ /* Distance codes 0..29 base */
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+  257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577, 0, 0
+];
+
+var dext = [ /* Distance codes 0..29 extra */
+  16, 16, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22,
+  23, 23, 24, 24, 25, 25, 26, 26, 27, 27,
+  28, 28, 29, 29, 64, 64
+];
+
+module.exports = function inflate_table(type, lens, lens_index, codes, table, table_index, work, opts)
+{
+  var bits = opts.bits;
+      //here = opts.here; /* table entry for duplication */
+
+  var len = 0;               /* a code's length in bits */
+  var sym = 0;               /* index of code symbols */
+  var min = 0, max = 0;          /* minimum and maximum code lengths */
+  var root = 0;              /* number of index bits for root table */
+  var curr = 0;              /* number of index bits for current table */
+  var drop = 0;              /* code bits to drop for sub-table */
+  var left = 0;                   /* number of prefix codes available */
+  var used = 0;              /* code entries in table used */
+  var huff = 0;              /* Huffman code */
+  var incr;              /* for incrementing code, index */
+  var fill;              /* index for replicating entries */
+  var low;               /* low bits for current root entry */
+  var mask;              /* mask for low root bits */
+  var next;             /* next available space in table */
+  var base = null;     /* base value table to use */
+  var base_index = 0;
+//  var shoextra;    /* extra bits table to use */
+  var end;                    /* use base and extra for symbol > end */
+  var count = new utils.Buf16(MAXBITS + 1); //[MAXBITS+1];    /* number of codes of each length */
+  var offs = new utils.Buf16(MAXBITS + 1); //[MAXBITS+1];     /* offsets in table for each length */
+  var extra = null;
+  var extra_index = 0;
+
+  var here_bits, here_op, here_val;
+
+  /*
+   Process a set of code lengths to create a canonical Huffman code.  The
+   code lengths are lens[0..codes-1].  Each length corresponds to the
+   symbols 0..codes-1.  The Huffman code is generated by first sorting the
+   symbols by length from short to long, and retaining the symbol order
+   for codes with equal lengths.  Then the code starts with all zero bits
+   for the first code of the shortest length, and the codes are integer
+   increments for the same length, and zeros are appended as the length
+   increases.  For the deflate format, these bits are stored backwards
+   from their more natural integer increment ordering, and so when the
+   decoding tables are built in the large loop below, the integer codes
+   are incremented backwards.
+
+   This routine assumes, but does not check, that all of the entries in
+   lens[] are in the range 0..MAXBITS.  The caller must assure this.
+   1..MAXBITS is interpreted as that code length.  zero means that that
+   symbol does not occur in this code.
+
+   The codes are sorted by computing a count of codes for each length,
+   creating from that a table of starting indices for each length in the
+   sorted table, and then entering the symbols in order in the sorted
+   table.  The sorted table is work[], with that space being provided by
+   the caller.
+
+   The length counts are used for other purposes as well, i.e. finding
+   the minimum and maximum length codes, determining if there are any
+   codes at all, checking for a valid set of lengths, and looking ahead
+   at length counts to determine sub-table sizes when building the
+   decoding tables.
+   */
+
+  /* accumulate lengths for codes (assumes lens[] all in 0..MAXBITS) */
+  for (len = 0; len <= MAXBITS; len++) {
+    count[len] = 0;
+  }
+  for (sym = 0; sym < codes; sym++) {
+    count[lens[lens_index + sym]]++;
+  }
+
+  /* bound code lengths, force root to be within code lengths */
+  root = bits;
+  for (max = MAXBITS; max >= 1; max--) {
+    if (count[max] !== 0) { break; }
+  }
+  if (root > max) {
+    root = max;
+  }
+  if (max === 0) {                     /* no symbols to code at all */
+    //table.op[opts.table_index] = 64;  //here.op = (var char)64;    /* invalid code marker */
+    //table.bits[opts.table_index] = 1;   //here.bits = (var char)1;
+    //table.val[opts.table_index++] = 0;   //here.val = (var short)0;
+    table[table_index++] = (1 << 24) | (64 << 16) | 0;
+
+
+    //table.op[opts.table_index] = 64;
+    //table.bits[opts.table_index] = 1;
+    //table.val[opts.table_index++] = 0;
+    table[table_index++] = (1 << 24) | (64 << 16) | 0;
+
+    opts.bits = 1;
+    return 0;     /* no symbols, but wait for decoding to report error */
+  }
+  for (min = 1; min < max; min++) {
+    if (count[min] !== 0) { break; }
+  }
+  if (root < min) {
+    root = min;
+  }
+
+  /* check for an over-subscribed or incomplete set of lengths */
+  left = 1;
+  for (len = 1; len <= MAXBITS; len++) {
+    left <<= 1;
+    left -= count[len];
+    if (left < 0) {
+      return -1;
+    }        /* over-subscribed */
+  }
+  if (left > 0 && (type === CODES || max !== 1)) {
+    return -1;                      /* incomplete set */
+  }
+
+  /* generate offsets into symbol table for each length for sorting */
+  offs[1] = 0;
+  for (len = 1; len < MAXBITS; len++) {
+    offs[len + 1] = offs[len] + count[len];
+  }
+
+  /* sort symbols by length, by symbol order within each length */
+  for (sym = 0; sym < codes; sym++) {
+    if (lens[lens_index + sym] !== 0) {
+      work[offs[lens[lens_index + sym]]++] = sym;
+    }
+  }
+
+  /*
+   Create and fill in decoding tables.  In this loop, the table being
+   filled is at next and has curr index bits.  The code being used is huff
+   with length len.  That code is converted to an index by dropping drop
+   bits off of the bottom.  For codes where len is less than drop + curr,
+   those top drop + curr - len bits are incremented through all values to
+   fill the table with replicated entries.
+
+   root is the number of index bits for the root table.  When len exceeds
+   root, sub-tables are created pointed to by the root entry with an index
+   of the low root bits of huff.  This is saved in low to check for when a
+   new sub-table should be started.  drop is zero when the root table is
+   being filled, and drop is root when sub-tables are being filled.
+
+   When a new sub-table is needed, it is necessary to look ahead in the
+   code lengths to determine what size sub-table is needed.  The length
+   counts are used for this, and so count[] is decremented as codes are
+   entered in the tables.
+
+   used keeps track of how many table entries have been allocated from the
+   provided *table space.  It is checked for LENS and DIST tables against
+   the constants ENOUGH_LENS and ENOUGH_DISTS to guard against changes in
+   the initial root table size constants.  See the comments in inftrees.h
+   for more information.
+
+   sym increments through all symbols, and the loop terminates when
+   all codes of length max, i.e. all codes, have been processed.  This
+   routine permits incomplete codes, so another loop after this one fills
+   in the rest of the decoding tables with invalid code markers.
+   */
+
+  /* set up for code type */
+  // poor man optimization - use if-else instead of switch,
+  // to avoid deopts in old v8
+  if (type === CODES) {
+    base = extra = work;    /* dummy value--not used */
+    end = 19;
+
+  } else if (type === LENS) {
+    base = lbase;
+    base_index -= 257;
+    extra = lext;
+    extra_index -= 257;
+    end = 256;
+
+  } else {                    /* DISTS */
+    base = dbase;
+    extra = dext;
+    end = -1;
+  }
+
+  /* initialize opts for loop */
+  huff = 0;                   /* starting code */
+  sym = 0;                    /* starting code symbol */
+  len = min;                  /* starting code length */
+  next = table_index;              /* current table to fill in */
+  curr = root;                /* current table index bits */
+  drop = 0;                   /* current bits to drop from code for index */
+  low = -1;                   /* trigger new sub-table when len > root */
+  used = 1 << root;          /* use root table entries */
+  mask = used - 1;            /* mask for comparing low */
+
+  /* check available table space */
+  if ((type === LENS && used > ENOUGH_LENS) ||
+    (type === DISTS && used > ENOUGH_DISTS)) {
+    return 1;
+  }
+
+  /* process all codes and make table entries */
+  for (;;) {
+    /* create table entry */
+    here_bits = len - drop;
+    if (work[sym] < end) {
+      here_op = 0;
+      here_val = work[sym];
+    }
+    else if (work[sym] > end) {
+      here_op = extra[extra_index + work[sym]];
+      here_val = base[base_index + work[sym]];
+    }
+    else {
+      here_op = 32 + 64;         /* end of block */
+      here_val = 0;
+    }
+
+    /* replicate for those indices with low len bits equal to huff */
+    incr = 1 << (len - drop);
+    fill = 1 << curr;
+    min = fill;                 /* save offset to next table */
+    do {
+      fill -= incr;
+      table[next + (huff >> drop) + fill] = (here_bits << 24) | (here_op << 16) | here_val |0;
+    } while (fill !== 0);
+
+    /* backwards increment the len-bit code huff */
+    incr = 1 << (len - 1);
+    while (huff & incr) {
+      incr >>= 1;
+    }
+    if (incr !== 0) {
+      huff &= incr - 1;
+      huff += incr;
+    } else {
+      huff = 0;
+    }
+
+    /* go to next symbol, update count, len */
+    sym++;
+    if (--count[len] === 0) {
+      if (len === max) { break; }
+      len = lens[lens_index + work[sym]];
+    }
+
+    /* create new sub-table if needed */
+    if (len > root && (huff & mask) !== low) {
+      /* if first time, transition to sub-tables */
+      if (drop === 0) {
+        drop = root;
+      }
+
+      /* increment past last table */
+      next += min;            /* here min is 1 << curr */
+
+      /* determine length of next table */
+      curr = len - drop;
+      left = 1 << curr;
+      while (curr + drop < max) {
+        left -= count[curr + drop];
+        if (left <= 0) { break; }
+        curr++;
+        left <<= 1;
+      }
+
+      /* check for enough space */
+      used += 1 << curr;
+      if ((type === LENS && used > ENOUGH_LENS) ||
+        (type === DISTS && used > ENOUGH_DISTS)) {
+        return 1;
+      }
+
+      /* point entry in root table to sub-table */
+      low = huff & mask;
+      /*table.op[low] = curr;
+      table.bits[low] = root;
+      table.val[low] = next - opts.table_index;*/
+      table[low] = (root << 24) | (curr << 16) | (next - table_index) |0;
+    }
+  }
+
+  /* fill in remaining table entry if code is incomplete (guaranteed to have
+   at most one remaining entry, since if the code is incomplete, the
+   maximum code length that was allowed to get this far is one bit) */
+  if (huff !== 0) {
+    //table.op[next + huff] = 64;            /* invalid code marker */
+    //table.bits[next + huff] = len - drop;
+    //table.val[next + huff] = 0;
+    table[next + huff] = ((len - drop) << 24) | (64 << 16) |0;
+  }
+
+  /* set return parameters */
+  //opts.table_index += used;
+  opts.bits = root;
+  return 0;
+};
+
+
+/***/ }),
+
+/***/ 2523:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+module.exports = {
+  2:      'need dictionary',     /* Z_NEED_DICT       2  */
+  1:      'stream end',          /* Z_STREAM_END      1  */
+  0:      '',                    /* Z_OK              0  */
+  '-1':   'file error',          /* Z_ERRNO         (-1) */
+  '-2':   'stream error',        /* Z_STREAM_ERROR  (-2) */
+  '-3':   'data error',          /* Z_DATA_ERROR    (-3) */
+  '-4':   'insufficient memory', /* Z_MEM_ERROR     (-4) */
+  '-5':   'buffer error',        /* Z_BUF_ERROR     (-5) */
+  '-6':   'incompatible version' /* Z_VERSION_ERROR (-6) */
+};
+
+
+/***/ }),
+
+/***/ 1666:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+/* eslint-disable space-unary-ops */
+
+var utils = __nccwpck_require__(5538);
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+//var Z_FILTERED          = 1;
+//var Z_HUFFMAN_ONLY      = 2;
+//var Z_RLE               = 3;
+var Z_FIXED               = 4;
+//var Z_DEFAULT_STRATEGY  = 0;
+
+/* Possible values of the data_type field (though see inflate()) */
+var Z_BINARY              = 0;
+var Z_TEXT                = 1;
+//var Z_ASCII             = 1; // = Z_TEXT
+var Z_UNKNOWN             = 2;
+
+/*============================================================================*/
+
+
+function zero(buf) { var len = buf.length; while (--len >= 0) { buf[len] = 0; } }
+
+// From zutil.h
+
+var STORED_BLOCK = 0;
+var STATIC_TREES = 1;
+var DYN_TREES    = 2;
+/* The three kinds of block type */
+
+var MIN_MATCH    = 3;
+var MAX_MATCH    = 258;
+/* The minimum and maximum match lengths */
+
+// From deflate.h
+/* ===========================================================================
+ * Internal compression state.
+ */
+
+var LENGTH_CODES  = 29;
+/* number of length codes, not counting the special END_BLOCK code */
+
+var LITERALS      = 256;
+/* number of literal bytes 0..255 */
+
+var L_CODES       = LITERALS + 1 + LENGTH_CODES;
+/* number of Literal or Length codes, including the END_BLOCK code */
+
+var D_CODES       = 30;
+/* number of distance codes */
+
+var BL_CODES      = 19;
+/* number of codes used to transfer the bit lengths */
+
+var HEAP_SIZE     = 2 * L_CODES + 1;
+/* maximum heap size */
+
+var MAX_BITS      = 15;
+/* All codes must not exceed MAX_BITS bits */
+
+var Buf_size      = 16;
+/* size of bit buffer in bi_buf */
+
+
+/* ===========================================================================
+ * Constants
+ */
+
+var MAX_BL_BITS = 7;
+/* Bit length codes must not exceed MAX_BL_BITS bits */
+
+var END_BLOCK   = 256;
+/* end of block literal code */
+
+var REP_3_6     = 16;
+/* repeat previous bit length 3-6 times (2 bits of repeat count) */
+
+var REPZ_3_10   = 17;
+/* repeat a zero length 3-10 times  (3 bits of repeat count) */
+
+var REPZ_11_138 = 18;
+/* repeat a zero length 11-138 times  (7 bits of repeat count) */
+
+/* eslint-disable comma-spacing,array-bracket-spacing */
+var extra_lbits =   /* extra bits for each length code */
+  [0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,4,4,4,4,5,5,5,5,0];
+
+var extra_dbits =   /* extra bits for each distance code */
+  [0,0,0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12,13,13];
+
+var extra_blbits =  /* extra bits for each bit length code */
+  [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,3,7];
+
+var bl_order =
+  [16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1,15];
+/* eslint-enable comma-spacing,array-bracket-spacing */
+
+/* The lengths of the bit length codes are sent in order of decreasing
+ * probability, to avoid transmitting the lengths for unused bit length codes.
+ */
+
+/* ===========================================================================
+ * Local data. These are initialized only once.
+ */
+
+// We pre-fill arrays with 0 to avoid uninitialized gaps
+
+var DIST_CODE_LEN = 512; /* see definition of array dist_code below */
+
+// !!!! Use flat array instead of structure, Freq = i*2, Len = i*2+1
+var static_ltree  = new Array((L_CODES + 2) * 2);
+zero(static_ltree);
+/* The static literal tree. Since the bit lengths are imposed, there is no
+ * need for the L_CODES extra codes used during heap construction. However
+ * The codes 286 and 287 are needed to build a canonical tree (see _tr_init
+ * below).
+ */
+
+var static_dtree  = new Array(D_CODES * 2);
+zero(static_dtree);
+/* The static distance tree. (Actually a trivial tree since all codes use
+ * 5 bits.)
+ */
+
+var _dist_code    = new Array(DIST_CODE_LEN);
+zero(_dist_code);
+/* Distance codes. The first 256 values correspond to the distances
+ * 3 .. 258, the last 256 values correspond to the top 8 bits of
+ * the 15 bit distances.
+ */
+
+var _length_code  = new Array(MAX_MATCH - MIN_MATCH + 1);
+zero(_length_code);
+/* length code for each normalized match length (0 == MIN_MATCH) */
+
+var base_length   = new Array(LENGTH_CODES);
+zero(base_length);
+/* First normalized length for each code (0 = MIN_MATCH) */
+
+var base_dist     = new Array(D_CODES);
+zero(base_dist);
+/* First normalized distance for each code (0 = distance of 1) */
+
+
+function StaticTreeDesc(static_tree, extra_bits, extra_base, elems, max_length) {
+
+  this.static_tree  = static_tree;  /* static tree or NULL */
+  this.extra_bits   = extra_bits;   /* extra bits for each code or NULL */
+  this.extra_base   = extra_base;   /* base index for extra_bits */
+  this.elems        = elems;        /* max number of elements in the tree */
+  this.max_length   = max_length;   /* max bit length for the codes */
+
+  // show if `static_tree` has data or dummy - needed for monomorphic objects
+  this.has_stree    = static_tree && static_tree.length;
+}
+
+
+var static_l_desc;
+var static_d_desc;
+var static_bl_desc;
+
+
+function TreeDesc(dyn_tree, stat_desc) {
+  this.dyn_tree = dyn_tree;     /* the dynamic tree */
+  this.max_code = 0;            /* largest code with non zero frequency */
+  this.stat_desc = stat_desc;   /* the corresponding static tree */
+}
+
+
+
+function d_code(dist) {
+  return dist < 256 ? _dist_code[dist] : _dist_code[256 + (dist >>> 7)];
+}
+
+
+/* ===========================================================================
+ * Output a short LSB first on the stream.
+ * IN assertion: there is enough room in pendingBuf.
+ */
+function put_short(s, w) {
+//    put_byte(s, (uch)((w) & 0xff));
+//    put_byte(s, (uch)((ush)(w) >> 8));
+  s.pending_buf[s.pending++] = (w) & 0xff;
+  s.pending_buf[s.pending++] = (w >>> 8) & 0xff;
+}
+
+
+/* ===========================================================================
+ * Send a value on a given number of bits.
+ * IN assertion: length <= 16 and value fits in length bits.
+ */
+function send_bits(s, value, length) {
+  if (s.bi_valid > (Buf_size - length)) {
+    s.bi_buf |= (value << s.bi_valid) & 0xffff;
+    put_short(s, s.bi_buf);
+    s.bi_buf = value >> (Buf_size - s.bi_valid);
+    s.bi_valid += length - Buf_size;
+  } else {
+    s.bi_buf |= (value << s.bi_valid) & 0xffff;
+    s.bi_valid += length;
+  }
+}
+
+
+function send_code(s, c, tree) {
+  send_bits(s, tree[c * 2]/*.Code*/, tree[c * 2 + 1]/*.Len*/);
+}
+
+
+/* ===========================================================================
+ * Reverse the first len bits of a code, using straightforward code (a faster
+ * method would use a table)
+ * IN assertion: 1 <= len <= 15
+ */
+function bi_reverse(code, len) {
+  var res = 0;
+  do {
+    res |= code & 1;
+    code >>>= 1;
+    res <<= 1;
+  } while (--len > 0);
+  return res >>> 1;
+}
+
+
+/* ===========================================================================
+ * Flush the bit buffer, keeping at most 7 bits in it.
+ */
+function bi_flush(s) {
+  if (s.bi_valid === 16) {
+    put_short(s, s.bi_buf);
+    s.bi_buf = 0;
+    s.bi_valid = 0;
+
+  } else if (s.bi_valid >= 8) {
+    s.pending_buf[s.pending++] = s.bi_buf & 0xff;
+    s.bi_buf >>= 8;
+    s.bi_valid -= 8;
+  }
+}
+
+
+/* ===========================================================================
+ * Compute the optimal bit lengths for a tree and update the total bit length
+ * for the current block.
+ * IN assertion: the fields freq and dad are set, heap[heap_max] and
+ *    above are the tree nodes sorted by increasing frequency.
+ * OUT assertions: the field len is set to the optimal bit length, the
+ *     array bl_count contains the frequencies for each bit length.
+ *     The length opt_len is updated; static_len is also updated if stree is
+ *     not null.
+ */
+function gen_bitlen(s, desc)
+//    deflate_state *s;
+//    tree_desc *desc;    /* the tree descriptor */
+{
+  var tree            = desc.dyn_tree;
+  var max_code        = desc.max_code;
+  var stree           = desc.stat_desc.static_tree;
+  var has_stree       = desc.stat_desc.has_stree;
+  var extra           = desc.stat_desc.extra_bits;
+  var base            = desc.stat_desc.extra_base;
+  var max_length      = desc.stat_desc.max_length;
+  var h;              /* heap index */
+  var n, m;           /* iterate over the tree elements */
+  var bits;           /* bit length */
+  var xbits;          /* extra bits */
+  var f;              /* frequency */
+  var overflow = 0;   /* number of elements with bit length too large */
+
+  for (bits = 0; bits <= MAX_BITS; bits++) {
+    s.bl_count[bits] = 0;
+  }
+
+  /* In a first pass, compute the optimal bit lengths (which may
+   * overflow in the case of the bit length tree).
+   */
+  tree[s.heap[s.heap_max] * 2 + 1]/*.Len*/ = 0; /* root of the heap */
+
+  for (h = s.heap_max + 1; h < HEAP_SIZE; h++) {
+    n = s.heap[h];
+    bits = tree[tree[n * 2 + 1]/*.Dad*/ * 2 + 1]/*.Len*/ + 1;
+    if (bits > max_length) {
+      bits = max_length;
+      overflow++;
+    }
+    tree[n * 2 + 1]/*.Len*/ = bits;
+    /* We overwrite tree[n].Dad which is no longer needed */
+
+    if (n > max_code) { continue; } /* not a leaf node */
+
+    s.bl_count[bits]++;
+    xbits = 0;
+    if (n >= base) {
+      xbits = extra[n - base];
+    }
+    f = tree[n * 2]/*.Freq*/;
+    s.opt_len += f * (bits + xbits);
+    if (has_stree) {
+      s.static_len += f * (stree[n * 2 + 1]/*.Len*/ + xbits);
+    }
+  }
+  if (overflow === 0) { return; }
+
+  // Trace((stderr,"\nbit length overflow\n"));
+  /* This happens for example on obj2 and pic of the Calgary corpus */
+
+  /* Find the first bit length which could increase: */
+  do {
+    bits = max_length - 1;
+    while (s.bl_count[bits] === 0) { bits--; }
+    s.bl_count[bits]--;      /* move one leaf down the tree */
+    s.bl_count[bits + 1] += 2; /* move one overflow item as its brother */
+    s.bl_count[max_length]--;
+    /* The brother of the overflow item also moves one step up,
+     * but this does not affect bl_count[max_length]
+     */
+    overflow -= 2;
+  } while (overflow > 0);
+
+  /* Now recompute all bit lengths, scanning in increasing frequency.
+   * h is still equal to HEAP_SIZE. (It is simpler to reconstruct all
+   * lengths instead of fixing only the wrong ones. This idea is taken
+   * from 'ar' written by Haruhiko Okumura.)
+   */
+  for (bits = max_length; bits !== 0; bits--) {
+    n = s.bl_count[bits];
+    while (n !== 0) {
+      m = s.heap[--h];
+      if (m > max_code) { continue; }
+      if (tree[m * 2 + 1]/*.Len*/ !== bits) {
+        // Trace((stderr,"code %d bits %d->%d\n", m, tree[m].Len, bits));
+        s.opt_len += (bits - tree[m * 2 + 1]/*.Len*/) * tree[m * 2]/*.Freq*/;
+        tree[m * 2 + 1]/*.Len*/ = bits;
+      }
+      n--;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Generate the codes for a given tree and bit counts (which need not be
+ * optimal).
+ * IN assertion: the array bl_count contains the bit length statistics for
+ * the given tree and the field len is set for all tree elements.
+ * OUT assertion: the field code is set for all tree elements of non
+ *     zero code length.
+ */
+function gen_codes(tree, max_code, bl_count)
+//    ct_data *tree;             /* the tree to decorate */
+//    int max_code;              /* largest code with non zero frequency */
+//    ushf *bl_count;            /* number of codes at each bit length */
+{
+  var next_code = new Array(MAX_BITS + 1); /* next code value for each bit length */
+  var code = 0;              /* running code value */
+  var bits;                  /* bit index */
+  var n;                     /* code index */
+
+  /* The distribution counts are first used to generate the code values
+   * without bit reversal.
+   */
+  for (bits = 1; bits <= MAX_BITS; bits++) {
+    next_code[bits] = code = (code + bl_count[bits - 1]) << 1;
+  }
+  /* Check that the bit counts in bl_count are consistent. The last code
+   * must be all ones.
+   */
+  //Assert (code + bl_count[MAX_BITS]-1 == (1<<MAX_BITS)-1,
+  //        "inconsistent bit counts");
+  //Tracev((stderr,"\ngen_codes: max_code %d ", max_code));
+
+  for (n = 0;  n <= max_code; n++) {
+    var len = tree[n * 2 + 1]/*.Len*/;
+    if (len === 0) { continue; }
+    /* Now reverse the bits */
+    tree[n * 2]/*.Code*/ = bi_reverse(next_code[len]++, len);
+
+    //Tracecv(tree != static_ltree, (stderr,"\nn %3d %c l %2d c %4x (%x) ",
+    //     n, (isgraph(n) ? n : ' '), len, tree[n].Code, next_code[len]-1));
+  }
+}
+
+
+/* ===========================================================================
+ * Initialize the various 'constant' tables.
+ */
+function tr_static_init() {
+  var n;        /* iterates over tree elements */
+  var bits;     /* bit counter */
+  var length;   /* length value */
+  var code;     /* code value */
+  var dist;     /* distance index */
+  var bl_count = new Array(MAX_BITS + 1);
+  /* number of codes at each bit length for an optimal tree */
+
+  // do check in _tr_init()
+  //if (static_init_done) return;
+
+  /* For some embedded targets, global variables are not initialized: */
+/*#ifdef NO_INIT_GLOBAL_POINTERS
+  static_l_desc.static_tree = static_ltree;
+  static_l_desc.extra_bits = extra_lbits;
+  static_d_desc.static_tree = static_dtree;
+  static_d_desc.extra_bits = extra_dbits;
+  static_bl_desc.extra_bits = extra_blbits;
+#endif*/
+
+  /* Initialize the mapping length (0..255) -> length code (0..28) */
+  length = 0;
+  for (code = 0; code < LENGTH_CODES - 1; code++) {
+    base_length[code] = length;
+    for (n = 0; n < (1 << extra_lbits[code]); n++) {
+      _length_code[length++] = code;
+    }
+  }
+  //Assert (length == 256, "tr_static_init: length != 256");
+  /* Note that the length 255 (match length 258) can be represented
+   * in two different ways: code 284 + 5 bits or code 285, so we
+   * overwrite length_code[255] to use the best encoding:
+   */
+  _length_code[length - 1] = code;
+
+  /* Initialize the mapping dist (0..32K) -> dist code (0..29) */
+  dist = 0;
+  for (code = 0; code < 16; code++) {
+    base_dist[code] = dist;
+    for (n = 0; n < (1 << extra_dbits[code]); n++) {
+      _dist_code[dist++] = code;
+    }
+  }
+  //Assert (dist == 256, "tr_static_init: dist != 256");
+  dist >>= 7; /* from now on, all distances are divided by 128 */
+  for (; code < D_CODES; code++) {
+    base_dist[code] = dist << 7;
+    for (n = 0; n < (1 << (extra_dbits[code] - 7)); n++) {
+      _dist_code[256 + dist++] = code;
+    }
+  }
+  //Assert (dist == 256, "tr_static_init: 256+dist != 512");
+
+  /* Construct the codes of the static literal tree */
+  for (bits = 0; bits <= MAX_BITS; bits++) {
+    bl_count[bits] = 0;
+  }
+
+  n = 0;
+  while (n <= 143) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 8;
+    n++;
+    bl_count[8]++;
+  }
+  while (n <= 255) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 9;
+    n++;
+    bl_count[9]++;
+  }
+  while (n <= 279) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 7;
+    n++;
+    bl_count[7]++;
+  }
+  while (n <= 287) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 8;
+    n++;
+    bl_count[8]++;
+  }
+  /* Codes 286 and 287 do not exist, but we must include them in the
+   * tree construction to get a canonical Huffman tree (longest code
+   * all ones)
+   */
+  gen_codes(static_ltree, L_CODES + 1, bl_count);
+
+  /* The static distance tree is trivial: */
+  for (n = 0; n < D_CODES; n++) {
+    static_dtree[n * 2 + 1]/*.Len*/ = 5;
+    static_dtree[n * 2]/*.Code*/ = bi_reverse(n, 5);
+  }
+
+  // Now data ready and we can init static trees
+  static_l_desc = new StaticTreeDesc(static_ltree, extra_lbits, LITERALS + 1, L_CODES, MAX_BITS);
+  static_d_desc = new StaticTreeDesc(static_dtree, extra_dbits, 0,          D_CODES, MAX_BITS);
+  static_bl_desc = new StaticTreeDesc(new Array(0), extra_blbits, 0,         BL_CODES, MAX_BL_BITS);
+
+  //static_init_done = true;
+}
+
+
+/* ===========================================================================
+ * Initialize a new block.
+ */
+function init_block(s) {
+  var n; /* iterates over tree elements */
+
+  /* Initialize the trees. */
+  for (n = 0; n < L_CODES;  n++) { s.dyn_ltree[n * 2]/*.Freq*/ = 0; }
+  for (n = 0; n < D_CODES;  n++) { s.dyn_dtree[n * 2]/*.Freq*/ = 0; }
+  for (n = 0; n < BL_CODES; n++) { s.bl_tree[n * 2]/*.Freq*/ = 0; }
+
+  s.dyn_ltree[END_BLOCK * 2]/*.Freq*/ = 1;
+  s.opt_len = s.static_len = 0;
+  s.last_lit = s.matches = 0;
+}
+
+
+/* ===========================================================================
+ * Flush the bit buffer and align the output on a byte boundary
+ */
+function bi_windup(s)
+{
+  if (s.bi_valid > 8) {
+    put_short(s, s.bi_buf);
+  } else if (s.bi_valid > 0) {
+    //put_byte(s, (Byte)s->bi_buf);
+    s.pending_buf[s.pending++] = s.bi_buf;
+  }
+  s.bi_buf = 0;
+  s.bi_valid = 0;
+}
+
+/* ===========================================================================
+ * Copy a stored block, storing first the length and its
+ * one's complement if requested.
+ */
+function copy_block(s, buf, len, header)
+//DeflateState *s;
+//charf    *buf;    /* the input data */
+//unsigned len;     /* its length */
+//int      header;  /* true if block header must be written */
+{
+  bi_windup(s);        /* align on byte boundary */
+
+  if (header) {
+    put_short(s, len);
+    put_short(s, ~len);
+  }
+//  while (len--) {
+//    put_byte(s, *buf++);
+//  }
+  utils.arraySet(s.pending_buf, s.window, buf, len, s.pending);
+  s.pending += len;
+}
+
+/* ===========================================================================
+ * Compares to subtrees, using the tree depth as tie breaker when
+ * the subtrees have equal frequency. This minimizes the worst case length.
+ */
+function smaller(tree, n, m, depth) {
+  var _n2 = n * 2;
+  var _m2 = m * 2;
+  return (tree[_n2]/*.Freq*/ < tree[_m2]/*.Freq*/ ||
+         (tree[_n2]/*.Freq*/ === tree[_m2]/*.Freq*/ && depth[n] <= depth[m]));
+}
+
+/* ===========================================================================
+ * Restore the heap property by moving down the tree starting at node k,
+ * exchanging a node with the smallest of its two sons if necessary, stopping
+ * when the heap property is re-established (each father smaller than its
+ * two sons).
+ */
+function pqdownheap(s, tree, k)
+//    deflate_state *s;
+//    ct_data *tree;  /* the tree to restore */
+//    int k;               /* node to move down */
+{
+  var v = s.heap[k];
+  var j = k << 1;  /* left son of k */
+  while (j <= s.heap_len) {
+    /* Set j to the smallest of the two sons: */
+    if (j < s.heap_len &&
+      smaller(tree, s.heap[j + 1], s.heap[j], s.depth)) {
+      j++;
+    }
+    /* Exit if v is smaller than both sons */
+    if (smaller(tree, v, s.heap[j], s.depth)) { break; }
+
+    /* Exchange v with the smallest son */
+    s.heap[k] = s.heap[j];
+    k = j;
+
+    /* And continue down the tree, setting j to the left son of k */
+    j <<= 1;
+  }
+  s.heap[k] = v;
+}
+
+
+// inlined manually
+// var SMALLEST = 1;
+
+/* ===========================================================================
+ * Send the block data compressed using the given Huffman trees
+ */
+function compress_block(s, ltree, dtree)
+//    deflate_state *s;
+//    const ct_data *ltree; /* literal tree */
+//    const ct_data *dtree; /* distance tree */
+{
+  var dist;           /* distance of matched string */
+  var lc;             /* match length or unmatched char (if dist == 0) */
+  var lx = 0;         /* running index in l_buf */
+  var code;           /* the code to send */
+  var extra;          /* number of extra bits to send */
+
+  if (s.last_lit !== 0) {
+    do {
+      dist = (s.pending_buf[s.d_buf + lx * 2] << 8) | (s.pending_buf[s.d_buf + lx * 2 + 1]);
+      lc = s.pending_buf[s.l_buf + lx];
+      lx++;
+
+      if (dist === 0) {
+        send_code(s, lc, ltree); /* send a literal byte */
+        //Tracecv(isgraph(lc), (stderr," '%c' ", lc));
+      } else {
+        /* Here, lc is the match length - MIN_MATCH */
+        code = _length_code[lc];
+        send_code(s, code + LITERALS + 1, ltree); /* send the length code */
+        extra = extra_lbits[code];
+        if (extra !== 0) {
+          lc -= base_length[code];
+          send_bits(s, lc, extra);       /* send the extra length bits */
+        }
+        dist--; /* dist is now the match distance - 1 */
+        code = d_code(dist);
+        //Assert (code < D_CODES, "bad d_code");
+
+        send_code(s, code, dtree);       /* send the distance code */
+        extra = extra_dbits[code];
+        if (extra !== 0) {
+          dist -= base_dist[code];
+          send_bits(s, dist, extra);   /* send the extra distance bits */
+        }
+      } /* literal or match pair ? */
+
+      /* Check that the overlay between pending_buf and d_buf+l_buf is ok: */
+      //Assert((uInt)(s->pending) < s->lit_bufsize + 2*lx,
+      //       "pendingBuf overflow");
+
+    } while (lx < s.last_lit);
+  }
+
+  send_code(s, END_BLOCK, ltree);
+}
+
+
+/* ===========================================================================
+ * Construct one Huffman tree and assigns the code bit strings and lengths.
+ * Update the total bit length for the current block.
+ * IN assertion: the field freq is set for all tree elements.
+ * OUT assertions: the fields len and code are set to the optimal bit length
+ *     and corresponding code. The length opt_len is updated; static_len is
+ *     also updated if stree is not null. The field max_code is set.
+ */
+function build_tree(s, desc)
+//    deflate_state *s;
+//    tree_desc *desc; /* the tree descriptor */
+{
+  var tree     = desc.dyn_tree;
+  var stree    = desc.stat_desc.static_tree;
+  var has_stree = desc.stat_desc.has_stree;
+  var elems    = desc.stat_desc.elems;
+  var n, m;          /* iterate over heap elements */
+  var max_code = -1; /* largest code with non zero frequency */
+  var node;          /* new node being created */
+
+  /* Construct the initial heap, with least frequent element in
+   * heap[SMALLEST]. The sons of heap[n] are heap[2*n] and heap[2*n+1].
+   * heap[0] is not used.
+   */
+  s.heap_len = 0;
+  s.heap_max = HEAP_SIZE;
+
+  for (n = 0; n < elems; n++) {
+    if (tree[n * 2]/*.Freq*/ !== 0) {
+      s.heap[++s.heap_len] = max_code = n;
+      s.depth[n] = 0;
+
+    } else {
+      tree[n * 2 + 1]/*.Len*/ = 0;
+    }
+  }
+
+  /* The pkzip format requires that at least one distance code exists,
+   * and that at least one bit should be sent even if there is only one
+   * possible code. So to avoid special checks later on we force at least
+   * two codes of non zero frequency.
+   */
+  while (s.heap_len < 2) {
+    node = s.heap[++s.heap_len] = (max_code < 2 ? ++max_code : 0);
+    tree[node * 2]/*.Freq*/ = 1;
+    s.depth[node] = 0;
+    s.opt_len--;
+
+    if (has_stree) {
+      s.static_len -= stree[node * 2 + 1]/*.Len*/;
+    }
+    /* node is 0 or 1 so it does not have extra bits */
+  }
+  desc.max_code = max_code;
+
+  /* The elements heap[heap_len/2+1 .. heap_len] are leaves of the tree,
+   * establish sub-heaps of increasing lengths:
+   */
+  for (n = (s.heap_len >> 1/*int /2*/); n >= 1; n--) { pqdownheap(s, tree, n); }
+
+  /* Construct the Huffman tree by repeatedly combining the least two
+   * frequent nodes.
+   */
+  node = elems;              /* next internal node of the tree */
+  do {
+    //pqremove(s, tree, n);  /* n = node of least frequency */
+    /*** pqremove ***/
+    n = s.heap[1/*SMALLEST*/];
+    s.heap[1/*SMALLEST*/] = s.heap[s.heap_len--];
+    pqdownheap(s, tree, 1/*SMALLEST*/);
+    /***/
+
+    m = s.heap[1/*SMALLEST*/]; /* m = node of next least frequency */
+
+    s.heap[--s.heap_max] = n; /* keep the nodes sorted by frequency */
+    s.heap[--s.heap_max] = m;
+
+    /* Create a new node father of n and m */
+    tree[node * 2]/*.Freq*/ = tree[n * 2]/*.Freq*/ + tree[m * 2]/*.Freq*/;
+    s.depth[node] = (s.depth[n] >= s.depth[m] ? s.depth[n] : s.depth[m]) + 1;
+    tree[n * 2 + 1]/*.Dad*/ = tree[m * 2 + 1]/*.Dad*/ = node;
+
+    /* and insert the new node in the heap */
+    s.heap[1/*SMALLEST*/] = node++;
+    pqdownheap(s, tree, 1/*SMALLEST*/);
+
+  } while (s.heap_len >= 2);
+
+  s.heap[--s.heap_max] = s.heap[1/*SMALLEST*/];
+
+  /* At this point, the fields freq and dad are set. We can now
+   * generate the bit lengths.
+   */
+  gen_bitlen(s, desc);
+
+  /* The field len is now set, we can generate the bit codes */
+  gen_codes(tree, max_code, s.bl_count);
+}
+
+
+/* ===========================================================================
+ * Scan a literal or distance tree to determine the frequencies of the codes
+ * in the bit length tree.
+ */
+function scan_tree(s, tree, max_code)
+//    deflate_state *s;
+//    ct_data *tree;   /* the tree to be scanned */
+//    int max_code;    /* and its largest code of non zero frequency */
+{
+  var n;                     /* iterates over all tree elements */
+  var prevlen = -1;          /* last emitted length */
+  var curlen;                /* length of current code */
+
+  var nextlen = tree[0 * 2 + 1]/*.Len*/; /* length of next code */
+
+  var count = 0;             /* repeat count of the current code */
+  var max_count = 7;         /* max repeat count */
+  var min_count = 4;         /* min repeat count */
+
+  if (nextlen === 0) {
+    max_count = 138;
+    min_count = 3;
+  }
+  tree[(max_code + 1) * 2 + 1]/*.Len*/ = 0xffff; /* guard */
+
+  for (n = 0; n <= max_code; n++) {
+    curlen = nextlen;
+    nextlen = tree[(n + 1) * 2 + 1]/*.Len*/;
+
+    if (++count < max_count && curlen === nextlen) {
+      continue;
+
+    } else if (count < min_count) {
+      s.bl_tree[curlen * 2]/*.Freq*/ += count;
+
+    } else if (curlen !== 0) {
+
+      if (curlen !== prevlen) { s.bl_tree[curlen * 2]/*.Freq*/++; }
+      s.bl_tree[REP_3_6 * 2]/*.Freq*/++;
+
+    } else if (count <= 10) {
+      s.bl_tree[REPZ_3_10 * 2]/*.Freq*/++;
+
+    } else {
+      s.bl_tree[REPZ_11_138 * 2]/*.Freq*/++;
+    }
+
+    count = 0;
+    prevlen = curlen;
+
+    if (nextlen === 0) {
+      max_count = 138;
+      min_count = 3;
+
+    } else if (curlen === nextlen) {
+      max_count = 6;
+      min_count = 3;
+
+    } else {
+      max_count = 7;
+      min_count = 4;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Send a literal or distance tree in compressed form, using the codes in
+ * bl_tree.
+ */
+function send_tree(s, tree, max_code)
+//    deflate_state *s;
+//    ct_data *tree; /* the tree to be scanned */
+//    int max_code;       /* and its largest code of non zero frequency */
+{
+  var n;                     /* iterates over all tree elements */
+  var prevlen = -1;          /* last emitted length */
+  var curlen;                /* length of current code */
+
+  var nextlen = tree[0 * 2 + 1]/*.Len*/; /* length of next code */
+
+  var count = 0;             /* repeat count of the current code */
+  var max_count = 7;         /* max repeat count */
+  var min_count = 4;         /* min repeat count */
+
+  /* tree[max_code+1].Len = -1; */  /* guard already set */
+  if (nextlen === 0) {
+    max_count = 138;
+    min_count = 3;
+  }
+
+  for (n = 0; n <= max_code; n++) {
+    curlen = nextlen;
+    nextlen = tree[(n + 1) * 2 + 1]/*.Len*/;
+
+    if (++count < max_count && curlen === nextlen) {
+      continue;
+
+    } else if (count < min_count) {
+      do { send_code(s, curlen, s.bl_tree); } while (--count !== 0);
+
+    } else if (curlen !== 0) {
+      if (curlen !== prevlen) {
+        send_code(s, curlen, s.bl_tree);
+        count--;
+      }
+      //Assert(count >= 3 && count <= 6, " 3_6?");
+      send_code(s, REP_3_6, s.bl_tree);
+      send_bits(s, count - 3, 2);
+
+    } else if (count <= 10) {
+      send_code(s, REPZ_3_10, s.bl_tree);
+      send_bits(s, count - 3, 3);
+
+    } else {
+      send_code(s, REPZ_11_138, s.bl_tree);
+      send_bits(s, count - 11, 7);
+    }
+
+    count = 0;
+    prevlen = curlen;
+    if (nextlen === 0) {
+      max_count = 138;
+      min_count = 3;
+
+    } else if (curlen === nextlen) {
+      max_count = 6;
+      min_count = 3;
+
+    } else {
+      max_count = 7;
+      min_count = 4;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Construct the Huffman tree for the bit lengths and return the index in
+ * bl_order of the last bit length code to send.
+ */
+function build_bl_tree(s) {
+  var max_blindex;  /* index of last bit length code of non zero freq */
+
+  /* Determine the bit length frequencies for literal and distance trees */
+  scan_tree(s, s.dyn_ltree, s.l_desc.max_code);
+  scan_tree(s, s.dyn_dtree, s.d_desc.max_code);
+
+  /* Build the bit length tree: */
+  build_tree(s, s.bl_desc);
+  /* opt_len now includes the length of the tree representations, except
+   * the lengths of the bit lengths codes and the 5+5+4 bits for the counts.
+   */
+
+  /* Determine the number of bit length codes to send. The pkzip format
+   * requires that at least 4 bit length codes be sent. (appnote.txt says
+   * 3 but the actual value used is 4.)
+   */
+  for (max_blindex = BL_CODES - 1; max_blindex >= 3; max_blindex--) {
+    if (s.bl_tree[bl_order[max_blindex] * 2 + 1]/*.Len*/ !== 0) {
+      break;
+    }
+  }
+  /* Update opt_len to include the bit length tree and counts */
+  s.opt_len += 3 * (max_blindex + 1) + 5 + 5 + 4;
+  //Tracev((stderr, "\ndyn trees: dyn %ld, stat %ld",
+  //        s->opt_len, s->static_len));
+
+  return max_blindex;
+}
+
+
+/* ===========================================================================
+ * Send the header for a block using dynamic Huffman trees: the counts, the
+ * lengths of the bit length codes, the literal tree and the distance tree.
+ * IN assertion: lcodes >= 257, dcodes >= 1, blcodes >= 4.
+ */
+function send_all_trees(s, lcodes, dcodes, blcodes)
+//    deflate_state *s;
+//    int lcodes, dcodes, blcodes; /* number of codes for each tree */
+{
+  var rank;                    /* index in bl_order */
+
+  //Assert (lcodes >= 257 && dcodes >= 1 && blcodes >= 4, "not enough codes");
+  //Assert (lcodes <= L_CODES && dcodes <= D_CODES && blcodes <= BL_CODES,
+  //        "too many codes");
+  //Tracev((stderr, "\nbl counts: "));
+  send_bits(s, lcodes - 257, 5); /* not +255 as stated in appnote.txt */
+  send_bits(s, dcodes - 1,   5);
+  send_bits(s, blcodes - 4,  4); /* not -3 as stated in appnote.txt */
+  for (rank = 0; rank < blcodes; rank++) {
+    //Tracev((stderr, "\nbl code %2d ", bl_order[rank]));
+    send_bits(s, s.bl_tree[bl_order[rank] * 2 + 1]/*.Len*/, 3);
+  }
+  //Tracev((stderr, "\nbl tree: sent %ld", s->bits_sent));
+
+  send_tree(s, s.dyn_ltree, lcodes - 1); /* literal tree */
+  //Tracev((stderr, "\nlit tree: sent %ld", s->bits_sent));
+
+  send_tree(s, s.dyn_dtree, dcodes - 1); /* distance tree */
+  //Tracev((stderr, "\ndist tree: sent %ld", s->bits_sent));
+}
+
+
+/* ===========================================================================
+ * Check if the data type is TEXT or BINARY, using the following algorithm:
+ * - TEXT if the two conditions below are satisfied:
+ *    a) There are no non-portable control characters belonging to the
+ *       "black list" (0..6, 14..25, 28..31).
+ *    b) There is at least one printable character belonging to the
+ *       "white list" (9 {TAB}, 10 {LF}, 13 {CR}, 32..255).
+ * - BINARY otherwise.
+ * - The following partially-portable control characters form a
+ *   "gray list" that is ignored in this detection algorithm:
+ *   (7 {BEL}, 8 {BS}, 11 {VT}, 12 {FF}, 26 {SUB}, 27 {ESC}).
+ * IN assertion: the fields Freq of dyn_ltree are set.
+ */
+function detect_data_type(s) {
+  /* black_mask is the bit mask of black-listed bytes
+   * set bits 0..6, 14..25, and 28..31
+   * 0xf3ffc07f = binary 11110011111111111100000001111111
+   */
+  var black_mask = 0xf3ffc07f;
+  var n;
+
+  /* Check for non-textual ("black-listed") bytes. */
+  for (n = 0; n <= 31; n++, black_mask >>>= 1) {
+    if ((black_mask & 1) && (s.dyn_ltree[n * 2]/*.Freq*/ !== 0)) {
+      return Z_BINARY;
+    }
+  }
+
+  /* Check for textual ("white-listed") bytes. */
+  if (s.dyn_ltree[9 * 2]/*.Freq*/ !== 0 || s.dyn_ltree[10 * 2]/*.Freq*/ !== 0 ||
+      s.dyn_ltree[13 * 2]/*.Freq*/ !== 0) {
+    return Z_TEXT;
+  }
+  for (n = 32; n < LITERALS; n++) {
+    if (s.dyn_ltree[n * 2]/*.Freq*/ !== 0) {
+      return Z_TEXT;
+    }
+  }
+
+  /* There are no "black-listed" or "white-listed" bytes:
+   * this stream either is empty or has tolerated ("gray-listed") bytes only.
+   */
+  return Z_BINARY;
+}
+
+
+var static_init_done = false;
+
+/* ===========================================================================
+ * Initialize the tree data structures for a new zlib stream.
+ */
+function _tr_init(s)
+{
+
+  if (!static_init_done) {
+    tr_static_init();
+    static_init_done = true;
+  }
+
+  s.l_desc  = new TreeDesc(s.dyn_ltree, static_l_desc);
+  s.d_desc  = new TreeDesc(s.dyn_dtree, static_d_desc);
+  s.bl_desc = new TreeDesc(s.bl_tree, static_bl_desc);
+
+  s.bi_buf = 0;
+  s.bi_valid = 0;
+
+  /* Initialize the first block of the first file: */
+  init_block(s);
+}
+
+
+/* ===========================================================================
+ * Send a stored block
+ */
+function _tr_stored_block(s, buf, stored_len, last)
+//DeflateState *s;
+//charf *buf;       /* input block */
+//ulg stored_len;   /* length of input block */
+//int last;         /* one if this is the last block for a file */
+{
+  send_bits(s, (STORED_BLOCK << 1) + (last ? 1 : 0), 3);    /* send block type */
+  copy_block(s, buf, stored_len, true); /* with header */
+}
+
+
+/* ===========================================================================
+ * Send one empty static block to give enough lookahead for inflate.
+ * This takes 10 bits, of which 7 may remain in the bit buffer.
+ */
+function _tr_align(s) {
+  send_bits(s, STATIC_TREES << 1, 3);
+  send_code(s, END_BLOCK, static_ltree);
+  bi_flush(s);
+}
+
+
+/* ===========================================================================
+ * Determine the best encoding for the current block: dynamic trees, static
+ * trees or store, and output the encoded block to the zip file.
+ */
+function _tr_flush_block(s, buf, stored_len, last)
+//DeflateState *s;
+//charf *buf;       /* input block, or NULL if too old */
+//ulg stored_len;   /* length of input block */
+//int last;         /* one if this is the last block for a file */
+{
+  var opt_lenb, static_lenb;  /* opt_len and static_len in bytes */
+  var max_blindex = 0;        /* index of last bit length code of non zero freq */
+
+  /* Build the Huffman trees unless a stored block is forced */
+  if (s.level > 0) {
+
+    /* Check if the file is binary or text */
+    if (s.strm.data_type === Z_UNKNOWN) {
+      s.strm.data_type = detect_data_type(s);
+    }
+
+    /* Construct the literal and distance trees */
+    build_tree(s, s.l_desc);
+    // Tracev((stderr, "\nlit data: dyn %ld, stat %ld", s->opt_len,
+    //        s->static_len));
+
+    build_tree(s, s.d_desc);
+    // Tracev((stderr, "\ndist data: dyn %ld, stat %ld", s->opt_len,
+    //        s->static_len));
+    /* At this point, opt_len and static_len are the total bit lengths of
+     * the compressed block data, excluding the tree representations.
+     */
+
+    /* Build the bit length tree for the above two trees, and get the index
+     * in bl_order of the last bit length code to send.
+     */
+    max_blindex = build_bl_tree(s);
+
+    /* Determine the best encoding. Compute the block lengths in bytes. */
+    opt_lenb = (s.opt_len + 3 + 7) >>> 3;
+    static_lenb = (s.static_len + 3 + 7) >>> 3;
+
+    // Tracev((stderr, "\nopt %lu(%lu) stat %lu(%lu) stored %lu lit %u ",
+    //        opt_lenb, s->opt_len, static_lenb, s->static_len, stored_len,
+    //        s->last_lit));
+
+    if (static_lenb <= opt_lenb) { opt_lenb = static_lenb; }
+
+  } else {
+    // Assert(buf != (char*)0, "lost buf");
+    opt_lenb = static_lenb = stored_len + 5; /* force a stored block */
+  }
+
+  if ((stored_len + 4 <= opt_lenb) && (buf !== -1)) {
+    /* 4: two words for the lengths */
+
+    /* The test buf != NULL is only necessary if LIT_BUFSIZE > WSIZE.
+     * Otherwise we can't have processed more than WSIZE input bytes since
+     * the last block flush, because compression would have been
+     * successful. If LIT_BUFSIZE <= WSIZE, it is never too late to
+     * transform a block into a stored block.
+     */
+    _tr_stored_block(s, buf, stored_len, last);
+
+  } else if (s.strategy === Z_FIXED || static_lenb === opt_lenb) {
+
+    send_bits(s, (STATIC_TREES << 1) + (last ? 1 : 0), 3);
+    compress_block(s, static_ltree, static_dtree);
+
+  } else {
+    send_bits(s, (DYN_TREES << 1) + (last ? 1 : 0), 3);
+    send_all_trees(s, s.l_desc.max_code + 1, s.d_desc.max_code + 1, max_blindex + 1);
+    compress_block(s, s.dyn_ltree, s.dyn_dtree);
+  }
+  // Assert (s->compressed_len == s->bits_sent, "bad compressed size");
+  /* The above check is made mod 2^32, for files larger than 512 MB
+   * and uLong implemented on 32 bits.
+   */
+  init_block(s);
+
+  if (last) {
+    bi_windup(s);
+  }
+  // Tracev((stderr,"\ncomprlen %lu(%lu) ", s->compressed_len>>3,
+  //       s->compressed_len-7*last));
+}
+
+/* ===========================================================================
+ * Save the match info and tally the frequency counts. Return true if
+ * the current block must be flushed.
+ */
+function _tr_tally(s, dist, lc)
+//    deflate_state *s;
+//    unsigned dist;  /* distance of matched string */
+//    unsigned lc;    /* match length-MIN_MATCH or unmatched char (if dist==0) */
+{
+  //var out_length, in_length, dcode;
+
+  s.pending_buf[s.d_buf + s.last_lit * 2]     = (dist >>> 8) & 0xff;
+  s.pending_buf[s.d_buf + s.last_lit * 2 + 1] = dist & 0xff;
+
+  s.pending_buf[s.l_buf + s.last_lit] = lc & 0xff;
+  s.last_lit++;
+
+  if (dist === 0) {
+    /* lc is the unmatched char */
+    s.dyn_ltree[lc * 2]/*.Freq*/++;
+  } else {
+    s.matches++;
+    /* Here, lc is the match length - MIN_MATCH */
+    dist--;             /* dist = match distance - 1 */
+    //Assert((ush)dist < (ush)MAX_DIST(s) &&
+    //       (ush)lc <= (ush)(MAX_MATCH-MIN_MATCH) &&
+    //       (ush)d_code(dist) < (ush)D_CODES,  "_tr_tally: bad match");
+
+    s.dyn_ltree[(_length_code[lc] + LITERALS + 1) * 2]/*.Freq*/++;
+    s.dyn_dtree[d_code(dist) * 2]/*.Freq*/++;
+  }
+
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+
+//#ifdef TRUNCATE_BLOCK
+//  /* Try to guess if it is profitable to stop the current block here */
+//  if ((s.last_lit & 0x1fff) === 0 && s.level > 2) {
+//    /* Compute an upper bound for the compressed length */
+//    out_length = s.last_lit*8;
+//    in_length = s.strstart - s.block_start;
+//
+//    for (dcode = 0; dcode < D_CODES; dcode++) {
+//      out_length += s.dyn_dtree[dcode*2]/*.Freq*/ * (5 + extra_dbits[dcode]);
+//    }
+//    out_length >>>= 3;
+//    //Tracev((stderr,"\nlast_lit %u, in %ld, out ~%ld(%ld%%) ",
+//    //       s->last_lit, in_length, out_length,
+//    //       100L - out_length*100L/in_length));
+//    if (s.matches < (s.last_lit>>1)/*int /2*/ && out_length < (in_length>>1)/*int /2*/) {
+//      return true;
+//    }
+//  }
+//#endif
+
+  return (s.last_lit === s.lit_bufsize - 1);
+  /* We avoid equality with lit_bufsize because of wraparound at 64K
+   * on 16 bit machines and because stored blocks are restricted to
+   * 64K-1 bytes.
+   */
+}
+
+exports._tr_init  = _tr_init;
+exports._tr_stored_block = _tr_stored_block;
+exports._tr_flush_block  = _tr_flush_block;
+exports._tr_tally = _tr_tally;
+exports._tr_align = _tr_align;
+
+
+/***/ }),
+
+/***/ 9137:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function ZStream() {
+  /* next input byte */
+  this.input = null; // JS specific, because we have no pointers
+  this.next_in = 0;
+  /* number of bytes available at input */
+  this.avail_in = 0;
+  /* total number of input bytes read so far */
+  this.total_in = 0;
+  /* next output byte should be put there */
+  this.output = null; // JS specific, because we have no pointers
+  this.next_out = 0;
+  /* remaining free space at output */
+  this.avail_out = 0;
+  /* total number of bytes output so far */
+  this.total_out = 0;
+  /* last error message, NULL if no error */
+  this.msg = ''/*Z_NULL*/;
+  /* not visible by applications */
+  this.state = null;
+  /* best guess about the data type: binary or text */
+  this.data_type = 2/*Z_UNKNOWN*/;
+  /* adler32 value of the uncompressed data */
+  this.adler = 0;
+}
+
+module.exports = ZStream;
+
 
 /***/ }),
 
@@ -58983,6 +69425,579 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 4639:
+/***/ ((module) => {
+
+// GENERATED FILE. DO NOT EDIT.
+var loader = (function(exports) {
+  "use strict";
+  
+  Object.defineProperty(exports, "__esModule", {
+    value: true
+  });
+  exports.default = void 0;
+  exports.demangle = demangle;
+  exports.instantiate = instantiate;
+  exports.instantiateStreaming = instantiateStreaming;
+  exports.instantiateSync = instantiateSync;
+  // Runtime header offsets
+  const ID_OFFSET = -8;
+  const SIZE_OFFSET = -4; // Runtime ids
+  
+  const ARRAYBUFFER_ID = 0;
+  const STRING_ID = 1; // const ARRAYBUFFERVIEW_ID = 2;
+  // Runtime type information
+  
+  const ARRAYBUFFERVIEW = 1 << 0;
+  const ARRAY = 1 << 1;
+  const STATICARRAY = 1 << 2; // const SET = 1 << 3;
+  // const MAP = 1 << 4;
+  
+  const VAL_ALIGN_OFFSET = 6; // const VAL_ALIGN = 1 << VAL_ALIGN_OFFSET;
+  
+  const VAL_SIGNED = 1 << 11;
+  const VAL_FLOAT = 1 << 12; // const VAL_NULLABLE = 1 << 13;
+  
+  const VAL_MANAGED = 1 << 14; // const KEY_ALIGN_OFFSET = 15;
+  // const KEY_ALIGN = 1 << KEY_ALIGN_OFFSET;
+  // const KEY_SIGNED = 1 << 20;
+  // const KEY_FLOAT = 1 << 21;
+  // const KEY_NULLABLE = 1 << 22;
+  // const KEY_MANAGED = 1 << 23;
+  // Array(BufferView) layout
+  
+  const ARRAYBUFFERVIEW_BUFFER_OFFSET = 0;
+  const ARRAYBUFFERVIEW_DATASTART_OFFSET = 4;
+  const ARRAYBUFFERVIEW_BYTELENGTH_OFFSET = 8;
+  const ARRAYBUFFERVIEW_SIZE = 12;
+  const ARRAY_LENGTH_OFFSET = 12;
+  const ARRAY_SIZE = 16;
+  const E_NO_EXPORT_TABLE = "Operation requires compiling with --exportTable";
+  const E_NO_EXPORT_RUNTIME = "Operation requires compiling with --exportRuntime";
+  
+  const F_NO_EXPORT_RUNTIME = () => {
+    throw Error(E_NO_EXPORT_RUNTIME);
+  };
+  
+  const BIGINT = typeof BigUint64Array !== "undefined";
+  const THIS = Symbol();
+  const STRING_SMALLSIZE = 192; // break-even point in V8
+  
+  const STRING_CHUNKSIZE = 1024; // mitigate stack overflow
+  
+  const utf16 = new TextDecoder("utf-16le", {
+    fatal: true
+  }); // != wtf16
+  
+  /** polyfill for Object.hasOwn */
+  
+  Object.hasOwn = Object.hasOwn || function (obj, prop) {
+    return Object.prototype.hasOwnProperty.call(obj, prop);
+  };
+  /** Gets a string from memory. */
+  
+  
+  function getStringImpl(buffer, ptr) {
+    let len = new Uint32Array(buffer)[ptr + SIZE_OFFSET >>> 2] >>> 1;
+    const wtf16 = new Uint16Array(buffer, ptr, len);
+    if (len <= STRING_SMALLSIZE) return String.fromCharCode(...wtf16);
+  
+    try {
+      return utf16.decode(wtf16);
+    } catch {
+      let str = "",
+          off = 0;
+  
+      while (len - off > STRING_CHUNKSIZE) {
+        str += String.fromCharCode(...wtf16.subarray(off, off += STRING_CHUNKSIZE));
+      }
+  
+      return str + String.fromCharCode(...wtf16.subarray(off));
+    }
+  }
+  /** Prepares the base module prior to instantiation. */
+  
+  
+  function preInstantiate(imports) {
+    const extendedExports = {};
+  
+    function getString(memory, ptr) {
+      if (!memory) return "<yet unknown>";
+      return getStringImpl(memory.buffer, ptr);
+    } // add common imports used by stdlib for convenience
+  
+  
+    const env = imports.env = imports.env || {};
+  
+    env.abort = env.abort || function abort(msg, file, line, colm) {
+      const memory = extendedExports.memory || env.memory; // prefer exported, otherwise try imported
+  
+      throw Error(`abort: ${getString(memory, msg)} at ${getString(memory, file)}:${line}:${colm}`);
+    };
+  
+    env.trace = env.trace || function trace(msg, n, ...args) {
+      const memory = extendedExports.memory || env.memory;
+      console.log(`trace: ${getString(memory, msg)}${n ? " " : ""}${args.slice(0, n).join(", ")}`);
+    };
+  
+    env.seed = env.seed || Date.now;
+    imports.Math = imports.Math || Math;
+    imports.Date = imports.Date || Date;
+    return extendedExports;
+  }
+  /** Prepares the final module once instantiation is complete. */
+  
+  
+  function postInstantiate(extendedExports, instance) {
+    const exports = instance.exports;
+    const memory = exports.memory;
+    const table = exports.table;
+  
+    const __new = exports.__new || F_NO_EXPORT_RUNTIME;
+  
+    const __pin = exports.__pin || F_NO_EXPORT_RUNTIME;
+  
+    const __unpin = exports.__unpin || F_NO_EXPORT_RUNTIME;
+  
+    const __collect = exports.__collect || F_NO_EXPORT_RUNTIME;
+  
+    const __rtti_base = exports.__rtti_base;
+    const getRttiCount = __rtti_base ? arr => arr[__rtti_base >>> 2] : F_NO_EXPORT_RUNTIME;
+    extendedExports.__new = __new;
+    extendedExports.__pin = __pin;
+    extendedExports.__unpin = __unpin;
+    extendedExports.__collect = __collect;
+    /** Gets the runtime type info for the given id. */
+  
+    function getRttInfo(id) {
+      const U32 = new Uint32Array(memory.buffer);
+      if ((id >>>= 0) >= getRttiCount(U32)) throw Error(`invalid id: ${id}`);
+      return U32[(__rtti_base + 4 >>> 2) + (id << 1)];
+    }
+    /** Gets the runtime base id for the given id. */
+  
+  
+    function getRttBase(id) {
+      const U32 = new Uint32Array(memory.buffer);
+      if ((id >>>= 0) >= getRttiCount(U32)) throw Error(`invalid id: ${id}`);
+      return U32[(__rtti_base + 4 >>> 2) + (id << 1) + 1];
+    }
+    /** Gets and validate runtime type info for the given id for array like objects */
+  
+  
+    function getArrayInfo(id) {
+      const info = getRttInfo(id);
+      if (!(info & (ARRAYBUFFERVIEW | ARRAY | STATICARRAY))) throw Error(`not an array: ${id}, flags=${info}`);
+      return info;
+    }
+    /** Gets the runtime alignment of a collection's values. */
+  
+  
+    function getValueAlign(info) {
+      return 31 - Math.clz32(info >>> VAL_ALIGN_OFFSET & 31); // -1 if none
+    }
+    /** Gets the runtime alignment of a collection's keys. */
+    // function getKeyAlign(info) {
+    //   return 31 - Math.clz32((info >>> KEY_ALIGN_OFFSET) & 31); // -1 if none
+    // }
+  
+    /** Allocates a new string in the module's memory and returns its pointer. */
+  
+  
+    function __newString(str) {
+      if (str == null) return 0;
+      const length = str.length;
+  
+      const ptr = __new(length << 1, STRING_ID);
+  
+      const U16 = new Uint16Array(memory.buffer);
+  
+      for (var i = 0, p = ptr >>> 1; i < length; ++i) U16[p + i] = str.charCodeAt(i);
+  
+      return ptr;
+    }
+  
+    extendedExports.__newString = __newString;
+    /** Allocates a new ArrayBuffer in the module's memory and returns its pointer. */
+  
+    function __newArrayBuffer(buf) {
+      if (buf == null) return 0;
+      const bufview = new Uint8Array(buf);
+  
+      const ptr = __new(bufview.length, ARRAYBUFFER_ID);
+  
+      const U8 = new Uint8Array(memory.buffer);
+      U8.set(bufview, ptr);
+      return ptr;
+    }
+  
+    extendedExports.__newArrayBuffer = __newArrayBuffer;
+    /** Reads a string from the module's memory by its pointer. */
+  
+    function __getString(ptr) {
+      if (!ptr) return null;
+      const buffer = memory.buffer;
+      const id = new Uint32Array(buffer)[ptr + ID_OFFSET >>> 2];
+      if (id !== STRING_ID) throw Error(`not a string: ${ptr}`);
+      return getStringImpl(buffer, ptr);
+    }
+  
+    extendedExports.__getString = __getString;
+    /** Gets the view matching the specified alignment, signedness and floatness. */
+  
+    function getView(alignLog2, signed, float) {
+      const buffer = memory.buffer;
+  
+      if (float) {
+        switch (alignLog2) {
+          case 2:
+            return new Float32Array(buffer);
+  
+          case 3:
+            return new Float64Array(buffer);
+        }
+      } else {
+        switch (alignLog2) {
+          case 0:
+            return new (signed ? Int8Array : Uint8Array)(buffer);
+  
+          case 1:
+            return new (signed ? Int16Array : Uint16Array)(buffer);
+  
+          case 2:
+            return new (signed ? Int32Array : Uint32Array)(buffer);
+  
+          case 3:
+            return new (signed ? BigInt64Array : BigUint64Array)(buffer);
+        }
+      }
+  
+      throw Error(`unsupported align: ${alignLog2}`);
+    }
+    /** Allocates a new array in the module's memory and returns its pointer. */
+  
+  
+    function __newArray(id, valuesOrCapacity = 0) {
+      const input = valuesOrCapacity;
+      const info = getArrayInfo(id);
+      const align = getValueAlign(info);
+      const isArrayLike = typeof input !== "number";
+      const length = isArrayLike ? input.length : input;
+  
+      const buf = __new(length << align, info & STATICARRAY ? id : ARRAYBUFFER_ID);
+  
+      let result;
+  
+      if (info & STATICARRAY) {
+        result = buf;
+      } else {
+        __pin(buf);
+  
+        const arr = __new(info & ARRAY ? ARRAY_SIZE : ARRAYBUFFERVIEW_SIZE, id);
+  
+        __unpin(buf);
+  
+        const U32 = new Uint32Array(memory.buffer);
+        U32[arr + ARRAYBUFFERVIEW_BUFFER_OFFSET >>> 2] = buf;
+        U32[arr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2] = buf;
+        U32[arr + ARRAYBUFFERVIEW_BYTELENGTH_OFFSET >>> 2] = length << align;
+        if (info & ARRAY) U32[arr + ARRAY_LENGTH_OFFSET >>> 2] = length;
+        result = arr;
+      }
+  
+      if (isArrayLike) {
+        const view = getView(align, info & VAL_SIGNED, info & VAL_FLOAT);
+        const start = buf >>> align;
+  
+        if (info & VAL_MANAGED) {
+          for (let i = 0; i < length; ++i) {
+            view[start + i] = input[i];
+          }
+        } else {
+          view.set(input, start);
+        }
+      }
+  
+      return result;
+    }
+  
+    extendedExports.__newArray = __newArray;
+    /** Gets a live view on an array's values in the module's memory. Infers the array type from RTTI. */
+  
+    function __getArrayView(arr) {
+      const U32 = new Uint32Array(memory.buffer);
+      const id = U32[arr + ID_OFFSET >>> 2];
+      const info = getArrayInfo(id);
+      const align = getValueAlign(info);
+      let buf = info & STATICARRAY ? arr : U32[arr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2];
+      const length = info & ARRAY ? U32[arr + ARRAY_LENGTH_OFFSET >>> 2] : U32[buf + SIZE_OFFSET >>> 2] >>> align;
+      return getView(align, info & VAL_SIGNED, info & VAL_FLOAT).subarray(buf >>>= align, buf + length);
+    }
+  
+    extendedExports.__getArrayView = __getArrayView;
+    /** Copies an array's values from the module's memory. Infers the array type from RTTI. */
+  
+    function __getArray(arr) {
+      const input = __getArrayView(arr);
+  
+      const len = input.length;
+      const out = new Array(len);
+  
+      for (let i = 0; i < len; i++) out[i] = input[i];
+  
+      return out;
+    }
+  
+    extendedExports.__getArray = __getArray;
+    /** Copies an ArrayBuffer's value from the module's memory. */
+  
+    function __getArrayBuffer(ptr) {
+      const buffer = memory.buffer;
+      const length = new Uint32Array(buffer)[ptr + SIZE_OFFSET >>> 2];
+      return buffer.slice(ptr, ptr + length);
+    }
+  
+    extendedExports.__getArrayBuffer = __getArrayBuffer;
+    /** Gets a function from poiner which contain table's index. */
+  
+    function __getFunction(ptr) {
+      if (!table) throw Error(E_NO_EXPORT_TABLE);
+      const index = new Uint32Array(memory.buffer)[ptr >>> 2];
+      return table.get(index);
+    }
+  
+    extendedExports.__getFunction = __getFunction;
+    /** Copies a typed array's values from the module's memory. */
+  
+    function getTypedArray(Type, alignLog2, ptr) {
+      return new Type(getTypedArrayView(Type, alignLog2, ptr));
+    }
+    /** Gets a live view on a typed array's values in the module's memory. */
+  
+  
+    function getTypedArrayView(Type, alignLog2, ptr) {
+      const buffer = memory.buffer;
+      const U32 = new Uint32Array(buffer);
+      return new Type(buffer, U32[ptr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2], U32[ptr + ARRAYBUFFERVIEW_BYTELENGTH_OFFSET >>> 2] >>> alignLog2);
+    }
+    /** Attach a set of get TypedArray and View functions to the exports. */
+  
+  
+    function attachTypedArrayFunctions(ctor, name, align) {
+      extendedExports[`__get${name}`] = getTypedArray.bind(null, ctor, align);
+      extendedExports[`__get${name}View`] = getTypedArrayView.bind(null, ctor, align);
+    }
+  
+    [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array].forEach(ctor => {
+      attachTypedArrayFunctions(ctor, ctor.name, 31 - Math.clz32(ctor.BYTES_PER_ELEMENT));
+    });
+  
+    if (BIGINT) {
+      [BigUint64Array, BigInt64Array].forEach(ctor => {
+        attachTypedArrayFunctions(ctor, ctor.name.slice(3), 3);
+      });
+    }
+    /** Tests whether an object is an instance of the class represented by the specified base id. */
+  
+  
+    function __instanceof(ptr, baseId) {
+      const U32 = new Uint32Array(memory.buffer);
+      let id = U32[ptr + ID_OFFSET >>> 2];
+  
+      if (id <= getRttiCount(U32)) {
+        do {
+          if (id == baseId) return true;
+          id = getRttBase(id);
+        } while (id);
+      }
+  
+      return false;
+    }
+  
+    extendedExports.__instanceof = __instanceof; // Pull basic exports to extendedExports so code in preInstantiate can use them
+  
+    extendedExports.memory = extendedExports.memory || memory;
+    extendedExports.table = extendedExports.table || table; // Demangle exports and provide the usual utility on the prototype
+  
+    return demangle(exports, extendedExports);
+  }
+  
+  function isResponse(src) {
+    return typeof Response !== "undefined" && src instanceof Response;
+  }
+  
+  function isModule(src) {
+    return src instanceof WebAssembly.Module;
+  }
+  /** Asynchronously instantiates an AssemblyScript module from anything that can be instantiated. */
+  
+  
+  async function instantiate(source, imports = {}) {
+    if (isResponse(source = await source)) return instantiateStreaming(source, imports);
+    const module = isModule(source) ? source : await WebAssembly.compile(source);
+    const extended = preInstantiate(imports);
+    const instance = await WebAssembly.instantiate(module, imports);
+    const exports = postInstantiate(extended, instance);
+    return {
+      module,
+      instance,
+      exports
+    };
+  }
+  /** Synchronously instantiates an AssemblyScript module from a WebAssembly.Module or binary buffer. */
+  
+  
+  function instantiateSync(source, imports = {}) {
+    const module = isModule(source) ? source : new WebAssembly.Module(source);
+    const extended = preInstantiate(imports);
+    const instance = new WebAssembly.Instance(module, imports);
+    const exports = postInstantiate(extended, instance);
+    return {
+      module,
+      instance,
+      exports
+    };
+  }
+  /** Asynchronously instantiates an AssemblyScript module from a response, i.e. as obtained by `fetch`. */
+  
+  
+  async function instantiateStreaming(source, imports = {}) {
+    if (!WebAssembly.instantiateStreaming) {
+      return instantiate(isResponse(source = await source) ? source.arrayBuffer() : source, imports);
+    }
+  
+    const extended = preInstantiate(imports);
+    const result = await WebAssembly.instantiateStreaming(source, imports);
+    const exports = postInstantiate(extended, result.instance);
+    return { ...result,
+      exports
+    };
+  }
+  /** Demangles an AssemblyScript module's exports to a friendly object structure. */
+  
+  
+  function demangle(exports, extendedExports = {}) {
+    const setArgumentsLength = exports["__argumentsLength"] ? length => {
+      exports["__argumentsLength"].value = length;
+    } : exports["__setArgumentsLength"] || exports["__setargc"] || (() => {
+      /* nop */
+    });
+  
+    for (let internalName of Object.keys(exports)) {
+      const elem = exports[internalName];
+      let parts = internalName.split(".");
+      let curr = extendedExports;
+  
+      while (parts.length > 1) {
+        let part = parts.shift();
+        if (!Object.hasOwn(curr, part)) curr[part] = {};
+        curr = curr[part];
+      }
+  
+      let name = parts[0];
+      let hash = name.indexOf("#");
+  
+      if (hash >= 0) {
+        const className = name.substring(0, hash);
+        const classElem = curr[className];
+  
+        if (typeof classElem === "undefined" || !classElem.prototype) {
+          const ctor = function (...args) {
+            return ctor.wrap(ctor.prototype.constructor(0, ...args));
+          };
+  
+          ctor.prototype = {
+            valueOf() {
+              return this[THIS];
+            }
+  
+          };
+  
+          ctor.wrap = function (thisValue) {
+            return Object.create(ctor.prototype, {
+              [THIS]: {
+                value: thisValue,
+                writable: false
+              }
+            });
+          };
+  
+          if (classElem) Object.getOwnPropertyNames(classElem).forEach(name => Object.defineProperty(ctor, name, Object.getOwnPropertyDescriptor(classElem, name)));
+          curr[className] = ctor;
+        }
+  
+        name = name.substring(hash + 1);
+        curr = curr[className].prototype;
+  
+        if (/^(get|set):/.test(name)) {
+          if (!Object.hasOwn(curr, name = name.substring(4))) {
+            let getter = exports[internalName.replace("set:", "get:")];
+            let setter = exports[internalName.replace("get:", "set:")];
+            Object.defineProperty(curr, name, {
+              get() {
+                return getter(this[THIS]);
+              },
+  
+              set(value) {
+                setter(this[THIS], value);
+              },
+  
+              enumerable: true
+            });
+          }
+        } else {
+          if (name === 'constructor') {
+            (curr[name] = function (...args) {
+              setArgumentsLength(args.length);
+              return elem(...args);
+            }).original = elem;
+          } else {
+            // instance method
+            (curr[name] = function (...args) {
+              // !
+              setArgumentsLength(args.length);
+              return elem(this[THIS], ...args);
+            }).original = elem;
+          }
+        }
+      } else {
+        if (/^(get|set):/.test(name)) {
+          if (!Object.hasOwn(curr, name = name.substring(4))) {
+            Object.defineProperty(curr, name, {
+              get: exports[internalName.replace("set:", "get:")],
+              set: exports[internalName.replace("get:", "set:")],
+              enumerable: true
+            });
+          }
+        } else if (typeof elem === "function" && elem !== setArgumentsLength) {
+          (curr[name] = (...args) => {
+            setArgumentsLength(args.length);
+            return elem(...args);
+          }).original = elem;
+        } else {
+          curr[name] = elem;
+        }
+      }
+    }
+  
+    return extendedExports;
+  }
+  
+  var _default = {
+    instantiate,
+    instantiateSync,
+    instantiateStreaming,
+    demangle
+  };
+  exports.default = _default;
+  return "default" in exports ? exports.default : exports;
+})({});
+if (typeof define === 'function' && define.amd) define([], function() { return loader; });
+else if (true) module.exports = loader;
+
 
 /***/ }),
 
@@ -63403,7 +74418,7 @@ function renderOption(ref, surface) {
     return ref.value === undefined ? `input ${ref.option}` : `input ${ref.option} (${ref.value})`;
 }
 const render = (parts, surface) => parts.map((p) => (typeof p === 'string' ? p : renderOption(p, surface))).join('');
-class UsageError extends Error {
+class errors_UsageError extends Error {
     exitCode = 2;
     parts;
     constructor(message) {
@@ -63428,11 +74443,11 @@ function usage(strings, ...values) {
             parts.push(isOptionRef(v) ? v : String(v));
         }
     });
-    return new UsageError(parts);
+    return new errors_UsageError(parts);
 }
 const isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
 /** The message of a refusal as `surface` shows it (plain errors: their message). */
-const usageMessage = (e, surface) => e instanceof UsageError ? e.messageFor(surface) : e.message;
+const usageMessage = (e, surface) => e instanceof errors_UsageError ? e.messageFor(surface) : e.message;
 
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The scalegate version, recorded in every artifact's provenance. */
@@ -73031,7 +84046,7 @@ const regionSchema = schemas_string()
  */
 function checkAwsName(value, kind, source) {
     if (!AWS_NAME_PATTERN.test(value)) {
-        throw new UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
+        throw new errors_UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
     }
     return value;
 }
@@ -73506,6 +84521,8 @@ const planArtifactSchema = object({
         t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
         config_mismatch_allowed: schemas_boolean(),
         mismatch_warnings: array(safeString),
+        /** `plan --drill`: the drill whose measured policy lag replaced the computed or bounded one. */
+        drill: planInputSchema.nullable().optional(),
     }),
     chosen: object({
         slo_ms: ms('slo_ms').positive(),
@@ -73527,6 +84544,8 @@ const planArtifactSchema = object({
         t_total_origin: schemas_enum(['measured', 'stated']),
         policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
+        /** Where policy_lag_s comes from: a drill (measured), the deployed alarms (computed), or the 60 s bound. Absent in older plans. */
+        policy_lag_origin: schemas_enum(['measured', 'computed', 'bound']).optional(),
         cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
         cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
     }),
@@ -73555,6 +84574,24 @@ const planArtifactSchema = object({
     deployable: deployableSchema,
     findings: array(findingSchema),
     provenance: provenanceSchema,
+    /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
+    drill_comparison: object({
+        drill_run_id: safeString,
+        drilled_plan_run_id: safeString,
+        verdict: schemas_enum(['pass', 'fail']),
+        surge_ratio: boundedNumber(1, 2, 'drill surge_ratio'),
+        policy_lag_predicted_s: seconds('policy_lag_predicted_s'),
+        policy_lag_predicted_origin: schemas_enum(['measured', 'computed', 'bound']),
+        policy_lag_observed_s: seconds('policy_lag_observed_s'),
+        t_plan_predicted_s: seconds('t_plan_predicted_s'),
+        surge_overflow_predicted: schemas_number().min(0).max(1).nullable(),
+        surge_overflow_observed: schemas_boolean(),
+        overflows_observed: schemas_number().int().nonnegative(),
+        broken_windows: schemas_number().int().nonnegative(),
+        slo_recovered_s: seconds('slo_recovered_s').nullable(),
+    })
+        .nullable()
+        .optional(),
 });
 const comparisonRowSchema = object({
     parameter: safeString,
@@ -73832,6 +84869,288 @@ const openLoopHistogramsSchema = object({
     windows: array(openLoopWindowSchema),
 });
 
+;// CONCATENATED MODULE: ./src/model/drill.ts
+/**
+ * The surge drill's artifacts: what one drill (or the merge of its shards) measured of the
+ * deployed policy under open-loop load, and the judgement of it.
+ *
+ * - `drill-shard`: what one shard of `scalegate drill --shard i/n` recorded: its share of the
+ *   load (HDR windows by intended send time, per-second counters) and, on shard 0 only, the
+ *   observer's view of the endpoint (instance counts, alarm states and transitions, the tracked
+ *   metric, scaling activities). Shards are raw data; nothing in them is judged.
+ * - `drill`: a whole drill (one process, or the shards merged): the same data plus the analysis
+ *   (per-window verdicts, the measured policy lag with every step of it, predicted against
+ *   observed) and the verdict.
+ *
+ * Times are seconds from the schedule's offset 0 (`histograms.start_at`), negative before it.
+ */
+
+
+
+
+
+const DRILL_PHASES = ['steady', 'surge', 'trough'];
+const drillPhaseNameSchema = schemas_enum(DRILL_PHASES);
+const drill_seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const offset = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const drill_rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const drill_count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const drill_instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
+const drill_ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const probability = schemas_number().min(0).max(1);
+/** Where a figure comes from (DESIGN.md, provenance). */
+const figureOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
+const drillPhaseSchema = object({
+    name: drillPhaseNameSchema,
+    start_s: drill_seconds('phase start_s'),
+    end_s: drill_seconds('phase end_s'),
+    /** Poisson arrival rate of the whole drill (all shards), requests/s. */
+    rate_rps: drill_rps('phase rate_rps'),
+    /** How the rate was chosen, e.g. `computed: X_target 17.89 x 2 instances`. */
+    rate_source: safeString,
+});
+const drillSettingsSchema = object({
+    surge_ratio: boundedNumber(1, 2, 'surge_ratio'),
+    /** Instances asked for before the drill (null: the fleet as found). */
+    start_instances: drill_instances('start_instances').positive().nullable(),
+    slo_ms: drill_ms('slo_ms').positive(),
+    window_s: drill_seconds('window_s').positive(),
+    seed: schemas_number().int().nonnegative(),
+    poll_s: drill_seconds('poll_s').positive(),
+    request_timeout_s: drill_seconds('request_timeout_s').positive(),
+    max_outstanding: drill_count('max_outstanding').positive(),
+    transport: safeString,
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }),
+});
+/** What the plan promised, copied from it when the drill ran (the merge needs no plan file). */
+const drillPredictionSchema = object({
+    /** The plan's scale-out target (CloudWatch units) and scale-in threshold. */
+    scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value').positive(),
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
+        .positive()
+        .nullable(),
+    x_target_rps: drill_rps('x_target_rps').positive(),
+    t_total_s: drill_seconds('t_total_s'),
+    t_total_origin: figureOriginSchema,
+    policy_lag_s: drill_seconds('policy_lag_s'),
+    policy_lag_origin: figureOriginSchema,
+    t_plan_s: drill_seconds('t_plan_s'),
+    /** P(overflow within T_plan) of a k surge from the target (exact, from the plan's queue model). */
+    surge_overflow_probability: probability.nullable(),
+    /** The same with no surge: what the target alone does. */
+    baseline_overflow_probability: probability.nullable(),
+    /** The surge ratio the plan was derived for (the drill may use another). */
+    planned_surge_ratio: boundedNumber(1, 2, 'planned_surge_ratio'),
+    scale_in_cooldown_s: drill_seconds('scale_in_cooldown_s'),
+    queue_max_depth: drill_count('queue_max_depth').positive(),
+});
+/** One second of the schedule as this shard (or the merge) saw the load. Counters add on merge. */
+const drillLoadSecondSchema = object({
+    t: schemas_number().int().nonnegative(),
+    /** Arrivals the schedule put in this second (intended send time). */
+    offered: drill_count('offered'),
+    sent: drill_count('sent'),
+    /** Of the arrivals of this second: ok, ok within the SLO, overflows (503/429), other failures. */
+    ok: drill_count('ok'),
+    within_slo: drill_count('within_slo'),
+    overflow: drill_count('overflow'),
+    errors: drill_count('errors'),
+    /** ok responses that ended in this second (the achieved rate). */
+    completed_ok: drill_count('completed_ok'),
+    /** Requests in flight at the client at the end of this second. */
+    in_flight: drill_count('in_flight'),
+});
+const alarmStateSchema = schemas_enum(['OK', 'ALARM', 'INSUFFICIENT_DATA']);
+/** The endpoint as the observer saw it, polled every `poll_s`. */
+const drillObservationSchema = object({
+    t_s: offset('t_s'),
+    status: safeString,
+    desired: drill_instances('desired').nullable(),
+    current: drill_instances('current').nullable(),
+    /** State of every watched alarm at this poll. */
+    alarms: record(safeString, alarmStateSchema),
+});
+const watchedAlarmSchema = object({
+    name: safeString,
+    role: schemas_enum(['scale-out', 'scale-in']),
+    metric: safeString,
+    statistic: safeString,
+    period_s: drill_seconds('period_s').positive(),
+    evaluation_periods: schemas_number().int().positive(),
+    datapoints_to_alarm: schemas_number().int().positive(),
+    threshold: schemas_number(),
+    comparison: safeString,
+});
+const drillObserverSchema = object({
+    alarms: array(watchedAlarmSchema),
+    /** The metric the scale-out policy tracks: one datapoint per period, at the period's start. */
+    metric: object({
+        namespace: safeString,
+        name: safeString,
+        statistic: safeString,
+        period_s: drill_seconds('period_s').positive(),
+        points: array(object({ t_s: offset('t_s'), value: schemas_number() })),
+    }),
+    observations: array(drillObservationSchema),
+    /** State transitions from DescribeAlarmHistory (exact times). */
+    transitions: array(object({ alarm: safeString, t_s: offset('t_s'), from: alarmStateSchema, to: alarmStateSchema })),
+    activities: array(object({
+        id: safeString,
+        start_s: offset('start_s'),
+        end_s: offset('end_s').nullable(),
+        status: safeString,
+        description: safeString,
+        cause: safeString,
+        /** Desired count the activity set (parsed from its description), null when it says none. */
+        to_desired: drill_instances('to_desired').nullable(),
+    })),
+    /** Calls that failed while observing (the drill goes on; what they would have shown is missing). */
+    errors: array(safeString),
+});
+/** The deployed policy against the plan (the validate comparison), when the drill started. */
+const drillPolicySchema = object({
+    verdict: schemas_enum(['clean', 'mismatch']),
+    /** --allow-policy-mismatch: drilled what is deployed, recorded here. */
+    mismatch_allowed: schemas_boolean(),
+    /** The rows that differ (empty when clean). */
+    differences: array(comparisonRowSchema),
+    compared: schemas_number().int().nonnegative(),
+});
+const drillCommon = {
+    schema_version: literal(1),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    variant: endpointNameSchema,
+    region: regionSchema,
+    /** Shared by the shards of one drill: derived from the plan run, the schedule and its start. */
+    run_id: safeString.min(1).max(200),
+    measured_at: pastTime,
+    /** The plan whose policy was drilled. */
+    plan_run_id: safeString.min(1).max(200),
+    plan_file: safeString,
+    /** The live endpoint's fingerprint (equal to the plan's: the drill refuses another). */
+    fingerprint: fingerprintSchema,
+    policy: drillPolicySchema,
+    prediction: drillPredictionSchema,
+    settings: drillSettingsSchema,
+    phases: array(drillPhaseSchema).min(1),
+    histograms: openLoopHistogramsSchema,
+    load_seconds: array(drillLoadSecondSchema),
+    /** Requests that failed other than by overflow, by outcome and message (the 20 commonest). */
+    failures: array(object({
+        outcome: safeString,
+        error: safeString,
+        count: drill_count('failure count'),
+        /** First second of the schedule it happened in. */
+        first_t: schemas_number().int().nonnegative(),
+    })),
+    /** null on shards other than 0 (one observer per drill). */
+    observer: drillObserverSchema.nullable(),
+    notes: array(safeString),
+    provenance: provenanceSchema,
+};
+const drillShardArtifactSchema = object({
+    ...drillCommon,
+    kind: literal('drill-shard'),
+    shard: shardSchema,
+});
+const windowJudgementSchema = schemas_enum(['ok', 'predicted', 'broken', 'not-judged']);
+const drillWindowSchema = object({
+    index: schemas_number().int().nonnegative(),
+    phase: drillPhaseNameSchema.nullable(),
+    start_s: drill_seconds('start_s'),
+    end_s: drill_seconds('end_s'),
+    /** Wholly inside one phase: only full windows are judged. */
+    full: schemas_boolean(),
+    offered: drill_count('offered'),
+    ok: drill_count('ok'),
+    overflow: drill_count('overflow'),
+    errors: drill_count('errors'),
+    /** p95 TTFAB of ok requests from the intended send time (HDR, 0.1 %). */
+    p95_ms: drill_ms('p95_ms').nullable(),
+    /** ok within the SLO / offered. */
+    within_slo_fraction: probability.nullable(),
+    /** p95 over the SLO, or fewer than 95 % of the arrivals answered within it. */
+    over_slo: schemas_boolean(),
+    judged: windowJudgementSchema,
+    reason: safeString.nullable(),
+});
+/** One scale-out, step by step (offsets from the schedule start, s; null: not observed). */
+const lagChainSchema = object({
+    /** The phase whose start was the last load step before the breach. */
+    load_step: drillPhaseNameSchema,
+    load_step_s: drill_seconds('load_step_s'),
+    /** Start of the first period of the run of breaching datapoints that raised the alarm. */
+    first_breach_s: offset('first_breach_s').nullable(),
+    alarm: safeString.nullable(),
+    alarm_s: offset('alarm_s').nullable(),
+    activity_s: offset('activity_s').nullable(),
+    /** First poll that saw the new desired count (bounded by poll_s). */
+    desired_s: offset('desired_s').nullable(),
+    from_instances: drill_instances('from_instances').nullable(),
+    to_instances: drill_instances('to_instances').nullable(),
+    in_service_s: offset('in_service_s').nullable(),
+    /** desired_s minus the origin: the later of the load step and the first breach. */
+    policy_lag_s: drill_seconds('policy_lag_s').nullable(),
+    /** alarm_s minus first_breach_s. */
+    detection_s: drill_seconds('detection_s').nullable(),
+    /** The alarm's datapoints x period (computed from its deployed settings). */
+    configured_detection_s: drill_seconds('configured_detection_s').nullable(),
+    /** in_service_s minus desired_s. */
+    scale_out_s: drill_seconds('scale_out_s').nullable(),
+    /**
+     * `full`: the alarm's evaluation range held its EvaluationPeriods of real datapoints when it
+     * fired; `partial`: fewer (the endpoint was idle before), so it fired sooner than configured.
+     */
+    evaluation: schemas_enum(['full', 'partial']).nullable(),
+});
+const drillAnalysisSchema = object({
+    windows: array(drillWindowSchema),
+    scale_outs: array(lagChainSchema),
+    /** The first scale-out's policy lag: what `plan --drill` uses. */
+    policy_lag: object({
+        seconds: drill_seconds('policy_lag seconds').nullable(),
+        origin: literal('measured'),
+        /** The scale-out it comes from: `full` (from a busy endpoint) or `partial` (from an idle one). */
+        evaluation: schemas_enum(['full', 'partial']).nullable(),
+        /** How it was measured, or why it was not. */
+        detail: safeString,
+    }),
+    /** From the origin of the first breach to the first run of 3 good windows (0: the SLO never broke). */
+    slo_recovered_s: drill_seconds('slo_recovered_s').nullable(),
+    steady: object({
+        /** desired == current and no scale-out alarm in ALARM at the surge start. */
+        settled_at_surge: schemas_boolean().nullable(),
+        desired_at_surge: drill_instances('desired_at_surge').nullable(),
+        current_at_surge: drill_instances('current_at_surge').nullable(),
+        scaled_during: schemas_boolean().nullable(),
+    }),
+    observed: object({
+        overflows: record(drillPhaseNameSchema, drill_count('overflows')),
+        windows_over_slo: record(drillPhaseNameSchema, drill_count('windows')),
+        /** Any overflow within T_plan of the surge start. */
+        surge_overflowed_within_t_plan: schemas_boolean(),
+        max_desired: drill_instances('max_desired').nullable(),
+    }),
+    scale_in: object({
+        scale_ins: drill_count('scale_ins'),
+        /** Direction changes between successive scaling activities (out -> in -> out counts 2). */
+        reversals: drill_count('reversals'),
+        detail: safeString,
+    }),
+    reasons: array(safeString),
+});
+const drillArtifactSchema = object({
+    ...drillCommon,
+    kind: literal('drill'),
+    /** Shards merged into this drill (one for a single process). */
+    shards: array(shardSchema).min(1),
+    verdict: schemas_enum(['pass', 'fail']),
+    /** The windows that broke the plan's promise (verdict fail), by index. */
+    broken_windows: array(schemas_number().int().nonnegative()),
+    analysis: drillAnalysisSchema,
+});
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/model/ids.ts
@@ -74095,37 +85414,49 @@ function ttotalFromLegacy(legacy) {
 
 
 
+
+/** Every kind of artifact scalegate reads and writes: the measurements and plan, and the drill's. */
+const io_artifactSchemas = {
+    ...artifactSchemas,
+    drill: drillArtifactSchema,
+    'drill-shard': drillShardArtifactSchema,
+};
+const io_producerOf = {
+    ...producerOf,
+    drill: 'scalegate drill (or scalegate drill merge for shards)',
+    'drill-shard': 'scalegate drill --shard i/n --start-at T',
+};
 /** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
 function parseArtifact(kind, json, file) {
-    const producer = producerOf[kind];
+    const producer = io_producerOf[kind];
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-        throw new UsageError(`${file}: not a ${kind} artifact (expected a JSON object). Produce one with \`${producer}\`.`);
+        throw new errors_UsageError(`${file}: not a ${kind} artifact (expected a JSON object). Produce one with \`${producer}\`.`);
     }
     const record = json;
     const version = record.schema_version;
     if (version === undefined)
         return parseLegacy(kind, record, file);
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-        throw new UsageError(`${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`);
+        throw new errors_UsageError(`${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`);
     }
     if (version > SCHEMA_VERSION) {
-        throw new UsageError(`${file}: written by a newer scalegate (schema_version ${version}; this scalegate reads up to ${SCHEMA_VERSION}). Upgrade scalegate to read it.`);
+        throw new errors_UsageError(`${file}: written by a newer scalegate (schema_version ${version}; this scalegate reads up to ${SCHEMA_VERSION}). Upgrade scalegate to read it.`);
     }
     if (record.kind !== kind) {
-        throw new UsageError(`${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
+        throw new errors_UsageError(`${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
     }
-    const parsed = artifactSchemas[kind].safeParse(json);
+    const parsed = io_artifactSchemas[kind].safeParse(json);
     if (!parsed.success) {
-        throw new UsageError(`${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`);
+        throw new errors_UsageError(`${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`);
     }
     return parsed.data;
 }
 function parseLegacy(kind, record, file) {
-    const invalid = (issues) => new UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`);
+    const invalid = (issues) => new errors_UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${io_producerOf[kind]}\`.`);
     // The upgraded artifact must also pass the current schema (its bounds and safe strings): the
     // legacy format is no back door for a value the current one refuses.
     const current = (upgraded) => {
-        const checked = artifactSchemas[kind].safeParse(upgraded);
+        const checked = io_artifactSchemas[kind].safeParse(upgraded);
         if (!checked.success)
             throw invalid(formatZodIssues(checked.error));
         return checked.data;
@@ -74152,14 +85483,14 @@ function readArtifact(kind, file) {
     catch (e) {
         const code = e.code;
         const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : e.message;
-        throw new UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${producerOf[kind]}\`.`);
+        throw new errors_UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${io_producerOf[kind]}\`.`);
     }
     let json;
     try {
         json = JSON.parse(text);
     }
     catch (e) {
-        throw new UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${producerOf[kind]}\`.`);
+        throw new errors_UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${io_producerOf[kind]}\`.`);
     }
     return parseArtifact(kind, json, file);
 }
@@ -74178,7 +85509,7 @@ function checkOutputFile(file, flag = '--out') {
         // Does not exist yet: that is the usual case.
     }
     if (file === '' || endsWithSeparator || isDirectory) {
-        throw new UsageError(`${flag} ${JSON.stringify(file)}: names a directory, not a file. Give a file name (e.g. ${flag} ${file.replace(/[\\/]+$/, '') || '.'}/<name>.json), or leave ${flag} out for the default name.`);
+        throw new errors_UsageError(`${flag} ${JSON.stringify(file)}: names a directory, not a file. Give a file name (e.g. ${flag} ${file.replace(/[\\/]+$/, '') || '.'}/<name>.json), or leave ${flag} out for the default name.`);
     }
     return file;
 }
@@ -74233,7 +85564,7 @@ function writeFileAtomic(file, text) {
 const artifactJson = (artifact) => `${JSON.stringify(artifact, null, 2)}\n`;
 /** Validates before writing: an artifact that would not read back is a bug, never a file. */
 function writeArtifact(kind, file, artifact) {
-    const parsed = artifactSchemas[kind].safeParse(artifact);
+    const parsed = io_artifactSchemas[kind].safeParse(artifact);
     if (!parsed.success) {
         throw new Error(`refusing to write an invalid ${kind} artifact to ${file}:\n${formatZodIssues(parsed.error)}`);
     }
@@ -74246,6 +85577,12 @@ function writeArtifact(kind, file, artifact) {
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
+/** A whole drill (one process, or its shards merged). */
+const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
+/** One shard's raw recording, for `scalegate drill merge`. */
+const drillShardFileName = (model, fp, shard) => `drill-${model}-${fingerprintSlug(fp)}.shard-${shard.index}-of-${shard.count}.json`;
+/** The drill's timeline chart, beside its artifact. */
+const drillChartFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.svg`;
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
@@ -74318,17 +85655,21 @@ function findPlanMeasurements(plan, artifactsDir) {
     const ttotal = plan.inputs.ttotal
         ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
         : null;
-    const errors = [qmax.error, ttotal?.error ?? null].filter((e) => e !== null);
+    const drill = plan.inputs.drill ? find('drill', plan.inputs.drill, plan.model_name, artifactsDir) : null;
+    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null].filter((e) => e !== null);
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
         ttotal: ttotal?.artifact ?? null,
         ttotalFile: ttotal?.file ?? null,
+        drill: drill?.artifact ?? null,
+        drillFile: drill?.file ?? null,
         error: errors.length ? errors.join('; ') : null,
     };
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
 
 
 
@@ -74428,7 +85769,7 @@ function sageMakerAlarm(target, fields) {
 function expectedPolicyShape(target, plan) {
     const d = plan.deployable;
     if (d.scaling_target_value === null || d.scale_in_threshold === null) {
-        throw new UsageError(`the plan for ${target.modelName} has no deployable CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured). Re-run \`scalegate qmax --model ${target.modelName}\` with the CloudWatch join on the sagemaker transport, then \`scalegate plan\`.`);
+        throw new errors_UsageError(`the plan for ${target.modelName} has no deployable CloudWatch threshold (scaling_target_value is null: no CloudWatch/client ratio R was measured). Re-run \`scalegate qmax --model ${target.modelName}\` with the CloudWatch join on the sagemaker transport, then \`scalegate plan\`.`);
     }
     const names = policyNames(target.endpoint, target.variant);
     const tPlanS = plan.derived.t_plan_s;
@@ -74746,7 +86087,7 @@ async function runDeploy(input, deps) {
     }
     const first = invocations[0];
     if (!(0,external_node_fs_.existsSync)(first.command)) {
-        throw new UsageError(`${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${(0,external_node_path_.dirname)(first.cwd)}.`);
+        throw new errors_UsageError(`${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${(0,external_node_path_.dirname)(first.cwd)}.`);
     }
     for (const [i, invocation] of invocations.entries()) {
         const code = await deps.run(invocation);
@@ -75904,7 +87245,7 @@ const thawJournalPath = (endpoint, dir = stateDir()) => (0,external_node_path_.j
 function parseThawJournal(json, file) {
     const parsed = thawJournalSchema.safeParse(json);
     if (!parsed.success) {
-        throw new UsageError(`${file}: not a valid thaw journal:\n${formatZodIssues(parsed.error)}\n` +
+        throw new errors_UsageError(`${file}: not a valid thaw journal:\n${formatZodIssues(parsed.error)}\n` +
             'Inspect the endpoint with `scalegate drift`, restore it by hand (RegisterScalableTarget SuspendedState, ' +
             'UpdateEndpointWeightsAndCapacities), then delete the file.');
     }
@@ -75918,14 +87259,14 @@ function readJournalFile(file) {
     catch (e) {
         if (e.code === 'ENOENT')
             return null;
-        throw new UsageError(`${file}: cannot read the thaw journal (${e.message}).`);
+        throw new errors_UsageError(`${file}: cannot read the thaw journal (${e.message}).`);
     }
     let json;
     try {
         json = JSON.parse(text);
     }
     catch (e) {
-        throw new UsageError(`${file}: the thaw journal is not valid JSON (${e.message}).`);
+        throw new errors_UsageError(`${file}: the thaw journal is not valid JSON (${e.message}).`);
     }
     return parseThawJournal(json, file);
 }
@@ -76419,6 +87760,3309 @@ function registerDrift(program) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/analysis/drill.ts
+
+/** Above this overflow probability within T_plan the plan warns (surge_survival): it predicted the breach. */
+const PREDICTED_OVERFLOW_ABOVE = 0.1;
+/** A window answers at least this share of its arrivals within the SLO (the p95 counting failures). */
+const WITHIN_SLO_SHARE = 0.95;
+/** Good windows in a row that mean the SLO holds again. */
+const RECOVERED_WINDOWS = 3;
+const DRILL_DEFAULTS = {
+    windowS: 10,
+    pollS: 1,
+    seed: 1,
+    /** Steady: T_plan (time for a scale-out the steady load may itself start) plus this. */
+    steadyExtraS: 60,
+    /** Surge: T_plan plus the larger of this and half of T_plan. */
+    surgeMarginS: 30,
+    /** Trough: the scale-in alarm's window and cooldown plus this. */
+    troughMarginS: 120,
+    /** Seconds between choosing the start and the first arrival (the first arrival on a window boundary). */
+    leadS: 5,
+};
+const SURGE_RATIO_RANGE = { min: 1, max: 2 };
+const roundUpTo = (value, step) => Math.ceil(value / step - 1e-9) * step;
+const round = (value, digits = 3) => Number(value.toFixed(digits));
+// ---- what the plan promised ---------------------------------------------------------------
+/** The figures a drill is judged against, from the plan (refused when it has nothing to drill). */
+function drillPrediction(plan, planFile) {
+    const target = plan.deployable.scaling_target_value;
+    if (target === null) {
+        throw new errors_UsageError(`${planFile}: the plan has no scale-out target (no CloudWatch/client ratio R was measured), so there is no policy to drill. Re-measure with \`scalegate qmax --model ${plan.model_name}\` (CloudWatch join on), then \`scalegate plan\`.`);
+    }
+    const xTarget = plan.derived.x_target_rps;
+    if (xTarget === null || !(xTarget > 0)) {
+        throw new errors_UsageError(`${planFile}: the plan has no throughput at its target (x_target_rps), so no steady load can be derived. Re-derive it with \`scalegate plan --model ${plan.model_name}\`.`);
+    }
+    const lagOrigin = plan.measured.policy_lag_bounded ? 'bound' : plan.inputs.drill ? 'measured' : 'computed';
+    return {
+        scaling_target_value: target,
+        scale_in_threshold: plan.deployable.scale_in_threshold,
+        x_target_rps: xTarget,
+        t_total_s: plan.measured.t_total_s,
+        t_total_origin: plan.measured.t_total_origin === 'stated' ? 'assumed' : 'measured',
+        policy_lag_s: plan.measured.policy_lag_s,
+        policy_lag_origin: lagOrigin,
+        t_plan_s: plan.derived.t_plan_s,
+        surge_overflow_probability: plan.derived.surge_overflow_probability,
+        baseline_overflow_probability: plan.derived.surge_baseline_overflow_probability ?? null,
+        planned_surge_ratio: plan.chosen.surge_ratio,
+        scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
+        queue_max_depth: plan.deployable.queue_max_depth,
+    };
+}
+/** Default phase lengths from the plan (before rounding to windows). */
+function defaultPhaseLengths(prediction, scaleInWindowS) {
+    const tPlan = prediction.t_plan_s;
+    return {
+        steadyS: tPlan + DRILL_DEFAULTS.steadyExtraS,
+        surgeS: tPlan + Math.max(DRILL_DEFAULTS.surgeMarginS, tPlan / 2),
+        troughS: scaleInWindowS + prediction.scale_in_cooldown_s + DRILL_DEFAULTS.troughMarginS,
+    };
+}
+/** The plan's trough load in requests/s (streams are converted at the target: X_target / C_scale_max each). */
+function planTroughRps(plan) {
+    const { trough } = plan.chosen;
+    if (trough.unit === 'rps')
+        return trough.value;
+    const perStream = (plan.derived.x_target_rps ?? 0) / Math.max(1e-9, plan.derived.c_scale_max);
+    return trough.value * perStream;
+}
+function drillPhases(plan, prediction, choice) {
+    const w = choice.windowS;
+    const defaults = defaultPhaseLengths(prediction, choice.scaleInWindowS);
+    const steadyS = roundUpTo(choice.steadyS ?? defaults.steadyS, w);
+    const surgeS = roundUpTo(choice.surgeS ?? defaults.surgeS, w);
+    const troughS = roundUpTo(choice.troughS ?? defaults.troughS, w);
+    const steadyRps = choice.steadyRps ?? prediction.x_target_rps * choice.instances;
+    const troughRps = choice.troughRps ?? planTroughRps(plan);
+    const x = round(prediction.x_target_rps, 3);
+    return [
+        {
+            name: 'steady',
+            start_s: 0,
+            end_s: steadyS,
+            rate_rps: round(steadyRps, 6),
+            rate_source: choice.steadyRps !== undefined
+                ? `chosen: --steady-rps (the plan's X_target ${x} x ${choice.instances} instance(s) would be ${round(prediction.x_target_rps * choice.instances, 3)})`
+                : `computed: X_target ${x} requests/s x ${choice.instances} instance(s) (the plan's throughput at its target)`,
+        },
+        {
+            name: 'surge',
+            start_s: steadyS,
+            end_s: steadyS + surgeS,
+            rate_rps: round(steadyRps * choice.surgeRatio, 6),
+            rate_source: `computed: surge ratio ${choice.surgeRatio} x the steady rate`,
+        },
+        {
+            name: 'trough',
+            start_s: steadyS + surgeS,
+            end_s: steadyS + surgeS + troughS,
+            rate_rps: round(troughRps, 6),
+            rate_source: choice.troughRps !== undefined
+                ? 'chosen: --trough-rps'
+                : `chosen: the plan's trough load (${plan.chosen.trough.value} ${plan.chosen.trough.unit})`,
+        },
+    ];
+}
+const drillDurationS = (phases) => Math.max(...phases.map((p) => p.end_s));
+/** What a drill costs (computed from its settings; the fleet after the surge is an assumption). */
+function drillEstimate(phases, instances, surgeRatio, maxInstances, hourlyUsd) {
+    const steady = phases.find((p) => p.name === 'steady');
+    const durationS = drillDurationS(phases);
+    const fleetAfterSurge = Math.min(maxInstances, Math.max(instances, Math.ceil(surgeRatio * instances - 1e-9)));
+    const instanceMinutes = (instances * (steady.end_s - steady.start_s) + fleetAfterSurge * (durationS - steady.end_s)) / 60;
+    const arrivals = phases.reduce((sum, p) => sum + p.rate_rps * (p.end_s - p.start_s), 0);
+    return {
+        durationS,
+        arrivals: Math.round(arrivals),
+        instanceMinutes: round(instanceMinutes, 2),
+        fleetAfterSurge,
+        hourlyUsd,
+        costUsd: hourlyUsd === null ? null : round((instanceMinutes / 60) * hourlyUsd, 2),
+    };
+}
+/** The seconds of `phases` a time falls in (the phase whose [start, end) holds it). */
+function phaseAt(phases, tS) {
+    return phases.find((p) => tS >= p.start_s && tS < p.end_s) ?? null;
+}
+// ---- the alarms to watch ----------------------------------------------------------------------
+/**
+ * The alarms that start a scale-out (a scale-out policy's own alarms that compare GreaterThan:
+ * target tracking's high alarm) and a scale-in (the alarms of policies that remove instances, and
+ * target tracking's low alarm), with their deployed settings.
+ */
+function watchedAlarms(policies, alarms) {
+    const out = [];
+    const seen = new Set();
+    for (const policy of policies) {
+        const steps = policy.StepScalingPolicyConfiguration?.StepAdjustments ?? [];
+        const removes = steps.some((s) => (s.ScalingAdjustment ?? 0) < 0);
+        const adds = policy.PolicyType === 'TargetTrackingScaling' || steps.some((s) => (s.ScalingAdjustment ?? 0) > 0);
+        for (const ref of policy.Alarms ?? []) {
+            const alarm = ref.AlarmName ? alarms.get(ref.AlarmName) : undefined;
+            if (!alarm?.AlarmName || seen.has(alarm.AlarmName))
+                continue;
+            const greater = /^GreaterThan/.test(alarm.ComparisonOperator ?? '');
+            const role = policy.PolicyType === 'TargetTrackingScaling'
+                ? greater
+                    ? 'scale-out'
+                    : 'scale-in'
+                : adds && greater
+                    ? 'scale-out'
+                    : removes
+                        ? 'scale-in'
+                        : null;
+            if (role === null || alarm.Period === undefined || alarm.EvaluationPeriods === undefined)
+                continue;
+            seen.add(alarm.AlarmName);
+            out.push({
+                name: alarm.AlarmName,
+                role,
+                metric: `${alarm.Namespace ?? ''} ${alarm.MetricName ?? ''}`.trim(),
+                statistic: alarm.Statistic ?? alarm.ExtendedStatistic ?? 'unknown',
+                period_s: alarm.Period,
+                evaluation_periods: alarm.EvaluationPeriods,
+                datapoints_to_alarm: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods,
+                threshold: alarm.Threshold ?? 0,
+                comparison: alarm.ComparisonOperator ?? 'unknown',
+            });
+        }
+    }
+    return out.sort((a, b) => a.role === b.role ? a.name.localeCompare(b.name) : a.role === 'scale-out' ? -1 : 1);
+}
+/** `Setting desired instance count to 3.` -> 3. */
+function desiredFromDescription(description) {
+    const m = /desired (?:instance )?count to (\d+)/i.exec(description);
+    return m ? Number(m[1]) : null;
+}
+const fmtS = (s) => `${round(s, 1)} s`;
+const pct = (p) => `${(p * 100).toFixed(1)} %`;
+function comparisonOf(alarm) {
+    if (!alarm)
+        return () => false;
+    switch (alarm.comparison) {
+        case 'GreaterThanOrEqualToThreshold':
+            return (v) => v >= alarm.threshold;
+        case 'GreaterThanThreshold':
+            return (v) => v > alarm.threshold;
+        case 'LessThanThreshold':
+            return (v) => v < alarm.threshold;
+        default:
+            return (v) => v <= alarm.threshold;
+    }
+}
+/** The start of the run of breaching periods that ends with the last period complete before `atS`. */
+function breachStartBefore(points, periodS, breaches, atS) {
+    const complete = [...points].filter((p) => p.t_s + periodS <= atS + 1e-6).sort((a, b) => b.t_s - a.t_s);
+    const last = complete[0];
+    if (!last || !breaches(last.value))
+        return null;
+    let first = last.t_s;
+    for (const p of complete.slice(1)) {
+        if (Math.abs(first - p.t_s - periodS) > 1e-6 || !breaches(p.value))
+            break;
+        first = p.t_s;
+    }
+    return first;
+}
+/**
+ * `full` when the alarm's evaluation range held at least EvaluationPeriods real datapoints when
+ * it fired; `partial` when it held fewer (the endpoint was idle before: an idle variant publishes
+ * nothing), and CloudWatch decided on the datapoints it had (TreatMissingData missing), sooner than
+ * its datapoints x period.
+ */
+function evaluationOf(points, alarm, alarmS) {
+    const complete = points.filter((p) => p.t_s + alarm.period_s <= alarmS + 1e-6);
+    const lastStart = Math.max(...complete.map((p) => p.t_s));
+    if (!Number.isFinite(lastStart))
+        return 'partial';
+    const rangeStart = lastStart + alarm.period_s - (alarm.evaluation_periods + 2) * alarm.period_s;
+    const real = complete.filter((p) => p.t_s >= rangeStart - 1e-6).length;
+    return real >= alarm.evaluation_periods ? 'full' : 'partial';
+}
+function lastPhaseStartAtOrBefore(phases, tS) {
+    let found = phases[0];
+    for (const p of phases)
+        if (p.start_s <= tS + 1e-9)
+            found = p;
+    return found;
+}
+function lagChains(input) {
+    const { observer, phases } = input;
+    if (!observer)
+        return [];
+    const outAlarms = observer.alarms.filter((a) => a.role === 'scale-out');
+    const outNames = new Set(outAlarms.map((a) => a.name));
+    const obs = [...observer.observations].sort((a, b) => a.t_s - b.t_s);
+    const desiredBefore = (tS) => {
+        let d = null;
+        for (const o of obs)
+            if (o.t_s < tS && o.desired !== null)
+                d = o.desired;
+        return d;
+    };
+    const chains = [];
+    let known = obs.find((o) => o.desired !== null)?.desired ?? null;
+    for (const activity of [...observer.activities].sort((a, b) => a.start_s - b.start_s)) {
+        const from = desiredBefore(activity.start_s) ?? known;
+        const to = activity.to_desired;
+        if (to === null || from === null || to <= from) {
+            if (to !== null)
+                known = to;
+            continue;
+        }
+        known = to;
+        const transition = [...observer.transitions]
+            .filter((t) => outNames.has(t.alarm) && t.to === 'ALARM' && t.t_s <= activity.start_s + 0.5)
+            .sort((a, b) => b.t_s - a.t_s)[0];
+        const alarm = outAlarms.find((a) => a.name === transition?.alarm) ?? outAlarms[0];
+        const firstBreach = transition && alarm
+            ? breachStartBefore(observer.metric.points, observer.metric.period_s, comparisonOf(alarm), transition.t_s)
+            : null;
+        const stepPhase = lastPhaseStartAtOrBefore(phases, firstBreach ?? transition?.t_s ?? activity.start_s);
+        const origin = Math.max(stepPhase.start_s, firstBreach ?? stepPhase.start_s);
+        const seen = obs.find((o) => o.t_s >= activity.start_s - 1e-6 && o.desired !== null && o.desired >= to);
+        const desiredS = seen ? seen.t_s : null;
+        const served = desiredS === null
+            ? undefined
+            : obs.find((o) => o.t_s >= desiredS && o.current !== null && o.current >= to && o.status === 'InService');
+        chains.push({
+            load_step: stepPhase.name,
+            load_step_s: stepPhase.start_s,
+            first_breach_s: firstBreach,
+            alarm: transition?.alarm ?? null,
+            alarm_s: transition ? round(transition.t_s) : null,
+            activity_s: round(activity.start_s),
+            desired_s: desiredS === null ? null : round(desiredS),
+            from_instances: from,
+            to_instances: to,
+            in_service_s: served ? round(served.t_s) : null,
+            policy_lag_s: desiredS === null ? null : round(Math.max(0, desiredS - origin)),
+            detection_s: transition && firstBreach !== null ? round(Math.max(0, transition.t_s - firstBreach)) : null,
+            configured_detection_s: alarm ? alarm.datapoints_to_alarm * alarm.period_s : null,
+            evaluation: transition && alarm ? evaluationOf(observer.metric.points, alarm, transition.t_s) : null,
+            scale_out_s: served && desiredS !== null ? round(Math.max(0, served.t_s - desiredS)) : null,
+        });
+    }
+    return chains;
+}
+function describeProblems(w, sloMs, clientDropped) {
+    const parts = [];
+    if (w.p95_ms !== null && w.p95_ms > sloMs)
+        parts.push(`p95 ${round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+    if (w.ok === 0 && w.offered > 0)
+        parts.push('no request answered');
+    if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
+        parts.push(`${pct(w.within_slo_fraction)} within the SLO`);
+    if (w.overflow > 0)
+        parts.push(`${w.overflow} overflow(s) (503)`);
+    const otherErrors = w.errors - clientDropped;
+    if (otherErrors > 0)
+        parts.push(`${otherErrors} failed request(s)`);
+    if (clientDropped > 0)
+        parts.push(`${clientDropped} arrival(s) the client could not send (its outstanding cap)`);
+    return parts.join(', ');
+}
+function analyzeDrill(input) {
+    const { phases, windowS: w, sloMs, prediction, observer } = input;
+    const bySecond = new Map(input.seconds.map((s) => [s.t, s]));
+    const surge = phases.find((p) => p.name === 'surge');
+    const steady = phases.find((p) => p.name === 'steady');
+    const tPlan = prediction.t_plan_s;
+    // Where the plan's promise starts: in each loaded phase, the first period over the plan's
+    // scale-out target. One allowance per load step: a metric that dips under the target and comes
+    // back while no capacity was added does not restart the clock.
+    const metric = observer?.metric;
+    const predictedFor = (phase) => phase === 'surge' ? prediction.surge_overflow_probability : prediction.baseline_overflow_probability;
+    const hasMetric = metric !== undefined && metric.points.length > 0;
+    const allowances = [];
+    for (const phase of [steady, surge]) {
+        let start = phase.start_s;
+        if (hasMetric) {
+            const first = [...metric.points]
+                .sort((a, b) => a.t_s - b.t_s)
+                .find((p) => p.t_s + metric.period_s > phase.start_s &&
+                p.t_s < phase.end_s &&
+                p.value > prediction.scaling_target_value);
+            start = first ? Math.max(phase.start_s, first.t_s) : null;
+        }
+        if (start === null)
+            continue;
+        allowances.push({
+            phase: phase.name,
+            fromS: start,
+            toS: start + tPlan,
+            label: hasMetric
+                ? `the tracked metric exceeded the target ${prediction.scaling_target_value} from ${fmtS(start)} (${phase.name})`
+                : `the ${phase.name} load step at ${fmtS(start)} (no metric was read)`,
+        });
+    }
+    const episodeStarts = hasMetric ? allowances.map((a) => a.fromS) : null;
+    const windows = [];
+    const broken = [];
+    const clientDroppedTotal = input.windows.reduce((s, x) => s + x.clientDropped, 0);
+    for (const stat of [...input.windows].sort((a, b) => a.index - b.index)) {
+        const startS = stat.index * w;
+        const endS = startS + w;
+        const phase = phaseAt(phases, startS);
+        const full = phase !== null && endS <= phase.end_s + 1e-9;
+        let within = 0;
+        for (let t = Math.floor(startS); t < endS; t++)
+            within += bySecond.get(t)?.within_slo ?? 0;
+        const fraction = stat.offered > 0 ? Math.min(1, within / stat.offered) : null;
+        const overSlo = stat.offered > 0 &&
+            ((stat.p95Ms !== null && stat.p95Ms > sloMs) ||
+                stat.ok === 0 ||
+                (fraction !== null && fraction < WITHIN_SLO_SHARE));
+        const base = {
+            index: stat.index,
+            phase: phase?.name ?? null,
+            start_s: startS,
+            end_s: endS,
+            full,
+            offered: stat.offered,
+            ok: stat.ok,
+            overflow: stat.overflow,
+            errors: stat.errors,
+            p95_ms: stat.p95Ms === null ? null : round(stat.p95Ms, 3),
+            within_slo_fraction: fraction === null ? null : round(fraction, 6),
+            over_slo: overSlo,
+        };
+        const bad = overSlo || stat.overflow > 0 || stat.errors > 0;
+        if (!full || phase === null || phase.name === 'trough') {
+            windows.push({
+                ...base,
+                judged: 'not-judged',
+                reason: bad ? describeProblems(base, sloMs, stat.clientDropped) : null,
+            });
+            continue;
+        }
+        if (!bad) {
+            windows.push({ ...base, judged: 'ok', reason: null });
+            continue;
+        }
+        const problems = describeProblems(base, sloMs, stat.clientDropped);
+        const p = predictedFor(phase.name);
+        const covering = allowances.find((a) => startS < a.toS && endS > a.fromS);
+        const what = phase.name === 'surge' ? 'surge_survival' : "surge_survival's no-surge baseline";
+        if (stat.clientDropped === 0 && covering && p !== null && p > PREDICTED_OVERFLOW_ABOVE) {
+            windows.push({
+                ...base,
+                judged: 'predicted',
+                reason: `${problems}: within T_plan ${fmtS(tPlan)} of when ${covering.label}, where the plan predicted overflow (${what} ${pct(p)})`,
+            });
+            continue;
+        }
+        const why = stat.clientDropped > 0
+            ? 'the load generator could not offer the schedule, so this window measures the client, not the endpoint'
+            : !covering
+                ? `more than T_plan ${fmtS(tPlan)} after the load first exceeded the target ${prediction.scaling_target_value}${allowances.length > 0 ? ` (${allowances.map((a) => `${fmtS(a.fromS)} in the ${a.phase}`).join(', ')})` : ''}: the policy should have added capacity by then`
+                : p === null
+                    ? 'the plan has no overflow prediction for it'
+                    : `the plan predicted no overflow here (${what} ${pct(p)} <= ${pct(PREDICTED_OVERFLOW_ABOVE)})`;
+        windows.push({ ...base, judged: 'broken', reason: `${problems}: ${why}` });
+        broken.push(stat.index);
+    }
+    const chains = lagChains(input);
+    // A scale-out from a busy endpoint (a full evaluation range) is the one a surge from the target sees.
+    const first = chains.find((c) => c.policy_lag_s !== null && c.evaluation === 'full') ??
+        chains.find((c) => c.policy_lag_s !== null) ??
+        null;
+    const policyLag = {
+        seconds: first?.policy_lag_s ?? null,
+        origin: 'measured',
+        evaluation: first?.evaluation ?? null,
+        detail: first
+            ? `${first.load_step} start ${fmtS(first.load_step_s)}` +
+                `${first.first_breach_s !== null ? ` -> first breaching period ${fmtS(first.first_breach_s)}` : ''}` +
+                `${first.alarm_s !== null ? ` -> ${first.alarm ?? 'alarm'} in ALARM ${fmtS(first.alarm_s)}` : ''}` +
+                ` -> scaling activity ${fmtS(first.activity_s ?? 0)} -> desired ${first.from_instances} -> ${first.to_instances} seen ${fmtS(first.desired_s ?? 0)}` +
+                ` (from the later of the load step and the first breaching period)` +
+                (first.evaluation === 'partial'
+                    ? `; the alarm's evaluation range held fewer than ${first.configured_detection_s === null ? 'its' : 'its configured'} datapoints (the endpoint was idle before it), so it fired sooner than datapoints x period: not the lag of a surge from a busy endpoint`
+                    : '')
+            : observer === null
+                ? 'not observed: this drill had no observer (only shard 0 observes the endpoint)'
+                : chains.length > 0
+                    ? 'a scale-out happened but the new desired count was never seen by a poll'
+                    : 'no scale-out happened during the drill, so no policy lag was measured',
+    };
+    // Time until the SLO holds again, from the first breach of the target.
+    const origin = first
+        ? Math.max(first.load_step_s, first.first_breach_s ?? first.load_step_s)
+        : (episodeStarts?.[0] ?? null);
+    let sloRecovered = null;
+    const judgedWindows = windows.filter((x) => x.full && x.phase !== 'trough');
+    if (origin !== null) {
+        const after = judgedWindows.filter((x) => x.end_s > origin);
+        const bad = (x) => x.judged === 'predicted' || x.judged === 'broken';
+        if (!after.some(bad))
+            sloRecovered = 0;
+        else {
+            for (let i = 0; i + RECOVERED_WINDOWS <= after.length; i++) {
+                const run = after.slice(i, i + RECOVERED_WINDOWS);
+                if (run.every((x) => !bad(x)) && after.slice(0, i).some(bad)) {
+                    sloRecovered = round(Math.max(0, run[0].start_s - origin));
+                    break;
+                }
+            }
+        }
+    }
+    // The fleet when the surge began.
+    const obs = observer ? [...observer.observations].sort((a, b) => a.t_s - b.t_s) : [];
+    const atSurge = [...obs].reverse().find((o) => o.t_s <= surge.start_s) ?? null;
+    const outNames = new Set((observer?.alarms ?? []).filter((a) => a.role === 'scale-out').map((a) => a.name));
+    const activities = observer ? [...observer.activities].sort((a, b) => a.start_s - b.start_s) : [];
+    const steadyActivities = activities.filter((a) => a.start_s >= steady.start_s && a.start_s < steady.end_s);
+    const settled = atSurge === null
+        ? null
+        : atSurge.desired !== null &&
+            atSurge.desired === atSurge.current &&
+            ![...outNames].some((n) => atSurge.alarms[n] === 'ALARM');
+    const perPhase = (pick) => {
+        const out = { steady: 0, surge: 0, trough: 0 };
+        for (const s of input.seconds) {
+            const p = phaseAt(phases, s.t);
+            if (p)
+                out[p.name] += pick(s);
+        }
+        return out;
+    };
+    const windowsOver = { steady: 0, surge: 0, trough: 0 };
+    for (const x of windows)
+        if (x.full && x.phase && x.over_slo)
+            windowsOver[x.phase] += 1;
+    const surgeOverflow = input.seconds.some((s) => s.t >= surge.start_s && s.t < surge.start_s + tPlan && s.overflow > 0);
+    // Scale-in and reversals (flapping).
+    const directions = [];
+    let level = obs.find((o) => o.desired !== null)?.desired ?? null;
+    for (const a of activities) {
+        if (a.to_desired === null || level === null) {
+            level = a.to_desired ?? level;
+            continue;
+        }
+        if (a.to_desired > level)
+            directions.push('out');
+        else if (a.to_desired < level)
+            directions.push('in');
+        level = a.to_desired;
+    }
+    let reversals = 0;
+    for (let i = 1; i < directions.length; i++)
+        if (directions[i] !== directions[i - 1])
+            reversals++;
+    const scaleIns = directions.filter((d) => d === 'in').length;
+    const trough = phases.find((p) => p.name === 'trough');
+    const scaleInDetail = observer === null
+        ? 'not observed (no observer)'
+        : scaleIns === 0
+            ? `no scale-in during the drill (the trough lasted ${fmtS(trough.end_s - trough.start_s)}; the scale-in alarm needs its whole evaluation window of low load first)`
+            : `${scaleIns} scale-in(s), ${reversals} reversal(s) between scaling directions`;
+    const reasons = [];
+    if (broken.length > 0) {
+        const first3 = windows.filter((x) => x.judged === 'broken').slice(0, 3);
+        reasons.push(`${broken.length} window(s) broke the plan's promise: ${first3
+            .map((x) => `${x.phase} ${fmtS(x.start_s)}-${fmtS(x.end_s)} (${x.reason})`)
+            .join('; ')}${broken.length > 3 ? '; ...' : ''}`);
+    }
+    else {
+        const predicted = windows.filter((x) => x.judged === 'predicted').length;
+        reasons.push(predicted === 0
+            ? 'every full window of the steady and surge phases held the SLO, with no overflow'
+            : `${predicted} window(s) broke the SLO within T_plan of a breach for which the plan predicted overflow; none beyond it`);
+    }
+    if (clientDroppedTotal > 0)
+        reasons.push(`the client dropped ${clientDroppedTotal} arrival(s) at its outstanding cap: run more shards or a larger client`);
+    if (settled === false)
+        reasons.push(`the fleet was not settled when the surge began (desired ${atSurge?.desired ?? 'n/a'}, current ${atSurge?.current ?? 'n/a'}${[...outNames].some((n) => atSurge?.alarms[n] === 'ALARM') ? ', scale-out alarm in ALARM' : ''}): lengthen --steady-s`);
+    if (steadyActivities.length > 0)
+        reasons.push(`the policy scaled during the steady phase (${steadyActivities.map((a) => a.description).join('; ')}): the steady load already exceeded what the fleet holds under the policy`);
+    const analysis = {
+        windows,
+        scale_outs: chains,
+        policy_lag: policyLag,
+        slo_recovered_s: sloRecovered,
+        steady: {
+            settled_at_surge: settled,
+            desired_at_surge: atSurge?.desired ?? null,
+            current_at_surge: atSurge?.current ?? null,
+            scaled_during: observer ? steadyActivities.length > 0 : null,
+        },
+        observed: {
+            overflows: perPhase((s) => s.overflow),
+            windows_over_slo: windowsOver,
+            surge_overflowed_within_t_plan: surgeOverflow,
+            max_desired: obs.reduce((m, o) => (o.desired === null ? m : Math.max(m ?? 0, o.desired)), null),
+        },
+        scale_in: { scale_ins: scaleIns, reversals, detail: scaleInDetail },
+        reasons,
+    };
+    return { analysis, verdict: broken.length > 0 ? 'fail' : 'pass', brokenWindows: broken };
+}
+
+;// CONCATENATED MODULE: ./src/aws/fingerprint.ts
+
+
+async function readDeployedFingerprint(sagemaker, endpoint, variant, region, options = {}) {
+    const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
+    return {
+        deployed,
+        fingerprint: {
+            instance_type: deployed.instanceType,
+            image_digest: imageDigestOf(deployed.image),
+            container_env: measuredEnvironment(deployed.environment),
+            region,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/prng.ts
+/**
+ * A small seeded generator (mulberry32): 32-bit integer arithmetic only, so the same seed gives
+ * the same sequence on every machine and Node version, unlike Math.random.
+ */
+function mulberry32(seed) {
+    let state = seed >>> 0;
+    return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/arrivals.ts
+/**
+ * Arrival processes of the open loop (pure): when each request is meant to be sent, as offsets
+ * from the schedule start. A rate profile (constant, or a step/ramp schedule) has cumulative
+ * intensity L(t); arrival k is sent at L^-1(u_k), with u_k = k for evenly spaced (`constant`)
+ * arrivals and u_k a sum of k+1 seeded Exp(1) draws for `poisson` (the time change that turns a
+ * unit-rate Poisson process into one of the profile's rate). `replay` sends at given offsets.
+ *
+ * Sharding: arrival k belongs to shard k mod n. Every shard generates the whole schedule from the
+ * same definition and seed and keeps its own share, so n shards together send exactly the
+ * single-process schedule, each request at the same intended time.
+ */
+
+
+
+function segmentsOf(profile) {
+    if (profile.kind === 'constant') {
+        const { rate, durationS } = profile;
+        return [{ t0: 0, t1: durationS, r0: rate, r1: rate, l0: 0, l1: rate * durationS }];
+    }
+    const segments = [];
+    let l = 0;
+    const pts = profile.points;
+    for (let i = 0; i + 1 < pts.length; i++) {
+        const a = pts[i];
+        const b = pts[i + 1];
+        const r1 = profile.shape === 'ramp' ? b.rate : a.rate;
+        const area = ((a.rate + r1) / 2) * (b.t_s - a.t_s);
+        segments.push({ t0: a.t_s, t1: b.t_s, r0: a.rate, r1, l0: l, l1: l + area });
+        l += area;
+    }
+    return segments;
+}
+const profileDurationS = (profile) => profile.kind === 'constant' ? profile.durationS : (profile.points.at(-1).t_s ?? 0);
+/** Expected arrivals of the profile: L(end). */
+const expectedArrivals = (profile) => segmentsOf(profile).at(-1)?.l1 ?? 0;
+/** The rate of `profile` at `tS` seconds (0 outside it). */
+function rateAt(profile, tS) {
+    for (const s of segmentsOf(profile)) {
+        if (tS >= s.t0 && tS < s.t1)
+            return s.r0 + ((s.r1 - s.r0) * (tS - s.t0)) / (s.t1 - s.t0);
+    }
+    return 0;
+}
+/** Intended offsets (ms) of every arrival of the whole schedule, in order. */
+function* scheduleOffsets(spec) {
+    if (spec.process === 'replay') {
+        yield* spec.offsetsMs;
+        return;
+    }
+    const segments = segmentsOf(spec.profile);
+    const next = spec.process === 'poisson'
+        ? (() => {
+            const random = mulberry32(spec.seed);
+            let u = 0;
+            // 1 - U lies in (0, 1]: never log(0).
+            return () => {
+                u += -Math.log(1 - random());
+                return u;
+            };
+        })()
+        : (() => {
+            let k = 0;
+            return () => k++;
+        })();
+    let i = 0;
+    for (;;) {
+        const u = next();
+        while (i < segments.length && u >= segments[i].l1)
+            i++;
+        if (i >= segments.length)
+            return;
+        const s = segments[i];
+        // Solve r0*x + (r1-r0)/(2d)*x^2 = u - l0 for x in [0, d]; this form is stable for every slope.
+        const d = s.t1 - s.t0;
+        const a = (s.r1 - s.r0) / (2 * d);
+        const need = u - s.l0;
+        const root = Math.sqrt(Math.max(0, s.r0 * s.r0 + 4 * a * need));
+        const x = need === 0 ? 0 : (2 * need) / (s.r0 + root);
+        yield (s.t0 + Math.min(d, Math.max(0, x))) * 1000;
+    }
+}
+/** This shard's arrivals of the schedule (all of them for shard 0/1). */
+function* shardArrivals(spec, shard = { index: 0, count: 1 }) {
+    let seq = 0;
+    for (const offsetMs of scheduleOffsets(spec)) {
+        if (seq % shard.count === shard.index)
+            yield { seq, offsetMs };
+        seq++;
+    }
+}
+function arrivals_describe(spec) {
+    if (spec.process === 'replay')
+        return `replay of ${spec.offsetsMs.length} timestamps from ${spec.source}`;
+    const p = spec.profile;
+    const what = p.kind === 'constant' ? `${p.rate}/s for ${p.durationS} s` : `${p.shape} schedule ${p.source}`;
+    return `${spec.process} ${what}`;
+}
+/** Identity of a schedule: shards and merges compare it; the hash covers every arrival-defining input. */
+function scheduleIdentity(spec) {
+    const defining = spec.process === 'replay'
+        ? { process: spec.process, offsets_ms: spec.offsetsMs }
+        : {
+            process: spec.process,
+            seed: spec.process === 'poisson' ? spec.seed : null,
+            profile: spec.profile.kind === 'constant'
+                ? { rate: spec.profile.rate, duration_s: spec.profile.durationS }
+                : { shape: spec.profile.shape, points: spec.profile.points },
+        };
+    let arrivals = 0;
+    let last = 0;
+    for (const offset of scheduleOffsets(spec)) {
+        arrivals++;
+        last = offset;
+    }
+    const durationS = spec.process === 'replay' ? last / 1000 : profileDurationS(spec.profile);
+    return {
+        process: spec.process,
+        seed: spec.process === 'poisson' ? spec.seed : null,
+        description: arrivals_describe(spec),
+        schedule_hash: (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify(defining)).digest('hex'),
+        arrivals,
+        duration_s: durationS,
+    };
+}
+/** A constant-rate profile from flags; rate and duration must be positive. */
+function constantProfile(rate, durationS, rateFlag = '--rate') {
+    if (!(Number.isFinite(rate) && rate > 0)) {
+        throw new UsageError(`${rateFlag} ${rate}: the arrival rate must be a positive number of requests per second.`);
+    }
+    if (!(Number.isFinite(durationS) && durationS > 0)) {
+        throw new UsageError(`--duration-s ${durationS}: the schedule needs a positive duration in seconds.`);
+    }
+    return { kind: 'constant', rate, durationS };
+}
+/** Parses `--shard i/n`: 0 <= i < n. */
+function parseShard(text, flag = '--shard') {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+    const index = m ? Number(m[1]) : Number.NaN;
+    const count = m ? Number(m[2]) : Number.NaN;
+    if (!m || !(count >= 1) || !(index < count)) {
+        throw new errors_UsageError(`${flag} ${text}: use i/n with 0 <= i < n (shard i of n; run every i from 0 to n-1 with the same --seed and --start-at).`);
+    }
+    return { index, count };
+}
+/**
+ * `--start-at`: the wall time (ISO-8601 with a zone) at which schedule offset 0 falls, shared by
+ * every shard. It must lie ahead of `nowMs` (a start in the past would send the missed arrivals in
+ * one burst and measure the burst), and not absurdly far (a typo: a day at most).
+ */
+function parseStartAt(text, nowMs, flag = '--start-at') {
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+    const wall = iso.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN;
+    if (!Number.isFinite(wall)) {
+        throw new errors_UsageError(`${flag} ${text}: not an ISO-8601 time with a zone (e.g. 2026-11-30T12:00:00Z); give every shard the same one.`);
+    }
+    if (wall <= nowMs) {
+        throw new errors_UsageError(`${flag} ${text}: lies ${((nowMs - wall) / 1000).toFixed(1)} s in the past; choose a start every shard reaches before it (a few seconds ahead).`);
+    }
+    if (wall - nowMs > 86_400_000) {
+        throw new errors_UsageError(`${flag} ${text}: lies more than a day ahead; check the date.`);
+    }
+    return wall;
+}
+
+;// CONCATENATED MODULE: ./src/load/clock.ts
+/**
+ * The open loop's time source. `realClock` is the monotonic clock with timers; `VirtualClock`
+ * runs the same engine in simulated time (a discrete-event scheduler), so a schedule against a
+ * simulated server is exact and reproducible: same events, same numbers, at any speed.
+ */
+const realClock = {
+    now: () => performance.now(),
+    at(time, fn) {
+        const handle = setTimeout(fn, Math.max(0, time - performance.now()));
+        return () => clearTimeout(handle);
+    },
+};
+const before = (a, b) => a.at < b.at || (a.at === b.at && a.order < b.order);
+/** Lets every promise chain started by the last event settle (microtasks run before setImmediate). */
+const clock_settle = () => new Promise((resolve) => setImmediate(resolve));
+class VirtualClock {
+    time = 0;
+    order = 0;
+    heap = [];
+    now() {
+        return this.time;
+    }
+    at(time, fn) {
+        const event = { at: Math.max(time, this.time), order: this.order++, fn, cancelled: false };
+        this.push(event);
+        return () => {
+            event.cancelled = true;
+        };
+    }
+    /** Runs events in time order until none is left; between events promise chains settle. */
+    async run() {
+        for (;;) {
+            await clock_settle();
+            const event = this.pop();
+            if (!event)
+                return;
+            if (event.cancelled)
+                continue;
+            this.time = event.at;
+            event.fn();
+        }
+    }
+    push(e) {
+        const h = this.heap;
+        h.push(e);
+        let i = h.length - 1;
+        while (i > 0) {
+            const parent = (i - 1) >> 1;
+            if (!before(e, h[parent]))
+                break;
+            h[i] = h[parent];
+            i = parent;
+        }
+        h[i] = e;
+    }
+    pop() {
+        const h = this.heap;
+        const top = h[0];
+        const last = h.pop();
+        if (top === undefined || last === undefined || h.length === 0)
+            return top;
+        let i = 0;
+        for (;;) {
+            const l = 2 * i + 1;
+            if (l >= h.length)
+                break;
+            const r = l + 1;
+            const child = r < h.length && before(h[r], h[l]) ? r : l;
+            if (!before(h[child], last))
+                break;
+            h[i] = h[child];
+            i = child;
+        }
+        h[i] = last;
+        return top;
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/hdr-histogram-js/dist/index.js
+var dist = __nccwpck_require__(2960);
+;// CONCATENATED MODULE: ./src/load/histograms.ts
+/**
+ * HDR histograms of the open loop (hdr-histogram-js, its pure-JS histograms: no WebAssembly, so
+ * the same code runs in the bundled action): per window of intended send time, TTFAB and latency
+ * from the intended and from the actual send, and the send lag. Values are integer microseconds
+ * kept to 3 significant digits (0.1 % relative precision). `mergeOpenLoop` is pure: counts add,
+ * windows align by index, percentiles come from the merged histograms.
+ */
+
+
+
+const SIGNIFICANT_DIGITS = 3;
+/** Relative precision of a recorded value: a percentile read back is within this of the true one. */
+const RELATIVE_PRECISION = 10 ** -SIGNIFICANT_DIGITS;
+function newHistogram() {
+    return dist/* build */.jq({
+        bitBucketSize: 32,
+        lowestDiscernibleValue: 1,
+        highestTrackableValue: 2,
+        numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+        autoResize: true,
+        useWebAssembly: false,
+    });
+}
+/** Records a duration in ms (as whole microseconds; negative values clamp to 0). */
+function recordMs(h, ms) {
+    h.recordValue(Math.max(0, Math.round(ms * 1000)));
+}
+/** The `q`-quantile (0..1) in ms; null for an empty histogram. */
+function quantileMs(h, q) {
+    if (h.totalCount === 0)
+        return null;
+    return h.getValueAtPercentile(q * 100) / 1000;
+}
+function encodeHistogram(h) {
+    return {
+        encoding: HDR_ENCODING,
+        unit: 'us',
+        significant_digits: SIGNIFICANT_DIGITS,
+        count: h.totalCount,
+        data: dist/* encodeIntoCompressedBase64 */.dH(h),
+    };
+}
+/** Decodes into a fresh auto-resizing histogram; `where` names the source in errors. */
+function decodeHistogram(s, where) {
+    let decoded;
+    try {
+        decoded = dist/* decodeFromCompressedBase64 */.Vc(s.data, 32, false);
+    }
+    catch (e) {
+        throw new errors_UsageError(`${where}: histogram data does not decode (${e.message}).`);
+    }
+    if (decoded.totalCount !== s.count) {
+        throw new errors_UsageError(`${where}: histogram holds ${decoded.totalCount} values but says ${s.count}: the file is corrupted.`);
+    }
+    const h = newHistogram();
+    h.add(decoded);
+    decoded.destroy();
+    return h;
+}
+const SERIES = [
+    'ttfab_intended',
+    'ttfab_sent',
+    'latency_intended',
+    'latency_sent',
+    'send_lag',
+];
+function newWindow(index) {
+    return {
+        index,
+        offered: 0,
+        sent: 0,
+        outcomes: {},
+        series: {
+            ttfab_intended: newHistogram(),
+            ttfab_sent: newHistogram(),
+            latency_intended: newHistogram(),
+            latency_sent: newHistogram(),
+            send_lag: newHistogram(),
+        },
+    };
+}
+function encodeWindow(w) {
+    return {
+        index: w.index,
+        offered: w.offered,
+        sent: w.sent,
+        outcome_counts: { ...w.outcomes },
+        ttfab_intended: encodeHistogram(w.series.ttfab_intended),
+        ttfab_sent: encodeHistogram(w.series.ttfab_sent),
+        latency_intended: encodeHistogram(w.series.latency_intended),
+        latency_sent: encodeHistogram(w.series.latency_sent),
+        send_lag: encodeHistogram(w.series.send_lag),
+    };
+}
+function decodeWindow(w, where) {
+    const at = `${where} window ${w.index}`;
+    return {
+        index: w.index,
+        offered: w.offered,
+        sent: w.sent,
+        outcomes: { ...w.outcome_counts },
+        series: {
+            ttfab_intended: decodeHistogram(w.ttfab_intended, `${at} ttfab_intended`),
+            ttfab_sent: decodeHistogram(w.ttfab_sent, `${at} ttfab_sent`),
+            latency_intended: decodeHistogram(w.latency_intended, `${at} latency_intended`),
+            latency_sent: decodeHistogram(w.latency_sent, `${at} latency_sent`),
+            send_lag: decodeHistogram(w.send_lag, `${at} send_lag`),
+        },
+    };
+}
+/** Adds `from` into `into` (counts and every histogram). */
+function addWindow(into, from) {
+    into.offered += from.offered;
+    into.sent += from.sent;
+    for (const [k, v] of Object.entries(from.outcomes)) {
+        into.outcomes[k] = (into.outcomes[k] ?? 0) + v;
+    }
+    for (const name of SERIES)
+        into.series[name].add(from.series[name]);
+}
+/** Windows [from, to) (indices) summed into one: the whole run, or a measure window of it. */
+function sumWindows(windows, from = 0, to = Number.POSITIVE_INFINITY) {
+    const total = newWindow(from);
+    for (const w of windows)
+        if (w.index >= from && w.index < to)
+            addWindow(total, w);
+    return total;
+}
+const shardKey = (s) => `${s.index}/${s.count}`;
+/**
+ * Merges the shards of one schedule. Refused (UsageError naming the file) when they follow
+ * different schedules (seed, rates, file), start at different times, use different windows,
+ * repeat a shard, or do not together cover shards 0..n-1 of one n.
+ */
+function mergeOpenLoop(parts) {
+    const first = parts[0];
+    if (!first)
+        throw new errors_UsageError('merge: no shard files given.');
+    const ref = first.data;
+    const seen = new Map();
+    let count = null;
+    for (const { source, data } of parts) {
+        if (data.schedule.schedule_hash !== ref.schedule.schedule_hash) {
+            throw new errors_UsageError(`${source}: follows another schedule than ${first.source} (${data.schedule.description}, seed ${data.schedule.seed ?? 'none'} vs ${ref.schedule.description}, seed ${ref.schedule.seed ?? 'none'}); shards of one run share --seed and the schedule.`);
+        }
+        if (data.start_at !== ref.start_at) {
+            throw new errors_UsageError(`${source}: started at ${data.start_at}, ${first.source} at ${ref.start_at}; shards of one run share --start-at.`);
+        }
+        if (data.window_ms !== ref.window_ms) {
+            throw new errors_UsageError(`${source}: ${data.window_ms} ms windows, ${first.source} ${ref.window_ms} ms; shards of one run share the window.`);
+        }
+        for (const shard of data.shards) {
+            if (count === null)
+                count = shard.count;
+            if (shard.count !== count) {
+                throw new errors_UsageError(`${source}: shard ${shardKey(shard)} belongs to a ${shard.count}-way split, others to a ${count}-way one.`);
+            }
+            const other = seen.get(shardKey(shard));
+            if (other !== undefined) {
+                throw new errors_UsageError(`${source}: shard ${shardKey(shard)} is also in ${other}; give each shard once.`);
+            }
+            seen.set(shardKey(shard), source);
+        }
+    }
+    const n = count;
+    const missing = [];
+    for (let i = 0; i < n; i++)
+        if (!seen.has(`${i}/${n}`))
+            missing.push(i);
+    if (missing.length > 0) {
+        throw new errors_UsageError(`merge: shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: the shards must cover 0..${n - 1}.`);
+    }
+    const merged = new Map();
+    for (const { source, data } of parts) {
+        for (const w of data.windows) {
+            const decoded = decodeWindow(w, source);
+            const into = merged.get(w.index);
+            if (into)
+                addWindow(into, decoded);
+            else
+                merged.set(w.index, decoded);
+        }
+    }
+    return {
+        schedule: ref.schedule,
+        start_at: ref.start_at,
+        window_ms: ref.window_ms,
+        shards: Array.from({ length: n }, (_, index) => ({ index, count: n })),
+        windows: [...merged.values()].sort((a, b) => a.index - b.index).map(encodeWindow),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/open-loop.ts
+
+
+class OpenLoopEngine {
+    options;
+    clock;
+    windowMs;
+    windows = new Map();
+    /** In flight, in send order (so also in deadline order); `head` skips finished entries. */
+    queue = [];
+    head = 0;
+    outstanding = 0;
+    peak = 0;
+    offered = 0;
+    sent = 0;
+    dropped = 0;
+    stopping = false;
+    /** No arrival left: the run ends when the last request does. */
+    draining = false;
+    cancelTick = null;
+    constructor(options) {
+        this.options = options;
+        if (options.bodies.length === 0)
+            throw new Error('the load engine needs at least one request body');
+        if (!(Number.isInteger(options.maxOutstanding) && options.maxOutstanding > 0)) {
+            throw new Error(`maxOutstanding must be a positive integer, got ${options.maxOutstanding}`);
+        }
+        this.clock = options.clock ?? realClock;
+        this.windowMs = options.windowMs ?? 1000;
+    }
+    get inFlight() {
+        return this.outstanding;
+    }
+    /**
+     * Sends `arrivals` (offsets from `startAt`, a clock time; may lie in the future) and resolves
+     * once every sent request has finished. Arrivals come in non-decreasing offset order (as every
+     * arrival process yields them); a late one is sent at once.
+     */
+    async run(arrivals, startAt) {
+        const iterator = arrivals[Symbol.iterator]();
+        const elu = this.clock === realClock ? performance.eventLoopUtilization() : null;
+        let next = iterator.next().value ?? null;
+        await new Promise((resolve) => {
+            const tick = () => {
+                this.cancelTick = null;
+                const now = this.clock.now();
+                this.expire(now);
+                while (next !== null && !this.stopping && startAt + next.offsetMs <= now) {
+                    this.dispatch(next, startAt + next.offsetMs);
+                    next = iterator.next().value ?? null;
+                }
+                if (this.stopping)
+                    next = null;
+                if (next === null)
+                    this.draining = true;
+                const oldest = this.oldest();
+                const nextDue = next === null ? Number.POSITIVE_INFINITY : startAt + next.offsetMs;
+                const deadline = oldest === null ? Number.POSITIVE_INFINITY : oldest.deadline;
+                const at = Math.min(nextDue, deadline);
+                if (at === Number.POSITIVE_INFINITY) {
+                    if (this.outstanding === 0)
+                        resolve();
+                    // else: the last requests finish on their own (finish() wakes us).
+                    return;
+                }
+                this.cancelTick = this.clock.at(at, tick);
+            };
+            this.tickNow = tick;
+            tick();
+        });
+        this.tickNow = null;
+        return {
+            startAt,
+            endedAt: this.clock.now(),
+            offered: this.offered,
+            sent: this.sent,
+            dropped: this.dropped,
+            peakOutstanding: this.peak,
+            loopUtilization: elu ? performance.eventLoopUtilization(elu).utilization : null,
+            windows: [...this.windows.values()].sort((a, b) => a.index - b.index),
+        };
+    }
+    /**
+     * Stops sending; `abort` also cuts requests in flight (marked stopped: in no histogram or
+     * outcome count, though already counted as sent). A stopped run is not a measurement.
+     */
+    stop({ abort = true } = {}) {
+        this.stopping = true;
+        if (abort) {
+            for (let i = this.head; i < this.queue.length; i++) {
+                const entry = this.queue[i];
+                if (!entry.done) {
+                    entry.record.stopped = true;
+                    entry.controller.abort(new Error('load engine stopped'));
+                }
+            }
+        }
+        this.tickSoon();
+    }
+    tickNow = null;
+    tickSoon() {
+        if (!this.tickNow)
+            return;
+        this.cancelTick?.();
+        this.cancelTick = this.clock.at(this.clock.now(), this.tickNow);
+    }
+    windowOf(index) {
+        let w = this.windows.get(index);
+        if (!w) {
+            w = newWindow(index);
+            this.windows.set(index, w);
+        }
+        return w;
+    }
+    /** The oldest request still waiting for its deadline (timed-out ones are only finishing). */
+    oldest() {
+        while (this.head < this.queue.length) {
+            const entry = this.queue[this.head];
+            if (!entry.done && !entry.timedOut)
+                break;
+            this.head++;
+        }
+        if (this.head > 1024 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
+        }
+        return this.head < this.queue.length ? this.queue[this.head] : null;
+    }
+    expire(now) {
+        for (let i = this.head; i < this.queue.length; i++) {
+            const entry = this.queue[i];
+            if (entry.deadline > now)
+                break;
+            if (entry.done || entry.timedOut)
+                continue;
+            entry.timedOut = true;
+            entry.controller.abort(new Error('client timeout'));
+        }
+    }
+    dispatch(arrival, intendedAt) {
+        const windowIndex = Math.max(0, Math.floor(arrival.offsetMs / this.windowMs));
+        const window = this.windowOf(windowIndex);
+        window.offered += 1;
+        this.offered += 1;
+        const promptIndex = arrival.seq % this.options.bodies.length;
+        const record = {
+            seq: arrival.seq,
+            promptIndex,
+            window: windowIndex,
+            intendedAt,
+            sentAt: null,
+            firstAudioAt: null,
+            endedAt: null,
+            connectMs: null,
+            sendLagMs: null,
+            ttfabIntendedMs: null,
+            ttfabSentMs: null,
+            latencyIntendedMs: null,
+            latencySentMs: null,
+            outcome: 'client_dropped',
+            status: null,
+            bytes: 0,
+            error: null,
+            stopped: false,
+        };
+        if (this.outstanding >= this.options.maxOutstanding) {
+            this.dropped += 1;
+            record.error = `${this.outstanding} requests outstanding (the cap)`;
+            window.outcomes.client_dropped = (window.outcomes.client_dropped ?? 0) + 1;
+            this.options.onRecord?.(record);
+            return;
+        }
+        const sentAt = this.clock.now();
+        record.sentAt = sentAt;
+        record.sendLagMs = sentAt - intendedAt;
+        window.sent += 1;
+        this.sent += 1;
+        recordMs(window.series.send_lag, record.sendLagMs);
+        this.outstanding += 1;
+        if (this.outstanding > this.peak)
+            this.peak = this.outstanding;
+        const controller = new AbortController();
+        const entry = {
+            record,
+            controller,
+            deadline: sentAt + this.options.requestTimeoutMs,
+            done: false,
+            timedOut: false,
+        };
+        this.queue.push(entry);
+        let slot = null;
+        const probe = {
+            payload: (bytes) => {
+                if (bytes <= 0)
+                    return;
+                if (record.firstAudioAt === null)
+                    record.firstAudioAt = this.clock.now();
+                record.bytes += bytes;
+            },
+            connection: (given) => {
+                slot = given;
+            },
+        };
+        const body = this.options.bodies[promptIndex];
+        let pending;
+        try {
+            pending = this.options.transport.invoke(body, probe, controller.signal);
+        }
+        catch (e) {
+            // A transport must resolve, never throw; if one does, the request is an error, not a crash.
+            pending = Promise.resolve({ outcome: 'error', status: null, error: String(e) });
+        }
+        pending.then((result) => this.finish(entry, result, slot?.connectMs ?? null), (e) => this.finish(entry, { outcome: 'error', status: null, error: String(e) }, null));
+    }
+    finish(entry, result, connectMs) {
+        if (entry.done)
+            return;
+        entry.done = true;
+        const { record } = entry;
+        const endedAt = this.clock.now();
+        this.outstanding -= 1;
+        record.endedAt = endedAt;
+        record.connectMs = connectMs;
+        record.status = result.status;
+        record.error = result.error;
+        record.outcome = result.outcome;
+        if (entry.timedOut) {
+            record.outcome = 'client_timeout';
+            record.error = `no complete response within ${this.options.requestTimeoutMs} ms`;
+        }
+        else if (record.outcome === 'ok' && record.firstAudioAt === null) {
+            record.outcome = 'model_error';
+            record.error = 'a successful response without any audio payload';
+        }
+        if (!record.stopped) {
+            const window = this.windowOf(record.window);
+            window.outcomes[record.outcome] = (window.outcomes[record.outcome] ?? 0) + 1;
+            if (record.outcome === 'ok') {
+                const setup = connectMs ?? 0;
+                const sentAt = record.sentAt;
+                const first = record.firstAudioAt;
+                record.ttfabIntendedMs = Math.max(0, first - record.intendedAt - setup);
+                record.ttfabSentMs = Math.max(0, first - sentAt - setup);
+                record.latencyIntendedMs = Math.max(0, endedAt - record.intendedAt - setup);
+                record.latencySentMs = Math.max(0, endedAt - sentAt - setup);
+                recordMs(window.series.ttfab_intended, record.ttfabIntendedMs);
+                recordMs(window.series.ttfab_sent, record.ttfabSentMs);
+                recordMs(window.series.latency_intended, record.latencyIntendedMs);
+                recordMs(window.series.latency_sent, record.latencySentMs);
+            }
+        }
+        this.options.onRecord?.(record);
+        // Draining, the last request to finish ends the run (no arrival or deadline is left to wake it).
+        if (this.draining && this.outstanding === 0)
+            this.tickSoon();
+    }
+}
+/** The serializable form of a run (or of one shard of it). */
+function openLoopHistograms(summary, schedule, startAtWall, windowMs, shard) {
+    return {
+        schedule,
+        start_at: startAtWall,
+        window_ms: windowMs,
+        shards: [shard],
+        windows: summary.windows.map(encodeWindow),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/drill.ts
+/**
+ * The drill's load: its phases as one seeded Poisson schedule (shards split it by sequence
+ * number), run through the open-loop engine with per-second counters beside the HDR windows; and
+ * the shards of one drill merged into the whole (`mergeDrillShards`, pure: what `scalegate drill
+ * merge` and `scalegate merge` call for kind drill-shard), judged by src/analysis/drill.ts.
+ */
+
+
+
+
+
+
+/** The phases as one step-rate Poisson schedule (the same on every shard). */
+function drillArrivalSpec(phases, seed) {
+    const sorted = [...phases].sort((a, b) => a.start_s - b.start_s);
+    const last = sorted[sorted.length - 1];
+    const points = [
+        ...sorted.map((p) => ({ t_s: p.start_s, rate: p.rate_rps })),
+        { t_s: last.end_s, rate: last.rate_rps },
+    ];
+    const source = `drill: ${sorted.map((p) => `${p.name} ${p.rate_rps}/s for ${p.end_s - p.start_s} s`).join(', ')}`;
+    return { process: 'poisson', profile: { kind: 'schedule', shape: 'step', points, source }, seed };
+}
+/** Distinct failure messages kept (a drill's failures are usually one or two kinds). */
+const MAX_FAILURE_KINDS = 20;
+/** One line, no control or bidi character (src/model/safe.ts), bounded: an error text fit for an artifact. */
+const UNSAFE = new RegExp(`${UNSAFE_CHARACTERS.source}+`, 'g');
+const clean = (text) => text.replace(UNSAFE, ' ').slice(0, 200);
+/** Failures by (outcome, message): the commonest MAX_FAILURE_KINDS, counts added. */
+function addFailures(into, from) {
+    for (const f of from) {
+        const key = `${f.outcome} ${f.error}`;
+        const seen = into.get(key);
+        if (seen) {
+            seen.count += f.count;
+            seen.first_t = Math.min(seen.first_t, f.first_t);
+        }
+        else
+            into.set(key, { ...f });
+    }
+}
+const topFailures = (failures) => [...failures.values()]
+    .sort((a, b) => b.count - a.count || a.first_t - b.first_t)
+    .slice(0, MAX_FAILURE_KINDS);
+/** Counts by second of the schedule, as `DrillLoadSecond` needs them, and the failures by kind. */
+class DrillSeconds {
+    startAt;
+    sloMs;
+    seconds = [];
+    failed = new Map();
+    constructor(startAt, sloMs) {
+        this.startAt = startAt;
+        this.sloMs = sloMs;
+    }
+    at(t) {
+        const i = Math.max(0, t);
+        while (this.seconds.length <= i) {
+            this.seconds.push({
+                t: this.seconds.length,
+                offered: 0,
+                sent: 0,
+                ok: 0,
+                within_slo: 0,
+                overflow: 0,
+                errors: 0,
+                completed_ok: 0,
+                in_flight: 0,
+            });
+        }
+        return this.seconds[i];
+    }
+    record(r) {
+        if (r.stopped)
+            return;
+        const s = this.at(Math.floor((r.intendedAt - this.startAt) / 1000));
+        s.offered += 1;
+        if (r.sentAt !== null)
+            s.sent += 1;
+        if (r.outcome === 'ok') {
+            s.ok += 1;
+            if (r.ttfabIntendedMs !== null && r.ttfabIntendedMs <= this.sloMs)
+                s.within_slo += 1;
+            if (r.endedAt !== null)
+                this.at(Math.floor((r.endedAt - this.startAt) / 1000)).completed_ok += 1;
+        }
+        else if (r.outcome === 'saturated_503' || r.outcome === 'throttled_429')
+            s.overflow += 1;
+        else {
+            s.errors += 1;
+            const t = Math.max(0, Math.floor((r.intendedAt - this.startAt) / 1000));
+            addFailures(this.failed, [
+                { outcome: r.outcome, error: clean(r.error ?? 'no message'), count: 1, first_t: t },
+            ]);
+        }
+    }
+    failures() {
+        return topFailures(this.failed);
+    }
+    /** The client's in-flight requests at the end of second `t`. */
+    inFlight(t, n) {
+        this.at(t).in_flight = n;
+    }
+    toArray(upTo) {
+        this.at(Math.max(0, upTo - 1));
+        return this.seconds.map((s) => ({ ...s }));
+    }
+}
+/** Runs this shard's share of the schedule to its end (every sent request finished). */
+async function runDrillLoad(spec) {
+    const clock = spec.clock ?? realClock;
+    const arrivals = drillArrivalSpec(spec.phases, spec.seed);
+    const seconds = new DrillSeconds(spec.startAt, spec.sloMs);
+    const engine = new OpenLoopEngine({
+        transport: spec.transport,
+        bodies: spec.bodies,
+        requestTimeoutMs: spec.requestTimeoutMs,
+        maxOutstanding: spec.maxOutstanding,
+        windowMs: spec.windowMs,
+        ...(spec.clock ? { clock: spec.clock } : {}),
+        onRecord: (r) => {
+            seconds.record(r);
+            spec.onRecord?.(r);
+        },
+    });
+    const durationS = Math.max(...spec.phases.map((p) => p.end_s));
+    let done = false;
+    let sampled = 0;
+    const sample = () => {
+        if (done)
+            return;
+        seconds.inFlight(sampled, engine.inFlight);
+        sampled += 1;
+        cancelSample = clock.at(spec.startAt + (sampled + 1) * 1000, sample);
+    };
+    let cancelSample = clock.at(spec.startAt + 1000, sample);
+    let aborted = false;
+    const onAbort = () => {
+        aborted = true;
+        engine.stop();
+    };
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    if (spec.signal?.aborted)
+        onAbort();
+    let summary;
+    try {
+        summary = await engine.run(shardArrivals(arrivals, spec.shard), spec.startAt);
+    }
+    finally {
+        done = true;
+        cancelSample();
+        spec.signal?.removeEventListener('abort', onAbort);
+    }
+    return {
+        summary,
+        histograms: openLoopHistograms(summary, scheduleIdentity(arrivals), spec.startAtWall, spec.windowMs, spec.shard),
+        seconds: seconds.toArray(durationS),
+        failures: seconds.failures(),
+        aborted,
+    };
+}
+/** Per window: counts and the p95 TTFAB from the intended send time (decoded from its HDR histogram). */
+function windowStats(histograms, source) {
+    return histograms.windows.map((w) => {
+        const counts = w.outcome_counts;
+        const ok = counts.ok ?? 0;
+        const overflow = (counts.saturated_503 ?? 0) + (counts.throttled_429 ?? 0);
+        let finished = 0;
+        for (const n of Object.values(counts))
+            finished += n ?? 0;
+        const h = decodeHistogram(w.ttfab_intended, `${source} window ${w.index} ttfab_intended`);
+        const p95 = quantileMs(h, 0.95);
+        h.destroy();
+        return {
+            index: w.index,
+            offered: w.offered,
+            ok,
+            overflow,
+            errors: finished - ok - overflow,
+            clientDropped: counts.client_dropped ?? 0,
+            p95Ms: p95,
+        };
+    });
+}
+/** A whole drill from its data: the windows judged, the lag measured, the verdict. */
+function completeDrill(data, shards, source) {
+    const judgement = analyzeDrill({
+        phases: data.phases,
+        windowS: data.settings.window_s,
+        sloMs: data.settings.slo_ms,
+        prediction: data.prediction,
+        windows: windowStats(data.histograms, source),
+        seconds: data.load_seconds,
+        observer: data.observer,
+    });
+    return {
+        ...data,
+        kind: 'drill',
+        shards,
+        verdict: judgement.verdict,
+        broken_windows: judgement.brokenWindows,
+        analysis: judgement.analysis,
+    };
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Merges the shards of one drill into the whole drill, judged. Refused (UsageError naming the
+ * file) when the shards are not of one drill: another plan, drill run, endpoint, fingerprint,
+ * settings, phases or schedule; a repeated or missing shard; or no observer in shard 0.
+ */
+function mergeDrillShards(parts) {
+    const first = parts[0];
+    if (!first)
+        throw new errors_UsageError('drill merge: no shard files given.');
+    const ref = first.data;
+    for (const { source, data } of parts) {
+        const disagree = (what, mine, theirs) => new errors_UsageError(`${source}: ${what} ${JSON.stringify(mine)}, ${first.source} ${JSON.stringify(theirs)}: these are shards of different drills (run every shard with the same --plan, --surge-ratio, phases, --seed and --start-at).`);
+        if (data.plan_run_id !== ref.plan_run_id)
+            throw disagree('drilled plan run', data.plan_run_id, ref.plan_run_id);
+        if (data.model_name !== ref.model_name)
+            throw disagree('model', data.model_name, ref.model_name);
+        if (data.endpoint !== ref.endpoint || data.variant !== ref.variant)
+            throw disagree('endpoint', `${data.endpoint}/${data.variant}`, `${ref.endpoint}/${ref.variant}`);
+        if (fingerprintDifferences(data.fingerprint, ref.fingerprint).length > 0)
+            throw disagree('fingerprint', data.fingerprint, ref.fingerprint);
+        if (!same(data.settings, ref.settings))
+            throw disagree('settings', data.settings, ref.settings);
+        if (!same(data.phases, ref.phases))
+            throw disagree('phases', data.phases, ref.phases);
+        if (!same(data.prediction, ref.prediction))
+            throw disagree('plan figures', data.prediction, ref.prediction);
+        if (data.run_id !== ref.run_id)
+            throw disagree('drill run', data.run_id, ref.run_id);
+    }
+    const histograms = mergeOpenLoop(parts.map((p) => ({ source: p.source, data: p.data.histograms })));
+    const observers = parts.filter((p) => p.data.observer !== null);
+    const zero = parts.find((p) => p.data.shard.index === 0);
+    if (!zero || zero.data.observer === null) {
+        throw new errors_UsageError(`drill merge: shard 0 (${zero?.source ?? 'not given'}) carries no observation of the endpoint; shard 0 is the one that observes, so its file is needed and must come from \`scalegate drill --shard 0/n\`.`);
+    }
+    if (observers.length > 1) {
+        throw new errors_UsageError(`drill merge: ${observers.map((o) => o.source).join(', ')} all carry observations; only shard 0 observes the endpoint.`);
+    }
+    const bySecond = new Map();
+    for (const { data } of parts) {
+        for (const s of data.load_seconds) {
+            const into = bySecond.get(s.t);
+            if (!into)
+                bySecond.set(s.t, { ...s });
+            else {
+                into.offered += s.offered;
+                into.sent += s.sent;
+                into.ok += s.ok;
+                into.within_slo += s.within_slo;
+                into.overflow += s.overflow;
+                into.errors += s.errors;
+                into.completed_ok += s.completed_ok;
+                into.in_flight += s.in_flight;
+            }
+        }
+    }
+    const latest = parts
+        .map((p) => p.data.measured_at)
+        .sort()
+        .at(-1);
+    const failures = new Map();
+    for (const p of parts)
+        addFailures(failures, p.data.failures);
+    const data = {
+        ...zero.data,
+        measured_at: latest,
+        histograms,
+        load_seconds: [...bySecond.values()].sort((a, b) => a.t - b.t),
+        failures: topFailures(failures),
+        notes: [...new Set(parts.flatMap((p) => p.data.notes))],
+    };
+    const { kind: _kind, shard: _shard, ...rest } = data;
+    return completeDrill(rest, histograms.shards, parts.map((p) => p.source).join(' + '));
+}
+
+;// CONCATENATED MODULE: ./src/load/prompts.ts
+/**
+ * What the load engine says: a built-in set of varied English sentences (20-200 characters), or
+ * a file (JSONL `{"text": ...}` or plain lines). Chosen round-robin by request sequence number,
+ * so a run is reproducible.
+ */
+
+
+const DEFAULT_PROMPTS = [
+    'Your order has shipped.',
+    'The meeting starts in five minutes.',
+    'Please hold while I transfer your call to the billing department.',
+    'It is sunny today with a high of twenty-four degrees.',
+    'Turn left at the next intersection, then continue straight for two hundred meters.',
+    'Thanks for calling. How can I help you today?',
+    'Your verification code is four, seven, one, nine.',
+    'I found three restaurants near you that are open now, and two of them take reservations online.',
+    'The quarterly report is ready for review.',
+    'Sorry, I did not catch that. Could you say it again?',
+    'Remember to take your umbrella; rain is expected this afternoon, mostly after three o’clock.',
+    'Good morning!',
+    'The train to the airport leaves from platform nine every fifteen minutes until midnight.',
+    'Your balance is one hundred twenty dollars and forty cents.',
+    'Battery low. Please connect the charger.',
+    'Once upon a time, in a small village by the sea, there lived an old fisherman who told stories to anyone who would listen.',
+    'The package will arrive between two and four p.m. tomorrow.',
+    'Do you want me to read the next message?',
+    'Welcome back. You have two new voicemails and one missed call from an unknown number.',
+    'Step three: whisk the eggs and sugar until the mixture is pale, thick, and doubled in volume, about five minutes.',
+    'All systems are operating normally.',
+    'Set a timer for ten minutes.',
+    'According to the forecast, the weekend will be dry and mild, with light winds from the south-west and clear skies at night.',
+    'Your flight is delayed by forty minutes.',
+];
+const defaultPromptSet = () => ({ source: 'built-in', texts: DEFAULT_PROMPTS });
+/** Parses a prompts file: each non-empty line is JSON `{"text": "..."}` or plain text. */
+function parsePrompts(text, file) {
+    const texts = [];
+    const lines = text.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].trim();
+        if (line === '')
+            continue;
+        if (line.startsWith('{')) {
+            let parsed;
+            try {
+                parsed = JSON.parse(line);
+            }
+            catch (e) {
+                throw usage `${opt('prompts', file)}: line ${i + 1} starts with "{" but is not JSON (${e.message}). Use {"text": "..."} or plain text lines.`;
+            }
+            const value = parsed.text;
+            if (typeof value !== 'string' || value.trim() === '') {
+                throw usage `${opt('prompts', file)}: line ${i + 1} needs a non-empty string "text" field.`;
+            }
+            texts.push(value);
+        }
+        else {
+            texts.push(line);
+        }
+    }
+    if (texts.length === 0) {
+        throw usage `${opt('prompts', file)}: no prompts (one per line: {"text": "..."} or plain text).`;
+    }
+    return { source: file, texts };
+}
+function loadPrompts(file) {
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        const code = e.code;
+        throw usage `${opt('prompts', file)}: cannot read (${code === 'ENOENT' ? 'no such file' : e.message}).`;
+    }
+    return parsePrompts(text, file);
+}
+/** Request bodies, encoded once: `{"text": ...}` as the container contract wants. */
+function encodePrompts(set) {
+    return set.texts.map((text) => Buffer.from(JSON.stringify({ text }), 'utf8'));
+}
+
+// EXTERNAL MODULE: external "node:async_hooks"
+var external_node_async_hooks_ = __nccwpck_require__(6698);
+;// CONCATENATED MODULE: ./src/load/agent.ts
+/**
+ * Keep-alive socket pools sized above the load. The timed agents tell the SDK request that opened
+ * a new socket how long the connection setup took: the `sdk` transport runs each SDK call inside
+ * an AsyncLocalStorage context, and the agent's createConnection runs synchronously inside
+ * http.request (which the SDK's NodeHttpHandler calls), so it finds that request's slot. The http
+ * and lean response-stream transports need none of this (they see their own request's socket),
+ * and so keep AsyncLocalStorage (and its promise-hook cost) off their hot path.
+ */
+
+
+
+/** The slot of the request being sent (set around the SDK call by the response-stream transport). */
+const connectionContext = new external_node_async_hooks_.AsyncLocalStorage();
+function watch(socket, secure) {
+    const slot = connectionContext.getStore();
+    if (!slot)
+        return;
+    const openedAt = performance.now();
+    slot.openedAt = openedAt;
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+        slot.connectMs = performance.now() - openedAt;
+    });
+}
+/** Pool size for `concurrency` outstanding requests: always above it, never the SDK's 50. */
+const poolSizeFor = (concurrency) => Math.max(64, Math.ceil(concurrency * 1.25) + 16);
+/**
+ * Idle keep-alive sockets are dropped after this, before a server's own idle timeout (60-65 s on
+ * AWS front ends and the local SageMaker): a request written onto a socket the server is closing
+ * fails with a reset that says nothing about the endpoint. (Node lowers an agent's idle timeout to
+ * a server's `Keep-Alive: timeout` hint, but without an agent timeout it keeps idle sockets forever.)
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 30_000;
+const agentOptions = (maxSockets) => ({
+    keepAlive: true,
+    keepAliveMsecs: 10_000,
+    timeout: IDLE_SOCKET_TIMEOUT_MS,
+    maxSockets,
+    maxFreeSockets: maxSockets,
+    scheduling: 'lifo',
+});
+class TimedHttpAgent extends external_node_http_.Agent {
+    constructor(maxSockets) {
+        super(agentOptions(maxSockets));
+    }
+    createConnection(...args) {
+        const socket = super.createConnection(...args);
+        watch(socket, false);
+        return socket;
+    }
+}
+class TimedHttpsAgent extends external_node_https_.Agent {
+    constructor(maxSockets) {
+        super(agentOptions(maxSockets));
+    }
+    createConnection(...args) {
+        const socket = super.createConnection(...args);
+        watch(socket, true);
+        return socket;
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/checksum/index.js
+var checksum = __nccwpck_require__(9542);
+// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/endpoints/index.js
+var endpoints = __nccwpck_require__(2085);
+// EXTERNAL MODULE: ./node_modules/@smithy/eventstream-codec/dist-cjs/index.js
+var eventstream_codec_dist_cjs = __nccwpck_require__(7788);
+// EXTERNAL MODULE: ./node_modules/@smithy/signature-v4/dist-cjs/index.js
+var signature_v4_dist_cjs = __nccwpck_require__(5118);
+;// CONCATENATED MODULE: ./src/load/outcomes.ts
+/** A container or front end answered `status` with `body` (non-2xx). */
+function classifyHttpStatus(status, body = '') {
+    if (status === 503)
+        return 'saturated_503';
+    if (status === 429)
+        return 'throttled_429';
+    if (status === 424)
+        return body.includes('queue_saturated') ? 'saturated_503' : 'model_error';
+    if (status >= 500)
+        return 'server_5xx';
+    return 'error';
+}
+/** An error the SageMaker Runtime client threw (or an exception event in the response stream). */
+function classifySdkError(e) {
+    const err = (e ?? {});
+    const name = err.name ?? '';
+    const status = err.$metadata?.httpStatusCode;
+    const message = err.message ?? '';
+    if (name === 'ServiceUnavailable' || status === 503)
+        return 'saturated_503';
+    if (name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 429) {
+        return 'throttled_429';
+    }
+    if (name === 'ModelError' || name === 'ModelStreamError' || name === 'ModelNotReadyException') {
+        // Real SageMaker wraps a container's non-2xx in ModelError (424) with the original status.
+        if (err.OriginalStatusCode === 503 || message.includes('queue_saturated'))
+            return 'saturated_503';
+        if (err.OriginalStatusCode === 429)
+            return 'throttled_429';
+        return 'model_error';
+    }
+    if (name === 'InternalFailure' ||
+        name === 'InternalStreamFailure' ||
+        name === 'InternalDependencyException' ||
+        (status !== undefined && status >= 500)) {
+        return 'server_5xx';
+    }
+    return 'error';
+}
+const outcomes_errorText = (e) => {
+    const err = e;
+    const name = err?.name && err.name !== 'Error' ? `${err.name}: ` : '';
+    return `${name}${err?.message ?? String(e)}`.slice(0, 500);
+};
+
+;// CONCATENATED MODULE: ./src/load/lean-response-stream.ts
+/**
+ * `response-stream`, the lean way: InvokeEndpointWithResponseStream sent over node:http(s) with
+ * the very wire request the SDK v3 client sends (same path, headers in the same order, SigV4 by
+ * `@smithy/signature-v4` with the SDK's SHA-256, same body), its event stream decoded frame by
+ * frame with `@smithy/eventstream-codec`, errors mapped as the SDK maps them. What it leaves out
+ * is the SDK's per-request middleware stack (~0.6 ms of CPU a request), which at fleet rates is
+ * the client, not the server, adding latency.
+ *
+ * Region, endpoint URL (AWS_ENDPOINT_URL, FIPS, partitions) and credentials (the SDK's default
+ * provider chain, @aws-sdk/credential-provider-node, unless given) are resolved once by the
+ * runtime client's own configuration, so they are what the SDK would use. No retries.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** Pool sizes of runtime clients made for load (set by createLoadRuntimeClient). */
+const runtimeConcurrency = new WeakMap();
+const toUtf8 = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const fromUtf8 = (s) => new Uint8Array(Buffer.from(s, 'utf8'));
+const lean_response_stream_codec = new eventstream_codec_dist_cjs/* EventStreamCodec */.BF(toUtf8, fromUtf8);
+/** The SDK's path-label encoding (encodeURIComponent plus !'()*). */
+const encodeLabel = (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const MAX_ERROR_BODY = 4096;
+/** Larger than any event-stream message SageMaker sends (payload parts are far smaller). */
+const MAX_FRAME = 32 * 1024 * 1024;
+/** The error an SDK client would throw for a non-2xx REST-JSON answer (code from x-amzn-errortype, code, __type). */
+function wireError(status, headers, text) {
+    let body = {};
+    try {
+        const parsed = JSON.parse(text);
+        if (parsed && typeof parsed === 'object')
+            body = parsed;
+    }
+    catch {
+        // Not JSON: the status alone classifies it.
+    }
+    const sanitize = (v) => {
+        if (typeof v !== 'string' || v === '')
+            return undefined;
+        let s = v;
+        if (s.includes(':'))
+            s = s.split(':')[0];
+        if (s.includes('#'))
+            s = s.split('#').at(-1);
+        return s;
+    };
+    const header = headers['x-amzn-errortype'];
+    const name = sanitize(Array.isArray(header) ? header[0] : header) ??
+        sanitize(body.code) ??
+        sanitize(body.__type) ??
+        `HTTP${status}`;
+    const message = String(body.message ?? body.Message ?? text ?? '').slice(0, 500);
+    const original = body.OriginalStatusCode;
+    return {
+        name,
+        message,
+        ...(typeof original === 'number' ? { OriginalStatusCode: original } : {}),
+        $metadata: { httpStatusCode: status },
+    };
+}
+function createLeanResponseStreamTransport(options) {
+    const { runtime } = options;
+    const contentType = options.contentType ?? 'application/json';
+    const accept = options.accept ?? 'audio/wav';
+    const maxSockets = poolSizeFor(options.maxConcurrency ?? runtimeConcurrency.get(runtime) ?? 1);
+    const http = new external_node_http_.Agent(agentOptions(maxSockets));
+    const https = new external_node_https_.Agent(agentOptions(maxSockets));
+    const userAgent = options.userAgent ?? {
+        userAgent: `scalegate/${VERSION} lean-response-stream`,
+        xAmzUserAgent: `scalegate/${VERSION}`,
+    };
+    const invocationId = options.invocationId ?? external_node_crypto_.randomUUID;
+    // Bodies repeat (a prompt set): their SHA-256 (x-amz-content-sha256) is computed once each.
+    const payloadHashes = new WeakMap();
+    const payloadHash = (body) => {
+        let hash = payloadHashes.get(body);
+        if (hash === undefined) {
+            hash = (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex');
+            payloadHashes.set(body, hash);
+        }
+        return hash;
+    };
+    const path = `/endpoints/${encodeLabel(options.endpoint)}/invocations-response-stream`;
+    let resolving = null;
+    // Once resolved, used directly: no promise hop on the hot path.
+    let ready = null;
+    const resolve = () => {
+        if (ready)
+            return ready;
+        resolving ??= (async () => {
+            const config = runtime.config;
+            const region = await config.region();
+            const endpoint = await (0,endpoints.getEndpointFromInstructions)({ EndpointName: options.endpoint }, client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye, config);
+            const signer = new signature_v4_dist_cjs.SignatureV4({
+                service: 'sagemaker',
+                region,
+                credentials: config.credentials,
+                sha256: checksum.Sha256,
+            });
+            ready = { url: new URL(endpoint.url.toString()), signer, region };
+            return ready;
+        })();
+        resolving.catch(() => {
+            resolving = null;
+        });
+        return resolving;
+    };
+    const invoke = async (body, probe, signal) => {
+        if (signal.aborted)
+            return { outcome: 'error', status: null, error: 'aborted before dispatch' };
+        const slot = { openedAt: null, connectMs: null };
+        probe.connection(slot);
+        let resolved;
+        let signed;
+        try {
+            const r = resolve();
+            resolved = r instanceof Promise ? await r : r;
+            const { url } = resolved;
+            const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
+            // The SDK's header order: serializer, content-length, user agent, host, retry, then the signer's.
+            const headers = {
+                'content-type': contentType,
+                'x-amzn-sagemaker-accept': accept,
+            };
+            if (options.variant)
+                headers['x-amzn-sagemaker-target-variant'] = options.variant;
+            headers['content-length'] = String(body.byteLength);
+            headers['x-amz-user-agent'] = userAgent.xAmzUserAgent;
+            headers['user-agent'] = userAgent.userAgent;
+            headers.host = host;
+            headers['amz-sdk-invocation-id'] = invocationId();
+            headers['amz-sdk-request'] = 'attempt=1; max=1';
+            const hash = payloadHash(body);
+            const toSign = await resolved.signer.sign({
+                method: 'POST',
+                protocol: url.protocol,
+                hostname: url.hostname,
+                port: url.port ? Number(url.port) : undefined,
+                path: `${url.pathname.replace(/\/$/, '')}${path}`,
+                query: {},
+                // Given, the signer takes the payload hash from here instead of hashing the body again.
+                headers: { ...headers, 'x-amz-content-sha256': hash },
+                body,
+            });
+            // The SDK's order after its own headers: date, token, payload hash, authorization.
+            const out = toSign.headers;
+            const final = { ...headers, 'x-amz-date': out['x-amz-date'] };
+            if (out['x-amz-security-token'] !== undefined)
+                final['x-amz-security-token'] = out['x-amz-security-token'];
+            final['x-amz-content-sha256'] = hash;
+            final.authorization = out.authorization;
+            signed = { headers: final };
+        }
+        catch (e) {
+            return { outcome: 'error', status: null, error: `endpoint or signing: ${outcomes_errorText(e)}` };
+        }
+        return send(resolved.url, signed.headers, body, probe, signal, slot);
+    };
+    const send = (url, headers, body, probe, signal, slot) => new Promise((done) => {
+        let settled = false;
+        const finish = (result) => {
+            if (settled)
+                return;
+            settled = true;
+            done(result);
+        };
+        const secure = url.protocol === 'https:';
+        const req = (secure ? external_node_https_.request : external_node_http_.request)({
+            protocol: url.protocol,
+            hostname: url.hostname,
+            port: url.port,
+            path: `${url.pathname.replace(/\/$/, '')}${path}`,
+            method: 'POST',
+            agent: secure ? https : http,
+            headers,
+            signal,
+        });
+        req.once('socket', (socket) => {
+            if (!socket.connecting)
+                return;
+            socket.setNoDelay(true);
+            const openedAt = performance.now();
+            slot.openedAt = openedAt;
+            socket.once(secure ? 'secureConnect' : 'connect', () => {
+                slot.connectMs = performance.now() - openedAt;
+            });
+        });
+        req.on('response', (res) => {
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status >= 300) {
+                const parts = [];
+                let size = 0;
+                res.on('data', (chunk) => {
+                    if (size < MAX_ERROR_BODY)
+                        parts.push(chunk);
+                    size += chunk.length;
+                });
+                res.on('end', () => {
+                    const err = wireError(status, res.headers, Buffer.concat(parts).toString('utf8'));
+                    finish({ outcome: classifySdkError(err), status, error: outcomes_errorText(err) });
+                });
+                res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
+                return;
+            }
+            // Event-stream framing: each message starts with its total length (4 bytes, big-endian).
+            let pending = Buffer.alloc(0);
+            res.on('data', (chunk) => {
+                if (settled)
+                    return;
+                pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+                while (pending.length >= 4) {
+                    const length = pending.readUInt32BE(0);
+                    // A prelude (12 bytes) and a message CRC (4) at least; far beyond any payload part: corrupt.
+                    if (length < 16 || length > MAX_FRAME) {
+                        res.destroy();
+                        finish({ outcome: 'error', status, error: `event stream: a frame of ${length} bytes` });
+                        return;
+                    }
+                    if (pending.length < length)
+                        break;
+                    const frame = pending.subarray(0, length);
+                    pending = pending.subarray(length);
+                    let message;
+                    try {
+                        message = lean_response_stream_codec.decode(frame);
+                    }
+                    catch (e) {
+                        res.destroy();
+                        finish({ outcome: 'error', status, error: `event stream: ${outcomes_errorText(e)}` });
+                        return;
+                    }
+                    const type = message.headers[':message-type']?.value;
+                    if (type === 'event') {
+                        if (message.headers[':event-type']?.value === 'PayloadPart')
+                            probe.payload(message.body.byteLength);
+                        continue;
+                    }
+                    // An exception (modelled, e.g. ModelStreamError) or an error message ends the stream.
+                    const name = String(type === 'exception'
+                        ? message.headers[':exception-type']?.value
+                        : (message.headers[':error-code']?.value ?? 'UnknownError'));
+                    let text = type === 'exception' ? '' : String(message.headers[':error-message']?.value ?? '');
+                    if (type === 'exception') {
+                        try {
+                            const parsed = JSON.parse(toUtf8(message.body));
+                            text = parsed.Message ?? parsed.message ?? '';
+                        }
+                        catch {
+                            text = toUtf8(message.body).slice(0, 500);
+                        }
+                    }
+                    const err = { name, message: text, $metadata: { httpStatusCode: status } };
+                    res.destroy();
+                    finish({ outcome: classifySdkError(err), status, error: outcomes_errorText(err) });
+                    return;
+                }
+            });
+            res.on('end', () => {
+                if (pending.length > 0)
+                    finish({ outcome: 'error', status, error: 'event stream cut mid-message' });
+                else
+                    finish({ outcome: 'ok', status, error: null });
+            });
+            res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
+            res.on('close', () => {
+                if (!res.complete)
+                    finish({ outcome: 'error', status, error: 'response cut mid-stream' });
+            });
+        });
+        req.on('error', (e) => finish({ outcome: 'error', status: null, error: e.message }));
+        req.end(body);
+    });
+    return {
+        kind: options.kind ?? 'response-stream',
+        target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        invoke,
+        close: async () => {
+            http.destroy();
+            https.destroy();
+            if (options.ownsClient)
+                runtime.destroy();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/response-stream-transport.ts
+/**
+ * SageMaker InvokeEndpointWithResponseStream transports. `response-stream` (the default) sends
+ * the SDK's wire request itself (lean-response-stream.ts); `sdk` goes through the SDK v3 runtime
+ * client, kept as the reference. Each PayloadPart's bytes are audio; the first non-empty one is
+ * the TTFAB. Neither retries (maxAttempts 1): a retried 503 would hide saturation.
+ */
+
+
+
+
+
+/**
+ * A runtime client for load: no retries, a keep-alive pool above the concurrency, and agents that
+ * time connection setup separately from TTFAB.
+ */
+function createLoadRuntimeClient(options) {
+    const maxSockets = poolSizeFor(options.maxConcurrency);
+    const client = new client_sagemaker_runtime_dist_cjs/* SageMakerRuntimeClient */.OX({
+        region: options.region,
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        maxAttempts: 1,
+        requestHandler: new node_http_handler_dist_cjs.NodeHttpHandler({
+            httpAgent: new TimedHttpAgent(maxSockets),
+            httpsAgent: new TimedHttpsAgent(maxSockets),
+            // The engine times requests out itself (client_timeout); no socket timeout behind its back.
+            socketTimeout: 0,
+            requestTimeout: 0,
+        }),
+    });
+    runtimeConcurrency.set(client, options.maxConcurrency);
+    return client;
+}
+/** `response-stream`: the SDK's wire request without the SDK's per-request cost. */
+function createResponseStreamTransport(options) {
+    return createLeanResponseStreamTransport(options);
+}
+/** `sdk`: the same call through the SDK v3 client (the reference the lean transport is held to). */
+function createSdkResponseStreamTransport(options) {
+    const { runtime, endpoint } = options;
+    const contentType = options.contentType ?? 'application/json';
+    const invoke = (body, probe, signal) => {
+        const slot = { openedAt: null, connectMs: null };
+        probe.connection(slot);
+        return connectionContext.run(slot, () => send(body, probe, signal));
+    };
+    const send = async (body, probe, signal) => {
+        let status = null;
+        try {
+            const out = await runtime.send(new client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye({
+                EndpointName: endpoint,
+                Body: body,
+                ContentType: contentType,
+                Accept: 'audio/wav',
+                ...(options.variant ? { TargetVariant: options.variant } : {}),
+            }), { abortSignal: signal });
+            status = out.$metadata.httpStatusCode ?? 200;
+            if (!out.Body)
+                return { outcome: 'error', status, error: 'response without a body stream' };
+            for await (const event of out.Body) {
+                if (event.PayloadPart) {
+                    probe.payload(event.PayloadPart.Bytes?.byteLength ?? 0);
+                }
+                else if (event.ModelStreamError) {
+                    return { outcome: 'model_error', status, error: outcomes_errorText(event.ModelStreamError) };
+                }
+                else if (event.InternalStreamFailure) {
+                    return { outcome: 'server_5xx', status, error: outcomes_errorText(event.InternalStreamFailure) };
+                }
+            }
+            return { outcome: 'ok', status, error: null };
+        }
+        catch (e) {
+            const httpStatus = e.$metadata?.httpStatusCode;
+            return { outcome: classifySdkError(e), status: httpStatus ?? status, error: outcomes_errorText(e) };
+        }
+    };
+    return {
+        kind: 'sdk',
+        target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        invoke,
+        close: async () => {
+            if (options.ownsClient)
+                runtime.destroy();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/chart-svg.ts
+/**
+ * One point per concurrency, from the first ladder run that measured it (later runs repeat the
+ * ladder; the plan's repeatability finding compares them). Rungs without a p95 are left out.
+ */
+function ttfabCurve(qmax) {
+    const byConcurrency = new Map();
+    for (const s of qmax.steps) {
+        if (s.ttfab_p95_ms === null || !Number.isFinite(s.ttfab_p95_ms))
+            continue;
+        const seen = byConcurrency.get(s.concurrency);
+        if (seen && (seen.run < s.run_index || (seen.run === s.run_index && seen.step < s.step_index)))
+            continue;
+        byConcurrency.set(s.concurrency, {
+            concurrency: s.concurrency,
+            p95Ms: s.ttfab_p95_ms,
+            ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
+            meetsSlo: s.meets_slo,
+            usable: s.usable,
+            run: s.run_index,
+            step: s.step_index,
+        });
+    }
+    return [...byConcurrency.values()]
+        .sort((a, b) => a.concurrency - b.concurrency)
+        .map(({ run: _run, step: _step, ...point }) => point);
+}
+/** A round axis maximum above `value` (1, 2, 2.5 or 5 times a power of ten). */
+function niceCeiling(value) {
+    if (!(value > 0))
+        return 1;
+    const power = 10 ** Math.floor(Math.log10(value));
+    for (const m of [1, 2, 2.5, 5, 10])
+        if (m * power >= value)
+            return m * power;
+    return 10 * power;
+}
+const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const fmt = (n) => (Math.round(n * 100) / 100).toString();
+function renderTtfabChartSvg(qmax, options = {}) {
+    const width = options.width ?? 720;
+    const height = options.height ?? 420;
+    const margin = { left: 70, right: 24, top: 44, bottom: 56 };
+    const plotW = width - margin.left - margin.right;
+    const plotH = height - margin.top - margin.bottom;
+    const points = ttfabCurve(qmax);
+    const maxC = Math.max(1, ...points.map((p) => p.concurrency));
+    const maxY = niceCeiling(Math.max(qmax.slo_ms * 1.1, ...points.map((p) => Math.max(p.p95Ms, p.ci?.high ?? 0))));
+    const x = (c) => margin.left + (c / maxC) * plotW;
+    const y = (ms) => margin.top + plotH - (Math.min(ms, maxY) / maxY) * plotH;
+    const title = options.title ?? `${qmax.model_name}: p95 TTFAB vs concurrency`;
+    const parts = [];
+    parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img" aria-label="${xml(title)}">`);
+    parts.push(`<title>${xml(title)}</title>`);
+    parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
+    parts.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15">${xml(title)}</text>`);
+    // Axes and ticks.
+    const x0 = margin.left;
+    const y0 = margin.top + plotH;
+    parts.push(`<g class="axes" stroke="#333333" stroke-width="1">`);
+    parts.push(`<line x1="${x0}" y1="${y0}" x2="${x0 + plotW}" y2="${y0}"/>`);
+    parts.push(`<line x1="${x0}" y1="${margin.top}" x2="${x0}" y2="${y0}"/>`);
+    parts.push('</g>');
+    parts.push('<g class="ticks" fill="#333333">');
+    for (let i = 0; i <= 5; i++) {
+        const v = (maxY / 5) * i;
+        parts.push(`<text x="${x0 - 8}" y="${fmt(y(v) + 4)}" text-anchor="end">${fmt(v)}</text>`, `<line x1="${x0}" y1="${fmt(y(v))}" x2="${x0 + plotW}" y2="${fmt(y(v))}" stroke="#e5e5e5"/>`);
+    }
+    for (const p of points) {
+        parts.push(`<text x="${fmt(x(p.concurrency))}" y="${y0 + 16}" text-anchor="middle">${p.concurrency}</text>`);
+    }
+    parts.push('</g>');
+    parts.push(`<text x="${x0 + plotW / 2}" y="${height - 14}" text-anchor="middle">concurrency (requests in flight)</text>`);
+    parts.push(`<text x="16" y="${margin.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${margin.top + plotH / 2})">p95 TTFAB (ms)</text>`);
+    // SLO line.
+    parts.push(`<g class="slo"><line x1="${x0}" y1="${fmt(y(qmax.slo_ms))}" x2="${x0 + plotW}" y2="${fmt(y(qmax.slo_ms))}" stroke="#d62728" stroke-dasharray="6 4" stroke-width="1.5"/>`, `<text x="${x0 + plotW - 4}" y="${fmt(y(qmax.slo_ms) - 6)}" text-anchor="end" fill="#d62728">SLO ${fmt(qmax.slo_ms)} ms</text></g>`);
+    // Q_max marker.
+    if (qmax.q_max > 0) {
+        const qx = fmt(x(qmax.q_max));
+        parts.push(`<g class="qmax"><line x1="${qx}" y1="${margin.top}" x2="${qx}" y2="${y0}" stroke="#2ca02c" stroke-dasharray="3 3" stroke-width="1.5"/>`, `<text x="${qx}" y="${margin.top - 4}" text-anchor="middle" fill="#2ca02c">Q_max ${qmax.q_max}</text></g>`);
+    }
+    // Error bars, the curve and its points.
+    parts.push('<g class="ci" stroke="#1f77b4" stroke-width="1">');
+    for (const p of points) {
+        if (!p.ci)
+            continue;
+        const px = fmt(x(p.concurrency));
+        parts.push(`<line x1="${px}" y1="${fmt(y(p.ci.low))}" x2="${px}" y2="${fmt(y(p.ci.high))}" data-concurrency="${p.concurrency}" data-ci-low="${fmt(p.ci.low)}" data-ci-high="${fmt(p.ci.high)}"/>`);
+        for (const v of [p.ci.low, p.ci.high]) {
+            parts.push(`<line x1="${fmt(x(p.concurrency) - 4)}" y1="${fmt(y(v))}" x2="${fmt(x(p.concurrency) + 4)}" y2="${fmt(y(v))}"/>`);
+        }
+    }
+    parts.push('</g>');
+    if (points.length > 0) {
+        const path = points.map((p) => `${fmt(x(p.concurrency))},${fmt(y(p.p95Ms))}`).join(' ');
+        parts.push(`<polyline class="curve" points="${path}" fill="none" stroke="#1f77b4" stroke-width="2"/>`);
+    }
+    parts.push('<g class="points">');
+    for (const p of points) {
+        const color = p.meetsSlo ? '#1f77b4' : '#d62728';
+        parts.push(`<circle cx="${fmt(x(p.concurrency))}" cy="${fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${fmt(p.ci.low)}-${fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
+    }
+    parts.push('</g>');
+    parts.push('</svg>');
+    return `${parts.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/drill-svg.ts
+
+const drill_svg_xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const f = (n) => (Math.round(n * 100) / 100).toString();
+const PHASE_FILL = { steady: '#f3f6fa', surge: '#fdf1e6', trough: '#eef7ee' };
+function renderDrillChartSvg(a, options = {}) {
+    const width = options.width ?? 900;
+    const panelH = 150;
+    const gap = 36;
+    const margin = { left: 70, right: 70, top: 48, bottom: 44 };
+    const height = margin.top + 3 * panelH + 2 * gap + margin.bottom;
+    const plotW = width - margin.left - margin.right;
+    const end = Math.max(...a.phases.map((p) => p.end_s), 1);
+    const x = (t) => margin.left + (Math.max(0, Math.min(end, t)) / end) * plotW;
+    const top = (panel) => margin.top + panel * (panelH + gap);
+    const title = `${a.model_name}: surge drill x${a.settings.surge_ratio} (${a.verdict})`;
+    const out = [];
+    out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11" role="img" aria-label="${drill_svg_xml(title)}">`, `<title>${drill_svg_xml(title)}</title>`, `<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`, `<text x="${width / 2}" y="22" text-anchor="middle" font-size="14">${drill_svg_xml(title)}</text>`);
+    // Phases, shaded behind every panel.
+    for (const p of a.phases) {
+        for (let panel = 0; panel < 3; panel++) {
+            out.push(`<rect class="phase" data-phase="${p.name}" x="${f(x(p.start_s))}" y="${top(panel)}" width="${f(x(p.end_s) - x(p.start_s))}" height="${panelH}" fill="${PHASE_FILL[p.name] ?? '#f8f8f8'}"/>`);
+        }
+        out.push(`<text x="${f((x(p.start_s) + x(p.end_s)) / 2)}" y="${top(0) - 6}" text-anchor="middle" fill="#555555">${p.name}</text>`);
+    }
+    const axes = (panel, maxY, label, unit) => {
+        const y0 = top(panel) + panelH;
+        const y = (v) => y0 - (Math.max(0, Math.min(v, maxY)) / maxY) * panelH;
+        out.push(`<g class="axes" stroke="#333333"><line x1="${margin.left}" y1="${y0}" x2="${margin.left + plotW}" y2="${y0}"/><line x1="${margin.left}" y1="${top(panel)}" x2="${margin.left}" y2="${y0}"/></g>`);
+        for (let i = 0; i <= 4; i++) {
+            const v = (maxY / 4) * i;
+            out.push(`<text x="${margin.left - 6}" y="${f(y(v) + 4)}" text-anchor="end" fill="#333333">${f(v)}</text>`);
+        }
+        out.push(`<text x="14" y="${top(panel) + panelH / 2}" text-anchor="middle" transform="rotate(-90 14 ${top(panel) + panelH / 2})">${drill_svg_xml(`${label} (${unit})`)}</text>`);
+        return y;
+    };
+    const polyline = (cls, pts, color, dash = '') => {
+        if (pts.length === 0)
+            return;
+        out.push(`<polyline class="${cls}" points="${pts.map(([px, py]) => `${f(px)},${f(py)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="1.5"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
+    };
+    const step = (pts) => pts.flatMap(([px, py], i) => i === 0
+        ? [[px, py]]
+        : [[px, pts[i - 1][1]], [px, py]]);
+    // 1. Rates.
+    const seconds = a.load_seconds;
+    const maxRate = niceCeiling(Math.max(1, ...seconds.map((s) => Math.max(s.offered, s.completed_ok)), ...a.phases.map((p) => p.rate_rps)));
+    const yRate = axes(0, maxRate, 'rate', 'requests/s');
+    polyline('offered', seconds.map((s) => [x(s.t + 0.5), yRate(s.offered)]), '#1f77b4');
+    polyline('achieved', seconds.map((s) => [x(s.t + 0.5), yRate(s.completed_ok)]), '#2ca02c');
+    polyline('scheduled', step(a.phases.flatMap((p) => [
+        [x(p.start_s), yRate(p.rate_rps)],
+        [x(p.end_s), yRate(p.rate_rps)],
+    ])), '#777777', '4 3');
+    out.push(`<text x="${margin.left + plotW + 4}" y="${top(0) + 12}" fill="#1f77b4">offered</text>`, `<text x="${margin.left + plotW + 4}" y="${top(0) + 26}" fill="#2ca02c">achieved</text>`, `<text x="${margin.left + plotW + 4}" y="${top(0) + 40}" fill="#777777">schedule</text>`);
+    // 2. Instances, and the tracked metric against the target (scaled to the same panel).
+    const obs = a.observer?.observations ?? [];
+    const maxInstances = Math.max(1, ...obs.map((o) => Math.max(o.desired ?? 0, o.current ?? 0)));
+    const yInst = axes(1, niceCeiling(maxInstances + 1), 'instances', 'count');
+    const inRange = obs.filter((o) => o.t_s >= 0 && o.t_s <= end);
+    polyline('desired', step(inRange.filter((o) => o.desired !== null).map((o) => [x(o.t_s), yInst(o.desired)])), '#ff7f0e');
+    polyline('current', step(inRange.filter((o) => o.current !== null).map((o) => [x(o.t_s), yInst(o.current)])), '#9467bd', '5 3');
+    const metric = a.observer?.metric;
+    if (metric && metric.points.length > 0) {
+        const target = a.prediction.scaling_target_value;
+        const maxMetric = niceCeiling(Math.max(target * 1.2, ...metric.points.map((p) => p.value)));
+        const yM = (v) => top(1) + panelH - (Math.min(v, maxMetric) / maxMetric) * panelH;
+        polyline('metric', step(metric.points.filter((p) => p.t_s >= 0 && p.t_s <= end).map((p) => [x(p.t_s), yM(p.value)])), '#8c564b');
+        out.push(`<line class="target" x1="${margin.left}" y1="${f(yM(target))}" x2="${margin.left + plotW}" y2="${f(yM(target))}" stroke="#8c564b" stroke-dasharray="2 3"/>`, `<text x="${margin.left + plotW + 4}" y="${f(yM(target) + 4)}" fill="#8c564b">target ${f(target)}</text>`, `<text x="${margin.left + plotW + 4}" y="${top(1) + panelH - 4}" fill="#8c564b">${drill_svg_xml(metric.statistic)} 0-${f(maxMetric)}</text>`);
+    }
+    out.push(`<text x="${margin.left + plotW + 4}" y="${top(1) + 12}" fill="#ff7f0e">desired</text>`, `<text x="${margin.left + plotW + 4}" y="${top(1) + 26}" fill="#9467bd">current</text>`);
+    // 3. p95 per window against the SLO.
+    const slo = a.settings.slo_ms;
+    const windows = a.analysis.windows;
+    const maxP95 = niceCeiling(Math.min(slo * 3, Math.max(slo * 1.2, ...windows.map((w) => w.p95_ms ?? 0))));
+    const yP = axes(2, maxP95, 'p95 TTFAB', 'ms');
+    polyline('p95', windows
+        .filter((w) => w.p95_ms !== null)
+        .map((w) => [x((w.start_s + w.end_s) / 2), yP(w.p95_ms)]), '#1f77b4');
+    out.push(`<line class="slo" x1="${margin.left}" y1="${f(yP(slo))}" x2="${margin.left + plotW}" y2="${f(yP(slo))}" stroke="#d62728" stroke-dasharray="6 4"/>`, `<text x="${margin.left + plotW + 4}" y="${f(yP(slo) + 4)}" fill="#d62728">SLO ${f(slo)}</text>`);
+    for (const w of windows) {
+        if (w.judged !== 'broken' && w.judged !== 'predicted' && w.overflow === 0)
+            continue;
+        const color = w.judged === 'broken' ? '#d62728' : '#ff9896';
+        out.push(`<rect class="window-${w.judged}" data-window="${w.index}" x="${f(x(w.start_s))}" y="${top(2) + panelH - 6}" width="${f(Math.max(1, x(w.end_s) - x(w.start_s)))}" height="6" fill="${color}"><title>${drill_svg_xml(`${w.phase ?? ''} ${w.start_s}-${w.end_s} s: ${w.judged}${w.reason ? ` (${w.reason})` : ''}`)}</title></rect>`);
+    }
+    // Alarm transitions across every panel.
+    for (const t of a.observer?.transitions ?? []) {
+        if (t.t_s < 0 || t.t_s > end)
+            continue;
+        const color = t.to === 'ALARM' ? '#d62728' : t.to === 'OK' ? '#2ca02c' : '#7f7f7f';
+        out.push(`<line class="transition" data-alarm="${drill_svg_xml(t.alarm)}" data-to="${t.to}" x1="${f(x(t.t_s))}" y1="${top(0)}" x2="${f(x(t.t_s))}" y2="${top(2) + panelH}" stroke="${color}" stroke-width="1" stroke-dasharray="1 2"><title>${drill_svg_xml(`${t.alarm}: ${t.from} -> ${t.to} at ${f(t.t_s)} s`)}</title></line>`, `<text x="${f(x(t.t_s) + 2)}" y="${top(1) - 4}" fill="${color}" font-size="9">${t.to}</text>`);
+    }
+    // Time axis.
+    const y0 = top(2) + panelH;
+    const tick = niceCeiling(end / 8);
+    for (let t = 0; t <= end + 1e-9; t += tick) {
+        out.push(`<text x="${f(x(t))}" y="${y0 + 14}" text-anchor="middle" fill="#333333">${f(t)}</text>`);
+    }
+    out.push(`<text x="${margin.left + plotW / 2}" y="${height - 10}" text-anchor="middle">seconds from the schedule start</text>`);
+    out.push('</svg>');
+    return `${out.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/drill-text.ts
+const s1 = (v) => v === null || v === undefined ? 'n/a' : `${Number(v.toFixed(1))} s`;
+const drill_text_pct = (p) => p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)} %`;
+const drill_text_ms = (v) => (v === null ? '-' : v.toFixed(1));
+function table(rows, indent = '  ') {
+    const width = Math.max(...rows.map(([label]) => label.length));
+    return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
+}
+function phaseLines(phases, shard) {
+    return phases.map((p) => `  ${p.name.padEnd(7)} ${`${p.start_s}-${p.end_s} s`.padEnd(13)} ${p.rate_rps.toFixed(2).padStart(9)} requests/s${shard.count > 1 ? ` (this shard ${(p.rate_rps / shard.count).toFixed(2)})` : ''}  ${p.rate_source}`);
+}
+function renderDrillDryRun(d) {
+    const e = d.estimate;
+    const lines = [
+        `drill dry run: ${d.modelName} on endpoint ${d.endpoint}, surge ratio ${d.settings.surge_ratio}, ${d.settings.start_instances} instance(s) at the start, SLO p95 TTFAB ${d.settings.slo_ms} ms`,
+        'phases (open-loop Poisson arrivals, rates for the whole drill)',
+        ...phaseLines(d.phases, d.shard),
+        `duration: ${e.durationS} s (${(e.durationS / 60).toFixed(1)} min), about ${e.arrivals} requests`,
+        `instance-minutes: ${e.instanceMinutes.toFixed(1)} (estimate: ${d.settings.start_instances} instance(s) in the steady phase, ${e.fleetAfterSurge} from the surge on)`,
+        `estimated cost: ${e.costUsd === null ? 'n/a (no instance_hourly_usd in the model config)' : `$${e.costUsd.toFixed(2)} at $${e.hourlyUsd}/instance-hour`}`,
+        `plan: T_plan ${s1(d.prediction.t_plan_s)} = T_total ${s1(d.prediction.t_total_s)} (${d.prediction.t_total_origin}) + policy lag ${s1(d.prediction.policy_lag_s)} (${d.prediction.policy_lag_origin})`,
+        'the drill freezes nothing: the endpoint scales under its own policy throughout.',
+        'no AWS call was made.',
+    ];
+    return lines.join('\n');
+}
+function renderDrillShardReport(a, file) {
+    const offered = a.load_seconds.reduce((s, x) => s + x.offered, 0);
+    const overflow = a.load_seconds.reduce((s, x) => s + x.overflow, 0);
+    return [
+        `scalegate drill ${a.model_name}: shard ${a.shard.index}/${a.shard.count} recorded (not judged: merge every shard with \`scalegate drill merge\`)`,
+        `  endpoint ${a.endpoint}, plan run ${a.plan_run_id}, drill run ${a.run_id}, from ${a.histograms.start_at}`,
+        `  this shard: ${offered} arrivals, ${overflow} overflow(s)${a.observer ? `, observer: ${a.observer.observations.length} polls, ${a.observer.transitions.length} alarm transition(s), ${a.observer.activities.length} scaling activit(ies)` : ''}`,
+        `wrote ${file}`,
+    ].join('\n');
+}
+/** The windows worth printing: all of them for a short drill, else only those not ok. */
+function windowLines(windows, sloMs) {
+    const shown = windows.length <= 40 ? windows : windows.filter((w) => w.judged === 'broken' || w.judged === 'predicted');
+    const lines = [
+        `windows (p95 TTFAB from the intended send time, HDR; SLO ${sloMs} ms)${shown.length < windows.length ? `: the ${shown.length} not ok of ${windows.length}` : ''}`,
+        `  ${'phase'.padEnd(7)} ${'window'.padEnd(12)} ${'offered'.padStart(7)} ${'p95 ms'.padStart(9)} ${'in SLO'.padStart(7)} ${'503'.padStart(5)}  judged`,
+    ];
+    for (const w of shown) {
+        lines.push(`  ${(w.phase ?? '-').padEnd(7)} ${`${w.start_s}-${w.end_s} s`.padEnd(12)} ${String(w.offered).padStart(7)} ${drill_text_ms(w.p95_ms).padStart(9)} ${(w.within_slo_fraction === null ? '-' : `${(w.within_slo_fraction * 100).toFixed(1)}%`).padStart(7)} ${String(w.overflow).padStart(5)}  ${w.judged}${w.judged === 'broken' || w.judged === 'predicted' ? `: ${w.reason}` : ''}`);
+    }
+    return lines;
+}
+function renderDrillReport(a, file) {
+    const p = a.prediction;
+    const lag = a.analysis.policy_lag;
+    const first = a.analysis.scale_outs.find((c) => c.policy_lag_s !== null) ?? null;
+    const lines = [];
+    lines.push(`scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} (surge ratio ${a.settings.surge_ratio}, ${a.settings.start_instances} instance(s) at the start)`);
+    lines.push(`  endpoint ${a.endpoint} (${a.region}), plan ${a.plan_file} (run ${a.plan_run_id}), drill run ${a.run_id}, ${a.shards.length} shard(s), from ${a.histograms.start_at}`);
+    lines.push(a.policy.verdict === 'clean'
+        ? `  deployed policy: the plan's (validate clean, ${a.policy.compared} parameters)`
+        : `  deployed policy: NOT the plan's (${a.policy.differences.length} parameter(s) differ; drilled with --allow-policy-mismatch)`);
+    for (const row of a.policy.differences.slice(0, 8)) {
+        lines.push(`    ${row.parameter}: plan ${JSON.stringify(row.expected)}, deployed ${JSON.stringify(row.deployed)}`);
+    }
+    lines.push('', 'phases (open-loop Poisson arrivals)', ...phaseLines(a.phases, { index: 0, count: 1 }));
+    lines.push('', 'measured');
+    const rows = [
+        [
+            'policy lag (measured)',
+            lag.seconds === null ? `not measured: ${lag.detail}` : `${s1(lag.seconds)}: ${lag.detail}`,
+        ],
+    ];
+    if (first) {
+        rows.push([
+            'alarm detection (measured)',
+            `${s1(first.detection_s)} from the first breaching period to ALARM; configured ${s1(first.configured_detection_s)} (datapoints x period, computed from the deployed alarm)`,
+        ]);
+        rows.push([
+            'scale-out to in service (measured)',
+            `${s1(first.scale_out_s)} (${first.from_instances} -> ${first.to_instances} instances)`,
+        ]);
+    }
+    rows.push([
+        'time until the SLO holds again (measured)',
+        a.analysis.slo_recovered_s === null ? 'never within the drill' : s1(a.analysis.slo_recovered_s),
+    ]);
+    const st = a.analysis.steady;
+    rows.push([
+        'fleet when the surge began',
+        st.desired_at_surge === null
+            ? 'not observed'
+            : `desired ${st.desired_at_surge}, current ${st.current_at_surge}, ${st.settled_at_surge ? 'settled' : 'NOT settled'}${st.scaled_during ? ' (the policy scaled during the steady phase)' : ''}`,
+    ]);
+    rows.push(['scale-in', a.analysis.scale_in.detail]);
+    lines.push(table(rows));
+    const o = a.analysis.observed;
+    lines.push('', 'predicted (plan) vs observed (drill)');
+    lines.push(table([
+        [
+            'policy lag',
+            `${s1(p.policy_lag_s)} (${p.policy_lag_origin}) vs ${lag.seconds === null ? 'not measured' : `${s1(lag.seconds)} (measured)`}`,
+        ],
+        ['T_plan = T_total + lag', `${s1(p.t_plan_s)} (T_total ${s1(p.t_total_s)}, ${p.t_total_origin})`],
+        [
+            'overflow within T_plan of the surge',
+            `${drill_text_pct(p.surge_overflow_probability)} probability (computed, k = ${p.planned_surge_ratio}) vs ${o.surge_overflowed_within_t_plan ? 'overflowed' : 'no overflow'} (k = ${a.settings.surge_ratio})`,
+        ],
+        [
+            'overflow with no surge (steady)',
+            `${drill_text_pct(p.baseline_overflow_probability)} probability (computed) vs ${o.overflows.steady} overflow(s) in the steady phase`,
+        ],
+        [
+            'overflows by phase',
+            `steady ${o.overflows.steady}, surge ${o.overflows.surge}, trough ${o.overflows.trough}`,
+        ],
+        [
+            'full windows over the SLO',
+            `steady ${o.windows_over_slo.steady}, surge ${o.windows_over_slo.surge}, trough ${o.windows_over_slo.trough}`,
+        ],
+    ]));
+    lines.push('', ...windowLines(a.analysis.windows, a.settings.slo_ms));
+    if (a.failures.length > 0) {
+        lines.push('', 'failed requests (other than overflows), by kind:');
+        for (const f of a.failures)
+            lines.push(`  ${f.count} x ${f.outcome} (first at ${f.first_t} s): ${f.error}`);
+    }
+    if (a.observer && a.observer.errors.length > 0) {
+        lines.push('', 'observer errors (what they would have shown is missing):');
+        for (const e of a.observer.errors)
+            lines.push(`  ${e}`);
+    }
+    for (const note of a.notes)
+        lines.push(`note: ${note}`);
+    lines.push('', `verdict: ${a.verdict}`);
+    for (const r of a.analysis.reasons)
+        lines.push(`  ${r}`);
+    if (a.verdict === 'fail') {
+        lines.push(`  broken windows: ${a.analysis.windows
+            .filter((w) => w.judged === 'broken')
+            .map((w) => `${w.phase} ${w.start_s}-${w.end_s} s`)
+            .join(', ')}`);
+    }
+    if (file)
+        lines.push('', `wrote ${file}`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/wait.ts
+/**
+ * The one way scalegate waits for something: ask `probe` until it answers, pausing between
+ * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
+ * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
+ * signal's reason (an Error; anything else is wrapped in an AbortError).
+ */
+
+/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    const error = new Error(reason === undefined ? 'aborted' : String(reason));
+    error.name = 'AbortError';
+    return error;
+}
+/** Throws the abort reason when `signal` is aborted. */
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+async function pauseFor(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
+    }
+    catch (e) {
+        if (signal?.aborted)
+            throw abortReason(signal);
+        throw e;
+    }
+}
+/**
+ * Asks `probe` until it returns something other than `undefined` and returns that; returns
+ * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
+ * instance"): logged as `waiting for <label>` the first time the wait has to pause.
+ */
+async function waitUntil(label, probe, options) {
+    const clock = options.clock ?? Date.now;
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    const { signal } = options;
+    let announced = false;
+    const pauseOnce = async () => {
+        if (!announced) {
+            options.log?.(`waiting for ${label}`);
+            announced = true;
+        }
+        const now = clock();
+        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
+        await pauseFor(Math.min(wanted, deadline - now), signal);
+    };
+    throwIfAborted(signal);
+    if (options.pauseFirst)
+        await pauseOnce();
+    for (;;) {
+        throwIfAborted(signal);
+        const answer = await probe();
+        if (answer !== undefined)
+            return answer;
+        if (clock() >= deadline)
+            return undefined;
+        await pauseOnce();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/aws/drill.ts
+/**
+ * Thin adapters the surge drill reads the control plane with, calls only: alarm state changes
+ * (DescribeAlarmHistory) and the scaling activities of one variant (DescribeScalingActivities).
+ * Alarm configuration and states (DescribeAlarms), the tracked metric (GetMetricData) and the
+ * instance counts (DescribeEndpoint) come through src/aws/policy.ts, metrics.ts and endpoint.ts.
+ */
+
+
+
+const STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'];
+const asState = (v) => typeof v === 'string' && STATES.includes(v) ? v : null;
+/** `from`/`to` of one StateUpdate item: its HistoryData, else its summary ("Alarm updated from OK to ALARM"). */
+function statesOf(data, summary) {
+    try {
+        const parsed = JSON.parse(data ?? '');
+        const from = asState(parsed.oldState?.stateValue);
+        const to = asState(parsed.newState?.stateValue);
+        if (from && to)
+            return [from, to];
+    }
+    catch {
+        // fall back to the summary
+    }
+    const m = /from (\w+) to (\w+)/.exec(summary ?? '');
+    const from = asState(m?.[1]);
+    const to = asState(m?.[2]);
+    return from && to ? [from, to] : null;
+}
+/** Every state change of `alarms` between `startMs` and `endMs`, oldest first. */
+async function describeAlarmTransitions(cloudwatch, alarms, startMs, endMs, options = {}) {
+    const out = [];
+    for (const alarm of new Set(alarms)) {
+        let nextToken;
+        do {
+            const page = await cloudwatch.send(new client_cloudwatch_dist_cjs/* DescribeAlarmHistoryCommand */.icQ({
+                AlarmName: alarm,
+                HistoryItemType: 'StateUpdate',
+                StartDate: new Date(startMs),
+                EndDate: new Date(endMs),
+                ScanBy: 'TimestampAscending',
+                MaxRecords: 100,
+                NextToken: nextToken,
+            }), options);
+            for (const item of page.AlarmHistoryItems ?? []) {
+                const states = statesOf(item.HistoryData, item.HistorySummary);
+                if (!states || !item.Timestamp)
+                    continue;
+                out.push({ alarm, atMs: item.Timestamp.getTime(), from: states[0], to: states[1] });
+            }
+            nextToken = page.NextToken;
+        } while (nextToken);
+    }
+    return out.sort((a, b) => a.atMs - b.atMs);
+}
+/** The variant's scaling activities that started at or after `sinceMs`, oldest first. */
+async function describeScalingActivitiesSince(autoscaling, resourceId, sinceMs, options = {}) {
+    const out = [];
+    let nextToken;
+    // Newest first: stop paging once a page reaches activities older than the drill.
+    for (;;) {
+        const page = await autoscaling.send(new dist_cjs/* DescribeScalingActivitiesCommand */.hM({
+            ServiceNamespace: SAGEMAKER_NAMESPACE,
+            ResourceId: resourceId,
+            ScalableDimension: VARIANT_DIMENSION,
+            NextToken: nextToken,
+        }), options);
+        let older = false;
+        for (const a of page.ScalingActivities ?? []) {
+            const startMs = a.StartTime?.getTime();
+            if (startMs === undefined)
+                continue;
+            if (startMs < sinceMs) {
+                older = true;
+                continue;
+            }
+            out.push({
+                id: a.ActivityId ?? '',
+                startMs,
+                endMs: a.EndTime?.getTime() ?? null,
+                status: a.StatusCode ?? 'Unknown',
+                description: a.Description ?? '',
+                cause: a.Cause ?? '',
+            });
+        }
+        nextToken = page.NextToken;
+        if (!nextToken || older)
+            break;
+    }
+    return out.sort((a, b) => a.startMs - b.startMs);
+}
+
+;// CONCATENATED MODULE: ./src/aws/metrics.ts
+/**
+ * Thin adapter over CloudWatch GetMetricData for one SageMaker variant: the per-rung join of
+ * qmax (ConcurrentRequestsPerModel Maximum/Average at 10 s, ModelLatency p95, Invocation5XXErrors).
+ */
+
+async function getVariantMetricData(cloudwatch, endpoint, variant, queries, startMs, endMs, options = {}) {
+    const dimensions = [
+        { Name: 'EndpointName', Value: endpoint },
+        { Name: 'VariantName', Value: variant },
+    ];
+    const metricQueries = queries.map((q) => ({
+        Id: q.id,
+        ReturnData: true,
+        MetricStat: {
+            Metric: { Namespace: 'AWS/SageMaker', MetricName: q.metricName, Dimensions: dimensions },
+            Period: q.periodS,
+            Stat: q.stat,
+        },
+    }));
+    const series = new Map(queries.map((q) => [q.id, { id: q.id, timestamps: [], values: [], statusCode: null }]));
+    let nextToken;
+    do {
+        const out = await cloudwatch.send(new client_cloudwatch_dist_cjs/* GetMetricDataCommand */.Soe({
+            MetricDataQueries: metricQueries,
+            StartTime: new Date(startMs),
+            EndTime: new Date(endMs),
+            ScanBy: 'TimestampAscending',
+            NextToken: nextToken,
+        }), options);
+        for (const result of out.MetricDataResults ?? []) {
+            const target = result.Id ? series.get(result.Id) : undefined;
+            if (!target)
+                continue;
+            const timestamps = result.Timestamps ?? [];
+            const values = result.Values ?? [];
+            for (let i = 0; i < Math.min(timestamps.length, values.length); i++) {
+                target.timestamps.push(timestamps[i].getTime());
+                target.values.push(values[i]);
+            }
+            target.statusCode = result.StatusCode ?? target.statusCode;
+        }
+        nextToken = out.NextToken;
+    } while (nextToken);
+    for (const s of series.values()) {
+        const order = s.timestamps
+            .map((_, i) => i)
+            .sort((a, b) => s.timestamps[a] - s.timestamps[b]);
+        s.timestamps = order.map((i) => s.timestamps[i]);
+        s.values = order.map((i) => s.values[i]);
+    }
+    return [...series.values()];
+}
+
+;// CONCATENATED MODULE: ./src/commands/drill-observer.ts
+/**
+ * The drill's observer (shard 0 or the single process): polls the endpoint's instance counts and
+ * the watched alarms' states while the load runs, then reads what happened exactly: the alarm
+ * transitions (DescribeAlarmHistory), the scaling activities and the tracked metric per period
+ * (GetMetricData). A failed call is recorded and observing goes on; it never stops the load.
+ */
+
+
+
+
+
+
+
+/** Seconds observed before the schedule starts (the state the drill begins from). */
+const LEAD_S = 10;
+/** The tracked metric when no scale-out alarm names one. */
+const DEFAULT_METRIC = { name: 'ConcurrentRequestsPerModel', statistic: 'Maximum', periodS: 10 };
+const STATISTICS = new Set(['Average', 'Maximum', 'Minimum', 'Sum', 'SampleCount']);
+const drill_observer_errorText = (e) => e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+function observeDrill(o) {
+    const observations = [];
+    const errors = new Set();
+    const note = (what, e) => {
+        const line = `${what}: ${drill_observer_errorText(e)}`;
+        if (!errors.has(line))
+            o.log(`drill: observer: ${line}`);
+        errors.add(line);
+    };
+    const names = o.alarms.map((a) => a.name);
+    const ts = (wallMs) => Number(((wallMs - o.startWallMs) / 1000).toFixed(3));
+    let stopped = false;
+    let announced = -1;
+    const poll = async () => {
+        if (stopped)
+            return true;
+        const wallMs = Date.now();
+        if (wallMs < o.startWallMs - LEAD_S * 1000)
+            return undefined;
+        const phase = o.phases.findIndex((p) => ts(wallMs) >= p.start_s && ts(wallMs) < p.end_s);
+        if (phase > announced) {
+            announced = phase;
+            const p = o.phases[phase];
+            o.log(`drill: ${p.name} phase, ${p.rate_rps.toFixed(2)} requests/s for ${p.end_s - p.start_s} s`);
+        }
+        const row = {
+            t_s: ts(wallMs),
+            status: 'unknown',
+            desired: null,
+            current: null,
+            alarms: {},
+        };
+        try {
+            const c = await describeVariantCapacity(o.clients.sagemaker, o.endpoint, o.variant);
+            row.status = c.endpointStatus;
+            row.desired = c.desired;
+            row.current = c.current;
+        }
+        catch (e) {
+            note('DescribeEndpoint', e);
+        }
+        if (names.length > 0) {
+            try {
+                for (const a of await describeMetricAlarms(o.clients.cloudwatch, { names })) {
+                    if (a.AlarmName && a.StateValue)
+                        row.alarms[a.AlarmName] = a.StateValue;
+                }
+            }
+            catch (e) {
+                note('DescribeAlarms', e);
+            }
+        }
+        observations.push(row);
+        return undefined;
+    };
+    const polling = waitUntil('the drill to end (observing the endpoint)', poll, {
+        interval: (now) => {
+            const early = o.startWallMs - LEAD_S * 1000 - now;
+            return early > 0 ? Math.min(early, 1000) : o.pollS * 1000;
+        },
+        ...(o.signal ? { signal: o.signal } : {}),
+    }).catch((e) => {
+        if (!o.signal?.aborted)
+            note('polling', e);
+    });
+    return {
+        async finish(endWallMs) {
+            stopped = true;
+            await polling;
+            if (!o.signal?.aborted)
+                await poll().catch((e) => note('last poll', e));
+            const from = o.startWallMs - 60_000;
+            const scaleOut = o.alarms.find((a) => a.role === 'scale-out');
+            const [namespace, ...metricName] = (scaleOut?.metric ?? '').split(' ');
+            const metric = {
+                namespace: scaleOut ? namespace : 'AWS/SageMaker',
+                name: scaleOut ? metricName.join(' ') : DEFAULT_METRIC.name,
+                statistic: scaleOut && STATISTICS.has(scaleOut.statistic) ? scaleOut.statistic : DEFAULT_METRIC.statistic,
+                period_s: scaleOut?.period_s ?? DEFAULT_METRIC.periodS,
+                points: [],
+            };
+            try {
+                const [series] = await getVariantMetricData(o.clients.cloudwatch, o.endpoint, o.variant, [{ id: 'tracked', metricName: metric.name, stat: metric.statistic, periodS: metric.period_s }], from, endWallMs + metric.period_s * 1000);
+                metric.points = (series?.timestamps ?? []).map((t, i) => ({
+                    t_s: ts(t),
+                    value: series?.values[i],
+                }));
+            }
+            catch (e) {
+                note('GetMetricData', e);
+            }
+            let transitions = [];
+            try {
+                transitions = (await describeAlarmTransitions(o.clients.cloudwatch, names, from, endWallMs + 5000)).map((t) => ({
+                    alarm: t.alarm,
+                    t_s: ts(t.atMs),
+                    from: t.from,
+                    to: t.to,
+                }));
+            }
+            catch (e) {
+                note('DescribeAlarmHistory', e);
+            }
+            let activities = [];
+            try {
+                activities = (await describeScalingActivitiesSince(o.clients.autoscaling, variantResourceId(o.endpoint, o.variant), o.startWallMs - LEAD_S * 1000)).map((a) => ({
+                    id: a.id,
+                    start_s: ts(a.startMs),
+                    end_s: a.endMs === null ? null : ts(a.endMs),
+                    status: a.status,
+                    description: a.description,
+                    cause: a.cause,
+                    to_desired: desiredFromDescription(a.description),
+                }));
+            }
+            catch (e) {
+                note('DescribeScalingActivities', e);
+            }
+            return { alarms: [...o.alarms], metric, observations, transitions, activities, errors: [...errors] };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/drill.ts
+/**
+ * `scalegate drill`: drive open-loop traffic through the deployed policy and see whether it
+ * protects the SLO it was derived for (src/analysis/drill.ts says what is judged and why).
+ *
+ * Preflight (nothing is sent until it passes; each refusal is exit 2 naming the cause and the
+ * fix): the plan is this model's and has a target; the surge ratio lies in 1..2; shards have a
+ * shared --start-at; the endpoint runs what the plan was measured on (fingerprint); and its
+ * deployed policy is the plan's (the validate comparison), unless --allow-policy-mismatch, which
+ * drills whatever is deployed and records the differences.
+ *
+ * The drill freezes nothing and restores nothing: the endpoint stays under its own policy the
+ * whole time, so a run killed mid-way leaves it scaling as it would for any traffic. It only sets
+ * the desired count to --start-instances before the load starts (shard 0), as an operator would.
+ *
+ * Shard 0 (or the single process) observes the endpoint while the load runs: instance counts and
+ * alarm states every poll, then the alarm transitions (DescribeAlarmHistory), the scaling
+ * activities and the tracked metric (GetMetricData) for the whole drill.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The metric period CloudWatch alarms on ConcurrentRequestsPerModel use: the schedule starts on one. */
+const METRIC_PERIOD_S = 10;
+function checkInputs(input) {
+    const k = input.surgeRatio;
+    if (k !== undefined && !(k >= SURGE_RATIO_RANGE.min && k <= SURGE_RATIO_RANGE.max)) {
+        throw usage `${opt('surge-ratio', k)}: a drill surges between ${SURGE_RATIO_RANGE.min} (no surge) and ${SURGE_RATIO_RANGE.max} (double) times the steady load; give a ratio in that range (the plan's is the default).`;
+    }
+    const shard = input.shard === undefined ? { index: 0, count: 1 } : parseShard(input.shard);
+    if (shard.count > 1 && input.startAt === undefined) {
+        throw usage `${opt('shard', input.shard)} needs ${opt('start-at')}: every shard must start the same schedule at the same instant (e.g. --start-at ${new Date(Date.now() + 120_000).toISOString().replace(/\.\d+Z$/, 'Z')}).`;
+    }
+    // Checked before anything is asked of the endpoint (and again when the schedule starts).
+    if (input.startAt !== undefined)
+        parseStartAt(input.startAt, Date.now());
+    if (input.seed !== undefined && !Number.isInteger(input.seed)) {
+        throw usage `${opt('seed', input.seed)}: needs a whole number (every shard gives the same).`;
+    }
+    for (const [name, v] of [
+        ['steady-s', input.steadyS],
+        ['surge-s', input.surgeS],
+        ['trough-s', input.troughS],
+        ['window-s', input.windowS],
+        ['poll-s', input.pollS],
+    ]) {
+        if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
+            throw usage `${opt(name, v)}: needs a positive number of seconds.`;
+        }
+    }
+    return { shard, ...(k !== undefined ? { surgeRatio: k } : {}) };
+}
+/** What to run to put the plan's policy on the endpoint (then `validate` is clean). */
+function deployFix(input, fingerprintRegion) {
+    return fingerprintRegion === LOCAL_REGION || input.region === LOCAL_REGION
+        ? `\`scalegate local apply --model ${input.modelName} --endpoint ${input.endpoint} --plan ${input.planFile}\``
+        : `\`scalegate deploy ${input.modelName} --calibration --with-plan\` (or the release deploy for this endpoint)`;
+}
+async function runDrill(input, deps = {}) {
+    const { clock, version, log, signal } = resolveDeps(deps);
+    const checked = checkInputs(input);
+    const { shard } = checked;
+    const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
+    const { plan, shape } = planShape;
+    const prediction = drillPrediction(plan, input.planFile);
+    const surgeRatio = checked.surgeRatio ?? plan.chosen.surge_ratio;
+    const instances = input.startInstances ?? plan.deployable.min_instances;
+    const windowS = input.windowS ?? DRILL_DEFAULTS.windowS;
+    const scaleInAlarm = shape.scaleIn.alarm;
+    const phases = drillPhases(plan, prediction, {
+        surgeRatio,
+        instances,
+        windowS,
+        scaleInWindowS: scaleInAlarm.periodS * scaleInAlarm.evaluationPeriods,
+        ...(input.steadyS !== undefined ? { steadyS: input.steadyS } : {}),
+        ...(input.surgeS !== undefined ? { surgeS: input.surgeS } : {}),
+        ...(input.troughS !== undefined ? { troughS: input.troughS } : {}),
+        ...(input.troughRps !== undefined ? { troughRps: input.troughRps } : {}),
+        ...(input.steadyRps !== undefined ? { steadyRps: input.steadyRps } : {}),
+    });
+    const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+    const sloMs = plan.chosen.slo_ms;
+    const peakRps = Math.max(...phases.map((p) => p.rate_rps));
+    // A request outstanding for 10 SLOs has failed whatever happens next; never past the invocation ceiling.
+    const requestTimeoutS = Math.min(plan.chosen.invocation_ceiling_s, Math.max(5, (10 * sloMs) / 1000));
+    const maxOutstanding = Math.min(20_000, Math.ceil((peakRps / shard.count) * requestTimeoutS) + 64);
+    const settings = {
+        surge_ratio: surgeRatio,
+        start_instances: instances,
+        slo_ms: sloMs,
+        window_s: windowS,
+        seed: input.seed ?? DRILL_DEFAULTS.seed,
+        poll_s: input.pollS ?? DRILL_DEFAULTS.pollS,
+        request_timeout_s: requestTimeoutS,
+        max_outstanding: maxOutstanding,
+        transport: 'response-stream',
+        prompts: { source: prompts.source, count: prompts.texts.length },
+    };
+    if (input.dryRun) {
+        const estimate = drillEstimate(phases, instances, surgeRatio, plan.deployable.max_instances, input.model.instance_hourly_usd ?? null);
+        return {
+            artifact: null,
+            report: renderDrillDryRun({
+                modelName: input.modelName,
+                endpoint: input.endpoint,
+                phases,
+                settings,
+                prediction,
+                estimate,
+                shard,
+            }),
+            exitCode: 0,
+            written: [],
+        };
+    }
+    const clients = deps.clients;
+    if (!clients)
+        throw new Error('runDrill: AWS clients are needed unless dryRun');
+    // The endpoint must run what the plan was measured on.
+    const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+    const differences = fingerprintDifferences(plan.fingerprint, live.fingerprint);
+    if (differences.length > 0) {
+        throw usage `${opt('plan', input.planFile)} was measured on another configuration than endpoint ${input.endpoint} runs (${differences.map((d) => `${d.field}: plan ${d.left}, endpoint ${d.right}`).join('; ')}): its promise says nothing about this endpoint. Drill the plan made for what is deployed (\`scalegate qmax\`, \`scalegate ttotal\`, \`scalegate plan\` on ${input.endpoint}), or deploy the image and instance type the plan was measured on.`;
+    }
+    // The deployed policy must be the plan's (what `scalegate validate` checks), unless allowed.
+    const { artifact: comparison, state } = await compareWithPlan({
+        modelName: input.modelName,
+        endpoint: input.endpoint,
+        variant: input.variant,
+        region: input.region,
+        planFile: input.planFile,
+    }, { clients, ...(signal ? { signal } : {}) }, planShape);
+    const differing = differingRows(comparison.rows);
+    const fix = deployFix(input, live.fingerprint.region);
+    if (differing.length > 0 && !input.allowPolicyMismatch) {
+        const noPolicy = state.scalableTarget === null || state.policies.length === 0;
+        const listed = differing.slice(0, 6).map((r) => `  - ${describeRow(r)}`);
+        throw usage `endpoint ${input.endpoint} ${noPolicy ? 'has no scaling policy' : "does not run the plan's policy"} (\`scalegate validate --model ${input.modelName} --endpoint ${input.endpoint} --plan ${input.planFile}\` is not clean: ${differing.length} parameter(s) differ):\n${listed.join('\n')}${differing.length > 6 ? `\n  - ... ${differing.length - 6} more` : ''}\nDeploy the plan's policy first: ${fix}; or drill whatever is deployed with ${opt('allow-policy-mismatch')} (the differences are recorded).`;
+    }
+    const watched = watchedAlarms(state.policies, state.alarms);
+    const target = state.scalableTarget;
+    if (target &&
+        (instances < (target.MinCapacity ?? 0) || instances > (target.MaxCapacity ?? Number.POSITIVE_INFINITY))) {
+        throw usage `${opt('start-instances', instances)}: outside the deployed policy's ${target.MinCapacity}..${target.MaxCapacity} instances; the policy would move it at once. Give a count in that range.`;
+    }
+    const notes = [];
+    if (differing.length > 0) {
+        notes.push(`policy mismatch allowed: ${differing.length} deployed parameter(s) differ from the plan (recorded under policy.differences)`);
+    }
+    if (!watched.some((a) => a.role === 'scale-out'))
+        notes.push('no scale-out alarm is deployed: no policy lag can be measured');
+    const observer = shard.index === 0;
+    if (observer) {
+        const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+        if (capacity.desired !== instances) {
+            log(`drill: setting the desired count ${capacity.desired ?? 'n/a'} -> ${instances} before the load`);
+            await setDesiredInstanceCount(clients.sagemaker, input.endpoint, input.variant, instances, signal ? { abortSignal: signal } : {});
+        }
+        const ready = await waitUntil(`${instances} instance(s) in service before the drill`, async () => {
+            const c = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+            return c.endpointStatus === 'InService' && c.current === instances && c.desired === instances
+                ? true
+                : undefined;
+        }, {
+            interval: 2000,
+            deadline: Date.now() + (3 * prediction.t_total_s + 600) * 1000,
+            ...(signal ? { signal } : {}),
+            log,
+        });
+        if (!ready)
+            notes.push(`the fleet was not at ${instances} instance(s) in service when the drill started`);
+    }
+    const nowWall = Date.now();
+    const align = Math.max(windowS, METRIC_PERIOD_S) * 1000;
+    const startWallMs = input.startAt !== undefined
+        ? parseStartAt(input.startAt, nowWall)
+        : Math.ceil((nowWall + DRILL_DEFAULTS.leadS * 1000) / align) * align;
+    const startAtWall = new Date(startWallMs).toISOString();
+    const startAt = performance.now() + (startWallMs - Date.now());
+    const durationS = Math.max(...phases.map((p) => p.end_s));
+    log(`drill: ${phases.map((p) => `${p.name} ${p.rate_rps.toFixed(2)}/s ${p.end_s - p.start_s} s`).join(', ')} from ${startAtWall}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`);
+    const transport = deps.createTransport?.(maxOutstanding) ??
+        createResponseStreamTransport({
+            runtime: createLoadRuntimeClient({
+                region: input.region,
+                maxConcurrency: maxOutstanding,
+                ...deps.loadClient,
+            }),
+            endpoint: input.endpoint,
+            variant: input.variant,
+            ownsClient: true,
+        });
+    const watching = observer
+        ? observeDrill({
+            clients,
+            endpoint: input.endpoint,
+            variant: input.variant,
+            alarms: watched,
+            startWallMs,
+            pollS: settings.poll_s,
+            phases,
+            log,
+            ...(signal ? { signal } : {}),
+        })
+        : null;
+    let load;
+    try {
+        load = await runDrillLoad({
+            phases,
+            seed: settings.seed,
+            shard,
+            startAt,
+            startAtWall,
+            windowMs: windowS * 1000,
+            sloMs,
+            transport,
+            bodies: encodePrompts(prompts),
+            requestTimeoutMs: requestTimeoutS * 1000,
+            maxOutstanding,
+            ...(signal ? { signal } : {}),
+            ...(deps.onRecord ? { onRecord: deps.onRecord } : {}),
+        });
+    }
+    finally {
+        await transport.close();
+    }
+    const observed = watching ? await watching.finish(Date.now()) : null;
+    if (load.aborted && signal)
+        throw abortReason(signal);
+    log(`drill: load done (${load.summary.sent} sent, ${load.summary.dropped} dropped at the client) after ${durationS} s of schedule`);
+    const data = {
+        schema_version: 1,
+        model_name: input.modelName,
+        endpoint: input.endpoint,
+        variant: input.variant,
+        region: input.region,
+        run_id: `${plan.run_id}-${load.histograms.schedule.schedule_hash.slice(0, 8)}-${startWallMs.toString(36)}`,
+        measured_at: clock().toISOString(),
+        plan_run_id: plan.run_id,
+        plan_file: input.planFile,
+        fingerprint: live.fingerprint,
+        policy: {
+            verdict: comparison.verdict,
+            mismatch_allowed: differing.length > 0,
+            differences: differing,
+            compared: comparison.rows.length,
+        },
+        prediction,
+        settings,
+        phases,
+        histograms: load.histograms,
+        load_seconds: load.seconds,
+        failures: load.failures,
+        observer: observed,
+        notes,
+        provenance: { origin: 'measured', tool: `scalegate ${version}`, note: null },
+    };
+    const dir = input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR;
+    if (shard.count > 1) {
+        const artifact = { ...data, kind: 'drill-shard', shard };
+        const outFile = input.outFile ?? (0,external_node_path_.join)(dir, drillShardFileName(input.modelName, live.fingerprint, shard));
+        writeArtifact('drill-shard', outFile, artifact);
+        return {
+            artifact,
+            report: renderDrillShardReport(artifact, outFile),
+            exitCode: 0,
+            written: [outFile],
+        };
+    }
+    const artifact = completeDrill(data, [shard], input.outFile ?? 'the drill');
+    return writeDrill(artifact, input.outFile ?? (0,external_node_path_.join)(dir, drillFileName(input.modelName, live.fingerprint)));
+}
+/** Writes a whole drill and its timeline chart beside it; exit 1 when the verdict is fail. */
+function writeDrill(artifact, outFile) {
+    writeArtifact('drill', outFile, artifact);
+    const chart = outFile.endsWith('.json')
+        ? `${outFile.slice(0, -'.json'.length)}.svg`
+        : (0,external_node_path_.join)(outFile, '..', drillChartFileName(artifact.model_name, artifact.fingerprint));
+    writeFileAtomic(chart, renderDrillChartSvg(artifact));
+    return {
+        artifact,
+        report: renderDrillReport(artifact, outFile),
+        exitCode: artifact.verdict === 'fail' ? 1 : 0,
+        written: [outFile, chart],
+    };
+}
+/** `scalegate drill merge`: the shards of one drill into the whole drill, judged. No AWS call. */
+function runDrillMerge(input) {
+    if (input.files.length === 0) {
+        throw usage `drill merge: no shard files given; pass every \`drill-<model>-<slug>.shard-<i>-of-<n>.json\` of one drill.`;
+    }
+    const parts = input.files.map((file) => ({ source: file, data: readArtifact('drill-shard', file) }));
+    const artifact = mergeDrillShards(parts);
+    const outFile = input.outFile ??
+        (0,external_node_path_.join)(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, drillFileName(artifact.model_name, artifact.fingerprint));
+    return writeDrill(artifact, outFile);
+}
+/** The shard files named in one action input: separated by newlines, commas or spaces. */
+const splitFileList = (text) => text
+    .split(/[\s,]+/)
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
+
+;// CONCATENATED MODULE: ./src/options/drill.ts
+/** The options of `scalegate drill` (command line and action). */
+
+
+const DRILL_OPTIONS = {
+    ...MODEL_OPTIONS,
+    ...ENDPOINT_OPTIONS,
+    planFile: spec_text('plan', '<file>', 'the plan whose deployed policy is drilled (from `scalegate plan`)', {
+        // Required to drill, but not on the command line's `drill merge`, which commander parses as a subcommand.
+        defaultText: 'required',
+        action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+    }),
+    outFile: outFile('drill artifact', 'drill-<model>-<slug>.json (a shard: drill-<model>-<slug>.shard-<i>-of-<n>.json)'),
+    surgeRatio: spec_number('surge-ratio', '<k>', 'any', 'surge to k times the steady load, 1 <= k <= 2', {
+        defaultText: "the plan's surge ratio",
+    }),
+    startInstances: spec_number('start-instances', '<n>', 'positiveInteger', 'instances the steady load (X_target x n) is sized for; the desired count is set to n before the load starts', { defaultText: "the plan's min_instances" }),
+    allowPolicyMismatch: flag('allow-policy-mismatch', "drill whatever policy is deployed (e.g. a hand-tuned one) when it is not the plan's; the differences are recorded"),
+    shard: spec_text('shard', '<i/n>', 'send shard i of n of the schedule (each shard a separate process or job; merge them after)', {
+        defaultText: 'the whole schedule',
+    }),
+    startAt: spec_text('start-at', '<time>', 'ISO-8601 time (with zone) at which the schedule starts; every shard gets the same', {
+        defaultText: 'the next 10 s boundary, a few seconds ahead',
+    }),
+    steadyS: spec_number('steady-s', '<s>', 'positive', 'steady phase length, seconds', {
+        defaultText: 'T_plan + 60',
+    }),
+    surgeS: spec_number('surge-s', '<s>', 'positive', 'surge phase length, seconds', {
+        defaultText: 'T_plan + max(30, T_plan / 2)',
+    }),
+    troughS: spec_number('trough-s', '<s>', 'positive', 'trough phase length, seconds', {
+        defaultText: "the scale-in alarm's window + scale_in_cooldown_s + 120",
+    }),
+    steadyRps: spec_number('steady-rps', '<n>', 'positive', 'steady load, requests/s (labelled chosen): e.g. below the target, so that the surge, not the steady phase, starts the scale-out from a busy endpoint', { defaultText: "the plan's X_target x --start-instances" }),
+    troughRps: spec_number('trough-rps', '<n>', 'nonNegative', 'trough load, requests/s', {
+        defaultText: "the plan's trough load",
+    }),
+    promptsFile: spec_text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+        defaultText: 'the built-in set',
+    }),
+    windowS: spec_number('window-s', '<s>', 'positive', 'length of the windows the SLO is judged on, seconds', {
+        defaultText: '10',
+    }),
+    seed: spec_number('seed', '<n>', 'nonNegative', 'seed of the Poisson arrivals (every shard the same)', {
+        defaultText: '1',
+    }),
+    mergeFiles: spec_text('merge', '<files>', 'merge the shard files of one drill (separated by newlines, commas or spaces) into the whole drill instead of running one', { cli: false }),
+    dryRun: flag('dry-run', 'print the phases, duration, instance-minutes and cost; no AWS call'),
+};
+
+;// CONCATENATED MODULE: ./src/cli/drill.ts
+
+
+
+
+
+
+function registerDrill(program) {
+    const command = program
+        .command('drill')
+        .summary('drive a surge through the deployed policy: does it protect the SLO the plan was derived for?')
+        .description("Open-loop (seeded Poisson) load through an endpoint whose deployed policy is the plan's, in three phases: " +
+        "steady at the plan's X_target x --start-instances requests/s (under Poisson arrivals the per-period Maximum the policy " +
+        'tracks exceeds the mean, so the policy may already add instances here: recorded), surge at --surge-ratio times that ' +
+        'for T_plan plus a margin, then the trough load through the scale-in alarm window and cooldown (scale-in and reversals ' +
+        'counted). Refused (exit 2, with the command that fixes it) when `scalegate validate` would not be clean, unless ' +
+        '--allow-policy-mismatch (drills what is deployed and records the differences), or when the endpoint runs another ' +
+        'fingerprint than the plan. Records per second the offered and achieved rate, client in-flight, desired/current ' +
+        'instances and alarm states; per window the p95 TTFAB from the intended send time (HDR), overflows and the share ' +
+        'inside the SLO; then the alarm transitions, scaling activities and the tracked metric. Measures the policy lag ' +
+        '(load step -> first breaching period -> alarm in ALARM -> scaling activity -> desired count), the scale-out to in ' +
+        "service and the time until the SLO holds again, against the plan's prediction. Writes " +
+        "artifacts/drill-<model>-<slug>.json and its timeline SVG; with --shard i/n --start-at T only shard i's recording " +
+        '(shard 0 observes the endpoint), to merge with `scalegate drill merge`. ' +
+        'The drill freezes nothing: the endpoint scales under its own policy throughout, so a run killed mid-way leaves it ' +
+        'under its own policy (only the desired count was set to --start-instances before the load). ' +
+        'Exit codes: 0 pass (or a shard recorded, or a dry run), 1 fail: a full window of the steady or surge phase over the ' +
+        'SLO or with overflows beyond what the plan predicted (each window named), 2 refused input; 130/143 interrupted.');
+    // Options after `merge` are the merge's (`drill merge a.json b.json --out x.json`), not the drill's.
+    command.enablePositionalOptions();
+    addOptions(command, DRILL_OPTIONS)
+        .addOption(jsonOption())
+        .action(async (flags) => {
+        const values = optionValues(DRILL_OPTIONS, flags);
+        if (values.planFile === undefined) {
+            throw usage `${opt('plan')} <file> is required: the plan whose deployed policy is drilled (artifacts/plan-<model>.json from \`scalegate plan\`).`;
+        }
+        const context = loadModelContext(values);
+        const input = { ...values, ...context, planFile: values.planFile };
+        const controller = new AbortController();
+        const stop = (signal) => () => controller.abort(Object.assign(new Error(`interrupted by ${signal}`), { name: 'AbortError', signal }));
+        const onInt = stop('SIGINT');
+        const onTerm = stop('SIGTERM');
+        process.once('SIGINT', onInt);
+        process.once('SIGTERM', onTerm);
+        const deps = { progress: stderrProgress(), signal: controller.signal };
+        try {
+            const result = values.dryRun
+                ? await runDrill(input, deps)
+                : await withAwsClients({ region: context.region }, (clients) => runDrill(input, { ...deps, clients }));
+            present(result, { json: flags.json === true });
+        }
+        catch (e) {
+            if (!controller.signal.aborted)
+                throw e;
+            const signal = controller.signal.reason.signal ?? 'SIGINT';
+            process.stderr.write(`scalegate: drill interrupted by ${signal}: the load stopped and nothing was written; the endpoint stays under its own scaling policy (the drill freezes nothing).\n`);
+            process.exitCode = signal === 'SIGTERM' ? 143 : 130;
+        }
+        finally {
+            process.off('SIGINT', onInt);
+            process.off('SIGTERM', onTerm);
+        }
+    });
+    const merge = command
+        .command('merge')
+        .summary('merge the shard files of one drill into the whole drill and judge it (no AWS call)')
+        .description('Reads every shard file of one drill (`scalegate drill --shard i/n --start-at T`, i = 0..n-1), refuses shards of ' +
+        'different drills (plan, schedule, seed, start, settings, fingerprint) or a missing or repeated shard (exit 2, naming the file), ' +
+        'adds their windows and counters, takes the endpoint observation from shard 0, judges the whole and writes ' +
+        'artifacts/drill-<model>-<slug>.json with its timeline SVG. Exit codes as `scalegate drill`.')
+        .argument('<files...>', 'the shard files')
+        .option('--out <file>', 'where to write the drill artifact (default: artifacts/drill-<model>-<slug>.json)')
+        .addOption(jsonOption())
+        .action((files, flags) => {
+        present(runDrillMerge({ files, ...(flags.out ? { outFile: flags.out } : {}) }), {
+            json: flags.json === true,
+        });
+    });
+    merge.exitOverride();
+}
+
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 ;// CONCATENATED MODULE: ./src/model/asset-hash.ts
@@ -76465,7 +91109,7 @@ function containerAssetHash(dir, dockerfile = 'Dockerfile') {
     catch (e) {
         if (e.code === 'MODULE_NOT_FOUND' &&
             /aws-cdk-lib/.test(e.message)) {
-            throw new UsageError(`${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where scalegate runs. ` +
+            throw new errors_UsageError(`${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where scalegate runs. ` +
                 'Install the repository (`npm ci`) before running it: `npx scalegate` from the checkout and the composite actions/gate (which runs from the workspace) find it there.');
         }
         throw e;
@@ -77427,8 +92071,8 @@ const FINDING_NAMES = (/* unused pure expression or super */ null && ([
 const REPEATABILITY_SPREAD = 0.2;
 /** The naive fleet estimate differing from ours by more than this factor is called out. */
 const NAIVE_FLEET_FACTOR = 2;
-const fmt = (value, digits = 1) => value.toFixed(digits);
-const pct = (value) => `${(value * 100).toFixed(1)} %`;
+const findings_fmt = (value, digits = 1) => value.toFixed(digits);
+const findings_pct = (value) => `${(value * 100).toFixed(1)} %`;
 function measurementTrust(f) {
     const counts = [...new Set(f.qmax.instance_counts_observed)];
     if (counts.length > 1 || (counts[0] ?? 1) !== 1) {
@@ -77476,19 +92120,19 @@ function curveRepeatability(f) {
         ? {
             name: 'curve_repeatability',
             verdict: 'ok',
-            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} <= ${pct(REPEATABILITY_SPREAD)}`,
+            detail: `Q_max per run ${runs.join(', ')}: spread ${findings_pct(spread)} <= ${findings_pct(REPEATABILITY_SPREAD)}`,
             fix: null,
         }
         : {
             name: 'curve_repeatability',
             verdict: 'warn',
-            detail: `Q_max per run ${runs.join(', ')}: spread ${pct(spread)} > ${pct(REPEATABILITY_SPREAD)}`,
+            detail: `Q_max per run ${runs.join(', ')}: spread ${findings_pct(spread)} > ${findings_pct(REPEATABILITY_SPREAD)}`,
             fix: 'find the source of variance (noisy neighbour, prompt mix, warm-up) and re-measure with more runs',
         };
 }
 function sloBudget(f) {
     const slo = f.sloMs / 1000;
-    const detail = `SLO ${fmt(slo, 3)} s, S_p95 ${fmt(f.serviceP95S, 3)} s, W_max ${fmt(f.waitBudgetS, 3)} s`;
+    const detail = `SLO ${findings_fmt(slo, 3)} s, S_p95 ${findings_fmt(f.serviceP95S, 3)} s, W_max ${findings_fmt(f.waitBudgetS, 3)} s`;
     if (f.serviceP95S >= slo) {
         return {
             name: 'slo_budget',
@@ -77513,13 +92157,13 @@ function invocationCeiling(f) {
         ? {
             name: 'invocation_ceiling',
             verdict: 'stop',
-            detail: `W_max + S_p95 = ${fmt(worst, 3)} s exceeds the ${f.invocationCeilingS} s invocation ceiling`,
+            detail: `W_max + S_p95 = ${findings_fmt(worst, 3)} s exceeds the ${f.invocationCeilingS} s invocation ceiling`,
             fix: 'lower the SLO below the invocation ceiling',
         }
         : {
             name: 'invocation_ceiling',
             verdict: 'ok',
-            detail: `W_max + S_p95 = ${fmt(worst, 3)} s <= ${f.invocationCeilingS} s`,
+            detail: `W_max + S_p95 = ${findings_fmt(worst, 3)} s <= ${f.invocationCeilingS} s`,
             fix: null,
         };
 }
@@ -77569,7 +92213,7 @@ function thresholdUnits(f) {
     return {
         name: 'threshold_units',
         verdict: 'ok',
-        detail: `R = ${fmt(f.cwRatio, 3)} at concurrency ${f.cwRatioRung}: thresholds are in CloudWatch ConcurrentRequestsPerModel (Maximum) units`,
+        detail: `R = ${findings_fmt(f.cwRatio, 3)} at concurrency ${f.cwRatioRung}: thresholds are in CloudWatch ConcurrentRequestsPerModel (Maximum) units`,
         fix: null,
     };
 }
@@ -77583,13 +92227,13 @@ function surgeSurvival(f) {
             fix: null,
         };
     }
-    const prob = (r) => `${r.exact ? '' : 'at least '}${pct(r.probability)}`;
-    const start = `${a.start} in flight (C_scale_max ${fmt(f.scaleOutConcurrency)} rounded)`;
+    const prob = (r) => `${r.exact ? '' : 'at least '}${findings_pct(r.probability)}`;
+    const start = `${a.start} in flight (C_scale_max ${findings_fmt(f.scaleOutConcurrency)} rounded)`;
     const fluid = a.fluidOverflowS === null
         ? `the fluid queue from ${start} never reaches Q_max`
-        : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${fmt(a.fluidOverflowS)} s`;
+        : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${findings_fmt(a.fluidOverflowS)} s`;
     const how = a.exact ? 'exact first-passage probabilities' : 'bounds: the computation budget ran out';
-    const within = `within T_plan ${fmt(f.tPlanS)} s`;
+    const within = `within T_plan ${findings_fmt(f.tPlanS)} s`;
     if (a.cause === 'no-headroom') {
         const share = a.headroomUtilization ?? 0;
         const rps = share * a.capacityRps;
@@ -77599,12 +92243,12 @@ function surgeSurvival(f) {
         return {
             name: 'surge_survival',
             verdict: 'warn',
-            detail: `at the target this server runs at ${pct(a.utilization)} of its measured throughput (${fmt(a.baseRate, 2)} of ${fmt(a.capacityRps, 2)} requests/s): ` +
+            detail: `at the target this server runs at ${findings_pct(a.utilization)} of its measured throughput (${findings_fmt(a.baseRate, 2)} of ${findings_fmt(a.capacityRps, 2)} requests/s): ` +
                 `the queue overflows Q_max ${f.qmax.q_max} ${within} with probability ${prob(a.baseline)} with no surge (k = 1) and ${prob(a.surge)} with a ${f.surgeRatio}x surge (${how}); ` +
                 `the overflow happens with or without a surge: the target leaves no throughput headroom; ${fluid}`,
             fix: share > 0
-                ? `provision so each instance receives at most ${pct(share)} of its measured throughput (${fmt(rps, 2)} requests/s${instances}): ` +
-                    `from that load even a ${f.surgeRatio}x surge overflows ${within} with probability <= ${pct(SURGE_OVERFLOW_WARN)} (computed). ` +
+                ? `provision so each instance receives at most ${findings_pct(share)} of its measured throughput (${findings_fmt(rps, 2)} requests/s${instances}): ` +
+                    `from that load even a ${f.surgeRatio}x surge overflows ${within} with probability <= ${findings_pct(SURGE_OVERFLOW_WARN)} (computed). ` +
                     `A concurrency target cannot express this here: at ${a.saturationConcurrency} in flight or more this server already runs at >= 99 % of its throughput. ` +
                     'Lowering the surge ratio changes nothing (it overflows without a surge)'
                 : `no load within this server's measured throughput survives a ${f.surgeRatio}x surge ${within}: shorten T_total or raise Q_max (a faster instance type or model)`,
@@ -77652,14 +92296,14 @@ function fleetSizing(f) {
         return {
             name: 'fleet_sizing',
             verdict: 'ok',
-            detail: `peak load stated in streams: ${f.peakInstances} instances at ${fmt(f.scaleOutConcurrency)} streams each`,
+            detail: `peak load stated in streams: ${f.peakInstances} instances at ${findings_fmt(f.scaleOutConcurrency)} streams each`,
             fix: null,
         };
     }
     const ours = Math.max(1, f.peakInstances);
     const naive = Math.max(1, f.naivePeakInstances);
     const factor = Math.max(ours / naive, naive / ours);
-    const detail = `${f.peakInstances} instances at peak from measured throughput ${fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${fmt(factor)}x off)`;
+    const detail = `${f.peakInstances} instances at peak from measured throughput ${findings_fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${findings_fmt(factor)}x off)`;
     return factor > NAIVE_FLEET_FACTOR
         ? {
             name: 'fleet_sizing',
@@ -77691,25 +92335,25 @@ function provisionStage(f) {
         return {
             name: 'provision_stage',
             verdict: 'warn',
-            detail: `T_total ${fmt(f.tTotalS)} s was stated, not measured`,
+            detail: `T_total ${findings_fmt(f.tTotalS)} s was stated, not measured`,
             fix: `measure it: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\``,
         };
     }
     const dominant = f.dominantStage
-        ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${fmt(f.dominantStage.seconds)} s`
+        ? `; dominant stage ${f.dominantStage.from} -> ${f.dominantStage.to} ${findings_fmt(f.dominantStage.seconds)} s`
         : '';
     if (f.tTotalLowerBound) {
         return {
             name: 'provision_stage',
             verdict: 'warn',
-            detail: `T_total ${fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
+            detail: `T_total ${findings_fmt(f.tTotalS)} s is a lower bound: the instance came into service but the probe never recovered, so the clock stopped at in_service${dominant}`,
             fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering)`,
         };
     }
     return {
         name: 'provision_stage',
         verdict: 'ok',
-        detail: `T_total ${fmt(f.tTotalS)} s measured${dominant}`,
+        detail: `T_total ${findings_fmt(f.tTotalS)} s measured${dominant}`,
         fix: null,
     };
 }
@@ -77820,7 +92464,7 @@ function instancesFor(load, xTargetRps, scaleOutConcurrency) {
 const naiveInstances = (peakRps, serviceMeanS, scaleOutConcurrency) => Math.ceil((peakRps * serviceMeanS) / scaleOutConcurrency);
 const throughputAtTarget = (curve, scaleOutConcurrency) => throughputAt(curve, scaleOutConcurrency);
 /** Rounds for presentation and artifacts: values that deploy must not carry float noise. */
-const round = (value, digits) => Number(value.toFixed(digits));
+const formulas_round = (value, digits) => Number(value.toFixed(digits));
 
 ;// CONCATENATED MODULE: ./src/plan/derive.ts
 /**
@@ -77840,41 +92484,72 @@ function checkPlanRequest(request) {
     const { choices, qmax, ttotal } = request;
     const warnings = [];
     if (choices.surgeRatio < 1 || choices.surgeRatio >= 1.5) {
-        throw new UsageError(`surge ratio ${choices.surgeRatio} is outside [1, 1.5): the scale band (1-2h)*Q_max would vanish. Pass --surge-ratio between 1 and 1.5.`);
+        throw new errors_UsageError(`surge ratio ${choices.surgeRatio} is outside [1, 1.5): the scale band (1-2h)*Q_max would vanish. Pass --surge-ratio between 1 and 1.5.`);
     }
     if (choices.peak.value <= 0) {
-        throw new UsageError(`no peak load: set peak_rps (or peak_streams) for model ${request.modelName} in the config, or pass --peak-rps N / --peak-streams N.`);
+        throw new errors_UsageError(`no peak load: set peak_rps (or peak_streams) for model ${request.modelName} in the config, or pass --peak-rps N / --peak-streams N.`);
     }
     if (choices.trough.unit !== choices.peak.unit) {
-        throw new UsageError(`peak load is in ${choices.peak.unit} but trough load in ${choices.trough.unit}: state both in the same unit (--peak-rps/--trough-rps or --peak-streams/--trough-streams).`);
+        throw new errors_UsageError(`peak load is in ${choices.peak.unit} but trough load in ${choices.trough.unit}: state both in the same unit (--peak-rps/--trough-rps or --peak-streams/--trough-streams).`);
     }
     if (choices.trough.value > choices.peak.value) {
-        throw new UsageError(`trough load ${choices.trough.value} ${choices.trough.unit} is above peak load ${choices.peak.value}: fix --trough-${choices.trough.unit} or --peak-${choices.peak.unit}.`);
+        throw new errors_UsageError(`trough load ${choices.trough.value} ${choices.trough.unit} is above peak load ${choices.peak.value}: fix --trough-${choices.trough.unit} or --peak-${choices.peak.unit}.`);
     }
     if (choices.sloMs !== qmax.slo_ms) {
-        throw new UsageError(`SLO ${choices.sloMs} ms differs from the ${qmax.slo_ms} ms the ladder in ${request.qmaxFile} was judged against: Q_max is defined by its SLO and cannot be re-used for another. Re-measure with \`scalegate qmax --slo-ms ${choices.sloMs}\`, or plan with --slo-ms ${qmax.slo_ms}.`);
+        throw new errors_UsageError(`SLO ${choices.sloMs} ms differs from the ${qmax.slo_ms} ms the ladder in ${request.qmaxFile} was judged against: Q_max is defined by its SLO and cannot be re-used for another. Re-measure with \`scalegate qmax --slo-ms ${choices.sloMs}\`, or plan with --slo-ms ${qmax.slo_ms}.`);
     }
     if (qmax.model_name !== request.modelName) {
-        throw new UsageError(`${request.qmaxFile} was measured for model ${qmax.model_name}, not ${request.modelName}: pass --model ${qmax.model_name} or the right qmax artifact.`);
+        throw new errors_UsageError(`${request.qmaxFile} was measured for model ${qmax.model_name}, not ${request.modelName}: pass --model ${qmax.model_name} or the right qmax artifact.`);
     }
     if ((ttotal === null) === (request.tTotalStatedS === null)) {
-        throw new UsageError('give exactly one of --ttotal FILE (measured) and --assume-t-total SECONDS (stated).');
+        throw new errors_UsageError('give exactly one of --ttotal FILE (measured) and --assume-t-total SECONDS (stated).');
     }
     if (ttotal) {
         if (ttotal.model_name !== request.modelName) {
-            throw new UsageError(`${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`);
+            throw new errors_UsageError(`${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`);
         }
         const differences = fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
         if (differences.length > 0) {
             const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
             const message = `${request.qmaxFile} (${fingerprintSlug(qmax.fingerprint)}) and ${request.ttotalFile} (${fingerprintSlug(ttotal.fingerprint)}) were measured on different configurations (${what}): Q_max and T_total of different containers or instance types do not describe one endpoint.`;
             if (!request.allowConfigMismatch) {
-                throw new UsageError(`${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`);
+                throw new errors_UsageError(`${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`);
             }
             warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
         }
     }
+    if (request.drill)
+        warnings.push(...checkDrill(request, request.drill));
     return warnings;
+}
+/**
+ * A drill whose policy lag may replace the plan's: this model's, measured on the qmax's
+ * configuration (or allowed), with a lag measured from a busy endpoint (a scale-out whose alarm
+ * saw its whole evaluation range: from an idle endpoint the alarm fires sooner than a surge from
+ * the target would see).
+ */
+function checkDrill(request, drill) {
+    const file = request.drillFile ?? 'the drill';
+    if (drill.model_name !== request.modelName) {
+        throw new errors_UsageError(`${file} drilled model ${drill.model_name}, not ${request.modelName}: pass this model's drill artifact.`);
+    }
+    const lag = drill.analysis.policy_lag;
+    if (lag.seconds === null) {
+        throw new errors_UsageError(`${file} measured no policy lag (${lag.detail}): there is nothing to replace the plan's with. Drill again so that a scale-out happens (\`scalegate drill --model ${request.modelName} --steady-rps <below the target> --surge-ratio <k>\`), or plan without --drill.`);
+    }
+    if (lag.evaluation === 'partial') {
+        throw new errors_UsageError(`${file}: its policy lag (${lag.seconds} s) comes from a scale-out that started from an idle endpoint, whose alarm fired on fewer datapoints than configured; a surge from the target waits for all of them. Drill with --steady-rps below the target so that the surge starts the scale-out from a busy endpoint, or plan without --drill.`);
+    }
+    const differences = fingerprintDifferences(request.qmax.fingerprint, drill.fingerprint);
+    if (differences.length > 0) {
+        const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+        const message = `${request.qmaxFile} and ${file} were measured on different configurations (${what}).`;
+        if (!request.allowConfigMismatch) {
+            throw new errors_UsageError(`${message} A policy lag measured on another endpoint configuration does not time this one: drill the endpoint the qmax measured, or pass --allow-config-mismatch (recorded in the plan).`);
+        }
+        return [`${message} Planned anyway with --allow-config-mismatch.`];
+    }
+    return [];
 }
 function throughputCurve(qmax) {
     const byConcurrency = new Map();
@@ -77914,7 +92589,7 @@ function derivePlan(request) {
     const plan = derivePlanValues(request);
     const checked = planArtifactSchema.safeParse(plan);
     if (!checked.success) {
-        throw new UsageError(`the plan from ${request.qmaxFile}${request.ttotalFile ? ` and ${request.ttotalFile}` : ''} and the chosen load (peak ${request.choices.peak.value} ${request.choices.peak.unit}, trough ${request.choices.trough.value} ${request.choices.trough.unit}) is outside what a deployment can hold:\n${formatZodIssues(checked.error)}\nCheck the peak/trough load (config or --peak-rps/--peak-streams) and the measurements.`);
+        throw new errors_UsageError(`the plan from ${request.qmaxFile}${request.ttotalFile ? ` and ${request.ttotalFile}` : ''} and the chosen load (peak ${request.choices.peak.value} ${request.choices.peak.unit}, trough ${request.choices.trough.value} ${request.choices.trough.unit}) is outside what a deployment can hold:\n${formatZodIssues(checked.error)}\nCheck the peak/trough load (config or --peak-rps/--peak-streams) and the measurements.`);
     }
     return checked.data;
 }
@@ -77923,11 +92598,17 @@ function derivePlanValues(request) {
     const { qmax, ttotal, choices } = request;
     const curve = throughputCurve(qmax);
     if (curve.length === 0) {
-        throw new UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
+        throw new errors_UsageError(`${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`);
     }
     const tTotalS = ttotal ? ttotal.t_total_s : request.tTotalStatedS;
-    const policyLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
-    const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
+    const drill = request.drill ?? null;
+    const drilledLagS = drill?.analysis.policy_lag.seconds ?? null;
+    const policyLagS = drilledLagS ?? (ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S);
+    const policyLagBounded = drilledLagS !== null ? false : ttotal ? ttotal.policy_lag_bounded : true;
+    const policyLagOrigin = drilledLagS !== null ? 'measured' : policyLagBounded ? 'bound' : 'computed';
+    // What the lag would have been without the drill: the drill's prediction to compare with.
+    const replacedLagS = ttotal ? ttotal.policy_lag_s : derive_POLICY_LAG_BOUND_S;
+    const replacedLagOrigin = ttotal && !ttotal.policy_lag_bounded ? 'computed' : 'bound';
     const tPlanS = planningHorizonS(tTotalS, policyLagS);
     const band = scaleBand(qmax.q_max, choices.surgeRatio);
     const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
@@ -77995,6 +92676,7 @@ function derivePlanValues(request) {
             t_total_stated_s: request.tTotalStatedS,
             config_mismatch_allowed: request.allowConfigMismatch,
             mismatch_warnings: mismatchWarnings,
+            ...(drill && request.drillFile ? { drill: inputOf(request.drillFile, drill) } : {}),
         },
         chosen: {
             slo_ms: choices.sloMs,
@@ -78016,40 +92698,60 @@ function derivePlanValues(request) {
             t_total_origin: ttotal ? 'measured' : 'stated',
             policy_lag_s: policyLagS,
             policy_lag_bounded: policyLagBounded,
-            cw_ratio: ratio ? round(ratio.ratio, 6) : null,
+            policy_lag_origin: policyLagOrigin,
+            cw_ratio: ratio ? formulas_round(ratio.ratio, 6) : null,
             cw_ratio_rung: ratio?.concurrency ?? null,
         },
         derived: {
-            t_plan_s: round(tPlanS, 6),
-            h: round(band.h, 6),
-            c_scale_max: round(band.scaleOutConcurrency, 6),
-            c_scale_min: round(band.scaleInConcurrency, 6),
-            r: r === null ? null : round(r, 6),
+            t_plan_s: formulas_round(tPlanS, 6),
+            h: formulas_round(band.h, 6),
+            c_scale_max: formulas_round(band.scaleOutConcurrency, 6),
+            c_scale_min: formulas_round(band.scaleInConcurrency, 6),
+            r: r === null ? null : formulas_round(r, 6),
             min_safe_instances: minSafe,
-            w_max_s: round(wMaxS, 3),
-            x_target_rps: round(xTargetRps, 6),
+            w_max_s: formulas_round(wMaxS, 3),
+            x_target_rps: formulas_round(xTargetRps, 6),
             peak_instances: peakInstances,
             trough_instances: troughInstances,
             naive_peak_instances: naivePeak,
-            surge_overflow_probability: surge ? round(surge.surge.probability, 4) : null,
-            surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
-            surge_baseline_overflow_probability: surge ? round(surge.baseline.probability, 4) : null,
+            surge_overflow_probability: surge ? formulas_round(surge.surge.probability, 4) : null,
+            surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : formulas_round(surge.fluidOverflowS, 3),
+            surge_baseline_overflow_probability: surge ? formulas_round(surge.baseline.probability, 4) : null,
             surge_method: surge ? (surge.exact ? 'uniformization' : 'uniformization-lower-bound') : null,
             surge_start_in_flight: surge ? surge.start : null,
         },
         deployable: {
             min_instances: minInstances,
             max_instances: maxInstances,
-            scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
-            scale_in_threshold: ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null,
+            scaling_target_value: ratio ? formulas_round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
+            scale_in_threshold: ratio && band.scaleInConcurrency > 0 ? formulas_round(band.scaleInConcurrency * ratio.ratio, 3) : null,
             queue_max_depth: Math.max(1, qmax.q_max),
             scale_out_cooldown_s: scaleOutCooldownS(tPlanS),
             scale_in_cooldown_s: scaleInCooldownS(tPlanS),
             slo_ms: choices.sloMs,
-            service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
+            service_time_alarm_ms: serviceTimeAlarmMs === null ? null : formulas_round(serviceTimeAlarmMs, 3),
         },
         findings,
         provenance: { origin: 'measured', tool: request.tool, note: null },
+        ...(drill
+            ? {
+                drill_comparison: {
+                    drill_run_id: drill.run_id,
+                    drilled_plan_run_id: drill.plan_run_id,
+                    verdict: drill.verdict,
+                    surge_ratio: drill.settings.surge_ratio,
+                    policy_lag_predicted_s: replacedLagS,
+                    policy_lag_predicted_origin: replacedLagOrigin,
+                    policy_lag_observed_s: drilledLagS,
+                    t_plan_predicted_s: formulas_round(planningHorizonS(tTotalS, replacedLagS), 6),
+                    surge_overflow_predicted: drill.prediction.surge_overflow_probability,
+                    surge_overflow_observed: drill.analysis.observed.surge_overflowed_within_t_plan,
+                    overflows_observed: drill.analysis.observed.overflows.steady + drill.analysis.observed.overflows.surge,
+                    broken_windows: drill.broken_windows.length,
+                    slo_recovered_s: drill.analysis.slo_recovered_s,
+                },
+            }
+            : {}),
     };
 }
 
@@ -78099,7 +92801,8 @@ function replanFix(modelName, plan) {
         : plan.inputs.t_total_stated_s !== null
             ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
             : '';
-    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
+    const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
+    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}\``;
 }
 const pass = (check, detail) => ({ check, ok: true, detail, fix: null });
 const fail = (check, detail, fix) => ({
@@ -78200,11 +92903,13 @@ function rederive(modelName, plan, planFile, measurements) {
         return {
             plan: null,
             checks: [
-                fail('measurements', `${why}: the gate derives the plan again from its own measurements and refuses without them`, `commit the qmax/ttotal artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`),
+                fail('measurements', `${why}: the gate derives the plan again from its own measurements and refuses without them`, `commit the qmax/ttotal${plan.inputs.drill ? '/drill' : ''} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`),
             ],
         };
     }
-    const found = [measurements.qmaxFile, measurements.ttotalFile].filter(Boolean).join(' and ');
+    const found = [measurements.qmaxFile, measurements.ttotalFile, measurements.drillFile]
+        .filter(Boolean)
+        .join(' and ');
     const checks = [pass('measurements', found)];
     let derived;
     try {
@@ -78215,6 +92920,8 @@ function rederive(modelName, plan, planFile, measurements) {
             ttotal: measurements.ttotal,
             ttotalFile: plan.inputs.ttotal?.file ?? null,
             tTotalStatedS: plan.inputs.t_total_stated_s,
+            drill: measurements.drill ?? null,
+            drillFile: plan.inputs.drill?.file ?? null,
             choices: {
                 sloMs: plan.chosen.slo_ms,
                 surgeRatio: plan.chosen.surge_ratio,
@@ -78434,7 +93141,7 @@ function deriveDeviceProfile(qmax, label) {
     const rungs = rungsOf(qmax.steps);
     const lowest = rungs[0];
     if (!lowest) {
-        throw new UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
+        throw new errors_UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
     }
     const xMax = Math.max(...rungs.map((r) => r.rps));
     const plateau = rungs.filter((r) => r.rps >= PLATEAU * xMax);
@@ -78487,7 +93194,7 @@ function deriveStartupProfile(ttotal, label) {
             if (ms !== undefined && Number.isFinite(ms))
                 return ms;
         }
-        throw new UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
+        throw new errors_UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
     };
     const desired = need('desired_set');
     const started = need('container_started', ['instance_logging']);
@@ -78501,7 +93208,7 @@ function deriveStartupProfile(ttotal, label) {
     const provisionS = (started - desired) / 1000;
     const afterReadyS = (inService - ready) / 1000;
     if (!(provisionS >= 0) || !(afterReadyS >= 0)) {
-        throw new UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
+        throw new errors_UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
     }
     return {
         source: `${ttotal.model_name} ${ttotal.fingerprint.instance_type} ttotal ${ttotal.run_id}`,
@@ -78552,17 +93259,17 @@ function readFor(kind, flag, file) {
     }
     catch (e) {
         if (isUsageError(e))
-            throw new UsageError(`${flag} ${e.message}`);
+            throw new errors_UsageError(`${flag} ${e.message}`);
         throw e;
     }
 }
 function resolveDevice(options) {
     const timeScale = options.timeScale ?? 1;
     if (!(Number.isFinite(timeScale) && timeScale > 0)) {
-        throw new UsageError(`--time-scale needs a number > 0 (it multiplies every device time), got ${timeScale}.`);
+        throw new errors_UsageError(`--time-scale needs a number > 0 (it multiplies every device time), got ${timeScale}.`);
     }
     if (options.device === 'cpu' && options.timeScale !== undefined && !options.startup) {
-        throw new UsageError(`--time-scale ${options.timeScale}: with --device cpu and no --startup there is no device time to scale. Pass --device <qmax artifact> or --startup <ttotal artifact>, or drop --time-scale.`);
+        throw new errors_UsageError(`--time-scale ${options.timeScale}: with --device cpu and no --startup there is no device time to scale. Pass --device <qmax artifact> or --startup <ttotal artifact>, or drop --time-scale.`);
     }
     let profile = null;
     let derivation = null;
@@ -78936,7 +93643,7 @@ function page(items, offset, size, scope) {
 ;// CONCATENATED MODULE: ./src/local/autoscaling/alarms.ts
 /**
  * CloudWatch metric alarms: PutMetricAlarm, DescribeAlarms, DeleteAlarms, SetAlarmState,
- * DescribeAlarmsForMetric, and the evaluation loop that moves alarms between states from the
+ * DescribeAlarmsForMetric, DescribeAlarmHistory, and the evaluation loop that moves alarms between states from the
  * metrics store and invokes their actions.
  *
  * Actions (AWS: "Alarm actions", CloudWatch User Guide): an action runs when the alarm enters a
@@ -78954,14 +93661,20 @@ const ALARM_OPERATIONS = [
     'DeleteAlarms',
     'SetAlarmState',
     'DescribeAlarmsForMetric',
+    'DescribeAlarmHistory',
 ];
-const STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'];
-const STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'];
+const HISTORY_TYPES = ['ConfigurationUpdate', 'StateUpdate', 'Action'];
+/** History items kept (AWS keeps two weeks); the oldest go first. */
+const MAX_HISTORY = 10_000;
+const alarms_STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'];
+const alarms_STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'];
 /** pNN or pNN.NN (0..100). Other extended statistics (tm90, wm, ...) are not computed locally. */
 const PERCENTILE = /^p(100|\d{1,2})(\.\d{1,2})?$/;
 class AlarmStore {
     opts;
     alarms = new Map();
+    /** Oldest first. */
+    history = [];
     /** Receives every action invocation; wired to Application Auto Scaling. */
     onAction = () => { };
     constructor(opts) {
@@ -78969,6 +93682,12 @@ class AlarmStore {
     }
     reset() {
         this.alarms.clear();
+        this.history = [];
+    }
+    remember(item) {
+        this.history.push(item);
+        if (this.history.length > MAX_HISTORY)
+            this.history = this.history.slice(-MAX_HISTORY);
     }
     arnFor(name) {
         return `arn:aws:cloudwatch:${this.opts.region}:${this.opts.accountId}:alarm:${name}`;
@@ -79009,6 +93728,8 @@ class AlarmStore {
                 return this.setAlarmState(input);
             case 'DescribeAlarmsForMetric':
                 return this.describeAlarmsForMetric(input);
+            case 'DescribeAlarmHistory':
+                return this.describeAlarmHistory(input);
             default:
                 throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
         }
@@ -79028,7 +93749,7 @@ class AlarmStore {
         }
         const metricName = r.str('MetricName');
         const namespace = r.str('Namespace');
-        const statistic = r.oneOf('Statistic', STATISTICS, true);
+        const statistic = r.oneOf('Statistic', alarms_STATISTICS, true);
         const extendedStatistic = r.str('ExtendedStatistic', true);
         if ((statistic === undefined) === (extendedStatistic === undefined)) {
             throw new AwsError('InvalidParameterCombination', 'Exactly one element of the list [Statistic, ExtendedStatistic] must be specified.');
@@ -79096,6 +93817,13 @@ class AlarmStore {
             evaluateLowSampleCountPercentile: r.str('EvaluateLowSampleCountPercentile', true),
             configUpdatedMs: now,
         };
+        this.remember({
+            alarmName: name,
+            timestampMs: now,
+            type: 'ConfigurationUpdate',
+            summary: `Alarm "${name}" ${existing ? 'updated' : 'created'}`,
+            data: JSON.stringify({ version: '1.0', type: existing ? 'Update' : 'Create' }),
+        });
         if (existing) {
             // AWS: an update overwrites the configuration and leaves the state unchanged.
             Object.assign(existing, config);
@@ -79126,7 +93854,7 @@ class AlarmStore {
         if (names && prefix !== undefined) {
             throw new AwsError('InvalidParameterCombination', 'AlarmNames and AlarmNamePrefix cannot be specified together.');
         }
-        const stateValue = r.oneOf('StateValue', STATES, true);
+        const stateValue = r.oneOf('StateValue', alarms_STATES, true);
         const actionPrefix = r.str('ActionPrefix', true);
         const types = r.strList('AlarmTypes');
         const maxRecords = r.int('MaxRecords', true) ?? 50;
@@ -79156,11 +93884,50 @@ class AlarmStore {
             ...(nextToken ? { NextToken: nextToken } : {}),
         };
     }
+    /**
+     * DescribeAlarmHistory: state changes (StateUpdate) and configuration changes
+     * (ConfigurationUpdate), newest first unless ScanBy is TimestampAscending. Alarm actions are
+     * invoked in process here and leave no `Action` items.
+     */
+    describeAlarmHistory(input) {
+        const r = new Reader(input, cwInvalid, cwMissing);
+        const name = r.str('AlarmName', true);
+        const type = r.oneOf('HistoryItemType', HISTORY_TYPES, true);
+        const types = r.strList('AlarmTypes');
+        const startMs = r.time('StartDate', true);
+        const endMs = r.time('EndDate', true);
+        const scanBy = r.oneOf('ScanBy', ['TimestampDescending', 'TimestampAscending'], true);
+        const maxRecords = r.int('MaxRecords', true) ?? 100;
+        if (maxRecords < 1 || maxRecords > 100)
+            throw cwInvalid('MaxRecords must be between 1 and 100.');
+        const wantMetric = !types || types.includes('MetricAlarm');
+        const matching = (wantMetric ? this.history : [])
+            .filter((h) => name === undefined || h.alarmName === name)
+            .filter((h) => type === undefined || h.type === type)
+            .filter((h) => startMs === undefined || h.timestampMs >= startMs)
+            .filter((h) => endMs === undefined || h.timestampMs <= endMs);
+        if (scanBy !== 'TimestampAscending')
+            matching.reverse();
+        const scope = JSON.stringify(['history', name, type, types, startMs, endMs, scanBy]);
+        const offset = decodeToken(r.str('NextToken', true), scope, (m) => new AwsError('InvalidNextToken', m));
+        const { items, nextToken } = page(matching, offset, maxRecords, scope);
+        return {
+            AlarmHistoryItems: items.map((h) => ({
+                AlarmName: h.alarmName,
+                AlarmType: 'MetricAlarm',
+                Timestamp: epochSeconds(h.timestampMs),
+                HistoryItemType: h.type,
+                HistorySummary: h.summary,
+                HistoryData: h.data,
+            })),
+            ...(nextToken ? { NextToken: nextToken } : {}),
+        };
+    }
     describeAlarmsForMetric(input) {
         const r = new Reader(input, cwInvalid, cwMissing);
         const metricName = r.str('MetricName');
         const namespace = r.str('Namespace');
-        const statistic = r.oneOf('Statistic', STATISTICS, true);
+        const statistic = r.oneOf('Statistic', alarms_STATISTICS, true);
         const extendedStatistic = r.str('ExtendedStatistic', true);
         const dimensions = r.has('Dimensions') ? readDimensions(r) : undefined;
         const period = r.int('Period', true);
@@ -79198,7 +93965,7 @@ class AlarmStore {
     setAlarmState(input) {
         const r = new Reader(input, cwInvalid, cwMissing);
         const name = r.str('AlarmName');
-        const state = r.oneOf('StateValue', STATES);
+        const state = r.oneOf('StateValue', alarms_STATES);
         const reason = r.str('StateReason');
         const reasonData = r.str('StateReasonData', true);
         if (reasonData !== undefined) {
@@ -79268,6 +94035,21 @@ class AlarmStore {
             return;
         alarm.state = state;
         alarm.stateTransitionedMs = now;
+        this.remember({
+            alarmName: alarm.name,
+            timestampMs: now,
+            type: 'StateUpdate',
+            summary: `Alarm updated from ${previous} to ${state}`,
+            data: JSON.stringify({
+                version: '1.0',
+                oldState: { stateValue: previous },
+                newState: {
+                    stateValue: state,
+                    stateReason: reason,
+                    ...(data !== undefined ? { stateReasonData: JSON.parse(data) } : {}),
+                },
+            }),
+        });
         alarm.lastActionPeriodEndMs = periodEndMs;
         this.invoke(alarm, previous, state, reason, now, ev);
     }
@@ -81589,10 +96371,20 @@ class MetricStore {
         }
     }
 }
-/** The per-variant metrics SageMaker publishes, recorded by the runtime router. */
+/**
+ * The per-variant metrics SageMaker publishes, recorded by the runtime router.
+ *
+ * ConcurrentRequestsPerModel is "the number of concurrent requests being received by a model
+ * container" (SageMaker Developer Guide, high-resolution metrics): each instance's container
+ * reports its own count under the variant's dimensions, so the Maximum a policy tracks is the
+ * busiest container's, not the variant's total. The gauge therefore holds the largest per-container
+ * count at every change (with one instance, simply its count).
+ */
 class VariantMetrics {
     store;
-    inFlight = 0;
+    /** In flight per model container (instance id). */
+    perContainer = new Map();
+    published = 0;
     setConcurrency;
     dims;
     constructor(store, endpointName, variantName) {
@@ -81600,18 +96392,34 @@ class VariantMetrics {
         this.dims = { EndpointName: endpointName, VariantName: variantName };
         this.setConcurrency = store.gauge(metrics_SAGEMAKER_NAMESPACE, 'ConcurrentRequestsPerModel', this.dims);
     }
+    /** Requests in flight on the busiest container (what ConcurrentRequestsPerModel publishes). */
     get concurrent() {
-        return this.inFlight;
+        return this.published;
     }
-    /** A request was handed to a container. */
-    begin() {
-        this.inFlight += 1;
-        this.setConcurrency(this.inFlight);
+    /** A request was handed to the container of `instance`. */
+    begin(instance = 'instance') {
+        this.perContainer.set(instance, (this.perContainer.get(instance) ?? 0) + 1);
+        this.publish();
     }
     /** That request is over (answered, failed or abandoned). Call exactly once per begin(). */
-    end() {
-        this.inFlight = Math.max(0, this.inFlight - 1);
-        this.setConcurrency(this.inFlight);
+    end(instance = 'instance') {
+        const left = Math.max(0, (this.perContainer.get(instance) ?? 0) - 1);
+        if (left === 0)
+            this.perContainer.delete(instance);
+        else
+            this.perContainer.set(instance, left);
+        this.publish();
+    }
+    publish() {
+        let busiest = 0;
+        for (const n of this.perContainer.values())
+            if (n > busiest)
+                busiest = n;
+        // A change on a container that is not the busiest changes nothing CloudWatch would show.
+        if (busiest === this.published && this.perContainer.size > 1)
+            return;
+        this.published = busiest;
+        this.setConcurrency(busiest);
     }
     /**
      * One invocation's outcome: 4xx/5xx are the model's (or the injected fault's) error classes;
@@ -81824,8 +96632,6 @@ function createMetricOperations(store, now = Date.now) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/@smithy/eventstream-codec/dist-cjs/index.js
-var eventstream_codec_dist_cjs = __nccwpck_require__(7788);
 ;// CONCATENATED MODULE: ./src/local/runtime.ts
 /**
  * SageMaker Runtime of the local SageMaker (REST-JSON): `POST /endpoints/<name>/invocations`
@@ -81848,9 +96654,9 @@ var eventstream_codec_dist_cjs = __nccwpck_require__(7788);
 
 /** AWS's payload limit for real-time invocations. */
 const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
-const toUtf8 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-const fromUtf8 = (text) => new Uint8Array(Buffer.from(text, 'utf8'));
-const runtime_codec = new eventstream_codec_dist_cjs/* EventStreamCodec */.BF(toUtf8, fromUtf8);
+const runtime_toUtf8 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const runtime_fromUtf8 = (text) => new Uint8Array(Buffer.from(text, 'utf8'));
+const runtime_codec = new eventstream_codec_dist_cjs/* EventStreamCodec */.BF(runtime_toUtf8, runtime_fromUtf8);
 const str = (value) => ({ type: 'string', value });
 function payloadPart(bytes) {
     return runtime_codec.encode({
@@ -81869,7 +96675,7 @@ function modelStreamError(message, errorCode) {
             ':exception-type': str('ModelStreamError'),
             ':content-type': str('application/json'),
         },
-        body: fromUtf8(JSON.stringify({ Message: message, ErrorCode: errorCode })),
+        body: runtime_fromUtf8(JSON.stringify({ Message: message, ErrorCode: errorCode })),
     });
 }
 /** REST-JSON error: the SDK reads the type from `x-amzn-ErrorType` (and `__type`), members from the body. */
@@ -81971,7 +96777,7 @@ class Runtime {
         const accept = streaming ? req.headers['x-amzn-sagemaker-accept'] : req.headers.accept;
         const started = performance.now();
         instance.inFlight += 1;
-        metrics.begin();
+        metrics.begin(instance.id);
         let finished = false;
         // Called before the last byte goes to the client: the next request of a closed loop must
         // never see this one still counted.
@@ -81980,7 +96786,7 @@ class Runtime {
                 return;
             finished = true;
             instance.inFlight -= 1;
-            metrics.end();
+            metrics.end(instance.id);
             metrics.invocation(outcome, withLatency ? (performance.now() - started) * 1000 : undefined);
         };
         const upstream = external_node_http_default().request({
@@ -82637,113 +97443,6 @@ async function startLocalSageMaker(options = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/chart-svg.ts
-/**
- * One point per concurrency, from the first ladder run that measured it (later runs repeat the
- * ladder; the plan's repeatability finding compares them). Rungs without a p95 are left out.
- */
-function ttfabCurve(qmax) {
-    const byConcurrency = new Map();
-    for (const s of qmax.steps) {
-        if (s.ttfab_p95_ms === null || !Number.isFinite(s.ttfab_p95_ms))
-            continue;
-        const seen = byConcurrency.get(s.concurrency);
-        if (seen && (seen.run < s.run_index || (seen.run === s.run_index && seen.step < s.step_index)))
-            continue;
-        byConcurrency.set(s.concurrency, {
-            concurrency: s.concurrency,
-            p95Ms: s.ttfab_p95_ms,
-            ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
-            meetsSlo: s.meets_slo,
-            usable: s.usable,
-            run: s.run_index,
-            step: s.step_index,
-        });
-    }
-    return [...byConcurrency.values()]
-        .sort((a, b) => a.concurrency - b.concurrency)
-        .map(({ run: _run, step: _step, ...point }) => point);
-}
-/** A round axis maximum above `value` (1, 2, 2.5 or 5 times a power of ten). */
-function niceCeiling(value) {
-    if (!(value > 0))
-        return 1;
-    const power = 10 ** Math.floor(Math.log10(value));
-    for (const m of [1, 2, 2.5, 5, 10])
-        if (m * power >= value)
-            return m * power;
-    return 10 * power;
-}
-const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const chart_svg_fmt = (n) => (Math.round(n * 100) / 100).toString();
-function renderTtfabChartSvg(qmax, options = {}) {
-    const width = options.width ?? 720;
-    const height = options.height ?? 420;
-    const margin = { left: 70, right: 24, top: 44, bottom: 56 };
-    const plotW = width - margin.left - margin.right;
-    const plotH = height - margin.top - margin.bottom;
-    const points = ttfabCurve(qmax);
-    const maxC = Math.max(1, ...points.map((p) => p.concurrency));
-    const maxY = niceCeiling(Math.max(qmax.slo_ms * 1.1, ...points.map((p) => Math.max(p.p95Ms, p.ci?.high ?? 0))));
-    const x = (c) => margin.left + (c / maxC) * plotW;
-    const y = (ms) => margin.top + plotH - (Math.min(ms, maxY) / maxY) * plotH;
-    const title = options.title ?? `${qmax.model_name}: p95 TTFAB vs concurrency`;
-    const parts = [];
-    parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img" aria-label="${xml(title)}">`);
-    parts.push(`<title>${xml(title)}</title>`);
-    parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-    parts.push(`<text x="${width / 2}" y="24" text-anchor="middle" font-size="15">${xml(title)}</text>`);
-    // Axes and ticks.
-    const x0 = margin.left;
-    const y0 = margin.top + plotH;
-    parts.push(`<g class="axes" stroke="#333333" stroke-width="1">`);
-    parts.push(`<line x1="${x0}" y1="${y0}" x2="${x0 + plotW}" y2="${y0}"/>`);
-    parts.push(`<line x1="${x0}" y1="${margin.top}" x2="${x0}" y2="${y0}"/>`);
-    parts.push('</g>');
-    parts.push('<g class="ticks" fill="#333333">');
-    for (let i = 0; i <= 5; i++) {
-        const v = (maxY / 5) * i;
-        parts.push(`<text x="${x0 - 8}" y="${chart_svg_fmt(y(v) + 4)}" text-anchor="end">${chart_svg_fmt(v)}</text>`, `<line x1="${x0}" y1="${chart_svg_fmt(y(v))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(v))}" stroke="#e5e5e5"/>`);
-    }
-    for (const p of points) {
-        parts.push(`<text x="${chart_svg_fmt(x(p.concurrency))}" y="${y0 + 16}" text-anchor="middle">${p.concurrency}</text>`);
-    }
-    parts.push('</g>');
-    parts.push(`<text x="${x0 + plotW / 2}" y="${height - 14}" text-anchor="middle">concurrency (requests in flight)</text>`);
-    parts.push(`<text x="16" y="${margin.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${margin.top + plotH / 2})">p95 TTFAB (ms)</text>`);
-    // SLO line.
-    parts.push(`<g class="slo"><line x1="${x0}" y1="${chart_svg_fmt(y(qmax.slo_ms))}" x2="${x0 + plotW}" y2="${chart_svg_fmt(y(qmax.slo_ms))}" stroke="#d62728" stroke-dasharray="6 4" stroke-width="1.5"/>`, `<text x="${x0 + plotW - 4}" y="${chart_svg_fmt(y(qmax.slo_ms) - 6)}" text-anchor="end" fill="#d62728">SLO ${chart_svg_fmt(qmax.slo_ms)} ms</text></g>`);
-    // Q_max marker.
-    if (qmax.q_max > 0) {
-        const qx = chart_svg_fmt(x(qmax.q_max));
-        parts.push(`<g class="qmax"><line x1="${qx}" y1="${margin.top}" x2="${qx}" y2="${y0}" stroke="#2ca02c" stroke-dasharray="3 3" stroke-width="1.5"/>`, `<text x="${qx}" y="${margin.top - 4}" text-anchor="middle" fill="#2ca02c">Q_max ${qmax.q_max}</text></g>`);
-    }
-    // Error bars, the curve and its points.
-    parts.push('<g class="ci" stroke="#1f77b4" stroke-width="1">');
-    for (const p of points) {
-        if (!p.ci)
-            continue;
-        const px = chart_svg_fmt(x(p.concurrency));
-        parts.push(`<line x1="${px}" y1="${chart_svg_fmt(y(p.ci.low))}" x2="${px}" y2="${chart_svg_fmt(y(p.ci.high))}" data-concurrency="${p.concurrency}" data-ci-low="${chart_svg_fmt(p.ci.low)}" data-ci-high="${chart_svg_fmt(p.ci.high)}"/>`);
-        for (const v of [p.ci.low, p.ci.high]) {
-            parts.push(`<line x1="${chart_svg_fmt(x(p.concurrency) - 4)}" y1="${chart_svg_fmt(y(v))}" x2="${chart_svg_fmt(x(p.concurrency) + 4)}" y2="${chart_svg_fmt(y(v))}"/>`);
-        }
-    }
-    parts.push('</g>');
-    if (points.length > 0) {
-        const path = points.map((p) => `${chart_svg_fmt(x(p.concurrency))},${chart_svg_fmt(y(p.p95Ms))}`).join(' ');
-        parts.push(`<polyline class="curve" points="${path}" fill="none" stroke="#1f77b4" stroke-width="2"/>`);
-    }
-    parts.push('<g class="points">');
-    for (const p of points) {
-        const color = p.meetsSlo ? '#1f77b4' : '#d62728';
-        parts.push(`<circle cx="${chart_svg_fmt(x(p.concurrency))}" cy="${chart_svg_fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${chart_svg_fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${chart_svg_fmt(p.p95Ms)} ms${p.ci ? ` (95 % CI ${chart_svg_fmt(p.ci.low)}-${chart_svg_fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`);
-    }
-    parts.push('</g>');
-    parts.push('</svg>');
-    return `${parts.join('\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/escape-md.ts
 /**
  * Escaping for text that comes from artifacts (model names, notes, finding details, file names)
@@ -82873,7 +97572,204 @@ function renderTtfabMermaid(qmax) {
     return { block: lines.join('\n'), legend };
 }
 
+;// CONCATENATED MODULE: ./src/report/drill-markdown.ts
+
+
+const drill_markdown_s1 = (v) => v === null || v === undefined ? 'n/a' : `${Number(v.toFixed(1))} s`;
+const drill_markdown_pct = (p) => p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)} %`;
+const drill_markdown_num = (n) => {
+    const r = Math.round(n * 10) / 10;
+    return Number.isFinite(r) ? `${r}` : '0';
+};
+/** The plan's predicted-vs-observed block after `plan --drill`, as terminal lines or Markdown lines. */
+function renderDrillComparison(c, format) {
+    const rows = [
+        [
+            'policy lag',
+            `predicted ${drill_markdown_s1(c.policy_lag_predicted_s)} (${c.policy_lag_predicted_origin}), measured ${drill_markdown_s1(c.policy_lag_observed_s)} (now used: T_plan follows it)`,
+        ],
+        ['T_plan before the drill', drill_markdown_s1(c.t_plan_predicted_s)],
+        [
+            `overflow within T_plan (k = ${c.surge_ratio})`,
+            `predicted ${drill_markdown_pct(c.surge_overflow_predicted)} (computed), observed ${c.surge_overflow_observed ? 'yes' : 'no'} (${c.overflows_observed} overflow(s) in the steady and surge phases)`,
+        ],
+        [
+            'time until the SLO held again',
+            c.slo_recovered_s === null ? 'never within the drill' : drill_markdown_s1(c.slo_recovered_s),
+        ],
+        [
+            'drill verdict',
+            `${c.verdict}${c.broken_windows > 0 ? ` (${c.broken_windows} window(s) beyond what the plan predicted)` : ''} (drill run ${c.drill_run_id}, drilled plan run ${c.drilled_plan_run_id})`,
+        ],
+    ];
+    if (format === 'text') {
+        const width = Math.max(...rows.map(([k]) => k.length));
+        return ['drill (predicted vs observed)', ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];
+    }
+    return [
+        '### Drill: predicted vs observed',
+        '',
+        markdownTable(['', 'value'], rows.map(([k, v]) => [escapeMarkdown(k), escapeMarkdown(v)])),
+    ];
+}
+/** At most `max` points: consecutive windows merged, keeping the worst (largest) value. */
+function downsample(items, max, merge) {
+    if (items.length <= max)
+        return [...items];
+    const size = Math.ceil(items.length / max);
+    const out = [];
+    for (let i = 0; i < items.length; i += size)
+        out.push(merge(items.slice(i, i + size)));
+    return out;
+}
+function timelineCharts(a) {
+    const slo = a.settings.slo_ms;
+    const windows = downsample(a.analysis.windows.map((w) => ({
+        start: w.start_s,
+        p95: w.p95_ms ?? 0,
+        offered: w.offered,
+        ok: w.ok,
+        w,
+    })), 60, (g) => ({
+        start: g[0].start,
+        p95: Math.max(...g.map((x) => x.p95)),
+        offered: g.reduce((s, x) => s + x.offered, 0) / g.length,
+        ok: g.reduce((s, x) => s + x.ok, 0) / g.length,
+        w: g[0].w,
+    }));
+    if (windows.length === 0)
+        return [];
+    const labels = windows.map((w) => `"${drill_markdown_num(w.start)}"`).join(', ');
+    const top = niceCeiling(Math.min(slo * 3, Math.max(slo * 1.2, ...windows.map((w) => w.p95))));
+    const perS = a.settings.window_s;
+    const rateTop = niceCeiling(Math.max(1, ...windows.map((w) => w.offered / perS)));
+    const out = [
+        '```mermaid',
+        'xychart-beta',
+        `    title "${mermaidText(`p95 TTFAB per window vs SLO ${drill_markdown_num(slo)} ms`)}"`,
+        `    x-axis "seconds from the start" [${labels}]`,
+        `    y-axis "p95 TTFAB (ms)" 0 --> ${drill_markdown_num(top)}`,
+        `    line [${windows.map((w) => drill_markdown_num(Math.min(w.p95, top))).join(', ')}]`,
+        `    line [${windows.map(() => drill_markdown_num(slo)).join(', ')}]`,
+        '```',
+        '',
+        '```mermaid',
+        'xychart-beta',
+        `    title "offered and answered requests/s per window"`,
+        `    x-axis "seconds from the start" [${labels}]`,
+        `    y-axis "requests/s" 0 --> ${drill_markdown_num(rateTop)}`,
+        `    line [${windows.map((w) => drill_markdown_num(w.offered / perS)).join(', ')}]`,
+        `    line [${windows.map((w) => drill_markdown_num(w.ok / perS)).join(', ')}]`,
+        '```',
+    ];
+    const obs = (a.observer?.observations ?? []).filter((o) => o.t_s >= 0);
+    if (obs.length > 0) {
+        const points = windows.map((w) => {
+            const at = [...obs].reverse().find((o) => o.t_s <= w.start + perS) ?? obs[0];
+            return { desired: at?.desired ?? 0, current: at?.current ?? 0 };
+        });
+        const instTop = Math.max(2, ...points.map((p) => Math.max(p.desired, p.current))) + 1;
+        out.push('', '```mermaid', 'xychart-beta', `    title "desired (bars) and current (line) instances"`, `    x-axis "seconds from the start" [${labels}]`, `    y-axis "instances" 0 --> ${instTop}`, `    bar [${points.map((p) => p.desired).join(', ')}]`, `    line [${points.map((p) => p.current).join(', ')}]`, '```');
+    }
+    out.push('', `First chart: p95 TTFAB from the intended send time per window (rising line) and the SLO (flat line)${top < Math.max(...windows.map((w) => w.p95)) ? `; values above ${drill_markdown_num(top)} ms drawn at ${drill_markdown_num(top)} ms` : ''}. Second: offered and answered requests/s. Phases: ${a.phases.map((p) => `${p.name} ${p.start_s}-${p.end_s} s`).join(', ')}.`);
+    return out;
+}
+function drillSection(d) {
+    const a = d.artifact;
+    const p = a.prediction;
+    const lag = a.analysis.policy_lag;
+    const first = a.analysis.scale_outs.find((c) => c.policy_lag_s !== null) ?? null;
+    const o = a.analysis.observed;
+    const out = [
+        `Surge **x${a.settings.surge_ratio}** on ${codeSpan(a.endpoint)} from ${a.settings.start_instances} instance(s), plan run ${codeSpan(a.plan_run_id)}; ` +
+            (a.policy.verdict === 'clean'
+                ? "the deployed policy is the plan's (validate clean)."
+                : `the deployed policy is **not** the plan's: ${a.policy.differences.length} parameter(s) differ (drilled with \`--allow-policy-mismatch\`).`),
+        '',
+    ];
+    for (const r of a.analysis.reasons)
+        out.push(`- ${inlineMarkdown(r)}`);
+    out.push('', '### Drill: measured');
+    out.push('', markdownTable(['', 'value'], [
+        [
+            'policy lag (measured)',
+            lag.seconds === null ? `not measured: ${lag.detail}` : `${drill_markdown_s1(lag.seconds)}: ${lag.detail}`,
+        ],
+        [
+            'alarm detection (measured)',
+            first
+                ? `${drill_markdown_s1(first.detection_s)} vs ${drill_markdown_s1(first.configured_detection_s)} configured (datapoints x period, computed)`
+                : 'n/a',
+        ],
+        [
+            'scale-out to in service (measured)',
+            first ? `${drill_markdown_s1(first.scale_out_s)} (${first.from_instances} → ${first.to_instances})` : 'n/a',
+        ],
+        [
+            'time until the SLO holds again (measured)',
+            a.analysis.slo_recovered_s === null ? 'never within the drill' : drill_markdown_s1(a.analysis.slo_recovered_s),
+        ],
+        ['scale-in', a.analysis.scale_in.detail],
+    ].map(([k, v]) => [escapeMarkdown(k), inlineMarkdown(v, { inTable: true })])), '', '### Drill: predicted (plan) vs observed', '', markdownTable(['', 'predicted', 'observed'], [
+        [
+            'policy lag',
+            `${drill_markdown_s1(p.policy_lag_s)} (${p.policy_lag_origin})`,
+            lag.seconds === null ? 'n/a' : `${drill_markdown_s1(lag.seconds)} (measured)`,
+        ],
+        [
+            'overflow within T_plan of the surge',
+            `${drill_markdown_pct(p.surge_overflow_probability)} (computed, k = ${p.planned_surge_ratio})`,
+            `${o.surge_overflowed_within_t_plan ? 'yes' : 'no'} (k = ${a.settings.surge_ratio}; ${o.overflows.surge} in the surge)`,
+        ],
+        [
+            'overflow with no surge',
+            `${drill_markdown_pct(p.baseline_overflow_probability)} (computed)`,
+            `${o.overflows.steady} overflow(s) in the steady phase`,
+        ],
+        ['T_plan', `${drill_markdown_s1(p.t_plan_s)} (T_total ${drill_markdown_s1(p.t_total_s)} ${p.t_total_origin})`, ''],
+    ].map((r) => r.map((c) => escapeMarkdown(c)))), '', ...timelineCharts(a));
+    const transitions = a.observer?.transitions ?? [];
+    const activities = a.observer?.activities ?? [];
+    if (transitions.length > 0 || activities.length > 0) {
+        out.push('', '### Drill: alarm transitions and scaling activities', '', markdownTable(['at', 'what'], [
+            ...transitions.map((t) => ({ at: t.t_s, what: `${t.alarm}: ${t.from} → ${t.to}` })),
+            ...activities.map((x) => ({ at: x.start_s, what: `${x.description} (${x.status})` })),
+        ]
+            .sort((x, y) => x.at - y.at)
+            .map((r) => [escapeMarkdown(drill_markdown_s1(r.at)), escapeMarkdown(r.what)])));
+    }
+    const bad = a.analysis.windows.filter((w) => w.judged === 'broken' || w.judged === 'predicted');
+    if (bad.length > 0) {
+        out.push('', `### Drill: windows over the SLO or with overflows (${a.broken_windows.length} broken, ${bad.length - a.broken_windows.length} predicted)`, '', markdownTable(['window', 'phase', 'p95 (ms)', 'in SLO', '503', 'judged'], bad
+            .slice(0, 40)
+            .map((w) => [
+            escapeMarkdown(`${w.start_s}-${w.end_s} s`),
+            escapeMarkdown(w.phase ?? '-'),
+            escapeMarkdown(w.p95_ms === null ? '-' : w.p95_ms.toFixed(1)),
+            escapeMarkdown(drill_markdown_pct(w.within_slo_fraction)),
+            `${w.overflow}`,
+            `${w.judged === 'broken' ? '🛑 **broken**' : '⚠️ predicted'}: ${inlineMarkdown(w.reason ?? '', { inTable: true })}`,
+        ])));
+        if (bad.length > 40)
+            out.push('', `(${bad.length - 40} more in the artifact)`);
+    }
+    if (d.file)
+        out.push('', `Artifact ${codeSpan(d.file)}.`);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/report/policy-lag-label.ts
+function policyLagLabel(m) {
+    if (m.policy_lag_origin === 'measured')
+        return 'policy lag (measured by a drill)';
+    return m.policy_lag_bounded
+        ? 'policy lag (bound, not measured)'
+        : 'policy lag (computed from deployed alarms)';
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+
 
 
 
@@ -82892,6 +97788,8 @@ const VERDICT_ICON = {
     passed: '✅',
     refused: '🛑',
     failed: '🛑',
+    pass: '✅',
+    fail: '🛑',
 };
 const icon = (verdict) => VERDICT_ICON[verdict] ?? '•';
 /** Numbers as the terminal report prints them: up to `digits` decimals, no trailing zeros. */
@@ -82951,6 +97849,12 @@ function headline(input) {
         case 'validate':
             if (input.validate) {
                 return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
+            }
+            break;
+        case 'drill':
+            if (input.drill) {
+                const d = input.drill.artifact;
+                return prefix(d.verdict, `**${d.verdict}** (surge x${d.settings.surge_ratio})`);
             }
             break;
         case 'gate':
@@ -83117,10 +98021,7 @@ function planInputsSection(plan) {
             ['S_mean / S_p95', `${markdown_fmt(m.s_mean_s, 4)} s / ${markdown_fmt(m.s_p95_s, 4)} s`],
             ['TTFAB p95 at concurrency 1', `${markdown_fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
             [`T_total (${m.t_total_origin})`, `${markdown_fmt(m.t_total_s, 2)} s`],
-            [
-                m.policy_lag_bounded ? 'policy lag (bound, not measured)' : 'policy lag (from deployed alarms)',
-                `${markdown_fmt(m.policy_lag_s, 1)} s`,
-            ],
+            [policyLagLabel(m), `${markdown_fmt(m.policy_lag_s, 1)} s`],
             [
                 'CloudWatch/client ratio R',
                 m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -83167,7 +98068,7 @@ function ttotalSection(t) {
         '### T_total stages',
         '',
         `T_total **${markdown_fmt(a.t_total_s, 1)} s** (${escapeMarkdown(a.trigger)}, ${a.from_instances} → ${a.to_instances} instances)` +
-            ` · policy lag ${markdown_fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(measured)'}` +
+            ` · policy lag ${markdown_fmt(a.policy_lag_s, 1)} s ${a.policy_lag_bounded ? '(bound, not measured)' : '(computed from deployed alarms)'}` +
             (t.file ? ` · ${codeSpan(t.file)}` : ''),
         '',
     ];
@@ -83266,6 +98167,8 @@ function renderReport(input) {
             out.push(...findingsSection(plan.findings), '');
             out.push(...deployableSection(plan), '');
             out.push(...planInputsSection(plan), '');
+            if (plan.drill_comparison)
+                out.push(...renderDrillComparison(plan.drill_comparison, 'md'), '');
         }
         else if (input.qmax) {
             out.push(...qmaxInputSection(input.qmax), '');
@@ -83281,9 +98184,11 @@ function renderReport(input) {
             out.push(...driftSection(input.drift), '');
         if (input.validate)
             out.push(...validateSection(input.validate), '');
+        if (input.drill)
+            out.push(...drillSection(input.drill), '');
         if (input.gate)
             out.push(...gateSection(input.gate), '');
-        const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
+        const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.drill || input.gate;
         if (!rich && input.textReport)
             out.push(fencedText(input.textReport), '');
     }
@@ -83354,8 +98259,10 @@ function renderCompactComment(input, stamp) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/plan-text.ts
+
+
 const n = (value, digits = 3) => value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
-function table(rows, indent = '  ') {
+function plan_text_table(rows, indent = '  ') {
     const width = Math.max(...rows.map(([label]) => label.length));
     return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`).join('\n');
 }
@@ -83373,19 +98280,20 @@ function verdictLine(plan) {
 function renderPlanReport(plan, writtenTo) {
     const { measured: m, chosen: c, derived: d, deployable: x } = plan;
     const tTotalLabel = m.t_total_origin === 'stated' ? 'T_total (STATED, not measured)' : 'T_total (measured)';
-    const lagLabel = m.policy_lag_bounded
-        ? 'policy lag (bound, not measured)'
-        : 'policy lag (from deployed alarms)';
+    const lagLabel = policyLagLabel(m);
     const lines = [];
     lines.push(`scalegate plan ${plan.model_name}: ${verdictLine(plan)}`);
     lines.push(`  qmax   ${plan.inputs.qmax.file} (run ${plan.inputs.qmax.run_id}, ${plan.inputs.qmax.slug})`);
     lines.push(plan.inputs.ttotal
         ? `  ttotal ${plan.inputs.ttotal.file} (run ${plan.inputs.ttotal.run_id}, ${plan.inputs.ttotal.slug})`
         : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`);
+    if (plan.inputs.drill) {
+        lines.push(`  drill  ${plan.inputs.drill.file} (run ${plan.inputs.drill.run_id}, ${plan.inputs.drill.slug})`);
+    }
     for (const warning of plan.inputs.mismatch_warnings)
         lines.push(`  WARNING: ${warning}`);
     lines.push('', 'measured');
-    lines.push(table([
+    lines.push(plan_text_table([
         ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
         ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
@@ -83397,7 +98305,7 @@ function renderPlanReport(plan, writtenTo) {
         ],
     ]));
     lines.push('', 'chosen');
-    lines.push(table([
+    lines.push(plan_text_table([
         ['SLO (p95 TTFAB)', `${c.slo_ms} ms`],
         ['surge ratio k', `${c.surge_ratio}`],
         [
@@ -83408,7 +98316,7 @@ function renderPlanReport(plan, writtenTo) {
         ['invocation ceiling', `${c.invocation_ceiling_s} s`],
     ]));
     lines.push('', 'derived');
-    lines.push(table([
+    lines.push(plan_text_table([
         ['T_plan = T_total + lag', `${n(d.t_plan_s, 2)} s`],
         ['C_scale_max = (1-h) Q_max', `${n(d.c_scale_max)} (h = ${n(d.h)})`],
         ['C_scale_min = (1-2h) Q_max', `${n(d.c_scale_min)}`],
@@ -83435,6 +98343,8 @@ function renderPlanReport(plan, writtenTo) {
                         : ` (fluid: ${n(d.surge_fluid_overflow_s, 1)} s to fill)`),
         ],
     ]));
+    if (plan.drill_comparison)
+        lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));
     lines.push('', 'findings');
     for (const finding of plan.findings) {
         lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);
@@ -83442,7 +98352,7 @@ function renderPlanReport(plan, writtenTo) {
             lines.push(`        fix: ${finding.fix}`);
     }
     lines.push('', 'deployable');
-    lines.push(table([
+    lines.push(plan_text_table([
         ['min_instances', `${x.min_instances}`],
         ['max_instances', `${x.max_instances}`],
         [
@@ -83673,6 +98583,7 @@ function runPlan(input, deps = {}) {
     const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
     const qmax = readArtifact('qmax', input.qmaxFile);
     const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
+    const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
     const plan = derivePlan({
         modelName: input.modelName,
         qmax,
@@ -83680,6 +98591,8 @@ function runPlan(input, deps = {}) {
         ttotal,
         ttotalFile: input.ttotalFile ?? null,
         tTotalStatedS: input.assumeTTotalS ?? null,
+        drill,
+        drillFile: input.drillFile ?? null,
         choices: {
             sloMs: input.sloMs ?? model.slo_ms,
             surgeRatio: input.surgeRatio ?? model.surge_ratio,
@@ -84019,76 +98932,6 @@ function qmaxSchedule(run, s, worst) {
         estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
         notes,
     };
-}
-
-;// CONCATENATED MODULE: ./src/aws/fingerprint.ts
-
-
-async function readDeployedFingerprint(sagemaker, endpoint, variant, region, options = {}) {
-    const deployed = await describeDeployedVariant(sagemaker, endpoint, variant, options);
-    return {
-        deployed,
-        fingerprint: {
-            instance_type: deployed.instanceType,
-            image_digest: imageDigestOf(deployed.image),
-            container_env: measuredEnvironment(deployed.environment),
-            region,
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/aws/metrics.ts
-/**
- * Thin adapter over CloudWatch GetMetricData for one SageMaker variant: the per-rung join of
- * qmax (ConcurrentRequestsPerModel Maximum/Average at 10 s, ModelLatency p95, Invocation5XXErrors).
- */
-
-async function getVariantMetricData(cloudwatch, endpoint, variant, queries, startMs, endMs, options = {}) {
-    const dimensions = [
-        { Name: 'EndpointName', Value: endpoint },
-        { Name: 'VariantName', Value: variant },
-    ];
-    const metricQueries = queries.map((q) => ({
-        Id: q.id,
-        ReturnData: true,
-        MetricStat: {
-            Metric: { Namespace: 'AWS/SageMaker', MetricName: q.metricName, Dimensions: dimensions },
-            Period: q.periodS,
-            Stat: q.stat,
-        },
-    }));
-    const series = new Map(queries.map((q) => [q.id, { id: q.id, timestamps: [], values: [], statusCode: null }]));
-    let nextToken;
-    do {
-        const out = await cloudwatch.send(new client_cloudwatch_dist_cjs/* GetMetricDataCommand */.Soe({
-            MetricDataQueries: metricQueries,
-            StartTime: new Date(startMs),
-            EndTime: new Date(endMs),
-            ScanBy: 'TimestampAscending',
-            NextToken: nextToken,
-        }), options);
-        for (const result of out.MetricDataResults ?? []) {
-            const target = result.Id ? series.get(result.Id) : undefined;
-            if (!target)
-                continue;
-            const timestamps = result.Timestamps ?? [];
-            const values = result.Values ?? [];
-            for (let i = 0; i < Math.min(timestamps.length, values.length); i++) {
-                target.timestamps.push(timestamps[i].getTime());
-                target.values.push(values[i]);
-            }
-            target.statusCode = result.StatusCode ?? target.statusCode;
-        }
-        nextToken = out.NextToken;
-    } while (nextToken);
-    for (const s of series.values()) {
-        const order = s.timestamps
-            .map((_, i) => i)
-            .sort((a, b) => s.timestamps[a] - s.timestamps[b]);
-        s.timestamps = order.map((i) => s.timestamps[i]);
-        s.values = order.map((i) => s.values[i]);
-    }
-    return [...series.values()];
 }
 
 ;// CONCATENATED MODULE: external "node:perf_hooks"
@@ -84446,108 +99289,6 @@ function openLoopEventLine(record, context = null) {
     });
 }
 
-// EXTERNAL MODULE: external "node:async_hooks"
-var external_node_async_hooks_ = __nccwpck_require__(6698);
-;// CONCATENATED MODULE: ./src/load/agent.ts
-/**
- * Keep-alive socket pools sized above the load. The timed agents tell the SDK request that opened
- * a new socket how long the connection setup took: the `sdk` transport runs each SDK call inside
- * an AsyncLocalStorage context, and the agent's createConnection runs synchronously inside
- * http.request (which the SDK's NodeHttpHandler calls), so it finds that request's slot. The http
- * and lean response-stream transports need none of this (they see their own request's socket),
- * and so keep AsyncLocalStorage (and its promise-hook cost) off their hot path.
- */
-
-
-
-/** The slot of the request being sent (set around the SDK call by the response-stream transport). */
-const connectionContext = new external_node_async_hooks_.AsyncLocalStorage();
-function watch(socket, secure) {
-    const slot = connectionContext.getStore();
-    if (!slot)
-        return;
-    const openedAt = performance.now();
-    slot.openedAt = openedAt;
-    socket.once(secure ? 'secureConnect' : 'connect', () => {
-        slot.connectMs = performance.now() - openedAt;
-    });
-}
-/** Pool size for `concurrency` outstanding requests: always above it, never the SDK's 50. */
-const poolSizeFor = (concurrency) => Math.max(64, Math.ceil(concurrency * 1.25) + 16);
-const agentOptions = (maxSockets) => ({
-    keepAlive: true,
-    keepAliveMsecs: 10_000,
-    maxSockets,
-    maxFreeSockets: maxSockets,
-    scheduling: 'lifo',
-});
-class TimedHttpAgent extends external_node_http_.Agent {
-    constructor(maxSockets) {
-        super(agentOptions(maxSockets));
-    }
-    createConnection(...args) {
-        const socket = super.createConnection(...args);
-        watch(socket, false);
-        return socket;
-    }
-}
-class TimedHttpsAgent extends external_node_https_.Agent {
-    constructor(maxSockets) {
-        super(agentOptions(maxSockets));
-    }
-    createConnection(...args) {
-        const socket = super.createConnection(...args);
-        watch(socket, true);
-        return socket;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/load/outcomes.ts
-/** A container or front end answered `status` with `body` (non-2xx). */
-function classifyHttpStatus(status, body = '') {
-    if (status === 503)
-        return 'saturated_503';
-    if (status === 429)
-        return 'throttled_429';
-    if (status === 424)
-        return body.includes('queue_saturated') ? 'saturated_503' : 'model_error';
-    if (status >= 500)
-        return 'server_5xx';
-    return 'error';
-}
-/** An error the SageMaker Runtime client threw (or an exception event in the response stream). */
-function classifySdkError(e) {
-    const err = (e ?? {});
-    const name = err.name ?? '';
-    const status = err.$metadata?.httpStatusCode;
-    const message = err.message ?? '';
-    if (name === 'ServiceUnavailable' || status === 503)
-        return 'saturated_503';
-    if (name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 429) {
-        return 'throttled_429';
-    }
-    if (name === 'ModelError' || name === 'ModelStreamError' || name === 'ModelNotReadyException') {
-        // Real SageMaker wraps a container's non-2xx in ModelError (424) with the original status.
-        if (err.OriginalStatusCode === 503 || message.includes('queue_saturated'))
-            return 'saturated_503';
-        if (err.OriginalStatusCode === 429)
-            return 'throttled_429';
-        return 'model_error';
-    }
-    if (name === 'InternalFailure' ||
-        name === 'InternalStreamFailure' ||
-        name === 'InternalDependencyException' ||
-        (status !== undefined && status >= 500)) {
-        return 'server_5xx';
-    }
-    return 'error';
-}
-const outcomes_errorText = (e) => {
-    const err = e;
-    const name = err?.name && err.name !== 'Error' ? `${err.name}: ` : '';
-    return `${name}${err?.message ?? String(e)}`.slice(0, 500);
-};
-
 ;// CONCATENATED MODULE: ./src/load/http-transport.ts
 /**
  * `http` transport: POST straight to a container's `/invocations` (calibrating a container before
@@ -84573,7 +99314,7 @@ function invocationsUrl(target) {
         url.pathname = '/invocations';
     return url;
 }
-const MAX_ERROR_BODY = 2048;
+const http_transport_MAX_ERROR_BODY = 2048;
 function createHttpTransport(options) {
     const url = invocationsUrl(options.url);
     const secure = url.protocol === 'https:';
@@ -84630,12 +99371,12 @@ function createHttpTransport(options) {
                 const parts = [];
                 let size = 0;
                 res.on('data', (chunk) => {
-                    if (size < MAX_ERROR_BODY)
+                    if (size < http_transport_MAX_ERROR_BODY)
                         parts.push(chunk);
                     size += chunk.length;
                 });
                 res.on('end', () => {
-                    const text = Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY);
+                    const text = Buffer.concat(parts).toString('utf8').slice(0, http_transport_MAX_ERROR_BODY);
                     finish({
                         outcome: classifyHttpStatus(status, text),
                         status,
@@ -84850,477 +99591,6 @@ function worstCaseRungs(settings) {
         }
     }
     return { rungs: worst.length, example: worst };
-}
-
-;// CONCATENATED MODULE: ./src/load/prompts.ts
-/**
- * What the load engine says: a built-in set of varied English sentences (20-200 characters), or
- * a file (JSONL `{"text": ...}` or plain lines). Chosen round-robin by request sequence number,
- * so a run is reproducible.
- */
-
-
-const DEFAULT_PROMPTS = [
-    'Your order has shipped.',
-    'The meeting starts in five minutes.',
-    'Please hold while I transfer your call to the billing department.',
-    'It is sunny today with a high of twenty-four degrees.',
-    'Turn left at the next intersection, then continue straight for two hundred meters.',
-    'Thanks for calling. How can I help you today?',
-    'Your verification code is four, seven, one, nine.',
-    'I found three restaurants near you that are open now, and two of them take reservations online.',
-    'The quarterly report is ready for review.',
-    'Sorry, I did not catch that. Could you say it again?',
-    'Remember to take your umbrella; rain is expected this afternoon, mostly after three o’clock.',
-    'Good morning!',
-    'The train to the airport leaves from platform nine every fifteen minutes until midnight.',
-    'Your balance is one hundred twenty dollars and forty cents.',
-    'Battery low. Please connect the charger.',
-    'Once upon a time, in a small village by the sea, there lived an old fisherman who told stories to anyone who would listen.',
-    'The package will arrive between two and four p.m. tomorrow.',
-    'Do you want me to read the next message?',
-    'Welcome back. You have two new voicemails and one missed call from an unknown number.',
-    'Step three: whisk the eggs and sugar until the mixture is pale, thick, and doubled in volume, about five minutes.',
-    'All systems are operating normally.',
-    'Set a timer for ten minutes.',
-    'According to the forecast, the weekend will be dry and mild, with light winds from the south-west and clear skies at night.',
-    'Your flight is delayed by forty minutes.',
-];
-const defaultPromptSet = () => ({ source: 'built-in', texts: DEFAULT_PROMPTS });
-/** Parses a prompts file: each non-empty line is JSON `{"text": "..."}` or plain text. */
-function parsePrompts(text, file) {
-    const texts = [];
-    const lines = text.split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i].trim();
-        if (line === '')
-            continue;
-        if (line.startsWith('{')) {
-            let parsed;
-            try {
-                parsed = JSON.parse(line);
-            }
-            catch (e) {
-                throw usage `${opt('prompts', file)}: line ${i + 1} starts with "{" but is not JSON (${e.message}). Use {"text": "..."} or plain text lines.`;
-            }
-            const value = parsed.text;
-            if (typeof value !== 'string' || value.trim() === '') {
-                throw usage `${opt('prompts', file)}: line ${i + 1} needs a non-empty string "text" field.`;
-            }
-            texts.push(value);
-        }
-        else {
-            texts.push(line);
-        }
-    }
-    if (texts.length === 0) {
-        throw usage `${opt('prompts', file)}: no prompts (one per line: {"text": "..."} or plain text).`;
-    }
-    return { source: file, texts };
-}
-function loadPrompts(file) {
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
-    }
-    catch (e) {
-        const code = e.code;
-        throw usage `${opt('prompts', file)}: cannot read (${code === 'ENOENT' ? 'no such file' : e.message}).`;
-    }
-    return parsePrompts(text, file);
-}
-/** Request bodies, encoded once: `{"text": ...}` as the container contract wants. */
-function encodePrompts(set) {
-    return set.texts.map((text) => Buffer.from(JSON.stringify({ text }), 'utf8'));
-}
-
-// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/checksum/index.js
-var checksum = __nccwpck_require__(9542);
-// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/endpoints/index.js
-var endpoints = __nccwpck_require__(2085);
-// EXTERNAL MODULE: ./node_modules/@smithy/signature-v4/dist-cjs/index.js
-var signature_v4_dist_cjs = __nccwpck_require__(5118);
-;// CONCATENATED MODULE: ./src/load/lean-response-stream.ts
-/**
- * `response-stream`, the lean way: InvokeEndpointWithResponseStream sent over node:http(s) with
- * the very wire request the SDK v3 client sends (same path, headers in the same order, SigV4 by
- * `@smithy/signature-v4` with the SDK's SHA-256, same body), its event stream decoded frame by
- * frame with `@smithy/eventstream-codec`, errors mapped as the SDK maps them. What it leaves out
- * is the SDK's per-request middleware stack (~0.6 ms of CPU a request), which at fleet rates is
- * the client, not the server, adding latency.
- *
- * Region, endpoint URL (AWS_ENDPOINT_URL, FIPS, partitions) and credentials (the SDK's default
- * provider chain, @aws-sdk/credential-provider-node, unless given) are resolved once by the
- * runtime client's own configuration, so they are what the SDK would use. No retries.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** Pool sizes of runtime clients made for load (set by createLoadRuntimeClient). */
-const runtimeConcurrency = new WeakMap();
-const lean_response_stream_toUtf8 = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
-const lean_response_stream_fromUtf8 = (s) => new Uint8Array(Buffer.from(s, 'utf8'));
-const lean_response_stream_codec = new eventstream_codec_dist_cjs/* EventStreamCodec */.BF(lean_response_stream_toUtf8, lean_response_stream_fromUtf8);
-/** The SDK's path-label encoding (encodeURIComponent plus !'()*). */
-const encodeLabel = (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const lean_response_stream_MAX_ERROR_BODY = 4096;
-/** Larger than any event-stream message SageMaker sends (payload parts are far smaller). */
-const MAX_FRAME = 32 * 1024 * 1024;
-/** The error an SDK client would throw for a non-2xx REST-JSON answer (code from x-amzn-errortype, code, __type). */
-function wireError(status, headers, text) {
-    let body = {};
-    try {
-        const parsed = JSON.parse(text);
-        if (parsed && typeof parsed === 'object')
-            body = parsed;
-    }
-    catch {
-        // Not JSON: the status alone classifies it.
-    }
-    const sanitize = (v) => {
-        if (typeof v !== 'string' || v === '')
-            return undefined;
-        let s = v;
-        if (s.includes(':'))
-            s = s.split(':')[0];
-        if (s.includes('#'))
-            s = s.split('#').at(-1);
-        return s;
-    };
-    const header = headers['x-amzn-errortype'];
-    const name = sanitize(Array.isArray(header) ? header[0] : header) ??
-        sanitize(body.code) ??
-        sanitize(body.__type) ??
-        `HTTP${status}`;
-    const message = String(body.message ?? body.Message ?? text ?? '').slice(0, 500);
-    const original = body.OriginalStatusCode;
-    return {
-        name,
-        message,
-        ...(typeof original === 'number' ? { OriginalStatusCode: original } : {}),
-        $metadata: { httpStatusCode: status },
-    };
-}
-function createLeanResponseStreamTransport(options) {
-    const { runtime } = options;
-    const contentType = options.contentType ?? 'application/json';
-    const accept = options.accept ?? 'audio/wav';
-    const maxSockets = poolSizeFor(options.maxConcurrency ?? runtimeConcurrency.get(runtime) ?? 1);
-    const http = new external_node_http_.Agent(agentOptions(maxSockets));
-    const https = new external_node_https_.Agent(agentOptions(maxSockets));
-    const userAgent = options.userAgent ?? {
-        userAgent: `scalegate/${VERSION} lean-response-stream`,
-        xAmzUserAgent: `scalegate/${VERSION}`,
-    };
-    const invocationId = options.invocationId ?? external_node_crypto_.randomUUID;
-    // Bodies repeat (a prompt set): their SHA-256 (x-amz-content-sha256) is computed once each.
-    const payloadHashes = new WeakMap();
-    const payloadHash = (body) => {
-        let hash = payloadHashes.get(body);
-        if (hash === undefined) {
-            hash = (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex');
-            payloadHashes.set(body, hash);
-        }
-        return hash;
-    };
-    const path = `/endpoints/${encodeLabel(options.endpoint)}/invocations-response-stream`;
-    let resolving = null;
-    // Once resolved, used directly: no promise hop on the hot path.
-    let ready = null;
-    const resolve = () => {
-        if (ready)
-            return ready;
-        resolving ??= (async () => {
-            const config = runtime.config;
-            const region = await config.region();
-            const endpoint = await (0,endpoints.getEndpointFromInstructions)({ EndpointName: options.endpoint }, client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye, config);
-            const signer = new signature_v4_dist_cjs.SignatureV4({
-                service: 'sagemaker',
-                region,
-                credentials: config.credentials,
-                sha256: checksum.Sha256,
-            });
-            ready = { url: new URL(endpoint.url.toString()), signer, region };
-            return ready;
-        })();
-        resolving.catch(() => {
-            resolving = null;
-        });
-        return resolving;
-    };
-    const invoke = async (body, probe, signal) => {
-        if (signal.aborted)
-            return { outcome: 'error', status: null, error: 'aborted before dispatch' };
-        const slot = { openedAt: null, connectMs: null };
-        probe.connection(slot);
-        let resolved;
-        let signed;
-        try {
-            const r = resolve();
-            resolved = r instanceof Promise ? await r : r;
-            const { url } = resolved;
-            const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
-            // The SDK's header order: serializer, content-length, user agent, host, retry, then the signer's.
-            const headers = {
-                'content-type': contentType,
-                'x-amzn-sagemaker-accept': accept,
-            };
-            if (options.variant)
-                headers['x-amzn-sagemaker-target-variant'] = options.variant;
-            headers['content-length'] = String(body.byteLength);
-            headers['x-amz-user-agent'] = userAgent.xAmzUserAgent;
-            headers['user-agent'] = userAgent.userAgent;
-            headers.host = host;
-            headers['amz-sdk-invocation-id'] = invocationId();
-            headers['amz-sdk-request'] = 'attempt=1; max=1';
-            const hash = payloadHash(body);
-            const toSign = await resolved.signer.sign({
-                method: 'POST',
-                protocol: url.protocol,
-                hostname: url.hostname,
-                port: url.port ? Number(url.port) : undefined,
-                path: `${url.pathname.replace(/\/$/, '')}${path}`,
-                query: {},
-                // Given, the signer takes the payload hash from here instead of hashing the body again.
-                headers: { ...headers, 'x-amz-content-sha256': hash },
-                body,
-            });
-            // The SDK's order after its own headers: date, token, payload hash, authorization.
-            const out = toSign.headers;
-            const final = { ...headers, 'x-amz-date': out['x-amz-date'] };
-            if (out['x-amz-security-token'] !== undefined)
-                final['x-amz-security-token'] = out['x-amz-security-token'];
-            final['x-amz-content-sha256'] = hash;
-            final.authorization = out.authorization;
-            signed = { headers: final };
-        }
-        catch (e) {
-            return { outcome: 'error', status: null, error: `endpoint or signing: ${outcomes_errorText(e)}` };
-        }
-        return send(resolved.url, signed.headers, body, probe, signal, slot);
-    };
-    const send = (url, headers, body, probe, signal, slot) => new Promise((done) => {
-        let settled = false;
-        const finish = (result) => {
-            if (settled)
-                return;
-            settled = true;
-            done(result);
-        };
-        const secure = url.protocol === 'https:';
-        const req = (secure ? external_node_https_.request : external_node_http_.request)({
-            protocol: url.protocol,
-            hostname: url.hostname,
-            port: url.port,
-            path: `${url.pathname.replace(/\/$/, '')}${path}`,
-            method: 'POST',
-            agent: secure ? https : http,
-            headers,
-            signal,
-        });
-        req.once('socket', (socket) => {
-            if (!socket.connecting)
-                return;
-            socket.setNoDelay(true);
-            const openedAt = performance.now();
-            slot.openedAt = openedAt;
-            socket.once(secure ? 'secureConnect' : 'connect', () => {
-                slot.connectMs = performance.now() - openedAt;
-            });
-        });
-        req.on('response', (res) => {
-            const status = res.statusCode ?? 0;
-            if (status < 200 || status >= 300) {
-                const parts = [];
-                let size = 0;
-                res.on('data', (chunk) => {
-                    if (size < lean_response_stream_MAX_ERROR_BODY)
-                        parts.push(chunk);
-                    size += chunk.length;
-                });
-                res.on('end', () => {
-                    const err = wireError(status, res.headers, Buffer.concat(parts).toString('utf8'));
-                    finish({ outcome: classifySdkError(err), status, error: outcomes_errorText(err) });
-                });
-                res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
-                return;
-            }
-            // Event-stream framing: each message starts with its total length (4 bytes, big-endian).
-            let pending = Buffer.alloc(0);
-            res.on('data', (chunk) => {
-                if (settled)
-                    return;
-                pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-                while (pending.length >= 4) {
-                    const length = pending.readUInt32BE(0);
-                    // A prelude (12 bytes) and a message CRC (4) at least; far beyond any payload part: corrupt.
-                    if (length < 16 || length > MAX_FRAME) {
-                        res.destroy();
-                        finish({ outcome: 'error', status, error: `event stream: a frame of ${length} bytes` });
-                        return;
-                    }
-                    if (pending.length < length)
-                        break;
-                    const frame = pending.subarray(0, length);
-                    pending = pending.subarray(length);
-                    let message;
-                    try {
-                        message = lean_response_stream_codec.decode(frame);
-                    }
-                    catch (e) {
-                        res.destroy();
-                        finish({ outcome: 'error', status, error: `event stream: ${outcomes_errorText(e)}` });
-                        return;
-                    }
-                    const type = message.headers[':message-type']?.value;
-                    if (type === 'event') {
-                        if (message.headers[':event-type']?.value === 'PayloadPart')
-                            probe.payload(message.body.byteLength);
-                        continue;
-                    }
-                    // An exception (modelled, e.g. ModelStreamError) or an error message ends the stream.
-                    const name = String(type === 'exception'
-                        ? message.headers[':exception-type']?.value
-                        : (message.headers[':error-code']?.value ?? 'UnknownError'));
-                    let text = type === 'exception' ? '' : String(message.headers[':error-message']?.value ?? '');
-                    if (type === 'exception') {
-                        try {
-                            const parsed = JSON.parse(lean_response_stream_toUtf8(message.body));
-                            text = parsed.Message ?? parsed.message ?? '';
-                        }
-                        catch {
-                            text = lean_response_stream_toUtf8(message.body).slice(0, 500);
-                        }
-                    }
-                    const err = { name, message: text, $metadata: { httpStatusCode: status } };
-                    res.destroy();
-                    finish({ outcome: classifySdkError(err), status, error: outcomes_errorText(err) });
-                    return;
-                }
-            });
-            res.on('end', () => {
-                if (pending.length > 0)
-                    finish({ outcome: 'error', status, error: 'event stream cut mid-message' });
-                else
-                    finish({ outcome: 'ok', status, error: null });
-            });
-            res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
-            res.on('close', () => {
-                if (!res.complete)
-                    finish({ outcome: 'error', status, error: 'response cut mid-stream' });
-            });
-        });
-        req.on('error', (e) => finish({ outcome: 'error', status: null, error: e.message }));
-        req.end(body);
-    });
-    return {
-        kind: options.kind ?? 'response-stream',
-        target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
-        invoke,
-        close: async () => {
-            http.destroy();
-            https.destroy();
-            if (options.ownsClient)
-                runtime.destroy();
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/load/response-stream-transport.ts
-/**
- * SageMaker InvokeEndpointWithResponseStream transports. `response-stream` (the default) sends
- * the SDK's wire request itself (lean-response-stream.ts); `sdk` goes through the SDK v3 runtime
- * client, kept as the reference. Each PayloadPart's bytes are audio; the first non-empty one is
- * the TTFAB. Neither retries (maxAttempts 1): a retried 503 would hide saturation.
- */
-
-
-
-
-
-/**
- * A runtime client for load: no retries, a keep-alive pool above the concurrency, and agents that
- * time connection setup separately from TTFAB.
- */
-function createLoadRuntimeClient(options) {
-    const maxSockets = poolSizeFor(options.maxConcurrency);
-    const client = new client_sagemaker_runtime_dist_cjs/* SageMakerRuntimeClient */.OX({
-        region: options.region,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-        maxAttempts: 1,
-        requestHandler: new node_http_handler_dist_cjs.NodeHttpHandler({
-            httpAgent: new TimedHttpAgent(maxSockets),
-            httpsAgent: new TimedHttpsAgent(maxSockets),
-            // The engine times requests out itself (client_timeout); no socket timeout behind its back.
-            socketTimeout: 0,
-            requestTimeout: 0,
-        }),
-    });
-    runtimeConcurrency.set(client, options.maxConcurrency);
-    return client;
-}
-/** `response-stream`: the SDK's wire request without the SDK's per-request cost. */
-function createResponseStreamTransport(options) {
-    return createLeanResponseStreamTransport(options);
-}
-/** `sdk`: the same call through the SDK v3 client (the reference the lean transport is held to). */
-function createSdkResponseStreamTransport(options) {
-    const { runtime, endpoint } = options;
-    const contentType = options.contentType ?? 'application/json';
-    const invoke = (body, probe, signal) => {
-        const slot = { openedAt: null, connectMs: null };
-        probe.connection(slot);
-        return connectionContext.run(slot, () => send(body, probe, signal));
-    };
-    const send = async (body, probe, signal) => {
-        let status = null;
-        try {
-            const out = await runtime.send(new client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye({
-                EndpointName: endpoint,
-                Body: body,
-                ContentType: contentType,
-                Accept: 'audio/wav',
-                ...(options.variant ? { TargetVariant: options.variant } : {}),
-            }), { abortSignal: signal });
-            status = out.$metadata.httpStatusCode ?? 200;
-            if (!out.Body)
-                return { outcome: 'error', status, error: 'response without a body stream' };
-            for await (const event of out.Body) {
-                if (event.PayloadPart) {
-                    probe.payload(event.PayloadPart.Bytes?.byteLength ?? 0);
-                }
-                else if (event.ModelStreamError) {
-                    return { outcome: 'model_error', status, error: outcomes_errorText(event.ModelStreamError) };
-                }
-                else if (event.InternalStreamFailure) {
-                    return { outcome: 'server_5xx', status, error: outcomes_errorText(event.InternalStreamFailure) };
-                }
-            }
-            return { outcome: 'ok', status, error: null };
-        }
-        catch (e) {
-            const httpStatus = e.$metadata?.httpStatusCode;
-            return { outcome: classifySdkError(e), status: httpStatus ?? status, error: outcomes_errorText(e) };
-        }
-    };
-    return {
-        kind: 'sdk',
-        target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
-        invoke,
-        close: async () => {
-            if (options.ownsClient)
-                runtime.destroy();
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/stats/student-t.ts
@@ -85653,73 +99923,6 @@ class RungJudge {
             return { decision: null, stop: false };
         const decision = this.look(samplesInTimeOrder, false);
         return { decision, stop: decision.decisive && decision.drift.settled };
-    }
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/wait.ts
-/**
- * The one way scalegate waits for something: ask `probe` until it answers, pausing between
- * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
- * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
- * signal's reason (an Error; anything else is wrapped in an AbortError).
- */
-
-/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
-function abortReason(signal) {
-    const reason = signal.reason;
-    if (reason instanceof Error)
-        return reason;
-    const error = new Error(reason === undefined ? 'aborted' : String(reason));
-    error.name = 'AbortError';
-    return error;
-}
-/** Throws the abort reason when `signal` is aborted. */
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw abortReason(signal);
-}
-async function pauseFor(ms, signal) {
-    try {
-        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
-    }
-    catch (e) {
-        if (signal?.aborted)
-            throw abortReason(signal);
-        throw e;
-    }
-}
-/**
- * Asks `probe` until it returns something other than `undefined` and returns that; returns
- * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
- * instance"): logged as `waiting for <label>` the first time the wait has to pause.
- */
-async function waitUntil(label, probe, options) {
-    const clock = options.clock ?? Date.now;
-    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
-    const { signal } = options;
-    let announced = false;
-    const pauseOnce = async () => {
-        if (!announced) {
-            options.log?.(`waiting for ${label}`);
-            announced = true;
-        }
-        const now = clock();
-        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
-        await pauseFor(Math.min(wanted, deadline - now), signal);
-    };
-    throwIfAborted(signal);
-    if (options.pauseFirst)
-        await pauseOnce();
-    for (;;) {
-        throwIfAborted(signal);
-        const answer = await probe();
-        if (answer !== undefined)
-            return answer;
-        if (clock() >= deadline)
-            return undefined;
-        await pauseOnce();
     }
 }
 
@@ -86163,7 +100366,7 @@ async function freezeEndpoint(options) {
     const call = signal ? { abortSignal: signal } : {};
     const leftover = readThawJournal(endpoint, options.stateDir);
     if (leftover) {
-        throw new UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
+        throw new errors_UsageError(`${thawJournalPath(endpoint, options.stateDir)}: a thaw journal from an earlier run (pid ${leftover.pid}, ` +
             `started ${leftover.started_at}, \`${leftover.command}\`) is still there: that run did not restore the endpoint. ` +
             `Run \`scalegate thaw --endpoint ${endpoint}\` first, then measure again.`);
     }
@@ -86181,11 +100384,11 @@ async function freezeEndpoint(options) {
     }
     const target = await adapters.describeScalableTarget(resourceId, call);
     if (capacity.endpointStatus !== 'InService') {
-        throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
+        throw new errors_UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
             'only an InService endpoint can be measured.');
     }
     if (capacity.desired === null) {
-        throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
+        throw new errors_UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
     }
     const journal = {
         schema_version: 1,
@@ -86244,7 +100447,7 @@ async function freezeEndpoint(options) {
         if (target) {
             const after = await adapters.describeScalableTarget(resourceId, call);
             if (!after || !allSuspended(after.suspended)) {
-                throw new UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
+                throw new errors_UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
                     `${after ? describeFlags(after.suspended) : 'target gone'}). Check who else manages this scalable target.`);
             }
         }
@@ -87768,7 +101971,7 @@ function registerLocalUp(program) {
         .option('--verbose', 'echo container output on stderr');
     addOptions(command, LOCAL_UP_DEVICE_OPTIONS).action(async (flags) => {
         if ((flags.instances ?? 1) > (flags.quota ?? 4)) {
-            throw new UsageError(`--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`);
+            throw new errors_UsageError(`--instances ${flags.instances} exceeds --quota ${flags.quota}: raise --quota or start fewer instances.`);
         }
         const { device: choice = 'cpu', timeScale, startup } = optionValues(LOCAL_UP_DEVICE_OPTIONS, flags);
         const { device } = resolveDevice({ device: choice, timeScale, startup });
@@ -87841,6 +102044,7 @@ const PLAN_OPTIONS = {
     ttotalFile: spec_text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
         action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
     }),
+    drillFile: spec_text('drill', '<file>', "drill artifact (from `scalegate drill`): its measured policy lag replaces the computed or bounded one (labelled measured), and the plan reports the drill's predicted vs observed"),
     outFile: outFile('plan artifact', 'plan-<model>.json'),
     failOn: choice('fail-on', '<level>', ['stop', 'warn'], 'exit 1 on this verdict or worse', {
         default: 'stop',
@@ -87888,7 +102092,7 @@ function registerPlan(program) {
 
 
 const a = LADDER_DEFAULTS.adaptive;
-const f = LADDER_DEFAULTS.fixed;
+const qmax_f = LADDER_DEFAULTS.fixed;
 const QMAX_OPTIONS = {
     ...MODEL_OPTIONS,
     ...ENDPOINT_OPTIONS,
@@ -87914,13 +102118,13 @@ const QMAX_OPTIONS = {
         defaultText: `${a.resolution}`,
     }),
     holdS: spec_number('hold-s', '<s>', 'positive', 'longest a rung runs, seconds', {
-        defaultText: `adaptive ${a.holdS}, fixed ${f.holdS}`,
+        defaultText: `adaptive ${a.holdS}, fixed ${qmax_f.holdS}`,
     }),
     measureS: spec_number('measure-s', '<s>', 'positive', 'measure window: the last seconds of the hold', {
-        defaultText: `adaptive ${a.measureS}, fixed ${f.measureS}`,
+        defaultText: `adaptive ${a.measureS}, fixed ${qmax_f.measureS}`,
     }),
     settleS: spec_number('settle-s', '<s>', 'nonNegative', 'discarded start of each rung, seconds', {
-        defaultText: `adaptive ${a.settleS}, fixed ${f.settleS}`,
+        defaultText: `adaptive ${a.settleS}, fixed ${qmax_f.settleS}`,
     }),
     runs: spec_number('runs', '<n>', 'positiveInteger', 'repeat the whole ladder; Q_max is the lowest run (2 or more evaluates curve_repeatability)', {
         defaultText: '1',
@@ -88356,20 +102560,24 @@ function registerValidate(program) {
 
 
 
+
 function buildProgram() {
     const program = new Command('scalegate')
         .description('Measured autoscaling for latency-sensitive SageMaker endpoints: measure Q_max and T_total, derive the policy, gate the deploy.')
         .version(VERSION)
         .showHelpAfterError('(run with --help for usage)')
+        // A command's options end where its subcommand begins (`drill merge ... --out F` is the merge's).
+        .enablePositionalOptions()
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
-    // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate.
+    // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate -> drill.
     registerRehearse(program);
     registerDrift(program);
     registerQmax(program);
     registerTtotal(program);
     registerPlan(program);
     registerValidate(program);
+    registerDrill(program);
     registerThaw(program);
     registerGate(program);
     registerDeploy(program);

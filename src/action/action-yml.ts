@@ -40,6 +40,7 @@ export const COMPOSITE_STEPS: readonly ActionCommand[] = [
   'ttotal',
   'plan',
   'validate',
+  'drill',
   'gate',
 ];
 

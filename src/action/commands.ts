@@ -6,6 +6,7 @@
  */
 import { withAwsClients } from '../aws/clients.js';
 import { runDrift } from '../commands/drift.js';
+import { runDrill, runDrillMerge, splitFileList } from '../commands/drill.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { runGate } from '../commands/gate.js';
 import { runPlan } from '../commands/plan.js';
@@ -15,8 +16,10 @@ import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import {
+  type DrillArtifact,
   loadModelContext,
   opt,
+  planFileName,
   type QmaxArtifact,
   readArtifact,
   type TtotalArtifact,
@@ -24,6 +27,7 @@ import {
 } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
+import { DRILL_OPTIONS } from '../options/drill.js';
 import { GATE_OPTIONS } from '../options/gate.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
@@ -43,7 +47,10 @@ export interface CommandOutcome {
   /** The model the step was about (from the config). */
   modelName: string;
   /** What the Markdown report shows, besides the verdict. */
-  report: Pick<ReportInput, 'plan' | 'qmax' | 'ttotal' | 'drift' | 'validate' | 'gate' | 'textReport'>;
+  report: Pick<
+    ReportInput,
+    'plan' | 'qmax' | 'ttotal' | 'drift' | 'validate' | 'drill' | 'gate' | 'textReport'
+  >;
   /** Lines for the log (discovery choices). */
   notes: string[];
 }
@@ -57,6 +64,7 @@ const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
   ttotal: runTtotalStep,
   plan: async (env) => runPlanStep(env),
   validate: runValidateStep,
+  drill: runDrillStep,
   thaw: runThawStep,
   gate: runGateStep,
 };
@@ -158,6 +166,43 @@ async function runValidateStep(env: Env): Promise<CommandOutcome> {
     result,
     modelName: context.modelName,
     report: { validate: located(result.artifact, result.written[0]) },
+    notes: [],
+  };
+}
+
+/**
+ * The drill, or (input merge) the merge of its shards' files. A shard's recording is not judged:
+ * the step publishes its report as text; the merge and a single drill publish the drill section.
+ */
+async function runDrillStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, DRILL_OPTIONS);
+  const artifactsDir = values.artifactsDir as string;
+  if (values.mergeFiles !== undefined) {
+    const result = runDrillMerge({
+      files: splitFileList(values.mergeFiles),
+      artifactsDir,
+      ...(values.outFile !== undefined ? { outFile: values.outFile } : {}),
+    });
+    return {
+      result,
+      modelName: result.artifact?.model_name ?? 'unknown model',
+      report: { drill: located(result.artifact, result.written[0]) },
+      notes: [],
+    };
+  }
+  const context = loadModelContext(values);
+  const planFile = values.planFile ?? `${artifactsDir}/${planFileName(context.modelName)}`;
+  const input = { ...values, ...context, planFile };
+  const result = values.dryRun
+    ? await runDrill(input, { progress: progress() })
+    : await withAwsClients({ region: context.region }, (clients) =>
+        runDrill(input, { clients, progress: progress() }),
+      );
+  const whole = result.artifact?.kind === 'drill' ? (result.artifact as DrillArtifact) : null;
+  return {
+    result,
+    modelName: context.modelName,
+    report: whole ? { drill: located(whole, result.written[0]) } : { textReport: result.report },
     notes: [],
   };
 }

@@ -7,6 +7,7 @@
  */
 import { usage } from '../model/index.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
+import { DRILL_OPTIONS } from '../options/drill.js';
 import { GATE_OPTIONS } from '../options/gate.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
@@ -15,7 +16,16 @@ import { THAW_OPTIONS } from '../options/thaw.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
 import { VALIDATE_OPTIONS } from '../options/validate.js';
 
-export const ACTION_COMMANDS = ['drift', 'qmax', 'ttotal', 'plan', 'validate', 'thaw', 'gate'] as const;
+export const ACTION_COMMANDS = [
+  'drift',
+  'qmax',
+  'ttotal',
+  'plan',
+  'validate',
+  'drill',
+  'thaw',
+  'gate',
+] as const;
 export type ActionCommand = (typeof ACTION_COMMANDS)[number];
 
 /** The option table of each command the action can run. */
@@ -25,6 +35,7 @@ export const ACTION_TABLES: Record<ActionCommand, OptionTable> = {
   ttotal: TTOTAL_OPTIONS,
   plan: PLAN_OPTIONS,
   validate: VALIDATE_OPTIONS,
+  drill: DRILL_OPTIONS,
   thaw: THAW_OPTIONS,
   gate: GATE_OPTIONS,
 };

@@ -8,6 +8,7 @@ import { isUsageError } from '../model/errors.js';
 import { VERSION } from '../version.js';
 import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
+import { registerDrill } from './drill.js';
 import { registerGate } from './gate.js';
 import { registerLocalUp } from './local.js';
 import { registerLocalApply } from './local-apply.js';
@@ -25,15 +26,18 @@ export function buildProgram(): Command {
     )
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
+    // A command's options end where its subcommand begins (`drill merge ... --out F` is the merge's).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
-  // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate.
+  // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate -> drill.
   registerRehearse(program);
   registerDrift(program);
   registerQmax(program);
   registerTtotal(program);
   registerPlan(program);
   registerValidate(program);
+  registerDrill(program);
   registerThaw(program);
   registerGate(program);
   registerDeploy(program);

@@ -38,6 +38,8 @@ export interface PlanInput {
   sloMs?: number;
   /** @default the model config's min_instances_floor */
   minInstancesFloor?: number;
+  /** A drill artifact: its measured policy lag replaces the computed or bounded one. @default none */
+  drillFile?: string;
   /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
   allowConfigMismatch?: boolean;
   /** Plan on a ttotal whose T_total is only a lower bound (labelled LOWER BOUND everywhere). @default false */
@@ -87,6 +89,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   if (ttotal && isLowerBound(ttotal) && input.allowLowerBound !== true) {
     throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
   }
+  const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -94,6 +97,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     ttotal,
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
+    drill,
+    drillFile: input.drillFile ?? null,
     choices: {
       sloMs: input.sloMs ?? model.slo_ms,
       surgeRatio: input.surgeRatio ?? model.surge_ratio,

@@ -28,9 +28,18 @@ function watch(socket: Duplex, secure: boolean): void {
 /** Pool size for `concurrency` outstanding requests: always above it, never the SDK's 50. */
 export const poolSizeFor = (concurrency: number): number => Math.max(64, Math.ceil(concurrency * 1.25) + 16);
 
+/**
+ * Idle keep-alive sockets are dropped after this, before a server's own idle timeout (60-65 s on
+ * AWS front ends and the local SageMaker): a request written onto a socket the server is closing
+ * fails with a reset that says nothing about the endpoint. (Node lowers an agent's idle timeout to
+ * a server's `Keep-Alive: timeout` hint, but without an agent timeout it keeps idle sockets forever.)
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 30_000;
+
 export const agentOptions = (maxSockets: number): AgentOptions => ({
   keepAlive: true,
   keepAliveMsecs: 10_000,
+  timeout: IDLE_SOCKET_TIMEOUT_MS,
   maxSockets,
   maxFreeSockets: maxSockets,
   scheduling: 'lifo',

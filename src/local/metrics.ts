@@ -416,9 +416,19 @@ export class MetricStore implements MetricReader {
   }
 }
 
-/** The per-variant metrics SageMaker publishes, recorded by the runtime router. */
+/**
+ * The per-variant metrics SageMaker publishes, recorded by the runtime router.
+ *
+ * ConcurrentRequestsPerModel is "the number of concurrent requests being received by a model
+ * container" (SageMaker Developer Guide, high-resolution metrics): each instance's container
+ * reports its own count under the variant's dimensions, so the Maximum a policy tracks is the
+ * busiest container's, not the variant's total. The gauge therefore holds the largest per-container
+ * count at every change (with one instance, simply its count).
+ */
 export class VariantMetrics {
-  private inFlight = 0;
+  /** In flight per model container (instance id). */
+  private readonly perContainer = new Map<string, number>();
+  private published = 0;
   private readonly setConcurrency: (v: number) => void;
   private readonly dims: Record<string, string>;
 
@@ -431,20 +441,32 @@ export class VariantMetrics {
     this.setConcurrency = store.gauge(SAGEMAKER_NAMESPACE, 'ConcurrentRequestsPerModel', this.dims);
   }
 
+  /** Requests in flight on the busiest container (what ConcurrentRequestsPerModel publishes). */
   get concurrent(): number {
-    return this.inFlight;
+    return this.published;
   }
 
-  /** A request was handed to a container. */
-  begin(): void {
-    this.inFlight += 1;
-    this.setConcurrency(this.inFlight);
+  /** A request was handed to the container of `instance`. */
+  begin(instance = 'instance'): void {
+    this.perContainer.set(instance, (this.perContainer.get(instance) ?? 0) + 1);
+    this.publish();
   }
 
   /** That request is over (answered, failed or abandoned). Call exactly once per begin(). */
-  end(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    this.setConcurrency(this.inFlight);
+  end(instance = 'instance'): void {
+    const left = Math.max(0, (this.perContainer.get(instance) ?? 0) - 1);
+    if (left === 0) this.perContainer.delete(instance);
+    else this.perContainer.set(instance, left);
+    this.publish();
+  }
+
+  private publish(): void {
+    let busiest = 0;
+    for (const n of this.perContainer.values()) if (n > busiest) busiest = n;
+    // A change on a container that is not the busiest changes nothing CloudWatch would show.
+    if (busiest === this.published && this.perContainer.size > 1) return;
+    this.published = busiest;
+    this.setConcurrency(busiest);
   }
 
   /**

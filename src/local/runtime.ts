@@ -186,7 +186,7 @@ export class Runtime {
     const accept = streaming ? req.headers['x-amzn-sagemaker-accept'] : req.headers.accept;
     const started = performance.now();
     instance.inFlight += 1;
-    metrics.begin();
+    metrics.begin(instance.id);
     let finished = false;
     // Called before the last byte goes to the client: the next request of a closed loop must
     // never see this one still counted.
@@ -194,7 +194,7 @@ export class Runtime {
       if (finished) return;
       finished = true;
       instance.inFlight -= 1;
-      metrics.end();
+      metrics.end(instance.id);
       metrics.invocation(outcome, withLatency ? (performance.now() - started) * 1000 : undefined);
     };
     const upstream = http.request({

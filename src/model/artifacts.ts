@@ -380,6 +380,8 @@ export const planArtifactSchema = z.object({
     t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
     config_mismatch_allowed: z.boolean(),
     mismatch_warnings: z.array(safeString),
+    /** `plan --drill`: the drill whose measured policy lag replaced the computed or bounded one. */
+    drill: planInputSchema.nullable().optional(),
   }),
   chosen: z.object({
     slo_ms: ms('slo_ms').positive(),
@@ -437,6 +439,25 @@ export const planArtifactSchema = z.object({
   deployable: deployableSchema,
   findings: z.array(findingSchema),
   provenance: provenanceSchema,
+  /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
+  drill_comparison: z
+    .object({
+      drill_run_id: safeString,
+      drilled_plan_run_id: safeString,
+      verdict: z.enum(['pass', 'fail']),
+      surge_ratio: boundedNumber(1, 2, 'drill surge_ratio'),
+      policy_lag_predicted_s: seconds('policy_lag_predicted_s'),
+      policy_lag_predicted_origin: z.enum(['measured', 'computed', 'bound']),
+      policy_lag_observed_s: seconds('policy_lag_observed_s'),
+      t_plan_predicted_s: seconds('t_plan_predicted_s'),
+      surge_overflow_predicted: z.number().min(0).max(1).nullable(),
+      surge_overflow_observed: z.boolean(),
+      overflows_observed: z.number().int().nonnegative(),
+      broken_windows: z.number().int().nonnegative(),
+      slo_recovered_s: seconds('slo_recovered_s').nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type PlanArtifact = z.infer<typeof planArtifactSchema>;
 
@@ -489,53 +510,19 @@ export const validateArtifactSchema = z.object({
 });
 export type ValidateArtifact = z.infer<typeof validateArtifactSchema>;
 
-/**
- * A surge drill of a plan's deployed policy (`scalegate drill`). The fields here are the contract
- * the release gate reads; the drill writes more (its timeline, windows, measured policy lag), which
- * this schema keeps as they are.
- */
-export const drillArtifactSchema = z
-  .object({
-    schema_version: z.literal(SCHEMA_VERSION),
-    kind: z.literal('drill'),
-    model_name: safeString,
-    endpoint: endpointNameSchema,
-    run_id: runId,
-    measured_at: recordedAt,
-    /** The fingerprint of the endpoint drilled. */
-    fingerprint: fingerprintSchema,
-    /** The run id of the plan whose policy was drilled. */
-    plan_run_id: runId,
-    /** `pass`: the surge stayed inside what the plan promised (exit 0); `fail`: it broke the SLO (exit 1). */
-    verdict: z.enum(['pass', 'fail']),
-    /**
-     * Drilled with --allow-policy-mismatch: whatever policy was deployed, not necessarily the
-     * plan's (so no proof of the plan).
-     */
-    policy_mismatch_allowed: z.boolean(),
-    provenance: provenanceSchema,
-  })
-  .passthrough();
-export type DrillArtifact = z.infer<typeof drillArtifactSchema>;
-
 export const artifactSchemas = {
   qmax: qmaxArtifactSchema,
   ttotal: ttotalArtifactSchema,
   plan: planArtifactSchema,
   drift: driftArtifactSchema,
   validate: validateArtifactSchema,
-  drill: drillArtifactSchema,
 } as const;
 
-export type ArtifactKind = keyof typeof artifactSchemas;
-export type ArtifactOf<K extends ArtifactKind> = z.infer<(typeof artifactSchemas)[K]>;
-
 /** The command that writes each kind, for error messages that say how to get a valid file. */
-export const producerOf: Record<ArtifactKind, string> = {
+export const producerOf: Record<keyof typeof artifactSchemas, string> = {
   qmax: 'scalegate qmax',
   ttotal: 'scalegate ttotal',
   plan: 'scalegate plan',
   drift: 'scalegate drift',
   validate: 'scalegate validate',
-  drill: 'scalegate drill',
 };

@@ -1,6 +1,7 @@
 export * from './artifacts.js';
 export * from './config.js';
 export * from './direct-target.js';
+export * from './drill.js';
 export * from './errors.js';
 export * from './fingerprint.js';
 export * from './histograms.js';

@@ -16,16 +16,32 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import type { z } from 'zod';
 import {
-  type ArtifactKind,
-  type ArtifactOf,
-  artifactSchemas,
-  producerOf,
+  producerOf as measurementProducers,
+  artifactSchemas as measurementSchemas,
   SCHEMA_VERSION,
 } from './artifacts.js';
+import { drillArtifactSchema, drillShardArtifactSchema } from './drill.js';
 import { UsageError } from './errors.js';
 import { formatZodIssues } from './issues.js';
 import { legacyQmaxSchema, legacyTtotalSchema, qmaxFromLegacy, ttotalFromLegacy } from './legacy.js';
+
+/** Every kind of artifact scalegate reads and writes: the measurements and plan, and the drill's. */
+const artifactSchemas = {
+  ...measurementSchemas,
+  drill: drillArtifactSchema,
+  'drill-shard': drillShardArtifactSchema,
+} as const;
+
+export type ArtifactKind = keyof typeof artifactSchemas;
+export type ArtifactOf<K extends ArtifactKind> = z.infer<(typeof artifactSchemas)[K]>;
+
+const producerOf: Record<ArtifactKind, string> = {
+  ...measurementProducers,
+  drill: 'scalegate drill (or scalegate drill merge for shards)',
+  'drill-shard': 'scalegate drill --shard i/n --start-at T',
+};
 
 /** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
 export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, file: string): ArtifactOf<K> {

@@ -12,11 +12,22 @@ export const qmaxFileName = (model: string, transport: Transport, fp: Slugged): 
 export const ttotalFileName = (model: string, trigger: string, fp: Slugged): string =>
   `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 
+/** A whole drill (one process, or its shards merged). */
+export const drillFileName = (model: string, fp: Slugged): string =>
+  `drill-${model}-${fingerprintSlug(fp)}.json`;
+/** One shard's raw recording, for `scalegate drill merge`. */
+export const drillShardFileName = (
+  model: string,
+  fp: Slugged,
+  shard: { index: number; count: number },
+): string => `drill-${model}-${fingerprintSlug(fp)}.shard-${shard.index}-of-${shard.count}.json`;
+/** The drill's timeline chart, beside its artifact. */
+export const drillChartFileName = (model: string, fp: Slugged): string =>
+  `drill-${model}-${fingerprintSlug(fp)}.svg`;
+
 export const planFileName = (model: string): string => `plan-${model}.json`;
 export const driftFileName = (model: string): string => `drift-${model}.json`;
 export const validateFileName = (model: string): string => `validate-${model}.json`;
-export const drillFileName = (model: string, fp: Slugged): string =>
-  `drill-${model}-${fingerprintSlug(fp)}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never

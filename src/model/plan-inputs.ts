@@ -8,6 +8,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
+import type { DrillArtifact } from './drill.js';
 import { isUsageError } from './errors.js';
 import { readArtifact } from './io.js';
 
@@ -18,11 +19,20 @@ export interface PlanMeasurements {
   /** null for a plan made with a stated T_total. */
   ttotal: TtotalArtifact | null;
   ttotalFile: string | null;
+  /** null (or absent) for a plan made without `--drill`. */
+  drill?: DrillArtifact | null;
+  drillFile?: string | null;
   /** Why the measurements could not be used; null when everything the plan names was found. */
   error: string | null;
 }
 
-type Kind = 'qmax' | 'ttotal';
+type Kind = 'qmax' | 'ttotal' | 'drill';
+
+type ArtifactFor<K extends Kind> = K extends 'qmax'
+  ? QmaxArtifact
+  : K extends 'ttotal'
+    ? TtotalArtifact
+    : DrillArtifact;
 
 function find<K extends Kind>(
   kind: K,
@@ -30,11 +40,11 @@ function find<K extends Kind>(
   modelName: string,
   dir: string,
 ): {
-  artifact: (K extends 'qmax' ? QmaxArtifact : TtotalArtifact) | null;
+  artifact: ArtifactFor<K> | null;
   file: string;
   error: string | null;
 } {
-  type A = K extends 'qmax' ? QmaxArtifact : TtotalArtifact;
+  type A = ArtifactFor<K>;
   const named = join(dir, basename(recorded.file));
   const problems: string[] = [];
   if (existsSync(named)) {
@@ -76,12 +86,17 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
   const ttotal = plan.inputs.ttotal
     ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
     : null;
-  const errors = [qmax.error, ttotal?.error ?? null].filter((e): e is string => e !== null);
+  const drill = plan.inputs.drill ? find('drill', plan.inputs.drill, plan.model_name, artifactsDir) : null;
+  const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null].filter(
+    (e): e is string => e !== null,
+  );
   return {
     qmax: qmax.artifact,
     qmaxFile: qmax.file,
     ttotal: ttotal?.artifact ?? null,
     ttotalFile: ttotal?.file ?? null,
+    drill: drill?.artifact ?? null,
+    drillFile: drill?.file ?? null,
     error: errors.length ? errors.join('; ') : null,
   };
 }

@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DrillArtifact, PlanArtifact, ValidateArtifact } from './artifacts.js';
+import type { PlanArtifact, ValidateArtifact } from './artifacts.js';
+import type { DrillArtifact } from './drill.js';
 import { isUsageError } from './errors.js';
 import { readArtifact } from './io.js';
 import { validateFileName } from './names.js';

@@ -15,6 +15,11 @@ export const PLAN_OPTIONS = {
   ttotalFile: text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
     action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
   }),
+  drillFile: text(
+    'drill',
+    '<file>',
+    "drill artifact (from `scalegate drill`): its measured policy lag replaces the computed or bounded one (labelled measured), and the plan reports the drill's predicted vs observed",
+  ),
   outFile: outFile('plan artifact', 'plan-<model>.json'),
   failOn: choice('fail-on', '<level>', ['stop', 'warn'] as const, 'exit 1 on this verdict or worse', {
     default: 'stop',

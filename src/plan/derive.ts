@@ -6,6 +6,7 @@
 
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
+  type DrillArtifact,
   type Fingerprint,
   fingerprintDifferences,
   fingerprintSlug,
@@ -67,6 +68,9 @@ export interface PlanRequest {
   ttotalFile: string | null;
   /** `--assume-t-total`: a stated T_total, labelled stated wherever it appears. */
   tTotalStatedS: number | null;
+  /** `--drill`: a drill whose measured policy lag replaces the computed or bounded one. @default none */
+  drill?: DrillArtifact | null;
+  drillFile?: string | null;
   choices: PlanChoices;
   allowConfigMismatch: boolean;
   runId: string;
@@ -134,7 +138,46 @@ export function checkPlanRequest(request: PlanRequest): string[] {
       warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
     }
   }
+  if (request.drill) warnings.push(...checkDrill(request, request.drill));
   return warnings;
+}
+
+/**
+ * A drill whose policy lag may replace the plan's: this model's, measured on the qmax's
+ * configuration (or allowed), with a lag measured from a busy endpoint (a scale-out whose alarm
+ * saw its whole evaluation range: from an idle endpoint the alarm fires sooner than a surge from
+ * the target would see).
+ */
+function checkDrill(request: PlanRequest, drill: DrillArtifact): string[] {
+  const file = request.drillFile ?? 'the drill';
+  if (drill.model_name !== request.modelName) {
+    throw new UsageError(
+      `${file} drilled model ${drill.model_name}, not ${request.modelName}: pass this model's drill artifact.`,
+    );
+  }
+  const lag = drill.analysis.policy_lag;
+  if (lag.seconds === null) {
+    throw new UsageError(
+      `${file} measured no policy lag (${lag.detail}): there is nothing to replace the plan's with. Drill again so that a scale-out happens (\`scalegate drill --model ${request.modelName} --steady-rps <below the target> --surge-ratio <k>\`), or plan without --drill.`,
+    );
+  }
+  if (lag.evaluation === 'partial') {
+    throw new UsageError(
+      `${file}: its policy lag (${lag.seconds} s) comes from a scale-out that started from an idle endpoint, whose alarm fired on fewer datapoints than configured; a surge from the target waits for all of them. Drill with --steady-rps below the target so that the surge starts the scale-out from a busy endpoint, or plan without --drill.`,
+    );
+  }
+  const differences = fingerprintDifferences(request.qmax.fingerprint, drill.fingerprint);
+  if (differences.length > 0) {
+    const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+    const message = `${request.qmaxFile} and ${file} were measured on different configurations (${what}).`;
+    if (!request.allowConfigMismatch) {
+      throw new UsageError(
+        `${message} A policy lag measured on another endpoint configuration does not time this one: drill the endpoint the qmax measured, or pass --allow-config-mismatch (recorded in the plan).`,
+      );
+    }
+    return [`${message} Planned anyway with --allow-config-mismatch.`];
+  }
+  return [];
 }
 
 function throughputCurve(qmax: QmaxArtifact): ThroughputPoint[] {
@@ -206,8 +249,16 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
   const tTotalS = ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
   // A T_total that ends at in_service is carried as a lower bound into every output (and the gate).
   const tTotalLowerBound = isLowerBound(ttotal);
-  const policyLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
-  const policyLagBounded = ttotal ? ttotal.policy_lag_bounded : true;
+  const drill = request.drill ?? null;
+  const drilledLagS = drill?.analysis.policy_lag.seconds ?? null;
+  const policyLagS = drilledLagS ?? (ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S);
+  const policyLagBounded = drilledLagS !== null ? false : ttotal ? ttotal.policy_lag_bounded : true;
+  // Measured by a drill; else read from the deployed alarms plus an assumed publication delay
+  // (computed, not measured); else the 60 s bound.
+  const policyLagOrigin = drilledLagS !== null ? 'measured' : policyLagBounded ? 'bound' : 'computed';
+  // What the lag would have been without the drill: the drill's prediction to compare with.
+  const replacedLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
+  const replacedLagOrigin = ttotal && !ttotal.policy_lag_bounded ? 'computed' : 'bound';
   const tPlanS = planningHorizonS(tTotalS, policyLagS);
 
   const band = scaleBand(qmax.q_max, choices.surgeRatio);
@@ -286,6 +337,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       t_total_stated_s: request.tTotalStatedS,
       config_mismatch_allowed: request.allowConfigMismatch,
       mismatch_warnings: mismatchWarnings,
+      ...(drill && request.drillFile ? { drill: inputOf(request.drillFile, drill) } : {}),
     },
     chosen: {
       slo_ms: choices.sloMs,
@@ -308,8 +360,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       t_total_origin: ttotal ? (tTotalLowerBound ? 'lower-bound' : 'measured') : 'stated',
       policy_lag_s: policyLagS,
       policy_lag_bounded: policyLagBounded,
-      // Read from the deployed alarms plus an assumed publication delay: computed, not measured.
-      policy_lag_origin: policyLagBounded ? 'bound' : 'computed',
+      policy_lag_origin: policyLagOrigin,
       cw_ratio: ratio ? round(ratio.ratio, 6) : null,
       cw_ratio_rung: ratio?.concurrency ?? null,
     },
@@ -345,5 +396,25 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     },
     findings,
     provenance: { origin: 'measured', tool: request.tool, note: null },
+    ...(drill
+      ? {
+          drill_comparison: {
+            drill_run_id: drill.run_id,
+            drilled_plan_run_id: drill.plan_run_id,
+            verdict: drill.verdict,
+            surge_ratio: drill.settings.surge_ratio,
+            policy_lag_predicted_s: replacedLagS,
+            policy_lag_predicted_origin: replacedLagOrigin,
+            policy_lag_observed_s: drilledLagS as number,
+            t_plan_predicted_s: round(planningHorizonS(tTotalS, replacedLagS), 6),
+            surge_overflow_predicted: drill.prediction.surge_overflow_probability,
+            surge_overflow_observed: drill.analysis.observed.surge_overflowed_within_t_plan,
+            overflows_observed:
+              drill.analysis.observed.overflows.steady + drill.analysis.observed.overflows.surge,
+            broken_windows: drill.broken_windows.length,
+            slo_recovered_s: drill.analysis.slo_recovered_s,
+          },
+        }
+      : {}),
   };
 }

@@ -139,7 +139,8 @@ function replanFix(modelName: string, plan: PlanArtifact): string {
     : plan.inputs.t_total_stated_s !== null
       ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
       : '';
-  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
+  const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
+  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}\``;
 }
 
 const pass = (check: GateCheckName, detail: string): GateCheck => ({ check, ok: true, detail, fix: null });
@@ -401,7 +402,7 @@ function proofChecks(
   const matching = proofs.drills.filter(
     ({ drill }) => drill.model_name === modelName && fingerprintMismatch(fp, drill.fingerprint).length === 0,
   );
-  const proving = matching.filter(({ drill }) => !drill.policy_mismatch_allowed);
+  const proving = matching.filter(({ drill }) => !drill.policy.mismatch_allowed);
   const passed = proving.find(({ drill }) => drill.verdict === 'pass');
   if (passed) {
     checks.push(
@@ -502,12 +503,14 @@ function rederive(
         fail(
           'measurements',
           `${why}: the gate derives the plan again from its own measurements and refuses without them`,
-          `commit the qmax/ttotal artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
+          `commit the qmax/ttotal${plan.inputs.drill ? '/drill' : ''} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
         ),
       ],
     };
   }
-  const found = [measurements.qmaxFile, measurements.ttotalFile].filter(Boolean).join(' and ');
+  const found = [measurements.qmaxFile, measurements.ttotalFile, measurements.drillFile]
+    .filter(Boolean)
+    .join(' and ');
   const checks: GateCheck[] = [pass('measurements', found)];
   let derived: PlanArtifact;
   try {
@@ -518,6 +521,8 @@ function rederive(
       ttotal: measurements.ttotal,
       ttotalFile: plan.inputs.ttotal?.file ?? null,
       tTotalStatedS: plan.inputs.t_total_stated_s,
+      drill: measurements.drill ?? null,
+      drillFile: plan.inputs.drill?.file ?? null,
       choices: {
         sloMs: plan.chosen.slo_ms,
         surgeRatio: plan.chosen.surge_ratio,

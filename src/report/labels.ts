@@ -26,7 +26,7 @@ export const policyLagOriginOf = (m: PlanArtifact['measured']): PolicyLagOrigin 
   m.policy_lag_origin ?? (m.policy_lag_bounded ? 'bound' : 'computed');
 
 export const POLICY_LAG_PROVENANCE: Record<PolicyLagOrigin, string> = {
-  measured: 'measured',
+  measured: 'measured by a drill',
   computed: 'from the deployed alarms, publication delay assumed',
   bound: 'bound, not measured',
 };

@@ -7,6 +7,7 @@
 import { isLowerBound } from '../analysis/ttotal.js';
 import type {
   DriftArtifact,
+  DrillArtifact,
   Finding,
   Fingerprint,
   PlanArtifact,
@@ -16,6 +17,7 @@ import type {
 } from '../model/index.js';
 import { fingerprintSlug } from '../model/index.js';
 import { renderTtfabMermaid } from './chart-md.js';
+import { drillSection, renderDrillComparison } from './drill-markdown.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
 import {
   policyLagLabel,
@@ -65,6 +67,7 @@ export interface ReportInput {
   ttotal?: Located<TtotalArtifact> | null;
   drift?: Located<DriftArtifact> | null;
   validate?: Located<ValidateArtifact> | null;
+  drill?: Located<DrillArtifact> | null;
   gate?: GateOutcome | null;
   /** The base branch's plan for the same model, for "what changed". */
   basePlan?: { artifact: PlanArtifact; ref: string } | null;
@@ -90,6 +93,8 @@ const VERDICT_ICON: Record<string, string> = {
   passed: '✅',
   refused: '🛑',
   failed: '🛑',
+  pass: '✅',
+  fail: '🛑',
 };
 
 const icon = (verdict: string): string => VERDICT_ICON[verdict] ?? '•';
@@ -172,6 +177,12 @@ export function headline(input: ReportInput): Headline {
     case 'validate':
       if (input.validate) {
         return prefix(input.validate.artifact.verdict, `**${input.validate.artifact.verdict}**`);
+      }
+      break;
+    case 'drill':
+      if (input.drill) {
+        const d = input.drill.artifact;
+        return prefix(d.verdict, `**${d.verdict}** (surge x${d.settings.surge_ratio})`);
       }
       break;
     case 'gate':
@@ -558,6 +569,7 @@ export function renderReport(input: ReportInput): string {
       out.push(...findingsSection(plan.findings), '');
       out.push(...deployableSection(plan), '');
       out.push(...planInputsSection(plan), '');
+      if (plan.drill_comparison) out.push(...renderDrillComparison(plan.drill_comparison, 'md'), '');
     } else if (input.qmax) {
       out.push(...qmaxInputSection(input.qmax), '');
     }
@@ -568,8 +580,10 @@ export function renderReport(input: ReportInput): string {
     if (input.ttotal) out.push(...ttotalSection(input.ttotal), '');
     if (input.drift) out.push(...driftSection(input.drift), '');
     if (input.validate) out.push(...validateSection(input.validate), '');
+    if (input.drill) out.push(...drillSection(input.drill), '');
     if (input.gate) out.push(...gateSection(input.gate), '');
-    const rich = plan || input.qmax || input.ttotal || input.drift || input.validate || input.gate;
+    const rich =
+      plan || input.qmax || input.ttotal || input.drift || input.validate || input.drill || input.gate;
     if (!rich && input.textReport) out.push(fencedText(input.textReport), '');
   }
   out.push(footer(input));

@@ -1,5 +1,6 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
+import { renderDrillComparison } from './drill-markdown.js';
 import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
@@ -63,6 +64,11 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       : `  ttotal none: T_total stated as ${n(plan.inputs.t_total_stated_s, 1)} s`,
   );
   lines.push(`  region ${regionText(plan)}`);
+  if (plan.inputs.drill) {
+    lines.push(
+      `  drill  ${plan.inputs.drill.file} (run ${plan.inputs.drill.run_id}, ${plan.inputs.drill.slug})`,
+    );
+  }
   for (const warning of plan.inputs.mismatch_warnings) lines.push(`  WARNING: ${warning}`);
   lines.push('', 'measured');
   lines.push(
@@ -118,6 +124,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ['surge overflow within T_plan', surgeText(plan)],
     ]),
   );
+  if (plan.drill_comparison) lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));
   lines.push('', 'findings');
   for (const finding of plan.findings) {
     lines.push(`  ${VERDICT_MARK[finding.verdict]}  ${finding.name}: ${finding.detail}`);

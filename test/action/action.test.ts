@@ -118,7 +118,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     const unknown = await step({ command: 'deploy', model: 'kokoro-82m' });
     expect(unknown.status).toBe(2);
     expect(unknown.stdout).toMatch(
-      /::error::input command: one of drift, qmax, ttotal, plan, validate, thaw, gate, got "deploy"/,
+      /::error::input command: one of drift, qmax, ttotal, plan, validate, drill, thaw, gate, got "deploy"/,
     );
     expect(unknown.outputs).toMatchObject({ verdict: 'refused', 'exit-code': '2', 'artifact-path': '' });
     expect(unknown.summary).toContain('refused (exit 2)');
@@ -242,6 +242,31 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     expect(dry.status, dry.stdout + dry.stderr).toBe(0);
     expect(dry.outputs['artifact-path']).toBe('');
     expect(dry.summary).toMatch(/```text\n/);
+  });
+
+  it('runs a drill as a dry run without AWS (phases, duration, cost in the log and the summary), and refuses a surge ratio outside 1..2 naming the input', async () => {
+    const workspace = makeWorkspace({ withPlan: true });
+    const env = { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_REGION: 'local' };
+    const dry = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'drill', model: 'kokoro-82m', 'dry-run': 'true', 'start-instances': '2' },
+      env,
+    });
+    expect(dry.status, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.outputs['artifact-path']).toBe('');
+    expect(dry.stdout).toMatch(/drill dry run: kokoro-82m .* 2 instance\(s\) at the start/);
+    expect(dry.summary).toMatch(/instance-minutes: /);
+    const bad = await runStep({
+      entry: 'main',
+      workspace,
+      eventName: 'push',
+      inputs: { command: 'drill', model: 'kokoro-82m', 'dry-run': 'true', 'surge-ratio': '3' },
+      env,
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toMatch(/input surge-ratio \(3\): a drill surges between 1 \(no surge\) and 2/);
   });
 
   it('publishes a command that fails on AWS (exit 1, "failed", the message in the summary) instead of dying silently', async () => {

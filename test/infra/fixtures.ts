@@ -31,6 +31,7 @@ import {
 } from '../../src/model/index.js';
 import { derivePlan } from '../../src/plan/derive.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
+import { buildDrill, windowsWith } from '../helpers/drill-data.js';
 
 export const KOKORO_DIGEST = '8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced';
 export const KOKORO_INSTANCE = 'ml.g5.xlarge';
@@ -218,21 +219,27 @@ export function cleanValidate(
   };
 }
 
-/** A drill of `plan` on the calibration endpoint (passing unless overridden). */
-export function drillOf(plan: PlanArtifact, overrides: Partial<DrillArtifact> = {}): DrillArtifact {
-  return {
-    schema_version: 1,
-    kind: 'drill',
-    model_name: plan.model_name,
-    endpoint: 'speech-kokoro-82m-calibration',
-    run_id: 'drill00001',
-    measured_at: '2026-08-21T13:00:00.000Z',
+/**
+ * A drill of `plan` on the calibration endpoint (passing unless overridden; `mismatchAllowed`:
+ * drilled with --allow-policy-mismatch).
+ */
+export function drillOf(
+  plan: PlanArtifact,
+  overrides: Partial<DrillArtifact> & { mismatchAllowed?: boolean } = {},
+): DrillArtifact {
+  const drill = buildDrill({
+    windows: windowsWith(),
+    observer: null,
     fingerprint: plan.fingerprint,
-    plan_run_id: plan.run_id,
-    verdict: 'pass',
-    policy_mismatch_allowed: false,
-    provenance: { origin: 'measured', tool: 'scalegate test fixture', note: null },
-    ...overrides,
+    planRunId: plan.run_id,
+    modelName: plan.model_name,
+  });
+  const { mismatchAllowed, ...rest } = overrides;
+  return {
+    ...drill,
+    endpoint: 'speech-kokoro-82m-calibration',
+    ...(mismatchAllowed ? { policy: { ...drill.policy, mismatch_allowed: true } } : {}),
+    ...rest,
   };
 }
 

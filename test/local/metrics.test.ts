@@ -46,6 +46,26 @@ describe('ConcurrentRequestsPerModel (sampled at every change of in-flight)', ()
     expect(max.map((p) => p.timestampMs)).toEqual([T0, T0 + 10_000]);
   });
 
+  it('is per model container: two instances with 4 in flight each publish Maximum 4, not 8 (prevents target tracking scaling a fleet on its total)', () => {
+    const c = clock();
+    const store = new MetricStore({ now: c.now });
+    const m = new VariantMetrics(store, 'e', 'v');
+    for (let k = 0; k < 4; k++) {
+      m.begin('i-a');
+      c.add(10);
+      m.begin('i-b');
+      c.add(10);
+    }
+    c.add(1_000);
+    m.begin('i-a'); // the busiest container now holds 5
+    c.add(1_000);
+    for (let k = 0; k < 5; k++) m.end('i-a');
+    for (let k = 0; k < 4; k++) m.end('i-b');
+    c.add(20_000);
+    expect(q(store, 'ConcurrentRequestsPerModel', 'Maximum')[0]?.value).toBe(5);
+    expect(m.concurrent).toBe(0);
+  });
+
   it('averages over time, not over samples (a long 1 and a brief 5 average near 1)', () => {
     const c = clock();
     const store = new MetricStore({ now: c.now });

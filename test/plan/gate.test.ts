@@ -370,7 +370,7 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     const mismatched = input({
       plan,
       model: drillModel,
-      proofs: proofs({ drills: [at(drillOf(plan, { policy_mismatch_allowed: true }))] }),
+      proofs: proofs({ drills: [at(drillOf(plan, { mismatchAllowed: true }))] }),
     });
     expect(check(mismatched, 'drilled')?.detail).toContain('--allow-policy-mismatch');
     const otherImage = input({

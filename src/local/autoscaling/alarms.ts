@@ -1,6 +1,6 @@
 /**
  * CloudWatch metric alarms: PutMetricAlarm, DescribeAlarms, DeleteAlarms, SetAlarmState,
- * DescribeAlarmsForMetric, and the evaluation loop that moves alarms between states from the
+ * DescribeAlarmsForMetric, DescribeAlarmHistory, and the evaluation loop that moves alarms between states from the
  * metrics store and invokes their actions.
  *
  * Actions (AWS: "Alarm actions", CloudWatch User Guide): an action runs when the alarm enters a
@@ -29,7 +29,22 @@ export const ALARM_OPERATIONS = [
   'DeleteAlarms',
   'SetAlarmState',
   'DescribeAlarmsForMetric',
+  'DescribeAlarmHistory',
 ] as const;
+
+const HISTORY_TYPES = ['ConfigurationUpdate', 'StateUpdate', 'Action'] as const;
+type HistoryItemType = (typeof HISTORY_TYPES)[number];
+/** History items kept (AWS keeps two weeks); the oldest go first. */
+const MAX_HISTORY = 10_000;
+
+/** One DescribeAlarmHistory item, as CloudWatch records it. */
+interface HistoryItem {
+  alarmName: string;
+  timestampMs: number;
+  type: HistoryItemType;
+  summary: string;
+  data: string;
+}
 
 const STATISTICS = ['SampleCount', 'Average', 'Sum', 'Minimum', 'Maximum'] as const;
 const STATES = ['OK', 'ALARM', 'INSUFFICIENT_DATA'] as const;
@@ -96,6 +111,8 @@ export interface AlarmStoreOptions {
 
 export class AlarmStore {
   private readonly alarms = new Map<string, MetricAlarm>();
+  /** Oldest first. */
+  private history: HistoryItem[] = [];
   /** Receives every action invocation; wired to Application Auto Scaling. */
   onAction: (event: AlarmActionEvent) => void = () => {};
 
@@ -103,6 +120,12 @@ export class AlarmStore {
 
   reset(): void {
     this.alarms.clear();
+    this.history = [];
+  }
+
+  private remember(item: HistoryItem): void {
+    this.history.push(item);
+    if (this.history.length > MAX_HISTORY) this.history = this.history.slice(-MAX_HISTORY);
   }
 
   arnFor(name: string): string {
@@ -151,6 +174,8 @@ export class AlarmStore {
         return this.setAlarmState(input);
       case 'DescribeAlarmsForMetric':
         return this.describeAlarmsForMetric(input);
+      case 'DescribeAlarmHistory':
+        return this.describeAlarmHistory(input);
       default:
         throw new AwsError('UnknownOperationException', `Unknown operation ${operation}`);
     }
@@ -247,6 +272,13 @@ export class AlarmStore {
       evaluateLowSampleCountPercentile: r.str('EvaluateLowSampleCountPercentile', true),
       configUpdatedMs: now,
     };
+    this.remember({
+      alarmName: name,
+      timestampMs: now,
+      type: 'ConfigurationUpdate',
+      summary: `Alarm "${name}" ${existing ? 'updated' : 'created'}`,
+      data: JSON.stringify({ version: '1.0', type: existing ? 'Update' : 'Create' }),
+    });
     if (existing) {
       // AWS: an update overwrites the configuration and leaves the state unchanged.
       Object.assign(existing, config);
@@ -311,6 +343,44 @@ export class AlarmStore {
     return {
       MetricAlarms: items.map(toWire),
       CompositeAlarms: [],
+      ...(nextToken ? { NextToken: nextToken } : {}),
+    };
+  }
+
+  /**
+   * DescribeAlarmHistory: state changes (StateUpdate) and configuration changes
+   * (ConfigurationUpdate), newest first unless ScanBy is TimestampAscending. Alarm actions are
+   * invoked in process here and leave no `Action` items.
+   */
+  private describeAlarmHistory(input: Input): unknown {
+    const r = new Reader(input, cwInvalid, cwMissing);
+    const name = r.str('AlarmName', true);
+    const type = r.oneOf('HistoryItemType', HISTORY_TYPES, true);
+    const types = r.strList('AlarmTypes');
+    const startMs = r.time('StartDate', true);
+    const endMs = r.time('EndDate', true);
+    const scanBy = r.oneOf('ScanBy', ['TimestampDescending', 'TimestampAscending'] as const, true);
+    const maxRecords = r.int('MaxRecords', true) ?? 100;
+    if (maxRecords < 1 || maxRecords > 100) throw cwInvalid('MaxRecords must be between 1 and 100.');
+    const wantMetric = !types || types.includes('MetricAlarm');
+    const matching = (wantMetric ? this.history : [])
+      .filter((h) => name === undefined || h.alarmName === name)
+      .filter((h) => type === undefined || h.type === type)
+      .filter((h) => startMs === undefined || h.timestampMs >= startMs)
+      .filter((h) => endMs === undefined || h.timestampMs <= endMs);
+    if (scanBy !== 'TimestampAscending') matching.reverse();
+    const scope = JSON.stringify(['history', name, type, types, startMs, endMs, scanBy]);
+    const offset = decodeToken(r.str('NextToken', true), scope, (m) => new AwsError('InvalidNextToken', m));
+    const { items, nextToken } = page(matching, offset, maxRecords, scope);
+    return {
+      AlarmHistoryItems: items.map((h) => ({
+        AlarmName: h.alarmName,
+        AlarmType: 'MetricAlarm',
+        Timestamp: epochSeconds(h.timestampMs),
+        HistoryItemType: h.type,
+        HistorySummary: h.summary,
+        HistoryData: h.data,
+      })),
       ...(nextToken ? { NextToken: nextToken } : {}),
     };
   }
@@ -432,6 +502,21 @@ export class AlarmStore {
     if (previous === state) return;
     alarm.state = state;
     alarm.stateTransitionedMs = now;
+    this.remember({
+      alarmName: alarm.name,
+      timestampMs: now,
+      type: 'StateUpdate',
+      summary: `Alarm updated from ${previous} to ${state}`,
+      data: JSON.stringify({
+        version: '1.0',
+        oldState: { stateValue: previous },
+        newState: {
+          stateValue: state,
+          stateReason: reason,
+          ...(data !== undefined ? { stateReasonData: JSON.parse(data) } : {}),
+        },
+      }),
+    });
     alarm.lastActionPeriodEndMs = periodEndMs;
     this.invoke(alarm, previous, state, reason, now, ev);
   }

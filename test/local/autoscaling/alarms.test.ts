@@ -1,5 +1,6 @@
 import {
   DeleteAlarmsCommand,
+  DescribeAlarmHistoryCommand,
   DescribeAlarmsCommand,
   DescribeAlarmsForMetricCommand,
   type MetricAlarm,
@@ -288,5 +289,49 @@ describe('alarm evaluation from the metrics', () => {
     h.autoScaling.close(); // freeze evaluation to observe the update alone
     await h.cw.send(new PutMetricAlarmCommand(alarmInput('upd', 'Hot', { Threshold: 40 })));
     expect(await alarm('upd')).toMatchObject({ StateValue: 'ALARM', Threshold: 40 });
+  });
+});
+
+describe('DescribeAlarmHistory', () => {
+  it('records every state change with its time, newest first, filtered by alarm and type (prevents a drill timing an alarm from a poll instead of its transition)', async () => {
+    h.metrics.push(metric('Hist'), T0 - 10_000, 50);
+    await h.cw.send(new PutMetricAlarmCommand(alarmInput('hist', 'Hist')));
+    await h.cw.send(
+      new PutMetricAlarmCommand(alarmInput('other', 'Quiet', { TreatMissingData: 'notBreaching' })),
+    );
+    await waitState('hist', 'ALARM');
+    await waitState('other', 'OK');
+    h.clock.advance(30_000); // the datapoint leaves the range: back to INSUFFICIENT_DATA
+    await waitState('hist', 'INSUFFICIENT_DATA');
+    const out = await h.cw.send(
+      new DescribeAlarmHistoryCommand({ AlarmName: 'hist', HistoryItemType: 'StateUpdate' }),
+    );
+    const items = out.AlarmHistoryItems ?? [];
+    expect(items.map((i) => i.HistorySummary)).toEqual([
+      'Alarm updated from ALARM to INSUFFICIENT_DATA',
+      'Alarm updated from INSUFFICIENT_DATA to ALARM',
+    ]);
+    expect(items[0]?.Timestamp).toEqual(new Date(T0 + 30_000));
+    expect(items[1]?.Timestamp).toEqual(new Date(T0));
+    expect(JSON.parse(items[1]?.HistoryData as string)).toMatchObject({
+      oldState: { stateValue: 'INSUFFICIENT_DATA' },
+      newState: { stateValue: 'ALARM' },
+    });
+    const ascending = await h.cw.send(
+      new DescribeAlarmHistoryCommand({ ScanBy: 'TimestampAscending', MaxRecords: 1 }),
+    );
+    expect(ascending.AlarmHistoryItems?.[0]).toMatchObject({
+      AlarmName: 'hist',
+      HistoryItemType: 'ConfigurationUpdate',
+    });
+    expect(ascending.NextToken).toBeDefined();
+    const window = await h.cw.send(
+      new DescribeAlarmHistoryCommand({
+        HistoryItemType: 'StateUpdate',
+        StartDate: new Date(T0 + 1),
+        EndDate: new Date(T0 + 60_000),
+      }),
+    );
+    expect(window.AlarmHistoryItems?.map((i) => i.AlarmName)).toEqual(['hist']);
   });
 });

@@ -1,0 +1,451 @@
+/**
+ * `scalegate drill`: drive open-loop traffic through the deployed policy and see whether it
+ * protects the SLO it was derived for (src/analysis/drill.ts says what is judged and why).
+ *
+ * Preflight (nothing is sent until it passes; each refusal is exit 2 naming the cause and the
+ * fix): the plan is this model's and has a target; the surge ratio lies in 1..2; shards have a
+ * shared --start-at; the endpoint runs what the plan was measured on (fingerprint); and its
+ * deployed policy is the plan's (the validate comparison), unless --allow-policy-mismatch, which
+ * drills whatever is deployed and records the differences.
+ *
+ * The drill freezes nothing and restores nothing: the endpoint stays under its own policy the
+ * whole time, so a run killed mid-way leaves it scaling as it would for any traffic. It only sets
+ * the desired count to --start-instances before the load starts (shard 0), as an operator would.
+ *
+ * Shard 0 (or the single process) observes the endpoint while the load runs: instance counts and
+ * alarm states every poll, then the alarm transitions (DescribeAlarmHistory), the scaling
+ * activities and the tracked metric (GetMetricData) for the whole drill.
+ */
+import { join } from 'node:path';
+import {
+  DRILL_DEFAULTS,
+  drillEstimate,
+  drillPhases,
+  drillPrediction,
+  SURGE_RATIO_RANGE,
+  watchedAlarms,
+} from '../analysis/drill.js';
+import type { AwsClients } from '../aws/clients.js';
+import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
+import { readDeployedFingerprint } from '../aws/fingerprint.js';
+import { parseShard, parseStartAt } from '../load/arrivals.js';
+import { completeDrill, mergeDrillShards, runDrillLoad } from '../load/drill.js';
+import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
+import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
+import type { Transport } from '../load/types.js';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  type DrillArtifact,
+  type DrillData,
+  type DrillShardArtifact,
+  drillChartFileName,
+  drillFileName,
+  drillShardFileName,
+  fingerprintDifferences,
+  LOCAL_REGION,
+  type ModelConfig,
+  opt,
+  readArtifact,
+  type Shard,
+  usage,
+  writeArtifact,
+  writeFileAtomic,
+} from '../model/index.js';
+import { describeRow, differingRows } from '../plan/policy-diff.js';
+import { renderDrillChartSvg } from '../report/drill-svg.js';
+import { renderDrillDryRun, renderDrillReport, renderDrillShardReport } from '../report/drill-text.js';
+import { abortReason, waitUntil } from '../wait.js';
+import { observeDrill } from './drill-observer.js';
+import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
+import { compareWithPlan, loadPlanShape } from './validate.js';
+
+export interface DrillInput {
+  modelName: string;
+  model: ModelConfig;
+  endpoint: string;
+  variant: string;
+  region: string;
+  /** The plan whose policy is drilled. */
+  planFile: string;
+  /** @default the plan's surge ratio */
+  surgeRatio?: number;
+  /** Instances the steady load is sized for, set before the load starts. @default the plan's min_instances */
+  startInstances?: number;
+  /** Drill whatever policy is deployed, recording how it differs from the plan. @default false */
+  allowPolicyMismatch?: boolean;
+  /** `i/n`: send shard i of n of the schedule (needs startAt). @default the whole schedule */
+  shard?: string;
+  /** ISO time of the schedule start shared by every shard. @default the next window boundary, a few seconds ahead */
+  startAt?: string;
+  /** @default T_plan + 60 s */
+  steadyS?: number;
+  /** @default T_plan + max(30 s, T_plan / 2) */
+  surgeS?: number;
+  /** @default the scale-in alarm's window + scale-in cooldown + 120 s */
+  troughS?: number;
+  /** @default the plan's trough load */
+  troughRps?: number;
+  /** Steady load, requests/s (labelled chosen). @default the plan's X_target x startInstances */
+  steadyRps?: number;
+  /** @default 10 */
+  windowS?: number;
+  /** Poisson seed, shared by the shards. @default 1 */
+  seed?: number;
+  /** @default 1 */
+  pollS?: number;
+  /** Texts to synthesise: JSONL {"text": ...} or plain lines. @default the built-in set */
+  promptsFile?: string;
+  /** Print the schedule, duration, instance-minutes and cost; no AWS call. @default false */
+  dryRun?: boolean;
+  /** @default `<artifactsDir>/drill-<model>-<slug>.json` (shards: `....shard-<i>-of-<n>.json`) */
+  outFile?: string;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+}
+
+export interface DrillDeps extends CommandDeps {
+  /** Needed unless dryRun. */
+  clients?: AwsClients;
+  /** Endpoint and credentials of the load's own runtime client. @default the SDK environment */
+  loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+  /** Builds the load transport. @default InvokeEndpointWithResponseStream through the endpoint */
+  createTransport?: (maxOutstanding: number) => Transport;
+  /** Called with every finished request (tests pool the shards' records). */
+  onRecord?: Parameters<typeof runDrillLoad>[0]['onRecord'];
+}
+
+/** The metric period CloudWatch alarms on ConcurrentRequestsPerModel use: the schedule starts on one. */
+const METRIC_PERIOD_S = 10;
+
+function checkInputs(input: DrillInput): { shard: Shard; surgeRatio?: number } {
+  const k = input.surgeRatio;
+  if (k !== undefined && !(k >= SURGE_RATIO_RANGE.min && k <= SURGE_RATIO_RANGE.max)) {
+    throw usage`${opt('surge-ratio', k)}: a drill surges between ${SURGE_RATIO_RANGE.min} (no surge) and ${SURGE_RATIO_RANGE.max} (double) times the steady load; give a ratio in that range (the plan's is the default).`;
+  }
+  const shard = input.shard === undefined ? { index: 0, count: 1 } : parseShard(input.shard);
+  if (shard.count > 1 && input.startAt === undefined) {
+    throw usage`${opt('shard', input.shard)} needs ${opt('start-at')}: every shard must start the same schedule at the same instant (e.g. --start-at ${new Date(Date.now() + 120_000).toISOString().replace(/\.\d+Z$/, 'Z')}).`;
+  }
+  // Checked before anything is asked of the endpoint (and again when the schedule starts).
+  if (input.startAt !== undefined) parseStartAt(input.startAt, Date.now());
+  if (input.seed !== undefined && !Number.isInteger(input.seed)) {
+    throw usage`${opt('seed', input.seed)}: needs a whole number (every shard gives the same).`;
+  }
+  for (const [name, v] of [
+    ['steady-s', input.steadyS],
+    ['surge-s', input.surgeS],
+    ['trough-s', input.troughS],
+    ['window-s', input.windowS],
+    ['poll-s', input.pollS],
+  ] as const) {
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
+      throw usage`${opt(name, v)}: needs a positive number of seconds.`;
+    }
+  }
+  return { shard, ...(k !== undefined ? { surgeRatio: k } : {}) };
+}
+
+/** What to run to put the plan's policy on the endpoint (then `validate` is clean). */
+function deployFix(input: DrillInput, fingerprintRegion: string | null): string {
+  return fingerprintRegion === LOCAL_REGION || input.region === LOCAL_REGION
+    ? `\`scalegate local apply --model ${input.modelName} --endpoint ${input.endpoint} --plan ${input.planFile}\``
+    : `\`scalegate deploy ${input.modelName} --calibration --with-plan\` (or the release deploy for this endpoint)`;
+}
+
+export async function runDrill(
+  input: DrillInput,
+  deps: DrillDeps = {},
+): Promise<CommandResult<DrillArtifact | DrillShardArtifact>> {
+  const { clock, version, log, signal } = resolveDeps(deps);
+  const checked = checkInputs(input);
+  const { shard } = checked;
+  const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
+  const { plan, shape } = planShape;
+  const prediction = drillPrediction(plan, input.planFile);
+  const surgeRatio = checked.surgeRatio ?? plan.chosen.surge_ratio;
+  const instances = input.startInstances ?? plan.deployable.min_instances;
+  const windowS = input.windowS ?? DRILL_DEFAULTS.windowS;
+  const scaleInAlarm = shape.scaleIn.alarm;
+  const phases = drillPhases(plan, prediction, {
+    surgeRatio,
+    instances,
+    windowS,
+    scaleInWindowS: scaleInAlarm.periodS * scaleInAlarm.evaluationPeriods,
+    ...(input.steadyS !== undefined ? { steadyS: input.steadyS } : {}),
+    ...(input.surgeS !== undefined ? { surgeS: input.surgeS } : {}),
+    ...(input.troughS !== undefined ? { troughS: input.troughS } : {}),
+    ...(input.troughRps !== undefined ? { troughRps: input.troughRps } : {}),
+    ...(input.steadyRps !== undefined ? { steadyRps: input.steadyRps } : {}),
+  });
+  const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+  const sloMs = plan.chosen.slo_ms;
+  const peakRps = Math.max(...phases.map((p) => p.rate_rps));
+  // A request outstanding for 10 SLOs has failed whatever happens next; never past the invocation ceiling.
+  const requestTimeoutS = Math.min(plan.chosen.invocation_ceiling_s, Math.max(5, (10 * sloMs) / 1000));
+  const maxOutstanding = Math.min(20_000, Math.ceil((peakRps / shard.count) * requestTimeoutS) + 64);
+  const settings = {
+    surge_ratio: surgeRatio,
+    start_instances: instances,
+    slo_ms: sloMs,
+    window_s: windowS,
+    seed: input.seed ?? DRILL_DEFAULTS.seed,
+    poll_s: input.pollS ?? DRILL_DEFAULTS.pollS,
+    request_timeout_s: requestTimeoutS,
+    max_outstanding: maxOutstanding,
+    transport: 'response-stream',
+    prompts: { source: prompts.source, count: prompts.texts.length },
+  };
+
+  if (input.dryRun) {
+    const estimate = drillEstimate(
+      phases,
+      instances,
+      surgeRatio,
+      plan.deployable.max_instances,
+      input.model.instance_hourly_usd ?? null,
+    );
+    return {
+      artifact: null,
+      report: renderDrillDryRun({
+        modelName: input.modelName,
+        endpoint: input.endpoint,
+        phases,
+        settings,
+        prediction,
+        estimate,
+        shard,
+      }),
+      exitCode: 0,
+      written: [],
+    };
+  }
+  const clients = deps.clients;
+  if (!clients) throw new Error('runDrill: AWS clients are needed unless dryRun');
+
+  // The endpoint must run what the plan was measured on.
+  const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+  const differences = fingerprintDifferences(plan.fingerprint, live.fingerprint);
+  if (differences.length > 0) {
+    throw usage`${opt('plan', input.planFile)} was measured on another configuration than endpoint ${input.endpoint} runs (${differences.map((d) => `${d.field}: plan ${d.left}, endpoint ${d.right}`).join('; ')}): its promise says nothing about this endpoint. Drill the plan made for what is deployed (\`scalegate qmax\`, \`scalegate ttotal\`, \`scalegate plan\` on ${input.endpoint}), or deploy the image and instance type the plan was measured on.`;
+  }
+
+  // The deployed policy must be the plan's (what `scalegate validate` checks), unless allowed.
+  const { artifact: comparison, state } = await compareWithPlan(
+    {
+      modelName: input.modelName,
+      endpoint: input.endpoint,
+      variant: input.variant,
+      region: input.region,
+      planFile: input.planFile,
+    },
+    { clients, ...(signal ? { signal } : {}) },
+    planShape,
+  );
+  const differing = differingRows(comparison.rows);
+  const fix = deployFix(input, live.fingerprint.region);
+  if (differing.length > 0 && !input.allowPolicyMismatch) {
+    const noPolicy = state.scalableTarget === null || state.policies.length === 0;
+    const listed = differing.slice(0, 6).map((r) => `  - ${describeRow(r)}`);
+    throw usage`endpoint ${input.endpoint} ${noPolicy ? 'has no scaling policy' : "does not run the plan's policy"} (\`scalegate validate --model ${input.modelName} --endpoint ${input.endpoint} --plan ${input.planFile}\` is not clean: ${differing.length} parameter(s) differ):\n${listed.join('\n')}${differing.length > 6 ? `\n  - ... ${differing.length - 6} more` : ''}\nDeploy the plan's policy first: ${fix}; or drill whatever is deployed with ${opt('allow-policy-mismatch')} (the differences are recorded).`;
+  }
+  const watched = watchedAlarms(state.policies, state.alarms);
+  const target = state.scalableTarget;
+  if (
+    target &&
+    (instances < (target.MinCapacity ?? 0) || instances > (target.MaxCapacity ?? Number.POSITIVE_INFINITY))
+  ) {
+    throw usage`${opt('start-instances', instances)}: outside the deployed policy's ${target.MinCapacity}..${target.MaxCapacity} instances; the policy would move it at once. Give a count in that range.`;
+  }
+  const notes: string[] = [];
+  if (differing.length > 0) {
+    notes.push(
+      `policy mismatch allowed: ${differing.length} deployed parameter(s) differ from the plan (recorded under policy.differences)`,
+    );
+  }
+  if (!watched.some((a) => a.role === 'scale-out'))
+    notes.push('no scale-out alarm is deployed: no policy lag can be measured');
+
+  const observer = shard.index === 0;
+  if (observer) {
+    const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+    if (capacity.desired !== instances) {
+      log(`drill: setting the desired count ${capacity.desired ?? 'n/a'} -> ${instances} before the load`);
+      await setDesiredInstanceCount(
+        clients.sagemaker,
+        input.endpoint,
+        input.variant,
+        instances,
+        signal ? { abortSignal: signal } : {},
+      );
+    }
+    const ready = await waitUntil(
+      `${instances} instance(s) in service before the drill`,
+      async () => {
+        const c = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
+        return c.endpointStatus === 'InService' && c.current === instances && c.desired === instances
+          ? true
+          : undefined;
+      },
+      {
+        interval: 2000,
+        deadline: Date.now() + (3 * prediction.t_total_s + 600) * 1000,
+        ...(signal ? { signal } : {}),
+        log,
+      },
+    );
+    if (!ready) notes.push(`the fleet was not at ${instances} instance(s) in service when the drill started`);
+  }
+
+  const nowWall = Date.now();
+  const align = Math.max(windowS, METRIC_PERIOD_S) * 1000;
+  const startWallMs =
+    input.startAt !== undefined
+      ? parseStartAt(input.startAt, nowWall)
+      : Math.ceil((nowWall + DRILL_DEFAULTS.leadS * 1000) / align) * align;
+  const startAtWall = new Date(startWallMs).toISOString();
+  const startAt = performance.now() + (startWallMs - Date.now());
+  const durationS = Math.max(...phases.map((p) => p.end_s));
+  log(
+    `drill: ${phases.map((p) => `${p.name} ${p.rate_rps.toFixed(2)}/s ${p.end_s - p.start_s} s`).join(', ')} from ${startAtWall}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`,
+  );
+
+  const transport =
+    deps.createTransport?.(maxOutstanding) ??
+    createResponseStreamTransport({
+      runtime: createLoadRuntimeClient({
+        region: input.region,
+        maxConcurrency: maxOutstanding,
+        ...deps.loadClient,
+      }),
+      endpoint: input.endpoint,
+      variant: input.variant,
+      ownsClient: true,
+    });
+  const watching = observer
+    ? observeDrill({
+        clients,
+        endpoint: input.endpoint,
+        variant: input.variant,
+        alarms: watched,
+        startWallMs,
+        pollS: settings.poll_s,
+        phases,
+        log,
+        ...(signal ? { signal } : {}),
+      })
+    : null;
+  let load: Awaited<ReturnType<typeof runDrillLoad>>;
+  try {
+    load = await runDrillLoad({
+      phases,
+      seed: settings.seed,
+      shard,
+      startAt,
+      startAtWall,
+      windowMs: windowS * 1000,
+      sloMs,
+      transport,
+      bodies: encodePrompts(prompts),
+      requestTimeoutMs: requestTimeoutS * 1000,
+      maxOutstanding,
+      ...(signal ? { signal } : {}),
+      ...(deps.onRecord ? { onRecord: deps.onRecord } : {}),
+    });
+  } finally {
+    await transport.close();
+  }
+  const observed = watching ? await watching.finish(Date.now()) : null;
+  if (load.aborted && signal) throw abortReason(signal);
+  log(
+    `drill: load done (${load.summary.sent} sent, ${load.summary.dropped} dropped at the client) after ${durationS} s of schedule`,
+  );
+
+  const data: DrillData = {
+    schema_version: 1,
+    model_name: input.modelName,
+    endpoint: input.endpoint,
+    variant: input.variant,
+    region: input.region,
+    run_id: `${plan.run_id}-${load.histograms.schedule.schedule_hash.slice(0, 8)}-${startWallMs.toString(36)}`,
+    measured_at: clock().toISOString(),
+    plan_run_id: plan.run_id,
+    plan_file: input.planFile,
+    fingerprint: live.fingerprint,
+    policy: {
+      verdict: comparison.verdict,
+      mismatch_allowed: differing.length > 0,
+      differences: differing,
+      compared: comparison.rows.length,
+    },
+    prediction,
+    settings,
+    phases,
+    histograms: load.histograms,
+    load_seconds: load.seconds,
+    failures: load.failures,
+    observer: observed,
+    notes,
+    provenance: { origin: 'measured', tool: `scalegate ${version}`, note: null },
+  };
+  const dir = input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR;
+  if (shard.count > 1) {
+    const artifact: DrillShardArtifact = { ...data, kind: 'drill-shard', shard };
+    const outFile = input.outFile ?? join(dir, drillShardFileName(input.modelName, live.fingerprint, shard));
+    writeArtifact('drill-shard', outFile, artifact);
+    return {
+      artifact,
+      report: renderDrillShardReport(artifact, outFile),
+      exitCode: 0,
+      written: [outFile],
+    };
+  }
+  const artifact = completeDrill(data, [shard], input.outFile ?? 'the drill');
+  return writeDrill(artifact, input.outFile ?? join(dir, drillFileName(input.modelName, live.fingerprint)));
+}
+
+/** Writes a whole drill and its timeline chart beside it; exit 1 when the verdict is fail. */
+export function writeDrill(artifact: DrillArtifact, outFile: string): CommandResult<DrillArtifact> {
+  writeArtifact('drill', outFile, artifact);
+  const chart = outFile.endsWith('.json')
+    ? `${outFile.slice(0, -'.json'.length)}.svg`
+    : join(outFile, '..', drillChartFileName(artifact.model_name, artifact.fingerprint));
+  writeFileAtomic(chart, renderDrillChartSvg(artifact));
+  return {
+    artifact,
+    report: renderDrillReport(artifact, outFile),
+    exitCode: artifact.verdict === 'fail' ? 1 : 0,
+    written: [outFile, chart],
+  };
+}
+
+export interface DrillMergeInput {
+  /** The shard files of one drill (`scalegate drill --shard i/n`), every i from 0 to n-1. */
+  files: string[];
+  /** @default `<artifactsDir>/drill-<model>-<slug>.json` */
+  outFile?: string;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+}
+
+/** `scalegate drill merge`: the shards of one drill into the whole drill, judged. No AWS call. */
+export function runDrillMerge(input: DrillMergeInput): CommandResult<DrillArtifact> {
+  if (input.files.length === 0) {
+    throw usage`drill merge: no shard files given; pass every \`drill-<model>-<slug>.shard-<i>-of-<n>.json\` of one drill.`;
+  }
+  const parts = input.files.map((file) => ({ source: file, data: readArtifact('drill-shard', file) }));
+  const artifact = mergeDrillShards(parts);
+  const outFile =
+    input.outFile ??
+    join(
+      input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+      drillFileName(artifact.model_name, artifact.fingerprint),
+    );
+  return writeDrill(artifact, outFile);
+}
+
+/** The shard files named in one action input: separated by newlines, commas or spaces. */
+export const splitFileList = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((f) => f.trim())
+    .filter((f) => f !== '');

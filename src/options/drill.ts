@@ -1,0 +1,82 @@
+/** The options of `scalegate drill` (command line and action). */
+import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { flag, number, type OptionTable, text } from './spec.js';
+
+export const DRILL_OPTIONS = {
+  ...MODEL_OPTIONS,
+  ...ENDPOINT_OPTIONS,
+  planFile: text('plan', '<file>', 'the plan whose deployed policy is drilled (from `scalegate plan`)', {
+    // Required to drill, but not on the command line's `drill merge`, which commander parses as a subcommand.
+    defaultText: 'required',
+    action: { defaultText: '`<artifacts-dir>/plan-<model>.json`' },
+  }),
+  outFile: outFile(
+    'drill artifact',
+    'drill-<model>-<slug>.json (a shard: drill-<model>-<slug>.shard-<i>-of-<n>.json)',
+  ),
+  surgeRatio: number('surge-ratio', '<k>', 'any', 'surge to k times the steady load, 1 <= k <= 2', {
+    defaultText: "the plan's surge ratio",
+  }),
+  startInstances: number(
+    'start-instances',
+    '<n>',
+    'positiveInteger',
+    'instances the steady load (X_target x n) is sized for; the desired count is set to n before the load starts',
+    { defaultText: "the plan's min_instances" },
+  ),
+  allowPolicyMismatch: flag(
+    'allow-policy-mismatch',
+    "drill whatever policy is deployed (e.g. a hand-tuned one) when it is not the plan's; the differences are recorded",
+  ),
+  shard: text(
+    'shard',
+    '<i/n>',
+    'send shard i of n of the schedule (each shard a separate process or job; merge them after)',
+    {
+      defaultText: 'the whole schedule',
+    },
+  ),
+  startAt: text(
+    'start-at',
+    '<time>',
+    'ISO-8601 time (with zone) at which the schedule starts; every shard gets the same',
+    {
+      defaultText: 'the next 10 s boundary, a few seconds ahead',
+    },
+  ),
+  steadyS: number('steady-s', '<s>', 'positive', 'steady phase length, seconds', {
+    defaultText: 'T_plan + 60',
+  }),
+  surgeS: number('surge-s', '<s>', 'positive', 'surge phase length, seconds', {
+    defaultText: 'T_plan + max(30, T_plan / 2)',
+  }),
+  troughS: number('trough-s', '<s>', 'positive', 'trough phase length, seconds', {
+    defaultText: "the scale-in alarm's window + scale_in_cooldown_s + 120",
+  }),
+  steadyRps: number(
+    'steady-rps',
+    '<n>',
+    'positive',
+    'steady load, requests/s (labelled chosen): e.g. below the target, so that the surge, not the steady phase, starts the scale-out from a busy endpoint',
+    { defaultText: "the plan's X_target x --start-instances" },
+  ),
+  troughRps: number('trough-rps', '<n>', 'nonNegative', 'trough load, requests/s', {
+    defaultText: "the plan's trough load",
+  }),
+  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+    defaultText: 'the built-in set',
+  }),
+  windowS: number('window-s', '<s>', 'positive', 'length of the windows the SLO is judged on, seconds', {
+    defaultText: '10',
+  }),
+  seed: number('seed', '<n>', 'nonNegative', 'seed of the Poisson arrivals (every shard the same)', {
+    defaultText: '1',
+  }),
+  mergeFiles: text(
+    'merge',
+    '<files>',
+    'merge the shard files of one drill (separated by newlines, commas or spaces) into the whole drill instead of running one',
+    { cli: false },
+  ),
+  dryRun: flag('dry-run', 'print the phases, duration, instance-minutes and cost; no AWS call'),
+} as const satisfies OptionTable;

@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3149);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6243);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3149:
+/***/ 6243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -97668,6 +97668,8 @@ const planArtifactSchema = object({
         t_total_stated_s: seconds('t_total_stated_s').positive().nullable(),
         config_mismatch_allowed: schemas_boolean(),
         mismatch_warnings: array(safeString),
+        /** `plan --drill`: the drill whose measured policy lag replaced the computed or bounded one. */
+        drill: planInputSchema.nullable().optional(),
     }),
     chosen: object({
         slo_ms: ms('slo_ms').positive(),
@@ -97725,6 +97727,24 @@ const planArtifactSchema = object({
     deployable: deployableSchema,
     findings: array(findingSchema),
     provenance: provenanceSchema,
+    /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
+    drill_comparison: object({
+        drill_run_id: safeString,
+        drilled_plan_run_id: safeString,
+        verdict: schemas_enum(['pass', 'fail']),
+        surge_ratio: boundedNumber(1, 2, 'drill surge_ratio'),
+        policy_lag_predicted_s: seconds('policy_lag_predicted_s'),
+        policy_lag_predicted_origin: schemas_enum(['measured', 'computed', 'bound']),
+        policy_lag_observed_s: seconds('policy_lag_observed_s'),
+        t_plan_predicted_s: seconds('t_plan_predicted_s'),
+        surge_overflow_predicted: schemas_number().min(0).max(1).nullable(),
+        surge_overflow_observed: schemas_boolean(),
+        overflows_observed: schemas_number().int().nonnegative(),
+        broken_windows: schemas_number().int().nonnegative(),
+        slo_recovered_s: seconds('slo_recovered_s').nullable(),
+    })
+        .nullable()
+        .optional(),
 });
 const comparisonRowSchema = object({
     parameter: safeString,
@@ -97767,49 +97787,374 @@ const validateArtifactSchema = object({
     }),
     rows: array(comparisonRowSchema),
 });
-/**
- * A surge drill of a plan's deployed policy (`scalegate drill`). The fields here are the contract
- * the release gate reads; the drill writes more (its timeline, windows, measured policy lag), which
- * this schema keeps as they are.
- */
-const drillArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
-    kind: literal('drill'),
-    model_name: safeString,
-    endpoint: endpointNameSchema,
-    run_id: runId,
-    measured_at: recordedAt,
-    /** The fingerprint of the endpoint drilled. */
-    fingerprint: fingerprintSchema,
-    /** The run id of the plan whose policy was drilled. */
-    plan_run_id: runId,
-    /** `pass`: the surge stayed inside what the plan promised (exit 0); `fail`: it broke the SLO (exit 1). */
-    verdict: schemas_enum(['pass', 'fail']),
-    /**
-     * Drilled with --allow-policy-mismatch: whatever policy was deployed, not necessarily the
-     * plan's (so no proof of the plan).
-     */
-    policy_mismatch_allowed: schemas_boolean(),
-    provenance: provenanceSchema,
-})
-    .passthrough();
-const artifacts_artifactSchemas = {
+const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
-    drill: drillArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
-const artifacts_producerOf = {
+const producerOf = {
     qmax: 'scalegate qmax',
     ttotal: 'scalegate ttotal',
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
-    drill: 'scalegate drill',
 };
+
+;// CONCATENATED MODULE: ./src/model/histograms.ts
+/**
+ * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
+ * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
+ * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
+ * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
+ * (offset from the schedule start), so shards of one schedule put every request in the same
+ * window and merging is a plain sum per index.
+ */
+
+
+/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
+const HDR_ENCODING = 'hdr-v2-compressed-base64';
+const hdrHistogramSchema = object({
+    encoding: literal(HDR_ENCODING),
+    unit: literal('us'),
+    /** Relative precision: values are kept to this many significant decimal digits. */
+    significant_digits: schemas_number().int().min(1).max(5),
+    /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
+    count: schemas_number().int().nonnegative(),
+    data: schemas_string(),
+});
+/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
+const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
+const openLoopWindowSchema = object({
+    /** Window number: intended send offset / window_ms, rounded down. */
+    index: schemas_number().int().nonnegative(),
+    /** Arrivals the schedule put in this window (for this shard). */
+    offered: schemas_number().int().nonnegative(),
+    /** Arrivals actually sent (offered minus client_dropped). */
+    sent: schemas_number().int().nonnegative(),
+    /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
+    outcome_counts: partialRecord(openLoopOutcomeSchema, schemas_number().int().nonnegative()),
+    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
+    ttfab_intended: hdrHistogramSchema,
+    /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
+    ttfab_sent: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the intended send time. */
+    latency_intended: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the actual send. */
+    latency_sent: hdrHistogramSchema,
+    /** Actual send minus intended send of every sent request (schedule adherence). */
+    send_lag: hdrHistogramSchema,
+});
+const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
+/** What schedule the requests followed: shards of one schedule agree on all of it. */
+const scheduleIdentitySchema = object({
+    process: arrivalProcessSchema,
+    /** Seed of the Poisson process; null for deterministic schedules. */
+    seed: schemas_number().int().nonnegative().nullable(),
+    /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
+    description: schemas_string(),
+    /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
+    schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
+    /** Arrivals of the whole schedule (all shards). */
+    arrivals: schemas_number().int().nonnegative(),
+    duration_s: schemas_number().nonnegative(),
+});
+const shardSchema = object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })
+    .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
+/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
+const openLoopHistogramsSchema = object({
+    schedule: scheduleIdentitySchema,
+    /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
+    start_at: schemas_string().datetime({ offset: true }),
+    window_ms: schemas_number().int().positive(),
+    /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
+    shards: array(shardSchema).min(1),
+    windows: array(openLoopWindowSchema),
+});
+
+;// CONCATENATED MODULE: ./src/model/drill.ts
+/**
+ * The surge drill's artifacts: what one drill (or the merge of its shards) measured of the
+ * deployed policy under open-loop load, and the judgement of it.
+ *
+ * - `drill-shard`: what one shard of `scalegate drill --shard i/n` recorded: its share of the
+ *   load (HDR windows by intended send time, per-second counters) and, on shard 0 only, the
+ *   observer's view of the endpoint (instance counts, alarm states and transitions, the tracked
+ *   metric, scaling activities). Shards are raw data; nothing in them is judged.
+ * - `drill`: a whole drill (one process, or the shards merged): the same data plus the analysis
+ *   (per-window verdicts, the measured policy lag with every step of it, predicted against
+ *   observed) and the verdict.
+ *
+ * Times are seconds from the schedule's offset 0 (`histograms.start_at`), negative before it.
+ */
+
+
+
+
+
+const DRILL_PHASES = ['steady', 'surge', 'trough'];
+const drillPhaseNameSchema = schemas_enum(DRILL_PHASES);
+const drill_seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const offset = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const drill_rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const drill_count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const drill_instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
+const drill_ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const probability = schemas_number().min(0).max(1);
+/** Where a figure comes from (DESIGN.md, provenance). */
+const figureOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
+const drillPhaseSchema = object({
+    name: drillPhaseNameSchema,
+    start_s: drill_seconds('phase start_s'),
+    end_s: drill_seconds('phase end_s'),
+    /** Poisson arrival rate of the whole drill (all shards), requests/s. */
+    rate_rps: drill_rps('phase rate_rps'),
+    /** How the rate was chosen, e.g. `computed: X_target 17.89 x 2 instances`. */
+    rate_source: safeString,
+});
+const drillSettingsSchema = object({
+    surge_ratio: boundedNumber(1, 2, 'surge_ratio'),
+    /** Instances asked for before the drill (null: the fleet as found). */
+    start_instances: drill_instances('start_instances').positive().nullable(),
+    slo_ms: drill_ms('slo_ms').positive(),
+    window_s: drill_seconds('window_s').positive(),
+    seed: schemas_number().int().nonnegative(),
+    poll_s: drill_seconds('poll_s').positive(),
+    request_timeout_s: drill_seconds('request_timeout_s').positive(),
+    max_outstanding: drill_count('max_outstanding').positive(),
+    transport: safeString,
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }),
+});
+/** What the plan promised, copied from it when the drill ran (the merge needs no plan file). */
+const drillPredictionSchema = object({
+    /** The plan's scale-out target (CloudWatch units) and scale-in threshold. */
+    scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value').positive(),
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
+        .positive()
+        .nullable(),
+    x_target_rps: drill_rps('x_target_rps').positive(),
+    t_total_s: drill_seconds('t_total_s'),
+    t_total_origin: figureOriginSchema,
+    policy_lag_s: drill_seconds('policy_lag_s'),
+    policy_lag_origin: figureOriginSchema,
+    t_plan_s: drill_seconds('t_plan_s'),
+    /** P(overflow within T_plan) of a k surge from the target (exact, from the plan's queue model). */
+    surge_overflow_probability: probability.nullable(),
+    /** The same with no surge: what the target alone does. */
+    baseline_overflow_probability: probability.nullable(),
+    /** The surge ratio the plan was derived for (the drill may use another). */
+    planned_surge_ratio: boundedNumber(1, 2, 'planned_surge_ratio'),
+    scale_in_cooldown_s: drill_seconds('scale_in_cooldown_s'),
+    queue_max_depth: drill_count('queue_max_depth').positive(),
+});
+/** One second of the schedule as this shard (or the merge) saw the load. Counters add on merge. */
+const drillLoadSecondSchema = object({
+    t: schemas_number().int().nonnegative(),
+    /** Arrivals the schedule put in this second (intended send time). */
+    offered: drill_count('offered'),
+    sent: drill_count('sent'),
+    /** Of the arrivals of this second: ok, ok within the SLO, overflows (503/429), other failures. */
+    ok: drill_count('ok'),
+    within_slo: drill_count('within_slo'),
+    overflow: drill_count('overflow'),
+    errors: drill_count('errors'),
+    /** ok responses that ended in this second (the achieved rate). */
+    completed_ok: drill_count('completed_ok'),
+    /** Requests in flight at the client at the end of this second. */
+    in_flight: drill_count('in_flight'),
+});
+const alarmStateSchema = schemas_enum(['OK', 'ALARM', 'INSUFFICIENT_DATA']);
+/** The endpoint as the observer saw it, polled every `poll_s`. */
+const drillObservationSchema = object({
+    t_s: offset('t_s'),
+    status: safeString,
+    desired: drill_instances('desired').nullable(),
+    current: drill_instances('current').nullable(),
+    /** State of every watched alarm at this poll. */
+    alarms: record(safeString, alarmStateSchema),
+});
+const watchedAlarmSchema = object({
+    name: safeString,
+    role: schemas_enum(['scale-out', 'scale-in']),
+    metric: safeString,
+    statistic: safeString,
+    period_s: drill_seconds('period_s').positive(),
+    evaluation_periods: schemas_number().int().positive(),
+    datapoints_to_alarm: schemas_number().int().positive(),
+    threshold: schemas_number(),
+    comparison: safeString,
+});
+const drillObserverSchema = object({
+    alarms: array(watchedAlarmSchema),
+    /** The metric the scale-out policy tracks: one datapoint per period, at the period's start. */
+    metric: object({
+        namespace: safeString,
+        name: safeString,
+        statistic: safeString,
+        period_s: drill_seconds('period_s').positive(),
+        points: array(object({ t_s: offset('t_s'), value: schemas_number() })),
+    }),
+    observations: array(drillObservationSchema),
+    /** State transitions from DescribeAlarmHistory (exact times). */
+    transitions: array(object({ alarm: safeString, t_s: offset('t_s'), from: alarmStateSchema, to: alarmStateSchema })),
+    activities: array(object({
+        id: safeString,
+        start_s: offset('start_s'),
+        end_s: offset('end_s').nullable(),
+        status: safeString,
+        description: safeString,
+        cause: safeString,
+        /** Desired count the activity set (parsed from its description), null when it says none. */
+        to_desired: drill_instances('to_desired').nullable(),
+    })),
+    /** Calls that failed while observing (the drill goes on; what they would have shown is missing). */
+    errors: array(safeString),
+});
+/** The deployed policy against the plan (the validate comparison), when the drill started. */
+const drillPolicySchema = object({
+    verdict: schemas_enum(['clean', 'mismatch']),
+    /** --allow-policy-mismatch: drilled what is deployed, recorded here. */
+    mismatch_allowed: schemas_boolean(),
+    /** The rows that differ (empty when clean). */
+    differences: array(comparisonRowSchema),
+    compared: schemas_number().int().nonnegative(),
+});
+const drillCommon = {
+    schema_version: literal(1),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    variant: endpointNameSchema,
+    region: regionSchema,
+    /** Shared by the shards of one drill: derived from the plan run, the schedule and its start. */
+    run_id: safeString.min(1).max(200),
+    measured_at: pastTime,
+    /** The plan whose policy was drilled. */
+    plan_run_id: safeString.min(1).max(200),
+    plan_file: safeString,
+    /** The live endpoint's fingerprint (equal to the plan's: the drill refuses another). */
+    fingerprint: fingerprintSchema,
+    policy: drillPolicySchema,
+    prediction: drillPredictionSchema,
+    settings: drillSettingsSchema,
+    phases: array(drillPhaseSchema).min(1),
+    histograms: openLoopHistogramsSchema,
+    load_seconds: array(drillLoadSecondSchema),
+    /** Requests that failed other than by overflow, by outcome and message (the 20 commonest). */
+    failures: array(object({
+        outcome: safeString,
+        error: safeString,
+        count: drill_count('failure count'),
+        /** First second of the schedule it happened in. */
+        first_t: schemas_number().int().nonnegative(),
+    })),
+    /** null on shards other than 0 (one observer per drill). */
+    observer: drillObserverSchema.nullable(),
+    notes: array(safeString),
+    provenance: provenanceSchema,
+};
+const drillShardArtifactSchema = object({
+    ...drillCommon,
+    kind: literal('drill-shard'),
+    shard: shardSchema,
+});
+const windowJudgementSchema = schemas_enum(['ok', 'predicted', 'broken', 'not-judged']);
+const drillWindowSchema = object({
+    index: schemas_number().int().nonnegative(),
+    phase: drillPhaseNameSchema.nullable(),
+    start_s: drill_seconds('start_s'),
+    end_s: drill_seconds('end_s'),
+    /** Wholly inside one phase: only full windows are judged. */
+    full: schemas_boolean(),
+    offered: drill_count('offered'),
+    ok: drill_count('ok'),
+    overflow: drill_count('overflow'),
+    errors: drill_count('errors'),
+    /** p95 TTFAB of ok requests from the intended send time (HDR, 0.1 %). */
+    p95_ms: drill_ms('p95_ms').nullable(),
+    /** ok within the SLO / offered. */
+    within_slo_fraction: probability.nullable(),
+    /** p95 over the SLO, or fewer than 95 % of the arrivals answered within it. */
+    over_slo: schemas_boolean(),
+    judged: windowJudgementSchema,
+    reason: safeString.nullable(),
+});
+/** One scale-out, step by step (offsets from the schedule start, s; null: not observed). */
+const lagChainSchema = object({
+    /** The phase whose start was the last load step before the breach. */
+    load_step: drillPhaseNameSchema,
+    load_step_s: drill_seconds('load_step_s'),
+    /** Start of the first period of the run of breaching datapoints that raised the alarm. */
+    first_breach_s: offset('first_breach_s').nullable(),
+    alarm: safeString.nullable(),
+    alarm_s: offset('alarm_s').nullable(),
+    activity_s: offset('activity_s').nullable(),
+    /** First poll that saw the new desired count (bounded by poll_s). */
+    desired_s: offset('desired_s').nullable(),
+    from_instances: drill_instances('from_instances').nullable(),
+    to_instances: drill_instances('to_instances').nullable(),
+    in_service_s: offset('in_service_s').nullable(),
+    /** desired_s minus the origin: the later of the load step and the first breach. */
+    policy_lag_s: drill_seconds('policy_lag_s').nullable(),
+    /** alarm_s minus first_breach_s. */
+    detection_s: drill_seconds('detection_s').nullable(),
+    /** The alarm's datapoints x period (computed from its deployed settings). */
+    configured_detection_s: drill_seconds('configured_detection_s').nullable(),
+    /** in_service_s minus desired_s. */
+    scale_out_s: drill_seconds('scale_out_s').nullable(),
+    /**
+     * `full`: the alarm's evaluation range held its EvaluationPeriods of real datapoints when it
+     * fired; `partial`: fewer (the endpoint was idle before), so it fired sooner than configured.
+     */
+    evaluation: schemas_enum(['full', 'partial']).nullable(),
+});
+const drillAnalysisSchema = object({
+    windows: array(drillWindowSchema),
+    scale_outs: array(lagChainSchema),
+    /** The first scale-out's policy lag: what `plan --drill` uses. */
+    policy_lag: object({
+        seconds: drill_seconds('policy_lag seconds').nullable(),
+        origin: literal('measured'),
+        /** The scale-out it comes from: `full` (from a busy endpoint) or `partial` (from an idle one). */
+        evaluation: schemas_enum(['full', 'partial']).nullable(),
+        /** How it was measured, or why it was not. */
+        detail: safeString,
+    }),
+    /** From the origin of the first breach to the first run of 3 good windows (0: the SLO never broke). */
+    slo_recovered_s: drill_seconds('slo_recovered_s').nullable(),
+    steady: object({
+        /** desired == current and no scale-out alarm in ALARM at the surge start. */
+        settled_at_surge: schemas_boolean().nullable(),
+        desired_at_surge: drill_instances('desired_at_surge').nullable(),
+        current_at_surge: drill_instances('current_at_surge').nullable(),
+        scaled_during: schemas_boolean().nullable(),
+    }),
+    observed: object({
+        overflows: record(drillPhaseNameSchema, drill_count('overflows')),
+        windows_over_slo: record(drillPhaseNameSchema, drill_count('windows')),
+        /** Any overflow within T_plan of the surge start. */
+        surge_overflowed_within_t_plan: schemas_boolean(),
+        max_desired: drill_instances('max_desired').nullable(),
+    }),
+    scale_in: object({
+        scale_ins: drill_count('scale_ins'),
+        /** Direction changes between successive scaling activities (out -> in -> out counts 2). */
+        reversals: drill_count('reversals'),
+        detail: safeString,
+    }),
+    reasons: array(safeString),
+});
+const drillArtifactSchema = object({
+    ...drillCommon,
+    kind: literal('drill'),
+    /** Shards merged into this drill (one for a single process). */
+    shards: array(shardSchema).min(1),
+    verdict: schemas_enum(['pass', 'fail']),
+    /** The windows that broke the plan's promise (verdict fail), by index. */
+    broken_windows: array(schemas_number().int().nonnegative()),
+    analysis: drillAnalysisSchema,
+});
 
 ;// CONCATENATED MODULE: ./src/model/legacy.ts
 
@@ -98067,9 +98412,21 @@ function legacy_ttotalFromLegacy(legacy) {
 
 
 
+
+/** Every kind of artifact scalegate reads and writes: the measurements and plan, and the drill's. */
+const io_artifactSchemas = {
+    ...artifactSchemas,
+    drill: drillArtifactSchema,
+    'drill-shard': drillShardArtifactSchema,
+};
+const io_producerOf = {
+    ...producerOf,
+    drill: 'scalegate drill (or scalegate drill merge for shards)',
+    'drill-shard': 'scalegate drill --shard i/n --start-at T',
+};
 /** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
 function parseArtifact(kind, json, file) {
-    const producer = producerOf[kind];
+    const producer = io_producerOf[kind];
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
         throw new UsageError(`${file}: not a ${kind} artifact (expected a JSON object). Produce one with \`${producer}\`.`);
     }
@@ -98086,18 +98443,18 @@ function parseArtifact(kind, json, file) {
     if (record.kind !== kind) {
         throw new UsageError(`${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
     }
-    const parsed = artifactSchemas[kind].safeParse(json);
+    const parsed = io_artifactSchemas[kind].safeParse(json);
     if (!parsed.success) {
         throw new UsageError(`${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`);
     }
     return parsed.data;
 }
 function parseLegacy(kind, record, file) {
-    const invalid = (issues) => new UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${producerOf[kind]}\`.`);
+    const invalid = (issues) => new UsageError(`${file}: no schema_version, and not a valid legacy ${kind} artifact:\n${issues}\nProduce a current one with \`${io_producerOf[kind]}\`.`);
     // The upgraded artifact must also pass the current schema (its bounds and safe strings): the
     // legacy format is no back door for a value the current one refuses.
     const current = (upgraded) => {
-        const checked = artifactSchemas[kind].safeParse(upgraded);
+        const checked = io_artifactSchemas[kind].safeParse(upgraded);
         if (!checked.success)
             throw invalid(formatZodIssues(checked.error));
         return checked.data;
@@ -98124,14 +98481,14 @@ function io_readArtifact(kind, file) {
     catch (e) {
         const code = e.code;
         const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : e.message;
-        throw new UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${producerOf[kind]}\`.`);
+        throw new UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${io_producerOf[kind]}\`.`);
     }
     let json;
     try {
         json = JSON.parse(text);
     }
     catch (e) {
-        throw new UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${producerOf[kind]}\`.`);
+        throw new UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${io_producerOf[kind]}\`.`);
     }
     return parseArtifact(kind, json, file);
 }
@@ -98205,7 +98562,7 @@ function io_writeFileAtomic(file, text) {
 const artifactJson = (artifact) => `${JSON.stringify(artifact, null, 2)}\n`;
 /** Validates before writing: an artifact that would not read back is a bug, never a file. */
 function writeArtifact(kind, file, artifact) {
-    const parsed = artifactSchemas[kind].safeParse(artifact);
+    const parsed = io_artifactSchemas[kind].safeParse(artifact);
     if (!parsed.success) {
         throw new Error(`refusing to write an invalid ${kind} artifact to ${file}:\n${formatZodIssues(parsed.error)}`);
     }
@@ -98229,10 +98586,15 @@ function issues_formatZodIssues(error) {
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
+/** A whole drill (one process, or its shards merged). */
+const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
+/** One shard's raw recording, for `scalegate drill merge`. */
+const drillShardFileName = (model, fp, shard) => `drill-${model}-${fingerprintSlug(fp)}.shard-${shard.index}-of-${shard.count}.json`;
+/** The drill's timeline chart, beside its artifact. */
+const drillChartFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.svg`;
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const names_validateFileName = (model) => `validate-${model}.json`;
-const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -99341,77 +99703,6 @@ function directTargetContext(target, sloMs) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/model/histograms.ts
-/**
- * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
- * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
- * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
- * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
- * (offset from the schedule start), so shards of one schedule put every request in the same
- * window and merging is a plain sum per index.
- */
-
-
-/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
-const HDR_ENCODING = 'hdr-v2-compressed-base64';
-const hdrHistogramSchema = object({
-    encoding: literal(HDR_ENCODING),
-    unit: literal('us'),
-    /** Relative precision: values are kept to this many significant decimal digits. */
-    significant_digits: schemas_number().int().min(1).max(5),
-    /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
-    count: schemas_number().int().nonnegative(),
-    data: schemas_string(),
-});
-/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
-const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
-const openLoopWindowSchema = object({
-    /** Window number: intended send offset / window_ms, rounded down. */
-    index: schemas_number().int().nonnegative(),
-    /** Arrivals the schedule put in this window (for this shard). */
-    offered: schemas_number().int().nonnegative(),
-    /** Arrivals actually sent (offered minus client_dropped). */
-    sent: schemas_number().int().nonnegative(),
-    /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
-    outcome_counts: partialRecord(openLoopOutcomeSchema, schemas_number().int().nonnegative()),
-    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
-    ttfab_intended: hdrHistogramSchema,
-    /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
-    ttfab_sent: hdrHistogramSchema,
-    /** Whole-response latency of ok requests from the intended send time. */
-    latency_intended: hdrHistogramSchema,
-    /** Whole-response latency of ok requests from the actual send. */
-    latency_sent: hdrHistogramSchema,
-    /** Actual send minus intended send of every sent request (schedule adherence). */
-    send_lag: hdrHistogramSchema,
-});
-const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
-/** What schedule the requests followed: shards of one schedule agree on all of it. */
-const scheduleIdentitySchema = object({
-    process: arrivalProcessSchema,
-    /** Seed of the Poisson process; null for deterministic schedules. */
-    seed: schemas_number().int().nonnegative().nullable(),
-    /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
-    description: schemas_string(),
-    /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
-    schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
-    /** Arrivals of the whole schedule (all shards). */
-    arrivals: schemas_number().int().nonnegative(),
-    duration_s: schemas_number().nonnegative(),
-});
-const shardSchema = object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })
-    .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
-/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
-const openLoopHistogramsSchema = object({
-    schedule: scheduleIdentitySchema,
-    /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
-    start_at: schemas_string().datetime({ offset: true }),
-    window_ms: schemas_number().int().positive(),
-    /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
-    shards: array(shardSchema).min(1),
-    windows: array(openLoopWindowSchema),
-});
-
 ;// CONCATENATED MODULE: ./src/model/plan-inputs.ts
 /**
  * The measurements a plan says it was derived from, found in the artifacts directory, so that the
@@ -99474,12 +99765,15 @@ function findPlanMeasurements(plan, artifactsDir) {
     const ttotal = plan.inputs.ttotal
         ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
         : null;
-    const errors = [qmax.error, ttotal?.error ?? null].filter((e) => e !== null);
+    const drill = plan.inputs.drill ? find('drill', plan.inputs.drill, plan.model_name, artifactsDir) : null;
+    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null].filter((e) => e !== null);
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
         ttotal: ttotal?.artifact ?? null,
         ttotalFile: ttotal?.file ?? null,
+        drill: drill?.artifact ?? null,
+        drillFile: drill?.file ?? null,
         error: errors.length ? errors.join('; ') : null,
     };
 }
@@ -99541,6 +99835,7 @@ function findPlanProofs(plan, artifactsDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
 
 
 

@@ -9,10 +9,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGate } from '../../src/commands/gate.js';
 import { runPlan } from '../../src/commands/plan.js';
-import { type DrillArtifact, type Fingerprint, isUsageError, writeArtifact } from '../../src/model/index.js';
+import {
+  type DrillArtifact,
+  type Fingerprint,
+  isUsageError,
+  type PlanArtifact,
+  validateFileName,
+  writeArtifact,
+} from '../../src/model/index.js';
 import { renderReport } from '../../src/report/markdown.js';
 import { buildDrill, observerWith, windowsWith } from '../helpers/drill-data.js';
-import { artifactsDirWith, kokoroMeasurements, kokoroModel } from '../infra/fixtures.js';
+import { artifactsDirWith, cleanValidate, kokoroMeasurements, kokoroModel } from '../infra/fixtures.js';
 
 const noHashing = () => {
   throw new Error('an image_uri model must not hash a directory');
@@ -113,7 +120,14 @@ describe('plan --drill', () => {
 
   it('keeps the gate re-deriving the plan from its recorded inputs, the drill included, and refuses when the drill is gone (prevents a hand-edited lag or a lost measurement deploying)', async () => {
     const files = setup(busyDrill);
-    expect(plan(files).exitCode).toBe(0);
+    const planned = plan(files);
+    expect(planned.exitCode).toBe(0);
+    // The plan's proof (its clean validate) is there: what the gate judges here is the drill input.
+    writeArtifact(
+      'validate',
+      join(files.planFile, '..', validateFileName('kokoro-82m')),
+      cleanValidate(planned.artifact as PlanArtifact),
+    );
     const gate = () =>
       runGate(
         {

@@ -8,6 +8,7 @@
 import { usage } from '../model/index.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
 import { GATE_OPTIONS } from '../options/gate.js';
+import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import { inAction, type OptionSpec, type OptionTable, type OptionValues, text } from '../options/spec.js';
@@ -15,13 +16,23 @@ import { THAW_OPTIONS } from '../options/thaw.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
 import { VALIDATE_OPTIONS } from '../options/validate.js';
 
-export const ACTION_COMMANDS = ['drift', 'qmax', 'ttotal', 'plan', 'validate', 'thaw', 'gate'] as const;
+export const ACTION_COMMANDS = [
+  'drift',
+  'qmax',
+  'goodput',
+  'ttotal',
+  'plan',
+  'validate',
+  'thaw',
+  'gate',
+] as const;
 export type ActionCommand = (typeof ACTION_COMMANDS)[number];
 
 /** The option table of each command the action can run. */
 export const ACTION_TABLES: Record<ActionCommand, OptionTable> = {
   drift: DRIFT_OPTIONS,
   qmax: QMAX_OPTIONS,
+  goodput: GOODPUT_OPTIONS,
   ttotal: TTOTAL_OPTIONS,
   plan: PLAN_OPTIONS,
   validate: VALIDATE_OPTIONS,

@@ -1,8 +1,8 @@
 /**
  * The post step: after the job (also when a step failed or the run was cancelled), put back
- * whatever a qmax or ttotal step of this action left frozen. The thaw journal, written before
+ * whatever a qmax, goodput or ttotal step of this action left frozen. The thaw journal, written before
  * anything was changed and deleted once everything was restored, says what; no journal, nothing
- * to do. Only steps that freeze (qmax, ttotal) thaw in their post: a plan step's post never
+ * to do. Only steps that freeze (qmax, goodput, ttotal) thaw in their post: a plan step's post never
  * touches AWS. The restore itself is `scalegate thaw`'s (runThaw), journal by journal.
  */
 import * as core from '@actions/core';
@@ -14,7 +14,7 @@ import { deleteThawJournal, listThawJournals, stateDir } from '../model/journal.
 import type { Env } from './inputs.js';
 import { STATE_COMMAND, STATE_DIR, stateVariable } from './state.js';
 
-const FREEZING_COMMANDS: ReadonlySet<string> = new Set(['qmax', 'ttotal']);
+const FREEZING_COMMANDS: ReadonlySet<string> = new Set(['qmax', 'goodput', 'ttotal']);
 
 /** True only when SageMaker says the endpoint does not exist (any other failure is not proof). */
 async function endpointGone(

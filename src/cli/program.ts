@@ -9,8 +9,10 @@ import { VERSION } from '../version.js';
 import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
 import { registerGate } from './gate.js';
+import { registerGoodput } from './goodput.js';
 import { registerLocalUp } from './local.js';
 import { registerLocalApply } from './local-apply.js';
+import { registerMerge } from './merge.js';
 import { registerPlan } from './plan.js';
 import { registerQmax } from './qmax.js';
 import { registerRehearse } from './rehearse.js';
@@ -27,10 +29,12 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
-  // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate.
+  // In the order of the chain: drift -> qmax (goodput, merge) -> ttotal -> plan -> (deploy) -> validate.
   registerRehearse(program);
   registerDrift(program);
   registerQmax(program);
+  registerGoodput(program);
+  registerMerge(program);
   registerTtotal(program);
   registerPlan(program);
   registerValidate(program);

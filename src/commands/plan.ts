@@ -1,4 +1,4 @@
-/** `scalegate plan`: read the two measurements, derive the plan, write it. Never touches AWS. */
+/** `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS. */
 import { join } from 'node:path';
 import {
   DEFAULT_ARTIFACTS_DIR,
@@ -23,6 +23,8 @@ export interface PlanInput {
   ttotalFile?: string;
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
   assumeTTotalS?: number;
+  /** lambda_max from `scalegate goodput` (the open_loop_headroom finding). @default none: suppressed */
+  goodputFile?: string;
   /** Peak load, requests/s (or `peakStreams`, never both). @default the model config's peak_rps */
   peakRps?: number;
   /** Peak load, concurrent streams. @default the model config's peak_streams */
@@ -81,6 +83,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
 
   const qmax = readArtifact('qmax', input.qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
+  const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -88,6 +91,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     ttotal,
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
+    goodput,
+    goodputFile: input.goodputFile ?? null,
     choices: {
       sloMs: input.sloMs ?? model.slo_ms,
       surgeRatio: input.surgeRatio ?? model.surge_ratio,

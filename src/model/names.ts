@@ -12,6 +12,9 @@ export const qmaxFileName = (model: string, transport: Transport, fp: Slugged): 
 export const ttotalFileName = (model: string, trigger: string, fp: Slugged): string =>
   `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 
+export const goodputFileName = (model: string, transport: Transport, fp: Slugged): string =>
+  `goodput-${model}-${transport}-${fingerprintSlug(fp)}.json`;
+
 export const planFileName = (model: string): string => `plan-${model}.json`;
 export const driftFileName = (model: string): string => `drift-${model}.json`;
 export const validateFileName = (model: string): string => `validate-${model}.json`;

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
+import type { GoodputArtifact, PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
 import { isUsageError } from './errors.js';
 import { readArtifact } from './io.js';
 
@@ -18,11 +18,19 @@ export interface PlanMeasurements {
   /** null for a plan made with a stated T_total. */
   ttotal: TtotalArtifact | null;
   ttotalFile: string | null;
+  /** null (or absent) for a plan made without a goodput artifact. */
+  goodput?: GoodputArtifact | null;
+  goodputFile?: string | null;
   /** Why the measurements could not be used; null when everything the plan names was found. */
   error: string | null;
 }
 
-type Kind = 'qmax' | 'ttotal';
+type Kind = 'qmax' | 'ttotal' | 'goodput';
+type ArtifactOfKind<K extends Kind> = K extends 'qmax'
+  ? QmaxArtifact
+  : K extends 'ttotal'
+    ? TtotalArtifact
+    : GoodputArtifact;
 
 function find<K extends Kind>(
   kind: K,
@@ -30,11 +38,11 @@ function find<K extends Kind>(
   modelName: string,
   dir: string,
 ): {
-  artifact: (K extends 'qmax' ? QmaxArtifact : TtotalArtifact) | null;
+  artifact: ArtifactOfKind<K> | null;
   file: string;
   error: string | null;
 } {
-  type A = K extends 'qmax' ? QmaxArtifact : TtotalArtifact;
+  type A = ArtifactOfKind<K>;
   const named = join(dir, basename(recorded.file));
   const problems: string[] = [];
   if (existsSync(named)) {
@@ -76,12 +84,19 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
   const ttotal = plan.inputs.ttotal
     ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
     : null;
-  const errors = [qmax.error, ttotal?.error ?? null].filter((e): e is string => e !== null);
+  const goodput = plan.inputs.goodput
+    ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
+    : null;
+  const errors = [qmax.error, ttotal?.error ?? null, goodput?.error ?? null].filter(
+    (e): e is string => e !== null,
+  );
   return {
     qmax: qmax.artifact,
     qmaxFile: qmax.file,
     ttotal: ttotal?.artifact ?? null,
     ttotalFile: ttotal?.file ?? null,
+    goodput: goodput?.artifact ?? null,
+    goodputFile: goodput?.file ?? null,
     error: errors.length ? errors.join('; ') : null,
   };
 }

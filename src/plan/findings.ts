@@ -1,9 +1,10 @@
 /**
- * The twelve findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
+ * The findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
 import type { Finding, QmaxArtifact } from '../model/index.js';
 import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
+import { suppressedOpenLoop } from './open-loop.js';
 
 export const FINDING_NAMES = [
   'measurement_trust',
@@ -18,6 +19,7 @@ export const FINDING_NAMES = [
   'fleet_cost',
   'provision_stage',
   'quota_headroom',
+  'open_loop_headroom',
 ] as const;
 
 export { SURGE_OVERFLOW_WARN };
@@ -54,6 +56,8 @@ export interface FindingFacts {
   tTotalLowerBound: boolean;
   dominantStage: { from: string; to: string; seconds: number } | null;
   instanceQuota: number | null;
+  /** The open-loop finding, evaluated by src/plan/open-loop.ts. @default suppressed: no goodput artifact */
+  openLoop?: Finding;
 }
 
 const fmt = (value: number, digits = 1): string => value.toFixed(digits);
@@ -398,6 +402,7 @@ export function evaluateFindings(facts: FindingFacts): Finding[] {
     fleetCost(facts),
     provisionStage(facts),
     quotaHeadroom(facts),
+    facts.openLoop ?? suppressedOpenLoop(facts.model),
   ];
 }
 

@@ -110,7 +110,8 @@ function replanFix(modelName: string, plan: PlanArtifact): string {
     : plan.inputs.t_total_stated_s !== null
       ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
       : '';
-  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}\``;
+  const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
+  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${goodput}\``;
 }
 
 const pass = (check: GateCheckName, detail: string): GateCheck => ({ check, ok: true, detail, fix: null });
@@ -292,12 +293,14 @@ function rederive(
         fail(
           'measurements',
           `${why}: the gate derives the plan again from its own measurements and refuses without them`,
-          `commit the qmax/ttotal artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
+          `commit the qmax/ttotal (and goodput) artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
         ),
       ],
     };
   }
-  const found = [measurements.qmaxFile, measurements.ttotalFile].filter(Boolean).join(' and ');
+  const found = [measurements.qmaxFile, measurements.ttotalFile, measurements.goodputFile]
+    .filter(Boolean)
+    .join(' and ');
   const checks: GateCheck[] = [pass('measurements', found)];
   let derived: PlanArtifact;
   try {
@@ -308,6 +311,9 @@ function rederive(
       ttotal: measurements.ttotal,
       ttotalFile: plan.inputs.ttotal?.file ?? null,
       tTotalStatedS: plan.inputs.t_total_stated_s,
+      // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
+      goodput: measurements.goodput ?? null,
+      goodputFile: plan.inputs.goodput?.file ?? null,
       choices: {
         sloMs: plan.chosen.slo_ms,
         surgeRatio: plan.chosen.surge_ratio,

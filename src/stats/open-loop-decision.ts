@@ -31,6 +31,13 @@
  * tighter), so the upper end undershoots more often than it says. One look at the end of the
  * hold (a goodput rung has a fixed hold: no optional stopping).
  *
+ * A fail needs less. A false fail happens only when the true p95 is at most the SLO, and then
+ * the queue is no longer than one whose latencies are scaled down until its p95 is the SLO
+ * (Little: L scales with the latencies), so for refuting the SLO the correlation length is taken
+ * at L_null = L x min(1, SLO / p95). An overloaded rung, whose queue (and L) keeps growing, is
+ * thus decided a fail on the queue the SLO allows, instead of staying undecided for ever; a pass
+ * always needs the measured L.
+ *
  * Batches are made of whole windows so that the decision reads the artifact's serialised HDR
  * windows, and merged shards are decided exactly as a single process.
  *
@@ -87,6 +94,11 @@ export interface OpenLoopDecision {
   meanInSystem: number;
   /** kappa = (1 + L)^2, arrivals. */
   correlationLength: number;
+  /**
+   * `two-sided`: batches long enough for the measured L (pass or fail); `refute-only`: long
+   * enough only for the queue the SLO allows (a fail is decisive, a pass is not); null: no interval.
+   */
+  scope: 'two-sided' | 'refute-only' | null;
   reason: string;
 }
 
@@ -143,13 +155,20 @@ export function decideOpenLoopP95(
   const undecided = (reason: string): OpenLoopDecision => ({
     ...base,
     interval: null,
+    scope: null,
     verdict: 'undecided',
     batches: 0,
     batchSize: 0,
     reason,
   });
   const tooFew = `${n} samples: too few for ${rule}; no interval, undecided (a longer --hold-s decides it)`;
-  if (p95 === null || n < OPEN_LOOP_BATCHES * shortest) return undecided(tooFew);
+  if (p95 === null) return undecided(tooFew);
+  // The queue a p95 at the SLO would imply: enough to refute the SLO (see above).
+  const nullL = p95 > sloMs ? L * (sloMs / p95) : L;
+  const refuteOnly = n < OPEN_LOOP_BATCHES * shortest;
+  const shortestNull = openLoopMinBatch(nullL, c);
+  if (refuteOnly && n < OPEN_LOOP_BATCHES * shortestNull) return undecided(tooFew);
+  const needed = refuteOnly ? shortestNull : shortest;
   const bounds = windowBatches(data.counts, OPEN_LOOP_BATCHES);
   const logQuantiles: number[] = [];
   let smallest = Number.POSITIVE_INFINITY;
@@ -164,25 +183,31 @@ export function decideOpenLoopP95(
   }
   const b = logQuantiles.length;
   // Windows are coarse at high rates: a batch may come out shorter than the rule wants.
-  if (b < OPEN_LOOP_BATCHES || smallest < shortest / 2) return undecided(tooFew);
+  if (b < OPEN_LOOP_BATCHES || smallest < needed / 2) return undecided(tooFew);
   const m = n / b;
+  const kappaUsed = refuteOnly ? correlationLength(nullL) : kappa;
   const centre = Math.log(Math.max(p95, 1e-6));
   let sumSquares = 0;
   for (const q of logQuantiles) sumSquares += (q - centre) ** 2;
-  const se = Math.sqrt(sumSquares / (b - 1) / (1 - Math.min(0.5, kappa / m)) / b);
+  const se = Math.sqrt(sumSquares / (b - 1) / (1 - Math.min(0.5, kappaUsed / m)) / b);
   const interval = {
     low: Math.exp(centre - studentTQuantile(1 - (1 - OPEN_LOOP_UPPER_SHARE) * alpha, b - 1) * se),
     high: Math.exp(centre + studentTQuantile(1 - OPEN_LOOP_UPPER_SHARE * alpha, b - 1) * se),
   };
-  const ci = `p95 ${((1 - alpha) * 100).toFixed(0)} % CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${b} batches of ${Math.round(m)} samples, >= ${shortest}: ${c} x (1 + L)^2, L = ${L.toFixed(2)})`;
+  const how = refuteOnly
+    ? `${b} batches of ${Math.round(m)} samples: enough only to refute the SLO (>= ${shortestNull} for the queue a p95 at the SLO allows, L = ${nullL.toFixed(2)}; a pass needs >= ${shortest}, L = ${L.toFixed(2)} measured)`
+    : `${b} batches of ${Math.round(m)} samples, >= ${shortest}: ${c} x (1 + L)^2, L = ${L.toFixed(2)}`;
+  const ci = `p95 ${((1 - alpha) * 100).toFixed(0)} % CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how})`;
   let verdict: OpenLoopDecision['verdict'] = 'undecided';
   let reason: string;
-  if (interval.high <= sloMs) {
+  if (interval.high <= sloMs && !refuteOnly) {
     verdict = 'pass';
     reason = `${ci} within the ${sloMs} ms SLO`;
   } else if (interval.low > sloMs) {
     verdict = 'fail';
     reason = `${ci} above the ${sloMs} ms SLO`;
+  } else if (refuteOnly) {
+    reason = `${ci} does not refute the ${sloMs} ms SLO, and a pass needs longer batches: undecided`;
   } else {
     reason = `${ci} straddles the ${sloMs} ms SLO`;
   }
@@ -190,5 +215,14 @@ export function decideOpenLoopP95(
     reason += ` (only ${n} samples, minimum ${minSamples}: undecided)`;
     verdict = 'undecided';
   }
-  return { ...base, interval, verdict, batches: b, batchSize: m, reason };
+  return {
+    ...base,
+    interval,
+    scope: refuteOnly ? 'refute-only' : 'two-sided',
+    verdict,
+    batches: b,
+    batchSize: m,
+    minBatchSize: needed,
+    reason,
+  };
 }

@@ -332,6 +332,11 @@ export function checkMergeable(parts: readonly LabelledGoodput[]): void {
     same('model', ref.model_name, artifact.model_name);
     same('slo_ms', ref.slo_ms, artifact.slo_ms);
     same('transport', ref.transport, artifact.transport);
+    if (artifact.ladder.seed !== ref.ladder.seed) {
+      throw new UsageError(
+        `${file}: schedule seed ${artifact.ladder.seed}, ${first.file} seed ${ref.ladder.seed}: shards of one run follow one seeded schedule; run every shard with the same --seed.`,
+      );
+    }
     same('ladder', ref.ladder, artifact.ladder);
     same('limits', ref.limits, artifact.limits);
     same('start_at', ref.start_at, artifact.start_at);

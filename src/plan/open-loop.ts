@@ -52,7 +52,7 @@ const pct = (v: number): string => `${(v * 100).toFixed(1)} %`;
 
 /** lambda_max with its provenance, as every output prints it. */
 export function lambdaMaxProvenance(g: GoodputArtifact): string {
-  if (g.lambda_max_rps === 0) return 'none: no Poisson rate was decided inside the SLO (measured)';
+  if (g.lambda_max_rps === 0) return 'none: no Poisson rate held the SLO (measured)';
   return g.lambda_max_bracketed
     ? `measured, bracketed by a breach at ${g.breach_rate_rps} requests/s`
     : 'lower bound: no breach was measured above it';
@@ -70,6 +70,14 @@ export const suppressedOpenLoop = (model: string): Finding => ({
 export function openLoopHeadroom(f: OpenLoopFacts): Finding {
   const g = f.goodput;
   if (g === null || g.lambda_max_rps === null) return suppressedOpenLoop(f.model);
+  if (g.lambda_max_rps === 0 && !g.lambda_max_bracketed) {
+    return {
+      name: 'open_loop_headroom',
+      verdict: 'suppressed',
+      detail: `${f.goodputFile ?? 'the goodput artifact'} decided no rate (every rung undecided): lambda_max is unknown, so the target is not checked against random arrivals`,
+      fix: `re-measure with longer rungs: \`scalegate goodput --model ${f.model} --hold-s <more>\``,
+    };
+  }
   const lambda = g.lambda_max_rps;
   const source = `lambda_max ${fmt(lambda)} requests/s (${lambdaMaxProvenance(g)}, p95 TTFAB from the intended send time, ${f.goodputFile ?? 'goodput artifact'})`;
   const target = `X_target ${fmt(f.xTargetRps)} requests/s (measured closed-loop throughput at C_scale_max ${fmt(f.scaleOutConcurrency, 1)})`;

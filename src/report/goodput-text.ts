@@ -27,7 +27,11 @@ export function lambdaMaxLine(a: GoodputArtifact): string {
   if (!a.decided || a.lambda_max_rps === null) {
     return `lambda_max not decided: this file holds shard(s) ${a.shards.map((s) => `${s.index}/${s.count}`).join(', ')}; \`scalegate merge\` every shard to decide`;
   }
-  if (a.lambda_max_rps === 0) return 'lambda_max = 0: no rate was decided within the SLO (measured)';
+  if (a.lambda_max_rps === 0) {
+    return a.lambda_max_bracketed
+      ? `lambda_max = 0: no rate passed, and ${a.breach_rate_rps}/s was measured above the SLO (measured)`
+      : `lambda_max unknown: no rate passed and none was decided above the SLO (${a.search.undecided_rates.length} undecided: a longer --hold-s decides them)`;
+  }
   const bracket = a.lambda_max_bracketed
     ? `measured, bracketed by a breach at ${a.breach_rate_rps}/s`
     : 'a LOWER BOUND: no breach was measured above it';

@@ -109,7 +109,7 @@ export function openLoopHeadroom(f: OpenLoopFacts): Finding {
   const concurrencyFix =
     concurrency === null
       ? `no concurrency target can express it: even at the lowest measured concurrency this server runs above lambda_max`
-      : `a concurrency target of ${fmt(concurrency)} in flight (where the measured throughput curve reaches lambda_max${f.cwRatio !== null ? `; ${fmt(concurrency * f.cwRatio, 3)} in CloudWatch ConcurrentRequestsPerModel units` : ''}) leaves the measured headroom, instead of C_scale_max ${fmt(f.scaleOutConcurrency, 1)}`;
+      : `a concurrency target of ${fmt(concurrency)} in flight (where the measured throughput curve reaches lambda_max${f.cwRatio !== null ? `; ${fmt(concurrency * f.cwRatio)} in CloudWatch ConcurrentRequestsPerModel units` : ''}) leaves the measured headroom, instead of C_scale_max ${fmt(f.scaleOutConcurrency, 1)}`;
   return {
     name: 'open_loop_headroom',
     verdict: 'warn',

@@ -14,6 +14,7 @@ import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto
 import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGoodput } from '../../src/commands/goodput.js';
+import { runMerge } from '../../src/commands/merge.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import { type GoodputArtifact, parseConfig, readArtifact } from '../../src/model/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
@@ -61,6 +62,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await endpoint?.close();
 }, 60_000);
+
+/** Arrivals of the settle (discarded windows) of a rung: the windows also hold them. */
+function countBeforeSettle(g: GoodputArtifact['rungs'][number]): number {
+  const first = Math.ceil((g.settle_s * 1000) / g.histograms.window_ms);
+  return g.histograms.windows.filter((w) => w.index < first).reduce((n, w) => n + w.offered, 0);
+}
 
 async function scaling() {
   const out = await endpoint.clients.autoscaling.send(
@@ -142,6 +149,65 @@ describe('goodput on the local SageMaker (response-stream transport)', () => {
       expect(g.histograms.schedule.process).toBe('poisson');
     }
   });
+});
+
+describe('goodput shards against the local SageMaker', () => {
+  const shardInput = (shard: string, startAt: string, out: string) => ({
+    modelName: 'reference-tts',
+    model: model as NonNullable<typeof model>,
+    configFile,
+    endpoint: 'speech-reference-tts',
+    variant: 'AllTraffic',
+    region: endpoint.handle.region,
+    rates: [4, 8],
+    holdS: 6,
+    settleS: 1,
+    rungGapS: 2,
+    shard,
+    startAt,
+    promptsFile,
+    outFile: out,
+    stateDir,
+    pollIntervalMs: 200,
+  });
+
+  it('shard 0 freezes, shard 1 waits until it sees the freeze, both send their share of one schedule, and merge decides the whole', async () => {
+    const local = clientConfigFor(endpoint.handle);
+    const deps = {
+      clients: endpoint.clients,
+      handleSignals: false,
+      loadClient: { endpoint: local.endpoint, credentials: local.credentials },
+    };
+    const startAt = new Date(Date.now() + 5000).toISOString();
+    const [a, b] = [join(dir, 'shard-0.json'), join(dir, 'shard-1.json')];
+    const [r0, r1] = await Promise.all([
+      runGoodput(shardInput('0/2', startAt, a), deps),
+      runGoodput(shardInput('1/2', startAt, b), deps),
+    ]);
+    expect([r0.exitCode, r1.exitCode]).toEqual([0, 0]);
+    expect((r0.artifact as GoodputArtifact).restore).not.toBeNull();
+    expect((r1.artifact as GoodputArtifact).restore).toBeNull();
+    const merged = runMerge({ files: [a, b], outFile: join(dir, 'merged.json') }).artifact as GoodputArtifact;
+    expect(merged.decided).toBe(true);
+    merged.rungs.forEach((g, j) => {
+      const s0 = (r0.artifact as GoodputArtifact).rungs[j];
+      const s1 = (r1.artifact as GoodputArtifact).rungs[j];
+      expect(g.offered).toBe((s0?.offered ?? 0) + (s1?.offered ?? 0));
+      // The measure window's arrivals are the merged windows' after the settle.
+      expect(g.offered).toBe(g.histograms.windows.reduce((n, w) => n + w.offered, 0) - countBeforeSettle(g));
+    });
+    expect((await scaling()).suspended).toEqual(ORIGINAL);
+  }, 120_000);
+
+  it('a shard other than 0 refuses to measure an endpoint nobody froze (exit 1 after the agreed start)', async () => {
+    await expect(
+      runGoodput(shardInput('1/2', new Date(Date.now() + 2500).toISOString(), join(dir, 'alone.json')), {
+        clients: endpoint.clients,
+        handleSignals: false,
+      }),
+    ).rejects.toThrow(/was not frozen at one instance before the agreed start; start shard 0/);
+    expect(existsSync(join(dir, 'alone.json'))).toBe(false);
+  }, 60_000);
 });
 
 describe('goodput under SIGTERM (CLI child process)', () => {

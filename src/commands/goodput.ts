@@ -272,7 +272,9 @@ export async function runGoodput(
         resolved.startAtMs !== null
           ? resolved.startAtMs + i * (resolved.holdS + resolved.rungGapS) * 1000
           : now() + 50;
-      const startAt = loadClock.now() + Math.max(0, startWall - now());
+      // A grid start already past (the previous rung drained late) keeps the grid: the engine sends
+      // the missed arrivals at once and their send lag records it, so shards stay aligned.
+      const startAt = loadClock.now() + (startWall - now());
       log(
         `rung ${i + 1}: ${rate}/s Poisson for ${resolved.holdS} s (settle ${resolved.settleS} s), seed ${resolved.seed + i}${resolved.shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
       );

@@ -103,9 +103,11 @@ export function openLoopHeadroom(f: OpenLoopFacts): Finding {
     f.peakRps !== null
       ? `${Math.ceil(f.peakRps / lambda)} instances at peak instead of ${f.peakInstances}`
       : null;
-  const lowerBound = g.lambda_max_bracketed
-    ? ''
-    : ' (lambda_max is only a lower bound: the true headroom may be larger; measure higher rates to bracket it)';
+  const lowerBound = !g.lambda_max_bracketed
+    ? ' (lambda_max is only a lower bound: the true headroom may be larger; measure higher rates to bracket it)'
+    : g.search.resolution_met === false
+      ? ` (the search did not reach its resolution${g.search.undecided_rates.length > 0 ? `, undecided at ${g.search.undecided_rates.join(', ')} requests/s` : ''}: the true lambda_max may lie anywhere below the breach at ${g.breach_rate_rps} requests/s; longer rungs (--hold-s) narrow it)`
+      : '';
   const concurrencyFix =
     concurrency === null
       ? `no concurrency target can express it: even at the lowest measured concurrency this server runs above lambda_max`

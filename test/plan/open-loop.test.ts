@@ -115,6 +115,23 @@ describe('concurrencyForThroughput (the target that keeps an instance at a rate)
     );
   });
 
+  it('says so when the search did not reach its resolution (the true lambda_max may lie up to the breach)', () => {
+    const f = openLoopHeadroom({
+      model: 'kokoro-82m',
+      goodput: { ...goodput, search: { resolution_met: false, undecided_rates: [17] } },
+      goodputFile: 'g.json',
+      xTargetRps: 17.8875,
+      scaleOutConcurrency: 37.5,
+      curve,
+      cwRatio: 1,
+      peakRps: 5000,
+      peakInstances: 280,
+    });
+    expect(f.detail).toMatch(
+      /the search did not reach its resolution, undecided at 17 requests\/s: the true lambda_max may lie anywhere below the breach at 20 requests\/s/,
+    );
+  });
+
   it('is ok with the headroom when X_target stays below lambda_max, and suppressed without a goodput artifact', () => {
     const facts = {
       model: 'm',

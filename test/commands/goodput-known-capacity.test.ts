@@ -118,6 +118,12 @@ describe('goodput against a server of known capacity (M/D/4, 100 ms, SLO 800 ms,
     expect(artifact.breach_rate_rps as number).toBeGreaterThan(truth * 0.995);
   });
 
+  it('decides the overloaded rung a fail on the queue the SLO allows, where the measured queue (still growing) would leave it undecided', () => {
+    const breach = artifact.rungs.find((g) => g.rate_rps === artifact.breach_rate_rps);
+    expect(breach?.verdict).toBe('fail');
+    expect(breach?.reason).toMatch(/enough only to refute the SLO .* above the 800 ms SLO/);
+  });
+
   it('writes a schema-valid, fingerprinted artifact that reads back, with every rung decided from its windows', () => {
     expect(goodputArtifactSchema.safeParse(readArtifact('goodput', out)).success).toBe(true);
     expect(artifact.decided).toBe(true);

@@ -87235,7 +87235,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6243);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4460);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87252,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6243:
+/***/ 4460:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -97325,7 +97325,93 @@ function fingerprintDifferences(left, right) {
     return differences;
 }
 
+;// CONCATENATED MODULE: ./src/model/outcomes.ts
+
+/** How one request ended (closed and open loop). Its own module: the histogram schemas need it too. */
+const outcomeSchema = schemas_enum([
+    'ok',
+    'saturated_503',
+    'throttled_429',
+    'server_5xx',
+    'model_error',
+    'client_timeout',
+    'error',
+]);
+
+;// CONCATENATED MODULE: ./src/model/histograms.ts
+/**
+ * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
+ * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
+ * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
+ * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
+ * (offset from the schedule start), so shards of one schedule put every request in the same
+ * window and merging is a plain sum per index.
+ */
+
+
+/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
+const HDR_ENCODING = 'hdr-v2-compressed-base64';
+const hdrHistogramSchema = object({
+    encoding: literal(HDR_ENCODING),
+    unit: literal('us'),
+    /** Relative precision: values are kept to this many significant decimal digits. */
+    significant_digits: schemas_number().int().min(1).max(5),
+    /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
+    count: schemas_number().int().nonnegative(),
+    data: schemas_string(),
+});
+/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
+const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
+const openLoopWindowSchema = object({
+    /** Window number: intended send offset / window_ms, rounded down. */
+    index: schemas_number().int().nonnegative(),
+    /** Arrivals the schedule put in this window (for this shard). */
+    offered: schemas_number().int().nonnegative(),
+    /** Arrivals actually sent (offered minus client_dropped). */
+    sent: schemas_number().int().nonnegative(),
+    /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
+    outcome_counts: partialRecord(openLoopOutcomeSchema, schemas_number().int().nonnegative()),
+    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
+    ttfab_intended: hdrHistogramSchema,
+    /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
+    ttfab_sent: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the intended send time. */
+    latency_intended: hdrHistogramSchema,
+    /** Whole-response latency of ok requests from the actual send. */
+    latency_sent: hdrHistogramSchema,
+    /** Actual send minus intended send of every sent request (schedule adherence). */
+    send_lag: hdrHistogramSchema,
+});
+const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
+/** What schedule the requests followed: shards of one schedule agree on all of it. */
+const scheduleIdentitySchema = object({
+    process: arrivalProcessSchema,
+    /** Seed of the Poisson process; null for deterministic schedules. */
+    seed: schemas_number().int().nonnegative().nullable(),
+    /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
+    description: schemas_string(),
+    /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
+    schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
+    /** Arrivals of the whole schedule (all shards). */
+    arrivals: schemas_number().int().nonnegative(),
+    duration_s: schemas_number().nonnegative(),
+});
+const shardSchema = object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })
+    .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
+/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
+const openLoopHistogramsSchema = object({
+    schedule: scheduleIdentitySchema,
+    /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
+    start_at: schemas_string().datetime({ offset: true }),
+    window_ms: schemas_number().int().positive(),
+    /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
+    shards: array(shardSchema).min(1),
+    windows: array(openLoopWindowSchema),
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts.ts
+
+
 
 
 
@@ -97365,15 +97451,7 @@ const intervalSchema = object({
  * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
  */
 const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
-const outcomeSchema = schemas_enum([
-    'ok',
-    'saturated_503',
-    'throttled_429',
-    'server_5xx',
-    'model_error',
-    'client_timeout',
-    'error',
-]);
+
 const qmaxStepSchema = object({
     run_index: schemas_number().int().nonnegative(),
     step_index: schemas_number().int().nonnegative(),
@@ -97515,6 +97593,117 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+});
+/** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
+const rateVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'pending']);
+/** One arrival rate of the lambda_max ladder: what was offered, what came back, the verdict. */
+const goodputRungSchema = object({
+    /** Poisson arrival rate offered to the instance (all shards together), requests/s. */
+    rate_rps: rps('rate_rps').positive(),
+    /** Schedule start of this rung (wall time of offset 0). */
+    started_at: isoTime,
+    hold_s: seconds('hold_s').positive(),
+    settle_s: seconds('settle_s'),
+    verdict: rateVerdictSchema,
+    reason: safeString,
+    /** Arrivals of the measure window (client_dropped included), and how they ended. */
+    offered: count('offered'),
+    sent: count('sent'),
+    ok: count('ok'),
+    outcome_counts: partialRecord(openLoopOutcomeSchema, count('outcome count')),
+    /** 503 queue_saturated and 429 over the arrivals of the measure window. */
+    overflow_fraction: boundedNumber(0, 1, 'overflow_fraction'),
+    /** Every other failure (5xx, model errors, timeouts, client_dropped) over the arrivals. */
+    error_fraction: boundedNumber(0, 1, 'error_fraction'),
+    /** Sent and ok requests per second of the measure window. */
+    sent_rps: rps('sent_rps'),
+    goodput_rps: rps('goodput_rps'),
+    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
+    ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
+    ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
+    ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
+    /** Interval of ttfab_p95_ms at ci_level (null: too few batches). */
+    ttfab_p95_ci_ms: intervalSchema.nullable(),
+    /** The naive figure from the actual send, for comparison only (it hides client stalls). */
+    ttfab_sent_p95_ms: ms('ttfab_sent_p95_ms').nullable(),
+    latency_p95_ms: ms('latency_p95_ms').nullable(),
+    /** Actual minus intended send time, p99: how well the client kept the schedule. */
+    send_lag_p99_ms: ms('send_lag_p99_ms').nullable(),
+    /** Mean requests in the system over the measure window (Little), which sets the batch length. */
+    mean_in_system: concurrency('mean_in_system'),
+    decision_method: safeString,
+    ci_level: schemas_number().min(0).max(1),
+    /** Effective sample size: batches (0 without an interval). */
+    effective_sample_size: schemas_number().int().nonnegative(),
+    batch_size: schemas_number().nonnegative(),
+    min_batch_size: schemas_number().nonnegative(),
+    peak_outstanding: count('peak_outstanding').nullable(),
+    client_event_loop_utilization: schemas_number().min(0).max(1).nullable(),
+    instance_counts: array(instances('instance count')),
+    /** The serialised HDR windows of the whole rung (settle included), mergeable across shards. */
+    histograms: openLoopHistogramsSchema,
+});
+const goodputArtifactSchema = object({
+    schema_version: literal(artifacts_SCHEMA_VERSION),
+    kind: literal('goodput'),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
+    run_id: runId,
+    measured_at: recordedAt,
+    fingerprint: fingerprintSchema,
+    transport: transportSchema,
+    slo_ms: ms('slo_ms').positive(),
+    /**
+     * Highest Poisson arrival rate per instance whose p95 TTFAB from the intended send time was
+     * decided within the SLO with overflows and errors within their limits; 0 when none was. null in
+     * a shard file (decided after `scalegate merge`).
+     */
+    lambda_max_rps: rps('lambda_max_rps').nullable(),
+    /** A measured breach (fail) lies above lambda_max. */
+    lambda_max_bracketed: schemas_boolean(),
+    /** The lowest measured breach above lambda_max. */
+    breach_rate_rps: rps('breach_rate_rps').nullable(),
+    limits: object({
+        max_overflow_fraction: boundedNumber(0, 1, 'max_overflow_fraction'),
+        max_error_fraction: boundedNumber(0, 1, 'max_error_fraction'),
+    }),
+    ladder: object({
+        mode: schemas_enum(['adaptive', 'fixed']),
+        /** The rates of a fixed ladder (shards run one). */
+        rates: array(rps('rate').positive()).nullable(),
+        start_rps: rps('start_rps').positive().nullable(),
+        max_rps: rps('max_rps').positive().nullable(),
+        min_rps: rps('min_rps').positive().nullable(),
+        /** Bisect until (breach - lambda_max) <= resolution x breach. */
+        resolution: boundedNumber(0, 1, 'resolution').nullable(),
+        hold_s: seconds('hold_s').positive(),
+        settle_s: seconds('settle_s'),
+        /** Seed of rung 0's Poisson schedule; rung i uses seed + i. */
+        seed: schemas_number().int().nonnegative(),
+        window_ms: schemas_number().int().positive(),
+        max_outstanding: schemas_number().int().positive(),
+    }),
+    search: object({
+        /** breach - lambda_max <= resolution x breach; null for a fixed ladder. */
+        resolution_met: schemas_boolean().nullable(),
+        /** Rates that stayed undecided. */
+        undecided_rates: array(rps('rate')),
+    }),
+    non_monotone: array(safeString),
+    /** The shards of the schedule this file holds: [i/n] for one shard, all of 0..n-1 once merged. */
+    shards: array(object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })),
+    /** Decided (single process or merged); false for a shard file, whose verdicts are `pending`. */
+    decided: schemas_boolean(),
+    /** Wall time every shard's first rung started at (--start-at), or null. */
+    start_at: isoTime.nullable(),
+    frozen: schemas_boolean(),
+    instance_counts_observed: array(instances('instance count')),
+    rungs: array(goodputRungSchema),
+    provenance: provenanceSchema,
+    target: safeString.nullable(),
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }),
+    request_timeout_s: seconds('request_timeout_s').positive(),
+    restore: object({ actions: array(safeString), errors: array(safeString) }).nullable(),
 });
 const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'load_applied',
@@ -97670,6 +97859,8 @@ const planArtifactSchema = object({
         mismatch_warnings: array(safeString),
         /** `plan --drill`: the drill whose measured policy lag replaced the computed or bounded one. */
         drill: planInputSchema.nullable().optional(),
+        /** The goodput measurement (lambda_max), when the plan was given one; absent in older plans. */
+        goodput: planInputSchema.nullable().optional(),
     }),
     chosen: object({
         slo_ms: ms('slo_ms').positive(),
@@ -97701,6 +97892,11 @@ const planArtifactSchema = object({
         policy_lag_origin: schemas_enum(['measured', 'computed', 'bound']).optional(),
         cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
         cw_ratio_rung: concurrency('cw_ratio_rung').int().positive().nullable(),
+        // Additive (goodput): absent in older plans, null without a goodput artifact.
+        /** Highest Poisson arrival rate per instance inside the SLO (open loop). */
+        lambda_max_rps: rps('lambda_max_rps').nullable().optional(),
+        /** lambda_max is bracketed by a measured breach (else a lower bound). */
+        lambda_max_bracketed: schemas_boolean().nullable().optional(),
     }),
     derived: object({
         t_plan_s: schemas_number(),
@@ -97723,6 +97919,10 @@ const planArtifactSchema = object({
         surge_method: schemas_string().nullable().optional(),
         /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
         surge_start_in_flight: schemas_number().int().nonnegative().nullable().optional(),
+        /** lambda_max / X_target - 1: negative when random arrivals at the target break the SLO. */
+        open_loop_headroom: schemas_number().nullable().optional(),
+        /** The concurrency whose measured throughput is lambda_max (the target that leaves that headroom). */
+        open_loop_concurrency_target: schemas_number().nonnegative().nullable().optional(),
     }),
     deployable: deployableSchema,
     findings: array(findingSchema),
@@ -97790,6 +97990,7 @@ const validateArtifactSchema = object({
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
+    goodput: goodputArtifactSchema,
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
@@ -97798,81 +97999,11 @@ const artifactSchemas = {
 const producerOf = {
     qmax: 'scalegate qmax',
     ttotal: 'scalegate ttotal',
+    goodput: 'scalegate goodput',
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
 };
-
-;// CONCATENATED MODULE: ./src/model/histograms.ts
-/**
- * Serialized open-loop measurements: HDR histograms per time window, as the goodput and drill
- * artifacts (and shard files that `merge` combines) carry them. A histogram is stored as
- * HdrHistogram's compressed base64 encoding (V2 format, the one every HdrHistogram port reads),
- * values in integer microseconds. Windows are indexed by the INTENDED send time of a request
- * (offset from the schedule start), so shards of one schedule put every request in the same
- * window and merging is a plain sum per index.
- */
-
-
-/** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
-const HDR_ENCODING = 'hdr-v2-compressed-base64';
-const hdrHistogramSchema = object({
-    encoding: literal(HDR_ENCODING),
-    unit: literal('us'),
-    /** Relative precision: values are kept to this many significant decimal digits. */
-    significant_digits: schemas_number().int().min(1).max(5),
-    /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
-    count: schemas_number().int().nonnegative(),
-    data: schemas_string(),
-});
-/** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
-const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
-const openLoopWindowSchema = object({
-    /** Window number: intended send offset / window_ms, rounded down. */
-    index: schemas_number().int().nonnegative(),
-    /** Arrivals the schedule put in this window (for this shard). */
-    offered: schemas_number().int().nonnegative(),
-    /** Arrivals actually sent (offered minus client_dropped). */
-    sent: schemas_number().int().nonnegative(),
-    /** Finished requests by outcome, client_dropped included; counted in the window of their intended time. */
-    outcome_counts: partialRecord(openLoopOutcomeSchema, schemas_number().int().nonnegative()),
-    /** TTFAB of ok requests from the intended send time (coordinated-omission correct). */
-    ttfab_intended: hdrHistogramSchema,
-    /** TTFAB of ok requests from the actual send (what a closed-loop tool would report). */
-    ttfab_sent: hdrHistogramSchema,
-    /** Whole-response latency of ok requests from the intended send time. */
-    latency_intended: hdrHistogramSchema,
-    /** Whole-response latency of ok requests from the actual send. */
-    latency_sent: hdrHistogramSchema,
-    /** Actual send minus intended send of every sent request (schedule adherence). */
-    send_lag: hdrHistogramSchema,
-});
-const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
-/** What schedule the requests followed: shards of one schedule agree on all of it. */
-const scheduleIdentitySchema = object({
-    process: arrivalProcessSchema,
-    /** Seed of the Poisson process; null for deterministic schedules. */
-    seed: schemas_number().int().nonnegative().nullable(),
-    /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
-    description: schemas_string(),
-    /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
-    schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
-    /** Arrivals of the whole schedule (all shards). */
-    arrivals: schemas_number().int().nonnegative(),
-    duration_s: schemas_number().nonnegative(),
-});
-const shardSchema = object({ index: schemas_number().int().nonnegative(), count: schemas_number().int().positive() })
-    .refine((s) => s.index < s.count, { message: 'shard index must be below the shard count' });
-/** One open-loop run (or the merge of the shards of one): the windows and what they belong to. */
-const openLoopHistogramsSchema = object({
-    schedule: scheduleIdentitySchema,
-    /** Wall time of the schedule's offset 0 (the agreed start of every shard). */
-    start_at: schemas_string().datetime({ offset: true }),
-    window_ms: schemas_number().int().positive(),
-    /** Shards whose data this holds: one for a single run, all 0..n-1 after a merge. */
-    shards: array(shardSchema).min(1),
-    windows: array(openLoopWindowSchema),
-});
 
 ;// CONCATENATED MODULE: ./src/model/drill.ts
 /**
@@ -98586,6 +98717,7 @@ function issues_formatZodIssues(error) {
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
+const goodputFileName = (model, transport, fp) => `goodput-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 /** A whole drill (one process, or its shards merged). */
 const drillFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}.json`;
 /** One shard's raw recording, for `scalegate drill merge`. */
@@ -99766,7 +99898,10 @@ function findPlanMeasurements(plan, artifactsDir) {
         ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
         : null;
     const drill = plan.inputs.drill ? find('drill', plan.inputs.drill, plan.model_name, artifactsDir) : null;
-    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null].filter((e) => e !== null);
+    const goodput = plan.inputs.goodput
+        ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
+        : null;
+    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null, goodput?.error ?? null].filter((e) => e !== null);
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
@@ -99774,6 +99909,8 @@ function findPlanMeasurements(plan, artifactsDir) {
         ttotalFile: ttotal?.file ?? null,
         drill: drill?.artifact ?? null,
         drillFile: drill?.file ?? null,
+        goodput: goodput?.artifact ?? null,
+        goodputFile: goodput?.file ?? null,
         error: errors.length ? errors.join('; ') : null,
     };
 }
@@ -99947,8 +100084,8 @@ function readJournalState(raw) {
 ;// CONCATENATED MODULE: ./src/action/thaw-step.ts
 /**
  * The post step: after the job (also when a step failed or the run was cancelled), put back what
- * this step's qmax or ttotal froze and did not restore. It restores only the journals this step
- * wrote, as the main step recorded them in its state before writing each (endpoint, variant,
+ * this step's qmax, goodput or ttotal froze and did not restore. It restores only the journals this
+ * step wrote, as the main step recorded them in its state before writing each (endpoint, variant,
  * region and run id): never a journal file found in the workspace, which a pull request can
  * commit. The resource id is rebuilt from the endpoint and variant; a journal file tracked by git
  * is not read (only the endpoint's own copy of this run's journal counts then). The restore
@@ -99964,7 +100101,7 @@ function readJournalState(raw) {
 
 
 
-const FREEZING_COMMANDS = new Set(['qmax', 'ttotal']);
+const FREEZING_COMMANDS = new Set(['qmax', 'goodput', 'ttotal']);
 /** True only when SageMaker says the endpoint does not exist (any other failure is not proof). */
 async function endpointGone(clients, endpoint, variant) {
     try {

@@ -37,6 +37,7 @@ export const COMPOSITE_INPUTS = {
 export const COMPOSITE_STEPS: readonly ActionCommand[] = [
   'drift',
   'qmax',
+  'goodput',
   'ttotal',
   'plan',
   'validate',

@@ -9,6 +9,7 @@ import { runDrift } from '../commands/drift.js';
 import { runDrill, runDrillMerge, splitFileList } from '../commands/drill.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { runGate } from '../commands/gate.js';
+import { GOODPUT_DEFAULTS, runGoodput } from '../commands/goodput.js';
 import { runPlan } from '../commands/plan.js';
 import { LADDER_DEFAULTS, runQmax } from '../commands/qmax.js';
 import type { CommandResult } from '../commands/result.js';
@@ -17,6 +18,7 @@ import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import {
   type DrillArtifact,
+  type GoodputArtifact,
   loadModelContext,
   opt,
   planFileName,
@@ -29,6 +31,7 @@ import { stateDir } from '../model/journal.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
 import { GATE_OPTIONS } from '../options/gate.js';
+import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import { THAW_OPTIONS } from '../options/thaw.js';
@@ -37,7 +40,7 @@ import { VALIDATE_OPTIONS } from '../options/validate.js';
 import { renderInterruption } from '../report/interrupt-text.js';
 import type { ReportInput } from '../report/markdown.js';
 import { VERSION } from '../version.js';
-import { chooseTtotal, discoverMeasurements, type Found } from './discover.js';
+import { chooseTtotal, discoverGoodput, discoverMeasurements, type Found } from './discover.js';
 import { ACTION_COMMANDS, type ActionCommand, type Env, readOptionInputs } from './inputs.js';
 import { actionProgress } from './log.js';
 import { journalRecorder } from './state.js';
@@ -49,7 +52,7 @@ export interface CommandOutcome {
   /** What the Markdown report shows, besides the verdict. */
   report: Pick<
     ReportInput,
-    'plan' | 'qmax' | 'ttotal' | 'drift' | 'validate' | 'drill' | 'gate' | 'textReport'
+    'plan' | 'qmax' | 'ttotal' | 'goodput' | 'drift' | 'validate' | 'drill' | 'gate' | 'textReport'
   >;
   /** Lines for the log (discovery choices). */
   notes: string[];
@@ -61,6 +64,7 @@ type Runner = (env: Env) => Promise<CommandOutcome>;
 const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
   drift: runDriftStep,
   qmax: runQmaxStep,
+  goodput: runGoodputStep,
   ttotal: runTtotalStep,
   plan: async (env) => runPlanStep(env),
   validate: runValidateStep,
@@ -130,8 +134,16 @@ function runPlanStep(env: Env): CommandOutcome {
     }
   }
 
+  let goodputFile = values.goodputFile;
+  if (goodputFile === undefined) {
+    const found = discoverGoodput(artifactsDir, modelName, qmax.artifact, notes);
+    if (found) {
+      goodputFile = found.file;
+      notes.push(`goodput: ${found.file} (discovered: same fingerprint and SLO as the qmax)`);
+    }
+  }
   const result = runPlan(
-    { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file },
+    { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file, goodputFile },
     { version: VERSION },
   );
   return {
@@ -254,6 +266,45 @@ async function runQmaxStep(env: Env): Promise<CommandOutcome> {
     };
   } catch (e) {
     throw interrupted(e, 'qmax');
+  }
+}
+
+async function runGoodputStep(env: Env): Promise<CommandOutcome> {
+  const values = readOptionInputs(env, GOODPUT_OPTIONS);
+  const context = loadModelContext(values);
+  const input = {
+    ...values,
+    ...context,
+    stateDir: stateDir(),
+    commandLine: actionCommandLine('goodput', context.modelName, context.endpoint),
+  };
+  const live = values.transport !== 'http';
+  try {
+    const result =
+      live && !values.dryRun
+        ? await withAwsClients(
+            {
+              region: context.region,
+              maxConcurrency: values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding,
+            },
+            (clients) => runGoodput(input, { clients, progress: progress(), onJournal: journalRecorder() }),
+          )
+        : await runGoodput(input, { progress: progress() });
+    const artifact =
+      result.artifact && (result.artifact as { kind?: string }).kind === 'goodput'
+        ? (result.artifact as GoodputArtifact)
+        : null;
+    return {
+      result,
+      modelName: context.modelName,
+      report: {
+        goodput: artifact ? { artifact, file: result.written[0] ?? null } : null,
+        textReport: artifact ? null : result.report,
+      },
+      notes: [],
+    };
+  } catch (e) {
+    throw interrupted(e, 'goodput');
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type Fingerprint,
   fingerprintDifferences,
   fingerprintSlug,
+  type GoodputArtifact,
   imageDigestOf,
   isUsageError,
   type ModelConfig,
@@ -43,18 +44,24 @@ function listFiles(dir: string, prefix: string): string[] {
   }
 }
 
+type Measurement<K extends 'qmax' | 'ttotal' | 'goodput'> = K extends 'qmax'
+  ? QmaxArtifact
+  : K extends 'ttotal'
+    ? TtotalArtifact
+    : GoodputArtifact;
+
 /** Every readable artifact of `kind` for `model` in `dir` (unreadable ones are noted, not fatal). */
-export function listModelArtifacts<K extends 'qmax' | 'ttotal'>(
+export function listModelArtifacts<K extends 'qmax' | 'ttotal' | 'goodput'>(
   kind: K,
   dir: string,
   model: string,
   notes: string[],
-): Found<K extends 'qmax' ? QmaxArtifact : TtotalArtifact>[] {
-  const found: Found<K extends 'qmax' ? QmaxArtifact : TtotalArtifact>[] = [];
+): Found<Measurement<K>>[] {
+  const found: Found<Measurement<K>>[] = [];
   for (const name of listFiles(dir, `${kind}-${model}-`)) {
     const file = join(dir, name);
     try {
-      const artifact = readArtifact(kind, file) as K extends 'qmax' ? QmaxArtifact : TtotalArtifact;
+      const artifact = readArtifact(kind, file) as Measurement<K>;
       // `qmax-kokoro-…` also matches model `kokoro`'s prefix: the artifact says whose it is.
       if (artifact.model_name !== model) continue;
       found.push({ file, artifact });
@@ -148,4 +155,22 @@ export function discoverMeasurements(
     );
   }
   return { qmax, ttotal, notes };
+}
+
+/**
+ * The goodput artifact a plan should use beside `qmax`: the newest decided one (not a shard file)
+ * of exactly the qmax's fingerprint and SLO, or null (the plan then suppresses open_loop_headroom).
+ */
+export function discoverGoodput(
+  dir: string,
+  modelName: string,
+  qmax: QmaxArtifact,
+  notes: string[],
+): Found<GoodputArtifact> | null {
+  const candidates = listModelArtifacts('goodput', dir, modelName, notes)
+    .filter((g) => g.artifact.decided)
+    .filter((g) => g.artifact.slo_ms === qmax.slo_ms)
+    .filter((g) => fingerprintDifferences(g.artifact.fingerprint, qmax.fingerprint).length === 0)
+    .sort(newestFirst);
+  return candidates[0] ?? null;
 }

@@ -9,6 +9,7 @@ import { usage } from '../model/index.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
 import { GATE_OPTIONS } from '../options/gate.js';
+import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import { inAction, type OptionSpec, type OptionTable, type OptionValues, text } from '../options/spec.js';
@@ -19,6 +20,7 @@ import { VALIDATE_OPTIONS } from '../options/validate.js';
 export const ACTION_COMMANDS = [
   'drift',
   'qmax',
+  'goodput',
   'ttotal',
   'plan',
   'validate',
@@ -32,6 +34,7 @@ export type ActionCommand = (typeof ACTION_COMMANDS)[number];
 export const ACTION_TABLES: Record<ActionCommand, OptionTable> = {
   drift: DRIFT_OPTIONS,
   qmax: QMAX_OPTIONS,
+  goodput: GOODPUT_OPTIONS,
   ttotal: TTOTAL_OPTIONS,
   plan: PLAN_OPTIONS,
   validate: VALIDATE_OPTIONS,

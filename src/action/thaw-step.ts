@@ -1,7 +1,7 @@
 /**
  * The post step: after the job (also when a step failed or the run was cancelled), put back what
- * this step's qmax or ttotal froze and did not restore. It restores only the journals this step
- * wrote, as the main step recorded them in its state before writing each (endpoint, variant,
+ * this step's qmax, goodput or ttotal froze and did not restore. It restores only the journals this
+ * step wrote, as the main step recorded them in its state before writing each (endpoint, variant,
  * region and run id): never a journal file found in the workspace, which a pull request can
  * commit. The resource id is rebuilt from the endpoint and variant; a journal file tracked by git
  * is not read (only the endpoint's own copy of this run's journal counts then). The restore
@@ -25,7 +25,7 @@ import {
   stateVariable,
 } from './state.js';
 
-const FREEZING_COMMANDS: ReadonlySet<string> = new Set(['qmax', 'ttotal']);
+const FREEZING_COMMANDS: ReadonlySet<string> = new Set(['qmax', 'goodput', 'ttotal']);
 
 /** True only when SageMaker says the endpoint does not exist (any other failure is not proof). */
 async function endpointGone(

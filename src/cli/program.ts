@@ -10,8 +10,10 @@ import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
 import { registerDrill } from './drill.js';
 import { registerGate } from './gate.js';
+import { registerGoodput } from './goodput.js';
 import { registerLocalUp } from './local.js';
 import { registerLocalApply } from './local-apply.js';
+import { registerMerge } from './merge.js';
 import { registerPlan } from './plan.js';
 import { registerQmax } from './qmax.js';
 import { registerRehearse } from './rehearse.js';
@@ -30,10 +32,12 @@ export function buildProgram(): Command {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
-  // In the order of the chain: drift -> qmax -> ttotal -> plan -> (deploy) -> validate -> drill.
+  // In the order of the chain: drift -> qmax (goodput, merge) -> ttotal -> plan -> (deploy) -> validate -> drill.
   registerRehearse(program);
   registerDrift(program);
   registerQmax(program);
+  registerGoodput(program);
+  registerMerge(program);
   registerTtotal(program);
   registerPlan(program);
   registerValidate(program);

@@ -161,7 +161,7 @@ function suspensionFinding(
   const reRegister = `aws application-autoscaling register-scalable-target --service-namespace ${SAGEMAKER_NAMESPACE} --resource-id ${state.resourceId} --scalable-dimension ${VARIANT_DIMENSION} --suspended-state DynamicScalingInSuspended=false,DynamicScalingOutSuspended=false,ScheduledScalingSuspended=false`;
   return drift(
     'suspension',
-    `scaling is suspended on ${state.resourceId}: ${set.join(', ')} (the policy does not act; an aborted qmax/ttotal freeze leaves exactly this)`,
+    `scaling is suspended on ${state.resourceId}: ${set.join(', ')} (the policy does not act; an aborted qmax, goodput or ttotal freeze leaves exactly this)`,
     journalExists
       ? `\`${thaw}\` (restores the flags and desired count the journal recorded)`
       : `\`${reRegister}\` (no thaw journal is left to restore from), or redeploy`,
@@ -365,7 +365,7 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
     findings.push(
       drift(
         'thaw_journal',
-        `a thaw journal is left behind ${where}: a qmax/ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`,
+        `a thaw journal is left behind ${where}: a qmax, goodput or ttotal run (pid ${journal.pid}${journal.hostname ? ` on ${journal.hostname}` : ''}, started ${journal.started_at}, \`${journal.command}\`) froze the endpoint and never restored it`,
         `\`${thaw}\``,
       ),
     );

@@ -1,5 +1,5 @@
 /**
- * What a freezing command (qmax, ttotal) checks before any AWS call: the endpoint and variant are
+ * What a freezing command (qmax, goodput, ttotal) checks before any AWS call: the endpoint and variant are
  * SageMaker names (they become requests and a file path), the output file is a file, and the
  * endpoint is not the model's production one unless that is allowed.
  */
@@ -37,7 +37,7 @@ export function checkFreezeTarget(target: FreezeTarget): void {
  * the clients' configuration.
  */
 export async function refuseProductionFreeze(
-  command: 'qmax' | 'ttotal',
+  command: 'qmax' | 'goodput' | 'ttotal',
   target: FreezeTarget,
   clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'>,
   log: (line: string) => void = () => {},

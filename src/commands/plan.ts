@@ -1,4 +1,4 @@
-/** `scalegate plan`: read the two measurements, derive the plan, write it. Never touches AWS. */
+/** `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS. */
 import { join } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
@@ -24,6 +24,8 @@ export interface PlanInput {
   ttotalFile?: string;
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
   assumeTTotalS?: number;
+  /** lambda_max from `scalegate goodput` (the open_loop_headroom finding). @default none: suppressed */
+  goodputFile?: string;
   /** Peak load, requests/s (or `peakStreams`, never both). @default the model config's peak_rps */
   peakRps?: number;
   /** Peak load, concurrent streams. @default the model config's peak_streams */
@@ -90,6 +92,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
+  const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -99,6 +102,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     tTotalStatedS: input.assumeTTotalS ?? null,
     drill,
     drillFile: input.drillFile ?? null,
+    goodput,
+    goodputFile: input.goodputFile ?? null,
     choices: {
       sloMs: input.sloMs ?? model.slo_ms,
       surgeRatio: input.surgeRatio ?? model.surge_ratio,

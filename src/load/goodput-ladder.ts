@@ -203,3 +203,28 @@ export function summarizeGoodput(results: readonly RateResult[]): GoodputSummary
   }
   return { lambdaMax, bracketed: breachRate !== null, breachRate, nonMonotone };
 }
+
+/**
+ * The longest rate sequence the ladder could walk (for a dry run): every boundary between
+ * minRate and maxRate on a log grid, with and without an undecided band just above it.
+ */
+export function worstCaseRateRungs(settings: GoodputLadderSettings): { rungs: number; example: number[] } {
+  let worst: number[] = [];
+  const { minRate, maxRate } = settings;
+  const steps = 400;
+  for (let i = -1; i <= steps + 1; i++) {
+    const boundary = minRate * (maxRate / minRate) ** (i / steps) * (i < 0 ? 0.5 : 1);
+    for (const band of [0, 0.5]) {
+      const ladder = new GoodputLadder(settings);
+      const seen: number[] = [];
+      for (let rate = ladder.next(); rate !== null; rate = ladder.next()) {
+        seen.push(rate);
+        const verdict: RateVerdict =
+          rate <= boundary ? 'pass' : rate <= boundary * (1 + band) ? 'uncertain' : 'fail';
+        ladder.record({ rate, verdict, reason: '' });
+      }
+      if (seen.length > worst.length) worst = seen;
+    }
+  }
+  return { rungs: worst.length, example: worst };
+}

@@ -10,7 +10,12 @@ import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js'
 import { type Clock, realClock } from './clock.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
 import { quantileMs, sumWindows } from './histograms.js';
-import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from './open-loop.js';
+import {
+  OpenLoopEngine,
+  type OpenLoopRecord,
+  type OpenLoopSummary,
+  openLoopHistograms,
+} from './open-loop.js';
 import type { Transport } from './types.js';
 
 export interface OpenRungSpec {
@@ -31,6 +36,8 @@ export interface OpenRungSpec {
   shard?: Shard;
   clock?: Clock;
   onRecord?: (record: OpenLoopRecord) => void;
+  /** Stops the rung (requests in flight are cut): the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface OpenRungMeasurement {
@@ -105,7 +112,17 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
       spec.onRecord?.(r);
     },
   });
-  const summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
+  const stop = () => engine.stop({ abort: true });
+  spec.signal?.addEventListener('abort', stop, { once: true });
+  let summary: OpenLoopSummary;
+  try {
+    if (spec.signal?.aborted) stop();
+    summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
+  } finally {
+    spec.signal?.removeEventListener('abort', stop);
+  }
+  // A stopped rung is not a measurement.
+  if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('aborted');
   const input = rungInput(samples, spec.rate, spec.sloMs);
   // Windows wholly inside the measure window (settleS and holdS on window boundaries measure exactly it).
   const measured = sumWindows(summary.windows, Math.ceil(fromMs / windowMs), Math.floor(toMs / windowMs));

@@ -7,7 +7,7 @@
  * window and merging is a plain sum per index.
  */
 import { z } from 'zod';
-import { outcomeSchema } from './artifacts.js';
+import { outcomeSchema } from './outcomes.js';
 
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
 export const HDR_ENCODING = 'hdr-v2-compressed-base64';

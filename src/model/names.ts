@@ -12,6 +12,8 @@ export const qmaxFileName = (model: string, transport: Transport, fp: Slugged): 
 export const ttotalFileName = (model: string, trigger: string, fp: Slugged): string =>
   `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 
+export const goodputFileName = (model: string, transport: Transport, fp: Slugged): string =>
+  `goodput-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 /** A whole drill (one process, or its shards merged). */
 export const drillFileName = (model: string, fp: Slugged): string =>
   `drill-${model}-${fingerprintSlug(fp)}.json`;

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
+import type { GoodputArtifact, PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
 import type { DrillArtifact } from './drill.js';
 import { isUsageError } from './errors.js';
 import { readArtifact } from './io.js';
@@ -22,17 +22,22 @@ export interface PlanMeasurements {
   /** null (or absent) for a plan made without `--drill`. */
   drill?: DrillArtifact | null;
   drillFile?: string | null;
+  /** null (or absent) for a plan made without a goodput artifact. */
+  goodput?: GoodputArtifact | null;
+  goodputFile?: string | null;
   /** Why the measurements could not be used; null when everything the plan names was found. */
   error: string | null;
 }
 
-type Kind = 'qmax' | 'ttotal' | 'drill';
+type Kind = 'qmax' | 'ttotal' | 'drill' | 'goodput';
 
 type ArtifactFor<K extends Kind> = K extends 'qmax'
   ? QmaxArtifact
   : K extends 'ttotal'
     ? TtotalArtifact
-    : DrillArtifact;
+    : K extends 'drill'
+      ? DrillArtifact
+      : GoodputArtifact;
 
 function find<K extends Kind>(
   kind: K,
@@ -87,7 +92,10 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
     ? find('ttotal', plan.inputs.ttotal, plan.model_name, artifactsDir)
     : null;
   const drill = plan.inputs.drill ? find('drill', plan.inputs.drill, plan.model_name, artifactsDir) : null;
-  const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null].filter(
+  const goodput = plan.inputs.goodput
+    ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
+    : null;
+  const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null, goodput?.error ?? null].filter(
     (e): e is string => e !== null,
   );
   return {
@@ -97,6 +105,8 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
     ttotalFile: ttotal?.file ?? null,
     drill: drill?.artifact ?? null,
     drillFile: drill?.file ?? null,
+    goodput: goodput?.artifact ?? null,
+    goodputFile: goodput?.file ?? null,
     error: errors.length ? errors.join('; ') : null,
   };
 }

@@ -36,7 +36,7 @@ export const outFile = (what: string, file: string) =>
     action: { defaultText: `\`<artifacts-dir>/${file}\`` },
   });
 
-/** What a freezing command (qmax, ttotal) may be allowed to freeze. */
+/** What a freezing command (qmax, goodput, ttotal) may be allowed to freeze. */
 export const FREEZE_OPTIONS = {
   allowProduction: flag(
     'allow-production',

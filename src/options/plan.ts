@@ -20,6 +20,15 @@ export const PLAN_OPTIONS = {
     '<file>',
     "drill artifact (from `scalegate drill`): its measured policy lag replaces the computed or bounded one (labelled measured), and the plan reports the drill's predicted vs observed",
   ),
+  goodputFile: text(
+    'goodput',
+    '<file>',
+    'goodput artifact (from `scalegate goodput`): checks the throughput at the target against lambda_max (open_loop_headroom)',
+    {
+      defaultText: 'none: open_loop_headroom is suppressed',
+      action: { defaultText: "the newest in artifacts-dir with the qmax's fingerprint, when there is one" },
+    },
+  ),
   outFile: outFile('plan artifact', 'plan-<model>.json'),
   failOn: choice('fail-on', '<level>', ['stop', 'warn'] as const, 'exit 1 on this verdict or worse', {
     default: 'stop',

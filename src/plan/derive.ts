@@ -11,6 +11,7 @@ import {
   fingerprintDifferences,
   fingerprintSlug,
   formatZodIssues,
+  type GoodputArtifact,
   type PlanArtifact,
   planArtifactSchema,
   type QmaxArtifact,
@@ -36,6 +37,8 @@ import {
   throughputAtTarget,
   waitBudgetS,
 } from './formulas.js';
+import { concurrencyForThroughput, openLoopHeadroom } from './open-loop.js';
+import { remeasure } from './remeasure.js';
 
 export interface Load {
   unit: 'rps' | 'streams';
@@ -71,6 +74,9 @@ export interface PlanRequest {
   /** `--drill`: a drill whose measured policy lag replaces the computed or bounded one. @default none */
   drill?: DrillArtifact | null;
   drillFile?: string | null;
+  /** `--goodput`: lambda_max from the open-loop ladder (open_loop_headroom). @default none */
+  goodput?: GoodputArtifact | null;
+  goodputFile?: string | null;
   choices: PlanChoices;
   allowConfigMismatch: boolean;
   runId: string;
@@ -139,6 +145,36 @@ export function checkPlanRequest(request: PlanRequest): string[] {
     }
   }
   if (request.drill) warnings.push(...checkDrill(request, request.drill));
+  const goodput = request.goodput ?? null;
+  if (goodput) {
+    const file = request.goodputFile ?? 'the goodput artifact';
+    if (goodput.model_name !== request.modelName) {
+      throw new UsageError(
+        `${file} was measured for model ${goodput.model_name}, not ${request.modelName}: pass the right goodput artifact with --goodput.`,
+      );
+    }
+    if (!goodput.decided || goodput.lambda_max_rps === null) {
+      throw new UsageError(
+        `${file} is one shard of a goodput run (nothing decided yet): combine every shard with \`scalegate merge <files...>\` and plan with the merged file.`,
+      );
+    }
+    if (goodput.slo_ms !== choices.sloMs) {
+      throw new UsageError(
+        `${file}: lambda_max was measured against a ${goodput.slo_ms} ms SLO, the plan uses ${choices.sloMs} ms: lambda_max is defined by its SLO. Re-measure with ${remeasure('goodput', request.modelName, ` --slo-ms ${choices.sloMs}`)}.`,
+      );
+    }
+    const differences = fingerprintDifferences(qmax.fingerprint, goodput.fingerprint);
+    if (differences.length > 0) {
+      const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+      const message = `${request.qmaxFile} (${fingerprintSlug(qmax.fingerprint)}) and ${file} (${fingerprintSlug(goodput.fingerprint)}) were measured on different configurations (${what}): Q_max and lambda_max of different containers or instance types do not describe one endpoint.`;
+      if (!request.allowConfigMismatch) {
+        throw new UsageError(
+          `${message} Measure both on the same configuration, or pass --allow-config-mismatch to plan anyway (recorded in the plan).`,
+        );
+      }
+      warnings.push(`${message} Planned anyway with --allow-config-mismatch.`);
+    }
+  }
   return warnings;
 }
 
@@ -243,7 +279,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
   const curve = throughputCurve(qmax);
   if (curve.length === 0) {
     throw new UsageError(
-      `${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with \`scalegate qmax --model ${request.modelName}\`.`,
+      `${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with ${remeasure('qmax', request.modelName)}.`,
     );
   }
   const tTotalS = ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
@@ -288,6 +324,22 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
         })
       : null;
 
+  const goodput = request.goodput ?? null;
+  const lambdaMax = goodput?.lambda_max_rps ?? null;
+  const openLoop = openLoopHeadroom({
+    model: request.modelName,
+    goodput,
+    goodputFile: request.goodputFile ?? null,
+    xTargetRps,
+    scaleOutConcurrency: band.scaleOutConcurrency,
+    curve,
+    cwRatio: ratio?.ratio ?? null,
+    peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null,
+    peakInstances,
+  });
+  const openLoopTarget =
+    lambdaMax !== null && lambdaMax > 0 ? concurrencyForThroughput(curve, lambdaMax) : null;
+
   const serviceTimeAlarmMs =
     qmax.ttfab_p95_at_c1_ms ?? qmax.steps.find((s) => s.concurrency === 1 && s.usable)?.ttfab_p95_ms ?? null;
 
@@ -317,6 +369,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     tTotalLowerBound,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
+    openLoop,
   });
   const { verdict, warnCount } = planVerdict(findings);
   const region = regionOf(qmax, choices.legacyRegion);
@@ -338,6 +391,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       config_mismatch_allowed: request.allowConfigMismatch,
       mismatch_warnings: mismatchWarnings,
       ...(drill && request.drillFile ? { drill: inputOf(request.drillFile, drill) } : {}),
+      ...(goodput && request.goodputFile ? { goodput: inputOf(request.goodputFile, goodput) } : {}),
     },
     chosen: {
       slo_ms: choices.sloMs,
@@ -363,6 +417,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       policy_lag_origin: policyLagOrigin,
       cw_ratio: ratio ? round(ratio.ratio, 6) : null,
       cw_ratio_rung: ratio?.concurrency ?? null,
+      lambda_max_rps: lambdaMax,
+      lambda_max_bracketed: goodput ? goodput.lambda_max_bracketed : null,
     },
     derived: {
       t_plan_s: round(tPlanS, 6),
@@ -381,6 +437,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       surge_baseline_overflow_probability: surge ? round(surge.baseline.probability, 4) : null,
       surge_method: surge ? (surge.exact ? 'uniformization' : 'uniformization-lower-bound') : null,
       surge_start_in_flight: surge ? surge.start : null,
+      open_loop_headroom: lambdaMax !== null && xTargetRps > 0 ? round(lambdaMax / xTargetRps - 1, 6) : null,
+      open_loop_concurrency_target: openLoopTarget === null ? null : round(openLoopTarget, 3),
     },
     deployable: {
       min_instances: minInstances,

@@ -1,9 +1,11 @@
 /**
- * The twelve findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
+ * The findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
 import { type Finding, isSageMakerTransport, type QmaxArtifact } from '../model/index.js';
 import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
+import { suppressedOpenLoop } from './open-loop.js';
+import { remeasure } from './remeasure.js';
 
 export const FINDING_NAMES = [
   'measurement_trust',
@@ -18,6 +20,7 @@ export const FINDING_NAMES = [
   'fleet_cost',
   'provision_stage',
   'quota_headroom',
+  'open_loop_headroom',
 ] as const;
 
 export { SURGE_OVERFLOW_WARN };
@@ -54,6 +57,8 @@ export interface FindingFacts {
   tTotalLowerBound: boolean;
   dominantStage: { from: string; to: string; seconds: number } | null;
   instanceQuota: number | null;
+  /** The open-loop finding, evaluated by src/plan/open-loop.ts. @default suppressed: no goodput artifact */
+  openLoop?: Finding;
 }
 
 const fmt = (value: number, digits = 1): string => value.toFixed(digits);
@@ -69,7 +74,7 @@ function measurementTrust(f: FindingFacts): Finding {
       name: 'measurement_trust',
       verdict: 'stop',
       detail: `instance counts seen during the ladder: ${counts.join(', ')}; Q_max must be measured on exactly one instance`,
-      fix: `re-measure with \`scalegate qmax --model ${f.model}\` (it freezes scaling and pins one instance)`,
+      fix: `re-measure with ${remeasure('qmax', f.model)} (it freezes scaling and pins one instance)`,
     };
   }
   const doubts: string[] = [];
@@ -95,7 +100,7 @@ function measurementTrust(f: FindingFacts): Finding {
       name: 'measurement_trust',
       verdict: 'warn',
       detail: doubts.join('; '),
-      fix: `re-measure with \`scalegate qmax --model ${f.model}\` against a frozen, single-instance endpoint with an unbounded queue${basis?.fallback ? ', with a ladder whose concurrency-1 rung is usable' : ''}`,
+      fix: `re-measure with ${remeasure('qmax', f.model)} against a frozen, single-instance endpoint with an unbounded queue${basis?.fallback ? ', with a ladder whose concurrency-1 rung is usable' : ''}`,
     };
   }
   return {
@@ -113,7 +118,7 @@ function curveRepeatability(f: FindingFacts): Finding {
       name: 'curve_repeatability',
       verdict: 'suppressed',
       detail: `${runs.length} ladder run: repeatability not evaluated`,
-      fix: `measure twice: \`scalegate qmax --model ${f.model} --runs 2\``,
+      fix: `measure twice: ${remeasure('qmax', f.model, ' --runs 2')}`,
     };
   }
   const high = Math.max(...runs);
@@ -187,7 +192,7 @@ function queueDepth(f: FindingFacts): Finding {
       name: 'queue_depth',
       verdict: 'warn',
       detail: `Q_max ${f.qmax.q_max} is only a lower bound: no higher rung was measured above the SLO`,
-      fix: `extend the ladder: \`scalegate qmax --model ${f.model} --max-concurrency ${f.qmax.q_max * 2}\``,
+      fix: `extend the ladder: ${remeasure('qmax', f.model, ` --max-concurrency ${f.qmax.q_max * 2}`)}`,
     };
   }
   const search = f.qmax.search;
@@ -198,7 +203,7 @@ function queueDepth(f: FindingFacts): Finding {
       name: 'queue_depth',
       verdict: 'warn',
       detail: `the search did not reach its resolution: Q_max ${f.qmax.q_max}, lowest measured breach ${search.upper_bound}, requested resolution ${search.resolution}${undecided}; Q_max may be up to ${(search.upper_bound ?? f.qmax.q_max + 1) - 1}`,
-      fix: `re-measure with longer rungs so the undecided ones decide: \`scalegate qmax --model ${f.model} --hold-s <more>\``,
+      fix: `re-measure with longer rungs so the undecided ones decide: ${remeasure('qmax', f.model, ' --hold-s <more>')}`,
     };
   }
   return {
@@ -215,7 +220,7 @@ function thresholdUnits(f: FindingFacts): Finding {
       name: 'threshold_units',
       verdict: 'suppressed',
       detail: 'no CloudWatch/client concurrency ratio R was measured: there is no deployable threshold',
-      fix: `re-measure over the response-stream transport with CloudWatch: \`scalegate qmax --model ${f.model}\``,
+      fix: `re-measure over the response-stream transport with CloudWatch: ${remeasure('qmax', f.model)}`,
     };
   }
   return {
@@ -287,7 +292,7 @@ function surgeSurvival(f: FindingFacts): Finding {
       name: 'surge_survival',
       verdict: 'warn',
       detail: `${detail}: survival over the real T_plan is not shown`,
-      fix: `measure T_total to the end (traffic recovered): \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\`, then re-plan`,
+      fix: `measure T_total to the end (traffic recovered): ${remeasure('ttotal', f.model, ' --qmax <qmax artifact>')}, then re-plan`,
     };
   }
   return { name: 'surge_survival', verdict: 'ok', detail, fix: null };
@@ -364,7 +369,7 @@ function provisionStage(f: FindingFacts): Finding {
       name: 'provision_stage',
       verdict: 'warn',
       detail: `T_total ${fmt(f.tTotalS)} s was stated, not measured`,
-      fix: `measure it: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\``,
+      fix: `measure it: ${remeasure('ttotal', f.model, ' --qmax <qmax artifact>')}`,
     };
   }
   const dominant = f.dominantStage
@@ -375,7 +380,7 @@ function provisionStage(f: FindingFacts): Finding {
       name: 'provision_stage',
       verdict: 'warn',
       detail: `T_total ${fmt(f.tTotalS)} s is a LOWER BOUND: the instance came into service but the probe never recovered, so the clock stopped at in_service; T_plan, the cooldowns and the surge probability use it as if complete and can only be too low${dominant}`,
-      fix: `re-measure where the new instance gets its own capacity: \`scalegate ttotal --model ${f.model} --qmax <qmax artifact>\` (a longer --max-wait-s if it was still recovering); until then the gate refuses this plan unless --allow-lower-bound`,
+      fix: `re-measure where the new instance gets its own capacity: ${remeasure('ttotal', f.model, ' --qmax <qmax artifact>')} (a longer --max-wait-s if it was still recovering); until then the gate refuses this plan unless --allow-lower-bound`,
     };
   }
   return {
@@ -424,6 +429,7 @@ export function evaluateFindings(facts: FindingFacts): Finding[] {
     fleetCost(facts),
     provisionStage(facts),
     quotaHeadroom(facts),
+    facts.openLoop ?? suppressedOpenLoop(facts.model),
   ];
 }
 

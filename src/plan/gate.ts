@@ -33,6 +33,7 @@ import {
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
 import { calibrationEndpointName } from './policy-shape.js';
+import { remeasure } from './remeasure.js';
 
 export const GATE_CHECKS = [
   'plan_readable',
@@ -132,6 +133,12 @@ export function measureFix(modelName: string, model: ModelConfig, deployImageDig
   );
 }
 
+/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
+function measuredKinds(plan: PlanArtifact): string {
+  const { ttotal, drill, goodput } = plan.inputs;
+  return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
+}
+
 /** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
 function replanFix(modelName: string, plan: PlanArtifact): string {
   const ttotal = plan.inputs.ttotal
@@ -140,7 +147,8 @@ function replanFix(modelName: string, plan: PlanArtifact): string {
       ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
       : '';
   const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
-  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}\``;
+  const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
+  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
 }
 
 const pass = (check: GateCheckName, detail: string): GateCheck => ({ check, ok: true, detail, fix: null });
@@ -461,7 +469,7 @@ function tTotalComplete(modelName: string, plan: PlanArtifact, allowed: boolean)
   return fail(
     't_total_complete',
     what,
-    `measure T_total to the end: \`scalegate ttotal --model ${modelName} --qmax ${plan.inputs.qmax.file}\` (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
+    `measure T_total to the end: ${remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`)} (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
   );
 }
 
@@ -503,12 +511,17 @@ function rederive(
         fail(
           'measurements',
           `${why}: the gate derives the plan again from its own measurements and refuses without them`,
-          `commit the qmax/ttotal${plan.inputs.drill ? '/drill' : ''} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
+          `commit the ${measuredKinds(plan)} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
         ),
       ],
     };
   }
-  const found = [measurements.qmaxFile, measurements.ttotalFile, measurements.drillFile]
+  const found = [
+    measurements.qmaxFile,
+    measurements.ttotalFile,
+    measurements.drillFile,
+    measurements.goodputFile,
+  ]
     .filter(Boolean)
     .join(' and ');
   const checks: GateCheck[] = [pass('measurements', found)];
@@ -523,6 +536,9 @@ function rederive(
       tTotalStatedS: plan.inputs.t_total_stated_s,
       drill: measurements.drill ?? null,
       drillFile: plan.inputs.drill?.file ?? null,
+      // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
+      goodput: measurements.goodput ?? null,
+      goodputFile: plan.inputs.goodput?.file ?? null,
       choices: {
         sloMs: plan.chosen.slo_ms,
         surgeRatio: plan.chosen.surge_ratio,

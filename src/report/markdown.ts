@@ -10,6 +10,7 @@ import type {
   DrillArtifact,
   Finding,
   Fingerprint,
+  GoodputArtifact,
   PlanArtifact,
   QmaxArtifact,
   TtotalArtifact,
@@ -27,7 +28,7 @@ import {
   tTotalValue,
   ttotalPolicyLagOrigin,
 } from './labels.js';
-import { regionText } from './plan-text.js';
+import { lambdaMaxText, regionText } from './plan-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -65,6 +66,7 @@ export interface ReportInput {
   plan?: Located<PlanArtifact> | null;
   qmax?: Located<QmaxArtifact> | null;
   ttotal?: Located<TtotalArtifact> | null;
+  goodput?: Located<GoodputArtifact> | null;
   drift?: Located<DriftArtifact> | null;
   validate?: Located<ValidateArtifact> | null;
   drill?: Located<DrillArtifact> | null;
@@ -160,6 +162,12 @@ export function headline(input: ReportInput): Headline {
         return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**Q_max = ${q.q_max}** (${bracket})`);
       }
       break;
+    case 'goodput':
+      if (input.goodput) {
+        const g = input.goodput.artifact;
+        return prefix(input.exitCode === 0 ? 'ok' : 'stop', `**${escapeMarkdown(lambdaMaxHeadline(g))}**`);
+      }
+      break;
     case 'ttotal':
       if (input.ttotal) {
         const t = input.ttotal.artifact;
@@ -210,6 +218,13 @@ const lowerBoundNote = (plan: PlanArtifact): string =>
     ? ` · T_total **LOWER BOUND** (≥ ${fmt(plan.measured.t_total_s, 1)} s)`
     : '';
 
+/** lambda_max as a headline, with what it is. */
+export function lambdaMaxHeadline(g: GoodputArtifact): string {
+  if (!g.decided || g.lambda_max_rps === null) return 'shard measured (decided after merge)';
+  if (g.lambda_max_rps === 0) return 'lambda_max = 0 (no rate held the SLO)';
+  return `lambda_max = ${fmt(g.lambda_max_rps, 2)} requests/s (${g.lambda_max_bracketed ? `bracketed by a breach at ${fmt(g.breach_rate_rps, 2)}` : 'a lower bound: no breach measured above it'})`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections
 
@@ -221,7 +236,7 @@ function planSummary(plan: PlanArtifact): string {
       : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
-    `Q_max **${plan.measured.q_max}**, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
+    `Q_max **${plan.measured.q_max}**${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
   ];
   return `${parts.join(' · ')}.`;
 }
@@ -383,6 +398,15 @@ function planInputsSection(plan: PlanArtifact): string[] {
       '',
     ]);
   }
+  const g = plan.inputs.goodput;
+  if (g) {
+    rows.push([
+      'goodput',
+      codeSpan(g.file, { inTable: true }),
+      codeSpan(g.run_id, { inTable: true }),
+      ...fingerprintCells(g.fingerprint),
+    ]);
+  }
   const m = plan.measured;
   const out = [
     '### Measured inputs',
@@ -394,6 +418,9 @@ function planInputsSection(plan: PlanArtifact): string[] {
       [
         ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
         ['region', regionText(plan)],
+        ...(m.lambda_max_rps == null
+          ? []
+          : [['lambda_max (open loop)', lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false)]]),
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
         [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)],
@@ -429,6 +456,31 @@ function qmaxInputSection(q: Located<QmaxArtifact>): string[] {
     '',
     `SLO ${fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${fmt(a.s_mean_s, 4)} s · S_p95 ${fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
     ...(serviceTimeNote(a) ? ['', `> ⚠️ S_mean/S_p95 ${escapeMarkdown(serviceTimeNote(a) as string)}`] : []),
+  ];
+}
+
+function goodputSection(g: Located<GoodputArtifact>): string[] {
+  const a = g.artifact;
+  const ms = (v: number | null) => (v === null ? '-' : fmt(v, 1));
+  return [
+    '### Open-loop ladder (Poisson arrivals)',
+    '',
+    `SLO p95 TTFAB ${fmt(a.slo_ms)} ms from the intended send time · overflows <= ${fmt(a.limits.max_overflow_fraction * 100, 2)} %, errors <= ${fmt(a.limits.max_error_fraction * 100, 2)} % · transport ${codeSpan(a.transport)} · hold ${fmt(a.ladder.hold_s)} s${g.file ? ` · ${codeSpan(g.file)}` : ''}`,
+    '',
+    markdownTable(
+      ['rate/s', 'verdict', 'p95 ms', '95 % CI ms', 'sent/s', 'ok/s', '503 %', 'errors %', 'send lag p99 ms'],
+      a.rungs.map((r) => [
+        fmt(r.rate_rps, 2),
+        `${icon(r.verdict === 'pass' ? 'ok' : r.verdict === 'fail' ? 'stop' : 'suppressed')} ${escapeMarkdown(r.verdict)}`,
+        ms(r.ttfab_p95_ms),
+        r.ttfab_p95_ci_ms ? `${ms(r.ttfab_p95_ci_ms.low)}–${ms(r.ttfab_p95_ci_ms.high)}` : '',
+        fmt(r.sent_rps, 2),
+        fmt(r.goodput_rps, 2),
+        fmt(r.overflow_fraction * 100, 2),
+        fmt(r.error_fraction * 100, 2),
+        ms(r.send_lag_p99_ms),
+      ]),
+    ),
   ];
 }
 
@@ -577,13 +629,21 @@ export function renderReport(input: ReportInput): string {
       const chart = chartSection(input.qmax.artifact);
       if (chart.length > 0) out.push(...chart, '');
     }
+    if (input.goodput && !plan) out.push(...goodputSection(input.goodput), '');
     if (input.ttotal) out.push(...ttotalSection(input.ttotal), '');
     if (input.drift) out.push(...driftSection(input.drift), '');
     if (input.validate) out.push(...validateSection(input.validate), '');
     if (input.drill) out.push(...drillSection(input.drill), '');
     if (input.gate) out.push(...gateSection(input.gate), '');
     const rich =
-      plan || input.qmax || input.ttotal || input.drift || input.validate || input.drill || input.gate;
+      plan ||
+      input.qmax ||
+      input.ttotal ||
+      input.goodput ||
+      input.drift ||
+      input.validate ||
+      input.drill ||
+      input.gate;
     if (!rich && input.textReport) out.push(fencedText(input.textReport), '');
   }
   out.push(footer(input));

@@ -28,6 +28,12 @@ export function regionText(plan: Pick<PlanArtifact, 'fingerprint' | 'region_sour
     : `${plan.fingerprint.region} (${plan.region_source})`;
 }
 
+/** lambda_max with its provenance: measured and bracketed, or only a lower bound. */
+export function lambdaMaxText(rps: number, bracketed: boolean): string {
+  if (rps === 0) return '0 requests/s (no Poisson rate held the SLO; measured)';
+  return `${n(rps, 2)} requests/s per instance (${bracketed ? 'measured, bracketed by a breach' : 'lower bound: not bracketed'})`;
+}
+
 export function verdictLine(plan: PlanArtifact): string {
   return plan.verdict === 'warn' ? `warn (${plan.warn_count})` : plan.verdict;
 }
@@ -69,11 +75,23 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       `  drill  ${plan.inputs.drill.file} (run ${plan.inputs.drill.run_id}, ${plan.inputs.drill.slug})`,
     );
   }
+  const goodputInput = plan.inputs.goodput;
+  if (goodputInput) {
+    lines.push(`  goodput ${goodputInput.file} (run ${goodputInput.run_id}, ${goodputInput.slug})`);
+  }
   for (const warning of plan.inputs.mismatch_warnings) lines.push(`  WARNING: ${warning}`);
   lines.push('', 'measured');
   lines.push(
     table([
       ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+      ...(m.lambda_max_rps === null || m.lambda_max_rps === undefined
+        ? []
+        : [
+            [
+              'lambda_max (open loop)',
+              lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false),
+            ] as const,
+          ]),
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
       [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)],
@@ -114,6 +132,14 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
         d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
       ],
       ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+      ...(d.open_loop_headroom === null || d.open_loop_headroom === undefined
+        ? []
+        : [
+            [
+              'open-loop headroom lambda_max/X_target-1',
+              `${(d.open_loop_headroom * 100).toFixed(1)} %${d.open_loop_concurrency_target == null ? '' : ` (X(C) = lambda_max at C = ${n(d.open_loop_concurrency_target, 2)})`}`,
+            ] as const,
+          ]),
       ['instances at peak / trough', `${d.peak_instances} / ${d.trough_instances}`],
       [
         'naive rps x S_mean / C_scale_max',

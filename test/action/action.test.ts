@@ -105,8 +105,8 @@ describe('action metadata', () => {
     },
   );
 
-  it('has the seven composite actions of the issues (drill: a surge through the deployed plan)', () => {
-    expect(composites).toEqual(['drift', 'drill', 'gate', 'plan', 'qmax', 'ttotal', 'validate']);
+  it('has a composite action for every step (drill: a surge through the deployed plan; goodput included)', () => {
+    expect(composites).toEqual(['drift', 'drill', 'gate', 'goodput', 'plan', 'qmax', 'ttotal', 'validate']);
   });
 });
 
@@ -267,6 +267,38 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     });
     expect(bad.status).toBe(2);
     expect(bad.stdout).toMatch(/input surge-ratio \(3\): a drill surges between 1 \(no surge\) and 2/);
+  });
+
+  it('runs goodput as a dry run without AWS (the Poisson ladder schedule and its cost, in the log and the summary)', async () => {
+    const dry = await runStep({
+      entry: 'main',
+      workspace: makeWorkspace(),
+      eventName: 'push',
+      inputs: {
+        command: 'goodput',
+        model: 'kokoro-82m',
+        'dry-run': 'true',
+        'start-rate': '8',
+        'max-rate': '32',
+      },
+      env: { AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_REGION: 'local' },
+    });
+    expect(dry.status, dry.stdout + dry.stderr).toBe(0);
+    expect(dry.outputs['artifact-path']).toBe('');
+    expect(dry.stdout).toMatch(/goodput dry run: kokoro-82m/);
+    expect(dry.summary).toMatch(/worst case: \d+ rungs/);
+  });
+
+  it('refuses a goodput rate of 0 naming the input (exit 2, nothing written)', async () => {
+    const run = await runStep({
+      entry: 'main',
+      workspace: makeWorkspace(),
+      eventName: 'push',
+      inputs: { command: 'goodput', model: 'kokoro-82m', rates: '5,0' },
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toMatch(/input rates: needs comma-separated positive rates/);
+    expect(run.outputs['written-files']).toBe('');
   });
 
   it('publishes a command that fails on AWS (exit 1, "failed", the message in the summary) instead of dying silently', async () => {

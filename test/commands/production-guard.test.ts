@@ -1,5 +1,5 @@
 /**
- * qmax and ttotal never freeze a model's production endpoint by default: aimed at the model's
+ * qmax, goodput and ttotal never freeze a model's production endpoint by default: aimed at the model's
  * configured endpoint they exit 2 before any AWS call, unless --allow-production, and clients on
  * loopback (the local SageMaker) are exempt. The AWS clients are the real SDK ones; "no AWS call"
  * is proven by a loopback server that records every request it gets.
@@ -110,7 +110,7 @@ describe('the production guard of freezing commands', () => {
     await refusal(refuseProductionFreeze(guard, clients('http://127.0.0.1.example.com:4566')));
   });
 
-  it('qmax and ttotal on the command line exit 2 before any AWS call (the recorder sees no request)', async () => {
+  it('qmax, goodput and ttotal on the command line exit 2 before any AWS call (the recorder sees no request)', async () => {
     process.env.AWS_REGION = 'us-east-1';
     process.env.AWS_ACCESS_KEY_ID = 'test';
     process.env.AWS_SECRET_ACCESS_KEY = 'test';
@@ -132,6 +132,9 @@ describe('the production guard of freezing commands', () => {
     ]);
     expect(ttotal.exitCode, ttotal.stderr).toBe(2);
     expect(ttotal.stderr).toMatch(/ttotal would freeze speech-kokoro-82m/);
+    const goodput = await runCli(['goodput', '--config', configFile, '--model', 'kokoro-82m']);
+    expect(goodput.exitCode, goodput.stderr).toBe(2);
+    expect(goodput.stderr).toMatch(/goodput would freeze speech-kokoro-82m, the production endpoint/);
     expect(requests).toEqual([]);
     // With --allow-production the guard lets it through: the first call (DescribeEndpoint) is made.
     const allowed = await runCli([

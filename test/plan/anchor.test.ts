@@ -103,6 +103,7 @@ describe('plan from the published Kokoro-82M measurements', () => {
       'fleet_cost',
       'provision_stage',
       'quota_headroom',
+      'open_loop_headroom',
     ]);
     for (const finding of plan.findings) expect(run.stdout).toContain(`${finding.name}: ${finding.detail}`);
     expect(plan.findings.find((f) => f.name === 'curve_repeatability')?.verdict).toBe('suppressed');

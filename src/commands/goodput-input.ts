@@ -1,0 +1,224 @@
+/**
+ * What `scalegate goodput` is given and how it is checked: every option resolved before anything
+ * is measured or written (a mistake costs nothing, and names its flag).
+ */
+import type { GoodputSettings } from '../analysis/goodput.js';
+import { parseShard, parseStartAt } from '../load/arrivals.js';
+import { MAX_RATE_RUNGS, roundRate } from '../load/goodput-ladder.js';
+import { invocationsUrl } from '../load/http-transport.js';
+import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
+import { isSageMakerTransport, parseTransportKind } from '../load/transports.js';
+import type { ModelConfig } from '../model/config.js';
+import { opt, usage } from '../model/errors.js';
+import { checkOutputFile } from '../model/io.js';
+import { checkFreezeTarget } from './freeze-guard.js';
+
+export const GOODPUT_DEFAULTS = {
+  startRate: 1,
+  maxRate: 1000,
+  resolution: 0.05,
+  holdS: 600,
+  settleS: 60,
+  seed: 1,
+  maxOverflowFraction: 0.01,
+  maxErrorFraction: 0.01,
+  maxOutstanding: 1000,
+  minSamples: 100,
+  rungGapS: 10,
+} as const;
+
+export interface GoodputInput {
+  modelName: string;
+  model: ModelConfig;
+  /** The config file the model came from (container_dir is relative to it). */
+  configFile: string;
+  endpoint: string;
+  variant: string;
+  region: string;
+  /** `http://HOST:PORT`: measure a container directly (http transport, no AWS). @default the endpoint */
+  target?: string;
+  /** `response-stream` | `sdk` | `http`. @default http with a target, else response-stream */
+  transport?: string;
+  /** @default the model config's slo_ms */
+  sloMs?: number;
+  /** First rate of the adaptive ladder, requests/s. @default 1 */
+  startRate?: number;
+  /** Highest rate the ladder tries. @default 1000 */
+  maxRate?: number;
+  /** Lowest rate when walking down from a failing start. @default startRate / 16 */
+  minRate?: number;
+  /** Bisect until (breach - lambda_max) <= resolution x breach. @default 0.05 */
+  resolution?: number;
+  /** A fixed ladder: exactly these rates (required with `shard`). @default adaptive */
+  rates?: number[];
+  /** Schedule length of a rung, s. @default 600 */
+  holdS?: number;
+  /** Discarded start of each rung (the queue's warm-up from empty), s. @default 60 */
+  settleS?: number;
+  /** Seed of rung 0's Poisson schedule (rung i: seed + i). @default 1 */
+  seed?: number;
+  /** Most 503/429 overflows, as a fraction of the arrivals, for a passing rate. @default 0.01 */
+  maxOverflowFraction?: number;
+  /** Most other failures, as a fraction of the arrivals, for a passing rate. @default 0.01 */
+  maxErrorFraction?: number;
+  /** Client cap on outstanding requests; arrivals beyond it are counted client_dropped. @default 1000 */
+  maxOutstanding?: number;
+  /** A rung is never decided on fewer ok samples. @default 100 */
+  minSamples?: number;
+  /** `i/n`: this process sends shard i of every rung's schedule. @default the whole schedule */
+  shard?: string;
+  /** ISO-8601 time (with a zone) of the first rung's start, shared by every shard. @default as soon as ready */
+  startAt?: string;
+  /** With shards: pause between one rung's schedule end and the next start, s. @default 10 */
+  rungGapS?: number;
+  /** @default the built-in prompt set */
+  promptsFile?: string;
+  /** Client timeout per request, s. @default the model's invocation_ceiling_s */
+  requestTimeoutS?: number;
+  /** Print the schedule and cost; no AWS call. @default false */
+  dryRun?: boolean;
+  /** @default `<artifactsDir>/goodput-<model>-<transport>-<slug>.json` */
+  outFile?: string;
+  /** @default `artifacts` */
+  artifactsDir?: string;
+  /** Longest wait for the frozen endpoint to have one InService instance, s. @default 1200 */
+  freezeTimeoutS?: number;
+  /** DescribeEndpoint polling while freezing, ms. @default 2000 */
+  pollIntervalMs?: number;
+  /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
+  stateDir?: string;
+  /** The command line, for the thaw journal. @default `scalegate goodput --model <model>` */
+  commandLine?: string;
+  /** Freeze the model's own (production) endpoint. @default false: refused */
+  allowProduction?: boolean;
+  /** Freeze although already suspended or journalled by another run. @default false */
+  force?: boolean;
+}
+
+const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
+
+/** Every option checked before anything is measured or written: a mistake costs nothing. */
+export function resolveGoodput(input: GoodputInput, nowMs: number): GoodputSettings {
+  const d = GOODPUT_DEFAULTS;
+  checkFreezeTarget(input);
+  const transport = input.transport
+    ? parseTransportKind(input.transport)
+    : input.target
+      ? 'http'
+      : 'response-stream';
+  if (transport === 'http' && !input.target) {
+    throw usage`goodput: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
+  }
+  if (isSageMakerTransport(transport) && input.target) {
+    throw usage`goodput: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', transport)}), not both.`;
+  }
+  const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
+  const sloMs = input.sloMs ?? input.model.slo_ms;
+  if (!(sloMs > 0)) throw usage`${opt('slo-ms')} must be positive.`;
+  const positive = (v: number | undefined, name: string) => {
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
+      throw usage`${opt(name, String(v))}: the arrival rate must be a positive number of requests per second.`;
+    }
+  };
+  positive(input.startRate, 'start-rate');
+  positive(input.maxRate, 'max-rate');
+  positive(input.minRate, 'min-rate');
+  const rates = input.rates ? [...input.rates] : null;
+  if (rates) {
+    if (rates.length === 0) throw usage`${opt('rates')}: give at least one rate.`;
+    for (const r of rates) positive(r, 'rates');
+    if (rates.length > MAX_RATE_RUNGS) throw usage`${opt('rates')}: at most ${MAX_RATE_RUNGS} rates.`;
+    if (new Set(rates).size !== rates.length) throw usage`${opt('rates')}: each rate at most once.`;
+    for (const [flag, given] of [
+      ['start-rate', input.startRate],
+      ['max-rate', input.maxRate],
+      ['min-rate', input.minRate],
+      ['resolution', input.resolution],
+    ] as const) {
+      if (given !== undefined) {
+        throw usage`${opt(flag)} steers the adaptive ladder; ${opt('rates')} measures exactly the rates given.`;
+      }
+    }
+  }
+  const startRate = input.startRate ?? d.startRate;
+  const maxRate = input.maxRate ?? d.maxRate;
+  const minRate = input.minRate ?? startRate / 16;
+  if (!rates && !(minRate <= startRate && startRate <= maxRate)) {
+    throw usage`goodput: the rates must satisfy ${opt('min-rate')} <= ${opt('start-rate')} <= ${opt('max-rate')} (got ${minRate}, ${startRate}, ${maxRate}).`;
+  }
+  const resolution = input.resolution ?? d.resolution;
+  if (!(resolution > 0 && resolution < 1)) {
+    throw usage`${opt('resolution', String(resolution))}: a fraction between 0 and 1 (0.05: lambda_max known to 5 %).`;
+  }
+  const holdS = input.holdS ?? d.holdS;
+  const settleS = input.settleS ?? d.settleS;
+  if (!(holdS > 0)) throw usage`${opt('hold-s')} must be positive.`;
+  if (!(settleS >= 0 && settleS < holdS)) {
+    throw usage`${opt('settle-s', settleS)} must be >= 0 and below ${opt('hold-s', holdS)}: the rest of the hold is the measure window.`;
+  }
+  // About 100 histogram windows a rung (whole seconds): the batches are cut along them.
+  const windowMs = 1000 * Math.max(1, Math.floor(holdS / 100));
+  const measureWindows = Math.floor((holdS * 1000) / windowMs) - Math.ceil((settleS * 1000) / windowMs);
+  if (measureWindows < 5) {
+    throw usage`${opt('hold-s', holdS)} with ${opt('settle-s', settleS)} leaves fewer than 5 whole ${windowMs / 1000} s windows to measure: the decision cuts the window into 5 batches.`;
+  }
+  const seed = input.seed ?? d.seed;
+  if (!(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31)) {
+    throw usage`${opt('seed', seed)}: a non-negative integer below 2^31.`;
+  }
+  const fraction = (v: number | undefined, fallback: number, name: string): number => {
+    const f = v ?? fallback;
+    if (!(f >= 0 && f <= 1)) throw usage`${opt(name, String(f))}: a fraction between 0 and 1 (0.01 = 1 %).`;
+    return f;
+  };
+  const maxOutstanding = input.maxOutstanding ?? d.maxOutstanding;
+  if (!isPositiveInt(maxOutstanding)) throw usage`${opt('max-outstanding')} must be a positive integer.`;
+  const requestTimeoutS = input.requestTimeoutS ?? input.model.invocation_ceiling_s;
+  if (!(requestTimeoutS > 0)) throw usage`${opt('request-timeout-s')} must be positive.`;
+  const minSamples = input.minSamples ?? d.minSamples;
+  if (!isPositiveInt(minSamples)) throw usage`${opt('min-samples')} must be a positive integer.`;
+  const shard = input.shard !== undefined ? parseShard(input.shard) : null;
+  if (shard && shard.count > 1) {
+    if (!rates) {
+      throw usage`${opt('shard', input.shard)}: shards must agree on every rung in advance: give the rates with ${opt('rates')} (a fixed ladder), the same on every shard.`;
+    }
+    if (input.startAt === undefined) {
+      throw usage`${opt('shard', input.shard)}: give every shard the same ${opt('start-at')} (an ISO time a few seconds ahead) so their schedules line up.`;
+    }
+  }
+  const startAtMs = input.startAt !== undefined ? parseStartAt(input.startAt, nowMs) : null;
+  const rungGapS = input.rungGapS ?? d.rungGapS;
+  if (!(rungGapS >= 0)) throw usage`${opt('rung-gap-s')} must be >= 0.`;
+  if (input.outFile !== undefined) checkOutputFile(input.outFile);
+  const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+  return {
+    transport,
+    sloMs,
+    mode: rates ? 'fixed' : 'adaptive',
+    rates: rates ? rates.map(roundRate) : null,
+    startRate: roundRate(startRate),
+    maxRate,
+    minRate,
+    resolution,
+    holdS,
+    settleS,
+    seed,
+    windowMs,
+    maxOutstanding,
+    limits: {
+      maxOverflowFraction: fraction(
+        input.maxOverflowFraction,
+        d.maxOverflowFraction,
+        'max-overflow-fraction',
+      ),
+      maxErrorFraction: fraction(input.maxErrorFraction, d.maxErrorFraction, 'max-error-fraction'),
+    },
+    requestTimeoutS,
+    minSamples,
+    prompts,
+    targetUrl,
+    shard,
+    startAtMs,
+    rungGapS,
+  };
+}

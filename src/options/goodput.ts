@@ -1,0 +1,192 @@
+/** The options of `scalegate goodput` (command line and action). */
+import { GOODPUT_DEFAULTS } from '../commands/goodput.js';
+import { parseShard } from '../load/arrivals.js';
+import { parseTransportKind } from '../load/transports.js';
+import { subject, usage } from '../model/errors.js';
+import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { flag, number, type OptionTable, parsed, text } from './spec.js';
+
+const d = GOODPUT_DEFAULTS;
+
+/** Comma-separated positive rates (`5,10,15.5`). */
+function parseRates(raw: string): number[] {
+  const parts = raw.split(',').map((p) => p.trim());
+  const values = parts.map(Number);
+  if (parts.some((p) => p === '') || values.some((n) => !Number.isFinite(n) || n <= 0)) {
+    throw usage`${subject('rates')} needs comma-separated positive rates in requests/s (e.g. 5,10,15), got "${raw}"; a rate of 0 or below sends nothing.`;
+  }
+  return values;
+}
+
+const fraction = (name: string, description: string, dflt: number) =>
+  parsed(
+    name,
+    '<fraction>',
+    (raw) => {
+      const f = Number(raw);
+      if (raw.trim() === '' || !(f >= 0 && f <= 1)) {
+        throw usage`${subject(name)} needs a fraction between 0 and 1 (0.01 = 1 %), got "${raw}".`;
+      }
+      return f;
+    },
+    description,
+    { defaultText: `${dflt}` },
+  );
+
+export const GOODPUT_OPTIONS = {
+  ...MODEL_OPTIONS,
+  ...ENDPOINT_OPTIONS,
+  outFile: outFile('artifact', 'goodput-<model>-<transport>-<slug>.json'),
+  target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
+    action: false,
+  }),
+  transport: parsed(
+    'transport',
+    '<kind>',
+    (raw) => parseTransportKind(raw),
+    'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)',
+    {
+      defaultText: 'http with a target, else response-stream',
+      action: { defaultText: 'response-stream (through the endpoint)' },
+    },
+  ),
+  sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms, from the intended send time', {
+    defaultText: "the config's slo_ms",
+  }),
+  startRate: number(
+    'start-rate',
+    '<rps>',
+    'positive',
+    'first Poisson arrival rate of the adaptive ladder, requests/s (about half the expected capacity saves rungs)',
+    {
+      defaultText: `${d.startRate}`,
+    },
+  ),
+  maxRate: number('max-rate', '<rps>', 'positive', 'highest rate the adaptive ladder tries', {
+    defaultText: `${d.maxRate}`,
+  }),
+  minRate: number('min-rate', '<rps>', 'positive', 'lowest rate when walking down from a failing start', {
+    defaultText: 'start-rate / 16',
+  }),
+  resolution: number(
+    'resolution',
+    '<fraction>',
+    'positive',
+    'bisect until the breach and lambda_max are within this fraction of the breach',
+    {
+      defaultText: `${d.resolution}`,
+    },
+  ),
+  rates: parsed(
+    'rates',
+    '<list>',
+    parseRates,
+    'a fixed ladder: exactly these rates, comma-separated (required with --shard)',
+    {
+      defaultText: 'the adaptive ladder',
+    },
+  ),
+  holdS: number(
+    'hold-s',
+    '<s>',
+    'positive',
+    'schedule length of each rung, seconds (near saturation a p95 needs thousands of arrivals)',
+    {
+      defaultText: `${d.holdS}`,
+    },
+  ),
+  settleS: number(
+    'settle-s',
+    '<s>',
+    'nonNegative',
+    'discarded start of each rung (the queue warming up from empty), seconds',
+    {
+      defaultText: `${d.settleS}`,
+    },
+  ),
+  seed: number(
+    'seed',
+    '<n>',
+    'nonNegative',
+    "seed of rung 0's Poisson schedule (rung i uses seed + i); shards share it",
+    {
+      defaultText: `${d.seed}`,
+    },
+  ),
+  maxOverflowFraction: fraction(
+    'max-overflow-fraction',
+    'most 503 queue_saturated (and 429) overflows a passing rate may have, as a fraction of its arrivals',
+    d.maxOverflowFraction,
+  ),
+  maxErrorFraction: fraction(
+    'max-error-fraction',
+    'most other failures (5xx, model errors, timeouts, client-dropped arrivals) a passing rate may have, as a fraction of its arrivals',
+    d.maxErrorFraction,
+  ),
+  maxOutstanding: number(
+    'max-outstanding',
+    '<n>',
+    'positiveInteger',
+    'client cap on requests outstanding; arrivals beyond it are counted client_dropped',
+    {
+      defaultText: `${d.maxOutstanding}`,
+    },
+  ),
+  minSamples: number(
+    'min-samples',
+    '<n>',
+    'positiveInteger',
+    'a rung is never decided on fewer ok requests',
+    {
+      defaultText: `${d.minSamples}`,
+    },
+  ),
+  shard: parsed(
+    'shard',
+    '<i/n>',
+    (raw) => {
+      parseShard(raw);
+      return raw;
+    },
+    'send shard i of n of every rung (the same --rates, --seed and --start-at on every shard; `scalegate merge` combines them)',
+    {
+      defaultText: 'the whole schedule',
+    },
+  ),
+  startAt: text(
+    'start-at',
+    '<iso-time>',
+    'wall time (ISO-8601 with a zone) at which the first rung starts, the same on every shard',
+    {
+      defaultText: 'as soon as the endpoint is frozen',
+    },
+  ),
+  rungGapS: number(
+    'rung-gap-s',
+    '<s>',
+    'nonNegative',
+    'with --start-at: pause between one rung and the next, seconds (the rungs start on a fixed grid)',
+    {
+      defaultText: `${d.rungGapS}`,
+    },
+  ),
+  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+    defaultText: 'the built-in set',
+    action: false,
+  }),
+  requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
+    defaultText: 'invocation_ceiling_s',
+    action: false,
+  }),
+  freezeTimeoutS: number(
+    'freeze-timeout-s',
+    '<s>',
+    'positive',
+    'longest wait for one InService instance after freezing',
+    {
+      defaultText: '1200',
+    },
+  ),
+  ...FREEZE_OPTIONS,
+  dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
+} as const satisfies OptionTable;

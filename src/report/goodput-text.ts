@@ -1,0 +1,92 @@
+/** The terminal reports of `scalegate goodput` and `scalegate merge`, and the schedule of a dry run. */
+import type { GoodputSchedule } from '../analysis/goodput.js';
+import type { GoodputArtifact } from '../model/artifacts.js';
+import type { RestoreReport } from '../model/journal.js';
+
+/** The dry run: the schedule, its worst case, instance-minutes and cost. */
+export function renderGoodputSchedule(s: GoodputSchedule): string {
+  const lines = [
+    `goodput dry run: ${s.model_name} (${s.transport}${s.endpoint ? `, endpoint ${s.endpoint}` : ''}${s.target ? `, target ${s.target}` : ''}), SLO p95 TTFAB ${s.slo_ms} ms from the intended send time`,
+    `ladder: ${s.mode} Poisson rates${s.mode === 'fixed' ? ` ${s.rates.join(', ')}/s` : ''}; hold ${s.hold_s} s, settle ${s.settle_s} s, seed ${s.seed}${s.shard ? `; shard ${s.shard}` : ''}`,
+  ];
+  if (s.mode === 'adaptive') lines.push(`longest possible rate sequence: ${s.rates.join(', ')} requests/s`);
+  lines.push(
+    `worst case: ${s.worst_case_rungs} rungs, ${s.worst_case_duration_s.toFixed(0)} s (${(s.worst_case_duration_s / 60).toFixed(1)} min), ~${s.worst_case_requests} requests offered (computed from the settings)`,
+    `instance-minutes: ${s.instance_minutes.toFixed(1)}`,
+    `estimated cost: ${s.estimated_cost_usd === null ? 'n/a' : `$${s.estimated_cost_usd.toFixed(2)} at $${s.instance_hourly_usd}/instance-hour`}`,
+  );
+  for (const note of s.notes) lines.push(`note: ${note}`);
+  lines.push('no AWS call was made.');
+  return lines.join('\n');
+}
+
+const ms = (v: number | null): string => (v === null ? '-' : v.toFixed(1));
+
+/** lambda_max with what it is: measured and bracketed, a lower bound, or not decided yet (a shard). */
+export function lambdaMaxLine(a: GoodputArtifact): string {
+  if (!a.decided || a.lambda_max_rps === null) {
+    return `lambda_max not decided: this file holds shard(s) ${a.shards.map((s) => `${s.index}/${s.count}`).join(', ')}; \`scalegate merge\` every shard to decide`;
+  }
+  if (a.lambda_max_rps === 0) {
+    return a.lambda_max_bracketed
+      ? `lambda_max = 0: no rate passed, and ${a.breach_rate_rps}/s was measured above the SLO (measured)`
+      : `lambda_max unknown: no rate passed and none was decided above the SLO (${a.search.undecided_rates.length} undecided: a longer --hold-s decides them)`;
+  }
+  const bracket = a.lambda_max_bracketed
+    ? `measured, bracketed by a breach at ${a.breach_rate_rps}/s`
+    : 'a LOWER BOUND: no breach was measured above it';
+  const resolution =
+    a.search.resolution_met === false
+      ? `; the search did not reach its resolution ${a.ladder.resolution}${a.search.undecided_rates.length > 0 ? ` (undecided: ${a.search.undecided_rates.join(', ')}/s)` : ''}`
+      : '';
+  return `lambda_max = ${a.lambda_max_rps} requests/s per instance (${bracket})${resolution}`;
+}
+
+export function renderGoodputReport(
+  a: GoodputArtifact,
+  file: string | null,
+  restore: RestoreReport | null,
+): string {
+  const lines: string[] = [];
+  lines.push(
+    `goodput ${a.model_name} (${a.transport}${a.endpoint ? `, endpoint ${a.endpoint}` : ''}${a.target && a.transport === 'http' ? `, target ${a.target}` : ''}), ` +
+      `SLO p95 TTFAB ${a.slo_ms} ms from the intended send time, overflows <= ${(a.limits.max_overflow_fraction * 100).toFixed(2)} %, errors <= ${(a.limits.max_error_fraction * 100).toFixed(2)} %, run ${a.run_id}`,
+  );
+  lines.push('');
+  lines.push(
+    'rung  rate/s  verdict    p95 ms   95% CI ms            p50 ms  sent/s   ok/s    503 %  err %  lag p99  L',
+  );
+  a.rungs.forEach((g, i) => {
+    const ci = g.ttfab_p95_ci_ms ? `[${ms(g.ttfab_p95_ci_ms.low)}, ${ms(g.ttfab_p95_ci_ms.high)}]` : '-';
+    lines.push(
+      `${String(i + 1).padStart(4)}  ${String(g.rate_rps).padStart(6)}  ${g.verdict.padEnd(9)}  ${ms(g.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(19)}  ${ms(g.ttfab_p50_ms).padStart(6)}  ` +
+        `${g.sent_rps.toFixed(2).padStart(6)}  ${g.goodput_rps.toFixed(2).padStart(6)}  ${(g.overflow_fraction * 100).toFixed(2).padStart(5)}  ${(g.error_fraction * 100).toFixed(2).padStart(5)}  ${ms(g.send_lag_p99_ms).padStart(7)}  ${g.mean_in_system.toFixed(2)}`,
+    );
+  });
+  lines.push('');
+  lines.push(lambdaMaxLine(a));
+  for (const note of a.non_monotone) lines.push(`non-monotone: ${note}`);
+  lines.push(
+    'decision: p95 of ok requests from the intended send time (coordinated-omission correct); 95 % interval by log-scale sectioning into 5 batches of >= 30 (1 + L)^2 arrivals (L: mean requests in system); undecided without them',
+  );
+  if (restore) {
+    lines.push(`restore: ${restore.actions.join('; ') || 'nothing to do'}`);
+    for (const e of restore.errors) lines.push(`restore FAILED: ${e}`);
+    if (!restore.journalDeleted)
+      lines.push('the thaw journal was kept: run `scalegate thaw` to finish restoring');
+  }
+  lines.push(
+    `fingerprint: ${a.fingerprint.instance_type}, image ${a.fingerprint.image_digest.slice(0, 12)}, region ${a.fingerprint.region}`,
+  );
+  if (file) lines.push(`artifact: ${file}`);
+  return lines.join('\n');
+}
+
+/** `scalegate merge`: what was combined, then the merged run's report. */
+export function renderMergeReport(a: GoodputArtifact, sources: readonly string[], file: string): string {
+  const counts = a.rungs.map((g) => g.offered);
+  return [
+    `merged ${sources.length} shard files (${sources.join(', ')}): shards ${a.shards.map((s) => `${s.index}/${s.count}`).join(', ')}; arrivals per rung ${counts.join(', ')} (counts added, windows aligned, percentiles from the merged histograms)`,
+    renderGoodputReport(a, file, null),
+  ].join('\n');
+}

@@ -24,7 +24,7 @@ import { describeVariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { type Clock, realClock } from '../load/clock.js';
-import { judgeRung, ladderVerdict } from '../load/goodput-judge.js';
+import { judgeRung } from '../load/goodput-judge.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/goodput-ladder.js';
 import { createHttpTransport } from '../load/http-transport.js';
 import { runOpenRung } from '../load/open-rung.js';
@@ -98,7 +98,7 @@ class RatePlan {
   }
   record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string): void {
     this.index++;
-    this.ladder?.record({ rate, verdict: ladderVerdict(verdict), reason });
+    this.ladder?.record({ rate, verdict, reason });
   }
 }
 
@@ -107,7 +107,7 @@ type GoodputClients = NonNullable<GoodputDeps['clients']>;
 /** What the ladder summary is told about a recorded rung (`pending` never reaches it). */
 export const rateResultOf = (g: GoodputRung) => ({
   rate: g.rate_rps,
-  verdict: g.verdict === 'pass' || g.verdict === 'fail' ? g.verdict : ('uncertain' as const),
+  verdict: g.verdict === 'pass' || g.verdict === 'fail' ? g.verdict : ('undecided' as const),
   reason: g.reason,
 });
 

@@ -10,7 +10,7 @@ import {
   type OpenLoopDecision,
   type WindowedSamples,
 } from '../stats/open-loop-decision.js';
-import { type GoodputLimits, overflowAndErrorLimits, type RateVerdict } from './goodput-ladder.js';
+import { type GoodputLimits, overflowAndErrorLimits } from './goodput-ladder.js';
 import { decodeWindow, type LiveWindow, newHistogram, quantileMs, sumWindows } from './histograms.js';
 
 export interface RungJudgeSettings {
@@ -23,7 +23,7 @@ export interface RungJudgeSettings {
 }
 
 export interface JudgedRung {
-  /** pass / fail / undecided (the ladder calls undecided `uncertain`). */
+  /** pass / fail / undecided. */
   verdict: 'pass' | 'fail' | 'undecided';
   reason: string;
   decision: OpenLoopDecision;
@@ -44,9 +44,6 @@ export interface JudgedRung {
   latencyP95Ms: number | null;
   sendLagP99Ms: number | null;
 }
-
-/** The ladder's name for a verdict. */
-export const ladderVerdict = (v: JudgedRung['verdict']): RateVerdict => (v === 'undecided' ? 'uncertain' : v);
 
 /** Window indices [from, to) wholly inside [settleS, holdS) of intended send time. */
 export function measureWindows(

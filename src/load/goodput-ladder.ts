@@ -7,18 +7,18 @@
  * The verdict of a rung is NOT decided here. It comes from `decide`, a parameter: the p95 of
  * open-loop latencies under load is autocorrelated (a queue carries its state from one request to
  * the next), so only a method proven valid for such data (src/stats) may turn a rung's samples
- * into pass / fail / uncertain. `overflowAndErrorLimits` is the one rule applied here, because it
+ * into pass / fail / undecided. `overflowAndErrorLimits` is the one rule applied here, because it
  * is a stated limit on counts, not an estimate.
  *
  * Search: start at `startRate`, grow geometrically while rungs pass, then bisect between the
  * highest pass (lo) and the lowest non-pass above it (hi) until hi - lo <= resolution x hi. A rung
- * that is only uncertain bounds the search but is no breach: one rate above it is measured so
+ * that is only undecided bounds the search but is no breach: one rate above it is measured so
  * lambda_max is bracketed by a measured failure. A first rung that fails walks down by the same
  * factor until one passes (or `minRate` fails too).
  */
 import type { OpenLoopOutcome } from '../model/histograms.js';
 
-export type RateVerdict = 'pass' | 'fail' | 'uncertain';
+export type RateVerdict = 'pass' | 'fail' | 'undecided';
 
 /** What one rung measured, for `decide`. */
 export interface GoodputRungInput {
@@ -59,7 +59,7 @@ export function overflowAndErrorLimits(
   rung: GoodputRungInput,
   limits: GoodputLimits,
 ): GoodputDecision | null {
-  if (rung.offered === 0) return { verdict: 'uncertain', reason: 'no arrivals in the measure window' };
+  if (rung.offered === 0) return { verdict: 'undecided', reason: 'no arrivals in the measure window' };
   let overflow = 0;
   let errors = 0;
   for (const [outcome, n] of Object.entries(rung.outcomeCounts) as Array<[OpenLoopOutcome, number]>) {
@@ -220,7 +220,7 @@ export function worstCaseRateRungs(settings: GoodputLadderSettings): { rungs: nu
       for (let rate = ladder.next(); rate !== null; rate = ladder.next()) {
         seen.push(rate);
         const verdict: RateVerdict =
-          rate <= boundary ? 'pass' : rate <= boundary * (1 + band) ? 'uncertain' : 'fail';
+          rate <= boundary ? 'pass' : rate <= boundary * (1 + band) ? 'undecided' : 'fail';
         ladder.record({ rate, verdict, reason: '' });
       }
       if (seen.length > worst.length) worst = seen;

@@ -11,11 +11,11 @@ import {
 
 const settings: GoodputLadderSettings = { startRate: 10, maxRate: 2000, minRate: 0.5, resolution: 0.05 };
 
-/** Walks the ladder against a known boundary; `band` rates just above it come back uncertain. */
+/** Walks the ladder against a known boundary; `band` rates just above it come back undecided. */
 function walk(boundary: number, band = 0, s = settings) {
   const ladder = new GoodputLadder(s);
   for (let rate = ladder.next(); rate !== null; rate = ladder.next()) {
-    const verdict = rate <= boundary ? 'pass' : rate <= boundary * (1 + band) ? 'uncertain' : 'fail';
+    const verdict = rate <= boundary ? 'pass' : rate <= boundary * (1 + band) ? 'undecided' : 'fail';
     ladder.record({ rate, verdict, reason: '' });
   }
   return { ladder, summary: summarizeGoodput(ladder.measured) };
@@ -35,11 +35,11 @@ describe('lambda_max ladder over Poisson rates', () => {
     },
   );
 
-  it('does not call an uncertain rung a breach: it measures above it until a rung really fails', () => {
+  it('does not call an undecided rung a breach: it measures above it until a rung really fails', () => {
     const { summary, ladder } = walk(100, 0.5);
     expect(summary.bracketed).toBe(true);
     expect(summary.breachRate as number).toBeGreaterThan(150);
-    expect(ladder.measured.some((r) => r.verdict === 'uncertain')).toBe(true);
+    expect(ladder.measured.some((r) => r.verdict === 'undecided')).toBe(true);
   });
 
   it('reports an unbracketed lambda_max when even the highest rate passes (a lower bound, not a measurement of the limit)', () => {
@@ -82,9 +82,9 @@ describe('rung decision seam', () => {
       /errors 10\/1000/,
     );
     const d = withLimits(
-      () => ({ verdict: 'uncertain', reason: 'interval straddles' }),
+      () => ({ verdict: 'undecided', reason: 'interval straddles' }),
       limits,
     )(rung({ ok: 1000 }, 1000));
-    expect(d).toEqual({ verdict: 'uncertain', reason: 'interval straddles' });
+    expect(d).toEqual({ verdict: 'undecided', reason: 'interval straddles' });
   });
 });

@@ -2,10 +2,11 @@
 // (the action runner and `npx scalegate` execute these directly, without node_modules).
 // Usage: node scripts/build.mjs [--out DIR]   (tests build into a temp dir to prove dist/ is fresh)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_INPUTS_FILE, fileDigest, inputsDigest } from './build-inputs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outFlag = process.argv.indexOf('--out');
@@ -49,6 +50,12 @@ try {
     }
     renameSync(join(entryOut, 'index.js'), join(outDir, `${entry.name}.mjs`));
   }
+  // What this build was made from, and what it made (test/dist.test.ts checks both).
+  const bundles = Object.fromEntries(
+    entries.map((e) => [`${e.name}.mjs`, fileDigest(join(outDir, `${e.name}.mjs`))]),
+  );
+  const record = { inputs_sha256: inputsDigest(root), bundles_sha256: bundles };
+  writeFileSync(join(outDir, BUILD_INPUTS_FILE), `${JSON.stringify(record, null, 2)}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

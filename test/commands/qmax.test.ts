@@ -9,10 +9,10 @@ import { parseConfig, type QmaxArtifact, qmaxArtifactSchema, readArtifact } from
 import { type CapacityServer, startCapacityServer } from '../load/fixtures/capacity-server.js';
 
 const SLOTS = 4;
-const PERIOD_MS = 150;
+const PERIOD_MS = 100;
 // Between 2 and 3 waves: p95 is 2 periods at N <= 8 and 3 periods at 9..12. The SLO sits nearer
 // 3 waves because the shared two-core machine can only make the client late (a stalled event loop
-// stamps audio late), never early: 112 ms of margin for the pass, and any lateness deepens the fail.
+// stamps audio late), never early: 75 ms of margin for the pass, and any lateness deepens the fail.
 const SLO_MS = 2.75 * PERIOD_MS;
 const ANALYTIC_QMAX = SLOTS * Math.floor(SLO_MS / PERIOD_MS);
 
@@ -57,10 +57,10 @@ const base = (overrides: Partial<QmaxInput> = {}): QmaxInput => ({
   variant: 'AllTraffic',
   region: 'us-east-1',
   target: server.url,
-  // A rung decides on 5 batches of >= max(4 N, 40) requests: 200 at N <= 10, i.e. 15 s at N = 2
-  // (13.3 requests/s) and 7.5 s from N = 4. At N = 1 (6.7 requests/s) 20 s is too short: that rung
+  // A rung decides on 5 batches of >= max(4 N, 40) requests: 200 at N <= 10, i.e. 10 s at N = 2
+  // (20 requests/s) and 5 s from N = 4. At N = 1 (10 requests/s) 14 s is too short: that rung
   // stays undecided and is re-measured once, as the planner does with any undecided rung.
-  holdS: 20,
+  holdS: 14,
   measureS: 4,
   settleS: 0.4,
   minSamples: 80,
@@ -125,7 +125,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
     expect(artifact.steps[0]?.concurrency).toBe(1);
   });
 
-  it('walks 1 (undecided: too few batches in 20 s, re-measured once), then doubles until a rung fails, then bisects', () => {
+  it('walks 1 (undecided: too few batches in 14 s, re-measured once), then doubles until a rung fails, then bisects', () => {
     const rungs = artifact.steps.map((s) => s.concurrency);
     expect(rungs.slice(0, 2)).toEqual([1, 1]);
     // In order of first measurement (a rung a starved client made unusable is measured again).
@@ -160,7 +160,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
       expect(step.concurrency_peak).toBe(step.concurrency);
       expect(step.concurrency_mean).toBeGreaterThan(step.concurrency * 0.98);
     }
-    // Rungs far from the SLO whose first interim look (10 batches: 400 requests, 15 s) fits in the
+    // Rungs far from the SLO whose first interim look (10 batches: 400 requests, 10 s) fits in the
     // hold end early, on a settled decisive window.
     const early = artifact.steps.filter((s) => (s.concurrency === 4 || s.concurrency === 8) && s.usable);
     expect(early.map((s) => s.concurrency)).toEqual([4, 8]);
@@ -259,9 +259,9 @@ describe('qmax fixed ladder and repeated runs', () => {
       base({
         ladder: 'fixed',
         rungs: [4, 8, 12],
-        // One look at the end over >= 5 batches: 240 requests at N = 12 (9 s at 26.7/s).
-        holdS: 10.5,
-        measureS: 10,
+        // One look at the end over >= 5 batches: 240 requests at N = 12 (6 s at 40/s).
+        holdS: 7,
+        measureS: 6.5,
         settleS: 0.5,
         runs: 2,
         outFile: join(dir, 'fixed.json'),

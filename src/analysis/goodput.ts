@@ -46,7 +46,7 @@ export interface GoodputSettings {
   rungGapS: number;
 }
 
-/** How a rung was judged (src/load/goodput-judge.ts `JudgedRung` has these fields). */
+/** How a rung was judged (src/load/goodput-judge.ts `JudgedRung` extends it). */
 export interface RungJudgement {
   verdict: 'pass' | 'fail' | 'undecided';
   reason: string;

@@ -8,10 +8,10 @@ import { MAX_RATE_RUNGS, roundRate } from '../load/goodput-ladder.js';
 import { invocationsUrl } from '../load/http-transport.js';
 import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
 import { isSageMakerTransport, parseTransportKind } from '../load/transports.js';
-import type { ModelConfig } from '../model/config.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
 import { checkFreezeTarget } from './freeze-guard.js';
+import type { LoadCommandInput } from './load-input.js';
 
 export const GOODPUT_DEFAULTS = {
   startRate: 1,
@@ -27,20 +27,7 @@ export const GOODPUT_DEFAULTS = {
   rungGapS: 10,
 } as const;
 
-export interface GoodputInput {
-  modelName: string;
-  model: ModelConfig;
-  /** The config file the model came from (container_dir is relative to it). */
-  configFile: string;
-  endpoint: string;
-  variant: string;
-  region: string;
-  /** `http://HOST:PORT`: measure a container directly (http transport, no AWS). @default the endpoint */
-  target?: string;
-  /** `response-stream` | `sdk` | `http`. @default http with a target, else response-stream */
-  transport?: string;
-  /** @default the model config's slo_ms */
-  sloMs?: number;
+export interface GoodputInput extends LoadCommandInput {
   /** First rate of the adaptive ladder, requests/s. @default 1 */
   startRate?: number;
   /** Highest rate the ladder tries. @default 1000 */
@@ -71,28 +58,6 @@ export interface GoodputInput {
   startAt?: string;
   /** With shards: pause between one rung's schedule end and the next start, s. @default 10 */
   rungGapS?: number;
-  /** @default the built-in prompt set */
-  promptsFile?: string;
-  /** Client timeout per request, s. @default the model's invocation_ceiling_s */
-  requestTimeoutS?: number;
-  /** Print the schedule and cost; no AWS call. @default false */
-  dryRun?: boolean;
-  /** @default `<artifactsDir>/goodput-<model>-<transport>-<slug>.json` */
-  outFile?: string;
-  /** @default `artifacts` */
-  artifactsDir?: string;
-  /** Longest wait for the frozen endpoint to have one InService instance, s. @default 1200 */
-  freezeTimeoutS?: number;
-  /** DescribeEndpoint polling while freezing, ms. @default 2000 */
-  pollIntervalMs?: number;
-  /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
-  stateDir?: string;
-  /** The command line, for the thaw journal. @default `scalegate goodput --model <model>` */
-  commandLine?: string;
-  /** Freeze the model's own (production) endpoint. @default false: refused */
-  allowProduction?: boolean;
-  /** Freeze although already suspended or journalled by another run. @default false */
-  force?: boolean;
 }
 
 const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;

@@ -44,7 +44,6 @@ import { createSageMakerTransport, isSageMakerTransport, parseTransportKind } fr
 import type { Transport, TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
-import type { ModelConfig } from '../model/config.js';
 import { opt, usage } from '../model/errors.js';
 import { configFingerprint, type Fingerprint, LOCAL_REGION } from '../model/fingerprint.js';
 import { newRunId } from '../model/ids.js';
@@ -63,6 +62,7 @@ import {
   type RestoreReport,
 } from './freeze.js';
 import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
+import type { LoadCommandInput } from './load-input.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -75,20 +75,7 @@ export const LADDER_DEFAULTS = {
 /** Longest wait for late CloudWatch datapoints after the ladder (metrics arrive late on AWS), s. */
 export const CLOUDWATCH_WAIT_S = 180;
 
-export interface QmaxInput {
-  modelName: string;
-  model: ModelConfig;
-  /** The config file the model came from (container_dir is relative to it). */
-  configFile: string;
-  endpoint: string;
-  variant: string;
-  region: string;
-  /** `http://HOST:PORT`: measure a container directly (http transport, no AWS). @default the endpoint */
-  target?: string;
-  /** `response-stream` | `http`. @default http with a target, else response-stream */
-  transport?: string;
-  /** @default the model config's slo_ms */
-  sloMs?: number;
+export interface QmaxInput extends LoadCommandInput {
   /** @default `adaptive` */
   ladder?: LadderMode;
   /** The rungs of a fixed ladder. @default 1,5,10,20,30,40,50,60 */
@@ -105,36 +92,14 @@ export interface QmaxInput {
   settleS?: number;
   /** @default 1 */
   runs?: number;
-  /** @default the built-in prompt set */
-  promptsFile?: string;
   /** One JSON line per request. @default none */
   eventsFile?: string;
   /** Join CloudWatch per rung (response-stream only). @default true */
   cloudwatch?: boolean;
   /** Longest wait for CloudWatch datapoints after the ladder, s. @default 180 */
   cloudwatchWaitS?: number;
-  /** Print the schedule and cost; no AWS call. @default false */
-  dryRun?: boolean;
-  /** @default `<artifactsDir>/qmax-<model>-<transport>-<slug>.json` */
-  outFile?: string;
-  /** @default `artifacts` */
-  artifactsDir?: string;
-  /** Client timeout per request, s. @default the model's invocation_ceiling_s */
-  requestTimeoutS?: number;
   /** A rung is never decisive with fewer samples. @default 100 */
   minSamples?: number;
-  /** Longest wait for the frozen endpoint to have one InService instance, s. @default 1200 */
-  freezeTimeoutS?: number;
-  /** DescribeEndpoint polling while freezing, ms. @default 2000 */
-  pollIntervalMs?: number;
-  /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
-  stateDir?: string;
-  /** The command line, for the thaw journal. @default `scalegate qmax --model <model>` */
-  commandLine?: string;
-  /** Freeze the model's own (production) endpoint; refused without it unless the clients are on loopback. @default false */
-  allowProduction?: boolean;
-  /** Freeze although scaling is already suspended or another run's journal is on the endpoint. @default false */
-  force?: boolean;
   /** The image digest a direct (`target`) measurement records. @default the model config's image */
   imageDigest?: string;
 }

@@ -4,6 +4,7 @@
  * the figures an artifact records. One code path for a single process and for merged shards: the
  * verdict always comes from the windows, never from samples only one process saw.
  */
+import type { RungJudgement } from '../analysis/goodput.js';
 import type { OpenLoopHistograms, OpenLoopOutcome } from '../model/histograms.js';
 import {
   decideOpenLoopP95,
@@ -22,27 +23,11 @@ export interface RungJudgeSettings {
   minSamples?: number;
 }
 
-export interface JudgedRung {
-  /** pass / fail / undecided. */
-  verdict: 'pass' | 'fail' | 'undecided';
-  reason: string;
+/** A rung judged from its windows: the analysis' judgement with the decision in full. */
+export interface JudgedRung extends RungJudgement {
   decision: OpenLoopDecision;
-  offered: number;
-  sent: number;
-  ok: number;
-  outcomeCounts: Partial<Record<OpenLoopOutcome, number>>;
-  overflowFraction: number;
-  errorFraction: number;
   /** Seconds of intended send time judged (whole windows inside [settle, hold)). */
   measureS: number;
-  sentRps: number;
-  goodputRps: number;
-  ttfabP50Ms: number | null;
-  ttfabP95Ms: number | null;
-  ttfabP99Ms: number | null;
-  ttfabSentP95Ms: number | null;
-  latencyP95Ms: number | null;
-  sendLagP99Ms: number | null;
 }
 
 /** Window indices [from, to) wholly inside [settleS, holdS) of intended send time. */

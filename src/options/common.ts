@@ -1,6 +1,7 @@
 /** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+import { parseTransportKind } from '../load/transports.js';
 import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
-import { flag, text } from './spec.js';
+import { flag, parsed, text } from './spec.js';
 
 /** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
 export const MODEL_OPTIONS = {
@@ -46,5 +47,22 @@ export const FREEZE_OPTIONS = {
     'force',
     "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)",
     { action: false },
+  ),
+} as const;
+
+/** What a load-driving command (qmax, goodput) sends its requests to, and how. */
+export const LOAD_TARGET_OPTIONS = {
+  target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
+    action: false,
+  }),
+  transport: parsed(
+    'transport',
+    '<kind>',
+    (raw) => parseTransportKind(raw),
+    'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)',
+    {
+      defaultText: 'http with a target, else response-stream',
+      action: { defaultText: 'response-stream (through the endpoint)' },
+    },
   ),
 } as const;

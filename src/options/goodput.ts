@@ -1,9 +1,8 @@
 /** The options of `scalegate goodput` (command line and action). */
 import { GOODPUT_DEFAULTS } from '../commands/goodput.js';
 import { parseShard } from '../load/arrivals.js';
-import { parseTransportKind } from '../load/transports.js';
 import { subject, usage } from '../model/errors.js';
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, LOAD_TARGET_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
 import { flag, number, type OptionTable, parsed, text } from './spec.js';
 
 const d = GOODPUT_DEFAULTS;
@@ -37,19 +36,7 @@ export const GOODPUT_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   outFile: outFile('artifact', 'goodput-<model>-<transport>-<slug>.json'),
-  target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
-    action: false,
-  }),
-  transport: parsed(
-    'transport',
-    '<kind>',
-    (raw) => parseTransportKind(raw),
-    'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)',
-    {
-      defaultText: 'http with a target, else response-stream',
-      action: { defaultText: 'response-stream (through the endpoint)' },
-    },
-  ),
+  ...LOAD_TARGET_OPTIONS,
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms, from the intended send time', {
     defaultText: "the config's slo_ms",
   }),

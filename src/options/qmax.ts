@@ -1,9 +1,8 @@
 /** The options of `scalegate qmax` (command line and action). */
 import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../commands/qmax.js';
 import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
-import { parseTransportKind } from '../load/transports.js';
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
-import { choice, flag, integerList, number, type OptionTable, parsed, text, toggle } from './spec.js';
+import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, LOAD_TARGET_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { choice, flag, integerList, number, type OptionTable, text, toggle } from './spec.js';
 
 const a = LADDER_DEFAULTS.adaptive;
 const f = LADDER_DEFAULTS.fixed;
@@ -12,19 +11,7 @@ export const QMAX_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   outFile: outFile('artifact', 'qmax-<model>-<transport>-<slug>.json'),
-  target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
-    action: false,
-  }),
-  transport: parsed(
-    'transport',
-    '<kind>',
-    (raw) => parseTransportKind(raw),
-    'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)',
-    {
-      defaultText: 'http with a target, else response-stream',
-      action: { defaultText: 'response-stream (through the endpoint)' },
-    },
-  ),
+  ...LOAD_TARGET_OPTIONS,
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms', { defaultText: "the config's slo_ms" }),
   ladder: choice(
     'ladder',

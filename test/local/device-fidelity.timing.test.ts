@@ -10,8 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveDeviceProfile } from '../../src/analysis/device-profile.js';
-import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
+import type { AwsClients } from '../../src/aws/clients.js';
 import { runQmax } from '../../src/commands/qmax.js';
 import { ClosedLoopEngine, now } from '../../src/load/engine.js';
 import { defaultPromptSet, encodePrompts } from '../../src/load/prompts.js';
@@ -19,14 +18,13 @@ import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
 } from '../../src/load/response-stream-transport.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import { clientConfigFor, type LocalSageMakerHandle } from '../../src/local/index.js';
 import { parseConfig, type QmaxArtifact, readArtifact } from '../../src/model/index.js';
 import { fidelityRows } from '../helpers/device-fidelity.js';
+import { KOKORO_QMAX_FILE, kokoroDevice, startDeviceEndpoint } from '../helpers/local-endpoint.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const KOKORO = join(ROOT, 'artifacts', 'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
-const real = readArtifact('qmax', KOKORO);
-const derived = deriveDeviceProfile(real, KOKORO);
+const real = readArtifact('qmax', KOKORO_QMAX_FILE);
+const derived = kokoroDevice;
 const SCALE = 1;
 const ENDPOINT = 'speech-kokoro-82m';
 
@@ -49,30 +47,22 @@ const configText = JSON.stringify({
 const model = parseConfig(configText, configFile).models['kokoro-82m'];
 
 describe('an endpoint whose instances each emulate the Kokoro-82M ml.g5.xlarge device (time scale 1)', () => {
+  let endpoint: Awaited<ReturnType<typeof startDeviceEndpoint>>;
   let handle: LocalSageMakerHandle;
   let clients: AwsClients;
 
   beforeAll(async () => {
-    handle = await startLocalSageMaker({
+    endpoint = await startDeviceEndpoint({
       endpointName: ENDPOINT,
       instances: 2,
       quota: 4,
-      provisionDelayS: 0.2,
-      maxQueueDepth: 10_000,
-      device: { profile: derived.profile, timeScale: SCALE, startup: null },
+      timeScale: SCALE,
     });
-    const local = clientConfigFor(handle);
-    clients = createAwsClients({
-      region: local.region,
-      endpoint: local.endpoint,
-      credentials: local.credentials,
-      maxConcurrency: 64,
-    });
+    ({ handle, clients } = endpoint);
   }, 60_000);
 
   afterAll(async () => {
-    if (clients) destroyAwsClients(clients);
-    await handle?.close();
+    await endpoint?.close();
   }, 60_000);
 
   it('adds one device of capacity per instance: two instances serve twice 17.9 requests/s (shared host cores would not)', async () => {

@@ -6,44 +6,30 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveDeviceProfile, deriveStartupProfile } from '../../src/analysis/device-profile.js';
-import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
+import { deriveStartupProfile } from '../../src/analysis/device-profile.js';
+import type { AwsClients } from '../../src/aws/clients.js';
 import { readDeployedFingerprint } from '../../src/aws/fingerprint.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import { type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
 import { fingerprintDifferences, readArtifact } from '../../src/model/index.js';
+import { KOKORO_QMAX_FILE, startDeviceEndpoint } from '../helpers/local-endpoint.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const KOKORO = join(ROOT, 'artifacts', 'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
 const KOKORO_TTOTAL = join(ROOT, 'artifacts', 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
-const real = readArtifact('qmax', KOKORO);
-const derived = deriveDeviceProfile(real, KOKORO);
+const real = readArtifact('qmax', KOKORO_QMAX_FILE);
 const SCALE = 0.25;
 const ENDPOINT = 'speech-kokoro-82m';
 
 describe('an endpoint whose instances each emulate the Kokoro-82M ml.g5.xlarge device (time scale 0.25)', () => {
-  let handle: LocalSageMakerHandle;
+  let endpoint: Awaited<ReturnType<typeof startDeviceEndpoint>>;
   let clients: AwsClients;
 
   beforeAll(async () => {
-    handle = await startLocalSageMaker({
-      endpointName: ENDPOINT,
-      instances: 1,
-      provisionDelayS: 0.2,
-      maxQueueDepth: 10_000,
-      device: { profile: derived.profile, timeScale: SCALE, startup: null },
-    });
-    const local = clientConfigFor(handle);
-    clients = createAwsClients({
-      region: local.region,
-      endpoint: local.endpoint,
-      credentials: local.credentials,
-      maxConcurrency: 64,
-    });
+    endpoint = await startDeviceEndpoint({ endpointName: ENDPOINT, instances: 1, timeScale: SCALE });
+    ({ clients } = endpoint);
   }, 60_000);
 
   afterAll(async () => {
-    if (clients) destroyAwsClients(clients);
-    await handle?.close();
+    await endpoint?.close();
   }, 60_000);
 
   it('records the device and its time scale in the fingerprint (DescribeModel), so its measurements never pair with a real accelerator or another scale', async () => {

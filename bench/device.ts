@@ -1,7 +1,7 @@
 // Benchmark of the emulated accelerator (`--device`) against the real measurement it is derived
 // from: the committed Kokoro-82M ladder on one ml.g5.xlarge.
 //
-//   npm run bench:device [-- --time-scale 1 --hold-s 20 --measure-s 12 --settle-s 6
+//   npm run bench:device [-- --time-scale 1 --hold-s 85 --measure-s 75 --settle-s 10
 //                            --instances 8 --per-instance 50 --warmup-s 20 --isolation-s 30 --skip fidelity|isolation]
 //
 // 1. Fidelity: `scalegate local up --device <artifact>` (one instance), then the real ladder's fixed
@@ -44,9 +44,11 @@ function option(name: string, fallback: string): string {
 }
 
 const timeScale = Number(option('time-scale', '1'));
-const holdS = Number(option('hold-s', '20'));
-const measureS = Number(option('measure-s', '12'));
-const settleS = Number(option('settle-s', '6'));
+// A valid decision at 60 in flight needs 5 batches of 4 x 60 requests: 1200, 67 s at 17.9
+// requests/s. Shorter holds leave the top rungs undecided (never a pass), so no bracket.
+const holdS = Number(option('hold-s', '85'));
+const measureS = Number(option('measure-s', '75'));
+const settleS = Number(option('settle-s', '10'));
 const instances = Number(option('instances', '8'));
 const perInstance = Number(option('per-instance', '50'));
 const isolationS = Number(option('isolation-s', '30'));

@@ -1,4 +1,5 @@
 /** The one summary `scalegate rehearse` ends with: what was measured, derived, deployed, and where it is. */
+import { isAbsolute, relative } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import type { RehearsalResult } from '../model/reports.js';
 import { ciLevelLabel, policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
@@ -7,7 +8,13 @@ import { verdictLine } from './plan-text.js';
 const ms = (value: number | null | undefined): string => (value == null ? 'n/a' : `${Math.round(value)} ms`);
 const s = (value: number): string => `${value.toFixed(1)} s`;
 
-export function renderRehearsalSummary(r: RehearsalResult): string {
+/** A file as the user can open it from where they ran the command: relative when below it. */
+function shownPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+export function renderRehearsalSummary(r: RehearsalResult, cwd: string = process.cwd()): string {
   const lines: string[] = [];
   const outcome = r.failed ? `FAILED at ${r.failed.step} (${r.failed.reason})` : 'ok';
   lines.push('', `scalegate rehearse ${r.model}: ${outcome} in ${s(r.totalSeconds)}`, '');
@@ -69,7 +76,7 @@ export function renderRehearsalSummary(r: RehearsalResult): string {
   ];
   if (files.length > 0) {
     lines.push('', 'files');
-    for (const file of files) lines.push(`  ${file}`);
+    for (const file of files) lines.push(`  ${shownPath(file, cwd)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -87353,6 +87353,13 @@ async function withAwsClients(options, body) {
     }
 }
 /**
+ * A load command's run: with clients whose socket pool is sized above the load's concurrency when
+ * it goes through AWS, with none when it does not (a container measured directly, a dry run).
+ */
+function withLoadClients(throughAws, options, body) {
+    return throughAws ? withAwsClients(options, body) : body(undefined);
+}
+/**
  * Where a client's calls go when it is pointed anywhere but AWS: an explicit `endpoint`, or the
  * SDK's configured endpoint (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ENDPOINT_URL`, a profile's
  * `endpoint_url`), resolved exactly as the SDK resolves it. null: AWS's own endpoint. Reads local

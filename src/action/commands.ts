@@ -4,7 +4,7 @@
  * What the action adds to a command: the measurements a step needs, found in artifacts-dir when
  * the workflow does not name them (src/action/discover.ts).
  */
-import { withAwsClients } from '../aws/clients.js';
+import { type AwsClients, withAwsClients, withLoadClients } from '../aws/clients.js';
 import { runDrift } from '../commands/drift.js';
 import { runDrill, runDrillMerge, splitFileList } from '../commands/drill.js';
 import { InterruptedError } from '../commands/freeze.js';
@@ -18,7 +18,6 @@ import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import {
   type DrillArtifact,
-  type GoodputArtifact,
   loadModelContext,
   opt,
   planFileName,
@@ -230,7 +229,48 @@ function interrupted(e: unknown, command: string): unknown {
 const actionCommandLine = (command: string, modelName: string, endpoint: string): string =>
   `scalegate ${command} --model ${modelName} --endpoint ${endpoint} (GitHub Action)`;
 
-async function runQmaxStep(env: Env): Promise<CommandOutcome> {
+/**
+ * qmax and goodput: the endpoint frozen (its journal recorded for the post step), the load through
+ * AWS unless it is a dry run; the artifact published, or the command's text when there is none.
+ */
+async function runLoadStep<K extends 'qmax' | 'goodput'>(
+  kind: K,
+  context: { region: string; modelName: string },
+  options: { dryRun?: boolean; transport?: string; maxConcurrency: number },
+  run: (deps: {
+    clients?: AwsClients;
+    progress: ReturnType<typeof progress>;
+    onJournal?: ReturnType<typeof journalRecorder>;
+  }) => Promise<CommandResult<unknown>>,
+): Promise<CommandOutcome> {
+  const throughAws = options.transport !== 'http' && !options.dryRun;
+  try {
+    const result = await withLoadClients(
+      throughAws,
+      { region: context.region, maxConcurrency: options.maxConcurrency },
+      (clients) =>
+        run(
+          clients
+            ? { clients, progress: progress(), onJournal: journalRecorder() }
+            : { progress: progress() },
+        ),
+    );
+    const artifact = (result.artifact as { kind?: string } | null)?.kind === kind ? result.artifact : null;
+    return {
+      result,
+      modelName: context.modelName,
+      report: {
+        [kind]: artifact ? { artifact, file: result.written[0] ?? null } : null,
+        textReport: artifact ? null : result.report,
+      } as CommandOutcome['report'],
+      notes: [],
+    };
+  } catch (e) {
+    throw interrupted(e, kind);
+  }
+}
+
+function runQmaxStep(env: Env): Promise<CommandOutcome> {
   const values = readOptionInputs(env, QMAX_OPTIONS);
   const context = loadModelContext(values);
   const input = {
@@ -239,37 +279,11 @@ async function runQmaxStep(env: Env): Promise<CommandOutcome> {
     stateDir: stateDir(),
     commandLine: actionCommandLine('qmax', context.modelName, context.endpoint),
   };
-  const live = values.transport !== 'http';
-  try {
-    const result =
-      live && !values.dryRun
-        ? await withAwsClients(
-            {
-              region: context.region,
-              maxConcurrency: values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
-            },
-            (clients) => runQmax(input, { clients, progress: progress(), onJournal: journalRecorder() }),
-          )
-        : await runQmax(input, { progress: progress() });
-    const artifact =
-      result.artifact && (result.artifact as { kind?: string }).kind === 'qmax'
-        ? (result.artifact as QmaxArtifact)
-        : null;
-    return {
-      result,
-      modelName: context.modelName,
-      report: {
-        qmax: artifact ? { artifact, file: result.written[0] ?? null } : null,
-        textReport: artifact ? null : result.report,
-      },
-      notes: [],
-    };
-  } catch (e) {
-    throw interrupted(e, 'qmax');
-  }
+  const maxConcurrency = values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency;
+  return runLoadStep('qmax', context, { ...values, maxConcurrency }, (deps) => runQmax(input, deps));
 }
 
-async function runGoodputStep(env: Env): Promise<CommandOutcome> {
+function runGoodputStep(env: Env): Promise<CommandOutcome> {
   const values = readOptionInputs(env, GOODPUT_OPTIONS);
   const context = loadModelContext(values);
   const input = {
@@ -278,34 +292,8 @@ async function runGoodputStep(env: Env): Promise<CommandOutcome> {
     stateDir: stateDir(),
     commandLine: actionCommandLine('goodput', context.modelName, context.endpoint),
   };
-  const live = values.transport !== 'http';
-  try {
-    const result =
-      live && !values.dryRun
-        ? await withAwsClients(
-            {
-              region: context.region,
-              maxConcurrency: values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding,
-            },
-            (clients) => runGoodput(input, { clients, progress: progress(), onJournal: journalRecorder() }),
-          )
-        : await runGoodput(input, { progress: progress() });
-    const artifact =
-      result.artifact && (result.artifact as { kind?: string }).kind === 'goodput'
-        ? (result.artifact as GoodputArtifact)
-        : null;
-    return {
-      result,
-      modelName: context.modelName,
-      report: {
-        goodput: artifact ? { artifact, file: result.written[0] ?? null } : null,
-        textReport: artifact ? null : result.report,
-      },
-      notes: [],
-    };
-  } catch (e) {
-    throw interrupted(e, 'goodput');
-  }
+  const maxConcurrency = values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding;
+  return runLoadStep('goodput', context, { ...values, maxConcurrency }, (deps) => runGoodput(input, deps));
 }
 
 async function runTtotalStep(env: Env): Promise<CommandOutcome> {

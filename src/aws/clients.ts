@@ -87,6 +87,18 @@ export async function withAwsClients<T>(
   }
 }
 
+/**
+ * A load command's run: with clients whose socket pool is sized above the load's concurrency when
+ * it goes through AWS, with none when it does not (a container measured directly, a dry run).
+ */
+export function withLoadClients<T>(
+  throughAws: boolean,
+  options: ClientOptions,
+  body: (clients: AwsClients | undefined) => Promise<T>,
+): Promise<T> {
+  return throughAws ? withAwsClients(options, body) : body(undefined);
+}
+
 /** The part of an SDK v3 client's resolved configuration that says where its calls go. */
 interface EndpointConfig {
   isCustomEndpoint?: boolean;

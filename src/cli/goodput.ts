@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withAwsClients } from '../aws/clients.js';
+import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { GOODPUT_DEFAULTS, type GoodputInput, runGoodput } from '../commands/goodput.js';
 import { loadModelContext } from '../model/index.js';
@@ -28,19 +28,14 @@ export function registerGoodput(program: Command): void {
       const values = optionValues(GOODPUT_OPTIONS, flags);
       const context = loadModelContext(values);
       const input: GoodputInput = { ...values, ...context, commandLine: commandLine() };
-      const live = !values.target && values.transport !== 'http';
-      const deps = { progress: stderrProgress() };
+      const throughAws = !values.target && values.transport !== 'http' && !values.dryRun;
+      const maxConcurrency = values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding;
       try {
-        const result =
-          live && !values.dryRun
-            ? await withAwsClients(
-                {
-                  region: context.region,
-                  maxConcurrency: values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding,
-                },
-                (clients) => runGoodput(input, { ...deps, clients }),
-              )
-            : await runGoodput(input, deps);
+        const result = await withLoadClients(
+          throughAws,
+          { region: context.region, maxConcurrency },
+          (clients) => runGoodput(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+        );
         present(result, { json: flags.json === true });
       } catch (e) {
         if (e instanceof InterruptedError) return presentInterruption('goodput', e);

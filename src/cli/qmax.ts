@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { withAwsClients } from '../aws/clients.js';
+import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { LADDER_DEFAULTS, type QmaxInput, runQmax } from '../commands/qmax.js';
 import {
@@ -38,19 +38,14 @@ export function registerQmax(program: Command): void {
       const values = optionValues(QMAX_OPTIONS, flags);
       const context = qmaxContext(values);
       const input: QmaxInput = { ...values, ...context, commandLine: commandLine() };
-      const live = !values.target && values.transport !== 'http';
-      const deps = { progress: stderrProgress() };
+      const throughAws = !values.target && values.transport !== 'http' && !values.dryRun;
+      const maxConcurrency = values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency;
       try {
-        const result =
-          live && !values.dryRun
-            ? await withAwsClients(
-                {
-                  region: context.region,
-                  maxConcurrency: values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency,
-                },
-                (clients) => runQmax(input, { ...deps, clients }),
-              )
-            : await runQmax(input, deps);
+        const result = await withLoadClients(
+          throughAws,
+          { region: context.region, maxConcurrency },
+          (clients) => runQmax(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+        );
         present(result, { json: flags.json === true });
       } catch (e) {
         if (e instanceof InterruptedError) return presentInterruption('qmax', e);

@@ -443,11 +443,23 @@ const planInputSchema = z.object({
   fingerprint: fingerprintSchema,
 });
 
+/**
+ * The CloudWatch metric the scale-out target tracks (AWS/SageMaker, per endpoint variant):
+ * `ConcurrentRequestsPerModel` (Maximum per 10 s period, the high-resolution predefined metric
+ * SageMakerVariantConcurrentRequestsPerModelHighResolution) or `InvocationsPerInstance` (Sum per
+ * 60 s period, the classic predefined metric SageMakerVariantInvocationsPerInstance).
+ */
+export const SCALING_METRICS = ['ConcurrentRequestsPerModel', 'InvocationsPerInstance'] as const;
+export const scalingMetricSchema = z.enum(SCALING_METRICS);
+export type ScalingMetric = z.infer<typeof scalingMetricSchema>;
+
 /** The values `cdk deploy` ships and `validate` compares, under their config names. */
 export const deployableSchema = z.object({
+  /** The tracked metric; older plans tracked ConcurrentRequestsPerModel. */
+  scaling_metric: scalingMetricSchema.default('ConcurrentRequestsPerModel'),
   min_instances: instances('min_instances').positive(),
   max_instances: instances('max_instances').positive(),
-  /** CloudWatch units (ConcurrentRequestsPerModel Maximum); null when no R was measured. */
+  /** In the tracked metric's own units (scaling_metric); null when nothing measured can express it. */
   scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
     .positive()
     .nullable(),
@@ -471,6 +483,89 @@ export type Deployable = z.infer<typeof deployableSchema>;
 export const REGION_FROM_CONFIG = 'config (the legacy artifact records none)';
 export const regionSourceSchema = z.enum(['measured', REGION_FROM_CONFIG, 'not recorded']);
 export type RegionSource = z.infer<typeof regionSourceSchema>;
+
+const probability = z.number().min(0).max(1);
+
+/** Where a figure comes from, as every output labels it. */
+const figureOriginSchema = z.enum(['measured', 'computed', 'bound', 'stated', 'interpolated']);
+
+/**
+ * The tracked metric's level at one per-instance Poisson arrival rate: the per-period statistic's
+ * median and spread (p10, p90) over periods. `measured` from goodput's CloudWatch join,
+ * `interpolated` between measured rates, `computed` by a seeded queueing simulation of one
+ * instance (never measured), or `computed` exactly (InvocationsPerInstance: 60 s x the rate).
+ */
+export const metricLevelSchema = z.object({
+  rate_rps: rps('metric level rate_rps'),
+  p10: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p10'),
+  p50: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p50'),
+  p90: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p90'),
+  origin: figureOriginSchema,
+  /** How: `goodput CloudWatch join`, `queueing simulation (seed 1, 2000 periods)`, `60 s x rate`. */
+  method: safeString,
+});
+export type MetricLevel = z.infer<typeof metricLevelSchema>;
+
+/**
+ * One candidate policy: a tracked metric, the surge-safe per-instance rate its detection speed
+ * allows, and the deployable values that hold each instance there.
+ */
+export const policyCandidateSchema = z.object({
+  metric: scalingMetricSchema,
+  statistic: z.enum(['Maximum', 'Sum']),
+  period_s: seconds('candidate period_s').int().positive(),
+  policy_lag_s: seconds('candidate policy_lag_s'),
+  policy_lag_origin: z.enum(['measured', 'computed', 'bound']),
+  t_plan_s: seconds('candidate t_plan_s'),
+  /** Highest per-instance Poisson rate from which a k surge overflows within T_plan with probability <= max_overflow_probability. */
+  lambda_safe_rps: rps('lambda_safe_rps'),
+  /** What bounds lambda_safe: the surge, goodput's lambda_max, or the SLO after the surge's queue built. */
+  lambda_safe_bound: z.enum(['surge', 'lambda_max', 'slo']),
+  /** lambda_safe / the instance's capacity (its highest measured throughput). */
+  throughput_share: z.number().min(0).max(1),
+  surge_overflow_probability: probability,
+  baseline_overflow_probability: probability,
+  /** p95 TTFAB an arrival sees at the end of T_plan under the surge (computed from the ladder). */
+  surge_p95_ttfab_ms: ms('surge_p95_ttfab_ms').nullable(),
+  target: metricLevelSchema,
+  scale_in_rate_rps: rps('scale_in_rate_rps'),
+  scale_in: metricLevelSchema,
+  /** The scale-in alarm's threshold (its period's level at scale_in_rate_rps, see docs). */
+  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate scale_in_threshold'),
+  target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate target_value'),
+  peak_instances: instances('candidate peak_instances'),
+  trough_instances: instances('candidate trough_instances'),
+  cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'cost_per_hour_usd').nullable(),
+  /** Overflow within tolerance with and without the surge. */
+  holds: z.boolean(),
+});
+export type PolicyCandidate = z.infer<typeof policyCandidateSchema>;
+
+/** The closed-loop rule the first version deployed, kept as a labelled comparison. */
+export const seedRuleSchema = z.object({
+  target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed target_value').nullable(),
+  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed scale_in_threshold').nullable(),
+  c_scale_max: z.number(),
+  rate_rps: rps('seed rate_rps'),
+  throughput_share: z.number().min(0).max(1),
+  surge_overflow_probability: probability,
+  baseline_overflow_probability: probability,
+  peak_instances: instances('seed peak_instances'),
+  cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'seed cost_per_hour_usd').nullable(),
+  holds: z.boolean(),
+});
+export type SeedRule = z.infer<typeof seedRuleSchema>;
+
+/** How the deployed policy was chosen: the candidates side by side, the chosen one, the seed's rule. */
+export const policyChoiceSchema = z.object({
+  chosen_metric: scalingMetricSchema,
+  /** One sentence: why this metric and target. */
+  reason: safeString,
+  max_overflow_probability: probability,
+  candidates: z.array(policyCandidateSchema).min(1).max(4),
+  seed_rule: seedRuleSchema,
+});
+export type PolicyChoice = z.infer<typeof policyChoiceSchema>;
 
 export const planArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -555,8 +650,15 @@ export const planArtifactSchema = z.object({
     open_loop_headroom: z.number().nullable().optional(),
     /** The concurrency whose measured throughput is lambda_max (the target that leaves that headroom). */
     open_loop_concurrency_target: z.number().nonnegative().nullable().optional(),
+    /**
+     * The chosen policy's surge-safe per-instance rate (what the fleet is sized for and a drill's
+     * steady phase offers per instance); absent in older plans (they sized at x_target_rps).
+     */
+    lambda_safe_rps: rps('lambda_safe_rps').nullable().optional(),
   }),
   deployable: deployableSchema,
+  /** How the deployed policy was chosen; absent in older plans (the closed-loop rule). */
+  policy: policyChoiceSchema.nullable().optional(),
   findings: z.array(findingSchema),
   provenance: provenanceSchema,
   /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */

@@ -66,6 +66,12 @@ export const modelConfigSchema = z
     instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
     /** Optional: where the calibration copy lives (default: production's account and region). */
     calibration: calibrationPlacementSchema.optional(),
+    /**
+     * The overflow probability within T_plan the deployed policy may carry, with the configured
+     * surge and without one: the plan's operating point is the highest per-instance rate within
+     * it, and a policy above it is a stop.
+     */
+    max_overflow_probability: z.number().gt(0).lt(0.5).default(0.05),
     /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
     require_drill: z.boolean().default(false),
   })

@@ -46,6 +46,7 @@ export function directTargetContext(
     surge_ratio: 1,
     min_instances_floor: 1,
     invocation_ceiling_s: 60,
+    max_overflow_probability: 0.05,
     require_drill: false,
   };
   return {

@@ -441,6 +441,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       open_loop_concurrency_target: openLoopTarget === null ? null : round(openLoopTarget, 3),
     },
     deployable: {
+      scaling_metric: 'ConcurrentRequestsPerModel',
       min_instances: minInstances,
       max_instances: maxInstances,
       scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,

@@ -42,6 +42,8 @@ export interface PlanInput {
   minInstancesFloor?: number;
   /** A drill artifact: its measured policy lag replaces the computed or bounded one. @default none */
   drillFile?: string;
+  /** The rule the deployable values follow. @default 'surge-safe' */
+  policyRule?: 'surge-safe' | 'seed';
   /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
   allowConfigMismatch?: boolean;
   /** Plan on a ttotal whose T_total is only a lower bound (labelled LOWER BOUND everywhere). @default false */
@@ -114,6 +116,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       instanceHourlyUsd: model.instance_hourly_usd ?? null,
       instanceQuota: model.instance_quota ?? null,
       legacyRegion: model.region,
+      policyRule: input.policyRule ?? 'surge-safe',
+      maxOverflowProbability: model.max_overflow_probability,
     },
     allowConfigMismatch: input.allowConfigMismatch === true,
     runId: input.runId ?? newRunId(),

@@ -604,6 +604,14 @@ export const planArtifactSchema = z.object({
     instance_quota: instances('instance_quota').positive().nullable(),
     /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
     legacy_region: regionSchema.nullable().default(null),
+    /**
+     * Which rule the deployable values follow: `surge-safe` (the operating point: lambda_safe in
+     * the tracked metric's own units) or `seed` (the closed-loop rule (1 - h) Q_max, kept for
+     * comparison drills). Absent in older plans, which followed the seed's rule.
+     */
+    policy_rule: z.enum(['surge-safe', 'seed']).default('seed'),
+    /** Overflow probability within T_plan the policy may carry (config max_overflow_probability). */
+    max_overflow_probability: z.number().gt(0).lt(0.5).default(0.05),
   }),
   measured: z.object({
     q_max: concurrency('q_max').int(),

@@ -77,6 +77,13 @@ export const PLAN_OPTIONS = {
     'p95 TTFAB SLO in ms; must equal the one the ladder was judged against',
     fromConfig('slo_ms'),
   ),
+  policyRule: choice(
+    'policy-rule',
+    '<rule>',
+    ['surge-safe', 'seed'] as const,
+    "which rule the deployable values follow: surge-safe (each instance held at lambda_safe, the target in the tracked metric's own units) or seed (the closed-loop rule (1 - h) Q_max, for comparison drills; its verdict is stop when it overflows)",
+    { default: 'surge-safe' },
+  ),
   minInstancesFloor: number(
     'min-instances-floor',
     '<n>',

@@ -4,7 +4,8 @@
  * inputs, and the surge probability is computed exactly (no random numbers).
  */
 
-import { isLowerBound } from '../analysis/ttotal.js';
+import { deriveDeviceProfile } from '../analysis/device-profile.js';
+import { isLowerBound, ladderP95, usableRungs } from '../analysis/ttotal.js';
 import {
   type DrillArtifact,
   type Fingerprint,
@@ -21,7 +22,7 @@ import {
   type TtotalArtifact,
   UsageError,
 } from '../model/index.js';
-import { analyzeSurge, type ThroughputPoint } from '../stats/surge.js';
+import { analyzeSurge, fluidOverflowTime, type ThroughputPoint } from '../stats/surge.js';
 import { evaluateFindings, planVerdict } from './findings.js';
 import {
   instancesFor,
@@ -38,6 +39,13 @@ import {
   waitBudgetS,
 } from './formulas.js';
 import { concurrencyForThroughput, openLoopHeadroom } from './open-loop.js';
+import {
+  chooseCandidate,
+  invocationsPolicyLagS,
+  type MeasuredLevel,
+  policyCandidate,
+  policyReason,
+} from './operating-point.js';
 import { remeasure } from './remeasure.js';
 
 export interface Load {
@@ -61,6 +69,13 @@ export interface PlanChoices {
    * records its region.
    */
   legacyRegion: string | null;
+  /**
+   * `surge-safe` (default): deploy the operating point; `seed`: deploy the closed-loop rule
+   * (1 - h) Q_max, for comparison (its verdict is stop when it overflows). @default 'surge-safe'
+   */
+  policyRule?: 'surge-safe' | 'seed';
+  /** Overflow probability within T_plan the deployed policy may carry. @default 0.05 */
+  maxOverflowProbability?: number;
 }
 
 export interface PlanRequest {
@@ -246,6 +261,43 @@ const inputOf = (file: string, artifact: { run_id: string; fingerprint: Fingerpr
   fingerprint: artifact.fingerprint,
 });
 
+/** The ladder's p95 TTFAB at any concurrency: linear between usable rungs, null beyond them. */
+function p95Curve(qmax: QmaxArtifact): (concurrency: number) => number | null {
+  const points = usableRungs(qmax).flatMap((c) => {
+    const p95 = ladderP95(qmax, c);
+    return p95 === null ? [] : [{ c, p95 }];
+  });
+  return (concurrency) => {
+    const first = points[0];
+    if (!first) return null;
+    if (concurrency <= first.c) return first.p95;
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1] as { c: number; p95: number };
+      const b = points[i] as { c: number; p95: number };
+      if (concurrency <= b.c) return a.p95 + ((b.p95 - a.p95) * (concurrency - a.c)) / (b.c - a.c);
+    }
+    return null;
+  };
+}
+
+/** goodput's per-rate CloudWatch levels (ConcurrentRequestsPerModel Maximum per 10 s), when joined. */
+function measuredLevels(goodput: GoodputArtifact | null): MeasuredLevel[] {
+  if (!goodput) return [];
+  const out: MeasuredLevel[] = [];
+  for (const rate of goodput.rungs as unknown[]) {
+    const r = rate as { rate_rps?: number; metric_level?: { p10: number; p50: number; p90: number } | null };
+    if (typeof r.rate_rps === 'number' && r.metric_level) {
+      out.push({
+        rate_rps: r.rate_rps,
+        p10: r.metric_level.p10,
+        p50: r.metric_level.p50,
+        p90: r.metric_level.p90,
+      });
+    }
+  }
+  return out;
+}
+
 /** The plan's region: the measurement's, else (legacy) the config's, labelled by where it came from. */
 function regionOf(
   qmax: QmaxArtifact,
@@ -326,19 +378,112 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
 
   const goodput = request.goodput ?? null;
   const lambdaMax = goodput?.lambda_max_rps ?? null;
+  const openLoopTarget =
+    lambdaMax !== null && lambdaMax > 0 ? concurrencyForThroughput(curve, lambdaMax) : null;
+
+  // The operating point: one candidate per tracked metric, the seed's closed-loop rule beside them.
+  const rule = choices.policyRule ?? 'surge-safe';
+  const maxOverflow = choices.maxOverflowProbability ?? 0.05;
+  const device = deriveDeviceProfile(qmax, request.qmaxFile).profile;
+  const candidateCommon = {
+    curve,
+    queueLimit: Math.max(1, qmax.q_max),
+    surgeRatio: choices.surgeRatio,
+    maxOverflowProbability: maxOverflow,
+    lambdaMaxRps: lambdaMax !== null && lambdaMax > 0 ? lambdaMax : null,
+    sloMs: choices.sloMs,
+    p95AtConcurrency: p95Curve(qmax),
+    tTotalS,
+    scaleInRatio: band.scaleOutConcurrency > 0 ? band.scaleInConcurrency / band.scaleOutConcurrency : 0,
+    device: {
+      lanes: device.lanes,
+      serviceMeanS: device.service_mean_ms / 1000,
+      serviceSigma: device.service_sigma,
+    },
+    measuredLevels: measuredLevels(goodput),
+    peak: choices.peak,
+    trough: choices.trough,
+    instanceHourlyUsd: choices.instanceHourlyUsd,
+  };
+  const candidates =
+    qmax.q_max > 0
+      ? [
+          policyCandidate({
+            ...candidateCommon,
+            metric: 'ConcurrentRequestsPerModel',
+            policyLagS,
+            policyLagOrigin,
+          }),
+          policyCandidate({
+            ...candidateCommon,
+            metric: 'InvocationsPerInstance',
+            policyLagS: invocationsPolicyLagS(),
+            policyLagOrigin: 'computed',
+          }),
+        ]
+      : [];
+  const seedTarget = ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null;
+  const seedScaleIn =
+    ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null;
+  const seedRule = surge
+    ? {
+        target_value: seedTarget,
+        scale_in_threshold: seedScaleIn,
+        c_scale_max: round(band.scaleOutConcurrency, 6),
+        rate_rps: round(surge.baseRate, 6),
+        throughput_share: round(Math.min(1, surge.utilization), 6),
+        surge_overflow_probability: round(surge.surge.probability, 4),
+        baseline_overflow_probability: round(surge.baseline.probability, 4),
+        peak_instances: peakInstances,
+        cost_per_hour_usd:
+          choices.instanceHourlyUsd === null ? null : round(peakInstances * choices.instanceHourlyUsd, 2),
+        holds: surge.surge.probability <= maxOverflow && surge.baseline.probability <= maxOverflow,
+      }
+    : null;
+  const chosenCandidate = candidates.length > 0 ? chooseCandidate(candidates) : null;
+  const policy =
+    chosenCandidate && seedRule && surge
+      ? {
+          chosen_metric: chosenCandidate.metric,
+          reason: policyReason(chosenCandidate, seedRule, surge.saturationConcurrency, maxOverflow),
+          max_overflow_probability: maxOverflow,
+          candidates,
+          seed_rule: seedRule,
+        }
+      : null;
+  // What is deployed: the chosen candidate (surge-safe), or the seed's rule when asked for.
+  const deployed = rule === 'surge-safe' ? chosenCandidate : null;
+  const deployedTPlanS = deployed ? deployed.t_plan_s : tPlanS;
+  const deployedPeak = deployed ? deployed.peak_instances : peakInstances;
+  const deployedTrough = deployed ? deployed.trough_instances : troughInstances;
+  const deployedMin = Math.max(choices.minInstancesFloor, deployedTrough);
+  const deployedMax = Math.max(deployedMin, deployedPeak);
+  const fluidFromSafe = deployed
+    ? fluidOverflowTime(
+        curve,
+        deployed.target.p50,
+        Math.max(1, qmax.q_max),
+        choices.surgeRatio * deployed.lambda_safe_rps,
+        deployed.t_plan_s * 10,
+      )
+    : null;
+
+  const sizedRateRps = deployed ? deployed.lambda_safe_rps : xTargetRps;
+  const sizedRateLabel = deployed
+    ? `lambda_safe ${deployed.lambda_safe_rps.toFixed(2)} requests/s (the surge-safe rate the policy holds each instance at, computed)`
+    : null;
   const openLoop = openLoopHeadroom({
     model: request.modelName,
     goodput,
     goodputFile: request.goodputFile ?? null,
-    xTargetRps,
+    xTargetRps: sizedRateRps,
+    sizedRateLabel,
     scaleOutConcurrency: band.scaleOutConcurrency,
     curve,
     cwRatio: ratio?.ratio ?? null,
     peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null,
-    peakInstances,
+    peakInstances: deployedPeak,
   });
-  const openLoopTarget =
-    lambdaMax !== null && lambdaMax > 0 ? concurrencyForThroughput(curve, lambdaMax) : null;
 
   const serviceTimeAlarmMs =
     qmax.ttfab_p95_at_c1_ms ?? qmax.steps.find((s) => s.concurrency === 1 && s.usable)?.ttfab_p95_ms ?? null;
@@ -355,14 +500,15 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     scaleOutConcurrency: band.scaleOutConcurrency,
     scaleInConcurrency: band.scaleInConcurrency,
     surgeRatio: choices.surgeRatio,
-    tPlanS,
+    tPlanS: deployedTPlanS,
     surge: surge ? { ...surge, peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null } : null,
-    minInstances,
-    maxInstances,
+    minInstances: deployedMin,
+    maxInstances: deployedMax,
     minSafeInstances: minSafe,
-    peakInstances,
+    peakInstances: deployedPeak,
     naivePeakInstances: naivePeak,
-    xTargetRps,
+    xTargetRps: sizedRateRps,
+    sizedRateLabel,
     instanceHourlyUsd: choices.instanceHourlyUsd,
     tTotalOrigin: ttotal ? 'measured' : 'stated',
     tTotalS,
@@ -370,6 +516,13 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
     openLoop,
+    policy: {
+      rule,
+      maxOverflowProbability: maxOverflow,
+      chosen: chosenCandidate,
+      seed: seedRule,
+      candidates,
+    },
   });
   const { verdict, warnCount } = planVerdict(findings);
   const region = regionOf(qmax, choices.legacyRegion);
@@ -403,6 +556,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       instance_hourly_usd: choices.instanceHourlyUsd,
       instance_quota: choices.instanceQuota,
       legacy_region: region.source === REGION_FROM_CONFIG ? region.region : null,
+      policy_rule: rule,
+      max_overflow_probability: maxOverflow,
     },
     measured: {
       q_max: qmax.q_max,
@@ -412,16 +567,16 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
       t_total_s: tTotalS,
       t_total_origin: ttotal ? (tTotalLowerBound ? 'lower-bound' : 'measured') : 'stated',
-      policy_lag_s: policyLagS,
-      policy_lag_bounded: policyLagBounded,
-      policy_lag_origin: policyLagOrigin,
+      policy_lag_s: deployed ? deployed.policy_lag_s : policyLagS,
+      policy_lag_bounded: deployed ? deployed.policy_lag_origin === 'bound' : policyLagBounded,
+      policy_lag_origin: deployed ? deployed.policy_lag_origin : policyLagOrigin,
       cw_ratio: ratio ? round(ratio.ratio, 6) : null,
       cw_ratio_rung: ratio?.concurrency ?? null,
       lambda_max_rps: lambdaMax,
       lambda_max_bracketed: goodput ? goodput.lambda_max_bracketed : null,
     },
     derived: {
-      t_plan_s: round(tPlanS, 6),
+      t_plan_s: round(deployedTPlanS, 6),
       h: round(band.h, 6),
       c_scale_max: round(band.scaleOutConcurrency, 6),
       c_scale_min: round(band.scaleInConcurrency, 6),
@@ -429,30 +584,48 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       min_safe_instances: minSafe,
       w_max_s: round(wMaxS, 3),
       x_target_rps: round(xTargetRps, 6),
-      peak_instances: peakInstances,
-      trough_instances: troughInstances,
+      peak_instances: deployedPeak,
+      trough_instances: deployedTrough,
       naive_peak_instances: naivePeak,
-      surge_overflow_probability: surge ? round(surge.surge.probability, 4) : null,
-      surge_fluid_overflow_s: surge?.fluidOverflowS == null ? null : round(surge.fluidOverflowS, 3),
-      surge_baseline_overflow_probability: surge ? round(surge.baseline.probability, 4) : null,
+      // The deployed policy's surge figures (the drill is judged against them).
+      surge_overflow_probability: deployed
+        ? deployed.surge_overflow_probability
+        : surge
+          ? round(surge.surge.probability, 4)
+          : null,
+      surge_fluid_overflow_s: deployed
+        ? fluidFromSafe === null
+          ? null
+          : round(fluidFromSafe, 3)
+        : surge?.fluidOverflowS == null
+          ? null
+          : round(surge.fluidOverflowS, 3),
+      surge_baseline_overflow_probability: deployed
+        ? deployed.baseline_overflow_probability
+        : surge
+          ? round(surge.baseline.probability, 4)
+          : null,
       surge_method: surge ? (surge.exact ? 'uniformization' : 'uniformization-lower-bound') : null,
-      surge_start_in_flight: surge ? surge.start : null,
-      open_loop_headroom: lambdaMax !== null && xTargetRps > 0 ? round(lambdaMax / xTargetRps - 1, 6) : null,
+      // A surge-safe fleet starts from its stationary state, not from one in-flight count.
+      surge_start_in_flight: deployed ? null : surge ? surge.start : null,
+      open_loop_headroom:
+        lambdaMax !== null && sizedRateRps > 0 ? round(lambdaMax / sizedRateRps - 1, 6) : null,
       open_loop_concurrency_target: openLoopTarget === null ? null : round(openLoopTarget, 3),
+      lambda_safe_rps: deployed ? deployed.lambda_safe_rps : null,
     },
     deployable: {
-      scaling_metric: 'ConcurrentRequestsPerModel',
-      min_instances: minInstances,
-      max_instances: maxInstances,
-      scaling_target_value: ratio ? round(band.scaleOutConcurrency * ratio.ratio, 3) : null,
-      scale_in_threshold:
-        ratio && band.scaleInConcurrency > 0 ? round(band.scaleInConcurrency * ratio.ratio, 3) : null,
+      scaling_metric: deployed ? deployed.metric : 'ConcurrentRequestsPerModel',
+      min_instances: rule === 'surge-safe' ? deployedMin : minInstances,
+      max_instances: rule === 'surge-safe' ? deployedMax : maxInstances,
+      scaling_target_value: deployed ? deployed.target_value : seedTarget,
+      scale_in_threshold: deployed ? deployed.scale_in_threshold : seedScaleIn,
       queue_max_depth: Math.max(1, qmax.q_max),
-      scale_out_cooldown_s: scaleOutCooldownS(tPlanS),
-      scale_in_cooldown_s: scaleInCooldownS(tPlanS),
+      scale_out_cooldown_s: scaleOutCooldownS(deployedTPlanS),
+      scale_in_cooldown_s: scaleInCooldownS(deployedTPlanS),
       slo_ms: choices.sloMs,
       service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
     },
+    policy,
     findings,
     provenance: { origin: 'measured', tool: request.tool, note: null },
     ...(drill

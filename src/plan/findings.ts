@@ -2,7 +2,13 @@
  * The findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
-import { type Finding, isSageMakerTransport, type QmaxArtifact } from '../model/index.js';
+import {
+  type Finding,
+  isSageMakerTransport,
+  type PolicyCandidate,
+  type QmaxArtifact,
+  type SeedRule,
+} from '../model/index.js';
 import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
 import { suppressedOpenLoop } from './open-loop.js';
 import { remeasure } from './remeasure.js';
@@ -59,6 +65,18 @@ export interface FindingFacts {
   instanceQuota: number | null;
   /** The open-loop finding, evaluated by src/plan/open-loop.ts. @default suppressed: no goodput artifact */
   openLoop?: Finding;
+  /** How to name the rate the fleet is sized for. @default measured throughput at C_scale_max */
+  sizedRateLabel?: string | null;
+  /** The operating point: the deployed rule, the candidates, the seed's closed-loop rule. */
+  policy?: PolicyFacts;
+}
+
+export interface PolicyFacts {
+  rule: 'surge-safe' | 'seed';
+  maxOverflowProbability: number;
+  chosen: PolicyCandidate | null;
+  seed: SeedRule | null;
+  candidates: readonly PolicyCandidate[];
 }
 
 const fmt = (value: number, digits = 1): string => value.toFixed(digits);
@@ -215,6 +233,16 @@ function queueDepth(f: FindingFacts): Finding {
 }
 
 function thresholdUnits(f: FindingFacts): Finding {
+  const chosen = f.policy?.rule === 'surge-safe' ? f.policy.chosen : null;
+  if (chosen) {
+    const t = chosen.target;
+    return {
+      name: 'threshold_units',
+      verdict: 'ok',
+      detail: `the target ${chosen.target_value} is in ${chosen.metric} (${chosen.statistic} per ${chosen.period_s} s) units at lambda_safe ${fmt(chosen.lambda_safe_rps, 2)} requests/s under random arrivals (${t.origin}: ${t.method}; per-period spread p10 ${t.p10}, p90 ${t.p90}), not in closed-loop concurrency`,
+      fix: null,
+    };
+  }
   if (f.cwRatio === null) {
     return {
       name: 'threshold_units',
@@ -231,7 +259,74 @@ function thresholdUnits(f: FindingFacts): Finding {
   };
 }
 
+/** The deployed surge-safe candidate: ok when it holds, stop (with the values that would) when not. */
+function surgeSafeSurvival(f: FindingFacts, policy: PolicyFacts, chosen: PolicyCandidate): Finding {
+  const p = policy.maxOverflowProbability;
+  const lower = f.tTotalLowerBound ? 'at least ' : '';
+  const within = `within T_plan ${fmt(chosen.t_plan_s)} s${f.tTotalLowerBound ? ' (from a LOWER-BOUND T_total: the real T_plan is longer)' : ''}`;
+  const bound =
+    chosen.lambda_safe_bound === 'lambda_max'
+      ? ", capped at goodput's lambda_max"
+      : chosen.lambda_safe_bound === 'slo'
+        ? ', where p95 TTFAB after the surge reaches the SLO'
+        : '';
+  const seed = policy.seed;
+  const seedText = seed
+    ? `; the closed-loop rule (seed) would hold each instance at ${pct(seed.throughput_share)} of its throughput and overflow with probability ${pct(seed.baseline_overflow_probability)} with no surge, ${pct(seed.surge_overflow_probability)} with it`
+    : '';
+  const p95 =
+    chosen.surge_p95_ttfab_ms === null
+      ? 'p95 TTFAB at the end of T_plan not within the measured ladder'
+      : `p95 TTFAB at the end of T_plan ${fmt(chosen.surge_p95_ttfab_ms, 0)} ms (computed)`;
+  const detail = `the policy holds each instance at lambda_safe ${fmt(chosen.lambda_safe_rps, 2)} requests/s (${pct(chosen.throughput_share)} of its measured throughput${bound}): a ${f.surgeRatio}x surge overflows Q_max ${f.qmax.q_max} ${within} with probability ${lower}${pct(chosen.surge_overflow_probability)}, ${lower}${pct(chosen.baseline_overflow_probability)} with no surge (computed, exact first-passage probabilities; tolerance ${pct(p)}); ${p95}${seedText}`;
+  if (!chosen.holds) {
+    return {
+      name: 'surge_survival',
+      verdict: 'stop',
+      detail: `${detail}: no rate within this server's throughput survives`,
+      fix: `shorten T_total (smaller image, pre-cached weights), raise Q_max (a faster instance type), or raise max_overflow_probability above ${pct(p)} knowingly`,
+    };
+  }
+  if (f.tTotalLowerBound) {
+    return {
+      name: 'surge_survival',
+      verdict: 'warn',
+      detail: `${detail}: survival over the real T_plan is not shown`,
+      fix: `measure T_total to the end (traffic recovered): ${remeasure('ttotal', f.model, ' --qmax <qmax artifact>')}, then re-plan`,
+    };
+  }
+  return { name: 'surge_survival', verdict: 'ok', detail, fix: null };
+}
+
+/** The values that would hold, for a fix: the surge-safe candidate's. */
+const holdingValues = (policy: PolicyFacts | undefined): string => {
+  const c = policy?.chosen;
+  if (!c?.holds) return '';
+  return `deploy the surge-safe policy instead (plan without --policy-rule seed): ${c.metric} target ${c.target_value}, scale-in threshold ${c.scale_in_threshold}, each instance at lambda_safe ${fmt(c.lambda_safe_rps, 2)} requests/s, ${c.peak_instances} instances at peak; `;
+};
+
 function surgeSurvival(f: FindingFacts): Finding {
+  const policy = f.policy;
+  if (policy?.rule === 'surge-safe' && policy.chosen) return surgeSafeSurvival(f, policy, policy.chosen);
+  const seedFinding = seedSurgeSurvival(f);
+  // The seed's rule deployed: an overflow probability above the tolerance is a stop.
+  if (
+    policy &&
+    policy.seed &&
+    !policy.seed.holds &&
+    (seedFinding.verdict === 'warn' || seedFinding.verdict === 'ok')
+  ) {
+    return {
+      ...seedFinding,
+      verdict: 'stop',
+      detail: `${seedFinding.detail} (above the tolerated ${pct(policy.maxOverflowProbability)}: the deployed closed-loop rule does not hold the SLO)`,
+      fix: `${holdingValues(policy)}${seedFinding.fix ?? ''}`,
+    };
+  }
+  return seedFinding;
+}
+
+function seedSurgeSurvival(f: FindingFacts): Finding {
   const a = f.surge;
   if (a === null) {
     return {
@@ -334,7 +429,8 @@ function fleetSizing(f: FindingFacts): Finding {
   const ours = Math.max(1, f.peakInstances);
   const naive = Math.max(1, f.naivePeakInstances);
   const factor = Math.max(ours / naive, naive / ours);
-  const detail = `${f.peakInstances} instances at peak from measured throughput ${fmt(f.xTargetRps ?? 0, 2)} rps/instance; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${fmt(factor)}x off)`;
+  const sized = f.sizedRateLabel ?? `measured throughput ${fmt(f.xTargetRps ?? 0, 2)} rps/instance`;
+  const detail = `${f.peakInstances} instances at peak from ${sized}; the naive rps x S_mean / C_scale_max gives ${f.naivePeakInstances} (${fmt(factor)}x off)`;
   return factor > NAIVE_FLEET_FACTOR
     ? {
         name: 'fleet_sizing',

@@ -550,6 +550,8 @@ function rederive(
         instanceQuota: plan.chosen.instance_quota,
         // The region the plan took for a legacy measurement when it was made, never today's config.
         legacyRegion: plan.chosen.legacy_region,
+        policyRule: plan.chosen.policy_rule,
+        maxOverflowProbability: plan.chosen.max_overflow_probability,
       },
       allowConfigMismatch: plan.inputs.config_mismatch_allowed,
       runId: plan.run_id,

@@ -14,6 +14,8 @@ export interface OpenLoopFacts {
   goodput: GoodputArtifact | null;
   goodputFile: string | null;
   xTargetRps: number;
+  /** How to name the rate the plan sizes each instance for. @default X_target at C_scale_max */
+  sizedRateLabel?: string | null;
   scaleOutConcurrency: number;
   /** The measured closed-loop throughput curve X(N) (usable rungs). */
   curve: readonly ThroughputPoint[];
@@ -81,7 +83,9 @@ export function openLoopHeadroom(f: OpenLoopFacts): Finding {
   }
   const lambda = g.lambda_max_rps;
   const source = `lambda_max ${fmt(lambda)} requests/s (${lambdaMaxProvenance(g)}, p95 TTFAB from the intended send time, ${f.goodputFile ?? 'goodput artifact'})`;
-  const target = `X_target ${fmt(f.xTargetRps)} requests/s (measured closed-loop throughput at C_scale_max ${fmt(f.scaleOutConcurrency, 1)})`;
+  const target =
+    f.sizedRateLabel ??
+    `X_target ${fmt(f.xTargetRps)} requests/s (measured closed-loop throughput at C_scale_max ${fmt(f.scaleOutConcurrency, 1)})`;
   if (lambda <= 0) {
     return {
       name: 'open_loop_headroom',

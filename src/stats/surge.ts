@@ -431,3 +431,62 @@ export function analyzeSurge(input: SurgeInput): SurgeAnalysis {
     exact,
   };
 }
+
+/**
+ * The distribution of requests in flight after `horizonS` of Poisson arrivals at `arrivalRate`,
+ * from `start` (arrivals at Q_max turned away, no absorption), by uniformization. Where the
+ * work budget runs out the stationary distribution at the same rate is returned instead: it is
+ * stochastically larger than any state reached from a lighter load, so never optimistic.
+ */
+export function transientDistribution(
+  input: OverflowInput,
+  options: { workBudget?: number } = {},
+): { distribution: Float64Array; exact: boolean } {
+  const limit = Math.max(1, Math.floor(input.queueLimit));
+  const states = limit + 1;
+  const lambda = input.arrivalRate;
+  let v = new Float64Array(states);
+  if (typeof input.start === 'number') v[Math.min(limit, Math.max(0, Math.round(input.start)))] = 1;
+  else for (let n = 0; n < states; n++) v[n] = input.start[n] ?? 0;
+  if (!(lambda > 0) || !(input.horizonS > 0)) return { distribution: v, exact: true };
+  const mu = new Float64Array(states);
+  let muMax = 0;
+  for (let n = 1; n < states; n++) {
+    mu[n] = throughputAt(input.curve, n);
+    muMax = Math.max(muMax, mu[n] as number);
+  }
+  const Lambda = 1.05 * (lambda + muMax);
+  const mean = Lambda * input.horizonS;
+  const budget = options.workBudget ?? DEFAULT_WORK_BUDGET;
+  if (mean * states > budget) {
+    return { distribution: stationaryDistribution(input.curve, limit, lambda), exact: false };
+  }
+  const up = lambda / Lambda;
+  const out = new Float64Array(states);
+  let next = new Float64Array(states);
+  let logWeight = -mean;
+  let weightSum = 0;
+  const logMean = Math.log(mean);
+  for (let k = 0; ; k++) {
+    const weight = Math.exp(logWeight);
+    for (let n = 0; n < states; n++) out[n] = (out[n] as number) + weight * (v[n] as number);
+    weightSum += weight;
+    // Past mean + 12 sd the Poisson tail is below 1e-30 (the sum's rounding may never reach 1e-12).
+    if (k >= mean && (1 - weightSum <= POISSON_TAIL || k > mean + 12 * Math.sqrt(mean) + 20)) break;
+    for (let n = 0; n < states; n++) {
+      const down = (mu[n] as number) / Lambda;
+      const upHere = n < limit ? up : 0; // at Q_max an arrival is turned away: no move
+      const stay = 1 - upHere - down;
+      next[n] = (v[n] as number) * stay;
+    }
+    for (let n = 0; n < limit; n++) next[n + 1] = (next[n + 1] as number) + (v[n] as number) * up;
+    for (let n = 1; n < states; n++)
+      next[n - 1] = (next[n - 1] as number) + (v[n] as number) * ((mu[n] as number) / Lambda);
+    [v, next] = [next, v];
+    logWeight += logMean - Math.log(k + 1);
+  }
+  let total = 0;
+  for (let n = 0; n < states; n++) total += out[n] as number;
+  for (let n = 0; n < states; n++) out[n] = (out[n] as number) / total;
+  return { distribution: out, exact: true };
+}

@@ -138,4 +138,13 @@ describe('EndpointAutoscaling for an InvocationsPerInstance plan', () => {
     const metrics = resourcesOf(invocations, 'AWS::CloudWatch::Alarm').map(([, p]) => p.MetricName);
     expect(metrics).not.toContain('ConcurrentRequestsPerModel');
   });
+
+  it('graphs InvocationsPerInstance (Sum per minute) against the thresholds on the dashboard, not ConcurrentRequestsPerModel', () => {
+    const body = JSON.stringify(resourcesOf(invocations, 'AWS::CloudWatch::Dashboard'));
+    expect(body).toContain('Invocations per instance (Sum per minute) vs the measured thresholds');
+    expect(body).toContain('InvocationsPerInstance');
+    expect(body).not.toContain('ConcurrentRequestsPerModel');
+    const concurrencyBody = JSON.stringify(resourcesOf(concurrency, 'AWS::CloudWatch::Dashboard'));
+    expect(concurrencyBody).toContain('Concurrent requests per model (Maximum) vs the measured thresholds');
+  });
 });

@@ -8,7 +8,7 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { type PolicyShape, SERVICE_METRICS } from '../../src/plan/policy-shape.js';
+import { type PolicyShape, SCALING_METRIC_SHAPES, SERVICE_METRICS } from '../../src/plan/policy-shape.js';
 import { alarmFromShape, metricOf } from './alarm.js';
 
 export interface EndpointObservabilityProps {
@@ -50,8 +50,12 @@ export class EndpointObservability extends Construct {
     });
     this.dashboard.addWidgets(
       new cloudwatch.GraphWidget({
-        title: 'Concurrent requests per model (Maximum) vs the measured thresholds',
-        left: [metricOf(shape.scaleIn.alarm).with({ label: 'ConcurrentRequestsPerModel max' })],
+        title: SCALING_METRIC_SHAPES[shape.scalingMetric].graphTitle,
+        left: [
+          metricOf(shape.scaleIn.alarm).with({
+            label: SCALING_METRIC_SHAPES[shape.scalingMetric].graphLabel,
+          }),
+        ],
         leftAnnotations: [
           { value: shape.scaleOut.targetValue, label: 'scale-out target', color: '#d62728' },
           { value: shape.scaleIn.alarm.threshold, label: 'scale-in threshold', color: '#2ca02c' },

@@ -4,8 +4,8 @@
  * `MetricReader` seam, by the alarms of Application Auto Scaling.
  *
  * Two kinds of series:
- * - event series (Invocations, Invocation4XXErrors, Invocation5XXErrors, ModelLatency and every
- *   PutMetricData metric): one sample per event; a period's statistics are over the samples whose
+ * - event series (Invocations, InvocationsPerInstance, Invocation4XXErrors, Invocation5XXErrors,
+ *   ModelLatency and every PutMetricData metric): one sample per event; a period's statistics are over the samples whose
  *   timestamp falls in it. Percentiles are exact nearest-rank over the raw values.
  * - gauge series (ConcurrentRequestsPerModel): the router records every change of its in-flight
  *   count with its time, so the series is a step function. For a period: Maximum / Minimum are the
@@ -424,6 +424,13 @@ export class MetricStore implements MetricReader {
  * reports its own count under the variant's dimensions, so the Maximum a policy tracks is the
  * busiest container's, not the variant's total. The gauge therefore holds the largest per-container
  * count at every change (with one instance, simply its count).
+ *
+ * InvocationsPerInstance is "the number of invocations sent to a model, normalized by
+ * InstanceCount in each ProductionVariant. 1/numberOfInstances is sent as the value on each
+ * request, where numberOfInstances is the number of active instances for the ProductionVariant
+ * behind the endpoint at the time of the request" (SageMaker API Reference, ScalingPolicyMetric):
+ * one sample of 1/n per invocation, beside Invocations, so a period's Sum is the invocations per
+ * instance in it (the predefined SageMakerVariantInvocationsPerInstance tracks the 60 s Sum).
  */
 export class VariantMetrics {
   /** In flight per model container (instance id). */
@@ -432,10 +439,15 @@ export class VariantMetrics {
   private readonly setConcurrency: (v: number) => void;
   private readonly dims: Record<string, string>;
 
+  /**
+   * `instances`: the variant's active (InService, routed) instance count now, what
+   * InvocationsPerInstance divides by.
+   */
   constructor(
     private readonly store: MetricStore,
     endpointName: string,
     variantName: string,
+    private readonly instances: () => number = () => 1,
   ) {
     this.dims = { EndpointName: endpointName, VariantName: variantName };
     this.setConcurrency = store.gauge(SAGEMAKER_NAMESPACE, 'ConcurrentRequestsPerModel', this.dims);
@@ -471,11 +483,18 @@ export class VariantMetrics {
 
   /**
    * One invocation's outcome: 4xx/5xx are the model's (or the injected fault's) error classes;
-   * ModelLatency in microseconds when a container answered.
+   * ModelLatency in microseconds when a container answered. `instancesAtRequest`: the active
+   * instance count when the request arrived (default: now); InvocationsPerInstance records
+   * 1/that (at least one instance: a request nothing serves still counts whole).
    */
-  invocation(outcome: 'ok' | '4xx' | '5xx', modelLatencyUs?: number): void {
+  invocation(
+    outcome: 'ok' | '4xx' | '5xx',
+    modelLatencyUs?: number,
+    instancesAtRequest: number = this.instances(),
+  ): void {
     const ns = SAGEMAKER_NAMESPACE;
     this.store.record(ns, 'Invocations', this.dims, 1);
+    this.store.record(ns, 'InvocationsPerInstance', this.dims, 1 / Math.max(1, instancesAtRequest));
     // Published as 0/1 per invocation, so Sum counts errors and Average is the error rate.
     this.store.record(ns, 'Invocation4XXErrors', this.dims, outcome === '4xx' ? 1 : 0);
     this.store.record(ns, 'Invocation5XXErrors', this.dims, outcome === '5xx' ? 1 : 0);

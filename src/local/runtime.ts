@@ -109,7 +109,7 @@ export class Runtime {
   metricsOf(e: Endpoint): VariantMetrics {
     let m = this.variantMetrics.get(e);
     if (!m) {
-      m = new VariantMetrics(this.ctx.metrics, e.name, e.variantName);
+      m = new VariantMetrics(this.ctx.metrics, e.name, e.variantName, () => e.current);
       this.variantMetrics.set(e, m);
     }
     return m;
@@ -185,6 +185,8 @@ export class Runtime {
     const logGroupArn = `arn:aws:logs:${this.ctx.region}:${this.ctx.accountId}:log-group:${endpoint.logGroup}`;
     const accept = streaming ? req.headers['x-amzn-sagemaker-accept'] : req.headers.accept;
     const started = performance.now();
+    // InvocationsPerInstance divides by the active instances at the time of the request.
+    const instancesAtRequest = endpoint.current;
     instance.inFlight += 1;
     metrics.begin(instance.id);
     let finished = false;
@@ -195,7 +197,11 @@ export class Runtime {
       finished = true;
       instance.inFlight -= 1;
       metrics.end(instance.id);
-      metrics.invocation(outcome, withLatency ? (performance.now() - started) * 1000 : undefined);
+      metrics.invocation(
+        outcome,
+        withLatency ? (performance.now() - started) * 1000 : undefined,
+        instancesAtRequest,
+      );
     };
     const upstream = http.request({
       host: '127.0.0.1',

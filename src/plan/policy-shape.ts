@@ -4,7 +4,7 @@
  * `expectedPolicyShape`; drift and validate diff `flattenPolicyShape` of it against what AWS
  * reports. Pure: names and numbers come from the plan and the model's endpoint/variant only.
  */
-import type { PlanArtifact } from '../model/index.js';
+import type { PlanArtifact, ScalingMetric } from '../model/index.js';
 import { UsageError } from '../model/index.js';
 
 /** Which endpoint the shape is for. */
@@ -61,8 +61,60 @@ export interface AlarmShape {
   description: string;
 }
 
+/**
+ * How each metric a plan can track is deployed. The plan's `scaling_target_value` and
+ * `scale_in_threshold` are in the metric's own units, so every alarm on the tracked metric uses
+ * the statistic and period its predefined target-tracking metric uses:
+ * - ConcurrentRequestsPerModel: target tracking on the high-resolution predefined metric
+ *   (AWS/SageMaker ConcurrentRequestsPerModel, Maximum, published every 10 s); the scalegate
+ *   alarms read it at 60 s with Maximum, which keeps every 10 s peak of the minute.
+ * - InvocationsPerInstance: target tracking on the classic predefined metric
+ *   SageMakerVariantInvocationsPerInstance: AWS/SageMaker InvocationsPerInstance, statistic Sum,
+ *   1-minute periods. SageMaker publishes 1/numberOfInstances per request (SageMaker API
+ *   Reference, ScalingPolicyMetric), so a minute's Sum is the invocations per minute per
+ *   instance, the unit AWS's target value is in ("SageMakerVariantInvocationsPerInstance =
+ *   (MAX_RPS * SAFETY_FACTOR) * 60", SageMaker Developer Guide, load testing your auto scaling
+ *   configuration). Any other statistic or period would compare the threshold with another
+ *   number.
+ */
+export const SCALING_METRIC_SHAPES = {
+  ConcurrentRequestsPerModel: {
+    predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+    metricName: 'ConcurrentRequestsPerModel',
+    statistic: 'Maximum',
+    /** How descriptions name the metric (with its statistic). */
+    label: 'ConcurrentRequestsPerModel (Maximum)',
+    /** The dashboard's graph of the tracked metric. */
+    graphTitle: 'Concurrent requests per model (Maximum) vs the measured thresholds',
+    graphLabel: 'ConcurrentRequestsPerModel max',
+  },
+  InvocationsPerInstance: {
+    predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
+    metricName: 'InvocationsPerInstance',
+    statistic: 'Sum',
+    label: 'InvocationsPerInstance (Sum per minute: invocations per minute per instance)',
+    graphTitle: 'Invocations per instance (Sum per minute) vs the measured thresholds',
+    graphLabel: 'InvocationsPerInstance per minute',
+  },
+} as const satisfies Record<
+  ScalingMetric,
+  {
+    predefinedMetricType: string;
+    metricName: string;
+    statistic: 'Maximum' | 'Sum';
+    label: string;
+    graphTitle: string;
+    graphLabel: string;
+  }
+>;
+
+export type PredefinedScalingMetricType =
+  (typeof SCALING_METRIC_SHAPES)[ScalingMetric]['predefinedMetricType'];
+
 export interface PolicyShape {
   target: PolicyTarget;
+  /** The metric the plan chose (deployable.scaling_metric): the scale-out, scale-in and above-target alarms' metric. */
+  scalingMetric: ScalingMetric;
   scalableTarget: {
     serviceNamespace: 'sagemaker';
     resourceId: string;
@@ -79,7 +131,8 @@ export interface PolicyShape {
   scaleOut: {
     policyName: string;
     policyType: 'TargetTrackingScaling';
-    predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution';
+    predefinedMetricType: PredefinedScalingMetricType;
+    /** In the tracked metric's own units. */
     targetValue: number;
     scaleOutCooldownS: number;
     disableScaleIn: true;
@@ -92,6 +145,14 @@ export interface PolicyShape {
     scalingAdjustment: -1;
     metricIntervalUpperBound: 0;
     cooldownS: number;
+    /**
+     * How the policy aggregates the alarm's datapoints (each already the alarm's statistic of one
+     * period) to pick a step; AWS allows Average | Minimum | Maximum (default Average). Maximum
+     * for both metrics: the busiest evaluated period (Maximum in flight, or the largest
+     * per-minute Sum of invocations per instance), in the threshold's own units. With one step
+     * bounded above at the threshold and all 15 of 15 periods at or below it, every aggregation
+     * picks the same step; Maximum keeps the choice on the busiest minute if steps are added.
+     */
     metricAggregationType: 'Maximum';
     alarm: AlarmShape;
   };
@@ -123,8 +184,10 @@ export interface PolicyShape {
  *   the survivors' load by N/(N-1) and getting the instance back costs a whole T_total. Any
  *   single minute above the threshold resets the count (datapoints = periods). Missing data is
  *   breaching: an idle endpoint publishes nothing and must still scale in.
+ *   For InvocationsPerInstance the same timing applies with Sum (its 60 s Sum is the unit of the
+ *   threshold; see SCALING_METRIC_SHAPES).
  * - Concurrency above target, 60 s, Maximum > target for ceil(T_plan / 60) + 1 consecutive
- *   minutes: scale-out should bring concurrency back under the target within one T_plan; above it
+ *   minutes (InvocationsPerInstance: Sum per 60 s > target; the alarm keeps its name): scale-out should bring concurrency back under the target within one T_plan; above it
  *   for longer means scale-out is failing or the fleet is at max_instances.
  * - 5XX (platform errors), Sum >= 1 in 3 of 5 minutes: a single transient error does not page.
  * - Queue saturation, Sum >= 1 in 2 of 3 minutes: rejected requests are users turned away.
@@ -221,9 +284,12 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
   const names = policyNames(target.endpoint, target.variant);
   const tPlanS = plan.derived.t_plan_s;
   const serviceTimeMs = d.service_time_alarm_ms;
+  const scalingMetric = d.scaling_metric;
+  const tracked = SCALING_METRIC_SHAPES[scalingMetric];
 
   return {
     target: { ...target },
+    scalingMetric,
     scalableTarget: {
       serviceNamespace: 'sagemaker',
       resourceId: scalableResourceId(target.endpoint, target.variant),
@@ -239,7 +305,7 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
     scaleOut: {
       policyName: names.scaleOutPolicy,
       policyType: 'TargetTrackingScaling',
-      predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+      predefinedMetricType: tracked.predefinedMetricType,
       targetValue: d.scaling_target_value,
       scaleOutCooldownS: d.scale_out_cooldown_s,
       disableScaleIn: true,
@@ -254,13 +320,13 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
       metricAggregationType: 'Maximum',
       alarm: sageMakerAlarm(target, {
         alarmName: names.scaleInAlarm,
-        metricName: 'ConcurrentRequestsPerModel',
-        statistic: 'Maximum',
+        metricName: tracked.metricName,
+        statistic: tracked.statistic,
         ...ALARM_TIMING.scaleIn,
         threshold: d.scale_in_threshold,
         comparisonOperator: 'LessThanOrEqualToThreshold',
         treatMissingData: 'breaching',
-        description: `scalegate ${target.modelName}: scale in by one instance when ConcurrentRequestsPerModel (Maximum) stays at or below ${d.scale_in_threshold} (plan scale_in_threshold) for ${ALARM_TIMING.scaleIn.evaluationPeriods} minutes; missing data (idle) counts as low.`,
+        description: `scalegate ${target.modelName}: scale in by one instance when ${tracked.label} stays at or below ${d.scale_in_threshold} (plan scale_in_threshold) for ${ALARM_TIMING.scaleIn.evaluationPeriods} minutes; missing data (idle) counts as low.`,
       }),
     },
     container: { environment: { MAX_QUEUE_DEPTH: String(d.queue_max_depth) } },
@@ -298,15 +364,15 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
       }),
       concurrencyAboveTarget: sageMakerAlarm(target, {
         alarmName: names.concurrencyAboveTargetAlarm,
-        metricName: 'ConcurrentRequestsPerModel',
-        statistic: 'Maximum',
+        metricName: tracked.metricName,
+        statistic: tracked.statistic,
         periodS: ALARM_TIMING.concurrencyAboveTargetPeriodS,
         evaluationPeriods: aboveTargetPeriods(tPlanS),
         datapointsToAlarm: aboveTargetPeriods(tPlanS),
         threshold: d.scaling_target_value,
         comparisonOperator: 'GreaterThanThreshold',
         treatMissingData: 'notBreaching',
-        description: `scalegate ${target.modelName}: ConcurrentRequestsPerModel (Maximum) above the scaling target ${d.scaling_target_value} for longer than T_plan (${tPlanS} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (${d.max_instances}).`,
+        description: `scalegate ${target.modelName}: ${tracked.label} above the scaling target ${d.scaling_target_value} for longer than T_plan (${tPlanS} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (${d.max_instances}).`,
       }),
       serviceTime:
         serviceTimeMs === null

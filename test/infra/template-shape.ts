@@ -123,7 +123,8 @@ export function shapeRowsFromTemplate(template: Template): ShapeRow[] {
       'alarms.concurrency_above_target',
       alarm(
         (p) =>
-          p.MetricName === 'ConcurrentRequestsPerModel' && p.ComparisonOperator === 'GreaterThanThreshold',
+          (p.MetricName === 'ConcurrentRequestsPerModel' || p.MetricName === 'InvocationsPerInstance') &&
+          p.ComparisonOperator === 'GreaterThanThreshold',
       ),
     ),
   ];

@@ -129,3 +129,50 @@ describe('the alarms that start a scale-out', () => {
     ]);
   });
 });
+
+describe('deployed rows of an InvocationsPerInstance policy', () => {
+  it('reads target tracking on SageMakerVariantInvocationsPerInstance and a Sum scale-in alarm back under the same rows as the shape (prevents validate calling an invocations policy missing or concurrency)', () => {
+    const scaleIn = {
+      PolicyName: names.scaleInPolicy,
+      PolicyType: 'StepScaling',
+      PolicyARN: 'arn:scale-in',
+      StepScalingPolicyConfiguration: {
+        AdjustmentType: 'ChangeInCapacity',
+        StepAdjustments: [{ MetricIntervalUpperBound: 0, ScalingAdjustment: -1 }],
+        Cooldown: 960,
+        MetricAggregationType: 'Maximum',
+      },
+    } as ScalingPolicy;
+    const scaleOut = {
+      PolicyName: names.scaleOutPolicy,
+      PolicyType: 'TargetTrackingScaling',
+      TargetTrackingScalingPolicyConfiguration: {
+        TargetValue: 700,
+        PredefinedMetricSpecification: { PredefinedMetricType: 'SageMakerVariantInvocationsPerInstance' },
+        DisableScaleIn: true,
+      },
+    } as ScalingPolicy;
+    const alarm: MetricAlarm = {
+      AlarmName: names.scaleInAlarm,
+      Namespace: 'AWS/SageMaker',
+      MetricName: 'InvocationsPerInstance',
+      Statistic: 'Sum',
+      Period: 60,
+      EvaluationPeriods: 15,
+      Threshold: 450,
+      ComparisonOperator: 'LessThanOrEqualToThreshold',
+      TreatMissingData: 'breaching',
+      AlarmActions: ['arn:scale-in'],
+    };
+    const rows = flattenDeployedPolicy(
+      state({ policies: [scaleOut, scaleIn], alarms: new Map([[names.scaleInAlarm, alarm]]) }),
+    );
+    expect(row(rows, 'scale_out.metric')).toBe('SageMakerVariantInvocationsPerInstance');
+    expect(row(rows, 'scale_out.target_value')).toBe(700);
+    expect(row(rows, 'scale_in.alarm.metric')).toBe('InvocationsPerInstance');
+    expect(row(rows, 'scale_in.alarm.statistic')).toBe('Sum');
+    expect(row(rows, 'scale_in.alarm.period_s')).toBe(60);
+    expect(row(rows, 'scale_in.alarm.datapoints_to_alarm')).toBe(15);
+    expect(row(rows, 'scale_in.alarm.invokes_policy')).toBe(true);
+  });
+});

@@ -224,3 +224,106 @@ describe('flattenPolicyShape', () => {
     expect(value('alarms.service_time.threshold')).toBe(65.372);
   });
 });
+
+describe('expectedPolicyShape follows deployable.scaling_metric', () => {
+  const invocationsPlan = () =>
+    kokoroPlan({
+      deployable: {
+        scaling_metric: 'InvocationsPerInstance',
+        scaling_target_value: 700,
+        scale_in_threshold: 450,
+      },
+    });
+  const concurrency = expectedPolicyShape(target, kokoroPlan());
+  const invocations = expectedPolicyShape(target, invocationsPlan());
+
+  it('an InvocationsPerInstance plan tracks SageMakerVariantInvocationsPerInstance at its target in invocations per minute per instance (not the concurrency metric)', () => {
+    expect(invocations.scalingMetric).toBe('InvocationsPerInstance');
+    expect(invocations.scaleOut).toMatchObject({
+      policyType: 'TargetTrackingScaling',
+      predefinedMetricType: 'SageMakerVariantInvocationsPerInstance',
+      targetValue: 700,
+      disableScaleIn: true,
+    });
+  });
+
+  it('an InvocationsPerInstance plan scales in on InvocationsPerInstance Sum per 60 s, 15 of 15 at or below the threshold, idle counting as low (the units of its threshold)', () => {
+    expect(invocations.scaleIn).toMatchObject({
+      policyType: 'StepScaling',
+      adjustmentType: 'ChangeInCapacity',
+      scalingAdjustment: -1,
+      metricIntervalUpperBound: 0,
+      metricAggregationType: 'Maximum',
+    });
+    expect(invocations.scaleIn.alarm).toMatchObject({
+      alarmName: 'scalegate-speech-kokoro-82m-AllTraffic-scale-in',
+      namespace: 'AWS/SageMaker',
+      metricName: 'InvocationsPerInstance',
+      dimensions: { EndpointName: 'speech-kokoro-82m', VariantName: 'AllTraffic' },
+      statistic: 'Sum',
+      extendedStatistic: null,
+      periodS: 60,
+      evaluationPeriods: 15,
+      datapointsToAlarm: 15,
+      threshold: 450,
+      comparisonOperator: 'LessThanOrEqualToThreshold',
+      treatMissingData: 'breaching',
+    });
+    expect(invocations.scaleIn.alarm.description).toContain('InvocationsPerInstance (Sum per minute');
+    expect(invocations.scaleIn.alarm.description).toContain('invocations per minute per instance');
+    expect(invocations.scaleIn.alarm.description).not.toContain('ConcurrentRequestsPerModel');
+  });
+
+  it('an InvocationsPerInstance plan keeps the above-target alarm name but alarms on InvocationsPerInstance Sum per 60 s > target for the same periods', () => {
+    expect(invocations.alarms.concurrencyAboveTarget).toMatchObject({
+      alarmName: concurrency.alarms.concurrencyAboveTarget.alarmName,
+      metricName: 'InvocationsPerInstance',
+      statistic: 'Sum',
+      periodS: 60,
+      evaluationPeriods: concurrency.alarms.concurrencyAboveTarget.evaluationPeriods,
+      datapointsToAlarm: concurrency.alarms.concurrencyAboveTarget.datapointsToAlarm,
+      threshold: 700,
+      comparisonOperator: 'GreaterThanThreshold',
+      treatMissingData: 'notBreaching',
+    });
+    expect(invocations.alarms.concurrencyAboveTarget.description).toContain(
+      'InvocationsPerInstance (Sum per minute: invocations per minute per instance) above the scaling target 700',
+    );
+  });
+
+  it('an InvocationsPerInstance plan changes only the tracked-metric rows (the other alarms and the target stay put)', () => {
+    const a = flattenPolicyShape(concurrency);
+    const b = flattenPolicyShape(invocations);
+    expect(b.map((r) => r.parameter)).toEqual(a.map((r) => r.parameter));
+    const changed = b.filter((r, i) => r.value !== a[i]?.value).map((r) => r.parameter);
+    expect(changed).toEqual([
+      'scale_out.metric',
+      'scale_out.target_value',
+      'scale_in.alarm.metric',
+      'scale_in.alarm.statistic',
+      'scale_in.alarm.threshold',
+      'alarms.concurrency_above_target.metric',
+      'alarms.concurrency_above_target.statistic',
+      'alarms.concurrency_above_target.threshold',
+    ]);
+    const value = (parameter: string) => b.find((r) => r.parameter === parameter)?.value;
+    expect(value('scale_out.metric')).toBe('SageMakerVariantInvocationsPerInstance');
+    expect(value('scale_in.alarm.metric')).toBe('InvocationsPerInstance');
+    expect(value('scale_in.alarm.statistic')).toBe('Sum');
+  });
+
+  it('a ConcurrentRequestsPerModel plan (and an older plan without scaling_metric) deploys exactly the high-resolution concurrency shape, descriptions word for word', () => {
+    expect(concurrency.scalingMetric).toBe('ConcurrentRequestsPerModel');
+    const explicit = expectedPolicyShape(
+      target,
+      kokoroPlan({ deployable: { scaling_metric: 'ConcurrentRequestsPerModel' } }),
+    );
+    expect(explicit).toEqual(concurrency);
+    expect(concurrency.scaleIn.alarm.description).toBe(
+      'scalegate kokoro-82m: scale in by one instance when ConcurrentRequestsPerModel (Maximum) stays at or below 25 (plan scale_in_threshold) for 15 minutes; missing data (idle) counts as low.',
+    );
+    expect(concurrency.alarms.concurrencyAboveTarget.description).toBe(
+      `scalegate kokoro-82m: ConcurrentRequestsPerModel (Maximum) above the scaling target 37.5 for longer than T_plan (${kokoroPlan().derived.t_plan_s} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (280).`,
+    );
+  });
+});

@@ -78,11 +78,16 @@ interface Sample {
   value: number;
 }
 
-/** Raw samples aggregated per period on query, as the metrics store does. */
+/**
+ * Raw samples aggregated per period on query, as the metrics store does; or, given `backing`,
+ * every query answered by that reader (the real MetricStore), still counted for `afterTicks`.
+ */
 export class FakeMetrics implements MetricReader {
   private readonly samples: Sample[] = [];
   queries = 0;
   readonly stats = new Set<string>();
+
+  constructor(private readonly backing?: MetricReader) {}
 
   push(metric: Omit<Sample, 'timestampMs' | 'value'>, timestampMs: number, ...values: number[]): void {
     for (const value of values) this.samples.push({ ...metric, timestampMs, value });
@@ -91,6 +96,7 @@ export class FakeMetrics implements MetricReader {
   query(q: MetricQuery): MetricPoint[] {
     this.queries++;
     this.stats.add(q.stat);
+    if (this.backing) return this.backing.query(q);
     const periodMs = q.periodS * 1000;
     const buckets = new Map<number, number[]>();
     for (const s of this.samples) {
@@ -151,10 +157,12 @@ export interface Harness {
 export const REGION = 'us-east-1';
 export const ACCOUNT = '123456789012';
 
-export async function startHarness(opts: { evaluationIntervalMs?: number } = {}): Promise<Harness> {
-  const clock = new FakeClock();
+export async function startHarness(
+  opts: { evaluationIntervalMs?: number; clock?: FakeClock; metrics?: MetricReader } = {},
+): Promise<Harness> {
+  const clock = opts.clock ?? new FakeClock();
   const capacity = new FakeCapacity();
-  const metrics = new FakeMetrics();
+  const metrics = new FakeMetrics(opts.metrics);
   const autoScaling = createAutoScaling({
     capacity,
     metrics,

@@ -373,6 +373,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
           queueLimit: qmax.q_max,
           surgeRatio: choices.surgeRatio,
           horizonS: tPlanS,
+          warnAbove: choices.maxOverflowProbability ?? 0.05,
         })
       : null;
 
@@ -445,7 +446,13 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     chosenCandidate && seedRule && surge
       ? {
           chosen_metric: chosenCandidate.metric,
-          reason: policyReason(chosenCandidate, seedRule, surge.saturationConcurrency, maxOverflow),
+          reason: policyReason(
+            chosenCandidate,
+            seedRule,
+            surge.saturationConcurrency,
+            maxOverflow,
+            device.lanes,
+          ),
           max_overflow_probability: maxOverflow,
           candidates,
           seed_rule: seedRule,

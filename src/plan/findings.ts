@@ -302,7 +302,7 @@ function surgeSafeSurvival(f: FindingFacts, policy: PolicyFacts, chosen: PolicyC
 const holdingValues = (policy: PolicyFacts | undefined): string => {
   const c = policy?.chosen;
   if (!c?.holds) return '';
-  return `deploy the surge-safe policy instead (plan without --policy-rule seed): ${c.metric} target ${c.target_value}, scale-in threshold ${c.scale_in_threshold}, each instance at lambda_safe ${fmt(c.lambda_safe_rps, 2)} requests/s, ${c.peak_instances} instances at peak; `;
+  return `deploy the surge-safe policy instead (plan without --policy-rule seed): ${c.metric} target ${c.target_value} and scale-in threshold ${c.scale_in_threshold} hold each instance at lambda_safe ${fmt(c.lambda_safe_rps, 2)} requests/s (${pct(c.throughput_share)} of its throughput), where the surge overflows within T_plan ${fmt(c.t_plan_s)} s with probability ${pct(c.surge_overflow_probability)} (computed), ${c.peak_instances} instances at peak`;
 };
 
 function surgeSurvival(f: FindingFacts): Finding {
@@ -320,7 +320,7 @@ function surgeSurvival(f: FindingFacts): Finding {
       ...seedFinding,
       verdict: 'stop',
       detail: `${seedFinding.detail} (above the tolerated ${pct(policy.maxOverflowProbability)}: the deployed closed-loop rule does not hold the SLO)`,
-      fix: `${holdingValues(policy)}${seedFinding.fix ?? ''}`,
+      fix: holdingValues(policy) || seedFinding.fix,
     };
   }
   return seedFinding;
@@ -363,7 +363,7 @@ function seedSurgeSurvival(f: FindingFacts): Finding {
       fix:
         share > 0
           ? `provision so each instance receives at most ${pct(share)} of its measured throughput (${fmt(rps, 2)} requests/s${instances}): ` +
-            `from that load even a ${f.surgeRatio}x surge overflows ${within} with probability <= ${pct(SURGE_OVERFLOW_WARN)} (computed). ` +
+            `from that load even a ${f.surgeRatio}x surge overflows ${within} with probability <= ${pct(f.policy?.maxOverflowProbability ?? SURGE_OVERFLOW_WARN)} (computed). ` +
             `A concurrency target cannot express this here: at ${a.saturationConcurrency} in flight or more this server already runs at >= 99 % of its throughput. ` +
             'Lowering the surge ratio changes nothing (it overflows without a surge)'
           : `no load within this server's measured throughput survives a ${f.surgeRatio}x surge ${within}: shorten T_total or raise Q_max (a faster instance type or model)`,

@@ -224,7 +224,7 @@ export function evaluateGate(input: GateInput): GateResult {
     checks.push(
       pass(
         'deployable_threshold',
-        `scale out at ${d.scaling_target_value}, scale in at ${d.scale_in_threshold} (ConcurrentRequestsPerModel Maximum)`,
+        `scale out at ${d.scaling_target_value}, scale in at ${d.scale_in_threshold} (${d.scaling_metric} ${d.scaling_metric === 'InvocationsPerInstance' ? 'Sum per 60 s' : 'Maximum'})`,
       ),
     );
   }

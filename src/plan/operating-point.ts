@@ -429,9 +429,10 @@ export function policyReason(
   seed: SeedRule,
   saturationConcurrency: number,
   maxOverflowProbability: number,
+  lanes: number,
 ): string {
   const why =
-    saturationConcurrency <= 2
+    lanes <= 1 || saturationConcurrency <= 2
       ? 'a serial device: concurrency above 1 adds no throughput'
       : seed.throughput_share >= 0.95
         ? `the device saturates at ${saturationConcurrency} in flight`

@@ -29,6 +29,7 @@ import {
   ttotalPolicyLagOrigin,
 } from './labels.js';
 import { lambdaMaxText, regionText } from './plan-text.js';
+import { policySection, targetUnits } from './policy-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -233,7 +234,7 @@ function planSummary(plan: PlanArtifact): string {
   const parts = [
     d.scaling_target_value === null
       ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
-      : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch \`ConcurrentRequestsPerModel\` Maximum)`,
+      : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))})`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
     `Q_max **${plan.measured.q_max}**${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
@@ -342,6 +343,7 @@ function findingsSection(findings: readonly Finding[]): string[] {
 function deployableSection(plan: PlanArtifact): string[] {
   const d = plan.deployable;
   const rows: Array<[string, string]> = [
+    ['scaling_metric', targetUnits(plan)],
     ['min_instances', `${d.min_instances}`],
     ['max_instances', `${d.max_instances}`],
     [
@@ -618,6 +620,7 @@ export function renderReport(input: ReportInput): string {
       out.push(planSummary(plan), '');
       const changes = changesSection(input, plan);
       if (changes.length > 0) out.push(...changes, '');
+      out.push(...policySection(plan), '');
       out.push(...findingsSection(plan.findings), '');
       out.push(...deployableSection(plan), '');
       out.push(...planInputsSection(plan), '');

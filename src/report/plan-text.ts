@@ -1,6 +1,7 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
+import { renderPolicyText, targetUnits } from './policy-text.js';
 import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
@@ -132,6 +133,9 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
         d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
       ],
       ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+      ...(d.lambda_safe_rps == null
+        ? []
+        : [['per-instance rate lambda_safe', `${n(d.lambda_safe_rps, 2)} requests/s (computed)`] as const]),
       ...(d.open_loop_headroom === null || d.open_loop_headroom === undefined
         ? []
         : [
@@ -150,6 +154,8 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ['surge overflow within T_plan', surgeText(plan)],
     ]),
   );
+  const policyLines = renderPolicyText(plan);
+  if (policyLines.length > 0) lines.push('', ...policyLines);
   if (plan.drill_comparison) lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));
   lines.push('', 'findings');
   for (const finding of plan.findings) {
@@ -159,6 +165,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
   lines.push('', 'deployable');
   lines.push(
     table([
+      ['scaling_metric', targetUnits(plan)],
       ['min_instances', `${x.min_instances}`],
       ['max_instances', `${x.max_instances}`],
       [

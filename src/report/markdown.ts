@@ -29,7 +29,7 @@ import {
   ttotalPolicyLagOrigin,
 } from './labels.js';
 import { lambdaMaxText, regionText } from './plan-text.js';
-import { policySection, targetUnits } from './policy-text.js';
+import { policySection, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -234,7 +234,7 @@ function planSummary(plan: PlanArtifact): string {
   const parts = [
     d.scaling_target_value === null
       ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
-      : `scale out at **${threshold(d.scaling_target_value)}**, scale in at **${threshold(d.scale_in_threshold)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))})`,
+      : `scale out at **${threshold(d.scaling_target_value)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))}), scale in at **${threshold(d.scale_in_threshold)}** (${escapeMarkdown(SCALE_IN_UNITS[d.scaling_metric])})`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
     `Q_max **${plan.measured.q_max}**${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
@@ -352,7 +352,7 @@ function deployableSection(plan: PlanArtifact): string[] {
         ? 'none (no R measured: not deployable)'
         : threshold(d.scaling_target_value),
     ],
-    ['scale_in_threshold', threshold(d.scale_in_threshold)],
+    ['scale_in_threshold', `${threshold(d.scale_in_threshold)} (${SCALE_IN_UNITS[d.scaling_metric]})`],
     ['queue_max_depth', `${d.queue_max_depth}`],
     ['scale_out_cooldown_s', `${d.scale_out_cooldown_s}`],
     ['scale_in_cooldown_s', `${d.scale_in_cooldown_s}`],

@@ -1,7 +1,7 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
-import { renderPolicyText, targetUnits } from './policy-text.js';
+import { renderPolicyText, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
 import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
@@ -174,7 +174,12 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
           ? 'none (no R measured: not deployable)'
           : `${x.scaling_target_value}`,
       ],
-      ['scale_in_threshold', x.scale_in_threshold === null ? 'none' : threshold(x.scale_in_threshold)],
+      [
+        'scale_in_threshold',
+        x.scale_in_threshold === null
+          ? 'none'
+          : `${threshold(x.scale_in_threshold)} (${SCALE_IN_UNITS[x.scaling_metric]})`,
+      ],
       ['queue_max_depth', `${x.queue_max_depth}`],
       ['scale_out_cooldown_s', `${x.scale_out_cooldown_s}`],
       ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],

@@ -16,6 +16,12 @@ export const METRIC_UNITS: Record<ScalingMetric, string> = {
   InvocationsPerInstance: 'InvocationsPerInstance, Sum per 60 s (invocations per minute per instance)',
 };
 
+/** The scale-in alarm's statistic: every plan scales in on 60 s periods, 15 in a row. */
+export const SCALE_IN_UNITS: Record<ScalingMetric, string> = {
+  ConcurrentRequestsPerModel: 'ConcurrentRequestsPerModel, Maximum per 60 s, 15 minutes in a row',
+  InvocationsPerInstance: 'InvocationsPerInstance, Sum per 60 s, 15 minutes in a row',
+};
+
 /** Units of a deployed target: the plan's metric (older plans: ConcurrentRequestsPerModel). */
 export const targetUnits = (plan: Pick<PlanArtifact, 'deployable'>): string =>
   METRIC_UNITS[plan.deployable.scaling_metric];

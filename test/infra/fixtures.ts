@@ -88,6 +88,8 @@ export interface MeasuredPlanOptions {
   troughRps?: number;
   surgeRatio?: number;
   minInstancesFloor?: number;
+  /** The rule the deployable values follow. @default 'surge-safe' */
+  policyRule?: 'surge-safe' | 'seed';
 }
 
 /** The anchor measurements, as they would be written today for `options`. */
@@ -150,6 +152,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       instanceHourlyUsd: 1.41,
       instanceQuota: null,
       legacyRegion: options.legacyRegion ?? null,
+      policyRule: options.policyRule ?? 'surge-safe',
     },
     allowConfigMismatch: false,
     runId: 'fixture00001',
@@ -176,7 +179,8 @@ export function kokoroPlan(overrides?: DeepPartial<PlanArtifact>): PlanArtifact 
 export const stopPlan = (): PlanArtifact => measuredPlan({ serviceP95S: 3.2 });
 
 /** No CloudWatch/client ratio was measured: no deployable threshold. */
-export const noThresholdPlan = (): PlanArtifact => measuredPlan({ noCloudWatchRatio: true });
+export const noThresholdPlan = (): PlanArtifact =>
+  measuredPlan({ noCloudWatchRatio: true, policyRule: 'seed' });
 
 export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =>
   modelConfigSchema.parse({

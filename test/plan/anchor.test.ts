@@ -38,9 +38,10 @@ describe('plan from the published Kokoro-82M measurements', () => {
     plan = readArtifact('plan', out);
   });
 
-  it('reproduces the published thresholds (a formula regression would change deployed numbers)', () => {
-    expect(plan.deployable.scaling_target_value).toBe(37.5);
-    expect(plan.deployable.scale_in_threshold).toBe(25.0);
+  it('reproduces the published thresholds as the seed rule row (a formula regression would change them)', () => {
+    const seed = plan.policy?.seed_rule;
+    expect(seed?.target_value).toBe(37.5);
+    expect(seed?.scale_in_threshold).toBe(25.0);
     expect(plan.deployable.queue_max_depth).toBe(50);
     expect(plan.derived.w_max_s).toBe(2.934);
     expect(plan.deployable.scale_out_cooldown_s).toBe(30);
@@ -49,32 +50,72 @@ describe('plan from the published Kokoro-82M measurements', () => {
     expect(plan.measured.cw_ratio).toBe(1);
   });
 
-  it('sizes the fleet from throughput, not the published 9 instances (concurrency is not throughput)', () => {
+  it('deploys the surge-safe target in the per-period maximum in flight, not the closed-loop 37.5 (a target in closed-loop concurrency overflows this serial device without any surge)', () => {
+    expect(plan.chosen.policy_rule).toBe('surge-safe');
+    expect(plan.deployable.scaling_metric).toBe('ConcurrentRequestsPerModel');
+    const chosen = plan.policy?.candidates.find((c) => c.metric === plan.policy?.chosen_metric);
+    expect(chosen?.lambda_safe_rps).toBeGreaterThan(11.5);
+    expect(chosen?.lambda_safe_rps).toBeLessThan(13);
+    expect(chosen?.surge_overflow_probability).toBeLessThanOrEqual(0.05);
+    expect(plan.deployable.scaling_target_value).toBe(chosen?.target_value);
+    expect(plan.deployable.scaling_target_value).toBeGreaterThanOrEqual(4);
+    expect(plan.deployable.scaling_target_value).toBeLessThanOrEqual(9);
+    expect(plan.derived.lambda_safe_rps).toBe(chosen?.lambda_safe_rps);
+    expect(plan.policy?.seed_rule.holds).toBe(false);
+    expect(plan.policy?.reason).toContain('a serial device: concurrency above 1 adds no throughput');
+    expect(run.stdout).toContain('closed-loop rule (seed)');
+  });
+
+  it('sizes the fleet from lambda_safe, not the published 9 instances nor the seed 280 (concurrency is not throughput)', () => {
     expect(plan.derived.x_target_rps).toBeCloseTo(17.8875, 4);
-    expect(plan.deployable.max_instances).toBe(280);
+    expect(plan.policy?.seed_rule.peak_instances).toBe(280);
+    const lambda = plan.derived.lambda_safe_rps as number;
+    expect(plan.deployable.max_instances).toBe(Math.ceil(5000 / lambda));
     expect(plan.deployable.min_instances).toBe(1);
     expect(plan.derived.naive_peak_instances).toBe(9);
   });
 
-  it('raises exactly surge_survival, scale_in_safety and fleet_sizing: verdict warn (3), exit 0', () => {
+  it('raises exactly scale_in_safety and fleet_sizing: surge_survival holds, verdict warn (2), exit 0', () => {
     const warned = plan.findings.filter((f) => f.verdict === 'warn').map((f) => f.name);
-    expect(warned).toEqual(['surge_survival', 'scale_in_safety', 'fleet_sizing']);
+    expect(warned).toEqual(['scale_in_safety', 'fleet_sizing']);
+    expect(plan.findings.find((f) => f.name === 'surge_survival')?.verdict).toBe('ok');
     expect(plan.verdict).toBe('warn');
-    expect(plan.warn_count).toBe(3);
+    expect(plan.warn_count).toBe(2);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (3)');
+    expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (2)');
   });
 
-  it('computes the surge exactly and blames the target, not the surge, for an overflow that happens without one', () => {
-    // Exact uniformization: 1.0000 with the 1.25x surge (the seeded Monte Carlo gave 1.0 too) and,
-    // new, 0.9976 with no surge at all (k = 1): at the target this serial server runs at 99.8 % of
-    // its measured throughput.
-    expect(plan.derived.surge_overflow_probability).toBe(1);
-    expect(plan.derived.surge_baseline_overflow_probability).toBe(0.9976);
-    expect(plan.derived.surge_method).toBe('uniformization');
-    expect(plan.derived.surge_start_in_flight).toBe(38);
-    const surge = plan.findings.find((f) => f.name === 'surge_survival');
-    expect(surge?.verdict).toBe('warn');
+  it('computes the seed rule surge exactly and, deployed with --policy-rule seed, stops naming the values that hold (a predicted overflow is never deployable)', async () => {
+    // Exact uniformization: 1.0000 with the 1.25x surge and 0.9976 with no surge at all (k = 1):
+    // at the seed target this serial server runs at 99.8 % of its measured throughput.
+    expect(plan.policy?.seed_rule.surge_overflow_probability).toBe(1);
+    expect(plan.policy?.seed_rule.baseline_overflow_probability).toBe(0.9976);
+    const seedOut = join(mkdtempSync(join(tmpdir(), 'scalegate-plan-')), 'plan.json');
+    const seedRun = await runCli([
+      'plan',
+      '--config',
+      configFile,
+      '--model',
+      'kokoro-82m',
+      '--qmax',
+      anchorQmaxFile,
+      '--ttotal',
+      anchorTtotalFile,
+      '--policy-rule',
+      'seed',
+      '--out',
+      seedOut,
+    ]);
+    const seedPlan = readArtifact('plan', seedOut);
+    expect(seedRun.exitCode).toBe(1);
+    expect(seedPlan.verdict).toBe('stop');
+    expect(seedPlan.deployable.scaling_target_value).toBe(37.5);
+    expect(seedPlan.derived.surge_overflow_probability).toBe(1);
+    expect(seedPlan.derived.surge_baseline_overflow_probability).toBe(0.9976);
+    expect(seedPlan.derived.surge_method).toBe('uniformization');
+    expect(seedPlan.derived.surge_start_in_flight).toBe(38);
+    const surge = seedPlan.findings.find((f) => f.name === 'surge_survival');
+    expect(surge?.verdict).toBe('stop');
     expect(surge?.detail).toContain('runs at 99.8 % of its measured throughput');
     expect(surge?.detail).toContain(
       'with probability 99.8 % with no surge (k = 1) and 100.0 % with a 1.25x surge',
@@ -83,10 +124,8 @@ describe('plan from the published Kokoro-82M measurements', () => {
     expect(surge?.detail).toContain(
       'fills from 38 in flight (C_scale_max 37.5 rounded) to Q_max 50 in 2.7 s',
     );
-    expect(surge?.fix).toContain(
-      'at most 69.9 % of its measured throughput (12.53 requests/s, 400 instances at peak',
-    );
-    expect(surge?.fix).not.toMatch(/lower the surge ratio the plan promises/);
+    expect(surge?.fix).toContain('deploy the surge-safe policy instead');
+    expect(surge?.fix).toContain(`target ${plan.deployable.scaling_target_value}`);
   });
 
   it('prints every finding in the fixed order so none can silently disappear', () => {

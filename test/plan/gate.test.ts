@@ -143,11 +143,20 @@ describe('evaluateGate', () => {
   });
 
   it('passes a warn plan (warn is deployable), counting its warnings', () => {
-    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (3 warnings)' });
+    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (2 warnings)' });
   });
 
-  it('fails deployable_threshold when no CloudWatch ratio was measured', () => {
-    expect(failed(withPlan(noThresholdPlan()))).toEqual(['deployable_threshold']);
+  it('fails deployable_threshold when no CloudWatch ratio was measured (the seed rule it falls back to also stops)', () => {
+    expect(failed(withPlan(noThresholdPlan()))).toEqual(['verdict', 'deployable_threshold']);
+  });
+
+  it('refuses a plan whose deployed policy overflows (the seed rule on a serial device: verdict stop), naming surge_survival (prevents shipping a predicted overflow)', () => {
+    const seed = measuredPlan({ policyRule: 'seed' });
+    expect(seed.verdict).toBe('stop');
+    const verdict = check(withPlan(seed), 'verdict');
+    expect(verdict?.ok).toBe(false);
+    expect(verdict?.detail).toContain('surge_survival');
+    expect(failed(withPlan(seed))).toContain('verdict');
   });
 
   it('fails instance_type when the config deploys another instance type than measured', () => {
@@ -248,8 +257,8 @@ describe('the gate derives the plan again from its own measurements', () => {
     expect(result.passed).toBe(false);
     expect(failed(withPlan(forged))).toEqual(['rederived']);
     const detail = check(withPlan(forged), 'rederived')?.detail ?? '';
-    expect(detail).toContain('max_instances 1 (plan) vs 280 (re-derived)');
-    expect(detail).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(detail).toContain('max_instances 1 (plan) vs 407 (re-derived)');
+    expect(detail).toContain('scaling_target_value 5000 (plan) vs 6 (re-derived)');
     expect(detail).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
     expect(check(withPlan(forged), 'rederived')?.fix).toContain('scalegate plan --model kokoro-82m --qmax');
   });

@@ -45,10 +45,10 @@ describe('policy diff (pure)', () => {
     );
     const rows = differingRows(diffPolicyRows(expected, deployed));
     expect(rows).toEqual([
-      { parameter: 'scale_out.target_value', expected: 37.5, deployed: 40, verdict: 'mismatch' },
+      { parameter: 'scale_out.target_value', expected: 6, deployed: 40, verdict: 'mismatch' },
     ]);
     expect(describeRow(rows[0] as (typeof rows)[number])).toBe(
-      'scale_out.target_value (TargetValue): expected 37.5, deployed 40',
+      'scale_out.target_value (TargetValue): expected 6, deployed 40',
     );
   });
 

@@ -25,11 +25,11 @@ describe('expectedPolicyShape', () => {
       resourceId: 'endpoint/speech-kokoro-82m/variant/AllTraffic',
       scalableDimension: 'sagemaker:variant:DesiredInstanceCount',
       minCapacity: 1,
-      maxCapacity: 280,
+      maxCapacity: 407,
     });
     expect(shape.scaleOut).toMatchObject({
       predefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
-      targetValue: 37.5,
+      targetValue: 6,
       scaleOutCooldownS: 30,
       disableScaleIn: true,
     });
@@ -44,7 +44,7 @@ describe('expectedPolicyShape', () => {
       metricName: 'ConcurrentRequestsPerModel',
       dimensions: { EndpointName: 'speech-kokoro-82m', VariantName: 'AllTraffic' },
       statistic: 'Maximum',
-      threshold: 25,
+      threshold: 7,
       comparisonOperator: 'LessThanOrEqualToThreshold',
       treatMissingData: 'breaching',
     });
@@ -76,7 +76,7 @@ describe('expectedPolicyShape', () => {
 
   it('alarms when concurrency stays above the target longer than one planned scale-out', () => {
     expect(shape.alarms.concurrencyAboveTarget).toMatchObject({
-      threshold: 37.5,
+      threshold: 6,
       comparisonOperator: 'GreaterThanThreshold',
       evaluationPeriods: 7, // ceil(320.25 / 60) + 1
       datapointsToAlarm: 7,
@@ -214,8 +214,8 @@ describe('flattenPolicyShape', () => {
   });
 
   it('carries the plan values in comparable form', () => {
-    expect(value('scale_out.target_value')).toBe(37.5);
-    expect(value('scale_in.alarm.threshold')).toBe(25);
+    expect(value('scale_out.target_value')).toBe(6);
+    expect(value('scale_in.alarm.threshold')).toBe(7);
     expect(value('scale_in.alarm.dimensions')).toBe('EndpointName=speech-kokoro-82m,VariantName=AllTraffic');
     expect(value('scale_in.alarm.missing_data')).toBe('breaching');
     expect(value('container.max_queue_depth')).toBe(50);
@@ -320,10 +320,10 @@ describe('expectedPolicyShape follows deployable.scaling_metric', () => {
     );
     expect(explicit).toEqual(concurrency);
     expect(concurrency.scaleIn.alarm.description).toBe(
-      'scalegate kokoro-82m: scale in by one instance when ConcurrentRequestsPerModel (Maximum) stays at or below 25 (plan scale_in_threshold) for 15 minutes; missing data (idle) counts as low.',
+      'scalegate kokoro-82m: scale in by one instance when ConcurrentRequestsPerModel (Maximum) stays at or below 7 (plan scale_in_threshold) for 15 minutes; missing data (idle) counts as low.',
     );
     expect(concurrency.alarms.concurrencyAboveTarget.description).toBe(
-      `scalegate kokoro-82m: ConcurrentRequestsPerModel (Maximum) above the scaling target 37.5 for longer than T_plan (${kokoroPlan().derived.t_plan_s} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (280).`,
+      `scalegate kokoro-82m: ConcurrentRequestsPerModel (Maximum) above the scaling target 6 for longer than T_plan (${kokoroPlan().derived.t_plan_s} s) + 1 min: scale-out is not keeping up or the fleet is at max_instances (407).`,
     );
   });
 });

@@ -544,7 +544,11 @@ export type PolicyCandidate = z.infer<typeof policyCandidateSchema>;
 /** The closed-loop rule the first version deployed, kept as a labelled comparison. */
 export const seedRuleSchema = z.object({
   target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed target_value').nullable(),
-  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed scale_in_threshold').nullable(),
+  scale_in_threshold: boundedNumber(
+    0,
+    LIMITS.concurrency * LIMITS.ratio,
+    'seed scale_in_threshold',
+  ).nullable(),
   c_scale_max: z.number(),
   rate_rps: rps('seed rate_rps'),
   throughput_share: z.number().min(0).max(1),
@@ -677,6 +681,11 @@ export const planArtifactSchema = z.object({
       overflows_observed: z.number().int().nonnegative(),
       broken_windows: z.number().int().nonnegative(),
       slo_recovered_s: seconds('slo_recovered_s').nullable(),
+      // Additive: absent in older plans; null for a drill that predates the SLO verdict.
+      /** Every full steady and surge window of the drill held the SLO (the drill's verdict). */
+      slo_held: z.boolean().nullable().optional(),
+      /** No window of the drill beyond what the plan predicted. */
+      as_predicted: z.boolean().nullable().optional(),
     })
     .nullable()
     .optional(),

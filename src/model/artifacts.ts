@@ -544,11 +544,7 @@ export type PolicyCandidate = z.infer<typeof policyCandidateSchema>;
 /** The closed-loop rule the first version deployed, kept as a labelled comparison. */
 export const seedRuleSchema = z.object({
   target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed target_value').nullable(),
-  scale_in_threshold: boundedNumber(
-    0,
-    LIMITS.concurrency * LIMITS.ratio,
-    'seed scale_in_threshold',
-  ).nullable(),
+  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed scale_in_threshold').nullable(),
   c_scale_max: z.number(),
   rate_rps: rps('seed rate_rps'),
   throughput_share: z.number().min(0).max(1),

@@ -9,6 +9,8 @@ import type { DrillArtifact, DrillPrediction, DrillWindow } from '../model/index
 const pct = (p: number | null | undefined): string =>
   p === null || p === undefined ? 'n/a' : `${(p * 100).toFixed(1)} %`;
 
+const n3 = (v: number): string => `${Number(v.toFixed(3))}`;
+
 const windowsOf = (n: number, phase: string): string => `${n} ${phase} window${n === 1 ? '' : 's'}`;
 
 export interface DrillVerdictText {
@@ -100,11 +102,11 @@ export function drillSteadyBasis(a: DrillArtifact): string {
   const safe = a.prediction.lambda_safe_rps;
   const basis =
     safe !== undefined && safe !== null
-      ? `the plan's lambda_safe ${safe} requests/s per instance (the chosen policy's surge-safe rate)`
+      ? `the plan's lambda_safe ${n3(safe)} requests/s per instance (the chosen policy's surge-safe rate)`
       : a.prediction.lambda_safe_rps === null
-        ? `the plan's X_target ${a.prediction.x_target_rps} requests/s per instance (the plan predates lambda_safe)`
-        : `X_target ${a.prediction.x_target_rps} requests/s per instance (recorded before lambda_safe)`;
+        ? `the plan's X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (the plan predates lambda_safe)`
+        : `X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (recorded before lambda_safe)`;
   return steady?.rate_source.startsWith('chosen:')
-    ? `${steady.rate_rps} requests/s chosen with --steady-rps (${basis})`
-    : `${steady?.rate_rps ?? 'n/a'} requests/s: ${basis}`;
+    ? `${n3(steady.rate_rps)} requests/s chosen with --steady-rps (${basis})`
+    : `${steady ? n3(steady.rate_rps) : 'n/a'} requests/s: ${basis}`;
 }

@@ -11,7 +11,8 @@
 // B. from a busy endpoint: steady at 0.8 x X_target (the policy holds it), the surge to 1.25 x that
 //    starts the scale-out: the measured policy lag against the alarm's configuration;
 // C. the peer run: the same drill as B against a deliberately wrong policy (scale-out target 2 x
-//    the plan's, applied with --allow-policy-mismatch), which must fail where B passes;
+//    the plan's, applied with --allow-policy-mismatch), which must break the plan's promise where
+//    B goes as predicted (each drill's verdict is whether the SLO held: slo_held);
 // then `plan --drill B`: the measured lag replaces the plan's 60 s bound.
 //
 // Phases are the drill's defaults from the plan (steady B/C shortened to 60 s: no scale-out is
@@ -181,7 +182,7 @@ try {
       const a = await drill('A-as-sized', { steadyS: 120 });
       figures.push([
         'A as sized: verdict / policy lag / evaluation',
-        `${a.verdict} / ${a.analysis.policy_lag.seconds ?? 'n/a'} s / ${a.analysis.policy_lag.evaluation ?? 'n/a'} (load step ${a.analysis.scale_outs[0]?.load_step ?? 'none'})`,
+        `${a.verdict} (SLO held ${a.slo_held}, as predicted ${a.as_predicted}) / ${a.analysis.policy_lag.seconds ?? 'n/a'} s / ${a.analysis.policy_lag.evaluation ?? 'n/a'} (load step ${a.analysis.scale_outs[0]?.load_step ?? 'none'})`,
       ]);
       figures.push([
         'A overflows steady / surge',
@@ -190,7 +191,7 @@ try {
     }
     const b = await drill('B-busy', { steadyRps: 0.8 * xTarget, steadyS: 60 });
     const chain = b.analysis.scale_outs.find((c) => c.evaluation === 'full') ?? b.analysis.scale_outs[0];
-    figures.push(['B verdict', b.verdict]);
+    figures.push(['B verdict', `${b.verdict} (SLO held ${b.slo_held}, as predicted ${b.as_predicted})`]);
     figures.push([
       'B policy lag (measured)',
       `${b.analysis.policy_lag.seconds ?? 'n/a'} s (${b.analysis.policy_lag.evaluation ?? 'n/a'})`,
@@ -244,8 +245,8 @@ try {
         allowPolicyMismatch: true,
       });
       figures.push([
-        'C (wrong policy) verdict / broken windows',
-        `${c.verdict} / ${c.broken_windows.length}`,
+        'C (wrong policy) verdict / windows outside the SLO / beyond the plan',
+        `${c.verdict} (as predicted ${c.as_predicted}) / ${c.slo?.broken_windows.length ?? 'n/a'} / ${c.broken_windows.length}`,
       ]);
       figures.push([
         'overflows in the surge: C / B',

@@ -4,14 +4,25 @@
  * (src/load/drill.ts), which hands over one WindowStat per window.
  *
  * Phases (open-loop Poisson arrivals, rates for the whole drill):
- * 1. steady: X_target x n requests/s, the throughput the plan sizes each instance for at its
- *    scale-out target (n = --start-instances);
+ * 1. steady: lambda_safe x n requests/s, the chosen policy's surge-safe per-instance rate the plan
+ *    sizes each instance for (n = --start-instances); a plan that predates lambda_safe: X_target x
+ *    n, its throughput at the scale-out target;
  * 2. surge: k times that, for T_plan plus a margin;
  * 3. trough: the plan's trough load, through the scale-in alarm's window and cooldown.
  * Phase lengths are fixed before the drill starts (shards must agree on the schedule), rounded
  * up to whole windows.
  *
- * What the plan promises, and so what breaks it (the verdict):
+ * Two answers, recorded side by side:
+ * - `slo_held` (the verdict and the exit code): every full window of the steady and surge phases
+ *   inside the SLO (p95 TTFAB from the intended send time at most the SLO, and at least 95 % of
+ *   its arrivals answered within it: overflows (503), timeouts and other failures count as misses)
+ *   with overflows no more than `max_overflow_probability` of its arrivals (the plan's policy
+ *   choice; 0.05 for a plan that predates it) and every arrival sent (a window where the client
+ *   could not send the schedule proves nothing). Exit 0 only when it held. A plan that predicted a
+ *   breach does not make it a pass: the prediction is an explanation shown beside the failure.
+ * - `as_predicted`: whether what happened is what the plan predicted (below).
+ *
+ * What the plan promises, and so what breaks it (`as_predicted`):
  * - once the tracked metric exceeds the scale-out target, the policy adds capacity within
  *   T_plan (= T_total + policy lag), and from then on the SLO holds;
  * - within T_plan of such a breach, the queue overflows with the probability the plan computed
@@ -21,8 +32,8 @@
  * A full window of the steady or surge phase over the SLO (p95 TTFAB from the intended send time
  * above it, or under 95 % of arrivals answered within it), or with an overflow (503) or another
  * failure, is `predicted` when it lies within T_plan of a breach the plan predicted overflow
- * for, and `broken` otherwise. Any broken window fails the drill (exit 1); the trough phase is
- * reported (scale-in, reversals, its windows) but not judged.
+ * for, and `broken` otherwise; the drill went as predicted when no window is broken. The trough
+ * phase is reported (scale-in, reversals, its windows) but not judged.
  */
 import type { ScalingPolicy } from '@aws-sdk/client-application-auto-scaling';
 import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
@@ -33,6 +44,7 @@ import type {
   DrillPhase,
   DrillPhaseName,
   DrillPrediction,
+  DrillSlo,
   DrillWindow,
   LagChain,
   PlanArtifact,
@@ -44,6 +56,8 @@ import { UsageError } from '../model/index.js';
 export const PREDICTED_OVERFLOW_ABOVE = 0.1;
 /** A window answers at least this share of its arrivals within the SLO (the p95 counting failures). */
 export const WITHIN_SLO_SHARE = 0.95;
+/** The share of a window's arrivals that may overflow for a plan that predates max_overflow_probability. */
+export const DEFAULT_MAX_OVERFLOW_PROBABILITY = 0.05;
 /** Good windows in a row that mean the SLO holds again. */
 export const RECOVERED_WINDOWS = 3;
 
@@ -83,6 +97,8 @@ export function drillPrediction(plan: PlanArtifact, planFile: string): DrillPred
     );
   }
   const lagOrigin = plan.measured.policy_lag_bounded ? 'bound' : plan.inputs.drill ? 'measured' : 'computed';
+  const maxOverflow = plan.policy?.max_overflow_probability;
+  const lambdaSafe = plan.derived.lambda_safe_rps;
   return {
     scaling_target_value: target,
     scale_in_threshold: plan.deployable.scale_in_threshold,
@@ -97,7 +113,21 @@ export function drillPrediction(plan: PlanArtifact, planFile: string): DrillPred
     planned_surge_ratio: plan.chosen.surge_ratio,
     scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
     queue_max_depth: plan.deployable.queue_max_depth,
+    max_overflow_probability: maxOverflow ?? DEFAULT_MAX_OVERFLOW_PROBABILITY,
+    max_overflow_origin: maxOverflow === undefined || maxOverflow === null ? 'default' : 'plan',
+    lambda_safe_rps: lambdaSafe !== undefined && lambdaSafe !== null && lambdaSafe > 0 ? lambdaSafe : null,
   };
+}
+
+/** The per-instance rate the steady phase offers: lambda_safe when the plan has it, else X_target. */
+export function steadyPerInstance(prediction: DrillPrediction): {
+  rps: number;
+  basis: 'lambda_safe' | 'x_target';
+} {
+  const safe = prediction.lambda_safe_rps;
+  return safe !== undefined && safe !== null && safe > 0
+    ? { rps: safe, basis: 'lambda_safe' }
+    : { rps: prediction.x_target_rps, basis: 'x_target' };
 }
 
 // ---- the schedule ---------------------------------------------------------------------------
@@ -114,7 +144,7 @@ export interface PhaseChoice {
   troughS?: number;
   /** Trough load, requests/s (default: the plan's trough). */
   troughRps?: number;
-  /** Steady load, requests/s (default: X_target x instances). */
+  /** Steady load, requests/s (default: lambda_safe x instances; X_target x instances for older plans). */
   steadyRps?: number;
 }
 
@@ -152,9 +182,15 @@ export function drillPhases(
   const steadyS = roundUpTo(choice.steadyS ?? defaults.steadyS, w);
   const surgeS = roundUpTo(choice.surgeS ?? defaults.surgeS, w);
   const troughS = roundUpTo(choice.troughS ?? defaults.troughS, w);
-  const steadyRps = choice.steadyRps ?? prediction.x_target_rps * choice.instances;
+  const perInstance = steadyPerInstance(prediction);
+  const steadyRps = choice.steadyRps ?? perInstance.rps * choice.instances;
   const troughRps = choice.troughRps ?? planTroughRps(plan);
-  const x = round(prediction.x_target_rps, 3);
+  const x = round(perInstance.rps, 3);
+  const name = perInstance.basis === 'lambda_safe' ? 'lambda_safe' : 'X_target';
+  const what =
+    perInstance.basis === 'lambda_safe'
+      ? "the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for"
+      : "the plan's throughput at its target: the plan predates lambda_safe";
   return [
     {
       name: 'steady',
@@ -163,8 +199,8 @@ export function drillPhases(
       rate_rps: round(steadyRps, 6),
       rate_source:
         choice.steadyRps !== undefined
-          ? `chosen: --steady-rps (the plan's X_target ${x} x ${choice.instances} instance(s) would be ${round(prediction.x_target_rps * choice.instances, 3)})`
-          : `computed: X_target ${x} requests/s x ${choice.instances} instance(s) (the plan's throughput at its target)`,
+          ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} instance(s) would be ${round(perInstance.rps * choice.instances, 3)})`
+          : `computed: ${name} ${x} requests/s x ${choice.instances} instance(s) (${what})`,
     },
     {
       name: 'surge',
@@ -315,8 +351,15 @@ export interface DrillAnalysisInput {
 
 export interface DrillJudgement {
   analysis: DrillAnalysis;
+  /** `pass` exactly when the SLO held. */
   verdict: 'pass' | 'fail';
+  /** The windows beyond what the plan predicted (judged `broken`). */
   brokenWindows: number[];
+  /** Every full steady and surge window inside the SLO, overflows within max_overflow_probability. */
+  sloHeld: boolean;
+  /** No window beyond what the plan predicted. */
+  asPredicted: boolean;
+  slo: DrillSlo;
 }
 
 const fmtS = (s: number): string => `${round(s, 1)} s`;
@@ -471,6 +514,32 @@ function describeProblems(
   return parts.join(', ');
 }
 
+/**
+ * Why one full steady or surge window did not hold the SLO (null: it held): over the SLO (p95, or
+ * under 95 % of its arrivals answered within it, failures counted as misses), overflows above
+ * max_overflow_probability of its arrivals, or arrivals the client could not send (then the
+ * window proves nothing).
+ */
+function sloMiss(
+  w: Omit<DrillWindow, 'judged' | 'reason'>,
+  sloMs: number,
+  maxOverflow: number,
+  clientDropped: number,
+): string | null {
+  const parts: string[] = [];
+  if (w.offered === 0) return null;
+  if (w.p95_ms !== null && w.p95_ms > sloMs) parts.push(`p95 ${round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+  if (w.ok === 0) parts.push('no request answered');
+  if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
+    parts.push(`${pct(w.within_slo_fraction)} of arrivals within the SLO < ${pct(WITHIN_SLO_SHARE)}`);
+  const share = w.overflow / w.offered;
+  if (share > maxOverflow + 1e-12)
+    parts.push(`${w.overflow} overflow(s) (503) = ${pct(share)} of arrivals > ${pct(maxOverflow)}`);
+  if (clientDropped > 0)
+    parts.push(`${clientDropped} arrival(s) the client could not send: the window proves nothing`);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
 export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
   const { phases, windowS: w, sloMs, prediction, observer } = input;
   const bySecond = new Map(input.seconds.map((s) => [s.t, s]));
@@ -511,6 +580,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
   }
   const episodeStarts = hasMetric ? allowances.map((a) => a.fromS) : null;
 
+  const maxOverflow = prediction.max_overflow_probability ?? DEFAULT_MAX_OVERFLOW_PROBABILITY;
   const windows: DrillWindow[] = [];
   const broken: number[] = [];
   const clientDroppedTotal = input.windows.reduce((s, x) => s + x.clientDropped, 0);
@@ -547,11 +617,15 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
         ...base,
         judged: 'not-judged',
         reason: bad ? describeProblems(base, sloMs, stat.clientDropped) : null,
+        slo_held: null,
+        slo_reason: null,
       });
       continue;
     }
+    const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped);
+    const slo = { slo_held: miss === null, slo_reason: miss };
     if (!bad) {
-      windows.push({ ...base, judged: 'ok', reason: null });
+      windows.push({ ...base, judged: 'ok', reason: null, ...slo });
       continue;
     }
     const problems = describeProblems(base, sloMs, stat.clientDropped);
@@ -563,6 +637,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
         ...base,
         judged: 'predicted',
         reason: `${problems}: within T_plan ${fmtS(tPlan)} of when ${covering.label}, where the plan predicted overflow (${what} ${pct(p)})`,
+        ...slo,
       });
       continue;
     }
@@ -574,9 +649,26 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
           : p === null
             ? 'the plan has no overflow prediction for it'
             : `the plan predicted no overflow here (${what} ${pct(p)} <= ${pct(PREDICTED_OVERFLOW_ABOVE)})`;
-    windows.push({ ...base, judged: 'broken', reason: `${problems}: ${why}` });
+    windows.push({ ...base, judged: 'broken', reason: `${problems}: ${why}`, ...slo });
     broken.push(stat.index);
   }
+
+  // The SLO: every full window of the steady and surge phases held it (none judged: not shown).
+  const sloJudged = windows.filter((x) => x.slo_held === true || x.slo_held === false);
+  const sloBroken = sloJudged.filter((x) => x.slo_held === false);
+  const sloHeld = sloJudged.length > 0 && sloBroken.length === 0;
+  const sloSummary: DrillSlo = {
+    slo_ms: sloMs,
+    within_slo_share: WITHIN_SLO_SHARE,
+    max_overflow_probability: maxOverflow,
+    max_overflow_origin: prediction.max_overflow_origin ?? 'default',
+    windows_judged: sloJudged.length,
+    broken_windows: sloBroken.map((x) => x.index),
+    broken_by_phase: {
+      steady: sloBroken.filter((x) => x.phase === 'steady').length,
+      surge: sloBroken.filter((x) => x.phase === 'surge').length,
+    },
+  };
 
   const chains = lagChains(input);
   // A scale-out from a busy endpoint (a full evaluation range) is the one a surge from the target sees.
@@ -676,10 +768,26 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
         : `${scaleIns} scale-in(s), ${reversals} reversal(s) between scaling directions`;
 
   const reasons: string[] = [];
+  if (sloJudged.length === 0) {
+    reasons.push(
+      'no full window of the steady or surge phase was recorded: the drill proves nothing about the SLO',
+    );
+  } else if (sloBroken.length > 0) {
+    const first3 = sloBroken.slice(0, 3);
+    reasons.push(
+      `the SLO broke in ${sloBroken.length} of ${sloJudged.length} full steady and surge window(s): ${first3
+        .map((x) => `${x.phase} ${fmtS(x.start_s)}-${fmtS(x.end_s)} (${x.slo_reason})`)
+        .join('; ')}${sloBroken.length > 3 ? '; ...' : ''}`,
+    );
+  } else {
+    reasons.push(
+      `the SLO held in all ${sloJudged.length} full steady and surge window(s): at least ${pct(WITHIN_SLO_SHARE)} of arrivals within ${sloMs} ms, overflows at most ${pct(maxOverflow)} of arrivals in each`,
+    );
+  }
   if (broken.length > 0) {
     const first3 = windows.filter((x) => x.judged === 'broken').slice(0, 3);
     reasons.push(
-      `${broken.length} window(s) broke the plan's promise: ${first3
+      `not as the plan predicted: ${broken.length} window(s) broke the plan's promise: ${first3
         .map((x) => `${x.phase} ${fmtS(x.start_s)}-${fmtS(x.end_s)} (${x.reason})`)
         .join('; ')}${broken.length > 3 ? '; ...' : ''}`,
     );
@@ -687,8 +795,8 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
     const predicted = windows.filter((x) => x.judged === 'predicted').length;
     reasons.push(
       predicted === 0
-        ? 'every full window of the steady and surge phases held the SLO, with no overflow'
-        : `${predicted} window(s) broke the SLO within T_plan of a breach for which the plan predicted overflow; none beyond it`,
+        ? 'as the plan predicted: no window of the steady and surge phases had an overflow, a failure or a breach of the SLO'
+        : `as the plan predicted: ${predicted} window(s) with overflows, failures or over the SLO, each within T_plan of a breach for which the plan predicted overflow; none beyond it`,
     );
   }
   if (clientDroppedTotal > 0)
@@ -727,5 +835,12 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
     scale_in: { scale_ins: scaleIns, reversals, detail: scaleInDetail },
     reasons,
   };
-  return { analysis, verdict: broken.length > 0 ? 'fail' : 'pass', brokenWindows: broken };
+  return {
+    analysis,
+    verdict: sloHeld ? 'pass' : 'fail',
+    brokenWindows: broken,
+    sloHeld,
+    asPredicted: broken.length === 0,
+    slo: sloSummary,
+  };
 }

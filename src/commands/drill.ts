@@ -85,7 +85,7 @@ export interface DrillInput {
   troughS?: number;
   /** @default the plan's trough load */
   troughRps?: number;
-  /** Steady load, requests/s (labelled chosen). @default the plan's X_target x startInstances */
+  /** Steady load, requests/s (labelled chosen). @default the plan's lambda_safe (older plans: X_target) x startInstances */
   steadyRps?: number;
   /** @default 10 */
   windowS?: number;

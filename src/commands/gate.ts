@@ -1,7 +1,7 @@
 /**
  * `scalegate gate`: the measured-plan gate from the CLI (what the release workflow runs before
  * `cdk deploy`), with the same `evaluateGate` the CDK app runs at synth. Reads the plan and the
- * proofs committed beside it (a clean validate of that very plan; a passing drill of it when the
+ * proofs committed beside it (a clean validate of that very plan; a drill of it whose SLO held when the
  * model requires one) and works out the digest of the image that would be deployed; never
  * touches AWS.
  */
@@ -69,7 +69,7 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     measurements: plan ? findPlanMeasurements(plan, artifactsDir) : null,
     deployImageDigest: digest,
     deployRegion: region,
-    // A release needs the plan's proofs: its clean validate (and passing drill, with require_drill).
+    // A release needs the plan's proofs: its clean validate (and a drill whose SLO held, with require_drill).
     proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
     allowLowerBound: input.allowLowerBound === true,
   });

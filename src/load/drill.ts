@@ -254,6 +254,9 @@ export function completeDrill(data: DrillData, shards: Shard[], source: string):
     verdict: judgement.verdict,
     broken_windows: judgement.brokenWindows,
     analysis: judgement.analysis,
+    slo_held: judgement.sloHeld,
+    as_predicted: judgement.asPredicted,
+    slo: judgement.slo,
   };
 }
 

@@ -689,6 +689,11 @@ export const planArtifactSchema = z.object({
       overflows_observed: z.number().int().nonnegative(),
       broken_windows: z.number().int().nonnegative(),
       slo_recovered_s: seconds('slo_recovered_s').nullable(),
+      // Additive: absent in older plans; null for a drill that predates the SLO verdict.
+      /** Every full steady and surge window of the drill held the SLO (the drill's verdict). */
+      slo_held: z.boolean().nullable().optional(),
+      /** No window of the drill beyond what the plan predicted. */
+      as_predicted: z.boolean().nullable().optional(),
     })
     .nullable()
     .optional(),

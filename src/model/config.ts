@@ -72,7 +72,7 @@ export const modelConfigSchema = z
      * it, and a policy above it is a stop.
      */
     max_overflow_probability: z.number().gt(0).lt(0.5).default(0.05),
-    /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
+    /** The release gate also requires a drill of the plan whose SLO held (`scalegate drill`, slo_held). */
     require_drill: z.boolean().default(false),
   })
   .strict()

@@ -84,6 +84,19 @@ export const drillPredictionSchema = z.object({
   planned_surge_ratio: boundedNumber(1, 2, 'planned_surge_ratio'),
   scale_in_cooldown_s: seconds('scale_in_cooldown_s'),
   queue_max_depth: count('queue_max_depth').positive(),
+  // Additive (the SLO verdict); absent in older drills.
+  /**
+   * The share of a window's arrivals that may overflow (503) while the SLO still holds: the plan's
+   * `policy.max_overflow_probability`, or the default for a plan that predates it.
+   */
+  max_overflow_probability: probability.optional(),
+  /** `plan`: from the plan's policy choice; `default`: the plan predates it (0.05). */
+  max_overflow_origin: z.enum(['plan', 'default']).optional(),
+  /**
+   * The chosen policy's surge-safe per-instance rate (the plan's derived.lambda_safe_rps): what the
+   * steady phase offers per instance. null: the plan predates it (the steady phase offers X_target).
+   */
+  lambda_safe_rps: rps('lambda_safe_rps').positive().nullable().optional(),
 });
 export type DrillPrediction = z.infer<typeof drillPredictionSchema>;
 
@@ -235,8 +248,18 @@ export const drillWindowSchema = z.object({
   within_slo_fraction: probability.nullable(),
   /** p95 over the SLO, or fewer than 95 % of the arrivals answered within it. */
   over_slo: z.boolean(),
+  /** Against the plan: `predicted` (what the plan said would happen) or `broken` (beyond it). */
   judged: windowJudgementSchema,
   reason: safeString.nullable(),
+  // Additive (the SLO verdict); absent in older drills.
+  /**
+   * Whether the SLO held in this window: within the SLO (not over_slo), overflows no more than
+   * max_overflow_probability of its arrivals, every arrival sent. null: not judged (a partial
+   * window, or the trough).
+   */
+  slo_held: z.boolean().nullable().optional(),
+  /** Why the SLO did not hold here (null when it held or was not judged). */
+  slo_reason: safeString.nullable().optional(),
 });
 export type DrillWindow = z.infer<typeof drillWindowSchema>;
 
@@ -309,15 +332,43 @@ export const drillAnalysisSchema = z.object({
 });
 export type DrillAnalysis = z.infer<typeof drillAnalysisSchema>;
 
+/** The SLO judgement of a whole drill (every full steady and surge window). */
+export const drillSloSchema = z.object({
+  slo_ms: ms('slo_ms').positive(),
+  /** A window holds when at least this share of its arrivals is answered within the SLO. */
+  within_slo_share: probability,
+  max_overflow_probability: probability,
+  max_overflow_origin: z.enum(['plan', 'default']),
+  /** Full windows of the steady and surge phases judged. */
+  windows_judged: count('windows_judged'),
+  /** The windows where the SLO did not hold, by index. */
+  broken_windows: z.array(z.number().int().nonnegative()),
+  /** Of those, how many in each phase. */
+  broken_by_phase: z.object({ steady: count('steady'), surge: count('surge') }),
+});
+export type DrillSlo = z.infer<typeof drillSloSchema>;
+
 export const drillArtifactSchema = z.object({
   ...drillCommon,
   kind: z.literal('drill'),
   /** Shards merged into this drill (one for a single process). */
   shards: z.array(shardSchema).min(1),
+  /** `pass` exactly when the SLO held (slo_held); older drills: when no window broke the plan's promise. */
   verdict: z.enum(['pass', 'fail']),
-  /** The windows that broke the plan's promise (verdict fail), by index. */
+  /** The windows that broke the plan's promise (beyond what it predicted), by index. */
   broken_windows: z.array(z.number().int().nonnegative()),
   analysis: drillAnalysisSchema,
+  // Additive (the SLO verdict); absent in older drills, which the gate does not take as proof.
+  /**
+   * Every full window of the steady and surge phases inside the SLO (p95 TTFAB from the intended
+   * send time, overflows, timeouts and failures counted as misses) with overflows no more than
+   * max_overflow_probability of its arrivals. The verdict and the exit code follow it.
+   */
+  slo_held: z.boolean().optional(),
+  /** No window beyond what the plan predicted (every bad window `predicted`, none `broken`). */
+  as_predicted: z.boolean().optional(),
+  /** How slo_held was judged, and which windows broke the SLO. */
+  slo: drillSloSchema.optional(),
 });
 export type DrillArtifact = z.infer<typeof drillArtifactSchema>;
 

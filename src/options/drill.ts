@@ -21,7 +21,7 @@ export const DRILL_OPTIONS = {
     'start-instances',
     '<n>',
     'positiveInteger',
-    'instances the steady load (X_target x n) is sized for; the desired count is set to n before the load starts',
+    'instances the steady load (lambda_safe x n; X_target x n for a plan that predates lambda_safe) is sized for; the desired count is set to n before the load starts',
     { defaultText: "the plan's min_instances" },
   ),
   allowPolicyMismatch: flag(
@@ -58,7 +58,7 @@ export const DRILL_OPTIONS = {
     '<n>',
     'positive',
     'steady load, requests/s (labelled chosen): e.g. below the target, so that the surge, not the steady phase, starts the scale-out from a busy endpoint',
-    { defaultText: "the plan's X_target x --start-instances" },
+    { defaultText: "the plan's lambda_safe (older plans: X_target) x --start-instances" },
   ),
   troughRps: number('trough-rps', '<n>', 'nonNegative', 'trough load, requests/s', {
     defaultText: "the plan's trough load",

@@ -652,6 +652,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
               drill.analysis.observed.overflows.steady + drill.analysis.observed.overflows.surge,
             broken_windows: drill.broken_windows.length,
             slo_recovered_s: drill.analysis.slo_recovered_s,
+            slo_held: drill.slo_held ?? null,
+            as_predicted: drill.as_predicted ?? null,
           },
         }
       : {}),

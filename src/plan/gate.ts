@@ -11,7 +11,7 @@
  *
  * A release also needs the plan proven where it was measured: a committed clean validate of that
  * very plan (same run id and fingerprint: its policy was deployed and read back equal), and, for a
- * model with `require_drill`, a passing drill of it. A calibration deploy of the plan is what
+ * model with `require_drill`, a drill of it whose SLO held (`slo_held`). A calibration deploy of the plan is what
  * produces those proofs, so it runs the gate without them (`proofs: null`).
  */
 import {
@@ -408,15 +408,37 @@ function proofChecks(
     return checks;
   }
   const matching = proofs.drills.filter(
-    ({ drill }) => drill.model_name === modelName && fingerprintMismatch(fp, drill.fingerprint).length === 0,
+    ({ drill }) =>
+      drill.model_name === modelName &&
+      drill.plan_run_id === plan.run_id &&
+      fingerprintMismatch(fp, drill.fingerprint).length === 0,
   );
   const proving = matching.filter(({ drill }) => !drill.policy.mismatch_allowed);
-  const passed = proving.find(({ drill }) => drill.verdict === 'pass');
+  // Proof is a drill that recorded the SLO holding; the verdict alone is not (older drills passed
+  // what the plan predicted, breaches included).
+  const passed = proving.find(({ drill }) => drill.slo_held === true);
+  const sloBroken = proving.filter(({ drill }) => drill.slo_held === false);
   if (passed) {
     checks.push(
       pass(
         'drilled',
-        `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}`,
+        `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}: the SLO held in all ${passed.drill.slo?.windows_judged ?? 'its'} full steady and surge windows (slo_held)`,
+      ),
+    );
+  } else if (sloBroken.length > 0) {
+    const last = sloBroken[0] as (typeof sloBroken)[number];
+    const slo = last.drill.slo;
+    const where = slo
+      ? ` in ${slo.broken_windows.length} of ${slo.windows_judged} full steady and surge windows (steady ${slo.broken_by_phase.steady}, surge ${slo.broken_by_phase.surge})`
+      : '';
+    const predicted = last.drill.as_predicted
+      ? ', as the plan predicted: a plan that predicts a breach is not proven by it'
+      : '';
+    checks.push(
+      fail(
+        'drilled',
+        `${last.file}: the drill of this plan broke the SLO${where}${predicted}; require_drill needs a drill whose SLO held (slo_held true)`,
+        `see the windows outside the SLO in ${last.file}; re-plan (or re-measure) so that the policy holds the SLO, then ${dFix}`,
       ),
     );
   } else if (proving.length > 0) {
@@ -424,8 +446,8 @@ function proofChecks(
     checks.push(
       fail(
         'drilled',
-        `${last.file}: the drill of this plan failed (the surge broke the SLO beyond what the plan promised); require_drill needs a passing one`,
-        `see the broken windows in ${last.file}; re-plan (or re-measure) and ${dFix}`,
+        `${last.file}: recorded by an older scalegate that did not judge whether the SLO held (no slo_held; its verdict ${last.drill.verdict} only compared the windows with what the plan predicted), so it is not proof the SLO held; require_drill needs a drill whose SLO held`,
+        `drill again with this scalegate: ${dFix}`,
       ),
     );
   } else if (matching.length > 0) {

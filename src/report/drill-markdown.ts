@@ -1,5 +1,6 @@
 /**
- * The drill in Markdown (PR comment and job summary): the verdict and why, the policy lag step
+ * The drill in Markdown (PR comment and job summary): the verdict (whether the SLO held) with
+ * what the plan predicted beside it, and why, the policy lag step
  * by step, predicted against observed, a timeline as Mermaid charts (p95 TTFAB per window against
  * the SLO; offered and achieved rate; desired and current instances), the alarm transitions and
  * scaling activities, and every window that broke the plan's promise. Also the plan's own
@@ -8,6 +9,7 @@
  */
 import type { DrillArtifact, PlanArtifact } from '../model/index.js';
 import { niceCeiling } from './chart-svg.js';
+import { drillSloCriterion, drillSteadyBasis, drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, mermaidText } from './escape-md.js';
 
 export interface LocatedDrill {
@@ -44,7 +46,7 @@ export function renderDrillComparison(c: Comparison, format: 'text' | 'md'): str
     ],
     [
       'drill verdict',
-      `${c.verdict}${c.broken_windows > 0 ? ` (${c.broken_windows} window(s) beyond what the plan predicted)` : ''} (drill run ${c.drill_run_id}, drilled plan run ${c.drilled_plan_run_id})`,
+      `${c.verdict}${c.slo_held === undefined || c.slo_held === null ? ' (the drill predates the SLO verdict: whether the SLO held is not recorded)' : c.slo_held ? ' (the SLO held)' : ' (the SLO broke)'}${c.broken_windows > 0 ? `; ${c.broken_windows} window(s) beyond what the plan predicted` : c.as_predicted === true ? '; as the plan predicted' : ''} (drill run ${c.drill_run_id}, drilled plan run ${c.drilled_plan_run_id})`,
     ],
   ];
   if (format === 'text') {
@@ -145,11 +147,17 @@ export function drillSection(d: LocatedDrill): string[] {
   const lag = a.analysis.policy_lag;
   const first = a.analysis.scale_outs.find((c) => c.policy_lag_s !== null) ?? null;
   const o = a.analysis.observed;
+  const v = drillVerdictText(a);
+  const criterion = drillSloCriterion(a);
   const out: string[] = [
+    `**${v.verdict}**: ${escapeMarkdown(v.summary)}${v.explanation ? ` (${escapeMarkdown(v.explanation)})` : ''}.`,
+    '',
     `Surge **x${a.settings.surge_ratio}** on ${codeSpan(a.endpoint)} from ${a.settings.start_instances} instance(s), plan run ${codeSpan(a.plan_run_id)}; ` +
       (a.policy.verdict === 'clean'
         ? "the deployed policy is the plan's (validate clean)."
         : `the deployed policy is **not** the plan's: ${a.policy.differences.length} parameter(s) differ (drilled with \`--allow-policy-mismatch\`).`),
+    `Steady load: ${escapeMarkdown(drillSteadyBasis(a))}.`,
+    ...(criterion ? [`A window holds the SLO when ${escapeMarkdown(criterion)}.`] : []),
     '',
   ];
   for (const r of a.analysis.reasons) out.push(`- ${inlineMarkdown(r)}`);
@@ -186,6 +194,24 @@ export function drillSection(d: LocatedDrill): string[] {
     markdownTable(
       ['', 'predicted', 'observed'],
       [
+        [
+          'the SLO held',
+          'every full steady and surge window',
+          a.slo_held === undefined
+            ? 'not recorded (an older drill)'
+            : a.slo_held
+              ? `yes (${a.slo?.windows_judged ?? 'n/a'} windows)`
+              : `no: ${a.slo?.broken_windows.length ?? 'n/a'} of ${a.slo?.windows_judged ?? 'n/a'} windows broke it`,
+        ],
+        [
+          'as the plan predicted',
+          'no window beyond the plan',
+          a.as_predicted === undefined
+            ? 'not recorded'
+            : a.as_predicted
+              ? 'yes'
+              : `no: ${a.broken_windows.length} window(s) beyond it`,
+        ],
         [
           'policy lag',
           `${s1(p.policy_lag_s)} (${p.policy_lag_origin})`,
@@ -225,14 +251,29 @@ export function drillSection(d: LocatedDrill): string[] {
       ),
     );
   }
-  const bad = a.analysis.windows.filter((w) => w.judged === 'broken' || w.judged === 'predicted');
+  const bad = a.analysis.windows.filter(
+    (w) => w.judged === 'broken' || w.judged === 'predicted' || w.slo_held === false,
+  );
   if (bad.length > 0) {
+    const outside = bad.filter((w) => w.slo_held === false).length;
+    const sloCell = (w: (typeof bad)[number]): string =>
+      w.slo_held === false
+        ? `🛑 **broken**: ${inlineMarkdown(w.slo_reason ?? '', { inTable: true })}`
+        : w.slo_held === true
+          ? '✅ held'
+          : 'n/a';
+    const planCell = (w: (typeof bad)[number]): string =>
+      w.judged === 'broken'
+        ? `⚠️ **beyond the plan**: ${inlineMarkdown(w.reason ?? '', { inTable: true })}`
+        : w.judged === 'predicted'
+          ? `predicted by the plan: ${inlineMarkdown(w.reason ?? '', { inTable: true })}`
+          : 'ok';
     out.push(
       '',
-      `### Drill: windows over the SLO or with overflows (${a.broken_windows.length} broken, ${bad.length - a.broken_windows.length} predicted)`,
+      `### Drill: windows over the SLO or with overflows (${a.slo_held === undefined ? 'SLO not judged' : `${outside} outside the SLO`}; ${a.broken_windows.length} beyond what the plan predicted, ${bad.filter((w) => w.judged === 'predicted').length} predicted)`,
       '',
       markdownTable(
-        ['window', 'phase', 'p95 (ms)', 'in SLO', '503', 'judged'],
+        ['window', 'phase', 'p95 (ms)', 'in SLO', '503', 'SLO', 'plan'],
         bad
           .slice(0, 40)
           .map((w) => [
@@ -241,7 +282,8 @@ export function drillSection(d: LocatedDrill): string[] {
             escapeMarkdown(w.p95_ms === null ? '-' : w.p95_ms.toFixed(1)),
             escapeMarkdown(pct(w.within_slo_fraction)),
             `${w.overflow}`,
-            `${w.judged === 'broken' ? '🛑 **broken**' : '⚠️ predicted'}: ${inlineMarkdown(w.reason ?? '', { inTable: true })}`,
+            sloCell(w),
+            planCell(w),
           ]),
       ),
     );

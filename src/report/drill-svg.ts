@@ -2,11 +2,13 @@
  * The drill's timeline as a self-contained SVG: three panels over the same time axis (seconds
  * from the schedule start) with the phases shaded and every alarm transition as a vertical line:
  * (1) offered and achieved requests/s, (2) desired and current instances, with the tracked metric
- * against the scale-out target, (3) p95 TTFAB per window against the SLO, broken windows in red.
+ * against the scale-out target, (3) p95 TTFAB per window against the SLO, windows outside the SLO
+ * in red. The title carries the verdict (whether the SLO held) and what the plan predicted.
  * Pure: artifact in, SVG text out (no fonts, scripts or external references).
  */
 import type { DrillArtifact } from '../model/index.js';
 import { niceCeiling } from './chart-svg.js';
+import { drillVerdictLine } from './drill-verdict.js';
 
 const xml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -24,7 +26,7 @@ export function renderDrillChartSvg(a: DrillArtifact, options: { width?: number 
   const end = Math.max(...a.phases.map((p) => p.end_s), 1);
   const x = (t: number): number => margin.left + (Math.max(0, Math.min(end, t)) / end) * plotW;
   const top = (panel: number): number => margin.top + panel * (panelH + gap);
-  const title = `${a.model_name}: surge drill x${a.settings.surge_ratio} (${a.verdict})`;
+  const title = `${a.model_name}: surge drill x${a.settings.surge_ratio}: ${drillVerdictLine(a)}`;
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11" role="img" aria-label="${xml(title)}">`,
@@ -169,10 +171,19 @@ export function renderDrillChartSvg(a: DrillArtifact, options: { width?: number 
     `<text x="${margin.left + plotW + 4}" y="${f(yP(slo) + 4)}" fill="#d62728">SLO ${f(slo)}</text>`,
   );
   for (const w of windows) {
-    if (w.judged !== 'broken' && w.judged !== 'predicted' && w.overflow === 0) continue;
-    const color = w.judged === 'broken' ? '#d62728' : '#ff9896';
+    if (w.judged !== 'broken' && w.judged !== 'predicted' && w.overflow === 0 && w.slo_held !== false)
+      continue;
+    // Red: the SLO broke there (older drills: beyond what the plan predicted); pink: it held.
+    const sloBroken = w.slo_held === false || (w.slo_held === undefined && w.judged === 'broken');
+    const color = sloBroken ? '#d62728' : '#ff9896';
+    const what = [
+      w.slo_held === false ? `SLO broken${w.slo_reason ? ` (${w.slo_reason})` : ''}` : '',
+      `${w.judged === 'broken' ? 'beyond the plan' : w.judged}${w.reason ? ` (${w.reason})` : ''}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     out.push(
-      `<rect class="window-${w.judged}" data-window="${w.index}" x="${f(x(w.start_s))}" y="${top(2) + panelH - 6}" width="${f(Math.max(1, x(w.end_s) - x(w.start_s)))}" height="6" fill="${color}"><title>${xml(`${w.phase ?? ''} ${w.start_s}-${w.end_s} s: ${w.judged}${w.reason ? ` (${w.reason})` : ''}`)}</title></rect>`,
+      `<rect class="window-${w.judged}${w.slo_held === false ? ' window-slo-broken' : ''}" data-window="${w.index}" x="${f(x(w.start_s))}" y="${top(2) + panelH - 6}" width="${f(Math.max(1, x(w.end_s) - x(w.start_s)))}" height="6" fill="${color}"><title>${xml(`${w.phase ?? ''} ${w.start_s}-${w.end_s} s: ${what}`)}</title></rect>`,
     );
   }
 

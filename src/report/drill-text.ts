@@ -13,6 +13,7 @@ import type {
   DrillWindow,
   Shard,
 } from '../model/index.js';
+import { drillSloCriterion, drillSteadyBasis, drillVerdictLine, drillVerdictText } from './drill-verdict.js';
 
 const s1 = (v: number | null | undefined): string =>
   v === null || v === undefined ? 'n/a' : `${Number(v.toFixed(1))} s`;
@@ -71,15 +72,23 @@ export function renderDrillShardReport(a: DrillShardArtifact, file: string): str
 
 /** The windows worth printing: all of them for a short drill, else only those not ok. */
 function windowLines(windows: readonly DrillWindow[], sloMs: number): string[] {
-  const shown =
-    windows.length <= 40 ? windows : windows.filter((w) => w.judged === 'broken' || w.judged === 'predicted');
+  const notOk = (w: DrillWindow) => w.judged === 'broken' || w.judged === 'predicted' || w.slo_held === false;
+  const shown = windows.length <= 40 ? windows : windows.filter(notOk);
+  const slo = (w: DrillWindow): string =>
+    w.slo_held === true ? 'held' : w.slo_held === false ? 'BROKEN' : w.slo_held === null ? '-' : 'n/a';
   const lines = [
     `windows (p95 TTFAB from the intended send time, HDR; SLO ${sloMs} ms)${shown.length < windows.length ? `: the ${shown.length} not ok of ${windows.length}` : ''}`,
-    `  ${'phase'.padEnd(7)} ${'window'.padEnd(12)} ${'offered'.padStart(7)} ${'p95 ms'.padStart(9)} ${'in SLO'.padStart(7)} ${'503'.padStart(5)}  judged`,
+    `  ${'phase'.padEnd(7)} ${'window'.padEnd(12)} ${'offered'.padStart(7)} ${'p95 ms'.padStart(9)} ${'in SLO'.padStart(7)} ${'503'.padStart(5)}  ${'SLO'.padEnd(6)}  plan`,
   ];
   for (const w of shown) {
+    const why = [
+      w.slo_held === false && w.slo_reason ? `SLO: ${w.slo_reason}` : '',
+      w.judged === 'broken' || w.judged === 'predicted' ? `plan: ${w.reason}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     lines.push(
-      `  ${(w.phase ?? '-').padEnd(7)} ${`${w.start_s}-${w.end_s} s`.padEnd(12)} ${String(w.offered).padStart(7)} ${ms(w.p95_ms).padStart(9)} ${(w.within_slo_fraction === null ? '-' : `${(w.within_slo_fraction * 100).toFixed(1)}%`).padStart(7)} ${String(w.overflow).padStart(5)}  ${w.judged}${w.judged === 'broken' || w.judged === 'predicted' ? `: ${w.reason}` : ''}`,
+      `  ${(w.phase ?? '-').padEnd(7)} ${`${w.start_s}-${w.end_s} s`.padEnd(12)} ${String(w.offered).padStart(7)} ${ms(w.p95_ms).padStart(9)} ${(w.within_slo_fraction === null ? '-' : `${(w.within_slo_fraction * 100).toFixed(1)}%`).padStart(7)} ${String(w.overflow).padStart(5)}  ${slo(w).padEnd(6)}  ${w.judged}${why ? `: ${why}` : ''}`,
     );
   }
   return lines;
@@ -90,8 +99,9 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   const lag = a.analysis.policy_lag;
   const first = a.analysis.scale_outs.find((c) => c.policy_lag_s !== null) ?? null;
   const lines: string[] = [];
+  const v = drillVerdictText(a);
   lines.push(
-    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} (surge ratio ${a.settings.surge_ratio}, ${a.settings.start_instances} instance(s) at the start)`,
+    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} — ${v.summary}${v.explanation ? ` (${v.explanation})` : ''}; surge ratio ${a.settings.surge_ratio}, ${a.settings.start_instances} instance(s) at the start`,
   );
   lines.push(
     `  endpoint ${a.endpoint} (${a.region}), plan ${a.plan_file} (run ${a.plan_run_id}), drill run ${a.run_id}, ${a.shards.length} shard(s), from ${a.histograms.start_at}`,
@@ -107,6 +117,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
     );
   }
   lines.push('', 'phases (open-loop Poisson arrivals)', ...phaseLines(a.phases, { index: 0, count: 1 }));
+  lines.push(`  steady load: ${drillSteadyBasis(a)}`);
   lines.push('', 'measured');
   const rows: Array<[string, string]> = [
     [
@@ -138,6 +149,29 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   rows.push(['scale-in', a.analysis.scale_in.detail]);
   lines.push(table(rows));
   const o = a.analysis.observed;
+  const criterion = drillSloCriterion(a);
+  lines.push('', 'the SLO (the verdict)');
+  lines.push(
+    table([
+      [
+        'SLO held',
+        a.slo_held === undefined
+          ? 'not recorded (a drill from an older scalegate)'
+          : a.slo_held
+            ? `yes, in all ${a.slo?.windows_judged ?? 'n/a'} full steady and surge windows`
+            : `no: broken in ${a.slo?.broken_windows.length ?? 'n/a'} of ${a.slo?.windows_judged ?? 'n/a'} full steady and surge windows (steady ${a.slo?.broken_by_phase.steady ?? 'n/a'}, surge ${a.slo?.broken_by_phase.surge ?? 'n/a'})`,
+      ],
+      ['a window holds when', criterion ?? 'not recorded'],
+      [
+        'as the plan predicted',
+        a.as_predicted === undefined
+          ? 'not recorded'
+          : a.as_predicted
+            ? 'yes: no window beyond what the plan predicted'
+            : `no: ${a.broken_windows.length} window(s) beyond what the plan predicted`,
+      ],
+    ]),
+  );
   lines.push('', 'predicted (plan) vs observed (drill)');
   lines.push(
     table([
@@ -175,16 +209,14 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
     for (const e of a.observer.errors) lines.push(`  ${e}`);
   }
   for (const note of a.notes) lines.push(`note: ${note}`);
-  lines.push('', `verdict: ${a.verdict}`);
+  lines.push('', `verdict: ${drillVerdictLine(a)}`);
   for (const r of a.analysis.reasons) lines.push(`  ${r}`);
-  if (a.verdict === 'fail') {
-    lines.push(
-      `  broken windows: ${a.analysis.windows
-        .filter((w) => w.judged === 'broken')
-        .map((w) => `${w.phase} ${w.start_s}-${w.end_s} s`)
-        .join(', ')}`,
-    );
-  }
+  const where = (ws: readonly DrillWindow[]) =>
+    ws.map((w) => `${w.phase} ${w.start_s}-${w.end_s} s`).join(', ');
+  const outside = a.analysis.windows.filter((w) => w.slo_held === false);
+  if (outside.length > 0) lines.push(`  windows outside the SLO: ${where(outside)}`);
+  const beyond = a.analysis.windows.filter((w) => w.judged === 'broken');
+  if (beyond.length > 0) lines.push(`  broken windows (beyond what the plan predicted): ${where(beyond)}`);
   if (file) lines.push('', `wrote ${file}`);
   return `${lines.join('\n')}\n`;
 }

@@ -19,6 +19,7 @@ import type {
 import { fingerprintSlug } from '../model/index.js';
 import { renderTtfabMermaid } from './chart-md.js';
 import { drillSection, renderDrillComparison } from './drill-markdown.js';
+import { drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, markerValue } from './escape-md.js';
 import {
   policyLagLabel,
@@ -191,7 +192,11 @@ export function headline(input: ReportInput): Headline {
     case 'drill':
       if (input.drill) {
         const d = input.drill.artifact;
-        return prefix(d.verdict, `**${d.verdict}** (surge x${d.settings.surge_ratio})`);
+        const v = drillVerdictText(d);
+        return prefix(
+          d.verdict,
+          `**${d.verdict}** — ${escapeMarkdown(v.summary)}${v.explanation ? ` (${escapeMarkdown(v.explanation)})` : ''} · surge x${d.settings.surge_ratio}`,
+        );
       }
       break;
     case 'gate':

@@ -30,13 +30,104 @@ const bad = (ttfabMs = 2000, overflow = 20): WindowSpec => ({ offered: 100, over
 const busyBreachAt = (breachS: number, scaleOutAt: number | null) =>
   observerWith({ breachS, ...(scaleOutAt !== null ? { scaleOuts: [{ atS: scaleOutAt, to: 2 }] } : {}) });
 
-describe('the verdict: what the plan promised', () => {
-  it('passes a surge whose breaches stay within T_plan of the breach of the target, where the plan predicted overflow (prevents failing a plan for what it said would happen)', () => {
+describe('the verdict: whether the SLO held', () => {
+  it('fails a drill whose steady windows overflowed even though the plan predicted overflow there, with the prediction beside it (prevents "the plan predicted it" passing a broken SLO)', () => {
+    // The plan's no-surge baseline overflows with 99 %; the steady windows 2-4 overflow.
+    const drill = buildDrill({
+      windows: windowsWith({ 2: bad(700, 20), 3: bad(700, 20), 4: bad(700, 20) }),
+      observer: busyBreachAt(0, null),
+    });
+    expect(drill.analysis.windows.filter((w) => w.judged === 'predicted').map((w) => w.index)).toEqual([
+      2, 3, 4,
+    ]);
+    expect(drill.as_predicted).toBe(true);
+    expect(drill.slo_held).toBe(false);
+    expect(drill.verdict).toBe('fail');
+    expect(drill.slo).toMatchObject({
+      broken_windows: [2, 3, 4],
+      broken_by_phase: { steady: 3, surge: 0 },
+      max_overflow_probability: 0.05,
+      max_overflow_origin: 'default',
+      windows_judged: 16,
+    });
+    expect(drill.analysis.windows[2]).toMatchObject({ slo_held: false });
+    expect(drill.analysis.windows[2]?.slo_reason).toMatch(
+      /20 overflow\(s\) \(503\) = 20.0 % of arrivals > 5.0 %/,
+    );
+    expect(drill.analysis.reasons[0]).toMatch(
+      /^the SLO broke in 3 of 16 full steady and surge window\(s\): steady 20 s-30 s/,
+    );
+    expect(drill.analysis.reasons[1]).toMatch(/^as the plan predicted: 3 window\(s\)/);
+  });
+
+  it('holds the SLO (pass) when every full steady and surge window is inside it with no overflow, whatever the trough did (prevents a clean drill failing)', () => {
+    const drill = buildDrill({
+      windows: windowsWith({ 16: bad(5000, 10), 17: bad(5000, 10) }),
+      observer: busyBreachAt(60, 90),
+    });
+    expect(drill).toMatchObject({ slo_held: true, as_predicted: true, verdict: 'pass', broken_windows: [] });
+    expect(drill.slo?.broken_windows).toEqual([]);
+    expect(drill.analysis.windows.filter((w) => w.phase === 'trough').map((w) => w.slo_held)).toEqual([
+      null,
+      null,
+    ]);
+    expect(drill.analysis.reasons[0]).toMatch(/^the SLO held in all 16 full steady and surge window\(s\)/);
+  });
+
+  it('judges overflow by its share of a window’s arrivals against the plan’s max_overflow_probability (prevents a tolerance other than the plan’s)', () => {
+    const windows = windowsWith({ 7: { offered: 100, overflow: 3, ttfabMs: 100 } });
+    const tolerant = buildDrill({ windows, observer: busyBreachAt(60, 90) });
+    expect(tolerant).toMatchObject({ slo_held: true, verdict: 'pass' });
+    const strict = buildDrill({
+      windows,
+      observer: busyBreachAt(60, 90),
+      prediction: { max_overflow_probability: 0.01, max_overflow_origin: 'plan' },
+    });
+    expect(strict).toMatchObject({ slo_held: false, verdict: 'fail' });
+    expect(strict.slo).toMatchObject({ broken_windows: [7], max_overflow_origin: 'plan' });
+    expect(strict.analysis.windows[7]?.slo_reason).toBe('3 overflow(s) (503) = 3.0 % of arrivals > 1.0 %');
+  });
+
+  it('does not take a drill with no full steady or surge window, or one whose client could not send the schedule, as proof the SLO held (prevents a vacuous pass)', () => {
+    const stats: WindowStat[] = [
+      { index: 16, offered: 20, ok: 20, overflow: 0, errors: 0, clientDropped: 0, p95Ms: 100 },
+    ];
+    const data = drillData({ windows: windowsWith(), observer: null });
+    const empty = analyzeDrill({
+      phases: PHASES,
+      windowS: WINDOW_S,
+      sloMs: 750,
+      prediction: PREDICTION,
+      windows: stats,
+      seconds: data.load_seconds,
+      observer: null,
+    });
+    expect(empty).toMatchObject({ sloHeld: false, verdict: 'fail' });
+    expect(empty.analysis.reasons[0]).toMatch(/no full window of the steady or surge phase/);
+    const dropped = analyzeDrill({
+      phases: PHASES,
+      windowS: WINDOW_S,
+      sloMs: 750,
+      prediction: PREDICTION,
+      windows: [{ index: 0, offered: 100, ok: 99, overflow: 0, errors: 1, clientDropped: 1, p95Ms: 100 }],
+      seconds: data.load_seconds,
+      observer: null,
+    });
+    expect(dropped).toMatchObject({ sloHeld: false, verdict: 'fail' });
+    expect(dropped.analysis.windows[0]?.slo_reason).toMatch(/1 arrival\(s\) the client could not send/);
+  });
+});
+
+describe('as predicted: what the plan promised', () => {
+  it('records breaches within T_plan of the breach of the target, where the plan predicted overflow, as predicted, and still fails the SLO (prevents a predicted breach read as a pass)', () => {
     const drill = buildDrill({
       windows: windowsWith({ 6: bad(), 7: bad(), 8: bad(900, 0) }),
       observer: busyBreachAt(60, 90),
     });
-    expect(drill.verdict).toBe('pass');
+    expect(drill.verdict).toBe('fail');
+    expect(drill.slo_held).toBe(false);
+    expect(drill.as_predicted).toBe(true);
+    expect(drill.slo?.broken_windows).toEqual([6, 7, 8]);
     expect(drill.broken_windows).toEqual([]);
     expect(drill.analysis.windows.filter((w) => w.judged === 'predicted').map((w) => w.index)).toEqual([
       6, 7, 8,
@@ -58,7 +149,11 @@ describe('the verdict: what the plan promised', () => {
     expect(broken[0]?.reason).toMatch(
       /20 overflow\(s\) \(503\).*more than T_plan 64 s after the load first exceeded the target 37.5 \(60 s in the surge\)/,
     );
-    expect(drill.analysis.reasons[0]).toMatch(/^3 window\(s\) broke the plan's promise: surge 130 s-140 s/);
+    expect(drill.as_predicted).toBe(false);
+    expect(drill.analysis.reasons[0]).toMatch(/^the SLO broke in 10 of 16/);
+    expect(drill.analysis.reasons[1]).toMatch(
+      /^not as the plan predicted: 3 window\(s\) broke the plan's promise: surge 130 s-140 s/,
+    );
   });
 
   it('does not restart the T_plan clock when the metric dips under the target and comes back without any scale-out (prevents a policy that never scales passing on a fluctuating metric)', () => {
@@ -74,13 +169,15 @@ describe('the verdict: what the plan promised', () => {
     expect(drill.broken_windows).toEqual([13, 14, 15]);
   });
 
-  it('fails any overflow when the plan promised none (surge_survival <= 10 %) (prevents excusing breaches the plan ruled out)', () => {
+  it('records any overflow the plan ruled out (surge_survival <= 10 %) as not as predicted, while the SLO verdict counts its share (prevents excusing breaches the plan ruled out)', () => {
     const drill = buildDrill({
       windows: windowsWith({ 7: { offered: 100, overflow: 1, ttfabMs: 100 } }),
       observer: busyBreachAt(60, 90),
       prediction: { surge_overflow_probability: 0.05 },
     });
-    expect(drill.verdict).toBe('fail');
+    expect(drill.as_predicted).toBe(false);
+    // 1 % of the window's arrivals overflowed, within the 5 % the plan tolerates: the SLO held.
+    expect(drill).toMatchObject({ slo_held: true, verdict: 'pass' });
     expect(drill.broken_windows).toEqual([7]);
     expect(drill.analysis.windows[7]?.reason).toMatch(
       /the plan predicted no overflow here \(surge_survival 5.0 % <= 10.0 %\)/,
@@ -261,6 +358,35 @@ describe('the phases a plan gives', () => {
     expect(chosen[1]?.rate_rps).toBe(40);
   });
 
+  it('offers lambda_safe x instances in the steady phase when the plan has it, X_target for an older plan, and says which (prevents drilling the load the closed-loop target implies instead of the one the fleet is sized for)', () => {
+    const choice = { surgeRatio: 1.25, instances: 2, windowS: 10, scaleInWindowS: 900 };
+    expect(prediction.lambda_safe_rps).toBeNull();
+    const safePlan = {
+      ...plan,
+      derived: { ...plan.derived, lambda_safe_rps: 12.5 },
+      policy: { max_overflow_probability: 0.02 } as unknown as NonNullable<typeof plan.policy>,
+    };
+    const safe = drillPrediction(safePlan, 'plan.json');
+    expect(safe).toMatchObject({
+      lambda_safe_rps: 12.5,
+      max_overflow_probability: 0.02,
+      max_overflow_origin: 'plan',
+    });
+    const phases = drillPhases(safePlan, safe, choice);
+    expect(phases[0]?.rate_rps).toBe(25);
+    expect(phases[1]?.rate_rps).toBe(31.25);
+    expect(phases[0]?.rate_source).toBe(
+      "computed: lambda_safe 12.5 requests/s x 2 instance(s) (the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for)",
+    );
+    const older = drillPhases(plan, prediction, choice);
+    expect(older[0]?.rate_source).toMatch(
+      /^computed: X_target 17.887 requests\/s x 2 instance\(s\) \(.*predates lambda_safe\)$/,
+    );
+    expect(drillPhases(safePlan, safe, { ...choice, steadyRps: 20 })[0]?.rate_source).toMatch(
+      /^chosen: --steady-rps \(the plan's lambda_safe 12.5 x 2 instance\(s\) would be 25\)/,
+    );
+  });
+
   it('estimates duration, instance-minutes and cost from the settings (prevents a dry run that hides what a drill costs)', () => {
     const phases = drillPhases(plan, prediction, {
       surgeRatio: 1.25,
@@ -283,6 +409,9 @@ describe('the phases a plan gives', () => {
       policy_lag_origin: 'bound',
       t_total_origin: 'measured',
       planned_surge_ratio: 1.25,
+      // An older plan: no policy choice, so the default tolerance, labelled.
+      max_overflow_probability: 0.05,
+      max_overflow_origin: 'default',
     });
     expect(prediction.t_plan_s).toBe(plan.derived.t_plan_s);
     expect(prediction.surge_overflow_probability).toBe(plan.derived.surge_overflow_probability);

@@ -48,7 +48,7 @@ afterAll(async () => {
 const EVALUATION_INTERVAL_S = 1;
 
 describe('a 2-shard drill on the local SageMaker, merged', () => {
-  it('measures the policy lag the alarm configuration gives (3 x 10 s + evaluation), passes, and merges to exactly what one process saw (prevents a lag, a verdict or a merge that does not hold on a real endpoint)', {
+  it('measures the policy lag the alarm configuration gives (3 x 10 s + evaluation), fails the SLO the surge broke while the plan predicted it (exit 1), and merges to exactly what one process saw (prevents a lag, a verdict or a merge that does not hold on a real endpoint)', {
     timeout: 240_000,
   }, async () => {
     const prompts = join(dir, 'prompts.txt');
@@ -86,10 +86,18 @@ describe('a 2-shard drill on the local SageMaker, merged', () => {
     const out = join(dir, 'drill-merged.json');
     const cli = await runCli(['drill', 'merge', ...files, '--out', out]);
     expect(cli.stderr).toBe('');
-    expect(cli.stdout).toMatch(/^scalegate drill kokoro-82m: PASS/);
-    expect(cli.exitCode).toBe(0);
+    // A 2 x surge from 55 % of one instance's throughput is 110 % of it until the scale-out lands:
+    // the queue overflows in the surge, as the plan predicted, and the SLO does not hold.
+    expect(cli.stdout).toMatch(
+      /^scalegate drill kokoro-82m: FAIL — SLO broken in (\d+ steady windows? and )?\d+ surge windows? \(.*predicted by (the plan|it): overflow [\d.]+ % within T_plan of a x1.25 surge\)/,
+    );
+    expect(cli.exitCode).toBe(1);
     const drill = readArtifact('drill', out);
-    expect(drill.verdict).toBe('pass');
+    expect(drill).toMatchObject({ verdict: 'fail', slo_held: false });
+    expect(drill.slo?.broken_by_phase.surge).toBeGreaterThan(0);
+    // The surge's windows outside the SLO lie within T_plan of the breach: the plan predicted them.
+    const surgeOutside = drill.analysis.windows.filter((w) => w.phase === 'surge' && w.slo_held === false);
+    expect(surgeOutside.every((w) => w.judged === 'predicted')).toBe(true);
     expect(readdirSync(dir)).toContain('drill-merged.svg');
 
     // The policy lag, from the surge on a busy endpoint, agrees with the alarm's configuration.

@@ -86,11 +86,14 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     // The target and the alarm on concurrency above it (derived from the target) differ.
     expect(cli.stdout).toMatch(/deployed policy: NOT the plan's \(2 parameter\(s\) differ/);
     expect(cli.stdout).toMatch(/scale_out\.target_value: plan 37\.5, deployed 75/);
-    expect(cli.stdout).toMatch(/broken windows: surge \d+-\d+ s/);
+    expect(cli.stdout).toMatch(
+      /^scalegate drill kokoro-82m: FAIL — SLO broken in (\d+ steady windows? and )?\d+ surge windows? \(/,
+    );
+    expect(cli.stdout).toMatch(/broken windows \(beyond what the plan predicted\): surge \d+-\d+ s/);
     expect(cli.exitCode).toBe(1);
     expect(existsSync(out)).toBe(true);
     const drill = readArtifact('drill', out);
-    expect(drill.verdict).toBe('fail');
+    expect(drill).toMatchObject({ verdict: 'fail', slo_held: false, as_predicted: false });
     expect(drill.policy).toMatchObject({ verdict: 'mismatch', mismatch_allowed: true });
     expect(drill.policy.differences.map((r) => r.parameter)).toEqual([
       'scale_out.target_value',
@@ -101,7 +104,9 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     expect(drill.analysis.policy_lag.seconds).toBeNull();
     expect(drill.analysis.observed.overflows.surge).toBeGreaterThan(0);
     const breach = drill.observer?.metric.points.find((p) => p.t_s >= 0 && p.value > 37.5)?.t_s as number;
-    const broken = drill.analysis.windows.filter((w) => w.judged === 'broken');
+    // (The steady phase's first window may also break: the instance's first requests wait for
+    // their texts' synthesis. Only the surge is judged here.)
+    const broken = drill.analysis.windows.filter((w) => w.judged === 'broken' && w.phase === 'surge');
     expect(broken.length).toBeGreaterThan(0);
     for (const w of broken) {
       expect(w.phase).toBe('surge');
@@ -111,6 +116,8 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
       );
       expect(cli.stdout).toContain(`surge ${w.start_s}-${w.end_s} s`);
     }
-    expect(drill.broken_windows).toEqual(broken.map((w) => w.index));
+    expect(drill.broken_windows).toEqual(expect.arrayContaining(broken.map((w) => w.index)));
+    // The SLO verdict names them too: every window beyond the plan is outside the SLO.
+    for (const w of broken) expect(drill.slo?.broken_windows).toContain(w.index);
   });
 });

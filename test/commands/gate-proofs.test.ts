@@ -116,7 +116,7 @@ describe('scalegate gate: the committed Kokoro plan needs a clean validate of it
     expect(after.exitCode).toBe(0);
   });
 
-  it('with require_drill, refuses until a passing drill of the plan is committed, naming `scalegate drill`', async () => {
+  it('with require_drill, refuses until a drill of the plan whose SLO held is committed, naming `scalegate drill`', async () => {
     const plan = kokoroPlan();
     const dir = artifactsDirWith({ 'kokoro-82m': plan });
     const model = kokoroModel({ require_drill: true });
@@ -127,8 +127,15 @@ describe('scalegate gate: the committed Kokoro plan needs a clean validate of it
       `\`scalegate drill --model kokoro-82m --plan ${join(dir, 'plan-kokoro-82m.json')} --endpoint speech-kokoro-82m-calibration\``,
     );
     const file = join(dir, drillFileName('kokoro-82m', plan.fingerprint));
-    writeArtifact('drill', file, drillOf(plan, { verdict: 'fail' }));
-    expect((await gate(dir, model)).report).toMatch(/✗ drilled +.*the drill of this plan failed/);
+    writeArtifact('drill', file, drillOf(plan, { sloBroken: true }));
+    expect((await gate(dir, model)).report).toMatch(/✗ drilled +.*the drill of this plan broke the SLO/);
+    // A drill from before slo_held was recorded is no proof, and the gate says how to get one.
+    writeArtifact('drill', file, drillOf(plan, { older: true }));
+    const older = await gate(dir, model);
+    expect(older.exitCode).toBe(1);
+    expect(older.report).toMatch(
+      /✗ drilled +.*recorded by an older scalegate that did not judge whether the SLO held/,
+    );
     // A drill of another plan run does not count.
     writeArtifact('drill', file, drillOf(plan, { plan_run_id: 'an0therrun00' }));
     expect((await gate(dir, model)).exitCode).toBe(1);

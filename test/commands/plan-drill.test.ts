@@ -95,7 +95,10 @@ describe('plan --drill', () => {
     expect(p?.drill_comparison).toMatchObject({
       drill_run_id: 'drill-run-1',
       drilled_plan_run_id: 'plan-run-1',
-      verdict: 'pass',
+      // One surge window over the SLO, as the plan predicted: the SLO still broke, so the drill failed.
+      verdict: 'fail',
+      slo_held: false,
+      as_predicted: true,
       policy_lag_predicted_s: 60,
       policy_lag_predicted_origin: 'bound',
       policy_lag_observed_s: 30.2,
@@ -106,6 +109,9 @@ describe('plan --drill', () => {
     expect(result.report).toMatch(/drill +.*drill-kokoro-82m-g5xlarge-8b1b96bc\.json \(run drill-run-1/);
     expect(result.report).toMatch(
       /drill \(predicted vs observed\)\n {2}policy lag +predicted 60 s \(bound\), measured 30.2 s/,
+    );
+    expect(result.report).toMatch(
+      /drill verdict +fail \(the SLO broke\); as the plan predicted \(drill run drill-run-1/,
     );
     const md = renderReport({
       modelName: 'kokoro-82m',

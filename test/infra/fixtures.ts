@@ -31,7 +31,7 @@ import {
 } from '../../src/model/index.js';
 import { derivePlan } from '../../src/plan/derive.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
-import { buildDrill, windowsWith } from '../helpers/drill-data.js';
+import { buildDrill, observerWith, windowsWith } from '../helpers/drill-data.js';
 
 export const KOKORO_DIGEST = '8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced';
 export const KOKORO_INSTANCE = 'ml.g5.xlarge';
@@ -224,23 +224,43 @@ export function cleanValidate(
 }
 
 /**
- * A drill of `plan` on the calibration endpoint (passing unless overridden; `mismatchAllowed`:
- * drilled with --allow-policy-mismatch).
+ * A drill of `plan` on the calibration endpoint (the SLO held unless overridden; `mismatchAllowed`:
+ * drilled with --allow-policy-mismatch; `sloBroken`: three steady windows overflowed, as the
+ * plan's no-surge baseline predicted; `older`: written before the drill judged the SLO, with no
+ * slo_held).
  */
 export function drillOf(
   plan: PlanArtifact,
-  overrides: Partial<DrillArtifact> & { mismatchAllowed?: boolean } = {},
+  overrides: Partial<DrillArtifact> & {
+    mismatchAllowed?: boolean;
+    sloBroken?: boolean;
+    older?: boolean;
+  } = {},
 ): DrillArtifact {
+  const overflowing = { offered: 100, overflow: 20, ttfabMs: 700 };
   const drill = buildDrill({
-    windows: windowsWith(),
-    observer: null,
+    windows: overrides.sloBroken
+      ? windowsWith({ 2: overflowing, 3: overflowing, 4: overflowing })
+      : windowsWith(),
+    observer: overrides.sloBroken ? observerWith({ breachS: 0 }) : null,
     fingerprint: plan.fingerprint,
     planRunId: plan.run_id,
     modelName: plan.model_name,
   });
-  const { mismatchAllowed, ...rest } = overrides;
+  const { mismatchAllowed, sloBroken: _sloBroken, older, ...rest } = overrides;
+  const { slo_held: _held, as_predicted: _predicted, slo: _slo, ...before } = drill;
+  const base: DrillArtifact = older
+    ? {
+        ...before,
+        analysis: {
+          ...drill.analysis,
+          windows: drill.analysis.windows.map(({ slo_held: _h, slo_reason: _r, ...w }) => w),
+        },
+        verdict: drill.broken_windows.length > 0 ? 'fail' : 'pass',
+      }
+    : drill;
   return {
-    ...drill,
+    ...base,
     endpoint: 'speech-kokoro-82m-calibration',
     ...(mismatchAllowed ? { policy: { ...drill.policy, mismatch_allowed: true } } : {}),
     ...rest,

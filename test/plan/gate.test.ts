@@ -358,7 +358,7 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     expect(c?.detail).toContain('not required');
   });
 
-  it('with require_drill, refuses until a passing drill of this plan is committed, naming the drill command', () => {
+  it('with require_drill, refuses until a drill of this plan whose SLO held is committed, naming the drill command', () => {
     const none = input({ plan, model: drillModel });
     expect(failed(none)).toEqual(['drilled']);
     expect(check(none, 'drilled')?.detail).toContain('no drill of this plan (run fixture00001) is committed');
@@ -373,9 +373,9 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     const failing = input({
       plan,
       model: drillModel,
-      proofs: proofs({ drills: [at(drillOf(plan, { verdict: 'fail' }))] }),
+      proofs: proofs({ drills: [at(drillOf(plan, { sloBroken: true }))] }),
     });
-    expect(check(failing, 'drilled')?.detail).toContain('the drill of this plan failed');
+    expect(check(failing, 'drilled')?.detail).toContain('the drill of this plan broke the SLO');
     const mismatched = input({
       plan,
       model: drillModel,
@@ -393,6 +393,61 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     const passing = input({ plan, model: drillModel, proofs: proofs({ drills: [at(drillOf(plan))] }) });
     expect(evaluateGate(passing).passed).toBe(true);
     expect(check(passing, 'drilled')?.detail).toContain('passed on speech-kokoro-82m-calibration');
+    expect(check(passing, 'drilled')?.detail).toContain(
+      'the SLO held in all 16 full steady and surge windows',
+    );
+  });
+
+  it('with require_drill, refuses a drill whose SLO broke even where the plan predicted the breach (prevents "as predicted" proving a policy that does not hold the SLO)', () => {
+    const drill = drillOf(plan, { sloBroken: true });
+    expect(drill).toMatchObject({ slo_held: false, as_predicted: true, broken_windows: [] });
+    const result = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [{ file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json', drill }] }),
+    });
+    expect(evaluateGate(result).passed).toBe(false);
+    const c = check(result, 'drilled');
+    expect(c?.ok).toBe(false);
+    expect(c?.detail).toContain(
+      'broke the SLO in 3 of 16 full steady and surge windows (steady 3, surge 0), as the plan predicted',
+    );
+    expect(c?.detail).toContain('require_drill needs a drill whose SLO held (slo_held true)');
+    expect(c?.fix).toContain('`scalegate drill --model kokoro-82m --plan artifacts/plan-kokoro-82m.json');
+    // Even with a pass verdict written over it: the gate reads slo_held, not the verdict.
+    const forged = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [{ file: 'd.json', drill: { ...drill, verdict: 'pass' } }] }),
+    });
+    expect(check(forged, 'drilled')?.ok).toBe(false);
+  });
+
+  it('with require_drill, refuses a drill without slo_held (an older scalegate), saying so and naming the drill command (prevents an old "predicted = pass" verdict standing as proof)', () => {
+    const older = drillOf(plan, { older: true });
+    expect(older.slo_held).toBeUndefined();
+    expect(older.verdict).toBe('pass');
+    const result = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [{ file: 'artifacts/drill-old.json', drill: older }] }),
+    });
+    const c = check(result, 'drilled');
+    expect(c?.ok).toBe(false);
+    expect(c?.detail).toMatch(
+      /^artifacts\/drill-old\.json: recorded by an older scalegate that did not judge whether the SLO held \(no slo_held; its verdict pass/,
+    );
+    expect(c?.detail).toContain('not proof the SLO held');
+    expect(c?.fix).toMatch(
+      /^drill again with this scalegate: .*`scalegate drill --model kokoro-82m --plan artifacts\/plan-kokoro-82m.json --endpoint speech-kokoro-82m-calibration`/,
+    );
+    // A drill of another plan run is no proof of this one, whatever it recorded.
+    const otherRun = input({
+      plan,
+      model: drillModel,
+      proofs: proofs({ drills: [{ file: 'd.json', drill: drillOf(plan, { plan_run_id: 'an0therrun00' }) }] }),
+    });
+    expect(check(otherRun, 'drilled')?.ok).toBe(false);
   });
 
   it('judges no proofs for the calibration deploy of the plan (it is what produces them)', () => {

@@ -1,8 +1,8 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
-import { renderPolicyText, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
 import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
+import { renderPolicyText, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();

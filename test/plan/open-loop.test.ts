@@ -2,8 +2,9 @@
  * The plan against random arrivals (`open_loop_headroom`). The Kokoro-82M ladder measured on AWS
  * holds each instance at X_target = 17.89 requests/s; lambda_max comes from the goodput command run
  * in simulated time against a serial server of the same capacity (one request at a time, 55.9 ms
- * each: 17.9 requests/s), its fingerprint set to the Kokoro ladder's so the two pair. The plan must
- * warn, say by how much and give the concurrency target that leaves the measured headroom; refuse
+ * each: 17.9 requests/s), its fingerprint set to the Kokoro ladder's so the two pair. The surge-safe
+ * plan holds each instance below lambda_max with its target in open-loop units; the seed's rule
+ * must warn, say by how much and give the concurrency target that leaves the headroom; refuse
  * a goodput artifact that does not describe the same endpoint and SLO; and the gate must derive
  * the same plan again from its three inputs, refusing it when the goodput file is missing.
  */
@@ -151,14 +152,19 @@ describe('concurrencyForThroughput (the target that keeps an instance at a rate)
 
 describe('plan --goodput on the Kokoro-82M ladder', () => {
   let p: PlanArtifact;
+  let seed: PlanArtifact;
   let stdout: string;
   const out = join(dir, 'plan-kokoro-82m.json');
+  const seedOut = join(dir, 'seed', 'plan-kokoro-82m.json');
 
   beforeAll(async () => {
     const run = await plan(['--goodput', goodputFile], out);
     expect(run.exitCode, run.stderr).toBe(0);
     stdout = run.stdout;
     p = readArtifact('plan', out);
+    mkdirSync(join(dir, 'seed'), { recursive: true });
+    await plan(['--goodput', goodputFile, '--policy-rule', 'seed'], seedOut);
+    seed = readArtifact('plan', seedOut);
   });
 
   it('measured a bracketed lambda_max below the X_target of the policy', () => {
@@ -167,8 +173,38 @@ describe('plan --goodput on the Kokoro-82M ladder', () => {
     expect(p.measured.lambda_max_rps).toBe(16);
   });
 
-  it('warns open_loop_headroom: at the target random arrivals break the SLO, by how much, and the concurrency target that leaves the headroom', () => {
+  it('with a goodput artifact the target is the per-period maximum in flight at lambda_safe, below lambda_max, never closed-loop concurrency', () => {
+    const chosen = p.policy?.candidates.find((c) => c.metric === p.policy?.chosen_metric);
+    expect(p.deployable.scaling_metric).toBe('ConcurrentRequestsPerModel');
+    expect(p.deployable.scaling_target_value).toBe(chosen?.target_value);
+    // Not the closed-loop concurrency of either rule: C_scale_max 37.5, nor X(C) = lambda_max.
+    expect(p.deployable.scaling_target_value).not.toBe(37.5);
+    expect(p.deployable.scaling_target_value).not.toBe(p.derived.open_loop_concurrency_target);
+    expect(chosen?.target.method).not.toMatch(/closed-loop/);
+    expect(chosen?.lambda_safe_rps).toBeLessThanOrEqual(16);
     const f = p.findings.find((x) => x.name === 'open_loop_headroom');
+    expect(f?.verdict).toBe('ok');
+    expect(f?.detail).toMatch(/^lambda_safe \d+\.\d\d requests\/s \(the surge-safe rate/);
+    expect(p.derived.open_loop_headroom).toBeCloseTo(16 / (p.derived.lambda_safe_rps as number) - 1, 5);
+  });
+
+  it('caps lambda_safe at a lambda_max below it (the surge-safe rate never exceeds what random arrivals hold)', async () => {
+    const low = { ...goodput, lambda_max_rps: 9, breach_rate_rps: 10 };
+    const lowFile = join(dir, 'low', 'goodput-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
+    mkdirSync(join(dir, 'low'), { recursive: true });
+    writeFileSync(lowFile, JSON.stringify(low));
+    const lowOut = join(dir, 'low', 'plan.json');
+    const run = await plan(['--goodput', lowFile], lowOut);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const capped = readArtifact('plan', lowOut);
+    const chosen = capped.policy?.candidates.find((c) => c.metric === capped.policy?.chosen_metric);
+    expect(chosen?.lambda_safe_rps).toBe(9);
+    expect(chosen?.lambda_safe_bound).toBe('lambda_max');
+    expect(capped.deployable.max_instances).toBe(Math.ceil(5000 / 9));
+  });
+
+  it('with the seed rule deployed, warns open_loop_headroom: at the target random arrivals break the SLO, by how much, and the concurrency target that leaves the headroom', () => {
+    const f = seed.findings.find((x) => x.name === 'open_loop_headroom');
     expect(f?.verdict).toBe('warn');
     expect(f?.detail).toMatch(/^at the target, random arrivals break the SLO: X_target 17\.89 requests\/s/);
     expect(f?.detail).toMatch(
@@ -178,10 +214,10 @@ describe('plan --goodput on the Kokoro-82M ladder', () => {
     // lambda_max 16 lies below X(1) = 16.08: a serial server cannot be held below it by a concurrency target.
     expect(f?.fix).toMatch(/no concurrency target can express it/);
     expect(f?.fix).toMatch(/313 instances at peak instead of 280/);
-    expect(p.derived.open_loop_headroom).toBeCloseTo(16 / 17.8875 - 1, 5);
-    expect(p.verdict).toBe('warn');
-    expect(p.warn_count).toBe(4);
-    expect(p.findings.at(-1)?.name).toBe('open_loop_headroom');
+    expect(seed.derived.open_loop_headroom).toBeCloseTo(16 / 17.8875 - 1, 5);
+    expect(seed.verdict).toBe('stop');
+    expect(seed.warn_count).toBe(3);
+    expect(seed.findings.at(-1)?.name).toBe('open_loop_headroom');
   });
 
   it('shows lambda_max beside Q_max in the terminal report, with its provenance', () => {
@@ -219,9 +255,9 @@ describe('plan --goodput on the Kokoro-82M ladder', () => {
 
   it('a plan edited to hide the warning is refused by the re-derivation', () => {
     const edited: PlanArtifact = {
-      ...p,
-      warn_count: 3,
-      findings: p.findings.map((f) => (f.name === 'open_loop_headroom' ? { ...f, verdict: 'ok' } : f)),
+      ...seed,
+      warn_count: 2,
+      findings: seed.findings.map((f) => (f.name === 'open_loop_headroom' ? { ...f, verdict: 'ok' } : f)),
     };
     const { model } = loadModelContext({ configFile, modelName: 'kokoro-82m' });
     const artifacts = join(dir, 'artifacts');
@@ -237,7 +273,7 @@ describe('plan --goodput on the Kokoro-82M ladder', () => {
     }).checks;
     expect(checks.find((c) => c.check === 'rederived')).toMatchObject({ ok: false });
     expect(checks.find((c) => c.check === 'rederived')?.detail).toMatch(
-      /warn_count 3 \(plan\) vs 4 \(re-derived\)/,
+      /warn_count 2 \(plan\) vs 3 \(re-derived\)/,
     );
   });
 });

@@ -102,7 +102,7 @@ describe('goodput in the reports', () => {
       /\| lambda\\_max \(open loop\) \| 12 requests\/s per instance \(measured, bracketed by a breach\) \|/,
     );
     expect(md).toMatch(/\| goodput \| `.*goodput\.json` \|/);
-    expect(md).toMatch(/`open_loop_headroom` \| at the target, random arrivals break the SLO: X\\_target/);
+    expect(md).toMatch(/`open_loop_headroom` \| lambda\\_safe 12\.00 requests\/s \(the surge-safe rate/);
     expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toContain('"lambda_max_rps": 12');
   });
 });

@@ -130,11 +130,15 @@ describe('Markdown report', () => {
   it('leads with the verdict and shows findings, deployable values, inputs with fingerprints, the chart and T_total stages (what a reviewer decides on)', () => {
     const md = renderReport(planInput());
     const lines = md.split('\n');
-    expect(lines[0]).toBe('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
-    expect(md).toContain('| ⚠️ warn | `surge_survival` |');
+    expect(lines[0]).toBe('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
+    expect(md).toContain('| ✅ ok | `surge_survival` |');
+    expect(md).toContain('### Policy');
+    expect(md).toContain('| closed-loop rule (seed) | 37.5 (closed-loop concurrency');
     expect(md).toContain('| ➖ suppressed | `curve_repeatability` |');
-    expect(md).toContain('| `scaling_target_value` | 37.5 |');
-    expect(md).toContain('| `scale_in_threshold` | 25.0 |');
+    expect(md).toContain('| `scaling_target_value` | 6.0 |');
+    expect(md).toContain(
+      '| `scale_in_threshold` | 7.0 (ConcurrentRequestsPerModel, Maximum per 60 s, 15 minutes in a row) |',
+    );
     expect(md).toContain('`g5xlarge-8b1b96bc`');
     expect(md).toContain('`8b1b96bc4dc0…`');
     expect(md).toContain('```mermaid\nxychart-beta');
@@ -155,7 +159,7 @@ describe('Markdown report', () => {
     expect(body).toContain('bar [0, 0, 0, 0, 0, 0, 2805.7, 0]');
   });
 
-  it('says what changed against the base branch’s plan (Q_max 50 -> 44, target 37.5 -> 33.0)', () => {
+  it('says what changed against the base branch’s plan (Q_max 50 -> 44, target 6.0 -> 33.0)', () => {
     const head = structuredClone(anchorPlan);
     head.measured.q_max = 44;
     head.deployable.scaling_target_value = 33;
@@ -163,15 +167,15 @@ describe('Markdown report', () => {
     const changes = planChanges(anchorPlan, head);
     expect(changes.map((c) => `${c.label} ${c.base} -> ${c.head}`)).toEqual([
       'Q_max 50 -> 44',
-      'target 37.5 -> 33.0',
-      'scale-in threshold 25.0 -> 22.0',
+      'target 6.0 -> 33.0',
+      'scale-in threshold 7.0 -> 22.0',
     ]);
     const md = renderReport(
       planInput({ plan: { artifact: head, file: null }, basePlan: { artifact: anchorPlan, ref: 'main' } }),
     );
     expect(md).toContain('### What changed against `main`');
-    expect(md).toContain('Q\\_max 50 → 44, target 37.5 → 33.0, scale-in threshold 25.0 → 22.0');
-    expect(md).toContain('| target | 37.5 | **33.0** |');
+    expect(md).toContain('Q\\_max 50 → 44, target 6.0 → 33.0, scale-in threshold 7.0 → 22.0');
+    expect(md).toContain('| target | 6.0 | **33.0** |');
     const same = renderReport(planInput({ basePlan: { artifact: anchorPlan, ref: 'main' } }));
     expect(same).toContain('No change: the deployable values equal the plan on `main`.');
   });
@@ -265,7 +269,7 @@ describe('Markdown report', () => {
     expect(compact.length).toBeLessThan(2000);
     expect(hasModelMarker(compact, 'kokoro-82m')).toBe(true);
     expect(parseRunMarker(compact)?.runId).toBe('7');
-    expect(compact).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
+    expect(compact).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
     expect(compact).toContain('it is in the job summary');
   });
 

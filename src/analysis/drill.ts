@@ -812,6 +812,21 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       `the policy scaled during the steady phase (${steadyActivities.map((a) => a.description).join('; ')}): the steady load already exceeded what the fleet holds under the policy`,
     );
 
+  // Instance-minutes over the steady and surge phases: the endpoint's current instance count,
+  // held from one poll to the next (what the fleet cost while the SLO was judged).
+  const judgedEnd = surge.end_s;
+  let instanceSeconds = 0;
+  let seen = false;
+  for (let i = 0; i < obs.length; i++) {
+    const o = obs[i] as (typeof obs)[number];
+    const next = obs[i + 1];
+    const from = Math.max(o.t_s, steady.start_s);
+    const to = Math.min(next ? next.t_s : judgedEnd, judgedEnd);
+    if (o.current === null || to <= from) continue;
+    instanceSeconds += o.current * (to - from);
+    seen = true;
+  }
+
   const analysis: DrillAnalysis = {
     windows,
     scale_outs: chains,
@@ -831,6 +846,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
         (m, o) => (o.desired === null ? m : Math.max(m ?? 0, o.desired)),
         null,
       ),
+      instance_minutes: seen ? round(instanceSeconds / 60, 3) : null,
     },
     scale_in: { scale_ins: scaleIns, reversals, detail: scaleInDetail },
     reasons,

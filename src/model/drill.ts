@@ -321,6 +321,11 @@ export const drillAnalysisSchema = z.object({
     /** Any overflow within T_plan of the surge start. */
     surge_overflowed_within_t_plan: z.boolean(),
     max_desired: instances('max_desired').nullable(),
+    /**
+     * Measured instance-minutes over the steady and surge phases (the current instance count
+     * between polls); absent in older drills, null without an observer.
+     */
+    instance_minutes: z.number().nonnegative().max(1e9).nullable().optional(),
   }),
   scale_in: z.object({
     scale_ins: count('scale_ins'),

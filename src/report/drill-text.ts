@@ -196,6 +196,14 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
         'full windows over the SLO',
         `steady ${o.windows_over_slo.steady}, surge ${o.windows_over_slo.surge}, trough ${o.windows_over_slo.trough}`,
       ],
+      ...(o.instance_minutes == null
+        ? []
+        : [
+            [
+              'instance-minutes (steady + surge)',
+              `${o.instance_minutes.toFixed(2)} (measured: the endpoint's instance count between polls)`,
+            ] as [string, string],
+          ]),
     ]),
   );
   lines.push('', ...windowLines(a.analysis.windows, a.settings.slo_ms));

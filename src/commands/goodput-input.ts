@@ -5,9 +5,8 @@
 import type { GoodputSettings } from '../analysis/goodput.js';
 import { parseShard, parseStartAt } from '../load/arrivals.js';
 import { MAX_RATE_RUNGS, roundRate } from '../load/goodput-ladder.js';
-import { invocationsUrl } from '../load/http-transport.js';
 import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
-import { isSageMakerTransport, parseTransportKind } from '../load/transports.js';
+import { chooseTransport } from '../load/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
 import { checkFreezeTarget } from './freeze-guard.js';
@@ -66,18 +65,7 @@ const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 export function resolveGoodput(input: GoodputInput, nowMs: number): GoodputSettings {
   const d = GOODPUT_DEFAULTS;
   checkFreezeTarget(input);
-  const transport = input.transport
-    ? parseTransportKind(input.transport)
-    : input.target
-      ? 'http'
-      : 'response-stream';
-  if (transport === 'http' && !input.target) {
-    throw usage`goodput: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
-  }
-  if (isSageMakerTransport(transport) && input.target) {
-    throw usage`goodput: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', transport)}), not both.`;
-  }
-  const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
+  const { kind: transport, targetUrl } = chooseTransport('goodput', input);
   const sloMs = input.sloMs ?? input.model.slo_ms;
   if (!(sloMs > 0)) throw usage`${opt('slo-ms')} must be positive.`;
   const positive = (v: number | undefined, name: string) => {

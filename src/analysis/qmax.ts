@@ -9,6 +9,7 @@ import {
   type Outcome,
   type QmaxArtifact,
   type QmaxStep,
+  type RestoreRecord,
   type Transport,
 } from '../model/artifacts.js';
 import type { Fingerprint } from '../model/fingerprint.js';
@@ -322,7 +323,7 @@ export interface QmaxRecord {
   live: boolean;
   /** The deployed container environment (MAX_QUEUE_DEPTH bounds the queue); empty over http. */
   deployedEnv: Record<string, string>;
-  restore: { actions: string[]; errors: string[] } | null;
+  restore: RestoreRecord | null;
   /** How the search ended (src/load/ladder.ts `searchRecord`). */
   search: QmaxArtifact['search'];
   target: string;

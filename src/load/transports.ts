@@ -114,16 +114,17 @@ export function chooseTransport(
 }
 
 /**
- * Whether a command given these options loads through AWS (and needs AWS clients): not a dry run,
- * and the transport it would choose goes through an endpoint. Unparsable names answer as the default.
+ * Whether a load command given these options needs AWS clients: not a dry run, no `--target` (a
+ * container measured directly; a disagreeing `--transport` is refused by the command itself), and
+ * a transport that goes through an endpoint (the default does).
  */
-export function loadsThroughAws(options: { transport?: string; target?: string; dryRun?: boolean }): boolean {
-  if (options.dryRun) return false;
-  const named = (TRANSPORT_KINDS as readonly string[]).includes(options.transport ?? '')
-    ? (options.transport as TransportKind)
-    : undefined;
-  const kind = named ?? (options.target ? DEFAULT_TARGET_TRANSPORT : DEFAULT_TRANSPORT);
-  return TRANSPORTS[kind].throughAws;
+export function loadsThroughAws(options: {
+  transport?: TransportKind;
+  target?: string;
+  dryRun?: boolean;
+}): boolean {
+  if (options.dryRun || options.target) return false;
+  return TRANSPORTS[options.transport ?? DEFAULT_TRANSPORT].throughAws;
 }
 
 const BIDI = new Set([

@@ -29,9 +29,6 @@ import type { CommandDeps } from './result.js';
 /** The commands that freeze an endpoint while they measure it. */
 export type FreezingCommand = 'qmax' | 'goodput' | 'ttotal';
 
-/** Longest wait for the frozen endpoint to have one InService instance, s. */
-export const FREEZE_TIMEOUT_S = 1200;
-
 /** The AWS clients a frozen run calls (besides the load's own runtime client). */
 export type FrozenRunClients = Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'>;
 

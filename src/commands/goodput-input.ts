@@ -9,22 +9,11 @@ import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
 import { chooseTransport } from '../load/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
+import { GOODPUT_DEFAULTS } from '../options/goodput.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
 
-export const GOODPUT_DEFAULTS = {
-  startRate: 1,
-  maxRate: 1000,
-  resolution: 0.05,
-  holdS: 600,
-  settleS: 60,
-  seed: 1,
-  maxOverflowFraction: 0.01,
-  maxErrorFraction: 0.01,
-  maxOutstanding: 1000,
-  minSamples: 100,
-  rungGapS: 10,
-} as const;
+export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
 export interface GoodputInput extends LoadCommandInput {
   /** First rate of the adaptive ladder, requests/s. @default 1 */

@@ -31,11 +31,11 @@ import type { GoodputArtifact, GoodputRung } from '../model/artifacts.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
+import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
 import { waitUntil } from '../wait.js';
 import type { FreezeAdapters } from './freeze.js';
 import {
-  FREEZE_TIMEOUT_S,
   frozenRun,
   type LoadCommandDeps,
   loadTransport,
@@ -200,7 +200,7 @@ export async function runGoodput(
                 adapters,
                 input.endpoint,
                 input.variant,
-                resolved.startAtMs ?? now() + (input.freezeTimeoutS ?? FREEZE_TIMEOUT_S) * 1000,
+                resolved.startAtMs ?? now() + (input.freezeTimeoutS ?? FREEZE_DEFAULTS.timeoutS) * 1000,
                 signal,
                 log,
               ),

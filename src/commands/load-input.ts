@@ -25,9 +25,9 @@ export interface LoadCommandInput {
   outFile?: string;
   /** @default `artifacts` */
   artifactsDir?: string;
-  /** Longest wait for the frozen endpoint to have one InService instance, s. @default 1200 */
+  /** Longest wait for the frozen endpoint to have one InService instance, s. @default FREEZE_DEFAULTS.timeoutS (src/options/common.ts) */
   freezeTimeoutS?: number;
-  /** DescribeEndpoint polling while freezing, ms. @default 2000 */
+  /** DescribeEndpoint polling while freezing, ms. @default FREEZE_DEFAULTS.pollIntervalMs */
   pollIntervalMs?: number;
   /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;

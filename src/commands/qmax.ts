@@ -43,6 +43,7 @@ import { opt, usage } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
+import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS } from '../options/qmax.js';
 import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
 import { waitUntil } from '../wait.js';
 import { checkFreezeTarget } from './freeze-guard.js';
@@ -57,14 +58,7 @@ import type { LoadCommandInput } from './load-input.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
-
-export const LADDER_DEFAULTS = {
-  fixed: { holdS: 240, measureS: 60, settleS: 30 },
-  adaptive: { holdS: 120, measureS: 30, settleS: 10, maxConcurrency: 128, resolution: 2 },
-} as const;
-
-/** Longest wait for late CloudWatch datapoints after the ladder (metrics arrive late on AWS), s. */
-export const CLOUDWATCH_WAIT_S = 180;
+export { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../options/qmax.js';
 
 export interface QmaxInput extends LoadCommandInput {
   /** @default `adaptive` */
@@ -143,11 +137,11 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   if (!(settleS >= 0)) throw usage`${opt('settle-s')} must be >= 0.`;
   const problem = validateRungTimes({ mode, holdS, measureS, settleS });
   if (problem) throw problem;
-  const runs = input.runs ?? 1;
+  const runs = input.runs ?? QMAX_DEFAULTS.runs;
   if (!isPositiveInt(runs)) throw usage`${opt('runs')} must be a positive integer.`;
   const requestTimeoutS = input.requestTimeoutS ?? input.model.invocation_ceiling_s;
   if (!(requestTimeoutS > 0)) throw usage`${opt('request-timeout-s')} must be positive.`;
-  const minSamples = input.minSamples ?? 100;
+  const minSamples = input.minSamples ?? QMAX_DEFAULTS.minSamples;
   if (!isPositiveInt(minSamples) || minSamples < 72) {
     throw usage`${opt('min-samples')} must be an integer >= 72 (a 95 % interval of p95 needs 72 samples).`;
   }

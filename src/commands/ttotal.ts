@@ -55,6 +55,7 @@ import {
   usage,
   writeArtifact,
 } from '../model/index.js';
+import { TTOTAL_DEFAULTS } from '../options/ttotal.js';
 import { renderTtotalFailure, renderTtotalReport } from '../report/ttotal-text.js';
 import { waitUntil } from '../wait.js';
 import type { Freeze, JournalEntryRef, RestoreReport } from './freeze.js';
@@ -64,18 +65,7 @@ import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
-
-export const TTOTAL_DEFAULTS = {
-  /** Length of the recovery window (the 60 s). */
-  settleS: 60,
-  pollS: 5,
-  maxWaitS: 1800,
-  /** Completions a recovery window needs before its p95 is believed. */
-  minWindowSamples: 20,
-  /** The recovered p95 may be this much above the ladder's p95 at N/2. */
-  recoveryFactor: 1.25,
-  requestTimeoutMs: 60_000,
-} as const;
+export { TTOTAL_DEFAULTS } from '../options/ttotal.js';
 
 /** What ttotal probes over: through the endpoint, so the router can split the probe. */
 export const TTOTAL_TRANSPORT: TransportKind = 'response-stream';

@@ -14,10 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { constantProfile, shardArrivals } from '../src/load/arrivals.js';
-import { quantileMs, sumWindows } from '../src/load/histograms.js';
 import { createHttpTransport } from '../src/load/http-transport.js';
 import { OpenLoopEngine } from '../src/load/open-loop.js';
 import { encodePrompts } from '../src/load/prompts.js';
+import { quantileMs, sumWindows } from '../src/stats/histograms.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -25,11 +25,12 @@ import {
   SURGE_RATIO_RANGE,
   watchedAlarms,
 } from '../analysis/drill.js';
+import { completeDrill, mergeDrillShards } from '../analysis/drill-merge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { parseShard, parseStartAt } from '../load/arrivals.js';
-import { completeDrill, mergeDrillShards, runDrillLoad } from '../load/drill.js';
+import { runDrillLoad } from '../load/drill.js';
 import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transports.js';
 import type { Transport } from '../load/types.js';

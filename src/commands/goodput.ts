@@ -19,10 +19,10 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
+import { judgeRung } from '../analysis/goodput-judge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { type Clock, realClock } from '../load/clock.js';
-import { judgeRung } from '../load/goodput-judge.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/goodput-ladder.js';
 import { runOpenRung } from '../load/open-rung.js';
 import { encodePrompts } from '../load/prompts.js';

@@ -8,15 +8,15 @@
  */
 import { join } from 'node:path';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
-import { judgeRung } from '../load/goodput-judge.js';
+import { judgeRung } from '../analysis/goodput-judge.js';
 import { summarizeGoodput } from '../load/goodput-ladder.js';
-import { mergeOpenLoop } from '../load/histograms.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import { UsageError } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { checkOutputFile, readArtifact, writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { renderMergeReport } from '../report/goodput-text.js';
+import { mergeOpenLoop } from '../stats/histograms.js';
 import { rateResultOf } from './goodput.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 

@@ -16,9 +16,9 @@
  *   put every request in the same window and their files merge by adding.
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, ScheduleIdentity, Shard } from '../model/histograms.js';
+import { encodeWindow, type LiveWindow, newWindow, recordMs } from '../stats/histograms.js';
 import type { Arrival } from './arrivals.js';
 import { type Clock, realClock } from './clock.js';
-import { encodeWindow, type LiveWindow, newWindow, recordMs } from './histograms.js';
 import type { ConnectionSlot, InvokeResult, Transport } from './types.js';
 
 export interface OpenLoopOptions {

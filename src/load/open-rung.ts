@@ -6,10 +6,10 @@
  * No verdict here: that is the ladder's `decide`.
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../model/histograms.js';
+import { quantileMs, sumWindows } from '../stats/histograms.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
 import { type Clock, realClock } from './clock.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
-import { quantileMs, sumWindows } from './histograms.js';
 import {
   OpenLoopEngine,
   type OpenLoopRecord,

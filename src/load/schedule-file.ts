@@ -1,13 +1,15 @@
 /**
- * Rate schedules and replay timestamps from files. Every mistake is a UsageError naming the flag,
- * the file and the line, with the fix.
+ * Rate schedules and replay timestamps from files, for the open-loop engine's arrival profiles.
+ * No command has a schedule or replay option yet: nothing in src reads these files today (the
+ * parsers are tested, and wait for the option that will name them). Every mistake is a
+ * UsageError naming the option it is given (`flag`), the file and the line, with the fix.
  *
- * Schedule (`--schedule FILE`): rows `t_s,rate` (CSV, optional `t_s,rate` header, `#` comments)
+ * Schedule: rows `t_s,rate` (CSV, optional `t_s,rate` header, `#` comments)
  * or JSON (`[{"t_s": 0, "rate": 50}, ...]` or `{"points": [...]}`). Times start at 0 and strictly
  * increase; rates are >= 0 (0 is a pause); the last row ends the schedule. `step`: each rate holds
  * until the next row; `ramp`: the rate moves linearly between rows.
  *
- * Replay (`--replay FILE`): one request per line, its send time as seconds (a number), an
+ * Replay: one request per line, its send time as seconds (a number), an
  * ISO-8601 time, or a JSON object with `t_s`, `intended_at` or `dispatched_at` (so an `--events`
  * file replays as it was sent). Times are taken relative to the first and must not decrease.
  */

@@ -4,11 +4,12 @@
  * one process recorded; and the merge's refusals of shards that are not of one drill.
  */
 import { describe, expect, it } from 'vitest';
+import { completeDrill, mergeDrillShards } from '../../src/analysis/drill-merge.js';
 import { VirtualClock } from '../../src/load/clock.js';
-import { completeDrill, type DrillLoadResult, mergeDrillShards, runDrillLoad } from '../../src/load/drill.js';
-import { RELATIVE_PRECISION } from '../../src/load/histograms.js';
+import { type DrillLoadResult, runDrillLoad } from '../../src/load/drill.js';
 import type { DrillPhase, DrillShardArtifact } from '../../src/model/index.js';
 import { isUsageError } from '../../src/model/index.js';
+import { RELATIVE_PRECISION } from '../../src/stats/histograms.js';
 import { drillData, observerWith } from '../helpers/drill-data.js';
 import { simulatedServer } from './fixtures/simulated-server.js';
 

@@ -8,16 +8,16 @@ import {
   shardArrivals,
 } from '../../src/load/arrivals.js';
 import { VirtualClock } from '../../src/load/clock.js';
+import { createHttpTransport } from '../../src/load/http-transport.js';
+import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from '../../src/load/open-loop.js';
+import { openLoopHistogramsSchema } from '../../src/model/histograms.js';
 import {
   decodeWindow,
   mergeOpenLoop,
   quantileMs,
   RELATIVE_PRECISION,
   sumWindows,
-} from '../../src/load/histograms.js';
-import { createHttpTransport } from '../../src/load/http-transport.js';
-import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from '../../src/load/open-loop.js';
-import { openLoopHistogramsSchema } from '../../src/model/histograms.js';
+} from '../../src/stats/histograms.js';
 import { simulatedServer } from './fixtures/simulated-server.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -4,15 +4,16 @@
  * the figures an artifact records. One code path for a single process and for merged shards: the
  * verdict always comes from the windows, never from samples only one process saw.
  */
-import type { RungJudgement } from '../analysis/goodput.js';
+
 import type { OpenLoopHistograms, OpenLoopOutcome } from '../model/histograms.js';
+import { decodeWindow, type LiveWindow, newHistogram, quantileMs, sumWindows } from '../stats/histograms.js';
 import {
   decideOpenLoopP95,
   type OpenLoopDecision,
   type WindowedSamples,
 } from '../stats/open-loop-decision.js';
-import { type GoodputLimits, overflowAndErrorLimits } from './goodput-ladder.js';
-import { decodeWindow, type LiveWindow, newHistogram, quantileMs, sumWindows } from './histograms.js';
+import { type GoodputLimits, overflowAndErrorLimits } from '../stats/open-loop-limits.js';
+import type { RungJudgement } from './goodput.js';
 
 export interface RungJudgeSettings {
   sloMs: number;

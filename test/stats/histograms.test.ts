@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { constantProfile, scheduleIdentity } from '../../src/load/arrivals.js';
+import { UsageError } from '../../src/model/errors.js';
+import { type OpenLoopHistograms, openLoopHistogramsSchema } from '../../src/model/histograms.js';
 import {
   decodeWindow,
   encodeWindow,
@@ -8,9 +10,7 @@ import {
   quantileMs,
   RELATIVE_PRECISION,
   recordMs,
-} from '../../src/load/histograms.js';
-import { UsageError } from '../../src/model/errors.js';
-import { type OpenLoopHistograms, openLoopHistogramsSchema } from '../../src/model/histograms.js';
+} from '../../src/stats/histograms.js';
 
 const schedule = (seed: number) =>
   scheduleIdentity({ process: 'poisson', profile: constantProfile(50, 2), seed });

@@ -70,17 +70,6 @@ function segmentsOf(profile: RateProfile): Segment[] {
 export const profileDurationS = (profile: RateProfile): number =>
   profile.kind === 'constant' ? profile.durationS : ((profile.points.at(-1) as RatePoint).t_s ?? 0);
 
-/** Expected arrivals of the profile: L(end). */
-export const expectedArrivals = (profile: RateProfile): number => segmentsOf(profile).at(-1)?.l1 ?? 0;
-
-/** The rate of `profile` at `tS` seconds (0 outside it). */
-export function rateAt(profile: RateProfile, tS: number): number {
-  for (const s of segmentsOf(profile)) {
-    if (tS >= s.t0 && tS < s.t1) return s.r0 + ((s.r1 - s.r0) * (tS - s.t0)) / (s.t1 - s.t0);
-  }
-  return 0;
-}
-
 /** Intended offsets (ms) of every arrival of the whole schedule, in order. */
 export function* scheduleOffsets(spec: ArrivalSpec): Generator<number> {
   if (spec.process === 'replay') {

@@ -13,6 +13,7 @@ import type { JournalRestoreRecord, RestoreRecord } from '../model/artifacts.js'
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import type { ModelConfig } from '../model/config.js';
 import { configFingerprint, type Fingerprint, LOCAL_REGION } from '../model/fingerprint.js';
+import type { FreezingCommand } from '../options/commands.js';
 import {
   awsFreezeAdapters,
   type Freeze,
@@ -25,9 +26,6 @@ import {
 } from './freeze.js';
 import { type FreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import type { CommandDeps } from './result.js';
-
-/** The commands that freeze an endpoint while they measure it. */
-export type FreezingCommand = 'qmax' | 'goodput' | 'ttotal';
 
 /** The AWS clients a frozen run calls (besides the load's own runtime client). */
 export type FrozenRunClients = Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'>;

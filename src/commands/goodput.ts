@@ -23,7 +23,9 @@ import { judgeRung } from '../analysis/goodput-judge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { type Clock, realClock } from '../load/clock.js';
+import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/goodput-ladder.js';
+import type { OpenLoopRecord } from '../load/open-loop.js';
 import { runOpenRung } from '../load/open-rung.js';
 import { encodePrompts } from '../load/prompts.js';
 import { isSageMakerTransport } from '../load/transports.js';
@@ -185,6 +187,8 @@ export async function runGoodput(
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };
   const rungs: GoodputRung[] = [];
+  const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
+  const shardLabel = resolved.shard ? `${shard.index}/${shard.count}` : null;
 
   // The same freeze as qmax (journal, suspension, one instance); only shard 0 of a split freezes.
   return frozenRun(
@@ -250,6 +254,12 @@ export async function runGoodput(
             shard,
             signal,
             ...(deps.loadClock ? { clock: deps.loadClock } : {}),
+            ...(events
+              ? {
+                  onRecord: (r: OpenLoopRecord) =>
+                    events.line(openLoopEventLine(r, { shard: shardLabel, rung_index: i, rate_rps: rate })),
+                }
+              : {}),
           });
           const measured = await rungRun;
           const after = await observeCapacity();
@@ -292,6 +302,9 @@ export async function runGoodput(
         }
       },
       release: () => transport.close(),
+      afterRestore: async () => {
+        await events?.close().catch((e) => log(`events file: ${(e as Error).message}`));
+      },
       finish: async (_, { restore }) => {
         if (rungs.length === 0) throw new Error('the ladder measured no rung');
         const decided = shard.count === 1;
@@ -326,7 +339,7 @@ export async function runGoodput(
           artifact,
           report: renderGoodputReport(artifact, file, restore),
           exitCode: restoreFailed(restore) ? 1 : 0,
-          written: [file],
+          written: input.eventsFile ? [file, input.eventsFile] : [file],
         };
       },
     },

@@ -17,6 +17,8 @@ export interface LoadCommandInput {
   sloMs?: number;
   /** @default the built-in prompt set */
   promptsFile?: string;
+  /** One JSON line per request. @default none */
+  eventsFile?: string;
   /** Client timeout per request, s. @default the model's invocation_ceiling_s */
   requestTimeoutS?: number;
   /** Print the schedule and cost; no AWS call. @default false */

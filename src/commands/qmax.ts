@@ -77,8 +77,6 @@ export interface QmaxInput extends LoadCommandInput {
   settleS?: number;
   /** @default 1 */
   runs?: number;
-  /** One JSON line per request. @default none */
-  eventsFile?: string;
   /** Join CloudWatch per rung (response-stream only). @default true */
   cloudwatch?: boolean;
   /** Longest wait for CloudWatch datapoints after the ladder, s. @default 180 */

@@ -71,6 +71,11 @@ export const FREEZE_OPTIONS = {
   ),
 } as const;
 
+/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
+export const EVENTS_OPTIONS = {
+  eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
+} as const;
+
 /** What a load-driving command (qmax, goodput) sends its requests to, and how. */
 export const LOAD_TARGET_OPTIONS = {
   target: text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {

@@ -3,6 +3,7 @@ import { parseShard } from '../load/arrivals.js';
 import { subject, usage } from '../model/errors.js';
 import {
   ENDPOINT_OPTIONS,
+  EVENTS_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
   LOAD_TARGET_OPTIONS,
@@ -182,6 +183,7 @@ export const GOODPUT_OPTIONS = {
     defaultText: 'the built-in set',
     action: false,
   }),
+  ...EVENTS_OPTIONS,
   requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
     defaultText: 'invocation_ceiling_s',
     action: false,

@@ -2,6 +2,7 @@
 import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
 import {
   ENDPOINT_OPTIONS,
+  EVENTS_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
   LOAD_TARGET_OPTIONS,
@@ -82,7 +83,7 @@ export const QMAX_OPTIONS = {
     defaultText: 'the built-in set',
     action: false,
   }),
-  eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
+  ...EVENTS_OPTIONS,
   cloudwatch: toggle(
     'cloudwatch',
     'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold',

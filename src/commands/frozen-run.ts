@@ -7,6 +7,7 @@
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
+import { variantResourceId } from '../aws/scaling.js';
 import { createTransport, type TransportSetup } from '../load/transports.js';
 import type { Transport, TransportKind } from '../load/types.js';
 import type { JournalRestoreRecord, RestoreRecord } from '../model/artifacts.js';
@@ -14,6 +15,7 @@ import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import type { ModelConfig } from '../model/config.js';
 import { configFingerprint, type Fingerprint, LOCAL_REGION } from '../model/fingerprint.js';
 import type { FreezingCommand } from '../options/commands.js';
+import { waitUntil } from '../wait.js';
 import {
   awsFreezeAdapters,
   type Freeze,
@@ -227,6 +229,48 @@ export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps
     return await steps.finish(measured as M, { signal, freeze, restore });
   } finally {
     abort.dispose();
+  }
+}
+
+/**
+ * A shard other than 0 never freezes: it waits, read-only, until it sees the endpoint frozen by
+ * shard 0 (one InService instance, every scaling flag suspended), at the latest until the start.
+ */
+export async function awaitFrozen(
+  adapters: FreezeAdapters,
+  endpoint: string,
+  variant: string,
+  untilMs: number,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  const resourceId = variantResourceId(endpoint, variant);
+  const frozen = await waitUntil(
+    `shard 0 to freeze ${endpoint}/${variant}`,
+    async () => {
+      const capacity = await adapters.describeVariantCapacity({ abortSignal: signal });
+      const target = await adapters.describeScalableTarget(resourceId, { abortSignal: signal });
+      const suspended =
+        target === null ||
+        (target.suspended.dynamic_scaling_in_suspended &&
+          target.suspended.dynamic_scaling_out_suspended &&
+          target.suspended.scheduled_scaling_suspended);
+      return capacity.endpointStatus === 'InService' &&
+        capacity.current === 1 &&
+        capacity.desired === 1 &&
+        suspended
+        ? true
+        : undefined;
+    },
+    { deadline: untilMs, interval: 2000, signal, log: (line) => log(`shard: ${line}`) },
+  ).catch((e) => {
+    if (signal.aborted) throw e;
+    return undefined;
+  });
+  if (!frozen) {
+    throw new Error(
+      `refusing to measure: ${endpoint}/${variant} was not frozen at one instance before the agreed start; start shard 0 (it freezes the endpoint) with the same --start-at`,
+    );
   }
 }
 

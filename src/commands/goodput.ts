@@ -21,7 +21,6 @@ import {
 } from '../analysis/goodput.js';
 import { judgeRung } from '../analysis/goodput-judge.js';
 import type { AwsClients } from '../aws/clients.js';
-import { variantResourceId } from '../aws/scaling.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/goodput-ladder.js';
@@ -35,9 +34,8 @@ import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
-import { waitUntil } from '../wait.js';
-import type { FreezeAdapters } from './freeze.js';
 import {
+  awaitFrozen,
   frozenRun,
   type LoadCommandDeps,
   loadTransport,
@@ -89,48 +87,6 @@ export const rateResultOf = (g: GoodputRung) => ({
   verdict: g.verdict === 'pass' || g.verdict === 'fail' ? g.verdict : ('undecided' as const),
   reason: g.reason,
 });
-
-/**
- * A shard other than 0 never freezes: it waits, read-only, until it sees the endpoint frozen by
- * shard 0 (one InService instance, every scaling flag suspended), at the latest until the start.
- */
-async function awaitFrozen(
-  adapters: FreezeAdapters,
-  endpoint: string,
-  variant: string,
-  untilMs: number,
-  signal: AbortSignal,
-  log: (line: string) => void,
-): Promise<void> {
-  const resourceId = variantResourceId(endpoint, variant);
-  const frozen = await waitUntil(
-    `shard 0 to freeze ${endpoint}/${variant}`,
-    async () => {
-      const capacity = await adapters.describeVariantCapacity({ abortSignal: signal });
-      const target = await adapters.describeScalableTarget(resourceId, { abortSignal: signal });
-      const suspended =
-        target === null ||
-        (target.suspended.dynamic_scaling_in_suspended &&
-          target.suspended.dynamic_scaling_out_suspended &&
-          target.suspended.scheduled_scaling_suspended);
-      return capacity.endpointStatus === 'InService' &&
-        capacity.current === 1 &&
-        capacity.desired === 1 &&
-        suspended
-        ? true
-        : undefined;
-    },
-    { deadline: untilMs, interval: 2000, signal, log: (line) => log(`shard: ${line}`) },
-  ).catch((e) => {
-    if (signal.aborted) throw e;
-    return undefined;
-  });
-  if (!frozen) {
-    throw new Error(
-      `refusing to measure: ${endpoint}/${variant} was not frozen at one instance before the agreed start; start shard 0 (it freezes the endpoint) with the same --start-at`,
-    );
-  }
-}
 
 export async function runGoodput(
   input: GoodputInput,

@@ -120,6 +120,17 @@ describe('the import graph of src', () => {
     expect(judged).toEqual([]);
   });
 
+  it('keeps the load families apart: closed loop, open loop and transports import none of each other', () => {
+    const family = (file: string): string | null =>
+      /^load\/(closed|open|transport)\//.exec(file)?.[1] ?? null;
+    const across = [...imports].flatMap(([file, targets]) => {
+      const from = family(file);
+      if (from === null) return [];
+      return targets.filter((t) => family(t) !== null && family(t) !== from).map((t) => `${file} -> ${t}`);
+    });
+    expect(across).toEqual([]);
+  });
+
   /**
    * The one known exception: src/aws/policy.ts reads the policy shape of src/plan and the lag of
    * src/analysis/ttotal.ts (that file is being reworked apart; it moves its judging up when it lands).
@@ -157,7 +168,7 @@ describe('the import graph of src', () => {
       'action/action-yml.ts',
       'stats/open-loop-sim.ts',
       // Tested parsers waiting for the schedule/replay option (see the file's header).
-      'load/schedule-file.ts',
+      'load/open/schedule-file.ts',
     ]);
     const imported = new Set([...imports.values()].flat());
     const orphans = files.filter((f) => !imported.has(f) && !entries.has(f));

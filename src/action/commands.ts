@@ -16,7 +16,7 @@ import type { CommandResult } from '../commands/result.js';
 import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
-import { loadsThroughAws } from '../load/transports.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
 import type { TransportKind } from '../load/types.js';
 import {
   type DrillArtifact,

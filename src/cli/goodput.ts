@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { GOODPUT_DEFAULTS, type GoodputInput, runGoodput } from '../commands/goodput.js';
-import { loadsThroughAws } from '../load/transports.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
 import { loadModelContext } from '../model/index.js';
 import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { addOptions, optionValues } from './options.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { LADDER_DEFAULTS, type QmaxInput, runQmax } from '../commands/qmax.js';
-import { loadsThroughAws } from '../load/transports.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
 import {
   CONFIG_FILE,
   directTargetContext,

@@ -29,10 +29,10 @@ import { completeDrill, mergeDrillShards } from '../analysis/drill-merge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
-import { parseShard, parseStartAt } from '../load/arrivals.js';
-import { runDrillLoad } from '../load/drill.js';
+import { parseShard, parseStartAt } from '../load/open/arrivals.js';
+import { runDrillLoad } from '../load/open/drill.js';
 import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
-import { createTransport } from '../load/transports.js';
+import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
 import {
   DEFAULT_ARTIFACTS_DIR,

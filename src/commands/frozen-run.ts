@@ -8,7 +8,7 @@ import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { variantResourceId } from '../aws/scaling.js';
-import { createTransport, type TransportSetup } from '../load/transports.js';
+import { createTransport, type TransportSetup } from '../load/transport/transports.js';
 import type { Transport, TransportKind } from '../load/types.js';
 import type { JournalRestoreRecord, RestoreRecord } from '../model/artifacts.js';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';

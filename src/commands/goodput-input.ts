@@ -3,10 +3,10 @@
  * is measured or written (a mistake costs nothing, and names its flag).
  */
 import type { GoodputSettings } from '../analysis/goodput.js';
-import { parseShard, parseStartAt } from '../load/arrivals.js';
-import { MAX_RATE_RUNGS, roundRate } from '../load/goodput-ladder.js';
+import { parseShard, parseStartAt } from '../load/open/arrivals.js';
+import { MAX_RATE_RUNGS, roundRate } from '../load/open/goodput-ladder.js';
 import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
-import { chooseTransport } from '../load/transports.js';
+import { chooseTransport } from '../load/transport/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
 import { GOODPUT_DEFAULTS } from '../options/goodput.js';

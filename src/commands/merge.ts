@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
 import { judgeRung } from '../analysis/goodput-judge.js';
-import { summarizeGoodput } from '../load/goodput-ladder.js';
+import { summarizeGoodput } from '../load/open/goodput-ladder.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import type { DrillArtifact } from '../model/drill.js';
 import { UsageError } from '../model/errors.js';

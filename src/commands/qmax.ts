@@ -23,8 +23,7 @@ import {
 } from '../analysis/qmax.js';
 import type { AwsClients } from '../aws/clients.js';
 import { getVariantMetricData } from '../aws/metrics.js';
-import { ClosedLoopEngine, wallOf } from '../load/engine.js';
-import { createEventsWriter, type EventContext, type EventsWriter } from '../load/events.js';
+import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import {
   DEFAULT_FIXED_RUNGS,
   type LadderMode,
@@ -33,10 +32,11 @@ import {
   searchRecord,
   summarizeLadder,
   worstCaseRungs,
-} from '../load/ladder.js';
+} from '../load/closed/ladder.js';
+import { type RungMeasurement, runRung, validateRungTimes } from '../load/closed/rung.js';
+import { createEventsWriter, type EventContext, type EventsWriter } from '../load/events.js';
 import { defaultPromptSet, encodePrompts, loadPrompts, type PromptSet } from '../load/prompts.js';
-import { type RungMeasurement, runRung, validateRungTimes } from '../load/rung.js';
-import { chooseTransport, isSageMakerTransport } from '../load/transports.js';
+import { chooseTransport, isSageMakerTransport } from '../load/transport/transports.js';
 import type { TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
 import { opt, usage } from '../model/errors.js';

@@ -37,9 +37,9 @@ import { describeVariantCapacity, setDesiredInstanceCount, type VariantCapacity 
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws/logs.js';
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
-import { ClosedLoopEngine, wallOf } from '../load/engine.js';
+import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
-import { createTransport } from '../load/transports.js';
+import { createTransport } from '../load/transport/transports.js';
 import type { RequestRecord, Transport } from '../load/types.js';
 import {
   DEFAULT_ARTIFACTS_DIR,

@@ -1,8 +1,8 @@
 /** `--events FILE.jsonl`: one line per finished request, written as the run goes. */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import { wallOf } from './engine.js';
-import type { OpenLoopRecord } from './open-loop.js';
+import { wallOf } from './closed/engine.js';
+import type { OpenLoopRecord } from './open/open-loop.js';
 import type { RequestRecord } from './types.js';
 
 export interface EventContext {

@@ -1,5 +1,5 @@
 /** The options of `scalegate goodput` (command line and action). */
-import { parseShard } from '../load/arrivals.js';
+import { parseShard } from '../load/open/arrivals.js';
 import { subject, usage } from '../model/errors.js';
 import {
   ENDPOINT_OPTIONS,

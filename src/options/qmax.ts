@@ -1,5 +1,5 @@
 /** The options of `scalegate qmax` (command line and action). */
-import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
+import { DEFAULT_FIXED_RUNGS } from '../load/closed/ladder.js';
 import {
   ENDPOINT_OPTIONS,
   EVENTS_OPTIONS,

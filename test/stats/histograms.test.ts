@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constantProfile, scheduleIdentity } from '../../src/load/arrivals.js';
+import { constantProfile, scheduleIdentity } from '../../src/load/open/arrivals.js';
 import { UsageError } from '../../src/model/errors.js';
 import { type OpenLoopHistograms, openLoopHistogramsSchema } from '../../src/model/histograms.js';
 import {

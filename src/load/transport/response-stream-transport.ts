@@ -10,6 +10,7 @@ import {
   SageMakerRuntimeClient,
 } from '@aws-sdk/client-sagemaker-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from '../types.js';
 import { connectionContext, poolSizeFor, TimedHttpAgent, TimedHttpsAgent } from './agent.js';
 import {
   createLeanResponseStreamTransport,
@@ -17,7 +18,6 @@ import {
   runtimeConcurrency,
 } from './lean-response-stream.js';
 import { classifySdkError, errorText } from './outcomes.js';
-import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from './types.js';
 
 export interface LoadRuntimeClientOptions {
   region: string;

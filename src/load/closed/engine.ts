@@ -11,7 +11,7 @@ import {
   monitorEventLoopDelay,
   performance as perf,
 } from 'node:perf_hooks';
-import type { ConnectionSlot, RequestRecord, Transport } from './types.js';
+import type { ConnectionSlot, RequestRecord, Transport } from '../types.js';
 
 export interface EngineOptions {
   transport: Transport;

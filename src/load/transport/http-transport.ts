@@ -5,10 +5,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { opt, usage } from '../model/errors.js';
+import { opt, usage } from '../../model/errors.js';
+import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from '../types.js';
 import { agentOptions, poolSizeFor } from './agent.js';
 import { classifyHttpStatus } from './outcomes.js';
-import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport } from './types.js';
 
 export interface HttpTransportOptions {
   /** `http://HOST:PORT` (path defaults to /invocations) or a full URL. */

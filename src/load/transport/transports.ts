@@ -3,7 +3,8 @@
  * needs a `--target`, and how it is built). Every command and the action choose, judge and build a
  * transport from here; a new transport is one more row (and its kind in the artifact schema).
  */
-import { opt, usage } from '../model/errors.js';
+import { opt, usage } from '../../model/errors.js';
+import type { Transport, TransportKind } from '../types.js';
 import { createHttpTransport, invocationsUrl } from './http-transport.js';
 import {
   createLoadRuntimeClient,
@@ -11,7 +12,6 @@ import {
   createSdkResponseStreamTransport,
   type ResponseStreamTransportOptions,
 } from './response-stream-transport.js';
-import type { Transport, TransportKind } from './types.js';
 
 /** Where the load goes and how wide: what every transport is built from. */
 export interface TransportSetup {

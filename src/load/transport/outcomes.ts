@@ -2,7 +2,7 @@
  * Outcome classification, shared by the transports. The closed set is the artifact's `outcome`:
  * ok | saturated_503 | throttled_429 | server_5xx | model_error | client_timeout | error.
  */
-import type { Outcome } from './types.js';
+import type { Outcome } from '../types.js';
 
 /** A container or front end answered `status` with `body` (non-2xx). */
 export function classifyHttpStatus(status: number, body = ''): Outcome {

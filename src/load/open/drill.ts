@@ -10,17 +10,17 @@ import {
   type OpenLoopHistograms,
   type Shard,
   UNSAFE_CHARACTERS,
-} from '../model/index.js';
-import { addFailures, topFailures } from '../stats/failures.js';
+} from '../../model/index.js';
+import { addFailures, topFailures } from '../../stats/failures.js';
+import { type Clock, realClock } from '../clock.js';
+import type { Transport } from '../types.js';
 import { type ArrivalSpec, scheduleIdentity, shardArrivals } from './arrivals.js';
-import { type Clock, realClock } from './clock.js';
 import {
   OpenLoopEngine,
   type OpenLoopRecord,
   type OpenLoopSummary,
   openLoopHistograms,
 } from './open-loop.js';
-import type { Transport } from './types.js';
 
 /** The phases as one step-rate Poisson schedule (the same on every shard). */
 export function drillArrivalSpec(phases: readonly DrillPhase[], seed: number): ArrivalSpec {

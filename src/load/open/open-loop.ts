@@ -15,11 +15,11 @@
  * - All measures go to HDR histograms per window of INTENDED send time, so shards of one schedule
  *   put every request in the same window and their files merge by adding.
  */
-import type { OpenLoopHistograms, OpenLoopOutcome, ScheduleIdentity, Shard } from '../model/histograms.js';
-import { encodeWindow, type LiveWindow, newWindow, recordMs } from '../stats/histograms.js';
+import type { OpenLoopHistograms, OpenLoopOutcome, ScheduleIdentity, Shard } from '../../model/histograms.js';
+import { encodeWindow, type LiveWindow, newWindow, recordMs } from '../../stats/histograms.js';
+import { type Clock, realClock } from '../clock.js';
+import type { ConnectionSlot, InvokeResult, Transport } from '../types.js';
 import type { Arrival } from './arrivals.js';
-import { type Clock, realClock } from './clock.js';
-import type { ConnectionSlot, InvokeResult, Transport } from './types.js';
 
 export interface OpenLoopOptions {
   transport: Transport;

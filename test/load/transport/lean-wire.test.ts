@@ -10,9 +10,9 @@ import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
   createSdkResponseStreamTransport,
-} from '../../src/load/response-stream-transport.js';
-import type { InvokeProbe, Transport } from '../../src/load/types.js';
-import { payloadPart } from './fixtures/stream-server.js';
+} from '../../../src/load/transport/response-stream-transport.js';
+import type { InvokeProbe, Transport } from '../../../src/load/types.js';
+import { payloadPart } from '../fixtures/stream-server.js';
 
 let server: Server;
 let port = 0;

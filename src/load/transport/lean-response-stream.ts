@@ -22,10 +22,10 @@ import { Sha256 } from '@smithy/core/checksum';
 import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../version.js';
+import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport, TransportKind } from '../types.js';
 import { agentOptions, poolSizeFor } from './agent.js';
 import { classifySdkError, errorText } from './outcomes.js';
-import type { ConnectionSlot, InvokeProbe, InvokeResult, Transport, TransportKind } from './types.js';
 
 export interface LeanResponseStreamOptions {
   /** Supplies region, endpoint resolution and credentials (its configuration only; it never sends). */

@@ -14,7 +14,7 @@
  * its resolution. (A re-measured rung has two chances to pass: at a true p95 exactly at the SLO
  * its false-pass probability is at most 2 x 2.5 %.)
  */
-import type { Verdict } from '../stats/rung-decision.js';
+import type { Verdict } from '../../stats/rung-decision.js';
 
 export type LadderMode = 'adaptive' | 'fixed';
 

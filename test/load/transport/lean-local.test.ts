@@ -5,13 +5,13 @@
  * the open loop over it end to end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { constantProfile, shardArrivals } from '../../src/load/arrivals.js';
-import { OpenLoopEngine } from '../../src/load/open-loop.js';
-import { encodePrompts } from '../../src/load/prompts.js';
-import { createLoadRuntimeClient } from '../../src/load/response-stream-transport.js';
-import { createSageMakerTransport } from '../../src/load/transports.js';
-import type { InvokeResult, Transport } from '../../src/load/types.js';
-import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import { constantProfile, shardArrivals } from '../../../src/load/open/arrivals.js';
+import { OpenLoopEngine } from '../../../src/load/open/open-loop.js';
+import { encodePrompts } from '../../../src/load/prompts.js';
+import { createLoadRuntimeClient } from '../../../src/load/transport/response-stream-transport.js';
+import { createSageMakerTransport } from '../../../src/load/transport/transports.js';
+import type { InvokeResult, Transport } from '../../../src/load/types.js';
+import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../../src/local/index.js';
 
 const LONG =
   'This sentence is long on purpose so that synthesis takes a while and requests sent together are all in flight ' +

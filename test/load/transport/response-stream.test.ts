@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClosedLoopEngine } from '../../src/load/engine.js';
-import { encodePrompts } from '../../src/load/prompts.js';
+import { ClosedLoopEngine } from '../../../src/load/closed/engine.js';
+import { encodePrompts } from '../../../src/load/prompts.js';
 import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
   createSdkResponseStreamTransport,
-} from '../../src/load/response-stream-transport.js';
-import type { RequestRecord } from '../../src/load/types.js';
-import { type StreamServer, startStreamServer } from './fixtures/stream-server.js';
+} from '../../../src/load/transport/response-stream-transport.js';
+import type { RequestRecord } from '../../../src/load/types.js';
+import { type StreamServer, startStreamServer } from '../fixtures/stream-server.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

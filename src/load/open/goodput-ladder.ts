@@ -16,7 +16,7 @@
  * lambda_max is bracketed by a measured failure. A first rung that fails walks down by the same
  * factor until one passes (or `minRate` fails too).
  */
-import type { RateVerdict } from '../stats/open-loop-limits.js';
+import type { RateVerdict } from '../../stats/open-loop-limits.js';
 
 export {
   type GoodputDecide,
@@ -26,7 +26,7 @@ export {
   overflowAndErrorLimits,
   type RateVerdict,
   withLimits,
-} from '../stats/open-loop-limits.js';
+} from '../../stats/open-loop-limits.js';
 
 export interface GoodputLadderSettings {
   startRate: number;

@@ -1,24 +1,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../../src/load/clock.js';
 import {
   type ArrivalSpec,
   constantProfile,
   scheduleIdentity,
   shardArrivals,
-} from '../../src/load/arrivals.js';
-import { VirtualClock } from '../../src/load/clock.js';
-import { createHttpTransport } from '../../src/load/http-transport.js';
-import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from '../../src/load/open-loop.js';
-import { openLoopHistogramsSchema } from '../../src/model/histograms.js';
+} from '../../../src/load/open/arrivals.js';
+import { OpenLoopEngine, type OpenLoopRecord, openLoopHistograms } from '../../../src/load/open/open-loop.js';
+import { createHttpTransport } from '../../../src/load/transport/http-transport.js';
+import { openLoopHistogramsSchema } from '../../../src/model/histograms.js';
 import {
   decodeWindow,
   mergeOpenLoop,
   quantileMs,
   RELATIVE_PRECISION,
   sumWindows,
-} from '../../src/stats/histograms.js';
-import { simulatedServer } from './fixtures/simulated-server.js';
+} from '../../../src/stats/histograms.js';
+import { simulatedServer } from '../fixtures/simulated-server.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -14,7 +14,7 @@
  * file replays as it was sent). Times are taken relative to the first and must not decrease.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../model/errors.js';
+import { UsageError } from '../../model/errors.js';
 import type { RatePoint, RateProfile, RateShape } from './arrivals.js';
 
 function readText(file: string, flag: string): string {

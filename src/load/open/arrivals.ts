@@ -10,9 +10,9 @@
  * single-process schedule, each request at the same intended time.
  */
 import { createHash } from 'node:crypto';
-import { UsageError } from '../model/errors.js';
-import type { ScheduleIdentity, Shard } from '../model/histograms.js';
-import { mulberry32 } from '../stats/prng.js';
+import { UsageError } from '../../model/errors.js';
+import type { ScheduleIdentity, Shard } from '../../model/histograms.js';
+import { mulberry32 } from '../../stats/prng.js';
 
 export type RateShape = 'step' | 'ramp';
 

@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type AgentOptions, Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { ConnectionSlot } from './types.js';
+import type { ConnectionSlot } from '../types.js';
 
 /** The slot of the request being sent (set around the SDK call by the response-stream transport). */
 export const connectionContext = new AsyncLocalStorage<ConnectionSlot>();

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { constantProfile, scheduleOffsets } from '../../src/load/arrivals.js';
-import { VirtualClock } from '../../src/load/clock.js';
+import { VirtualClock } from '../../../src/load/clock.js';
+import { constantProfile, scheduleOffsets } from '../../../src/load/open/arrivals.js';
 import {
   type GoodputDecide,
   GoodputLadder,
   summarizeGoodput,
   withLimits,
-} from '../../src/load/goodput-ladder.js';
-import { runOpenRung } from '../../src/load/open-rung.js';
-import { simulatedServer } from './fixtures/simulated-server.js';
+} from '../../../src/load/open/goodput-ladder.js';
+import { runOpenRung } from '../../../src/load/open/open-rung.js';
+import { simulatedServer } from '../fixtures/simulated-server.js';
 
 const BODY = [new Uint8Array(Buffer.from('{"text":"x"}'))];
 

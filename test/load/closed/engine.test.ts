@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClosedLoopEngine } from '../../src/load/engine.js';
-import { createHttpTransport } from '../../src/load/http-transport.js';
-import { encodePrompts } from '../../src/load/prompts.js';
-import type { RequestRecord } from '../../src/load/types.js';
-import { type CapacityServer, startCapacityServer } from './fixtures/capacity-server.js';
+import { ClosedLoopEngine } from '../../../src/load/closed/engine.js';
+import { encodePrompts } from '../../../src/load/prompts.js';
+import { createHttpTransport } from '../../../src/load/transport/http-transport.js';
+import type { RequestRecord } from '../../../src/load/types.js';
+import { type CapacityServer, startCapacityServer } from '../fixtures/capacity-server.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

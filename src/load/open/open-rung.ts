@@ -5,10 +5,11 @@
  * intended-send order) and what an artifact keeps (the serialized windows, send adherence).
  * No verdict here: that is the ladder's `decide`.
  */
-import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../model/histograms.js';
-import { quantileMs, sumWindows } from '../stats/histograms.js';
+import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
+import { quantileMs, sumWindows } from '../../stats/histograms.js';
+import { type Clock, realClock } from '../clock.js';
+import type { Transport } from '../types.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
-import { type Clock, realClock } from './clock.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
 import {
   OpenLoopEngine,
@@ -16,7 +17,6 @@ import {
   type OpenLoopSummary,
   openLoopHistograms,
 } from './open-loop.js';
-import type { Transport } from './types.js';
 
 export interface OpenRungSpec {
   rate: number;

@@ -5,9 +5,9 @@ import {
   TRANSPORT_KINDS,
   TRANSPORTS,
   isSageMakerTransport as throughAws,
-} from '../../src/load/transports.js';
-import type { TransportKind } from '../../src/load/types.js';
-import { isSageMakerTransport, type Transport, transportSchema } from '../../src/model/artifacts.js';
+} from '../../../src/load/transport/transports.js';
+import type { TransportKind } from '../../../src/load/types.js';
+import { isSageMakerTransport, type Transport, transportSchema } from '../../../src/model/artifacts.js';
 
 // The table's kinds are the artifact schema's, no more and no fewer (a compile-time check).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -7,7 +7,7 @@ import {
   overflowAndErrorLimits,
   summarizeGoodput,
   withLimits,
-} from '../../src/load/goodput-ladder.js';
+} from '../../../src/load/open/goodput-ladder.js';
 
 const settings: GoodputLadderSettings = { startRate: 10, maxRate: 2000, minRate: 0.5, resolution: 0.05 };
 

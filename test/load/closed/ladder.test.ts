@@ -6,7 +6,7 @@ import {
   type RungResult,
   summarizeLadder,
   worstCaseRungs,
-} from '../../src/load/ladder.js';
+} from '../../../src/load/closed/ladder.js';
 
 const adaptive = (maxConcurrency: number, resolution: number): LadderSettings => ({
   mode: 'adaptive',

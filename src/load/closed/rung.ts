@@ -7,12 +7,12 @@
  * undecided. Fixed rungs hold for the full time and judge the last `measureS` seconds in one look
  * (the reference method).
  */
-import type { Outcome } from '../model/artifacts.js';
-import { opt, type UsageError, usage } from '../model/errors.js';
-import { alignUp, driftTest, quantileWithMisses } from '../stats/ladder-stats.js';
-import { sortedAscending } from '../stats/quantiles.js';
-import { type RungDecision, RungJudge, sectionedP95Interval } from '../stats/rung-decision.js';
-import { waitUntil } from '../wait.js';
+import type { Outcome } from '../../model/artifacts.js';
+import { opt, type UsageError, usage } from '../../model/errors.js';
+import { alignUp, driftTest, quantileWithMisses } from '../../stats/ladder-stats.js';
+import { sortedAscending } from '../../stats/quantiles.js';
+import { type RungDecision, RungJudge, sectionedP95Interval } from '../../stats/rung-decision.js';
+import { waitUntil } from '../../wait.js';
 import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
 import type { LadderMode } from './ladder.js';
 

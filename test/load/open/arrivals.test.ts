@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openLoopEventLine } from '../../../src/load/events.js';
 import {
   type ArrivalSpec,
   constantProfile,
@@ -10,11 +11,10 @@ import {
   scheduleIdentity,
   scheduleOffsets,
   shardArrivals,
-} from '../../src/load/arrivals.js';
-import { openLoopEventLine } from '../../src/load/events.js';
-import type { OpenLoopRecord } from '../../src/load/open-loop.js';
-import { loadReplay, loadSchedule, parseReplay } from '../../src/load/schedule-file.js';
-import { UsageError } from '../../src/model/errors.js';
+} from '../../../src/load/open/arrivals.js';
+import type { OpenLoopRecord } from '../../../src/load/open/open-loop.js';
+import { loadReplay, loadSchedule, parseReplay } from '../../../src/load/open/schedule-file.js';
+import { UsageError } from '../../../src/model/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-arrivals-'));
 const file = (name: string, text: string): string => {

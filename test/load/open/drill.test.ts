@@ -4,14 +4,14 @@
  * one process recorded; and the merge's refusals of shards that are not of one drill.
  */
 import { describe, expect, it } from 'vitest';
-import { completeDrill, mergeDrillShards } from '../../src/analysis/drill-merge.js';
-import { VirtualClock } from '../../src/load/clock.js';
-import { type DrillLoadResult, runDrillLoad } from '../../src/load/drill.js';
-import type { DrillPhase, DrillShardArtifact } from '../../src/model/index.js';
-import { isUsageError } from '../../src/model/index.js';
-import { RELATIVE_PRECISION } from '../../src/stats/histograms.js';
-import { drillData, observerWith } from '../helpers/drill-data.js';
-import { simulatedServer } from './fixtures/simulated-server.js';
+import { completeDrill, mergeDrillShards } from '../../../src/analysis/drill-merge.js';
+import { VirtualClock } from '../../../src/load/clock.js';
+import { type DrillLoadResult, runDrillLoad } from '../../../src/load/open/drill.js';
+import type { DrillPhase, DrillShardArtifact } from '../../../src/model/index.js';
+import { isUsageError } from '../../../src/model/index.js';
+import { RELATIVE_PRECISION } from '../../../src/stats/histograms.js';
+import { drillData, observerWith } from '../../helpers/drill-data.js';
+import { simulatedServer } from '../fixtures/simulated-server.js';
 
 const PHASES: DrillPhase[] = [
   { name: 'steady', start_s: 0, end_s: 20, rate_rps: 40, rate_source: 'computed: test' },

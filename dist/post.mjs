@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8778);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1916);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8778:
+/***/ 1916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -99097,7 +99097,7 @@ const ids_newRunId = () => randomBytes(6).toString('hex');
 
 // EXTERNAL MODULE: external "node:async_hooks"
 var external_node_async_hooks_ = __nccwpck_require__(6698);
-;// CONCATENATED MODULE: ./src/load/agent.ts
+;// CONCATENATED MODULE: ./src/load/transport/agent.ts
 /**
  * Keep-alive socket pools sized above the load. The timed agents tell the SDK request that opened
  * a new socket how long the connection setup took: the `sdk` transport runs each SDK call inside
@@ -99159,7 +99159,7 @@ class TimedHttpsAgent extends external_node_https_.Agent {
     }
 }
 
-;// CONCATENATED MODULE: ./src/load/outcomes.ts
+;// CONCATENATED MODULE: ./src/load/transport/outcomes.ts
 /** A container or front end answered `status` with `body` (non-2xx). */
 function classifyHttpStatus(status, body = '') {
     if (status === 503)
@@ -99205,7 +99205,7 @@ const errorText = (e) => {
     return `${name}${err?.message ?? String(e)}`.slice(0, 500);
 };
 
-;// CONCATENATED MODULE: ./src/load/http-transport.ts
+;// CONCATENATED MODULE: ./src/load/transport/http-transport.ts
 /**
  * `http` transport: POST straight to a container's `/invocations` (calibrating a container before
  * it is deployed). One request per call, no retries, a keep-alive pool sized above the load.
@@ -99331,7 +99331,7 @@ var signature_v4_dist_cjs = __nccwpck_require__(5118);
 /** The scalegate version, recorded in every artifact's provenance. */
 const VERSION = '0.1.0';
 
-;// CONCATENATED MODULE: ./src/load/lean-response-stream.ts
+;// CONCATENATED MODULE: ./src/load/transport/lean-response-stream.ts
 /**
  * `response-stream`, the lean way: InvokeEndpointWithResponseStream sent over node:http(s) with
  * the very wire request the SDK v3 client sends (same path, headers in the same order, SigV4 by
@@ -99625,7 +99625,7 @@ function createLeanResponseStreamTransport(options) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/load/response-stream-transport.ts
+;// CONCATENATED MODULE: ./src/load/transport/response-stream-transport.ts
 /**
  * SageMaker InvokeEndpointWithResponseStream transports. `response-stream` (the default) sends
  * the SDK's wire request itself (lean-response-stream.ts); `sdk` goes through the SDK v3 runtime
@@ -99714,7 +99714,7 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/load/transports.ts
+;// CONCATENATED MODULE: ./src/load/transport/transports.ts
 /**
  * The transport table: one declaration per kind (its name, whether it goes through AWS, whether it
  * needs a `--target`, and how it is built). Every command and the action choose, judge and build a
@@ -100303,6 +100303,10 @@ const FREEZE_WAIT_OPTIONS = {
 const FREEZE_OPTIONS = {
     allowProduction: flag('allow-production', "freeze the model's own (production) endpoint; refused without it, except through the local SageMaker (AWS_ENDPOINT_URL on loopback)"),
     force: flag('force', "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)", { action: false }),
+};
+/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
+const EVENTS_OPTIONS = {
+    eventsFile: spec_text('events', '<file>', 'write one JSON line per request', { action: false }),
 };
 /** What a load-driving command (qmax, goodput) sends its requests to, and how. */
 const LOAD_TARGET_OPTIONS = {

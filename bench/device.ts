@@ -25,13 +25,13 @@ import { deriveDeviceProfile } from '../src/analysis/device-profile.js';
 import { createAwsClients, destroyAwsClients } from '../src/aws/clients.js';
 import { KOKORO_G5_QMAX } from '../src/commands/device.js';
 import { runQmax } from '../src/commands/qmax.js';
-import { ClosedLoopEngine, now } from '../src/load/engine.js';
+import { ClosedLoopEngine, now } from '../src/load/closed/engine.js';
 import { createProgressRenderer } from '../src/load/progress.js';
 import { defaultPromptSet, encodePrompts } from '../src/load/prompts.js';
 import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
-} from '../src/load/response-stream-transport.js';
+} from '../src/load/transport/response-stream-transport.js';
 import { readConfigFile } from '../src/model/config.js';
 import { type QmaxArtifact, readArtifact } from '../src/model/index.js';
 import { fidelityRows, formatFidelityTable } from '../test/helpers/device-fidelity.js';

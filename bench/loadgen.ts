@@ -19,14 +19,14 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { ClosedLoopEngine, now } from '../src/load/engine.js';
-import { createHttpTransport } from '../src/load/http-transport.js';
+import { ClosedLoopEngine, now } from '../src/load/closed/engine.js';
 import { encodePrompts } from '../src/load/prompts.js';
+import { createHttpTransport } from '../src/load/transport/http-transport.js';
 import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
   createSdkResponseStreamTransport,
-} from '../src/load/response-stream-transport.js';
+} from '../src/load/transport/response-stream-transport.js';
 import type { RequestRecord, Transport } from '../src/load/types.js';
 import { quantileSorted, sortedAscending } from '../src/stats/quantiles.js';
 

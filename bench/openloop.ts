@@ -1,4 +1,4 @@
-// Benchmark of the open-loop engine (src/load/open-loop.ts): does the schedule hold? For each
+// Benchmark of the open-loop engine (src/load/open/open-loop.ts): does the schedule hold? For each
 // offered rate, a constant-rate schedule over the http transport against a loopback server in its
 // own process (each response after a fixed delay): offered vs achieved send rate, send lag
 // (actual minus intended send) p50/p99/max, completions/s and client_dropped; then autocannon's
@@ -13,11 +13,11 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { constantProfile, shardArrivals } from '../src/load/arrivals.js';
-import { quantileMs, sumWindows } from '../src/load/histograms.js';
-import { createHttpTransport } from '../src/load/http-transport.js';
-import { OpenLoopEngine } from '../src/load/open-loop.js';
+import { constantProfile, shardArrivals } from '../src/load/open/arrivals.js';
+import { OpenLoopEngine } from '../src/load/open/open-loop.js';
 import { encodePrompts } from '../src/load/prompts.js';
+import { createHttpTransport } from '../src/load/transport/http-transport.js';
+import { quantileMs, sumWindows } from '../src/stats/histograms.js';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

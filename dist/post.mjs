@@ -10381,7 +10381,7 @@ __webpack_unused_export__ = InvokeEndpointCommand;
 __webpack_unused_export__ = InvokeEndpointInput$;
 __webpack_unused_export__ = InvokeEndpointOutput$;
 __webpack_unused_export__ = InvokeEndpointWithResponseStream$;
-__webpack_unused_export__ = InvokeEndpointWithResponseStreamCommand;
+exports.ye = InvokeEndpointWithResponseStreamCommand;
 __webpack_unused_export__ = InvokeEndpointWithResponseStreamInput$;
 __webpack_unused_export__ = InvokeEndpointWithResponseStreamOutput$;
 __webpack_unused_export__ = ModelError;
@@ -57043,6 +57043,25 @@ exports.providerConfigFromInit = providerConfigFromInit;
 
 /***/ }),
 
+/***/ 7788:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.BF = void 0;
+var event_streams_1 = __nccwpck_require__(6579);
+Object.defineProperty(exports, "BF", ({ enumerable: true, get: function () { return event_streams_1.EventStreamCodec; } }));
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.HeaderMarshaller; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.Int64; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.MessageDecoderStream; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.MessageEncoderStream; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.SmithyMessageDecoderStream; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return event_streams_1.SmithyMessageEncoderStream; } });
+
+
+/***/ }),
+
 /***/ 9456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
@@ -87235,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4460);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1916);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87252,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4460:
+/***/ 1916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87544,7 +87563,7 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
  */
 const errors_opt = (option, value) => value === undefined ? { option } : { option, value };
 /** An option as the subject of a refusal: `--peak-rps needs ...` / `input peak-rps: needs ...`. */
-const subject = (option) => ({ option, subject: true });
+const errors_subject = (option) => ({ option, subject: true });
 const isOptionRef = (v) => typeof v === 'object' && v !== null && typeof v.option === 'string';
 function renderOption(ref, surface) {
     if (surface === 'cli')
@@ -87582,8 +87601,6 @@ function errors_usage(strings, ...values) {
     return new errors_UsageError(parts);
 }
 const errors_isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
-/** The message of a refusal as `surface` shows it (plain errors: their message). */
-const usageMessage = (e, surface) => e instanceof errors_UsageError ? e.messageFor(surface) : e.message;
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
@@ -97446,6 +97463,14 @@ const provenanceSchema = object({
     tool: safeString,
     note: safeString.nullable(),
 });
+/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
+const restoreRecordSchema = object({ actions: array(safeString), errors: array(safeString) });
+/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
+const journalRestoreRecordSchema = object({
+    desired_instance_count: schemas_number().int().nonnegative(),
+    suspension_restored: schemas_boolean(),
+    ...restoreRecordSchema.shape,
+});
 const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
 /** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
 const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
@@ -97572,9 +97597,7 @@ const qmaxArtifactSchema = object({
     target: safeString.nullable().optional(),
     prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
     request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
-    restore: object({ actions: array(safeString), errors: array(safeString) })
-        .nullable()
-        .optional(),
+    restore: restoreRecordSchema.nullable().optional(),
     /** Where the search ended against what it promised; absent in older artifacts. */
     search: object({
         /** Lowest measured breach above Q_max (a fail, never an undecided rung); null: none. */
@@ -97710,7 +97733,7 @@ const goodputArtifactSchema = object({
     target: safeString.nullable(),
     prompts: object({ source: safeString, count: schemas_number().int().positive() }),
     request_timeout_s: seconds('request_timeout_s').positive(),
-    restore: object({ actions: array(safeString), errors: array(safeString) }).nullable(),
+    restore: restoreRecordSchema.nullable(),
 });
 const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'load_applied',
@@ -97800,13 +97823,7 @@ const ttotalArtifactSchema = object({
     })
         .optional(),
     /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
-    restore: object({
-        desired_instance_count: schemas_number().int().nonnegative(),
-        suspension_restored: schemas_boolean(),
-        actions: array(safeString),
-        errors: array(safeString),
-    })
-        .optional(),
+    restore: journalRestoreRecordSchema.optional(),
 });
 const findingVerdictSchema = schemas_enum(['ok', 'warn', 'stop', 'suppressed']);
 const findingSchema = object({
@@ -99078,444 +99095,254 @@ async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
 /** 12 hex characters, like the legacy run ids: unique per run, short enough to quote. */
 const ids_newRunId = () => randomBytes(6).toString('hex');
 
-;// CONCATENATED MODULE: ./src/commands/freeze.ts
+// EXTERNAL MODULE: external "node:async_hooks"
+var external_node_async_hooks_ = __nccwpck_require__(6698);
+;// CONCATENATED MODULE: ./src/load/transport/agent.ts
 /**
- * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
- * and put everything back afterwards, on every exit path.
- *
- * Order matters. Before anything changes, the state is read twice around a look for another
- * run's freeze (a thaw journal on the endpoint, or scaling already suspended: both refused unless
- * `force`), so a freeze never records another freeze's frozen state as the original. Then the
- * thaw journal (what to restore) is written: the local file first, then the same journal as tags
- * on the endpoint (so `scalegate thaw` works from any machine after a lost runner, and a second
- * freeze anywhere sees this one), read back to be sure no other run wrote over it. Only then are
- * dynamic and scheduled scaling suspended (RegisterScalableTarget SuspendedState, min/max
- * untouched), the desired count pinned to 1, and the run waits until one instance is InService.
- * A fleet that could still grow is refused. Restore sets back the exact captured desired count
- * and suspension flags, then removes this run's journal from the endpoint and the disk (both kept
- * if any part failed, so thaw can finish the job).
- *
- * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
+ * Keep-alive socket pools sized above the load. The timed agents tell the SDK request that opened
+ * a new socket how long the connection setup took: the `sdk` transport runs each SDK call inside
+ * an AsyncLocalStorage context, and the agent's createConnection runs synchronously inside
+ * http.request (which the SDK's NodeHttpHandler calls), so it finds that request's slot. The http
+ * and lean response-stream transports need none of this (they see their own request's socket),
+ * and so keep AsyncLocalStorage (and its promise-hook cost) off their hot path.
  */
 
 
 
-
-
-
-
-
-
-function awsFreezeAdapters(clients, endpoint, variant) {
-    let arn = null;
-    const resolveArn = async (options) => {
-        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
-        return arn;
-    };
-    return {
-        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
-        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
-        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
-        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
-        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
-        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
-        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
-    };
+/** The slot of the request being sent (set around the SDK call by the response-stream transport). */
+const connectionContext = new external_node_async_hooks_.AsyncLocalStorage();
+function watch(socket, secure) {
+    const slot = connectionContext.getStore();
+    if (!slot)
+        return;
+    const openedAt = performance.now();
+    slot.openedAt = openedAt;
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+        slot.connectMs = performance.now() - openedAt;
+    });
 }
-const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
-const anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
-/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
-const describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+/** Pool size for `concurrency` outstanding requests: always above it, never the SDK's 50. */
+const poolSizeFor = (concurrency) => Math.max(64, Math.ceil(concurrency * 1.25) + 16);
 /**
- * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
- * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ * Idle keep-alive sockets are dropped after this, before a server's own idle timeout (60-65 s on
+ * AWS front ends and the local SageMaker): a request written onto a socket the server is closing
+ * fails with a reset that says nothing about the endpoint. (Node lowers an agent's idle timeout to
+ * a server's `Keep-Alive: timeout` hint, but without an agent timeout it keeps idle sockets forever.)
  */
-async function removeJournalTags(journal, adapters, options = {}) {
-    const tags = await adapters.readEndpointTags(options);
-    const keys = journalTagKeys(tags);
-    if (keys.length === 0)
-        return 'no journal on the endpoint';
-    let onEndpoint;
+const IDLE_SOCKET_TIMEOUT_MS = 30_000;
+const agentOptions = (maxSockets) => ({
+    keepAlive: true,
+    keepAliveMsecs: 10_000,
+    timeout: IDLE_SOCKET_TIMEOUT_MS,
+    maxSockets,
+    maxFreeSockets: maxSockets,
+    scheduling: 'lifo',
+});
+class TimedHttpAgent extends external_node_http_.Agent {
+    constructor(maxSockets) {
+        super(agentOptions(maxSockets));
+    }
+    createConnection(...args) {
+        const socket = super.createConnection(...args);
+        watch(socket, false);
+        return socket;
+    }
+}
+class TimedHttpsAgent extends external_node_https_.Agent {
+    constructor(maxSockets) {
+        super(agentOptions(maxSockets));
+    }
+    createConnection(...args) {
+        const socket = super.createConnection(...args);
+        watch(socket, true);
+        return socket;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/load/transport/outcomes.ts
+/** A container or front end answered `status` with `body` (non-2xx). */
+function classifyHttpStatus(status, body = '') {
+    if (status === 503)
+        return 'saturated_503';
+    if (status === 429)
+        return 'throttled_429';
+    if (status === 424)
+        return body.includes('queue_saturated') ? 'saturated_503' : 'model_error';
+    if (status >= 500)
+        return 'server_5xx';
+    return 'error';
+}
+/** An error the SageMaker Runtime client threw (or an exception event in the response stream). */
+function classifySdkError(e) {
+    const err = (e ?? {});
+    const name = err.name ?? '';
+    const status = err.$metadata?.httpStatusCode;
+    const message = err.message ?? '';
+    if (name === 'ServiceUnavailable' || status === 503)
+        return 'saturated_503';
+    if (name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 429) {
+        return 'throttled_429';
+    }
+    if (name === 'ModelError' || name === 'ModelStreamError' || name === 'ModelNotReadyException') {
+        // Real SageMaker wraps a container's non-2xx in ModelError (424) with the original status.
+        if (err.OriginalStatusCode === 503 || message.includes('queue_saturated'))
+            return 'saturated_503';
+        if (err.OriginalStatusCode === 429)
+            return 'throttled_429';
+        return 'model_error';
+    }
+    if (name === 'InternalFailure' ||
+        name === 'InternalStreamFailure' ||
+        name === 'InternalDependencyException' ||
+        (status !== undefined && status >= 500)) {
+        return 'server_5xx';
+    }
+    return 'error';
+}
+const errorText = (e) => {
+    const err = e;
+    const name = err?.name && err.name !== 'Error' ? `${err.name}: ` : '';
+    return `${name}${err?.message ?? String(e)}`.slice(0, 500);
+};
+
+;// CONCATENATED MODULE: ./src/load/transport/http-transport.ts
+/**
+ * `http` transport: POST straight to a container's `/invocations` (calibrating a container before
+ * it is deployed). One request per call, no retries, a keep-alive pool sized above the load.
+ */
+
+
+
+
+
+function http_transport_invocationsUrl(target) {
+    let url;
     try {
-        onEndpoint = journal_journalFromTags(tags, `endpoint ${journal.endpoint}`);
+        url = new URL(target);
     }
     catch {
-        onEndpoint = null;
+        throw errors_usage `${errors_opt('target', target)}: not a URL. Use http://HOST:PORT (the container's address).`;
     }
-    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
-        return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw errors_usage `${errors_opt('target', target)}: only http:// and https:// targets can be measured directly.`;
     }
-    await adapters.deleteEndpointTags(keys, options);
-    return 'journal removed from the endpoint';
+    if (url.pathname === '' || url.pathname === '/')
+        url.pathname = '/invocations';
+    return url;
 }
-/**
- * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; then removes this journal from the
- * endpoint's tags and from the disk, both only when everything before succeeded.
- */
-async function restoreFromJournal(journal, adapters, options = {}) {
-    const report = { actions: [], errors: [], journalDeleted: false };
-    const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
-    const call = {
-        abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+const MAX_ERROR_BODY = 2048;
+function createHttpTransport(options) {
+    const url = http_transport_invocationsUrl(options.url);
+    const secure = url.protocol === 'https:';
+    const maxSockets = poolSizeFor(options.maxConcurrency);
+    const agent = secure ? new external_node_https_.Agent(agentOptions(maxSockets)) : new external_node_http_.Agent(agentOptions(maxSockets));
+    const send = secure ? external_node_https_.request : external_node_http_.request;
+    const contentType = options.contentType ?? 'application/json';
+    const base = {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        agent,
     };
-    try {
-        const capacity = await adapters.describeVariantCapacity(call);
-        if (capacity.desired !== journal.desired_instance_count) {
-            await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
-            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`);
-        }
-        else {
-            report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
-        }
-    }
-    catch (e) {
-        report.errors.push(`restoring the desired instance count (${journal.desired_instance_count}): ${e.message}`);
-    }
-    if (journal.scalable_target_registered && journal.suspended_state) {
-        try {
-            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
-            await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
-            report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
-        }
-        catch (e) {
-            report.errors.push(`restoring the suspension flags: ${e.message}`);
-        }
-    }
-    if (report.errors.length === 0) {
-        try {
-            report.actions.push(await removeJournalTags(journal, adapters, call));
-        }
-        catch (e) {
-            report.errors.push(`removing the journal from the endpoint's tags: ${e.message}`);
-        }
-    }
-    if (report.errors.length === 0) {
-        journal_deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
-        report.journalDeleted = true;
-    }
-    return report;
-}
-const sameState = (a, b) => a.capacity.desired === b.capacity.desired &&
-    (a.target === null) === (b.target === null) &&
-    (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
-/**
- * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
- * frozen; the caller must call `restore()` on every exit path once this resolved.
- */
-async function freezeEndpoint(options) {
-    const { endpoint, variant, region, adapters, signal } = options;
-    checkAwsName(endpoint, 'endpoint', 'endpoint');
-    checkAwsName(variant, 'variant', 'variant');
-    const log = options.log ?? (() => { });
-    const force = options.force === true;
-    const runId = options.runId ?? newRunId();
-    const resourceId = variantResourceId(endpoint, variant);
-    const call = signal ? { abortSignal: signal } : {};
-    const thaw = `scalegate thaw --endpoint ${endpoint}`;
-    const journalFile = thawJournalPath(endpoint, options.stateDir);
-    const leftover = readThawJournal(endpoint, options.stateDir);
-    if (leftover && !force) {
-        throw usage `${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
-    }
-    const interval = options.pollIntervalMs ?? 2000;
-    const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
-    const wait = { deadline, interval, signal, log: (line) => log(`freeze: ${line}`) };
-    // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
-    let capacity = await adapters.describeVariantCapacity(call);
-    const settling = (c) => c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating';
-    if (settling(capacity)) {
-        await waitUntil(`endpoint ${endpoint} to finish ${capacity.endpointStatus} before freezing`, async () => {
-            capacity = await adapters.describeVariantCapacity(call);
-            return settling(capacity) ? undefined : capacity;
-        }, { ...wait, pauseFirst: true });
-    }
-    const first = { capacity, target: await adapters.describeScalableTarget(resourceId, call) };
-    if (capacity.endpointStatus !== 'InService') {
-        throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
-            'only an InService endpoint can be measured.');
-    }
-    if (capacity.desired === null) {
-        throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
-    }
-    // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
-    // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
-    const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
-    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
-        throw new UsageError(`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`);
-    }
-    if (onEndpoint && !force) {
-        throw usage `endpoint ${endpoint} is already frozen by another run: its thaw journal is on the endpoint (${describeJournalOwner(onEndpoint)}). Freezing it again would record its frozen state as the original. Wait for that run to finish; if it is gone, restore with \`${thaw}\` (from any machine); or measure under it with ${opt('force')} (its recorded original state is kept).`;
-    }
-    if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
-        throw usage `${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
-    }
-    const second = {
-        capacity: await adapters.describeVariantCapacity(call),
-        target: await adapters.describeScalableTarget(resourceId, call),
-    };
-    if (!sameState(first, second)) {
-        throw new UsageError(`endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
-    }
-    // The original state: as read, unless another run's journal already recorded it (forced).
-    const original = onEndpoint ?? {
-        scalable_target_registered: first.target !== null,
-        suspended_state: first.target ? first.target.suspended : null,
-        min_capacity: first.target?.minCapacity ?? null,
-        max_capacity: first.target?.maxCapacity ?? null,
-        desired_instance_count: capacity.desired,
-    };
-    if (onEndpoint)
-        log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
-    if (leftover)
-        log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
-    const journal = {
-        schema_version: 1,
-        kind: 'thaw-journal',
-        endpoint,
-        variant,
-        region,
-        resource_id: resourceId,
-        scalable_target_registered: original.scalable_target_registered,
-        suspended_state: original.suspended_state,
-        min_capacity: original.min_capacity,
-        max_capacity: original.max_capacity,
-        desired_instance_count: original.desired_instance_count,
-        started_at: new Date().toISOString(),
-        pid: process.pid,
-        hostname: hostname(),
-        command: options.commandLine,
-        run_id: runId,
-    };
-    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
-    writeThawJournal(journal, options.stateDir);
-    log(`freeze: journal written to ${journalFile}`);
-    try {
-        await adapters.addEndpointTags(journalTags(journal), call);
-        const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
-        if (back?.run_id !== runId) {
-            throw new UsageError(`endpoint ${endpoint}: another run wrote its thaw journal over this one${back ? ` (${describeJournalOwner(back)})` : ''}: two freezes started at once. Nothing was changed by this run; let the other finish (or \`${thaw}\` if it is gone), then measure again.`);
-        }
-    }
-    catch (e) {
-        // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
-        deleteThawJournal(endpoint, options.stateDir, runId);
-        if (e instanceof UsageError)
-            throw e;
-        throw new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e });
-    }
-    log(`freeze: journal written to endpoint ${endpoint}'s tags`);
-    let restored = null;
-    const restore = () => {
-        restored ??= restoreFromJournal(journal, adapters, {
-            stateDir: options.stateDir,
-            deadlineMs: options.restoreDeadlineMs ?? 5000,
-        });
-        return restored;
-    };
-    const target = first.target;
-    try {
-        if (target) {
-            await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
-            log(`freeze: dynamic and scheduled scaling suspended on ${resourceId} (min/max untouched)`);
-        }
-        else {
-            log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
-        }
-        if (capacity.desired !== 1) {
-            await adapters.setDesiredInstanceCount(1, call);
-            log(`freeze: desired instance count ${capacity.desired} -> 1`);
-        }
-        let current = capacity;
-        const frozen = await waitUntil(`one InService instance of ${endpoint}/${variant}`, async () => {
-            current = await adapters.describeVariantCapacity(call);
-            if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
-                throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
-            }
-            return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
-                ? current
-                : undefined;
-        }, wait);
-        if (!frozen) {
-            throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
-                `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
-        }
-        if (target) {
-            const after = await adapters.describeScalableTarget(resourceId, call);
-            if (!after || !allSuspended(after.suspended)) {
-                throw new UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
-                    `${after ? describeFlags(after.suspended) : 'target gone'}). Check who else manages this scalable target.`);
-            }
-        }
-        log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-        return { journal, journalFile, frozenCapacity: frozen, restore };
-    }
-    catch (e) {
-        const report = await restore();
-        // The caller never got a Freeze to restore: tell it what was put back.
-        if (e !== null && typeof e === 'object')
-            e.restore = report;
-        if (report.errors.length > 0) {
-            const why = e.message;
-            throw Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e });
-        }
-        throw e;
-    }
-}
-/**
- * While installed, SIGINT and SIGTERM abort `controller` instead of killing the process, so the
- * freeze is restored on the way out. A repeated signal is reported and ignored until removal.
- */
-function installSignalGuard(controller, log = () => { }) {
-    let received = null;
-    const handler = (signal) => {
-        if (received) {
-            log(`${signal} again: still restoring the endpoint, please wait`);
+    const connectEvent = secure ? 'secureConnect' : 'connect';
+    const invoke = (body, probe, signal) => new Promise((resolve) => {
+        let settled = false;
+        const finish = (result) => {
+            if (settled)
+                return;
+            settled = true;
+            resolve(result);
+        };
+        if (signal.aborted) {
+            finish({ outcome: 'error', status: null, error: 'aborted before dispatch' });
             return;
         }
-        received = signal;
-        log(`${signal}: stopping the load and restoring the endpoint`);
-        controller.abort(new InterruptedError(signal));
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-    return {
-        get received() {
-            return received;
-        },
-        remove: () => {
-            process.off('SIGINT', handler);
-            process.off('SIGTERM', handler);
-        },
-    };
-}
-/** The run was interrupted by a signal; the freeze has been restored (see `restore`). */
-class InterruptedError extends Error {
-    signal;
-    restore = null;
-    constructor(signal) {
-        super(`interrupted by ${signal}`);
-        this.signal = signal;
-        this.name = 'InterruptedError';
-    }
-    /** Conventional exit status for death by this signal: 128 + its number. */
-    get exitCode() {
-        return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
-    }
-}
-/**
- * Every command that freezes installs its own restore-on-signal guard: SIGINT/SIGTERM (when
- * `guardSignals`) and the caller's `external` signal both abort the returned signal, so the
- * command restores the endpoint on the way out instead of dying frozen.
- */
-function freezeAbort(external, guardSignals, log) {
-    const controller = new AbortController();
-    const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
-    if (external?.aborted)
-        onExternal();
-    else
-        external?.addEventListener('abort', onExternal, { once: true });
-    const guard = guardSignals ? installSignalGuard(controller, log) : null;
-    return {
-        signal: controller.signal,
-        get received() {
-            return guard?.received ?? null;
-        },
-        dispose: () => {
-            guard?.remove();
-            external?.removeEventListener('abort', onExternal);
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/load/progress.ts
-const silentProgress = () => { };
-const progress_ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
-function formatRungLine(s) {
-    const ci = s.ci ? ` [${progress_ms(s.ci.low)}, ${progress_ms(s.ci.high)}]` : '';
-    const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
-    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
-        `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
-}
-function progress_createProgressRenderer(out, env = process.env) {
-    const actions = env.GITHUB_ACTIONS === 'true';
-    const live = Boolean(out.isTTY) && !actions;
-    let liveShown = false;
-    const clearLive = () => {
-        if (liveShown) {
-            out.write('\r\x1b[2K');
-            liveShown = false;
-        }
-    };
-    return (event) => {
-        switch (event.type) {
-            case 'log':
-                clearLive();
-                out.write(`${event.line}\n`);
-                break;
-            case 'rung-start':
-                clearLive();
-                if (actions)
-                    out.write(`::group::run ${event.runIndex + 1} rung ${event.stepIndex + 1}: concurrency ${event.concurrency}\n`);
-                break;
-            case 'rung-tick': {
-                if (!live)
-                    break;
-                const t = event.tick;
-                out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
-                    `${t.elapsedS.toFixed(1)} s  p95 ${progress_ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
-                liveShown = true;
-                break;
+        const slot = { openedAt: null, connectMs: null };
+        probe.connection(slot);
+        const req = send({
+            ...base,
+            signal,
+            headers: { 'Content-Type': contentType, 'Content-Length': body.byteLength, Accept: 'audio/wav' },
+        });
+        req.once('socket', (socket) => {
+            // A kept-alive socket arrives connected; a new one is still connecting: time its setup.
+            if (!socket.connecting)
+                return;
+            socket.setNoDelay(true);
+            const openedAt = performance.now();
+            slot.openedAt = openedAt;
+            socket.once(connectEvent, () => {
+                slot.connectMs = performance.now() - openedAt;
+            });
+        });
+        req.on('response', (res) => {
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) {
+                res.on('data', (chunk) => probe.payload(chunk.length));
+                res.on('end', () => finish({ outcome: 'ok', status, error: null }));
             }
-            case 'rung-end':
-                clearLive();
-                out.write(`${formatRungLine(event.summary)}\n`);
-                if (actions)
-                    out.write('::endgroup::\n');
-                break;
-        }
+            else {
+                const parts = [];
+                let size = 0;
+                res.on('data', (chunk) => {
+                    if (size < MAX_ERROR_BODY)
+                        parts.push(chunk);
+                    size += chunk.length;
+                });
+                res.on('end', () => {
+                    const text = Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY);
+                    finish({
+                        outcome: classifyHttpStatus(status, text),
+                        status,
+                        error: `HTTP ${status}: ${text.trim()}`,
+                    });
+                });
+            }
+            res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
+            res.on('close', () => {
+                if (!res.complete)
+                    finish({ outcome: 'error', status, error: 'response cut mid-stream' });
+            });
+        });
+        req.on('error', (e) => finish({ outcome: 'error', status: null, error: e.message }));
+        req.end(body);
+    });
+    return {
+        kind: 'http',
+        target: url.toString(),
+        invoke,
+        close: async () => {
+            agent.destroy();
+        },
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/checksum/index.js
+var checksum = __nccwpck_require__(9542);
+// EXTERNAL MODULE: ./node_modules/@smithy/core/dist-cjs/submodules/endpoints/index.js
+var endpoints = __nccwpck_require__(2085);
+// EXTERNAL MODULE: ./node_modules/@smithy/eventstream-codec/dist-cjs/index.js
+var eventstream_codec_dist_cjs = __nccwpck_require__(7788);
+// EXTERNAL MODULE: ./node_modules/@smithy/signature-v4/dist-cjs/index.js
+var signature_v4_dist_cjs = __nccwpck_require__(5118);
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The scalegate version, recorded in every artifact's provenance. */
 const VERSION = '0.1.0';
 
-;// CONCATENATED MODULE: ./src/commands/result.ts
+;// CONCATENATED MODULE: ./src/load/transport/lean-response-stream.ts
 /**
- * The one contract every command follows: `run<Command>(input, deps)`. `input` is what the user
- * chose (flags, action inputs, the model from the config), plain data; `deps` is what the command
- * works with: the AWS clients it calls (so a dry run can be proven to make none), the abort
- * signal, the progress sink, the clock and the version it records. It returns a CommandResult;
- * the CLI and the action only present it.
- */
-
-
-function resolveDeps(deps = {}) {
-    const progress = deps.progress ?? silentProgress;
-    return {
-        signal: deps.signal,
-        progress,
-        clock: deps.clock ?? (() => new Date()),
-        version: deps.version ?? VERSION,
-        log: (line) => progress({ type: 'log', line }),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/commands/thaw.ts
-/**
- * `scalegate thaw`: undo a freeze, restoring only what a thaw journal recorded.
+ * `response-stream`, the lean way: InvokeEndpointWithResponseStream sent over node:http(s) with
+ * the very wire request the SDK v3 client sends (same path, headers in the same order, SigV4 by
+ * `@smithy/signature-v4` with the SDK's SHA-256, same body), its event stream decoded frame by
+ * frame with `@smithy/eventstream-codec`, errors mapped as the SDK maps them. What it leaves out
+ * is the SDK's per-request middleware stack (~0.6 ms of CPU a request), which at fleet rates is
+ * the client, not the server, adding latency.
  *
- * The journal a freeze writes travels with the endpoint (its tags) as well as on the machine that
- * froze it, and the tags are written before anything changes and removed only after everything is
- * restored. So the endpoint's journal is the one that counts: restored exactly (desired count,
- * suspension flags), then removed. A local journal the endpoint does not carry recorded a freeze
- * that changed nothing (it stopped before tagging) or that was already restored elsewhere: it is
- * removed and nothing changes. With no journal at all, thaw reports the target's suspension flags
- * and changes nothing: flags an operator set on purpose stay set, unless `clearSuspension`.
- * Running it again changes nothing.
+ * Region, endpoint URL (AWS_ENDPOINT_URL, FIPS, partitions) and credentials (the SDK's default
+ * provider chain, @aws-sdk/credential-provider-node, unless given) are resolved once by the
+ * runtime client's own configuration, so they are what the SDK would use. No retries.
  */
 
 
@@ -99526,118 +99353,465 @@ function resolveDeps(deps = {}) {
 
 
 
-function processAlive(pid) {
+
+
+/** Pool sizes of runtime clients made for load (set by createLoadRuntimeClient). */
+const runtimeConcurrency = new WeakMap();
+const toUtf8 = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const fromUtf8 = (s) => new Uint8Array(Buffer.from(s, 'utf8'));
+const lean_response_stream_codec = new eventstream_codec_dist_cjs/* EventStreamCodec */.BF(toUtf8, fromUtf8);
+/** The SDK's path-label encoding (encodeURIComponent plus !'()*). */
+const encodeLabel = (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const lean_response_stream_MAX_ERROR_BODY = 4096;
+/** Larger than any event-stream message SageMaker sends (payload parts are far smaller). */
+const MAX_FRAME = 32 * 1024 * 1024;
+/** The error an SDK client would throw for a non-2xx REST-JSON answer (code from x-amzn-errortype, code, __type). */
+function wireError(status, headers, text) {
+    let body = {};
     try {
-        process.kill(pid, 0);
-        return true;
+        const parsed = JSON.parse(text);
+        if (parsed && typeof parsed === 'object')
+            body = parsed;
     }
-    catch (e) {
-        return e.code === 'EPERM';
+    catch {
+        // Not JSON: the status alone classifies it.
     }
+    const sanitize = (v) => {
+        if (typeof v !== 'string' || v === '')
+            return undefined;
+        let s = v;
+        if (s.includes(':'))
+            s = s.split(':')[0];
+        if (s.includes('#'))
+            s = s.split('#').at(-1);
+        return s;
+    };
+    const header = headers['x-amzn-errortype'];
+    const name = sanitize(Array.isArray(header) ? header[0] : header) ??
+        sanitize(body.code) ??
+        sanitize(body.__type) ??
+        `HTTP${status}`;
+    const message = String(body.message ?? body.Message ?? text ?? '').slice(0, 500);
+    const original = body.OriginalStatusCode;
+    return {
+        name,
+        message,
+        ...(typeof original === 'number' ? { OriginalStatusCode: original } : {}),
+        $metadata: { httpStatusCode: status },
+    };
 }
-const flagsText = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-async function runThaw(input, deps) {
-    const endpoint = safe_checkAwsName(input.endpoint, 'endpoint', '--endpoint');
-    const variant = safe_checkAwsName(input.variant, 'variant', '--variant');
-    const { log, signal } = resolveDeps(deps);
-    const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
-    if (!adapters)
-        throw new Error('thaw needs AWS clients (or freeze adapters)');
-    const resourceId = scaling_variantResourceId(endpoint, variant);
-    const file = journal_thawJournalPath(endpoint, input.stateDir);
-    const actions = [];
-    const errors = [];
-    const ours = (j) => j !== null && (input.runId === undefined || j.run_id === input.runId);
-    let local = input.localJournal === false ? null : journal_readThawJournal(endpoint, input.stateDir);
-    if (local && !ours(local)) {
-        actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
-        local = null;
-    }
-    if (local && local.variant !== variant) {
-        throw errors_usage `${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
-    }
-    const onEndpoint = journal_journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
-    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
-        throw errors_usage `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
-    }
-    let journal = null;
-    let source = null;
-    if (onEndpoint && ours(onEndpoint)) {
-        journal = onEndpoint;
-        source = `the journal on endpoint ${endpoint}`;
-    }
-    else if (onEndpoint) {
-        actions.push(`endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
-    }
-    if (local && (!journal || local.run_id !== journal.run_id)) {
-        // Tags are written before anything changes and removed only once all is restored: a local
-        // journal the endpoint does not carry has nothing left to restore.
-        journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
-        actions.push(`local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
-    }
-    let journalDeleted = false;
-    if (journal) {
-        const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
-        if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
-            throw errors_usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
+function createLeanResponseStreamTransport(options) {
+    const { runtime } = options;
+    const contentType = options.contentType ?? 'application/json';
+    const accept = options.accept ?? 'audio/wav';
+    const maxSockets = poolSizeFor(options.maxConcurrency ?? runtimeConcurrency.get(runtime) ?? 1);
+    const http = new external_node_http_.Agent(agentOptions(maxSockets));
+    const https = new external_node_https_.Agent(agentOptions(maxSockets));
+    const userAgent = options.userAgent ?? {
+        userAgent: `scalegate/${VERSION} lean-response-stream`,
+        xAmzUserAgent: `scalegate/${VERSION}`,
+    };
+    const invocationId = options.invocationId ?? external_node_crypto_.randomUUID;
+    // Bodies repeat (a prompt set): their SHA-256 (x-amz-content-sha256) is computed once each.
+    const payloadHashes = new WeakMap();
+    const payloadHash = (body) => {
+        let hash = payloadHashes.get(body);
+        if (hash === undefined) {
+            hash = (0,external_node_crypto_.createHash)('sha256').update(body).digest('hex');
+            payloadHashes.set(body, hash);
         }
-        const recorded = journal;
-        // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
-        // cannot change until it is InService.
-        await wait_waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
-            const capacity = await adapters.describeVariantCapacity();
-            return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
-                ? undefined
-                : capacity;
-        }, {
-            deadline: Date.now() + (input.waitS ?? 600) * 1000,
-            interval: input.pollIntervalMs ?? 2000,
+        return hash;
+    };
+    const path = `/endpoints/${encodeLabel(options.endpoint)}/invocations-response-stream`;
+    let resolving = null;
+    // Once resolved, used directly: no promise hop on the hot path.
+    let ready = null;
+    const resolve = () => {
+        if (ready)
+            return ready;
+        resolving ??= (async () => {
+            const config = runtime.config;
+            const region = await config.region();
+            const endpoint = await (0,endpoints.getEndpointFromInstructions)({ EndpointName: options.endpoint }, client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye, config);
+            const signer = new signature_v4_dist_cjs.SignatureV4({
+                service: 'sagemaker',
+                region,
+                credentials: config.credentials,
+                sha256: checksum.Sha256,
+            });
+            ready = { url: new URL(endpoint.url.toString()), signer, region };
+            return ready;
+        })();
+        resolving.catch(() => {
+            resolving = null;
+        });
+        return resolving;
+    };
+    const invoke = async (body, probe, signal) => {
+        if (signal.aborted)
+            return { outcome: 'error', status: null, error: 'aborted before dispatch' };
+        const slot = { openedAt: null, connectMs: null };
+        probe.connection(slot);
+        let resolved;
+        let signed;
+        try {
+            const r = resolve();
+            resolved = r instanceof Promise ? await r : r;
+            const { url } = resolved;
+            const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
+            // The SDK's header order: serializer, content-length, user agent, host, retry, then the signer's.
+            const headers = {
+                'content-type': contentType,
+                'x-amzn-sagemaker-accept': accept,
+            };
+            if (options.variant)
+                headers['x-amzn-sagemaker-target-variant'] = options.variant;
+            headers['content-length'] = String(body.byteLength);
+            headers['x-amz-user-agent'] = userAgent.xAmzUserAgent;
+            headers['user-agent'] = userAgent.userAgent;
+            headers.host = host;
+            headers['amz-sdk-invocation-id'] = invocationId();
+            headers['amz-sdk-request'] = 'attempt=1; max=1';
+            const hash = payloadHash(body);
+            const toSign = await resolved.signer.sign({
+                method: 'POST',
+                protocol: url.protocol,
+                hostname: url.hostname,
+                port: url.port ? Number(url.port) : undefined,
+                path: `${url.pathname.replace(/\/$/, '')}${path}`,
+                query: {},
+                // Given, the signer takes the payload hash from here instead of hashing the body again.
+                headers: { ...headers, 'x-amz-content-sha256': hash },
+                body,
+            });
+            // The SDK's order after its own headers: date, token, payload hash, authorization.
+            const out = toSign.headers;
+            const final = { ...headers, 'x-amz-date': out['x-amz-date'] };
+            if (out['x-amz-security-token'] !== undefined)
+                final['x-amz-security-token'] = out['x-amz-security-token'];
+            final['x-amz-content-sha256'] = hash;
+            final.authorization = out.authorization;
+            signed = { headers: final };
+        }
+        catch (e) {
+            return { outcome: 'error', status: null, error: `endpoint or signing: ${errorText(e)}` };
+        }
+        return send(resolved.url, signed.headers, body, probe, signal, slot);
+    };
+    const send = (url, headers, body, probe, signal, slot) => new Promise((done) => {
+        let settled = false;
+        const finish = (result) => {
+            if (settled)
+                return;
+            settled = true;
+            done(result);
+        };
+        const secure = url.protocol === 'https:';
+        const req = (secure ? external_node_https_.request : external_node_http_.request)({
+            protocol: url.protocol,
+            hostname: url.hostname,
+            port: url.port,
+            path: `${url.pathname.replace(/\/$/, '')}${path}`,
+            method: 'POST',
+            agent: secure ? https : http,
+            headers,
             signal,
-            log: (line) => log(`thaw: ${line}`),
         });
-        const result = await restoreFromJournal(journal, adapters, {
-            stateDir: input.stateDir,
-            deadlineMs: input.callTimeoutMs ?? 15_000,
+        req.once('socket', (socket) => {
+            if (!socket.connecting)
+                return;
+            socket.setNoDelay(true);
+            const openedAt = performance.now();
+            slot.openedAt = openedAt;
+            socket.once(secure ? 'secureConnect' : 'connect', () => {
+                slot.connectMs = performance.now() - openedAt;
+            });
         });
-        actions.push(`${source}: ${describeJournalOwner(journal)}`);
-        actions.push(...result.actions);
-        errors.push(...result.errors);
-        journalDeleted = result.journalDeleted;
-        if (journalDeleted)
-            actions.push('journal deleted');
-    }
-    else {
-        const target = await adapters.describeScalableTarget(resourceId);
-        if (!target) {
-            actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
+        req.on('response', (res) => {
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status >= 300) {
+                const parts = [];
+                let size = 0;
+                res.on('data', (chunk) => {
+                    if (size < lean_response_stream_MAX_ERROR_BODY)
+                        parts.push(chunk);
+                    size += chunk.length;
+                });
+                res.on('end', () => {
+                    const err = wireError(status, res.headers, Buffer.concat(parts).toString('utf8'));
+                    finish({ outcome: classifySdkError(err), status, error: errorText(err) });
+                });
+                res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
+                return;
+            }
+            // Event-stream framing: each message starts with its total length (4 bytes, big-endian).
+            let pending = Buffer.alloc(0);
+            res.on('data', (chunk) => {
+                if (settled)
+                    return;
+                pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+                while (pending.length >= 4) {
+                    const length = pending.readUInt32BE(0);
+                    // A prelude (12 bytes) and a message CRC (4) at least; far beyond any payload part: corrupt.
+                    if (length < 16 || length > MAX_FRAME) {
+                        res.destroy();
+                        finish({ outcome: 'error', status, error: `event stream: a frame of ${length} bytes` });
+                        return;
+                    }
+                    if (pending.length < length)
+                        break;
+                    const frame = pending.subarray(0, length);
+                    pending = pending.subarray(length);
+                    let message;
+                    try {
+                        message = lean_response_stream_codec.decode(frame);
+                    }
+                    catch (e) {
+                        res.destroy();
+                        finish({ outcome: 'error', status, error: `event stream: ${errorText(e)}` });
+                        return;
+                    }
+                    const type = message.headers[':message-type']?.value;
+                    if (type === 'event') {
+                        if (message.headers[':event-type']?.value === 'PayloadPart')
+                            probe.payload(message.body.byteLength);
+                        continue;
+                    }
+                    // An exception (modelled, e.g. ModelStreamError) or an error message ends the stream.
+                    const name = String(type === 'exception'
+                        ? message.headers[':exception-type']?.value
+                        : (message.headers[':error-code']?.value ?? 'UnknownError'));
+                    let text = type === 'exception' ? '' : String(message.headers[':error-message']?.value ?? '');
+                    if (type === 'exception') {
+                        try {
+                            const parsed = JSON.parse(toUtf8(message.body));
+                            text = parsed.Message ?? parsed.message ?? '';
+                        }
+                        catch {
+                            text = toUtf8(message.body).slice(0, 500);
+                        }
+                    }
+                    const err = { name, message: text, $metadata: { httpStatusCode: status } };
+                    res.destroy();
+                    finish({ outcome: classifySdkError(err), status, error: errorText(err) });
+                    return;
+                }
+            });
+            res.on('end', () => {
+                if (pending.length > 0)
+                    finish({ outcome: 'error', status, error: 'event stream cut mid-message' });
+                else
+                    finish({ outcome: 'ok', status, error: null });
+            });
+            res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
+            res.on('close', () => {
+                if (!res.complete)
+                    finish({ outcome: 'error', status, error: 'response cut mid-stream' });
+            });
+        });
+        req.on('error', (e) => finish({ outcome: 'error', status: null, error: e.message }));
+        req.end(body);
+    });
+    return {
+        kind: options.kind ?? 'response-stream',
+        target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        invoke,
+        close: async () => {
+            http.destroy();
+            https.destroy();
+            if (options.ownsClient)
+                runtime.destroy();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/transport/response-stream-transport.ts
+/**
+ * SageMaker InvokeEndpointWithResponseStream transports. `response-stream` (the default) sends
+ * the SDK's wire request itself (lean-response-stream.ts); `sdk` goes through the SDK v3 runtime
+ * client, kept as the reference. Each PayloadPart's bytes are audio; the first non-empty one is
+ * the TTFAB. Neither retries (maxAttempts 1): a retried 503 would hide saturation.
+ */
+
+
+
+
+
+/**
+ * A runtime client for load: no retries, a keep-alive pool above the concurrency, and agents that
+ * time connection setup separately from TTFAB.
+ */
+function createLoadRuntimeClient(options) {
+    const maxSockets = poolSizeFor(options.maxConcurrency);
+    const client = new client_sagemaker_runtime_dist_cjs/* SageMakerRuntimeClient */.OX({
+        region: options.region,
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        maxAttempts: 1,
+        requestHandler: new node_http_handler_dist_cjs.NodeHttpHandler({
+            httpAgent: new TimedHttpAgent(maxSockets),
+            httpsAgent: new TimedHttpsAgent(maxSockets),
+            // The engine times requests out itself (client_timeout); no socket timeout behind its back.
+            socketTimeout: 0,
+            requestTimeout: 0,
+        }),
+    });
+    runtimeConcurrency.set(client, options.maxConcurrency);
+    return client;
+}
+/** `response-stream`: the SDK's wire request without the SDK's per-request cost. */
+function response_stream_transport_createResponseStreamTransport(options) {
+    return createLeanResponseStreamTransport(options);
+}
+/** `sdk`: the same call through the SDK v3 client (the reference the lean transport is held to). */
+function response_stream_transport_createSdkResponseStreamTransport(options) {
+    const { runtime, endpoint } = options;
+    const contentType = options.contentType ?? 'application/json';
+    const invoke = (body, probe, signal) => {
+        const slot = { openedAt: null, connectMs: null };
+        probe.connection(slot);
+        return connectionContext.run(slot, () => send(body, probe, signal));
+    };
+    const send = async (body, probe, signal) => {
+        let status = null;
+        try {
+            const out = await runtime.send(new client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye({
+                EndpointName: endpoint,
+                Body: body,
+                ContentType: contentType,
+                Accept: 'audio/wav',
+                ...(options.variant ? { TargetVariant: options.variant } : {}),
+            }), { abortSignal: signal });
+            status = out.$metadata.httpStatusCode ?? 200;
+            if (!out.Body)
+                return { outcome: 'error', status, error: 'response without a body stream' };
+            for await (const event of out.Body) {
+                if (event.PayloadPart) {
+                    probe.payload(event.PayloadPart.Bytes?.byteLength ?? 0);
+                }
+                else if (event.ModelStreamError) {
+                    return { outcome: 'model_error', status, error: errorText(event.ModelStreamError) };
+                }
+                else if (event.InternalStreamFailure) {
+                    return { outcome: 'server_5xx', status, error: errorText(event.InternalStreamFailure) };
+                }
+            }
+            return { outcome: 'ok', status, error: null };
         }
-        else if (!anySuspended(target.suspended)) {
-            actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
+        catch (e) {
+            const httpStatus = e.$metadata?.httpStatusCode;
+            return { outcome: classifySdkError(e), status: httpStatus ?? status, error: errorText(e) };
         }
-        else if (input.clearSuspension) {
-            await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
-            actions.push(`no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
-        }
-        else {
-            actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
-        }
-    }
-    const artifact = {
-        kind: 'thaw',
-        endpoint,
-        variant,
-        journal_file: journal && local && local.run_id === journal.run_id ? file : null,
-        journal,
-        actions,
-        errors,
-        journal_deleted: journalDeleted,
     };
     return {
-        artifact,
-        report: renderThawReport(artifact),
-        exitCode: errors.length > 0 ? 1 : 0,
-        written: [],
+        kind: 'sdk',
+        target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        invoke,
+        close: async () => {
+            if (options.ownsClient)
+                runtime.destroy();
+        },
     };
+}
+
+;// CONCATENATED MODULE: ./src/load/transport/transports.ts
+/**
+ * The transport table: one declaration per kind (its name, whether it goes through AWS, whether it
+ * needs a `--target`, and how it is built). Every command and the action choose, judge and build a
+ * transport from here; a new transport is one more row (and its kind in the artifact schema).
+ */
+
+
+
+/** The SageMaker transports' options: the load's own runtime client, owned by the transport. */
+const sageMaker = (setup) => ({
+    runtime: createLoadRuntimeClient({
+        region: setup.region,
+        maxConcurrency: setup.maxConcurrency,
+        ...setup.loadClient,
+    }),
+    endpoint: setup.endpoint,
+    variant: setup.variant,
+    ownsClient: true,
+});
+/** One row per kind, in the order they are listed to the user. */
+const TRANSPORTS = {
+    /** InvokeEndpointWithResponseStream, the SDK's wire request sent lean. */
+    'response-stream': {
+        throughAws: true,
+        needsTarget: false,
+        create: (setup) => response_stream_transport_createResponseStreamTransport(sageMaker(setup)),
+    },
+    /** POST straight to a container's /invocations. */
+    http: {
+        throughAws: false,
+        needsTarget: true,
+        create: (setup) => createHttpTransport({ url: setup.targetUrl, maxConcurrency: setup.maxConcurrency }),
+    },
+    /** InvokeEndpointWithResponseStream through the SDK v3 client. */
+    sdk: {
+        throughAws: true,
+        needsTarget: false,
+        create: (setup) => response_stream_transport_createSdkResponseStreamTransport(sageMaker(setup)),
+    },
+};
+const TRANSPORT_KINDS = Object.keys(TRANSPORTS);
+/** The kind used when none is named: the one needing a target when there is one, else the endpoint's. */
+const DEFAULT_TRANSPORT = 'response-stream';
+const DEFAULT_TARGET_TRANSPORT = 'http';
+/** Whether `kind` goes through a SageMaker endpoint (the one place this is decided). */
+const transports_isSageMakerTransport = (kind) => TRANSPORTS[kind].throughAws;
+/** Builds the transport of `kind`. */
+const createTransport = (kind, setup) => TRANSPORTS[kind].create(setup);
+/** The SageMaker transport of `kind`. */
+function createSageMakerTransport(kind, options) {
+    return kind === 'sdk' ? createSdkResponseStreamTransport(options) : createResponseStreamTransport(options);
+}
+/**
+ * The transport a load command measures over, from its `--transport` and `--target`: the named
+ * kind, else http with a target, else response-stream; refused (exit 2) when the two disagree.
+ */
+function chooseTransport(command, input) {
+    const kind = input.transport
+        ? parseTransportKind(input.transport)
+        : input.target
+            ? DEFAULT_TARGET_TRANSPORT
+            : DEFAULT_TRANSPORT;
+    if (TRANSPORTS[kind].needsTarget && !input.target) {
+        throw usage `${command}: ${opt('transport', kind)} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
+    }
+    if (!TRANSPORTS[kind].needsTarget && input.target) {
+        throw usage `${command}: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', kind)}), not both.`;
+    }
+    return { kind, targetUrl: input.target ? invocationsUrl(input.target).toString() : null };
+}
+/**
+ * Whether a load command given these options needs AWS clients: not a dry run, no `--target` (a
+ * container measured directly; a disagreeing `--transport` is refused by the command itself), and
+ * a transport that goes through an endpoint (the default does).
+ */
+function loadsThroughAws(options) {
+    if (options.dryRun || options.target)
+        return false;
+    return TRANSPORTS[options.transport ?? DEFAULT_TRANSPORT].throughAws;
+}
+const BIDI = new Set([
+    'bidirectional',
+    'bidirectional-stream',
+    'bidi',
+    'invoke-endpoint-with-bidirectional-stream',
+]);
+/** Validates a transport name; bidirectional streaming gets an explanation instead of a stack trace. */
+function parseTransportKind(name, option = 'transport') {
+    const normalized = name.trim().toLowerCase();
+    if (normalized === 'sagemaker')
+        return 'response-stream';
+    if (TRANSPORT_KINDS.includes(normalized))
+        return normalized;
+    if (BIDI.has(normalized)) {
+        throw errors_usage `${errors_opt(option, name)}: InvokeEndpointWithBidirectionalStream cannot be measured: it belongs to a separate HTTP/2 service (SageMaker Runtime HTTP2; AWS ships clients for it in Java, Rust and other SDKs) that has no JavaScript SDK client today (no @aws-sdk package for it is published). Measure with \`response-stream\` (InvokeEndpointWithResponseStream; \`sdk\` for the same through the SDK client) or \`http\` (the container directly).`;
+    }
+    throw errors_usage `${errors_opt(option, name)}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/model/config.ts
@@ -99993,6 +100167,716 @@ function findPlanProofs(plan, artifactsDir) {
 
 
 
+
+;// CONCATENATED MODULE: ./src/options/spec.ts
+/**
+ * An option of a command, declared once: its name (the `--flag` of the CLI and the `with:` input
+ * of the action), what it sets on the command's input, its description and default, and how a
+ * given value is parsed and checked. src/cli derives the commander flags from a command's table,
+ * src/action reads its inputs from the same table, and the action.yml inputs sections are
+ * generated from it (scripts/action-yml.ts), so an option exists in one place.
+ *
+ * A table is a record keyed by the field of the command's input the option sets.
+ */
+
+const refuse = (name, what, raw) => errors_usage `${errors_subject(name)} needs ${what}, got "${raw}".`;
+function spec_text(name, arg, description, extra = {}) {
+    return { name, arg, description, ...extra, parse: (raw) => raw };
+}
+const NUMBER_CHECKS = {
+    any: { test: Number.isFinite, what: 'a number' },
+    positive: { test: (n) => n > 0, what: 'a positive number' },
+    nonNegative: { test: (n) => n >= 0, what: 'a number >= 0' },
+    positiveInteger: { test: (n) => Number.isInteger(n) && n > 0, what: 'a positive integer' },
+};
+function spec_number(name, arg, check, description, extra = {}) {
+    const { test, what } = NUMBER_CHECKS[check];
+    return {
+        name,
+        arg,
+        description,
+        ...extra,
+        parse: (raw) => {
+            const n = Number(raw);
+            if (raw.trim() === '' || !Number.isFinite(n) || !test(n))
+                throw refuse(name, what, raw);
+            return n;
+        },
+    };
+}
+/** YAML 1.2 core-schema booleans, as the runner passes them (core.getBooleanInput). */
+function parseBoolean(name, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw errors_usage `${errors_subject(name)} needs true or false, got "${raw}".`;
+}
+/** Off unless given: `--dry-run` / `dry-run: true`. */
+function flag(name, description, extra = {}) {
+    return { name, description, default: false, ...extra, parse: (raw) => parseBoolean(name, raw) };
+}
+/** On unless turned off: `--no-cloudwatch` (described by `off`) / `cloudwatch: false`. */
+function toggle(name, description, off) {
+    return { name, description, default: true, cli: { negated: off }, parse: (raw) => parseBoolean(name, raw) };
+}
+function choice(name, arg, choices, description, extra = {}) {
+    return {
+        name,
+        arg,
+        description,
+        choices,
+        ...extra,
+        parse: (raw) => {
+            if (!choices.includes(raw)) {
+                throw usage `${subject(name)} one of ${choices.join(', ')}, got "${raw}".`;
+            }
+            return raw;
+        },
+    };
+}
+/** Comma-separated positive integers (`1,5,10,20`). */
+function integerList(name, arg, description, extra = {}) {
+    return {
+        name,
+        arg,
+        description,
+        ...extra,
+        parse: (raw) => {
+            const parts = raw.split(',').map((p) => p.trim());
+            const values = parts.map(Number);
+            if (parts.some((p) => p === '') || values.some((n) => !Number.isInteger(n) || n <= 0)) {
+                throw refuse(name, 'comma-separated positive integers (e.g. 1,5,10,20)', raw);
+            }
+            return values;
+        },
+    };
+}
+/** A spec with its own parser (e.g. a transport name checked by src/load). */
+function parsed(name, arg, parse, description, extra = {}) {
+    return { name, arg, description, ...extra, parse };
+}
+const onCli = (spec) => spec.cli !== false;
+const inAction = (spec) => spec.action !== false;
+/** The default as a surface documents it: the literal default, else the words. */
+function documentedDefault(spec, surface) {
+    if (surface === 'action' && spec.action && spec.action.defaultText)
+        return spec.action.defaultText;
+    return spec.defaultText ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/options/common.ts
+/** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+
+
+
+/** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
+const MODEL_OPTIONS = {
+    modelName: spec_text('model', '<name>', `model name from ${config_CONFIG_FILE} (needed when it declares more than one)`),
+    configFile: spec_text('config', '<file>', 'the scalegate config file', { default: config_CONFIG_FILE }),
+    artifactsDir: spec_text('artifacts-dir', '<dir>', 'where artifacts are read and written; a step finds the measurements it needs there by model and fingerprint (the newest by its own measured_at, never by file time)', { default: DEFAULT_ARTIFACTS_DIR, cli: false }),
+};
+/** Which endpoint of the model, in which region. */
+const ENDPOINT_OPTIONS = {
+    endpoint: spec_text('endpoint', '<name>', 'act on another endpoint of the model (e.g. its `<endpoint>-calibration` copy, where pull requests are measured)', { defaultText: "the model's endpoint" }),
+    region: spec_text('region', '<region>', 'AWS region', { defaultText: "AWS_REGION, then the model config's" }),
+};
+/** Where a command writes its artifact: `--out FILE` / `out:`. */
+const outFile = (what, file) => text('out', '<file>', `where to write the ${what}`, {
+    defaultText: `artifacts/${file}`,
+    action: { defaultText: `\`<artifacts-dir>/${file}\`` },
+});
+/** How long a freeze waits, and how often it looks (qmax, goodput; ttotal waits its --max-wait-s). */
+const common_FREEZE_DEFAULTS = {
+    /** Longest wait for the frozen endpoint to have one InService instance, s. */
+    timeoutS: 1200,
+    /** DescribeEndpoint polling while freezing, ms. */
+    pollIntervalMs: 2000,
+};
+/** The freeze's wait, for the load commands that freeze (qmax, goodput). */
+const FREEZE_WAIT_OPTIONS = {
+    freezeTimeoutS: spec_number('freeze-timeout-s', '<s>', 'positive', 'longest wait for one InService instance after freezing', {
+        defaultText: `${common_FREEZE_DEFAULTS.timeoutS}`,
+    }),
+};
+/** What a freezing command (qmax, goodput, ttotal) may be allowed to freeze. */
+const FREEZE_OPTIONS = {
+    allowProduction: flag('allow-production', "freeze the model's own (production) endpoint; refused without it, except through the local SageMaker (AWS_ENDPOINT_URL on loopback)"),
+    force: flag('force', "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)", { action: false }),
+};
+/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
+const EVENTS_OPTIONS = {
+    eventsFile: spec_text('events', '<file>', 'write one JSON line per request', { action: false }),
+};
+/** What a load-driving command (qmax, goodput) sends its requests to, and how. */
+const LOAD_TARGET_OPTIONS = {
+    target: spec_text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {
+        action: false,
+    }),
+    transport: parsed('transport', '<kind>', (raw) => parseTransportKind(raw), 'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)', {
+        defaultText: 'http with a target, else response-stream',
+        action: { defaultText: 'response-stream (through the endpoint)' },
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/commands/freeze.ts
+/**
+ * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
+ * and put everything back afterwards, on every exit path.
+ *
+ * Order matters. Before anything changes, the state is read twice around a look for another
+ * run's freeze (a thaw journal on the endpoint, or scaling already suspended: both refused unless
+ * `force`), so a freeze never records another freeze's frozen state as the original. Then the
+ * thaw journal (what to restore) is written: the local file first, then the same journal as tags
+ * on the endpoint (so `scalegate thaw` works from any machine after a lost runner, and a second
+ * freeze anywhere sees this one), read back to be sure no other run wrote over it. Only then are
+ * dynamic and scheduled scaling suspended (RegisterScalableTarget SuspendedState, min/max
+ * untouched), the desired count pinned to 1, and the run waits until one instance is InService.
+ * A fleet that could still grow is refused. Restore sets back the exact captured desired count
+ * and suspension flags, then removes this run's journal from the endpoint and the disk (both kept
+ * if any part failed, so thaw can finish the job).
+ *
+ * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
+ */
+
+
+
+
+
+
+
+
+
+
+function awsFreezeAdapters(clients, endpoint, variant) {
+    let arn = null;
+    const resolveArn = async (options) => {
+        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+        return arn;
+    };
+    return {
+        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
+        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
+        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
+        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
+        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
+    };
+}
+const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+const anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+const describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+/**
+ * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
+ * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ */
+async function removeJournalTags(journal, adapters, options = {}) {
+    const tags = await adapters.readEndpointTags(options);
+    const keys = journalTagKeys(tags);
+    if (keys.length === 0)
+        return 'no journal on the endpoint';
+    let onEndpoint;
+    try {
+        onEndpoint = journal_journalFromTags(tags, `endpoint ${journal.endpoint}`);
+    }
+    catch {
+        onEndpoint = null;
+    }
+    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
+        return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
+    }
+    await adapters.deleteEndpointTags(keys, options);
+    return 'journal removed from the endpoint';
+}
+/**
+ * Restores what `journal` captured: desired count first (while scaling is still suspended, so
+ * nothing races it), then the exact suspension flags; then removes this journal from the
+ * endpoint's tags and from the disk, both only when everything before succeeded.
+ */
+async function restoreFromJournal(journal, adapters, options = {}) {
+    const report = { actions: [], errors: [], journalDeleted: false };
+    const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
+    const call = {
+        abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
+    };
+    try {
+        const capacity = await adapters.describeVariantCapacity(call);
+        if (capacity.desired !== journal.desired_instance_count) {
+            await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
+            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`);
+        }
+        else {
+            report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
+        }
+    }
+    catch (e) {
+        report.errors.push(`restoring the desired instance count (${journal.desired_instance_count}): ${e.message}`);
+    }
+    if (journal.scalable_target_registered && journal.suspended_state) {
+        try {
+            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
+            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
+            await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
+            report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
+        }
+        catch (e) {
+            report.errors.push(`restoring the suspension flags: ${e.message}`);
+        }
+    }
+    if (report.errors.length === 0) {
+        try {
+            report.actions.push(await removeJournalTags(journal, adapters, call));
+        }
+        catch (e) {
+            report.errors.push(`removing the journal from the endpoint's tags: ${e.message}`);
+        }
+    }
+    if (report.errors.length === 0) {
+        journal_deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
+        report.journalDeleted = true;
+    }
+    return report;
+}
+const sameState = (a, b) => a.capacity.desired === b.capacity.desired &&
+    (a.target === null) === (b.target === null) &&
+    (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
+/**
+ * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
+ * frozen; the caller must call `restore()` on every exit path once this resolved.
+ */
+async function freezeEndpoint(options) {
+    const { endpoint, variant, region, adapters, signal } = options;
+    checkAwsName(endpoint, 'endpoint', 'endpoint');
+    checkAwsName(variant, 'variant', 'variant');
+    const log = options.log ?? (() => { });
+    const force = options.force === true;
+    const runId = options.runId ?? newRunId();
+    const resourceId = variantResourceId(endpoint, variant);
+    const call = signal ? { abortSignal: signal } : {};
+    const thaw = `scalegate thaw --endpoint ${endpoint}`;
+    const journalFile = thawJournalPath(endpoint, options.stateDir);
+    const leftover = readThawJournal(endpoint, options.stateDir);
+    if (leftover && !force) {
+        throw usage `${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
+    }
+    const interval = options.pollIntervalMs ?? FREEZE_DEFAULTS.pollIntervalMs;
+    const deadline = Date.now() + (options.waitTimeoutS ?? FREEZE_DEFAULTS.timeoutS) * 1000;
+    const wait = { deadline, interval, signal, log: (line) => log(`freeze: ${line}`) };
+    // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
+    let capacity = await adapters.describeVariantCapacity(call);
+    const settling = (c) => c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating';
+    if (settling(capacity)) {
+        await waitUntil(`endpoint ${endpoint} to finish ${capacity.endpointStatus} before freezing`, async () => {
+            capacity = await adapters.describeVariantCapacity(call);
+            return settling(capacity) ? undefined : capacity;
+        }, { ...wait, pauseFirst: true });
+    }
+    const first = { capacity, target: await adapters.describeScalableTarget(resourceId, call) };
+    if (capacity.endpointStatus !== 'InService') {
+        throw new UsageError(`endpoint ${endpoint} is ${capacity.endpointStatus}${capacity.failureReason ? ` (${capacity.failureReason})` : ''}: ` +
+            'only an InService endpoint can be measured.');
+    }
+    if (capacity.desired === null) {
+        throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
+    }
+    // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
+    // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
+    const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw new UsageError(`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`);
+    }
+    if (onEndpoint && !force) {
+        throw usage `endpoint ${endpoint} is already frozen by another run: its thaw journal is on the endpoint (${describeJournalOwner(onEndpoint)}). Freezing it again would record its frozen state as the original. Wait for that run to finish; if it is gone, restore with \`${thaw}\` (from any machine); or measure under it with ${opt('force')} (its recorded original state is kept).`;
+    }
+    if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
+        throw usage `${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
+    }
+    const second = {
+        capacity: await adapters.describeVariantCapacity(call),
+        target: await adapters.describeScalableTarget(resourceId, call),
+    };
+    if (!sameState(first, second)) {
+        throw new UsageError(`endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
+    }
+    // The original state: as read, unless another run's journal already recorded it (forced).
+    const original = onEndpoint ?? {
+        scalable_target_registered: first.target !== null,
+        suspended_state: first.target ? first.target.suspended : null,
+        min_capacity: first.target?.minCapacity ?? null,
+        max_capacity: first.target?.maxCapacity ?? null,
+        desired_instance_count: capacity.desired,
+    };
+    if (onEndpoint)
+        log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+    if (leftover)
+        log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
+    const journal = {
+        schema_version: 1,
+        kind: 'thaw-journal',
+        endpoint,
+        variant,
+        region,
+        resource_id: resourceId,
+        scalable_target_registered: original.scalable_target_registered,
+        suspended_state: original.suspended_state,
+        min_capacity: original.min_capacity,
+        max_capacity: original.max_capacity,
+        desired_instance_count: original.desired_instance_count,
+        started_at: new Date().toISOString(),
+        pid: process.pid,
+        hostname: hostname(),
+        command: options.commandLine,
+        run_id: runId,
+    };
+    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+    writeThawJournal(journal, options.stateDir);
+    log(`freeze: journal written to ${journalFile}`);
+    try {
+        await adapters.addEndpointTags(journalTags(journal), call);
+        const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+        if (back?.run_id !== runId) {
+            throw new UsageError(`endpoint ${endpoint}: another run wrote its thaw journal over this one${back ? ` (${describeJournalOwner(back)})` : ''}: two freezes started at once. Nothing was changed by this run; let the other finish (or \`${thaw}\` if it is gone), then measure again.`);
+        }
+    }
+    catch (e) {
+        // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
+        deleteThawJournal(endpoint, options.stateDir, runId);
+        if (e instanceof UsageError)
+            throw e;
+        throw new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e });
+    }
+    log(`freeze: journal written to endpoint ${endpoint}'s tags`);
+    let restored = null;
+    const restore = () => {
+        restored ??= restoreFromJournal(journal, adapters, {
+            stateDir: options.stateDir,
+            deadlineMs: options.restoreDeadlineMs ?? 5000,
+        });
+        return restored;
+    };
+    const target = first.target;
+    try {
+        if (target) {
+            await adapters.registerSuspendedState(resourceId, ALL_SUSPENDED, call);
+            log(`freeze: dynamic and scheduled scaling suspended on ${resourceId} (min/max untouched)`);
+        }
+        else {
+            log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
+        }
+        if (capacity.desired !== 1) {
+            await adapters.setDesiredInstanceCount(1, call);
+            log(`freeze: desired instance count ${capacity.desired} -> 1`);
+        }
+        let current = capacity;
+        const frozen = await waitUntil(`one InService instance of ${endpoint}/${variant}`, async () => {
+            current = await adapters.describeVariantCapacity(call);
+            if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
+                throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
+            }
+            return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+                ? current
+                : undefined;
+        }, wait);
+        if (!frozen) {
+            throw new Error(`endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? FREEZE_DEFAULTS.timeoutS} s ` +
+                `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`);
+        }
+        if (target) {
+            const after = await adapters.describeScalableTarget(resourceId, call);
+            if (!after || !allSuspended(after.suspended)) {
+                throw new UsageError(`refusing to measure: ${resourceId} can still scale (suspension flags after the freeze: ` +
+                    `${after ? describeFlags(after.suspended) : 'target gone'}). Check who else manages this scalable target.`);
+            }
+        }
+        log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
+        return { journal, journalFile, frozenCapacity: frozen, restore };
+    }
+    catch (e) {
+        const report = await restore();
+        // The caller never got a Freeze to restore: tell it what was put back.
+        if (e !== null && typeof e === 'object')
+            e.restore = report;
+        if (report.errors.length > 0) {
+            const why = e.message;
+            throw Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e });
+        }
+        throw e;
+    }
+}
+/**
+ * While installed, SIGINT and SIGTERM abort `controller` instead of killing the process, so the
+ * freeze is restored on the way out. A repeated signal is reported and ignored until removal.
+ */
+function installSignalGuard(controller, log = () => { }) {
+    let received = null;
+    const handler = (signal) => {
+        if (received) {
+            log(`${signal} again: still restoring the endpoint, please wait`);
+            return;
+        }
+        received = signal;
+        log(`${signal}: stopping the load and restoring the endpoint`);
+        controller.abort(new InterruptedError(signal));
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+    return {
+        get received() {
+            return received;
+        },
+        remove: () => {
+            process.off('SIGINT', handler);
+            process.off('SIGTERM', handler);
+        },
+    };
+}
+/** The run was interrupted by a signal; the freeze has been restored (see `restore`). */
+class InterruptedError extends Error {
+    signal;
+    restore = null;
+    constructor(signal) {
+        super(`interrupted by ${signal}`);
+        this.signal = signal;
+        this.name = 'InterruptedError';
+    }
+    /** Conventional exit status for death by this signal: 128 + its number. */
+    get exitCode() {
+        return this.signal === 'SIGINT' ? 130 : this.signal === 'SIGTERM' ? 143 : 1;
+    }
+}
+/**
+ * Every command that freezes installs its own restore-on-signal guard: SIGINT/SIGTERM (when
+ * `guardSignals`) and the caller's `external` signal both abort the returned signal, so the
+ * command restores the endpoint on the way out instead of dying frozen.
+ */
+function freezeAbort(external, guardSignals, log) {
+    const controller = new AbortController();
+    const onExternal = () => controller.abort(external?.reason ?? new Error('aborted'));
+    if (external?.aborted)
+        onExternal();
+    else
+        external?.addEventListener('abort', onExternal, { once: true });
+    const guard = guardSignals ? installSignalGuard(controller, log) : null;
+    return {
+        signal: controller.signal,
+        get received() {
+            return guard?.received ?? null;
+        },
+        dispose: () => {
+            guard?.remove();
+            external?.removeEventListener('abort', onExternal);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/load/progress.ts
+const silentProgress = () => { };
+const progress_ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
+function formatRungLine(s) {
+    const ci = s.ci ? ` [${progress_ms(s.ci.low)}, ${progress_ms(s.ci.high)}]` : '';
+    const usable = s.usable ? '' : ` unusable: ${s.reason ?? '?'}`;
+    return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
+        `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
+}
+function progress_createProgressRenderer(out, env = process.env) {
+    const actions = env.GITHUB_ACTIONS === 'true';
+    const live = Boolean(out.isTTY) && !actions;
+    let liveShown = false;
+    const clearLive = () => {
+        if (liveShown) {
+            out.write('\r\x1b[2K');
+            liveShown = false;
+        }
+    };
+    return (event) => {
+        switch (event.type) {
+            case 'log':
+                clearLive();
+                out.write(`${event.line}\n`);
+                break;
+            case 'rung-start':
+                clearLive();
+                if (actions)
+                    out.write(`::group::run ${event.runIndex + 1} rung ${event.stepIndex + 1}: concurrency ${event.concurrency}\n`);
+                break;
+            case 'rung-tick': {
+                if (!live)
+                    break;
+                const t = event.tick;
+                out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
+                    `${t.elapsedS.toFixed(1)} s  p95 ${progress_ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
+                liveShown = true;
+                break;
+            }
+            case 'rung-end':
+                clearLive();
+                out.write(`${formatRungLine(event.summary)}\n`);
+                if (actions)
+                    out.write('::endgroup::\n');
+                break;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/result.ts
+/**
+ * The one contract every command follows: `run<Command>(input, deps)`. `input` is what the user
+ * chose (flags, action inputs, the model from the config), plain data; `deps` is what the command
+ * works with: the AWS clients it calls (so a dry run can be proven to make none), the abort
+ * signal, the progress sink, the clock and the version it records. It returns a CommandResult;
+ * the CLI and the action only present it.
+ */
+
+
+function resolveDeps(deps = {}) {
+    const progress = deps.progress ?? silentProgress;
+    return {
+        signal: deps.signal,
+        progress,
+        clock: deps.clock ?? (() => new Date()),
+        version: deps.version ?? VERSION,
+        log: (line) => progress({ type: 'log', line }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/commands/thaw.ts
+/**
+ * `scalegate thaw`: undo a freeze, restoring only what a thaw journal recorded.
+ *
+ * The journal a freeze writes travels with the endpoint (its tags) as well as on the machine that
+ * froze it, and the tags are written before anything changes and removed only after everything is
+ * restored. So the endpoint's journal is the one that counts: restored exactly (desired count,
+ * suspension flags), then removed. A local journal the endpoint does not carry recorded a freeze
+ * that changed nothing (it stopped before tagging) or that was already restored elsewhere: it is
+ * removed and nothing changes. With no journal at all, thaw reports the target's suspension flags
+ * and changes nothing: flags an operator set on purpose stay set, unless `clearSuspension`.
+ * Running it again changes nothing.
+ */
+
+
+
+
+
+
+
+
+
+function processAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (e) {
+        return e.code === 'EPERM';
+    }
+}
+const flagsText = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+async function runThaw(input, deps) {
+    const endpoint = safe_checkAwsName(input.endpoint, 'endpoint', '--endpoint');
+    const variant = safe_checkAwsName(input.variant, 'variant', '--variant');
+    const { log, signal } = resolveDeps(deps);
+    const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+    if (!adapters)
+        throw new Error('thaw needs AWS clients (or freeze adapters)');
+    const resourceId = scaling_variantResourceId(endpoint, variant);
+    const file = journal_thawJournalPath(endpoint, input.stateDir);
+    const actions = [];
+    const errors = [];
+    const ours = (j) => j !== null && (input.runId === undefined || j.run_id === input.runId);
+    let local = input.localJournal === false ? null : journal_readThawJournal(endpoint, input.stateDir);
+    if (local && !ours(local)) {
+        actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
+        local = null;
+    }
+    if (local && local.variant !== variant) {
+        throw errors_usage `${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
+    }
+    const onEndpoint = journal_journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+    if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
+        throw errors_usage `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
+    }
+    let journal = null;
+    let source = null;
+    if (onEndpoint && ours(onEndpoint)) {
+        journal = onEndpoint;
+        source = `the journal on endpoint ${endpoint}`;
+    }
+    else if (onEndpoint) {
+        actions.push(`endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
+    }
+    if (local && (!journal || local.run_id !== journal.run_id)) {
+        // Tags are written before anything changes and removed only once all is restored: a local
+        // journal the endpoint does not carry has nothing left to restore.
+        journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
+        actions.push(`local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
+    }
+    let journalDeleted = false;
+    if (journal) {
+        const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
+        if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
+            throw errors_usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
+        }
+        const recorded = journal;
+        // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
+        // cannot change until it is InService.
+        await wait_waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
+            const capacity = await adapters.describeVariantCapacity();
+            return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
+                ? undefined
+                : capacity;
+        }, {
+            deadline: Date.now() + (input.waitS ?? 600) * 1000,
+            interval: input.pollIntervalMs ?? 2000,
+            signal,
+            log: (line) => log(`thaw: ${line}`),
+        });
+        const result = await restoreFromJournal(journal, adapters, {
+            stateDir: input.stateDir,
+            deadlineMs: input.callTimeoutMs ?? 15_000,
+        });
+        actions.push(`${source}: ${describeJournalOwner(journal)}`);
+        actions.push(...result.actions);
+        errors.push(...result.errors);
+        journalDeleted = result.journalDeleted;
+        if (journalDeleted)
+            actions.push('journal deleted');
+    }
+    else {
+        const target = await adapters.describeScalableTarget(resourceId);
+        if (!target) {
+            actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
+        }
+        else if (!anySuspended(target.suspended)) {
+            actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
+        }
+        else if (input.clearSuspension) {
+            await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+            actions.push(`no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
+        }
+        else {
+            actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
+        }
+    }
+    const artifact = {
+        kind: 'thaw',
+        endpoint,
+        variant,
+        journal_file: journal && local && local.run_id === journal.run_id ? file : null,
+        journal,
+        actions,
+        errors,
+        journal_deleted: journalDeleted,
+    };
+    return {
+        artifact,
+        report: renderThawReport(artifact),
+        exitCode: errors.length > 0 ? 1 : 0,
+        written: [],
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/action/log.ts
 /**

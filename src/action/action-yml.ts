@@ -4,6 +4,7 @@
  * tables (src/options) the entry reads. scripts/action-yml.ts writes them (`npm run build`);
  * test/action/action-yml.test.ts fails when a file no longer says what the tables say.
  */
+import { COMPOSITE_STEPS } from '../options/commands.js';
 import { documentedDefault, inAction, type OptionSpec, type OptionTable, text } from '../options/spec.js';
 import {
   ACTION_COMMANDS,
@@ -34,16 +35,7 @@ export const COMPOSITE_INPUTS = {
 } as const satisfies OptionTable;
 
 /** The steps that have a composite action (thaw runs in the post step instead). */
-export const COMPOSITE_STEPS: readonly ActionCommand[] = [
-  'drift',
-  'qmax',
-  'goodput',
-  'ttotal',
-  'plan',
-  'validate',
-  'drill',
-  'gate',
-];
+export { COMPOSITE_STEPS };
 
 interface InputEntry {
   name: string;

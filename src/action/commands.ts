@@ -16,6 +16,8 @@ import type { CommandResult } from '../commands/result.js';
 import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
+import type { TransportKind } from '../load/types.js';
 import {
   type DrillArtifact,
   loadModelContext,
@@ -236,14 +238,14 @@ const actionCommandLine = (command: string, modelName: string, endpoint: string)
 async function runLoadStep<K extends 'qmax' | 'goodput'>(
   kind: K,
   context: { region: string; modelName: string },
-  options: { dryRun?: boolean; transport?: string; maxConcurrency: number },
+  options: { dryRun?: boolean; transport?: TransportKind; maxConcurrency: number },
   run: (deps: {
     clients?: AwsClients;
     progress: ReturnType<typeof progress>;
     onJournal?: ReturnType<typeof journalRecorder>;
   }) => Promise<CommandResult<unknown>>,
 ): Promise<CommandOutcome> {
-  const throughAws = options.transport !== 'http' && !options.dryRun;
+  const throughAws = loadsThroughAws(options);
   try {
     const result = await withLoadClients(
       throughAws,

@@ -6,42 +6,10 @@
  * action has its own: `command`, and how it publishes (`comment`, `github-token`).
  */
 import { usage } from '../model/index.js';
-import { DRIFT_OPTIONS } from '../options/drift.js';
-import { DRILL_OPTIONS } from '../options/drill.js';
-import { GATE_OPTIONS } from '../options/gate.js';
-import { GOODPUT_OPTIONS } from '../options/goodput.js';
-import { PLAN_OPTIONS } from '../options/plan.js';
-import { QMAX_OPTIONS } from '../options/qmax.js';
+import { ACTION_COMMANDS, ACTION_TABLES, type ActionCommand } from '../options/commands.js';
 import { inAction, type OptionSpec, type OptionTable, type OptionValues, text } from '../options/spec.js';
-import { THAW_OPTIONS } from '../options/thaw.js';
-import { TTOTAL_OPTIONS } from '../options/ttotal.js';
-import { VALIDATE_OPTIONS } from '../options/validate.js';
 
-export const ACTION_COMMANDS = [
-  'drift',
-  'qmax',
-  'goodput',
-  'ttotal',
-  'plan',
-  'validate',
-  'drill',
-  'thaw',
-  'gate',
-] as const;
-export type ActionCommand = (typeof ACTION_COMMANDS)[number];
-
-/** The option table of each command the action can run. */
-export const ACTION_TABLES: Record<ActionCommand, OptionTable> = {
-  drift: DRIFT_OPTIONS,
-  qmax: QMAX_OPTIONS,
-  goodput: GOODPUT_OPTIONS,
-  ttotal: TTOTAL_OPTIONS,
-  plan: PLAN_OPTIONS,
-  validate: VALIDATE_OPTIONS,
-  drill: DRILL_OPTIONS,
-  thaw: THAW_OPTIONS,
-  gate: GATE_OPTIONS,
-};
+export { ACTION_COMMANDS, ACTION_TABLES, type ActionCommand };
 
 export type Env = Record<string, string | undefined>;
 

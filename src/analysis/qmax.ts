@@ -9,6 +9,7 @@ import {
   type Outcome,
   type QmaxArtifact,
   type QmaxStep,
+  type RestoreRecord,
   type Transport,
 } from '../model/artifacts.js';
 import type { Fingerprint } from '../model/fingerprint.js';
@@ -41,7 +42,7 @@ export interface QmaxSettings {
 
 // ---- one rung --------------------------------------------------------------------------------
 
-/** What one rung measured (src/load/rung.ts), with its clock stamps in wall-clock milliseconds. */
+/** What one rung measured (src/load/closed/rung.ts), with its clock stamps in wall-clock milliseconds. */
 export interface RungObservation {
   concurrency: number;
   startedWallMs: number;
@@ -219,7 +220,7 @@ export function qmaxStep(
   };
 }
 
-/** What the ladder planner is told about a step (src/load/ladder.ts `RungResult`). */
+/** What the ladder planner is told about a step (src/load/closed/ladder.ts `RungResult`). */
 export const rungResultOf = (step: QmaxStep) => ({
   concurrency: step.concurrency,
   verdict: step.verdict,
@@ -314,7 +315,7 @@ export interface QmaxRecord {
   measuredAt: string;
   fingerprint: Fingerprint;
   steps: StepRecord[];
-  /** Q_max of each run (src/load/ladder.ts `summarizeLadder`). */
+  /** Q_max of each run (src/load/closed/ladder.ts `summarizeLadder`). */
   perRun: number[];
   /** Non-monotone notes of each run, in run order. */
   nonMonotonePerRun: string[][];
@@ -322,8 +323,8 @@ export interface QmaxRecord {
   live: boolean;
   /** The deployed container environment (MAX_QUEUE_DEPTH bounds the queue); empty over http. */
   deployedEnv: Record<string, string>;
-  restore: { actions: string[]; errors: string[] } | null;
-  /** How the search ended (src/load/ladder.ts `searchRecord`). */
+  restore: RestoreRecord | null;
+  /** How the search ended (src/load/closed/ladder.ts `searchRecord`). */
   search: QmaxArtifact['search'];
   target: string;
   tool: string;
@@ -484,7 +485,7 @@ export interface QmaxSchedule {
 
 /**
  * The schedule of a dry run: the longest rung sequence the planner could walk (`worst`, from
- * src/load/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
+ * src/load/closed/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
  */
 export function qmaxSchedule(
   run: { modelName: string; endpoint: string; instanceHourlyUsd: number | null },

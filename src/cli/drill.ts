@@ -77,7 +77,7 @@ export function registerDrill(program: Command): void {
       'Reads every shard file of one drill (`scalegate drill --shard i/n --start-at T`, i = 0..n-1), refuses shards of ' +
         'different drills (plan, schedule, seed, start, settings, fingerprint) or a missing or repeated shard (exit 2, naming the file), ' +
         'adds their windows and counters, takes the endpoint observation from shard 0, judges the whole and writes ' +
-        'artifacts/drill-<model>-<slug>.json with its timeline SVG. Exit codes as `scalegate drill`.',
+        'artifacts/drill-<model>-<slug>.json with its timeline SVG (the same as `scalegate merge` given drill shards). Exit codes as `scalegate drill`.',
     )
     .argument('<files...>', 'the shard files')
     .option(

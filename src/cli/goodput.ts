@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { GOODPUT_DEFAULTS, type GoodputInput, runGoodput } from '../commands/goodput.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
 import { loadModelContext } from '../model/index.js';
 import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { addOptions, optionValues } from './options.js';
@@ -28,7 +29,7 @@ export function registerGoodput(program: Command): void {
       const values = optionValues(GOODPUT_OPTIONS, flags);
       const context = loadModelContext(values);
       const input: GoodputInput = { ...values, ...context, commandLine: commandLine() };
-      const throughAws = !values.target && values.transport !== 'http' && !values.dryRun;
+      const throughAws = loadsThroughAws(values);
       const maxConcurrency = values.maxOutstanding ?? GOODPUT_DEFAULTS.maxOutstanding;
       try {
         const result = await withLoadClients(

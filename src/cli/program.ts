@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isUsageError } from '../model/errors.js';
+import { COMMAND_NAMES, type CommandName } from '../options/commands.js';
 import { VERSION } from '../version.js';
 import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
@@ -21,6 +22,24 @@ import { registerThaw } from './thaw.js';
 import { registerTtotal } from './ttotal.js';
 import { registerValidate } from './validate.js';
 
+/** How each command of the registry (src/options/commands.ts) is put on the command line. */
+const REGISTER: Record<CommandName, (program: Command) => void> = {
+  rehearse: registerRehearse,
+  drift: registerDrift,
+  qmax: registerQmax,
+  goodput: registerGoodput,
+  merge: registerMerge,
+  ttotal: registerTtotal,
+  plan: registerPlan,
+  validate: registerValidate,
+  drill: registerDrill,
+  thaw: registerThaw,
+  gate: registerGate,
+  deploy: registerDeploy,
+  local: registerLocalUp,
+  'local-apply': registerLocalApply,
+};
+
 export function buildProgram(): Command {
   const program = new Command('scalegate')
     .description(
@@ -33,20 +52,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(`scalegate: ${text.replace(/^error: /, '')}`) });
   // In the order of the chain: drift -> qmax (goodput, merge) -> ttotal -> plan -> (deploy) -> validate -> drill.
-  registerRehearse(program);
-  registerDrift(program);
-  registerQmax(program);
-  registerGoodput(program);
-  registerMerge(program);
-  registerTtotal(program);
-  registerPlan(program);
-  registerValidate(program);
-  registerDrill(program);
-  registerThaw(program);
-  registerGate(program);
-  registerDeploy(program);
-  registerLocalUp(program);
-  registerLocalApply(program);
+  for (const name of COMMAND_NAMES) REGISTER[name](program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { withLoadClients } from '../aws/clients.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { LADDER_DEFAULTS, type QmaxInput, runQmax } from '../commands/qmax.js';
+import { loadsThroughAws } from '../load/transport/transports.js';
 import {
   CONFIG_FILE,
   directTargetContext,
@@ -38,7 +39,7 @@ export function registerQmax(program: Command): void {
       const values = optionValues(QMAX_OPTIONS, flags);
       const context = qmaxContext(values);
       const input: QmaxInput = { ...values, ...context, commandLine: commandLine() };
-      const throughAws = !values.target && values.transport !== 'http' && !values.dryRun;
+      const throughAws = loadsThroughAws(values);
       const maxConcurrency = values.maxConcurrency ?? LADDER_DEFAULTS.adaptive.maxConcurrency;
       try {
         const result = await withLoadClients(

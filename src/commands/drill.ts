@@ -25,13 +25,14 @@ import {
   SURGE_RATIO_RANGE,
   watchedAlarms,
 } from '../analysis/drill.js';
+import { completeDrill, mergeDrillShards } from '../analysis/drill-merge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
-import { parseShard, parseStartAt } from '../load/arrivals.js';
-import { completeDrill, mergeDrillShards, runDrillLoad } from '../load/drill.js';
+import { parseShard, parseStartAt } from '../load/open/arrivals.js';
+import { runDrillLoad } from '../load/open/drill.js';
 import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
-import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
+import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
@@ -116,6 +117,8 @@ export interface DrillDeps extends CommandDeps {
 
 /** The metric period CloudWatch alarms on ConcurrentRequestsPerModel use: the schedule starts on one. */
 const METRIC_PERIOD_S = 10;
+/** What a drill loads over: through the endpoint, so the router spreads the load over the fleet. */
+const DRILL_TRANSPORT = 'response-stream';
 
 function checkInputs(input: DrillInput): { shard: Shard; surgeRatio?: number } {
   const k = input.surgeRatio;
@@ -311,15 +314,11 @@ export async function runDrill(
 
   const transport =
     deps.createTransport?.(maxOutstanding) ??
-    createResponseStreamTransport({
-      runtime: createLoadRuntimeClient({
-        region: input.region,
-        maxConcurrency: maxOutstanding,
-        ...deps.loadClient,
-      }),
-      endpoint: input.endpoint,
-      variant: input.variant,
-      ownsClient: true,
+    createTransport(DRILL_TRANSPORT, {
+      ...input,
+      maxConcurrency: maxOutstanding,
+      targetUrl: null,
+      loadClient: deps.loadClient,
     });
   const watching = observer
     ? observeDrill({

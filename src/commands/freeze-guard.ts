@@ -8,6 +8,7 @@ import type { ModelConfig } from '../model/config.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
 import { checkAwsName } from '../model/safe.js';
+import type { FreezingCommand } from '../options/commands.js';
 import { calibrationEndpointName } from '../plan/policy-shape.js';
 
 /** What is to be frozen, as the command's input states it. */
@@ -37,7 +38,7 @@ export function checkFreezeTarget(target: FreezeTarget): void {
  * the clients' configuration.
  */
 export async function refuseProductionFreeze(
-  command: 'qmax' | 'goodput' | 'ttotal',
+  command: FreezingCommand,
   target: FreezeTarget,
   clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'>,
   log: (line: string) => void = () => {},

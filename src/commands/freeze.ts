@@ -47,6 +47,7 @@ import {
   writeThawJournal,
 } from '../model/journal.js';
 import { checkAwsName } from '../model/safe.js';
+import { FREEZE_DEFAULTS } from '../options/common.js';
 import { waitUntil } from '../wait.js';
 
 export type { RestoreReport } from '../model/journal.js';
@@ -114,9 +115,9 @@ export interface FreezeOptions {
   force?: boolean;
   /** Told where the journal goes, before it is written (the action keeps it for its post step). @default nothing */
   onJournal?: (entry: JournalEntryRef) => void;
-  /** Longest wait for one InService instance, s. @default 1200 */
+  /** Longest wait for one InService instance, s. @default FREEZE_DEFAULTS.timeoutS */
   waitTimeoutS?: number;
-  /** DescribeEndpoint polling interval while waiting, ms. @default 2000 */
+  /** DescribeEndpoint polling interval while waiting, ms. @default FREEZE_DEFAULTS.pollIntervalMs */
   pollIntervalMs?: number;
   /** Aborts the wait (SIGINT/SIGTERM); the freeze then restores and rethrows. @default no signal */
   signal?: AbortSignal;
@@ -268,8 +269,8 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     throw usage`${journalFile}: a thaw journal from an earlier run (${describeJournalOwner(leftover)}) is still there: that run did not restore the endpoint. Run \`${thaw}\` first (it restores only what a journal recorded), then measure again; or measure anyway with ${opt('force')}.`;
   }
 
-  const interval = options.pollIntervalMs ?? 2000;
-  const deadline = Date.now() + (options.waitTimeoutS ?? 1200) * 1000;
+  const interval = options.pollIntervalMs ?? FREEZE_DEFAULTS.pollIntervalMs;
+  const deadline = Date.now() + (options.waitTimeoutS ?? FREEZE_DEFAULTS.timeoutS) * 1000;
   const wait = { deadline, interval, signal, log: (line: string) => log(`freeze: ${line}`) };
   // An endpoint mid-update cannot take a capacity change: wait (changing nothing) until it settles.
   let capacity = await adapters.describeVariantCapacity(call);
@@ -409,7 +410,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     );
     if (!frozen) {
       throw new Error(
-        `endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? 1200} s ` +
+        `endpoint ${endpoint} did not reach one InService instance within ${options.waitTimeoutS ?? FREEZE_DEFAULTS.timeoutS} s ` +
           `(status ${current.endpointStatus}, desired ${current.desired}, current ${current.current})`,
       );
     }

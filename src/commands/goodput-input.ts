@@ -3,29 +3,17 @@
  * is measured or written (a mistake costs nothing, and names its flag).
  */
 import type { GoodputSettings } from '../analysis/goodput.js';
-import { parseShard, parseStartAt } from '../load/arrivals.js';
-import { MAX_RATE_RUNGS, roundRate } from '../load/goodput-ladder.js';
-import { invocationsUrl } from '../load/http-transport.js';
+import { parseShard, parseStartAt } from '../load/open/arrivals.js';
+import { MAX_RATE_RUNGS, roundRate } from '../load/open/goodput-ladder.js';
 import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
-import { isSageMakerTransport, parseTransportKind } from '../load/transports.js';
+import { chooseTransport } from '../load/transport/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
+import { GOODPUT_DEFAULTS } from '../options/goodput.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
 
-export const GOODPUT_DEFAULTS = {
-  startRate: 1,
-  maxRate: 1000,
-  resolution: 0.05,
-  holdS: 600,
-  settleS: 60,
-  seed: 1,
-  maxOverflowFraction: 0.01,
-  maxErrorFraction: 0.01,
-  maxOutstanding: 1000,
-  minSamples: 100,
-  rungGapS: 10,
-} as const;
+export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
 export interface GoodputInput extends LoadCommandInput {
   /** First rate of the adaptive ladder, requests/s. @default 1 */
@@ -66,18 +54,7 @@ const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 export function resolveGoodput(input: GoodputInput, nowMs: number): GoodputSettings {
   const d = GOODPUT_DEFAULTS;
   checkFreezeTarget(input);
-  const transport = input.transport
-    ? parseTransportKind(input.transport)
-    : input.target
-      ? 'http'
-      : 'response-stream';
-  if (transport === 'http' && !input.target) {
-    throw usage`goodput: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
-  }
-  if (isSageMakerTransport(transport) && input.target) {
-    throw usage`goodput: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', transport)}), not both.`;
-  }
-  const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
+  const { kind: transport, targetUrl } = chooseTransport('goodput', input);
   const sloMs = input.sloMs ?? input.model.slo_ms;
   if (!(sloMs > 0)) throw usage`${opt('slo-ms')} must be positive.`;
   const positive = (v: number | undefined, name: string) => {

@@ -17,6 +17,8 @@ export interface LoadCommandInput {
   sloMs?: number;
   /** @default the built-in prompt set */
   promptsFile?: string;
+  /** One JSON line per request. @default none */
+  eventsFile?: string;
   /** Client timeout per request, s. @default the model's invocation_ceiling_s */
   requestTimeoutS?: number;
   /** Print the schedule and cost; no AWS call. @default false */
@@ -25,9 +27,9 @@ export interface LoadCommandInput {
   outFile?: string;
   /** @default `artifacts` */
   artifactsDir?: string;
-  /** Longest wait for the frozen endpoint to have one InService instance, s. @default 1200 */
+  /** Longest wait for the frozen endpoint to have one InService instance, s. @default FREEZE_DEFAULTS.timeoutS (src/options/common.ts) */
   freezeTimeoutS?: number;
-  /** DescribeEndpoint polling while freezing, ms. @default 2000 */
+  /** DescribeEndpoint polling while freezing, ms. @default FREEZE_DEFAULTS.pollIntervalMs */
   pollIntervalMs?: number;
   /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;

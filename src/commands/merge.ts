@@ -1,35 +1,62 @@
 /**
- * `scalegate merge <files...>`: combines the shard files of one goodput run into the run's
- * artifact. Every file is read and checked before anything is written: the same fingerprint,
+ * `scalegate merge <files...>`: the one verb for every shard file kind. Drill shards (kind
+ * `drill-shard`) are merged into the whole drill, judged (`runDrillMerge`, which `scalegate drill
+ * merge` also runs); goodput shards are combined into the run's artifact, as follows.
+ *
+ * Goodput: the shard files of one run into the run's artifact. Every file is read and checked before anything is written: the same fingerprint,
  * model, SLO, ladder and limits (src/analysis/goodput.ts), the same schedule seed, start and
  * windows, and shards that cover 0..n-1 exactly once (src/load/histograms.ts mergeOpenLoop). Per
  * rung the windows add, and the rung is decided from the merged windows by the same judge a
  * single process uses. A refusal names the file (exit 2) and writes nothing.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
-import { judgeRung } from '../load/goodput-judge.js';
-import { summarizeGoodput } from '../load/goodput-ladder.js';
-import { mergeOpenLoop } from '../load/histograms.js';
+import { judgeRung } from '../analysis/goodput-judge.js';
+import { summarizeGoodput } from '../load/open/goodput-ladder.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
+import type { DrillArtifact } from '../model/drill.js';
 import { UsageError } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { checkOutputFile, readArtifact, writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { renderMergeReport } from '../report/goodput-text.js';
+import { mergeOpenLoop } from '../stats/histograms.js';
+import { runDrillMerge } from './drill.js';
 import { rateResultOf } from './goodput.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface MergeInput {
-  /** Shard artifacts of one run (from `scalegate goodput --shard i/n`). */
+  /** Shard artifacts of one run (from `scalegate goodput --shard i/n` or `scalegate drill --shard i/n`). */
   files: string[];
-  /** @default `<artifactsDir>/goodput-<model>-<transport>-<slug>.json` */
+  /** @default `<artifactsDir>/goodput-<model>-<transport>-<slug>.json` (a drill: `drill-<model>-<slug>.json`) */
   outFile?: string;
   /** @default `artifacts` */
   artifactsDir?: string;
 }
 
-export function runMerge(input: MergeInput, deps: CommandDeps = {}): CommandResult<GoodputArtifact> {
+/** The `kind` a shard file declares (null: unreadable or none; the goodput path then says why). */
+function shardKindOf(file: string): string | null {
+  try {
+    const kind = (JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown } | null)?.kind;
+    return typeof kind === 'string' ? kind : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Merges the shard files of one run, of whichever kind the first file is. */
+export function runMerge(
+  input: MergeInput,
+  deps: CommandDeps = {},
+): CommandResult<GoodputArtifact | DrillArtifact> {
+  const first = input.files[0];
+  if (first !== undefined && shardKindOf(first) === 'drill-shard') return runDrillMerge(input);
+  return runGoodputMerge(input, deps);
+}
+
+/** The shard files of one goodput run, combined and decided. */
+export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): CommandResult<GoodputArtifact> {
   const { clock, version } = resolveDeps(deps);
   if (input.files.length === 0) {
     throw new UsageError('merge: no files given: name every shard file of one goodput run.');

@@ -22,12 +22,8 @@ import {
   wholeCloudWatchPeriods,
 } from '../analysis/qmax.js';
 import type { AwsClients } from '../aws/clients.js';
-import { describeVariantCapacity } from '../aws/endpoint.js';
-import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { getVariantMetricData } from '../aws/metrics.js';
-import { ClosedLoopEngine, wallOf } from '../load/engine.js';
-import { createEventsWriter, type EventContext, type EventsWriter } from '../load/events.js';
-import { createHttpTransport, invocationsUrl } from '../load/http-transport.js';
+import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import {
   DEFAULT_FIXED_RUNGS,
   type LadderMode,
@@ -36,44 +32,33 @@ import {
   searchRecord,
   summarizeLadder,
   worstCaseRungs,
-} from '../load/ladder.js';
+} from '../load/closed/ladder.js';
+import { type RungMeasurement, runRung, validateRungTimes } from '../load/closed/rung.js';
+import { createEventsWriter, type EventContext, type EventsWriter } from '../load/events.js';
 import { defaultPromptSet, encodePrompts, loadPrompts, type PromptSet } from '../load/prompts.js';
-import { createLoadRuntimeClient } from '../load/response-stream-transport.js';
-import { type RungMeasurement, runRung, validateRungTimes } from '../load/rung.js';
-import { createSageMakerTransport, isSageMakerTransport, parseTransportKind } from '../load/transports.js';
-import type { Transport, TransportKind } from '../load/types.js';
+import { chooseTransport, isSageMakerTransport } from '../load/transport/transports.js';
+import type { TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
-import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import { opt, usage } from '../model/errors.js';
-import { configFingerprint, type Fingerprint, LOCAL_REGION } from '../model/fingerprint.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
+import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS } from '../options/qmax.js';
 import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
 import { waitUntil } from '../wait.js';
+import { checkFreezeTarget } from './freeze-guard.js';
 import {
-  awsFreezeAdapters,
-  type Freeze,
-  type FreezeAdapters,
-  freezeAbort,
-  freezeEndpoint,
-  InterruptedError,
-  type JournalEntryRef,
-  type RestoreReport,
-} from './freeze.js';
-import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
+  frozenRun,
+  type LoadCommandDeps,
+  loadTransport,
+  measuredFingerprint,
+  restoreFailed,
+} from './frozen-run.js';
 import type { LoadCommandInput } from './load-input.js';
-import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
+import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
-
-export const LADDER_DEFAULTS = {
-  fixed: { holdS: 240, measureS: 60, settleS: 30 },
-  adaptive: { holdS: 120, measureS: 30, settleS: 10, maxConcurrency: 128, resolution: 2 },
-} as const;
-
-/** Longest wait for late CloudWatch datapoints after the ladder (metrics arrive late on AWS), s. */
-export const CLOUDWATCH_WAIT_S = 180;
+export { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../options/qmax.js';
 
 export interface QmaxInput extends LoadCommandInput {
   /** @default `adaptive` */
@@ -92,8 +77,6 @@ export interface QmaxInput extends LoadCommandInput {
   settleS?: number;
   /** @default 1 */
   runs?: number;
-  /** One JSON line per request. @default none */
-  eventsFile?: string;
   /** Join CloudWatch per rung (response-stream only). @default true */
   cloudwatch?: boolean;
   /** Longest wait for CloudWatch datapoints after the ladder, s. @default 180 */
@@ -104,22 +87,8 @@ export interface QmaxInput extends LoadCommandInput {
   imageDigest?: string;
 }
 
-export interface QmaxDeps extends CommandDeps {
-  /** Needed unless the transport is http or it is a dry run (the load has its own runtime client). @default none */
-  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'>;
-  /** @default the AWS ones over `clients` */
-  freezeAdapters?: FreezeAdapters;
-  /** The content hash of a container directory, for http fingerprints. @default containerAssetHash */
-  assetHash?: AssetHash;
-  /** Install SIGINT/SIGTERM handlers for the duration of the freeze. @default true */
-  handleSignals?: boolean;
-  /** Endpoint/credentials of the load's own runtime client. @default the SDK environment (AWS_ENDPOINT_URL) */
-  loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
-  /** Transport factory (tests, benchmarks). @default the transport the input names */
-  createTransport?: (kind: TransportKind, maxConcurrency: number) => Transport;
-  /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
-  onJournal?: (entry: JournalEntryRef) => void;
-}
+export interface QmaxDeps
+  extends LoadCommandDeps<Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'>> {}
 
 export interface ResolvedQmax extends QmaxSettings {
   transport: TransportKind;
@@ -132,18 +101,7 @@ const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 /** Every option checked before anything is measured: a mistake costs nothing. */
 export function resolveQmax(input: QmaxInput): ResolvedQmax {
   checkFreezeTarget(input);
-  const transport = input.transport
-    ? parseTransportKind(input.transport)
-    : input.target
-      ? 'http'
-      : 'response-stream';
-  if (transport === 'http' && !input.target) {
-    throw usage`qmax: ${opt('transport', 'http')} measures a container directly: give its address with ${opt('target')} http://HOST:PORT.`;
-  }
-  if (isSageMakerTransport(transport) && input.target) {
-    throw usage`qmax: give either a target (${opt('target')}: a container measured directly over http) or the endpoint (${opt('transport', transport)}), not both.`;
-  }
-  const targetUrl = input.target ? invocationsUrl(input.target).toString() : null;
+  const { kind: transport, targetUrl } = chooseTransport('qmax', input);
   const mode: LadderMode = input.ladder ?? 'adaptive';
   if (mode !== 'adaptive' && mode !== 'fixed') {
     throw usage`${opt('ladder', String(mode))}: use adaptive or fixed.`;
@@ -177,11 +135,11 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   if (!(settleS >= 0)) throw usage`${opt('settle-s')} must be >= 0.`;
   const problem = validateRungTimes({ mode, holdS, measureS, settleS });
   if (problem) throw problem;
-  const runs = input.runs ?? 1;
+  const runs = input.runs ?? QMAX_DEFAULTS.runs;
   if (!isPositiveInt(runs)) throw usage`${opt('runs')} must be a positive integer.`;
   const requestTimeoutS = input.requestTimeoutS ?? input.model.invocation_ceiling_s;
   if (!(requestTimeoutS > 0)) throw usage`${opt('request-timeout-s')} must be positive.`;
-  const minSamples = input.minSamples ?? 100;
+  const minSamples = input.minSamples ?? QMAX_DEFAULTS.minSamples;
   if (!isPositiveInt(minSamples) || minSamples < 72) {
     throw usage`${opt('min-samples')} must be an integer >= 72 (a 95 % interval of p95 needs 72 samples).`;
   }
@@ -299,43 +257,28 @@ export async function runQmax(
   }
   const { progress, log, clock, version } = resolveDeps(deps);
   const live = isSageMakerTransport(resolved.transport);
-  const clients = deps.clients;
+  const clients = live ? deps.clients : undefined;
   if (live && !clients) throw new Error('qmax over response-stream needs AWS clients');
-  if (live) {
-    await refuseProductionFreeze('qmax', input, clients as QmaxClients, log);
-  }
   const runId = newRunId();
   const measuredAt = clock().toISOString();
+  const { fingerprint, deployedEnv } = await measuredFingerprint(
+    'qmax',
+    input,
+    clients ? { clients } : null,
+    { imageDigest: input.imageDigest, assetHash: deps.assetHash },
+    log,
+  );
 
-  // Fingerprint first (read-only): a measurement is only worth anything if we know what of.
-  let fingerprint: Fingerprint;
-  let deployedEnv: Record<string, string> = {};
-  if (live) {
-    const c = clients as QmaxClients;
-    const deployed = await readDeployedFingerprint(c.sagemaker, input.endpoint, input.variant, c.region);
-    fingerprint = deployed.fingerprint;
-    deployedEnv = deployed.deployed.environment;
-    log(
-      `fingerprint: ${fingerprint.instance_type}, image ${fingerprint.image_digest.slice(0, 12)}, region ${fingerprint.region}`,
-    );
-  } else {
-    // A container measured directly: the config's image, in the local region (never a real one).
-    const digest = input.imageDigest ?? modelImageDigest(input.model, input.configFile, deps.assetHash);
-    fingerprint = configFingerprint(input.model, digest, LOCAL_REGION);
-  }
-
-  const maxConcurrency = resolved.ladder.maxConcurrency;
-  const transport = deps.createTransport
-    ? deps.createTransport(resolved.transport, maxConcurrency)
-    : isSageMakerTransport(resolved.transport)
-      ? createSageMakerTransport(resolved.transport, {
-          runtime: createLoadRuntimeClient({ region: input.region, maxConcurrency, ...deps.loadClient }),
-          endpoint: input.endpoint,
-          variant: input.variant,
-          ownsClient: true,
-        })
-      : createHttpTransport({ url: resolved.targetUrl as string, maxConcurrency });
-
+  const transport = loadTransport(
+    resolved.transport,
+    {
+      ...input,
+      maxConcurrency: resolved.ladder.maxConcurrency,
+      targetUrl: resolved.targetUrl,
+      loadClient: deps.loadClient,
+    },
+    deps.createTransport,
+  );
   const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
   const epochContext = new Map<number, EventContext>();
   const engine = new ClosedLoopEngine({
@@ -345,195 +288,160 @@ export async function runQmax(
     onRecord: events ? (record) => events.write(record, epochContext.get(record.epoch) ?? null) : undefined,
   });
 
-  const abort = freezeAbort(deps.signal, live && deps.handleSignals !== false, log);
-  const signal = abort.signal;
-  let freeze: Freeze | null = null;
-  let restoreReport: RestoreReport | null = null;
   const steps: StepRecord[] = [];
   const perRun: number[] = [];
   const nonMonotonePerRun: string[][] = [];
-  let ladderError: unknown = null;
 
-  const adapters = live
-    ? (deps.freezeAdapters ?? awsFreezeAdapters(clients as QmaxClients, input.endpoint, input.variant))
-    : null;
-
-  try {
-    if (adapters) {
-      freeze = await freezeEndpoint({
-        endpoint: input.endpoint,
-        variant: input.variant,
-        region: input.region,
-        adapters,
-        stateDir: input.stateDir,
-        commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
-        runId,
-        force: input.force,
-        onJournal: deps.onJournal,
-        waitTimeoutS: input.freezeTimeoutS,
-        pollIntervalMs: input.pollIntervalMs,
-        signal,
-        log,
-      });
-    }
-    const observeCapacity = async (): Promise<number | null> => {
-      if (!live || !clients) return null;
-      try {
-        const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant, {
-          abortSignal: signal,
-        });
-        return capacity.current;
-      } catch (e) {
-        if (signal.aborted) throw e;
-        log(`capacity check failed: ${(e as Error).message}`);
-        return null;
-      }
-    };
-
-    for (let run = 0; run < resolved.runs; run++) {
-      const planner = new LadderPlanner(resolved.ladder);
-      const runSteps: QmaxStep[] = [];
-      for (let c = planner.next(); c !== null; c = planner.next()) {
-        const stepIndex = runSteps.length;
-        progress({ type: 'rung-start', runIndex: run, stepIndex, concurrency: c });
-        const before = await observeCapacity();
-        epochContext.set(engine.epoch + 1, { run_index: run, step_index: stepIndex });
-        const measurement = await runRung(
-          engine,
-          {
-            concurrency: c,
-            mode: resolved.ladder.mode,
-            holdS: resolved.holdS,
-            measureS: resolved.measureS,
-            settleS: resolved.settleS,
-            sloMs: resolved.sloMs,
-            minSamples: resolved.minSamples,
-            alignPeriodS: resolved.cloudwatch ? CW_PERIOD_S : null,
-          },
-          { signal, onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }) },
-        );
-        const after = await observeCapacity();
-        const counts = [...new Set([before, after].filter((v): v is number => v !== null))].sort(
-          (a, b) => a - b,
-        );
-        const observation = observationOf(measurement);
-        // A container measured directly (http) has no endpoint: no instance count is observed.
-        const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [], live);
-        runSteps.push(step);
-        steps.push({ step, observation });
-        planner.record(rungResultOf(step));
-        progress({
-          type: 'rung-end',
-          summary: {
-            runIndex: run,
-            stepIndex,
-            concurrency: c,
-            verdict: step.verdict,
-            p95Ms: step.ttfab_p95_ms,
-            ci: step.ttfab_p95_ci_ms,
-            achievedRps: step.achieved_rps,
-            inFlightMean: step.concurrency_mean,
-            seconds: step.hold_s ?? 0,
-            usable: step.usable,
-            reason: step.unusable_reason,
-          },
-        });
-      }
-      const summary = summarizeLadder(runSteps.map(rungResultOf));
-      perRun.push(summary.qMax);
-      nonMonotonePerRun.push(summary.nonMonotone);
-    }
-  } catch (e) {
-    ladderError = e;
-  } finally {
-    await engine.stop({ abort: true });
-    await transport.close();
-    if (freeze) {
-      restoreReport = await freeze.restore();
-      for (const action of restoreReport.actions) log(`restore: ${action}`);
-      for (const error of restoreReport.errors) log(`restore FAILED: ${error}`);
-    }
-    await events?.close().catch((e) => log(`events file: ${(e as Error).message}`));
-  }
-
-  try {
-    if (ladderError !== null || signal.aborted) {
-      if (abort.received) {
-        const interrupted = new InterruptedError(abort.received);
-        // Interrupted while freezing: freezeEndpoint restored before rethrowing and says how.
-        interrupted.restore =
-          restoreReport ?? (ladderError as { restore?: RestoreReport } | null)?.restore ?? null;
-        throw interrupted;
-      }
-      throw ladderError ?? new Error('aborted');
-    }
-
-    // The join runs after the restore: it needs no freeze, only time stamps (and, on AWS, patience).
-    let cloudwatch: { joined: boolean; error: string | null };
-    if (!live)
-      cloudwatch = {
-        joined: false,
-        error: 'http transport: a container measured directly has no CloudWatch metrics',
-      };
-    else if (!resolved.cloudwatch) cloudwatch = { joined: false, error: 'disabled with --no-cloudwatch' };
-    else {
-      try {
-        cloudwatch = await joinCloudWatch(
-          steps,
-          clients as QmaxClients,
-          input,
-          input.cloudwatchWaitS ?? CLOUDWATCH_WAIT_S,
-          signal,
-          log,
-        );
-      } catch (e) {
-        cloudwatch = { joined: false, error: (e as Error).message };
-      }
-    }
-
-    const artifact = assembleQmaxArtifact({
-      modelName: input.modelName,
-      endpoint: input.endpoint,
-      variant: input.variant,
-      settings: resolved,
+  return frozenRun(
+    {
+      ...input,
+      clients: clients ?? null,
+      adapters: deps.freezeAdapters,
+      commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
       runId,
-      measuredAt,
-      fingerprint,
-      steps,
-      perRun,
-      nonMonotonePerRun,
-      cloudwatch,
-      live,
-      deployedEnv,
-      restore: restoreReport,
-      search:
-        perRun.length > 0
-          ? searchRecord(
-              steps.map((s) => rungResultOf(s.step)),
-              Math.min(...perRun),
-              resolved.ladder,
-            )
-          : null,
-      target: live ? input.endpoint : (resolved.targetUrl as string),
-      tool: `scalegate ${version}`,
-    });
-    const file =
-      input.outFile ??
-      join(
-        input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
-        qmaxFileName(input.modelName, resolved.transport, fingerprint),
-      );
-    writeArtifact('qmax', file, artifact);
-    const written = [file];
-    if (input.eventsFile) written.push(input.eventsFile);
-    const restoreFailed = restoreReport !== null && restoreReport.errors.length > 0;
+      onJournal: deps.onJournal,
+      waitTimeoutS: input.freezeTimeoutS,
+      signal: deps.signal,
+      handleSignals: deps.handleSignals,
+      log,
+    },
+    {
+      measure: async ({ signal, observeCapacity }) => {
+        for (let run = 0; run < resolved.runs; run++) {
+          const planner = new LadderPlanner(resolved.ladder);
+          const runSteps: QmaxStep[] = [];
+          for (let c = planner.next(); c !== null; c = planner.next()) {
+            const stepIndex = runSteps.length;
+            progress({ type: 'rung-start', runIndex: run, stepIndex, concurrency: c });
+            const before = await observeCapacity();
+            epochContext.set(engine.epoch + 1, { run_index: run, step_index: stepIndex });
+            const measurement = await runRung(
+              engine,
+              {
+                concurrency: c,
+                mode: resolved.ladder.mode,
+                holdS: resolved.holdS,
+                measureS: resolved.measureS,
+                settleS: resolved.settleS,
+                sloMs: resolved.sloMs,
+                minSamples: resolved.minSamples,
+                alignPeriodS: resolved.cloudwatch ? CW_PERIOD_S : null,
+              },
+              { signal, onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }) },
+            );
+            const after = await observeCapacity();
+            const counts = [...new Set([before, after].filter((v): v is number => v !== null))].sort(
+              (a, b) => a - b,
+            );
+            const observation = observationOf(measurement);
+            // A container measured directly (http) has no endpoint: no instance count is observed.
+            const step = qmaxStep(observation, run, stepIndex, resolved.sloMs, live ? counts : [], live);
+            runSteps.push(step);
+            steps.push({ step, observation });
+            planner.record(rungResultOf(step));
+            progress({ type: 'rung-end', summary: rungSummaryOf(step, c) });
+          }
+          const summary = summarizeLadder(runSteps.map(rungResultOf));
+          perRun.push(summary.qMax);
+          nonMonotonePerRun.push(summary.nonMonotone);
+        }
+      },
+      release: async () => {
+        await engine.stop({ abort: true });
+        await transport.close();
+      },
+      afterRestore: async () => {
+        await events?.close().catch((e) => log(`events file: ${(e as Error).message}`));
+      },
+      finish: async (_, { signal, restore }) => {
+        // The join runs after the restore: it needs no freeze, only time stamps (and, on AWS, patience).
+        const cloudwatch = await cloudWatchOf(steps, clients, resolved, input, signal, log);
+        const artifact = assembleQmaxArtifact({
+          modelName: input.modelName,
+          endpoint: input.endpoint,
+          variant: input.variant,
+          settings: resolved,
+          runId,
+          measuredAt,
+          fingerprint,
+          steps,
+          perRun,
+          nonMonotonePerRun,
+          cloudwatch,
+          live,
+          deployedEnv,
+          restore,
+          search:
+            perRun.length > 0
+              ? searchRecord(
+                  steps.map((s) => rungResultOf(s.step)),
+                  Math.min(...perRun),
+                  resolved.ladder,
+                )
+              : null,
+          target: live ? input.endpoint : (resolved.targetUrl as string),
+          tool: `scalegate ${version}`,
+        });
+        const file =
+          input.outFile ??
+          join(
+            input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+            qmaxFileName(input.modelName, resolved.transport, fingerprint),
+          );
+        writeArtifact('qmax', file, artifact);
+        const written = [file];
+        if (input.eventsFile) written.push(input.eventsFile);
+        return {
+          artifact,
+          report: renderQmaxReport(artifact, file, restore),
+          exitCode: restoreFailed(restore) ? 1 : 0,
+          written,
+        };
+      },
+    },
+  );
+}
+
+/** What the ladder's progress is told of a finished rung. */
+const rungSummaryOf = (step: QmaxStep, concurrency: number) => ({
+  runIndex: step.run_index,
+  stepIndex: step.step_index,
+  concurrency,
+  verdict: step.verdict,
+  p95Ms: step.ttfab_p95_ms,
+  ci: step.ttfab_p95_ci_ms,
+  achievedRps: step.achieved_rps,
+  inFlightMean: step.concurrency_mean,
+  seconds: step.hold_s ?? 0,
+  usable: step.usable,
+  reason: step.unusable_reason,
+});
+
+/** The CloudWatch join, or why there is none; never throws but for an abort. */
+async function cloudWatchOf(
+  steps: StepRecord[],
+  clients: QmaxClients | undefined,
+  resolved: ResolvedQmax,
+  input: QmaxInput,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<{ joined: boolean; error: string | null }> {
+  if (!clients)
     return {
-      artifact,
-      report: renderQmaxReport(artifact, file, restoreReport),
-      exitCode: restoreFailed ? 1 : 0,
-      written,
+      joined: false,
+      error: 'http transport: a container measured directly has no CloudWatch metrics',
     };
-  } finally {
-    abort.dispose();
+  if (!resolved.cloudwatch) return { joined: false, error: 'disabled with --no-cloudwatch' };
+  try {
+    return await joinCloudWatch(
+      steps,
+      clients,
+      input,
+      input.cloudwatchWaitS ?? CLOUDWATCH_WAIT_S,
+      signal,
+      log,
+    );
+  } catch (e) {
+    return { joined: false, error: (e as Error).message };
   }
 }

@@ -37,9 +37,9 @@ import { describeVariantCapacity, setDesiredInstanceCount, type VariantCapacity 
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws/logs.js';
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
-import { ClosedLoopEngine, wallOf } from '../load/engine.js';
+import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
-import { createLoadRuntimeClient, createResponseStreamTransport } from '../load/response-stream-transport.js';
+import { createTransport } from '../load/transport/transports.js';
 import type { RequestRecord, Transport } from '../load/types.js';
 import {
   DEFAULT_ARTIFACTS_DIR,
@@ -55,34 +55,17 @@ import {
   usage,
   writeArtifact,
 } from '../model/index.js';
+import { TTOTAL_DEFAULTS } from '../options/ttotal.js';
 import { renderTtotalFailure, renderTtotalReport } from '../report/ttotal-text.js';
 import { waitUntil } from '../wait.js';
-import {
-  awsFreezeAdapters,
-  type Freeze,
-  freezeAbort,
-  freezeEndpoint,
-  InterruptedError,
-  type JournalEntryRef,
-  type RestoreReport,
-} from './freeze.js';
+import type { Freeze, JournalEntryRef, RestoreReport } from './freeze.js';
 import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
+import { frozenRun, journalRestoreRecordOf } from './frozen-run.js';
 import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
-
-export const TTOTAL_DEFAULTS = {
-  /** Length of the recovery window (the issue's 60 s). */
-  settleS: 60,
-  pollS: 5,
-  maxWaitS: 1800,
-  /** Completions a recovery window needs before its p95 is believed. */
-  minWindowSamples: 20,
-  /** The recovered p95 may be this much above the ladder's p95 at N/2. */
-  recoveryFactor: 1.25,
-  requestTimeoutMs: 60_000,
-} as const;
+export { TTOTAL_DEFAULTS } from '../options/ttotal.js';
 
 /** What ttotal probes over: through the endpoint, so the router can split the probe. */
 export const TTOTAL_TRANSPORT: TransportKind = 'response-stream';
@@ -263,11 +246,11 @@ async function measureScaleOut(
   );
   const transport =
     deps.createTransport?.(s.n) ??
-    createResponseStreamTransport({
-      runtime: createLoadRuntimeClient({ region: input.region, maxConcurrency: s.n, ...deps.loadClient }),
-      endpoint: input.endpoint,
-      variant: input.variant,
-      ownsClient: true,
+    createTransport(TTOTAL_TRANSPORT, {
+      ...input,
+      maxConcurrency: s.n,
+      targetUrl: null,
+      loadClient: deps.loadClient,
     });
   const engine = new ClosedLoopEngine({
     transport,
@@ -419,19 +402,6 @@ async function measureScaleOut(
   }
 }
 
-const logRestore = (log: (line: string) => void, restore: RestoreReport): void =>
-  log(
-    `ttotal: restored ${restore.actions.join('; ')}${restore.errors.length > 0 ? `; FAILED: ${restore.errors.join('; ')}` : ''}`,
-  );
-
-/** A run stopped by SIGINT/SIGTERM ends as InterruptedError (saying what was restored); anything else as itself. */
-function interruptedOr(e: unknown, received: NodeJS.Signals | null, restore: RestoreReport | null): unknown {
-  if (!received) return e;
-  const interrupted = new InterruptedError(received);
-  interrupted.restore = restore;
-  return interrupted;
-}
-
 export async function runTtotal(
   input: TtotalInput,
   deps: TtotalDeps,
@@ -452,117 +422,103 @@ export async function runTtotal(
     `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
   );
 
-  const abort = freezeAbort(deps.signal, deps.handleSignals !== false, log);
-  try {
-    let freeze: Freeze;
-    try {
-      freeze = await freezeEndpoint({
-        endpoint: input.endpoint,
-        variant: input.variant,
-        region: input.region,
-        adapters: awsFreezeAdapters(deps.clients, input.endpoint, input.variant),
-        stateDir: input.stateDir,
-        commandLine:
-          input.commandLine ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
-        runId,
-        force: input.force,
-        onJournal: deps.onJournal,
-        pollIntervalMs: pollS * 1000,
-        waitTimeoutS: maxWaitS,
-        signal: abort.signal,
-        log,
-      });
-    } catch (e) {
-      throw interruptedOr(e, abort.received, (e as { restore?: RestoreReport }).restore ?? null);
-    }
-
-    const fromInstances = freeze.frozenCapacity.current ?? 1;
-    const toInstances = fromInstances + 1;
-    let outcome: ScaleOutOutcome;
-    try {
-      outcome = await measureScaleOut(
-        input,
-        deps,
-        { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
-        abort.signal,
-        log,
-      );
-    } catch (e) {
-      const restore = await freeze.restore();
-      logRestore(log, restore);
-      throw interruptedOr(e, abort.received, restore);
-    }
-    const restore = await freeze.restore();
-    logRestore(log, restore);
-
-    const restoreRecord = {
-      desired_instance_count: freeze.journal.desired_instance_count,
-      suspension_restored: freeze.journal.scalable_target_registered && restore.errors.length === 0,
-      actions: restore.actions,
-      errors: restore.errors,
-    };
-    if (outcome.kind === 'failed') {
-      return {
-        artifact: null,
-        report: renderTtotalFailure({
+  return frozenRun(
+    {
+      ...input,
+      clients: deps.clients,
+      commandLine:
+        input.commandLine ?? `scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}`,
+      runId,
+      onJournal: deps.onJournal,
+      pollIntervalMs: pollS * 1000,
+      waitTimeoutS: maxWaitS,
+      signal: deps.signal,
+      handleSignals: deps.handleSignals,
+      log,
+      logRestore: (restore) =>
+        log(
+          `ttotal: restored ${restore.actions.join('; ')}${restore.errors.length > 0 ? `; FAILED: ${restore.errors.join('; ')}` : ''}`,
+        ),
+    },
+    {
+      measure: async ({ signal, freeze }) => {
+        const fromInstances = (freeze as Freeze).frozenCapacity.current ?? 1;
+        const toInstances = fromInstances + 1;
+        const outcome = await measureScaleOut(
+          input,
+          deps,
+          { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
+          signal,
+          log,
+        );
+        return { outcome, fromInstances, toInstances };
+      },
+      finish: async ({ outcome, fromInstances, toInstances }, ctx) => {
+        const freeze = ctx.freeze as Freeze;
+        const restore = ctx.restore as RestoreReport;
+        const restoreRecord = journalRestoreRecordOf(freeze, restore);
+        if (outcome.kind === 'failed') {
+          return {
+            artifact: null,
+            report: renderTtotalFailure({
+              modelName: input.modelName,
+              endpoint: input.endpoint,
+              failure: outcome.failure,
+              restore: restoreRecord,
+              journalFile: restore.journalDeleted ? null : freeze.journalFile,
+            }),
+            exitCode: 1,
+            written: [],
+          };
+        }
+        const artifact = assembleTtotalArtifact({
           modelName: input.modelName,
           endpoint: input.endpoint,
-          failure: outcome.failure,
+          runId,
+          fingerprint: pre.fingerprint,
+          transport: TTOTAL_TRANSPORT,
+          trigger: TRIGGER,
+          qmax: pre.qmax,
+          lag: pre.lag,
+          instanceId: outcome.stream?.instanceId ?? null,
+          fromInstances,
+          toInstances,
+          probeConcurrency: n,
+          obs: outcome.obs,
+          before: outcome.before,
+          after: outcome.after,
+          targetMs,
+          mismatchWarnings: pre.mismatchWarnings,
+          settings: {
+            probe_concurrency: n,
+            recovery_window_s: settleS,
+            recovery_min_samples: minSamples,
+            recovery_target_factor: recoveryFactor,
+            poll_s: pollS,
+            max_wait_s: maxWaitS,
+            pre_trigger_s: settleS,
+            publication_delay_s: input.publicationDelayS ?? null,
+          },
+          quota: pre.quota,
           restore: restoreRecord,
-          journalFile: restore.journalDeleted ? null : freeze.journalFile,
-        }),
-        exitCode: 1,
-        written: [],
-      };
-    }
-    const artifact = assembleTtotalArtifact({
-      modelName: input.modelName,
-      endpoint: input.endpoint,
-      runId,
-      fingerprint: pre.fingerprint,
-      transport: TTOTAL_TRANSPORT,
-      trigger: TRIGGER,
-      qmax: pre.qmax,
-      lag: pre.lag,
-      instanceId: outcome.stream?.instanceId ?? null,
-      fromInstances,
-      toInstances,
-      probeConcurrency: n,
-      obs: outcome.obs,
-      before: outcome.before,
-      after: outcome.after,
-      targetMs,
-      mismatchWarnings: pre.mismatchWarnings,
-      settings: {
-        probe_concurrency: n,
-        recovery_window_s: settleS,
-        recovery_min_samples: minSamples,
-        recovery_target_factor: recoveryFactor,
-        poll_s: pollS,
-        max_wait_s: maxWaitS,
-        pre_trigger_s: settleS,
-        publication_delay_s: input.publicationDelayS ?? null,
+          keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
+          tool: `scalegate ${version}`,
+        });
+        const outFile =
+          input.outFile ??
+          join(
+            input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+            ttotalFileName(input.modelName, TRIGGER, pre.fingerprint),
+          );
+        writeArtifact('ttotal', outFile, artifact);
+        return {
+          artifact,
+          report: renderTtotalReport(artifact, outFile),
+          // A lower-bound T_total (it ends at in_service) would under-size headroom if planned on.
+          exitCode: restore.errors.length > 0 || isLowerBound(artifact) ? 1 : 0,
+          written: [outFile],
+        };
       },
-      quota: pre.quota,
-      restore: restoreRecord,
-      keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
-      tool: `scalegate ${version}`,
-    });
-    const outFile =
-      input.outFile ??
-      join(
-        input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
-        ttotalFileName(input.modelName, TRIGGER, pre.fingerprint),
-      );
-    writeArtifact('ttotal', outFile, artifact);
-    return {
-      artifact,
-      report: renderTtotalReport(artifact, outFile),
-      // A lower-bound T_total (it ends at in_service) would under-size headroom if planned on.
-      exitCode: restore.errors.length > 0 || isLowerBound(artifact) ? 1 : 0,
-      written: [outFile],
-    };
-  } finally {
-    abort.dispose();
-  }
+    },
+  );
 }

@@ -1,8 +1,8 @@
 /** `--events FILE.jsonl`: one line per finished request, written as the run goes. */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import { wallOf } from './engine.js';
-import type { OpenLoopRecord } from './open-loop.js';
+import { wallOf } from './closed/engine.js';
+import type { OpenLoopRecord } from './open/open-loop.js';
 import type { RequestRecord } from './types.js';
 
 export interface EventContext {
@@ -11,7 +11,10 @@ export interface EventContext {
 }
 
 export interface EventsWriter {
+  /** One closed-loop request (qmax). */
   write(record: RequestRecord, context: EventContext | null): void;
+  /** One line as it is (an open-loop request: `openLoopEventLine`). */
+  line(text: string): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,9 @@ export function createEventsWriter(file: string): EventsWriter {
     write(record, context) {
       if (!failure) stream.write(`${eventLine(record, context)}\n`);
     },
+    line(text) {
+      if (!failure) stream.write(`${text}\n`);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         stream.end(() => (failure ? reject(failure) : resolve()));
@@ -60,10 +66,15 @@ export function createEventsWriter(file: string): EventsWriter {
  * One open-loop request as an events line. `intended_at` is what `--replay` reads back, so an
  * events file replays the schedule it was sent on (not the late sends).
  */
-export function openLoopEventLine(record: OpenLoopRecord, context: { shard: string } | null = null): string {
+export function openLoopEventLine(
+  record: OpenLoopRecord,
+  context: { shard: string | null; rung_index?: number; rate_rps?: number } | null = null,
+): string {
   const iso = (mono: number | null) => (mono === null ? null : new Date(wallOf(mono)).toISOString());
   return JSON.stringify({
     shard: context?.shard ?? null,
+    ...(context?.rung_index === undefined ? {} : { rung_index: context.rung_index }),
+    ...(context?.rate_rps === undefined ? {} : { rate_rps: context.rate_rps }),
     seq: record.seq,
     window: record.window,
     prompt_index: record.promptIndex,

@@ -3,7 +3,7 @@
  * in-flight), one line per rung otherwise, wrapped in `::group::` log groups on GitHub Actions.
  * The command emits events; this only renders them.
  */
-import type { RungTick } from './rung.js';
+import type { RungTick } from './closed/rung.js';
 
 export interface RungSummaryLine {
   runIndex: number;

@@ -32,6 +32,18 @@ export const provenanceSchema = z.object({
   note: safeString.nullable(),
 });
 
+/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
+export const restoreRecordSchema = z.object({ actions: z.array(safeString), errors: z.array(safeString) });
+export type RestoreRecord = z.infer<typeof restoreRecordSchema>;
+
+/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
+export const journalRestoreRecordSchema = z.object({
+  desired_instance_count: z.number().int().nonnegative(),
+  suspension_restored: z.boolean(),
+  ...restoreRecordSchema.shape,
+});
+export type JournalRestoreRecord = z.infer<typeof journalRestoreRecordSchema>;
+
 export const transportSchema = z.enum(['response-stream', 'http', 'sdk']);
 export type Transport = z.infer<typeof transportSchema>;
 
@@ -168,10 +180,7 @@ export const qmaxArtifactSchema = z.object({
   target: safeString.nullable().optional(),
   prompts: z.object({ source: safeString, count: z.number().int().positive() }).nullable().optional(),
   request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
-  restore: z
-    .object({ actions: z.array(safeString), errors: z.array(safeString) })
-    .nullable()
-    .optional(),
+  restore: restoreRecordSchema.nullable().optional(),
   /** Where the search ended against what it promised; absent in older artifacts. */
   search: z
     .object({
@@ -314,7 +323,7 @@ export const goodputArtifactSchema = z.object({
   target: safeString.nullable(),
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),
   request_timeout_s: seconds('request_timeout_s').positive(),
-  restore: z.object({ actions: z.array(safeString), errors: z.array(safeString) }).nullable(),
+  restore: restoreRecordSchema.nullable(),
 });
 export type GoodputArtifact = z.infer<typeof goodputArtifactSchema>;
 
@@ -412,14 +421,7 @@ export const ttotalArtifactSchema = z.object({
     })
     .optional(),
   /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
-  restore: z
-    .object({
-      desired_instance_count: z.number().int().nonnegative(),
-      suspension_restored: z.boolean(),
-      actions: z.array(safeString),
-      errors: z.array(safeString),
-    })
-    .optional(),
+  restore: journalRestoreRecordSchema.optional(),
 });
 export type TtotalArtifact = z.infer<typeof ttotalArtifactSchema>;
 

@@ -37,7 +37,6 @@ export const calibrationPlacementSchema = z
     region: regionSchema.optional(),
   })
   .strict();
-export type CalibrationPlacement = z.infer<typeof calibrationPlacementSchema>;
 
 export const modelConfigSchema = z
   .object({

@@ -68,7 +68,3 @@ export function usage(strings: TemplateStringsArray, ...values: unknown[]): Usag
 
 export const isUsageError = (e: unknown): e is UsageError =>
   e instanceof Error && (e as { name?: string }).name === 'UsageError';
-
-/** The message of a refusal as `surface` shows it (plain errors: their message). */
-export const usageMessage = (e: UsageError | Error, surface: Surface): string =>
-  e instanceof UsageError ? e.messageFor(surface) : e.message;

@@ -1,7 +1,7 @@
 /** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
-import { parseTransportKind } from '../load/transports.js';
+import { parseTransportKind } from '../load/transport/transports.js';
 import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
-import { flag, parsed, text } from './spec.js';
+import { flag, number, parsed, text } from './spec.js';
 
 /** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
 export const MODEL_OPTIONS = {
@@ -37,6 +37,27 @@ export const outFile = (what: string, file: string) =>
     action: { defaultText: `\`<artifacts-dir>/${file}\`` },
   });
 
+/** How long a freeze waits, and how often it looks (qmax, goodput; ttotal waits its --max-wait-s). */
+export const FREEZE_DEFAULTS = {
+  /** Longest wait for the frozen endpoint to have one InService instance, s. */
+  timeoutS: 1200,
+  /** DescribeEndpoint polling while freezing, ms. */
+  pollIntervalMs: 2000,
+} as const;
+
+/** The freeze's wait, for the load commands that freeze (qmax, goodput). */
+export const FREEZE_WAIT_OPTIONS = {
+  freezeTimeoutS: number(
+    'freeze-timeout-s',
+    '<s>',
+    'positive',
+    'longest wait for one InService instance after freezing',
+    {
+      defaultText: `${FREEZE_DEFAULTS.timeoutS}`,
+    },
+  ),
+} as const;
+
 /** What a freezing command (qmax, goodput, ttotal) may be allowed to freeze. */
 export const FREEZE_OPTIONS = {
   allowProduction: flag(
@@ -48,6 +69,11 @@ export const FREEZE_OPTIONS = {
     "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)",
     { action: false },
   ),
+} as const;
+
+/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
+export const EVENTS_OPTIONS = {
+  eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
 } as const;
 
 /** What a load-driving command (qmax, goodput) sends its requests to, and how. */

@@ -1,9 +1,31 @@
 /** The options of `scalegate goodput` (command line and action). */
-import { GOODPUT_DEFAULTS } from '../commands/goodput.js';
-import { parseShard } from '../load/arrivals.js';
+import { parseShard } from '../load/open/arrivals.js';
 import { subject, usage } from '../model/errors.js';
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, LOAD_TARGET_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import {
+  ENDPOINT_OPTIONS,
+  EVENTS_OPTIONS,
+  FREEZE_OPTIONS,
+  FREEZE_WAIT_OPTIONS,
+  LOAD_TARGET_OPTIONS,
+  MODEL_OPTIONS,
+  outFile,
+} from './common.js';
 import { flag, number, type OptionTable, parsed, text } from './spec.js';
+
+/** What goodput measures with when not told otherwise. */
+export const GOODPUT_DEFAULTS = {
+  startRate: 1,
+  maxRate: 1000,
+  resolution: 0.05,
+  holdS: 600,
+  settleS: 60,
+  seed: 1,
+  maxOverflowFraction: 0.01,
+  maxErrorFraction: 0.01,
+  maxOutstanding: 1000,
+  minSamples: 100,
+  rungGapS: 10,
+} as const;
 
 const d = GOODPUT_DEFAULTS;
 
@@ -161,19 +183,12 @@ export const GOODPUT_OPTIONS = {
     defaultText: 'the built-in set',
     action: false,
   }),
+  ...EVENTS_OPTIONS,
   requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
     defaultText: 'invocation_ceiling_s',
     action: false,
   }),
-  freezeTimeoutS: number(
-    'freeze-timeout-s',
-    '<s>',
-    'positive',
-    'longest wait for one InService instance after freezing',
-    {
-      defaultText: '1200',
-    },
-  ),
+  ...FREEZE_WAIT_OPTIONS,
   ...FREEZE_OPTIONS,
   dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
 } as const satisfies OptionTable;

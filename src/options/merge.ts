@@ -4,7 +4,10 @@ import type { OptionTable } from './spec.js';
 
 export const MERGE_OPTIONS = {
   outFile: {
-    ...outFile('merged goodput artifact', 'goodput-<model>-<transport>-<slug>.json'),
+    ...outFile(
+      'merged artifact',
+      'goodput-<model>-<transport>-<slug>.json (a drill: drill-<model>-<slug>.json)',
+    ),
     action: false,
   },
 } as const satisfies OptionTable;

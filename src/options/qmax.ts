@@ -1,8 +1,26 @@
 /** The options of `scalegate qmax` (command line and action). */
-import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../commands/qmax.js';
-import { DEFAULT_FIXED_RUNGS } from '../load/ladder.js';
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, LOAD_TARGET_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { DEFAULT_FIXED_RUNGS } from '../load/closed/ladder.js';
+import {
+  ENDPOINT_OPTIONS,
+  EVENTS_OPTIONS,
+  FREEZE_OPTIONS,
+  FREEZE_WAIT_OPTIONS,
+  LOAD_TARGET_OPTIONS,
+  MODEL_OPTIONS,
+  outFile,
+} from './common.js';
 import { choice, flag, integerList, number, type OptionTable, text, toggle } from './spec.js';
+
+/** The ladders' timings and bounds when not given. */
+export const LADDER_DEFAULTS = {
+  fixed: { holdS: 240, measureS: 60, settleS: 30 },
+  adaptive: { holdS: 120, measureS: 30, settleS: 10, maxConcurrency: 128, resolution: 2 },
+} as const;
+
+/** Longest wait for late CloudWatch datapoints after the ladder (metrics arrive late on AWS), s. */
+export const CLOUDWATCH_WAIT_S = 180;
+
+export const QMAX_DEFAULTS = { runs: 1, minSamples: 100 } as const;
 
 const a = LADDER_DEFAULTS.adaptive;
 const f = LADDER_DEFAULTS.fixed;
@@ -58,14 +76,14 @@ export const QMAX_OPTIONS = {
     'positiveInteger',
     'repeat the whole ladder; Q_max is the lowest run (2 or more evaluates curve_repeatability)',
     {
-      defaultText: '1',
+      defaultText: `${QMAX_DEFAULTS.runs}`,
     },
   ),
   promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
     defaultText: 'the built-in set',
     action: false,
   }),
-  eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
+  ...EVENTS_OPTIONS,
   cloudwatch: toggle(
     'cloudwatch',
     'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold',
@@ -91,18 +109,10 @@ export const QMAX_OPTIONS = {
     'positiveInteger',
     'a rung is never decided on fewer samples (at least 72)',
     {
-      defaultText: '100',
+      defaultText: `${QMAX_DEFAULTS.minSamples}`,
     },
   ),
-  freezeTimeoutS: number(
-    'freeze-timeout-s',
-    '<s>',
-    'positive',
-    'longest wait for one InService instance after freezing',
-    {
-      defaultText: '1200',
-    },
-  ),
+  ...FREEZE_WAIT_OPTIONS,
   ...FREEZE_OPTIONS,
   dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),
 } as const satisfies OptionTable;

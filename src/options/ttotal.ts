@@ -1,7 +1,19 @@
 /** The options of `scalegate ttotal` (command line and action). */
-import { TTOTAL_DEFAULTS } from '../commands/ttotal.js';
 import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
+
+/** What ttotal measures with when not told otherwise. */
+export const TTOTAL_DEFAULTS = {
+  /** Length of the recovery window (the issue's 60 s). */
+  settleS: 60,
+  pollS: 5,
+  maxWaitS: 1800,
+  /** Completions a recovery window needs before its p95 is believed. */
+  minWindowSamples: 20,
+  /** The recovered p95 may be this much above the ladder's p95 at N/2. */
+  recoveryFactor: 1.25,
+  requestTimeoutMs: 60_000,
+} as const;
 
 const d = TTOTAL_DEFAULTS;
 

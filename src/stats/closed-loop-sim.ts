@@ -188,7 +188,7 @@ export interface SimulatedRung<D = RungDecision> {
 /**
  * One rung over a simulated run that starts at the rung's start (an empty server, N requests sent
  * at t = 0; no warm-up discarded: the rung's settle period and its warm check do that). The
- * timing is the rung's (src/load/rung.ts): settle, warm after the first tick plus N fresh
+ * timing is the rung's (src/load/closed/rung.ts): settle, warm after the first tick plus N fresh
  * completions, a minimum window of a third of the measure time (at least 1 s), a tick every
  * 250 ms, the window's older half discarded while its medians drift, requests still without
  * audio past the SLO counted as misses; the judging is the rung's own `RungJudge.step`.

@@ -12,7 +12,7 @@
  * p95 of a configuration from a long run, and the true rate at which it reaches an SLO.
  */
 import { lognormalSampler, type SimulatedServer } from './closed-loop-sim.js';
-import { decideOpenLoopP95, type OpenLoopDecision, type WindowedSamples } from './open-loop-decision.js';
+import type { WindowedSamples } from './open-loop-decision.js';
 import { mulberry32 } from './prng.js';
 import { quantileSorted } from './quantiles.js';
 
@@ -177,12 +177,4 @@ export function windowedRung(run: OpenLoopSamples, spec: SimulatedOpenRungSpec):
       return quantileSorted(sorted as unknown as number[], q);
     },
   };
-}
-
-/** One simulated goodput rung: the rung's window of a run that starts empty, and its decision. */
-export function simulateOpenRung(run: OpenLoopSamples, spec: SimulatedOpenRungSpec): OpenLoopDecision {
-  return decideOpenLoopP95(windowedRung(run, spec), {
-    sloMs: spec.sloMs,
-    minSamples: spec.minSamples,
-  });
 }

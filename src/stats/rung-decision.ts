@@ -255,7 +255,7 @@ export interface JudgeStep {
 
 /**
  * The sequential procedure of one rung: when to look, what each look spends, when to stop. The
- * rung (src/load/rung.ts) calls `step` on every tick with its measure window; the coverage
+ * rung (src/load/closed/rung.ts) calls `step` on every tick with its measure window; the coverage
  * simulation calls the very same method on simulated windows.
  */
 export class RungJudge {

@@ -12,11 +12,11 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDrill } from '../../src/commands/drill.js';
-import { scheduleOffsets } from '../../src/load/arrivals.js';
-import { drillArrivalSpec } from '../../src/load/drill.js';
-import { RELATIVE_PRECISION } from '../../src/load/histograms.js';
-import type { OpenLoopRecord } from '../../src/load/open-loop.js';
+import { scheduleOffsets } from '../../src/load/open/arrivals.js';
+import { drillArrivalSpec } from '../../src/load/open/drill.js';
+import type { OpenLoopRecord } from '../../src/load/open/open-loop.js';
 import { type DrillShardArtifact, readArtifact } from '../../src/model/index.js';
+import { RELATIVE_PRECISION } from '../../src/stats/histograms.js';
 import { runCli } from '../helpers/cli.js';
 import {
   applyPlan,

@@ -12,8 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type GoodputInput, runGoodput } from '../../src/commands/goodput.js';
 import { runMerge } from '../../src/commands/merge.js';
 import { VirtualClock } from '../../src/load/clock.js';
-import { RELATIVE_PRECISION } from '../../src/load/histograms.js';
 import { type GoodputArtifact, isUsageError, parseConfig, readArtifact } from '../../src/model/index.js';
+import { RELATIVE_PRECISION } from '../../src/stats/histograms.js';
 import { runCli } from '../helpers/cli.js';
 import { simulatedServer } from '../load/fixtures/simulated-server.js';
 

@@ -3,8 +3,7 @@
  * no clock): what the pure analysis and `plan --drill` tests judge. Windows are real HDR
  * histograms (src/load/histograms.ts), so `completeDrill` decodes them as it does a measured one.
  */
-import { completeDrill } from '../../src/load/drill.js';
-import { encodeWindow, newWindow, recordMs } from '../../src/load/histograms.js';
+import { completeDrill } from '../../src/analysis/drill-merge.js';
 import type {
   DrillArtifact,
   DrillData,
@@ -14,6 +13,7 @@ import type {
   DrillPrediction,
   Fingerprint,
 } from '../../src/model/index.js';
+import { encodeWindow, newWindow, recordMs } from '../../src/stats/histograms.js';
 
 export const WINDOW_S = 10;
 

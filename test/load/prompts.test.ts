@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROMPTS, encodePrompts, loadPrompts, parsePrompts } from '../../src/load/prompts.js';
-import { parseTransportKind } from '../../src/load/transports.js';
+import { parseTransportKind } from '../../src/load/transport/transports.js';
 
 describe('prompts', () => {
   it('the built-in set is varied English of 20-200 characters', () => {

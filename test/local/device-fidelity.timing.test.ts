@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AwsClients } from '../../src/aws/clients.js';
 import { runQmax } from '../../src/commands/qmax.js';
-import { ClosedLoopEngine, now } from '../../src/load/engine.js';
+import { ClosedLoopEngine, now } from '../../src/load/closed/engine.js';
 import { defaultPromptSet, encodePrompts } from '../../src/load/prompts.js';
 import {
   createLoadRuntimeClient,
   createResponseStreamTransport,
-} from '../../src/load/response-stream-transport.js';
+} from '../../src/load/transport/response-stream-transport.js';
 import { clientConfigFor, type LocalSageMakerHandle } from '../../src/local/index.js';
 import { parseConfig, type QmaxArtifact, readArtifact } from '../../src/model/index.js';
 import { fidelityRows } from '../helpers/device-fidelity.js';

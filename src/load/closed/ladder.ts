@@ -1,0 +1,270 @@
+/**
+ * Which concurrency to measure next. Pure: the planner sees only the verdicts it is told.
+ *
+ * fixed: the given rungs in order (the reference method).
+ * adaptive: concurrency 1 (service time), then geometric growth until a rung is measured above
+ * the SLO (a breach), then bisection between the highest pass (lo) and the lowest measured breach
+ * (hi) until hi - lo <= resolution.
+ *
+ * An undecided rung (straddling, too few samples or batches, or unusable) is neither a pass nor a
+ * breach: it is re-measured once; if it is still undecided the search goes on around it, first
+ * toward the lowest measured breach (bisecting above the highest undecided rung), then below the
+ * lowest undecided rung, never walking every concurrency in between. When no untried
+ * concurrency is left in a gap that matters, the search ends and records that it did not reach
+ * its resolution. (A re-measured rung has two chances to pass: at a true p95 exactly at the SLO
+ * its false-pass probability is at most 2 x 2.5 %.)
+ */
+import type { Verdict } from '../../stats/rung-decision.js';
+
+export type LadderMode = 'adaptive' | 'fixed';
+
+export const DEFAULT_FIXED_RUNGS: readonly number[] = [1, 5, 10, 20, 30, 40, 50, 60];
+
+export interface LadderSettings {
+  mode: LadderMode;
+  /** fixed: the rungs to walk. */
+  rungs: readonly number[];
+  maxConcurrency: number;
+  resolution: number;
+  /** Geometric growth factor of the adaptive ladder (default 2). */
+  growth?: number;
+}
+
+/** pass = passing and usable; fail = measured above the SLO; indeterminate = anything else. */
+export type RungClass = 'pass' | 'fail' | 'indeterminate';
+
+export interface RungResult {
+  concurrency: number;
+  /** `uncertain` is the older name of `undecided` (artifacts written before it). */
+  verdict: Verdict | 'uncertain';
+  usable: boolean;
+  /**
+   * The measurement itself is void (the client was the bottleneck, or the fleet changed size):
+   * not even a failure counts. A saturated or unsettled failing rung is still a measured breach.
+   */
+  invalid?: boolean;
+}
+
+export function classify(result: RungResult): RungClass {
+  if (result.verdict === 'pass' && result.usable) return 'pass';
+  if (result.verdict === 'fail' && !result.invalid) return 'fail';
+  return 'indeterminate';
+}
+
+/** The class of a concurrency over all its measurements: a breach wins, then a pass. */
+export function classOf(results: readonly RungResult[], concurrency: number): RungClass {
+  let pass = false;
+  for (const r of results) {
+    if (r.concurrency !== concurrency) continue;
+    const c = classify(r);
+    if (c === 'fail') return 'fail';
+    if (c === 'pass') pass = true;
+  }
+  return pass ? 'pass' : 'indeterminate';
+}
+
+/** Hard stop against a planner bug or a pathological server: no ladder has more rungs. */
+export const MAX_RUNGS_PER_RUN = 64;
+
+export interface SearchState {
+  /** Highest passing concurrency (0 when none). */
+  lo: number;
+  /** Lowest measured breach above lo (null when none). */
+  hi: number | null;
+  /** Undecided concurrencies strictly between lo and hi (or above lo when hi is null), ascending. */
+  undecided: number[];
+}
+
+export function searchState(results: readonly RungResult[]): SearchState {
+  const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
+  let lo = 0;
+  for (const c of measured) if (classOf(results, c) === 'pass') lo = c;
+  let hi: number | null = null;
+  for (const c of measured) {
+    if (c > lo && classOf(results, c) === 'fail') {
+      hi = c;
+      break;
+    }
+  }
+  const undecided = measured.filter(
+    (c) => c > lo && (hi === null || c < hi) && classOf(results, c) === 'indeterminate',
+  );
+  return { lo, hi, undecided };
+}
+
+export class LadderPlanner {
+  private readonly results: RungResult[] = [];
+  private readonly growth: number;
+  private fixedIndex = 0;
+
+  constructor(readonly settings: LadderSettings) {
+    this.growth = settings.growth ?? 2;
+    if (settings.mode === 'fixed' && settings.rungs.length === 0)
+      throw new Error('a fixed ladder needs rungs');
+  }
+
+  get measured(): readonly RungResult[] {
+    return this.results;
+  }
+
+  record(result: RungResult): void {
+    this.results.push(result);
+  }
+
+  /** The highest passing rung (0 when none) and the lowest measured breach above it. */
+  bounds(): { lo: number; hi: number | null } {
+    const { lo, hi } = searchState(this.results);
+    return { lo, hi };
+  }
+
+  private timesMeasured(concurrency: number): number {
+    return this.results.filter((r) => r.concurrency === concurrency).length;
+  }
+
+  private tried(concurrency: number): boolean {
+    return this.results.some((r) => r.concurrency === concurrency);
+  }
+
+  /** The untried concurrency nearest the middle of (a, b), or null when there is none. */
+  private bisect(a: number, b: number): number | null {
+    const middle = a + Math.floor((b - a) / 2);
+    for (let offset = 0; middle - offset > a || middle + offset < b; offset++) {
+      for (const c of [middle + offset, middle - offset]) {
+        if (c > a && c < b && !this.tried(c)) return c;
+      }
+    }
+    return null;
+  }
+
+  /** The next concurrency to measure, or null when the ladder is done. */
+  next(): number | null {
+    if (this.results.length >= MAX_RUNGS_PER_RUN) return null;
+    const { maxConcurrency, resolution } = this.settings;
+    if (this.settings.mode === 'fixed') {
+      while (this.fixedIndex < this.settings.rungs.length) {
+        const rung = this.settings.rungs[this.fixedIndex++] as number;
+        if (rung <= maxConcurrency) return rung;
+      }
+      return null;
+    }
+    if (this.results.length === 0) return 1;
+    const { lo, hi, undecided } = searchState(this.results);
+    // An undecided rung in the bracket is measured a second time before anything else.
+    const again = undecided.find((c) => this.timesMeasured(c) === 1);
+    if (again !== undefined) return again;
+    if (hi === null) {
+      // No breach yet: grow above everything measured (undecided rungs included).
+      const top = Math.max(lo, ...undecided);
+      if (top >= maxConcurrency) return null;
+      return Math.min(maxConcurrency, Math.max(top + 1, Math.floor(top * this.growth)));
+    }
+    if (hi - lo <= resolution) return null;
+    if (undecided.length === 0) return this.bisect(lo, hi);
+    // Toward the lowest measured breach first (a pass there settles the question), then below
+    // the lowest undecided rung (a pass there raises Q_max).
+    return (
+      this.bisect(undecided[undecided.length - 1] as number, hi) ?? this.bisect(lo, undecided[0] as number)
+    );
+  }
+}
+
+export interface LadderSummary {
+  qMax: number;
+  bracketed: boolean;
+  /** Lowest measured breach above Q_max; null when none (Q_max is then only a lower bound). */
+  upperBound: number | null;
+  nonMonotone: string[];
+  /** The requested resolution (adaptive); null for a fixed ladder or when not given. */
+  resolution: number | null;
+  /** upperBound - qMax <= resolution; null when no resolution was requested. */
+  resolutionMet: boolean | null;
+  /** Concurrencies that ended undecided between Q_max and its upper bound. */
+  undecided: number[];
+}
+
+/**
+ * Q_max of one run: the highest passing (usable) rung; bracketed only by a measured failure above
+ * it. With `settings` (adaptive), whether the bracket is within the requested resolution.
+ */
+export function summarizeLadder(results: readonly RungResult[], settings?: LadderSettings): LadderSummary {
+  const { lo: qMax, hi: upperBound, undecided } = searchState(results);
+  // A measured breach below a passing rung: the curve is not monotone (reported, never hidden).
+  const nonMonotone: string[] = [];
+  const passes = results.filter((r) => classify(r) === 'pass');
+  for (const r of results) {
+    if (classify(r) !== 'fail') continue;
+    const above = passes.filter((p) => p.concurrency > r.concurrency).map((p) => p.concurrency);
+    if (above.length === 0) continue;
+    nonMonotone.push(`concurrency ${r.concurrency} failed below passing concurrency ${Math.max(...above)}`);
+  }
+  const resolution = settings?.mode === 'adaptive' ? settings.resolution : null;
+  return {
+    qMax,
+    bracketed: upperBound !== null,
+    upperBound,
+    nonMonotone,
+    resolution,
+    resolutionMet: resolution === null ? null : resolutionMet(qMax, upperBound, resolution),
+    undecided,
+  };
+}
+
+/**
+ * The search record of an artifact (all runs pooled) for its reported Q_max: the lowest measured
+ * breach above it, the requested resolution, whether it was met, the undecided rungs in between.
+ */
+export function searchRecord(
+  results: readonly RungResult[],
+  qMax: number,
+  settings: LadderSettings,
+): {
+  upper_bound: number | null;
+  resolution: number | null;
+  resolution_met: boolean | null;
+  undecided_rungs: number[];
+} {
+  const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
+  const upper = measured.find((c) => c > qMax && classOf(results, c) === 'fail') ?? null;
+  const resolution = settings.mode === 'adaptive' ? settings.resolution : null;
+  return {
+    upper_bound: upper,
+    resolution,
+    resolution_met: resolution === null ? null : resolutionMet(qMax, upper, resolution),
+    undecided_rungs: measured.filter(
+      (c) => c > qMax && (upper === null || c < upper) && classOf(results, c) === 'indeterminate',
+    ),
+  };
+}
+
+/** The search reached its resolution: a measured breach within `resolution` above Q_max. */
+export const resolutionMet = (qMax: number, upperBound: number | null, resolution: number): boolean =>
+  upperBound !== null && upperBound - qMax <= resolution;
+
+/**
+ * Every concurrency the ladder could measure and the worst-case rung count (every rung held to its
+ * limit), from simulating the planner against every possible boundary.
+ */
+export function worstCaseRungs(settings: LadderSettings): { rungs: number; example: number[] } {
+  if (settings.mode === 'fixed') {
+    const rungs = settings.rungs.filter((r) => r <= settings.maxConcurrency);
+    return { rungs: rungs.length, example: rungs };
+  }
+  let worst: number[] = [];
+  // Every boundary up to 2048; beyond that a sample of them (the gaps are geometric anyway).
+  const step = Math.max(1, Math.floor(settings.maxConcurrency / 2048));
+  for (let boundary = 0; boundary <= settings.maxConcurrency; boundary += step) {
+    // The worst case adds one undecided rung (a straddle at the boundary, measured twice).
+    for (const straddle of [false, true]) {
+      const planner = new LadderPlanner(settings);
+      const seen: number[] = [];
+      for (let c = planner.next(); c !== null; c = planner.next()) {
+        seen.push(c);
+        const verdict: Verdict =
+          straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail';
+        planner.record({ concurrency: c, verdict, usable: true });
+      }
+      if (seen.length > worst.length) worst = seen;
+    }
+  }
+  return { rungs: worst.length, example: worst };
+}

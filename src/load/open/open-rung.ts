@@ -1,0 +1,142 @@
+/**
+ * One rung of the lambda_max ladder: seeded Poisson arrivals at `rate` for `holdS` seconds; the
+ * first `settleS` seconds of intended send time warm the queue up and are discarded; the rest is
+ * the measure window. Returns what the rung decision needs (GoodputRungInput, samples in
+ * intended-send order) and what an artifact keeps (the serialized windows, send adherence).
+ * No verdict here: that is the ladder's `decide`.
+ */
+import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
+import { quantileMs, sumWindows } from '../../stats/histograms.js';
+import { type Clock, realClock } from '../clock.js';
+import type { Transport } from '../types.js';
+import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
+import type { GoodputRungInput } from './goodput-ladder.js';
+import {
+  OpenLoopEngine,
+  type OpenLoopRecord,
+  type OpenLoopSummary,
+  openLoopHistograms,
+} from './open-loop.js';
+
+export interface OpenRungSpec {
+  rate: number;
+  seed: number;
+  holdS: number;
+  settleS: number;
+  sloMs: number;
+  transport: Transport;
+  bodies: readonly Uint8Array[];
+  requestTimeoutMs: number;
+  maxOutstanding: number;
+  /** Clock time of the schedule start (shards share it); default: 50 ms from now. */
+  startAt?: number;
+  /** Wall time of startAt, for the artifact. */
+  startAtWall: string;
+  windowMs?: number;
+  shard?: Shard;
+  clock?: Clock;
+  onRecord?: (record: OpenLoopRecord) => void;
+  /** Stops the rung (requests in flight are cut): the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface OpenRungMeasurement {
+  input: GoodputRungInput;
+  histograms: OpenLoopHistograms;
+  /** Sent / measure-window seconds (of this shard). */
+  sentRate: number;
+  /** ok / measure-window seconds (of this shard). */
+  goodputRate: number;
+  sendLagP99Ms: number | null;
+  ttfabIntendedP95Ms: number | null;
+  /** The naive figure beside it (from the actual send), for the record. */
+  ttfabSentP95Ms: number | null;
+  loopUtilization: number | null;
+  peakOutstanding: number;
+}
+
+/** One arrival of the measure window, as kept (a few numbers, not the whole record). */
+export interface RungSample {
+  /** Intended send offset from the schedule start, ms. */
+  atMs: number;
+  outcome: OpenLoopOutcome;
+  ttfabIntendedMs: number | null;
+}
+
+/** Every measured arrival of the measure window, sorted into intended-send order. */
+export function rungInput(samples: readonly RungSample[], rate: number, sloMs: number): GoodputRungInput {
+  const sorted = [...samples].sort((a, b) => a.atMs - b.atMs);
+  const outcomeCounts: Partial<Record<OpenLoopOutcome, number>> = {};
+  const ttfab: number[] = [];
+  const at: number[] = [];
+  for (const r of sorted) {
+    outcomeCounts[r.outcome] = (outcomeCounts[r.outcome] ?? 0) + 1;
+    if (r.outcome === 'ok' && r.ttfabIntendedMs !== null) {
+      ttfab.push(r.ttfabIntendedMs);
+      at.push(r.atMs);
+    }
+  }
+  return { rate, sloMs, ttfabIntendedMs: ttfab, intendedAtMs: at, outcomeCounts, offered: sorted.length };
+}
+
+export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasurement> {
+  if (!(spec.settleS >= 0 && spec.holdS > spec.settleS)) {
+    throw new Error(
+      `a rung of ${spec.holdS} s leaves nothing to measure after ${spec.settleS} s of settling`,
+    );
+  }
+  const windowMs = spec.windowMs ?? 1000;
+  const shard = spec.shard ?? { index: 0, count: 1 };
+  const arrivalSpec = {
+    process: 'poisson' as const,
+    profile: constantProfile(spec.rate, spec.holdS),
+    seed: spec.seed,
+  };
+  const clock = spec.clock ?? realClock;
+  const startAt = spec.startAt ?? clock.now() + 50;
+  const fromMs = spec.settleS * 1000;
+  const toMs = spec.holdS * 1000;
+  const samples: RungSample[] = [];
+  const engine = new OpenLoopEngine({
+    transport: spec.transport,
+    bodies: spec.bodies,
+    requestTimeoutMs: spec.requestTimeoutMs,
+    maxOutstanding: spec.maxOutstanding,
+    windowMs,
+    ...(spec.clock ? { clock: spec.clock } : {}),
+    onRecord: (r) => {
+      const atMs = r.intendedAt - startAt;
+      if (!r.stopped && atMs >= fromMs && atMs < toMs) {
+        samples.push({ atMs, outcome: r.outcome, ttfabIntendedMs: r.ttfabIntendedMs });
+      }
+      spec.onRecord?.(r);
+    },
+  });
+  const stop = () => engine.stop({ abort: true });
+  spec.signal?.addEventListener('abort', stop, { once: true });
+  let summary: OpenLoopSummary;
+  try {
+    if (spec.signal?.aborted) stop();
+    summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
+  } finally {
+    spec.signal?.removeEventListener('abort', stop);
+  }
+  // A stopped rung is not a measurement.
+  if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('aborted');
+  const input = rungInput(samples, spec.rate, spec.sloMs);
+  // Windows wholly inside the measure window (settleS and holdS on window boundaries measure exactly it).
+  const measured = sumWindows(summary.windows, Math.ceil(fromMs / windowMs), Math.floor(toMs / windowMs));
+  const seconds = (toMs - fromMs) / 1000;
+  const sent = input.offered - (input.outcomeCounts.client_dropped ?? 0);
+  return {
+    input,
+    histograms: openLoopHistograms(summary, scheduleIdentity(arrivalSpec), spec.startAtWall, windowMs, shard),
+    sentRate: sent / seconds,
+    goodputRate: (input.outcomeCounts.ok ?? 0) / seconds,
+    sendLagP99Ms: quantileMs(measured.series.send_lag, 0.99),
+    ttfabIntendedP95Ms: quantileMs(measured.series.ttfab_intended, 0.95),
+    ttfabSentP95Ms: quantileMs(measured.series.ttfab_sent, 0.95),
+    loopUtilization: summary.loopUtilization,
+    peakOutstanding: summary.peakOutstanding,
+  };
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classify,
+  LadderPlanner,
+  type LadderSettings,
+  type RungResult,
+  summarizeLadder,
+  worstCaseRungs,
+} from '../../../src/load/closed/ladder.js';
+
+const adaptive = (maxConcurrency: number, resolution: number): LadderSettings => ({
+  mode: 'adaptive',
+  rungs: [],
+  maxConcurrency,
+  resolution,
+});
+
+/** Runs the planner against a server whose true Q_max is `boundary` (pass iff c <= boundary). */
+function walk(settings: LadderSettings, verdictOf: (c: number) => RungResult['verdict']): RungResult[] {
+  const planner = new LadderPlanner(settings);
+  const results: RungResult[] = [];
+  for (let c = planner.next(); c !== null; c = planner.next()) {
+    const r: RungResult = { concurrency: c, verdict: verdictOf(c), usable: true };
+    planner.record(r);
+    results.push(r);
+  }
+  return results;
+}
+
+describe('adaptive ladder planner', () => {
+  it('finds every boundary within the resolution and brackets it, for every resolution', () => {
+    for (const resolution of [1, 2, 3, 5]) {
+      for (let boundary = 1; boundary < 100; boundary++) {
+        const results = walk(adaptive(128, resolution), (c) => (c <= boundary ? 'pass' : 'fail'));
+        const summary = summarizeLadder(results, adaptive(128, resolution));
+        expect(summary.resolutionMet).toBe(true);
+        expect(summary.qMax).toBeLessThanOrEqual(boundary);
+        expect(boundary - summary.qMax).toBeLessThan(resolution);
+        expect(summary.bracketed).toBe(true);
+        expect((summary.upperBound as number) - summary.qMax).toBeLessThanOrEqual(resolution);
+        expect(new Set(results.map((r) => r.concurrency)).size).toBe(results.length);
+        expect(summary.nonMonotone).toEqual([]);
+      }
+    }
+  });
+
+  it('measures concurrency 1 first and grows geometrically', () => {
+    const results = walk(adaptive(128, 2), (c) => (c <= 50 ? 'pass' : 'fail'));
+    expect(results.map((r) => r.concurrency).slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 64, 48]);
+  });
+
+  it('stops at --max-concurrency when everything passes, and says Q_max is not bracketed', () => {
+    const results = walk(adaptive(40, 2), () => 'pass');
+    expect(results.map((r) => r.concurrency)).toEqual([1, 2, 4, 8, 16, 32, 40]);
+    const summary = summarizeLadder(results, adaptive(40, 2));
+    expect(summary).toMatchObject({ qMax: 40, bracketed: false, upperBound: null, resolutionMet: false });
+  });
+
+  it('reports Q_max 0, bracketed by 1, when even concurrency 1 misses the SLO', () => {
+    const results = walk(adaptive(64, 2), () => 'fail');
+    expect(results.map((r) => r.concurrency)).toEqual([1]);
+    expect(summarizeLadder(results)).toMatchObject({ qMax: 0, bracketed: true, upperBound: 1 });
+  });
+
+  it('an undecided rung is no breach: re-measured once, then the search goes on around it, never walking the band', () => {
+    const results = walk(adaptive(128, 2), (c) => (c <= 20 ? 'pass' : c <= 32 ? 'undecided' : 'fail'));
+    const rungs = results.map((r) => r.concurrency);
+    const summary = summarizeLadder(results, adaptive(128, 2));
+    expect(summary.qMax).toBeLessThanOrEqual(20);
+    expect(summary.bracketed).toBe(true);
+    // The bracket is the lowest MEASURED breach, never an undecided rung.
+    expect(summary.upperBound).toBeGreaterThan(32);
+    for (const c of summary.undecided) expect(rungs.filter((r) => r === c)).toHaveLength(2);
+    // The band of 12 undecided concurrencies is not walked rung by rung.
+    expect(new Set(rungs.filter((c) => c > 20 && c <= 32)).size).toBeLessThanOrEqual(5);
+    expect(summary.resolutionMet).toBe(false);
+  });
+
+  it('scripted walk: an unusable pass at 32 and a true limit of 40 end within the resolution of 40', () => {
+    const settings = adaptive(128, 2);
+    const planner = new LadderPlanner(settings);
+    const results: RungResult[] = [];
+    for (let c = planner.next(); c !== null; c = planner.next()) {
+      const r: RungResult =
+        c === 32
+          ? { concurrency: c, verdict: 'pass', usable: false }
+          : { concurrency: c, verdict: c <= 40 ? 'pass' : 'fail', usable: true };
+      planner.record(r);
+      results.push(r);
+    }
+    expect(results.map((r) => r.concurrency)).toEqual([1, 2, 4, 8, 16, 32, 32, 64, 48, 40, 44, 42]);
+    const summary = summarizeLadder(results, settings);
+    expect(summary).toMatchObject({
+      qMax: 40,
+      upperBound: 42,
+      bracketed: true,
+      resolution: 2,
+      resolutionMet: true,
+    });
+  });
+
+  it('records resolution_met false when undecided rungs leave the gap wider than the resolution', () => {
+    const settings = adaptive(128, 2);
+    // Everything from 33 to 48 straddles the SLO (truly at 40); the search cannot decide there.
+    const results = walk(settings, (c) => (c <= 32 ? 'pass' : c <= 48 ? 'undecided' : 'fail'));
+    const summary = summarizeLadder(results, settings);
+    expect(summary.qMax).toBe(32);
+    expect(summary.upperBound as number).toBeGreaterThan(48);
+    expect(summary.resolutionMet).toBe(false);
+    expect(summary.undecided.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThan(30);
+  });
+
+  it('a rung undecided for too few samples (--min-samples) never counts as a pass', () => {
+    // The decision reports `undecided` when n < --min-samples; the planner then re-measures it.
+    const results = walk(adaptive(16, 1), (c) => (c === 8 ? 'undecided' : c <= 12 ? 'pass' : 'fail'));
+    expect(results.filter((r) => r.concurrency === 8)).toHaveLength(2);
+    expect(summarizeLadder(results, adaptive(16, 1)).qMax).toBe(12);
+  });
+
+  it('reads the older verdict name "uncertain" as undecided', () => {
+    expect(classify({ concurrency: 8, verdict: 'uncertain', usable: true })).toBe('indeterminate');
+  });
+
+  it('a passing rung that is unusable never counts as a pass; a client-bound failure is no breach', () => {
+    expect(classify({ concurrency: 8, verdict: 'pass', usable: false })).toBe('indeterminate');
+    expect(classify({ concurrency: 8, verdict: 'fail', usable: false, invalid: true })).toBe('indeterminate');
+    expect(classify({ concurrency: 8, verdict: 'fail', usable: false })).toBe('fail');
+    const summary = summarizeLadder([
+      { concurrency: 1, verdict: 'pass', usable: true },
+      { concurrency: 16, verdict: 'pass', usable: false },
+      { concurrency: 32, verdict: 'fail', usable: false, invalid: true },
+    ]);
+    expect(summary).toMatchObject({ qMax: 1, bracketed: false });
+  });
+
+  it('reports a failure below a passing rung as non-monotone instead of hiding it', () => {
+    const summary = summarizeLadder([
+      { concurrency: 1, verdict: 'pass', usable: true },
+      { concurrency: 8, verdict: 'fail', usable: true },
+      { concurrency: 12, verdict: 'pass', usable: true },
+      { concurrency: 16, verdict: 'fail', usable: true },
+    ]);
+    expect(summary.qMax).toBe(12);
+    expect(summary.nonMonotone).toEqual(['concurrency 8 failed below passing concurrency 12']);
+  });
+});
+
+describe('fixed ladder and worst-case schedule', () => {
+  it('walks exactly the given rungs in order, skipping those above --max-concurrency', () => {
+    const results = walk(
+      { mode: 'fixed', rungs: [1, 5, 10, 20], maxConcurrency: 10, resolution: 1 },
+      () => 'pass',
+    );
+    expect(results.map((r) => r.concurrency)).toEqual([1, 5, 10]);
+  });
+
+  it('the worst case bounds every actual adaptive walk', () => {
+    const settings = adaptive(64, 2);
+    const worst = worstCaseRungs(settings);
+    for (let boundary = 0; boundary <= 64; boundary++) {
+      expect(walk(settings, (c) => (c <= boundary ? 'pass' : 'fail')).length).toBeLessThanOrEqual(
+        worst.rungs,
+      );
+    }
+    expect(
+      worstCaseRungs({
+        mode: 'fixed',
+        rungs: [1, 5, 10, 20, 30, 40, 50, 60],
+        maxConcurrency: 60,
+        resolution: 1,
+      }).rungs,
+    ).toBe(8);
+  });
+});

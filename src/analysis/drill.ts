@@ -581,6 +581,9 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
   const episodeStarts = hasMetric ? allowances.map((a) => a.fromS) : null;
 
   const maxOverflow = prediction.max_overflow_probability ?? DEFAULT_MAX_OVERFLOW_PROBABILITY;
+  // A plan that records its tolerance predicted overflow where its probability exceeds it; an
+  // older plan warned above 10 %.
+  const predictedAbove = prediction.max_overflow_probability ?? PREDICTED_OVERFLOW_ABOVE;
   const windows: DrillWindow[] = [];
   const broken: number[] = [];
   const clientDroppedTotal = input.windows.reduce((s, x) => s + x.clientDropped, 0);
@@ -632,7 +635,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
     const p = predictedFor(phase.name);
     const covering = allowances.find((a) => startS < a.toS && endS > a.fromS);
     const what = phase.name === 'surge' ? 'surge_survival' : "surge_survival's no-surge baseline";
-    if (stat.clientDropped === 0 && covering && p !== null && p > PREDICTED_OVERFLOW_ABOVE) {
+    if (stat.clientDropped === 0 && covering && p !== null && p > predictedAbove) {
       windows.push({
         ...base,
         judged: 'predicted',
@@ -648,7 +651,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
           ? `more than T_plan ${fmtS(tPlan)} after the load first exceeded the target ${prediction.scaling_target_value}${allowances.length > 0 ? ` (${allowances.map((a) => `${fmtS(a.fromS)} in the ${a.phase}`).join(', ')})` : ''}: the policy should have added capacity by then`
           : p === null
             ? 'the plan has no overflow prediction for it'
-            : `the plan predicted no overflow here (${what} ${pct(p)} <= ${pct(PREDICTED_OVERFLOW_ABOVE)})`;
+            : `the plan predicted no overflow here (${what} ${pct(p)} <= ${pct(predictedAbove)})`;
     windows.push({ ...base, judged: 'broken', reason: `${problems}: ${why}`, ...slo });
     broken.push(stat.index);
   }

@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
+import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { AwsError, validation } from './aws-error.js';
 import type { Faults } from './faults.js';
@@ -139,6 +140,23 @@ export class Instance {
       environment: { ...this.environment },
       endpointConfigName: this.endpointConfigName,
     };
+  }
+}
+
+/**
+ * A booting container runs at a lower CPU priority until it is in service: on AWS a new instance
+ * boots on its own host, so its start-up (process start, compilation, the first syntheses) must
+ * not slow the instances already serving, which on this one host share the cores with it.
+ */
+const BOOT_NICENESS = 10;
+function renice(pid: number | undefined, niceness: number): boolean {
+  if (pid === undefined) return false;
+  try {
+    setPriority(pid, niceness);
+    return true;
+  } catch {
+    // Not permitted (raising a priority back needs privileges) or the process is gone.
+    return false;
   }
 }
 
@@ -549,6 +567,7 @@ export class Endpoint extends EventEmitter {
     inst.proc = proc;
     inst.state = 'Booting';
     if (proc.pid !== undefined) track(proc);
+    renice(proc.pid, BOOT_NICENESS);
     this.pipeLines(inst, stream, proc);
     let exited = false;
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -585,6 +604,9 @@ export class Endpoint extends EventEmitter {
           if (inst.state !== 'Booting') return;
           inst.state = 'InService';
           inst.inServiceAtMs = Date.now();
+          if (!renice(inst.pid, 0)) {
+            this.opts.log?.(`instance ${inst.id}: serves at its boot priority (not permitted to restore it)`);
+          }
           this.opts.log?.(`instance ${inst.id}: InService`);
           inst.settleReady(true);
           this.changed();

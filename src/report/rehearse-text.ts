@@ -51,7 +51,7 @@ export function renderRehearsalSummary(r: RehearsalResult, cwd: string = process
     const p = r.plan;
     const x = p.deployable;
     lines.push(
-      `  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'}, scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`,
+      `  plan      ${verdictLine(p)}: target ${x.scaling_target_value ?? 'none'} (${x.scaling_metric}${p.derived.lambda_safe_rps == null ? '' : `, lambda_safe ${p.derived.lambda_safe_rps.toFixed(2)} requests/s`}), scale-in ${x.scale_in_threshold ?? 'none'}, instances ${x.min_instances}-${x.max_instances}, queue ${x.queue_max_depth}, cooldowns ${x.scale_out_cooldown_s} s / ${x.scale_in_cooldown_s} s`,
     );
     const m = p.measured;
     lines.push(

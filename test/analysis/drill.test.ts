@@ -326,8 +326,27 @@ describe('the policy lag, step by step', () => {
 });
 
 describe('the phases a plan gives', () => {
-  const plan = readArtifact('plan', join(repoRoot, 'artifacts', 'plan-kokoro-82m.json'));
+  const committed = readArtifact('plan', join(repoRoot, 'artifacts', 'plan-kokoro-82m.json'));
+  // The committed plan as an older scalegate wrote it: no policy choice, no lambda_safe.
+  const plan = {
+    ...committed,
+    policy: undefined,
+    derived: { ...committed.derived, lambda_safe_rps: undefined },
+  };
   const prediction = drillPrediction(plan, 'plan.json');
+
+  it('drills the committed surge-safe plan at its lambda_safe x instances, not at the closed-loop X_target (prevents a drill of a load the fleet is not sized for)', () => {
+    const surgeSafe = drillPrediction(committed, 'plan.json');
+    const phases = drillPhases(committed, surgeSafe, {
+      surgeRatio: 1.25,
+      instances: 2,
+      windowS: 10,
+      scaleInWindowS: 900,
+    });
+    expect(committed.derived.lambda_safe_rps).toBeGreaterThan(11);
+    expect(phases[0]?.rate_rps).toBeCloseTo(2 * (committed.derived.lambda_safe_rps as number), 6);
+    expect(surgeSafe.max_overflow_origin).toBe('plan');
+  });
 
   it('sizes the steady load from X_target x instances, the surge k times it, the trough from the plan, each rounded up to whole windows (prevents a steady load the plan never sized for)', () => {
     const phases = drillPhases(plan, prediction, {
@@ -404,7 +423,7 @@ describe('the phases a plan gives', () => {
 
   it('takes what the plan promised from it, labelled (prevents a bound read as a measurement)', () => {
     expect(prediction).toMatchObject({
-      scaling_target_value: 37.5,
+      scaling_target_value: plan.deployable.scaling_target_value,
       policy_lag_s: 60,
       policy_lag_origin: 'bound',
       t_total_origin: 'measured',

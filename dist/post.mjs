@@ -89051,7 +89051,7 @@ const string = (params) => {
 };
 const bigint = /^-?\d+n?$/;
 const integer = /^-?\d+$/;
-const number = /^-?\d+(?:\.\d+)?$/;
+const regexes_number = /^-?\d+(?:\.\d+)?$/;
 const regexes_boolean = /^(?:true|false)$/i;
 const _null = /^null$/i;
 
@@ -90292,7 +90292,7 @@ const $ZodCustomStringFormat = /*@__PURE__*/ (/* unused pure expression or super
 })));
 const $ZodNumber = /*@__PURE__*/ $constructor("$ZodNumber", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = number;
+    inst._zod.pattern = regexes_number;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -91479,7 +91479,7 @@ const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && regexes_number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -94685,7 +94685,7 @@ function stringifyKeyNames(bySchema, json, visited) {
         return rest;
     rest.type = "string";
     if (!values)
-        rest.pattern = (types.includes("number") ? number : integer).source;
+        rest.pattern = (types.includes("number") ? regexes_number : integer).source;
     return rest;
 }
 /** Every record of one conversion, so the carriers are found in a single pass rather than once per record. */
@@ -100304,10 +100304,20 @@ const FREEZE_OPTIONS = {
     allowProduction: flag('allow-production', "freeze the model's own (production) endpoint; refused without it, except through the local SageMaker (AWS_ENDPOINT_URL on loopback)"),
     force: flag('force', "freeze although the scalable target is already suspended (the flags as they are are recorded and restored) or another run's thaw journal is on the endpoint (its recorded original state is kept)", { action: false }),
 };
-/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
-const EVENTS_OPTIONS = {
+/** What a load command sends (command line only): the texts, and where every request is recorded. */
+const LOAD_BODY_OPTIONS = {
+    promptsFile: spec_text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+        defaultText: 'the built-in set',
+        action: false,
+    }),
+    /** `--events FILE`: every request, one JSON line each. */
     eventsFile: spec_text('events', '<file>', 'write one JSON line per request', { action: false }),
 };
+/** The client's timeout per request (command line only). */
+const requestTimeoutOption = () => number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
+    defaultText: 'invocation_ceiling_s',
+    action: false,
+});
 /** What a load-driving command (qmax, goodput) sends its requests to, and how. */
 const LOAD_TARGET_OPTIONS = {
     target: spec_text('target', '<url>', 'measure a container directly: http://HOST:PORT (http transport, no AWS)', {

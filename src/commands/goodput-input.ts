@@ -9,44 +9,20 @@ import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
 import { chooseTransport } from '../load/transport/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
-import { GOODPUT_DEFAULTS } from '../options/goodput.js';
+import { GOODPUT_DEFAULTS, type GOODPUT_OPTIONS } from '../options/goodput.js';
+import type { OptionValues } from '../options/spec.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
 
 export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
-export interface GoodputInput extends LoadCommandInput {
-  /** First rate of the adaptive ladder, requests/s. @default 1 */
-  startRate?: number;
-  /** Highest rate the ladder tries. @default 1000 */
-  maxRate?: number;
-  /** Lowest rate when walking down from a failing start. @default startRate / 16 */
-  minRate?: number;
-  /** Bisect until (breach - lambda_max) <= resolution x breach. @default 0.05 */
-  resolution?: number;
-  /** A fixed ladder: exactly these rates (required with `shard`). @default adaptive */
-  rates?: number[];
-  /** Schedule length of a rung, s. @default 600 */
-  holdS?: number;
-  /** Discarded start of each rung (the queue's warm-up from empty), s. @default 60 */
-  settleS?: number;
-  /** Seed of rung 0's Poisson schedule (rung i: seed + i). @default 1 */
-  seed?: number;
-  /** Most 503/429 overflows, as a fraction of the arrivals, for a passing rate. @default 0.01 */
-  maxOverflowFraction?: number;
-  /** Most other failures, as a fraction of the arrivals, for a passing rate. @default 0.01 */
-  maxErrorFraction?: number;
-  /** Client cap on outstanding requests; arrivals beyond it are counted client_dropped. @default 1000 */
-  maxOutstanding?: number;
-  /** A rung is never decided on fewer ok samples. @default 100 */
-  minSamples?: number;
-  /** `i/n`: this process sends shard i of every rung's schedule. @default the whole schedule */
-  shard?: string;
-  /** ISO-8601 time (with a zone) of the first rung's start, shared by every shard. @default as soon as ready */
-  startAt?: string;
-  /** With shards: pause between one rung's schedule end and the next start, s. @default 10 */
-  rungGapS?: number;
-}
+/**
+ * What goodput is given: what every load command is given, and the values of its option table
+ * (src/options/goodput.ts: each option's default is declared there, once).
+ */
+export interface GoodputInput
+  extends LoadCommandInput,
+    Omit<OptionValues<typeof GOODPUT_OPTIONS>, keyof LoadCommandInput> {}
 
 const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 

@@ -43,7 +43,8 @@ import { opt, usage } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
-import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS } from '../options/qmax.js';
+import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS, type QMAX_OPTIONS } from '../options/qmax.js';
+import type { OptionValues } from '../options/spec.js';
 import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
 import { waitUntil } from '../wait.js';
 import { checkFreezeTarget } from './freeze-guard.js';
@@ -60,29 +61,13 @@ import { type CommandResult, resolveDeps } from './result.js';
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
 export { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS } from '../options/qmax.js';
 
-export interface QmaxInput extends LoadCommandInput {
-  /** @default `adaptive` */
-  ladder?: LadderMode;
-  /** The rungs of a fixed ladder. @default 1,5,10,20,30,40,50,60 */
-  rungs?: number[];
-  /** @default adaptive 128; fixed the highest rung */
-  maxConcurrency?: number;
-  /** Adaptive: bisect until Q_max is known to within this. @default 2 */
-  resolution?: number;
-  /** @default adaptive 120, fixed 240 */
-  holdS?: number;
-  /** @default adaptive 30, fixed 60 */
-  measureS?: number;
-  /** @default adaptive 10, fixed 30 */
-  settleS?: number;
-  /** @default 1 */
-  runs?: number;
-  /** Join CloudWatch per rung (response-stream only). @default true */
-  cloudwatch?: boolean;
-  /** Longest wait for CloudWatch datapoints after the ladder, s. @default 180 */
-  cloudwatchWaitS?: number;
-  /** A rung is never decisive with fewer samples. @default 100 */
-  minSamples?: number;
+/**
+ * What qmax is given: what every load command is given, and the values of its option table
+ * (src/options/qmax.ts: each option's default is declared there, once).
+ */
+export interface QmaxInput
+  extends LoadCommandInput,
+    Omit<OptionValues<typeof QMAX_OPTIONS>, keyof LoadCommandInput> {
   /** The image digest a direct (`target`) measurement records. @default the model config's image */
   imageDigest?: string;
 }

@@ -55,7 +55,8 @@ import {
   usage,
   writeArtifact,
 } from '../model/index.js';
-import { TTOTAL_DEFAULTS } from '../options/ttotal.js';
+import type { OptionValues } from '../options/spec.js';
+import { TTOTAL_DEFAULTS, type TTOTAL_OPTIONS } from '../options/ttotal.js';
 import { renderTtotalFailure, renderTtotalReport } from '../report/ttotal-text.js';
 import { waitUntil } from '../wait.js';
 import type { Freeze, JournalEntryRef, RestoreReport } from './freeze.js';
@@ -72,45 +73,27 @@ export const TTOTAL_TRANSPORT: TransportKind = 'response-stream';
 
 export const TRIGGER = 'force-desired';
 
-export interface TtotalInput {
+/**
+ * What ttotal is given: the model and endpoint, and the values of its option table
+ * (src/options/ttotal.ts: each option's default is declared there, once).
+ */
+export interface TtotalInput
+  extends Omit<
+    OptionValues<typeof TTOTAL_OPTIONS>,
+    'modelName' | 'configFile' | 'endpoint' | 'region' | 'qmaxFile'
+  > {
   modelName: string;
   model: ModelConfig;
   endpoint: string;
   variant: string;
   region: string;
   qmaxFile: string;
-  /** Probe N in flight. @default the highest usable rung <= Q_max whose half is a usable rung */
-  probeConcurrency?: number;
-  /** Longest wait for the scale-out, s. @default 1800 */
-  maxWaitS?: number;
-  /** Recovery window length (and the pre-trigger probe hold), s. @default 60 */
-  settleS?: number;
-  /** DescribeEndpoint poll interval (the bound on in_service), s. @default 5 */
-  pollS?: number;
-  /** Completions a recovery window needs. @default 20 */
-  minWindowSamples?: number;
-  /** Recovered means p95 <= this factor x the ladder's p95 at N/2; recorded in the artifact. @default 1.25 */
-  recoveryFactor?: number;
-  /** Seconds added to the alarm's period x datapoints. @default one period (labelled assumed) */
-  publicationDelayS?: number;
-  /** Measure although the qmax fingerprint differs from the endpoint's (warns; recorded). @default false */
-  allowConfigMismatch?: boolean;
-  /** Service Quotas code of the endpoint-usage quota. @default found by name */
-  quotaCode?: string;
-  /** @default `<artifactsDir>/ttotal-<model>-force-desired-<slug>.json` */
-  outFile?: string;
-  /** @default `artifacts` */
-  artifactsDir?: string;
   /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;
   /** The command line, for the thaw journal. @default `scalegate ttotal --model <model> --qmax <file>` */
   commandLine?: string;
   /** @default a new run id */
   runId?: string;
-  /** Freeze the model's own (production) endpoint; refused without it unless the clients are on loopback. @default false */
-  allowProduction?: boolean;
-  /** Freeze although scaling is already suspended or another run's journal is on the endpoint. @default false */
-  force?: boolean;
 }
 
 export interface TtotalDeps extends AwsCommandDeps<AwsClients> {

@@ -1,12 +1,13 @@
-import type { Outcome } from '../model/artifacts.js';
+import type { Outcome, Transport as RecordedTransport } from '../model/artifacts.js';
 
 export type { Outcome };
 
 /**
- * What the engine can drive. `response-stream` is SageMaker InvokeEndpointWithResponseStream
+ * What the engine can drive: the kinds an artifact records (one row each in
+ * src/load/transport/transports.ts). `response-stream` is SageMaker InvokeEndpointWithResponseStream
  * (the SDK's wire request, sent lean); `sdk` is the same call through the SDK v3 client.
  */
-export type TransportKind = 'response-stream' | 'http' | 'sdk';
+export type TransportKind = RecordedTransport;
 
 /** Connection setup of one request: filled in by the transport when it opened a new socket. */
 export interface ConnectionSlot {

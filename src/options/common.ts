@@ -71,10 +71,22 @@ export const FREEZE_OPTIONS = {
   ),
 } as const;
 
-/** `--events FILE`: every request of a load command, one JSON line each (command line only). */
-export const EVENTS_OPTIONS = {
+/** What a load command sends (command line only): the texts, and where every request is recorded. */
+export const LOAD_BODY_OPTIONS = {
+  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
+    defaultText: 'the built-in set',
+    action: false,
+  }),
+  /** `--events FILE`: every request, one JSON line each. */
   eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
 } as const;
+
+/** The client's timeout per request (command line only). */
+export const requestTimeoutOption = () =>
+  number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
+    defaultText: 'invocation_ceiling_s',
+    action: false,
+  });
 
 /** What a load-driving command (qmax, goodput) sends its requests to, and how. */
 export const LOAD_TARGET_OPTIONS = {

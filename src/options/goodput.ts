@@ -3,12 +3,13 @@ import { parseShard } from '../load/open/arrivals.js';
 import { subject, usage } from '../model/errors.js';
 import {
   ENDPOINT_OPTIONS,
-  EVENTS_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
+  LOAD_BODY_OPTIONS,
   LOAD_TARGET_OPTIONS,
   MODEL_OPTIONS,
   outFile,
+  requestTimeoutOption,
 } from './common.js';
 import { flag, number, type OptionTable, parsed, text } from './spec.js';
 
@@ -179,15 +180,8 @@ export const GOODPUT_OPTIONS = {
       defaultText: `${d.rungGapS}`,
     },
   ),
-  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
-    defaultText: 'the built-in set',
-    action: false,
-  }),
-  ...EVENTS_OPTIONS,
-  requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
-    defaultText: 'invocation_ceiling_s',
-    action: false,
-  }),
+  ...LOAD_BODY_OPTIONS,
+  requestTimeoutS: requestTimeoutOption(),
   ...FREEZE_WAIT_OPTIONS,
   ...FREEZE_OPTIONS,
   dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),

@@ -2,14 +2,15 @@
 import { DEFAULT_FIXED_RUNGS } from '../load/closed/ladder.js';
 import {
   ENDPOINT_OPTIONS,
-  EVENTS_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
+  LOAD_BODY_OPTIONS,
   LOAD_TARGET_OPTIONS,
   MODEL_OPTIONS,
   outFile,
+  requestTimeoutOption,
 } from './common.js';
-import { choice, flag, integerList, number, type OptionTable, text, toggle } from './spec.js';
+import { choice, flag, integerList, number, type OptionTable, toggle } from './spec.js';
 
 /** The ladders' timings and bounds when not given. */
 export const LADDER_DEFAULTS = {
@@ -79,11 +80,7 @@ export const QMAX_OPTIONS = {
       defaultText: `${QMAX_DEFAULTS.runs}`,
     },
   ),
-  promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
-    defaultText: 'the built-in set',
-    action: false,
-  }),
-  ...EVENTS_OPTIONS,
+  ...LOAD_BODY_OPTIONS,
   cloudwatch: toggle(
     'cloudwatch',
     'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold',
@@ -99,10 +96,7 @@ export const QMAX_OPTIONS = {
       action: false,
     },
   ),
-  requestTimeoutS: number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
-    defaultText: 'invocation_ceiling_s',
-    action: false,
-  }),
+  requestTimeoutS: requestTimeoutOption(),
   minSamples: number(
     'min-samples',
     '<n>',

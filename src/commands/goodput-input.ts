@@ -58,6 +58,10 @@ export interface GoodputInput extends LoadCommandInput {
   startAt?: string;
   /** With shards: pause between one rung's schedule end and the next start, s. @default 10 */
   rungGapS?: number;
+  /** Join CloudWatch ConcurrentRequestsPerModel per rate (SageMaker transports only). @default true */
+  cloudwatch?: boolean;
+  /** Longest wait for CloudWatch datapoints after the last rate, s. @default 180 */
+  cloudwatchWaitS?: number;
 }
 
 const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;

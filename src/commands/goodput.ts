@@ -19,6 +19,7 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
+import { alignedRungStart } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
@@ -51,6 +52,7 @@ import {
   type RestoreReport,
 } from './freeze.js';
 import { refuseProductionFreeze } from './freeze-guard.js';
+import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
@@ -58,7 +60,8 @@ export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-i
 
 export interface GoodputDeps extends CommandDeps {
   /** Needed unless the transport is http or it is a dry run. @default none */
-  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'>;
+  clients?: Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'> &
+    Partial<Pick<AwsClients, 'cloudwatch'>>;
   /** @default the AWS ones over `clients` */
   freezeAdapters?: FreezeAdapters;
   /** The content hash of a container directory, for http fingerprints. @default containerAssetHash */
@@ -219,6 +222,10 @@ export async function runGoodput(
   const bodies = encodePrompts(resolved.prompts);
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };
+  // The per-rate CloudWatch join: rates start so that whole 10 s periods fill each measure window.
+  const cloudwatchOn =
+    cloudWatchRefusal({ live, enabled: input.cloudwatch !== false, cloudwatch: clients?.cloudwatch }) ===
+    null;
 
   const abort = freezeAbort(deps.signal, live && deps.handleSignals !== false, log);
   const signal = abort.signal;
@@ -279,7 +286,9 @@ export async function runGoodput(
       const startWall =
         resolved.startAtMs !== null
           ? resolved.startAtMs + i * (resolved.holdS + resolved.rungGapS) * 1000
-          : now() + 50;
+          : cloudwatchOn
+            ? alignedRungStart(now() + 50, resolved.settleS)
+            : now() + 50;
       // A grid start already past (the previous rung drained late) keeps the grid: the engine sends
       // the missed arrivals at once and their send lag records it, so shards stay aligned.
       const startAt = loadClock.now() + (startWall - now());
@@ -365,6 +374,18 @@ export async function runGoodput(
       throw ladderError ?? new Error('aborted');
     }
     if (rungs.length === 0) throw new Error('the ladder measured no rung');
+    // After the restore (it needs no freeze, only time stamps): each rate's metric level.
+    const cloudwatch = await joinGoodputCloudWatch(rungs, {
+      live,
+      enabled: input.cloudwatch !== false,
+      cloudwatch: clients?.cloudwatch,
+      endpoint: input.endpoint,
+      variant: input.variant,
+      waitS: input.cloudwatchWaitS ?? GOODPUT_CLOUDWATCH_WAIT_S,
+      signal,
+      log,
+    });
+    if (cloudwatch.error) log(`cloudwatch: ${cloudwatch.error}`);
     const decided = shard.count === 1;
     const summary = decided ? summarizeGoodput(rungs.map(rateResultOf)) : null;
     const artifact = assembleGoodputArtifact({
@@ -382,6 +403,7 @@ export async function runGoodput(
       target: live ? input.endpoint : (resolved.targetUrl as string),
       tool: `scalegate ${version}`,
       shards: [shard],
+      cloudwatch,
     });
     const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
     const file =

@@ -1,9 +1,10 @@
 /** The options of `scalegate goodput` (command line and action). */
 import { GOODPUT_DEFAULTS } from '../commands/goodput.js';
+import { GOODPUT_CLOUDWATCH_WAIT_S } from '../commands/goodput-cloudwatch.js';
 import { parseShard } from '../load/arrivals.js';
 import { subject, usage } from '../model/errors.js';
 import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, LOAD_TARGET_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
-import { flag, number, type OptionTable, parsed, text } from './spec.js';
+import { flag, number, type OptionTable, parsed, text, toggle } from './spec.js';
 
 const d = GOODPUT_DEFAULTS;
 
@@ -165,6 +166,21 @@ export const GOODPUT_OPTIONS = {
     defaultText: 'invocation_ceiling_s',
     action: false,
   }),
+  cloudwatch: toggle(
+    'cloudwatch',
+    'join CloudWatch ConcurrentRequestsPerModel (Maximum, 10 s) per rate: the metric level the plan targets',
+    'skip the CloudWatch join (no metric level per rate)',
+  ),
+  cloudwatchWaitS: number(
+    'cloudwatch-wait-s',
+    '<s>',
+    'nonNegative',
+    'longest wait for late CloudWatch datapoints after the last rate',
+    {
+      defaultText: `${GOODPUT_CLOUDWATCH_WAIT_S}`,
+      action: false,
+    },
+  ),
   freezeTimeoutS: number(
     'freeze-timeout-s',
     '<s>',

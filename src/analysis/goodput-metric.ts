@@ -8,6 +8,7 @@
  * CloudWatch (src/aws/metrics.ts) and hands the series here.
  */
 import type { GoodputMetricLevel, GoodputRung } from '../model/artifacts.js';
+import { IN_FLIGHT_SIM_DEFAULTS, type PerPeriodMaximum, simulatePerPeriodMaximum } from '../stats/in-flight-sim.js';
 import { alignDown, alignUp, periodsWithin } from '../stats/ladder-stats.js';
 import { quantileSorted, sortedAscending } from '../stats/quantiles.js';
 
@@ -93,4 +94,33 @@ export function metricLevelOf(
     open_loop_r: meanInFlight > 0 ? round3(p50 / meanInFlight) : null,
     origin: 'measured',
   };
+}
+
+/** The device the simulation models: the emulator's profile (src/analysis/device-profile.ts). */
+export interface SimulatedDevice {
+  lanes: number;
+  service_mean_ms: number;
+  service_sigma: number;
+}
+
+/**
+ * The level computed for one instance of `device` at a Poisson `rate` (never measured): the seeded
+ * queueing simulation of src/stats/in-flight-sim.ts with the device's lanes and log-normal service
+ * time, scaled by the emulator's time scale, over 10 s periods.
+ */
+export function computedMetricLevel(
+  device: SimulatedDevice,
+  rate: number,
+  options: { timeScale?: number; queueLimit?: number; seed?: number; periods?: number } = {},
+): PerPeriodMaximum {
+  return simulatePerPeriodMaximum({
+    lanes: device.lanes,
+    serviceMeanS: (device.service_mean_ms * (options.timeScale ?? 1)) / 1000,
+    serviceSigma: device.service_sigma,
+    rateRps: rate,
+    queueLimit: options.queueLimit ?? Number.MAX_SAFE_INTEGER,
+    periodS: METRIC_LEVEL_PERIOD_S,
+    periods: options.periods ?? IN_FLIGHT_SIM_DEFAULTS.periods,
+    seed: options.seed ?? IN_FLIGHT_SIM_DEFAULTS.seed,
+  });
 }

@@ -19,7 +19,7 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
-import { alignedRungStart } from '../analysis/goodput-metric.js';
+import { alignedRungStart, METRIC_LEVEL_PERIOD_S } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
@@ -286,7 +286,7 @@ export async function runGoodput(
       const startWall =
         resolved.startAtMs !== null
           ? resolved.startAtMs + i * (resolved.holdS + resolved.rungGapS) * 1000
-          : cloudwatchOn
+          : cloudwatchOn && resolved.holdS - resolved.settleS >= METRIC_LEVEL_PERIOD_S
             ? alignedRungStart(now() + 50, resolved.settleS)
             : now() + 50;
       // A grid start already past (the previous rung drained late) keeps the grid: the engine sends

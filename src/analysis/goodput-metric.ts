@@ -8,7 +8,11 @@
  * CloudWatch (src/aws/metrics.ts) and hands the series here.
  */
 import type { GoodputMetricLevel, GoodputRung } from '../model/artifacts.js';
-import { IN_FLIGHT_SIM_DEFAULTS, type PerPeriodMaximum, simulatePerPeriodMaximum } from '../stats/in-flight-sim.js';
+import {
+  IN_FLIGHT_SIM_DEFAULTS,
+  type PerPeriodMaximum,
+  simulatePerPeriodMaximum,
+} from '../stats/in-flight-sim.js';
 import { alignDown, alignUp, periodsWithin } from '../stats/ladder-stats.js';
 import { quantileSorted, sortedAscending } from '../stats/quantiles.js';
 
@@ -123,4 +127,18 @@ export function computedMetricLevel(
     periods: options.periods ?? IN_FLIGHT_SIM_DEFAULTS.periods,
     seed: options.seed ?? IN_FLIGHT_SIM_DEFAULTS.seed,
   });
+}
+
+/**
+ * A level re-based on another mean in flight (a merge: CloudWatch saw every shard's arrivals, so
+ * the per-period Maxima of any shard's join are the whole rate's, but each shard's mean in system
+ * was only its share; the merged rung's is the whole).
+ */
+export function withMeanInFlight(level: GoodputMetricLevel, meanInSystem: number): GoodputMetricLevel {
+  const meanInFlight = round3(meanInSystem);
+  return {
+    ...level,
+    mean_in_flight: meanInFlight,
+    open_loop_r: meanInFlight > 0 ? round3(level.p50 / meanInFlight) : null,
+  };
 }

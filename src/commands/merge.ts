@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
+import { withMeanInFlight } from '../analysis/goodput-metric.js';
 import { judgeRung } from '../load/goodput-judge.js';
 import { summarizeGoodput } from '../load/goodput-ladder.js';
 import { mergeOpenLoop } from '../load/histograms.js';
@@ -63,7 +64,7 @@ export function runMerge(input: MergeInput, deps: CommandDeps = {}): CommandResu
     const utilizations = shardRungs
       .map((g) => g.client_event_loop_utilization)
       .filter((u): u is number => u !== null);
-    return goodputRung(
+    const rung = goodputRung(
       {
         rate: refRung.rate_rps,
         startedAt: refRung.started_at,
@@ -77,6 +78,11 @@ export function runMerge(input: MergeInput, deps: CommandDeps = {}): CommandResu
       { holdS: refRung.hold_s, settleS: refRung.settle_s, shard: null },
       false,
     );
+    // CloudWatch saw every shard's arrivals: any shard's level is the rate's, on the merged mean.
+    const level = shardRungs.find((g) => g.metric_level)?.metric_level;
+    if (level) rung.metric_level = withMeanInFlight(level, rung.mean_in_system);
+    else if (shardRungs.some((g) => g.metric_level === null)) rung.metric_level = null;
+    return rung;
   });
   const summary = summarizeGoodput(rungs.map(rateResultOf));
   const freezer = parts.find((p) => p.artifact.restore !== null)?.artifact;

@@ -1,27 +1,34 @@
 /**
  * goodput's per-rate CloudWatch join on the local SageMaker (real SDK clients) with the emulated
- * Kokoro-82M device at time scale 0.25 (one lane, 13.97 ms mean service, 71.6 requests/s): three
- * fixed Poisson rates, each rate's ConcurrentRequestsPerModel Maximum per 10 s recorded as its
- * metric level, and compared with the seeded queueing simulation of the same device at the same
- * rate (src/stats/in-flight-sim.ts).
+ * Kokoro-82M device at time scale 1 (one lane, 55.9 ms mean service, 17.9 requests/s): three fixed
+ * Poisson rates, each rate's ConcurrentRequestsPerModel Maximum per 10 s recorded as its metric
+ * level, and compared with the seeded queueing simulation of the same device at the same rate
+ * (src/stats/in-flight-sim.ts).
+ *
+ * Time scale 1, not 0.25: the emulator's router counts a request from its hand-over to the
+ * container to the end of its response, ~5-11 ms on this host beyond the device's time, and host
+ * stalls bunch arrivals; both add to every per-period Maximum about rate x (that share), which at
+ * 0.25 (14 ms services, 40-60 requests/s) is +1..+3 in flight (bench:metric-level prints it), at
+ * time scale 1 a quarter of that.
  *
  * The comparison here is a gross one (the measured median inside the simulated 2 %..98 % range):
  * a test under two minutes holds two whole 10 s periods per rate, and the per-period Maximum is
- * spread wide (p90 / p10 ~ 1.6), so the median of two periods is known to +-25 % at best. The 10 %
- * agreement needs ~30 periods per rate: `npm run bench:metric-level` measures it.
+ * spread wide (p90 / p10 ~ 2), so the median of two periods is known to +-25 % at best. The 10 %
+ * agreement needs 30-60 periods per rate: `npm run bench:metric-level` measures it.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computedMetricLevel } from '../../src/analysis/goodput-metric.js';
 import { runGoodput } from '../../src/commands/goodput.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import { type GoodputArtifact, parseConfig, readArtifact } from '../../src/model/index.js';
 import { kokoroDevice, startDeviceEndpoint } from '../helpers/local-endpoint.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TIME_SCALE = 0.25;
+const TIME_SCALE = 1;
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-goodput-metric-'));
 const promptsFile = join(dir, 'prompts.txt');
 writeFileSync(promptsFile, 'Your order has shipped.\nGood morning!\n');
@@ -43,8 +50,8 @@ writeFileSync(configFile, configText);
 const model = parseConfig(configText, configFile).models['kokoro-emulated'];
 const profile = kokoroDevice.profile;
 const throughput = (profile.lanes * 1000) / (profile.service_mean_ms * TIME_SCALE);
-// 60, 75 and 85 % of the device's throughput: simulated medians 6, 9 and 13 in flight.
-const RATES = [0.6, 0.75, 0.85].map((s) => Number((s * throughput).toPrecision(3)));
+// 75, 85 and 90 % of the device's throughput: simulated medians 7, 9 and 12 in flight.
+const RATES = [0.75, 0.85, 0.9].map((s) => Number((s * throughput).toPrecision(3)));
 
 let endpoint: Awaited<ReturnType<typeof startDeviceEndpoint>>;
 beforeAll(async () => {
@@ -109,7 +116,20 @@ describe('goodput joins CloudWatch per rate on the local SageMaker (emulated Kok
       expect(m.mean_in_flight).toBe(g.mean_in_system);
       expect(m.open_loop_r).toBeCloseTo(m.p50 / m.mean_in_flight, 2);
       // Random arrivals: the per-period maximum lies far above the mean in flight.
-      expect(m.open_loop_r).toBeGreaterThan(2);
+      expect(m.open_loop_r).toBeGreaterThan(1.5);
+    }
+  });
+
+  it("lies inside the queueing simulation's range for the same device and rate (gross: two periods; the 10 % agreement is bench:metric-level's)", () => {
+    for (const g of artifact.rungs) {
+      const computed = computedMetricLevel(profile, g.rate_rps, {
+        timeScale: TIME_SCALE,
+        queueLimit: 10_000,
+      });
+      const m = g.metric_level;
+      expect(computed.p50).toBeGreaterThanOrEqual(5);
+      expect(m?.p50).toBeGreaterThanOrEqual(computed.quantile(0.02));
+      expect(m?.p50).toBeLessThanOrEqual(computed.quantile(0.98));
     }
   });
 

@@ -158,6 +158,8 @@ export interface GoodputRecord {
   tool: string;
   /** Shards this file holds. */
   shards: Array<{ index: number; count: number }>;
+  /** The per-rate CloudWatch join (absent: not attempted, e.g. a merge). */
+  cloudwatch?: { joined: boolean; error: string | null };
 }
 
 export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
@@ -218,6 +220,7 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
     prompts: { source: s.prompts.source, count: s.prompts.texts.length },
     request_timeout_s: s.requestTimeoutS,
     restore: r.restore,
+    ...(r.cloudwatch ? { cloudwatch: r.cloudwatch } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import {
   goodputSchedule,
 } from '../analysis/goodput.js';
 import { judgeRung } from '../analysis/goodput-judge.js';
+import { alignedRungStart, METRIC_LEVEL_PERIOD_S } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
@@ -43,13 +44,16 @@ import {
   restoreFailed,
   restoreRecordOf,
 } from './frozen-run.js';
+import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
 
 export interface GoodputDeps
-  extends LoadCommandDeps<Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'>> {
+  extends LoadCommandDeps<
+    Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'region'> & Partial<Pick<AwsClients, 'cloudwatch'>>
+  > {
   /** The load's time source (a VirtualClock runs the ladder in simulated time). @default the real clock */
   loadClock?: Clock;
   /** Wall time now, ms (for --start-at). @default Date.now */
@@ -117,6 +121,10 @@ export async function runGoodput(
   const { log, clock, version } = resolveDeps(deps);
   const live = isSageMakerTransport(resolved.transport);
   const clients = live ? deps.clients : undefined;
+  // The per-rate CloudWatch join: rates start so that whole 10 s periods fill each measure window.
+  const cloudwatchOn =
+    cloudWatchRefusal({ live, enabled: input.cloudwatch !== false, cloudwatch: clients?.cloudwatch }) ===
+    null;
   if (live && !clients) throw new Error('goodput over a SageMaker transport needs AWS clients');
   const runId = newRunId();
   const measuredAt = clock().toISOString();
@@ -186,7 +194,9 @@ export async function runGoodput(
           const startWall =
             resolved.startAtMs !== null
               ? resolved.startAtMs + i * (resolved.holdS + resolved.rungGapS) * 1000
-              : now() + 50;
+              : cloudwatchOn && resolved.holdS - resolved.settleS >= METRIC_LEVEL_PERIOD_S
+                ? alignedRungStart(now() + 50, resolved.settleS)
+                : now() + 50;
           // A grid start already past (the previous rung drained late) keeps the grid: the engine sends
           // the missed arrivals at once and their send lag records it, so shards stay aligned.
           const startAt = loadClock.now() + (startWall - now());
@@ -263,6 +273,18 @@ export async function runGoodput(
       },
       finish: async (_, { restore }) => {
         if (rungs.length === 0) throw new Error('the ladder measured no rung');
+        // After the restore (it needs no freeze, only time stamps): each rate's metric level.
+        const cloudwatch = await joinGoodputCloudWatch(rungs, {
+          live,
+          enabled: input.cloudwatch !== false,
+          cloudwatch: clients?.cloudwatch,
+          endpoint: input.endpoint,
+          variant: input.variant,
+          waitS: input.cloudwatchWaitS ?? GOODPUT_CLOUDWATCH_WAIT_S,
+          signal: deps.signal ?? new AbortController().signal,
+          log,
+        });
+        if (cloudwatch.error) log(`cloudwatch: ${cloudwatch.error}`);
         const decided = shard.count === 1;
         const summary = decided ? summarizeGoodput(rungs.map(rateResultOf)) : null;
         const artifact = assembleGoodputArtifact({
@@ -280,6 +302,7 @@ export async function runGoodput(
           target: live ? input.endpoint : (resolved.targetUrl as string),
           tool: `scalegate ${version}`,
           shards: [shard],
+          cloudwatch,
         });
         const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
         const file =

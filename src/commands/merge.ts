@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
 import { judgeRung } from '../analysis/goodput-judge.js';
 import { summarizeGoodput } from '../load/open/goodput-ladder.js';
+import { withMeanInFlight } from '../analysis/goodput-metric.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import type { DrillArtifact } from '../model/drill.js';
 import { UsageError } from '../model/errors.js';
@@ -90,7 +91,7 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
     const utilizations = shardRungs
       .map((g) => g.client_event_loop_utilization)
       .filter((u): u is number => u !== null);
-    return goodputRung(
+    const rung = goodputRung(
       {
         rate: refRung.rate_rps,
         startedAt: refRung.started_at,
@@ -104,6 +105,11 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
       { holdS: refRung.hold_s, settleS: refRung.settle_s, shard: null },
       false,
     );
+    // CloudWatch saw every shard's arrivals: any shard's level is the rate's, on the merged mean.
+    const level = shardRungs.find((g) => g.metric_level)?.metric_level;
+    if (level) rung.metric_level = withMeanInFlight(level, rung.mean_in_system);
+    else if (shardRungs.some((g) => g.metric_level === null)) rung.metric_level = null;
+    return rung;
   });
   const summary = summarizeGoodput(rungs.map(rateResultOf));
   const freezer = parts.find((p) => p.artifact.restore !== null)?.artifact;

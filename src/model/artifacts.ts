@@ -214,6 +214,28 @@ export type QmaxArtifact = z.infer<typeof qmaxArtifactSchema>;
 /** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
 export const rateVerdictSchema = z.enum(['pass', 'fail', 'undecided', 'pending']);
 
+/**
+ * What ConcurrentRequestsPerModel showed at one Poisson rate (goodput's CloudWatch join): the
+ * per-period Maximum over the whole 10 s periods of the measure window, its median and spread, the
+ * mean in flight (Little: the rate x the measured mean time in system) and the open-loop R (p50 /
+ * mean in flight; 1.0 under a closed loop, far above it under random arrivals).
+ */
+export const goodputMetricLevelSchema = z.object({
+  metric: z.literal('ConcurrentRequestsPerModel'),
+  statistic: z.literal('Maximum'),
+  period_s: seconds('metric_level period_s').int().positive(),
+  /** Whole periods inside the measure window that had a datapoint. */
+  periods: count('metric_level periods').positive(),
+  p10: concurrency('metric_level p10'),
+  p50: concurrency('metric_level p50'),
+  p90: concurrency('metric_level p90'),
+  mean_in_flight: concurrency('metric_level mean_in_flight'),
+  /** p50 / mean_in_flight; null when nothing was in flight on average. */
+  open_loop_r: z.number().nonnegative().nullable(),
+  origin: z.literal('measured'),
+});
+export type GoodputMetricLevel = z.infer<typeof goodputMetricLevelSchema>;
+
 /** One arrival rate of the lambda_max ladder: what was offered, what came back, the verdict. */
 export const goodputRungSchema = z.object({
   /** Poisson arrival rate offered to the instance (all shards together), requests/s. */
@@ -260,6 +282,12 @@ export const goodputRungSchema = z.object({
   instance_counts: z.array(instances('instance count')),
   /** The serialised HDR windows of the whole rung (settle included), mergeable across shards. */
   histograms: openLoopHistogramsSchema,
+  /**
+   * Additive: the tracked metric's level at this rate, from goodput's CloudWatch join over the
+   * whole periods of the measure window; null when not joined (the artifact's `cloudwatch.error`
+   * says why), absent in older files.
+   */
+  metric_level: goodputMetricLevelSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 
@@ -324,6 +352,12 @@ export const goodputArtifactSchema = z.object({
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),
   request_timeout_s: seconds('request_timeout_s').positive(),
   restore: restoreRecordSchema.nullable(),
+  /**
+   * Additive: the per-rate CloudWatch join (each rung's metric_level): joined when at least one
+   * rate has a level; error says what is missing (the http transport has no CloudWatch, disabled
+   * with --no-cloudwatch, not published...). Absent in older files.
+   */
+  cloudwatch: z.object({ joined: z.boolean(), error: safeString.nullable() }).optional(),
 });
 export type GoodputArtifact = z.infer<typeof goodputArtifactSchema>;
 

@@ -11,7 +11,7 @@ import {
   outFile,
   requestTimeoutOption,
 } from './common.js';
-import { flag, number, type OptionTable, parsed, text } from './spec.js';
+import { flag, number, type OptionTable, parsed, text, toggle } from './spec.js';
 
 /** What goodput measures with when not told otherwise. */
 export const GOODPUT_DEFAULTS = {
@@ -26,6 +26,8 @@ export const GOODPUT_DEFAULTS = {
   maxOutstanding: 1000,
   minSamples: 100,
   rungGapS: 10,
+  /** Longest wait for CloudWatch datapoints after the last rate, s. */
+  cloudwatchWaitS: 180,
 } as const;
 
 const d = GOODPUT_DEFAULTS;
@@ -182,6 +184,18 @@ export const GOODPUT_OPTIONS = {
   ),
   ...LOAD_BODY_OPTIONS,
   requestTimeoutS: requestTimeoutOption(),
+  cloudwatch: toggle(
+    'cloudwatch',
+    'join CloudWatch ConcurrentRequestsPerModel (Maximum, 10 s) per rate: the metric level the plan targets',
+    'skip the CloudWatch join (no metric level per rate)',
+  ),
+  cloudwatchWaitS: number(
+    'cloudwatch-wait-s',
+    '<s>',
+    'nonNegative',
+    'longest wait for late CloudWatch datapoints after the last rate',
+    { defaultText: `${d.cloudwatchWaitS}`, action: false },
+  ),
   ...FREEZE_WAIT_OPTIONS,
   ...FREEZE_OPTIONS,
   dryRun: flag('dry-run', 'print the schedule, worst-case duration, instance-minutes and cost; no AWS call'),

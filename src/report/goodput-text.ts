@@ -42,6 +42,36 @@ export function lambdaMaxLine(a: GoodputArtifact): string {
   return `lambda_max = ${a.lambda_max_rps} requests/s per instance (${bracket})${resolution}`;
 }
 
+/**
+ * The tracked metric's level at every rate (goodput's CloudWatch join), labelled measured; or why
+ * there is none. Nothing for older files, which never joined.
+ */
+export function metricLevelLines(a: GoodputArtifact): string[] {
+  if (!a.cloudwatch) return [];
+  const lines = [''];
+  if (!a.cloudwatch.joined) {
+    lines.push(`metric level: none (${a.cloudwatch.error ?? 'not joined'})`);
+    return lines;
+  }
+  lines.push(
+    'metric level per rate (measured: CloudWatch ConcurrentRequestsPerModel, Maximum per 10 s period, over the whole periods of each measure window)',
+    'rate/s  periods  p10     p50     p90     mean in flight  open-loop R',
+  );
+  for (const g of a.rungs) {
+    const m = g.metric_level;
+    if (!m) {
+      lines.push(`${String(g.rate_rps).padStart(6)}  -        not joined`);
+      continue;
+    }
+    const f = (v: number) => v.toFixed(1).padEnd(6);
+    lines.push(
+      `${String(g.rate_rps).padStart(6)}  ${String(m.periods).padEnd(7)}  ${f(m.p10)}  ${f(m.p50)}  ${f(m.p90)}  ${m.mean_in_flight.toFixed(2).padEnd(14)}  ${m.open_loop_r === null ? '-' : m.open_loop_r.toFixed(2)}`,
+    );
+  }
+  if (a.cloudwatch.error) lines.push(`metric level: ${a.cloudwatch.error}`);
+  return lines;
+}
+
 export function renderGoodputReport(
   a: GoodputArtifact,
   file: string | null,
@@ -63,6 +93,7 @@ export function renderGoodputReport(
         `${g.sent_rps.toFixed(2).padStart(6)}  ${g.goodput_rps.toFixed(2).padStart(6)}  ${(g.overflow_fraction * 100).toFixed(2).padStart(5)}  ${(g.error_fraction * 100).toFixed(2).padStart(5)}  ${ms(g.send_lag_p99_ms).padStart(7)}  ${g.mean_in_system.toFixed(2)}`,
     );
   });
+  lines.push(...metricLevelLines(a));
   lines.push('');
   lines.push(lambdaMaxLine(a));
   for (const note of a.non_monotone) lines.push(`non-monotone: ${note}`);

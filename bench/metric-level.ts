@@ -163,7 +163,7 @@ try {
   await handle.close();
 }
 
-say('measured (goodput CloudWatch join) vs computed (queueing simulation, seed 1, 1000 periods)');
+say('measured (goodput CloudWatch join) vs computed (queueing simulation, seed 1, 600 periods)');
 const f = (v: number) => v.toFixed(1).padStart(5);
 process.stdout.write(
   'rate/s  share  periods  measured p10  p50    p90   | computed p10  p50    p90   | p50 ratio  mean in flight meas/comp\n',
@@ -194,6 +194,25 @@ for (const g of artifact.rungs) {
   const d = r ? r.sojournMs - deviceMs : Number.NaN;
   process.stdout.write(
     `${String(g.rate_rps).padStart(6)}  ${(r?.meanInFlight ?? Number.NaN).toFixed(2).padStart(20)}  ${c.meanInFlight.toFixed(2).padStart(17)}  ${(r?.sojournMs ?? Number.NaN).toFixed(2).padStart(24)}  ${deviceMs.toFixed(2).padStart(20)}  ${d.toFixed(2).padStart(12)}  ${((g.rate_rps * d) / 1000).toFixed(2).padStart(8)}  ${String(g.send_lag_p99_ms ?? '-').padStart(21)}\n`,
+  );
+}
+say(
+  "computed again with the router's measured transit d (time counted in flight outside the device) as the simulation's transit",
+);
+process.stdout.write('rate/s  transit d ms  computed p10  p50    p90   | measured p50 | p50 ratio\n');
+for (const g of artifact.rungs) {
+  const r = router.get(g.rate_rps);
+  const m = g.metric_level;
+  const device = computedMetricLevel(profile, g.rate_rps, { timeScale, queueLimit: QUEUE });
+  const d = r ? r.sojournMs - (device.meanInFlight / g.rate_rps) * 1000 : Number.NaN;
+  if (!m || !Number.isFinite(d)) continue;
+  const c = computedMetricLevel(profile, g.rate_rps, {
+    timeScale,
+    queueLimit: QUEUE,
+    transitS: Math.max(0, d) / 1000,
+  });
+  process.stdout.write(
+    `${String(g.rate_rps).padStart(6)}  ${d.toFixed(2).padStart(12)}  ${f(c.p10)}        ${f(c.p50)}  ${f(c.p90)} | ${f(m.p50).padStart(12)} | ${(m.p50 / c.p50).toFixed(3).padStart(9)}\n`,
   );
 }
 if (artifact.cloudwatch?.error) say(`cloudwatch: ${artifact.cloudwatch.error}`);

@@ -115,7 +115,13 @@ export interface SimulatedDevice {
 export function computedMetricLevel(
   device: SimulatedDevice,
   rate: number,
-  options: { timeScale?: number; queueLimit?: number; seed?: number; periods?: number } = {},
+  options: {
+    timeScale?: number;
+    queueLimit?: number;
+    seed?: number;
+    periods?: number;
+    transitS?: number;
+  } = {},
 ): PerPeriodMaximum {
   return simulatePerPeriodMaximum({
     lanes: device.lanes,
@@ -126,6 +132,7 @@ export function computedMetricLevel(
     periodS: METRIC_LEVEL_PERIOD_S,
     periods: options.periods ?? IN_FLIGHT_SIM_DEFAULTS.periods,
     seed: options.seed ?? IN_FLIGHT_SIM_DEFAULTS.seed,
+    transitS: options.transitS ?? 0,
   });
 }
 

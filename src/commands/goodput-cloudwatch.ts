@@ -5,7 +5,7 @@
  * `waitS` for late datapoints (CloudWatch publishes with a delay on AWS). Never throws for a
  * failed join: the returned error says what is missing, and the rungs keep `metric_level: null`.
  */
-import { GOODPUT_DEFAULTS } from '../options/goodput.js';
+
 import type { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import {
   METRIC_LEVEL_PERIOD_S,
@@ -17,6 +17,7 @@ import {
 } from '../analysis/goodput-metric.js';
 import { getVariantMetricData } from '../aws/metrics.js';
 import type { GoodputRung } from '../model/artifacts.js';
+import { GOODPUT_DEFAULTS } from '../options/goodput.js';
 import { waitUntil } from '../wait.js';
 
 /** Longest wait for late CloudWatch datapoints after the last rate, s (as qmax). */

@@ -28,6 +28,13 @@ export interface InFlightSimInput {
   periods?: number;
   /** @default 1 */
   seed?: number;
+  /**
+   * Time a request is counted in flight without holding a lane (between the count's front end and
+   * the device: hand-over before, response delivery after), s. Shifting the count by a constant
+   * before and after the device gives the same per-period distribution as extending it after the
+   * finish, so one number is enough. @default 0 (the device's occupancy alone)
+   */
+  transitS?: number;
 }
 
 export interface PerPeriodMaximum {
@@ -76,6 +83,7 @@ export function simulatePerPeriodMaximum(input: InFlightSimInput): PerPeriodMaxi
   const lanes = Math.max(1, Math.floor(input.lanes));
   const limit = Math.max(1, Math.floor(input.queueLimit));
   const rate = input.rateRps;
+  const transit = Math.max(0, input.transitS ?? 0);
   const wanted = input.periods ?? IN_FLIGHT_SIM_DEFAULTS.periods;
   const affordable = Math.floor(MAX_ARRIVALS / Math.max(1, rate * input.periodS));
   const periods = Math.max(Math.min(wanted, MIN_PERIODS), Math.min(wanted, affordable));
@@ -130,7 +138,7 @@ export function simulatePerPeriodMaximum(input: InFlightSimInput): PerPeriodMaxi
       for (let i = 1; i < lanes; i++) if ((laneFree[i] as number) < (laneFree[lane] as number)) lane = i;
       const finish = Math.max(now, laneFree[lane] as number) + service();
       laneFree[lane] = finish;
-      finishes.push(finish);
+      finishes.push(finish + transit);
       if (finishes.size > periodMax) periodMax = finishes.size;
     }
     now += interArrival();

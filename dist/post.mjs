@@ -97626,6 +97626,26 @@ const qmaxArtifactSchema = object({
 });
 /** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
 const rateVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'pending']);
+/**
+ * What ConcurrentRequestsPerModel showed at one Poisson rate (goodput's CloudWatch join): the
+ * per-period Maximum over the whole 10 s periods of the measure window, its median and spread, the
+ * mean in flight (Little: the rate x the measured mean time in system) and the open-loop R (p50 /
+ * mean in flight; 1.0 under a closed loop, far above it under random arrivals).
+ */
+const goodputMetricLevelSchema = object({
+    metric: literal('ConcurrentRequestsPerModel'),
+    statistic: literal('Maximum'),
+    period_s: seconds('metric_level period_s').int().positive(),
+    /** Whole periods inside the measure window that had a datapoint. */
+    periods: count('metric_level periods').positive(),
+    p10: concurrency('metric_level p10'),
+    p50: concurrency('metric_level p50'),
+    p90: concurrency('metric_level p90'),
+    mean_in_flight: concurrency('metric_level mean_in_flight'),
+    /** p50 / mean_in_flight; null when nothing was in flight on average. */
+    open_loop_r: schemas_number().nonnegative().nullable(),
+    origin: literal('measured'),
+});
 /** One arrival rate of the lambda_max ladder: what was offered, what came back, the verdict. */
 const goodputRungSchema = object({
     /** Poisson arrival rate offered to the instance (all shards together), requests/s. */
@@ -97672,6 +97692,12 @@ const goodputRungSchema = object({
     instance_counts: array(instances('instance count')),
     /** The serialised HDR windows of the whole rung (settle included), mergeable across shards. */
     histograms: openLoopHistogramsSchema,
+    /**
+     * Additive: the tracked metric's level at this rate, from goodput's CloudWatch join over the
+     * whole periods of the measure window; null when not joined (the artifact's `cloudwatch.error`
+     * says why), absent in older files.
+     */
+    metric_level: goodputMetricLevelSchema.nullable().optional(),
 });
 const goodputArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
@@ -97734,6 +97760,12 @@ const goodputArtifactSchema = object({
     prompts: object({ source: safeString, count: schemas_number().int().positive() }),
     request_timeout_s: seconds('request_timeout_s').positive(),
     restore: restoreRecordSchema.nullable(),
+    /**
+     * Additive: the per-rate CloudWatch join (each rung's metric_level): joined when at least one
+     * rate has a level; error says what is missing (the http transport has no CloudWatch, disabled
+     * with --no-cloudwatch, not published...). Absent in older files.
+     */
+    cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }).optional(),
 });
 const ttotalStageNames = (/* unused pure expression or super */ null && ([
     'load_applied',
@@ -97839,11 +97871,21 @@ const planInputSchema = object({
     slug: safeString,
     fingerprint: fingerprintSchema,
 });
+/**
+ * The CloudWatch metric the scale-out target tracks (AWS/SageMaker, per endpoint variant):
+ * `ConcurrentRequestsPerModel` (Maximum per 10 s period, the high-resolution predefined metric
+ * SageMakerVariantConcurrentRequestsPerModelHighResolution) or `InvocationsPerInstance` (Sum per
+ * 60 s period, the classic predefined metric SageMakerVariantInvocationsPerInstance).
+ */
+const SCALING_METRICS = ['ConcurrentRequestsPerModel', 'InvocationsPerInstance'];
+const scalingMetricSchema = schemas_enum(SCALING_METRICS);
 /** The values `cdk deploy` ships and `validate` compares, under their config names. */
 const deployableSchema = object({
+    /** The tracked metric; older plans tracked ConcurrentRequestsPerModel. */
+    scaling_metric: scalingMetricSchema.default('ConcurrentRequestsPerModel'),
     min_instances: instances('min_instances').positive(),
     max_instances: instances('max_instances').positive(),
-    /** CloudWatch units (ConcurrentRequestsPerModel Maximum); null when no R was measured. */
+    /** In the tracked metric's own units (scaling_metric); null when nothing measured can express it. */
     scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
         .positive()
         .nullable(),
@@ -97864,6 +97906,79 @@ const deployableSchema = object({
  */
 const REGION_FROM_CONFIG = 'config (the legacy artifact records none)';
 const regionSourceSchema = schemas_enum(['measured', REGION_FROM_CONFIG, 'not recorded']);
+const probability = schemas_number().min(0).max(1);
+/** Where a figure comes from, as every output labels it. */
+const figureOriginSchema = schemas_enum(['measured', 'computed', 'bound', 'stated', 'interpolated']);
+/**
+ * The tracked metric's level at one per-instance Poisson arrival rate: the per-period statistic's
+ * median and spread (p10, p90) over periods. `measured` from goodput's CloudWatch join,
+ * `interpolated` between measured rates, `computed` by a seeded queueing simulation of one
+ * instance (never measured), or `computed` exactly (InvocationsPerInstance: 60 s x the rate).
+ */
+const metricLevelSchema = object({
+    rate_rps: rps('metric level rate_rps'),
+    p10: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p10'),
+    p50: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p50'),
+    p90: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p90'),
+    origin: figureOriginSchema,
+    /** How: `goodput CloudWatch join`, `queueing simulation (seed 1, 2000 periods)`, `60 s x rate`. */
+    method: safeString,
+});
+/**
+ * One candidate policy: a tracked metric, the surge-safe per-instance rate its detection speed
+ * allows, and the deployable values that hold each instance there.
+ */
+const policyCandidateSchema = object({
+    metric: scalingMetricSchema,
+    statistic: schemas_enum(['Maximum', 'Sum']),
+    period_s: seconds('candidate period_s').int().positive(),
+    policy_lag_s: seconds('candidate policy_lag_s'),
+    policy_lag_origin: schemas_enum(['measured', 'computed', 'bound']),
+    t_plan_s: seconds('candidate t_plan_s'),
+    /** Highest per-instance Poisson rate from which a k surge overflows within T_plan with probability <= max_overflow_probability. */
+    lambda_safe_rps: rps('lambda_safe_rps'),
+    /** What bounds lambda_safe: the surge, goodput's lambda_max, or the SLO after the surge's queue built. */
+    lambda_safe_bound: schemas_enum(['surge', 'lambda_max', 'slo']),
+    /** lambda_safe / the instance's capacity (its highest measured throughput). */
+    throughput_share: schemas_number().min(0).max(1),
+    surge_overflow_probability: probability,
+    baseline_overflow_probability: probability,
+    /** p95 TTFAB an arrival sees at the end of T_plan under the surge (computed from the ladder). */
+    surge_p95_ttfab_ms: ms('surge_p95_ttfab_ms').nullable(),
+    target: metricLevelSchema,
+    scale_in_rate_rps: rps('scale_in_rate_rps'),
+    scale_in: metricLevelSchema,
+    /** The scale-in alarm's threshold (its period's level at scale_in_rate_rps, see docs). */
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate scale_in_threshold'),
+    target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate target_value'),
+    peak_instances: instances('candidate peak_instances'),
+    trough_instances: instances('candidate trough_instances'),
+    cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'cost_per_hour_usd').nullable(),
+    /** Overflow within tolerance with and without the surge. */
+    holds: schemas_boolean(),
+});
+/** The closed-loop rule the first version deployed, kept as a labelled comparison. */
+const seedRuleSchema = object({
+    target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed target_value').nullable(),
+    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'seed scale_in_threshold').nullable(),
+    c_scale_max: schemas_number(),
+    rate_rps: rps('seed rate_rps'),
+    throughput_share: schemas_number().min(0).max(1),
+    surge_overflow_probability: probability,
+    baseline_overflow_probability: probability,
+    peak_instances: instances('seed peak_instances'),
+    cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'seed cost_per_hour_usd').nullable(),
+    holds: schemas_boolean(),
+});
+/** How the deployed policy was chosen: the candidates side by side, the chosen one, the seed's rule. */
+const policyChoiceSchema = object({
+    chosen_metric: scalingMetricSchema,
+    /** One sentence: why this metric and target. */
+    reason: safeString,
+    max_overflow_probability: probability,
+    candidates: array(policyCandidateSchema).min(1).max(4),
+    seed_rule: seedRuleSchema,
+});
 const planArtifactSchema = object({
     schema_version: literal(artifacts_SCHEMA_VERSION),
     kind: literal('plan'),
@@ -97897,6 +98012,14 @@ const planArtifactSchema = object({
         instance_quota: instances('instance_quota').positive().nullable(),
         /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
         legacy_region: regionSchema.nullable().default(null),
+        /**
+         * Which rule the deployable values follow: `surge-safe` (the operating point: lambda_safe in
+         * the tracked metric's own units) or `seed` (the closed-loop rule (1 - h) Q_max, kept for
+         * comparison drills). Absent in older plans, which followed the seed's rule.
+         */
+        policy_rule: schemas_enum(['surge-safe', 'seed']).default('seed'),
+        /** Overflow probability within T_plan the policy may carry (config max_overflow_probability). */
+        max_overflow_probability: schemas_number().gt(0).lt(0.5).default(0.05),
     }),
     measured: object({
         q_max: concurrency('q_max').int(),
@@ -97947,8 +98070,15 @@ const planArtifactSchema = object({
         open_loop_headroom: schemas_number().nullable().optional(),
         /** The concurrency whose measured throughput is lambda_max (the target that leaves that headroom). */
         open_loop_concurrency_target: schemas_number().nonnegative().nullable().optional(),
+        /**
+         * The chosen policy's surge-safe per-instance rate (what the fleet is sized for and a drill's
+         * steady phase offers per instance); absent in older plans (they sized at x_target_rps).
+         */
+        lambda_safe_rps: rps('lambda_safe_rps').nullable().optional(),
     }),
     deployable: deployableSchema,
+    /** How the deployed policy was chosen; absent in older plans (the closed-loop rule). */
+    policy: policyChoiceSchema.nullable().optional(),
     findings: array(findingSchema),
     provenance: provenanceSchema,
     /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
@@ -97966,6 +98096,11 @@ const planArtifactSchema = object({
         overflows_observed: schemas_number().int().nonnegative(),
         broken_windows: schemas_number().int().nonnegative(),
         slo_recovered_s: seconds('slo_recovered_s').nullable(),
+        // Additive: absent in older plans; null for a drill that predates the SLO verdict.
+        /** Every full steady and surge window of the drill held the SLO (the drill's verdict). */
+        slo_held: schemas_boolean().nullable().optional(),
+        /** No window of the drill beyond what the plan predicted. */
+        as_predicted: schemas_boolean().nullable().optional(),
     })
         .nullable()
         .optional(),
@@ -98057,9 +98192,9 @@ const drill_rps = (what) => boundedNumber(0, LIMITS.rps, what);
 const drill_count = (what) => boundedNumber(0, LIMITS.count, what).int();
 const drill_instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
 const drill_ms = (what) => boundedNumber(0, LIMITS.ms, what);
-const probability = schemas_number().min(0).max(1);
+const drill_probability = schemas_number().min(0).max(1);
 /** Where a figure comes from (DESIGN.md, provenance). */
-const figureOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
+const drill_figureOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
 const drillPhaseSchema = object({
     name: drillPhaseNameSchema,
     start_s: drill_seconds('phase start_s'),
@@ -98091,18 +98226,31 @@ const drillPredictionSchema = object({
         .nullable(),
     x_target_rps: drill_rps('x_target_rps').positive(),
     t_total_s: drill_seconds('t_total_s'),
-    t_total_origin: figureOriginSchema,
+    t_total_origin: drill_figureOriginSchema,
     policy_lag_s: drill_seconds('policy_lag_s'),
-    policy_lag_origin: figureOriginSchema,
+    policy_lag_origin: drill_figureOriginSchema,
     t_plan_s: drill_seconds('t_plan_s'),
     /** P(overflow within T_plan) of a k surge from the target (exact, from the plan's queue model). */
-    surge_overflow_probability: probability.nullable(),
+    surge_overflow_probability: drill_probability.nullable(),
     /** The same with no surge: what the target alone does. */
-    baseline_overflow_probability: probability.nullable(),
+    baseline_overflow_probability: drill_probability.nullable(),
     /** The surge ratio the plan was derived for (the drill may use another). */
     planned_surge_ratio: boundedNumber(1, 2, 'planned_surge_ratio'),
     scale_in_cooldown_s: drill_seconds('scale_in_cooldown_s'),
     queue_max_depth: drill_count('queue_max_depth').positive(),
+    // Additive (the SLO verdict); absent in older drills.
+    /**
+     * The share of a window's arrivals that may overflow (503) while the SLO still holds: the plan's
+     * `policy.max_overflow_probability`, or the default for a plan that predates it.
+     */
+    max_overflow_probability: drill_probability.optional(),
+    /** `plan`: from the plan's policy choice; `default`: the plan predates it (0.05). */
+    max_overflow_origin: schemas_enum(['plan', 'default']).optional(),
+    /**
+     * The chosen policy's surge-safe per-instance rate (the plan's derived.lambda_safe_rps): what the
+     * steady phase offers per instance. null: the plan predates it (the steady phase offers X_target).
+     */
+    lambda_safe_rps: drill_rps('lambda_safe_rps').positive().nullable().optional(),
 });
 /** One second of the schedule as this shard (or the merge) saw the load. Counters add on merge. */
 const drillLoadSecondSchema = object({
@@ -98229,11 +98377,21 @@ const drillWindowSchema = object({
     /** p95 TTFAB of ok requests from the intended send time (HDR, 0.1 %). */
     p95_ms: drill_ms('p95_ms').nullable(),
     /** ok within the SLO / offered. */
-    within_slo_fraction: probability.nullable(),
+    within_slo_fraction: drill_probability.nullable(),
     /** p95 over the SLO, or fewer than 95 % of the arrivals answered within it. */
     over_slo: schemas_boolean(),
+    /** Against the plan: `predicted` (what the plan said would happen) or `broken` (beyond it). */
     judged: windowJudgementSchema,
     reason: safeString.nullable(),
+    // Additive (the SLO verdict); absent in older drills.
+    /**
+     * Whether the SLO held in this window: within the SLO (not over_slo), overflows no more than
+     * max_overflow_probability of its arrivals, every arrival sent. null: not judged (a partial
+     * window, or the trough).
+     */
+    slo_held: schemas_boolean().nullable().optional(),
+    /** Why the SLO did not hold here (null when it held or was not judged). */
+    slo_reason: safeString.nullable().optional(),
 });
 /** One scale-out, step by step (offsets from the schedule start, s; null: not observed). */
 const lagChainSchema = object({
@@ -98291,6 +98449,11 @@ const drillAnalysisSchema = object({
         /** Any overflow within T_plan of the surge start. */
         surge_overflowed_within_t_plan: schemas_boolean(),
         max_desired: drill_instances('max_desired').nullable(),
+        /**
+         * Measured instance-minutes over the steady and surge phases (the current instance count
+         * between polls); absent in older drills, null without an observer.
+         */
+        instance_minutes: schemas_number().nonnegative().max(1e9).nullable().optional(),
     }),
     scale_in: object({
         scale_ins: drill_count('scale_ins'),
@@ -98300,15 +98463,41 @@ const drillAnalysisSchema = object({
     }),
     reasons: array(safeString),
 });
+/** The SLO judgement of a whole drill (every full steady and surge window). */
+const drillSloSchema = object({
+    slo_ms: drill_ms('slo_ms').positive(),
+    /** A window holds when at least this share of its arrivals is answered within the SLO. */
+    within_slo_share: drill_probability,
+    max_overflow_probability: drill_probability,
+    max_overflow_origin: schemas_enum(['plan', 'default']),
+    /** Full windows of the steady and surge phases judged. */
+    windows_judged: drill_count('windows_judged'),
+    /** The windows where the SLO did not hold, by index. */
+    broken_windows: array(schemas_number().int().nonnegative()),
+    /** Of those, how many in each phase. */
+    broken_by_phase: object({ steady: drill_count('steady'), surge: drill_count('surge') }),
+});
 const drillArtifactSchema = object({
     ...drillCommon,
     kind: literal('drill'),
     /** Shards merged into this drill (one for a single process). */
     shards: array(shardSchema).min(1),
+    /** `pass` exactly when the SLO held (slo_held); older drills: when no window broke the plan's promise. */
     verdict: schemas_enum(['pass', 'fail']),
-    /** The windows that broke the plan's promise (verdict fail), by index. */
+    /** The windows that broke the plan's promise (beyond what it predicted), by index. */
     broken_windows: array(schemas_number().int().nonnegative()),
     analysis: drillAnalysisSchema,
+    // Additive (the SLO verdict); absent in older drills, which the gate does not take as proof.
+    /**
+     * Every full window of the steady and surge phases inside the SLO (p95 TTFAB from the intended
+     * send time, overflows, timeouts and failures counted as misses) with overflows no more than
+     * max_overflow_probability of its arrivals. The verdict and the exit code follow it.
+     */
+    slo_held: schemas_boolean().optional(),
+    /** No window beyond what the plan predicted (every bad window `predicted`, none `broken`). */
+    as_predicted: schemas_boolean().optional(),
+    /** How slo_held was judged, and which windows broke the SLO. */
+    slo: drillSloSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/legacy.ts
@@ -99865,7 +100054,13 @@ const modelConfigSchema = object({
     instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
     /** Optional: where the calibration copy lives (default: production's account and region). */
     calibration: calibrationPlacementSchema.optional(),
-    /** The release gate also requires a passing drill of the plan (`scalegate drill`). */
+    /**
+     * The overflow probability within T_plan the deployed policy may carry, with the configured
+     * surge and without one: the plan's operating point is the highest per-instance rate within
+     * it, and a policy above it is a stop.
+     */
+    max_overflow_probability: schemas_number().gt(0).lt(0.5).default(0.05),
+    /** The release gate also requires a drill of the plan whose SLO held (`scalegate drill`, slo_held). */
     require_drill: schemas_boolean().default(false),
 })
     .strict()
@@ -100002,6 +100197,7 @@ function directTargetContext(target, sloMs) {
         surge_ratio: 1,
         min_instances_floor: 1,
         invocation_ceiling_s: 60,
+        max_overflow_probability: 0.05,
         require_drill: false,
     };
     return {

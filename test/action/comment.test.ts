@@ -44,7 +44,7 @@ describe('the PR comment (bundled entry against a fake GitHub)', () => {
     expect(ours()).toHaveLength(1);
     const comment = ours()[0];
     expect(comment?.user.login).toBe('github-actions[bot]');
-    expect(comment?.body).toContain('scalegate plan · kokoro-82m: **warn (3)**');
+    expect(comment?.body).toContain('scalegate plan · kokoro-82m: **warn (2)**');
     expect(comment?.body).toContain('<!-- scalegate:run id=9000000100 attempt=1 at=');
     expect(comment?.body).toContain('xychart-beta');
 
@@ -54,13 +54,14 @@ describe('the PR comment (bundled entry against a fake GitHub)', () => {
       'artifact-path': 'artifacts/plan-kokoro-82m.json',
       'q-max': '50',
       't-total-s': '260.248496',
-      'scaling-target-value': '37.5',
-      'scale-in-threshold': '25',
+      'scaling-target-value': '6',
+      'scale-in-threshold': '7',
       'comment-url': `https://github.com/acme/speech/pull/42#issuecomment-${comment?.id}`,
     });
     // The same Markdown as the comment, without the hidden markers.
-    expect(run.summary).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
-    expect(run.summary).toContain('| ⚠️ warn | `surge_survival` |');
+    expect(run.summary).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
+    expect(run.summary).toContain('| ✅ ok | `surge_survival` |');
+    expect(run.summary).toContain('| closed-loop rule (seed) |');
     expect(comment?.body.endsWith(run.summary)).toBe(true);
     // The step's state tells the post step what ran.
     expect(run.state.command).toBe('plan');
@@ -168,7 +169,7 @@ describe('the PR comment (bundled entry against a fake GitHub)', () => {
     expect(contents[0]?.query.ref).toBe('main');
     const body = ours()[0]?.body ?? '';
     expect(body).toContain('### What changed against `main`');
-    expect(body).toContain('Q\\_max 60 → 50, target 45.0 → 37.5, queue depth 60 → 50');
+    expect(body).toContain('Q\\_max 60 → 50, target 45.0 → 6.0, queue depth 60 → 50');
     expect(run.summary).toContain('### What changed against `main`');
   });
 

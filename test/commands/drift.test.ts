@@ -137,12 +137,12 @@ describe('drift on the local SageMaker', () => {
     const run = await drift('target-value', '--plan', planFile);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(
-      /DRIFT policy_parameters .*scale_out\.target_value \(TargetValue\): expected 37\.5, deployed 45/,
+      /DRIFT policy_parameters .*scale_out\.target_value \(TargetValue\): expected 6, deployed 45/,
     );
     expect(run.stdout).toMatch(/fix: redeploy the plan/);
     const artifact = readArtifact('drift', out('target-value'));
     expect(artifact.rows.find((r) => r.parameter === 'scale_out.target_value')).toMatchObject({
-      expected: 37.5,
+      expected: 6,
       deployed: 45,
       verdict: 'mismatch',
     });

@@ -70,7 +70,16 @@ export function scaledQmax(qmax: QmaxArtifact, f: number): QmaxArtifact {
  * A plan for the emulator endpoint from the scaled Kokoro ladder: SLO x F, a stated T_total of a
  * few seconds (so T_plan is its 60 s policy-lag bound plus that), peak load for the local quota.
  */
-export async function kokoroPlanFile(emulator: Emulator, dir: string, name = 'plan.json'): Promise<string> {
+/**
+ * The plan for the emulated Kokoro endpoint. `policyRule: 'seed'` makes the closed-loop rule's plan
+ * (verdict stop: it predicts overflow), for drills that exercise a predicted failure.
+ */
+export async function kokoroPlanFile(
+  emulator: Emulator,
+  dir: string,
+  name = 'plan.json',
+  policyRule: 'surge-safe' | 'seed' = 'surge-safe',
+): Promise<string> {
   const qmax = scaledQmax(readArtifact('qmax', anchorQmaxFile), TIME_SCALE);
   const qmaxFile = join(dir, 'qmax-scaled.json');
   writeFileSync(
@@ -92,11 +101,14 @@ export async function kokoroPlanFile(emulator: Emulator, dir: string, name = 'pl
       sloMs: SLO_MS,
       peakRps: 4 * x * 0.99,
       troughRps: 5,
+      policyRule,
       outFile: out,
     },
     { version: 'test' },
   );
-  if (result.exitCode !== 0) throw new Error(`plan failed:\n${result.report}`);
+  const expected = policyRule === 'seed' ? 'stop' : 'warn';
+  if (result.artifact?.verdict !== expected && result.artifact?.verdict !== 'ok')
+    throw new Error(`plan failed:\n${result.report}`);
   return out;
 }
 

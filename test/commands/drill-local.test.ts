@@ -36,7 +36,9 @@ let planFile: string;
 beforeAll(async () => {
   emulator = await startKokoroEmulator();
   dir = workspace('drill-local');
-  planFile = await kokoroPlanFile(emulator, dir);
+  // The seed's closed-loop rule: its plan predicts the overflow a 2x surge brings (the drill must
+  // still fail it), and its target 37.5 leaves the steady phase below the target.
+  planFile = await kokoroPlanFile(emulator, dir, 'plan.json', 'seed');
   await applyPlan(emulator, planFile);
 });
 

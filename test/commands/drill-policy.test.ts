@@ -1,6 +1,7 @@
 /**
  * A deliberately wrong policy on the local SageMaker: the plan's, with its scale-out target
- * raised to 2 x the plan's (above Q_max, so the alarm can never fire). The drill refuses it up
+ * raised to 2 x Q_max (the per-period maximum in flight can never reach it, so the alarm never
+ * fires). The drill refuses it up
  * front (exit 2: validate is not clean, the fixing command named, nothing sent or written); with
  * --allow-policy-mismatch it drills what is deployed, records the difference, and fails (exit 1)
  * naming the windows that broke the SLO after T_plan had passed without a scale-out.
@@ -17,6 +18,10 @@ let emulator: Emulator;
 let dir: string;
 let planFile: string;
 let restoreEnv: () => void;
+/** The plan's target and the wrong one deployed instead, as the reports print them. */
+let planTarget: number;
+let wrongTarget: number;
+const escaped = (n: number) => String(n).replace('.', '\\.');
 
 beforeAll(async () => {
   emulator = await startKokoroEmulator();
@@ -24,7 +29,9 @@ beforeAll(async () => {
   planFile = await kokoroPlanFile(emulator, dir);
   const wrong = editedCopy(planFile, dir, 'wrong-plan.json', (json) => {
     const d = json.deployable as { scaling_target_value: number };
-    d.scaling_target_value *= 2;
+    planTarget = d.scaling_target_value;
+    d.scaling_target_value = 2 * (json.measured as { q_max: number }).q_max;
+    wrongTarget = d.scaling_target_value;
   });
   await applyPlan(emulator, wrong);
   restoreEnv = withEmulatorEnv(emulator, join(dir, 'state'));
@@ -56,7 +63,7 @@ const args = (extra: string[]) => [
   ...extra,
 ];
 
-describe('a scale-out target raised to 2 x the plan’s', () => {
+describe('a scale-out target raised to 2 x Q_max', () => {
   it('is refused up front: exit 2, validate not clean, the differing parameter and the fixing command named, nothing written (prevents drilling a policy nobody derived)', async () => {
     const before = readdirSync(dir).sort();
     const cli = await runCli(args([]));
@@ -65,7 +72,11 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     expect(cli.stderr).toMatch(
       /scalegate validate --model kokoro-82m --endpoint speech-kokoro-82m --plan .* is not clean/,
     );
-    expect(cli.stderr).toMatch(/scale_out\.target_value \(TargetValue\): expected 37\.5, deployed 75/);
+    expect(cli.stderr).toMatch(
+      new RegExp(
+        `scale_out\\.target_value \\(TargetValue\\): expected ${escaped(planTarget)}, deployed ${escaped(wrongTarget)}`,
+      ),
+    );
     expect(cli.stderr).toMatch(
       /scalegate local apply --model kokoro-82m --endpoint speech-kokoro-82m --plan /,
     );
@@ -85,7 +96,9 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     expect(cli.stdout).toMatch(/^scalegate drill kokoro-82m: FAIL/);
     // The target and the alarm on concurrency above it (derived from the target) differ.
     expect(cli.stdout).toMatch(/deployed policy: NOT the plan's \(2 parameter\(s\) differ/);
-    expect(cli.stdout).toMatch(/scale_out\.target_value: plan 37\.5, deployed 75/);
+    expect(cli.stdout).toMatch(
+      new RegExp(`scale_out\\.target_value: plan ${escaped(planTarget)}, deployed ${escaped(wrongTarget)}`),
+    );
     expect(cli.stdout).toMatch(
       /^scalegate drill kokoro-82m: FAIL — SLO broken in (\d+ steady windows? and )?\d+ surge windows? \(/,
     );
@@ -103,7 +116,8 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     expect(drill.analysis.scale_outs).toEqual([]);
     expect(drill.analysis.policy_lag.seconds).toBeNull();
     expect(drill.analysis.observed.overflows.surge).toBeGreaterThan(0);
-    const breach = drill.observer?.metric.points.find((p) => p.t_s >= 0 && p.value > 37.5)?.t_s as number;
+    const breach = drill.observer?.metric.points.find((p) => p.t_s >= 0 && p.value > planTarget)
+      ?.t_s as number;
     // (The steady phase's first window may also break: the instance's first requests wait for
     // their texts' synthesis. Only the surge is judged here.)
     const broken = drill.analysis.windows.filter((w) => w.judged === 'broken' && w.phase === 'surge');
@@ -112,7 +126,9 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
       expect(w.phase).toBe('surge');
       expect(w.start_s).toBeGreaterThanOrEqual(breach + drill.prediction.t_plan_s - 5);
       expect(w.reason).toMatch(
-        /more than T_plan 64 s after the load first exceeded the target 37.5 \(\d+ s in the surge\)/,
+        new RegExp(
+          `more than T_plan \\d+ s after the load first exceeded the target ${escaped(planTarget)} \\((\\d+ s in the steady, )?\\d+ s in the surge\\)`,
+        ),
       );
       expect(cli.stdout).toContain(`surge ${w.start_s}-${w.end_s} s`);
     }

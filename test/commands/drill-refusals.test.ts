@@ -126,7 +126,7 @@ describe('scalegate drill --dry-run', () => {
         /^drill dry run: kokoro-82m on endpoint speech-kokoro-82m, surge ratio 1.25, 2 instance\(s\)/,
       );
       expect(cli.stdout).toMatch(
-        /steady {2}0-10 s .* computed: X_target 17.887 requests\/s x 2 instance\(s\)/,
+        /steady {2}0-10 s .* computed: lambda_safe 12.306 requests\/s x 2 instance\(s\)/,
       );
       expect(cli.stdout).toMatch(/duration: 30 s \(0.5 min\)/);
       expect(cli.stdout).toMatch(

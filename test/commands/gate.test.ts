@@ -145,8 +145,8 @@ describe('scalegate gate', () => {
     expect(result.exitCode).toBe(1);
     expect(result.artifact?.passed).toBe(false);
     expect(result.report).toMatch(/✗ rederived +.*does not follow from its own measurements/);
-    expect(result.report).toContain('max_instances 1 (plan) vs 280 (re-derived)');
-    expect(result.report).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(result.report).toContain('max_instances 1 (plan) vs 407 (re-derived)');
+    expect(result.report).toContain('scaling_target_value 5000 (plan) vs 6 (re-derived)');
     expect(result.report).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
   });
 

@@ -60,7 +60,7 @@ describe('EndpointAutoscaling for a ConcurrentRequestsPerModel plan', () => {
         PredefinedMetricSpecification: {
           PredefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
         },
-        TargetValue: 37.5,
+        TargetValue: 6,
         DisableScaleIn: true,
       },
     });
@@ -75,7 +75,7 @@ describe('EndpointAutoscaling for a ConcurrentRequestsPerModel plan', () => {
       Period: 60,
       EvaluationPeriods: 15,
       DatapointsToAlarm: 15,
-      Threshold: 25,
+      Threshold: 7,
       ComparisonOperator: 'LessThanOrEqualToThreshold',
       TreatMissingData: 'breaching',
       AlarmActions: [{ Ref: stepPolicyId(concurrency) }],

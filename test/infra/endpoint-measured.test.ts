@@ -48,7 +48,7 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
       ResourceId: 'endpoint/speech-kokoro-82m/variant/AllTraffic',
       ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
       MinCapacity: 1,
-      MaxCapacity: 280,
+      MaxCapacity: 407,
       SuspendedState: {
         DynamicScalingInSuspended: false,
         DynamicScalingOutSuspended: false,
@@ -64,7 +64,7 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
         PredefinedMetricSpecification: {
           PredefinedMetricType: 'SageMakerVariantConcurrentRequestsPerModelHighResolution',
         },
-        TargetValue: 37.5,
+        TargetValue: 6,
         ScaleOutCooldown: 30,
         DisableScaleIn: true,
       },
@@ -95,7 +95,7 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
         { Name: 'VariantName', Value: 'AllTraffic' },
       ]),
       Statistic: 'Maximum',
-      Threshold: 25,
+      Threshold: 7,
       ComparisonOperator: 'LessThanOrEqualToThreshold',
       TreatMissingData: 'breaching',
       Period: 60,
@@ -142,7 +142,7 @@ describe('EndpointStack with a matching plan (kokoro-82m)', () => {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: metric, ...extra });
     byMetric('Invocation5XXErrors', { Statistic: 'Sum', Threshold: 1 });
     byMetric('InvocationModelErrors', { Statistic: 'Sum', Threshold: 1 });
-    byMetric('ConcurrentRequestsPerModel', { ComparisonOperator: 'GreaterThanThreshold', Threshold: 37.5 });
+    byMetric('ConcurrentRequestsPerModel', { ComparisonOperator: 'GreaterThanThreshold', Threshold: 6 });
     template.resourceCountIs('AWS::CloudWatch::Alarm', 5);
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });

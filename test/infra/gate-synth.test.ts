@@ -89,9 +89,9 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
     );
   });
 
-  it('refuses a plan without a CloudWatch conversion (no R: no deployable threshold)', () => {
+  it('refuses a seed-rule plan without a CloudWatch conversion (no R: no deployable threshold; the rule also stops)', () => {
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': noThresholdPlan() });
-    expect(failedChecks(e)).toEqual(['deployable_threshold']);
+    expect(failedChecks(e)).toEqual(['verdict', 'deployable_threshold']);
     expect(e.message).toContain('✗ deployable_threshold: the plan has no CloudWatch threshold');
     expect(e.message).toContain('re-measure with the CloudWatch join');
   });
@@ -297,8 +297,8 @@ describe('the synth gate derives the plan again from its measurements', () => {
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': forged });
     expect(failedChecks(e)).toEqual(['rederived']);
     expect(e.message).toContain('✗ rederived:');
-    expect(e.message).toContain('max_instances 1 (plan) vs 280 (re-derived)');
-    expect(e.message).toContain('scaling_target_value 5000 (plan) vs 37.5 (re-derived)');
+    expect(e.message).toContain('max_instances 1 (plan) vs 407 (re-derived)');
+    expect(e.message).toContain('scaling_target_value 5000 (plan) vs 6 (re-derived)');
     expect(e.message).toContain('queue_max_depth 100000 (plan) vs 50 (re-derived)');
   });
 

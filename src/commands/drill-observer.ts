@@ -11,6 +11,7 @@ import { describeVariantCapacity } from '../aws/endpoint.js';
 import { getVariantMetricData } from '../aws/metrics.js';
 import { describeMetricAlarms } from '../aws/policy.js';
 import { variantResourceId } from '../aws/scaling.js';
+import type { ProgressSink } from '../load/progress.js';
 import type { DrillObservation, DrillObserver, DrillPhase, WatchedAlarm } from '../model/index.js';
 import { waitUntil } from '../wait.js';
 
@@ -24,6 +25,8 @@ export interface ObserveOptions {
   pollS: number;
   phases: readonly DrillPhase[];
   log: (line: string) => void;
+  /** Told of each phase as it starts. */
+  progress: ProgressSink;
   signal?: AbortSignal;
 }
 
@@ -61,7 +64,7 @@ export function observeDrill(o: ObserveOptions): Observing {
     if (phase > announced) {
       announced = phase;
       const p = o.phases[phase] as DrillPhase;
-      o.log(`drill: ${p.name} phase, ${p.rate_rps.toFixed(2)} requests/s for ${p.end_s - p.start_s} s`);
+      o.progress({ type: 'drill-phase', name: p.name, rateRps: p.rate_rps, seconds: p.end_s - p.start_s });
     }
     const row: DrillObservation = {
       t_s: ts(wallMs),

@@ -159,7 +159,7 @@ export async function runDrill(
   input: DrillInput,
   deps: DrillDeps = {},
 ): Promise<CommandResult<DrillArtifact | DrillShardArtifact>> {
-  const { clock, version, log, signal } = resolveDeps(deps);
+  const { clock, version, log, progress, signal } = resolveDeps(deps);
   const checked = checkInputs(input);
   const { shard } = checked;
   const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
@@ -272,7 +272,7 @@ export async function runDrill(
   if (observer) {
     const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
     if (capacity.desired !== instances) {
-      log(`drill: setting the desired count ${capacity.desired ?? 'n/a'} -> ${instances} before the load`);
+      progress({ type: 'drill-desired', fromInstances: capacity.desired, toInstances: instances });
       await setDesiredInstanceCount(
         clients.sagemaker,
         input.endpoint,
@@ -308,9 +308,12 @@ export async function runDrill(
   const startAtWall = new Date(startWallMs).toISOString();
   const startAt = performance.now() + (startWallMs - Date.now());
   const durationS = Math.max(...phases.map((p) => p.end_s));
-  log(
-    `drill: ${phases.map((p) => `${p.name} ${p.rate_rps.toFixed(2)}/s ${p.end_s - p.start_s} s`).join(', ')} from ${startAtWall}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`,
-  );
+  progress({
+    type: 'drill-schedule',
+    phases: phases.map((p) => ({ name: p.name, rateRps: p.rate_rps, seconds: p.end_s - p.start_s })),
+    startAt: startAtWall,
+    shard: shard.count > 1 ? { index: shard.index, count: shard.count } : null,
+  });
 
   const transport =
     deps.createTransport?.(maxOutstanding) ??
@@ -330,6 +333,7 @@ export async function runDrill(
         pollS: settings.poll_s,
         phases,
         log,
+        progress,
         ...(signal ? { signal } : {}),
       })
     : null;
@@ -355,9 +359,12 @@ export async function runDrill(
   }
   const observed = watching ? await watching.finish(Date.now()) : null;
   if (load.aborted && signal) throw abortReason(signal);
-  log(
-    `drill: load done (${load.summary.sent} sent, ${load.summary.dropped} dropped at the client) after ${durationS} s of schedule`,
-  );
+  progress({
+    type: 'drill-load-end',
+    sent: load.summary.sent,
+    dropped: load.summary.dropped,
+    scheduleS: durationS,
+  });
 
   const data: DrillData = {
     schema_version: 1,

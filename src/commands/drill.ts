@@ -22,6 +22,7 @@ import {
   drillEstimate,
   drillPhases,
   drillPrediction,
+  phaseAt,
   SURGE_RATIO_RANGE,
   watchedAlarms,
 } from '../analysis/drill.js';
@@ -29,8 +30,10 @@ import { completeDrill, mergeDrillShards } from '../analysis/drill-merge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
+import { createEventsWriter, openLoopEventLine } from '../load/events.js';
 import { parseShard, parseStartAt } from '../load/open/arrivals.js';
 import { runDrillLoad } from '../load/open/drill.js';
+import type { OpenLoopRecord } from '../load/open/open-loop.js';
 import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
@@ -96,6 +99,8 @@ export interface DrillInput {
   pollS?: number;
   /** Texts to synthesise: JSONL {"text": ...} or plain lines. @default the built-in set */
   promptsFile?: string;
+  /** Write one JSON line per finished request (phase, intended and actual send, TTFAB, status). */
+  eventsFile?: string;
   /** Print the schedule, duration, instance-minutes and cost; no AWS call. @default false */
   dryRun?: boolean;
   /** @default `<artifactsDir>/drill-<model>-<slug>.json` (shards: `....shard-<i>-of-<n>.json`) */
@@ -337,6 +342,17 @@ export async function runDrill(
         ...(signal ? { signal } : {}),
       })
     : null;
+  const events = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
+  const shardLabel = shard.count > 1 ? `${shard.index}/${shard.count}` : null;
+  const onRecord = (record: OpenLoopRecord) => {
+    events?.line(
+      openLoopEventLine(record, {
+        shard: shardLabel,
+        phase: phaseAt(phases, (record.intendedAt - startAt) / 1000)?.name ?? null,
+      }),
+    );
+    deps.onRecord?.(record);
+  };
   let load: Awaited<ReturnType<typeof runDrillLoad>>;
   try {
     load = await runDrillLoad({
@@ -352,10 +368,11 @@ export async function runDrill(
       requestTimeoutMs: requestTimeoutS * 1000,
       maxOutstanding,
       ...(signal ? { signal } : {}),
-      ...(deps.onRecord ? { onRecord: deps.onRecord } : {}),
+      ...(events || deps.onRecord ? { onRecord } : {}),
     });
   } finally {
     await transport.close();
+    await events?.close().catch((e) => log(`events file: ${(e as Error).message}`));
   }
   const observed = watching ? await watching.finish(Date.now()) : null;
   if (load.aborted && signal) throw abortReason(signal);
@@ -402,11 +419,15 @@ export async function runDrill(
       artifact,
       report: renderDrillShardReport(artifact, outFile),
       exitCode: 0,
-      written: [outFile],
+      written: input.eventsFile ? [outFile, input.eventsFile] : [outFile],
     };
   }
   const artifact = completeDrill(data, [shard], input.outFile ?? 'the drill');
-  return writeDrill(artifact, input.outFile ?? join(dir, drillFileName(input.modelName, live.fingerprint)));
+  const result = writeDrill(
+    artifact,
+    input.outFile ?? join(dir, drillFileName(input.modelName, live.fingerprint)),
+  );
+  return input.eventsFile ? { ...result, written: [...result.written, input.eventsFile] } : result;
 }
 
 /** Writes a whole drill and its timeline chart beside it; exit 1 when the verdict is fail. */

@@ -85,6 +85,31 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     const cli = await runCli(
       args(['--allow-policy-mismatch', '--prompts', prompts, '--out', out, '--events', events]),
     );
+    const recorded = readArtifact('drill', out);
+    // --events: one JSON line per finished request (every outcome the windows count), each with
+    // its phase, intended and actual send time, TTFAB and status.
+    const lines = readFileSync(events, 'utf8').split('\n').filter(Boolean);
+    const finished = recorded.histograms.windows.reduce(
+      (n, w) => n + Object.values(w.outcome_counts).reduce((a, b) => a + (b ?? 0), 0),
+      0,
+    );
+    expect(finished).toBeGreaterThan(0);
+    expect(lines).toHaveLength(finished);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const phases = new Set<string>(recorded.phases.map((p) => p.name));
+    for (const e of parsed) {
+      expect(phases.has(e.phase as string)).toBe(true);
+      expect(e).toHaveProperty('intended_at');
+      expect(e).toHaveProperty('sent_at');
+      expect(e).toHaveProperty('ttfab_intended_ms');
+      expect(e).toHaveProperty('status');
+    }
+    const ok = parsed.filter((e) => e.outcome === 'ok');
+    expect(ok.length).toBeGreaterThan(0);
+    expect(ok.every((e) => typeof e.sent_at === 'string' && typeof e.ttfab_intended_ms === 'number')).toBe(
+      true,
+    );
+    expect(parsed.some((e) => e.phase === 'steady') && parsed.some((e) => e.phase === 'surge')).toBe(true);
     expect(cli.stdout).toMatch(/^scalegate drill kokoro-82m: FAIL/);
     // The target and the alarm on concurrency above it (derived from the target) differ.
     expect(cli.stdout).toMatch(/deployed policy: NOT the plan's \(2 parameter\(s\) differ/);
@@ -122,30 +147,5 @@ describe('a scale-out target raised to 2 x the plan’s', () => {
     expect(drill.broken_windows).toEqual(expect.arrayContaining(broken.map((w) => w.index)));
     // The SLO verdict names them too: every window beyond the plan is outside the SLO.
     for (const w of broken) expect(drill.slo?.broken_windows).toContain(w.index);
-
-    // --events: one JSON line per finished request (every outcome the windows count), each with
-    // its phase, intended and actual send time, TTFAB and status.
-    const lines = readFileSync(events, 'utf8').split('\n').filter(Boolean);
-    const finished = drill.histograms.windows.reduce(
-      (n, w) => n + Object.values(w.outcome_counts).reduce((a, b) => a + (b ?? 0), 0),
-      0,
-    );
-    expect(finished).toBeGreaterThan(0);
-    expect(lines).toHaveLength(finished);
-    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    const phases = new Set<string>(drill.phases.map((p) => p.name));
-    for (const e of parsed) {
-      expect(phases.has(e.phase as string)).toBe(true);
-      expect(e).toHaveProperty('intended_at');
-      expect(e).toHaveProperty('sent_at');
-      expect(e).toHaveProperty('ttfab_intended_ms');
-      expect(e).toHaveProperty('status');
-    }
-    const ok = parsed.filter((e) => e.outcome === 'ok');
-    expect(ok.length).toBeGreaterThan(0);
-    expect(ok.every((e) => typeof e.sent_at === 'string' && typeof e.ttfab_intended_ms === 'number')).toBe(
-      true,
-    );
-    expect(parsed.some((e) => e.phase === 'steady') && parsed.some((e) => e.phase === 'surge')).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ export interface ObserveOptions {
   pollS: number;
   phases: readonly DrillPhase[];
   log: (line: string) => void;
-  /** Told of each phase as it starts. */
+  /** Told of each phase as it starts, and of each change of the fleet's counts. */
   progress: ProgressSink;
   signal?: AbortSignal;
 }
@@ -56,6 +56,7 @@ export function observeDrill(o: ObserveOptions): Observing {
   const ts = (wallMs: number): number => Number(((wallMs - o.startWallMs) / 1000).toFixed(3));
   let stopped = false;
   let announced = -1;
+  let last: { desired: number | null; current: number | null } | null = null;
   const poll = async (): Promise<true | undefined> => {
     if (stopped) return true;
     const wallMs = Date.now();
@@ -78,6 +79,16 @@ export function observeDrill(o: ObserveOptions): Observing {
       row.status = c.endpointStatus;
       row.desired = c.desired;
       row.current = c.current;
+      if (!last || last.desired !== c.desired || last.current !== c.current) {
+        o.progress({
+          type: 'drill-capacity',
+          tS: row.t_s,
+          status: c.endpointStatus,
+          desired: c.desired,
+          current: c.current,
+        });
+      }
+      last = c;
     } catch (e) {
       note('DescribeEndpoint', e);
     }

@@ -81,7 +81,9 @@ export type ProgressEvent =
   | { type: 'drill-desired'; fromInstances: number | null; toInstances: number }
   | { type: 'drill-schedule'; phases: DrillPhaseLine[]; startAt: string; shard: ShardLabel | null }
   | ({ type: 'drill-phase' } & DrillPhaseLine)
-  | { type: 'drill-load-end'; sent: number; dropped: number; scheduleS: number };
+  | { type: 'drill-load-end'; sent: number; dropped: number; scheduleS: number }
+  /** drill: the observer saw the fleet change (desired or current count); prints nothing. */
+  | { type: 'drill-capacity'; tS: number; status: string; desired: number | null; current: number | null };
 
 export type ProgressSink = (event: ProgressEvent) => void;
 
@@ -138,7 +140,7 @@ export function formatTtotalStage(e: TtotalStage): string {
 /**
  * The line an event prints (the same on a terminal, in a log file and on GitHub Actions), or
  * null for the ladder's live ticks and rung starts, which print only where they are rendered live
- * or grouped.
+ * or grouped, and for the drill's fleet changes (recorded in the artifact's observations).
  */
 export function progressLine(event: ProgressEvent): string | null {
   switch (event.type) {
@@ -146,6 +148,7 @@ export function progressLine(event: ProgressEvent): string | null {
       return event.line;
     case 'rung-start':
     case 'rung-tick':
+    case 'drill-capacity':
       return null;
     case 'rung-end':
       return formatRungLine(event.summary);

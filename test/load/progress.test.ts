@@ -128,7 +128,7 @@ describe('typed progress of goodput, ttotal and drill: the lines they print', ()
     ]);
   });
 
-  it('drill: the desired count, the schedule, each phase, the end of the load', () => {
+  it('drill: the desired count, the schedule, each phase, the end of the load (a fleet change prints nothing)', () => {
     expect(
       lines([
         { type: 'drill-desired', fromInstances: null, toInstances: 1 },
@@ -142,6 +142,7 @@ describe('typed progress of goodput, ttotal and drill: the lines they print', ()
           shard: { index: 1, count: 2 },
         },
         { type: 'drill-phase', name: 'surge', rateRps: 3.5, seconds: 90 },
+        { type: 'drill-capacity', tS: 95.2, status: 'Updating', desired: 2, current: 1 },
         { type: 'drill-load-end', sent: 400, dropped: 2, scheduleS: 150 },
       ]),
     ).toEqual([

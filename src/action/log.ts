@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as core from '@actions/core';
-import { createProgressRenderer, type ProgressSink } from '../load/progress.js';
+import { createProgressRenderer, type ProgressSink, progressLine } from '../load/progress.js';
 
 const COMMAND_LIKE = /::|##\[/;
 
@@ -26,7 +26,8 @@ export function info(text: string): void {
 
 /**
  * The commands' progress in the step's log: the ladder's own `::group::` lines stay commands,
- * every log line a command emits (which may quote a file, an ARN, a journal) is printed inert.
+ * every other line a command emits (which may quote a file, an ARN, a journal, a log stream's
+ * name) is printed inert.
  */
 export function actionProgress(
   out: { write(text: string): unknown } = process.stdout,
@@ -34,10 +35,12 @@ export function actionProgress(
 ): ProgressSink {
   const render = createProgressRenderer(out, env);
   return (event) => {
-    if (event.type === 'log') {
-      for (const line of inertLines(event.line)) out.write(`${line}\n`);
+    if (event.type === 'rung-start' || event.type === 'rung-tick' || event.type === 'rung-end') {
+      render(event);
       return;
     }
-    render(event);
+    // Every other event is a line that may quote what AWS or a file returned (a log stream's name).
+    const text = progressLine(event);
+    if (text !== null) for (const line of inertLines(text)) out.write(`${line}\n`);
   };
 }

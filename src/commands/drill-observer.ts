@@ -11,6 +11,7 @@ import { describeVariantCapacity } from '../aws/endpoint.js';
 import { getVariantMetricData } from '../aws/metrics.js';
 import { describeMetricAlarms } from '../aws/policy.js';
 import { variantResourceId } from '../aws/scaling.js';
+import type { ProgressSink } from '../load/progress.js';
 import type { DrillObservation, DrillObserver, DrillPhase, WatchedAlarm } from '../model/index.js';
 import { waitUntil } from '../wait.js';
 
@@ -24,6 +25,8 @@ export interface ObserveOptions {
   pollS: number;
   phases: readonly DrillPhase[];
   log: (line: string) => void;
+  /** Told of each phase as it starts, and of each change of the fleet's counts. */
+  progress: ProgressSink;
   signal?: AbortSignal;
 }
 
@@ -53,6 +56,7 @@ export function observeDrill(o: ObserveOptions): Observing {
   const ts = (wallMs: number): number => Number(((wallMs - o.startWallMs) / 1000).toFixed(3));
   let stopped = false;
   let announced = -1;
+  let last: { desired: number | null; current: number | null } | null = null;
   const poll = async (): Promise<true | undefined> => {
     if (stopped) return true;
     const wallMs = Date.now();
@@ -61,7 +65,7 @@ export function observeDrill(o: ObserveOptions): Observing {
     if (phase > announced) {
       announced = phase;
       const p = o.phases[phase] as DrillPhase;
-      o.log(`drill: ${p.name} phase, ${p.rate_rps.toFixed(2)} requests/s for ${p.end_s - p.start_s} s`);
+      o.progress({ type: 'drill-phase', name: p.name, rateRps: p.rate_rps, seconds: p.end_s - p.start_s });
     }
     const row: DrillObservation = {
       t_s: ts(wallMs),
@@ -75,6 +79,16 @@ export function observeDrill(o: ObserveOptions): Observing {
       row.status = c.endpointStatus;
       row.desired = c.desired;
       row.current = c.current;
+      if (!last || last.desired !== c.desired || last.current !== c.current) {
+        o.progress({
+          type: 'drill-capacity',
+          tS: row.t_s,
+          status: c.endpointStatus,
+          desired: c.desired,
+          current: c.current,
+        });
+      }
+      last = c;
     } catch (e) {
       note('DescribeEndpoint', e);
     }

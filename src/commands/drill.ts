@@ -22,6 +22,7 @@ import {
   drillEstimate,
   drillPhases,
   drillPrediction,
+  phaseAt,
   SURGE_RATIO_RANGE,
   watchedAlarms,
 } from '../analysis/drill.js';
@@ -29,8 +30,10 @@ import { completeDrill, mergeDrillShards } from '../analysis/drill-merge.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
+import { createEventsWriter, openLoopEventLine } from '../load/events.js';
 import { parseShard, parseStartAt } from '../load/open/arrivals.js';
 import { runDrillLoad } from '../load/open/drill.js';
+import type { OpenLoopRecord } from '../load/open/open-loop.js';
 import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
@@ -96,6 +99,8 @@ export interface DrillInput {
   pollS?: number;
   /** Texts to synthesise: JSONL {"text": ...} or plain lines. @default the built-in set */
   promptsFile?: string;
+  /** Write one JSON line per finished request (phase, intended and actual send, TTFAB, status). */
+  eventsFile?: string;
   /** Print the schedule, duration, instance-minutes and cost; no AWS call. @default false */
   dryRun?: boolean;
   /** @default `<artifactsDir>/drill-<model>-<slug>.json` (shards: `....shard-<i>-of-<n>.json`) */
@@ -159,7 +164,7 @@ export async function runDrill(
   input: DrillInput,
   deps: DrillDeps = {},
 ): Promise<CommandResult<DrillArtifact | DrillShardArtifact>> {
-  const { clock, version, log, signal } = resolveDeps(deps);
+  const { clock, version, log, progress, signal } = resolveDeps(deps);
   const checked = checkInputs(input);
   const { shard } = checked;
   const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
@@ -272,7 +277,7 @@ export async function runDrill(
   if (observer) {
     const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
     if (capacity.desired !== instances) {
-      log(`drill: setting the desired count ${capacity.desired ?? 'n/a'} -> ${instances} before the load`);
+      progress({ type: 'drill-desired', fromInstances: capacity.desired, toInstances: instances });
       await setDesiredInstanceCount(
         clients.sagemaker,
         input.endpoint,
@@ -308,9 +313,12 @@ export async function runDrill(
   const startAtWall = new Date(startWallMs).toISOString();
   const startAt = performance.now() + (startWallMs - Date.now());
   const durationS = Math.max(...phases.map((p) => p.end_s));
-  log(
-    `drill: ${phases.map((p) => `${p.name} ${p.rate_rps.toFixed(2)}/s ${p.end_s - p.start_s} s`).join(', ')} from ${startAtWall}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`,
-  );
+  progress({
+    type: 'drill-schedule',
+    phases: phases.map((p) => ({ name: p.name, rateRps: p.rate_rps, seconds: p.end_s - p.start_s })),
+    startAt: startAtWall,
+    shard: shard.count > 1 ? { index: shard.index, count: shard.count } : null,
+  });
 
   const transport =
     deps.createTransport?.(maxOutstanding) ??
@@ -330,9 +338,21 @@ export async function runDrill(
         pollS: settings.poll_s,
         phases,
         log,
+        progress,
         ...(signal ? { signal } : {}),
       })
     : null;
+  const events = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
+  const shardLabel = shard.count > 1 ? `${shard.index}/${shard.count}` : null;
+  const onRecord = (record: OpenLoopRecord) => {
+    events?.line(
+      openLoopEventLine(record, {
+        shard: shardLabel,
+        phase: phaseAt(phases, (record.intendedAt - startAt) / 1000)?.name ?? null,
+      }),
+    );
+    deps.onRecord?.(record);
+  };
   let load: Awaited<ReturnType<typeof runDrillLoad>>;
   try {
     load = await runDrillLoad({
@@ -348,16 +368,20 @@ export async function runDrill(
       requestTimeoutMs: requestTimeoutS * 1000,
       maxOutstanding,
       ...(signal ? { signal } : {}),
-      ...(deps.onRecord ? { onRecord: deps.onRecord } : {}),
+      ...(events || deps.onRecord ? { onRecord } : {}),
     });
   } finally {
     await transport.close();
+    await events?.close().catch((e) => log(`events file: ${(e as Error).message}`));
   }
   const observed = watching ? await watching.finish(Date.now()) : null;
   if (load.aborted && signal) throw abortReason(signal);
-  log(
-    `drill: load done (${load.summary.sent} sent, ${load.summary.dropped} dropped at the client) after ${durationS} s of schedule`,
-  );
+  progress({
+    type: 'drill-load-end',
+    sent: load.summary.sent,
+    dropped: load.summary.dropped,
+    scheduleS: durationS,
+  });
 
   const data: DrillData = {
     schema_version: 1,
@@ -395,11 +419,15 @@ export async function runDrill(
       artifact,
       report: renderDrillShardReport(artifact, outFile),
       exitCode: 0,
-      written: [outFile],
+      written: input.eventsFile ? [outFile, input.eventsFile] : [outFile],
     };
   }
   const artifact = completeDrill(data, [shard], input.outFile ?? 'the drill');
-  return writeDrill(artifact, input.outFile ?? join(dir, drillFileName(input.modelName, live.fingerprint)));
+  const result = writeDrill(
+    artifact,
+    input.outFile ?? join(dir, drillFileName(input.modelName, live.fingerprint)),
+  );
+  return input.eventsFile ? { ...result, written: [...result.written, input.eventsFile] } : result;
 }
 
 /** Writes a whole drill and its timeline chart beside it; exit 1 when the verdict is fail. */

@@ -118,7 +118,7 @@ export async function runGoodput(
     );
     return { artifact: schedule, report: renderGoodputSchedule(schedule), exitCode: 0, written: [] };
   }
-  const { log, clock, version } = resolveDeps(deps);
+  const { log, progress, clock, version } = resolveDeps(deps);
   const live = isSageMakerTransport(resolved.transport);
   const clients = live ? deps.clients : undefined;
   // The per-rate CloudWatch join: rates start so that whole 10 s periods fill each measure window.
@@ -200,9 +200,15 @@ export async function runGoodput(
           // A grid start already past (the previous rung drained late) keeps the grid: the engine sends
           // the missed arrivals at once and their send lag records it, so shards stay aligned.
           const startAt = loadClock.now() + (startWall - now());
-          log(
-            `rung ${i + 1}: ${rate}/s Poisson for ${resolved.holdS} s (settle ${resolved.settleS} s), seed ${resolved.seed + i}${resolved.shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
-          );
+          progress({
+            type: 'rate-start',
+            index: i,
+            rateRps: rate,
+            holdS: resolved.holdS,
+            settleS: resolved.settleS,
+            seed: resolved.seed + i,
+            shard: resolved.shard ? { index: shard.index, count: shard.count } : null,
+          });
           const before = await observeCapacity();
           const rungRun = runOpenRung({
             rate,
@@ -257,14 +263,20 @@ export async function runGoodput(
           );
           rungs.push(rung);
           plan.record(rate, judged.verdict, judged.reason);
-          const p95 = rung.ttfab_p95_ms === null ? '-' : `${rung.ttfab_p95_ms.toFixed(0)} ms`;
-          const ci = rung.ttfab_p95_ci_ms
-            ? ` [${rung.ttfab_p95_ci_ms.low.toFixed(0)}, ${rung.ttfab_p95_ci_ms.high.toFixed(0)}]`
-            : '';
-          log(
-            `rung ${i + 1}: ${rate}/s ${rung.verdict}: p95 TTFAB ${p95}${ci} from the intended send, sent ${rung.sent_rps.toFixed(2)}/s, goodput ${rung.goodput_rps.toFixed(2)}/s, ` +
-              `overflow ${(rung.overflow_fraction * 100).toFixed(2)} %, errors ${(rung.error_fraction * 100).toFixed(2)} %, send lag p99 ${rung.send_lag_p99_ms ?? '-'} ms, L ${rung.mean_in_system}`,
-          );
+          progress({
+            type: 'rate-end',
+            index: i,
+            rateRps: rate,
+            verdict: rung.verdict,
+            p95Ms: rung.ttfab_p95_ms,
+            ci: rung.ttfab_p95_ci_ms,
+            sentRps: rung.sent_rps,
+            goodputRps: rung.goodput_rps,
+            overflowFraction: rung.overflow_fraction,
+            errorFraction: rung.error_fraction,
+            sendLagP99Ms: rung.send_lag_p99_ms,
+            meanInSystem: rung.mean_in_system,
+          });
         }
       },
       release: () => transport.close(),

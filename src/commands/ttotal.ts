@@ -38,6 +38,7 @@ import { readDeployedFingerprint } from '../aws/fingerprint.js';
 import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws/logs.js';
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
 import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
+import type { ProgressSink } from '../load/progress.js';
 import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { RequestRecord, Transport } from '../load/types.js';
@@ -188,8 +189,6 @@ export async function ttotalPreflight(
   };
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
 type ScaleOutOutcome =
   | {
       kind: 'ok';
@@ -221,6 +220,7 @@ async function measureScaleOut(
   s: ScaleOutSettings,
   signal: AbortSignal,
   log: (line: string) => void,
+  progress: ProgressSink,
 ): Promise<ScaleOutOutcome> {
   const { clients } = deps;
   const samples: ProbeSample[] = [];
@@ -247,7 +247,7 @@ async function measureScaleOut(
   try {
     const loadAppliedMs = Date.now();
     engine.setConcurrency(s.n);
-    log(`ttotal: probe applied at ${iso(loadAppliedMs)}; holding ${s.settleS} s before the trigger`);
+    progress({ type: 'ttotal-stage', stage: 'probe-applied', atMs: loadAppliedMs, holdS: s.settleS });
     const holdUntil = loadAppliedMs + s.settleS * 1000;
     await waitUntil(
       `the probe's pre-trigger hold (${s.settleS} s, at least ${s.minSamples} completions)`,
@@ -264,9 +264,13 @@ async function measureScaleOut(
     await setDesiredInstanceCount(clients.sagemaker, input.endpoint, input.variant, s.toInstances, {
       abortSignal: signal,
     });
-    log(
-      `ttotal: desired ${s.toInstances - 1} -> ${s.toInstances} at ${iso(desiredSetMs)} (the clock starts)`,
-    );
+    progress({
+      type: 'ttotal-stage',
+      stage: 'desired-set',
+      atMs: desiredSetMs,
+      fromInstances: s.toInstances - 1,
+      toInstances: s.toInstances,
+    });
 
     let stream: LogStreamInfo | null = null;
     let inService: StageObservations['inService'] = null;
@@ -282,7 +286,7 @@ async function measureScaleOut(
       if (!stream || stream.firstEventMs === null) {
         const streams = await listVariantLogStreams(clients.logs, input.endpoint, input.variant);
         const found = streams.find((st) => !known.has(st.name)) ?? null;
-        if (found && !stream) log(`ttotal: new instance log stream ${found.name}`);
+        if (found && !stream) progress({ type: 'ttotal-stage', stage: 'log-stream', name: found.name });
         stream = found;
       }
       if (/fail|outofservice/i.test(last.endpointStatus)) {
@@ -302,7 +306,7 @@ async function measureScaleOut(
       if (!inService && last.endpointStatus === 'InService' && (last.current ?? 0) >= s.toInstances) {
         inService = { atMs: pollMs, previousPollMs, pollS: s.pollS };
         nextWindowStart = pollMs;
-        log(`ttotal: ${s.toInstances} instances in service at ${iso(pollMs)}`);
+        progress({ type: 'ttotal-stage', stage: 'in-service', atMs: pollMs, instances: s.toInstances });
       }
       previousPollMs = pollMs;
       if (!inService) return undefined;
@@ -318,9 +322,12 @@ async function measureScaleOut(
         targetMs: s.targetMs,
       });
       if (recovered) {
-        log(
-          `ttotal: traffic recovered from ${iso(recovered.startMs)} (p95 ${recovered.p95Ms.toFixed(1)} ms)`,
-        );
+        progress({
+          type: 'ttotal-stage',
+          stage: 'recovered',
+          atMs: recovered.startMs,
+          p95Ms: recovered.p95Ms,
+        });
         return true;
       }
       const judged = Math.floor(Math.max(0, horizon - s.settleS * 1000 - nextWindowStart) / stepMs);
@@ -389,7 +396,7 @@ export async function runTtotal(
   input: TtotalInput,
   deps: TtotalDeps,
 ): Promise<CommandResult<TtotalArtifact>> {
-  const { log, version } = resolveDeps(deps);
+  const { log, progress, version } = resolveDeps(deps);
   const settleS = input.settleS ?? TTOTAL_DEFAULTS.settleS;
   const pollS = input.pollS ?? TTOTAL_DEFAULTS.pollS;
   const maxWaitS = input.maxWaitS ?? TTOTAL_DEFAULTS.maxWaitS;
@@ -433,6 +440,7 @@ export async function runTtotal(
           { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
           signal,
           log,
+          progress,
         );
         return { outcome, fromInstances, toInstances };
       },

@@ -63,18 +63,24 @@ export function createEventsWriter(file: string): EventsWriter {
 }
 
 /**
- * One open-loop request as an events line. `intended_at` is what `--replay` reads back, so an
+ * One open-loop request as an events line (goodput: its rung and rate; drill: its phase). `intended_at` is what `--replay` reads back, so an
  * events file replays the schedule it was sent on (not the late sends).
  */
 export function openLoopEventLine(
   record: OpenLoopRecord,
-  context: { shard: string | null; rung_index?: number; rate_rps?: number } | null = null,
+  context: {
+    shard: string | null;
+    rung_index?: number;
+    rate_rps?: number;
+    phase?: string | null;
+  } | null = null,
 ): string {
   const iso = (mono: number | null) => (mono === null ? null : new Date(wallOf(mono)).toISOString());
   return JSON.stringify({
     shard: context?.shard ?? null,
     ...(context?.rung_index === undefined ? {} : { rung_index: context.rung_index }),
     ...(context?.rate_rps === undefined ? {} : { rate_rps: context.rate_rps }),
+    ...(context?.phase === undefined ? {} : { phase: context.phase }),
     seq: record.seq,
     window: record.window,
     prompt_index: record.promptIndex,

@@ -1,5 +1,5 @@
 /** The options of `scalegate drill` (command line and action). */
-import { ENDPOINT_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import { ENDPOINT_OPTIONS, LOAD_BODY_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 export const DRILL_OPTIONS = {
@@ -66,6 +66,7 @@ export const DRILL_OPTIONS = {
   promptsFile: text('prompts', '<file>', 'texts to synthesise: JSONL {"text": ...} or plain lines', {
     defaultText: 'the built-in set',
   }),
+  eventsFile: LOAD_BODY_OPTIONS.eventsFile,
   windowS: number('window-s', '<s>', 'positive', 'length of the windows the SLO is judged on, seconds', {
     defaultText: '10',
   }),

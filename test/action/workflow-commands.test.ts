@@ -71,4 +71,14 @@ describe('workflow commands in what the action prints', () => {
     expect(out).toContain('::add-mask::secret-token');
     expect(processedCommands(out)).toEqual([{ command: 'group', data: 'run 1 rung 1: concurrency 4' }]);
   });
+
+  it('a typed progress line quoting what AWS returned (a log stream named with `::`) is printed inert too', () => {
+    let out = '';
+    const sink = actionProgress({ write: (t: string) => (out += t) }, { GITHUB_ACTIONS: 'true' });
+    sink({ type: 'ttotal-stage', stage: 'log-stream', name: 'AllTraffic/::add-mask::secret-token' });
+    sink({ type: 'drill-phase', name: 'surge', rateRps: 2, seconds: 60 });
+    expect(out).toContain('ttotal: new instance log stream AllTraffic/::add-mask::secret-token');
+    expect(out).toContain('drill: surge phase, 2.00 requests/s for 60 s\n');
+    expect(processedCommands(out)).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@
  * --allow-policy-mismatch it drills what is deployed, records the difference, and fails (exit 1)
  * naming the windows that broke the SLO after T_plan had passed without a scale-out.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArtifact } from '../../src/model/index.js';
@@ -85,14 +85,42 @@ describe('a scale-out target raised to 2 x Q_max', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
-  it('drilled with --allow-policy-mismatch, fails: exit 1, the broken windows named, the difference recorded (prevents a policy that never scales passing the drill)', {
+  it('drilled with --allow-policy-mismatch, fails: exit 1, the broken windows named, the difference recorded, --events one line per finished request (prevents a policy that never scales passing the drill)', {
     timeout: 240_000,
   }, async () => {
     const out = join(dir, 'drill-wrong.json');
     const prompts = join(dir, 'prompts.txt');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(prompts, 'Your order has shipped.\nGood morning!\n');
-    const cli = await runCli(args(['--allow-policy-mismatch', '--prompts', prompts, '--out', out]));
+    const events = join(dir, 'drill-wrong.events.jsonl');
+    const cli = await runCli(
+      args(['--allow-policy-mismatch', '--prompts', prompts, '--out', out, '--events', events]),
+    );
+    const recorded = readArtifact('drill', out);
+    // --events: one JSON line per finished request (every outcome the windows count), each with
+    // its phase, intended and actual send time, TTFAB and status.
+    const lines = readFileSync(events, 'utf8').split('\n').filter(Boolean);
+    const finished = recorded.histograms.windows.reduce(
+      (n, w) => n + Object.values(w.outcome_counts).reduce((a, b) => a + (b ?? 0), 0),
+      0,
+    );
+    expect(finished).toBeGreaterThan(0);
+    expect(lines).toHaveLength(finished);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const phases = new Set<string>(recorded.phases.map((p) => p.name));
+    for (const e of parsed) {
+      expect(phases.has(e.phase as string)).toBe(true);
+      expect(e).toHaveProperty('intended_at');
+      expect(e).toHaveProperty('sent_at');
+      expect(e).toHaveProperty('ttfab_intended_ms');
+      expect(e).toHaveProperty('status');
+    }
+    const ok = parsed.filter((e) => e.outcome === 'ok');
+    expect(ok.length).toBeGreaterThan(0);
+    expect(ok.every((e) => typeof e.sent_at === 'string' && typeof e.ttfab_intended_ms === 'number')).toBe(
+      true,
+    );
+    expect(parsed.some((e) => e.phase === 'steady') && parsed.some((e) => e.phase === 'surge')).toBe(true);
     expect(cli.stdout).toMatch(/^scalegate drill kokoro-82m: FAIL/);
     // The target and the alarm on concurrency above it (derived from the target) differ.
     expect(cli.stdout).toMatch(/deployed policy: NOT the plan's \(2 parameter\(s\) differ/);

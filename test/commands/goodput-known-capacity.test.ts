@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GoodputInput, runGoodput } from '../../src/commands/goodput.js';
 import { VirtualClock } from '../../src/load/clock.js';
+import { progressLine } from '../../src/load/progress.js';
 import {
   type GoodputArtifact,
   goodputArtifactSchema,
@@ -99,7 +100,8 @@ beforeAll(async () => {
         createTransport: () => server,
         loadClock: clock,
         progress: (e) => {
-          if (e.type === 'log') lines.push(e.line);
+          const line = progressLine(e);
+          if (line !== null) lines.push(line);
         },
       },
     ),

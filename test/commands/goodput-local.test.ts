@@ -114,7 +114,7 @@ describe('goodput on the local SageMaker (response-stream transport)', () => {
         handleSignals: false,
         loadClient: { endpoint: local.endpoint, credentials: local.credentials },
         progress: (e) => {
-          if (e.type === 'log' && /^rung 1: 4\/s Poisson/.test(e.line) && !probe) {
+          if (e.type === 'rate-start' && e.index === 0 && e.rateRps === 4 && !probe) {
             probe = scaling().then((s) => {
               during = s;
             });

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { describeScalableTarget } from '../../src/aws/scaling.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { runTtotal } from '../../src/commands/ttotal.js';
+import { progressLine } from '../../src/load/progress.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
 import { runCli } from '../helpers/cli.js';
@@ -173,7 +174,8 @@ describe('ttotal runs that do not go to plan', () => {
         version: 'test',
         handleSignals: false,
         progress: (event) => {
-          if (event.type === 'log') log(event.line);
+          const line = progressLine(event);
+          if (line !== null) log(line);
         },
       },
     );

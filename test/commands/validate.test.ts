@@ -309,9 +309,7 @@ describe('validate on the local SageMaker', () => {
       ]);
       expect(run.stderr).toBe('');
       expect(run.exitCode).toBe(1);
-      expect(run.stdout).toMatch(
-        /MISMATCH scale_out\.target_value \(TargetValue\): expected 6, deployed 41/,
-      );
+      expect(run.stdout).toMatch(/MISMATCH scale_out\.target_value \(TargetValue\): expected 6, deployed 41/);
     } finally {
       restore();
     }

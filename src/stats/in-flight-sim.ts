@@ -85,8 +85,13 @@ export function simulatePerPeriodMaximum(input: InFlightSimInput): PerPeriodMaxi
   const rate = input.rateRps;
   const transit = Math.max(0, input.transitS ?? 0);
   const wanted = input.periods ?? IN_FLIGHT_SIM_DEFAULTS.periods;
-  const affordable = Math.floor(MAX_ARRIVALS / Math.max(1, rate * input.periodS));
-  const periods = Math.max(Math.min(wanted, MIN_PERIODS), Math.min(wanted, affordable));
+  // The work is bounded whatever the rate: at most MAX_ARRIVALS arrivals. Where even MIN_PERIODS
+  // whole periods hold more, each period is shortened to fit: the maximum over a shorter window
+  // is never above the period's (a lower estimate of the level, so a target from it scales out
+  // earlier, never later).
+  const periodS = Math.min(input.periodS, MAX_ARRIVALS / Math.max(1e-9, rate * MIN_PERIODS));
+  const affordable = Math.floor(MAX_ARRIVALS / Math.max(1, rate * periodS));
+  const periods = Math.max(1, Math.min(wanted, Math.max(MIN_PERIODS, affordable)));
   const random = mulberry32(seed);
   const service = lognormalSampler(random, input.serviceMeanS, input.serviceSigma);
   const interArrival = () => -Math.log(1 - random()) / rate;
@@ -94,9 +99,9 @@ export function simulatePerPeriodMaximum(input: InFlightSimInput): PerPeriodMaxi
   const laneFree = new Float64Array(lanes); // when each lane next becomes free
   const finishes = new MinHeap(); // finish times of the requests in flight
   const maxima: number[] = [];
-  const warmupEnd = input.periodS;
-  const end = warmupEnd + periods * input.periodS;
-  let boundary = input.periodS;
+  const warmupEnd = periodS;
+  const end = warmupEnd + periods * periodS;
+  let boundary = periodS;
   let periodMax = 0;
   let area = 0; // integral of in-flight over [warmupEnd, end]
   let lastChange = 0;
@@ -115,7 +120,7 @@ export function simulatePerPeriodMaximum(input: InFlightSimInput): PerPeriodMaxi
       if (boundary <= departure && boundary <= t) {
         if (boundary > warmupEnd) maxima.push(periodMax);
         periodMax = finishes.size;
-        boundary += input.periodS;
+        boundary += periodS;
         continue;
       }
       if (departure > t) return;

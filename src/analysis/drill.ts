@@ -35,319 +35,51 @@
  * for, and `broken` otherwise; the drill went as predicted when no window is broken. The trough
  * phase is reported (scale-in, reversals, its windows) but not judged.
  */
-import type { ScalingPolicy } from '@aws-sdk/client-application-auto-scaling';
-import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import type {
   DrillAnalysis,
   DrillLoadSecond,
-  DrillObserver,
   DrillPhase,
   DrillPhaseName,
-  DrillPrediction,
   DrillSlo,
   DrillWindow,
-  LagChain,
-  PlanArtifact,
-  WatchedAlarm,
 } from '../model/index.js';
-import { UsageError } from '../model/index.js';
+import { type DrillAnalysisInput, lagChains } from './drill-chains.js';
+import {
+  DEFAULT_MAX_OVERFLOW_PROBABILITY,
+  PREDICTED_OVERFLOW_ABOVE,
+  phaseAt,
+  RECOVERED_WINDOWS,
+  round,
+  WITHIN_SLO_SHARE,
+} from './drill-phases.js';
 
-/** Above this overflow probability within T_plan the plan warns (surge_survival): it predicted the breach. */
-export const PREDICTED_OVERFLOW_ABOVE = 0.1;
-/** A window answers at least this share of its arrivals within the SLO (the p95 counting failures). */
-export const WITHIN_SLO_SHARE = 0.95;
-/** The share of a window's arrivals that may overflow for a plan that predates max_overflow_probability. */
-export const DEFAULT_MAX_OVERFLOW_PROBABILITY = 0.05;
-/** Good windows in a row that mean the SLO holds again. */
-export const RECOVERED_WINDOWS = 3;
-
-export const DRILL_DEFAULTS = {
-  windowS: 10,
-  pollS: 1,
-  seed: 1,
-  /** Steady: T_plan (time for a scale-out the steady load may itself start) plus this. */
-  steadyExtraS: 60,
-  /** Surge: T_plan plus the larger of this and half of T_plan. */
-  surgeMarginS: 30,
-  /** Trough: the scale-in alarm's window and cooldown plus this. */
-  troughMarginS: 120,
-  /** Seconds between choosing the start and the first arrival (the first arrival on a window boundary). */
-  leadS: 5,
-} as const;
-
-export const SURGE_RATIO_RANGE = { min: 1, max: 2 } as const;
-
-const roundUpTo = (value: number, step: number): number => Math.ceil(value / step - 1e-9) * step;
-const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
-
-// ---- what the plan promised ---------------------------------------------------------------
-
-/** The figures a drill is judged against, from the plan (refused when it has nothing to drill). */
-export function drillPrediction(plan: PlanArtifact, planFile: string): DrillPrediction {
-  const target = plan.deployable.scaling_target_value;
-  if (target === null) {
-    throw new UsageError(
-      `${planFile}: the plan has no scale-out target (no CloudWatch/client ratio R was measured), so there is no policy to drill. Re-measure with \`scalegate qmax --model ${plan.model_name}\` (CloudWatch join on), then \`scalegate plan\`.`,
-    );
-  }
-  const xTarget = plan.derived.x_target_rps;
-  if (xTarget === null || !(xTarget > 0)) {
-    throw new UsageError(
-      `${planFile}: the plan has no throughput at its target (x_target_rps), so no steady load can be derived. Re-derive it with \`scalegate plan --model ${plan.model_name}\`.`,
-    );
-  }
-  const lagOrigin = plan.measured.policy_lag_bounded ? 'bound' : plan.inputs.drill ? 'measured' : 'computed';
-  const maxOverflow = plan.policy?.max_overflow_probability;
-  const lambdaSafe = plan.derived.lambda_safe_rps;
-  return {
-    scaling_target_value: target,
-    scale_in_threshold: plan.deployable.scale_in_threshold,
-    x_target_rps: xTarget,
-    t_total_s: plan.measured.t_total_s,
-    t_total_origin: plan.measured.t_total_origin === 'stated' ? 'assumed' : 'measured',
-    policy_lag_s: plan.measured.policy_lag_s,
-    policy_lag_origin: lagOrigin,
-    t_plan_s: plan.derived.t_plan_s,
-    surge_overflow_probability: plan.derived.surge_overflow_probability,
-    baseline_overflow_probability: plan.derived.surge_baseline_overflow_probability ?? null,
-    planned_surge_ratio: plan.chosen.surge_ratio,
-    scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
-    queue_max_depth: plan.deployable.queue_max_depth,
-    max_overflow_probability: maxOverflow ?? DEFAULT_MAX_OVERFLOW_PROBABILITY,
-    max_overflow_origin: maxOverflow === undefined || maxOverflow === null ? 'default' : 'plan',
-    lambda_safe_rps: lambdaSafe !== undefined && lambdaSafe !== null && lambdaSafe > 0 ? lambdaSafe : null,
-  };
-}
-
-/** The per-instance rate the steady phase offers: lambda_safe when the plan has it, else X_target. */
-export function steadyPerInstance(prediction: DrillPrediction): {
-  rps: number;
-  basis: 'lambda_safe' | 'x_target';
-} {
-  const safe = prediction.lambda_safe_rps;
-  return safe !== undefined && safe !== null && safe > 0
-    ? { rps: safe, basis: 'lambda_safe' }
-    : { rps: prediction.x_target_rps, basis: 'x_target' };
-}
-
-// ---- the schedule ---------------------------------------------------------------------------
-
-export interface PhaseChoice {
-  surgeRatio: number;
-  /** The fleet the steady load is sized for (instances). */
-  instances: number;
-  windowS: number;
-  /** Seconds of the scale-in alarm's evaluation (periods x period), from the deployed shape. */
-  scaleInWindowS: number;
-  steadyS?: number;
-  surgeS?: number;
-  troughS?: number;
-  /** Trough load, requests/s (default: the plan's trough). */
-  troughRps?: number;
-  /** Steady load, requests/s (default: lambda_safe x instances; X_target x instances for older plans). */
-  steadyRps?: number;
-}
-
-export interface PhaseLengths {
-  steadyS: number;
-  surgeS: number;
-  troughS: number;
-}
-
-/** Default phase lengths from the plan (before rounding to windows). */
-export function defaultPhaseLengths(prediction: DrillPrediction, scaleInWindowS: number): PhaseLengths {
-  const tPlan = prediction.t_plan_s;
-  return {
-    steadyS: tPlan + DRILL_DEFAULTS.steadyExtraS,
-    surgeS: tPlan + Math.max(DRILL_DEFAULTS.surgeMarginS, tPlan / 2),
-    troughS: scaleInWindowS + prediction.scale_in_cooldown_s + DRILL_DEFAULTS.troughMarginS,
-  };
-}
-
-/** The plan's trough load in requests/s (streams are converted at the target: X_target / C_scale_max each). */
-export function planTroughRps(plan: PlanArtifact): number {
-  const { trough } = plan.chosen;
-  if (trough.unit === 'rps') return trough.value;
-  const perStream = (plan.derived.x_target_rps ?? 0) / Math.max(1e-9, plan.derived.c_scale_max);
-  return trough.value * perStream;
-}
-
-export function drillPhases(
-  plan: PlanArtifact,
-  prediction: DrillPrediction,
-  choice: PhaseChoice,
-): DrillPhase[] {
-  const w = choice.windowS;
-  const defaults = defaultPhaseLengths(prediction, choice.scaleInWindowS);
-  const steadyS = roundUpTo(choice.steadyS ?? defaults.steadyS, w);
-  const surgeS = roundUpTo(choice.surgeS ?? defaults.surgeS, w);
-  const troughS = roundUpTo(choice.troughS ?? defaults.troughS, w);
-  const perInstance = steadyPerInstance(prediction);
-  const steadyRps = choice.steadyRps ?? perInstance.rps * choice.instances;
-  const troughRps = choice.troughRps ?? planTroughRps(plan);
-  const x = round(perInstance.rps, 3);
-  const name = perInstance.basis === 'lambda_safe' ? 'lambda_safe' : 'X_target';
-  const what =
-    perInstance.basis === 'lambda_safe'
-      ? "the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for"
-      : "the plan's throughput at its target: the plan predates lambda_safe";
-  return [
-    {
-      name: 'steady',
-      start_s: 0,
-      end_s: steadyS,
-      rate_rps: round(steadyRps, 6),
-      rate_source:
-        choice.steadyRps !== undefined
-          ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} instance(s) would be ${round(perInstance.rps * choice.instances, 3)})`
-          : `computed: ${name} ${x} requests/s x ${choice.instances} instance(s) (${what})`,
-    },
-    {
-      name: 'surge',
-      start_s: steadyS,
-      end_s: steadyS + surgeS,
-      rate_rps: round(steadyRps * choice.surgeRatio, 6),
-      rate_source: `computed: surge ratio ${choice.surgeRatio} x the steady rate`,
-    },
-    {
-      name: 'trough',
-      start_s: steadyS + surgeS,
-      end_s: steadyS + surgeS + troughS,
-      rate_rps: round(troughRps, 6),
-      rate_source:
-        choice.troughRps !== undefined
-          ? 'chosen: --trough-rps'
-          : `chosen: the plan's trough load (${plan.chosen.trough.value} ${plan.chosen.trough.unit})`,
-    },
-  ];
-}
-
-export const drillDurationS = (phases: readonly DrillPhase[]): number =>
-  Math.max(...phases.map((p) => p.end_s));
-
-export interface DrillEstimate {
-  durationS: number;
-  arrivals: number;
-  /** Instance-minutes if the fleet holds n in the steady phase and ceil(k n) from the surge on. */
-  instanceMinutes: number;
-  fleetAfterSurge: number;
-  hourlyUsd: number | null;
-  costUsd: number | null;
-}
-
-/** What a drill costs (computed from its settings; the fleet after the surge is an assumption). */
-export function drillEstimate(
-  phases: readonly DrillPhase[],
-  instances: number,
-  surgeRatio: number,
-  maxInstances: number,
-  hourlyUsd: number | null,
-): DrillEstimate {
-  const steady = phases.find((p) => p.name === 'steady') as DrillPhase;
-  const durationS = drillDurationS(phases);
-  const fleetAfterSurge = Math.min(
-    maxInstances,
-    Math.max(instances, Math.ceil(surgeRatio * instances - 1e-9)),
-  );
-  const instanceMinutes =
-    (instances * (steady.end_s - steady.start_s) + fleetAfterSurge * (durationS - steady.end_s)) / 60;
-  const arrivals = phases.reduce((sum, p) => sum + p.rate_rps * (p.end_s - p.start_s), 0);
-  return {
-    durationS,
-    arrivals: Math.round(arrivals),
-    instanceMinutes: round(instanceMinutes, 2),
-    fleetAfterSurge,
-    hourlyUsd,
-    costUsd: hourlyUsd === null ? null : round((instanceMinutes / 60) * hourlyUsd, 2),
-  };
-}
-
-/** The seconds of `phases` a time falls in (the phase whose [start, end) holds it). */
-export function phaseAt(phases: readonly DrillPhase[], tS: number): DrillPhase | null {
-  return phases.find((p) => tS >= p.start_s && tS < p.end_s) ?? null;
-}
-
-// ---- the alarms to watch ----------------------------------------------------------------------
-
-/**
- * The alarms that start a scale-out (a scale-out policy's own alarms that compare GreaterThan:
- * target tracking's high alarm) and a scale-in (the alarms of policies that remove instances, and
- * target tracking's low alarm), with their deployed settings.
- */
-export function watchedAlarms(
-  policies: readonly ScalingPolicy[],
-  alarms: ReadonlyMap<string, MetricAlarm>,
-): WatchedAlarm[] {
-  const out: WatchedAlarm[] = [];
-  const seen = new Set<string>();
-  for (const policy of policies) {
-    const steps = policy.StepScalingPolicyConfiguration?.StepAdjustments ?? [];
-    const removes = steps.some((s) => (s.ScalingAdjustment ?? 0) < 0);
-    const adds =
-      policy.PolicyType === 'TargetTrackingScaling' || steps.some((s) => (s.ScalingAdjustment ?? 0) > 0);
-    for (const ref of policy.Alarms ?? []) {
-      const alarm = ref.AlarmName ? alarms.get(ref.AlarmName) : undefined;
-      if (!alarm?.AlarmName || seen.has(alarm.AlarmName)) continue;
-      const greater = /^GreaterThan/.test(alarm.ComparisonOperator ?? '');
-      const role =
-        policy.PolicyType === 'TargetTrackingScaling'
-          ? greater
-            ? 'scale-out'
-            : 'scale-in'
-          : adds && greater
-            ? 'scale-out'
-            : removes
-              ? 'scale-in'
-              : null;
-      if (role === null || alarm.Period === undefined || alarm.EvaluationPeriods === undefined) continue;
-      seen.add(alarm.AlarmName);
-      out.push({
-        name: alarm.AlarmName,
-        role,
-        metric: `${alarm.Namespace ?? ''} ${alarm.MetricName ?? ''}`.trim(),
-        statistic: alarm.Statistic ?? alarm.ExtendedStatistic ?? 'unknown',
-        period_s: alarm.Period,
-        evaluation_periods: alarm.EvaluationPeriods,
-        datapoints_to_alarm: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods,
-        threshold: alarm.Threshold ?? 0,
-        comparison: alarm.ComparisonOperator ?? 'unknown',
-      });
-    }
-  }
-  return out.sort((a, b) =>
-    a.role === b.role ? a.name.localeCompare(b.name) : a.role === 'scale-out' ? -1 : 1,
-  );
-}
-
-/** `Setting desired instance count to 3.` -> 3. */
-export function desiredFromDescription(description: string): number | null {
-  const m = /desired (?:instance )?count to (\d+)/i.exec(description);
-  return m ? Number(m[1]) : null;
-}
+export {
+  type DrillAnalysisInput,
+  desiredFromDescription,
+  type WindowStat,
+  watchedAlarms,
+} from './drill-chains.js';
+export {
+  DEFAULT_MAX_OVERFLOW_PROBABILITY,
+  DRILL_DEFAULTS,
+  type DrillEstimate,
+  defaultPhaseLengths,
+  drillDurationS,
+  drillEstimate,
+  drillPhases,
+  drillPrediction,
+  type PhaseChoice,
+  type PhaseLengths,
+  PREDICTED_OVERFLOW_ABOVE,
+  phaseAt,
+  planTroughRps,
+  RECOVERED_WINDOWS,
+  SURGE_RATIO_RANGE,
+  steadyPerInstance,
+  WITHIN_SLO_SHARE,
+} from './drill-phases.js';
 
 // ---- the judgement ------------------------------------------------------------------------------
-
-/** One window of intended send time, decoded from the HDR windows. */
-export interface WindowStat {
-  index: number;
-  offered: number;
-  ok: number;
-  overflow: number;
-  /** Every other failure (5xx, model errors, timeouts, client_dropped, errors). */
-  errors: number;
-  clientDropped: number;
-  p95Ms: number | null;
-}
-
-export interface DrillAnalysisInput {
-  phases: readonly DrillPhase[];
-  windowS: number;
-  sloMs: number;
-  prediction: DrillPrediction;
-  windows: readonly WindowStat[];
-  seconds: readonly DrillLoadSecond[];
-  observer: DrillObserver | null;
-}
 
 export interface DrillJudgement {
   analysis: DrillAnalysis;
@@ -364,129 +96,6 @@ export interface DrillJudgement {
 
 const fmtS = (s: number): string => `${round(s, 1)} s`;
 const pct = (p: number): string => `${(p * 100).toFixed(1)} %`;
-
-function comparisonOf(alarm: WatchedAlarm | undefined): (v: number) => boolean {
-  if (!alarm) return () => false;
-  switch (alarm.comparison) {
-    case 'GreaterThanOrEqualToThreshold':
-      return (v) => v >= alarm.threshold;
-    case 'GreaterThanThreshold':
-      return (v) => v > alarm.threshold;
-    case 'LessThanThreshold':
-      return (v) => v < alarm.threshold;
-    default:
-      return (v) => v <= alarm.threshold;
-  }
-}
-
-/** The start of the run of breaching periods that ends with the last period complete before `atS`. */
-function breachStartBefore(
-  points: readonly { t_s: number; value: number }[],
-  periodS: number,
-  breaches: (v: number) => boolean,
-  atS: number,
-): number | null {
-  const complete = [...points].filter((p) => p.t_s + periodS <= atS + 1e-6).sort((a, b) => b.t_s - a.t_s);
-  const last = complete[0];
-  if (!last || !breaches(last.value)) return null;
-  let first = last.t_s;
-  for (const p of complete.slice(1)) {
-    if (Math.abs(first - p.t_s - periodS) > 1e-6 || !breaches(p.value)) break;
-    first = p.t_s;
-  }
-  return first;
-}
-
-/**
- * `full` when the alarm's evaluation range held at least EvaluationPeriods real datapoints when
- * it fired; `partial` when it held fewer (the endpoint was idle before: an idle variant publishes
- * nothing), and CloudWatch decided on the datapoints it had (TreatMissingData missing), sooner than
- * its datapoints x period.
- */
-function evaluationOf(
-  points: readonly { t_s: number; value: number }[],
-  alarm: WatchedAlarm,
-  alarmS: number,
-): 'full' | 'partial' {
-  const complete = points.filter((p) => p.t_s + alarm.period_s <= alarmS + 1e-6);
-  const lastStart = Math.max(...complete.map((p) => p.t_s));
-  if (!Number.isFinite(lastStart)) return 'partial';
-  const rangeStart = lastStart + alarm.period_s - (alarm.evaluation_periods + 2) * alarm.period_s;
-  const real = complete.filter((p) => p.t_s >= rangeStart - 1e-6).length;
-  return real >= alarm.evaluation_periods ? 'full' : 'partial';
-}
-
-function lastPhaseStartAtOrBefore(phases: readonly DrillPhase[], tS: number): DrillPhase {
-  let found = phases[0] as DrillPhase;
-  for (const p of phases) if (p.start_s <= tS + 1e-9) found = p;
-  return found;
-}
-
-function lagChains(input: DrillAnalysisInput): LagChain[] {
-  const { observer, phases } = input;
-  if (!observer) return [];
-  const outAlarms = observer.alarms.filter((a) => a.role === 'scale-out');
-  const outNames = new Set(outAlarms.map((a) => a.name));
-  const obs = [...observer.observations].sort((a, b) => a.t_s - b.t_s);
-  const desiredBefore = (tS: number): number | null => {
-    let d: number | null = null;
-    for (const o of obs) if (o.t_s < tS && o.desired !== null) d = o.desired;
-    return d;
-  };
-  const chains: LagChain[] = [];
-  let known = obs.find((o) => o.desired !== null)?.desired ?? null;
-  for (const activity of [...observer.activities].sort((a, b) => a.start_s - b.start_s)) {
-    const from = desiredBefore(activity.start_s) ?? known;
-    const to = activity.to_desired;
-    if (to === null || from === null || to <= from) {
-      if (to !== null) known = to;
-      continue;
-    }
-    known = to;
-    const transition = [...observer.transitions]
-      .filter((t) => outNames.has(t.alarm) && t.to === 'ALARM' && t.t_s <= activity.start_s + 0.5)
-      .sort((a, b) => b.t_s - a.t_s)[0];
-    const alarm = outAlarms.find((a) => a.name === transition?.alarm) ?? outAlarms[0];
-    const firstBreach =
-      transition && alarm
-        ? breachStartBefore(
-            observer.metric.points,
-            observer.metric.period_s,
-            comparisonOf(alarm),
-            transition.t_s,
-          )
-        : null;
-    const stepPhase = lastPhaseStartAtOrBefore(phases, firstBreach ?? transition?.t_s ?? activity.start_s);
-    const origin = Math.max(stepPhase.start_s, firstBreach ?? stepPhase.start_s);
-    const seen = obs.find((o) => o.t_s >= activity.start_s - 1e-6 && o.desired !== null && o.desired >= to);
-    const desiredS = seen ? seen.t_s : null;
-    const served =
-      desiredS === null
-        ? undefined
-        : obs.find(
-            (o) => o.t_s >= desiredS && o.current !== null && o.current >= to && o.status === 'InService',
-          );
-    chains.push({
-      load_step: stepPhase.name,
-      load_step_s: stepPhase.start_s,
-      first_breach_s: firstBreach,
-      alarm: transition?.alarm ?? null,
-      alarm_s: transition ? round(transition.t_s) : null,
-      activity_s: round(activity.start_s),
-      desired_s: desiredS === null ? null : round(desiredS),
-      from_instances: from,
-      to_instances: to,
-      in_service_s: served ? round(served.t_s) : null,
-      policy_lag_s: desiredS === null ? null : round(Math.max(0, desiredS - origin)),
-      detection_s:
-        transition && firstBreach !== null ? round(Math.max(0, transition.t_s - firstBreach)) : null,
-      configured_detection_s: alarm ? alarm.datapoints_to_alarm * alarm.period_s : null,
-      evaluation: transition && alarm ? evaluationOf(observer.metric.points, alarm, transition.t_s) : null,
-      scale_out_s: served && desiredS !== null ? round(Math.max(0, served.t_s - desiredS)) : null,
-    });
-  }
-  return chains;
-}
 
 interface Allowance {
   phase: DrillPhaseName;

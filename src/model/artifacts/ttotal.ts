@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { fingerprintSchema } from '../fingerprint.js';
+import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import {
+  concurrency,
+  instances,
+  isoTime,
+  journalRestoreRecordSchema,
+  ms,
+  provenanceSchema,
+  recordedAt,
+  runId,
+  SCHEMA_VERSION,
+  seconds,
+  signedSeconds,
+  transportSchema,
+} from './common.js';
+
+export const ttotalStageNames = [
+  'load_applied',
+  'desired_set',
+  'instance_logging',
+  'container_started',
+  'framework_init',
+  'weights_ready',
+  'warmup_done',
+  'ready',
+  'in_service',
+  'traffic_recovered',
+] as const;
+
+export const timelineEntrySchema = z.object({
+  stage: safeString,
+  at: isoTime,
+  source: safeString,
+  /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
+  bounded: z.boolean(),
+  note: safeString.nullable(),
+});
+
+export const durationSchema = z.object({
+  from: safeString,
+  to: safeString,
+  seconds: signedSeconds('seconds'),
+  bounded: z.boolean(),
+  /** Share of T_total; null for stages outside it. */
+  share: boundedNumber(-1000, 1000, 'share').nullable(),
+});
+
+export const ttotalArtifactSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  kind: z.literal('ttotal'),
+  model_name: safeString,
+  endpoint: endpointNameSchema.nullable(),
+  run_id: runId,
+  measured_at: recordedAt,
+  fingerprint: fingerprintSchema,
+  transport: transportSchema.nullable(),
+  trigger: z.enum(['force-desired', 'policy']),
+  qmax_run_id: safeString.nullable(),
+  t_total_s: seconds('t_total_s').positive(),
+  policy_lag_s: seconds('policy_lag_s'),
+  /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
+  policy_lag_bounded: z.boolean(),
+  policy_lag_source: safeString,
+  instance_id: safeString.nullable(),
+  from_instances: instances('from_instances'),
+  to_instances: instances('to_instances').positive(),
+  probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
+  p95_before_ms: ms('p95_before_ms').nullable(),
+  p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
+  p95_after_ms: ms('p95_after_ms').nullable(),
+  timeline: z.array(timelineEntrySchema),
+  durations: z.array(durationSchema),
+  dominant_stage: z
+    .object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+    .nullable(),
+  missing_stages: z.array(safeString),
+  notes: z.array(safeString),
+  provenance: provenanceSchema,
+  // Optional (absent in legacy artifacts and in those written before they existed):
+  /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
+  t_total_end_stage: safeString.optional(),
+  /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
+  config_mismatch_allowed: z.boolean().optional(),
+  mismatch_warnings: z.array(safeString).optional(),
+  /** Completed probe requests before the trigger and in the recovery window. */
+  requests_before: z.number().int().nonnegative().nullable().optional(),
+  requests_after: z.number().int().nonnegative().nullable().optional(),
+  /** What the run used, so a reader can judge the bounds (window, poll interval, ...). */
+  settings: z
+    .object({
+      probe_concurrency: z.number().int().positive(),
+      recovery_window_s: z.number().positive(),
+      recovery_min_samples: z.number().int().positive(),
+      recovery_target_factor: z.number().positive(),
+      poll_s: z.number().positive(),
+      max_wait_s: z.number().positive(),
+      pre_trigger_s: z.number().nonnegative(),
+      publication_delay_s: z.number().nonnegative().nullable(),
+    })
+    .optional(),
+  /** Quota headroom seen in the preflight (null fields when unknown). */
+  quota: z
+    .object({
+      quota_name: safeString.nullable(),
+      quota_value: z.number().nullable(),
+      instances_in_use: z.number().int().nonnegative().nullable(),
+      source: safeString,
+    })
+    .optional(),
+  /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
+  restore: journalRestoreRecordSchema.optional(),
+});
+export type TtotalArtifact = z.infer<typeof ttotalArtifactSchema>;

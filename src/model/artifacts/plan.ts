@@ -13,6 +13,12 @@ import {
   seconds,
 } from './common.js';
 
+/**
+ * The largest level a tracked metric can show: concurrency (requests in flight times a ratio) or
+ * invocations per minute per instance (60 x the largest plausible rate).
+ */
+const METRIC_LEVEL_MAX = Math.max(LIMITS.concurrency * LIMITS.ratio, 60 * LIMITS.rps);
+
 export const findingVerdictSchema = z.enum(['ok', 'warn', 'stop', 'suppressed']);
 export type FindingVerdict = z.infer<typeof findingVerdictSchema>;
 
@@ -50,12 +56,8 @@ export const deployableSchema = z.object({
   min_instances: instances('min_instances').positive(),
   max_instances: instances('max_instances').positive(),
   /** In the tracked metric's own units (scaling_metric); null when nothing measured can express it. */
-  scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
-    .positive()
-    .nullable(),
-  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
-    .positive()
-    .nullable(),
+  scaling_target_value: boundedNumber(0, METRIC_LEVEL_MAX, 'scaling_target_value').positive().nullable(),
+  scale_in_threshold: boundedNumber(0, METRIC_LEVEL_MAX, 'scale_in_threshold').positive().nullable(),
   queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
   scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
   scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
@@ -87,9 +89,9 @@ const figureOriginSchema = z.enum(['measured', 'computed', 'bound', 'stated', 'i
  */
 export const metricLevelSchema = z.object({
   rate_rps: rps('metric level rate_rps'),
-  p10: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p10'),
-  p50: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p50'),
-  p90: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p90'),
+  p10: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p10'),
+  p50: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p50'),
+  p90: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p90'),
   origin: figureOriginSchema,
   /** How: `goodput CloudWatch join`, `queueing simulation (seed 1, 2000 periods)`, `60 s x rate`. */
   method: safeString,
@@ -121,8 +123,8 @@ export const policyCandidateSchema = z.object({
   scale_in_rate_rps: rps('scale_in_rate_rps'),
   scale_in: metricLevelSchema,
   /** The scale-in alarm's threshold (its period's level at scale_in_rate_rps, see docs). */
-  scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate scale_in_threshold'),
-  target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate target_value'),
+  scale_in_threshold: boundedNumber(0, METRIC_LEVEL_MAX, 'candidate scale_in_threshold'),
+  target_value: boundedNumber(0, METRIC_LEVEL_MAX, 'candidate target_value'),
   peak_instances: instances('candidate peak_instances'),
   trough_instances: instances('candidate trough_instances'),
   cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'cost_per_hour_usd').nullable(),

@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1916);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9294);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1916:
+/***/ 9294:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -97244,6 +97244,83 @@ const boundedNumber = (min, max, what) => schemas_number()
     .min(min, `${what} must be at least ${min}`)
     .max(max, `${what} above ${max} is not plausible; check the file or flag`);
 
+;// CONCATENATED MODULE: ./src/model/artifacts/common.ts
+
+
+/**
+ * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
+ * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
+ * change and teach `legacy.ts`/`io.ts` to read the old one.
+ */
+const common_SCHEMA_VERSION = 1;
+const isoTime = schemas_string().datetime({ offset: true });
+/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
+const recordedAt = pastTime;
+const runId = safeString.min(1).max(200);
+// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
+const ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
+const count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
+const provenanceSchema = object({
+    /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
+    origin: schemas_enum(['measured', 'legacy', 'stated']),
+    tool: safeString,
+    note: safeString.nullable(),
+});
+/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
+const restoreRecordSchema = object({ actions: array(safeString), errors: array(safeString) });
+/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
+const journalRestoreRecordSchema = object({
+    desired_instance_count: schemas_number().int().nonnegative(),
+    suspension_restored: schemas_boolean(),
+    ...restoreRecordSchema.shape,
+});
+const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
+/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
+const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
+const intervalSchema = object({
+    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
+    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
+});
+/**
+ * `undecided`: no decision at the stated level (too few batches or samples, or the interval
+ * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
+ */
+const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
+
+;// CONCATENATED MODULE: ./src/model/artifacts/drift.ts
+
+
+
+const comparisonRowSchema = object({
+    parameter: safeString,
+    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
+});
+const driftArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('drift'),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: regionSchema,
+    run_id: runId,
+    checked_at: recordedAt,
+    verdict: schemas_enum(['preflight-ok', 'drift']),
+    plan: object({ file: safeString, run_id: safeString }).nullable(),
+    findings: array(object({
+        check: safeString,
+        verdict: schemas_enum(['ok', 'warn', 'drift']),
+        detail: safeString,
+        remediation: safeString.nullable(),
+    })),
+    rows: array(comparisonRowSchema),
+});
+
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
 
 
@@ -97433,197 +97510,12 @@ const openLoopHistogramsSchema = object({
     windows: array(openLoopWindowSchema),
 });
 
-;// CONCATENATED MODULE: ./src/model/artifacts.ts
+;// CONCATENATED MODULE: ./src/model/artifacts/goodput.ts
 
 
 
 
 
-/**
- * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
- * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
- * change and teach `legacy.ts`/`io.ts` to read the old one.
- */
-const artifacts_SCHEMA_VERSION = 1;
-const isoTime = schemas_string().datetime({ offset: true });
-/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
-const recordedAt = pastTime;
-const runId = safeString.min(1).max(200);
-// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
-const ms = (what) => boundedNumber(0, LIMITS.ms, what);
-const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
-const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
-const rps = (what) => boundedNumber(0, LIMITS.rps, what);
-const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
-const count = (what) => boundedNumber(0, LIMITS.count, what).int();
-const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
-const provenanceSchema = object({
-    /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
-    origin: schemas_enum(['measured', 'legacy', 'stated']),
-    tool: safeString,
-    note: safeString.nullable(),
-});
-/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
-const restoreRecordSchema = object({ actions: array(safeString), errors: array(safeString) });
-/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
-const journalRestoreRecordSchema = object({
-    desired_instance_count: schemas_number().int().nonnegative(),
-    suspension_restored: schemas_boolean(),
-    ...restoreRecordSchema.shape,
-});
-const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
-/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
-const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
-const intervalSchema = object({
-    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
-    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
-});
-/**
- * `undecided`: no decision at the stated level (too few batches or samples, or the interval
- * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
- */
-const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
-
-const qmaxStepSchema = object({
-    run_index: schemas_number().int().nonnegative(),
-    step_index: schemas_number().int().nonnegative(),
-    concurrency: concurrency('concurrency').int().positive(),
-    started_at: isoTime.nullable(),
-    hold_s: seconds('hold_s').nullable(),
-    measure_s: seconds('measure_s').nullable(),
-    achieved_rps: rps('achieved_rps'),
-    completed: count('completed'),
-    ok: count('ok'),
-    rejected: count('rejected'),
-    outcome_counts: partialRecord(outcomeSchema, count('outcome count')),
-    ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
-    ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
-    /**
-     * Confidence interval of the p95 of successful requests at `ci_level` (batch sectioning, valid for
-     * closed-loop data; before `decision_method` was recorded: order statistics assuming independent
-     * samples); null when too few batches.
-     */
-    ttfab_p95_ci_ms: intervalSchema.nullable(),
-    ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
-    latency_p95_ms: ms('latency_p95_ms').nullable(),
-    s_mean_s: seconds('s_mean_s').nullable(),
-    s_p95_s: seconds('s_p95_s').nullable(),
-    concurrency_mean: concurrency('concurrency_mean'),
-    concurrency_peak: concurrency('concurrency_peak'),
-    ttfab_drift_ms: boundedNumber(-LIMITS.ms, LIMITS.ms, 'ttfab_drift_ms').nullable(),
-    verdict: rungVerdictSchema,
-    meets_slo: schemas_boolean(),
-    saturated: schemas_boolean(),
-    settled: schemas_boolean(),
-    client_bound: schemas_boolean(),
-    capacity_changed: schemas_boolean(),
-    usable: schemas_boolean(),
-    unusable_reason: safeString.nullable(),
-    instance_counts: array(instances('instance count')),
-    server_concurrency_mean: concurrency('server_concurrency_mean').nullable(),
-    server_concurrency_peak: concurrency('server_concurrency_peak').nullable(),
-    server_model_latency_p95_ms: ms('server_model_latency_p95_ms').nullable(),
-    server_5xx_total: boundedNumber(0, LIMITS.count, 'server_5xx_total').nullable(),
-    /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
-    cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
-    // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
-    verdict_reason: safeString.nullable().optional(),
-    /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
-    end_reason: schemas_enum(['decisive', 'hold']).nullable().optional(),
-    /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
-    in_flight_shortfall: schemas_number().nonnegative().nullable().optional(),
-    client_loop_delay_p99_ms: schemas_number().nonnegative().nullable().optional(),
-    /** Share of the rung the client's event loop was busy (near 1: the client limits the load). */
-    client_event_loop_utilization: schemas_number().min(0).max(1).nullable().optional(),
-    /** Whole 10 s CloudWatch periods inside the measure window that the join used. */
-    cw_periods: schemas_number().int().nonnegative().nullable().optional(),
-    // Additive (rung decision valid for closed-loop data); absent in older artifacts.
-    /** How the verdict was reached: `batch-sectioning` (src/stats/rung-decision.ts). */
-    decision_method: safeString.nullable().optional(),
-    /** Two-sided confidence of the reported interval at the look the rung ended on. */
-    ci_level: schemas_number().min(0).max(1).nullable().optional(),
-    /** Confidence that the intervals of every look of the rung hold together (Bonferroni). */
-    ci_family_level: schemas_number().min(0).max(1).nullable().optional(),
-    /** Effective sample size: the number of batches (0 when too few for an interval). */
-    effective_sample_size: schemas_number().int().nonnegative().nullable().optional(),
-    /** Mean batch length, samples. */
-    batch_size: schemas_number().nonnegative().nullable().optional(),
-    /** Looks the rung took (the verdict is the last one's). */
-    looks: schemas_number().int().nonnegative().nullable().optional(),
-    /** Samples the verdict judged, misses included. */
-    verdict_samples: schemas_number().int().nonnegative().nullable().optional(),
-});
-const ladderSchema = object({
-    mode: schemas_enum(['adaptive', 'fixed']),
-    rungs: array(concurrency('rung').int().positive()).nullable(),
-    max_concurrency: concurrency('max_concurrency').int().positive().nullable(),
-    resolution: concurrency('resolution').int().positive().nullable(),
-    hold_s: seconds('hold_s'),
-    measure_s: seconds('measure_s'),
-    /** null when the source did not record it (legacy). */
-    settle_s: seconds('settle_s').nullable(),
-    runs: boundedNumber(1, 1000, 'runs').int(),
-});
-const qmaxArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
-    kind: literal('qmax'),
-    model_name: safeString,
-    endpoint: endpointNameSchema.nullable(),
-    run_id: runId,
-    measured_at: recordedAt,
-    fingerprint: fingerprintSchema,
-    transport: transportSchema,
-    slo_ms: ms('slo_ms').positive(),
-    /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
-    q_max: concurrency('q_max').int(),
-    q_max_per_run: array(concurrency('q_max_per_run').int()),
-    q_max_bracketed: schemas_boolean(),
-    /** Lowest concurrency measured above the SLO (the bracket), null when none was. */
-    q_max_upper_bound: concurrency('q_max_upper_bound').int().positive().nullable(),
-    ttfab_p95_at_q_max_ms: ms('ttfab_p95_at_q_max_ms').nullable(),
-    ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
-    s_mean_s: seconds('s_mean_s'),
-    s_p95_s: seconds('s_p95_s'),
-    frozen: schemas_boolean(),
-    unbounded_queue: schemas_boolean(),
-    instance_counts_observed: array(instances('instance count')),
-    non_monotone: array(safeString),
-    ladder: ladderSchema,
-    total_rung_seconds: boundedNumber(0, LIMITS.seconds * 1000, 'total_rung_seconds').nullable(),
-    cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }),
-    steps: array(qmaxStepSchema).min(1),
-    provenance: provenanceSchema,
-    // Additive (qmax engine): what was driven, with what, and what the freeze restored.
-    target: safeString.nullable().optional(),
-    prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
-    request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
-    restore: restoreRecordSchema.nullable().optional(),
-    /** Where the search ended against what it promised; absent in older artifacts. */
-    search: object({
-        /** Lowest measured breach above Q_max (a fail, never an undecided rung); null: none. */
-        upper_bound: schemas_number().int().positive().nullable(),
-        /** The requested --resolution (adaptive); null for a fixed ladder. */
-        resolution: schemas_number().int().positive().nullable(),
-        /** upper_bound - Q_max <= resolution; false when not bracketed or stopped short; null: fixed. */
-        resolution_met: schemas_boolean().nullable(),
-        /** Concurrencies that stayed undecided (after their one re-measurement). */
-        undecided_rungs: array(schemas_number().int().positive()),
-    })
-        .nullable()
-        .optional(),
-    /** The rung S_mean/S_p95 come from; absent in older artifacts. */
-    service_time_basis: object({
-        concurrency: schemas_number().int().positive(),
-        /** false: no usable rung had latencies, so an unusable one was taken. */
-        usable: schemas_boolean(),
-        /** true: not a usable rung at concurrency 1 (not the uncontended service time). */
-        fallback: schemas_boolean(),
-        /** Why concurrency 1 was not used; null when it was. */
-        reason: safeString.nullable(),
-    })
-        .nullable()
-        .optional(),
-});
 /** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
 const rateVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'pending']);
 /**
@@ -97700,7 +97592,7 @@ const goodputRungSchema = object({
     metric_level: goodputMetricLevelSchema.nullable().optional(),
 });
 const goodputArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
+    schema_version: literal(common_SCHEMA_VERSION),
     kind: literal('goodput'),
     model_name: safeString,
     endpoint: endpointNameSchema.nullable(),
@@ -97767,96 +97659,17 @@ const goodputArtifactSchema = object({
      */
     cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }).optional(),
 });
-const ttotalStageNames = (/* unused pure expression or super */ null && ([
-    'load_applied',
-    'desired_set',
-    'instance_logging',
-    'container_started',
-    'framework_init',
-    'weights_ready',
-    'warmup_done',
-    'ready',
-    'in_service',
-    'traffic_recovered',
-]));
-const timelineEntrySchema = object({
-    stage: safeString,
-    at: isoTime,
-    source: safeString,
-    /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
-    bounded: schemas_boolean(),
-    note: safeString.nullable(),
-});
-const durationSchema = object({
-    from: safeString,
-    to: safeString,
-    seconds: signedSeconds('seconds'),
-    bounded: schemas_boolean(),
-    /** Share of T_total; null for stages outside it. */
-    share: boundedNumber(-1000, 1000, 'share').nullable(),
-});
-const ttotalArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
-    kind: literal('ttotal'),
-    model_name: safeString,
-    endpoint: endpointNameSchema.nullable(),
-    run_id: runId,
-    measured_at: recordedAt,
-    fingerprint: fingerprintSchema,
-    transport: transportSchema.nullable(),
-    trigger: schemas_enum(['force-desired', 'policy']),
-    qmax_run_id: safeString.nullable(),
-    t_total_s: seconds('t_total_s').positive(),
-    policy_lag_s: seconds('policy_lag_s'),
-    /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
-    policy_lag_bounded: schemas_boolean(),
-    policy_lag_source: safeString,
-    instance_id: safeString.nullable(),
-    from_instances: instances('from_instances'),
-    to_instances: instances('to_instances').positive(),
-    probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
-    p95_before_ms: ms('p95_before_ms').nullable(),
-    p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
-    p95_after_ms: ms('p95_after_ms').nullable(),
-    timeline: array(timelineEntrySchema),
-    durations: array(durationSchema),
-    dominant_stage: object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
-        .nullable(),
-    missing_stages: array(safeString),
-    notes: array(safeString),
-    provenance: provenanceSchema,
-    // Optional (absent in legacy artifacts and in those written before they existed):
-    /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
-    t_total_end_stage: safeString.optional(),
-    /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
-    config_mismatch_allowed: schemas_boolean().optional(),
-    mismatch_warnings: array(safeString).optional(),
-    /** Completed probe requests before the trigger and in the recovery window. */
-    requests_before: schemas_number().int().nonnegative().nullable().optional(),
-    requests_after: schemas_number().int().nonnegative().nullable().optional(),
-    /** What the run used, so a reader can judge the bounds (window, poll interval, ...). */
-    settings: object({
-        probe_concurrency: schemas_number().int().positive(),
-        recovery_window_s: schemas_number().positive(),
-        recovery_min_samples: schemas_number().int().positive(),
-        recovery_target_factor: schemas_number().positive(),
-        poll_s: schemas_number().positive(),
-        max_wait_s: schemas_number().positive(),
-        pre_trigger_s: schemas_number().nonnegative(),
-        publication_delay_s: schemas_number().nonnegative().nullable(),
-    })
-        .optional(),
-    /** Quota headroom seen in the preflight (null fields when unknown). */
-    quota: object({
-        quota_name: safeString.nullable(),
-        quota_value: schemas_number().nullable(),
-        instances_in_use: schemas_number().int().nonnegative().nullable(),
-        source: safeString,
-    })
-        .optional(),
-    /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
-    restore: journalRestoreRecordSchema.optional(),
-});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
+
+
+
+/**
+ * The largest level a tracked metric can show: concurrency (requests in flight times a ratio) or
+ * invocations per minute per instance (60 x the largest plausible rate).
+ */
+const METRIC_LEVEL_MAX = Math.max(LIMITS.concurrency * LIMITS.ratio, 60 * LIMITS.rps);
 const findingVerdictSchema = schemas_enum(['ok', 'warn', 'stop', 'suppressed']);
 const findingSchema = object({
     name: safeString,
@@ -97886,12 +97699,8 @@ const deployableSchema = object({
     min_instances: instances('min_instances').positive(),
     max_instances: instances('max_instances').positive(),
     /** In the tracked metric's own units (scaling_metric); null when nothing measured can express it. */
-    scaling_target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scaling_target_value')
-        .positive()
-        .nullable(),
-    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'scale_in_threshold')
-        .positive()
-        .nullable(),
+    scaling_target_value: boundedNumber(0, METRIC_LEVEL_MAX, 'scaling_target_value').positive().nullable(),
+    scale_in_threshold: boundedNumber(0, METRIC_LEVEL_MAX, 'scale_in_threshold').positive().nullable(),
     queue_max_depth: boundedNumber(1, LIMITS.queue, 'queue_max_depth').int(),
     scale_out_cooldown_s: seconds('scale_out_cooldown_s').int(),
     scale_in_cooldown_s: boundedNumber(0, 3 * LIMITS.seconds * 2, 'scale_in_cooldown_s').int(),
@@ -97917,9 +97726,9 @@ const figureOriginSchema = schemas_enum(['measured', 'computed', 'bound', 'state
  */
 const metricLevelSchema = object({
     rate_rps: rps('metric level rate_rps'),
-    p10: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p10'),
-    p50: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p50'),
-    p90: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'metric level p90'),
+    p10: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p10'),
+    p50: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p50'),
+    p90: boundedNumber(0, METRIC_LEVEL_MAX, 'metric level p90'),
     origin: figureOriginSchema,
     /** How: `goodput CloudWatch join`, `queueing simulation (seed 1, 2000 periods)`, `60 s x rate`. */
     method: safeString,
@@ -97949,8 +97758,8 @@ const policyCandidateSchema = object({
     scale_in_rate_rps: rps('scale_in_rate_rps'),
     scale_in: metricLevelSchema,
     /** The scale-in alarm's threshold (its period's level at scale_in_rate_rps, see docs). */
-    scale_in_threshold: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate scale_in_threshold'),
-    target_value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'candidate target_value'),
+    scale_in_threshold: boundedNumber(0, METRIC_LEVEL_MAX, 'candidate scale_in_threshold'),
+    target_value: boundedNumber(0, METRIC_LEVEL_MAX, 'candidate target_value'),
     peak_instances: instances('candidate peak_instances'),
     trough_instances: instances('candidate trough_instances'),
     cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'cost_per_hour_usd').nullable(),
@@ -97980,7 +97789,7 @@ const policyChoiceSchema = object({
     seed_rule: seedRuleSchema,
 });
 const planArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
+    schema_version: literal(common_SCHEMA_VERSION),
     kind: literal('plan'),
     model_name: safeString,
     run_id: runId,
@@ -98105,32 +97914,258 @@ const planArtifactSchema = object({
         .nullable()
         .optional(),
 });
-const comparisonRowSchema = object({
-    parameter: safeString,
-    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
-    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
-    verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
+
+;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
+
+
+
+
+
+const qmaxStepSchema = object({
+    run_index: schemas_number().int().nonnegative(),
+    step_index: schemas_number().int().nonnegative(),
+    concurrency: concurrency('concurrency').int().positive(),
+    started_at: isoTime.nullable(),
+    hold_s: seconds('hold_s').nullable(),
+    measure_s: seconds('measure_s').nullable(),
+    achieved_rps: rps('achieved_rps'),
+    completed: count('completed'),
+    ok: count('ok'),
+    rejected: count('rejected'),
+    outcome_counts: partialRecord(outcomeSchema, count('outcome count')),
+    ttfab_p50_ms: ms('ttfab_p50_ms').nullable(),
+    ttfab_p95_ms: ms('ttfab_p95_ms').nullable(),
+    /**
+     * Confidence interval of the p95 of successful requests at `ci_level` (batch sectioning, valid for
+     * closed-loop data; before `decision_method` was recorded: order statistics assuming independent
+     * samples); null when too few batches.
+     */
+    ttfab_p95_ci_ms: intervalSchema.nullable(),
+    ttfab_p99_ms: ms('ttfab_p99_ms').nullable(),
+    latency_p95_ms: ms('latency_p95_ms').nullable(),
+    s_mean_s: seconds('s_mean_s').nullable(),
+    s_p95_s: seconds('s_p95_s').nullable(),
+    concurrency_mean: concurrency('concurrency_mean'),
+    concurrency_peak: concurrency('concurrency_peak'),
+    ttfab_drift_ms: boundedNumber(-LIMITS.ms, LIMITS.ms, 'ttfab_drift_ms').nullable(),
+    verdict: rungVerdictSchema,
+    meets_slo: schemas_boolean(),
+    saturated: schemas_boolean(),
+    settled: schemas_boolean(),
+    client_bound: schemas_boolean(),
+    capacity_changed: schemas_boolean(),
+    usable: schemas_boolean(),
+    unusable_reason: safeString.nullable(),
+    instance_counts: array(instances('instance count')),
+    server_concurrency_mean: concurrency('server_concurrency_mean').nullable(),
+    server_concurrency_peak: concurrency('server_concurrency_peak').nullable(),
+    server_model_latency_p95_ms: ms('server_model_latency_p95_ms').nullable(),
+    server_5xx_total: boundedNumber(0, LIMITS.count, 'server_5xx_total').nullable(),
+    /** R(N): CloudWatch ConcurrentRequestsPerModel Maximum / client mean in-flight. */
+    cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
+    // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
+    verdict_reason: safeString.nullable().optional(),
+    /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
+    end_reason: schemas_enum(['decisive', 'hold']).nullable().optional(),
+    /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
+    in_flight_shortfall: schemas_number().nonnegative().nullable().optional(),
+    client_loop_delay_p99_ms: schemas_number().nonnegative().nullable().optional(),
+    /** Share of the rung the client's event loop was busy (near 1: the client limits the load). */
+    client_event_loop_utilization: schemas_number().min(0).max(1).nullable().optional(),
+    /** Whole 10 s CloudWatch periods inside the measure window that the join used. */
+    cw_periods: schemas_number().int().nonnegative().nullable().optional(),
+    // Additive (rung decision valid for closed-loop data); absent in older artifacts.
+    /** How the verdict was reached: `batch-sectioning` (src/stats/rung-decision.ts). */
+    decision_method: safeString.nullable().optional(),
+    /** Two-sided confidence of the reported interval at the look the rung ended on. */
+    ci_level: schemas_number().min(0).max(1).nullable().optional(),
+    /** Confidence that the intervals of every look of the rung hold together (Bonferroni). */
+    ci_family_level: schemas_number().min(0).max(1).nullable().optional(),
+    /** Effective sample size: the number of batches (0 when too few for an interval). */
+    effective_sample_size: schemas_number().int().nonnegative().nullable().optional(),
+    /** Mean batch length, samples. */
+    batch_size: schemas_number().nonnegative().nullable().optional(),
+    /** Looks the rung took (the verdict is the last one's). */
+    looks: schemas_number().int().nonnegative().nullable().optional(),
+    /** Samples the verdict judged, misses included. */
+    verdict_samples: schemas_number().int().nonnegative().nullable().optional(),
 });
-const driftArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
-    kind: literal('drift'),
+const ladderSchema = object({
+    mode: schemas_enum(['adaptive', 'fixed']),
+    rungs: array(concurrency('rung').int().positive()).nullable(),
+    max_concurrency: concurrency('max_concurrency').int().positive().nullable(),
+    resolution: concurrency('resolution').int().positive().nullable(),
+    hold_s: seconds('hold_s'),
+    measure_s: seconds('measure_s'),
+    /** null when the source did not record it (legacy). */
+    settle_s: seconds('settle_s').nullable(),
+    runs: boundedNumber(1, 1000, 'runs').int(),
+});
+const qmaxArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('qmax'),
     model_name: safeString,
-    endpoint: endpointNameSchema,
-    region: regionSchema,
+    endpoint: endpointNameSchema.nullable(),
     run_id: runId,
-    checked_at: recordedAt,
-    verdict: schemas_enum(['preflight-ok', 'drift']),
-    plan: object({ file: safeString, run_id: safeString }).nullable(),
-    findings: array(object({
-        check: safeString,
-        verdict: schemas_enum(['ok', 'warn', 'drift']),
-        detail: safeString,
-        remediation: safeString.nullable(),
-    })),
-    rows: array(comparisonRowSchema),
+    measured_at: recordedAt,
+    fingerprint: fingerprintSchema,
+    transport: transportSchema,
+    slo_ms: ms('slo_ms').positive(),
+    /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
+    q_max: concurrency('q_max').int(),
+    q_max_per_run: array(concurrency('q_max_per_run').int()),
+    q_max_bracketed: schemas_boolean(),
+    /** Lowest concurrency measured above the SLO (the bracket), null when none was. */
+    q_max_upper_bound: concurrency('q_max_upper_bound').int().positive().nullable(),
+    ttfab_p95_at_q_max_ms: ms('ttfab_p95_at_q_max_ms').nullable(),
+    ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
+    s_mean_s: seconds('s_mean_s'),
+    s_p95_s: seconds('s_p95_s'),
+    frozen: schemas_boolean(),
+    unbounded_queue: schemas_boolean(),
+    instance_counts_observed: array(instances('instance count')),
+    non_monotone: array(safeString),
+    ladder: ladderSchema,
+    total_rung_seconds: boundedNumber(0, LIMITS.seconds * 1000, 'total_rung_seconds').nullable(),
+    cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }),
+    steps: array(qmaxStepSchema).min(1),
+    provenance: provenanceSchema,
+    // Additive (qmax engine): what was driven, with what, and what the freeze restored.
+    target: safeString.nullable().optional(),
+    prompts: object({ source: safeString, count: schemas_number().int().positive() }).nullable().optional(),
+    request_timeout_s: seconds('request_timeout_s').positive().nullable().optional(),
+    restore: restoreRecordSchema.nullable().optional(),
+    /** Where the search ended against what it promised; absent in older artifacts. */
+    search: object({
+        /** Lowest measured breach above Q_max (a fail, never an undecided rung); null: none. */
+        upper_bound: schemas_number().int().positive().nullable(),
+        /** The requested --resolution (adaptive); null for a fixed ladder. */
+        resolution: schemas_number().int().positive().nullable(),
+        /** upper_bound - Q_max <= resolution; false when not bracketed or stopped short; null: fixed. */
+        resolution_met: schemas_boolean().nullable(),
+        /** Concurrencies that stayed undecided (after their one re-measurement). */
+        undecided_rungs: array(schemas_number().int().positive()),
+    })
+        .nullable()
+        .optional(),
+    /** The rung S_mean/S_p95 come from; absent in older artifacts. */
+    service_time_basis: object({
+        concurrency: schemas_number().int().positive(),
+        /** false: no usable rung had latencies, so an unusable one was taken. */
+        usable: schemas_boolean(),
+        /** true: not a usable rung at concurrency 1 (not the uncontended service time). */
+        fallback: schemas_boolean(),
+        /** Why concurrency 1 was not used; null when it was. */
+        reason: safeString.nullable(),
+    })
+        .nullable()
+        .optional(),
 });
+
+;// CONCATENATED MODULE: ./src/model/artifacts/ttotal.ts
+
+
+
+
+const ttotalStageNames = (/* unused pure expression or super */ null && ([
+    'load_applied',
+    'desired_set',
+    'instance_logging',
+    'container_started',
+    'framework_init',
+    'weights_ready',
+    'warmup_done',
+    'ready',
+    'in_service',
+    'traffic_recovered',
+]));
+const timelineEntrySchema = object({
+    stage: safeString,
+    at: isoTime,
+    source: safeString,
+    /** true when `at` is an upper bound or a reconstruction, not an exact observation. */
+    bounded: schemas_boolean(),
+    note: safeString.nullable(),
+});
+const durationSchema = object({
+    from: safeString,
+    to: safeString,
+    seconds: signedSeconds('seconds'),
+    bounded: schemas_boolean(),
+    /** Share of T_total; null for stages outside it. */
+    share: boundedNumber(-1000, 1000, 'share').nullable(),
+});
+const ttotalArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('ttotal'),
+    model_name: safeString,
+    endpoint: endpointNameSchema.nullable(),
+    run_id: runId,
+    measured_at: recordedAt,
+    fingerprint: fingerprintSchema,
+    transport: transportSchema.nullable(),
+    trigger: schemas_enum(['force-desired', 'policy']),
+    qmax_run_id: safeString.nullable(),
+    t_total_s: seconds('t_total_s').positive(),
+    policy_lag_s: seconds('policy_lag_s'),
+    /** true: policy_lag_s is a bound (no deployed policy to read), never a measurement. */
+    policy_lag_bounded: schemas_boolean(),
+    policy_lag_source: safeString,
+    instance_id: safeString.nullable(),
+    from_instances: instances('from_instances'),
+    to_instances: instances('to_instances').positive(),
+    probe_concurrency: concurrency('probe_concurrency').int().positive().nullable(),
+    p95_before_ms: ms('p95_before_ms').nullable(),
+    p95_recovered_target_ms: ms('p95_recovered_target_ms').nullable(),
+    p95_after_ms: ms('p95_after_ms').nullable(),
+    timeline: array(timelineEntrySchema),
+    durations: array(durationSchema),
+    dominant_stage: object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+        .nullable(),
+    missing_stages: array(safeString),
+    notes: array(safeString),
+    provenance: provenanceSchema,
+    // Optional (absent in legacy artifacts and in those written before they existed):
+    /** The stage T_total ends at: traffic_recovered, or in_service when traffic never recovered (a lower bound). */
+    t_total_end_stage: safeString.optional(),
+    /** The measured qmax's fingerprint differed from the live one and --allow-config-mismatch was given. */
+    config_mismatch_allowed: schemas_boolean().optional(),
+    mismatch_warnings: array(safeString).optional(),
+    /** Completed probe requests before the trigger and in the recovery window. */
+    requests_before: schemas_number().int().nonnegative().nullable().optional(),
+    requests_after: schemas_number().int().nonnegative().nullable().optional(),
+    /** What the run used, so a reader can judge the bounds (window, poll interval, ...). */
+    settings: object({
+        probe_concurrency: schemas_number().int().positive(),
+        recovery_window_s: schemas_number().positive(),
+        recovery_min_samples: schemas_number().int().positive(),
+        recovery_target_factor: schemas_number().positive(),
+        poll_s: schemas_number().positive(),
+        max_wait_s: schemas_number().positive(),
+        pre_trigger_s: schemas_number().nonnegative(),
+        publication_delay_s: schemas_number().nonnegative().nullable(),
+    })
+        .optional(),
+    /** Quota headroom seen in the preflight (null fields when unknown). */
+    quota: object({
+        quota_name: safeString.nullable(),
+        quota_value: schemas_number().nullable(),
+        instances_in_use: schemas_number().int().nonnegative().nullable(),
+        source: safeString,
+    })
+        .optional(),
+    /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
+    restore: journalRestoreRecordSchema.optional(),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/validate.ts
+
+
+
+
+
 const validateArtifactSchema = object({
-    schema_version: literal(artifacts_SCHEMA_VERSION),
+    schema_version: literal(common_SCHEMA_VERSION),
     kind: literal('validate'),
     model_name: safeString,
     endpoint: endpointNameSchema,
@@ -98146,6 +98181,22 @@ const validateArtifactSchema = object({
     }),
     rows: array(comparisonRowSchema),
 });
+
+;// CONCATENATED MODULE: ./src/model/artifacts.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
@@ -100887,6 +100938,65 @@ function formatRungLine(s) {
     return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
+const iso = (wallMs) => new Date(wallMs).toISOString();
+function formatRateStart(e) {
+    const shard = e.shard ? `, shard ${e.shard.index}/${e.shard.count}` : '';
+    return `rung ${e.index + 1}: ${e.rateRps}/s Poisson for ${e.holdS} s (settle ${e.settleS} s), seed ${e.seed}${shard}`;
+}
+function formatRateEnd(e) {
+    const p95 = e.p95Ms === null ? '-' : `${e.p95Ms.toFixed(0)} ms`;
+    const ci = e.ci ? ` [${e.ci.low.toFixed(0)}, ${e.ci.high.toFixed(0)}]` : '';
+    return (`rung ${e.index + 1}: ${e.rateRps}/s ${e.verdict}: p95 TTFAB ${p95}${ci} from the intended send, sent ${e.sentRps.toFixed(2)}/s, goodput ${e.goodputRps.toFixed(2)}/s, ` +
+        `overflow ${(e.overflowFraction * 100).toFixed(2)} %, errors ${(e.errorFraction * 100).toFixed(2)} %, send lag p99 ${e.sendLagP99Ms ?? '-'} ms, L ${e.meanInSystem}`);
+}
+function formatTtotalStage(e) {
+    switch (e.stage) {
+        case 'probe-applied':
+            return `ttotal: probe applied at ${iso(e.atMs)}; holding ${e.holdS} s before the trigger`;
+        case 'desired-set':
+            return `ttotal: desired ${e.fromInstances} -> ${e.toInstances} at ${iso(e.atMs)} (the clock starts)`;
+        case 'log-stream':
+            return `ttotal: new instance log stream ${e.name}`;
+        case 'in-service':
+            return `ttotal: ${e.instances} instances in service at ${iso(e.atMs)}`;
+        case 'recovered':
+            return `ttotal: traffic recovered from ${iso(e.atMs)} (p95 ${e.p95Ms.toFixed(1)} ms)`;
+    }
+}
+/**
+ * The line an event prints (the same on a terminal, in a log file and on GitHub Actions), or
+ * null for the ladder's live ticks and rung starts, which print only where they are rendered live
+ * or grouped, and for the drill's fleet changes (recorded in the artifact's observations).
+ */
+function progress_progressLine(event) {
+    switch (event.type) {
+        case 'log':
+            return event.line;
+        case 'rung-start':
+        case 'rung-tick':
+        case 'drill-capacity':
+            return null;
+        case 'rung-end':
+            return formatRungLine(event.summary);
+        case 'rate-start':
+            return formatRateStart(event);
+        case 'rate-end':
+            return formatRateEnd(event);
+        case 'ttotal-stage':
+            return formatTtotalStage(event);
+        case 'drill-desired':
+            return `drill: setting the desired count ${event.fromInstances ?? 'n/a'} -> ${event.toInstances} before the load`;
+        case 'drill-schedule': {
+            const phases = event.phases.map((p) => `${p.name} ${p.rateRps.toFixed(2)}/s ${p.seconds} s`).join(', ');
+            const shard = event.shard ? ` (shard ${event.shard.index}/${event.shard.count})` : '';
+            return `drill: ${phases} from ${event.startAt}${shard}`;
+        }
+        case 'drill-phase':
+            return `drill: ${event.name} phase, ${event.rateRps.toFixed(2)} requests/s for ${event.seconds} s`;
+        case 'drill-load-end':
+            return `drill: load done (${event.sent} sent, ${event.dropped} dropped at the client) after ${event.scheduleS} s of schedule`;
+    }
+}
 function progress_createProgressRenderer(out, env = process.env) {
     const actions = env.GITHUB_ACTIONS === 'true';
     const live = Boolean(out.isTTY) && !actions;
@@ -100899,10 +101009,6 @@ function progress_createProgressRenderer(out, env = process.env) {
     };
     return (event) => {
         switch (event.type) {
-            case 'log':
-                clearLive();
-                out.write(`${event.line}\n`);
-                break;
             case 'rung-start':
                 clearLive();
                 if (actions)
@@ -100923,6 +101029,13 @@ function progress_createProgressRenderer(out, env = process.env) {
                 if (actions)
                     out.write('::endgroup::\n');
                 break;
+            default: {
+                const line = progress_progressLine(event);
+                if (line === null)
+                    break;
+                clearLive();
+                out.write(`${line}\n`);
+            }
         }
     };
 }
@@ -101111,17 +101224,21 @@ function info(text) {
 }
 /**
  * The commands' progress in the step's log: the ladder's own `::group::` lines stay commands,
- * every log line a command emits (which may quote a file, an ARN, a journal) is printed inert.
+ * every other line a command emits (which may quote a file, an ARN, a journal, a log stream's
+ * name) is printed inert.
  */
 function actionProgress(out = process.stdout, env = process.env) {
     const render = createProgressRenderer(out, env);
     return (event) => {
-        if (event.type === 'log') {
-            for (const line of inertLines(event.line))
-                out.write(`${line}\n`);
+        if (event.type === 'rung-start' || event.type === 'rung-tick' || event.type === 'rung-end') {
+            render(event);
             return;
         }
-        render(event);
+        // Every other event is a line that may quote what AWS or a file returned (a log stream's name).
+        const text = progressLine(event);
+        if (text !== null)
+            for (const line of inertLines(text))
+                out.write(`${line}\n`);
     };
 }
 

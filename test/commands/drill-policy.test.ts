@@ -1,7 +1,7 @@
 /**
- * A deliberately wrong policy on the local SageMaker: the plan's, with its scale-out target
- * raised to 2 x Q_max (the per-period maximum in flight can never reach it, so the alarm never
- * fires). The drill refuses it up
+ * A deliberately wrong policy on the local SageMaker: the seed rule's plan (it predicts the
+ * overflow a 2x surge brings), with its scale-out target raised to 2 x the plan's (above Q_max,
+ * so the alarm can never fire). The drill refuses it up
  * front (exit 2: validate is not clean, the fixing command named, nothing sent or written); with
  * --allow-policy-mismatch it drills what is deployed, records the difference, and fails (exit 1)
  * naming the windows that broke the SLO after T_plan had passed without a scale-out.
@@ -26,11 +26,11 @@ const escaped = (n: number) => String(n).replace('.', '\\.');
 beforeAll(async () => {
   emulator = await startKokoroEmulator();
   dir = workspace('drill-policy');
-  planFile = await kokoroPlanFile(emulator, dir);
+  planFile = await kokoroPlanFile(emulator, dir, 'plan.json', 'seed');
   const wrong = editedCopy(planFile, dir, 'wrong-plan.json', (json) => {
     const d = json.deployable as { scaling_target_value: number };
     planTarget = d.scaling_target_value;
-    d.scaling_target_value = 2 * (json.measured as { q_max: number }).q_max;
+    d.scaling_target_value = 2 * d.scaling_target_value;
     wrongTarget = d.scaling_target_value;
   });
   await applyPlan(emulator, wrong);
@@ -63,7 +63,7 @@ const args = (extra: string[]) => [
   ...extra,
 ];
 
-describe('a scale-out target raised to 2 x Q_max', () => {
+describe('a scale-out target raised to 2 x the plan’s', () => {
   it('is refused up front: exit 2, validate not clean, the differing parameter and the fixing command named, nothing written (prevents drilling a policy nobody derived)', async () => {
     const before = readdirSync(dir).sort();
     const cli = await runCli(args([]));

@@ -46,7 +46,6 @@ function option(name: string, fallback: string): string {
 }
 const timeScale = Number(option('time-scale', '0.25'));
 const troughS = Number(option('trough-s', '30'));
-const skip = option('skip', '');
 if (!(timeScale > 0)) throw new Error('--time-scale must be > 0');
 
 const started = performance.now();

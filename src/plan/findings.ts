@@ -311,8 +311,7 @@ function surgeSurvival(f: FindingFacts): Finding {
   const seedFinding = seedSurgeSurvival(f);
   // The seed's rule deployed: an overflow probability above the tolerance is a stop.
   if (
-    policy &&
-    policy.seed &&
+    policy?.seed &&
     !policy.seed.holds &&
     (seedFinding.verdict === 'warn' || seedFinding.verdict === 'ok')
   ) {

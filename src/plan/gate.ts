@@ -16,7 +16,6 @@
  */
 import {
   configFingerprint,
-  type Deployable,
   drillFileName,
   type Fingerprint,
   fingerprintDifferences,
@@ -32,8 +31,11 @@ import {
   validateFileName,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
+import { planDifferences } from './plan-differences.js';
 import { calibrationEndpointName } from './policy-shape.js';
 import { remeasure } from './remeasure.js';
+
+export { planDifferences } from './plan-differences.js';
 
 export const GATE_CHECKS = [
   'plan_readable',
@@ -493,29 +495,6 @@ function tTotalComplete(modelName: string, plan: PlanArtifact, allowed: boolean)
     what,
     `measure T_total to the end: ${remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`)} (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
   );
-}
-
-const shown = (value: unknown): string =>
-  value === null ? 'null' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-
-/** Every value of the plan as written that its measurements do not give, `name written vs derived`. */
-export function planDifferences(written: PlanArtifact, derived: PlanArtifact): string[] {
-  const out: string[] = [];
-  const note = (name: string, a: unknown, b: unknown) => {
-    if (JSON.stringify(a) !== JSON.stringify(b))
-      out.push(`${name} ${shown(a)} (plan) vs ${shown(b)} (re-derived)`);
-  };
-  for (const key of Object.keys(derived.deployable) as (keyof Deployable)[]) {
-    note(key, written.deployable[key], derived.deployable[key]);
-  }
-  note('verdict', written.verdict, derived.verdict);
-  note('region_source', written.region_source, derived.region_source);
-  note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
-  note('warn_count', written.warn_count, derived.warn_count);
-  for (const key of ['instance_type', 'image_digest', 'container_env', 'region'] as (keyof Fingerprint)[]) {
-    note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
-  }
-  return out;
 }
 
 function rederive(

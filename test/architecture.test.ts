@@ -133,7 +133,8 @@ describe('the import graph of src', () => {
 
   /**
    * The one known exception: src/aws/policy.ts reads the policy shape of src/plan and the lag of
-   * src/analysis/ttotal.ts (that file is being reworked apart; it moves its judging up when it lands).
+   * src/analysis/ttotal.ts. Its plan-side mapping belongs above src/aws; until it moves there,
+   * these three arrows are the only ones allowed and any new one fails.
    */
   const AWS_KNOWN = [
     'aws/policy.ts -> analysis/ttotal.ts',

@@ -98244,7 +98244,7 @@ const drill_count = (what) => boundedNumber(0, LIMITS.count, what).int();
 const drill_instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
 const drill_ms = (what) => boundedNumber(0, LIMITS.ms, what);
 const drill_probability = schemas_number().min(0).max(1);
-/** Where a figure comes from (DESIGN.md, provenance). */
+/** Where a figure comes from (src/report/labels.ts words it). */
 const drill_figureOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
 const drillPhaseSchema = object({
     name: drillPhaseNameSchema,
@@ -100513,7 +100513,7 @@ function documentedDefault(spec, surface) {
 }
 
 ;// CONCATENATED MODULE: ./src/options/common.ts
-/** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+/** The options every command that acts on a model shares. */
 
 
 

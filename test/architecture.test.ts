@@ -1,5 +1,5 @@
 /**
- * The layout, drawn from the imports themselves (DESIGN.md, "Layout"): dependencies point down
+ * The layout, drawn from the imports themselves (README, "Architecture"): dependencies point down
  * the list, there is no circle, the pure core does no I/O, the local SageMaker imports nothing of
  * the product and only `rehearse` and `local up` import it, and no command grows past ~600 lines.
  */

@@ -1,5 +1,5 @@
 /**
- * EndpointAutoscaling: the scaling half of DESIGN.md's policy shape, built from
+ * EndpointAutoscaling: the scaling half of the deployed policy shape (src/plan/policy-shape.ts), built from
  * `expectedPolicyShape` so that every number (and name) deployed is the one `validate` expects.
  * Only the EndpointStack adds it, and only after the measured-plan gate passed.
  */

@@ -1,5 +1,5 @@
 /**
- * EndpointObservability: the dashboard and the alarms of DESIGN.md's policy shape (5XX, queue
+ * EndpointObservability: the dashboard and the alarms of the deployed policy shape (src/plan/policy-shape.ts) (5XX, queue
  * saturation, concurrency above target, service time), all from the same PolicyShape the
  * autoscaling construct deploys. The service-time alarm watches the container's own
  * FirstChunkLatency (dequeue to first audio byte, published as embedded metric format), not

@@ -1,5 +1,5 @@
 /**
- * The pure half of ttotal (DESIGN.md, "ttotal"): the container's stage markers, the timeline of
+ * The pure half of ttotal: the container's stage markers, the timeline of
  * one scale-out with its durations and shares of T_total, the probe's recovery windows, the
  * policy's detection lag, whether a T_total is only a lower bound, and the artifact. No I/O:
  * src/commands/ttotal.ts observes, this judges.

@@ -1,5 +1,5 @@
 /**
- * `scalegate ttotal`: time one real scale-out, stage by stage (DESIGN.md, "ttotal").
+ * `scalegate ttotal`: time one real scale-out, stage by stage.
  *
  * Preflight (nothing changes until it passes; each refusal is exit 2 with what to do): the qmax
  * artifact is for this model, was measured over the transport ttotal probes with, has usable

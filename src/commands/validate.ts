@@ -1,6 +1,6 @@
 /**
  * `scalegate validate`: read-only check, after a deploy, that every deployed scaling parameter
- * equals the plan (DESIGN.md, "The deployed policy shape"). The expected side is the one shape
+ * equals the plan (src/plan/policy-shape.ts). The expected side is the one shape
  * definition (src/plan/policy-shape.ts); the deployed side is read through src/aws/policy.ts.
  */
 import { join } from 'node:path';

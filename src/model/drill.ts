@@ -30,7 +30,7 @@ const instances = (what: string) => boundedNumber(0, LIMITS.instances, what).int
 const ms = (what: string) => boundedNumber(0, LIMITS.ms, what);
 const probability = z.number().min(0).max(1);
 
-/** Where a figure comes from (DESIGN.md, provenance). */
+/** Where a figure comes from (src/report/labels.ts words it). */
 export const figureOriginSchema = z.enum(['measured', 'computed', 'assumed', 'bound', 'lower-bound']);
 
 export const drillPhaseSchema = z.object({

@@ -1,4 +1,4 @@
-/** The options every command that acts on a model shares (DESIGN.md, "Options every AWS-touching command shares"). */
+/** The options every command that acts on a model shares. */
 import { parseTransportKind } from '../load/transport/transports.js';
 import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
 import { flag, number, parsed, text } from './spec.js';

@@ -105,20 +105,9 @@ function p95Curve(qmax: QmaxArtifact): (concurrency: number) => number | null {
 
 /** goodput's per-rate CloudWatch levels (ConcurrentRequestsPerModel Maximum per 10 s), when joined. */
 function measuredLevels(goodput: GoodputArtifact | null): MeasuredLevel[] {
-  if (!goodput) return [];
-  const out: MeasuredLevel[] = [];
-  for (const rate of goodput.rungs as unknown[]) {
-    const r = rate as { rate_rps?: number; metric_level?: { p10: number; p50: number; p90: number } | null };
-    if (typeof r.rate_rps === 'number' && r.metric_level) {
-      out.push({
-        rate_rps: r.rate_rps,
-        p10: r.metric_level.p10,
-        p50: r.metric_level.p50,
-        p90: r.metric_level.p90,
-      });
-    }
-  }
-  return out;
+  return (goodput?.rungs ?? []).flatMap(({ rate_rps, metric_level: m }) =>
+    m ? [{ rate_rps, p10: m.p10, p50: m.p50, p90: m.p90 }] : [],
+  );
 }
 
 /** The plan's region: the measurement's, else (legacy) the config's, labelled by where it came from. */

@@ -1,5 +1,5 @@
 /**
- * The findings of DESIGN.md, in their fixed order. Each is ok | warn | stop | suppressed
+ * The plan's findings, in their fixed order. Each is ok | warn | stop | suppressed
  * (suppressed = not evaluated, never a pass) with a one-line detail and a fix.
  */
 import {

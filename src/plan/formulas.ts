@@ -1,5 +1,5 @@
 /**
- * The arithmetic of DESIGN.md ("Vocabulary and formulas"), one function per derived value.
+ * The arithmetic (README, "The arithmetic"), one function per derived value.
  * Pure: numbers in, numbers out.
  */
 import { type ThroughputPoint, throughputAt } from '../stats/surge.js';

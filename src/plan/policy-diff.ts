@@ -1,6 +1,6 @@
 /**
- * The diff of the deployed policy against the expected one (DESIGN.md, "The deployed policy
- * shape"). Pure: the expected rows come from `flattenPolicyShape(expectedPolicyShape(...))`, the
+ * The diff of the deployed policy against the expected one (the shape of src/plan/policy-shape.ts).
+ * Pure: the expected rows come from `flattenPolicyShape(expectedPolicyShape(...))`, the
  * deployed rows from the reader in src/aws/policy.ts, both under the same parameter names.
  */
 import type { ComparisonRow } from '../model/index.js';

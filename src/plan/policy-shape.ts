@@ -1,5 +1,5 @@
 /**
- * The deployed policy shape (DESIGN.md, "The deployed policy shape"): the one definition of what
+ * The deployed policy shape: the one definition of what
  * a measured plan deploys. The CDK constructs (infra/lib) build their resources from
  * `expectedPolicyShape`; drift and validate diff `flattenPolicyShape` of it against what AWS
  * reports. Pure: names and numbers come from the plan and the model's endpoint/variant only.

@@ -1,4 +1,4 @@
-// The reference TTS container (infra/container) against the container contract of DESIGN.md:
+// The reference TTS container (infra/container) against the container contract of infra/container/README.md:
 // the real built server, spawned as a process, spoken to over HTTP on loopback.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 /**
  * Plan fixtures for the gate and infra tests. `kokoroPlan()` is the plan `scalegate plan` derives
- * from the Kokoro-82M anchor measurements (../shared/anchor-artifacts, committed under artifacts/)
+ * from the Kokoro-82M anchor measurements (committed under artifacts/)
  * with the region they were made in recorded (us-east-1; the legacy files did not record it), and
  * the Kokoro config's choices. The gate derives every plan again from its measurements, so each
  * fixture plan carries its measurements, and `artifactsDirWith` writes them beside it.

@@ -1,4 +1,4 @@
-// Stage markers of the container contract (DESIGN.md, "The container contract"): one stdout line
+// Stage markers of the container contract (infra/container/README.md): one stdout line
 // each, in this order. `ttotal` reads them back from the instance's log stream.
 import { writeSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { runPlan } from '../commands/plan.js';
-import { loadModelContext } from '../model/index.js';
+import { loadModelContext, UsageError } from '../model/index.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { addOptions, optionValues } from './options.js';
 import { jsonOption, present } from './shared.js';
@@ -18,11 +18,16 @@ export function registerPlan(program: Command): void {
     .addOption(jsonOption())
     .action((flags: Record<string, unknown>) => {
       const values = optionValues(PLAN_OPTIONS, flags);
+      if (flags.json === true && values.format !== undefined && values.format !== 'text') {
+        throw new UsageError(
+          `--json prints the plan artifact and --format ${values.format} the deployable values: give one of them.`,
+        );
+      }
       const { modelName, model } = loadModelContext({
         modelName: values.modelName,
         configFile: values.configFile,
       });
-      const result = runPlan({ ...values, modelName, model, qmaxFile: values.qmaxFile as string });
+      const result = runPlan({ ...values, modelName, model });
       present(result, { json: flags.json === true });
     });
 }

@@ -1,4 +1,10 @@
-/** `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS. */
+/**
+ * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS.
+ * `format` json / tfvars prints the deployable values for other infrastructure-as-code tools;
+ * `fromFile` prints an existing plan that way, deriving and writing nothing.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
@@ -12,14 +18,21 @@ import {
   usage,
   writeArtifact,
 } from '../model/index.js';
+import type { PlanFormat } from '../options/plan.js';
 import { derivePlan, type Load } from '../plan/derive.js';
+import {
+  deployableValues,
+  renderDeployableJson,
+  renderDeployableTfvars,
+} from '../report/deployable-values.js';
 import { renderPlanReport } from '../report/plan-text.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface PlanInput {
   modelName: string;
   model: ModelConfig;
-  qmaxFile: string;
+  /** Required unless `fromFile`. */
+  qmaxFile?: string;
   /** The measured T_total. @default none: then `assumeTTotalS` must state one */
   ttotalFile?: string;
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
@@ -56,6 +69,50 @@ export interface PlanInput {
   failOn?: 'stop' | 'warn';
   /** @default a new run id */
   runId?: string;
+  /** What the report is: the text report, or the deployable values as json / tfvars. @default 'text' */
+  format?: PlanFormat;
+  /** Print this existing plan artifact in `format` instead of deriving one (nothing is written). @default none */
+  fromFile?: string;
+}
+
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** The report of `plan` in `format` (the deployable values need the model's endpoint and the file's hash). */
+function planReport(input: PlanInput, plan: PlanArtifact, file: string, written: boolean): string {
+  const format = input.format ?? 'text';
+  if (format === 'text') return renderPlanReport(plan, written ? file : null);
+  const values = deployableValues(plan, input.model, sha256Of(file));
+  return format === 'json' ? renderDeployableJson(values) : renderDeployableTfvars(values);
+}
+
+const failingVerdict = (plan: PlanArtifact, failOn: PlanInput['failOn']): boolean =>
+  plan.verdict === 'stop' || (failOn === 'warn' && plan.verdict === 'warn');
+
+/** `--from`: an existing plan, printed; refuses any input that would derive one. */
+function renderExisting(input: PlanInput & { fromFile: string }): CommandResult<PlanArtifact> {
+  const deriving = (
+    [
+      ['qmax', input.qmaxFile],
+      ['ttotal', input.ttotalFile],
+      ['assume-t-total', input.assumeTTotalS],
+      ['drill', input.drillFile],
+      ['goodput', input.goodputFile],
+      ['out', input.outFile],
+    ] as const
+  ).filter(([, v]) => v !== undefined);
+  if (deriving.length > 0) {
+    throw usage`${opt('from')} prints an existing plan and derives nothing: drop ${opt(deriving[0]?.[0] as string)} (or drop ${opt('from')} to derive a new plan).`;
+  }
+  const plan = readArtifact('plan', input.fromFile);
+  if (plan.model_name !== input.modelName) {
+    throw usage`${opt('from', input.fromFile)} is the plan of model ${plan.model_name}, not ${input.modelName}: choose the model with ${opt('model')}.`;
+  }
+  return {
+    artifact: plan,
+    report: planReport(input, plan, input.fromFile, false),
+    exitCode: failingVerdict(plan, input.failOn) ? 1 : 0,
+    written: [],
+  };
 }
 
 function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
@@ -76,6 +133,11 @@ function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
 export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
   const { clock, version } = resolveDeps(deps);
   const { model } = input;
+  if (input.fromFile !== undefined) return renderExisting({ ...input, fromFile: input.fromFile });
+  const qmaxFile = input.qmaxFile;
+  if (qmaxFile === undefined) {
+    throw usage`no qmax artifact: name one with ${opt('qmax')} (from \`scalegate qmax\`), or print an existing plan with ${opt('from')}.`;
+  }
   if (input.ttotalFile !== undefined && input.assumeTTotalS !== undefined) {
     throw usage`${opt('ttotal')} and ${opt('assume-t-total')} both given: a plan uses the measured T_total or a stated one, not both.`;
   }
@@ -88,17 +150,17 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
 
-  const qmax = readArtifact('qmax', input.qmaxFile);
+  const qmax = readArtifact('qmax', qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
   if (ttotal && isLowerBound(ttotal) && input.allowLowerBound !== true) {
-    throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
+    throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
   const plan = derivePlan({
     modelName: input.modelName,
     qmax,
-    qmaxFile: input.qmaxFile,
+    qmaxFile,
     ttotal,
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
@@ -127,11 +189,10 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
   writeArtifact('plan', outFile, plan);
-  const failing = plan.verdict === 'stop' || (input.failOn === 'warn' && plan.verdict === 'warn');
   return {
     artifact: plan,
-    report: renderPlanReport(plan, outFile),
-    exitCode: failing ? 1 : 0,
+    report: planReport(input, plan, outFile, true),
+    exitCode: failingVerdict(plan, input.failOn) ? 1 : 0,
     written: [outFile],
   };
 }

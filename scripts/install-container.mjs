@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 if (root.split(sep).includes('node_modules')) process.exit(0);
+// `npm install --package-lock-only` installs nothing, so there is nothing to prepare; the nested
+// `npm ci` would inherit the flag from the environment and empty the container's node_modules.
+if (process.env.npm_config_package_lock_only === 'true') process.exit(0);
 const containerDir = join(root, 'infra', 'container');
 if (!existsSync(join(containerDir, 'package-lock.json'))) process.exit(0);
 const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: containerDir, stdio: 'inherit' });

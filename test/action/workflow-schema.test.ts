@@ -357,3 +357,64 @@ describe('calibration ends with the plan deployed and proven; a release validate
     expect(order.filter(Boolean)).toEqual(['gate', 'deploy', 'validate']);
   });
 });
+
+describe('release-action: a version tag moves the major tag only after dist/ is proven current', () => {
+  const workflow = parse(read('.github/workflows/release-action.yml')) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, Job & { needs?: string | string[]; if?: string }>;
+  };
+  const runs = (job: string) => (workflow.jobs[job]?.steps ?? []).map((s) => s.run ?? '').join('\n');
+
+  it('runs on version tags only (never on a branch, a pull request or the major tag it moves)', () => {
+    expect(workflow.on).toEqual({ push: { tags: ['v*.*.*'] } });
+  });
+
+  it('checks the tag against the versions, then npm ci, npm run build and a dist/ diff, with a read-only token', () => {
+    const verify = workflow.jobs.verify as Job;
+    expect(verify.permissions).toEqual({ contents: 'read' });
+    const text = runs('verify');
+    const order = [
+      'require("./package.json").version',
+      'npm ci',
+      'npm run build',
+      'git diff --exit-code',
+    ].map((s) => text.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text).toContain('git ls-files --others --exclude-standard -- dist/');
+  });
+
+  it('moves the major tag with force after verify, in the only job with a write token, which runs no npm or node', () => {
+    const writers = Object.entries(workflow.jobs)
+      .filter(([, job]) => typeof job.permissions === 'object' && job.permissions.contents === 'write')
+      .map(([name]) => name);
+    expect(writers).toEqual(['major-tag']);
+    const job = workflow.jobs['major-tag'];
+    expect(job?.needs).toBe('verify');
+    expect(job?.if).toBe("needs.verify.outputs.prerelease == 'false'");
+    const text = runs('major-tag');
+    expect(text).not.toMatch(/npm|npx|node /);
+    expect(text).toContain('git tag --force "$MAJOR" "$GITHUB_SHA"');
+    expect(text).toContain('git push --force origin "refs/tags/$MAJOR"');
+    // Never backwards: a patch to an older line leaves the major tag where it is.
+    expect(text).toContain('sort -V');
+  });
+
+  it('publishes with provenance only when an NPM_TOKEN secret exists, after verify', () => {
+    const job = workflow.jobs.publish as Job & { needs?: string; env?: Record<string, string> };
+    expect(job.needs).toBe('verify');
+    expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    expect(job.env?.NODE_AUTH_TOKEN).toBe(expr('secrets.NPM_TOKEN'));
+    const publish = (job.steps ?? []).find((s) => (s.run ?? '').startsWith('npm publish')) as Step & {
+      if?: string;
+    };
+    expect(publish.run).toContain('--provenance');
+    expect(publish.if).toBe("env.NODE_AUTH_TOKEN != ''");
+  });
+
+  it('leaves the production release workflow to release.yml (no deploy here)', () => {
+    expect(read('.github/workflows/release-action.yml')).not.toMatch(
+      /scalegate\.mjs deploy|environment: production/,
+    );
+  });
+});

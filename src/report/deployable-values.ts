@@ -39,6 +39,7 @@ export function deployableValues(
     scalegate_scale_in_statistic: shape.scaleIn.alarm.statistic,
     scalegate_scale_in_period_s: ALARM_TIMING.scaleIn.periodS,
     scalegate_scale_in_evaluation_periods: ALARM_TIMING.scaleIn.evaluationPeriods,
+    scalegate_above_target_periods: shape.alarms.concurrencyAboveTarget.evaluationPeriods,
     scalegate_queue_max_depth: d.queue_max_depth,
     scalegate_slo_ms: d.slo_ms,
     scalegate_service_time_alarm_ms: d.service_time_alarm_ms,

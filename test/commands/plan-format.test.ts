@@ -46,6 +46,8 @@ const expectedNumbers = {
   scalegate_scale_out_cooldown_s: committed.deployable.scale_out_cooldown_s,
   scalegate_scale_in_cooldown_s: committed.deployable.scale_in_cooldown_s,
   scalegate_queue_max_depth: committed.deployable.queue_max_depth,
+  // The concurrency-above-target alarm: above target for longer than T_plan + 1 minute.
+  scalegate_above_target_periods: Math.ceil(committed.derived.t_plan_s / 60) + 1,
   scalegate_slo_ms: committed.deployable.slo_ms,
   scalegate_service_time_alarm_ms: committed.deployable.service_time_alarm_ms,
 };
@@ -154,6 +156,26 @@ describe('scalegate plan --format (deployable values for Terraform and other IaC
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--qmax');
     expect(r.stderr).toContain('--from');
+  });
+
+  it('prints exactly the variables examples/terraform declares (an undeclared tfvars name fails terraform plan)', async () => {
+    const r = await runCli([...from, '--format', 'tfvars']);
+    const printed = Object.keys(parseTfvars(r.stdout)).sort();
+    const declared = [
+      ...readFileSync(join(repoRoot, 'examples', 'terraform', 'variables.tf'), 'utf8').matchAll(
+        /^variable "([a-z0-9_]+)"/gm,
+      ),
+    ].map((m) => m[1]);
+    expect(declared.filter((v) => v !== 'deployed_image_digest').sort()).toEqual(printed);
+    // And main.tf uses every one of them.
+    const main = readFileSync(join(repoRoot, 'examples', 'terraform', 'main.tf'), 'utf8');
+    const unused = [...declared].filter((v) => !main.includes(`var.${v}`));
+    expect(
+      unused.filter(
+        (v) =>
+          !['scalegate_scaling_metric', 'scalegate_instance_type', 'scalegate_slo_ms'].includes(v as string),
+      ),
+    ).toEqual([]);
   });
 
   it('escapes what HCL would interpolate in a string ($${ and %%{), so a value stands for itself', () => {

@@ -13,7 +13,8 @@
  * text wraps at 80 columns, no colour). Only commands with deterministic output are marked: the
  * committed anchor artifacts, the committed config, no clock and no host in what they print. A
  * block that shows a recorded run instead (`npm start`) is marked `<!-- sample: ... -->` and is
- * not compared. Regenerate every block: UPDATE_README_OUTPUT=1 npx vitest run test/readme.test.ts
+ * not compared. Regenerate the whole-output blocks with
+ * UPDATE_README_OUTPUT=1 npx vitest run test/readme.test.ts (excerpts are chosen, so edited by hand).
  */
 import {
   copyFileSync,

@@ -152,7 +152,7 @@ export function readConfigFile(file: string): ScalegateConfig {
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw missing
-      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`
       : usage`${file}: cannot read (${(e as Error).message}).`;
   }
   return parseConfig(text, file);

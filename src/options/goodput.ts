@@ -19,7 +19,7 @@ export const GOODPUT_DEFAULTS = {
   maxRate: 1000,
   resolution: 0.05,
   holdS: 600,
-  settleS: 60,
+  settleS: 15,
   seed: 1,
   maxOverflowFraction: 0.01,
   maxErrorFraction: 0.01,

@@ -73,7 +73,7 @@ describe('rung decision seam', () => {
     };
     const d = withLimits(decide, limits)(rung({ ok: 980, saturated_503: 20 }, 1000));
     expect(d.verdict).toBe('fail');
-    expect(d.reason).toMatch(/overflows 20\/1000 = 2.00 % > 1.00 %/);
+    expect(d.reason).toMatch(/overflows 20\/1000 = 2.00 % \(95 % bounds \[1\.\d+ %, [\d.]+ %\]\) > 1.00 %/);
     expect(asked).toBe(0);
   });
 

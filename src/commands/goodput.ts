@@ -219,10 +219,11 @@ export async function runGoodput(
             limits: resolved.limits,
             minSamples: resolved.minSamples,
           };
-          // Group-sequential: a single process ends a rung at its first decisive look (shards run
-          // a fixed grid and are decided only once merged, so they run every hold to its end).
+          // Group-sequential: the adaptive ladder ends a rung at its first decisive look. A fixed
+          // ladder (--rates, the one shards run) measures every rate for its whole hold, so a single
+          // process and the merge of its shards measure the same windows.
           const looks: RungLooks | undefined =
-            shard.count === 1
+            resolved.mode === 'adaptive' && shard.count === 1
               ? {
                   spansS: lookSpans(resolved.holdS - resolved.settleS),
                   lagMs: lookLagMs(resolved.sloMs, resolved.windowMs),

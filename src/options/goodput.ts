@@ -102,7 +102,7 @@ export const GOODPUT_OPTIONS = {
     'hold-s',
     '<s>',
     'positive',
-    'schedule length of each rung, seconds (near saturation a p95 needs thousands of arrivals)',
+    'longest schedule of each rung, seconds: an adaptive rung ends at its first decisive look (near saturation a p95 needs thousands of arrivals)',
     {
       defaultText: `${d.holdS}`,
     },

@@ -17,6 +17,7 @@ import {
   isSageMakerTransport,
   UsageError,
 } from '../model/index.js';
+import { FALSE_PASS_BOUND, FALSE_PASS_BOUND_CLASS, FIRST_LOOK_S } from '../stats/open-loop-decision.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {
@@ -58,6 +59,24 @@ export interface RungJudgement {
     batchSize: number;
     minBatchSize: number;
     meanInSystem: number;
+    /** The group-sequential record (absent: a decision without looks). */
+    misses?: number;
+    correlationWindows?: number;
+    fluctuation?: number;
+    vonNeumann?: number | null;
+    sensitivity?: number | null;
+    stoppedAtS?: number;
+    looks?: Array<{
+      span_s: number;
+      n: number;
+      alpha_pass: number;
+      alpha_fail: number;
+      verdict: 'pass' | 'fail' | 'undecided';
+      stop: boolean;
+      batches: number;
+      von_neumann: number | null;
+      sensitivity: number | null;
+    }>;
   };
   offered: number;
   sent: number;
@@ -84,6 +103,8 @@ export interface RungRun {
   instanceCounts: number[];
 }
 
+/** Interval ends are recorded up to an hour (a look at a tiny alpha may reach further). */
+const MAX_MS = 3_600_000;
 const round3 = (v: number): number => Math.round(v * 1000) / 1000;
 const orNull = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : round3(v));
 
@@ -116,7 +137,9 @@ export function goodputRung(
     ttfab_p95_ms: orNull(judged.ttfabP95Ms),
     ttfab_p99_ms: orNull(judged.ttfabP99Ms),
     ttfab_p95_ci_ms:
-      pending || d.interval === null ? null : { low: round3(d.interval.low), high: round3(d.interval.high) },
+      pending || d.interval === null
+        ? null
+        : { low: round3(Math.min(d.interval.low, MAX_MS)), high: round3(Math.min(d.interval.high, MAX_MS)) },
     ttfab_sent_p95_ms: orNull(judged.ttfabSentP95Ms),
     latency_p95_ms: orNull(judged.latencyP95Ms),
     send_lag_p99_ms: orNull(judged.sendLagP99Ms),
@@ -130,6 +153,24 @@ export function goodputRung(
     client_event_loop_utilization: run.loopUtilization,
     instance_counts: run.instanceCounts,
     histograms: run.histograms,
+    ...(d.looks && !pending
+      ? {
+          sequential: {
+            stopped_at_s: d.stoppedAtS ?? s.holdS - s.settleS,
+            stopped_early: (d.stoppedAtS ?? s.holdS - s.settleS) < s.holdS - s.settleS - 1e-9,
+            misses: d.misses ?? 0,
+            correlation_windows: round3(d.correlationWindows ?? 0),
+            fluctuation: round3(d.fluctuation ?? 0),
+            von_neumann: d.vonNeumann == null ? null : round3(Math.max(0, d.vonNeumann)),
+            sensitivity: d.sensitivity == null ? null : round3(Math.max(0, d.sensitivity)),
+            looks: d.looks.map((l) => ({
+              ...l,
+              von_neumann: l.von_neumann === null ? null : round3(Math.max(0, l.von_neumann)),
+              sensitivity: l.sensitivity === null ? null : round3(Math.max(0, l.sensitivity)),
+            })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -221,6 +262,11 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
     request_timeout_s: s.requestTimeoutS,
     restore: r.restore,
     ...(r.cloudwatch ? { cloudwatch: r.cloudwatch } : {}),
+    false_pass_bound: {
+      value: FALSE_PASS_BOUND,
+      origin: 'bound',
+      basis: `simulated over class: ${FALSE_PASS_BOUND_CLASS}`,
+    },
   };
 }
 
@@ -267,7 +313,7 @@ export function goodputSchedule(
     );
   }
   notes.push(
-    `a rung decides only with 5 batches of 30 (1 + L)^2 arrivals (L: mean requests in system, measured); near saturation L grows and a rung of ${s.holdS} s may stay undecided (a longer --hold-s decides it)`,
+    `a rung ends at its first decisive look (from ${FIRST_LOOK_S} s of measuring) and decides only with 5 batches of 30 (1 + L)^2 arrivals (L: mean requests in system, measured); near saturation L grows and a rung of up to ${s.holdS} s may stay undecided (a longer --hold-s decides it); the worst case below counts every rung at its whole hold`,
   );
   if (live) {
     notes.push(

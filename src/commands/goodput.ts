@@ -19,14 +19,14 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
-import { judgeRung } from '../analysis/goodput-judge.js';
+import { judgeRung, liveLook, rungWindowsFrom } from '../analysis/goodput-judge.js';
 import { alignedRungStart, METRIC_LEVEL_PERIOD_S } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/open/goodput-ladder.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
-import { runOpenRung } from '../load/open/open-rung.js';
+import { type RungLooks, runOpenRung } from '../load/open/open-rung.js';
 import { encodePrompts } from '../load/prompts.js';
 import { isSageMakerTransport } from '../load/transport/transports.js';
 import type { GoodputArtifact, GoodputRung } from '../model/artifacts.js';
@@ -35,6 +35,8 @@ import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
+import { lookSpans } from '../stats/open-loop-decision.js';
+import { lookLagMs } from '../stats/open-loop-rung-sim.js';
 import {
   awaitFrozen,
   frozenRun,
@@ -79,9 +81,9 @@ class RatePlan {
     if (this.ladder) return this.ladder.next();
     return (this.s.rates as number[])[this.index] ?? null;
   }
-  record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string): void {
+  record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string, headroom?: number): void {
     this.index++;
-    this.ladder?.record({ rate, verdict, reason });
+    this.ladder?.record({ rate, verdict, reason, ...(headroom !== undefined ? { headroom } : {}) });
   }
 }
 
@@ -210,7 +212,32 @@ export async function runGoodput(
             shard: resolved.shard ? { index: shard.index, count: shard.count } : null,
           });
           const before = await observeCapacity();
+          const judgeSettings = {
+            sloMs: resolved.sloMs,
+            holdS: resolved.holdS,
+            settleS: resolved.settleS,
+            limits: resolved.limits,
+            minSamples: resolved.minSamples,
+          };
+          // Group-sequential: the adaptive ladder ends a rung at its first decisive look. A fixed
+          // ladder (--rates, the one shards run) measures every rate for its whole hold, so a single
+          // process and the merge of its shards measure the same windows.
+          const looks: RungLooks | undefined =
+            resolved.mode === 'adaptive' && shard.count === 1
+              ? {
+                  spansS: lookSpans(resolved.holdS - resolved.settleS),
+                  lagMs: lookLagMs(resolved.sloMs, resolved.windowMs),
+                  stop: (windows, spanS, lookAtMs) =>
+                    liveLook(
+                      rungWindowsFrom(windows, resolved.windowMs, judgeSettings, lookAtMs),
+                      rate,
+                      spanS,
+                      judgeSettings,
+                    ).stop,
+                }
+              : undefined;
           const rungRun = runOpenRung({
+            ...(looks ? { looks } : {}),
             rate,
             seed: resolved.seed + i,
             holdS: resolved.holdS,
@@ -238,13 +265,7 @@ export async function runGoodput(
           const judged = judgeRung(
             measured.histograms,
             rate,
-            {
-              sloMs: resolved.sloMs,
-              holdS: resolved.holdS,
-              settleS: resolved.settleS,
-              limits: resolved.limits,
-              minSamples: resolved.minSamples,
-            },
+            { ...judgeSettings, stoppedAtS: measured.stoppedAtS },
             `rung ${i + 1}`,
           );
           const pending = shard.count > 1;
@@ -262,7 +283,13 @@ export async function runGoodput(
             pending,
           );
           rungs.push(rung);
-          plan.record(rate, judged.verdict, judged.reason);
+          const high = judged.decision.interval?.high;
+          plan.record(
+            rate,
+            judged.verdict,
+            judged.reason,
+            judged.verdict === 'pass' && high !== undefined && high > 0 ? resolved.sloMs / high : undefined,
+          );
           progress({
             type: 'rate-end',
             index: i,

@@ -19,7 +19,7 @@ export const GOODPUT_DEFAULTS = {
   maxRate: 1000,
   resolution: 0.05,
   holdS: 600,
-  settleS: 60,
+  settleS: 15,
   seed: 1,
   maxOverflowFraction: 0.01,
   maxErrorFraction: 0.01,
@@ -102,7 +102,7 @@ export const GOODPUT_OPTIONS = {
     'hold-s',
     '<s>',
     'positive',
-    'schedule length of each rung, seconds (near saturation a p95 needs thousands of arrivals)',
+    'longest schedule of each rung, seconds: an adaptive rung ends at its first decisive look (near saturation a p95 needs thousands of arrivals)',
     {
       defaultText: `${d.holdS}`,
     },

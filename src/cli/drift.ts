@@ -11,7 +11,7 @@ export function registerDrift(program: Command): void {
     .command('drift')
     .summary('read-only preflight: is the deployed scaling state what the repo declares? (preflight-ok)')
     .description(
-      'Read-only preflight, run before every measurement and deploy. Drift: the endpoint not InService or desired != current, any scaling suspension flag set, a thaw journal left behind by an aborted run, scaling policies or scalegate alarms that belong to no declared model, scalable targets with scalegate policies on endpoints the config does not declare; with --plan also a missing scalable target and every deployed policy parameter that differs from the plan. Alarms in INSUFFICIENT_DATA are warnings. Prints `preflight-ok` when clean. Writes artifacts/drift-<model>.json. Exit codes: 0 preflight-ok, 1 drift (each finding with its remediation), 2 refused input.',
+      'Read-only preflight, run before every measurement and deploy. Drift: the endpoint not InService or desired != current, any scaling suspension flag set, a thaw journal left behind by an aborted run, scaling policies or scalegate alarms that belong to no declared model, scalable targets with scalegate policies on endpoints the config does not declare; with --plan also a missing scalable target and every deployed policy parameter that differs from the plan. Alarms in INSUFFICIENT_DATA are warnings. Prints `preflight-ok` when clean. Writes artifacts/drift-<model>.json. Exit codes: 0 preflight-ok, 1 drift (each finding with its remediation), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md).',
     );
   addOptions(command, DRIFT_OPTIONS)
     .addOption(jsonOption())

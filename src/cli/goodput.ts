@@ -21,7 +21,7 @@ export function registerGoodput(program: Command): void {
         'with 503 overflows and errors within --max-overflow-fraction / --max-error-fraction; lambda_max is the highest pass, bracketed by a measured breach. ' +
         'Adaptive by default (x2 from --start-rate, then bisection to --resolution); --rates for a fixed ladder. --shard i/n with --start-at runs one share of every rung ' +
         '(shard 0 freezes the endpoint); `scalegate merge` combines the shard files. The endpoint is frozen as qmax freezes it and restored on every exit, SIGINT and SIGTERM included. ' +
-        'Progress goes to stderr. Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).',
+        'Progress goes to stderr. Exit codes: 0 measured, 1 the ladder could not run (or a restore failed), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md); 130/143 interrupted (restored).',
     );
   addOptions(command, GOODPUT_OPTIONS)
     .addOption(jsonOption())

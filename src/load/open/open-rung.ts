@@ -8,6 +8,7 @@
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
 import { quantileMs, sumWindows } from '../../stats/histograms.js';
 import { type Clock, realClock } from '../clock.js';
+import { type Heartbeat, startHeartbeat } from '../heartbeat.js';
 import type { Transport } from '../types.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
@@ -38,6 +39,8 @@ export interface OpenRungSpec {
   onRecord?: (record: OpenLoopRecord) => void;
   /** Stops the rung (requests in flight are cut): the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called every second of the rung's clock while it runs (src/load/heartbeat.ts). */
+  onHeartbeat?: (beat: Heartbeat) => void;
 }
 
 export interface OpenRungMeasurement {
@@ -97,6 +100,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
   const fromMs = spec.settleS * 1000;
   const toMs = spec.holdS * 1000;
   const samples: RungSample[] = [];
+  let finished = 0;
   const engine = new OpenLoopEngine({
     transport: spec.transport,
     bodies: spec.bodies,
@@ -109,9 +113,19 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
       if (!r.stopped && atMs >= fromMs && atMs < toMs) {
         samples.push({ atMs, outcome: r.outcome, ttfabIntendedMs: r.ttfabIntendedMs });
       }
+      finished += 1;
       spec.onRecord?.(r);
     },
   });
+  const onHeartbeat = spec.onHeartbeat;
+  const stopBeat = onHeartbeat
+    ? startHeartbeat({
+        clock,
+        startAt,
+        read: () => ({ finished, inFlight: engine.inFlight }),
+        emit: onHeartbeat,
+      })
+    : () => {};
   const stop = () => engine.stop({ abort: true });
   spec.signal?.addEventListener('abort', stop, { once: true });
   let summary: OpenLoopSummary;
@@ -119,6 +133,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     if (spec.signal?.aborted) stop();
     summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
   } finally {
+    stopBeat();
     spec.signal?.removeEventListener('abort', stop);
   }
   // A stopped rung is not a measurement.

@@ -1,7 +1,14 @@
-/** `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS. */
+/**
+ * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS.
+ * Re-planning unchanged inputs keeps the existing plan's run id and time, so the file comes out
+ * byte-identical and a committed validate or drill of that run id stays its proof.
+ */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
+  artifactJson,
+  artifactSchemas,
   DEFAULT_ARTIFACTS_DIR,
   type ModelConfig,
   newRunId,
@@ -54,8 +61,37 @@ export interface PlanInput {
   artifactsDir?: string;
   /** Exit 1 on this verdict or worse. @default `stop` */
   failOn?: 'stop' | 'warn';
-  /** @default a new run id */
+  /** @default the existing plan's when nothing it derives from changed, else a new one */
   runId?: string;
+}
+
+/**
+ * The run id and time of the plan already at `file` when `plan` equals it in everything but
+ * those two and the tool version (same measurements, fingerprints, choices, derived values):
+ * re-running plan on unchanged inputs then writes the same bytes. null: no such plan (none, not
+ * readable, or something differs), and the new plan keeps its own.
+ */
+export function unchangedPlanIdentity(
+  file: string,
+  plan: PlanArtifact,
+): { runId: string; createdAt: string } | null {
+  if (!existsSync(file)) return null;
+  let before: PlanArtifact;
+  let bytes: string;
+  try {
+    bytes = readFileSync(file, 'utf8');
+    before = readArtifact('plan', file);
+  } catch {
+    return null;
+  }
+  const same = artifactSchemas.plan.safeParse({
+    ...plan,
+    run_id: before.run_id,
+    created_at: before.created_at,
+    provenance: { ...plan.provenance, tool: before.provenance.tool },
+  });
+  if (!same.success || artifactJson(same.data) !== bytes) return null;
+  return { runId: before.run_id, createdAt: before.created_at };
 }
 
 function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
@@ -95,7 +131,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
-  const plan = derivePlan({
+  const derived = derivePlan({
     modelName: input.modelName,
     qmax,
     qmaxFile: input.qmaxFile,
@@ -124,13 +160,19 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     createdAt: clock().toISOString(),
     tool: `scalegate ${version}`,
   });
+  const plan: PlanArtifact = { ...derived };
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+  const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;
+  if (kept) {
+    plan.run_id = kept.runId;
+    plan.created_at = kept.createdAt;
+  }
   writeArtifact('plan', outFile, plan);
   const failing = plan.verdict === 'stop' || (input.failOn === 'warn' && plan.verdict === 'warn');
   return {
     artifact: plan,
-    report: renderPlanReport(plan, outFile),
+    report: renderPlanReport(plan, outFile, kept !== null),
     exitCode: failing ? 1 : 0,
     written: [outFile],
   };

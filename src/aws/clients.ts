@@ -152,3 +152,18 @@ export function isLoopbackUrl(url: string | null): boolean {
   if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
   return false;
 }
+
+/**
+ * True when the clients that act on an endpoint (SageMaker, Application Auto Scaling) all reach
+ * this machine's loopback: the local SageMaker, where nothing is production and nothing measured
+ * belongs in the committed artifacts. Reads the clients' configuration only.
+ */
+export async function throughLocalSageMaker(
+  clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'>,
+): Promise<boolean> {
+  const urls = await Promise.all([
+    clientEndpointUrl(clients.sagemaker),
+    clientEndpointUrl(clients.autoscaling),
+  ]);
+  return urls.every(isLoopbackUrl);
+}

@@ -4,7 +4,7 @@ import { runDrift } from '../commands/drift.js';
 import { loadModelContext } from '../model/index.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
 import { addOptions, optionValues } from './options.js';
-import { jsonOption, present, stderrProgress } from './shared.js';
+import { artifactsDirFor, jsonOption, present, stderrProgress } from './shared.js';
 
 export function registerDrift(program: Command): void {
   const command = program
@@ -18,8 +18,11 @@ export function registerDrift(program: Command): void {
     .action(async (flags: Record<string, unknown>) => {
       const values = optionValues(DRIFT_OPTIONS, flags);
       const context = loadModelContext(values);
-      const result = await withAwsClients({ region: context.region }, (clients) =>
-        runDrift({ ...values, ...context }, { clients, progress: stderrProgress() }),
+      const result = await withAwsClients({ region: context.region }, async (clients) =>
+        runDrift(
+          { ...values, ...context, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+          { clients, progress: stderrProgress() },
+        ),
       );
       present(result, { json: flags.json === true });
     });

@@ -4,7 +4,7 @@ import { type DrillInput, runDrill, runDrillMerge } from '../commands/drill.js';
 import { loadModelContext, opt, usage } from '../model/index.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
 import { addOptions, optionValues } from './options.js';
-import { jsonOption, present, stderrProgress } from './shared.js';
+import { artifactsDirFor, jsonOption, present, stderrProgress } from './shared.js';
 
 export function registerDrill(program: Command): void {
   const command = program
@@ -54,8 +54,11 @@ export function registerDrill(program: Command): void {
       try {
         const result = values.dryRun
           ? await runDrill(input, deps)
-          : await withAwsClients({ region: context.region }, (clients) =>
-              runDrill(input, { ...deps, clients }),
+          : await withAwsClients({ region: context.region }, async (clients) =>
+              runDrill(
+                { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+                { ...deps, clients },
+              ),
             );
         present(result, { json: flags.json === true });
       } catch (e) {

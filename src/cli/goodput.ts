@@ -6,7 +6,14 @@ import { loadsThroughAws } from '../load/transport/transports.js';
 import { loadModelContext } from '../model/index.js';
 import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { addOptions, optionValues } from './options.js';
-import { commandLine, jsonOption, present, presentInterruption, stderrProgress } from './shared.js';
+import {
+  artifactsDirFor,
+  commandLine,
+  jsonOption,
+  present,
+  presentInterruption,
+  stderrProgress,
+} from './shared.js';
 
 export function registerGoodput(program: Command): void {
   const command = program
@@ -35,7 +42,11 @@ export function registerGoodput(program: Command): void {
         const result = await withLoadClients(
           throughAws,
           { region: context.region, maxConcurrency },
-          (clients) => runGoodput(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+          async (clients) =>
+            runGoodput(
+              { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+              { progress: stderrProgress(), ...(clients ? { clients } : {}) },
+            ),
         );
         present(result, { json: flags.json === true });
       } catch (e) {

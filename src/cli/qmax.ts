@@ -14,7 +14,14 @@ import {
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import type { OptionValues } from '../options/spec.js';
 import { addOptions, optionValues } from './options.js';
-import { commandLine, jsonOption, present, presentInterruption, stderrProgress } from './shared.js';
+import {
+  artifactsDirFor,
+  commandLine,
+  jsonOption,
+  present,
+  presentInterruption,
+  stderrProgress,
+} from './shared.js';
 
 export function registerQmax(program: Command): void {
   const command = program
@@ -45,7 +52,11 @@ export function registerQmax(program: Command): void {
         const result = await withLoadClients(
           throughAws,
           { region: context.region, maxConcurrency },
-          (clients) => runQmax(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+          async (clients) =>
+            runQmax(
+              { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+              { progress: stderrProgress(), ...(clients ? { clients } : {}) },
+            ),
         );
         present(result, { json: flags.json === true });
       } catch (e) {

@@ -5,7 +5,14 @@ import { runTtotal } from '../commands/ttotal.js';
 import { loadModelContext } from '../model/index.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
 import { addOptions, optionValues } from './options.js';
-import { commandLine, jsonOption, present, presentInterruption, stderrProgress } from './shared.js';
+import {
+  artifactsDirFor,
+  commandLine,
+  jsonOption,
+  present,
+  presentInterruption,
+  stderrProgress,
+} from './shared.js';
 
 export function registerTtotal(program: Command): void {
   const command = program
@@ -20,9 +27,15 @@ export function registerTtotal(program: Command): void {
       const values = optionValues(TTOTAL_OPTIONS, flags);
       const context = loadModelContext(values);
       try {
-        const result = await withAwsClients({ region: context.region }, (clients) =>
+        const result = await withAwsClients({ region: context.region }, async (clients) =>
           runTtotal(
-            { ...values, ...context, qmaxFile: values.qmaxFile as string, commandLine: commandLine() },
+            {
+              ...values,
+              ...context,
+              ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)),
+              qmaxFile: values.qmaxFile as string,
+              commandLine: commandLine(),
+            },
             { clients, progress: stderrProgress() },
           ),
         );

@@ -4,7 +4,7 @@ import { runValidate } from '../commands/validate.js';
 import { loadModelContext } from '../model/index.js';
 import { VALIDATE_OPTIONS } from '../options/validate.js';
 import { addOptions, optionValues } from './options.js';
-import { jsonOption, present, stderrProgress } from './shared.js';
+import { artifactsDirFor, jsonOption, present, stderrProgress } from './shared.js';
 
 export function registerValidate(program: Command): void {
   const command = program
@@ -18,8 +18,11 @@ export function registerValidate(program: Command): void {
     .action(async (flags: Record<string, unknown>) => {
       const values = optionValues(VALIDATE_OPTIONS, flags);
       const context = loadModelContext(values);
-      const result = await withAwsClients({ region: context.region }, (clients) =>
-        runValidate({ ...values, ...context }, { clients, progress: stderrProgress() }),
+      const result = await withAwsClients({ region: context.region }, async (clients) =>
+        runValidate(
+          { ...values, ...context, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+          { clients, progress: stderrProgress() },
+        ),
       );
       present(result, { json: flags.json === true });
     });

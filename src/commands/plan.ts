@@ -4,12 +4,13 @@
  * byte-identical and a committed validate or drill of that run id stays its proof.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
   artifactJson,
   artifactSchemas,
   DEFAULT_ARTIFACTS_DIR,
+  LOCAL_ARTIFACTS_DIR,
   type ModelConfig,
   newRunId,
   opt,
@@ -109,6 +110,14 @@ function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
   return null;
 }
 
+/** A plan of local measurements (artifacts/local/, the local SageMaker's) stays beside them. */
+function defaultPlanDir(qmaxFile: string): string {
+  const within = relative(resolve(LOCAL_ARTIFACTS_DIR), resolve(qmaxFile));
+  return within !== '' && !within.startsWith('..') && !within.startsWith('/')
+    ? LOCAL_ARTIFACTS_DIR
+    : DEFAULT_ARTIFACTS_DIR;
+}
+
 export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
   const { clock, version } = resolveDeps(deps);
   const { model } = input;
@@ -162,7 +171,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   });
   const plan: PlanArtifact = { ...derived };
   const outFile =
-    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+    input.outFile ??
+    join(input.artifactsDir ?? defaultPlanDir(input.qmaxFile), planFileName(input.modelName));
   const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;
   if (kept) {
     plan.run_id = kept.runId;

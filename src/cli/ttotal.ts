@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { withAwsClients } from '../aws/clients.js';
+import { resolveQmaxFile } from '../commands/discover.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { runTtotal } from '../commands/ttotal.js';
-import { loadModelContext } from '../model/index.js';
+import { DEFAULT_ARTIFACTS_DIR, loadModelContext } from '../model/index.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
 import { addOptions, optionValues } from './options.js';
 import {
@@ -27,18 +28,21 @@ export function registerTtotal(program: Command): void {
       const values = optionValues(TTOTAL_OPTIONS, flags);
       const context = loadModelContext(values);
       try {
-        const result = await withAwsClients({ region: context.region }, async (clients) =>
-          runTtotal(
-            {
-              ...values,
-              ...context,
-              ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)),
-              qmaxFile: values.qmaxFile as string,
-              commandLine: commandLine(),
-            },
+        const result = await withAwsClients({ region: context.region }, async (clients) => {
+          const dir = await artifactsDirFor(values.artifactsDir, clients, values.outFile);
+          // Without --qmax: found as the action finds it (src/commands/discover.ts), and said.
+          const found = resolveQmaxFile(
+            values.qmaxFile,
+            dir.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+            context.modelName,
+            context.model,
+          );
+          for (const line of [...found.notes, ...found.chosen]) process.stderr.write(`scalegate: ${line}\n`);
+          return runTtotal(
+            { ...values, ...context, ...dir, qmaxFile: found.qmaxFile, commandLine: commandLine() },
             { clients, progress: stderrProgress() },
-          ),
-        );
+          );
+        });
         present(result, { json: flags.json === true });
       } catch (e) {
         if (e instanceof InterruptedError) return presentInterruption('ttotal', e);

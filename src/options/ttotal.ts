@@ -21,7 +21,8 @@ export const TTOTAL_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   qmaxFile: text('qmax', '<file>', 'qmax artifact of this endpoint (from `scalegate qmax`)', {
-    cli: { required: true },
+    defaultText:
+      'the newest in artifacts/ (artifacts/local/ on the local SageMaker) whose fingerprint fits the config, named on stderr',
     action: { defaultText: 'the newest in artifacts-dir whose fingerprint fits the config' },
   }),
   outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),

@@ -55,6 +55,7 @@ export function registerThaw(program: Command): void {
             variant: target.variant,
             force: values.force,
             clearSuspension: values.clearSuspension,
+            dryRun: values.dryRun,
           },
           { clients, progress: stderrProgress() },
         ),

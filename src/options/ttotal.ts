@@ -83,4 +83,9 @@ export const TTOTAL_OPTIONS = {
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
   ),
   ...FREEZE_OPTIONS,
+  dryRun: flag(
+    'dry-run',
+    "read what a run would act on (the qmax, the endpoint's capacity, scaling flags and journals, the quota, the alarms) and print what it would freeze, request and restore; no call that changes anything",
+    { action: false },
+  ),
 } as const satisfies OptionTable;

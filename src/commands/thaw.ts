@@ -188,7 +188,9 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     } else if (input.clearSuspension) {
       if (!dryRun) await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
       actions.push(
-        `no thaw journal: ${dryRun ? 'would clear' : 'cleared'} the suspension flags of ${resourceId} (${dryRun ? 'now' : 'were'} ${flagsText(target.suspended)}; RegisterScalableTarget), as --clear-suspension asked`,
+        dryRun
+          ? `no thaw journal: would clear the suspension flags of ${resourceId} (now ${flagsText(target.suspended)}; RegisterScalableTarget), as --clear-suspension asked`
+          : `no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`,
       );
     } else {
       actions.push(

@@ -369,6 +369,13 @@ export async function runDrill(
       maxOutstanding,
       ...(signal ? { signal } : {}),
       ...(events || deps.onRecord ? { onRecord } : {}),
+      onHeartbeat: (beat) =>
+        progress({
+          type: 'load-heartbeat',
+          label: `drill ${phaseAt(phases, beat.elapsedS - 0.5)?.name ?? 'drain'} phase`,
+          totalS: durationS,
+          ...beat,
+        }),
     });
   } finally {
     await transport.close();

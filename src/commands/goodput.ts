@@ -253,6 +253,13 @@ export async function runGoodput(
             shard,
             signal,
             ...(deps.loadClock ? { clock: deps.loadClock } : {}),
+            onHeartbeat: (beat) =>
+              progress({
+                type: 'load-heartbeat',
+                label: `goodput rung ${i + 1} (${rate}/s)`,
+                totalS: resolved.holdS,
+                ...beat,
+              }),
             ...(events
               ? {
                   onRecord: (r: OpenLoopRecord) =>

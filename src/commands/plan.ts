@@ -2,13 +2,18 @@
  * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS.
  * `format` json / tfvars prints the deployable values for other infrastructure-as-code tools;
  * `fromFile` prints an existing plan that way, deriving and writing nothing.
+ * Re-planning unchanged inputs keeps the existing plan's run id and time, so the file comes out
+ * byte-identical and a committed validate or drill of that run id stays its proof.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
+  artifactJson,
+  artifactSchemas,
   DEFAULT_ARTIFACTS_DIR,
+  LOCAL_ARTIFACTS_DIR,
   type ModelConfig,
   newRunId,
   opt,
@@ -67,7 +72,7 @@ export interface PlanInput {
   artifactsDir?: string;
   /** Exit 1 on this verdict or worse. @default `stop` */
   failOn?: 'stop' | 'warn';
-  /** @default a new run id */
+  /** @default the existing plan's when nothing it derives from changed, else a new one */
   runId?: string;
   /** What the report is: the text report, or the deployable values as json / tfvars. @default 'text' */
   format?: PlanFormat;
@@ -78,9 +83,15 @@ export interface PlanInput {
 const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** The report of `plan` in `format` (the deployable values need the model's endpoint and the file's hash). */
-function planReport(input: PlanInput, plan: PlanArtifact, file: string, written: boolean): string {
+function planReport(
+  input: PlanInput,
+  plan: PlanArtifact,
+  file: string,
+  written: boolean,
+  keptRunId = false,
+): string {
   const format = input.format ?? 'text';
-  if (format === 'text') return renderPlanReport(plan, written ? file : null);
+  if (format === 'text') return renderPlanReport(plan, written ? file : null, keptRunId);
   const values = deployableValues(plan, input.model, sha256Of(file));
   return format === 'json' ? renderDeployableJson(values) : renderDeployableTfvars(values);
 }
@@ -115,6 +126,35 @@ function renderExisting(input: PlanInput & { fromFile: string }): CommandResult<
   };
 }
 
+/**
+ * The run id and time of the plan already at `file` when `plan` equals it in everything but
+ * those two and the tool version (same measurements, fingerprints, choices, derived values):
+ * re-running plan on unchanged inputs then writes the same bytes. null: no such plan (none, not
+ * readable, or something differs), and the new plan keeps its own.
+ */
+export function unchangedPlanIdentity(
+  file: string,
+  plan: PlanArtifact,
+): { runId: string; createdAt: string } | null {
+  if (!existsSync(file)) return null;
+  let before: PlanArtifact;
+  let bytes: string;
+  try {
+    bytes = readFileSync(file, 'utf8');
+    before = readArtifact('plan', file);
+  } catch {
+    return null;
+  }
+  const same = artifactSchemas.plan.safeParse({
+    ...plan,
+    run_id: before.run_id,
+    created_at: before.created_at,
+    provenance: { ...plan.provenance, tool: before.provenance.tool },
+  });
+  if (!same.success || artifactJson(same.data) !== bytes) return null;
+  return { runId: before.run_id, createdAt: before.created_at };
+}
+
 function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
   const rps = which === 'peak' ? input.peakRps : input.troughRps;
   const streams = which === 'peak' ? input.peakStreams : input.troughStreams;
@@ -128,6 +168,14 @@ function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
   if (fromConfig !== undefined) return { unit: 'rps', value: fromConfig };
   if (streamsFromConfig !== undefined) return { unit: 'streams', value: streamsFromConfig };
   return null;
+}
+
+/** A plan of local measurements (artifacts/local/, the local SageMaker's) stays beside them. */
+function defaultPlanDir(qmaxFile: string): string {
+  const within = relative(resolve(LOCAL_ARTIFACTS_DIR), resolve(qmaxFile));
+  return within !== '' && !within.startsWith('..') && !within.startsWith('/')
+    ? LOCAL_ARTIFACTS_DIR
+    : DEFAULT_ARTIFACTS_DIR;
 }
 
 export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
@@ -157,7 +205,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
-  const plan = derivePlan({
+  const derived = derivePlan({
     modelName: input.modelName,
     qmax,
     qmaxFile,
@@ -186,12 +234,18 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     createdAt: clock().toISOString(),
     tool: `scalegate ${version}`,
   });
+  const plan: PlanArtifact = { ...derived };
   const outFile =
-    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+    input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
+  const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;
+  if (kept) {
+    plan.run_id = kept.runId;
+    plan.created_at = kept.createdAt;
+  }
   writeArtifact('plan', outFile, plan);
   return {
     artifact: plan,
-    report: planReport(input, plan, outFile, true),
+    report: planReport(input, plan, outFile, true, kept !== null),
     exitCode: failingVerdict(plan, input.failOn) ? 1 : 0,
     written: [outFile],
   };

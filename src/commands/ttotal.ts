@@ -65,6 +65,7 @@ import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import { frozenRun, journalRestoreRecordOf } from './frozen-run.js';
 import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
+import { ttotalDryRun } from './ttotal-dry-run.js';
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
 export { TTOTAL_DEFAULTS } from '../options/ttotal.js';
@@ -411,6 +412,7 @@ export async function runTtotal(
   log(
     `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
   );
+  if (input.dryRun) return ttotalDryRun(input, deps.clients, pre, { settleS, maxWaitS, targetMs });
 
   return frozenRun(
     {

@@ -11,11 +11,15 @@ const fromConfig = (key: string) => ({ defaultText: `the config's ${key}` });
 export const PLAN_OPTIONS = {
   ...MODEL_OPTIONS,
   qmaxFile: text('qmax', '<file>', 'qmax artifact (from `scalegate qmax`)', {
+    defaultText:
+      'the newest in artifacts/ (by its measured_at) whose fingerprint fits the config, named on stderr',
     action: {
       defaultText: 'the newest in artifacts-dir (by its measured_at) whose fingerprint fits the config',
     },
   }),
   ttotalFile: text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
+    defaultText:
+      "the one in artifacts/ with the qmax's fingerprint (unless --assume-t-total), named on stderr",
     action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
   }),
   drillFile: text(
@@ -28,7 +32,8 @@ export const PLAN_OPTIONS = {
     '<file>',
     'goodput artifact (from `scalegate goodput`): checks the throughput at the target against lambda_max (open_loop_headroom)',
     {
-      defaultText: 'none: open_loop_headroom is suppressed',
+      defaultText:
+        "the newest decided one in artifacts/ with the qmax's fingerprint and SLO, named on stderr; none: open_loop_headroom is suppressed",
       action: { defaultText: "the newest in artifacts-dir with the qmax's fingerprint, when there is one" },
     },
   ),

@@ -21,7 +21,8 @@ export const TTOTAL_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   qmaxFile: text('qmax', '<file>', 'qmax artifact of this endpoint (from `scalegate qmax`)', {
-    cli: { required: true },
+    defaultText:
+      'the newest in artifacts/ (artifacts/local/ on the local SageMaker) whose fingerprint fits the config, named on stderr',
     action: { defaultText: 'the newest in artifacts-dir whose fingerprint fits the config' },
   }),
   outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),
@@ -82,4 +83,9 @@ export const TTOTAL_OPTIONS = {
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
   ),
   ...FREEZE_OPTIONS,
+  dryRun: flag(
+    'dry-run',
+    "read what a run would act on (the qmax, the endpoint's capacity, scaling flags and journals, the quota, the alarms) and print what it would freeze, request and restore; no call that changes anything",
+    { action: false },
+  ),
 } as const satisfies OptionTable;

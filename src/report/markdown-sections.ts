@@ -55,8 +55,10 @@ export interface ReportInput {
   version: string;
   /** A refused input (exit 2): the message, shown instead of results. */
   refused?: string | null;
-  /** The command failed (an AWS error, an interrupted measurement): the message, exit 1. */
+  /** The command failed (an AWS error, an interrupted measurement): the message, exit 1 or 3. */
   error?: string | null;
+  /** The failure is operational (an AWS call or the network, exit 3), not a finding. */
+  operational?: boolean;
   plan?: Located<PlanArtifact> | null;
   qmax?: Located<QmaxArtifact> | null;
   ttotal?: Located<TtotalArtifact> | null;
@@ -89,6 +91,7 @@ const VERDICT_ICON: Record<string, string> = {
   passed: '✅',
   refused: '🛑',
   failed: '🛑',
+  'operational-error': '⛔',
   pass: '✅',
   fail: '🛑',
 };

@@ -57,7 +57,12 @@ function surgeText(plan: PlanArtifact): string {
   return `${pct(d.surge_overflow_probability)} with a ${plan.chosen.surge_ratio}x surge${baseline}${fluid}`;
 }
 
-export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): string {
+export function renderPlanReport(
+  plan: PlanArtifact,
+  writtenTo: string | null,
+  /** The plan equals the one already there: its run id and time were kept. */
+  unchanged = false,
+): string {
   const { measured: m, chosen: c, derived: d, deployable: x } = plan;
   const lowerBound = m.t_total_origin === 'lower-bound';
   const lines: string[] = [];
@@ -187,6 +192,13 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
     ]),
   );
-  if (writtenTo) lines.push('', `wrote ${writtenTo}`);
+  if (writtenTo) {
+    lines.push(
+      '',
+      unchanged
+        ? `wrote ${writtenTo} (unchanged: same inputs and values, run ${plan.run_id} of ${plan.created_at} kept)`
+        : `wrote ${writtenTo}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -10,6 +10,7 @@
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
 import { type LiveWindow, quantileMs, sumWindows } from '../../stats/histograms.js';
 import { type Clock, realClock } from '../clock.js';
+import { type Heartbeat, startHeartbeat } from '../heartbeat.js';
 import type { Transport } from '../types.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
@@ -40,6 +41,8 @@ export interface OpenRungSpec {
   onRecord?: (record: OpenLoopRecord) => void;
   /** Stops the rung (requests in flight are cut): the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called every second of the rung's clock while it runs (src/load/heartbeat.ts). */
+  onHeartbeat?: (beat: Heartbeat) => void;
   /** Looks while the rung runs (group-sequential): absent, the rung runs its whole hold. */
   looks?: RungLooks;
 }
@@ -115,6 +118,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
   const fromMs = spec.settleS * 1000;
   const toMs = spec.holdS * 1000;
   const samples: RungSample[] = [];
+  let finished = 0;
   const engine = new OpenLoopEngine({
     transport: spec.transport,
     bodies: spec.bodies,
@@ -132,9 +136,19 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
           latencyIntendedMs: r.latencyIntendedMs,
         });
       }
+      finished += 1;
       spec.onRecord?.(r);
     },
   });
+  const onHeartbeat = spec.onHeartbeat;
+  const stopBeat = onHeartbeat
+    ? startHeartbeat({
+        clock,
+        startAt,
+        read: () => ({ finished, inFlight: engine.inFlight }),
+        emit: onHeartbeat,
+      })
+    : () => {};
   const stop = () => engine.stop({ abort: true });
   spec.signal?.addEventListener('abort', stop, { once: true });
   const looking = spec.looks ? scheduleLooks(spec.looks, clock, startAt, fromMs, toMs, engine) : null;
@@ -143,6 +157,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     if (spec.signal?.aborted) stop();
     summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
   } finally {
+    stopBeat();
     spec.signal?.removeEventListener('abort', stop);
     looking?.cancel();
   }

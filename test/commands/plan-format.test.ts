@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { readArtifact } from '../../src/model/index.js';
 import { hclString } from '../../src/report/deployable-values.js';
 import { anchorQmaxFile, anchorTtotalFile, configFile, repoRoot } from '../helpers/anchor.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliIn } from '../helpers/cli.js';
 
 const committedPlanFile = join(repoRoot, 'artifacts', 'plan-kokoro-82m.json');
 const committed = readArtifact('plan', committedPlanFile);
@@ -143,8 +143,9 @@ describe('scalegate plan --format (deployable values for Terraform and other IaC
     expect(r.stderr).toContain('--format tfvars');
   });
 
-  it('refuses no --qmax and no --from, naming both', async () => {
-    const r = await runCli([
+  it('refuses when no qmax is named (--qmax) or found and no --from is given, naming --qmax', async () => {
+    // An empty working directory: nothing for discovery to find, nothing written into artifacts/.
+    const r = await runCliIn(mkdtempSync(join(tmpdir(), 'scalegate-noqmax-')), [
       'plan',
       '--config',
       configFile,
@@ -155,7 +156,7 @@ describe('scalegate plan --format (deployable values for Terraform and other IaC
     ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--qmax');
-    expect(r.stderr).toContain('--from');
+    expect(r.stderr).toContain('no qmax artifact');
   });
 
   it('prints exactly the variables examples/terraform declares (an undeclared tfvars name fails terraform plan)', async () => {

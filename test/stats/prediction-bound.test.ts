@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/stats/prng.js';
 import { ORDER_STATISTIC_MIN_N, upperPredictionBound } from '../../src/stats/prediction-bound.js';
+import { mulberry32 } from '../../src/stats/prng.js';
 
 /** Standard normal by Box-Muller over the seeded generator. */
 function normals(seed: number): () => number {

@@ -3,6 +3,7 @@
  * artifact, the dry-run schedule, and the checks `merge` makes before it adds shard files. No
  * I/O: src/commands/goodput.ts drives the ladder, src/load judges the windows.
  */
+
 import type {
   GoodputArtifact,
   GoodputRung,
@@ -17,6 +18,8 @@ import {
   isSageMakerTransport,
   UsageError,
 } from '../model/index.js';
+import type { ClientHealth } from '../stats/client-health.js';
+import { clientHealthRecord } from './client-health.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {
@@ -82,6 +85,8 @@ export interface RungRun {
   peakOutstanding: number | null;
   loopUtilization: number | null;
   instanceCounts: number[];
+  /** The client over the rung (one process, or the worst shard when merged); absent: not sampled. */
+  clientHealth?: ClientHealth | null;
 }
 
 const round3 = (v: number): number => Math.round(v * 1000) / 1000;
@@ -130,6 +135,9 @@ export function goodputRung(
     client_event_loop_utilization: run.loopUtilization,
     instance_counts: run.instanceCounts,
     histograms: run.histograms,
+    ...(run.clientHealth !== undefined
+      ? { client_health: run.clientHealth ? clientHealthRecord(run.clientHealth) : null }
+      : {}),
   };
 }
 

@@ -6,7 +6,9 @@
  * No verdict here: that is the ladder's `decide`.
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
+import type { ClientHealthSample } from '../../stats/client-health.js';
 import { quantileMs, sumWindows } from '../../stats/histograms.js';
+import { startClientHealth } from '../client-health.js';
 import { type Clock, realClock } from '../clock.js';
 import type { Transport } from '../types.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
@@ -53,6 +55,8 @@ export interface OpenRungMeasurement {
   ttfabSentP95Ms: number | null;
   loopUtilization: number | null;
   peakOutstanding: number;
+  /** The client over the rung (real clock only; null on a simulated clock, whose wall time means nothing). */
+  clientHealth: ClientHealthSample | null;
 }
 
 /** One arrival of the measure window, as kept (a few numbers, not the whole record). */
@@ -112,6 +116,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
       spec.onRecord?.(r);
     },
   });
+  const health = spec.clock ? null : startClientHealth();
   const stop = () => engine.stop({ abort: true });
   spec.signal?.addEventListener('abort', stop, { once: true });
   let summary: OpenLoopSummary;
@@ -120,6 +125,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
   } finally {
     spec.signal?.removeEventListener('abort', stop);
+    health?.stop();
   }
   // A stopped rung is not a measurement.
   if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('aborted');
@@ -138,5 +144,10 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     ttfabSentP95Ms: quantileMs(measured.series.ttfab_sent, 0.95),
     loopUtilization: summary.loopUtilization,
     peakOutstanding: summary.peakOutstanding,
+    clientHealth:
+      health?.stop({
+        sendLagP99Ms: quantileMs(measured.series.send_lag, 0.99),
+        droppedArrivals: input.outcomeCounts.client_dropped ?? 0,
+      }) ?? null,
   };
 }

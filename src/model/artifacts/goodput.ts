@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { openLoopHistogramsSchema, openLoopOutcomeSchema } from '../histograms.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
   count,
@@ -96,6 +97,8 @@ export const goodputRungSchema = z.object({
    * says why), absent in older files.
    */
   metric_level: goodputMetricLevelSchema.nullable().optional(),
+  /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+  client_health: clientHealthSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 

@@ -19,6 +19,7 @@ import {
   UsageError,
 } from '../model/index.js';
 import type { ClientHealth } from '../stats/client-health.js';
+import { checkHold } from '../stats/validated-holds.js';
 import { clientHealthRecord } from './client-health.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
@@ -223,6 +224,7 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
     frozen: r.live,
     instance_counts_observed: counts,
     rungs: r.rungs,
+    validated_hold: checkHold('open-loop', s.holdS, s.settleS).validated,
     provenance: { origin: 'measured', tool: r.tool, note: notes.join('; ') },
     target: r.target,
     prompts: { source: s.prompts.source, count: s.prompts.texts.length },

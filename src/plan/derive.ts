@@ -53,6 +53,7 @@ import {
   qmaxProvenance,
   SENSITIVITY_T_LEVEL,
   surgeSensitivity,
+  validatedHolds,
 } from './uncertainty.js';
 
 export {
@@ -325,6 +326,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
               : `T_total at its upper ${SENSITIVITY_T_LEVEL * 100} % prediction bound ${planned?.upper99S} s + policy lag ${deployed.policy_lag_s} s`,
         })
       : null;
+  const holds = validatedHolds(qmax, goodput);
   const sizedRateRps = deployed ? deployed.lambda_safe_rps : xTargetRps;
   const sizedRateLabel = deployed
     ? `lambda_safe ${deployed.lambda_safe_rps.toFixed(2)} requests/s (the surge-safe rate the policy holds each instance at, computed)`
@@ -440,6 +442,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
         : {}),
       q_max_provenance: qmaxProvenance(qmax),
       q_max_interval_decided: qmaxIntervalDecided(qmax),
+      validated_hold: holds.validated,
+      validated_hold_detail: holds.detail,
     },
     derived: {
       t_plan_s: round(deployedTPlanS, 6),

@@ -10,9 +10,16 @@
  *   lower bound, Q_max minus its resolution, T_plan at its upper bound, each and all together.
  */
 import { observationsOf } from '../analysis/ttotal-repeat.js';
-import type { DrillArtifact, Finding, QmaxArtifact, TtotalArtifact } from '../model/index.js';
+import type {
+  DrillArtifact,
+  Finding,
+  GoodputArtifact,
+  QmaxArtifact,
+  TtotalArtifact,
+} from '../model/index.js';
 import { PREDICTION_LEVEL, predictionBoundLabel, upperPredictionBound } from '../stats/prediction-bound.js';
 import { overflowProbability, stationaryDistribution, type ThroughputPoint } from '../stats/surge.js';
+import { checkHold, type HoldCheck } from '../stats/validated-holds.js';
 import { round } from './formulas.js';
 import { remeasure } from './remeasure.js';
 
@@ -265,3 +272,15 @@ export function surgeSensitivity(input: SensitivityInput) {
   };
 }
 export type SurgeSensitivity = ReturnType<typeof surgeSensitivity>;
+
+/** The ladders' holds against the validated ones: qmax's (closed loop) and goodput's (open loop). */
+export function validatedHolds(qmax: QmaxArtifact, goodput: GoodputArtifact | null): HoldCheck {
+  const checks = [
+    checkHold('closed-loop', qmax.ladder.hold_s, qmax.ladder.settle_s),
+    ...(goodput ? [checkHold('open-loop', goodput.ladder.hold_s, goodput.ladder.settle_s)] : []),
+  ];
+  return {
+    validated: checks.every((c) => c.validated),
+    detail: checks.map((c) => c.detail).join('; '),
+  };
+}

@@ -30,6 +30,12 @@ export const planTtotalLabel = (
 export const planPolicyLagLabel = (m: PlanArtifact['measured']): string =>
   m.policy_lag_provenance ? `policy lag (${m.policy_lag_provenance})` : policyLagLabel(policyLagOriginOf(m));
 
+/** The plan's rung holds against the validated ones; null for plans from before it was recorded. */
+export const planHoldText = (m: PlanArtifact['measured']): string | null =>
+  m.validated_hold === undefined
+    ? null
+    : `${m.validated_hold ? 'validated' : 'NOT VALIDATED (shorter or not recorded)'}: ${m.validated_hold_detail ?? ''}`;
+
 /** A plan's Q_max provenance: recorded, else (older plans) from whether it was bracketed. */
 export const planQmaxProvenance = (m: PlanArtifact['measured']): string =>
   m.q_max_provenance ?? (m.q_max_bracketed ? 'measured, bracketed' : 'lower bound: not bracketed');

@@ -14,6 +14,7 @@ import {
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
 import {
+  planHoldText,
   planPolicyLagLabel,
   planQmaxProvenance,
   planTtotalLabel,
@@ -320,6 +321,7 @@ export function planInputsSection(plan: PlanArtifact): string[] {
         ...(m.lambda_max_rps == null
           ? []
           : [['lambda_max (open loop)', lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false)]]),
+        ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string]]),
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
         [

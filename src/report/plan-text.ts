@@ -1,7 +1,13 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
-import { planPolicyLagLabel, planQmaxProvenance, planTtotalLabel, tTotalValue } from './labels.js';
+import {
+  planHoldText,
+  planPolicyLagLabel,
+  planQmaxProvenance,
+  planTtotalLabel,
+  tTotalValue,
+} from './labels.js';
 import { renderPolicyText, SCALE_IN_UNITS, sensitivityLines, targetUnits } from './policy-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
@@ -101,6 +107,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
               lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false),
             ] as const,
           ]),
+      ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string] as const]),
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
       [

@@ -8,8 +8,10 @@ import {
   qmaxProvenance,
   surgeSensitivity,
   throughputLowerCurve,
+  validatedHolds,
 } from '../../src/plan/uncertainty.js';
 import type { ThroughputPoint } from '../../src/stats/surge.js';
+import { checkHold } from '../../src/stats/validated-holds.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 
 const qmax = readArtifact('qmax', anchorQmaxFile);
@@ -143,5 +145,18 @@ describe('repeated T_total in the plan', () => {
     expect(combined.t_total_s).toBe(300);
     expect(combined.t_total_prediction?.upper_s).toBeNull();
     expect(combined.t_total_prediction?.description).toContain('observation 2 of 3 is only a lower bound');
+  });
+});
+
+describe('validated_hold', () => {
+  it('is false when a ladder ran shorter holds than the coverage simulations validated, or did not record its settle (legacy)', () => {
+    expect(checkHold('closed-loop', 120, 10).validated).toBe(true);
+    expect(checkHold('closed-loop', 20, 3)).toMatchObject({ validated: false });
+    expect(checkHold('closed-loop', 20, 3).detail).toContain('hold 20 s < 120 s, settle 3 s < 10 s');
+    expect(checkHold('open-loop', 600, 60).validated).toBe(true);
+    expect(checkHold('open-loop', 60, 30).validated).toBe(false);
+    // The committed Kokoro ladder held 240 s but recorded no settle: not shown to be validated.
+    expect(validatedHolds(qmax, null)).toMatchObject({ validated: false });
+    expect(validatedHolds(qmax, null).detail).toContain('settle not recorded');
   });
 });

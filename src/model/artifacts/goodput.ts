@@ -158,6 +158,8 @@ export const goodputArtifactSchema = z.object({
   frozen: z.boolean(),
   instance_counts_observed: z.array(instances('instance count')),
   rungs: z.array(goodputRungSchema),
+  /** Additive: the hold and settle are at least what the coverage simulations validated (false: shorter). */
+  validated_hold: z.boolean().optional(),
   provenance: provenanceSchema,
   target: safeString.nullable(),
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),

@@ -263,6 +263,10 @@ export const planArtifactSchema = z.object({
     q_max_provenance: safeString.optional(),
     /** The rung at Q_max passed on a valid interval (false: a legacy point estimate). */
     q_max_interval_decided: z.boolean().optional(),
+    /** The ladders' holds are at least what the coverage simulations validated (false: shorter). */
+    validated_hold: z.boolean().optional(),
+    /** Which hold was short, or that they were not. */
+    validated_hold_detail: safeString.optional(),
   }),
   derived: z.object({
     t_plan_s: z.number(),

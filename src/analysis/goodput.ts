@@ -3,6 +3,7 @@
  * artifact, the dry-run schedule, and the checks `merge` makes before it adds shard files. No
  * I/O: src/commands/goodput.ts drives the ladder, src/load judges the windows.
  */
+
 import type {
   GoodputArtifact,
   GoodputRung,
@@ -17,7 +18,10 @@ import {
   isSageMakerTransport,
   UsageError,
 } from '../model/index.js';
+import type { ClientHealth } from '../stats/client-health.js';
 import { FALSE_PASS_BOUND, FALSE_PASS_BOUND_CLASS, FIRST_LOOK_S } from '../stats/open-loop-decision.js';
+import { checkHold } from '../stats/validated-holds.js';
+import { clientHealthRecord } from './client-health.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {
@@ -101,6 +105,8 @@ export interface RungRun {
   peakOutstanding: number | null;
   loopUtilization: number | null;
   instanceCounts: number[];
+  /** The client over the rung (one process, or the worst shard when merged); absent: not sampled. */
+  clientHealth?: ClientHealth | null;
 }
 
 /** Interval ends are recorded up to an hour (a look at a tiny alpha may reach further). */
@@ -170,6 +176,9 @@ export function goodputRung(
             })),
           },
         }
+      : {}),
+    ...(run.clientHealth !== undefined
+      ? { client_health: run.clientHealth ? clientHealthRecord(run.clientHealth) : null }
       : {}),
   };
 }
@@ -256,6 +265,7 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
     frozen: r.live,
     instance_counts_observed: counts,
     rungs: r.rungs,
+    validated_hold: checkHold('open-loop', s.holdS, s.settleS).validated,
     provenance: { origin: 'measured', tool: r.tool, note: notes.join('; ') },
     target: r.target,
     prompts: { source: s.prompts.source, count: s.prompts.texts.length },

@@ -11,7 +11,9 @@
  * Shard 0 freezes and restores the endpoint; the others wait (read-only) until they see it frozen.
  * A shard file holds `pending` verdicts: `scalegate merge` adds the shards' windows and decides.
  */
+
 import { join } from 'node:path';
+import { judgedWithClientHealth } from '../analysis/client-health.js';
 import {
   assembleGoodputArtifact,
   type GoodputSchedule,
@@ -35,6 +37,7 @@ import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
+import { judgeClientHealth } from '../stats/client-health.js';
 import { lookSpans } from '../stats/open-loop-decision.js';
 import { lookLagMs } from '../stats/open-loop-rung-sim.js';
 import {
@@ -269,11 +272,18 @@ export async function runGoodput(
           });
           const measured = await rungRun;
           const after = await observeCapacity();
-          const judged = judgeRung(
-            measured.histograms,
-            rate,
-            { ...judgeSettings, stoppedAtS: measured.stoppedAtS },
-            `rung ${i + 1}`,
+          const clientHealth = measured.clientHealth
+            ? judgeClientHealth(measured.clientHealth, resolved.sloMs)
+            : null;
+          const judged = judgedWithClientHealth(
+            judgeRung(
+              measured.histograms,
+              rate,
+              { ...judgeSettings, stoppedAtS: measured.stoppedAtS },
+              `rung ${i + 1}`,
+            ),
+            // Shards are judged at merge, with every shard's client.
+            shard.count > 1 ? null : clientHealth,
           );
           const pending = shard.count > 1;
           const rung = goodputRung(
@@ -283,6 +293,7 @@ export async function runGoodput(
               histograms: measured.histograms,
               peakOutstanding: measured.peakOutstanding,
               loopUtilization: measured.loopUtilization,
+              clientHealth,
               instanceCounts: [...new Set([...before, ...after])].sort((a, b) => a - b),
             },
             judged,

@@ -13,6 +13,9 @@
  * (desired count and suspension flags as they were before the run), whatever happens.
  *
  * T_total runs from `desired_set` (the call) to `traffic_recovered` (the first recovery window).
+ * `--repeat n` times n scale-outs inside the one freeze: after each, the desired count is set back
+ * to the starting capacity and the next waits until the endpoint is InService there again;
+ * src/analysis/ttotal-repeat.ts combines them with an upper prediction bound for the next T_total.
  */
 import { join } from 'node:path';
 import {
@@ -32,6 +35,7 @@ import {
   usableRungs,
   windowP95,
 } from '../analysis/ttotal.js';
+import { combineRepeats } from '../analysis/ttotal-repeat.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount, type VariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
@@ -393,6 +397,37 @@ async function measureScaleOut(
   }
 }
 
+/**
+ * Between two scale-outs of one run: back to the starting capacity, and wait until the endpoint
+ * is InService there (the freeze stays; only the desired count moves).
+ */
+async function restoreCapacity(
+  input: TtotalInput,
+  deps: TtotalDeps,
+  instances: number,
+  s: { pollS: number; maxWaitS: number },
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  const { clients } = deps;
+  await setDesiredInstanceCount(clients.sagemaker, input.endpoint, input.variant, instances, {
+    abortSignal: signal,
+  });
+  log(`ttotal: back to ${instances} instance(s) before the next scale-out`);
+  await waitUntil(
+    `endpoint ${input.endpoint} InService at ${instances} instance(s) again`,
+    async () => {
+      const c = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant, {
+        abortSignal: signal,
+      });
+      return c.endpointStatus === 'InService' && c.current === instances && c.desired === instances
+        ? true
+        : undefined;
+    },
+    { signal, deadline: Date.now() + s.maxWaitS * 1000, interval: s.pollS * 1000, pauseFirst: true },
+  );
+}
+
 export async function runTtotal(
   input: TtotalInput,
   deps: TtotalDeps,
@@ -403,6 +438,7 @@ export async function runTtotal(
   const maxWaitS = input.maxWaitS ?? TTOTAL_DEFAULTS.maxWaitS;
   const minSamples = input.minWindowSamples ?? TTOTAL_DEFAULTS.minWindowSamples;
   const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
+  const repeat = input.repeat ?? TTOTAL_DEFAULTS.repeat;
   const runId = input.runId ?? newRunId();
 
   const pre = await ttotalPreflight(input, deps.clients, log);
@@ -436,21 +472,40 @@ export async function runTtotal(
       measure: async ({ signal, freeze }) => {
         const fromInstances = (freeze as Freeze).frozenCapacity.current ?? 1;
         const toInstances = fromInstances + 1;
-        const outcome = await measureScaleOut(
-          input,
-          deps,
-          { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
-          signal,
-          log,
-          progress,
-        );
-        return { outcome, fromInstances, toInstances };
+        const outcomes: ScaleOutOutcome[] = [];
+        for (let i = 0; i < repeat; i++) {
+          if (i > 0) await restoreCapacity(input, deps, fromInstances, { pollS, maxWaitS }, signal, log);
+          if (repeat > 1) log(`ttotal: scale-out ${i + 1} of ${repeat}`);
+          const outcome = await measureScaleOut(
+            input,
+            deps,
+            { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
+            signal,
+            log,
+            progress,
+          );
+          outcomes.push(outcome);
+          if (outcome.kind === 'failed') break;
+        }
+        return { outcomes, fromInstances, toInstances };
       },
-      finish: async ({ outcome, fromInstances, toInstances }, ctx) => {
+      finish: async ({ outcomes, fromInstances, toInstances }, ctx) => {
         const freeze = ctx.freeze as Freeze;
         const restore = ctx.restore as RestoreReport;
         const restoreRecord = journalRestoreRecordOf(freeze, restore);
-        if (outcome.kind === 'failed') {
+        const failed = outcomes.find((o) => o.kind === 'failed');
+        if (failed?.kind === 'failed') {
+          const done = outcomes.length - 1;
+          const outcome = {
+            ...failed,
+            failure: {
+              ...failed.failure,
+              reason:
+                repeat > 1
+                  ? `scale-out ${outcomes.length} of ${repeat}: ${failed.failure.reason} (${done} completed before it; none is written, a repeated run is judged whole)`
+                  : failed.failure.reason,
+            },
+          };
           return {
             artifact: null,
             report: renderTtotalFailure({
@@ -464,39 +519,45 @@ export async function runTtotal(
             written: [],
           };
         }
-        const artifact = assembleTtotalArtifact({
-          modelName: input.modelName,
-          endpoint: input.endpoint,
-          runId,
-          fingerprint: pre.fingerprint,
-          transport: TTOTAL_TRANSPORT,
-          trigger: TRIGGER,
-          qmax: pre.qmax,
-          lag: pre.lag,
-          instanceId: outcome.stream?.instanceId ?? null,
-          fromInstances,
-          toInstances,
-          probeConcurrency: n,
-          obs: outcome.obs,
-          before: outcome.before,
-          after: outcome.after,
-          targetMs,
-          mismatchWarnings: pre.mismatchWarnings,
-          settings: {
-            probe_concurrency: n,
-            recovery_window_s: settleS,
-            recovery_min_samples: minSamples,
-            recovery_target_factor: recoveryFactor,
-            poll_s: pollS,
-            max_wait_s: maxWaitS,
-            pre_trigger_s: settleS,
-            publication_delay_s: input.publicationDelayS ?? null,
-          },
-          quota: pre.quota,
-          restore: restoreRecord,
-          keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
-          tool: `scalegate ${version}`,
-        });
+        const single = (outcome: ScaleOutOutcome & { kind: 'ok' }) =>
+          assembleTtotalArtifact({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            runId,
+            fingerprint: pre.fingerprint,
+            transport: TTOTAL_TRANSPORT,
+            trigger: TRIGGER,
+            qmax: pre.qmax,
+            lag: pre.lag,
+            instanceId: outcome.stream?.instanceId ?? null,
+            fromInstances,
+            toInstances,
+            probeConcurrency: n,
+            obs: outcome.obs,
+            before: outcome.before,
+            after: outcome.after,
+            targetMs,
+            mismatchWarnings: pre.mismatchWarnings,
+            settings: {
+              probe_concurrency: n,
+              recovery_window_s: settleS,
+              recovery_min_samples: minSamples,
+              recovery_target_factor: recoveryFactor,
+              poll_s: pollS,
+              max_wait_s: maxWaitS,
+              pre_trigger_s: settleS,
+              publication_delay_s: input.publicationDelayS ?? null,
+            },
+            quota: pre.quota,
+            restore: restoreRecord,
+            keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
+            tool: `scalegate ${version}`,
+          });
+        const completed = outcomes.filter((o): o is ScaleOutOutcome & { kind: 'ok' } => o.kind === 'ok');
+        const artifact =
+          repeat > 1
+            ? combineRepeats(completed.map(single))
+            : single(completed[0] as ScaleOutOutcome & { kind: 'ok' });
         const outFile =
           input.outFile ??
           join(

@@ -13,6 +13,8 @@ export const TTOTAL_DEFAULTS = {
   /** The recovered p95 may be this much above the ladder's p95 at N/2. */
   recoveryFactor: 1.25,
   requestTimeoutMs: 60_000,
+  /** Scale-outs timed per run (`--repeat`): one; the calibrate workflow times three. */
+  repeat: 1,
 } as const;
 
 const d = TTOTAL_DEFAULTS;
@@ -73,6 +75,13 @@ export const TTOTAL_OPTIONS = {
     'nonNegative',
     'CloudWatch publication delay added to the alarm period x datapoints',
     { defaultText: 'one period, labelled assumed', action: false },
+  ),
+  repeat: number(
+    'repeat',
+    '<n>',
+    'positiveInteger',
+    'scale-outs to time in the one freeze (each restored to the starting capacity before the next); from 2 on, the plan uses their upper 90 % prediction bound',
+    { defaultText: `${d.repeat}` },
   ),
   quotaCode: text('quota-code', '<code>', 'Service Quotas code of "<instance type> for endpoint usage"', {
     defaultText: 'found by name',

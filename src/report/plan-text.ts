@@ -1,8 +1,14 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
-import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
-import { renderPolicyText, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
+import {
+  planHoldText,
+  planPolicyLagLabel,
+  planQmaxProvenance,
+  planTtotalLabel,
+  tTotalValue,
+} from './labels.js';
+import { renderPolicyText, SCALE_IN_UNITS, sensitivityLines, targetUnits } from './policy-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
@@ -57,6 +63,14 @@ function surgeText(plan: PlanArtifact): string {
   return `${pct(d.surge_overflow_probability)} with a ${plan.chosen.surge_ratio}x surge${baseline}${fluid}`;
 }
 
+/** `; observed 250.1 s, 262.3 s, 258.0 s` for a repeated ttotal. */
+const observationsText = (values: readonly number[] | undefined): string =>
+  values && values.length > 1 ? ` (observed ${values.map((v) => `${n(v, 1)} s`).join(', ')})` : '';
+
+/** The surge probability's sensitivity band as rows under the surge line. */
+const sensitivityRows = (plan: PlanArtifact): Array<readonly [string, string]> =>
+  sensitivityLines(plan).map(([label, value], i) => [`${i === 0 ? '  ' : '    '}${label}`, value] as const);
+
 export function renderPlanReport(
   plan: PlanArtifact,
   writtenTo: string | null,
@@ -89,7 +103,7 @@ export function renderPlanReport(
   lines.push('', 'measured');
   lines.push(
     table([
-      ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+      ['Q_max', `${m.q_max} in flight (${planQmaxProvenance(m)})`],
       ...(m.lambda_max_rps === null || m.lambda_max_rps === undefined
         ? []
         : [
@@ -98,10 +112,14 @@ export function renderPlanReport(
               lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false),
             ] as const,
           ]),
+      ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string] as const]),
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-      [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)],
-      [policyLagLabel(policyLagOriginOf(m)), `${n(m.policy_lag_s, 1)} s`],
+      [
+        planTtotalLabel(m),
+        `${tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)}${observationsText(m.t_total_observations_s)}`,
+      ],
+      [planPolicyLagLabel(m), `${n(m.policy_lag_s, 1)} s`],
       [
         'CloudWatch/client ratio R',
         m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -137,7 +155,10 @@ export function renderPlanReport(
         'smallest safe minimum',
         d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
       ],
-      ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+      [
+        'throughput at target X_target',
+        `${n(d.x_target_rps, 2)} requests/s per instance (${d.x_target_origin ?? 'interpolated'} on the measured curve)`,
+      ],
       ...(d.lambda_safe_rps == null
         ? []
         : [['per-instance rate lambda_safe', `${n(d.lambda_safe_rps, 2)} requests/s (computed)`] as const]),
@@ -157,6 +178,7 @@ export function renderPlanReport(
           : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
       ],
       ['surge overflow within T_plan', surgeText(plan)],
+      ...sensitivityRows(plan),
     ]),
   );
   const policyLines = renderPolicyText(plan);

@@ -20,9 +20,26 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
   lines.push(
     `  policy lag ${s(artifact.policy_lag_s)} (${artifact.policy_lag_bounded ? 'BOUND, not measured' : POLICY_LAG_PROVENANCE[ttotalPolicyLagOrigin(artifact)]}): ${artifact.policy_lag_source}`,
   );
+  const upper = artifact.t_total_prediction?.upper_s ?? null;
   lines.push(
-    `  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`,
+    upper !== null && !lowerBound
+      ? `  planned T_plan = T_total's upper prediction bound + policy lag = ${s(upper + artifact.policy_lag_s, 2)}`
+      : `  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`,
   );
+  const observations = artifact.observations ?? [];
+  if (observations.length > 1) {
+    lines.push(
+      `  ${observations.length} scale-outs: T_total ${observations.map((o) => `${s(o.t_total_s, 2)}${o.t_total_end_stage === 'in_service' ? ' (lower bound)' : ''}`).join(', ')}`,
+    );
+  }
+  if (artifact.t_total_prediction) {
+    const p = artifact.t_total_prediction;
+    lines.push(
+      p.upper_s === null
+        ? `  prediction bound for the next T_total: ${p.description}`
+        : `  next T_total <= ${s(p.upper_s, 2)} (${p.description}); the plan takes it as T_total`,
+    );
+  }
   for (const w of artifact.mismatch_warnings ?? [])
     lines.push(`  WARNING: configuration mismatch allowed: ${w}`);
   lines.push('', 'timeline');

@@ -143,7 +143,7 @@ describe('evaluateGate', () => {
   });
 
   it('passes a warn plan (warn is deployable), counting its warnings', () => {
-    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (2 warnings)' });
+    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (3 warnings)' });
   });
 
   it('fails deployable_threshold when no CloudWatch ratio was measured (the seed rule it falls back to also stops)', () => {

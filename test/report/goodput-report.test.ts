@@ -101,7 +101,9 @@ describe('goodput in the reports', () => {
         file: join(dir, 'plan.json'),
       },
     });
-    expect(md).toMatch(/Q_max \*\*50\*\*, lambda_max \*\*12\/s\*\* \(measured\)/);
+    expect(md).toMatch(
+      /Q_max \*\*50\*\* \(POINT ESTIMATE[^)]*\), [^,]*, lambda_max \*\*12\/s\*\* \(measured\)/,
+    );
     expect(md).toMatch(
       /\| lambda\\_max \(open loop\) \| 12 requests\/s per instance \(measured, bracketed by a breach\) \|/,
     );

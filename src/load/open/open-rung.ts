@@ -8,7 +8,9 @@
  * measured: a stopped-early rung is a measurement, unlike an aborted one).
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
+import type { ClientHealthSample } from '../../stats/client-health.js';
 import { type LiveWindow, quantileMs, sumWindows } from '../../stats/histograms.js';
+import { startClientHealth } from '../client-health.js';
 import { type Clock, realClock } from '../clock.js';
 import { type Heartbeat, startHeartbeat } from '../heartbeat.js';
 import type { Transport } from '../types.js';
@@ -73,6 +75,8 @@ export interface OpenRungMeasurement {
   peakOutstanding: number;
   /** Measure span (s) of the look that stopped the rung; null: it ran its whole hold. */
   stoppedAtS: number | null;
+  /** The client over the rung (real clock only; null on a simulated clock, whose wall time means nothing). */
+  clientHealth: ClientHealthSample | null;
 }
 
 /** One arrival of the measure window, as kept (a few numbers, not the whole record). */
@@ -149,6 +153,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
         emit: onHeartbeat,
       })
     : () => {};
+  const health = spec.clock ? null : startClientHealth();
   const stop = () => engine.stop({ abort: true });
   spec.signal?.addEventListener('abort', stop, { once: true });
   const looking = spec.looks ? scheduleLooks(spec.looks, clock, startAt, fromMs, toMs, engine) : null;
@@ -160,6 +165,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     stopBeat();
     spec.signal?.removeEventListener('abort', stop);
     looking?.cancel();
+    health?.stop();
   }
   // A stopped rung is not a measurement.
   if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('aborted');
@@ -179,6 +185,11 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     loopUtilization: summary.loopUtilization,
     peakOutstanding: summary.peakOutstanding,
     stoppedAtS: looking?.stoppedAtS() ?? null,
+    clientHealth:
+      health?.stop({
+        sendLagP99Ms: quantileMs(measured.series.send_lag, 0.99),
+        droppedArrivals: input.outcomeCounts.client_dropped ?? 0,
+      }) ?? null,
   };
 }
 

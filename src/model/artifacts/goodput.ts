@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { openLoopHistogramsSchema, openLoopOutcomeSchema } from '../histograms.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
   count,
@@ -126,6 +127,8 @@ export const goodputRungSchema = z.object({
       ),
     })
     .optional(),
+  /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+  client_health: clientHealthSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 
@@ -185,6 +188,8 @@ export const goodputArtifactSchema = z.object({
   frozen: z.boolean(),
   instance_counts_observed: z.array(instances('instance count')),
   rungs: z.array(goodputRungSchema),
+  /** Additive: the hold and settle are at least what the coverage simulations validated (false: shorter). */
+  validated_hold: z.boolean().optional(),
   provenance: provenanceSchema,
   target: safeString.nullable(),
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),

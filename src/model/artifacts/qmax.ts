@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { outcomeSchema } from '../outcomes.js';
 import { boundedNumber, endpointNameSchema, LIMITS, safeString } from '../safe.js';
+import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
   count,
@@ -88,6 +89,8 @@ export const qmaxStepSchema = z.object({
   looks: z.number().int().nonnegative().nullable().optional(),
   /** Samples the verdict judged, misses included. */
   verdict_samples: z.number().int().nonnegative().nullable().optional(),
+  /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+  client_health: clientHealthSchema.nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 

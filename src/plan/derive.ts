@@ -334,6 +334,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     tTotalLowerBound,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
+    ttfabP95AtC1Ms: serviceTimeAlarmMs,
     openLoop,
     policy: {
       rule,
@@ -393,6 +394,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       cw_ratio_rung: ratio?.concurrency ?? null,
       lambda_max_rps: lambdaMax,
       lambda_max_bracketed: goodput ? goodput.lambda_max_bracketed : null,
+      ...(qmax.vantage ? { vantage: qmax.vantage } : {}),
     },
     derived: {
       t_plan_s: round(deployedTPlanS, 6),

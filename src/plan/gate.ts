@@ -28,6 +28,8 @@ import {
   type PlanMeasurements,
   type PlanProofs,
   REGION_FROM_CONFIG,
+  requestShapeLabel,
+  sameRequestShape,
   validateFileName,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
@@ -48,6 +50,7 @@ export const GATE_CHECKS = [
   'instance_type',
   'image_digest',
   'container_env',
+  'request_shape',
   'region',
   'validated',
   'drilled',
@@ -264,6 +267,18 @@ export function evaluateGate(input: GateInput): GateResult {
           'container_env',
           `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`,
           `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`,
+        ),
+  );
+
+  // The body, Content-Type and Accept the measurement sent: a container measured with another
+  // request shape (or one that reads another) was not measured as production will call it.
+  checks.push(
+    sameRequestShape(fp.request, want.request)
+      ? pass('request_shape', requestShapeLabel(fp.request))
+      : fail(
+          'request_shape',
+          `plan measured sending ${requestShapeLabel(fp.request)}, the config sends ${requestShapeLabel(want.request)}`,
+          `set request in scalegate.config.json to what was measured, or ${measure} (with the config's request)`,
         ),
   );
 

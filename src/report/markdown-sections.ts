@@ -23,6 +23,7 @@ import {
 } from './labels.js';
 import { lambdaMaxText, regionText } from './plan-text.js';
 import { SCALE_IN_UNITS, targetUnits } from './policy-text.js';
+import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -321,6 +322,8 @@ export function planInputsSection(plan: PlanArtifact): string[] {
           : [['lambda_max (open loop)', lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false)]]),
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
+        ['RTT floor (network leg)', rttFloorText(m.vantage)],
+        ['vantage', vantageLabel(m.vantage)],
         [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)],
         [policyLagLabel(policyLagOriginOf(m)), `${fmt(m.policy_lag_s, 1)} s`],
         [

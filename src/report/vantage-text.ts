@@ -1,7 +1,15 @@
 /** The vantage of a load (src/model/vantage.ts) in words: terminal reports and Markdown. */
 import type { RttFloorRecord, Vantage } from '../model/vantage.js';
 
-/** One line: `github-hosted runner (region unknown), host fv-az123, RTT floor 71.2 ms (measured, TCP connect to …)`. */
+/** The RTT floor beside the TTFAB figures: the part of first audio that is the network leg at least. */
+export function rttFloorText(vantage: Vantage | undefined): string {
+  if (!vantage) return 'not recorded';
+  const rtt = vantage.rtt_floor;
+  if (!rtt || rtt.tcp_ms === null) return rttFloorLabel(rtt);
+  return `${rtt.tcp_ms.toFixed(1)} ms (measured: fastest of ${rtt.completed} TCP connects to ${rtt.target}${rtt.tls_ms === null ? '' : `; with TLS ${rtt.tls_ms.toFixed(1)} ms`})`;
+}
+
+/** One line: `github-hosted outside AWS, host fv-az123`; `not recorded` for an artifact written before. */
 export function vantageLabel(vantage: Vantage | undefined): string {
   if (!vantage) return 'not recorded';
   const where = vantage.region
@@ -9,7 +17,7 @@ export function vantageLabel(vantage: Vantage | undefined): string {
     : vantage.runner === 'github-hosted'
       ? 'outside AWS'
       : 'region unknown';
-  return `${vantage.runner} ${where}, host ${vantage.host}, RTT floor ${rttFloorLabel(vantage.rtt_floor)}`;
+  return `${vantage.runner} ${where}, host ${vantage.host}`;
 }
 
 export function rttFloorLabel(rtt: RttFloorRecord | null | undefined): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, LIMITS, regionSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import {
   concurrency,
   instances,
@@ -228,6 +229,8 @@ export const planArtifactSchema = z.object({
     lambda_max_rps: rps('lambda_max_rps').nullable().optional(),
     /** lambda_max is bracketed by a measured breach (else a lower bound). */
     lambda_max_bracketed: z.boolean().nullable().optional(),
+    /** Where the ladder's load came from, with its RTT floor (the qmax's); absent when not recorded. */
+    vantage: vantageSchema.optional(),
   }),
   derived: z.object({
     t_plan_s: z.number(),

@@ -35,7 +35,15 @@ export function measurementVantage(model: string, qmax: QmaxArtifact, ttfabC1Ms:
   const endpointRegion = qmax.fingerprint.region;
   const from = `load from a ${v.runner} machine (${v.host})`;
   const floor = floorText(qmax, ttfabC1Ms);
-  if (!isSageMakerTransport(qmax.transport) || endpointRegion === LOCAL_REGION || endpointRegion === null) {
+  if (endpointRegion === null && isSageMakerTransport(qmax.transport)) {
+    return {
+      name: NAME,
+      verdict: 'suppressed',
+      detail: `${from}; the endpoint's region is not recorded, so the two cannot be compared; ${floor}`,
+      fix: `re-measure (current measurements record their region): ${remeasure('qmax', model)}`,
+    };
+  }
+  if (!isSageMakerTransport(qmax.transport) || endpointRegion === LOCAL_REGION) {
     const what = isSageMakerTransport(qmax.transport)
       ? 'the local SageMaker'
       : 'a container measured directly';

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '../helpers/anchor.js';
 
+/** A GitHub expression as written in YAML: `${{ body }}`. */
+const expr = (body: string) => `$${'{{'} ${body} }}`;
 const script = join(repoRoot, '.github', 'scripts', 'runs-on.mjs');
 
 function run(env: Record<string, string>) {
@@ -78,10 +80,10 @@ describe('runs-on of the measuring jobs', () => {
       type: 'string',
       required: false,
     });
-    expect(calibrate.jobs.calibrate['runs-on']).toBe('${{ fromJSON(needs.select.outputs.runs-on) }}');
-    expect(calibrate.jobs.select.outputs['runs-on']).toBe('${{ steps.runner.outputs.runs-on }}');
+    expect(calibrate.jobs.calibrate['runs-on']).toBe(expr('fromJSON(needs.select.outputs.runs-on)'));
+    expect(calibrate.jobs.select.outputs['runs-on']).toBe(expr('steps.runner.outputs.runs-on'));
     const drill = parse(readFileSync(join(repoRoot, '.github/workflows/drill-example.yml'), 'utf8'));
     expect(drill.on.workflow_dispatch.inputs['runs-on']).toMatchObject({ type: 'string', required: false });
-    expect(drill.jobs.shard['runs-on']).toBe('${{ fromJSON(needs.prepare.outputs.runs-on) }}');
+    expect(drill.jobs.shard['runs-on']).toBe(expr('fromJSON(needs.prepare.outputs.runs-on)'));
   });
 });

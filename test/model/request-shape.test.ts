@@ -94,7 +94,7 @@ describe('body templates', () => {
           endpoint: 'speech-kokoro',
           region: 'us-east-1',
           instance_type: 'ml.g5.xlarge',
-          image_uri: 'x.dkr.ecr.us-east-1.amazonaws.com/k@sha256:' + 'a'.repeat(64),
+          image_uri: `x.dkr.ecr.us-east-1.amazonaws.com/k@sha256:${'a'.repeat(64)}`,
           slo_ms: 1000,
           surge_ratio: 1.2,
           peak_rps: 10,

@@ -184,7 +184,9 @@ describe('evaluateGate', () => {
     const speechApi = { body_template: '{"input":"{{text}}","voice":"af_heart"}' };
     const i = input({ model: kokoroModel({ request: speechApi }) });
     expect(failed(i)).toEqual(['request_shape']);
-    expect(check(i, 'request_shape')?.detail).toContain('the config sends {"input":"{{text}}","voice":"af_heart"}');
+    expect(check(i, 'request_shape')?.detail).toContain(
+      'the config sends {"input":"{{text}}","voice":"af_heart"}',
+    );
     expect(check(input({}), 'request_shape')?.ok).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 /** The vantage of a load (src/model/vantage.ts) in words: terminal reports and Markdown. */
+import { type RequestShape, requestShapeLabel } from '../model/request-shape.js';
 import type { RttFloorRecord, Vantage } from '../model/vantage.js';
 
 /** The RTT floor beside the TTFAB figures: the part of first audio that is the network leg at least. */
@@ -26,4 +27,12 @@ export function rttFloorLabel(rtt: RttFloorRecord | null | undefined): string {
   if (rtt.tcp_ms === null) return `not measured (${rtt.error ?? 'no handshake completed'})`;
   const tls = rtt.tls_ms === null ? '' : `, ${rtt.tls_ms.toFixed(1)} ms with TLS`;
   return `${rtt.tcp_ms.toFixed(1)} ms (measured: fastest TCP connect of ${rtt.completed} to ${rtt.target}${tls})`;
+}
+
+/** Where a load came from and what it sent: two report lines (`not recorded` for older artifacts). */
+export function loadOriginLines(vantage: Vantage | undefined, request: RequestShape | undefined): string[] {
+  return [
+    `load from: ${vantageLabel(vantage)}; RTT floor ${rttFloorText(vantage)}`,
+    `request: ${requestShapeLabel(request)}`,
+  ];
 }

@@ -108,7 +108,7 @@ export const goodputArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
-  /** Where the load came from (runner, region, host, RTT floor; a merge: shard 0's); absent in artifacts written before it was recorded. */
+  /** Where the load came from (runner, region, host, RTT floor; a merge: the first file's); absent in artifacts written before it was recorded. */
   vantage: vantageSchema.optional(),
   transport: transportSchema,
   slo_ms: ms('slo_ms').positive(),

@@ -28,14 +28,13 @@ import {
   type PlanMeasurements,
   type PlanProofs,
   REGION_FROM_CONFIG,
-  requestShapeLabel,
-  sameRequestShape,
   validateFileName,
 } from '../model/index.js';
 import { derivePlan } from './derive.js';
 import { planDifferences } from './plan-differences.js';
 import { calibrationEndpointName } from './policy-shape.js';
 import { remeasure } from './remeasure.js';
+import { requestShapeCheck } from './request-check.js';
 
 export { planDifferences } from './plan-differences.js';
 
@@ -268,18 +267,7 @@ export function evaluateGate(input: GateInput): GateResult {
           `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`,
           `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`,
         ),
-  );
-
-  // The body, Content-Type and Accept the measurement sent: a container measured with another
-  // request shape (or one that reads another) was not measured as production will call it.
-  checks.push(
-    sameRequestShape(fp.request, want.request)
-      ? pass('request_shape', requestShapeLabel(fp.request))
-      : fail(
-          'request_shape',
-          `plan measured sending ${requestShapeLabel(fp.request)}, the config sends ${requestShapeLabel(want.request)}`,
-          `set request in scalegate.config.json to what was measured, or ${measure} (with the config's request)`,
-        ),
+    requestShapeCheck(fp.request, want.request, measure),
   );
 
   if (fp.region === null) {

@@ -29,12 +29,12 @@ import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../loa
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/open/goodput-ladder.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
 import { type RungLooks, runOpenRung } from '../load/open/open-rung.js';
-import { encodePrompts } from '../load/prompts.js';
 import { isSageMakerTransport } from '../load/transport/transports.js';
 import type { GoodputArtifact, GoodputRung } from '../model/artifacts.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
+import type { Vantage } from '../model/vantage.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
 import { judgeClientHealth } from '../stats/client-health.js';
@@ -51,6 +51,7 @@ import {
 } from './frozen-run.js';
 import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
+import { checkRequestShape, measureVantage, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
@@ -140,6 +141,7 @@ export async function runGoodput(
     clients ? { clients } : null,
     { assetHash: deps.assetHash },
     log,
+    resolved.request.shape,
   );
 
   const transport = loadTransport(
@@ -149,10 +151,23 @@ export async function runGoodput(
       maxConcurrency: resolved.maxOutstanding,
       targetUrl: resolved.targetUrl,
       loadClient: deps.loadClient,
+      request: transportRequest(resolved.request.shape),
     },
     deps.createTransport,
   );
-  const bodies = encodePrompts(resolved.prompts);
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(transport, deps.vantage ?? {}, deps.signal, log);
+    await checkRequestShape('goodput', transport, resolved.request, input, {
+      timeoutMs: resolved.requestTimeoutS * 1000,
+      signal: deps.signal,
+      log,
+    });
+  } catch (e) {
+    await transport.close();
+    throw e;
+  }
+  const bodies = resolved.request.bodies;
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };
   const rungs: GoodputRung[] = [];
@@ -344,7 +359,7 @@ export async function runGoodput(
         if (cloudwatch.error) log(`cloudwatch: ${cloudwatch.error}`);
         const decided = shard.count === 1;
         const summary = decided ? summarizeGoodput(rungs.map(rateResultOf)) : null;
-        const artifact = assembleGoodputArtifact({
+        const assembled = assembleGoodputArtifact({
           modelName: input.modelName,
           endpoint: input.endpoint,
           variant: input.variant,
@@ -361,6 +376,7 @@ export async function runGoodput(
           shards: [shard],
           cloudwatch,
         });
+        const artifact: GoodputArtifact = { ...assembled, vantage };
         const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
         const file =
           input.outFile ??

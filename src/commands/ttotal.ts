@@ -43,10 +43,10 @@ import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
 import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import type { ProgressSink } from '../load/progress.js';
-import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { RequestRecord, Transport } from '../load/types.js';
 import {
+  CONFIG_FILE,
   DEFAULT_ARTIFACTS_DIR,
   fingerprintDifferences,
   type ModelConfig,
@@ -58,6 +58,7 @@ import {
   type TtotalArtifact,
   ttotalFileName,
   usage,
+  type Vantage,
   writeArtifact,
 } from '../model/index.js';
 import type { OptionValues } from '../options/spec.js';
@@ -67,6 +68,14 @@ import { waitUntil } from '../wait.js';
 import type { Freeze, JournalEntryRef, RestoreReport } from './freeze.js';
 import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import { frozenRun, journalRestoreRecordOf } from './frozen-run.js';
+import {
+  checkRequestShape,
+  measureVantage,
+  planRequests,
+  type RequestPlan,
+  transportRequest,
+  type VantageDeps,
+} from './load-start.js';
 import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { ttotalDryRun } from './ttotal-dry-run.js';
@@ -90,6 +99,8 @@ export interface TtotalInput
   > {
   modelName: string;
   model: ModelConfig;
+  /** The config file the model came from (named in a refusal of its request shape). @default scalegate.config.json */
+  configFile?: string;
   endpoint: string;
   variant: string;
   region: string;
@@ -111,9 +122,13 @@ export interface TtotalDeps extends AwsCommandDeps<AwsClients> {
   createTransport?: (maxConcurrency: number) => Transport;
   /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
   onJournal?: (entry: JournalEntryRef) => void;
+  /** Where the vantage is read from (environment, host name). @default process.env, os.hostname() */
+  vantage?: VantageDeps;
 }
 
 export interface TtotalPreflight {
+  /** The probe's request shape and bodies. */
+  request: RequestPlan;
   qmax: QmaxArtifact;
   probeConcurrency: number;
   halfP95Ms: number;
@@ -165,8 +180,16 @@ export async function ttotalPreflight(
   }
   const halfP95Ms = ladderP95(qmax, n / 2) as number;
 
+  const request = planRequests({ ...input, configFile: input.configFile ?? CONFIG_FILE }, input.model);
   await refuseProductionFreeze('ttotal', input, clients, log);
-  const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+  const deployed = await readDeployedFingerprint(
+    clients.sagemaker,
+    input.endpoint,
+    input.variant,
+    input.region,
+  );
+  // What the probe measures: the deployed endpoint, with the request shape the probe sends.
+  const live = { ...deployed, fingerprint: { ...deployed.fingerprint, request: request.shape } };
   const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
   const warnings = mismatchWarnings(differences, input.endpoint);
   if (differences.length > 0 && !input.allowConfigMismatch) {
@@ -182,6 +205,7 @@ export async function ttotalPreflight(
   );
   const lag = policyLag(timings, input.publicationDelayS ?? null);
   return {
+    request,
     qmax,
     probeConcurrency: n,
     halfP95Ms,
@@ -213,6 +237,7 @@ interface ScaleOutSettings {
   minSamples: number;
   targetMs: number;
   toInstances: number;
+  request: RequestPlan;
 }
 
 /**
@@ -239,10 +264,11 @@ async function measureScaleOut(
       maxConcurrency: s.n,
       targetUrl: null,
       loadClient: deps.loadClient,
+      request: transportRequest(s.request.shape),
     });
   const engine = new ClosedLoopEngine({
     transport,
-    bodies: encodePrompts(defaultPromptSet()),
+    bodies: s.request.bodies,
     requestTimeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs,
     onRecord: (record) => {
       if (!record.stopped) samples.push(probeSample(record));
@@ -450,6 +476,30 @@ export async function runTtotal(
   );
   if (input.dryRun) return ttotalDryRun(input, deps.clients, pre, { settleS, maxWaitS, targetMs });
 
+  // Before anything is frozen: where the probe comes from, and whether the container takes its body.
+  const check =
+    deps.createTransport?.(1) ??
+    createTransport(TTOTAL_TRANSPORT, {
+      ...input,
+      maxConcurrency: 1,
+      targetUrl: null,
+      loadClient: deps.loadClient,
+      request: transportRequest(pre.request.shape),
+    });
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(check, deps.vantage ?? {}, deps.signal, log);
+    await checkRequestShape(
+      'ttotal',
+      check,
+      pre.request,
+      { modelName: input.modelName, configFile: input.configFile ?? CONFIG_FILE },
+      { timeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs, signal: deps.signal, log },
+    );
+  } finally {
+    await check.close().catch(() => {});
+  }
+
   return frozenRun(
     {
       ...input,
@@ -479,7 +529,7 @@ export async function runTtotal(
           const outcome = await measureScaleOut(
             input,
             deps,
-            { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
+            { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances, request: pre.request },
             signal,
             log,
             progress,
@@ -558,6 +608,7 @@ export async function runTtotal(
           repeat > 1
             ? combineRepeats(completed.map(single))
             : single(completed[0] as ScaleOutOutcome & { kind: 'ok' });
+        artifact.vantage = vantage;
         const outFile =
           input.outFile ??
           join(

@@ -9,6 +9,7 @@ import {
   LOAD_TARGET_OPTIONS,
   MODEL_OPTIONS,
   outFile,
+  REQUEST_SHAPE_OPTIONS,
   requestTimeoutOption,
 } from './common.js';
 import { flag, number, type OptionTable, parsed, text, toggle } from './spec.js';
@@ -183,6 +184,7 @@ export const GOODPUT_OPTIONS = {
     },
   ),
   ...LOAD_BODY_OPTIONS,
+  ...REQUEST_SHAPE_OPTIONS,
   requestTimeoutS: requestTimeoutOption(),
   cloudwatch: toggle(
     'cloudwatch',

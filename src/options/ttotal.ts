@@ -1,5 +1,12 @@
 /** The options of `scalegate ttotal` (command line and action). */
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import {
+  ENDPOINT_OPTIONS,
+  FREEZE_OPTIONS,
+  LOAD_BODY_OPTIONS,
+  MODEL_OPTIONS,
+  outFile,
+  REQUEST_SHAPE_OPTIONS,
+} from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 /** What ttotal measures with when not told otherwise. */
@@ -91,6 +98,8 @@ export const TTOTAL_OPTIONS = {
     'allow-config-mismatch',
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
   ),
+  promptsFile: LOAD_BODY_OPTIONS.promptsFile,
+  ...REQUEST_SHAPE_OPTIONS,
   ...FREEZE_OPTIONS,
   dryRun: flag(
     'dry-run',

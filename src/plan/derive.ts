@@ -375,6 +375,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     tTotalLowerBound,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
+    ttfabP95AtC1Ms: serviceTimeAlarmMs,
     openLoop,
     policy: {
       rule,
@@ -444,6 +445,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       q_max_interval_decided: qmaxIntervalDecided(qmax),
       validated_hold: holds.validated,
       validated_hold_detail: holds.detail,
+      ...(qmax.vantage ? { vantage: qmax.vantage } : {}),
     },
     derived: {
       t_plan_s: round(deployedTPlanS, 6),

@@ -13,9 +13,11 @@ import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
 import { suppressedOpenLoop } from './open-loop.js';
 import { remeasure } from './remeasure.js';
 import { qmaxDecisionFinding } from './uncertainty.js';
+import { measurementVantage } from './vantage-finding.js';
 
 export const FINDING_NAMES = [
   'measurement_trust',
+  'measurement_vantage',
   'qmax_decision',
   'curve_repeatability',
   'slo_budget',
@@ -67,6 +69,8 @@ export interface FindingFacts {
   tTotalLowerBound: boolean;
   dominantStage: { from: string; to: string; seconds: number } | null;
   instanceQuota: number | null;
+  /** TTFAB p95 at concurrency 1, ms (what the RTT floor is set against). @default unknown */
+  ttfabP95AtC1Ms?: number | null;
   /** The open-loop finding, evaluated by src/plan/open-loop.ts. @default suppressed: no goodput artifact */
   openLoop?: Finding;
   /** How to name the rate the fleet is sized for. @default measured throughput at C_scale_max */
@@ -519,6 +523,7 @@ function quotaHeadroom(f: FindingFacts): Finding {
 export function evaluateFindings(facts: FindingFacts): Finding[] {
   return [
     measurementTrust(facts),
+    measurementVantage(facts.model, facts.qmax, facts.ttfabP95AtC1Ms ?? null),
     qmaxDecisionFinding(facts.qmax, facts.model),
     curveRepeatability(facts),
     sloBudget(facts),

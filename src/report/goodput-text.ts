@@ -1,7 +1,9 @@
 /** The terminal reports of `scalegate goodput` and `scalegate merge`, and the schedule of a dry run. */
+
 import type { GoodputSchedule } from '../analysis/goodput.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
+import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 export function renderGoodputSchedule(s: GoodputSchedule): string {
@@ -82,6 +84,7 @@ export function renderGoodputReport(
     `goodput ${a.model_name} (${a.transport}${a.endpoint ? `, endpoint ${a.endpoint}` : ''}${a.target && a.transport === 'http' ? `, target ${a.target}` : ''}), ` +
       `SLO p95 TTFAB ${a.slo_ms} ms from the intended send time, overflows <= ${(a.limits.max_overflow_fraction * 100).toFixed(2)} %, errors <= ${(a.limits.max_error_fraction * 100).toFixed(2)} %, run ${a.run_id}`,
   );
+  lines.push(...loadOriginLines(a.vantage, a.fingerprint.request));
   lines.push('');
   lines.push(
     'rung  rate/s  verdict    p95 ms   CI ms (its level)    p50 ms  sent/s   ok/s    503 %  err %  lag p99  L      ended',

@@ -25,6 +25,7 @@ import {
 } from './labels.js';
 import { lambdaMaxText, regionText } from './plan-text.js';
 import { SCALE_IN_UNITS, targetUnits } from './policy-text.js';
+import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -327,6 +328,8 @@ export function planInputsSection(plan: PlanArtifact): string[] {
         ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string]]),
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
+        ['RTT floor (network leg)', rttFloorText(m.vantage)],
+        ['vantage', vantageLabel(m.vantage)],
         [
           planTtotalLabel(m),
           `${tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)}${m.t_total_observations_s && m.t_total_observations_s.length > 1 ? ` (observed ${m.t_total_observations_s.map((v) => `${fmt(v, 1)} s`).join(', ')})` : ''}`,

@@ -1,4 +1,5 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
+
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
 import {
@@ -9,6 +10,7 @@ import {
   tTotalValue,
 } from './labels.js';
 import { renderPolicyText, SCALE_IN_UNITS, sensitivityLines, targetUnits } from './policy-text.js';
+import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
@@ -115,6 +117,8 @@ export function renderPlanReport(
       ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string] as const]),
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
+      ['RTT floor (network leg)', rttFloorText(m.vantage)],
+      ['vantage', vantageLabel(m.vantage)],
       [
         planTtotalLabel(m),
         `${tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)}${observationsText(m.t_total_observations_s)}`,

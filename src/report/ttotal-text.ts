@@ -1,7 +1,9 @@
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
+
 import { isLowerBound, type ScaleOutFailure } from '../analysis/ttotal.js';
 import type { TtotalArtifact } from '../model/index.js';
 import { POLICY_LAG_PROVENANCE, ttotalPolicyLagOrigin } from './labels.js';
+import { loadOriginLines } from './vantage-text.js';
 
 const time = (iso: string): string => iso.slice(11, 23);
 const s = (seconds: number | null | undefined, digits = 1): string =>
@@ -17,6 +19,7 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
   lines.push(
     `  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`,
   );
+  lines.push(...loadOriginLines(artifact.vantage, artifact.fingerprint.request).map((l) => `  ${l}`));
   lines.push(
     `  policy lag ${s(artifact.policy_lag_s)} (${artifact.policy_lag_bounded ? 'BOUND, not measured' : POLICY_LAG_PROVENANCE[ttotalPolicyLagOrigin(artifact)]}): ${artifact.policy_lag_source}`,
   );

@@ -152,6 +152,7 @@ describe('plan from the published Kokoro-82M measurements', () => {
   it('prints every finding in the fixed order so none can silently disappear', () => {
     expect(plan.findings.map((f) => f.name)).toEqual([
       'measurement_trust',
+      'measurement_vantage',
       'qmax_decision',
       'curve_repeatability',
       'slo_budget',

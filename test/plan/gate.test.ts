@@ -180,6 +180,16 @@ describe('evaluateGate', () => {
     ).toEqual([]);
   });
 
+  it('fails request_shape when the plan was measured with another body than the config sends (an old plan reads as the default shape)', () => {
+    const speechApi = { body_template: '{"input":"{{text}}","voice":"af_heart"}' };
+    const i = input({ model: kokoroModel({ request: speechApi }) });
+    expect(failed(i)).toEqual(['request_shape']);
+    expect(check(i, 'request_shape')?.detail).toContain(
+      'the config sends {"input":"{{text}}","voice":"af_heart"}',
+    );
+    expect(check(input({}), 'request_shape')?.ok).toBe(true);
+  });
+
   it('never passes a local-SageMaker plan for a real region, but does for the local one', () => {
     const local = measuredPlan({ region: 'local' });
     expect(failed(withPlan(local))).toEqual(['region']);

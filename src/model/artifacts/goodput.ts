@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { openLoopHistogramsSchema, openLoopOutcomeSchema } from '../histograms.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
@@ -140,6 +141,8 @@ export const goodputArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the load came from (runner, region, host, RTT floor; a merge: the first file's); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema,
   slo_ms: ms('slo_ms').positive(),
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, LIMITS, regionSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import {
   concurrency,
   instances,
@@ -267,6 +268,8 @@ export const planArtifactSchema = z.object({
     validated_hold: z.boolean().optional(),
     /** Which hold was short, or that they were not. */
     validated_hold_detail: safeString.optional(),
+    /** Where the ladder's load came from, with its RTT floor (the qmax's); absent when not recorded. */
+    vantage: vantageSchema.optional(),
   }),
   derived: z.object({
     t_plan_s: z.number(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { outcomeSchema } from '../outcomes.js';
 import { boundedNumber, endpointNameSchema, LIMITS, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
@@ -114,6 +115,8 @@ export const qmaxArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the load came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema,
   slo_ms: ms('slo_ms').positive(),
   /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import {
   concurrency,
   instances,
@@ -89,6 +90,8 @@ export const ttotalArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the probe came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema.nullable(),
   trigger: z.enum(['force-desired', 'policy']),
   qmax_run_id: safeString.nullable(),

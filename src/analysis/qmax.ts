@@ -15,7 +15,7 @@ import {
 import type { Fingerprint } from '../model/fingerprint.js';
 import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../stats/ladder-stats.js';
 import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
-import type { RungDecision } from '../stats/rung-decision.js';
+import { CALIBRATION, DECISION_METHOD, type RungDecision } from '../stats/rung-decision.js';
 
 /** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
 export const CW_PERIOD_S = 10;
@@ -217,6 +217,31 @@ export function qmaxStep(
     batch_size: round3(ev.batchSize),
     looks: o.looks,
     verdict_samples: ev.n,
+    ci_tails: ev.tails,
+    dependence: {
+      initial_batches: ev.dependence.initialBatches,
+      lengthened: ev.dependence.lengthened,
+      von_neumann: ev.dependence.vonNeumann === null ? null : round3(ev.dependence.vonNeumann),
+      von_neumann_critical:
+        ev.dependence.vonNeumannCritical === null ? null : round3(ev.dependence.vonNeumannCritical),
+      half_batch_se_ratio:
+        ev.dependence.halfBatchSeRatio === null ? null : round3(ev.dependence.halfBatchSeRatio),
+      independent: ev.dependence.independent,
+    },
+  };
+}
+
+/**
+ * What a PASS promises (src/stats/rung-decision.ts `CALIBRATION`): the simulated bound, recorded
+ * for the adaptive ladder it was calibrated for; null for a fixed ladder (not calibrated).
+ */
+export function falsePassBoundRecord(mode: 'adaptive' | 'fixed'): QmaxArtifact['false_pass_bound'] {
+  if (mode !== 'adaptive') return null;
+  return {
+    bound: CALIBRATION.falsePassBound,
+    coverage: CALIBRATION.coverage,
+    decision_method: DECISION_METHOD,
+    calibrated_over: CALIBRATION.class,
   };
 }
 
@@ -226,6 +251,8 @@ export const rungResultOf = (step: QmaxStep) => ({
   verdict: step.verdict,
   usable: step.usable,
   invalid: step.client_bound || step.capacity_changed,
+  p95Ms: step.ttfab_p95_ms,
+  nearSlo: step.end_reason === 'near_slo',
 });
 
 // ---- the whole ladder ------------------------------------------------------------------------
@@ -389,6 +416,7 @@ export function assembleQmaxArtifact(input: QmaxRecord): QmaxArtifact {
     restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
     search: input.search,
     service_time_basis: serviceTimeBasisRecord(steps),
+    false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
   };
 }
 

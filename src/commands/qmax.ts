@@ -132,7 +132,7 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   return {
     transport,
     sloMs,
-    ladder: { mode, rungs, maxConcurrency, resolution, growth: 2 },
+    ladder: { mode, rungs, maxConcurrency, resolution, growth: 2, sloMs },
     holdS,
     measureS,
     settleS,

@@ -217,6 +217,7 @@ export function qmaxStep(
     batch_size: round3(ev.batchSize),
     looks: o.looks,
     verdict_samples: ev.n,
+    near_slo: ev.nearSlo,
     ci_tails: ev.tails,
     dependence: {
       initial_batches: ev.dependence.initialBatches,
@@ -252,7 +253,7 @@ export const rungResultOf = (step: QmaxStep) => ({
   usable: step.usable,
   invalid: step.client_bound || step.capacity_changed,
   p95Ms: step.ttfab_p95_ms,
-  nearSlo: step.end_reason === 'near_slo',
+  nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
 });
 
 // ---- the whole ladder ------------------------------------------------------------------------

@@ -129,7 +129,7 @@ export interface LookSpec {
   maxLooks: number;
   /** A PASS needs upper end x (1 + passMargin) <= SLO (short windows). Default 0. */
   passMargin?: number;
-  /** Interim look: the futility stop applies. */
+  /** Interim look (the rung may stop on it). */
   interim?: boolean;
 }
 
@@ -383,7 +383,6 @@ export function decideP95(
     } else {
       reason = `${ci} straddles the ${sloMs} ms SLO`;
       nearSlo =
-        look.interim === true &&
         dependence.independent &&
         interval.low >= sloMs * (1 - FUTILITY_BAND) &&
         interval.high <= sloMs * (1 + FUTILITY_BAND);

@@ -91,6 +91,8 @@ export const qmaxStepSchema = z.object({
   looks: z.number().int().nonnegative().nullable().optional(),
   /** Samples the verdict judged, misses included. */
   verdict_samples: z.number().int().nonnegative().nullable().optional(),
+  /** Undecided with its interval inside +-5 % of the SLO (not measured again); absent before. */
+  near_slo: z.boolean().nullable().optional(),
   /** One-sided alphas of the look the rung ended on (pass side = upper end); absent before. */
   ci_tails: z
     .object({ pass: z.number().min(0).max(1), fail: z.number().min(0).max(1) })

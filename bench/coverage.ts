@@ -3,7 +3,7 @@
 // batching, replayed Kokoro device service), each rung run through the rung's own harness
 // (src/stats/closed-loop-sim.ts simulateRung: the rung's timing and its RungJudge).
 //
-//   npm run bench:coverage [-- --reps 200 --grid full|reduced]
+//   npm run bench:coverage [-- --reps 200 --grid full|reduced --families iid,regime,batching,replay]
 //
 // Each replication simulates 125 s of the closed loop from an empty server and runs the adaptive
 // rung with the defaults (hold 120 s, measure 30 s, settle 10 s, --min-samples 100), three times
@@ -41,14 +41,15 @@ const grid = option('grid', 'full') === 'reduced' ? 'reduced' : 'full';
 if (!(reps > 0)) throw new Error('--reps must be positive');
 
 const device = deriveDeviceProfile(readArtifact('qmax', join(ROOT, KOKORO_G5_QMAX)), 'kokoro').profile;
-const cells = calibrationClass(device, grid);
+const families = option('families', 'iid,regime,batching,replay').split(',');
+const cells = calibrationClass(device, grid).filter((c) => families.includes(c.family));
 const SPEC = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100 } as const;
 
 const pct = (count: number, of: number): string =>
   of === 0 ? '    -  ' : `${((100 * count) / of).toFixed(1).padStart(5)}%`;
 
 console.log(
-  `bench:coverage  ${cells.length} cells x ${reps} replications (${grid}); PASS_ALPHA ${PASS_ALPHA}; ${availableParallelism()} CPUs, load ${loadavg()
+  `bench:coverage  ${cells.length} cells x ${reps} replications (${grid}: ${families.join(', ')}); PASS_ALPHA ${PASS_ALPHA}; ${availableParallelism()} CPUs, load ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}, Node ${process.version}`,
 );
@@ -86,7 +87,7 @@ const add = (a: Tally, b: Tally): void => {
 const started = Date.now();
 const pooled = empty();
 const outside = empty();
-const families = new Map<string, Tally>();
+const byFamily = new Map<string, Tally>();
 let worst = { cov: 1, covCell: '', passAt: 0, passCell: '' };
 for (const [index, cell] of cells.entries()) {
   const truth = trueP95(cell.server, cell.n, { completions: 2_000_000, seed: 0x7e57 + index });
@@ -120,9 +121,9 @@ for (const [index, cell] of cells.entries()) {
     continue;
   }
   add(pooled, t);
-  const fam = families.get(cell.family) ?? empty();
+  const fam = byFamily.get(cell.family) ?? empty();
   add(fam, t);
-  families.set(cell.family, fam);
+  byFamily.set(cell.family, fam);
   if (t.covOf > 0 && t.cov / t.covOf < worst.cov)
     worst = { ...worst, cov: t.cov / t.covOf, covCell: `${cell.label} N ${cell.n}` };
   if (t.passAt / reps > worst.passAt)
@@ -132,7 +133,7 @@ for (const [index, cell] of cells.entries()) {
 const line = (name: string, t: Tally): string =>
   `${name.padEnd(26)} cov ${pct(t.cov, t.covOf)}  miss ${pct(t.miss, t.covOf)}  pass= ${pct(t.passAt, t.runs)}  pass+5 ${pct(t.passAbove, t.runs)}  power ${pct(t.power, t.runs)}  near ${pct(t.near, t.runs)}  mean end ${(t.endS / Math.max(1, t.runs)).toFixed(1)} s`;
 console.log('');
-for (const [family, t] of families) console.log(line(`pooled ${family}`, t));
+for (const [family, t] of byFamily) console.log(line(`pooled ${family}`, t));
 console.log(line('pooled, the class', pooled));
 if (outside.runs > 0) console.log(line('* outside the class', outside));
 // 95 % upper confidence bound on the pooled false-PASS probability (Clopper-Pearson via the

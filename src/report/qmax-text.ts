@@ -73,6 +73,13 @@ export function renderQmaxReport(
   const basis = serviceTimeNote(artifact);
   if (basis) lines.push(`WARNING: S_mean/S_p95 ${basis}`);
   lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
+  const guarantee = artifact.false_pass_bound;
+  if (guarantee) {
+    lines.push(
+      `a PASS verdict: P(PASS | true p95 = SLO) <= ${Number((guarantee.bound * 100).toFixed(2))} %, interval coverage >= ${Number((guarantee.coverage * 100).toFixed(1))} % ` +
+        `(bound (simulated over class: ${guarantee.calibrated_over}))`,
+    );
+  }
   for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
   if (isSageMakerTransport(artifact.transport)) {
     lines.push(

@@ -3,8 +3,12 @@
  *
  * fixed: the given rungs in order (the reference method).
  * adaptive: concurrency 1 (service time), then geometric growth until a rung is measured above
- * the SLO (a breach), then bisection between the highest pass (lo) and the lowest measured breach
- * (hi) until hi - lo <= resolution.
+ * the SLO (a breach), then narrowing between the highest pass (lo) and the lowest measured breach
+ * (hi) until hi - lo <= resolution: with the SLO and the rungs' p95s, at the boundary a joint
+ * monotone fit of every rung predicts (src/stats/ladder-stats.ts `predictBoundary`; first a pass
+ * candidate half a resolution below it, then a breach candidate a resolution above that); without
+ * them, or once those are measured, by bisection. A rung that ended undecided near the SLO (its
+ * interval inside +-5 % of it) is not measured again: the boundary is there.
  *
  * An undecided rung (straddling, too few samples or batches, or unusable) is neither a pass nor a
  * breach: it is re-measured once; if it is still undecided the search goes on around it, first

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CW_PERIOD_S,
+  falsePassBoundRecord,
   capacityChanged,
   isClientBound,
   joinStepWithCloudWatch,
@@ -13,6 +14,7 @@ import {
   qmaxSchedule,
   qmaxStep,
   qmaxUpperBound,
+  rungResultOf,
   type RungObservation,
   type StepRecord,
   serviceTime,
@@ -20,6 +22,8 @@ import {
   serviceTimeBasisRecord,
   unusableReason,
 } from '../../src/analysis/qmax.js';
+import { qmaxStepSchema } from '../../src/model/artifacts/qmax.js';
+import { CALIBRATION } from '../../src/stats/rung-decision.js';
 import { mulberry32 } from '../../src/stats/prng.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
@@ -162,6 +166,32 @@ describe('rung usability', () => {
     expect(step.meets_slo).toBe(true);
     expect(step.started_at).toBe('2026-03-02T10:00:00.000Z');
     expect(step).toMatchObject({ hold_s: 30, measure_s: 20, client_bound: false, capacity_changed: false });
+  });
+
+  it('records the dependence checks, the tails and near-SLO of the look the rung ended on (and validates)', () => {
+    const { step } = record(observation(8));
+    expect(step.dependence).toEqual({
+      initial_batches: 5,
+      lengthened: 0,
+      von_neumann: 2.1,
+      von_neumann_critical: 0.84,
+      half_batch_se_ratio: null,
+      independent: true,
+    });
+    expect(step.ci_tails).toEqual({ pass: 0.0025, fail: 0.01 });
+    expect(step.near_slo).toBe(false);
+    expect(qmaxStepSchema.parse(step)).toEqual(step);
+    expect(rungResultOf({ ...step, end_reason: 'near_slo' }).nearSlo).toBe(true);
+  });
+
+  it('records the simulated false-PASS bound with its class for an adaptive ladder, none for a fixed one', () => {
+    expect(falsePassBoundRecord('adaptive')).toEqual({
+      bound: CALIBRATION.falsePassBound,
+      coverage: CALIBRATION.coverage,
+      decision_method: 'batch-sectioning-sequential',
+      calibrated_over: CALIBRATION.class,
+    });
+    expect(falsePassBoundRecord('fixed')).toBeNull();
   });
 });
 

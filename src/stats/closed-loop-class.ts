@@ -69,7 +69,7 @@ export function calibrationClass(
   }
   const regimeNs = grid === 'full' ? [1, 4, 16, 64] : [4, 16];
   for (const spell of REGIME_SPELLS) {
-    if (grid === 'reduced' && !(spell.slowS === 5 || spell.slowS === 20)) continue;
+    if (grid === 'reduced' && !(spell.slowS === 5 || spell.slowS === 10)) continue;
     if (grid === 'reduced' && !spell.inClass) continue;
     for (const n of regimeNs) {
       cells.push({

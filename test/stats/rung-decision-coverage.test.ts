@@ -25,11 +25,11 @@ const device = deriveDeviceProfile(readArtifact('qmax', join(ROOT, KOKORO_G5_QMA
 
 /** The reduced class: the cells where a wrong decision shows first. */
 const PICK: Array<[ClassCell['family'], string, number, number]> = [
-  ['iid', 'iid serial CV 0.3', 16, 80],
-  ['regime', 'regime 5/10 s', 16, 120],
-  ['regime', 'regime 10/10 s', 4, 120],
-  ['batching', 'batching <= 8', 16, 60],
-  ['replay', 'Kokoro replay', 32, 60],
+  ['iid', 'iid serial CV 0.3', 16, 60],
+  ['regime', 'regime 5/10 s', 16, 100],
+  ['regime', 'regime 10/10 s', 4, 100],
+  ['batching', 'batching <= 8', 16, 40],
+  ['replay', 'Kokoro replay', 32, 40],
 ];
 const HOLD = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100 };
 
@@ -86,7 +86,7 @@ beforeAll(() => {
     }
     results.push(r);
   }
-}, 240_000);
+}, 900_000);
 
 const sum = (pick: (r: CellResult) => number, which = results): number => which.reduce((s, r) => s + pick(r), 0);
 const regime = () => results.filter((r) => r.cell.family === 'regime');

@@ -147,7 +147,7 @@ const upper =
 console.log(
   `worst cell in the class: cov ${(100 * worst.cov).toFixed(1)} % (${worst.covCell}), pass= ${(100 * worst.passAt).toFixed(1)} % (${worst.passCell}); ` +
     `pooled pass= ${(100 * p).toFixed(2)} %, one-sided 95 % upper bound ${(100 * upper).toFixed(2)} % ` +
-    `(recorded bound ${(100 * CALIBRATION.falsePassBound).toFixed(1)} %, coverage ${(100 * CALIBRATION.coverage).toFixed(0)} %)`,
+    `(recorded: pooled bound ${(100 * CALIBRATION.falsePassBound).toFixed(1)} %, worst cell ${(100 * CALIBRATION.worstCellFalsePass).toFixed(1)} %, coverage ${(100 * CALIBRATION.coverage).toFixed(0)} % pooled)`,
 );
 console.log(
   `one cell's sampling error at ${reps} replications: +-${(100 * Math.sqrt((0.95 * 0.05) / reps)).toFixed(1)} % around 95 %, +-${(100 * Math.sqrt((0.03 * 0.97) / reps)).toFixed(1)} % around 3 %; wall ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -240,7 +240,9 @@ export function falsePassBoundRecord(mode: 'adaptive' | 'fixed'): QmaxArtifact['
   if (mode !== 'adaptive') return null;
   return {
     bound: CALIBRATION.falsePassBound,
+    worst_cell: CALIBRATION.worstCellFalsePass,
     coverage: CALIBRATION.coverage,
+    worst_cell_coverage: CALIBRATION.worstCellCoverage,
     decision_method: DECISION_METHOD,
     calibrated_over: CALIBRATION.class,
   };

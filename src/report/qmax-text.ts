@@ -22,6 +22,8 @@ export function renderQmaxSchedule(s: QmaxSchedule): string {
   return lines.join('\n');
 }
 
+const pctOf = (share: number): string => `${Number((share * 100).toFixed(2))} %`;
+
 function fmtMs(v: number | null): string {
   return v === null ? '-' : `${v.toFixed(1)}`;
 }
@@ -76,7 +78,8 @@ export function renderQmaxReport(
   const guarantee = artifact.false_pass_bound;
   if (guarantee) {
     lines.push(
-      `a PASS verdict: P(PASS | true p95 = SLO) <= ${Number((guarantee.bound * 100).toFixed(2))} %, interval coverage >= ${Number((guarantee.coverage * 100).toFixed(1))} % ` +
+      `a PASS verdict: P(PASS | true p95 = SLO) <= ${pctOf(guarantee.bound)} pooled, ${pctOf(guarantee.worst_cell)} in the worst cell; ` +
+        `interval coverage ${pctOf(guarantee.coverage)} pooled, ${pctOf(guarantee.worst_cell_coverage)} in the worst cell ` +
         `(bound (simulated over class: ${guarantee.calibrated_over}))`,
     );
   }

@@ -223,7 +223,8 @@ function simulateBatchingLoop(
       seen++;
       if (seen === warmup) origin = done;
       if (seen > warmup) {
-        if (done - origin > horizonMs) return { atMs: Float64Array.from(at), ttfabMs: Float64Array.from(ttfab) };
+        if (done - origin > horizonMs)
+          return { atMs: Float64Array.from(at), ttfabMs: Float64Array.from(ttfab) };
         at.push(done - origin);
         ttfab.push(done - sent);
       }
@@ -371,7 +372,8 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
     return out;
   };
   const finish = (end: SimulatedRung['end'], from: number, to: number, decision?: D): SimulatedRung<D> => ({
-    decision: decision ?? judge.look(windowAt(from, to), true, { windowMs: to - from, maxWindowMs: to - from }),
+    decision:
+      decision ?? judge.look(windowAt(from, to), true, { windowMs: to - from, maxWindowMs: to - from }),
     end,
     looks: judge.looksTaken,
     windowStartMs: from,
@@ -411,7 +413,10 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
       const from = measureStart;
       const samples = windowAt(from, t);
       const atHoldEnd = t >= holdEnd;
-      const { decision, stop } = judge.step(samples, atHoldEnd, { windowMs: t - from, maxWindowMs: holdEnd - from });
+      const { decision, stop } = judge.step(samples, atHoldEnd, {
+        windowMs: t - from,
+        maxWindowMs: holdEnd - from,
+      });
       if (stop && decision) {
         const nearSlo = (decision as { nearSlo?: boolean }).nearSlo === true;
         return finish(atHoldEnd ? 'hold' : nearSlo ? 'near_slo' : 'decisive', from, t, decision);

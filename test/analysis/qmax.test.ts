@@ -6,16 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   CW_PERIOD_S,
-  falsePassBoundRecord,
   capacityChanged,
+  falsePassBoundRecord,
   isClientBound,
   joinStepWithCloudWatch,
   type QmaxSettings,
   qmaxSchedule,
   qmaxStep,
   qmaxUpperBound,
-  rungResultOf,
   type RungObservation,
+  rungResultOf,
   type StepRecord,
   serviceTime,
   serviceTimeBasis,
@@ -23,8 +23,8 @@ import {
   unusableReason,
 } from '../../src/analysis/qmax.js';
 import { qmaxStepSchema } from '../../src/model/artifacts/qmax.js';
-import { CALIBRATION } from '../../src/stats/rung-decision.js';
 import { mulberry32 } from '../../src/stats/prng.js';
+import { CALIBRATION } from '../../src/stats/rung-decision.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 
@@ -187,7 +187,9 @@ describe('rung usability', () => {
   it('records the simulated false-PASS bound with its class for an adaptive ladder, none for a fixed one', () => {
     expect(falsePassBoundRecord('adaptive')).toEqual({
       bound: CALIBRATION.falsePassBound,
+      worst_cell: CALIBRATION.worstCellFalsePass,
       coverage: CALIBRATION.coverage,
+      worst_cell_coverage: CALIBRATION.worstCellCoverage,
       decision_method: 'batch-sectioning-sequential',
       calibrated_over: CALIBRATION.class,
     });

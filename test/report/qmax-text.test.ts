@@ -44,13 +44,15 @@ describe('qmax terminal report', () => {
   it('prints what a PASS promises as a simulated bound with its class, and nothing for artifacts without one', () => {
     const q = ladder();
     q.false_pass_bound = {
-      bound: 0.05,
-      coverage: 0.93,
+      bound: 0.01,
+      worst_cell: 0.09,
+      coverage: 0.96,
+      worst_cell_coverage: 0.78,
       decision_method: 'batch-sectioning-sequential',
       calibrated_over: 'closed loops, N 1-64',
     };
     expect(renderQmaxReport(q, null, null)).toContain(
-      'a PASS verdict: P(PASS | true p95 = SLO) <= 5 %, interval coverage >= 93 % (bound (simulated over class: closed loops, N 1-64))',
+      'a PASS verdict: P(PASS | true p95 = SLO) <= 1 % pooled, 9 % in the worst cell; interval coverage 96 % pooled, 78 % in the worst cell (bound (simulated over class: closed loops, N 1-64))',
     );
     expect(renderQmaxReport(ladder(), null, null)).not.toContain('P(PASS');
   });

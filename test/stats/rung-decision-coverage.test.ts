@@ -18,7 +18,6 @@ import { readArtifact } from '../../src/model/index.js';
 import { type ClassCell, calibrationClass } from '../../src/stats/closed-loop-class.js';
 import { simulateClosedLoop, simulateRung, trueP95 } from '../../src/stats/closed-loop-sim.js';
 import { quantileConfidenceInterval, sortedAscending } from '../../src/stats/quantiles.js';
-import { CALIBRATION } from '../../src/stats/rung-decision.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const device = deriveDeviceProfile(readArtifact('qmax', join(ROOT, KOKORO_G5_QMAX)), 'kokoro').profile;
@@ -67,7 +66,11 @@ beforeAll(() => {
       iidCovered: 0,
     };
     for (let rep = 0; rep < reps; rep++) {
-      const run = simulateClosedLoop(cell.server, { outstanding: n, durationS: 125, seed: 7919 * (index + 1) + rep });
+      const run = simulateClosedLoop(cell.server, {
+        outstanding: n,
+        durationS: 125,
+        seed: 7919 * (index + 1) + rep,
+      });
       const rung = { ...HOLD, concurrency: n, mode: 'adaptive' as const };
       const at = simulateRung(run, { ...rung, sloMs: truth });
       r.rungs++;
@@ -78,7 +81,8 @@ beforeAll(() => {
         if (at.decision.interval.high < truth) r.upperMiss++;
       }
       if (simulateRung(run, { ...rung, sloMs: truth / 1.05 }).decision.verdict === 'pass') r.passAbove++;
-      if (rep % 2 === 0 && simulateRung(run, { ...rung, sloMs: truth * 1.1 }).decision.verdict === 'pass') r.power++;
+      if (rep % 2 === 0 && simulateRung(run, { ...rung, sloMs: truth * 1.1 }).decision.verdict === 'pass')
+        r.power++;
       // The interval for independent samples on the same window: the control that shows the test can fail.
       const from = run.atMs.findIndex((t) => t >= 10_000);
       const iid = quantileConfidenceInterval(sortedAscending(Array.from(run.ttfabMs.subarray(from))), 0.95);
@@ -88,13 +92,14 @@ beforeAll(() => {
   }
 }, 900_000);
 
-const sum = (pick: (r: CellResult) => number, which = results): number => which.reduce((s, r) => s + pick(r), 0);
+const sum = (pick: (r: CellResult) => number, which = results): number =>
+  which.reduce((s, r) => s + pick(r), 0);
 const regime = () => results.filter((r) => r.cell.family === 'regime');
 
 describe('rung decision over its class (i.i.d., regime-switching, batching, replayed Kokoro service)', () => {
   it('passes a rung whose true p95 equals the SLO at most 5 % of the time in every cell, 3 % pooled', () => {
     for (const r of results) {
-      expect(r.passAtSlo / r.rungs, `${r.cell.label} N ${r.cell.n}`).toBeLessThanOrEqual(CALIBRATION.falsePassBound);
+      expect(r.passAtSlo / r.rungs, `${r.cell.label} N ${r.cell.n}`).toBeLessThanOrEqual(0.05);
     }
     expect(sum((r) => r.passAtSlo) / sum((r) => r.rungs)).toBeLessThanOrEqual(0.03);
   });
@@ -113,7 +118,9 @@ describe('rung decision over its class (i.i.d., regime-switching, batching, repl
 
   it('still passes most rungs whose true p95 is 10 % inside the SLO on a steady server (power)', () => {
     const steady = results.filter((r) => r.cell.family === 'iid' || r.cell.family === 'replay');
-    expect(sum((r) => r.power, steady) / sum((r) => Math.ceil(r.rungs / 2), steady)).toBeGreaterThanOrEqual(0.5);
+    expect(sum((r) => r.power, steady) / sum((r) => Math.ceil(r.rungs / 2), steady)).toBeGreaterThanOrEqual(
+      0.5,
+    );
   });
 
   it('the interval for independent samples fails the coverage check on the same runs (the test has teeth)', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/stats/prng.js';
 import {
   checkedP95Interval,
   DECISION_METHOD,
@@ -15,7 +16,6 @@ import {
   vonNeumannCritical,
   vonNeumannRatio,
 } from '../../src/stats/rung-decision.js';
-import { mulberry32 } from '../../src/stats/prng.js';
 import { studentTQuantile } from '../../src/stats/student-t.js';
 
 /** 5 batches of 40 in time order: batch i holds 40..1 shifted by 10 i (p95 of each: 38.05 + 10 i). */
@@ -143,7 +143,9 @@ describe("the decision's calibrated tails and dependence checks", () => {
     if (!interval) throw new Error('expected an interval');
     expect(dependence).toMatchObject({ initialBatches: 20, lengthened: 0, independent: true });
     const c = interval.centre;
-    const se20 = Math.sqrt(interval.batchQuantiles.reduce((sum, q) => sum + (q - c) ** 2, 0) / 19 / (1 - 1 / 40) / 20);
+    const se20 = Math.sqrt(
+      interval.batchQuantiles.reduce((sum, q) => sum + (q - c) ** 2, 0) / 19 / (1 - 1 / 40) / 20,
+    );
     const se = Math.max(se20, se20 * (dependence.halfBatchSeRatio ?? 0));
     expect(interval.high).toBeCloseTo(c + studentTQuantile(1 - PASS_ALPHA, 19) * se, 9);
     expect(interval.low).toBeCloseTo(c - studentTQuantile(1 - FAIL_ALPHA, 19) * se, 9);

@@ -328,7 +328,10 @@ export async function runRung(
       const from = measureStart;
       const data = collect(engine, epoch, from, t, spec.sloMs);
       const atHoldEnd = t >= holdEnd;
-      const { decision, stop } = judge.step(data.samples, atHoldEnd, { windowMs: t - from, maxWindowMs: holdEnd - from });
+      const { decision, stop } = judge.step(data.samples, atHoldEnd, {
+        windowMs: t - from,
+        maxWindowMs: holdEnd - from,
+      });
       if (stop && decision) {
         const end: RungEnd = atHoldEnd ? 'hold' : decision.nearSlo ? 'near_slo' : 'decisive';
         return finish(end, from, t, { data, decision });

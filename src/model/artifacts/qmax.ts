@@ -185,8 +185,12 @@ export const qmaxArtifactSchema = z.object({
    */
   false_pass_bound: z
     .object({
+      /** Pooled over the cells of the class. */
       bound: z.number().min(0).max(1),
+      /** The worst cell of the class. */
+      worst_cell: z.number().min(0).max(1),
       coverage: z.number().min(0).max(1),
+      worst_cell_coverage: z.number().min(0).max(1),
       decision_method: safeString,
       calibrated_over: safeString,
     })

@@ -373,7 +373,11 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
   };
   const finish = (end: SimulatedRung['end'], from: number, to: number, decision?: D): SimulatedRung<D> => ({
     decision:
-      decision ?? judge.look(windowAt(from, to), true, { windowMs: to - from, maxWindowMs: to - from }),
+      decision ??
+      judge.look(windowAt(from, to), true, {
+        windowMs: to - from,
+        maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
+      }),
     end,
     looks: judge.looksTaken,
     windowStartMs: from,

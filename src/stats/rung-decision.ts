@@ -524,7 +524,12 @@ export class RungJudge {
     this.looks++;
     this.spent = { pass: this.spent.pass + passAlpha, fail: this.spent.fail + failAlpha };
     this.lastLookN = samplesInTimeOrder.length;
-    const longSpan = LONG_PASS_SPANS * (this.settings.measureMs ?? 0);
+    // Never longer than most of the longest window the hold allows (a --measure-s close to the
+    // hold would otherwise demand the margin of every pass).
+    const longSpan = Math.min(
+      LONG_PASS_SPANS * (this.settings.measureMs ?? 0),
+      0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY),
+    );
     this.latest = decideP95(samplesInTimeOrder, this.settings, {
       passAlpha,
       failAlpha,

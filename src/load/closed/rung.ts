@@ -274,7 +274,12 @@ export async function runRung(
     taken?: { data: WindowData; decision: RungDecision },
   ): RungMeasurement => {
     const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs);
-    const evaluation = taken?.decision ?? judge.look(data.samples, true);
+    const evaluation =
+      taken?.decision ??
+      judge.look(data.samples, true, {
+        windowMs: to - from,
+        maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
+      });
     const okInterval = sectionedWithTails(data.okTtfab, spec.concurrency, evaluation.tails);
     const seconds = Math.max((to - from) / 1000, 1e-9);
     return {

@@ -28,11 +28,13 @@
  *  - batch-size sensitivity: the standard error from half as many batches of twice the size; the
  *    larger of the two is used (a spread that grows with the batch size means the batches were
  *    too short).
- *  - an early PASS also needs a window spanning at least the rung's nominal measure time.
+ *  - a PASS on a window shorter than 3 x the rung's measure time needs its upper end x 1.3 within
+ *    the SLO (SHORT_WINDOW_MARGIN: a short window caught in a fast spell must not pass).
  *
  * Group-sequential looks (adaptive rungs). Looks are taken when the window first holds 5 minimal
- * batches, again whenever its sample count has grown by half since the last look, and at the end
- * of the hold. Each side spends its alpha by an O'Brien-Fleming-type Lan-DeMets function of the
+ * batches, again whenever its sample count has grown by half since the last look, once when the
+ * window first becomes long enough to pass without the short-window margin, and at the end of the
+ * hold. Each side spends its alpha by an O'Brien-Fleming-type Lan-DeMets function of the
  * information fraction t (window time / longest possible window):
  *     A(t) = 2 - 2 Phi(z(1 - a/2) / sqrt t),  A(1) = a,
  * a look spending A(t_k) - A(t_{k-1}) on that side; the final look spends what is left. Early
@@ -483,6 +485,7 @@ export class RungJudge {
   private looks = 0;
   private spent = { pass: 0, fail: 0 };
   private lastLookN = 0;
+  private lookedLong = false;
   private latest: RungDecision | null = null;
 
   constructor(readonly settings: JudgeSettings) {}
@@ -498,6 +501,18 @@ export class RungJudge {
   /** The last look taken (null before the first). */
   get decision(): RungDecision | null {
     return this.latest;
+  }
+
+  /**
+   * The window a PASS needs to go without the short-window margin: LONG_PASS_SPANS x the measure
+   * time, never longer than most of the longest window the hold allows (a --measure-s close to the
+   * hold would otherwise demand the margin of every pass).
+   */
+  private longSpanMs(timing?: LookTiming): number {
+    return Math.min(
+      LONG_PASS_SPANS * (this.settings.measureMs ?? 0),
+      0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY),
+    );
   }
 
   /** Is an interim look due for a window of n samples? */
@@ -524,12 +539,8 @@ export class RungJudge {
     this.looks++;
     this.spent = { pass: this.spent.pass + passAlpha, fail: this.spent.fail + failAlpha };
     this.lastLookN = samplesInTimeOrder.length;
-    // Never longer than most of the longest window the hold allows (a --measure-s close to the
-    // hold would otherwise demand the margin of every pass).
-    const longSpan = Math.min(
-      LONG_PASS_SPANS * (this.settings.measureMs ?? 0),
-      0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY),
-    );
+    const longSpan = this.longSpanMs(timing);
+    if (timing && timing.windowMs >= longSpan) this.lookedLong = true;
     this.latest = decideP95(samplesInTimeOrder, this.settings, {
       passAlpha,
       failAlpha,
@@ -548,7 +559,14 @@ export class RungJudge {
    */
   step(samplesInTimeOrder: readonly number[], atHoldEnd: boolean, timing?: LookTiming): JudgeStep {
     if (atHoldEnd) return { decision: this.look(samplesInTimeOrder, true, timing), stop: true };
-    if (!this.interimDue(samplesInTimeOrder.length)) return { decision: null, stop: false };
+    // A look is also due the first time the window is long enough to pass without the margin.
+    const longDue =
+      timing !== undefined &&
+      !this.lookedLong &&
+      this.looks > 0 &&
+      this.looks < MAX_ADAPTIVE_LOOKS - 1 &&
+      timing.windowMs >= this.longSpanMs(timing);
+    if (!longDue && !this.interimDue(samplesInTimeOrder.length)) return { decision: null, stop: false };
     const decision = this.look(samplesInTimeOrder, false, timing);
     const settled = decision.drift.settled;
     return { decision, stop: settled && (decision.decisive || decision.nearSlo) };

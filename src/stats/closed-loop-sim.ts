@@ -1,6 +1,9 @@
 /**
  * A seeded, pure simulator of the measurement itself: a closed loop of N outstanding requests
- * against a FIFO server with `slots` parallel slots (1 = serial) and lognormal service times.
+ * against a FIFO server with `slots` parallel slots (1 = serial) and lognormal service times,
+ * optionally modulated by slow regime switching (spells of a slower service rate), replayed from
+ * a recorded trace, or served by a batching server (src/stats/closed-loop-class.ts lists the class
+ * the rung decision is calibrated over).
  * The client re-sends a request the instant one completes (no think time), as the qmax engine
  * does, so consecutive TTFABs share most of their queue: the data a rung is judged on.
  *

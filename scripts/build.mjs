@@ -1,38 +1,98 @@
 // Bundles each entry point with @vercel/ncc into one self-contained ESM file under dist/
 // (the action runner and `npx scalegate` execute these directly, without node_modules).
-// Usage: node scripts/build.mjs [--out DIR]   (tests build into a temp dir to prove dist/ is fresh)
+// Usage: node scripts/build.mjs [--out DIR] [--only NAME]   (tests build into a temp dir to prove dist/ is fresh)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_INPUTS_FILE, fileDigest, inputsDigest } from './build-inputs.mjs';
+import { BUILD_INPUTS_FILE, BUILD_OUTPUTS, ENTRIES, fileDigest, inputsDigest } from './build-inputs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outFlag = process.argv.indexOf('--out');
 const outDir = outFlag >= 0 ? resolve(process.argv[outFlag + 1]) : join(root, 'dist');
+/** `--only <name>`: that entry alone, and no build record (for working on one entry). */
+const onlyFlag = process.argv.indexOf('--only');
+const only = onlyFlag >= 0 ? process.argv[onlyFlag + 1] : null;
 
-export const entries = [
-  { name: 'cli', source: 'src/cli.ts' },
-  { name: 'main', source: 'src/action/main.ts' },
-  { name: 'post', source: 'src/action/post.ts' },
-];
+export const entries = ENTRIES;
 
 /**
- * Not bundled: the CDK (only the asset hash of a container directory and the CDK app use it, and
- * it loads files of its own at run time). It resolves from the checkout's node_modules.
+ * Not bundled: the CDK (only the asset hash of a container directory, the CDK app and the
+ * `scalegate/cdk` export use it, and it loads files of its own at run time). It resolves from the
+ * node_modules where scalegate runs: the checkout's, or the consuming app's (an optional peer
+ * dependency of the package).
  */
 const externals = ['aws-cdk-lib', 'constructs'];
+
+/**
+ * ncc matches externals exactly, so each `aws-cdk-lib/<module>` the sources import is named too
+ * (bundling one would put a second copy of the CDK beside the app's, whose constructs the app's
+ * Stack would not recognise).
+ */
+function cdkSubpaths() {
+  const files = ['src', join('infra', 'lib')].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true })
+      .filter((f) => String(f).endsWith('.ts'))
+      .map((f) => join(root, dir, String(f))),
+  );
+  const found = new Set();
+  for (const file of files) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/from '((?:aws-cdk-lib|constructs)\/[^']+)'/g))
+      found.add(m[1]);
+  }
+  return [...found].sort();
+}
+
+/**
+ * `dist/<name>.d.ts`: the entry's declarations, emitted by tsc. They must stand alone (name only
+ * packages, never a module of this repository), since nothing else of the sources is shipped.
+ */
+function writeDeclarations(entry, typesOut) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = [
+    ...['--declaration', '--emitDeclarationOnly', '--outDir', typesOut, '--rootDir', root],
+    ...['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022'],
+    ...['--strict', '--skipLibCheck', '--types', 'node', '--verbatimModuleSyntax', '--resolveJsonModule'],
+    entry.source,
+  ];
+  const result = spawnSync(process.execPath, [tsc, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) {
+    console.error(`build: tsc failed to emit the declarations of ${entry.source}`);
+    process.exit(1);
+  }
+  const text = readFileSync(join(typesOut, entry.source.replace(/\.ts$/, '.d.ts')), 'utf8');
+  const relative = [...text.matchAll(/from\s+'(\.[^']*)'/g)].map((m) => m[1]);
+  if (relative.length > 0) {
+    console.error(
+      `build: the declarations of ${entry.source} import ${relative.join(', ')}: its public types must name only packages`,
+    );
+    process.exit(1);
+  }
+  writeFileSync(join(outDir, `${entry.name}.d.ts`), text);
+}
 
 mkdirSync(outDir, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'scalegate-build-'));
 try {
   for (const entry of entries) {
-    if (!existsSync(join(root, entry.source))) continue;
+    if (!existsSync(join(root, entry.source)) || (only && entry.name !== only)) continue;
     const entryOut = join(work, entry.name);
     const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
     const args = ['build', entry.source, '-o', entryOut, '-q', '--target', 'es2022'];
-    for (const external of externals) args.push('-e', external);
+    for (const external of [...externals, ...cdkSubpaths()]) args.push('-e', external);
     const result = spawnSync(process.execPath, [ncc, ...args], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -49,13 +109,14 @@ try {
       process.exit(1);
     }
     renameSync(join(entryOut, 'index.js'), join(outDir, `${entry.name}.mjs`));
+    if (entry.declarations) writeDeclarations(entry, join(work, `${entry.name}-types`));
   }
-  // What this build was made from, and what it made (test/dist.test.ts checks both).
-  const bundles = Object.fromEntries(
-    entries.map((e) => [`${e.name}.mjs`, fileDigest(join(outDir, `${e.name}.mjs`))]),
-  );
-  const record = { inputs_sha256: inputsDigest(root), bundles_sha256: bundles };
-  writeFileSync(join(outDir, BUILD_INPUTS_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  if (!only) {
+    // What this build was made from, and what it made (test/dist.test.ts checks both).
+    const bundles = Object.fromEntries(BUILD_OUTPUTS.map((file) => [file, fileDigest(join(outDir, file))]));
+    const record = { inputs_sha256: inputsDigest(root), bundles_sha256: bundles };
+    writeFileSync(join(outDir, BUILD_INPUTS_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -7,7 +7,8 @@
 //   node .github/scripts/select-models.mjs changed <base> <head>
 //       models whose measurement the change invalidates: the container directory changed, or the
 //       model's entry changed in a way that changes its fingerprint or SLO (instance type, image,
-//       container environment, region, variant, endpoint, slo_ms, calibration placement).
+//       container environment, request shape, region, variant, endpoint, slo_ms, calibration
+//       placement).
 //       Plan-only choices (load, surge ratio, floor, prices) need no new measurement.
 //   node .github/scripts/select-models.mjs pushed <base> <before> <after>
 //       the same, for one push to a pull request (`synchronize`): only what changed between
@@ -30,6 +31,7 @@ const MEASURED_KEYS = [
   'container_dir',
   'image_uri',
   'container_env',
+  'request',
   'slo_ms',
   'calibration',
 ];

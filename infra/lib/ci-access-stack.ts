@@ -31,9 +31,19 @@
  * the sub has no ref and the protected refs rest on the `production` environment's deployment
  * branch and tag rules alone.
  *
+ * Immutable subjects: GitHub's immutable subject claims (the default for repositories created or
+ * renamed after mid-2026, opt-in before) append the owner's and the repository's numeric IDs to
+ * their names, `repo:OWNER@OWNER_ID/REPO@REPO_ID:...`; a subject template built from the claim
+ * keys `repository_owner_id` and `repository_id` gives `repository_owner_id:OWNER_ID:repository_id:
+ * REPO_ID:...`. With `scalegate:githubOwnerId` and `scalegate:githubRepositoryId` the roles trust
+ * both forms besides the name form, each with the same environment and ref suffix (see
+ * docs/security.md). The changelog's spelling with `-` (`repo:OWNER-ID/REPO-ID:...`) is not
+ * trusted: `-` is legal in names, so another account named `OWNER-ID` could mint it.
+ *
  * Context (with `-c scalegate:ciAccess=OWNER/REPO`): `scalegate:oidcProviderArn` (an existing
  * GitHub provider of the account; default: create one), `scalegate:productionRefs` (comma list),
- * `scalegate:oidcSubject` (`repo-context-ref` | `default`). One stack per account: production's
+ * `scalegate:oidcSubject` (`repo-context-ref` | `default`), `scalegate:githubOwnerId` and
+ * `scalegate:githubRepositoryId` (numeric IDs, both or neither). One stack per account: production's
  * (`scalegate-ci-access`) and, when a model calibrates in another account, one there
  * (`scalegate-ci-access-calibration-<account>`).
  */
@@ -59,7 +69,15 @@ export const CI_ACCESS_CONTEXT = {
   oidcProviderArn: 'scalegate:oidcProviderArn',
   productionRefs: 'scalegate:productionRefs',
   oidcSubject: 'scalegate:oidcSubject',
+  githubOwnerId: 'scalegate:githubOwnerId',
+  githubRepositoryId: 'scalegate:githubRepositoryId',
 } as const;
+
+/** The numeric IDs GitHub's immutable subject claims carry (`gh api repos/OWNER/REPO --jq '.owner.id, .id'`). */
+export interface GitHubIds {
+  readonly ownerId: string;
+  readonly repositoryId: string;
+}
 
 export const GITHUB_OIDC_HOST = 'token.actions.githubusercontent.com';
 export const GITHUB_OIDC_AUDIENCE = 'sts.amazonaws.com';
@@ -87,6 +105,8 @@ export interface CiAccessStackProps extends StackProps {
   /** An existing GitHub OIDC provider of this account (there can be only one per URL). */
   readonly oidcProviderArn?: string;
   readonly oidcSubject?: OidcSubjectTemplate;
+  /** With them, the immutable subject forms are trusted too. */
+  readonly githubIds?: GitHubIds;
   /** Calibration endpoints in this account (none: no calibration role here). */
   readonly calibration: CiEndpoint[];
   /** Production endpoints in this account (none: no release role here). */
@@ -97,16 +117,37 @@ export interface CiAccessStackProps extends StackProps {
 const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
+const NUMERIC_ID = /^[1-9][0-9]{0,19}$/;
+
+/**
+ * How this repository is named at the start of a `sub`: `repo:OWNER/REPO`, and with its IDs also
+ * `repo:OWNER@OWNER_ID/REPO@REPO_ID` (immutable subject claims) and
+ * `repository_owner_id:OWNER_ID:repository_id:REPO_ID` (a template of the ID claim keys).
+ */
+export function subjectPrefixes(repository: string, ids?: GitHubIds): string[] {
+  const prefixes = [`repo:${repository}`];
+  if (!ids) return prefixes;
+  const [owner, repo] = repository.split('/') as [string, string];
+  return [
+    ...prefixes,
+    `repo:${owner}@${ids.ownerId}/${repo}@${ids.repositoryId}`,
+    `repository_owner_id:${ids.ownerId}:repository_id:${ids.repositoryId}`,
+  ];
+}
+
 /** The `sub` values a role trusts: an environment of this repository, and (with the ref template) those refs. */
 export function trustedSubjects(
   repository: string,
   environment: string,
   refs: readonly string[] | null,
   template: OidcSubjectTemplate,
+  ids?: GitHubIds,
 ): string[] {
-  const base = `repo:${repository}:environment:${environment}`;
-  if (template === 'default') return [base];
-  return (refs ?? ['*']).map((ref) => `${base}:ref:${ref}`);
+  return subjectPrefixes(repository, ids).flatMap((prefix) => {
+    const base = `${prefix}:environment:${environment}`;
+    if (template === 'default') return [base];
+    return (refs ?? ['*']).map((ref) => `${base}:ref:${ref}`);
+  });
 }
 
 export class CiAccessStack extends Stack {
@@ -121,6 +162,18 @@ export class CiAccessStack extends Stack {
       throw new UsageError(
         `-c ${CI_ACCESS_CONTEXT.repository}=${props.repository}: give the repository as OWNER/REPO.`,
       );
+    }
+    if (props.githubIds) {
+      for (const [key, id] of [
+        [CI_ACCESS_CONTEXT.githubOwnerId, props.githubIds.ownerId],
+        [CI_ACCESS_CONTEXT.githubRepositoryId, props.githubIds.repositoryId],
+      ] as const) {
+        if (!NUMERIC_ID.test(id)) {
+          throw new UsageError(
+            `-c ${key}=${id}: give GitHub's numeric ID (gh api repos/OWNER/REPO --jq '.owner.id, .id').`,
+          );
+        }
+      }
     }
     const template = props.oidcSubject ?? 'repo-context-ref';
     const providerArn =
@@ -141,7 +194,9 @@ export class CiAccessStack extends Stack {
       this.calibrationRole = new iam.Role(this, 'CalibrationRole', {
         roleName: 'scalegate-calibration',
         description: `scalegate calibrate workflow of ${props.repository}: measures the calibration endpoints, deploys calibration-owned stacks only`,
-        assumedBy: principal(trustedSubjects(props.repository, CALIBRATION_ENVIRONMENT, null, template)),
+        assumedBy: principal(
+          trustedSubjects(props.repository, CALIBRATION_ENVIRONMENT, null, template, props.githubIds),
+        ),
         // deploy + ladder + scale-out + teardown (the workflow asks for 3 h)
         maxSessionDuration: Duration.hours(4),
       });
@@ -158,7 +213,9 @@ export class CiAccessStack extends Stack {
       this.releaseRole = new iam.Role(this, 'ReleaseRole', {
         roleName: 'scalegate-release',
         description: `scalegate release workflow of ${props.repository}: environment ${PRODUCTION_ENVIRONMENT} on ${refs.join(', ')}`,
-        assumedBy: principal(trustedSubjects(props.repository, PRODUCTION_ENVIRONMENT, refs, template)),
+        assumedBy: principal(
+          trustedSubjects(props.repository, PRODUCTION_ENVIRONMENT, refs, template, props.githubIds),
+        ),
       });
       for (const statement of this.releaseStatements(props.release)) this.releaseRole.addToPolicy(statement);
       new CfnOutput(this, 'ReleaseRoleArn', { value: this.releaseRole.roleArn });
@@ -570,6 +627,13 @@ export function buildCiAccess(
       );
     }
   }
+  const ownerId = options.context(CI_ACCESS_CONTEXT.githubOwnerId);
+  const repositoryId = options.context(CI_ACCESS_CONTEXT.githubRepositoryId);
+  if ((ownerId === undefined) !== (repositoryId === undefined)) {
+    throw new UsageError(
+      `-c ${CI_ACCESS_CONTEXT.githubOwnerId} and -c ${CI_ACCESS_CONTEXT.githubRepositoryId} go together: the immutable subject carries both IDs.`,
+    );
+  }
   const models = Object.entries(config.models);
   const byAccount = new Map<string, CiEndpoint[]>();
   for (const [name, model] of models) {
@@ -583,6 +647,9 @@ export function buildCiAccess(
     oidcProviderArn: options.context(CI_ACCESS_CONTEXT.oidcProviderArn),
     oidcSubject: subject as OidcSubjectTemplate,
     productionRefs: refs,
+    ...(ownerId !== undefined && repositoryId !== undefined
+      ? { githubIds: { ownerId: ownerId.trim(), repositoryId: repositoryId.trim() } }
+      : {}),
   };
   const stacks = [
     new CiAccessStack(app, 'scalegate-ci-access', {

@@ -2,9 +2,10 @@
  * From the action's inputs to the same command functions the CLI calls (src/commands), plus
  * what the report needs to show (the artifacts involved and where they are). No presentation.
  * What the action adds to a command: the measurements a step needs, found in artifacts-dir when
- * the workflow does not name them (src/action/discover.ts).
+ * the workflow does not name them (src/commands/discover.ts, shared with the CLI).
  */
 import { type AwsClients, withAwsClients, withLoadClients } from '../aws/clients.js';
+import { resolvePlanInputs, resolveQmaxFile } from '../commands/discover.js';
 import { runDrift } from '../commands/drift.js';
 import { runDrill, runDrillMerge, splitFileList } from '../commands/drill.js';
 import { InterruptedError } from '../commands/freeze.js';
@@ -18,16 +19,7 @@ import { runTtotal } from '../commands/ttotal.js';
 import { runValidate } from '../commands/validate.js';
 import { loadsThroughAws } from '../load/transport/transports.js';
 import type { TransportKind } from '../load/types.js';
-import {
-  type DrillArtifact,
-  loadModelContext,
-  opt,
-  planFileName,
-  type QmaxArtifact,
-  readArtifact,
-  type TtotalArtifact,
-  usage,
-} from '../model/index.js';
+import { type DrillArtifact, loadModelContext, planFileName, readArtifact, usage } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import { DRIFT_OPTIONS } from '../options/drift.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
@@ -41,7 +33,6 @@ import { VALIDATE_OPTIONS } from '../options/validate.js';
 import { renderInterruption } from '../report/interrupt-text.js';
 import type { ReportInput } from '../report/markdown.js';
 import { VERSION } from '../version.js';
-import { chooseTtotal, discoverGoodput, discoverMeasurements, type Found } from './discover.js';
 import { ACTION_COMMANDS, type ActionCommand, type Env, readOptionInputs } from './inputs.js';
 import { actionProgress } from './log.js';
 import { journalRecorder } from './state.js';
@@ -91,14 +82,6 @@ const progress = () => actionProgress();
 const located = <A>(artifact: A | null, file: string | undefined) =>
   artifact && file !== undefined ? { artifact, file } : null;
 
-function readLocated<K extends 'qmax' | 'ttotal'>(
-  kind: K,
-  file: string | undefined,
-): Found<K extends 'qmax' ? QmaxArtifact : TtotalArtifact> | null {
-  if (file === undefined) return null;
-  return { file, artifact: readArtifact(kind, file) as K extends 'qmax' ? QmaxArtifact : TtotalArtifact };
-}
-
 function runPlanStep(env: Env): CommandOutcome {
   const values = readOptionInputs(env, PLAN_OPTIONS);
   const { modelName, model } = loadModelContext({
@@ -106,43 +89,13 @@ function runPlanStep(env: Env): CommandOutcome {
     configFile: values.configFile,
   });
   const artifactsDir = values.artifactsDir as string;
-  const notes: string[] = [];
-
-  let qmax = readLocated('qmax', values.qmaxFile);
-  let ttotal = readLocated('ttotal', values.ttotalFile);
-  const allowLowerBound = values.allowLowerBound === true;
-  if (!qmax) {
-    const found = discoverMeasurements(artifactsDir, modelName, model, { allowLowerBound });
-    notes.push(...found.notes);
-    if (!found.qmax) {
-      throw usage`no qmax artifact for ${modelName} in ${artifactsDir} measured on ${model.instance_type}: run the qmax step first, or name the file with the qmax input.`;
-    }
-    qmax = found.qmax;
-    notes.push(`qmax: ${qmax.file} (discovered: newest for this fingerprint)`);
-    if (!ttotal && values.assumeTTotalS === undefined && found.ttotal) {
-      ttotal = found.ttotal;
-      notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
-    }
-  } else if (!ttotal && values.assumeTTotalS === undefined) {
-    ttotal = chooseTtotal(artifactsDir, modelName, qmax, notes, allowLowerBound);
-    if (ttotal) notes.push(`ttotal: ${ttotal.file} (discovered: same fingerprint as the qmax)`);
-  }
-  if (!ttotal && values.assumeTTotalS === undefined) {
-    // Say why before runPlan refuses the missing T_total (a skipped lower bound is in the notes).
-    const skipped = notes.filter((n) => n.includes('LOWER BOUND'));
-    if (skipped.length > 0) {
-      throw usage`no complete ttotal for ${modelName} in ${artifactsDir}: ${skipped.join('; ')}. Measure T_total to the end with the ttotal step, or set ${opt('allow-lower-bound')} true to plan on the lower bound (labelled LOWER BOUND; the gate refuses it unless allowed there too).`;
-    }
-  }
-
-  let goodputFile = values.goodputFile;
-  if (goodputFile === undefined) {
-    const found = discoverGoodput(artifactsDir, modelName, qmax.artifact, notes);
-    if (found) {
-      goodputFile = found.file;
-      notes.push(`goodput: ${found.file} (discovered: same fingerprint and SLO as the qmax)`);
-    }
-  }
+  const { qmax, ttotal, goodputFile, notes, chosen } = resolvePlanInputs(
+    values,
+    artifactsDir,
+    modelName,
+    model,
+  );
+  notes.push(...chosen);
   const result = runPlan(
     { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file, goodputFile },
     { version: VERSION },
@@ -302,17 +255,9 @@ async function runTtotalStep(env: Env): Promise<CommandOutcome> {
   const values = readOptionInputs(env, TTOTAL_OPTIONS);
   const context = loadModelContext(values);
   const artifactsDir = values.artifactsDir as string;
-  const notes: string[] = [];
-  let qmaxFile = values.qmaxFile;
-  if (qmaxFile === undefined) {
-    const found = discoverMeasurements(artifactsDir, context.modelName, context.model);
-    notes.push(...found.notes.filter((n) => !n.startsWith('no ttotal')));
-    if (!found.qmax) {
-      throw usage`no qmax artifact for ${context.modelName} in ${artifactsDir}: ttotal probes at rungs the qmax ladder measured. Run the qmax step first, or name its file with the qmax input.`;
-    }
-    qmaxFile = found.qmax.file;
-    notes.push(`qmax: ${qmaxFile} (discovered: newest for this fingerprint)`);
-  }
+  const resolved = resolveQmaxFile(values.qmaxFile, artifactsDir, context.modelName, context.model);
+  const notes = [...resolved.notes, ...resolved.chosen];
+  const qmaxFile = resolved.qmaxFile;
   const file = qmaxFile;
   try {
     const result = await withAwsClients({ region: context.region }, (clients) =>

@@ -2,11 +2,12 @@
  * The action's main step: read the inputs, run the command (the same function the CLI runs),
  * then publish: the terminal report to the log, step outputs, the job summary and, when asked,
  * the PR comment. The step's exit code is the command's: 0 ok or warn, 1 the finding the
- * command exists to catch, 2 refused input.
+ * command exists to catch, 2 refused input, 3 an operational error (an AWS call or the network,
+ * named with its operation, resource and region; verdict `operational-error`).
  */
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import { DEFAULT_ARTIFACTS_DIR, isUsageError, loadModelContext } from '../model/index.js';
+import { DEFAULT_ARTIFACTS_DIR, isOperationalError, isUsageError, loadModelContext } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import {
   headline,
@@ -58,6 +59,7 @@ export async function runMain(env: Env = process.env): Promise<number> {
   let outcome: CommandOutcome | null = null;
   let refused: string | null = null;
   let failure: string | null = null;
+  let operational = false;
   try {
     command = readCommand(env);
     publish = readPublishInputs(env);
@@ -67,10 +69,12 @@ export async function runMain(env: Env = process.env): Promise<number> {
     else {
       // Not the user's input: an AWS error, an outage, an interrupted measurement. Still publish.
       failure = (e as Error).message ?? String(e);
+      operational = isOperationalError(e);
       core.debug(String((e as Error).stack));
     }
   }
-  const exitCode: number = refused !== null ? 2 : failure !== null ? 1 : (outcome?.result.exitCode ?? 1);
+  const exitCode: number =
+    refused !== null ? 2 : failure !== null ? (operational ? 3 : 1) : (outcome?.result.exitCode ?? 1);
   // Reports and notes quote files a pull request can write: printed inert (src/action/log.ts).
   for (const note of outcome?.notes ?? []) info(note);
   if (outcome) info(outcome.result.report.trimEnd());
@@ -89,6 +93,7 @@ export async function runMain(env: Env = process.env): Promise<number> {
     version: VERSION,
     refused,
     error: failure,
+    operational,
     ...(outcome?.report ?? {}),
     run: { id: ctx.runId, attempt: ctx.runAttempt, at, url: ctx.runUrl, sha: ctx.sha },
   };
@@ -126,7 +131,7 @@ export async function runMain(env: Env = process.env): Promise<number> {
     core.setFailed(
       refused ??
         (failure !== null
-          ? `scalegate ${commandName}: ${failure}`
+          ? `scalegate ${commandName}: ${operational ? 'operational error: ' : ''}${failure}`
           : `scalegate ${commandName} ${modelName ?? ''}: ${verdict} (exit ${exitCode}); see the report above and the job summary`),
     );
   }

@@ -17,7 +17,23 @@ import { addFailures, topFailures } from '../stats/failures.js';
 import { decodeHistogram, mergeOpenLoop, quantileMs } from '../stats/histograms.js';
 import { analyzeDrill, type WindowStat } from './drill.js';
 
-/** Per window: counts and the p95 TTFAB from the intended send time (decoded from its HDR histogram). */
+/**
+ * The p95 of `offered` arrivals of which `answered` have a TTFAB (`quantile` over those), the
+ * rest at +infinity: Infinity when more than 5 % are misses, null without arrivals.
+ */
+export function censoredP95(
+  offered: number,
+  answered: number,
+  quantile: (q: number) => number | null,
+): number | null {
+  const n = Math.max(offered, answered);
+  if (n === 0) return null;
+  const rank = Math.ceil(0.95 * n);
+  if (rank > answered) return Number.POSITIVE_INFINITY;
+  return quantile(Math.min(1, (0.95 * n) / answered));
+}
+
+/** Per window: counts and the p95 TTFAB from the intended send time (decoded from its HDR histogram), misses at +infinity. */
 export function windowStats(histograms: OpenLoopHistograms, source: string): WindowStat[] {
   return histograms.windows.map((w) => {
     const counts = w.outcome_counts;
@@ -26,7 +42,10 @@ export function windowStats(histograms: OpenLoopHistograms, source: string): Win
     let finished = 0;
     for (const n of Object.values(counts)) finished += n ?? 0;
     const h = decodeHistogram(w.ttfab_intended, `${source} window ${w.index} ttfab_intended`);
-    const p95 = quantileMs(h, 0.95);
+    // No survivorship: every arrival without a TTFAB (overflow, error, timeout, drop) is a miss
+    // at +infinity in the window's p95.
+    const answered = h.totalCount;
+    const p95 = censoredP95(w.offered, answered, (q) => quantileMs(h, q));
     h.destroy();
     return {
       index: w.index,

@@ -52,7 +52,12 @@ export function drillPrediction(plan: PlanArtifact, planFile: string): DrillPred
     scale_in_threshold: plan.deployable.scale_in_threshold,
     x_target_rps: xTarget,
     t_total_s: plan.measured.t_total_s,
-    t_total_origin: plan.measured.t_total_origin === 'stated' ? 'assumed' : 'measured',
+    t_total_origin:
+      plan.measured.t_total_origin === 'stated'
+        ? 'assumed'
+        : plan.measured.t_total_origin === 'measured'
+          ? 'measured'
+          : plan.measured.t_total_origin,
     policy_lag_s: plan.measured.policy_lag_s,
     policy_lag_origin: lagOrigin,
     t_plan_s: plan.derived.t_plan_s,

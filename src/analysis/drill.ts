@@ -219,7 +219,8 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       ok: stat.ok,
       overflow: stat.overflow,
       errors: stat.errors,
-      p95_ms: stat.p95Ms === null ? null : round(stat.p95Ms, 3),
+      // +infinity (over 5 % misses) is recorded as null; over_slo says it.
+      p95_ms: stat.p95Ms === null || !Number.isFinite(stat.p95Ms) ? null : round(stat.p95Ms, 3),
       within_slo_fraction: fraction === null ? null : round(fraction, 6),
       over_slo: overSlo,
     };

@@ -1,18 +1,32 @@
 /**
- * A goodput rung judged from its serialised HDR windows: the count limits (overflows, errors),
- * then the open-loop p95 decision (src/stats/open-loop-decision.ts) over the measure window, and
- * the figures an artifact records. One code path for a single process and for merged shards: the
- * verdict always comes from the windows, never from samples only one process saw.
+ * A goodput rung judged from its serialised HDR windows: the open-loop group-sequential p95
+ * decision (src/stats/open-loop-decision.ts) with the count limits (overflows, errors) at every
+ * look, and the figures an artifact records. One code path for a single process and for merged
+ * shards: the verdict always comes from the windows, never from samples only one process saw.
+ * The live rung (src/load/open/open-rung.ts) asks `liveLook` at each look whether to stop; the
+ * artifact's verdict is the replay of the same looks on the complete windows.
+ *
+ * No survivorship: every arrival of the measure window counts; overflows, errors, timeouts and
+ * dropped arrivals are misses at +infinity in the p95, and, live, so are requests still in flight
+ * past the look's lag.
  */
 
 import type { OpenLoopHistograms, OpenLoopOutcome } from '../model/histograms.js';
 import { decodeWindow, type LiveWindow, newHistogram, quantileMs, sumWindows } from '../stats/histograms.js';
 import {
-  decideOpenLoopP95,
-  type OpenLoopDecision,
+  decideOpenLoopLook,
+  decideOpenLoopSequential,
+  lookSpending,
+  type SequentialDecision,
   type WindowedSamples,
+  withLookLimits,
 } from '../stats/open-loop-decision.js';
-import { type GoodputLimits, overflowAndErrorLimits } from '../stats/open-loop-limits.js';
+import {
+  type GoodputLimits,
+  isOverflow,
+  type OutcomeBatch,
+  overflowAndErrorLimits,
+} from '../stats/open-loop-limits.js';
 import type { RungJudgement } from './goodput.js';
 
 export interface RungJudgeSettings {
@@ -20,14 +34,16 @@ export interface RungJudgeSettings {
   holdS: number;
   settleS: number;
   limits: GoodputLimits;
-  /** A rung is never decisive on fewer ok samples. @default 100 */
+  /** A rung is never decisive on fewer arrivals. @default 100 */
   minSamples?: number;
+  /** Measure span (s) at which the rung stopped on a decisive look; absent: it ran its hold. */
+  stoppedAtS?: number | null;
 }
 
 /** A rung judged from its windows: the analysis' judgement with the decision in full. */
 export interface JudgedRung extends RungJudgement {
-  decision: OpenLoopDecision;
-  /** Seconds of intended send time judged (whole windows inside [settle, hold)). */
+  decision: SequentialDecision;
+  /** Seconds of intended send time judged (whole windows inside [settle, stop or hold)). */
   measureS: number;
 }
 
@@ -40,33 +56,92 @@ export function measureWindows(
   return { from: Math.ceil((settleS * 1000) / windowMs), to: Math.floor((holdS * 1000) / windowMs) };
 }
 
-const OVERFLOW: readonly OpenLoopOutcome[] = ['saturated_503', 'throttled_429'];
+/** A rung's measure window, window by window: what every look reads. */
+export interface RungWindows {
+  windowMs: number;
+  /** Answered (with a TTFAB) per window. */
+  counts: number[];
+  /** Every other arrival per window (overflow, error, timeout, drop, in flight past the lag). */
+  misses: number[];
+  overflow: number[];
+  errors: number[];
+  /** Seconds in system per window (Little's L numerator). */
+  inSystemS: number[];
+  /** q-quantile of the answered TTFABs of windows [a, b). */
+  quantile(a: number, b: number, q: number): number | null;
+}
 
-export function judgeRung(
-  h: OpenLoopHistograms,
-  rate: number,
-  s: RungJudgeSettings,
-  where: string,
-): JudgedRung {
+/** The first `spanS` seconds of a rung's windows as the decision reads them. */
+export function prefixOf(r: RungWindows, spanS: number): WindowedSamples {
+  const k = Math.min(r.counts.length, Math.floor((spanS * 1000) / r.windowMs + 1e-9));
+  let inSystem = 0;
+  for (let w = 0; w < k; w++) inSystem += r.inSystemS[w] as number;
+  const seconds = (k * r.windowMs) / 1000;
+  return {
+    counts: r.counts.slice(0, k),
+    misses: r.misses.slice(0, k),
+    meanInSystem: seconds > 0 ? inSystem / seconds : 0,
+    quantile: r.quantile,
+  };
+}
+
+/** The count limits over the first `spanS` seconds (with 10 batches of windows for the design effect). */
+export function limitsAt(r: RungWindows, spanS: number, rate: number, s: RungJudgeSettings) {
+  const k = Math.min(r.counts.length, Math.floor((spanS * 1000) / r.windowMs + 1e-9));
+  const outcomeCounts: Partial<Record<OpenLoopOutcome, number>> = {};
+  const batches: OutcomeBatch[] = [];
+  let ok = 0;
+  let overflow = 0;
+  let errors = 0;
+  const per = Math.max(1, Math.ceil(k / 10));
+  for (let w = 0; w < k; w++) {
+    ok += r.counts[w] as number;
+    overflow += r.overflow[w] as number;
+    errors += r.errors[w] as number;
+    if (w % per === 0) batches.push({ offered: 0, overflow: 0, errors: 0 });
+    const b = batches[batches.length - 1] as OutcomeBatch;
+    b.offered += (r.counts[w] as number) + (r.misses[w] as number);
+    b.overflow += r.overflow[w] as number;
+    b.errors += r.errors[w] as number;
+  }
+  outcomeCounts.ok = ok;
+  outcomeCounts.saturated_503 = overflow;
+  outcomeCounts.error = errors;
+  const offered = batches.reduce((a, b) => a + b.offered, 0);
+  return overflowAndErrorLimits(
+    { rate, sloMs: s.sloMs, ttfabIntendedMs: [], intendedAtMs: [], outcomeCounts, offered, batches },
+    s.limits,
+  );
+}
+
+/** The measure window's windows from serialised HDR windows. */
+export function rungWindowsOf(h: OpenLoopHistograms, s: RungJudgeSettings, where: string): RungWindows {
   const { from, to } = measureWindows(h.window_ms, s.settleS, s.holdS);
+  const decoded: LiveWindow[] = [];
+  for (const w of h.windows) if (w.index >= from && w.index < to) decoded.push(decodeWindow(w, where));
+  return rungWindowsFrom(decoded, h.window_ms, s, null);
+}
+
+/**
+ * The measure window's windows from live ones at a look `lookAtMs` after the schedule start: an
+ * arrival offered without an outcome yet is in flight, a miss, in the system since its window.
+ */
+export function rungWindowsFrom(
+  windows: readonly LiveWindow[],
+  windowMs: number,
+  s: Pick<RungJudgeSettings, 'settleS' | 'holdS'>,
+  lookAtMs: number | null,
+): RungWindows {
+  const { from, to } = measureWindows(windowMs, s.settleS, s.holdS);
   const byIndex = new Map<number, LiveWindow>();
-  for (const w of h.windows) {
-    if (w.index >= from && w.index < to) byIndex.set(w.index, decodeWindow(w, where));
-  }
-  const inRange: LiveWindow[] = [];
-  for (let i = from; i < to; i++) {
-    const w = byIndex.get(i);
-    if (w) inRange.push(w);
-  }
-  const measureS = (Math.max(0, to - from) * h.window_ms) / 1000;
-  const total = sumWindows(inRange, from, to);
-  const counts: number[] = [];
-  for (let i = from; i < to; i++) counts.push(byIndex.get(i)?.series.ttfab_intended.totalCount ?? 0);
-  const latency = total.series.latency_intended;
-  const windows: WindowedSamples = {
-    counts,
-    // HDR values are microseconds: the sum of in-system times in seconds over the window seconds.
-    meanInSystem: measureS > 0 ? (latency.mean * latency.totalCount) / 1e6 / measureS : 0,
+  for (const w of windows) if (w.index >= from && w.index < to) byIndex.set(w.index, w);
+  const r: RungWindows = {
+    windowMs,
+    counts: [],
+    misses: [],
+    overflow: [],
+    errors: [],
+    inSystemS: [],
     quantile: (a, b, q) => {
       const sum = newHistogram();
       for (let i = from + a; i < from + b; i++) {
@@ -76,43 +151,90 @@ export function judgeRung(
       return quantileMs(sum, q);
     },
   };
-  const decision = decideOpenLoopP95(windows, { sloMs: s.sloMs, minSamples: s.minSamples });
+  for (let i = from; i < to; i++) {
+    const w = byIndex.get(i);
+    const answered = w?.series.ttfab_intended.totalCount ?? 0;
+    let overflow = 0;
+    let errors = 0;
+    let finished = 0;
+    for (const [o, n] of Object.entries(w?.outcomes ?? {}) as Array<[OpenLoopOutcome, number]>) {
+      finished += n;
+      if (o === 'ok') continue;
+      if (isOverflow(o)) overflow += n;
+      else errors += n;
+    }
+    const latency = w?.series.latency_intended;
+    const inFlight = Math.max(0, (w?.offered ?? 0) - finished);
+    r.counts.push(answered);
+    r.misses.push(Math.max(0, (w?.offered ?? 0) - answered));
+    r.overflow.push(overflow);
+    r.errors.push(errors);
+    // HDR values are microseconds; a request in flight has been in the system since its window ended at least.
+    const waiting = lookAtMs === null ? 0 : (inFlight * Math.max(0, lookAtMs - (i + 1) * windowMs)) / 1000;
+    r.inSystemS.push((latency ? (latency.mean * latency.totalCount) / 1e6 : 0) + waiting);
+  }
+  return r;
+}
+
+/** Whether the live rung stops at the look of `spanS`: a decisive look (pass, fail, or undecided near the SLO). */
+export function liveLook(
+  r: RungWindows,
+  rate: number,
+  spanS: number,
+  s: RungJudgeSettings,
+): { stop: boolean; reason: string } {
+  const maxSpanS = s.holdS - s.settleS;
+  const look = lookSpending(maxSpanS).find((l) => Math.abs(l.spanS - spanS) < 1e-9);
+  if (!look) return { stop: false, reason: `no look at ${spanS} s` };
+  const d = withLookLimits(
+    decideOpenLoopLook(
+      prefixOf(r, spanS),
+      { sloMs: s.sloMs, minSamples: s.minSamples },
+      { ...look, final: false },
+    ),
+    limitsAt(r, spanS, rate, s),
+  );
+  return { stop: d.stop, reason: d.reason };
+}
+
+export function judgeRung(
+  h: OpenLoopHistograms,
+  rate: number,
+  s: RungJudgeSettings,
+  where: string,
+): JudgedRung {
+  const r = rungWindowsOf(h, s, where);
+  const maxSpanS = s.holdS - s.settleS;
+  const availableS = s.stoppedAtS ?? maxSpanS;
+  const decision = decideOpenLoopSequential((span) => prefixOf(r, span), {
+    sloMs: s.sloMs,
+    minSamples: s.minSamples,
+    maxSpanS,
+    availableS,
+    limits: (span) => limitsAt(r, span, rate, s),
+  });
+  const { from } = measureWindows(h.window_ms, s.settleS, s.holdS);
+  const judgedTo = from + Math.floor((decision.stoppedAtS * 1000) / h.window_ms + 1e-9);
+  const inRange: LiveWindow[] = [];
+  for (const w of h.windows) {
+    if (w.index >= from && w.index < judgedTo) inRange.push(decodeWindow(w, where));
+  }
+  const measureS = ((judgedTo - from) * h.window_ms) / 1000;
+  const total = sumWindows(inRange, from, judgedTo);
   const offered = total.offered;
   const outcomeCounts = total.outcomes;
-  const limit = overflowAndErrorLimits(
-    {
-      rate,
-      sloMs: s.sloMs,
-      ttfabIntendedMs: [],
-      intendedAtMs: [],
-      outcomeCounts,
-      offered,
-    },
-    s.limits,
-  );
   let overflow = 0;
   let errors = 0;
   for (const [outcome, n] of Object.entries(outcomeCounts) as Array<[OpenLoopOutcome, number]>) {
     if (outcome === 'ok') continue;
-    if (OVERFLOW.includes(outcome)) overflow += n;
+    if (isOverflow(outcome)) overflow += n;
     else errors += n;
   }
-  let verdict: JudgedRung['verdict'];
-  let reason: string;
-  if (limit && limit.verdict === 'fail') {
-    verdict = 'fail';
-    reason = `${limit.reason}; ${decision.reason}`;
-  } else if (limit) {
-    verdict = 'undecided';
-    reason = limit.reason;
-  } else {
-    verdict = decision.verdict;
-    reason = decision.reason;
-  }
   const ok = outcomeCounts.ok ?? 0;
+  const latency = total.series.latency_intended;
   return {
-    verdict,
-    reason,
+    verdict: decision.verdict,
+    reason: decision.reason,
     decision,
     offered,
     sent: total.sent,
@@ -124,7 +246,8 @@ export function judgeRung(
     sentRps: measureS > 0 ? total.sent / measureS : 0,
     goodputRps: measureS > 0 ? ok / measureS : 0,
     ttfabP50Ms: quantileMs(total.series.ttfab_intended, 0.5),
-    ttfabP95Ms: quantileMs(total.series.ttfab_intended, 0.95),
+    // With misses at +infinity (null above 5 % misses: no finite p95).
+    ttfabP95Ms: decision.p95 !== null && Number.isFinite(decision.p95) ? decision.p95 : null,
     ttfabP99Ms: quantileMs(total.series.ttfab_intended, 0.99),
     ttfabSentP95Ms: quantileMs(total.series.ttfab_sent, 0.95),
     latencyP95Ms: quantileMs(latency, 0.95),

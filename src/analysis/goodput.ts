@@ -3,6 +3,7 @@
  * artifact, the dry-run schedule, and the checks `merge` makes before it adds shard files. No
  * I/O: src/commands/goodput.ts drives the ladder, src/load judges the windows.
  */
+
 import type {
   GoodputArtifact,
   GoodputRung,
@@ -17,6 +18,10 @@ import {
   isSageMakerTransport,
   UsageError,
 } from '../model/index.js';
+import type { ClientHealth } from '../stats/client-health.js';
+import { FALSE_PASS_BOUND, FALSE_PASS_BOUND_CLASS, FIRST_LOOK_S } from '../stats/open-loop-decision.js';
+import { checkHold } from '../stats/validated-holds.js';
+import { clientHealthRecord } from './client-health.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {
@@ -58,6 +63,24 @@ export interface RungJudgement {
     batchSize: number;
     minBatchSize: number;
     meanInSystem: number;
+    /** The group-sequential record (absent: a decision without looks). */
+    misses?: number;
+    correlationWindows?: number;
+    fluctuation?: number;
+    vonNeumann?: number | null;
+    sensitivity?: number | null;
+    stoppedAtS?: number;
+    looks?: Array<{
+      span_s: number;
+      n: number;
+      alpha_pass: number;
+      alpha_fail: number;
+      verdict: 'pass' | 'fail' | 'undecided';
+      stop: boolean;
+      batches: number;
+      von_neumann: number | null;
+      sensitivity: number | null;
+    }>;
   };
   offered: number;
   sent: number;
@@ -82,8 +105,12 @@ export interface RungRun {
   peakOutstanding: number | null;
   loopUtilization: number | null;
   instanceCounts: number[];
+  /** The client over the rung (one process, or the worst shard when merged); absent: not sampled. */
+  clientHealth?: ClientHealth | null;
 }
 
+/** Interval ends are recorded up to an hour (a look at a tiny alpha may reach further). */
+const MAX_MS = 3_600_000;
 const round3 = (v: number): number => Math.round(v * 1000) / 1000;
 const orNull = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : round3(v));
 
@@ -116,7 +143,9 @@ export function goodputRung(
     ttfab_p95_ms: orNull(judged.ttfabP95Ms),
     ttfab_p99_ms: orNull(judged.ttfabP99Ms),
     ttfab_p95_ci_ms:
-      pending || d.interval === null ? null : { low: round3(d.interval.low), high: round3(d.interval.high) },
+      pending || d.interval === null
+        ? null
+        : { low: round3(Math.min(d.interval.low, MAX_MS)), high: round3(Math.min(d.interval.high, MAX_MS)) },
     ttfab_sent_p95_ms: orNull(judged.ttfabSentP95Ms),
     latency_p95_ms: orNull(judged.latencyP95Ms),
     send_lag_p99_ms: orNull(judged.sendLagP99Ms),
@@ -130,6 +159,27 @@ export function goodputRung(
     client_event_loop_utilization: run.loopUtilization,
     instance_counts: run.instanceCounts,
     histograms: run.histograms,
+    ...(d.looks && !pending
+      ? {
+          sequential: {
+            stopped_at_s: d.stoppedAtS ?? s.holdS - s.settleS,
+            stopped_early: (d.stoppedAtS ?? s.holdS - s.settleS) < s.holdS - s.settleS - 1e-9,
+            misses: d.misses ?? 0,
+            correlation_windows: round3(d.correlationWindows ?? 0),
+            fluctuation: round3(d.fluctuation ?? 0),
+            von_neumann: d.vonNeumann == null ? null : round3(Math.max(0, d.vonNeumann)),
+            sensitivity: d.sensitivity == null ? null : round3(Math.max(0, d.sensitivity)),
+            looks: d.looks.map((l) => ({
+              ...l,
+              von_neumann: l.von_neumann === null ? null : round3(Math.max(0, l.von_neumann)),
+              sensitivity: l.sensitivity === null ? null : round3(Math.max(0, l.sensitivity)),
+            })),
+          },
+        }
+      : {}),
+    ...(run.clientHealth !== undefined
+      ? { client_health: run.clientHealth ? clientHealthRecord(run.clientHealth) : null }
+      : {}),
   };
 }
 
@@ -215,12 +265,18 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
     frozen: r.live,
     instance_counts_observed: counts,
     rungs: r.rungs,
+    validated_hold: checkHold('open-loop', s.holdS, s.settleS).validated,
     provenance: { origin: 'measured', tool: r.tool, note: notes.join('; ') },
     target: r.target,
     prompts: { source: s.prompts.source, count: s.prompts.texts.length },
     request_timeout_s: s.requestTimeoutS,
     restore: r.restore,
     ...(r.cloudwatch ? { cloudwatch: r.cloudwatch } : {}),
+    false_pass_bound: {
+      value: FALSE_PASS_BOUND,
+      origin: 'bound',
+      basis: `simulated over class: ${FALSE_PASS_BOUND_CLASS}`,
+    },
   };
 }
 
@@ -267,7 +323,7 @@ export function goodputSchedule(
     );
   }
   notes.push(
-    `a rung decides only with 5 batches of 30 (1 + L)^2 arrivals (L: mean requests in system, measured); near saturation L grows and a rung of ${s.holdS} s may stay undecided (a longer --hold-s decides it)`,
+    `a rung ends at its first decisive look (from ${FIRST_LOOK_S} s of measuring) and decides only with 5 batches of 30 (1 + L)^2 arrivals (L: mean requests in system, measured); near saturation L grows and a rung of up to ${s.holdS} s may stay undecided (a longer --hold-s decides it); the worst case below counts every rung at its whole hold`,
   );
   if (live) {
     notes.push(

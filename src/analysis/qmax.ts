@@ -4,6 +4,7 @@
  * the bracket of Q_max, the CloudWatch join of one rung, the dry-run schedule and the artifact.
  * No I/O: src/commands/qmax.ts drives the ladder and the calls, this judges what they saw.
  */
+
 import {
   isSageMakerTransport,
   type Outcome,
@@ -13,9 +14,11 @@ import {
   type Transport,
 } from '../model/artifacts.js';
 import type { Fingerprint } from '../model/fingerprint.js';
+import type { ClientHealth } from '../stats/client-health.js';
 import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../stats/ladder-stats.js';
 import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
 import { CALIBRATION, DECISION_METHOD, type RungDecision } from '../stats/rung-decision.js';
+import { clientHealthRecord } from './client-health.js';
 
 /** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
 export const CW_PERIOD_S = 10;
@@ -70,6 +73,8 @@ export interface RungObservation {
   inFlight: { mean: number; peak: number; shortfall: number };
   loopDelayP99Ms: number | null;
   loopUtilization: number | null;
+  /** The client over the rung (src/stats/client-health.ts); absent: not sampled. */
+  clientHealth?: ClientHealth | null;
 }
 
 /** A step as recorded and the measurement it came from (the service time needs its latencies). */
@@ -217,6 +222,7 @@ export function qmaxStep(
     batch_size: round3(ev.batchSize),
     looks: o.looks,
     verdict_samples: ev.n,
+    client_health: o.clientHealth ? clientHealthRecord(o.clientHealth) : null,
     near_slo: ev.nearSlo,
     ci_tails: ev.tails,
     dependence: {

@@ -362,6 +362,7 @@ const DIFFERENCE_LABEL: Record<string, string> = {
   image_digest: 'image digest',
   container_env: 'container environment',
   region: 'region',
+  request: 'request shape',
 };
 
 /** One line per fingerprint field on which the qmax artifact and the live endpoint disagree. */

@@ -13,6 +13,7 @@ import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import { SageMakerRuntimeClient } from '@aws-sdk/client-sagemaker-runtime';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { classifyFailures } from './operational.js';
 
 export interface AwsClients {
   sagemaker: SageMakerClient;
@@ -50,7 +51,7 @@ export function createAwsClients(options: ClientOptions): AwsClients {
       httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
     }),
   });
-  return {
+  const clients: AwsClients = {
     sagemaker: new SageMakerClient(common),
     runtime,
     autoscaling: new ApplicationAutoScalingClient(common),
@@ -59,6 +60,18 @@ export function createAwsClients(options: ClientOptions): AwsClients {
     quotas: new ServiceQuotasClient(common),
     region: options.region,
   };
+  // A failed control-plane call names its operation, resource and region (exit 3); the runtime
+  // client's failures are measurements and stay as they are.
+  for (const client of [
+    clients.sagemaker,
+    clients.autoscaling,
+    clients.cloudwatch,
+    clients.logs,
+    clients.quotas,
+  ]) {
+    classifyFailures(client as never, options.region);
+  }
+  return clients;
 }
 
 export function destroyAwsClients(clients: AwsClients): void {
@@ -138,4 +151,19 @@ export function isLoopbackUrl(url: string | null): boolean {
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
   return false;
+}
+
+/**
+ * True when the clients that act on an endpoint (SageMaker, Application Auto Scaling) all reach
+ * this machine's loopback: the local SageMaker, where nothing is production and nothing measured
+ * belongs in the committed artifacts. Reads the clients' configuration only.
+ */
+export async function throughLocalSageMaker(
+  clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'>,
+): Promise<boolean> {
+  const urls = await Promise.all([
+    clientEndpointUrl(clients.sagemaker),
+    clientEndpointUrl(clients.autoscaling),
+  ]);
+  return urls.every(isLoopbackUrl);
 }

@@ -4,7 +4,7 @@ import { type DrillInput, runDrill, runDrillMerge } from '../commands/drill.js';
 import { loadModelContext, opt, usage } from '../model/index.js';
 import { DRILL_OPTIONS } from '../options/drill.js';
 import { addOptions, optionValues } from './options.js';
-import { jsonOption, present, stderrProgress } from './shared.js';
+import { artifactsDirFor, jsonOption, present, stderrProgress } from './shared.js';
 
 export function registerDrill(program: Command): void {
   const command = program
@@ -28,7 +28,7 @@ export function registerDrill(program: Command): void {
         'under its own policy (only the desired count was set to --start-instances before the load). ' +
         'Exit codes: 0 pass: the SLO held (or a shard recorded, or a dry run), 1 fail: a full window of the steady or surge ' +
         "phase over the SLO or with overflows above the plan's max_overflow_probability of its arrivals (each window named), " +
-        'even where the plan predicted it (said beside the failure), 2 refused input; 130/143 interrupted.',
+        'even where the plan predicted it (said beside the failure), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md); 130/143 interrupted.',
     );
   // Options after `merge` are the merge's (`drill merge a.json b.json --out x.json`), not the drill's.
   command.enablePositionalOptions();
@@ -54,8 +54,11 @@ export function registerDrill(program: Command): void {
       try {
         const result = values.dryRun
           ? await runDrill(input, deps)
-          : await withAwsClients({ region: context.region }, (clients) =>
-              runDrill(input, { ...deps, clients }),
+          : await withAwsClients({ region: context.region }, async (clients) =>
+              runDrill(
+                { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+                { ...deps, clients },
+              ),
             );
         present(result, { json: flags.json === true });
       } catch (e) {

@@ -6,7 +6,14 @@ import { loadsThroughAws } from '../load/transport/transports.js';
 import { loadModelContext } from '../model/index.js';
 import { GOODPUT_OPTIONS } from '../options/goodput.js';
 import { addOptions, optionValues } from './options.js';
-import { commandLine, jsonOption, present, presentInterruption, stderrProgress } from './shared.js';
+import {
+  artifactsDirFor,
+  commandLine,
+  jsonOption,
+  present,
+  presentInterruption,
+  stderrProgress,
+} from './shared.js';
 
 export function registerGoodput(program: Command): void {
   const command = program
@@ -21,7 +28,7 @@ export function registerGoodput(program: Command): void {
         'with 503 overflows and errors within --max-overflow-fraction / --max-error-fraction; lambda_max is the highest pass, bracketed by a measured breach. ' +
         'Adaptive by default (x2 from --start-rate, then bisection to --resolution); --rates for a fixed ladder. --shard i/n with --start-at runs one share of every rung ' +
         '(shard 0 freezes the endpoint); `scalegate merge` combines the shard files. The endpoint is frozen as qmax freezes it and restored on every exit, SIGINT and SIGTERM included. ' +
-        'Progress goes to stderr. Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).',
+        'Progress goes to stderr. Exit codes: 0 measured, 1 the ladder could not run (or a restore failed), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md); 130/143 interrupted (restored).',
     );
   addOptions(command, GOODPUT_OPTIONS)
     .addOption(jsonOption())
@@ -35,7 +42,11 @@ export function registerGoodput(program: Command): void {
         const result = await withLoadClients(
           throughAws,
           { region: context.region, maxConcurrency },
-          (clients) => runGoodput(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+          async (clients) =>
+            runGoodput(
+              { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+              { progress: stderrProgress(), ...(clients ? { clients } : {}) },
+            ),
         );
         present(result, { json: flags.json === true });
       } catch (e) {

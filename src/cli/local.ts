@@ -48,6 +48,14 @@ interface LocalUpFlags {
   workers?: number;
   quota?: number;
   verbose?: boolean;
+  env?: Record<string, string>;
+}
+
+/** `--env KEY=VALUE`, repeatable: model environment of the endpoint's containers. */
+function envPair(raw: string, previous: Record<string, string> = {}): Record<string, string> {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(raw);
+  if (!m) throw new UsageError(`--env ${raw}: give KEY=VALUE (e.g. --env REQUEST_CONTRACT=input-voice).`);
+  return { ...previous, [m[1] as string]: m[2] as string };
 }
 
 /** Adds `local up` (and the `local` group) to the program. */
@@ -92,6 +100,11 @@ export function registerLocalUp(program: Command): void {
       1,
     )
     .option('--quota <n>', "the '<instance type> for endpoint usage' quota", integer('--quota', 1, 1000), 4)
+    .option(
+      '--env <KEY=VALUE>',
+      'model environment of the containers, repeatable (e.g. REQUEST_CONTRACT=input-voice: the reference container then reads {"input","voice"})',
+      envPair,
+    )
     .option('--verbose', 'echo container output on stderr');
   addOptions(command, LOCAL_UP_DEVICE_OPTIONS).action(
     async (flags: LocalUpFlags & Record<string, unknown>) => {
@@ -104,7 +117,7 @@ export function registerLocalUp(program: Command): void {
       const { device } = resolveDevice({ device: choice, timeScale, startup });
       // The image the endpoint reports: infra/container's CDK asset URI, as `cdk deploy` tags it.
       const code = await runLocalUp(
-        { ...flags, device, imageUri: localImageUri() },
+        { ...flags, device, imageUri: localImageUri(), ...(flags.env ? { environment: flags.env } : {}) },
         {
           stdout: (line) => process.stdout.write(`${line}\n`),
           stderr: (line) => process.stderr.write(`${line}\n`),

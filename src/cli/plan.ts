@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { resolvePlanInputs } from '../commands/discover.js';
 import { runPlan } from '../commands/plan.js';
-import { loadModelContext } from '../model/index.js';
+import { DEFAULT_ARTIFACTS_DIR, loadModelContext, UsageError } from '../model/index.js';
 import { PLAN_OPTIONS } from '../options/plan.js';
 import { addOptions, optionValues } from './options.js';
 import { jsonOption, present } from './shared.js';
@@ -18,11 +19,31 @@ export function registerPlan(program: Command): void {
     .addOption(jsonOption())
     .action((flags: Record<string, unknown>) => {
       const values = optionValues(PLAN_OPTIONS, flags);
+      if (flags.json === true && values.format !== undefined && values.format !== 'text') {
+        throw new UsageError(
+          `--json prints the plan artifact and --format ${values.format} the deployable values: give one of them.`,
+        );
+      }
       const { modelName, model } = loadModelContext({
         modelName: values.modelName,
         configFile: values.configFile,
       });
-      const result = runPlan({ ...values, modelName, model, qmaxFile: values.qmaxFile as string });
+      if (values.fromFile !== undefined) {
+        present(runPlan({ ...values, modelName, model }), { json: flags.json === true });
+        return;
+      }
+      // The files not named are found as the action finds them (src/commands/discover.ts).
+      const artifactsDir = values.artifactsDir ?? DEFAULT_ARTIFACTS_DIR;
+      const found = resolvePlanInputs(values, artifactsDir, modelName, model);
+      for (const line of [...found.notes, ...found.chosen]) process.stderr.write(`scalegate: ${line}\n`);
+      const result = runPlan({
+        ...values,
+        modelName,
+        model,
+        qmaxFile: found.qmax.file,
+        ...(found.ttotal ? { ttotalFile: found.ttotal.file } : {}),
+        ...(found.goodputFile ? { goodputFile: found.goodputFile } : {}),
+      });
       present(result, { json: flags.json === true });
     });
 }

@@ -1,10 +1,12 @@
 /**
  * The `scalegate` program. Each command's flags and presentation live in src/cli/<command>.ts; the
  * work itself in src/commands. Exit codes: 0 ok or warn, 1 the finding the command exists to
- * catch, 2 usage error or refused input (never a stack trace).
+ * catch, 2 usage error or refused input (never a stack trace), 3 an operational failure (an AWS call
+ * or the network: the message names the operation, the resource and the region). See
+ * docs/exit-codes.md.
  */
 import { Command, CommanderError } from 'commander';
-import { isUsageError } from '../model/errors.js';
+import { isOperationalError, isUsageError } from '../model/errors.js';
 import { COMMAND_NAMES, type CommandName } from '../options/commands.js';
 import { VERSION } from '../version.js';
 import { registerDeploy } from './deploy.js';
@@ -70,6 +72,13 @@ export async function main(argv: string[]): Promise<void> {
     if (isUsageError(e)) {
       process.stderr.write(`scalegate: ${e.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (isOperationalError(e)) {
+      const kind = e.name === 'OperationalError' ? '' : ` (${e.name})`;
+      process.stderr.write(`scalegate: operational error: ${e.message}${kind}\n`);
+      if (process.env.SCALEGATE_DEBUG) process.stderr.write(`${e.stack}\n`);
+      process.exitCode = 3;
       return;
     }
     process.stderr.write(`scalegate: ${(e as Error).message ?? String(e)}\n`);

@@ -14,7 +14,14 @@ import {
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import type { OptionValues } from '../options/spec.js';
 import { addOptions, optionValues } from './options.js';
-import { commandLine, jsonOption, present, presentInterruption, stderrProgress } from './shared.js';
+import {
+  artifactsDirFor,
+  commandLine,
+  jsonOption,
+  present,
+  presentInterruption,
+  stderrProgress,
+} from './shared.js';
 
 export function registerQmax(program: Command): void {
   const command = program
@@ -31,7 +38,7 @@ export function registerQmax(program: Command): void {
         'is an endpoint another run has frozen or whose scaling is already suspended, unless --force. With --target and no ' +
         '--model, a config that declares several models is not needed: the measurement is recorded under a neutral name ' +
         'from the target (direct-HOST-PORT) and --slo-ms gives the SLO. Progress goes to stderr. ' +
-        'Exit codes: 0 measured, 1 error (or a restore that failed), 2 refused input; 130/143 interrupted (restored).',
+        'Exit codes: 0 measured, 1 the ladder could not run (or a restore failed), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md); 130/143 interrupted (restored).',
     );
   addOptions(command, QMAX_OPTIONS)
     .addOption(jsonOption())
@@ -45,7 +52,11 @@ export function registerQmax(program: Command): void {
         const result = await withLoadClients(
           throughAws,
           { region: context.region, maxConcurrency },
-          (clients) => runQmax(input, { progress: stderrProgress(), ...(clients ? { clients } : {}) }),
+          async (clients) =>
+            runQmax(
+              { ...input, ...(await artifactsDirFor(values.artifactsDir, clients, values.outFile)) },
+              { progress: stderrProgress(), ...(clients ? { clients } : {}) },
+            ),
         );
         present(result, { json: flags.json === true });
       } catch (e) {

@@ -4,9 +4,12 @@
  * Commands themselves live in src/commands and never print or exit.
  */
 import { Option } from 'commander';
+import { type AwsClients, throughLocalSageMaker } from '../aws/clients.js';
 import type { InterruptedError } from '../commands/freeze.js';
 import type { CommandResult } from '../commands/result.js';
 import { createProgressRenderer, type ProgressSink } from '../load/progress.js';
+import { LOCAL_ARTIFACTS_DIR } from '../model/index.js';
+import { localArtifactsNote } from '../report/cli-notes.js';
 import { renderInterruption } from '../report/interrupt-text.js';
 
 export interface PresentOptions {
@@ -38,4 +41,20 @@ export function presentInterruption(command: string, e: InterruptedError): void 
     `scalegate: ${renderInterruption(command, e.signal, e.restore, 'run `scalegate thaw` to finish restoring')}\n`,
   );
   process.exitCode = e.exitCode;
+}
+
+/**
+ * The artifacts directory of a command run: the one given, else artifacts/local/ when the clients
+ * reach the local SageMaker (said on stderr when the command writes there, i.e. without --out),
+ * else undefined (the committed artifacts/).
+ */
+export async function artifactsDirFor(
+  given: string | undefined,
+  clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'> | undefined,
+  outFile?: string,
+): Promise<{ artifactsDir?: string }> {
+  if (given !== undefined) return { artifactsDir: given };
+  if (!clients || !(await throughLocalSageMaker(clients))) return {};
+  if (outFile === undefined) process.stderr.write(`${localArtifactsNote(LOCAL_ARTIFACTS_DIR)}\n`);
+  return { artifactsDir: LOCAL_ARTIFACTS_DIR };
 }

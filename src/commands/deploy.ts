@@ -187,6 +187,12 @@ export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<C
   }
 
   const first = invocations[0] as CdkInvocation;
+  if (!existsSync(join(first.cwd, 'cdk.json'))) {
+    throw new UsageError(
+      `${first.cwd}: no CDK app here. \`scalegate deploy\` applies the CDK app of a scalegate checkout (infra/ beside ${input.configFile}); ` +
+        'run it from a checkout, or deploy the plan with your own infrastructure code: `scalegate/cdk` in a CDK app (docs/cdk.md), or `scalegate gate` then `scalegate plan --from <plan> --format tfvars` for Terraform (docs/terraform.md).',
+    );
+  }
   if (!existsSync(first.command)) {
     throw new UsageError(
       `${first.command}: the aws-cdk CLI is not installed in this checkout; run \`npm ci\` in ${dirname(first.cwd)}.`,

@@ -34,10 +34,10 @@ import { createEventsWriter, openLoopEventLine } from '../load/events.js';
 import { parseShard, parseStartAt } from '../load/open/arrivals.js';
 import { runDrillLoad } from '../load/open/drill.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
-import { defaultPromptSet, encodePrompts, loadPrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
 import {
+  CONFIG_FILE,
   DEFAULT_ARTIFACTS_DIR,
   type DrillArtifact,
   type DrillData,
@@ -49,9 +49,11 @@ import {
   LOCAL_REGION,
   type ModelConfig,
   opt,
+  type RequestShapeInput,
   readArtifact,
   type Shard,
   usage,
+  type Vantage,
   writeArtifact,
   writeFileAtomic,
 } from '../model/index.js';
@@ -60,12 +62,21 @@ import { renderDrillChartSvg } from '../report/drill-svg.js';
 import { renderDrillDryRun, renderDrillReport, renderDrillShardReport } from '../report/drill-text.js';
 import { abortReason, waitUntil } from '../wait.js';
 import { observeDrill } from './drill-observer.js';
+import {
+  checkRequestShape,
+  measureVantage,
+  planRequests,
+  transportRequest,
+  type VantageDeps,
+} from './load-start.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { compareWithPlan, loadPlanShape } from './validate.js';
 
-export interface DrillInput {
+export interface DrillInput extends RequestShapeInput {
   modelName: string;
   model: ModelConfig;
+  /** The config file the model came from (named in a refusal of its request shape). @default scalegate.config.json */
+  configFile?: string;
   endpoint: string;
   variant: string;
   region: string;
@@ -116,6 +127,8 @@ export interface DrillDeps extends CommandDeps {
   loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
   /** Builds the load transport. @default InvokeEndpointWithResponseStream through the endpoint */
   createTransport?: (maxOutstanding: number) => Transport;
+  /** Where the vantage is read from (environment, host name). @default process.env, os.hostname() */
+  vantage?: VantageDeps;
   /** Called with every finished request (tests pool the shards' records). */
   onRecord?: Parameters<typeof runDrillLoad>[0]['onRecord'];
 }
@@ -185,7 +198,8 @@ export async function runDrill(
     ...(input.troughRps !== undefined ? { troughRps: input.troughRps } : {}),
     ...(input.steadyRps !== undefined ? { steadyRps: input.steadyRps } : {}),
   });
-  const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+  const request = planRequests({ ...input, configFile: input.configFile ?? CONFIG_FILE }, input.model);
+  const prompts = request.prompts;
   const sloMs = plan.chosen.slo_ms;
   const peakRps = Math.max(...phases.map((p) => p.rate_rps));
   // A request outstanding for 10 SLOs has failed whatever happens next; never past the invocation ceiling.
@@ -231,7 +245,14 @@ export async function runDrill(
   if (!clients) throw new Error('runDrill: AWS clients are needed unless dryRun');
 
   // The endpoint must run what the plan was measured on.
-  const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+  const deployed = await readDeployedFingerprint(
+    clients.sagemaker,
+    input.endpoint,
+    input.variant,
+    input.region,
+  );
+  // What the drill measures: the deployed endpoint, with the request shape its load sends.
+  const live = { ...deployed, fingerprint: { ...deployed.fingerprint, request: request.shape } };
   const differences = fingerprintDifferences(plan.fingerprint, live.fingerprint);
   if (differences.length > 0) {
     throw usage`${opt('plan', input.planFile)} was measured on another configuration than endpoint ${input.endpoint} runs (${differences.map((d) => `${d.field}: plan ${d.left}, endpoint ${d.right}`).join('; ')}): its promise says nothing about this endpoint. Drill the plan made for what is deployed (\`scalegate qmax\`, \`scalegate ttotal\`, \`scalegate plan\` on ${input.endpoint}), or deploy the image and instance type the plan was measured on.`;
@@ -327,7 +348,22 @@ export async function runDrill(
       maxConcurrency: maxOutstanding,
       targetUrl: null,
       loadClient: deps.loadClient,
+      request: transportRequest(request.shape),
     });
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(transport, deps.vantage ?? {}, signal, log);
+    await checkRequestShape(
+      'drill',
+      transport,
+      request,
+      { modelName: input.modelName, configFile: input.configFile ?? CONFIG_FILE },
+      { timeoutMs: requestTimeoutS * 1000, ...(signal ? { signal } : {}), log },
+    );
+  } catch (e) {
+    await transport.close();
+    throw e;
+  }
   const watching = observer
     ? observeDrill({
         clients,
@@ -364,11 +400,18 @@ export async function runDrill(
       windowMs: windowS * 1000,
       sloMs,
       transport,
-      bodies: encodePrompts(prompts),
+      bodies: request.bodies,
       requestTimeoutMs: requestTimeoutS * 1000,
       maxOutstanding,
       ...(signal ? { signal } : {}),
       ...(events || deps.onRecord ? { onRecord } : {}),
+      onHeartbeat: (beat) =>
+        progress({
+          type: 'load-heartbeat',
+          label: `drill ${phaseAt(phases, beat.elapsedS - 0.5)?.name ?? 'drain'} phase`,
+          totalS: durationS,
+          ...beat,
+        }),
     });
   } finally {
     await transport.close();
@@ -394,6 +437,7 @@ export async function runDrill(
     plan_run_id: plan.run_id,
     plan_file: input.planFile,
     fingerprint: live.fingerprint,
+    vantage,
     policy: {
       verdict: comparison.verdict,
       mismatch_allowed: differing.length > 0,

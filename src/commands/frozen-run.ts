@@ -14,6 +14,7 @@ import type { JournalRestoreRecord, RestoreRecord } from '../model/artifacts.js'
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import type { ModelConfig } from '../model/config.js';
 import { configFingerprint, type Fingerprint, LOCAL_REGION } from '../model/fingerprint.js';
+import type { RequestShape } from '../model/request-shape.js';
 import type { FreezingCommand } from '../options/commands.js';
 import { waitUntil } from '../wait.js';
 import {
@@ -27,6 +28,7 @@ import {
   type RestoreReport,
 } from './freeze.js';
 import { type FreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
+import type { VantageDeps } from './load-start.js';
 import type { CommandDeps } from './result.js';
 
 /** The AWS clients a frozen run calls (besides the load's own runtime client). */
@@ -48,6 +50,8 @@ export interface LoadCommandDeps<C extends FrozenRunClients = FrozenRunClients> 
   createTransport?: (kind: TransportKind, maxConcurrency: number) => Transport;
   /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
   onJournal?: (entry: JournalEntryRef) => void;
+  /** Where the vantage is read from (environment, host name). @default process.env, os.hostname() */
+  vantage?: VantageDeps;
 }
 
 /** What a load command's input says of its target (LoadCommandInput's part). */
@@ -60,7 +64,7 @@ export interface MeasuredTarget extends FreezeTarget {
 /**
  * Refuse production, then the fingerprint (read-only): a measurement is only worth anything if we
  * know what of. Live: the deployed endpoint's; a container measured directly: the config's image,
- * in the local region (never a real one).
+ * in the local region (never a real one). Either way with the request shape the load sends.
  */
 export async function measuredFingerprint(
   command: FreezingCommand,
@@ -68,6 +72,7 @@ export async function measuredFingerprint(
   live: { clients: FrozenRunClients } | null,
   local: { imageDigest?: string; assetHash?: AssetHash },
   log: (line: string) => void,
+  request: RequestShape,
 ): Promise<{ fingerprint: Fingerprint; deployedEnv: Record<string, string> }> {
   if (live) {
     const { clients } = live;
@@ -78,14 +83,14 @@ export async function measuredFingerprint(
       input.variant,
       clients.region,
     );
-    const fingerprint = deployed.fingerprint;
+    const fingerprint = { ...deployed.fingerprint, request };
     log(
       `fingerprint: ${fingerprint.instance_type}, image ${fingerprint.image_digest.slice(0, 12)}, region ${fingerprint.region}`,
     );
     return { fingerprint, deployedEnv: deployed.deployed.environment };
   }
   const digest = local.imageDigest ?? modelImageDigest(input.model, input.configFile, local.assetHash);
-  return { fingerprint: configFingerprint(input.model, digest, LOCAL_REGION), deployedEnv: {} };
+  return { fingerprint: configFingerprint(input.model, digest, LOCAL_REGION, request), deployedEnv: {} };
 }
 
 /** The load's transport: the deps' factory (tests, benchmarks), else the transport table's. */

@@ -5,7 +5,6 @@
 import type { GoodputSettings } from '../analysis/goodput.js';
 import { parseShard, parseStartAt } from '../load/open/arrivals.js';
 import { MAX_RATE_RUNGS, roundRate } from '../load/open/goodput-ladder.js';
-import { defaultPromptSet, loadPrompts } from '../load/prompts.js';
 import { chooseTransport } from '../load/transport/transports.js';
 import { opt, usage } from '../model/errors.js';
 import { checkOutputFile } from '../model/io.js';
@@ -13,6 +12,7 @@ import { GOODPUT_DEFAULTS, type GOODPUT_OPTIONS } from '../options/goodput.js';
 import type { OptionValues } from '../options/spec.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
+import { planRequests, type RequestPlan } from './load-start.js';
 
 export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
@@ -27,7 +27,12 @@ export interface GoodputInput
 const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 
 /** Every option checked before anything is measured or written: a mistake costs nothing. */
-export function resolveGoodput(input: GoodputInput, nowMs: number): GoodputSettings {
+/** The settings, with the request shape and the bodies it sends. */
+export interface ResolvedGoodput extends GoodputSettings {
+  request: RequestPlan;
+}
+
+export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGoodput {
   const d = GOODPUT_DEFAULTS;
   checkFreezeTarget(input);
   const { kind: transport, targetUrl } = chooseTransport('goodput', input);
@@ -108,8 +113,10 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): GoodputSetti
   const rungGapS = input.rungGapS ?? d.rungGapS;
   if (!(rungGapS >= 0)) throw usage`${opt('rung-gap-s')} must be >= 0.`;
   if (input.outFile !== undefined) checkOutputFile(input.outFile);
-  const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+  const request = planRequests(input, input.model);
+  const prompts = request.prompts;
   return {
+    request,
     transport,
     sloMs,
     mode: rates ? 'fixed' : 'adaptive',

@@ -11,7 +11,9 @@
  * Shard 0 freezes and restores the endpoint; the others wait (read-only) until they see it frozen.
  * A shard file holds `pending` verdicts: `scalegate merge` adds the shards' windows and decides.
  */
+
 import { join } from 'node:path';
+import { judgedWithClientHealth } from '../analysis/client-health.js';
 import {
   assembleGoodputArtifact,
   type GoodputSchedule,
@@ -19,22 +21,25 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
-import { judgeRung } from '../analysis/goodput-judge.js';
+import { judgeRung, liveLook, rungWindowsFrom } from '../analysis/goodput-judge.js';
 import { alignedRungStart, METRIC_LEVEL_PERIOD_S } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/open/goodput-ladder.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
-import { runOpenRung } from '../load/open/open-rung.js';
-import { encodePrompts } from '../load/prompts.js';
+import { type RungLooks, runOpenRung } from '../load/open/open-rung.js';
 import { isSageMakerTransport } from '../load/transport/transports.js';
 import type { GoodputArtifact, GoodputRung } from '../model/artifacts.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
+import type { Vantage } from '../model/vantage.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
+import { judgeClientHealth } from '../stats/client-health.js';
+import { lookSpans } from '../stats/open-loop-decision.js';
+import { lookLagMs } from '../stats/open-loop-rung-sim.js';
 import {
   awaitFrozen,
   frozenRun,
@@ -46,6 +51,7 @@ import {
 } from './frozen-run.js';
 import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
+import { checkRequestShape, measureVantage, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
@@ -79,9 +85,9 @@ class RatePlan {
     if (this.ladder) return this.ladder.next();
     return (this.s.rates as number[])[this.index] ?? null;
   }
-  record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string): void {
+  record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string, headroom?: number): void {
     this.index++;
-    this.ladder?.record({ rate, verdict, reason });
+    this.ladder?.record({ rate, verdict, reason, ...(headroom !== undefined ? { headroom } : {}) });
   }
 }
 
@@ -135,6 +141,7 @@ export async function runGoodput(
     clients ? { clients } : null,
     { assetHash: deps.assetHash },
     log,
+    resolved.request.shape,
   );
 
   const transport = loadTransport(
@@ -144,10 +151,23 @@ export async function runGoodput(
       maxConcurrency: resolved.maxOutstanding,
       targetUrl: resolved.targetUrl,
       loadClient: deps.loadClient,
+      request: transportRequest(resolved.request.shape),
     },
     deps.createTransport,
   );
-  const bodies = encodePrompts(resolved.prompts);
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(transport, deps.vantage ?? {}, deps.signal, log);
+    await checkRequestShape('goodput', transport, resolved.request, input, {
+      timeoutMs: resolved.requestTimeoutS * 1000,
+      signal: deps.signal,
+      log,
+    });
+  } catch (e) {
+    await transport.close();
+    throw e;
+  }
+  const bodies = resolved.request.bodies;
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };
   const rungs: GoodputRung[] = [];
@@ -210,7 +230,32 @@ export async function runGoodput(
             shard: resolved.shard ? { index: shard.index, count: shard.count } : null,
           });
           const before = await observeCapacity();
+          const judgeSettings = {
+            sloMs: resolved.sloMs,
+            holdS: resolved.holdS,
+            settleS: resolved.settleS,
+            limits: resolved.limits,
+            minSamples: resolved.minSamples,
+          };
+          // Group-sequential: the adaptive ladder ends a rung at its first decisive look. A fixed
+          // ladder (--rates, the one shards run) measures every rate for its whole hold, so a single
+          // process and the merge of its shards measure the same windows.
+          const looks: RungLooks | undefined =
+            resolved.mode === 'adaptive' && shard.count === 1
+              ? {
+                  spansS: lookSpans(resolved.holdS - resolved.settleS),
+                  lagMs: lookLagMs(resolved.sloMs, resolved.windowMs),
+                  stop: (windows, spanS, lookAtMs) =>
+                    liveLook(
+                      rungWindowsFrom(windows, resolved.windowMs, judgeSettings, lookAtMs),
+                      rate,
+                      spanS,
+                      judgeSettings,
+                    ).stop,
+                }
+              : undefined;
           const rungRun = runOpenRung({
+            ...(looks ? { looks } : {}),
             rate,
             seed: resolved.seed + i,
             holdS: resolved.holdS,
@@ -226,6 +271,13 @@ export async function runGoodput(
             shard,
             signal,
             ...(deps.loadClock ? { clock: deps.loadClock } : {}),
+            onHeartbeat: (beat) =>
+              progress({
+                type: 'load-heartbeat',
+                label: `goodput rung ${i + 1} (${rate}/s)`,
+                totalS: resolved.holdS,
+                ...beat,
+              }),
             ...(events
               ? {
                   onRecord: (r: OpenLoopRecord) =>
@@ -235,17 +287,18 @@ export async function runGoodput(
           });
           const measured = await rungRun;
           const after = await observeCapacity();
-          const judged = judgeRung(
-            measured.histograms,
-            rate,
-            {
-              sloMs: resolved.sloMs,
-              holdS: resolved.holdS,
-              settleS: resolved.settleS,
-              limits: resolved.limits,
-              minSamples: resolved.minSamples,
-            },
-            `rung ${i + 1}`,
+          const clientHealth = measured.clientHealth
+            ? judgeClientHealth(measured.clientHealth, resolved.sloMs)
+            : null;
+          const judged = judgedWithClientHealth(
+            judgeRung(
+              measured.histograms,
+              rate,
+              { ...judgeSettings, stoppedAtS: measured.stoppedAtS },
+              `rung ${i + 1}`,
+            ),
+            // Shards are judged at merge, with every shard's client.
+            shard.count > 1 ? null : clientHealth,
           );
           const pending = shard.count > 1;
           const rung = goodputRung(
@@ -255,6 +308,7 @@ export async function runGoodput(
               histograms: measured.histograms,
               peakOutstanding: measured.peakOutstanding,
               loopUtilization: measured.loopUtilization,
+              clientHealth,
               instanceCounts: [...new Set([...before, ...after])].sort((a, b) => a - b),
             },
             judged,
@@ -262,7 +316,13 @@ export async function runGoodput(
             pending,
           );
           rungs.push(rung);
-          plan.record(rate, judged.verdict, judged.reason);
+          const high = judged.decision.interval?.high;
+          plan.record(
+            rate,
+            judged.verdict,
+            judged.reason,
+            judged.verdict === 'pass' && high !== undefined && high > 0 ? resolved.sloMs / high : undefined,
+          );
           progress({
             type: 'rate-end',
             index: i,
@@ -299,7 +359,7 @@ export async function runGoodput(
         if (cloudwatch.error) log(`cloudwatch: ${cloudwatch.error}`);
         const decided = shard.count === 1;
         const summary = decided ? summarizeGoodput(rungs.map(rateResultOf)) : null;
-        const artifact = assembleGoodputArtifact({
+        const assembled = assembleGoodputArtifact({
           modelName: input.modelName,
           endpoint: input.endpoint,
           variant: input.variant,
@@ -316,6 +376,7 @@ export async function runGoodput(
           shards: [shard],
           cloudwatch,
         });
+        const artifact: GoodputArtifact = { ...assembled, vantage };
         const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
         const file =
           input.outFile ??

@@ -1,7 +1,8 @@
 /** What the load-driving, freezing commands (qmax, goodput) are told alike. */
 import type { ModelConfig } from '../model/config.js';
+import type { RequestShapeInput } from '../model/request-shape.js';
 
-export interface LoadCommandInput {
+export interface LoadCommandInput extends RequestShapeInput {
   modelName: string;
   model: ModelConfig;
   /** The config file the model came from (container_dir is relative to it). */

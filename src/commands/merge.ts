@@ -9,8 +9,10 @@
  * rung the windows add, and the rung is decided from the merged windows by the same judge a
  * single process uses. A refusal names the file (exit 2) and writes nothing.
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clientHealthOf, judgedWithClientHealth } from '../analysis/client-health.js';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
 import { judgeRung } from '../analysis/goodput-judge.js';
 import { withMeanInFlight } from '../analysis/goodput-metric.js';
@@ -22,6 +24,7 @@ import { newRunId } from '../model/ids.js';
 import { checkOutputFile, readArtifact, writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
 import { renderMergeReport } from '../report/goodput-text.js';
+import { combineClientHealth } from '../stats/client-health.js';
 import { mergeOpenLoop } from '../stats/histograms.js';
 import { runDrillMerge } from './drill.js';
 import { rateResultOf } from './goodput.js';
@@ -73,7 +76,12 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
     const histograms = mergeOpenLoop(
       parts.map((p) => ({ source: p.file, data: (p.artifact.rungs[j] as typeof refRung).histograms })),
     );
-    const judged = judgeRung(
+    const shardHealth = parts.map((p) => {
+      const h = (p.artifact.rungs[j] as typeof refRung).client_health;
+      return h ? clientHealthOf(h) : null;
+    });
+    const clientHealth = combineClientHealth(shardHealth);
+    const judgedFromWindows = judgeRung(
       histograms,
       refRung.rate_rps,
       {
@@ -87,6 +95,8 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
       },
       `rung ${j + 1} (merged)`,
     );
+    // A pass any shard's client could not keep the schedule for is undecided.
+    const judged = judgedWithClientHealth(judgedFromWindows, clientHealth);
     const shardRungs = parts.map((p) => p.artifact.rungs[j] as typeof refRung);
     const utilizations = shardRungs
       .map((g) => g.client_event_loop_utilization)
@@ -99,6 +109,7 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
         // Peaks of different processes do not add into the endpoint's peak: not known after a merge.
         peakOutstanding: null,
         loopUtilization: utilizations.length > 0 ? Math.max(...utilizations) : null,
+        clientHealth,
         instanceCounts: [...new Set(shardRungs.flatMap((g) => g.instance_counts))].sort((a, b) => a - b),
       },
       judged,

@@ -1,8 +1,19 @@
-/** `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS. */
-import { join } from 'node:path';
+/**
+ * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS.
+ * `format` json / tfvars prints the deployable values for other infrastructure-as-code tools;
+ * `fromFile` prints an existing plan that way, deriving and writing nothing.
+ * Re-planning unchanged inputs keeps the existing plan's run id and time, so the file comes out
+ * byte-identical and a committed validate or drill of that run id stays its proof.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
+  artifactJson,
+  artifactSchemas,
   DEFAULT_ARTIFACTS_DIR,
+  LOCAL_ARTIFACTS_DIR,
   type ModelConfig,
   newRunId,
   opt,
@@ -12,14 +23,21 @@ import {
   usage,
   writeArtifact,
 } from '../model/index.js';
+import type { PlanFormat } from '../options/plan.js';
 import { derivePlan, type Load } from '../plan/derive.js';
+import {
+  deployableValues,
+  renderDeployableJson,
+  renderDeployableTfvars,
+} from '../report/deployable-values.js';
 import { renderPlanReport } from '../report/plan-text.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface PlanInput {
   modelName: string;
   model: ModelConfig;
-  qmaxFile: string;
+  /** Required unless `fromFile`. */
+  qmaxFile?: string;
   /** The measured T_total. @default none: then `assumeTTotalS` must state one */
   ttotalFile?: string;
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
@@ -54,8 +72,87 @@ export interface PlanInput {
   artifactsDir?: string;
   /** Exit 1 on this verdict or worse. @default `stop` */
   failOn?: 'stop' | 'warn';
-  /** @default a new run id */
+  /** @default the existing plan's when nothing it derives from changed, else a new one */
   runId?: string;
+  /** What the report is: the text report, or the deployable values as json / tfvars. @default 'text' */
+  format?: PlanFormat;
+  /** Print this existing plan artifact in `format` instead of deriving one (nothing is written). @default none */
+  fromFile?: string;
+}
+
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** The report of `plan` in `format` (the deployable values need the model's endpoint and the file's hash). */
+function planReport(
+  input: PlanInput,
+  plan: PlanArtifact,
+  file: string,
+  written: boolean,
+  keptRunId = false,
+): string {
+  const format = input.format ?? 'text';
+  if (format === 'text') return renderPlanReport(plan, written ? file : null, keptRunId);
+  const values = deployableValues(plan, input.model, sha256Of(file));
+  return format === 'json' ? renderDeployableJson(values) : renderDeployableTfvars(values);
+}
+
+const failingVerdict = (plan: PlanArtifact, failOn: PlanInput['failOn']): boolean =>
+  plan.verdict === 'stop' || (failOn === 'warn' && plan.verdict === 'warn');
+
+/** `--from`: an existing plan, printed; refuses any input that would derive one. */
+function renderExisting(input: PlanInput & { fromFile: string }): CommandResult<PlanArtifact> {
+  const deriving = (
+    [
+      ['qmax', input.qmaxFile],
+      ['ttotal', input.ttotalFile],
+      ['assume-t-total', input.assumeTTotalS],
+      ['drill', input.drillFile],
+      ['goodput', input.goodputFile],
+      ['out', input.outFile],
+    ] as const
+  ).filter(([, v]) => v !== undefined);
+  if (deriving.length > 0) {
+    throw usage`${opt('from')} prints an existing plan and derives nothing: drop ${opt(deriving[0]?.[0] as string)} (or drop ${opt('from')} to derive a new plan).`;
+  }
+  const plan = readArtifact('plan', input.fromFile);
+  if (plan.model_name !== input.modelName) {
+    throw usage`${opt('from', input.fromFile)} is the plan of model ${plan.model_name}, not ${input.modelName}: choose the model with ${opt('model')}.`;
+  }
+  return {
+    artifact: plan,
+    report: planReport(input, plan, input.fromFile, false),
+    exitCode: failingVerdict(plan, input.failOn) ? 1 : 0,
+    written: [],
+  };
+}
+
+/**
+ * The run id and time of the plan already at `file` when `plan` equals it in everything but
+ * those two and the tool version (same measurements, fingerprints, choices, derived values):
+ * re-running plan on unchanged inputs then writes the same bytes. null: no such plan (none, not
+ * readable, or something differs), and the new plan keeps its own.
+ */
+export function unchangedPlanIdentity(
+  file: string,
+  plan: PlanArtifact,
+): { runId: string; createdAt: string } | null {
+  if (!existsSync(file)) return null;
+  let before: PlanArtifact;
+  let bytes: string;
+  try {
+    bytes = readFileSync(file, 'utf8');
+    before = readArtifact('plan', file);
+  } catch {
+    return null;
+  }
+  const same = artifactSchemas.plan.safeParse({
+    ...plan,
+    run_id: before.run_id,
+    created_at: before.created_at,
+    provenance: { ...plan.provenance, tool: before.provenance.tool },
+  });
+  if (!same.success || artifactJson(same.data) !== bytes) return null;
+  return { runId: before.run_id, createdAt: before.created_at };
 }
 
 function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
@@ -73,9 +170,22 @@ function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
   return null;
 }
 
+/** A plan of local measurements (artifacts/local/, the local SageMaker's) stays beside them. */
+function defaultPlanDir(qmaxFile: string): string {
+  const within = relative(resolve(LOCAL_ARTIFACTS_DIR), resolve(qmaxFile));
+  return within !== '' && !within.startsWith('..') && !within.startsWith('/')
+    ? LOCAL_ARTIFACTS_DIR
+    : DEFAULT_ARTIFACTS_DIR;
+}
+
 export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
   const { clock, version } = resolveDeps(deps);
   const { model } = input;
+  if (input.fromFile !== undefined) return renderExisting({ ...input, fromFile: input.fromFile });
+  const qmaxFile = input.qmaxFile;
+  if (qmaxFile === undefined) {
+    throw usage`no qmax artifact: name one with ${opt('qmax')} (from \`scalegate qmax\`), or print an existing plan with ${opt('from')}.`;
+  }
   if (input.ttotalFile !== undefined && input.assumeTTotalS !== undefined) {
     throw usage`${opt('ttotal')} and ${opt('assume-t-total')} both given: a plan uses the measured T_total or a stated one, not both.`;
   }
@@ -88,17 +198,17 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const trough = chooseLoad(input, 'trough') ?? { unit: peak.unit, value: 0 };
 
-  const qmax = readArtifact('qmax', input.qmaxFile);
+  const qmax = readArtifact('qmax', qmaxFile);
   const ttotal = input.ttotalFile === undefined ? null : readArtifact('ttotal', input.ttotalFile);
   if (ttotal && isLowerBound(ttotal) && input.allowLowerBound !== true) {
-    throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${input.qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
+    throw usage`${input.ttotalFile}: T_total ${ttotal.t_total_s} s is only a LOWER BOUND (the probe never recovered; the clock stopped at in_service), so cooldowns and the surge probability planned on it could only be too low. Measure it to the end (\`scalegate ttotal --model ${input.modelName} --qmax ${qmaxFile}\`, a longer --max-wait-s if it was still recovering), or pass ${opt('allow-lower-bound')} to plan on it anyway (labelled LOWER BOUND; the gate refuses such a plan unless allowed there too).`;
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
-  const plan = derivePlan({
+  const derived = derivePlan({
     modelName: input.modelName,
     qmax,
-    qmaxFile: input.qmaxFile,
+    qmaxFile,
     ttotal,
     ttotalFile: input.ttotalFile ?? null,
     tTotalStatedS: input.assumeTTotalS ?? null,
@@ -124,14 +234,19 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     createdAt: clock().toISOString(),
     tool: `scalegate ${version}`,
   });
+  const plan: PlanArtifact = { ...derived };
   const outFile =
-    input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(input.modelName));
+    input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
+  const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;
+  if (kept) {
+    plan.run_id = kept.runId;
+    plan.created_at = kept.createdAt;
+  }
   writeArtifact('plan', outFile, plan);
-  const failing = plan.verdict === 'stop' || (input.failOn === 'warn' && plan.verdict === 'warn');
   return {
     artifact: plan,
-    report: renderPlanReport(plan, outFile),
-    exitCode: failing ? 1 : 0,
+    report: planReport(input, plan, outFile, true, kept !== null),
+    exitCode: failingVerdict(plan, input.failOn) ? 1 : 0,
     written: [outFile],
   };
 }

@@ -35,7 +35,7 @@ import {
 } from '../load/closed/ladder.js';
 import { type RungMeasurement, runRung, validateRungTimes } from '../load/closed/rung.js';
 import { createEventsWriter, type EventContext, type EventsWriter } from '../load/events.js';
-import { defaultPromptSet, encodePrompts, loadPrompts, type PromptSet } from '../load/prompts.js';
+import type { PromptSet } from '../load/prompts.js';
 import { chooseTransport, isSageMakerTransport } from '../load/transport/transports.js';
 import type { TransportKind } from '../load/types.js';
 import type { QmaxArtifact, QmaxStep } from '../model/artifacts.js';
@@ -43,6 +43,7 @@ import { opt, usage } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
+import type { Vantage } from '../model/vantage.js';
 import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS, type QMAX_OPTIONS } from '../options/qmax.js';
 import type { OptionValues } from '../options/spec.js';
 import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
@@ -56,6 +57,13 @@ import {
   restoreFailed,
 } from './frozen-run.js';
 import type { LoadCommandInput } from './load-input.js';
+import {
+  checkRequestShape,
+  measureVantage,
+  planRequests,
+  type RequestPlan,
+  transportRequest,
+} from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -79,6 +87,8 @@ export interface ResolvedQmax extends QmaxSettings {
   transport: TransportKind;
   ladder: LadderSettings & QmaxSettings['ladder'];
   prompts: PromptSet;
+  /** The request shape and the bodies it sends. */
+  request: RequestPlan;
 }
 
 const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
@@ -128,8 +138,10 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   if (!isPositiveInt(minSamples) || minSamples < 72) {
     throw usage`${opt('min-samples')} must be an integer >= 72 (a 95 % interval of p95 needs 72 samples).`;
   }
-  const prompts = input.promptsFile ? loadPrompts(input.promptsFile) : defaultPromptSet();
+  const request = planRequests(input, input.model);
+  const prompts = request.prompts;
   return {
+    request,
     transport,
     sloMs,
     ladder: { mode, rungs, maxConcurrency, resolution, growth: 2, sloMs },
@@ -252,6 +264,7 @@ export async function runQmax(
     clients ? { clients } : null,
     { imageDigest: input.imageDigest, assetHash: deps.assetHash },
     log,
+    resolved.request.shape,
   );
 
   const transport = loadTransport(
@@ -261,14 +274,27 @@ export async function runQmax(
       maxConcurrency: resolved.ladder.maxConcurrency,
       targetUrl: resolved.targetUrl,
       loadClient: deps.loadClient,
+      request: transportRequest(resolved.request.shape),
     },
     deps.createTransport,
   );
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(transport, deps.vantage ?? {}, deps.signal, log);
+    await checkRequestShape('qmax', transport, resolved.request, input, {
+      timeoutMs: resolved.requestTimeoutS * 1000,
+      signal: deps.signal,
+      log,
+    });
+  } catch (e) {
+    await transport.close();
+    throw e;
+  }
   const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
   const epochContext = new Map<number, EventContext>();
   const engine = new ClosedLoopEngine({
     transport,
-    bodies: encodePrompts(resolved.prompts),
+    bodies: resolved.request.bodies,
     requestTimeoutMs: resolved.requestTimeoutS * 1000,
     onRecord: events ? (record) => events.write(record, epochContext.get(record.epoch) ?? null) : undefined,
   });
@@ -341,7 +367,7 @@ export async function runQmax(
       finish: async (_, { signal, restore }) => {
         // The join runs after the restore: it needs no freeze, only time stamps (and, on AWS, patience).
         const cloudwatch = await cloudWatchOf(steps, clients, resolved, input, signal, log);
-        const artifact = assembleQmaxArtifact({
+        const assembled = assembleQmaxArtifact({
           modelName: input.modelName,
           endpoint: input.endpoint,
           variant: input.variant,
@@ -367,6 +393,7 @@ export async function runQmax(
           target: live ? input.endpoint : (resolved.targetUrl as string),
           tool: `scalegate ${version}`,
         });
+        const artifact: QmaxArtifact = { ...assembled, vantage };
         const file =
           input.outFile ??
           join(

@@ -56,6 +56,22 @@ export interface ThawInput {
   pollIntervalMs?: number;
   /** Per-call deadline for the restore calls, ms. @default 15000 */
   callTimeoutMs?: number;
+  /** Read the journals and the endpoint, say what a thaw would restore, change nothing. @default false */
+  dryRun?: boolean;
+}
+
+/** The adapters with every change refused: a dry run reads, and nothing it calls can write. */
+function readOnly(adapters: FreezeAdapters): FreezeAdapters {
+  const refuse = (what: string) => async () => {
+    throw new Error(`thaw --dry-run: ${what} would change the endpoint (refused)`);
+  };
+  return {
+    ...adapters,
+    registerSuspendedState: refuse('RegisterScalableTarget'),
+    setDesiredInstanceCount: refuse('UpdateEndpointWeightsAndCapacities'),
+    addEndpointTags: refuse('AddTags'),
+    deleteEndpointTags: refuse('DeleteTags'),
+  };
 }
 
 export interface ThawDeps extends CommandDeps {
@@ -81,9 +97,10 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
   const endpoint = checkAwsName(input.endpoint, 'endpoint', '--endpoint');
   const variant = checkAwsName(input.variant, 'variant', '--variant');
   const { log, signal } = resolveDeps(deps);
-  const adapters =
-    deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
-  if (!adapters) throw new Error('thaw needs AWS clients (or freeze adapters)');
+  const given = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+  if (!given) throw new Error('thaw needs AWS clients (or freeze adapters)');
+  const dryRun = input.dryRun === true;
+  const adapters = dryRun ? readOnly(given) : given;
   const resourceId = variantResourceId(endpoint, variant);
   const file = thawJournalPath(endpoint, input.stateDir);
   const actions: string[] = [];
@@ -116,9 +133,9 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
   if (local && (!journal || local.run_id !== journal.run_id)) {
     // Tags are written before anything changes and removed only once all is restored: a local
     // journal the endpoint does not carry has nothing left to restore.
-    deleteThawJournal(endpoint, input.stateDir, local.run_id);
+    if (!dryRun) deleteThawJournal(endpoint, input.stateDir, local.run_id);
     actions.push(
-      `local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`,
+      `local journal ${file} (${describeJournalOwner(local)}) ${dryRun ? 'would be removed' : 'removed'}: the endpoint does not carry it, so that freeze changed nothing or was already restored`,
     );
   }
 
@@ -127,6 +144,13 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     const sameHost = journal.hostname === null || journal.hostname === hostname();
     if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
       throw usage`${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
+    }
+    if (dryRun) {
+      actions.push(
+        `${source}: ${describeJournalOwner(journal)}`,
+        ...(await wouldRestore(journal, adapters, file, local)),
+      );
+      return thawResult({ endpoint, variant, file, journal, local, actions, errors, deleted: false, dryRun });
     }
     const recorded = journal;
     // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
@@ -162,9 +186,11 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     } else if (!anySuspended(target.suspended)) {
       actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
     } else if (input.clearSuspension) {
-      await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+      if (!dryRun) await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
       actions.push(
-        `no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`,
+        dryRun
+          ? `no thaw journal: would clear the suspension flags of ${resourceId} (now ${flagsText(target.suspended)}; RegisterScalableTarget), as --clear-suspension asked`
+          : `no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`,
       );
     } else {
       actions.push(
@@ -173,20 +199,70 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     }
   }
 
-  const artifact: ThawReport = {
-    kind: 'thaw',
+  return thawResult({
     endpoint,
     variant,
-    journal_file: journal && local && local.run_id === journal.run_id ? file : null,
+    file,
     journal,
+    local,
     actions,
     errors,
-    journal_deleted: journalDeleted,
+    deleted: journalDeleted,
+    dryRun,
+  });
+}
+
+function thawResult(r: {
+  endpoint: string;
+  variant: string;
+  file: string;
+  journal: ThawJournal | null;
+  local: ThawJournal | null;
+  actions: string[];
+  errors: string[];
+  deleted: boolean;
+  dryRun: boolean;
+}): CommandResult<ThawReport> {
+  const artifact: ThawReport = {
+    kind: 'thaw',
+    endpoint: r.endpoint,
+    variant: r.variant,
+    journal_file: r.journal && r.local && r.local.run_id === r.journal.run_id ? r.file : null,
+    journal: r.journal,
+    actions: r.actions,
+    errors: r.errors,
+    journal_deleted: r.deleted,
+    ...(r.dryRun ? { dry_run: true } : {}),
   };
   return {
     artifact,
     report: renderThawReport(artifact),
-    exitCode: errors.length > 0 ? 1 : 0,
+    exitCode: r.errors.length > 0 ? 1 : 0,
     written: [],
   };
+}
+
+/** What restoring `journal` would do, from what the endpoint reports now (reads only). */
+async function wouldRestore(
+  journal: ThawJournal,
+  adapters: FreezeAdapters,
+  file: string,
+  local: ThawJournal | null,
+): Promise<string[]> {
+  const lines: string[] = [];
+  const capacity = await adapters.describeVariantCapacity();
+  lines.push(
+    capacity.desired === journal.desired_instance_count
+      ? `desired instance count already ${journal.desired_instance_count}: would stay`
+      : `would set the desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count} (UpdateEndpointWeightsAndCapacities${capacity.endpointStatus === 'InService' ? '' : `, once the endpoint, now ${capacity.endpointStatus}, is InService`})`,
+  );
+  if (journal.scalable_target_registered && journal.suspended_state) {
+    const resourceId = variantResourceId(journal.endpoint, journal.variant);
+    lines.push(
+      `would restore the suspension flags of ${resourceId} to ${flagsText(journal.suspended_state)} (RegisterScalableTarget)`,
+    );
+  }
+  lines.push(`would remove run ${journal.run_id}'s journal from the endpoint's tags (DeleteTags)`);
+  if (local && local.run_id === journal.run_id) lines.push(`would delete the local journal ${file}`);
+  return lines;
 }

@@ -13,6 +13,9 @@
  * (desired count and suspension flags as they were before the run), whatever happens.
  *
  * T_total runs from `desired_set` (the call) to `traffic_recovered` (the first recovery window).
+ * `--repeat n` times n scale-outs inside the one freeze: after each, the desired count is set back
+ * to the starting capacity and the next waits until the endpoint is InService there again;
+ * src/analysis/ttotal-repeat.ts combines them with an upper prediction bound for the next T_total.
  */
 import { join } from 'node:path';
 import {
@@ -32,6 +35,7 @@ import {
   usableRungs,
   windowP95,
 } from '../analysis/ttotal.js';
+import { combineRepeats } from '../analysis/ttotal-repeat.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeVariantCapacity, setDesiredInstanceCount, type VariantCapacity } from '../aws/endpoint.js';
 import { readDeployedFingerprint } from '../aws/fingerprint.js';
@@ -39,10 +43,10 @@ import { type LogStreamInfo, listVariantLogStreams, readLogStream } from '../aws
 import { readScaleOutAlarmTimings } from '../aws/policy.js';
 import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import type { ProgressSink } from '../load/progress.js';
-import { defaultPromptSet, encodePrompts } from '../load/prompts.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { RequestRecord, Transport } from '../load/types.js';
 import {
+  CONFIG_FILE,
   DEFAULT_ARTIFACTS_DIR,
   fingerprintDifferences,
   type ModelConfig,
@@ -54,6 +58,7 @@ import {
   type TtotalArtifact,
   ttotalFileName,
   usage,
+  type Vantage,
   writeArtifact,
 } from '../model/index.js';
 import type { OptionValues } from '../options/spec.js';
@@ -63,8 +68,17 @@ import { waitUntil } from '../wait.js';
 import type { Freeze, JournalEntryRef, RestoreReport } from './freeze.js';
 import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import { frozenRun, journalRestoreRecordOf } from './frozen-run.js';
+import {
+  checkRequestShape,
+  measureVantage,
+  planRequests,
+  type RequestPlan,
+  transportRequest,
+  type VantageDeps,
+} from './load-start.js';
 import { quotaHeadroom } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
+import { ttotalDryRun } from './ttotal-dry-run.js';
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
 export { TTOTAL_DEFAULTS } from '../options/ttotal.js';
@@ -85,6 +99,8 @@ export interface TtotalInput
   > {
   modelName: string;
   model: ModelConfig;
+  /** The config file the model came from (named in a refusal of its request shape). @default scalegate.config.json */
+  configFile?: string;
   endpoint: string;
   variant: string;
   region: string;
@@ -106,9 +122,13 @@ export interface TtotalDeps extends AwsCommandDeps<AwsClients> {
   createTransport?: (maxConcurrency: number) => Transport;
   /** Told where the thaw journal goes before it is written (the action's post step). @default nothing */
   onJournal?: (entry: JournalEntryRef) => void;
+  /** Where the vantage is read from (environment, host name). @default process.env, os.hostname() */
+  vantage?: VantageDeps;
 }
 
 export interface TtotalPreflight {
+  /** The probe's request shape and bodies. */
+  request: RequestPlan;
   qmax: QmaxArtifact;
   probeConcurrency: number;
   halfP95Ms: number;
@@ -160,8 +180,16 @@ export async function ttotalPreflight(
   }
   const halfP95Ms = ladderP95(qmax, n / 2) as number;
 
+  const request = planRequests({ ...input, configFile: input.configFile ?? CONFIG_FILE }, input.model);
   await refuseProductionFreeze('ttotal', input, clients, log);
-  const live = await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region);
+  const deployed = await readDeployedFingerprint(
+    clients.sagemaker,
+    input.endpoint,
+    input.variant,
+    input.region,
+  );
+  // What the probe measures: the deployed endpoint, with the request shape the probe sends.
+  const live = { ...deployed, fingerprint: { ...deployed.fingerprint, request: request.shape } };
   const differences = fingerprintDifferences(qmax.fingerprint, live.fingerprint);
   const warnings = mismatchWarnings(differences, input.endpoint);
   if (differences.length > 0 && !input.allowConfigMismatch) {
@@ -177,6 +205,7 @@ export async function ttotalPreflight(
   );
   const lag = policyLag(timings, input.publicationDelayS ?? null);
   return {
+    request,
     qmax,
     probeConcurrency: n,
     halfP95Ms,
@@ -208,6 +237,7 @@ interface ScaleOutSettings {
   minSamples: number;
   targetMs: number;
   toInstances: number;
+  request: RequestPlan;
 }
 
 /**
@@ -234,10 +264,11 @@ async function measureScaleOut(
       maxConcurrency: s.n,
       targetUrl: null,
       loadClient: deps.loadClient,
+      request: transportRequest(s.request.shape),
     });
   const engine = new ClosedLoopEngine({
     transport,
-    bodies: encodePrompts(defaultPromptSet()),
+    bodies: s.request.bodies,
     requestTimeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs,
     onRecord: (record) => {
       if (!record.stopped) samples.push(probeSample(record));
@@ -392,6 +423,37 @@ async function measureScaleOut(
   }
 }
 
+/**
+ * Between two scale-outs of one run: back to the starting capacity, and wait until the endpoint
+ * is InService there (the freeze stays; only the desired count moves).
+ */
+async function restoreCapacity(
+  input: TtotalInput,
+  deps: TtotalDeps,
+  instances: number,
+  s: { pollS: number; maxWaitS: number },
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<void> {
+  const { clients } = deps;
+  await setDesiredInstanceCount(clients.sagemaker, input.endpoint, input.variant, instances, {
+    abortSignal: signal,
+  });
+  log(`ttotal: back to ${instances} instance(s) before the next scale-out`);
+  await waitUntil(
+    `endpoint ${input.endpoint} InService at ${instances} instance(s) again`,
+    async () => {
+      const c = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant, {
+        abortSignal: signal,
+      });
+      return c.endpointStatus === 'InService' && c.current === instances && c.desired === instances
+        ? true
+        : undefined;
+    },
+    { signal, deadline: Date.now() + s.maxWaitS * 1000, interval: s.pollS * 1000, pauseFirst: true },
+  );
+}
+
 export async function runTtotal(
   input: TtotalInput,
   deps: TtotalDeps,
@@ -402,6 +464,7 @@ export async function runTtotal(
   const maxWaitS = input.maxWaitS ?? TTOTAL_DEFAULTS.maxWaitS;
   const minSamples = input.minWindowSamples ?? TTOTAL_DEFAULTS.minWindowSamples;
   const recoveryFactor = input.recoveryFactor ?? TTOTAL_DEFAULTS.recoveryFactor;
+  const repeat = input.repeat ?? TTOTAL_DEFAULTS.repeat;
   const runId = input.runId ?? newRunId();
 
   const pre = await ttotalPreflight(input, deps.clients, log);
@@ -411,6 +474,31 @@ export async function runTtotal(
   log(
     `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
   );
+  if (input.dryRun) return ttotalDryRun(input, deps.clients, pre, { settleS, maxWaitS, targetMs });
+
+  // Before anything is frozen: where the probe comes from, and whether the container takes its body.
+  const check =
+    deps.createTransport?.(1) ??
+    createTransport(TTOTAL_TRANSPORT, {
+      ...input,
+      maxConcurrency: 1,
+      targetUrl: null,
+      loadClient: deps.loadClient,
+      request: transportRequest(pre.request.shape),
+    });
+  let vantage: Vantage;
+  try {
+    vantage = await measureVantage(check, deps.vantage ?? {}, deps.signal, log);
+    await checkRequestShape(
+      'ttotal',
+      check,
+      pre.request,
+      { modelName: input.modelName, configFile: input.configFile ?? CONFIG_FILE },
+      { timeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs, signal: deps.signal, log },
+    );
+  } finally {
+    await check.close().catch(() => {});
+  }
 
   return frozenRun(
     {
@@ -434,21 +522,40 @@ export async function runTtotal(
       measure: async ({ signal, freeze }) => {
         const fromInstances = (freeze as Freeze).frozenCapacity.current ?? 1;
         const toInstances = fromInstances + 1;
-        const outcome = await measureScaleOut(
-          input,
-          deps,
-          { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances },
-          signal,
-          log,
-          progress,
-        );
-        return { outcome, fromInstances, toInstances };
+        const outcomes: ScaleOutOutcome[] = [];
+        for (let i = 0; i < repeat; i++) {
+          if (i > 0) await restoreCapacity(input, deps, fromInstances, { pollS, maxWaitS }, signal, log);
+          if (repeat > 1) log(`ttotal: scale-out ${i + 1} of ${repeat}`);
+          const outcome = await measureScaleOut(
+            input,
+            deps,
+            { n, settleS, pollS, maxWaitS, minSamples, targetMs, toInstances, request: pre.request },
+            signal,
+            log,
+            progress,
+          );
+          outcomes.push(outcome);
+          if (outcome.kind === 'failed') break;
+        }
+        return { outcomes, fromInstances, toInstances };
       },
-      finish: async ({ outcome, fromInstances, toInstances }, ctx) => {
+      finish: async ({ outcomes, fromInstances, toInstances }, ctx) => {
         const freeze = ctx.freeze as Freeze;
         const restore = ctx.restore as RestoreReport;
         const restoreRecord = journalRestoreRecordOf(freeze, restore);
-        if (outcome.kind === 'failed') {
+        const failed = outcomes.find((o) => o.kind === 'failed');
+        if (failed?.kind === 'failed') {
+          const done = outcomes.length - 1;
+          const outcome = {
+            ...failed,
+            failure: {
+              ...failed.failure,
+              reason:
+                repeat > 1
+                  ? `scale-out ${outcomes.length} of ${repeat}: ${failed.failure.reason} (${done} completed before it; none is written, a repeated run is judged whole)`
+                  : failed.failure.reason,
+            },
+          };
           return {
             artifact: null,
             report: renderTtotalFailure({
@@ -462,39 +569,46 @@ export async function runTtotal(
             written: [],
           };
         }
-        const artifact = assembleTtotalArtifact({
-          modelName: input.modelName,
-          endpoint: input.endpoint,
-          runId,
-          fingerprint: pre.fingerprint,
-          transport: TTOTAL_TRANSPORT,
-          trigger: TRIGGER,
-          qmax: pre.qmax,
-          lag: pre.lag,
-          instanceId: outcome.stream?.instanceId ?? null,
-          fromInstances,
-          toInstances,
-          probeConcurrency: n,
-          obs: outcome.obs,
-          before: outcome.before,
-          after: outcome.after,
-          targetMs,
-          mismatchWarnings: pre.mismatchWarnings,
-          settings: {
-            probe_concurrency: n,
-            recovery_window_s: settleS,
-            recovery_min_samples: minSamples,
-            recovery_target_factor: recoveryFactor,
-            poll_s: pollS,
-            max_wait_s: maxWaitS,
-            pre_trigger_s: settleS,
-            publication_delay_s: input.publicationDelayS ?? null,
-          },
-          quota: pre.quota,
-          restore: restoreRecord,
-          keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
-          tool: `scalegate ${version}`,
-        });
+        const single = (outcome: ScaleOutOutcome & { kind: 'ok' }) =>
+          assembleTtotalArtifact({
+            modelName: input.modelName,
+            endpoint: input.endpoint,
+            runId,
+            fingerprint: pre.fingerprint,
+            transport: TTOTAL_TRANSPORT,
+            trigger: TRIGGER,
+            qmax: pre.qmax,
+            lag: pre.lag,
+            instanceId: outcome.stream?.instanceId ?? null,
+            fromInstances,
+            toInstances,
+            probeConcurrency: n,
+            obs: outcome.obs,
+            before: outcome.before,
+            after: outcome.after,
+            targetMs,
+            mismatchWarnings: pre.mismatchWarnings,
+            settings: {
+              probe_concurrency: n,
+              recovery_window_s: settleS,
+              recovery_min_samples: minSamples,
+              recovery_target_factor: recoveryFactor,
+              poll_s: pollS,
+              max_wait_s: maxWaitS,
+              pre_trigger_s: settleS,
+              publication_delay_s: input.publicationDelayS ?? null,
+            },
+            quota: pre.quota,
+            restore: restoreRecord,
+            keptJournal: restore.errors.length > 0 ? freeze.journalFile : null,
+            tool: `scalegate ${version}`,
+          });
+        const completed = outcomes.filter((o): o is ScaleOutOutcome & { kind: 'ok' } => o.kind === 'ok');
+        const artifact =
+          repeat > 1
+            ? combineRepeats(completed.map(single))
+            : single(completed[0] as ScaleOutOutcome & { kind: 'ok' });
+        artifact.vantage = vantage;
         const outFile =
           input.outFile ??
           join(

@@ -3,9 +3,23 @@
  * elapsed, live p95, in-flight), one line per rung otherwise, wrapped in `::group::` log groups on
  * GitHub Actions. goodput (each rate's start and verdict), ttotal (each stage reached) and drill
  * (its schedule, each phase, the desired count it sets, the end of the load): one line per event.
+ * Between those, goodput's rungs and the drill's phases beat every second (elapsed, finished, in
+ * flight): a live line on a terminal, one line every HEARTBEAT_LOG_S seconds otherwise.
  * The commands emit typed events; this only renders them (`log` is a line as it is).
  */
 import type { RungTick } from './closed/rung.js';
+import type { Heartbeat } from './heartbeat.js';
+
+/** Seconds between two heartbeat lines where no live line can be drawn (a log, GitHub Actions). */
+export const HEARTBEAT_LOG_S = 20;
+
+/** A goodput rung or a drill phase still running: what it is, how long it lasts, its pulse. */
+export interface LoadHeartbeat extends Heartbeat {
+  /** `goodput rung 3 (12/s)`, `drill surge phase`. */
+  label: string;
+  /** Seconds the rung or schedule lasts in all (elapsedS counts towards it). */
+  totalS: number;
+}
 
 export interface RungSummaryLine {
   runIndex: number;
@@ -82,6 +96,7 @@ export type ProgressEvent =
   | { type: 'drill-schedule'; phases: DrillPhaseLine[]; startAt: string; shard: ShardLabel | null }
   | ({ type: 'drill-phase' } & DrillPhaseLine)
   | { type: 'drill-load-end'; sent: number; dropped: number; scheduleS: number }
+  | ({ type: 'load-heartbeat' } & LoadHeartbeat)
   /** drill: the observer saw the fleet change (desired or current count); prints nothing. */
   | { type: 'drill-capacity'; tS: number; status: string; desired: number | null; current: number | null };
 
@@ -107,6 +122,10 @@ export function formatRungLine(s: RungSummaryLine): string {
 }
 
 const iso = (wallMs: number): string => new Date(wallMs).toISOString();
+
+export function formatHeartbeat(e: LoadHeartbeat): string {
+  return `${e.label}: ${e.elapsedS.toFixed(0)} of ${e.totalS.toFixed(0)} s, ${e.finished} requests finished, ${e.inFlight} in flight`;
+}
 
 export function formatRateStart(e: RateStart): string {
   const shard = e.shard ? `, shard ${e.shard.index}/${e.shard.count}` : '';
@@ -149,6 +168,7 @@ export function progressLine(event: ProgressEvent): string | null {
     case 'rung-start':
     case 'rung-tick':
     case 'drill-capacity':
+    case 'load-heartbeat':
       return null;
     case 'rung-end':
       return formatRungLine(event.summary);
@@ -179,6 +199,8 @@ export function createProgressRenderer(
   const actions = env.GITHUB_ACTIONS === 'true';
   const live = Boolean(out.isTTY) && !actions;
   let liveShown = false;
+  /** The heartbeat last printed as a line (where nothing is live): its label and elapsed time. */
+  let beatLogged: { label: string; elapsedS: number } | null = null;
   const clearLive = () => {
     if (liveShown) {
       out.write('\r\x1b[2K');
@@ -202,6 +224,20 @@ export function createProgressRenderer(
             `${t.elapsedS.toFixed(1)} s  p95 ${ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`,
         );
         liveShown = true;
+        break;
+      }
+      case 'load-heartbeat': {
+        if (live) {
+          out.write(`\r\x1b[2K${formatHeartbeat(event)}`);
+          liveShown = true;
+          break;
+        }
+        // A new rung or phase counts from its own first second (its start already has its line).
+        if (beatLogged?.label !== event.label)
+          beatLogged = { label: event.label, elapsedS: event.elapsedS - 1 };
+        if (event.elapsedS - beatLogged.elapsedS < HEARTBEAT_LOG_S) break;
+        beatLogged = { label: event.label, elapsedS: event.elapsedS };
+        out.write(`${formatHeartbeat(event)}\n`);
         break;
       }
       case 'rung-end':

@@ -31,6 +31,11 @@ export interface InvokeResult {
   status: number | null;
   /** A short reason for anything but `ok`. */
   error: string | null;
+  /**
+   * The container's own status when it refused the request (http: the status; SageMaker: the
+   * ModelError's OriginalStatusCode). @default unknown
+   */
+  containerStatus?: number | null;
 }
 
 export interface Transport {
@@ -42,6 +47,8 @@ export interface Transport {
    * has been read or the request failed; `signal` aborts it (the engine's timeout or stop).
    */
   invoke(body: Uint8Array, probe: InvokeProbe, signal: AbortSignal): Promise<InvokeResult>;
+  /** The URL requests go to (the runtime host of an endpoint, or the container): where the RTT floor is measured. */
+  endpointUrl?(): Promise<URL>;
   close(): Promise<void>;
 }
 

@@ -120,7 +120,10 @@ export interface LocalSageMakerHandle {
   close(): Promise<void>;
 }
 
-/** infra/container of this checkout, found upward from this module (works from src/ and dist/). */
+/**
+ * infra/container of this checkout or installed package, found upward from this module (works
+ * from src/ and dist/, and from node_modules/scalegate/dist/, which ships the container).
+ */
 export function findContainerDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
   let dir = resolve(from);
   for (;;) {
@@ -132,12 +135,33 @@ export function findContainerDir(from: string = dirname(fileURLToPath(import.met
   }
 }
 
+/** What the reference container imports at run time (its only dependency). */
+const CONTAINER_DEPENDENCY = '@echogarden/espeak-ng-emscripten';
+
+/** Whether Node's resolution from the container finds its dependency (its own node_modules or above). */
+function containerDependencyInstalled(containerDir: string): boolean {
+  let dir = containerDir;
+  for (;;) {
+    if (existsSync(join(dir, 'node_modules', ...CONTAINER_DEPENDENCY.split('/'), 'package.json')))
+      return true;
+    const parent = dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+  }
+}
+
 export function defaultContainer(): ContainerSpec {
   const dir = findContainerDir();
   const entry = join(dir, 'dist', 'server.js');
   if (!existsSync(entry)) {
     throw new Error(
       `${entry} does not exist: build the reference container first (cd infra/container && npm ci)`,
+    );
+  }
+  if (!containerDependencyInstalled(dir)) {
+    throw new Error(
+      `the reference TTS container's dependency (${CONTAINER_DEPENDENCY}, GPL-3.0, used only by that separate program) is not installed: ` +
+        `run \`npm ci --omit=dev --ignore-scripts --no-audit --no-fund --prefix ${dir}\` once (a checkout's \`npm ci\` does it).`,
     );
   }
   // The reference container prints `[tts] listening host=... port=N` (with PORT=0 it picks N).

@@ -17,6 +17,8 @@ export interface LocalUpOptions {
   maxQueueDepth?: number;
   workers?: number;
   quota?: number;
+  /** More model environment (e.g. REQUEST_CONTRACT=input-voice), as a container definition carries it. */
+  environment?: Record<string, string>;
   /** What each instance emulates (default: host CPU synthesis). */
   device?: EmulatedDevice;
   /** Echo every container output line to stderr. */
@@ -77,6 +79,7 @@ export async function runLocalUp(opts: LocalUpOptions, io: LocalUpIo): Promise<n
       ...(opts.maxQueueDepth !== undefined ? { maxQueueDepth: opts.maxQueueDepth } : {}),
       ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
       ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
+      ...(opts.environment !== undefined ? { environment: opts.environment } : {}),
       ...(opts.imageUri !== undefined ? { imageUri: opts.imageUri } : {}),
       ...(opts.device ? { device: opts.device } : {}),
       registerScalableTarget: false,

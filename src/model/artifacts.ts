@@ -54,8 +54,10 @@ export {
   SCALING_METRICS,
   type ScalingMetric,
   type SeedRule,
+  type SurgeSensitivityRecord,
   scalingMetricSchema,
   seedRuleSchema,
+  surgeSensitivitySchema,
 } from './artifacts/plan.js';
 export {
   ladderSchema,
@@ -66,9 +68,13 @@ export {
 } from './artifacts/qmax.js';
 export {
   durationSchema,
+  type PredictionBoundRecord,
+  predictionBoundSchema,
   type TtotalArtifact,
+  type TtotalObservation,
   timelineEntrySchema,
   ttotalArtifactSchema,
+  ttotalObservationSchema,
   ttotalStageNames,
 } from './artifacts/ttotal.js';
 export { type ValidateArtifact, validateArtifactSchema } from './artifacts/validate.js';

@@ -49,7 +49,8 @@ export function containerAssetHash(dir: string, dockerfile = 'Dockerfile'): stri
     ) {
       throw new UsageError(
         `${dir} is a container_dir model, whose image digest is its CDK asset hash, and aws-cdk-lib is not installed where scalegate runs. ` +
-          'Install the repository (`npm ci`) before running it: `npx scalegate` from the checkout and the composite actions/gate (which runs from the workspace) find it there.',
+          'Install it beside scalegate (`npm install --save-dev scalegate aws-cdk-lib`, an optional peer dependency; a checkout of the repository has it after `npm ci`), ' +
+          'or pin the model by `image_uri` (`...@sha256:<digest>`), which needs no CDK.',
       );
     }
     throw e;

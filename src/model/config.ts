@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { opt, usage } from './errors.js';
 import { formatZodIssues } from './issues.js';
+import { requestConfigSchema } from './request-shape.js';
 import {
   boundedNumber,
   endpointNameSchema,
@@ -53,6 +54,13 @@ export const modelConfigSchema = z
     /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
     image_uri: safeString.min(1).optional(),
     container_env: z.record(safeString, safeString).default({}),
+    /**
+     * What a request to the container looks like (default: `{"text": ...}` as application/json,
+     * accepting audio/wav): `body_template` is JSON with `{{text}}` where the prompt goes (inserted
+     * JSON-escaped) or `jsonl` (each line of the prompts file sent as it is). The load flags
+     * `--body-template`, `--content-type`, `--accept` override it for one run.
+     */
+    request: requestConfigSchema.optional(),
     slo_ms: boundedNumber(0, LIMITS.ms, 'slo_ms').positive(),
     surge_ratio: z.number().min(1).lt(1.5),
     ...loadFields,
@@ -152,7 +160,7 @@ export function readConfigFile(file: string): ScalegateConfig {
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw missing
-      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`
       : usage`${file}: cannot read (${(e as Error).message}).`;
   }
   return parseConfig(text, file);

@@ -17,6 +17,7 @@ import { comparisonRowSchema, provenanceSchema } from './artifacts.js';
 import { fingerprintSchema } from './fingerprint.js';
 import { openLoopHistogramsSchema, shardSchema } from './histograms.js';
 import { boundedNumber, endpointNameSchema, LIMITS, pastTime, regionSchema, safeString } from './safe.js';
+import { vantageSchema } from './vantage.js';
 
 export const DRILL_PHASES = ['steady', 'surge', 'trough'] as const;
 export const drillPhaseNameSchema = z.enum(DRILL_PHASES);
@@ -200,6 +201,8 @@ const drillCommon = {
   plan_file: safeString,
   /** The live endpoint's fingerprint (equal to the plan's: the drill refuses another). */
   fingerprint: fingerprintSchema,
+  /** Where the load came from (runner, region, host, RTT floor; a merge: shard 0's); absent in drills written before it was recorded. */
+  vantage: vantageSchema.optional(),
   policy: drillPolicySchema,
   prediction: drillPredictionSchema,
   settings: drillSettingsSchema,

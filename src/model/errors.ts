@@ -68,3 +68,36 @@ export function usage(strings: TemplateStringsArray, ...values: unknown[]): Usag
 
 export const isUsageError = (e: unknown): e is UsageError =>
   e instanceof Error && (e as { name?: string }).name === 'UsageError';
+
+/**
+ * A failure of the world, not of the input: an AWS call refused or unanswered (throttling,
+ * credentials, a missing endpoint, a closed port, a timeout). The CLI and the action print the
+ * message, which names the operation, the resource and the region (never a stack trace), and exit
+ * with code 3. `name` stays the underlying error's (`ValidationException`,
+ * `ResourceNotFoundException`, ...) so callers that tell one AWS error from another still can.
+ */
+export class OperationalError extends Error {
+  readonly exitCode = 3;
+  readonly operational = true;
+  readonly operation: string;
+  readonly resource: string | null;
+  readonly region: string | null;
+  constructor(what: { operation: string; resource: string | null; region: string | null }, cause: unknown) {
+    const inner = cause instanceof Error ? cause : new Error(String(cause));
+    const where = `${what.resource ? ` ${what.resource}` : ''}${what.region ? ` in ${what.region}` : ''}`;
+    super(`${what.operation}${where}: ${describeCause(inner)}`, { cause });
+    this.name = inner.name && inner.name !== 'Error' ? inner.name : 'OperationalError';
+    this.operation = what.operation;
+    this.resource = what.resource;
+    this.region = what.region;
+  }
+}
+
+/** The cause in one line: its message, or its network code (its AWS error name is the `name`). */
+function describeCause(e: Error): string {
+  const code = (e as { code?: string }).code;
+  return e.message || code || 'no answer';
+}
+
+export const isOperationalError = (e: unknown): e is OperationalError =>
+  e instanceof Error && (e as { operational?: unknown }).operational === true;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import type { ModelConfig } from './config.js';
+import {
+  configuredRequestShape,
+  type RequestShape,
+  requestShapeLabel,
+  requestShapeSchema,
+  sameRequestShape,
+} from './request-shape.js';
 import { regionSchema, safeString } from './safe.js';
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
@@ -18,6 +25,12 @@ export const fingerprintSchema = z.object({
   container_env: z.record(safeString, safeString),
   /** null only for legacy artifacts, which did not record it (the gate refuses those). */
   region: regionSchema.nullable(),
+  /**
+   * The request shape the load sent (body template, Content-Type, Accept): a container measured
+   * with another body is another measurement. Absent in artifacts written before it was
+   * recorded: read as the default `{"text": ...}` as application/json, accepting audio/wav.
+   */
+  request: requestShapeSchema.optional(),
 });
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 
@@ -70,15 +83,17 @@ export function imageDigestOf(imageUri: string): string {
  * discovery compare measurements with.
  */
 export function configFingerprint(
-  model: Pick<ModelConfig, 'instance_type' | 'container_env'>,
+  model: Pick<ModelConfig, 'instance_type' | 'container_env' | 'request'>,
   imageDigest: string,
   region: string | null,
+  request: RequestShape = configuredRequestShape(model.request),
 ): Fingerprint {
   return {
     instance_type: model.instance_type,
     image_digest: imageDigest,
     container_env: measuredEnvironment(model.container_env),
     region,
+    request,
   };
 }
 
@@ -116,6 +131,13 @@ export function fingerprintDifferences(left: Fingerprint, right: Fingerprint): F
   if (leftEnv !== rightEnv) differences.push({ field: 'container_env', left: leftEnv, right: rightEnv });
   if (left.region !== null && right.region !== null && left.region !== right.region) {
     differences.push({ field: 'region', left: left.region, right: right.region });
+  }
+  if (!sameRequestShape(left.request, right.request)) {
+    differences.push({
+      field: 'request',
+      left: requestShapeLabel(left.request),
+      right: requestShapeLabel(right.request),
+    });
   }
   return differences;
 }

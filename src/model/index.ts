@@ -11,4 +11,6 @@ export * from './issues.js';
 export * from './names.js';
 export * from './plan-inputs.js';
 export * from './plan-proofs.js';
+export * from './request-shape.js';
 export * from './safe.js';
+export * from './vantage.js';

@@ -3,6 +3,11 @@ import { type Fingerprint, fingerprintSlug } from './fingerprint.js';
 import { checkAwsName } from './safe.js';
 
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
+/**
+ * Where runs against the local SageMaker (a rehearsal, `npm start`, any command whose AWS clients
+ * point at loopback) write by default: ignored by git, never mixed with the committed artifacts.
+ */
+export const LOCAL_ARTIFACTS_DIR = 'artifacts/local';
 
 type Slugged = Pick<Fingerprint, 'instance_type' | 'image_digest'>;
 

@@ -20,6 +20,8 @@ export interface ThawReport {
   actions: string[];
   errors: string[];
   journal_deleted: boolean;
+  /** A dry run: read only, the actions say what a thaw would do. */
+  dry_run?: boolean;
 }
 
 export interface DeployReport {

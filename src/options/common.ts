@@ -1,6 +1,8 @@
 /** The options every command that acts on a model shares. */
 import { parseTransportKind } from '../load/transport/transports.js';
+import { subject, usage } from '../model/errors.js';
 import { CONFIG_FILE, DEFAULT_ARTIFACTS_DIR } from '../model/index.js';
+import { checkBodyTemplate, isMediaType } from '../model/request-shape.js';
 import { flag, number, parsed, text } from './spec.js';
 
 /** Which model, from which config; where its artifacts are (the action's; the CLI names files). */
@@ -103,4 +105,36 @@ export const LOAD_TARGET_OPTIONS = {
       action: { defaultText: 'response-stream (through the endpoint)' },
     },
   ),
+} as const;
+
+const mediaType = (name: string) => (raw: string) => {
+  if (!isMediaType(raw)) {
+    throw usage`${subject(name)} needs a media type such as application/json or audio/wav, got "${raw}".`;
+  }
+  return raw.trim();
+};
+
+/**
+ * What a request looks like (every command that sends requests): the body template, its
+ * Content-Type and its Accept. Each overrides the model's `request` in the config for one run;
+ * the template is checked when parsed (exit 2 naming the option).
+ */
+export const REQUEST_SHAPE_OPTIONS = {
+  bodyTemplate: parsed(
+    'body-template',
+    '<json>',
+    (raw) => {
+      const checked = checkBodyTemplate(raw);
+      if (!checked.ok) throw usage`${subject('body-template')} ${checked.problem}.`;
+      return raw;
+    },
+    'request body: JSON with {{text}} where the prompt goes, inserted JSON-escaped (e.g. {"input":"{{text}}","voice":"af_heart"}); or jsonl: each line of the prompts file sent as it is',
+    { defaultText: 'the config\'s request.body_template, else {"text":"{{text}}"}' },
+  ),
+  contentType: parsed('content-type', '<type>', mediaType('content-type'), 'Content-Type of every request', {
+    defaultText: "the config's request.content_type, else application/json",
+  }),
+  accept: parsed('accept', '<type>', mediaType('accept'), 'Accept of every request', {
+    defaultText: "the config's request.accept, else audio/wav",
+  }),
 } as const;

@@ -1,5 +1,11 @@
 /** The options of `scalegate drill` (command line and action). */
-import { ENDPOINT_OPTIONS, LOAD_BODY_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import {
+  ENDPOINT_OPTIONS,
+  LOAD_BODY_OPTIONS,
+  MODEL_OPTIONS,
+  outFile,
+  REQUEST_SHAPE_OPTIONS,
+} from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 export const DRILL_OPTIONS = {
@@ -67,6 +73,7 @@ export const DRILL_OPTIONS = {
     defaultText: 'the built-in set',
   }),
   eventsFile: LOAD_BODY_OPTIONS.eventsFile,
+  ...REQUEST_SHAPE_OPTIONS,
   windowS: number('window-s', '<s>', 'positive', 'length of the windows the SLO is judged on, seconds', {
     defaultText: '10',
   }),

@@ -9,6 +9,7 @@ import {
   LOAD_TARGET_OPTIONS,
   MODEL_OPTIONS,
   outFile,
+  REQUEST_SHAPE_OPTIONS,
   requestTimeoutOption,
 } from './common.js';
 import { flag, number, type OptionTable, parsed, text, toggle } from './spec.js';
@@ -19,7 +20,7 @@ export const GOODPUT_DEFAULTS = {
   maxRate: 1000,
   resolution: 0.05,
   holdS: 600,
-  settleS: 60,
+  settleS: 15,
   seed: 1,
   maxOverflowFraction: 0.01,
   maxErrorFraction: 0.01,
@@ -102,7 +103,7 @@ export const GOODPUT_OPTIONS = {
     'hold-s',
     '<s>',
     'positive',
-    'schedule length of each rung, seconds (near saturation a p95 needs thousands of arrivals)',
+    'longest schedule of each rung, seconds: an adaptive rung ends at its first decisive look (near saturation a p95 needs thousands of arrivals)',
     {
       defaultText: `${d.holdS}`,
     },
@@ -183,6 +184,7 @@ export const GOODPUT_OPTIONS = {
     },
   ),
   ...LOAD_BODY_OPTIONS,
+  ...REQUEST_SHAPE_OPTIONS,
   requestTimeoutS: requestTimeoutOption(),
   cloudwatch: toggle(
     'cloudwatch',

@@ -2,17 +2,24 @@
 import { MODEL_OPTIONS, outFile } from './common.js';
 import { choice, flag, number, type OptionTable, text } from './spec.js';
 
+/** How `scalegate plan` prints its plan (text: the report). */
+export const PLAN_FORMATS = ['text', 'json', 'tfvars'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
 const fromConfig = (key: string) => ({ defaultText: `the config's ${key}` });
 
 export const PLAN_OPTIONS = {
   ...MODEL_OPTIONS,
   qmaxFile: text('qmax', '<file>', 'qmax artifact (from `scalegate qmax`)', {
-    cli: { required: true },
+    defaultText:
+      'the newest in artifacts/ (by its measured_at) whose fingerprint fits the config, named on stderr',
     action: {
       defaultText: 'the newest in artifacts-dir (by its measured_at) whose fingerprint fits the config',
     },
   }),
   ttotalFile: text('ttotal', '<file>', 'ttotal artifact (from `scalegate ttotal`)', {
+    defaultText:
+      "the one in artifacts/ with the qmax's fingerprint (unless --assume-t-total), named on stderr",
     action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
   }),
   drillFile: text(
@@ -25,7 +32,8 @@ export const PLAN_OPTIONS = {
     '<file>',
     'goodput artifact (from `scalegate goodput`): checks the throughput at the target against lambda_max (open_loop_headroom)',
     {
-      defaultText: 'none: open_loop_headroom is suppressed',
+      defaultText:
+        "the newest decided one in artifacts/ with the qmax's fingerprint and SLO, named on stderr; none: open_loop_headroom is suppressed",
       action: { defaultText: "the newest in artifacts-dir with the qmax's fingerprint, when there is one" },
     },
   ),
@@ -83,6 +91,19 @@ export const PLAN_OPTIONS = {
     ['surge-safe', 'seed'] as const,
     "which rule the deployable values follow: surge-safe (each instance held at lambda_safe, the target in the tracked metric's own units) or seed (the closed-loop rule (1 - h) Q_max, for comparison drills; its verdict is stop when it overflows)",
     { default: 'surge-safe' },
+  ),
+  format: choice(
+    'format',
+    '<format>',
+    PLAN_FORMATS,
+    "what is printed: text (the report), json or tfvars (the deployable values, the tracked metric and the plan's identity (run id, sha256 of the plan file, fingerprint) as JSON or as Terraform variable assignments; docs/terraform.md)",
+    { default: 'text', action: false },
+  ),
+  fromFile: text(
+    'from',
+    '<plan file>',
+    'print an existing plan artifact (the one `scalegate gate` passes) in --format: nothing is derived or written, and no other artifact is read',
+    { action: false },
   ),
   minInstancesFloor: number(
     'min-instances-floor',

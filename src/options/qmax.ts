@@ -8,6 +8,7 @@ import {
   LOAD_TARGET_OPTIONS,
   MODEL_OPTIONS,
   outFile,
+  REQUEST_SHAPE_OPTIONS,
   requestTimeoutOption,
 } from './common.js';
 import { choice, flag, integerList, number, type OptionTable, toggle } from './spec.js';
@@ -81,6 +82,7 @@ export const QMAX_OPTIONS = {
     },
   ),
   ...LOAD_BODY_OPTIONS,
+  ...REQUEST_SHAPE_OPTIONS,
   cloudwatch: toggle(
     'cloudwatch',
     'join CloudWatch ConcurrentRequestsPerModel per rung (R); without it the plan has no deployable threshold',

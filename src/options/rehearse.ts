@@ -1,10 +1,10 @@
 /** The options of `scalegate rehearse` (command line only). */
-import { CONFIG_FILE } from '../model/index.js';
+import { CONFIG_FILE, LOCAL_ARTIFACTS_DIR } from '../model/index.js';
 import { deviceOptions } from './device.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 export const REHEARSAL_MODEL = 'reference-tts';
-export const REHEARSAL_OUT = 'artifacts/local';
+export const REHEARSAL_OUT = LOCAL_ARTIFACTS_DIR;
 
 export const REHEARSE_OPTIONS = {
   modelName: text('model', '<name>', `model from ${CONFIG_FILE} whose container is rehearsed`, {

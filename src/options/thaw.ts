@@ -14,4 +14,9 @@ export const THAW_OPTIONS = {
     'clear-suspension',
     "with no thaw journal (on the endpoint or local), clear every suspension flag of the variant's scalable target; without it nothing is changed",
   ),
+  dryRun: flag(
+    'dry-run',
+    'read the thaw journals and the endpoint and print what thaw would restore (desired count, suspension flags, journal tags and file); changes nothing',
+    { action: false },
+  ),
 } as const satisfies OptionTable;

@@ -1,5 +1,12 @@
 /** The options of `scalegate ttotal` (command line and action). */
-import { ENDPOINT_OPTIONS, FREEZE_OPTIONS, MODEL_OPTIONS, outFile } from './common.js';
+import {
+  ENDPOINT_OPTIONS,
+  FREEZE_OPTIONS,
+  LOAD_BODY_OPTIONS,
+  MODEL_OPTIONS,
+  outFile,
+  REQUEST_SHAPE_OPTIONS,
+} from './common.js';
 import { flag, number, type OptionTable, text } from './spec.js';
 
 /** What ttotal measures with when not told otherwise. */
@@ -13,6 +20,8 @@ export const TTOTAL_DEFAULTS = {
   /** The recovered p95 may be this much above the ladder's p95 at N/2. */
   recoveryFactor: 1.25,
   requestTimeoutMs: 60_000,
+  /** Scale-outs timed per run (`--repeat`): one; the calibrate workflow times three. */
+  repeat: 1,
 } as const;
 
 const d = TTOTAL_DEFAULTS;
@@ -21,7 +30,8 @@ export const TTOTAL_OPTIONS = {
   ...MODEL_OPTIONS,
   ...ENDPOINT_OPTIONS,
   qmaxFile: text('qmax', '<file>', 'qmax artifact of this endpoint (from `scalegate qmax`)', {
-    cli: { required: true },
+    defaultText:
+      'the newest in artifacts/ (artifacts/local/ on the local SageMaker) whose fingerprint fits the config, named on stderr',
     action: { defaultText: 'the newest in artifacts-dir whose fingerprint fits the config' },
   }),
   outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),
@@ -73,6 +83,13 @@ export const TTOTAL_OPTIONS = {
     'CloudWatch publication delay added to the alarm period x datapoints',
     { defaultText: 'one period, labelled assumed', action: false },
   ),
+  repeat: number(
+    'repeat',
+    '<n>',
+    'positiveInteger',
+    'scale-outs to time in the one freeze (each restored to the starting capacity before the next); from 2 on, the plan uses their upper 90 % prediction bound',
+    { defaultText: `${d.repeat}` },
+  ),
   quotaCode: text('quota-code', '<code>', 'Service Quotas code of "<instance type> for endpoint usage"', {
     defaultText: 'found by name',
     action: false,
@@ -81,5 +98,12 @@ export const TTOTAL_OPTIONS = {
     'allow-config-mismatch',
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
   ),
+  promptsFile: LOAD_BODY_OPTIONS.promptsFile,
+  ...REQUEST_SHAPE_OPTIONS,
   ...FREEZE_OPTIONS,
+  dryRun: flag(
+    'dry-run',
+    "read what a run would act on (the qmax, the endpoint's capacity, scaling flags and journals, the quota, the alarms) and print what it would freeze, request and restore; no call that changes anything",
+    { action: false },
+  ),
 } as const satisfies OptionTable;

@@ -1,7 +1,8 @@
 /**
  * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
  * plan artifact: values, findings, verdict. Pure and deterministic: the run id and the time are
- * inputs, and the surge probability is computed exactly (no random numbers).
+ * inputs, and the surge probability is computed by uniformization (numerically exact, no random
+ * numbers; how far it moves with its inputs is the plan's sensitivity band).
  */
 
 import { deriveDeviceProfile } from '../analysis/device-profile.js';
@@ -45,6 +46,15 @@ import {
 } from './operating-point.js';
 import { checkPlanRequest, type PlanRequest, POLICY_LAG_BOUND_S } from './plan-request.js';
 import { remeasure } from './remeasure.js';
+import {
+  plannedDrillLag,
+  plannedTtotal,
+  qmaxIntervalDecided,
+  qmaxProvenance,
+  SENSITIVITY_T_LEVEL,
+  surgeSensitivity,
+  validatedHolds,
+} from './uncertainty.js';
 
 export {
   checkPlanRequest,
@@ -146,11 +156,19 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       `${request.qmaxFile}: no usable rung, so there is no throughput to size from. Re-measure with ${remeasure('qmax', request.modelName)}.`,
     );
   }
-  const tTotalS = ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
   // A T_total that ends at in_service is carried as a lower bound into every output (and the gate).
   const tTotalLowerBound = isLowerBound(ttotal);
+  // Repeated scale-outs: their upper prediction bound; one: that observation, labelled so.
+  const planned = ttotal && !tTotalLowerBound ? plannedTtotal(ttotal) : null;
+  const tTotalS = planned ? planned.seconds : ttotal ? ttotal.t_total_s : (request.tTotalStatedS as number);
+  const tTotalOrigin = ttotal
+    ? tTotalLowerBound
+      ? 'lower-bound'
+      : (planned?.origin ?? 'measured')
+    : 'stated';
   const drill = request.drill ?? null;
-  const drilledLagS = drill?.analysis.policy_lag.seconds ?? null;
+  const drillLag = drill ? plannedDrillLag(drill) : null;
+  const drilledLagS = drillLag?.seconds ?? null;
   const policyLagS = drilledLagS ?? (ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S);
   const policyLagBounded = drilledLagS !== null ? false : ttotal ? ttotal.policy_lag_bounded : true;
   // Measured by a drill; else read from the deployed alarms plus an assumed publication delay
@@ -287,6 +305,28 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       )
     : null;
 
+  // The deployed rate's surge probability with each uncertain input at its unfavourable bound.
+  const tPlanUpperS = deployed && planned?.upper99S != null ? planned.upper99S + deployed.policy_lag_s : null;
+  const sensitivity =
+    deployed && deployed.lambda_safe_rps > 0
+      ? surgeSensitivity({
+          curve,
+          qmax,
+          surgeRatio: choices.surgeRatio,
+          rateRps: deployed.lambda_safe_rps,
+          tPlanS: deployed.t_plan_s,
+          tPlanUpperS,
+          tPlanUpperNote:
+            tPlanUpperS === null
+              ? ttotal
+                ? tTotalLowerBound
+                  ? 'not available: T_total is only a lower bound'
+                  : 'not available: single observation of T_total, no upper bound'
+                : 'not available: T_total stated, no upper bound'
+              : `T_total at its upper ${SENSITIVITY_T_LEVEL * 100} % prediction bound ${planned?.upper99S} s + policy lag ${deployed.policy_lag_s} s`,
+        })
+      : null;
+  const holds = validatedHolds(qmax, goodput);
   const sizedRateRps = deployed ? deployed.lambda_safe_rps : xTargetRps;
   const sizedRateLabel = deployed
     ? `lambda_safe ${deployed.lambda_safe_rps.toFixed(2)} requests/s (the surge-safe rate the policy holds each instance at, computed)`
@@ -330,10 +370,12 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     sizedRateLabel,
     instanceHourlyUsd: choices.instanceHourlyUsd,
     tTotalOrigin: ttotal ? 'measured' : 'stated',
+    tTotalProvenance: planned?.provenance,
     tTotalS,
     tTotalLowerBound,
     dominantStage: ttotal?.dominant_stage ?? null,
     instanceQuota: choices.instanceQuota,
+    ttfabP95AtC1Ms: serviceTimeAlarmMs,
     openLoop,
     policy: {
       rule,
@@ -385,7 +427,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       s_p95_s: qmax.s_p95_s,
       ttfab_p95_at_c1_ms: serviceTimeAlarmMs,
       t_total_s: tTotalS,
-      t_total_origin: ttotal ? (tTotalLowerBound ? 'lower-bound' : 'measured') : 'stated',
+      t_total_origin: tTotalOrigin,
       policy_lag_s: deployed ? deployed.policy_lag_s : policyLagS,
       policy_lag_bounded: deployed ? deployed.policy_lag_origin === 'bound' : policyLagBounded,
       policy_lag_origin: deployed ? deployed.policy_lag_origin : policyLagOrigin,
@@ -393,6 +435,17 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       cw_ratio_rung: ratio?.concurrency ?? null,
       lambda_max_rps: lambdaMax,
       lambda_max_bracketed: goodput ? goodput.lambda_max_bracketed : null,
+      ...(planned
+        ? { t_total_provenance: planned.provenance, t_total_observations_s: planned.observations }
+        : {}),
+      ...(drillLag && (!deployed || deployed.policy_lag_origin === 'measured')
+        ? { policy_lag_provenance: drillLag.provenance }
+        : {}),
+      q_max_provenance: qmaxProvenance(qmax),
+      q_max_interval_decided: qmaxIntervalDecided(qmax),
+      validated_hold: holds.validated,
+      validated_hold_detail: holds.detail,
+      ...(qmax.vantage ? { vantage: qmax.vantage } : {}),
     },
     derived: {
       t_plan_s: round(deployedTPlanS, 6),
@@ -431,6 +484,10 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
         lambdaMax !== null && sizedRateRps > 0 ? round(lambdaMax / sizedRateRps - 1, 6) : null,
       open_loop_concurrency_target: openLoopTarget === null ? null : round(openLoopTarget, 3),
       lambda_safe_rps: deployed ? deployed.lambda_safe_rps : null,
+      x_target_origin: curve.some((p) => Math.abs(p.concurrency - band.scaleOutConcurrency) < 1e-9)
+        ? 'measured'
+        : 'interpolated',
+      surge_sensitivity: sensitivity,
     },
     deployable: {
       scaling_metric: deployed ? deployed.metric : 'ConcurrentRequestsPerModel',

@@ -12,9 +12,13 @@ import {
 import { SURGE_OVERFLOW_WARN, type SurgeAnalysis } from '../stats/surge.js';
 import { suppressedOpenLoop } from './open-loop.js';
 import { remeasure } from './remeasure.js';
+import { qmaxDecisionFinding } from './uncertainty.js';
+import { measurementVantage } from './vantage-finding.js';
 
 export const FINDING_NAMES = [
   'measurement_trust',
+  'measurement_vantage',
+  'qmax_decision',
   'curve_repeatability',
   'slo_budget',
   'invocation_ceiling',
@@ -48,7 +52,7 @@ export interface FindingFacts {
   scaleInConcurrency: number;
   surgeRatio: number;
   tPlanS: number;
-  /** The exact surge analysis (with its no-surge baseline); peakRps to size the headroom fix. */
+  /** The surge analysis by uniformization (with its no-surge baseline); peakRps to size the headroom fix. */
   surge: (SurgeAnalysis & { peakRps: number | null }) | null;
   minInstances: number;
   maxInstances: number;
@@ -59,10 +63,14 @@ export interface FindingFacts {
   instanceHourlyUsd: number | null;
   tTotalOrigin: 'measured' | 'stated';
   tTotalS: number;
+  /** How T_total is labelled (`bound (upper 90 % prediction, n=3)`). @default measured */
+  tTotalProvenance?: string;
   /** The scale-out completed but traffic never recovered: T_total ends at in_service. */
   tTotalLowerBound: boolean;
   dominantStage: { from: string; to: string; seconds: number } | null;
   instanceQuota: number | null;
+  /** TTFAB p95 at concurrency 1, ms (what the RTT floor is set against). @default unknown */
+  ttfabP95AtC1Ms?: number | null;
   /** The open-loop finding, evaluated by src/plan/open-loop.ts. @default suppressed: no goodput artifact */
   openLoop?: Finding;
   /** How to name the rate the fleet is sized for. @default measured throughput at C_scale_max */
@@ -278,7 +286,7 @@ function surgeSafeSurvival(f: FindingFacts, policy: PolicyFacts, chosen: PolicyC
     chosen.surge_p95_ttfab_ms === null
       ? 'p95 TTFAB at the end of T_plan not within the measured ladder'
       : `p95 TTFAB at the end of T_plan ${fmt(chosen.surge_p95_ttfab_ms, 0)} ms (computed)`;
-  const detail = `the policy holds each instance at lambda_safe ${fmt(chosen.lambda_safe_rps, 2)} requests/s (${pct(chosen.throughput_share)} of its measured throughput${bound}): a ${f.surgeRatio}x surge overflows Q_max ${f.qmax.q_max} ${within} with probability ${lower}${pct(chosen.surge_overflow_probability)}, ${lower}${pct(chosen.baseline_overflow_probability)} with no surge (computed, exact first-passage probabilities; tolerance ${pct(p)}); ${p95}${seedText}`;
+  const detail = `the policy holds each instance at lambda_safe ${fmt(chosen.lambda_safe_rps, 2)} requests/s (${pct(chosen.throughput_share)} of its measured throughput${bound}): a ${f.surgeRatio}x surge overflows Q_max ${f.qmax.q_max} ${within} with probability ${lower}${pct(chosen.surge_overflow_probability)}, ${lower}${pct(chosen.baseline_overflow_probability)} with no surge (computed for the birth-death model of the instance; the method, uniformization, is numerically exact to 1e-9, the model and its inputs are not: see the sensitivity band; tolerance ${pct(p)}); ${p95}${seedText}`;
   if (!chosen.holds) {
     return {
       name: 'surge_survival',
@@ -343,7 +351,9 @@ function seedSurgeSurvival(f: FindingFacts): Finding {
     a.fluidOverflowS === null
       ? `the fluid queue from ${start} never reaches Q_max`
       : `the fluid queue fills from ${start} to Q_max ${f.qmax.q_max} in ${fmt(a.fluidOverflowS)} s`;
-  const how = a.exact ? 'exact first-passage probabilities' : 'bounds: the computation budget ran out';
+  const how = a.exact
+    ? 'first-passage probabilities of the birth-death model, by uniformization (numerically exact to 1e-9)'
+    : 'bounds: the computation budget ran out';
   const within = `within T_plan ${fmt(f.tPlanS)} s${f.tTotalLowerBound ? ' (from a LOWER-BOUND T_total: the real T_plan is longer)' : ''}`;
   if (a.cause === 'no-headroom') {
     const share = a.headroomUtilization ?? 0;
@@ -481,7 +491,7 @@ function provisionStage(f: FindingFacts): Finding {
   return {
     name: 'provision_stage',
     verdict: 'ok',
-    detail: `T_total ${fmt(f.tTotalS)} s measured${dominant}`,
+    detail: `T_total ${fmt(f.tTotalS)} s ${f.tTotalProvenance ? `(${f.tTotalProvenance})` : 'measured'}${dominant}`,
     fix: null,
   };
 }
@@ -513,6 +523,8 @@ function quotaHeadroom(f: FindingFacts): Finding {
 export function evaluateFindings(facts: FindingFacts): Finding[] {
   return [
     measurementTrust(facts),
+    measurementVantage(facts.model, facts.qmax, facts.ttfabP95AtC1Ms ?? null),
+    qmaxDecisionFinding(facts.qmax, facts.model),
     curveRepeatability(facts),
     sloBudget(facts),
     invocationCeiling(facts),

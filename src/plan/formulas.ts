@@ -1,5 +1,5 @@
 /**
- * The arithmetic (README, "The arithmetic"), one function per derived value.
+ * The arithmetic (docs/design.md, "The arithmetic"), one function per derived value.
  * Pure: numbers in, numbers out.
  */
 import { type ThroughputPoint, throughputAt } from '../stats/surge.js';

@@ -34,6 +34,7 @@ import { derivePlan } from './derive.js';
 import { planDifferences } from './plan-differences.js';
 import { calibrationEndpointName } from './policy-shape.js';
 import { remeasure } from './remeasure.js';
+import { requestShapeCheck } from './request-check.js';
 
 export { planDifferences } from './plan-differences.js';
 
@@ -48,6 +49,7 @@ export const GATE_CHECKS = [
   'instance_type',
   'image_digest',
   'container_env',
+  'request_shape',
   'region',
   'validated',
   'drilled',
@@ -265,6 +267,7 @@ export function evaluateGate(input: GateInput): GateResult {
           `plan measured with container environment ${gotEnv}, the config deploys ${wantEnv}`,
           `restore container_env to ${gotEnv} in scalegate.config.json, or ${measure}`,
         ),
+    requestShapeCheck(fp.request, want.request, measure),
   );
 
   if (fp.region === null) {

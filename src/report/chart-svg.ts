@@ -13,8 +13,18 @@ export interface CurvePoint {
   /** The interval's level as a label (`97.5 %`): the look the rung ended on. */
   ciLevel: string;
   meetsSlo: boolean;
+  /** The rung's verdict (legacy rungs: their point estimate against the SLO). */
+  verdict: QmaxArtifact['steps'][number]['verdict'];
   usable: boolean;
 }
+
+/** A point's colour comes from its verdict, never from its point estimate: undecided is grey. */
+export const VERDICT_COLOUR: Record<CurvePoint['verdict'], string> = {
+  pass: '#1f77b4',
+  fail: '#d62728',
+  undecided: '#7f7f7f',
+  uncertain: '#7f7f7f',
+};
 
 /**
  * One point per concurrency, from the first ladder run that measured it (later runs repeat the
@@ -32,6 +42,7 @@ export function ttfabCurve(qmax: Pick<QmaxArtifact, 'steps'>): CurvePoint[] {
       ci: s.ttfab_p95_ci_ms ? { low: s.ttfab_p95_ci_ms.low, high: s.ttfab_p95_ci_ms.high } : null,
       ciLevel: ciLevelLabel(s),
       meetsSlo: s.meets_slo,
+      verdict: s.verdict,
       usable: s.usable,
       run: s.run_index,
       step: s.step_index,
@@ -151,9 +162,9 @@ export function renderTtfabChartSvg(
   }
   parts.push('<g class="points">');
   for (const p of points) {
-    const color = p.meetsSlo ? '#1f77b4' : '#d62728';
+    const color = VERDICT_COLOUR[p.verdict];
     parts.push(
-      `<circle cx="${fmt(x(p.concurrency))}" cy="${fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${fmt(p.p95Ms)} ms${p.ci ? ` (${p.ciLevel} CI ${fmt(p.ci.low)}-${fmt(p.ci.high)})` : ''}${p.usable ? '' : ' (unusable rung)'}</title></circle>`,
+      `<circle cx="${fmt(x(p.concurrency))}" cy="${fmt(y(p.p95Ms))}" r="4" fill="${p.usable ? color : '#ffffff'}" stroke="${color}" data-concurrency="${p.concurrency}" data-p95-ms="${fmt(p.p95Ms)}"><title>concurrency ${p.concurrency}: p95 TTFAB ${fmt(p.p95Ms)} ms${p.ci ? ` (${p.ciLevel} CI ${fmt(p.ci.low)}-${fmt(p.ci.high)})` : ''}: ${p.verdict}${p.usable ? '' : ' (unusable rung)'}</title></circle>`,
     );
   }
   parts.push('</g>');

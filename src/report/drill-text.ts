@@ -3,6 +3,7 @@
  * cost), a shard's recording, and a whole drill (phases, the measured policy lag step by step,
  * predicted against observed, the windows, the verdict). Every figure says where it comes from.
  */
+
 import type { DrillEstimate } from '../analysis/drill.js';
 import type {
   DrillArtifact,
@@ -14,6 +15,7 @@ import type {
   Shard,
 } from '../model/index.js';
 import { drillSloCriterion, drillSteadyBasis, drillVerdictLine, drillVerdictText } from './drill-verdict.js';
+import { loadOriginLines } from './vantage-text.js';
 
 const s1 = (v: number | null | undefined): string =>
   v === null || v === undefined ? 'n/a' : `${Number(v.toFixed(1))} s`;
@@ -106,6 +108,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   lines.push(
     `  endpoint ${a.endpoint} (${a.region}), plan ${a.plan_file} (run ${a.plan_run_id}), drill run ${a.run_id}, ${a.shards.length} shard(s), from ${a.histograms.start_at}`,
   );
+  lines.push(...loadOriginLines(a.vantage, a.fingerprint.request).map((l) => `  ${l}`));
   lines.push(
     a.policy.verdict === 'clean'
       ? `  deployed policy: the plan's (validate clean, ${a.policy.compared} parameters)`

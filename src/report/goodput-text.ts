@@ -1,7 +1,9 @@
 /** The terminal reports of `scalegate goodput` and `scalegate merge`, and the schedule of a dry run. */
+
 import type { GoodputSchedule } from '../analysis/goodput.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
+import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 export function renderGoodputSchedule(s: GoodputSchedule): string {
@@ -82,15 +84,18 @@ export function renderGoodputReport(
     `goodput ${a.model_name} (${a.transport}${a.endpoint ? `, endpoint ${a.endpoint}` : ''}${a.target && a.transport === 'http' ? `, target ${a.target}` : ''}), ` +
       `SLO p95 TTFAB ${a.slo_ms} ms from the intended send time, overflows <= ${(a.limits.max_overflow_fraction * 100).toFixed(2)} %, errors <= ${(a.limits.max_error_fraction * 100).toFixed(2)} %, run ${a.run_id}`,
   );
+  lines.push(...loadOriginLines(a.vantage, a.fingerprint.request));
   lines.push('');
   lines.push(
-    'rung  rate/s  verdict    p95 ms   95% CI ms            p50 ms  sent/s   ok/s    503 %  err %  lag p99  L',
+    'rung  rate/s  verdict    p95 ms   CI ms (its level)    p50 ms  sent/s   ok/s    503 %  err %  lag p99  L      ended',
   );
   a.rungs.forEach((g, i) => {
     const ci = g.ttfab_p95_ci_ms ? `[${ms(g.ttfab_p95_ci_ms.low)}, ${ms(g.ttfab_p95_ci_ms.high)}]` : '-';
+    const seq = g.sequential;
+    const ended = seq ? `${seq.stopped_at_s} s ${seq.stopped_early ? 'early' : 'hold'}` : '-';
     lines.push(
       `${String(i + 1).padStart(4)}  ${String(g.rate_rps).padStart(6)}  ${g.verdict.padEnd(9)}  ${ms(g.ttfab_p95_ms).padStart(7)}  ${ci.padEnd(19)}  ${ms(g.ttfab_p50_ms).padStart(6)}  ` +
-        `${g.sent_rps.toFixed(2).padStart(6)}  ${g.goodput_rps.toFixed(2).padStart(6)}  ${(g.overflow_fraction * 100).toFixed(2).padStart(5)}  ${(g.error_fraction * 100).toFixed(2).padStart(5)}  ${ms(g.send_lag_p99_ms).padStart(7)}  ${g.mean_in_system.toFixed(2)}`,
+        `${g.sent_rps.toFixed(2).padStart(6)}  ${g.goodput_rps.toFixed(2).padStart(6)}  ${(g.overflow_fraction * 100).toFixed(2).padStart(5)}  ${(g.error_fraction * 100).toFixed(2).padStart(5)}  ${ms(g.send_lag_p99_ms).padStart(7)}  ${g.mean_in_system.toFixed(2).padEnd(5)}  ${ended}`,
     );
   });
   lines.push(...metricLevelLines(a));
@@ -98,8 +103,15 @@ export function renderGoodputReport(
   lines.push(lambdaMaxLine(a));
   for (const note of a.non_monotone) lines.push(`non-monotone: ${note}`);
   lines.push(
-    'decision: p95 of ok requests from the intended send time (coordinated-omission correct); 95 % interval by log-scale sectioning into 5 batches of >= 30 (1 + L)^2 arrivals (L: mean requests in system); undecided without them',
+    a.rungs.some((g) => g.sequential)
+      ? `decision: p95 TTFAB from the intended send time of every arrival (coordinated-omission correct; overflows, errors, timeouts and dropped arrivals count as misses at +infinity); group-sequential looks from 30 s with O'Brien-Fleming-type alpha spending, each by log-scale sectioning into 5-20 batches of >= 30 (1 + L)^2 arrivals (L: mean requests in system); a rung ends at its first decisive look; limits on the 95 % upper bounds of the overflow and error fractions`
+      : 'decision: p95 of ok requests from the intended send time (coordinated-omission correct); 95 % interval by log-scale sectioning into 5 batches of >= 30 (1 + L)^2 arrivals (L: mean requests in system); undecided without them',
   );
+  if (a.false_pass_bound) {
+    lines.push(
+      `false PASS of a rung whose true p95 is the SLO: at most ${(a.false_pass_bound.value * 100).toFixed(1)} % (bound (${a.false_pass_bound.basis}))`,
+    );
+  }
   if (restore) {
     lines.push(`restore: ${restore.actions.join('; ') || 'nothing to do'}`);
     for (const e of restore.errors) lines.push(`restore FAILED: ${e}`);

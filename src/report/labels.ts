@@ -13,9 +13,32 @@ export const T_TOTAL_PROVENANCE: Record<TTotalOrigin, string> = {
   measured: 'measured',
   stated: 'STATED, not measured',
   'lower-bound': 'LOWER BOUND: traffic never recovered, the clock stopped at in_service',
+  bound: 'bound: upper prediction bound of repeated scale-outs',
 };
 
 export const tTotalLabel = (origin: TTotalOrigin): string => `T_total (${T_TOTAL_PROVENANCE[origin]})`;
+
+/** A plan's T_total label with its recorded provenance (`bound (upper 90 % prediction, n=3)`) when it has one. */
+export const planTtotalLabel = (
+  m: Pick<PlanArtifact['measured'], 't_total_origin' | 't_total_provenance'>,
+): string =>
+  m.t_total_provenance && m.t_total_origin !== 'lower-bound'
+    ? `T_total (${m.t_total_provenance})`
+    : tTotalLabel(m.t_total_origin);
+
+/** A plan's policy lag label with its recorded provenance (a drill's bound or single event) when it has one. */
+export const planPolicyLagLabel = (m: PlanArtifact['measured']): string =>
+  m.policy_lag_provenance ? `policy lag (${m.policy_lag_provenance})` : policyLagLabel(policyLagOriginOf(m));
+
+/** The plan's rung holds against the validated ones; null for plans from before it was recorded. */
+export const planHoldText = (m: PlanArtifact['measured']): string | null =>
+  m.validated_hold === undefined
+    ? null
+    : `${m.validated_hold ? 'validated' : 'NOT VALIDATED (shorter or not recorded)'}: ${m.validated_hold_detail ?? ''}`;
+
+/** A plan's Q_max provenance: recorded, else (older plans) from whether it was bracketed. */
+export const planQmaxProvenance = (m: PlanArtifact['measured']): string =>
+  m.q_max_provenance ?? (m.q_max_bracketed ? 'measured, bracketed' : 'lower bound: not bracketed');
 
 /** A T_total value with its bound: `≥ 260.2 s` for a lower bound. */
 export const tTotalValue = (origin: TTotalOrigin, text: string): string =>

@@ -14,15 +14,18 @@ import {
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
 import {
+  planHoldText,
+  planPolicyLagLabel,
+  planQmaxProvenance,
+  planTtotalLabel,
   policyLagLabel,
-  policyLagOriginOf,
   serviceTimeNote,
-  tTotalLabel,
   tTotalValue,
   ttotalPolicyLagOrigin,
 } from './labels.js';
 import { lambdaMaxText, regionText } from './plan-text.js';
 import { SCALE_IN_UNITS, targetUnits } from './policy-text.js';
+import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 export interface Located<A> {
   artifact: A;
@@ -55,8 +58,10 @@ export interface ReportInput {
   version: string;
   /** A refused input (exit 2): the message, shown instead of results. */
   refused?: string | null;
-  /** The command failed (an AWS error, an interrupted measurement): the message, exit 1. */
+  /** The command failed (an AWS error, an interrupted measurement): the message, exit 1 or 3. */
   error?: string | null;
+  /** The failure is operational (an AWS call or the network, exit 3), not a finding. */
+  operational?: boolean;
   plan?: Located<PlanArtifact> | null;
   qmax?: Located<QmaxArtifact> | null;
   ttotal?: Located<TtotalArtifact> | null;
@@ -89,6 +94,7 @@ const VERDICT_ICON: Record<string, string> = {
   passed: '✅',
   refused: '🛑',
   failed: '🛑',
+  'operational-error': '⛔',
   pass: '✅',
   fail: '🛑',
 };
@@ -133,7 +139,7 @@ export function planSummary(plan: PlanArtifact): string {
       : `scale out at **${threshold(d.scaling_target_value)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))}), scale in at **${threshold(d.scale_in_threshold)}** (${escapeMarkdown(SCALE_IN_UNITS[d.scaling_metric])})`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
-    `Q_max **${plan.measured.q_max}**${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : plan.measured.t_total_origin})`,
+    `Q_max **${plan.measured.q_max}** (${escapeMarkdown(planQmaxProvenance(plan.measured))})${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : escapeMarkdown(plan.measured.t_total_provenance ?? plan.measured.t_total_origin)})`,
   ];
   return `${parts.join(' · ')}.`;
 }
@@ -314,15 +320,21 @@ export function planInputsSection(plan: PlanArtifact): string[] {
     markdownTable(
       ['measured', 'value'],
       [
-        ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+        ['Q_max', `${m.q_max} in flight (${planQmaxProvenance(m)})`],
         ['region', regionText(plan)],
         ...(m.lambda_max_rps == null
           ? []
           : [['lambda_max (open loop)', lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false)]]),
+        ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string]]),
         ['S_mean / S_p95', `${fmt(m.s_mean_s, 4)} s / ${fmt(m.s_p95_s, 4)} s`],
         ['TTFAB p95 at concurrency 1', `${fmt(m.ttfab_p95_at_c1_ms, 1)} ms`],
-        [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)],
-        [policyLagLabel(policyLagOriginOf(m)), `${fmt(m.policy_lag_s, 1)} s`],
+        ['RTT floor (network leg)', rttFloorText(m.vantage)],
+        ['vantage', vantageLabel(m.vantage)],
+        [
+          planTtotalLabel(m),
+          `${tTotalValue(m.t_total_origin, `${fmt(m.t_total_s, 2)} s`)}${m.t_total_observations_s && m.t_total_observations_s.length > 1 ? ` (observed ${m.t_total_observations_s.map((v) => `${fmt(v, 1)} s`).join(', ')})` : ''}`,
+        ],
+        [planPolicyLagLabel(m), `${fmt(m.policy_lag_s, 1)} s`],
         [
           'CloudWatch/client ratio R',
           m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -405,6 +417,17 @@ export function ttotalSection(t: Located<TtotalArtifact>): string[] {
       (t.file ? ` · ${codeSpan(t.file)}` : ''),
     '',
   ];
+  const observed = a.observations ?? [];
+  if (observed.length > 1 || a.t_total_prediction) {
+    const p = a.t_total_prediction;
+    out.push(
+      escapeMarkdown(
+        `${observed.length > 1 ? `${observed.length} scale-outs: ${observed.map((o) => `${fmt(o.t_total_s, 1)} s`).join(', ')}. ` : ''}${p ? (p.upper_s === null ? `Prediction bound for the next T_total: ${p.description}.` : `Next T_total <= ${fmt(p.upper_s, 1)} s (${p.description}); the plan takes it as T_total.`) : ''}`,
+        { lineStart: true },
+      ),
+      '',
+    );
+  }
   if (a.durations.length === 0) {
     out.push('No stage durations recorded.');
   } else {

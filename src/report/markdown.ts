@@ -66,6 +66,9 @@ export function headline(input: ReportInput): Headline {
     text: `## ${icon(verdict)} scalegate ${escapeMarkdown(input.command)} · ${model}: ${what}`,
   });
   if (input.refused) return prefix('refused', `refused (exit ${input.exitCode})`);
+  if (input.error && input.operational) {
+    return prefix('operational-error', `**operational error** (exit ${input.exitCode}): not a finding`);
+  }
   if (input.error) return prefix('failed', `**failed** (exit ${input.exitCode})`);
   switch (input.command) {
     case 'plan':
@@ -159,7 +162,12 @@ export function renderReport(input: ReportInput): string {
     out.push(`The step refused its input and wrote nothing:`, '', fencedText(input.refused), '');
   } else {
     // A failure still shows whatever the step produced before it failed.
-    if (input.error) out.push('The step failed:', '', fencedText(input.error), '');
+    if (input.error) {
+      const what = input.operational
+        ? 'The step stopped on an operational error (an AWS call or the network; exit 3, not a finding):'
+        : 'The step failed:';
+      out.push(what, '', fencedText(input.error), '');
+    }
     const plan = input.plan?.artifact;
     if (plan) {
       out.push(planSummary(plan), '');

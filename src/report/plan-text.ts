@@ -1,8 +1,16 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
+
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { renderDrillComparison } from './drill-markdown.js';
-import { policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
-import { renderPolicyText, SCALE_IN_UNITS, targetUnits } from './policy-text.js';
+import {
+  planHoldText,
+  planPolicyLagLabel,
+  planQmaxProvenance,
+  planTtotalLabel,
+  tTotalValue,
+} from './labels.js';
+import { renderPolicyText, SCALE_IN_UNITS, sensitivityLines, targetUnits } from './policy-text.js';
+import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
   value === null || value === undefined ? 'n/a' : Number(value.toFixed(digits)).toString();
@@ -57,7 +65,20 @@ function surgeText(plan: PlanArtifact): string {
   return `${pct(d.surge_overflow_probability)} with a ${plan.chosen.surge_ratio}x surge${baseline}${fluid}`;
 }
 
-export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): string {
+/** `; observed 250.1 s, 262.3 s, 258.0 s` for a repeated ttotal. */
+const observationsText = (values: readonly number[] | undefined): string =>
+  values && values.length > 1 ? ` (observed ${values.map((v) => `${n(v, 1)} s`).join(', ')})` : '';
+
+/** The surge probability's sensitivity band as rows under the surge line. */
+const sensitivityRows = (plan: PlanArtifact): Array<readonly [string, string]> =>
+  sensitivityLines(plan).map(([label, value], i) => [`${i === 0 ? '  ' : '    '}${label}`, value] as const);
+
+export function renderPlanReport(
+  plan: PlanArtifact,
+  writtenTo: string | null,
+  /** The plan equals the one already there: its run id and time were kept. */
+  unchanged = false,
+): string {
   const { measured: m, chosen: c, derived: d, deployable: x } = plan;
   const lowerBound = m.t_total_origin === 'lower-bound';
   const lines: string[] = [];
@@ -84,7 +105,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
   lines.push('', 'measured');
   lines.push(
     table([
-      ['Q_max', `${m.q_max} in flight${m.q_max_bracketed ? '' : ' (lower bound: not bracketed)'}`],
+      ['Q_max', `${m.q_max} in flight (${planQmaxProvenance(m)})`],
       ...(m.lambda_max_rps === null || m.lambda_max_rps === undefined
         ? []
         : [
@@ -93,10 +114,16 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
               lambdaMaxText(m.lambda_max_rps, m.lambda_max_bracketed ?? false),
             ] as const,
           ]),
+      ...(planHoldText(m) === null ? [] : [['rung holds', planHoldText(m) as string] as const]),
       ['S_mean / S_p95', `${n(m.s_mean_s, 4)} s / ${n(m.s_p95_s, 4)} s`],
       ['TTFAB p95 at concurrency 1', `${n(m.ttfab_p95_at_c1_ms, 1)} ms`],
-      [tTotalLabel(m.t_total_origin), tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)],
-      [policyLagLabel(policyLagOriginOf(m)), `${n(m.policy_lag_s, 1)} s`],
+      ['RTT floor (network leg)', rttFloorText(m.vantage)],
+      ['vantage', vantageLabel(m.vantage)],
+      [
+        planTtotalLabel(m),
+        `${tTotalValue(m.t_total_origin, `${n(m.t_total_s, 2)} s`)}${observationsText(m.t_total_observations_s)}`,
+      ],
+      [planPolicyLagLabel(m), `${n(m.policy_lag_s, 1)} s`],
       [
         'CloudWatch/client ratio R',
         m.cw_ratio === null ? 'not measured' : `${m.cw_ratio.toFixed(3)} (rung ${m.cw_ratio_rung})`,
@@ -132,7 +159,10 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
         'smallest safe minimum',
         d.min_safe_instances === null ? 'none (degenerate band)' : `${d.min_safe_instances}`,
       ],
-      ['throughput at target X_target', `${n(d.x_target_rps, 2)} requests/s per instance`],
+      [
+        'throughput at target X_target',
+        `${n(d.x_target_rps, 2)} requests/s per instance (${d.x_target_origin ?? 'interpolated'} on the measured curve)`,
+      ],
       ...(d.lambda_safe_rps == null
         ? []
         : [['per-instance rate lambda_safe', `${n(d.lambda_safe_rps, 2)} requests/s (computed)`] as const]),
@@ -152,6 +182,7 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
           : `${d.naive_peak_instances} (wrong for a serial server; shown for contrast)`,
       ],
       ['surge overflow within T_plan', surgeText(plan)],
+      ...sensitivityRows(plan),
     ]),
   );
   const policyLines = renderPolicyText(plan);
@@ -187,6 +218,13 @@ export function renderPlanReport(plan: PlanArtifact, writtenTo: string | null): 
       ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
     ]),
   );
-  if (writtenTo) lines.push('', `wrote ${writtenTo}`);
+  if (writtenTo) {
+    lines.push(
+      '',
+      unchanged
+        ? `wrote ${writtenTo} (unchanged: same inputs and values, run ${plan.run_id} of ${plan.created_at} kept)`
+        : `wrote ${writtenTo}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

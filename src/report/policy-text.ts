@@ -120,5 +120,50 @@ export function policySection(plan: PlanArtifact): string[] {
       POLICY_HEADER.map((h) => escapeMarkdown(h)),
       rows.map((row) => row.map((cell) => escapeMarkdown(cell))),
     ),
+    ...sensitivityMarkdown(plan),
+  ];
+}
+
+/** The deployed policy's surge probability with its sensitivity band, as a Markdown table. */
+function sensitivityMarkdown(plan: PlanArtifact): string[] {
+  const lines = sensitivityLines(plan);
+  if (lines.length === 0) return [];
+  return [
+    '',
+    markdownTable(
+      [escapeMarkdown('surge overflow within T_plan'), 'probability'],
+      lines.map(([label, value]) => [escapeMarkdown(label), escapeMarkdown(value)]),
+    ),
+  ];
+}
+
+const SENSITIVITY_LABEL: Record<
+  NonNullable<PlanArtifact['derived']['surge_sensitivity']>['items'][number]['vary'],
+  string
+> = {
+  throughput_low: 'throughput at its lower bound',
+  q_max_low: 'Q_max minus its resolution',
+  t_plan_high: 'T_plan at its upper bound',
+  all: 'all together',
+};
+
+/**
+ * The surge overflow probability's sensitivity band (computed): the band, then one line per input
+ * moved to its unfavourable bound. Empty for plans without one (older plans, the seed's rule).
+ */
+export function sensitivityLines(plan: PlanArtifact): Array<[string, string]> {
+  const band = plan.derived.surge_sensitivity;
+  if (!band) return [];
+  const p = (v: number | null, exact: boolean) =>
+    v === null ? 'n/a' : `${exact ? '' : 'at most '}${pct(v)}`;
+  return [
+    [
+      'sensitivity band (computed)',
+      `${pct(band.low)} to ${pct(band.high)} at ${num(band.rate_rps)} requests/s per instance (${band.method})`,
+    ],
+    ...band.items.map((i): [string, string] => [
+      SENSITIVITY_LABEL[i.vary],
+      i.probability === null ? i.used : `${p(i.probability, i.exact)}: ${i.used}`,
+    ]),
   ];
 }

@@ -1,8 +1,10 @@
 /** The terminal reports of `scalegate qmax`: the measured ladder, and the schedule of a dry run. */
+
 import type { QmaxSchedule } from '../analysis/qmax.js';
 import { isSageMakerTransport, type QmaxArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
 import { ciLevelLabel, serviceTimeNote } from './labels.js';
+import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 export function renderQmaxSchedule(s: QmaxSchedule): string {
@@ -39,6 +41,7 @@ export function renderQmaxReport(
     `qmax ${artifact.model_name} (${artifact.transport}${artifact.endpoint ? `, endpoint ${artifact.endpoint}` : ''}${artifact.target && artifact.transport === 'http' ? `, target ${artifact.target}` : ''}), ` +
       `SLO p95 TTFAB ${artifact.slo_ms} ms, ladder ${artifact.ladder.mode}, run ${artifact.run_id}`,
   );
+  lines.push(...loadOriginLines(artifact.vantage, artifact.fingerprint.request));
   lines.push('');
   // Each rung's interval has the level of the look it ended on (an interim look: 98.75 %).
   lines.push(

@@ -2,7 +2,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import type { RehearsalResult } from '../model/reports.js';
-import { ciLevelLabel, policyLagLabel, policyLagOriginOf, tTotalLabel, tTotalValue } from './labels.js';
+import { ciLevelLabel, planPolicyLagLabel, planTtotalLabel, tTotalValue } from './labels.js';
 import { verdictLine } from './plan-text.js';
 
 const ms = (value: number | null | undefined): string => (value == null ? 'n/a' : `${Math.round(value)} ms`);
@@ -55,7 +55,7 @@ export function renderRehearsalSummary(r: RehearsalResult, cwd: string = process
     );
     const m = p.measured;
     lines.push(
-      `            from ${tTotalLabel(m.t_total_origin)} ${tTotalValue(m.t_total_origin, s(m.t_total_s))}, ${policyLagLabel(policyLagOriginOf(m))} ${s(m.policy_lag_s)}`,
+      `            from ${planTtotalLabel(m)} ${tTotalValue(m.t_total_origin, s(m.t_total_s))}, ${planPolicyLagLabel(m)} ${s(m.policy_lag_s)}`,
     );
     for (const finding of p.findings.filter((f) => f.verdict === 'warn' || f.verdict === 'stop')) {
       lines.push(`            ${finding.verdict.toUpperCase()} ${finding.name}: ${finding.detail}`);

@@ -2,7 +2,10 @@
 import type { ThawReport } from '../model/reports.js';
 
 export function renderThawReport(r: ThawReport): string {
-  const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
+  const head = r.dry_run
+    ? `thaw dry run ${r.endpoint}/${r.variant} (read only: nothing was changed):`
+    : `thaw ${r.endpoint}/${r.variant}:`;
+  const lines = [head, ...r.actions.map((a) => `  ${a}`)];
   for (const e of r.errors) lines.push(`  FAILED: ${e}`);
   if (r.errors.length > 0 && r.journal)
     lines.push(

@@ -1,7 +1,9 @@
 /** The terminal report of `scalegate ttotal`: the timeline, durations with shares, the verdicts. */
+
 import { isLowerBound, type ScaleOutFailure } from '../analysis/ttotal.js';
 import type { TtotalArtifact } from '../model/index.js';
 import { POLICY_LAG_PROVENANCE, ttotalPolicyLagOrigin } from './labels.js';
+import { loadOriginLines } from './vantage-text.js';
 
 const time = (iso: string): string => iso.slice(11, 23);
 const s = (seconds: number | null | undefined, digits = 1): string =>
@@ -17,12 +19,30 @@ export function renderTtotalReport(artifact: TtotalArtifact, writtenTo: string |
   lines.push(
     `  endpoint ${artifact.endpoint}, ${artifact.from_instances} -> ${artifact.to_instances} instances (${artifact.trigger}), probe ${artifact.probe_concurrency} in flight, new instance ${artifact.instance_id ?? 'unknown'}`,
   );
+  lines.push(...loadOriginLines(artifact.vantage, artifact.fingerprint.request).map((l) => `  ${l}`));
   lines.push(
     `  policy lag ${s(artifact.policy_lag_s)} (${artifact.policy_lag_bounded ? 'BOUND, not measured' : POLICY_LAG_PROVENANCE[ttotalPolicyLagOrigin(artifact)]}): ${artifact.policy_lag_source}`,
   );
+  const upper = artifact.t_total_prediction?.upper_s ?? null;
   lines.push(
-    `  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`,
+    upper !== null && !lowerBound
+      ? `  planned T_plan = T_total's upper prediction bound + policy lag = ${s(upper + artifact.policy_lag_s, 2)}`
+      : `  planned T_plan = T_total + policy lag = ${lowerBound ? '≥ ' : ''}${s(artifact.t_total_s + artifact.policy_lag_s, 2)}${lowerBound ? ' (a LOWER BOUND, as T_total is)' : ''}`,
   );
+  const observations = artifact.observations ?? [];
+  if (observations.length > 1) {
+    lines.push(
+      `  ${observations.length} scale-outs: T_total ${observations.map((o) => `${s(o.t_total_s, 2)}${o.t_total_end_stage === 'in_service' ? ' (lower bound)' : ''}`).join(', ')}`,
+    );
+  }
+  if (artifact.t_total_prediction) {
+    const p = artifact.t_total_prediction;
+    lines.push(
+      p.upper_s === null
+        ? `  prediction bound for the next T_total: ${p.description}`
+        : `  next T_total <= ${s(p.upper_s, 2)} (${p.description}); the plan takes it as T_total`,
+    );
+  }
   for (const w of artifact.mismatch_warnings ?? [])
     lines.push(`  WARNING: configuration mismatch allowed: ${w}`);
   lines.push('', 'timeline');

@@ -1,115 +1,268 @@
 /**
- * Is the p95 TTFAB (from the intended send time) of one open-loop rung within the SLO? The
- * batch-sectioning decision of src/stats/rung-decision.ts, with batches cut for open-loop data.
- * Pure.
+ * Is the p95 TTFAB (from the intended send time) of one open-loop rung within the SLO? A
+ * group-sequential batch-sectioning decision: the rung is looked at as its data grows and ends at
+ * the first decisive look. Pure.
  *
  * The data. Arrivals are independent of the server, but latencies are not independent of each
- * other: a request that arrives behind a queue waits for all of it, so consecutive latencies
- * share their queue, and the queue forgets its state only over many arrivals. How many is set by
- * the load, not by a concurrency the client chose: in heavy traffic a single-server queue's
- * waiting time behaves like a reflected Brownian motion whose spatial scale (the mean number in
- * system L, Little) grows like 1/(1 - rho) while its time scale (relaxation time) grows like
- * 1/(1 - rho)^2 (M/M/1: 1/(mu (1 - sqrt rho)^2); in arrivals about 4 L^2). So the correlation
- * reaches about L^2 arrivals, not L: batches of a few L (the closed loop's 4 N with L for N) are
- * far too short near saturation, exactly where lambda_max is decided (coverage 64 % at rho 0.9 in
- * simulation), and a fixed time span would be too short there and needlessly long at light load.
+ * other: a request that arrives behind a queue waits for all of it, so consecutive latencies share
+ * their queue, and in heavy traffic the queue forgets its state only over about (1 + L)^2 arrivals
+ * (L the mean number in system, Little): its spatial scale grows like 1/(1 - rho), its relaxation
+ * time like 1/(1 - rho)^2. A server whose speed itself drifts (slow spells of seconds to a minute)
+ * adds dependence on the scale of its spells, whatever L is.
  *
- * The rule. The correlation length is kappa = (1 + L)^2 arrivals, L measured on the rung itself
- * (sum of the in-system times of its arrivals / window seconds). The window is cut into exactly
- * 5 batches of consecutive histogram windows (intended send time), each of at least
- * BATCH_CORRELATIONS x kappa samples; with fewer there is no interval and the rung is undecided,
- * never a pass. Five batches, the longest the window allows: the tail of a p95 from queueing data
- * converges slowly (a few long busy periods decide it), and Student's t with 4 degrees of freedom
- * absorbs what is left of the batches' dependence.
- * The interval is sectioning on the log scale (latencies are positive and the spread of a p95
- * grows with its level; on the linear scale the upper end fell below the truth 5-9 % of the time
- * for a nominal 1.25 %):
- *     centre = ln p95(window), se^2 = sum (ln q_i - centre)^2 / (b - 1) / (1 - kappa/m) / b
- *     [exp(centre - t(4, 1 - 0.9 alpha) se), exp(centre + t(4, 1 - 0.1 alpha) se)]
- * The upper side, the one a false pass depends on, gets a tenth of the two-sided alpha 0.05: the
- * window's p95 is skewed low (a window that caught fewer long busy periods looks both faster and
- * tighter), so the upper end undershoots more often than it says. One look at the end of the
- * hold (a goodput rung has a fixed hold: no optional stopping).
+ * No survivorship. Every arrival of the window counts: an overflow (503/429), a timeout, an error,
+ * an arrival the client dropped, and a request still in flight past the SLO when the rung is
+ * looked at are misses with latency +infinity (`WindowedSamples.misses`), in every p95 here.
  *
- * A fail needs less. A false fail happens only when the true p95 is at most the SLO, and then
- * the queue is no longer than one whose latencies are scaled down until its p95 is the SLO
- * (Little: L scales with the latencies), so for refuting the SLO the correlation length is taken
- * at L_null = L x min(1, SLO / p95). An overloaded rung, whose queue (and L) keeps growing, is
- * thus decided a fail on the queue the SLO allows, instead of staying undecided for ever; a pass
- * always needs the measured L.
+ * One look (`decideOpenLoopLook`).
+ * - Batches: b = min(10, floor(n / m)) consecutive groups of whole windows (intended send time),
+ *   m = max(40, 30 (1 + L)^2) arrivals, L measured on the rung; with fewer than 5 there is no
+ *   interval. For refuting the SLO the queue a p95 at the SLO allows is enough:
+ *   L_null = L min(1, SLO / p95) (an overloaded rung's queue keeps growing; it is decided a fail
+ *   on the queue the SLO allows).
+ * - Interval: sectioning on the log scale, centre = ln p95(window), se^2 = sum (ln q_i - centre)^2
+ *   / (b - 1) / (1 - kappa/m) / b over the batch p95s q_i (a batch whose misses exceed 5 % has
+ *   p95 +infinity, taken as ln max(4 SLO, 2 x the largest finite batch p95));
+ *   [exp(centre - t(b-1, 1 - a_fail) se), exp(centre + t(b-1, 1 - a_pass) se)].
+ * - Tails: the upper end, on which a false PASS depends, gets a tenth of the alpha (the window's
+ *   p95 is skewed low: a window that caught fewer long busy periods looks faster and tighter).
+ * - Dependence diagnostics before a decisive verdict: the von Neumann ratio of the batch p95s
+ *   (below its 5 % point under independence: adjacent batches alike, the batches too short) and
+ *   the batch-size sensitivity (se from pairs of batches over se from single ones above
+ *   `SENSITIVITY_MAX`); either one makes the look not decisive.
+ * - An early PASS (measure span under `FULL_SPAN_S`) needs its upper end below
+ *   `EARLY_PASS_MARGIN` x SLO: a short window that caught none of a server's slow spells looks calm
+ *   in every batch; its spread cannot show what it did not see.
+ * - Futility: an interval wholly inside SLO x [0.95, 1.05] ends the rung undecided, near the SLO.
  *
- * Batches are made of whole windows so that the decision reads the artifact's serialised HDR
- * windows, and merged shards are decided exactly as a single process.
+ * Looks (`decideOpenLoopSequential`): at measure spans of 30 s x 1.5^k and at the end of the hold.
+ * Look k spends alpha_k = A(t_k) - A(t_{k-1}) of each side, A(t) = 2 (1 - Phi(z_{1 - alpha/2} /
+ * sqrt t)) (Lan-DeMets, O'Brien-Fleming type), t = span / the hold's measure span; by the union
+ * bound the looks together spend at most alpha on each side.
  *
- * Proven by simulation: test/stats/open-loop-decision-coverage.test.ts (a reduced grid) and
- * `npm run bench:coverage-openloop` (M/D/k and M/G/k servers, 1 and 4 slots, rho 0.5-0.95).
+ * Calibrated by simulation over the class of src/stats/service-class.ts (i.i.d., regime-switching,
+ * batching and replayed Kokoro service): `FALSE_PASS_BOUND` is what the simulation supports, not
+ * the nominal level. Proofs: test/stats/open-loop-decision-coverage.test.ts,
+ * test/stats/open-loop-mutants.test.ts, `npm run bench:coverage-openloop`.
  */
-import { MIN_BATCH_SAMPLES } from './rung-decision.js';
+import {
+  integratedAutocorrelationTime,
+  normalCdf,
+  normalQuantile,
+  obfSpent,
+  vonNeumannCritical,
+  vonNeumannRatio,
+} from './sequential.js';
 import { studentTQuantile } from './student-t.js';
 
-export const OPEN_LOOP_DECISION_METHOD = 'batch-sectioning-open-loop';
+export { normalCdf, normalQuantile, obfSpent, vonNeumannCritical, vonNeumannRatio };
+
+export const OPEN_LOOP_DECISION_METHOD = 'group-sequential-batch-sectioning-open-loop';
 /** A batch lasts at least this many correlation lengths kappa = (1 + L)^2. */
 export const BATCH_CORRELATIONS = 30;
-/** The window is cut into exactly this many batches. */
-export const OPEN_LOOP_BATCHES = 5;
-/** Two-sided alpha of the one look. */
+/** A batch holds at least this many arrivals. */
+export const MIN_OPEN_BATCH = 20;
+export const MIN_OPEN_BATCHES = 5;
+export const MAX_OPEN_BATCHES = 20;
+/** Two-sided alpha over all looks. */
 export const OPEN_LOOP_ALPHA = 0.05;
-/** Share of alpha spent above the interval (the side a false pass depends on). */
+/** Share of alpha spent above the interval (the side a false PASS depends on). */
 export const OPEN_LOOP_UPPER_SHARE = 0.1;
 export const DEFAULT_OPEN_MIN_SAMPLES = 100;
+/** The first look, seconds of measure window; each next one 1.5 x later. */
+export const FIRST_LOOK_S = 30;
+export const LOOK_GROWTH = 1.5;
+/** A batch lasts at least this many autocorrelation times of the per-window median latency. */
+export const TIME_CORRELATIONS = 5;
+/**
+ * The upper end of every interval is multiplied by this: calibrated over the class so that a
+ * window that caught none of a server's long slow spells (its p95 far below the truth, its batches
+ * alike) does not pass a rung whose true p95 is the SLO.
+ */
+export const UPPER_INFLATION = 1.1;
+/**
+ * The window medians' autocorrelation time, in arrivals, over (1 + L)^2 above which the server's
+ * own state drifts (slow spells; i.i.d. service gave 1-9 in simulation, 30 % slow spells of 10-60 s
+ * 3-80); the upper end is then inflated by FLUCTUATION_INFLATION.
+ */
+export const FLUCTUATION_MAX = 7;
+export const FLUCTUATION_INFLATION = 1.4;
+/** Below this measure span a PASS needs its upper end below EARLY_PASS_MARGIN x SLO. */
+export const FULL_SPAN_S = 120;
+export const EARLY_PASS_MARGIN = 0.8;
+/** An interval inside SLO x [1 - FUTILITY_BAND, 1 + FUTILITY_BAND] ends the rung undecided. */
+export const FUTILITY_BAND = 0.05;
+/** Batch-size sensitivity: se of pairs of batches / se of batches above this flags dependence. */
+export const SENSITIVITY_MAX = 2;
+/**
+ * P(PASS | true p95 = SLO) supported by simulation over the class (at most, in every family of
+ * cells; `npm run bench:coverage-openloop`, test/stats/open-loop-decision-coverage.test.ts).
+ */
+export const FALSE_PASS_BOUND = 0.05;
+export const FALSE_PASS_BOUND_CLASS =
+  'i.i.d. M/G/k (CV 0-0.5), M/D/2, regime-switching 30 % slowdowns of 2-20 s at slow-spell load <= 0.9, dynamic batching, replayed Kokoro service; rho 0.5-0.95; hold 600 s';
 
-/** A rung's ok samples, in consecutive windows of intended send time. */
+/**
+ * The rule, whole. The product uses `OPEN_LOOP_RULE`; the tests vary one field at a time to show
+ * that each part is needed (a mutant must fail a test).
+ */
+export interface OpenLoopRule {
+  batchCorrelations: number;
+  /** kappa = (1 + L)^exponent. */
+  correlationExponent: number;
+  /** A batch may be this share of the rule's minimum (1: whole batches). */
+  minBatchFactor: number;
+  /** false: batches of MIN_OPEN_BATCH whatever the dependence (sectioning as if independent). */
+  batching: boolean;
+  upperShare: number;
+  /** false: every look spends the whole alpha. */
+  alphaSpending: boolean;
+  /** false: misses (overflows, timeouts, drops) are left out of the p95. */
+  countMisses: boolean;
+  earlyPassMargin: number;
+  diagnostics: boolean;
+  /** A batch lasts at least this many integrated autocorrelation times of the window medians (0: off). */
+  timeCorrelations: number;
+  /** At most this many batches (more: a narrower t). */
+  maxBatches: number;
+  /** The upper end is multiplied by this (the calibration over the class: the window's p95 is skewed low). */
+  upperInflation: number;
+  /** ... and by this instead when the rung's state persists beyond its queue (fluctuation > FLUCTUATION_MAX). */
+  fluctuationInflation: number;
+  fluctuationMax: number;
+}
+
+export const OPEN_LOOP_RULE: OpenLoopRule = {
+  batchCorrelations: BATCH_CORRELATIONS,
+  correlationExponent: 2,
+  minBatchFactor: 1,
+  batching: true,
+  upperShare: OPEN_LOOP_UPPER_SHARE,
+  alphaSpending: true,
+  countMisses: true,
+  earlyPassMargin: EARLY_PASS_MARGIN,
+  diagnostics: true,
+  timeCorrelations: TIME_CORRELATIONS,
+  upperInflation: UPPER_INFLATION,
+  fluctuationInflation: FLUCTUATION_INFLATION,
+  fluctuationMax: FLUCTUATION_MAX,
+  maxBatches: MAX_OPEN_BATCHES,
+};
+
+/** A rung's arrivals, in consecutive windows of intended send time. */
 export interface WindowedSamples {
-  /** Samples per window, in window order. */
+  /** Answered samples per window, in window order. */
   counts: readonly number[];
-  /** The q-quantile of windows [from, to) together (null when they hold no sample). */
+  /** Arrivals per window counted as misses at +infinity (absent: none). */
+  misses?: readonly number[];
+  /** The q-quantile of the answered samples of windows [from, to) (null when none). */
   quantile(from: number, to: number, q: number): number | null;
-  /** Mean number of requests in the system over the window (Little: sum of in-system times / seconds). */
+  /** Mean number of requests in the system over the window (Little). */
   meanInSystem: number;
 }
 
 export interface OpenLoopDecisionSettings {
   sloMs: number;
-  /** Fewer samples than this: never decisive. @default 100 */
+  /** Fewer arrivals than this: never decisive. @default 100 */
   minSamples?: number;
-  /** Two-sided alpha. @default 0.05 */
   alpha?: number;
-  /** Correlation lengths per batch (the benchmark varies it to show why 30). @default BATCH_CORRELATIONS */
-  batchCorrelations?: number;
+  rule?: Partial<OpenLoopRule>;
 }
+
+export type OpenLoopVerdict = 'pass' | 'fail' | 'undecided';
 
 export interface OpenLoopDecision {
   method: typeof OPEN_LOOP_DECISION_METHOD;
+  /** Arrivals judged (answered + misses). */
   n: number;
+  misses: number;
+  /** p95 with misses at +infinity (Infinity: more than 5 % misses). */
   p95: number | null;
+  /** The decision interval of the look (its alphas). */
   interval: { low: number; high: number } | null;
+  /** 1 - the alpha this look spends on both sides. */
   level: number;
-  verdict: 'pass' | 'fail' | 'undecided';
-  /** Effective sample size: the number of batches (0 without an interval). */
+  /** A 95 % interval (same batches, tenth of alpha above) for the record. */
+  interval95: { low: number; high: number } | null;
+  verdict: OpenLoopVerdict;
+  /** The look ended the rung: pass, fail, or undecided near the SLO (futility). */
+  stop: boolean;
   batches: number;
-  /** Mean batch length, samples. */
   batchSize: number;
-  /** The shortest batch the rule accepts for this rung, samples. */
   minBatchSize: number;
   meanInSystem: number;
-  /** kappa = (1 + L)^2, arrivals. */
   correlationLength: number;
-  /**
-   * `two-sided`: batches long enough for the measured L (pass or fail); `refute-only`: long
-   * enough only for the queue the SLO allows (a fail is decisive, a pass is not); null: no interval.
-   */
+  /** Integrated autocorrelation time of the window medians, windows (0: not used). */
+  correlationWindows: number;
+  /** tau in arrivals / (1 + L)^2: above FLUCTUATION_MAX the server itself drifts (slow spells). */
+  fluctuation: number;
   scope: 'two-sided' | 'refute-only' | null;
+  /** Von Neumann ratio of the batch log p95s (null: fewer than 3 batches). */
+  vonNeumann: number | null;
+  /** se from pairs of batches / se from batches (null: fewer than 6 batches). */
+  sensitivity: number | null;
   reason: string;
 }
 
-export const correlationLength = (meanInSystem: number): number => (1 + Math.max(0, meanInSystem)) ** 2;
+export interface LookSpending {
+  /** Seconds of measure window the look sees. */
+  spanS: number;
+  alphaPass: number;
+  alphaFail: number;
+}
 
-export const openLoopMinBatch = (meanInSystem: number, batchCorrelations = BATCH_CORRELATIONS): number =>
-  Math.max(MIN_BATCH_SAMPLES, Math.ceil(batchCorrelations * correlationLength(meanInSystem)));
+export const correlationLength = (meanInSystem: number, exponent = 2): number =>
+  (1 + Math.max(0, meanInSystem)) ** exponent;
+
+export const openLoopMinBatch = (meanInSystem: number, rule: OpenLoopRule = OPEN_LOOP_RULE): number =>
+  rule.batching
+    ? Math.max(
+        MIN_OPEN_BATCH,
+        Math.ceil(rule.batchCorrelations * correlationLength(meanInSystem, rule.correlationExponent)),
+      )
+    : MIN_OPEN_BATCH;
+
+/** The measure spans (s) at which a rung of `maxSpanS` is looked at: 30 x 1.5^k, and the end. */
+export function lookSpans(maxSpanS: number): number[] {
+  const spans: number[] = [];
+  for (let s = FIRST_LOOK_S; s < maxSpanS * 0.95; s *= LOOK_GROWTH) spans.push(Math.round(s));
+  spans.push(maxSpanS);
+  return spans;
+}
 
 /**
- * Cuts the windows into b groups of about n / b samples each (boundaries at the first window whose
- * cumulative count reaches i n / b); returns the window index boundaries (b + 1 of them).
+ * Share of each side's alpha spread evenly over the looks (a floor, Haybittle-Peto style), the
+ * rest spent by the O'Brien-Fleming-type function: without it an early look spends almost nothing
+ * (1e-10 at a tenth of the hold) and even a rung far inside the SLO waits for the hold's middle.
+ */
+export const SPENDING_FLOOR_SHARE = 0.2;
+
+/** Each look's alphas: increments of the spending function (the whole alpha at each without). */
+export function lookSpending(
+  maxSpanS: number,
+  alpha = OPEN_LOOP_ALPHA,
+  rule: OpenLoopRule = OPEN_LOOP_RULE,
+): LookSpending[] {
+  const up = alpha * rule.upperShare;
+  const down = alpha - up;
+  const spans = lookSpans(maxSpanS);
+  const k = spans.length;
+  let prev = 0;
+  const spend = (side: number, t: number, p: number) =>
+    (SPENDING_FLOOR_SHARE * side) / k + (1 - SPENDING_FLOOR_SHARE) * (obfSpent(side, t) - obfSpent(side, p));
+  return spans.map((spanS) => {
+    const t = spanS / maxSpanS;
+    const look = rule.alphaSpending
+      ? { spanS, alphaPass: spend(up, t, prev), alphaFail: spend(down, t, prev) }
+      : { spanS, alphaPass: up, alphaFail: down };
+    prev = t;
+    return look;
+  });
+}
+
+/**
+ * Cuts the windows into b groups of about total / b arrivals each (boundaries at the first window
+ * whose cumulative count reaches i total / b); returns the window index boundaries.
  */
 export function windowBatches(counts: readonly number[], b: number): number[] {
   const n = counts.reduce((a, c) => a + c, 0);
@@ -127,102 +280,320 @@ export function windowBatches(counts: readonly number[], b: number): number[] {
   return [...new Set(bounds)];
 }
 
-const fmtMs = (v: number): string => `${v.toFixed(1)} ms`;
+/** The q-quantile of windows [from, to) with their misses at +infinity (null: no arrival). */
+export function censoredQuantile(
+  data: WindowedSamples,
+  from: number,
+  to: number,
+  q: number,
+  countMisses = true,
+): number | null {
+  let ok = 0;
+  let miss = 0;
+  for (let w = from; w < to; w++) {
+    ok += data.counts[w] as number;
+    if (countMisses) miss += data.misses?.[w] ?? 0;
+  }
+  const n = ok + miss;
+  if (n === 0) return null;
+  const rank = Math.ceil(q * n);
+  if (rank > ok) return Number.POSITIVE_INFINITY;
+  return data.quantile(from, to, Math.min(1, (q * n) / ok));
+}
 
-export function decideOpenLoopP95(
+const fmtMs = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'inf');
+
+/**
+ * The integrated autocorrelation time, in windows, of the log median latency of each window
+ * (Geyer's initial positive sequence): how long the server's state persists, whatever causes it
+ * (a queue, a slow spell of the server). Windows without an arrival repeat the previous value.
+ */
+export function windowCorrelationTime(data: WindowedSamples, countMisses = true): number {
+  const xs: number[] = [];
+  let prev: number | null = null;
+  for (let w = 0; w < data.counts.length; w++) {
+    const q = censoredQuantile(data, w, w + 1, 0.5, countMisses);
+    if (q !== null) prev = Math.log(Math.max(Number.isFinite(q) ? q : 1e9, 1e-6));
+    if (prev !== null) xs.push(prev);
+  }
+  return integratedAutocorrelationTime(xs);
+}
+
+/** One look at the windows seen so far, spending `look` (the hold's last look when `final`). */
+export function decideOpenLoopLook(
   data: WindowedSamples,
   settings: OpenLoopDecisionSettings,
+  look: LookSpending & { final: boolean },
 ): OpenLoopDecision {
   const { sloMs } = settings;
+  const rule: OpenLoopRule = { ...OPEN_LOOP_RULE, ...settings.rule };
   const alpha = settings.alpha ?? OPEN_LOOP_ALPHA;
   const minSamples = Math.max(1, settings.minSamples ?? DEFAULT_OPEN_MIN_SAMPLES);
-  const n = data.counts.reduce((a, c) => a + c, 0);
+  const windows = data.counts.length;
+  let n = 0;
+  let misses = 0;
+  for (let w = 0; w < windows; w++) {
+    n += data.counts[w] as number;
+    if (rule.countMisses) misses += data.misses?.[w] ?? 0;
+  }
+  n += misses;
   const L = data.meanInSystem;
-  const kappa = correlationLength(L);
-  const c = settings.batchCorrelations ?? BATCH_CORRELATIONS;
-  const shortest = openLoopMinBatch(L, c);
-  const p95 = n > 0 ? data.quantile(0, data.counts.length, 0.95) : null;
+  const kappa = correlationLength(L, rule.correlationExponent);
+  const tau = rule.timeCorrelations > 0 ? windowCorrelationTime(data, rule.countMisses) : 0;
+  const perWindow = windows > 0 ? n / windows : 0;
+  // Only the persistence beyond one window (tau 1: independent windows) lengthens the batches.
+  const timeBatch = Math.ceil(rule.timeCorrelations * Math.max(0, tau - 1) * perWindow);
+  const shortest = Math.max(openLoopMinBatch(L, rule), rule.batching ? timeBatch : 0);
+  // How much longer the server's state persists than its queue alone explains (slow spells).
+  const fluctuation = kappa > 0 ? (tau * perWindow) / correlationLength(L) : 0;
+  const p95 = n > 0 ? censoredQuantile(data, 0, windows, 0.95, rule.countMisses) : null;
   const base = {
     method: OPEN_LOOP_DECISION_METHOD,
     n,
+    misses,
     p95,
-    level: 1 - alpha,
     meanInSystem: L,
     correlationLength: kappa,
+    correlationWindows: tau,
+    fluctuation,
     minBatchSize: shortest,
   } as const;
-  const rule = `${OPEN_LOOP_BATCHES} batches of >= ${shortest} samples (${c} x (1 + L)^2, L = ${L.toFixed(2)} in system)`;
-  const undecided = (reason: string): OpenLoopDecision => ({
+  const undecided = (reason: string, level = 1 - look.alphaPass - look.alphaFail): OpenLoopDecision => ({
     ...base,
     interval: null,
+    interval95: null,
+    level,
     scope: null,
     verdict: 'undecided',
+    stop: false,
     batches: 0,
     batchSize: 0,
+    vonNeumann: null,
+    sensitivity: null,
     reason,
   });
-  const tooFew = `${n} samples: too few for ${rule}; no interval, undecided (a longer --hold-s decides it)`;
+  const rule$ = `>= ${MIN_OPEN_BATCHES} batches of >= ${shortest} arrivals (${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}; ${rule.timeCorrelations} x ${tau.toFixed(1)} windows of autocorrelation)`;
+  const tooFew = `${n} arrivals: too few for ${rule$}; no interval${look.final ? ', undecided (a longer --hold-s decides it)' : ''}`;
   if (p95 === null) return undecided(tooFew);
-  // The queue a p95 at the SLO would imply: enough to refute the SLO (see above).
   const nullL = p95 > sloMs ? L * (sloMs / p95) : L;
-  const refuteOnly = n < OPEN_LOOP_BATCHES * shortest;
-  const shortestNull = openLoopMinBatch(nullL, c);
-  if (refuteOnly && n < OPEN_LOOP_BATCHES * shortestNull) return undecided(tooFew);
+  // Refuting needs only the queue the SLO allows (an overloaded rung's trend is no slow spell).
+  const shortestNull = openLoopMinBatch(nullL, rule);
+  const allowed = (m: number) => Math.max(MIN_OPEN_BATCH, m * rule.minBatchFactor);
+  const refuteOnly = n < MIN_OPEN_BATCHES * allowed(shortest);
+  if (refuteOnly && n < MIN_OPEN_BATCHES * allowed(shortestNull)) return undecided(tooFew);
   const needed = refuteOnly ? shortestNull : shortest;
-  const bounds = windowBatches(data.counts, OPEN_LOOP_BATCHES);
-  const logQuantiles: number[] = [];
+  const b = rule.batching
+    ? Math.min(rule.maxBatches, Math.floor(n / allowed(needed)))
+    : Math.floor(n / MIN_OPEN_BATCH);
+  const totals = data.counts.map((c, w) => c + (rule.countMisses ? (data.misses?.[w] ?? 0) : 0));
+  const bounds = windowBatches(totals, b);
+  const qs: number[] = [];
   let smallest = Number.POSITIVE_INFINITY;
   for (let i = 0; i + 1 < bounds.length; i++) {
     const from = bounds[i] as number;
     const to = bounds[i + 1] as number;
-    const size = data.counts.slice(from, to).reduce((a, k) => a + k, 0);
-    const q = data.quantile(from, to, 0.95);
+    let size = 0;
+    for (let w = from; w < to; w++) size += totals[w] as number;
+    const q = censoredQuantile(data, from, to, 0.95, rule.countMisses);
     if (q === null || size === 0) continue;
     smallest = Math.min(smallest, size);
-    logQuantiles.push(Math.log(Math.max(q, 1e-6)));
+    qs.push(q);
   }
-  const b = logQuantiles.length;
-  // Windows are coarse at high rates: a batch may come out shorter than the rule wants.
-  if (b < OPEN_LOOP_BATCHES || smallest < needed / 2) return undecided(tooFew);
-  const m = n / b;
-  const kappaUsed = refuteOnly ? correlationLength(nullL) : kappa;
-  const centre = Math.log(Math.max(p95, 1e-6));
-  let sumSquares = 0;
-  for (const q of logQuantiles) sumSquares += (q - centre) ** 2;
-  const se = Math.sqrt(sumSquares / (b - 1) / (1 - Math.min(0.5, kappaUsed / m)) / b);
-  const interval = {
-    low: Math.exp(centre - studentTQuantile(1 - (1 - OPEN_LOOP_UPPER_SHARE) * alpha, b - 1) * se),
-    high: Math.exp(centre + studentTQuantile(1 - OPEN_LOOP_UPPER_SHARE * alpha, b - 1) * se),
+  // Windows are whole: a batch may come out shorter than the rule wants.
+  if (qs.length < MIN_OPEN_BATCHES || (rule.batching && smallest < allowed(needed) / 2))
+    return undecided(tooFew);
+  const finite = qs.filter(Number.isFinite);
+  const capLog = Math.log(Math.max(4 * sloMs, 2 * (finite.length > 0 ? Math.max(...finite) : sloMs)));
+  const lg = (v: number) => (Number.isFinite(v) ? Math.log(Math.max(v, 1e-6)) : capLog);
+  const logQs = qs.map(lg);
+  const bq = logQs.length;
+  const m = n / bq;
+  const kappaUsed = correlationLength(refuteOnly ? nullL : L, rule.correlationExponent);
+  const shrink = rule.batching ? 1 - Math.min(0.5, kappaUsed / m) : 1;
+  const centre = lg(p95);
+  const seOf = (xs: readonly number[]) => {
+    let s = 0;
+    for (const x of xs) s += (x - centre) ** 2;
+    return Math.sqrt(s / (xs.length - 1) / shrink / xs.length);
   };
+  const se = seOf(logQs);
+  const inflation = fluctuation > rule.fluctuationMax ? rule.fluctuationInflation : rule.upperInflation;
+  const interval = {
+    low: Math.exp(centre - studentTQuantile(1 - look.alphaFail, bq - 1) * se),
+    high: inflation * Math.exp(centre + studentTQuantile(1 - look.alphaPass, bq - 1) * se),
+  };
+  const interval95 = {
+    low: Math.exp(centre - studentTQuantile(1 - alpha * (1 - OPEN_LOOP_UPPER_SHARE), bq - 1) * se),
+    high: inflation * Math.exp(centre + studentTQuantile(1 - alpha * OPEN_LOOP_UPPER_SHARE, bq - 1) * se),
+  };
+  // Dependence diagnostics.
+  const vonNeumann = vonNeumannRatio(logQs);
+  let sensitivity: number | null = null;
+  if (bq >= 6) {
+    const pairs: number[] = [];
+    for (let i = 0; i + 1 < bq; i += 2) {
+      const from = bounds[i] as number;
+      const to = bounds[i + 2] as number;
+      pairs.push(lg(censoredQuantile(data, from, to, 0.95, rule.countMisses) as number));
+    }
+    // Independent batches: a pair's p95 varies half as much, so both se estimate the same.
+    sensitivity = se > 0 ? seOf(pairs) / se : null;
+  }
+  // Batches that barely differ (within 2 %) carry no dependence that could matter.
+  const spread = Math.max(...logQs) - Math.min(...logQs);
+  const dependent =
+    rule.diagnostics &&
+    spread >= 0.02 &&
+    ((vonNeumann !== null && bq >= 5 && vonNeumann < vonNeumannCritical(bq)) ||
+      (sensitivity !== null && sensitivity > SENSITIVITY_MAX));
+  const level = 1 - look.alphaPass - look.alphaFail;
   const how = refuteOnly
-    ? `${b} batches of ${Math.round(m)} samples: enough only to refute the SLO (>= ${shortestNull} for the queue a p95 at the SLO allows, L = ${nullL.toFixed(2)}; a pass needs >= ${shortest}, L = ${L.toFixed(2)} measured)`
-    : `${b} batches of ${Math.round(m)} samples, >= ${shortest}: ${c} x (1 + L)^2, L = ${L.toFixed(2)}`;
-  const ci = `p95 ${((1 - alpha) * 100).toFixed(0)} % CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how})`;
-  let verdict: OpenLoopDecision['verdict'] = 'undecided';
+    ? `${bq} batches of ${Math.round(m)}: enough only to refute the SLO (>= ${shortestNull} for the queue a p95 at the SLO allows, L = ${nullL.toFixed(2)}; a pass needs >= ${shortest})`
+    : `${bq} batches of ${Math.round(m)}, >= ${shortest}: ${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}, and ${rule.timeCorrelations} x ${tau.toFixed(1)} windows of autocorrelation`;
+  const missText =
+    misses > 0 ? `, ${misses} misses (overflows, errors, timeouts, drops) counted at +inf` : '';
+  const ci = `p95 ${fmtMs(p95)} at ${look.spanS} s, ${(level * 100).toFixed(level > 0.999 ? 4 : 2)} % CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how}${missText})`;
+  let verdict: OpenLoopVerdict = 'undecided';
+  let stop = false;
   let reason: string;
-  if (interval.high <= sloMs && !refuteOnly) {
+  const passMargin = look.spanS < FULL_SPAN_S && !look.final ? rule.earlyPassMargin : 1;
+  const below = interval.high <= sloMs * passMargin && Number.isFinite(p95) && !refuteOnly;
+  const above = interval.low > sloMs;
+  if ((below || above) && dependent) {
+    reason = `${ci}; batches look dependent (von Neumann ${vonNeumann?.toFixed(2) ?? '-'}, pairs/single se ${sensitivity?.toFixed(2) ?? '-'}): not decisive`;
+  } else if (below && n >= minSamples) {
     verdict = 'pass';
-    reason = `${ci} within the ${sloMs} ms SLO`;
-  } else if (interval.low > sloMs) {
+    stop = true;
+    reason = `${ci} within the ${sloMs} ms SLO${passMargin < 1 ? ` (early: below ${passMargin} x SLO)` : ''}`;
+  } else if (above && n >= minSamples) {
     verdict = 'fail';
+    stop = true;
     reason = `${ci} above the ${sloMs} ms SLO`;
+  } else if (interval.low >= sloMs * (1 - FUTILITY_BAND) && interval.high <= sloMs * (1 + FUTILITY_BAND)) {
+    stop = true;
+    reason = `${ci} lies within ${FUTILITY_BAND * 100} % of the ${sloMs} ms SLO: undecided near the SLO`;
   } else if (refuteOnly) {
-    reason = `${ci} does not refute the ${sloMs} ms SLO, and a pass needs longer batches: undecided`;
+    reason = `${ci} does not refute the ${sloMs} ms SLO, and a pass needs longer batches`;
+  } else if (below || above) {
+    reason = `${ci}: only ${n} arrivals, minimum ${minSamples}`;
   } else {
     reason = `${ci} straddles the ${sloMs} ms SLO`;
-  }
-  if (verdict !== 'undecided' && n < minSamples) {
-    reason += ` (only ${n} samples, minimum ${minSamples}: undecided)`;
-    verdict = 'undecided';
   }
   return {
     ...base,
     interval,
+    interval95,
+    level,
     scope: refuteOnly ? 'refute-only' : 'two-sided',
     verdict,
-    batches: b,
+    stop,
+    batches: bq,
     batchSize: m,
     minBatchSize: needed,
+    vonNeumann,
+    sensitivity,
     reason,
   };
+}
+
+/** One look of a sequence, as recorded per rung. */
+export interface OpenLoopLookRecord {
+  span_s: number;
+  n: number;
+  alpha_pass: number;
+  alpha_fail: number;
+  verdict: OpenLoopVerdict;
+  stop: boolean;
+  batches: number;
+  von_neumann: number | null;
+  sensitivity: number | null;
+}
+
+export interface SequentialDecision extends OpenLoopDecision {
+  looks: OpenLoopLookRecord[];
+  /** Measure span of the look that ended the rung (the hold's span when none did). */
+  stoppedAtS: number;
+}
+
+/**
+ * The rung's decision over its looks: `prefix(spanS)` gives the windows of the first spanS
+ * seconds of the measure window; looks up to `availableS` are taken in order and the first that
+ * stops the rung decides it; a rung that reaches the end of the hold (`maxSpanS`) is decided by
+ * its last look, pass or fail or undecided.
+ */
+export function decideOpenLoopSequential(
+  prefix: (spanS: number) => WindowedSamples,
+  settings: OpenLoopDecisionSettings & {
+    maxSpanS: number;
+    availableS?: number;
+    /** Other stated limits at a look's span: `fail` ends the rung, `undecided` keeps it from passing. */
+    limits?: (spanS: number) => { verdict: OpenLoopVerdict; reason: string } | null;
+  },
+): SequentialDecision {
+  const rule: OpenLoopRule = { ...OPEN_LOOP_RULE, ...settings.rule };
+  const available = settings.availableS ?? settings.maxSpanS;
+  const looks: OpenLoopLookRecord[] = [];
+  let last: OpenLoopDecision | null = null;
+  for (const look of lookSpending(settings.maxSpanS, settings.alpha ?? OPEN_LOOP_ALPHA, rule)) {
+    if (look.spanS > available + 1e-9) break;
+    const final = look.spanS >= settings.maxSpanS - 1e-9 || look.spanS >= available - 1e-9;
+    const d = withLookLimits(
+      decideOpenLoopLook(prefix(look.spanS), settings, {
+        ...look,
+        final: look.spanS >= settings.maxSpanS - 1e-9,
+      }),
+      settings.limits?.(look.spanS) ?? null,
+    );
+    looks.push({
+      span_s: look.spanS,
+      n: d.n,
+      alpha_pass: look.alphaPass,
+      alpha_fail: look.alphaFail,
+      verdict: d.verdict,
+      stop: d.stop,
+      batches: d.batches,
+      von_neumann: d.vonNeumann,
+      sensitivity: d.sensitivity,
+    });
+    last = d;
+    if (d.stop) return { ...d, looks, stoppedAtS: look.spanS };
+    if (final && look.spanS < settings.maxSpanS - 1e-9) {
+      // The rung was stopped here (live, on a decisive look): the complete data no longer decides.
+      return {
+        ...d,
+        verdict: 'undecided',
+        looks,
+        stoppedAtS: look.spanS,
+        reason: `stopped at the ${look.spanS} s look, which the complete data does not decide: ${d.reason}`,
+      };
+    }
+  }
+  if (last === null) {
+    const empty = decideOpenLoopLook(prefix(0), settings, {
+      spanS: 0,
+      alphaPass: 1e-9,
+      alphaFail: 1e-9,
+      final: false,
+    });
+    return { ...empty, verdict: 'undecided', looks, stoppedAtS: 0, reason: `no look yet: ${empty.reason}` };
+  }
+  return {
+    ...last,
+    verdict: last.verdict === 'pass' || last.verdict === 'fail' ? last.verdict : 'undecided',
+    looks,
+    stoppedAtS: looks[looks.length - 1]?.span_s ?? 0,
+  };
+}
+
+/** A look's verdict with the stated limits: a broken limit fails, one not shown to hold keeps it from passing. */
+export function withLookLimits(
+  d: OpenLoopDecision,
+  limit: { verdict: OpenLoopVerdict; reason: string } | null,
+): OpenLoopDecision {
+  if (limit === null) return d;
+  if (limit.verdict === 'fail')
+    return { ...d, verdict: 'fail', stop: true, reason: `${limit.reason}; ${d.reason}` };
+  if (d.verdict === 'pass')
+    return { ...d, verdict: 'undecided', stop: false, reason: `${limit.reason}; ${d.reason}` };
+  return d;
 }

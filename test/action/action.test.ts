@@ -301,7 +301,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     expect(run.outputs['written-files']).toBe('');
   });
 
-  it('publishes a command that fails on AWS (exit 1, "failed", the message in the summary) instead of dying silently', async () => {
+  it('publishes a command that fails on AWS (exit 3, "operational-error", the message in the summary) instead of dying silently or calling it a finding', async () => {
     const run = await runStep({
       entry: 'main',
       workspace: makeWorkspace(),
@@ -315,10 +315,12 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
         AWS_MAX_ATTEMPTS: '1',
       },
     });
-    expect(run.status).toBe(1);
-    expect(run.outputs).toMatchObject({ verdict: 'failed', 'exit-code': '1' });
-    expect(run.summary.split('\n')[0]).toBe('## 🛑 scalegate thaw · kokoro-82m: **failed** (exit 1)');
+    expect(run.status).toBe(3);
+    expect(run.outputs).toMatchObject({ verdict: 'operational-error', 'exit-code': '3' });
+    expect(run.summary.split('\n')[0]).toBe(
+      '## ⛔ scalegate thaw · kokoro-82m: **operational error** (exit 3): not a finding',
+    );
     expect(run.summary).toContain('ECONNREFUSED');
-    expect(run.stdout).toMatch(/::error::scalegate thaw: .*ECONNREFUSED/);
+    expect(run.stdout).toMatch(/::error::scalegate thaw: operational error: .*ECONNREFUSED/);
   });
 });

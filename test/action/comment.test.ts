@@ -44,7 +44,7 @@ describe('the PR comment (bundled entry against a fake GitHub)', () => {
     expect(ours()).toHaveLength(1);
     const comment = ours()[0];
     expect(comment?.user.login).toBe('github-actions[bot]');
-    expect(comment?.body).toContain('scalegate plan · kokoro-82m: **warn (2)**');
+    expect(comment?.body).toContain('scalegate plan · kokoro-82m: **warn (3)**');
     expect(comment?.body).toContain('<!-- scalegate:run id=9000000100 attempt=1 at=');
     expect(comment?.body).toContain('xychart-beta');
 
@@ -59,7 +59,7 @@ describe('the PR comment (bundled entry against a fake GitHub)', () => {
       'comment-url': `https://github.com/acme/speech/pull/42#issuecomment-${comment?.id}`,
     });
     // The same Markdown as the comment, without the hidden markers.
-    expect(run.summary).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
+    expect(run.summary).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
     expect(run.summary).toContain('| ✅ ok | `surge_survival` |');
     expect(run.summary).toContain('| closed-loop rule (seed) |');
     expect(comment?.body.endsWith(run.summary)).toBe(true);

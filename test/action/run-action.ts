@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../helpers/anchor.js';
 
 export const fixturesDir = join(repoRoot, 'test', 'action', 'fixtures');
@@ -37,6 +38,8 @@ export interface StepOptions {
   /** Kill the process (SIGKILL) once `killWhen` matches its output so far. */
   killWhen?: RegExp;
   timeoutMs?: number;
+  /** Run the entry from src (through tsx) instead of the bundle: what src does before dist is rebuilt. */
+  fromSource?: boolean;
 }
 
 /** Parses the runner's file-command format: `name<<DELIM\nvalue\nDELIM` (or `name=value`). */
@@ -110,7 +113,14 @@ export async function runStep(options: StepOptions): Promise<StepRun> {
   }
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
 
-  const child = spawn(process.execPath, [join(repoRoot, 'dist', `${options.entry}.mjs`)], {
+  const entry = options.fromSource
+    ? [
+        '--import',
+        pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
+        join(repoRoot, 'src', 'action', `${options.entry}.ts`),
+      ]
+    : [join(repoRoot, 'dist', `${options.entry}.mjs`)];
+  const child = spawn(process.execPath, entry, {
     cwd: options.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

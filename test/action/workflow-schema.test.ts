@@ -286,11 +286,109 @@ describe('the write token and the concurrency groups', () => {
     }
   });
 
-  it('runs calibration and release of a model in one concurrency group, each in its own environment', () => {
-    expect(calibrate.jobs.calibrate?.concurrency?.group).toBe(`scalegate-${expr('matrix.model')}`);
-    expect(release.jobs.release?.concurrency?.group).toBe(`scalegate-${expr('matrix.model')}`);
+  it('runs every calibration-endpoint job and every release in per-model groups of their own, each in its own environment', () => {
+    expect(calibrate.jobs.calibrate?.concurrency?.group).toBe(
+      `scalegate-calibration-${expr('matrix.model')}`,
+    );
+    expect(release.jobs.release?.concurrency?.group).toBe(`scalegate-release-${expr('matrix.model')}`);
     expect(calibrate.jobs.calibrate?.environment).toBe('calibration');
     expect(release.jobs.release?.environment).toBe('production');
+  });
+});
+
+type Concurrency = string | { group: string; 'cancel-in-progress'?: unknown } | undefined;
+interface Workflow {
+  concurrency?: Concurrency;
+  jobs: Record<string, Omit<Job, 'concurrency'> & { concurrency?: Concurrency }>;
+}
+const groupOf = (c: Concurrency) =>
+  c === undefined
+    ? null
+    : typeof c === 'string'
+      ? { group: c, cancelInProgress: false as unknown }
+      : { group: c.group, cancelInProgress: c['cancel-in-progress'] ?? false };
+/** The group with its model expression abstracted (`matrix.model` and `inputs.model` name the same model). */
+const groupKind = (group: string) => group.replace(/\$\{\{ (matrix|inputs)\.model \}\}/, '<model>');
+const RELEASE_GROUP = 'scalegate-release-<model>';
+const CALIBRATION_GROUP = 'scalegate-calibration-<model>';
+
+/**
+ * What breaks the concurrency rules. GitHub keeps one pending job per group and cancels the
+ * older pending one when another queues: (1) only the release job may use the release group
+ * (so nothing but a newer release can cancel a release pending its reviewers), and never cancel a
+ * running one; (2) every job that acts on the calibration endpoint (environment calibration)
+ * holds the calibration group, from its own or its workflow's declaration, never cancelling one
+ * in progress; (3) a job never declares a group its workflow already holds (it would wait for
+ * itself).
+ */
+function concurrencyProblems(docs: Record<string, Workflow>): string[] {
+  const problems: string[] = [];
+  for (const [file, doc] of Object.entries(docs)) {
+    const own = groupOf(doc.concurrency);
+    if (own && groupKind(own.group) === RELEASE_GROUP)
+      problems.push(`${file}: the workflow holds the release group`);
+    for (const [name, job] of Object.entries(doc.jobs)) {
+      const mine = groupOf(job.concurrency);
+      const held = mine ?? own;
+      const where = `${file}:${name}`;
+      const isRelease = file.endsWith('/release.yml') && name === 'release';
+      if (isRelease && (held === null || groupKind(held.group) !== RELEASE_GROUP)) {
+        problems.push(`${where}: a release outside the release group`);
+      }
+      if (!isRelease && mine && groupKind(mine.group) === RELEASE_GROUP) {
+        problems.push(`${where}: uses the release group`);
+      }
+      if (isRelease && held?.cancelInProgress !== false) problems.push(`${where}: cancels a running release`);
+      if (job.environment === 'calibration') {
+        if (held === null || groupKind(held.group) !== CALIBRATION_GROUP) {
+          problems.push(`${where}: acts on the calibration endpoint outside the calibration group`);
+        } else if (held.cancelInProgress !== false) {
+          problems.push(`${where}: cancels a calibration-endpoint job in progress`);
+        }
+      }
+      if (own && mine && mine.group === own.group)
+        problems.push(`${where}: waits for its own workflow's group`);
+    }
+  }
+  return problems;
+}
+
+const workflowDocs = (edit: (file: string, text: string) => string = (_f, t) => t) =>
+  Object.fromEntries(workflows.map((f) => [f, parse(edit(f, read(f))) as Workflow]));
+
+describe('concurrency: a queued calibration can never cancel a pending release; a drill holds its lock throughout', () => {
+  it('holds for every workflow of the repository', () => {
+    expect(concurrencyProblems(workflowDocs())).toEqual([]);
+  });
+
+  it('holds the drill example’s lock at workflow level, over prepare, every shard, merge and teardown (not only during prepare)', () => {
+    const drill = workflowDocs()['.github/workflows/drill-example.yml'] as Workflow;
+    expect(groupOf(drill.concurrency)).toEqual({
+      group: `scalegate-calibration-${expr('inputs.model')}`,
+      cancelInProgress: false,
+    });
+    expect(Object.keys(drill.jobs).sort()).toEqual(['merge', 'prepare', 'shard', 'teardown']);
+    for (const [name, job] of Object.entries(drill.jobs)) expect(job.concurrency, name).toBeUndefined();
+  });
+
+  it('catches a release sharing the calibration group, and a drill locked during prepare only (the rules are not a no-op)', () => {
+    const releaseGroup = `group: scalegate-release-${expr('matrix.model')}`;
+    const shared = workflowDocs((f, t) =>
+      f.endsWith('/release.yml')
+        ? t.replace(releaseGroup, `group: scalegate-calibration-${expr('matrix.model')}`)
+        : t,
+    );
+    expect(concurrencyProblems(shared)).toContain(
+      '.github/workflows/release.yml:release: a release outside the release group',
+    );
+    const prepareOnly = workflowDocs();
+    const drill = prepareOnly['.github/workflows/drill-example.yml'] as Workflow;
+    (drill.jobs.prepare as { concurrency?: Concurrency }).concurrency = drill.concurrency;
+    delete drill.concurrency;
+    expect(concurrencyProblems(prepareOnly)).toEqual([
+      '.github/workflows/drill-example.yml:shard: acts on the calibration endpoint outside the calibration group',
+      '.github/workflows/drill-example.yml:teardown: acts on the calibration endpoint outside the calibration group',
+    ]);
   });
 });
 
@@ -355,5 +453,66 @@ describe('calibration ends with the plan deployed and proven; a release validate
             : null,
     );
     expect(order.filter(Boolean)).toEqual(['gate', 'deploy', 'validate']);
+  });
+});
+
+describe('release-action: a version tag moves the major tag only after dist/ is proven current', () => {
+  const workflow = parse(read('.github/workflows/release-action.yml')) as {
+    on: Record<string, unknown>;
+    jobs: Record<string, Job & { needs?: string | string[]; if?: string }>;
+  };
+  const runs = (job: string) => (workflow.jobs[job]?.steps ?? []).map((s) => s.run ?? '').join('\n');
+
+  it('runs on version tags only (never on a branch, a pull request or the major tag it moves)', () => {
+    expect(workflow.on).toEqual({ push: { tags: ['v*.*.*'] } });
+  });
+
+  it('checks the tag against the versions, then npm ci, npm run build and a dist/ diff, with a read-only token', () => {
+    const verify = workflow.jobs.verify as Job;
+    expect(verify.permissions).toEqual({ contents: 'read' });
+    const text = runs('verify');
+    const order = [
+      'require("./package.json").version',
+      'npm ci',
+      'npm run build',
+      'git diff --exit-code',
+    ].map((s) => text.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text).toContain('git ls-files --others --exclude-standard -- dist/');
+  });
+
+  it('moves the major tag with force after verify, in the only job with a write token, which runs no npm or node', () => {
+    const writers = Object.entries(workflow.jobs)
+      .filter(([, job]) => typeof job.permissions === 'object' && job.permissions.contents === 'write')
+      .map(([name]) => name);
+    expect(writers).toEqual(['major-tag']);
+    const job = workflow.jobs['major-tag'];
+    expect(job?.needs).toBe('verify');
+    expect(job?.if).toBe("needs.verify.outputs.prerelease == 'false'");
+    const text = runs('major-tag');
+    expect(text).not.toMatch(/npm|npx|node /);
+    expect(text).toContain('git tag --force "$MAJOR" "$GITHUB_SHA"');
+    expect(text).toContain('git push --force origin "refs/tags/$MAJOR"');
+    // Never backwards: a patch to an older line leaves the major tag where it is.
+    expect(text).toContain('sort -V');
+  });
+
+  it('publishes with provenance only when an NPM_TOKEN secret exists, after verify', () => {
+    const job = workflow.jobs.publish as Job & { needs?: string; env?: Record<string, string> };
+    expect(job.needs).toBe('verify');
+    expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    expect(job.env?.NODE_AUTH_TOKEN).toBe(expr('secrets.NPM_TOKEN'));
+    const publish = (job.steps ?? []).find((s) => (s.run ?? '').startsWith('npm publish')) as Step & {
+      if?: string;
+    };
+    expect(publish.run).toContain('--provenance');
+    expect(publish.if).toBe("env.NODE_AUTH_TOKEN != ''");
+  });
+
+  it('leaves the production release workflow to release.yml (no deploy here)', () => {
+    expect(read('.github/workflows/release-action.yml')).not.toMatch(
+      /scalegate\.mjs deploy|environment: production/,
+    );
   });
 });

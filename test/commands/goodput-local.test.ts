@@ -149,7 +149,16 @@ describe('goodput on the local SageMaker (response-stream transport)', () => {
       expect(g.outcome_counts.ok).toBe(g.offered);
       expect(g.ttfab_p95_ms).toBeGreaterThan(0);
       expect(g.histograms.schedule.process).toBe('poisson');
+      // The client is part of the measurement: what it did in each rung is recorded.
+      expect(g.client_health?.wall_s).toBeGreaterThan(0);
+      expect(g.client_health?.cpu_share).not.toBeNull();
+      expect(g.client_health?.event_loop_delay_p99_ms).not.toBeNull();
+      expect(g.client_health?.send_lag_p99_ms).not.toBeNull();
+      expect(g.client_health?.dropped_arrivals).toBe(0);
+      if (g.client_health?.healthy === false) expect(g.verdict).not.toBe('pass');
     }
+    // Holds of a few seconds are far below what the coverage simulations validated.
+    expect(artifact.validated_hold).toBe(false);
   });
 });
 
@@ -194,6 +203,9 @@ describe('goodput shards against the local SageMaker', () => {
     const merged = runMerge({ files: [a, b], outFile: join(dir, 'merged.json') }).artifact as GoodputArtifact;
     expect(merged.decided).toBe(true);
     merged.rungs.forEach((g, j) => {
+      // Both shards' clients, judged together.
+      const h = [(r0.artifact as GoodputArtifact).rungs[j], (r1.artifact as GoodputArtifact).rungs[j]];
+      expect(g.client_health?.healthy).toBe(h.every((x) => x?.client_health?.healthy));
       const s0 = (r0.artifact as GoodputArtifact).rungs[j];
       const s1 = (r1.artifact as GoodputArtifact).rungs[j];
       expect(g.offered).toBe((s0?.offered ?? 0) + (s1?.offered ?? 0));

@@ -139,6 +139,44 @@ describe('goodput shards merged vs one process on the same seeded schedule', () 
   });
 });
 
+describe('the client is part of the measurement', () => {
+  it("a rate that passed is undecided after the merge when one shard's client could not keep its schedule, naming the shard (a starved client never passes a rung)", () => {
+    const starved = readArtifact('goodput', shard1);
+    const sick = join(dir, 'shard1-starved.json');
+    writeFileSync(
+      sick,
+      JSON.stringify({
+        ...starved,
+        rungs: starved.rungs.map((g) => ({
+          ...g,
+          client_health: {
+            wall_s: 20,
+            event_loop_delay_p99_ms: 12,
+            cpu_share: 0.4,
+            send_lag_p99_ms: 500,
+            dropped_arrivals: 0,
+            healthy: false,
+            reasons: ['send lag p99 500.0 ms > 10 % of the SLO'],
+          },
+        })),
+      }),
+    );
+    const m = runMerge({ files: [shard0, sick], outFile: join(dir, 'merged-starved.json') })
+      .artifact as GoodputArtifact;
+    const passed = both.rungs.map((g, j) => [g, m.rungs[j]] as const).filter(([g]) => g.verdict === 'pass');
+    expect(passed.length).toBeGreaterThan(0);
+    for (const [, g] of passed) {
+      expect(g?.verdict).toBe('undecided');
+      expect(g?.reason).toContain('shard 1: send lag p99 500.0 ms');
+      expect(g?.client_health?.healthy).toBe(false);
+    }
+    // Failing rates stay failing: a late client cannot turn a breach into a pass.
+    both.rungs.forEach((g, j) => {
+      if (g.verdict === 'fail') expect(m.rungs[j]?.verdict).toBe('fail');
+    });
+  });
+});
+
 describe('merge refuses what is not one run (exit 2, naming the file, nothing written)', () => {
   const refused = async (files: string[], pattern: RegExp) => {
     const out = join(dir, `refused-${Math.random().toString(36).slice(2)}.json`);

@@ -105,7 +105,13 @@ describe('plan --drill', () => {
       surge_overflow_observed: true,
       overflows_observed: 10,
     });
-    expect(result.report).toMatch(/policy lag \(measured by a drill\) +30.2 s/);
+    // One scale-out in the drill: no prediction bound, and the plan says so.
+    expect(p?.measured.policy_lag_provenance).toBe(
+      'measured by a drill, single scale-out event: no prediction bound',
+    );
+    expect(result.report).toMatch(
+      /policy lag \(measured by a drill, single scale-out event: no prediction bound\) +30.2 s/,
+    );
     expect(result.report).toMatch(/drill +.*drill-kokoro-82m-g5xlarge-8b1b96bc\.json \(run drill-run-1/);
     expect(result.report).toMatch(
       /drill \(predicted vs observed\)\n {2}policy lag +predicted 60 s \(bound\), measured 30.2 s/,
@@ -120,8 +126,47 @@ describe('plan --drill', () => {
       version: 'test',
       plan: { artifact: p as never, file: files.planFile },
     });
-    expect(md).toContain('| policy lag (measured by a drill) | 30.2 s |');
+    expect(md).toContain(
+      '| policy lag (measured by a drill, single scale-out event: no prediction bound) | 30.2 s |',
+    );
     expect(md).toContain('### Drill: predicted vs observed');
+  });
+
+  it('takes the upper 90 % prediction bound over a drill with several scale-outs from a busy endpoint as the policy lag, labelled with n (prevents one fast scale-out standing for all)', () => {
+    const files = setup((fp) =>
+      buildDrill({
+        windows: windowsWith({ 6: { offered: 100, overflow: 10, ttfabMs: 5000 } }),
+        observer: observerWith({
+          breachS: 60,
+          scaleOuts: [
+            { atS: 90, to: 2 },
+            { atS: 125, to: 3 },
+            { atS: 170, to: 4 },
+          ],
+          endS: 240,
+        }),
+        fingerprint: fp,
+        sloMs: 3000,
+      }),
+    );
+    const p = plan(files).artifact;
+    const concurrency = p?.policy?.candidates.find((c) => c.metric === 'ConcurrentRequestsPerModel');
+    // Above the first scale-out's 30.2 s: the bound covers the slower ones too.
+    expect(concurrency?.policy_lag_origin).toBe('measured');
+    expect(concurrency?.policy_lag_s as number).toBeGreaterThan(30.2);
+    // The bound lengthens ConcurrentRequestsPerModel's T_plan past InvocationsPerInstance's 240 s
+    // lag here, so the plan deploys that one and says nothing of the drill's lag as its own.
+    expect(p?.policy?.chosen_metric).toBe('InvocationsPerInstance');
+    expect(p?.measured.policy_lag_provenance).toBeUndefined();
+    // Deployed with the drill's lag (seed rule): labelled as a bound with its n.
+    const seed = plan(files, { policyRule: 'seed', outFile: join(files.dir, 'seed.json') });
+    expect(seed.artifact?.measured.policy_lag_provenance).toMatch(
+      /^bound \(upper 90 % prediction, n=3\) over the drill's 3 scale-outs$/,
+    );
+    expect(seed.artifact?.measured.policy_lag_s).toBe(concurrency?.policy_lag_s);
+    expect(seed.report).toMatch(
+      /policy lag \(bound \(upper 90 % prediction, n=3\) over the drill's 3 scale-outs\)/,
+    );
   });
 
   it('keeps the gate re-deriving the plan from its recorded inputs, the drill included, and refuses when the drill is gone (prevents a hand-edited lag or a lost measurement deploying)', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifact } from '../../src/model/index.js';
 import { anchorQmaxFile, anchorTtotalFile, configFile } from '../helpers/anchor.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliIn } from '../helpers/cli.js';
 
 function workspace(): { dir: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'scalegate-refusal-'));
@@ -162,11 +162,15 @@ describe('plan refuses input it cannot plan from (exit 2, nothing written)', () 
   });
 
   it('refuses both --ttotal and --assume-t-total, and neither', async () => {
-    const { out } = workspace();
+    const { dir, out } = workspace();
     await expectRefused(planArgs(out, '--assume-t-total', '100'), out, '--assume-t-total');
     const neither = planArgs(out);
     neither.splice(neither.indexOf('--ttotal'), 2);
-    await expectRefused(neither, out, 'no T_total');
+    // Run where discovery finds no ttotal artifact (the repository's artifacts/ holds one).
+    const run = await runCliIn(dir, neither);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('no T_total');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses a malformed number flag with exit 2', async () => {

@@ -168,6 +168,13 @@ describe('qmax on the local SageMaker (response-stream transport)', () => {
     expect(handle.imageUri.endsWith(`:${artifact.fingerprint.image_digest}`)).toBe(true);
     expect(artifact.fingerprint.region).toBe('local');
     expect(artifact.fingerprint.container_env).not.toHaveProperty('MAX_QUEUE_DEPTH');
+    // The client is part of the measurement: each rung records what it did; a pass needs a healthy one.
+    for (const step of artifact.steps) {
+      expect(step.client_health?.wall_s).toBeGreaterThan(0);
+      expect(step.client_health?.cpu_share).not.toBeNull();
+      expect(step.client_health?.send_lag_p99_ms).toBeNull();
+      if (step.client_health?.healthy === false) expect(step.verdict).not.toBe('pass');
+    }
     expect(artifact.steps.map((s) => s.concurrency)).toEqual([1, 2]);
     expect(artifact.q_max).toBe(2);
     expect(artifact.unbounded_queue).toBe(true);

@@ -78,6 +78,7 @@ describe('qmax --target with a config of several models', () => {
       image_digest: 'unknown',
       container_env: {},
       region: 'local',
+      request: { body: '{"text":"{{text}}"}', content_type: 'application/json', accept: 'audio/wav' },
     });
     expect(artifact.steps.map((s) => s.concurrency)).toEqual([1]);
   }, 30_000);

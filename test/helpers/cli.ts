@@ -35,3 +35,17 @@ export async function runCli(args: string[]): Promise<CliRun> {
   process.exitCode = previousExitCode;
   return { exitCode, stdout, stderr };
 }
+
+/**
+ * runCli with `dir` as the working directory (restored after): for runs that must not find, or
+ * write into, the repository's committed artifacts/.
+ */
+export async function runCliIn(dir: string, args: string[]): Promise<CliRun> {
+  const saved = process.cwd();
+  process.chdir(dir);
+  try {
+    return await runCli(args);
+  } finally {
+    process.chdir(saved);
+  }
+}

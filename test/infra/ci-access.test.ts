@@ -111,6 +111,67 @@ describe('trust: who may assume the roles', () => {
     expect(subs.join()).toContain('"repo:acme/speech:environment:production"');
   });
 
+  describe('with the repository’s numeric IDs (immutable subject claims)', () => {
+    const ids = { 'scalegate:githubOwnerId': '123456', 'scalegate:githubRepositoryId': '456789' };
+    const [withIds] = build(config, ids);
+    const t = Template.fromStack(withIds as CiAccessStack);
+    const trustOf = (name: string): Statement => {
+      const found = Object.values(t.findResources('AWS::IAM::Role')).find(
+        (r) => (r as { Properties: { RoleName?: string } }).Properties.RoleName === name,
+      ) as { Properties: { AssumeRolePolicyDocument: { Statement: Statement[] } } };
+      const statements = found.Properties.AssumeRolePolicyDocument.Statement;
+      expect(statements).toHaveLength(1);
+      return statements[0] as Statement;
+    };
+    const PREFIXES = [
+      'repo:acme/speech:',
+      'repo:acme@123456/speech@456789:',
+      'repository_owner_id:123456:repository_id:456789:',
+    ];
+
+    it('trusts the release role for the name form, the owner@id/repo@id form and the ID claim-key form, each only on environment:production and the protected refs', () => {
+      const statement = trustOf('scalegate-release');
+      expect(statement.Condition?.StringEquals).toEqual({ [AUD]: 'sts.amazonaws.com' });
+      const subs = statement.Condition?.StringLike?.[SUB] as string[];
+      expect([...subs].sort()).toEqual(
+        PREFIXES.flatMap((p) => [
+          `${p}environment:production:ref:refs/heads/main`,
+          `${p}environment:production:ref:refs/tags/v*`,
+        ]).sort(),
+      );
+    });
+
+    it('trusts the calibration role for the three forms of environment:calibration and nothing broader (no repo:*, no other owner, no `-` spelling)', () => {
+      const statement = trustOf('scalegate-calibration');
+      const subs = statement.Condition?.StringLike?.[SUB] as string[];
+      expect([...subs].sort()).toEqual(PREFIXES.map((p) => `${p}environment:calibration:ref:*`).sort());
+      for (const sub of subs) {
+        // The only wildcard is the ref's; the repository part is spelled out exactly.
+        expect(
+          PREFIXES.some((p) => sub.startsWith(p)),
+          sub,
+        ).toBe(true);
+        expect(sub.indexOf('*') === -1 || sub.endsWith(':ref:*'), sub).toBe(true);
+      }
+      const text = json(statement);
+      expect(text).not.toMatch(/repo:\*|repo:acme\/\*|repository_owner_id:\*|:repository_id:\*|pull_request/);
+      expect(text).not.toContain('repo:acme-123456/speech-456789');
+    });
+
+    it('trusts the ID forms with GitHub’s default template too (environment subjects without a ref)', () => {
+      const [other] = build(config, { ...ids, 'scalegate:oidcSubject': 'default' });
+      const text = json(Template.fromStack(other as CiAccessStack).findResources('AWS::IAM::Role'));
+      for (const p of PREFIXES) expect(text).toContain(`"${p}environment:production"`);
+    });
+
+    it('refuses one ID without the other and an ID that is not a number (a wildcard would widen the trust)', () => {
+      expect(() => build(config, { 'scalegate:githubOwnerId': '123456' })).toThrow(/go together/);
+      expect(() =>
+        build(config, { 'scalegate:githubOwnerId': '*', 'scalegate:githubRepositoryId': '456789' }),
+      ).toThrow(/-c scalegate:githubOwnerId=\*: give GitHub's numeric ID/);
+    });
+  });
+
   it('refuses every-branch production refs (refs/heads/*) and a malformed repository', () => {
     expect(() => build(config, { 'scalegate:productionRefs': 'refs/heads/*' })).toThrow(
       /not a protected ref pattern/,

@@ -4,6 +4,8 @@
  * the runner is a recorder: the test proves what would run, in which order, and that a failing
  * step stops the rest. `--dry-run` runs nothing.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CdkInvocation, cdkInvocations, runDeploy } from '../../src/commands/deploy.js';
@@ -255,5 +257,19 @@ describe('scalegate deploy --calibration --with-plan', () => {
     ]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--with-plan');
+  });
+
+  it('outside a checkout (an installed package, a team repository without infra/) refuses, naming the alternatives, and runs nothing', async () => {
+    const teamRepo = mkdtempSync(join(tmpdir(), 'scalegate-team-'));
+    const r = recorder();
+    const refused = await runDeploy(
+      { ...base, configFile: join(teamRepo, 'scalegate.config.json'), action: 'deploy' },
+      { run: r.run },
+    ).catch((e: unknown) => e);
+    expect(isUsageError(refused)).toBe(true);
+    expect((refused as Error).message).toContain(`${join(teamRepo, 'infra')}: no CDK app here`);
+    expect((refused as Error).message).toContain('scalegate/cdk');
+    expect((refused as Error).message).toContain('--format tfvars');
+    expect(r.calls).toEqual([]);
   });
 });

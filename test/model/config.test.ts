@@ -74,13 +74,14 @@ describe('the model context', () => {
 });
 
 describe('the config-side fingerprint', () => {
-  it('is what a measurement of the model must carry: instance type, image digest, measured environment, region', () => {
+  it('is what a measurement of the model must carry: instance type, image digest, measured environment, region, request shape', () => {
     const fp = configFingerprint(model, 'a'.repeat(64), LOCAL_REGION);
     expect(fp).toEqual({
       instance_type: 'ml.g5.xlarge',
       image_digest: 'a'.repeat(64),
       container_env: { VOICE: 'af' },
       region: 'local',
+      request: { body: '{"text":"{{text}}"}', content_type: 'application/json', accept: 'audio/wav' },
     });
     expect(fingerprintDifferences(fp, { ...fp, container_env: { VOICE: 'bf' } }).map((d) => d.field)).toEqual(
       ['container_env'],

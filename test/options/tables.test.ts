@@ -13,6 +13,7 @@ import { QMAX_OPTIONS } from '../../src/options/qmax.js';
 import type { OptionTable } from '../../src/options/spec.js';
 import { THAW_OPTIONS } from '../../src/options/thaw.js';
 import { TTOTAL_OPTIONS } from '../../src/options/ttotal.js';
+import { VALIDATE_OPTIONS } from '../../src/options/validate.js';
 
 /** The values `argv` gives through the commander flags derived from `table` (or the refusal). */
 function fromFlags(table: OptionTable, argv: string[]): { values?: Record<string, unknown>; error?: string } {
@@ -119,7 +120,10 @@ describe('option tables', () => {
     expect(readOptionInputs(env({ target: 'http://x', prompts: 'p.txt' }), QMAX_OPTIONS)).not.toHaveProperty(
       'target',
     );
-    expect(fromFlags(TTOTAL_OPTIONS, []).error).toMatch(/required option '--qmax <file>' not specified/);
+    expect(fromFlags(VALIDATE_OPTIONS, []).error).toMatch(/required option '--plan <file>' not specified/);
+    expect(readOptionInputs(env({}), VALIDATE_OPTIONS)).not.toHaveProperty('planFile');
+    // ttotal's --qmax is found when not given, on both surfaces (src/commands/discover.ts).
+    expect(fromFlags(TTOTAL_OPTIONS, []).error).toBeUndefined();
     expect(readOptionInputs(env({}), TTOTAL_OPTIONS)).not.toHaveProperty('qmaxFile');
   });
 

@@ -75,14 +75,35 @@ describe('plan from the published Kokoro-82M measurements', () => {
     expect(plan.derived.naive_peak_instances).toBe(9);
   });
 
-  it('raises exactly scale_in_safety and fleet_sizing: surge_survival holds, verdict warn (2), exit 0', () => {
+  it('raises exactly qmax_decision, scale_in_safety and fleet_sizing: surge_survival holds, verdict warn (3), exit 0', () => {
     const warned = plan.findings.filter((f) => f.verdict === 'warn').map((f) => f.name);
-    expect(warned).toEqual(['scale_in_safety', 'fleet_sizing']);
+    expect(warned).toEqual(['qmax_decision', 'scale_in_safety', 'fleet_sizing']);
     expect(plan.findings.find((f) => f.name === 'surge_survival')?.verdict).toBe('ok');
     expect(plan.verdict).toBe('warn');
-    expect(plan.warn_count).toBe(2);
+    expect(plan.warn_count).toBe(3);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (2)');
+    expect(run.stdout).toContain('scalegate plan kokoro-82m: warn (3)');
+  });
+
+  it('labels the legacy Q_max a point estimate, never "measured, bracketed": its rung passed on p95 without a valid interval (qmax_not_interval_decided)', () => {
+    expect(plan.measured.q_max_interval_decided).toBe(false);
+    expect(plan.measured.q_max_provenance).toMatch(/^POINT ESTIMATE \(legacy rung/);
+    expect(plan.measured.q_max_provenance).not.toContain('measured');
+    const finding = plan.findings.find((f) => f.name === 'qmax_decision');
+    expect(finding?.verdict).toBe('warn');
+    expect(finding?.detail).toContain('qmax_not_interval_decided');
+    expect(run.stdout).toMatch(/Q_max +50 in flight \(POINT ESTIMATE/);
+  });
+
+  it('takes the single T_total observation as measured, says so, and has no T_plan upper bound for the band', () => {
+    expect(plan.measured.t_total_origin).toBe('measured');
+    expect(plan.measured.t_total_provenance).toBe('measured, single observation');
+    expect(run.stdout).toContain('T_total (measured, single observation)');
+    const band = plan.derived.surge_sensitivity;
+    expect(band?.nominal).toBe(plan.derived.surge_overflow_probability);
+    expect(band?.items.find((i) => i.vary === 't_plan_high')?.probability).toBeNull();
+    expect(band?.items.find((i) => i.vary === 't_plan_high')?.used).toContain('single observation');
+    expect(plan.derived.x_target_origin).toBe('interpolated');
   });
 
   it('computes the seed rule surge exactly and, deployed with --policy-rule seed, stops naming the values that hold (a predicted overflow is never deployable)', async () => {
@@ -131,6 +152,8 @@ describe('plan from the published Kokoro-82M measurements', () => {
   it('prints every finding in the fixed order so none can silently disappear', () => {
     expect(plan.findings.map((f) => f.name)).toEqual([
       'measurement_trust',
+      'measurement_vantage',
+      'qmax_decision',
       'curve_repeatability',
       'slo_budget',
       'invocation_ceiling',

@@ -143,7 +143,7 @@ describe('evaluateGate', () => {
   });
 
   it('passes a warn plan (warn is deployable), counting its warnings', () => {
-    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (2 warnings)' });
+    expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (3 warnings)' });
   });
 
   it('fails deployable_threshold when no CloudWatch ratio was measured (the seed rule it falls back to also stops)', () => {
@@ -178,6 +178,16 @@ describe('evaluateGate', () => {
     expect(
       failed(input({ model: kokoroModel({ container_env: { MAX_QUEUE_DEPTH: '9', AWS_REGION: 'x' } }) })),
     ).toEqual([]);
+  });
+
+  it('fails request_shape when the plan was measured with another body than the config sends (an old plan reads as the default shape)', () => {
+    const speechApi = { body_template: '{"input":"{{text}}","voice":"af_heart"}' };
+    const i = input({ model: kokoroModel({ request: speechApi }) });
+    expect(failed(i)).toEqual(['request_shape']);
+    expect(check(i, 'request_shape')?.detail).toContain(
+      'the config sends {"input":"{{text}}","voice":"af_heart"}',
+    );
+    expect(check(input({}), 'request_shape')?.ok).toBe(true);
   });
 
   it('never passes a local-SageMaker plan for a real region, but does for the local one', () => {

@@ -87,6 +87,19 @@ describe('SVG chart of p95 TTFAB against concurrency', () => {
     expect(points[6]?.attrs.stroke).toBe('#1f77b4');
   });
 
+  it('colours a point by its verdict, not its point estimate: an undecided rung under the SLO is grey, never a pass', () => {
+    const undecided = {
+      ...anchor,
+      steps: anchor.steps.map((s) =>
+        s.concurrency === 40 ? { ...s, verdict: 'undecided' as const, meets_slo: true } : s,
+      ),
+    };
+    const points = all(withClass(parseXml(renderTtfabChartSvg(undecided)), 'points'), 'circle');
+    const at40 = points.find((p) => p.attrs['data-concurrency'] === '40');
+    expect(at40?.attrs.stroke).toBe('#7f7f7f');
+    expect(all(at40 as Element, 'title')[0]?.text).toContain(': undecided');
+  });
+
   it('draws the SLO line at the SLO and marks Q_max at its rung', () => {
     const root = parseXml(renderTtfabChartSvg(anchor));
     const points = all(withClass(root, 'points'), 'circle');

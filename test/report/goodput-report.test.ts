@@ -74,7 +74,11 @@ describe('goodput in the reports', () => {
     expect(text).toMatch(
       /lambda_max = 12 requests\/s per instance \(measured, bracketed by a breach at 20\/s\)/,
     );
-    expect(text).toMatch(/log-scale sectioning into 5 batches of >= 30 \(1 \+ L\)\^2 arrivals/);
+    expect(text).toMatch(/log-scale sectioning into 5-20 batches of >= 30 \(1 \+ L\)\^2 arrivals/);
+    expect(text).toMatch(/misses at \+infinity/);
+    expect(text).toMatch(
+      /false PASS of a rung whose true p95 is the SLO: at most 5\.0 % \(bound \(simulated over class: /,
+    );
   });
 
   it('a plan with a goodput artifact: lambda_max beside Q_max with its provenance, the goodput input with its fingerprint', () => {
@@ -97,7 +101,9 @@ describe('goodput in the reports', () => {
         file: join(dir, 'plan.json'),
       },
     });
-    expect(md).toMatch(/Q_max \*\*50\*\*, lambda_max \*\*12\/s\*\* \(measured\)/);
+    expect(md).toMatch(
+      /Q_max \*\*50\*\* \(POINT ESTIMATE[^)]*\), [^,]*, lambda_max \*\*12\/s\*\* \(measured\)/,
+    );
     expect(md).toMatch(
       /\| lambda\\_max \(open loop\) \| 12 requests\/s per instance \(measured, bracketed by a breach\) \|/,
     );

@@ -48,7 +48,7 @@ describe('a plan on a lower-bound T_total', () => {
   it('terminal plan report: the header, the measured table and T_plan say LOWER BOUND, never measured', () => {
     const text = renderPlanReport(lowerBoundPlan, null);
     expect(text.split('\n')[0]).toBe(
-      'scalegate plan kokoro-82m: warn (4) (T_total is a LOWER BOUND: 260.2 s or more)',
+      'scalegate plan kokoro-82m: warn (5) (T_total is a LOWER BOUND: 260.2 s or more)',
     );
     expect(text).toMatch(
       /T_total \(LOWER BOUND: traffic never recovered, the clock stopped at in_service\) +≥ 260\.25 s/,
@@ -65,7 +65,7 @@ describe('a plan on a lower-bound T_total', () => {
     const comment = renderComment(reportInput({ basePlan: { artifact: completePlan, ref: 'main' } }), stamp);
     const lines = comment.split('\n');
     expect(lines[2]).toBe(
-      '## ⚠️ scalegate plan · kokoro-82m: **warn (4)** · T_total **LOWER BOUND** (≥ 260.2 s)',
+      '## ⚠️ scalegate plan · kokoro-82m: **warn (5)** · T_total **LOWER BOUND** (≥ 260.2 s)',
     );
     expect(comment).toContain('T_total **≥ 260.2 s** (LOWER BOUND)');
     expect(comment).toMatch(/\| T\\_total \(s\) +\| 260\.2 +\| \*\*≥ 260\.2\*\* +\|/);
@@ -137,7 +137,7 @@ describe('a plan on a lower-bound T_total', () => {
 
   it('a complete T_total is labelled measured and its policy lag computed, never measured', () => {
     const text = renderPlanReport(completePlan, null);
-    expect(text).toMatch(/T_total \(measured\) +260\.25 s/);
+    expect(text).toMatch(/T_total \(measured, single observation\) +260\.25 s/);
     expect(text).not.toContain('LOWER BOUND');
     expect(text).not.toMatch(/policy lag[^\n]*\(measured\)/);
   });

@@ -130,7 +130,7 @@ describe('Markdown report', () => {
   it('leads with the verdict and shows findings, deployable values, inputs with fingerprints, the chart and T_total stages (what a reviewer decides on)', () => {
     const md = renderReport(planInput());
     const lines = md.split('\n');
-    expect(lines[0]).toBe('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
+    expect(lines[0]).toBe('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
     expect(md).toContain('| ✅ ok | `surge_survival` |');
     expect(md).toContain('### Policy');
     expect(md).toContain('| closed-loop rule (seed) | 37.5 (closed-loop concurrency');
@@ -269,7 +269,7 @@ describe('Markdown report', () => {
     expect(compact.length).toBeLessThan(2000);
     expect(hasModelMarker(compact, 'kokoro-82m')).toBe(true);
     expect(parseRunMarker(compact)?.runId).toBe('7');
-    expect(compact).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (2)**');
+    expect(compact).toContain('## ⚠️ scalegate plan · kokoro-82m: **warn (3)**');
     expect(compact).toContain('it is in the job summary');
   });
 

@@ -1,130 +1,90 @@
 /**
- * Proof, by seeded simulation of the open loop itself (Poisson arrivals into M/D/k and M/G/k
- * servers), that the open-loop rung decision keeps its stated level on open-loop latencies, which
- * are autocorrelated through the queue (a reduced grid; `npm run bench:coverage-openloop` prints
- * the whole one). Each replication is one goodput rung as the product runs it: the schedule starts
- * on an empty server, the settle is discarded, the window is cut into 1 s windows of intended send
- * time and decided by `decideOpenLoopP95`, the function the goodput command calls.
+ * Proof, by seeded simulation over the class of src/stats/service-class.ts (i.i.d. M/G/k and
+ * M/D/2 queues, 30 % slow spells of 10-20 s, a dynamic-batching server, replayed Kokoro service
+ * times), that the group-sequential open-loop rung decision keeps its false-PASS bound and its
+ * coverage on open-loop latencies, which are autocorrelated through the queue and through the
+ * server's own slow spells (a reduced grid; `npm run bench:coverage-openloop` prints the whole
+ * one). Each replication is one goodput rung as the product runs it (`simulateGoodputRung`: empty
+ * server, 15 s settle, 1 s windows, looks from 30 s with in-flight requests as misses, the rung
+ * ending at its first decisive look, hold 600 s).
  *
- * The holds are long enough for the rule's batches (5 x 30 (1 + L)^2 arrivals) at each load: near
- * saturation a p95 needs thousands of arrivals, which is the physics, not the method. Per cell only
- * a gross failure is asserted (200 replications: ~1.5 % standard error around 95 %).
+ * Tolerances: 40 rungs a cell, 280 pooled. The false-PASS bound is asserted pooled (at the
+ * achieved ~1-2 %, more than 14 passes in 280 has probability below 1e-4) and per family.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decideOpenLoopP95 } from '../../src/stats/open-loop-decision.js';
+import { FALSE_PASS_BOUND } from '../../src/stats/open-loop-decision.js';
+import { simulateGoodputRung } from '../../src/stats/open-loop-rung-sim.js';
 import {
-  type SimulatedServer,
-  simulateOpenLoop,
-  trueOpenLoopP95,
-  windowedRung,
-} from '../../src/stats/open-loop-sim.js';
-import { sectionedP95Interval } from '../../src/stats/rung-decision.js';
+  openLoopServiceClass,
+  type ServiceCell,
+  serviceCapacity,
+  trueServiceP95,
+} from '../../src/stats/service-class.js';
 
-interface Cell {
-  name: string;
-  server: SimulatedServer;
-  rho: number;
-  holdS: number;
-}
-
-const SETTLE_S = 30;
-const REPS = 200;
-const CELLS: Cell[] = [
-  { name: 'M/D/1 rho 0.5', server: { slots: 1, meanServiceMs: 60, serviceCv: 0 }, rho: 0.5, holdS: 300 },
-  {
-    name: 'M/G/1 CV 0.5 rho 0.8',
-    server: { slots: 1, meanServiceMs: 60, serviceCv: 0.5 },
-    rho: 0.8,
-    holdS: 600,
-  },
-  { name: 'M/D/1 rho 0.9', server: { slots: 1, meanServiceMs: 60, serviceCv: 0 }, rho: 0.9, holdS: 1200 },
-  { name: 'M/D/4 rho 0.9', server: { slots: 4, meanServiceMs: 240, serviceCv: 0 }, rho: 0.9, holdS: 1200 },
-  {
-    name: 'M/G/4 CV 0.5 rho 0.7',
-    server: { slots: 4, meanServiceMs: 240, serviceCv: 0.5 },
-    rho: 0.7,
-    holdS: 600,
-  },
-];
+const REPS = 40;
+const HOLD_S = 600;
 
 interface CellResult {
+  cell: ServiceCell;
   truth: number;
-  intervals: number;
+  decided: number;
   covered: number;
   passAtSlo: number;
-  passBelow: number;
-  closedRuleIntervals: number;
-  closedRuleCovered: number;
+  passPower: number;
 }
 
-const results = new Map<string, CellResult>();
+const results: CellResult[] = [];
 
 beforeAll(() => {
-  for (const [index, cell] of CELLS.entries()) {
-    const rate = (cell.rho * cell.server.slots * 1000) / cell.server.meanServiceMs;
-    const truth = trueOpenLoopP95(cell.server, rate, { arrivals: 3_000_000, seed: 31 + index });
-    const r: CellResult = {
-      truth,
-      intervals: 0,
-      covered: 0,
-      passAtSlo: 0,
-      passBelow: 0,
-      closedRuleIntervals: 0,
-      closedRuleCovered: 0,
-    };
+  for (const [index, cell] of openLoopServiceClass('reduced').entries()) {
+    const rate = cell.rho * serviceCapacity(cell.model);
+    const truth = trueServiceP95(cell.model, rate, { arrivals: 1_000_000, seed: 31 + index });
+    const r: CellResult = { cell, truth, decided: 0, covered: 0, passAtSlo: 0, passPower: 0 };
     for (let rep = 0; rep < REPS; rep++) {
-      const run = simulateOpenLoop(cell.server, {
-        ratePerS: rate,
-        durationS: cell.holdS,
-        seed: 104_729 * (index + 1) + rep,
-      });
-      const windows = windowedRung(run, { sloMs: truth, holdS: cell.holdS, settleS: SETTLE_S });
-      const d = decideOpenLoopP95(windows, { sloMs: truth });
-      if (d.interval) {
-        r.intervals++;
-        if (d.interval.low <= truth && truth <= d.interval.high) r.covered++;
+      const spec = { rate, holdS: HOLD_S, settleS: 15, sloMs: truth, seed: 104_729 * (index + 1) + rep };
+      const d = simulateGoodputRung(cell.model, spec);
+      if (d.interval95) {
+        r.decided++;
+        if (d.interval95.low <= truth && truth <= d.interval95.high) r.covered++;
       }
       if (d.verdict === 'pass') r.passAtSlo++;
-      // Power: with the SLO 50 % above the true p95 the same rung should mostly pass.
-      if (decideOpenLoopP95(windows, { sloMs: truth * 1.5 }).verdict === 'pass') r.passBelow++;
-      // The closed loop's rule with the mean number in system for N (batches of 4 L, up to 20).
-      const from = run.atMs.findIndex((t) => t >= SETTLE_S * 1000);
-      const samples = run.ttfabMs.subarray(from);
-      const closed = sectionedP95Interval(samples, Math.max(1, Math.round(windows.meanInSystem)), 0.05);
-      if (closed) {
-        r.closedRuleIntervals++;
-        if (closed.low <= truth && truth <= closed.high) r.closedRuleCovered++;
-      }
+      if (simulateGoodputRung(cell.model, { ...spec, sloMs: truth * 1.5 }).verdict === 'pass') r.passPower++;
     }
-    results.set(cell.name, r);
+    results.push(r);
   }
-}, 120_000);
+}, 240_000);
 
-const sum = (pick: (r: CellResult) => number): number =>
-  [...results.values()].reduce((s, r) => s + pick(r), 0);
+const sum = (pick: (r: CellResult) => number, rows = results): number =>
+  rows.reduce((s, r) => s + pick(r), 0);
 
-describe('open-loop rung decision on simulated open loops (M/D/k and M/G/k, rho 0.5-0.9)', () => {
-  it('decides: an interval in at least 90 % of the rungs of every cell (the holds fit the batch rule)', () => {
-    for (const [name, r] of results) expect(r.intervals / REPS, name).toBeGreaterThanOrEqual(0.9);
+describe('open-loop group-sequential decision over the simulated class (reduced grid, hold 600 s)', () => {
+  it(`passes at most ${FALSE_PASS_BOUND * 100} % of the rungs whose true p95 equals the SLO, pooled and in each family`, () => {
+    const pooled = sum((r) => r.passAtSlo) / (REPS * results.length);
+    console.log(
+      `P(PASS | p95 = SLO) pooled ${(pooled * 100).toFixed(1)} % over ${REPS * results.length} rungs`,
+    );
+    expect(pooled).toBeLessThanOrEqual(FALSE_PASS_BOUND);
+    for (const family of ['iid', 'regime', 'batching', 'replay'] as const) {
+      const rows = results.filter((r) => r.cell.family === family);
+      // A family of 40-120 rungs: 12.5 % is far outside a 5 % rate's binomial band.
+      expect(sum((r) => r.passAtSlo, rows) / (REPS * rows.length), family).toBeLessThanOrEqual(0.125);
+    }
   });
 
-  it('its 95 % p95 interval covers the true p95 at least 93 % of the time (pooled), every cell above 88 %', () => {
-    expect(sum((r) => r.covered) / sum((r) => r.intervals)).toBeGreaterThanOrEqual(0.93);
-    for (const [name, r] of results) expect(r.covered / r.intervals, name).toBeGreaterThan(0.88);
+  it('its recorded 95 % interval covers the true p95 in at least 90 % of the decided rungs (pooled)', () => {
+    const coverage = sum((r) => r.covered) / sum((r) => r.decided);
+    console.log(`coverage ${(coverage * 100).toFixed(1)} % of ${sum((r) => r.decided)} decided rungs`);
+    expect(coverage).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('passes at most 5 % of the rungs whose true p95 equals the SLO (pooled), no cell above 8 %', () => {
-    expect(sum((r) => r.passAtSlo) / (REPS * CELLS.length)).toBeLessThanOrEqual(0.05);
-    for (const [name, r] of results) expect(r.passAtSlo / REPS, name).toBeLessThanOrEqual(0.08);
+  it('is not vacuous: with the SLO 1.5 x the true p95 a fifth of the rungs or more pass within the hold', () => {
+    expect(sum((r) => r.passPower) / (REPS * results.length)).toBeGreaterThan(0.2);
   });
 
-  it('is not vacuous: with the SLO 50 % above the true p95 most rungs pass', () => {
-    expect(sum((r) => r.passBelow) / (REPS * CELLS.length)).toBeGreaterThan(0.6);
-  });
-
-  it("the closed loop's batch rule with L in place of N fails the same coverage check (the test has teeth)", () => {
-    expect(sum((r) => r.closedRuleCovered) / sum((r) => r.closedRuleIntervals)).toBeLessThan(0.88);
-    const r = results.get('M/G/1 CV 0.5 rho 0.8') as CellResult;
-    expect(r.closedRuleCovered / r.closedRuleIntervals).toBeLessThan(0.85);
+  it('ends rungs early: a rung far inside the SLO (M/D/2 at rho 0.5, SLO 4 x its p95) passes at a look before the hold', () => {
+    const model = { kind: 'iid', slots: 2, meanServiceMs: 40, cv: 0 } as const;
+    const d = simulateGoodputRung(model, { rate: 25, holdS: HOLD_S, settleS: 15, sloMs: 200, seed: 5 });
+    expect(d.verdict).toBe('pass');
+    expect(d.stoppedAtS).toBeLessThan(HOLD_S / 2);
   });
 });

@@ -8,7 +8,7 @@ import { AudioCache } from './audio-cache.js';
 import { type Config, ConfigError, readConfig } from './config.js';
 import { DeviceExecutor, describeDevice } from './device.js';
 import { type Executor, type Job, SynthesisPool } from './pool.js';
-import { MAX_BODY_BYTES, parseInvocation } from './request.js';
+import { checkContentType, MAX_BODY_BYTES, parseInvocation } from './request.js';
 import { SERVICE_METRIC, ServiceTimeMetrics } from './service-metrics.js';
 import { markStage, writeLine } from './stages.js';
 import { type StagePacer, stagePacer } from './startup-pacing.js';
@@ -228,7 +228,12 @@ class ContainerServer {
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === undefined || res.destroyed) return; // the client went away mid-body
     // 1. Validate: a malformed request never reaches the gate.
-    const parsed = parseInvocation(body, this.config.voice, this.voices);
+    const unsupported = checkContentType(req.headers['content-type'], this.config.requestContentType);
+    if (unsupported !== null) {
+      sendJson(res, 415, { error: 'unsupported_media_type', message: unsupported });
+      return;
+    }
+    const parsed = parseInvocation(body, this.config.voice, this.voices, this.config.requestContract);
     if (!parsed.ok) {
       sendJson(res, 400, { error: 'bad_request', message: parsed.message });
       return;

@@ -1,6 +1,7 @@
 // Environment of the reference TTS container. Invalid values are a start-up failure (exit 2),
 // never a silent default.
 import { type DeviceConfig, readDeviceConfig } from './device-config.js';
+import { REQUEST_CONTRACTS, type RequestContract } from './request.js';
 import { type ServiceMetricsTarget, WINDOW_SECONDS } from './service-metrics.js';
 import { isStage, type Stage } from './stages.js';
 
@@ -36,6 +37,10 @@ export interface Config {
    * synthesis pauses (memory stays bounded); past this the request is cut and its slot freed.
    */
   sendStallTimeoutMs: number;
+  /** Which body /invocations reads (REQUEST_CONTRACT): `text` (default) or `input-voice`. */
+  requestContract: RequestContract;
+  /** The one Content-Type /invocations accepts (REQUEST_CONTENT_TYPE); undefined: any. */
+  requestContentType: string | undefined;
   /** The emulated accelerator (DEVICE_* variables, device-config.ts); undefined: host CPU. */
   device: DeviceConfig | undefined;
   /**
@@ -74,7 +79,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `REQUEST_TIMEOUT_S=${requestTimeoutMs / 1000} is shorter than HEADERS_TIMEOUT_S=${headersTimeoutMs / 1000}: a whole request cannot arrive faster than its headers`,
     );
   }
+  const contract = env.REQUEST_CONTRACT?.trim() || 'text';
+  if (!(REQUEST_CONTRACTS as readonly string[]).includes(contract)) {
+    throw new ConfigError(`REQUEST_CONTRACT=${contract}: expected one of ${REQUEST_CONTRACTS.join(', ')}`);
+  }
+  const contentType = env.REQUEST_CONTENT_TYPE?.trim() || undefined;
+  if (contentType !== undefined && !/^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/.test(contentType)) {
+    throw new ConfigError(
+      `REQUEST_CONTENT_TYPE=${contentType}: expected a media type such as application/json`,
+    );
+  }
   return {
+    requestContract: contract as RequestContract,
+    requestContentType: contentType,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     maxQueueDepth: integer(env, 'MAX_QUEUE_DEPTH', 64, 1, 1_000_000),

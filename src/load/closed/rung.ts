@@ -9,6 +9,7 @@
  */
 import type { Outcome } from '../../model/artifacts.js';
 import { opt, type UsageError, usage } from '../../model/errors.js';
+import { type ClientHealth, demoteUnhealthyPass, judgeClientHealth } from '../../stats/client-health.js';
 import { alignUp, driftTest, quantileWithMisses } from '../../stats/ladder-stats.js';
 import { sortedAscending } from '../../stats/quantiles.js';
 import {
@@ -18,6 +19,7 @@ import {
   shortestResettledWindowMs,
 } from '../../stats/rung-decision.js';
 import { waitUntil } from '../../wait.js';
+import { startClientHealth } from '../client-health.js';
 import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
 import type { LadderMode } from './ladder.js';
 
@@ -81,6 +83,8 @@ export interface RungMeasurement {
   inFlight: InFlightStats;
   loopDelayP99Ms: number | null;
   loopUtilization: number | null;
+  /** The client over the rung; a pass it could not keep N outstanding for is undecided. */
+  clientHealth: ClientHealth;
 }
 
 interface WindowData {
@@ -211,6 +215,7 @@ export async function runRung(
   const startedAt = now();
   engine.forgetBefore(epoch, startedAt);
   engine.resetLoopDelay();
+  const health = startClientHealth();
   const settleEnd = startedAt + spec.settleS * 1000;
   let holdEnd = startedAt + spec.holdS * 1000;
   const measureMs = spec.measureS * 1000;
@@ -274,12 +279,17 @@ export async function runRung(
     taken?: { data: WindowData; decision: RungDecision },
   ): RungMeasurement => {
     const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs);
-    const evaluation =
+    const judged =
       taken?.decision ??
       judge.look(data.samples, true, {
         windowMs: to - from,
         maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
       });
+    const clientHealth = judgeClientHealth(health.stop(), spec.sloMs);
+    const demoted = demoteUnhealthyPass(judged.verdict, judged.reason, clientHealth);
+    const evaluation: RungDecision = demoted.demoted
+      ? { ...judged, verdict: 'undecided', decisive: false, reason: demoted.reason }
+      : judged;
     const okInterval = sectionedWithTails(data.okTtfab, spec.concurrency, evaluation.tails);
     const seconds = Math.max((to - from) / 1000, 1e-9);
     return {
@@ -305,6 +315,7 @@ export async function runRung(
       inFlight: engine.inFlightStats(from, to, spec.concurrency),
       loopDelayP99Ms: engine.loopDelayP99Ms(),
       loopUtilization: engine.loopUtilization(),
+      clientHealth,
     };
   };
 
@@ -369,11 +380,15 @@ export async function runRung(
     return undefined;
   };
 
-  const measured = await waitUntil(`rung at concurrency ${spec.concurrency} to end`, tick, {
-    interval: (t) => Math.min(tickMs, Math.max(holdEnd - t, 0)),
-    clock: now,
-    pauseFirst: true,
-    signal,
-  });
-  return measured as RungMeasurement;
+  try {
+    const measured = await waitUntil(`rung at concurrency ${spec.concurrency} to end`, tick, {
+      interval: (t) => Math.min(tickMs, Math.max(holdEnd - t, 0)),
+      clock: now,
+      pauseFirst: true,
+      signal,
+    });
+    return measured as RungMeasurement;
+  } finally {
+    health.stop();
+  }
 }

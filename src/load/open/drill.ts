@@ -13,6 +13,7 @@ import {
 } from '../../model/index.js';
 import { addFailures, topFailures } from '../../stats/failures.js';
 import { type Clock, realClock } from '../clock.js';
+import type { Heartbeat } from '../heartbeat.js';
 import type { Transport } from '../types.js';
 import { type ArrivalSpec, scheduleIdentity, shardArrivals } from './arrivals.js';
 import {
@@ -119,6 +120,8 @@ export interface DrillLoadSpec {
   signal?: AbortSignal;
   /** Every finished request (tests pool them across shards). */
   onRecord?: (record: OpenLoopRecord) => void;
+  /** Called every second of the schedule while it runs (src/load/heartbeat.ts). */
+  onHeartbeat?: (beat: Heartbeat) => void;
 }
 
 export interface DrillLoadResult {
@@ -135,6 +138,7 @@ export async function runDrillLoad(spec: DrillLoadSpec): Promise<DrillLoadResult
   const clock = spec.clock ?? realClock;
   const arrivals = drillArrivalSpec(spec.phases, spec.seed);
   const seconds = new DrillSeconds(spec.startAt, spec.sloMs);
+  let finished = 0;
   const engine = new OpenLoopEngine({
     transport: spec.transport,
     bodies: spec.bodies,
@@ -144,6 +148,7 @@ export async function runDrillLoad(spec: DrillLoadSpec): Promise<DrillLoadResult
     ...(spec.clock ? { clock: spec.clock } : {}),
     onRecord: (r) => {
       seconds.record(r);
+      finished += 1;
       spec.onRecord?.(r);
     },
   });
@@ -154,6 +159,7 @@ export async function runDrillLoad(spec: DrillLoadSpec): Promise<DrillLoadResult
     if (done) return;
     seconds.inFlight(sampled, engine.inFlight);
     sampled += 1;
+    spec.onHeartbeat?.({ elapsedS: sampled, finished, inFlight: engine.inFlight });
     cancelSample = clock.at(spec.startAt + (sampled + 1) * 1000, sample);
   };
   let cancelSample = clock.at(spec.startAt + 1000, sample);

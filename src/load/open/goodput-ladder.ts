@@ -44,7 +44,12 @@ export interface RateResult {
   rate: number;
   verdict: RateVerdict;
   reason: string;
+  /** A pass: the SLO over the upper end of its p95 interval (how far inside it lies). */
+  headroom?: number;
 }
+
+/** The most the ladder grows by after a pass far inside the SLO. */
+export const MAX_GROWTH = 8;
 
 export const MAX_RATE_RUNGS = 32;
 
@@ -93,7 +98,12 @@ export class GoodputLadder {
     const tried = (rate: number) => this.results.some((r) => r.rate === rate);
     if (hi === null) {
       if (lo >= maxRate) return null;
-      return roundRate(Math.min(maxRate, lo * this.growth));
+      // Far inside the SLO (its upper end a fraction of it) the ladder grows by the headroom, up
+      // to MAX_GROWTH: latency cannot fall as the rate grows, so no pass is skipped that a
+      // breach above would not bracket.
+      const best = this.results.find((r) => r.verdict === 'pass' && r.rate === lo);
+      const factor = Math.max(this.growth, Math.min(MAX_GROWTH, best?.headroom ?? 0));
+      return roundRate(Math.min(maxRate, lo * factor));
     }
     if (lo === 0) {
       // Nothing passed yet: walk down from the lowest rate tried.

@@ -115,6 +115,11 @@ export class OpenLoopEngine {
     return this.outstanding;
   }
 
+  /** The windows so far (live: a request in flight is counted offered, not yet by outcome). */
+  windowsSoFar(): readonly LiveWindow[] {
+    return [...this.windows.values()];
+  }
+
   /**
    * Sends `arrivals` (offsets from `startAt`, a clock time; may lie in the future) and resolves
    * once every sent request has finished. Arrivals come in non-decreasing offset order (as every

@@ -3,11 +3,16 @@
  * first `settleS` seconds of intended send time warm the queue up and are discarded; the rest is
  * the measure window. Returns what the rung decision needs (GoodputRungInput, samples in
  * intended-send order) and what an artifact keeps (the serialized windows, send adherence).
- * No verdict here: that is the ladder's `decide`.
+ * No verdict here: that is the ladder's `decide`. With `looks`, the rung asks at each look
+ * whether it is decided and, if so, stops sending there (requests in flight finish and are
+ * measured: a stopped-early rung is a measurement, unlike an aborted one).
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
-import { quantileMs, sumWindows } from '../../stats/histograms.js';
+import type { ClientHealthSample } from '../../stats/client-health.js';
+import { type LiveWindow, quantileMs, sumWindows } from '../../stats/histograms.js';
+import { startClientHealth } from '../client-health.js';
 import { type Clock, realClock } from '../clock.js';
+import { type Heartbeat, startHeartbeat } from '../heartbeat.js';
 import type { Transport } from '../types.js';
 import { constantProfile, scheduleIdentity, shardArrivals } from './arrivals.js';
 import type { GoodputRungInput } from './goodput-ladder.js';
@@ -38,6 +43,21 @@ export interface OpenRungSpec {
   onRecord?: (record: OpenLoopRecord) => void;
   /** Stops the rung (requests in flight are cut): the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called every second of the rung's clock while it runs (src/load/heartbeat.ts). */
+  onHeartbeat?: (beat: Heartbeat) => void;
+  /** Looks while the rung runs (group-sequential): absent, the rung runs its whole hold. */
+  looks?: RungLooks;
+}
+
+/**
+ * The looks of a rung: at each measure span (s after the settle), `lagMs` later, `stop` is shown
+ * the windows so far (a request still in flight is offered without an outcome) and says whether
+ * the rung ends there.
+ */
+export interface RungLooks {
+  spansS: readonly number[];
+  lagMs: number;
+  stop: (windows: readonly LiveWindow[], spanS: number, lookAtMs: number) => boolean;
 }
 
 export interface OpenRungMeasurement {
@@ -53,6 +73,10 @@ export interface OpenRungMeasurement {
   ttfabSentP95Ms: number | null;
   loopUtilization: number | null;
   peakOutstanding: number;
+  /** Measure span (s) of the look that stopped the rung; null: it ran its whole hold. */
+  stoppedAtS: number | null;
+  /** The client over the rung (real clock only; null on a simulated clock, whose wall time means nothing). */
+  clientHealth: ClientHealthSample | null;
 }
 
 /** One arrival of the measure window, as kept (a few numbers, not the whole record). */
@@ -61,6 +85,7 @@ export interface RungSample {
   atMs: number;
   outcome: OpenLoopOutcome;
   ttfabIntendedMs: number | null;
+  latencyIntendedMs: number | null;
 }
 
 /** Every measured arrival of the measure window, sorted into intended-send order. */
@@ -97,6 +122,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
   const fromMs = spec.settleS * 1000;
   const toMs = spec.holdS * 1000;
   const samples: RungSample[] = [];
+  let finished = 0;
   const engine = new OpenLoopEngine({
     transport: spec.transport,
     bodies: spec.bodies,
@@ -107,19 +133,39 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     onRecord: (r) => {
       const atMs = r.intendedAt - startAt;
       if (!r.stopped && atMs >= fromMs && atMs < toMs) {
-        samples.push({ atMs, outcome: r.outcome, ttfabIntendedMs: r.ttfabIntendedMs });
+        samples.push({
+          atMs,
+          outcome: r.outcome,
+          ttfabIntendedMs: r.ttfabIntendedMs,
+          latencyIntendedMs: r.latencyIntendedMs,
+        });
       }
+      finished += 1;
       spec.onRecord?.(r);
     },
   });
+  const onHeartbeat = spec.onHeartbeat;
+  const stopBeat = onHeartbeat
+    ? startHeartbeat({
+        clock,
+        startAt,
+        read: () => ({ finished, inFlight: engine.inFlight }),
+        emit: onHeartbeat,
+      })
+    : () => {};
+  const health = spec.clock ? null : startClientHealth();
   const stop = () => engine.stop({ abort: true });
   spec.signal?.addEventListener('abort', stop, { once: true });
+  const looking = spec.looks ? scheduleLooks(spec.looks, clock, startAt, fromMs, toMs, engine) : null;
   let summary: OpenLoopSummary;
   try {
     if (spec.signal?.aborted) stop();
     summary = await engine.run(shardArrivals(arrivalSpec, shard), startAt);
   } finally {
+    stopBeat();
     spec.signal?.removeEventListener('abort', stop);
+    looking?.cancel();
+    health?.stop();
   }
   // A stopped rung is not a measurement.
   if (spec.signal?.aborted) throw spec.signal.reason ?? new Error('aborted');
@@ -138,5 +184,39 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     ttfabSentP95Ms: quantileMs(measured.series.ttfab_sent, 0.95),
     loopUtilization: summary.loopUtilization,
     peakOutstanding: summary.peakOutstanding,
+    stoppedAtS: looking?.stoppedAtS() ?? null,
+    clientHealth:
+      health?.stop({
+        sendLagP99Ms: quantileMs(measured.series.send_lag, 0.99),
+        droppedArrivals: input.outcomeCounts.client_dropped ?? 0,
+      }) ?? null,
   };
+}
+
+/** The rung's look timers: each look that says stop ends the schedule (in-flight requests finish). */
+function scheduleLooks(
+  looks: RungLooks,
+  clock: Clock,
+  startAt: number,
+  fromMs: number,
+  toMs: number,
+  engine: OpenLoopEngine,
+): { cancel: () => void; stoppedAtS: () => number | null } {
+  const spans = looks.spansS.filter((s) => fromMs + s * 1000 < toMs - 1e-6);
+  let cancel: (() => void) | null = null;
+  let stoppedAt: number | null = null;
+  const arm = (k: number): void => {
+    const span = spans[k];
+    if (span === undefined) return;
+    const lookAtMs = fromMs + span * 1000 + looks.lagMs;
+    cancel = clock.at(startAt + lookAtMs, () => {
+      cancel = null;
+      if (looks.stop(engine.windowsSoFar(), span, lookAtMs)) {
+        stoppedAt = span;
+        engine.stop({ abort: false });
+      } else arm(k + 1);
+    });
+  };
+  arm(0);
+  return { cancel: () => cancel?.(), stoppedAtS: () => stoppedAt };
 }

@@ -16,6 +16,8 @@ export interface HttpTransportOptions {
   /** Highest concurrency the engine will run; the socket pool is sized above it. */
   maxConcurrency: number;
   contentType?: string;
+  /** @default audio/wav */
+  accept?: string;
 }
 
 export function invocationsUrl(target: string): URL {
@@ -41,6 +43,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const agent = secure ? new HttpsAgent(agentOptions(maxSockets)) : new HttpAgent(agentOptions(maxSockets));
   const send = secure ? httpsRequest : httpRequest;
   const contentType = options.contentType ?? 'application/json';
+  const accept = options.accept ?? 'audio/wav';
   const base = {
     protocol: url.protocol,
     hostname: url.hostname,
@@ -68,7 +71,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const req = send({
         ...base,
         signal,
-        headers: { 'Content-Type': contentType, 'Content-Length': body.byteLength, Accept: 'audio/wav' },
+        headers: { 'Content-Type': contentType, 'Content-Length': body.byteLength, Accept: accept },
       });
       req.once('socket', (socket: Socket) => {
         // A kept-alive socket arrives connected; a new one is still connecting: time its setup.
@@ -98,6 +101,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
               outcome: classifyHttpStatus(status, text),
               status,
               error: `HTTP ${status}: ${text.trim()}`,
+              containerStatus: status,
             });
           });
         }
@@ -114,6 +118,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     kind: 'http',
     target: url.toString(),
     invoke,
+    endpointUrl: async () => new URL(url.toString()),
     close: async () => {
       agent.destroy();
     },

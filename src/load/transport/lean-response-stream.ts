@@ -104,6 +104,16 @@ export function wireError(status: number, headers: IncomingMessage['headers'], t
   };
 }
 
+/** The runtime host the client's configuration resolves for `endpoint` (AWS_ENDPOINT_URL, FIPS, partitions). */
+export async function runtimeEndpointUrl(runtime: SageMakerRuntimeClient, endpoint: string): Promise<URL> {
+  const resolved = await getEndpointFromInstructions(
+    { EndpointName: endpoint },
+    InvokeEndpointWithResponseStreamCommand as unknown as Parameters<typeof getEndpointFromInstructions>[1],
+    runtime.config as unknown as Parameters<typeof getEndpointFromInstructions>[2],
+  );
+  return new URL(resolved.url.toString());
+}
+
 export function createLeanResponseStreamTransport(options: LeanResponseStreamOptions): Transport {
   const { runtime } = options;
   const contentType = options.contentType ?? 'application/json';
@@ -253,7 +263,12 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
           });
           res.on('end', () => {
             const err = wireError(status, res.headers, Buffer.concat(parts).toString('utf8'));
-            finish({ outcome: classifySdkError(err), status, error: errorText(err) });
+            finish({
+              outcome: classifySdkError(err),
+              status,
+              error: errorText(err),
+              containerStatus: err.OriginalStatusCode ?? null,
+            });
           });
           res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
           return;
@@ -326,6 +341,10 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
     kind: options.kind ?? 'response-stream',
     target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
     invoke,
+    endpointUrl: async () => {
+      const r = resolve();
+      return new URL((r instanceof Promise ? await r : r).url.toString());
+    },
     close: async () => {
       http.destroy();
       https.destroy();

@@ -16,6 +16,7 @@ import {
   createLeanResponseStreamTransport,
   type LeanResponseStreamOptions,
   runtimeConcurrency,
+  runtimeEndpointUrl,
 } from './lean-response-stream.js';
 import { classifySdkError, errorText } from './outcomes.js';
 
@@ -57,6 +58,8 @@ export interface ResponseStreamTransportOptions {
   /** Pin the production variant (TargetVariant); the measurement is of one variant. */
   variant?: string;
   contentType?: string;
+  /** @default audio/wav */
+  accept?: string;
   /** Destroy the runtime client on close (true when the transport created it). */
   ownsClient?: boolean;
   /** Lean transport only: wire identity overrides (tests compare it with the SDK byte for byte). */
@@ -73,6 +76,7 @@ export function createResponseStreamTransport(options: ResponseStreamTransportOp
 export function createSdkResponseStreamTransport(options: ResponseStreamTransportOptions): Transport {
   const { runtime, endpoint } = options;
   const contentType = options.contentType ?? 'application/json';
+  const accept = options.accept ?? 'audio/wav';
 
   const invoke = (body: Uint8Array, probe: InvokeProbe, signal: AbortSignal): Promise<InvokeResult> => {
     const slot: ConnectionSlot = { openedAt: null, connectMs: null };
@@ -88,7 +92,7 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
           EndpointName: endpoint,
           Body: body,
           ContentType: contentType,
-          Accept: 'audio/wav',
+          Accept: accept,
           ...(options.variant ? { TargetVariant: options.variant } : {}),
         }),
         { abortSignal: signal },
@@ -106,8 +110,13 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
       }
       return { outcome: 'ok', status, error: null };
     } catch (e) {
-      const httpStatus = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      return { outcome: classifySdkError(e), status: httpStatus ?? status, error: errorText(e) };
+      const err = e as { $metadata?: { httpStatusCode?: number }; OriginalStatusCode?: number };
+      return {
+        outcome: classifySdkError(e),
+        status: err.$metadata?.httpStatusCode ?? status,
+        error: errorText(e),
+        containerStatus: typeof err.OriginalStatusCode === 'number' ? err.OriginalStatusCode : null,
+      };
     }
   };
 
@@ -115,6 +124,7 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
     kind: 'sdk',
     target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
     invoke,
+    endpointUrl: () => runtimeEndpointUrl(runtime, endpoint),
     close: async () => {
       if (options.ownsClient) runtime.destroy();
     },

@@ -22,6 +22,8 @@ export interface TransportSetup {
   endpoint: string;
   variant: string;
   region: string;
+  /** Content-Type and Accept of every request (the run's request shape). @default application/json, audio/wav */
+  request?: { contentType: string; accept: string };
   /** Endpoint/credentials of the load's own runtime client. @default the SDK environment */
   loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 }
@@ -44,6 +46,7 @@ const sageMaker = (setup: TransportSetup): ResponseStreamTransportOptions => ({
   endpoint: setup.endpoint,
   variant: setup.variant,
   ownsClient: true,
+  ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
 });
 
 /** One row per kind, in the order they are listed to the user. */
@@ -59,7 +62,11 @@ export const TRANSPORTS: { readonly [K in TransportKind]: TransportDeclaration }
     throughAws: false,
     needsTarget: true,
     create: (setup) =>
-      createHttpTransport({ url: setup.targetUrl as string, maxConcurrency: setup.maxConcurrency }),
+      createHttpTransport({
+        url: setup.targetUrl as string,
+        maxConcurrency: setup.maxConcurrency,
+        ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
+      }),
   },
   /** InvokeEndpointWithResponseStream through the SDK v3 client. */
   sdk: {

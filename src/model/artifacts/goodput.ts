@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { openLoopHistogramsSchema, openLoopOutcomeSchema } from '../histograms.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
+import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
   count,
@@ -96,6 +98,38 @@ export const goodputRungSchema = z.object({
    * says why), absent in older files.
    */
   metric_level: goodputMetricLevelSchema.nullable().optional(),
+  /**
+   * Additive (absent in older files): the group-sequential record. `stopped_at_s`: seconds of
+   * measure window at the look that ended the rung (the hold's when none did); `misses`: arrivals
+   * counted at +infinity in the p95 (overflows, errors, timeouts, drops); the dependence
+   * diagnostics of the last look; every look taken.
+   */
+  sequential: z
+    .object({
+      stopped_at_s: seconds('stopped_at_s'),
+      stopped_early: z.boolean(),
+      misses: count('misses'),
+      correlation_windows: z.number().nonnegative(),
+      fluctuation: z.number().nonnegative(),
+      von_neumann: z.number().nonnegative().nullable(),
+      sensitivity: z.number().nonnegative().nullable(),
+      looks: z.array(
+        z.object({
+          span_s: seconds('span_s'),
+          n: count('n'),
+          alpha_pass: boundedNumber(0, 1, 'alpha_pass'),
+          alpha_fail: boundedNumber(0, 1, 'alpha_fail'),
+          verdict: z.enum(['pass', 'fail', 'undecided']),
+          stop: z.boolean(),
+          batches: z.number().int().nonnegative(),
+          von_neumann: z.number().nonnegative().nullable(),
+          sensitivity: z.number().nonnegative().nullable(),
+        }),
+      ),
+    })
+    .optional(),
+  /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+  client_health: clientHealthSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 
@@ -107,6 +141,8 @@ export const goodputArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the load came from (runner, region, host, RTT floor; a merge: the first file's); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema,
   slo_ms: ms('slo_ms').positive(),
   /**
@@ -155,6 +191,8 @@ export const goodputArtifactSchema = z.object({
   frozen: z.boolean(),
   instance_counts_observed: z.array(instances('instance count')),
   rungs: z.array(goodputRungSchema),
+  /** Additive: the hold and settle are at least what the coverage simulations validated (false: shorter). */
+  validated_hold: z.boolean().optional(),
   provenance: provenanceSchema,
   target: safeString.nullable(),
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),
@@ -166,5 +204,12 @@ export const goodputArtifactSchema = z.object({
    * with --no-cloudwatch, not published...). Absent in older files.
    */
   cloudwatch: z.object({ joined: z.boolean(), error: safeString.nullable() }).optional(),
+  /**
+   * Additive (absent in older files): P(PASS) of one rung whose true p95 equals the SLO, as
+   * supported by simulation over the class `basis` names (a bound, not the nominal alpha).
+   */
+  false_pass_bound: z
+    .object({ value: boundedNumber(0, 1, 'false_pass_bound'), origin: z.literal('bound'), basis: safeString })
+    .optional(),
 });
 export type GoodputArtifact = z.infer<typeof goodputArtifactSchema>;

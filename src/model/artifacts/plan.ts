@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, LIMITS, regionSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import {
   concurrency,
   instances,
@@ -163,6 +164,29 @@ export const policyChoiceSchema = z.object({
 });
 export type PolicyChoice = z.infer<typeof policyChoiceSchema>;
 
+/**
+ * The surge overflow probability at the deployed rate, recomputed with each uncertain input at its
+ * unfavourable bound and with all of them together: `low` is the plan's own figure, `high` the
+ * worst of them.
+ */
+export const surgeSensitivitySchema = z.object({
+  rate_rps: rps('surge_sensitivity rate_rps'),
+  nominal: probability,
+  low: probability,
+  high: probability,
+  method: safeString,
+  items: z.array(
+    z.object({
+      vary: z.enum(['throughput_low', 'q_max_low', 't_plan_high', 'all']),
+      /** null: not available (T_plan has no upper bound from a single observation). */
+      probability: probability.nullable(),
+      exact: z.boolean(),
+      used: safeString,
+    }),
+  ),
+});
+export type SurgeSensitivityRecord = z.infer<typeof surgeSensitivitySchema>;
+
 export const planArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('plan'),
@@ -213,7 +237,8 @@ export const planArtifactSchema = z.object({
     ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
     t_total_s: seconds('t_total_s').positive(),
     /** `lower-bound`: the ttotal ended at in_service (traffic never recovered); older plans said `measured`. */
-    t_total_origin: z.enum(['measured', 'stated', 'lower-bound']),
+    /** `bound`: the upper prediction bound of a repeated ttotal (see t_total_provenance). */
+    t_total_origin: z.enum(['measured', 'stated', 'lower-bound', 'bound']),
     policy_lag_s: seconds('policy_lag_s'),
     policy_lag_bounded: z.boolean(),
     /**
@@ -228,6 +253,23 @@ export const planArtifactSchema = z.object({
     lambda_max_rps: rps('lambda_max_rps').nullable().optional(),
     /** lambda_max is bracketed by a measured breach (else a lower bound). */
     lambda_max_bracketed: z.boolean().nullable().optional(),
+    // Additive (uncertainty carried into the plan); absent in older plans.
+    /** How T_total is labelled: `bound (upper 90 % prediction, n=3)`, `measured, single observation`, ... */
+    t_total_provenance: safeString.optional(),
+    /** Every T_total the ttotal artifact observed (one per scale-out). */
+    t_total_observations_s: z.array(z.number().positive()).optional(),
+    /** How the policy lag is labelled (a drill's bound over several scale-outs, or its single one). */
+    policy_lag_provenance: safeString.optional(),
+    /** How Q_max is labelled: `measured, bracketed`, or a POINT ESTIMATE for a legacy rung. */
+    q_max_provenance: safeString.optional(),
+    /** The rung at Q_max passed on a valid interval (false: a legacy point estimate). */
+    q_max_interval_decided: z.boolean().optional(),
+    /** The ladders' holds are at least what the coverage simulations validated (false: shorter). */
+    validated_hold: z.boolean().optional(),
+    /** Which hold was short, or that they were not. */
+    validated_hold_detail: safeString.optional(),
+    /** Where the ladder's load came from, with its RTT floor (the qmax's); absent when not recorded. */
+    vantage: vantageSchema.optional(),
   }),
   derived: z.object({
     t_plan_s: z.number(),
@@ -259,6 +301,10 @@ export const planArtifactSchema = z.object({
      * steady phase offers per instance); absent in older plans (they sized at x_target_rps).
      */
     lambda_safe_rps: rps('lambda_safe_rps').nullable().optional(),
+    /** X_target is read on the throughput curve between measured rungs (`interpolated`) or at one. */
+    x_target_origin: z.enum(['measured', 'interpolated']).optional(),
+    /** The surge overflow probability's sensitivity band (deployed surge-safe policy); absent in older plans. */
+    surge_sensitivity: surgeSensitivitySchema.nullable().optional(),
   }),
   deployable: deployableSchema,
   /** How the deployed policy was chosen; absent in older plans (the closed-loop rule). */

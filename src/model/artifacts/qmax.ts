@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { outcomeSchema } from '../outcomes.js';
 import { boundedNumber, endpointNameSchema, LIMITS, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
+import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
   count,
@@ -115,6 +117,8 @@ export const qmaxStepSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+  client_health: clientHealthSchema.nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 
@@ -138,6 +142,8 @@ export const qmaxArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the load came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema,
   slo_ms: ms('slo_ms').positive(),
   /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
+import { vantageSchema } from '../vantage.js';
 import {
   concurrency,
   instances,
@@ -47,6 +48,40 @@ export const durationSchema = z.object({
   share: boundedNumber(-1000, 1000, 'share').nullable(),
 });
 
+/** One scale-out of a repeated ttotal (`--repeat n`): its T_total and every stage it went through. */
+export const ttotalObservationSchema = z.object({
+  index: z.number().int().nonnegative(),
+  measured_at: recordedAt,
+  t_total_s: seconds('t_total_s').positive(),
+  t_total_end_stage: safeString.nullable(),
+  instance_id: safeString.nullable(),
+  from_instances: instances('from_instances'),
+  to_instances: instances('to_instances').positive(),
+  p95_before_ms: ms('p95_before_ms').nullable(),
+  p95_after_ms: ms('p95_after_ms').nullable(),
+  requests_before: z.number().int().nonnegative().nullable(),
+  requests_after: z.number().int().nonnegative().nullable(),
+  timeline: z.array(timelineEntrySchema),
+  durations: z.array(durationSchema),
+  dominant_stage: z
+    .object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+    .nullable(),
+  missing_stages: z.array(safeString),
+  notes: z.array(safeString),
+});
+export type TtotalObservation = z.infer<typeof ttotalObservationSchema>;
+
+/** The upper prediction bound for the next T_total, from the repeated observations. */
+export const predictionBoundSchema = z.object({
+  n: z.number().int().positive(),
+  level: z.number().gt(0).lt(1),
+  /** null: not available (a single observation, or an observation that is only a lower bound). */
+  upper_s: seconds('upper_s').positive().nullable(),
+  method: z.enum(['log-normal-t', 'order-statistic']).nullable(),
+  description: safeString,
+});
+export type PredictionBoundRecord = z.infer<typeof predictionBoundSchema>;
+
 export const ttotalArtifactSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
   kind: z.literal('ttotal'),
@@ -55,6 +90,8 @@ export const ttotalArtifactSchema = z.object({
   run_id: runId,
   measured_at: recordedAt,
   fingerprint: fingerprintSchema,
+  /** Where the probe came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+  vantage: vantageSchema.optional(),
   transport: transportSchema.nullable(),
   trigger: z.enum(['force-desired', 'policy']),
   qmax_run_id: safeString.nullable(),
@@ -98,6 +135,8 @@ export const ttotalArtifactSchema = z.object({
       max_wait_s: z.number().positive(),
       pre_trigger_s: z.number().nonnegative(),
       publication_delay_s: z.number().nonnegative().nullable(),
+      /** Scale-outs timed in the run (`--repeat`); absent: 1. */
+      repeat: z.number().int().positive().optional(),
     })
     .optional(),
   /** Quota headroom seen in the preflight (null fields when unknown). */
@@ -111,5 +150,13 @@ export const ttotalArtifactSchema = z.object({
     .optional(),
   /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
   restore: journalRestoreRecordSchema.optional(),
+  /**
+   * Every scale-out of the run in the order they ran (absent in artifacts from before `--repeat`:
+   * one scale-out, the top-level fields). The top-level timeline is the representative one (the
+   * median T_total, or the first lower bound).
+   */
+  observations: z.array(ttotalObservationSchema).optional(),
+  /** Upper prediction bound for the next T_total from the observations; absent in older artifacts. */
+  t_total_prediction: predictionBoundSchema.optional(),
 });
 export type TtotalArtifact = z.infer<typeof ttotalArtifactSchema>;

@@ -73,7 +73,7 @@ describe('rung decision seam', () => {
     };
     const d = withLimits(decide, limits)(rung({ ok: 980, saturated_503: 20 }, 1000));
     expect(d.verdict).toBe('fail');
-    expect(d.reason).toMatch(/overflows 20\/1000 = 2.00 % > 1.00 %/);
+    expect(d.reason).toMatch(/overflows 20\/1000 = 2.00 % \(95 % bounds \[1\.\d+ %, [\d.]+ %\]\) > 1.00 %/);
     expect(asked).toBe(0);
   });
 
@@ -86,5 +86,24 @@ describe('rung decision seam', () => {
       limits,
     )(rung({ ok: 1000 }, 1000));
     expect(d).toEqual({ verdict: 'undecided', reason: 'interval straddles' });
+  });
+});
+
+describe('ladder: headroom and one chance per rate', () => {
+  it('grows by the headroom of a pass far inside the SLO (up to 8x), by 2 otherwise, and never measures a rate twice', () => {
+    const ladder = new GoodputLadder({ startRate: 1, maxRate: 1000, minRate: 0.1, resolution: 0.05 });
+    expect(ladder.next()).toBe(1);
+    ladder.record({ rate: 1, verdict: 'pass', reason: '', headroom: 5 });
+    expect(ladder.next()).toBe(5);
+    ladder.record({ rate: 5, verdict: 'pass', reason: '', headroom: 1.2 });
+    expect(ladder.next()).toBe(10);
+    // An undecided rate is never re-measured (its data would get a second, independent chance to pass).
+    const seen: number[] = [];
+    const walk = new GoodputLadder({ startRate: 8, maxRate: 64, minRate: 1, resolution: 0.05 });
+    for (let rate = walk.next(); rate !== null; rate = walk.next()) {
+      seen.push(rate);
+      walk.record({ rate, verdict: rate <= 20 ? 'pass' : rate <= 30 ? 'undecided' : 'fail', reason: '' });
+    }
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Finding a model's measurements in the artifacts directory when the workflow does not name the
- * files: by model, then by fingerprint. The choice is deterministic and never uses file times
+ * Finding a model's measurements in the artifacts directory when the command line or the workflow
+ * does not name the files (the CLI and the action share it): by model, then by fingerprint. The choice is deterministic and never uses file times
  * (a checkout gives every file the same mtime): the newest measurement is the one whose own
  * `measured_at` is latest, ties broken by file name.
  */
@@ -16,10 +16,13 @@ import {
   imageDigestOf,
   isUsageError,
   type ModelConfig,
+  opt,
   type QmaxArtifact,
   readArtifact,
   type TtotalArtifact,
+  usage,
 } from '../model/index.js';
+import { discoveredGoodputLine, discoveredQmaxLine, discoveredTtotalLine } from '../report/discovery-text.js';
 
 export interface Found<A> {
   file: string;
@@ -173,4 +176,101 @@ export function discoverGoodput(
     .filter((g) => fingerprintDifferences(g.artifact.fingerprint, qmax.fingerprint).length === 0)
     .sort(newestFirst);
   return candidates[0] ?? null;
+}
+
+/** Which of a plan's inputs were named, and how discovery is allowed to fill the rest. */
+export interface PlanInputNames {
+  qmaxFile?: string;
+  ttotalFile?: string;
+  goodputFile?: string;
+  assumeTTotalS?: number;
+  allowLowerBound?: boolean;
+}
+
+export interface PlanInputs {
+  qmax: Found<QmaxArtifact>;
+  ttotal: Found<TtotalArtifact> | null;
+  goodputFile: string | undefined;
+  /** What discovery skipped and why. */
+  notes: string[];
+  /** One line per file discovery chose (discoveredQmaxLine, ...): say them where the run is watched. */
+  chosen: string[];
+}
+
+/**
+ * The measurements a plan uses, the CLI's and the action's alike: the files named, else the
+ * newest qmax in `artifactsDir` whose fingerprint fits the config, its ttotal (same fingerprint,
+ * the qmax's own run first, never a lower bound unless allowed) unless a T_total is stated, and
+ * the newest decided goodput of the same fingerprint and SLO. Refused (exit 2) when no qmax fits.
+ */
+export function resolvePlanInputs(
+  names: PlanInputNames,
+  artifactsDir: string,
+  modelName: string,
+  model: ModelConfig,
+): PlanInputs {
+  const notes: string[] = [];
+  const chosen: string[] = [];
+  const allowLowerBound = names.allowLowerBound === true;
+  const wantTtotal = names.ttotalFile === undefined && names.assumeTTotalS === undefined;
+  let qmax: Found<QmaxArtifact> | null =
+    names.qmaxFile === undefined
+      ? null
+      : { file: names.qmaxFile, artifact: readArtifact('qmax', names.qmaxFile) };
+  let ttotal: Found<TtotalArtifact> | null =
+    names.ttotalFile === undefined
+      ? null
+      : { file: names.ttotalFile, artifact: readArtifact('ttotal', names.ttotalFile) };
+  if (!qmax) {
+    const found = discoverMeasurements(artifactsDir, modelName, model, { allowLowerBound });
+    notes.push(...found.notes.filter((n) => wantTtotal || !n.startsWith('no ttotal')));
+    if (!found.qmax) {
+      throw usage`no qmax artifact for ${modelName} in ${artifactsDir} measured on ${model.instance_type}: measure it first (\`scalegate qmax\`, the qmax step), or name the file with ${opt('qmax')}.`;
+    }
+    qmax = found.qmax;
+    chosen.push(discoveredQmaxLine(qmax.file, modelName, qmax.artifact.fingerprint));
+    if (wantTtotal) ttotal = found.ttotal;
+  } else if (wantTtotal) {
+    ttotal = chooseTtotal(artifactsDir, modelName, qmax, notes, allowLowerBound);
+  }
+  if (wantTtotal && ttotal) {
+    const sameRun = ttotal.artifact.qmax_run_id === qmax.artifact.run_id;
+    chosen.push(discoveredTtotalLine(ttotal.file, ttotal.artifact.fingerprint, sameRun));
+  }
+  if (wantTtotal && !ttotal) {
+    // Say why before the plan refuses the missing T_total (a skipped lower bound is in the notes).
+    const skipped = notes.filter((n) => n.includes('LOWER BOUND'));
+    if (skipped.length > 0) {
+      throw usage`no complete ttotal for ${modelName} in ${artifactsDir}: ${skipped.join('; ')}. Measure T_total to the end (\`scalegate ttotal\`, the ttotal step), or pass ${opt('allow-lower-bound')} to plan on the lower bound (labelled LOWER BOUND; the gate refuses it unless allowed there too).`;
+    }
+  }
+  let goodputFile = names.goodputFile;
+  if (goodputFile === undefined) {
+    const found = discoverGoodput(artifactsDir, modelName, qmax.artifact, notes);
+    if (found) {
+      goodputFile = found.file;
+      chosen.push(discoveredGoodputLine(found.file, found.artifact.fingerprint, found.artifact.slo_ms));
+    }
+  }
+  return { qmax, ttotal, goodputFile, notes, chosen };
+}
+
+/** The qmax a ttotal probes from: the one named, else the newest whose fingerprint fits the config. */
+export function resolveQmaxFile(
+  qmaxFile: string | undefined,
+  artifactsDir: string,
+  modelName: string,
+  model: ModelConfig,
+): { qmaxFile: string; notes: string[]; chosen: string[] } {
+  if (qmaxFile !== undefined) return { qmaxFile, notes: [], chosen: [] };
+  const found = discoverMeasurements(artifactsDir, modelName, model);
+  const notes = found.notes.filter((n) => !n.startsWith('no ttotal'));
+  if (!found.qmax) {
+    throw usage`no qmax artifact for ${modelName} in ${artifactsDir} measured on ${model.instance_type}: ttotal probes at rungs the qmax ladder measured. Measure it first (\`scalegate qmax\`, the qmax step), or name its file with ${opt('qmax')}.`;
+  }
+  return {
+    qmaxFile: found.qmax.file,
+    notes,
+    chosen: [discoveredQmaxLine(found.qmax.file, modelName, found.qmax.artifact.fingerprint)],
+  };
 }

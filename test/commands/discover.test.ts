@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseTtotal, discoverMeasurements } from '../../src/action/discover.js';
+import { chooseTtotal, discoverMeasurements } from '../../src/commands/discover.js';
 import { type TtotalArtifact, writeArtifact } from '../../src/model/index.js';
 import { kokoroMeasurements, kokoroModel } from '../infra/fixtures.js';
 

@@ -168,6 +168,8 @@ describe('the import graph of src', () => {
       // scripts/action-yml.ts (npm run build) and bench/coverage-openloop.ts run these.
       'action/action-yml.ts',
       'stats/open-loop-sim.ts',
+      // bench/coverage.ts and test/stats/rung-decision-coverage.test.ts run the calibration class.
+      'stats/closed-loop-class.ts',
       // Tested parsers waiting for the schedule/replay option (see the file's header).
       'load/open/schedule-file.ts',
     ]);

@@ -17,7 +17,7 @@ import type { Fingerprint } from '../model/fingerprint.js';
 import type { ClientHealth } from '../stats/client-health.js';
 import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../stats/ladder-stats.js';
 import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
-import type { RungDecision } from '../stats/rung-decision.js';
+import { CALIBRATION, DECISION_METHOD, type RungDecision } from '../stats/rung-decision.js';
 import { clientHealthRecord } from './client-health.js';
 
 /** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
@@ -223,6 +223,34 @@ export function qmaxStep(
     looks: o.looks,
     verdict_samples: ev.n,
     client_health: o.clientHealth ? clientHealthRecord(o.clientHealth) : null,
+    near_slo: ev.nearSlo,
+    ci_tails: ev.tails,
+    dependence: {
+      initial_batches: ev.dependence.initialBatches,
+      lengthened: ev.dependence.lengthened,
+      von_neumann: ev.dependence.vonNeumann === null ? null : round3(ev.dependence.vonNeumann),
+      von_neumann_critical:
+        ev.dependence.vonNeumannCritical === null ? null : round3(ev.dependence.vonNeumannCritical),
+      half_batch_se_ratio:
+        ev.dependence.halfBatchSeRatio === null ? null : round3(ev.dependence.halfBatchSeRatio),
+      independent: ev.dependence.independent,
+    },
+  };
+}
+
+/**
+ * What a PASS promises (src/stats/rung-decision.ts `CALIBRATION`): the simulated bound, recorded
+ * for the adaptive ladder it was calibrated for; null for a fixed ladder (not calibrated).
+ */
+export function falsePassBoundRecord(mode: 'adaptive' | 'fixed'): QmaxArtifact['false_pass_bound'] {
+  if (mode !== 'adaptive') return null;
+  return {
+    bound: CALIBRATION.falsePassBound,
+    worst_cell: CALIBRATION.worstCellFalsePass,
+    coverage: CALIBRATION.coverage,
+    worst_cell_coverage: CALIBRATION.worstCellCoverage,
+    decision_method: DECISION_METHOD,
+    calibrated_over: CALIBRATION.class,
   };
 }
 
@@ -232,6 +260,8 @@ export const rungResultOf = (step: QmaxStep) => ({
   verdict: step.verdict,
   usable: step.usable,
   invalid: step.client_bound || step.capacity_changed,
+  p95Ms: step.ttfab_p95_ms,
+  nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
 });
 
 // ---- the whole ladder ------------------------------------------------------------------------
@@ -395,6 +425,7 @@ export function assembleQmaxArtifact(input: QmaxRecord): QmaxArtifact {
     restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
     search: input.search,
     service_time_basis: serviceTimeBasisRecord(steps),
+    false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
   };
 }
 

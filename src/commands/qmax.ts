@@ -144,7 +144,7 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
     request,
     transport,
     sloMs,
-    ladder: { mode, rungs, maxConcurrency, resolution, growth: 2 },
+    ladder: { mode, rungs, maxConcurrency, resolution, growth: 2, sloMs },
     holdS,
     measureS,
     settleS,

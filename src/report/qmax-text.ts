@@ -24,6 +24,8 @@ export function renderQmaxSchedule(s: QmaxSchedule): string {
   return lines.join('\n');
 }
 
+const pctOf = (share: number): string => `${Number((share * 100).toFixed(2))} %`;
+
 function fmtMs(v: number | null): string {
   return v === null ? '-' : `${v.toFixed(1)}`;
 }
@@ -76,6 +78,14 @@ export function renderQmaxReport(
   const basis = serviceTimeNote(artifact);
   if (basis) lines.push(`WARNING: S_mean/S_p95 ${basis}`);
   lines.push(`rung-seconds: ${artifact.total_rung_seconds?.toFixed(1) ?? '-'}`);
+  const guarantee = artifact.false_pass_bound;
+  if (guarantee) {
+    lines.push(
+      `a PASS verdict: P(PASS | true p95 = SLO) <= ${pctOf(guarantee.bound)} pooled, ${pctOf(guarantee.worst_cell)} in the worst cell; ` +
+        `interval coverage ${pctOf(guarantee.coverage)} pooled, ${pctOf(guarantee.worst_cell_coverage)} in the worst cell ` +
+        `(bound (simulated over class: ${guarantee.calibrated_over}))`,
+    );
+  }
   for (const note of artifact.non_monotone) lines.push(`non-monotone: ${note}`);
   if (isSageMakerTransport(artifact.transport)) {
     lines.push(

@@ -1,6 +1,9 @@
 /**
  * A seeded, pure simulator of the measurement itself: a closed loop of N outstanding requests
- * against a FIFO server with `slots` parallel slots (1 = serial) and lognormal service times.
+ * against a FIFO server with `slots` parallel slots (1 = serial) and lognormal service times,
+ * optionally modulated by slow regime switching (spells of a slower service rate), replayed from
+ * a recorded trace, or served by a batching server (src/stats/closed-loop-class.ts lists the class
+ * the rung decision is calibrated over).
  * The client re-sends a request the instant one completes (no think time), as the qmax engine
  * does, so consecutive TTFABs share most of their queue: the data a rung is judged on.
  *
@@ -14,7 +17,7 @@
 import { type DriftResult, driftTest } from './ladder-stats.js';
 import { mulberry32 } from './prng.js';
 import { quantileSorted } from './quantiles.js';
-import { type RungDecision, RungJudge } from './rung-decision.js';
+import { type LookTiming, type RungDecision, RungJudge, shortestResettledWindowMs } from './rung-decision.js';
 
 export interface SimulatedServer {
   /** Requests served in parallel; 1 = serial. */
@@ -22,6 +25,66 @@ export interface SimulatedServer {
   meanServiceMs: number;
   /** Coefficient of variation of the lognormal service time (stddev / mean). */
   serviceCv: number;
+  /**
+   * Slow fluctuations (regime switching, a Markov-modulated service rate): the server alternates
+   * between a normal and a slow state, each held for an exponential time of the given mean; a
+   * service started in the slow state takes `slowdown` times as long. Absent: i.i.d. service.
+   */
+  regime?: RegimeSwitching;
+  /**
+   * A batching server (slots must be 1): when free it takes up to `maxBatch` waiting requests at
+   * once and answers them all together after mean service x (1 + perItem x (k - 1)).
+   */
+  batching?: { maxBatch: number; perItem: number };
+  /**
+   * Replay of recorded service times (ms) in their recorded order from a seeded starting point,
+   * instead of lognormal draws (meanServiceMs and serviceCv then only describe the trace).
+   */
+  trace?: ArrayLike<number>;
+}
+
+export interface RegimeSwitching {
+  /** Service-time factor in the slow state (1.3: 30 % slower). */
+  slowdown: number;
+  /** Mean time in the slow state, s. */
+  meanSlowS: number;
+  /** Mean time in the normal state, s. */
+  meanNormalS: number;
+}
+
+/**
+ * The service time of a request that starts service at `startMs`. Regime switching keeps its own
+ * seeded generator (the state path does not depend on how many services were drawn).
+ */
+export function serviceSampler(server: SimulatedServer, seed: number): (startMs: number) => number {
+  const random = mulberry32(seed);
+  let base: () => number;
+  if (server.trace && server.trace.length > 0) {
+    const trace = server.trace;
+    let i = Math.floor(random() * trace.length);
+    base = () => {
+      const v = trace[i % trace.length] as number;
+      i++;
+      return v;
+    };
+  } else {
+    base = lognormalSampler(server.meanServiceMs, server.serviceCv, random);
+  }
+  const regime = server.regime;
+  if (!regime) return () => base();
+  const path = mulberry32((seed ^ 0x5bd1e995) >>> 0);
+  const holdMs = (slow: boolean) =>
+    -Math.log(1 - path()) * 1000 * (slow ? regime.meanSlowS : regime.meanNormalS);
+  // Start in the stationary mix of the two states.
+  let slow = path() < regime.meanSlowS / (regime.meanSlowS + regime.meanNormalS);
+  let until = holdMs(slow);
+  return (startMs: number) => {
+    while (startMs >= until) {
+      slow = !slow;
+      until += holdMs(slow);
+    }
+    return base() * (slow ? regime.slowdown : 1);
+  };
 }
 
 export interface ClosedLoopRun {
@@ -74,7 +137,8 @@ export function simulateClosedLoop(server: SimulatedServer, run: ClosedLoopRun):
   const slots = server.slots;
   if (!Number.isInteger(n) || n < 1) throw new Error('outstanding must be a positive integer');
   if (!Number.isInteger(slots) || slots < 1) throw new Error('slots must be a positive integer');
-  const service = lognormalSampler(server.meanServiceMs, server.serviceCv, mulberry32(run.seed));
+  const service = serviceSampler(server, run.seed);
+  if (server.batching) return simulateBatchingLoop(server, run, service);
   const warmup = run.warmupCompletions ?? 0;
   const horizonMs = run.durationS * 1000;
   const busy = Math.min(slots, n);
@@ -97,7 +161,7 @@ export function simulateClosedLoop(server: SimulatedServer, run: ClosedLoopRun):
   const sentAt = new Float64Array(busy);
   for (let s = 0; s < busy; s++) {
     sentAt[s] = shift();
-    doneAt[s] = service();
+    doneAt[s] = service(0);
   }
   const expected = Math.ceil((horizonMs / server.meanServiceMs) * busy * 1.2) + 16;
   let atMs = new Float64Array(expected);
@@ -131,9 +195,47 @@ export function simulateClosedLoop(server: SimulatedServer, run: ClosedLoopRun):
     // The client sends the next request at once; the freed slot takes the oldest waiting one.
     push(t);
     sentAt[slot] = shift();
-    doneAt[slot] = t + service();
+    doneAt[slot] = t + service(t);
   }
   return { atMs: atMs.subarray(0, count), ttfabMs: ttfabMs.subarray(0, count) };
+}
+
+/** The closed loop against a batching server (one batch in service at a time). */
+function simulateBatchingLoop(
+  server: SimulatedServer,
+  run: ClosedLoopRun,
+  service: (startMs: number) => number,
+): ClosedLoopSamples {
+  const { maxBatch, perItem } = server.batching as { maxBatch: number; perItem: number };
+  const n = run.outstanding;
+  const warmup = run.warmupCompletions ?? 0;
+  const horizonMs = run.durationS * 1000;
+  // Waiting requests by dispatch time, FIFO (at most N).
+  let waiting: number[] = Array.from({ length: n }, () => 0);
+  const at: number[] = [];
+  const ttfab: number[] = [];
+  let seen = 0;
+  let origin = 0;
+  let t = 0;
+  for (;;) {
+    const k = Math.min(maxBatch, waiting.length);
+    const batch = waiting.slice(0, k);
+    waiting = waiting.slice(k);
+    const done = t + service(t) * (1 + perItem * (k - 1));
+    for (const sent of batch) {
+      seen++;
+      if (seen === warmup) origin = done;
+      if (seen > warmup) {
+        if (done - origin > horizonMs)
+          return { atMs: Float64Array.from(at), ttfabMs: Float64Array.from(ttfab) };
+        at.push(done - origin);
+        ttfab.push(done - sent);
+      }
+    }
+    // Every answered request is sent again at once.
+    for (let i = 0; i < k; i++) waiting.push(done);
+    t = done;
+  }
 }
 
 /**
@@ -147,7 +249,14 @@ export function trueP95(
   options: { completions?: number; seed?: number } = {},
 ): number {
   const completions = options.completions ?? 2_000_000;
-  const throughputPerMs = Math.min(server.slots, outstanding) / server.meanServiceMs;
+  const batch = server.batching ? Math.min(server.batching.maxBatch, outstanding) : 1;
+  const slowShare = server.regime
+    ? (server.regime.meanSlowS * (server.regime.slowdown - 1)) /
+      (server.regime.meanSlowS + server.regime.meanNormalS)
+    : 0;
+  const batchTime = server.batching ? 1 + server.batching.perItem * (batch - 1) : 1;
+  const throughputPerMs =
+    (Math.min(server.slots, outstanding) * batch) / (server.meanServiceMs * batchTime * (1 + slowShare));
   const run = simulateClosedLoop(server, {
     outstanding,
     durationS: completions / throughputPerMs / 1000,
@@ -172,14 +281,18 @@ export interface SimulatedRungSpec {
 
 /** What the harness needs of a judge: RungJudge, or a peer procedure to compare it with. */
 export interface JudgeLike<D extends { drift: DriftResult }> {
-  step(samplesInTimeOrder: readonly number[], atHoldEnd: boolean): { decision: D | null; stop: boolean };
-  look(samplesInTimeOrder: readonly number[], final: boolean): D;
+  step(
+    samplesInTimeOrder: readonly number[],
+    atHoldEnd: boolean,
+    timing?: LookTiming,
+  ): { decision: D | null; stop: boolean };
+  look(samplesInTimeOrder: readonly number[], final: boolean, timing?: LookTiming): D;
   readonly looksTaken: number;
 }
 
 export interface SimulatedRung<D = RungDecision> {
   decision: D;
-  end: 'decisive' | 'hold';
+  end: 'decisive' | 'near_slo' | 'hold';
   looks: number;
   windowStartMs: number;
   windowEndMs: number;
@@ -199,6 +312,7 @@ export function simulateRung(run: ClosedLoopSamples, spec: SimulatedRungSpec): S
     sloMs: spec.sloMs,
     concurrency: spec.concurrency,
     minSamples: spec.minSamples ?? 100,
+    measureMs: spec.measureS * 1000,
   });
   return simulateRungWith(run, spec, judge);
 }
@@ -260,8 +374,13 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
     }
     return out;
   };
-  const finish = (end: 'decisive' | 'hold', from: number, to: number, decision?: D): SimulatedRung<D> => ({
-    decision: decision ?? judge.look(windowAt(from, to), true),
+  const finish = (end: SimulatedRung['end'], from: number, to: number, decision?: D): SimulatedRung<D> => ({
+    decision:
+      decision ??
+      judge.look(windowAt(from, to), true, {
+        windowMs: to - from,
+        maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
+      }),
     end,
     looks: judge.looksTaken,
     windowStartMs: from,
@@ -274,7 +393,7 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
   const resettle = (t: number): void => {
     if (t - measureStart < 2 * minWindowMs) return;
     const middle = (measureStart + t) / 2;
-    if (t - middle >= minWindowMs) measureStart = middle;
+    if (t - middle >= shortestResettledWindowMs(measureMs, minWindowMs)) measureStart = middle;
   };
   let t = 0;
   for (;;) {
@@ -301,8 +420,14 @@ export function simulateRungWith<D extends { drift: DriftResult }>(
       const from = measureStart;
       const samples = windowAt(from, t);
       const atHoldEnd = t >= holdEnd;
-      const { decision, stop } = judge.step(samples, atHoldEnd);
-      if (stop && decision) return finish(atHoldEnd ? 'hold' : 'decisive', from, t, decision);
+      const { decision, stop } = judge.step(samples, atHoldEnd, {
+        windowMs: t - from,
+        maxWindowMs: holdEnd - from,
+      });
+      if (stop && decision) {
+        const nearSlo = (decision as { nearSlo?: boolean }).nearSlo === true;
+        return finish(atHoldEnd ? 'hold' : nearSlo ? 'near_slo' : 'decisive', from, t, decision);
+      }
       const drift = decision?.drift ?? driftTest(samples);
       if (!drift.settled && drift.driftMs !== null) resettle(t);
     } else if (t >= holdEnd) {

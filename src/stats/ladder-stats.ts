@@ -166,3 +166,47 @@ export const alignUp = (wallMs: number, periodS: number): number =>
   Math.ceil(wallMs / (periodS * 1000)) * periodS * 1000;
 export const alignDown = (wallMs: number, periodS: number): number =>
   Math.floor(wallMs / (periodS * 1000)) * periodS * 1000;
+
+/**
+ * The concurrency at which the p95 reaches the SLO, from a joint monotone fit of every rung
+ * measured so far: the p95s (median per concurrency) are made non-decreasing in concurrency by
+ * pool-adjacent-violators (isotonic regression), and the SLO crossing is interpolated linearly
+ * between the two fitted points around it. null when no fitted point lies on each side of the SLO.
+ * Used to place the next rung, never to decide one.
+ */
+export function predictBoundary(
+  points: ReadonlyArray<{ concurrency: number; p95Ms: number }>,
+  sloMs: number,
+): number | null {
+  const by = new Map<number, number[]>();
+  for (const p of points) {
+    if (!Number.isFinite(p.p95Ms)) continue;
+    by.set(p.concurrency, [...(by.get(p.concurrency) ?? []), p.p95Ms]);
+  }
+  const xs = [...by.keys()].sort((a, b) => a - b);
+  if (xs.length < 2) return null;
+  // Pool adjacent violators: blocks of (x values, mean, weight).
+  const blocks: Array<{ xs: number[]; mean: number; weight: number }> = [];
+  for (const x of xs) {
+    const y = quantileSorted(sortedAscending(by.get(x) as number[]), 0.5) as number;
+    blocks.push({ xs: [x], mean: y, weight: 1 });
+    while (blocks.length > 1) {
+      const last = blocks[blocks.length - 1] as (typeof blocks)[number];
+      const prev = blocks[blocks.length - 2] as (typeof blocks)[number];
+      if (prev.mean <= last.mean) break;
+      const weight = prev.weight + last.weight;
+      blocks.splice(blocks.length - 2, 2, {
+        xs: [...prev.xs, ...last.xs],
+        mean: (prev.mean * prev.weight + last.mean * last.weight) / weight,
+        weight,
+      });
+    }
+  }
+  const fitted = blocks.flatMap((b) => b.xs.map((x) => ({ x, y: b.mean })));
+  for (let i = 1; i < fitted.length; i++) {
+    const a = fitted[i - 1] as { x: number; y: number };
+    const b = fitted[i] as { x: number; y: number };
+    if (a.y <= sloMs && b.y > sloMs) return a.x + ((sloMs - a.y) / (b.y - a.y)) * (b.x - a.x);
+  }
+  return null;
+}

@@ -83,3 +83,40 @@ export function studentTQuantile(p: number, df: number): number {
   quantileCache.set(key, q);
   return q;
 }
+
+/** P(Z > z) for a standard normal Z (erfc by its Chebyshev fit: relative error < 1.2e-7). */
+export function normalUpperTail(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * x);
+  const erfc =
+    t *
+    Math.exp(
+      -x * x -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+/** The z with P(Z > z) = p (0 < p < 1), by bisection on normalUpperTail. */
+export function normalUpperQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new Error(`normal quantile: p ${p} out of range`);
+  let lo = -40;
+  let hi = 40;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalUpperTail(mid) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CW_PERIOD_S,
   capacityChanged,
+  falsePassBoundRecord,
   isClientBound,
   joinStepWithCloudWatch,
   type QmaxSettings,
@@ -14,13 +15,16 @@ import {
   qmaxStep,
   qmaxUpperBound,
   type RungObservation,
+  rungResultOf,
   type StepRecord,
   serviceTime,
   serviceTimeBasis,
   serviceTimeBasisRecord,
   unusableReason,
 } from '../../src/analysis/qmax.js';
+import { qmaxStepSchema } from '../../src/model/artifacts/qmax.js';
 import { mulberry32 } from '../../src/stats/prng.js';
+import { CALIBRATION } from '../../src/stats/rung-decision.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00.000Z');
 
@@ -42,20 +46,30 @@ function observation(
     windowEndWallMs: T0 + 30_000,
     end: 'decisive',
     evaluation: {
-      method: 'batch-sectioning',
+      method: 'batch-sectioning-sequential',
       n: 200,
       misses: 0,
       p95: centerMs + 19,
       interval: { low: centerMs + 17, high: centerMs + 20 },
       level: 0.9875,
+      tails: { pass: 0.0025, fail: 0.01 },
       familyLevel: 0.95,
       verdict: 'pass',
       decisive: true,
+      nearSlo: false,
       batches: 5,
       batchSize: 40,
       minBatchSize: 40,
       look: 1,
       maxLooks: 3,
+      dependence: {
+        initialBatches: 5,
+        lengthened: 0,
+        vonNeumann: 2.1,
+        vonNeumannCritical: 0.84,
+        halfBatchSeRatio: null,
+        independent: true,
+      },
       drift: { driftMs: 1, toleranceMs: 10, settled: true, reason: 'settled' },
       reason: 'interval inside the SLO',
     },
@@ -152,6 +166,34 @@ describe('rung usability', () => {
     expect(step.meets_slo).toBe(true);
     expect(step.started_at).toBe('2026-03-02T10:00:00.000Z');
     expect(step).toMatchObject({ hold_s: 30, measure_s: 20, client_bound: false, capacity_changed: false });
+  });
+
+  it('records the dependence checks, the tails and near-SLO of the look the rung ended on (and validates)', () => {
+    const { step } = record(observation(8));
+    expect(step.dependence).toEqual({
+      initial_batches: 5,
+      lengthened: 0,
+      von_neumann: 2.1,
+      von_neumann_critical: 0.84,
+      half_batch_se_ratio: null,
+      independent: true,
+    });
+    expect(step.ci_tails).toEqual({ pass: 0.0025, fail: 0.01 });
+    expect(step.near_slo).toBe(false);
+    expect(qmaxStepSchema.parse(step)).toEqual(step);
+    expect(rungResultOf({ ...step, end_reason: 'near_slo' }).nearSlo).toBe(true);
+  });
+
+  it('records the simulated false-PASS bound with its class for an adaptive ladder, none for a fixed one', () => {
+    expect(falsePassBoundRecord('adaptive')).toEqual({
+      bound: CALIBRATION.falsePassBound,
+      worst_cell: CALIBRATION.worstCellFalsePass,
+      coverage: CALIBRATION.coverage,
+      worst_cell_coverage: CALIBRATION.worstCellCoverage,
+      decision_method: 'batch-sectioning-sequential',
+      calibrated_over: CALIBRATION.class,
+    });
+    expect(falsePassBoundRecord('fixed')).toBeNull();
   });
 });
 

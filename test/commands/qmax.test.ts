@@ -150,10 +150,11 @@ describe('qmax against a server of known capacity (http transport)', () => {
     expect(decided.length).toBeGreaterThanOrEqual(5);
     for (const step of decided) {
       expect(step.ttfab_p95_ci_ms).not.toBeNull();
-      expect(step.decision_method).toBe('batch-sectioning');
+      expect(step.decision_method).toBe('batch-sectioning-sequential');
+      expect(step.dependence).not.toBeNull();
       expect(step.effective_sample_size).toBeGreaterThanOrEqual(5);
       expect(step.looks).toBeGreaterThanOrEqual(1);
-      expect(step.looks).toBeLessThanOrEqual(3);
+      expect(step.looks).toBeLessThanOrEqual(12);
       const ci = step.ttfab_p95_ci_ms as { low: number; high: number };
       expect(ci.low).toBeLessThanOrEqual(step.ttfab_p95_ms as number);
       expect(ci.high).toBeGreaterThanOrEqual(step.ttfab_p95_ms as number);

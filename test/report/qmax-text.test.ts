@@ -41,6 +41,22 @@ describe('qmax terminal report', () => {
     expect(row(text, 60)).toContain('[3300.0, 3400.0] 95 %, iid');
   });
 
+  it('prints what a PASS promises as a simulated bound with its class, and nothing for artifacts without one', () => {
+    const q = ladder();
+    q.false_pass_bound = {
+      bound: 0.01,
+      worst_cell: 0.09,
+      coverage: 0.96,
+      worst_cell_coverage: 0.78,
+      decision_method: 'batch-sectioning-sequential',
+      calibrated_over: 'closed loops, N 1-64',
+    };
+    expect(renderQmaxReport(q, null, null)).toContain(
+      'a PASS verdict: P(PASS | true p95 = SLO) <= 1 % pooled, 9 % in the worst cell; interval coverage 96 % pooled, 78 % in the worst cell (bound (simulated over class: closed loops, N 1-64))',
+    );
+    expect(renderQmaxReport(ladder(), null, null)).not.toContain('P(PASS');
+  });
+
   it('warns when S_mean/S_p95 do not come from a usable rung at concurrency 1', () => {
     const q = ladder();
     q.service_time_basis = {

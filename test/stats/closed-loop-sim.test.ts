@@ -64,4 +64,48 @@ describe('closed-loop simulator (the data the rung decision is proven on)', () =
     expect(num / den).toBeGreaterThan(0.9);
     expect(num / den).toBeLessThan(0.97);
   });
+
+  it('regime switching: slow spells of the stated share, 30 % slower, lasting seconds (not per request)', () => {
+    const server = {
+      slots: 1,
+      meanServiceMs: 60,
+      serviceCv: 0,
+      regime: { slowdown: 1.3, meanSlowS: 5, meanNormalS: 10 },
+    };
+    const run = simulateClosedLoop(server, { outstanding: 1, durationS: 3000, seed: 9 });
+    const slow = Array.from(run.ttfabMs).filter((v) => v > 70).length / run.ttfabMs.length;
+    // Time share slow 1/3; the slow spell serves 1/1.3 as many requests per second: 0.278.
+    expect(slow).toBeGreaterThan(0.24);
+    expect(slow).toBeLessThan(0.32);
+    for (const v of run.ttfabMs) expect([60, 78].some((x) => Math.abs(v - x) < 1e-9)).toBe(true);
+    // Spells: runs of slow requests average 5 s / 78 ms = 64 requests, not 1.
+    let runs = 0;
+    for (let i = 1; i < run.ttfabMs.length; i++)
+      if ((run.ttfabMs[i] as number) > 70 && (run.ttfabMs[i - 1] as number) < 70) runs++;
+    const slowCount = Array.from(run.ttfabMs).filter((v) => v > 70).length;
+    expect(slowCount / runs).toBeGreaterThan(40);
+    expect(slowCount / runs).toBeLessThan(90);
+  });
+
+  it('a batching server answers up to maxBatch waiting requests together', () => {
+    const run = simulateClosedLoop(
+      { slots: 1, meanServiceMs: 100, serviceCv: 0, batching: { maxBatch: 4, perItem: 0.5 } },
+      { outstanding: 8, durationS: 10, warmupCompletions: 16, seed: 1 },
+    );
+    // Batches of 4 take 100 x (1 + 0.5 x 3) = 250 ms; 8 outstanding wait one batch, then are served.
+    for (const v of run.ttfabMs) expect(v).toBeCloseTo(500, 9);
+    expect((run.atMs[4] as number) - (run.atMs[0] as number)).toBeCloseTo(250, 9);
+  });
+
+  it('replays a trace in its recorded order from a seeded start', () => {
+    const trace = [10, 20, 30, 40, 50];
+    const run = simulateClosedLoop(
+      { slots: 1, meanServiceMs: 30, serviceCv: 0, trace },
+      { outstanding: 1, durationS: 1, seed: 4 },
+    );
+    const seen = Array.from(run.ttfabMs.subarray(0, 10));
+    const start = trace.indexOf(seen[0] as number);
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => trace[(start + i) % 5]));
+  });
 });

@@ -5,6 +5,7 @@ import {
   driftTest,
   joinServerConcurrency,
   periodsWithin,
+  predictBoundary,
   quantileOfRange,
   quantileWithMisses,
 } from '../../src/stats/ladder-stats.js';
@@ -84,5 +85,26 @@ describe('CloudWatch join helpers', () => {
     expect(alignUp(1_000_001, 10)).toBe(1_010_000);
     expect(alignUp(1_000_000, 10)).toBe(1_000_000);
     expect(alignDown(1_009_999, 10)).toBe(1_000_000);
+  });
+});
+
+describe('joint monotone fit of the ladder (placing the next rung, never deciding one)', () => {
+  it('interpolates the SLO crossing between the fitted rungs around it', () => {
+    const points = [1, 2, 4, 8, 16, 32, 64].map((c) => ({ concurrency: c, p95Ms: 56 * c + 10 }));
+    // 56 c + 10 = 3000 at c = 53.39; the fit between 32 and 64 is that same line.
+    expect(predictBoundary(points, 3000)).toBeCloseTo(2990 / 56, 9);
+  });
+
+  it('pools a non-monotone pair (a noisy rung) instead of crossing the SLO twice', () => {
+    const points = [
+      { concurrency: 10, p95Ms: 500 },
+      { concurrency: 20, p95Ms: 1100 },
+      { concurrency: 30, p95Ms: 900 },
+      { concurrency: 40, p95Ms: 1400 },
+    ];
+    // 20 and 30 pool to 1000: the only crossing of 1200 lies between 30 (1000) and 40 (1400).
+    expect(predictBoundary(points, 1200)).toBeCloseTo(35, 9);
+    expect(predictBoundary(points, 2000)).toBeNull();
+    expect(predictBoundary(points, 100)).toBeNull();
   });
 });

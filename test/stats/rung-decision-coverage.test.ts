@@ -1,159 +1,130 @@
 /**
- * Proof, by seeded simulation of the closed loop itself, that the rung decision keeps its stated
- * level on closed-loop latencies (a reduced grid; `npm run bench:coverage` prints the whole one).
- * The rung procedure simulated is the rung's own judge (RungJudge.step through simulateRung).
+ * Proof, by seeded simulation of the closed loop itself, that the rung decision keeps its
+ * calibrated guarantee over a reduced version of its class (src/stats/closed-loop-class.ts; `npm
+ * run bench:coverage` prints the whole one): i.i.d., regime-switching (30 % slower spells of 5-10
+ * s), batching and replayed Kokoro device service. The rung simulated is the rung's own judge
+ * (RungJudge.step through simulateRung) with the adaptive defaults.
  *
- * Thresholds are pooled over the cells (1000 one-look intervals, 240 adaptive rungs per SLO):
- * a single cell of 200 replications has a standard error of ~1.5 % around 95 %, so per cell only
- * a gross failure is asserted (below 90 %). The rung uses the adaptive defaults (hold 120 s,
- * measure 30 s, settle 10 s): with much shorter holds (fewer turns of the loop per window) the
- * false-pass rate rises (about 6 % at a 60 s hold, N 16, in simulation).
+ * Tolerances are set to fail the wrong answer, not to absorb noise: every assertion below fails
+ * for at least one of the harmful variants of the decision listed in docs/statistics.md
+ * (symmetric tails, no alpha spending, no batching, half-size batches), each of which was applied
+ * and seen to fail.
  */
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ClosedLoopSamples,
-  type SimulatedServer,
-  simulateClosedLoop,
-  simulateRung,
-  trueP95,
-} from '../../src/stats/closed-loop-sim.js';
+import { deriveDeviceProfile } from '../../src/analysis/device-profile.js';
+import { KOKORO_G5_QMAX } from '../../src/commands/device.js';
+import { readArtifact } from '../../src/model/index.js';
+import { type ClassCell, calibrationClass } from '../../src/stats/closed-loop-class.js';
+import { simulateClosedLoop, simulateRung, trueP95 } from '../../src/stats/closed-loop-sim.js';
 import { quantileConfidenceInterval, sortedAscending } from '../../src/stats/quantiles.js';
 
-interface Cell {
-  name: string;
-  server: SimulatedServer;
-  n: number;
-  /** Replications of the adaptive rung (the expensive part), 0: coverage only. */
-  adaptiveReps: number;
-}
+const ROOT = join(import.meta.dirname, '..', '..');
+const device = deriveDeviceProfile(readArtifact('qmax', join(ROOT, KOKORO_G5_QMAX)), 'kokoro').profile;
 
-const CELLS: Cell[] = [
-  {
-    name: 'serial N 1 CV 0.1',
-    server: { slots: 1, meanServiceMs: 60, serviceCv: 0.1 },
-    n: 1,
-    adaptiveReps: 0,
-  },
-  {
-    name: 'serial N 16 CV 0.3',
-    server: { slots: 1, meanServiceMs: 60, serviceCv: 0.3 },
-    n: 16,
-    adaptiveReps: 150,
-  },
-  {
-    name: 'serial N 64 CV 0.5',
-    server: { slots: 1, meanServiceMs: 60, serviceCv: 0.5 },
-    n: 64,
-    adaptiveReps: 0,
-  },
-  {
-    name: '4-slot N 4 CV 0.5',
-    server: { slots: 4, meanServiceMs: 240, serviceCv: 0.5 },
-    n: 4,
-    adaptiveReps: 0,
-  },
-  {
-    name: '4-slot N 32 CV 0.3',
-    server: { slots: 4, meanServiceMs: 240, serviceCv: 0.3 },
-    n: 32,
-    adaptiveReps: 90,
-  },
+/** The reduced class: the cells where a wrong decision shows first. */
+const PICK: Array<[ClassCell['family'], string, number, number]> = [
+  ['iid', 'iid serial CV 0.3', 16, 60],
+  ['regime', 'regime 5/10 s', 16, 100],
+  ['regime', 'regime 10/10 s', 4, 100],
+  ['batching', 'batching <= 8', 16, 40],
+  ['replay', 'Kokoro replay', 32, 40],
 ];
-const ONE_LOOK_REPS = 200;
 const HOLD = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100 };
 
 interface CellResult {
+  cell: ClassCell;
   truth: number;
-  covered: number;
-  intervals: number;
-  iidCovered: number;
-  adaptive: number;
+  rungs: number;
   passAtSlo: number;
   passAbove: number;
+  power: number;
+  intervals: number;
+  covered: number;
+  upperMiss: number;
+  iidCovered: number;
 }
 
-const results = new Map<string, CellResult>();
+const results: CellResult[] = [];
 
 beforeAll(() => {
-  for (const [index, cell] of CELLS.entries()) {
-    const truth = trueP95(cell.server, cell.n, { completions: 1_000_000, seed: 101 + index });
+  const all = calibrationClass(device, 'reduced');
+  for (const [index, [family, label, n, reps]] of PICK.entries()) {
+    const cell = all.find((c) => c.family === family && c.label === label && c.n === n);
+    if (!cell) throw new Error(`no cell ${label} N ${n} in the reduced class`);
+    const truth = trueP95(cell.server, n, { completions: 600_000, seed: 101 + index });
     const r: CellResult = {
+      cell,
       truth,
-      covered: 0,
-      intervals: 0,
-      iidCovered: 0,
-      adaptive: 0,
+      rungs: 0,
       passAtSlo: 0,
       passAbove: 0,
+      power: 0,
+      intervals: 0,
+      covered: 0,
+      upperMiss: 0,
+      iidCovered: 0,
     };
-    for (let rep = 0; rep < ONE_LOOK_REPS; rep++) {
-      const run: ClosedLoopSamples = simulateClosedLoop(cell.server, {
-        outstanding: cell.n,
+    for (let rep = 0; rep < reps; rep++) {
+      const run = simulateClosedLoop(cell.server, {
+        outstanding: n,
         durationS: 125,
         seed: 7919 * (index + 1) + rep,
       });
-      // One look at 95 % over 10-120 s: the interval a fixed rung reports.
-      const one = simulateRung(run, {
-        concurrency: cell.n,
-        mode: 'fixed',
-        sloMs: truth,
-        holdS: 120,
-        measureS: 110,
-        settleS: 10,
-      }).decision;
-      if (one.interval) {
+      const rung = { ...HOLD, concurrency: n, mode: 'adaptive' as const };
+      const at = simulateRung(run, { ...rung, sloMs: truth });
+      r.rungs++;
+      if (at.decision.verdict === 'pass') r.passAtSlo++;
+      if (at.decision.interval) {
         r.intervals++;
-        if (one.interval.low <= truth && truth <= one.interval.high) r.covered++;
+        if (at.decision.interval.low <= truth && truth <= at.decision.interval.high) r.covered++;
+        if (at.decision.interval.high < truth) r.upperMiss++;
       }
-      // The interval this replaced, on the same window: the control that shows the test can fail.
-      const window = Array.from(run.ttfabMs.subarray(...windowIndexes(run, 10_000, 120_000)));
-      const iid = quantileConfidenceInterval(sortedAscending(window), 0.95);
+      if (simulateRung(run, { ...rung, sloMs: truth / 1.05 }).decision.verdict === 'pass') r.passAbove++;
+      if (rep % 2 === 0 && simulateRung(run, { ...rung, sloMs: truth * 1.1 }).decision.verdict === 'pass')
+        r.power++;
+      // The interval for independent samples on the same window: the control that shows the test can fail.
+      const from = run.atMs.findIndex((t) => t >= 10_000);
+      const iid = quantileConfidenceInterval(sortedAscending(Array.from(run.ttfabMs.subarray(from))), 0.95);
       if (iid && iid.low <= truth && truth <= iid.high) r.iidCovered++;
-      if (rep < cell.adaptiveReps) {
-        const adaptive = { ...HOLD, concurrency: cell.n, mode: 'adaptive' as const };
-        r.adaptive++;
-        if (simulateRung(run, { ...adaptive, sloMs: truth }).decision.verdict === 'pass') r.passAtSlo++;
-        if (simulateRung(run, { ...adaptive, sloMs: truth / 1.02 }).decision.verdict === 'pass')
-          r.passAbove++;
-      }
     }
-    results.set(cell.name, r);
+    results.push(r);
   }
-}, 120_000);
+}, 900_000);
 
-function windowIndexes(run: ClosedLoopSamples, fromMs: number, toMs: number): [number, number] {
-  let begin = 0;
-  while (begin < run.atMs.length && (run.atMs[begin] as number) < fromMs) begin++;
-  let end = begin;
-  while (end < run.atMs.length && (run.atMs[end] as number) <= toMs) end++;
-  return [begin, end];
-}
+const sum = (pick: (r: CellResult) => number, which = results): number =>
+  which.reduce((s, r) => s + pick(r), 0);
+const regime = () => results.filter((r) => r.cell.family === 'regime');
 
-const sum = (pick: (r: CellResult) => number): number =>
-  [...results.values()].reduce((s, r) => s + pick(r), 0);
-
-describe('rung decision on simulated closed loops (serial and 4-slot, N 1-64, CV 0.1-0.5)', () => {
-  it('its 95 % p95 interval covers the true p95 at least 93 % of the time (pooled), every cell above 90 %', () => {
-    const intervals = sum((r) => r.intervals);
-    expect(intervals).toBeGreaterThan(0.95 * ONE_LOOK_REPS * CELLS.length);
-    expect(sum((r) => r.covered) / intervals).toBeGreaterThanOrEqual(0.93);
-    for (const [name, r] of results) {
-      expect(r.covered / r.intervals, name).toBeGreaterThan(0.9);
+describe('rung decision over its class (i.i.d., regime-switching, batching, replayed Kokoro service)', () => {
+  it('passes a rung whose true p95 equals the SLO at most 5 % of the time in every cell, 3 % pooled', () => {
+    for (const r of results) {
+      expect(r.passAtSlo / r.rungs, `${r.cell.label} N ${r.cell.n}`).toBeLessThanOrEqual(0.05);
     }
+    expect(sum((r) => r.passAtSlo) / sum((r) => r.rungs)).toBeLessThanOrEqual(0.03);
   });
 
-  it('the interval for independent samples fails the same check on correlated cells (the test has teeth)', () => {
-    const correlated = results.get('serial N 16 CV 0.3') as CellResult;
-    expect(correlated.iidCovered / ONE_LOOK_REPS).toBeLessThan(0.8);
+  it('passes a rung whose true p95 is 5 % above the SLO at most 1.5 % of the time (pooled)', () => {
+    expect(sum((r) => r.passAbove) / sum((r) => r.rungs)).toBeLessThanOrEqual(0.015);
   });
 
-  it('the whole adaptive rung (looks included) passes at most 5 % of the time when the true p95 equals the SLO', () => {
-    const rungs = sum((r) => r.adaptive);
-    expect(rungs).toBe(240);
-    expect(sum((r) => r.passAtSlo) / rungs).toBeLessThanOrEqual(0.05);
+  it('on slow fluctuations (regime switching) its upper end falls below the true p95 in at most 5 % of rungs', () => {
+    expect(sum((r) => r.upperMiss, regime()) / sum((r) => r.intervals, regime())).toBeLessThanOrEqual(0.05);
   });
 
-  it('and at most 2.5 % of the time when the true p95 is 2 % above the SLO', () => {
-    expect(sum((r) => r.passAbove) / sum((r) => r.adaptive)).toBeLessThanOrEqual(0.025);
+  it('its reported interval covers the true p95 at least 93 % of the time (pooled)', () => {
+    expect(sum((r) => r.covered) / sum((r) => r.intervals)).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('still passes most rungs whose true p95 is 10 % inside the SLO on a steady server (power)', () => {
+    const steady = results.filter((r) => r.cell.family === 'iid' || r.cell.family === 'replay');
+    expect(sum((r) => r.power, steady) / sum((r) => Math.ceil(r.rungs / 2), steady)).toBeGreaterThanOrEqual(
+      0.5,
+    );
+  });
+
+  it('the interval for independent samples fails the coverage check on the same runs (the test has teeth)', () => {
+    const cell = results.find((r) => r.cell.family === 'iid') as CellResult;
+    expect(cell.iidCovered / cell.rungs).toBeLessThan(0.8);
   });
 });

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/stats/prng.js';
 import {
+  checkedP95Interval,
   DECISION_METHOD,
   decideP95,
+  FAIL_ALPHA,
   FAMILY_ALPHA,
   minBatchSize,
+  obrienFlemingSpent,
+  PASS_ALPHA,
   RungJudge,
+  SHORT_WINDOW_MARGIN,
   sectionedP95Interval,
+  sectionedWithTails,
+  vonNeumannCritical,
+  vonNeumannRatio,
 } from '../../src/stats/rung-decision.js';
 import { studentTQuantile } from '../../src/stats/student-t.js';
 
@@ -69,11 +78,18 @@ describe('batch-sectioning interval of p95', () => {
   });
 });
 
+/** 5 batches of 40 whose p95s (38.05 + 0, 30, 10, 40, 20) alternate: serially independent-looking. */
+const mixedBatches = (): number[] => {
+  const values: number[] = [];
+  for (const shift of [0, 30, 10, 40, 20]) for (let v = 40; v >= 1; v--) values.push(v + shift);
+  return values;
+};
+
 describe('one look of the rung decision', () => {
   const settings = { sloMs: 150, concurrency: 1, minSamples: 100 };
 
   it('passes when the interval is wholly within the SLO, fails when wholly above, records method and batches', () => {
-    const pass = decideP95(fiveBatches(), { ...settings, sloMs: 110 });
+    const pass = decideP95(mixedBatches(), { ...settings, sloMs: 120 });
     expect(pass).toMatchObject({
       verdict: 'pass',
       decisive: true,
@@ -82,9 +98,10 @@ describe('one look of the rung decision', () => {
       look: 1,
     });
     expect(pass.level).toBeCloseTo(0.95, 12);
-    const fail = decideP95(fiveBatches(), { ...settings, sloMs: 40 });
+    expect(pass.tails).toEqual({ pass: PASS_ALPHA, fail: FAIL_ALPHA });
+    const fail = decideP95(mixedBatches(), { ...settings, sloMs: 40 });
     expect(fail).toMatchObject({ verdict: 'fail', decisive: true });
-    const straddle = decideP95(fiveBatches(), { ...settings, sloMs: 80 });
+    const straddle = decideP95(mixedBatches(), { ...settings, sloMs: 80 });
     expect(straddle).toMatchObject({ verdict: 'undecided', decisive: false });
   });
 
@@ -96,14 +113,14 @@ describe('one look of the rung decision', () => {
   });
 
   it('enforces --min-samples: an interval wholly inside the SLO from too few samples is undecided', () => {
-    const decision = decideP95(fiveBatches(), { ...settings, sloMs: 1000, minSamples: 201 });
+    const decision = decideP95(mixedBatches(), { ...settings, sloMs: 1000, minSamples: 201 });
     expect(decision.interval).not.toBeNull();
     expect(decision).toMatchObject({ verdict: 'undecided', decisive: false });
     expect(decision.reason).toContain('--min-samples 201');
   });
 
   it('counts requests without audio as misses: they can fail a rung and stop it from passing', () => {
-    const base = fiveBatches();
+    const base = mixedBatches();
     // 12 % misses spread over the window: p95 is +Infinity, the interval reaches the misses.
     const withMisses = base.map((v, i) => (i % 8 === 0 ? Number.POSITIVE_INFINITY : v));
     const decision = decideP95(withMisses, { ...settings, sloMs: 1000 });
@@ -115,36 +132,100 @@ describe('one look of the rung decision', () => {
   });
 });
 
-describe('the sequential judge of a rung (repeated looks)', () => {
+describe("the decision's calibrated tails and dependence checks", () => {
+  it('gives the upper end (a false PASS) only the calibrated PASS_ALPHA: symmetric tails fail this', () => {
+    expect(PASS_ALPHA).toBeLessThanOrEqual(0.005);
+    expect(PASS_ALPHA + FAIL_ALPHA).toBeCloseTo(FAMILY_ALPHA, 12);
+    // 20 independent-looking batches of 40 (a von Neumann ratio near 2): the end points are exactly
+    // centre -/+ t(19, 1 - alpha_side) se with se the larger of the 20- and 10-batch spreads.
+    const values = Array.from({ length: 800 }, (_, i) => 100 + ((i * 7919) % 97) + ((i * 104729) % 13));
+    const { interval, dependence } = checkedP95Interval(values, 1, { pass: PASS_ALPHA, fail: FAIL_ALPHA });
+    if (!interval) throw new Error('expected an interval');
+    expect(dependence).toMatchObject({ initialBatches: 20, lengthened: 0, independent: true });
+    const c = interval.centre;
+    const se20 = Math.sqrt(
+      interval.batchQuantiles.reduce((sum, q) => sum + (q - c) ** 2, 0) / 19 / (1 - 1 / 40) / 20,
+    );
+    const se = Math.max(se20, se20 * (dependence.halfBatchSeRatio ?? 0));
+    expect(interval.high).toBeCloseTo(c + studentTQuantile(1 - PASS_ALPHA, 19) * se, 9);
+    expect(interval.low).toBeCloseTo(c - studentTQuantile(1 - FAIL_ALPHA, 19) * se, 9);
+    expect(interval.high - c).toBeGreaterThan(c - interval.low);
+  });
+
+  it('merges batches in pairs while their p95s are serially dependent (von Neumann), undecided below 5', () => {
+    expect(vonNeumannRatio([1, 2, 1, 2, 1, 2])).toBeGreaterThan(2);
+    expect(vonNeumannCritical(5)).toBeCloseTo(2 - 1.6448536269514722 * Math.sqrt(12 / 24), 12);
+    // A level shift halfway through a window of 20 batches: successive batch p95s are alike.
+    const shifted = Array.from({ length: 800 }, (_, i) => (i < 400 ? 100 : 130) + ((i * 7919) % 11));
+    const { dependence } = checkedP95Interval(shifted, 1, { pass: PASS_ALPHA, fail: FAIL_ALPHA });
+    expect(dependence.initialBatches).toBe(20);
+    expect(dependence.lengthened).toBeGreaterThanOrEqual(1);
+    expect(dependence.independent).toBe(false);
+    const decision = decideP95(shifted, { sloMs: 1e6, concurrency: 1 });
+    expect(decision.verdict).toBe('undecided');
+    expect(decision.reason).toContain('dependent');
+  });
+
+  it('the plain sectioning rule (the comparison other decisions use) keeps its quarter-upper split', () => {
+    const a = sectionedP95Interval(fiveBatches(), 1, 0.05);
+    const b = sectionedWithTails(fiveBatches(), 1, { pass: 0.0125, fail: 0.0375 });
+    expect(a).toEqual(b);
+  });
+});
+
+describe('the group-sequential judge of a rung', () => {
   const many = (n: number) => Array.from({ length: n }, (_, i) => 100 + (i % 50));
 
-  it('takes at most 2 interim looks and a final one, spending exactly the family alpha', () => {
-    const first = 10 * minBatchSize(4); // 400 samples
-    // An SLO at the window's own p95: every look straddles, so the rung never stops early.
+  it("spends alpha O'Brien-Fleming style: almost nothing early, all of it by the end (no spending fails this)", () => {
+    expect(obrienFlemingSpent(PASS_ALPHA, 1)).toBe(PASS_ALPHA);
+    expect(obrienFlemingSpent(PASS_ALPHA, 0.25)).toBeLessThan(PASS_ALPHA / 1000);
+    expect(obrienFlemingSpent(0.05, 0.5)).toBeCloseTo(0.005574596, 6); // Lan-DeMets table value
+    const first = 5 * minBatchSize(4); // 200 samples
     const slo = decideP95(many(first), { sloMs: 1e9, concurrency: 4 }).p95 as number;
     const judge = new RungJudge({ mode: 'adaptive', sloMs: slo, concurrency: 4 });
-    expect(judge.step(many(first - 1), false)).toEqual({ decision: null, stop: false });
-    const one = judge.step(many(first), false);
-    expect(one).toMatchObject({ stop: false, decision: { look: 1, verdict: 'undecided' } });
-    expect(one.decision?.level).toBeCloseTo(1 - 0.0125, 12);
-    // The next interim look waits until the window has doubled.
-    expect(judge.step(many(2 * first - 1), false).decision).toBeNull();
-    const two = judge.step(many(2 * first), false);
-    expect(two).toMatchObject({ stop: false, decision: { look: 2, verdict: 'undecided' } });
-    // No third interim look, however much data arrives.
-    expect(judge.step(many(10 * first), false).decision).toBeNull();
-    const final = judge.step(many(10 * first), true);
+    const timing = (windowMs: number) => ({ windowMs, maxWindowMs: 100_000 });
+    expect(judge.step(many(first - 1), false, timing(20_000))).toEqual({ decision: null, stop: false });
+    const one = judge.step(many(first), false, timing(25_000));
+    expect(one.decision?.look).toBe(1);
+    expect(one.decision?.tails.pass).toBeCloseTo(obrienFlemingSpent(PASS_ALPHA, 0.25), 15);
+    // The next look waits until the window has grown by half.
+    expect(judge.step(many(1.5 * first - 1), false, timing(30_000)).decision).toBeNull();
+    const two = judge.step(many(1.5 * first), false, timing(50_000));
+    expect(two.decision?.tails.pass).toBeCloseTo(
+      obrienFlemingSpent(PASS_ALPHA, 0.5) - obrienFlemingSpent(PASS_ALPHA, 0.25),
+      15,
+    );
+    const final = judge.step(many(10 * first), true, timing(100_000));
     expect(final.stop).toBe(true);
-    expect(final.decision?.look).toBe(3);
-    expect(final.decision?.level).toBeCloseTo(1 - (FAMILY_ALPHA - 2 * 0.0125), 12);
+    expect(final.decision?.tails.pass).toBeCloseTo(PASS_ALPHA - obrienFlemingSpent(PASS_ALPHA, 0.5), 12);
+    expect(final.decision?.tails.fail).toBeCloseTo(FAIL_ALPHA - obrienFlemingSpent(FAIL_ALPHA, 0.5), 12);
     expect(judge.looksTaken).toBe(3);
   });
 
-  it('stops at the first decisive, settled interim look', () => {
-    const judge = new RungJudge({ mode: 'adaptive', sloMs: 1000, concurrency: 4 });
-    const step = judge.step(many(400), false);
+  it('stops at the first decisive, settled look; a short window passes only with the 30 % margin', () => {
+    const judge = new RungJudge({ mode: 'adaptive', sloMs: 1000, concurrency: 4, measureMs: 30_000 });
+    const step = judge.step(many(200), false, { windowMs: 10_000, maxWindowMs: 110_000 });
     expect(step.stop).toBe(true);
     expect(step.decision?.verdict).toBe('pass');
+    // The same data against an SLO the upper end clears by less than the margin: undecided.
+    const tight = new RungJudge({ mode: 'adaptive', sloMs: 0, concurrency: 4, measureMs: 30_000 });
+    const high = judge.decision?.interval?.high as number;
+    const near = new RungJudge({
+      ...tight.settings,
+      sloMs: high * (1 + SHORT_WINDOW_MARGIN / 2),
+    }).step(many(200), false, { windowMs: 10_000, maxWindowMs: 110_000 });
+    expect(near.decision?.verdict).toBe('undecided');
+  });
+
+  it('stops undecided near the SLO when its interval straddles it within +-5 % (futility)', () => {
+    const random = mulberry32(3);
+    const values = Array.from({ length: 4000 }, () => 100 + 50 * random());
+    const p95 = decideP95(values, { sloMs: 1e9, concurrency: 4 }).p95 as number;
+    const judge = new RungJudge({ mode: 'adaptive', sloMs: p95, concurrency: 4 });
+    const step = judge.step(values, false, { windowMs: 60_000, maxWindowMs: 110_000 });
+    expect(step.decision?.verdict).toBe('undecided');
+    expect(step.decision?.nearSlo).toBe(true);
+    expect(step.stop).toBe(true);
   });
 
   it('a fixed rung looks once, at the end, at 95 %', () => {

@@ -3,8 +3,12 @@
  *
  * fixed: the given rungs in order (the reference method).
  * adaptive: concurrency 1 (service time), then geometric growth until a rung is measured above
- * the SLO (a breach), then bisection between the highest pass (lo) and the lowest measured breach
- * (hi) until hi - lo <= resolution.
+ * the SLO (a breach), then narrowing between the highest pass (lo) and the lowest measured breach
+ * (hi) until hi - lo <= resolution: with the SLO and the rungs' p95s, at the boundary a joint
+ * monotone fit of every rung predicts (src/stats/ladder-stats.ts `predictBoundary`; first a pass
+ * candidate half a resolution below it, then a breach candidate a resolution above that); without
+ * them, or once those are measured, by bisection. A rung that ended undecided near the SLO (its
+ * interval inside +-5 % of it) is not measured again: the boundary is there.
  *
  * An undecided rung (straddling, too few samples or batches, or unusable) is neither a pass nor a
  * breach: it is re-measured once; if it is still undecided the search goes on around it, first
@@ -14,6 +18,7 @@
  * its resolution. (A re-measured rung has two chances to pass: at a true p95 exactly at the SLO
  * its false-pass probability is at most 2 x 2.5 %.)
  */
+import { predictBoundary } from '../../stats/ladder-stats.js';
 import type { Verdict } from '../../stats/rung-decision.js';
 
 export type LadderMode = 'adaptive' | 'fixed';
@@ -28,6 +33,11 @@ export interface LadderSettings {
   resolution: number;
   /** Geometric growth factor of the adaptive ladder (default 2). */
   growth?: number;
+  /**
+   * The SLO, ms: with it (and the rungs' p95s) the bracket is narrowed at the boundary predicted by
+   * a monotone fit of every rung instead of at its middle.
+   */
+  sloMs?: number;
 }
 
 /** pass = passing and usable; fail = measured above the SLO; indeterminate = anything else. */
@@ -43,6 +53,10 @@ export interface RungResult {
    * not even a failure counts. A saturated or unsettled failing rung is still a measured breach.
    */
   invalid?: boolean;
+  /** The rung's p95, ms (for placing the next rung only). */
+  p95Ms?: number | null;
+  /** Ended undecided with its interval inside +-5 % of the SLO: not measured again. */
+  nearSlo?: boolean;
 }
 
 export function classify(result: RungResult): RungClass {
@@ -125,6 +139,31 @@ export class LadderPlanner {
     return this.results.some((r) => r.concurrency === concurrency);
   }
 
+  private nearSlo(concurrency: number): boolean {
+    return this.results.some((r) => r.concurrency === concurrency && r.nearSlo === true);
+  }
+
+  /**
+   * The rung that confirms the boundary the monotone fit predicts (N*): first a pass candidate
+   * round(N* - resolution / 2), then the breach candidate resolution above it, each if untried and
+   * strictly inside the bracket; null without a fit (then the search bisects).
+   */
+  private atPredictedBoundary(lo: number, hi: number): number | null {
+    const slo = this.settings.sloMs;
+    if (slo === undefined) return null;
+    const points = this.results
+      .filter((r) => typeof r.p95Ms === 'number' && !r.invalid)
+      .map((r) => ({ concurrency: r.concurrency, p95Ms: r.p95Ms as number }));
+    const boundary = predictBoundary(points, slo);
+    if (boundary === null) return null;
+    const r = this.settings.resolution;
+    const pass = Math.round(boundary - r / 2);
+    for (const c of [pass, pass + r]) {
+      if (c > lo && c < hi && !this.tried(c)) return c;
+    }
+    return null;
+  }
+
   /** The untried concurrency nearest the middle of (a, b), or null when there is none. */
   private bisect(a: number, b: number): number | null {
     const middle = a + Math.floor((b - a) / 2);
@@ -150,7 +189,7 @@ export class LadderPlanner {
     if (this.results.length === 0) return 1;
     const { lo, hi, undecided } = searchState(this.results);
     // An undecided rung in the bracket is measured a second time before anything else.
-    const again = undecided.find((c) => this.timesMeasured(c) === 1);
+    const again = undecided.find((c) => this.timesMeasured(c) === 1 && !this.nearSlo(c));
     if (again !== undefined) return again;
     if (hi === null) {
       // No breach yet: grow above everything measured (undecided rungs included).
@@ -159,6 +198,8 @@ export class LadderPlanner {
       return Math.min(maxConcurrency, Math.max(top + 1, Math.floor(top * this.growth)));
     }
     if (hi - lo <= resolution) return null;
+    const placed = this.atPredictedBoundary(lo, hi);
+    if (placed !== null) return placed;
     if (undecided.length === 0) return this.bisect(lo, hi);
     // Toward the lowest measured breach first (a pass there settles the question), then below
     // the lowest undecided rung (a pass there raises Q_max).

@@ -12,7 +12,12 @@ import { opt, type UsageError, usage } from '../../model/errors.js';
 import { type ClientHealth, demoteUnhealthyPass, judgeClientHealth } from '../../stats/client-health.js';
 import { alignUp, driftTest, quantileWithMisses } from '../../stats/ladder-stats.js';
 import { sortedAscending } from '../../stats/quantiles.js';
-import { type RungDecision, RungJudge, sectionedP95Interval } from '../../stats/rung-decision.js';
+import {
+  type RungDecision,
+  RungJudge,
+  sectionedWithTails,
+  shortestResettledWindowMs,
+} from '../../stats/rung-decision.js';
 import { waitUntil } from '../../wait.js';
 import { startClientHealth } from '../client-health.js';
 import { type ClosedLoopEngine, type InFlightStats, monoOf, now, wallOf } from './engine.js';
@@ -45,7 +50,8 @@ export interface RungTick {
   phase: 'settle' | 'measure';
 }
 
-export type RungEnd = 'decisive' | 'hold';
+/** `near_slo`: stopped undecided, its interval inside +-5 % of the SLO (futility). */
+export type RungEnd = 'decisive' | 'near_slo' | 'hold';
 
 export interface RungMeasurement {
   concurrency: number;
@@ -200,6 +206,8 @@ export async function runRung(
     sloMs: spec.sloMs,
     concurrency: spec.concurrency,
     minSamples: spec.minSamples ?? 100,
+    // A pass on a short window needs a margin (slow fluctuations of the server).
+    measureMs: spec.measureS * 1000,
   });
   const tickMs = spec.evaluateEveryMs ?? 250;
   const periodS = spec.alignPeriodS ?? null;
@@ -254,7 +262,7 @@ export async function runRung(
     if (t - measureStart < 2 * minWindowMs) return;
     let middle = (measureStart + t) / 2;
     if (periodS) middle = monoOf(alignUp(wallOf(middle), periodS));
-    if (t - middle >= minWindowMs) measureStart = middle;
+    if (t - middle >= shortestResettledWindowMs(measureMs, minWindowMs)) measureStart = middle;
   };
 
   /** Samples and live p95 for progress only: no look, no decision. */
@@ -271,13 +279,18 @@ export async function runRung(
     taken?: { data: WindowData; decision: RungDecision },
   ): RungMeasurement => {
     const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs);
-    const judged = taken?.decision ?? judge.look(data.samples, true);
+    const judged =
+      taken?.decision ??
+      judge.look(data.samples, true, {
+        windowMs: to - from,
+        maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
+      });
     const clientHealth = judgeClientHealth(health.stop(), spec.sloMs);
     const demoted = demoteUnhealthyPass(judged.verdict, judged.reason, clientHealth);
     const evaluation: RungDecision = demoted.demoted
       ? { ...judged, verdict: 'undecided', decisive: false, reason: demoted.reason }
       : judged;
-    const okInterval = sectionedP95Interval(data.okTtfab, spec.concurrency, 1 - evaluation.level);
+    const okInterval = sectionedWithTails(data.okTtfab, spec.concurrency, evaluation.tails);
     const seconds = Math.max((to - from) / 1000, 1e-9);
     return {
       concurrency: spec.concurrency,
@@ -331,8 +344,14 @@ export async function runRung(
       const from = measureStart;
       const data = collect(engine, epoch, from, t, spec.sloMs);
       const atHoldEnd = t >= holdEnd;
-      const { decision, stop } = judge.step(data.samples, atHoldEnd);
-      if (stop && decision) return finish(atHoldEnd ? 'hold' : 'decisive', from, t, { data, decision });
+      const { decision, stop } = judge.step(data.samples, atHoldEnd, {
+        windowMs: t - from,
+        maxWindowMs: holdEnd - from,
+      });
+      if (stop && decision) {
+        const end: RungEnd = atHoldEnd ? 'hold' : decision.nearSlo ? 'near_slo' : 'decisive';
+        return finish(end, from, t, { data, decision });
+      }
       // Drift is checked on every tick (it decides where the window starts, not the verdict).
       const drift = decision?.drift ?? driftTest(data.samples);
       if (!drift.settled && drift.driftMs !== null) resettle(t);

@@ -66,8 +66,11 @@ export const qmaxStepSchema = z.object({
   cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
   // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
   verdict_reason: safeString.nullable().optional(),
-  /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
-  end_reason: z.enum(['decisive', 'hold']).nullable().optional(),
+  /**
+   * `decisive`: ended early on a settled, decisive window; `near_slo`: ended early undecided, its
+   * interval inside +-5 % of the SLO (futility); `hold`: ran to its hold limit.
+   */
+  end_reason: z.enum(['decisive', 'near_slo', 'hold']).nullable().optional(),
   /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
   in_flight_shortfall: z.number().nonnegative().nullable().optional(),
   client_loop_delay_p99_ms: z.number().nonnegative().nullable().optional(),
@@ -90,6 +93,30 @@ export const qmaxStepSchema = z.object({
   looks: z.number().int().nonnegative().nullable().optional(),
   /** Samples the verdict judged, misses included. */
   verdict_samples: z.number().int().nonnegative().nullable().optional(),
+  /** Undecided with its interval inside +-5 % of the SLO (not measured again); absent before. */
+  near_slo: z.boolean().nullable().optional(),
+  /** One-sided alphas of the look the rung ended on (pass side = upper end); absent before. */
+  ci_tails: z
+    .object({ pass: z.number().min(0).max(1), fail: z.number().min(0).max(1) })
+    .nullable()
+    .optional(),
+  /** Dependence checks of the look the rung ended on (src/stats/rung-decision.ts); absent before. */
+  dependence: z
+    .object({
+      /** Batches the sample count allowed before any lengthening. */
+      initial_batches: z.number().int().nonnegative(),
+      /** Times the batches were doubled because their p95s were dependent. */
+      lengthened: z.number().int().nonnegative(),
+      /** von Neumann ratio of the batch p95s used and its critical value (below: dependent). */
+      von_neumann: z.number().nonnegative().nullable(),
+      von_neumann_critical: z.number().nullable(),
+      /** se from half as many batches of twice the size / se from the batches used. */
+      half_batch_se_ratio: z.number().nonnegative().nullable(),
+      /** false: dependent even at 5 batches, so the look could not be decisive. */
+      independent: z.boolean(),
+    })
+    .nullable()
+    .optional(),
   /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
   client_health: clientHealthSchema.nullable().optional(),
 });
@@ -154,6 +181,24 @@ export const qmaxArtifactSchema = z.object({
       resolution_met: z.boolean().nullable(),
       /** Concurrencies that stayed undecided (after their one re-measurement). */
       undecided_rungs: z.array(z.number().int().positive()),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * What a PASS verdict promises, as simulated: P(PASS | true p95 = SLO) <= bound and coverage of
+   * the reported interval >= coverage, over the class of simulated servers named. Absent in older
+   * artifacts (they stated only nominal levels).
+   */
+  false_pass_bound: z
+    .object({
+      /** Pooled over the cells of the class. */
+      bound: z.number().min(0).max(1),
+      /** The worst cell of the class. */
+      worst_cell: z.number().min(0).max(1),
+      coverage: z.number().min(0).max(1),
+      worst_cell_coverage: z.number().min(0).max(1),
+      decision_method: safeString,
+      calibrated_over: safeString,
     })
     .nullable()
     .optional(),

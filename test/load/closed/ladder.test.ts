@@ -173,3 +173,40 @@ describe('fixed ladder and worst-case schedule', () => {
     ).toBe(8);
   });
 });
+
+describe('the adaptive ladder with a monotone fit of its rungs', () => {
+  const withFit = (resolution: number): LadderSettings => ({ ...adaptive(128, resolution), sloMs: 3000 });
+  /** A near-deterministic serial device: p95 = 56 c ms, boundary 53.57. */
+  const p95 = (c: number) => 56 * c;
+
+  it('places the confirming rungs at the predicted boundary instead of bisecting blind', () => {
+    const planner = new LadderPlanner(withFit(2));
+    const seen: number[] = [];
+    for (let c = planner.next(); c !== null; c = planner.next()) {
+      seen.push(c);
+      planner.record({
+        concurrency: c,
+        verdict: p95(c) <= 3000 ? 'pass' : 'fail',
+        usable: true,
+        p95Ms: p95(c),
+      });
+    }
+    // Bisection measured 48, 56, 52, 54 after 64; the fit goes to 53 (pass) and 55 (breach).
+    expect(seen).toEqual([1, 2, 4, 8, 16, 32, 64, 53, 55]);
+    const summary = summarizeLadder(
+      seen.map((c) => ({ concurrency: c, verdict: p95(c) <= 3000 ? 'pass' : 'fail', usable: true })),
+      withFit(2),
+    );
+    expect(summary).toMatchObject({ qMax: 53, upperBound: 55, resolutionMet: true });
+  });
+
+  it('does not measure a rung that ended undecided near the SLO again', () => {
+    const planner = new LadderPlanner(withFit(2));
+    for (const c of [1, 2, 4, 8, 16, 32])
+      planner.record({ concurrency: c, verdict: 'pass', usable: true, p95Ms: p95(c) });
+    planner.record({ concurrency: 64, verdict: 'fail', usable: true, p95Ms: p95(64) });
+    expect(planner.next()).toBe(53);
+    planner.record({ concurrency: 53, verdict: 'undecided', usable: true, p95Ms: p95(53), nearSlo: true });
+    expect(planner.next()).not.toBe(53);
+  });
+});

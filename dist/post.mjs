@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9294);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7060);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9294:
+/***/ 7060:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87306,12 +87306,187 @@ var client_sagemaker_runtime_dist_cjs = __nccwpck_require__(9636);
 var client_service_quotas_dist_cjs = __nccwpck_require__(2924);
 // EXTERNAL MODULE: ./node_modules/@smithy/node-http-handler/dist-cjs/index.js
 var node_http_handler_dist_cjs = __nccwpck_require__(1279);
+;// CONCATENATED MODULE: ./src/model/errors.ts
+/**
+ * A mistake the user can fix: bad flag, bad file, refused input. The CLI and the action print
+ * the message (never a stack trace) and exit with code 2.
+ *
+ * A message is written once for both surfaces: an option it names is an `OptionRef`, rendered
+ * `--slo-ms` on the command line and `input slo-ms` in the action (`messageFor`). `message`
+ * itself is the command-line rendering.
+ */
+const errors_opt = (option, value) => value === undefined ? { option } : { option, value };
+/** An option as the subject of a refusal: `--peak-rps needs ...` / `input peak-rps: needs ...`. */
+const errors_subject = (option) => ({ option, subject: true });
+const isOptionRef = (v) => typeof v === 'object' && v !== null && typeof v.option === 'string';
+function renderOption(ref, surface) {
+    if (surface === 'cli')
+        return ref.value === undefined ? `--${ref.option}` : `--${ref.option} ${ref.value}`;
+    if (ref.subject)
+        return `input ${ref.option}:`;
+    return ref.value === undefined ? `input ${ref.option}` : `input ${ref.option} (${ref.value})`;
+}
+const render = (parts, surface) => parts.map((p) => (typeof p === 'string' ? p : renderOption(p, surface))).join('');
+class errors_UsageError extends Error {
+    exitCode = 2;
+    parts;
+    constructor(message) {
+        const parts = typeof message === 'string' ? [message] : message;
+        super(render(parts, 'cli'));
+        this.parts = parts;
+        this.name = 'UsageError';
+    }
+    /** The message with every option it names spelled the way `surface` takes it. */
+    messageFor(surface) {
+        return render(this.parts, surface);
+    }
+}
+/** `usage\`${opt('rungs')} lists the rungs of a fixed ladder\``: a UsageError naming options. */
+function errors_usage(strings, ...values) {
+    const parts = [];
+    strings.forEach((s, i) => {
+        if (s !== '')
+            parts.push(s);
+        if (i < values.length) {
+            const v = values[i];
+            parts.push(isOptionRef(v) ? v : String(v));
+        }
+    });
+    return new errors_UsageError(parts);
+}
+const errors_isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
+/**
+ * A failure of the world, not of the input: an AWS call refused or unanswered (throttling,
+ * credentials, a missing endpoint, a closed port, a timeout). The CLI and the action print the
+ * message, which names the operation, the resource and the region (never a stack trace), and exit
+ * with code 3. `name` stays the underlying error's (`ValidationException`,
+ * `ResourceNotFoundException`, ...) so callers that tell one AWS error from another still can.
+ */
+class OperationalError extends Error {
+    exitCode = 3;
+    operational = true;
+    operation;
+    resource;
+    region;
+    constructor(what, cause) {
+        const inner = cause instanceof Error ? cause : new Error(String(cause));
+        const where = `${what.resource ? ` ${what.resource}` : ''}${what.region ? ` in ${what.region}` : ''}`;
+        super(`${what.operation}${where}: ${describeCause(inner)}`, { cause });
+        this.name = inner.name && inner.name !== 'Error' ? inner.name : 'OperationalError';
+        this.operation = what.operation;
+        this.resource = what.resource;
+        this.region = what.region;
+    }
+}
+/** The cause in one line: its message, or its network code (its AWS error name is the `name`). */
+function describeCause(e) {
+    const code = e.code;
+    return e.message || code || 'no answer';
+}
+const isOperationalError = (e) => e instanceof Error && e.operational === true;
+
+;// CONCATENATED MODULE: ./src/aws/operational.ts
+
+const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+/** `endpoint/<name>/variant/<variant>` (Application Auto Scaling's resource id) in words. */
+function scalableResource(id) {
+    const m = /^endpoint\/([^/]+)\/variant\/([^/]+)$/.exec(id);
+    return m ? `endpoint ${m[1]} variant ${m[2]}` : `resource ${id}`;
+}
+/** Endpoint and variant named by CloudWatch dimensions (GetMetricData, PutMetricAlarm). */
+function fromDimensions(dimensions) {
+    if (!Array.isArray(dimensions))
+        return null;
+    const value = (name) => str(dimensions.find((d) => d.Name === name)?.Value);
+    const endpoint = value('EndpointName');
+    if (!endpoint)
+        return null;
+    const variant = value('VariantName');
+    return variant ? `endpoint ${endpoint} variant ${variant}` : `endpoint ${endpoint}`;
+}
+/** What a call was about, from its input: the endpoint (and variant) when it names one. */
+function resourceOf(input) {
+    const endpoint = str(input.EndpointName);
+    if (endpoint) {
+        const variants = input.DesiredWeightsAndCapacities;
+        const variant = Array.isArray(variants) ? str(variants[0]?.VariantName) : null;
+        return variant ? `endpoint ${endpoint} variant ${variant}` : `endpoint ${endpoint}`;
+    }
+    const resourceId = str(input.ResourceId);
+    if (resourceId)
+        return scalableResource(resourceId);
+    const ids = input.ResourceIds;
+    if (Array.isArray(ids) && typeof ids[0] === 'string')
+        return scalableResource(ids[0]);
+    if (str(input.EndpointConfigName))
+        return `endpoint config ${input.EndpointConfigName}`;
+    if (str(input.ModelName))
+        return `model ${input.ModelName}`;
+    if (str(input.ResourceArn))
+        return `resource ${input.ResourceArn}`;
+    if (str(input.logGroupName)) {
+        return str(input.logStreamName)
+            ? `log stream ${input.logGroupName}/${input.logStreamName}`
+            : `log group ${input.logGroupName}`;
+    }
+    const dims = fromDimensions(input.Dimensions);
+    if (dims)
+        return dims;
+    if (Array.isArray(input.MetricDataQueries)) {
+        for (const q of input.MetricDataQueries) {
+            const found = fromDimensions(q.MetricStat?.Metric?.Dimensions);
+            if (found)
+                return found;
+        }
+    }
+    if (str(input.AlarmName))
+        return `alarm ${input.AlarmName}`;
+    if (Array.isArray(input.AlarmNames) && input.AlarmNames.length > 0) {
+        return `alarm ${input.AlarmNames[0]}${input.AlarmNames.length > 1 ? ` (+${input.AlarmNames.length - 1})` : ''}`;
+    }
+    if (str(input.AlarmNamePrefix))
+        return `alarms ${input.AlarmNamePrefix}*`;
+    if (str(input.ServiceCode)) {
+        return str(input.QuotaCode)
+            ? `quota ${input.ServiceCode}/${input.QuotaCode}`
+            : `service ${input.ServiceCode}`;
+    }
+    return null;
+}
+const isAbort = (e) => e instanceof Error && e.name === 'AbortError';
+/** Wraps one failure of `operation` (no-op for aborts and errors already classified). */
+function operationalFailure(e, operation, input, region) {
+    if (isAbort(e) || isOperationalError(e) || errors_isUsageError(e))
+        return e;
+    return new OperationalError({ operation, resource: resourceOf(input), region }, e);
+}
+const OPTIONS = {
+    step: 'initialize',
+    name: 'scalegateOperationalErrors',
+    priority: 'high',
+};
+/** Adds the classifying middleware to one SDK v3 client (idempotent). */
+function classifyFailures(client, region) {
+    const middleware = (next, context) => async (args) => {
+        try {
+            return await next(args);
+        }
+        catch (e) {
+            const name = String(context.commandName ?? 'AWS call').replace(/Command$/, '');
+            throw operationalFailure(e, name, (args.input ?? {}), region);
+        }
+    };
+    client.middlewareStack.remove(OPTIONS.name);
+    client.middlewareStack.add(middleware, OPTIONS);
+}
+
 ;// CONCATENATED MODULE: ./src/aws/clients.ts
 /**
  * Builds the SDK v3 clients every AWS-touching command receives. No logic: region and endpoint
  * come from flags or the standard SDK environment (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL —
  * the last is how everything points at the local SageMaker).
  */
+
 
 
 
@@ -87339,7 +87514,7 @@ function createAwsClients(options) {
             httpsAgent: new external_node_https_.Agent({ keepAlive: true, maxSockets }),
         }),
     });
-    return {
+    const clients = {
         sagemaker: new client_sagemaker_dist_cjs/* SageMakerClient */.kHU(common),
         runtime,
         autoscaling: new dist_cjs/* ApplicationAutoScalingClient */.gd(common),
@@ -87348,6 +87523,18 @@ function createAwsClients(options) {
         quotas: new client_service_quotas_dist_cjs/* ServiceQuotasClient */.iVb(common),
         region: options.region,
     };
+    // A failed control-plane call names its operation, resource and region (exit 3); the runtime
+    // client's failures are measurements and stay as they are.
+    for (const client of [
+        clients.sagemaker,
+        clients.autoscaling,
+        clients.cloudwatch,
+        clients.logs,
+        clients.quotas,
+    ]) {
+        classifyFailures(client, options.region);
+    }
+    return clients;
 }
 function destroyAwsClients(clients) {
     for (const client of [
@@ -87413,6 +87600,18 @@ function isLoopbackUrl(url) {
     if (isIP(host) === 6)
         return host === '::1' || host === '0:0:0:0:0:0:0:1';
     return false;
+}
+/**
+ * True when the clients that act on an endpoint (SageMaker, Application Auto Scaling) all reach
+ * this machine's loopback: the local SageMaker, where nothing is production and nothing measured
+ * belongs in the committed artifacts. Reads the clients' configuration only.
+ */
+async function throughLocalSageMaker(clients) {
+    const urls = await Promise.all([
+        clientEndpointUrl(clients.sagemaker),
+        clientEndpointUrl(clients.autoscaling),
+    ]);
+    return urls.every(isLoopbackUrl);
 }
 
 ;// CONCATENATED MODULE: ./src/aws/endpoint.ts
@@ -87551,56 +87750,6 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
         },
     }), options);
 }
-
-;// CONCATENATED MODULE: ./src/model/errors.ts
-/**
- * A mistake the user can fix: bad flag, bad file, refused input. The CLI and the action print
- * the message (never a stack trace) and exit with code 2.
- *
- * A message is written once for both surfaces: an option it names is an `OptionRef`, rendered
- * `--slo-ms` on the command line and `input slo-ms` in the action (`messageFor`). `message`
- * itself is the command-line rendering.
- */
-const errors_opt = (option, value) => value === undefined ? { option } : { option, value };
-/** An option as the subject of a refusal: `--peak-rps needs ...` / `input peak-rps: needs ...`. */
-const errors_subject = (option) => ({ option, subject: true });
-const isOptionRef = (v) => typeof v === 'object' && v !== null && typeof v.option === 'string';
-function renderOption(ref, surface) {
-    if (surface === 'cli')
-        return ref.value === undefined ? `--${ref.option}` : `--${ref.option} ${ref.value}`;
-    if (ref.subject)
-        return `input ${ref.option}:`;
-    return ref.value === undefined ? `input ${ref.option}` : `input ${ref.option} (${ref.value})`;
-}
-const render = (parts, surface) => parts.map((p) => (typeof p === 'string' ? p : renderOption(p, surface))).join('');
-class errors_UsageError extends Error {
-    exitCode = 2;
-    parts;
-    constructor(message) {
-        const parts = typeof message === 'string' ? [message] : message;
-        super(render(parts, 'cli'));
-        this.parts = parts;
-        this.name = 'UsageError';
-    }
-    /** The message with every option it names spelled the way `surface` takes it. */
-    messageFor(surface) {
-        return render(this.parts, surface);
-    }
-}
-/** `usage\`${opt('rungs')} lists the rungs of a fixed ladder\``: a UsageError naming options. */
-function errors_usage(strings, ...values) {
-    const parts = [];
-    strings.forEach((s, i) => {
-        if (s !== '')
-            parts.push(s);
-        if (i < values.length) {
-            const v = values[i];
-            parts.push(isOptionRef(v) ? v : String(v));
-        }
-    });
-    return new errors_UsageError(parts);
-}
-const errors_isUsageError = (e) => e instanceof Error && e.name === 'UsageError';
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
@@ -97185,7 +97334,7 @@ const endpointNameSchema = schemas_string()
 const variantNameSchema = schemas_string()
     .regex(AWS_NAME_PATTERN, 'a SageMaker production variant name (letters, digits and hyphens, 1-63 characters)');
 /** An AWS region name as the SDK takes it (`us-east-1`), or `local` for the local SageMaker. */
-const regionSchema = schemas_string()
+const safe_regionSchema = schemas_string()
     .regex(/^[a-z]{2,}(-[a-z0-9]+)*$/, 'an AWS region such as us-east-1 (or local)');
 /**
  * An endpoint or variant name from a flag, an input or a file, checked before it is used for
@@ -97307,7 +97456,7 @@ const driftArtifactSchema = object({
     kind: literal('drift'),
     model_name: safeString,
     endpoint: endpointNameSchema,
-    region: regionSchema,
+    region: safe_regionSchema,
     run_id: runId,
     checked_at: recordedAt,
     verdict: schemas_enum(['preflight-ok', 'drift']),
@@ -97321,7 +97470,184 @@ const driftArtifactSchema = object({
     rows: array(comparisonRowSchema),
 });
 
+;// CONCATENATED MODULE: ./src/model/request-shape.ts
+/**
+ * The request shape a load sends: the body (a JSON template with the placeholder `{{text}}`, the
+ * prompt inserted JSON-escaped; or `jsonl`, each line of the prompts file sent as it is), its
+ * Content-Type and its Accept. A container reads one shape; a measurement made with another says
+ * nothing about it, so the shape is part of the measurement's fingerprint.
+ *
+ * Given per model in the config (`request: { body_template, content_type, accept }`) and per run
+ * with `--body-template`, `--content-type`, `--accept` (the flags win). Checked when read: a
+ * template that is not JSON once a text is inserted, or that never inserts it, is refused there.
+ */
+
+
+
+const TEXT_PLACEHOLDER = '{{text}}';
+/** The mode that sends every field of each JSONL prompt line as it is (no template). */
+const JSONL_BODY = 'jsonl';
+/** Today's contract of the reference container: `{"text": ...}`. */
+const DEFAULT_BODY_TEMPLATE = '{"text":"{{text}}"}';
+const DEFAULT_CONTENT_TYPE = 'application/json';
+const DEFAULT_ACCEPT = 'audio/wav';
+/** `type/subtype`, optionally with `; name=value` parameters (RFC 9110 tokens). */
+const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+*-]+(\s*;\s*[A-Za-z0-9!#$&^_.+-]+=("[^"]*"|[^\s;"]+))*$/;
+const MAX_TEMPLATE_CHARS = 4096;
+/** The shape as a measurement records it (in its fingerprint). */
+const requestShapeSchema = object({
+    /** The body template in canonical JSON (`{{text}}` where the prompt goes), or `jsonl`. */
+    body: safeString.min(1).max(MAX_TEMPLATE_CHARS),
+    content_type: safeString.regex(MEDIA_TYPE, 'a media type such as application/json'),
+    accept: safeString.regex(MEDIA_TYPE, 'a media type such as audio/wav'),
+})
+    .strict();
+const DEFAULT_REQUEST_SHAPE = Object.freeze({
+    body: DEFAULT_BODY_TEMPLATE,
+    content_type: DEFAULT_CONTENT_TYPE,
+    accept: DEFAULT_ACCEPT,
+});
+/** A prompt that exercises the escaping: quotes, a backslash, a newline, non-ASCII. */
+const PROBE_TEXT = 'He said "hi" \\ then\nleft – ünïcode';
+/** Stands for the placeholder while the template is parsed (cannot occur in JSON text by chance). */
+const SENTINEL = '__scalegate_text_placeholder_3f9c__';
+/** The prompt as it goes inside a JSON string: JSON-escaped, without the quotes. */
+const jsonEscaped = (text) => JSON.stringify(text).slice(1, -1);
+/** Whether some string in `value` (key or value) contains `needle`. */
+function containsString(value, needle) {
+    if (typeof value === 'string')
+        return value.includes(needle);
+    if (Array.isArray(value))
+        return value.some((v) => containsString(v, needle));
+    if (value !== null && typeof value === 'object') {
+        return Object.entries(value).some(([k, v]) => k.includes(needle) || containsString(v, needle));
+    }
+    return false;
+}
+/**
+ * The template's canonical form, or what is wrong with it (a sentence without the option's name).
+ * `jsonl` is the JSONL mode; anything else must be JSON with `{{text}}` inside a string.
+ */
+function checkBodyTemplate(raw) {
+    const template = raw.trim();
+    if (template === JSONL_BODY)
+        return { ok: true, body: JSONL_BODY };
+    if (template.length > MAX_TEMPLATE_CHARS) {
+        return { ok: false, problem: `is longer than ${MAX_TEMPLATE_CHARS} characters` };
+    }
+    if (!template.includes(TEXT_PLACEHOLDER)) {
+        return {
+            ok: false,
+            problem: `has no ${TEXT_PLACEHOLDER} placeholder, so every request would carry the same body. Put ${TEXT_PLACEHOLDER} where the text goes, inside a JSON string (e.g. {"input":"${TEXT_PLACEHOLDER}","voice":"af_heart"}), or use ${JSONL_BODY} to send each line of a JSONL prompts file as it is`,
+        };
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(template.split(TEXT_PLACEHOLDER).join(jsonEscaped(PROBE_TEXT)));
+    }
+    catch (e) {
+        return {
+            ok: false,
+            problem: `is not valid JSON once a text is inserted (${e.message}). The text goes in JSON-escaped, without quotes: write "${TEXT_PLACEHOLDER}" inside a JSON string, e.g. {"input":"${TEXT_PLACEHOLDER}"}`,
+        };
+    }
+    if (!containsString(parsed, PROBE_TEXT)) {
+        return { ok: false, problem: `does not carry the text: put ${TEXT_PLACEHOLDER} inside a JSON string` };
+    }
+    const canonical = JSON.stringify(JSON.parse(template.split(TEXT_PLACEHOLDER).join(SENTINEL)));
+    return { ok: true, body: canonical.split(SENTINEL).join(TEXT_PLACEHOLDER) };
+}
+/** Whether `raw` is a media type a header can carry. */
+const isMediaType = (raw) => MEDIA_TYPE.test(raw.trim());
+/** The config's form: `request` of a model. */
+const requestConfigSchema = object({
+    /** JSON with `{{text}}` (inserted JSON-escaped), or `jsonl`. @default {"text":"{{text}}"} */
+    body_template: schemas_string()
+        .superRefine((value, ctx) => {
+        const checked = checkBodyTemplate(value);
+        if (!checked.ok)
+            ctx.addIssue({ code: 'custom', message: `the body template ${checked.problem}` });
+    })
+        .optional(),
+    /** @default application/json */
+    content_type: safeString.regex(MEDIA_TYPE, 'a media type such as application/json').optional(),
+    /** @default audio/wav */
+    accept: safeString.regex(MEDIA_TYPE, 'a media type such as audio/wav').optional(),
+})
+    .strict();
+const refuse = (parts) => new UsageError(parts);
+/**
+ * The shape a run sends: each flag, else the model's `request` in the config, else today's
+ * `{"text": ...}` as application/json accepting audio/wav. A bad value is refused (exit 2) naming
+ * the flag or the config key it came from, with the fix.
+ */
+function resolveRequestShape(input, config, where) {
+    const key = (field) => `models.${where.modelName}.request.${field} in ${where.configFile}`;
+    let body = DEFAULT_BODY_TEMPLATE;
+    if (input.bodyTemplate !== undefined) {
+        const checked = checkBodyTemplate(input.bodyTemplate);
+        if (!checked.ok)
+            refuseTemplate([opt('body-template', `'${input.bodyTemplate}'`)], checked.problem);
+        else
+            body = checked.body;
+    }
+    else if (config?.body_template !== undefined) {
+        const checked = checkBodyTemplate(config.body_template);
+        if (!checked.ok)
+            refuseTemplate([key('body_template')], checked.problem);
+        else
+            body = checked.body;
+    }
+    const media = (flag, given, configured, fallback) => {
+        if (given !== undefined) {
+            if (!isMediaType(given)) {
+                throw refuse([
+                    opt(flag, given),
+                    `: not a media type. Give the type your container reads, e.g. application/json or audio/wav.`,
+                ]);
+            }
+            return given.trim();
+        }
+        return configured ?? fallback;
+    };
+    return {
+        body,
+        content_type: media('content-type', input.contentType, config?.content_type, DEFAULT_CONTENT_TYPE),
+        accept: media('accept', input.accept, config?.accept, DEFAULT_ACCEPT),
+    };
+}
+function refuseTemplate(source, problem) {
+    throw refuse([...source, `: the body template ${problem}.`]);
+}
+/** The shape a model's config sends (already checked when the config was read). */
+function request_shape_configuredRequestShape(config) {
+    const checked = config?.body_template === undefined ? null : checkBodyTemplate(config.body_template);
+    return {
+        body: checked?.ok ? checked.body : DEFAULT_BODY_TEMPLATE,
+        content_type: config?.content_type ?? DEFAULT_CONTENT_TYPE,
+        accept: config?.accept ?? DEFAULT_ACCEPT,
+    };
+}
+/** The body of one request: the template with the prompt inserted JSON-escaped. */
+function renderBody(template, text) {
+    return template.split(TEXT_PLACEHOLDER).join(jsonEscaped(text));
+}
+/** A fingerprint's shape, an absent one read as today's default (artifacts written before it was recorded). */
+const shapeOf = (shape) => shape ?? DEFAULT_REQUEST_SHAPE;
+function request_shape_sameRequestShape(a, b) {
+    const x = shapeOf(a);
+    const y = shapeOf(b);
+    return x.body === y.body && x.content_type === y.content_type && x.accept === y.accept;
+}
+/** One line: `{"input":"{{text}}"} as application/json, accepting audio/wav`. */
+function request_shape_requestShapeLabel(shape) {
+    const s = shapeOf(shape);
+    const body = s.body === JSONL_BODY ? 'each JSONL prompt line as is' : s.body;
+    return `${body} as ${s.content_type}, accepting ${s.accept}`;
+}
+
 ;// CONCATENATED MODULE: ./src/model/fingerprint.ts
+
 
 
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
@@ -97338,7 +97664,13 @@ const fingerprintSchema = object({
     /** Container environment without `AWS_*` and ambient keys (see AMBIENT_ENV_KEYS). */
     container_env: record(safeString, safeString),
     /** null only for legacy artifacts, which did not record it (the gate refuses those). */
-    region: regionSchema.nullable(),
+    region: safe_regionSchema.nullable(),
+    /**
+     * The request shape the load sent (body template, Content-Type, Accept): a container measured
+     * with another body is another measurement. Absent in artifacts written before it was
+     * recorded: read as the default `{"text": ...}` as application/json, accepting audio/wav.
+     */
+    request: requestShapeSchema.optional(),
 });
 /**
  * Keys that say nothing about what the model computes: set by the platform or the base image,
@@ -97386,12 +97718,13 @@ function imageDigestOf(imageUri) {
  * environment, in `region`. What the http transport records, what the gate and the action's
  * discovery compare measurements with.
  */
-function configFingerprint(model, imageDigest, region) {
+function configFingerprint(model, imageDigest, region, request = configuredRequestShape(model.request)) {
     return {
         instance_type: model.instance_type,
         image_digest: imageDigest,
         container_env: measuredEnvironment(model.container_env),
         region,
+        request,
     };
 }
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
@@ -97422,6 +97755,13 @@ function fingerprintDifferences(left, right) {
         differences.push({ field: 'container_env', left: leftEnv, right: rightEnv });
     if (left.region !== null && right.region !== null && left.region !== right.region) {
         differences.push({ field: 'region', left: left.region, right: right.region });
+    }
+    if (!sameRequestShape(left.request, right.request)) {
+        differences.push({
+            field: 'request',
+            left: requestShapeLabel(left.request),
+            right: requestShapeLabel(right.request),
+        });
     }
     return differences;
 }
@@ -97510,7 +97850,109 @@ const openLoopHistogramsSchema = object({
     windows: array(openLoopWindowSchema),
 });
 
+;// CONCATENATED MODULE: ./src/model/vantage.ts
+/**
+ * Where a load came from: the kind of machine (a GitHub-hosted runner, a self-hosted one, an AWS
+ * CodeBuild build or runner, a machine outside CI), its AWS region when one is known, its host
+ * name, and the RTT floor to the endpoint measured at the start of the run. A TTFAB measured from
+ * a GitHub-hosted runner carries the internet leg to the endpoint's region; the vantage says how
+ * much of first audio that leg may be. Detection reads an injected environment (pure).
+ */
+
+
+
+const RUNNER_KINDS = ['github-hosted', 'self-hosted', 'codebuild', 'local', 'unknown'];
+/** The environment variable a runner declares its region with (a self-hosted runner in a VPC, say). */
+const VANTAGE_REGION_ENV = 'SCALEGATE_VANTAGE_REGION';
+const rttFloorSchema = object({
+    /** `measured`: the fastest of `attempts` handshakes at the start of the run. */
+    provenance: literal('measured'),
+    /** `host:port` of the endpoint's runtime host (or the container measured directly). */
+    target: safeString.max(300),
+    /** Fastest TCP connect, ms (one round trip); null when no handshake completed. */
+    tcp_ms: ms('rtt_floor.tcp_ms').nullable(),
+    /** Fastest TCP + TLS handshake, ms; null over plain http. */
+    tls_ms: ms('rtt_floor.tls_ms').nullable(),
+    completed: schemas_number().int().nonnegative(),
+    attempts: schemas_number().int().positive(),
+    error: safeString.max(500).nullable(),
+});
+const vantageSchema = object({
+    runner: schemas_enum(RUNNER_KINDS),
+    /** AWS region the load came from, when known (CodeBuild's build ARN, or declared); else null. */
+    region: safe_regionSchema.nullable(),
+    /** Where `region` came from: the environment variable read, or null. */
+    region_source: schemas_enum(['CODEBUILD_BUILD_ARN', 'AWS_REGION', VANTAGE_REGION_ENV]).nullable(),
+    /** os.hostname() of the load generator. */
+    host: safeString.max(255),
+    /** null: not measured (a transport that does not say where it connects). */
+    rtt_floor: rttFloorSchema.nullable(),
+});
+/** `arn:aws:codebuild:<region>:<account>:build/...` -> `<region>`. */
+function regionOfArn(arn) {
+    const region = arn?.split(':')[3];
+    return region && regionSchema.safeParse(region).success ? region : null;
+}
+const clean = (value) => {
+    const v = value?.trim();
+    return v && regionSchema.safeParse(v).success ? v : null;
+};
+/**
+ * The runner kind and region from the environment. CodeBuild first (a CodeBuild-hosted GitHub
+ * Actions runner also says RUNNER_ENVIRONMENT=self-hosted): its region is the build ARN's (the
+ * workflow's AWS_REGION may have been set to the endpoint's by a credentials step, so it is read
+ * only when the ARN has none). GitHub's RUNNER_ENVIRONMENT tells hosted from self-hosted; a
+ * GitHub-hosted runner is not in an AWS region. A self-hosted runner or a local machine has a
+ * region only when it declares one (SCALEGATE_VANTAGE_REGION): the AWS_REGION of a workflow or a
+ * shell names the endpoint's region, not the machine's.
+ */
+function detectVantage(env, host) {
+    const declared = clean(env[VANTAGE_REGION_ENV]);
+    const hostName = host.replace(/[^\x20-\x7e]/g, '?').slice(0, 255) || 'unknown';
+    const from = (region, source) => region === null ? { region: null, region_source: null } : { region, region_source: source };
+    if (env.CODEBUILD_BUILD_ARN) {
+        const arnRegion = regionOfArn(env.CODEBUILD_BUILD_ARN);
+        const located = declared
+            ? from(declared, VANTAGE_REGION_ENV)
+            : arnRegion
+                ? from(arnRegion, 'CODEBUILD_BUILD_ARN')
+                : from(clean(env.AWS_REGION), 'AWS_REGION');
+        return { runner: 'codebuild', ...located, host: hostName };
+    }
+    const declaredRegion = from(declared, VANTAGE_REGION_ENV);
+    if (env.GITHUB_ACTIONS === 'true') {
+        const kind = env.RUNNER_ENVIRONMENT;
+        if (kind === 'github-hosted')
+            return { runner: 'github-hosted', ...from(null, null), host: hostName };
+        if (kind === 'self-hosted')
+            return { runner: 'self-hosted', ...declaredRegion, host: hostName };
+        return { runner: 'unknown', ...declaredRegion, host: hostName };
+    }
+    return { runner: 'local', ...declaredRegion, host: hostName };
+}
+
+;// CONCATENATED MODULE: ./src/model/artifacts/client-health.ts
+
+
+/**
+ * What the load-generating client did during a rung (one process; merged shards: the worst of
+ * them): event-loop lateness p99, CPU share of one core, send lag p99 and dropped arrivals (open
+ * loop), and whether that let it keep its schedule (src/stats/client-health.ts).
+ */
+const clientHealthSchema = object({
+    wall_s: schemas_number().nonnegative(),
+    event_loop_delay_p99_ms: schemas_number().nonnegative().nullable(),
+    cpu_share: schemas_number().nonnegative().nullable(),
+    send_lag_p99_ms: schemas_number().nonnegative().nullable(),
+    dropped_arrivals: schemas_number().int().nonnegative().nullable(),
+    healthy: schemas_boolean(),
+    /** Why not (empty when healthy): a rung that passed with an unhealthy client is undecided. */
+    reasons: array(safeString),
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/goodput.ts
+
+
 
 
 
@@ -97590,6 +98032,35 @@ const goodputRungSchema = object({
      * says why), absent in older files.
      */
     metric_level: goodputMetricLevelSchema.nullable().optional(),
+    /**
+     * Additive (absent in older files): the group-sequential record. `stopped_at_s`: seconds of
+     * measure window at the look that ended the rung (the hold's when none did); `misses`: arrivals
+     * counted at +infinity in the p95 (overflows, errors, timeouts, drops); the dependence
+     * diagnostics of the last look; every look taken.
+     */
+    sequential: object({
+        stopped_at_s: seconds('stopped_at_s'),
+        stopped_early: schemas_boolean(),
+        misses: count('misses'),
+        correlation_windows: schemas_number().nonnegative(),
+        fluctuation: schemas_number().nonnegative(),
+        von_neumann: schemas_number().nonnegative().nullable(),
+        sensitivity: schemas_number().nonnegative().nullable(),
+        looks: array(object({
+            span_s: seconds('span_s'),
+            n: count('n'),
+            alpha_pass: boundedNumber(0, 1, 'alpha_pass'),
+            alpha_fail: boundedNumber(0, 1, 'alpha_fail'),
+            verdict: schemas_enum(['pass', 'fail', 'undecided']),
+            stop: schemas_boolean(),
+            batches: schemas_number().int().nonnegative(),
+            von_neumann: schemas_number().nonnegative().nullable(),
+            sensitivity: schemas_number().nonnegative().nullable(),
+        })),
+    })
+        .optional(),
+    /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+    client_health: clientHealthSchema.nullable().optional(),
 });
 const goodputArtifactSchema = object({
     schema_version: literal(common_SCHEMA_VERSION),
@@ -97599,6 +98070,8 @@ const goodputArtifactSchema = object({
     run_id: runId,
     measured_at: recordedAt,
     fingerprint: fingerprintSchema,
+    /** Where the load came from (runner, region, host, RTT floor; a merge: the first file's); absent in artifacts written before it was recorded. */
+    vantage: vantageSchema.optional(),
     transport: transportSchema,
     slo_ms: ms('slo_ms').positive(),
     /**
@@ -97647,6 +98120,8 @@ const goodputArtifactSchema = object({
     frozen: schemas_boolean(),
     instance_counts_observed: array(instances('instance count')),
     rungs: array(goodputRungSchema),
+    /** Additive: the hold and settle are at least what the coverage simulations validated (false: shorter). */
+    validated_hold: schemas_boolean().optional(),
     provenance: provenanceSchema,
     target: safeString.nullable(),
     prompts: object({ source: safeString, count: schemas_number().int().positive() }),
@@ -97658,9 +98133,16 @@ const goodputArtifactSchema = object({
      * with --no-cloudwatch, not published...). Absent in older files.
      */
     cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }).optional(),
+    /**
+     * Additive (absent in older files): P(PASS) of one rung whose true p95 equals the SLO, as
+     * supported by simulation over the class `basis` names (a bound, not the nominal alpha).
+     */
+    false_pass_bound: object({ value: boundedNumber(0, 1, 'false_pass_bound'), origin: literal('bound'), basis: safeString })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
 
 
 
@@ -97788,6 +98270,25 @@ const policyChoiceSchema = object({
     candidates: array(policyCandidateSchema).min(1).max(4),
     seed_rule: seedRuleSchema,
 });
+/**
+ * The surge overflow probability at the deployed rate, recomputed with each uncertain input at its
+ * unfavourable bound and with all of them together: `low` is the plan's own figure, `high` the
+ * worst of them.
+ */
+const surgeSensitivitySchema = object({
+    rate_rps: rps('surge_sensitivity rate_rps'),
+    nominal: probability,
+    low: probability,
+    high: probability,
+    method: safeString,
+    items: array(object({
+        vary: schemas_enum(['throughput_low', 'q_max_low', 't_plan_high', 'all']),
+        /** null: not available (T_plan has no upper bound from a single observation). */
+        probability: probability.nullable(),
+        exact: schemas_boolean(),
+        used: safeString,
+    })),
+});
 const planArtifactSchema = object({
     schema_version: literal(common_SCHEMA_VERSION),
     kind: literal('plan'),
@@ -97820,7 +98321,7 @@ const planArtifactSchema = object({
         instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().nullable(),
         instance_quota: instances('instance_quota').positive().nullable(),
         /** The model config's region, taken for a legacy measurement that records none; null otherwise. */
-        legacy_region: regionSchema.nullable().default(null),
+        legacy_region: safe_regionSchema.nullable().default(null),
         /**
          * Which rule the deployable values follow: `surge-safe` (the operating point: lambda_safe in
          * the tracked metric's own units) or `seed` (the closed-loop rule (1 - h) Q_max, kept for
@@ -97838,7 +98339,8 @@ const planArtifactSchema = object({
         ttfab_p95_at_c1_ms: ms('ttfab_p95_at_c1_ms').nullable(),
         t_total_s: seconds('t_total_s').positive(),
         /** `lower-bound`: the ttotal ended at in_service (traffic never recovered); older plans said `measured`. */
-        t_total_origin: schemas_enum(['measured', 'stated', 'lower-bound']),
+        /** `bound`: the upper prediction bound of a repeated ttotal (see t_total_provenance). */
+        t_total_origin: schemas_enum(['measured', 'stated', 'lower-bound', 'bound']),
         policy_lag_s: seconds('policy_lag_s'),
         policy_lag_bounded: schemas_boolean(),
         /**
@@ -97853,6 +98355,23 @@ const planArtifactSchema = object({
         lambda_max_rps: rps('lambda_max_rps').nullable().optional(),
         /** lambda_max is bracketed by a measured breach (else a lower bound). */
         lambda_max_bracketed: schemas_boolean().nullable().optional(),
+        // Additive (uncertainty carried into the plan); absent in older plans.
+        /** How T_total is labelled: `bound (upper 90 % prediction, n=3)`, `measured, single observation`, ... */
+        t_total_provenance: safeString.optional(),
+        /** Every T_total the ttotal artifact observed (one per scale-out). */
+        t_total_observations_s: array(schemas_number().positive()).optional(),
+        /** How the policy lag is labelled (a drill's bound over several scale-outs, or its single one). */
+        policy_lag_provenance: safeString.optional(),
+        /** How Q_max is labelled: `measured, bracketed`, or a POINT ESTIMATE for a legacy rung. */
+        q_max_provenance: safeString.optional(),
+        /** The rung at Q_max passed on a valid interval (false: a legacy point estimate). */
+        q_max_interval_decided: schemas_boolean().optional(),
+        /** The ladders' holds are at least what the coverage simulations validated (false: shorter). */
+        validated_hold: schemas_boolean().optional(),
+        /** Which hold was short, or that they were not. */
+        validated_hold_detail: safeString.optional(),
+        /** Where the ladder's load came from, with its RTT floor (the qmax's); absent when not recorded. */
+        vantage: vantageSchema.optional(),
     }),
     derived: object({
         t_plan_s: schemas_number(),
@@ -97884,6 +98403,10 @@ const planArtifactSchema = object({
          * steady phase offers per instance); absent in older plans (they sized at x_target_rps).
          */
         lambda_safe_rps: rps('lambda_safe_rps').nullable().optional(),
+        /** X_target is read on the throughput curve between measured rungs (`interpolated`) or at one. */
+        x_target_origin: schemas_enum(['measured', 'interpolated']).optional(),
+        /** The surge overflow probability's sensitivity band (deployed surge-safe policy); absent in older plans. */
+        surge_sensitivity: surgeSensitivitySchema.nullable().optional(),
     }),
     deployable: deployableSchema,
     /** How the deployed policy was chosen; absent in older plans (the closed-loop rule). */
@@ -97916,6 +98439,8 @@ const planArtifactSchema = object({
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
+
+
 
 
 
@@ -97965,8 +98490,11 @@ const qmaxStepSchema = object({
     cw_ratio: boundedNumber(0, LIMITS.ratio, 'cw_ratio').positive().nullable(),
     // Additive (qmax engine): why the verdict, how the rung ended, and how trustworthy the client was.
     verdict_reason: safeString.nullable().optional(),
-    /** `decisive`: ended early on a settled, decisive window; `hold`: ran to its hold limit. */
-    end_reason: schemas_enum(['decisive', 'hold']).nullable().optional(),
+    /**
+     * `decisive`: ended early on a settled, decisive window; `near_slo`: ended early undecided, its
+     * interval inside +-5 % of the SLO (futility); `hold`: ran to its hold limit.
+     */
+    end_reason: schemas_enum(['decisive', 'near_slo', 'hold']).nullable().optional(),
     /** 1 - client mean in-flight / concurrency over the window (0 = exactly N outstanding throughout). */
     in_flight_shortfall: schemas_number().nonnegative().nullable().optional(),
     client_loop_delay_p99_ms: schemas_number().nonnegative().nullable().optional(),
@@ -97989,6 +98517,30 @@ const qmaxStepSchema = object({
     looks: schemas_number().int().nonnegative().nullable().optional(),
     /** Samples the verdict judged, misses included. */
     verdict_samples: schemas_number().int().nonnegative().nullable().optional(),
+    /** Undecided with its interval inside +-5 % of the SLO (not measured again); absent before. */
+    near_slo: schemas_boolean().nullable().optional(),
+    /** One-sided alphas of the look the rung ended on (pass side = upper end); absent before. */
+    ci_tails: object({ pass: schemas_number().min(0).max(1), fail: schemas_number().min(0).max(1) })
+        .nullable()
+        .optional(),
+    /** Dependence checks of the look the rung ended on (src/stats/rung-decision.ts); absent before. */
+    dependence: object({
+        /** Batches the sample count allowed before any lengthening. */
+        initial_batches: schemas_number().int().nonnegative(),
+        /** Times the batches were doubled because their p95s were dependent. */
+        lengthened: schemas_number().int().nonnegative(),
+        /** von Neumann ratio of the batch p95s used and its critical value (below: dependent). */
+        von_neumann: schemas_number().nonnegative().nullable(),
+        von_neumann_critical: schemas_number().nullable(),
+        /** se from half as many batches of twice the size / se from the batches used. */
+        half_batch_se_ratio: schemas_number().nonnegative().nullable(),
+        /** false: dependent even at 5 batches, so the look could not be decisive. */
+        independent: schemas_boolean(),
+    })
+        .nullable()
+        .optional(),
+    /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
+    client_health: clientHealthSchema.nullable().optional(),
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
@@ -98009,6 +98561,8 @@ const qmaxArtifactSchema = object({
     run_id: runId,
     measured_at: recordedAt,
     fingerprint: fingerprintSchema,
+    /** Where the load came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+    vantage: vantageSchema.optional(),
     transport: transportSchema,
     slo_ms: ms('slo_ms').positive(),
     /** Highest passing concurrency; 0 when even concurrency 1 misses the SLO. */
@@ -98048,6 +98602,23 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+    /**
+     * What a PASS verdict promises, as simulated: P(PASS | true p95 = SLO) <= bound and coverage of
+     * the reported interval >= coverage, over the class of simulated servers named. Absent in older
+     * artifacts (they stated only nominal levels).
+     */
+    false_pass_bound: object({
+        /** Pooled over the cells of the class. */
+        bound: schemas_number().min(0).max(1),
+        /** The worst cell of the class. */
+        worst_cell: schemas_number().min(0).max(1),
+        coverage: schemas_number().min(0).max(1),
+        worst_cell_coverage: schemas_number().min(0).max(1),
+        decision_method: safeString,
+        calibrated_over: safeString,
+    })
+        .nullable()
+        .optional(),
     /** The rung S_mean/S_p95 come from; absent in older artifacts. */
     service_time_basis: object({
         concurrency: schemas_number().int().positive(),
@@ -98063,6 +98634,7 @@ const qmaxArtifactSchema = object({
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/ttotal.ts
+
 
 
 
@@ -98095,6 +98667,35 @@ const durationSchema = object({
     /** Share of T_total; null for stages outside it. */
     share: boundedNumber(-1000, 1000, 'share').nullable(),
 });
+/** One scale-out of a repeated ttotal (`--repeat n`): its T_total and every stage it went through. */
+const ttotalObservationSchema = object({
+    index: schemas_number().int().nonnegative(),
+    measured_at: recordedAt,
+    t_total_s: seconds('t_total_s').positive(),
+    t_total_end_stage: safeString.nullable(),
+    instance_id: safeString.nullable(),
+    from_instances: instances('from_instances'),
+    to_instances: instances('to_instances').positive(),
+    p95_before_ms: ms('p95_before_ms').nullable(),
+    p95_after_ms: ms('p95_after_ms').nullable(),
+    requests_before: schemas_number().int().nonnegative().nullable(),
+    requests_after: schemas_number().int().nonnegative().nullable(),
+    timeline: array(timelineEntrySchema),
+    durations: array(durationSchema),
+    dominant_stage: object({ from: safeString, to: safeString, seconds: signedSeconds('seconds') })
+        .nullable(),
+    missing_stages: array(safeString),
+    notes: array(safeString),
+});
+/** The upper prediction bound for the next T_total, from the repeated observations. */
+const predictionBoundSchema = object({
+    n: schemas_number().int().positive(),
+    level: schemas_number().gt(0).lt(1),
+    /** null: not available (a single observation, or an observation that is only a lower bound). */
+    upper_s: seconds('upper_s').positive().nullable(),
+    method: schemas_enum(['log-normal-t', 'order-statistic']).nullable(),
+    description: safeString,
+});
 const ttotalArtifactSchema = object({
     schema_version: literal(common_SCHEMA_VERSION),
     kind: literal('ttotal'),
@@ -98103,6 +98704,8 @@ const ttotalArtifactSchema = object({
     run_id: runId,
     measured_at: recordedAt,
     fingerprint: fingerprintSchema,
+    /** Where the probe came from (runner, region, host, RTT floor); absent in artifacts written before it was recorded. */
+    vantage: vantageSchema.optional(),
     transport: transportSchema.nullable(),
     trigger: schemas_enum(['force-desired', 'policy']),
     qmax_run_id: safeString.nullable(),
@@ -98144,6 +98747,8 @@ const ttotalArtifactSchema = object({
         max_wait_s: schemas_number().positive(),
         pre_trigger_s: schemas_number().nonnegative(),
         publication_delay_s: schemas_number().nonnegative().nullable(),
+        /** Scale-outs timed in the run (`--repeat`); absent: 1. */
+        repeat: schemas_number().int().positive().optional(),
     })
         .optional(),
     /** Quota headroom seen in the preflight (null fields when unknown). */
@@ -98156,6 +98761,14 @@ const ttotalArtifactSchema = object({
         .optional(),
     /** What was put back after the run: desired count and suspension flags (from the thaw journal). */
     restore: journalRestoreRecordSchema.optional(),
+    /**
+     * Every scale-out of the run in the order they ran (absent in artifacts from before `--repeat`:
+     * one scale-out, the top-level fields). The top-level timeline is the representative one (the
+     * median T_total, or the first lower bound).
+     */
+    observations: array(ttotalObservationSchema).optional(),
+    /** Upper prediction bound for the next T_total from the observations; absent in older artifacts. */
+    t_total_prediction: predictionBoundSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/validate.ts
@@ -98169,7 +98782,7 @@ const validateArtifactSchema = object({
     kind: literal('validate'),
     model_name: safeString,
     endpoint: endpointNameSchema,
-    region: regionSchema,
+    region: safe_regionSchema,
     run_id: runId,
     checked_at: recordedAt,
     verdict: schemas_enum(['clean', 'mismatch']),
@@ -98230,6 +98843,7 @@ const producerOf = {
  *
  * Times are seconds from the schedule's offset 0 (`histograms.start_at`), negative before it.
  */
+
 
 
 
@@ -98380,7 +98994,7 @@ const drillCommon = {
     model_name: safeString,
     endpoint: endpointNameSchema,
     variant: endpointNameSchema,
-    region: regionSchema,
+    region: safe_regionSchema,
     /** Shared by the shards of one drill: derived from the plan run, the schedule and its start. */
     run_id: safeString.min(1).max(200),
     measured_at: pastTime,
@@ -98389,6 +99003,8 @@ const drillCommon = {
     plan_file: safeString,
     /** The live endpoint's fingerprint (equal to the plan's: the drill refuses another). */
     fingerprint: fingerprintSchema,
+    /** Where the load came from (runner, region, host, RTT floor; a merge: shard 0's); absent in drills written before it was recorded. */
+    vantage: vantageSchema.optional(),
     policy: drillPolicySchema,
     prediction: drillPredictionSchema,
     settings: drillSettingsSchema,
@@ -98979,6 +99595,11 @@ function issues_formatZodIssues(error) {
 
 
 const DEFAULT_ARTIFACTS_DIR = 'artifacts';
+/**
+ * Where runs against the local SageMaker (a rehearsal, `npm start`, any command whose AWS clients
+ * point at loopback) write by default: ignored by git, never mixed with the committed artifacts.
+ */
+const LOCAL_ARTIFACTS_DIR = 'artifacts/local';
 const qmaxFileName = (model, transport, fp) => `qmax-${model}-${transport}-${fingerprintSlug(fp)}.json`;
 const ttotalFileName = (model, trigger, fp) => `ttotal-${model}-${trigger}-${fingerprintSlug(fp)}.json`;
 const goodputFileName = (model, transport, fp) => `goodput-${model}-${transport}-${fingerprintSlug(fp)}.json`;
@@ -99036,7 +99657,7 @@ const thawJournalSchema = object({
     kind: literal('thaw-journal'),
     endpoint: endpointNameSchema,
     variant: variantNameSchema,
-    region: regionSchema,
+    region: safe_regionSchema,
     /** Application Auto Scaling resource id, `endpoint/<endpoint>/variant/<variant>`. */
     resource_id: safeString.min(1),
     /** false: the variant had no scalable target, so no suspension flags to restore. */
@@ -99215,7 +99836,10 @@ function journal_journalFromTags(tags, where) {
 
 ;// CONCATENATED MODULE: ./src/report/thaw-text.ts
 function renderThawReport(r) {
-    const lines = [`thaw ${r.endpoint}/${r.variant}:`, ...r.actions.map((a) => `  ${a}`)];
+    const head = r.dry_run
+        ? `thaw dry run ${r.endpoint}/${r.variant} (read only: nothing was changed):`
+        : `thaw ${r.endpoint}/${r.variant}:`;
+    const lines = [head, ...r.actions.map((a) => `  ${a}`)];
     for (const e of r.errors)
         lines.push(`  FAILED: ${e}`);
     if (r.errors.length > 0 && r.journal)
@@ -99478,6 +100102,7 @@ function createHttpTransport(options) {
     const agent = secure ? new external_node_https_.Agent(agentOptions(maxSockets)) : new external_node_http_.Agent(agentOptions(maxSockets));
     const send = secure ? external_node_https_.request : external_node_http_.request;
     const contentType = options.contentType ?? 'application/json';
+    const accept = options.accept ?? 'audio/wav';
     const base = {
         protocol: url.protocol,
         hostname: url.hostname,
@@ -99504,7 +100129,7 @@ function createHttpTransport(options) {
         const req = send({
             ...base,
             signal,
-            headers: { 'Content-Type': contentType, 'Content-Length': body.byteLength, Accept: 'audio/wav' },
+            headers: { 'Content-Type': contentType, 'Content-Length': body.byteLength, Accept: accept },
         });
         req.once('socket', (socket) => {
             // A kept-alive socket arrives connected; a new one is still connecting: time its setup.
@@ -99537,6 +100162,7 @@ function createHttpTransport(options) {
                         outcome: classifyHttpStatus(status, text),
                         status,
                         error: `HTTP ${status}: ${text.trim()}`,
+                        containerStatus: status,
                     });
                 });
             }
@@ -99553,6 +100179,7 @@ function createHttpTransport(options) {
         kind: 'http',
         target: url.toString(),
         invoke,
+        endpointUrl: async () => new URL(url.toString()),
         close: async () => {
             agent.destroy();
         },
@@ -99639,6 +100266,11 @@ function wireError(status, headers, text) {
         ...(typeof original === 'number' ? { OriginalStatusCode: original } : {}),
         $metadata: { httpStatusCode: status },
     };
+}
+/** The runtime host the client's configuration resolves for `endpoint` (AWS_ENDPOINT_URL, FIPS, partitions). */
+async function runtimeEndpointUrl(runtime, endpoint) {
+    const resolved = await (0,endpoints.getEndpointFromInstructions)({ EndpointName: endpoint }, client_sagemaker_runtime_dist_cjs/* InvokeEndpointWithResponseStreamCommand */.ye, runtime.config);
+    return new URL(resolved.url.toString());
 }
 function createLeanResponseStreamTransport(options) {
     const { runtime } = options;
@@ -99779,7 +100411,12 @@ function createLeanResponseStreamTransport(options) {
                 });
                 res.on('end', () => {
                     const err = wireError(status, res.headers, Buffer.concat(parts).toString('utf8'));
-                    finish({ outcome: classifySdkError(err), status, error: errorText(err) });
+                    finish({
+                        outcome: classifySdkError(err),
+                        status,
+                        error: errorText(err),
+                        containerStatus: err.OriginalStatusCode ?? null,
+                    });
                 });
                 res.on('error', (e) => finish({ outcome: 'error', status, error: `response: ${e.message}` }));
                 return;
@@ -99856,6 +100493,10 @@ function createLeanResponseStreamTransport(options) {
         kind: options.kind ?? 'response-stream',
         target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
         invoke,
+        endpointUrl: async () => {
+            const r = resolve();
+            return new URL((r instanceof Promise ? await r : r).url.toString());
+        },
         close: async () => {
             http.destroy();
             https.destroy();
@@ -99907,6 +100548,7 @@ function response_stream_transport_createResponseStreamTransport(options) {
 function response_stream_transport_createSdkResponseStreamTransport(options) {
     const { runtime, endpoint } = options;
     const contentType = options.contentType ?? 'application/json';
+    const accept = options.accept ?? 'audio/wav';
     const invoke = (body, probe, signal) => {
         const slot = { openedAt: null, connectMs: null };
         probe.connection(slot);
@@ -99919,7 +100561,7 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
                 EndpointName: endpoint,
                 Body: body,
                 ContentType: contentType,
-                Accept: 'audio/wav',
+                Accept: accept,
                 ...(options.variant ? { TargetVariant: options.variant } : {}),
             }), { abortSignal: signal });
             status = out.$metadata.httpStatusCode ?? 200;
@@ -99939,14 +100581,20 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
             return { outcome: 'ok', status, error: null };
         }
         catch (e) {
-            const httpStatus = e.$metadata?.httpStatusCode;
-            return { outcome: classifySdkError(e), status: httpStatus ?? status, error: errorText(e) };
+            const err = e;
+            return {
+                outcome: classifySdkError(e),
+                status: err.$metadata?.httpStatusCode ?? status,
+                error: errorText(e),
+                containerStatus: typeof err.OriginalStatusCode === 'number' ? err.OriginalStatusCode : null,
+            };
         }
     };
     return {
         kind: 'sdk',
         target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
         invoke,
+        endpointUrl: () => runtimeEndpointUrl(runtime, endpoint),
         close: async () => {
             if (options.ownsClient)
                 runtime.destroy();
@@ -99973,6 +100621,7 @@ const sageMaker = (setup) => ({
     endpoint: setup.endpoint,
     variant: setup.variant,
     ownsClient: true,
+    ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
 });
 /** One row per kind, in the order they are listed to the user. */
 const TRANSPORTS = {
@@ -99986,7 +100635,11 @@ const TRANSPORTS = {
     http: {
         throughAws: false,
         needsTarget: true,
-        create: (setup) => createHttpTransport({ url: setup.targetUrl, maxConcurrency: setup.maxConcurrency }),
+        create: (setup) => createHttpTransport({
+            url: setup.targetUrl,
+            maxConcurrency: setup.maxConcurrency,
+            ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
+        }),
     },
     /** InvokeEndpointWithResponseStream through the SDK v3 client. */
     sdk: {
@@ -100060,6 +100713,7 @@ function parseTransportKind(name, option = 'transport') {
 
 
 
+
 const config_CONFIG_FILE = 'scalegate.config.json';
 /** Load is stated either as requests per second or as concurrent streams, never both. */
 const loadFields = {
@@ -100079,20 +100733,27 @@ const calibrationPlacementSchema = object({
     account: schemas_string()
         .regex(/^[0-9]{12}$/, 'a 12-digit AWS account id')
         .optional(),
-    region: regionSchema.optional(),
+    region: safe_regionSchema.optional(),
 })
     .strict();
 const modelConfigSchema = object({
     // `<endpoint>-calibration` must also be a valid name: 63 - 12 characters at most.
     endpoint: endpointNameSchema.max(51, 'at most 51 characters, so that <endpoint>-calibration is a valid name'),
     variant: variantNameSchema.default('AllTraffic'),
-    region: regionSchema,
+    region: safe_regionSchema,
     instance_type: schemas_string().regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
     /** Directory with the model's Dockerfile; its CDK asset hash is the image digest. */
     container_dir: safeString.min(1).optional(),
     /** An image built elsewhere, pinned by digest (`...@sha256:<hex>`). */
     image_uri: safeString.min(1).optional(),
     container_env: record(safeString, safeString).default({}),
+    /**
+     * What a request to the container looks like (default: `{"text": ...}` as application/json,
+     * accepting audio/wav): `body_template` is JSON with `{{text}}` where the prompt goes (inserted
+     * JSON-escaped) or `jsonl` (each line of the prompts file sent as it is). The load flags
+     * `--body-template`, `--content-type`, `--accept` override it for one run.
+     */
+    request: requestConfigSchema.optional(),
     slo_ms: boundedNumber(0, LIMITS.ms, 'slo_ms').positive(),
     surge_ratio: schemas_number().min(1).lt(1.5),
     ...loadFields,
@@ -100182,7 +100843,7 @@ function readConfigFile(file) {
     catch (e) {
         const missing = e.code === 'ENOENT';
         throw missing
-            ? usage `${file}: no such config file. Create ${config_CONFIG_FILE} (see README) or name another with ${opt('config')}.`
+            ? usage `${file}: no such config file. Create ${config_CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`
             : usage `${file}: cannot read (${e.message}).`;
     }
     return parseConfig(text, file);
@@ -100415,6 +101076,8 @@ function findPlanProofs(plan, artifactsDir) {
 
 
 
+
+
 ;// CONCATENATED MODULE: ./src/options/spec.ts
 /**
  * An option of a command, declared once: its name (the `--flag` of the CLI and the `with:` input
@@ -100426,7 +101089,7 @@ function findPlanProofs(plan, artifactsDir) {
  * A table is a record keyed by the field of the command's input the option sets.
  */
 
-const refuse = (name, what, raw) => errors_usage `${errors_subject(name)} needs ${what}, got "${raw}".`;
+const spec_refuse = (name, what, raw) => errors_usage `${errors_subject(name)} needs ${what}, got "${raw}".`;
 function spec_text(name, arg, description, extra = {}) {
     return { name, arg, description, ...extra, parse: (raw) => raw };
 }
@@ -100446,7 +101109,7 @@ function spec_number(name, arg, check, description, extra = {}) {
         parse: (raw) => {
             const n = Number(raw);
             if (raw.trim() === '' || !Number.isFinite(n) || !test(n))
-                throw refuse(name, what, raw);
+                throw spec_refuse(name, what, raw);
             return n;
         },
     };
@@ -100493,7 +101156,7 @@ function integerList(name, arg, description, extra = {}) {
             const parts = raw.split(',').map((p) => p.trim());
             const values = parts.map(Number);
             if (parts.some((p) => p === '') || values.some((n) => !Number.isInteger(n) || n <= 0)) {
-                throw refuse(name, 'comma-separated positive integers (e.g. 1,5,10,20)', raw);
+                throw spec_refuse(name, 'comma-separated positive integers (e.g. 1,5,10,20)', raw);
             }
             return values;
         },
@@ -100514,6 +101177,8 @@ function documentedDefault(spec, surface) {
 
 ;// CONCATENATED MODULE: ./src/options/common.ts
 /** The options every command that acts on a model shares. */
+
+
 
 
 
@@ -100573,6 +101238,31 @@ const LOAD_TARGET_OPTIONS = {
     transport: parsed('transport', '<kind>', (raw) => parseTransportKind(raw), 'load transport: response-stream (through the endpoint, lean client), sdk (the same through the AWS SDK v3 client, for reference) or http (a container directly)', {
         defaultText: 'http with a target, else response-stream',
         action: { defaultText: 'response-stream (through the endpoint)' },
+    }),
+};
+const mediaType = (name) => (raw) => {
+    if (!isMediaType(raw)) {
+        throw errors_usage `${errors_subject(name)} needs a media type such as application/json or audio/wav, got "${raw}".`;
+    }
+    return raw.trim();
+};
+/**
+ * What a request looks like (every command that sends requests): the body template, its
+ * Content-Type and its Accept. Each overrides the model's `request` in the config for one run;
+ * the template is checked when parsed (exit 2 naming the option).
+ */
+const REQUEST_SHAPE_OPTIONS = {
+    bodyTemplate: parsed('body-template', '<json>', (raw) => {
+        const checked = checkBodyTemplate(raw);
+        if (!checked.ok)
+            throw errors_usage `${errors_subject('body-template')} ${checked.problem}.`;
+        return raw;
+    }, 'request body: JSON with {{text}} where the prompt goes, inserted JSON-escaped (e.g. {"input":"{{text}}","voice":"af_heart"}); or jsonl: each line of the prompts file sent as it is', { defaultText: 'the config\'s request.body_template, else {"text":"{{text}}"}' }),
+    contentType: parsed('content-type', '<type>', mediaType('content-type'), 'Content-Type of every request', {
+        defaultText: "the config's request.content_type, else application/json",
+    }),
+    accept: parsed('accept', '<type>', mediaType('accept'), 'Accept of every request', {
+        defaultText: "the config's request.accept, else audio/wav",
     }),
 };
 
@@ -100930,6 +101620,8 @@ function freezeAbort(external, guardSignals, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/load/progress.ts
+/** Seconds between two heartbeat lines where no live line can be drawn (a log, GitHub Actions). */
+const HEARTBEAT_LOG_S = 20;
 const silentProgress = () => { };
 const progress_ms = (v) => v === null ? '-' : Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'no audio';
 function formatRungLine(s) {
@@ -100939,6 +101631,9 @@ function formatRungLine(s) {
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
 const iso = (wallMs) => new Date(wallMs).toISOString();
+function formatHeartbeat(e) {
+    return `${e.label}: ${e.elapsedS.toFixed(0)} of ${e.totalS.toFixed(0)} s, ${e.finished} requests finished, ${e.inFlight} in flight`;
+}
 function formatRateStart(e) {
     const shard = e.shard ? `, shard ${e.shard.index}/${e.shard.count}` : '';
     return `rung ${e.index + 1}: ${e.rateRps}/s Poisson for ${e.holdS} s (settle ${e.settleS} s), seed ${e.seed}${shard}`;
@@ -100975,6 +101670,7 @@ function progress_progressLine(event) {
         case 'rung-start':
         case 'rung-tick':
         case 'drill-capacity':
+        case 'load-heartbeat':
             return null;
         case 'rung-end':
             return formatRungLine(event.summary);
@@ -101001,6 +101697,8 @@ function progress_createProgressRenderer(out, env = process.env) {
     const actions = env.GITHUB_ACTIONS === 'true';
     const live = Boolean(out.isTTY) && !actions;
     let liveShown = false;
+    /** The heartbeat last printed as a line (where nothing is live): its label and elapsed time. */
+    let beatLogged = null;
     const clearLive = () => {
         if (liveShown) {
             out.write('\r\x1b[2K');
@@ -101021,6 +101719,21 @@ function progress_createProgressRenderer(out, env = process.env) {
                 out.write(`\r\x1b[2Krun ${event.runIndex + 1} rung ${event.stepIndex + 1} c=${t.concurrency} ${t.phase} ` +
                     `${t.elapsedS.toFixed(1)} s  p95 ${progress_ms(t.liveP95Ms)}  in-flight ${t.inFlight}  n=${t.samples}`);
                 liveShown = true;
+                break;
+            }
+            case 'load-heartbeat': {
+                if (live) {
+                    out.write(`\r\x1b[2K${formatHeartbeat(event)}`);
+                    liveShown = true;
+                    break;
+                }
+                // A new rung or phase counts from its own first second (its start already has its line).
+                if (beatLogged?.label !== event.label)
+                    beatLogged = { label: event.label, elapsedS: event.elapsedS - 1 };
+                if (event.elapsedS - beatLogged.elapsedS < HEARTBEAT_LOG_S)
+                    break;
+                beatLogged = { label: event.label, elapsedS: event.elapsedS };
+                out.write(`${formatHeartbeat(event)}\n`);
                 break;
             }
             case 'rung-end':
@@ -101083,6 +101796,19 @@ function resolveDeps(deps = {}) {
 
 
 
+/** The adapters with every change refused: a dry run reads, and nothing it calls can write. */
+function readOnly(adapters) {
+    const refuse = (what) => async () => {
+        throw new Error(`thaw --dry-run: ${what} would change the endpoint (refused)`);
+    };
+    return {
+        ...adapters,
+        registerSuspendedState: refuse('RegisterScalableTarget'),
+        setDesiredInstanceCount: refuse('UpdateEndpointWeightsAndCapacities'),
+        addEndpointTags: refuse('AddTags'),
+        deleteEndpointTags: refuse('DeleteTags'),
+    };
+}
 function processAlive(pid) {
     try {
         process.kill(pid, 0);
@@ -101097,9 +101823,11 @@ async function runThaw(input, deps) {
     const endpoint = safe_checkAwsName(input.endpoint, 'endpoint', '--endpoint');
     const variant = safe_checkAwsName(input.variant, 'variant', '--variant');
     const { log, signal } = resolveDeps(deps);
-    const adapters = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
-    if (!adapters)
+    const given = deps.adapters ?? (deps.clients ? awsFreezeAdapters(deps.clients, endpoint, variant) : null);
+    if (!given)
         throw new Error('thaw needs AWS clients (or freeze adapters)');
+    const dryRun = input.dryRun === true;
+    const adapters = dryRun ? readOnly(given) : given;
     const resourceId = scaling_variantResourceId(endpoint, variant);
     const file = journal_thawJournalPath(endpoint, input.stateDir);
     const actions = [];
@@ -101129,14 +101857,19 @@ async function runThaw(input, deps) {
     if (local && (!journal || local.run_id !== journal.run_id)) {
         // Tags are written before anything changes and removed only once all is restored: a local
         // journal the endpoint does not carry has nothing left to restore.
-        journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
-        actions.push(`local journal ${file} (${describeJournalOwner(local)}) removed: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
+        if (!dryRun)
+            journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
+        actions.push(`local journal ${file} (${describeJournalOwner(local)}) ${dryRun ? 'would be removed' : 'removed'}: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
     }
     let journalDeleted = false;
     if (journal) {
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
         if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
             throw errors_usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
+        }
+        if (dryRun) {
+            actions.push(`${source}: ${describeJournalOwner(journal)}`, ...(await wouldRestore(journal, adapters, file, local)));
+            return thawResult({ endpoint, variant, file, journal, local, actions, errors, deleted: false, dryRun });
         }
         const recorded = journal;
         // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
@@ -101172,29 +101905,62 @@ async function runThaw(input, deps) {
             actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
         }
         else if (input.clearSuspension) {
-            await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
-            actions.push(`no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
+            if (!dryRun)
+                await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
+            actions.push(dryRun
+                ? `no thaw journal: would clear the suspension flags of ${resourceId} (now ${flagsText(target.suspended)}; RegisterScalableTarget), as --clear-suspension asked`
+                : `no thaw journal: cleared the suspension flags of ${resourceId} (were ${flagsText(target.suspended)}), as --clear-suspension asked`);
         }
         else {
             actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
         }
     }
-    const artifact = {
-        kind: 'thaw',
+    return thawResult({
         endpoint,
         variant,
-        journal_file: journal && local && local.run_id === journal.run_id ? file : null,
+        file,
         journal,
+        local,
         actions,
         errors,
-        journal_deleted: journalDeleted,
+        deleted: journalDeleted,
+        dryRun,
+    });
+}
+function thawResult(r) {
+    const artifact = {
+        kind: 'thaw',
+        endpoint: r.endpoint,
+        variant: r.variant,
+        journal_file: r.journal && r.local && r.local.run_id === r.journal.run_id ? r.file : null,
+        journal: r.journal,
+        actions: r.actions,
+        errors: r.errors,
+        journal_deleted: r.deleted,
+        ...(r.dryRun ? { dry_run: true } : {}),
     };
     return {
         artifact,
         report: renderThawReport(artifact),
-        exitCode: errors.length > 0 ? 1 : 0,
+        exitCode: r.errors.length > 0 ? 1 : 0,
         written: [],
     };
+}
+/** What restoring `journal` would do, from what the endpoint reports now (reads only). */
+async function wouldRestore(journal, adapters, file, local) {
+    const lines = [];
+    const capacity = await adapters.describeVariantCapacity();
+    lines.push(capacity.desired === journal.desired_instance_count
+        ? `desired instance count already ${journal.desired_instance_count}: would stay`
+        : `would set the desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count} (UpdateEndpointWeightsAndCapacities${capacity.endpointStatus === 'InService' ? '' : `, once the endpoint, now ${capacity.endpointStatus}, is InService`})`);
+    if (journal.scalable_target_registered && journal.suspended_state) {
+        const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
+        lines.push(`would restore the suspension flags of ${resourceId} to ${flagsText(journal.suspended_state)} (RegisterScalableTarget)`);
+    }
+    lines.push(`would remove run ${journal.run_id}'s journal from the endpoint's tags (DeleteTags)`);
+    if (local && local.run_id === journal.run_id)
+        lines.push(`would delete the local journal ${file}`);
+    return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/action/log.ts
@@ -101261,7 +102027,7 @@ const journalStateSchema = object({
     run_id: safeString.min(1).max(200),
     endpoint: endpointNameSchema,
     variant: variantNameSchema,
-    region: regionSchema,
+    region: safe_regionSchema,
 })
     .strict();
 /**

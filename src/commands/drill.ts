@@ -53,7 +53,6 @@ import {
   readArtifact,
   type Shard,
   usage,
-  type Vantage,
   writeArtifact,
   writeFileAtomic,
 } from '../model/index.js';
@@ -62,13 +61,7 @@ import { renderDrillChartSvg } from '../report/drill-svg.js';
 import { renderDrillDryRun, renderDrillReport, renderDrillShardReport } from '../report/drill-text.js';
 import { abortReason, waitUntil } from '../wait.js';
 import { observeDrill } from './drill-observer.js';
-import {
-  checkRequestShape,
-  measureVantage,
-  planRequests,
-  transportRequest,
-  type VantageDeps,
-} from './load-start.js';
+import { planRequests, prepareLoad, transportRequest, type VantageDeps } from './load-start.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { compareWithPlan, loadPlanShape } from './validate.js';
 
@@ -350,20 +343,12 @@ export async function runDrill(
       loadClient: deps.loadClient,
       request: transportRequest(request.shape),
     });
-  let vantage: Vantage;
-  try {
-    vantage = await measureVantage(transport, deps.vantage ?? {}, signal, log);
-    await checkRequestShape(
-      'drill',
-      transport,
-      request,
-      { modelName: input.modelName, configFile: input.configFile ?? CONFIG_FILE },
-      { timeoutMs: requestTimeoutS * 1000, ...(signal ? { signal } : {}), log },
-    );
-  } catch (e) {
-    await transport.close();
-    throw e;
-  }
+  const vantage = await prepareLoad('drill', transport, request, input, {
+    timeoutMs: requestTimeoutS * 1000,
+    signal,
+    log,
+    vantage: deps.vantage,
+  });
   const watching = observer
     ? observeDrill({
         clients,

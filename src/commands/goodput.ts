@@ -34,7 +34,6 @@ import type { GoodputArtifact, GoodputRung } from '../model/artifacts.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
-import type { Vantage } from '../model/vantage.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { renderGoodputReport, renderGoodputSchedule } from '../report/goodput-text.js';
 import { judgeClientHealth } from '../stats/client-health.js';
@@ -51,7 +50,7 @@ import {
 } from './frozen-run.js';
 import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
-import { checkRequestShape, measureVantage, transportRequest } from './load-start.js';
+import { prepareLoad, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
@@ -155,18 +154,12 @@ export async function runGoodput(
     },
     deps.createTransport,
   );
-  let vantage: Vantage;
-  try {
-    vantage = await measureVantage(transport, deps.vantage ?? {}, deps.signal, log);
-    await checkRequestShape('goodput', transport, resolved.request, input, {
-      timeoutMs: resolved.requestTimeoutS * 1000,
-      signal: deps.signal,
-      log,
-    });
-  } catch (e) {
-    await transport.close();
-    throw e;
-  }
+  const vantage = await prepareLoad('goodput', transport, resolved.request, input, {
+    timeoutMs: resolved.requestTimeoutS * 1000,
+    signal: deps.signal,
+    log,
+    vantage: deps.vantage,
+  });
   const bodies = resolved.request.bodies;
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };

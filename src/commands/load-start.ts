@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { encodePrompts, type PromptSet, promptsFor } from '../load/prompts.js';
 import { measureRttFloor } from '../load/rtt.js';
 import type { InvokeResult, Transport } from '../load/types.js';
-import type { ModelConfig } from '../model/config.js';
+import { CONFIG_FILE, type ModelConfig } from '../model/config.js';
 import { type MessagePart, opt, UsageError } from '../model/errors.js';
 import {
   JSONL_BODY,
@@ -181,4 +181,41 @@ function shapeRefusal(
     `${command}: the container refused the request shape (HTTP ${status} from the container: ${containerMessage(said).replace(/\s+/g, ' ').slice(0, 300)}). Sent ${sent} as ${shape.content_type}, accepting ${shape.accept}; nothing was measured. `,
     ...fix,
   ]);
+}
+
+/**
+ * Before anything is frozen: where the load comes from (vantage, RTT floor) and whether the
+ * container takes the request's shape (a refusal is exit 2). The transport is closed when either
+ * fails, so a refused run leaves no sockets behind.
+ */
+export async function prepareLoad(
+  command: string,
+  transport: Transport,
+  plan: RequestPlan,
+  where: { modelName: string; configFile?: string | undefined },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    log: (line: string) => void;
+    vantage?: VantageDeps | undefined;
+  },
+): Promise<Vantage> {
+  try {
+    const vantage = await measureVantage(transport, options.vantage ?? {}, options.signal, options.log);
+    await checkRequestShape(
+      command,
+      transport,
+      plan,
+      { modelName: where.modelName, configFile: where.configFile ?? CONFIG_FILE },
+      {
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        log: options.log,
+      },
+    );
+    return vantage;
+  } catch (e) {
+    await transport.close().catch(() => {});
+    throw e;
+  }
 }

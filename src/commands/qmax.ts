@@ -43,7 +43,6 @@ import { opt, usage } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
-import type { Vantage } from '../model/vantage.js';
 import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS, type QMAX_OPTIONS } from '../options/qmax.js';
 import type { OptionValues } from '../options/spec.js';
 import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
@@ -57,13 +56,7 @@ import {
   restoreFailed,
 } from './frozen-run.js';
 import type { LoadCommandInput } from './load-input.js';
-import {
-  checkRequestShape,
-  measureVantage,
-  planRequests,
-  type RequestPlan,
-  transportRequest,
-} from './load-start.js';
+import { planRequests, prepareLoad, type RequestPlan, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -278,18 +271,12 @@ export async function runQmax(
     },
     deps.createTransport,
   );
-  let vantage: Vantage;
-  try {
-    vantage = await measureVantage(transport, deps.vantage ?? {}, deps.signal, log);
-    await checkRequestShape('qmax', transport, resolved.request, input, {
-      timeoutMs: resolved.requestTimeoutS * 1000,
-      signal: deps.signal,
-      log,
-    });
-  } catch (e) {
-    await transport.close();
-    throw e;
-  }
+  const vantage = await prepareLoad('qmax', transport, resolved.request, input, {
+    timeoutMs: resolved.requestTimeoutS * 1000,
+    signal: deps.signal,
+    log,
+    vantage: deps.vantage,
+  });
   const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
   const epochContext = new Map<number, EventContext>();
   const engine = new ClosedLoopEngine({

@@ -43,7 +43,6 @@ import {
   type TtotalArtifact,
   ttotalFileName,
   usage,
-  type Vantage,
   writeArtifact,
 } from '../model/index.js';
 import { TTOTAL_DEFAULTS } from '../options/ttotal.js';
@@ -51,7 +50,7 @@ import { renderTtotalFailure, renderTtotalReport } from '../report/ttotal-text.j
 import type { Freeze, RestoreReport } from './freeze.js';
 import { checkFreezeTarget, refuseProductionFreeze } from './freeze-guard.js';
 import { frozenRun, journalRestoreRecordOf } from './frozen-run.js';
-import { checkRequestShape, measureVantage, planRequests, transportRequest } from './load-start.js';
+import { planRequests, prepareLoad, transportRequest } from './load-start.js';
 import { quotaHeadroom } from './quota-headroom.js';
 import { type CommandResult, resolveDeps } from './result.js';
 import { ttotalDryRun } from './ttotal-dry-run.js';
@@ -66,15 +65,6 @@ import { measureScaleOut, restoreCapacity, type ScaleOutOutcome } from './ttotal
 
 export { TIMELINE_ORDER } from '../analysis/ttotal.js';
 export { TTOTAL_DEFAULTS } from '../options/ttotal.js';
-
-export {
-  probeSample,
-  TRIGGER,
-  TTOTAL_TRANSPORT,
-  type TtotalDeps,
-  type TtotalInput,
-  type TtotalPreflight,
-} from './ttotal-input.js';
 
 /** Every check that must pass before the endpoint is touched. Throws UsageError (exit 2) on refusal. */
 export async function ttotalPreflight(
@@ -178,19 +168,13 @@ export async function runTtotal(
       loadClient: deps.loadClient,
       request: transportRequest(pre.request.shape),
     });
-  let vantage: Vantage;
-  try {
-    vantage = await measureVantage(check, deps.vantage ?? {}, deps.signal, log);
-    await checkRequestShape(
-      'ttotal',
-      check,
-      pre.request,
-      { modelName: input.modelName, configFile: input.configFile ?? CONFIG_FILE },
-      { timeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs, signal: deps.signal, log },
-    );
-  } finally {
-    await check.close().catch(() => {});
-  }
+  const vantage = await prepareLoad('ttotal', check, pre.request, input, {
+    timeoutMs: TTOTAL_DEFAULTS.requestTimeoutMs,
+    signal: deps.signal,
+    log,
+    vantage: deps.vantage,
+  });
+  await check.close().catch(() => {});
 
   return frozenRun(
     {

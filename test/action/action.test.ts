@@ -138,7 +138,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     });
     expect(empty.status).toBe(2);
     expect(empty.stdout).toMatch(
-      /no qmax artifact for reference-tts in artifacts measured on ml\.g5\.xlarge: run the qmax step first/,
+      /no qmax artifact for reference-tts in artifacts measured on ml\.g5\.xlarge: measure it first \(`scalegate qmax`, the qmax step\)/,
     );
   });
 
@@ -167,7 +167,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     expect(allowed.status, allowed.stdout).toBe(0);
     expect(allowed.outputs).toMatchObject({ 't-total-origin': 'lower-bound', 't-total-s': '260.248496' });
     expect(allowed.summary.split('\n')[0]).toBe(
-      '## ⚠️ scalegate plan · kokoro-82m: **warn (4)** · T_total **LOWER BOUND** (≥ 260.2 s)',
+      '## ⚠️ scalegate plan · kokoro-82m: **warn (5)** · T_total **LOWER BOUND** (≥ 260.2 s)',
     );
   });
 

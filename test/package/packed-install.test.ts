@@ -194,6 +194,10 @@ describe('the packed package, installed into a team repository', () => {
         '80',
         '--cloudwatch-wait-s',
         '10',
+        // Runs against a local SageMaker default to artifacts/local/; this stands in for the team's
+        // real endpoint, whose artifacts the gate reads from artifacts/.
+        '--out',
+        `artifacts/qmax-${MODEL}-team.json`,
       ),
     );
     expect(qmax.code, qmax.stderr).toBe(0);
@@ -203,7 +207,17 @@ describe('the packed package, installed into a team repository', () => {
     expect(readArtifact('qmax', join(artifacts, qmaxFile)).fingerprint.image_digest).toBe(DIGEST);
 
     const planRun = await timed('plan', () =>
-      scalegate('plan', '--model', MODEL, '--qmax', `artifacts/${qmaxFile}`, '--assume-t-total', '60'),
+      scalegate(
+        'plan',
+        '--model',
+        MODEL,
+        '--qmax',
+        `artifacts/${qmaxFile}`,
+        '--assume-t-total',
+        '60',
+        '--out',
+        `artifacts/plan-${MODEL}.json`,
+      ),
     );
     expect(planRun.code, planRun.stdout + planRun.stderr).toBe(0);
     expect(existsSync(join(artifacts, `plan-${MODEL}.json`))).toBe(true);
@@ -213,7 +227,15 @@ describe('the packed package, installed into a team repository', () => {
     );
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     const validate = await timed('validate', () =>
-      scalegate('validate', '--model', MODEL, '--plan', `artifacts/plan-${MODEL}.json`),
+      scalegate(
+        'validate',
+        '--model',
+        MODEL,
+        '--plan',
+        `artifacts/plan-${MODEL}.json`,
+        '--out',
+        `artifacts/validate-${MODEL}.json`,
+      ),
     );
     expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     expect(existsSync(join(artifacts, `validate-${MODEL}.json`))).toBe(true);

@@ -172,7 +172,9 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
   const input = rungInput(samples, spec.rate, spec.sloMs);
   // Windows wholly inside the measure window (settleS and holdS on window boundaries measure exactly it).
   const measured = sumWindows(summary.windows, Math.ceil(fromMs / windowMs), Math.floor(toMs / windowMs));
-  const seconds = (toMs - fromMs) / 1000;
+  // A rung that stopped at a look measured only up to it: its rates are over that span.
+  const stoppedAtS = looking?.stoppedAtS() ?? null;
+  const seconds = stoppedAtS ?? (toMs - fromMs) / 1000;
   const sent = input.offered - (input.outcomeCounts.client_dropped ?? 0);
   return {
     input,
@@ -184,7 +186,7 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     ttfabSentP95Ms: quantileMs(measured.series.ttfab_sent, 0.95),
     loopUtilization: summary.loopUtilization,
     peakOutstanding: summary.peakOutstanding,
-    stoppedAtS: looking?.stoppedAtS() ?? null,
+    stoppedAtS,
     clientHealth:
       health?.stop({
         sendLagP99Ms: quantileMs(measured.series.send_lag, 0.99),

@@ -232,7 +232,7 @@ describe('pr-inputs.mjs refuses (exit 2, nothing in the workspace changed)', () 
   it("an entry the default branch's schema refuses, named by the default branch's CLI", () => {
     refuses((_pr, c) => {
       c.models['reference-tts'].slo_ms = -5;
-      c.models['reference-tts'].unknown_key = true;
+      (c.models['reference-tts'] as Record<string, unknown>).unknown_key = true;
     }, /the pull request's entry for reference-tts is not valid on the default branch: .*scalegate\.config\.json \(reference-tts from the pull request\): invalid scalegate config.*models\.reference-tts/);
   });
 });

@@ -729,11 +729,15 @@ describe('the release path: default branch by default, dist/ checked, attestatio
     expect(releaseRefProblems(published)).toContain('runs on a published release (any tag)');
   });
 
-  it('refuses a manual release started on another branch than the default', () => {
+  it('refuses a manual release started on another branch than the default, or on a tag that is not a release tag', () => {
     const check = (doc.jobs.select?.steps ?? [])[0];
     expect(check?.run).toContain('[ "$GITHUB_REF" != "refs/heads/$DEFAULT_BRANCH" ]');
     expect(check?.run).toContain('exit 2');
     expect(check?.env?.DEFAULT_BRANCH).toBe(DEFAULT_BRANCH);
+    // A run by hand on some other tag is refused too: the ruleset protects release tags only.
+    expect(check?.run).toContain(
+      '[ "$GITHUB_REF_TYPE" = tag ] && ! [[ "$GITHUB_REF_NAME" =~ ^v[0-9]+\\.[0-9]+\\.[0-9]+ ]]',
+    );
   });
 
   it('runs npm ci, then npm run check:dist, then fetches the trust root, then the gate, before any AWS credential', () => {

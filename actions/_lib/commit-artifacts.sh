@@ -16,6 +16,18 @@
 # and we never push to someone else's repository), a run not on a branch (tags, releases), and
 # files identical to what the branch already has.
 #
+# Refuses with a notice (committed=false; the measurement itself stands, and is uploaded):
+# - a pull request whose head branch is the default branch or a protected branch (a PR from main
+#   into another branch, say): artifacts are never pushed onto such a branch. Whether the head is
+#   protected is HEAD_REF_PROTECTED (true|false) when the workflow passes it, else the `protected`
+#   field of GET /repos/{owner}/{repo}/branches/{branch} (curl, with PUSH_TOKEN); a branch whose
+#   protection cannot be read is treated as protected.
+# - with MEASURED_SHA (the commit that was measured): a branch tip whose files differ from that
+#   commit's anywhere outside ARTIFACTS_DIR. The head moved past what was measured (the push that
+#   moved it starts a new calibration); a tip that differs only by artifact commits (another
+#   model's, from the same run) is fine. The commit names the measured commit in a
+#   `Measured-Sha: <sha>` trailer.
+#
 # The write token: PUSH_TOKEN, given to this step only (checkout with persist-credentials: false,
 # so no other step finds a token in .git/config). It reaches git through GIT_CONFIG_* variables
 # of the fetch and push commands alone; it is never written to disk.
@@ -23,8 +35,10 @@
 # Environment: FILES (newline-separated, as the action's written-files output), COMMAND, MODEL,
 # IS_FORK (true|false), HEAD_REF (the PR's head branch, empty otherwise), GITHUB_REF,
 # GITHUB_EVENT_NAME, GITHUB_RUN_ID, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_OUTPUT; optional
-# PUSH_TOKEN, DEFAULT_BRANCH, REF_PROTECTED (true|false, github.ref_protected), REMOTE (origin),
-# PUSH_ATTEMPTS (6), PUSH_BACKOFF_S (2: the first wait; doubled each time, with jitter, at most 60).
+# PUSH_TOKEN, DEFAULT_BRANCH, REF_PROTECTED (true|false, github.ref_protected), HEAD_REF_PROTECTED
+# (true|false), MEASURED_SHA, ARTIFACTS_DIR (artifacts), GITHUB_API_URL (https://api.github.com),
+# REMOTE (origin), PUSH_ATTEMPTS (6), PUSH_BACKOFF_S (2: the first wait; doubled each time, with
+# jitter, at most 60).
 set -euo pipefail
 
 remote="${REMOTE:-origin}"
@@ -64,8 +78,58 @@ if [ "${IS_FORK:-false}" = "true" ]; then
   result false
   exit 0
 fi
+# Whether the pull request's head branch is protected: true, false, or unknown.
+head_protected() {
+  case "${HEAD_REF_PROTECTED:-}" in
+    true | false)
+      echo "$HEAD_REF_PROTECTED"
+      return 0
+      ;;
+  esac
+  local LC_ALL=C api="${GITHUB_API_URL:-https://api.github.com}" name="" c i body found
+  # Percent-encode the branch name (keeping /, which the route takes as it is).
+  for ((i = 0; i < ${#HEAD_REF}; i++)); do
+    c="${HEAD_REF:i:1}"
+    case "$c" in
+      [A-Za-z0-9._~/-]) name+="$c" ;;
+      *) name+="$(printf '%%%02X' "'$c")" ;;
+    esac
+  done
+  # The token reaches curl on stdin (-H @-), never on its command line.
+  body="$(
+    {
+      if [ -n "${PUSH_TOKEN:-}" ]; then printf 'Authorization: Bearer %s\n' "$PUSH_TOKEN"; fi
+      printf 'Accept: application/vnd.github+json\nX-GitHub-Api-Version: 2022-11-28\n'
+    } | curl --silent --show-error --fail --retry 3 --max-time 30 -H @- \
+      "$api/repos/${GITHUB_REPOSITORY:-}/branches/$name" 2>&1
+  )" || {
+    echo "unknown: ${body//$'\n'/ }"
+    return 0
+  }
+  found="$(printf '%s' "$body" | grep -Eo '"protected"[[:space:]]*:[[:space:]]*(true|false)' | sed -E 's/.*(true|false)$/\1/' | sort -u)"
+  case "$found" in
+    true | false) echo "$found" ;;
+    *) echo "unknown: no single protected field in the answer" ;;
+  esac
+}
+
 if [ -n "${HEAD_REF:-}" ]; then
   branch="$HEAD_REF"
+  if [ "$branch" = "${DEFAULT_BRANCH:-}" ]; then
+    notice "the pull request's head branch $branch is the default branch: the ${COMMAND:-} artifacts are not pushed onto it (they are uploaded as a workflow artifact); open the pull request from another branch"
+    result false
+    exit 0
+  fi
+  protection="$(head_protected)"
+  if [ "$protection" = true ]; then
+    notice "the pull request's head branch $branch is protected: the ${COMMAND:-} artifacts are not pushed onto it (they are uploaded as a workflow artifact); open the pull request from an unprotected branch"
+    result false
+    exit 0
+  elif [ "$protection" != false ]; then
+    notice "could not tell whether the pull request's head branch $branch is protected (GET /repos/${GITHUB_REPOSITORY:-}/branches/$branch: ${protection#unknown: }): the ${COMMAND:-} artifacts are not pushed (they are uploaded as a workflow artifact)"
+    result false
+    exit 0
+  fi
 elif [[ "${GITHUB_REF:-}" == refs/heads/* ]]; then
   branch="${GITHUB_REF#refs/heads/}"
 else
@@ -112,10 +176,19 @@ export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME"
 export GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 
 run_url="${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/${GITHUB_RUN_ID:-}"
+measured="${MEASURED_SHA:-}"
+if [ -n "$measured" ] && ! [[ "$measured" =~ ^[0-9a-f]{40}([0-9a-f]{24})?$ ]]; then
+  notice "MEASURED_SHA \"$measured\" is not a commit id (40 or 64 hex digits): the ${COMMAND:-} artifacts are not committed (they are uploaded as a workflow artifact)"
+  result false
+  exit 0
+fi
+artifacts_dir="${ARTIFACTS_DIR:-artifacts}"
+artifacts_dir="${artifacts_dir%/}"
 message="$(
   printf 'scalegate %s: %s artifacts\n\n' "${MODEL:-}" "${COMMAND:-}"
   printf '%s\n' "${paths[@]/#/- }"
   printf '\nMeasured and written by %s\n' "$run_url"
+  if [ -n "$measured" ]; then printf '\nMeasured-Sha: %s\n' "$measured"; fi
 )"
 
 index="$(mktemp)"
@@ -126,11 +199,26 @@ trap 'rm -f "$index"' EXIT
 depth=()
 if [ "$(git -C "$top" rev-parse --is-shallow-repository)" = "true" ]; then depth=(--depth=1); fi
 
-# Builds the commit on the base branch's current tip; prints "unchanged" or the new commit's sha.
+# Whether the files of `tip` are those of the measured commit, outside the artifacts directory.
+same_as_measured() {
+  local tip="$1"
+  [ "$tip" = "$measured" ] && return 0
+  if ! git -C "$top" cat-file -e "$measured^{commit}" 2>/dev/null; then
+    authed_git -C "$top" fetch --quiet --no-tags "${depth[@]}" "$remote" "$measured" >&2 || return 1
+  fi
+  git -C "$top" diff --quiet "$measured" "$tip" -- . ":(exclude)$artifacts_dir" 2>/dev/null
+}
+
+# Builds the commit on the base branch's current tip; prints "unchanged", "moved" (the tip is no
+# longer the measured commit) or the new commit's sha.
 build_commit() {
   authed_git -C "$top" fetch --quiet --no-tags "${depth[@]}" "$remote" "+refs/heads/$base_branch:refs/scalegate/tip" >&2
   local tip tree
   tip="$(git -C "$top" rev-parse refs/scalegate/tip)"
+  if [ -n "$measured" ] && ! same_as_measured "$tip"; then
+    echo "moved $tip"
+    return 0
+  fi
   rm -f "$index"
   GIT_INDEX_FILE="$index" git -C "$top" read-tree "$tip"
   for rel in "${paths[@]}"; do
@@ -160,6 +248,11 @@ wait_before_retry() {
 
 for ((attempt = 1; attempt <= attempts; attempt++)); do
   commit="$(build_commit)" || commit=""
+  if [[ "$commit" == moved\ * ]]; then
+    notice "$base_branch moved past the measured commit ${measured:0:12} (its tip ${commit#moved } differs outside $artifacts_dir/): the ${COMMAND:-} artifacts measure an older head and are not committed (they are uploaded as a workflow artifact); the push that moved it starts a new calibration"
+    result false
+    exit 0
+  fi
   if [ "$commit" = unchanged ]; then
     notice "the ${COMMAND:-} artifacts for ${MODEL:-} are already on $base_branch: nothing to commit"
     result false

@@ -2,10 +2,14 @@
  * The composite actions' repository steps (actions/_lib/*.sh), run with bash against real git
  * repositories on disk: artifacts land on the PR branch as one fast-forward commit on its tip
  * (whatever the job checked out), nothing is pushed for forks or when nothing changed, a branch
- * that moved meanwhile is handled by rebuilding on its new tip once, never by force.
+ * that moved meanwhile is handled by rebuilding on its new tip once, never by force; never onto a
+ * default or protected head branch, nor over a head that moved past the measured commit.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,31 +88,104 @@ exec ${realGit} "$@"
   };
 }
 
-function commitStep(work: string, env: Record<string, string>, path = process.env.PATH ?? '') {
+/** The script's environment: a PR's commit step; `undefined` in `env` removes a variable. */
+function stepEnv(work: string, output: string, env: Record<string, string | undefined>, path: string) {
+  const all: Record<string, string | undefined> = {
+    PATH: path,
+    HOME: work,
+    GITHUB_OUTPUT: output,
+    GITHUB_REF: 'refs/pull/42/merge',
+    GITHUB_RUN_ID: '9000000001',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'acme/speech',
+    COMMAND: 'plan',
+    MODEL: 'kokoro-82m',
+    IS_FORK: 'false',
+    HEAD_REF: 'kokoro-vocoder',
+    // As the workflow may pass it; the tests of the GitHub API lookup remove it.
+    HEAD_REF_PROTECTED: 'false',
+    FILES: 'artifacts/plan-kokoro-82m.json\n',
+    GITHUB_EVENT_NAME: 'pull_request',
+    PUSH_BACKOFF_S: '0',
+    ...env,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;
+}
+
+function outputFile(): string {
   const output = join(mkdtempSync(join(tmpdir(), 'scalegate-out-')), 'output');
   writeFileSync(output, '');
+  return output;
+}
+
+function commitStep(work: string, env: Record<string, string | undefined>, path = process.env.PATH ?? '') {
+  const output = outputFile();
   const r = spawnSync('bash', [join(lib, 'commit-artifacts.sh')], {
     cwd: work,
     encoding: 'utf8',
-    env: {
-      PATH: path,
-      HOME: work,
-      GITHUB_OUTPUT: output,
-      GITHUB_REF: 'refs/pull/42/merge',
-      GITHUB_RUN_ID: '9000000001',
-      GITHUB_SERVER_URL: 'https://github.com',
-      GITHUB_REPOSITORY: 'acme/speech',
-      COMMAND: 'plan',
-      MODEL: 'kokoro-82m',
-      IS_FORK: 'false',
-      HEAD_REF: 'kokoro-vocoder',
-      FILES: 'artifacts/plan-kokoro-82m.json\n',
-      GITHUB_EVENT_NAME: 'pull_request',
-      PUSH_BACKOFF_S: '0',
-      ...env,
-    },
+    env: stepEnv(work, output, env, path),
   });
   return { ...r, outputs: parseFileCommands(readFileSync(output, 'utf8')) };
+}
+
+/** The same, without blocking the event loop (a loopback GitHub API answers in this process). */
+async function commitStepAsync(work: string, env: Record<string, string | undefined>) {
+  const output = outputFile();
+  const child = spawn('bash', [join(lib, 'commit-artifacts.sh')], {
+    cwd: work,
+    env: stepEnv(work, output, env, process.env.PATH ?? ''),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr, outputs: parseFileCommands(readFileSync(output, 'utf8')) };
+}
+
+interface BranchRequest {
+  path: string;
+  authorization: string | undefined;
+}
+
+/** A loopback GET /repos/{owner}/{repo}/branches/{branch}: `answer` gives the status and body. */
+async function branchApi(answer: (branch: string) => { status: number; body: unknown }) {
+  const requests: BranchRequest[] = [];
+  const server = createServer((req, res) => {
+    requests.push({ path: req.url ?? '', authorization: req.headers.authorization });
+    const m = /^\/repos\/acme\/speech\/branches\/(.+)$/.exec(req.url ?? '');
+    const { status, body } = m ? answer(decodeURIComponent(m[1] as string)) : { status: 404, body: {} };
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A GitHub branch answer: the commit message carries the word too, escaped as GitHub would. */
+const branchBody = (name: string, isProtected: boolean) => ({
+  name,
+  commit: { sha: 'a'.repeat(40), commit: { message: `fix: "protected": ${!isProtected}` } },
+  protected: isProtected,
+  protection: { enabled: isProtected, required_status_checks: { enforcement_level: 'off', contexts: [] } },
+  protection_url: `https://api.github.com/repos/acme/speech/branches/${name}/protection`,
+});
+
+/** Another commit on the PR branch, pushed from `seed` (a review fix, or another model's artifacts). */
+function pushToPr(seed: string, file: string, text: string, subject: string): string {
+  git(seed, 'pull', '--quiet', '--ff-only', 'origin', 'kokoro-vocoder');
+  mkdirSync(join(seed, file, '..'), { recursive: true });
+  writeFileSync(join(seed, file), text);
+  git(seed, 'add', file);
+  git(seed, ...ident, 'commit', '--quiet', '-m', subject);
+  git(seed, 'push', '--quiet', 'origin', 'HEAD:kokoro-vocoder');
+  return git(seed, 'rev-parse', 'HEAD');
 }
 
 const tipOf = (origin: string, branch: string) => git(origin, 'rev-parse', `refs/heads/${branch}`);
@@ -300,6 +377,153 @@ describe('committing artifacts to the PR branch (actions/_lib/commit-artifacts.s
     expect(config).not.toContain('extraheader');
     expect(config).not.toContain(basic);
     expect(r.stdout + r.stderr).not.toContain('s3cret-token');
+  });
+});
+
+describe('never where it must not: the default branch, a protected head, a head past the measured commit', () => {
+  it('refuses a pull request whose head branch is the default branch (a PR from main): notice, committed=false, main untouched', () => {
+    const { origin, work } = setup();
+    const main = tipOf(origin, 'main');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":20}\n');
+    const r = commitStep(work, { HEAD_REF: 'main', DEFAULT_BRANCH: 'main' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "::notice title=scalegate::the pull request's head branch main is the default branch: the plan artifacts are not pushed onto it",
+    );
+    expect(r.stdout).not.toContain('::error');
+    expect(r.outputs).toEqual({ committed: 'false', 'commit-sha': '', branch: '' });
+    expect(tipOf(origin, 'main')).toBe(main);
+  });
+
+  it('refuses a protected head branch passed in by the workflow (HEAD_REF_PROTECTED=true)', () => {
+    const { origin, work } = setup();
+    const before = tipOf(origin, 'kokoro-vocoder');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":21}\n');
+    const r = commitStep(work, { HEAD_REF_PROTECTED: 'true', DEFAULT_BRANCH: 'main' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("the pull request's head branch kokoro-vocoder is protected");
+    expect(r.outputs.committed).toBe('false');
+    expect(tipOf(origin, 'kokoro-vocoder')).toBe(before);
+  });
+
+  it('asks the GitHub API whether the head branch is protected (with the token) and refuses a protected one', async () => {
+    const api = await branchApi((b) => ({ status: 200, body: branchBody(b, b === 'release/kokoro') }));
+    try {
+      const { origin, seed, work } = setup();
+      git(seed, 'push', '--quiet', 'origin', 'HEAD:release/kokoro');
+      const before = tipOf(origin, 'release/kokoro');
+      writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":22}\n');
+      const base = { HEAD_REF_PROTECTED: undefined, GITHUB_API_URL: api.url, PUSH_TOKEN: 'ghs-token' };
+      const refused = await commitStepAsync(work, { ...base, HEAD_REF: 'release/kokoro' });
+      expect(refused.status, refused.stdout + refused.stderr).toBe(0);
+      expect(refused.stdout).toContain("the pull request's head branch release/kokoro is protected");
+      expect(refused.outputs.committed).toBe('false');
+      expect(tipOf(origin, 'release/kokoro')).toBe(before);
+      expect(api.requests[0]).toEqual({
+        path: '/repos/acme/speech/branches/release/kokoro',
+        authorization: 'Bearer ghs-token',
+      });
+      // The same lookup for an unprotected head lets the commit through.
+      const allowed = await commitStepAsync(work, base);
+      expect(allowed.status, allowed.stdout + allowed.stderr).toBe(0);
+      expect(allowed.outputs).toMatchObject({ committed: 'true', branch: 'kokoro-vocoder' });
+      expect(api.requests.map((q) => q.path)).toEqual([
+        '/repos/acme/speech/branches/release/kokoro',
+        '/repos/acme/speech/branches/kokoro-vocoder',
+      ]);
+      expect(refused.stdout + allowed.stdout).not.toContain('ghs-token');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('treats a head branch whose protection cannot be read as protected (API error): nothing pushed', async () => {
+    const api = await branchApi(() => ({ status: 403, body: { message: 'Resource not accessible' } }));
+    try {
+      const { origin, work } = setup();
+      const before = tipOf(origin, 'kokoro-vocoder');
+      writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":23}\n');
+      const r = await commitStepAsync(work, { HEAD_REF_PROTECTED: undefined, GITHUB_API_URL: api.url });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /::notice title=scalegate::could not tell whether the pull request's head branch kokoro-vocoder is protected \(GET \/repos\/acme\/speech\/branches\/kokoro-vocoder: .*403/,
+      );
+      expect(r.outputs.committed).toBe('false');
+      expect(tipOf(origin, 'kokoro-vocoder')).toBe(before);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('names the measured commit in a Measured-Sha trailer', () => {
+    const { origin, work } = setup();
+    const measured = tipOf(origin, 'kokoro-vocoder');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":24}\n');
+    const r = commitStep(work, { MEASURED_SHA: measured });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const tip = tipOf(origin, 'kokoro-vocoder');
+    expect(r.outputs).toMatchObject({ committed: 'true', 'commit-sha': tip });
+    expect(git(origin, 'log', '-1', '--format=%(trailers:key=Measured-Sha,valueonly)', tip)).toBe(measured);
+  });
+
+  it('refuses to push when the head moved past the measured commit (a newer push changed the PR): the measurement is of an older head', () => {
+    const { origin, seed, work } = setup();
+    const measured = tipOf(origin, 'kokoro-vocoder');
+    const moved = pushToPr(seed, 'Dockerfile', 'FROM scratch\nRUN true\n', 'review fix');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":25}\n');
+    const r = commitStep(work, { MEASURED_SHA: measured });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `::notice title=scalegate::kokoro-vocoder moved past the measured commit ${measured.slice(0, 12)} (its tip ${moved} differs outside artifacts/): the plan artifacts measure an older head and are not committed`,
+    );
+    expect(r.stdout).not.toContain('::error');
+    expect(r.outputs.committed).toBe('false');
+    expect(tipOf(origin, 'kokoro-vocoder')).toBe(moved);
+  });
+
+  it('refuses a head that moved during the push too (checked again on every rebuild)', () => {
+    const { root, origin, seed, work } = setup();
+    const measured = tipOf(origin, 'kokoro-vocoder');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":26}\n');
+    const { shim, moves } = racingGit(root, seed, 1);
+    const r = commitStep(work, { MEASURED_SHA: measured }, `${shim}:${process.env.PATH ?? ''}`);
+    expect(moves()).toBe(1);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('kokoro-vocoder moved past the measured commit');
+    expect(r.outputs.committed).toBe('false');
+    expect(git(origin, 'log', '-1', '--format=%s', 'refs/heads/kokoro-vocoder')).toBe('review fix');
+  });
+
+  it('still commits over artifact-only commits on top of the measured one (another model of the same run)', () => {
+    const { origin, seed, work } = setup();
+    const measured = tipOf(origin, 'kokoro-vocoder');
+    const other = pushToPr(seed, 'artifacts/plan-reference-tts.json', '{"v":1}\n', 'scalegate reference-tts');
+    writeFileSync(join(work, 'artifacts', 'plan-kokoro-82m.json'), '{"v":27}\n');
+    const r = commitStep(work, { MEASURED_SHA: measured });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const tip = tipOf(origin, 'kokoro-vocoder');
+    expect(r.outputs).toMatchObject({ committed: 'true', 'commit-sha': tip });
+    expect(git(origin, 'rev-parse', `${tip}^`)).toBe(other);
+    expect(git(origin, 'show', `${tip}:artifacts/plan-reference-tts.json`)).toBe('{"v":1}');
+  });
+
+  it('compares with the measured commit from a shallow checkout too (fetches it by id): artifact-only tip passes, a code change does not', () => {
+    const { root, origin, seed } = setup();
+    const measured = tipOf(origin, 'kokoro-vocoder');
+    pushToPr(seed, 'artifacts/plan-reference-tts.json', '{"v":1}\n', 'scalegate reference-tts');
+    const shallow = join(root, 'shallow');
+    git(root, 'clone', '--quiet', '--depth=1', `file://${origin}`, shallow);
+    mkdirSync(join(shallow, 'artifacts'), { recursive: true });
+    writeFileSync(join(shallow, 'artifacts', 'plan-kokoro-82m.json'), '{"v":28}\n');
+    const first = commitStep(shallow, { MEASURED_SHA: measured });
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    expect(first.outputs.committed).toBe('true');
+    pushToPr(seed, 'Dockerfile', 'FROM scratch\nRUN false\n', 'review fix');
+    writeFileSync(join(shallow, 'artifacts', 'plan-kokoro-82m.json'), '{"v":29}\n');
+    const second = commitStep(shallow, { MEASURED_SHA: measured });
+    expect(second.stdout).toContain('kokoro-vocoder moved past the measured commit');
+    expect(second.outputs.committed).toBe('false');
+    expect(git(shallow, 'rev-parse', '--is-shallow-repository')).toBe('true');
   });
 });
 

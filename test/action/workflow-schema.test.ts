@@ -40,6 +40,15 @@ function forValidator(text: string): string {
 }
 
 /**
+ * The same schema predates the `attestations` permission (artifact attestations), which the
+ * calibrate job needs and which the tests below assert where it is. Those lines are dropped before
+ * validation; everything else is validated as written.
+ */
+function workflowForValidator(text: string): string {
+  return text.replace(/^ +attestations: (read|write|none)(?: #.*)?\n/gm, '');
+}
+
+/**
  * Third-party actions, pinned by commit to a release whose action.yml says `using: node24`, with
  * the inputs that release declares. Checked against each repository at the pinned commit.
  */
@@ -202,7 +211,7 @@ describe('schemas (a typo in a key fails CI)', () => {
   });
 
   it.each(workflows)('%s is a valid workflow', (file) => {
-    expect(validator.validateWorkflow(read(file)).errors).toEqual([]);
+    expect(validator.validateWorkflow(workflowForValidator(read(file))).errors).toEqual([]);
   });
 
   it('catches a typo in an input definition and in a workflow key (the validator is not a no-op)', () => {
@@ -515,4 +524,259 @@ describe('release-action: a version tag moves the major tag only after dist/ is 
       /scalegate\.mjs deploy|environment: production/,
     );
   });
+});
+
+interface FullStep extends Step {
+  if?: string;
+  'working-directory'?: string;
+}
+interface FullJob extends Omit<Job, 'steps'> {
+  steps?: FullStep[];
+  if?: string;
+  needs?: string | string[];
+}
+interface FullWorkflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, FullJob>;
+}
+
+const PR_HEAD_SHA = expr('github.event.pull_request.head.sha || github.sha');
+const DEFAULT_BRANCH = expr('github.event.repository.default_branch');
+
+/**
+ * What would let a pull request's code run in a calibrate job (with the calibration role, an OIDC
+ * token and the attestation permission): a job whose workspace is not the default branch, or
+ * anything taken from the PR's checkout (the checkout with a `path`) other than the two allowed
+ * reads: the default branch's select script run inside it, and pr-inputs.mjs handed its path.
+ */
+function prCodeProblems(doc: FullWorkflow): string[] {
+  const problems: string[] = [];
+  const on = Object.keys(doc.on);
+  if (on.includes('pull_request')) problems.push('runs on pull_request (the PR’s own workflow file)');
+  for (const [name, job] of Object.entries(doc.jobs)) {
+    const steps = job.steps ?? [];
+    const checkouts = steps.filter((s) => s.uses?.startsWith('actions/checkout@'));
+    const prPaths = checkouts.filter((s) => s.with?.path !== undefined).map((s) => String(s.with?.path));
+    for (const c of checkouts) {
+      const isPr = c.with?.path !== undefined;
+      if (!isPr && c.with?.ref !== DEFAULT_BRANCH)
+        problems.push(`${name}: the workspace is checked out at ${String(c.with?.ref ?? 'the event ref')}`);
+      if (isPr && c.with?.ref !== PR_HEAD_SHA)
+        problems.push(`${name}: ${String(c.with?.path)} is not the PR head`);
+    }
+    for (const step of steps) {
+      const where = `${name}: ${step.name ?? step.uses ?? step.run?.split('\n')[0]}`;
+      const dir = step['working-directory'] ?? '';
+      const run = step.run ?? '';
+      for (const p of prPaths) {
+        if (step.uses?.startsWith(`./${p}`)) problems.push(`${where}: uses an action of the PR checkout`);
+        if (dir === p || dir.startsWith(`${p}/`)) {
+          // Inside the PR checkout, only the default branch's select script, by absolute path.
+          const calls = run.match(/\b(npm|npx|node|bash|sh|make|python3?)\b[^\n]*/g) ?? [];
+          for (const call of calls) {
+            if (
+              !/^node "\$select" /.test(call) ||
+              !run.includes('select="$GITHUB_WORKSPACE/.github/scripts/')
+            )
+              problems.push(`${where}: runs \`${call}\` inside ${p}`);
+          }
+        }
+        for (const line of run.split('\n').filter((l) => l.includes(p))) {
+          const allowed = [
+            new RegExp(`^\\s*node \\.github/scripts/pr-inputs\\.mjs "\\$MODEL" ${p}$`),
+            new RegExp(`^\\s*rm -rf -- ${p}$`),
+          ];
+          if (!allowed.some((re) => re.test(line)))
+            problems.push(`${where}: \`${line.trim()}\` touches ${p}`);
+        }
+      }
+      if (/\bnpm (ci|install|run)\b/.test(run) && dir !== '') problems.push(`${where}: npm in ${dir}`);
+    }
+  }
+  return problems;
+}
+
+describe('trusted measurement: calibrate runs the default branch’s code, the PR’s head only as data', () => {
+  const text = read('.github/workflows/calibrate.yml');
+  const doc = parse(text) as FullWorkflow;
+  const calibrate = doc.jobs.calibrate as FullJob;
+  const steps = calibrate.steps ?? [];
+  const at = (match: (s: FullStep) => boolean) => steps.findIndex(match);
+
+  it('runs on pull_request_target, never runs anything from the PR checkout, and checks out the default branch as the workspace', () => {
+    expect(Object.keys(doc.on).sort()).toEqual(['pull_request_target', 'workflow_dispatch']);
+    expect(prCodeProblems(doc)).toEqual([]);
+    for (const name of ['select', 'calibrate']) {
+      const paths = (doc.jobs[name]?.steps ?? []).filter((s) => s.with?.path).map((s) => s.with?.path);
+      expect(paths, name).toEqual(['pr-head']);
+    }
+  });
+
+  it('catches npm ci, node or ./actions from the PR checkout, and a PR-head workspace (the check is not a no-op)', () => {
+    const edited = (edit: (t: string) => string) => prCodeProblems(parse(edit(text)) as FullWorkflow);
+    expect(
+      edited((t) =>
+        t.replace(
+          "      - name: Install (the default branch's lockfile)",
+          "      - name: Install (the default branch's lockfile)\n        working-directory: pr-head",
+        ),
+      ),
+    ).toContain("calibrate: Install (the default branch's lockfile): npm in pr-head");
+    expect(edited((t) => t.replace('uses: ./actions/qmax', 'uses: ./pr-head/actions/qmax'))).toEqual([
+      'calibrate: qmax: uses an action of the PR checkout',
+    ]);
+    expect(
+      edited((t) =>
+        t.replace(
+          'run: node bin/scalegate.mjs deploy "$MODEL" --calibration\n',
+          'run: node pr-head/bin/scalegate.mjs deploy "$MODEL" --calibration\n',
+        ),
+      ),
+    ).toEqual([expect.stringContaining('touches pr-head')]);
+    expect(
+      edited((t) =>
+        t.replace('node "$select" one "$MODEL"', 'node .github/scripts/select-models.mjs one "$MODEL"'),
+      ),
+    ).toEqual([
+      expect.stringContaining('runs `node .github/scripts/select-models.mjs one "$MODEL"` inside pr-head'),
+    ]);
+    expect(
+      edited((t) =>
+        t.replace(
+          `ref: ${DEFAULT_BRANCH}\n          persist-credentials: false\n      # The PR`,
+          `ref: ${PR_HEAD_SHA}\n          persist-credentials: false\n      # The PR`,
+        ),
+      ),
+    ).toEqual([expect.stringMatching(/^calibrate: the workspace is checked out at /)]);
+    expect(edited((t) => t.replace('pull_request_target:', 'pull_request:'))).toContain(
+      'runs on pull_request (the PR’s own workflow file)',
+    );
+  });
+
+  it('takes the PR’s inputs after npm ci and removes the PR checkout before any AWS credential', () => {
+    const install = at((s) => /^npm ci\b/.test(s.run ?? ''));
+    const inputs = at((s) => (s.run ?? '').includes('pr-inputs.mjs'));
+    const aws = at((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@') ?? false);
+    expect([install, inputs, aws].every((i) => i >= 0)).toBe(true);
+    expect(install < inputs && inputs < aws).toBe(true);
+    expect(steps[inputs]?.run).toContain('rm -rf -- pr-head');
+  });
+
+  it('gives the calibrate job exactly contents: read, pull-requests: write, id-token: write, attestations: write', () => {
+    expect(calibrate.permissions).toEqual({
+      contents: 'read',
+      'pull-requests': 'write',
+      'id-token': 'write',
+      attestations: 'write',
+    });
+    expect(text).toMatch(/^ {6}attestations: write #/m);
+  });
+
+  it('measures only same-repository pull requests (forks get the notice job, no credentials)', () => {
+    for (const name of ['calibrate', 'commit']) {
+      expect(doc.jobs[name]?.if, name).toContain(
+        'github.event.pull_request.head.repo.full_name == github.repository',
+      );
+    }
+    expect(doc.jobs.fork?.if).toContain("github.event_name == 'pull_request_target'");
+    expect(doc.jobs.fork?.permissions).toEqual({});
+  });
+
+  it('commits with the measured commit (MEASURED_SHA) and copies the attestation bundles into artifacts/attestations/', () => {
+    const step = (doc.jobs.commit?.steps ?? []).find((s) => (s.run ?? '').includes('commit-artifacts.sh'));
+    expect(step?.env?.MEASURED_SHA).toBe(PR_HEAD_SHA);
+    expect(step?.env?.HEAD_REF).toBe(expr('github.event.pull_request.head.ref'));
+    expect(step?.run).toContain('"$RUNNER_TEMP"/measured/attestations/*.sigstore.json');
+    expect(step?.run).toContain('to="artifacts/attestations/$(basename "$f")"');
+  });
+});
+
+/** What lets an unprotected ref reach production: a tag trigger whose jobs are not gated. */
+function releaseRefProblems(doc: FullWorkflow): string[] {
+  const problems: string[] = [];
+  if ('release' in doc.on) problems.push('runs on a published release (any tag)');
+  const push = doc.on.push as { tags?: string[]; branches?: string[] } | undefined;
+  if (push?.tags) {
+    for (const name of ['select', 'release']) {
+      if (!(doc.jobs[name]?.if ?? '').includes("vars.SCALEGATE_RELEASE_TAGS == 'protected'"))
+        problems.push(`${name}: a v* tag reaches it ungated`);
+    }
+  }
+  if (
+    !(doc.jobs.release?.if ?? '').includes(
+      "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
+    )
+  )
+    problems.push('release: not limited to the default branch');
+  return problems;
+}
+
+describe('the release path: default branch by default, dist/ checked, attestations verified', () => {
+  const text = read('.github/workflows/release.yml');
+  const doc = parse(text) as FullWorkflow;
+  const steps = doc.jobs.release?.steps ?? [];
+  const at = (match: (s: FullStep) => boolean) => steps.findIndex(match);
+
+  it('lets no v* tag reach production unless SCALEGATE_RELEASE_TAGS says a ruleset protects them', () => {
+    expect(releaseRefProblems(doc)).toEqual([]);
+    const ungated = parse(
+      text.replace("    if: github.ref_type != 'tag' || vars.SCALEGATE_RELEASE_TAGS == 'protected'\n", ''),
+    ) as FullWorkflow;
+    expect(releaseRefProblems(ungated)).toEqual(['select: a v* tag reaches it ungated']);
+    const published = parse(
+      text.replace('on:\n', 'on:\n  release:\n    types: [published]\n'),
+    ) as FullWorkflow;
+    expect(releaseRefProblems(published)).toContain('runs on a published release (any tag)');
+  });
+
+  it('refuses a manual release started on another branch than the default, or on a tag that is not a release tag', () => {
+    const check = (doc.jobs.select?.steps ?? [])[0];
+    expect(check?.run).toContain('[ "$GITHUB_REF" != "refs/heads/$DEFAULT_BRANCH" ]');
+    expect(check?.run).toContain('exit 2');
+    expect(check?.env?.DEFAULT_BRANCH).toBe(DEFAULT_BRANCH);
+    // A run by hand on some other tag is refused too: the ruleset protects release tags only.
+    expect(check?.run).toContain(
+      '[ "$GITHUB_REF_TYPE" = tag ] && ! [[ "$GITHUB_REF_NAME" =~ ^v[0-9]+\\.[0-9]+\\.[0-9]+ ]]',
+    );
+  });
+
+  it('runs npm ci, then npm run check:dist, then fetches the trust root, then the gate, before any AWS credential', () => {
+    const install = at((s) => /^npm ci\b/.test(s.run ?? ''));
+    const check = at((s) => s.run === 'npm run check:dist');
+    const root = at((s) => (s.run ?? '').startsWith('gh attestation trusted-root'));
+    const gate = at((s) => s.uses === './actions/gate');
+    const aws = at((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@') ?? false);
+    expect([install, check, root, gate, aws].every((i) => i >= 0)).toBe(true);
+    expect(install < check && check < root && root < gate && gate < aws).toBe(true);
+    // Nothing runs dist/ before it is checked.
+    for (const s of steps.slice(0, check)) {
+      expect(s.uses ?? '', s.name).not.toMatch(/^\.\/actions\//);
+      expect(s.run ?? '', s.name).not.toMatch(/scalegate\.mjs|dist\//);
+    }
+  });
+
+  it('verifies attestations with GitHub’s trust root, never offline', () => {
+    const root = steps.find((s) => (s.run ?? '').startsWith('gh attestation trusted-root'));
+    expect(root?.run).toBe('gh attestation trusted-root > "$RUNNER_TEMP/trusted_root.jsonl"');
+    expect(root?.env?.GH_TOKEN).toBe(expr('github.token'));
+    const gate = steps.find((s) => s.uses === './actions/gate');
+    expect(gate?.with?.['trusted-root']).toBe(`${expr('runner.temp')}/trusted_root.jsonl`);
+    // Neither the CLI flag nor an action input: the trust root always comes from GitHub here.
+    expect(text).not.toMatch(/--offline|^\s+offline:/m);
+  });
+});
+
+describe('ownership: CODEOWNERS covers what runs, deploys and is trusted', () => {
+  const owners = read('.github/CODEOWNERS')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'))
+    .map((l) => l.trim().split(/\s+/));
+
+  it.each(['/dist/', '/.github/', '/infra/', '/artifacts/', '/scalegate.config.json', '/actions/', '/src/'])(
+    '%s has an owner',
+    (path) => {
+      const line = owners.find(([p]) => p === path);
+      expect(line?.slice(1)).toEqual(['@your-org/scalegate-owners']);
+    },
+  );
 });

@@ -8,7 +8,7 @@
 // Usage: npm run iam:report [-- --config scalegate.config.json] [--account 111122223333]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readAppConfig, REPO_ROOT } from '../infra/lib/app.js';
+import { REPO_ROOT, readAppConfig } from '../infra/lib/app.js';
 import { calibrationReach } from '../infra/lib/calibration-reach.js';
 import { renderReach } from '../infra/lib/iam-reach.js';
 import { CONFIG_FILE } from '../src/model/index.js';

@@ -21,7 +21,7 @@ import {
   bootstrapRoleName,
   CALIBRATION_BOOTSTRAP_BOUNDARY_POLICY,
   CALIBRATION_BOOTSTRAP_QUALIFIER,
-  CALIBRATION_BOOTSTRAP_ROLES,
+  type CALIBRATION_BOOTSTRAP_ROLES,
   CALIBRATION_BOUNDARY_POLICY,
   CALIBRATION_EXECUTION_POLICY,
   CALIBRATION_EXECUTION_ROLE_NAME,
@@ -140,7 +140,10 @@ const logGroups = (arns: CiEndpoint[], at: CalibrationArns): string[] =>
   });
 
 /** What the calibration role itself may do: measure, freeze, and deploy through sgcal only. */
-export function calibrationRoleStatements(at: CalibrationArns, endpoints: CiEndpoint[]): iam.PolicyStatement[] {
+export function calibrationRoleStatements(
+  at: CalibrationArns,
+  endpoints: CiEndpoint[],
+): iam.PolicyStatement[] {
   const regions = unique(endpoints.map((e) => e.region));
   const models = unique(endpoints.map((e) => e.modelName));
   return [
@@ -169,7 +172,10 @@ export function calibrationRoleStatements(at: CalibrationArns, endpoints: CiEndp
     new iam.PolicyStatement({
       sid: 'ReadTheFingerprint',
       actions: ['sagemaker:DescribeEndpointConfig', 'sagemaker:DescribeModel'],
-      resources: regions.flatMap((r) => [at.arn('sagemaker', r, 'endpoint-config/*'), at.arn('sagemaker', r, 'model/*')]),
+      resources: regions.flatMap((r) => [
+        at.arn('sagemaker', r, 'endpoint-config/*'),
+        at.arn('sagemaker', r, 'model/*'),
+      ]),
     }),
     new iam.PolicyStatement({
       sid: 'QuotaHeadroom',
@@ -251,7 +257,12 @@ function executionRoleStatements(at: CalibrationArns, endpoints: CiEndpoint[]): 
   return [
     new iam.PolicyStatement({
       sid: 'CalibrationEndpointLogs',
-      actions: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:DescribeLogStreams'],
+      actions: [
+        'logs:CreateLogGroup',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'logs:DescribeLogStreams',
+      ],
       resources: logGroups(endpoints, at),
     }),
     new iam.PolicyStatement({
@@ -275,7 +286,11 @@ function executionRoleStatements(at: CalibrationArns, endpoints: CiEndpoint[]): 
 }
 
 /** The boundary of the calibration execution role: the same as its policy, nothing broader. */
-export function calibrationBoundary(scope: Stack, at: CalibrationArns, endpoints: CiEndpoint[]): iam.ManagedPolicy {
+export function calibrationBoundary(
+  scope: Stack,
+  at: CalibrationArns,
+  endpoints: CiEndpoint[],
+): iam.ManagedPolicy {
   return new iam.ManagedPolicy(scope, 'CalibrationBoundary', {
     managedPolicyName: CALIBRATION_BOUNDARY_POLICY,
     description: 'Permissions boundary of the calibration SageMaker execution role',
@@ -463,7 +478,10 @@ export function calibrationExecutionPolicy(
     }),
     new iam.PolicyStatement({
       sid: 'ReadScalableTargets',
-      actions: ['application-autoscaling:DescribeScalableTargets', 'application-autoscaling:DescribeScalingPolicies'],
+      actions: [
+        'application-autoscaling:DescribeScalableTargets',
+        'application-autoscaling:DescribeScalingPolicies',
+      ],
       resources: ['*'],
       conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
     }),
@@ -496,7 +514,9 @@ export function calibrationExecutionPolicy(
           '/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/',
         ),
       ],
-      conditions: { StringEquals: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' } },
+      conditions: {
+        StringEquals: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' },
+      },
     }),
     new iam.PolicyStatement({
       sid: 'TheBootstrapVersion',
@@ -518,7 +538,8 @@ export function calibrationExecutionPolicy(
   }
   return new iam.ManagedPolicy(scope, 'CalibrationExecutionPolicy', {
     managedPolicyName: CALIBRATION_EXECUTION_POLICY,
-    description: 'CloudFormation execution policy of the calibration CDK bootstrap: calibration-owned resources only',
+    description:
+      'CloudFormation execution policy of the calibration CDK bootstrap: calibration-owned resources only',
     statements,
   });
 }

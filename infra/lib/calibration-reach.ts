@@ -82,10 +82,22 @@ export function productionTargets(
     for (const region of regions) {
       for (const kind of ['deploy', 'file-publishing', 'image-publishing', 'lookup', 'cfn-exec'] as const) {
         const role = bootstrapRoleName(DEFAULT_BOOTSTRAP_QUALIFIER, kind, account, region);
-        targets.push({ arn: `arn:aws:iam::${account}:role/${role}`, what: `default CDK bootstrap role ${role}` });
+        targets.push({
+          arn: `arn:aws:iam::${account}:role/${role}`,
+          what: `default CDK bootstrap role ${role}`,
+        });
       }
-      for (const s of ['scalegate-ci-access', 'scalegate-ci-access-calibration', 'CDKToolkit', CALIBRATION_TOOLKIT_STACK]) {
-        targets.push({ arn: stack(account, region, s), what: `stack ${s} (not calibration's)`, writesOnly: true });
+      for (const s of [
+        'scalegate-ci-access',
+        'scalegate-ci-access-calibration',
+        'CDKToolkit',
+        CALIBRATION_TOOLKIT_STACK,
+      ]) {
+        targets.push({
+          arn: stack(account, region, s),
+          what: `stack ${s} (not calibration's)`,
+          writesOnly: true,
+        });
       }
     }
   }

@@ -44,7 +44,12 @@ export const CALIBRATION_STACK_PATTERN = 'scalegate-*-calibration';
 export const NOT_CALIBRATION_STACKS = ['scalegate-ci-access*', 'CDKToolkit*'] as const;
 
 /** The roles of the calibration bootstrap, by the names `cdk bootstrap` gives them. */
-export const CALIBRATION_BOOTSTRAP_ROLES = ['deploy', 'file-publishing', 'image-publishing', 'cfn-exec'] as const;
+export const CALIBRATION_BOOTSTRAP_ROLES = [
+  'deploy',
+  'file-publishing',
+  'image-publishing',
+  'cfn-exec',
+] as const;
 export type BootstrapRoleKind = (typeof CALIBRATION_BOOTSTRAP_ROLES)[number] | 'lookup';
 
 export const bootstrapRoleName = (

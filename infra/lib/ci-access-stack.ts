@@ -284,7 +284,6 @@ export class CiAccessStack extends Stack {
       }),
     ];
   }
-
 }
 
 export interface BuildCiAccessOptions {

@@ -149,6 +149,9 @@ class Resolver {
       case 'AWS::SSM::Parameter':
         out = { ref: p.Name === undefined ? id : str(p.Name), attrs: {} };
         break;
+      case 'AWS::KMS::Key':
+        out = { ref: id, attrs: { Arn: `arn:aws:kms:${region}:${account}:key/${id}` } };
+        break;
       default:
         out = { ref: `${this.input.name}/${id}`, attrs: {} };
     }
@@ -254,7 +257,11 @@ class Resolver {
 }
 
 const list = (v: Json): string[] =>
-  v === undefined ? [] : Array.isArray(v) ? (v.flat(Number.POSITIVE_INFINITY) as Json[]).map(String) : [String(v)];
+  v === undefined
+    ? []
+    : Array.isArray(v)
+      ? (v.flat(Number.POSITIVE_INFINITY) as Json[]).map(String)
+      : [String(v)];
 
 function statementsOf(document: Json): Statement[] {
   const raw = (document as { Statement?: Json }).Statement;
@@ -273,7 +280,10 @@ function statementsOf(document: Json): Statement[] {
 }
 
 /** Every role of the templates, with the statements of its inline, attached and managed policies. */
-export function principalsOf(inputs: TemplateInput[]): { principals: Principal[]; managed: Map<string, Statement[]> } {
+export function principalsOf(inputs: TemplateInput[]): {
+  principals: Principal[];
+  managed: Map<string, Statement[]>;
+} {
   const managed = new Map<string, Statement[]>();
   const resolvers = inputs.map((input) => ({ input, r: new Resolver(input) }));
   for (const { input, r } of resolvers) {
@@ -319,7 +329,10 @@ export function principalsOf(inputs: TemplateInput[]): { principals: Principal[]
 
 /** IAM's wildcard match (`*` any run, `?` one character), case-sensitive like ARNs. */
 export function globMatch(pattern: string, value: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`).test(value);
 }
 
@@ -329,7 +342,10 @@ const actionMatch = (pattern: string, action: string) =>
 /** Reads never change anything; everything else counts as a change. */
 export function isRead(action: string): boolean {
   const verb = action.split(':')[1] ?? '';
-  return /^(Describe|Get|List|BatchGet|BatchCheck|Head|Search|Lookup|Validate)/.test(verb) && verb !== 'GetFederationToken';
+  return (
+    /^(Describe|Get|List|BatchGet|BatchCheck|Head|Search|Lookup|Validate)/.test(verb) &&
+    verb !== 'GetFederationToken'
+  );
 }
 
 /** Actions that take no resource ARN: `*` is all they can name, so their condition is their scope. */
@@ -381,7 +397,8 @@ export function reachFrom(
   for (const p of reached) {
     const boundary = p.boundary ? (managed.get(p.boundary) ?? []) : [];
     const denies = [...p.statements, ...boundary].filter((s) => s.effect === 'Deny' && !s.conditional);
-    const denied = (action: string, resource: string) => denies.some((d) => statementCovers(d, action, resource));
+    const denied = (action: string, resource: string) =>
+      denies.some((d) => statementCovers(d, action, resource));
     for (const arn of p.awsManaged) {
       findings.push({
         principal: p.name,
@@ -408,7 +425,13 @@ export function reachFrom(
             if (isRead(action)) continue;
             if (NO_RESOURCE_ACTIONS.has(action) && s.conditional) continue;
             if (denied(action, '*')) continue;
-            findings.push({ principal: p.name, ...sid(s), action, resource, reason: 'a changing action on *' });
+            findings.push({
+              principal: p.name,
+              ...sid(s),
+              action,
+              resource,
+              reason: 'a changing action on *',
+            });
             continue;
           }
           for (const target of production) {
@@ -444,7 +467,9 @@ export function renderReach(report: ReachReport): string {
     `${allows.length} allow statements, ${actions.size} distinct actions, ${report.rows.length - allows.length} deny statements`,
   );
   if (report.findings.length === 0) {
-    lines.push('findings: none (no statement reaches a production stack, endpoint, bootstrap role or * with a change)');
+    lines.push(
+      'findings: none (no statement reaches a production stack, endpoint, bootstrap role or * with a change)',
+    );
   } else {
     lines.push(`findings: ${report.findings.length}`);
     for (const f of report.findings) {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub strings, not templates
 /**
  * The calibration CDK bootstrap shipped in infra/bootstrap/ (qualifier sgcal), asserted on the
  * template `cdk bootstrap --template` deploys: no lookup role with ReadOnlyAccess, a deploy role
@@ -27,7 +28,10 @@ const raw = parse(readFileSync(join(REPO, CALIBRATION_BOOTSTRAP_TEMPLATE), 'utf8
 };
 const template = Template.fromJSON(raw);
 const stock = parse(
-  readFileSync(join(REPO, 'node_modules', 'aws-cdk', 'lib', 'api', 'bootstrap', 'bootstrap-template.yaml'), 'utf8'),
+  readFileSync(
+    join(REPO, 'node_modules', 'aws-cdk', 'lib', 'api', 'bootstrap', 'bootstrap-template.yaml'),
+    'utf8',
+  ),
 ) as typeof raw;
 const json = (x: unknown) => JSON.stringify(x);
 
@@ -59,7 +63,8 @@ describe('the calibration bootstrap template', () => {
     const statements = deployStatements().filter((s) => s.Effect === 'Allow');
     const cfn = statements.filter((s) => actions(s).some((a) => a.startsWith('cloudformation:')));
     const calibrationStacks = {
-      'Fn::Sub': 'arn:${AWS::Partition}:cloudformation:${AWS::Region}:${AWS::AccountId}:stack/scalegate-*-calibration/*',
+      'Fn::Sub':
+        'arn:${AWS::Partition}:cloudformation:${AWS::Region}:${AWS::AccountId}:stack/scalegate-*-calibration/*',
     };
     for (const s of cfn) {
       if (actions(s).includes('cloudformation:GetTemplateSummary')) {
@@ -88,7 +93,9 @@ describe('the calibration bootstrap template', () => {
   it('denies the deploy role the stacks the name pattern would let through (scalegate-ci-access-calibration holds the CI roles) and the toolkit stacks', () => {
     const deny = deployStatements().find((s) => s.Sid === 'NeverTheCiAccessOrToolkitStacks') as Statement;
     expect(deny.Effect).toBe('Deny');
-    expect(actions(deny)).toEqual(expect.arrayContaining(['cloudformation:UpdateStack', 'cloudformation:DeleteStack']));
+    expect(actions(deny)).toEqual(
+      expect.arrayContaining(['cloudformation:UpdateStack', 'cloudformation:DeleteStack']),
+    );
     expect(json(deny.Resource)).toContain('stack/scalegate-ci-access*/*');
     expect(json(deny.Resource)).toContain('stack/CDKToolkit*/*');
   });
@@ -111,7 +118,10 @@ describe('the calibration bootstrap template', () => {
         Statement: [Match.objectLike({ Principal: { Service: 'cloudformation.amazonaws.com' } })],
       }),
     });
-    const parameter = raw.Parameters.CloudFormationExecutionPolicies as { AllowedPattern: string; Default?: string };
+    const parameter = raw.Parameters.CloudFormationExecutionPolicies as {
+      AllowedPattern: string;
+      Default?: string;
+    };
     expect(parameter.Default).toBeUndefined();
     const allowed = new RegExp(`^(?:${parameter.AllowedPattern})$`);
     expect(allowed.test(`arn:aws:iam::111122223333:policy/${CALIBRATION_EXECUTION_POLICY}`)).toBe(true);
@@ -146,9 +156,10 @@ describe('the calibration bootstrap template', () => {
       const trust = (role as { Properties: { AssumeRolePolicyDocument: { Statement: Json[] } } }).Properties
         .AssumeRolePolicyDocument.Statement;
       for (const s of trust) {
-        expect([{ AWS: { Ref: 'AWS::AccountId' } }, { Service: 'cloudformation.amazonaws.com' }], id).toContainEqual(
-          s.Principal,
-        );
+        expect(
+          [{ AWS: { Ref: 'AWS::AccountId' } }, { Service: 'cloudformation.amazonaws.com' }],
+          id,
+        ).toContainEqual(s.Principal);
         if (s.Action === 'sts:AssumeRole' && json(s.Principal).includes('AWS::AccountId')) {
           expect(s.Condition, id).toEqual({ Null: { 'sts:ExternalId': 'true' } });
         }
@@ -168,8 +179,11 @@ describe('the calibration bootstrap template', () => {
     const file = json(policies.FilePublishingRoleDefaultPolicy);
     expect(file).toContain('${StagingBucket.Arn}');
     expect(file).not.toMatch(/"Resource":"\*"/);
-    const image = (policies.ImagePublishingRoleDefaultPolicy as { Properties: { PolicyDocument: { Statement: Statement[] } } })
-      .Properties.PolicyDocument.Statement;
+    const image = (
+      policies.ImagePublishingRoleDefaultPolicy as {
+        Properties: { PolicyDocument: { Statement: Statement[] } };
+      }
+    ).Properties.PolicyDocument.Statement;
     for (const s of image) {
       if (s.Resource === '*') expect(actions(s)).toEqual(['ecr:GetAuthorizationToken']);
       else expect(s.Resource).toEqual({ 'Fn::Sub': '${ContainerAssetsRepository.Arn}' });
@@ -181,7 +195,9 @@ describe('the calibration bootstrap template', () => {
     for (const output of ['BucketName', 'BucketDomainName', 'ImageRepositoryName', 'BootstrapVersion']) {
       expect(raw.Outputs[output], output).toEqual(stock.Outputs[output]);
     }
-    expect(raw.Resources.CdkBootstrapVersion?.Properties).toEqual(stock.Resources.CdkBootstrapVersion?.Properties);
+    expect(raw.Resources.CdkBootstrapVersion?.Properties).toEqual(
+      stock.Resources.CdkBootstrapVersion?.Properties,
+    );
     for (const parameter of Object.keys(raw.Parameters)) {
       expect(Object.keys(stock.Parameters), parameter).toContain(parameter);
     }

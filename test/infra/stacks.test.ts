@@ -172,7 +172,8 @@ describe('calibration mode (-c scalegate:calibration=<model>)', () => {
   });
 
   it('needs no context lookup and names no lookup role in the cloud assembly (calibration never needs the lookup role)', () => {
-    const assembly = (calibration?.node.root as App).synth();
+    if (!calibration) throw new Error('no calibration stack');
+    const assembly = (calibration.node.root as App).synth();
     expect(assembly.manifest.missing ?? []).toEqual([]);
     const artifact = assembly.getStackByName(names().calibration);
     expect(artifact.lookupRole).toBeUndefined();

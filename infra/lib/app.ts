@@ -10,10 +10,11 @@
  *   scaling when their gate fails (a warning, for bootstrapping a first measurement).
  * - `scalegate:allowLowerBound=<name>[,<name>...]`: those models' gates pass a plan whose T_total
  *   is only a lower bound (the ttotal probe never recovered); the gate's check says so.
- * - `scalegate:calibration=<name>`: only that model's calibration-owned stacks (calibration
- *   foundation, `<endpoint>-calibration`), in its calibration account/region, through the
- *   calibration bootstrap; no gate (the calibration endpoint produces the measurement) and no
- *   production stack at all (a pull request's code never synthesizes one).
+ * - `scalegate:calibration=<name>`: only that model's calibration-owned stack
+ *   (`<endpoint>-calibration`, run by the CI-access stack's calibration execution role), in its
+ *   calibration account/region, through the calibration bootstrap; no gate (the calibration
+ *   endpoint produces the measurement), no IAM resource, no context lookup, and no production
+ *   stack at all (a pull request's code never synthesizes one).
  * - `scalegate:withPlan=<file>` (with `scalegate:calibration`): the calibration endpoint gets that
  *   plan's policy through the production constructs (autoscaling, observability, MAX_QUEUE_DEPTH,
  *   fleet), after the gate's checks of the plan; its measurements are read from
@@ -42,7 +43,7 @@ import {
   UsageError,
 } from '../../src/model/index.js';
 import { stackNames } from '../../src/plan/policy-shape.js';
-import { CalibrationFoundationStack, calibrationEnv } from './calibration.js';
+import { calibrationEnv } from './calibration.js';
 import { buildCiAccess, CI_ACCESS_CONTEXT } from './ci-access-stack.js';
 import { EndpointStack } from './endpoint-stack.js';
 import { FoundationStack } from './foundation-stack.js';
@@ -87,8 +88,7 @@ export interface ModelStacks {
   foundation: FoundationStack | null;
   modelCache: ModelCacheStack | null;
   endpoint: EndpointStack | null;
-  /** Calibration-owned stacks; null in production mode. */
-  calibrationFoundation: CalibrationFoundationStack | null;
+  /** The calibration-owned stack; null in production mode. */
   calibration: EndpointStack | null;
   /** In deploy order. */
   ordered: Stack[];
@@ -175,36 +175,27 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
     const model = config.models[modelName] as ModelConfig;
     const names = stackNames(modelName);
     if (calibrationModel) {
-      // Calibration-owned stacks only: nothing of production is synthesized, read or updated.
+      // Calibration-owned stacks only: nothing of production is synthesized, read or updated,
+      // and no IAM role is created (the calibration execution role is the CI-access stack's).
       const env = calibrationEnv(model, account);
-      const calibrationFoundation = new CalibrationFoundationStack(app, names.calibrationFoundation, {
-        stackName: names.calibrationFoundation,
-        env,
-        modelName,
-        model,
-        description: `scalegate ${modelName}: execution role of the calibration endpoint (calibration-owned)`,
-      });
       const calibration = new EndpointStack(app, names.calibration, {
         env,
         modelName,
         model,
         repoRoot,
-        executionRole: calibrationFoundation.executionRole,
         stackName: names.calibration,
         mode: withPlan ? { kind: 'calibration', withPlan } : { kind: 'calibration' },
         description: withPlan
           ? `scalegate ${modelName}: calibration endpoint with its plan's policy (validated and drilled here; calibration-owned)`
           : `scalegate ${modelName}: calibration endpoint (measured, never scaled; calibration-owned)`,
       });
-      calibration.addStackDependency(calibrationFoundation);
       built.push({
         modelName,
         foundation: null,
         modelCache: null,
         endpoint: null,
-        calibrationFoundation,
         calibration,
-        ordered: [calibrationFoundation, calibration],
+        ordered: [calibration],
       });
       continue;
     }
@@ -244,7 +235,6 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
         foundation,
         modelCache,
         endpoint,
-        calibrationFoundation: null,
         calibration: null,
         ordered: [foundation, modelCache, endpoint],
       });

@@ -1,28 +1,24 @@
 /**
- * The CI access of scalegate, as code: the GitHub OIDC roles the workflows assume, and what the
- * calibration environment's CloudFormation may do.
+ * The CI access of scalegate, as code: the GitHub OIDC roles the workflows assume, and every IAM
+ * resource of calibration (calibration-iam.ts), created here once per account by an operator,
+ * never by a stack a pull request deploys.
  *
  * - Calibration role: trusted only for jobs of this repository that run in the GitHub environment
  *   `calibration`. It measures and freezes only the calibration endpoints (Application Auto
  *   Scaling only on the `sagemaker` namespace, the variant's DesiredInstanceCount dimension, and a
  *   target tagged as calibration's; the thaw journal's own tag keys on those endpoints), reads what
- *   the measurement needs, and deploys only through
- *   the calibration bootstrap (qualifier `sgcal`), whose CloudFormation execution role carries the
- *   restricted policy below instead of AdministratorAccess. It cannot assume the default CDK
- *   bootstrap roles that production's stacks are deployed with.
+ *   the measurement needs, and deploys only through the calibration bootstrap (qualifier `sgcal`,
+ *   template `infra/bootstrap/calibration-bootstrap.yaml`): its deploy and publishing roles, never
+ *   a lookup role, never the default CDK bootstrap roles production's stacks are deployed with.
+ * - Calibration SageMaker execution role (`scalegate-calibration-endpoint`): the one role every
+ *   calibration endpoint of the account runs with; calibration stacks import it by ARN.
+ * - Calibration CloudFormation execution policy (`scalegate-calibration-cfn-execution`), the
+ *   boundary of the execution role (`scalegate-calibration-boundary`) and the boundary of every
+ *   `sgcal` bootstrap role (`scalegate-calibration-bootstrap-boundary`).
  * - Release role: trusted only for jobs in the GitHub environment `production` on the protected
- *   refs given (default `refs/heads/main` and `refs/tags/v*`). It reads the production endpoint
- *   (validate) and deploys through the default CDK bootstrap. It cannot freeze or scale anything.
- * - Calibration CloudFormation execution policy (`scalegate-calibration-cfn-execution`) and the
- *   calibration permissions boundary (`scalegate-calibration-boundary`): `*-calibration`
- *   endpoints, models and endpoint configs tagged as calibration's, on the configured instance
- *   types; roles only under `/scalegate-calibration/` and only with the boundary; scalable targets
- *   only of the sagemaker namespace, tagged, and their scaling policies; alarms and dashboards
- *   named for the calibration endpoints only (a plan's policy deployed there with `--with-plan`,
- *   to validate and drill it). Bootstrap with (see docs/security.md):
- *   `cdk bootstrap aws://ACCOUNT/REGION --qualifier sgcal --toolkit-stack-name
- *   CDKToolkit-scalegate-calibration --cloudformation-execution-policies
- *   arn:aws:iam::ACCOUNT:policy/scalegate-calibration-cfn-execution`
+ *   refs given (default `refs/heads/main` only: tags are trusted only when listed, and then must
+ *   be protected by a tag ruleset). It reads the production endpoint (validate) and deploys
+ *   through the default CDK bootstrap. It cannot freeze or scale anything.
  *
  * The subject claim: AWS reads only `sub` and `aud` of a GitHub token. With the repository's OIDC
  * subject template set to include the ref (`include_claim_keys: ["repo", "context", "ref"]`, the
@@ -44,8 +40,8 @@
  * GitHub provider of the account; default: create one), `scalegate:productionRefs` (comma list),
  * `scalegate:oidcSubject` (`repo-context-ref` | `default`), `scalegate:githubOwnerId` and
  * `scalegate:githubRepositoryId` (numeric IDs, both or neither). One stack per account: production's
- * (`scalegate-ci-access`) and, when a model calibrates in another account, one there
- * (`scalegate-ci-access-calibration-<account>`).
+ * (`scalegate-ci-access`) and, when a model calibrates in another account (the recommended
+ * setup), one there (`scalegate-ci-access-calibration-<account>`).
  */
 
 import type { App } from 'aws-cdk-lib';
@@ -53,16 +49,25 @@ import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { type ModelConfig, type ScalegateConfig, UsageError } from '../../src/model/index.js';
-import { JOURNAL_TAG } from '../../src/model/journal.js';
 import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
 import {
   CALIBRATION_BOOTSTRAP_QUALIFIER,
-  CALIBRATION_BOUNDARY_POLICY,
-  CALIBRATION_EXECUTION_POLICY,
-  CALIBRATION_ROLE_PATH,
-  CALIBRATION_TAG_KEY,
+  CALIBRATION_BOOTSTRAP_TEMPLATE,
+  CALIBRATION_TOOLKIT_STACK,
   calibrationEnv,
 } from './calibration.js';
+import {
+  CalibrationArns,
+  type CiEndpoint,
+  calibrationBootstrapBoundary,
+  calibrationBoundary,
+  calibrationExecutionPolicy,
+  calibrationExecutionRole,
+  calibrationRoleStatements,
+} from './calibration-iam.js';
+import { imageUriRepository } from './image.js';
+
+export type { CiEndpoint } from './calibration-iam.js';
 
 export const CI_ACCESS_CONTEXT = {
   repository: 'scalegate:ciAccess',
@@ -84,20 +89,12 @@ export const GITHUB_OIDC_AUDIENCE = 'sts.amazonaws.com';
 /** The GitHub environments the workflows run their AWS jobs in. */
 export const CALIBRATION_ENVIRONMENT = 'calibration';
 export const PRODUCTION_ENVIRONMENT = 'production';
-export const DEFAULT_PRODUCTION_REFS = ['refs/heads/main', 'refs/tags/v*'] as const;
+/** The default branch only: a tag is trusted only when listed, and protected by a tag ruleset. */
+export const DEFAULT_PRODUCTION_REFS = ['refs/heads/main'] as const;
 /** The default CDK bootstrap qualifier: production's stacks are deployed through it. */
 export const DEFAULT_BOOTSTRAP_QUALIFIER = 'hnb659fds';
 
 export type OidcSubjectTemplate = 'repo-context-ref' | 'default';
-
-/** One endpoint a role acts on. */
-export interface CiEndpoint {
-  modelName: string;
-  endpoint: string;
-  variant: string;
-  region: string;
-  instanceType: string;
-}
 
 export interface CiAccessStackProps extends StackProps {
   /** `owner/repo` of the repository whose workflows assume the roles. */
@@ -109,6 +106,8 @@ export interface CiAccessStackProps extends StackProps {
   readonly githubIds?: GitHubIds;
   /** Calibration endpoints in this account (none: no calibration role here). */
   readonly calibration: CiEndpoint[];
+  /** Production endpoints in this account that calibration is denied (its boundaries say so). */
+  readonly productionInAccount?: CiEndpoint[];
   /** Production endpoints in this account (none: no release role here). */
   readonly release: CiEndpoint[];
   readonly productionRefs?: readonly string[];
@@ -155,6 +154,9 @@ export class CiAccessStack extends Stack {
   readonly releaseRole: iam.Role | null = null;
   readonly executionPolicy: iam.ManagedPolicy | null = null;
   readonly boundary: iam.ManagedPolicy | null = null;
+  readonly bootstrapBoundary: iam.ManagedPolicy | null = null;
+  /** The SageMaker execution role of the calibration endpoints. */
+  readonly calibrationExecutionRole: iam.Role | null = null;
 
   constructor(scope: Construct, id: string, props: CiAccessStackProps) {
     super(scope, id, props);
@@ -189,8 +191,12 @@ export class CiAccessStack extends Stack {
       });
 
     if (props.calibration.length > 0) {
-      this.boundary = this.calibrationBoundary();
-      this.executionPolicy = this.calibrationExecutionPolicy(props.calibration);
+      const at = new CalibrationArns(this);
+      const production = props.productionInAccount ?? [];
+      this.boundary = calibrationBoundary(this, at, props.calibration);
+      this.bootstrapBoundary = calibrationBootstrapBoundary(this, at, production);
+      this.executionPolicy = calibrationExecutionPolicy(this, at, props.calibration, production);
+      this.calibrationExecutionRole = calibrationExecutionRole(this, at, props.calibration, this.boundary);
       this.calibrationRole = new iam.Role(this, 'CalibrationRole', {
         roleName: 'scalegate-calibration',
         description: `scalegate calibrate workflow of ${props.repository}: measures the calibration endpoints, deploys calibration-owned stacks only`,
@@ -200,12 +206,13 @@ export class CiAccessStack extends Stack {
         // deploy + ladder + scale-out + teardown (the workflow asks for 3 h)
         maxSessionDuration: Duration.hours(4),
       });
-      for (const statement of this.calibrationStatements(props.calibration)) {
+      for (const statement of calibrationRoleStatements(at, props.calibration)) {
         this.calibrationRole.addToPolicy(statement);
       }
       new CfnOutput(this, 'CalibrationRoleArn', { value: this.calibrationRole.roleArn });
+      new CfnOutput(this, 'CalibrationExecutionRoleArn', { value: this.calibrationExecutionRole.roleArn });
       new CfnOutput(this, 'CalibrationBootstrap', {
-        value: `cdk bootstrap aws://${this.account}/REGION --qualifier ${CALIBRATION_BOOTSTRAP_QUALIFIER} --toolkit-stack-name CDKToolkit-scalegate-calibration --cloudformation-execution-policies ${this.executionPolicy.managedPolicyArn}`,
+        value: `cdk bootstrap aws://${this.account}/REGION --template ${CALIBRATION_BOOTSTRAP_TEMPLATE} --qualifier ${CALIBRATION_BOOTSTRAP_QUALIFIER} --toolkit-stack-name ${CALIBRATION_TOOLKIT_STACK} --cloudformation-execution-policies ${this.executionPolicy.managedPolicyArn}`,
       });
     }
     if (props.release.length > 0) {
@@ -238,97 +245,6 @@ export class CiAccessStack extends Stack {
           `arn:${Aws.PARTITION}:iam::${this.account}:role/cdk-${qualifier}-${kind}-role-${this.account}-${region}`,
       ),
     );
-  }
-
-  private calibrationStatements(endpoints: CiEndpoint[]): iam.PolicyStatement[] {
-    const regions = unique(endpoints.map((e) => e.region));
-    const models = unique(endpoints.map((e) => e.modelName));
-    return [
-      new iam.PolicyStatement({
-        sid: 'MeasureAndFreezeTheCalibrationEndpoints',
-        actions: [
-          'sagemaker:InvokeEndpoint',
-          'sagemaker:UpdateEndpointWeightsAndCapacities',
-          'sagemaker:DescribeEndpoint',
-        ],
-        resources: endpoints.map((e) => this.endpointArn(e)),
-      }),
-      new iam.PolicyStatement({
-        // The thaw journal travels with the endpoint as tags (a freeze writes it, thaw removes it):
-        // only its own keys, only on the calibration endpoints.
-        sid: 'ThawJournalTagsOnTheCalibrationEndpoints',
-        actions: ['sagemaker:AddTags', 'sagemaker:DeleteTags'],
-        resources: endpoints.map((e) => this.endpointArn(e)),
-        conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`] } },
-      }),
-      new iam.PolicyStatement({
-        sid: 'ReadTheThawJournalTags',
-        actions: ['sagemaker:ListTags'],
-        resources: endpoints.map((e) => this.endpointArn(e)),
-      }),
-      new iam.PolicyStatement({
-        sid: 'ReadTheFingerprint',
-        actions: ['sagemaker:DescribeEndpointConfig', 'sagemaker:DescribeModel'],
-        resources: regions.flatMap((r) => [
-          this.arn('sagemaker', r, 'endpoint-config/*'),
-          this.arn('sagemaker', r, 'model/*'),
-        ]),
-      }),
-      new iam.PolicyStatement({
-        sid: 'QuotaHeadroom',
-        actions: ['sagemaker:ListEndpoints', 'servicequotas:ListServiceQuotas'],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
-      }),
-      new iam.PolicyStatement({
-        sid: 'ReadTheQuota',
-        actions: ['servicequotas:GetServiceQuota'],
-        resources: regions.map((r) => this.arn('servicequotas', r, 'sagemaker/*')),
-      }),
-      new iam.PolicyStatement({
-        sid: 'ReadScaling',
-        actions: [
-          'application-autoscaling:DescribeScalableTargets',
-          'application-autoscaling:DescribeScalingPolicies',
-          'application-autoscaling:DescribeScalingActivities',
-          'cloudwatch:GetMetricData',
-        ],
-        resources: ['*'],
-        conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
-      }),
-      new iam.PolicyStatement({
-        // Freeze and thaw set SuspendedState on the calibration target, and nothing else.
-        sid: 'SuspendAndRestoreOnlyTheCalibrationTargets',
-        actions: ['application-autoscaling:RegisterScalableTarget'],
-        resources: regions.map((r) => this.arn('application-autoscaling', r, 'scalable-target/*')),
-        conditions: {
-          StringEquals: {
-            'application-autoscaling:service-namespace': 'sagemaker',
-            'application-autoscaling:scalable-dimension': 'sagemaker:variant:DesiredInstanceCount',
-            [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: models,
-          },
-        },
-      }),
-      new iam.PolicyStatement({
-        sid: 'ReadAlarms',
-        actions: ['cloudwatch:DescribeAlarms'],
-        resources: regions.map((r) => this.arn('cloudwatch', r, 'alarm:*')),
-      }),
-      new iam.PolicyStatement({
-        sid: 'StageMarkersOfTheNewInstance',
-        actions: ['logs:DescribeLogStreams', 'logs:GetLogEvents'],
-        resources: endpoints.flatMap((e) => {
-          const group = this.arn('logs', e.region, `log-group:/aws/sagemaker/Endpoints/${e.endpoint}`);
-          return [group, `${group}:*`];
-        }),
-      }),
-      new iam.PolicyStatement({
-        // `scalegate deploy|destroy --calibration`: the calibration bootstrap only.
-        sid: 'DeployThroughTheCalibrationBootstrapOnly',
-        actions: ['sts:AssumeRole'],
-        resources: this.bootstrapRoles(CALIBRATION_BOOTSTRAP_QUALIFIER, regions),
-      }),
-    ];
   }
 
   private releaseStatements(endpoints: CiEndpoint[]): iam.PolicyStatement[] {
@@ -368,226 +284,23 @@ export class CiAccessStack extends Stack {
       }),
     ];
   }
-
-  /** What any role a calibration stack creates may do at most (its permissions boundary). */
-  private calibrationBoundary(): iam.ManagedPolicy {
-    return new iam.ManagedPolicy(this, 'CalibrationBoundary', {
-      managedPolicyName: CALIBRATION_BOUNDARY_POLICY,
-      description:
-        'Permissions boundary of every role a calibration stack creates (the calibration execution role)',
-      statements: [
-        new iam.PolicyStatement({
-          sid: 'CalibrationEndpointLogs',
-          actions: [
-            'logs:CreateLogGroup',
-            'logs:CreateLogStream',
-            'logs:PutLogEvents',
-            'logs:DescribeLogStreams',
-          ],
-          resources: [
-            `arn:${Aws.PARTITION}:logs:*:${this.account}:log-group:/aws/sagemaker/Endpoints/*-calibration`,
-            `arn:${Aws.PARTITION}:logs:*:${this.account}:log-group:/aws/sagemaker/Endpoints/*-calibration:*`,
-          ],
-        }),
-        new iam.PolicyStatement({
-          sid: 'SageMakerMetrics',
-          actions: ['cloudwatch:PutMetricData'],
-          resources: ['*'],
-          conditions: { StringLike: { 'cloudwatch:namespace': '/aws/sagemaker/*' } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'PullImages',
-          actions: [
-            'ecr:GetAuthorizationToken',
-            'ecr:BatchCheckLayerAvailability',
-            'ecr:BatchGetImage',
-            'ecr:GetDownloadUrlForLayer',
-          ],
-          resources: ['*'],
-        }),
-      ],
-    });
-  }
-
-  /** The CloudFormation execution policy of the calibration bootstrap (instead of AdministratorAccess). */
-  private calibrationExecutionPolicy(endpoints: CiEndpoint[]): iam.ManagedPolicy {
-    const regions = unique(endpoints.map((e) => e.region));
-    const models = unique(endpoints.map((e) => e.modelName));
-    const instanceTypes = unique(endpoints.map((e) => e.instanceType));
-    const calibrationRoles = `arn:${Aws.PARTITION}:iam::${this.account}:role${CALIBRATION_ROLE_PATH}*`;
-    const boundaryArn = `arn:${Aws.PARTITION}:iam::${this.account}:policy/${CALIBRATION_BOUNDARY_POLICY}`;
-    const tagged = { [`aws:ResourceTag/${CALIBRATION_TAG_KEY}`]: models };
-    const tagging = { [`aws:RequestTag/${CALIBRATION_TAG_KEY}`]: models };
-    const configsAndModels = regions.flatMap((r) => [
-      this.arn('sagemaker', r, 'endpoint-config/*'),
-      this.arn('sagemaker', r, 'model/*'),
-    ]);
-    const targets = regions.map((r) => this.arn('application-autoscaling', r, 'scalable-target/*'));
-    const sagemakerScaling = {
-      'application-autoscaling:service-namespace': 'sagemaker',
-      'application-autoscaling:scalable-dimension': 'sagemaker:variant:DesiredInstanceCount',
-    };
-    return new iam.ManagedPolicy(this, 'CalibrationExecutionPolicy', {
-      managedPolicyName: CALIBRATION_EXECUTION_POLICY,
-      description:
-        'CloudFormation execution policy of the calibration CDK bootstrap: calibration-owned resources only',
-      statements: [
-        new iam.PolicyStatement({
-          sid: 'CreateOnlyTaggedCalibrationModelsAndConfigs',
-          actions: ['sagemaker:CreateModel', 'sagemaker:CreateEndpointConfig', 'sagemaker:AddTags'],
-          resources: configsAndModels,
-          conditions: { StringEquals: tagging },
-        }),
-        new iam.PolicyStatement({
-          sid: 'OnlyTheConfiguredInstanceTypes',
-          effect: iam.Effect.DENY,
-          actions: ['sagemaker:CreateEndpointConfig'],
-          resources: ['*'],
-          conditions: { 'ForAnyValue:StringNotEquals': { 'sagemaker:InstanceTypes': instanceTypes } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'ManageTaggedCalibrationModelsAndConfigs',
-          actions: [
-            'sagemaker:DescribeModel',
-            'sagemaker:DeleteModel',
-            'sagemaker:DescribeEndpointConfig',
-            'sagemaker:DeleteEndpointConfig',
-            'sagemaker:ListTags',
-            'sagemaker:DeleteTags',
-          ],
-          resources: configsAndModels,
-          conditions: { StringEquals: tagged },
-        }),
-        new iam.PolicyStatement({
-          sid: 'OnlyCalibrationEndpoints',
-          actions: [
-            'sagemaker:CreateEndpoint',
-            'sagemaker:UpdateEndpoint',
-            'sagemaker:DeleteEndpoint',
-            'sagemaker:DescribeEndpoint',
-            'sagemaker:AddTags',
-            'sagemaker:ListTags',
-            'sagemaker:DeleteTags',
-          ],
-          resources: endpoints.map((e) => this.endpointArn(e)),
-        }),
-        new iam.PolicyStatement({
-          sid: 'CreateEndpointReadsItsConfig',
-          actions: ['sagemaker:CreateEndpoint', 'sagemaker:UpdateEndpoint'],
-          resources: regions.map((r) => this.arn('sagemaker', r, 'endpoint-config/*')),
-          conditions: { StringEquals: tagged },
-        }),
-        new iam.PolicyStatement({
-          sid: 'PassOnlyCalibrationRolesToSageMaker',
-          actions: ['iam:PassRole'],
-          resources: [calibrationRoles],
-          conditions: { StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'CalibrationRolesOnlyWithinTheBoundary',
-          actions: [
-            'iam:CreateRole',
-            'iam:PutRolePolicy',
-            'iam:DeleteRolePolicy',
-            'iam:AttachRolePolicy',
-            'iam:DetachRolePolicy',
-          ],
-          resources: [calibrationRoles],
-          conditions: { StringEquals: { 'iam:PermissionsBoundary': boundaryArn } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'ReadAndRemoveCalibrationRoles',
-          actions: [
-            'iam:GetRole',
-            'iam:GetRolePolicy',
-            'iam:DeleteRole',
-            'iam:TagRole',
-            'iam:UntagRole',
-            'iam:ListRoleTags',
-          ],
-          resources: [calibrationRoles],
-        }),
-        new iam.PolicyStatement({
-          sid: 'NeverLiftTheBoundary',
-          effect: iam.Effect.DENY,
-          actions: ['iam:DeleteRolePermissionsBoundary', 'iam:PutRolePermissionsBoundary'],
-          resources: ['*'],
-        }),
-        new iam.PolicyStatement({
-          sid: 'RegisterOnlyTaggedSageMakerVariantTargets',
-          actions: ['application-autoscaling:RegisterScalableTarget', 'application-autoscaling:TagResource'],
-          resources: targets,
-          conditions: { StringEquals: { ...sagemakerScaling, ...tagging } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'UpdateOrRemoveOnlyTaggedSageMakerVariantTargets',
-          actions: [
-            'application-autoscaling:RegisterScalableTarget',
-            'application-autoscaling:DeregisterScalableTarget',
-            'application-autoscaling:ListTagsForResource',
-          ],
-          resources: targets,
-          conditions: { StringEquals: { ...sagemakerScaling, ...tagged } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'ReadScalableTargets',
-          actions: [
-            'application-autoscaling:DescribeScalableTargets',
-            'application-autoscaling:DescribeScalingPolicies',
-          ],
-          resources: ['*'],
-          conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
-        }),
-        // `--with-plan`: the plan's policy on the calibration endpoint (where it is validated and
-        // drilled), through the same constructs as production, and nowhere else.
-        new iam.PolicyStatement({
-          sid: 'ScalingPoliciesOnlyOnTaggedCalibrationTargets',
-          actions: [
-            'application-autoscaling:PutScalingPolicy',
-            'application-autoscaling:DeleteScalingPolicy',
-          ],
-          resources: targets,
-          conditions: { StringEquals: { ...sagemakerScaling, ...tagged } },
-        }),
-        new iam.PolicyStatement({
-          sid: 'AlarmsOnlyOfTheCalibrationEndpoints',
-          actions: ['cloudwatch:PutMetricAlarm', 'cloudwatch:DeleteAlarms', 'cloudwatch:DescribeAlarms'],
-          resources: endpoints.map((e) =>
-            this.arn('cloudwatch', e.region, `alarm:scalegate-${e.endpoint}-*`),
-          ),
-        }),
-        new iam.PolicyStatement({
-          sid: 'DashboardsOnlyOfTheCalibrationEndpoints',
-          actions: ['cloudwatch:PutDashboard', 'cloudwatch:DeleteDashboards', 'cloudwatch:GetDashboard'],
-          resources: endpoints.map(
-            (e) => `arn:${Aws.PARTITION}:cloudwatch::${this.account}:dashboard/scalegate-${e.endpoint}-*`,
-          ),
-        }),
-        new iam.PolicyStatement({
-          sid: 'TheScalingServiceLinkedRole',
-          actions: ['iam:CreateServiceLinkedRole'],
-          resources: [
-            `arn:${Aws.PARTITION}:iam::${this.account}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
-          ],
-          conditions: {
-            StringEquals: { 'iam:AWSServiceName': 'sagemaker.application-autoscaling.amazonaws.com' },
-          },
-        }),
-        new iam.PolicyStatement({
-          sid: 'TheBootstrapVersion',
-          actions: ['ssm:GetParameter', 'ssm:GetParameters'],
-          resources: regions.map((r) =>
-            this.arn('ssm', r, `parameter/cdk-bootstrap/${CALIBRATION_BOOTSTRAP_QUALIFIER}/version`),
-          ),
-        }),
-      ],
-    });
-  }
 }
 
 export interface BuildCiAccessOptions {
   account: string | undefined;
   context: (key: string) => string | undefined;
+}
+
+/** Where the endpoint pulls its image: the bootstrap's asset repository, or the `image_uri`'s. */
+function imageOf(model: ModelConfig): CiEndpoint['image'] {
+  const uri = model.image_uri ? imageUriRepository(model.image_uri) : null;
+  if (!uri) return { kind: 'asset' };
+  return {
+    kind: 'uri',
+    repository: uri.repository,
+    ...(uri.account === '{account}' ? {} : { account: uri.account }),
+    ...(uri.region === '{region}' ? {} : { region: uri.region }),
+  };
 }
 
 const endpointOf = (modelName: string, model: ModelConfig, calibration: boolean): CiEndpoint => ({
@@ -596,6 +309,7 @@ const endpointOf = (modelName: string, model: ModelConfig, calibration: boolean)
   variant: model.variant,
   region: calibration ? calibrationEnv(model, undefined).region : model.region,
   instanceType: model.instance_type,
+  image: imageOf(model),
 });
 
 /**
@@ -659,6 +373,7 @@ export function buildCiAccess(
       description: `scalegate CI access of ${repository}: GitHub OIDC release and calibration roles`,
       calibration: byAccount.get('') ?? [],
       release: models.map(([name, model]) => endpointOf(name, model, false)),
+      productionInAccount: models.map(([name, model]) => endpointOf(name, model, false)),
     }),
   ];
   for (const [account, endpoints] of byAccount) {

@@ -13,8 +13,9 @@
  * - `calibration`: `<endpoint>-calibration`, one instance, same image and instance type, a
  *   scalable target registered (min 1, max 2, no policies) so that qmax's freeze and ttotal's
  *   forced scale-out behave as on the real endpoint. No gate: it produces the measurement. It
- *   stands on the calibration foundation (its own execution role), is deployed through the
- *   calibration bootstrap, and every resource carries the calibration tag (see calibration.ts).
+ *   runs with the calibration execution role the CI-access stack created (imported by ARN, never
+ *   changed), is deployed through the calibration bootstrap, and every resource carries the
+ *   calibration tag (see calibration.ts).
  *   With a plan (`--with-plan`), the calibration endpoint gets the plan exactly as production
  *   would, through the same constructs: the plan's fleet, EndpointAutoscaling,
  *   EndpointObservability and MAX_QUEUE_DEPTH, after the gate's checks of the plan (the proofs a
@@ -41,7 +42,7 @@ import {
   scalableResourceId,
   serviceMetricsEnvironment,
 } from '../../src/plan/policy-shape.js';
-import { calibrationSynthesizer, tagCalibration } from './calibration.js';
+import { calibrationSynthesizer, importCalibrationExecutionRole, tagCalibration } from './calibration.js';
 import { EndpointAutoscaling } from './endpoint-autoscaling.js';
 import { EndpointObservability } from './endpoint-observability.js';
 import { modelImage } from './image.js';
@@ -64,7 +65,11 @@ export interface EndpointStackProps extends StackProps {
   readonly model: ModelConfig;
   /** Repository root: container_dir is relative to it. */
   readonly repoRoot: string;
-  readonly executionRole: iam.IRole;
+  /**
+   * Production's SageMaker execution role (its foundation stack's). A calibration stack ignores
+   * it: it runs with the CI-access stack's calibration execution role, imported by ARN.
+   */
+  readonly executionRole?: iam.IRole;
   readonly mode: EndpointMode;
 }
 
@@ -86,6 +91,8 @@ export class EndpointStack extends Stack {
       synthesizer: props.synthesizer ?? (calibration ? calibrationSynthesizer() : undefined),
     });
     const { modelName, model, mode } = props;
+    const executionRole = calibration ? importCalibrationExecutionRole(this) : props.executionRole;
+    if (!executionRole) throw new Error(`${id}: a production endpoint stack needs its execution role`);
     this.endpointName = calibration ? calibrationEndpointName(model.endpoint) : model.endpoint;
     if (calibration) tagCalibration(this, modelName);
 
@@ -171,12 +178,19 @@ export class EndpointStack extends Stack {
       environment = { ...environment, ...this.shape.container.environment };
     }
 
-    const pull = new iam.Policy(this, 'ImagePull', { statements: image.pullStatements });
-    pull.attachToRole(props.executionRole);
+    // Production's execution role (its foundation stack) gets the pull of exactly this image. The
+    // calibration role is imported and never changed here: the CI-access stack already grants it
+    // the pulls of the calibration images (a pull request's stack writes no IAM policy).
+    let pull: iam.Policy | null = null;
+    if (!calibration) {
+      pull = new iam.Policy(this, 'ImagePull', { statements: image.pullStatements });
+      pull.attachToRole(executionRole);
+    }
     // Only a measured fleet keeps its size across endpoint-config updates (autoscaling owns it);
     // a fixed fleet follows the config.
     this.endpoint = this.createEndpoint(
       props,
+      executionRole,
       image.imageUri,
       environment,
       instanceCount,
@@ -212,18 +226,19 @@ export class EndpointStack extends Stack {
 
   private createEndpoint(
     props: EndpointStackProps,
+    executionRole: iam.IRole,
     imageUri: string,
     environment: Record<string, string>,
     instanceCount: number,
-    pull: iam.Policy,
+    pull: iam.Policy | null,
     retainVariantProperties: boolean,
   ): sagemaker.CfnEndpoint {
     const { model } = props;
     const sm = new sagemaker.CfnModel(this, 'Model', {
-      executionRoleArn: props.executionRole.roleArn,
+      executionRoleArn: executionRole.roleArn,
       primaryContainer: { image: imageUri, mode: 'SingleModel', environment },
     });
-    sm.node.addDependency(pull);
+    if (pull) sm.node.addDependency(pull);
     const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: [
         {

@@ -23,6 +23,15 @@ export interface ModelImage {
 const ECR_URI =
   /^([0-9]{12}|\{account\})\.dkr\.ecr\.([a-z0-9-]+|\{region\})\.amazonaws\.com(?:\.cn)?\/([^@:]+)/;
 
+/** The ECR repository of an `image_uri` (null: not an ECR URI); `{account}`/`{region}` stay as given. */
+export function imageUriRepository(
+  uri: string,
+): { account: string | '{account}'; region: string | '{region}'; repository: string } | null {
+  const match = ECR_URI.exec(uri);
+  if (!match) return null;
+  return { account: match[1] as string, region: match[2] as string, repository: match[3] as string };
+}
+
 export function modelImage(
   scope: Construct,
   modelName: string,

@@ -4,7 +4,7 @@
  * cloud assembly (the gate runs there, once), then one `cdk deploy --app <assembly>
  * --exclusively` per stack: foundation -> model cache -> endpoint. Destroy goes in reverse and
  * leaves the weights bucket (retained) and the image repository. `--calibration` applies only
- * calibration-owned stacks instead (calibration foundation -> `<endpoint>-calibration`, in the
+ * the calibration-owned stack instead (`<endpoint>-calibration`, in the
  * calibration account/region, through the calibration bootstrap), ungated: nothing of
  * production is synthesized or deployed, so a pull request's code cannot change it; destroying
  * it removes exactly those. `--calibration --with-plan [file]` deploys the calibration endpoint
@@ -80,8 +80,7 @@ export const renderInvocation = (inv: CdkInvocation): string =>
 export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calibration: boolean): string[] {
   const names = stackNames(modelName);
   if (calibration) {
-    const owned = [names.calibrationFoundation, names.calibration];
-    return action === 'deploy' ? owned : owned.reverse();
+    return [names.calibration];
   }
   const ordered = [names.foundation, names.modelCache, names.endpoint];
   return action === 'deploy' ? ordered : ordered.reverse();

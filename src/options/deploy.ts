@@ -6,7 +6,7 @@ export const DEPLOY_OPTIONS = {
   configFile: text('config', '<file>', 'scalegate config file', { default: CONFIG_FILE }),
   calibration: flag(
     'calibration',
-    'only the calibration-owned stacks (scalegate-<model>-calibration-foundation, then scalegate-<model>-calibration with the <endpoint>-calibration copy), in the calibration account/region, through the calibration bootstrap (qualifier sgcal); ungated, and nothing of production is synthesized or changed',
+    'only the calibration-owned stack (scalegate-<model>-calibration with the <endpoint>-calibration copy), in the calibration account/region, through the calibration bootstrap (qualifier sgcal); ungated, and nothing of production is synthesized or changed',
   ),
   dryRun: flag('dry-run', 'print the exact cdk invocations without running them'),
 } as const satisfies OptionTable;

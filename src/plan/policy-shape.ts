@@ -232,8 +232,8 @@ export function policyNames(endpoint: string, variant: string) {
 /**
  * CloudFormation stack names of a model's deployment, in the order they are applied:
  * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. Calibration has
- * stacks of its own, which share nothing with production's: calibration foundation (its own
- * execution role) -> calibration endpoint. `scalegate deploy` and the CDK app both use these, so
+ * one stack of its own, which shares nothing with production's: the calibration endpoint (its
+ * execution role is the CI-access stack's). `scalegate deploy` and the CDK app both use these, so
  * the CLI never has to synthesize to know what it deploys.
  */
 export function stackNames(modelName: string) {
@@ -242,7 +242,6 @@ export function stackNames(modelName: string) {
     foundation: `${base}-foundation`,
     modelCache: `${base}-model-cache`,
     endpoint: `${base}-endpoint`,
-    calibrationFoundation: `${base}-calibration-foundation`,
     calibration: `${base}-calibration`,
   };
 }

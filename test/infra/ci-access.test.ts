@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import {
+  CALIBRATION_BOOTSTRAP_BOUNDARY_POLICY,
   CALIBRATION_BOUNDARY_POLICY,
   CALIBRATION_EXECUTION_POLICY,
   CALIBRATION_TAG_KEY,
@@ -88,17 +89,21 @@ describe('trust: who may assume the roles', () => {
     expect(json(trust)).not.toMatch(/pull_request|ref:refs\/heads\/\*|repo:acme\/speech:\*/);
   });
 
-  it('trusts the release role only for environment:production on the protected refs', () => {
+  it('trusts the release role only for environment:production on the default branch (no tag unless listed: a tag anyone with write access can push is not a protected ref)', () => {
     const [statement] = roleNamed('scalegate-release').AssumeRolePolicyDocument.Statement as [Statement];
     expect(statement.Condition).toEqual({
       StringEquals: { [AUD]: 'sts.amazonaws.com' },
-      StringLike: {
-        [SUB]: [
-          'repo:acme/speech:environment:production:ref:refs/heads/main',
-          'repo:acme/speech:environment:production:ref:refs/tags/v*',
-        ],
-      },
+      StringLike: { [SUB]: ['repo:acme/speech:environment:production:ref:refs/heads/main'] },
     });
+  });
+
+  it('trusts release tags only when listed explicitly (-c scalegate:productionRefs)', () => {
+    const [listed] = build(config, { 'scalegate:productionRefs': 'refs/heads/main,refs/tags/v*' });
+    const t = Template.fromStack(listed as CiAccessStack);
+    const release = Object.values(t.findResources('AWS::IAM::Role')).find(
+      (r) => (r as { Properties: { RoleName?: string } }).Properties.RoleName === 'scalegate-release',
+    );
+    expect(json(release)).toContain('"repo:acme/speech:environment:production:ref:refs/tags/v*"');
   });
 
   it('with GitHub’s default subject template, trusts exactly the environment subjects', () => {
@@ -134,10 +139,7 @@ describe('trust: who may assume the roles', () => {
       expect(statement.Condition?.StringEquals).toEqual({ [AUD]: 'sts.amazonaws.com' });
       const subs = statement.Condition?.StringLike?.[SUB] as string[];
       expect([...subs].sort()).toEqual(
-        PREFIXES.flatMap((p) => [
-          `${p}environment:production:ref:refs/heads/main`,
-          `${p}environment:production:ref:refs/tags/v*`,
-        ]).sort(),
+        PREFIXES.map((p) => `${p}environment:production:ref:refs/heads/main`).sort(),
       );
     });
 
@@ -226,10 +228,14 @@ describe('the calibration role: measures the calibration endpoint, changes nothi
     expect(json(read[0]?.Resource)).toContain('endpoint/speech-kokoro-82m-calibration');
   });
 
-  it('assumes only the calibration bootstrap roles, never the default (admin) CDK bootstrap', () => {
+  it('assumes only the calibration bootstrap’s deploy and publishing roles: never the default (admin) CDK bootstrap, never a lookup role (ReadOnlyAccess over the account)', () => {
     const assume = withAction(statements, 'sts:AssumeRole');
     expect(assume).toHaveLength(1);
     expect(json(assume)).toContain('cdk-sgcal-deploy-role-111122223333-us-east-1');
+    expect(json(assume)).toContain('cdk-sgcal-file-publishing-role-111122223333-us-east-1');
+    expect(json(assume)).toContain('cdk-sgcal-image-publishing-role-111122223333-us-east-1');
+    expect(json(assume)).not.toContain('lookup');
+    expect(json(assume)).not.toContain('cfn-exec');
     expect(json(statements)).not.toContain('hnb659fds');
     expect(json(statements)).not.toContain('cdk-*');
   });
@@ -286,21 +292,38 @@ describe('the calibration CloudFormation execution policy (instead of Administra
     });
   });
 
-  it('creates roles only under the calibration path and only with the boundary, and passes only those to SageMaker', () => {
-    const create = withAction(policy, 'iam:CreateRole');
-    expect(create).toHaveLength(1);
-    expect(json(create[0]?.Resource)).toContain(':role/scalegate-calibration/*');
-    expect(json(create[0]?.Condition)).toContain(`policy/${CALIBRATION_BOUNDARY_POLICY}`);
-    expect(json(create[0]?.Condition)).toContain('iam:PermissionsBoundary');
+  it('creates no role, policy or trust (a pull request’s stack cannot make a role an outside account may assume): IAM writes are denied, and only the one calibration execution role may be passed, only to SageMaker', () => {
+    const allowed = policy.filter((s) => s.Effect === 'Allow').flatMap(actions);
+    expect(allowed.filter((a) => a.startsWith('iam:')).sort()).toEqual([
+      'iam:CreateServiceLinkedRole',
+      'iam:PassRole',
+    ]);
+    const deny = policy.find((s) => s.Effect === 'Deny' && actions(s).includes('iam:CreateRole'));
+    expect(actions(deny as Statement)).toEqual(
+      expect.arrayContaining([
+        'iam:CreateRole',
+        'iam:PutRolePolicy',
+        'iam:AttachRolePolicy',
+        'iam:UpdateAssumeRolePolicy',
+        'iam:DeleteRolePermissionsBoundary',
+      ]),
+    );
+    expect(deny?.Resource).toBe('*');
     const pass = withAction(policy, 'iam:PassRole');
-    expect(json(pass[0]?.Resource)).toContain(':role/scalegate-calibration/*');
+    expect(pass).toHaveLength(1);
+    expect(json(pass[0]?.Resource)).toMatch(
+      /:iam::111122223333:role\/scalegate-calibration\/scalegate-calibration-endpoint"\]\]\}$/,
+    );
     expect(pass[0]?.Condition).toEqual({
       StringEquals: { 'iam:PassedToService': 'sagemaker.amazonaws.com' },
     });
-    const lift = policy.find(
-      (s) => s.Effect === 'Deny' && actions(s).includes('iam:DeleteRolePermissionsBoundary'),
-    );
-    expect(lift).toBeDefined();
+  });
+
+  it('denies every SageMaker action on the production endpoint, whatever else it allows', () => {
+    const deny = policy.find((s) => s.Sid === 'NeverAProductionEndpoint');
+    expect(deny?.Effect).toBe('Deny');
+    expect(deny?.Action).toBe('sagemaker:*');
+    expect(json(deny?.Resource)).toContain(':sagemaker:us-east-1:111122223333:endpoint/speech-kokoro-82m"');
   });
 
   it('registers scalable targets only in the sagemaker namespace, variant dimension, tagged', () => {
@@ -332,8 +355,101 @@ describe('the calibration CloudFormation execution policy (instead of Administra
   });
 
   it('grants no wildcard action and nothing on CloudFormation, S3 or Lambda', () => {
-    for (const s of policy) expect(actions(s).every((a) => !a.endsWith('*'))).toBe(true);
+    for (const s of policy.filter((p) => p.Effect === 'Allow')) {
+      expect(actions(s).every((a) => !a.endsWith('*'))).toBe(true);
+    }
     expect(json(policy)).not.toMatch(/"(cloudformation|s3|lambda|codebuild):/);
+  });
+});
+
+describe('the calibration SageMaker execution role (created here once, imported by calibration stacks)', () => {
+  const role = roleNamed('scalegate-calibration-endpoint') as unknown as {
+    Path: string;
+    PermissionsBoundary: unknown;
+    AssumeRolePolicyDocument: { Statement: Statement[] };
+  };
+  const statements = statementsOf('CalibrationExecutionRole');
+
+  it('is trusted by SageMaker only, under the calibration path, within the calibration boundary', () => {
+    expect(role.Path).toBe('/scalegate-calibration/');
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'sagemaker.amazonaws.com' },
+        Action: 'sts:AssumeRole',
+      }),
+    ]);
+    expect(json(role.PermissionsBoundary)).toContain('CalibrationBoundary');
+  });
+
+  it('pulls only the calibration images’ repositories (never ecr pulls on *), in its policy and in its boundary', () => {
+    const boundary = managedPolicy(CALIBRATION_BOUNDARY_POLICY);
+    for (const doc of [statements, boundary]) {
+      const pulls = withAction(doc, 'ecr:BatchGetImage');
+      expect(pulls).toHaveLength(1);
+      expect(pulls[0]?.Resource).not.toBe('*');
+      expect(json(pulls[0]?.Resource)).toContain(':ecr:us-east-1:111122223333:repository/speech-kokoro-82m');
+      const star = doc.filter((s) => s.Resource === '*').flatMap(actions);
+      expect(star.sort()).toEqual(['cloudwatch:PutMetricData', 'ecr:GetAuthorizationToken']);
+    }
+  });
+
+  it('pulls a container_dir image only from the calibration bootstrap’s asset repository', () => {
+    const [withAsset] = build({
+      models: { 'kokoro-82m': kokoroModel({ image_uri: undefined, container_dir: 'infra/container' }) },
+    });
+    const t = Template.fromStack(withAsset as CiAccessStack);
+    expect(json(t.findResources('AWS::IAM::Policy'))).toContain(
+      ':ecr:us-east-1:111122223333:repository/cdk-sgcal-container-assets-111122223333-us-east-1',
+    );
+  });
+
+  it('writes only the calibration endpoints’ log groups', () => {
+    const logs = withAction(statements, 'logs:PutLogEvents');
+    expect(json(logs[0]?.Resource)).toContain(
+      'log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m-calibration',
+    );
+    expect(json(logs[0]?.Resource)).not.toMatch(/Endpoints\/speech-kokoro-82m"|Endpoints\/\*/);
+  });
+});
+
+describe('the boundary of every calibration bootstrap role', () => {
+  const boundary = managedPolicy(CALIBRATION_BOOTSTRAP_BOUNDARY_POLICY);
+  const deny = (sid: string) =>
+    boundary.find((s) => s.Sid === sid && s.Effect === 'Deny') as Statement & {
+      NotResource?: unknown;
+    };
+
+  it('denies IAM writes and role assumption whatever a role’s own policy says', () => {
+    expect(actions(deny('NoIamWrite'))).toEqual(
+      expect.arrayContaining([
+        'iam:CreateRole',
+        'iam:PutRolePolicy',
+        'iam:AttachRolePolicy',
+        'iam:UpdateAssumeRolePolicy',
+      ]),
+    );
+    expect(actions(deny('NoRoleAssumption'))).toContain('sts:AssumeRole');
+  });
+
+  it('denies changing any stack not named scalegate-*-calibration, and the CI-access and toolkit stacks that name would match', () => {
+    expect(json(deny('OnlyCalibrationStacks').NotResource)).toContain(':stack/scalegate-*-calibration/*');
+    expect(actions(deny('OnlyCalibrationStacks'))).toEqual(
+      expect.arrayContaining([
+        'cloudformation:UpdateStack',
+        'cloudformation:DeleteStack',
+        'cloudformation:ExecuteChangeSet',
+      ]),
+    );
+    const never = json(deny('NeverTheCiAccessOrToolkitStacks').Resource);
+    expect(never).toContain(':stack/scalegate-ci-access*/*');
+    expect(never).toContain(':stack/CDKToolkit*/*');
+  });
+
+  it('denies passing any role but the sgcal execution role and the calibration SageMaker role, and any SageMaker action on production endpoints', () => {
+    const pass = json(deny('PassOnlyTheCalibrationRoles').NotResource);
+    expect(pass).toContain(':role/cdk-sgcal-cfn-exec-role-111122223333-*');
+    expect(pass).toContain(':role/scalegate-calibration/scalegate-calibration-endpoint');
+    expect(json(deny('NeverAProductionEndpoint').Resource)).toContain('endpoint/speech-kokoro-82m"');
   });
 });
 

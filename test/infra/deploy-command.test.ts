@@ -93,10 +93,7 @@ describe('scalegate deploy', () => {
   it('--calibration deploys only calibration-owned stacks, never production’s foundation or model cache', () => {
     const inv = cdkInvocations({ ...base, action: 'deploy', calibration: true });
     expect(inv[0]?.args).toContain('scalegate:calibration=kokoro-82m');
-    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual([
-      'scalegate-kokoro-82m-calibration-foundation',
-      'scalegate-kokoro-82m-calibration',
-    ]);
+    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual(['scalegate-kokoro-82m-calibration']);
   });
 
   it('--calibration --dry-run lists only calibration-owned stacks (a pull request cannot deploy production’s)', async () => {
@@ -106,12 +103,9 @@ describe('scalegate deploy', () => {
       { run: r.run },
     );
     expect(r.calls).toEqual([]);
-    expect(result.artifact?.stacks).toEqual([
-      'scalegate-kokoro-82m-calibration-foundation',
-      'scalegate-kokoro-82m-calibration',
-    ]);
+    expect(result.artifact?.stacks).toEqual(['scalegate-kokoro-82m-calibration']);
     expect(result.report).toContain(
-      'speech-kokoro-82m-calibration in us-east-1, stacks scalegate-kokoro-82m-calibration-foundation -> scalegate-kokoro-82m-calibration',
+      'speech-kokoro-82m-calibration in us-east-1, stacks scalegate-kokoro-82m-calibration',
     );
     for (const production of ['-foundation ', '-model-cache', '-endpoint']) {
       expect(result.report).not.toMatch(new RegExp(`scalegate-kokoro-82m${production}`));
@@ -169,12 +163,9 @@ describe('scalegate destroy', () => {
     expect(result.report).toContain('the image repository of');
   });
 
-  it('--calibration removes only the calibration-owned stacks, endpoint first', () => {
+  it('--calibration removes only the calibration-owned stack', () => {
     const inv = cdkInvocations({ ...base, action: 'destroy', calibration: true });
-    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual([
-      'scalegate-kokoro-82m-calibration',
-      'scalegate-kokoro-82m-calibration-foundation',
-    ]);
+    expect(inv.slice(1).map((i) => i.args.at(-1))).toEqual(['scalegate-kokoro-82m-calibration']);
   });
 });
 
@@ -194,10 +185,7 @@ describe('scalegate deploy --calibration --with-plan', () => {
     expect(result.artifact?.invocations[0]).toContain(
       `-c scalegate:calibration=kokoro-82m -c scalegate:withPlan=${planFile}`,
     );
-    expect(result.artifact?.stacks).toEqual([
-      'scalegate-kokoro-82m-calibration-foundation',
-      'scalegate-kokoro-82m-calibration',
-    ]);
+    expect(result.artifact?.stacks).toEqual(['scalegate-kokoro-82m-calibration']);
     expect(result.report).toContain(
       `scalegate deploy kokoro-82m --calibration --with-plan ${planFile} (the plan's policy, autoscaling and alarms): speech-kokoro-82m-calibration in us-east-1`,
     );

@@ -4,12 +4,12 @@
  * that is measured (one instance, registered scalable target) but never scaled or gated, and that
  * owns everything it deploys (no production stack is even synthesized in calibration mode).
  */
-import { DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
+import { type App, DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import {
   CALIBRATION_BOOTSTRAP_QUALIFIER,
-  CALIBRATION_BOUNDARY_POLICY,
+  CALIBRATION_EXECUTION_ROLE_NAME,
   CALIBRATION_ROLE_PATH,
   CALIBRATION_TAG_KEY,
 } from '../../infra/lib/calibration.js';
@@ -124,43 +124,43 @@ describe('calibration mode (-c scalegate:calibration=<model>)', () => {
   const calibration = stacks[0]?.calibration;
   const names = () => stackNames('kokoro-82m');
 
-  it('synthesizes only calibration-owned stacks (no production foundation or model cache to update), ungated', () => {
+  it('synthesizes only the calibration-owned stack (no production foundation or model cache to update), ungated', () => {
     const names = stackNames('kokoro-82m');
     expect(stacks[0]?.endpoint).toBeNull();
     expect(stacks[0]?.foundation).toBeNull();
     expect(stacks[0]?.modelCache).toBeNull();
-    expect(stacks[0]?.ordered.map((s) => s.stackName)).toEqual([
-      names.calibrationFoundation,
-      names.calibration,
-    ]);
+    expect(stacks[0]?.ordered.map((s) => s.stackName)).toEqual([names.calibration]);
     const app = stacks[0]?.calibration?.node.root;
     const all = (app?.node.children ?? [])
       .filter((c) => c instanceof Stack)
       .map((c) => (c as Stack).stackName);
-    expect(all.sort()).toEqual([names.calibration, names.calibrationFoundation].sort());
+    expect(all).toEqual([names.calibration]);
     expect(calibration?.scaling).toBe('calibration');
     expect(calibration?.gate).toBeNull();
   });
 
-  it('stands on its own execution role: calibration path, permissions boundary, calibration log group only', () => {
-    const t = Template.fromStack(stacks[0]?.calibrationFoundation as never);
-    t.hasResourceProperties('AWS::IAM::Role', { Path: CALIBRATION_ROLE_PATH });
-    expect(JSON.stringify(t.findResources('AWS::IAM::Role'))).toContain(
-      `:iam::111122223333:policy/${CALIBRATION_BOUNDARY_POLICY}`,
-    );
-    const policy = JSON.stringify(t.findResources('AWS::IAM::Policy'));
-    expect(policy).toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m-calibration');
-    expect(policy).not.toContain('log-group:/aws/sagemaker/Endpoints/speech-kokoro-82m"');
-    expect(policy).not.toContain('s3:');
-    // The endpoint's model runs with this role, not production's.
-    const model = JSON.stringify(
-      Template.fromStack(calibration as never).findResources('AWS::SageMaker::Model'),
-    );
-    expect(model).toContain('ExecutionRole');
-    expect(model).toContain(names().calibrationFoundation);
+  it('creates no IAM resource at all: it runs with the CI-access stack’s calibration execution role, imported by ARN (a pull request cannot write a role, a policy or a trust)', () => {
+    const t = Template.fromStack(calibration as never);
+    const iamTypes = Object.values(t.toJSON().Resources as Record<string, { Type: string }>)
+      .map((r) => r.Type)
+      .filter((type) => type.startsWith('AWS::IAM::'));
+    expect(iamTypes).toEqual([]);
+    t.hasResourceProperties('AWS::SageMaker::Model', {
+      ExecutionRoleArn: {
+        'Fn::Join': [
+          '',
+          [
+            'arn:',
+            { Ref: 'AWS::Partition' },
+            `:iam::111122223333:role${CALIBRATION_ROLE_PATH}${CALIBRATION_EXECUTION_ROLE_NAME}`,
+          ],
+        ],
+      },
+    });
+    expect(JSON.stringify(t.toJSON())).not.toContain('Fn::ImportValue');
   });
 
-  it('deploys through the calibration bootstrap (qualifier sgcal), never the default one production uses', () => {
+  it('deploys through the calibration bootstrap (qualifier sgcal), never the default one production uses, and names no lookup role', () => {
     for (const stack of stacks[0]?.ordered ?? []) {
       const synthesizer = stack.synthesizer as DefaultStackSynthesizer;
       expect(synthesizer).toBeInstanceOf(DefaultStackSynthesizer);
@@ -169,6 +169,18 @@ describe('calibration mode (-c scalegate:calibration=<model>)', () => {
         `cdk-bootstrap/${CALIBRATION_BOOTSTRAP_QUALIFIER}/version`,
       );
     }
+  });
+
+  it('needs no context lookup and names no lookup role in the cloud assembly (calibration never needs the lookup role)', () => {
+    if (!calibration) throw new Error('no calibration stack');
+    const assembly = (calibration.node.root as App).synth();
+    expect(assembly.manifest.missing ?? []).toEqual([]);
+    const artifact = assembly.getStackByName(names().calibration);
+    expect(artifact.lookupRole).toBeUndefined();
+    expect(artifact.assumeRoleArn).toContain(`cdk-${CALIBRATION_BOOTSTRAP_QUALIFIER}-deploy-role-`);
+    expect(artifact.cloudFormationExecutionRoleArn).toContain(
+      `cdk-${CALIBRATION_BOOTSTRAP_QUALIFIER}-cfn-exec-role-`,
+    );
   });
 
   it('tags the calibration endpoint, its model, config and scalable target as calibration’s', () => {

@@ -96,7 +96,6 @@ describe('expectedPolicyShape', () => {
       modelCache: 'scalegate-kokoro-82m-model-cache',
       endpoint: 'scalegate-kokoro-82m-endpoint',
       calibration: 'scalegate-kokoro-82m-calibration',
-      calibrationFoundation: 'scalegate-kokoro-82m-calibration-foundation',
     });
   });
 

@@ -268,7 +268,10 @@ export function cleanValidate(
     endpoint: 'speech-kokoro-82m-calibration',
     region: plan.fingerprint.region ?? KOKORO_REGION,
     run_id: 'validate00001',
-    checked_at: '2026-08-21T12:00:00.000Z',
+    // After the plan was made (the gate refuses a validate from before it).
+    checked_at: new Date(
+      Math.max(Date.parse('2026-08-21T12:00:00.000Z'), Date.parse(plan.created_at) + 1),
+    ).toISOString(),
     verdict: 'clean',
     plan: {
       file: `artifacts/plan-${plan.model_name}.json`,

@@ -429,7 +429,10 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     const result = input({
       plan: seed,
       model: drillModel,
-      proofs: { ...proofsFor(seed), drills: [{ file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json', drill }] },
+      proofs: {
+        ...proofsFor(seed),
+        drills: [{ file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json', drill }],
+      },
     });
     expect(evaluateGate(result).passed).toBe(false);
     const c = check(result, 'drilled');

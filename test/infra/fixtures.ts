@@ -94,6 +94,10 @@ export interface MeasuredPlanOptions {
   minInstancesFloor?: number;
   /** The rule the deployable values follow. @default 'surge-safe' */
   policyRule?: 'surge-safe' | 'seed';
+  /** The SLO the ladder was judged against and the plan chose. @default 3000 */
+  sloMs?: number;
+  /** The ttotal measured another container environment; planned with --allow-config-mismatch. */
+  mismatchedTtotal?: boolean;
 }
 
 /** The anchor measurements, as they would be written today for `options`. */
@@ -152,6 +156,8 @@ export function kokoroMeasurements(options: MeasuredPlanOptions = {}): Measureme
       Date.parse(stage('desired_set').at) + options.tTotalS * 1000,
     ).toISOString();
   }
+  if (options.sloMs !== undefined) qmax.slo_ms = options.sloMs;
+  if (options.mismatchedTtotal) ttotal.fingerprint = { ...fingerprint, container_env: { VOICE: 'bf_emma' } };
   if (options.policyLagS !== undefined) {
     ttotal.policy_lag_s = options.policyLagS;
     ttotal.policy_lag_bounded = false;
@@ -186,7 +192,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       : null,
     tTotalStatedS: null,
     choices: {
-      sloMs: 3000,
+      sloMs: options.sloMs ?? 3000,
       surgeRatio: options.surgeRatio ?? 1.25,
       peak: { unit: 'rps', value: options.peakRps ?? 5000 },
       trough: { unit: 'rps', value: options.troughRps ?? 10 },
@@ -197,7 +203,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       legacyRegion: options.legacyRegion ?? null,
       policyRule: options.policyRule ?? 'surge-safe',
     },
-    allowConfigMismatch: false,
+    allowConfigMismatch: options.mismatchedTtotal === true,
     runId: 'fixture00001',
     createdAt: '2026-08-20T12:00:00.000Z',
     tool: 'scalegate test fixture',

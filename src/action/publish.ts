@@ -6,7 +6,15 @@ import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import type { getOctokit } from '@actions/github';
 import { isLowerBound } from '../analysis/ttotal.js';
-import { isUsageError, type PlanArtifact, parseArtifact, planFileName } from '../model/index.js';
+import {
+  isUsageError,
+  type ModelConfig,
+  type PlanArtifact,
+  parseArtifact,
+  parseConfig,
+  planFileName,
+} from '../model/index.js';
+import { type ConfigWeakening, configWeakenings } from '../plan/config-weakening.js';
 import type { ReportInput } from '../report/markdown.js';
 import { readFileAtRef, resolveIdentity, type UpsertResult, upsertModelComment } from './comment.js';
 import type { RunContext } from './context.js';
@@ -125,6 +133,45 @@ export async function readBasePlan(
     return {
       basePlan: null,
       baseNote: `The plan on ${ref} could not be read, so nothing is compared: ${why}`,
+    };
+  }
+}
+
+export interface BaseConfigComparison {
+  configWeakenings: ConfigWeakening[] | null;
+  configBaseRef: string | null;
+  configBaseNote: string | null;
+}
+
+/**
+ * The model's config entry on the base branch against this pull request's (through the contents
+ * API, no checkout of the base): the changes that weaken the release gate.
+ */
+export async function readBaseConfig(
+  octokit: ReturnType<typeof getOctokit>,
+  ctx: RunContext,
+  configFile: string,
+  modelName: string,
+  head: ModelConfig,
+): Promise<BaseConfigComparison> {
+  const none = { configWeakenings: null, configBaseRef: null, configBaseNote: null };
+  const pr = ctx.pullRequest;
+  if (!pr || !ctx.repository) return none;
+  const ref = pr.baseRef ?? pr.baseSha;
+  const path = repoPath(configFile, ctx.workspace);
+  if (!ref || !path) return none;
+  try {
+    const raw = await readFileAtRef(octokit, ctx.repository, path, ref);
+    if (raw === null) return { ...none, configBaseRef: ref };
+    const base = parseConfig(raw, `${path}@${ref}`).models[modelName] ?? null;
+    return { configWeakenings: configWeakenings(base, head), configBaseRef: ref, configBaseNote: null };
+  } catch (e) {
+    const why = isUsageError(e) ? (e as Error).message.split('\n')[0] : (e as Error).message;
+    core.warning(`base config ${path} at ${ref} not compared: ${why}`);
+    return {
+      ...none,
+      configBaseRef: ref,
+      configBaseNote: `The config on ${ref} could not be read, so no weakening of the gate is looked for: ${why}`,
     };
   }
 }

@@ -7,7 +7,14 @@
  */
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import { DEFAULT_ARTIFACTS_DIR, isOperationalError, isUsageError, loadModelContext } from '../model/index.js';
+import {
+  CONFIG_FILE,
+  DEFAULT_ARTIFACTS_DIR,
+  isOperationalError,
+  isUsageError,
+  loadModelContext,
+  type ModelConfig,
+} from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import {
   headline,
@@ -29,7 +36,14 @@ import {
   readPublishInputs,
 } from './inputs.js';
 import { info } from './log.js';
-import { outputsFrom, publishComment, readBasePlan, setStepOutputs, writeJobSummary } from './publish.js';
+import {
+  outputsFrom,
+  publishComment,
+  readBaseConfig,
+  readBasePlan,
+  setStepOutputs,
+  writeJobSummary,
+} from './publish.js';
 import { STATE_COMMAND, STATE_DIR } from './state.js';
 
 /** State the post step reads (`STATE_<name>`): which command ran, where journals live, which it wrote. */
@@ -43,6 +57,15 @@ function modelNameFor(env: Env): string | null {
   if (fromEnv) return fromEnv;
   try {
     return loadModelContext({ configFile: rawInput(env, 'config') || undefined }).modelName;
+  } catch {
+    return null;
+  }
+}
+
+/** This pull request's entry for the model (null when the config cannot be read: nothing to compare). */
+function headModel(configFile: string, modelName: string): ModelConfig | null {
+  try {
+    return loadModelContext({ configFile, modelName }).model;
   } catch {
     return null;
   }
@@ -99,6 +122,9 @@ export async function runMain(env: Env = process.env): Promise<number> {
   };
   if (octokit && outcome && modelName && input.plan && ctx.pullRequest) {
     Object.assign(input, await readBasePlan(octokit, ctx, artifactsDir, modelName));
+    const configFile = rawInput(env, 'config') || CONFIG_FILE;
+    const head = headModel(configFile, modelName);
+    if (head) Object.assign(input, await readBaseConfig(octokit, ctx, configFile, modelName, head));
   }
 
   const markdown = renderReport(input);

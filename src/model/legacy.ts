@@ -256,3 +256,17 @@ export function ttotalFromLegacy(legacy: z.infer<typeof legacyTtotalSchema>): Tt
     provenance: { origin: 'legacy', tool: LEGACY_TOOL, note: null },
   };
 }
+
+/**
+ * The measurements published in the legacy format that the release gate accepts, by file name and
+ * SHA-256 of the committed bytes. A legacy qmax records no decision per rung (each rung's p95 was
+ * compared with the SLO, no interval), so its rungs cannot be judged again: the gate takes one only
+ * when it is byte for byte one of these (src/plan/gate-measurements.ts). Any other file without
+ * per-rung decisions, or claiming the legacy origin, is refused.
+ */
+export const COMMITTED_LEGACY_MEASUREMENTS: Readonly<Record<string, string>> = {
+  'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json':
+    '8730d05c598c0ba4a5a05c73e66c71e2171f8278764626ede370cb57543270cf',
+  'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json':
+    '926eda591c801a41868c3ecec180dddb62ba04b1d3fe071bd1bd2519c20b194c',
+};

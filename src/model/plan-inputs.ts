@@ -5,7 +5,8 @@
  * artifact of that kind and model in the directory with the recorded run id (files are renamed,
  * directories moved). Never "some measurement": a plan whose measurements are absent is refused.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { GoodputArtifact, PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
 import type { DrillArtifact } from './drill.js';
@@ -16,6 +17,11 @@ export interface PlanMeasurements {
   qmax: QmaxArtifact | null;
   /** Where the qmax artifact was found (or looked for). */
   qmaxFile: string;
+  /**
+   * SHA-256 of the qmax file's bytes (what binds a legacy measurement to the committed list,
+   * src/model/legacy.ts); null or absent when not read from a file.
+   */
+  qmaxSha256?: string | null;
   /** null for a plan made with a stated T_total. */
   ttotal: TtotalArtifact | null;
   ttotalFile: string | null;
@@ -39,6 +45,8 @@ type ArtifactFor<K extends Kind> = K extends 'qmax'
       ? DrillArtifact
       : GoodputArtifact;
 
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 function find<K extends Kind>(
   kind: K,
   recorded: { file: string; run_id: string },
@@ -47,6 +55,7 @@ function find<K extends Kind>(
 ): {
   artifact: ArtifactFor<K> | null;
   file: string;
+  sha256: string | null;
   error: string | null;
 } {
   type A = ArtifactFor<K>;
@@ -55,7 +64,8 @@ function find<K extends Kind>(
   if (existsSync(named)) {
     try {
       const artifact = readArtifact(kind, named) as A;
-      if (artifact.run_id === recorded.run_id) return { artifact, file: named, error: null };
+      if (artifact.run_id === recorded.run_id)
+        return { artifact, file: named, sha256: sha256Of(named), error: null };
       problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
     } catch (e) {
       if (!isUsageError(e)) throw e;
@@ -74,7 +84,7 @@ function find<K extends Kind>(
     if (file === named) continue;
     try {
       const artifact = readArtifact(kind, file) as A;
-      if (artifact.run_id === recorded.run_id) return { artifact, file, error: null };
+      if (artifact.run_id === recorded.run_id) return { artifact, file, sha256: sha256Of(file), error: null };
     } catch (e) {
       if (!isUsageError(e)) throw e;
     }
@@ -82,6 +92,7 @@ function find<K extends Kind>(
   return {
     artifact: null,
     file: named,
+    sha256: null,
     error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
   };
 }
@@ -101,6 +112,7 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
   return {
     qmax: qmax.artifact,
     qmaxFile: qmax.file,
+    qmaxSha256: qmax.sha256,
     ttotal: ttotal?.artifact ?? null,
     ttotalFile: ttotal?.file ?? null,
     drill: drill?.artifact ?? null,

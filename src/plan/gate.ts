@@ -9,18 +9,19 @@
  * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
  * later check on the re-derived plan.
  *
- * A release also needs the plan proven where it was measured: a committed clean validate of that
- * very plan (same run id and fingerprint: its policy was deployed and read back equal), and, for a
- * model with `require_drill`, a drill of it whose SLO held (`slo_held`). A calibration deploy of the plan is what
+ * Before that, the measurements themselves are derived again from what they store (Q_max and its
+ * bracket from the rungs, T_total from the timeline: gate-measurements.ts), and the plan's choices
+ * must be the config's (gate-config.ts).
+ *
+ * A release also needs the plan proven where it was measured (gate-proofs.ts): a committed clean
+ * validate of that very plan (same run id and fingerprint, on the calibration endpoint, after the
+ * plan was made, every row the plan expects read back equal), and, for a model with
+ * `require_drill`, a drill of it whose SLO held (`slo_held`, judged again from its own windows); and
+ * a plan made with `--allow-config-mismatch` is refused. A calibration deploy of the plan is what
  * produces those proofs, so it runs the gate without them (`proofs: null`).
  */
 import {
   configFingerprint,
-  drillFileName,
-  type Fingerprint,
-  fingerprintDifferences,
-  fingerprintSlug,
-  isUsageError,
   LOCAL_REGION,
   type ModelConfig,
   measuredEnvironment,
@@ -28,21 +29,27 @@ import {
   type PlanMeasurements,
   type PlanProofs,
   REGION_FROM_CONFIG,
-  validateFileName,
 } from '../model/index.js';
-import { derivePlan } from './derive.js';
-import { planDifferences } from './plan-differences.js';
-import { calibrationEndpointName } from './policy-shape.js';
+import type { GateCheckOf } from './gate-check.js';
+import { configMismatchCheck, planConfigCheck } from './gate-config.js';
+import { measureFix, replanFix } from './gate-fixes.js';
+import { rederive } from './gate-measurements.js';
+import { proofChecks } from './gate-proofs.js';
 import { remeasure } from './remeasure.js';
 import { requestShapeCheck } from './request-check.js';
 
+export { drillFix, measureFix, validateFix } from './gate-fixes.js';
 export { planDifferences } from './plan-differences.js';
 
 export const GATE_CHECKS = [
   'plan_readable',
   'plan_model',
   'measurements',
+  'qmax_rederived',
+  'ttotal_rederived',
   'rederived',
+  'plan_config',
+  'config_mismatch',
   'verdict',
   't_total_complete',
   'deployable_threshold',
@@ -56,13 +63,7 @@ export const GATE_CHECKS = [
 ] as const;
 export type GateCheckName = (typeof GATE_CHECKS)[number];
 
-export interface GateCheck {
-  check: GateCheckName;
-  ok: boolean;
-  detail: string;
-  /** The scalegate command (or config change) that fixes a failed check; null when ok. */
-  fix: string | null;
-}
+export type GateCheck = GateCheckOf<GateCheckName>;
 
 export interface GateInput {
   modelName: string;
@@ -123,38 +124,6 @@ export interface GateReport {
 
 const short = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
 
-/** How a model gets a plan measured on exactly what is being deployed. */
-export function measureFix(modelName: string, model: ModelConfig, deployImageDigest: string): string {
-  const slug = fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
-  const calibration = calibrationEndpointName(model.endpoint);
-  const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
-  const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
-  return (
-    `measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
-    `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
-    `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
-    `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`
-  );
-}
-
-/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
-function measuredKinds(plan: PlanArtifact): string {
-  const { ttotal, drill, goodput } = plan.inputs;
-  return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
-}
-
-/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
-function replanFix(modelName: string, plan: PlanArtifact): string {
-  const ttotal = plan.inputs.ttotal
-    ? ` --ttotal ${plan.inputs.ttotal.file}`
-    : plan.inputs.t_total_stated_s !== null
-      ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
-      : '';
-  const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
-  const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
-  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
-}
-
 const pass = (check: GateCheckName, detail: string): GateCheck => ({ check, ok: true, detail, fix: null });
 const fail = (check: GateCheckName, detail: string, fix: string): GateCheck => ({
   check,
@@ -188,10 +157,15 @@ export function evaluateGate(input: GateInput): GateResult {
         ),
   );
 
-  const again = rederive(modelName, plan, planFile, input.measurements);
+  const again = rederive(modelName, plan, planFile, input.measurements, {
+    qmax: remeasure('qmax', modelName),
+    ttotal: remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`),
+  });
   checks.push(...again.checks);
   // Every later check judges the plan as its measurements give it, never the file as written.
   const judged = again.plan ?? plan;
+  checks.push(planConfigCheck(modelName, judged, model, replanFix(modelName, plan)));
+  if (input.proofs) checks.push(configMismatchCheck(judged, measure));
 
   if (judged.verdict === 'stop') {
     const stops = judged.findings.filter((f) => f.verdict === 'stop');
@@ -310,176 +284,6 @@ export function evaluateGate(input: GateInput): GateResult {
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
 }
 
-/** Fields on which a proof's recorded fingerprint differs from the plan's (region compared exactly). */
-function fingerprintMismatch(plan: Fingerprint, recorded: Fingerprint): string[] {
-  const fields = fingerprintDifferences(plan, recorded).map((d) => d.field as string);
-  if (plan.region !== recorded.region && !fields.includes('region')) fields.push('region');
-  return fields;
-}
-
-/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
-export function validateFix(modelName: string, model: ModelConfig, planFile: string): string {
-  const calibration = calibrationEndpointName(model.endpoint);
-  return (
-    `deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
-    `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-    `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
-    `then commit artifacts/${validateFileName(modelName)}`
-  );
-}
-
-/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
-export function drillFix(modelName: string, model: ModelConfig, planFile: string, fp: Fingerprint): string {
-  const calibration = calibrationEndpointName(model.endpoint);
-  return (
-    `drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
-    `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-    `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
-    `then commit artifacts/${drillFileName(modelName, fp)}`
-  );
-}
-
-function proofChecks(
-  input: GateInput,
-  plan: PlanArtifact,
-  judged: PlanArtifact,
-  proofs: PlanProofs,
-): GateCheck[] {
-  const { modelName, model, planFile } = input;
-  const fp = judged.fingerprint;
-  const checks: GateCheck[] = [];
-
-  const v = proofs.validate;
-  const vFix = validateFix(modelName, model, planFile);
-  if (v === null) {
-    checks.push(
-      fail(
-        'validated',
-        `no validate of this plan is committed (${proofs.validateError ?? proofs.validateFile})`,
-        vFix,
-      ),
-    );
-  } else if (v.model_name !== modelName) {
-    checks.push(
-      fail('validated', `${proofs.validateFile} validated ${v.model_name}, not ${modelName}`, vFix),
-    );
-  } else if (v.plan.run_id !== plan.run_id) {
-    checks.push(
-      fail(
-        'validated',
-        `${proofs.validateFile} validated plan run ${v.plan.run_id}, not this plan (run ${plan.run_id}): the policy deployed and read back was another plan's`,
-        vFix,
-      ),
-    );
-  } else if (!v.plan.fingerprint) {
-    checks.push(
-      fail(
-        'validated',
-        `${proofs.validateFile} does not record the fingerprint of the plan it validated (written by an older scalegate)`,
-        vFix,
-      ),
-    );
-  } else if (fingerprintMismatch(fp, v.plan.fingerprint).length > 0) {
-    checks.push(
-      fail(
-        'validated',
-        `${proofs.validateFile} validated a plan of another fingerprint (${fingerprintMismatch(fp, v.plan.fingerprint).join(', ')} differ)`,
-        vFix,
-      ),
-    );
-  } else if (v.verdict !== 'clean') {
-    const differing = v.rows
-      .filter((r) => r.verdict !== 'match' && r.verdict !== 'warn')
-      .map((r) => r.parameter);
-    checks.push(
-      fail(
-        'validated',
-        `${proofs.validateFile}: the deployed policy did not equal this plan on ${v.endpoint} (${differing.join(', ') || 'mismatch'})`,
-        `fix the deployment, then ${vFix}`,
-      ),
-    );
-  } else {
-    checks.push(
-      pass(
-        'validated',
-        `${proofs.validateFile}: clean on ${v.endpoint} (${v.region}) at ${v.checked_at}, plan run ${v.plan.run_id}`,
-      ),
-    );
-  }
-
-  const dFix = drillFix(modelName, model, planFile, fp);
-  if (!model.require_drill) {
-    checks.push(pass('drilled', `not required for ${modelName} (require_drill is not set)`));
-    return checks;
-  }
-  const matching = proofs.drills.filter(
-    ({ drill }) =>
-      drill.model_name === modelName &&
-      drill.plan_run_id === plan.run_id &&
-      fingerprintMismatch(fp, drill.fingerprint).length === 0,
-  );
-  const proving = matching.filter(({ drill }) => !drill.policy.mismatch_allowed);
-  // Proof is a drill that recorded the SLO holding; the verdict alone is not (older drills passed
-  // what the plan predicted, breaches included).
-  const passed = proving.find(({ drill }) => drill.slo_held === true);
-  const sloBroken = proving.filter(({ drill }) => drill.slo_held === false);
-  if (passed) {
-    checks.push(
-      pass(
-        'drilled',
-        `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}: the SLO held in all ${passed.drill.slo?.windows_judged ?? 'its'} full steady and surge windows (slo_held)`,
-      ),
-    );
-  } else if (sloBroken.length > 0) {
-    const last = sloBroken[0] as (typeof sloBroken)[number];
-    const slo = last.drill.slo;
-    const where = slo
-      ? ` in ${slo.broken_windows.length} of ${slo.windows_judged} full steady and surge windows (steady ${slo.broken_by_phase.steady}, surge ${slo.broken_by_phase.surge})`
-      : '';
-    const predicted = last.drill.as_predicted
-      ? ', as the plan predicted: a plan that predicts a breach is not proven by it'
-      : '';
-    checks.push(
-      fail(
-        'drilled',
-        `${last.file}: the drill of this plan broke the SLO${where}${predicted}; require_drill needs a drill whose SLO held (slo_held true)`,
-        `see the windows outside the SLO in ${last.file}; re-plan (or re-measure) so that the policy holds the SLO, then ${dFix}`,
-      ),
-    );
-  } else if (proving.length > 0) {
-    const last = proving[0] as (typeof proving)[number];
-    checks.push(
-      fail(
-        'drilled',
-        `${last.file}: recorded by an older scalegate that did not judge whether the SLO held (no slo_held; its verdict ${last.drill.verdict} only compared the windows with what the plan predicted), so it is not proof the SLO held; require_drill needs a drill whose SLO held`,
-        `drill again with this scalegate: ${dFix}`,
-      ),
-    );
-  } else if (matching.length > 0) {
-    checks.push(
-      fail(
-        'drilled',
-        `${(matching[0] as (typeof matching)[number]).file} drilled with --allow-policy-mismatch (whatever policy was deployed, not proof of this plan's)`,
-        dFix,
-      ),
-    );
-  } else {
-    const other =
-      proofs.drills.length > 0
-        ? ` (${proofs.drills.map((d) => d.file).join(', ')}: another fingerprint)`
-        : '';
-    const unreadable = proofs.drillErrors.length > 0 ? `; unreadable: ${proofs.drillErrors.join('; ')}` : '';
-    checks.push(
-      fail(
-        'drilled',
-        `require_drill is set and no drill of this plan (run ${plan.run_id}) is committed${other}${unreadable}`,
-        dFix,
-      ),
-    );
-  }
-  return checks;
-}
-
 /**
  * A plan built on a lower-bound T_total (the ttotal's probe never recovered) sizes its cooldowns
  * and surge horizon on a figure that can only be too short: refused unless explicitly allowed,
@@ -498,92 +302,6 @@ function tTotalComplete(modelName: string, plan: PlanArtifact, allowed: boolean)
     what,
     `measure T_total to the end: ${remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`)} (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`,
   );
-}
-
-function rederive(
-  modelName: string,
-  plan: PlanArtifact,
-  planFile: string,
-  measurements: PlanMeasurements | null,
-): { plan: PlanArtifact | null; checks: GateCheck[] } {
-  const replan = replanFix(modelName, plan);
-  if (measurements === null || measurements.error !== null || measurements.qmax === null) {
-    const why = measurements?.error ?? 'the measurements it names were not looked for';
-    return {
-      plan: null,
-      checks: [
-        fail(
-          'measurements',
-          `${why}: the gate derives the plan again from its own measurements and refuses without them`,
-          `commit the ${measuredKinds(plan)} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`,
-        ),
-      ],
-    };
-  }
-  const found = [
-    measurements.qmaxFile,
-    measurements.ttotalFile,
-    measurements.drillFile,
-    measurements.goodputFile,
-  ]
-    .filter(Boolean)
-    .join(' and ');
-  const checks: GateCheck[] = [pass('measurements', found)];
-  let derived: PlanArtifact;
-  try {
-    derived = derivePlan({
-      modelName: plan.model_name,
-      qmax: measurements.qmax,
-      qmaxFile: plan.inputs.qmax.file,
-      ttotal: measurements.ttotal,
-      ttotalFile: plan.inputs.ttotal?.file ?? null,
-      tTotalStatedS: plan.inputs.t_total_stated_s,
-      drill: measurements.drill ?? null,
-      drillFile: plan.inputs.drill?.file ?? null,
-      // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
-      goodput: measurements.goodput ?? null,
-      goodputFile: plan.inputs.goodput?.file ?? null,
-      choices: {
-        sloMs: plan.chosen.slo_ms,
-        surgeRatio: plan.chosen.surge_ratio,
-        peak: plan.chosen.peak,
-        trough: plan.chosen.trough,
-        minInstancesFloor: plan.chosen.min_instances_floor,
-        invocationCeilingS: plan.chosen.invocation_ceiling_s,
-        instanceHourlyUsd: plan.chosen.instance_hourly_usd,
-        instanceQuota: plan.chosen.instance_quota,
-        // The region the plan took for a legacy measurement when it was made, never today's config.
-        legacyRegion: plan.chosen.legacy_region,
-        policyRule: plan.chosen.policy_rule,
-        maxOverflowProbability: plan.chosen.max_overflow_probability,
-      },
-      allowConfigMismatch: plan.inputs.config_mismatch_allowed,
-      runId: plan.run_id,
-      createdAt: plan.created_at,
-      tool: plan.provenance.tool,
-    });
-  } catch (e) {
-    if (!isUsageError(e)) throw e;
-    checks.push(
-      fail(
-        'rederived',
-        `${planFile} does not follow from its own inputs: ${e.message}`,
-        `re-plan: ${replan}`,
-      ),
-    );
-    return { plan: null, checks };
-  }
-  const differences = planDifferences(plan, derived);
-  checks.push(
-    differences.length === 0
-      ? pass('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
-      : fail(
-          'rederived',
-          `${planFile} does not follow from its own measurements: ${differences.join('; ')}`,
-          `a plan is never edited by hand: re-derive it with ${replan}`,
-        ),
-  );
-  return { plan: derived, checks };
 }
 
 /** One block naming every failed check and its fix: the text synth fails with. */

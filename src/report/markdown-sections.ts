@@ -11,6 +11,7 @@ import {
   type TtotalArtifact,
   type ValidateArtifact,
 } from '../model/index.js';
+import type { ConfigWeakening } from '../plan/config-weakening.js';
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
 import {
@@ -74,6 +75,12 @@ export interface ReportInput {
   basePlan?: { artifact: PlanArtifact; ref: string } | null;
   /** Why the base plan could not be compared (unreadable, invalid), when that happened. */
   baseNote?: string | null;
+  /** The model's config entry changes (base branch -> this pull request) that weaken the release gate. */
+  configWeakenings?: ConfigWeakening[] | null;
+  /** The ref the config was compared with. */
+  configBaseRef?: string | null;
+  /** Why the base config could not be compared, when that happened. */
+  configBaseNote?: string | null;
   /** The command's terminal report, shown (in a code block) when no richer section applies. */
   textReport?: string | null;
   run?: RunInfo | null;

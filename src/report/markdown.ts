@@ -7,6 +7,7 @@
 import { isLowerBound } from '../analysis/ttotal.js';
 import type { GoodputArtifact, PlanArtifact } from '../model/index.js';
 import { modelMarker, type RunStamp, runMarker } from './comment-markers.js';
+import { configWeakeningSection } from './config-weakening-text.js';
 import { drillSection, renderDrillComparison } from './drill-markdown.js';
 import { drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown } from './escape-md.js';
@@ -173,6 +174,12 @@ export function renderReport(input: ReportInput): string {
       out.push(planSummary(plan), '');
       const changes = changesSection(input, plan);
       if (changes.length > 0) out.push(...changes, '');
+      const weakened = configWeakeningSection(
+        input.configWeakenings,
+        input.configBaseRef,
+        input.configBaseNote,
+      );
+      if (weakened.length > 0) out.push(...weakened, '');
       out.push(...policySection(plan), '');
       out.push(...findingsSection(plan.findings), '');
       out.push(...deployableSection(plan), '');

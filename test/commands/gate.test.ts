@@ -158,13 +158,14 @@ describe('scalegate gate', () => {
     writeArtifact('qmax', qmaxFile, qmax);
     if (ttotal) writeArtifact('ttotal', ttotalFile, ttotal);
     const planFile = join(dir, 'plan-kokoro-82m.json');
+    // The config's peak: the gate requires the plan's choices to be the config's.
+    const model = kokoroModel({ peak_rps: 1200 });
     runPlan(
       {
         modelName: 'kokoro-82m',
-        model: kokoroModel(),
+        model,
         qmaxFile,
         ttotalFile,
-        peakRps: 1200,
         allowConfigMismatch: false,
         outFile: planFile,
       },
@@ -179,7 +180,7 @@ describe('scalegate gate', () => {
     const result = await runGate(
       {
         modelName: 'kokoro-82m',
-        model: kokoroModel(),
+        model,
         configFile: 'scalegate.config.json',
         planFile,
         region: 'us-east-1',

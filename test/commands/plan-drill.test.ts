@@ -183,7 +183,8 @@ describe('plan --drill', () => {
       runGate(
         {
           modelName: 'kokoro-82m',
-          model: kokoroModel(),
+          // The peak the plan was made for (--peak-rps 1200): the gate requires it in the config.
+          model: kokoroModel({ peak_rps: 1200 }),
           configFile: 'scalegate.config.json',
           planFile: files.planFile,
           region: 'us-east-1',

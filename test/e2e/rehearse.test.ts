@@ -112,7 +112,9 @@ describe('scalegate rehearse --quick (the whole chain on the local SageMaker)', 
     // One scale-out (rehearse runs ttotal once): measured, and said to be a single observation.
     expect(comment).toMatch(/\| T\\_total \(measured, single observation\) +\| [\d.]+ s +\|/);
     expect(comment).toMatch(/\| policy lag \(bound, not measured\) +\| 60 s +\|/);
-    expect(summary).toMatch(/from T_total \(measured, single observation\) [\d.]+ s, policy lag \(bound, not measured\) 60\.0 s/);
+    expect(summary).toMatch(
+      /from T_total \(measured, single observation\) [\d.]+ s, policy lag \(bound, not measured\) 60\.0 s/,
+    );
     for (const text of [comment, summary]) expect(text).not.toContain('LOWER BOUND');
     expect(plan.inputs.qmax.run_id).toBe(result.qmax?.run_id);
     expect(plan.inputs.ttotal?.run_id).toBe(result.ttotal?.run_id);

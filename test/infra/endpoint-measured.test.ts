@@ -23,9 +23,17 @@ const changedPlan = measuredPlan({
   minInstancesFloor: 2,
 });
 
-function endpointTemplate(p: typeof plan): Template {
+/** The config the changed plan was made from (the gate requires the plan's choices to be the config's). */
+const changedModel = kokoroModel({
+  surge_ratio: 1.1,
+  peak_rps: 200,
+  trough_rps: 60,
+  min_instances_floor: 2,
+});
+
+function endpointTemplate(p: typeof plan, model = kokoroModel()): Template {
   const { stacks } = buildTestApp({
-    models: { 'kokoro-82m': kokoroModel() },
+    models: { 'kokoro-82m': model },
     artifactsDir: artifactsDirWith({ 'kokoro-82m': p }),
   });
   const endpoint = stacks[0]?.endpoint;
@@ -38,7 +46,7 @@ let template: Template;
 let changed: Template;
 beforeAll(() => {
   template = endpointTemplate(plan);
-  changed = endpointTemplate(changedPlan);
+  changed = endpointTemplate(changedPlan, changedModel);
 });
 
 describe('EndpointStack with a matching plan (kokoro-82m)', () => {

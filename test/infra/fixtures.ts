@@ -12,6 +12,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { drillPrediction } from '../../src/analysis/drill-phases.js';
 import {
   type DrillArtifact,
   drillFileName,
@@ -30,6 +31,9 @@ import {
   writeArtifact,
 } from '../../src/model/index.js';
 import { derivePlan } from '../../src/plan/derive.js';
+import { expectedRows } from '../../src/plan/policy-diff.js';
+import { calibrationEndpointName, expectedPolicyShape } from '../../src/plan/policy-shape.js';
+import { DECISION_METHOD } from '../../src/stats/rung-decision.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 import { buildDrill, observerWith, windowsWith } from '../helpers/drill-data.js';
 
@@ -90,6 +94,10 @@ export interface MeasuredPlanOptions {
   minInstancesFloor?: number;
   /** The rule the deployable values follow. @default 'surge-safe' */
   policyRule?: 'surge-safe' | 'seed';
+  /** The SLO the ladder was judged against and the plan chose. @default 3000 */
+  sloMs?: number;
+  /** The ttotal measured another container environment; planned with --allow-config-mismatch. */
+  mismatchedTtotal?: boolean;
 }
 
 /** The anchor measurements, as they would be written today for `options`. */
@@ -104,19 +112,60 @@ export function kokoroMeasurements(options: MeasuredPlanOptions = {}): Measureme
   const qmax = readArtifact('qmax', anchorQmaxFile);
   qmax.model_name = modelName;
   qmax.fingerprint = fingerprint;
+  // As the qmax engine writes it today: each rung records its decision (the gate judges a rung
+  // without one as legacy, accepted only as the committed file itself).
+  qmax.provenance = { origin: 'measured', tool: 'scalegate test fixture', note: null };
+  for (const step of qmax.steps) step.decision_method = DECISION_METHOD;
+  const atC1 = qmax.steps.find((s) => s.concurrency === 1) as QmaxArtifact['steps'][number];
   if (options.noCloudWatchRatio) for (const step of qmax.steps) step.cw_ratio = null;
-  if (options.serviceP95S !== undefined) qmax.s_p95_s = options.serviceP95S;
-  if (options.qMax !== undefined) qmax.q_max = options.qMax;
-  if (options.ttfabAtC1Ms !== undefined) qmax.ttfab_p95_at_c1_ms = options.ttfabAtC1Ms;
+  // Every edit is made to the rungs too, so that the artifact follows from its rungs.
+  if (options.serviceP95S !== undefined) {
+    qmax.s_p95_s = options.serviceP95S;
+    atC1.s_p95_s = options.serviceP95S;
+  }
+  if (options.qMax !== undefined) {
+    const q = options.qMax;
+    const top = Math.max(...qmax.steps.filter((s) => s.concurrency <= q).map((s) => s.concurrency));
+    for (const step of qmax.steps) {
+      if (step.concurrency === top) step.concurrency = q;
+      else if (step.concurrency > q) {
+        step.verdict = 'fail';
+        step.meets_slo = false;
+      }
+    }
+    qmax.q_max = q;
+    qmax.q_max_per_run = [q];
+    qmax.q_max_upper_bound = Math.min(
+      ...qmax.steps.filter((s) => s.concurrency > q).map((s) => s.concurrency),
+    );
+    qmax.ttfab_p95_at_q_max_ms = qmax.steps.find((s) => s.concurrency === q)?.ttfab_p95_ms ?? null;
+  }
+  if (options.ttfabAtC1Ms !== undefined) {
+    qmax.ttfab_p95_at_c1_ms = options.ttfabAtC1Ms;
+    atC1.ttfab_p95_ms = options.ttfabAtC1Ms;
+  }
   const ttotal = readArtifact('ttotal', anchorTtotalFile);
   ttotal.model_name = modelName;
   ttotal.fingerprint = fingerprint;
-  if (options.tTotalS !== undefined) ttotal.t_total_s = options.tTotalS;
+  const stage = (name: string) =>
+    ttotal.timeline.find((t) => t.stage === name) as TtotalArtifact['timeline'][number];
+  // Edits move the timeline with them: the gate derives T_total again from it.
+  if (options.tTotalS !== undefined) {
+    ttotal.t_total_s = options.tTotalS;
+    stage('traffic_recovered').at = new Date(
+      Date.parse(stage('desired_set').at) + options.tTotalS * 1000,
+    ).toISOString();
+  }
+  if (options.sloMs !== undefined) qmax.slo_ms = options.sloMs;
+  if (options.mismatchedTtotal) ttotal.fingerprint = { ...fingerprint, container_env: { VOICE: 'bf_emma' } };
   if (options.policyLagS !== undefined) {
     ttotal.policy_lag_s = options.policyLagS;
     ttotal.policy_lag_bounded = false;
   }
   if (options.lowerBoundTtotal) {
+    // Traffic never recovered: the clock stopped when the instance came into service.
+    stage('in_service').at = stage('traffic_recovered').at;
+    ttotal.timeline = ttotal.timeline.filter((t) => t.stage !== 'traffic_recovered');
     ttotal.t_total_end_stage = 'in_service';
     ttotal.missing_stages = [...ttotal.missing_stages, 'traffic_recovered'];
   }
@@ -143,7 +192,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       : null,
     tTotalStatedS: null,
     choices: {
-      sloMs: 3000,
+      sloMs: options.sloMs ?? 3000,
       surgeRatio: options.surgeRatio ?? 1.25,
       peak: { unit: 'rps', value: options.peakRps ?? 5000 },
       trough: { unit: 'rps', value: options.troughRps ?? 10 },
@@ -154,7 +203,7 @@ export function measuredPlan(options: MeasuredPlanOptions = {}): PlanArtifact {
       legacyRegion: options.legacyRegion ?? null,
       policyRule: options.policyRule ?? 'surge-safe',
     },
-    allowConfigMismatch: false,
+    allowConfigMismatch: options.mismatchedTtotal === true,
     runId: 'fixture00001',
     createdAt: '2026-08-20T12:00:00.000Z',
     tool: 'scalegate test fixture',
@@ -196,8 +245,22 @@ export const kokoroModel = (overrides: Partial<ModelConfig> = {}): ModelConfig =
     trough_rps: 10,
     min_instances_floor: 1,
     invocation_ceiling_s: 60,
+    instance_hourly_usd: 1.41,
     ...overrides,
   });
+
+/** Every row of `plan`'s policy on the calibration endpoint, read back as deployed (none without a threshold). */
+export function readBackRows(plan: PlanArtifact, endpoint = calibrationEndpointName('speech-kokoro-82m')) {
+  if (plan.deployable.scaling_target_value === null) return [];
+  return expectedRows(
+    expectedPolicyShape({ modelName: plan.model_name, endpoint, variant: 'AllTraffic' }, plan),
+  ).map((row) => ({
+    parameter: row.parameter,
+    expected: row.value,
+    deployed: row.value,
+    verdict: 'match' as const,
+  }));
+}
 
 /** A clean validate of `plan` (its policy deployed on the calibration endpoint and read back equal). */
 export function cleanValidate(
@@ -211,14 +274,17 @@ export function cleanValidate(
     endpoint: 'speech-kokoro-82m-calibration',
     region: plan.fingerprint.region ?? KOKORO_REGION,
     run_id: 'validate00001',
-    checked_at: '2026-08-21T12:00:00.000Z',
+    // After the plan was made (the gate refuses a validate from before it).
+    checked_at: new Date(
+      Math.max(Date.parse('2026-08-21T12:00:00.000Z'), Date.parse(plan.created_at) + 1),
+    ).toISOString(),
     verdict: 'clean',
     plan: {
       file: `artifacts/plan-${plan.model_name}.json`,
       run_id: plan.run_id,
       fingerprint: plan.fingerprint,
     },
-    rows: [{ parameter: 'scale_out.target_value', expected: 37.5, deployed: 37.5, verdict: 'match' }],
+    rows: readBackRows(plan),
     ...overrides,
   };
 }
@@ -246,6 +312,9 @@ export function drillOf(
     fingerprint: plan.fingerprint,
     planRunId: plan.run_id,
     modelName: plan.model_name,
+    // Judged against this plan's SLO and promises, as `scalegate drill --plan` records them.
+    sloMs: plan.chosen.slo_ms,
+    prediction: drillPrediction(plan, `artifacts/plan-${plan.model_name}.json`),
   });
   const { mismatchAllowed, sloBroken: _sloBroken, older, ...rest } = overrides;
   const { slo_held: _held, as_predicted: _predicted, slo: _slo, ...before } = drill;

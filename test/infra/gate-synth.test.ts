@@ -91,7 +91,8 @@ describe('the gate refuses synth, each failure with its own message and fix', ()
 
   it('refuses a seed-rule plan without a CloudWatch conversion (no R: no deployable threshold; the rule also stops)', () => {
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': noThresholdPlan() });
-    expect(failedChecks(e)).toEqual(['verdict', 'deployable_threshold']);
+    // The seed rule is not what `scalegate plan` chooses for a release; and there is no policy to validate.
+    expect(failedChecks(e)).toEqual(['plan_config', 'verdict', 'deployable_threshold', 'validated']);
     expect(e.message).toContain('✗ deployable_threshold: the plan has no CloudWatch threshold');
     expect(e.message).toContain('re-measure with the CloudWatch join');
   });
@@ -295,7 +296,8 @@ describe('the synth gate derives the plan again from its measurements', () => {
       deployable: { max_instances: 1, scaling_target_value: 5000, queue_max_depth: 100000 },
     });
     const e = refusal({ 'kokoro-82m': kokoroModel() }, { 'kokoro-82m': forged });
-    expect(failedChecks(e)).toEqual(['rederived']);
+    // Its validate read the forged policy back: not the rows of the re-derived plan either.
+    expect(failedChecks(e)).toEqual(['rederived', 'validated']);
     expect(e.message).toContain('✗ rederived:');
     expect(e.message).toContain('max_instances 1 (plan) vs 407 (re-derived)');
     expect(e.message).toContain('scaling_target_value 5000 (plan) vs 6 (re-derived)');

@@ -146,8 +146,17 @@ describe('evaluateGate', () => {
     expect(check(input(), 'verdict')).toMatchObject({ ok: true, detail: 'warn (3 warnings)' });
   });
 
-  it('fails deployable_threshold when no CloudWatch ratio was measured (the seed rule it falls back to also stops)', () => {
-    expect(failed(withPlan(noThresholdPlan()))).toEqual(['verdict', 'deployable_threshold']);
+  it('fails deployable_threshold when no CloudWatch ratio was measured (the seed rule it falls back to also stops, and is not the rule a release plan follows)', () => {
+    // Nor can any validate be of its policy: there is none to deploy.
+    expect(failed(withPlan(noThresholdPlan()))).toEqual([
+      'plan_config',
+      'verdict',
+      'deployable_threshold',
+      'validated',
+    ]);
+    expect(check(withPlan(noThresholdPlan()), 'plan_config')?.detail).toContain(
+      'policy_rule seed (plan) vs surge-safe (config)',
+    );
   });
 
   it('refuses a plan whose deployed policy overflows (the seed rule on a serial device: verdict stop), naming surge_survival (prevents shipping a predicted overflow)', () => {
@@ -265,7 +274,11 @@ describe('the gate derives the plan again from its own measurements', () => {
     });
     const result = evaluateGate(withPlan(forged));
     expect(result.passed).toBe(false);
-    expect(failed(withPlan(forged))).toEqual(['rederived']);
+    // Its validate read back the forged values: not the rows the re-derived plan expects either.
+    expect(failed(withPlan(forged))).toEqual(['rederived', 'validated']);
+    expect(check(withPlan(forged), 'validated')?.detail).toContain(
+      'scale_out.target_value expected 5000 (recorded) vs 6 (this plan)',
+    );
     const detail = check(withPlan(forged), 'rederived')?.detail ?? '';
     expect(detail).toContain('max_instances 1 (plan) vs 407 (re-derived)');
     expect(detail).toContain('scaling_target_value 5000 (plan) vs 6 (re-derived)');
@@ -409,12 +422,17 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
   });
 
   it('with require_drill, refuses a drill whose SLO broke even where the plan predicted the breach (prevents "as predicted" proving a policy that does not hold the SLO)', () => {
-    const drill = drillOf(plan, { sloBroken: true });
+    // The seed rule's plan predicts overflow even without a surge: its steady breaches are "as predicted".
+    const seed = measuredPlan({ policyRule: 'seed' });
+    const drill = drillOf(seed, { sloBroken: true });
     expect(drill).toMatchObject({ slo_held: false, as_predicted: true, broken_windows: [] });
     const result = input({
-      plan,
+      plan: seed,
       model: drillModel,
-      proofs: proofs({ drills: [{ file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json', drill }] }),
+      proofs: {
+        ...proofsFor(seed),
+        drills: [{ file: 'artifacts/drill-kokoro-82m-g5xlarge-8b1b96bc.json', drill }],
+      },
     });
     expect(evaluateGate(result).passed).toBe(false);
     const c = check(result, 'drilled');
@@ -426,9 +444,9 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     expect(c?.fix).toContain('`scalegate drill --model kokoro-82m --plan artifacts/plan-kokoro-82m.json');
     // Even with a pass verdict written over it: the gate reads slo_held, not the verdict.
     const forged = input({
-      plan,
+      plan: seed,
       model: drillModel,
-      proofs: proofs({ drills: [{ file: 'd.json', drill: { ...drill, verdict: 'pass' } }] }),
+      proofs: { ...proofsFor(seed), drills: [{ file: 'd.json', drill: { ...drill, verdict: 'pass' } }] },
     });
     expect(check(forged, 'drilled')?.ok).toBe(false);
   });
@@ -464,7 +482,7 @@ describe('the proofs a release needs: a clean validate of this very plan, and a 
     const result = evaluateGate(input({ plan, proofs: null, model: drillModel }));
     expect(result.passed).toBe(true);
     expect(result.checks.map((c) => c.check)).toEqual(
-      GATE_CHECKS.filter((c) => c !== 'validated' && c !== 'drilled'),
+      GATE_CHECKS.filter((c) => c !== 'config_mismatch' && c !== 'validated' && c !== 'drilled'),
     );
   });
 });

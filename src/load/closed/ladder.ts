@@ -18,8 +18,19 @@
  * its resolution. (A re-measured rung has two chances to pass: at a true p95 exactly at the SLO
  * its false-pass probability is at most 2 x 2.5 %.)
  */
+
+import {
+  classify,
+  classOf,
+  type RungClass,
+  type RungResult,
+  type SearchState,
+  searchState,
+} from '../../stats/ladder-class.js';
 import { predictBoundary } from '../../stats/ladder-stats.js';
 import type { Verdict } from '../../stats/rung-decision.js';
+
+export { classify, classOf, type RungClass, type RungResult, type SearchState, searchState };
 
 export type LadderMode = 'adaptive' | 'fixed';
 
@@ -40,71 +51,8 @@ export interface LadderSettings {
   sloMs?: number;
 }
 
-/** pass = passing and usable; fail = measured above the SLO; indeterminate = anything else. */
-export type RungClass = 'pass' | 'fail' | 'indeterminate';
-
-export interface RungResult {
-  concurrency: number;
-  /** `uncertain` is the older name of `undecided` (artifacts written before it). */
-  verdict: Verdict | 'uncertain';
-  usable: boolean;
-  /**
-   * The measurement itself is void (the client was the bottleneck, or the fleet changed size):
-   * not even a failure counts. A saturated or unsettled failing rung is still a measured breach.
-   */
-  invalid?: boolean;
-  /** The rung's p95, ms (for placing the next rung only). */
-  p95Ms?: number | null;
-  /** Ended undecided with its interval inside +-5 % of the SLO: not measured again. */
-  nearSlo?: boolean;
-}
-
-export function classify(result: RungResult): RungClass {
-  if (result.verdict === 'pass' && result.usable) return 'pass';
-  if (result.verdict === 'fail' && !result.invalid) return 'fail';
-  return 'indeterminate';
-}
-
-/** The class of a concurrency over all its measurements: a breach wins, then a pass. */
-export function classOf(results: readonly RungResult[], concurrency: number): RungClass {
-  let pass = false;
-  for (const r of results) {
-    if (r.concurrency !== concurrency) continue;
-    const c = classify(r);
-    if (c === 'fail') return 'fail';
-    if (c === 'pass') pass = true;
-  }
-  return pass ? 'pass' : 'indeterminate';
-}
-
 /** Hard stop against a planner bug or a pathological server: no ladder has more rungs. */
 export const MAX_RUNGS_PER_RUN = 64;
-
-export interface SearchState {
-  /** Highest passing concurrency (0 when none). */
-  lo: number;
-  /** Lowest measured breach above lo (null when none). */
-  hi: number | null;
-  /** Undecided concurrencies strictly between lo and hi (or above lo when hi is null), ascending. */
-  undecided: number[];
-}
-
-export function searchState(results: readonly RungResult[]): SearchState {
-  const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
-  let lo = 0;
-  for (const c of measured) if (classOf(results, c) === 'pass') lo = c;
-  let hi: number | null = null;
-  for (const c of measured) {
-    if (c > lo && classOf(results, c) === 'fail') {
-      hi = c;
-      break;
-    }
-  }
-  const undecided = measured.filter(
-    (c) => c > lo && (hi === null || c < hi) && classOf(results, c) === 'indeterminate',
-  );
-  return { lo, hi, undecided };
-}
 
 export class LadderPlanner {
   private readonly results: RungResult[] = [];

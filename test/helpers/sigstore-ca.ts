@@ -21,7 +21,7 @@ import './reflect-metadata.js';
 import * as x509 from '@peculiar/x509';
 import { dsse, json, X509Certificate as SigstoreCertificate } from '@sigstore/core';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as never);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -32,13 +32,13 @@ const FULCIO_URL = 'https://fulcio.test.scalegate.invalid';
 export const INTOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 
 interface Keys {
-  pair: CryptoKeyPair;
+  pair: webcrypto.CryptoKeyPair;
   privateKey: KeyObject;
   spki: Buffer;
 }
 
 async function newKeys(): Promise<Keys> {
-  const pair = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const spki = Buffer.from(await webcrypto.subtle.exportKey('spki', pair.publicKey));
   return { pair, privateKey: NodeKeyObject.from(pair.privateKey), spki };
 }

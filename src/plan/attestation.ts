@@ -318,12 +318,13 @@ function explain(error: unknown, bundle: Bundle, expected: ExpectedSigner): Atte
   return refused('bad-bundle', `unverifiable (${(error as Error)?.message ?? String(error)})`);
 }
 
-/** What the gate needs to judge every proof it read: the files, the trust root, the expected signer. */
-export interface AttestationEvidence {
-  trust: TrustRoots;
-  expected: ExpectedSigner;
-  files: AttestedFile[];
-}
+/**
+ * What the gate needs to judge every proof it read: the files, the trust root, the expected
+ * signer; or why it cannot (the CDK synth without a trust root), which refuses the check.
+ */
+export type AttestationEvidence =
+  | { trust: TrustRoots; expected: ExpectedSigner; files: AttestedFile[] }
+  | { unavailable: string; fix: string };
 
 /** The gate's `attested` check (src/plan/gate.ts names it): every file verified, or each failure with why. */
 export function attestedCheck(evidence: AttestationEvidence): {
@@ -331,6 +332,7 @@ export function attestedCheck(evidence: AttestationEvidence): {
   detail: string;
   fix: string | null;
 } {
+  if ('unavailable' in evidence) return { ok: false, detail: evidence.unavailable, fix: evidence.fix };
   const { expected, trust } = evidence;
   const signer = signerIdentity(expected);
   const failures: string[] = [];
@@ -353,7 +355,10 @@ export function attestedCheck(evidence: AttestationEvidence): {
   };
 }
 
-function judgeFile(f: AttestedFile, evidence: AttestationEvidence): AttestationVerdict {
+function judgeFile(
+  f: AttestedFile,
+  evidence: { trust: TrustRoots; expected: ExpectedSigner },
+): AttestationVerdict {
   if (f.bytes === null) return refused('unreadable', `unreadable (${f.error ?? 'no bytes'})`);
   if (f.bundle === null) {
     return refused('missing-bundle', `no attestation (${f.bundleFile}: ${f.bundleError ?? 'missing'})`);

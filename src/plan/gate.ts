@@ -30,6 +30,7 @@ import {
   REGION_FROM_CONFIG,
   validateFileName,
 } from '../model/index.js';
+import { type AttestationEvidence, attestedCheck } from './attestation.js';
 import { derivePlan } from './derive.js';
 import { planDifferences } from './plan-differences.js';
 import { calibrationEndpointName } from './policy-shape.js';
@@ -53,6 +54,7 @@ export const GATE_CHECKS = [
   'region',
   'validated',
   'drilled',
+  'attested',
 ] as const;
 export type GateCheckName = (typeof GATE_CHECKS)[number];
 
@@ -89,6 +91,8 @@ export interface GateInput {
    * `scalegate:allowLowerBound`); the check still says so. @default false
    */
   allowLowerBound?: boolean;
+  /** Every file the gate read, with its bundle (src/plan/attestation.ts); null: not judged (offline, a calibration deploy). */
+  attestation?: AttestationEvidence | null;
 }
 
 /** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
@@ -105,20 +109,6 @@ export interface GateResult {
   checks: GateCheck[];
   /** The plan derived again from its measurements (what the later checks judged); null when it could not be. */
   rederived: PlanArtifact | null;
-}
-
-/** What `scalegate gate` reports (its `--json`): the plan, the image being deployed, every check. */
-export interface GateReport {
-  kind: 'gate';
-  model_name: string;
-  plan_file: string;
-  plan_run_id: string | null;
-  image_source: 'container_dir' | 'image_uri';
-  image_digest: string;
-  instance_type: string;
-  region: string;
-  passed: boolean;
-  checks: GateCheck[];
 }
 
 const short = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
@@ -306,6 +296,7 @@ export function evaluateGate(input: GateInput): GateResult {
   }
 
   if (input.proofs) checks.push(...proofChecks(input, plan, judged, input.proofs));
+  if (input.attestation) checks.push({ check: 'attested', ...attestedCheck(input.attestation) });
 
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
 }

@@ -7,7 +7,13 @@
  */
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import { DEFAULT_ARTIFACTS_DIR, isOperationalError, isUsageError, loadModelContext } from '../model/index.js';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  isOperationalError,
+  isUsageError,
+  loadModelContext,
+  OperationalError,
+} from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import {
   headline,
@@ -17,6 +23,7 @@ import {
   renderReport,
 } from '../report/markdown.js';
 import { VERSION } from '../version.js';
+import { type AttestFn, attestFiles, githubAttest, shouldAttest } from './attest.js';
 import { type CommandOutcome, runActionCommand } from './commands.js';
 import { readRunContext } from './context.js';
 import {
@@ -48,7 +55,12 @@ function modelNameFor(env: Env): string | null {
   }
 }
 
-export async function runMain(env: Env = process.env): Promise<number> {
+export interface MainDeps {
+  /** Signs one artifact. @default githubAttest (@actions/attest: Fulcio, Rekor, GitHub's attestations API) */
+  attest?: AttestFn;
+}
+
+export async function runMain(env: Env = process.env, deps: MainDeps = {}): Promise<number> {
   // First, so that even a step cancelled mid-command leaves the post step what it needs.
   core.saveState(STATE_COMMAND, rawInput(env, 'command'));
   core.saveState(STATE_DIR, stateDir(env as NodeJS.ProcessEnv));
@@ -60,10 +72,16 @@ export async function runMain(env: Env = process.env): Promise<number> {
   let refused: string | null = null;
   let failure: string | null = null;
   let operational = false;
+  let bundles: string[] = [];
   try {
     command = readCommand(env);
     publish = readPublishInputs(env);
+    // Refused before anything is measured when attest is true and the job cannot be attested.
+    const attesting = shouldAttest(publish.attest, command, env);
     outcome = await runActionCommand(command, env);
+    if (attesting && outcome.result.written.length > 0) {
+      bundles = await attestWritten(outcome.result.written, publish, deps.attest ?? githubAttest);
+    }
   } catch (e) {
     if (isUsageError(e)) refused = e.messageFor('action');
     else {
@@ -124,7 +142,8 @@ export async function runMain(env: Env = process.env): Promise<number> {
     }
   }
 
-  setStepOutputs({ ...outputsFrom(input, verdict, outcome?.result.written ?? []), commentUrl });
+  const written = [...(outcome?.result.written ?? []), ...bundles];
+  setStepOutputs({ ...outputsFrom(input, verdict, written), commentUrl });
   await writeJobSummary(markdown, env);
 
   if (exitCode !== 0) {
@@ -136,4 +155,24 @@ export async function runMain(env: Env = process.env): Promise<number> {
     );
   }
   return exitCode;
+}
+
+/**
+ * Attests the step's files. A failure is a warning with `attest: auto` (the artifacts stay, the
+ * release gate will refuse them unattested) and an operational error (exit 3) with `attest: true`.
+ */
+async function attestWritten(written: string[], publish: PublishInputs, attest: AttestFn): Promise<string[]> {
+  try {
+    const bundles = await attestFiles(written, attest, publish.githubToken);
+    for (const b of bundles) info(`attested: ${b}`);
+    return bundles;
+  } catch (e) {
+    const failure = new OperationalError(
+      { operation: 'attest (Sigstore)', resource: written.join(', '), region: null },
+      e,
+    );
+    if (publish.attest === 'true') throw failure;
+    core.warning(`${failure.message}: the artifacts are not attested, and the release gate will refuse them`);
+    return [];
+  }
 }

@@ -24,6 +24,10 @@
  *   calibration execution policy and boundary); see ci-access-stack.ts for its other keys.
  * - `scalegate:config=<file>`: the config (default `<repo>/scalegate.config.json`).
  * - `scalegate:artifactsDir=<dir>`: where `plan-<model>.json` is read (default `<repo>/artifacts`).
+ * - `scalegate:trustedRoot=<file>`: the Sigstore trust root the production gate verifies the
+ *   proofs' attestations against (`gh attestation trusted-root > trusted_root.jsonl`); without it
+ *   the gate's `attested` check refuses, unless `scalegate:offline=true` (a development synth,
+ *   labelled in the synth output; a release never passes it).
  * Relative paths resolve against the repository root.
  *
  * Scaling is wanted for every model: the config has no "max 1 instance" setting, and a model
@@ -59,6 +63,8 @@ export const CONTEXT = {
   withPlan: 'scalegate:withPlan',
   config: 'scalegate:config',
   artifactsDir: 'scalegate:artifactsDir',
+  trustedRoot: 'scalegate:trustedRoot',
+  offline: 'scalegate:offline',
 } as const;
 
 /** The repository root: infra/.. */
@@ -139,6 +145,12 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
   const calibrationModel = contextString(app, CONTEXT.calibration);
   const allowUnmeasured = list(contextString(app, CONTEXT.allowUnmeasured));
   const allowLowerBound = list(contextString(app, CONTEXT.allowLowerBound));
+  const trustedRoot = contextString(app, CONTEXT.trustedRoot);
+  const attestation = {
+    trustedRootFile: trustedRoot ? resolve(repoRoot, trustedRoot) : undefined,
+    offline: contextString(app, CONTEXT.offline) === 'true',
+    config: config.attestation,
+  };
   if (only) checkModelNames(config, [only], CONTEXT.model, configFile);
   if (calibrationModel) checkModelNames(config, [calibrationModel], CONTEXT.calibration, configFile);
   checkModelNames(config, allowUnmeasured, CONTEXT.allowUnmeasured, configFile);
@@ -226,6 +238,7 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
           artifactsDir,
           allowUnmeasured: allowUnmeasured.includes(modelName),
           allowLowerBound: allowLowerBound.includes(modelName),
+          attestation,
         },
         description: `scalegate ${modelName}: SageMaker endpoint with its measured scaling policy`,
       });

@@ -46,7 +46,7 @@ import { calibrationSynthesizer, importCalibrationExecutionRole, tagCalibration 
 import { EndpointAutoscaling } from './endpoint-autoscaling.js';
 import { EndpointObservability } from './endpoint-observability.js';
 import { modelImage } from './image.js';
-import { GateRefusedError, runSynthGate } from './synth-gate.js';
+import { GateRefusedError, runSynthGate, type SynthAttestation } from './synth-gate.js';
 
 /**
  * Admission bound on the calibration endpoint: high enough that the qmax ladder is never cut by
@@ -56,7 +56,14 @@ import { GateRefusedError, runSynthGate } from './synth-gate.js';
 export const CALIBRATION_MAX_QUEUE_DEPTH = '100000';
 
 export type EndpointMode =
-  | { kind: 'production'; artifactsDir: string; allowUnmeasured: boolean; allowLowerBound?: boolean }
+  | {
+      kind: 'production';
+      artifactsDir: string;
+      allowUnmeasured: boolean;
+      allowLowerBound?: boolean;
+      /** The proofs' attestations (`scalegate:trustedRoot`, `scalegate:offline`). */
+      attestation?: SynthAttestation;
+    }
   /** `withPlan`: the plan file to deploy and where its measurements are. */
   | { kind: 'calibration'; withPlan?: { planFile: string; artifactsDir: string } };
 
@@ -115,8 +122,16 @@ export class EndpointStack extends Stack {
         deployRegion: this.region,
         requireProofs: true,
         allowLowerBound: mode.allowLowerBound === true,
+        ...(mode.attestation ? { attestation: mode.attestation } : {}),
       });
       this.gate = gate.result;
+      if (gate.offline) {
+        Annotations.of(this).addWarning(
+          gate.offline === 'local'
+            ? `${modelName}: OFFLINE: the proofs' attestations were NOT verified (the local SageMaker: nothing is attested locally).`
+            : `scalegate:offline=true: ${modelName}: OFFLINE: the proofs' attestations were NOT verified (a development synth; a release never passes it).`,
+        );
+      }
       if (gate.plan) {
         plan = gate.plan;
         this.scaling = 'measured';

@@ -18,7 +18,7 @@
  * declarations stand alone.
  */
 import { resolve } from 'node:path';
-import { Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import type * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct, DependencyGroup, type IDependable } from 'constructs';
@@ -68,6 +68,17 @@ export interface ScalegateScalingProps {
   readonly requireProofs?: boolean;
   /** Pass a plan whose T_total is only a lower bound (`scalegate gate --allow-lower-bound`). @default false */
   readonly allowLowerBound?: boolean;
+  /**
+   * The Sigstore trust root the proofs' attestations are verified against (`gh attestation
+   * trusted-root > trusted_root.jsonl`); required with the proofs unless `offline`.
+   * @default the context `scalegate:trustedRoot`
+   */
+  readonly trustedRoot?: string;
+  /**
+   * Skip the attestation check (a development synth; warned in the synth output).
+   * @default the context `scalegate:offline` is `true`
+   */
+  readonly offline?: boolean;
   /** Add the alarms (5XX, queue saturation, above target, service time) and the dashboard. @default true */
   readonly observability?: boolean;
 }
@@ -106,7 +117,8 @@ export class ScalegateScaling extends Construct {
     super(scope, id);
     const configFile = resolve(props.configFile ?? CONFIG_FILE);
     const artifactsDir = resolve(props.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
-    const [modelName, model] = modelFromConfig(readConfigFile(configFile), props.model, configFile);
+    const config = readConfigFile(configFile);
+    const [modelName, model] = modelFromConfig(config, props.model, configFile);
     const stack = Stack.of(this);
     const region = props.region ?? stack.region;
     if (Token.isUnresolved(region)) {
@@ -115,6 +127,8 @@ export class ScalegateScaling extends Construct {
       );
     }
     const imageDigest = props.imageDigest ?? modelImageDigest(model, configFile);
+    const trustedRoot: string | undefined =
+      props.trustedRoot ?? this.node.tryGetContext('scalegate:trustedRoot');
     const gate = runSynthGate({
       modelName,
       model,
@@ -123,8 +137,18 @@ export class ScalegateScaling extends Construct {
       deployRegion: region,
       requireProofs: props.requireProofs !== false,
       allowLowerBound: props.allowLowerBound === true,
+      attestation: {
+        trustedRootFile: trustedRoot ? resolve(trustedRoot) : undefined,
+        offline: props.offline ?? String(this.node.tryGetContext('scalegate:offline')) === 'true',
+        config: config.attestation,
+      },
     });
     this.planFile = gate.planFile;
+    if (gate.offline) {
+      Annotations.of(this).addWarning(
+        `${modelName}: OFFLINE: the proofs' attestations were NOT verified (${gate.offline === 'local' ? 'the local SageMaker' : 'offline: a development synth; a release never passes it'}).`,
+      );
+    }
     if (!gate.plan) {
       throw new GateRefusedError(gate.message ?? `${modelName}: refused`, modelName, gate.result);
     }

@@ -312,17 +312,24 @@ async function runThawStep(env: Env): Promise<CommandOutcome> {
  */
 async function runGateStep(env: Env): Promise<CommandOutcome> {
   const values = readOptionInputs(env, GATE_OPTIONS);
-  const { modelName, model, configFile } = loadModelContext({
+  const { modelName, model, configFile, config } = loadModelContext({
     modelName: values.modelName,
     configFile: values.configFile,
   });
-  const result = await runGate({ ...values, modelName, model, configFile });
+  const result = await runGate({
+    ...values,
+    modelName,
+    model,
+    configFile,
+    attestationConfig: config.attestation,
+    githubRepository: env.GITHUB_REPOSITORY,
+  });
   const report = result.artifact;
   return {
     result,
     modelName,
     report: {
-      gate: report ? { passed: report.passed, checks: report.checks } : null,
+      gate: report ? { passed: report.passed, checks: report.checks, offline: report.offline } : null,
       textReport: result.report,
     },
     notes: [],

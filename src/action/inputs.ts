@@ -6,6 +6,7 @@
  * action has its own: `command`, and how it publishes (`comment`, `github-token`).
  */
 import { usage } from '../model/index.js';
+import { ATTEST_INPUTS, type AttestWhen } from '../options/attest.js';
 import { ACTION_COMMANDS, ACTION_TABLES, type ActionCommand } from '../options/commands.js';
 import { inAction, type OptionSpec, type OptionTable, type OptionValues, text } from '../options/spec.js';
 
@@ -34,6 +35,7 @@ export const PUBLISH_INPUTS = {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, evaluated by the runner
     { default: '${{ github.token }}' },
   ),
+  ...ATTEST_INPUTS,
 } as const satisfies OptionTable;
 
 /** What core.getInput does, over an explicit environment (tests and the runner alike). */
@@ -72,6 +74,8 @@ export interface PublishInputs {
   /** `auto` (the default) means: on for pull_request events, off otherwise. */
   comment: 'auto' | boolean;
   githubToken: string | undefined;
+  /** Attest the artifacts the step writes: auto (when the job can get an OIDC token), true, false. */
+  attest: AttestWhen;
 }
 
 export function readPublishInputs(env: Env): PublishInputs {
@@ -82,6 +86,7 @@ export function readPublishInputs(env: Env): PublishInputs {
   return {
     comment: comment === 'auto' ? 'auto' : comment.toLowerCase() === 'true',
     githubToken: rawInput(env, 'github-token') || undefined,
+    attest: ATTEST_INPUTS.attest.parse(rawInput(env, 'attest') || 'auto'),
   };
 }
 

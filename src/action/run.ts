@@ -14,6 +14,7 @@ import {
   isUsageError,
   loadModelContext,
   type ModelConfig,
+  OperationalError,
 } from '../model/index.js';
 import { stateDir } from '../model/journal.js';
 import {
@@ -24,6 +25,7 @@ import {
   renderReport,
 } from '../report/markdown.js';
 import { VERSION } from '../version.js';
+import { type AttestFn, attestFiles, githubAttest, shouldAttest } from './attest.js';
 import { type CommandOutcome, runActionCommand } from './commands.js';
 import { readRunContext } from './context.js';
 import {
@@ -71,7 +73,12 @@ function headModel(configFile: string, modelName: string): ModelConfig | null {
   }
 }
 
-export async function runMain(env: Env = process.env): Promise<number> {
+export interface MainDeps {
+  /** Signs one artifact. @default githubAttest (@actions/attest: Fulcio, Rekor, GitHub's attestations API) */
+  attest?: AttestFn;
+}
+
+export async function runMain(env: Env = process.env, deps: MainDeps = {}): Promise<number> {
   // First, so that even a step cancelled mid-command leaves the post step what it needs.
   core.saveState(STATE_COMMAND, rawInput(env, 'command'));
   core.saveState(STATE_DIR, stateDir(env as NodeJS.ProcessEnv));
@@ -83,10 +90,16 @@ export async function runMain(env: Env = process.env): Promise<number> {
   let refused: string | null = null;
   let failure: string | null = null;
   let operational = false;
+  let bundles: string[] = [];
   try {
     command = readCommand(env);
     publish = readPublishInputs(env);
+    // Refused before anything is measured when attest is true and the job cannot be attested.
+    const attesting = shouldAttest(publish.attest, command, env);
     outcome = await runActionCommand(command, env);
+    if (attesting && outcome.result.written.length > 0) {
+      bundles = await attestWritten(outcome.result.written, publish, deps.attest ?? githubAttest);
+    }
   } catch (e) {
     if (isUsageError(e)) refused = e.messageFor('action');
     else {
@@ -150,7 +163,8 @@ export async function runMain(env: Env = process.env): Promise<number> {
     }
   }
 
-  setStepOutputs({ ...outputsFrom(input, verdict, outcome?.result.written ?? []), commentUrl });
+  const written = [...(outcome?.result.written ?? []), ...bundles];
+  setStepOutputs({ ...outputsFrom(input, verdict, written), commentUrl });
   await writeJobSummary(markdown, env);
 
   if (exitCode !== 0) {
@@ -162,4 +176,24 @@ export async function runMain(env: Env = process.env): Promise<number> {
     );
   }
   return exitCode;
+}
+
+/**
+ * Attests the step's files. A failure is a warning with `attest: auto` (the artifacts stay, the
+ * release gate will refuse them unattested) and an operational error (exit 3) with `attest: true`.
+ */
+async function attestWritten(written: string[], publish: PublishInputs, attest: AttestFn): Promise<string[]> {
+  try {
+    const bundles = await attestFiles(written, attest, publish.githubToken);
+    for (const b of bundles) info(`attested: ${b}`);
+    return bundles;
+  } catch (e) {
+    const failure = new OperationalError(
+      { operation: 'attest (Sigstore)', resource: written.join(', '), region: null },
+      e,
+    );
+    if (publish.attest === 'true') throw failure;
+    core.warning(`${failure.message}: the artifacts are not attested, and the release gate will refuse them`);
+    return [];
+  }
 }

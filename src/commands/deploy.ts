@@ -61,6 +61,10 @@ export interface DeployInput {
   withPlan?: string | boolean;
   /** Deploy only: `-c scalegate:allowLowerBound=<model>` (a plan on a lower-bound T_total passes the gate). @default false */
   allowLowerBound?: boolean;
+  /** Deploy only: `-c scalegate:trustedRoot=<file>` (the synth gate verifies the proofs' attestations). */
+  trustedRoot?: string;
+  /** Deploy only: `-c scalegate:offline=true` (the synth gate skips the attestation check, warned). @default false */
+  offline?: boolean;
   /** cdk deploy --require-approval (scalegate deploy runs in workflows). @default `never` */
   requireApproval?: 'never' | 'any-change' | 'broadening';
 }
@@ -118,6 +122,10 @@ export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocatio
   if (!calibration && action === 'deploy' && input.allowLowerBound) {
     context.push('-c', `scalegate:allowLowerBound=${modelName}`);
   }
+  if (!calibration && action === 'deploy' && input.trustedRoot) {
+    context.push('-c', `scalegate:trustedRoot=${resolve(input.trustedRoot)}`);
+  }
+  if (!calibration && action === 'deploy' && input.offline) context.push('-c', 'scalegate:offline=true');
   const synth: CdkInvocation = { command, cwd, args: ['synth', '--quiet', '--output', assembly, ...context] };
   const perStack = stacksFor(action, modelName, calibration).map(
     (stack): CdkInvocation =>

@@ -8,20 +8,24 @@
 import { dirname, join } from 'node:path';
 import { type AssetHash, modelImageDigest } from '../model/asset-hash.js';
 import {
+  type AttestationConfig,
   DEFAULT_ARTIFACTS_DIR,
   findPlanMeasurements,
   findPlanProofs,
   isUsageError,
+  LOCAL_REGION,
   type ModelConfig,
   type PlanArtifact,
   planFileName,
   readArtifact,
 } from '../model/index.js';
-import { evaluateGate, type GateReport } from '../plan/gate.js';
+import { evaluateGate } from '../plan/gate.js';
+import type { GateReport } from '../plan/gate-report.js';
 import { renderGateReport } from '../report/gate-text.js';
+import { attestationEvidence, attestationSetup } from './gate-attestation.js';
 import type { CommandDeps, CommandResult } from './result.js';
 
-export type { GateReport } from '../plan/gate.js';
+export type { GateReport } from '../plan/gate-report.js';
 
 export interface GateInput {
   modelName: string;
@@ -36,6 +40,14 @@ export interface GateInput {
   region?: string;
   /** Pass a plan whose T_total is only a lower bound (said in the report). @default false */
   allowLowerBound?: boolean;
+  /** `--trusted-root`: the Sigstore trust root the proofs' attestations are verified against. */
+  trustedRootFile?: string;
+  /** `--offline`: skip the attestation check (labelled in the report). @default false */
+  offline?: boolean;
+  /** The config's `attestation` block: who must have signed. */
+  attestationConfig?: AttestationConfig;
+  /** GITHUB_REPOSITORY: the repository when the config names none. */
+  githubRepository?: string;
 }
 
 export interface GateDeps extends CommandDeps {
@@ -49,6 +61,14 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     input.planFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, planFileName(modelName));
   const region = input.region ?? model.region;
   const source = model.container_dir ? 'container_dir' : 'image_uri';
+  // Refused (exit 2) before anything is read: no trust root, or no repository to expect.
+  const attestation = attestationSetup({
+    local: region === LOCAL_REGION,
+    offline: input.offline === true,
+    trustedRootFile: input.trustedRootFile,
+    config: input.attestationConfig,
+    githubRepository: input.githubRepository,
+  });
   const digest = modelImageDigest(model, input.configFile, deps.assetHash);
 
   let plan: PlanArtifact | null = null;
@@ -60,18 +80,21 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     planError = e.message;
   }
   const artifactsDir = input.artifactsDir ?? dirname(planFile);
+  const measurements = plan ? findPlanMeasurements(plan, artifactsDir) : null;
+  const proofs = plan ? findPlanProofs(plan, artifactsDir) : null;
   const result = evaluateGate({
     modelName,
     model,
     planFile,
     plan,
     planError,
-    measurements: plan ? findPlanMeasurements(plan, artifactsDir) : null,
+    measurements,
     deployImageDigest: digest,
     deployRegion: region,
     // A release needs the plan's proofs: its clean validate (and a drill whose SLO held, with require_drill).
-    proofs: plan ? findPlanProofs(plan, artifactsDir) : null,
+    proofs,
     allowLowerBound: input.allowLowerBound === true,
+    attestation: plan ? attestationEvidence(attestation, planFile, measurements, proofs) : null,
   });
 
   const report: GateReport = {
@@ -85,6 +108,7 @@ export async function runGate(input: GateInput, deps: GateDeps = {}): Promise<Co
     region,
     passed: result.passed,
     checks: result.checks,
+    offline: attestation.offline,
   };
   return { artifact: report, report: renderGateReport(report), exitCode: result.passed ? 0 : 1, written: [] };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { attestationConfigSchema } from './attestation.js';
 import { opt, usage } from './errors.js';
 import { formatZodIssues } from './issues.js';
 import { requestConfigSchema } from './request-shape.js';
@@ -115,6 +116,8 @@ export const configSchema = z
   .object({
     $schema: safeString.optional(),
     models: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
+    /** Who must have attested the proofs the release gate reads (docs/security.md). */
+    attestation: attestationConfigSchema.optional(),
   })
   .strict();
 

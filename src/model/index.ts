@@ -1,4 +1,5 @@
 export * from './artifacts.js';
+export * from './attestation.js';
 export * from './config.js';
 export * from './direct-target.js';
 export * from './drill.js';

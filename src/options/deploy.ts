@@ -32,6 +32,15 @@ export const DEPLOY_ONLY_OPTIONS = {
     'allow-lower-bound',
     'let the gate pass a plan whose T_total is only a lower bound (-c scalegate:allowLowerBound=<model>; warns)',
   ),
+  trustedRoot: text(
+    'trusted-root',
+    '<file>',
+    "the Sigstore trust root the synth gate verifies the proofs' attestations against (-c scalegate:trustedRoot=<file>; `gh attestation trusted-root > trusted_root.jsonl`); a production deploy needs it unless --offline",
+  ),
+  offline: flag(
+    'offline',
+    "skip the synth gate's attestation check (-c scalegate:offline=true): a development deploy, warned in the synth output; a release never passes it",
+  ),
   requireApproval: choice(
     'require-approval',
     '<level>',

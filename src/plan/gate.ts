@@ -30,6 +30,7 @@ import {
   type PlanProofs,
   REGION_FROM_CONFIG,
 } from '../model/index.js';
+import { type AttestationEvidence, attestedCheck } from './attestation.js';
 import type { GateCheckOf } from './gate-check.js';
 import { configMismatchCheck, planConfigCheck } from './gate-config.js';
 import { measureFix, replanFix } from './gate-fixes.js';
@@ -60,6 +61,7 @@ export const GATE_CHECKS = [
   'region',
   'validated',
   'drilled',
+  'attested',
 ] as const;
 export type GateCheckName = (typeof GATE_CHECKS)[number];
 
@@ -90,6 +92,8 @@ export interface GateInput {
    * `scalegate:allowLowerBound`); the check still says so. @default false
    */
   allowLowerBound?: boolean;
+  /** Every file the gate read, with its bundle (src/plan/attestation.ts); null: not judged (offline, a calibration deploy). */
+  attestation?: AttestationEvidence | null;
 }
 
 /** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
@@ -106,20 +110,6 @@ export interface GateResult {
   checks: GateCheck[];
   /** The plan derived again from its measurements (what the later checks judged); null when it could not be. */
   rederived: PlanArtifact | null;
-}
-
-/** What `scalegate gate` reports (its `--json`): the plan, the image being deployed, every check. */
-export interface GateReport {
-  kind: 'gate';
-  model_name: string;
-  plan_file: string;
-  plan_run_id: string | null;
-  image_source: 'container_dir' | 'image_uri';
-  image_digest: string;
-  instance_type: string;
-  region: string;
-  passed: boolean;
-  checks: GateCheck[];
 }
 
 const short = (digest: string): string => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
@@ -280,6 +270,7 @@ export function evaluateGate(input: GateInput): GateResult {
   }
 
   if (input.proofs) checks.push(...proofChecks(input, plan, judged, input.proofs));
+  if (input.attestation) checks.push({ check: 'attested', ...attestedCheck(input.attestation) });
 
   return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
 }

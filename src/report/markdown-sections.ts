@@ -14,6 +14,7 @@ import {
 import type { ConfigWeakening } from '../plan/config-weakening.js';
 import { renderTtfabMermaid } from './chart-md.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
+import { offlineLabel } from './gate-text.js';
 import {
   planHoldText,
   planPolicyLagLabel,
@@ -38,6 +39,8 @@ export interface Located<A> {
 export interface GateOutcome {
   passed: boolean;
   checks: ReadonlyArray<{ check: string; ok: boolean; detail: string; fix: string | null }>;
+  /** Why attestations were not verified (src/plan/gate-report.ts); null or absent when they were. */
+  offline?: 'requested' | 'local' | null;
 }
 
 export interface RunInfo {
@@ -513,6 +516,7 @@ export function gateSection(g: GateOutcome): string[] {
   return [
     '### Gate checks',
     '',
+    ...(g.offline ? [`**${escapeMarkdown(offlineLabel(g.offline))}**`, ''] : []),
     markdownTable(
       ['', 'check', 'detail', 'fix'],
       g.checks.map((c) => [

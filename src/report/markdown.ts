@@ -127,7 +127,7 @@ export function headline(input: ReportInput): Headline {
       if (input.gate) {
         return prefix(
           input.gate.passed ? 'passed' : 'refused',
-          input.gate.passed ? '**passed**' : '**refused**',
+          `${input.gate.passed ? '**passed**' : '**refused**'}${input.gate.offline ? ' · **OFFLINE: attestations not verified**' : ''}`,
         );
       }
       break;

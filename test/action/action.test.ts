@@ -182,7 +182,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
       entry: 'main',
       workspace,
       eventName: 'push',
-      inputs: { command: 'gate', model: 'kokoro-82m' },
+      inputs: { command: 'gate', model: 'kokoro-82m', offline: 'true' },
     });
     expect(pass.status, pass.stdout).toBe(0);
     expect(pass.outputs.verdict).toBe('passed');
@@ -200,7 +200,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
       entry: 'main',
       workspace,
       eventName: 'push',
-      inputs: { command: 'gate', model: 'reference-tts' },
+      inputs: { command: 'gate', model: 'reference-tts', offline: 'true' },
     });
     // No plan for reference-tts is committed: refused on plan_readable, after hashing the image.
     expect(gate.status, gate.stdout).toBe(1);
@@ -215,6 +215,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
       PATH: process.env.PATH ?? '',
       INPUT_COMMAND: 'gate',
       INPUT_MODEL: 'reference-tts',
+      INPUT_OFFLINE: 'true',
       GITHUB_OUTPUT: join(lonely, 'out'),
       GITHUB_STATE: join(lonely, 'state'),
     };

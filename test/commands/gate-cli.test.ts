@@ -12,7 +12,16 @@ const plan = (p: Parameters<typeof artifactsDirWith>[0][string]) =>
 describe('scalegate gate (CLI)', () => {
   it('judges the committed Kokoro plan for us-east-1 on its proof alone (legacy measurements take the config region, labelled) and refuses it for any other region', async () => {
     const committed = join(REPO, 'artifacts', 'plan-kokoro-82m.json');
-    const judged = await runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', committed]);
+    const judged = await runCli([
+      'gate',
+      '--offline',
+      '--model',
+      'kokoro-82m',
+      '--config',
+      config,
+      '--plan',
+      committed,
+    ]);
     expect(judged.stdout).toMatch(/✓ region +us-east-1 \(config \(the legacy artifact records none\)\)/);
     // No endpoint has run this plan yet: its only missing piece is the committed clean validate
     // (test/commands/gate-proofs.test.ts shows it passing once that is there).
@@ -21,6 +30,7 @@ describe('scalegate gate (CLI)', () => {
     for (const region of ['eu-west-1', 'us-west-2']) {
       const refused = await runCli([
         'gate',
+        '--offline',
         '--model',
         'kokoro-82m',
         '--config',
@@ -40,6 +50,7 @@ describe('scalegate gate (CLI)', () => {
   it('exits 0 for kokoro-82m with its plan and prints each check', async () => {
     const r = await runCli([
       'gate',
+      '--offline',
       '--model',
       'kokoro-82m',
       '--config',
@@ -55,6 +66,7 @@ describe('scalegate gate (CLI)', () => {
   it('exits 1 with the reason for a stop plan; --json carries every check', async () => {
     const r = await runCli([
       'gate',
+      '--offline',
       '--model',
       'kokoro-82m',
       '--config',
@@ -71,7 +83,7 @@ describe('scalegate gate (CLI)', () => {
 
   it('refuses (exit 1) a plan built on a lower-bound T_total and says how to allow it; --allow-lower-bound passes it and says so', async () => {
     const lowerBound = plan(measuredPlan({ lowerBoundTtotal: true }));
-    const args = ['gate', '--model', 'kokoro-82m', '--config', config, '--plan', lowerBound];
+    const args = ['gate', '--offline', '--model', 'kokoro-82m', '--config', config, '--plan', lowerBound];
     const refused = await runCli(args);
     expect(refused.exitCode).toBe(1);
     expect(refused.stdout).toContain('scalegate gate kokoro-82m: REFUSED');
@@ -90,13 +102,22 @@ describe('scalegate gate (CLI)', () => {
   });
 
   it('exits 1 when there is no plan at the default path', async () => {
-    const r = await runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', plan(null)]);
+    const r = await runCli([
+      'gate',
+      '--offline',
+      '--model',
+      'kokoro-82m',
+      '--config',
+      config,
+      '--plan',
+      plan(null),
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('✗ plan_readable');
   });
 
   it('exits 2 for a model the config does not declare', async () => {
-    const r = await runCli(['gate', '--model', 'nope', '--config', config]);
+    const r = await runCli(['gate', '--offline', '--model', 'nope', '--config', config]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--model nope: no such model');
   });

@@ -55,6 +55,7 @@ const gate = (
       configFile: join(REPO, 'scalegate.config.json'),
       planFile: join(dir, 'plan-kokoro-82m.json'),
       region: 'us-east-1',
+      offline: true,
     },
     { assetHash: noHashing },
   );
@@ -154,6 +155,7 @@ describe('scalegate gate: the committed Kokoro plan needs a clean validate of it
     writeFileSync(config, JSON.stringify({ models: { 'kokoro-82m': kokoroModel() } }));
     const args = [
       'gate',
+      '--offline',
       '--model',
       'kokoro-82m',
       '--config',

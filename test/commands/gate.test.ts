@@ -35,6 +35,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile: planIn(kokoroPlan()),
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );
@@ -62,6 +63,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile: planIn(stopPlan()),
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );
@@ -79,6 +81,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile: planIn(null),
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );
@@ -100,6 +103,7 @@ describe('scalegate gate', () => {
         configFile,
         planFile: planIn(measuredPlan({ imageDigest: digest })),
         region: 'us-east-1',
+        offline: true,
       },
       {
         assetHash: (dir) => {
@@ -121,6 +125,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile: planIn(measuredPlan({ region: 'local' })),
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );
@@ -139,6 +144,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile: planIn(forged),
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );
@@ -184,6 +190,7 @@ describe('scalegate gate', () => {
         configFile: 'scalegate.config.json',
         planFile,
         region: 'us-east-1',
+        offline: true,
       },
       { assetHash: noHashing },
     );

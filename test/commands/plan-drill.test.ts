@@ -188,6 +188,7 @@ describe('plan --drill', () => {
           configFile: 'scalegate.config.json',
           planFile: files.planFile,
           region: 'us-east-1',
+          offline: true,
         },
         { assetHash: noHashing },
       );

@@ -38,6 +38,7 @@ function consumerStack(
     model: 'kokoro-82m',
     configFile,
     artifactsDir,
+    offline: true,
     ...props,
   });
   const model = new sagemaker.CfnModel(stack, 'Model', {
@@ -118,6 +119,7 @@ describe('ScalegateScaling in a team CDK app (scalegate/cdk)', () => {
       endpoint,
       endpointName: 'speech-kokoro-82m-b',
       observability: false,
+      offline: true,
     });
     const t = Template.fromStack(stack);
     const targetId = stack.getLogicalId(late.scalableTarget);

@@ -34,7 +34,12 @@ function cdkSynth(context: Record<string, string>) {
 describe('cdk synth from infra/ (offline)', () => {
   it('synthesizes kokoro-82m from the repository config once its plan exists', () => {
     const artifacts = artifactsDirWith({ 'kokoro-82m': kokoroPlan() });
-    const r = cdkSynth({ 'scalegate:model': 'kokoro-82m', 'scalegate:artifactsDir': artifacts });
+    const r = cdkSynth({
+      'scalegate:model': 'kokoro-82m',
+      'scalegate:artifactsDir': artifacts,
+      // Attestations at synth are judged in test/commands/gate-attested.test.ts; this one proves the synth itself.
+      'scalegate:offline': 'true',
+    });
     expect(r.stderr).not.toContain('gate refused');
     expect(r.status).toBe(0);
     const template = JSON.parse(

@@ -104,7 +104,9 @@ describe('config_mismatch: a plan made with --allow-config-mismatch', () => {
     const r = gate(mismatched, { proofs: null });
     expect(r.passed).toBe(true);
     expect(r.checks.map((c) => c.check)).toEqual(
-      GATE_CHECKS.filter((c) => c !== 'config_mismatch' && c !== 'validated' && c !== 'drilled'),
+      GATE_CHECKS.filter(
+        (c) => c !== 'config_mismatch' && c !== 'validated' && c !== 'drilled' && c !== 'attested',
+      ),
     );
   });
 });

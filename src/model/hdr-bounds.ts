@@ -5,8 +5,8 @@
  * or skip the decoder's index far past its array (a loop of billions of steps). So each one is
  * inflated here with an output bound (node:zlib `maxOutputLength`), its header's declared range is
  * turned into the counts array the decoder would allocate, and its counts are walked once; and the
- * counts arrays of all the histograms of one artifact together stay within a budget, so decoding a
- * whole artifact (a merge, a judge, the gate) stays within a bounded amount of memory.
+ * counts arrays of the histograms of one run's windows, and of one whole artifact, stay within a
+ * budget, so what a merge, a judge or the gate decodes stays within a bounded amount of memory.
  */
 import { inflateSync } from 'node:zlib';
 
@@ -24,11 +24,14 @@ export const HDR_LIMITS = {
   /** Bytes one histogram may inflate to: its header and at most 9 bytes per cell. */
   inflatedBytes: 40 + 9 * 32 * 1024,
   /**
-   * Cells of all the histograms of one artifact together (4 bytes each once decoded: 256 MB).
-   * A real window of five histograms of a TTS run takes about 60 000; this holds some 4 000
-   * windows (an hour-long drill in 10 s windows is 360, a goodput run of 20 rungs 2 000).
+   * Cells of the histograms of one run's windows together (a goodput rung's, a drill's): what a
+   * judge holds decoded at once, 4 bytes each (256 MB). A window of a real TTS run (five
+   * histograms, latencies up to a few seconds) takes about 70 000: a rung of 100 windows 7 M, a
+   * two-hour drill in 10 s windows 50 M.
    */
-  artifactCells: 64 * 1024 * 1024,
+  setCells: 64 * 1024 * 1024,
+  /** Cells of all the histograms of one artifact: what reading it may decode in all (1 GB). */
+  artifactCells: 256 * 1024 * 1024,
 } as const;
 
 const COMPRESSED_COOKIE_BASE = 0x1c849304;
@@ -68,8 +71,8 @@ export function countsArrayLength(lowest: number, highest: number, digits: numbe
   return (buckets + 1) * (subBucketCount / 2);
 }
 
-/** HdrHistogram's ByteBuffer.getInt64: high * 2^32 + low, both as signed 32-bit words. */
-const int64 = (b: Buffer, at: number): number => b.readInt32BE(at) * 2 ** 32 + b.readInt32BE(at + 4);
+/** HdrHistogram's ByteBuffer.getInt64: high * 2^32 + low, both unsigned 32-bit words. */
+const int64 = (b: Buffer, at: number): number => b.readUInt32BE(at) * 2 ** 32 + b.readUInt32BE(at + 4);
 
 /**
  * Checks one encoded histogram within HDR_LIMITS and returns its shape; throws HdrBoundsError
@@ -86,7 +89,7 @@ export function inspectHdr(data: string, declaredDigits: number): HdrShape {
   if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) {
     throw new HdrBoundsError('not an HdrHistogram V2 compressed encoding');
   }
-  const compressedLength = bytes.readInt32BE(4);
+  const compressedLength = bytes.readUInt32BE(4);
   if (compressedLength <= 0 || compressedLength > bytes.length - 8) {
     throw new HdrBoundsError(`declares ${compressedLength} compressed bytes, carries ${bytes.length - 8}`);
   }
@@ -107,8 +110,8 @@ export function inspectHdr(data: string, declaredDigits: number): HdrShape {
   if (payload.length < HEADER_BYTES || (payload.readInt32BE(0) & ~0xf0) !== ENCODING_COOKIE_BASE) {
     throw new HdrBoundsError('inflates to something that is not an HdrHistogram V2 encoding');
   }
-  const payloadLength = payload.readInt32BE(4);
-  const digits = payload.readInt32BE(12);
+  const payloadLength = payload.readUInt32BE(4);
+  const digits = payload.readUInt32BE(12);
   const lowest = int64(payload, 16);
   const highest = int64(payload, 24);
   if (payloadLength < 0 || payloadLength > payload.length - HEADER_BYTES) {
@@ -185,12 +188,16 @@ export function* histogramsIn(
   for (const [key, child] of Object.entries(record)) yield* histogramsIn(child, encoding, [...path, key]);
 }
 
+const MB_PER_CELL = 4 / 2 ** 20;
+
 /**
- * Every histogram of a parsed artifact within HDR_LIMITS, and all of them together within the
- * artifact budget. Returns null, or the first problem as `field.path: why`.
+ * Every histogram of a parsed artifact within HDR_LIMITS, the histograms of each run's windows
+ * within the set budget and all of them within the artifact budget. Returns null, or the first
+ * problem as `field.path: why`.
  */
 export function checkArtifactHistograms(artifact: unknown, encoding: string): string | null {
   let cells = 0;
+  const bySet = new Map<string, number>();
   for (const { path, histogram } of histogramsIn(artifact, encoding)) {
     const field = [...path, 'data'].join('.');
     let shape: HdrShape;
@@ -203,9 +210,16 @@ export function checkArtifactHistograms(artifact: unknown, encoding: string): st
     if (shape.totalCount !== histogram.count) {
       return `${field}: holds ${shape.totalCount} values where count says ${histogram.count} (corrupted)`;
     }
+    const windows = path.indexOf('windows');
+    const set = windows < 0 ? field : path.slice(0, windows + 1).join('.');
+    const inSet = (bySet.get(set) ?? 0) + shape.cells;
+    bySet.set(set, inSet);
+    if (inSet > HDR_LIMITS.setCells) {
+      return `${field}: the histograms of ${set} up to here need ${inSet} counts cells to decode, above the ${HDR_LIMITS.setCells} (${HDR_LIMITS.setCells * MB_PER_CELL} MB) one run's windows may take`;
+    }
     cells += shape.cells;
     if (cells > HDR_LIMITS.artifactCells) {
-      return `${field}: the histograms up to here need ${cells} counts cells to decode, above the ${HDR_LIMITS.artifactCells} (${(HDR_LIMITS.artifactCells * 4) / 2 ** 20} MB) one artifact may take`;
+      return `${field}: the histograms up to here need ${cells} counts cells to decode, above the ${HDR_LIMITS.artifactCells} (${HDR_LIMITS.artifactCells * MB_PER_CELL} MB) one artifact may take`;
     }
   }
   return null;

@@ -242,7 +242,10 @@ export function mergeOpenLoop(parts: readonly LabelledHistograms[]): OpenLoopHis
   const windows: OpenLoopWindow[] = [];
   for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
     let into: LiveWindow | null = null;
-    for (const { source, window } of byIndex.get(index) as Array<{ source: string; window: OpenLoopWindow }>) {
+    for (const { source, window } of byIndex.get(index) as Array<{
+      source: string;
+      window: OpenLoopWindow;
+    }>) {
       const decoded = decodeWindow(window, source);
       if (into === null) into = decoded;
       else {

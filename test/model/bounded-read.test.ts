@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containerAssetHash } from '../../src/model/asset-hash.js';
 import {
   isUsageError,
   READ_LIMITS,
@@ -174,6 +175,16 @@ describe('only regular files, and links only inside the tree', () => {
       'cannot read the qmax artifact (no such file',
     );
     expect(readThawJournal('nobody', join(tree, 'state'))).toBeNull();
+  });
+
+  it("refuses a container_dir's .dockerignore that links to /dev/zero (the gate hashes that directory)", () => {
+    const container = join(tree, 'container');
+    mkdirSync(container);
+    writeFileSync(join(container, 'Dockerfile'), 'FROM scratch\n');
+    symlinkSync('/dev/zero', join(container, '.dockerignore'));
+    const e = thrown(() => containerAssetHash(container));
+    expect(isUsageError(e)).toBe(true);
+    expect(e.message).toContain('.dockerignore: resolves through a symbolic link to /dev/zero');
   });
 
   it('refuses a file name with a bidi or zero-width character, spelling it out', () => {

@@ -5,9 +5,11 @@
  *
  * - only a regular file is read: a directory, a FIFO, a device (`/dev/zero`) or a socket is
  *   refused from `lstat`, before it is opened;
- * - a path that goes through a symbolic link (the file itself or a directory on the way) is
- *   followed only when it resolves inside the working tree (the working directory) to a regular
- *   file; one that leaves it (`/etc/passwd`, `/proc/...`) is refused;
+ * - a path in the working tree (the working directory: the checkout, where a pull request's files
+ *   are) that goes through a symbolic link (the file itself or a directory on the way) is followed
+ *   only when it resolves inside the tree, to a regular file; one that leaves it (`/etc/passwd`,
+ *   `/dev/zero`, `/proc/...`) is refused. A path outside the tree is one the user named on the
+ *   command line: it is followed, and its target must still be a regular file within the limit;
  * - a file above its kind's size limit is refused, and the read itself stops at limit + 1 bytes
  *   (open, fstat, bounded reads), so a file that grows while it is read cannot exhaust memory;
  * - a file name with control, bidi or invisible characters is refused.
@@ -142,8 +144,12 @@ function checkedPath(file: string, options: BoundedReadOptions): string {
     );
   }
   if (real !== absolute) {
-    const root = realpathSync(options.root ?? process.cwd());
-    if (!inside(root, real)) {
+    // A path in the tree (what a pull request can commit) must stay in it through its links. A
+    // path outside the tree is one the user named: only its kind and size are checked (its
+    // links may be the system's own, such as /var -> /private/var).
+    const tree = resolve(options.root ?? process.cwd());
+    const root = realpathSync(tree);
+    if ((inside(tree, absolute) || inside(root, absolute)) && !inside(root, real)) {
       throw refusal(
         file,
         `resolves through a symbolic link to ${printable(real)}, outside the working tree ${printable(root)}: refused (a link is followed only to a file inside the tree); commit the file itself`,

@@ -77,7 +77,7 @@ export const regionSchema = z
 export function checkAwsName(value: string, kind: 'endpoint' | 'variant', source: string): string {
   if (!AWS_NAME_PATTERN.test(value)) {
     throw new UsageError(
-      `${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`,
+      `${source} ${printable(JSON.stringify(value), 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`,
     );
   }
   return value;

@@ -7,7 +7,7 @@
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runGate } from '../../src/commands/gate.js';
 import { drillFileName, type ModelConfig, validateFileName } from '../../src/model/index.js';
 import { inflateBomb } from '../helpers/hdr-bomb.js';
@@ -29,11 +29,21 @@ const gate = (dir: string, model: ModelConfig) =>
     { assetHash: noHashing },
   );
 
-/** The plan and its measurements, without a validate (the test puts its own file there). */
+/**
+ * The plan and its measurements, without a validate (the test puts its own file there), in a
+ * directory made the working directory: the checkout the release workflow runs the gate in.
+ */
 const withoutValidate = () => {
   const plan = kokoroPlan();
-  return artifactsDirWith({ 'kokoro-82m': { plan, measurements: measurementsOf(plan), validate: null } });
+  const dir = artifactsDirWith({
+    'kokoro-82m': { plan, measurements: measurementsOf(plan), validate: null },
+  });
+  process.chdir(dir);
+  return dir;
 };
+
+const before = process.cwd();
+afterEach(() => process.chdir(before));
 
 const checkOf = (result: Awaited<ReturnType<typeof gate>>, name: string) =>
   result.artifact?.checks.find((c) => c.check === name);

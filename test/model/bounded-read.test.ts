@@ -152,6 +152,19 @@ describe('only regular files, and links only inside the tree', () => {
     );
   });
 
+  it('a path outside the tree (named by the user) may go through links, to a regular file only', () => {
+    const real = join(outside, 'real-qmax.json');
+    writeArtifact('qmax', real, readArtifact('qmax', anchorQmaxFile));
+    const link = join(outside, 'linked-qmax.json');
+    symlinkSync(real, link);
+    expect(readArtifact('qmax', link).kind).toBe('qmax');
+    const zero = join(outside, 'zero.json');
+    symlinkSync('/dev/zero', zero);
+    expect(thrown(() => readArtifact('qmax', zero)).message).toContain(
+      `${zero}: a character device, not a regular file: the qmax artifact must be a file`,
+    );
+  });
+
   it('refuses a FIFO without opening it (an open would wait for a writer forever)', () => {
     const fifo = join(tree, 'qmax-fifo.json');
     const made = spawnSync('mkfifo', [fifo]);

@@ -82,6 +82,17 @@ describe('size limits', () => {
     );
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'stops reading at the limit when a file holds more than its size says (a /proc file states 0 bytes)',
+    () => {
+      const e = thrown(() => readBoundedFile('/proc/self/status', { maxBytes: 100, label: 'the file' }));
+      expect(isUsageError(e)).toBe(true);
+      expect(e.message).toBe(
+        '/proc/self/status: more than the 100 bytes limit for the file (it grew while read).',
+      );
+    },
+  );
+
   it('reads a file of exactly the limit', () => {
     const file = join(tree, 'exact.txt');
     writeFileSync(file, 'a'.repeat(1000));

@@ -10,7 +10,6 @@
  * single process uses. A refusal names the file (exit 2) and writes nothing.
  */
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientHealthOf, judgedWithClientHealth } from '../analysis/client-health.js';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
@@ -23,6 +22,7 @@ import { UsageError } from '../model/errors.js';
 import { newRunId } from '../model/ids.js';
 import { checkOutputFile, readArtifact, writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, goodputFileName } from '../model/names.js';
+import { READ_LIMITS, readBoundedFile } from '../model/read.js';
 import { renderMergeReport } from '../report/goodput-text.js';
 import { combineClientHealth } from '../stats/client-health.js';
 import { mergeOpenLoop } from '../stats/histograms.js';
@@ -42,7 +42,8 @@ export interface MergeInput {
 /** The `kind` a shard file declares (null: unreadable or none; the goodput path then says why). */
 function shardKindOf(file: string): string | null {
   try {
-    const kind = (JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown } | null)?.kind;
+    const text = readBoundedFile(file, { maxBytes: READ_LIMITS.histogramArtifact, label: 'a shard file' });
+    const kind = (JSON.parse(text) as { kind?: unknown } | null)?.kind;
     return typeof kind === 'string' ? kind : null;
   } catch {
     return null;

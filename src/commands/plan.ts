@@ -6,7 +6,7 @@
  * byte-identical and a committed validate or drill of that run id stays its proof.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
 import {
@@ -19,7 +19,9 @@ import {
   opt,
   type PlanArtifact,
   planFileName,
+  READ_LIMITS,
   readArtifact,
+  readBoundedBytes,
   usage,
   writeArtifact,
 } from '../model/index.js';
@@ -80,7 +82,10 @@ export interface PlanInput {
   fromFile?: string;
 }
 
-const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+const sha256Of = (file: string): string =>
+  createHash('sha256')
+    .update(readBoundedBytes(file, { maxBytes: READ_LIMITS.artifact, label: 'the plan artifact' }))
+    .digest('hex');
 
 /** The report of `plan` in `format` (the deployable values need the model's endpoint and the file's hash). */
 function planReport(
@@ -140,7 +145,9 @@ export function unchangedPlanIdentity(
   let before: PlanArtifact;
   let bytes: string;
   try {
-    bytes = readFileSync(file, 'utf8');
+    bytes = readBoundedBytes(file, { maxBytes: READ_LIMITS.artifact, label: 'the plan artifact' }).toString(
+      'utf8',
+    );
     before = readArtifact('plan', file);
   } catch {
     return null;

@@ -5,8 +5,8 @@
  * (src/model/request-shape.ts): the body template with the text inserted, or, in the `jsonl`
  * mode, the prompt line itself with every field it has.
  */
-import { readFileSync } from 'node:fs';
 import { opt, usage } from '../model/errors.js';
+import { FileReadError, READ_LIMITS, readBoundedFile } from '../model/read.js';
 import { DEFAULT_REQUEST_SHAPE, JSONL_BODY, type RequestShape, renderBody } from '../model/request-shape.js';
 
 export const DEFAULT_PROMPTS: readonly string[] = [
@@ -97,10 +97,15 @@ export function parsePrompts(text: string, file: string, options: { jsonl?: bool
 export function loadPrompts(file: string, options: { jsonl?: boolean } = {}): PromptSet {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBoundedFile(file, {
+      maxBytes: READ_LIMITS.loadInput,
+      label: 'the prompts file',
+      source: opt('prompts'),
+    });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw usage`${opt('prompts', file)}: cannot read (${code === 'ENOENT' ? 'no such file' : (e as Error).message}).`;
+    if (e instanceof FileReadError && e.missing)
+      throw usage`${opt('prompts', file)}: cannot read (no such file).`;
+    throw e;
   }
   return parsePrompts(text, file, options);
 }

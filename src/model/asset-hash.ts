@@ -7,13 +7,14 @@
  * deploys: the digest a `container_dir` model's measurements carry, what `scalegate gate` checks
  * and what the local SageMaker reports when the product starts it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type * as Cdk from 'aws-cdk-lib';
 import type { ModelConfig } from './config.js';
 import { UsageError } from './errors.js';
 import { imageDigestOf } from './fingerprint.js';
+import { READ_LIMITS, readBoundedFile } from './read.js';
 
 /**
  * aws-cdk-lib is loaded at run time, from node_modules, through a require whose argument a
@@ -30,13 +31,12 @@ export function containerAssetHash(dir: string, dockerfile = 'Dockerfile'): stri
   const ignoreFile = join(dir, '.dockerignore');
   let exclude: string[] = [];
   if (existsSync(ignoreFile)) {
-    exclude = [
-      ...readFileSync(ignoreFile)
-        .toString()
-        .split('\n')
-        .filter((line) => !!line),
-      '!.dockerignore',
-    ];
+    // Bounded like every input: a .dockerignore linked to /dev/zero is refused, not read forever.
+    const text = readBoundedFile(ignoreFile, {
+      maxBytes: READ_LIMITS.config,
+      label: 'the .dockerignore of a container_dir',
+    });
+    exclude = [...text.split('\n').filter((line) => !!line), '!.dockerignore'];
   }
   exclude.push(`!${dockerfile}`);
   let cdk: typeof Cdk;

@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { attestationConfigSchema } from './attestation.js';
 import { opt, usage } from './errors.js';
 import { formatZodIssues } from './issues.js';
+import { FileReadError, parseJsonText, READ_LIMITS, readBoundedFile } from './read.js';
 import { requestConfigSchema } from './request-shape.js';
 import {
   boundedNumber,
   endpointNameSchema,
   LIMITS,
+  printable,
   regionSchema,
   safeString,
   variantNameSchema,
@@ -125,12 +126,11 @@ export type ScalegateConfig = z.infer<typeof configSchema>;
 
 /** Parses config text; `file` names the source in every message. */
 export function parseConfig(text: string, file: string): ScalegateConfig {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw usage`${file}: not valid JSON (${(e as Error).message}). Fix the file or name another with ${opt('config')}.`;
-  }
+  const json = parseJsonText(text, printable(file), [
+    'Fix the file or name another with ',
+    opt('config'),
+    '.',
+  ]);
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
     throw usage`${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`;
@@ -155,16 +155,20 @@ export function modelFromConfig(
   return [name, model];
 }
 
-/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+/** Reads and validates a config file; a missing, unreadable or oversized file is a UsageError naming it. */
 export function readConfigFile(file: string): ScalegateConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBoundedFile(file, {
+      maxBytes: READ_LIMITS.config,
+      label: 'the config',
+      fix: ['Fix the file or name another with ', opt('config'), '.'],
+    });
   } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw missing
-      ? usage`${file}: no such config file. Create ${CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`
-      : usage`${file}: cannot read (${(e as Error).message}).`;
+    if (e instanceof FileReadError && e.missing) {
+      throw usage`${printable(file)}: no such config file. Create ${CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`;
+    }
+    throw e;
   }
   return parseConfig(text, file);
 }

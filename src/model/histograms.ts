@@ -7,7 +7,9 @@
  * window and merging is a plain sum per index.
  */
 import { z } from 'zod';
+import { HDR_LIMITS } from './hdr-bounds.js';
 import { outcomeSchema } from './outcomes.js';
+import { safeString } from './safe.js';
 
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
 export const HDR_ENCODING = 'hdr-v2-compressed-base64';
@@ -19,7 +21,14 @@ export const hdrHistogramSchema = z.object({
   significant_digits: z.number().int().min(1).max(5),
   /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
   count: z.number().int().nonnegative(),
-  data: z.string(),
+  /**
+   * Bounded here; its inflated size, declared range and counts are checked when the artifact is
+   * read (src/model/hdr-bounds.ts), before anything decodes it.
+   */
+  data: z
+    .string()
+    .max(HDR_LIMITS.encodedChars, `at most ${HDR_LIMITS.encodedChars} base64 characters per histogram`)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
 });
 export type SerializedHdrHistogram = z.infer<typeof hdrHistogramSchema>;
 
@@ -57,7 +66,7 @@ export const scheduleIdentitySchema = z.object({
   /** Seed of the Poisson process; null for deterministic schedules. */
   seed: z.number().int().nonnegative().nullable(),
   /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
-  description: z.string(),
+  description: safeString,
   /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
   schedule_hash: z.string().regex(/^[0-9a-f]{64}$/),
   /** Arrivals of the whole schedule (all shards). */

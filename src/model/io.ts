@@ -4,17 +4,7 @@
  * leaves a half-written artifact where a reader would find it.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import type { z } from 'zod';
 import {
@@ -24,8 +14,12 @@ import {
 } from './artifacts.js';
 import { drillArtifactSchema, drillShardArtifactSchema } from './drill.js';
 import { UsageError } from './errors.js';
+import { checkArtifactHistograms } from './hdr-bounds.js';
+import { HDR_ENCODING } from './histograms.js';
 import { formatZodIssues } from './issues.js';
 import { legacyQmaxSchema, legacyTtotalSchema, qmaxFromLegacy, ttotalFromLegacy } from './legacy.js';
+import { parseJsonText, READ_LIMITS, readBoundedFile } from './read.js';
+import { printable } from './safe.js';
 
 /** Every kind of artifact scalegate reads and writes: the measurements and plan, and the drill's. */
 const artifactSchemas = {
@@ -43,7 +37,21 @@ const producerOf: Record<ArtifactKind, string> = {
   'drill-shard': 'scalegate drill --shard i/n --start-at T',
 };
 
-/** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
+/** The kinds that carry HDR histograms per window (larger files, bounded decoding). */
+const HISTOGRAM_KINDS: ReadonlySet<ArtifactKind> = new Set(['goodput', 'drill', 'drill-shard']);
+
+/** The largest file of `kind` that is read (READ_LIMITS). */
+export const artifactReadLimit = (kind: ArtifactKind): number =>
+  HISTOGRAM_KINDS.has(kind) ? READ_LIMITS.histogramArtifact : READ_LIMITS.artifact;
+
+/** A value of the file, as a message may quote it: escaped, short. */
+const quoted = (value: unknown): string => printable(JSON.stringify(value) ?? String(value), 60);
+
+/**
+ * Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. The
+ * HDR histograms of a goodput or drill artifact are checked within their bounds (hdr-bounds.ts)
+ * here, so nothing decodes one that is not.
+ */
 export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, file: string): ArtifactOf<K> {
   const producer = producerOf[kind];
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -55,9 +63,7 @@ export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, fi
   const version = record.schema_version;
   if (version === undefined) return parseLegacy(kind, record, file);
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new UsageError(
-      `${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`,
-    );
+    throw new UsageError(`${file}: schema_version must be a positive integer, found ${quoted(version)}.`);
   }
   if (version > SCHEMA_VERSION) {
     throw new UsageError(
@@ -66,7 +72,7 @@ export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, fi
   }
   if (record.kind !== kind) {
     throw new UsageError(
-      `${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`,
+      `${file}: is a ${quoted(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`,
     );
   }
   const parsed = artifactSchemas[kind].safeParse(json);
@@ -74,6 +80,14 @@ export function parseArtifact<K extends ArtifactKind>(kind: K, json: unknown, fi
     throw new UsageError(
       `${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`,
     );
+  }
+  if (HISTOGRAM_KINDS.has(kind)) {
+    const problem = checkArtifactHistograms(parsed.data, HDR_ENCODING);
+    if (problem !== null) {
+      throw new UsageError(
+        `${file}: invalid ${kind} artifact:\n  - ${problem}\nProduce a valid one with \`${producer}\`.`,
+      );
+    }
   }
   return parsed.data as ArtifactOf<K>;
 }
@@ -108,25 +122,13 @@ function parseLegacy<K extends ArtifactKind>(
 }
 
 export function readArtifact<K extends ArtifactKind>(kind: K, file: string): ArtifactOf<K> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-    throw new UsageError(
-      `${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${producerOf[kind]}\`.`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(
-      `${file}: not valid JSON (${(e as Error).message}). Produce a valid one with \`${producerOf[kind]}\`.`,
-    );
-  }
+  const fix = `Produce one with \`${producerOf[kind]}\`.`;
+  const text = readBoundedFile(file, {
+    maxBytes: artifactReadLimit(kind),
+    label: `the ${kind} artifact`,
+    fix,
+  });
+  const json = parseJsonText(text, printable(file), `Produce a valid one with \`${producerOf[kind]}\`.`);
   return parseArtifact(kind, json, file);
 }
 

@@ -4,14 +4,22 @@
  * hard-killed run (SIGKILL, a cancelled CI job) leaves the journal behind for `scalegate thaw`,
  * `scalegate drift` and the action's post step to find.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { writeFileAtomic } from './io.js';
 import { formatZodIssues } from './issues.js';
 import { thawJournalFileName } from './names.js';
-import { endpointNameSchema, pastTime, regionSchema, safeString, variantNameSchema } from './safe.js';
+import { parseJsonText, READ_LIMITS, readBoundedFileIfExists } from './read.js';
+import {
+  endpointNameSchema,
+  pastTime,
+  printable,
+  regionSchema,
+  safeString,
+  variantNameSchema,
+} from './safe.js';
 
 export const JOURNAL_SCHEMA_VERSION = 1;
 
@@ -91,19 +99,17 @@ export function parseThawJournal(json: unknown, file: string): ThawJournal {
 }
 
 function readJournalFile(file: string): ThawJournal | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new UsageError(`${file}: cannot read the thaw journal (${(e as Error).message}).`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${file}: the thaw journal is not valid JSON (${(e as Error).message}).`);
-  }
+  const text = readBoundedFileIfExists(file, {
+    maxBytes: READ_LIMITS.journal,
+    label: 'the thaw journal',
+    fix: 'Inspect the endpoint with `scalegate drift`, restore it by hand if needed, then delete the file.',
+  });
+  if (text === null) return null;
+  const json = parseJsonText(
+    text,
+    `${printable(file)}: the thaw journal`,
+    'Inspect the endpoint with `scalegate drift`, restore it by hand if needed, then delete the file.',
+  );
   return parseThawJournal(json, file);
 }
 

@@ -9,19 +9,33 @@ import { z } from 'zod';
 import { UsageError } from './errors.js';
 
 /**
- * C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph
- * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
- * read differently from what it is.
+ * C0 controls (newline and tab included), DEL, C1 controls (all of Unicode's Cc), the Unicode
+ * line and paragraph separators, every format character (Cf: the bidi embeddings, overrides,
+ * isolates and marks that make text read differently from what it is, zero-width spaces and
+ * joiners, the byte-order mark U+FEFF, the tag characters U+E0000-U+E007F that carry hidden text),
+ * lone surrogates, and the Hangul fillers that render as nothing.
  */
-export const UNSAFE_CHARACTERS =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115f\u1160\u3164\uffa0]/u;
+
+const codeOf = (character: string): string =>
+  `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
 
 const describeUnsafe = (value: string): string => {
   const found = UNSAFE_CHARACTERS.exec(value);
-  const code = found ? (found[0].codePointAt(0) as number) : 0;
-  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return found ? codeOf(found[0]) : 'U+0000';
 };
+
+const UNSAFE_ALL = new RegExp(UNSAFE_CHARACTERS.source, 'gu');
+
+/**
+ * `value` as it may be printed in a message: every unsafe character spelled `<U+202E>`, and at
+ * most `max` characters (a refusal names a value, it never reproduces a file).
+ */
+export function printable(value: string, max = 200): string {
+  const escaped = value.replace(UNSAFE_ALL, (c) => `<${codeOf(c)}>`);
+  const chars = [...escaped];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : escaped;
+}
 
 /** A string with no control, line-separator or bidi character: one line, read as written. */
 export const safeString = z.string().superRefine((value, ctx) => {
@@ -63,7 +77,7 @@ export const regionSchema = z
 export function checkAwsName(value: string, kind: 'endpoint' | 'variant', source: string): string {
   if (!AWS_NAME_PATTERN.test(value)) {
     throw new UsageError(
-      `${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`,
+      `${source} ${printable(JSON.stringify(value), 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`,
     );
   }
   return value;

@@ -7,6 +7,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { UsageError } from '../model/errors.js';
+import { HdrBoundsError, inspectHdr } from '../model/hdr-bounds.js';
 import {
   HDR_ENCODING,
   type OpenLoopHistograms,
@@ -54,8 +55,18 @@ export function encodeHistogram(h: Histogram): SerializedHdrHistogram {
   };
 }
 
-/** Decodes into a fresh auto-resizing histogram; `where` names the source in errors. */
+/**
+ * Decodes into a fresh auto-resizing histogram; `where` names the source in errors. The encoding
+ * is checked within its bounds first (src/model/hdr-bounds.ts: inflated size, declared range,
+ * counts), so no histogram decodes into more memory or steps than those allow.
+ */
 export function decodeHistogram(s: SerializedHdrHistogram, where: string): Histogram {
+  try {
+    inspectHdr(s.data, s.significant_digits);
+  } catch (e) {
+    if (e instanceof HdrBoundsError) throw new UsageError(`${where}: histogram refused (${e.message}).`);
+    throw e;
+  }
   let decoded: Histogram;
   try {
     decoded = hdr.decodeFromCompressedBase64(s.data, 32, false);
@@ -218,20 +229,44 @@ export function mergeOpenLoop(parts: readonly LabelledHistograms[]): OpenLoopHis
       `merge: shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: the shards must cover 0..${n - 1}.`,
     );
   }
-  const merged = new Map<number, LiveWindow>();
+  // One window index at a time, across the shards: decoded, added, encoded, released. What is
+  // held decoded at once is one window of each shard, however many windows a run has.
+  const byIndex = new Map<number, Array<{ source: string; window: OpenLoopWindow }>>();
   for (const { source, data } of parts) {
-    for (const w of data.windows) {
-      const decoded = decodeWindow(w, source);
-      const into = merged.get(w.index);
-      if (into) addWindow(into, decoded);
-      else merged.set(w.index, decoded);
+    for (const window of data.windows) {
+      const list = byIndex.get(window.index);
+      if (list) list.push({ source, window });
+      else byIndex.set(window.index, [{ source, window }]);
     }
+  }
+  const windows: OpenLoopWindow[] = [];
+  for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
+    let into: LiveWindow | null = null;
+    for (const { source, window } of byIndex.get(index) as Array<{
+      source: string;
+      window: OpenLoopWindow;
+    }>) {
+      const decoded = decodeWindow(window, source);
+      if (into === null) into = decoded;
+      else {
+        addWindow(into, decoded);
+        releaseWindow(decoded);
+      }
+    }
+    const merged = into as LiveWindow;
+    windows.push(encodeWindow(merged));
+    releaseWindow(merged);
   }
   return {
     schedule: ref.schedule,
     start_at: ref.start_at,
     window_ms: ref.window_ms,
     shards: Array.from({ length: n }, (_, index) => ({ index, count: n })),
-    windows: [...merged.values()].sort((a, b) => a.index - b.index).map(encodeWindow),
+    windows,
   };
+}
+
+/** Frees a window's histograms (their counts arrays) once it has been added or encoded. */
+export function releaseWindow(w: LiveWindow): void {
+  for (const name of SERIES) w.series[name].destroy();
 }

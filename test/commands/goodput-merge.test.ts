@@ -15,6 +15,7 @@ import { VirtualClock } from '../../src/load/clock.js';
 import { type GoodputArtifact, isUsageError, parseConfig, readArtifact } from '../../src/model/index.js';
 import { RELATIVE_PRECISION } from '../../src/stats/histograms.js';
 import { runCli } from '../helpers/cli.js';
+import { inflateBomb } from '../helpers/hdr-bomb.js';
 import { simulatedServer } from '../load/fixtures/simulated-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-goodput-merge-'));
@@ -203,6 +204,17 @@ describe('merge refuses what is not one run (exit 2, naming the file, nothing wr
   it('a whole run given alone (nothing to merge)', () => refused([single], /is a whole run already/));
 
   it('a shard given twice', () => refused([shard0, shard0], /shard 0\/2 is also in/));
+
+  it('a shard carrying a histogram bomb (40 MB of zeros in 50 kB), naming the rung, window and series', async () => {
+    const bombed = join(dir, 'shard1-bomb.json');
+    const a = JSON.parse(readFileSync(shard1, 'utf8'));
+    a.rungs[1].histograms.windows[2].latency_sent = inflateBomb(40 * 1024 * 1024);
+    writeFileSync(bombed, JSON.stringify(a));
+    await refused(
+      [shard0, bombed],
+      /shard1-bomb\.json: invalid goodput artifact:\n {2}- rungs\.1\.histograms\.windows\.2\.latency_sent\.data: inflates to more than \d+ bytes/,
+    );
+  });
 
   it('throws a UsageError in-process too (the action and the CLI share it)', () => {
     try {

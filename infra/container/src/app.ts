@@ -106,12 +106,19 @@ class ContainerServer {
     this.pace = stagePacer(device);
     const metrics = config.serviceMetrics;
     this.serviceMetrics = metrics ? new ServiceTimeMetrics(metrics.target, metrics.windowMs) : undefined;
-    // Above the 60 s idle timeout of typical load balancers / the SageMaker front end, so the
-    // server never closes a kept-alive connection the client is about to reuse. (The headers
-    // timeout counts from a request's first byte, not from the idle time before it.)
-    this.server.keepAliveTimeout = 65_000;
+    // KEEP_ALIVE_TIMEOUT_S (65 s): above the 60 s idle timeout of typical load balancers and the
+    // SageMaker front end, so the server never closes a kept-alive connection the client is about
+    // to reuse.
+    this.server.keepAliveTimeout = config.keepAliveTimeoutMs;
     // Connections beyond this are closed as they arrive.
     this.server.maxConnections = config.maxConnections;
+    // The headers timeout counts from a request's first byte, not from the silence before it: a
+    // connection that never sends a byte would hold one of MAX_CONNECTIONS forever, and enough of
+    // them would lock every client out. Until its first request arrives a connection may stay
+    // silent IDLE_TIMEOUT_S; then the socket times out and the server destroys it (no 'timeout'
+    // listener on the server). Admission slots are taken by requests (invoke), never by sockets.
+    this.server.on('connection', (socket) => socket.setTimeout(config.idleTimeoutMs));
+    this.server.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   }
 
   async start(): Promise<void> {
@@ -126,7 +133,8 @@ class ContainerServer {
     writeLine(
       `[tts] listening host=${this.config.host} port=${port} workers=${this.config.workers} ` +
         `max_queue_depth=${this.config.maxQueueDepth} voice=${this.config.voice} ` +
-        `max_audio_s=${this.config.maxAudioS} max_connections=${this.config.maxConnections}`,
+        `max_audio_s=${this.config.maxAudioS} max_connections=${this.config.maxConnections} ` +
+        `idle_timeout_s=${this.config.idleTimeoutMs / 1000} keep_alive_timeout_s=${this.config.keepAliveTimeoutMs / 1000}`,
     );
     const device = this.config.device;
     if (device) writeLine(`[tts] ${describeDevice(device)}`);

@@ -33,6 +33,13 @@ export interface Config {
   /** A whole request (headers and body) must arrive within this (then 408). */
   requestTimeoutMs: number;
   /**
+   * A connection that sends nothing for this long before its first request is closed, so silent
+   * connections cannot hold MAX_CONNECTIONS (the headers timeout starts only at a first byte).
+   */
+  idleTimeoutMs: number;
+  /** A kept-alive connection idle this long between requests is closed. */
+  keepAliveTimeoutMs: number;
+  /**
    * Longest a response may wait on a client that does not read. While the socket buffer is full,
    * synthesis pauses (memory stays bounded); past this the request is cut and its slot freed.
    */
@@ -109,6 +116,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 1, 1_000_000),
     headersTimeoutMs,
     requestTimeoutMs,
+    idleTimeoutMs: integer(env, 'IDLE_TIMEOUT_S', 10, 1, 3600) * 1000,
+    // Above the 60 s idle timeout of the SageMaker front end and typical load balancers, so the
+    // server never closes a kept-alive connection the client is about to reuse.
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_S', 65, 1, 3600) * 1000,
     sendStallTimeoutMs: integer(env, 'SEND_STALL_TIMEOUT_S', 30, 1, 3600) * 1000,
     device: readDeviceConfig(env, (message) => new ConfigError(message)),
     serviceMetrics: readServiceMetrics(env),

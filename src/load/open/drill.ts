@@ -38,8 +38,8 @@ export function drillArrivalSpec(phases: readonly DrillPhase[], seed: number): A
 type Failure = DrillData['failures'][number];
 
 /** One line, no control or bidi character (src/model/safe.ts), bounded: an error text fit for an artifact. */
-const UNSAFE = new RegExp(`${UNSAFE_CHARACTERS.source}+`, 'g');
-const clean = (text: string): string => text.replace(UNSAFE, ' ').slice(0, 200);
+const UNSAFE = new RegExp(`${UNSAFE_CHARACTERS.source}+`, 'gu');
+const clean = (text: string): string => [...text.replace(UNSAFE, ' ')].slice(0, 200).join('');
 
 /** Counts by second of the schedule, as `DrillLoadSecond` needs them, and the failures by kind. */
 export class DrillSeconds {

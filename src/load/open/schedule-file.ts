@@ -13,18 +13,18 @@
  * ISO-8601 time, or a JSON object with `t_s`, `intended_at` or `dispatched_at` (so an `--events`
  * file replays as it was sent). Times are taken relative to the first and must not decrease.
  */
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../../model/errors.js';
+import { FileReadError, READ_LIMITS, readBoundedFile } from '../../model/read.js';
 import type { RatePoint, RateProfile, RateShape } from './arrivals.js';
 
 function readText(file: string, flag: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readBoundedFile(file, { maxBytes: READ_LIMITS.loadInput, label: 'the file', source: flag });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `${flag} ${file}: cannot read (${code === 'ENOENT' ? 'no such file' : (e as Error).message}).`,
-    );
+    if (e instanceof FileReadError && e.missing) {
+      throw new UsageError(`${flag} ${file}: cannot read (no such file).`);
+    }
+    throw e;
   }
 }
 

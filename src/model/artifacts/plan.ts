@@ -289,7 +289,7 @@ export const planArtifactSchema = z.object({
     /** The same overflow probability with no surge (k = 1): what the target alone does. */
     surge_baseline_overflow_probability: z.number().min(0).max(1).nullable().optional(),
     /** `uniformization` (exact to 1e-9), or `uniformization-lower-bound` when the work budget ran out. */
-    surge_method: z.string().nullable().optional(),
+    surge_method: safeString.nullable().optional(),
     /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
     surge_start_in_flight: z.number().int().nonnegative().nullable().optional(),
     /** lambda_max / X_target - 1: negative when random arrivals at the target break the SLO. */

@@ -4,10 +4,10 @@
  * block (who must have signed), and reading the bundles, the artifacts' exact bytes and the trust
  * root, each with a size limit. Judging them is src/plan/attestation.ts's (pure).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { opt, type UsageError, usage } from './errors.js';
+import { FileReadError, readBoundedBytes } from './read.js';
 import { safeString } from './safe.js';
 
 /** The subdirectory of an artifacts directory that holds the bundles. */
@@ -48,29 +48,16 @@ export const MAX_BUNDLE_BYTES = 1024 * 1024;
 /** `gh attestation trusted-root` prints a few tens of KiB. */
 export const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
 
-/** Reads at most `limit` bytes; a longer file is refused (never read whole into memory). */
-function readBounded(file: string, limit: number): { bytes: Buffer } | { error: string } {
-  let fd: number;
+/**
+ * The bytes through the one bounded reader (src/model/read.ts: regular files only, no link out of
+ * the tree, at most `limit` bytes), its refusal as a reason the attestation check reports.
+ */
+function readBounded(file: string, limit: number, label: string): { bytes: Buffer } | { error: string } {
   try {
-    fd = openSync(file, 'r');
+    return { bytes: readBoundedBytes(file, { maxBytes: limit, label }) };
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { error: code === 'ENOENT' ? 'no such file' : (e as Error).message };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { error: 'not a file' };
-    if (stat.size > limit) return { error: `${stat.size} bytes, above the ${limit}-byte limit` };
-    const bytes = Buffer.alloc(stat.size);
-    let at = 0;
-    while (at < bytes.length) {
-      const n = readSync(fd, bytes, at, bytes.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return { bytes: bytes.subarray(0, at) };
-  } finally {
-    closeSync(fd);
+    if (e instanceof FileReadError) return { error: e.missing ? 'no such file' : e.message };
+    throw e;
   }
 }
 
@@ -87,9 +74,9 @@ export interface AttestedFile {
 }
 
 export function readAttestedFile(file: string): AttestedFile {
-  const artifact = readBounded(file, MAX_ATTESTED_FILE_BYTES);
+  const artifact = readBounded(file, MAX_ATTESTED_FILE_BYTES, 'an attested file');
   const bundleFile = bundleFileFor(file);
-  const bundle = readBounded(bundleFile, MAX_BUNDLE_BYTES);
+  const bundle = readBounded(bundleFile, MAX_BUNDLE_BYTES, 'a Sigstore bundle');
   return {
     file,
     bytes: 'bytes' in artifact ? artifact.bytes : null,
@@ -102,7 +89,7 @@ export function readAttestedFile(file: string): AttestedFile {
 
 /** The trust root file's text (`--trusted-root`); a missing or oversized file is refused (exit 2). */
 export function readTrustedRootFile(file: string): string {
-  const read = readBounded(file, MAX_TRUSTED_ROOT_BYTES);
+  const read = readBounded(file, MAX_TRUSTED_ROOT_BYTES, 'the trusted root');
   if ('error' in read) {
     throw usage`${opt('trusted-root', file)}: cannot read the trust root (${read.error}). Get one with \`gh attestation trusted-root > trusted_root.jsonl\`.`;
   }

@@ -761,6 +761,9 @@ describe('the release path: default branch by default, dist/ checked, attestatio
     expect(root?.env?.GH_TOKEN).toBe(expr('github.token'));
     const gate = steps.find((s) => s.uses === './actions/gate');
     expect(gate?.with?.['trusted-root']).toBe(`${expr('runner.temp')}/trusted_root.jsonl`);
+    // The synth gate of the deploy verifies them again, with the same root.
+    const deploy = steps.find((s) => /scalegate\.mjs deploy /.test(s.run ?? ''));
+    expect(deploy?.run).toContain('--trusted-root "$RUNNER_TEMP/trusted_root.jsonl"');
     // Neither the CLI flag nor an action input: the trust root always comes from GitHub here.
     expect(text).not.toMatch(/--offline|^\s+offline:/m);
   });

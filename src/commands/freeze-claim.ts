@@ -154,7 +154,8 @@ export function startClaimHeartbeat(
         }
         await spec.adapters.addEndpointTags(claimTag({ ...spec.claim, beatMs: spec.clock() }), call);
       } catch (e) {
-        if (!stopping.signal.aborted) spec.log(`freeze: heartbeat failed (${(e as Error).message}); retrying`);
+        if (!stopping.signal.aborted)
+          spec.log(`freeze: heartbeat failed (${(e as Error).message}); retrying`);
       }
       return undefined;
     },

@@ -60,7 +60,11 @@ export interface RestoreOptions {
 function retryable(e: unknown): boolean {
   if (isUsageError(e)) return false;
   const { name = '', message = '' } = e as { name?: string; message?: string };
-  if (/AccessDenied|UnrecognizedClient|InvalidSignature|ObjectNotFound|ResourceNotFound/.test(`${name}: ${message}`))
+  if (
+    /AccessDenied|UnrecognizedClient|InvalidSignature|ObjectNotFound|ResourceNotFound/.test(
+      `${name}: ${message}`,
+    )
+  )
     return false;
   if (name === 'ValidationException') return /in-progress|Updating|Creating/i.test(message);
   return true;
@@ -122,7 +126,10 @@ export async function withRetry<T>(
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The keys of `journal` on the endpoint, unless the endpoint carries another run's journal. */
-function ownJournalKeys(journal: ThawJournal, tags: Record<string, string>): { keys: string[]; said: string } {
+function ownJournalKeys(
+  journal: ThawJournal,
+  tags: Record<string, string>,
+): { keys: string[]; said: string } {
   const keys = journalTagKeys(tags);
   if (keys.length === 0) return { keys, said: 'no journal on the endpoint' };
   let onEndpoint: ThawJournal | null;

@@ -14,7 +14,13 @@ import { hostname } from 'node:os';
 import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { opt, usage } from '../model/errors.js';
-import { claimIsFresh, claimsFromTags, claimTagKey, describeClaim, staleAfterMs } from '../model/freeze-claim.js';
+import {
+  claimIsFresh,
+  claimsFromTags,
+  claimTagKey,
+  describeClaim,
+  staleAfterMs,
+} from '../model/freeze-claim.js';
 import {
   deleteThawJournal,
   journalFromTags,

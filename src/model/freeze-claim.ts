@@ -61,7 +61,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function claimTag(claim: FreezeClaim): Record<string, string> {
   checkClaimRunId(claim.runId);
   return {
-    [claimTagKey(claim.runId)]: `${CLAIM_VERSION} ${claim.phase} ${iso(claim.startMs)} ${iso(claim.beatMs)} ${tagSafeHost(claim.host)}`,
+    [claimTagKey(claim.runId)]:
+      `${CLAIM_VERSION} ${claim.phase} ${iso(claim.startMs)} ${iso(claim.beatMs)} ${tagSafeHost(claim.host)}`,
   };
 }
 

@@ -15,9 +15,20 @@ import {
   RegisterScalableTargetCommand,
   type SuspendedState,
 } from '@aws-sdk/client-application-auto-scaling';
-import { DescribeEndpointCommand, ListTagsCommand } from '@aws-sdk/client-sagemaker';
+import {
+  DescribeEndpointCommand,
+  ListTagsCommand,
+  UpdateEndpointWeightsAndCapacitiesCommand,
+} from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awsFreezeAdapters, type Freeze, freezeEndpoint } from '../../src/commands/freeze.js';
+import {
+  awsFreezeAdapters,
+  type Freeze,
+  FreezeLostError,
+  freezeEndpoint,
+} from '../../src/commands/freeze.js';
+import { frozenRun } from '../../src/commands/frozen-run.js';
+import { runThaw } from '../../src/commands/thaw.js';
 import { isUsageError } from '../../src/model/errors.js';
 import { type Emulator, MODEL, serialContainer, startEmulator } from './local-apply-fixtures.js';
 
@@ -105,7 +116,10 @@ describe('freeze arbitration on the local SageMaker', () => {
     const random = seeded(20_240_601);
     const started = performance.now();
     for (let i = 0; i < 20; i++) {
-      const id = () => Math.floor(random() * 0xffffff).toString(16).padStart(6, '0');
+      const id = () =>
+        Math.floor(random() * 0xffffff)
+          .toString(16)
+          .padStart(6, '0');
       const runs = [
         { runId: `pair${i}-a-${id()}`, host: 'runner-a', dir: machine('a') },
         { runId: `pair${i}-b-${id()}`, host: 'runner-b', dir: machine('b') },
@@ -116,7 +130,9 @@ describe('freeze arbitration on the local SageMaker', () => {
         s.status === 'fulfilled' ? [{ run: runs[k] as (typeof runs)[number], freeze: s.value }] : [],
       );
       const lost = settled.flatMap((s, k) =>
-        s.status === 'rejected' ? [{ run: runs[k] as (typeof runs)[number], error: s.reason as unknown }] : [],
+        s.status === 'rejected'
+          ? [{ run: runs[k] as (typeof runs)[number], error: s.reason as unknown }]
+          : [],
       );
       expect(won.length, `pair ${i}: ${lost.map((l) => String(l.error)).join(' | ')}`).toBe(1);
       const [winner] = won as [(typeof won)[number]];
@@ -155,6 +171,80 @@ describe('freeze arbitration on the local SageMaker', () => {
     } finally {
       emulator.handle.faults = {};
     }
+    expect(await state()).toEqual({ suspended: NONE, desired: 2, tags: [] });
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+});
+
+/** The frozen-run protocol on the local endpoint, with `measure` as the whole measurement. */
+const frozenRunOf = (runId: string, stateDir: string, measure: Parameters<typeof frozenRun>[1]['measure']) =>
+  frozenRun(
+    {
+      endpoint: endpoint(),
+      variant: variant(),
+      region: emulator.handle.region,
+      clients: emulator.clients,
+      stateDir,
+      commandLine: `scalegate qmax --model ${MODEL}`,
+      runId,
+      pollIntervalMs: 50,
+      waitTimeoutS: 60,
+      heartbeatMs: 200,
+      handleSignals: false,
+      log: () => {},
+    },
+    {
+      measure,
+      finish: async () => {
+        throw new Error('finish (writing the artifact) must not be reached');
+      },
+    },
+  );
+
+describe('a freeze lost while measuring (local SageMaker)', () => {
+  it('a person scaling the frozen endpoint mid-ladder: the check after the rung stops the run (exit 3), restores it, and writes nothing', async () => {
+    await setSuspension(NONE);
+    await emulator.handle.waitFor((s) => s.status === 'InService' && s.current === 2);
+    const dir = machine('lost-capacity');
+    const run = frozenRunOf('run-moved', dir, async ({ checkFreeze }) => {
+      await checkFreeze(); // rung 1: still frozen
+      await emulator.clients.sagemaker.send(
+        new UpdateEndpointWeightsAndCapacitiesCommand({
+          EndpointName: endpoint(),
+          DesiredWeightsAndCapacities: [{ VariantName: variant(), DesiredInstanceCount: 3 }],
+        }),
+      );
+      await checkFreeze(); // rung 2: someone scaled it
+    });
+    const error = (await run.catch((e: unknown) => e)) as FreezeLostError;
+    expect(error).toBeInstanceOf(FreezeLostError);
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toMatch(/no longer at one InService instance .*desired 3/);
+    expect(error.message).toMatch(/the measurement is invalid and no artifact was written/);
+    expect(error.message).toMatch(/the endpoint was restored \(desired instance count 3 -> 2/);
+    await emulator.handle.waitFor((s) => s.status === 'InService' && s.current === 2);
+    expect(await state()).toEqual({ suspended: NONE, desired: 2, tags: [] });
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
+  it('a `thaw --force` from another machine mid-measurement: the heartbeat sees its claim removed and stops the measurement, never re-adding the claim', async () => {
+    await setSuspension(NONE);
+    await emulator.handle.waitFor((s) => s.status === 'InService' && s.current === 2);
+    const dir = machine('lost-claim');
+    const run = frozenRunOf('run-thawed', dir, async ({ signal }) => {
+      const thaw = await runThaw(
+        { endpoint: endpoint(), variant: variant(), stateDir: machine('operator'), force: true },
+        { clients: emulator.clients },
+      );
+      expect(thaw.exitCode, thaw.report).toBe(0);
+      // The measurement goes on until the heartbeat stops it.
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      throw signal.reason;
+    });
+    const error = (await run.catch((e: unknown) => e)) as FreezeLostError;
+    expect(error).toBeInstanceOf(FreezeLostError);
+    expect(error.message).toMatch(/run run-thawed's claim \(scalegate:freeze:run-thawed\) was removed/);
+    await emulator.handle.waitFor((s) => s.status === 'InService' && s.current === 2);
     expect(await state()).toEqual({ suspended: NONE, desired: 2, tags: [] });
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);

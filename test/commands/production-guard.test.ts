@@ -114,8 +114,12 @@ describe('the production guard of freezing commands', () => {
       refuseProductionFreeze({ ...reference, endpoint: 'Speech-Kokoro-82M' }, clients()),
     );
     expect(upper.message).toMatch(/Speech-Kokoro-82M, the production endpoint of model kokoro-82m/);
-    const ownUpper = await refusal(refuseProductionFreeze({ ...guard, endpoint: 'SPEECH-KOKORO-82M' }, clients()));
-    expect(ownUpper.message).toMatch(/the production endpoint of model kokoro-82m \(its configured endpoint\)/);
+    const ownUpper = await refusal(
+      refuseProductionFreeze({ ...guard, endpoint: 'SPEECH-KOKORO-82M' }, clients()),
+    );
+    expect(ownUpper.message).toMatch(
+      /the production endpoint of model kokoro-82m \(its configured endpoint\)/,
+    );
     // Another model's calibration copy is not this model's: refused too.
     const otherCalibration = await refusal(
       refuseProductionFreeze({ ...reference, endpoint: 'speech-kokoro-82m-calibration' }, clients()),
@@ -124,14 +128,23 @@ describe('the production guard of freezing commands', () => {
       /not model reference-tts's calibration endpoint \(speech-reference-tts-calibration\)/,
     );
     // Any other endpoint: refused, naming the calibration endpoint to use.
-    const stray = await refusal(refuseProductionFreeze({ ...guard, endpoint: 'speech-kokoro-82m-staging' }, clients()));
-    expect(stray.message).toMatch(/not model kokoro-82m's calibration endpoint \(speech-kokoro-82m-calibration\)/);
+    const stray = await refusal(
+      refuseProductionFreeze({ ...guard, endpoint: 'speech-kokoro-82m-staging' }, clients()),
+    );
+    expect(stray.message).toMatch(
+      /not model kokoro-82m's calibration endpoint \(speech-kokoro-82m-calibration\)/,
+    );
     expect(stray.message).toMatch(/--allow-production/);
     // The model's own calibration endpoint, in any case, passes; --allow-production passes with a warning.
-    await refuseProductionFreeze({ ...guard, endpoint: 'Speech-Kokoro-82M-Calibration', configFile }, clients());
+    await refuseProductionFreeze(
+      { ...guard, endpoint: 'Speech-Kokoro-82M-Calibration', configFile },
+      clients(),
+    );
     const lines: string[] = [];
     await refuseProductionFreeze({ ...reference, allowProduction: true }, clients(), (l) => lines.push(l));
-    expect(lines.join()).toMatch(/WARNING --allow-production: freezing speech-kokoro-82m, the production endpoint of kokoro-82m/);
+    expect(lines.join()).toMatch(
+      /WARNING --allow-production: freezing speech-kokoro-82m, the production endpoint of kokoro-82m/,
+    );
     expect(requests).toEqual([]);
   });
 

@@ -178,7 +178,9 @@ describe('freeze', () => {
     const order: string[] = [];
     const add = fake.addEndpointTags.bind(fake);
     fake.addEndpointTags = async (tags) => {
-      const what = Object.keys(tags).some((k) => k.startsWith('scalegate:thaw-journal')) ? 'journal' : 'claim';
+      const what = Object.keys(tags).some((k) => k.startsWith('scalegate:thaw-journal'))
+        ? 'journal'
+        : 'claim';
       order.push(
         `${what} tags (local journal ${existsSync(thawJournalPath('speech-test', stateDir)) ? 'present' : 'absent'})`,
       );
@@ -291,7 +293,9 @@ describe('freeze', () => {
     fake.failing.set('registerSuspendedState', new Error('ThrottlingException: slow down'));
     const report = await frozen.restore();
     // Retried while the budget lasted, then reported (never thrown, never lost).
-    expect(report.errors.join()).toMatch(/ThrottlingException: slow down \([1-9][0-9]* attempts within the restore's budget\)/);
+    expect(report.errors.join()).toMatch(
+      /ThrottlingException: slow down \([1-9][0-9]* attempts within the restore's budget\)/,
+    );
     expect(fake.calls.filter((c) => c === 'registerSuspendedState').length).toBeGreaterThan(2);
     expect(report.journalDeleted).toBe(false);
     expect(existsSync(journalFile)).toBe(true);

@@ -163,9 +163,15 @@ describe('thaw', () => {
   });
 
   it('refuses to thaw an endpoint whose measuring run has a fresh heartbeat (from any host), naming the run, host and heartbeat age, unless --force', async () => {
-    const { fake, stateDir } = await frozenAndKilled();
+    const { fake } = await frozenAndKilled();
     const now = Date.now();
-    const live = { runId: 'run-1', phase: 'claim' as const, startMs: now - 60_000, beatMs: now - 2_000, host: 'runner-7' };
+    const live = {
+      runId: 'run-1',
+      phase: 'claim' as const,
+      startMs: now - 60_000,
+      beatMs: now - 2_000,
+      host: 'runner-7',
+    };
     fake.tags = { ...fake.tags, ...claimTag(live) };
     const elsewhere = mkdtempSync(join(tmpdir(), 'scalegate-thaw-elsewhere-'));
     const callsBefore = fake.calls.length;
@@ -175,7 +181,10 @@ describe('thaw', () => {
     );
     expect(fake.desired).toBe(1);
     expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
-    const forced = await runThaw({ ...options(elsewhere), force: true, clock: () => now }, { adapters: fake });
+    const forced = await runThaw(
+      { ...options(elsewhere), force: true, clock: () => now },
+      { adapters: fake },
+    );
     expect(forced.exitCode).toBe(0);
     expect(fake.desired).toBe(2);
     expect(fake.tags).toEqual({});
@@ -184,8 +193,20 @@ describe('thaw', () => {
   it('thaws without --force once the heartbeat is stale (three missed periods: the run is gone), removing its claim', async () => {
     const { fake, stateDir } = await frozenAndKilled();
     const now = Date.now();
-    const gone = { runId: 'run-1', phase: 'claim' as const, startMs: now - 600_000, beatMs: now - 91_000, host: 'runner-7' };
-    const orphan = { runId: 'run-0', phase: 'choosing' as const, startMs: now - 900_000, beatMs: now - 900_000, host: 'x' };
+    const gone = {
+      runId: 'run-1',
+      phase: 'claim' as const,
+      startMs: now - 600_000,
+      beatMs: now - 91_000,
+      host: 'runner-7',
+    };
+    const orphan = {
+      runId: 'run-0',
+      phase: 'choosing' as const,
+      startMs: now - 900_000,
+      beatMs: now - 900_000,
+      host: 'x',
+    };
     fake.tags = { ...fake.tags, ...claimTag(gone), ...claimTag(orphan) };
     const result = await runThaw({ ...options(stateDir), clock: () => now }, { adapters: fake });
     expect(result.exitCode, result.report).toBe(0);

@@ -52,6 +52,7 @@ import type { App } from 'aws-cdk-lib';
 import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { CLAIM_TAG_PREFIX } from '../../src/model/freeze-claim.js';
 import { type ModelConfig, type ScalegateConfig, UsageError } from '../../src/model/index.js';
 import { JOURNAL_TAG } from '../../src/model/journal.js';
 import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
@@ -254,12 +255,16 @@ export class CiAccessStack extends Stack {
         resources: endpoints.map((e) => this.endpointArn(e)),
       }),
       new iam.PolicyStatement({
-        // The thaw journal travels with the endpoint as tags (a freeze writes it, thaw removes it):
-        // only its own keys, only on the calibration endpoints.
+        // The thaw journal and each run's freeze claim travel with the endpoint as tags (a freeze
+        // writes them, restore and thaw remove them): only their own keys, only on the calibration endpoints.
         sid: 'ThawJournalTagsOnTheCalibrationEndpoints',
         actions: ['sagemaker:AddTags', 'sagemaker:DeleteTags'],
         resources: endpoints.map((e) => this.endpointArn(e)),
-        conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`] } },
+        conditions: {
+          'ForAllValues:StringLike': {
+            'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`, `${CLAIM_TAG_PREFIX}*`],
+          },
+        },
       }),
       new iam.PolicyStatement({
         sid: 'ReadTheThawJournalTags',

@@ -156,7 +156,10 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
   if (journal) {
     const sameHost = journal.hostname === null || journal.hostname === hostname();
     const live = claims.find((c) => c.runId === journal?.run_id && claimIsFresh(c, now, input.heartbeatMs));
-    if (live && !input.force) {
+    // On the host that froze it, a process that is gone is proof the run is gone (a SIGKILL leaves
+    // its last heartbeat fresh for a while); from any other host only the heartbeat tells.
+    const goneHere = sameHost && journal.pid !== process.pid && !processAlive(journal.pid);
+    if (live && !goneHere && !input.force) {
       throw usage`${source}: ${describeClaim(live, now)} is still measuring (its heartbeat is fresh) and restores the endpoint when it ends; a thaw now would unfreeze a live measurement. Stop that run, or wait until its heartbeat is older than ${Math.round(staleAfterMs(input.heartbeatMs) / 1000)} s, or thaw under it with ${opt('force')}.`;
     }
     if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { freezeEndpoint } from '../../src/commands/freeze.js';
 import { runThaw } from '../../src/commands/thaw.js';
 import { claimTag } from '../../src/model/freeze-claim.js';
-import { journalFromTags, journalTags, thawJournalPath, writeThawJournal } from '../../src/model/journal.js';
+import {
+  journalFromTags,
+  journalTags,
+  type ThawJournal,
+  thawJournalPath,
+  writeThawJournal,
+} from '../../src/model/journal.js';
 import { FakeEndpoint } from './fixtures/fake-endpoint.js';
 
 const ORIGINAL = {
@@ -165,6 +171,9 @@ describe('thaw', () => {
   it('refuses to thaw an endpoint whose measuring run has a fresh heartbeat (from any host), naming the run, host and heartbeat age, unless --force', async () => {
     const { fake } = await frozenAndKilled();
     const now = Date.now();
+    // The run is measuring on another machine: its process cannot be looked at from here.
+    const elsewhereJournal = { ...(journalFromTags(fake.tags, 'fake') as ThawJournal), hostname: 'runner-7' };
+    fake.tags = journalTags(elsewhereJournal);
     const live = {
       runId: 'run-1',
       phase: 'claim' as const,

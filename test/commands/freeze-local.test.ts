@@ -111,7 +111,9 @@ describe('freeze and thaw on the local SageMaker', () => {
     restoreEnv = withEmulatorEnv(emulator, laptop);
     const second = await runCli(['qmax', '--config', configFile, '--model', MODEL, '--max-concurrency', '1']);
     expect(second.exitCode, second.stderr).toBe(2);
-    expect(second.stderr).toMatch(/is being measured by run run-ci from host \S+ since \S+ \(heartbeat \d+ s ago\)/);
+    expect(second.stderr).toMatch(
+      /is being measured by run run-ci from host \S+ since \S+ \(heartbeat \d+ s ago\)/,
+    );
     expect(second.stderr).toMatch(/scalegate thaw --endpoint speech-kokoro-82m --force/);
     expect(readThawJournal(endpoint(), laptop)).toBeNull();
     // The second run changed nothing: the first still owns the freeze, and restores the original.

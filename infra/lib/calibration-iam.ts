@@ -16,6 +16,7 @@
  */
 import { Aws, type Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { CLAIM_TAG_PREFIX } from '../../src/model/freeze-claim.js';
 import { JOURNAL_TAG } from '../../src/model/journal.js';
 import {
   bootstrapRoleName,
@@ -157,12 +158,16 @@ export function calibrationRoleStatements(
       resources: endpoints.map((e) => at.endpoint(e)),
     }),
     new iam.PolicyStatement({
-      // The thaw journal travels with the endpoint as tags (a freeze writes it, thaw removes it):
-      // only its own keys, only on the calibration endpoints.
+      // The thaw journal and each run's freeze claim travel with the endpoint as tags (a freeze
+      // writes them, restore and thaw remove them): only their own keys, only on the calibration endpoints.
       sid: 'ThawJournalTagsOnTheCalibrationEndpoints',
       actions: ['sagemaker:AddTags', 'sagemaker:DeleteTags'],
       resources: endpoints.map((e) => at.endpoint(e)),
-      conditions: { 'ForAllValues:StringLike': { 'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`] } },
+      conditions: {
+        'ForAllValues:StringLike': {
+          'aws:TagKeys': [JOURNAL_TAG, `${JOURNAL_TAG}:*`, `${CLAIM_TAG_PREFIX}*`],
+        },
+      },
     }),
     new iam.PolicyStatement({
       sid: 'ReadTheThawJournalTags',

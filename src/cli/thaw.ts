@@ -41,7 +41,7 @@ export function registerThaw(program: Command): void {
       'restore what a qmax, goodput or ttotal freeze recorded in its thaw journal (idempotent, from any machine)',
     )
     .description(
-      "Restores the endpoint variant from its thaw journal, the one the freeze left on the endpoint (its tags, so this works from any machine after a lost runner) or on this machine: the desired instance count and the exact suspension flags captured before the freeze; then deletes the journal. Without a journal it changes nothing (suspension flags an operator set stay set) and says what it sees; --clear-suspension then clears every suspension flag of the variant's scalable target. Running it again changes nothing. Exit codes: 0 restored or nothing to do, 1 a restore call failed (journal kept), 2 usage error, 3 an AWS call or the network failed (docs/exit-codes.md).",
+      "Restores the endpoint variant from its thaw journal, the one the freeze left on the endpoint (its tags, so this works from any machine after a lost runner) or on this machine: the desired instance count and the exact suspension flags captured before the freeze; then deletes the journal. It refuses an endpoint whose freezing run is still measuring (its heartbeat on the endpoint is younger than three periods, from any host) unless --force. Without a journal it changes nothing (suspension flags an operator set stay set) and says what it sees; --clear-suspension then clears every suspension flag of the variant's scalable target. Running it again changes nothing. Exit codes: 0 restored or nothing to do, 1 a restore call failed (journal kept), 2 usage error, 3 an AWS call or the network failed (docs/exit-codes.md).",
     );
   addOptions(command, THAW_OPTIONS)
     .addOption(jsonOption())

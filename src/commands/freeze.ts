@@ -17,31 +17,18 @@
  * Used by qmax and ttotal; works against any FreezeAdapters (the AWS ones below, or a fake).
  */
 import { hostname } from 'node:os';
-import type { AwsClients } from '../aws/clients.js';
-import {
-  type CallOptions,
-  describeVariantCapacity,
-  setDesiredInstanceCount,
-  type VariantCapacity,
-} from '../aws/endpoint.js';
-import {
-  describeScalableTarget,
-  registerSuspendedState,
-  type ScalableTargetState,
-  variantResourceId,
-} from '../aws/scaling.js';
-import { addResourceTags, deleteResourceTags, endpointArn, listResourceTags } from '../aws/tags.js';
+import type { CallOptions, VariantCapacity } from '../aws/endpoint.js';
+import { type ScalableTargetState, variantResourceId } from '../aws/scaling.js';
 import { opt, UsageError, usage } from '../model/errors.js';
+import { type FreezeClaim, HEARTBEAT_DEFAULTS } from '../model/freeze-claim.js';
 import { newRunId } from '../model/ids.js';
 import {
   ALL_SUSPENDED,
   deleteThawJournal,
   journalFromTags,
-  journalTagKeys,
   journalTags,
   type RestoreReport,
   readThawJournal,
-  type SuspendedStateRecord,
   type ThawJournal,
   thawJournalPath,
   writeThawJournal,
@@ -49,52 +36,31 @@ import {
 import { checkAwsName } from '../model/safe.js';
 import { FREEZE_DEFAULTS } from '../options/common.js';
 import { waitUntil } from '../wait.js';
+import {
+  allSuspended,
+  anySuspended,
+  describeFlags,
+  describeJournalOwner,
+  type FreezeAdapters,
+} from './freeze-adapters.js';
+import {
+  checkFreezeHeld,
+  claimEndpoint,
+  heldByAnother,
+  otherFreshClaims,
+  startClaimHeartbeat,
+} from './freeze-claim.js';
+import { RESTORE_DEFAULTS, removeClaimTag, restoreFromJournal } from './freeze-restore.js';
 
 export type { RestoreReport } from '../model/journal.js';
-
-/** The calls a freeze needs, bound to one endpoint variant. */
-export interface FreezeAdapters {
-  describeScalableTarget(resourceId: string, options?: CallOptions): Promise<ScalableTargetState | null>;
-  registerSuspendedState(
-    resourceId: string,
-    state: SuspendedStateRecord,
-    options?: CallOptions,
-  ): Promise<void>;
-  describeVariantCapacity(options?: CallOptions): Promise<VariantCapacity>;
-  setDesiredInstanceCount(desired: number, options?: CallOptions): Promise<void>;
-  /** The endpoint's tags (where the journal travels with it). */
-  readEndpointTags(options?: CallOptions): Promise<Record<string, string>>;
-  addEndpointTags(tags: Record<string, string>, options?: CallOptions): Promise<void>;
-  deleteEndpointTags(keys: string[], options?: CallOptions): Promise<void>;
-}
-
-export function awsFreezeAdapters(
-  clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'>,
-  endpoint: string,
-  variant: string,
-): FreezeAdapters {
-  let arn: string | null = null;
-  const resolveArn = async (options?: CallOptions): Promise<string> => {
-    arn ??= await endpointArn(clients.sagemaker, endpoint, options);
-    return arn;
-  };
-  return {
-    describeScalableTarget: (resourceId, options) =>
-      describeScalableTarget(clients.autoscaling, resourceId, options),
-    registerSuspendedState: (resourceId, state, options) =>
-      registerSuspendedState(clients.autoscaling, resourceId, state, options),
-    describeVariantCapacity: (options) =>
-      describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
-    setDesiredInstanceCount: (desired, options) =>
-      setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
-    readEndpointTags: async (options) =>
-      listResourceTags(clients.sagemaker, await resolveArn(options), options),
-    addEndpointTags: async (tags, options) =>
-      addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
-    deleteEndpointTags: async (keys, options) =>
-      deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
-  };
-}
+export {
+  anySuspended,
+  awsFreezeAdapters,
+  describeJournalOwner,
+  type FreezeAdapters,
+} from './freeze-adapters.js';
+export { FreezeLostError } from './freeze-claim.js';
+export { RESTORE_DEFAULTS, removeJournalTags, restoreFromJournal } from './freeze-restore.js';
 
 export interface FreezeOptions {
   endpoint: string;
@@ -105,12 +71,12 @@ export interface FreezeOptions {
   stateDir?: string;
   /** The command line, recorded in the journal for whoever finds it. */
   commandLine: string;
-  /** Identifies this run's journal (on disk and on the endpoint). @default a new run id */
+  /** Identifies this run's journal and claim (on disk and on the endpoint). @default a new run id */
   runId?: string | null;
   /**
    * Freeze although the scalable target is already suspended (the flags as they are are recorded
-   * and restored) or another run's journal is on the endpoint (its recorded original state is
-   * kept, never the frozen state). @default false
+   * and restored) or a gone run's journal is on the endpoint (its recorded original state is
+   * kept, never the frozen state). Never over a run whose claim is fresh. @default false
    */
   force?: boolean;
   /** Told where the journal goes, before it is written (the action keeps it for its post step). @default nothing */
@@ -123,8 +89,22 @@ export interface FreezeOptions {
   signal?: AbortSignal;
   /** Progress lines (stderr in the CLI). @default silent */
   log?: (line: string) => void;
-  /** How long restore may take, ms. @default 5000 */
-  restoreDeadlineMs?: number;
+  /** The claim's heartbeat period, ms (a claim is stale after three). @default HEARTBEAT_DEFAULTS.everyMs */
+  heartbeatMs?: number;
+  /** Told, once, when the heartbeat finds this run's claim removed (the measurement must stop). @default nothing */
+  onLost?: (reason: string) => void;
+  /** The clock claims and heartbeats are stamped with, ms. @default Date.now */
+  clock?: () => number;
+  /** This machine's name, in the journal and the claim. @default os.hostname() */
+  host?: string;
+  /** Overall budget of a restore, ms. @default RESTORE_DEFAULTS.budgetMs */
+  restoreBudgetMs?: number;
+  /** Overall budget of a restore after an interruption, ms. @default RESTORE_DEFAULTS.interruptedBudgetMs */
+  interruptedRestoreBudgetMs?: number;
+  /** One restore call's longest wait before it is retried, ms. @default RESTORE_DEFAULTS.callTimeoutMs */
+  restoreCallTimeoutMs?: number;
+  /** Polling while a restore waits out an Updating endpoint, and between its retries, ms. @default RESTORE_DEFAULTS.pollIntervalMs */
+  restorePollIntervalMs?: number;
 }
 
 /** Where a freeze's journal is, and whose it is: what a later restore of this run needs. */
@@ -139,102 +119,20 @@ export interface JournalEntryRef {
 export interface Freeze {
   journal: ThawJournal;
   journalFile: string;
+  /** This run's claim on the endpoint (kept fresh by its heartbeat until the restore). */
+  claim: FreezeClaim;
   /** Capacity once frozen (InService, one instance). */
   frozenCapacity: VariantCapacity;
-  /** Undoes the freeze; idempotent (a second call returns the first call's report). */
-  restore(): Promise<RestoreReport>;
-}
-
-const describeFlags = (s: SuspendedStateRecord): string =>
-  `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-
-const allSuspended = (s: SuspendedStateRecord): boolean =>
-  s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
-
-export const anySuspended = (s: SuspendedStateRecord): boolean =>
-  s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
-
-/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
-export const describeJournalOwner = (j: ThawJournal): string =>
-  `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
-
-/**
- * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
- * journal another run wrote in its place is left alone). Returns what it did, for the report.
- */
-export async function removeJournalTags(
-  journal: ThawJournal,
-  adapters: FreezeAdapters,
-  options: CallOptions = {},
-): Promise<string> {
-  const tags = await adapters.readEndpointTags(options);
-  const keys = journalTagKeys(tags);
-  if (keys.length === 0) return 'no journal on the endpoint';
-  let onEndpoint: ThawJournal | null;
-  try {
-    onEndpoint = journalFromTags(tags, `endpoint ${journal.endpoint}`);
-  } catch {
-    onEndpoint = null;
-  }
-  if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
-    return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
-  }
-  await adapters.deleteEndpointTags(keys, options);
-  return 'journal removed from the endpoint';
-}
-
-/**
- * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; then removes this journal from the
- * endpoint's tags and from the disk, both only when everything before succeeded.
- */
-export async function restoreFromJournal(
-  journal: ThawJournal,
-  adapters: FreezeAdapters,
-  options: { stateDir?: string; deadlineMs?: number; signal?: AbortSignal } = {},
-): Promise<RestoreReport> {
-  const report: RestoreReport = { actions: [], errors: [], journalDeleted: false };
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
-  const call: CallOptions = {
-    abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
-  };
-  try {
-    const capacity = await adapters.describeVariantCapacity(call);
-    if (capacity.desired !== journal.desired_instance_count) {
-      await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
-      report.actions.push(
-        `desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`,
-      );
-    } else {
-      report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
-    }
-  } catch (e) {
-    report.errors.push(
-      `restoring the desired instance count (${journal.desired_instance_count}): ${(e as Error).message}`,
-    );
-  }
-  if (journal.scalable_target_registered && journal.suspended_state) {
-    try {
-      // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-      const resourceId = variantResourceId(journal.endpoint, journal.variant);
-      await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
-      report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
-    } catch (e) {
-      report.errors.push(`restoring the suspension flags: ${(e as Error).message}`);
-    }
-  }
-  if (report.errors.length === 0) {
-    try {
-      report.actions.push(await removeJournalTags(journal, adapters, call));
-    } catch (e) {
-      report.errors.push(`removing the journal from the endpoint's tags: ${(e as Error).message}`);
-    }
-  }
-  if (report.errors.length === 0) {
-    deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
-    report.journalDeleted = true;
-  }
-  return report;
+  /**
+   * Why the endpoint is no longer frozen by this run as it froze it (claim or journal gone,
+   * scaling resumed, and with `capacity` not at one InService instance), or null when it is.
+   */
+  check(options?: { capacity?: boolean; signal?: AbortSignal }): Promise<string | null>;
+  /**
+   * Undoes the freeze (stops the heartbeat first); idempotent: a second call returns the first
+   * call's report. `interrupted`: within the short budget a signal leaves.
+   */
+  restore(options?: { interrupted?: boolean }): Promise<RestoreReport>;
 }
 
 /** What a freeze reads before changing anything; read twice, it must not move. */
@@ -248,9 +146,16 @@ const sameState = (a: CapturedState, b: CapturedState): boolean =>
   (a.target === null) === (b.target === null) &&
   (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
 
+/** Attaches what was put back to an error (the caller never got a Freeze to restore). */
+function withRestore(e: unknown, report: RestoreReport): unknown {
+  if (e !== null && typeof e === 'object') (e as { restore?: RestoreReport }).restore = report;
+  return e;
+}
+
 /**
- * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
- * frozen; the caller must call `restore()` on every exit path once this resolved.
+ * Freezes the variant at one instance. Throws (after restoring, the report attached to the error
+ * as `restore`) when the endpoint cannot be frozen; the caller must call `restore()` on every exit
+ * path once this resolved.
  */
 export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
   const { endpoint, variant, region, adapters, signal } = options;
@@ -259,6 +164,9 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
   const log = options.log ?? (() => {});
   const force = options.force === true;
   const runId = options.runId ?? newRunId();
+  const clock = options.clock ?? Date.now;
+  const host = options.host ?? hostname();
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_DEFAULTS.everyMs;
   const resourceId = variantResourceId(endpoint, variant);
   const call: CallOptions = signal ? { abortSignal: signal } : {};
   const thaw = `scalegate thaw --endpoint ${endpoint}`;
@@ -296,9 +204,13 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
   }
 
-  // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
-  // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
-  const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+  // Another run's freeze? Its claim and journal are on the endpoint before it changes anything, and
+  // any change it made shows in the state read above, so looking after reading catches every freeze
+  // begun earlier. A run whose claim is fresh is measuring: never frozen over, --force or not.
+  const tags = await adapters.readEndpointTags(call);
+  const holder = otherFreshClaims(tags, runId, clock(), heartbeatMs).find((c) => c.phase === 'claim');
+  if (holder) throw heldByAnother(endpoint, holder, clock());
+  const onEndpoint = journalFromTags(tags, `endpoint ${endpoint}`);
   if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
     throw new UsageError(
       `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`,
@@ -310,14 +222,55 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
   if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
     throw usage`${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
   }
-  const second: CapturedState = {
+  const readState = async (): Promise<CapturedState> => ({
     capacity: await adapters.describeVariantCapacity(call),
     target: await adapters.describeScalableTarget(resourceId, call),
-  };
-  if (!sameState(first, second)) {
-    throw new UsageError(
-      `endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`,
+  });
+  const moved = (second: CapturedState, when: string) =>
+    new UsageError(
+      `endpoint ${endpoint} changed ${when} (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`,
     );
+  const second = await readState();
+  if (!sameState(first, second)) throw moved(second, 'while its state was being recorded');
+
+  // The arbitration: of runs starting together, exactly one goes on (freeze-claim.ts).
+  const claimSpec = {
+    endpoint,
+    runId,
+    host,
+    adapters,
+    heartbeatMs,
+    clock,
+    pollIntervalMs: Math.min(interval, 1000),
+    call,
+    signal,
+    log,
+  };
+  const claim = await claimEndpoint(claimSpec);
+  const heartbeat = startClaimHeartbeat({
+    ...claimSpec,
+    claim,
+    onLost: (reason) => options.onLost?.(reason),
+  });
+  /** Before the journal is on the endpoint: nothing changed, the claim goes. */
+  const releaseUnchanged = async (): Promise<RestoreReport> => {
+    await heartbeat.stop();
+    const report: RestoreReport = { actions: [], errors: [], journalDeleted: true, nothingChanged: true };
+    try {
+      const removed = await removeClaimTag(runId, adapters, { abortSignal: AbortSignal.timeout(5_000) });
+      report.actions.push(removed ?? `run ${runId}'s freeze claim was already gone`);
+    } catch (e) {
+      report.errors.push(`removing run ${runId}'s freeze claim: ${(e as Error).message}`);
+    }
+    deleteThawJournal(endpoint, options.stateDir, runId);
+    return report;
+  };
+  try {
+    // Won: the state must still be the one recorded (a run that finished meanwhile would show).
+    const third = await readState();
+    if (!sameState(first, third)) throw moved(third, 'while this run claimed it');
+  } catch (e) {
+    throw withRestore(e, await releaseUnchanged());
   }
 
   // The original state: as read, unless another run's journal already recorded it (forced).
@@ -328,8 +281,14 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     max_capacity: first.target?.maxCapacity ?? null,
     desired_instance_count: capacity.desired,
   };
-  if (onEndpoint)
+  if (onEndpoint) {
     log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+    // That run is gone (its claim, if any, is stale): its claim goes with its journal.
+    if (onEndpoint.run_id && onEndpoint.run_id !== runId) {
+      const removed = await removeClaimTag(onEndpoint.run_id, adapters, call).catch(() => null);
+      if (removed) log(`freeze: --force: ${removed}`);
+    }
+  }
   if (leftover) log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
   const journal: ThawJournal = {
     schema_version: 1,
@@ -345,14 +304,14 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     desired_instance_count: original.desired_instance_count,
     started_at: new Date().toISOString(),
     pid: process.pid,
-    hostname: hostname(),
+    hostname: host,
     command: options.commandLine,
     run_id: runId,
   };
-  options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
-  writeThawJournal(journal, options.stateDir);
-  log(`freeze: journal written to ${journalFile}`);
   try {
+    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+    writeThawJournal(journal, options.stateDir);
+    log(`freeze: journal written to ${journalFile}`);
     await adapters.addEndpointTags(journalTags(journal), call);
     const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
     if (back?.run_id !== runId) {
@@ -361,24 +320,44 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       );
     }
   } catch (e) {
-    // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
-    deleteThawJournal(endpoint, options.stateDir, runId);
-    if (e instanceof UsageError) throw e;
-    throw new Error(
-      `writing the thaw journal to endpoint ${endpoint}'s tags failed (${(e as Error).name}: ${(e as Error).message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`,
-      { cause: e },
+    // Nothing has changed yet: this run's journal and claim go, and whatever another run wrote stays.
+    const report = await releaseUnchanged();
+    if (e instanceof UsageError || signal?.aborted) throw withRestore(e, report);
+    throw withRestore(
+      new Error(
+        `writing the thaw journal to endpoint ${endpoint}'s tags failed (${(e as Error).name}: ${(e as Error).message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`,
+        { cause: e },
+      ),
+      report,
     );
   }
   log(`freeze: journal written to endpoint ${endpoint}'s tags`);
 
   let restored: Promise<RestoreReport> | null = null;
-  const restore = (): Promise<RestoreReport> => {
-    restored ??= restoreFromJournal(journal, adapters, {
-      stateDir: options.stateDir,
-      deadlineMs: options.restoreDeadlineMs ?? 5000,
-    });
+  const restore = (how: { interrupted?: boolean } = {}): Promise<RestoreReport> => {
+    restored ??= heartbeat.stop().then(() =>
+      restoreFromJournal(journal, adapters, {
+        stateDir: options.stateDir,
+        budgetMs: how.interrupted
+          ? (options.interruptedRestoreBudgetMs ?? RESTORE_DEFAULTS.interruptedBudgetMs)
+          : (options.restoreBudgetMs ?? RESTORE_DEFAULTS.budgetMs),
+        callTimeoutMs: options.restoreCallTimeoutMs,
+        pollIntervalMs: options.restorePollIntervalMs,
+        log,
+      }),
+    );
     return restored;
   };
+  const check = (how: { capacity?: boolean; signal?: AbortSignal } = {}) =>
+    checkFreezeHeld({
+      adapters,
+      endpoint,
+      variant,
+      runId,
+      targetRegistered: first.target !== null,
+      capacity: how.capacity !== false,
+      call: how.signal ? { abortSignal: how.signal } : call,
+    });
 
   const target = first.target;
   try {
@@ -424,21 +403,23 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       }
     }
     log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-    return { journal, journalFile, frozenCapacity: frozen, restore };
+    return { journal, journalFile, claim, frozenCapacity: frozen, check, restore };
   } catch (e) {
-    const report = await restore();
-    // The caller never got a Freeze to restore: tell it what was put back.
-    if (e !== null && typeof e === 'object') (e as { restore?: RestoreReport }).restore = report;
-    if (report.errors.length > 0) {
+    const report = await restore({ interrupted: signal?.aborted === true });
+    // Interrupted: the signal's own error carries the report (the caller says what was restored).
+    if (report.errors.length > 0 && !signal?.aborted) {
       const why = (e as Error).message;
-      throw Object.assign(
-        new Error(
-          `${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``,
+      throw withRestore(
+        Object.assign(
+          new Error(
+            `${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``,
+          ),
+          { cause: e },
         ),
-        { cause: e },
+        report,
       );
     }
-    throw e;
+    throw withRestore(e, report);
   }
 }
 

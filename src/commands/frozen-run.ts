@@ -21,6 +21,7 @@ import {
   awsFreezeAdapters,
   type Freeze,
   type FreezeAdapters,
+  FreezeLostError,
   freezeAbort,
   freezeEndpoint,
   InterruptedError,
@@ -127,6 +128,13 @@ export interface FrozenRunSpec {
   log: (line: string) => void;
   /** How the restore is told. @default one `restore: ` line per action and error */
   logRestore?: (restore: RestoreReport) => void;
+  /**
+   * Whether the freeze check after the measurement also requires one InService instance (false:
+   * the command moves the capacity itself, as ttotal's scale-out does). @default true
+   */
+  checkCapacity?: boolean;
+  /** The claim's heartbeat period, ms. @default HEARTBEAT_DEFAULTS.everyMs */
+  heartbeatMs?: number;
 }
 
 /** What the measurement runs with. */
@@ -136,6 +144,12 @@ export interface FrozenContext {
   freeze: Freeze | null;
   /** The variant's current instance count (null: not live, or the call failed and said so). */
   observeCapacity(): Promise<number | null>;
+  /**
+   * Throws FreezeLostError when the endpoint is no longer frozen by this run as it froze it
+   * (its claim or journal gone, scaling resumed, capacity moved): call it after every rung.
+   * Nothing frozen here: does nothing.
+   */
+  checkFreeze(options?: { capacity?: boolean }): Promise<void>;
 }
 
 /** What the result is written from, once the endpoint is restored. */
@@ -169,7 +183,12 @@ const logRestoreLines = (log: (line: string) => void) => (restore: RestoreReport
 export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps<M, R>): Promise<R> {
   const { clients, log } = spec;
   const abort = freezeAbort(spec.signal, clients !== null && spec.handleSignals !== false, log);
-  const signal = abort.signal;
+  // The heartbeat (or a check) finding the freeze lost stops the measurement too.
+  const lost = new AbortController();
+  const loseFreeze = (reason: string) => {
+    if (!lost.signal.aborted) lost.abort(new FreezeLostError(reason));
+  };
+  const signal = AbortSignal.any([abort.signal, lost.signal]);
   try {
     const adapters = clients
       ? (spec.adapters ?? awsFreezeAdapters(clients, spec.endpoint, spec.variant))
@@ -193,10 +212,24 @@ export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps
           onJournal: spec.onJournal,
           waitTimeoutS: spec.waitTimeoutS,
           pollIntervalMs: spec.pollIntervalMs,
+          heartbeatMs: spec.heartbeatMs,
+          onLost: (reason) => {
+            log(`freeze LOST: ${reason}`);
+            loseFreeze(reason);
+          },
           signal,
           log,
         });
       }
+      const held = freeze;
+      const checkFreeze = async (how: { capacity?: boolean } = {}): Promise<void> => {
+        if (!held) return;
+        const why = await held.check({ capacity: how.capacity ?? spec.checkCapacity !== false, signal });
+        if (why) {
+          loseFreeze(why);
+          throw lost.signal.reason;
+        }
+      };
       const observeCapacity = async (): Promise<number | null> => {
         if (!clients) return null;
         try {
@@ -210,24 +243,30 @@ export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps
           return null;
         }
       };
-      measured = await steps.measure({ signal, freeze, observeCapacity });
+      measured = await steps.measure({ signal, freeze, observeCapacity, checkFreeze });
+      // The last look while frozen: a measurement the endpoint did not hold still for is not written.
+      await checkFreeze();
     } catch (e) {
       failure = { error: e };
     } finally {
       await steps.release?.();
       if (freeze) {
-        restore = await freeze.restore();
+        restore = await freeze.restore({ interrupted: abort.signal.aborted });
         (spec.logRestore ?? logRestoreLines(log))(restore);
       }
       await steps.afterRestore?.();
     }
     if (failure !== null || signal.aborted) {
+      const restoreSeen =
+        restore ?? (failure?.error as { restore?: RestoreReport } | null | undefined)?.restore ?? null;
       if (abort.received) {
         const interrupted = new InterruptedError(abort.received);
         // Interrupted while freezing: freezeEndpoint restored before rethrowing and says how.
-        interrupted.restore =
-          restore ?? (failure?.error as { restore?: RestoreReport } | null | undefined)?.restore ?? null;
+        interrupted.restore = restoreSeen;
         throw interrupted;
+      }
+      if (lost.signal.aborted) {
+        throw new FreezeLostError((lost.signal.reason as FreezeLostError).reason).restored(restoreSeen);
       }
       throw failure ? failure.error : new Error('aborted');
     }

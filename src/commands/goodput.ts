@@ -194,7 +194,7 @@ export async function runGoodput(
       log,
     },
     {
-      measure: async ({ signal, observeCapacity: observe }) => {
+      measure: async ({ signal, observeCapacity: observe, checkFreeze }) => {
         const observeCapacity = async (): Promise<number[]> => {
           if (!live) return [1];
           const current = await observe();
@@ -280,6 +280,8 @@ export async function runGoodput(
           });
           const measured = await rungRun;
           const after = await observeCapacity();
+          // Another run or a person moved the endpoint during the rung: stop, nothing is written.
+          await checkFreeze();
           const clientHealth = measured.clientHealth
             ? judgeClientHealth(measured.clientHealth, resolved.sloMs)
             : null;

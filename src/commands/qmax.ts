@@ -304,7 +304,7 @@ export async function runQmax(
       log,
     },
     {
-      measure: async ({ signal, observeCapacity }) => {
+      measure: async ({ signal, observeCapacity, checkFreeze }) => {
         for (let run = 0; run < resolved.runs; run++) {
           const planner = new LadderPlanner(resolved.ladder);
           const runSteps: QmaxStep[] = [];
@@ -328,6 +328,8 @@ export async function runQmax(
               { signal, onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }) },
             );
             const after = await observeCapacity();
+            // Another run or a person moved the endpoint during the rung: stop, nothing is written.
+            await checkFreeze();
             const counts = [...new Set([before, after].filter((v): v is number => v !== null))].sort(
               (a, b) => a - b,
             );

@@ -15,6 +15,13 @@ import type { AwsClients } from '../aws/clients.js';
 import { variantResourceId } from '../aws/scaling.js';
 import { opt, usage } from '../model/errors.js';
 import {
+  claimIsFresh,
+  claimsFromTags,
+  claimTagKey,
+  describeClaim,
+  staleAfterMs,
+} from '../model/freeze-claim.js';
+import {
   deleteThawJournal,
   journalFromTags,
   NOT_SUSPENDED,
@@ -25,7 +32,6 @@ import {
 import type { ThawReport } from '../model/reports.js';
 import { checkAwsName } from '../model/safe.js';
 import { renderThawReport } from '../report/thaw-text.js';
-import { waitUntil } from '../wait.js';
 import {
   anySuspended,
   awsFreezeAdapters,
@@ -42,7 +48,7 @@ export interface ThawInput {
   variant: string;
   /** @default SCALEGATE_STATE_DIR, else `.scalegate` */
   stateDir?: string;
-  /** Thaw even though the journal's process seems to be alive (it restores on exit by itself). @default false */
+  /** Thaw even though the journal's run is still measuring (fresh heartbeat, or its process alive here). @default false */
   force?: boolean;
   /** Without any journal, clear the target's suspension flags (otherwise nothing changes). @default false */
   clearSuspension?: boolean;
@@ -58,6 +64,10 @@ export interface ThawInput {
   callTimeoutMs?: number;
   /** Read the journals and the endpoint, say what a thaw would restore, change nothing. @default false */
   dryRun?: boolean;
+  /** The freezes' heartbeat period, ms (a claim is live while its beat is younger than three). @default HEARTBEAT_DEFAULTS.everyMs */
+  heartbeatMs?: number;
+  /** @default Date.now */
+  clock?: () => number;
 }
 
 /** The adapters with every change refused: a dry run reads, and nothing it calls can write. */
@@ -116,7 +126,10 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
   if (local && local.variant !== variant) {
     throw usage`${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
   }
-  const onEndpoint = journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+  const tags = await adapters.readEndpointTags();
+  const onEndpoint = journalFromTags(tags, `endpoint ${endpoint}`);
+  const now = (input.clock ?? Date.now)();
+  const { claims, unreadable } = claimsFromTags(tags);
   if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
     throw usage`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
   }
@@ -142,6 +155,13 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
   let journalDeleted = false;
   if (journal) {
     const sameHost = journal.hostname === null || journal.hostname === hostname();
+    const live = claims.find((c) => c.runId === journal?.run_id && claimIsFresh(c, now, input.heartbeatMs));
+    // On the host that froze it, a process that is gone is proof the run is gone (a SIGKILL leaves
+    // its last heartbeat fresh for a while); from any other host only the heartbeat tells.
+    const goneHere = sameHost && journal.pid !== process.pid && !processAlive(journal.pid);
+    if (live && !goneHere && !input.force) {
+      throw usage`${source}: ${describeClaim(live, now)} is still measuring (its heartbeat is fresh) and restores the endpoint when it ends; a thaw now would unfreeze a live measurement. Stop that run, or wait until its heartbeat is older than ${Math.round(staleAfterMs(input.heartbeatMs) / 1000)} s, or thaw under it with ${opt('force')}.`;
+    }
     if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
       throw usage`${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${opt('force')}.`;
     }
@@ -152,27 +172,15 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
       );
       return thawResult({ endpoint, variant, file, journal, local, actions, errors, deleted: false, dryRun });
     }
-    const recorded = journal;
-    // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
-    // cannot change until it is InService.
-    await waitUntil(
-      `endpoint ${endpoint} to finish updating before its capacity is restored`,
-      async () => {
-        const capacity = await adapters.describeVariantCapacity();
-        return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
-          ? undefined
-          : capacity;
-      },
-      {
-        deadline: Date.now() + (input.waitS ?? 600) * 1000,
-        interval: input.pollIntervalMs ?? 2000,
-        signal,
-        log: (line) => log(`thaw: ${line}`),
-      },
-    );
+    // The endpoint may still be Updating from the freeze (e.g. killed while draining): the restore
+    // waits that out (up to waitS) before putting the capacity back.
     const result = await restoreFromJournal(journal, adapters, {
       stateDir: input.stateDir,
-      deadlineMs: input.callTimeoutMs ?? 15_000,
+      budgetMs: (input.waitS ?? 600) * 1000,
+      callTimeoutMs: input.callTimeoutMs ?? 15_000,
+      pollIntervalMs: input.pollIntervalMs ?? 2000,
+      signal,
+      log: (line) => log(`thaw: ${line}`),
     });
     actions.push(`${source}: ${describeJournalOwner(journal)}`);
     actions.push(...result.actions);
@@ -197,6 +205,26 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
         `no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`,
       );
     }
+  }
+
+  // Claims of runs that are gone (stale heartbeat, unreadable), and the restored run's own: removed.
+  const leftovers = [
+    ...claims
+      .filter(
+        (c) =>
+          !claimIsFresh(c, now, input.heartbeatMs) ||
+          (journal !== null && journalDeleted && c.runId === journal.run_id),
+      )
+      .map((c) => claimTagKey(c.runId)),
+    ...unreadable,
+  ];
+  const current = dryRun || leftovers.length === 0 ? tags : await adapters.readEndpointTags();
+  const gone = leftovers.filter((key) => key in current);
+  if (gone.length > 0) {
+    if (!dryRun) await adapters.deleteEndpointTags(gone);
+    actions.push(
+      `${dryRun ? 'would remove' : 'removed'} the freeze claim${gone.length === 1 ? '' : 's'} of runs that are gone: ${gone.join(', ')}`,
+    );
   }
 
   return thawResult({

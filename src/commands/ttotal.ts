@@ -188,6 +188,9 @@ export async function runTtotal(
       waitTimeoutS: maxWaitS,
       signal: deps.signal,
       handleSignals: deps.handleSignals,
+      // ttotal moves the capacity itself (the scale-out): the freeze check looks at the claim,
+      // the journal and the suspension only.
+      checkCapacity: false,
       log,
       logRestore: (restore) =>
         log(
@@ -195,7 +198,7 @@ export async function runTtotal(
         ),
     },
     {
-      measure: async ({ signal, freeze }) => {
+      measure: async ({ signal, freeze, checkFreeze }) => {
         const fromInstances = (freeze as Freeze).frozenCapacity.current ?? 1;
         const toInstances = fromInstances + 1;
         const outcomes: ScaleOutOutcome[] = [];
@@ -211,6 +214,7 @@ export async function runTtotal(
             progress,
           );
           outcomes.push(outcome);
+          await checkFreeze();
           if (outcome.kind === 'failed') break;
         }
         return { outcomes, fromInstances, toInstances };

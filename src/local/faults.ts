@@ -32,6 +32,19 @@ export interface FaultOptions {
   failNextInstances?: number;
   /** Stage at which those instances exit (default `weights_ready`). */
   failAtStage?: string;
+  /**
+   * Milliseconds a control-plane call (JSON protocols: SageMaker, Application Auto Scaling, ...)
+   * waits before it is carried out and answered: a slow AWS. Keys as for `throttle`
+   * (`'SageMaker.ListTags'`, `'SageMaker'`, `'*'`); the most specific key present wins. The call
+   * is still carried out when the client has given up waiting, as on AWS.
+   */
+  callDelayMs?: Record<string, number>;
+  /**
+   * Milliseconds a scale-in (a lower desired count) keeps the endpoint `Updating` after the
+   * removed instances have left the routing, before it is InService again: a drain as slow as
+   * AWS's (minutes there), so that a run can be stopped in the middle of one.
+   */
+  scaleInDelayMs?: number;
 }
 
 export class Faults {
@@ -45,7 +58,11 @@ export class Faults {
   }
 
   get(): FaultOptions {
-    return { ...this.current, ...(this.current.throttle ? { throttle: { ...this.current.throttle } } : {}) };
+    return {
+      ...this.current,
+      ...(this.current.throttle ? { throttle: { ...this.current.throttle } } : {}),
+      ...(this.current.callDelayMs ? { callDelayMs: { ...this.current.callDelayMs } } : {}),
+    };
   }
 
   set(next: FaultOptions): void {
@@ -62,6 +79,17 @@ export class Faults {
     if (!t) return;
     const rate = t[`${service}.${operation}`] ?? t[service] ?? t['*'] ?? 0;
     if (rate > 0 && this.random() < rate) throw new AwsError('ThrottlingException', 'Rate exceeded', 400);
+  }
+
+  /** How long this control-plane call is held before it is carried out, ms (0: not held). */
+  callDelayMs(service: ServiceName, operation: string): number {
+    const d = this.current.callDelayMs;
+    if (!d) return 0;
+    return d[`${service}.${operation}`] ?? d[service] ?? d['*'] ?? 0;
+  }
+
+  get scaleInDelayMs(): number {
+    return this.current.scaleInDelayMs ?? 0;
   }
 
   /** An injected service-side failure for this invocation, if the fault fires. */
@@ -93,6 +121,11 @@ function validate(f: FaultOptions): FaultOptions {
   };
   for (const [k, v] of Object.entries(f.throttle ?? {})) rate(`throttle['${k}']`, v);
   rate('invocation5xxRate', f.invocation5xxRate);
+  for (const [k, v] of Object.entries(f.callDelayMs ?? {})) {
+    if (!(v >= 0)) throw new RangeError(`faults.callDelayMs['${k}'] must be >= 0 (got ${v})`);
+  }
+  if (f.scaleInDelayMs !== undefined && !(f.scaleInDelayMs >= 0))
+    throw new RangeError(`faults.scaleInDelayMs must be >= 0 (got ${f.scaleInDelayMs})`);
   if (f.addedLatencyMs !== undefined && !(f.addedLatencyMs >= 0))
     throw new RangeError(`faults.addedLatencyMs must be >= 0 (got ${f.addedLatencyMs})`);
   if (

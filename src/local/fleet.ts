@@ -429,6 +429,10 @@ export class Endpoint extends EventEmitter {
       const victims = serving.slice(count);
       await Promise.all(victims.map((i) => this.stop(i, this.opts.drainTimeoutMs)));
       if (this.closing) return;
+      // Injected: a drain as slow as AWS's keeps the endpoint Updating a while longer.
+      const slowDrain = this.opts.faults.scaleInDelayMs;
+      if (slowDrain > 0) await new Promise((resolve) => setTimeout(resolve, slowDrain));
+      if (this.closing) return;
     }
     this.status = 'InService';
     this.touch();

@@ -129,6 +129,8 @@ export async function startServer(opts: {
         );
       }
       const input = await readJson(req);
+      const delayMs = opts.faults.callDelayMs(service.service, operation);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       opts.faults.checkThrottle(service.service, operation);
       const output = await service.handler(operation, input);
       sendJson(res, 200, version, output);

@@ -249,4 +249,6 @@ export interface RestoreReport {
   actions: string[];
   errors: string[];
   journalDeleted: boolean;
+  /** The freeze stopped before it changed anything (its journal and claim were removed). */
+  nothingChanged?: boolean;
 }

@@ -9,7 +9,11 @@ export const THAW_OPTIONS = {
     defaultText: 'the model config, else AllTraffic',
     action: false,
   }),
-  force: flag('force', "thaw even though the journal's process still seems to be running", { action: false }),
+  force: flag(
+    'force',
+    "thaw even though the journal's run is still measuring (its heartbeat on the endpoint is fresh, from any host, or its process runs here); that measurement is then invalid",
+    { action: false },
+  ),
   clearSuspension: flag(
     'clear-suspension',
     "with no thaw journal (on the endpoint or local), clear every suspension flag of the variant's scalable target; without it nothing is changed",

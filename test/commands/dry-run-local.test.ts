@@ -119,6 +119,8 @@ describe('thaw --dry-run', () => {
       commandLine: 'scalegate ttotal --model kokoro-82m',
       pollIntervalMs: 50,
       runId: 'run-killed',
+      // Killed ten minutes ago: its claim's last heartbeat is that old (stale), as a dead run's is.
+      clock: () => Date.now() - 10 * 60_000,
     });
     const dead = { ...frozen.journal, pid: 2 ** 22 + 1 };
     writeThawJournal(dead, stateDir);

@@ -86,8 +86,9 @@ async function setSuspension(suspended: SuspendedState): Promise<void> {
 }
 
 /** A freeze by "machine" `stateDir` through the real adapters, as qmax/ttotal do it. */
-const freezeFrom = (stateDir: string, runId: string): Promise<Freeze> =>
+const freezeFrom = (stateDir: string, runId: string, clock?: () => number): Promise<Freeze> =>
   freezeEndpoint({
+    ...(clock ? { clock } : {}),
     endpoint: endpoint(),
     variant: variant(),
     region: emulator.handle.region,
@@ -100,7 +101,7 @@ const freezeFrom = (stateDir: string, runId: string): Promise<Freeze> =>
   });
 
 describe('freeze and thaw on the local SageMaker', () => {
-  it('a second freeze on another machine (CLI qmax while CI holds the endpoint) is refused with exit 2 naming thaw and --force, and never records the frozen state as the original', async () => {
+  it('a second freeze on another machine (CLI qmax while CI holds the endpoint) is refused with exit 2 naming the run, its host and thaw --force, and never records the frozen state as the original', async () => {
     await setSuspension(NONE);
     expect(await state()).toEqual({ suspended: NONE, desired: 2, tags: [] });
     const ci = await freezeFrom(machine('ci'), 'run-ci');
@@ -110,8 +111,10 @@ describe('freeze and thaw on the local SageMaker', () => {
     restoreEnv = withEmulatorEnv(emulator, laptop);
     const second = await runCli(['qmax', '--config', configFile, '--model', MODEL, '--max-concurrency', '1']);
     expect(second.exitCode, second.stderr).toBe(2);
-    expect(second.stderr).toMatch(/already frozen by another run: .*run run-ci/);
-    expect(second.stderr).toMatch(/scalegate thaw --endpoint speech-kokoro-82m.*--force/);
+    expect(second.stderr).toMatch(
+      /is being measured by run run-ci from host \S+ since \S+ \(heartbeat \d+ s ago\)/,
+    );
+    expect(second.stderr).toMatch(/scalegate thaw --endpoint speech-kokoro-82m --force/);
     expect(readThawJournal(endpoint(), laptop)).toBeNull();
     // The second run changed nothing: the first still owns the freeze, and restores the original.
     expect(await state()).toMatchObject({ suspended: ALL, desired: 1 });
@@ -123,7 +126,8 @@ describe('freeze and thaw on the local SageMaker', () => {
   it('after a lost runner, `scalegate thaw` from any machine restores the original state from the journal the endpoint carries', async () => {
     await setSuspension(NONE);
     const runner = machine('runner');
-    const lost = await freezeFrom(runner, 'run-lost');
+    // Lost ten minutes ago: its claim's last heartbeat is that old (stale), as a dead runner's is.
+    const lost = await freezeFrom(runner, 'run-lost', () => Date.now() - 10 * 60_000);
     expect(lost.journal.desired_instance_count).toBe(2);
     rmSync(runner, { recursive: true, force: true }); // the runner and its disk are gone
     expect(await state()).toMatchObject({ suspended: ALL, desired: 1 });

@@ -97,6 +97,57 @@ describe('the production guard of freezing commands', () => {
     await refuseProductionFreeze(guard, clients('http://[::1]:4566'));
   });
 
+  it('refuses another model’s production endpoint and a different-case spelling of any production endpoint, naming the model’s own calibration endpoint', async () => {
+    const reference: FreezeTarget = {
+      modelName: 'reference-tts',
+      model: { endpoint: 'speech-reference-tts' },
+      endpoint: 'speech-kokoro-82m',
+      variant: 'AllTraffic',
+      configFile,
+    };
+    const foreign = await refusal(refuseProductionFreeze(reference, clients()));
+    expect(foreign.message).toMatch(
+      /would freeze speech-kokoro-82m, the production endpoint of model kokoro-82m .*not model reference-tts's/,
+    );
+    expect(foreign.message).toMatch(/--endpoint speech-reference-tts-calibration/);
+    const upper = await refusal(
+      refuseProductionFreeze({ ...reference, endpoint: 'Speech-Kokoro-82M' }, clients()),
+    );
+    expect(upper.message).toMatch(/Speech-Kokoro-82M, the production endpoint of model kokoro-82m/);
+    const ownUpper = await refusal(
+      refuseProductionFreeze({ ...guard, endpoint: 'SPEECH-KOKORO-82M' }, clients()),
+    );
+    expect(ownUpper.message).toMatch(
+      /the production endpoint of model kokoro-82m \(its configured endpoint\)/,
+    );
+    // Another model's calibration copy is not this model's: refused too.
+    const otherCalibration = await refusal(
+      refuseProductionFreeze({ ...reference, endpoint: 'speech-kokoro-82m-calibration' }, clients()),
+    );
+    expect(otherCalibration.message).toMatch(
+      /not model reference-tts's calibration endpoint \(speech-reference-tts-calibration\)/,
+    );
+    // Any other endpoint: refused, naming the calibration endpoint to use.
+    const stray = await refusal(
+      refuseProductionFreeze({ ...guard, endpoint: 'speech-kokoro-82m-staging' }, clients()),
+    );
+    expect(stray.message).toMatch(
+      /not model kokoro-82m's calibration endpoint \(speech-kokoro-82m-calibration\)/,
+    );
+    expect(stray.message).toMatch(/--allow-production/);
+    // The model's own calibration endpoint, in any case, passes; --allow-production passes with a warning.
+    await refuseProductionFreeze(
+      { ...guard, endpoint: 'Speech-Kokoro-82M-Calibration', configFile },
+      clients(),
+    );
+    const lines: string[] = [];
+    await refuseProductionFreeze({ ...reference, allowProduction: true }, clients(), (l) => lines.push(l));
+    expect(lines.join()).toMatch(
+      /WARNING --allow-production: freezing speech-kokoro-82m, the production endpoint of kokoro-82m/,
+    );
+    expect(requests).toEqual([]);
+  });
+
   it('is not fooled by AWS_ENDPOINT_URL on loopback when one freezing client is sent elsewhere by its own variable', async () => {
     process.env.AWS_ENDPOINT_URL = 'http://127.0.0.1:4566';
     await refuseProductionFreeze(guard, clients());
@@ -135,6 +186,18 @@ describe('the production guard of freezing commands', () => {
     const goodput = await runCli(['goodput', '--config', configFile, '--model', 'kokoro-82m']);
     expect(goodput.exitCode, goodput.stderr).toBe(2);
     expect(goodput.stderr).toMatch(/goodput would freeze speech-kokoro-82m, the production endpoint/);
+    const foreign = await runCli([
+      'qmax',
+      '--config',
+      configFile,
+      '--model',
+      'reference-tts',
+      '--endpoint',
+      'Speech-Kokoro-82M',
+    ]);
+    expect(foreign.exitCode, foreign.stderr).toBe(2);
+    expect(foreign.stderr).toMatch(/the production endpoint of model kokoro-82m/);
+    expect(foreign.stderr).toMatch(/--endpoint speech-reference-tts-calibration/);
     expect(requests).toEqual([]);
     // With --allow-production the guard lets it through: the first call (DescribeEndpoint) is made.
     const allowed = await runCli([

@@ -130,13 +130,24 @@ describe('freeze', () => {
   it('restores when interrupted while waiting for the instance, then rethrows', async () => {
     const { fake, journalFile, freeze } = setup({ pollsToSettle: 1_000_000 });
     const controller = new AbortController();
-    const pending = freeze({ signal: controller.signal, pollIntervalMs: 5 });
-    controller.abort(new InterruptedError('SIGINT'));
-    await expect(pending).rejects.toThrow(/SIGINT/);
-    // The endpoint is still Updating towards 1: the desired count cannot be put back yet, so
-    // the journal stays for `scalegate thaw`; the flags are restored already.
+    const pending = freeze({
+      signal: controller.signal,
+      pollIntervalMs: 5,
+      interruptedRestoreBudgetMs: 300,
+      restorePollIntervalMs: 5,
+      log: (line) => {
+        if (/waiting for one InService instance/.test(line)) controller.abort(new InterruptedError('SIGINT'));
+      },
+    });
+    const error = (await pending.catch((e: unknown) => e)) as InterruptedError;
+    expect(error).toBeInstanceOf(InterruptedError);
+    // The endpoint is still Updating towards 1 when the budget runs out: the desired count cannot
+    // be put back yet, so the journal stays for `scalegate thaw`; the flags are restored already,
+    // and the report attached to the error says all of it (never "nothing was frozen").
     expect(fake.target?.suspended).toEqual(ORIGINAL);
     expect(existsSync(journalFile)).toBe(true);
+    expect(error.restore?.errors.join()).toMatch(/still Updating .*left at 1/);
+    expect(error.restore?.actions.join()).toMatch(/suspension flags restored/);
   });
 
   it('refuses to freeze over a leftover local journal (it would capture the frozen state as the original), before any call', async () => {
@@ -167,8 +178,11 @@ describe('freeze', () => {
     const order: string[] = [];
     const add = fake.addEndpointTags.bind(fake);
     fake.addEndpointTags = async (tags) => {
+      const what = Object.keys(tags).some((k) => k.startsWith('scalegate:thaw-journal'))
+        ? 'journal'
+        : 'claim';
       order.push(
-        `tags (local journal ${existsSync(thawJournalPath('speech-test', stateDir)) ? 'present' : 'absent'})`,
+        `${what} tags (local journal ${existsSync(thawJournalPath('speech-test', stateDir)) ? 'present' : 'absent'})`,
       );
       return add(tags);
     };
@@ -176,8 +190,13 @@ describe('freeze', () => {
     const firstChange = fake.calls.findIndex(
       (c) => c === 'registerSuspendedState' || c === 'setDesiredInstanceCount',
     );
-    expect(fake.calls.indexOf('addEndpointTags')).toBeLessThan(firstChange);
-    expect(order).toEqual(['tags (local journal present)']);
+    expect(fake.calls.lastIndexOf('addEndpointTags')).toBeLessThan(firstChange);
+    // The claim (choosing, then claimed) before the local journal; the journal's tags after it.
+    expect(order).toEqual([
+      'claim tags (local journal absent)',
+      'claim tags (local journal absent)',
+      'journal tags (local journal present)',
+    ]);
     expect(journalFromTags(fake.tags, 'fake')).toEqual(readThawJournal('speech-test', stateDir));
     await frozen.restore();
     expect(fake.tags).toEqual({});
@@ -191,7 +210,7 @@ describe('freeze', () => {
     const callsBefore = fake.calls.length;
     const second = freeze({ force: false, stateDir: otherMachine, runId: 'run-2' });
     await expect(second).rejects.toThrow(
-      /already frozen by another run: .*run run-1.*scalegate thaw --endpoint speech-test.*--force/,
+      /being measured by run run-1 from host .* since .*heartbeat 0 s ago.*scalegate thaw --endpoint speech-test --force/,
     );
     expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
     expect(readThawJournal('speech-test', otherMachine)).toBeNull();
@@ -205,7 +224,9 @@ describe('freeze', () => {
     await freeze({ force: false });
     // The first run is lost (its runner died): the endpoint is frozen at 1, all flags suspended.
     const otherMachine = mkdtempSync(join(tmpdir(), 'scalegate-freeze-other-'));
-    const second = await freeze({ force: true, stateDir: otherMachine, runId: 'run-2' });
+    // Its claim is stale (no heartbeat for ten minutes): a forced freeze may go on.
+    const later = () => Date.now() + 10 * 60_000;
+    const second = await freeze({ force: true, stateDir: otherMachine, runId: 'run-2', clock: later });
     expect(second.journal).toMatchObject({
       desired_instance_count: 3,
       suspended_state: NONE,
@@ -231,9 +252,10 @@ describe('freeze', () => {
     );
     expect(fake.calls).not.toContain('registerSuspendedState');
     expect(fake.calls).not.toContain('setDesiredInstanceCount');
-    expect(fake.calls).not.toContain('deleteEndpointTags');
     expect(existsSync(journalFile)).toBe(false);
     expect(journalFromTags(fake.tags, 'fake')?.run_id).toBe('rival');
+    // Only this run's own claim was removed.
+    expect(Object.keys(fake.tags).filter((k) => k.startsWith('scalegate:freeze:'))).toEqual([]);
   });
 
   it('refuses when the endpoint changes between its two reads (another freeze starting), changing nothing', async () => {
@@ -267,10 +289,14 @@ describe('freeze', () => {
 
   it('keeps the journal and reports the failure when a restore call fails', async () => {
     const { fake, journalFile, freeze } = setup();
-    const frozen = await freeze();
+    const frozen = await freeze({ restoreBudgetMs: 300, restorePollIntervalMs: 5 });
     fake.failing.set('registerSuspendedState', new Error('ThrottlingException: slow down'));
     const report = await frozen.restore();
-    expect(report.errors.join()).toMatch(/ThrottlingException/);
+    // Retried while the budget lasted, then reported (never thrown, never lost).
+    expect(report.errors.join()).toMatch(
+      /ThrottlingException: slow down \([1-9][0-9]* attempts within the restore's budget\)/,
+    );
+    expect(fake.calls.filter((c) => c === 'registerSuspendedState').length).toBeGreaterThan(2);
     expect(report.journalDeleted).toBe(false);
     expect(existsSync(journalFile)).toBe(true);
   });

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freezeEndpoint } from '../../src/commands/freeze.js';
 import { runThaw } from '../../src/commands/thaw.js';
-import { journalFromTags, journalTags, thawJournalPath, writeThawJournal } from '../../src/model/journal.js';
+import { claimTag } from '../../src/model/freeze-claim.js';
+import {
+  journalFromTags,
+  journalTags,
+  type ThawJournal,
+  thawJournalPath,
+  writeThawJournal,
+} from '../../src/model/journal.js';
 import { FakeEndpoint } from './fixtures/fake-endpoint.js';
 
 const ORIGINAL = {
@@ -159,6 +166,63 @@ describe('thaw', () => {
     await expect(runThaw(options(stateDir), { adapters: fake })).rejects.toThrow(/still running/);
     const forced = await runThaw({ ...options(stateDir), force: true }, { adapters: fake });
     expect(forced.exitCode).toBe(0);
+  });
+
+  it('refuses to thaw an endpoint whose measuring run has a fresh heartbeat (from any host), naming the run, host and heartbeat age, unless --force', async () => {
+    const { fake } = await frozenAndKilled();
+    const now = Date.now();
+    // The run is measuring on another machine: its process cannot be looked at from here.
+    const elsewhereJournal = { ...(journalFromTags(fake.tags, 'fake') as ThawJournal), hostname: 'runner-7' };
+    fake.tags = journalTags(elsewhereJournal);
+    const live = {
+      runId: 'run-1',
+      phase: 'claim' as const,
+      startMs: now - 60_000,
+      beatMs: now - 2_000,
+      host: 'runner-7',
+    };
+    fake.tags = { ...fake.tags, ...claimTag(live) };
+    const elsewhere = mkdtempSync(join(tmpdir(), 'scalegate-thaw-elsewhere-'));
+    const callsBefore = fake.calls.length;
+    const refusal = runThaw({ ...options(elsewhere), clock: () => now }, { adapters: fake });
+    await expect(refusal).rejects.toThrow(
+      /run run-1 from host runner-7 since .* \(heartbeat 2 s ago\) is still measuring.*--force/,
+    );
+    expect(fake.desired).toBe(1);
+    expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
+    const forced = await runThaw(
+      { ...options(elsewhere), force: true, clock: () => now },
+      { adapters: fake },
+    );
+    expect(forced.exitCode).toBe(0);
+    expect(fake.desired).toBe(2);
+    expect(fake.tags).toEqual({});
+  });
+
+  it('thaws without --force once the heartbeat is stale (three missed periods: the run is gone), removing its claim', async () => {
+    const { fake, stateDir } = await frozenAndKilled();
+    const now = Date.now();
+    const gone = {
+      runId: 'run-1',
+      phase: 'claim' as const,
+      startMs: now - 600_000,
+      beatMs: now - 91_000,
+      host: 'runner-7',
+    };
+    const orphan = {
+      runId: 'run-0',
+      phase: 'choosing' as const,
+      startMs: now - 900_000,
+      beatMs: now - 900_000,
+      host: 'x',
+    };
+    fake.tags = { ...fake.tags, ...claimTag(gone), ...claimTag(orphan) };
+    const result = await runThaw({ ...options(stateDir), clock: () => now }, { adapters: fake });
+    expect(result.exitCode, result.report).toBe(0);
+    expect(fake.desired).toBe(2);
+    expect(result.report).toMatch(/freeze claim removed/);
+    expect(result.report).toMatch(/removed the freeze claims? of runs that are gone: scalegate:freeze:run-0/);
+    expect(fake.tags).toEqual({});
   });
 
   it('keeps the journal (local and on the endpoint) and exits 1 when a restore call fails', async () => {

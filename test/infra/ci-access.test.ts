@@ -213,12 +213,14 @@ describe('the calibration role: measures the calibration endpoint, changes nothi
     );
   });
 
-  it('writes and removes only the thaw journal’s tag keys, only on the calibration endpoint (a freeze cannot retag anything else)', () => {
+  it('writes and removes only the thaw journal’s and the freeze claims’ tag keys, only on the calibration endpoint (a freeze cannot retag anything else)', () => {
     const write = withAction(statements, 'sagemaker:AddTags');
     expect(write).toHaveLength(1);
     expect(actions(write[0] as Statement).sort()).toEqual(['sagemaker:AddTags', 'sagemaker:DeleteTags']);
     expect(write[0]?.Condition).toEqual({
-      'ForAllValues:StringLike': { 'aws:TagKeys': ['scalegate:thaw-journal', 'scalegate:thaw-journal:*'] },
+      'ForAllValues:StringLike': {
+        'aws:TagKeys': ['scalegate:thaw-journal', 'scalegate:thaw-journal:*', 'scalegate:freeze:*'],
+      },
     });
     expect(json(write[0]?.Resource)).toContain(
       ':sagemaker:us-east-1:111122223333:endpoint/speech-kokoro-82m-calibration',

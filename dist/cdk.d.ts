@@ -33,6 +33,17 @@ export interface ScalegateScalingProps {
     readonly requireProofs?: boolean;
     /** Pass a plan whose T_total is only a lower bound (`scalegate gate --allow-lower-bound`). @default false */
     readonly allowLowerBound?: boolean;
+    /**
+     * The Sigstore trust root the proofs' attestations are verified against (`gh attestation
+     * trusted-root > trusted_root.jsonl`); required with the proofs unless `offline`.
+     * @default the context `scalegate:trustedRoot`
+     */
+    readonly trustedRoot?: string;
+    /**
+     * Skip the attestation check (a development synth; warned in the synth output).
+     * @default the context `scalegate:offline` is `true`
+     */
+    readonly offline?: boolean;
     /** Add the alarms (5XX, queue saturation, above target, service time) and the dashboard. @default true */
     readonly observability?: boolean;
 }

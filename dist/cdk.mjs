@@ -3,10 +3,17264 @@ import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__ from "aws-cdk-lib";
 import * as __WEBPACK_EXTERNAL_MODULE_constructs__ from "constructs";
 import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_applicationautoscaling_01f2dd68__ from "aws-cdk-lib/aws-applicationautoscaling";
 import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_cloudwatch_69e4e3f9__ from "aws-cdk-lib/aws-cloudwatch";
-/******/ // The require scope
-/******/ var __nccwpck_require__ = {};
+/******/ var __webpack_modules__ = ({
+
+/***/ 8456:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.toMessageSignatureBundle = toMessageSignatureBundle;
+exports.toDSSEBundle = toDSSEBundle;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const protobuf_specs_1 = __nccwpck_require__(9654);
+const bundle_1 = __nccwpck_require__(7742);
+// Message signature bundle - $case: 'messageSignature'
+function toMessageSignatureBundle(options) {
+    return {
+        mediaType: options.certificateChain
+            ? bundle_1.BUNDLE_V02_MEDIA_TYPE
+            : bundle_1.BUNDLE_V03_MEDIA_TYPE,
+        content: {
+            $case: 'messageSignature',
+            messageSignature: {
+                messageDigest: {
+                    algorithm: protobuf_specs_1.HashAlgorithm.SHA2_256,
+                    digest: options.digest,
+                },
+                signature: options.signature,
+            },
+        },
+        verificationMaterial: toVerificationMaterial(options),
+    };
+}
+// DSSE envelope bundle - $case: 'dsseEnvelope'
+function toDSSEBundle(options) {
+    return {
+        mediaType: options.certificateChain
+            ? bundle_1.BUNDLE_V02_MEDIA_TYPE
+            : bundle_1.BUNDLE_V03_MEDIA_TYPE,
+        content: {
+            $case: 'dsseEnvelope',
+            dsseEnvelope: toEnvelope(options),
+        },
+        verificationMaterial: toVerificationMaterial(options),
+    };
+}
+function toEnvelope(options) {
+    return {
+        payloadType: options.artifactType,
+        payload: options.artifact,
+        signatures: [toSignature(options)],
+    };
+}
+function toSignature(options) {
+    return {
+        keyid: options.keyHint || '',
+        sig: options.signature,
+    };
+}
+// Verification material
+function toVerificationMaterial(options) {
+    return {
+        content: toKeyContent(options),
+        tlogEntries: [],
+        timestampVerificationData: { rfc3161Timestamps: [] },
+    };
+}
+function toKeyContent(options) {
+    if (options.certificate) {
+        if (options.certificateChain) {
+            return {
+                $case: 'x509CertificateChain',
+                x509CertificateChain: {
+                    certificates: [{ rawBytes: options.certificate }],
+                },
+            };
+        }
+        else {
+            return {
+                $case: 'certificate',
+                certificate: { rawBytes: options.certificate },
+            };
+        }
+    }
+    else {
+        return {
+            $case: 'publicKey',
+            publicKey: {
+                hint: options.keyHint || '',
+            },
+        };
+    }
+}
+
+
+/***/ }),
+
+/***/ 7742:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.BUNDLE_V03_MEDIA_TYPE = exports.BUNDLE_V03_LEGACY_MEDIA_TYPE = exports.BUNDLE_V02_MEDIA_TYPE = exports.BUNDLE_V01_MEDIA_TYPE = void 0;
+exports.isBundleWithCertificateChain = isBundleWithCertificateChain;
+exports.isBundleWithPublicKey = isBundleWithPublicKey;
+exports.isBundleWithMessageSignature = isBundleWithMessageSignature;
+exports.isBundleWithDsseEnvelope = isBundleWithDsseEnvelope;
+exports.BUNDLE_V01_MEDIA_TYPE = 'application/vnd.dev.sigstore.bundle+json;version=0.1';
+exports.BUNDLE_V02_MEDIA_TYPE = 'application/vnd.dev.sigstore.bundle+json;version=0.2';
+exports.BUNDLE_V03_LEGACY_MEDIA_TYPE = 'application/vnd.dev.sigstore.bundle+json;version=0.3';
+exports.BUNDLE_V03_MEDIA_TYPE = 'application/vnd.dev.sigstore.bundle.v0.3+json';
+// Type guards for bundle variants.
+function isBundleWithCertificateChain(b) {
+    return b.verificationMaterial.content.$case === 'x509CertificateChain';
+}
+function isBundleWithPublicKey(b) {
+    return b.verificationMaterial.content.$case === 'publicKey';
+}
+function isBundleWithMessageSignature(b) {
+    return b.content.$case === 'messageSignature';
+}
+function isBundleWithDsseEnvelope(b) {
+    return b.content.$case === 'dsseEnvelope';
+}
+
+
+/***/ }),
+
+/***/ 7714:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ValidationError = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+class ValidationError extends Error {
+    constructor(message, fields) {
+        super(message);
+        this.fields = fields;
+    }
+}
+exports.ValidationError = ValidationError;
+
+
+/***/ }),
+
+/***/ 1040:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.vw = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+var build_1 = __nccwpck_require__(8456);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return build_1.toDSSEBundle; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return build_1.toMessageSignatureBundle; } });
+var bundle_1 = __nccwpck_require__(7742);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.BUNDLE_V01_MEDIA_TYPE; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.BUNDLE_V02_MEDIA_TYPE; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.BUNDLE_V03_LEGACY_MEDIA_TYPE; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.BUNDLE_V03_MEDIA_TYPE; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.isBundleWithCertificateChain; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.isBundleWithDsseEnvelope; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.isBundleWithMessageSignature; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return bundle_1.isBundleWithPublicKey; } });
+var error_1 = __nccwpck_require__(7714);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return error_1.ValidationError; } });
+var serialized_1 = __nccwpck_require__(3404);
+Object.defineProperty(exports, "vw", ({ enumerable: true, get: function () { return serialized_1.bundleFromJSON; } }));
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return serialized_1.bundleToJSON; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return serialized_1.envelopeFromJSON; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return serialized_1.envelopeToJSON; } });
+var validate_1 = __nccwpck_require__(9352);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return validate_1.assertBundle; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return validate_1.assertBundleLatest; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return validate_1.assertBundleV01; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return validate_1.assertBundleV02; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return validate_1.isBundleV01; } });
+
+
+/***/ }),
+
+/***/ 3404:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.envelopeToJSON = exports.envelopeFromJSON = exports.bundleToJSON = exports.bundleFromJSON = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const protobuf_specs_1 = __nccwpck_require__(9654);
+const bundle_1 = __nccwpck_require__(7742);
+const validate_1 = __nccwpck_require__(9352);
+const bundleFromJSON = (obj) => {
+    const bundle = protobuf_specs_1.Bundle.fromJSON(obj);
+    switch (bundle.mediaType) {
+        case bundle_1.BUNDLE_V01_MEDIA_TYPE:
+            (0, validate_1.assertBundleV01)(bundle);
+            break;
+        case bundle_1.BUNDLE_V02_MEDIA_TYPE:
+            (0, validate_1.assertBundleV02)(bundle);
+            break;
+        default:
+            (0, validate_1.assertBundleLatest)(bundle);
+            break;
+    }
+    return bundle;
+};
+exports.bundleFromJSON = bundleFromJSON;
+const bundleToJSON = (bundle) => {
+    return protobuf_specs_1.Bundle.toJSON(bundle);
+};
+exports.bundleToJSON = bundleToJSON;
+const envelopeFromJSON = (obj) => {
+    return protobuf_specs_1.Envelope.fromJSON(obj);
+};
+exports.envelopeFromJSON = envelopeFromJSON;
+const envelopeToJSON = (envelope) => {
+    return protobuf_specs_1.Envelope.toJSON(envelope);
+};
+exports.envelopeToJSON = envelopeToJSON;
+
+
+/***/ }),
+
+/***/ 9352:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.assertBundle = assertBundle;
+exports.assertBundleV01 = assertBundleV01;
+exports.isBundleV01 = isBundleV01;
+exports.assertBundleV02 = assertBundleV02;
+exports.assertBundleLatest = assertBundleLatest;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const error_1 = __nccwpck_require__(7714);
+// Performs basic validation of a Sigstore bundle to ensure that all required
+// fields are populated. This is not a complete validation of the bundle, but
+// rather a check that the bundle is in a valid state to be processed by the
+// rest of the code.
+function assertBundle(b) {
+    const invalidValues = validateBundleBase(b);
+    if (invalidValues.length > 0) {
+        throw new error_1.ValidationError('invalid bundle', invalidValues);
+    }
+}
+// Asserts that the given bundle conforms to the v0.1 bundle format.
+function assertBundleV01(b) {
+    const invalidValues = [];
+    invalidValues.push(...validateBundleBase(b));
+    invalidValues.push(...validateInclusionPromise(b));
+    if (invalidValues.length > 0) {
+        throw new error_1.ValidationError('invalid v0.1 bundle', invalidValues);
+    }
+}
+// Type guard to determine if Bundle is a v0.1 bundle.
+function isBundleV01(b) {
+    try {
+        assertBundleV01(b);
+        return true;
+    }
+    catch (e) {
+        return false;
+    }
+}
+// Asserts that the given bundle conforms to the v0.2 bundle format.
+function assertBundleV02(b) {
+    const invalidValues = [];
+    invalidValues.push(...validateBundleBase(b));
+    invalidValues.push(...validateInclusionProof(b));
+    if (invalidValues.length > 0) {
+        throw new error_1.ValidationError('invalid v0.2 bundle', invalidValues);
+    }
+}
+// Asserts that the given bundle conforms to the newest (0.3) bundle format.
+function assertBundleLatest(b) {
+    const invalidValues = [];
+    invalidValues.push(...validateBundleBase(b));
+    invalidValues.push(...validateInclusionProof(b));
+    invalidValues.push(...validateNoCertificateChain(b));
+    if (invalidValues.length > 0) {
+        throw new error_1.ValidationError('invalid bundle', invalidValues);
+    }
+}
+function validateBundleBase(b) {
+    const invalidValues = [];
+    // Media type validation
+    if (b.mediaType === undefined ||
+        (!b.mediaType.match(/^application\/vnd\.dev\.sigstore\.bundle\+json;version=\d\.\d/) &&
+            !b.mediaType.match(/^application\/vnd\.dev\.sigstore\.bundle\.v\d\.\d\+json/))) {
+        invalidValues.push('mediaType');
+    }
+    // Content-related validation
+    if (b.content === undefined) {
+        invalidValues.push('content');
+    }
+    else {
+        switch (b.content.$case) {
+            case 'messageSignature':
+                if (b.content.messageSignature.messageDigest === undefined) {
+                    invalidValues.push('content.messageSignature.messageDigest');
+                }
+                else {
+                    if (b.content.messageSignature.messageDigest.digest.length === 0) {
+                        invalidValues.push('content.messageSignature.messageDigest.digest');
+                    }
+                }
+                if (b.content.messageSignature.signature.length === 0) {
+                    invalidValues.push('content.messageSignature.signature');
+                }
+                break;
+            case 'dsseEnvelope':
+                if (b.content.dsseEnvelope.payload.length === 0) {
+                    invalidValues.push('content.dsseEnvelope.payload');
+                }
+                if (b.content.dsseEnvelope.signatures.length !== 1) {
+                    invalidValues.push('content.dsseEnvelope.signatures');
+                }
+                else {
+                    if (b.content.dsseEnvelope.signatures[0].sig.length === 0) {
+                        invalidValues.push('content.dsseEnvelope.signatures[0].sig');
+                    }
+                }
+                break;
+        }
+    }
+    // Verification material-related validation
+    if (b.verificationMaterial === undefined) {
+        invalidValues.push('verificationMaterial');
+    }
+    else {
+        if (b.verificationMaterial.content === undefined) {
+            invalidValues.push('verificationMaterial.content');
+        }
+        else {
+            switch (b.verificationMaterial.content.$case) {
+                case 'x509CertificateChain':
+                    if (b.verificationMaterial.content.x509CertificateChain.certificates
+                        .length === 0) {
+                        invalidValues.push('verificationMaterial.content.x509CertificateChain.certificates');
+                    }
+                    b.verificationMaterial.content.x509CertificateChain.certificates.forEach((cert, i) => {
+                        if (cert.rawBytes.length === 0) {
+                            invalidValues.push(`verificationMaterial.content.x509CertificateChain.certificates[${i}].rawBytes`);
+                        }
+                    });
+                    break;
+                case 'certificate':
+                    if (b.verificationMaterial.content.certificate.rawBytes.length === 0) {
+                        invalidValues.push('verificationMaterial.content.certificate.rawBytes');
+                    }
+                    break;
+            }
+        }
+        if (b.verificationMaterial.tlogEntries === undefined) {
+            invalidValues.push('verificationMaterial.tlogEntries');
+        }
+        else {
+            if (b.verificationMaterial.tlogEntries.length > 0) {
+                b.verificationMaterial.tlogEntries.forEach((entry, i) => {
+                    if (entry.logId === undefined) {
+                        invalidValues.push(`verificationMaterial.tlogEntries[${i}].logId`);
+                    }
+                    if (entry.kindVersion === undefined) {
+                        invalidValues.push(`verificationMaterial.tlogEntries[${i}].kindVersion`);
+                    }
+                });
+            }
+        }
+    }
+    return invalidValues;
+}
+// Necessary for V01 bundles
+function validateInclusionPromise(b) {
+    const invalidValues = [];
+    if (b.verificationMaterial &&
+        b.verificationMaterial.tlogEntries?.length > 0) {
+        b.verificationMaterial.tlogEntries.forEach((entry, i) => {
+            if (entry.inclusionPromise === undefined) {
+                invalidValues.push(`verificationMaterial.tlogEntries[${i}].inclusionPromise`);
+            }
+        });
+    }
+    return invalidValues;
+}
+// Necessary for V02 and later bundles
+function validateInclusionProof(b) {
+    const invalidValues = [];
+    if (b.verificationMaterial &&
+        b.verificationMaterial.tlogEntries?.length > 0) {
+        b.verificationMaterial.tlogEntries.forEach((entry, i) => {
+            if (entry.inclusionProof === undefined) {
+                invalidValues.push(`verificationMaterial.tlogEntries[${i}].inclusionProof`);
+            }
+            else {
+                if (entry.inclusionProof.checkpoint === undefined) {
+                    invalidValues.push(`verificationMaterial.tlogEntries[${i}].inclusionProof.checkpoint`);
+                }
+            }
+        });
+    }
+    return invalidValues;
+}
+// Necessary for V03 and later bundles
+function validateNoCertificateChain(b) {
+    const invalidValues = [];
+    /* istanbul ignore next */
+    if (b.verificationMaterial?.content?.$case === 'x509CertificateChain') {
+        invalidValues.push('verificationMaterial.content.$case');
+    }
+    return invalidValues;
+}
+
+
+/***/ }),
+
+/***/ 1121:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ASN1TypeError = exports.ASN1ParseError = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+class ASN1ParseError extends Error {
+}
+exports.ASN1ParseError = ASN1ParseError;
+class ASN1TypeError extends Error {
+}
+exports.ASN1TypeError = ASN1TypeError;
+
+
+/***/ }),
+
+/***/ 6027:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ASN1Obj = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+var obj_1 = __nccwpck_require__(990);
+Object.defineProperty(exports, "ASN1Obj", ({ enumerable: true, get: function () { return obj_1.ASN1Obj; } }));
+
+
+/***/ }),
+
+/***/ 4243:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.decodeLength = decodeLength;
+exports.encodeLength = encodeLength;
+const error_1 = __nccwpck_require__(1121);
+// Decodes the length of a DER-encoded ANS.1 element from the supplied stream.
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-encoded-length-and-value-bytes
+function decodeLength(stream) {
+    const buf = stream.getUint8();
+    // If the most significant bit is UNSET the length is just the value of the
+    // byte.
+    if ((buf & 0x80) === 0x00) {
+        return buf;
+    }
+    // Otherwise, the lower 7 bits of the first byte indicate the number of bytes
+    // that follow to encode the length.
+    const byteCount = buf & 0x7f;
+    // Ensure the encoded length can safely fit in a JS number.
+    if (byteCount > 6) {
+        throw new error_1.ASN1ParseError('length exceeds 6 byte limit');
+    }
+    // Iterate over the bytes that encode the length.
+    let len = 0;
+    for (let i = 0; i < byteCount; i++) {
+        len = len * 256 + stream.getUint8();
+    }
+    // This is a valid ASN.1 length encoding, but we don't support it.
+    if (len === 0) {
+        throw new error_1.ASN1ParseError('indefinite length encoding not supported');
+    }
+    return len;
+}
+// Translates the supplied value to a DER-encoded length.
+function encodeLength(len) {
+    if (len < 128) {
+        return Buffer.from([len]);
+    }
+    // Bitwise operations on large numbers are not supported in JS, so we need to
+    // use BigInts.
+    let val = BigInt(len);
+    const bytes = [];
+    while (val > 0n) {
+        bytes.unshift(Number(val & 255n));
+        val = val >> 8n;
+    }
+    return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+
+
+/***/ }),
+
+/***/ 990:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ASN1Obj = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const stream_1 = __nccwpck_require__(1673);
+const error_1 = __nccwpck_require__(1121);
+const length_1 = __nccwpck_require__(4243);
+const parse_1 = __nccwpck_require__(1044);
+const tag_1 = __nccwpck_require__(9343);
+class ASN1Obj {
+    tag;
+    subs;
+    value;
+    constructor(tag, value, subs) {
+        this.tag = tag;
+        this.value = value;
+        this.subs = subs;
+    }
+    // Constructs an ASN.1 object from a Buffer of DER-encoded bytes.
+    static parseBuffer(buf) {
+        return parseStream(new stream_1.ByteStream(buf));
+    }
+    toDER() {
+        const valueStream = new stream_1.ByteStream();
+        if (this.subs.length > 0) {
+            for (const sub of this.subs) {
+                valueStream.appendView(sub.toDER());
+            }
+        }
+        else {
+            valueStream.appendView(this.value);
+        }
+        const value = valueStream.buffer;
+        // Concat tag/length/value
+        const obj = new stream_1.ByteStream();
+        obj.appendChar(this.tag.toDER());
+        obj.appendView((0, length_1.encodeLength)(value.length));
+        obj.appendView(value);
+        return obj.buffer;
+    }
+    /////////////////////////////////////////////////////////////////////////////
+    // Convenience methods for parsing ASN.1 primitives into JS types
+    // Returns the ASN.1 object's value as a boolean. Throws an error if the
+    // object is not a boolean.
+    toBoolean() {
+        if (!this.tag.isBoolean()) {
+            throw new error_1.ASN1TypeError('not a boolean');
+        }
+        return (0, parse_1.parseBoolean)(this.value);
+    }
+    // Returns the ASN.1 object's value as a BigInt. Throws an error if the
+    // object is not an integer.
+    toInteger() {
+        if (!this.tag.isInteger()) {
+            throw new error_1.ASN1TypeError('not an integer');
+        }
+        return (0, parse_1.parseInteger)(this.value);
+    }
+    // Returns the ASN.1 object's value as an OID string. Throws an error if the
+    // object is not an OID.
+    toOID() {
+        if (!this.tag.isOID()) {
+            throw new error_1.ASN1TypeError('not an OID');
+        }
+        return (0, parse_1.parseOID)(this.value);
+    }
+    // Returns the ASN.1 object's value as a Date. Throws an error if the object
+    // is not either a UTCTime or a GeneralizedTime.
+    toDate() {
+        switch (true) {
+            case this.tag.isUTCTime():
+                return (0, parse_1.parseTime)(this.value, true);
+            case this.tag.isGeneralizedTime():
+                return (0, parse_1.parseTime)(this.value, false);
+            default:
+                throw new error_1.ASN1TypeError('not a date');
+        }
+    }
+    // Returns the ASN.1 object's value as a number[] where each number is the
+    // value of a bit in the bit string. Throws an error if the object is not a
+    // bit string.
+    toBitString() {
+        if (!this.tag.isBitString()) {
+            throw new error_1.ASN1TypeError('not a bit string');
+        }
+        return (0, parse_1.parseBitString)(this.value);
+    }
+}
+exports.ASN1Obj = ASN1Obj;
+/////////////////////////////////////////////////////////////////////////////
+// Internal stream parsing functions
+function parseStream(stream) {
+    // Parse tag, length, and value from stream
+    const tag = new tag_1.ASN1Tag(stream.getUint8());
+    const len = (0, length_1.decodeLength)(stream);
+    const value = stream.slice(stream.position, len);
+    const start = stream.position;
+    let subs = [];
+    // If the object is constructed, parse its children. Sometimes, children
+    // are embedded in OCTESTRING objects, so we need to check those
+    // for children as well.
+    if (tag.constructed) {
+        subs = collectSubs(stream, len);
+    }
+    else if (tag.isOctetString()) {
+        // Attempt to parse children of OCTETSTRING objects. If anything fails,
+        // assume the object is not constructed and treat as primitive.
+        try {
+            subs = collectSubs(stream, len);
+        }
+        catch (e) {
+            // Fail silently and treat as primitive
+        }
+    }
+    // If there are no children, move stream cursor to the end of the object
+    if (subs.length === 0) {
+        stream.seek(start + len);
+    }
+    return new ASN1Obj(tag, value, subs);
+}
+function collectSubs(stream, len) {
+    // Calculate end of object content
+    const end = stream.position + len;
+    // Make sure there are enough bytes left in the stream. This should never
+    // happen, cause it'll get caught when the stream is sliced in parseStream.
+    // Leaving as an extra check just in case.
+    /* istanbul ignore if */
+    if (end > stream.length) {
+        throw new error_1.ASN1ParseError('invalid length');
+    }
+    // Parse all children
+    const subs = [];
+    while (stream.position < end) {
+        subs.push(parseStream(stream));
+    }
+    // When we're done parsing children, we should be at the end of the object
+    if (stream.position !== end) {
+        throw new error_1.ASN1ParseError('invalid length');
+    }
+    return subs;
+}
+
+
+/***/ }),
+
+/***/ 1044:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.parseInteger = parseInteger;
+exports.parseStringASCII = parseStringASCII;
+exports.parseTime = parseTime;
+exports.parseOID = parseOID;
+exports.parseBoolean = parseBoolean;
+exports.parseBitString = parseBitString;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const RE_TIME_SHORT_YEAR = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d{3})?Z$/;
+const RE_TIME_LONG_YEAR = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d{3})?Z$/;
+// Parse a BigInt from the DER-encoded buffer
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-integer
+function parseInteger(buf) {
+    let pos = 0;
+    const end = buf.length;
+    let val = buf[pos];
+    const neg = val > 0x7f;
+    // Consume any padding bytes
+    const pad = neg ? 0xff : 0x00;
+    while (val == pad && ++pos < end) {
+        val = buf[pos];
+    }
+    // Calculate remaining bytes to read
+    const len = end - pos;
+    if (len === 0)
+        return BigInt(neg ? -1 : 0);
+    // Handle two's complement for negative numbers
+    val = neg ? val - 256 : val;
+    // Parse remaining bytes
+    let n = BigInt(val);
+    for (let i = pos + 1; i < end; ++i) {
+        n = n * BigInt(256) + BigInt(buf[i]);
+    }
+    return n;
+}
+// Parse an ASCII string from the DER-encoded buffer
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-basic-types#boolean
+function parseStringASCII(buf) {
+    return buf.toString('ascii');
+}
+// Parse a Date from the DER-encoded buffer
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.5.1
+function parseTime(buf, shortYear) {
+    const timeStr = parseStringASCII(buf);
+    // Parse the time string into matches - captured groups start at index 1
+    const m = shortYear
+        ? RE_TIME_SHORT_YEAR.exec(timeStr)
+        : RE_TIME_LONG_YEAR.exec(timeStr);
+    if (!m) {
+        throw new Error('invalid time');
+    }
+    // Translate dates with a 2-digit year to 4 digits per the spec
+    if (shortYear) {
+        let year = Number(m[1]);
+        year += year >= 50 ? 1900 : 2000;
+        m[1] = year.toString();
+    }
+    // Translate to ISO8601 format and parse
+    return new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
+}
+// Parse an OID from the DER-encoded buffer
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-object-identifier
+function parseOID(buf) {
+    let pos = 0;
+    const end = buf.length;
+    // Consume first byte which encodes the first two OID components
+    let n = buf[pos++];
+    const first = Math.floor(n / 40);
+    const second = n % 40;
+    let oid = `${first}.${second}`;
+    // Consume remaining bytes
+    let val = 0;
+    for (; pos < end; ++pos) {
+        n = buf[pos];
+        val = (val << 7) + (n & 0x7f);
+        // If the left-most bit is NOT set, then this is the last byte in the
+        // sequence and we can add the value to the OID and reset the accumulator
+        if ((n & 0x80) === 0) {
+            oid += `.${val}`;
+            val = 0;
+        }
+    }
+    return oid;
+}
+// Parse a boolean from the DER-encoded buffer
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-basic-types#boolean
+function parseBoolean(buf) {
+    return buf[0] !== 0;
+}
+// Parse a bit string from the DER-encoded buffer
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-bit-string
+function parseBitString(buf) {
+    // First byte tell us how many unused bits are in the last byte
+    const unused = buf[0];
+    const start = 1;
+    const end = buf.length;
+    const bits = [];
+    for (let i = start; i < end; ++i) {
+        const byte = buf[i];
+        // The skip value is only used for the last byte
+        const skip = i === end - 1 ? unused : 0;
+        // Iterate over each bit in the byte (most significant first)
+        for (let j = 7; j >= skip; --j) {
+            // Read the bit and add it to the bit string
+            bits.push((byte >> j) & 0x01);
+        }
+    }
+    return bits;
+}
+
+
+/***/ }),
+
+/***/ 9343:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ASN1Tag = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const error_1 = __nccwpck_require__(1121);
+const UNIVERSAL_TAG = {
+    BOOLEAN: 0x01,
+    INTEGER: 0x02,
+    BIT_STRING: 0x03,
+    OCTET_STRING: 0x04,
+    OBJECT_IDENTIFIER: 0x06,
+    SEQUENCE: 0x10,
+    SET: 0x11,
+    PRINTABLE_STRING: 0x13,
+    UTC_TIME: 0x17,
+    GENERALIZED_TIME: 0x18,
+};
+const TAG_CLASS = {
+    UNIVERSAL: 0x00,
+    APPLICATION: 0x01,
+    CONTEXT_SPECIFIC: 0x02,
+    PRIVATE: 0x03,
+};
+// https://learn.microsoft.com/en-us/windows/win32/seccertenroll/about-encoded-tag-bytes
+class ASN1Tag {
+    number;
+    constructed;
+    class;
+    constructor(enc) {
+        // Bits 0 through 4 are the tag number
+        this.number = enc & 0x1f;
+        // Bit 5 is the constructed bit
+        this.constructed = (enc & 0x20) === 0x20;
+        // Bit 6 & 7 are the class
+        this.class = enc >> 6;
+        if (this.number === 0x1f) {
+            throw new error_1.ASN1ParseError('long form tags not supported');
+        }
+        if (this.class === TAG_CLASS.UNIVERSAL && this.number === 0x00) {
+            throw new error_1.ASN1ParseError('unsupported tag 0x00');
+        }
+    }
+    isUniversal() {
+        return this.class === TAG_CLASS.UNIVERSAL;
+    }
+    isContextSpecific(num) {
+        const res = this.class === TAG_CLASS.CONTEXT_SPECIFIC;
+        return num !== undefined ? res && this.number === num : res;
+    }
+    isBoolean() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.BOOLEAN;
+    }
+    isInteger() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.INTEGER;
+    }
+    isBitString() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.BIT_STRING;
+    }
+    isOctetString() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.OCTET_STRING;
+    }
+    isOID() {
+        return (this.isUniversal() && this.number === UNIVERSAL_TAG.OBJECT_IDENTIFIER);
+    }
+    isUTCTime() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.UTC_TIME;
+    }
+    isGeneralizedTime() {
+        return this.isUniversal() && this.number === UNIVERSAL_TAG.GENERALIZED_TIME;
+    }
+    toDER() {
+        return this.number | (this.constructed ? 0x20 : 0x00) | (this.class << 6);
+    }
+}
+exports.ASN1Tag = ASN1Tag;
+
+
+/***/ }),
+
+/***/ 9368:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.createPublicKey = createPublicKey;
+exports.digest = digest;
+exports.verify = verify;
+exports.bufferEqual = bufferEqual;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const crypto_1 = __importDefault(__nccwpck_require__(6982));
+function createPublicKey(key, type = 'spki') {
+    if (typeof key === 'string') {
+        if (key.startsWith('-----')) {
+            return crypto_1.default.createPublicKey(key);
+        }
+        else {
+            return crypto_1.default.createPublicKey({
+                key: Buffer.from(key, 'base64'),
+                format: 'der',
+                type: type,
+            });
+        }
+    }
+    else {
+        return crypto_1.default.createPublicKey({ key, format: 'der', type: type });
+    }
+}
+function digest(algorithm, ...data) {
+    const hash = crypto_1.default.createHash(algorithm);
+    for (const d of data) {
+        hash.update(d);
+    }
+    return hash.digest();
+}
+function verify(data, key, signature, algorithm) {
+    // The try/catch is to work around an issue in Node 14.x where verify throws
+    // an error in some scenarios if the signature is invalid.
+    try {
+        return crypto_1.default.verify(algorithm, data, key, signature);
+    }
+    catch (e) {
+        /* istanbul ignore next */
+        return false;
+    }
+}
+function bufferEqual(a, b) {
+    try {
+        return crypto_1.default.timingSafeEqual(a, b);
+    }
+    catch {
+        /* istanbul ignore next */
+        return false;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9032:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.preAuthEncoding = preAuthEncoding;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const PAE_PREFIX = 'DSSEv1';
+// DSSE Pre-Authentication Encoding
+function preAuthEncoding(payloadType, payload) {
+    const typeBytes = Buffer.from(payloadType, 'utf-8');
+    return Buffer.concat([
+        Buffer.from(`${PAE_PREFIX} ${typeBytes.length} `, 'ascii'),
+        typeBytes,
+        Buffer.from(` ${payload.length} `, 'ascii'),
+        payload,
+    ]);
+}
+
+
+/***/ }),
+
+/***/ 2788:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.base64Encode = base64Encode;
+exports.base64Decode = base64Decode;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const BASE64_ENCODING = 'base64';
+const UTF8_ENCODING = 'utf-8';
+function base64Encode(str) {
+    return Buffer.from(str, UTF8_ENCODING).toString(BASE64_ENCODING);
+}
+function base64Decode(str) {
+    return Buffer.from(str, BASE64_ENCODING).toString(UTF8_ENCODING);
+}
+
+
+/***/ }),
+
+/***/ 3917:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.X509SCTExtension = exports.X509Certificate = exports.EXTENSION_OID_SCT = exports.ByteStream = exports.RFC3161Timestamp = exports.pem = exports.json = exports.encoding = exports.dsse = exports.crypto = exports.ASN1Obj = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+var asn1_1 = __nccwpck_require__(6027);
+Object.defineProperty(exports, "ASN1Obj", ({ enumerable: true, get: function () { return asn1_1.ASN1Obj; } }));
+exports.crypto = __importStar(__nccwpck_require__(9368));
+exports.dsse = __importStar(__nccwpck_require__(9032));
+exports.encoding = __importStar(__nccwpck_require__(2788));
+exports.json = __importStar(__nccwpck_require__(3327));
+exports.pem = __importStar(__nccwpck_require__(1055));
+var rfc3161_1 = __nccwpck_require__(994);
+Object.defineProperty(exports, "RFC3161Timestamp", ({ enumerable: true, get: function () { return rfc3161_1.RFC3161Timestamp; } }));
+var stream_1 = __nccwpck_require__(1673);
+Object.defineProperty(exports, "ByteStream", ({ enumerable: true, get: function () { return stream_1.ByteStream; } }));
+var x509_1 = __nccwpck_require__(9358);
+Object.defineProperty(exports, "EXTENSION_OID_SCT", ({ enumerable: true, get: function () { return x509_1.EXTENSION_OID_SCT; } }));
+Object.defineProperty(exports, "X509Certificate", ({ enumerable: true, get: function () { return x509_1.X509Certificate; } }));
+Object.defineProperty(exports, "X509SCTExtension", ({ enumerable: true, get: function () { return x509_1.X509SCTExtension; } }));
+
+
+/***/ }),
+
+/***/ 3327:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.canonicalize = canonicalize;
+// JSON canonicalization per https://github.com/cyberphone/json-canonicalization
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function canonicalize(object) {
+    let buffer = '';
+    if (object === null || typeof object !== 'object' || object.toJSON != null) {
+        // Primitives or toJSONable objects
+        buffer += JSON.stringify(object);
+    }
+    else if (Array.isArray(object)) {
+        // Array - maintain element order
+        buffer += '[';
+        let first = true;
+        object.forEach((element) => {
+            if (!first) {
+                buffer += ',';
+            }
+            first = false;
+            // recursive call
+            buffer += canonicalize(element);
+        });
+        buffer += ']';
+    }
+    else {
+        // Object - Sort properties before serializing
+        buffer += '{';
+        let first = true;
+        Object.keys(object)
+            .sort()
+            .forEach((property) => {
+            if (!first) {
+                buffer += ',';
+            }
+            first = false;
+            buffer += JSON.stringify(property);
+            buffer += ':';
+            // recursive call
+            buffer += canonicalize(object[property]);
+        });
+        buffer += '}';
+    }
+    return buffer;
+}
+
+
+/***/ }),
+
+/***/ 1817:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.SHA2_HASH_ALGOS = exports.RSA_SIGNATURE_ALGOS = exports.ECDSA_SIGNATURE_ALGOS = void 0;
+exports.ECDSA_SIGNATURE_ALGOS = {
+    '1.2.840.10045.4.3.1': 'sha224',
+    '1.2.840.10045.4.3.2': 'sha256',
+    '1.2.840.10045.4.3.3': 'sha384',
+    '1.2.840.10045.4.3.4': 'sha512',
+};
+exports.RSA_SIGNATURE_ALGOS = {
+    '1.2.840.113549.1.1.14': 'sha224',
+    '1.2.840.113549.1.1.11': 'sha256',
+    '1.2.840.113549.1.1.12': 'sha384',
+    '1.2.840.113549.1.1.13': 'sha512',
+};
+exports.SHA2_HASH_ALGOS = {
+    '2.16.840.1.101.3.4.2.1': 'sha256',
+    '2.16.840.1.101.3.4.2.2': 'sha384',
+    '2.16.840.1.101.3.4.2.3': 'sha512',
+};
+
+
+/***/ }),
+
+/***/ 1055:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.toDER = toDER;
+exports.fromDER = fromDER;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const PEM_HEADER = /-----BEGIN (.*)-----/;
+const PEM_FOOTER = /-----END (.*)-----/;
+function toDER(certificate) {
+    let der = '';
+    certificate.split('\n').forEach((line) => {
+        if (line.match(PEM_HEADER) || line.match(PEM_FOOTER)) {
+            return;
+        }
+        der += line;
+    });
+    return Buffer.from(der, 'base64');
+}
+// Translates a DER-encoded buffer into a PEM-encoded string. Standard PEM
+// encoding dictates that each certificate should have a trailing newline after
+// the footer.
+function fromDER(certificate, type = 'CERTIFICATE') {
+    // Base64-encode the certificate.
+    const der = certificate.toString('base64');
+    // Split the certificate into lines of 64 characters.
+    const lines = der.match(/.{1,64}/g) || '';
+    return [`-----BEGIN ${type}-----`, ...lines, `-----END ${type}-----`]
+        .join('\n')
+        .concat('\n');
+}
+
+
+/***/ }),
+
+/***/ 7512:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.RFC3161TimestampVerificationError = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+class RFC3161TimestampVerificationError extends Error {
+}
+exports.RFC3161TimestampVerificationError = RFC3161TimestampVerificationError;
+
+
+/***/ }),
+
+/***/ 994:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.RFC3161Timestamp = void 0;
+var timestamp_1 = __nccwpck_require__(2714);
+Object.defineProperty(exports, "RFC3161Timestamp", ({ enumerable: true, get: function () { return timestamp_1.RFC3161Timestamp; } }));
+
+
+/***/ }),
+
+/***/ 2714:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.RFC3161Timestamp = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const asn1_1 = __nccwpck_require__(6027);
+const crypto = __importStar(__nccwpck_require__(9368));
+const oid_1 = __nccwpck_require__(1817);
+const error_1 = __nccwpck_require__(7512);
+const tstinfo_1 = __nccwpck_require__(2925);
+const OID_PKCS9_CONTENT_TYPE_SIGNED_DATA = '1.2.840.113549.1.7.2';
+const OID_PKCS9_CONTENT_TYPE_TSTINFO = '1.2.840.113549.1.9.16.1.4';
+const OID_PKCS9_MESSAGE_DIGEST_KEY = '1.2.840.113549.1.9.4';
+class RFC3161Timestamp {
+    root;
+    constructor(asn1) {
+        this.root = asn1;
+    }
+    static parse(der) {
+        const asn1 = asn1_1.ASN1Obj.parseBuffer(der);
+        return new RFC3161Timestamp(asn1);
+    }
+    get status() {
+        return this.pkiStatusInfoObj.subs[0].toInteger();
+    }
+    get contentType() {
+        return this.contentTypeObj.toOID();
+    }
+    get eContentType() {
+        return this.eContentTypeObj.toOID();
+    }
+    get signingTime() {
+        return this.tstInfo.genTime;
+    }
+    get signerIssuer() {
+        return this.signerSidObj.subs[0].value;
+    }
+    get signerSerialNumber() {
+        return this.signerSidObj.subs[1].value;
+    }
+    get signerDigestAlgorithm() {
+        const oid = this.signerDigestAlgorithmObj.subs[0].toOID();
+        return oid_1.SHA2_HASH_ALGOS[oid];
+    }
+    get signatureAlgorithm() {
+        const oid = this.signatureAlgorithmObj.subs[0].toOID();
+        return oid_1.ECDSA_SIGNATURE_ALGOS[oid];
+    }
+    get signatureValue() {
+        return this.signatureValueObj.value;
+    }
+    get tstInfo() {
+        // Need to unpack tstInfo from an OCTET STRING
+        return new tstinfo_1.TSTInfo(this.eContentObj.subs[0].subs[0]);
+    }
+    verify(data, publicKey) {
+        if (!this.timeStampTokenObj) {
+            throw new error_1.RFC3161TimestampVerificationError('timeStampToken is missing');
+        }
+        // Check for expected ContentInfo content type
+        if (this.contentType !== OID_PKCS9_CONTENT_TYPE_SIGNED_DATA) {
+            throw new error_1.RFC3161TimestampVerificationError(`incorrect content type: ${this.contentType}`);
+        }
+        // Check for expected encapsulated content type
+        if (this.eContentType !== OID_PKCS9_CONTENT_TYPE_TSTINFO) {
+            throw new error_1.RFC3161TimestampVerificationError(`incorrect encapsulated content type: ${this.eContentType}`);
+        }
+        // Check that the tstInfo references the correct artifact
+        this.tstInfo.verify(data);
+        // Check that the signed message digest matches the tstInfo
+        this.verifyMessageDigest();
+        // Check that the signature is valid for the signed attributes
+        this.verifySignature(publicKey);
+    }
+    verifyMessageDigest() {
+        // Check that the tstInfo matches the signed data
+        const tstInfoDigest = crypto.digest(this.signerDigestAlgorithm, this.tstInfo.raw);
+        const expectedDigest = this.messageDigestAttributeObj.subs[1].subs[0].value;
+        if (!crypto.bufferEqual(tstInfoDigest, expectedDigest)) {
+            throw new error_1.RFC3161TimestampVerificationError('signed data does not match tstInfo');
+        }
+    }
+    verifySignature(key) {
+        // Encode the signed attributes for verification
+        const signedAttrs = this.signedAttrsObj.toDER();
+        signedAttrs[0] = 0x31; // Change context-specific tag to SET
+        // Check that the signature is valid for the signed attributes
+        const verified = crypto.verify(signedAttrs, key, this.signatureValue, this.signatureAlgorithm);
+        if (!verified) {
+            throw new error_1.RFC3161TimestampVerificationError('signature verification failed');
+        }
+    }
+    // https://www.rfc-editor.org/rfc/rfc3161#section-2.4.2
+    get pkiStatusInfoObj() {
+        // pkiStatusInfo is the first element of the timestamp response sequence
+        return this.root.subs[0];
+    }
+    // https://www.rfc-editor.org/rfc/rfc3161#section-2.4.2
+    get timeStampTokenObj() {
+        // timeStampToken is the first element of the timestamp response sequence
+        return this.root.subs[1];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-3
+    get contentTypeObj() {
+        return this.timeStampTokenObj.subs[0];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5652#section-3
+    get signedDataObj() {
+        const obj = this.timeStampTokenObj.subs.find((sub) => sub.tag.isContextSpecific(0x00));
+        return obj.subs[0];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.1
+    get encapContentInfoObj() {
+        return this.signedDataObj.subs[2];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.1
+    get signerInfosObj() {
+        // SignerInfos is the last element of the signed data sequence
+        const sd = this.signedDataObj;
+        return sd.subs[sd.subs.length - 1];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5652#section-5.1
+    get signerInfoObj() {
+        // Only supporting one signer
+        return this.signerInfosObj.subs[0];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.2
+    get eContentTypeObj() {
+        return this.encapContentInfoObj.subs[0];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.2
+    get eContentObj() {
+        return this.encapContentInfoObj.subs[1];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get signedAttrsObj() {
+        const signedAttrs = this.signerInfoObj.subs.find((sub) => sub.tag.isContextSpecific(0x00));
+        return signedAttrs;
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get messageDigestAttributeObj() {
+        const messageDigest = this.signedAttrsObj.subs.find((sub) => sub.subs[0].tag.isOID() &&
+            sub.subs[0].toOID() === OID_PKCS9_MESSAGE_DIGEST_KEY);
+        return messageDigest;
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get signerSidObj() {
+        return this.signerInfoObj.subs[1];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get signerDigestAlgorithmObj() {
+        // Signature is the 2nd element of the signerInfoObj object
+        return this.signerInfoObj.subs[2];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get signatureAlgorithmObj() {
+        // Signature is the 4th element of the signerInfoObj object
+        return this.signerInfoObj.subs[4];
+    }
+    // https://datatracker.ietf.org/doc/html/rfc5652#section-5.3
+    get signatureValueObj() {
+        // Signature is the 6th element of the signerInfoObj object
+        return this.signerInfoObj.subs[5];
+    }
+}
+exports.RFC3161Timestamp = RFC3161Timestamp;
+
+
+/***/ }),
+
+/***/ 2925:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.TSTInfo = void 0;
+const crypto = __importStar(__nccwpck_require__(9368));
+const oid_1 = __nccwpck_require__(1817);
+const error_1 = __nccwpck_require__(7512);
+class TSTInfo {
+    root;
+    constructor(asn1) {
+        this.root = asn1;
+    }
+    get version() {
+        return this.root.subs[0].toInteger();
+    }
+    get genTime() {
+        return this.root.subs[4].toDate();
+    }
+    get messageImprintHashAlgorithm() {
+        const oid = this.messageImprintObj.subs[0].subs[0].toOID();
+        return oid_1.SHA2_HASH_ALGOS[oid];
+    }
+    get messageImprintHashedMessage() {
+        return this.messageImprintObj.subs[1].value;
+    }
+    get raw() {
+        return this.root.toDER();
+    }
+    verify(data) {
+        const digest = crypto.digest(this.messageImprintHashAlgorithm, data);
+        if (!crypto.bufferEqual(digest, this.messageImprintHashedMessage)) {
+            throw new error_1.RFC3161TimestampVerificationError('message imprint does not match artifact');
+        }
+    }
+    // https://www.rfc-editor.org/rfc/rfc3161#section-2.4.2
+    get messageImprintObj() {
+        return this.root.subs[2];
+    }
+}
+exports.TSTInfo = TSTInfo;
+
+
+/***/ }),
+
+/***/ 1673:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ByteStream = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+class StreamError extends Error {
+}
+class ByteStream {
+    static BLOCK_SIZE = 1024;
+    buf;
+    view;
+    start = 0;
+    constructor(buffer) {
+        if (buffer) {
+            this.buf = buffer;
+            this.view = Buffer.from(buffer);
+        }
+        else {
+            this.buf = Buffer.alloc(0);
+            this.view = Buffer.from(this.buf);
+        }
+    }
+    get buffer() {
+        return this.view.subarray(0, this.start);
+    }
+    get length() {
+        return this.view.byteLength;
+    }
+    get position() {
+        return this.start;
+    }
+    seek(position) {
+        this.start = position;
+    }
+    // Returns a Buffer containing the specified number of bytes starting at the
+    // given start position.
+    slice(start, len) {
+        const end = start + len;
+        if (end > this.length) {
+            throw new StreamError('request past end of buffer');
+        }
+        return this.view.subarray(start, end);
+    }
+    appendChar(char) {
+        this.ensureCapacity(1);
+        this.view[this.start] = char;
+        this.start += 1;
+    }
+    appendUint16(num) {
+        this.ensureCapacity(2);
+        const value = new Uint16Array([num]);
+        const view = new Uint8Array(value.buffer);
+        this.view[this.start] = view[1];
+        this.view[this.start + 1] = view[0];
+        this.start += 2;
+    }
+    appendUint24(num) {
+        this.ensureCapacity(3);
+        const value = new Uint32Array([num]);
+        const view = new Uint8Array(value.buffer);
+        this.view[this.start] = view[2];
+        this.view[this.start + 1] = view[1];
+        this.view[this.start + 2] = view[0];
+        this.start += 3;
+    }
+    appendView(view) {
+        this.ensureCapacity(view.length);
+        this.view.set(view, this.start);
+        this.start += view.length;
+    }
+    getBlock(size) {
+        if (size <= 0) {
+            return Buffer.alloc(0);
+        }
+        if (this.start + size > this.view.length) {
+            throw new Error('request past end of buffer');
+        }
+        const result = this.view.subarray(this.start, this.start + size);
+        this.start += size;
+        return result;
+    }
+    getUint8() {
+        return this.getBlock(1)[0];
+    }
+    getUint16() {
+        const block = this.getBlock(2);
+        return (block[0] << 8) | block[1];
+    }
+    ensureCapacity(size) {
+        if (this.start + size > this.view.byteLength) {
+            const blockSize = ByteStream.BLOCK_SIZE + (size > ByteStream.BLOCK_SIZE ? size : 0);
+            this.realloc(this.view.byteLength + blockSize);
+        }
+    }
+    realloc(size) {
+        const newArray = Buffer.alloc(size);
+        const newView = Buffer.from(newArray);
+        // Copy the old buffer into the new one
+        newView.set(this.view);
+        this.buf = newArray;
+        this.view = newView;
+    }
+}
+exports.ByteStream = ByteStream;
+
+
+/***/ }),
+
+/***/ 3566:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.X509Certificate = exports.EXTENSION_OID_SCT = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const asn1_1 = __nccwpck_require__(6027);
+const crypto = __importStar(__nccwpck_require__(9368));
+const oid_1 = __nccwpck_require__(1817);
+const pem = __importStar(__nccwpck_require__(1055));
+const ext_1 = __nccwpck_require__(6389);
+const EXTENSION_OID_SUBJECT_KEY_ID = '2.5.29.14';
+const EXTENSION_OID_KEY_USAGE = '2.5.29.15';
+const EXTENSION_OID_SUBJECT_ALT_NAME = '2.5.29.17';
+const EXTENSION_OID_BASIC_CONSTRAINTS = '2.5.29.19';
+const EXTENSION_OID_AUTHORITY_KEY_ID = '2.5.29.35';
+exports.EXTENSION_OID_SCT = '1.3.6.1.4.1.11129.2.4.2';
+class X509Certificate {
+    root;
+    constructor(asn1) {
+        this.root = asn1;
+    }
+    static parse(cert) {
+        const der = typeof cert === 'string' ? pem.toDER(cert) : cert;
+        const asn1 = asn1_1.ASN1Obj.parseBuffer(der);
+        return new X509Certificate(asn1);
+    }
+    get tbsCertificate() {
+        return this.tbsCertificateObj;
+    }
+    get version() {
+        // version number is the first element of the version context specific tag
+        const ver = this.versionObj.subs[0].toInteger();
+        return `v${(ver + BigInt(1)).toString()}`;
+    }
+    get serialNumber() {
+        return this.serialNumberObj.value;
+    }
+    get notBefore() {
+        // notBefore is the first element of the validity sequence
+        return this.validityObj.subs[0].toDate();
+    }
+    get notAfter() {
+        // notAfter is the second element of the validity sequence
+        return this.validityObj.subs[1].toDate();
+    }
+    get issuer() {
+        return this.issuerObj.value;
+    }
+    get subject() {
+        return this.subjectObj.value;
+    }
+    get publicKey() {
+        return this.subjectPublicKeyInfoObj.toDER();
+    }
+    get signatureAlgorithm() {
+        const oid = this.signatureAlgorithmObj.subs[0].toOID();
+        if (oid_1.RSA_SIGNATURE_ALGOS[oid]) {
+            return oid_1.RSA_SIGNATURE_ALGOS[oid];
+        }
+        return oid_1.ECDSA_SIGNATURE_ALGOS[oid];
+    }
+    get signatureValue() {
+        // Signature value is a bit string, so we need to skip the first byte
+        return this.signatureValueObj.value.subarray(1);
+    }
+    get subjectAltName() {
+        const ext = this.extSubjectAltName;
+        return ext?.uri || /* istanbul ignore next */ ext?.rfc822Name;
+    }
+    get extensions() {
+        // The extension list is the first (and only) element of the extensions
+        // context specific tag
+        /* istanbul ignore next */
+        const extSeq = this.extensionsObj?.subs[0];
+        /* istanbul ignore next */
+        return extSeq?.subs || [];
+    }
+    get extKeyUsage() {
+        const ext = this.findExtension(EXTENSION_OID_KEY_USAGE);
+        return ext ? new ext_1.X509KeyUsageExtension(ext) : undefined;
+    }
+    get extBasicConstraints() {
+        const ext = this.findExtension(EXTENSION_OID_BASIC_CONSTRAINTS);
+        return ext ? new ext_1.X509BasicConstraintsExtension(ext) : undefined;
+    }
+    get extSubjectAltName() {
+        const ext = this.findExtension(EXTENSION_OID_SUBJECT_ALT_NAME);
+        return ext ? new ext_1.X509SubjectAlternativeNameExtension(ext) : undefined;
+    }
+    get extAuthorityKeyID() {
+        const ext = this.findExtension(EXTENSION_OID_AUTHORITY_KEY_ID);
+        return ext ? new ext_1.X509AuthorityKeyIDExtension(ext) : undefined;
+    }
+    get extSubjectKeyID() {
+        const ext = this.findExtension(EXTENSION_OID_SUBJECT_KEY_ID);
+        return ext
+            ? new ext_1.X509SubjectKeyIDExtension(ext)
+            : /* istanbul ignore next */ undefined;
+    }
+    get extSCT() {
+        const ext = this.findExtension(exports.EXTENSION_OID_SCT);
+        return ext ? new ext_1.X509SCTExtension(ext) : undefined;
+    }
+    get isCA() {
+        const ca = this.extBasicConstraints?.isCA || false;
+        // If the KeyUsage extension is present, keyCertSign must be set
+        /* istanbul ignore else */
+        if (this.extKeyUsage) {
+            return ca && this.extKeyUsage.keyCertSign;
+        }
+        // TODO: test coverage for this case
+        /* istanbul ignore next */
+        return ca;
+    }
+    extension(oid) {
+        const ext = this.findExtension(oid);
+        return ext ? new ext_1.X509Extension(ext) : undefined;
+    }
+    verify(issuerCertificate) {
+        // Use the issuer's public key if provided, otherwise use the subject's
+        const publicKey = issuerCertificate?.publicKey || this.publicKey;
+        const key = crypto.createPublicKey(publicKey);
+        return crypto.verify(this.tbsCertificate.toDER(), key, this.signatureValue, this.signatureAlgorithm);
+    }
+    validForDate(date) {
+        return this.notBefore <= date && date <= this.notAfter;
+    }
+    equals(other) {
+        return this.root.toDER().equals(other.root.toDER());
+    }
+    // Creates a copy of the certificate with a new buffer
+    clone() {
+        const der = this.root.toDER();
+        const clone = Buffer.alloc(der.length);
+        der.copy(clone);
+        return X509Certificate.parse(clone);
+    }
+    findExtension(oid) {
+        // Find the extension with the given OID. The OID will always be the first
+        // element of the extension sequence
+        return this.extensions.find((ext) => ext.subs[0].toOID() === oid);
+    }
+    /////////////////////////////////////////////////////////////////////////////
+    // The following properties use the documented x509 structure to locate the
+    // desired ASN.1 object
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.1.1
+    get tbsCertificateObj() {
+        // tbsCertificate is the first element of the certificate sequence
+        return this.root.subs[0];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.1.2
+    get signatureAlgorithmObj() {
+        // signatureAlgorithm is the second element of the certificate sequence
+        return this.root.subs[1];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.1.3
+    get signatureValueObj() {
+        // signatureValue is the third element of the certificate sequence
+        return this.root.subs[2];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.1
+    get versionObj() {
+        // version is the first element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[0];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.2
+    get serialNumberObj() {
+        // serialNumber is the second element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[1];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.4
+    get issuerObj() {
+        // issuer is the fourth element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[3];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.5
+    get validityObj() {
+        // version is the fifth element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[4];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.6
+    get subjectObj() {
+        // subject is the sixth element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[5];
+    }
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.7
+    get subjectPublicKeyInfoObj() {
+        // subjectPublicKeyInfo is the seventh element of the tbsCertificate sequence
+        return this.tbsCertificateObj.subs[6];
+    }
+    // Extensions can't be located by index because their position varies. Instead,
+    // we need to find the extensions context specific tag
+    // https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.9
+    get extensionsObj() {
+        return this.tbsCertificateObj.subs.find((sub) => sub.tag.isContextSpecific(0x03));
+    }
+}
+exports.X509Certificate = X509Certificate;
+
+
+/***/ }),
+
+/***/ 6389:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.X509SCTExtension = exports.X509SubjectKeyIDExtension = exports.X509AuthorityKeyIDExtension = exports.X509SubjectAlternativeNameExtension = exports.X509KeyUsageExtension = exports.X509BasicConstraintsExtension = exports.X509Extension = void 0;
+const stream_1 = __nccwpck_require__(1673);
+const sct_1 = __nccwpck_require__(6144);
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.1
+class X509Extension {
+    root;
+    constructor(asn1) {
+        this.root = asn1;
+    }
+    get oid() {
+        return this.root.subs[0].toOID();
+    }
+    get critical() {
+        // The critical field is optional and will be the second element of the
+        // extension sequence if present. Default to false if not present.
+        return this.root.subs.length === 3 ? this.root.subs[1].toBoolean() : false;
+    }
+    get value() {
+        return this.extnValueObj.value;
+    }
+    get valueObj() {
+        return this.extnValueObj;
+    }
+    get extnValueObj() {
+        // The extnValue field will be the last element of the extension sequence
+        return this.root.subs[this.root.subs.length - 1];
+    }
+}
+exports.X509Extension = X509Extension;
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.9
+class X509BasicConstraintsExtension extends X509Extension {
+    get isCA() {
+        return this.sequence.subs[0]?.toBoolean() ?? false;
+    }
+    get pathLenConstraint() {
+        return this.sequence.subs.length > 1
+            ? this.sequence.subs[1].toInteger()
+            : undefined;
+    }
+    // The extnValue field contains a single sequence wrapping the isCA and
+    // pathLenConstraint.
+    get sequence() {
+        return this.extnValueObj.subs[0];
+    }
+}
+exports.X509BasicConstraintsExtension = X509BasicConstraintsExtension;
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.3
+class X509KeyUsageExtension extends X509Extension {
+    get digitalSignature() {
+        return this.bitString[0] === 1;
+    }
+    get keyCertSign() {
+        return this.bitString[5] === 1;
+    }
+    get crlSign() {
+        return this.bitString[6] === 1;
+    }
+    // The extnValue field contains a single bit string which is a bit mask
+    // indicating which key usages are enabled.
+    get bitString() {
+        return this.extnValueObj.subs[0].toBitString();
+    }
+}
+exports.X509KeyUsageExtension = X509KeyUsageExtension;
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.6
+class X509SubjectAlternativeNameExtension extends X509Extension {
+    get rfc822Name() {
+        return this.findGeneralName(0x01)?.value.toString('ascii');
+    }
+    get uri() {
+        return this.findGeneralName(0x06)?.value.toString('ascii');
+    }
+    // Retrieve the value of an otherName with the given OID.
+    otherName(oid) {
+        const otherName = this.findGeneralName(0x00);
+        if (otherName === undefined) {
+            return undefined;
+        }
+        // The otherName is a sequence containing an OID and a value.
+        // Need to check that the OID matches the one we're looking for.
+        const otherNameOID = otherName.subs[0].toOID();
+        if (otherNameOID !== oid) {
+            return undefined;
+        }
+        // The otherNameValue is a sequence containing the actual value.
+        const otherNameValue = otherName.subs[1];
+        return otherNameValue.subs[0].value.toString('ascii');
+    }
+    findGeneralName(tag) {
+        return this.generalNames.find((gn) => gn.tag.isContextSpecific(tag));
+    }
+    // The extnValue field contains a sequence of GeneralNames.
+    get generalNames() {
+        return this.extnValueObj.subs[0].subs;
+    }
+}
+exports.X509SubjectAlternativeNameExtension = X509SubjectAlternativeNameExtension;
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.1
+class X509AuthorityKeyIDExtension extends X509Extension {
+    get keyIdentifier() {
+        return this.findSequenceMember(0x00)?.value;
+    }
+    findSequenceMember(tag) {
+        return this.sequence.subs.find((el) => el.tag.isContextSpecific(tag));
+    }
+    // The extnValue field contains a single sequence wrapping the keyIdentifier
+    get sequence() {
+        return this.extnValueObj.subs[0];
+    }
+}
+exports.X509AuthorityKeyIDExtension = X509AuthorityKeyIDExtension;
+// https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.2
+class X509SubjectKeyIDExtension extends X509Extension {
+    get keyIdentifier() {
+        return this.extnValueObj.subs[0].value;
+    }
+}
+exports.X509SubjectKeyIDExtension = X509SubjectKeyIDExtension;
+// https://www.rfc-editor.org/rfc/rfc6962#section-3.3
+class X509SCTExtension extends X509Extension {
+    constructor(asn1) {
+        super(asn1);
+    }
+    get signedCertificateTimestamps() {
+        const buf = this.extnValueObj.subs[0].value;
+        const stream = new stream_1.ByteStream(buf);
+        // The overall list length is encoded in the first two bytes -- note this
+        // is the length of the list in bytes, NOT the number of SCTs in the list
+        const end = stream.getUint16() + 2;
+        const sctList = [];
+        while (stream.position < end) {
+            // Read the length of the next SCT
+            const sctLength = stream.getUint16();
+            // Slice out the bytes for the next SCT and parse it
+            const sct = stream.getBlock(sctLength);
+            sctList.push(sct_1.SignedCertificateTimestamp.parse(sct));
+        }
+        if (stream.position !== end) {
+            throw new Error('SCT list length does not match actual length');
+        }
+        return sctList;
+    }
+}
+exports.X509SCTExtension = X509SCTExtension;
+
+
+/***/ }),
+
+/***/ 9358:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.X509SCTExtension = exports.X509Certificate = exports.EXTENSION_OID_SCT = void 0;
+var cert_1 = __nccwpck_require__(3566);
+Object.defineProperty(exports, "EXTENSION_OID_SCT", ({ enumerable: true, get: function () { return cert_1.EXTENSION_OID_SCT; } }));
+Object.defineProperty(exports, "X509Certificate", ({ enumerable: true, get: function () { return cert_1.X509Certificate; } }));
+var ext_1 = __nccwpck_require__(6389);
+Object.defineProperty(exports, "X509SCTExtension", ({ enumerable: true, get: function () { return ext_1.X509SCTExtension; } }));
+
+
+/***/ }),
+
+/***/ 6144:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (function(o, v) {
+    Object.defineProperty(o, "default", { enumerable: true, value: v });
+}) : function(o, v) {
+    o["default"] = v;
+});
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.SignedCertificateTimestamp = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const crypto = __importStar(__nccwpck_require__(9368));
+const stream_1 = __nccwpck_require__(1673);
+class SignedCertificateTimestamp {
+    version;
+    logID;
+    timestamp;
+    extensions;
+    hashAlgorithm;
+    signatureAlgorithm;
+    signature;
+    constructor(options) {
+        this.version = options.version;
+        this.logID = options.logID;
+        this.timestamp = options.timestamp;
+        this.extensions = options.extensions;
+        this.hashAlgorithm = options.hashAlgorithm;
+        this.signatureAlgorithm = options.signatureAlgorithm;
+        this.signature = options.signature;
+    }
+    get datetime() {
+        return new Date(Number(this.timestamp.readBigInt64BE()));
+    }
+    // Returns the hash algorithm used to generate the SCT's signature.
+    // https://www.rfc-editor.org/rfc/rfc5246#section-7.4.1.4.1
+    get algorithm() {
+        switch (this.hashAlgorithm) {
+            /* istanbul ignore next */
+            case 0:
+                return 'none';
+            /* istanbul ignore next */
+            case 1:
+                return 'md5';
+            /* istanbul ignore next */
+            case 2:
+                return 'sha1';
+            /* istanbul ignore next */
+            case 3:
+                return 'sha224';
+            case 4:
+                return 'sha256';
+            /* istanbul ignore next */
+            case 5:
+                return 'sha384';
+            /* istanbul ignore next */
+            case 6:
+                return 'sha512';
+            /* istanbul ignore next */
+            default:
+                return 'unknown';
+        }
+    }
+    verify(preCert, key) {
+        // Assemble the digitally-signed struct (the data over which the signature
+        // was generated).
+        // https://www.rfc-editor.org/rfc/rfc6962#section-3.2
+        const stream = new stream_1.ByteStream();
+        stream.appendChar(this.version);
+        stream.appendChar(0x00); // SignatureType = certificate_timestamp(0)
+        stream.appendView(this.timestamp);
+        stream.appendUint16(0x01); // LogEntryType = precert_entry(1)
+        stream.appendView(preCert);
+        stream.appendUint16(this.extensions.byteLength);
+        /* istanbul ignore next - extensions are very uncommon */
+        if (this.extensions.byteLength > 0) {
+            stream.appendView(this.extensions);
+        }
+        return crypto.verify(stream.buffer, key, this.signature, this.algorithm);
+    }
+    // Parses a SignedCertificateTimestamp from a buffer. SCTs are encoded using
+    // TLS encoding which means the fields and lengths of most fields are
+    // specified as part of the SCT and TLS specs.
+    // https://www.rfc-editor.org/rfc/rfc6962#section-3.2
+    // https://www.rfc-editor.org/rfc/rfc5246#section-7.4.1.4.1
+    static parse(buf) {
+        const stream = new stream_1.ByteStream(buf);
+        // Version - enum { v1(0), (255) }
+        const version = stream.getUint8();
+        // Log ID  - struct { opaque key_id[32]; }
+        const logID = stream.getBlock(32);
+        // Timestamp - uint64
+        const timestamp = stream.getBlock(8);
+        // Extensions - opaque extensions<0..2^16-1>;
+        const extenstionLength = stream.getUint16();
+        const extensions = stream.getBlock(extenstionLength);
+        // Hash algo - enum { sha256(4), . . . (255) }
+        const hashAlgorithm = stream.getUint8();
+        // Signature algo - enum { anonymous(0), rsa(1), dsa(2), ecdsa(3), (255) }
+        const signatureAlgorithm = stream.getUint8();
+        // Signature  - opaque signature<0..2^16-1>;
+        const sigLength = stream.getUint16();
+        const signature = stream.getBlock(sigLength);
+        // Check that we read the entire buffer
+        if (stream.position !== buf.length) {
+            throw new Error('SCT buffer length mismatch');
+        }
+        return new SignedCertificateTimestamp({
+            version,
+            logID,
+            timestamp,
+            extensions,
+            hashAlgorithm,
+            signatureAlgorithm,
+            signature,
+        });
+    }
+}
+exports.SignedCertificateTimestamp = SignedCertificateTimestamp;
+
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: envelope.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Signature = exports.Envelope = void 0;
+exports.Envelope = {
+    fromJSON(object) {
+        return {
+            payload: isSet(object.payload) ? Buffer.from(bytesFromBase64(object.payload)) : Buffer.alloc(0),
+            payloadType: isSet(object.payloadType) ? globalThis.String(object.payloadType) : "",
+            signatures: globalThis.Array.isArray(object?.signatures)
+                ? object.signatures.map((e) => exports.Signature.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.payload.length !== 0) {
+            obj.payload = base64FromBytes(message.payload);
+        }
+        if (message.payloadType !== "") {
+            obj.payloadType = message.payloadType;
+        }
+        if (message.signatures?.length) {
+            obj.signatures = message.signatures.map((e) => exports.Signature.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.Signature = {
+    fromJSON(object) {
+        return {
+            sig: isSet(object.sig) ? Buffer.from(bytesFromBase64(object.sig)) : Buffer.alloc(0),
+            keyid: isSet(object.keyid) ? globalThis.String(object.keyid) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.sig.length !== 0) {
+            obj.sig = base64FromBytes(message.sig);
+        }
+        if (message.keyid !== "") {
+            obj.keyid = message.keyid;
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 5000:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: google/protobuf/timestamp.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Timestamp = void 0;
+exports.Timestamp = {
+    fromJSON(object) {
+        return {
+            seconds: isSet(object.seconds) ? globalThis.String(object.seconds) : "0",
+            nanos: isSet(object.nanos) ? globalThis.Number(object.nanos) : 0,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.seconds !== "0") {
+            obj.seconds = message.seconds;
+        }
+        if (message.nanos !== 0) {
+            obj.nanos = Math.round(message.nanos);
+        }
+        return obj;
+    },
+};
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 6764:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: rekor/v2/dsse.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.DSSELogEntryV002 = exports.DSSERequestV002 = void 0;
+/* eslint-disable */
+const envelope_1 = __nccwpck_require__(7030);
+const sigstore_common_1 = __nccwpck_require__(5334);
+const verifier_1 = __nccwpck_require__(7543);
+exports.DSSERequestV002 = {
+    fromJSON(object) {
+        return {
+            envelope: isSet(object.envelope) ? envelope_1.Envelope.fromJSON(object.envelope) : undefined,
+            verifiers: globalThis.Array.isArray(object?.verifiers)
+                ? object.verifiers.map((e) => verifier_1.Verifier.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.envelope !== undefined) {
+            obj.envelope = envelope_1.Envelope.toJSON(message.envelope);
+        }
+        if (message.verifiers?.length) {
+            obj.verifiers = message.verifiers.map((e) => verifier_1.Verifier.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.DSSELogEntryV002 = {
+    fromJSON(object) {
+        return {
+            payloadHash: isSet(object.payloadHash) ? sigstore_common_1.HashOutput.fromJSON(object.payloadHash) : undefined,
+            signatures: globalThis.Array.isArray(object?.signatures)
+                ? object.signatures.map((e) => verifier_1.Signature.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.payloadHash !== undefined) {
+            obj.payloadHash = sigstore_common_1.HashOutput.toJSON(message.payloadHash);
+        }
+        if (message.signatures?.length) {
+            obj.signatures = message.signatures.map((e) => verifier_1.Signature.toJSON(e));
+        }
+        return obj;
+    },
+};
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 381:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: rekor/v2/entry.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.CreateEntryRequest = exports.Spec = exports.Entry = void 0;
+/* eslint-disable */
+const dsse_1 = __nccwpck_require__(6764);
+const hashedrekord_1 = __nccwpck_require__(4969);
+exports.Entry = {
+    fromJSON(object) {
+        return {
+            kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+            apiVersion: isSet(object.apiVersion) ? globalThis.String(object.apiVersion) : "",
+            spec: isSet(object.spec) ? exports.Spec.fromJSON(object.spec) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.kind !== "") {
+            obj.kind = message.kind;
+        }
+        if (message.apiVersion !== "") {
+            obj.apiVersion = message.apiVersion;
+        }
+        if (message.spec !== undefined) {
+            obj.spec = exports.Spec.toJSON(message.spec);
+        }
+        return obj;
+    },
+};
+exports.Spec = {
+    fromJSON(object) {
+        return {
+            spec: isSet(object.hashedRekordV002)
+                ? { $case: "hashedRekordV002", hashedRekordV002: hashedrekord_1.HashedRekordLogEntryV002.fromJSON(object.hashedRekordV002) }
+                : isSet(object.dsseV002)
+                    ? { $case: "dsseV002", dsseV002: dsse_1.DSSELogEntryV002.fromJSON(object.dsseV002) }
+                    : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.spec?.$case === "hashedRekordV002") {
+            obj.hashedRekordV002 = hashedrekord_1.HashedRekordLogEntryV002.toJSON(message.spec.hashedRekordV002);
+        }
+        else if (message.spec?.$case === "dsseV002") {
+            obj.dsseV002 = dsse_1.DSSELogEntryV002.toJSON(message.spec.dsseV002);
+        }
+        return obj;
+    },
+};
+exports.CreateEntryRequest = {
+    fromJSON(object) {
+        return {
+            spec: isSet(object.hashedRekordRequestV002)
+                ? {
+                    $case: "hashedRekordRequestV002",
+                    hashedRekordRequestV002: hashedrekord_1.HashedRekordRequestV002.fromJSON(object.hashedRekordRequestV002),
+                }
+                : isSet(object.dsseRequestV002)
+                    ? { $case: "dsseRequestV002", dsseRequestV002: dsse_1.DSSERequestV002.fromJSON(object.dsseRequestV002) }
+                    : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.spec?.$case === "hashedRekordRequestV002") {
+            obj.hashedRekordRequestV002 = hashedrekord_1.HashedRekordRequestV002.toJSON(message.spec.hashedRekordRequestV002);
+        }
+        else if (message.spec?.$case === "dsseRequestV002") {
+            obj.dsseRequestV002 = dsse_1.DSSERequestV002.toJSON(message.spec.dsseRequestV002);
+        }
+        return obj;
+    },
+};
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 4969:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: rekor/v2/hashedrekord.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.HashedRekordLogEntryV002 = exports.HashedRekordRequestV002 = void 0;
+/* eslint-disable */
+const sigstore_common_1 = __nccwpck_require__(5334);
+const verifier_1 = __nccwpck_require__(7543);
+exports.HashedRekordRequestV002 = {
+    fromJSON(object) {
+        return {
+            digest: isSet(object.digest) ? Buffer.from(bytesFromBase64(object.digest)) : Buffer.alloc(0),
+            signature: isSet(object.signature) ? verifier_1.Signature.fromJSON(object.signature) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.digest.length !== 0) {
+            obj.digest = base64FromBytes(message.digest);
+        }
+        if (message.signature !== undefined) {
+            obj.signature = verifier_1.Signature.toJSON(message.signature);
+        }
+        return obj;
+    },
+};
+exports.HashedRekordLogEntryV002 = {
+    fromJSON(object) {
+        return {
+            data: isSet(object.data) ? sigstore_common_1.HashOutput.fromJSON(object.data) : undefined,
+            signature: isSet(object.signature) ? verifier_1.Signature.fromJSON(object.signature) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.data !== undefined) {
+            obj.data = sigstore_common_1.HashOutput.toJSON(message.data);
+        }
+        if (message.signature !== undefined) {
+            obj.signature = verifier_1.Signature.toJSON(message.signature);
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 7543:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: rekor/v2/verifier.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Signature = exports.Verifier = exports.PublicKey = void 0;
+/* eslint-disable */
+const sigstore_common_1 = __nccwpck_require__(5334);
+exports.PublicKey = {
+    fromJSON(object) {
+        return { rawBytes: isSet(object.rawBytes) ? Buffer.from(bytesFromBase64(object.rawBytes)) : Buffer.alloc(0) };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.rawBytes.length !== 0) {
+            obj.rawBytes = base64FromBytes(message.rawBytes);
+        }
+        return obj;
+    },
+};
+exports.Verifier = {
+    fromJSON(object) {
+        return {
+            verifier: isSet(object.publicKey)
+                ? { $case: "publicKey", publicKey: exports.PublicKey.fromJSON(object.publicKey) }
+                : isSet(object.x509Certificate)
+                    ? { $case: "x509Certificate", x509Certificate: sigstore_common_1.X509Certificate.fromJSON(object.x509Certificate) }
+                    : undefined,
+            keyDetails: isSet(object.keyDetails) ? (0, sigstore_common_1.publicKeyDetailsFromJSON)(object.keyDetails) : 0,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.verifier?.$case === "publicKey") {
+            obj.publicKey = exports.PublicKey.toJSON(message.verifier.publicKey);
+        }
+        else if (message.verifier?.$case === "x509Certificate") {
+            obj.x509Certificate = sigstore_common_1.X509Certificate.toJSON(message.verifier.x509Certificate);
+        }
+        if (message.keyDetails !== 0) {
+            obj.keyDetails = (0, sigstore_common_1.publicKeyDetailsToJSON)(message.keyDetails);
+        }
+        return obj;
+    },
+};
+exports.Signature = {
+    fromJSON(object) {
+        return {
+            content: isSet(object.content) ? Buffer.from(bytesFromBase64(object.content)) : Buffer.alloc(0),
+            verifier: isSet(object.verifier) ? exports.Verifier.fromJSON(object.verifier) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.content.length !== 0) {
+            obj.content = base64FromBytes(message.content);
+        }
+        if (message.verifier !== undefined) {
+            obj.verifier = exports.Verifier.toJSON(message.verifier);
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 715:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: sigstore_bundle.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Bundle = exports.VerificationMaterial = exports.TimestampVerificationData = void 0;
+/* eslint-disable */
+const envelope_1 = __nccwpck_require__(7030);
+const sigstore_common_1 = __nccwpck_require__(5334);
+const sigstore_rekor_1 = __nccwpck_require__(5204);
+exports.TimestampVerificationData = {
+    fromJSON(object) {
+        return {
+            rfc3161Timestamps: globalThis.Array.isArray(object?.rfc3161Timestamps)
+                ? object.rfc3161Timestamps.map((e) => sigstore_common_1.RFC3161SignedTimestamp.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.rfc3161Timestamps?.length) {
+            obj.rfc3161Timestamps = message.rfc3161Timestamps.map((e) => sigstore_common_1.RFC3161SignedTimestamp.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.VerificationMaterial = {
+    fromJSON(object) {
+        return {
+            content: isSet(object.publicKey)
+                ? { $case: "publicKey", publicKey: sigstore_common_1.PublicKeyIdentifier.fromJSON(object.publicKey) }
+                : isSet(object.x509CertificateChain)
+                    ? {
+                        $case: "x509CertificateChain",
+                        x509CertificateChain: sigstore_common_1.X509CertificateChain.fromJSON(object.x509CertificateChain),
+                    }
+                    : isSet(object.certificate)
+                        ? { $case: "certificate", certificate: sigstore_common_1.X509Certificate.fromJSON(object.certificate) }
+                        : undefined,
+            tlogEntries: globalThis.Array.isArray(object?.tlogEntries)
+                ? object.tlogEntries.map((e) => sigstore_rekor_1.TransparencyLogEntry.fromJSON(e))
+                : [],
+            timestampVerificationData: isSet(object.timestampVerificationData)
+                ? exports.TimestampVerificationData.fromJSON(object.timestampVerificationData)
+                : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.content?.$case === "publicKey") {
+            obj.publicKey = sigstore_common_1.PublicKeyIdentifier.toJSON(message.content.publicKey);
+        }
+        else if (message.content?.$case === "x509CertificateChain") {
+            obj.x509CertificateChain = sigstore_common_1.X509CertificateChain.toJSON(message.content.x509CertificateChain);
+        }
+        else if (message.content?.$case === "certificate") {
+            obj.certificate = sigstore_common_1.X509Certificate.toJSON(message.content.certificate);
+        }
+        if (message.tlogEntries?.length) {
+            obj.tlogEntries = message.tlogEntries.map((e) => sigstore_rekor_1.TransparencyLogEntry.toJSON(e));
+        }
+        if (message.timestampVerificationData !== undefined) {
+            obj.timestampVerificationData = exports.TimestampVerificationData.toJSON(message.timestampVerificationData);
+        }
+        return obj;
+    },
+};
+exports.Bundle = {
+    fromJSON(object) {
+        return {
+            mediaType: isSet(object.mediaType) ? globalThis.String(object.mediaType) : "",
+            verificationMaterial: isSet(object.verificationMaterial)
+                ? exports.VerificationMaterial.fromJSON(object.verificationMaterial)
+                : undefined,
+            content: isSet(object.messageSignature)
+                ? { $case: "messageSignature", messageSignature: sigstore_common_1.MessageSignature.fromJSON(object.messageSignature) }
+                : isSet(object.dsseEnvelope)
+                    ? { $case: "dsseEnvelope", dsseEnvelope: envelope_1.Envelope.fromJSON(object.dsseEnvelope) }
+                    : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.mediaType !== "") {
+            obj.mediaType = message.mediaType;
+        }
+        if (message.verificationMaterial !== undefined) {
+            obj.verificationMaterial = exports.VerificationMaterial.toJSON(message.verificationMaterial);
+        }
+        if (message.content?.$case === "messageSignature") {
+            obj.messageSignature = sigstore_common_1.MessageSignature.toJSON(message.content.messageSignature);
+        }
+        else if (message.content?.$case === "dsseEnvelope") {
+            obj.dsseEnvelope = envelope_1.Envelope.toJSON(message.content.dsseEnvelope);
+        }
+        return obj;
+    },
+};
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 5334:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: sigstore_common.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.TimeRange = exports.X509CertificateChain = exports.SubjectAlternativeName = exports.X509Certificate = exports.DistinguishedName = exports.ObjectIdentifierValuePair = exports.ObjectIdentifier = exports.PublicKeyIdentifier = exports.PublicKey = exports.RFC3161SignedTimestamp = exports.LogId = exports.MessageSignature = exports.HashOutput = exports.SubjectAlternativeNameType = exports.PublicKeyDetails = exports.HashAlgorithm = void 0;
+exports.hashAlgorithmFromJSON = hashAlgorithmFromJSON;
+exports.hashAlgorithmToJSON = hashAlgorithmToJSON;
+exports.publicKeyDetailsFromJSON = publicKeyDetailsFromJSON;
+exports.publicKeyDetailsToJSON = publicKeyDetailsToJSON;
+exports.subjectAlternativeNameTypeFromJSON = subjectAlternativeNameTypeFromJSON;
+exports.subjectAlternativeNameTypeToJSON = subjectAlternativeNameTypeToJSON;
+/* eslint-disable */
+const timestamp_1 = __nccwpck_require__(5000);
+/**
+ * Only a subset of the secure hash standard algorithms are supported.
+ * See <https://nvlpubs.nist.gov/nistpubs/FIPS/NIST.FIPS.180-4.pdf> for more
+ * details.
+ * UNSPECIFIED SHOULD not be used, primary reason for inclusion is to force
+ * any proto JSON serialization to emit the used hash algorithm, as default
+ * option is to *omit* the default value of an enum (which is the first
+ * value, represented by '0'.
+ */
+var HashAlgorithm;
+(function (HashAlgorithm) {
+    HashAlgorithm[HashAlgorithm["HASH_ALGORITHM_UNSPECIFIED"] = 0] = "HASH_ALGORITHM_UNSPECIFIED";
+    HashAlgorithm[HashAlgorithm["SHA2_256"] = 1] = "SHA2_256";
+    HashAlgorithm[HashAlgorithm["SHA2_384"] = 2] = "SHA2_384";
+    HashAlgorithm[HashAlgorithm["SHA2_512"] = 3] = "SHA2_512";
+    /**
+     * SHA3_256 - Used for LMS
+     *
+     * @deprecated
+     */
+    HashAlgorithm[HashAlgorithm["SHA3_256"] = 4] = "SHA3_256";
+    /**
+     * SHA3_384 - Used for LMS
+     *
+     * @deprecated
+     */
+    HashAlgorithm[HashAlgorithm["SHA3_384"] = 5] = "SHA3_384";
+})(HashAlgorithm || (exports.HashAlgorithm = HashAlgorithm = {}));
+function hashAlgorithmFromJSON(object) {
+    switch (object) {
+        case 0:
+        case "HASH_ALGORITHM_UNSPECIFIED":
+            return HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED;
+        case 1:
+        case "SHA2_256":
+            return HashAlgorithm.SHA2_256;
+        case 2:
+        case "SHA2_384":
+            return HashAlgorithm.SHA2_384;
+        case 3:
+        case "SHA2_512":
+            return HashAlgorithm.SHA2_512;
+        case 4:
+        case "SHA3_256":
+            return HashAlgorithm.SHA3_256;
+        case 5:
+        case "SHA3_384":
+            return HashAlgorithm.SHA3_384;
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum HashAlgorithm");
+    }
+}
+function hashAlgorithmToJSON(object) {
+    switch (object) {
+        case HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED:
+            return "HASH_ALGORITHM_UNSPECIFIED";
+        case HashAlgorithm.SHA2_256:
+            return "SHA2_256";
+        case HashAlgorithm.SHA2_384:
+            return "SHA2_384";
+        case HashAlgorithm.SHA2_512:
+            return "SHA2_512";
+        case HashAlgorithm.SHA3_256:
+            return "SHA3_256";
+        case HashAlgorithm.SHA3_384:
+            return "SHA3_384";
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum HashAlgorithm");
+    }
+}
+/**
+ * Details of a specific public key, capturing the the key encoding method,
+ * and signature algorithm.
+ *
+ * PublicKeyDetails captures the public key/hash algorithm combinations
+ * recommended in the Sigstore ecosystem.
+ *
+ * This is modelled as a linear set as we want to provide a small number of
+ * opinionated options instead of allowing every possible permutation.
+ *
+ * Any changes to this enum MUST be reflected in the algorithm registry.
+ *
+ * See: <https://github.com/sigstore/architecture-docs/blob/main/algorithm-registry.md>
+ *
+ * To avoid the possibility of contradicting formats such as PKCS1 with
+ * ED25519 the valid permutations are listed as a linear set instead of a
+ * cartesian set (i.e one combined variable instead of two, one for encoding
+ * and one for the signature algorithm).
+ */
+var PublicKeyDetails;
+(function (PublicKeyDetails) {
+    PublicKeyDetails[PublicKeyDetails["PUBLIC_KEY_DETAILS_UNSPECIFIED"] = 0] = "PUBLIC_KEY_DETAILS_UNSPECIFIED";
+    /**
+     * PKCS1_RSA_PKCS1V5 - RSA
+     *
+     * @deprecated
+     */
+    PublicKeyDetails[PublicKeyDetails["PKCS1_RSA_PKCS1V5"] = 1] = "PKCS1_RSA_PKCS1V5";
+    /**
+     * PKCS1_RSA_PSS - See RFC8017
+     *
+     * @deprecated
+     */
+    PublicKeyDetails[PublicKeyDetails["PKCS1_RSA_PSS"] = 2] = "PKCS1_RSA_PSS";
+    /** @deprecated */
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PKCS1V5"] = 3] = "PKIX_RSA_PKCS1V5";
+    /** @deprecated */
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PSS"] = 4] = "PKIX_RSA_PSS";
+    /** PKIX_RSA_PKCS1V15_2048_SHA256 - RSA public key in PKIX format, PKCS#1v1.5 signature */
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PKCS1V15_2048_SHA256"] = 9] = "PKIX_RSA_PKCS1V15_2048_SHA256";
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PKCS1V15_3072_SHA256"] = 10] = "PKIX_RSA_PKCS1V15_3072_SHA256";
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PKCS1V15_4096_SHA256"] = 11] = "PKIX_RSA_PKCS1V15_4096_SHA256";
+    /** PKIX_RSA_PSS_2048_SHA256 - RSA public key in PKIX format, RSASSA-PSS signature */
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PSS_2048_SHA256"] = 16] = "PKIX_RSA_PSS_2048_SHA256";
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PSS_3072_SHA256"] = 17] = "PKIX_RSA_PSS_3072_SHA256";
+    PublicKeyDetails[PublicKeyDetails["PKIX_RSA_PSS_4096_SHA256"] = 18] = "PKIX_RSA_PSS_4096_SHA256";
+    /**
+     * PKIX_ECDSA_P256_HMAC_SHA_256 - ECDSA
+     *
+     * @deprecated
+     */
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P256_HMAC_SHA_256"] = 6] = "PKIX_ECDSA_P256_HMAC_SHA_256";
+    /** PKIX_ECDSA_P256_SHA_256 - See NIST FIPS 186-4 */
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P256_SHA_256"] = 5] = "PKIX_ECDSA_P256_SHA_256";
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P384_SHA_384"] = 12] = "PKIX_ECDSA_P384_SHA_384";
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P521_SHA_512"] = 13] = "PKIX_ECDSA_P521_SHA_512";
+    /** PKIX_ED25519 - Ed 25519 */
+    PublicKeyDetails[PublicKeyDetails["PKIX_ED25519"] = 7] = "PKIX_ED25519";
+    PublicKeyDetails[PublicKeyDetails["PKIX_ED25519_PH"] = 8] = "PKIX_ED25519_PH";
+    /**
+     * PKIX_ECDSA_P384_SHA_256 - These algorithms are deprecated and should not be used, but they
+     * were/are being used by most Sigstore clients implementations.
+     *
+     * @deprecated
+     */
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P384_SHA_256"] = 19] = "PKIX_ECDSA_P384_SHA_256";
+    /** @deprecated */
+    PublicKeyDetails[PublicKeyDetails["PKIX_ECDSA_P521_SHA_256"] = 20] = "PKIX_ECDSA_P521_SHA_256";
+    /**
+     * LMS_SHA256 - LMS and LM-OTS
+     *
+     * These algorithms are deprecated and should not be used.
+     * There are no plans to support SLH-DSA at this time.
+     *
+     * USER WARNING: LMS and LM-OTS are both stateful signature schemes.
+     * Using them correctly requires discretion and careful consideration
+     * to ensure that individual secret keys are not used more than once.
+     * In addition, LM-OTS is a single-use scheme, meaning that it
+     * MUST NOT be used for more than one signature per LM-OTS key.
+     * If you cannot maintain these invariants, you MUST NOT use these
+     * schemes.
+     *
+     * @deprecated
+     */
+    PublicKeyDetails[PublicKeyDetails["LMS_SHA256"] = 14] = "LMS_SHA256";
+    /** @deprecated */
+    PublicKeyDetails[PublicKeyDetails["LMOTS_SHA256"] = 15] = "LMOTS_SHA256";
+    /**
+     * ML_DSA_44 - ML-DSA
+     *
+     * These ML_DSA_44, ML_DSA_65 and ML-DSA_87 algorithms are the pure variants
+     * that take data to sign rather than the prehash variants (HashML-DSA), which
+     * take digests. While considered quantum-resistant, their usage
+     * involves tradeoffs in that signatures and keys are much larger, and
+     * this makes deployments more costly.
+     *
+     * USER WARNING: ML_DSA_44, ML_DSA_65 and ML_DSA_87 are experimental algorithms.
+     * In the future they MAY be used by private Sigstore deployments, but
+     * they are not yet fully functional. This warning will be removed when
+     * these algorithms are widely supported by Sigstore clients and servers,
+     * but care should still be taken for production environments.
+     *
+     * See NIST FIPS 204, RFC 9881 for algorithm identifiers
+     */
+    PublicKeyDetails[PublicKeyDetails["ML_DSA_44"] = 23] = "ML_DSA_44";
+    PublicKeyDetails[PublicKeyDetails["ML_DSA_65"] = 21] = "ML_DSA_65";
+    PublicKeyDetails[PublicKeyDetails["ML_DSA_87"] = 22] = "ML_DSA_87";
+})(PublicKeyDetails || (exports.PublicKeyDetails = PublicKeyDetails = {}));
+function publicKeyDetailsFromJSON(object) {
+    switch (object) {
+        case 0:
+        case "PUBLIC_KEY_DETAILS_UNSPECIFIED":
+            return PublicKeyDetails.PUBLIC_KEY_DETAILS_UNSPECIFIED;
+        case 1:
+        case "PKCS1_RSA_PKCS1V5":
+            return PublicKeyDetails.PKCS1_RSA_PKCS1V5;
+        case 2:
+        case "PKCS1_RSA_PSS":
+            return PublicKeyDetails.PKCS1_RSA_PSS;
+        case 3:
+        case "PKIX_RSA_PKCS1V5":
+            return PublicKeyDetails.PKIX_RSA_PKCS1V5;
+        case 4:
+        case "PKIX_RSA_PSS":
+            return PublicKeyDetails.PKIX_RSA_PSS;
+        case 9:
+        case "PKIX_RSA_PKCS1V15_2048_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PKCS1V15_2048_SHA256;
+        case 10:
+        case "PKIX_RSA_PKCS1V15_3072_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PKCS1V15_3072_SHA256;
+        case 11:
+        case "PKIX_RSA_PKCS1V15_4096_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PKCS1V15_4096_SHA256;
+        case 16:
+        case "PKIX_RSA_PSS_2048_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PSS_2048_SHA256;
+        case 17:
+        case "PKIX_RSA_PSS_3072_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PSS_3072_SHA256;
+        case 18:
+        case "PKIX_RSA_PSS_4096_SHA256":
+            return PublicKeyDetails.PKIX_RSA_PSS_4096_SHA256;
+        case 6:
+        case "PKIX_ECDSA_P256_HMAC_SHA_256":
+            return PublicKeyDetails.PKIX_ECDSA_P256_HMAC_SHA_256;
+        case 5:
+        case "PKIX_ECDSA_P256_SHA_256":
+            return PublicKeyDetails.PKIX_ECDSA_P256_SHA_256;
+        case 12:
+        case "PKIX_ECDSA_P384_SHA_384":
+            return PublicKeyDetails.PKIX_ECDSA_P384_SHA_384;
+        case 13:
+        case "PKIX_ECDSA_P521_SHA_512":
+            return PublicKeyDetails.PKIX_ECDSA_P521_SHA_512;
+        case 7:
+        case "PKIX_ED25519":
+            return PublicKeyDetails.PKIX_ED25519;
+        case 8:
+        case "PKIX_ED25519_PH":
+            return PublicKeyDetails.PKIX_ED25519_PH;
+        case 19:
+        case "PKIX_ECDSA_P384_SHA_256":
+            return PublicKeyDetails.PKIX_ECDSA_P384_SHA_256;
+        case 20:
+        case "PKIX_ECDSA_P521_SHA_256":
+            return PublicKeyDetails.PKIX_ECDSA_P521_SHA_256;
+        case 14:
+        case "LMS_SHA256":
+            return PublicKeyDetails.LMS_SHA256;
+        case 15:
+        case "LMOTS_SHA256":
+            return PublicKeyDetails.LMOTS_SHA256;
+        case 23:
+        case "ML_DSA_44":
+            return PublicKeyDetails.ML_DSA_44;
+        case 21:
+        case "ML_DSA_65":
+            return PublicKeyDetails.ML_DSA_65;
+        case 22:
+        case "ML_DSA_87":
+            return PublicKeyDetails.ML_DSA_87;
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum PublicKeyDetails");
+    }
+}
+function publicKeyDetailsToJSON(object) {
+    switch (object) {
+        case PublicKeyDetails.PUBLIC_KEY_DETAILS_UNSPECIFIED:
+            return "PUBLIC_KEY_DETAILS_UNSPECIFIED";
+        case PublicKeyDetails.PKCS1_RSA_PKCS1V5:
+            return "PKCS1_RSA_PKCS1V5";
+        case PublicKeyDetails.PKCS1_RSA_PSS:
+            return "PKCS1_RSA_PSS";
+        case PublicKeyDetails.PKIX_RSA_PKCS1V5:
+            return "PKIX_RSA_PKCS1V5";
+        case PublicKeyDetails.PKIX_RSA_PSS:
+            return "PKIX_RSA_PSS";
+        case PublicKeyDetails.PKIX_RSA_PKCS1V15_2048_SHA256:
+            return "PKIX_RSA_PKCS1V15_2048_SHA256";
+        case PublicKeyDetails.PKIX_RSA_PKCS1V15_3072_SHA256:
+            return "PKIX_RSA_PKCS1V15_3072_SHA256";
+        case PublicKeyDetails.PKIX_RSA_PKCS1V15_4096_SHA256:
+            return "PKIX_RSA_PKCS1V15_4096_SHA256";
+        case PublicKeyDetails.PKIX_RSA_PSS_2048_SHA256:
+            return "PKIX_RSA_PSS_2048_SHA256";
+        case PublicKeyDetails.PKIX_RSA_PSS_3072_SHA256:
+            return "PKIX_RSA_PSS_3072_SHA256";
+        case PublicKeyDetails.PKIX_RSA_PSS_4096_SHA256:
+            return "PKIX_RSA_PSS_4096_SHA256";
+        case PublicKeyDetails.PKIX_ECDSA_P256_HMAC_SHA_256:
+            return "PKIX_ECDSA_P256_HMAC_SHA_256";
+        case PublicKeyDetails.PKIX_ECDSA_P256_SHA_256:
+            return "PKIX_ECDSA_P256_SHA_256";
+        case PublicKeyDetails.PKIX_ECDSA_P384_SHA_384:
+            return "PKIX_ECDSA_P384_SHA_384";
+        case PublicKeyDetails.PKIX_ECDSA_P521_SHA_512:
+            return "PKIX_ECDSA_P521_SHA_512";
+        case PublicKeyDetails.PKIX_ED25519:
+            return "PKIX_ED25519";
+        case PublicKeyDetails.PKIX_ED25519_PH:
+            return "PKIX_ED25519_PH";
+        case PublicKeyDetails.PKIX_ECDSA_P384_SHA_256:
+            return "PKIX_ECDSA_P384_SHA_256";
+        case PublicKeyDetails.PKIX_ECDSA_P521_SHA_256:
+            return "PKIX_ECDSA_P521_SHA_256";
+        case PublicKeyDetails.LMS_SHA256:
+            return "LMS_SHA256";
+        case PublicKeyDetails.LMOTS_SHA256:
+            return "LMOTS_SHA256";
+        case PublicKeyDetails.ML_DSA_44:
+            return "ML_DSA_44";
+        case PublicKeyDetails.ML_DSA_65:
+            return "ML_DSA_65";
+        case PublicKeyDetails.ML_DSA_87:
+            return "ML_DSA_87";
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum PublicKeyDetails");
+    }
+}
+var SubjectAlternativeNameType;
+(function (SubjectAlternativeNameType) {
+    SubjectAlternativeNameType[SubjectAlternativeNameType["SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED"] = 0] = "SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED";
+    SubjectAlternativeNameType[SubjectAlternativeNameType["EMAIL"] = 1] = "EMAIL";
+    SubjectAlternativeNameType[SubjectAlternativeNameType["URI"] = 2] = "URI";
+    /**
+     * OTHER_NAME - OID 1.3.6.1.4.1.57264.1.7
+     * See https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md#1361415726417--othername-san
+     * for more details.
+     */
+    SubjectAlternativeNameType[SubjectAlternativeNameType["OTHER_NAME"] = 3] = "OTHER_NAME";
+})(SubjectAlternativeNameType || (exports.SubjectAlternativeNameType = SubjectAlternativeNameType = {}));
+function subjectAlternativeNameTypeFromJSON(object) {
+    switch (object) {
+        case 0:
+        case "SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED":
+            return SubjectAlternativeNameType.SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED;
+        case 1:
+        case "EMAIL":
+            return SubjectAlternativeNameType.EMAIL;
+        case 2:
+        case "URI":
+            return SubjectAlternativeNameType.URI;
+        case 3:
+        case "OTHER_NAME":
+            return SubjectAlternativeNameType.OTHER_NAME;
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum SubjectAlternativeNameType");
+    }
+}
+function subjectAlternativeNameTypeToJSON(object) {
+    switch (object) {
+        case SubjectAlternativeNameType.SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED:
+            return "SUBJECT_ALTERNATIVE_NAME_TYPE_UNSPECIFIED";
+        case SubjectAlternativeNameType.EMAIL:
+            return "EMAIL";
+        case SubjectAlternativeNameType.URI:
+            return "URI";
+        case SubjectAlternativeNameType.OTHER_NAME:
+            return "OTHER_NAME";
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum SubjectAlternativeNameType");
+    }
+}
+exports.HashOutput = {
+    fromJSON(object) {
+        return {
+            algorithm: isSet(object.algorithm) ? hashAlgorithmFromJSON(object.algorithm) : 0,
+            digest: isSet(object.digest) ? Buffer.from(bytesFromBase64(object.digest)) : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.algorithm !== 0) {
+            obj.algorithm = hashAlgorithmToJSON(message.algorithm);
+        }
+        if (message.digest.length !== 0) {
+            obj.digest = base64FromBytes(message.digest);
+        }
+        return obj;
+    },
+};
+exports.MessageSignature = {
+    fromJSON(object) {
+        return {
+            messageDigest: isSet(object.messageDigest) ? exports.HashOutput.fromJSON(object.messageDigest) : undefined,
+            signature: isSet(object.signature) ? Buffer.from(bytesFromBase64(object.signature)) : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.messageDigest !== undefined) {
+            obj.messageDigest = exports.HashOutput.toJSON(message.messageDigest);
+        }
+        if (message.signature.length !== 0) {
+            obj.signature = base64FromBytes(message.signature);
+        }
+        return obj;
+    },
+};
+exports.LogId = {
+    fromJSON(object) {
+        return { keyId: isSet(object.keyId) ? Buffer.from(bytesFromBase64(object.keyId)) : Buffer.alloc(0) };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.keyId.length !== 0) {
+            obj.keyId = base64FromBytes(message.keyId);
+        }
+        return obj;
+    },
+};
+exports.RFC3161SignedTimestamp = {
+    fromJSON(object) {
+        return {
+            signedTimestamp: isSet(object.signedTimestamp)
+                ? Buffer.from(bytesFromBase64(object.signedTimestamp))
+                : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.signedTimestamp.length !== 0) {
+            obj.signedTimestamp = base64FromBytes(message.signedTimestamp);
+        }
+        return obj;
+    },
+};
+exports.PublicKey = {
+    fromJSON(object) {
+        return {
+            rawBytes: isSet(object.rawBytes) ? Buffer.from(bytesFromBase64(object.rawBytes)) : undefined,
+            keyDetails: isSet(object.keyDetails) ? publicKeyDetailsFromJSON(object.keyDetails) : 0,
+            validFor: isSet(object.validFor) ? exports.TimeRange.fromJSON(object.validFor) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.rawBytes !== undefined) {
+            obj.rawBytes = base64FromBytes(message.rawBytes);
+        }
+        if (message.keyDetails !== 0) {
+            obj.keyDetails = publicKeyDetailsToJSON(message.keyDetails);
+        }
+        if (message.validFor !== undefined) {
+            obj.validFor = exports.TimeRange.toJSON(message.validFor);
+        }
+        return obj;
+    },
+};
+exports.PublicKeyIdentifier = {
+    fromJSON(object) {
+        return { hint: isSet(object.hint) ? globalThis.String(object.hint) : "" };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.hint !== "") {
+            obj.hint = message.hint;
+        }
+        return obj;
+    },
+};
+exports.ObjectIdentifier = {
+    fromJSON(object) {
+        return { id: globalThis.Array.isArray(object?.id) ? object.id.map((e) => globalThis.Number(e)) : [] };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.id?.length) {
+            obj.id = message.id.map((e) => Math.round(e));
+        }
+        return obj;
+    },
+};
+exports.ObjectIdentifierValuePair = {
+    fromJSON(object) {
+        return {
+            oid: isSet(object.oid) ? exports.ObjectIdentifier.fromJSON(object.oid) : undefined,
+            value: isSet(object.value) ? Buffer.from(bytesFromBase64(object.value)) : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.oid !== undefined) {
+            obj.oid = exports.ObjectIdentifier.toJSON(message.oid);
+        }
+        if (message.value.length !== 0) {
+            obj.value = base64FromBytes(message.value);
+        }
+        return obj;
+    },
+};
+exports.DistinguishedName = {
+    fromJSON(object) {
+        return {
+            organization: isSet(object.organization) ? globalThis.String(object.organization) : "",
+            commonName: isSet(object.commonName) ? globalThis.String(object.commonName) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.organization !== "") {
+            obj.organization = message.organization;
+        }
+        if (message.commonName !== "") {
+            obj.commonName = message.commonName;
+        }
+        return obj;
+    },
+};
+exports.X509Certificate = {
+    fromJSON(object) {
+        return { rawBytes: isSet(object.rawBytes) ? Buffer.from(bytesFromBase64(object.rawBytes)) : Buffer.alloc(0) };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.rawBytes.length !== 0) {
+            obj.rawBytes = base64FromBytes(message.rawBytes);
+        }
+        return obj;
+    },
+};
+exports.SubjectAlternativeName = {
+    fromJSON(object) {
+        return {
+            type: isSet(object.type) ? subjectAlternativeNameTypeFromJSON(object.type) : 0,
+            identity: isSet(object.regexp)
+                ? { $case: "regexp", regexp: globalThis.String(object.regexp) }
+                : isSet(object.value)
+                    ? { $case: "value", value: globalThis.String(object.value) }
+                    : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.type !== 0) {
+            obj.type = subjectAlternativeNameTypeToJSON(message.type);
+        }
+        if (message.identity?.$case === "regexp") {
+            obj.regexp = message.identity.regexp;
+        }
+        else if (message.identity?.$case === "value") {
+            obj.value = message.identity.value;
+        }
+        return obj;
+    },
+};
+exports.X509CertificateChain = {
+    fromJSON(object) {
+        return {
+            certificates: globalThis.Array.isArray(object?.certificates)
+                ? object.certificates.map((e) => exports.X509Certificate.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.certificates?.length) {
+            obj.certificates = message.certificates.map((e) => exports.X509Certificate.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.TimeRange = {
+    fromJSON(object) {
+        return {
+            start: isSet(object.start) ? fromJsonTimestamp(object.start) : undefined,
+            end: isSet(object.end) ? fromJsonTimestamp(object.end) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.start !== undefined) {
+            obj.start = message.start.toISOString();
+        }
+        if (message.end !== undefined) {
+            obj.end = message.end.toISOString();
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function fromTimestamp(t) {
+    let millis = (globalThis.Number(t.seconds) || 0) * 1_000;
+    millis += (t.nanos || 0) / 1_000_000;
+    return new globalThis.Date(millis);
+}
+function fromJsonTimestamp(o) {
+    if (o instanceof globalThis.Date) {
+        return o;
+    }
+    else if (typeof o === "string") {
+        return new globalThis.Date(o);
+    }
+    else {
+        return fromTimestamp(timestamp_1.Timestamp.fromJSON(o));
+    }
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 5204:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: sigstore_rekor.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.TransparencyLogEntry = exports.InclusionPromise = exports.InclusionProof = exports.Checkpoint = exports.KindVersion = void 0;
+/* eslint-disable */
+const sigstore_common_1 = __nccwpck_require__(5334);
+exports.KindVersion = {
+    fromJSON(object) {
+        return {
+            kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+            version: isSet(object.version) ? globalThis.String(object.version) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.kind !== "") {
+            obj.kind = message.kind;
+        }
+        if (message.version !== "") {
+            obj.version = message.version;
+        }
+        return obj;
+    },
+};
+exports.Checkpoint = {
+    fromJSON(object) {
+        return { envelope: isSet(object.envelope) ? globalThis.String(object.envelope) : "" };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.envelope !== "") {
+            obj.envelope = message.envelope;
+        }
+        return obj;
+    },
+};
+exports.InclusionProof = {
+    fromJSON(object) {
+        return {
+            logIndex: isSet(object.logIndex) ? globalThis.String(object.logIndex) : "0",
+            rootHash: isSet(object.rootHash) ? Buffer.from(bytesFromBase64(object.rootHash)) : Buffer.alloc(0),
+            treeSize: isSet(object.treeSize) ? globalThis.String(object.treeSize) : "0",
+            hashes: globalThis.Array.isArray(object?.hashes)
+                ? object.hashes.map((e) => Buffer.from(bytesFromBase64(e)))
+                : [],
+            checkpoint: isSet(object.checkpoint) ? exports.Checkpoint.fromJSON(object.checkpoint) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.logIndex !== "0") {
+            obj.logIndex = message.logIndex;
+        }
+        if (message.rootHash.length !== 0) {
+            obj.rootHash = base64FromBytes(message.rootHash);
+        }
+        if (message.treeSize !== "0") {
+            obj.treeSize = message.treeSize;
+        }
+        if (message.hashes?.length) {
+            obj.hashes = message.hashes.map((e) => base64FromBytes(e));
+        }
+        if (message.checkpoint !== undefined) {
+            obj.checkpoint = exports.Checkpoint.toJSON(message.checkpoint);
+        }
+        return obj;
+    },
+};
+exports.InclusionPromise = {
+    fromJSON(object) {
+        return {
+            signedEntryTimestamp: isSet(object.signedEntryTimestamp)
+                ? Buffer.from(bytesFromBase64(object.signedEntryTimestamp))
+                : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.signedEntryTimestamp.length !== 0) {
+            obj.signedEntryTimestamp = base64FromBytes(message.signedEntryTimestamp);
+        }
+        return obj;
+    },
+};
+exports.TransparencyLogEntry = {
+    fromJSON(object) {
+        return {
+            logIndex: isSet(object.logIndex) ? globalThis.String(object.logIndex) : "0",
+            logId: isSet(object.logId) ? sigstore_common_1.LogId.fromJSON(object.logId) : undefined,
+            kindVersion: isSet(object.kindVersion) ? exports.KindVersion.fromJSON(object.kindVersion) : undefined,
+            integratedTime: isSet(object.integratedTime) ? globalThis.String(object.integratedTime) : "0",
+            inclusionPromise: isSet(object.inclusionPromise) ? exports.InclusionPromise.fromJSON(object.inclusionPromise) : undefined,
+            inclusionProof: isSet(object.inclusionProof) ? exports.InclusionProof.fromJSON(object.inclusionProof) : undefined,
+            canonicalizedBody: isSet(object.canonicalizedBody)
+                ? Buffer.from(bytesFromBase64(object.canonicalizedBody))
+                : Buffer.alloc(0),
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.logIndex !== "0") {
+            obj.logIndex = message.logIndex;
+        }
+        if (message.logId !== undefined) {
+            obj.logId = sigstore_common_1.LogId.toJSON(message.logId);
+        }
+        if (message.kindVersion !== undefined) {
+            obj.kindVersion = exports.KindVersion.toJSON(message.kindVersion);
+        }
+        if (message.integratedTime !== "0") {
+            obj.integratedTime = message.integratedTime;
+        }
+        if (message.inclusionPromise !== undefined) {
+            obj.inclusionPromise = exports.InclusionPromise.toJSON(message.inclusionPromise);
+        }
+        if (message.inclusionProof !== undefined) {
+            obj.inclusionProof = exports.InclusionProof.toJSON(message.inclusionProof);
+        }
+        if (message.canonicalizedBody.length !== 0) {
+            obj.canonicalizedBody = base64FromBytes(message.canonicalizedBody);
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 1997:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: sigstore_trustroot.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.ClientTrustConfig = exports.ServiceConfiguration = exports.Service = exports.SigningConfig = exports.TrustedRoot = exports.CertificateAuthority = exports.TransparencyLogInstance = exports.ServiceSelector = void 0;
+exports.serviceSelectorFromJSON = serviceSelectorFromJSON;
+exports.serviceSelectorToJSON = serviceSelectorToJSON;
+/* eslint-disable */
+const sigstore_common_1 = __nccwpck_require__(5334);
+/**
+ * ServiceSelector specifies how a client SHOULD select a set of
+ * Services to connect to. A client SHOULD throw an error if
+ * the value is SERVICE_SELECTOR_UNDEFINED.
+ */
+var ServiceSelector;
+(function (ServiceSelector) {
+    ServiceSelector[ServiceSelector["SERVICE_SELECTOR_UNDEFINED"] = 0] = "SERVICE_SELECTOR_UNDEFINED";
+    /**
+     * ALL - Clients SHOULD select all Services based on supported API version
+     * and validity window.
+     */
+    ServiceSelector[ServiceSelector["ALL"] = 1] = "ALL";
+    /**
+     * ANY - Clients SHOULD select one Service based on supported API version
+     * and validity window. It is up to the client implementation to
+     * decide how to select the Service, e.g. random or round-robin.
+     */
+    ServiceSelector[ServiceSelector["ANY"] = 2] = "ANY";
+    /**
+     * EXACT - Clients SHOULD select a specific number of Services based on
+     * supported API version and validity window, using the provided
+     * `count`. It is up to the client implementation to decide how to
+     * select the Service, e.g. random or round-robin.
+     */
+    ServiceSelector[ServiceSelector["EXACT"] = 3] = "EXACT";
+})(ServiceSelector || (exports.ServiceSelector = ServiceSelector = {}));
+function serviceSelectorFromJSON(object) {
+    switch (object) {
+        case 0:
+        case "SERVICE_SELECTOR_UNDEFINED":
+            return ServiceSelector.SERVICE_SELECTOR_UNDEFINED;
+        case 1:
+        case "ALL":
+            return ServiceSelector.ALL;
+        case 2:
+        case "ANY":
+            return ServiceSelector.ANY;
+        case 3:
+        case "EXACT":
+            return ServiceSelector.EXACT;
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum ServiceSelector");
+    }
+}
+function serviceSelectorToJSON(object) {
+    switch (object) {
+        case ServiceSelector.SERVICE_SELECTOR_UNDEFINED:
+            return "SERVICE_SELECTOR_UNDEFINED";
+        case ServiceSelector.ALL:
+            return "ALL";
+        case ServiceSelector.ANY:
+            return "ANY";
+        case ServiceSelector.EXACT:
+            return "EXACT";
+        default:
+            throw new globalThis.Error("Unrecognized enum value " + object + " for enum ServiceSelector");
+    }
+}
+exports.TransparencyLogInstance = {
+    fromJSON(object) {
+        return {
+            baseUrl: isSet(object.baseUrl) ? globalThis.String(object.baseUrl) : "",
+            hashAlgorithm: isSet(object.hashAlgorithm) ? (0, sigstore_common_1.hashAlgorithmFromJSON)(object.hashAlgorithm) : 0,
+            publicKey: isSet(object.publicKey) ? sigstore_common_1.PublicKey.fromJSON(object.publicKey) : undefined,
+            logId: isSet(object.logId) ? sigstore_common_1.LogId.fromJSON(object.logId) : undefined,
+            checkpointKeyId: isSet(object.checkpointKeyId) ? sigstore_common_1.LogId.fromJSON(object.checkpointKeyId) : undefined,
+            operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.baseUrl !== "") {
+            obj.baseUrl = message.baseUrl;
+        }
+        if (message.hashAlgorithm !== 0) {
+            obj.hashAlgorithm = (0, sigstore_common_1.hashAlgorithmToJSON)(message.hashAlgorithm);
+        }
+        if (message.publicKey !== undefined) {
+            obj.publicKey = sigstore_common_1.PublicKey.toJSON(message.publicKey);
+        }
+        if (message.logId !== undefined) {
+            obj.logId = sigstore_common_1.LogId.toJSON(message.logId);
+        }
+        if (message.checkpointKeyId !== undefined) {
+            obj.checkpointKeyId = sigstore_common_1.LogId.toJSON(message.checkpointKeyId);
+        }
+        if (message.operator !== "") {
+            obj.operator = message.operator;
+        }
+        return obj;
+    },
+};
+exports.CertificateAuthority = {
+    fromJSON(object) {
+        return {
+            subject: isSet(object.subject) ? sigstore_common_1.DistinguishedName.fromJSON(object.subject) : undefined,
+            uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
+            certChain: isSet(object.certChain) ? sigstore_common_1.X509CertificateChain.fromJSON(object.certChain) : undefined,
+            validFor: isSet(object.validFor) ? sigstore_common_1.TimeRange.fromJSON(object.validFor) : undefined,
+            operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.subject !== undefined) {
+            obj.subject = sigstore_common_1.DistinguishedName.toJSON(message.subject);
+        }
+        if (message.uri !== "") {
+            obj.uri = message.uri;
+        }
+        if (message.certChain !== undefined) {
+            obj.certChain = sigstore_common_1.X509CertificateChain.toJSON(message.certChain);
+        }
+        if (message.validFor !== undefined) {
+            obj.validFor = sigstore_common_1.TimeRange.toJSON(message.validFor);
+        }
+        if (message.operator !== "") {
+            obj.operator = message.operator;
+        }
+        return obj;
+    },
+};
+exports.TrustedRoot = {
+    fromJSON(object) {
+        return {
+            mediaType: isSet(object.mediaType) ? globalThis.String(object.mediaType) : "",
+            tlogs: globalThis.Array.isArray(object?.tlogs)
+                ? object.tlogs.map((e) => exports.TransparencyLogInstance.fromJSON(e))
+                : [],
+            certificateAuthorities: globalThis.Array.isArray(object?.certificateAuthorities)
+                ? object.certificateAuthorities.map((e) => exports.CertificateAuthority.fromJSON(e))
+                : [],
+            ctlogs: globalThis.Array.isArray(object?.ctlogs)
+                ? object.ctlogs.map((e) => exports.TransparencyLogInstance.fromJSON(e))
+                : [],
+            timestampAuthorities: globalThis.Array.isArray(object?.timestampAuthorities)
+                ? object.timestampAuthorities.map((e) => exports.CertificateAuthority.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.mediaType !== "") {
+            obj.mediaType = message.mediaType;
+        }
+        if (message.tlogs?.length) {
+            obj.tlogs = message.tlogs.map((e) => exports.TransparencyLogInstance.toJSON(e));
+        }
+        if (message.certificateAuthorities?.length) {
+            obj.certificateAuthorities = message.certificateAuthorities.map((e) => exports.CertificateAuthority.toJSON(e));
+        }
+        if (message.ctlogs?.length) {
+            obj.ctlogs = message.ctlogs.map((e) => exports.TransparencyLogInstance.toJSON(e));
+        }
+        if (message.timestampAuthorities?.length) {
+            obj.timestampAuthorities = message.timestampAuthorities.map((e) => exports.CertificateAuthority.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.SigningConfig = {
+    fromJSON(object) {
+        return {
+            mediaType: isSet(object.mediaType) ? globalThis.String(object.mediaType) : "",
+            caUrls: globalThis.Array.isArray(object?.caUrls) ? object.caUrls.map((e) => exports.Service.fromJSON(e)) : [],
+            oidcUrls: globalThis.Array.isArray(object?.oidcUrls) ? object.oidcUrls.map((e) => exports.Service.fromJSON(e)) : [],
+            rekorTlogUrls: globalThis.Array.isArray(object?.rekorTlogUrls)
+                ? object.rekorTlogUrls.map((e) => exports.Service.fromJSON(e))
+                : [],
+            rekorTlogConfig: isSet(object.rekorTlogConfig)
+                ? exports.ServiceConfiguration.fromJSON(object.rekorTlogConfig)
+                : undefined,
+            tsaUrls: globalThis.Array.isArray(object?.tsaUrls) ? object.tsaUrls.map((e) => exports.Service.fromJSON(e)) : [],
+            tsaConfig: isSet(object.tsaConfig) ? exports.ServiceConfiguration.fromJSON(object.tsaConfig) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.mediaType !== "") {
+            obj.mediaType = message.mediaType;
+        }
+        if (message.caUrls?.length) {
+            obj.caUrls = message.caUrls.map((e) => exports.Service.toJSON(e));
+        }
+        if (message.oidcUrls?.length) {
+            obj.oidcUrls = message.oidcUrls.map((e) => exports.Service.toJSON(e));
+        }
+        if (message.rekorTlogUrls?.length) {
+            obj.rekorTlogUrls = message.rekorTlogUrls.map((e) => exports.Service.toJSON(e));
+        }
+        if (message.rekorTlogConfig !== undefined) {
+            obj.rekorTlogConfig = exports.ServiceConfiguration.toJSON(message.rekorTlogConfig);
+        }
+        if (message.tsaUrls?.length) {
+            obj.tsaUrls = message.tsaUrls.map((e) => exports.Service.toJSON(e));
+        }
+        if (message.tsaConfig !== undefined) {
+            obj.tsaConfig = exports.ServiceConfiguration.toJSON(message.tsaConfig);
+        }
+        return obj;
+    },
+};
+exports.Service = {
+    fromJSON(object) {
+        return {
+            url: isSet(object.url) ? globalThis.String(object.url) : "",
+            majorApiVersion: isSet(object.majorApiVersion) ? globalThis.Number(object.majorApiVersion) : 0,
+            validFor: isSet(object.validFor) ? sigstore_common_1.TimeRange.fromJSON(object.validFor) : undefined,
+            operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.url !== "") {
+            obj.url = message.url;
+        }
+        if (message.majorApiVersion !== 0) {
+            obj.majorApiVersion = Math.round(message.majorApiVersion);
+        }
+        if (message.validFor !== undefined) {
+            obj.validFor = sigstore_common_1.TimeRange.toJSON(message.validFor);
+        }
+        if (message.operator !== "") {
+            obj.operator = message.operator;
+        }
+        return obj;
+    },
+};
+exports.ServiceConfiguration = {
+    fromJSON(object) {
+        return {
+            selector: isSet(object.selector) ? serviceSelectorFromJSON(object.selector) : 0,
+            count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.selector !== 0) {
+            obj.selector = serviceSelectorToJSON(message.selector);
+        }
+        if (message.count !== 0) {
+            obj.count = Math.round(message.count);
+        }
+        return obj;
+    },
+};
+exports.ClientTrustConfig = {
+    fromJSON(object) {
+        return {
+            mediaType: isSet(object.mediaType) ? globalThis.String(object.mediaType) : "",
+            trustedRoot: isSet(object.trustedRoot) ? exports.TrustedRoot.fromJSON(object.trustedRoot) : undefined,
+            signingConfig: isSet(object.signingConfig) ? exports.SigningConfig.fromJSON(object.signingConfig) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.mediaType !== "") {
+            obj.mediaType = message.mediaType;
+        }
+        if (message.trustedRoot !== undefined) {
+            obj.trustedRoot = exports.TrustedRoot.toJSON(message.trustedRoot);
+        }
+        if (message.signingConfig !== undefined) {
+            obj.signingConfig = exports.SigningConfig.toJSON(message.signingConfig);
+        }
+        return obj;
+    },
+};
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 9732:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+// Code generated by protoc-gen-ts_proto. DO NOT EDIT.
+// versions:
+//   protoc-gen-ts_proto  v2.12.0
+//   protoc               v7.35.1
+// source: sigstore_verification.proto
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Input = exports.Artifact = exports.ArtifactVerificationOptions_ObserverTimestampOptions = exports.ArtifactVerificationOptions_TlogIntegratedTimestampOptions = exports.ArtifactVerificationOptions_TimestampAuthorityOptions = exports.ArtifactVerificationOptions_CtlogOptions = exports.ArtifactVerificationOptions_TlogOptions = exports.ArtifactVerificationOptions = exports.PublicKeyIdentities = exports.CertificateIdentities = exports.CertificateIdentity = void 0;
+/* eslint-disable */
+const sigstore_bundle_1 = __nccwpck_require__(715);
+const sigstore_common_1 = __nccwpck_require__(5334);
+const sigstore_trustroot_1 = __nccwpck_require__(1997);
+exports.CertificateIdentity = {
+    fromJSON(object) {
+        return {
+            issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+            san: isSet(object.san) ? sigstore_common_1.SubjectAlternativeName.fromJSON(object.san) : undefined,
+            oids: globalThis.Array.isArray(object?.oids)
+                ? object.oids.map((e) => sigstore_common_1.ObjectIdentifierValuePair.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.issuer !== "") {
+            obj.issuer = message.issuer;
+        }
+        if (message.san !== undefined) {
+            obj.san = sigstore_common_1.SubjectAlternativeName.toJSON(message.san);
+        }
+        if (message.oids?.length) {
+            obj.oids = message.oids.map((e) => sigstore_common_1.ObjectIdentifierValuePair.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.CertificateIdentities = {
+    fromJSON(object) {
+        return {
+            identities: globalThis.Array.isArray(object?.identities)
+                ? object.identities.map((e) => exports.CertificateIdentity.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.identities?.length) {
+            obj.identities = message.identities.map((e) => exports.CertificateIdentity.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.PublicKeyIdentities = {
+    fromJSON(object) {
+        return {
+            publicKeys: globalThis.Array.isArray(object?.publicKeys)
+                ? object.publicKeys.map((e) => sigstore_common_1.PublicKey.fromJSON(e))
+                : [],
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.publicKeys?.length) {
+            obj.publicKeys = message.publicKeys.map((e) => sigstore_common_1.PublicKey.toJSON(e));
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions = {
+    fromJSON(object) {
+        return {
+            signers: isSet(object.certificateIdentities)
+                ? {
+                    $case: "certificateIdentities",
+                    certificateIdentities: exports.CertificateIdentities.fromJSON(object.certificateIdentities),
+                }
+                : isSet(object.publicKeys)
+                    ? { $case: "publicKeys", publicKeys: exports.PublicKeyIdentities.fromJSON(object.publicKeys) }
+                    : undefined,
+            tlogOptions: isSet(object.tlogOptions)
+                ? exports.ArtifactVerificationOptions_TlogOptions.fromJSON(object.tlogOptions)
+                : undefined,
+            ctlogOptions: isSet(object.ctlogOptions)
+                ? exports.ArtifactVerificationOptions_CtlogOptions.fromJSON(object.ctlogOptions)
+                : undefined,
+            tsaOptions: isSet(object.tsaOptions)
+                ? exports.ArtifactVerificationOptions_TimestampAuthorityOptions.fromJSON(object.tsaOptions)
+                : undefined,
+            integratedTsOptions: isSet(object.integratedTsOptions)
+                ? exports.ArtifactVerificationOptions_TlogIntegratedTimestampOptions.fromJSON(object.integratedTsOptions)
+                : undefined,
+            observerOptions: isSet(object.observerOptions)
+                ? exports.ArtifactVerificationOptions_ObserverTimestampOptions.fromJSON(object.observerOptions)
+                : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.signers?.$case === "certificateIdentities") {
+            obj.certificateIdentities = exports.CertificateIdentities.toJSON(message.signers.certificateIdentities);
+        }
+        else if (message.signers?.$case === "publicKeys") {
+            obj.publicKeys = exports.PublicKeyIdentities.toJSON(message.signers.publicKeys);
+        }
+        if (message.tlogOptions !== undefined) {
+            obj.tlogOptions = exports.ArtifactVerificationOptions_TlogOptions.toJSON(message.tlogOptions);
+        }
+        if (message.ctlogOptions !== undefined) {
+            obj.ctlogOptions = exports.ArtifactVerificationOptions_CtlogOptions.toJSON(message.ctlogOptions);
+        }
+        if (message.tsaOptions !== undefined) {
+            obj.tsaOptions = exports.ArtifactVerificationOptions_TimestampAuthorityOptions.toJSON(message.tsaOptions);
+        }
+        if (message.integratedTsOptions !== undefined) {
+            obj.integratedTsOptions = exports.ArtifactVerificationOptions_TlogIntegratedTimestampOptions.toJSON(message.integratedTsOptions);
+        }
+        if (message.observerOptions !== undefined) {
+            obj.observerOptions = exports.ArtifactVerificationOptions_ObserverTimestampOptions.toJSON(message.observerOptions);
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions_TlogOptions = {
+    fromJSON(object) {
+        return {
+            threshold: isSet(object.threshold) ? globalThis.Number(object.threshold) : 0,
+            performOnlineVerification: isSet(object.performOnlineVerification)
+                ? globalThis.Boolean(object.performOnlineVerification)
+                : false,
+            disable: isSet(object.disable) ? globalThis.Boolean(object.disable) : false,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.threshold !== 0) {
+            obj.threshold = Math.round(message.threshold);
+        }
+        if (message.performOnlineVerification !== false) {
+            obj.performOnlineVerification = message.performOnlineVerification;
+        }
+        if (message.disable !== false) {
+            obj.disable = message.disable;
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions_CtlogOptions = {
+    fromJSON(object) {
+        return {
+            threshold: isSet(object.threshold) ? globalThis.Number(object.threshold) : 0,
+            disable: isSet(object.disable) ? globalThis.Boolean(object.disable) : false,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.threshold !== 0) {
+            obj.threshold = Math.round(message.threshold);
+        }
+        if (message.disable !== false) {
+            obj.disable = message.disable;
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions_TimestampAuthorityOptions = {
+    fromJSON(object) {
+        return {
+            threshold: isSet(object.threshold) ? globalThis.Number(object.threshold) : 0,
+            disable: isSet(object.disable) ? globalThis.Boolean(object.disable) : false,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.threshold !== 0) {
+            obj.threshold = Math.round(message.threshold);
+        }
+        if (message.disable !== false) {
+            obj.disable = message.disable;
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions_TlogIntegratedTimestampOptions = {
+    fromJSON(object) {
+        return {
+            threshold: isSet(object.threshold) ? globalThis.Number(object.threshold) : 0,
+            disable: isSet(object.disable) ? globalThis.Boolean(object.disable) : false,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.threshold !== 0) {
+            obj.threshold = Math.round(message.threshold);
+        }
+        if (message.disable !== false) {
+            obj.disable = message.disable;
+        }
+        return obj;
+    },
+};
+exports.ArtifactVerificationOptions_ObserverTimestampOptions = {
+    fromJSON(object) {
+        return {
+            threshold: isSet(object.threshold) ? globalThis.Number(object.threshold) : 0,
+            disable: isSet(object.disable) ? globalThis.Boolean(object.disable) : false,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.threshold !== 0) {
+            obj.threshold = Math.round(message.threshold);
+        }
+        if (message.disable !== false) {
+            obj.disable = message.disable;
+        }
+        return obj;
+    },
+};
+exports.Artifact = {
+    fromJSON(object) {
+        return {
+            data: isSet(object.artifactUri)
+                ? { $case: "artifactUri", artifactUri: globalThis.String(object.artifactUri) }
+                : isSet(object.artifact)
+                    ? { $case: "artifact", artifact: Buffer.from(bytesFromBase64(object.artifact)) }
+                    : isSet(object.artifactDigest)
+                        ? { $case: "artifactDigest", artifactDigest: sigstore_common_1.HashOutput.fromJSON(object.artifactDigest) }
+                        : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.data?.$case === "artifactUri") {
+            obj.artifactUri = message.data.artifactUri;
+        }
+        else if (message.data?.$case === "artifact") {
+            obj.artifact = base64FromBytes(message.data.artifact);
+        }
+        else if (message.data?.$case === "artifactDigest") {
+            obj.artifactDigest = sigstore_common_1.HashOutput.toJSON(message.data.artifactDigest);
+        }
+        return obj;
+    },
+};
+exports.Input = {
+    fromJSON(object) {
+        return {
+            artifactTrustRoot: isSet(object.artifactTrustRoot) ? sigstore_trustroot_1.TrustedRoot.fromJSON(object.artifactTrustRoot) : undefined,
+            artifactVerificationOptions: isSet(object.artifactVerificationOptions)
+                ? exports.ArtifactVerificationOptions.fromJSON(object.artifactVerificationOptions)
+                : undefined,
+            bundle: isSet(object.bundle) ? sigstore_bundle_1.Bundle.fromJSON(object.bundle) : undefined,
+            artifact: isSet(object.artifact) ? exports.Artifact.fromJSON(object.artifact) : undefined,
+        };
+    },
+    toJSON(message) {
+        const obj = {};
+        if (message.artifactTrustRoot !== undefined) {
+            obj.artifactTrustRoot = sigstore_trustroot_1.TrustedRoot.toJSON(message.artifactTrustRoot);
+        }
+        if (message.artifactVerificationOptions !== undefined) {
+            obj.artifactVerificationOptions = exports.ArtifactVerificationOptions.toJSON(message.artifactVerificationOptions);
+        }
+        if (message.bundle !== undefined) {
+            obj.bundle = sigstore_bundle_1.Bundle.toJSON(message.bundle);
+        }
+        if (message.artifact !== undefined) {
+            obj.artifact = exports.Artifact.toJSON(message.artifact);
+        }
+        return obj;
+    },
+};
+function bytesFromBase64(b64) {
+    return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+function base64FromBytes(arr) {
+    return globalThis.Buffer.from(arr).toString("base64");
+}
+function isSet(value) {
+    return value !== null && value !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 9654:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __exportStar = (this && this.__exportStar) || function(m, exports) {
+    for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
+};
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+__exportStar(__nccwpck_require__(7030), exports);
+__exportStar(__nccwpck_require__(715), exports);
+__exportStar(__nccwpck_require__(5334), exports);
+__exportStar(__nccwpck_require__(5204), exports);
+__exportStar(__nccwpck_require__(1997), exports);
+__exportStar(__nccwpck_require__(9732), exports);
+
+
+/***/ }),
+
+/***/ 3835:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __exportStar = (this && this.__exportStar) || function(m, exports) {
+    for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
+};
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+Copyright 2025 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+__exportStar(__nccwpck_require__(6764), exports);
+__exportStar(__nccwpck_require__(381), exports);
+__exportStar(__nccwpck_require__(4969), exports);
+__exportStar(__nccwpck_require__(7543), exports);
+
+
+/***/ }),
+
+/***/ 2635:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.DSSESignatureContent = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+class DSSESignatureContent {
+    env;
+    constructor(env) {
+        this.env = env;
+    }
+    compareDigest(digest) {
+        return core_1.crypto.bufferEqual(digest, core_1.crypto.digest('sha256', this.env.payload));
+    }
+    compareSignature(signature) {
+        return core_1.crypto.bufferEqual(signature, this.signature);
+    }
+    verifySignature(key) {
+        return core_1.crypto.verify(this.preAuthEncoding, key, this.signature);
+    }
+    get signature() {
+        return this.env.signatures.length > 0
+            ? this.env.signatures[0].sig
+            : Buffer.from('');
+    }
+    // DSSE Pre-Authentication Encoding
+    get preAuthEncoding() {
+        return core_1.dsse.preAuthEncoding(this.env.payloadType, this.env.payload);
+    }
+}
+exports.DSSESignatureContent = DSSESignatureContent;
+
+
+/***/ }),
+
+/***/ 2544:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.toSignedEntity = toSignedEntity;
+exports.signatureContent = signatureContent;
+const core_1 = __nccwpck_require__(3917);
+const dsse_1 = __nccwpck_require__(2635);
+const message_1 = __nccwpck_require__(6531);
+function toSignedEntity(bundle, artifact) {
+    const { tlogEntries, timestampVerificationData } = bundle.verificationMaterial;
+    const timestamps = [];
+    for (const entry of tlogEntries) {
+        if (entry.integratedTime && entry.integratedTime !== '0') {
+            timestamps.push({
+                $case: 'transparency-log',
+                tlogEntry: entry,
+            });
+        }
+    }
+    for (const ts of timestampVerificationData?.rfc3161Timestamps ?? []) {
+        timestamps.push({
+            $case: 'timestamp-authority',
+            timestamp: core_1.RFC3161Timestamp.parse(Buffer.from(ts.signedTimestamp)),
+        });
+    }
+    return {
+        signature: signatureContent(bundle, artifact),
+        key: key(bundle),
+        tlogEntries,
+        timestamps,
+    };
+}
+function signatureContent(bundle, artifact) {
+    switch (bundle.content.$case) {
+        case 'dsseEnvelope':
+            return new dsse_1.DSSESignatureContent(bundle.content.dsseEnvelope);
+        case 'messageSignature':
+            return new message_1.MessageSignatureContent(bundle.content.messageSignature, artifact);
+    }
+}
+function key(bundle) {
+    switch (bundle.verificationMaterial.content.$case) {
+        case 'publicKey':
+            return {
+                $case: 'public-key',
+                hint: bundle.verificationMaterial.content.publicKey.hint,
+            };
+        case 'x509CertificateChain':
+            return {
+                $case: 'certificate',
+                certificate: core_1.X509Certificate.parse(Buffer.from(bundle.verificationMaterial.content.x509CertificateChain
+                    .certificates[0].rawBytes)),
+            };
+        case 'certificate':
+            return {
+                $case: 'certificate',
+                certificate: core_1.X509Certificate.parse(Buffer.from(bundle.verificationMaterial.content.certificate.rawBytes)),
+            };
+    }
+}
+
+
+/***/ }),
+
+/***/ 6531:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.MessageSignatureContent = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const protobuf_specs_1 = __nccwpck_require__(9654);
+// Map from the Sigstore protobuf HashAlgorithm enum to
+// the string values used by the Node.js crypto module.
+const HASH_ALGORITHM_MAP = {
+    [protobuf_specs_1.HashAlgorithm.HASH_ALGORITHM_UNSPECIFIED]: 'sha256',
+    [protobuf_specs_1.HashAlgorithm.SHA2_256]: 'sha256',
+    [protobuf_specs_1.HashAlgorithm.SHA2_384]: 'sha384',
+    [protobuf_specs_1.HashAlgorithm.SHA2_512]: 'sha512',
+    [protobuf_specs_1.HashAlgorithm.SHA3_256]: 'sha3-256',
+    [protobuf_specs_1.HashAlgorithm.SHA3_384]: 'sha3-384',
+};
+class MessageSignatureContent {
+    signature;
+    messageDigest;
+    artifact;
+    hashAlgorithm;
+    constructor(messageSignature, artifact) {
+        this.signature = messageSignature.signature;
+        this.messageDigest = messageSignature.messageDigest.digest;
+        this.artifact = artifact;
+        this.hashAlgorithm =
+            HASH_ALGORITHM_MAP[messageSignature.messageDigest.algorithm] ??
+                /* istanbul ignore next */ 'sha256';
+    }
+    compareSignature(signature) {
+        return core_1.crypto.bufferEqual(signature, this.signature);
+    }
+    compareDigest(digest) {
+        return core_1.crypto.bufferEqual(digest, this.messageDigest);
+    }
+    verifySignature(key) {
+        return core_1.crypto.verify(this.artifact, key, this.signature, this.hashAlgorithm);
+    }
+}
+exports.MessageSignatureContent = MessageSignatureContent;
+
+
+/***/ }),
+
+/***/ 6849:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.PolicyError = exports.VerificationError = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+class BaseError extends Error {
+    code;
+    cause; /* eslint-disable-line @typescript-eslint/no-explicit-any */
+    constructor({ code, message, cause, }) {
+        super(message);
+        this.code = code;
+        this.cause = cause;
+        this.name = this.constructor.name;
+    }
+}
+class VerificationError extends BaseError {
+}
+exports.VerificationError = VerificationError;
+class PolicyError extends BaseError {
+}
+exports.PolicyError = PolicyError;
+
+
+/***/ }),
+
+/***/ 4187:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+exports.BL = exports.jO = exports.mk = exports.pn = exports.DC = void 0;
+/* istanbul ignore file */
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+var bundle_1 = __nccwpck_require__(2544);
+Object.defineProperty(exports, "DC", ({ enumerable: true, get: function () { return bundle_1.toSignedEntity; } }));
+var error_1 = __nccwpck_require__(6849);
+Object.defineProperty(exports, "pn", ({ enumerable: true, get: function () { return error_1.PolicyError; } }));
+Object.defineProperty(exports, "mk", ({ enumerable: true, get: function () { return error_1.VerificationError; } }));
+var trust_1 = __nccwpck_require__(7822);
+Object.defineProperty(exports, "jO", ({ enumerable: true, get: function () { return trust_1.toTrustMaterial; } }));
+var verifier_1 = __nccwpck_require__(4433);
+Object.defineProperty(exports, "BL", ({ enumerable: true, get: function () { return verifier_1.Verifier; } }));
+
+
+/***/ }),
+
+/***/ 8412:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.CertificateChainVerifier = void 0;
+exports.verifyCertificateChain = verifyCertificateChain;
+const error_1 = __nccwpck_require__(6849);
+const trust_1 = __nccwpck_require__(7822);
+function verifyCertificateChain(timestamp, leaf, certificateAuthorities) {
+    // Filter list of trusted CAs to those which are valid for the given
+    // timestamp
+    const cas = (0, trust_1.filterCertAuthorities)(certificateAuthorities, timestamp);
+    /* eslint-disable-next-line @typescript-eslint/no-explicit-any */
+    let error;
+    for (const ca of cas) {
+        try {
+            const verifier = new CertificateChainVerifier({
+                trustedCerts: ca.certChain,
+                untrustedCert: leaf,
+                timestamp,
+            });
+            return verifier.verify();
+        }
+        catch (err) {
+            error = err;
+        }
+    }
+    // If we failed to verify the certificate chain for all of the trusted
+    // CAs, throw the last error we encountered.
+    throw new error_1.VerificationError({
+        code: 'CERTIFICATE_ERROR',
+        message: 'Failed to verify certificate chain',
+        cause: error,
+    });
+}
+class CertificateChainVerifier {
+    untrustedCert;
+    trustedCerts;
+    localCerts;
+    timestamp;
+    constructor(opts) {
+        this.untrustedCert = opts.untrustedCert;
+        this.trustedCerts = opts.trustedCerts;
+        this.localCerts = dedupeCertificates([
+            ...opts.trustedCerts,
+            opts.untrustedCert,
+        ]);
+        this.timestamp = opts.timestamp;
+    }
+    verify() {
+        // Construct certificate path from leaf to root
+        const certificatePath = this.sort();
+        // Perform validation checks on each certificate in the path
+        this.checkPath(certificatePath);
+        const validForDate = certificatePath.every((cert) => cert.validForDate(this.timestamp));
+        if (!validForDate) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'certificate is not valid or expired at the specified date',
+            });
+        }
+        // Return verified certificate path
+        return certificatePath;
+    }
+    sort() {
+        const leafCert = this.untrustedCert;
+        // Construct all possible paths from the leaf
+        let paths = this.buildPaths(leafCert);
+        // Filter for paths which contain a trusted certificate
+        paths = paths.filter((path) => path.some((cert) => this.trustedCerts.includes(cert)));
+        if (paths.length === 0) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'no trusted certificate path found',
+            });
+        }
+        // Find the shortest of possible paths
+        /* istanbul ignore next */
+        const path = paths.reduce((prev, curr) => prev.length < curr.length ? prev : curr);
+        // Construct chain from shortest path
+        // Removes the last certificate in the path, which will be a second copy
+        // of the root certificate given that the root is self-signed.
+        return [leafCert, ...path].slice(0, -1);
+    }
+    // Recursively build all possible paths from the leaf to the root
+    buildPaths(certificate) {
+        const paths = [];
+        const issuers = this.findIssuer(certificate);
+        if (issuers.length === 0) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'no valid certificate path found',
+            });
+        }
+        for (let i = 0; i < issuers.length; i++) {
+            const issuer = issuers[i];
+            // Base case - issuer is self
+            if (issuer.equals(certificate)) {
+                paths.push([certificate]);
+                continue;
+            }
+            // Recursively build path for the issuer
+            const subPaths = this.buildPaths(issuer);
+            // Construct paths by appending the issuer to each subpath
+            for (let j = 0; j < subPaths.length; j++) {
+                paths.push([issuer, ...subPaths[j]]);
+            }
+        }
+        return paths;
+    }
+    // Return all possible issuers for the given certificate
+    findIssuer(certificate) {
+        let issuers = [];
+        let keyIdentifier;
+        // Exit early if the certificate is self-signed
+        if (certificate.subject.equals(certificate.issuer)) {
+            if (certificate.verify()) {
+                return [certificate];
+            }
+        }
+        // If the certificate has an authority key identifier, use that
+        // to find the issuer
+        if (certificate.extAuthorityKeyID) {
+            keyIdentifier = certificate.extAuthorityKeyID.keyIdentifier;
+            // TODO: Add support for authorityCertIssuer/authorityCertSerialNumber
+            // though Fulcio doesn't appear to use these
+        }
+        // Find possible issuers by comparing the authorityKeyID/subjectKeyID
+        // or issuer/subject. Potential issuers are added to the result array.
+        this.localCerts.forEach((possibleIssuer) => {
+            if (keyIdentifier) {
+                /* istanbul ignore else */
+                if (possibleIssuer.extSubjectKeyID) {
+                    if (possibleIssuer.extSubjectKeyID.keyIdentifier.equals(keyIdentifier)) {
+                        issuers.push(possibleIssuer);
+                    }
+                    return;
+                }
+            }
+            // Fallback to comparing certificate issuer and subject if
+            // subjectKey/authorityKey extensions are not present
+            if (possibleIssuer.subject.equals(certificate.issuer)) {
+                issuers.push(possibleIssuer);
+            }
+        });
+        // Remove any issuers which fail to verify the certificate
+        issuers = issuers.filter((issuer) => {
+            try {
+                return certificate.verify(issuer);
+            }
+            catch (ex) {
+                /* istanbul ignore next - should never error */
+                return false;
+            }
+        });
+        return issuers;
+    }
+    checkPath(path) {
+        /* istanbul ignore if */
+        if (path.length < 1) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'certificate chain must contain at least one certificate',
+            });
+        }
+        // Ensure that all certificates beyond the leaf are CAs
+        const validCAs = path.slice(1).every((cert) => cert.isCA);
+        if (!validCAs) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'intermediate certificate is not a CA',
+            });
+        }
+        // Certificate's issuer must match the subject of the next certificate
+        // in the chain
+        for (let i = path.length - 2; i >= 0; i--) {
+            /* istanbul ignore if */
+            if (!path[i].issuer.equals(path[i + 1].subject)) {
+                throw new error_1.VerificationError({
+                    code: 'CERTIFICATE_ERROR',
+                    message: 'incorrect certificate name chaining',
+                });
+            }
+        }
+        // Check pathlength constraints
+        for (let i = 0; i < path.length; i++) {
+            const cert = path[i];
+            // If the certificate is a CA, check the path length
+            if (cert.extBasicConstraints?.isCA) {
+                const pathLength = cert.extBasicConstraints.pathLenConstraint;
+                // The path length, if set, indicates how many intermediate
+                // certificates (NOT including the leaf) are allowed to follow. The
+                // pathLength constraint of any intermediate CA certificate MUST be
+                // greater than or equal to it's own depth in the chain (with an
+                // adjustment for the leaf certificate)
+                if (pathLength !== undefined && pathLength < i - 1) {
+                    throw new error_1.VerificationError({
+                        code: 'CERTIFICATE_ERROR',
+                        message: 'path length constraint exceeded',
+                    });
+                }
+            }
+        }
+    }
+}
+exports.CertificateChainVerifier = CertificateChainVerifier;
+// Remove duplicate certificates from the array
+function dedupeCertificates(certs) {
+    for (let i = 0; i < certs.length; i++) {
+        for (let j = i + 1; j < certs.length; j++) {
+            if (certs[i].equals(certs[j])) {
+                certs.splice(j, 1);
+                j--;
+            }
+        }
+    }
+    return certs;
+}
+
+
+/***/ }),
+
+/***/ 3771:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyPublicKey = verifyPublicKey;
+exports.verifyCertificate = verifyCertificate;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+const certificate_1 = __nccwpck_require__(8412);
+const sct_1 = __nccwpck_require__(1633);
+const OID_FULCIO_ISSUER_V1 = '1.3.6.1.4.1.57264.1.1';
+const OID_FULCIO_ISSUER_V2 = '1.3.6.1.4.1.57264.1.8';
+function verifyPublicKey(hint, timestamps, trustMaterial) {
+    const key = trustMaterial.publicKey(hint);
+    timestamps.forEach((timestamp) => {
+        if (!key.validFor(timestamp)) {
+            throw new error_1.VerificationError({
+                code: 'PUBLIC_KEY_ERROR',
+                message: `Public key is not valid for timestamp: ${timestamp.toISOString()}`,
+            });
+        }
+    });
+    return { key: key.publicKey };
+}
+function verifyCertificate(leaf, timestamps, trustMaterial) {
+    // Check that leaf certificate chains to a trusted CA
+    let path = [];
+    timestamps.forEach((timestamp) => {
+        path = (0, certificate_1.verifyCertificateChain)(timestamp, leaf, trustMaterial.certificateAuthorities);
+    });
+    return {
+        scts: (0, sct_1.verifySCTs)(path[0], path[1], trustMaterial.ctlogs),
+        signer: getSigner(path[0]),
+    };
+}
+function getSigner(cert) {
+    let issuer;
+    const issuerExtension = cert.extension(OID_FULCIO_ISSUER_V2);
+    /* istanbul ignore next */
+    if (issuerExtension) {
+        issuer = issuerExtension.valueObj.subs?.[0]?.value.toString('ascii');
+    }
+    else {
+        issuer = cert.extension(OID_FULCIO_ISSUER_V1)?.value.toString('ascii');
+    }
+    const oids = cert.extensions.map((ext) => {
+        const oid = ext.subs[0].toOID();
+        return {
+            oid: { id: oid.split('.').map(Number) },
+            value: ext.subs[ext.subs.length - 1].value,
+        };
+    });
+    const identity = {
+        extensions: { issuer },
+        subjectAlternativeName: cert.subjectAltName,
+        oids,
+    };
+    return {
+        key: core_1.crypto.createPublicKey(cert.publicKey),
+        identity,
+    };
+}
+
+
+/***/ }),
+
+/***/ 1633:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifySCTs = verifySCTs;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+const trust_1 = __nccwpck_require__(7822);
+function verifySCTs(cert, issuer, ctlogs) {
+    let extSCT;
+    // Verifying the SCT requires that we remove the SCT extension and
+    // re-encode the TBS structure to DER -- this value is part of the data
+    // over which the signature is calculated. Since this is a destructive action
+    // we create a copy of the certificate so we can remove the SCT extension
+    // without affecting the original certificate.
+    const clone = cert.clone();
+    // Intentionally not using the findExtension method here because we want to
+    // remove the the SCT extension from the certificate before calculating the
+    // PreCert structure
+    for (let i = 0; i < clone.extensions.length; i++) {
+        const ext = clone.extensions[i];
+        if (ext.subs[0].toOID() === core_1.EXTENSION_OID_SCT) {
+            extSCT = new core_1.X509SCTExtension(ext);
+            // Remove the extension from the certificate
+            clone.extensions.splice(i, 1);
+            break;
+        }
+    }
+    // No SCT extension found to verify
+    if (!extSCT) {
+        return [];
+    }
+    // Found an SCT extension but it has no SCTs
+    /* istanbul ignore if -- too difficult to fabricate test case for this */
+    if (extSCT.signedCertificateTimestamps.length === 0) {
+        return [];
+    }
+    // Construct the PreCert structure
+    // https://www.rfc-editor.org/rfc/rfc6962#section-3.2
+    const preCert = new core_1.ByteStream();
+    // Calculate hash of the issuer's public key
+    const issuerId = core_1.crypto.digest('sha256', issuer.publicKey);
+    preCert.appendView(issuerId);
+    // Re-encodes the certificate to DER after removing the SCT extension
+    const tbs = clone.tbsCertificate.toDER();
+    preCert.appendUint24(tbs.length);
+    preCert.appendView(tbs);
+    // Calculate and return the verification results for each SCT
+    return extSCT.signedCertificateTimestamps.map((sct) => {
+        // Find the ctlog instance that corresponds to the SCT's logID
+        const validCTLogs = (0, trust_1.filterTLogAuthorities)(ctlogs, {
+            logID: sct.logID,
+            targetDate: sct.datetime,
+        });
+        // See if the SCT is valid for any of the CT logs
+        const verified = validCTLogs.some((log) => sct.verify(preCert.buffer, log.publicKey));
+        if (!verified) {
+            throw new error_1.VerificationError({
+                code: 'CERTIFICATE_ERROR',
+                message: 'SCT verification failed',
+            });
+        }
+        return sct.logID;
+    });
+}
+
+
+/***/ }),
+
+/***/ 8037:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifySubjectAlternativeName = verifySubjectAlternativeName;
+exports.verifyExtensions = verifyExtensions;
+exports.verifyOIDs = verifyOIDs;
+const error_1 = __nccwpck_require__(6849);
+// Verifies that the signer's SAN matches the policy identity. The
+// policyIdentity is treated as a JavaScript regular expression pattern and
+// tested against the full signerIdentity string. For exact matching, use
+// anchored patterns (e.g. '^user@example\\.com$').
+function verifySubjectAlternativeName(policyIdentity, signerIdentity) {
+    if (signerIdentity === undefined || !signerIdentity.match(policyIdentity)) {
+        throw new error_1.PolicyError({
+            code: 'UNTRUSTED_SIGNER_ERROR',
+            message: `certificate identity error - expected ${policyIdentity}, got ${signerIdentity}`,
+        });
+    }
+}
+function verifyExtensions(policyExtensions, signerExtensions = {}) {
+    let key;
+    for (key in policyExtensions) {
+        if (signerExtensions[key] !== policyExtensions[key]) {
+            throw new error_1.PolicyError({
+                code: 'UNTRUSTED_SIGNER_ERROR',
+                message: `invalid certificate extension - expected ${key}=${policyExtensions[key]}, got ${key}=${signerExtensions[key]}`,
+            });
+        }
+    }
+}
+function verifyOIDs(policyOIDs, signerOIDs = []) {
+    for (const policyOID of policyOIDs) {
+        const match = signerOIDs.find((signerOID) => oidEquals(policyOID.oid?.id, signerOID.oid?.id) &&
+            policyOID.value.equals(signerOID.value));
+        if (!match) {
+            /* istanbul ignore next */
+            const oid = policyOID.oid?.id.join('.') ?? '<unknown>';
+            throw new error_1.PolicyError({
+                code: 'UNTRUSTED_SIGNER_ERROR',
+                message: `invalid certificate extension - missing OID ${oid}`,
+            });
+        }
+    }
+}
+function oidEquals(a, b) {
+    /* istanbul ignore if */
+    if (a === undefined || b === undefined) {
+        return false;
+    }
+    return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+
+/***/ }),
+
+/***/ 7968:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.getTSATimestamp = getTSATimestamp;
+exports.getTLogTimestamp = getTLogTimestamp;
+const tsa_1 = __nccwpck_require__(4472);
+function getTSATimestamp(timestamp, data, timestampAuthorities) {
+    (0, tsa_1.verifyRFC3161Timestamp)(timestamp, data, timestampAuthorities);
+    return {
+        type: 'timestamp-authority',
+        logID: timestamp.signerSerialNumber,
+        timestamp: timestamp.signingTime,
+    };
+}
+function getTLogTimestamp(entry) {
+    // Only entries with an inclusion promise provide a verifiable timestamp
+    if (!entry.inclusionPromise) {
+        return undefined;
+    }
+    return {
+        type: 'transparency-log',
+        logID: entry.logId.keyId,
+        timestamp: new Date(Number(entry.integratedTime) * 1000),
+    };
+}
+
+
+/***/ }),
+
+/***/ 4472:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyRFC3161Timestamp = verifyRFC3161Timestamp;
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+const certificate_1 = __nccwpck_require__(8412);
+const trust_1 = __nccwpck_require__(7822);
+function verifyRFC3161Timestamp(timestamp, data, timestampAuthorities) {
+    const signingTime = timestamp.signingTime;
+    // Filter for CAs which were valid at the time of signing
+    timestampAuthorities = (0, trust_1.filterCertAuthorities)(timestampAuthorities, signingTime);
+    // Filter for CAs which match serial and issuer embedded in the timestamp
+    timestampAuthorities = filterCAsBySerialAndIssuer(timestampAuthorities, {
+        serialNumber: timestamp.signerSerialNumber,
+        issuer: timestamp.signerIssuer,
+    });
+    // Check that we can verify the timestamp with AT LEAST ONE of the remaining
+    // CAs
+    const verified = timestampAuthorities.some((ca) => {
+        try {
+            verifyTimestampForCA(timestamp, data, ca);
+            return true;
+        }
+        catch (e) {
+            return false;
+        }
+    });
+    if (!verified) {
+        throw new error_1.VerificationError({
+            code: 'TIMESTAMP_ERROR',
+            message: 'timestamp could not be verified',
+        });
+    }
+}
+function verifyTimestampForCA(timestamp, data, ca) {
+    const [leaf, ...cas] = ca.certChain;
+    const signingKey = core_1.crypto.createPublicKey(leaf.publicKey);
+    const signingTime = timestamp.signingTime;
+    // Verify the certificate chain for the provided CA
+    try {
+        new certificate_1.CertificateChainVerifier({
+            untrustedCert: leaf,
+            trustedCerts: cas,
+            timestamp: signingTime,
+        }).verify();
+    }
+    catch (e) {
+        throw new error_1.VerificationError({
+            code: 'TIMESTAMP_ERROR',
+            message: 'invalid certificate chain',
+        });
+    }
+    // Check that the signing certificate's key can be used to verify the
+    // timestamp signature.
+    timestamp.verify(data, signingKey);
+}
+// Filters the list of CAs to those which have a leaf signing certificate which
+// matches the given serial number and issuer.
+function filterCAsBySerialAndIssuer(timestampAuthorities, criteria) {
+    return timestampAuthorities.filter((ca) => ca.certChain.length > 0 &&
+        core_1.crypto.bufferEqual(ca.certChain[0].serialNumber, criteria.serialNumber) &&
+        core_1.crypto.bufferEqual(ca.certChain[0].issuer, criteria.issuer));
+}
+
+
+/***/ }),
+
+/***/ 9266:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.LogCheckpoint = void 0;
+exports.verifyCheckpoint = verifyCheckpoint;
+/*
+Copyright 2025 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+// Separator between the note and the signatures in a checkpoint
+const CHECKPOINT_SEPARATOR = '\n\n';
+// Checkpoint signatures are of the following form:
+// "– <identity> <key_hint+signature_bytes>\n"
+// where:
+// - the prefix is an emdash (U+2014).
+// - <identity> gives a human-readable representation of the signing ID.
+// - <key_hint+signature_bytes> is the first 4 bytes of the SHA256 hash of the
+//   associated public key followed by the signature bytes.
+const SIGNATURE_REGEX = /\u2014 (\S+) (\S+)\n/g;
+// Verifies the checkpoint value in the given tlog entry. There are two steps
+// to the verification:
+// 1. Verify that all signatures in the checkpoint can be verified against a
+//    trusted public key
+// 2. Verify that the root hash in the checkpoint matches the root hash in the
+//    inclusion proof
+// See: https://github.com/transparency-dev/formats/blob/main/log/README.md
+function verifyCheckpoint(entry, tlogs) {
+    const inclusionProof = entry.inclusionProof;
+    const signedNote = SignedNote.fromString(inclusionProof.checkpoint.envelope);
+    const checkpoint = LogCheckpoint.fromString(signedNote.note);
+    // Verify that the signatures in the checkpoint are all valid
+    if (!verifySignedNote(signedNote, tlogs)) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_INCLUSION_PROOF_ERROR',
+            message: 'invalid checkpoint signature',
+        });
+    }
+    return checkpoint;
+}
+// Verifies the signatures in the SignedNote. For each signature, the
+// corresponding transparency log is looked up by the key hint and the
+// signature is verified against the public key in the transparency log.
+// Throws an error if any of the signatures are invalid.
+function verifySignedNote(signedNote, tlogs) {
+    const data = Buffer.from(signedNote.note, 'utf-8');
+    return signedNote.signatures.some((signature) => {
+        // Find the transparency log instance with the matching key hint
+        const tlog = tlogs.find((tlog) => core_1.crypto.bufferEqual(tlog.logID.subarray(0, 4), signature.keyHint) &&
+            tlog.baseURL.match(signature.name) // Match the name to the base URL of the tlog
+        );
+        if (!tlog) {
+            return false;
+        }
+        return core_1.crypto.verify(data, tlog.publicKey, signature.signature);
+    });
+}
+// SignedNote represents a signed note from a transparency log checkpoint. Consists
+// of a body (or note) and one more signatures calculated over the body. See
+// https://github.com/transparency-dev/formats/blob/main/log/README.md#signed-envelope
+class SignedNote {
+    note;
+    signatures;
+    constructor(note, signatures) {
+        this.note = note;
+        this.signatures = signatures;
+    }
+    // Deserialize a SignedNote from a string
+    static fromString(envelope) {
+        if (!envelope.includes(CHECKPOINT_SEPARATOR)) {
+            throw new error_1.VerificationError({
+                code: 'TLOG_INCLUSION_PROOF_ERROR',
+                message: 'missing checkpoint separator',
+            });
+        }
+        // Split the note into the header and the data portions at the separator
+        const split = envelope.indexOf(CHECKPOINT_SEPARATOR);
+        const header = envelope.slice(0, split + 1);
+        const data = envelope.slice(split + CHECKPOINT_SEPARATOR.length);
+        // Find all the signature lines in the data portion
+        const matches = data.matchAll(SIGNATURE_REGEX);
+        // Parse each of the matched signature lines into the name and signature.
+        // The first four bytes of the signature are the key hint (should match the
+        // first four bytes of the log ID), and the rest is the signature itself.
+        const signatures = Array.from(matches, (match) => {
+            const [, name, signature] = match;
+            const sigBytes = Buffer.from(signature, 'base64');
+            if (sigBytes.length < 5) {
+                throw new error_1.VerificationError({
+                    code: 'TLOG_INCLUSION_PROOF_ERROR',
+                    message: 'malformed checkpoint signature',
+                });
+            }
+            return {
+                name,
+                keyHint: sigBytes.subarray(0, 4),
+                signature: sigBytes.subarray(4),
+            };
+        });
+        if (signatures.length === 0) {
+            throw new error_1.VerificationError({
+                code: 'TLOG_INCLUSION_PROOF_ERROR',
+                message: 'no signatures found in checkpoint',
+            });
+        }
+        return new SignedNote(header, signatures);
+    }
+}
+// LogCheckpoint represents a transparency log checkpoint. Consists of the
+// following:
+//  - origin: the name of the transparency log
+//  - logSize: the size of the log at the time of the checkpoint
+//  - logHash: the root hash of the log at the time of the checkpoint
+//  - rest: the rest of the checkpoint body, which is a list of log entries
+// See:
+// https://github.com/transparency-dev/formats/blob/main/log/README.md#checkpoint-body
+class LogCheckpoint {
+    origin;
+    logSize;
+    logHash;
+    rest;
+    constructor(origin, logSize, logHash, rest) {
+        this.origin = origin;
+        this.logSize = logSize;
+        this.logHash = logHash;
+        this.rest = rest;
+    }
+    static fromString(note) {
+        const lines = note.trimEnd().split('\n');
+        if (lines.length < 3) {
+            throw new error_1.VerificationError({
+                code: 'TLOG_INCLUSION_PROOF_ERROR',
+                message: 'too few lines in checkpoint header',
+            });
+        }
+        const origin = lines[0];
+        const logSize = BigInt(lines[1]);
+        const rootHash = Buffer.from(lines[2], 'base64');
+        const rest = lines.slice(3);
+        return new LogCheckpoint(origin, logSize, rootHash, rest);
+    }
+}
+exports.LogCheckpoint = LogCheckpoint;
+
+
+/***/ }),
+
+/***/ 7005:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.DSSE_API_VERSION_V1 = void 0;
+exports.verifyDSSETLogBody = verifyDSSETLogBody;
+exports.verifyDSSETLogBodyV2 = verifyDSSETLogBodyV2;
+/*
+Copyright 2025 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const error_1 = __nccwpck_require__(6849);
+exports.DSSE_API_VERSION_V1 = '0.0.1';
+// Compare the given dsse tlog entry to the given bundle
+function verifyDSSETLogBody(tlogEntry, content) {
+    switch (tlogEntry.apiVersion) {
+        case exports.DSSE_API_VERSION_V1:
+            return verifyDSSE001TLogBody(tlogEntry, content);
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported dsse version: ${tlogEntry.apiVersion}`,
+            });
+    }
+}
+// Compare the given dsse tlog entry to the given bundle. This function is
+// specifically for Rekor V2 entries.
+function verifyDSSETLogBodyV2(tlogEntry, content) {
+    const spec = tlogEntry.spec?.spec;
+    if (!spec) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: `missing dsse spec`,
+        });
+    }
+    switch (spec.$case) {
+        case 'dsseV002':
+            return verifyDSSE002TLogBody(spec.dsseV002, content);
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported version: ${spec.$case}`,
+            });
+    }
+}
+// Compare the given dsse v0.0.1 tlog entry to the given DSSE envelope.
+function verifyDSSE001TLogBody(tlogEntry, content) {
+    // Ensure the bundle's DSSE only contains a single signature
+    if (tlogEntry.spec.signatures?.length !== 1) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'signature count mismatch',
+        });
+    }
+    const tlogSig = tlogEntry.spec.signatures[0].signature;
+    // Ensure that the signature in the bundle's DSSE matches tlog entry
+    if (!content.compareSignature(Buffer.from(tlogSig, 'base64')))
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'tlog entry signature mismatch',
+        });
+    // Ensure the digest of the bundle's DSSE payload matches the digest in the
+    // tlog entry
+    const tlogHash = tlogEntry.spec.payloadHash?.value || '';
+    if (!content.compareDigest(Buffer.from(tlogHash, 'hex'))) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'DSSE payload hash mismatch',
+        });
+    }
+}
+// Compare the given dsse v0.0.2 tlog entry to the given DSSE envelope.
+function verifyDSSE002TLogBody(spec, content) {
+    // Ensure the bundle's DSSE only contains a single signature
+    if (spec.signatures?.length !== 1) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'signature count mismatch',
+        });
+    }
+    const tlogSig = spec.signatures[0].content;
+    // Ensure that the signature in the bundle's DSSE matches tlog entry
+    if (!content.compareSignature(tlogSig))
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'tlog entry signature mismatch',
+        });
+    // Ensure the digest of the bundle's DSSE payload matches the digest in the
+    // tlog entry
+    const tlogHash = spec.payloadHash?.digest || Buffer.from('');
+    if (!content.compareDigest(tlogHash)) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'DSSE payload hash mismatch',
+        });
+    }
+}
+
+
+/***/ }),
+
+/***/ 1484:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.HASHEDREKORD_API_VERSION_V1 = void 0;
+exports.verifyHashedRekordTLogBody = verifyHashedRekordTLogBody;
+exports.verifyHashedRekordTLogBodyV2 = verifyHashedRekordTLogBodyV2;
+/*
+Copyright 2025 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const error_1 = __nccwpck_require__(6849);
+exports.HASHEDREKORD_API_VERSION_V1 = '0.0.1';
+// Compare the given hashedrekord tlog entry to the given bundle
+function verifyHashedRekordTLogBody(tlogEntry, content) {
+    switch (tlogEntry.apiVersion) {
+        case exports.HASHEDREKORD_API_VERSION_V1:
+            return verifyHashedrekord001TLogBody(tlogEntry, content);
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported hashedrekord version: ${tlogEntry.apiVersion}`,
+            });
+    }
+}
+// Compare the given hashedrekor tlog entry to the given bundle. This function is
+// specifically for Rekor V2 entries.
+function verifyHashedRekordTLogBodyV2(tlogEntry, content) {
+    const spec = tlogEntry.spec?.spec;
+    if (!spec) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: `missing dsse spec`,
+        });
+    }
+    switch (spec.$case) {
+        case 'hashedRekordV002':
+            return verifyHashedrekord002TLogBody(spec.hashedRekordV002, content);
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported version: ${spec.$case}`,
+            });
+    }
+}
+// Compare the given hashedrekord v0.0.1 tlog entry to the given message
+// signature
+function verifyHashedrekord001TLogBody(tlogEntry, content) {
+    // Ensure that the bundles message signature matches the tlog entry
+    const tlogSig = tlogEntry.spec.signature.content || '';
+    if (!content.compareSignature(Buffer.from(tlogSig, 'base64'))) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'signature mismatch',
+        });
+    }
+    // Ensure that the bundle's message digest matches the tlog entry
+    const tlogDigest = tlogEntry.spec.data.hash?.value || '';
+    if (!content.compareDigest(Buffer.from(tlogDigest, 'hex'))) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'digest mismatch',
+        });
+    }
+}
+// Compare the given hashedrekord v0.0.2 tlog entry to the given message
+// signature
+function verifyHashedrekord002TLogBody(spec, content) {
+    // Ensure that the bundles message signature matches the tlog entry
+    const tlogSig = spec.signature?.content || Buffer.from('');
+    if (!content.compareSignature(tlogSig)) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'signature mismatch',
+        });
+    }
+    // Ensure that the bundle's message digest matches the tlog entry
+    const tlogHash = spec.data?.digest || Buffer.from('');
+    if (!content.compareDigest(tlogHash)) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'digest mismatch',
+        });
+    }
+}
+
+
+/***/ }),
+
+/***/ 8218:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyTLogBody = verifyTLogBody;
+exports.verifyTLogInclusion = verifyTLogInclusion;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const v2_1 = __nccwpck_require__(3835);
+const error_1 = __nccwpck_require__(6849);
+const dsse_1 = __nccwpck_require__(7005);
+const hashedrekord_1 = __nccwpck_require__(1484);
+const intoto_1 = __nccwpck_require__(7703);
+const checkpoint_1 = __nccwpck_require__(9266);
+const merkle_1 = __nccwpck_require__(7046);
+const set_1 = __nccwpck_require__(333);
+// Verifies that the given tlog entry matches the supplied signature content.
+function verifyTLogBody(entry, sigContent) {
+    const { kind, version } = entry.kindVersion;
+    const body = JSON.parse(entry.canonicalizedBody.toString('utf8'));
+    // validate body
+    if (kind !== body.kind || version !== body.apiVersion) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: `kind/version mismatch - expected: ${kind}/${version}, received: ${body.kind}/${body.apiVersion}`,
+        });
+    }
+    switch (kind) {
+        case 'dsse':
+            // Rekor V1 and V2 use incompatible types so we need to branch here based on version
+            if (version == dsse_1.DSSE_API_VERSION_V1) {
+                return (0, dsse_1.verifyDSSETLogBody)(body, sigContent);
+            }
+            else {
+                const entryRekorV2 = v2_1.Entry.fromJSON(body);
+                return (0, dsse_1.verifyDSSETLogBodyV2)(entryRekorV2, sigContent);
+            }
+        case 'intoto':
+            return (0, intoto_1.verifyIntotoTLogBody)(body, sigContent);
+        case 'hashedrekord':
+            // Rekor V1 and V2 use incompatible types so we need to branch here based on version
+            if (version == hashedrekord_1.HASHEDREKORD_API_VERSION_V1) {
+                return (0, hashedrekord_1.verifyHashedRekordTLogBody)(body, sigContent);
+            }
+            else {
+                const entryRekorV2 = v2_1.Entry.fromJSON(body);
+                return (0, hashedrekord_1.verifyHashedRekordTLogBodyV2)(entryRekorV2, sigContent);
+            }
+        /* istanbul ignore next */
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported kind: ${kind}`,
+            });
+    }
+}
+function verifyTLogInclusion(entry, tlogAuthorities) {
+    let inclusionVerified = false;
+    if (isTLogEntryWithInclusionPromise(entry)) {
+        (0, set_1.verifyTLogSET)(entry, tlogAuthorities);
+        inclusionVerified = true;
+    }
+    if (isTLogEntryWithInclusionProof(entry)) {
+        const checkpoint = (0, checkpoint_1.verifyCheckpoint)(entry, tlogAuthorities);
+        (0, merkle_1.verifyMerkleInclusion)(entry, checkpoint);
+        inclusionVerified = true;
+    }
+    if (!inclusionVerified) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_MISSING_INCLUSION_ERROR',
+            message: 'inclusion could not be verified',
+        });
+    }
+    return;
+}
+function isTLogEntryWithInclusionPromise(entry) {
+    return entry.inclusionPromise !== undefined;
+}
+function isTLogEntryWithInclusionProof(entry) {
+    return entry.inclusionProof !== undefined;
+}
+
+
+/***/ }),
+
+/***/ 7703:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyIntotoTLogBody = verifyIntotoTLogBody;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const error_1 = __nccwpck_require__(6849);
+// Compare the given intoto tlog entry to the given bundle
+function verifyIntotoTLogBody(tlogEntry, content) {
+    switch (tlogEntry.apiVersion) {
+        case '0.0.2':
+            return verifyIntoto002TLogBody(tlogEntry, content);
+        default:
+            throw new error_1.VerificationError({
+                code: 'TLOG_BODY_ERROR',
+                message: `unsupported intoto version: ${tlogEntry.apiVersion}`,
+            });
+    }
+}
+// Compare the given intoto v0.0.2 tlog entry to the given DSSE envelope.
+function verifyIntoto002TLogBody(tlogEntry, content) {
+    // Ensure the bundle's DSSE contains a single signature
+    if (tlogEntry.spec.content.envelope.signatures?.length !== 1) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'signature count mismatch',
+        });
+    }
+    // Signature is double-base64-encoded in the tlog entry
+    const tlogSig = base64Decode(tlogEntry.spec.content.envelope.signatures[0].sig);
+    // Ensure that the signature in the bundle's DSSE matches tlog entry
+    if (!content.compareSignature(Buffer.from(tlogSig, 'base64'))) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'tlog entry signature mismatch',
+        });
+    }
+    // Ensure the digest of the bundle's DSSE payload matches the digest in the
+    // tlog entry
+    const tlogHash = tlogEntry.spec.content.payloadHash?.value || '';
+    if (!content.compareDigest(Buffer.from(tlogHash, 'hex'))) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_BODY_ERROR',
+            message: 'DSSE payload hash mismatch',
+        });
+    }
+}
+function base64Decode(str) {
+    return Buffer.from(str, 'base64').toString('utf-8');
+}
+
+
+/***/ }),
+
+/***/ 7046:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyMerkleInclusion = verifyMerkleInclusion;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+const RFC6962_LEAF_HASH_PREFIX = Buffer.from([0x00]);
+const RFC6962_NODE_HASH_PREFIX = Buffer.from([0x01]);
+function verifyMerkleInclusion(entry, checkpoint) {
+    const inclusionProof = entry.inclusionProof;
+    const logIndex = BigInt(inclusionProof.logIndex);
+    const treeSize = BigInt(checkpoint.logSize);
+    if (logIndex < 0n || logIndex >= treeSize) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_INCLUSION_PROOF_ERROR',
+            message: `invalid index: ${logIndex}`,
+        });
+    }
+    // Figure out which subset of hashes corresponds to the inner and border
+    // nodes
+    const { inner, border } = decompInclProof(logIndex, treeSize);
+    if (inclusionProof.hashes.length !== inner + border) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_INCLUSION_PROOF_ERROR',
+            message: 'invalid hash count',
+        });
+    }
+    const innerHashes = inclusionProof.hashes.slice(0, inner);
+    const borderHashes = inclusionProof.hashes.slice(inner);
+    // The entry's hash is the leaf hash
+    const leafHash = hashLeaf(entry.canonicalizedBody);
+    // Chain the hashes belonging to the inner and border portions
+    const calculatedHash = chainBorderRight(chainInner(leafHash, innerHashes, logIndex), borderHashes);
+    // Calculated hash should match the root hash in the inclusion proof
+    if (!core_1.crypto.bufferEqual(calculatedHash, checkpoint.logHash)) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_INCLUSION_PROOF_ERROR',
+            message: 'calculated root hash does not match inclusion proof',
+        });
+    }
+}
+// Breaks down inclusion proof for a leaf at the specified index in a tree of
+// the specified size. The split point is where paths to the index leaf and
+// the (size - 1) leaf diverge. Returns lengths of the bottom and upper proof
+// parts.
+function decompInclProof(index, size) {
+    const inner = innerProofSize(index, size);
+    const border = onesCount(index >> BigInt(inner));
+    return { inner, border };
+}
+// Computes a subtree hash for a node on or below the tree's right border.
+// Assumes the provided proof hashes are ordered from lower to higher levels
+// and seed is the initial hash of the node specified by the index.
+function chainInner(seed, hashes, index) {
+    return hashes.reduce((acc, h, i) => {
+        if ((index >> BigInt(i)) & BigInt(1)) {
+            return hashChildren(h, acc);
+        }
+        else {
+            return hashChildren(acc, h);
+        }
+    }, seed);
+}
+// Computes a subtree hash for nodes along the tree's right border.
+function chainBorderRight(seed, hashes) {
+    return hashes.reduce((acc, h) => hashChildren(h, acc), seed);
+}
+function innerProofSize(index, size) {
+    return bitLength(index ^ (size - BigInt(1)));
+}
+// Counts the number of ones in the binary representation of the given number.
+// https://en.wikipedia.org/wiki/Hamming_weight
+function onesCount(num) {
+    return num.toString(2).split('1').length - 1;
+}
+// Returns the number of bits necessary to represent an integer in binary.
+function bitLength(n) {
+    if (n === 0n) {
+        return 0;
+    }
+    return n.toString(2).length;
+}
+// Hashing logic according to RFC6962.
+// https://datatracker.ietf.org/doc/html/rfc6962#section-2
+function hashChildren(left, right) {
+    return core_1.crypto.digest('sha256', RFC6962_NODE_HASH_PREFIX, left, right);
+}
+function hashLeaf(leaf) {
+    return core_1.crypto.digest('sha256', RFC6962_LEAF_HASH_PREFIX, leaf);
+}
+
+
+/***/ }),
+
+/***/ 333:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.verifyTLogSET = verifyTLogSET;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const error_1 = __nccwpck_require__(6849);
+const trust_1 = __nccwpck_require__(7822);
+// Verifies the SET for the given entry against the list of trusted
+// transparency logs. Returns true if the SET can be verified against at least
+// one of the trusted logs; otherwise, returns false.
+function verifyTLogSET(entry, tlogs) {
+    // Filter the list of tlog instances to only those which might be able to
+    // verify the SET
+    const validTLogs = (0, trust_1.filterTLogAuthorities)(tlogs, {
+        logID: entry.logId.keyId,
+        targetDate: new Date(Number(entry.integratedTime) * 1000),
+    });
+    // Check to see if we can verify the SET against any of the valid tlogs
+    const verified = validTLogs.some((tlog) => {
+        // Re-create the original Rekor verification payload
+        const payload = toVerificationPayload(entry);
+        // Canonicalize the payload and turn into a buffer for verification
+        const data = Buffer.from(core_1.json.canonicalize(payload), 'utf8');
+        // Extract the SET from the tlog entry
+        const signature = entry.inclusionPromise.signedEntryTimestamp;
+        return core_1.crypto.verify(data, tlog.publicKey, signature);
+    });
+    if (!verified) {
+        throw new error_1.VerificationError({
+            code: 'TLOG_INCLUSION_PROMISE_ERROR',
+            message: 'inclusion promise could not be verified',
+        });
+    }
+}
+// Returns a properly formatted "VerificationPayload" for one of the
+// transaction log entires in the given bundle which can be used for SET
+// verification.
+function toVerificationPayload(entry) {
+    const { integratedTime, logIndex, logId, canonicalizedBody } = entry;
+    return {
+        body: canonicalizedBody.toString('base64'),
+        integratedTime: Number(integratedTime),
+        logIndex: Number(logIndex),
+        logID: logId.keyId.toString('hex'),
+    };
+}
+
+
+/***/ }),
+
+/***/ 9738:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.filterCertAuthorities = filterCertAuthorities;
+exports.filterTLogAuthorities = filterTLogAuthorities;
+function filterCertAuthorities(certAuthorities, timestamp) {
+    return certAuthorities.filter((ca) => {
+        return ca.validFor.start <= timestamp && ca.validFor.end >= timestamp;
+    });
+}
+// Filter the list of tlog instances to only those which match the given log
+// ID and have public keys which are valid for the given integrated time.
+function filterTLogAuthorities(tlogAuthorities, criteria) {
+    return tlogAuthorities.filter((tlog) => {
+        // If we're filtering by log ID and the log IDs don't match, we can't use
+        // this tlog
+        if (criteria.logID && !tlog.logID.equals(criteria.logID)) {
+            return false;
+        }
+        // Check that the integrated time is within the validFor range
+        return (tlog.validFor.start <= criteria.targetDate &&
+            criteria.targetDate <= tlog.validFor.end);
+    });
+}
+
+
+/***/ }),
+
+/***/ 7822:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.filterTLogAuthorities = exports.filterCertAuthorities = void 0;
+exports.toTrustMaterial = toTrustMaterial;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const core_1 = __nccwpck_require__(3917);
+const protobuf_specs_1 = __nccwpck_require__(9654);
+const error_1 = __nccwpck_require__(6849);
+const BEGINNING_OF_TIME = new Date(0);
+const END_OF_TIME = new Date(8640000000000000);
+var filter_1 = __nccwpck_require__(9738);
+Object.defineProperty(exports, "filterCertAuthorities", ({ enumerable: true, get: function () { return filter_1.filterCertAuthorities; } }));
+Object.defineProperty(exports, "filterTLogAuthorities", ({ enumerable: true, get: function () { return filter_1.filterTLogAuthorities; } }));
+function toTrustMaterial(root, keys) {
+    const keyFinder = typeof keys === 'function' ? keys : keyLocator(keys);
+    return {
+        certificateAuthorities: root.certificateAuthorities.map(createCertAuthority),
+        timestampAuthorities: root.timestampAuthorities.map(createCertAuthority),
+        tlogs: root.tlogs.map(createTLogAuthority),
+        ctlogs: root.ctlogs.map(createTLogAuthority),
+        publicKey: keyFinder,
+    };
+}
+function createTLogAuthority(tlogInstance) {
+    const keyDetails = tlogInstance.publicKey.keyDetails;
+    const keyType = keyDetails === protobuf_specs_1.PublicKeyDetails.PKCS1_RSA_PKCS1V5 ||
+        keyDetails === protobuf_specs_1.PublicKeyDetails.PKIX_RSA_PKCS1V5 ||
+        keyDetails === protobuf_specs_1.PublicKeyDetails.PKIX_RSA_PKCS1V15_2048_SHA256 ||
+        keyDetails === protobuf_specs_1.PublicKeyDetails.PKIX_RSA_PKCS1V15_3072_SHA256 ||
+        keyDetails === protobuf_specs_1.PublicKeyDetails.PKIX_RSA_PKCS1V15_4096_SHA256
+        ? 'pkcs1'
+        : 'spki';
+    /* istanbul ignore next */
+    return {
+        baseURL: tlogInstance.baseUrl,
+        logID: tlogInstance.checkpointKeyId
+            ? tlogInstance.checkpointKeyId.keyId
+            : tlogInstance.logId.keyId,
+        publicKey: core_1.crypto.createPublicKey(tlogInstance.publicKey.rawBytes, keyType),
+        validFor: {
+            start: tlogInstance.publicKey.validFor?.start || BEGINNING_OF_TIME,
+            end: tlogInstance.publicKey.validFor?.end || END_OF_TIME,
+        },
+    };
+}
+function createCertAuthority(ca) {
+    /* istanbul ignore next */
+    return {
+        certChain: ca.certChain.certificates.map((cert) => {
+            return core_1.X509Certificate.parse(Buffer.from(cert.rawBytes));
+        }),
+        validFor: {
+            start: ca.validFor?.start || BEGINNING_OF_TIME,
+            end: ca.validFor?.end || END_OF_TIME,
+        },
+    };
+}
+function keyLocator(keys) {
+    return (hint) => {
+        const key = (keys || {})[hint];
+        if (!key) {
+            throw new error_1.VerificationError({
+                code: 'PUBLIC_KEY_ERROR',
+                message: `key not found: ${hint}`,
+            });
+        }
+        return {
+            publicKey: core_1.crypto.createPublicKey(key.rawBytes),
+            validFor: (date) => {
+                /* istanbul ignore next */
+                return ((key.validFor?.start || BEGINNING_OF_TIME) <= date &&
+                    (key.validFor?.end || END_OF_TIME) >= date);
+            },
+        };
+    };
+}
+
+
+/***/ }),
+
+/***/ 4433:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.Verifier = void 0;
+/*
+Copyright 2023 The Sigstore Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+const util_1 = __nccwpck_require__(9023);
+const error_1 = __nccwpck_require__(6849);
+const key_1 = __nccwpck_require__(3771);
+const policy_1 = __nccwpck_require__(8037);
+const timestamp_1 = __nccwpck_require__(7968);
+const tlog_1 = __nccwpck_require__(8218);
+class Verifier {
+    trustMaterial;
+    options;
+    constructor(trustMaterial, options = {}) {
+        this.trustMaterial = trustMaterial;
+        this.options = {
+            ctlogThreshold: options.ctlogThreshold ?? 1,
+            tlogThreshold: options.tlogThreshold ?? 1,
+            timestampThreshold: options.timestampThreshold ?? options.tsaThreshold ?? 1,
+            tsaThreshold: 0,
+        };
+    }
+    verify(entity, policy) {
+        const timestamps = this.verifyTimestamps(entity);
+        const signer = this.verifySigningKey(entity, timestamps);
+        this.verifyTLogs(entity);
+        this.verifySignature(entity, signer);
+        if (policy) {
+            this.verifyPolicy(policy, signer.identity || {});
+        }
+        return signer;
+    }
+    // Checks that all of the timestamps in the entity are valid and returns them
+    verifyTimestamps(entity) {
+        const timestamps = [];
+        for (const timestamp of entity.timestamps) {
+            switch (timestamp.$case) {
+                case 'timestamp-authority':
+                    timestamps.push((0, timestamp_1.getTSATimestamp)(timestamp.timestamp, entity.signature.signature, this.trustMaterial.timestampAuthorities));
+                    break;
+                case 'transparency-log': {
+                    const result = (0, timestamp_1.getTLogTimestamp)(timestamp.tlogEntry);
+                    /* istanbul ignore else */
+                    if (result) {
+                        timestamps.push(result);
+                    }
+                    break;
+                }
+            }
+        }
+        // Check for duplicate timestamps
+        if (containsDupes(timestamps)) {
+            throw new error_1.VerificationError({
+                code: 'TIMESTAMP_ERROR',
+                message: 'duplicate timestamp',
+            });
+        }
+        if (timestamps.length < this.options.timestampThreshold) {
+            throw new error_1.VerificationError({
+                code: 'TIMESTAMP_ERROR',
+                message: `expected ${this.options.timestampThreshold} timestamps, got ${timestamps.length}`,
+            });
+        }
+        return timestamps.map((t) => t.timestamp);
+    }
+    // Checks that the signing key is valid for all of the the supplied timestamps
+    // and returns the signer.
+    verifySigningKey({ key }, timestamps) {
+        switch (key.$case) {
+            case 'public-key': {
+                return (0, key_1.verifyPublicKey)(key.hint, timestamps, this.trustMaterial);
+            }
+            case 'certificate': {
+                const result = (0, key_1.verifyCertificate)(key.certificate, timestamps, this.trustMaterial);
+                /* istanbul ignore next - no fixture */
+                if (containsDupes(result.scts)) {
+                    throw new error_1.VerificationError({
+                        code: 'CERTIFICATE_ERROR',
+                        message: 'duplicate SCT',
+                    });
+                }
+                if (result.scts.length < this.options.ctlogThreshold) {
+                    throw new error_1.VerificationError({
+                        code: 'CERTIFICATE_ERROR',
+                        message: `expected ${this.options.ctlogThreshold} SCTs, got ${result.scts.length}`,
+                    });
+                }
+                return result.signer;
+            }
+        }
+    }
+    // Checks that the tlog entries are valid for the supplied content
+    verifyTLogs({ signature: content, tlogEntries }) {
+        let tlogCount = 0;
+        tlogEntries.forEach((entry) => {
+            tlogCount++;
+            (0, tlog_1.verifyTLogInclusion)(entry, this.trustMaterial.tlogs);
+            (0, tlog_1.verifyTLogBody)(entry, content);
+        });
+        if (tlogCount < this.options.tlogThreshold) {
+            throw new error_1.VerificationError({
+                code: 'TLOG_ERROR',
+                message: `expected ${this.options.tlogThreshold} tlog entries, got ${tlogCount}`,
+            });
+        }
+    }
+    // Checks that the signature is valid for the supplied content
+    verifySignature(entity, signer) {
+        if (!entity.signature.verifySignature(signer.key)) {
+            throw new error_1.VerificationError({
+                code: 'SIGNATURE_ERROR',
+                message: 'signature verification failed',
+            });
+        }
+    }
+    verifyPolicy(policy, identity) {
+        // Check the subject alternative name of the signer matches the policy
+        /* istanbul ignore else */
+        if (policy.subjectAlternativeName) {
+            (0, policy_1.verifySubjectAlternativeName)(policy.subjectAlternativeName, identity.subjectAlternativeName);
+        }
+        // Check that the extensions of the signer match the policy
+        /* istanbul ignore else */
+        if (policy.extensions) {
+            (0, policy_1.verifyExtensions)(policy.extensions, identity.extensions);
+        }
+        // Check that the OIDs of the signer match the policy
+        /* istanbul ignore if */
+        if (policy.oids) {
+            (0, policy_1.verifyOIDs)(policy.oids, identity.oids);
+        }
+    }
+}
+exports.Verifier = Verifier;
+// Checks for duplicate items in the array. Objects are compared using
+// deep equality.
+function containsDupes(arr) {
+    for (let i = 0; i < arr.length; i++) {
+        for (let j = i + 1; j < arr.length; j++) {
+            if ((0, util_1.isDeepStrictEqual)(arr[i], arr[j])) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+
+/***/ }),
+
+/***/ 8793:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+exports.byteLength = byteLength
+exports.toByteArray = toByteArray
+exports.fromByteArray = fromByteArray
+
+var lookup = []
+var revLookup = []
+var Arr = typeof Uint8Array !== 'undefined' ? Uint8Array : Array
+
+var code = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+for (var i = 0, len = code.length; i < len; ++i) {
+  lookup[i] = code[i]
+  revLookup[code.charCodeAt(i)] = i
+}
+
+// Support decoding URL-safe base64 strings, as Node.js does.
+// See: https://en.wikipedia.org/wiki/Base64#URL_applications
+revLookup['-'.charCodeAt(0)] = 62
+revLookup['_'.charCodeAt(0)] = 63
+
+function getLens (b64) {
+  var len = b64.length
+
+  if (len % 4 > 0) {
+    throw new Error('Invalid string. Length must be a multiple of 4')
+  }
+
+  // Trim off extra bytes after placeholder bytes are found
+  // See: https://github.com/beatgammit/base64-js/issues/42
+  var validLen = b64.indexOf('=')
+  if (validLen === -1) validLen = len
+
+  var placeHoldersLen = validLen === len
+    ? 0
+    : 4 - (validLen % 4)
+
+  return [validLen, placeHoldersLen]
+}
+
+// base64 is 4/3 + up to two characters of the original data
+function byteLength (b64) {
+  var lens = getLens(b64)
+  var validLen = lens[0]
+  var placeHoldersLen = lens[1]
+  return ((validLen + placeHoldersLen) * 3 / 4) - placeHoldersLen
+}
+
+function _byteLength (b64, validLen, placeHoldersLen) {
+  return ((validLen + placeHoldersLen) * 3 / 4) - placeHoldersLen
+}
+
+function toByteArray (b64) {
+  var tmp
+  var lens = getLens(b64)
+  var validLen = lens[0]
+  var placeHoldersLen = lens[1]
+
+  var arr = new Arr(_byteLength(b64, validLen, placeHoldersLen))
+
+  var curByte = 0
+
+  // if there are placeholders, only get up to the last complete 4 chars
+  var len = placeHoldersLen > 0
+    ? validLen - 4
+    : validLen
+
+  var i
+  for (i = 0; i < len; i += 4) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 18) |
+      (revLookup[b64.charCodeAt(i + 1)] << 12) |
+      (revLookup[b64.charCodeAt(i + 2)] << 6) |
+      revLookup[b64.charCodeAt(i + 3)]
+    arr[curByte++] = (tmp >> 16) & 0xFF
+    arr[curByte++] = (tmp >> 8) & 0xFF
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  if (placeHoldersLen === 2) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 2) |
+      (revLookup[b64.charCodeAt(i + 1)] >> 4)
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  if (placeHoldersLen === 1) {
+    tmp =
+      (revLookup[b64.charCodeAt(i)] << 10) |
+      (revLookup[b64.charCodeAt(i + 1)] << 4) |
+      (revLookup[b64.charCodeAt(i + 2)] >> 2)
+    arr[curByte++] = (tmp >> 8) & 0xFF
+    arr[curByte++] = tmp & 0xFF
+  }
+
+  return arr
+}
+
+function tripletToBase64 (num) {
+  return lookup[num >> 18 & 0x3F] +
+    lookup[num >> 12 & 0x3F] +
+    lookup[num >> 6 & 0x3F] +
+    lookup[num & 0x3F]
+}
+
+function encodeChunk (uint8, start, end) {
+  var tmp
+  var output = []
+  for (var i = start; i < end; i += 3) {
+    tmp =
+      ((uint8[i] << 16) & 0xFF0000) +
+      ((uint8[i + 1] << 8) & 0xFF00) +
+      (uint8[i + 2] & 0xFF)
+    output.push(tripletToBase64(tmp))
+  }
+  return output.join('')
+}
+
+function fromByteArray (uint8) {
+  var tmp
+  var len = uint8.length
+  var extraBytes = len % 3 // if we have 1 byte left, pad 2 bytes
+  var parts = []
+  var maxChunkLength = 16383 // must be multiple of 3
+
+  // go through the array every three bytes, we'll deal with trailing stuff later
+  for (var i = 0, len2 = len - extraBytes; i < len2; i += maxChunkLength) {
+    parts.push(encodeChunk(uint8, i, (i + maxChunkLength) > len2 ? len2 : (i + maxChunkLength)))
+  }
+
+  // pad the end with zeros, but make sure to not forget the extra bytes
+  if (extraBytes === 1) {
+    tmp = uint8[len - 1]
+    parts.push(
+      lookup[tmp >> 2] +
+      lookup[(tmp << 4) & 0x3F] +
+      '=='
+    )
+  } else if (extraBytes === 2) {
+    tmp = (uint8[len - 2] << 8) + uint8[len - 1]
+    parts.push(
+      lookup[tmp >> 10] +
+      lookup[(tmp >> 4) & 0x3F] +
+      lookup[(tmp << 2) & 0x3F] +
+      '='
+    )
+  }
+
+  return parts.join('')
+}
+
+
+/***/ }),
+
+/***/ 9926:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const { pow, floor } = Math;
+const TWO_POW_32 = pow(2, 32);
+/**
+ * Mimic Java's ByteBufffer with big endian order
+ */
+class ByteBuffer {
+    static allocate(size = 16) {
+        return new ByteBuffer(new Uint8Array(size));
+    }
+    constructor(data) {
+        this.position = 0;
+        this.data = data;
+        this.int32ArrayForConvert = new Uint32Array(1);
+        this.int8ArrayForConvert = new Uint8Array(this.int32ArrayForConvert.buffer);
+    }
+    put(value) {
+        if (this.position === this.data.length) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.data.length * 2);
+            this.data.set(oldArray);
+        }
+        this.data[this.position] = value;
+        this.position++;
+    }
+    putInt32(value) {
+        if (this.data.length - this.position < 4) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.data.length * 2 + 4);
+            this.data.set(oldArray);
+        }
+        this.int32ArrayForConvert[0] = value;
+        this.data.set(this.int8ArrayForConvert.reverse(), this.position);
+        this.position += 4;
+    }
+    putInt64(value) {
+        this.putInt32(floor(value / TWO_POW_32));
+        this.putInt32(value);
+    }
+    putArray(array) {
+        if (this.data.length - this.position < array.byteLength) {
+            const oldArray = this.data;
+            this.data = new Uint8Array(this.position + array.byteLength);
+            this.data.set(oldArray);
+        }
+        this.data.set(array, this.position);
+        this.position += array.byteLength;
+    }
+    get() {
+        const value = this.data[this.position];
+        this.position++;
+        return value;
+    }
+    getInt32() {
+        this.int8ArrayForConvert.set(this.data.slice(this.position, this.position + 4).reverse());
+        const value = this.int32ArrayForConvert[0];
+        this.position += 4;
+        return value;
+    }
+    getInt64() {
+        const high = this.getInt32();
+        const low = this.getInt32();
+        return high * TWO_POW_32 + low;
+    }
+    resetPosition() {
+        this.position = 0;
+    }
+}
+exports["default"] = ByteBuffer;
+//# sourceMappingURL=ByteBuffer.js.map
+
+/***/ }),
+
+/***/ 2412:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Float64Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Float64Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Float64Histogram;
+//# sourceMappingURL=Float64Histogram.js.map
+
+/***/ }),
+
+/***/ 9506:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.toSummary = exports.NO_TAG = void 0;
+const formatters_1 = __nccwpck_require__(7461);
+exports.NO_TAG = "NO TAG";
+const toSummary = (histogram) => {
+    const { totalCount, maxValue, numberOfSignificantValueDigits } = histogram;
+    const round = (0, formatters_1.keepSignificantDigits)(numberOfSignificantValueDigits);
+    return {
+        p50: round(histogram.getValueAtPercentile(50)),
+        p75: round(histogram.getValueAtPercentile(75)),
+        p90: round(histogram.getValueAtPercentile(90)),
+        p97_5: round(histogram.getValueAtPercentile(97.5)),
+        p99: round(histogram.getValueAtPercentile(99)),
+        p99_9: round(histogram.getValueAtPercentile(99.9)),
+        p99_99: round(histogram.getValueAtPercentile(99.99)),
+        p99_999: round(histogram.getValueAtPercentile(99.999)),
+        max: maxValue,
+        totalCount,
+    };
+};
+exports.toSummary = toSummary;
+//# sourceMappingURL=Histogram.js.map
+
+/***/ }),
+
+/***/ 7003:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.build = exports.defaultRequest = void 0;
+const JsHistogramFactory_1 = __nccwpck_require__(801);
+const wasm_1 = __nccwpck_require__(4525);
+exports.defaultRequest = {
+    bitBucketSize: 32,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3,
+    useWebAssembly: false,
+};
+const build = (request = exports.defaultRequest) => {
+    const parameters = Object.assign({}, exports.defaultRequest, request);
+    if (request.useWebAssembly && wasm_1.webAssemblyAvailable) {
+        return wasm_1.WasmHistogram.build(parameters);
+    }
+    const histogramConstr = (0, JsHistogramFactory_1.constructorFromBucketSize)(parameters.bitBucketSize);
+    const histogram = new histogramConstr(parameters.lowestDiscernibleValue, parameters.highestTrackableValue, parameters.numberOfSignificantValueDigits);
+    histogram.autoResize = parameters.autoResize;
+    return histogram;
+};
+exports.build = build;
+//# sourceMappingURL=HistogramBuilder.js.map
+
+/***/ }),
+
+/***/ 3362:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/**
+ * Represents a value point iterated through in a Histogram, with associated stats.
+ * <ul>
+ * <li><b><code>valueIteratedTo</code></b> :<br> The actual value level that was iterated to by the iterator</li>
+ * <li><b><code>prevValueIteratedTo</code></b> :<br> The actual value level that was iterated from by the iterator</li>
+ * <li><b><code>countAtValueIteratedTo</code></b> :<br> The count of recorded values in the histogram that
+ * exactly match this [lowestEquivalentValue(valueIteratedTo)...highestEquivalentValue(valueIteratedTo)] value
+ * range.</li>
+ * <li><b><code>countAddedInThisIterationStep</code></b> :<br> The count of recorded values in the histogram that
+ * were added to the totalCountToThisValue (below) as a result on this iteration step. Since multiple iteration
+ * steps may occur with overlapping equivalent value ranges, the count may be lower than the count found at
+ * the value (e.g. multiple linear steps or percentile levels can occur within a single equivalent value range)</li>
+ * <li><b><code>totalCountToThisValue</code></b> :<br> The total count of all recorded values in the histogram at
+ * values equal or smaller than valueIteratedTo.</li>
+ * <li><b><code>totalValueToThisValue</code></b> :<br> The sum of all recorded values in the histogram at values
+ * equal or smaller than valueIteratedTo.</li>
+ * <li><b><code>percentile</code></b> :<br> The percentile of recorded values in the histogram at values equal
+ * or smaller than valueIteratedTo.</li>
+ * <li><b><code>percentileLevelIteratedTo</code></b> :<br> The percentile level that the iterator returning this
+ * HistogramIterationValue had iterated to. Generally, percentileLevelIteratedTo will be equal to or smaller than
+ * percentile, but the same value point can contain multiple iteration levels for some iterators. E.g. a
+ * PercentileIterator can stop multiple times in the exact same value point (if the count at that value covers a
+ * range of multiple percentiles in the requested percentile iteration points).</li>
+ * </ul>
+ */
+class HistogramIterationValue {
+    constructor() {
+        this.reset();
+    }
+    reset() {
+        this.valueIteratedTo = 0;
+        this.valueIteratedFrom = 0;
+        this.countAtValueIteratedTo = 0;
+        this.countAddedInThisIterationStep = 0;
+        this.totalCountToThisValue = 0;
+        this.totalValueToThisValue = 0;
+        this.percentile = 0.0;
+        this.percentileLevelIteratedTo = 0.0;
+    }
+}
+exports["default"] = HistogramIterationValue;
+//# sourceMappingURL=HistogramIterationValue.js.map
+
+/***/ }),
+
+/***/ 1433:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.listTags = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const Histogram_1 = __nccwpck_require__(9506);
+const encoding_1 = __nccwpck_require__(6879);
+const TAG_PREFIX = "Tag=";
+const TAG_PREFIX_LENGTH = "Tag=".length;
+/**
+ * A histogram log reader.
+ * <p>
+ * Histogram logs are used to capture full fidelity, per-time-interval
+ * histograms of a recorded value.
+ * <p>
+ * For example, a histogram log can be used to capture high fidelity
+ * reaction-time logs for some measured system or subsystem component.
+ * Such a log would capture a full reaction time histogram for each
+ * logged interval, and could be used to later reconstruct a full
+ * HdrHistogram of the measured reaction time behavior for any arbitrary
+ * time range within the log, by adding [only] the relevant interval
+ * histograms.
+ * <h3>Histogram log format:</h3>
+ * A histogram log file consists of text lines. Lines beginning with
+ * the "#" character are optional and treated as comments. Lines
+ * containing the legend (starting with "Timestamp") are also optional
+ * and ignored in parsing the histogram log. All other lines must
+ * be valid interval description lines. Text fields are delimited by
+ * commas, spaces.
+ * <p>
+ * A valid interval description line contains an optional Tag=tagString
+ * text field, followed by an interval description.
+ * <p>
+ * A valid interval description must contain exactly four text fields:
+ * <ul>
+ * <li>StartTimestamp: The first field must contain a number parse-able as a Double value,
+ * representing the start timestamp of the interval in seconds.</li>
+ * <li>intervalLength: The second field must contain a number parse-able as a Double value,
+ * representing the length of the interval in seconds.</li>
+ * <li>Interval_Max: The third field must contain a number parse-able as a Double value,
+ * which generally represents the maximum value of the interval histogram.</li>
+ * <li>Interval_Compressed_Histogram: The fourth field must contain a text field
+ * parse-able as a Base64 text representation of a compressed HdrHistogram.</li>
+ * </ul>
+ * The log file may contain an optional indication of a starting time. Starting time
+ * is indicated using a special comments starting with "#[StartTime: " and followed
+ * by a number parse-able as a double, representing the start time (in seconds)
+ * that may be added to timestamps in the file to determine an absolute
+ * timestamp (e.g. since the epoch) for each interval.
+ */
+class HistogramLogReader {
+    constructor(logContent, bitBucketSize = 32, useWebAssembly = false) {
+        this.lines = splitLines(logContent);
+        this.currentLineIndex = 0;
+        this.bitBucketSize = bitBucketSize;
+        this.useWebAssembly = useWebAssembly;
+    }
+    /**
+     * Read the next interval histogram from the log. Returns a Histogram object if
+     * an interval line was found, or null if not.
+     * <p>Upon encountering any unexpected format errors in reading the next interval
+     * from the file, this method will return a null.
+     * @return a DecodedInterval, or a null if no appropriate interval found
+     */
+    nextIntervalHistogram(rangeStartTimeSec = 0, rangeEndTimeSec = Number.MAX_VALUE) {
+        while (this.currentLineIndex < this.lines.length) {
+            const currentLine = this.lines[this.currentLineIndex];
+            this.currentLineIndex++;
+            if (currentLine.startsWith("#[StartTime:")) {
+                this.parseStartTimeFromLine(currentLine);
+            }
+            else if (currentLine.startsWith("#[BaseTime:")) {
+                this.parseBaseTimeFromLine(currentLine);
+            }
+            else if (currentLine.startsWith("#") ||
+                currentLine.startsWith('"StartTimestamp"')) {
+                // skip legend & meta data for now
+            }
+            else if (currentLine.includes(",")) {
+                const tokens = currentLine.split(",");
+                const [firstToken] = tokens;
+                let tag;
+                if (firstToken.startsWith(TAG_PREFIX)) {
+                    tag = firstToken.substring(TAG_PREFIX_LENGTH);
+                    tokens.shift();
+                }
+                else {
+                    tag = Histogram_1.NO_TAG;
+                }
+                const [rawLogTimeStampInSec, rawIntervalLengthSec, , base64Histogram,] = tokens;
+                const logTimeStampInSec = Number.parseFloat(rawLogTimeStampInSec);
+                if (!this.baseTimeSec) {
+                    // No explicit base time noted. Deduce from 1st observed time (compared to start time):
+                    if (logTimeStampInSec < this.startTimeSec - 365 * 24 * 3600.0) {
+                        // Criteria Note: if log timestamp is more than a year in the past (compared to
+                        // StartTime), we assume that timestamps in the log are not absolute
+                        this.baseTimeSec = this.startTimeSec;
+                    }
+                    else {
+                        // Timestamps are absolute
+                        this.baseTimeSec = 0.0;
+                    }
+                }
+                if (rangeEndTimeSec < logTimeStampInSec) {
+                    return null;
+                }
+                if (logTimeStampInSec < rangeStartTimeSec) {
+                    continue;
+                }
+                const histogram = (0, encoding_1.decodeFromCompressedBase64)(base64Histogram, this.bitBucketSize, this.useWebAssembly);
+                histogram.startTimeStampMsec =
+                    (this.baseTimeSec + logTimeStampInSec) * 1000;
+                const intervalLengthSec = Number.parseFloat(rawIntervalLengthSec);
+                histogram.endTimeStampMsec =
+                    (this.baseTimeSec + logTimeStampInSec + intervalLengthSec) * 1000;
+                histogram.tag = tag;
+                return histogram;
+            }
+        }
+        return null;
+    }
+    parseStartTimeFromLine(line) {
+        this.startTimeSec = Number.parseFloat(line.split(" ")[1]);
+    }
+    parseBaseTimeFromLine(line) {
+        this.baseTimeSec = Number.parseFloat(line.split(" ")[1]);
+    }
+}
+const splitLines = (logContent) => logContent.split(/\r\n|\r|\n/g);
+const shouldIncludeNoTag = (lines) => lines.find((line) => !line.startsWith("#") &&
+    !line.startsWith('"') &&
+    !line.startsWith(TAG_PREFIX) &&
+    line.includes(","));
+const listTags = (content) => {
+    const lines = splitLines(content);
+    const tags = lines
+        .filter((line) => line.includes(",") && line.startsWith(TAG_PREFIX))
+        .map((line) => line.substring(TAG_PREFIX_LENGTH, line.indexOf(",")));
+    const tagsWithoutDuplicates = new Set(tags);
+    const result = Array.from(tagsWithoutDuplicates);
+    if (shouldIncludeNoTag(lines)) {
+        result.unshift("NO TAG");
+    }
+    return result;
+};
+exports.listTags = listTags;
+exports["default"] = HistogramLogReader;
+//# sourceMappingURL=HistogramLogReader.js.map
+
+/***/ }),
+
+/***/ 3605:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const Histogram_1 = __nccwpck_require__(9506);
+const encoding_1 = __nccwpck_require__(6879);
+const formatters_1 = __nccwpck_require__(7461);
+const HISTOGRAM_LOG_FORMAT_VERSION = "1.3";
+const timeFormatter = (0, formatters_1.floatFormatter)(5, 3);
+class HistogramLogWriter {
+    constructor(log) {
+        this.log = log;
+        /**
+         * Base time to subtract from supplied histogram start/end timestamps when
+         * logging based on histogram timestamps.
+         * Base time is expected to be in msec since the epoch, as histogram start/end times
+         * are typically stamped with absolute times in msec since the epoch.
+         */
+        this.baseTime = 0;
+    }
+    /**
+     * Output an interval histogram, with the given timestamp information and the [optional] tag
+     * associated with the histogram, using a configurable maxValueUnitRatio. (note that the
+     * specified timestamp information will be used, and the timestamp information in the actual
+     * histogram will be ignored).
+     * The max value reported with the interval line will be scaled by the given maxValueUnitRatio.
+     * @param startTimeStampSec The start timestamp to log with the interval histogram, in seconds.
+     * @param endTimeStampSec The end timestamp to log with the interval histogram, in seconds.
+     * @param histogram The interval histogram to log.
+     * @param maxValueUnitRatio The ratio by which to divide the histogram's max value when reporting on it.
+     */
+    outputIntervalHistogram(histogram, startTimeStampSec = (histogram.startTimeStampMsec - this.baseTime) / 1000, endTimeStampSec = (histogram.endTimeStampMsec - this.baseTime) / 1000, maxValueUnitRatio = 1000) {
+        const base64 = (0, encoding_1.encodeIntoCompressedBase64)(histogram);
+        const start = timeFormatter(startTimeStampSec);
+        const duration = timeFormatter(endTimeStampSec - startTimeStampSec);
+        const max = timeFormatter(histogram.maxValue / maxValueUnitRatio);
+        const lineContent = `${start},${duration},${max},${base64}\n`;
+        if (histogram.tag && histogram.tag !== Histogram_1.NO_TAG) {
+            this.log(`Tag=${histogram.tag},${lineContent}`);
+        }
+        else {
+            this.log(lineContent);
+        }
+    }
+    /**
+     * Log a comment to the log.
+     * Comments will be preceded with with the '#' character.
+     * @param comment the comment string.
+     */
+    outputComment(comment) {
+        this.log(`#${comment}\n`);
+    }
+    /**
+     * Log a start time in the log.
+     * @param startTimeMsec time (in milliseconds) since the absolute start time (the epoch)
+     */
+    outputStartTime(startTimeMsec) {
+        this.outputComment(`[StartTime: ${(0, formatters_1.floatFormatter)(5, 3)(startTimeMsec / 1000)} (seconds since epoch), ${new Date(startTimeMsec)}]\n`);
+    }
+    /**
+     * Output a legend line to the log.
+     */
+    outputLegend() {
+        this.log('"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n');
+    }
+    /**
+     * Output a log format version to the log.
+     */
+    outputLogFormatVersion() {
+        this.outputComment("[Histogram log format version " + HISTOGRAM_LOG_FORMAT_VERSION + "]");
+    }
+}
+exports["default"] = HistogramLogWriter;
+//# sourceMappingURL=HistogramLogWriter.js.map
+
+/***/ }),
+
+/***/ 4798:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int16Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint16Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int16Histogram;
+//# sourceMappingURL=Int16Histogram.js.map
+
+/***/ }),
+
+/***/ 8676:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int32Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint32Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int32Histogram;
+//# sourceMappingURL=Int32Histogram.js.map
+
+/***/ }),
+
+/***/ 2063:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const TypedArrayHistogram_1 = __nccwpck_require__(1525);
+class Int8Histogram extends TypedArrayHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(Uint8Array, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+}
+exports["default"] = Int8Histogram;
+//# sourceMappingURL=Int8Histogram.js.map
+
+/***/ }),
+
+/***/ 4984:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.inflate = exports.deflate = void 0;
+exports.decompress = decompress;
+exports.doDecode = doDecode;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+// @ts-ignore
+const pako = __nccwpck_require__(3585);
+const JsHistogram_1 = __nccwpck_require__(3687);
+const ByteBuffer_1 = __nccwpck_require__(9926);
+const JsHistogramFactory_1 = __nccwpck_require__(801);
+const ZigZagEncoding_1 = __nccwpck_require__(9791);
+const { max } = Math;
+const V2EncodingCookieBase = 0x1c849303;
+const V2CompressedEncodingCookieBase = 0x1c849304;
+const V2maxWordSizeInBytes = 9; // LEB128-64b9B + ZigZag require up to 9 bytes per word
+const encodingCookie = V2EncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+const compressedEncodingCookie = V2CompressedEncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+function fillBufferFromCountsArray(self, buffer) {
+    const countsLimit = self.countsArrayIndex(self.maxValue) + 1;
+    let srcIndex = 0;
+    while (srcIndex < countsLimit) {
+        // V2 encoding format uses a ZigZag LEB128-64b9B encoded long. Positive values are counts,
+        // while negative values indicate a repeat zero counts.
+        const count = self.getCountAtIndex(srcIndex++);
+        if (count < 0) {
+            throw new Error("Cannot encode histogram containing negative counts (" +
+                count +
+                ") at index " +
+                srcIndex +
+                ", corresponding the value range [" +
+                self.lowestEquivalentValue(self.valueFromIndex(srcIndex)) +
+                "," +
+                self.nextNonEquivalentValue(self.valueFromIndex(srcIndex)) +
+                ")");
+        }
+        // Count trailing 0s (which follow this count):
+        let zerosCount = 0;
+        if (count == 0) {
+            zerosCount = 1;
+            while (srcIndex < countsLimit && self.getCountAtIndex(srcIndex) == 0) {
+                zerosCount++;
+                srcIndex++;
+            }
+        }
+        if (zerosCount > 1) {
+            ZigZagEncoding_1.default.encode(buffer, -zerosCount);
+        }
+        else {
+            ZigZagEncoding_1.default.encode(buffer, count);
+        }
+    }
+}
+/**
+ * Encode this histogram into a ByteBuffer
+ * @param self this histogram
+ * @param buffer The buffer to encode into
+ * @return The number of bytes written to the buffer
+ */
+function encodeIntoByteBuffer(self, buffer) {
+    const initialPosition = buffer.position;
+    buffer.putInt32(encodingCookie);
+    buffer.putInt32(0); // Placeholder for payload length in bytes.
+    buffer.putInt32(1);
+    buffer.putInt32(self.numberOfSignificantValueDigits);
+    buffer.putInt64(self.lowestDiscernibleValue);
+    buffer.putInt64(self.highestTrackableValue);
+    buffer.putInt64(1);
+    const payloadStartPosition = buffer.position;
+    fillBufferFromCountsArray(self, buffer);
+    const backupIndex = buffer.position;
+    buffer.position = initialPosition + 4;
+    buffer.putInt32(backupIndex - payloadStartPosition); // Record the payload length
+    buffer.position = backupIndex;
+    return backupIndex - initialPosition;
+}
+function fillCountsArrayFromSourceBuffer(self, sourceBuffer, lengthInBytes, wordSizeInBytes) {
+    if (wordSizeInBytes != 2 &&
+        wordSizeInBytes != 4 &&
+        wordSizeInBytes != 8 &&
+        wordSizeInBytes != V2maxWordSizeInBytes) {
+        throw new Error("word size must be 2, 4, 8, or V2maxWordSizeInBytes (" +
+            V2maxWordSizeInBytes +
+            ") bytes");
+    }
+    let dstIndex = 0;
+    const endPosition = sourceBuffer.position + lengthInBytes;
+    while (sourceBuffer.position < endPosition) {
+        let zerosCount = 0;
+        let count = ZigZagEncoding_1.default.decode(sourceBuffer);
+        if (count < 0) {
+            zerosCount = -count;
+            dstIndex += zerosCount; // No need to set zeros in array. Just skip them.
+        }
+        else {
+            self.setCountAtIndex(dstIndex++, count);
+        }
+    }
+    return dstIndex; // this is the destination length
+}
+function getCookieBase(cookie) {
+    return cookie & ~0xf0;
+}
+function getWordSizeInBytesFromCookie(cookie) {
+    if (getCookieBase(cookie) == V2EncodingCookieBase ||
+        getCookieBase(cookie) == V2CompressedEncodingCookieBase) {
+        return V2maxWordSizeInBytes;
+    }
+    const sizeByte = (cookie & 0xf0) >> 4;
+    return sizeByte & 0xe;
+}
+function findDeflateFunction() {
+    try {
+        return eval('require("zlib").deflateSync');
+    }
+    catch (error) {
+        return !!pako ? pako.deflate : () => { throw new Error('pako library is mandatory for encoding/deconding on the browser side'); };
+    }
+}
+function findInflateFunction() {
+    try {
+        return eval('require("zlib").inflateSync');
+    }
+    catch (error) {
+        return !!pako ? pako.inflate : () => { throw new Error('pako library is mandatory for encoding/deconding on the browser side'); };
+    }
+}
+exports.deflate = findDeflateFunction();
+exports.inflate = findInflateFunction();
+function decompress(data) {
+    const buffer = new ByteBuffer_1.default(data);
+    const initialTargetPosition = buffer.position;
+    const cookie = buffer.getInt32();
+    if ((cookie & ~0xf0) !== V2CompressedEncodingCookieBase) {
+        throw new Error("Encoding not supported, only V2 is supported");
+    }
+    const lengthOfCompressedContents = buffer.getInt32();
+    const uncompressedBuffer = (0, exports.inflate)(buffer.data.slice(initialTargetPosition + 8, initialTargetPosition + 8 + lengthOfCompressedContents));
+    return uncompressedBuffer;
+}
+function doDecode(data, bitBucketSize = 32, minBarForHighestTrackableValue = 0) {
+    const buffer = new ByteBuffer_1.default(data);
+    const cookie = buffer.getInt32();
+    let payloadLengthInBytes;
+    let numberOfSignificantValueDigits;
+    let lowestTrackableUnitValue;
+    let highestTrackableValue;
+    if (getCookieBase(cookie) === V2EncodingCookieBase) {
+        if (getWordSizeInBytesFromCookie(cookie) != V2maxWordSizeInBytes) {
+            throw new Error("The buffer does not contain a Histogram (no valid cookie found)");
+        }
+        payloadLengthInBytes = buffer.getInt32();
+        buffer.getInt32(); // normalizingIndexOffset not used
+        numberOfSignificantValueDigits = buffer.getInt32();
+        lowestTrackableUnitValue = buffer.getInt64();
+        highestTrackableValue = buffer.getInt64();
+        buffer.getInt64(); // integerToDoubleValueConversionRatio not used
+    }
+    else {
+        throw new Error("The buffer does not contain a Histogram (no valid V2 encoding cookie found)");
+    }
+    highestTrackableValue = max(highestTrackableValue, minBarForHighestTrackableValue);
+    const histogramConstr = (0, JsHistogramFactory_1.constructorFromBucketSize)(bitBucketSize);
+    const histogram = new histogramConstr(lowestTrackableUnitValue, highestTrackableValue, numberOfSignificantValueDigits);
+    const filledLength = fillCountsArrayFromSourceBuffer(histogram, buffer, payloadLengthInBytes, V2maxWordSizeInBytes);
+    histogram.establishInternalTackingValues(filledLength);
+    return histogram;
+}
+function doEncodeIntoCompressedBase64(compressionLevel) {
+    const compressionOptions = compressionLevel
+        ? { level: compressionLevel }
+        : {};
+    const self = this;
+    const targetBuffer = ByteBuffer_1.default.allocate();
+    targetBuffer.putInt32(compressedEncodingCookie);
+    const intermediateUncompressedByteBuffer = ByteBuffer_1.default.allocate();
+    const uncompressedLength = encodeIntoByteBuffer(self, intermediateUncompressedByteBuffer);
+    const data = intermediateUncompressedByteBuffer.data.slice(0, uncompressedLength);
+    const compressedData = (0, exports.deflate)(data, compressionOptions);
+    targetBuffer.putInt32(compressedData.byteLength);
+    targetBuffer.putArray(compressedData);
+    return base64.fromByteArray(targetBuffer.data);
+}
+JsHistogram_1.JsHistogram.decode = doDecode;
+JsHistogram_1.JsHistogram.prototype.encodeIntoCompressedBase64 = doEncodeIntoCompressedBase64;
+//# sourceMappingURL=JsHistogram.encoding.js.map
+
+/***/ }),
+
+/***/ 3687:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports["default"] = exports.JsHistogram = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const RecordedValuesIterator_1 = __nccwpck_require__(858);
+const PercentileIterator_1 = __nccwpck_require__(4955);
+const formatters_1 = __nccwpck_require__(7461);
+const ulp_1 = __nccwpck_require__(5211);
+const Histogram_1 = __nccwpck_require__(9506);
+const { pow, floor, ceil, log2, max, min } = Math;
+class JsHistogram {
+    incrementTotalCount() {
+        this._totalCount++;
+    }
+    addToTotalCount(value) {
+        this._totalCount += value;
+    }
+    setTotalCount(value) {
+        this._totalCount = value;
+    }
+    /**
+     * Get the total count of all recorded values in the histogram
+     * @return the total count of all recorded values in the histogram
+     */
+    get totalCount() {
+        return this._totalCount;
+    }
+    updatedMaxValue(value) {
+        const internalValue = value + this.unitMagnitudeMask;
+        this.maxValue = internalValue;
+    }
+    updateMinNonZeroValue(value) {
+        if (value <= this.unitMagnitudeMask) {
+            return;
+        }
+        const internalValue = floor(value / this.lowestDiscernibleValueRounded) *
+            this.lowestDiscernibleValueRounded;
+        this.minNonZeroValue = internalValue;
+    }
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        this.autoResize = false;
+        this.startTimeStampMsec = Number.MAX_SAFE_INTEGER;
+        this.endTimeStampMsec = 0;
+        this.tag = Histogram_1.NO_TAG;
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_SAFE_INTEGER;
+        this.identity = 0;
+        this.highestTrackableValue = 0;
+        this.lowestDiscernibleValue = 0;
+        this.numberOfSignificantValueDigits = 0;
+        this.bucketCount = 0;
+        this.subBucketCount = 0;
+        this.countsArrayLength = 0;
+        this.wordSizeInBytes = 0;
+        // Verify argument validity
+        if (lowestDiscernibleValue < 1) {
+            throw new Error("lowestDiscernibleValue must be >= 1");
+        }
+        if (highestTrackableValue < 2 * lowestDiscernibleValue) {
+            throw new Error(`highestTrackableValue must be >= 2 * lowestDiscernibleValue ( 2 * ${lowestDiscernibleValue} )`);
+        }
+        if (numberOfSignificantValueDigits < 0 ||
+            numberOfSignificantValueDigits > 5) {
+            throw new Error("numberOfSignificantValueDigits must be between 0 and 5");
+        }
+        this.identity = JsHistogram.identityBuilder++;
+        this.init(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+    }
+    init(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        this.lowestDiscernibleValue = lowestDiscernibleValue;
+        this.highestTrackableValue = highestTrackableValue;
+        this.numberOfSignificantValueDigits = numberOfSignificantValueDigits;
+        /*
+         * Given a 3 decimal point accuracy, the expectation is obviously for "+/- 1 unit at 1000". It also means that
+         * it's "ok to be +/- 2 units at 2000". The "tricky" thing is that it is NOT ok to be +/- 2 units at 1999. Only
+         * starting at 2000. So internally, we need to maintain single unit resolution to 2x 10^decimalPoints.
+         */
+        const largestValueWithSingleUnitResolution = 2 * floor(pow(10, numberOfSignificantValueDigits));
+        this.unitMagnitude = floor(log2(lowestDiscernibleValue));
+        this.lowestDiscernibleValueRounded = pow(2, this.unitMagnitude);
+        this.unitMagnitudeMask = this.lowestDiscernibleValueRounded - 1;
+        // We need to maintain power-of-two subBucketCount (for clean direct indexing) that is large enough to
+        // provide unit resolution to at least largestValueWithSingleUnitResolution. So figure out
+        // largestValueWithSingleUnitResolution's nearest power-of-two (rounded up), and use that:
+        const subBucketCountMagnitude = ceil(log2(largestValueWithSingleUnitResolution));
+        this.subBucketHalfCountMagnitude =
+            (subBucketCountMagnitude > 1 ? subBucketCountMagnitude : 1) - 1;
+        this.subBucketCount = pow(2, this.subBucketHalfCountMagnitude + 1);
+        this.subBucketHalfCount = this.subBucketCount / 2;
+        this.subBucketMask =
+            (floor(this.subBucketCount) - 1) * pow(2, this.unitMagnitude);
+        this.establishSize(highestTrackableValue);
+        this.leadingZeroCountBase =
+            53 - this.unitMagnitude - this.subBucketHalfCountMagnitude - 1;
+        this.percentileIterator = new PercentileIterator_1.default(this, 1);
+        this.recordedValuesIterator = new RecordedValuesIterator_1.default(this);
+    }
+    /**
+     * The buckets (each of which has subBucketCount sub-buckets, here assumed to be 2048 as an example) overlap:
+     *
+     * <pre>
+     * The 0'th bucket covers from 0...2047 in multiples of 1, using all 2048 sub-buckets
+     * The 1'th bucket covers from 2048..4097 in multiples of 2, using only the top 1024 sub-buckets
+     * The 2'th bucket covers from 4096..8191 in multiple of 4, using only the top 1024 sub-buckets
+     * ...
+     * </pre>
+     *
+     * Bucket 0 is "special" here. It is the only one that has 2048 entries. All the rest have 1024 entries (because
+     * their bottom half overlaps with and is already covered by the all of the previous buckets put together). In other
+     * words, the k'th bucket could represent 0 * 2^k to 2048 * 2^k in 2048 buckets with 2^k precision, but the midpoint
+     * of 1024 * 2^k = 2048 * 2^(k-1) = the k-1'th bucket's end, so we would use the previous bucket for those lower
+     * values as it has better precision.
+     */
+    establishSize(newHighestTrackableValue) {
+        // establish counts array length:
+        this.countsArrayLength = this.determineArrayLengthNeeded(newHighestTrackableValue);
+        // establish exponent range needed to support the trackable value with no overflow:
+        this.bucketCount = this.getBucketsNeededToCoverValue(newHighestTrackableValue);
+        // establish the new highest trackable value:
+        this.highestTrackableValue = newHighestTrackableValue;
+    }
+    determineArrayLengthNeeded(highestTrackableValue) {
+        if (highestTrackableValue < 2 * this.lowestDiscernibleValue) {
+            throw new Error("highestTrackableValue (" +
+                highestTrackableValue +
+                ") cannot be < (2 * lowestDiscernibleValue)");
+        }
+        //determine counts array length needed:
+        const countsArrayLength = this.getLengthForNumberOfBuckets(this.getBucketsNeededToCoverValue(highestTrackableValue));
+        return countsArrayLength;
+    }
+    /**
+     * If we have N such that subBucketCount * 2^N > max value, we need storage for N+1 buckets, each with enough
+     * slots to hold the top half of the subBucketCount (the lower half is covered by previous buckets), and the +1
+     * being used for the lower half of the 0'th bucket. Or, equivalently, we need 1 more bucket to capture the max
+     * value if we consider the sub-bucket length to be halved.
+     */
+    getLengthForNumberOfBuckets(numberOfBuckets) {
+        const lengthNeeded = (numberOfBuckets + 1) * (this.subBucketCount / 2);
+        return lengthNeeded;
+    }
+    getBucketsNeededToCoverValue(value) {
+        // the k'th bucket can express from 0 * 2^k to subBucketCount * 2^k in units of 2^k
+        let smallestUntrackableValue = this.subBucketCount * pow(2, this.unitMagnitude);
+        // always have at least 1 bucket
+        let bucketsNeeded = 1;
+        while (smallestUntrackableValue <= value) {
+            if (smallestUntrackableValue > Number.MAX_SAFE_INTEGER / 2) {
+                // TODO check array max size in JavaScript
+                // next shift will overflow, meaning that bucket could represent values up to ones greater than
+                // Number.MAX_SAFE_INTEGER, so it's the last bucket
+                return bucketsNeeded + 1;
+            }
+            smallestUntrackableValue = smallestUntrackableValue * 2;
+            bucketsNeeded++;
+        }
+        return bucketsNeeded;
+    }
+    /**
+     * Record a value in the histogram
+     *
+     * @param value The value to be recorded
+     * @throws may throw Error if value is exceeds highestTrackableValue
+     */
+    recordValue(value) {
+        this.recordSingleValue(value);
+    }
+    recordSingleValue(value) {
+        const countsIndex = this.countsArrayIndex(value);
+        if (countsIndex >= this.countsArrayLength) {
+            this.handleRecordException(1, value);
+        }
+        else {
+            this.incrementCountAtIndex(countsIndex);
+        }
+        this.updateMinAndMax(value);
+        this.incrementTotalCount();
+    }
+    handleRecordException(count, value) {
+        if (!this.autoResize) {
+            throw new Error("Value " + value + " is outside of histogram covered range");
+        }
+        this.resize(value);
+        var countsIndex = this.countsArrayIndex(value);
+        this.addToCountAtIndex(countsIndex, count);
+        this.highestTrackableValue = this.highestEquivalentValue(this.valueFromIndex(this.countsArrayLength - 1));
+    }
+    countsArrayIndex(value) {
+        if (value < 0) {
+            throw new Error("Histogram recorded value cannot be negative.");
+        }
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        return this.computeCountsArrayIndex(bucketIndex, subBucketIndex);
+    }
+    computeCountsArrayIndex(bucketIndex, subBucketIndex) {
+        // TODO
+        //assert(subBucketIndex < subBucketCount);
+        //assert(bucketIndex == 0 || (subBucketIndex >= subBucketHalfCount));
+        // Calculate the index for the first entry that will be used in the bucket (halfway through subBucketCount).
+        // For bucketIndex 0, all subBucketCount entries may be used, but bucketBaseIndex is still set in the middle.
+        const bucketBaseIndex = (bucketIndex + 1) * pow(2, this.subBucketHalfCountMagnitude);
+        // Calculate the offset in the bucket. This subtraction will result in a positive value in all buckets except
+        // the 0th bucket (since a value in that bucket may be less than half the bucket's 0 to subBucketCount range).
+        // However, this works out since we give bucket 0 twice as much space.
+        const offsetInBucket = subBucketIndex - this.subBucketHalfCount;
+        // The following is the equivalent of ((subBucketIndex  - subBucketHalfCount) + bucketBaseIndex;
+        return bucketBaseIndex + offsetInBucket;
+    }
+    /**
+     * @return the lowest (and therefore highest precision) bucket index that can represent the value
+     */
+    getBucketIndex(value) {
+        // Calculates the number of powers of two by which the value is greater than the biggest value that fits in
+        // bucket 0. This is the bucket index since each successive bucket can hold a value 2x greater.
+        // The mask maps small values to bucket 0.
+        // return this.leadingZeroCountBase - Long.numberOfLeadingZeros(value | subBucketMask);
+        return max(floor(log2(value)) -
+            this.subBucketHalfCountMagnitude -
+            this.unitMagnitude, 0);
+    }
+    getSubBucketIndex(value, bucketIndex) {
+        // For bucketIndex 0, this is just value, so it may be anywhere in 0 to subBucketCount.
+        // For other bucketIndex, this will always end up in the top half of subBucketCount: assume that for some bucket
+        // k > 0, this calculation will yield a value in the bottom half of 0 to subBucketCount. Then, because of how
+        // buckets overlap, it would have also been in the top half of bucket k-1, and therefore would have
+        // returned k-1 in getBucketIndex(). Since we would then shift it one fewer bits here, it would be twice as big,
+        // and therefore in the top half of subBucketCount.
+        return floor(value / pow(2, bucketIndex + this.unitMagnitude));
+    }
+    updateMinAndMax(value) {
+        if (value > this.maxValue) {
+            this.updatedMaxValue(value);
+        }
+        if (value < this.minNonZeroValue && value !== 0) {
+            this.updateMinNonZeroValue(value);
+        }
+    }
+    /**
+     * Get the value at a given percentile.
+     * When the given percentile is &gt; 0.0, the value returned is the value that the given
+     * percentage of the overall recorded value entries in the histogram are either smaller than
+     * or equivalent to. When the given percentile is 0.0, the value returned is the value that all value
+     * entries in the histogram are either larger than or equivalent to.
+     * <p>
+     * Note that two values are "equivalent" in this statement if
+     * {@link org.HdrHistogram.JsHistogram#valuesAreEquivalent} would return true.
+     *
+     * @param percentile  The percentile for which to return the associated value
+     * @return The value that the given percentage of the overall recorded value entries in the
+     * histogram are either smaller than or equivalent to. When the percentile is 0.0, returns the
+     * value that all value entries in the histogram are either larger than or equivalent to.
+     */
+    getValueAtPercentile(percentile) {
+        const requestedPercentile = min(percentile, 100); // Truncate down to 100%
+        // round count up to nearest integer, to ensure that the largest value that the requested percentile
+        // of overall recorded values is actually included. However, this must be done with care:
+        //
+        // First, Compute fp value for count at the requested percentile. Note that fp result end up
+        // being 1 ulp larger than the correct integer count for this percentile:
+        const fpCountAtPercentile = (requestedPercentile / 100.0) * this.totalCount;
+        // Next, round up, but make sure to prevent <= 1 ulp inaccurancies in the above fp math from
+        // making us skip a count:
+        const countAtPercentile = max(ceil(fpCountAtPercentile - (0, ulp_1.default)(fpCountAtPercentile)), // round up
+        1 // Make sure we at least reach the first recorded entry
+        );
+        let totalToCurrentIndex = 0;
+        for (let i = 0; i < this.countsArrayLength; i++) {
+            totalToCurrentIndex += this.getCountAtIndex(i);
+            if (totalToCurrentIndex >= countAtPercentile) {
+                var valueAtIndex = this.valueFromIndex(i);
+                return percentile === 0.0
+                    ? this.lowestEquivalentValue(valueAtIndex)
+                    : this.highestEquivalentValue(valueAtIndex);
+            }
+        }
+        return 0;
+    }
+    valueFromIndexes(bucketIndex, subBucketIndex) {
+        return subBucketIndex * pow(2, bucketIndex + this.unitMagnitude);
+    }
+    valueFromIndex(index) {
+        let bucketIndex = floor(index / this.subBucketHalfCount) - 1;
+        let subBucketIndex = (index % this.subBucketHalfCount) + this.subBucketHalfCount;
+        if (bucketIndex < 0) {
+            subBucketIndex -= this.subBucketHalfCount;
+            bucketIndex = 0;
+        }
+        return this.valueFromIndexes(bucketIndex, subBucketIndex);
+    }
+    /**
+     * Get the lowest value that is equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The lowest value that is equivalent to the given value within the histogram's resolution.
+     */
+    lowestEquivalentValue(value) {
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        const thisValueBaseLevel = this.valueFromIndexes(bucketIndex, subBucketIndex);
+        return thisValueBaseLevel;
+    }
+    /**
+     * Get the highest value that is equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The highest value that is equivalent to the given value within the histogram's resolution.
+     */
+    highestEquivalentValue(value) {
+        return this.nextNonEquivalentValue(value) - 1;
+    }
+    /**
+     * Get the next value that is not equivalent to the given value within the histogram's resolution.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The next value that is not equivalent to the given value within the histogram's resolution.
+     */
+    nextNonEquivalentValue(value) {
+        return (this.lowestEquivalentValue(value) + this.sizeOfEquivalentValueRange(value));
+    }
+    /**
+     * Get the size (in value units) of the range of values that are equivalent to the given value within the
+     * histogram's resolution. Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The size of the range of values equivalent to the given value.
+     */
+    sizeOfEquivalentValueRange(value) {
+        const bucketIndex = this.getBucketIndex(value);
+        const subBucketIndex = this.getSubBucketIndex(value, bucketIndex);
+        const distanceToNextValue = pow(2, this.unitMagnitude +
+            (subBucketIndex >= this.subBucketCount ? bucketIndex + 1 : bucketIndex));
+        return distanceToNextValue;
+    }
+    /**
+     * Get a value that lies in the middle (rounded up) of the range of values equivalent the given value.
+     * Where "equivalent" means that value samples recorded for any two
+     * equivalent values are counted in a common total count.
+     *
+     * @param value The given value
+     * @return The value lies in the middle (rounded up) of the range of values equivalent the given value.
+     */
+    medianEquivalentValue(value) {
+        return (this.lowestEquivalentValue(value) +
+            floor(this.sizeOfEquivalentValueRange(value) / 2));
+    }
+    /**
+     * Get the computed mean value of all recorded values in the histogram
+     *
+     * @return the mean value (in value units) of the histogram data
+     */
+    get mean() {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        this.recordedValuesIterator.reset();
+        let totalValue = 0;
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            totalValue +=
+                this.medianEquivalentValue(iterationValue.valueIteratedTo) *
+                    iterationValue.countAtValueIteratedTo;
+        }
+        return totalValue / this.totalCount;
+    }
+    getStdDeviation(mean = this.mean) {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        let geometric_deviation_total = 0.0;
+        this.recordedValuesIterator.reset();
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            const deviation = this.medianEquivalentValue(iterationValue.valueIteratedTo) - mean;
+            geometric_deviation_total +=
+                deviation * deviation * iterationValue.countAddedInThisIterationStep;
+        }
+        const std_deviation = Math.sqrt(geometric_deviation_total / this.totalCount);
+        return std_deviation;
+    }
+    /**
+     * Get the computed standard deviation of all recorded values in the histogram
+     *
+     * @return the standard deviation (in value units) of the histogram data
+     */
+    get stdDeviation() {
+        if (this.totalCount === 0) {
+            return 0;
+        }
+        const mean = this.mean;
+        let geometric_deviation_total = 0.0;
+        this.recordedValuesIterator.reset();
+        while (this.recordedValuesIterator.hasNext()) {
+            const iterationValue = this.recordedValuesIterator.next();
+            const deviation = this.medianEquivalentValue(iterationValue.valueIteratedTo) - mean;
+            geometric_deviation_total +=
+                deviation * deviation * iterationValue.countAddedInThisIterationStep;
+        }
+        const std_deviation = Math.sqrt(geometric_deviation_total / this.totalCount);
+        return std_deviation;
+    }
+    /**
+     * Produce textual representation of the value distribution of histogram data by percentile. The distribution is
+     * output with exponentially increasing resolution, with each exponentially decreasing half-distance containing
+     * <i>dumpTicksPerHalf</i> percentile reporting tick points.
+     *
+     * @param printStream    Stream into which the distribution will be output
+     * <p>
+     * @param percentileTicksPerHalfDistance  The number of reporting points per exponentially decreasing half-distance
+     * <p>
+     * @param outputValueUnitScalingRatio    The scaling factor by which to divide histogram recorded values units in
+     *                                     output
+     * @param useCsvFormat  Output in CSV format if true. Otherwise use plain text form.
+     */
+    outputPercentileDistribution(percentileTicksPerHalfDistance = 5, outputValueUnitScalingRatio = 1, useCsvFormat = false) {
+        let result = "";
+        if (useCsvFormat) {
+            result += '"Value","Percentile","TotalCount","1/(1-Percentile)"\n';
+        }
+        else {
+            result += "       Value     Percentile TotalCount 1/(1-Percentile)\n\n";
+        }
+        const iterator = this.percentileIterator;
+        iterator.reset(percentileTicksPerHalfDistance);
+        let lineFormatter;
+        let lastLineFormatter;
+        if (useCsvFormat) {
+            const valueFormatter = (0, formatters_1.floatFormatter)(0, this.numberOfSignificantValueDigits);
+            const percentileFormatter = (0, formatters_1.floatFormatter)(0, 12);
+            const lastFormatter = (0, formatters_1.floatFormatter)(0, 2);
+            lineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                "," +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                "," +
+                iterationValue.totalCountToThisValue +
+                "," +
+                lastFormatter(1 / (1 - iterationValue.percentileLevelIteratedTo / 100)) +
+                "\n";
+            lastLineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                "," +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                "," +
+                iterationValue.totalCountToThisValue +
+                ",Infinity\n";
+        }
+        else {
+            const valueFormatter = (0, formatters_1.floatFormatter)(12, this.numberOfSignificantValueDigits);
+            const percentileFormatter = (0, formatters_1.floatFormatter)(2, 12);
+            const totalCountFormatter = (0, formatters_1.integerFormatter)(10);
+            const lastFormatter = (0, formatters_1.floatFormatter)(14, 2);
+            lineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                " " +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                " " +
+                totalCountFormatter(iterationValue.totalCountToThisValue) +
+                " " +
+                lastFormatter(1 / (1 - iterationValue.percentileLevelIteratedTo / 100)) +
+                "\n";
+            lastLineFormatter = (iterationValue) => valueFormatter(iterationValue.valueIteratedTo / outputValueUnitScalingRatio) +
+                " " +
+                percentileFormatter(iterationValue.percentileLevelIteratedTo / 100) +
+                " " +
+                totalCountFormatter(iterationValue.totalCountToThisValue) +
+                "\n";
+        }
+        while (iterator.hasNext()) {
+            const iterationValue = iterator.next();
+            if (iterationValue.percentileLevelIteratedTo < 100) {
+                result += lineFormatter(iterationValue);
+            }
+            else {
+                result += lastLineFormatter(iterationValue);
+            }
+        }
+        if (!useCsvFormat) {
+            // Calculate and output mean and std. deviation.
+            // Note: mean/std. deviation numbers are very often completely irrelevant when
+            // data is extremely non-normal in distribution (e.g. in cases of strong multi-modal
+            // response time distribution associated with GC pauses). However, reporting these numbers
+            // can be very useful for contrasting with the detailed percentile distribution
+            // reported by outputPercentileDistribution(). It is not at all surprising to find
+            // percentile distributions where results fall many tens or even hundreds of standard
+            // deviations away from the mean - such results simply indicate that the data sampled
+            // exhibits a very non-normal distribution, highlighting situations for which the std.
+            // deviation metric is a useless indicator.
+            //
+            const formatter = (0, formatters_1.floatFormatter)(12, this.numberOfSignificantValueDigits);
+            const _mean = this.mean;
+            const mean = formatter(_mean / outputValueUnitScalingRatio);
+            const std_deviation = formatter(this.getStdDeviation(_mean) / outputValueUnitScalingRatio);
+            const max = formatter(this.maxValue / outputValueUnitScalingRatio);
+            const intFormatter = (0, formatters_1.integerFormatter)(12);
+            const totalCount = intFormatter(this.totalCount);
+            const bucketCount = intFormatter(this.bucketCount);
+            const subBucketCount = intFormatter(this.subBucketCount);
+            result += `#[Mean    = ${mean}, StdDeviation   = ${std_deviation}]
+#[Max     = ${max}, Total count    = ${totalCount}]
+#[Buckets = ${bucketCount}, SubBuckets     = ${subBucketCount}]
+`;
+        }
+        return result;
+    }
+    get summary() {
+        return (0, Histogram_1.toSummary)(this);
+    }
+    toJSON() {
+        return this.summary;
+    }
+    inspect() {
+        return this.toString();
+    }
+    [Symbol.for("nodejs.util.inspect.custom")]() {
+        return this.toString();
+    }
+    /**
+     * Provide a (conservatively high) estimate of the Histogram's total footprint in bytes
+     *
+     * @return a (conservatively high) estimate of the Histogram's total footprint in bytes
+     */
+    get estimatedFootprintInBytes() {
+        return this._getEstimatedFootprintInBytes();
+    }
+    recordSingleValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.recordSingleValue(value);
+        if (expectedIntervalBetweenValueSamples <= 0) {
+            return;
+        }
+        for (let missingValue = value - expectedIntervalBetweenValueSamples; missingValue >= expectedIntervalBetweenValueSamples; missingValue -= expectedIntervalBetweenValueSamples) {
+            this.recordSingleValue(missingValue);
+        }
+    }
+    recordCountAtValue(count, value) {
+        const countsIndex = this.countsArrayIndex(value);
+        if (countsIndex >= this.countsArrayLength) {
+            this.handleRecordException(count, value);
+        }
+        else {
+            this.addToCountAtIndex(countsIndex, count);
+        }
+        this.updateMinAndMax(value);
+        this.addToTotalCount(count);
+    }
+    /**
+     * Record a value in the histogram (adding to the value's current count)
+     *
+     * @param value The value to be recorded
+     * @param count The number of occurrences of this value to record
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithCount(value, count) {
+        this.recordCountAtValue(count, value);
+    }
+    /**
+     * Record a value in the histogram.
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, Histogram will auto-generate an additional series of decreasingly-smaller
+     * (down to the expectedIntervalBetweenValueSamples) value records.
+     * <p>
+     * Note: This is a at-recording correction method, as opposed to the post-recording correction method provided
+     * by {@link #copyCorrectedForCoordinatedOmission(long)}.
+     * The two methods are mutually exclusive, and only one of the two should be be used on a given data set to correct
+     * for the same coordinated omission issue.
+     * <p>
+     * See notes in the description of the Histogram calls for an illustration of why this corrective behavior is
+     * important.
+     *
+     * @param value The value to record
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.recordSingleValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    recordValueWithCountAndExpectedInterval(value, count, expectedIntervalBetweenValueSamples) {
+        this.recordCountAtValue(count, value);
+        if (expectedIntervalBetweenValueSamples <= 0) {
+            return;
+        }
+        for (let missingValue = value - expectedIntervalBetweenValueSamples; missingValue >= expectedIntervalBetweenValueSamples; missingValue -= expectedIntervalBetweenValueSamples) {
+            this.recordCountAtValue(count, missingValue);
+        }
+    }
+    /**
+     * Add the contents of another histogram to this one, while correcting the incoming data for coordinated omission.
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, the values added will include an auto-generated additional series of
+     * decreasingly-smaller (down to the expectedIntervalBetweenValueSamples) value records for each count found
+     * in the current histogram that is larger than the expectedIntervalBetweenValueSamples.
+     *
+     * Note: This is a post-recording correction method, as opposed to the at-recording correction method provided
+     * by {@link #recordValueWithExpectedInterval(long, long) recordValueWithExpectedInterval}. The two
+     * methods are mutually exclusive, and only one of the two should be be used on a given data set to correct
+     * for the same coordinated omission issue.
+     * by
+     * <p>
+     * See notes in the description of the Histogram calls for an illustration of why this corrective behavior is
+     * important.
+     *
+     * @param otherHistogram The other histogram. highestTrackableValue and largestValueWithSingleUnitResolution must match.
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if values exceed highestTrackableValue
+     */
+    addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples) {
+        const toHistogram = this;
+        const otherValues = new RecordedValuesIterator_1.default(otherHistogram);
+        while (otherValues.hasNext()) {
+            const v = otherValues.next();
+            toHistogram.recordValueWithCountAndExpectedInterval(v.valueIteratedTo, v.countAtValueIteratedTo, expectedIntervalBetweenValueSamples);
+        }
+    }
+    /**
+     * Add the contents of another histogram to this one.
+     * <p>
+     * As part of adding the contents, the start/end timestamp range of this histogram will be
+     * extended to include the start/end timestamp range of the other histogram.
+     *
+     * @param otherHistogram The other histogram.
+     * @throws (may throw) if values in fromHistogram's are
+     * higher than highestTrackableValue.
+     */
+    add(otherHistogram) {
+        if (!(otherHistogram instanceof JsHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot add a WASM histogram to a regular JS histogram");
+        }
+        const highestRecordableValue = this.highestEquivalentValue(this.valueFromIndex(this.countsArrayLength - 1));
+        if (highestRecordableValue < otherHistogram.maxValue) {
+            if (!this.autoResize) {
+                throw new Error("The other histogram includes values that do not fit in this histogram's range.");
+            }
+            this.resize(otherHistogram.maxValue);
+        }
+        if (this.bucketCount === otherHistogram.bucketCount &&
+            this.subBucketCount === otherHistogram.subBucketCount &&
+            this.unitMagnitude === otherHistogram.unitMagnitude) {
+            // Counts arrays are of the same length and meaning, so we can just iterate and add directly:
+            let observedOtherTotalCount = 0;
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.addToCountAtIndex(i, otherCount);
+                    observedOtherTotalCount += otherCount;
+                }
+            }
+            this.setTotalCount(this.totalCount + observedOtherTotalCount);
+            this.updatedMaxValue(max(this.maxValue, otherHistogram.maxValue));
+            this.updateMinNonZeroValue(min(this.minNonZeroValue, otherHistogram.minNonZeroValue));
+        }
+        else {
+            // Arrays are not a direct match (or the other could change on the fly in some valid way),
+            // so we can't just stream through and add them. Instead, go through the array and add each
+            // non-zero value found at it's proper value:
+            // Do max value first, to avoid max value updates on each iteration:
+            const otherMaxIndex = otherHistogram.countsArrayIndex(otherHistogram.maxValue);
+            let otherCount = otherHistogram.getCountAtIndex(otherMaxIndex);
+            this.recordCountAtValue(otherCount, otherHistogram.valueFromIndex(otherMaxIndex));
+            // Record the remaining values, up to but not including the max value:
+            for (let i = 0; i < otherMaxIndex; i++) {
+                otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.recordCountAtValue(otherCount, otherHistogram.valueFromIndex(i));
+                }
+            }
+        }
+        this.startTimeStampMsec = min(this.startTimeStampMsec, otherHistogram.startTimeStampMsec);
+        this.endTimeStampMsec = max(this.endTimeStampMsec, otherHistogram.endTimeStampMsec);
+    }
+    /**
+     * Get the count of recorded values at a specific value (to within the histogram resolution at the value level).
+     *
+     * @param value The value for which to provide the recorded count
+     * @return The total count of values recorded in the histogram within the value range that is
+     * {@literal >=} lowestEquivalentValue(<i>value</i>) and {@literal <=} highestEquivalentValue(<i>value</i>)
+     */
+    getCountAtValue(value) {
+        const index = min(max(0, this.countsArrayIndex(value)), this.countsArrayLength - 1);
+        return this.getCountAtIndex(index);
+    }
+    /**
+     * Subtract the contents of another histogram from this one.
+     * <p>
+     * The start/end timestamps of this histogram will remain unchanged.
+     *
+     * @param otherHistogram The other histogram.
+     * @throws ArrayIndexOutOfBoundsException (may throw) if values in otherHistogram's are higher than highestTrackableValue.
+     *
+     */
+    subtract(otherHistogram) {
+        const highestRecordableValue = this.valueFromIndex(this.countsArrayLength - 1);
+        if (!(otherHistogram instanceof JsHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot subtract a WASM histogram to a regular JS histogram");
+        }
+        if (highestRecordableValue < otherHistogram.maxValue) {
+            if (!this.autoResize) {
+                throw new Error("The other histogram includes values that do not fit in this histogram's range.");
+            }
+            this.resize(otherHistogram.maxValue);
+        }
+        if (this.bucketCount === otherHistogram.bucketCount &&
+            this.subBucketCount === otherHistogram.subBucketCount &&
+            this.unitMagnitude === otherHistogram.unitMagnitude) {
+            // optim
+            // Counts arrays are of the same length and meaning, so we can just iterate and add directly:
+            let observedOtherTotalCount = 0;
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    this.addToCountAtIndex(i, -otherCount);
+                    observedOtherTotalCount += otherCount;
+                }
+            }
+            this.setTotalCount(this.totalCount - observedOtherTotalCount);
+        }
+        else {
+            for (let i = 0; i < otherHistogram.countsArrayLength; i++) {
+                const otherCount = otherHistogram.getCountAtIndex(i);
+                if (otherCount > 0) {
+                    const otherValue = otherHistogram.valueFromIndex(i);
+                    if (this.getCountAtValue(otherValue) < otherCount) {
+                        throw new Error("otherHistogram count (" +
+                            otherCount +
+                            ") at value " +
+                            otherValue +
+                            " is larger than this one's (" +
+                            this.getCountAtValue(otherValue) +
+                            ")");
+                    }
+                    this.recordCountAtValue(-otherCount, otherValue);
+                }
+            }
+        }
+        // With subtraction, the max and minNonZero values could have changed:
+        if (this.getCountAtValue(this.maxValue) <= 0 ||
+            this.getCountAtValue(this.minNonZeroValue) <= 0) {
+            this.establishInternalTackingValues();
+        }
+    }
+    establishInternalTackingValues(lengthToCover = this.countsArrayLength) {
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_VALUE;
+        let maxIndex = -1;
+        let minNonZeroIndex = -1;
+        let observedTotalCount = 0;
+        for (let index = 0; index < lengthToCover; index++) {
+            const countAtIndex = this.getCountAtIndex(index);
+            if (countAtIndex > 0) {
+                observedTotalCount += countAtIndex;
+                maxIndex = index;
+                if (minNonZeroIndex == -1 && index != 0) {
+                    minNonZeroIndex = index;
+                }
+            }
+        }
+        if (maxIndex >= 0) {
+            this.updatedMaxValue(this.highestEquivalentValue(this.valueFromIndex(maxIndex)));
+        }
+        if (minNonZeroIndex >= 0) {
+            this.updateMinNonZeroValue(this.valueFromIndex(minNonZeroIndex));
+        }
+        this.setTotalCount(observedTotalCount);
+    }
+    reset() {
+        this.clearCounts();
+        this.setTotalCount(0);
+        this.startTimeStampMsec = 0;
+        this.endTimeStampMsec = 0;
+        this.tag = Histogram_1.NO_TAG;
+        this.maxValue = 0;
+        this.minNonZeroValue = Number.MAX_SAFE_INTEGER;
+    }
+    destroy() {
+        // no op - not needed here
+    }
+}
+exports.JsHistogram = JsHistogram;
+exports["default"] = JsHistogram;
+//# sourceMappingURL=JsHistogram.js.map
+
+/***/ }),
+
+/***/ 801:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.constructorFromBucketSize = constructorFromBucketSize;
+const PackedHistogram_1 = __nccwpck_require__(8750);
+const Int8Histogram_1 = __nccwpck_require__(2063);
+const Int16Histogram_1 = __nccwpck_require__(4798);
+const Int32Histogram_1 = __nccwpck_require__(8676);
+const Float64Histogram_1 = __nccwpck_require__(2412);
+function constructorFromBucketSize(bitBucketSize) {
+    switch (bitBucketSize) {
+        case "packed":
+            return PackedHistogram_1.default;
+        case 8:
+            return Int8Histogram_1.default;
+        case 16:
+            return Int16Histogram_1.default;
+        case 32:
+            return Int32Histogram_1.default;
+        case 64:
+            return Float64Histogram_1.default;
+        default:
+            throw new Error("Incorrect parameter bitBucketSize");
+    }
+}
+//# sourceMappingURL=JsHistogramFactory.js.map
+
+/***/ }),
+
+/***/ 949:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const HistogramIterationValue_1 = __nccwpck_require__(3362);
+/**
+ * Used for iterating through histogram values.
+ */
+class JsHistogramIterator /* implements Iterator<HistogramIterationValue> */ {
+    constructor() {
+        this.currentIterationValue = new HistogramIterationValue_1.default();
+    }
+    resetIterator(histogram) {
+        this.histogram = histogram;
+        this.savedHistogramTotalRawCount = histogram.totalCount;
+        this.arrayTotalCount = histogram.totalCount;
+        this.currentIndex = 0;
+        this.currentValueAtIndex = 0;
+        this.nextValueAtIndex = Math.pow(2, histogram.unitMagnitude);
+        this.prevValueIteratedTo = 0;
+        this.totalCountToPrevIndex = 0;
+        this.totalCountToCurrentIndex = 0;
+        this.totalValueToCurrentIndex = 0;
+        this.countAtThisValue = 0;
+        this.freshSubBucket = true;
+        this.currentIterationValue.reset();
+    }
+    /**
+     * Returns true if the iteration has more elements. (In other words, returns true if next would return an
+     * element rather than throwing an exception.)
+     *
+     * @return true if the iterator has more elements.
+     */
+    hasNext() {
+        if (this.histogram.totalCount !== this.savedHistogramTotalRawCount) {
+            throw "Concurrent Modification Exception";
+        }
+        return this.totalCountToCurrentIndex < this.arrayTotalCount;
+    }
+    /**
+     * Returns the next element in the iteration.
+     *
+     * @return the {@link HistogramIterationValue} associated with the next element in the iteration.
+     */
+    next() {
+        // Move through the sub buckets and buckets until we hit the next reporting level:
+        while (!this.exhaustedSubBuckets()) {
+            this.countAtThisValue = this.histogram.getCountAtIndex(this.currentIndex);
+            if (this.freshSubBucket) {
+                // Don't add unless we've incremented since last bucket...
+                this.totalCountToCurrentIndex += this.countAtThisValue;
+                this.totalValueToCurrentIndex +=
+                    this.countAtThisValue *
+                        this.histogram.highestEquivalentValue(this.currentValueAtIndex);
+                this.freshSubBucket = false;
+            }
+            if (this.reachedIterationLevel()) {
+                const valueIteratedTo = this.getValueIteratedTo();
+                Object.assign(this.currentIterationValue, {
+                    valueIteratedTo,
+                    valueIteratedFrom: this.prevValueIteratedTo,
+                    countAtValueIteratedTo: this.countAtThisValue,
+                    countAddedInThisIterationStep: this.totalCountToCurrentIndex - this.totalCountToPrevIndex,
+                    totalCountToThisValue: this.totalCountToCurrentIndex,
+                    totalValueToThisValue: this.totalValueToCurrentIndex,
+                    percentile: (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount,
+                    percentileLevelIteratedTo: this.getPercentileIteratedTo(),
+                });
+                this.prevValueIteratedTo = valueIteratedTo;
+                this.totalCountToPrevIndex = this.totalCountToCurrentIndex;
+                this.incrementIterationLevel();
+                if (this.histogram.totalCount !== this.savedHistogramTotalRawCount) {
+                    throw new Error("Concurrent Modification Exception");
+                }
+                return this.currentIterationValue;
+            }
+            this.incrementSubBucket();
+        }
+        throw new Error("Index Out Of Bounds Exception");
+    }
+    getPercentileIteratedTo() {
+        return (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount;
+    }
+    getPercentileIteratedFrom() {
+        return (100 * this.totalCountToPrevIndex) / this.arrayTotalCount;
+    }
+    getValueIteratedTo() {
+        return this.histogram.highestEquivalentValue(this.currentValueAtIndex);
+    }
+    exhaustedSubBuckets() {
+        return this.currentIndex >= this.histogram.countsArrayLength;
+    }
+    incrementSubBucket() {
+        this.freshSubBucket = true;
+        this.currentIndex++;
+        this.currentValueAtIndex = this.histogram.valueFromIndex(this.currentIndex);
+        this.nextValueAtIndex = this.histogram.valueFromIndex(this.currentIndex + 1);
+    }
+}
+exports["default"] = JsHistogramIterator;
+//# sourceMappingURL=JsHistogramIterator.js.map
+
+/***/ }),
+
+/***/ 8750:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+const PackedArray_1 = __nccwpck_require__(6479);
+/**
+ * <h3>A High Dynamic Range (HDR) Histogram that uses a packed internal representation</h3>
+ * <p>
+ * {@link PackedHistogram} supports the recording and analyzing sampled data value counts across a configurable
+ * integer value range with configurable value precision within the range. Value precision is expressed as the
+ * number of significant digits in the value recording, and provides control over value quantization behavior
+ * across the value range and the subsequent value resolution at any given level.
+ * <p>
+ * {@link PackedHistogram} tracks value counts in a packed internal representation optimized
+ * for typical histogram recoded values are sparse in the value range and tend to be incremented in small unit counts.
+ * This packed representation tends to require significantly smaller amounts of stoarge when compared to unpacked
+ * representations, but can incur additional recording cost due to resizing and repacking operations that may
+ * occur as previously unrecorded values are encountered.
+ * <p>
+ * For example, a {@link PackedHistogram} could be configured to track the counts of observed integer values between 0 and
+ * 3,600,000,000,000 while maintaining a value precision of 3 significant digits across that range. Value quantization
+ * within the range will thus be no larger than 1/1,000th (or 0.1%) of any value. This example Histogram could
+ * be used to track and analyze the counts of observed response times ranging between 1 nanosecond and 1 hour
+ * in magnitude, while maintaining a value resolution of 1 microsecond up to 1 millisecond, a resolution of
+ * 1 millisecond (or better) up to one second, and a resolution of 1 second (or better) up to 1,000 seconds. At its
+ * maximum tracked value (1 hour), it would still maintain a resolution of 3.6 seconds (or better).
+ * <p>
+ * Auto-resizing: When constructed with no specified value range range (or when auto-resize is turned on with {@link
+ * Histogram#setAutoResize}) a {@link PackedHistogram} will auto-resize its dynamic range to include recorded values as
+ * they are encountered. Note that recording calls that cause auto-resizing may take longer to execute, as resizing
+ * incurs allocation and copying of internal data structures.
+ * <p>
+ */
+class PackedHistogram extends JsHistogram_1.default {
+    constructor(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+        this._totalCount = 0;
+        this.packedCounts = new PackedArray_1.PackedArray(this.countsArrayLength);
+    }
+    clearCounts() {
+        this.packedCounts.clear();
+    }
+    incrementCountAtIndex(index) {
+        this.packedCounts.increment(index);
+    }
+    addToCountAtIndex(index, value) {
+        this.packedCounts.add(index, value);
+    }
+    setCountAtIndex(index, value) {
+        this.packedCounts.set(index, value);
+    }
+    resize(newHighestTrackableValue) {
+        this.establishSize(newHighestTrackableValue);
+        this.packedCounts.setVirtualLength(this.countsArrayLength);
+    }
+    getCountAtIndex(index) {
+        return this.packedCounts.get(index);
+    }
+    _getEstimatedFootprintInBytes() {
+        return 192 + 8 * this.packedCounts.getPhysicalLength();
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        const copy = new PackedHistogram(this.lowestDiscernibleValue, this.highestTrackableValue, this.numberOfSignificantValueDigits);
+        copy.addWhileCorrectingForCoordinatedOmission(this, expectedIntervalBetweenValueSamples);
+        return copy;
+    }
+    toString() {
+        return `PackedHistogram ${JSON.stringify(this, null, 2)}`;
+    }
+}
+exports["default"] = PackedHistogram;
+//# sourceMappingURL=PackedHistogram.js.map
+
+/***/ }),
+
+/***/ 4955:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const JsHistogramIterator_1 = __nccwpck_require__(949);
+const { pow, floor, log2 } = Math;
+/**
+ * Used for iterating through histogram values according to percentile levels. The iteration is
+ * performed in steps that start at 0% and reduce their distance to 100% according to the
+ * <i>percentileTicksPerHalfDistance</i> parameter, ultimately reaching 100% when all recorded histogram
+ * values are exhausted.
+ */
+class PercentileIterator extends JsHistogramIterator_1.default {
+    /**
+     * @param histogram The histogram this iterator will operate on
+     * @param percentileTicksPerHalfDistance The number of equal-sized iteration steps per half-distance to 100%.
+     */
+    constructor(histogram, percentileTicksPerHalfDistance) {
+        super();
+        this.percentileTicksPerHalfDistance = 0;
+        this.percentileLevelToIterateTo = 0;
+        this.percentileLevelToIterateFrom = 0;
+        this.reachedLastRecordedValue = false;
+        this.doReset(histogram, percentileTicksPerHalfDistance);
+    }
+    /**
+     * Reset iterator for re-use in a fresh iteration over the same histogram data set.
+     *
+     * @param percentileTicksPerHalfDistance The number of iteration steps per half-distance to 100%.
+     */
+    reset(percentileTicksPerHalfDistance) {
+        this.doReset(this.histogram, percentileTicksPerHalfDistance);
+    }
+    doReset(histogram, percentileTicksPerHalfDistance) {
+        super.resetIterator(histogram);
+        this.percentileTicksPerHalfDistance = percentileTicksPerHalfDistance;
+        this.percentileLevelToIterateTo = 0;
+        this.percentileLevelToIterateFrom = 0;
+        this.reachedLastRecordedValue = false;
+    }
+    hasNext() {
+        if (super.hasNext())
+            return true;
+        if (!this.reachedLastRecordedValue && this.arrayTotalCount > 0) {
+            this.percentileLevelToIterateTo = 100;
+            this.reachedLastRecordedValue = true;
+            return true;
+        }
+        return false;
+    }
+    incrementIterationLevel() {
+        this.percentileLevelToIterateFrom = this.percentileLevelToIterateTo;
+        // The choice to maintain fixed-sized "ticks" in each half-distance to 100% [starting
+        // from 0%], as opposed to a "tick" size that varies with each interval, was made to
+        // make the steps easily comprehensible and readable to humans. The resulting percentile
+        // steps are much easier to browse through in a percentile distribution output, for example.
+        //
+        // We calculate the number of equal-sized "ticks" that the 0-100 range will be divided
+        // by at the current scale. The scale is detemined by the percentile level we are
+        // iterating to. The following math determines the tick size for the current scale,
+        // and maintain a fixed tick size for the remaining "half the distance to 100%"
+        // [from either 0% or from the previous half-distance]. When that half-distance is
+        // crossed, the scale changes and the tick size is effectively cut in half.
+        // percentileTicksPerHalfDistance = 5
+        // percentileReportingTicks = 10,
+        const percentileReportingTicks = this.percentileTicksPerHalfDistance *
+            pow(2, floor(log2(100 / (100 - this.percentileLevelToIterateTo))) + 1);
+        this.percentileLevelToIterateTo += 100 / percentileReportingTicks;
+    }
+    reachedIterationLevel() {
+        if (this.countAtThisValue === 0) {
+            return false;
+        }
+        const currentPercentile = (100 * this.totalCountToCurrentIndex) / this.arrayTotalCount;
+        return currentPercentile >= this.percentileLevelToIterateTo;
+    }
+    getPercentileIteratedTo() {
+        return this.percentileLevelToIterateTo;
+    }
+    getPercentileIteratedFrom() {
+        return this.percentileLevelToIterateFrom;
+    }
+}
+exports["default"] = PercentileIterator;
+//# sourceMappingURL=PercentileIterator.js.map
+
+/***/ }),
+
+/***/ 858:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const JsHistogramIterator_1 = __nccwpck_require__(949);
+/**
+ * Used for iterating through all recorded histogram values using the finest granularity steps supported by the
+ * underlying representation. The iteration steps through all non-zero recorded value counts, and terminates when
+ * all recorded histogram values are exhausted.
+ */
+class RecordedValuesIterator extends JsHistogramIterator_1.default {
+    /**
+     * @param histogram The histogram this iterator will operate on
+     */
+    constructor(histogram) {
+        super();
+        this.doReset(histogram);
+    }
+    /**
+     * Reset iterator for re-use in a fresh iteration over the same histogram data set.
+     */
+    reset() {
+        this.doReset(this.histogram);
+    }
+    doReset(histogram) {
+        super.resetIterator(histogram);
+        this.visitedIndex = -1;
+    }
+    incrementIterationLevel() {
+        this.visitedIndex = this.currentIndex;
+    }
+    reachedIterationLevel() {
+        const currentCount = this.histogram.getCountAtIndex(this.currentIndex);
+        return currentCount != 0 && this.visitedIndex !== this.currentIndex;
+    }
+}
+exports["default"] = RecordedValuesIterator;
+//# sourceMappingURL=RecordedValuesIterator.js.map
+
+/***/ }),
+
+/***/ 8688:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const HistogramBuilder_1 = __nccwpck_require__(7003);
+/**
+ * Records integer values, and provides stable interval {@link Histogram} samples from
+ * live recorded data without interrupting or stalling active recording of values. Each interval
+ * histogram provided contains all value counts accumulated since the previous interval histogram
+ * was taken.
+ * <p>
+ * This pattern is commonly used in logging interval histogram information while recording is ongoing.
+ * <p>
+ * {@link Recorder} supports concurrent
+ * {@link Recorder#recordValue} or
+ * {@link Recorder#recordValueWithExpectedInterval} calls.
+ *
+ */
+class Recorder {
+    /**
+     * Construct an auto-resizing {@link Recorder} with a lowest discernible value of
+     * 1 and an auto-adjusting highestTrackableValue. Can auto-resize up to track values up to Number.MAX_SAFE_INTEGER.
+     *
+     * @param histogramBuildRequest parameters used to build histograms while using this recorder.
+     * @param clock (for testing purpose) an action that give current time in ms since 1970
+     */
+    constructor(histogramBuildRequest = HistogramBuilder_1.defaultRequest, clock = () => new Date().getTime()) {
+        this.histogramBuildRequest = histogramBuildRequest;
+        this.clock = clock;
+        this.activeHistogram = (0, HistogramBuilder_1.build)(this.histogramBuildRequest);
+        Recorder.idGenerator++;
+        this.activeHistogram.containingInstanceId = Recorder.idGenerator;
+        this.activeHistogram.startTimeStampMsec = clock();
+    }
+    /**
+     * Record a value in the histogram
+     *
+     * @param value The value to be recorded
+     * @throws may throw Error if value is exceeds highestTrackableValue
+     */
+    recordValue(value) {
+        this.activeHistogram.recordValue(value);
+    }
+    /**
+     * Record a value in the histogram (adding to the value's current count)
+     *
+     * @param value The value to be recorded
+     * @param count The number of occurrences of this value to record
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithCount(value, count) {
+        this.activeHistogram.recordValueWithCount(value, count);
+    }
+    /**
+     * Record a value
+     * <p>
+     * To compensate for the loss of sampled values when a recorded value is larger than the expected
+     * interval between value samples, Histogram will auto-generate an additional series of decreasingly-smaller
+     * (down to the expectedIntervalBetweenValueSamples) value records.
+     * <p>
+     * See related notes {@link Histogram#recordValueWithExpectedInterval(long, long)}
+     * for more explanations about coordinated omission and expected interval correction.
+     *      *
+     * @param value The value to record
+     * @param expectedIntervalBetweenValueSamples If expectedIntervalBetweenValueSamples is larger than 0, add
+     *                                           auto-generated value records as appropriate if value is larger
+     *                                           than expectedIntervalBetweenValueSamples
+     * @throws ArrayIndexOutOfBoundsException (may throw) if value is exceeds highestTrackableValue
+     */
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this.activeHistogram.recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    /**
+     * Get an interval histogram, which will include a stable, consistent view of all value counts
+     * accumulated since the last interval histogram was taken.
+     * <p>
+     * {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)}
+     * accepts a previously returned interval histogram that can be recycled internally to avoid allocation
+     * and content copying operations, and is therefore significantly more efficient for repeated use than
+     * {@link Recorder#getIntervalHistogram()} and
+     * {@link Recorder#getIntervalHistogramInto getIntervalHistogramInto()}. The provided
+     * {@code histogramToRecycle} must
+     * be either be null or an interval histogram returned by a previous call to
+     * {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)} or
+     * {@link Recorder#getIntervalHistogram()}.
+     * <p>
+     * NOTE: The caller is responsible for not recycling the same returned interval histogram more than once. If
+     * the same interval histogram instance is recycled more than once, behavior is undefined.
+     * <p>
+     * Calling {@link Recorder#getIntervalHistogram(Histogram histogramToRecycle)
+     * getIntervalHistogram(histogramToRecycle)} will reset the value counts, and start accumulating value
+     * counts for the next interval
+     *
+     * @param histogramToRecycle a previously returned interval histogram that may be recycled to avoid allocation and
+     *                           copy operations.
+     * @return a histogram containing the value counts accumulated since the last interval histogram was taken.
+     */
+    getIntervalHistogram(histogramToRecycle) {
+        if (histogramToRecycle) {
+            const histogramToRecycleWithId = histogramToRecycle;
+            if (histogramToRecycleWithId.containingInstanceId !==
+                this.activeHistogram.containingInstanceId) {
+                throw "replacement histogram must have been obtained via a previous getIntervalHistogram() call from this Recorder";
+            }
+        }
+        this.inactiveHistogram = histogramToRecycle;
+        this.performIntervalSample();
+        const sampledHistogram = this.inactiveHistogram;
+        this.inactiveHistogram = null; // Once we expose the sample, we can't reuse it internally until it is recycled
+        return sampledHistogram;
+    }
+    /**
+     * Place a copy of the value counts accumulated since accumulated (since the last interval histogram
+     * was taken) into {@code targetHistogram}.
+     *
+     * Calling {@link Recorder#getIntervalHistogramInto getIntervalHistogramInto()} will reset
+     * the value counts, and start accumulating value counts for the next interval.
+     *
+     * @param targetHistogram the histogram into which the interval histogram's data should be copied
+     */
+    getIntervalHistogramInto(targetHistogram) {
+        this.performIntervalSample();
+        if (this.inactiveHistogram) {
+            targetHistogram.add(this.inactiveHistogram);
+            targetHistogram.startTimeStampMsec = this.inactiveHistogram.startTimeStampMsec;
+            targetHistogram.endTimeStampMsec = this.inactiveHistogram.endTimeStampMsec;
+        }
+    }
+    /**
+     * Reset any value counts accumulated thus far.
+     */
+    reset() {
+        this.activeHistogram.reset();
+        this.activeHistogram.startTimeStampMsec = this.clock();
+    }
+    performIntervalSample() {
+        if (!this.inactiveHistogram) {
+            this.inactiveHistogram = (0, HistogramBuilder_1.build)(this.histogramBuildRequest);
+            this.inactiveHistogram.containingInstanceId = this.activeHistogram.containingInstanceId;
+        }
+        this.inactiveHistogram.reset();
+        const tempHistogram = this.activeHistogram;
+        this.activeHistogram = this.inactiveHistogram;
+        this.inactiveHistogram = tempHistogram;
+        const currentTimeInMs = this.clock();
+        this.inactiveHistogram.endTimeStampMsec = currentTimeInMs;
+        this.activeHistogram.startTimeStampMsec = currentTimeInMs;
+    }
+    /**
+     * Release memory associated to this recorder by destroying
+     * histograms used under the cover.
+     * Useful when webassembly histograms are used.
+     */
+    destroy() {
+        var _a;
+        this.activeHistogram.destroy();
+        (_a = this.inactiveHistogram) === null || _a === void 0 ? void 0 : _a.destroy();
+    }
+}
+Recorder.idGenerator = 0;
+exports["default"] = Recorder;
+//# sourceMappingURL=Recorder.js.map
+
+/***/ }),
+
+/***/ 1525:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+class TypedArrayHistogram extends JsHistogram_1.default {
+    constructor(arrayCtr, lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits) {
+        super(lowestDiscernibleValue, highestTrackableValue, numberOfSignificantValueDigits);
+        this.arrayCtr = arrayCtr;
+        this._totalCount = 0;
+        this._counts = new arrayCtr(this.countsArrayLength);
+    }
+    clearCounts() {
+        this._counts.fill(0);
+    }
+    incrementCountAtIndex(index) {
+        const currentCount = this._counts[index];
+        const newCount = currentCount + 1;
+        if (newCount < 0) {
+            throw newCount + " would overflow short integer count";
+        }
+        this._counts[index] = newCount;
+    }
+    addToCountAtIndex(index, value) {
+        const currentCount = this._counts[index];
+        const newCount = currentCount + value;
+        if (newCount < Number.MIN_SAFE_INTEGER ||
+            newCount > Number.MAX_SAFE_INTEGER) {
+            throw newCount + " would overflow integer count";
+        }
+        this._counts[index] = newCount;
+    }
+    setCountAtIndex(index, value) {
+        if (value < Number.MIN_SAFE_INTEGER || value > Number.MAX_SAFE_INTEGER) {
+            throw value + " would overflow integer count";
+        }
+        this._counts[index] = value;
+    }
+    resize(newHighestTrackableValue) {
+        this.establishSize(newHighestTrackableValue);
+        const newCounts = new this.arrayCtr(this.countsArrayLength);
+        newCounts.set(this._counts);
+        this._counts = newCounts;
+    }
+    getCountAtIndex(index) {
+        return this._counts[index];
+    }
+    _getEstimatedFootprintInBytes() {
+        return 1024 + this._counts.BYTES_PER_ELEMENT * this._counts.length;
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        const copy = new TypedArrayHistogram(this.arrayCtr, this.lowestDiscernibleValue, this.highestTrackableValue, this.numberOfSignificantValueDigits);
+        copy.addWhileCorrectingForCoordinatedOmission(this, expectedIntervalBetweenValueSamples);
+        return copy;
+    }
+    toString() {
+        return `Histogram ${this._counts.BYTES_PER_ELEMENT * 8}b ${JSON.stringify(this, null, 2)}`;
+    }
+}
+exports["default"] = TypedArrayHistogram;
+//# sourceMappingURL=TypedArrayHistogram.js.map
+
+/***/ }),
+
+/***/ 9791:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const { pow, floor } = Math;
+const TWO_POW_7 = pow(2, 7);
+const TWO_POW_14 = pow(2, 14);
+const TWO_POW_21 = pow(2, 21);
+const TWO_POW_28 = pow(2, 28);
+const TWO_POW_35 = pow(2, 35);
+const TWO_POW_42 = pow(2, 42);
+const TWO_POW_49 = pow(2, 49);
+const TWO_POW_56 = pow(2, 56);
+/**
+ * This class provides encoding and decoding methods for writing and reading
+ * ZigZag-encoded LEB128-64b9B-variant (Little Endian Base 128) values to/from a
+ * {@link ByteBuffer}. LEB128's variable length encoding provides for using a
+ * smaller nuber of bytes for smaller values, and the use of ZigZag encoding
+ * allows small (closer to zero) negative values to use fewer bytes. Details
+ * on both LEB128 and ZigZag can be readily found elsewhere.
+ *
+ * The LEB128-64b9B-variant encoding used here diverges from the "original"
+ * LEB128 as it extends to 64 bit values: In the original LEB128, a 64 bit
+ * value can take up to 10 bytes in the stream, where this variant's encoding
+ * of a 64 bit values will max out at 9 bytes.
+ *
+ * As such, this encoder/decoder should NOT be used for encoding or decoding
+ * "standard" LEB128 formats (e.g. Google Protocol Buffers).
+ */
+class ZigZagEncoding {
+    /**
+     * Writes a long value to the given buffer in LEB128 ZigZag encoded format
+     * (negative numbers not supported)
+     * @param buffer the buffer to write to
+     * @param value  the value to write to the buffer
+     */
+    static encode(buffer, value) {
+        if (value >= 0) {
+            value = value * 2;
+        }
+        else {
+            value = -value * 2 - 1;
+        }
+        if (value < TWO_POW_7) {
+            buffer.put(value);
+        }
+        else {
+            buffer.put(value | 0x80);
+            if (value < TWO_POW_14) {
+                buffer.put(floor(value / TWO_POW_7));
+            }
+            else {
+                buffer.put(floor(value / TWO_POW_7) | 0x80);
+                if (value < TWO_POW_21) {
+                    buffer.put(floor(value / TWO_POW_14));
+                }
+                else {
+                    buffer.put(floor(value / TWO_POW_14) | 0x80);
+                    if (value < TWO_POW_28) {
+                        buffer.put(floor(value / TWO_POW_21));
+                    }
+                    else {
+                        buffer.put(floor(value / TWO_POW_21) | 0x80);
+                        if (value < TWO_POW_35) {
+                            buffer.put(floor(value / TWO_POW_28));
+                        }
+                        else {
+                            buffer.put(floor(value / TWO_POW_28) | 0x80);
+                            if (value < TWO_POW_42) {
+                                buffer.put(floor(value / TWO_POW_35));
+                            }
+                            else {
+                                buffer.put(floor(value / TWO_POW_35) | 0x80);
+                                if (value < TWO_POW_49) {
+                                    buffer.put(floor(value / TWO_POW_42));
+                                }
+                                else {
+                                    buffer.put(floor(value / TWO_POW_42) | 0x80);
+                                    if (value < TWO_POW_56) {
+                                        buffer.put(floor(value / TWO_POW_49));
+                                    }
+                                    else {
+                                        // should not happen
+                                        buffer.put(floor(value / TWO_POW_49) + 0x80);
+                                        buffer.put(floor(value / TWO_POW_56));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /**
+     * Read an LEB128-64b9B ZigZag encoded long value from the given buffer
+     * (negative numbers not supported)
+     * @param buffer the buffer to read from
+     * @return the value read from the buffer
+     */
+    static decode(buffer) {
+        let v = buffer.get();
+        let value = v & 0x7f;
+        if ((v & 0x80) != 0) {
+            v = buffer.get();
+            value += (v & 0x7f) * TWO_POW_7;
+            if ((v & 0x80) != 0) {
+                v = buffer.get();
+                value += (v & 0x7f) * TWO_POW_14;
+                if ((v & 0x80) != 0) {
+                    v = buffer.get();
+                    value += (v & 0x7f) * TWO_POW_21;
+                    if ((v & 0x80) != 0) {
+                        v = buffer.get();
+                        value += (v & 0x7f) * TWO_POW_28;
+                        if ((v & 0x80) != 0) {
+                            v = buffer.get();
+                            value += (v & 0x7f) * TWO_POW_35;
+                            if ((v & 0x80) != 0) {
+                                v = buffer.get();
+                                value += (v & 0x7f) * TWO_POW_42;
+                                if ((v & 0x80) != 0) {
+                                    v = buffer.get();
+                                    value += (v & 0x7f) * TWO_POW_49;
+                                    if ((v & 0x80) != 0) {
+                                        v = buffer.get();
+                                        value += (v & 0x7f) * TWO_POW_56;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (value % 2 === 0) {
+            value = value / 2;
+        }
+        else {
+            value = -(value + 1) / 2;
+        }
+        return value;
+    }
+}
+exports["default"] = ZigZagEncoding;
+//# sourceMappingURL=ZigZagEncoding.js.map
+
+/***/ }),
+
+/***/ 6879:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.encodeIntoCompressedBase64 = exports.decodeFromCompressedBase64 = void 0;
+exports.decompress = decompress;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const JsHistogram_1 = __nccwpck_require__(3687);
+const ByteBuffer_1 = __nccwpck_require__(9926);
+const wasm_1 = __nccwpck_require__(4525);
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+const JsHistogram_encoding_1 = __nccwpck_require__(4984);
+const V2CompressedEncodingCookieBase = 0x1c849304;
+const compressedEncodingCookie = V2CompressedEncodingCookieBase | 0x10; // LSBit of wordsize byte indicates TLZE Encoding
+function decompress(data) {
+    const buffer = new ByteBuffer_1.default(data);
+    const initialTargetPosition = buffer.position;
+    const cookie = buffer.getInt32();
+    if ((cookie & ~0xf0) !== V2CompressedEncodingCookieBase) {
+        throw new Error("Encoding not supported, only V2 is supported");
+    }
+    const lengthOfCompressedContents = buffer.getInt32();
+    const uncompressedBuffer = (0, JsHistogram_encoding_1.inflate)(buffer.data.slice(initialTargetPosition + 8, initialTargetPosition + 8 + lengthOfCompressedContents));
+    return uncompressedBuffer;
+}
+const decodeFromCompressedBase64 = (base64String, bitBucketSize = 32, useWebAssembly = false, minBarForHighestTrackableValue = 0) => {
+    const data = base64.toByteArray(base64String.trim());
+    const uncompressedData = decompress(data);
+    if (useWebAssembly) {
+        return wasm_1.WasmHistogram.decode(uncompressedData, bitBucketSize, minBarForHighestTrackableValue);
+    }
+    return JsHistogram_1.JsHistogram.decode(uncompressedData, bitBucketSize, minBarForHighestTrackableValue);
+};
+exports.decodeFromCompressedBase64 = decodeFromCompressedBase64;
+function encodeWasmIntoCompressedBase64(compressionLevel) {
+    const compressionOptions = compressionLevel
+        ? { level: compressionLevel }
+        : {};
+    const self = this;
+    const targetBuffer = ByteBuffer_1.default.allocate();
+    targetBuffer.putInt32(compressedEncodingCookie);
+    const uncompressedData = self.encode();
+    const compressedData = (0, JsHistogram_encoding_1.deflate)(uncompressedData, compressionOptions);
+    targetBuffer.putInt32(compressedData.byteLength);
+    targetBuffer.putArray(compressedData);
+    return base64.fromByteArray(targetBuffer.data);
+}
+wasm_1.WasmHistogram.prototype.encodeIntoCompressedBase64 = encodeWasmIntoCompressedBase64;
+const encodeIntoCompressedBase64 = (histogram, compressionLevel) => {
+    if (histogram instanceof wasm_1.WasmHistogram) {
+        return histogram.encodeIntoCompressedBase64(compressionLevel);
+    }
+    if (histogram instanceof JsHistogram_1.JsHistogram) {
+        return histogram.encodeIntoCompressedBase64(compressionLevel);
+    }
+    throw new Error("Unsupported Histogram implementation");
+};
+exports.encodeIntoCompressedBase64 = encodeIntoCompressedBase64;
+//# sourceMappingURL=encoding.js.map
+
+/***/ }),
+
+/***/ 7461:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.floatFormatter = exports.keepSignificantDigits = exports.integerFormatter = void 0;
+const leftPadding = (size) => {
+    return (input) => {
+        if (input.length < size) {
+            return " ".repeat(size - input.length) + input;
+        }
+        return input;
+    };
+};
+const integerFormatter = (size) => {
+    const padding = leftPadding(size);
+    return (integer) => padding("" + integer);
+};
+exports.integerFormatter = integerFormatter;
+const { floor, log10, pow } = Math;
+const numberOfDigits = (n) => floor(log10(n) + 1);
+const keepSignificantDigits = (digits) => (value) => {
+    const valueDigits = numberOfDigits(value);
+    if (valueDigits > digits) {
+        const extraDigits = valueDigits - digits;
+        const magnitude = pow(10, extraDigits);
+        return value - (value % magnitude);
+    }
+    return value;
+};
+exports.keepSignificantDigits = keepSignificantDigits;
+const floatFormatter = (size, fractionDigits) => {
+    const numberFormatter = new Intl.NumberFormat("en-US", {
+        maximumFractionDigits: fractionDigits,
+        minimumFractionDigits: fractionDigits,
+        useGrouping: false,
+    });
+    const padding = leftPadding(size);
+    return (float) => padding(numberFormatter.format(float));
+};
+exports.floatFormatter = floatFormatter;
+//# sourceMappingURL=formatters.js.map
+
+/***/ }),
+
+/***/ 2960:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.Vc = __webpack_unused_export__ = exports.jq = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const ByteBuffer_1 = __nccwpck_require__(9926);
+__webpack_unused_export__ = ByteBuffer_1.default;
+const encoding_1 = __nccwpck_require__(6879);
+Object.defineProperty(exports, "Vc", ({ enumerable: true, get: function () { return encoding_1.decodeFromCompressedBase64; } }));
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return encoding_1.encodeIntoCompressedBase64; } });
+const Float64Histogram_1 = __nccwpck_require__(2412);
+__webpack_unused_export__ = Float64Histogram_1.default;
+const HistogramLogReader_1 = __nccwpck_require__(1433);
+__webpack_unused_export__ = HistogramLogReader_1.default;
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return HistogramLogReader_1.listTags; } });
+const HistogramLogWriter_1 = __nccwpck_require__(3605);
+__webpack_unused_export__ = HistogramLogWriter_1.default;
+const Int16Histogram_1 = __nccwpck_require__(4798);
+__webpack_unused_export__ = Int16Histogram_1.default;
+const Int32Histogram_1 = __nccwpck_require__(8676);
+__webpack_unused_export__ = Int32Histogram_1.default;
+const Int8Histogram_1 = __nccwpck_require__(2063);
+__webpack_unused_export__ = Int8Histogram_1.default;
+const JsHistogram_1 = __nccwpck_require__(3687);
+__webpack_unused_export__ = JsHistogram_1.default;
+const PackedHistogram_1 = __nccwpck_require__(8750);
+__webpack_unused_export__ = PackedHistogram_1.default;
+const Recorder_1 = __nccwpck_require__(8688);
+__webpack_unused_export__ = Recorder_1.default;
+const wasm_1 = __nccwpck_require__(4525);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.initWebAssembly; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.initWebAssemblySync; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return wasm_1.WasmHistogram; } });
+const HistogramBuilder_1 = __nccwpck_require__(7003);
+Object.defineProperty(exports, "jq", ({ enumerable: true, get: function () { return HistogramBuilder_1.build; } }));
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 6479:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.PackedArray = void 0;
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+const PackedArrayContext_1 = __nccwpck_require__(6904);
+const NUMBER_OF_SETS = 8;
+const { pow, floor } = Math;
+/**
+ * A Packed array of signed 64 bit values, and supports {@link #get get()}, {@link #set set()},
+ * {@link #add add()} and {@link #increment increment()} operations on the logical contents of the array.
+ *
+ * An {@link PackedLongArray} Uses {@link PackedArrayContext} to track
+ * the array's logical contents. Contexts may be switched when a context requires resizing
+ * to complete logical array operations (get, set, add, increment). Contexts are
+ * established and used within critical sections in order to facilitate concurrent
+ * implementors.
+ *
+ */
+class PackedArray {
+    constructor(virtualLength, initialPhysicalLength = PackedArrayContext_1.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY) {
+        this.arrayContext = new PackedArrayContext_1.PackedArrayContext(virtualLength, initialPhysicalLength);
+    }
+    setVirtualLength(newVirtualArrayLength) {
+        if (newVirtualArrayLength < this.length()) {
+            throw new Error("Cannot set virtual length, as requested length " +
+                newVirtualArrayLength +
+                " is smaller than the current virtual length " +
+                this.length());
+        }
+        const currentArrayContext = this.arrayContext;
+        if (currentArrayContext.isPacked &&
+            currentArrayContext.determineTopLevelShiftForVirtualLength(newVirtualArrayLength) == currentArrayContext.getTopLevelShift()) {
+            // No changes to the array context contents is needed. Just change the virtual length.
+            currentArrayContext.setVirtualLength(newVirtualArrayLength);
+            return;
+        }
+        this.arrayContext = currentArrayContext.copyAndIncreaseSize(this.getPhysicalLength(), newVirtualArrayLength);
+    }
+    /**
+     * Get value at virtual index in the array
+     * @param index the virtual array index
+     * @return the array value at the virtual index given
+     */
+    get(index) {
+        let value = 0;
+        for (let byteNum = 0; byteNum < NUMBER_OF_SETS; byteNum++) {
+            let byteValueAtPackedIndex = 0;
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                return this.arrayContext.getAtUnpackedIndex(index);
+            }
+            // Context is packed:
+            const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, false);
+            if (packedIndex < 0) {
+                return value;
+            }
+            byteValueAtPackedIndex =
+                this.arrayContext.getAtByteIndex(packedIndex) * pow(2, byteNum << 3);
+            value += byteValueAtPackedIndex;
+        }
+        return value;
+    }
+    /**
+     * Increment value at a virrual index in the array
+     * @param index virtual index of value to increment
+     */
+    increment(index) {
+        this.add(index, 1);
+    }
+    safeGetPackedIndexgetPackedIndex(setNumber, virtualIndex) {
+        //do {
+        //try {
+        return this.arrayContext.getPackedIndex(setNumber, virtualIndex, true);
+        /*} catch (ex) {
+            if (ex instanceof ResizeError) {
+              this.arrayContext.resizeArray(ex.newSize);
+            } else {
+              throw ex;
+            }
+          }*/
+        //} while (true);
+    }
+    /**
+     * Add to a value at a virtual index in the array
+     * @param index the virtual index of the value to be added to
+     * @param value the value to add
+     */
+    add(index, value) {
+        let remainingValueToAdd = value;
+        for (let byteNum = 0, byteShift = 0; byteNum < NUMBER_OF_SETS; byteNum++, byteShift += 8) {
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                this.arrayContext.addAndGetAtUnpackedIndex(index, value);
+                return;
+            }
+            // Context is packed:
+            const packedIndex = this.safeGetPackedIndexgetPackedIndex(byteNum, index);
+            const byteToAdd = remainingValueToAdd & 0xff;
+            const afterAddByteValue = this.arrayContext.addAtByteIndex(packedIndex, byteToAdd);
+            // Reduce remaining value to add by amount just added:
+            remainingValueToAdd -= byteToAdd;
+            remainingValueToAdd = remainingValueToAdd / pow(2, 8);
+            // Account for carry:
+            remainingValueToAdd += floor(afterAddByteValue / pow(2, 8));
+            if (remainingValueToAdd == 0) {
+                return; // nothing to add to higher magnitudes
+            }
+        }
+    }
+    /**
+     * Set the value at a virtual index in the array
+     * @param index the virtual index of the value to set
+     * @param value the value to set
+     */
+    set(index, value) {
+        let bytesAlreadySet = 0;
+        let valueForNextLevels = value;
+        for (let byteNum = 0; byteNum < NUMBER_OF_SETS; byteNum++) {
+            // Establish context within: critical section
+            // Deal with unpacked context:
+            if (!this.arrayContext.isPacked) {
+                this.arrayContext.setAtUnpackedIndex(index, value);
+                return;
+            }
+            // Context is packed:
+            if (valueForNextLevels == 0) {
+                // Special-case zeros to avoid inflating packed array for no reason
+                const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, false);
+                if (packedIndex < 0) {
+                    return; // no need to create entries for zero values if they don't already exist
+                }
+            }
+            // Make sure byte is populated:
+            const packedIndex = this.arrayContext.getPackedIndex(byteNum, index, true);
+            // Determine value to write, and prepare for next levels
+            const byteToWrite = valueForNextLevels & 0xff;
+            valueForNextLevels = floor(valueForNextLevels / pow(2, 8));
+            if (byteNum < bytesAlreadySet) {
+                // We want to avoid writing to the same byte twice when not doing so for the
+                // entire 64 bit value atomically, as doing so opens a race with e.g. concurrent
+                // adders. So dobn't actually write the byte if has been written before.
+                continue;
+            }
+            this.arrayContext.setAtByteIndex(packedIndex, byteToWrite);
+            bytesAlreadySet++;
+        }
+    }
+    /**
+     * Get the current physical length (in longs) of the array's backing storage
+     * @return the current physical length (in longs) of the array's current backing storage
+     */
+    getPhysicalLength() {
+        return this.arrayContext.physicalLength;
+    }
+    /**
+     * Get the (virtual) length of the array
+     * @return the (virtual) length of the array
+     */
+    length() {
+        return this.arrayContext.getVirtualLength();
+    }
+    /**
+     * Clear the array contents
+     */
+    clear() {
+        this.arrayContext.clear();
+    }
+    toString() {
+        let output = "PackedArray:\n";
+        output += this.arrayContext.toString();
+        return output;
+    }
+}
+exports.PackedArray = PackedArray;
+//# sourceMappingURL=PackedArray.js.map
+
+/***/ }),
+
+/***/ 6904:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.PackedArrayContext = exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY = void 0;
+/**
+ * A packed-value, sparse array context used for storing 64 bit signed values.
+ *
+ * An array context is optimised for tracking sparsely set (as in mostly zeros) values that tend to not make
+ * use pof the full 64 bit value range even when they are non-zero. The array context's internal representation
+ * is such that the packed value at each virtual array index may be represented by 0-8 bytes of actual storage.
+ *
+ * An array context encodes the packed values in 8 "set trees" with each set tree representing one byte of the
+ * packed value at the virtual index in question. The {@link #getPackedIndex(int, int, boolean)} method is used
+ * to look up the byte-index corresponding to the given (set tree) value byte of the given virtual index, and can
+ * be used to add entries to represent that byte as needed. As a succesful {@link #getPackedIndex(int, int, boolean)}
+ * may require a resizing of the array, it can throw a {@link ResizeException} to indicate that the requested
+ * packed index cannot be found or added without a resize of the physical storage.
+ *
+ */
+exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY = 16;
+const MAX_SUPPORTED_PACKED_COUNTS_ARRAY_LENGTH = Math.pow(2, 13) - 1; //(Short.MAX_VALUE / 4);  TODO ALEX why ???
+const SET_0_START_INDEX = 0;
+const NUMBER_OF_SETS = 8;
+const LEAF_LEVEL_SHIFT = 3;
+const NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET = 0;
+const NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS = 1;
+const PACKED_ARRAY_GROWTH_INCREMENT = 16;
+const PACKED_ARRAY_GROWTH_FRACTION_POW2 = 4;
+const { pow, ceil, log2, max } = Math;
+const bitCount = (n) => {
+    var bits = 0;
+    while (n !== 0) {
+        bits += bitCount32(n | 0);
+        n /= 0x100000000;
+    }
+    return bits;
+};
+const bitCount32 = (n) => {
+    n = n - ((n >> 1) & 0x55555555);
+    n = (n & 0x33333333) + ((n >> 2) & 0x33333333);
+    return (((n + (n >> 4)) & 0xf0f0f0f) * 0x1010101) >> 24;
+};
+class PackedArrayContext {
+    constructor(virtualLength, initialPhysicalLength) {
+        this.populatedShortLength = 0;
+        this.topLevelShift = Number.MAX_VALUE; // Make it non-sensical until properly initialized.
+        this.physicalLength = Math.max(initialPhysicalLength, exports.MINIMUM_INITIAL_PACKED_ARRAY_CAPACITY);
+        this.isPacked =
+            this.physicalLength <= MAX_SUPPORTED_PACKED_COUNTS_ARRAY_LENGTH;
+        if (!this.isPacked) {
+            this.physicalLength = virtualLength;
+        }
+        this.array = new ArrayBuffer(this.physicalLength * 8);
+        this.initArrayViews(this.array);
+        this.init(virtualLength);
+    }
+    initArrayViews(array) {
+        this.byteArray = new Uint8Array(array);
+        this.shortArray = new Uint16Array(array);
+        this.longArray = new Float64Array(array);
+    }
+    init(virtualLength) {
+        if (!this.isPacked) {
+            // Deal with non-packed context init:
+            this.virtualLength = virtualLength;
+            return;
+        }
+        this.populatedShortLength = SET_0_START_INDEX + 8;
+        // Populate empty root entries, and point to them from the root indexes:
+        for (let i = 0; i < NUMBER_OF_SETS; i++) {
+            this.setAtShortIndex(SET_0_START_INDEX + i, 0);
+        }
+        this.setVirtualLength(virtualLength);
+    }
+    clear() {
+        this.byteArray.fill(0);
+        this.init(this.virtualLength);
+    }
+    copyAndIncreaseSize(newPhysicalArrayLength, newVirtualArrayLength) {
+        const ctx = new PackedArrayContext(newVirtualArrayLength, newPhysicalArrayLength);
+        if (this.isPacked) {
+            ctx.populateEquivalentEntriesWithEntriesFromOther(this);
+        }
+        return ctx;
+    }
+    getPopulatedShortLength() {
+        return this.populatedShortLength;
+    }
+    getPopulatedLongLength() {
+        return (this.getPopulatedShortLength() + 3) >> 2; // round up
+    }
+    setAtByteIndex(byteIndex, value) {
+        this.byteArray[byteIndex] = value;
+    }
+    getAtByteIndex(byteIndex) {
+        return this.byteArray[byteIndex];
+    }
+    /**
+     * add a byte value to a current byte value in the array
+     * @param byteIndex index of byte value to add to
+     * @param valueToAdd byte value to add
+     * @return the afterAddValue. ((afterAddValue & 0x100) != 0) indicates a carry.
+     */
+    addAtByteIndex(byteIndex, valueToAdd) {
+        const newValue = this.byteArray[byteIndex] + valueToAdd;
+        this.byteArray[byteIndex] = newValue;
+        return newValue;
+    }
+    setPopulatedLongLength(newPopulatedLongLength) {
+        this.populatedShortLength = newPopulatedLongLength << 2;
+    }
+    getVirtualLength() {
+        return this.virtualLength;
+    }
+    length() {
+        return this.physicalLength;
+    }
+    setAtShortIndex(shortIndex, value) {
+        this.shortArray[shortIndex] = value;
+    }
+    setAtLongIndex(longIndex, value) {
+        this.longArray[longIndex] = value;
+    }
+    getAtShortIndex(shortIndex) {
+        return this.shortArray[shortIndex];
+    }
+    getIndexAtShortIndex(shortIndex) {
+        return this.shortArray[shortIndex];
+    }
+    setPackedSlotIndicators(entryIndex, newPackedSlotIndicators) {
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET, newPackedSlotIndicators);
+    }
+    getPackedSlotIndicators(entryIndex) {
+        return (this.shortArray[entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET] &
+            0xffff);
+    }
+    getIndexAtEntrySlot(entryIndex, slot) {
+        return this.getAtShortIndex(entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slot);
+    }
+    setIndexAtEntrySlot(entryIndex, slot, newIndexValue) {
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slot, newIndexValue);
+    }
+    expandArrayIfNeeded(entryLengthInLongs) {
+        const currentLength = this.length();
+        if (currentLength < this.getPopulatedLongLength() + entryLengthInLongs) {
+            const growthIncrement = max(entryLengthInLongs, PACKED_ARRAY_GROWTH_INCREMENT, this.getPopulatedLongLength() >> PACKED_ARRAY_GROWTH_FRACTION_POW2);
+            this.resizeArray(currentLength + growthIncrement);
+        }
+    }
+    newEntry(entryLengthInShorts) {
+        // Add entry at the end of the array:
+        const newEntryIndex = this.populatedShortLength;
+        this.expandArrayIfNeeded((entryLengthInShorts >> 2) + 1);
+        this.populatedShortLength = newEntryIndex + entryLengthInShorts;
+        for (let i = 0; i < entryLengthInShorts; i++) {
+            this.setAtShortIndex(newEntryIndex + i, -1); // Poison value -1. Must be overriden before reads
+        }
+        return newEntryIndex;
+    }
+    newLeafEntry() {
+        // Add entry at the end of the array:
+        let newEntryIndex;
+        newEntryIndex = this.getPopulatedLongLength();
+        this.expandArrayIfNeeded(1);
+        this.setPopulatedLongLength(newEntryIndex + 1);
+        this.setAtLongIndex(newEntryIndex, 0);
+        return newEntryIndex;
+    }
+    /**
+     * Consolidate entry with previous entry verison if one exists
+     *
+     * @param entryIndex The shortIndex of the entry to be consolidated
+     * @param previousVersionIndex the index of the previous version of the entry
+     */
+    consolidateEntry(entryIndex, previousVersionIndex) {
+        const previousVersionPackedSlotsIndicators = this.getPackedSlotIndicators(previousVersionIndex);
+        // Previous version exists, needs consolidation
+        const packedSlotsIndicators = this.getPackedSlotIndicators(entryIndex);
+        const insertedSlotMask = packedSlotsIndicators ^ previousVersionPackedSlotsIndicators; // the only bit that differs
+        const slotsBelowBitNumber = packedSlotsIndicators & (insertedSlotMask - 1);
+        const insertedSlotIndex = bitCount(slotsBelowBitNumber);
+        const numberOfSlotsInEntry = bitCount(packedSlotsIndicators);
+        // Copy the entry slots from previous version, skipping the newly inserted slot in the target:
+        let sourceSlot = 0;
+        for (let targetSlot = 0; targetSlot < numberOfSlotsInEntry; targetSlot++) {
+            if (targetSlot !== insertedSlotIndex) {
+                const indexAtSlot = this.getIndexAtEntrySlot(previousVersionIndex, sourceSlot);
+                if (indexAtSlot !== 0) {
+                    this.setIndexAtEntrySlot(entryIndex, targetSlot, indexAtSlot);
+                }
+                sourceSlot++;
+            }
+        }
+    }
+    /**
+     * Expand entry as indicated.
+     *
+     * @param existingEntryIndex the index of the entry
+     * @param entryPointerIndex  index to the slot pointing to the entry (needs to be fixed up)
+     * @param insertedSlotIndex  realtive [packed] index of slot being inserted into entry
+     * @param insertedSlotMask   mask value fo slot being inserted
+     * @param nextLevelIsLeaf    the level below this one is a leaf level
+     * @return the updated index of the entry (-1 if epansion failed due to conflict)
+     * @throws RetryException if expansion fails due to concurrent conflict, and caller should try again.
+     */
+    expandEntry(existingEntryIndex, entryPointerIndex, insertedSlotIndex, insertedSlotMask, nextLevelIsLeaf) {
+        let packedSlotIndicators = this.getAtShortIndex(existingEntryIndex) & 0xffff;
+        packedSlotIndicators |= insertedSlotMask;
+        const numberOfslotsInExpandedEntry = bitCount(packedSlotIndicators);
+        if (insertedSlotIndex >= numberOfslotsInExpandedEntry) {
+            throw new Error("inserted slot index is out of range given provided masks");
+        }
+        const expandedEntryLength = numberOfslotsInExpandedEntry + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS;
+        // Create new next-level entry to refer to from slot at this level:
+        let indexOfNewNextLevelEntry = 0;
+        if (nextLevelIsLeaf) {
+            indexOfNewNextLevelEntry = this.newLeafEntry(); // Establish long-index to new leaf entry
+        }
+        else {
+            // TODO: Optimize this by creating the whole sub-tree here, rather than a step that will immediaterly expand
+            // Create a new 1 word (empty, no slots set) entry for the next level:
+            indexOfNewNextLevelEntry = this.newEntry(NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS); // Establish short-index to new leaf entry
+            this.setPackedSlotIndicators(indexOfNewNextLevelEntry, 0);
+        }
+        const insertedSlotValue = indexOfNewNextLevelEntry;
+        const expandedEntryIndex = this.newEntry(expandedEntryLength);
+        // populate the packed indicators word:
+        this.setPackedSlotIndicators(expandedEntryIndex, packedSlotIndicators);
+        // Populate the inserted slot with the index of the new next level entry:
+        this.setIndexAtEntrySlot(expandedEntryIndex, insertedSlotIndex, insertedSlotValue);
+        this.setAtShortIndex(entryPointerIndex, expandedEntryIndex);
+        this.consolidateEntry(expandedEntryIndex, existingEntryIndex);
+        return expandedEntryIndex;
+    }
+    //
+    //   ######   ######## ########    ##     ##    ###    ##             ## #### ##    ## ########  ######## ##     ##
+    //  ##    ##  ##          ##       ##     ##   ## ##   ##            ##   ##  ###   ## ##     ## ##        ##   ##
+    //  ##        ##          ##       ##     ##  ##   ##  ##           ##    ##  ####  ## ##     ## ##         ## ##
+    //  ##   #### ######      ##       ##     ## ##     ## ##          ##     ##  ## ## ## ##     ## ######      ###
+    //  ##    ##  ##          ##        ##   ##  ######### ##         ##      ##  ##  #### ##     ## ##         ## ##
+    //  ##    ##  ##          ##         ## ##   ##     ## ##        ##       ##  ##   ### ##     ## ##        ##   ##
+    //   ######   ########    ##          ###    ##     ## ######## ##       #### ##    ## ########  ######## ##     ##
+    //
+    getRootEntry(setNumber, insertAsNeeded = false) {
+        const entryPointerIndex = SET_0_START_INDEX + setNumber;
+        let entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+        if (entryIndex == 0) {
+            if (!insertAsNeeded) {
+                return 0; // Index does not currently exist in packed array;
+            }
+            entryIndex = this.newEntry(NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS);
+            // Create a new empty (no slots set) entry for the next level:
+            this.setPackedSlotIndicators(entryIndex, 0);
+            this.setAtShortIndex(entryPointerIndex, entryIndex);
+        }
+        return entryIndex;
+    }
+    /**
+     * Get the byte-index (into the packed array) corresponding to a given (set tree) value byte of given virtual index.
+     * Inserts new set tree nodes as needed if indicated.
+     *
+     * @param setNumber      The set tree number (0-7, 0 corresponding with the LSByte set tree)
+     * @param virtualIndex   The virtual index into the PackedArray
+     * @param insertAsNeeded If true, will insert new set tree nodes as needed if they do not already exist
+     * @return the byte-index corresponding to the given (set tree) value byte of the given virtual index
+     */
+    getPackedIndex(setNumber, virtualIndex, insertAsNeeded) {
+        if (virtualIndex >= this.virtualLength) {
+            throw new Error(`Attempting access at index ${virtualIndex}, beyond virtualLength ${this.virtualLength}`);
+        }
+        let entryPointerIndex = SET_0_START_INDEX + setNumber; // TODO init needed ?
+        let entryIndex = this.getRootEntry(setNumber, insertAsNeeded);
+        if (entryIndex == 0) {
+            return -1; // Index does not currently exist in packed array;
+        }
+        // Work down the levels of non-leaf entries:
+        for (let indexShift = this.topLevelShift; indexShift >= LEAF_LEVEL_SHIFT; indexShift -= 4) {
+            const nextLevelIsLeaf = indexShift === LEAF_LEVEL_SHIFT;
+            // Target is a packedSlotIndicators entry
+            const packedSlotIndicators = this.getPackedSlotIndicators(entryIndex);
+            const slotBitNumber = (virtualIndex / pow(2, indexShift)) & 0xf; //(virtualIndex >>> indexShift) & 0xf;
+            const slotMask = 1 << slotBitNumber;
+            const slotsBelowBitNumber = packedSlotIndicators & (slotMask - 1);
+            const slotNumber = bitCount(slotsBelowBitNumber);
+            if ((packedSlotIndicators & slotMask) === 0) {
+                // The entryIndex slot does not have the contents we want
+                if (!insertAsNeeded) {
+                    return -1; // Index does not currently exist in packed array;
+                }
+                // Expand the entry, adding the index to new entry at the proper slot:
+                entryIndex = this.expandEntry(entryIndex, entryPointerIndex, slotNumber, slotMask, nextLevelIsLeaf);
+            }
+            // Next level's entry pointer index is in the appropriate slot in in the entries array in this entry:
+            entryPointerIndex =
+                entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + slotNumber;
+            entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+        }
+        // entryIndex is the long-index of a leaf entry that contains the value byte for the given set
+        const byteIndex = (entryIndex << 3) + (virtualIndex & 0x7); // Determine byte index offset within leaf entry
+        return byteIndex;
+    }
+    determineTopLevelShiftForVirtualLength(virtualLength) {
+        const sizeMagnitude = ceil(log2(virtualLength));
+        const eightsSizeMagnitude = sizeMagnitude - 3;
+        let multipleOfFourSizeMagnitude = ceil(eightsSizeMagnitude / 4) * 4;
+        multipleOfFourSizeMagnitude = max(multipleOfFourSizeMagnitude, 8);
+        const topLevelShiftNeeded = multipleOfFourSizeMagnitude - 4 + 3;
+        return topLevelShiftNeeded;
+    }
+    setVirtualLength(virtualLength) {
+        if (!this.isPacked) {
+            throw new Error("Should never be adjusting the virtual size of a non-packed context");
+        }
+        this.topLevelShift = this.determineTopLevelShiftForVirtualLength(virtualLength);
+        this.virtualLength = virtualLength;
+    }
+    getTopLevelShift() {
+        return this.topLevelShift;
+    }
+    //
+    //  ##     ##         ########   #######  ########  ##     ## ##          ###    ######## ########
+    //   ##   ##          ##     ## ##     ## ##     ## ##     ## ##         ## ##      ##    ##
+    //    ## ##           ##     ## ##     ## ##     ## ##     ## ##        ##   ##     ##    ##
+    //     ###    ####### ########  ##     ## ########  ##     ## ##       ##     ##    ##    ######
+    //    ## ##           ##        ##     ## ##        ##     ## ##       #########    ##    ##
+    //   ##   ##          ##        ##     ## ##        ##     ## ##       ##     ##    ##    ##
+    //  ##     ##         ##         #######  ##         #######  ######## ##     ##    ##    ########
+    //
+    resizeArray(newLength) {
+        const tmp = new Uint8Array(newLength * 8);
+        tmp.set(this.byteArray);
+        this.array = tmp.buffer;
+        this.initArrayViews(this.array);
+        this.physicalLength = newLength;
+    }
+    populateEquivalentEntriesWithEntriesFromOther(other) {
+        if (this.virtualLength < other.getVirtualLength()) {
+            throw new Error("Cannot populate array of smaller virtual length");
+        }
+        for (let i = 0; i < NUMBER_OF_SETS; i++) {
+            const otherEntryIndex = other.getAtShortIndex(SET_0_START_INDEX + i);
+            if (otherEntryIndex == 0)
+                continue; // No tree to duplicate
+            let entryIndexPointer = SET_0_START_INDEX + i;
+            for (let i = this.topLevelShift; i > other.topLevelShift; i -= 4) {
+                // for each inserted level:
+                // Allocate entry in other:
+                const sizeOfEntry = NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + 1;
+                const newEntryIndex = this.newEntry(sizeOfEntry);
+                // Link new level in.
+                this.setAtShortIndex(entryIndexPointer, newEntryIndex);
+                // Populate new level entry, use pointer to slot 0 as place to populate under:
+                this.setPackedSlotIndicators(newEntryIndex, 0x1); // Slot 0 populated
+                entryIndexPointer =
+                    newEntryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS; // Where the slot 0 index goes.
+            }
+            this.copyEntriesAtLevelFromOther(other, otherEntryIndex, entryIndexPointer, other.topLevelShift);
+        }
+    }
+    copyEntriesAtLevelFromOther(other, otherLevelEntryIndex, levelEntryIndexPointer, otherIndexShift) {
+        const nextLevelIsLeaf = otherIndexShift == LEAF_LEVEL_SHIFT;
+        const packedSlotIndicators = other.getPackedSlotIndicators(otherLevelEntryIndex);
+        const numberOfSlots = bitCount(packedSlotIndicators);
+        const sizeOfEntry = NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + numberOfSlots;
+        const entryIndex = this.newEntry(sizeOfEntry);
+        this.setAtShortIndex(levelEntryIndexPointer, entryIndex);
+        this.setAtShortIndex(entryIndex + NON_LEAF_ENTRY_SLOT_INDICATORS_OFFSET, packedSlotIndicators);
+        for (let i = 0; i < numberOfSlots; i++) {
+            if (nextLevelIsLeaf) {
+                // Make leaf in other:
+                const leafEntryIndex = this.newLeafEntry();
+                this.setIndexAtEntrySlot(entryIndex, i, leafEntryIndex);
+                // OPTIM
+                // avoid iteration on all the values of the source ctx
+                const otherNextLevelEntryIndex = other.getIndexAtEntrySlot(otherLevelEntryIndex, i);
+                this.longArray[leafEntryIndex] =
+                    other.longArray[otherNextLevelEntryIndex];
+            }
+            else {
+                const otherNextLevelEntryIndex = other.getIndexAtEntrySlot(otherLevelEntryIndex, i);
+                this.copyEntriesAtLevelFromOther(other, otherNextLevelEntryIndex, entryIndex + NON_LEAF_ENTRY_HEADER_SIZE_IN_SHORTS + i, otherIndexShift - 4);
+            }
+        }
+    }
+    getAtUnpackedIndex(index) {
+        return this.longArray[index];
+    }
+    setAtUnpackedIndex(index, newValue) {
+        this.longArray[index] = newValue;
+    }
+    lazysetAtUnpackedIndex(index, newValue) {
+        this.longArray[index] = newValue;
+    }
+    incrementAndGetAtUnpackedIndex(index) {
+        this.longArray[index]++;
+        return this.longArray[index];
+    }
+    addAndGetAtUnpackedIndex(index, valueToAdd) {
+        this.longArray[index] += valueToAdd;
+        return this.longArray[index];
+    }
+    //
+    //   ########  #######           ######  ######## ########  #### ##    ##  ######
+    //      ##    ##     ##         ##    ##    ##    ##     ##  ##  ###   ## ##    ##
+    //      ##    ##     ##         ##          ##    ##     ##  ##  ####  ## ##
+    //      ##    ##     ## #######  ######     ##    ########   ##  ## ## ## ##   ####
+    //      ##    ##     ##               ##    ##    ##   ##    ##  ##  #### ##    ##
+    //      ##    ##     ##         ##    ##    ##    ##    ##   ##  ##   ### ##    ##
+    //      ##     #######           ######     ##    ##     ## #### ##    ##  ######
+    //
+    nonLeafEntryToString(entryIndex, indexShift, indentLevel) {
+        let output = "";
+        for (let i = 0; i < indentLevel; i++) {
+            output += "  ";
+        }
+        try {
+            const packedSlotIndicators = this.getPackedSlotIndicators(entryIndex);
+            output += `slotIndiators: 0x${toHex(packedSlotIndicators)}, prevVersionIndex: 0: [ `;
+            const numberOfslotsInEntry = bitCount(packedSlotIndicators);
+            for (let i = 0; i < numberOfslotsInEntry; i++) {
+                output += this.getIndexAtEntrySlot(entryIndex, i);
+                if (i < numberOfslotsInEntry - 1) {
+                    output += ", ";
+                }
+            }
+            output += ` ] (indexShift = ${indexShift})\n`;
+            const nextLevelIsLeaf = indexShift == LEAF_LEVEL_SHIFT;
+            for (let i = 0; i < numberOfslotsInEntry; i++) {
+                const nextLevelEntryIndex = this.getIndexAtEntrySlot(entryIndex, i);
+                if (nextLevelIsLeaf) {
+                    output += this.leafEntryToString(nextLevelEntryIndex, indentLevel + 4);
+                }
+                else {
+                    output += this.nonLeafEntryToString(nextLevelEntryIndex, indexShift - 4, indentLevel + 4);
+                }
+            }
+        }
+        catch (ex) {
+            output += `Exception thrown at nonLeafEnty at index ${entryIndex} with indexShift ${indexShift}\n`;
+        }
+        return output;
+    }
+    leafEntryToString(entryIndex, indentLevel) {
+        let output = "";
+        for (let i = 0; i < indentLevel; i++) {
+            output += "  ";
+        }
+        try {
+            output += "Leaf bytes : ";
+            for (let i = 0; i < 8; i++) {
+                output += `0x${toHex(this.byteArray[entryIndex * 8 + i])} `;
+            }
+            output += "\n";
+        }
+        catch (ex) {
+            output += `Exception thrown at leafEnty at index ${entryIndex}\n`;
+        }
+        return output;
+    }
+    toString() {
+        let output = "PackedArrayContext:\n";
+        if (!this.isPacked) {
+            return output + "Context is unpacked:\n"; // unpackedToString();
+        }
+        for (let setNumber = 0; setNumber < NUMBER_OF_SETS; setNumber++) {
+            try {
+                const entryPointerIndex = SET_0_START_INDEX + setNumber;
+                const entryIndex = this.getIndexAtShortIndex(entryPointerIndex);
+                output += `Set ${setNumber}: root = ${entryIndex} \n`;
+                if (entryIndex == 0)
+                    continue;
+                output += this.nonLeafEntryToString(entryIndex, this.topLevelShift, 4);
+            }
+            catch (ex) {
+                output += `Exception thrown in set ${setNumber}%d\n`;
+            }
+        }
+        //output += recordedValuesToString();
+        return output;
+    }
+}
+exports.PackedArrayContext = PackedArrayContext;
+const toHex = (n) => {
+    return Number(n)
+        .toString(16)
+        .padStart(2, "0");
+};
+//# sourceMappingURL=PackedArrayContext.js.map
+
+/***/ }),
+
+/***/ 5211:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+/*
+ * This is a TypeScript port of the original Java version, which was written by
+ * Gil Tene as described in
+ * https://github.com/HdrHistogram/HdrHistogram
+ * and released to the public domain, as explained at
+ * http://creativecommons.org/publicdomain/zero/1.0/
+ */
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+const ulp = (x) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
+exports["default"] = ulp;
+//# sourceMappingURL=ulp.js.map
+
+/***/ }),
+
+/***/ 9321:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.BINARY = void 0;
+/** @internal */
+exports.BINARY = "eNrsfQtgVMXV/8zce3c3uQlclLBIUGdvogQRCUkIQbGbmwKiVaGWWoqvBAjCBoGEBW2/kARRxFelL6vV6iZU8bNY8bOtQsWAWkVbLb79V9uC9VU/W6m11bZ+5u85M/fu3VeygbxdabO798ydmXvmnDNnzpz5XVKz+hJKCKH302OqWXMzqabNtBn+NFbTZgKXaHM1a27Ev00EvzZWe5obGxuRpDQ3NpJqpbkZCzeSagp0pVmUbaLN1WpzU1MzqVaamkT5piYsL2ukTVgFba4mpJrgtWbaBB1oqlabsVoKtbBGqBev0OZqrRlJLJcqtSvWajULVzaEyVHKn9nbLCdPISQ7b5RK1Ozso9TsMfnZNMeTTYYrHkXxU5UQouZSv0I9wz2K+B8lZLia61FUv0qVPEVR8tRhhjKaMq8ndwQZTbVhR2gE7stW1bHkSIL/0VGEeIghClFRwKZ156oKl+nRiYTRw+A/lY6iPkpVSvGPT/7P56OE6fgP/9Ozsrwjxe2id4qvl65q8J+Srap0FVE1hRLq2URHNdIZdhG9mVqH8sddRUx1xPLCHx/8GQl/xsKfQvhzIvzZvZFCDdddw3TvJyc9QHO/evrZ8yqsc86xvn7R6TOUYdmzl60Or7y4oeaSCmW47vyYXK4Y0V+lJcqI6K/yMuWI4XNrFtXVLnauKUdqF120ovZSomsXXbRq2QoS9F500ZoV8K0y66KLFq1cvrx2UZhY+kUXNYTDyy5aWLO6VhnpuaT2kpUN32Bk5EUXra4NWw0Xr7mkdkV49Zm1Ky4OLyUzRkU7V7Bo5YrV4YY1i8IrG8g79CgX5eLa8Mk1a8Irz6ldveybteTPMcTVscR3aWHcnUuXXby0dnV4XkPNorqahctrz61ZvqaW/G9MudUpy71HA3H1rQ7XNITnLbuk9ivhmktWnbW6dhH5S0yh1ckL/ZUeG1dT7YrFsUXejymyOlmRg/SYuFouWbbi7JUrFtQ2rBQ9/hv1x5eouUyQPkhga3hluGb5F1euWREmf6f5CU+6eEbt2mU14WUrV5AP6ZHx1dbWrCD/oEXxT7U6vOySmnDt4lkrV4ZXNSxbET59RdU3wrWryT+pe7wbahetbFgsOvZRzIO7KF9bFl4quvcxPSF1kZmXrapdFK5dfPqKcG3D2prl5F/xzMaiVnhubcOi2hXhZctryb/pOFeRlWvCq9a4yDOWrQ43LFu4Bp/9P/SkGEFd9Y0vrmxowBZnrWz44sqVDYuXrYBHnnPJstWr4Y5P6GjXHTWLo4pUQf4vZhTctMnl5NOUxNIS0pGSWF5GWtjRscQ4DSbrYwqsXrMw3FCzKOzq2OXsmM4KTC4nGzovUVpCrui8RHkZuZKZSUrEd3YjG+EqVbti0crFteQqZsTIwOraMNnE/K4exliRq9kYNynBjMRQE+zIcfH3pjIkx8VXk8qSmPE1JjUlZnx1SW0Jj68riTHh8TUlsSbHxteTaE5GJxSJ2pMEBscYlLGJD+yyKNewkQk1g0m5lo1PeLiUNuW62OF3G5XrGU9BilqVb7EJnZRJMCs3sHi+J9qVzazIXaZTw/JtNilWeLu2LN9hR7lviTUt342V+Djb8r3U1NIS8v3U1PIycqNLrwU1XmN/EFsiiX25iR3baYnJ5eTmLoqUlpAfdlGkvIzcwgqSFYnv8a3sCHcxaWR+5LI8KBJgZW5ziVlpSYyVud3Ft9KSzqxMaUlnVkbe27WVkdV0bWVkjV1YGVldF1ZG1tWplZE1dWplZD2dWRm7SDIrI2kprIzzwC4rE3FZGbtmsDKtLitjP1xKK9MWO/xuK7OF8RSkqJX5scvKJJZJsDJ3sHi+J1qZO11WprSkcyuz1WVlUHi7tjJ3uaxMaUmclfnvWImPszJ3p6aWlpCfpKaWl5FtLhsiqPE6e09siSRW5qfs2E5LTC4n93ZRpLSEbO+iSHkZuc9lZVxF4nv8Py4rU1piW5n7XVYGRQKszM9cYlZeFmNlfu7iW3lZZ1amvKwzKyPv7drKyGq6tjKyxi6sjKyuCysj6+rUysiaOrUysp7OrIxdJJmVkbQUVsZ5YJeV+YXLytg1g5V5wGVl7IdLaWUejB1+t5XZwXgKUtTK7HRZmcQyCVbmlyye74lW5iGXlSkv69zK7HJZGRTerq3Mwy4rU14WZ2XaYyU+zsrsTk0tLSF7UlPLy8gjLhsiqPE6+2hsiSRW5jF2bKclJpeTX3VRpLSEPN5FkfIy8oTLyriKxPd4r8vKlJfZVuZJl5VBkQAr8xTLj7s7xtL8mh0TT06wNgklEizO+GR1pLI645NVl8ryHJ+s5qTW5/hk1Sa1QIXJ6kxihQqT1ZjEEhUkqy/RGo1NWixqkZIORIxV4smZ4bJMv2Gjk7YC1ulpNjHpg6e0UM8kio7bSv2WFXZCjlqqfWxSF+USrNWzLNkYJVqs59iJ8eU6tVrPs9JEZejacr3Ajo6/LdZ6vZioRXEW7KXOS5SWkJc7L1FeRl5hZpIS8bbh/yWWSmLRfscKuiw1uZy8mkax0hLyWhrFysvI79m4VMXin+IPbFR8UWnl/sjyEsUJLN1+ZiyuhSKuxzzARsRdm1xOXk+4WFpC/pRwsbyMvMHyxMX47r3JfHRmVhYlFtUVOuu07B884nub5RJOONlVRa9sb71Zv4SyZiuSbbzFrM058He/D/7uu5LipY34ETkC/u4eg9+RvnkfMd5iBZpJi5hqNdYHiFLJCaenqZWcFDF1DCfWyJDxRfyB9Byq6/ouSpXmAg8ns0Q5X6FHZ5V2IZPOlJfH5FCdU/xqsnLm44wzKKPUc9pQzlS9wBtgQM4xqUXPUpstqsG2QxEjnJ6uVlqRbGt/tjXKGmsQonNqKWHrsY00VMSIxev1gALV+QKUE84KfDMtxpV8qBceAZqjnMrmCF5mnJQzn/40pWozkAj0VrFa2OlqM1csda1mHcsV65OOjg7F/jw931QurjNVy1sXYFzhqqXWrbWM1dA6hdZVbMTU1EqucRXq56payVWuwRNyhTNLDYcsFuYkVMSqOQWmxVyFu6q5Clxj4ooYjyauXFoPzXAFeq8gW4FdxGri7NL6ckZ0Xdd/yagmHsdkUNpSQ5xZjfUhU8VrFq3HG1VDhaqiZKUc+Ay/JS/EHQGmc8VicBO11DqoA+gBD7AV6/DAPYpTh85V6HgDVAfsAeYTpJtMMpdJ5jLJXOYwl11cZyrAXI0z6Jxgrsm4FsM2fDACbEBu+LiCXKTI45jCcK3a5hPlWhj7pUnGEiGllLMwSuBVlFLo3qp61gykSM5nfSaccWodGbJW1VtqnUkto25WPowOsAE6YtQFQLL1OpNZI09XK4fryFlWz5nlg4u0oUEwV3QZPnxYqRoKmcxiQCSclbNIDnJV02+klDUHiUktciYoAqd1lcQiszWL6Gol0a3N1zCohljbbxRfQFUt/+kwthYLAz2EzVkkQBUYOwNolBPJG6dENacWDQUo6DIn8BXVGlv42Y0sSCwjbHjgZ2G2/qhClWZWKf4VKMMUQpmiW7RQsUiharACb6GnQB2uF/hmBliBJ2pHCrycoB0p9AieK/Wc4QXObFPRgN0tVKWZgXpiTY3dhl3xLLWyIE9YKdiYPF0YGmJSeFLjLQbPo8rnSdqZTjoiOxHXg4KsACnwFmZxUujlrNBnUws9FitUdHx0j0kKvE71QHN1T4gAfvi0AirksrHeUkN1hTg4IRMLz1ErC7JnqpWGFx+iDsyaNbzeopzko2UUWkrr9THCsBELjCgpyEb50a3s4XqBFwRcWEBozyKFim4R/Q4Qrs/EUCgjFcpoUSuf04vrwpyGLFoHlVqfdnR00NPzTWprJRMmQ5o8ahsoeM5mTsP1JprSpXFGThNPCYpFQ7IQCDxdaoKswu1LHbnEGywwZS8xSptZJaczYXazyMkEbwKNoXXiJ7XYWTaRig8GnZJkZilOQY9TEK2tc90nr3NSZyn1JgP+E6GQlLM6nMGgSbhDKLF9R3QgObNyJBk03i442imYIz4M8TFSfIzmzBrr3Dba+TbS+WbU2V0hllpvjQ6ZLBQQ/ZJKzeeAUFWRqQoRHz7xYYiP0VBEyA6XeqDrf1NghiDWe2Bz56iV1n6fFcmyrmDWsTCxFtACkD5WabUYAaZUcmb46gKsACacAnpP1V7aVPUGadlqtfhChSyH6ZxZ5IxcuNFkBZ+xvsV3upUd5ixUyHTdFuKC7IDCiWUAK9HYf0k0vF23nlKso3FGV6wczhxDC0w9K9/UjCyTzVQrgzB3qVwBowysCVtq3WlhlFrt4rowiKwW4hrXbKkNWR0dSshqaWmst4y1Jsz36hn5aEVhQpZfiC4mZSMsDR1XuGZkwawH9n0MEA0Vv5seq7GeazD7G8B2xj1g4zUxo4BQhUKmhnOe0EWsStOwYFO9GFKYbu3pVYGnIdY6nLphPgBBQa/EKMgy0Z1QwJUR7hFMiDjVwV3CbDWIGRCcqQJq1wvdKATVHBkyKSdGNqf6L7Op0owCo9TDfAbTFzEVNPacmipOAODOTCRScWhdgMkZQamfqVaCHIjHJmhtpIYUMVV6WEXMB73DbznwINQyQih5BjQCwixrZJavPkU91PKJe3yhALDEUmNLwowZoNKqA51J+iRKTqFoDwSdSbp0dqh4Ln04XOMo3eIfPp5F6+REhg0FtOgd4hsV1oWFHJbB9yRcU+qExlgjHE5RU7F8Ya5Zo9c2OA+rmSpcVMRFyb8sUVIVFyUrc03NVTI1V0EPEztvKhazh5g5ncXHASspO3uE01lmKpYBnTVcnfWAwEMXDFdns0VJVVyUnR1maq6SnXSWRjvbpRRiF490uqiYijUauuhzddFrqnBRERdlF3VRUhUXZReHm5qrZOouopwaMdITLwtSDAYjVZFUReoLV1yFhOb4evvZ0+iDmk4f0qiHxdWTWi2S2Az9GUYZ+CEsgII1KxdmYFLHwSPgqkXDdWeJG7hq5IBoi+Uqp5a3nhPLC24quqheqFidmavCXXVQG7gyoiOKEH7G5eOADCqVILxS8scrOMmrlg/vRAsp7SXKKxRGq56yStkqlNYSOsfVUFz/TBWXT1wNJesR9CNaQnTO3Y9UNei6fgKusbiyPKAosGpTvyQWpFCUGbkwT4dEN/XrMLSQZ6l1hXkFedZ119DZEAe4hln7rmEWtSg6LHnoJaExH1lXxAyLrrVo2ISlmfu3GkJHAqoLFeZZB3NQ0wvyYMgN3cRVGAP5wT4o2HMjVxbXOdN3w+oQZ9HNz5A5qvyyCteAm58hK9AhVnHBh0tPxXqDrICl1ifDQlNwDfwGWRX9XcU3XiG5xqn1BtYIVtm5n7rKOxPgG9AO3JBtl3dKu0tqaD0dUnHoFEp0/XqVqt3h51wXu4ahoHFS1dHR0TF8PlA42WoyK3K9Ryzq3yDiM3uORUPQAWCTpUCA4R3vnJAOl1rueV0VpXZfceocy4PlWr73v68pcywflGx55OVJc0I6GG8axoHB+AHKsWFo0GhVS8sP73z33j/RebCQqGqJfO+O64+W3/e9+uiHbIGVHYIfe++NHLcgpOEdf95w3x9GLbBykbD7qb9fsYUtgC4B7a73rrz32fvs6lqu+PTOPxwYscAy5K2R3+7dv/dP1zQvsI7Au1s2/3LnS/cczF0A3WTuboImVcETLMCxsWWBhsCFR0KLKT6b1m39bAYF8THVODFRk4pJbHV46wqzOxLGyVbODEN3BJrqN+YqWpPSnNXI6c12KnBlLQi286tGRJnaIKYhL+4P4sXb7VsONnNif+1YmO8qebC9Rq20vwc52eKmiVpcVwhxlx6u66yR012mVlW2yVSrOoZvqHrYu66qhS7gZJfJ4KpSRddVfTp8QQNE26roRvjZIf5bucDdMhDn5rIx8srHzZxVtYj/Pg5+OZeNAQsbEXXI66vO5SzmZ0Pc/VHawQ7y5SiREK5VBTfNjS8ybxa0QzltwzVTZ90FhpvkhxCSqApu2qo2s2YLai3bBGwwWVWHd14uGWMxzqru950LX0kVrbrfx9m6jSarouu4tqGKnAMEUBznB9MtOgtW1/km2cJFR7fmi/5AQ5WxDXmiDXniGvKs22h64hrSuCfakOmVAcpWCEJsyVF0rkClAcVqaTEswr0WnZUf8HFm86Cjg2yAdVfMWLvZEjdmUYJ9xzzX1ebocKhVLcY8993nzsJntqW2+Ittu9ydsAtGlHVgdebm42pQVrDv7jv+HlxnOrVdtmGdqeAPXyN+rNrQbmZzVjVxU1UH2bDV0sLW9vyQ6Z2gEFNvczrdGsjhrKrsqh3msBmk4t+fVp30VrCNeycoRsQkPIcr7Ty7lettZnbEHB4JGHw4H24rYHubqbcFRnCD5/Ac18Uj2syciJnLc/mwGcUXP/Hdr/39pFOxztERTrjRyodHIjyb6/yISFuEGzy3ledEInw4H9HGh8/wSO1um1H9VfjvzfYIH8GHz/jmj8fjr7YZZ3/16zfffPOfg+L6o8Hjr51ADgbbZvx55uxbzjv9g/ZIG/4zScTMbuUkUpjDGrkGXKnc0G4Snr3L/q63mTlCibdaHcPrTa/1pLfOCs6JDnd7dHh9+VzQkd9zcukYKa6N9hhvtr8Y3JfvfG/T7K8H7S+rXPRVbTr3Wlf7oEKLBLw6z5nx6eUTak/Lu7jSHqeKL0bMXOgoiAXduBX2HLafEjKzxis+7ruHs8aqiRsbAwrP4bnOLa0mDAoM6dr2tgjPmXHyKbc99MOPcna1RcAMw6hyCuPQWpDz2UDAeJO2AOVZEyCKg2VmTJ8HQ/CrYNuMXf8HUvnHYATvpm2czPDv+/HFI0asD7bN+PYE/2+/+tU7gBggHFSONUpB9W2YC0FxW043Bde1mxTqbovYHGhugxndKXIw2Ggyp5CZ7Rj44CKH1QeDPPtOU+fZETOH6zynlWdDt7JbxU2RCNdbTeKy6I1RxWtpad7QrnGiazxbl0UM0obLQcVpV9f1o9G1R9dFeGUiPGtR422m6xsV6mmG+Lz07tjagPqZM5PTuU9jaiJKpomIHfqnGoaA4F7hEEJHNHQRTRGZNaXTBXROrIM5nOTnUF24rXgrLDtEmJOYHlh6etRK7nH8Tg4uOES2aCigYAA5j1OuWe/lYMR2rUmXh2wHQsUQrXSKtdS1ow+ghrjH1Y7psWgY/VZPCKwVjZaDXlNBpZyFxH6OqztatAkR0nQ1QWJdaiNXl8ziqq7/S1VYE2v2NLJGmJEpDvPB7//3R8F1+DXy/SvoPBi5qM0zPbscG+mdQQivPS3vo2BbwAcP02Zm8ay2AOE+nsU9Mz5STn4t64k/BNukUr7dHmkztYiZzT3c2xq9mXtmkLb3T/pEe/vUtgj3gShqEbB3nhlvnHdw7vJLnwu2zQg2QhUvt0ew6vK3Hztmbc1TwbYZb96w9vdZTzwDlgvvOCP/4Lxnr3gs2Dbjlq2LHwrmPSHvWPLXBUWT7t8dbJsxveLErW9c/Yht6yIYy6gq3gTunFFn7e+gbiOGU/kWTtH/oOhmONMQeA0U5k3FOthB6+HPLA6zI6vPj5k646eq6PSEKwH7t5iWTtpUFdyw1VLDpmJtf4GEAqqYZrg6QfGBqaHcPXe1c8Xa/hoJmcoEhbRyZYLia4WipM3UomPlibLb9EYCEEvxtXJvBKZ891BorqEAotZmEq7NeFi1h3LaBjmU4HzMmH2mIsfnP5NWLcbxwXEgUNNJ//IfOG4hDNJD33m36H4xSDDCEV1/iTLWTJtgtTteGV1FN3J6rlpp7XuDWJFniRWhlhcjyoQ1Q1i0eBv8XbVtY0C1KCoY5Sq46KAI4D04c/+54KOpVXRjQHVpCYctLgzcFlt0zfJyVsaZ2CAs3gZ/D6vmbVOVIgj+TlUMvRW2PNJcn4lt7bGo6ri3CMZRRAruolMVHv1aLfYbisSeQDEnVbhjtGrbxqlKhbgoNxFmi4+54mO++IC9GXoyWWVbxbDYKlaEPVXEroMidh0UseuAH1x8FHHFmQ6mKcUxvyowogu2VRh64qL5Yn4ZYu9mtP4p7S6L1FQs8kW/znY2aMQDuFnExUUX+0g83+YKFs23WXS+jCYIFjHBIiZYxEQLTLCIiapZDItYUhZZzbBPsEllcFQXuo4d5Qx3e7hyMuEuUztNmS+/F1Zy5UHjiPuE6BFOdxp5t95dzlbhQwrpraLrpiqbIHim7jTybrkbFt915Ww5PBZXwuWsWGyhg/iXw3QhZB/8fyK51IJ5F8YoQSsznqUgJhGKW/OwMpXMt5C+qg7+Lq+zgqFytrTr4TQVMaCK9TGxhhm6qYltfLyoxUiNFiM1GkqNKDmWa4LpmlAHTYynJsZTE+OpCT3QxLBqQg/wo1p8LBV1ruKa8Rw+YxgfUXMesRu9Av4afrkiB5MI2/EaMkxzpJUYz2M7i2NZqT/CRHCsK8fHlkLh+AhBFaNkWDQEQi82vmWgZSbu/UXeItb+t4jVSi0O9dgbVCreZ2K2y/I1GKDn+COMMlPPlRBsWolNNkGo+2zJh2kkhCvbUKs4C4HIjLbVRTXFztZMNdpwG5W7gjLfRXbXZLD9JVrGmBC0zLBl8G1AyWfj3pyCLTNIf4CW2Ta4sopTbJlLN0bvYLhjDbUv5WQ8SDG94htb60xkyarQtk1bYd+yiBWPEV5oEQuPgR1D+FKHG9oW3r08vDwkbio7G7dkKafGXK0gzxrdlWQntaOYfULBJySYC4R8gbltn2oVit1SSBRSoQKOmT2qSCrBYCvML6pTiQZjrLkreUW1DFmJVs5GYiUaVKKJSrQQV0VMfTSGish4ZTPlwpuDH5sop41Tlc3ofpBz4NJNlNNz60WKCRQ4N1q2qvlKTjdMVW7C/US4dhetgvvvovpFlDbCtQmKD418ESMPOMEn+eXr0S9YsHWLkXerY+kixhFtGPcHUrQg3RKZpvgOR0lWCSUpQiUpEkoyNkFJ9r1HrJeTKUlRzyhJsa0kY+OUBBp+JVFJinpMSSpsJTkJ+eCzlLWcniXy8A5+QKz1WdZuItysIty7VcKwEaD/rptB+5kxQWaCMXnMx8Dlx7FrTZZvUjvKTGWUmdpRZupEmakdZaZOlJlGo8zUFWWmTpSZiz1dsQBz0j4UwxDabk2EsLkTMSUOK2gsK55W41hBw6FJlOjFYmMc7zkjWvwfw6xJrtLyj8/I1a+D/CqLFuqSf5hmJXiYS0BM7dwSXJWhEOVY3ujuhZBOHFvb3ZFpA0Iwo1MNw2QDubDGkq5mXU3GNIjpg7kUBMOaZOjSEYy2qjitKpiVIHPyoq0qYIriPIIAS6dlxfLaLReLxTLharRl1WlZFc+rxrTMwFiOFDtkXBUlh+vxQmltzsHxeX6YlQW//4yJUjhBofaPtpSQxdZwGpotWWzA/8/IFxqKZM8aE7Kk2Bn5oQBLw/BQYXhkUiDsIClh41Wc8AlsdmA6LJJsxW/5gFj7FGuYqEDYG4VTIwBMxfQ3LO72eUVFPpPKzXHDFBKg2iquV8knHQ0puBB9WWPRkFEgsqBC5Ww0Lm2UM2SinBKymo0L3AsZBsKezExcl8RMgNNKINtSNir4ivvwVDQKEysLl7PRBXmWL03bDVWNlEEMN7O+Qy2PZJat4lXEOA5qBtmg+t8ZU5tpk6Nz8UKIKQiwRPedrlaK1GYykQjDJSRDRoqYu6+5ahp9u1u1cuP6ZhwT8Mi+if1JrF+qGvYDh7XaVC0irILmKqLFdEFxBb5AOHJMJ3nY6cLfidMF0QhYLNU1gndSayIOIKZfoYMRUGzuebhyDwotdOyejY0BD3pFAcgM023TyT2JymZidh8aOH0YowynT/CfxFxEjUWw4cqcMpilQ+1y0gBSPY21A7Pz6XKsCsdU2tdwSJitfbLeL3Eqs9Qa1EqwCts/JtZRMqjA5EihCSCOlRUVYaq5Y3X0O8A8YXyiKnjVlSat8m6aKxRzq7ECU3UwstxCr9hqrOC0aphNrvJuckp4N0UL5DkFhkULDHMVGOsUyIsWyHMVKHAKjI0WGOsqcIJToCBaoMBVYLJT4IRogRNcBSqcApOjBSY7BQgW2Wqs0O3/Bsui9ve9t6gd83lb1P4h6aL2SqU3F2Rr+n5BJiLpk+jhrsmgHliWQZpj7y/LujTOzYNGZ/f3ns6anzedPZBUZzf2qs5eS/tBaRkoLW7RHZ7SMqG0QmJ6W2kLulLa79NBo7V/6j2tPeHzprVvJNXa9QqjTUpSvVWieqtKvVWieqtKvVVi9VaJ09tW1Fuji4FRhd6qQm/VqKKRWEVzFFacpIQ7XYqmWAoo2niFVNHGAHPXo6ZQ2M7qweUp5Lb3t8L+hOrjCScPgFJZSp0dGd0XbLvlbouFTWJBrNJ3Rr5F6/QJhMtVqbX/E7G0+4Vi+cTSm1OjrJxxuWmofwFycGVpeQ0O21k+sdJnlm+2Exq6wF7QiSegxhT9dwPeigATlWQLetPWL0u1JsZbAji6YNxH5WLbrZYxShah8VrWtVnCtt1mqMyJn8mLMQqvxCi8IhReEWbI3l0VZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgRZkgBM6QBPzUM4NmP1I1exZshBcxQnN3mxHgrmRlKjAs8D+k9EBUsyLPGJoxe8nleHqczfkE5PQPDyS2f4nYuNY4NEBFbGQnXODGG2xdgmd7SIU/ntXQAhYp4GsGqorfCIStiDLcOdhBrsogCQNo4mA1vORvNKrl3IiHgAxll3FvE+CxxTpd7QVsgQwTKFjEVE5XcQkFdQoH55vdJbwUrrITKxoJjMhaix/taKGr176RWO0d7UVmhrYvw4DkNoDPDAx4Fa+Dcg0fe8Lw6MwpNxbiAYxaCE8KDQ9x1AQ+quMq9IPd4p/EA5prb54P1mHgqwXgqs+OpQByLEpA4qFsV5ukswsZZIAsPF6SKsimuKJuSEGWzpSJVlO2nakIEkDMnAggDlDVXJLTLqQBsgRoNtUGgLRqKc9NND7DHqA54eVZVB92wNaDxrCrfpkAWV/B+z1nYf5+41QO3+hL67xP993EPhOhEppe7/+8Tp/9YgwdCdF5XiO4+O0TnBZoa4trJhNghOjHEOscDVqo7Lpc4UK8yRptY73kFO9EryEnTK5C5elE3Xk3uxhfkSXnkijEOXQAxVklvsl0A102cGdPsUHh/zvePUf00CH4fuxZD6Zj6MbtBDDOEIF8mMgYpts1F0p7V8umGy+ot36WcWB3rP/HWW77LGvTVlDbF1OSLqel2GlvTeIWYrMq3qeqzGq46ePvuDrIBMrOdH1W+jVeYrMrYVNXRsaHlYEcQyfJrlbHxiip+jT6OyMbOija0l1gl7oYmEqJ/F3YIMYAK8VZTwnJYyiwwcldSOI38LBP9g/PfEkgEDu/gPhkCiTD8aiY7EqsXaCYTp2dxP6XBDRThFLUP1VIE6SB6ROxGzET8BuwXsft1GgSBN2K//sgsDYVHsRC6gxiKdmhgJ/KEL+PEOeFLeFxRIruOQCX6NFKgWOQMOLBVoKiVBjai64ZvTMyFxEPa+mR094rYXDc0QhGrjv252MQhgZ/6a26gh67/gesI2CDDphE64ogjjmAjR45QRhw5bLhqaB7vyBE++G6MHJElP7Plpz5ypPiWMyJXH65LwAexnZYDaAAyp045XYw9MSGAwLDH4jAwnicdIe8V0XtOQjgxynN4JPa2KCTEcNc/uT/mZkdO7E8j9ufIKLOcXrvpPjcd1NyoEuXGxpYLd1HP+fF0knhDzAWjSlq+1PfpHsJJoa6vJXjoHfAm6iy6tpBZL2RZ+7IAVuQV+8u+rELN+jDLOoi/Pra/HMwq9FpX6FaLDr822V9a9MKs+PSNEyqNI6IpwIW5+mOMeuycjLjt7ZgsjOjxPU5my+1M+wogEoDrdFAXHkGcUyWwUd7TRZY1ngacGXccEPepwib7UgN6GPIUoCq32binztROlx4xq+PKCpMtD3i5ah3EzW1jGPhJIfilcW+dkasJkmbk4toSTg96RL40TLQFedhTHxSJeQxjH416mTAFoHsqE86HO+nWNHGmnteNPEhqjMApEba+LFaIuR7W5twiRkaoBBsUrrverkJibaNcuMe53nGLdcXaTq2cmFXMUvGxXHysEh9h4aZfJj5aqPjcJD83w2czzJeidERevwtcYzV5ToAiUkbegY1LXYIOuZcmRCxNErJS4WI0KxXqKhYfZdHlU7N7+WRFfOVsLn6ij+u0gmtbcW+1+Fgc34NuNm2PgSo2YeHopbV7n/BYTrXTme1MZxAYY4Qpd/AjzyO6S+R5WCgz40jnEkgdYDHAT2MkVrXb9iDEhrYGMBy7nxfN7JW0AmJq0fSqQsSxmCbca/SbjwLxQMcyUSoXCqn0pZn14CQeqtH8Bsj+O8k6IpreIHbFR0t3Vo9QDFx1MzFAjdv5hlZ+APIrizp73+j0jjYpV8D3Rc9XRdAVpK4ySWibSTc9xuH8Hh5b3raxsYquw8O/Mp+g1cMU0cORSXJ44kJemHcMs5XxEhVrHVX0NzYIBv19gwiIFhm8wlkJlpSmB2JYIt7l49rMXIV7oEQOHO+QKxYIz4BdmkjIPZiwPJHMt73WCvgzt3Gq+FIJwfrxylxcDWNPYn1o6Mm7xNKjPrQBy03JN8ZVh2+aQAmDJSJwTuUeN++gN4J3TVxpxFxq0JL5uuSbzTOWgmc8JZ9OscYcOptsJlWRc1R0mkSq7GmwpMf1+0hUU5xLzwiIdG8IgxHx7TOHvwhTy+WPuVNFWuP5DqOL12HMzL6ECebyRyWmmduUnU42Yxv8nr1zCySHd0quECG5IjmumK6O3XeyiZKNZofMAIGhuwuXNL5zwC68LcgtVAw2No2zxUg5PXFioMtpRd4RRTdS4R4nZFbZi68PVCsfLjzOFKWJNqaVmxl7cgtXVHOdY1uO0R0u1+eLk0R9/2l77XlcSItxulKZuvjHzLYLdvEXKWqmJu7wQD887jv+xaxj3At0jXuML4lysGgWNy7lHlhmKWJVjRriDW0LULgMm1WOZmjcG4J46KbGJs4abdicneLRd24JqNFTWPuYQhtZUx/x8SqlW3zcpHSXj1cr6fNRjeMjeG0qVzY9xpVYJu7ktNVknLXBfaN3tkVsjtoMvT1AHUdLvwoAFOXkEmO4JcoWp8YoJ7oQO6eg7KjWkXYUQ07lsMAH9zAnLhocH+XQ4NCEivlmkIslLZLKNbmsYWdI5qnOeUDNKebDs3+Yux2Fz5FRe8ehBGMdobFpkHJaTZzKH4UFcRpbOHEh2ZR7rq93kbkugULuacRsabmGQQa6a3knuuNK0HS7QoN4oCfE2XRMXcfdm/1MIF507yHIROITPub+PwuAN2OE7abnwDV3HBkMYsu7Eg6u5V0IFENHDziH0DgzzhZOiB1QY2kE1EiKkBqnxhyAsCliZXCGFeEURaq3KG8CBhqt4576UECqCyQKqs0WCUiBCddpXNNlsjc4MDHejuiWqYa2iVxQzjY9xhmolOJ4O1MVQzqB+uL0PD63LzYWPVfO3Kns0x2Pz4bD5GJT4TB8vrFx+gntPJ3S5ys+LJ/vas3t83VjyzPq//3O7f+NjfNroO+30wT/ryiZY+NSF3u+7cohXAoyv8p2COfCn6WNU8WX+cIhXGo7hGPjXAjo2h00uUNYfBgO4XzhEK7CkOzSuSDBGp7ywC7GuT/VO7fU6uiUnSOcsrDjlIWla+VzfiyVTlnYedjZtlMWlk4bd37Ml05ZOEWz0ikLy0Ms0gWzOYlnC42xqTm3k8Y7X9x2voD8S5fzFY53vo52nC8oukc6X28xRWmmTbiMH5mmusgjisKxprfeF9CiO7fgNT5gHAFZyRDVaOPaTu5pazXpLaYHTl/boR0gOhgxrUvy7xNLVAGyi8CWIughpjHFOjgMAF8PDounY1BEFZKEwXmuGsOxJr0gLwCgiiMcMqx1/4J7eCp8MYbbFJiJVM7EjeJgUbIu6NgFPZ7ujsvgnObUpNsjwPTzunMSFaGUMRBjTxsYiIEM4mSBmD9ksSwRiLmVHlLqU9KDuIe6VQwfq7oM48CTYhgHgg4wA+/+X5wV4QJ8N4bLUw04Rhh/9gJ7vW6D9YDHGiVtnCByanwZHBgwUNx4mZo+tGMW+OgvUzML0DLzrGzjFTR/IwvyrGEWA4pH5DJ4jf+HTif3Gl8xs2H/PHuCUuFo8SJwDwIqAAeMV8hOzrYY8+x94DNl2G4up9ZBPbo/PINnxVYC94Dp08vZbE65q+h0WUVlXBVlXIMGufFV+8aK2BtPlDcWx91Y6NI4FyZHTG9atxjztJRPlbpLqZ8q7c7ZT6UHsgvyeDYkKFCeHS0BCrsbFJbD4ay/uDbdVS6OsQghsd1WZ9RpOZvHiXFmIAetUA4+EpjT+fib8BzjLHFNK2fni2uwkSeeHW6vhvpATDzlbDEsMIT7b3wVpHCpfaHI+CpI2HLxGxJMjK+Cb7mqIA+PZeyHzn+PCiNzE4XfYJ5ss3MdrCQ2//UzM7qZchW+RWlXULEQ2oRTXfQ6aPk+uKUFbtnnviUseHMZHGeKsgrksuV9IgSz5X0XE2eAnAsh9MYK4W4oD0O+212+rCCP+8Tw+uKG930ix9ddvlDYriKREOFErgvyrO0HcVAJfHFR4HwIFDWlo3wrFfZtK7hLatJ1VvTAiguC5T7wXRPyaTzCuOLAjYY/hpCX2bjRHust4g1eUbVXHKq2cdPlspQT40sgCyr3jlfgcJ0HnBgvbo3C0lE4MQEvrLTAc/ai646b9sVjuBeAX4TrjpfCdQBxBY67R+6F49487oV7cAthrgZQJlwx5uhQ/WbK2TwkenDTmclNZwabzh7cdGa46cxEgXOjZWHTmdmbzlC5ByQbN525Ohcm0PkNM0WuxjqBqCpQKph4RI9rUYKdXDUonkw8De6BSnPhE1stOIdqEEFQrSiIROIXi3CP8QJO9MKNT5K58p8spjThdtXoNMMrYh7WJAx34jItO9kyzfTCQGTbC7VsCF9EF2pe8JY9PBuWaiidtj8NDjRscyOPY4IfHulKAy+9Yjlr7Tso5tjLNXG+ESZXuNM4G/bZveOVIvhd9GW1GVoshg3XYpHKhBdW4blkmduk4H5sGfcJV8oDv6KZm3ZoVXUtOHxc4z5cboDLcg6mLPlARuA8YSOcffZBxMKHsRlQMm90qL3wYxOFv5upKR8YYjpcmZeP0gSkmyTpJkk6N99kSRM0pEQhiP5SpzLqqLhHpBesAi5ugpQeiorgEZvQoAiaOLXNPUIRqFCEQFYsK3KAFVSwwohjRRayIiDPhUtpyIou2rOc0+OmzxYLn92uEAvsog+EgkVjYdh54u48cTpP7M4Td+ftXB0UOdRir63FmAkGWuyNarE9FjFa7I3RYq/Nc1k2Rouh8ujQWgTT1Dw8a7ZMlKLu1N1chftkan0M9zwxgkTjFAowohzuCZQvni3P2WdbJKDpgsfZkodaPA99Ng99MTz0JfLQNwB4qONIivQ9mXRUKTSh0lYEZ0E6WxBm28ozVZkNtk1GAOOiBldkZ4xfTxk/nzjBNYlm7B/z8awoNzIm8FBMoCdRnDJWMGMFB74VxCNxRSxjBdEKOtzIWMFDs4IJ4pSxgr1jBddnrGAPWkH7vGLGCPIshxkZG3hoNjBemDImsHdM4MXdT3UwkpxG+yFNxHziriCkfi1NryH3sbdkDX0rHvgqCXTdK0mg6zg7hdrd0Zf3zEPfScWhxZiHhlf01bufvIc4fGNXHH5Qpb7mbh9Phx18zs4UxwWMYxELUm7sG8eaciNk34eYjb3vQ8jGppiN7boEmyHRS06C9r4PIUEbuv4hk0e2FfEqN+N8UxFok2AetZniTc8WhWOceDhbABZeoMPMpSAZjn7CacosSwHNy7KUWXjoWjEuBJx4znjWWmt4fdjMBkjIZYi+ng0v+RMmJhsmYa6YHuMiHJ8GM3uZqXDfmZCV8A/B4NvsXkIqmdc4PqCCYnuxW5BXdgHopBczl6CjPNu4QExxFg2FuIq/sNuAum5cKN7bZVxowmEndbXolpery9A82e+wzeYUkta/JA67wlfx3lYV9T1kXGTq8mgxDQl6iOvQFXHwMeYgq13MFzKpcX5A4VlwADZL7iNgdjuDV2QBIkBouH3NatYfg/0ALR3ZiXWDbP9Hi/o/XuH/YGiojmvR2c5rT3Fe266KKU6mQEJeozuLNCC9F8jTB6Kpmo7/ozq+D0nl+xC370Pcvg+J931ICt/HY2cmiulK7KGBLGmwGwn7bR5jnD07wX6d29WJGmvxDt6oq2MfvyRRrwRdHjThwtUh0sWh0uVBI36Iro5muzoaznIe6epoUVfHI10dLdbV8cHmaExmOXVSXrnPGBdgMVOyrz4EY29q0A1fdGb22MMOe2fSs/Hano1HDLrm8mwQasb2bLzwQ3o2mugtXop6NpozJztHcvGlWnPBzmicwZwszr4q7rOvipyTlejZVwXnZCUpk5Xo2Vf3WDqejW92vKjkJBEVltyRybK55vJnXMqSZXMty+aaN55rXptrYvM2S3LNG+ValuSadwBwLaknw4Qno9gOi+PJMOHJKLaLM1tarSSezHv0UGCRuwvxZJHUIE+AfpwvwZ5gGLHXs/MBtMNUXRAuiRnATkojk7kHLghOyABWxMYa5GbKlO7HFaY1s6buw0DLzCYiDqhZzQFmNQdUBwrVzmSPUHGw35O0m2IjGvJJojgzMu8SDv7L1V8jiia8erEZ3gJCTqvPB+Sp2Ne1QMfOluw1KWgFq+eI38CcacWkNq40cXClqXTwAVpazCIA8Wz6XBn0DMZPCi+MtBLaZvo2PcZ9MItQBKOGmUSKtYr9YO6eqNgTKgZO9ESxVVMRzYJqUjmPQQOyB5vofOHV2Nrgi2qDV5wEFEfzf+NlTCSNTO9ejq0IQagiJ04VOXGqyIlTRU4cpuFWONLoTciqhrft0DrurQ/BxCDCDNG0ao/9eB778SBHONm0+34PTrvaGTJfmLplMBfEyC1yqjxeELNlio4JV9a5JmKY1QJajgu4gLN1wH8tdYM5rgZzkjfotuXi1aLo63jQfjpmPIaZNMpM6uSoK8ZCXC2C9/xPPDkJWfkyMakCrrlzpCCHafNHModp80fuHCauRBNIixB1xaGNhUypj+z0NPddI9FDXRjN3xwdmwMFvvzmj+VL3jd/bJ8CuM4js3sVt+1URIp51HZ6pO1UHdtZRThbF2C2ZKEP6zKgarLpSO316SgqIlJGNlNj4Vy1qQoys0XFxkIdzq4SOGVsFIHnPD35HPRcRpsPR5slxnzfKbTmQJlmdDqj0xmd7g2dZuGYvaw+0Gkb6TSj0xmdTq7T+zI6fVg6LV6L04cqrYBKC0CvjEZnNDpRo+92NLqipzXaVmU1Icwtw3hqPSBqC1V2he5UW5VVW5W9faDKnli9im6zqnb0NjZuHa+5MaHrpJorWpD1C5MwE97KYkMPxgc7pZp6RIjYVsmYnVsZGw54xc6tyr3ubdt4XS1262pZvK4W2bp6YryucreuFsbq6mhbV8fG66oRr6sjY3WV2Lqak0pX8eCw6tJVhDuIPSWvJeiqfVReGxC6mhC0TUdXK5Lr6o9o9xCVrBxrqqHL19TZr9ASGLY2qpq4yJ23PVP7LTY2wClQ4J1cOHbjZVw1tqB97P309M/AWi0+41XnVC1AKCxzn3jdTLu590vhNVnUBWzDBFgiwzdhJb74Vaghvh5LPB1owvikb8sSO9+/lQAY6b5fyOkFAQBHgfhaZ8n3hEdpggovnVNDRp3zbi4bK4SYDFA78S1MLA7/81vUeQcRvokJjv/Z4J80Cv4pWoG6LDUklA5fYPevHnkgX+oH8nX9QLEwpD9NeKA4DFIaj0FKYzBIaTwGqYBowUf3uR/93u49Oh7XVhI5ABClyZ/d9eDMeXAFqXOiz9tCJRoqUuB5AalFdpi6O9xtJL7R/YvEd1QGiS/P2v8fTPTY/58oEp+45CR67P9PTyLxTegEiW/rQAWhix5cyODQdcIpDTmFfMpA0WWg6A4Lim5VBoquR6DoVvUtFN0N/QhF9/vOoOggibQLNDoJr+wJYQr+JErgxXWHC0n3ZF9D0kW3vA4HlQ6rISHOTqUDDZhudY8C04UHEjDddYMSkc3tHWVA2YYOKFsG0KsXAL3WZgC9BjugV30ngF4NGUCvDKAXysvKNAC9/pAM0GtVXwJ6rbFhr8JDDdCrb56sZwC9/pgB9DJW9yegVzgD6DUwzzCvsU/fhjOAXod6grlPeJiBshkExi8loFc4A+iVMYFDG9ArYwUzVrALQK9wBtArYwWHNqDX4LaC6zNWsNcBvcIZQK+MDRzKgF6D2wQOXTCf1X0K5hPOgPkMEDCfNTYsTTgD5pM+mE+fcK3XwHzeH7JgPopInMKgkgvP58mBhuejYU9F7CYD6fO5h/RZ3c+QPuHBA+nT1O8Hi5sG6sHiNfZhxXCfHyxuijus2OQ6rDjx8wb/sbr/IX3CgwrSJ6PTGZ3O6HRXkD7hQQXpk9HpoaTT+zI63RuQPuHBBOmT0eihpNFDC9JndV9D+oQHNqRPU79D+jQNVEifPtLVZJA+XepqCkifbkN78P6F9ghkoD3yrJZPENqj5ZMotIe45EB7tHzSk9AeJw1KaA8neScD7dEFtIdcFmagPXoT2uOJoQ/tsZH2BbbHs0Mf2yMlI4cguMf+TsE9WFrgHswB9yhiAi5u0IF7OIGywwP3YALc4wvMAfd4fWCAe1xNexTd4xqagfc4bHgPl4eUgfcYOvAeBzLwHj0P73EdzeB7DHZ8j6toJwAfkCGcQfgYJAgf9/QqwseVNA2IjwPJID420r7E+LiW2lAY19ChhvLRV8/WMzgfr3eO8/G5ON50Ne1PoI9raAbpY2AebgJNFudyQJMzWB+Hdripj7jYa8ebrsmYwD6A+/h8WsFBgvcxkA3hoEL8yNjCjC3sGvTj82oLBwXqx8C2hYMI92Ow28KrMraw96E/Pq+mcDBgfwxsSzh40D8GuyF8asjifwjr12cAIC5jl0EA6V8EENBJAWYBOpnBAEkXA6SP+JZBATkEFBDMsMLl1UBHAbFPe2ZQQLqDAvLCUDyPeDhTcI/AgLgm5QGPA/I92u/HEb9HB+p5RDE1qb0/NSU7kfg9GnfM6XvUdc6puJMzib/LaHXvwIH0mmL3Dh5IRrczup3R7TRhQXpRt3sDFySj20NPt1/J6HavwIP0omr3Aj5IRrOHnmb/z5BCCemBGHc3YUJShbkHCk5InM72B1CIW2cHFlJIn+lsMqyQNHS2p9BCivoXLWR8Bi0kz4oItJCICy0kEosWEulRtJDJnaCF3DFg0ULsje4MWEgXYCHCocxghWSwQg4LK+TWDFZIz2CF3Po5wgr5U6dYIUpaWCGKgxWC1v7wsUL2SqyQnDTP2ovHORysEHuFHQcVonYGFaImQIUoAipE9ClnAEGF3N6zUCGRAQUVcu3ghAqJukcZpJAMUkgGKaQTpJC2DFLIoEcK+VFnSCG3ZZBCMkghQmJuSQcp5I1kSCG39ilSSKuDphEZckghffVsPYMU8mYGKcS4vV+RQiIZpJABehSq1TnCE8kghRzyQag+4mLmdPxgMIEpkUIiGaSQjCEc8kghGVuYsYVdI4VEMkghGVs45JFCBrstvCpjC3sfKSSSQQrJWMIhjhQy2A3h0EUKub1vkUIiGaSQgYIU0uogXkQySCHdQArpI771GlLIX4cwUggmWIFP4QIK2TsQgULkGbEMTsjnHifk9v7GCYkMIpyQu/v/VOLdA/ZUYqtzwinS96cS744/4XS3+4RT6ecNS+D2AYATEhlcOCEZ3c7odka308QJiQwunJCMbg893X4lo9u9ghMSGVQ4IRnNHnqaPbRwQm7vc5yQyADHCbm7/3FC7h6wOCF9prPJcELS0NkUOCG/YJQmP3LhRDULrZMMHSAqMMR5MpGRTtUOeOJHjvgwxMdI8TFafIwFjIqOjg4vjD3j9AGZZ19cecfdWE9BLmdFTH1gCVY+kRBxKAEa0ZFiKWE82JwURIRan3R0dCgAgLE5x2r5B7HKrAny3CK1iKHDSR9iZ/8zECYfp9gCtQ8MQys+Ew8dMU4NE1o3yu3sf5aY/d9tfJWS/sVXKc3gq+RZuwW+ym4XvsruWHyV3T2KrzK1E3yVvzmni42u8FUOD1glepAYsyoUsdXoQ5dNNcZ1F0UlFhwhDkVF7FO4UFScfTRTdY4Ja2JjOm0UFaNzFJVuwqekYgcyIyVWipHBSjEyWCldY6Xcn8FK6RmslPv7GCvldOEGqV1wk0qXw3UOFSAAAuCFqOIY608Z9aYzMB4xMB6JmWIpswJglO2540LTs8yELVyj0MwyLuCEZ3GPcQHMuVyDKelLaqXIqBI/TS8cmQiFODGONz3GBXDcF7fQQ8ZFePSaFLGRdq6NZH7LB8S6SbWyZY90kVChg9M/0tShqO4uerPqjKwujuJ7uM6zjWOM4zTsNZVd8dgNQ2oadgr8E+OBmBWnvTu7nkY90E74lQyzhqG/lhyzhqPDSsQOd5lRAYVhgSUc9higGP2W9LrgICukhMyxAWEA9Ab9L06NcajNTp9To7/IZYwc/2l25wYI1MuDPQv1smNAQb38TXU7Y2lHLg4P4yXWE0mSBJLgqXUP0CXWNMcBusR4asUxnpoHBkEAughfTY311DwZQJeuAV2MDKBLPwC6/DID6DLoAV1+1hmgy88zgC4ZQBchMf+TDqDLW8kAXe7vU0CXnQ7oyY4hB+jSV8/WM4Aub2cAXYwH+xXQZUcG0GWAnljb6Zy02pEBdDnk82p9xMUMiMFgMIEpAV12ZABdMoZwyAO6ZGxhxhZ2DeiyIwPokrGFQx7QZbDbwqsytrD3AV12ZABdMpZwiAO6DHZDOHQBXR7sW0CXHRlAl4EC6LLTASbZkQF06QagSx/xrdcAXX4j34aVVuJVX+C4dJYk5cqJkUlSzBiHCXw+kcB3j8JUAdeSXiJZlygtsiuJCY6x6TkEZ7NxsOl4Dm5meRtRNQ8RkgW8YDRPLCkeSuKEwAQiiteVFqmAnwZysAlzAMGcmd5Nj3EvTAmifLcxWZjdB5YEk4U5PUjAZPFGhdojMVl8QxaT5cH+xmTZMYgwWR7t/xOgjw7YE6A7ndNkO/r+BOij8afJHnWfJjvl84bb8OAAwGTZMbgwWTK6ndHtjG6nicmyY3BhsmR0e+jp9isZ3e4VTJYdgwqTJaPZQ0+zhxYmy4N9jsmyY4Bjsjza/5gsjw5YTJY+09lkmCxp6GwKTJafaow1pXUcWZEwH/DcPgkvgicqjC8IXOYiRiwaEoe1Omg9+IEdZAPAXFe10A0oiiLS2cXd1L6fwv1V3o1XQCDQrqMprTpiahi2kbPDrSOvB+oY2wN1FPRAHSf0QB2TD6eOqgq4W+NMT/X/ANXliYsqwmkV3bAO/m66Ur9SY75o6D05ipDohwAREv2YjidzsR9qSIAL3dBUb2248ztv0FlqpZXFmXWQ1lvqWmtYvSCazLoCyZzJcg35VtZpMGOsp1bkP8S6WR5Zth88tkEtpsGkZcZ0XQSPx3Ze5lTIbxFlfKnL6F2XGRNTRLMOXi6e88fUwWTIhgP7cHhvXj5XjdlwsE3lPtacFJrIHg6ZnoN1hwJeOEWJ38/Aw7lP0a1iMxIMoacuoGhcMRnuXcQCG+QqLsdBAhlwH05/WfAYWe59k9/Lc+5c5VkChF/jWY5Hy7ga4p5t0wngGSAwgDzpIwB0cij8NhbZGz6+xPM7mzJiOGDEcOWgFUMRD+WebafSTiWxuRNJvCYjiQNGEq+kg1cUmRTFL7BORfH7NCOLg0IWbxnEsqhIWRRgUill8SedyeJBlXkyshgrZ740ZDGrR2TRB9lRnPIslEVxfF7lnm7JIoQ6tDhZ9Nqy6I2XRV8KWYRApoiQuGBW3EIYDZkw7t0WxUJKJnGPORLnSZS4bTLHqYuFtA0kSmZzYo2sK2KGRdeabBun25qqWlpaWui5DQJedHeO9TRzkCEJp/kCZQmWRdbBnOE6pxZIpX02XSCrUc6WWzRsUQcEFEGoaJhTY5hdVNHvolEUstjRsHHHLNXKkoCmXFxLhYpKYlBR979JrFeJNd0WeSvb0G24BmycyrQqCE0Boo+ExxK0RL7uo+nhpRG7M7uJNVw2KXKv5Id8X5YhPkaLDy4+ijhxIYUWx/yq6JlanGHSd6UnKdGR2E8sw4WL63yots7YgLiiS0x0iYkuMRFCZQKohwmgHiaAepgA6kGs3fmcGc8hNMr5sZC1CFA72gG11b9NSbpiTqTEWrocEJ3LYdLE3oXrq2gM0d3u4+w+rvzEmG0mFhCQmerJxKdHOXo57T6mnipF241U+RKRUWAag1QpiC/bMK020ubseQES7cOybg0qYoQyuyexr5GDxm6hVsCGeSrj7Ex3S19O72EdSfFZRzjSI3SP2eg5ckjP6B77LIC+s00Dj9Ft/aFDGIqxcUMB4FVX0/ih4GIogHiNnFJFhB4Bu6rnQTbgRDJawoKNV6qryDmIAOZgEE0D7bXoyWR0jhNgstBsiq+0+4NYZA/i2LhBhG4+28kg/lG+47ATA5xjeR1EaVOJx56RybJCw3IsJovq3LkfLQSVaJwJyNVHWtMcE02EfKgwe6B8oG2W0IXioipG2mfPgAp3Q10nsdvfdT1gp5tB2F2LSE8DWj0jPwB7JfiawGZ8tR8wBX6fka8hXBzlbHa+zpW6KMGkxqtUSnkRIIWhagEAYG5U0H+SzrSXl+6092lHRwdNNe3RsDXq8Ga+Q5kn8gf3POE/pHliZbrzRFrDf3S6ww9A8yTV8LOwdUzfD3/BwBn+7xzC8B97SMN/JU13/O9OZ/yP68b4B1MNvxK2ju/74Z8wuId/3CEN/y1pD/+hsHTK4Gbp5ENi6f+kzdLbaaqXeni4BNOD9Ad46QCrLNAttW4Yo4zoRMcsg5TKZfffZ/cftAqnfsyiMF6gbt3qBGqtMk13lNseHWSGuEG2v5Cmtx2tgFN4zwXDCvQvMiqwV7vRg/GKsRP8Snvgg4fQhftgjXpYfajsiT5UHl4fZvdEH2bbfZhxSH24icZ04tAq2dwTldwVW8lVlNHGFPOZvdBLwLgUZow18uhryaNhCgnan0swxmecaZyli5fhuCAQk0xVlxxyP9y9gAbTae391JM4tyfxuMaSYOnTBCxP6jp+mPRg4G1e64TYYUmrJTvMp4YcsxKLKulYU+tnNPRg4gOHaE8wl9P7jPzYFhObuocx1sSSt6aJ1hJhUzU5s4jWcOJgCLCKZ5/vizkSS+wjsUTmSoojsSR6JNYjj8SS2COxBL5hwpUGwBvGXI1jxpUxR4fq7XQrDX7Ep1tpMelWmp1uJcvGpFtB5ZqTbtUVu1qpO33qkNhFHHYR5JWRD/CqClfnIbyqAnCkCr6KAeFVIQsuX17FJLCuuvieoijNrMkxNnHvjxKdVBI6qch1uch/k91UYrZ8iAsvXAQZqBNp+XEU91m+A6Mt4LVoIZwU91q7fUWMjMghrbc4oNN33BfwMEigFKESkUBpv/1ABOiTHYwFTogkaRV6qYj0DgUPEHKtEQBbFthHXxU4EwuHX0P4Jo9k500VO19UcZ83hTOujomsUZvE0K1yJwFrINyhbaa26TGubdS4lkCUZ5hN4pSqAtQBJk/I6gFNvqUiR9HxHLMAoZUXq2xnyY1FuzNxtFelMhWpB9qV1xc1FXdzZpwbIPEGKrHBk9NwSZ13TRhfc0fAGlO+Ds4dpIT4Zbx1c+3f2QoEmapEvFUNGpoftbC+pGrRm41/vT8bX9CfjZ/Xn43X9Gfji/uz8dr+bHxJfzZ+cX82vrSrxm/R4MUbTYfju3nkFk5cIXtH0giZAsikiEFSv9f6LqQgGMvhEAT+xe/cAyj2+GW8Mtq4RHwx4EsVhb9wN8w/+0iKdtLY+ZQnNUS0g4hoBxHRDhsRfjM1s12494RnC9x74QsyiQ1PotjwTGLDkxhseNzzh3iCgNCAOQfBIkwoBisI0ye3/WXuSS6DjAThJ2CiiU+860bihmdDrjxFEHusrgkeXNbgg7cf+Gbmgq/pw1clQFoLCgTUQLEGrQrz7eW0DdvyoQAVKfrMopC+4LUIZ3XbjBMAkyrbOMFOL9hHYManiYn5YkwAoUaVqSheiMTU4SiKyAcUUeUyBYsbr0VR57ueuXcw9wZUusKZzF9gcerF4tQn6euztnjtbBEAZUn0TZgMBeH735h07qAQLqY4FedfogTKlZB4ZWyU/fHRIfEO0zjhjINnySEJLnUC63o76DUyRdDrj+kGvXo9MlBvNPRtZKA+ndY+GKSRAbp2IAQHThw6wYE1dnAgPMSCAyd2GRw4sTvBgQ5FgXd7pggOdKOTmGnZvfeDHl6wQLFDBaoNh0rccKjJQgVJ8FHVKMo5Z40AcOVEC+SxUq4BUJYLnSrm5YBxCFl4uhkcgJhoAUuIFjAZLRBvCtSSve1QjUYLnPcJEud9gjoAmIn3iTKIF8CB4oAaEy/Qd6ZjMXsyXnBpz8cLLuureME3+nMd8c3+bPy/+rPxxv5sfF1Xja/rxcZbaH+2vr5fW7+8X1vf0K+tX9Fl662ZoMEADhpgAqlETjvkuAEFt4NgJYMydNA+mEMHFl2bJHoAIwIBhFPoUAggjE0RQHg93QDC1b0dQLiKGptoWiGEFT0VQriKDuUYAhsQMYRJXa047x00MYRrqR1EuIYOsSjCpC6jCJMyUYTuRBGc9wN9PqMI9T0YRbiephNGOKVbYYRvUXccoTfd+xv6dXGxuV9b/3a/tv6dfm39u/3a+o392voP+rX1m/q19Zv7tfUfZoIJgz6YYEM1H0YwgUEwASrJBBP6PJjAkgYTmAgmyMjCIA8mFKYIJrw5YIIJP6LGbX0cTPjRkA4mKAMimFAydIIJrU4wITLUggklXQYTSroTTPjr5++8AgBeKQCw/nk8sdCTsYMtvRA7+HGfxQ7u6Ne1xJ392vrWfm39rn5t/b/7tfVt/dr6Pf3a+k/7tfV7+7X17V22fnsmdjDAYwfyVTCHETpQIHQwXiGZyEGfRw6UpJEDdAXl6m7QRw5OTBE5eHvARA5+Ro2f93Hk4GdpRQ4eHTiRA6iuiKmw3MeQQNJYgNq7oYCTh04oYKcTCtgx1EIBJ3cZCji5O6GA53o0FJAcPrFnIwBSqxTQKiXFi7wlKC8zxg3C5b4v2XLf10/L/Yd6Ybm/q8+W+w/3q/vf3q+t7+7X1vf0a+uP9Gvrv+rX1h/v19af6NfW9/Zr60922fqHKvMd5nLf2+Vy3wclfLhg5z5nue/D5b4Pl/s+7hXLfR/3iuU+foHlvg+X+3i3pyDP2tvDy30vTIheXOdnwafj+GUBKbrO9zqOn9de53vdjp83us5XnXW+Cu8tcK3x8Z6oq5DLYHGEOMhiljfGmVnuZb2Ky3p5EylnMziZmau5Z65xXa/hfdE1vI9nRdfwe1Ou4X1iDQ9vgRVreAA98NTh8Mg1vM+1hvd1ew1/tULVVGv41CudZOsEmmQNH7faQW2gKdbwqF3xMs7cMm5rVLyMx0QLaBHLiQsWtHxArBeI5ZG+hgNRHVAs/BJFvYaXUEAqKnjJIfheZ2TjW12K2FijPIGpPRsNuJl2uVxLbXiMZXJJL9ZrvxZLSyu68E78ApDfxgsJwpJMSnqya79Jt2t/7POuPZ1u117v8649k27X3uzzrv023a69nVbXOCnwYSKEiVEPpX4Wvn5GKYD06EJV10+HrkPwdGSdSV1FXLeYSoFvJl6EqFe+oWgFikVnccVSZsFKnhqKDv+9dulLjFjX+XQ6llg3+fQjKSEkhxByNplDOJlHLHIasbYJ+oM+PUshhPgIIZRYv/HpdDqxXvHpk+CuInzK5WQ5WUkWkRoSJsvISrKCcBImK8lKwslyUkMayMWklljXZeG9N2Xp4ygGxQhpIsvJMrKQTCINJEwmkWUkTBaRS8hqchIJk9XEui5b3JOtT4B7Cgkhp5MVZDGpJZcRTlaSNSSMn0sIJw2khqwQbf0mW6cnEuuVbD0f7huZ0Jas/1Yd679L14+Dcsck6VOYLCeryRL7jtd05Ms7up4FdzB8EusTHdvblKMXwNWxsp9rSQ3Wthg5UYu9C5OlxNqWg+UfdJWPtruahEkDWYal7VZzRKs5OqXE+kT82pSrZ6lybBixbs3VaSOx7srV66DOxYTgKHzFVVsRGS/5tJgsQw6K0VlDLsHeAS8vIWuwB5wsJLXyb5hcSmqxBCcleNcKfKZSUk6sW4cJHg7TJ0K7x8c8yxqUieVkElmBrUBtDc5TDRNPNSzKy2JifTJMv0EpJvBvMikmJaSYlJJiUkaKyRRSTMpJMZlKikkFKSbTsMRk/FdCJpNSMpmUkclkCplMyslkMpVMJhVkMpmGtZRgKfhXSkpIGSkhU0gJKSclZCopIRWkhEzDlkqxJigF/8pIKZmCT1pKppJSUkFKyTTsTRm2VoIlyvDfFFJGykkZmUrKSAUpI9Owx1OwRyVYyxQsBf/KyRQylUwhFWQKmYZPVY69LsGWyrEmKAX/ppJyUkHKyTR88qn4ZCXYm6nY2hQsMRX/VZCpZBpypwKfvgR7XIE9moK1VGAp+DeNTJNcnCaffprs9TTZ2jRZyrruCJ2NVYl10xH6VT4YLaISku4oFZMaUkwWkmKyiBSTxaSY1JJisiTt0ZtMashkspBMJovIZLKYTCa1ZDJZkvaolpAaUkIWkhKyiJSQxaSE1JISsiTt0S4lNaSULCSlZBEpJYtJKaklpWRJ2lJQRmpIGVlIysgiUkYWkzJSS8rIkrSlYwqpIVPIQjKFLCJTyGIyhdSSKWRJ2lJTTmpIOVlIyskiUk4Wk3JSS8rJkrSlaSqpIVPJQjKVLCJTyWIyldSSqWRJ2lJWQWpIBVlIKsgiUkEWkwpSSyrIkrSlbxqpIdPIQjKNLCLTyGIyjdSSaWQJSlUNSkcJjlANcnoKPm0N9roC76zBfwtJDc5Si0kNqSU1ZAlK5EKUrBIc3YU4SlOQUwvxiSuw1YV4N/xbRBaSxWjFFpIlKM2LUCpLUDIW4QhPQS4vQm5VYI8XYctwN/xbTBaRWrKILEFNWIwSXYJStRilYwqO0GLkdAU+7WLs9UK8czH+qyWLyRLUolrUhhKUyFqUrCk4urU4ShXIqVp84oXYai3eDf+WkCVSC5dIbVgipXKJlI4lcpSWSG4tkb1eIu+2to3R6fnEenCMPgdswmy04JNRm8pQDqfiCNbgsy/Guy4mS8kyEiJ1ZDm5hKwgK8kqUk8acM5ZQ9aSS8ll5Bvkm8S6Ll94KPl6liZnOYVYP8/Xlcg/g8Tak6/79+744PITX2pvOXdqUeHP/j0dva4WIB7I1/2++e27nn2xnX+0/xXfHWN3IbEaiOvH6v75M/2Xrn2x/ZK5v3jxxwsLBLESiK1jdf/HE6+6Z8yL7S9evP22N6546yGxh4dtfka87NLvX/TwC+37vzD+u8vyVXEnwTbH6v7qsY9cW/NC+2+uOHP2pFeOPBVp+/8BbR6t++/auLFYfaH9ZP3yv/y96jXR291AbD1a989e9tUz73y+vfp7X974+H1c3BkB4p6jdX/LTT/8/WnPt3+n5VcvnPX14wSxBYgHjtb9/MDO1995rv2VCQ/cfMx/HS+I1djmMbp/0x+OXHD1c+3B7b/9xcin8lzE1hTESmzzGN1/2W//Y41/rn3t775SVLhglHhOjm0eo/tvWrbnpr3Ptqvz3l760L3HSiZgm8fq/rt+8pPzL362/eBdl5c+fuyxkgkfQpvH6v7ZP/3Xtdqz7UsWaP/32F3Hizt3A3HPsbp/8+rXC7fsax+mfNj017ocQYwA8cCxun/fz753XOW+9uaJH972YPnBh6LE9Tw5sQXb5Lq/8sJLRu/4bftV02/+yQlfy5VMwDa57q9+7df3HHymvfDejbc+cPwEyQRsk+v+gyes8I57pt3oCM6bM8kvmYBtBnT/7jl1gfOfbs9f+tQvv70zIO4k2GZA90d++MRHN/ymveyK25fO+cY4F3FPCuL+v0ObAd2/eWJ44yO/br/hgWsnbz/7KEHcDcT1pu7f3XL2k39/qn3J5qeDi87eKWQoAsRWU/dvf/3Yhwqean93z6zXFl933K4ocU8KYgu2aer+uR/euuCcJ9v/9MIe9f89e4LUFWyzQPfv47WR5r3tWf9+tbl9l80hbLNA9+832NU/eaJ9/hlfadj8qpu4JwWRY5tQ7VFvD3/p8fYlr//PltAbhpQhbLNQ92/euqq441ft0+Yat3/xtmNcxNYUxP0fQJuFun9765/ePP5X7Tec59187R+4FDAgHijU/S2/Xj7hrMfap182pWZPjv/UKHH9ccmJESC2Hqf7Nx/DP6l/tP3keePO2njZ36SpwTaP0/0Hj/34nO8/0u57rN5ffH2hZB+2eZzur5704gkP7Gm/ccuI0T9uOclFXH98cmIltnm87t+8r7Hp5d3tH573zqYbl2WfGiXuSUHk2OZn1e5/dfK332tv/6B0y/nz1sjBJkC8fJw+asIK77iH26eTgyecWHbCqVFaW3La/r9Bi+N0/+7zbph34UPtnocvmv+1nKMlZ4F4YJzu33/GyZd8Z2f73rvPe2fKNGmikLi+KDkxAsTWIt0fmfzSzEcfbF967qSzxjce6SLuSUFswTY/q7b6zWueO/iL9t+tLn1y6g+kLanGNsfrfu4JevN/3v61Cx+vOY9JK4TE1hTESmxzvO7fn3/jy9b97X888l+/+d2FJ7qIB1IQObZ5gu5v2fLX8tr72rO23LD2wsaRkrXYJhBH7C7Ovrf9298q33Db1ye6iHtSEPcfhDaBeFT976t+0n7mqpfe/OblY13E9ROSE3cDsXWC7t9d8s/54a3tf239oGzWJyfuihL3pCBGsE0gfrrjqtu2tN/96fH/eID9Y3qUuP7E5MQWILadqI+6bNgtl9/e/kZWU+PxLeN3RWmPJKdVY4sn6v6WF735O37QPu3Of3933vVFUhWAePlEfdQn2+/afUP7rXc+/8/GY/74UJTWlpzGscGJ+iij7oT9ze1vVP4uN/j6UbuitNeT0wjQbjxJZ/D585N0Zff7UNFJ+qir1+QZLcF3Jvzo5ronpLFqAdqBk3R/y3fnn8s3B5/76HXPea/ZzgQQL5+kj3qy6LjTbwqW5Swo2RmRlpUArXWS7q98++oLrEjwKy//7fzdI6gcu79Ci5P0USe98NMlPw4W/d+uNatHydFpAdqBz27cffvIu793V3Dd8Qv2ff8bsu+VQFxfrPt3//7p1b/eFvQWvXLaB0vHyIcGYisQPbsnv/vT4H+d8uScL4wYJm3nX0AiinV/9axnT/nBfcFbbss994ISewIB4oHPiPuf3fqPXfcHXz771Tsu3CslvxqI6yfr/sgPzlrw558Hjzn6gumeZbK3lUBsnaz7d7+b/Tx5IFjylx/99/XHvCfEhWCbnxErv37BhaU7gr87bdfJ548okDx4D9qcrPur77l+b+iXwTeXfjShZfORskNAXF+i+ysfovM3PRR8ftuCx5+dZTs+QGwt0f08e8O0Jx4O7p/51r1Ld0+UHQLinhIwj9O+/U578P+yW+e8VGabR2wTiOMu/5Z/T/AD78RnLntfTuv7/xfaLNX9BwuaJty9J1h2c8WMb22VTIgAsbVU97dszKl59pFg68/W/3r5jxRprIC4p1T3b87b/knto8GrG75UcNekxwUTKoF4oFT3by/dcOq3Hwte9ov/m/eNDdJAcmyzDGa0N94c96vgE+uWvflOqXzO/e9Cm2W637ju4bO/9njwspOmn3jtb21vAYh7ynT/qjXXHnHw8eCBwK1vXj/CHk8gHijT/XNnXHn91U8EtS9+e5WxxPaPgXj5FH3UtP+99+G9wWdP/PPd8071Su4BrW2KPuqj1xYseDK4siMyv+gDr7Rj2OIU3b//mul/+e5TwWWBc+d+sUEq8f4/Q4tTdP++8772yuRfB+8+sO3s66dI9243ENeX6/79p1Rcte/XwV8cMe/rj31JDlgEiK3lut84+Ph/Vv4m+NyEG3/V8N7fhI5XA3HPZ8TNL2w/9b6ng1O25310QodUsUpsE+58u2PYV54JFn9oVY874hHBdg7Ey6fqo37/xj3/eCY44lu/rM0LPCVqJdjk1M+G5P7lY2/+bbD4jzlPvffrfMnYd6DJqbp//lnVFfX7gt8++y+jXr31Y2kdgXhgqu6vrrl44mP7gn9+d/qoa0dL764FiOsrdP87IF3PBscevGPRsIBUlGogtlbo/o+3/fr8umeD60fd8dHTP7SdKWzzszuXLlh0c/uzwQd2nfblv9xpzzzYZoXuf3DYJTNHPhd8d+esnX+4SnoD+9+GNqfp/s2vNR58+Lngh+rcM/59q5zVdwOxdZrur37+wN9GPh98cHrg+W++LkcsAsQ9n91pPLz24rrng3sv/dv2p1eMkI8CxAPTdH9x6aXnPPJ88Pxdnl/MO2W01D9s82Td/86LBT876oXgj/Zvfq/8DZ98FGzzZN2/t/6R6+tfCK556eKsZ8ZNkhYK2zxZ9xf7b9v/5AvBH7+SnX81ly4RwTZP1v2RCu9PzReDX39i8fpVD58kn/MtaPMU3b9v71c++q8Xg+9XXvDXv9wjZ/XdQGw9RR9e/fU/7nrxxeBrtT/2naBn7yLWw6foHww/GFzRvmnMnFNumT6l9D//feo/3w9e8Nortx5ZXf9QTculX/jhe+8Hn11ylfHNCzc/dGXzinfy/vR+8Mh/XjzlnOeumx6+Mu/57f/v/eC/v/WvgpZnrn3oD//8/fi6fe8Ha/a+VXP2R9XT996yZvTMJ94P3vx86XlvbNk8fcPfH3/qCw+/H7zkvzZccOf/7+VJ4HLMvj5vCvVGREYMJUOSpAXhye2xMzVlEtFQtEmrViSSdmkhQ2Syy0ybvcxjXsZElLRYikrZ2p+ntKe8X899n/Rmme/7f9/v9+mn53fPvffcc+8995xzzzm3o4cJubAOJ/OrDOpiug+MuRpJtC11Vz+QxKD8eE03/b/mE6fyC7XrTjOI7xIdpjtgCzW28GOq3TEGDb2pOfXn1YeolRbyebyDDDKr+SmC8TehcrScbt0MZ9Co5icZE+/HUOUaF1KOBjAo1eyX6teF/sTKyLNZR3YwaNnBszUKY/0p35V+RLo7g/S1y8walKKomv0Reh1bGCQwHYEiwvYRXtmutRbWDJpcO9w7vvhX6vEvkoHlFgyy0pw7v63uKPF7xmatkFUMOq4XnB1QGUWNK+5SMTFi0P475xaRruHE04hNofOWMMhP8k2a1A5/4tcSv5jliEGxiYmvuyN/JfQ2ebns0GOQ3zLP96M3hBDo3CXjXC0Gva9UOqK+1J8o3fnKdrE6gzYM3op803+l9li3VLz8gUFaf0g7V7QFEBVlSi3HxzOoU+A65tgEfSq6+Hne7tEMuiIj6x4wex/BH/DmXJA8g6Kyc8MOjHQhVmvOv5Aqy6Brf6QZeRntJRSua8l8HMggQ8+kV7wFwYRWkWGXG49BK9oL188pjSKEo2wuDe6ikaRF5Dz/08FUY8IBy8xWGm02+TGnfsUBKvvC3NnnG2kUqbFybPugOMquSMo5pY5GBbNi51flb6XaEt7qvqikkcLY3MuKinHU28QRdzRe08jZcOr5ZQlBhIquvOG5MhqFO0zZYSV/kPreP0ly8XMaWYR9tyzqvDk1dXrbBJmnNBp7dLn9sWk7qcOJJsUt+TQanvS3Vb31QkIjbKPV4FwaMTYD50nb/UqsgXH15AMabR9w8nlFjguRR9y+euoujWbIy6FI4UGirPBZw9Q7NEpL3fFnbrQ3oTp11pPnAhr5lK+qvTnuIDGktDvuEkWjyNNbQTc2ijo/7bj3pQwaLT99sCSnLIRaYPfo1PNrNLLUk7t5t2wbFWB8fLX6FRq1/uJbt0Q+mJI7sP7BmYs0inzWPVpq5kHiuerVWUtTaSR1LFzz+hFfovve4cfyyTSSXvX9qwrraEJt1bLSQX/QqOauoknQPV3i+pK14ZMv0GjmLRv1d9qxxLIJyQqu52mU4B23ccWbCEq6xDuj4iyNEo2YeZk6EVSQ2dy0XWdolFKtHrbNNJBSvpOju+Q0jczNV28rzT1ITVIxC9A7RSMbxV3+vw9bQ3hcMHxsdpJGU1Q2CJjLB6mH83bb/XaCRgEZuiHJ8lsowXO+l/wJGtEXnNMZe2tKc4wtcSmBRitDy1fpl/hTgbErO/wSaPRo/rpdNkrbKE/LuiqvBBql+e27tYIOpjz3nF12NIFG4e/MxmsrBlP37Resrk2gUeFj6Q3Z8dEEWl9m7HCCRuPOGmWUaPtSIbxaj5EnaeR4y35Vd10soX17Bq/+JI3MnJ7+UVFrS2z66dGsplM0WvDosmbmyVBKfsz8VapnaKQ7e17jNYeD1Ihcw7iwszQaL1ScG7jBn0q+N3HJmPM0clnjXmTyOJaqP7DoWHEijSB8qIV9cjQRZxdefO93Gl2pabiteX0/8eLE1AVvk2gkrMyMt7pmS0UsujpKO5VGiyyb1u5t9SVm+SjEpVyk0V798eeVpA9Sd4UxfIsrNFIb77Qv/cJ66m3mw7TZ12m0NiN6Z8dEJ0ru56zsRTdo9HtHs8rChQcok5/KEgJu0ujHSLtnTg+CqBuDHrg13qKRam6MelfqViK64XRAzD80+tNDpmJmgTMxceJrRessGlmrbFKRzAyhbN+u97XLodETrVevg7/fR+horKg7lkcjhT+pwvw/Y6j1k+ZfGvCERgVadLxWTjRhfnnGiN+KaXR5nYdLoEMgIejebuZYRqMrxyMPP3wZQO1oKhQ4vqZRiE72AZ8xEURy4bq4hCoadRbnr4jyjabsru1XG0TT6EZKyeriO2bUBwXj9FNNNDJoPac/9Ew0NXft2/3uHTTSPZis1/x0M7V0w4f33kIazQw3d3xFx1ArBp6ckSbFoIelljLPhJ5Ewe0fo8fLMijpyIHODzdjKOnxzyz+lmfQZdnUGSkuHkT8z0GlxxQZFNud8Iv260hiR57Q8g9lBiWtlc6PKg8kfsxfM71RlUH2Y37SS31oTVytHBjrrMmgzYoHnKY52hMO0UyJ8mwGFVzN2Ts63J/qvLPejI8Y5NopROuTo6idYYNWaCxl0PILXnopQ6Kp92FDBocYM+j8IP1zQac9iZAzH0pGmzNITsVA+beYAOrI3vujXlsxKOnA7Scm6yKJIO0XA945MOhHR17S2rmBhNUVXtMEDwYpzb8yaMKTAMrymK/O4Z0Muj9k6byMqWGU2smWkUuCGVQYOtdK8pon0Yr2VU6PZtBW9+Mr6zL3EnsN731YeZRBDTGFUfJtUdTz6DOnUs8wyM9z4qsjKfupRvtIjWWpDBqs/DtJ3YkkVNdtpMfeYJB27YU7seqBxOEbjrPVMxlEB+VrXbAJJwwWu1h45zGo/vW8NzdmR1Ij/4pP7n7BoOMPY4zmhfkQRdG/7bldyaCwHCvytpQp0bg1Sv3vJvbmRWUD9ixnZUNf4FELyBIOXiUO1wayi4OH5ojBdYCMzxHBE8XhukBSHDxLHD4TyBIOXiUOnwVkFwcPfSgGnw1k/EMOvzhcD0iKg2eJw+cAWcLBq8ThG4Hs4uChuWLwTUDG53L4xeHWQFIcPEscbgNkCQevEofbAtnFwUMficHtgIx/BDg6kPQI+AsMei7XboMA8iYBNEwCGDYZYMZkAJPJAG6TAaJ7ymk95byeckNPeZgqwAxVABNVADdVgGhVILtYhGyYPQ/4CgMBYBgApKmK/hvgMpmUJxo0PQ/4RiwxS3qudmx+AhvBZmMMi8ABPHAcxB1ccJSajcyvxpF6Lxzx/jwCPh/0QZllkIh8EKUj5ANfi8U9FS+wB3iALY5tO8F20IRleAQ29m6PY+3OvfHuHLZ/PJBF+cDfx2MRBALgcAgbFBGRtwp3sQZHHDT5n5HGhuSn4hSD/2SaU8R6knUFoj1sLwA+nyeK7rLvloCMKBTVHCkEvvxwLlWkfIrILPdXAzKJbbATyPRC4Hvw8GpDv2i/MdiBKZ4kS4gdOOB4GJtt0EfOIlzvgNfpv89BmCGWgzATyLTHwPcf3J500XHKD20I0h7SltIVgpM5BXZtFa0I8rxvxgaWC8Ifzxiqf7IVQXtVykJeuSDIKU+7bmMrAgP+rMyPZYL2I8MPdU5sRVB+fUxxd6nASeLRGYvKFgTR92RThCWCdOMJ66SSWhCc6B6uJ1kiGO8ySq5+awuC8rna9vwXgpnt/LXSc1oQpGms01R4LihN3lhvzOupt2pft3tCsSDPd1lk+oNmBNFb04xmFAloY50rcw41Iyi/0BFGPhM4PEl9mc2GJaIVr6qbPRWYZrz5yU6jpzzs2KmJjk8E54rGDed9aEJwwlLOdu9jwSxz2euH7rPl1tnVxwsFK7qvrfg+rgmB1X7TkzcKBFfjymUjHZoQGDww2FucL7hUOSLgzdye+nKDuUGdeYKLN4MUFYc0IZhRqR0/Lk/wbOulB5NYN7pV5ym/oFxBwMMRjySvvEfgr2+dVZgjMMneOS0t9D2CEyMNB0zOFrw1irVW2dDTvtxY8/ud9wUXFYL1V+v2tAd/JPH0nkAvdf7rJXy2XmrMeZ27gtLTD7vpV40IYE11S+w/ghlz+OYr/mxEcKL8hzcdfwtAZXegaWwjglvd69Zuui0gnj25NdClp73/Ta+j8QLB32+uL7VcxtZ3WKzxpQT5QZBsPpGtb5a7a5UhUFUxlWv42IAAri19ZXhNEDU3z0f5RQMCA96lbeiyoNh/7dN313vKtxaM8dNLE+w38P04/xDb/urgA66/C/bOy3wwyYMt+xgf2nFG8MvYIW8Or2TLspmJE48LTkUq346ZwZa3qU3eEiOYsOvypGHD2HJVUbuyj8Dx/IOOXay/EEwumn4MRoGNrYW2i3rK/nIVOd+fRLuHBSYMyqER+O+L6DJKQlXrDsfNXUMjMFgzXvv3y+id/s2Gp2/r2fq8E6Mz0GU94Z5rPvUIDCSfV7v/hRZWG7lfla1HYLXbpKDkNrL2Glpy6UwdghNlA/7w/getzH5aFYl6ysqvfBYOuocMZSWM1UtrERhc2FcWeR89ULACJ79aBOUFW9KH5KAonekus1gnU3luqkxgLppjojbZLbMGgb/9FZnteahUS5XiOdcguMXbLJWUj/Y1IqpwVA2C8o+Ph78oQMkf7Zfn/12NwD/zpyUDHyOJuJ3Nb9yqETTMlf5L4wl6TwXM+cC6WvJMlKNXPkWNa9tCeIVVCBpqHhZsfYacWzNq3wZXIYj2C4qPLEKxGebXDhNVCKwqzHiJxUhl2F2hVHMlgrxCl9F/PUcPFEaOVkmuRFB+IuV93gsUIfyto8S+EoGBQP9MeQkCMq2ElQORMhnyoPwOSV1bNPAPyTDinO4aSbB6hy60bao5JtxIZL6fdEeY8A7diCayH+0KICTXZeixPoTJBz1WhwpDidexceVCpUp0McBS1aA7nBg2dK0C69cg90684tXtTj2xsJVnPSTe6j/sfDd4G3Gueq0262u5rtI6+c3gTVTBpSv1QqUqpHn/7PglEoHUna5ODdbFo3T0/anmNmfCxDGiTZhQhboPLZc2lYyk7BTs50B5FVrse++vJslwavF3gldCpWpEKA810O30ofITfskRWlaj9Q4npPyF3pT90hvzWM/YgF11//zT7kac1cioFL6sRhJLIpYW744kUrunPxMq1aBdKQ+NzGS3UIeEkmVCyxrkeKk64oJfMKG+f8MDYUINKhthePV+YABVMyC5VPiyBhHTrWqy5M0JI/0hjUKlWhS/TTW5tDOSWjdqQq7QshbNlr+r+F22KeH5zqRYmFCLIDeWLG7zIFIT40ewDtJbx9ZP+EfGi4h7ucQClOvQ/dvVpudoRyKlLcOA9cs+dVuhmjBoJxXebbaJdeIqGVZ5G/B3UOulDYuFL+vQs6tHO3Q6QolHT706hEr16K8KS7vB08ypg9+vPiW0rEdNhwqOTZH0pWT3qRwXJtSjWafkdFdKhBCjdlG2rAtbtujMqPE8LypmaasE6+8u38RIa/qHEUXnnq0BKxp1tsmae/F3UbK36lXhBI2GH1ksvTcwgtqZ3eIE5TRq9lY4pOofReX4qW8DZQZFmXq6F++JomQWy04GKwaVCFVVYasBpfMkokqYwKC0xO6KkrHmVFiw3BPhSwa5RMZkj+kIIewnqkmyQYY9S7Rtm3YfIzY/ff1aaNmAfA+llA7uDCbWnA+SYUMpMR8K/cteraFykOUYNpwzsiFTSicghmq5kdouVGpEf9/wt/uzcx+VHGP0VmjZiJjK2d/J7z5OVcxKGs4GyIQto6RkIJ5YtiBLkQ3SnVj//M2HgGjKZcNHOTYSuPBDvGFedygVU5QwmQ04BuTHbp/6MYJ4/u6cGhvXzNy3YauHhBs1Z75aufDle9Rx7tLzOTuPEQENJW1CpSa06ucSF51GP8Jq37oGoWUTqtV6aLh6wG9UTsrQ6WxY2edM4Y+VDV7ErEvzJNnotU7o8ZHZfvGEMCRfgg2ST9HXeJQ6eBdxcafeEDbcfi7ONmj24AAiLGG1JBu4L6CMo3/pDKOaFs6UZPMD1Ey/q580fBslt1siR6jUgkpW+QQW7T1CuF4O6RZatqBBU/K0KqVDqBtt494LE1qQhK/75oS2EGKPblet8GULml89Y3q0fwwFJPUG+LwIILPeAH8vtrN2/od2lshAYZNT+owQAttM/xtbSw3InLci07HoLXwtTZLFIkqftcYpmSxt2z8lwb7jzM530Jem6gUuOAnWDSf1eOK0HmVsdrHpuGTOO5EZXPQO+D/yuKzkL03Vn3FvV3DnUor6aPaA5RirO6bLtS9pM6mSM7Argb+cxbwAABbitF9r8MK096aSGoErTjTtNfn60oMXwza8Xm6fYGREFfB5hkAeqQI+yeKd+1myrzGX7GuMk30X4ORfttbj6/hKWHxOQFZVAd+SxWeOE5Q+N82VMb3ia6DMpe1+mxPYlbfn5uMNtjAdyJxqkZVcVA19CdXiHEXWVYvWrb0a+KZsC0NsYTtg+kWJzB44Vdj2U0Lz5q9Qy1LqjfdFRKt40nMNt+c1YlcfZfDB2J1w696+dhz/KoMHbMZz98S0uOA9t8dtRGN5YRiZVCs6Uum1wN/O4nbHuMV/xGfb+2OCMVlzHOGAzwWbYu6K+d0J840Xxy1aoAlTQAs0vtpLDWRABkiqTsQlWXXAX8jSQXyVr7+G4Rv8HFHP3W/qxW6v04FM4uDp4nAZIHPqRZfQonrgK7Hw0QAwESzACKfZuXyauz5ODK8Xnd1QWuzcTwNlnJZtA4vAFrzBod/Z+NSXokUjZdHQlya+HmS40TbiU9FvtDpaNFr756P1rbj4rvbrm8SIRktnvjLaAvDCstKWu6DhHiWMaLQq5ou5ecGmL/r0Gy2+gfM9NIjdN9fjHWZrkoDMagD+aSy84wFgFRbcyngamzn2/NrxcMBiiGVDGyzExA+zB36XsBkvtjLY4PcJvQfbDt89Rf1FrUQH88sxVDG879hNB7KuUSRq2huBb8HD1H6NKd04hWOL8zl7hTzLrH1w8hNcJFI9sfD79F6h5D235O+h70VEnxrxhO1YIdh8qUTim0QHJ7EJ+Po87Hhi32544hGcOcHJzkgZU2ON18sDl3rXpVcQk3UcrvYm4M/k4eMi2nhWPG7HdIvEqAMWLF54BwzF3j+wzN3MMXcz8McM595opM3hns7MFX3cBgJZ18zxdPNXNWffRDeBF05KFXtgkNTCSa0W4Puwfd0A8FQ8cKteremBpeHn0xSXzF8+MVHG7gpvziHhBu5Ytjp80iHOmAEcWSqoVtEMslqBr8PDSwVijLzsG1K+94xOAbKrlXN8tQF/HIthFAB+yiHaHHF9RSa1iTYnvQ34iIc9hn16pu85jvunw9Cf4V2xdhMxOTtyG+fbaxeTgmpAxreL5pTYDl97zmODKduIV8QWfD6xb7vIVVTVDnxXHrbJWNtBXMPa4gPsyunBb2lAF4zdAVtbIqb9XCeLryE3l5IO0SpWdXx1FfuxeESnSJce6RSzcqZxWEU2jge4cazeS4MnJ6TE90OcYyyArOvk/GydYus5DciID5yN9wH6nlZ9KUL6Vqff86CcD5z18eEbPro6rkH7txpEdHFasOtbXj6uQfq3GuR0cc7NLnHnpik2L3rNDxes7kTMJzKl2Lz2LZy378tlFJcfytg82iFmHm3k5LcLaPSTrX0sIpKdZF23iO3au4Fvy1K24Qu288Bq6ssxxV9tTcNjenAm41ZOp/QKEaf+8q3uI6cTPoqZn73H0AOLByfc58uDKGLe/qb0v9HFqmKhiF2rhGKm3/9VA3HMRfnz8Opl+fO+tXpuOIvfC4sXT25fe7H07tbnc/63GZHUHh5mpqw9PH4QZqZdYkaAuKQXKXKRcu8lp7+EEDHK16TsFNxDud8zPWv8cNERyy3WLOi9ZagBWRLAw5ZJVQCPfxwT9ev/E1Gr8bXz88P/r8RGBIp27Uggr0/U+nDXHPGz9LmvXRvzuS7+rYd/u+IZsTQ4Y6NzDYfFlMPBXtIWwHa885yojQjiYVF7JIjHV2BHH8qJ2k2f2pEU24ZVi0G8vmiKMWyCLdyVVhmvgDs2q20wJ7nhmbuI+LSL6x8azOsTmf37O/TbgX69bwXz+EPmcIpL9EfayOZgHl9Bgux9vSsSzuw/PpCxITw+zwbIRPY7BEiK/SoDmRPC4w+XJHtxfMJVxdZ/B2Qz+z0DZGgoj89TBDKR/SoBeSWUx5f4gQdkFguYAGQV+1UFshlXSAAZGsbj89SATGS/WkBSYTz+kD0cVTwJ/OaziK3TAbI5jMeXElE8eZiHq5e7ta3RRjc3Bxd7s58NR07XdHXzdHB22GFrM91no4fzdOeNbv8Fu4lUDg==";
+//# sourceMappingURL=generated-wasm.js.map
+
+/***/ }),
+
+/***/ 4525:
+/***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
+
+
+var __awaiter = (this && this.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.WasmHistogram = exports.webAssemblyReady = exports.initWebAssemblySync = exports.initWebAssembly = exports.webAssemblyAvailable = void 0;
+const generated_wasm_1 = __nccwpck_require__(9321);
+const Histogram_1 = __nccwpck_require__(9506);
+// @ts-ignore
+const base64 = __nccwpck_require__(8793);
+// @ts-ignore
+const pako = __nccwpck_require__(3585);
+// @ts-ignore
+const loader_1 = __nccwpck_require__(4639);
+const isNode = typeof process !== "undefined" && process.version;
+// @ts-ignore
+const isWorker = typeof importScripts === "function";
+exports.webAssemblyAvailable = (() => {
+    let available = false;
+    if (isNode) {
+        // nodejs
+        available = "WebAssembly" in global;
+    }
+    else {
+        // browser
+        // @ts-ignore
+        available = isWorker || "WebAssembly" in window;
+    }
+    return available;
+})();
+let wasm = undefined;
+const initWebAssembly = () => __awaiter(void 0, void 0, void 0, function* () {
+    if (!exports.webAssemblyAvailable) {
+        throw new Error("WebAssembly not available here!");
+    }
+    if (!!wasm) {
+        return;
+    }
+    return (0, loader_1.instantiate)(pako.inflate(base64.toByteArray(generated_wasm_1.BINARY)))
+        .then((w) => (wasm = w.exports || w));
+});
+exports.initWebAssembly = initWebAssembly;
+const initWebAssemblySync = () => {
+    if (!!wasm) {
+        return;
+    }
+    const w = (0, loader_1.instantiateSync)(pako.inflate(base64.toByteArray(generated_wasm_1.BINARY)));
+    wasm = w.exports || w;
+};
+exports.initWebAssemblySync = initWebAssemblySync;
+const webAssemblyReady = () => !!wasm;
+exports.webAssemblyReady = webAssemblyReady;
+const defaultRequest = {
+    bitBucketSize: 32,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: 3
+};
+const remoteHistogramClassFor = (size) => size === "packed" ? "PackedHistogram" : `Histogram${size}`;
+const destroyedWasmHistogram = new Proxy({}, {
+    get: function (obj, prop) {
+        throw new Error("Cannot use a destroyed histogram");
+    }
+});
+class WasmHistogram {
+    constructor(_wasmHistogram, _remoteHistogramClass) {
+        this._wasmHistogram = _wasmHistogram;
+        this._remoteHistogramClass = _remoteHistogramClass;
+        this.tag = Histogram_1.NO_TAG;
+        wasm.__pin(this._wasmHistogram);
+    }
+    static build(request = defaultRequest) {
+        if (!(0, exports.webAssemblyReady)()) {
+            throw new Error("WebAssembly is not ready yet!");
+        }
+        const parameters = Object.assign({}, defaultRequest, request);
+        const remoteHistogramClass = remoteHistogramClassFor(parameters.bitBucketSize);
+        return new WasmHistogram(new wasm[remoteHistogramClass](parameters.lowestDiscernibleValue, parameters.highestTrackableValue, parameters.numberOfSignificantValueDigits, parameters.autoResize), remoteHistogramClass);
+    }
+    static decode(data, bitBucketSize = 32, minBarForHighestTrackableValue = 0) {
+        if (!(0, exports.webAssemblyReady)()) {
+            throw new Error("WebAssembly is not ready yet!");
+        }
+        const remoteHistogramClass = remoteHistogramClassFor(bitBucketSize);
+        const decodeFunc = `decode${remoteHistogramClass}`;
+        const ptrArr = wasm.__newArray(wasm.UINT8ARRAY_ID, data);
+        const wasmHistogram = new WasmHistogram(wasm[remoteHistogramClass].wrap(wasm[decodeFunc](ptrArr, minBarForHighestTrackableValue)), remoteHistogramClass);
+        return wasmHistogram;
+    }
+    get numberOfSignificantValueDigits() {
+        return this._wasmHistogram.numberOfSignificantValueDigits;
+    }
+    get autoResize() {
+        return !!this._wasmHistogram.autoResize;
+    }
+    set autoResize(resize) {
+        this._wasmHistogram.autoResize = resize;
+    }
+    get highestTrackableValue() {
+        return this._wasmHistogram.highestTrackableValue;
+    }
+    set highestTrackableValue(value) {
+        this._wasmHistogram.highestTrackableValue = value;
+    }
+    get startTimeStampMsec() {
+        return this._wasmHistogram.startTimeStampMsec;
+    }
+    set startTimeStampMsec(value) {
+        this._wasmHistogram.startTimeStampMsec = value;
+    }
+    get endTimeStampMsec() {
+        return this._wasmHistogram.endTimeStampMsec;
+    }
+    set endTimeStampMsec(value) {
+        this._wasmHistogram.endTimeStampMsec = value;
+    }
+    get totalCount() {
+        return this._wasmHistogram.totalCount;
+    }
+    get stdDeviation() {
+        return this._wasmHistogram.stdDeviation;
+    }
+    get mean() {
+        return this._wasmHistogram.mean;
+    }
+    get estimatedFootprintInBytes() {
+        return 192 + this._wasmHistogram.estimatedFootprintInBytes;
+    }
+    get minNonZeroValue() {
+        return this._wasmHistogram.minNonZeroValue;
+    }
+    get maxValue() {
+        return this._wasmHistogram.maxValue;
+    }
+    recordValue(value) {
+        this._wasmHistogram.recordValue(value);
+    }
+    recordValueWithCount(value, count) {
+        this._wasmHistogram.recordValueWithCount(value, count);
+    }
+    recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples) {
+        this._wasmHistogram.recordValueWithExpectedInterval(value, expectedIntervalBetweenValueSamples);
+    }
+    getValueAtPercentile(percentile) {
+        return this._wasmHistogram.getValueAtPercentile(percentile);
+    }
+    outputPercentileDistribution(percentileTicksPerHalfDistance = 5, outputValueUnitScalingRatio = 1, useCsvFormat = false) {
+        // TODO csv
+        if (useCsvFormat) {
+            throw new Error("CSV output not supported by wasm histograms");
+        }
+        return wasm.__getString(this._wasmHistogram.outputPercentileDistribution(percentileTicksPerHalfDistance, outputValueUnitScalingRatio));
+    }
+    isDestroyed() {
+        return this._wasmHistogram === destroyedWasmHistogram;
+    }
+    get summary() {
+        return (0, Histogram_1.toSummary)(this);
+    }
+    toJSON() {
+        return this.summary;
+    }
+    toString() {
+        if (this.isDestroyed()) {
+            return "Destroyed WASM histogram";
+        }
+        return `WASM ${this._remoteHistogramClass} ${JSON.stringify(this, null, 2)}`;
+    }
+    inspect() {
+        return this.toString();
+    }
+    [Symbol.for("nodejs.util.inspect.custom")]() {
+        return this.toString();
+    }
+    addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples) {
+        this._wasmHistogram.addWhileCorrectingForCoordinatedOmission(otherHistogram, expectedIntervalBetweenValueSamples);
+    }
+    copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples) {
+        return new WasmHistogram(wasm[this._remoteHistogramClass].wrap(this._wasmHistogram.copyCorrectedForCoordinatedOmission(expectedIntervalBetweenValueSamples)), this._remoteHistogramClass);
+    }
+    add(otherHistogram) {
+        if (!(otherHistogram instanceof WasmHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot add a regular JS histogram to a WASM histogram");
+        }
+        this._wasmHistogram[`add${otherHistogram._remoteHistogramClass}`](otherHistogram._wasmHistogram);
+    }
+    subtract(otherHistogram) {
+        if (!(otherHistogram instanceof WasmHistogram)) {
+            // should be impossible to be in this situation but actually
+            // TypeScript has some flaws...
+            throw new Error("Cannot subtract a regular JS histogram to a WASM histogram");
+        }
+        this._wasmHistogram[`subtract${otherHistogram._remoteHistogramClass}`](otherHistogram._wasmHistogram);
+    }
+    encode() {
+        const ptrArray = wasm.__pin(this._wasmHistogram.encode());
+        const array = wasm.__getUint8Array(ptrArray);
+        wasm.__unpin(ptrArray);
+        return array;
+    }
+    reset() {
+        this.tag = Histogram_1.NO_TAG;
+        this._wasmHistogram.reset();
+    }
+    destroy() {
+        wasm.__unpin(this._wasmHistogram);
+        this._wasmHistogram = destroyedWasmHistogram;
+    }
+}
+exports.WasmHistogram = WasmHistogram;
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 3585:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+// Top level file is just a mixin of submodules & constants
+
+
+var assign    = (__nccwpck_require__(5538).assign);
+
+var deflate   = __nccwpck_require__(9854);
+var inflate   = __nccwpck_require__(7902);
+var constants = __nccwpck_require__(8958);
+
+var pako = {};
+
+assign(pako, deflate, inflate, constants);
+
+module.exports = pako;
+
+
+/***/ }),
+
+/***/ 9854:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+
+var zlib_deflate = __nccwpck_require__(9760);
+var utils        = __nccwpck_require__(5538);
+var strings      = __nccwpck_require__(9153);
+var msg          = __nccwpck_require__(2523);
+var ZStream      = __nccwpck_require__(9137);
+
+var toString = Object.prototype.toString;
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+var Z_NO_FLUSH      = 0;
+var Z_FINISH        = 4;
+
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+var Z_SYNC_FLUSH    = 2;
+
+var Z_DEFAULT_COMPRESSION = -1;
+
+var Z_DEFAULT_STRATEGY    = 0;
+
+var Z_DEFLATED  = 8;
+
+/* ===========================================================================*/
+
+
+/**
+ * class Deflate
+ *
+ * Generic JS-style wrapper for zlib calls. If you don't need
+ * streaming behaviour - use more simple functions: [[deflate]],
+ * [[deflateRaw]] and [[gzip]].
+ **/
+
+/* internal
+ * Deflate.chunks -> Array
+ *
+ * Chunks of output data, if [[Deflate#onData]] not overridden.
+ **/
+
+/**
+ * Deflate.result -> Uint8Array|Array
+ *
+ * Compressed result, generated by default [[Deflate#onData]]
+ * and [[Deflate#onEnd]] handlers. Filled after you push last chunk
+ * (call [[Deflate#push]] with `Z_FINISH` / `true` param)  or if you
+ * push a chunk with explicit flush (call [[Deflate#push]] with
+ * `Z_SYNC_FLUSH` param).
+ **/
+
+/**
+ * Deflate.err -> Number
+ *
+ * Error code after deflate finished. 0 (Z_OK) on success.
+ * You will not need it in real life, because deflate errors
+ * are possible only on wrong options or bad `onData` / `onEnd`
+ * custom handlers.
+ **/
+
+/**
+ * Deflate.msg -> String
+ *
+ * Error message, if [[Deflate.err]] != 0
+ **/
+
+
+/**
+ * new Deflate(options)
+ * - options (Object): zlib deflate options.
+ *
+ * Creates new deflator instance with specified params. Throws exception
+ * on bad params. Supported options:
+ *
+ * - `level`
+ * - `windowBits`
+ * - `memLevel`
+ * - `strategy`
+ * - `dictionary`
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Additional options, for internal needs:
+ *
+ * - `chunkSize` - size of generated data chunks (16K by default)
+ * - `raw` (Boolean) - do raw deflate
+ * - `gzip` (Boolean) - create gzip wrapper
+ * - `to` (String) - if equal to 'string', then result will be "binary string"
+ *    (each char code [0..255])
+ * - `header` (Object) - custom header for gzip
+ *   - `text` (Boolean) - true if compressed data believed to be text
+ *   - `time` (Number) - modification time, unix timestamp
+ *   - `os` (Number) - operation system code
+ *   - `extra` (Array) - array of bytes with extra data (max 65536)
+ *   - `name` (String) - file name (binary string)
+ *   - `comment` (String) - comment (binary string)
+ *   - `hcrc` (Boolean) - true if header crc should be added
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , chunk1 = Uint8Array([1,2,3,4,5,6,7,8,9])
+ *   , chunk2 = Uint8Array([10,11,12,13,14,15,16,17,18,19]);
+ *
+ * var deflate = new pako.Deflate({ level: 3});
+ *
+ * deflate.push(chunk1, false);
+ * deflate.push(chunk2, true);  // true -> last chunk
+ *
+ * if (deflate.err) { throw new Error(deflate.err); }
+ *
+ * console.log(deflate.result);
+ * ```
+ **/
+function Deflate(options) {
+  if (!(this instanceof Deflate)) return new Deflate(options);
+
+  this.options = utils.assign({
+    level: Z_DEFAULT_COMPRESSION,
+    method: Z_DEFLATED,
+    chunkSize: 16384,
+    windowBits: 15,
+    memLevel: 8,
+    strategy: Z_DEFAULT_STRATEGY,
+    to: ''
+  }, options || {});
+
+  var opt = this.options;
+
+  if (opt.raw && (opt.windowBits > 0)) {
+    opt.windowBits = -opt.windowBits;
+  }
+
+  else if (opt.gzip && (opt.windowBits > 0) && (opt.windowBits < 16)) {
+    opt.windowBits += 16;
+  }
+
+  this.err    = 0;      // error code, if happens (0 = Z_OK)
+  this.msg    = '';     // error message
+  this.ended  = false;  // used to avoid multiple onEnd() calls
+  this.chunks = [];     // chunks of compressed data
+
+  this.strm = new ZStream();
+  this.strm.avail_out = 0;
+
+  var status = zlib_deflate.deflateInit2(
+    this.strm,
+    opt.level,
+    opt.method,
+    opt.windowBits,
+    opt.memLevel,
+    opt.strategy
+  );
+
+  if (status !== Z_OK) {
+    throw new Error(msg[status]);
+  }
+
+  if (opt.header) {
+    zlib_deflate.deflateSetHeader(this.strm, opt.header);
+  }
+
+  if (opt.dictionary) {
+    var dict;
+    // Convert data if needed
+    if (typeof opt.dictionary === 'string') {
+      // If we need to compress text, change encoding to utf8.
+      dict = strings.string2buf(opt.dictionary);
+    } else if (toString.call(opt.dictionary) === '[object ArrayBuffer]') {
+      dict = new Uint8Array(opt.dictionary);
+    } else {
+      dict = opt.dictionary;
+    }
+
+    status = zlib_deflate.deflateSetDictionary(this.strm, dict);
+
+    if (status !== Z_OK) {
+      throw new Error(msg[status]);
+    }
+
+    this._dict_set = true;
+  }
+}
+
+/**
+ * Deflate#push(data[, mode]) -> Boolean
+ * - data (Uint8Array|Array|ArrayBuffer|String): input data. Strings will be
+ *   converted to utf8 byte sequence.
+ * - mode (Number|Boolean): 0..6 for corresponding Z_NO_FLUSH..Z_TREE modes.
+ *   See constants. Skipped or `false` means Z_NO_FLUSH, `true` means Z_FINISH.
+ *
+ * Sends input data to deflate pipe, generating [[Deflate#onData]] calls with
+ * new compressed chunks. Returns `true` on success. The last data block must have
+ * mode Z_FINISH (or `true`). That will flush internal pending buffers and call
+ * [[Deflate#onEnd]]. For interim explicit flushes (without ending the stream) you
+ * can use mode Z_SYNC_FLUSH, keeping the compression context.
+ *
+ * On fail call [[Deflate#onEnd]] with error code and return false.
+ *
+ * We strongly recommend to use `Uint8Array` on input for best speed (output
+ * array format is detected automatically). Also, don't skip last param and always
+ * use the same type in your code (boolean or number). That will improve JS speed.
+ *
+ * For regular `Array`-s make sure all elements are [0..255].
+ *
+ * ##### Example
+ *
+ * ```javascript
+ * push(chunk, false); // push one of data chunks
+ * ...
+ * push(chunk, true);  // push last chunk
+ * ```
+ **/
+Deflate.prototype.push = function (data, mode) {
+  var strm = this.strm;
+  var chunkSize = this.options.chunkSize;
+  var status, _mode;
+
+  if (this.ended) { return false; }
+
+  _mode = (mode === ~~mode) ? mode : ((mode === true) ? Z_FINISH : Z_NO_FLUSH);
+
+  // Convert data if needed
+  if (typeof data === 'string') {
+    // If we need to compress text, change encoding to utf8.
+    strm.input = strings.string2buf(data);
+  } else if (toString.call(data) === '[object ArrayBuffer]') {
+    strm.input = new Uint8Array(data);
+  } else {
+    strm.input = data;
+  }
+
+  strm.next_in = 0;
+  strm.avail_in = strm.input.length;
+
+  do {
+    if (strm.avail_out === 0) {
+      strm.output = new utils.Buf8(chunkSize);
+      strm.next_out = 0;
+      strm.avail_out = chunkSize;
+    }
+    status = zlib_deflate.deflate(strm, _mode);    /* no bad return value */
+
+    if (status !== Z_STREAM_END && status !== Z_OK) {
+      this.onEnd(status);
+      this.ended = true;
+      return false;
+    }
+    if (strm.avail_out === 0 || (strm.avail_in === 0 && (_mode === Z_FINISH || _mode === Z_SYNC_FLUSH))) {
+      if (this.options.to === 'string') {
+        this.onData(strings.buf2binstring(utils.shrinkBuf(strm.output, strm.next_out)));
+      } else {
+        this.onData(utils.shrinkBuf(strm.output, strm.next_out));
+      }
+    }
+  } while ((strm.avail_in > 0 || strm.avail_out === 0) && status !== Z_STREAM_END);
+
+  // Finalize on the last chunk.
+  if (_mode === Z_FINISH) {
+    status = zlib_deflate.deflateEnd(this.strm);
+    this.onEnd(status);
+    this.ended = true;
+    return status === Z_OK;
+  }
+
+  // callback interim results if Z_SYNC_FLUSH.
+  if (_mode === Z_SYNC_FLUSH) {
+    this.onEnd(Z_OK);
+    strm.avail_out = 0;
+    return true;
+  }
+
+  return true;
+};
+
+
+/**
+ * Deflate#onData(chunk) -> Void
+ * - chunk (Uint8Array|Array|String): output data. Type of array depends
+ *   on js engine support. When string output requested, each chunk
+ *   will be string.
+ *
+ * By default, stores data blocks in `chunks[]` property and glue
+ * those in `onEnd`. Override this handler, if you need another behaviour.
+ **/
+Deflate.prototype.onData = function (chunk) {
+  this.chunks.push(chunk);
+};
+
+
+/**
+ * Deflate#onEnd(status) -> Void
+ * - status (Number): deflate status. 0 (Z_OK) on success,
+ *   other if not.
+ *
+ * Called once after you tell deflate that the input stream is
+ * complete (Z_FINISH) or should be flushed (Z_SYNC_FLUSH)
+ * or if an error happened. By default - join collected chunks,
+ * free memory and fill `results` / `err` properties.
+ **/
+Deflate.prototype.onEnd = function (status) {
+  // On success - join
+  if (status === Z_OK) {
+    if (this.options.to === 'string') {
+      this.result = this.chunks.join('');
+    } else {
+      this.result = utils.flattenChunks(this.chunks);
+    }
+  }
+  this.chunks = [];
+  this.err = status;
+  this.msg = this.strm.msg;
+};
+
+
+/**
+ * deflate(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * Compress `data` with deflate algorithm and `options`.
+ *
+ * Supported options are:
+ *
+ * - level
+ * - windowBits
+ * - memLevel
+ * - strategy
+ * - dictionary
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Sugar (options):
+ *
+ * - `raw` (Boolean) - say that we work with raw stream, if you don't wish to specify
+ *   negative windowBits implicitly.
+ * - `to` (String) - if equal to 'string', then result will be "binary string"
+ *    (each char code [0..255])
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , data = Uint8Array([1,2,3,4,5,6,7,8,9]);
+ *
+ * console.log(pako.deflate(data));
+ * ```
+ **/
+function deflate(input, options) {
+  var deflator = new Deflate(options);
+
+  deflator.push(input, true);
+
+  // That will never happens, if you don't cheat with options :)
+  if (deflator.err) { throw deflator.msg || msg[deflator.err]; }
+
+  return deflator.result;
+}
+
+
+/**
+ * deflateRaw(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * The same as [[deflate]], but creates raw data, without wrapper
+ * (header and adler32 crc).
+ **/
+function deflateRaw(input, options) {
+  options = options || {};
+  options.raw = true;
+  return deflate(input, options);
+}
+
+
+/**
+ * gzip(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to compress.
+ * - options (Object): zlib deflate options.
+ *
+ * The same as [[deflate]], but create gzip wrapper instead of
+ * deflate one.
+ **/
+function gzip(input, options) {
+  options = options || {};
+  options.gzip = true;
+  return deflate(input, options);
+}
+
+
+exports.Deflate = Deflate;
+exports.deflate = deflate;
+exports.deflateRaw = deflateRaw;
+exports.gzip = gzip;
+
+
+/***/ }),
+
+/***/ 7902:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+
+var zlib_inflate = __nccwpck_require__(6716);
+var utils        = __nccwpck_require__(5538);
+var strings      = __nccwpck_require__(9153);
+var c            = __nccwpck_require__(8958);
+var msg          = __nccwpck_require__(2523);
+var ZStream      = __nccwpck_require__(9137);
+var GZheader     = __nccwpck_require__(8991);
+
+var toString = Object.prototype.toString;
+
+/**
+ * class Inflate
+ *
+ * Generic JS-style wrapper for zlib calls. If you don't need
+ * streaming behaviour - use more simple functions: [[inflate]]
+ * and [[inflateRaw]].
+ **/
+
+/* internal
+ * inflate.chunks -> Array
+ *
+ * Chunks of output data, if [[Inflate#onData]] not overridden.
+ **/
+
+/**
+ * Inflate.result -> Uint8Array|Array|String
+ *
+ * Uncompressed result, generated by default [[Inflate#onData]]
+ * and [[Inflate#onEnd]] handlers. Filled after you push last chunk
+ * (call [[Inflate#push]] with `Z_FINISH` / `true` param) or if you
+ * push a chunk with explicit flush (call [[Inflate#push]] with
+ * `Z_SYNC_FLUSH` param).
+ **/
+
+/**
+ * Inflate.err -> Number
+ *
+ * Error code after inflate finished. 0 (Z_OK) on success.
+ * Should be checked if broken data possible.
+ **/
+
+/**
+ * Inflate.msg -> String
+ *
+ * Error message, if [[Inflate.err]] != 0
+ **/
+
+
+/**
+ * new Inflate(options)
+ * - options (Object): zlib inflate options.
+ *
+ * Creates new inflator instance with specified params. Throws exception
+ * on bad params. Supported options:
+ *
+ * - `windowBits`
+ * - `dictionary`
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information on these.
+ *
+ * Additional options, for internal needs:
+ *
+ * - `chunkSize` - size of generated data chunks (16K by default)
+ * - `raw` (Boolean) - do raw inflate
+ * - `to` (String) - if equal to 'string', then result will be converted
+ *   from utf8 to utf16 (javascript) string. When string output requested,
+ *   chunk length can differ from `chunkSize`, depending on content.
+ *
+ * By default, when no options set, autodetect deflate/gzip data format via
+ * wrapper header.
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , chunk1 = Uint8Array([1,2,3,4,5,6,7,8,9])
+ *   , chunk2 = Uint8Array([10,11,12,13,14,15,16,17,18,19]);
+ *
+ * var inflate = new pako.Inflate({ level: 3});
+ *
+ * inflate.push(chunk1, false);
+ * inflate.push(chunk2, true);  // true -> last chunk
+ *
+ * if (inflate.err) { throw new Error(inflate.err); }
+ *
+ * console.log(inflate.result);
+ * ```
+ **/
+function Inflate(options) {
+  if (!(this instanceof Inflate)) return new Inflate(options);
+
+  this.options = utils.assign({
+    chunkSize: 16384,
+    windowBits: 0,
+    to: ''
+  }, options || {});
+
+  var opt = this.options;
+
+  // Force window size for `raw` data, if not set directly,
+  // because we have no header for autodetect.
+  if (opt.raw && (opt.windowBits >= 0) && (opt.windowBits < 16)) {
+    opt.windowBits = -opt.windowBits;
+    if (opt.windowBits === 0) { opt.windowBits = -15; }
+  }
+
+  // If `windowBits` not defined (and mode not raw) - set autodetect flag for gzip/deflate
+  if ((opt.windowBits >= 0) && (opt.windowBits < 16) &&
+      !(options && options.windowBits)) {
+    opt.windowBits += 32;
+  }
+
+  // Gzip header has no info about windows size, we can do autodetect only
+  // for deflate. So, if window size not set, force it to max when gzip possible
+  if ((opt.windowBits > 15) && (opt.windowBits < 48)) {
+    // bit 3 (16) -> gzipped data
+    // bit 4 (32) -> autodetect gzip/deflate
+    if ((opt.windowBits & 15) === 0) {
+      opt.windowBits |= 15;
+    }
+  }
+
+  this.err    = 0;      // error code, if happens (0 = Z_OK)
+  this.msg    = '';     // error message
+  this.ended  = false;  // used to avoid multiple onEnd() calls
+  this.chunks = [];     // chunks of compressed data
+
+  this.strm   = new ZStream();
+  this.strm.avail_out = 0;
+
+  var status  = zlib_inflate.inflateInit2(
+    this.strm,
+    opt.windowBits
+  );
+
+  if (status !== c.Z_OK) {
+    throw new Error(msg[status]);
+  }
+
+  this.header = new GZheader();
+
+  zlib_inflate.inflateGetHeader(this.strm, this.header);
+
+  // Setup dictionary
+  if (opt.dictionary) {
+    // Convert data if needed
+    if (typeof opt.dictionary === 'string') {
+      opt.dictionary = strings.string2buf(opt.dictionary);
+    } else if (toString.call(opt.dictionary) === '[object ArrayBuffer]') {
+      opt.dictionary = new Uint8Array(opt.dictionary);
+    }
+    if (opt.raw) { //In raw mode we need to set the dictionary early
+      status = zlib_inflate.inflateSetDictionary(this.strm, opt.dictionary);
+      if (status !== c.Z_OK) {
+        throw new Error(msg[status]);
+      }
+    }
+  }
+}
+
+/**
+ * Inflate#push(data[, mode]) -> Boolean
+ * - data (Uint8Array|Array|ArrayBuffer|String): input data
+ * - mode (Number|Boolean): 0..6 for corresponding Z_NO_FLUSH..Z_TREE modes.
+ *   See constants. Skipped or `false` means Z_NO_FLUSH, `true` means Z_FINISH.
+ *
+ * Sends input data to inflate pipe, generating [[Inflate#onData]] calls with
+ * new output chunks. Returns `true` on success. The last data block must have
+ * mode Z_FINISH (or `true`). That will flush internal pending buffers and call
+ * [[Inflate#onEnd]]. For interim explicit flushes (without ending the stream) you
+ * can use mode Z_SYNC_FLUSH, keeping the decompression context.
+ *
+ * On fail call [[Inflate#onEnd]] with error code and return false.
+ *
+ * We strongly recommend to use `Uint8Array` on input for best speed (output
+ * format is detected automatically). Also, don't skip last param and always
+ * use the same type in your code (boolean or number). That will improve JS speed.
+ *
+ * For regular `Array`-s make sure all elements are [0..255].
+ *
+ * ##### Example
+ *
+ * ```javascript
+ * push(chunk, false); // push one of data chunks
+ * ...
+ * push(chunk, true);  // push last chunk
+ * ```
+ **/
+Inflate.prototype.push = function (data, mode) {
+  var strm = this.strm;
+  var chunkSize = this.options.chunkSize;
+  var dictionary = this.options.dictionary;
+  var status, _mode;
+  var next_out_utf8, tail, utf8str;
+
+  // Flag to properly process Z_BUF_ERROR on testing inflate call
+  // when we check that all output data was flushed.
+  var allowBufError = false;
+
+  if (this.ended) { return false; }
+  _mode = (mode === ~~mode) ? mode : ((mode === true) ? c.Z_FINISH : c.Z_NO_FLUSH);
+
+  // Convert data if needed
+  if (typeof data === 'string') {
+    // Only binary strings can be decompressed on practice
+    strm.input = strings.binstring2buf(data);
+  } else if (toString.call(data) === '[object ArrayBuffer]') {
+    strm.input = new Uint8Array(data);
+  } else {
+    strm.input = data;
+  }
+
+  strm.next_in = 0;
+  strm.avail_in = strm.input.length;
+
+  do {
+    if (strm.avail_out === 0) {
+      strm.output = new utils.Buf8(chunkSize);
+      strm.next_out = 0;
+      strm.avail_out = chunkSize;
+    }
+
+    status = zlib_inflate.inflate(strm, c.Z_NO_FLUSH);    /* no bad return value */
+
+    if (status === c.Z_NEED_DICT && dictionary) {
+      status = zlib_inflate.inflateSetDictionary(this.strm, dictionary);
+    }
+
+    if (status === c.Z_BUF_ERROR && allowBufError === true) {
+      status = c.Z_OK;
+      allowBufError = false;
+    }
+
+    if (status !== c.Z_STREAM_END && status !== c.Z_OK) {
+      this.onEnd(status);
+      this.ended = true;
+      return false;
+    }
+
+    if (strm.next_out) {
+      if (strm.avail_out === 0 || status === c.Z_STREAM_END || (strm.avail_in === 0 && (_mode === c.Z_FINISH || _mode === c.Z_SYNC_FLUSH))) {
+
+        if (this.options.to === 'string') {
+
+          next_out_utf8 = strings.utf8border(strm.output, strm.next_out);
+
+          tail = strm.next_out - next_out_utf8;
+          utf8str = strings.buf2string(strm.output, next_out_utf8);
+
+          // move tail
+          strm.next_out = tail;
+          strm.avail_out = chunkSize - tail;
+          if (tail) { utils.arraySet(strm.output, strm.output, next_out_utf8, tail, 0); }
+
+          this.onData(utf8str);
+
+        } else {
+          this.onData(utils.shrinkBuf(strm.output, strm.next_out));
+        }
+      }
+    }
+
+    // When no more input data, we should check that internal inflate buffers
+    // are flushed. The only way to do it when avail_out = 0 - run one more
+    // inflate pass. But if output data not exists, inflate return Z_BUF_ERROR.
+    // Here we set flag to process this error properly.
+    //
+    // NOTE. Deflate does not return error in this case and does not needs such
+    // logic.
+    if (strm.avail_in === 0 && strm.avail_out === 0) {
+      allowBufError = true;
+    }
+
+  } while ((strm.avail_in > 0 || strm.avail_out === 0) && status !== c.Z_STREAM_END);
+
+  if (status === c.Z_STREAM_END) {
+    _mode = c.Z_FINISH;
+  }
+
+  // Finalize on the last chunk.
+  if (_mode === c.Z_FINISH) {
+    status = zlib_inflate.inflateEnd(this.strm);
+    this.onEnd(status);
+    this.ended = true;
+    return status === c.Z_OK;
+  }
+
+  // callback interim results if Z_SYNC_FLUSH.
+  if (_mode === c.Z_SYNC_FLUSH) {
+    this.onEnd(c.Z_OK);
+    strm.avail_out = 0;
+    return true;
+  }
+
+  return true;
+};
+
+
+/**
+ * Inflate#onData(chunk) -> Void
+ * - chunk (Uint8Array|Array|String): output data. Type of array depends
+ *   on js engine support. When string output requested, each chunk
+ *   will be string.
+ *
+ * By default, stores data blocks in `chunks[]` property and glue
+ * those in `onEnd`. Override this handler, if you need another behaviour.
+ **/
+Inflate.prototype.onData = function (chunk) {
+  this.chunks.push(chunk);
+};
+
+
+/**
+ * Inflate#onEnd(status) -> Void
+ * - status (Number): inflate status. 0 (Z_OK) on success,
+ *   other if not.
+ *
+ * Called either after you tell inflate that the input stream is
+ * complete (Z_FINISH) or should be flushed (Z_SYNC_FLUSH)
+ * or if an error happened. By default - join collected chunks,
+ * free memory and fill `results` / `err` properties.
+ **/
+Inflate.prototype.onEnd = function (status) {
+  // On success - join
+  if (status === c.Z_OK) {
+    if (this.options.to === 'string') {
+      // Glue & convert here, until we teach pako to send
+      // utf8 aligned strings to onData
+      this.result = this.chunks.join('');
+    } else {
+      this.result = utils.flattenChunks(this.chunks);
+    }
+  }
+  this.chunks = [];
+  this.err = status;
+  this.msg = this.strm.msg;
+};
+
+
+/**
+ * inflate(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * Decompress `data` with inflate/ungzip and `options`. Autodetect
+ * format via wrapper header by default. That's why we don't provide
+ * separate `ungzip` method.
+ *
+ * Supported options are:
+ *
+ * - windowBits
+ *
+ * [http://zlib.net/manual.html#Advanced](http://zlib.net/manual.html#Advanced)
+ * for more information.
+ *
+ * Sugar (options):
+ *
+ * - `raw` (Boolean) - say that we work with raw stream, if you don't wish to specify
+ *   negative windowBits implicitly.
+ * - `to` (String) - if equal to 'string', then result will be converted
+ *   from utf8 to utf16 (javascript) string. When string output requested,
+ *   chunk length can differ from `chunkSize`, depending on content.
+ *
+ *
+ * ##### Example:
+ *
+ * ```javascript
+ * var pako = require('pako')
+ *   , input = pako.deflate([1,2,3,4,5,6,7,8,9])
+ *   , output;
+ *
+ * try {
+ *   output = pako.inflate(input);
+ * } catch (err)
+ *   console.log(err);
+ * }
+ * ```
+ **/
+function inflate(input, options) {
+  var inflator = new Inflate(options);
+
+  inflator.push(input, true);
+
+  // That will never happens, if you don't cheat with options :)
+  if (inflator.err) { throw inflator.msg || msg[inflator.err]; }
+
+  return inflator.result;
+}
+
+
+/**
+ * inflateRaw(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * The same as [[inflate]], but creates raw data, without wrapper
+ * (header and adler32 crc).
+ **/
+function inflateRaw(input, options) {
+  options = options || {};
+  options.raw = true;
+  return inflate(input, options);
+}
+
+
+/**
+ * ungzip(data[, options]) -> Uint8Array|Array|String
+ * - data (Uint8Array|Array|String): input data to decompress.
+ * - options (Object): zlib inflate options.
+ *
+ * Just shortcut to [[inflate]], because it autodetects format
+ * by header.content. Done for convenience.
+ **/
+
+
+exports.Inflate = Inflate;
+exports.inflate = inflate;
+exports.inflateRaw = inflateRaw;
+exports.ungzip  = inflate;
+
+
+/***/ }),
+
+/***/ 5538:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+
+var TYPED_OK =  (typeof Uint8Array !== 'undefined') &&
+                (typeof Uint16Array !== 'undefined') &&
+                (typeof Int32Array !== 'undefined');
+
+function _has(obj, key) {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+exports.assign = function (obj /*from1, from2, from3, ...*/) {
+  var sources = Array.prototype.slice.call(arguments, 1);
+  while (sources.length) {
+    var source = sources.shift();
+    if (!source) { continue; }
+
+    if (typeof source !== 'object') {
+      throw new TypeError(source + 'must be non-object');
+    }
+
+    for (var p in source) {
+      if (_has(source, p)) {
+        obj[p] = source[p];
+      }
+    }
+  }
+
+  return obj;
+};
+
+
+// reduce buffer size, avoiding mem copy
+exports.shrinkBuf = function (buf, size) {
+  if (buf.length === size) { return buf; }
+  if (buf.subarray) { return buf.subarray(0, size); }
+  buf.length = size;
+  return buf;
+};
+
+
+var fnTyped = {
+  arraySet: function (dest, src, src_offs, len, dest_offs) {
+    if (src.subarray && dest.subarray) {
+      dest.set(src.subarray(src_offs, src_offs + len), dest_offs);
+      return;
+    }
+    // Fallback to ordinary array
+    for (var i = 0; i < len; i++) {
+      dest[dest_offs + i] = src[src_offs + i];
+    }
+  },
+  // Join array of chunks to single array.
+  flattenChunks: function (chunks) {
+    var i, l, len, pos, chunk, result;
+
+    // calculate data length
+    len = 0;
+    for (i = 0, l = chunks.length; i < l; i++) {
+      len += chunks[i].length;
+    }
+
+    // join chunks
+    result = new Uint8Array(len);
+    pos = 0;
+    for (i = 0, l = chunks.length; i < l; i++) {
+      chunk = chunks[i];
+      result.set(chunk, pos);
+      pos += chunk.length;
+    }
+
+    return result;
+  }
+};
+
+var fnUntyped = {
+  arraySet: function (dest, src, src_offs, len, dest_offs) {
+    for (var i = 0; i < len; i++) {
+      dest[dest_offs + i] = src[src_offs + i];
+    }
+  },
+  // Join array of chunks to single array.
+  flattenChunks: function (chunks) {
+    return [].concat.apply([], chunks);
+  }
+};
+
+
+// Enable/Disable typed arrays use, for testing
+//
+exports.setTyped = function (on) {
+  if (on) {
+    exports.Buf8  = Uint8Array;
+    exports.Buf16 = Uint16Array;
+    exports.Buf32 = Int32Array;
+    exports.assign(exports, fnTyped);
+  } else {
+    exports.Buf8  = Array;
+    exports.Buf16 = Array;
+    exports.Buf32 = Array;
+    exports.assign(exports, fnUntyped);
+  }
+};
+
+exports.setTyped(TYPED_OK);
+
+
+/***/ }),
+
+/***/ 9153:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+// String encode/decode helpers
+
+
+
+var utils = __nccwpck_require__(5538);
+
+
+// Quick check if we can use fast array to bin string conversion
+//
+// - apply(Array) can fail on Android 2.2
+// - apply(Uint8Array) can fail on iOS 5.1 Safari
+//
+var STR_APPLY_OK = true;
+var STR_APPLY_UIA_OK = true;
+
+try { String.fromCharCode.apply(null, [ 0 ]); } catch (__) { STR_APPLY_OK = false; }
+try { String.fromCharCode.apply(null, new Uint8Array(1)); } catch (__) { STR_APPLY_UIA_OK = false; }
+
+
+// Table with utf8 lengths (calculated by first byte of sequence)
+// Note, that 5 & 6-byte values and some 4-byte values can not be represented in JS,
+// because max possible codepoint is 0x10ffff
+var _utf8len = new utils.Buf8(256);
+for (var q = 0; q < 256; q++) {
+  _utf8len[q] = (q >= 252 ? 6 : q >= 248 ? 5 : q >= 240 ? 4 : q >= 224 ? 3 : q >= 192 ? 2 : 1);
+}
+_utf8len[254] = _utf8len[254] = 1; // Invalid sequence start
+
+
+// convert string to array (typed, when possible)
+exports.string2buf = function (str) {
+  var buf, c, c2, m_pos, i, str_len = str.length, buf_len = 0;
+
+  // count binary size
+  for (m_pos = 0; m_pos < str_len; m_pos++) {
+    c = str.charCodeAt(m_pos);
+    if ((c & 0xfc00) === 0xd800 && (m_pos + 1 < str_len)) {
+      c2 = str.charCodeAt(m_pos + 1);
+      if ((c2 & 0xfc00) === 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
+        m_pos++;
+      }
+    }
+    buf_len += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+
+  // allocate buffer
+  buf = new utils.Buf8(buf_len);
+
+  // convert
+  for (i = 0, m_pos = 0; i < buf_len; m_pos++) {
+    c = str.charCodeAt(m_pos);
+    if ((c & 0xfc00) === 0xd800 && (m_pos + 1 < str_len)) {
+      c2 = str.charCodeAt(m_pos + 1);
+      if ((c2 & 0xfc00) === 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
+        m_pos++;
+      }
+    }
+    if (c < 0x80) {
+      /* one byte */
+      buf[i++] = c;
+    } else if (c < 0x800) {
+      /* two bytes */
+      buf[i++] = 0xC0 | (c >>> 6);
+      buf[i++] = 0x80 | (c & 0x3f);
+    } else if (c < 0x10000) {
+      /* three bytes */
+      buf[i++] = 0xE0 | (c >>> 12);
+      buf[i++] = 0x80 | (c >>> 6 & 0x3f);
+      buf[i++] = 0x80 | (c & 0x3f);
+    } else {
+      /* four bytes */
+      buf[i++] = 0xf0 | (c >>> 18);
+      buf[i++] = 0x80 | (c >>> 12 & 0x3f);
+      buf[i++] = 0x80 | (c >>> 6 & 0x3f);
+      buf[i++] = 0x80 | (c & 0x3f);
+    }
+  }
+
+  return buf;
+};
+
+// Helper (used in 2 places)
+function buf2binstring(buf, len) {
+  // On Chrome, the arguments in a function call that are allowed is `65534`.
+  // If the length of the buffer is smaller than that, we can use this optimization,
+  // otherwise we will take a slower path.
+  if (len < 65534) {
+    if ((buf.subarray && STR_APPLY_UIA_OK) || (!buf.subarray && STR_APPLY_OK)) {
+      return String.fromCharCode.apply(null, utils.shrinkBuf(buf, len));
+    }
+  }
+
+  var result = '';
+  for (var i = 0; i < len; i++) {
+    result += String.fromCharCode(buf[i]);
+  }
+  return result;
+}
+
+
+// Convert byte array to binary string
+exports.buf2binstring = function (buf) {
+  return buf2binstring(buf, buf.length);
+};
+
+
+// Convert binary string (typed, when possible)
+exports.binstring2buf = function (str) {
+  var buf = new utils.Buf8(str.length);
+  for (var i = 0, len = buf.length; i < len; i++) {
+    buf[i] = str.charCodeAt(i);
+  }
+  return buf;
+};
+
+
+// convert array to string
+exports.buf2string = function (buf, max) {
+  var i, out, c, c_len;
+  var len = max || buf.length;
+
+  // Reserve max possible length (2 words per char)
+  // NB: by unknown reasons, Array is significantly faster for
+  //     String.fromCharCode.apply than Uint16Array.
+  var utf16buf = new Array(len * 2);
+
+  for (out = 0, i = 0; i < len;) {
+    c = buf[i++];
+    // quick process ascii
+    if (c < 0x80) { utf16buf[out++] = c; continue; }
+
+    c_len = _utf8len[c];
+    // skip 5 & 6 byte codes
+    if (c_len > 4) { utf16buf[out++] = 0xfffd; i += c_len - 1; continue; }
+
+    // apply mask on first byte
+    c &= c_len === 2 ? 0x1f : c_len === 3 ? 0x0f : 0x07;
+    // join the rest
+    while (c_len > 1 && i < len) {
+      c = (c << 6) | (buf[i++] & 0x3f);
+      c_len--;
+    }
+
+    // terminated by end of string?
+    if (c_len > 1) { utf16buf[out++] = 0xfffd; continue; }
+
+    if (c < 0x10000) {
+      utf16buf[out++] = c;
+    } else {
+      c -= 0x10000;
+      utf16buf[out++] = 0xd800 | ((c >> 10) & 0x3ff);
+      utf16buf[out++] = 0xdc00 | (c & 0x3ff);
+    }
+  }
+
+  return buf2binstring(utf16buf, out);
+};
+
+
+// Calculate max possible position in utf8 buffer,
+// that will not break sequence. If that's not possible
+// - (very small limits) return max size as is.
+//
+// buf[] - utf8 bytes array
+// max   - length limit (mandatory);
+exports.utf8border = function (buf, max) {
+  var pos;
+
+  max = max || buf.length;
+  if (max > buf.length) { max = buf.length; }
+
+  // go back from last position, until start of sequence found
+  pos = max - 1;
+  while (pos >= 0 && (buf[pos] & 0xC0) === 0x80) { pos--; }
+
+  // Very small and broken sequence,
+  // return max, because we should return something anyway.
+  if (pos < 0) { return max; }
+
+  // If we came to start of buffer - that means buffer is too small,
+  // return max too.
+  if (pos === 0) { return max; }
+
+  return (pos + _utf8len[buf[pos]] > max) ? pos : max;
+};
+
+
+/***/ }),
+
+/***/ 9834:
+/***/ ((module) => {
+
+
+
+// Note: adler32 takes 12% for level 0 and 2% for level 6.
+// It isn't worth it to make additional optimizations as in original.
+// Small size is preferable.
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function adler32(adler, buf, len, pos) {
+  var s1 = (adler & 0xffff) |0,
+      s2 = ((adler >>> 16) & 0xffff) |0,
+      n = 0;
+
+  while (len !== 0) {
+    // Set limit ~ twice less than 5552, to keep
+    // s2 in 31-bits, because we force signed ints.
+    // in other case %= will fail.
+    n = len > 2000 ? 2000 : len;
+    len -= n;
+
+    do {
+      s1 = (s1 + buf[pos++]) |0;
+      s2 = (s2 + s1) |0;
+    } while (--n);
+
+    s1 %= 65521;
+    s2 %= 65521;
+  }
+
+  return (s1 | (s2 << 16)) |0;
+}
+
+
+module.exports = adler32;
+
+
+/***/ }),
+
+/***/ 8958:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+module.exports = {
+
+  /* Allowed flush values; see deflate() and inflate() below for details */
+  Z_NO_FLUSH:         0,
+  Z_PARTIAL_FLUSH:    1,
+  Z_SYNC_FLUSH:       2,
+  Z_FULL_FLUSH:       3,
+  Z_FINISH:           4,
+  Z_BLOCK:            5,
+  Z_TREES:            6,
+
+  /* Return codes for the compression/decompression functions. Negative values
+  * are errors, positive values are used for special but normal events.
+  */
+  Z_OK:               0,
+  Z_STREAM_END:       1,
+  Z_NEED_DICT:        2,
+  Z_ERRNO:           -1,
+  Z_STREAM_ERROR:    -2,
+  Z_DATA_ERROR:      -3,
+  //Z_MEM_ERROR:     -4,
+  Z_BUF_ERROR:       -5,
+  //Z_VERSION_ERROR: -6,
+
+  /* compression levels */
+  Z_NO_COMPRESSION:         0,
+  Z_BEST_SPEED:             1,
+  Z_BEST_COMPRESSION:       9,
+  Z_DEFAULT_COMPRESSION:   -1,
+
+
+  Z_FILTERED:               1,
+  Z_HUFFMAN_ONLY:           2,
+  Z_RLE:                    3,
+  Z_FIXED:                  4,
+  Z_DEFAULT_STRATEGY:       0,
+
+  /* Possible values of the data_type field (though see inflate()) */
+  Z_BINARY:                 0,
+  Z_TEXT:                   1,
+  //Z_ASCII:                1, // = Z_TEXT (deprecated)
+  Z_UNKNOWN:                2,
+
+  /* The deflate compression method */
+  Z_DEFLATED:               8
+  //Z_NULL:                 null // Use -1 or null inline, depending on var type
+};
+
+
+/***/ }),
+
+/***/ 3780:
+/***/ ((module) => {
+
+
+
+// Note: we can't get significant speed boost here.
+// So write code to minimize size - no pregenerated tables
+// and array tools dependencies.
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+// Use ordinary array, since untyped makes no boost here
+function makeTable() {
+  var c, table = [];
+
+  for (var n = 0; n < 256; n++) {
+    c = n;
+    for (var k = 0; k < 8; k++) {
+      c = ((c & 1) ? (0xEDB88320 ^ (c >>> 1)) : (c >>> 1));
+    }
+    table[n] = c;
+  }
+
+  return table;
+}
+
+// Create table on load. Just 255 signed longs. Not a problem.
+var crcTable = makeTable();
+
+
+function crc32(crc, buf, len, pos) {
+  var t = crcTable,
+      end = pos + len;
+
+  crc ^= -1;
+
+  for (var i = pos; i < end; i++) {
+    crc = (crc >>> 8) ^ t[(crc ^ buf[i]) & 0xFF];
+  }
+
+  return (crc ^ (-1)); // >>> 0;
+}
+
+
+module.exports = crc32;
+
+
+/***/ }),
+
+/***/ 9760:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils   = __nccwpck_require__(5538);
+var trees   = __nccwpck_require__(1666);
+var adler32 = __nccwpck_require__(9834);
+var crc32   = __nccwpck_require__(3780);
+var msg     = __nccwpck_require__(2523);
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+/* Allowed flush values; see deflate() and inflate() below for details */
+var Z_NO_FLUSH      = 0;
+var Z_PARTIAL_FLUSH = 1;
+//var Z_SYNC_FLUSH    = 2;
+var Z_FULL_FLUSH    = 3;
+var Z_FINISH        = 4;
+var Z_BLOCK         = 5;
+//var Z_TREES         = 6;
+
+
+/* Return codes for the compression/decompression functions. Negative values
+ * are errors, positive values are used for special but normal events.
+ */
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+//var Z_NEED_DICT     = 2;
+//var Z_ERRNO         = -1;
+var Z_STREAM_ERROR  = -2;
+var Z_DATA_ERROR    = -3;
+//var Z_MEM_ERROR     = -4;
+var Z_BUF_ERROR     = -5;
+//var Z_VERSION_ERROR = -6;
+
+
+/* compression levels */
+//var Z_NO_COMPRESSION      = 0;
+//var Z_BEST_SPEED          = 1;
+//var Z_BEST_COMPRESSION    = 9;
+var Z_DEFAULT_COMPRESSION = -1;
+
+
+var Z_FILTERED            = 1;
+var Z_HUFFMAN_ONLY        = 2;
+var Z_RLE                 = 3;
+var Z_FIXED               = 4;
+var Z_DEFAULT_STRATEGY    = 0;
+
+/* Possible values of the data_type field (though see inflate()) */
+//var Z_BINARY              = 0;
+//var Z_TEXT                = 1;
+//var Z_ASCII               = 1; // = Z_TEXT
+var Z_UNKNOWN             = 2;
+
+
+/* The deflate compression method */
+var Z_DEFLATED  = 8;
+
+/*============================================================================*/
+
+
+var MAX_MEM_LEVEL = 9;
+/* Maximum value for memLevel in deflateInit2 */
+var MAX_WBITS = 15;
+/* 32K LZ77 window */
+var DEF_MEM_LEVEL = 8;
+
+
+var LENGTH_CODES  = 29;
+/* number of length codes, not counting the special END_BLOCK code */
+var LITERALS      = 256;
+/* number of literal bytes 0..255 */
+var L_CODES       = LITERALS + 1 + LENGTH_CODES;
+/* number of Literal or Length codes, including the END_BLOCK code */
+var D_CODES       = 30;
+/* number of distance codes */
+var BL_CODES      = 19;
+/* number of codes used to transfer the bit lengths */
+var HEAP_SIZE     = 2 * L_CODES + 1;
+/* maximum heap size */
+var MAX_BITS  = 15;
+/* All codes must not exceed MAX_BITS bits */
+
+var MIN_MATCH = 3;
+var MAX_MATCH = 258;
+var MIN_LOOKAHEAD = (MAX_MATCH + MIN_MATCH + 1);
+
+var PRESET_DICT = 0x20;
+
+var INIT_STATE = 42;
+var EXTRA_STATE = 69;
+var NAME_STATE = 73;
+var COMMENT_STATE = 91;
+var HCRC_STATE = 103;
+var BUSY_STATE = 113;
+var FINISH_STATE = 666;
+
+var BS_NEED_MORE      = 1; /* block not completed, need more input or more output */
+var BS_BLOCK_DONE     = 2; /* block flush performed */
+var BS_FINISH_STARTED = 3; /* finish started, need only more output at next deflate */
+var BS_FINISH_DONE    = 4; /* finish done, accept no more input or output */
+
+var OS_CODE = 0x03; // Unix :) . Don't detect, use this default.
+
+function err(strm, errorCode) {
+  strm.msg = msg[errorCode];
+  return errorCode;
+}
+
+function rank(f) {
+  return ((f) << 1) - ((f) > 4 ? 9 : 0);
+}
+
+function zero(buf) { var len = buf.length; while (--len >= 0) { buf[len] = 0; } }
+
+
+/* =========================================================================
+ * Flush as much pending output as possible. All deflate() output goes
+ * through this function so some applications may wish to modify it
+ * to avoid allocating a large strm->output buffer and copying into it.
+ * (See also read_buf()).
+ */
+function flush_pending(strm) {
+  var s = strm.state;
+
+  //_tr_flush_bits(s);
+  var len = s.pending;
+  if (len > strm.avail_out) {
+    len = strm.avail_out;
+  }
+  if (len === 0) { return; }
+
+  utils.arraySet(strm.output, s.pending_buf, s.pending_out, len, strm.next_out);
+  strm.next_out += len;
+  s.pending_out += len;
+  strm.total_out += len;
+  strm.avail_out -= len;
+  s.pending -= len;
+  if (s.pending === 0) {
+    s.pending_out = 0;
+  }
+}
+
+
+function flush_block_only(s, last) {
+  trees._tr_flush_block(s, (s.block_start >= 0 ? s.block_start : -1), s.strstart - s.block_start, last);
+  s.block_start = s.strstart;
+  flush_pending(s.strm);
+}
+
+
+function put_byte(s, b) {
+  s.pending_buf[s.pending++] = b;
+}
+
+
+/* =========================================================================
+ * Put a short in the pending buffer. The 16-bit value is put in MSB order.
+ * IN assertion: the stream state is correct and there is enough room in
+ * pending_buf.
+ */
+function putShortMSB(s, b) {
+//  put_byte(s, (Byte)(b >> 8));
+//  put_byte(s, (Byte)(b & 0xff));
+  s.pending_buf[s.pending++] = (b >>> 8) & 0xff;
+  s.pending_buf[s.pending++] = b & 0xff;
+}
+
+
+/* ===========================================================================
+ * Read a new buffer from the current input stream, update the adler32
+ * and total number of bytes read.  All deflate() input goes through
+ * this function so some applications may wish to modify it to avoid
+ * allocating a large strm->input buffer and copying from it.
+ * (See also flush_pending()).
+ */
+function read_buf(strm, buf, start, size) {
+  var len = strm.avail_in;
+
+  if (len > size) { len = size; }
+  if (len === 0) { return 0; }
+
+  strm.avail_in -= len;
+
+  // zmemcpy(buf, strm->next_in, len);
+  utils.arraySet(buf, strm.input, strm.next_in, len, start);
+  if (strm.state.wrap === 1) {
+    strm.adler = adler32(strm.adler, buf, len, start);
+  }
+
+  else if (strm.state.wrap === 2) {
+    strm.adler = crc32(strm.adler, buf, len, start);
+  }
+
+  strm.next_in += len;
+  strm.total_in += len;
+
+  return len;
+}
+
+
+/* ===========================================================================
+ * Set match_start to the longest match starting at the given string and
+ * return its length. Matches shorter or equal to prev_length are discarded,
+ * in which case the result is equal to prev_length and match_start is
+ * garbage.
+ * IN assertions: cur_match is the head of the hash chain for the current
+ *   string (strstart) and its distance is <= MAX_DIST, and prev_length >= 1
+ * OUT assertion: the match length is not greater than s->lookahead.
+ */
+function longest_match(s, cur_match) {
+  var chain_length = s.max_chain_length;      /* max hash chain length */
+  var scan = s.strstart; /* current string */
+  var match;                       /* matched string */
+  var len;                           /* length of current match */
+  var best_len = s.prev_length;              /* best match length so far */
+  var nice_match = s.nice_match;             /* stop if match long enough */
+  var limit = (s.strstart > (s.w_size - MIN_LOOKAHEAD)) ?
+      s.strstart - (s.w_size - MIN_LOOKAHEAD) : 0/*NIL*/;
+
+  var _win = s.window; // shortcut
+
+  var wmask = s.w_mask;
+  var prev  = s.prev;
+
+  /* Stop when cur_match becomes <= limit. To simplify the code,
+   * we prevent matches with the string of window index 0.
+   */
+
+  var strend = s.strstart + MAX_MATCH;
+  var scan_end1  = _win[scan + best_len - 1];
+  var scan_end   = _win[scan + best_len];
+
+  /* The code is optimized for HASH_BITS >= 8 and MAX_MATCH-2 multiple of 16.
+   * It is easy to get rid of this optimization if necessary.
+   */
+  // Assert(s->hash_bits >= 8 && MAX_MATCH == 258, "Code too clever");
+
+  /* Do not waste too much time if we already have a good match: */
+  if (s.prev_length >= s.good_match) {
+    chain_length >>= 2;
+  }
+  /* Do not look for matches beyond the end of the input. This is necessary
+   * to make deflate deterministic.
+   */
+  if (nice_match > s.lookahead) { nice_match = s.lookahead; }
+
+  // Assert((ulg)s->strstart <= s->window_size-MIN_LOOKAHEAD, "need lookahead");
+
+  do {
+    // Assert(cur_match < s->strstart, "no future");
+    match = cur_match;
+
+    /* Skip to next match if the match length cannot increase
+     * or if the match length is less than 2.  Note that the checks below
+     * for insufficient lookahead only occur occasionally for performance
+     * reasons.  Therefore uninitialized memory will be accessed, and
+     * conditional jumps will be made that depend on those values.
+     * However the length of the match is limited to the lookahead, so
+     * the output of deflate is not affected by the uninitialized values.
+     */
+
+    if (_win[match + best_len]     !== scan_end  ||
+        _win[match + best_len - 1] !== scan_end1 ||
+        _win[match]                !== _win[scan] ||
+        _win[++match]              !== _win[scan + 1]) {
+      continue;
+    }
+
+    /* The check at best_len-1 can be removed because it will be made
+     * again later. (This heuristic is not always a win.)
+     * It is not necessary to compare scan[2] and match[2] since they
+     * are always equal when the other bytes match, given that
+     * the hash keys are equal and that HASH_BITS >= 8.
+     */
+    scan += 2;
+    match++;
+    // Assert(*scan == *match, "match[2]?");
+
+    /* We check for insufficient lookahead only every 8th comparison;
+     * the 256th check will be made at strstart+258.
+     */
+    do {
+      /*jshint noempty:false*/
+    } while (_win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             _win[++scan] === _win[++match] && _win[++scan] === _win[++match] &&
+             scan < strend);
+
+    // Assert(scan <= s->window+(unsigned)(s->window_size-1), "wild scan");
+
+    len = MAX_MATCH - (strend - scan);
+    scan = strend - MAX_MATCH;
+
+    if (len > best_len) {
+      s.match_start = cur_match;
+      best_len = len;
+      if (len >= nice_match) {
+        break;
+      }
+      scan_end1  = _win[scan + best_len - 1];
+      scan_end   = _win[scan + best_len];
+    }
+  } while ((cur_match = prev[cur_match & wmask]) > limit && --chain_length !== 0);
+
+  if (best_len <= s.lookahead) {
+    return best_len;
+  }
+  return s.lookahead;
+}
+
+
+/* ===========================================================================
+ * Fill the window when the lookahead becomes insufficient.
+ * Updates strstart and lookahead.
+ *
+ * IN assertion: lookahead < MIN_LOOKAHEAD
+ * OUT assertions: strstart <= window_size-MIN_LOOKAHEAD
+ *    At least one byte has been read, or avail_in == 0; reads are
+ *    performed for at least two bytes (required for the zip translate_eol
+ *    option -- not supported here).
+ */
+function fill_window(s) {
+  var _w_size = s.w_size;
+  var p, n, m, more, str;
+
+  //Assert(s->lookahead < MIN_LOOKAHEAD, "already enough lookahead");
+
+  do {
+    more = s.window_size - s.lookahead - s.strstart;
+
+    // JS ints have 32 bit, block below not needed
+    /* Deal with !@#$% 64K limit: */
+    //if (sizeof(int) <= 2) {
+    //    if (more == 0 && s->strstart == 0 && s->lookahead == 0) {
+    //        more = wsize;
+    //
+    //  } else if (more == (unsigned)(-1)) {
+    //        /* Very unlikely, but possible on 16 bit machine if
+    //         * strstart == 0 && lookahead == 1 (input done a byte at time)
+    //         */
+    //        more--;
+    //    }
+    //}
+
+
+    /* If the window is almost full and there is insufficient lookahead,
+     * move the upper half to the lower one to make room in the upper half.
+     */
+    if (s.strstart >= _w_size + (_w_size - MIN_LOOKAHEAD)) {
+
+      utils.arraySet(s.window, s.window, _w_size, _w_size, 0);
+      s.match_start -= _w_size;
+      s.strstart -= _w_size;
+      /* we now have strstart >= MAX_DIST */
+      s.block_start -= _w_size;
+
+      /* Slide the hash table (could be avoided with 32 bit values
+       at the expense of memory usage). We slide even when level == 0
+       to keep the hash table consistent if we switch back to level > 0
+       later. (Using level 0 permanently is not an optimal usage of
+       zlib, so we don't care about this pathological case.)
+       */
+
+      n = s.hash_size;
+      p = n;
+      do {
+        m = s.head[--p];
+        s.head[p] = (m >= _w_size ? m - _w_size : 0);
+      } while (--n);
+
+      n = _w_size;
+      p = n;
+      do {
+        m = s.prev[--p];
+        s.prev[p] = (m >= _w_size ? m - _w_size : 0);
+        /* If n is not on any hash chain, prev[n] is garbage but
+         * its value will never be used.
+         */
+      } while (--n);
+
+      more += _w_size;
+    }
+    if (s.strm.avail_in === 0) {
+      break;
+    }
+
+    /* If there was no sliding:
+     *    strstart <= WSIZE+MAX_DIST-1 && lookahead <= MIN_LOOKAHEAD - 1 &&
+     *    more == window_size - lookahead - strstart
+     * => more >= window_size - (MIN_LOOKAHEAD-1 + WSIZE + MAX_DIST-1)
+     * => more >= window_size - 2*WSIZE + 2
+     * In the BIG_MEM or MMAP case (not yet supported),
+     *   window_size == input_size + MIN_LOOKAHEAD  &&
+     *   strstart + s->lookahead <= input_size => more >= MIN_LOOKAHEAD.
+     * Otherwise, window_size == 2*WSIZE so more >= 2.
+     * If there was sliding, more >= WSIZE. So in all cases, more >= 2.
+     */
+    //Assert(more >= 2, "more < 2");
+    n = read_buf(s.strm, s.window, s.strstart + s.lookahead, more);
+    s.lookahead += n;
+
+    /* Initialize the hash value now that we have some input: */
+    if (s.lookahead + s.insert >= MIN_MATCH) {
+      str = s.strstart - s.insert;
+      s.ins_h = s.window[str];
+
+      /* UPDATE_HASH(s, s->ins_h, s->window[str + 1]); */
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + 1]) & s.hash_mask;
+//#if MIN_MATCH != 3
+//        Call update_hash() MIN_MATCH-3 more times
+//#endif
+      while (s.insert) {
+        /* UPDATE_HASH(s, s->ins_h, s->window[str + MIN_MATCH-1]); */
+        s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + MIN_MATCH - 1]) & s.hash_mask;
+
+        s.prev[str & s.w_mask] = s.head[s.ins_h];
+        s.head[s.ins_h] = str;
+        str++;
+        s.insert--;
+        if (s.lookahead + s.insert < MIN_MATCH) {
+          break;
+        }
+      }
+    }
+    /* If the whole input has less than MIN_MATCH bytes, ins_h is garbage,
+     * but this is not important since only literal bytes will be emitted.
+     */
+
+  } while (s.lookahead < MIN_LOOKAHEAD && s.strm.avail_in !== 0);
+
+  /* If the WIN_INIT bytes after the end of the current data have never been
+   * written, then zero those bytes in order to avoid memory check reports of
+   * the use of uninitialized (or uninitialised as Julian writes) bytes by
+   * the longest match routines.  Update the high water mark for the next
+   * time through here.  WIN_INIT is set to MAX_MATCH since the longest match
+   * routines allow scanning to strstart + MAX_MATCH, ignoring lookahead.
+   */
+//  if (s.high_water < s.window_size) {
+//    var curr = s.strstart + s.lookahead;
+//    var init = 0;
+//
+//    if (s.high_water < curr) {
+//      /* Previous high water mark below current data -- zero WIN_INIT
+//       * bytes or up to end of window, whichever is less.
+//       */
+//      init = s.window_size - curr;
+//      if (init > WIN_INIT)
+//        init = WIN_INIT;
+//      zmemzero(s->window + curr, (unsigned)init);
+//      s->high_water = curr + init;
+//    }
+//    else if (s->high_water < (ulg)curr + WIN_INIT) {
+//      /* High water mark at or above current data, but below current data
+//       * plus WIN_INIT -- zero out to current data plus WIN_INIT, or up
+//       * to end of window, whichever is less.
+//       */
+//      init = (ulg)curr + WIN_INIT - s->high_water;
+//      if (init > s->window_size - s->high_water)
+//        init = s->window_size - s->high_water;
+//      zmemzero(s->window + s->high_water, (unsigned)init);
+//      s->high_water += init;
+//    }
+//  }
+//
+//  Assert((ulg)s->strstart <= s->window_size - MIN_LOOKAHEAD,
+//    "not enough room for search");
+}
+
+/* ===========================================================================
+ * Copy without compression as much as possible from the input stream, return
+ * the current block state.
+ * This function does not insert new strings in the dictionary since
+ * uncompressible data is probably not useful. This function is used
+ * only for the level=0 compression option.
+ * NOTE: this function should be optimized to avoid extra copying from
+ * window to pending_buf.
+ */
+function deflate_stored(s, flush) {
+  /* Stored blocks are limited to 0xffff bytes, pending_buf is limited
+   * to pending_buf_size, and each stored block has a 5 byte header:
+   */
+  var max_block_size = 0xffff;
+
+  if (max_block_size > s.pending_buf_size - 5) {
+    max_block_size = s.pending_buf_size - 5;
+  }
+
+  /* Copy as much as possible from input to output: */
+  for (;;) {
+    /* Fill the window as much as possible: */
+    if (s.lookahead <= 1) {
+
+      //Assert(s->strstart < s->w_size+MAX_DIST(s) ||
+      //  s->block_start >= (long)s->w_size, "slide too late");
+//      if (!(s.strstart < s.w_size + (s.w_size - MIN_LOOKAHEAD) ||
+//        s.block_start >= s.w_size)) {
+//        throw  new Error("slide too late");
+//      }
+
+      fill_window(s);
+      if (s.lookahead === 0 && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+
+      if (s.lookahead === 0) {
+        break;
+      }
+      /* flush the current block */
+    }
+    //Assert(s->block_start >= 0L, "block gone");
+//    if (s.block_start < 0) throw new Error("block gone");
+
+    s.strstart += s.lookahead;
+    s.lookahead = 0;
+
+    /* Emit a stored block if pending_buf will be full: */
+    var max_start = s.block_start + max_block_size;
+
+    if (s.strstart === 0 || s.strstart >= max_start) {
+      /* strstart == 0 is possible when wraparound on 16-bit machine */
+      s.lookahead = s.strstart - max_start;
+      s.strstart = max_start;
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+
+
+    }
+    /* Flush if we may have to slide, otherwise block_start may become
+     * negative and the data will be gone:
+     */
+    if (s.strstart - s.block_start >= (s.w_size - MIN_LOOKAHEAD)) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+
+  s.insert = 0;
+
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+
+  if (s.strstart > s.block_start) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+
+  return BS_NEED_MORE;
+}
+
+/* ===========================================================================
+ * Compress as much as possible from the input stream, return the current
+ * block state.
+ * This function does not perform lazy evaluation of matches and inserts
+ * new strings in the dictionary only for unmatched strings or for short
+ * matches. It is used only for the fast compression options.
+ */
+function deflate_fast(s, flush) {
+  var hash_head;        /* head of the hash chain */
+  var bflush;           /* set if current block must be flushed */
+
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the next match, plus MIN_MATCH bytes to insert the
+     * string following the next match.
+     */
+    if (s.lookahead < MIN_LOOKAHEAD) {
+      fill_window(s);
+      if (s.lookahead < MIN_LOOKAHEAD && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) {
+        break; /* flush the current block */
+      }
+    }
+
+    /* Insert the string window[strstart .. strstart+2] in the
+     * dictionary, and set hash_head to the head of the hash chain:
+     */
+    hash_head = 0/*NIL*/;
+    if (s.lookahead >= MIN_MATCH) {
+      /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+      hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+      s.head[s.ins_h] = s.strstart;
+      /***/
+    }
+
+    /* Find the longest match, discarding those <= prev_length.
+     * At this point we have always match_length < MIN_MATCH
+     */
+    if (hash_head !== 0/*NIL*/ && ((s.strstart - hash_head) <= (s.w_size - MIN_LOOKAHEAD))) {
+      /* To simplify the code, we prevent matches with the string
+       * of window index 0 (in particular we have to avoid a match
+       * of the string with itself at the start of the input file).
+       */
+      s.match_length = longest_match(s, hash_head);
+      /* longest_match() sets match_start */
+    }
+    if (s.match_length >= MIN_MATCH) {
+      // check_match(s, s.strstart, s.match_start, s.match_length); // for debug only
+
+      /*** _tr_tally_dist(s, s.strstart - s.match_start,
+                     s.match_length - MIN_MATCH, bflush); ***/
+      bflush = trees._tr_tally(s, s.strstart - s.match_start, s.match_length - MIN_MATCH);
+
+      s.lookahead -= s.match_length;
+
+      /* Insert new strings in the hash table only if the match length
+       * is not too large. This saves time but degrades compression.
+       */
+      if (s.match_length <= s.max_lazy_match/*max_insert_length*/ && s.lookahead >= MIN_MATCH) {
+        s.match_length--; /* string at strstart already in table */
+        do {
+          s.strstart++;
+          /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+          s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+          hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+          s.head[s.ins_h] = s.strstart;
+          /***/
+          /* strstart never exceeds WSIZE-MAX_MATCH, so there are
+           * always MIN_MATCH bytes ahead.
+           */
+        } while (--s.match_length !== 0);
+        s.strstart++;
+      } else
+      {
+        s.strstart += s.match_length;
+        s.match_length = 0;
+        s.ins_h = s.window[s.strstart];
+        /* UPDATE_HASH(s, s.ins_h, s.window[s.strstart+1]); */
+        s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + 1]) & s.hash_mask;
+
+//#if MIN_MATCH != 3
+//                Call UPDATE_HASH() MIN_MATCH-3 more times
+//#endif
+        /* If lookahead < MIN_MATCH, ins_h is garbage, but it does not
+         * matter since it will be recomputed at next deflate call.
+         */
+      }
+    } else {
+      /* No match, output a literal byte */
+      //Tracevv((stderr,"%c", s.window[s.strstart]));
+      /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+
+      s.lookahead--;
+      s.strstart++;
+    }
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = ((s.strstart < (MIN_MATCH - 1)) ? s.strstart : MIN_MATCH - 1);
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* ===========================================================================
+ * Same as above, but achieves better compression. We use a lazy
+ * evaluation for matches: a match is finally adopted only if there is
+ * no better match at the next window position.
+ */
+function deflate_slow(s, flush) {
+  var hash_head;          /* head of hash chain */
+  var bflush;              /* set if current block must be flushed */
+
+  var max_insert;
+
+  /* Process the input block. */
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the next match, plus MIN_MATCH bytes to insert the
+     * string following the next match.
+     */
+    if (s.lookahead < MIN_LOOKAHEAD) {
+      fill_window(s);
+      if (s.lookahead < MIN_LOOKAHEAD && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) { break; } /* flush the current block */
+    }
+
+    /* Insert the string window[strstart .. strstart+2] in the
+     * dictionary, and set hash_head to the head of the hash chain:
+     */
+    hash_head = 0/*NIL*/;
+    if (s.lookahead >= MIN_MATCH) {
+      /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+      hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+      s.head[s.ins_h] = s.strstart;
+      /***/
+    }
+
+    /* Find the longest match, discarding those <= prev_length.
+     */
+    s.prev_length = s.match_length;
+    s.prev_match = s.match_start;
+    s.match_length = MIN_MATCH - 1;
+
+    if (hash_head !== 0/*NIL*/ && s.prev_length < s.max_lazy_match &&
+        s.strstart - hash_head <= (s.w_size - MIN_LOOKAHEAD)/*MAX_DIST(s)*/) {
+      /* To simplify the code, we prevent matches with the string
+       * of window index 0 (in particular we have to avoid a match
+       * of the string with itself at the start of the input file).
+       */
+      s.match_length = longest_match(s, hash_head);
+      /* longest_match() sets match_start */
+
+      if (s.match_length <= 5 &&
+         (s.strategy === Z_FILTERED || (s.match_length === MIN_MATCH && s.strstart - s.match_start > 4096/*TOO_FAR*/))) {
+
+        /* If prev_match is also MIN_MATCH, match_start is garbage
+         * but we will ignore the current match anyway.
+         */
+        s.match_length = MIN_MATCH - 1;
+      }
+    }
+    /* If there was a match at the previous step and the current
+     * match is not better, output the previous match:
+     */
+    if (s.prev_length >= MIN_MATCH && s.match_length <= s.prev_length) {
+      max_insert = s.strstart + s.lookahead - MIN_MATCH;
+      /* Do not insert strings in hash table beyond this. */
+
+      //check_match(s, s.strstart-1, s.prev_match, s.prev_length);
+
+      /***_tr_tally_dist(s, s.strstart - 1 - s.prev_match,
+                     s.prev_length - MIN_MATCH, bflush);***/
+      bflush = trees._tr_tally(s, s.strstart - 1 - s.prev_match, s.prev_length - MIN_MATCH);
+      /* Insert in hash table all strings up to the end of the match.
+       * strstart-1 and strstart are already inserted. If there is not
+       * enough lookahead, the last two strings are not inserted in
+       * the hash table.
+       */
+      s.lookahead -= s.prev_length - 1;
+      s.prev_length -= 2;
+      do {
+        if (++s.strstart <= max_insert) {
+          /*** INSERT_STRING(s, s.strstart, hash_head); ***/
+          s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[s.strstart + MIN_MATCH - 1]) & s.hash_mask;
+          hash_head = s.prev[s.strstart & s.w_mask] = s.head[s.ins_h];
+          s.head[s.ins_h] = s.strstart;
+          /***/
+        }
+      } while (--s.prev_length !== 0);
+      s.match_available = 0;
+      s.match_length = MIN_MATCH - 1;
+      s.strstart++;
+
+      if (bflush) {
+        /*** FLUSH_BLOCK(s, 0); ***/
+        flush_block_only(s, false);
+        if (s.strm.avail_out === 0) {
+          return BS_NEED_MORE;
+        }
+        /***/
+      }
+
+    } else if (s.match_available) {
+      /* If there was no match at the previous position, output a
+       * single literal. If there was a match but the current match
+       * is longer, truncate the previous match to a single literal.
+       */
+      //Tracevv((stderr,"%c", s->window[s->strstart-1]));
+      /*** _tr_tally_lit(s, s.window[s.strstart-1], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart - 1]);
+
+      if (bflush) {
+        /*** FLUSH_BLOCK_ONLY(s, 0) ***/
+        flush_block_only(s, false);
+        /***/
+      }
+      s.strstart++;
+      s.lookahead--;
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+    } else {
+      /* There is no previous match to compare with, wait for
+       * the next step to decide.
+       */
+      s.match_available = 1;
+      s.strstart++;
+      s.lookahead--;
+    }
+  }
+  //Assert (flush != Z_NO_FLUSH, "no flush?");
+  if (s.match_available) {
+    //Tracevv((stderr,"%c", s->window[s->strstart-1]));
+    /*** _tr_tally_lit(s, s.window[s.strstart-1], bflush); ***/
+    bflush = trees._tr_tally(s, 0, s.window[s.strstart - 1]);
+
+    s.match_available = 0;
+  }
+  s.insert = s.strstart < MIN_MATCH - 1 ? s.strstart : MIN_MATCH - 1;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+
+  return BS_BLOCK_DONE;
+}
+
+
+/* ===========================================================================
+ * For Z_RLE, simply look for runs of bytes, generate matches only of distance
+ * one.  Do not maintain a hash table.  (It will be regenerated if this run of
+ * deflate switches away from Z_RLE.)
+ */
+function deflate_rle(s, flush) {
+  var bflush;            /* set if current block must be flushed */
+  var prev;              /* byte at distance one to match */
+  var scan, strend;      /* scan goes up to strend for length of run */
+
+  var _win = s.window;
+
+  for (;;) {
+    /* Make sure that we always have enough lookahead, except
+     * at the end of the input file. We need MAX_MATCH bytes
+     * for the longest run, plus one for the unrolled loop.
+     */
+    if (s.lookahead <= MAX_MATCH) {
+      fill_window(s);
+      if (s.lookahead <= MAX_MATCH && flush === Z_NO_FLUSH) {
+        return BS_NEED_MORE;
+      }
+      if (s.lookahead === 0) { break; } /* flush the current block */
+    }
+
+    /* See how many times the previous byte repeats */
+    s.match_length = 0;
+    if (s.lookahead >= MIN_MATCH && s.strstart > 0) {
+      scan = s.strstart - 1;
+      prev = _win[scan];
+      if (prev === _win[++scan] && prev === _win[++scan] && prev === _win[++scan]) {
+        strend = s.strstart + MAX_MATCH;
+        do {
+          /*jshint noempty:false*/
+        } while (prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 prev === _win[++scan] && prev === _win[++scan] &&
+                 scan < strend);
+        s.match_length = MAX_MATCH - (strend - scan);
+        if (s.match_length > s.lookahead) {
+          s.match_length = s.lookahead;
+        }
+      }
+      //Assert(scan <= s->window+(uInt)(s->window_size-1), "wild scan");
+    }
+
+    /* Emit match if have run of MIN_MATCH or longer, else emit literal */
+    if (s.match_length >= MIN_MATCH) {
+      //check_match(s, s.strstart, s.strstart - 1, s.match_length);
+
+      /*** _tr_tally_dist(s, 1, s.match_length - MIN_MATCH, bflush); ***/
+      bflush = trees._tr_tally(s, 1, s.match_length - MIN_MATCH);
+
+      s.lookahead -= s.match_length;
+      s.strstart += s.match_length;
+      s.match_length = 0;
+    } else {
+      /* No match, output a literal byte */
+      //Tracevv((stderr,"%c", s->window[s->strstart]));
+      /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+      bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+
+      s.lookahead--;
+      s.strstart++;
+    }
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = 0;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* ===========================================================================
+ * For Z_HUFFMAN_ONLY, do not look for matches.  Do not maintain a hash table.
+ * (It will be regenerated if this run of deflate switches away from Huffman.)
+ */
+function deflate_huff(s, flush) {
+  var bflush;             /* set if current block must be flushed */
+
+  for (;;) {
+    /* Make sure that we have a literal to write. */
+    if (s.lookahead === 0) {
+      fill_window(s);
+      if (s.lookahead === 0) {
+        if (flush === Z_NO_FLUSH) {
+          return BS_NEED_MORE;
+        }
+        break;      /* flush the current block */
+      }
+    }
+
+    /* Output a literal byte */
+    s.match_length = 0;
+    //Tracevv((stderr,"%c", s->window[s->strstart]));
+    /*** _tr_tally_lit(s, s.window[s.strstart], bflush); ***/
+    bflush = trees._tr_tally(s, 0, s.window[s.strstart]);
+    s.lookahead--;
+    s.strstart++;
+    if (bflush) {
+      /*** FLUSH_BLOCK(s, 0); ***/
+      flush_block_only(s, false);
+      if (s.strm.avail_out === 0) {
+        return BS_NEED_MORE;
+      }
+      /***/
+    }
+  }
+  s.insert = 0;
+  if (flush === Z_FINISH) {
+    /*** FLUSH_BLOCK(s, 1); ***/
+    flush_block_only(s, true);
+    if (s.strm.avail_out === 0) {
+      return BS_FINISH_STARTED;
+    }
+    /***/
+    return BS_FINISH_DONE;
+  }
+  if (s.last_lit) {
+    /*** FLUSH_BLOCK(s, 0); ***/
+    flush_block_only(s, false);
+    if (s.strm.avail_out === 0) {
+      return BS_NEED_MORE;
+    }
+    /***/
+  }
+  return BS_BLOCK_DONE;
+}
+
+/* Values for max_lazy_match, good_match and max_chain_length, depending on
+ * the desired pack level (0..9). The values given below have been tuned to
+ * exclude worst case performance for pathological files. Better values may be
+ * found for specific files.
+ */
+function Config(good_length, max_lazy, nice_length, max_chain, func) {
+  this.good_length = good_length;
+  this.max_lazy = max_lazy;
+  this.nice_length = nice_length;
+  this.max_chain = max_chain;
+  this.func = func;
+}
+
+var configuration_table;
+
+configuration_table = [
+  /*      good lazy nice chain */
+  new Config(0, 0, 0, 0, deflate_stored),          /* 0 store only */
+  new Config(4, 4, 8, 4, deflate_fast),            /* 1 max speed, no lazy matches */
+  new Config(4, 5, 16, 8, deflate_fast),           /* 2 */
+  new Config(4, 6, 32, 32, deflate_fast),          /* 3 */
+
+  new Config(4, 4, 16, 16, deflate_slow),          /* 4 lazy matches */
+  new Config(8, 16, 32, 32, deflate_slow),         /* 5 */
+  new Config(8, 16, 128, 128, deflate_slow),       /* 6 */
+  new Config(8, 32, 128, 256, deflate_slow),       /* 7 */
+  new Config(32, 128, 258, 1024, deflate_slow),    /* 8 */
+  new Config(32, 258, 258, 4096, deflate_slow)     /* 9 max compression */
+];
+
+
+/* ===========================================================================
+ * Initialize the "longest match" routines for a new zlib stream
+ */
+function lm_init(s) {
+  s.window_size = 2 * s.w_size;
+
+  /*** CLEAR_HASH(s); ***/
+  zero(s.head); // Fill with NIL (= 0);
+
+  /* Set the default configuration parameters:
+   */
+  s.max_lazy_match = configuration_table[s.level].max_lazy;
+  s.good_match = configuration_table[s.level].good_length;
+  s.nice_match = configuration_table[s.level].nice_length;
+  s.max_chain_length = configuration_table[s.level].max_chain;
+
+  s.strstart = 0;
+  s.block_start = 0;
+  s.lookahead = 0;
+  s.insert = 0;
+  s.match_length = s.prev_length = MIN_MATCH - 1;
+  s.match_available = 0;
+  s.ins_h = 0;
+}
+
+
+function DeflateState() {
+  this.strm = null;            /* pointer back to this zlib stream */
+  this.status = 0;            /* as the name implies */
+  this.pending_buf = null;      /* output still pending */
+  this.pending_buf_size = 0;  /* size of pending_buf */
+  this.pending_out = 0;       /* next pending byte to output to the stream */
+  this.pending = 0;           /* nb of bytes in the pending buffer */
+  this.wrap = 0;              /* bit 0 true for zlib, bit 1 true for gzip */
+  this.gzhead = null;         /* gzip header information to write */
+  this.gzindex = 0;           /* where in extra, name, or comment */
+  this.method = Z_DEFLATED; /* can only be DEFLATED */
+  this.last_flush = -1;   /* value of flush param for previous deflate call */
+
+  this.w_size = 0;  /* LZ77 window size (32K by default) */
+  this.w_bits = 0;  /* log2(w_size)  (8..16) */
+  this.w_mask = 0;  /* w_size - 1 */
+
+  this.window = null;
+  /* Sliding window. Input bytes are read into the second half of the window,
+   * and move to the first half later to keep a dictionary of at least wSize
+   * bytes. With this organization, matches are limited to a distance of
+   * wSize-MAX_MATCH bytes, but this ensures that IO is always
+   * performed with a length multiple of the block size.
+   */
+
+  this.window_size = 0;
+  /* Actual size of window: 2*wSize, except when the user input buffer
+   * is directly used as sliding window.
+   */
+
+  this.prev = null;
+  /* Link to older string with same hash index. To limit the size of this
+   * array to 64K, this link is maintained only for the last 32K strings.
+   * An index in this array is thus a window index modulo 32K.
+   */
+
+  this.head = null;   /* Heads of the hash chains or NIL. */
+
+  this.ins_h = 0;       /* hash index of string to be inserted */
+  this.hash_size = 0;   /* number of elements in hash table */
+  this.hash_bits = 0;   /* log2(hash_size) */
+  this.hash_mask = 0;   /* hash_size-1 */
+
+  this.hash_shift = 0;
+  /* Number of bits by which ins_h must be shifted at each input
+   * step. It must be such that after MIN_MATCH steps, the oldest
+   * byte no longer takes part in the hash key, that is:
+   *   hash_shift * MIN_MATCH >= hash_bits
+   */
+
+  this.block_start = 0;
+  /* Window position at the beginning of the current output block. Gets
+   * negative when the window is moved backwards.
+   */
+
+  this.match_length = 0;      /* length of best match */
+  this.prev_match = 0;        /* previous match */
+  this.match_available = 0;   /* set if previous match exists */
+  this.strstart = 0;          /* start of string to insert */
+  this.match_start = 0;       /* start of matching string */
+  this.lookahead = 0;         /* number of valid bytes ahead in window */
+
+  this.prev_length = 0;
+  /* Length of the best match at previous step. Matches not greater than this
+   * are discarded. This is used in the lazy match evaluation.
+   */
+
+  this.max_chain_length = 0;
+  /* To speed up deflation, hash chains are never searched beyond this
+   * length.  A higher limit improves compression ratio but degrades the
+   * speed.
+   */
+
+  this.max_lazy_match = 0;
+  /* Attempt to find a better match only when the current match is strictly
+   * smaller than this value. This mechanism is used only for compression
+   * levels >= 4.
+   */
+  // That's alias to max_lazy_match, don't use directly
+  //this.max_insert_length = 0;
+  /* Insert new strings in the hash table only if the match length is not
+   * greater than this length. This saves time but degrades compression.
+   * max_insert_length is used only for compression levels <= 3.
+   */
+
+  this.level = 0;     /* compression level (1..9) */
+  this.strategy = 0;  /* favor or force Huffman coding*/
+
+  this.good_match = 0;
+  /* Use a faster search when the previous match is longer than this */
+
+  this.nice_match = 0; /* Stop searching when current match exceeds this */
+
+              /* used by trees.c: */
+
+  /* Didn't use ct_data typedef below to suppress compiler warning */
+
+  // struct ct_data_s dyn_ltree[HEAP_SIZE];   /* literal and length tree */
+  // struct ct_data_s dyn_dtree[2*D_CODES+1]; /* distance tree */
+  // struct ct_data_s bl_tree[2*BL_CODES+1];  /* Huffman tree for bit lengths */
+
+  // Use flat array of DOUBLE size, with interleaved fata,
+  // because JS does not support effective
+  this.dyn_ltree  = new utils.Buf16(HEAP_SIZE * 2);
+  this.dyn_dtree  = new utils.Buf16((2 * D_CODES + 1) * 2);
+  this.bl_tree    = new utils.Buf16((2 * BL_CODES + 1) * 2);
+  zero(this.dyn_ltree);
+  zero(this.dyn_dtree);
+  zero(this.bl_tree);
+
+  this.l_desc   = null;         /* desc. for literal tree */
+  this.d_desc   = null;         /* desc. for distance tree */
+  this.bl_desc  = null;         /* desc. for bit length tree */
+
+  //ush bl_count[MAX_BITS+1];
+  this.bl_count = new utils.Buf16(MAX_BITS + 1);
+  /* number of codes at each bit length for an optimal tree */
+
+  //int heap[2*L_CODES+1];      /* heap used to build the Huffman trees */
+  this.heap = new utils.Buf16(2 * L_CODES + 1);  /* heap used to build the Huffman trees */
+  zero(this.heap);
+
+  this.heap_len = 0;               /* number of elements in the heap */
+  this.heap_max = 0;               /* element of largest frequency */
+  /* The sons of heap[n] are heap[2*n] and heap[2*n+1]. heap[0] is not used.
+   * The same heap array is used to build all trees.
+   */
+
+  this.depth = new utils.Buf16(2 * L_CODES + 1); //uch depth[2*L_CODES+1];
+  zero(this.depth);
+  /* Depth of each subtree used as tie breaker for trees of equal frequency
+   */
+
+  this.l_buf = 0;          /* buffer index for literals or lengths */
+
+  this.lit_bufsize = 0;
+  /* Size of match buffer for literals/lengths.  There are 4 reasons for
+   * limiting lit_bufsize to 64K:
+   *   - frequencies can be kept in 16 bit counters
+   *   - if compression is not successful for the first block, all input
+   *     data is still in the window so we can still emit a stored block even
+   *     when input comes from standard input.  (This can also be done for
+   *     all blocks if lit_bufsize is not greater than 32K.)
+   *   - if compression is not successful for a file smaller than 64K, we can
+   *     even emit a stored file instead of a stored block (saving 5 bytes).
+   *     This is applicable only for zip (not gzip or zlib).
+   *   - creating new Huffman trees less frequently may not provide fast
+   *     adaptation to changes in the input data statistics. (Take for
+   *     example a binary file with poorly compressible code followed by
+   *     a highly compressible string table.) Smaller buffer sizes give
+   *     fast adaptation but have of course the overhead of transmitting
+   *     trees more frequently.
+   *   - I can't count above 4
+   */
+
+  this.last_lit = 0;      /* running index in l_buf */
+
+  this.d_buf = 0;
+  /* Buffer index for distances. To simplify the code, d_buf and l_buf have
+   * the same number of elements. To use different lengths, an extra flag
+   * array would be necessary.
+   */
+
+  this.opt_len = 0;       /* bit length of current block with optimal trees */
+  this.static_len = 0;    /* bit length of current block with static trees */
+  this.matches = 0;       /* number of string matches in current block */
+  this.insert = 0;        /* bytes at end of window left to insert */
+
+
+  this.bi_buf = 0;
+  /* Output buffer. bits are inserted starting at the bottom (least
+   * significant bits).
+   */
+  this.bi_valid = 0;
+  /* Number of valid bits in bi_buf.  All bits above the last valid bit
+   * are always zero.
+   */
+
+  // Used for window memory init. We safely ignore it for JS. That makes
+  // sense only for pointers and memory check tools.
+  //this.high_water = 0;
+  /* High water mark offset in window for initialized bytes -- bytes above
+   * this are set to zero in order to avoid memory check warnings when
+   * longest match routines access bytes past the input.  This is then
+   * updated to the new high water mark.
+   */
+}
+
+
+function deflateResetKeep(strm) {
+  var s;
+
+  if (!strm || !strm.state) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+  strm.total_in = strm.total_out = 0;
+  strm.data_type = Z_UNKNOWN;
+
+  s = strm.state;
+  s.pending = 0;
+  s.pending_out = 0;
+
+  if (s.wrap < 0) {
+    s.wrap = -s.wrap;
+    /* was made negative by deflate(..., Z_FINISH); */
+  }
+  s.status = (s.wrap ? INIT_STATE : BUSY_STATE);
+  strm.adler = (s.wrap === 2) ?
+    0  // crc32(0, Z_NULL, 0)
+  :
+    1; // adler32(0, Z_NULL, 0)
+  s.last_flush = Z_NO_FLUSH;
+  trees._tr_init(s);
+  return Z_OK;
+}
+
+
+function deflateReset(strm) {
+  var ret = deflateResetKeep(strm);
+  if (ret === Z_OK) {
+    lm_init(strm.state);
+  }
+  return ret;
+}
+
+
+function deflateSetHeader(strm, head) {
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  if (strm.state.wrap !== 2) { return Z_STREAM_ERROR; }
+  strm.state.gzhead = head;
+  return Z_OK;
+}
+
+
+function deflateInit2(strm, level, method, windowBits, memLevel, strategy) {
+  if (!strm) { // === Z_NULL
+    return Z_STREAM_ERROR;
+  }
+  var wrap = 1;
+
+  if (level === Z_DEFAULT_COMPRESSION) {
+    level = 6;
+  }
+
+  if (windowBits < 0) { /* suppress zlib wrapper */
+    wrap = 0;
+    windowBits = -windowBits;
+  }
+
+  else if (windowBits > 15) {
+    wrap = 2;           /* write gzip wrapper instead */
+    windowBits -= 16;
+  }
+
+
+  if (memLevel < 1 || memLevel > MAX_MEM_LEVEL || method !== Z_DEFLATED ||
+    windowBits < 8 || windowBits > 15 || level < 0 || level > 9 ||
+    strategy < 0 || strategy > Z_FIXED) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+
+  if (windowBits === 8) {
+    windowBits = 9;
+  }
+  /* until 256-byte window bug fixed */
+
+  var s = new DeflateState();
+
+  strm.state = s;
+  s.strm = strm;
+
+  s.wrap = wrap;
+  s.gzhead = null;
+  s.w_bits = windowBits;
+  s.w_size = 1 << s.w_bits;
+  s.w_mask = s.w_size - 1;
+
+  s.hash_bits = memLevel + 7;
+  s.hash_size = 1 << s.hash_bits;
+  s.hash_mask = s.hash_size - 1;
+  s.hash_shift = ~~((s.hash_bits + MIN_MATCH - 1) / MIN_MATCH);
+
+  s.window = new utils.Buf8(s.w_size * 2);
+  s.head = new utils.Buf16(s.hash_size);
+  s.prev = new utils.Buf16(s.w_size);
+
+  // Don't need mem init magic for JS.
+  //s.high_water = 0;  /* nothing written to s->window yet */
+
+  s.lit_bufsize = 1 << (memLevel + 6); /* 16K elements by default */
+
+  s.pending_buf_size = s.lit_bufsize * 4;
+
+  //overlay = (ushf *) ZALLOC(strm, s->lit_bufsize, sizeof(ush)+2);
+  //s->pending_buf = (uchf *) overlay;
+  s.pending_buf = new utils.Buf8(s.pending_buf_size);
+
+  // It is offset from `s.pending_buf` (size is `s.lit_bufsize * 2`)
+  //s->d_buf = overlay + s->lit_bufsize/sizeof(ush);
+  s.d_buf = 1 * s.lit_bufsize;
+
+  //s->l_buf = s->pending_buf + (1+sizeof(ush))*s->lit_bufsize;
+  s.l_buf = (1 + 2) * s.lit_bufsize;
+
+  s.level = level;
+  s.strategy = strategy;
+  s.method = method;
+
+  return deflateReset(strm);
+}
+
+function deflateInit(strm, level) {
+  return deflateInit2(strm, level, Z_DEFLATED, MAX_WBITS, DEF_MEM_LEVEL, Z_DEFAULT_STRATEGY);
+}
+
+
+function deflate(strm, flush) {
+  var old_flush, s;
+  var beg, val; // for gzip header write only
+
+  if (!strm || !strm.state ||
+    flush > Z_BLOCK || flush < 0) {
+    return strm ? err(strm, Z_STREAM_ERROR) : Z_STREAM_ERROR;
+  }
+
+  s = strm.state;
+
+  if (!strm.output ||
+      (!strm.input && strm.avail_in !== 0) ||
+      (s.status === FINISH_STATE && flush !== Z_FINISH)) {
+    return err(strm, (strm.avail_out === 0) ? Z_BUF_ERROR : Z_STREAM_ERROR);
+  }
+
+  s.strm = strm; /* just in case */
+  old_flush = s.last_flush;
+  s.last_flush = flush;
+
+  /* Write the header */
+  if (s.status === INIT_STATE) {
+
+    if (s.wrap === 2) { // GZIP header
+      strm.adler = 0;  //crc32(0L, Z_NULL, 0);
+      put_byte(s, 31);
+      put_byte(s, 139);
+      put_byte(s, 8);
+      if (!s.gzhead) { // s->gzhead == Z_NULL
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, 0);
+        put_byte(s, s.level === 9 ? 2 :
+                    (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2 ?
+                     4 : 0));
+        put_byte(s, OS_CODE);
+        s.status = BUSY_STATE;
+      }
+      else {
+        put_byte(s, (s.gzhead.text ? 1 : 0) +
+                    (s.gzhead.hcrc ? 2 : 0) +
+                    (!s.gzhead.extra ? 0 : 4) +
+                    (!s.gzhead.name ? 0 : 8) +
+                    (!s.gzhead.comment ? 0 : 16)
+        );
+        put_byte(s, s.gzhead.time & 0xff);
+        put_byte(s, (s.gzhead.time >> 8) & 0xff);
+        put_byte(s, (s.gzhead.time >> 16) & 0xff);
+        put_byte(s, (s.gzhead.time >> 24) & 0xff);
+        put_byte(s, s.level === 9 ? 2 :
+                    (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2 ?
+                     4 : 0));
+        put_byte(s, s.gzhead.os & 0xff);
+        if (s.gzhead.extra && s.gzhead.extra.length) {
+          put_byte(s, s.gzhead.extra.length & 0xff);
+          put_byte(s, (s.gzhead.extra.length >> 8) & 0xff);
+        }
+        if (s.gzhead.hcrc) {
+          strm.adler = crc32(strm.adler, s.pending_buf, s.pending, 0);
+        }
+        s.gzindex = 0;
+        s.status = EXTRA_STATE;
+      }
+    }
+    else // DEFLATE header
+    {
+      var header = (Z_DEFLATED + ((s.w_bits - 8) << 4)) << 8;
+      var level_flags = -1;
+
+      if (s.strategy >= Z_HUFFMAN_ONLY || s.level < 2) {
+        level_flags = 0;
+      } else if (s.level < 6) {
+        level_flags = 1;
+      } else if (s.level === 6) {
+        level_flags = 2;
+      } else {
+        level_flags = 3;
+      }
+      header |= (level_flags << 6);
+      if (s.strstart !== 0) { header |= PRESET_DICT; }
+      header += 31 - (header % 31);
+
+      s.status = BUSY_STATE;
+      putShortMSB(s, header);
+
+      /* Save the adler32 of the preset dictionary: */
+      if (s.strstart !== 0) {
+        putShortMSB(s, strm.adler >>> 16);
+        putShortMSB(s, strm.adler & 0xffff);
+      }
+      strm.adler = 1; // adler32(0L, Z_NULL, 0);
+    }
+  }
+
+//#ifdef GZIP
+  if (s.status === EXTRA_STATE) {
+    if (s.gzhead.extra/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+
+      while (s.gzindex < (s.gzhead.extra.length & 0xffff)) {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            break;
+          }
+        }
+        put_byte(s, s.gzhead.extra[s.gzindex] & 0xff);
+        s.gzindex++;
+      }
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (s.gzindex === s.gzhead.extra.length) {
+        s.gzindex = 0;
+        s.status = NAME_STATE;
+      }
+    }
+    else {
+      s.status = NAME_STATE;
+    }
+  }
+  if (s.status === NAME_STATE) {
+    if (s.gzhead.name/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+      //int val;
+
+      do {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            val = 1;
+            break;
+          }
+        }
+        // JS specific: little magic to add zero terminator to end of string
+        if (s.gzindex < s.gzhead.name.length) {
+          val = s.gzhead.name.charCodeAt(s.gzindex++) & 0xff;
+        } else {
+          val = 0;
+        }
+        put_byte(s, val);
+      } while (val !== 0);
+
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (val === 0) {
+        s.gzindex = 0;
+        s.status = COMMENT_STATE;
+      }
+    }
+    else {
+      s.status = COMMENT_STATE;
+    }
+  }
+  if (s.status === COMMENT_STATE) {
+    if (s.gzhead.comment/* != Z_NULL*/) {
+      beg = s.pending;  /* start of bytes to update crc */
+      //int val;
+
+      do {
+        if (s.pending === s.pending_buf_size) {
+          if (s.gzhead.hcrc && s.pending > beg) {
+            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+          }
+          flush_pending(strm);
+          beg = s.pending;
+          if (s.pending === s.pending_buf_size) {
+            val = 1;
+            break;
+          }
+        }
+        // JS specific: little magic to add zero terminator to end of string
+        if (s.gzindex < s.gzhead.comment.length) {
+          val = s.gzhead.comment.charCodeAt(s.gzindex++) & 0xff;
+        } else {
+          val = 0;
+        }
+        put_byte(s, val);
+      } while (val !== 0);
+
+      if (s.gzhead.hcrc && s.pending > beg) {
+        strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+      }
+      if (val === 0) {
+        s.status = HCRC_STATE;
+      }
+    }
+    else {
+      s.status = HCRC_STATE;
+    }
+  }
+  if (s.status === HCRC_STATE) {
+    if (s.gzhead.hcrc) {
+      if (s.pending + 2 > s.pending_buf_size) {
+        flush_pending(strm);
+      }
+      if (s.pending + 2 <= s.pending_buf_size) {
+        put_byte(s, strm.adler & 0xff);
+        put_byte(s, (strm.adler >> 8) & 0xff);
+        strm.adler = 0; //crc32(0L, Z_NULL, 0);
+        s.status = BUSY_STATE;
+      }
+    }
+    else {
+      s.status = BUSY_STATE;
+    }
+  }
+//#endif
+
+  /* Flush as much pending output as possible */
+  if (s.pending !== 0) {
+    flush_pending(strm);
+    if (strm.avail_out === 0) {
+      /* Since avail_out is 0, deflate will be called again with
+       * more output space, but possibly with both pending and
+       * avail_in equal to zero. There won't be anything to do,
+       * but this is not an error situation so make sure we
+       * return OK instead of BUF_ERROR at next call of deflate:
+       */
+      s.last_flush = -1;
+      return Z_OK;
+    }
+
+    /* Make sure there is something to do and avoid duplicate consecutive
+     * flushes. For repeated and useless calls with Z_FINISH, we keep
+     * returning Z_STREAM_END instead of Z_BUF_ERROR.
+     */
+  } else if (strm.avail_in === 0 && rank(flush) <= rank(old_flush) &&
+    flush !== Z_FINISH) {
+    return err(strm, Z_BUF_ERROR);
+  }
+
+  /* User must not provide more input after the first FINISH: */
+  if (s.status === FINISH_STATE && strm.avail_in !== 0) {
+    return err(strm, Z_BUF_ERROR);
+  }
+
+  /* Start a new block or continue the current one.
+   */
+  if (strm.avail_in !== 0 || s.lookahead !== 0 ||
+    (flush !== Z_NO_FLUSH && s.status !== FINISH_STATE)) {
+    var bstate = (s.strategy === Z_HUFFMAN_ONLY) ? deflate_huff(s, flush) :
+      (s.strategy === Z_RLE ? deflate_rle(s, flush) :
+        configuration_table[s.level].func(s, flush));
+
+    if (bstate === BS_FINISH_STARTED || bstate === BS_FINISH_DONE) {
+      s.status = FINISH_STATE;
+    }
+    if (bstate === BS_NEED_MORE || bstate === BS_FINISH_STARTED) {
+      if (strm.avail_out === 0) {
+        s.last_flush = -1;
+        /* avoid BUF_ERROR next call, see above */
+      }
+      return Z_OK;
+      /* If flush != Z_NO_FLUSH && avail_out == 0, the next call
+       * of deflate should use the same flush parameter to make sure
+       * that the flush is complete. So we don't have to output an
+       * empty block here, this will be done at next call. This also
+       * ensures that for a very small output buffer, we emit at most
+       * one empty block.
+       */
+    }
+    if (bstate === BS_BLOCK_DONE) {
+      if (flush === Z_PARTIAL_FLUSH) {
+        trees._tr_align(s);
+      }
+      else if (flush !== Z_BLOCK) { /* FULL_FLUSH or SYNC_FLUSH */
+
+        trees._tr_stored_block(s, 0, 0, false);
+        /* For a full flush, this empty block will be recognized
+         * as a special marker by inflate_sync().
+         */
+        if (flush === Z_FULL_FLUSH) {
+          /*** CLEAR_HASH(s); ***/             /* forget history */
+          zero(s.head); // Fill with NIL (= 0);
+
+          if (s.lookahead === 0) {
+            s.strstart = 0;
+            s.block_start = 0;
+            s.insert = 0;
+          }
+        }
+      }
+      flush_pending(strm);
+      if (strm.avail_out === 0) {
+        s.last_flush = -1; /* avoid BUF_ERROR at next call, see above */
+        return Z_OK;
+      }
+    }
+  }
+  //Assert(strm->avail_out > 0, "bug2");
+  //if (strm.avail_out <= 0) { throw new Error("bug2");}
+
+  if (flush !== Z_FINISH) { return Z_OK; }
+  if (s.wrap <= 0) { return Z_STREAM_END; }
+
+  /* Write the trailer */
+  if (s.wrap === 2) {
+    put_byte(s, strm.adler & 0xff);
+    put_byte(s, (strm.adler >> 8) & 0xff);
+    put_byte(s, (strm.adler >> 16) & 0xff);
+    put_byte(s, (strm.adler >> 24) & 0xff);
+    put_byte(s, strm.total_in & 0xff);
+    put_byte(s, (strm.total_in >> 8) & 0xff);
+    put_byte(s, (strm.total_in >> 16) & 0xff);
+    put_byte(s, (strm.total_in >> 24) & 0xff);
+  }
+  else
+  {
+    putShortMSB(s, strm.adler >>> 16);
+    putShortMSB(s, strm.adler & 0xffff);
+  }
+
+  flush_pending(strm);
+  /* If avail_out is zero, the application will call deflate again
+   * to flush the rest.
+   */
+  if (s.wrap > 0) { s.wrap = -s.wrap; }
+  /* write the trailer only once! */
+  return s.pending !== 0 ? Z_OK : Z_STREAM_END;
+}
+
+function deflateEnd(strm) {
+  var status;
+
+  if (!strm/*== Z_NULL*/ || !strm.state/*== Z_NULL*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  status = strm.state.status;
+  if (status !== INIT_STATE &&
+    status !== EXTRA_STATE &&
+    status !== NAME_STATE &&
+    status !== COMMENT_STATE &&
+    status !== HCRC_STATE &&
+    status !== BUSY_STATE &&
+    status !== FINISH_STATE
+  ) {
+    return err(strm, Z_STREAM_ERROR);
+  }
+
+  strm.state = null;
+
+  return status === BUSY_STATE ? err(strm, Z_DATA_ERROR) : Z_OK;
+}
+
+
+/* =========================================================================
+ * Initializes the compression dictionary from the given byte
+ * sequence without producing any compressed output.
+ */
+function deflateSetDictionary(strm, dictionary) {
+  var dictLength = dictionary.length;
+
+  var s;
+  var str, n;
+  var wrap;
+  var avail;
+  var next;
+  var input;
+  var tmpDict;
+
+  if (!strm/*== Z_NULL*/ || !strm.state/*== Z_NULL*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  s = strm.state;
+  wrap = s.wrap;
+
+  if (wrap === 2 || (wrap === 1 && s.status !== INIT_STATE) || s.lookahead) {
+    return Z_STREAM_ERROR;
+  }
+
+  /* when using zlib wrappers, compute Adler-32 for provided dictionary */
+  if (wrap === 1) {
+    /* adler32(strm->adler, dictionary, dictLength); */
+    strm.adler = adler32(strm.adler, dictionary, dictLength, 0);
+  }
+
+  s.wrap = 0;   /* avoid computing Adler-32 in read_buf */
+
+  /* if dictionary would fill window, just replace the history */
+  if (dictLength >= s.w_size) {
+    if (wrap === 0) {            /* already empty otherwise */
+      /*** CLEAR_HASH(s); ***/
+      zero(s.head); // Fill with NIL (= 0);
+      s.strstart = 0;
+      s.block_start = 0;
+      s.insert = 0;
+    }
+    /* use the tail */
+    // dictionary = dictionary.slice(dictLength - s.w_size);
+    tmpDict = new utils.Buf8(s.w_size);
+    utils.arraySet(tmpDict, dictionary, dictLength - s.w_size, s.w_size, 0);
+    dictionary = tmpDict;
+    dictLength = s.w_size;
+  }
+  /* insert dictionary into window and hash */
+  avail = strm.avail_in;
+  next = strm.next_in;
+  input = strm.input;
+  strm.avail_in = dictLength;
+  strm.next_in = 0;
+  strm.input = dictionary;
+  fill_window(s);
+  while (s.lookahead >= MIN_MATCH) {
+    str = s.strstart;
+    n = s.lookahead - (MIN_MATCH - 1);
+    do {
+      /* UPDATE_HASH(s, s->ins_h, s->window[str + MIN_MATCH-1]); */
+      s.ins_h = ((s.ins_h << s.hash_shift) ^ s.window[str + MIN_MATCH - 1]) & s.hash_mask;
+
+      s.prev[str & s.w_mask] = s.head[s.ins_h];
+
+      s.head[s.ins_h] = str;
+      str++;
+    } while (--n);
+    s.strstart = str;
+    s.lookahead = MIN_MATCH - 1;
+    fill_window(s);
+  }
+  s.strstart += s.lookahead;
+  s.block_start = s.strstart;
+  s.insert = s.lookahead;
+  s.lookahead = 0;
+  s.match_length = s.prev_length = MIN_MATCH - 1;
+  s.match_available = 0;
+  strm.next_in = next;
+  strm.input = input;
+  strm.avail_in = avail;
+  s.wrap = wrap;
+  return Z_OK;
+}
+
+
+exports.deflateInit = deflateInit;
+exports.deflateInit2 = deflateInit2;
+exports.deflateReset = deflateReset;
+exports.deflateResetKeep = deflateResetKeep;
+exports.deflateSetHeader = deflateSetHeader;
+exports.deflate = deflate;
+exports.deflateEnd = deflateEnd;
+exports.deflateSetDictionary = deflateSetDictionary;
+exports.deflateInfo = 'pako deflate (from Nodeca project)';
+
+/* Not implemented
+exports.deflateBound = deflateBound;
+exports.deflateCopy = deflateCopy;
+exports.deflateParams = deflateParams;
+exports.deflatePending = deflatePending;
+exports.deflatePrime = deflatePrime;
+exports.deflateTune = deflateTune;
+*/
+
+
+/***/ }),
+
+/***/ 8991:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function GZheader() {
+  /* true if compressed data believed to be text */
+  this.text       = 0;
+  /* modification time */
+  this.time       = 0;
+  /* extra flags (not used when writing a gzip file) */
+  this.xflags     = 0;
+  /* operating system */
+  this.os         = 0;
+  /* pointer to extra field or Z_NULL if none */
+  this.extra      = null;
+  /* extra field length (valid if extra != Z_NULL) */
+  this.extra_len  = 0; // Actually, we don't need it in JS,
+                       // but leave for few code modifications
+
+  //
+  // Setup limits is not necessary because in js we should not preallocate memory
+  // for inflate use constant limit in 65536 bytes
+  //
+
+  /* space at extra (only when reading header) */
+  // this.extra_max  = 0;
+  /* pointer to zero-terminated file name or Z_NULL */
+  this.name       = '';
+  /* space at name (only when reading header) */
+  // this.name_max   = 0;
+  /* pointer to zero-terminated comment or Z_NULL */
+  this.comment    = '';
+  /* space at comment (only when reading header) */
+  // this.comm_max   = 0;
+  /* true if there was or will be a header crc */
+  this.hcrc       = 0;
+  /* true when done reading gzip header (not used when writing a gzip file) */
+  this.done       = false;
+}
+
+module.exports = GZheader;
+
+
+/***/ }),
+
+/***/ 7894:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+// See state defs from inflate.js
+var BAD = 30;       /* got a data error -- remain here until reset */
+var TYPE = 12;      /* i: waiting for type bits, including last-flag bit */
+
+/*
+   Decode literal, length, and distance codes and write out the resulting
+   literal and match bytes until either not enough input or output is
+   available, an end-of-block is encountered, or a data error is encountered.
+   When large enough input and output buffers are supplied to inflate(), for
+   example, a 16K input buffer and a 64K output buffer, more than 95% of the
+   inflate execution time is spent in this routine.
+
+   Entry assumptions:
+
+        state.mode === LEN
+        strm.avail_in >= 6
+        strm.avail_out >= 258
+        start >= strm.avail_out
+        state.bits < 8
+
+   On return, state.mode is one of:
+
+        LEN -- ran out of enough output space or enough available input
+        TYPE -- reached end of block code, inflate() to interpret next block
+        BAD -- error in block data
+
+   Notes:
+
+    - The maximum input bits used by a length/distance pair is 15 bits for the
+      length code, 5 bits for the length extra, 15 bits for the distance code,
+      and 13 bits for the distance extra.  This totals 48 bits, or six bytes.
+      Therefore if strm.avail_in >= 6, then there is enough input to avoid
+      checking for available input while decoding.
+
+    - The maximum bytes that a single length/distance pair can output is 258
+      bytes, which is the maximum length that can be coded.  inflate_fast()
+      requires strm.avail_out >= 258 for each loop to avoid checking for
+      output space.
+ */
+module.exports = function inflate_fast(strm, start) {
+  var state;
+  var _in;                    /* local strm.input */
+  var last;                   /* have enough input while in < last */
+  var _out;                   /* local strm.output */
+  var beg;                    /* inflate()'s initial strm.output */
+  var end;                    /* while out < end, enough space available */
+//#ifdef INFLATE_STRICT
+  var dmax;                   /* maximum distance from zlib header */
+//#endif
+  var wsize;                  /* window size or zero if not using window */
+  var whave;                  /* valid bytes in the window */
+  var wnext;                  /* window write index */
+  // Use `s_window` instead `window`, avoid conflict with instrumentation tools
+  var s_window;               /* allocated sliding window, if wsize != 0 */
+  var hold;                   /* local strm.hold */
+  var bits;                   /* local strm.bits */
+  var lcode;                  /* local strm.lencode */
+  var dcode;                  /* local strm.distcode */
+  var lmask;                  /* mask for first level of length codes */
+  var dmask;                  /* mask for first level of distance codes */
+  var here;                   /* retrieved table entry */
+  var op;                     /* code bits, operation, extra bits, or */
+                              /*  window position, window bytes to copy */
+  var len;                    /* match length, unused bytes */
+  var dist;                   /* match distance */
+  var from;                   /* where to copy match from */
+  var from_source;
+
+
+  var input, output; // JS specific, because we have no pointers
+
+  /* copy state to local variables */
+  state = strm.state;
+  //here = state.here;
+  _in = strm.next_in;
+  input = strm.input;
+  last = _in + (strm.avail_in - 5);
+  _out = strm.next_out;
+  output = strm.output;
+  beg = _out - (start - strm.avail_out);
+  end = _out + (strm.avail_out - 257);
+//#ifdef INFLATE_STRICT
+  dmax = state.dmax;
+//#endif
+  wsize = state.wsize;
+  whave = state.whave;
+  wnext = state.wnext;
+  s_window = state.window;
+  hold = state.hold;
+  bits = state.bits;
+  lcode = state.lencode;
+  dcode = state.distcode;
+  lmask = (1 << state.lenbits) - 1;
+  dmask = (1 << state.distbits) - 1;
+
+
+  /* decode literals and length/distances until end-of-block or not enough
+     input data or output space */
+
+  top:
+  do {
+    if (bits < 15) {
+      hold += input[_in++] << bits;
+      bits += 8;
+      hold += input[_in++] << bits;
+      bits += 8;
+    }
+
+    here = lcode[hold & lmask];
+
+    dolen:
+    for (;;) { // Goto emulation
+      op = here >>> 24/*here.bits*/;
+      hold >>>= op;
+      bits -= op;
+      op = (here >>> 16) & 0xff/*here.op*/;
+      if (op === 0) {                          /* literal */
+        //Tracevv((stderr, here.val >= 0x20 && here.val < 0x7f ?
+        //        "inflate:         literal '%c'\n" :
+        //        "inflate:         literal 0x%02x\n", here.val));
+        output[_out++] = here & 0xffff/*here.val*/;
+      }
+      else if (op & 16) {                     /* length base */
+        len = here & 0xffff/*here.val*/;
+        op &= 15;                           /* number of extra bits */
+        if (op) {
+          if (bits < op) {
+            hold += input[_in++] << bits;
+            bits += 8;
+          }
+          len += hold & ((1 << op) - 1);
+          hold >>>= op;
+          bits -= op;
+        }
+        //Tracevv((stderr, "inflate:         length %u\n", len));
+        if (bits < 15) {
+          hold += input[_in++] << bits;
+          bits += 8;
+          hold += input[_in++] << bits;
+          bits += 8;
+        }
+        here = dcode[hold & dmask];
+
+        dodist:
+        for (;;) { // goto emulation
+          op = here >>> 24/*here.bits*/;
+          hold >>>= op;
+          bits -= op;
+          op = (here >>> 16) & 0xff/*here.op*/;
+
+          if (op & 16) {                      /* distance base */
+            dist = here & 0xffff/*here.val*/;
+            op &= 15;                       /* number of extra bits */
+            if (bits < op) {
+              hold += input[_in++] << bits;
+              bits += 8;
+              if (bits < op) {
+                hold += input[_in++] << bits;
+                bits += 8;
+              }
+            }
+            dist += hold & ((1 << op) - 1);
+//#ifdef INFLATE_STRICT
+            if (dist > dmax) {
+              strm.msg = 'invalid distance too far back';
+              state.mode = BAD;
+              break top;
+            }
+//#endif
+            hold >>>= op;
+            bits -= op;
+            //Tracevv((stderr, "inflate:         distance %u\n", dist));
+            op = _out - beg;                /* max distance in output */
+            if (dist > op) {                /* see if copy from window */
+              op = dist - op;               /* distance back in window */
+              if (op > whave) {
+                if (state.sane) {
+                  strm.msg = 'invalid distance too far back';
+                  state.mode = BAD;
+                  break top;
+                }
+
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+//#ifdef INFLATE_ALLOW_INVALID_DISTANCE_TOOFAR_ARRR
+//                if (len <= op - whave) {
+//                  do {
+//                    output[_out++] = 0;
+//                  } while (--len);
+//                  continue top;
+//                }
+//                len -= op - whave;
+//                do {
+//                  output[_out++] = 0;
+//                } while (--op > whave);
+//                if (op === 0) {
+//                  from = _out - dist;
+//                  do {
+//                    output[_out++] = output[from++];
+//                  } while (--len);
+//                  continue top;
+//                }
+//#endif
+              }
+              from = 0; // window index
+              from_source = s_window;
+              if (wnext === 0) {           /* very common case */
+                from += wsize - op;
+                if (op < len) {         /* some from window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = _out - dist;  /* rest from output */
+                  from_source = output;
+                }
+              }
+              else if (wnext < op) {      /* wrap around window */
+                from += wsize + wnext - op;
+                op -= wnext;
+                if (op < len) {         /* some from end of window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = 0;
+                  if (wnext < len) {  /* some from start of window */
+                    op = wnext;
+                    len -= op;
+                    do {
+                      output[_out++] = s_window[from++];
+                    } while (--op);
+                    from = _out - dist;      /* rest from output */
+                    from_source = output;
+                  }
+                }
+              }
+              else {                      /* contiguous in window */
+                from += wnext - op;
+                if (op < len) {         /* some from window */
+                  len -= op;
+                  do {
+                    output[_out++] = s_window[from++];
+                  } while (--op);
+                  from = _out - dist;  /* rest from output */
+                  from_source = output;
+                }
+              }
+              while (len > 2) {
+                output[_out++] = from_source[from++];
+                output[_out++] = from_source[from++];
+                output[_out++] = from_source[from++];
+                len -= 3;
+              }
+              if (len) {
+                output[_out++] = from_source[from++];
+                if (len > 1) {
+                  output[_out++] = from_source[from++];
+                }
+              }
+            }
+            else {
+              from = _out - dist;          /* copy direct from output */
+              do {                        /* minimum length is three */
+                output[_out++] = output[from++];
+                output[_out++] = output[from++];
+                output[_out++] = output[from++];
+                len -= 3;
+              } while (len > 2);
+              if (len) {
+                output[_out++] = output[from++];
+                if (len > 1) {
+                  output[_out++] = output[from++];
+                }
+              }
+            }
+          }
+          else if ((op & 64) === 0) {          /* 2nd level distance code */
+            here = dcode[(here & 0xffff)/*here.val*/ + (hold & ((1 << op) - 1))];
+            continue dodist;
+          }
+          else {
+            strm.msg = 'invalid distance code';
+            state.mode = BAD;
+            break top;
+          }
+
+          break; // need to emulate goto via "continue"
+        }
+      }
+      else if ((op & 64) === 0) {              /* 2nd level length code */
+        here = lcode[(here & 0xffff)/*here.val*/ + (hold & ((1 << op) - 1))];
+        continue dolen;
+      }
+      else if (op & 32) {                     /* end-of-block */
+        //Tracevv((stderr, "inflate:         end of block\n"));
+        state.mode = TYPE;
+        break top;
+      }
+      else {
+        strm.msg = 'invalid literal/length code';
+        state.mode = BAD;
+        break top;
+      }
+
+      break; // need to emulate goto via "continue"
+    }
+  } while (_in < last && _out < end);
+
+  /* return unused bytes (on entry, bits < 8, so in won't go too far back) */
+  len = bits >> 3;
+  _in -= len;
+  bits -= len << 3;
+  hold &= (1 << bits) - 1;
+
+  /* update state and return */
+  strm.next_in = _in;
+  strm.next_out = _out;
+  strm.avail_in = (_in < last ? 5 + (last - _in) : 5 - (_in - last));
+  strm.avail_out = (_out < end ? 257 + (end - _out) : 257 - (_out - end));
+  state.hold = hold;
+  state.bits = bits;
+  return;
+};
+
+
+/***/ }),
+
+/***/ 6716:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils         = __nccwpck_require__(5538);
+var adler32       = __nccwpck_require__(9834);
+var crc32         = __nccwpck_require__(3780);
+var inflate_fast  = __nccwpck_require__(7894);
+var inflate_table = __nccwpck_require__(8611);
+
+var CODES = 0;
+var LENS = 1;
+var DISTS = 2;
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+/* Allowed flush values; see deflate() and inflate() below for details */
+//var Z_NO_FLUSH      = 0;
+//var Z_PARTIAL_FLUSH = 1;
+//var Z_SYNC_FLUSH    = 2;
+//var Z_FULL_FLUSH    = 3;
+var Z_FINISH        = 4;
+var Z_BLOCK         = 5;
+var Z_TREES         = 6;
+
+
+/* Return codes for the compression/decompression functions. Negative values
+ * are errors, positive values are used for special but normal events.
+ */
+var Z_OK            = 0;
+var Z_STREAM_END    = 1;
+var Z_NEED_DICT     = 2;
+//var Z_ERRNO         = -1;
+var Z_STREAM_ERROR  = -2;
+var Z_DATA_ERROR    = -3;
+var Z_MEM_ERROR     = -4;
+var Z_BUF_ERROR     = -5;
+//var Z_VERSION_ERROR = -6;
+
+/* The deflate compression method */
+var Z_DEFLATED  = 8;
+
+
+/* STATES ====================================================================*/
+/* ===========================================================================*/
+
+
+var    HEAD = 1;       /* i: waiting for magic header */
+var    FLAGS = 2;      /* i: waiting for method and flags (gzip) */
+var    TIME = 3;       /* i: waiting for modification time (gzip) */
+var    OS = 4;         /* i: waiting for extra flags and operating system (gzip) */
+var    EXLEN = 5;      /* i: waiting for extra length (gzip) */
+var    EXTRA = 6;      /* i: waiting for extra bytes (gzip) */
+var    NAME = 7;       /* i: waiting for end of file name (gzip) */
+var    COMMENT = 8;    /* i: waiting for end of comment (gzip) */
+var    HCRC = 9;       /* i: waiting for header crc (gzip) */
+var    DICTID = 10;    /* i: waiting for dictionary check value */
+var    DICT = 11;      /* waiting for inflateSetDictionary() call */
+var        TYPE = 12;      /* i: waiting for type bits, including last-flag bit */
+var        TYPEDO = 13;    /* i: same, but skip check to exit inflate on new block */
+var        STORED = 14;    /* i: waiting for stored size (length and complement) */
+var        COPY_ = 15;     /* i/o: same as COPY below, but only first time in */
+var        COPY = 16;      /* i/o: waiting for input or output to copy stored block */
+var        TABLE = 17;     /* i: waiting for dynamic block table lengths */
+var        LENLENS = 18;   /* i: waiting for code length code lengths */
+var        CODELENS = 19;  /* i: waiting for length/lit and distance code lengths */
+var            LEN_ = 20;      /* i: same as LEN below, but only first time in */
+var            LEN = 21;       /* i: waiting for length/lit/eob code */
+var            LENEXT = 22;    /* i: waiting for length extra bits */
+var            DIST = 23;      /* i: waiting for distance code */
+var            DISTEXT = 24;   /* i: waiting for distance extra bits */
+var            MATCH = 25;     /* o: waiting for output space to copy string */
+var            LIT = 26;       /* o: waiting for output space to write literal */
+var    CHECK = 27;     /* i: waiting for 32-bit check value */
+var    LENGTH = 28;    /* i: waiting for 32-bit length (gzip) */
+var    DONE = 29;      /* finished check, done -- remain here until reset */
+var    BAD = 30;       /* got a data error -- remain here until reset */
+var    MEM = 31;       /* got an inflate() memory error -- remain here until reset */
+var    SYNC = 32;      /* looking for synchronization bytes to restart inflate() */
+
+/* ===========================================================================*/
+
+
+
+var ENOUGH_LENS = 852;
+var ENOUGH_DISTS = 592;
+//var ENOUGH =  (ENOUGH_LENS+ENOUGH_DISTS);
+
+var MAX_WBITS = 15;
+/* 32K LZ77 window */
+var DEF_WBITS = MAX_WBITS;
+
+
+function zswap32(q) {
+  return  (((q >>> 24) & 0xff) +
+          ((q >>> 8) & 0xff00) +
+          ((q & 0xff00) << 8) +
+          ((q & 0xff) << 24));
+}
+
+
+function InflateState() {
+  this.mode = 0;             /* current inflate mode */
+  this.last = false;          /* true if processing last block */
+  this.wrap = 0;              /* bit 0 true for zlib, bit 1 true for gzip */
+  this.havedict = false;      /* true if dictionary provided */
+  this.flags = 0;             /* gzip header method and flags (0 if zlib) */
+  this.dmax = 0;              /* zlib header max distance (INFLATE_STRICT) */
+  this.check = 0;             /* protected copy of check value */
+  this.total = 0;             /* protected copy of output count */
+  // TODO: may be {}
+  this.head = null;           /* where to save gzip header information */
+
+  /* sliding window */
+  this.wbits = 0;             /* log base 2 of requested window size */
+  this.wsize = 0;             /* window size or zero if not using window */
+  this.whave = 0;             /* valid bytes in the window */
+  this.wnext = 0;             /* window write index */
+  this.window = null;         /* allocated sliding window, if needed */
+
+  /* bit accumulator */
+  this.hold = 0;              /* input bit accumulator */
+  this.bits = 0;              /* number of bits in "in" */
+
+  /* for string and stored block copying */
+  this.length = 0;            /* literal or length of data to copy */
+  this.offset = 0;            /* distance back to copy string from */
+
+  /* for table and code decoding */
+  this.extra = 0;             /* extra bits needed */
+
+  /* fixed and dynamic code tables */
+  this.lencode = null;          /* starting table for length/literal codes */
+  this.distcode = null;         /* starting table for distance codes */
+  this.lenbits = 0;           /* index bits for lencode */
+  this.distbits = 0;          /* index bits for distcode */
+
+  /* dynamic table building */
+  this.ncode = 0;             /* number of code length code lengths */
+  this.nlen = 0;              /* number of length code lengths */
+  this.ndist = 0;             /* number of distance code lengths */
+  this.have = 0;              /* number of code lengths in lens[] */
+  this.next = null;              /* next available space in codes[] */
+
+  this.lens = new utils.Buf16(320); /* temporary storage for code lengths */
+  this.work = new utils.Buf16(288); /* work area for code table building */
+
+  /*
+   because we don't have pointers in js, we use lencode and distcode directly
+   as buffers so we don't need codes
+  */
+  //this.codes = new utils.Buf32(ENOUGH);       /* space for code tables */
+  this.lendyn = null;              /* dynamic table for length/literal codes (JS specific) */
+  this.distdyn = null;             /* dynamic table for distance codes (JS specific) */
+  this.sane = 0;                   /* if false, allow invalid distance too far */
+  this.back = 0;                   /* bits back of last unprocessed length/lit */
+  this.was = 0;                    /* initial length of match */
+}
+
+function inflateResetKeep(strm) {
+  var state;
+
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  strm.total_in = strm.total_out = state.total = 0;
+  strm.msg = ''; /*Z_NULL*/
+  if (state.wrap) {       /* to support ill-conceived Java test suite */
+    strm.adler = state.wrap & 1;
+  }
+  state.mode = HEAD;
+  state.last = 0;
+  state.havedict = 0;
+  state.dmax = 32768;
+  state.head = null/*Z_NULL*/;
+  state.hold = 0;
+  state.bits = 0;
+  //state.lencode = state.distcode = state.next = state.codes;
+  state.lencode = state.lendyn = new utils.Buf32(ENOUGH_LENS);
+  state.distcode = state.distdyn = new utils.Buf32(ENOUGH_DISTS);
+
+  state.sane = 1;
+  state.back = -1;
+  //Tracev((stderr, "inflate: reset\n"));
+  return Z_OK;
+}
+
+function inflateReset(strm) {
+  var state;
+
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  state.wsize = 0;
+  state.whave = 0;
+  state.wnext = 0;
+  return inflateResetKeep(strm);
+
+}
+
+function inflateReset2(strm, windowBits) {
+  var wrap;
+  var state;
+
+  /* get the state */
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+
+  /* extract wrap request from windowBits parameter */
+  if (windowBits < 0) {
+    wrap = 0;
+    windowBits = -windowBits;
+  }
+  else {
+    wrap = (windowBits >> 4) + 1;
+    if (windowBits < 48) {
+      windowBits &= 15;
+    }
+  }
+
+  /* set number of window bits, free window if different */
+  if (windowBits && (windowBits < 8 || windowBits > 15)) {
+    return Z_STREAM_ERROR;
+  }
+  if (state.window !== null && state.wbits !== windowBits) {
+    state.window = null;
+  }
+
+  /* update state and reset the rest of it */
+  state.wrap = wrap;
+  state.wbits = windowBits;
+  return inflateReset(strm);
+}
+
+function inflateInit2(strm, windowBits) {
+  var ret;
+  var state;
+
+  if (!strm) { return Z_STREAM_ERROR; }
+  //strm.msg = Z_NULL;                 /* in case we return an error */
+
+  state = new InflateState();
+
+  //if (state === Z_NULL) return Z_MEM_ERROR;
+  //Tracev((stderr, "inflate: allocated\n"));
+  strm.state = state;
+  state.window = null/*Z_NULL*/;
+  ret = inflateReset2(strm, windowBits);
+  if (ret !== Z_OK) {
+    strm.state = null/*Z_NULL*/;
+  }
+  return ret;
+}
+
+function inflateInit(strm) {
+  return inflateInit2(strm, DEF_WBITS);
+}
+
+
+/*
+ Return state with length and distance decoding tables and index sizes set to
+ fixed code decoding.  Normally this returns fixed tables from inffixed.h.
+ If BUILDFIXED is defined, then instead this routine builds the tables the
+ first time it's called, and returns those tables the first time and
+ thereafter.  This reduces the size of the code by about 2K bytes, in
+ exchange for a little execution time.  However, BUILDFIXED should not be
+ used for threaded applications, since the rewriting of the tables and virgin
+ may not be thread-safe.
+ */
+var virgin = true;
+
+var lenfix, distfix; // We have no pointers in JS, so keep tables separate
+
+function fixedtables(state) {
+  /* build fixed huffman tables if first call (may not be thread safe) */
+  if (virgin) {
+    var sym;
+
+    lenfix = new utils.Buf32(512);
+    distfix = new utils.Buf32(32);
+
+    /* literal/length table */
+    sym = 0;
+    while (sym < 144) { state.lens[sym++] = 8; }
+    while (sym < 256) { state.lens[sym++] = 9; }
+    while (sym < 280) { state.lens[sym++] = 7; }
+    while (sym < 288) { state.lens[sym++] = 8; }
+
+    inflate_table(LENS,  state.lens, 0, 288, lenfix,   0, state.work, { bits: 9 });
+
+    /* distance table */
+    sym = 0;
+    while (sym < 32) { state.lens[sym++] = 5; }
+
+    inflate_table(DISTS, state.lens, 0, 32,   distfix, 0, state.work, { bits: 5 });
+
+    /* do this just once */
+    virgin = false;
+  }
+
+  state.lencode = lenfix;
+  state.lenbits = 9;
+  state.distcode = distfix;
+  state.distbits = 5;
+}
+
+
+/*
+ Update the window with the last wsize (normally 32K) bytes written before
+ returning.  If window does not exist yet, create it.  This is only called
+ when a window is already in use, or when output has been written during this
+ inflate call, but the end of the deflate stream has not been reached yet.
+ It is also called to create a window for dictionary data when a dictionary
+ is loaded.
+
+ Providing output buffers larger than 32K to inflate() should provide a speed
+ advantage, since only the last 32K of output is copied to the sliding window
+ upon return from inflate(), and since all distances after the first 32K of
+ output will fall in the output data, making match copies simpler and faster.
+ The advantage may be dependent on the size of the processor's data caches.
+ */
+function updatewindow(strm, src, end, copy) {
+  var dist;
+  var state = strm.state;
+
+  /* if it hasn't been done already, allocate space for the window */
+  if (state.window === null) {
+    state.wsize = 1 << state.wbits;
+    state.wnext = 0;
+    state.whave = 0;
+
+    state.window = new utils.Buf8(state.wsize);
+  }
+
+  /* copy state->wsize or less output bytes into the circular window */
+  if (copy >= state.wsize) {
+    utils.arraySet(state.window, src, end - state.wsize, state.wsize, 0);
+    state.wnext = 0;
+    state.whave = state.wsize;
+  }
+  else {
+    dist = state.wsize - state.wnext;
+    if (dist > copy) {
+      dist = copy;
+    }
+    //zmemcpy(state->window + state->wnext, end - copy, dist);
+    utils.arraySet(state.window, src, end - copy, dist, state.wnext);
+    copy -= dist;
+    if (copy) {
+      //zmemcpy(state->window, end - copy, copy);
+      utils.arraySet(state.window, src, end - copy, copy, 0);
+      state.wnext = copy;
+      state.whave = state.wsize;
+    }
+    else {
+      state.wnext += dist;
+      if (state.wnext === state.wsize) { state.wnext = 0; }
+      if (state.whave < state.wsize) { state.whave += dist; }
+    }
+  }
+  return 0;
+}
+
+function inflate(strm, flush) {
+  var state;
+  var input, output;          // input/output buffers
+  var next;                   /* next input INDEX */
+  var put;                    /* next output INDEX */
+  var have, left;             /* available input and output */
+  var hold;                   /* bit buffer */
+  var bits;                   /* bits in bit buffer */
+  var _in, _out;              /* save starting available input and output */
+  var copy;                   /* number of stored or match bytes to copy */
+  var from;                   /* where to copy match bytes from */
+  var from_source;
+  var here = 0;               /* current decoding table entry */
+  var here_bits, here_op, here_val; // paked "here" denormalized (JS specific)
+  //var last;                   /* parent table entry */
+  var last_bits, last_op, last_val; // paked "last" denormalized (JS specific)
+  var len;                    /* length to copy for repeats, bits to drop */
+  var ret;                    /* return code */
+  var hbuf = new utils.Buf8(4);    /* buffer for gzip header crc calculation */
+  var opts;
+
+  var n; // temporary var for NEED_BITS
+
+  var order = /* permutation of code lengths */
+    [ 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 ];
+
+
+  if (!strm || !strm.state || !strm.output ||
+      (!strm.input && strm.avail_in !== 0)) {
+    return Z_STREAM_ERROR;
+  }
+
+  state = strm.state;
+  if (state.mode === TYPE) { state.mode = TYPEDO; }    /* skip check */
+
+
+  //--- LOAD() ---
+  put = strm.next_out;
+  output = strm.output;
+  left = strm.avail_out;
+  next = strm.next_in;
+  input = strm.input;
+  have = strm.avail_in;
+  hold = state.hold;
+  bits = state.bits;
+  //---
+
+  _in = have;
+  _out = left;
+  ret = Z_OK;
+
+  inf_leave: // goto emulation
+  for (;;) {
+    switch (state.mode) {
+      case HEAD:
+        if (state.wrap === 0) {
+          state.mode = TYPEDO;
+          break;
+        }
+        //=== NEEDBITS(16);
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if ((state.wrap & 2) && hold === 0x8b1f) {  /* gzip header */
+          state.check = 0/*crc32(0L, Z_NULL, 0)*/;
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          state.mode = FLAGS;
+          break;
+        }
+        state.flags = 0;           /* expect zlib header */
+        if (state.head) {
+          state.head.done = false;
+        }
+        if (!(state.wrap & 1) ||   /* check if zlib header allowed */
+          (((hold & 0xff)/*BITS(8)*/ << 8) + (hold >> 8)) % 31) {
+          strm.msg = 'incorrect header check';
+          state.mode = BAD;
+          break;
+        }
+        if ((hold & 0x0f)/*BITS(4)*/ !== Z_DEFLATED) {
+          strm.msg = 'unknown compression method';
+          state.mode = BAD;
+          break;
+        }
+        //--- DROPBITS(4) ---//
+        hold >>>= 4;
+        bits -= 4;
+        //---//
+        len = (hold & 0x0f)/*BITS(4)*/ + 8;
+        if (state.wbits === 0) {
+          state.wbits = len;
+        }
+        else if (len > state.wbits) {
+          strm.msg = 'invalid window size';
+          state.mode = BAD;
+          break;
+        }
+        state.dmax = 1 << len;
+        //Tracev((stderr, "inflate:   zlib header ok\n"));
+        strm.adler = state.check = 1/*adler32(0L, Z_NULL, 0)*/;
+        state.mode = hold & 0x200 ? DICTID : TYPE;
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        break;
+      case FLAGS:
+        //=== NEEDBITS(16); */
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.flags = hold;
+        if ((state.flags & 0xff) !== Z_DEFLATED) {
+          strm.msg = 'unknown compression method';
+          state.mode = BAD;
+          break;
+        }
+        if (state.flags & 0xe000) {
+          strm.msg = 'unknown header flags set';
+          state.mode = BAD;
+          break;
+        }
+        if (state.head) {
+          state.head.text = ((hold >> 8) & 1);
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = TIME;
+        /* falls through */
+      case TIME:
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if (state.head) {
+          state.head.time = hold;
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC4(state.check, hold)
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          hbuf[2] = (hold >>> 16) & 0xff;
+          hbuf[3] = (hold >>> 24) & 0xff;
+          state.check = crc32(state.check, hbuf, 4, 0);
+          //===
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = OS;
+        /* falls through */
+      case OS:
+        //=== NEEDBITS(16); */
+        while (bits < 16) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if (state.head) {
+          state.head.xflags = (hold & 0xff);
+          state.head.os = (hold >> 8);
+        }
+        if (state.flags & 0x0200) {
+          //=== CRC2(state.check, hold);
+          hbuf[0] = hold & 0xff;
+          hbuf[1] = (hold >>> 8) & 0xff;
+          state.check = crc32(state.check, hbuf, 2, 0);
+          //===//
+        }
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = EXLEN;
+        /* falls through */
+      case EXLEN:
+        if (state.flags & 0x0400) {
+          //=== NEEDBITS(16); */
+          while (bits < 16) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.length = hold;
+          if (state.head) {
+            state.head.extra_len = hold;
+          }
+          if (state.flags & 0x0200) {
+            //=== CRC2(state.check, hold);
+            hbuf[0] = hold & 0xff;
+            hbuf[1] = (hold >>> 8) & 0xff;
+            state.check = crc32(state.check, hbuf, 2, 0);
+            //===//
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+        }
+        else if (state.head) {
+          state.head.extra = null/*Z_NULL*/;
+        }
+        state.mode = EXTRA;
+        /* falls through */
+      case EXTRA:
+        if (state.flags & 0x0400) {
+          copy = state.length;
+          if (copy > have) { copy = have; }
+          if (copy) {
+            if (state.head) {
+              len = state.head.extra_len - state.length;
+              if (!state.head.extra) {
+                // Use untyped array for more convenient processing later
+                state.head.extra = new Array(state.head.extra_len);
+              }
+              utils.arraySet(
+                state.head.extra,
+                input,
+                next,
+                // extra field is limited to 65536 bytes
+                // - no need for additional size check
+                copy,
+                /*len + copy > state.head.extra_max - len ? state.head.extra_max : copy,*/
+                len
+              );
+              //zmemcpy(state.head.extra + len, next,
+              //        len + copy > state.head.extra_max ?
+              //        state.head.extra_max - len : copy);
+            }
+            if (state.flags & 0x0200) {
+              state.check = crc32(state.check, input, copy, next);
+            }
+            have -= copy;
+            next += copy;
+            state.length -= copy;
+          }
+          if (state.length) { break inf_leave; }
+        }
+        state.length = 0;
+        state.mode = NAME;
+        /* falls through */
+      case NAME:
+        if (state.flags & 0x0800) {
+          if (have === 0) { break inf_leave; }
+          copy = 0;
+          do {
+            // TODO: 2 or 1 bytes?
+            len = input[next + copy++];
+            /* use constant limit because in js we should not preallocate memory */
+            if (state.head && len &&
+                (state.length < 65536 /*state.head.name_max*/)) {
+              state.head.name += String.fromCharCode(len);
+            }
+          } while (len && copy < have);
+
+          if (state.flags & 0x0200) {
+            state.check = crc32(state.check, input, copy, next);
+          }
+          have -= copy;
+          next += copy;
+          if (len) { break inf_leave; }
+        }
+        else if (state.head) {
+          state.head.name = null;
+        }
+        state.length = 0;
+        state.mode = COMMENT;
+        /* falls through */
+      case COMMENT:
+        if (state.flags & 0x1000) {
+          if (have === 0) { break inf_leave; }
+          copy = 0;
+          do {
+            len = input[next + copy++];
+            /* use constant limit because in js we should not preallocate memory */
+            if (state.head && len &&
+                (state.length < 65536 /*state.head.comm_max*/)) {
+              state.head.comment += String.fromCharCode(len);
+            }
+          } while (len && copy < have);
+          if (state.flags & 0x0200) {
+            state.check = crc32(state.check, input, copy, next);
+          }
+          have -= copy;
+          next += copy;
+          if (len) { break inf_leave; }
+        }
+        else if (state.head) {
+          state.head.comment = null;
+        }
+        state.mode = HCRC;
+        /* falls through */
+      case HCRC:
+        if (state.flags & 0x0200) {
+          //=== NEEDBITS(16); */
+          while (bits < 16) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          if (hold !== (state.check & 0xffff)) {
+            strm.msg = 'header crc mismatch';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+        }
+        if (state.head) {
+          state.head.hcrc = ((state.flags >> 9) & 1);
+          state.head.done = true;
+        }
+        strm.adler = state.check = 0;
+        state.mode = TYPE;
+        break;
+      case DICTID:
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        strm.adler = state.check = zswap32(hold);
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = DICT;
+        /* falls through */
+      case DICT:
+        if (state.havedict === 0) {
+          //--- RESTORE() ---
+          strm.next_out = put;
+          strm.avail_out = left;
+          strm.next_in = next;
+          strm.avail_in = have;
+          state.hold = hold;
+          state.bits = bits;
+          //---
+          return Z_NEED_DICT;
+        }
+        strm.adler = state.check = 1/*adler32(0L, Z_NULL, 0)*/;
+        state.mode = TYPE;
+        /* falls through */
+      case TYPE:
+        if (flush === Z_BLOCK || flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case TYPEDO:
+        if (state.last) {
+          //--- BYTEBITS() ---//
+          hold >>>= bits & 7;
+          bits -= bits & 7;
+          //---//
+          state.mode = CHECK;
+          break;
+        }
+        //=== NEEDBITS(3); */
+        while (bits < 3) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.last = (hold & 0x01)/*BITS(1)*/;
+        //--- DROPBITS(1) ---//
+        hold >>>= 1;
+        bits -= 1;
+        //---//
+
+        switch ((hold & 0x03)/*BITS(2)*/) {
+          case 0:                             /* stored block */
+            //Tracev((stderr, "inflate:     stored block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = STORED;
+            break;
+          case 1:                             /* fixed block */
+            fixedtables(state);
+            //Tracev((stderr, "inflate:     fixed codes block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = LEN_;             /* decode codes */
+            if (flush === Z_TREES) {
+              //--- DROPBITS(2) ---//
+              hold >>>= 2;
+              bits -= 2;
+              //---//
+              break inf_leave;
+            }
+            break;
+          case 2:                             /* dynamic block */
+            //Tracev((stderr, "inflate:     dynamic codes block%s\n",
+            //        state.last ? " (last)" : ""));
+            state.mode = TABLE;
+            break;
+          case 3:
+            strm.msg = 'invalid block type';
+            state.mode = BAD;
+        }
+        //--- DROPBITS(2) ---//
+        hold >>>= 2;
+        bits -= 2;
+        //---//
+        break;
+      case STORED:
+        //--- BYTEBITS() ---// /* go to byte boundary */
+        hold >>>= bits & 7;
+        bits -= bits & 7;
+        //---//
+        //=== NEEDBITS(32); */
+        while (bits < 32) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        if ((hold & 0xffff) !== ((hold >>> 16) ^ 0xffff)) {
+          strm.msg = 'invalid stored block lengths';
+          state.mode = BAD;
+          break;
+        }
+        state.length = hold & 0xffff;
+        //Tracev((stderr, "inflate:       stored length %u\n",
+        //        state.length));
+        //=== INITBITS();
+        hold = 0;
+        bits = 0;
+        //===//
+        state.mode = COPY_;
+        if (flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case COPY_:
+        state.mode = COPY;
+        /* falls through */
+      case COPY:
+        copy = state.length;
+        if (copy) {
+          if (copy > have) { copy = have; }
+          if (copy > left) { copy = left; }
+          if (copy === 0) { break inf_leave; }
+          //--- zmemcpy(put, next, copy); ---
+          utils.arraySet(output, input, next, copy, put);
+          //---//
+          have -= copy;
+          next += copy;
+          left -= copy;
+          put += copy;
+          state.length -= copy;
+          break;
+        }
+        //Tracev((stderr, "inflate:       stored end\n"));
+        state.mode = TYPE;
+        break;
+      case TABLE:
+        //=== NEEDBITS(14); */
+        while (bits < 14) {
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+        }
+        //===//
+        state.nlen = (hold & 0x1f)/*BITS(5)*/ + 257;
+        //--- DROPBITS(5) ---//
+        hold >>>= 5;
+        bits -= 5;
+        //---//
+        state.ndist = (hold & 0x1f)/*BITS(5)*/ + 1;
+        //--- DROPBITS(5) ---//
+        hold >>>= 5;
+        bits -= 5;
+        //---//
+        state.ncode = (hold & 0x0f)/*BITS(4)*/ + 4;
+        //--- DROPBITS(4) ---//
+        hold >>>= 4;
+        bits -= 4;
+        //---//
+//#ifndef PKZIP_BUG_WORKAROUND
+        if (state.nlen > 286 || state.ndist > 30) {
+          strm.msg = 'too many length or distance symbols';
+          state.mode = BAD;
+          break;
+        }
+//#endif
+        //Tracev((stderr, "inflate:       table sizes ok\n"));
+        state.have = 0;
+        state.mode = LENLENS;
+        /* falls through */
+      case LENLENS:
+        while (state.have < state.ncode) {
+          //=== NEEDBITS(3);
+          while (bits < 3) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.lens[order[state.have++]] = (hold & 0x07);//BITS(3);
+          //--- DROPBITS(3) ---//
+          hold >>>= 3;
+          bits -= 3;
+          //---//
+        }
+        while (state.have < 19) {
+          state.lens[order[state.have++]] = 0;
+        }
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        //state.next = state.codes;
+        //state.lencode = state.next;
+        // Switch to use dynamic table
+        state.lencode = state.lendyn;
+        state.lenbits = 7;
+
+        opts = { bits: state.lenbits };
+        ret = inflate_table(CODES, state.lens, 0, 19, state.lencode, 0, state.work, opts);
+        state.lenbits = opts.bits;
+
+        if (ret) {
+          strm.msg = 'invalid code lengths set';
+          state.mode = BAD;
+          break;
+        }
+        //Tracev((stderr, "inflate:       code lengths ok\n"));
+        state.have = 0;
+        state.mode = CODELENS;
+        /* falls through */
+      case CODELENS:
+        while (state.have < state.nlen + state.ndist) {
+          for (;;) {
+            here = state.lencode[hold & ((1 << state.lenbits) - 1)];/*BITS(state.lenbits)*/
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          if (here_val < 16) {
+            //--- DROPBITS(here.bits) ---//
+            hold >>>= here_bits;
+            bits -= here_bits;
+            //---//
+            state.lens[state.have++] = here_val;
+          }
+          else {
+            if (here_val === 16) {
+              //=== NEEDBITS(here.bits + 2);
+              n = here_bits + 2;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              if (state.have === 0) {
+                strm.msg = 'invalid bit length repeat';
+                state.mode = BAD;
+                break;
+              }
+              len = state.lens[state.have - 1];
+              copy = 3 + (hold & 0x03);//BITS(2);
+              //--- DROPBITS(2) ---//
+              hold >>>= 2;
+              bits -= 2;
+              //---//
+            }
+            else if (here_val === 17) {
+              //=== NEEDBITS(here.bits + 3);
+              n = here_bits + 3;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              len = 0;
+              copy = 3 + (hold & 0x07);//BITS(3);
+              //--- DROPBITS(3) ---//
+              hold >>>= 3;
+              bits -= 3;
+              //---//
+            }
+            else {
+              //=== NEEDBITS(here.bits + 7);
+              n = here_bits + 7;
+              while (bits < n) {
+                if (have === 0) { break inf_leave; }
+                have--;
+                hold += input[next++] << bits;
+                bits += 8;
+              }
+              //===//
+              //--- DROPBITS(here.bits) ---//
+              hold >>>= here_bits;
+              bits -= here_bits;
+              //---//
+              len = 0;
+              copy = 11 + (hold & 0x7f);//BITS(7);
+              //--- DROPBITS(7) ---//
+              hold >>>= 7;
+              bits -= 7;
+              //---//
+            }
+            if (state.have + copy > state.nlen + state.ndist) {
+              strm.msg = 'invalid bit length repeat';
+              state.mode = BAD;
+              break;
+            }
+            while (copy--) {
+              state.lens[state.have++] = len;
+            }
+          }
+        }
+
+        /* handle error breaks in while */
+        if (state.mode === BAD) { break; }
+
+        /* check for end-of-block code (better have one) */
+        if (state.lens[256] === 0) {
+          strm.msg = 'invalid code -- missing end-of-block';
+          state.mode = BAD;
+          break;
+        }
+
+        /* build code tables -- note: do not change the lenbits or distbits
+           values here (9 and 6) without reading the comments in inftrees.h
+           concerning the ENOUGH constants, which depend on those values */
+        state.lenbits = 9;
+
+        opts = { bits: state.lenbits };
+        ret = inflate_table(LENS, state.lens, 0, state.nlen, state.lencode, 0, state.work, opts);
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        // state.next_index = opts.table_index;
+        state.lenbits = opts.bits;
+        // state.lencode = state.next;
+
+        if (ret) {
+          strm.msg = 'invalid literal/lengths set';
+          state.mode = BAD;
+          break;
+        }
+
+        state.distbits = 6;
+        //state.distcode.copy(state.codes);
+        // Switch to use dynamic table
+        state.distcode = state.distdyn;
+        opts = { bits: state.distbits };
+        ret = inflate_table(DISTS, state.lens, state.nlen, state.ndist, state.distcode, 0, state.work, opts);
+        // We have separate tables & no pointers. 2 commented lines below not needed.
+        // state.next_index = opts.table_index;
+        state.distbits = opts.bits;
+        // state.distcode = state.next;
+
+        if (ret) {
+          strm.msg = 'invalid distances set';
+          state.mode = BAD;
+          break;
+        }
+        //Tracev((stderr, 'inflate:       codes ok\n'));
+        state.mode = LEN_;
+        if (flush === Z_TREES) { break inf_leave; }
+        /* falls through */
+      case LEN_:
+        state.mode = LEN;
+        /* falls through */
+      case LEN:
+        if (have >= 6 && left >= 258) {
+          //--- RESTORE() ---
+          strm.next_out = put;
+          strm.avail_out = left;
+          strm.next_in = next;
+          strm.avail_in = have;
+          state.hold = hold;
+          state.bits = bits;
+          //---
+          inflate_fast(strm, _out);
+          //--- LOAD() ---
+          put = strm.next_out;
+          output = strm.output;
+          left = strm.avail_out;
+          next = strm.next_in;
+          input = strm.input;
+          have = strm.avail_in;
+          hold = state.hold;
+          bits = state.bits;
+          //---
+
+          if (state.mode === TYPE) {
+            state.back = -1;
+          }
+          break;
+        }
+        state.back = 0;
+        for (;;) {
+          here = state.lencode[hold & ((1 << state.lenbits) - 1)];  /*BITS(state.lenbits)*/
+          here_bits = here >>> 24;
+          here_op = (here >>> 16) & 0xff;
+          here_val = here & 0xffff;
+
+          if (here_bits <= bits) { break; }
+          //--- PULLBYTE() ---//
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+          //---//
+        }
+        if (here_op && (here_op & 0xf0) === 0) {
+          last_bits = here_bits;
+          last_op = here_op;
+          last_val = here_val;
+          for (;;) {
+            here = state.lencode[last_val +
+                    ((hold & ((1 << (last_bits + last_op)) - 1))/*BITS(last.bits + last.op)*/ >> last_bits)];
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((last_bits + here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          //--- DROPBITS(last.bits) ---//
+          hold >>>= last_bits;
+          bits -= last_bits;
+          //---//
+          state.back += last_bits;
+        }
+        //--- DROPBITS(here.bits) ---//
+        hold >>>= here_bits;
+        bits -= here_bits;
+        //---//
+        state.back += here_bits;
+        state.length = here_val;
+        if (here_op === 0) {
+          //Tracevv((stderr, here.val >= 0x20 && here.val < 0x7f ?
+          //        "inflate:         literal '%c'\n" :
+          //        "inflate:         literal 0x%02x\n", here.val));
+          state.mode = LIT;
+          break;
+        }
+        if (here_op & 32) {
+          //Tracevv((stderr, "inflate:         end of block\n"));
+          state.back = -1;
+          state.mode = TYPE;
+          break;
+        }
+        if (here_op & 64) {
+          strm.msg = 'invalid literal/length code';
+          state.mode = BAD;
+          break;
+        }
+        state.extra = here_op & 15;
+        state.mode = LENEXT;
+        /* falls through */
+      case LENEXT:
+        if (state.extra) {
+          //=== NEEDBITS(state.extra);
+          n = state.extra;
+          while (bits < n) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.length += hold & ((1 << state.extra) - 1)/*BITS(state.extra)*/;
+          //--- DROPBITS(state.extra) ---//
+          hold >>>= state.extra;
+          bits -= state.extra;
+          //---//
+          state.back += state.extra;
+        }
+        //Tracevv((stderr, "inflate:         length %u\n", state.length));
+        state.was = state.length;
+        state.mode = DIST;
+        /* falls through */
+      case DIST:
+        for (;;) {
+          here = state.distcode[hold & ((1 << state.distbits) - 1)];/*BITS(state.distbits)*/
+          here_bits = here >>> 24;
+          here_op = (here >>> 16) & 0xff;
+          here_val = here & 0xffff;
+
+          if ((here_bits) <= bits) { break; }
+          //--- PULLBYTE() ---//
+          if (have === 0) { break inf_leave; }
+          have--;
+          hold += input[next++] << bits;
+          bits += 8;
+          //---//
+        }
+        if ((here_op & 0xf0) === 0) {
+          last_bits = here_bits;
+          last_op = here_op;
+          last_val = here_val;
+          for (;;) {
+            here = state.distcode[last_val +
+                    ((hold & ((1 << (last_bits + last_op)) - 1))/*BITS(last.bits + last.op)*/ >> last_bits)];
+            here_bits = here >>> 24;
+            here_op = (here >>> 16) & 0xff;
+            here_val = here & 0xffff;
+
+            if ((last_bits + here_bits) <= bits) { break; }
+            //--- PULLBYTE() ---//
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+            //---//
+          }
+          //--- DROPBITS(last.bits) ---//
+          hold >>>= last_bits;
+          bits -= last_bits;
+          //---//
+          state.back += last_bits;
+        }
+        //--- DROPBITS(here.bits) ---//
+        hold >>>= here_bits;
+        bits -= here_bits;
+        //---//
+        state.back += here_bits;
+        if (here_op & 64) {
+          strm.msg = 'invalid distance code';
+          state.mode = BAD;
+          break;
+        }
+        state.offset = here_val;
+        state.extra = (here_op) & 15;
+        state.mode = DISTEXT;
+        /* falls through */
+      case DISTEXT:
+        if (state.extra) {
+          //=== NEEDBITS(state.extra);
+          n = state.extra;
+          while (bits < n) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          state.offset += hold & ((1 << state.extra) - 1)/*BITS(state.extra)*/;
+          //--- DROPBITS(state.extra) ---//
+          hold >>>= state.extra;
+          bits -= state.extra;
+          //---//
+          state.back += state.extra;
+        }
+//#ifdef INFLATE_STRICT
+        if (state.offset > state.dmax) {
+          strm.msg = 'invalid distance too far back';
+          state.mode = BAD;
+          break;
+        }
+//#endif
+        //Tracevv((stderr, "inflate:         distance %u\n", state.offset));
+        state.mode = MATCH;
+        /* falls through */
+      case MATCH:
+        if (left === 0) { break inf_leave; }
+        copy = _out - left;
+        if (state.offset > copy) {         /* copy from window */
+          copy = state.offset - copy;
+          if (copy > state.whave) {
+            if (state.sane) {
+              strm.msg = 'invalid distance too far back';
+              state.mode = BAD;
+              break;
+            }
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+//#ifdef INFLATE_ALLOW_INVALID_DISTANCE_TOOFAR_ARRR
+//          Trace((stderr, "inflate.c too far\n"));
+//          copy -= state.whave;
+//          if (copy > state.length) { copy = state.length; }
+//          if (copy > left) { copy = left; }
+//          left -= copy;
+//          state.length -= copy;
+//          do {
+//            output[put++] = 0;
+//          } while (--copy);
+//          if (state.length === 0) { state.mode = LEN; }
+//          break;
+//#endif
+          }
+          if (copy > state.wnext) {
+            copy -= state.wnext;
+            from = state.wsize - copy;
+          }
+          else {
+            from = state.wnext - copy;
+          }
+          if (copy > state.length) { copy = state.length; }
+          from_source = state.window;
+        }
+        else {                              /* copy from output */
+          from_source = output;
+          from = put - state.offset;
+          copy = state.length;
+        }
+        if (copy > left) { copy = left; }
+        left -= copy;
+        state.length -= copy;
+        do {
+          output[put++] = from_source[from++];
+        } while (--copy);
+        if (state.length === 0) { state.mode = LEN; }
+        break;
+      case LIT:
+        if (left === 0) { break inf_leave; }
+        output[put++] = state.length;
+        left--;
+        state.mode = LEN;
+        break;
+      case CHECK:
+        if (state.wrap) {
+          //=== NEEDBITS(32);
+          while (bits < 32) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            // Use '|' instead of '+' to make sure that result is signed
+            hold |= input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          _out -= left;
+          strm.total_out += _out;
+          state.total += _out;
+          if (_out) {
+            strm.adler = state.check =
+                /*UPDATE(state.check, put - _out, _out);*/
+                (state.flags ? crc32(state.check, output, _out, put - _out) : adler32(state.check, output, _out, put - _out));
+
+          }
+          _out = left;
+          // NB: crc32 stored as signed 32-bit int, zswap32 returns signed too
+          if ((state.flags ? hold : zswap32(hold)) !== state.check) {
+            strm.msg = 'incorrect data check';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          //Tracev((stderr, "inflate:   check matches trailer\n"));
+        }
+        state.mode = LENGTH;
+        /* falls through */
+      case LENGTH:
+        if (state.wrap && state.flags) {
+          //=== NEEDBITS(32);
+          while (bits < 32) {
+            if (have === 0) { break inf_leave; }
+            have--;
+            hold += input[next++] << bits;
+            bits += 8;
+          }
+          //===//
+          if (hold !== (state.total & 0xffffffff)) {
+            strm.msg = 'incorrect length check';
+            state.mode = BAD;
+            break;
+          }
+          //=== INITBITS();
+          hold = 0;
+          bits = 0;
+          //===//
+          //Tracev((stderr, "inflate:   length matches trailer\n"));
+        }
+        state.mode = DONE;
+        /* falls through */
+      case DONE:
+        ret = Z_STREAM_END;
+        break inf_leave;
+      case BAD:
+        ret = Z_DATA_ERROR;
+        break inf_leave;
+      case MEM:
+        return Z_MEM_ERROR;
+      case SYNC:
+        /* falls through */
+      default:
+        return Z_STREAM_ERROR;
+    }
+  }
+
+  // inf_leave <- here is real place for "goto inf_leave", emulated via "break inf_leave"
+
+  /*
+     Return from inflate(), updating the total counts and the check value.
+     If there was no progress during the inflate() call, return a buffer
+     error.  Call updatewindow() to create and/or update the window state.
+     Note: a memory error from inflate() is non-recoverable.
+   */
+
+  //--- RESTORE() ---
+  strm.next_out = put;
+  strm.avail_out = left;
+  strm.next_in = next;
+  strm.avail_in = have;
+  state.hold = hold;
+  state.bits = bits;
+  //---
+
+  if (state.wsize || (_out !== strm.avail_out && state.mode < BAD &&
+                      (state.mode < CHECK || flush !== Z_FINISH))) {
+    if (updatewindow(strm, strm.output, strm.next_out, _out - strm.avail_out)) {
+      state.mode = MEM;
+      return Z_MEM_ERROR;
+    }
+  }
+  _in -= strm.avail_in;
+  _out -= strm.avail_out;
+  strm.total_in += _in;
+  strm.total_out += _out;
+  state.total += _out;
+  if (state.wrap && _out) {
+    strm.adler = state.check = /*UPDATE(state.check, strm.next_out - _out, _out);*/
+      (state.flags ? crc32(state.check, output, _out, strm.next_out - _out) : adler32(state.check, output, _out, strm.next_out - _out));
+  }
+  strm.data_type = state.bits + (state.last ? 64 : 0) +
+                    (state.mode === TYPE ? 128 : 0) +
+                    (state.mode === LEN_ || state.mode === COPY_ ? 256 : 0);
+  if (((_in === 0 && _out === 0) || flush === Z_FINISH) && ret === Z_OK) {
+    ret = Z_BUF_ERROR;
+  }
+  return ret;
+}
+
+function inflateEnd(strm) {
+
+  if (!strm || !strm.state /*|| strm->zfree == (free_func)0*/) {
+    return Z_STREAM_ERROR;
+  }
+
+  var state = strm.state;
+  if (state.window) {
+    state.window = null;
+  }
+  strm.state = null;
+  return Z_OK;
+}
+
+function inflateGetHeader(strm, head) {
+  var state;
+
+  /* check state */
+  if (!strm || !strm.state) { return Z_STREAM_ERROR; }
+  state = strm.state;
+  if ((state.wrap & 2) === 0) { return Z_STREAM_ERROR; }
+
+  /* save header structure */
+  state.head = head;
+  head.done = false;
+  return Z_OK;
+}
+
+function inflateSetDictionary(strm, dictionary) {
+  var dictLength = dictionary.length;
+
+  var state;
+  var dictid;
+  var ret;
+
+  /* check state */
+  if (!strm /* == Z_NULL */ || !strm.state /* == Z_NULL */) { return Z_STREAM_ERROR; }
+  state = strm.state;
+
+  if (state.wrap !== 0 && state.mode !== DICT) {
+    return Z_STREAM_ERROR;
+  }
+
+  /* check for correct dictionary identifier */
+  if (state.mode === DICT) {
+    dictid = 1; /* adler32(0, null, 0)*/
+    /* dictid = adler32(dictid, dictionary, dictLength); */
+    dictid = adler32(dictid, dictionary, dictLength, 0);
+    if (dictid !== state.check) {
+      return Z_DATA_ERROR;
+    }
+  }
+  /* copy dictionary to window using updatewindow(), which will amend the
+   existing dictionary if appropriate */
+  ret = updatewindow(strm, dictionary, dictLength, dictLength);
+  if (ret) {
+    state.mode = MEM;
+    return Z_MEM_ERROR;
+  }
+  state.havedict = 1;
+  // Tracev((stderr, "inflate:   dictionary set\n"));
+  return Z_OK;
+}
+
+exports.inflateReset = inflateReset;
+exports.inflateReset2 = inflateReset2;
+exports.inflateResetKeep = inflateResetKeep;
+exports.inflateInit = inflateInit;
+exports.inflateInit2 = inflateInit2;
+exports.inflate = inflate;
+exports.inflateEnd = inflateEnd;
+exports.inflateGetHeader = inflateGetHeader;
+exports.inflateSetDictionary = inflateSetDictionary;
+exports.inflateInfo = 'pako inflate (from Nodeca project)';
+
+/* Not implemented
+exports.inflateCopy = inflateCopy;
+exports.inflateGetDictionary = inflateGetDictionary;
+exports.inflateMark = inflateMark;
+exports.inflatePrime = inflatePrime;
+exports.inflateSync = inflateSync;
+exports.inflateSyncPoint = inflateSyncPoint;
+exports.inflateUndermine = inflateUndermine;
+*/
+
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+var utils = __nccwpck_require__(5538);
+
+var MAXBITS = 15;
+var ENOUGH_LENS = 852;
+var ENOUGH_DISTS = 592;
+//var ENOUGH = (ENOUGH_LENS+ENOUGH_DISTS);
+
+var CODES = 0;
+var LENS = 1;
+var DISTS = 2;
+
+var lbase = [ /* Length codes 257..285 base */
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+  35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258, 0, 0
+];
+
+var lext = [ /* Length codes 257..285 extra */
+  16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 18, 18, 18, 18,
+  19, 19, 19, 19, 20, 20, 20, 20, 21, 21, 21, 21, 16, 72, 78
+];
+
+var dbase = [ /* Distance codes 0..29 base */
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+  257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577, 0, 0
+];
+
+var dext = [ /* Distance codes 0..29 extra */
+  16, 16, 16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22,
+  23, 23, 24, 24, 25, 25, 26, 26, 27, 27,
+  28, 28, 29, 29, 64, 64
+];
+
+module.exports = function inflate_table(type, lens, lens_index, codes, table, table_index, work, opts)
+{
+  var bits = opts.bits;
+      //here = opts.here; /* table entry for duplication */
+
+  var len = 0;               /* a code's length in bits */
+  var sym = 0;               /* index of code symbols */
+  var min = 0, max = 0;          /* minimum and maximum code lengths */
+  var root = 0;              /* number of index bits for root table */
+  var curr = 0;              /* number of index bits for current table */
+  var drop = 0;              /* code bits to drop for sub-table */
+  var left = 0;                   /* number of prefix codes available */
+  var used = 0;              /* code entries in table used */
+  var huff = 0;              /* Huffman code */
+  var incr;              /* for incrementing code, index */
+  var fill;              /* index for replicating entries */
+  var low;               /* low bits for current root entry */
+  var mask;              /* mask for low root bits */
+  var next;             /* next available space in table */
+  var base = null;     /* base value table to use */
+  var base_index = 0;
+//  var shoextra;    /* extra bits table to use */
+  var end;                    /* use base and extra for symbol > end */
+  var count = new utils.Buf16(MAXBITS + 1); //[MAXBITS+1];    /* number of codes of each length */
+  var offs = new utils.Buf16(MAXBITS + 1); //[MAXBITS+1];     /* offsets in table for each length */
+  var extra = null;
+  var extra_index = 0;
+
+  var here_bits, here_op, here_val;
+
+  /*
+   Process a set of code lengths to create a canonical Huffman code.  The
+   code lengths are lens[0..codes-1].  Each length corresponds to the
+   symbols 0..codes-1.  The Huffman code is generated by first sorting the
+   symbols by length from short to long, and retaining the symbol order
+   for codes with equal lengths.  Then the code starts with all zero bits
+   for the first code of the shortest length, and the codes are integer
+   increments for the same length, and zeros are appended as the length
+   increases.  For the deflate format, these bits are stored backwards
+   from their more natural integer increment ordering, and so when the
+   decoding tables are built in the large loop below, the integer codes
+   are incremented backwards.
+
+   This routine assumes, but does not check, that all of the entries in
+   lens[] are in the range 0..MAXBITS.  The caller must assure this.
+   1..MAXBITS is interpreted as that code length.  zero means that that
+   symbol does not occur in this code.
+
+   The codes are sorted by computing a count of codes for each length,
+   creating from that a table of starting indices for each length in the
+   sorted table, and then entering the symbols in order in the sorted
+   table.  The sorted table is work[], with that space being provided by
+   the caller.
+
+   The length counts are used for other purposes as well, i.e. finding
+   the minimum and maximum length codes, determining if there are any
+   codes at all, checking for a valid set of lengths, and looking ahead
+   at length counts to determine sub-table sizes when building the
+   decoding tables.
+   */
+
+  /* accumulate lengths for codes (assumes lens[] all in 0..MAXBITS) */
+  for (len = 0; len <= MAXBITS; len++) {
+    count[len] = 0;
+  }
+  for (sym = 0; sym < codes; sym++) {
+    count[lens[lens_index + sym]]++;
+  }
+
+  /* bound code lengths, force root to be within code lengths */
+  root = bits;
+  for (max = MAXBITS; max >= 1; max--) {
+    if (count[max] !== 0) { break; }
+  }
+  if (root > max) {
+    root = max;
+  }
+  if (max === 0) {                     /* no symbols to code at all */
+    //table.op[opts.table_index] = 64;  //here.op = (var char)64;    /* invalid code marker */
+    //table.bits[opts.table_index] = 1;   //here.bits = (var char)1;
+    //table.val[opts.table_index++] = 0;   //here.val = (var short)0;
+    table[table_index++] = (1 << 24) | (64 << 16) | 0;
+
+
+    //table.op[opts.table_index] = 64;
+    //table.bits[opts.table_index] = 1;
+    //table.val[opts.table_index++] = 0;
+    table[table_index++] = (1 << 24) | (64 << 16) | 0;
+
+    opts.bits = 1;
+    return 0;     /* no symbols, but wait for decoding to report error */
+  }
+  for (min = 1; min < max; min++) {
+    if (count[min] !== 0) { break; }
+  }
+  if (root < min) {
+    root = min;
+  }
+
+  /* check for an over-subscribed or incomplete set of lengths */
+  left = 1;
+  for (len = 1; len <= MAXBITS; len++) {
+    left <<= 1;
+    left -= count[len];
+    if (left < 0) {
+      return -1;
+    }        /* over-subscribed */
+  }
+  if (left > 0 && (type === CODES || max !== 1)) {
+    return -1;                      /* incomplete set */
+  }
+
+  /* generate offsets into symbol table for each length for sorting */
+  offs[1] = 0;
+  for (len = 1; len < MAXBITS; len++) {
+    offs[len + 1] = offs[len] + count[len];
+  }
+
+  /* sort symbols by length, by symbol order within each length */
+  for (sym = 0; sym < codes; sym++) {
+    if (lens[lens_index + sym] !== 0) {
+      work[offs[lens[lens_index + sym]]++] = sym;
+    }
+  }
+
+  /*
+   Create and fill in decoding tables.  In this loop, the table being
+   filled is at next and has curr index bits.  The code being used is huff
+   with length len.  That code is converted to an index by dropping drop
+   bits off of the bottom.  For codes where len is less than drop + curr,
+   those top drop + curr - len bits are incremented through all values to
+   fill the table with replicated entries.
+
+   root is the number of index bits for the root table.  When len exceeds
+   root, sub-tables are created pointed to by the root entry with an index
+   of the low root bits of huff.  This is saved in low to check for when a
+   new sub-table should be started.  drop is zero when the root table is
+   being filled, and drop is root when sub-tables are being filled.
+
+   When a new sub-table is needed, it is necessary to look ahead in the
+   code lengths to determine what size sub-table is needed.  The length
+   counts are used for this, and so count[] is decremented as codes are
+   entered in the tables.
+
+   used keeps track of how many table entries have been allocated from the
+   provided *table space.  It is checked for LENS and DIST tables against
+   the constants ENOUGH_LENS and ENOUGH_DISTS to guard against changes in
+   the initial root table size constants.  See the comments in inftrees.h
+   for more information.
+
+   sym increments through all symbols, and the loop terminates when
+   all codes of length max, i.e. all codes, have been processed.  This
+   routine permits incomplete codes, so another loop after this one fills
+   in the rest of the decoding tables with invalid code markers.
+   */
+
+  /* set up for code type */
+  // poor man optimization - use if-else instead of switch,
+  // to avoid deopts in old v8
+  if (type === CODES) {
+    base = extra = work;    /* dummy value--not used */
+    end = 19;
+
+  } else if (type === LENS) {
+    base = lbase;
+    base_index -= 257;
+    extra = lext;
+    extra_index -= 257;
+    end = 256;
+
+  } else {                    /* DISTS */
+    base = dbase;
+    extra = dext;
+    end = -1;
+  }
+
+  /* initialize opts for loop */
+  huff = 0;                   /* starting code */
+  sym = 0;                    /* starting code symbol */
+  len = min;                  /* starting code length */
+  next = table_index;              /* current table to fill in */
+  curr = root;                /* current table index bits */
+  drop = 0;                   /* current bits to drop from code for index */
+  low = -1;                   /* trigger new sub-table when len > root */
+  used = 1 << root;          /* use root table entries */
+  mask = used - 1;            /* mask for comparing low */
+
+  /* check available table space */
+  if ((type === LENS && used > ENOUGH_LENS) ||
+    (type === DISTS && used > ENOUGH_DISTS)) {
+    return 1;
+  }
+
+  /* process all codes and make table entries */
+  for (;;) {
+    /* create table entry */
+    here_bits = len - drop;
+    if (work[sym] < end) {
+      here_op = 0;
+      here_val = work[sym];
+    }
+    else if (work[sym] > end) {
+      here_op = extra[extra_index + work[sym]];
+      here_val = base[base_index + work[sym]];
+    }
+    else {
+      here_op = 32 + 64;         /* end of block */
+      here_val = 0;
+    }
+
+    /* replicate for those indices with low len bits equal to huff */
+    incr = 1 << (len - drop);
+    fill = 1 << curr;
+    min = fill;                 /* save offset to next table */
+    do {
+      fill -= incr;
+      table[next + (huff >> drop) + fill] = (here_bits << 24) | (here_op << 16) | here_val |0;
+    } while (fill !== 0);
+
+    /* backwards increment the len-bit code huff */
+    incr = 1 << (len - 1);
+    while (huff & incr) {
+      incr >>= 1;
+    }
+    if (incr !== 0) {
+      huff &= incr - 1;
+      huff += incr;
+    } else {
+      huff = 0;
+    }
+
+    /* go to next symbol, update count, len */
+    sym++;
+    if (--count[len] === 0) {
+      if (len === max) { break; }
+      len = lens[lens_index + work[sym]];
+    }
+
+    /* create new sub-table if needed */
+    if (len > root && (huff & mask) !== low) {
+      /* if first time, transition to sub-tables */
+      if (drop === 0) {
+        drop = root;
+      }
+
+      /* increment past last table */
+      next += min;            /* here min is 1 << curr */
+
+      /* determine length of next table */
+      curr = len - drop;
+      left = 1 << curr;
+      while (curr + drop < max) {
+        left -= count[curr + drop];
+        if (left <= 0) { break; }
+        curr++;
+        left <<= 1;
+      }
+
+      /* check for enough space */
+      used += 1 << curr;
+      if ((type === LENS && used > ENOUGH_LENS) ||
+        (type === DISTS && used > ENOUGH_DISTS)) {
+        return 1;
+      }
+
+      /* point entry in root table to sub-table */
+      low = huff & mask;
+      /*table.op[low] = curr;
+      table.bits[low] = root;
+      table.val[low] = next - opts.table_index;*/
+      table[low] = (root << 24) | (curr << 16) | (next - table_index) |0;
+    }
+  }
+
+  /* fill in remaining table entry if code is incomplete (guaranteed to have
+   at most one remaining entry, since if the code is incomplete, the
+   maximum code length that was allowed to get this far is one bit) */
+  if (huff !== 0) {
+    //table.op[next + huff] = 64;            /* invalid code marker */
+    //table.bits[next + huff] = len - drop;
+    //table.val[next + huff] = 0;
+    table[next + huff] = ((len - drop) << 24) | (64 << 16) |0;
+  }
+
+  /* set return parameters */
+  //opts.table_index += used;
+  opts.bits = root;
+  return 0;
+};
+
+
+/***/ }),
+
+/***/ 2523:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+module.exports = {
+  2:      'need dictionary',     /* Z_NEED_DICT       2  */
+  1:      'stream end',          /* Z_STREAM_END      1  */
+  0:      '',                    /* Z_OK              0  */
+  '-1':   'file error',          /* Z_ERRNO         (-1) */
+  '-2':   'stream error',        /* Z_STREAM_ERROR  (-2) */
+  '-3':   'data error',          /* Z_DATA_ERROR    (-3) */
+  '-4':   'insufficient memory', /* Z_MEM_ERROR     (-4) */
+  '-5':   'buffer error',        /* Z_BUF_ERROR     (-5) */
+  '-6':   'incompatible version' /* Z_VERSION_ERROR (-6) */
+};
+
+
+/***/ }),
+
+/***/ 1666:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+/* eslint-disable space-unary-ops */
+
+var utils = __nccwpck_require__(5538);
+
+/* Public constants ==========================================================*/
+/* ===========================================================================*/
+
+
+//var Z_FILTERED          = 1;
+//var Z_HUFFMAN_ONLY      = 2;
+//var Z_RLE               = 3;
+var Z_FIXED               = 4;
+//var Z_DEFAULT_STRATEGY  = 0;
+
+/* Possible values of the data_type field (though see inflate()) */
+var Z_BINARY              = 0;
+var Z_TEXT                = 1;
+//var Z_ASCII             = 1; // = Z_TEXT
+var Z_UNKNOWN             = 2;
+
+/*============================================================================*/
+
+
+function zero(buf) { var len = buf.length; while (--len >= 0) { buf[len] = 0; } }
+
+// From zutil.h
+
+var STORED_BLOCK = 0;
+var STATIC_TREES = 1;
+var DYN_TREES    = 2;
+/* The three kinds of block type */
+
+var MIN_MATCH    = 3;
+var MAX_MATCH    = 258;
+/* The minimum and maximum match lengths */
+
+// From deflate.h
+/* ===========================================================================
+ * Internal compression state.
+ */
+
+var LENGTH_CODES  = 29;
+/* number of length codes, not counting the special END_BLOCK code */
+
+var LITERALS      = 256;
+/* number of literal bytes 0..255 */
+
+var L_CODES       = LITERALS + 1 + LENGTH_CODES;
+/* number of Literal or Length codes, including the END_BLOCK code */
+
+var D_CODES       = 30;
+/* number of distance codes */
+
+var BL_CODES      = 19;
+/* number of codes used to transfer the bit lengths */
+
+var HEAP_SIZE     = 2 * L_CODES + 1;
+/* maximum heap size */
+
+var MAX_BITS      = 15;
+/* All codes must not exceed MAX_BITS bits */
+
+var Buf_size      = 16;
+/* size of bit buffer in bi_buf */
+
+
+/* ===========================================================================
+ * Constants
+ */
+
+var MAX_BL_BITS = 7;
+/* Bit length codes must not exceed MAX_BL_BITS bits */
+
+var END_BLOCK   = 256;
+/* end of block literal code */
+
+var REP_3_6     = 16;
+/* repeat previous bit length 3-6 times (2 bits of repeat count) */
+
+var REPZ_3_10   = 17;
+/* repeat a zero length 3-10 times  (3 bits of repeat count) */
+
+var REPZ_11_138 = 18;
+/* repeat a zero length 11-138 times  (7 bits of repeat count) */
+
+/* eslint-disable comma-spacing,array-bracket-spacing */
+var extra_lbits =   /* extra bits for each length code */
+  [0,0,0,0,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,4,4,4,4,5,5,5,5,0];
+
+var extra_dbits =   /* extra bits for each distance code */
+  [0,0,0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12,13,13];
+
+var extra_blbits =  /* extra bits for each bit length code */
+  [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,3,7];
+
+var bl_order =
+  [16,17,18,0,8,7,9,6,10,5,11,4,12,3,13,2,14,1,15];
+/* eslint-enable comma-spacing,array-bracket-spacing */
+
+/* The lengths of the bit length codes are sent in order of decreasing
+ * probability, to avoid transmitting the lengths for unused bit length codes.
+ */
+
+/* ===========================================================================
+ * Local data. These are initialized only once.
+ */
+
+// We pre-fill arrays with 0 to avoid uninitialized gaps
+
+var DIST_CODE_LEN = 512; /* see definition of array dist_code below */
+
+// !!!! Use flat array instead of structure, Freq = i*2, Len = i*2+1
+var static_ltree  = new Array((L_CODES + 2) * 2);
+zero(static_ltree);
+/* The static literal tree. Since the bit lengths are imposed, there is no
+ * need for the L_CODES extra codes used during heap construction. However
+ * The codes 286 and 287 are needed to build a canonical tree (see _tr_init
+ * below).
+ */
+
+var static_dtree  = new Array(D_CODES * 2);
+zero(static_dtree);
+/* The static distance tree. (Actually a trivial tree since all codes use
+ * 5 bits.)
+ */
+
+var _dist_code    = new Array(DIST_CODE_LEN);
+zero(_dist_code);
+/* Distance codes. The first 256 values correspond to the distances
+ * 3 .. 258, the last 256 values correspond to the top 8 bits of
+ * the 15 bit distances.
+ */
+
+var _length_code  = new Array(MAX_MATCH - MIN_MATCH + 1);
+zero(_length_code);
+/* length code for each normalized match length (0 == MIN_MATCH) */
+
+var base_length   = new Array(LENGTH_CODES);
+zero(base_length);
+/* First normalized length for each code (0 = MIN_MATCH) */
+
+var base_dist     = new Array(D_CODES);
+zero(base_dist);
+/* First normalized distance for each code (0 = distance of 1) */
+
+
+function StaticTreeDesc(static_tree, extra_bits, extra_base, elems, max_length) {
+
+  this.static_tree  = static_tree;  /* static tree or NULL */
+  this.extra_bits   = extra_bits;   /* extra bits for each code or NULL */
+  this.extra_base   = extra_base;   /* base index for extra_bits */
+  this.elems        = elems;        /* max number of elements in the tree */
+  this.max_length   = max_length;   /* max bit length for the codes */
+
+  // show if `static_tree` has data or dummy - needed for monomorphic objects
+  this.has_stree    = static_tree && static_tree.length;
+}
+
+
+var static_l_desc;
+var static_d_desc;
+var static_bl_desc;
+
+
+function TreeDesc(dyn_tree, stat_desc) {
+  this.dyn_tree = dyn_tree;     /* the dynamic tree */
+  this.max_code = 0;            /* largest code with non zero frequency */
+  this.stat_desc = stat_desc;   /* the corresponding static tree */
+}
+
+
+
+function d_code(dist) {
+  return dist < 256 ? _dist_code[dist] : _dist_code[256 + (dist >>> 7)];
+}
+
+
+/* ===========================================================================
+ * Output a short LSB first on the stream.
+ * IN assertion: there is enough room in pendingBuf.
+ */
+function put_short(s, w) {
+//    put_byte(s, (uch)((w) & 0xff));
+//    put_byte(s, (uch)((ush)(w) >> 8));
+  s.pending_buf[s.pending++] = (w) & 0xff;
+  s.pending_buf[s.pending++] = (w >>> 8) & 0xff;
+}
+
+
+/* ===========================================================================
+ * Send a value on a given number of bits.
+ * IN assertion: length <= 16 and value fits in length bits.
+ */
+function send_bits(s, value, length) {
+  if (s.bi_valid > (Buf_size - length)) {
+    s.bi_buf |= (value << s.bi_valid) & 0xffff;
+    put_short(s, s.bi_buf);
+    s.bi_buf = value >> (Buf_size - s.bi_valid);
+    s.bi_valid += length - Buf_size;
+  } else {
+    s.bi_buf |= (value << s.bi_valid) & 0xffff;
+    s.bi_valid += length;
+  }
+}
+
+
+function send_code(s, c, tree) {
+  send_bits(s, tree[c * 2]/*.Code*/, tree[c * 2 + 1]/*.Len*/);
+}
+
+
+/* ===========================================================================
+ * Reverse the first len bits of a code, using straightforward code (a faster
+ * method would use a table)
+ * IN assertion: 1 <= len <= 15
+ */
+function bi_reverse(code, len) {
+  var res = 0;
+  do {
+    res |= code & 1;
+    code >>>= 1;
+    res <<= 1;
+  } while (--len > 0);
+  return res >>> 1;
+}
+
+
+/* ===========================================================================
+ * Flush the bit buffer, keeping at most 7 bits in it.
+ */
+function bi_flush(s) {
+  if (s.bi_valid === 16) {
+    put_short(s, s.bi_buf);
+    s.bi_buf = 0;
+    s.bi_valid = 0;
+
+  } else if (s.bi_valid >= 8) {
+    s.pending_buf[s.pending++] = s.bi_buf & 0xff;
+    s.bi_buf >>= 8;
+    s.bi_valid -= 8;
+  }
+}
+
+
+/* ===========================================================================
+ * Compute the optimal bit lengths for a tree and update the total bit length
+ * for the current block.
+ * IN assertion: the fields freq and dad are set, heap[heap_max] and
+ *    above are the tree nodes sorted by increasing frequency.
+ * OUT assertions: the field len is set to the optimal bit length, the
+ *     array bl_count contains the frequencies for each bit length.
+ *     The length opt_len is updated; static_len is also updated if stree is
+ *     not null.
+ */
+function gen_bitlen(s, desc)
+//    deflate_state *s;
+//    tree_desc *desc;    /* the tree descriptor */
+{
+  var tree            = desc.dyn_tree;
+  var max_code        = desc.max_code;
+  var stree           = desc.stat_desc.static_tree;
+  var has_stree       = desc.stat_desc.has_stree;
+  var extra           = desc.stat_desc.extra_bits;
+  var base            = desc.stat_desc.extra_base;
+  var max_length      = desc.stat_desc.max_length;
+  var h;              /* heap index */
+  var n, m;           /* iterate over the tree elements */
+  var bits;           /* bit length */
+  var xbits;          /* extra bits */
+  var f;              /* frequency */
+  var overflow = 0;   /* number of elements with bit length too large */
+
+  for (bits = 0; bits <= MAX_BITS; bits++) {
+    s.bl_count[bits] = 0;
+  }
+
+  /* In a first pass, compute the optimal bit lengths (which may
+   * overflow in the case of the bit length tree).
+   */
+  tree[s.heap[s.heap_max] * 2 + 1]/*.Len*/ = 0; /* root of the heap */
+
+  for (h = s.heap_max + 1; h < HEAP_SIZE; h++) {
+    n = s.heap[h];
+    bits = tree[tree[n * 2 + 1]/*.Dad*/ * 2 + 1]/*.Len*/ + 1;
+    if (bits > max_length) {
+      bits = max_length;
+      overflow++;
+    }
+    tree[n * 2 + 1]/*.Len*/ = bits;
+    /* We overwrite tree[n].Dad which is no longer needed */
+
+    if (n > max_code) { continue; } /* not a leaf node */
+
+    s.bl_count[bits]++;
+    xbits = 0;
+    if (n >= base) {
+      xbits = extra[n - base];
+    }
+    f = tree[n * 2]/*.Freq*/;
+    s.opt_len += f * (bits + xbits);
+    if (has_stree) {
+      s.static_len += f * (stree[n * 2 + 1]/*.Len*/ + xbits);
+    }
+  }
+  if (overflow === 0) { return; }
+
+  // Trace((stderr,"\nbit length overflow\n"));
+  /* This happens for example on obj2 and pic of the Calgary corpus */
+
+  /* Find the first bit length which could increase: */
+  do {
+    bits = max_length - 1;
+    while (s.bl_count[bits] === 0) { bits--; }
+    s.bl_count[bits]--;      /* move one leaf down the tree */
+    s.bl_count[bits + 1] += 2; /* move one overflow item as its brother */
+    s.bl_count[max_length]--;
+    /* The brother of the overflow item also moves one step up,
+     * but this does not affect bl_count[max_length]
+     */
+    overflow -= 2;
+  } while (overflow > 0);
+
+  /* Now recompute all bit lengths, scanning in increasing frequency.
+   * h is still equal to HEAP_SIZE. (It is simpler to reconstruct all
+   * lengths instead of fixing only the wrong ones. This idea is taken
+   * from 'ar' written by Haruhiko Okumura.)
+   */
+  for (bits = max_length; bits !== 0; bits--) {
+    n = s.bl_count[bits];
+    while (n !== 0) {
+      m = s.heap[--h];
+      if (m > max_code) { continue; }
+      if (tree[m * 2 + 1]/*.Len*/ !== bits) {
+        // Trace((stderr,"code %d bits %d->%d\n", m, tree[m].Len, bits));
+        s.opt_len += (bits - tree[m * 2 + 1]/*.Len*/) * tree[m * 2]/*.Freq*/;
+        tree[m * 2 + 1]/*.Len*/ = bits;
+      }
+      n--;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Generate the codes for a given tree and bit counts (which need not be
+ * optimal).
+ * IN assertion: the array bl_count contains the bit length statistics for
+ * the given tree and the field len is set for all tree elements.
+ * OUT assertion: the field code is set for all tree elements of non
+ *     zero code length.
+ */
+function gen_codes(tree, max_code, bl_count)
+//    ct_data *tree;             /* the tree to decorate */
+//    int max_code;              /* largest code with non zero frequency */
+//    ushf *bl_count;            /* number of codes at each bit length */
+{
+  var next_code = new Array(MAX_BITS + 1); /* next code value for each bit length */
+  var code = 0;              /* running code value */
+  var bits;                  /* bit index */
+  var n;                     /* code index */
+
+  /* The distribution counts are first used to generate the code values
+   * without bit reversal.
+   */
+  for (bits = 1; bits <= MAX_BITS; bits++) {
+    next_code[bits] = code = (code + bl_count[bits - 1]) << 1;
+  }
+  /* Check that the bit counts in bl_count are consistent. The last code
+   * must be all ones.
+   */
+  //Assert (code + bl_count[MAX_BITS]-1 == (1<<MAX_BITS)-1,
+  //        "inconsistent bit counts");
+  //Tracev((stderr,"\ngen_codes: max_code %d ", max_code));
+
+  for (n = 0;  n <= max_code; n++) {
+    var len = tree[n * 2 + 1]/*.Len*/;
+    if (len === 0) { continue; }
+    /* Now reverse the bits */
+    tree[n * 2]/*.Code*/ = bi_reverse(next_code[len]++, len);
+
+    //Tracecv(tree != static_ltree, (stderr,"\nn %3d %c l %2d c %4x (%x) ",
+    //     n, (isgraph(n) ? n : ' '), len, tree[n].Code, next_code[len]-1));
+  }
+}
+
+
+/* ===========================================================================
+ * Initialize the various 'constant' tables.
+ */
+function tr_static_init() {
+  var n;        /* iterates over tree elements */
+  var bits;     /* bit counter */
+  var length;   /* length value */
+  var code;     /* code value */
+  var dist;     /* distance index */
+  var bl_count = new Array(MAX_BITS + 1);
+  /* number of codes at each bit length for an optimal tree */
+
+  // do check in _tr_init()
+  //if (static_init_done) return;
+
+  /* For some embedded targets, global variables are not initialized: */
+/*#ifdef NO_INIT_GLOBAL_POINTERS
+  static_l_desc.static_tree = static_ltree;
+  static_l_desc.extra_bits = extra_lbits;
+  static_d_desc.static_tree = static_dtree;
+  static_d_desc.extra_bits = extra_dbits;
+  static_bl_desc.extra_bits = extra_blbits;
+#endif*/
+
+  /* Initialize the mapping length (0..255) -> length code (0..28) */
+  length = 0;
+  for (code = 0; code < LENGTH_CODES - 1; code++) {
+    base_length[code] = length;
+    for (n = 0; n < (1 << extra_lbits[code]); n++) {
+      _length_code[length++] = code;
+    }
+  }
+  //Assert (length == 256, "tr_static_init: length != 256");
+  /* Note that the length 255 (match length 258) can be represented
+   * in two different ways: code 284 + 5 bits or code 285, so we
+   * overwrite length_code[255] to use the best encoding:
+   */
+  _length_code[length - 1] = code;
+
+  /* Initialize the mapping dist (0..32K) -> dist code (0..29) */
+  dist = 0;
+  for (code = 0; code < 16; code++) {
+    base_dist[code] = dist;
+    for (n = 0; n < (1 << extra_dbits[code]); n++) {
+      _dist_code[dist++] = code;
+    }
+  }
+  //Assert (dist == 256, "tr_static_init: dist != 256");
+  dist >>= 7; /* from now on, all distances are divided by 128 */
+  for (; code < D_CODES; code++) {
+    base_dist[code] = dist << 7;
+    for (n = 0; n < (1 << (extra_dbits[code] - 7)); n++) {
+      _dist_code[256 + dist++] = code;
+    }
+  }
+  //Assert (dist == 256, "tr_static_init: 256+dist != 512");
+
+  /* Construct the codes of the static literal tree */
+  for (bits = 0; bits <= MAX_BITS; bits++) {
+    bl_count[bits] = 0;
+  }
+
+  n = 0;
+  while (n <= 143) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 8;
+    n++;
+    bl_count[8]++;
+  }
+  while (n <= 255) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 9;
+    n++;
+    bl_count[9]++;
+  }
+  while (n <= 279) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 7;
+    n++;
+    bl_count[7]++;
+  }
+  while (n <= 287) {
+    static_ltree[n * 2 + 1]/*.Len*/ = 8;
+    n++;
+    bl_count[8]++;
+  }
+  /* Codes 286 and 287 do not exist, but we must include them in the
+   * tree construction to get a canonical Huffman tree (longest code
+   * all ones)
+   */
+  gen_codes(static_ltree, L_CODES + 1, bl_count);
+
+  /* The static distance tree is trivial: */
+  for (n = 0; n < D_CODES; n++) {
+    static_dtree[n * 2 + 1]/*.Len*/ = 5;
+    static_dtree[n * 2]/*.Code*/ = bi_reverse(n, 5);
+  }
+
+  // Now data ready and we can init static trees
+  static_l_desc = new StaticTreeDesc(static_ltree, extra_lbits, LITERALS + 1, L_CODES, MAX_BITS);
+  static_d_desc = new StaticTreeDesc(static_dtree, extra_dbits, 0,          D_CODES, MAX_BITS);
+  static_bl_desc = new StaticTreeDesc(new Array(0), extra_blbits, 0,         BL_CODES, MAX_BL_BITS);
+
+  //static_init_done = true;
+}
+
+
+/* ===========================================================================
+ * Initialize a new block.
+ */
+function init_block(s) {
+  var n; /* iterates over tree elements */
+
+  /* Initialize the trees. */
+  for (n = 0; n < L_CODES;  n++) { s.dyn_ltree[n * 2]/*.Freq*/ = 0; }
+  for (n = 0; n < D_CODES;  n++) { s.dyn_dtree[n * 2]/*.Freq*/ = 0; }
+  for (n = 0; n < BL_CODES; n++) { s.bl_tree[n * 2]/*.Freq*/ = 0; }
+
+  s.dyn_ltree[END_BLOCK * 2]/*.Freq*/ = 1;
+  s.opt_len = s.static_len = 0;
+  s.last_lit = s.matches = 0;
+}
+
+
+/* ===========================================================================
+ * Flush the bit buffer and align the output on a byte boundary
+ */
+function bi_windup(s)
+{
+  if (s.bi_valid > 8) {
+    put_short(s, s.bi_buf);
+  } else if (s.bi_valid > 0) {
+    //put_byte(s, (Byte)s->bi_buf);
+    s.pending_buf[s.pending++] = s.bi_buf;
+  }
+  s.bi_buf = 0;
+  s.bi_valid = 0;
+}
+
+/* ===========================================================================
+ * Copy a stored block, storing first the length and its
+ * one's complement if requested.
+ */
+function copy_block(s, buf, len, header)
+//DeflateState *s;
+//charf    *buf;    /* the input data */
+//unsigned len;     /* its length */
+//int      header;  /* true if block header must be written */
+{
+  bi_windup(s);        /* align on byte boundary */
+
+  if (header) {
+    put_short(s, len);
+    put_short(s, ~len);
+  }
+//  while (len--) {
+//    put_byte(s, *buf++);
+//  }
+  utils.arraySet(s.pending_buf, s.window, buf, len, s.pending);
+  s.pending += len;
+}
+
+/* ===========================================================================
+ * Compares to subtrees, using the tree depth as tie breaker when
+ * the subtrees have equal frequency. This minimizes the worst case length.
+ */
+function smaller(tree, n, m, depth) {
+  var _n2 = n * 2;
+  var _m2 = m * 2;
+  return (tree[_n2]/*.Freq*/ < tree[_m2]/*.Freq*/ ||
+         (tree[_n2]/*.Freq*/ === tree[_m2]/*.Freq*/ && depth[n] <= depth[m]));
+}
+
+/* ===========================================================================
+ * Restore the heap property by moving down the tree starting at node k,
+ * exchanging a node with the smallest of its two sons if necessary, stopping
+ * when the heap property is re-established (each father smaller than its
+ * two sons).
+ */
+function pqdownheap(s, tree, k)
+//    deflate_state *s;
+//    ct_data *tree;  /* the tree to restore */
+//    int k;               /* node to move down */
+{
+  var v = s.heap[k];
+  var j = k << 1;  /* left son of k */
+  while (j <= s.heap_len) {
+    /* Set j to the smallest of the two sons: */
+    if (j < s.heap_len &&
+      smaller(tree, s.heap[j + 1], s.heap[j], s.depth)) {
+      j++;
+    }
+    /* Exit if v is smaller than both sons */
+    if (smaller(tree, v, s.heap[j], s.depth)) { break; }
+
+    /* Exchange v with the smallest son */
+    s.heap[k] = s.heap[j];
+    k = j;
+
+    /* And continue down the tree, setting j to the left son of k */
+    j <<= 1;
+  }
+  s.heap[k] = v;
+}
+
+
+// inlined manually
+// var SMALLEST = 1;
+
+/* ===========================================================================
+ * Send the block data compressed using the given Huffman trees
+ */
+function compress_block(s, ltree, dtree)
+//    deflate_state *s;
+//    const ct_data *ltree; /* literal tree */
+//    const ct_data *dtree; /* distance tree */
+{
+  var dist;           /* distance of matched string */
+  var lc;             /* match length or unmatched char (if dist == 0) */
+  var lx = 0;         /* running index in l_buf */
+  var code;           /* the code to send */
+  var extra;          /* number of extra bits to send */
+
+  if (s.last_lit !== 0) {
+    do {
+      dist = (s.pending_buf[s.d_buf + lx * 2] << 8) | (s.pending_buf[s.d_buf + lx * 2 + 1]);
+      lc = s.pending_buf[s.l_buf + lx];
+      lx++;
+
+      if (dist === 0) {
+        send_code(s, lc, ltree); /* send a literal byte */
+        //Tracecv(isgraph(lc), (stderr," '%c' ", lc));
+      } else {
+        /* Here, lc is the match length - MIN_MATCH */
+        code = _length_code[lc];
+        send_code(s, code + LITERALS + 1, ltree); /* send the length code */
+        extra = extra_lbits[code];
+        if (extra !== 0) {
+          lc -= base_length[code];
+          send_bits(s, lc, extra);       /* send the extra length bits */
+        }
+        dist--; /* dist is now the match distance - 1 */
+        code = d_code(dist);
+        //Assert (code < D_CODES, "bad d_code");
+
+        send_code(s, code, dtree);       /* send the distance code */
+        extra = extra_dbits[code];
+        if (extra !== 0) {
+          dist -= base_dist[code];
+          send_bits(s, dist, extra);   /* send the extra distance bits */
+        }
+      } /* literal or match pair ? */
+
+      /* Check that the overlay between pending_buf and d_buf+l_buf is ok: */
+      //Assert((uInt)(s->pending) < s->lit_bufsize + 2*lx,
+      //       "pendingBuf overflow");
+
+    } while (lx < s.last_lit);
+  }
+
+  send_code(s, END_BLOCK, ltree);
+}
+
+
+/* ===========================================================================
+ * Construct one Huffman tree and assigns the code bit strings and lengths.
+ * Update the total bit length for the current block.
+ * IN assertion: the field freq is set for all tree elements.
+ * OUT assertions: the fields len and code are set to the optimal bit length
+ *     and corresponding code. The length opt_len is updated; static_len is
+ *     also updated if stree is not null. The field max_code is set.
+ */
+function build_tree(s, desc)
+//    deflate_state *s;
+//    tree_desc *desc; /* the tree descriptor */
+{
+  var tree     = desc.dyn_tree;
+  var stree    = desc.stat_desc.static_tree;
+  var has_stree = desc.stat_desc.has_stree;
+  var elems    = desc.stat_desc.elems;
+  var n, m;          /* iterate over heap elements */
+  var max_code = -1; /* largest code with non zero frequency */
+  var node;          /* new node being created */
+
+  /* Construct the initial heap, with least frequent element in
+   * heap[SMALLEST]. The sons of heap[n] are heap[2*n] and heap[2*n+1].
+   * heap[0] is not used.
+   */
+  s.heap_len = 0;
+  s.heap_max = HEAP_SIZE;
+
+  for (n = 0; n < elems; n++) {
+    if (tree[n * 2]/*.Freq*/ !== 0) {
+      s.heap[++s.heap_len] = max_code = n;
+      s.depth[n] = 0;
+
+    } else {
+      tree[n * 2 + 1]/*.Len*/ = 0;
+    }
+  }
+
+  /* The pkzip format requires that at least one distance code exists,
+   * and that at least one bit should be sent even if there is only one
+   * possible code. So to avoid special checks later on we force at least
+   * two codes of non zero frequency.
+   */
+  while (s.heap_len < 2) {
+    node = s.heap[++s.heap_len] = (max_code < 2 ? ++max_code : 0);
+    tree[node * 2]/*.Freq*/ = 1;
+    s.depth[node] = 0;
+    s.opt_len--;
+
+    if (has_stree) {
+      s.static_len -= stree[node * 2 + 1]/*.Len*/;
+    }
+    /* node is 0 or 1 so it does not have extra bits */
+  }
+  desc.max_code = max_code;
+
+  /* The elements heap[heap_len/2+1 .. heap_len] are leaves of the tree,
+   * establish sub-heaps of increasing lengths:
+   */
+  for (n = (s.heap_len >> 1/*int /2*/); n >= 1; n--) { pqdownheap(s, tree, n); }
+
+  /* Construct the Huffman tree by repeatedly combining the least two
+   * frequent nodes.
+   */
+  node = elems;              /* next internal node of the tree */
+  do {
+    //pqremove(s, tree, n);  /* n = node of least frequency */
+    /*** pqremove ***/
+    n = s.heap[1/*SMALLEST*/];
+    s.heap[1/*SMALLEST*/] = s.heap[s.heap_len--];
+    pqdownheap(s, tree, 1/*SMALLEST*/);
+    /***/
+
+    m = s.heap[1/*SMALLEST*/]; /* m = node of next least frequency */
+
+    s.heap[--s.heap_max] = n; /* keep the nodes sorted by frequency */
+    s.heap[--s.heap_max] = m;
+
+    /* Create a new node father of n and m */
+    tree[node * 2]/*.Freq*/ = tree[n * 2]/*.Freq*/ + tree[m * 2]/*.Freq*/;
+    s.depth[node] = (s.depth[n] >= s.depth[m] ? s.depth[n] : s.depth[m]) + 1;
+    tree[n * 2 + 1]/*.Dad*/ = tree[m * 2 + 1]/*.Dad*/ = node;
+
+    /* and insert the new node in the heap */
+    s.heap[1/*SMALLEST*/] = node++;
+    pqdownheap(s, tree, 1/*SMALLEST*/);
+
+  } while (s.heap_len >= 2);
+
+  s.heap[--s.heap_max] = s.heap[1/*SMALLEST*/];
+
+  /* At this point, the fields freq and dad are set. We can now
+   * generate the bit lengths.
+   */
+  gen_bitlen(s, desc);
+
+  /* The field len is now set, we can generate the bit codes */
+  gen_codes(tree, max_code, s.bl_count);
+}
+
+
+/* ===========================================================================
+ * Scan a literal or distance tree to determine the frequencies of the codes
+ * in the bit length tree.
+ */
+function scan_tree(s, tree, max_code)
+//    deflate_state *s;
+//    ct_data *tree;   /* the tree to be scanned */
+//    int max_code;    /* and its largest code of non zero frequency */
+{
+  var n;                     /* iterates over all tree elements */
+  var prevlen = -1;          /* last emitted length */
+  var curlen;                /* length of current code */
+
+  var nextlen = tree[0 * 2 + 1]/*.Len*/; /* length of next code */
+
+  var count = 0;             /* repeat count of the current code */
+  var max_count = 7;         /* max repeat count */
+  var min_count = 4;         /* min repeat count */
+
+  if (nextlen === 0) {
+    max_count = 138;
+    min_count = 3;
+  }
+  tree[(max_code + 1) * 2 + 1]/*.Len*/ = 0xffff; /* guard */
+
+  for (n = 0; n <= max_code; n++) {
+    curlen = nextlen;
+    nextlen = tree[(n + 1) * 2 + 1]/*.Len*/;
+
+    if (++count < max_count && curlen === nextlen) {
+      continue;
+
+    } else if (count < min_count) {
+      s.bl_tree[curlen * 2]/*.Freq*/ += count;
+
+    } else if (curlen !== 0) {
+
+      if (curlen !== prevlen) { s.bl_tree[curlen * 2]/*.Freq*/++; }
+      s.bl_tree[REP_3_6 * 2]/*.Freq*/++;
+
+    } else if (count <= 10) {
+      s.bl_tree[REPZ_3_10 * 2]/*.Freq*/++;
+
+    } else {
+      s.bl_tree[REPZ_11_138 * 2]/*.Freq*/++;
+    }
+
+    count = 0;
+    prevlen = curlen;
+
+    if (nextlen === 0) {
+      max_count = 138;
+      min_count = 3;
+
+    } else if (curlen === nextlen) {
+      max_count = 6;
+      min_count = 3;
+
+    } else {
+      max_count = 7;
+      min_count = 4;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Send a literal or distance tree in compressed form, using the codes in
+ * bl_tree.
+ */
+function send_tree(s, tree, max_code)
+//    deflate_state *s;
+//    ct_data *tree; /* the tree to be scanned */
+//    int max_code;       /* and its largest code of non zero frequency */
+{
+  var n;                     /* iterates over all tree elements */
+  var prevlen = -1;          /* last emitted length */
+  var curlen;                /* length of current code */
+
+  var nextlen = tree[0 * 2 + 1]/*.Len*/; /* length of next code */
+
+  var count = 0;             /* repeat count of the current code */
+  var max_count = 7;         /* max repeat count */
+  var min_count = 4;         /* min repeat count */
+
+  /* tree[max_code+1].Len = -1; */  /* guard already set */
+  if (nextlen === 0) {
+    max_count = 138;
+    min_count = 3;
+  }
+
+  for (n = 0; n <= max_code; n++) {
+    curlen = nextlen;
+    nextlen = tree[(n + 1) * 2 + 1]/*.Len*/;
+
+    if (++count < max_count && curlen === nextlen) {
+      continue;
+
+    } else if (count < min_count) {
+      do { send_code(s, curlen, s.bl_tree); } while (--count !== 0);
+
+    } else if (curlen !== 0) {
+      if (curlen !== prevlen) {
+        send_code(s, curlen, s.bl_tree);
+        count--;
+      }
+      //Assert(count >= 3 && count <= 6, " 3_6?");
+      send_code(s, REP_3_6, s.bl_tree);
+      send_bits(s, count - 3, 2);
+
+    } else if (count <= 10) {
+      send_code(s, REPZ_3_10, s.bl_tree);
+      send_bits(s, count - 3, 3);
+
+    } else {
+      send_code(s, REPZ_11_138, s.bl_tree);
+      send_bits(s, count - 11, 7);
+    }
+
+    count = 0;
+    prevlen = curlen;
+    if (nextlen === 0) {
+      max_count = 138;
+      min_count = 3;
+
+    } else if (curlen === nextlen) {
+      max_count = 6;
+      min_count = 3;
+
+    } else {
+      max_count = 7;
+      min_count = 4;
+    }
+  }
+}
+
+
+/* ===========================================================================
+ * Construct the Huffman tree for the bit lengths and return the index in
+ * bl_order of the last bit length code to send.
+ */
+function build_bl_tree(s) {
+  var max_blindex;  /* index of last bit length code of non zero freq */
+
+  /* Determine the bit length frequencies for literal and distance trees */
+  scan_tree(s, s.dyn_ltree, s.l_desc.max_code);
+  scan_tree(s, s.dyn_dtree, s.d_desc.max_code);
+
+  /* Build the bit length tree: */
+  build_tree(s, s.bl_desc);
+  /* opt_len now includes the length of the tree representations, except
+   * the lengths of the bit lengths codes and the 5+5+4 bits for the counts.
+   */
+
+  /* Determine the number of bit length codes to send. The pkzip format
+   * requires that at least 4 bit length codes be sent. (appnote.txt says
+   * 3 but the actual value used is 4.)
+   */
+  for (max_blindex = BL_CODES - 1; max_blindex >= 3; max_blindex--) {
+    if (s.bl_tree[bl_order[max_blindex] * 2 + 1]/*.Len*/ !== 0) {
+      break;
+    }
+  }
+  /* Update opt_len to include the bit length tree and counts */
+  s.opt_len += 3 * (max_blindex + 1) + 5 + 5 + 4;
+  //Tracev((stderr, "\ndyn trees: dyn %ld, stat %ld",
+  //        s->opt_len, s->static_len));
+
+  return max_blindex;
+}
+
+
+/* ===========================================================================
+ * Send the header for a block using dynamic Huffman trees: the counts, the
+ * lengths of the bit length codes, the literal tree and the distance tree.
+ * IN assertion: lcodes >= 257, dcodes >= 1, blcodes >= 4.
+ */
+function send_all_trees(s, lcodes, dcodes, blcodes)
+//    deflate_state *s;
+//    int lcodes, dcodes, blcodes; /* number of codes for each tree */
+{
+  var rank;                    /* index in bl_order */
+
+  //Assert (lcodes >= 257 && dcodes >= 1 && blcodes >= 4, "not enough codes");
+  //Assert (lcodes <= L_CODES && dcodes <= D_CODES && blcodes <= BL_CODES,
+  //        "too many codes");
+  //Tracev((stderr, "\nbl counts: "));
+  send_bits(s, lcodes - 257, 5); /* not +255 as stated in appnote.txt */
+  send_bits(s, dcodes - 1,   5);
+  send_bits(s, blcodes - 4,  4); /* not -3 as stated in appnote.txt */
+  for (rank = 0; rank < blcodes; rank++) {
+    //Tracev((stderr, "\nbl code %2d ", bl_order[rank]));
+    send_bits(s, s.bl_tree[bl_order[rank] * 2 + 1]/*.Len*/, 3);
+  }
+  //Tracev((stderr, "\nbl tree: sent %ld", s->bits_sent));
+
+  send_tree(s, s.dyn_ltree, lcodes - 1); /* literal tree */
+  //Tracev((stderr, "\nlit tree: sent %ld", s->bits_sent));
+
+  send_tree(s, s.dyn_dtree, dcodes - 1); /* distance tree */
+  //Tracev((stderr, "\ndist tree: sent %ld", s->bits_sent));
+}
+
+
+/* ===========================================================================
+ * Check if the data type is TEXT or BINARY, using the following algorithm:
+ * - TEXT if the two conditions below are satisfied:
+ *    a) There are no non-portable control characters belonging to the
+ *       "black list" (0..6, 14..25, 28..31).
+ *    b) There is at least one printable character belonging to the
+ *       "white list" (9 {TAB}, 10 {LF}, 13 {CR}, 32..255).
+ * - BINARY otherwise.
+ * - The following partially-portable control characters form a
+ *   "gray list" that is ignored in this detection algorithm:
+ *   (7 {BEL}, 8 {BS}, 11 {VT}, 12 {FF}, 26 {SUB}, 27 {ESC}).
+ * IN assertion: the fields Freq of dyn_ltree are set.
+ */
+function detect_data_type(s) {
+  /* black_mask is the bit mask of black-listed bytes
+   * set bits 0..6, 14..25, and 28..31
+   * 0xf3ffc07f = binary 11110011111111111100000001111111
+   */
+  var black_mask = 0xf3ffc07f;
+  var n;
+
+  /* Check for non-textual ("black-listed") bytes. */
+  for (n = 0; n <= 31; n++, black_mask >>>= 1) {
+    if ((black_mask & 1) && (s.dyn_ltree[n * 2]/*.Freq*/ !== 0)) {
+      return Z_BINARY;
+    }
+  }
+
+  /* Check for textual ("white-listed") bytes. */
+  if (s.dyn_ltree[9 * 2]/*.Freq*/ !== 0 || s.dyn_ltree[10 * 2]/*.Freq*/ !== 0 ||
+      s.dyn_ltree[13 * 2]/*.Freq*/ !== 0) {
+    return Z_TEXT;
+  }
+  for (n = 32; n < LITERALS; n++) {
+    if (s.dyn_ltree[n * 2]/*.Freq*/ !== 0) {
+      return Z_TEXT;
+    }
+  }
+
+  /* There are no "black-listed" or "white-listed" bytes:
+   * this stream either is empty or has tolerated ("gray-listed") bytes only.
+   */
+  return Z_BINARY;
+}
+
+
+var static_init_done = false;
+
+/* ===========================================================================
+ * Initialize the tree data structures for a new zlib stream.
+ */
+function _tr_init(s)
+{
+
+  if (!static_init_done) {
+    tr_static_init();
+    static_init_done = true;
+  }
+
+  s.l_desc  = new TreeDesc(s.dyn_ltree, static_l_desc);
+  s.d_desc  = new TreeDesc(s.dyn_dtree, static_d_desc);
+  s.bl_desc = new TreeDesc(s.bl_tree, static_bl_desc);
+
+  s.bi_buf = 0;
+  s.bi_valid = 0;
+
+  /* Initialize the first block of the first file: */
+  init_block(s);
+}
+
+
+/* ===========================================================================
+ * Send a stored block
+ */
+function _tr_stored_block(s, buf, stored_len, last)
+//DeflateState *s;
+//charf *buf;       /* input block */
+//ulg stored_len;   /* length of input block */
+//int last;         /* one if this is the last block for a file */
+{
+  send_bits(s, (STORED_BLOCK << 1) + (last ? 1 : 0), 3);    /* send block type */
+  copy_block(s, buf, stored_len, true); /* with header */
+}
+
+
+/* ===========================================================================
+ * Send one empty static block to give enough lookahead for inflate.
+ * This takes 10 bits, of which 7 may remain in the bit buffer.
+ */
+function _tr_align(s) {
+  send_bits(s, STATIC_TREES << 1, 3);
+  send_code(s, END_BLOCK, static_ltree);
+  bi_flush(s);
+}
+
+
+/* ===========================================================================
+ * Determine the best encoding for the current block: dynamic trees, static
+ * trees or store, and output the encoded block to the zip file.
+ */
+function _tr_flush_block(s, buf, stored_len, last)
+//DeflateState *s;
+//charf *buf;       /* input block, or NULL if too old */
+//ulg stored_len;   /* length of input block */
+//int last;         /* one if this is the last block for a file */
+{
+  var opt_lenb, static_lenb;  /* opt_len and static_len in bytes */
+  var max_blindex = 0;        /* index of last bit length code of non zero freq */
+
+  /* Build the Huffman trees unless a stored block is forced */
+  if (s.level > 0) {
+
+    /* Check if the file is binary or text */
+    if (s.strm.data_type === Z_UNKNOWN) {
+      s.strm.data_type = detect_data_type(s);
+    }
+
+    /* Construct the literal and distance trees */
+    build_tree(s, s.l_desc);
+    // Tracev((stderr, "\nlit data: dyn %ld, stat %ld", s->opt_len,
+    //        s->static_len));
+
+    build_tree(s, s.d_desc);
+    // Tracev((stderr, "\ndist data: dyn %ld, stat %ld", s->opt_len,
+    //        s->static_len));
+    /* At this point, opt_len and static_len are the total bit lengths of
+     * the compressed block data, excluding the tree representations.
+     */
+
+    /* Build the bit length tree for the above two trees, and get the index
+     * in bl_order of the last bit length code to send.
+     */
+    max_blindex = build_bl_tree(s);
+
+    /* Determine the best encoding. Compute the block lengths in bytes. */
+    opt_lenb = (s.opt_len + 3 + 7) >>> 3;
+    static_lenb = (s.static_len + 3 + 7) >>> 3;
+
+    // Tracev((stderr, "\nopt %lu(%lu) stat %lu(%lu) stored %lu lit %u ",
+    //        opt_lenb, s->opt_len, static_lenb, s->static_len, stored_len,
+    //        s->last_lit));
+
+    if (static_lenb <= opt_lenb) { opt_lenb = static_lenb; }
+
+  } else {
+    // Assert(buf != (char*)0, "lost buf");
+    opt_lenb = static_lenb = stored_len + 5; /* force a stored block */
+  }
+
+  if ((stored_len + 4 <= opt_lenb) && (buf !== -1)) {
+    /* 4: two words for the lengths */
+
+    /* The test buf != NULL is only necessary if LIT_BUFSIZE > WSIZE.
+     * Otherwise we can't have processed more than WSIZE input bytes since
+     * the last block flush, because compression would have been
+     * successful. If LIT_BUFSIZE <= WSIZE, it is never too late to
+     * transform a block into a stored block.
+     */
+    _tr_stored_block(s, buf, stored_len, last);
+
+  } else if (s.strategy === Z_FIXED || static_lenb === opt_lenb) {
+
+    send_bits(s, (STATIC_TREES << 1) + (last ? 1 : 0), 3);
+    compress_block(s, static_ltree, static_dtree);
+
+  } else {
+    send_bits(s, (DYN_TREES << 1) + (last ? 1 : 0), 3);
+    send_all_trees(s, s.l_desc.max_code + 1, s.d_desc.max_code + 1, max_blindex + 1);
+    compress_block(s, s.dyn_ltree, s.dyn_dtree);
+  }
+  // Assert (s->compressed_len == s->bits_sent, "bad compressed size");
+  /* The above check is made mod 2^32, for files larger than 512 MB
+   * and uLong implemented on 32 bits.
+   */
+  init_block(s);
+
+  if (last) {
+    bi_windup(s);
+  }
+  // Tracev((stderr,"\ncomprlen %lu(%lu) ", s->compressed_len>>3,
+  //       s->compressed_len-7*last));
+}
+
+/* ===========================================================================
+ * Save the match info and tally the frequency counts. Return true if
+ * the current block must be flushed.
+ */
+function _tr_tally(s, dist, lc)
+//    deflate_state *s;
+//    unsigned dist;  /* distance of matched string */
+//    unsigned lc;    /* match length-MIN_MATCH or unmatched char (if dist==0) */
+{
+  //var out_length, in_length, dcode;
+
+  s.pending_buf[s.d_buf + s.last_lit * 2]     = (dist >>> 8) & 0xff;
+  s.pending_buf[s.d_buf + s.last_lit * 2 + 1] = dist & 0xff;
+
+  s.pending_buf[s.l_buf + s.last_lit] = lc & 0xff;
+  s.last_lit++;
+
+  if (dist === 0) {
+    /* lc is the unmatched char */
+    s.dyn_ltree[lc * 2]/*.Freq*/++;
+  } else {
+    s.matches++;
+    /* Here, lc is the match length - MIN_MATCH */
+    dist--;             /* dist = match distance - 1 */
+    //Assert((ush)dist < (ush)MAX_DIST(s) &&
+    //       (ush)lc <= (ush)(MAX_MATCH-MIN_MATCH) &&
+    //       (ush)d_code(dist) < (ush)D_CODES,  "_tr_tally: bad match");
+
+    s.dyn_ltree[(_length_code[lc] + LITERALS + 1) * 2]/*.Freq*/++;
+    s.dyn_dtree[d_code(dist) * 2]/*.Freq*/++;
+  }
+
+// (!) This block is disabled in zlib defaults,
+// don't enable it for binary compatibility
+
+//#ifdef TRUNCATE_BLOCK
+//  /* Try to guess if it is profitable to stop the current block here */
+//  if ((s.last_lit & 0x1fff) === 0 && s.level > 2) {
+//    /* Compute an upper bound for the compressed length */
+//    out_length = s.last_lit*8;
+//    in_length = s.strstart - s.block_start;
+//
+//    for (dcode = 0; dcode < D_CODES; dcode++) {
+//      out_length += s.dyn_dtree[dcode*2]/*.Freq*/ * (5 + extra_dbits[dcode]);
+//    }
+//    out_length >>>= 3;
+//    //Tracev((stderr,"\nlast_lit %u, in %ld, out ~%ld(%ld%%) ",
+//    //       s->last_lit, in_length, out_length,
+//    //       100L - out_length*100L/in_length));
+//    if (s.matches < (s.last_lit>>1)/*int /2*/ && out_length < (in_length>>1)/*int /2*/) {
+//      return true;
+//    }
+//  }
+//#endif
+
+  return (s.last_lit === s.lit_bufsize - 1);
+  /* We avoid equality with lit_bufsize because of wraparound at 64K
+   * on 16 bit machines and because stored blocks are restricted to
+   * 64K-1 bytes.
+   */
+}
+
+exports._tr_init  = _tr_init;
+exports._tr_stored_block = _tr_stored_block;
+exports._tr_flush_block  = _tr_flush_block;
+exports._tr_tally = _tr_tally;
+exports._tr_align = _tr_align;
+
+
+/***/ }),
+
+/***/ 9137:
+/***/ ((module) => {
+
+
+
+// (C) 1995-2013 Jean-loup Gailly and Mark Adler
+// (C) 2014-2017 Vitaly Puzrin and Andrey Tupitsin
+//
+// This software is provided 'as-is', without any express or implied
+// warranty. In no event will the authors be held liable for any damages
+// arising from the use of this software.
+//
+// Permission is granted to anyone to use this software for any purpose,
+// including commercial applications, and to alter it and redistribute it
+// freely, subject to the following restrictions:
+//
+// 1. The origin of this software must not be misrepresented; you must not
+//   claim that you wrote the original software. If you use this software
+//   in a product, an acknowledgment in the product documentation would be
+//   appreciated but is not required.
+// 2. Altered source versions must be plainly marked as such, and must not be
+//   misrepresented as being the original software.
+// 3. This notice may not be removed or altered from any source distribution.
+
+function ZStream() {
+  /* next input byte */
+  this.input = null; // JS specific, because we have no pointers
+  this.next_in = 0;
+  /* number of bytes available at input */
+  this.avail_in = 0;
+  /* total number of input bytes read so far */
+  this.total_in = 0;
+  /* next output byte should be put there */
+  this.output = null; // JS specific, because we have no pointers
+  this.next_out = 0;
+  /* remaining free space at output */
+  this.avail_out = 0;
+  /* total number of bytes output so far */
+  this.total_out = 0;
+  /* last error message, NULL if no error */
+  this.msg = ''/*Z_NULL*/;
+  /* not visible by applications */
+  this.state = null;
+  /* best guess about the data type: binary or text */
+  this.data_type = 2/*Z_UNKNOWN*/;
+  /* adler32 value of the uncompressed data */
+  this.adler = 0;
+}
+
+module.exports = ZStream;
+
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 4639:
+/***/ ((module) => {
+
+// GENERATED FILE. DO NOT EDIT.
+var loader = (function(exports) {
+  "use strict";
+  
+  Object.defineProperty(exports, "__esModule", {
+    value: true
+  });
+  exports.default = void 0;
+  exports.demangle = demangle;
+  exports.instantiate = instantiate;
+  exports.instantiateStreaming = instantiateStreaming;
+  exports.instantiateSync = instantiateSync;
+  // Runtime header offsets
+  const ID_OFFSET = -8;
+  const SIZE_OFFSET = -4; // Runtime ids
+  
+  const ARRAYBUFFER_ID = 0;
+  const STRING_ID = 1; // const ARRAYBUFFERVIEW_ID = 2;
+  // Runtime type information
+  
+  const ARRAYBUFFERVIEW = 1 << 0;
+  const ARRAY = 1 << 1;
+  const STATICARRAY = 1 << 2; // const SET = 1 << 3;
+  // const MAP = 1 << 4;
+  
+  const VAL_ALIGN_OFFSET = 6; // const VAL_ALIGN = 1 << VAL_ALIGN_OFFSET;
+  
+  const VAL_SIGNED = 1 << 11;
+  const VAL_FLOAT = 1 << 12; // const VAL_NULLABLE = 1 << 13;
+  
+  const VAL_MANAGED = 1 << 14; // const KEY_ALIGN_OFFSET = 15;
+  // const KEY_ALIGN = 1 << KEY_ALIGN_OFFSET;
+  // const KEY_SIGNED = 1 << 20;
+  // const KEY_FLOAT = 1 << 21;
+  // const KEY_NULLABLE = 1 << 22;
+  // const KEY_MANAGED = 1 << 23;
+  // Array(BufferView) layout
+  
+  const ARRAYBUFFERVIEW_BUFFER_OFFSET = 0;
+  const ARRAYBUFFERVIEW_DATASTART_OFFSET = 4;
+  const ARRAYBUFFERVIEW_BYTELENGTH_OFFSET = 8;
+  const ARRAYBUFFERVIEW_SIZE = 12;
+  const ARRAY_LENGTH_OFFSET = 12;
+  const ARRAY_SIZE = 16;
+  const E_NO_EXPORT_TABLE = "Operation requires compiling with --exportTable";
+  const E_NO_EXPORT_RUNTIME = "Operation requires compiling with --exportRuntime";
+  
+  const F_NO_EXPORT_RUNTIME = () => {
+    throw Error(E_NO_EXPORT_RUNTIME);
+  };
+  
+  const BIGINT = typeof BigUint64Array !== "undefined";
+  const THIS = Symbol();
+  const STRING_SMALLSIZE = 192; // break-even point in V8
+  
+  const STRING_CHUNKSIZE = 1024; // mitigate stack overflow
+  
+  const utf16 = new TextDecoder("utf-16le", {
+    fatal: true
+  }); // != wtf16
+  
+  /** polyfill for Object.hasOwn */
+  
+  Object.hasOwn = Object.hasOwn || function (obj, prop) {
+    return Object.prototype.hasOwnProperty.call(obj, prop);
+  };
+  /** Gets a string from memory. */
+  
+  
+  function getStringImpl(buffer, ptr) {
+    let len = new Uint32Array(buffer)[ptr + SIZE_OFFSET >>> 2] >>> 1;
+    const wtf16 = new Uint16Array(buffer, ptr, len);
+    if (len <= STRING_SMALLSIZE) return String.fromCharCode(...wtf16);
+  
+    try {
+      return utf16.decode(wtf16);
+    } catch {
+      let str = "",
+          off = 0;
+  
+      while (len - off > STRING_CHUNKSIZE) {
+        str += String.fromCharCode(...wtf16.subarray(off, off += STRING_CHUNKSIZE));
+      }
+  
+      return str + String.fromCharCode(...wtf16.subarray(off));
+    }
+  }
+  /** Prepares the base module prior to instantiation. */
+  
+  
+  function preInstantiate(imports) {
+    const extendedExports = {};
+  
+    function getString(memory, ptr) {
+      if (!memory) return "<yet unknown>";
+      return getStringImpl(memory.buffer, ptr);
+    } // add common imports used by stdlib for convenience
+  
+  
+    const env = imports.env = imports.env || {};
+  
+    env.abort = env.abort || function abort(msg, file, line, colm) {
+      const memory = extendedExports.memory || env.memory; // prefer exported, otherwise try imported
+  
+      throw Error(`abort: ${getString(memory, msg)} at ${getString(memory, file)}:${line}:${colm}`);
+    };
+  
+    env.trace = env.trace || function trace(msg, n, ...args) {
+      const memory = extendedExports.memory || env.memory;
+      console.log(`trace: ${getString(memory, msg)}${n ? " " : ""}${args.slice(0, n).join(", ")}`);
+    };
+  
+    env.seed = env.seed || Date.now;
+    imports.Math = imports.Math || Math;
+    imports.Date = imports.Date || Date;
+    return extendedExports;
+  }
+  /** Prepares the final module once instantiation is complete. */
+  
+  
+  function postInstantiate(extendedExports, instance) {
+    const exports = instance.exports;
+    const memory = exports.memory;
+    const table = exports.table;
+  
+    const __new = exports.__new || F_NO_EXPORT_RUNTIME;
+  
+    const __pin = exports.__pin || F_NO_EXPORT_RUNTIME;
+  
+    const __unpin = exports.__unpin || F_NO_EXPORT_RUNTIME;
+  
+    const __collect = exports.__collect || F_NO_EXPORT_RUNTIME;
+  
+    const __rtti_base = exports.__rtti_base;
+    const getRttiCount = __rtti_base ? arr => arr[__rtti_base >>> 2] : F_NO_EXPORT_RUNTIME;
+    extendedExports.__new = __new;
+    extendedExports.__pin = __pin;
+    extendedExports.__unpin = __unpin;
+    extendedExports.__collect = __collect;
+    /** Gets the runtime type info for the given id. */
+  
+    function getRttInfo(id) {
+      const U32 = new Uint32Array(memory.buffer);
+      if ((id >>>= 0) >= getRttiCount(U32)) throw Error(`invalid id: ${id}`);
+      return U32[(__rtti_base + 4 >>> 2) + (id << 1)];
+    }
+    /** Gets the runtime base id for the given id. */
+  
+  
+    function getRttBase(id) {
+      const U32 = new Uint32Array(memory.buffer);
+      if ((id >>>= 0) >= getRttiCount(U32)) throw Error(`invalid id: ${id}`);
+      return U32[(__rtti_base + 4 >>> 2) + (id << 1) + 1];
+    }
+    /** Gets and validate runtime type info for the given id for array like objects */
+  
+  
+    function getArrayInfo(id) {
+      const info = getRttInfo(id);
+      if (!(info & (ARRAYBUFFERVIEW | ARRAY | STATICARRAY))) throw Error(`not an array: ${id}, flags=${info}`);
+      return info;
+    }
+    /** Gets the runtime alignment of a collection's values. */
+  
+  
+    function getValueAlign(info) {
+      return 31 - Math.clz32(info >>> VAL_ALIGN_OFFSET & 31); // -1 if none
+    }
+    /** Gets the runtime alignment of a collection's keys. */
+    // function getKeyAlign(info) {
+    //   return 31 - Math.clz32((info >>> KEY_ALIGN_OFFSET) & 31); // -1 if none
+    // }
+  
+    /** Allocates a new string in the module's memory and returns its pointer. */
+  
+  
+    function __newString(str) {
+      if (str == null) return 0;
+      const length = str.length;
+  
+      const ptr = __new(length << 1, STRING_ID);
+  
+      const U16 = new Uint16Array(memory.buffer);
+  
+      for (var i = 0, p = ptr >>> 1; i < length; ++i) U16[p + i] = str.charCodeAt(i);
+  
+      return ptr;
+    }
+  
+    extendedExports.__newString = __newString;
+    /** Allocates a new ArrayBuffer in the module's memory and returns its pointer. */
+  
+    function __newArrayBuffer(buf) {
+      if (buf == null) return 0;
+      const bufview = new Uint8Array(buf);
+  
+      const ptr = __new(bufview.length, ARRAYBUFFER_ID);
+  
+      const U8 = new Uint8Array(memory.buffer);
+      U8.set(bufview, ptr);
+      return ptr;
+    }
+  
+    extendedExports.__newArrayBuffer = __newArrayBuffer;
+    /** Reads a string from the module's memory by its pointer. */
+  
+    function __getString(ptr) {
+      if (!ptr) return null;
+      const buffer = memory.buffer;
+      const id = new Uint32Array(buffer)[ptr + ID_OFFSET >>> 2];
+      if (id !== STRING_ID) throw Error(`not a string: ${ptr}`);
+      return getStringImpl(buffer, ptr);
+    }
+  
+    extendedExports.__getString = __getString;
+    /** Gets the view matching the specified alignment, signedness and floatness. */
+  
+    function getView(alignLog2, signed, float) {
+      const buffer = memory.buffer;
+  
+      if (float) {
+        switch (alignLog2) {
+          case 2:
+            return new Float32Array(buffer);
+  
+          case 3:
+            return new Float64Array(buffer);
+        }
+      } else {
+        switch (alignLog2) {
+          case 0:
+            return new (signed ? Int8Array : Uint8Array)(buffer);
+  
+          case 1:
+            return new (signed ? Int16Array : Uint16Array)(buffer);
+  
+          case 2:
+            return new (signed ? Int32Array : Uint32Array)(buffer);
+  
+          case 3:
+            return new (signed ? BigInt64Array : BigUint64Array)(buffer);
+        }
+      }
+  
+      throw Error(`unsupported align: ${alignLog2}`);
+    }
+    /** Allocates a new array in the module's memory and returns its pointer. */
+  
+  
+    function __newArray(id, valuesOrCapacity = 0) {
+      const input = valuesOrCapacity;
+      const info = getArrayInfo(id);
+      const align = getValueAlign(info);
+      const isArrayLike = typeof input !== "number";
+      const length = isArrayLike ? input.length : input;
+  
+      const buf = __new(length << align, info & STATICARRAY ? id : ARRAYBUFFER_ID);
+  
+      let result;
+  
+      if (info & STATICARRAY) {
+        result = buf;
+      } else {
+        __pin(buf);
+  
+        const arr = __new(info & ARRAY ? ARRAY_SIZE : ARRAYBUFFERVIEW_SIZE, id);
+  
+        __unpin(buf);
+  
+        const U32 = new Uint32Array(memory.buffer);
+        U32[arr + ARRAYBUFFERVIEW_BUFFER_OFFSET >>> 2] = buf;
+        U32[arr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2] = buf;
+        U32[arr + ARRAYBUFFERVIEW_BYTELENGTH_OFFSET >>> 2] = length << align;
+        if (info & ARRAY) U32[arr + ARRAY_LENGTH_OFFSET >>> 2] = length;
+        result = arr;
+      }
+  
+      if (isArrayLike) {
+        const view = getView(align, info & VAL_SIGNED, info & VAL_FLOAT);
+        const start = buf >>> align;
+  
+        if (info & VAL_MANAGED) {
+          for (let i = 0; i < length; ++i) {
+            view[start + i] = input[i];
+          }
+        } else {
+          view.set(input, start);
+        }
+      }
+  
+      return result;
+    }
+  
+    extendedExports.__newArray = __newArray;
+    /** Gets a live view on an array's values in the module's memory. Infers the array type from RTTI. */
+  
+    function __getArrayView(arr) {
+      const U32 = new Uint32Array(memory.buffer);
+      const id = U32[arr + ID_OFFSET >>> 2];
+      const info = getArrayInfo(id);
+      const align = getValueAlign(info);
+      let buf = info & STATICARRAY ? arr : U32[arr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2];
+      const length = info & ARRAY ? U32[arr + ARRAY_LENGTH_OFFSET >>> 2] : U32[buf + SIZE_OFFSET >>> 2] >>> align;
+      return getView(align, info & VAL_SIGNED, info & VAL_FLOAT).subarray(buf >>>= align, buf + length);
+    }
+  
+    extendedExports.__getArrayView = __getArrayView;
+    /** Copies an array's values from the module's memory. Infers the array type from RTTI. */
+  
+    function __getArray(arr) {
+      const input = __getArrayView(arr);
+  
+      const len = input.length;
+      const out = new Array(len);
+  
+      for (let i = 0; i < len; i++) out[i] = input[i];
+  
+      return out;
+    }
+  
+    extendedExports.__getArray = __getArray;
+    /** Copies an ArrayBuffer's value from the module's memory. */
+  
+    function __getArrayBuffer(ptr) {
+      const buffer = memory.buffer;
+      const length = new Uint32Array(buffer)[ptr + SIZE_OFFSET >>> 2];
+      return buffer.slice(ptr, ptr + length);
+    }
+  
+    extendedExports.__getArrayBuffer = __getArrayBuffer;
+    /** Gets a function from poiner which contain table's index. */
+  
+    function __getFunction(ptr) {
+      if (!table) throw Error(E_NO_EXPORT_TABLE);
+      const index = new Uint32Array(memory.buffer)[ptr >>> 2];
+      return table.get(index);
+    }
+  
+    extendedExports.__getFunction = __getFunction;
+    /** Copies a typed array's values from the module's memory. */
+  
+    function getTypedArray(Type, alignLog2, ptr) {
+      return new Type(getTypedArrayView(Type, alignLog2, ptr));
+    }
+    /** Gets a live view on a typed array's values in the module's memory. */
+  
+  
+    function getTypedArrayView(Type, alignLog2, ptr) {
+      const buffer = memory.buffer;
+      const U32 = new Uint32Array(buffer);
+      return new Type(buffer, U32[ptr + ARRAYBUFFERVIEW_DATASTART_OFFSET >>> 2], U32[ptr + ARRAYBUFFERVIEW_BYTELENGTH_OFFSET >>> 2] >>> alignLog2);
+    }
+    /** Attach a set of get TypedArray and View functions to the exports. */
+  
+  
+    function attachTypedArrayFunctions(ctor, name, align) {
+      extendedExports[`__get${name}`] = getTypedArray.bind(null, ctor, align);
+      extendedExports[`__get${name}View`] = getTypedArrayView.bind(null, ctor, align);
+    }
+  
+    [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array].forEach(ctor => {
+      attachTypedArrayFunctions(ctor, ctor.name, 31 - Math.clz32(ctor.BYTES_PER_ELEMENT));
+    });
+  
+    if (BIGINT) {
+      [BigUint64Array, BigInt64Array].forEach(ctor => {
+        attachTypedArrayFunctions(ctor, ctor.name.slice(3), 3);
+      });
+    }
+    /** Tests whether an object is an instance of the class represented by the specified base id. */
+  
+  
+    function __instanceof(ptr, baseId) {
+      const U32 = new Uint32Array(memory.buffer);
+      let id = U32[ptr + ID_OFFSET >>> 2];
+  
+      if (id <= getRttiCount(U32)) {
+        do {
+          if (id == baseId) return true;
+          id = getRttBase(id);
+        } while (id);
+      }
+  
+      return false;
+    }
+  
+    extendedExports.__instanceof = __instanceof; // Pull basic exports to extendedExports so code in preInstantiate can use them
+  
+    extendedExports.memory = extendedExports.memory || memory;
+    extendedExports.table = extendedExports.table || table; // Demangle exports and provide the usual utility on the prototype
+  
+    return demangle(exports, extendedExports);
+  }
+  
+  function isResponse(src) {
+    return typeof Response !== "undefined" && src instanceof Response;
+  }
+  
+  function isModule(src) {
+    return src instanceof WebAssembly.Module;
+  }
+  /** Asynchronously instantiates an AssemblyScript module from anything that can be instantiated. */
+  
+  
+  async function instantiate(source, imports = {}) {
+    if (isResponse(source = await source)) return instantiateStreaming(source, imports);
+    const module = isModule(source) ? source : await WebAssembly.compile(source);
+    const extended = preInstantiate(imports);
+    const instance = await WebAssembly.instantiate(module, imports);
+    const exports = postInstantiate(extended, instance);
+    return {
+      module,
+      instance,
+      exports
+    };
+  }
+  /** Synchronously instantiates an AssemblyScript module from a WebAssembly.Module or binary buffer. */
+  
+  
+  function instantiateSync(source, imports = {}) {
+    const module = isModule(source) ? source : new WebAssembly.Module(source);
+    const extended = preInstantiate(imports);
+    const instance = new WebAssembly.Instance(module, imports);
+    const exports = postInstantiate(extended, instance);
+    return {
+      module,
+      instance,
+      exports
+    };
+  }
+  /** Asynchronously instantiates an AssemblyScript module from a response, i.e. as obtained by `fetch`. */
+  
+  
+  async function instantiateStreaming(source, imports = {}) {
+    if (!WebAssembly.instantiateStreaming) {
+      return instantiate(isResponse(source = await source) ? source.arrayBuffer() : source, imports);
+    }
+  
+    const extended = preInstantiate(imports);
+    const result = await WebAssembly.instantiateStreaming(source, imports);
+    const exports = postInstantiate(extended, result.instance);
+    return { ...result,
+      exports
+    };
+  }
+  /** Demangles an AssemblyScript module's exports to a friendly object structure. */
+  
+  
+  function demangle(exports, extendedExports = {}) {
+    const setArgumentsLength = exports["__argumentsLength"] ? length => {
+      exports["__argumentsLength"].value = length;
+    } : exports["__setArgumentsLength"] || exports["__setargc"] || (() => {
+      /* nop */
+    });
+  
+    for (let internalName of Object.keys(exports)) {
+      const elem = exports[internalName];
+      let parts = internalName.split(".");
+      let curr = extendedExports;
+  
+      while (parts.length > 1) {
+        let part = parts.shift();
+        if (!Object.hasOwn(curr, part)) curr[part] = {};
+        curr = curr[part];
+      }
+  
+      let name = parts[0];
+      let hash = name.indexOf("#");
+  
+      if (hash >= 0) {
+        const className = name.substring(0, hash);
+        const classElem = curr[className];
+  
+        if (typeof classElem === "undefined" || !classElem.prototype) {
+          const ctor = function (...args) {
+            return ctor.wrap(ctor.prototype.constructor(0, ...args));
+          };
+  
+          ctor.prototype = {
+            valueOf() {
+              return this[THIS];
+            }
+  
+          };
+  
+          ctor.wrap = function (thisValue) {
+            return Object.create(ctor.prototype, {
+              [THIS]: {
+                value: thisValue,
+                writable: false
+              }
+            });
+          };
+  
+          if (classElem) Object.getOwnPropertyNames(classElem).forEach(name => Object.defineProperty(ctor, name, Object.getOwnPropertyDescriptor(classElem, name)));
+          curr[className] = ctor;
+        }
+  
+        name = name.substring(hash + 1);
+        curr = curr[className].prototype;
+  
+        if (/^(get|set):/.test(name)) {
+          if (!Object.hasOwn(curr, name = name.substring(4))) {
+            let getter = exports[internalName.replace("set:", "get:")];
+            let setter = exports[internalName.replace("get:", "set:")];
+            Object.defineProperty(curr, name, {
+              get() {
+                return getter(this[THIS]);
+              },
+  
+              set(value) {
+                setter(this[THIS], value);
+              },
+  
+              enumerable: true
+            });
+          }
+        } else {
+          if (name === 'constructor') {
+            (curr[name] = function (...args) {
+              setArgumentsLength(args.length);
+              return elem(...args);
+            }).original = elem;
+          } else {
+            // instance method
+            (curr[name] = function (...args) {
+              // !
+              setArgumentsLength(args.length);
+              return elem(this[THIS], ...args);
+            }).original = elem;
+          }
+        }
+      } else {
+        if (/^(get|set):/.test(name)) {
+          if (!Object.hasOwn(curr, name = name.substring(4))) {
+            Object.defineProperty(curr, name, {
+              get: exports[internalName.replace("set:", "get:")],
+              set: exports[internalName.replace("get:", "set:")],
+              enumerable: true
+            });
+          }
+        } else if (typeof elem === "function" && elem !== setArgumentsLength) {
+          (curr[name] = (...args) => {
+            setArgumentsLength(args.length);
+            return elem(...args);
+          }).original = elem;
+        } else {
+          curr[name] = elem;
+        }
+      }
+    }
+  
+    return extendedExports;
+  }
+  
+  var _default = {
+    instantiate,
+    instantiateSync,
+    instantiateStreaming,
+    demangle
+  };
+  exports.default = _default;
+  return "default" in exports ? exports.default : exports;
+})({});
+if (typeof define === 'function' && define.amd) define([], function() { return loader; });
+else if (true) module.exports = loader;
+
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
 /******/ 
 /************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -40,7 +17294,7 @@ var x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
 } 
 var y = (x) => (() => (x))
-const external_aws_cdk_lib_namespaceObject = x({ ["Duration"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Duration), ["Stack"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Stack), ["Token"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Token) });
+const external_aws_cdk_lib_namespaceObject = x({ ["Annotations"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Annotations), ["Duration"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Duration), ["Stack"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Stack), ["Token"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Token) });
 ;// CONCATENATED MODULE: external "constructs"
 var external_constructs_x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
@@ -9676,18 +26930,28 @@ function preprocess(fn, schema) {
 
 
 /**
- * C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph
- * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
- * read differently from what it is.
+ * C0 controls (newline and tab included), DEL, C1 controls (all of Unicode's Cc), the Unicode
+ * line and paragraph separators, every format character (Cf: the bidi embeddings, overrides,
+ * isolates and marks that make text read differently from what it is, zero-width spaces and
+ * joiners, the byte-order mark U+FEFF, the tag characters U+E0000-U+E007F that carry hidden text),
+ * lone surrogates, and the Hangul fillers that render as nothing.
  */
-const UNSAFE_CHARACTERS = 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
-/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115f\u1160\u3164\uffa0]/u;
+const codeOf = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 const describeUnsafe = (value) => {
     const found = UNSAFE_CHARACTERS.exec(value);
-    const code = found ? found[0].codePointAt(0) : 0;
-    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return found ? codeOf(found[0]) : 'U+0000';
 };
+const UNSAFE_ALL = new RegExp(UNSAFE_CHARACTERS.source, 'gu');
+/**
+ * `value` as it may be printed in a message: every unsafe character spelled `<U+202E>`, and at
+ * most `max` characters (a refusal names a value, it never reproduces a file).
+ */
+function printable(value, max = 200) {
+    const escaped = value.replace(UNSAFE_ALL, (c) => `<${codeOf(c)}>`);
+    const chars = [...escaped];
+    return chars.length > max ? `${chars.slice(0, max).join('')}…` : escaped;
+}
 /** A string with no control, line-separator or bidi character: one line, read as written. */
 const safeString = schemas_string().superRefine((value, ctx) => {
     if (UNSAFE_CHARACTERS.test(value)) {
@@ -9717,7 +26981,7 @@ const safe_regionSchema = schemas_string()
  */
 function safe_checkAwsName(value, kind, source) {
     if (!AWS_NAME_PATTERN.test(value)) {
-        throw new UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
+        throw new UsageError(`${source} ${printable(JSON.stringify(value), 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
     }
     return value;
 }
@@ -10039,7 +27303,7 @@ function fingerprint_fingerprintSlug(fp) {
  * difference: it cannot be checked, and the gate separately refuses measurements from the local
  * SageMaker for real regions.
  */
-function fingerprintDifferences(left, right) {
+function fingerprint_fingerprintDifferences(left, right) {
     const differences = [];
     if (left.instance_type !== right.instance_type) {
         differences.push({ field: 'instance_type', left: left.instance_type, right: right.instance_type });
@@ -10064,6 +27328,230 @@ function fingerprintDifferences(left, right) {
     return differences;
 }
 
+;// CONCATENATED MODULE: ./src/model/read.ts
+/**
+ * The one reader of every file scalegate takes as input: artifacts, shards, the config, thaw
+ * journals, prompt and schedule files. Anything in a pull request is a file its author wrote, so
+ * a read is bounded before it starts:
+ *
+ * - only a regular file is read: a directory, a FIFO, a device (`/dev/zero`) or a socket is
+ *   refused from `lstat`, before it is opened;
+ * - a path in the working tree (the working directory: the checkout, where a pull request's files
+ *   are) that goes through a symbolic link (the file itself or a directory on the way) is followed
+ *   only when it resolves inside the tree, to a regular file; one that leaves it (`/etc/passwd`,
+ *   `/dev/zero`, `/proc/...`) is refused. A path outside the tree is one the user named on the
+ *   command line: it is followed, and its target must still be a regular file within the limit;
+ * - a file above its kind's size limit is refused, and the read itself stops at limit + 1 bytes
+ *   (open, fstat, bounded reads), so a file that grows while it is read cannot exhaust memory;
+ * - a file name with control, bidi or invisible characters is refused.
+ *
+ * Every refusal is a UsageError (exit 2) naming the file, the limit and the fix; no message ever
+ * quotes the file's content (`parseJsonText` reports where JSON breaks, never what it says).
+ */
+
+
+
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+/**
+ * Largest file of each kind that is read. The committed measurement artifacts and plans are tens of
+ * kB (the largest in artifacts/ is a 12 kB plan); an artifact that carries HDR histograms per window
+ * (goodput, drill, drill shards) is a few MB for an hour-long drill in 10 s windows. The config
+ * and journals are a few kB.
+ */
+const READ_LIMITS = {
+    /** qmax, ttotal, plan, validate and drift artifacts. */
+    artifact: 8 * MiB,
+    /** goodput, drill and drill-shard artifacts (HDR histograms per window). */
+    histogramArtifact: 32 * MiB,
+    /** scalegate.config.json. */
+    config: 1 * MiB,
+    /** A thaw journal (well under 1 kB). */
+    journal: 64 * KiB,
+    /** A prompts file, a schedule or a replay trace. */
+    loadInput: 64 * MiB,
+};
+const formatBytes = (bytes) => bytes >= MiB && bytes % MiB === 0
+    ? `${bytes / MiB} MB`
+    : bytes >= KiB && bytes % KiB === 0
+        ? `${bytes / KiB} kB`
+        : `${bytes} bytes`;
+/** A refused read; `missing` when there is no such file (so a caller may treat that as "none"). */
+class FileReadError extends errors_UsageError {
+    missing;
+    constructor(parts, missing) {
+        super(parts);
+        this.missing = missing;
+    }
+}
+const kindOf = (stats) => stats.isDirectory()
+    ? 'a directory'
+    : stats.isFIFO()
+        ? 'a FIFO (named pipe)'
+        : stats.isCharacterDevice()
+            ? 'a character device'
+            : stats.isBlockDevice()
+                ? 'a block device'
+                : stats.isSocket()
+                    ? 'a socket'
+                    : 'not a regular file';
+const inside = (root, path) => {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, path);
+    return rel === '' || (!rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+};
+function refusal(file, why, options, missing = false) {
+    const parts = [];
+    if (options.source !== undefined)
+        parts.push(options.source, ' ');
+    parts.push(`${printable(file)}: ${why}.`);
+    if (options.fix !== undefined) {
+        parts.push(' ');
+        if (typeof options.fix === 'string')
+            parts.push(options.fix);
+        else
+            parts.push(...options.fix);
+    }
+    return new FileReadError(parts, missing);
+}
+/** The path to open: `file` itself, or where its symbolic links lead when that stays inside the tree. */
+function checkedPath(file, options) {
+    if (UNSAFE_CHARACTERS.test(file)) {
+        throw refusal(file, `the file name contains a control, bidi or invisible character; rename it to plain text`, options);
+    }
+    let link;
+    try {
+        link = (0,external_node_fs_namespaceObject.lstatSync)(file);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+            throw refusal(file, `cannot read ${options.label} (no such file)`, options, true);
+        }
+        throw refusal(file, `cannot read ${options.label} (${code ?? 'unreadable'})`, options);
+    }
+    const absolute = (0,external_node_path_namespaceObject.resolve)(file);
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    }
+    catch {
+        throw refusal(file, `cannot read ${options.label} (no such file: a symbolic link to nothing)`, options, true);
+    }
+    if (real !== absolute) {
+        // A path in the tree (what a pull request can commit) must stay in it through its links. A
+        // path outside the tree is one the user named: only its kind and size are checked (its
+        // links may be the system's own, such as /var -> /private/var).
+        const tree = (0,external_node_path_namespaceObject.resolve)(options.root ?? process.cwd());
+        const root = (0,external_node_fs_namespaceObject.realpathSync)(tree);
+        if ((inside(tree, absolute) || inside(root, absolute)) && !inside(root, real)) {
+            throw refusal(file, `resolves through a symbolic link to ${printable(real)}, outside the working tree ${printable(root)}: refused (a link is followed only to a file inside the tree); commit the file itself`, options);
+        }
+    }
+    // The final component's kind, after the links (lstat said what the link itself is).
+    const target = link.isSymbolicLink() ? (0,external_node_fs_namespaceObject.lstatSync)(real) : link;
+    if (!target.isFile()) {
+        throw refusal(file, `${kindOf(target)}, not a regular file: ${options.label} must be a file`, options);
+    }
+    if (target.size > options.maxBytes) {
+        throw refusal(file, tooLarge(target.size, options), options);
+    }
+    return real;
+}
+const tooLarge = (size, options) => size === null
+    ? `more than the ${formatBytes(options.maxBytes)} limit for ${options.label} (it grew while read)`
+    : `${size} bytes, above the ${formatBytes(options.maxBytes)} limit for ${options.label}`;
+/**
+ * The file's text, read within `maxBytes`. Throws FileReadError (a UsageError, exit 2) naming the
+ * file for a missing file, anything but a regular file, a link out of the tree, or a file too large.
+ */
+function readBoundedFile(file, options) {
+    return readBoundedBytes(file, options).toString('utf8');
+}
+/** As readBoundedFile, the bytes (for a digest of the file as it is). */
+function readBoundedBytes(file, options) {
+    const path = checkedPath(file, options);
+    let fd;
+    try {
+        // O_NOFOLLOW: the path was resolved above, a link put in its place since is not followed;
+        // O_NONBLOCK: a FIFO swapped in since the lstat cannot block the open.
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        throw refusal(file, `cannot read ${options.label} (${code ?? 'unreadable'})`, options, code === 'ENOENT');
+    }
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile()) {
+            throw refusal(file, `${kindOf(stats)}, not a regular file: ${options.label} must be a file`, options);
+        }
+        if (stats.size > options.maxBytes)
+            throw refusal(file, tooLarge(stats.size, options), options);
+        // At most limit + 1 bytes, whatever the size said: a file that grows is caught, never read whole.
+        const buffer = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, Math.max(stats.size + 1, 64 * KiB)));
+        let length = 0;
+        let grown = buffer;
+        for (;;) {
+            if (length === grown.length) {
+                if (grown.length > options.maxBytes)
+                    break;
+                const next = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, grown.length * 2));
+                grown.copy(next, 0, 0, length);
+                grown = next;
+            }
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, grown, length, grown.length - length, null);
+            if (n === 0)
+                break;
+            length += n;
+        }
+        if (length > options.maxBytes)
+            throw refusal(file, tooLarge(null, options), options);
+        return grown.subarray(0, length);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** As readBoundedFile, but null when there is no such file. */
+function readBoundedFileIfExists(file, options) {
+    try {
+        return readBoundedFile(file, options);
+    }
+    catch (e) {
+        if (e instanceof FileReadError && e.missing)
+            return null;
+        throw e;
+    }
+}
+/**
+ * JSON.parse whose failure never quotes the text: V8's messages carry a snippet of the input
+ * (`"root:x:0:0"... is not valid JSON`), which would print a file's content. The refusal says where
+ * it breaks (line and column) and nothing of what is there.
+ */
+function parseJsonText(text, where, fix) {
+    try {
+        return JSON.parse(text);
+    }
+    catch (e) {
+        const message = e.message;
+        const position = /position (\d+)/.exec(message);
+        let at = '';
+        if (position) {
+            const offset = Number(position[1]);
+            const before = text.slice(0, offset);
+            const line = before.split('\n').length;
+            const column = offset - before.lastIndexOf('\n');
+            at = ` at line ${line}, column ${column}`;
+        }
+        else if (/end of JSON input/.test(message)) {
+            at = ': it ends before the JSON does';
+        }
+        const prefix = typeof where === 'string' ? [where] : where;
+        throw new errors_UsageError([...prefix, `: not valid JSON${at}. `, ...(typeof fix === 'string' ? [fix] : fix)]);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/model/asset-hash.ts
 /**
  * The content hash of a Docker image directory, computed exactly as the CDK's `DockerImageAsset`
@@ -10074,6 +27562,7 @@ function fingerprintDifferences(left, right) {
  * deploys: the digest a `container_dir` model's measurements carry, what `scalegate gate` checks
  * and what the local SageMaker reports when the product starts it.
  */
+
 
 
 
@@ -10092,13 +27581,12 @@ function containerAssetHash(dir, dockerfile = 'Dockerfile') {
     const ignoreFile = (0,external_node_path_namespaceObject.join)(dir, '.dockerignore');
     let exclude = [];
     if ((0,external_node_fs_namespaceObject.existsSync)(ignoreFile)) {
-        exclude = [
-            ...(0,external_node_fs_namespaceObject.readFileSync)(ignoreFile)
-                .toString()
-                .split('\n')
-                .filter((line) => !!line),
-            '!.dockerignore',
-        ];
+        // Bounded like every input: a .dockerignore linked to /dev/zero is refused, not read forever.
+        const text = readBoundedFile(ignoreFile, {
+            maxBytes: READ_LIMITS.config,
+            label: 'the .dockerignore of a container_dir',
+        });
+        exclude = [...text.split('\n').filter((line) => !!line), '!.dockerignore'];
     }
     exclude.push(`!${dockerfile}`);
     let cdk;
@@ -10169,7 +27657,7 @@ const journalRestoreRecordSchema = object({
 });
 const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
 /** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
-const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
+const common_isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
 const intervalSchema = object({
     low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
     high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
@@ -10209,6 +27697,206 @@ const driftArtifactSchema = object({
     rows: array(comparisonRowSchema),
 });
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/model/hdr-bounds.ts
+/**
+ * Bounds on the HDR histograms an artifact carries, checked before any of them is decoded. A
+ * histogram is a zlib stream inside base64 (HdrHistogram V2 compressed): a few bytes of it can
+ * inflate to gigabytes, declare a value range whose counts array alone is hundreds of megabytes,
+ * or skip the decoder's index far past its array (a loop of billions of steps). So each one is
+ * inflated here with an output bound (node:zlib `maxOutputLength`), its header's declared range is
+ * turned into the counts array the decoder would allocate, and its counts are walked once; and the
+ * counts arrays of the histograms of one run's windows, and of one whole artifact, stay within a
+ * budget, so what a merge, a judge or the gate decodes stays within a bounded amount of memory.
+ */
+
+/** The bounds, with their reasons. */
+const HDR_LIMITS = {
+    /** base64 characters of one histogram (a real one is a few hundred to a few thousand). */
+    encodedChars: 64 * 1024,
+    /**
+     * Highest value a histogram may declare, µs: 2^37 µs is 38 h, above any latency or send lag
+     * of a run (LIMITS.seconds is one day).
+     */
+    highestValueUs: 2 ** 37,
+    /** Cells of one histogram's counts array: 3 significant digits from 1 µs up to 2^37 µs. */
+    cells: 32 * 1024,
+    /** Bytes one histogram may inflate to: its header and at most 9 bytes per cell. */
+    inflatedBytes: 40 + 9 * 32 * 1024,
+    /**
+     * Cells of the histograms of one run's windows together (a goodput rung's, a drill's): what a
+     * judge holds decoded at once, 4 bytes each (256 MB). A window of a real TTS run (five
+     * histograms, latencies up to a few seconds) takes about 70 000: a rung of 100 windows 7 M, a
+     * two-hour drill in 10 s windows 50 M.
+     */
+    setCells: 64 * 1024 * 1024,
+    /** Cells of all the histograms of one artifact: what reading it may decode in all (1 GB). */
+    artifactCells: 256 * 1024 * 1024,
+};
+const COMPRESSED_COOKIE_BASE = 0x1c849304;
+const ENCODING_COOKIE_BASE = 0x1c849303;
+const HEADER_BYTES = 40;
+/** Why a histogram is refused (the caller names the artifact and field). */
+class HdrBoundsError extends Error {
+}
+/** The counts array length HdrHistogram allocates for this range (JsHistogram's own arithmetic). */
+function countsArrayLength(lowest, highest, digits) {
+    const largestWithUnitResolution = 2 * Math.floor(10 ** digits);
+    const unitMagnitude = Math.floor(Math.log2(lowest));
+    const subBucketCountMagnitude = Math.ceil(Math.log2(largestWithUnitResolution));
+    const halfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
+    const subBucketCount = 2 ** (halfCountMagnitude + 1);
+    let smallestUntrackable = subBucketCount * 2 ** unitMagnitude;
+    let buckets = 1;
+    while (smallestUntrackable <= highest) {
+        if (smallestUntrackable > Number.MAX_SAFE_INTEGER / 2) {
+            buckets += 1;
+            break;
+        }
+        smallestUntrackable *= 2;
+        buckets += 1;
+    }
+    return (buckets + 1) * (subBucketCount / 2);
+}
+/** HdrHistogram's ByteBuffer.getInt64: high * 2^32 + low, both unsigned 32-bit words. */
+const hdr_bounds_int64 = (b, at) => b.readUInt32BE(at) * 2 ** 32 + b.readUInt32BE(at + 4);
+/**
+ * Checks one encoded histogram within HDR_LIMITS and returns its shape; throws HdrBoundsError
+ * saying what is wrong (never quoting the data).
+ */
+function inspectHdr(data, declaredDigits) {
+    if (data.length > HDR_LIMITS.encodedChars) {
+        throw new HdrBoundsError(`${data.length} base64 characters, above the ${HDR_LIMITS.encodedChars} a histogram may take`);
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data))
+        throw new HdrBoundsError('not base64');
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) {
+        throw new HdrBoundsError('not an HdrHistogram V2 compressed encoding');
+    }
+    const compressedLength = bytes.readUInt32BE(4);
+    if (compressedLength <= 0 || compressedLength > bytes.length - 8) {
+        throw new HdrBoundsError(`declares ${compressedLength} compressed bytes, carries ${bytes.length - 8}`);
+    }
+    let payload;
+    try {
+        payload = (0,external_node_zlib_namespaceObject.inflateSync)(bytes.subarray(8, 8 + compressedLength), {
+            maxOutputLength: HDR_LIMITS.inflatedBytes,
+        });
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
+            throw new HdrBoundsError(`inflates to more than ${HDR_LIMITS.inflatedBytes} bytes (a decompression bomb, or not a histogram)`);
+        }
+        throw new HdrBoundsError('does not inflate (corrupted zlib data)');
+    }
+    if (payload.length < HEADER_BYTES || (payload.readInt32BE(0) & ~0xf0) !== ENCODING_COOKIE_BASE) {
+        throw new HdrBoundsError('inflates to something that is not an HdrHistogram V2 encoding');
+    }
+    const payloadLength = payload.readUInt32BE(4);
+    const digits = payload.readUInt32BE(12);
+    const lowest = hdr_bounds_int64(payload, 16);
+    const highest = hdr_bounds_int64(payload, 24);
+    if (payloadLength < 0 || payloadLength > payload.length - HEADER_BYTES) {
+        throw new HdrBoundsError(`declares ${payloadLength} bytes of counts, carries ${payload.length - HEADER_BYTES}`);
+    }
+    if (digits !== declaredDigits) {
+        throw new HdrBoundsError(`encodes ${digits} significant digits where significant_digits says ${declaredDigits}`);
+    }
+    if (!(lowest >= 1 && lowest <= HDR_LIMITS.highestValueUs)) {
+        throw new HdrBoundsError(`lowest discernible value ${lowest} is outside 1..${HDR_LIMITS.highestValueUs}`);
+    }
+    if (!(highest >= 2 * lowest && highest <= HDR_LIMITS.highestValueUs)) {
+        throw new HdrBoundsError(`highest trackable value ${highest} is outside ${2 * lowest}..${HDR_LIMITS.highestValueUs} µs`);
+    }
+    const cells = countsArrayLength(lowest, highest, digits);
+    if (cells > HDR_LIMITS.cells) {
+        throw new HdrBoundsError(`its range needs ${cells} counts cells (${digits} digits up to ${highest}), above the ${HDR_LIMITS.cells} a histogram may take`);
+    }
+    // The counts, as the decoder walks them: ZigZag LEB128, a negative word skips that many zeros.
+    const end = HEADER_BYTES + payloadLength;
+    let at = HEADER_BYTES;
+    let index = 0;
+    let total = 0;
+    while (at < end) {
+        let value = 0;
+        let scale = 1;
+        for (let i = 0; i < 9; i++) {
+            if (at >= end)
+                throw new HdrBoundsError('its counts end in the middle of a number');
+            const byte = payload[at++];
+            value += (byte & 0x7f) * scale;
+            if (i === 8 || (byte & 0x80) === 0)
+                break;
+            scale *= 128;
+        }
+        const word = value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+        index += word < 0 ? -word : 1;
+        if (word > 0)
+            total += word;
+        if (index > cells) {
+            throw new HdrBoundsError(`its counts run past the ${cells} cells its range has`);
+        }
+    }
+    return { significantDigits: digits, lowestValue: lowest, highestValue: highest, cells, totalCount: total };
+}
+/** Every serialized histogram in `value` (any object with `encoding: HDR_ENCODING`), with its path. */
+function* histogramsIn(value, encoding, path = []) {
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+            yield* histogramsIn(value[i], encoding, [...path, i]);
+        return;
+    }
+    if (typeof value !== 'object' || value === null)
+        return;
+    const record = value;
+    if (record.encoding === encoding && typeof record.data === 'string') {
+        yield { path, histogram: record };
+        return;
+    }
+    for (const [key, child] of Object.entries(record))
+        yield* histogramsIn(child, encoding, [...path, key]);
+}
+const MB_PER_CELL = 4 / 2 ** 20;
+/**
+ * Every histogram of a parsed artifact within HDR_LIMITS, the histograms of each run's windows
+ * within the set budget and all of them within the artifact budget. Returns null, or the first
+ * problem as `field.path: why`.
+ */
+function checkArtifactHistograms(artifact, encoding) {
+    let cells = 0;
+    const bySet = new Map();
+    for (const { path, histogram } of histogramsIn(artifact, encoding)) {
+        const field = [...path, 'data'].join('.');
+        let shape;
+        try {
+            shape = inspectHdr(histogram.data, histogram.significant_digits);
+        }
+        catch (e) {
+            if (e instanceof HdrBoundsError)
+                return `${field}: ${e.message}`;
+            throw e;
+        }
+        if (shape.totalCount !== histogram.count) {
+            return `${field}: holds ${shape.totalCount} values where count says ${histogram.count} (corrupted)`;
+        }
+        const windows = path.indexOf('windows');
+        const set = windows < 0 ? field : path.slice(0, windows + 1).join('.');
+        const inSet = (bySet.get(set) ?? 0) + shape.cells;
+        bySet.set(set, inSet);
+        if (inSet > HDR_LIMITS.setCells) {
+            return `${field}: the histograms of ${set} up to here need ${inSet} counts cells to decode, above the ${HDR_LIMITS.setCells} (${HDR_LIMITS.setCells * MB_PER_CELL} MB) one run's windows may take`;
+        }
+        cells += shape.cells;
+        if (cells > HDR_LIMITS.artifactCells) {
+            return `${field}: the histograms up to here need ${cells} counts cells to decode, above the ${HDR_LIMITS.artifactCells} (${HDR_LIMITS.artifactCells * MB_PER_CELL} MB) one artifact may take`;
+        }
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/model/outcomes.ts
 
 /** How one request ended (closed and open loop). Its own module: the histogram schemas need it too. */
@@ -10233,16 +27921,24 @@ const outcomeSchema = schemas_enum([
  */
 
 
+
+
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
-const HDR_ENCODING = 'hdr-v2-compressed-base64';
+const histograms_HDR_ENCODING = 'hdr-v2-compressed-base64';
 const hdrHistogramSchema = object({
-    encoding: literal(HDR_ENCODING),
+    encoding: literal(histograms_HDR_ENCODING),
     unit: literal('us'),
     /** Relative precision: values are kept to this many significant decimal digits. */
     significant_digits: schemas_number().int().min(1).max(5),
     /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
     count: schemas_number().int().nonnegative(),
-    data: schemas_string(),
+    /**
+     * Bounded here; its inflated size, declared range and counts are checked when the artifact is
+     * read (src/model/hdr-bounds.ts), before anything decodes it.
+     */
+    data: schemas_string()
+        .max(HDR_LIMITS.encodedChars, `at most ${HDR_LIMITS.encodedChars} base64 characters per histogram`)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
 });
 /** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
 const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
@@ -10273,7 +27969,7 @@ const scheduleIdentitySchema = object({
     /** Seed of the Poisson process; null for deterministic schedules. */
     seed: schemas_number().int().nonnegative().nullable(),
     /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
-    description: schemas_string(),
+    description: safeString,
     /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
     schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
     /** Arrivals of the whole schedule (all shards). */
@@ -10834,7 +28530,7 @@ const planArtifactSchema = object({
         /** The same overflow probability with no surge (k = 1): what the target alone does. */
         surge_baseline_overflow_probability: schemas_number().min(0).max(1).nullable().optional(),
         /** `uniformization` (exact to 1e-9), or `uniformization-lower-bound` when the work budget ran out. */
-        surge_method: schemas_string().nullable().optional(),
+        surge_method: safeString.nullable().optional(),
         /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
         surge_start_in_flight: schemas_number().int().nonnegative().nullable().optional(),
         /** lambda_max / X_target - 1: negative when random arrivals at the target break the SLO. */
@@ -11271,18 +28967,114 @@ const producerOf = {
     validate: 'scalegate validate',
 };
 
+;// CONCATENATED MODULE: ./src/model/attestation.ts
+/**
+ * Attestations on disk: where an artifact's Sigstore bundle lives (`<dir>/attestations/<name>.sigstore.json`,
+ * a subdirectory so that `<dir>/*.json` discovery never sees a bundle), the config's `attestation`
+ * block (who must have signed), and reading the bundles, the artifacts' exact bytes and the trust
+ * root, each with a size limit. Judging them is src/plan/attestation.ts's (pure).
+ */
+
+
+
+
+
+/** The subdirectory of an artifacts directory that holds the bundles. */
+const ATTESTATIONS_DIR = 'attestations';
+const BUNDLE_SUFFIX = '.sigstore.json';
+/** The bundle of `artifactFile`: `<its dir>/attestations/<its name>.sigstore.json`. */
+const bundleFileFor = (artifactFile) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(artifactFile), ATTESTATIONS_DIR, `${(0,external_node_path_namespaceObject.basename)(artifactFile)}${BUNDLE_SUFFIX}`);
+const DEFAULT_SIGNER_WORKFLOW = '.github/workflows/calibrate.yml';
+const DEFAULT_SIGNER_REF = 'refs/heads/main';
+/**
+ * Who must have attested the proofs the release gate reads: the calibrate workflow of this
+ * repository, run from its default branch. `repository` falls back to GITHUB_REPOSITORY.
+ */
+const attestationConfigSchema = object({
+    repository: safeString
+        .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/repo, as GitHub spells it')
+        .optional(),
+    signer_workflow: safeString
+        .regex(/^\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/, 'a workflow file: .github/workflows/<name>.yml')
+        .default(DEFAULT_SIGNER_WORKFLOW),
+    ref: safeString
+        .regex(/^refs\/heads\/[A-Za-z0-9_./-]+$/, 'a branch ref: refs/heads/<default branch>')
+        .default(DEFAULT_SIGNER_REF),
+})
+    .strict();
+/** Far above any artifact scalegate writes (a long drill is a few MiB). */
+const MAX_ATTESTED_FILE_BYTES = 64 * 1024 * 1024;
+/** A Sigstore bundle is a few KiB (a certificate, a signature, a log entry, the statement). */
+const MAX_BUNDLE_BYTES = 1024 * 1024;
+/** `gh attestation trusted-root` prints a few tens of KiB. */
+const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
+/**
+ * The bytes through the one bounded reader (src/model/read.ts: regular files only, no link out of
+ * the tree, at most `limit` bytes), its refusal as a reason the attestation check reports.
+ */
+function readBounded(file, limit, label) {
+    try {
+        return { bytes: readBoundedBytes(file, { maxBytes: limit, label }) };
+    }
+    catch (e) {
+        if (e instanceof FileReadError)
+            return { error: e.missing ? 'no such file' : e.message };
+        throw e;
+    }
+}
+function readAttestedFile(file) {
+    const artifact = readBounded(file, MAX_ATTESTED_FILE_BYTES, 'an attested file');
+    const bundleFile = bundleFileFor(file);
+    const bundle = readBounded(bundleFile, MAX_BUNDLE_BYTES, 'a Sigstore bundle');
+    return {
+        file,
+        bytes: 'bytes' in artifact ? artifact.bytes : null,
+        error: 'error' in artifact ? artifact.error : null,
+        bundleFile,
+        bundle: 'bytes' in bundle ? bundle.bytes.toString('utf8') : null,
+        bundleError: 'error' in bundle ? bundle.error : null,
+    };
+}
+/** The trust root file's text (`--trusted-root`); a missing or oversized file is refused (exit 2). */
+function readTrustedRootFile(file) {
+    const read = readBounded(file, MAX_TRUSTED_ROOT_BYTES, 'the trusted root');
+    if ('error' in read) {
+        throw errors_usage `${errors_opt('trusted-root', file)}: cannot read the trust root (${read.error}). Get one with \`gh attestation trusted-root > trusted_root.jsonl\`.`;
+    }
+    return read.bytes.toString('utf8');
+}
+/** The repository whose calibrate workflow must have signed: the config's, else GITHUB_REPOSITORY. */
+function attestationRepository(config, githubRepository) {
+    if (config?.repository)
+        return config.repository;
+    const env = (githubRepository ?? '').trim();
+    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env))
+        return null;
+    return env;
+}
+/** The refusal when no repository is known (exit 2). */
+const noAttestationRepository = () => errors_usage `the gate verifies that the calibrate workflow of your repository attested every proof, and does not know which repository: set "attestation": {"repository": "<owner>/<repo>"} in scalegate.config.json (GITHUB_REPOSITORY is used when set), or skip the check for a development run with ${errors_opt('offline')}.`;
+
 ;// CONCATENATED MODULE: ./src/model/issues.ts
-/** One line per problem, `field.path: message`, so a user can find the field in the file. */
+
+/**
+ * One line per problem, `field.path: message`, so a user can find the field in the file. A path
+ * segment or a message can carry text of the file (a record key, an unrecognized key): it is
+ * printed with its unsafe characters spelled out and shortened, never as it is.
+ */
 function issues_formatZodIssues(error) {
     return error.issues
         .map((issue) => {
-        const path = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-        return `  - ${path}: ${issue.message}`;
+        const path = issue.path.length > 0
+            ? issue.path.map((segment) => printable(String(segment), 80)).join('.')
+            : '(top level)';
+        return `  - ${path}: ${printable(issue.message, 300)}`;
     })
         .join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/model/config.ts
+
 
 
 
@@ -11379,17 +29171,17 @@ const modelConfigSchema = object({
 const configSchema = object({
     $schema: safeString.optional(),
     models: record(schemas_string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
+    /** Who must have attested the proofs the release gate reads (docs/security.md). */
+    attestation: attestationConfigSchema.optional(),
 })
     .strict();
 /** Parses config text; `file` names the source in every message. */
 function parseConfig(text, file) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (e) {
-        throw errors_usage `${file}: not valid JSON (${e.message}). Fix the file or name another with ${errors_opt('config')}.`;
-    }
+    const json = parseJsonText(text, printable(file), [
+        'Fix the file or name another with ',
+        errors_opt('config'),
+        '.',
+    ]);
     const parsed = configSchema.safeParse(json);
     if (!parsed.success) {
         throw errors_usage `${file}: invalid scalegate config:\n${issues_formatZodIssues(parsed.error)}`;
@@ -11409,17 +29201,21 @@ function modelFromConfig(config, name, file) {
     }
     return [name, model];
 }
-/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+/** Reads and validates a config file; a missing, unreadable or oversized file is a UsageError naming it. */
 function readConfigFile(file) {
     let text;
     try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        text = readBoundedFile(file, {
+            maxBytes: READ_LIMITS.config,
+            label: 'the config',
+            fix: ['Fix the file or name another with ', errors_opt('config'), '.'],
+        });
     }
     catch (e) {
-        const missing = e.code === 'ENOENT';
-        throw missing
-            ? errors_usage `${file}: no such config file. Create ${config_CONFIG_FILE} (see docs/config.md) or name another with ${errors_opt('config')}.`
-            : errors_usage `${file}: cannot read (${e.message}).`;
+        if (e instanceof FileReadError && e.missing) {
+            throw errors_usage `${printable(file)}: no such config file. Create ${config_CONFIG_FILE} (see docs/config.md) or name another with ${errors_opt('config')}.`;
+        }
+        throw e;
     }
     return parseConfig(text, file);
 }
@@ -12087,6 +29883,17 @@ function ttotalFromLegacy(legacy) {
         provenance: { origin: 'legacy', tool: LEGACY_TOOL, note: null },
     };
 }
+/**
+ * The measurements published in the legacy format that the release gate accepts, by file name and
+ * SHA-256 of the committed bytes. A legacy qmax records no decision per rung (each rung's p95 was
+ * compared with the SLO, no interval), so its rungs cannot be judged again: the gate takes one only
+ * when it is byte for byte one of these (src/plan/gate-measurements.ts). Any other file without
+ * per-rung decisions, or claiming the legacy origin, is refused.
+ */
+const COMMITTED_LEGACY_MEASUREMENTS = {
+    'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json': '8730d05c598c0ba4a5a05c73e66c71e2171f8278764626ede370cb57543270cf',
+    'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json': '926eda591c801a41868c3ecec180dddb62ba04b1d3fe071bd1bd2519c20b194c',
+};
 
 ;// CONCATENATED MODULE: ./src/model/io.ts
 /**
@@ -12094,6 +29901,10 @@ function ttotalFromLegacy(legacy) {
  * format -> current); writing validates and is atomic (temp file + rename), so a crash never
  * leaves a half-written artifact where a reader would find it.
  */
+
+
+
+
 
 
 
@@ -12113,7 +29924,17 @@ const io_producerOf = {
     drill: 'scalegate drill (or scalegate drill merge for shards)',
     'drill-shard': 'scalegate drill --shard i/n --start-at T',
 };
-/** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
+/** The kinds that carry HDR histograms per window (larger files, bounded decoding). */
+const HISTOGRAM_KINDS = new Set(['goodput', 'drill', 'drill-shard']);
+/** The largest file of `kind` that is read (READ_LIMITS). */
+const artifactReadLimit = (kind) => HISTOGRAM_KINDS.has(kind) ? READ_LIMITS.histogramArtifact : READ_LIMITS.artifact;
+/** A value of the file, as a message may quote it: escaped, short. */
+const quoted = (value) => printable(JSON.stringify(value) ?? String(value), 60);
+/**
+ * Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. The
+ * HDR histograms of a goodput or drill artifact are checked within their bounds (hdr-bounds.ts)
+ * here, so nothing decodes one that is not.
+ */
 function parseArtifact(kind, json, file) {
     const producer = io_producerOf[kind];
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -12124,17 +29945,23 @@ function parseArtifact(kind, json, file) {
     if (version === undefined)
         return parseLegacy(kind, record, file);
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-        throw new errors_UsageError(`${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`);
+        throw new errors_UsageError(`${file}: schema_version must be a positive integer, found ${quoted(version)}.`);
     }
     if (version > SCHEMA_VERSION) {
         throw new errors_UsageError(`${file}: written by a newer scalegate (schema_version ${version}; this scalegate reads up to ${SCHEMA_VERSION}). Upgrade scalegate to read it.`);
     }
     if (record.kind !== kind) {
-        throw new errors_UsageError(`${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
+        throw new errors_UsageError(`${file}: is a ${quoted(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
     }
     const parsed = io_artifactSchemas[kind].safeParse(json);
     if (!parsed.success) {
         throw new errors_UsageError(`${file}: invalid ${kind} artifact:\n${issues_formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`);
+    }
+    if (HISTOGRAM_KINDS.has(kind)) {
+        const problem = checkArtifactHistograms(parsed.data, histograms_HDR_ENCODING);
+        if (problem !== null) {
+            throw new errors_UsageError(`${file}: invalid ${kind} artifact:\n  - ${problem}\nProduce a valid one with \`${producer}\`.`);
+        }
     }
     return parsed.data;
 }
@@ -12163,22 +29990,13 @@ function parseLegacy(kind, record, file) {
     throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
 }
 function readArtifact(kind, file) {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (e) {
-        const code = e.code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : e.message;
-        throw new errors_UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${io_producerOf[kind]}\`.`);
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (e) {
-        throw new errors_UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${io_producerOf[kind]}\`.`);
-    }
+    const fix = `Produce one with \`${io_producerOf[kind]}\`.`;
+    const text = readBoundedFile(file, {
+        maxBytes: artifactReadLimit(kind),
+        label: `the ${kind} artifact`,
+        fix,
+    });
+    const json = parseJsonText(text, printable(file), `Produce a valid one with \`${io_producerOf[kind]}\`.`);
     return parseArtifact(kind, json, file);
 }
 /**
@@ -12298,6 +30116,8 @@ const thawJournalFileName = (endpoint) => `thaw-journal-${checkAwsName(endpoint,
 
 
 
+
+const sha256Of = (file) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,external_node_fs_namespaceObject.readFileSync)(file)).digest('hex');
 function find(kind, recorded, modelName, dir) {
     const named = (0,external_node_path_namespaceObject.join)(dir, (0,external_node_path_namespaceObject.basename)(recorded.file));
     const problems = [];
@@ -12305,7 +30125,7 @@ function find(kind, recorded, modelName, dir) {
         try {
             const artifact = readArtifact(kind, named);
             if (artifact.run_id === recorded.run_id)
-                return { artifact, file: named, error: null };
+                return { artifact, file: named, sha256: sha256Of(named), error: null };
             problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
         }
         catch (e) {
@@ -12330,7 +30150,7 @@ function find(kind, recorded, modelName, dir) {
         try {
             const artifact = readArtifact(kind, file);
             if (artifact.run_id === recorded.run_id)
-                return { artifact, file, error: null };
+                return { artifact, file, sha256: sha256Of(file), error: null };
         }
         catch (e) {
             if (!isUsageError(e))
@@ -12340,6 +30160,7 @@ function find(kind, recorded, modelName, dir) {
     return {
         artifact: null,
         file: named,
+        sha256: null,
         error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
     };
 }
@@ -12356,6 +30177,7 @@ function findPlanMeasurements(plan, artifactsDir) {
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
+        qmaxSha256: qmax.sha256,
         ttotal: ttotal?.artifact ?? null,
         ttotalFile: ttotal?.file ?? null,
         drill: drill?.artifact ?? null,
@@ -12423,6 +30245,9 @@ function findPlanProofs(plan, artifactsDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
+
+
 
 
 
@@ -12549,8 +30374,8 @@ function policyNames(endpoint, variant) {
 /**
  * CloudFormation stack names of a model's deployment, in the order they are applied:
  * foundation (role, weights bucket) -> model cache (weights sync) -> endpoint. Calibration has
- * stacks of its own, which share nothing with production's: calibration foundation (its own
- * execution role) -> calibration endpoint. `scalegate deploy` and the CDK app both use these, so
+ * one stack of its own, which shares nothing with production's: the calibration endpoint (its
+ * execution role is the CI-access stack's). `scalegate deploy` and the CDK app both use these, so
  * the CLI never has to synthesize to know what it deploys.
  */
 function stackNames(modelName) {
@@ -12559,7 +30384,6 @@ function stackNames(modelName) {
         foundation: `${base}-foundation`,
         modelCache: `${base}-model-cache`,
         endpoint: `${base}-endpoint`,
-        calibrationFoundation: `${base}-calibration-foundation`,
         calibration: `${base}-calibration`,
     };
 }
@@ -12966,147 +30790,1485 @@ class EndpointObservability extends external_constructs_namespaceObject.Construc
     }
 }
 
-;// CONCATENATED MODULE: ./src/analysis/device-profile.ts
+// EXTERNAL MODULE: ./node_modules/@sigstore/bundle/dist/index.js
+var dist = __nccwpck_require__(1040);
+// EXTERNAL MODULE: ./node_modules/@sigstore/core/dist/index.js
+var core_dist = __nccwpck_require__(3917);
+// EXTERNAL MODULE: ./node_modules/@sigstore/protobuf-specs/dist/index.js
+var protobuf_specs_dist = __nccwpck_require__(9654);
+// EXTERNAL MODULE: ./node_modules/@sigstore/verify/dist/index.js
+var verify_dist = __nccwpck_require__(4187);
+;// CONCATENATED MODULE: ./src/plan/attestation.ts
+/**
+ * Is this artifact attested by the calibrate workflow of this repository, run from its default
+ * branch? Pure, given the artifact's exact bytes, its Sigstore bundle, a trust root and the
+ * expected signer: @sigstore/verify checks the certificate chain against the trust root's CAs
+ * (with its SCT), the transparency-log entry (its signed entry timestamp and inclusion proof), the
+ * DSSE signature, and the certificate's identity (SAN, OIDC issuer, Fulcio's Build Signer URI,
+ * Source Repository URI and Ref extensions); then the signed in-toto statement must name this file
+ * and the sha256 of these bytes. Each refusal says what did not match.
+ *
+ * The thresholds are the verifier's defaults (one SCT, one log entry, one timestamp) for a root
+ * that has transparency and CT logs (the public-good instance); a root without them (GitHub's own
+ * instance, for private repositories, which timestamps with its TSA instead) needs one signed
+ * timestamp and no log entry, as `gh attestation verify` does.
+ */
 
-/** A rung the derivation can read: usable, completed requests, throughput and TTFAB p50/p95. */
-const readable = (s) => s.usable && s.ok > 0 && s.achieved_rps > 0 && s.ttfab_p50_ms !== null && s.ttfab_p95_ms !== null;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1
-        ? sorted[mid]
-        : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function rungsOf(steps) {
-    const by = new Map();
-    for (const s of steps.filter(readable))
-        by.set(s.concurrency, [...(by.get(s.concurrency) ?? []), s]);
-    return [...by.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([concurrency, group]) => {
-        const latencies = group.flatMap((s) => (s.latency_p95_ms === null ? [] : [s.latency_p95_ms]));
+
+
+
+
+
+
+const GITHUB_OIDC_ISSUER = 'https://token.actions.githubusercontent.com';
+const GITHUB = 'https://github.com';
+const INTOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const OID = {
+    issuerV1: '1.3.6.1.4.1.57264.1.1',
+    issuer: '1.3.6.1.4.1.57264.1.8',
+    buildSignerUri: '1.3.6.1.4.1.57264.1.9',
+    sourceRepositoryUri: '1.3.6.1.4.1.57264.1.12',
+    sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
+};
+const signerIdentity = (e) => `${GITHUB}/${e.repository}/${e.signerWorkflow}@${e.ref}`;
+/**
+ * A Sigstore TrustedRoot JSON, or the JSON lines `gh attestation trusted-root` prints (one root
+ * per line: the public-good instance and GitHub's). A file that is neither is refused (exit 2).
+ */
+function parseTrustedRoots(text, file) {
+    const refuse = (why) => errors_usage `${errors_opt('trusted-root', file)}: ${why}. Get the trust root with \`gh attestation trusted-root > trusted_root.jsonl\`.`;
+    let documents;
+    try {
+        documents = [JSON.parse(text)];
+    }
+    catch {
+        const lines = text.split('\n').filter((l) => l.trim() !== '');
+        documents = lines.map((line, i) => {
+            try {
+                return JSON.parse(line);
+            }
+            catch (e) {
+                throw refuse(`neither a TrustedRoot JSON nor JSON lines (line ${i + 1}: ${e.message})`);
+            }
+        });
+    }
+    if (documents.length === 0)
+        throw refuse('empty');
+    const roots = documents.map((doc, i) => {
+        const where = documents.length > 1 ? ` (line ${i + 1})` : '';
+        const media = doc?.mediaType;
+        if (typeof media !== 'string' || !media.includes('trustedroot')) {
+            throw refuse(`not a Sigstore TrustedRoot${where} (its mediaType is not application/vnd.dev.sigstore.trustedroot+json)`);
+        }
+        let material;
+        let root;
+        try {
+            root = protobuf_specs_dist.TrustedRoot.fromJSON(doc);
+            material = (0,verify_dist/* toTrustMaterial */.jO)(root);
+        }
+        catch (e) {
+            throw refuse(`an unusable TrustedRoot${where} (${e.message})`);
+        }
+        if (material.certificateAuthorities.length === 0)
+            throw refuse(`no certificate authority${where}`);
+        const withLogs = material.tlogs.length > 0;
         return {
-            concurrency,
-            rps: median(group.map((s) => s.achieved_rps)),
-            p50: median(group.map((s) => s.ttfab_p50_ms)),
-            p95: median(group.map((s) => s.ttfab_p95_ms)),
-            latencyP95: latencies.length > 0 ? median(latencies) : null,
+            material,
+            options: {
+                tlogThreshold: withLogs ? 1 : 0,
+                ctlogThreshold: material.ctlogs.length > 0 ? 1 : 0,
+                timestampThreshold: 1,
+            },
         };
     });
+    return { file, roots };
 }
-const Z95 = 1.6448536269514722;
-/**
- * The log-normal shape whose p95 - p50 is `spreadMs` at mean `meanMs`:
- * mean * exp(-s^2/2) * (exp(z95 s) - 1) = spread, increasing in s on [0, 1.5] (bisection).
- */
-function lognormalSigmaForSpread(meanMs, spreadMs) {
-    if (!(spreadMs > 0))
-        return 0;
-    const spreadAt = (s) => meanMs * Math.exp((-s * s) / 2) * (Math.exp(Z95 * s) - 1);
-    let low = 0;
-    let high = 1.5;
-    if (spreadAt(high) <= spreadMs)
-        return high;
-    for (let i = 0; i < 60; i++) {
-        const mid = (low + high) / 2;
-        if (spreadAt(mid) < spreadMs)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
+const refused = (problem, detail) => ({
+    ok: false,
+    problem,
+    detail,
+});
+const attestation_hex = (bytes) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex');
+const attestation_short = (digest) => `${digest.slice(0, 12)}…`;
+/** Of the roots' errors, the one that says most: an identity refused after the crypto held, then a bad signature or log entry, then an untrusted chain. */
+function rank(e) {
+    if (e instanceof verify_dist/* PolicyError */.pn)
+        return 3;
+    if (e instanceof verify_dist/* VerificationError */.mk && e.code !== 'CERTIFICATE_ERROR')
+        return 2;
+    return 1;
 }
-/** Share of X_max within which a rung counts as on the plateau. */
-const PLATEAU = 0.95;
-/** TTFAB / latency at or above which the model emits the whole utterance at the end. */
-const AFTER_UTTERANCE = 0.95;
-/**
- * The device of one instance, from a qmax artifact. `label` names the input in errors (e.g.
- * `--device artifacts/qmax-....json`); a ladder without a usable rung is a UsageError.
- */
-function deriveDeviceProfile(qmax, label) {
-    const rungs = rungsOf(qmax.steps);
-    const lowest = rungs[0];
-    if (!lowest) {
-        throw new errors_UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
+function verifyAttestation(input) {
+    const { file, expected } = input;
+    let bundle;
+    try {
+        bundle = (0,dist/* bundleFromJSON */.vw)(input.bundle);
     }
-    const xMax = Math.max(...rungs.map((r) => r.rps));
-    const plateau = rungs.filter((r) => r.rps >= PLATEAU * xMax);
-    const xSat = median(plateau.map((r) => r.rps));
-    const c0 = lowest.concurrency;
-    const lanesRatio = (xSat * c0) / lowest.rps;
-    const lanes = Math.max(1, Math.floor(lanesRatio + 0.1));
-    const lanesIdentified = c0 === 1 || lowest.rps < PLATEAU * xMax;
-    const serviceMeanMs = (1000 * lanes) / xSat;
-    const clientShareMs = c0 <= lanes ? (1000 * c0) / lowest.rps - serviceMeanMs : null;
-    const spreadMs = Math.max(0, lowest.p95 - lowest.p50);
-    const stacked = Math.max(1, c0 / lanes);
-    const sigma = lognormalSigmaForSpread(serviceMeanMs, spreadMs / Math.sqrt(stacked));
-    const ratio = lowest.latencyP95 && lowest.latencyP95 > 0 ? lowest.p95 / lowest.latencyP95 : 1;
-    const afterUtterance = ratio >= AFTER_UTTERANCE;
-    const instanceType = qmax.fingerprint.instance_type;
-    return {
-        profile: {
-            source: `${qmax.model_name} ${instanceType} qmax ${qmax.run_id}`,
-            lanes,
-            service_mean_ms: serviceMeanMs,
-            service_sigma: sigma,
-            first_audio_fraction: afterUtterance ? 1 : Math.max(0.01, Math.min(1, ratio)),
-        },
-        instance_type: instanceType,
-        rungs: rungs.map((r) => r.concurrency),
-        lowest_rung: c0,
-        x_lowest_rps: lowest.rps,
-        plateau_rungs: plateau.map((r) => r.concurrency),
-        x_plateau_rps: xSat,
-        lanes_ratio: lanesRatio,
-        lanes_identified: lanesIdentified,
-        client_share_ms: clientShareMs,
-        ttfab_spread_ms: spreadMs,
-        emits: afterUtterance ? 'after_utterance' : 'streaming',
+    catch (e) {
+        return refused('bad-bundle', `not a Sigstore bundle (${e.message})`);
+    }
+    if (bundle.content.$case !== 'dsseEnvelope') {
+        return refused('bad-bundle', 'not a DSSE attestation (a bare message signature)');
+    }
+    const envelope = bundle.content.dsseEnvelope;
+    if (envelope.payloadType !== INTOTO_PAYLOAD_TYPE) {
+        return refused('bad-bundle', `its payload is ${envelope.payloadType}, not an in-toto statement`);
+    }
+    const expectedUri = signerIdentity(expected);
+    const policy = {
+        subjectAlternativeName: `^${expectedUri.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`,
+        extensions: { issuer: GITHUB_OIDC_ISSUER },
+        oids: [
+            { oid: { id: OID.buildSignerUri.split('.').map(Number) }, value: derUtf8(expectedUri) },
+            {
+                oid: { id: OID.sourceRepositoryUri.split('.').map(Number) },
+                value: derUtf8(`${GITHUB}/${expected.repository}`),
+            },
+            { oid: { id: OID.sourceRepositoryRef.split('.').map(Number) }, value: derUtf8(expected.ref) },
+        ],
     };
-}
-/**
- * The start-up of one new instance, from a ttotal artifact's timeline: provisioning (capacity
- * request to container start), the container's stage markers (elapsed since its start), and the
- * wait from ready to in service. Stages a timeline lacks take the time of the next one it has.
- */
-function deriveStartupProfile(ttotal, label) {
-    const at = new Map();
-    for (const t of ttotal.timeline)
-        at.set(t.stage, Date.parse(t.at));
-    const need = (stage, alternatives = []) => {
-        for (const name of [stage, ...alternatives]) {
-            const ms = at.get(name);
-            if (ms !== undefined && Number.isFinite(ms))
-                return ms;
+    let best = null;
+    let verified = false;
+    for (const root of input.trust.roots) {
+        try {
+            new verify_dist/* Verifier */.BL(root.material, root.options).verify((0,verify_dist/* toSignedEntity */.DC)(bundle), policy);
+            verified = true;
+            break;
         }
-        throw new UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
-    };
-    const desired = need('desired_set');
-    const started = need('container_started', ['instance_logging']);
-    const ready = need('ready', ['warmup_done']);
-    const inService = need('in_service');
-    const stage = (name, fallback) => Math.max(0, ((at.get(name) ?? fallback) - started) / 1000);
-    const readyS = stage('ready', ready);
-    const warmupS = Math.min(stage('warmup_done', ready), readyS);
-    const weightsS = Math.min(stage('weights_ready', ready), warmupS);
-    const frameworkS = Math.min(stage('framework_init', ready), weightsS);
-    const provisionS = (started - desired) / 1000;
-    const afterReadyS = (inService - ready) / 1000;
-    if (!(provisionS >= 0) || !(afterReadyS >= 0)) {
-        throw new UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
+        catch (e) {
+            if (best === null || rank(e) > rank(best))
+                best = e;
+        }
+    }
+    if (!verified)
+        return explain(best, bundle, expected);
+    let statement;
+    try {
+        statement = JSON.parse(Buffer.from(envelope.payload).toString('utf8'));
+    }
+    catch (e) {
+        return refused('bad-bundle', `its signed statement is not JSON (${e.message})`);
+    }
+    const subjects = Array.isArray(statement.subject)
+        ? statement.subject
+        : [];
+    const name = (0,external_node_path_namespaceObject.basename)(file);
+    const digest = attestation_hex(input.bytes);
+    const mine = subjects.find((s) => s?.name === name);
+    if (!mine) {
+        const names = subjects.map((s) => String(s?.name)).join(', ') || 'nothing';
+        return refused('other-name', `the attestation is of ${names}, not of ${name}`);
+    }
+    if (mine.digest?.sha256 !== digest) {
+        return refused('other-digest', `attested digest sha256:${attestation_short(String(mine.digest?.sha256))} is not this file's sha256:${attestation_short(digest)} (the file changed after it was attested)`);
+    }
+    return { ok: true, signer: expectedUri };
+}
+/** DER of a UTF8String (how Fulcio's v2 extensions carry their values). */
+function derUtf8(value) {
+    const bytes = Buffer.from(value, 'utf8');
+    const n = bytes.length;
+    const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
+    return Buffer.concat([Buffer.from([0x0c, ...length]), bytes]);
+}
+function leafOf(bundle) {
+    const content = bundle.verificationMaterial.content;
+    const raw = content.$case === 'certificate'
+        ? content.certificate.rawBytes
+        : content.$case === 'x509CertificateChain'
+            ? content.x509CertificateChain.certificates[0]?.rawBytes
+            : undefined;
+    if (!raw)
+        return null;
+    try {
+        return core_dist.X509Certificate.parse(Buffer.from(raw));
+    }
+    catch {
+        return null;
+    }
+}
+/** A Fulcio v2 extension's text (DER UTF8String inside the OCTET STRING); v1 ones are raw bytes. */
+function extensionText(cert, oid, raw = false) {
+    const ext = cert.extension(oid);
+    if (!ext)
+        return null;
+    try {
+        return (raw ? ext.value : (ext.valueObj.subs[0]?.value ?? ext.value)).toString('utf8');
+    }
+    catch {
+        return null;
+    }
+}
+/** Why verification failed, in terms of what the gate expected. */
+function explain(error, bundle, expected) {
+    if (error instanceof verify_dist/* PolicyError */.pn) {
+        const cert = leafOf(bundle);
+        const san = cert?.subjectAltName ?? null;
+        const issuer = cert ? (extensionText(cert, OID.issuer) ?? extensionText(cert, OID.issuerV1, true)) : null;
+        const repository = cert ? extensionText(cert, OID.sourceRepositoryUri) : null;
+        const sourceRef = cert ? extensionText(cert, OID.sourceRepositoryRef) : null;
+        const signedBy = `signed by ${san ?? 'an identity without a URI'}`;
+        if (issuer !== GITHUB_OIDC_ISSUER) {
+            return refused('other-issuer', `${signedBy}, whose OIDC issuer is ${issuer ?? 'not recorded'}, not ${GITHUB_OIDC_ISSUER}`);
+        }
+        if (repository !== `${GITHUB}/${expected.repository}`) {
+            return refused('other-repository', `${signedBy}: a run of another repository (${repository?.replace(`${GITHUB}/`, '') ?? 'not recorded'}), not ${expected.repository}`);
+        }
+        const at = san ? san.lastIndexOf('@') : -1;
+        const workflow = san && at > 0 ? san.slice(0, at) : san;
+        const ref = san && at > 0 ? san.slice(at + 1) : null;
+        if (workflow !== `${GITHUB}/${expected.repository}/${expected.signerWorkflow}`) {
+            return refused('other-workflow', `${signedBy}: another workflow (${workflow?.replace(`${GITHUB}/${expected.repository}/`, '') ?? 'none'}), not ${expected.signerWorkflow}`);
+        }
+        if (ref !== expected.ref || sourceRef !== expected.ref) {
+            return refused('other-ref', `${signedBy}: a run from ${ref !== expected.ref ? ref : sourceRef}, not from ${expected.ref} (the default branch)`);
+        }
+        return refused('other-workflow', `${signedBy}: ${error.message}`);
+    }
+    if (error instanceof verify_dist/* VerificationError */.mk) {
+        switch (error.code) {
+            case 'CERTIFICATE_ERROR':
+                return refused('untrusted-ca', `its certificate does not verify against a certificate authority of the trust root (${error.message})`);
+            case 'SIGNATURE_ERROR':
+                return refused('bad-signature', 'its signature does not verify over its statement');
+            case 'TLOG_BODY_ERROR':
+                return refused('bad-signature', `its statement or signature is not what the transparency log recorded (${error.message})`);
+            default:
+                return refused('transparency-log', `its transparency-log entry or timestamp does not verify against the trust root (${error.code}: ${error.message})`);
+        }
+    }
+    return refused('bad-bundle', `unverifiable (${error?.message ?? String(error)})`);
+}
+/** The gate's `attested` check (src/plan/gate.ts names it): every file verified, or each failure with why. */
+function attestedCheck(evidence) {
+    if ('unavailable' in evidence)
+        return { ok: false, detail: evidence.unavailable, fix: evidence.fix };
+    const { expected, trust } = evidence;
+    const signer = signerIdentity(expected);
+    const failures = [];
+    for (const f of evidence.files) {
+        const verdict = judgeFile(f, evidence);
+        if (!verdict.ok)
+            failures.push(`${f.file}: ${verdict.detail}`);
+    }
+    const names = evidence.files.map((f) => (0,external_node_path_namespaceObject.basename)(f.file)).join(', ');
+    if (failures.length === 0) {
+        return {
+            ok: true,
+            detail: `${evidence.files.length} files attested by ${signer} (trust root ${trust.file}): ${names}`,
+            fix: null,
+        };
     }
     return {
-        source: `${ttotal.model_name} ${ttotal.fingerprint.instance_type} ttotal ${ttotal.run_id}`,
-        provision_s: provisionS,
-        framework_init_s: frameworkS,
-        weights_ready_s: weightsS,
-        warmup_done_s: warmupS,
-        ready_s: readyS,
-        in_service_after_ready_s: afterReadyS,
+        ok: false,
+        detail: `${failures.length} of ${evidence.files.length} proofs not attested by ${signer}: ${failures.join('; ')}`,
+        fix: `re-run the calibrate workflow (${expected.signerWorkflow}) from ${expected.ref} of ${expected.repository}: it measures, attests each artifact it writes and commits it with its bundle (artifacts/attestations/<file>.sigstore.json); a file typed, edited or produced anywhere else is never attested`,
     };
 }
+function judgeFile(f, evidence) {
+    if (f.bytes === null)
+        return refused('unreadable', `unreadable (${f.error ?? 'no bytes'})`);
+    if (f.bundle === null) {
+        return refused('missing-bundle', `no attestation (${f.bundleFile}: ${f.bundleError ?? 'missing'})`);
+    }
+    let json;
+    try {
+        json = JSON.parse(f.bundle);
+    }
+    catch (e) {
+        return refused('bad-bundle', `${f.bundleFile} is not JSON (${e.message})`);
+    }
+    return verifyAttestation({
+        file: f.file,
+        bytes: f.bytes,
+        bundle: json,
+        trust: evidence.trust,
+        expected: evidence.expected,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/commands/gate-attestation.ts
+/**
+ * What the release gate needs to judge attestations, shared by `scalegate gate` and the CDK synth
+ * gate (infra/lib/synth-gate.ts): whether it verifies them at all (not offline, not the local
+ * SageMaker), the trust root and the expected signer (refused, exit 2, when either is missing),
+ * and every file it read with its bundle. Judging them is src/plan/attestation.ts's.
+ */
+
+
+/** The refusal without a trust root (exit 2): where to get one, and the development way out. */
+const noTrustedRoot = () => errors_usage `the release gate verifies that every proof it reads (plan, measurements, validate, drill) was attested by your calibrate workflow, and needs the Sigstore trust root for it: pass ${errors_opt('trusted-root')} FILE, got with \`gh attestation trusted-root > trusted_root.jsonl\`; or skip the check for a development run with ${errors_opt('offline')} (said in the report; a release never passes it).`;
+function attestationSetup(input) {
+    if (input.local)
+        return { offline: 'local', trust: null, expected: null };
+    if (input.offline)
+        return { offline: 'requested', trust: null, expected: null };
+    if (!input.trustedRootFile)
+        throw noTrustedRoot();
+    const repository = attestationRepository(input.config, input.githubRepository);
+    if (repository === null)
+        throw noAttestationRepository();
+    const trust = parseTrustedRoots(readTrustedRootFile(input.trustedRootFile), input.trustedRootFile);
+    return {
+        offline: null,
+        trust,
+        expected: {
+            repository,
+            signerWorkflow: input.config?.signer_workflow ?? DEFAULT_SIGNER_WORKFLOW,
+            ref: input.config?.ref ?? DEFAULT_SIGNER_REF,
+        },
+    };
+}
+/** Every file the gate read (the plan, the measurements it names, its proofs), once each. */
+function provenFiles(planFile, measurements, proofs) {
+    const m = measurements;
+    const files = [
+        planFile,
+        m?.qmax ? m.qmaxFile : null,
+        m?.ttotal ? m.ttotalFile : null,
+        m?.drill ? m.drillFile : null,
+        m?.goodput ? m.goodputFile : null,
+        proofs?.validate ? proofs.validateFile : null,
+        ...(proofs?.drills ?? []).map((d) => d.file),
+    ];
+    return [...new Set(files.filter((f) => typeof f === 'string'))];
+}
+/** The files with their bundles, read; null when attestations are not verified. */
+function attestationEvidence(setup, planFile, measurements, proofs) {
+    if (setup.trust === null || setup.expected === null)
+        return null;
+    const files = provenFiles(planFile, measurements, proofs).map(readAttestedFile);
+    return { trust: setup.trust, expected: setup.expected, files };
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-check.ts
+const passCheck = (check, detail) => ({
+    check,
+    ok: true,
+    detail,
+    fix: null,
+});
+const failCheck = (check, detail, fix) => ({
+    check,
+    ok: false,
+    detail,
+    fix,
+});
+
+;// CONCATENATED MODULE: ./src/plan/gate-config.ts
+
+/** The rule `scalegate plan` deploys unless told `--policy-rule seed` (a comparison). */
+const RELEASE_POLICY_RULE = 'surge-safe';
+/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
+function configLoad(model, which) {
+    const rps = model[`${which}_rps`];
+    const streams = model[`${which}_streams`];
+    if (rps !== undefined)
+        return { unit: 'rps', value: rps };
+    if (streams !== undefined)
+        return { unit: 'streams', value: streams };
+    if (which === 'trough') {
+        const peak = configLoad(model, 'peak');
+        return peak ? { unit: peak.unit, value: 0 } : null;
+    }
+    return null;
+}
+const showLoad = (l) => (l === null ? 'none' : `${l.value} ${l.unit}`);
+/** One line per chosen value that differs from the config: `slo_ms 60000 (plan) vs 3000 (config)`. */
+function planConfigDifferences(plan, model) {
+    const c = plan.chosen;
+    const pairs = [
+        ['slo_ms', c.slo_ms, model.slo_ms],
+        ['surge_ratio', c.surge_ratio, model.surge_ratio],
+        ['peak', showLoad(c.peak), showLoad(configLoad(model, 'peak'))],
+        ['trough', showLoad(c.trough), showLoad(configLoad(model, 'trough'))],
+        ['min_instances_floor', c.min_instances_floor, model.min_instances_floor],
+        ['invocation_ceiling_s', c.invocation_ceiling_s, model.invocation_ceiling_s],
+        ['instance_hourly_usd', c.instance_hourly_usd, model.instance_hourly_usd ?? null],
+        ['instance_quota', c.instance_quota, model.instance_quota ?? null],
+        ['max_overflow_probability', c.max_overflow_probability, model.max_overflow_probability],
+        ['policy_rule', c.policy_rule, RELEASE_POLICY_RULE],
+    ];
+    return pairs
+        .filter(([, planned, configured]) => planned !== configured)
+        .map(([field, planned, configured]) => `${field} ${planned ?? 'none'} (plan) vs ${configured ?? 'none'} (config)`);
+}
+function planConfigCheck(modelName, plan, model, replan) {
+    const differences = planConfigDifferences(plan, model);
+    if (differences.length === 0)
+        return passCheck('plan_config', `the plan's choices are the config's (SLO ${model.slo_ms} ms, surge ratio ${model.surge_ratio}, peak ${showLoad(plan.chosen.peak)}, floor ${model.min_instances_floor}, ${RELEASE_POLICY_RULE})`);
+    return failCheck('plan_config', `the plan was made for other requirements than ${modelName}'s config states: ${differences.join('; ')}`, `re-plan from the config as it is, without overriding flags: ${replan}; or, if the config is what changed, commit the config the plan was made for`);
+}
+/** Release only: a plan whose measurements disagreed on the configuration is no proof of either. */
+function configMismatchCheck(plan, measure) {
+    if (!plan.inputs.config_mismatch_allowed)
+        return passCheck('config_mismatch', 'the plan was made without --allow-config-mismatch');
+    const what = plan.inputs.mismatch_warnings.join('; ') || 'its measurements were of different configurations';
+    return failCheck('config_mismatch', `the plan was made with --allow-config-mismatch (${what}): its Q_max and T_total do not describe one endpoint, so a release does not take it (a calibration deploy still does)`, `measure qmax and ttotal on the same image, instance type, environment and region, then re-plan without --allow-config-mismatch: ${measure}`);
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-fixes.ts
+/**
+ * The fixes the release gate names: the scalegate commands that measure, re-plan, validate or drill
+ * a model's plan (the texts of `fix` in each refused check). Pure.
+ */
+
+
+/** How a model gets a plan measured on exactly what is being deployed. */
+function measureFix(modelName, model, deployImageDigest) {
+    const slug = fingerprint_fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
+    const calibration = calibrationEndpointName(model.endpoint);
+    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
+    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
+    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
+        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
+        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
+}
+/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
+function measuredKinds(plan) {
+    const { ttotal, drill, goodput } = plan.inputs;
+    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
+}
+/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
+function replanFix(modelName, plan) {
+    const ttotal = plan.inputs.ttotal
+        ? ` --ttotal ${plan.inputs.ttotal.file}`
+        : plan.inputs.t_total_stated_s !== null
+            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
+            : '';
+    const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
+    const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
+    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
+}
+/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
+function validateFix(modelName, model, planFile) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
+        `then commit artifacts/${validateFileName(modelName)}`);
+}
+/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
+function drillFix(modelName, model, planFile, fp) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
+        `then commit artifacts/${drillFileName(modelName, fp)}`);
+}
+
+;// CONCATENATED MODULE: ./src/stats/student-t.ts
+/**
+ * Student's t distribution: CDF from the regularized incomplete beta function (continued fraction,
+ * modified Lentz) and its quantile by bisection. Pure, deterministic, accurate to ~1e-10.
+ */
+/** ln Gamma(x) for x > 0 (Lanczos, g = 7, 9 terms: ~15 significant digits). */
+function logGamma(x) {
+    const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const z = x - 1;
+    let a = c[0];
+    const t = z + 7.5;
+    for (let i = 1; i < 9; i++)
+        a += c[i] / (z + i);
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+function betaContinuedFraction(a, b, x) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 500; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+/** Regularized incomplete beta I_x(a, b). */
+function incompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
+    return x < (a + 1) / (a + b + 2)
+        ? (front * betaContinuedFraction(a, b, x)) / a
+        : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+/** P(T <= t) for Student's t with `df` degrees of freedom. */
+function studentTCdf(t, df) {
+    const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+const quantileCache = new Map();
+/** The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1, df >= 1). */
+function student_t_studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df >= 1))
+        throw new Error(`t quantile: p ${p}, df ${df} out of range`);
+    const key = `${p}:${df}`;
+    const cached = quantileCache.get(key);
+    if (cached !== undefined)
+        return cached;
+    if (p < 0.5)
+        return -student_t_studentTQuantile(1 - p, df);
+    let lo = 0;
+    let hi = 1;
+    while (studentTCdf(hi, df) < p)
+        hi *= 2;
+    for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        const mid = (lo + hi) / 2;
+        if (studentTCdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const q = (lo + hi) / 2;
+    quantileCache.set(key, q);
+    return q;
+}
+/** P(Z > z) for a standard normal Z (erfc by its Chebyshev fit: relative error < 1.2e-7). */
+function student_t_normalUpperTail(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * x);
+    const erfc = t *
+        Math.exp(-x * x -
+            1.26551223 +
+            t *
+                (1.00002368 +
+                    t *
+                        (0.37409196 +
+                            t *
+                                (0.09678418 +
+                                    t *
+                                        (-0.18628806 +
+                                            t *
+                                                (0.27886807 +
+                                                    t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+/** The z with P(Z > z) = p (0 < p < 1), by bisection on normalUpperTail. */
+function student_t_normalUpperQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new Error(`normal quantile: p ${p} out of range`);
+    let lo = -40;
+    let hi = 40;
+    for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+        const mid = (lo + hi) / 2;
+        if (student_t_normalUpperTail(mid) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+;// CONCATENATED MODULE: ./src/stats/rung-decision.ts
+/**
+ * Is the p95 TTFAB of one rung within the SLO? A group-sequential decision whose false-PASS
+ * probability is calibrated by simulation over a stated class of servers. Pure functions of
+ * their inputs.
+ *
+ * The data. At N outstanding requests a closed loop's consecutive TTFABs share most of their
+ * queue (on a serial server a TTFAB is close to the sum of the last N service times): lag-k
+ * autocorrelation about (N - k) / N. A server whose speed itself drifts (slow spells of seconds)
+ * adds dependence over seconds, whatever N. An interval that assumes independent samples covers
+ * the true p95 far less often than it says.
+ *
+ * The interval: batch sectioning (Asmussen and Glynn, "Stochastic Simulation", IV.5; Nakayama
+ * 2014). The window is cut into b consecutive batches of m >= max(4 N, 40) samples,
+ * 5 <= b <= 20. The centre is the p95 of the whole window; the spread comes from the batch p95s:
+ *     se^2 = sum (q_i - centre)^2 / (b - 1) / (1 - N/m) / b
+ *     [centre - t(b - 1, 1 - alpha_fail) se,  centre + t(b - 1, 1 - alpha_pass) se]
+ * 1 / (1 - N/m) corrects the first-order shrinkage of a batch spread when batches are only a few
+ * correlation lengths long. The tails are unequal: a false PASS depends only on the upper end,
+ * whose one-sided level is the calibrated PASS_ALPHA; the lower end gets the rest of 5 %.
+ *
+ * Dependence diagnostics before any decisive look (the batches must be long enough to be nearly
+ * independent, which N alone cannot promise when the server's speed drifts):
+ *  - von Neumann ratio of the batch p95s in time order (sum of squared successive differences over
+ *    the sum of squares about their mean; about 2 for independent batches). Below its one-sided
+ *    5 % critical value 2 - 1.645 sqrt(4 (b - 2) / (b^2 - 1)) the batches are merged in pairs
+ *    (twice as long, half as many) and tested again; if fewer than 5 would remain the look is
+ *    not decisive ("dependent batches").
+ *  - batch-size sensitivity: the standard error from half as many batches of twice the size; the
+ *    larger of the two is used (a spread that grows with the batch size means the batches were
+ *    too short).
+ *  - a PASS on a window shorter than 3 x the rung's measure time needs its upper end x 1.3 within
+ *    the SLO (SHORT_WINDOW_MARGIN: a short window caught in a fast spell must not pass).
+ *
+ * Group-sequential looks (adaptive rungs). Looks are taken when the window first holds 5 minimal
+ * batches, again whenever its sample count has grown by half since the last look, once when the
+ * window first becomes long enough to pass without the short-window margin, and at the end of the
+ * hold. Each side spends its alpha by an O'Brien-Fleming-type Lan-DeMets function of the
+ * information fraction t (window time / longest possible window):
+ *     A(t) = 2 - 2 Phi(z(1 - a/2) / sqrt t),  A(1) = a,
+ * a look spending A(t_k) - A(t_{k-1}) on that side; the final look spends what is left. Early
+ * looks spend almost nothing, so only a clear margin stops a rung early. Futility: an interim
+ * look whose interval straddles the SLO but lies inside +-5 % of it ends the rung "undecided near
+ * the SLO" (more time would not decide it).
+ *
+ * The guarantee, as what it is: over the class of simulated servers in `CALIBRATION`
+ * (src/stats/closed-loop-sim.ts; i.i.d., regime-switching, batching and replayed Kokoro service),
+ * at the adaptive defaults, the probability that a rung whose true p95 equals the SLO ends in a
+ * PASS is at most `CALIBRATION.falsePassBound` pooled over the class (the contract: <= 5 %; its
+ * worst cell is recorded beside it), and the reported interval covers the true p95
+ * `CALIBRATION.coverage` of the time pooled. These are simulated bounds,
+ * not nominal levels: PASS_ALPHA was lowered until the simulation showed them (`npm run
+ * bench:coverage`; test/stats/rung-decision-coverage.test.ts checks them on a reduced class).
+ *
+ * A miss (a request without audio: failed, rejected, or still waiting past the SLO) is a sample
+ * above the SLO whose size is unknown. The p95 that touches a miss is +Infinity; for the batch
+ * spread a miss is counted at max(2 x SLO, the largest TTFAB seen).
+ */
+
+
+
+const rung_decision_DECISION_METHOD = 'batch-sectioning-sequential';
+/** A batch lasts at least this many turns of the closed loop (N completions each). */
+const BATCH_TURNS = 4;
+/** ... and at least this many samples (a p95 of fewer is mostly interpolation). */
+const MIN_BATCH_SAMPLES = 40;
+const MIN_BATCHES = 5;
+const MAX_BATCHES = 20;
+/** Two-sided nominal error of a rung's reported interval (both sides over all looks). */
+const FAMILY_ALPHA = 0.05;
+/** One-sided alpha of the upper end (a false PASS), calibrated by simulation. */
+const PASS_ALPHA = 0.005;
+/** One-sided alpha of the lower end (a false FAIL). */
+const FAIL_ALPHA = FAMILY_ALPHA - PASS_ALPHA;
+/** The first look waits for this many minimal batches. */
+const FIRST_LOOK_BATCHES = 5;
+/** A further interim look once the sample count has grown by this factor since the last. */
+const LOOK_GROWTH = 1.5;
+/** Futility: an interval inside SLO x (1 +- this) that straddles the SLO stops the rung. */
+const FUTILITY_BAND = 0.05;
+/**
+ * A PASS on a window shorter than LONG_PASS_SPANS x the rung's measure time needs its upper end
+ * this far inside the SLO (upper end x 1.3 <= SLO): the largest slowdown of the calibration class,
+ * so that a short window caught in a fast spell cannot pass a server that is slower on average.
+ */
+const SHORT_WINDOW_MARGIN = 0.3;
+const LONG_PASS_SPANS = 3;
+/**
+ * The shortest window a drifting rung may cut itself to (its older half discarded): long enough
+ * to pass without the short-window margin. Cutting further let a window shrink into one fast
+ * spell of a server whose speed fluctuates, and pass there.
+ */
+const shortestResettledWindowMs = (measureMs, minWindowMs) => Math.max(minWindowMs, LONG_PASS_SPANS * measureMs);
+/** One-sided level of the von Neumann test for dependent batch p95s. */
+const VON_NEUMANN_Z = 1.6448536269514722;
+const DEFAULT_MIN_SAMPLES = 100;
+/**
+ * What the simulation shows for this decision (`npm run bench:coverage`, full grid, 100
+ * replications a cell): P(PASS | true p95 = SLO) pooled over the cells of the class (0.65 %
+ * measured; `falsePassBound` is its one-sided 95 % upper confidence bound, rounded up) and in its
+ * worst cell, and the coverage of the reported interval pooled and in the worst cell.
+ */
+const rung_decision_CALIBRATION = {
+    falsePassBound: 0.01,
+    worstCellFalsePass: 0.08,
+    coverage: 0.98,
+    worstCellCoverage: 0.91,
+    class: 'closed loops N 1-64, pooled over cells: serial and 4-slot lognormal service CV 0.1-0.5; 30 % slower spells ' +
+        'of mean 2-10 s (regime switching); a batching server (up to 8); replayed Kokoro-82M device service; ' +
+        'adaptive hold 120 s, measure 30 s. Worst cell: regime 5/10 s, N 4',
+};
+const minBatchSize = (concurrency) => Math.max(BATCH_TURNS * Math.max(1, Math.round(concurrency)), MIN_BATCH_SAMPLES);
+const fmtMs = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
+const fmtLevel = (level) => `${(level * 100).toFixed(3).replace(/\.?0+$/, '')} %`;
+function batchP95s(values, b) {
+    const n = values.length;
+    const out = [];
+    for (let i = 0; i < b; i++) {
+        const batch = values.slice(Math.floor((i * n) / b), Math.floor(((i + 1) * n) / b));
+        out.push(quantileSorted(sortedAscending(batch), 0.95));
+    }
+    return out;
+}
+/** Standard error of the window's p95 from b batch p95s around `centre`. */
+function sectioningSe(batchQuantiles, centre, n, concurrency) {
+    const b = batchQuantiles.length;
+    const m = n / b;
+    let sumSquares = 0;
+    for (const q of batchQuantiles)
+        sumSquares += (q - centre) ** 2;
+    const variance = sumSquares / (b - 1) / (1 - Math.max(1, concurrency) / m);
+    return Math.sqrt(Math.max(0, variance) / b);
+}
+/** von Neumann ratio of a series (about 2 when independent; small when positively dependent). */
+function vonNeumannRatio(series) {
+    const b = series.length;
+    if (b < 3)
+        return null;
+    const avg = series.reduce((s, v) => s + v, 0) / b;
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < b; i++) {
+        den += (series[i] - avg) ** 2;
+        if (i > 0)
+            num += (series[i] - series[i - 1]) ** 2;
+    }
+    return den > 0 ? num / den : null;
+}
+/** One-sided critical value of the von Neumann ratio for b independent values. */
+const vonNeumannCritical = (b) => 2 - VON_NEUMANN_Z * Math.sqrt((4 * (b - 2)) / (b * b - 1));
+/**
+ * The plain batch-sectioning interval of the p95 (no dependence checks) at two-sided level
+ * 1 - alpha, a quarter of it above: the closed-loop rule other decisions compare themselves with.
+ * null when fewer than 5 batches of max(4 N, 40) samples fit.
+ */
+function sectionedP95Interval(valuesInTimeOrder, concurrency, alpha) {
+    return sectionedWithTails(valuesInTimeOrder, concurrency, { pass: alpha / 4, fail: (3 * alpha) / 4 });
+}
+/** The batch-sectioning interval with given one-sided tails. */
+function sectionedWithTails(valuesInTimeOrder, concurrency, tails) {
+    const n = valuesInTimeOrder.length;
+    const b = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
+    if (b < MIN_BATCHES)
+        return null;
+    const values = Array.from(valuesInTimeOrder);
+    const centre = quantileSorted(sortedAscending(values), 0.95);
+    const batchQuantiles = batchP95s(values, b);
+    const se = sectioningSe(batchQuantiles, centre, n, concurrency);
+    return {
+        centre,
+        low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
+        high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
+        batches: b,
+        batchSize: n / b,
+        batchQuantiles,
+    };
+}
+/**
+ * The interval of a decisive look: batch sectioning after the dependence checks (von Neumann on
+ * the batch p95s, lengthening batches while they fail it; the larger se of b and b/2 batches).
+ */
+function checkedP95Interval(valuesInTimeOrder, concurrency, tails) {
+    const n = valuesInTimeOrder.length;
+    const initial = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
+    const none = {
+        initialBatches: Math.max(0, initial),
+        lengthened: 0,
+        vonNeumann: null,
+        vonNeumannCritical: null,
+        halfBatchSeRatio: null,
+        independent: false,
+    };
+    if (initial < MIN_BATCHES)
+        return { interval: null, dependence: none };
+    const values = Array.from(valuesInTimeOrder);
+    const centre = quantileSorted(sortedAscending(values), 0.95);
+    let b = initial;
+    let lengthened = 0;
+    let quantiles = batchP95s(values, b);
+    let ratio = vonNeumannRatio(quantiles);
+    let independent = ratio === null || ratio >= vonNeumannCritical(b);
+    while (!independent && Math.floor(b / 2) >= MIN_BATCHES) {
+        b = Math.floor(b / 2);
+        lengthened++;
+        quantiles = batchP95s(values, b);
+        ratio = vonNeumannRatio(quantiles);
+        independent = ratio === null || ratio >= vonNeumannCritical(b);
+    }
+    let se = sectioningSe(quantiles, centre, n, concurrency);
+    let halfRatio = null;
+    const half = Math.floor(b / 2);
+    if (half >= 3) {
+        const seHalf = sectioningSe(batchP95s(values, half), centre, n, concurrency);
+        halfRatio = se > 0 ? seHalf / se : null;
+        se = Math.max(se, seHalf);
+    }
+    return {
+        interval: {
+            centre,
+            low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
+            high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
+            batches: b,
+            batchSize: n / b,
+            batchQuantiles: quantiles,
+        },
+        dependence: {
+            initialBatches: initial,
+            lengthened,
+            vonNeumann: ratio,
+            vonNeumannCritical: vonNeumannCritical(b),
+            halfBatchSeRatio: halfRatio,
+            independent,
+        },
+    };
+}
+/** One look at a window of TTFAB samples (time order; +Infinity for misses). */
+function decideP95(samplesInTimeOrder, settings, look = { passAlpha: PASS_ALPHA, failAlpha: FAIL_ALPHA, look: 1, maxLooks: 1 }) {
+    const { sloMs } = settings;
+    const minSamples = Math.max(1, settings.minSamples ?? DEFAULT_MIN_SAMPLES);
+    const n = samplesInTimeOrder.length;
+    const sorted = sortedAscending(samplesInTimeOrder);
+    let largestFinite = 0;
+    let misses = 0;
+    for (const v of sorted) {
+        if (Number.isFinite(v))
+            largestFinite = v;
+        else
+            misses++;
+    }
+    const p95 = quantileWithMisses(sorted, 0.95);
+    const missValue = Math.max(2 * sloMs, largestFinite);
+    const imputed = misses > 0 ? samplesInTimeOrder.map((v) => (Number.isFinite(v) ? v : missValue)) : samplesInTimeOrder;
+    const tails = { pass: look.passAlpha, fail: look.failAlpha };
+    const { interval: section, dependence } = checkedP95Interval(imputed, settings.concurrency, tails);
+    const drift = driftTest(samplesInTimeOrder, settings.drift);
+    const shortest = minBatchSize(settings.concurrency);
+    let interval = null;
+    if (section) {
+        const reachesMisses = misses > 0 && (p95 === Number.POSITIVE_INFINITY || section.high >= missValue);
+        interval = { low: section.low, high: reachesMisses ? Number.POSITIVE_INFINITY : section.high };
+    }
+    const level = 1 - look.passAlpha - look.failAlpha;
+    let verdict = 'undecided';
+    let nearSlo = false;
+    let reason;
+    const how = section
+        ? `${section.batches} batches of ${Math.round(section.batchSize)} samples, look ${look.look} of <= ${look.maxLooks}`
+        : '';
+    if (!interval || !section) {
+        reason = `${n} samples: too few for ${MIN_BATCHES} batches of >= ${shortest} (${BATCH_TURNS} x N, N = ${settings.concurrency}); no interval, undecided`;
+    }
+    else {
+        const ci = `p95 ${fmtLevel(level)} CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how})`;
+        if (interval.high <= sloMs) {
+            verdict = 'pass';
+            reason = `${ci} within the ${sloMs} ms SLO`;
+        }
+        else if (interval.low > sloMs) {
+            verdict = 'fail';
+            reason = `${ci} above the ${sloMs} ms SLO`;
+        }
+        else {
+            reason = `${ci} straddles the ${sloMs} ms SLO`;
+            nearSlo =
+                dependence.independent &&
+                    interval.low >= sloMs * (1 - FUTILITY_BAND) &&
+                    interval.high <= sloMs * (1 + FUTILITY_BAND);
+            if (nearSlo)
+                reason += ` and lies within +-${FUTILITY_BAND * 100} % of it: undecided near the SLO`;
+        }
+        if (verdict !== 'undecided' && !dependence.independent) {
+            reason += ` (batch p95s dependent even in ${section.batches} batches: von Neumann ratio ${(dependence.vonNeumann ?? 0).toFixed(2)} < ${(dependence.vonNeumannCritical ?? 0).toFixed(2)}; undecided)`;
+            verdict = 'undecided';
+        }
+        const margin = look.passMargin ?? 0;
+        if (verdict === 'pass' && interval.high * (1 + margin) > sloMs) {
+            reason += ` (a window this short passes only with its upper end x ${1 + margin} within the SLO: undecided)`;
+            verdict = 'undecided';
+        }
+    }
+    if (misses > 0)
+        reason += `; ${misses} of ${n} samples are misses without audio`;
+    if (verdict !== 'undecided' && n < minSamples) {
+        reason += ` (only ${n} samples, --min-samples ${minSamples}: undecided)`;
+        verdict = 'undecided';
+    }
+    return {
+        method: rung_decision_DECISION_METHOD,
+        n,
+        misses,
+        p95,
+        interval,
+        level,
+        tails,
+        familyLevel: 1 - FAMILY_ALPHA,
+        verdict,
+        decisive: verdict !== 'undecided',
+        nearSlo,
+        batches: section?.batches ?? 0,
+        batchSize: section?.batchSize ?? 0,
+        minBatchSize: shortest,
+        look: look.look,
+        maxLooks: look.maxLooks,
+        dependence,
+        drift,
+        reason,
+    };
+}
+/**
+ * Alpha spent by information fraction t of a one-sided level a: O'Brien-Fleming type
+ * (Lan and DeMets 1983), 2 - 2 Phi(z(1 - a/2) / sqrt t); a at t = 1, almost nothing early.
+ */
+function obrienFlemingSpent(a, t) {
+    if (t >= 1)
+        return a;
+    if (!(t > 0))
+        return 0;
+    return Math.min(a, 2 * normalUpperTail(normalUpperQuantile(a / 2) / Math.sqrt(t)));
+}
+/** Upper bound on the looks of an adaptive rung (5 minimal batches growing by half to 20 x). */
+const MAX_ADAPTIVE_LOOKS = 12;
+/**
+ * The sequential procedure of one rung: when to look, what each look spends, when to stop. The
+ * rung (src/load/closed/rung.ts) calls `step` on every tick with its measure window; the coverage
+ * simulation calls the very same method on simulated windows.
+ */
+class RungJudge {
+    settings;
+    looks = 0;
+    spent = { pass: 0, fail: 0 };
+    lastLookN = 0;
+    lookedLong = false;
+    latest = null;
+    constructor(settings) {
+        this.settings = settings;
+    }
+    get maxLooks() {
+        return this.settings.mode === 'adaptive' ? MAX_ADAPTIVE_LOOKS : 1;
+    }
+    get looksTaken() {
+        return this.looks;
+    }
+    /** The last look taken (null before the first). */
+    get decision() {
+        return this.latest;
+    }
+    /**
+     * The window a PASS needs to go without the short-window margin: LONG_PASS_SPANS x the measure
+     * time, never longer than most of the longest window the hold allows (a --measure-s close to the
+     * hold would otherwise demand the margin of every pass).
+     */
+    longSpanMs(timing) {
+        return Math.min(LONG_PASS_SPANS * (this.settings.measureMs ?? 0), 0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY));
+    }
+    /** Is an interim look due for a window of n samples? */
+    interimDue(n) {
+        if (this.settings.mode !== 'adaptive' || this.looks >= MAX_ADAPTIVE_LOOKS - 1)
+            return false;
+        const first = FIRST_LOOK_BATCHES * minBatchSize(this.settings.concurrency);
+        return n >= Math.max(first, Math.ceil(LOOK_GROWTH * this.lastLookN));
+    }
+    /** Takes a look now: an interim one at information fraction t, or the final one (all alpha left). */
+    look(samplesInTimeOrder, final, timing) {
+        const t = final
+            ? 1
+            : timing && timing.maxWindowMs > 0
+                ? Math.min(1, Math.max(0.01, Math.round((100 * timing.windowMs) / timing.maxWindowMs) / 100))
+                : 0.5;
+        const target = {
+            pass: obrienFlemingSpent(PASS_ALPHA, t),
+            fail: obrienFlemingSpent(FAIL_ALPHA, t),
+        };
+        // Never less than a sliver: a look with no alpha at all would have an infinite interval.
+        const passAlpha = Math.max(target.pass - this.spent.pass, 1e-9);
+        const failAlpha = Math.max(target.fail - this.spent.fail, 1e-9);
+        this.looks++;
+        this.spent = { pass: this.spent.pass + passAlpha, fail: this.spent.fail + failAlpha };
+        this.lastLookN = samplesInTimeOrder.length;
+        const longSpan = this.longSpanMs(timing);
+        if (timing && timing.windowMs >= longSpan)
+            this.lookedLong = true;
+        this.latest = decideP95(samplesInTimeOrder, this.settings, {
+            passAlpha,
+            failAlpha,
+            look: this.looks,
+            maxLooks: this.maxLooks,
+            passMargin: timing && timing.windowMs < longSpan ? SHORT_WINDOW_MARGIN : 0,
+            interim: !final,
+        });
+        return this.latest;
+    }
+    /**
+     * One tick of the rung with its current window. At the end of the hold the final look is
+     * always taken; before it, an interim look when due, and the rung stops on a decisive look whose
+     * window is settled, or on futility (undecided near the SLO).
+     */
+    step(samplesInTimeOrder, atHoldEnd, timing) {
+        if (atHoldEnd)
+            return { decision: this.look(samplesInTimeOrder, true, timing), stop: true };
+        // A look is also due the first time the window is long enough to pass without the margin.
+        const longDue = timing !== undefined &&
+            !this.lookedLong &&
+            this.looks > 0 &&
+            this.looks < MAX_ADAPTIVE_LOOKS - 1 &&
+            timing.windowMs >= this.longSpanMs(timing);
+        if (!longDue && !this.interimDue(samplesInTimeOrder.length))
+            return { decision: null, stop: false };
+        const decision = this.look(samplesInTimeOrder, false, timing);
+        const settled = decision.drift.settled;
+        return { decision, stop: settled && (decision.decisive || decision.nearSlo) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analysis/qmax.ts
+/**
+ * The pure half of qmax: what a rung's measurement means (its step record, and why it is usable
+ * or not: capacity changed, client-bound, saturated, unsettled), the service time and its basis,
+ * the bracket of Q_max, the CloudWatch join of one rung, the dry-run schedule and the artifact.
+ * No I/O: src/commands/qmax.ts drives the ladder and the calls, this judges what they saw.
+ */
+
+
+
+
+
+/** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
+const CW_PERIOD_S = 10;
+const round3 = (v) => Math.round(v * 1000) / 1000;
+const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
+/**
+ * A client whose event loop ran later than this share of the SLO (p99 of its timer delay) stamps
+ * audio too late to judge the SLO: a starved client (a shared machine) could turn a pass into a
+ * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
+ */
+const LATE_CLIENT_SLO_SHARE = 0.25;
+/** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
+const isLateClient = (loopDelayP99Ms, sloMs) => sloMs !== null &&
+    loopDelayP99Ms !== null &&
+    loopDelayP99Ms !== undefined &&
+    loopDelayP99Ms > sloMs * LATE_CLIENT_SLO_SHARE;
+/**
+ * The client limited the load or could not time it: it could not keep N outstanding (rejections
+ * return at once, so a saturated rung's shortfall is the server's doing), its event loop was busy
+ * nearly all the time, or (given the SLO) its event loop ran late against the SLO (starved).
+ */
+function isClientBound(o, sloMs = null) {
+    const saturated = o.rejected > 0;
+    return ((o.inFlight.shortfall > 0.02 && !saturated) ||
+        (o.loopUtilization !== null && o.loopUtilization > 0.9) ||
+        isLateClient(o.loopDelayP99Ms, sloMs));
+}
+/**
+ * The frozen endpoint changed size during the rung. Unknown (every DescribeEndpoint failed) is not
+ * a change; two counts, or one that is not 1, is. A container measured directly never changes.
+ */
+function capacityChanged(instanceCounts, liveEndpoint) {
+    return (liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1)));
+}
+/** Why a rung cannot be used for Q_max, in order of precedence; null when it is usable. */
+function unusableReason(o, instanceCounts, liveEndpoint, sloMs = null) {
+    if (capacityChanged(instanceCounts, liveEndpoint))
+        return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
+    if (isClientBound(o, sloMs)) {
+        const u = o.loopUtilization;
+        const late = isLateClient(o.loopDelayP99Ms, sloMs)
+            ? ` > ${LATE_CLIENT_SLO_SHARE * 100} % of the SLO: a starved client stamps audio late`
+            : '';
+        return (`client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
+            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms${late})`);
+    }
+    if (o.rejected > 0)
+        return `saturated (${o.rejected} requests rejected)`;
+    if (!o.evaluation.drift.settled)
+        return `not settled (${o.evaluation.drift.reason})`;
+    if (o.ok === 0)
+        return 'no successful request in the window';
+    return null;
+}
+/** The artifact's record of one rung. */
+function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
+    const okSorted = sortedAscending(o.okTtfabMs);
+    const latSorted = sortedAscending(o.okLatencyMs);
+    const ev = o.evaluation;
+    // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
+    // interval (misses included) is in verdict_reason.
+    const unusable = unusableReason(o, instanceCounts, liveEndpoint, sloMs);
+    return {
+        run_index: runIndex,
+        step_index: stepIndex,
+        concurrency: o.concurrency,
+        started_at: new Date(o.startedWallMs).toISOString(),
+        hold_s: round3(o.holdMs / 1000),
+        measure_s: round3(o.measureMs / 1000),
+        achieved_rps: o.achievedRps,
+        completed: o.completed,
+        ok: o.ok,
+        rejected: o.rejected,
+        outcome_counts: o.outcomeCounts,
+        ttfab_p50_ms: quantileSorted(okSorted, 0.5),
+        ttfab_p95_ms: quantileSorted(okSorted, 0.95),
+        ttfab_p95_ci_ms: o.okP95Interval,
+        ttfab_p99_ms: quantileSorted(okSorted, 0.99),
+        latency_p95_ms: quantileSorted(latSorted, 0.95),
+        s_mean_s: latSorted.length > 0 ? mean(latSorted) / 1000 : null,
+        s_p95_s: latSorted.length > 0 ? quantileSorted(latSorted, 0.95) / 1000 : null,
+        concurrency_mean: o.inFlight.mean,
+        concurrency_peak: o.inFlight.peak,
+        ttfab_drift_ms: qmax_orNull(ev.drift.driftMs),
+        verdict: ev.verdict,
+        meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
+        saturated: o.rejected > 0,
+        settled: ev.drift.settled,
+        client_bound: isClientBound(o, sloMs),
+        capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
+        usable: unusable === null,
+        unusable_reason: unusable,
+        instance_counts: instanceCounts,
+        server_concurrency_mean: null,
+        server_concurrency_peak: null,
+        server_model_latency_p95_ms: null,
+        server_5xx_total: null,
+        cw_ratio: null,
+        verdict_reason: `${ev.reason}` +
+            (o.failed + o.censored > 0
+                ? ` (${o.failed} failed outright, ${o.censored} still without audio past the SLO at the window end)`
+                : '') +
+            `; ${ev.drift.reason}`,
+        end_reason: o.end,
+        in_flight_shortfall: o.inFlight.shortfall,
+        client_loop_delay_p99_ms: o.loopDelayP99Ms,
+        client_event_loop_utilization: o.loopUtilization,
+        cw_periods: null,
+        decision_method: ev.method,
+        ci_level: ev.level,
+        ci_family_level: ev.familyLevel,
+        effective_sample_size: ev.batches,
+        batch_size: round3(ev.batchSize),
+        looks: o.looks,
+        verdict_samples: ev.n,
+        client_health: o.clientHealth ? clientHealthRecord(o.clientHealth) : null,
+        near_slo: ev.nearSlo,
+        ci_tails: ev.tails,
+        dependence: {
+            initial_batches: ev.dependence.initialBatches,
+            lengthened: ev.dependence.lengthened,
+            von_neumann: ev.dependence.vonNeumann === null ? null : round3(ev.dependence.vonNeumann),
+            von_neumann_critical: ev.dependence.vonNeumannCritical === null ? null : round3(ev.dependence.vonNeumannCritical),
+            half_batch_se_ratio: ev.dependence.halfBatchSeRatio === null ? null : round3(ev.dependence.halfBatchSeRatio),
+            independent: ev.dependence.independent,
+        },
+    };
+}
+/**
+ * What a PASS promises (src/stats/rung-decision.ts `CALIBRATION`): the simulated bound, recorded
+ * for the adaptive ladder it was calibrated for; null for a fixed ladder (not calibrated).
+ */
+function falsePassBoundRecord(mode) {
+    if (mode !== 'adaptive')
+        return null;
+    return {
+        bound: CALIBRATION.falsePassBound,
+        worst_cell: CALIBRATION.worstCellFalsePass,
+        coverage: CALIBRATION.coverage,
+        worst_cell_coverage: CALIBRATION.worstCellCoverage,
+        decision_method: DECISION_METHOD,
+        calibrated_over: CALIBRATION.class,
+    };
+}
+/** What the ladder planner is told about a step (src/load/closed/ladder.ts `RungResult`). */
+const rungResultOf = (step) => ({
+    concurrency: step.concurrency,
+    verdict: step.verdict,
+    usable: step.usable,
+    invalid: step.client_bound || step.capacity_changed,
+    p95Ms: step.ttfab_p95_ms,
+    nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
+});
+// ---- the whole ladder ------------------------------------------------------------------------
+/** The lowest measured failure above Q_max in any run (the bracket), or null. */
+function qmaxUpperBound(steps, qMax) {
+    let upper = null;
+    for (const r of steps.map(rungResultOf)) {
+        if (r.verdict === 'fail' &&
+            !r.invalid &&
+            r.concurrency > qMax &&
+            (upper === null || r.concurrency < upper)) {
+            upper = r.concurrency;
+        }
+    }
+    return upper;
+}
+/**
+ * The steps the service time is measured on: the usable ones with latencies (all runs pooled),
+ * else every step with latencies; of those, the lowest concurrency.
+ */
+function serviceTimeBasis(records) {
+    const withLatencies = records.filter((s) => s.observation.okLatencyMs.length > 0);
+    const usable = withLatencies.filter((s) => s.step.usable);
+    const basis = usable.length > 0 ? usable : withLatencies;
+    if (basis.length === 0)
+        return [];
+    const lowest = Math.min(...basis.map((s) => s.step.concurrency));
+    return basis.filter((s) => s.step.concurrency === lowest);
+}
+/**
+ * What S_mean/S_p95 were measured on, for the artifact: a usable rung at concurrency 1 is the
+ * uncontended service time; anything else is flagged (`fallback`), with why concurrency 1 was not
+ * used. null when no rung had latencies.
+ */
+function serviceTimeBasisRecord(records) {
+    const basis = serviceTimeBasis(records);
+    const first = basis[0];
+    if (!first)
+        return null;
+    const concurrency = first.step.concurrency;
+    const usable = first.step.usable;
+    if (concurrency === 1 && usable)
+        return { concurrency, usable, fallback: false, reason: null };
+    const atOne = records.filter((r) => r.step.concurrency === 1);
+    const reason = atOne.length === 0
+        ? 'the ladder has no rung at concurrency 1'
+        : atOne.some((r) => r.observation.okLatencyMs.length > 0)
+            ? `concurrency 1 was unusable: ${[...new Set(atOne.map((r) => r.step.unusable_reason ?? 'unusable'))].join('; ')}`
+            : 'no request at concurrency 1 completed';
+    return { concurrency, usable, fallback: true, reason };
+}
+/** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
+function serviceTime(records) {
+    const basis = serviceTimeBasis(records);
+    if (basis.length === 0)
+        return { sMeanS: 0, sP95S: 0 };
+    const latencies = sortedAscending(basis.flatMap((s) => s.observation.okLatencyMs));
+    return {
+        sMeanS: mean(latencies) / 1000,
+        sP95S: quantileSorted(latencies, 0.95) / 1000,
+    };
+}
+function ladderRecord(s) {
+    const adaptive = s.ladder.mode === 'adaptive';
+    return {
+        mode: s.ladder.mode,
+        rungs: adaptive ? null : [...s.ladder.rungs],
+        max_concurrency: s.ladder.maxConcurrency,
+        resolution: adaptive ? s.ladder.resolution : null,
+        hold_s: s.holdS,
+        measure_s: s.measureS,
+        settle_s: s.settleS,
+        runs: s.runs,
+    };
+}
+function assembleQmaxArtifact(input) {
+    const { steps, perRun, settings } = input;
+    if (steps.length === 0)
+        throw new Error('the ladder measured no rung');
+    const allSteps = steps.map((s) => s.step);
+    const qMax = Math.min(...perRun);
+    // Bracket of the reported Q_max (the lowest run's): a measured failure above it in any run.
+    const upper = qmaxUpperBound(allSteps, qMax);
+    const nonMonotone = input.nonMonotonePerRun.flatMap((notes, run) => notes.map((note) => (settings.runs > 1 ? `run ${run + 1}: ${note}` : note)));
+    const { sMeanS, sP95S } = serviceTime(steps);
+    const atQmax = allSteps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
+    const atC1 = allSteps.find((s) => s.concurrency === 1 && s.usable) ?? allSteps.find((s) => s.concurrency === 1);
+    const counts = [...new Set(allSteps.flatMap((s) => s.instance_counts))].sort((a, b) => a - b);
+    const saw503 = allSteps.some((s) => (s.outcome_counts.saturated_503 ?? 0) > 0);
+    const queueDepth = Number(input.deployedEnv.MAX_QUEUE_DEPTH);
+    const maxMeasured = Math.max(...allSteps.map((s) => s.concurrency));
+    const boundedByEnv = Number.isFinite(queueDepth) && queueDepth > 0 && queueDepth < maxMeasured;
+    const notes = [
+        `${settings.ladder.mode} ladder over ${settings.transport}`,
+        input.live
+            ? `endpoint ${input.endpoint}/${input.variant} frozen at one instance`
+            : `target ${input.target}`,
+        `prompts: ${settings.prompts.source} (${settings.prompts.texts.length})`,
+    ];
+    return {
+        schema_version: 1,
+        kind: 'qmax',
+        model_name: input.modelName,
+        endpoint: input.live ? input.endpoint : null,
+        run_id: input.runId,
+        measured_at: input.measuredAt,
+        fingerprint: input.fingerprint,
+        transport: settings.transport,
+        slo_ms: settings.sloMs,
+        q_max: qMax,
+        q_max_per_run: perRun,
+        q_max_bracketed: upper !== null,
+        q_max_upper_bound: upper,
+        ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
+        ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
+        s_mean_s: sMeanS,
+        s_p95_s: sP95S,
+        frozen: input.live,
+        unbounded_queue: !saw503 && !boundedByEnv,
+        instance_counts_observed: counts,
+        non_monotone: nonMonotone,
+        ladder: ladderRecord(settings),
+        total_rung_seconds: round3(allSteps.reduce((sum, s) => sum + (s.hold_s ?? 0), 0)),
+        cloudwatch: input.cloudwatch,
+        steps: allSteps,
+        provenance: { origin: 'measured', tool: input.tool, note: notes.join('; ') },
+        target: input.target,
+        prompts: { source: settings.prompts.source, count: settings.prompts.texts.length },
+        request_timeout_s: settings.requestTimeoutS,
+        restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
+        search: input.search,
+        service_time_basis: serviceTimeBasisRecord(steps),
+        false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
+    };
+}
+// ---- the CloudWatch join of one rung ---------------------------------------------------------
+/** What the join asks CloudWatch for, per rung. */
+const CLOUDWATCH_QUERIES = [
+    { id: 'cmax', metricName: 'ConcurrentRequestsPerModel', stat: 'Maximum', periodS: CW_PERIOD_S },
+    { id: 'cavg', metricName: 'ConcurrentRequestsPerModel', stat: 'Average', periodS: CW_PERIOD_S },
+    { id: 'lat', metricName: 'ModelLatency', stat: 'p95', periodS: 60 },
+    { id: 'e5xx', metricName: 'Invocation5XXErrors', stat: 'Sum', periodS: 60 },
+];
+/** The time range the join queries for a window: the 60 s periods overlapping it. */
+const cloudWatchRange = (o) => ({
+    startMs: alignDown(o.windowStartWallMs, 60),
+    endMs: alignUp(o.windowEndWallMs, 60),
+});
+/** Whole CloudWatch periods inside the measure window (fewer than one: nothing to join). */
+function wholeCloudWatchPeriods(o) {
+    return Math.floor((alignDown(o.windowEndWallMs, CW_PERIOD_S) - alignUp(o.windowStartWallMs, CW_PERIOD_S)) /
+        (CW_PERIOD_S * 1000));
+}
+/**
+ * Fills one step's server-side fields from the series CloudWatch returned: ConcurrentRequestsPerModel
+ * Maximum and Average over the whole 10 s periods inside the window (R = Maximum / client mean
+ * in-flight), ModelLatency p95 and Invocation5XXErrors over the 60 s periods overlapping it.
+ * Returns the problem when the window has no datapoint yet (the step is left unjoined).
+ */
+function joinStepWithCloudWatch(step, o, series) {
+    const startWall = o.windowStartWallMs;
+    const endWall = o.windowEndWallMs;
+    const byId = new Map(series.map((s) => [s.id, s]));
+    const cmax = byId.get('cmax');
+    const cavg = byId.get('cavg');
+    const maxima = cmax ? periodsWithin(cmax.timestamps, cmax.values, CW_PERIOD_S, startWall, endWall) : [];
+    const averages = cavg ? periodsWithin(cavg.timestamps, cavg.values, CW_PERIOD_S, startWall, endWall) : [];
+    if (maxima.length === 0)
+        return `c=${step.concurrency}: no ConcurrentRequestsPerModel datapoint inside the window`;
+    const join = joinServerConcurrency(maxima, averages, step.concurrency_mean);
+    step.server_concurrency_peak = join.serverPeak;
+    step.server_concurrency_mean = join.serverMean;
+    step.cw_ratio = join.ratio;
+    step.cw_periods = join.periods;
+    const overlapping = (s) => s
+        ? s.values.filter((_, k) => s.timestamps[k] + 60_000 > startWall && s.timestamps[k] < endWall)
+        : [];
+    const latencies = overlapping(byId.get('lat'));
+    step.server_model_latency_p95_ms = latencies.length > 0 ? Math.max(...latencies) / 1000 : null;
+    const errors = overlapping(byId.get('e5xx'));
+    step.server_5xx_total = errors.length > 0 ? errors.reduce((a, b) => a + b, 0) : null;
+    return null;
+}
+/**
+ * The schedule of a dry run: the longest rung sequence the planner could walk (`worst`, from
+ * src/load/closed/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
+ */
+function qmaxSchedule(run, s, worst) {
+    const perRung = s.ladder.mode === 'adaptive' && s.cloudwatch ? Math.max(s.holdS, s.settleS + 2 * CW_PERIOD_S) : s.holdS;
+    const rungSeconds = worst.rungs * perRung * s.runs;
+    const live = isSageMakerTransport(s.transport);
+    const instanceMinutes = live ? rungSeconds / 60 : 0;
+    const hourly = run.instanceHourlyUsd;
+    const notes = [];
+    if (s.ladder.mode === 'adaptive') {
+        notes.push('adaptive: concurrency 1, then x2 until a rung fails (at most --max-concurrency), then bisection to --resolution; ' +
+            'a rung ends as soon as its window is settled and decisive, so most runs take a fraction of the worst case');
+    }
+    if (live) {
+        notes.push('not counted: waiting for the frozen endpoint to reach one InService instance, and the CloudWatch join');
+    }
+    else {
+        notes.push('http transport: the container is measured directly; no endpoint instance is billed');
+    }
+    if (live && hourly === null)
+        notes.push('no instance_hourly_usd in the model config: no cost estimate');
+    return {
+        kind: 'qmax-schedule',
+        model_name: run.modelName,
+        endpoint: live ? run.endpoint : null,
+        target: s.targetUrl,
+        transport: s.transport,
+        slo_ms: s.sloMs,
+        ladder: ladderRecord(s),
+        rungs: worst.example,
+        worst_case_rungs: worst.rungs * s.runs,
+        worst_case_rung_seconds: rungSeconds,
+        worst_case_duration_s: rungSeconds,
+        instance_minutes: instanceMinutes,
+        instance_hourly_usd: hourly,
+        estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
+        notes,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/prediction-bound.ts
+/**
+ * An upper prediction bound for the next observation of a positive duration (T_total, a policy
+ * lag) from n repeated observations. Pure.
+ *
+ * - n = 1: no bound (a single observation says nothing of the spread).
+ * - 2 <= n < ORDER_STATISTIC_MIN_N: log-normal, t-based: with y = ln x, mean m and standard
+ *   deviation s of the n logs, the bound is exp(m + t(n - 1, level) s sqrt(1 + 1/n)). Exact
+ *   coverage `level` when the logs are normal and the observations independent.
+ * - n >= ORDER_STATISTIC_MIN_N: distribution-free: the k-th smallest observation with
+ *   k = ceil(level (n + 1)) covers the next observation with probability k / (n + 1) >= level for
+ *   any continuous distribution (independent, identically distributed observations).
+ */
+
+/** The level every prediction bound is stated at. */
+const PREDICTION_LEVEL = 0.9;
+/** From this many observations on, the order statistic (no distribution assumed) is used. */
+const ORDER_STATISTIC_MIN_N = 19;
+/** The upper `level` prediction bound for the next of `values` (all > 0). */
+function upperPredictionBound(values, level = PREDICTION_LEVEL) {
+    const n = values.length;
+    const pct = `${Number((level * 100).toFixed(2))} %`;
+    if (n === 0 || values.some((v) => !(v > 0) || !Number.isFinite(v))) {
+        throw new RangeError('upperPredictionBound needs at least one positive, finite observation');
+    }
+    if (n === 1) {
+        return {
+            n,
+            level,
+            upper: null,
+            method: null,
+            description: 'not available: single observation (repeat the measurement for a prediction bound)',
+        };
+    }
+    if (n >= ORDER_STATISTIC_MIN_N) {
+        const k = Math.ceil(level * (n + 1));
+        const sorted = [...values].sort((a, b) => a - b);
+        return {
+            n,
+            level,
+            upper: sorted[Math.min(n, k) - 1],
+            method: 'order-statistic',
+            description: `upper ${pct} prediction bound, distribution-free: observation ${k} of ${n} in ascending order (coverage ${k}/${n + 1})`,
+        };
+    }
+    const logs = values.map((v) => Math.log(v));
+    const mean = logs.reduce((a, b) => a + b, 0) / n;
+    const sd = Math.sqrt(logs.reduce((a, y) => a + (y - mean) ** 2, 0) / (n - 1));
+    const t = student_t_studentTQuantile(level, n - 1);
+    return {
+        n,
+        level,
+        upper: Math.exp(mean + t * sd * Math.sqrt(1 + 1 / n)),
+        method: 'log-normal-t',
+        description: `upper ${pct} prediction bound, log-normal: exp(mean + t(${n - 1}, ${level}) sd sqrt(1 + 1/${n})) over the logs of ${n} observations`,
+    };
+}
+/** `bound (upper 90 % prediction, n=3)`: how a plan labels a figure taken from a bound. */
+const predictionBoundLabel = (b) => `bound (upper ${Number((b.level * 100).toFixed(2))} % prediction, n=${b.n})`;
 
 ;// CONCATENATED MODULE: ./src/analysis/ttotal.ts
 
@@ -13156,7 +32318,7 @@ const TIMELINE_STAGE_OF = {
 /** The stages in the order they happen (the artifact schema's list). */
 const TIMELINE_ORDER = (/* unused pure expression or super */ null && (ttotalStageNames));
 const iso = (ms) => new Date(ms).toISOString();
-const round3 = (s) => Math.round(s * 1000) / 1000;
+const ttotal_round3 = (s) => Math.round(s * 1000) / 1000;
 /**
  * Timeline, durations (consecutive observed stages in contract order), shares of T_total (only
  * for durations inside [desired_set, end]), the dominant stage, missing stages and notes. Pure.
@@ -13255,13 +32417,13 @@ function analyseTimeline(obs) {
     const startIndex = TIMELINE_ORDER.indexOf('desired_set');
     const ms = (e) => Date.parse(e.at);
     const tTotalS = endStage
-        ? round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
+        ? ttotal_round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
         : null;
     const durations = [];
     for (let i = 1; i < timeline.length; i++) {
         const from = timeline[i - 1];
         const to = timeline[i];
-        let seconds = round3((ms(to) - ms(from)) / 1000);
+        let seconds = ttotal_round3((ms(to) - ms(from)) / 1000);
         if (seconds < 0) {
             notes.push(from.stage === 'instance_logging'
                 ? `${to.stage} (the container's own clock) is ${Math.abs(seconds)} s before instance_logging (when CloudWatch Logs received the stream's first line, an upper bound); counted as 0`
@@ -13426,6 +32588,264 @@ function assembleTtotalArtifact(r) {
         settings: r.settings,
         quota: r.quota,
         restore: r.restore,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/analysis/ttotal-repeat.ts
+
+
+/** One scale-out's record, as the single-scale-out artifact holds it. */
+function observationOf(artifact, index) {
+    return {
+        index,
+        measured_at: artifact.measured_at,
+        t_total_s: artifact.t_total_s,
+        t_total_end_stage: artifact.t_total_end_stage ?? null,
+        instance_id: artifact.instance_id,
+        from_instances: artifact.from_instances,
+        to_instances: artifact.to_instances,
+        p95_before_ms: artifact.p95_before_ms,
+        p95_after_ms: artifact.p95_after_ms,
+        requests_before: artifact.requests_before ?? null,
+        requests_after: artifact.requests_after ?? null,
+        timeline: artifact.timeline,
+        durations: artifact.durations,
+        dominant_stage: artifact.dominant_stage,
+        missing_stages: artifact.missing_stages,
+        notes: artifact.notes,
+    };
+}
+/** The observations of an artifact: its own list, else (older artifacts) its one scale-out. */
+const observationsOf = (artifact) => artifact.observations ?? [observationOf(artifact, 0)];
+/** The prediction bound of T_total from the observations: none when any is only a lower bound. */
+function tTotalPrediction(observations) {
+    const lowerBound = observations.find((o) => o.t_total_end_stage === 'in_service');
+    if (lowerBound) {
+        const b = upperPredictionBound([lowerBound.t_total_s]);
+        return {
+            n: observations.length,
+            level: b.level,
+            upper_s: null,
+            method: null,
+            description: `not available: observation ${lowerBound.index + 1} of ${observations.length} is only a lower bound (traffic never recovered)`,
+        };
+    }
+    const b = upperPredictionBound(observations.map((o) => o.t_total_s));
+    return {
+        n: b.n,
+        level: b.level,
+        upper_s: b.upper === null ? null : Math.round(b.upper * 1000) / 1000,
+        method: b.method,
+        description: b.description,
+    };
+}
+/**
+ * The artifact of n scale-outs (each given as its own single-scale-out artifact, in order): the
+ * representative one's fields on top, every observation, and the prediction bound.
+ */
+function combineRepeats(runs) {
+    if (runs.length === 0)
+        throw new RangeError('combineRepeats needs at least one scale-out');
+    const observations = runs.map((r, i) => observationOf(r, i));
+    const lower = runs.findIndex((r) => isLowerBound(r));
+    const byTotal = [...runs.keys()].sort((a, b) => runs[a].t_total_s - runs[b].t_total_s);
+    const chosen = lower >= 0 ? lower : byTotal[Math.floor((runs.length - 1) / 2)];
+    const top = runs[chosen];
+    const prediction = tTotalPrediction(observations);
+    const notes = [...top.notes];
+    if (runs.length > 1) {
+        notes.push(`${runs.length} scale-outs, each restored to ${top.from_instances} instance(s) before the next: T_total ${observations.map((o) => `${o.t_total_s} s`).join(', ')}; the timeline shown is observation ${chosen + 1} (${lower >= 0 ? 'the first that is only a lower bound' : 'the median'}); ${prediction.upper_s === null ? `prediction bound ${prediction.description}` : `upper ${Number((prediction.level * 100).toFixed(2))} % prediction bound for the next T_total ${prediction.upper_s} s (${prediction.description})`}`);
+    }
+    const last = runs[runs.length - 1];
+    return {
+        ...top,
+        notes,
+        // What was put back at the end of the run is the last restore's record.
+        restore: last.restore,
+        settings: top.settings ? { ...top.settings, repeat: runs.length } : top.settings,
+        observations,
+        t_total_prediction: prediction,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/ladder-class.ts
+function classify(result) {
+    if (result.verdict === 'pass' && result.usable)
+        return 'pass';
+    if (result.verdict === 'fail' && !result.invalid)
+        return 'fail';
+    return 'indeterminate';
+}
+/** The class of a concurrency over all its measurements: a breach wins, then a pass. */
+function classOf(results, concurrency) {
+    let pass = false;
+    for (const r of results) {
+        if (r.concurrency !== concurrency)
+            continue;
+        const c = classify(r);
+        if (c === 'fail')
+            return 'fail';
+        if (c === 'pass')
+            pass = true;
+    }
+    return pass ? 'pass' : 'indeterminate';
+}
+function searchState(results) {
+    const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
+    let lo = 0;
+    for (const c of measured)
+        if (classOf(results, c) === 'pass')
+            lo = c;
+    let hi = null;
+    for (const c of measured) {
+        if (c > lo && classOf(results, c) === 'fail') {
+            hi = c;
+            break;
+        }
+    }
+    const undecided = measured.filter((c) => c > lo && (hi === null || c < hi) && classOf(results, c) === 'indeterminate');
+    return { lo, hi, undecided };
+}
+
+;// CONCATENATED MODULE: ./src/analysis/device-profile.ts
+
+/** A rung the derivation can read: usable, completed requests, throughput and TTFAB p50/p95. */
+const readable = (s) => s.usable && s.ok > 0 && s.achieved_rps > 0 && s.ttfab_p50_ms !== null && s.ttfab_p95_ms !== null;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function rungsOf(steps) {
+    const by = new Map();
+    for (const s of steps.filter(readable))
+        by.set(s.concurrency, [...(by.get(s.concurrency) ?? []), s]);
+    return [...by.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([concurrency, group]) => {
+        const latencies = group.flatMap((s) => (s.latency_p95_ms === null ? [] : [s.latency_p95_ms]));
+        return {
+            concurrency,
+            rps: median(group.map((s) => s.achieved_rps)),
+            p50: median(group.map((s) => s.ttfab_p50_ms)),
+            p95: median(group.map((s) => s.ttfab_p95_ms)),
+            latencyP95: latencies.length > 0 ? median(latencies) : null,
+        };
+    });
+}
+const Z95 = 1.6448536269514722;
+/**
+ * The log-normal shape whose p95 - p50 is `spreadMs` at mean `meanMs`:
+ * mean * exp(-s^2/2) * (exp(z95 s) - 1) = spread, increasing in s on [0, 1.5] (bisection).
+ */
+function lognormalSigmaForSpread(meanMs, spreadMs) {
+    if (!(spreadMs > 0))
+        return 0;
+    const spreadAt = (s) => meanMs * Math.exp((-s * s) / 2) * (Math.exp(Z95 * s) - 1);
+    let low = 0;
+    let high = 1.5;
+    if (spreadAt(high) <= spreadMs)
+        return high;
+    for (let i = 0; i < 60; i++) {
+        const mid = (low + high) / 2;
+        if (spreadAt(mid) < spreadMs)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** Share of X_max within which a rung counts as on the plateau. */
+const PLATEAU = 0.95;
+/** TTFAB / latency at or above which the model emits the whole utterance at the end. */
+const AFTER_UTTERANCE = 0.95;
+/**
+ * The device of one instance, from a qmax artifact. `label` names the input in errors (e.g.
+ * `--device artifacts/qmax-....json`); a ladder without a usable rung is a UsageError.
+ */
+function deriveDeviceProfile(qmax, label) {
+    const rungs = rungsOf(qmax.steps);
+    const lowest = rungs[0];
+    if (!lowest) {
+        throw new errors_UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
+    }
+    const xMax = Math.max(...rungs.map((r) => r.rps));
+    const plateau = rungs.filter((r) => r.rps >= PLATEAU * xMax);
+    const xSat = median(plateau.map((r) => r.rps));
+    const c0 = lowest.concurrency;
+    const lanesRatio = (xSat * c0) / lowest.rps;
+    const lanes = Math.max(1, Math.floor(lanesRatio + 0.1));
+    const lanesIdentified = c0 === 1 || lowest.rps < PLATEAU * xMax;
+    const serviceMeanMs = (1000 * lanes) / xSat;
+    const clientShareMs = c0 <= lanes ? (1000 * c0) / lowest.rps - serviceMeanMs : null;
+    const spreadMs = Math.max(0, lowest.p95 - lowest.p50);
+    const stacked = Math.max(1, c0 / lanes);
+    const sigma = lognormalSigmaForSpread(serviceMeanMs, spreadMs / Math.sqrt(stacked));
+    const ratio = lowest.latencyP95 && lowest.latencyP95 > 0 ? lowest.p95 / lowest.latencyP95 : 1;
+    const afterUtterance = ratio >= AFTER_UTTERANCE;
+    const instanceType = qmax.fingerprint.instance_type;
+    return {
+        profile: {
+            source: `${qmax.model_name} ${instanceType} qmax ${qmax.run_id}`,
+            lanes,
+            service_mean_ms: serviceMeanMs,
+            service_sigma: sigma,
+            first_audio_fraction: afterUtterance ? 1 : Math.max(0.01, Math.min(1, ratio)),
+        },
+        instance_type: instanceType,
+        rungs: rungs.map((r) => r.concurrency),
+        lowest_rung: c0,
+        x_lowest_rps: lowest.rps,
+        plateau_rungs: plateau.map((r) => r.concurrency),
+        x_plateau_rps: xSat,
+        lanes_ratio: lanesRatio,
+        lanes_identified: lanesIdentified,
+        client_share_ms: clientShareMs,
+        ttfab_spread_ms: spreadMs,
+        emits: afterUtterance ? 'after_utterance' : 'streaming',
+    };
+}
+/**
+ * The start-up of one new instance, from a ttotal artifact's timeline: provisioning (capacity
+ * request to container start), the container's stage markers (elapsed since its start), and the
+ * wait from ready to in service. Stages a timeline lacks take the time of the next one it has.
+ */
+function deriveStartupProfile(ttotal, label) {
+    const at = new Map();
+    for (const t of ttotal.timeline)
+        at.set(t.stage, Date.parse(t.at));
+    const need = (stage, alternatives = []) => {
+        for (const name of [stage, ...alternatives]) {
+            const ms = at.get(name);
+            if (ms !== undefined && Number.isFinite(ms))
+                return ms;
+        }
+        throw new UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
+    };
+    const desired = need('desired_set');
+    const started = need('container_started', ['instance_logging']);
+    const ready = need('ready', ['warmup_done']);
+    const inService = need('in_service');
+    const stage = (name, fallback) => Math.max(0, ((at.get(name) ?? fallback) - started) / 1000);
+    const readyS = stage('ready', ready);
+    const warmupS = Math.min(stage('warmup_done', ready), readyS);
+    const weightsS = Math.min(stage('weights_ready', ready), warmupS);
+    const frameworkS = Math.min(stage('framework_init', ready), weightsS);
+    const provisionS = (started - desired) / 1000;
+    const afterReadyS = (inService - ready) / 1000;
+    if (!(provisionS >= 0) || !(afterReadyS >= 0)) {
+        throw new UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
+    }
+    return {
+        source: `${ttotal.model_name} ${ttotal.fingerprint.instance_type} ttotal ${ttotal.run_id}`,
+        provision_s: provisionS,
+        framework_init_s: frameworkS,
+        weights_ready_s: weightsS,
+        warmup_done_s: warmupS,
+        ready_s: readyS,
+        in_service_after_ready_s: afterReadyS,
     };
 }
 
@@ -13941,275 +33361,6 @@ function openLoopHeadroom(f) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/stats/student-t.ts
-/**
- * Student's t distribution: CDF from the regularized incomplete beta function (continued fraction,
- * modified Lentz) and its quantile by bisection. Pure, deterministic, accurate to ~1e-10.
- */
-/** ln Gamma(x) for x > 0 (Lanczos, g = 7, 9 terms: ~15 significant digits). */
-function logGamma(x) {
-    const c = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-    ];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const z = x - 1;
-    let a = c[0];
-    const t = z + 7.5;
-    for (let i = 1; i < 9; i++)
-        a += c[i] / (z + i);
-    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-function betaContinuedFraction(a, b, x) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let h = d;
-    for (let m = 1; m <= 500; m++) {
-        const m2 = 2 * m;
-        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        h *= delta;
-        if (Math.abs(delta - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-/** Regularized incomplete beta I_x(a, b). */
-function incompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
-    return x < (a + 1) / (a + b + 2)
-        ? (front * betaContinuedFraction(a, b, x)) / a
-        : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
-}
-/** P(T <= t) for Student's t with `df` degrees of freedom. */
-function studentTCdf(t, df) {
-    const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-const quantileCache = new Map();
-/** The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1, df >= 1). */
-function studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1) || !(df >= 1))
-        throw new Error(`t quantile: p ${p}, df ${df} out of range`);
-    const key = `${p}:${df}`;
-    const cached = quantileCache.get(key);
-    if (cached !== undefined)
-        return cached;
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, df);
-    let lo = 0;
-    let hi = 1;
-    while (studentTCdf(hi, df) < p)
-        hi *= 2;
-    for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-        const mid = (lo + hi) / 2;
-        if (studentTCdf(mid, df) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const q = (lo + hi) / 2;
-    quantileCache.set(key, q);
-    return q;
-}
-/** P(Z > z) for a standard normal Z (erfc by its Chebyshev fit: relative error < 1.2e-7). */
-function normalUpperTail(z) {
-    const x = Math.abs(z) / Math.SQRT2;
-    const t = 1 / (1 + 0.5 * x);
-    const erfc = t *
-        Math.exp(-x * x -
-            1.26551223 +
-            t *
-                (1.00002368 +
-                    t *
-                        (0.37409196 +
-                            t *
-                                (0.09678418 +
-                                    t *
-                                        (-0.18628806 +
-                                            t *
-                                                (0.27886807 +
-                                                    t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
-}
-/** The z with P(Z > z) = p (0 < p < 1), by bisection on normalUpperTail. */
-function normalUpperQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new Error(`normal quantile: p ${p} out of range`);
-    let lo = -40;
-    let hi = 40;
-    for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
-        const mid = (lo + hi) / 2;
-        if (normalUpperTail(mid) > p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + hi) / 2;
-}
-
-;// CONCATENATED MODULE: ./src/stats/prediction-bound.ts
-/**
- * An upper prediction bound for the next observation of a positive duration (T_total, a policy
- * lag) from n repeated observations. Pure.
- *
- * - n = 1: no bound (a single observation says nothing of the spread).
- * - 2 <= n < ORDER_STATISTIC_MIN_N: log-normal, t-based: with y = ln x, mean m and standard
- *   deviation s of the n logs, the bound is exp(m + t(n - 1, level) s sqrt(1 + 1/n)). Exact
- *   coverage `level` when the logs are normal and the observations independent.
- * - n >= ORDER_STATISTIC_MIN_N: distribution-free: the k-th smallest observation with
- *   k = ceil(level (n + 1)) covers the next observation with probability k / (n + 1) >= level for
- *   any continuous distribution (independent, identically distributed observations).
- */
-
-/** The level every prediction bound is stated at. */
-const PREDICTION_LEVEL = 0.9;
-/** From this many observations on, the order statistic (no distribution assumed) is used. */
-const ORDER_STATISTIC_MIN_N = 19;
-/** The upper `level` prediction bound for the next of `values` (all > 0). */
-function prediction_bound_upperPredictionBound(values, level = PREDICTION_LEVEL) {
-    const n = values.length;
-    const pct = `${Number((level * 100).toFixed(2))} %`;
-    if (n === 0 || values.some((v) => !(v > 0) || !Number.isFinite(v))) {
-        throw new RangeError('upperPredictionBound needs at least one positive, finite observation');
-    }
-    if (n === 1) {
-        return {
-            n,
-            level,
-            upper: null,
-            method: null,
-            description: 'not available: single observation (repeat the measurement for a prediction bound)',
-        };
-    }
-    if (n >= ORDER_STATISTIC_MIN_N) {
-        const k = Math.ceil(level * (n + 1));
-        const sorted = [...values].sort((a, b) => a - b);
-        return {
-            n,
-            level,
-            upper: sorted[Math.min(n, k) - 1],
-            method: 'order-statistic',
-            description: `upper ${pct} prediction bound, distribution-free: observation ${k} of ${n} in ascending order (coverage ${k}/${n + 1})`,
-        };
-    }
-    const logs = values.map((v) => Math.log(v));
-    const mean = logs.reduce((a, b) => a + b, 0) / n;
-    const sd = Math.sqrt(logs.reduce((a, y) => a + (y - mean) ** 2, 0) / (n - 1));
-    const t = studentTQuantile(level, n - 1);
-    return {
-        n,
-        level,
-        upper: Math.exp(mean + t * sd * Math.sqrt(1 + 1 / n)),
-        method: 'log-normal-t',
-        description: `upper ${pct} prediction bound, log-normal: exp(mean + t(${n - 1}, ${level}) sd sqrt(1 + 1/${n})) over the logs of ${n} observations`,
-    };
-}
-/** `bound (upper 90 % prediction, n=3)`: how a plan labels a figure taken from a bound. */
-const predictionBoundLabel = (b) => `bound (upper ${Number((b.level * 100).toFixed(2))} % prediction, n=${b.n})`;
-
-;// CONCATENATED MODULE: ./src/analysis/ttotal-repeat.ts
-
-
-/** One scale-out's record, as the single-scale-out artifact holds it. */
-function observationOf(artifact, index) {
-    return {
-        index,
-        measured_at: artifact.measured_at,
-        t_total_s: artifact.t_total_s,
-        t_total_end_stage: artifact.t_total_end_stage ?? null,
-        instance_id: artifact.instance_id,
-        from_instances: artifact.from_instances,
-        to_instances: artifact.to_instances,
-        p95_before_ms: artifact.p95_before_ms,
-        p95_after_ms: artifact.p95_after_ms,
-        requests_before: artifact.requests_before ?? null,
-        requests_after: artifact.requests_after ?? null,
-        timeline: artifact.timeline,
-        durations: artifact.durations,
-        dominant_stage: artifact.dominant_stage,
-        missing_stages: artifact.missing_stages,
-        notes: artifact.notes,
-    };
-}
-/** The observations of an artifact: its own list, else (older artifacts) its one scale-out. */
-const observationsOf = (artifact) => artifact.observations ?? [observationOf(artifact, 0)];
-/** The prediction bound of T_total from the observations: none when any is only a lower bound. */
-function tTotalPrediction(observations) {
-    const lowerBound = observations.find((o) => o.t_total_end_stage === 'in_service');
-    if (lowerBound) {
-        const b = upperPredictionBound([lowerBound.t_total_s]);
-        return {
-            n: observations.length,
-            level: b.level,
-            upper_s: null,
-            method: null,
-            description: `not available: observation ${lowerBound.index + 1} of ${observations.length} is only a lower bound (traffic never recovered)`,
-        };
-    }
-    const b = upperPredictionBound(observations.map((o) => o.t_total_s));
-    return {
-        n: b.n,
-        level: b.level,
-        upper_s: b.upper === null ? null : Math.round(b.upper * 1000) / 1000,
-        method: b.method,
-        description: b.description,
-    };
-}
-/**
- * The artifact of n scale-outs (each given as its own single-scale-out artifact, in order): the
- * representative one's fields on top, every observation, and the prediction bound.
- */
-function combineRepeats(runs) {
-    if (runs.length === 0)
-        throw new RangeError('combineRepeats needs at least one scale-out');
-    const observations = runs.map((r, i) => observationOf(r, i));
-    const lower = runs.findIndex((r) => isLowerBound(r));
-    const byTotal = [...runs.keys()].sort((a, b) => runs[a].t_total_s - runs[b].t_total_s);
-    const chosen = lower >= 0 ? lower : byTotal[Math.floor((runs.length - 1) / 2)];
-    const top = runs[chosen];
-    const prediction = tTotalPrediction(observations);
-    const notes = [...top.notes];
-    if (runs.length > 1) {
-        notes.push(`${runs.length} scale-outs, each restored to ${top.from_instances} instance(s) before the next: T_total ${observations.map((o) => `${o.t_total_s} s`).join(', ')}; the timeline shown is observation ${chosen + 1} (${lower >= 0 ? 'the first that is only a lower bound' : 'the median'}); ${prediction.upper_s === null ? `prediction bound ${prediction.description}` : `upper ${Number((prediction.level * 100).toFixed(2))} % prediction bound for the next T_total ${prediction.upper_s} s (${prediction.description})`}`);
-    }
-    const last = runs[runs.length - 1];
-    return {
-        ...top,
-        notes,
-        // What was put back at the end of the run is the last restore's record.
-        restore: last.restore,
-        settings: top.settings ? { ...top.settings, repeat: runs.length } : top.settings,
-        observations,
-        t_total_prediction: prediction,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/stats/validated-holds.ts
 /**
  * The holds the seeded coverage simulations validated the rung decisions at. A measurement run
@@ -14330,7 +33481,7 @@ const THROUGHPUT_Z = 1.645;
 function plannedTtotal(ttotal) {
     const observations = observationsOf(ttotal).map((o) => o.t_total_s);
     const upper = ttotal.t_total_prediction?.upper_s ?? null;
-    const strict = observations.length >= 2 ? prediction_bound_upperPredictionBound(observations, SENSITIVITY_T_LEVEL).upper : null;
+    const strict = observations.length >= 2 ? upperPredictionBound(observations, SENSITIVITY_T_LEVEL).upper : null;
     if (upper !== null && observations.length >= 2) {
         return {
             seconds: upper,
@@ -14367,7 +33518,7 @@ function plannedDrillLag(drill) {
     const pool = (full.length > 0 ? full : withLag).map((c) => c.policy_lag_s);
     if (pool.length >= 2) {
         // A lag of 0 s (the desired count seen at the first poll) has no logarithm: 1 ms stands in.
-        const b = prediction_bound_upperPredictionBound(pool.map((v) => Math.max(v, 0.001)));
+        const b = upperPredictionBound(pool.map((v) => Math.max(v, 0.001)));
         if (b.upper !== null) {
             return {
                 seconds: round(b.upper, 3),
@@ -14540,7 +33691,7 @@ function measurementVantage(model, qmax, ttfabC1Ms) {
     const endpointRegion = qmax.fingerprint.region;
     const from = `load from a ${v.runner} machine (${v.host})`;
     const floor = floorText(qmax, ttfabC1Ms);
-    if (endpointRegion === null && isSageMakerTransport(qmax.transport)) {
+    if (endpointRegion === null && common_isSageMakerTransport(qmax.transport)) {
         return {
             name: NAME,
             verdict: 'suppressed',
@@ -14548,8 +33699,8 @@ function measurementVantage(model, qmax, ttfabC1Ms) {
             fix: `re-measure (current measurements record their region): ${remeasure('qmax', model)}`,
         };
     }
-    if (!isSageMakerTransport(qmax.transport) || endpointRegion === fingerprint_LOCAL_REGION) {
-        const what = isSageMakerTransport(qmax.transport)
+    if (!common_isSageMakerTransport(qmax.transport) || endpointRegion === fingerprint_LOCAL_REGION) {
+        const what = common_isSageMakerTransport(qmax.transport)
             ? 'the local SageMaker'
             : 'a container measured directly';
         return { name: NAME, verdict: 'ok', detail: `${from} to ${what}; ${floor}`, fix: null };
@@ -14617,7 +33768,7 @@ const findings_pct = (value) => `${(value * 100).toFixed(1)} %`;
 function measurementTrust(f) {
     // A container measured directly (http) has no endpoint: its instance count is never observed
     // (older artifacts recorded a constant 1 for it).
-    const direct = !isSageMakerTransport(f.qmax.transport);
+    const direct = !common_isSageMakerTransport(f.qmax.transport);
     const counts = direct ? [] : [...new Set(f.qmax.instance_counts_observed)];
     if (counts.length > 1 || (counts.length === 1 && counts[0] !== 1)) {
         return {
@@ -15108,7 +34259,7 @@ function selectInPlace(values, k) {
  * Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, the
  * numpy/R default, which the legacy artifacts used). `sorted` must be ascending.
  */
-function quantileSorted(sorted, q) {
+function quantiles_quantileSorted(sorted, q) {
     if (sorted.length === 0)
         return null;
     if (q <= 0)
@@ -15122,8 +34273,8 @@ function quantileSorted(sorted, q) {
     const high = sorted[Math.min(below + 1, sorted.length - 1)];
     return low + (high - low) * fraction;
 }
-const quantile = (values, q) => quantileSorted(quantiles_sortedAscending(values), q);
-const mean = (values) => values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
+const quantile = (values, q) => quantiles_quantileSorted(quantiles_sortedAscending(values), q);
+const quantiles_mean = (values) => values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length;
 /** Binomial(n, p) cumulative probabilities P(B <= k) for k = 0..n, computed in log space. */
 function binomialCdf(n, p) {
     const cdf = new Float64Array(n + 1);
@@ -15181,10 +34332,10 @@ function summarize(values) {
     const sorted = quantiles_sortedAscending(values);
     return {
         count: sorted.length,
-        mean: mean(sorted),
-        p50: quantileSorted(sorted, 0.5),
-        p95: quantileSorted(sorted, 0.95),
-        p99: quantileSorted(sorted, 0.99),
+        mean: quantiles_mean(sorted),
+        p50: quantiles_quantileSorted(sorted, 0.5),
+        p95: quantiles_quantileSorted(sorted, 0.95),
+        p99: quantiles_quantileSorted(sorted, 0.99),
         p95Interval: quantileConfidenceInterval(sorted, 0.95),
     };
 }
@@ -15312,7 +34463,7 @@ function simulatePerPeriodMaximum(input) {
     advanceTo(end);
     accumulate(end);
     const sorted = maxima.sort((a, b) => a - b);
-    const quantile = (q) => quantileSorted(sorted, q) ?? 0;
+    const quantile = (q) => quantiles_quantileSorted(sorted, q) ?? 0;
     return {
         p10: quantile(0.1),
         p50: quantile(0.5),
@@ -15810,7 +34961,7 @@ function checkPlanRequest(request) {
         if (ttotal.model_name !== request.modelName) {
             throw new errors_UsageError(`${request.ttotalFile} was measured for model ${ttotal.model_name}, not ${request.modelName}: pass the right ttotal artifact.`);
         }
-        const differences = fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
+        const differences = fingerprint_fingerprintDifferences(qmax.fingerprint, ttotal.fingerprint);
         if (differences.length > 0) {
             const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
             const message = `${request.qmaxFile} (${fingerprint_fingerprintSlug(qmax.fingerprint)}) and ${request.ttotalFile} (${fingerprint_fingerprintSlug(ttotal.fingerprint)}) were measured on different configurations (${what}): Q_max and T_total of different containers or instance types do not describe one endpoint.`;
@@ -15834,7 +34985,7 @@ function checkPlanRequest(request) {
         if (goodput.slo_ms !== choices.sloMs) {
             throw new errors_UsageError(`${file}: lambda_max was measured against a ${goodput.slo_ms} ms SLO, the plan uses ${choices.sloMs} ms: lambda_max is defined by its SLO. Re-measure with ${remeasure('goodput', request.modelName, ` --slo-ms ${choices.sloMs}`)}.`);
         }
-        const differences = fingerprintDifferences(qmax.fingerprint, goodput.fingerprint);
+        const differences = fingerprint_fingerprintDifferences(qmax.fingerprint, goodput.fingerprint);
         if (differences.length > 0) {
             const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
             const message = `${request.qmaxFile} (${fingerprint_fingerprintSlug(qmax.fingerprint)}) and ${file} (${fingerprint_fingerprintSlug(goodput.fingerprint)}) were measured on different configurations (${what}): Q_max and lambda_max of different containers or instance types do not describe one endpoint.`;
@@ -15864,7 +35015,7 @@ function checkDrill(request, drill) {
     if (lag.evaluation === 'partial') {
         throw new errors_UsageError(`${file}: its policy lag (${lag.seconds} s) comes from a scale-out that started from an idle endpoint, whose alarm fired on fewer datapoints than configured; a surge from the target waits for all of them. Drill with --steady-rps below the target so that the surge starts the scale-out from a busy endpoint, or plan without --drill.`);
     }
-    const differences = fingerprintDifferences(request.qmax.fingerprint, drill.fingerprint);
+    const differences = fingerprint_fingerprintDifferences(request.qmax.fingerprint, drill.fingerprint);
     if (differences.length > 0) {
         const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
         const message = `${request.qmaxFile} and ${file} were measured on different configurations (${what}).`;
@@ -16345,6 +35496,1674 @@ function planDifferences(written, derived) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/plan/policy-diff.ts
+
+/**
+ * Structural parameters the shape implies but `flattenPolicyShape` has no row for: the scale-in
+ * alarm must actually invoke the scale-in policy (an alarm with the right numbers and no action
+ * scales nothing in).
+ */
+const SCALE_IN_ALARM_INVOKES_POLICY = 'scale_in.alarm.invokes_policy';
+/** Every expected row: the flattened shape plus the structural rows above. */
+function expectedRows(shape) {
+    return [...flattenPolicyShape(shape), { parameter: SCALE_IN_ALARM_INVOKES_POLICY, value: true }];
+}
+/** Relative tolerance for numbers: JSON round trips and float formatting, never a real difference. */
+const RELATIVE_TOLERANCE = 1e-9;
+function valuesEqual(expected, deployed) {
+    if (typeof expected === 'number' && typeof deployed === 'number') {
+        if (expected === deployed)
+            return true;
+        const scale = Math.max(Math.abs(expected), Math.abs(deployed), 1);
+        return Math.abs(expected - deployed) <= RELATIVE_TOLERANCE * scale;
+    }
+    return expected === deployed;
+}
+/**
+ * Rows `{parameter, expected, deployed, verdict}` in the expected order, then deployed rows the
+ * expectation does not have (`extra`: an orphan policy or alarm, an alarm the plan does not
+ * declare). `missing`: expected but not deployed; `mismatch`: deployed with another value.
+ */
+function diffPolicyRows(expected, deployed) {
+    const byParameter = new Map();
+    for (const row of deployed)
+        byParameter.set(row.parameter, row.value);
+    const expectedNames = new Set(expected.map((row) => row.parameter));
+    const rows = expected.map((row) => {
+        const value = byParameter.has(row.parameter) ? byParameter.get(row.parameter) : null;
+        const verdict = value === null ? 'missing' : valuesEqual(row.value, value) ? 'match' : 'mismatch';
+        return { parameter: row.parameter, expected: row.value, deployed: value, verdict };
+    });
+    for (const row of deployed) {
+        if (expectedNames.has(row.parameter) || row.value === null)
+            continue;
+        rows.push({ parameter: row.parameter, expected: null, deployed: row.value, verdict: 'extra' });
+    }
+    return rows;
+}
+/** The rows that are not `match` (and not a mere `warn`). */
+const differingRows = (rows) => rows.filter((row) => row.verdict === 'mismatch' || row.verdict === 'missing' || row.verdict === 'extra');
+/**
+ * The AWS API field a parameter is deployed as, so that a mismatch names what to look at in the
+ * console or CLI (`scale_out.target_value` -> `TargetValue`). Unknown parameters map to themselves.
+ */
+function awsFieldOf(parameter) {
+    const alarmField = {
+        name: 'AlarmName',
+        namespace: 'Namespace',
+        metric: 'MetricName',
+        dimensions: 'Dimensions',
+        statistic: 'Statistic/ExtendedStatistic',
+        period_s: 'Period',
+        evaluation_periods: 'EvaluationPeriods',
+        datapoints_to_alarm: 'DatapointsToAlarm',
+        threshold: 'Threshold',
+        comparison: 'ComparisonOperator',
+        missing_data: 'TreatMissingData',
+        invokes_policy: 'AlarmActions',
+    };
+    const fixed = {
+        'scalable_target.resource_id': 'ResourceId',
+        'scalable_target.scalable_dimension': 'ScalableDimension',
+        'scalable_target.min_capacity': 'MinCapacity',
+        'scalable_target.max_capacity': 'MaxCapacity',
+        'scalable_target.suspended.dynamic_scaling_in': 'SuspendedState.DynamicScalingInSuspended',
+        'scalable_target.suspended.dynamic_scaling_out': 'SuspendedState.DynamicScalingOutSuspended',
+        'scalable_target.suspended.scheduled_scaling': 'SuspendedState.ScheduledScalingSuspended',
+        'scale_out.policy_name': 'PolicyName',
+        'scale_out.policy_type': 'PolicyType',
+        'scale_out.metric': 'PredefinedMetricSpecification.PredefinedMetricType',
+        'scale_out.target_value': 'TargetValue',
+        'scale_out.cooldown_s': 'ScaleOutCooldown',
+        'scale_out.disable_scale_in': 'DisableScaleIn',
+        'scale_in.policy_name': 'PolicyName',
+        'scale_in.policy_type': 'PolicyType',
+        'scale_in.adjustment_type': 'AdjustmentType',
+        'scale_in.adjustment': 'StepAdjustments[0].ScalingAdjustment',
+        'scale_in.metric_interval_upper_bound': 'StepAdjustments[0].MetricIntervalUpperBound',
+        'scale_in.cooldown_s': 'Cooldown',
+        'scale_in.metric_aggregation': 'MetricAggregationType',
+        'container.max_queue_depth': 'Environment.MAX_QUEUE_DEPTH',
+        'deployment.instance_type': 'InstanceType',
+        'deployment.image_digest': 'Image',
+        'deployment.routing_strategy': 'RoutingConfig.RoutingStrategy',
+        'endpoint.status': 'EndpointStatus',
+        'endpoint.current_instance_count': 'CurrentInstanceCount',
+    };
+    if (fixed[parameter])
+        return fixed[parameter];
+    const alarm = /^(scale_in\.alarm|alarms\.[a-z0-9_]+)\.([a-z0-9_]+)$/.exec(parameter);
+    if (alarm && alarmField[alarm[2]])
+        return alarmField[alarm[2]];
+    return parameter;
+}
+const show = (value) => value === null ? 'not deployed' : typeof value === 'string' ? value : JSON.stringify(value);
+/** One line naming the parameter, its AWS field and both values. */
+function describeRow(row) {
+    const field = awsFieldOf(row.parameter);
+    const name = field === row.parameter ? row.parameter : `${row.parameter} (${field})`;
+    switch (row.verdict) {
+        case 'missing':
+            return `${name}: expected ${show(row.expected)}, not deployed`;
+        case 'extra':
+            return `${name}: deployed ${show(row.deployed)}, not in the plan`;
+        case 'match':
+            return `${name}: ${show(row.deployed)}`;
+        default:
+            return `${name}: expected ${show(row.expected)}, deployed ${show(row.deployed)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-measurements.ts
+/**
+ * The release gate's judgement of the measurements a plan names, before it derives the plan again
+ * from them. Pure.
+ *
+ * - `qmax_rederived`: Q_max (each run's and the reported one), its bracket, the p95s at Q_max and
+ *   at concurrency 1 and the service time are derived again from the stored rungs, the way the
+ *   ladder decided them (src/stats/ladder-class.ts, src/analysis/qmax.ts), and each rung's record
+ *   must agree with itself (usable exactly when nothing voided it, a pass only within the SLO). A
+ *   legacy qmax records no decision per rung, so its rungs cannot be judged again: it passes only
+ *   when it is byte for byte one of the committed legacy measurements (src/model/legacy.ts); a file
+ *   that claims the legacy origin, or has rungs without a recorded decision, is refused otherwise.
+ * - `ttotal_rederived`: T_total of every scale-out from its timeline (desired_set to
+ *   traffic_recovered, or to in_service for a lower bound), its end stage, and the prediction bound
+ *   of a repeated run from its observations.
+ * - `rederived`: the plan derived again from the measurements as re-derived (src/plan/derive.ts)
+ *   with the plan's recorded choices, and compared with the file value by value.
+ */
+
+
+
+
+
+
+
+
+
+
+/** Timeline stamps are ISO times to the millisecond: T_total from them agrees to 1 ms. */
+const T_TOTAL_TOLERANCE_S = 0.001;
+const basename = (file) => file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+const gate_measurements_show = (v) => (v === null || v === undefined ? 'none' : JSON.stringify(v));
+/** A qmax whose rungs cannot be judged again: the legacy format, or rungs without a recorded decision. */
+function isLegacyQmax(qmax) {
+    return qmax.provenance.origin === 'legacy' || qmax.steps.some((s) => !s.decision_method);
+}
+/** Where one rung's record contradicts itself (a modern rung: its flags and verdict are recorded). */
+function stepProblems(step, live) {
+    const at = `rung ${step.concurrency} (run ${step.run_index + 1})`;
+    const problems = [];
+    if (step.saturated !== step.rejected > 0)
+        problems.push(`${at} records saturated ${step.saturated} with ${step.rejected} rejected`);
+    if (step.capacity_changed !== capacityChanged(step.instance_counts, live))
+        problems.push(`${at} records capacity_changed ${step.capacity_changed} with instance counts [${step.instance_counts.join(', ')}]`);
+    const voided = step.capacity_changed || step.client_bound || step.rejected > 0 || !step.settled || step.ok === 0;
+    if (step.usable === voided)
+        problems.push(`${at} records usable ${step.usable} although it ${voided ? 'was voided (capacity changed, client-bound, saturated, unsettled or no success)' : 'has nothing that voids it'}`);
+    if (step.usable !== (step.unusable_reason === null))
+        problems.push(`${at} records usable ${step.usable} with unusable_reason ${gate_measurements_show(step.unusable_reason)}`);
+    if (step.verdict === 'pass' && !step.meets_slo)
+        problems.push(`${at} records a pass although its own p95 does not meet the SLO (meets_slo false)`);
+    return problems;
+}
+/** What the stored rungs give: Q_max per run and reported, the bracket, the p95s, the service time. */
+function qmaxFromSteps(qmax) {
+    const steps = qmax.steps;
+    const runs = [...new Set(steps.map((s) => s.run_index))].sort((a, b) => a - b);
+    const perRun = runs.map((run) => searchState(steps.filter((s) => s.run_index === run).map(rungResultOf)).lo);
+    const qMax = Math.min(...perRun);
+    const upper = qmaxUpperBound(steps, qMax);
+    const atQmax = steps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
+    const atC1 = steps.find((s) => s.concurrency === 1 && s.usable) ?? steps.find((s) => s.concurrency === 1);
+    const withLatencies = steps.filter((s) => s.s_p95_s !== null && s.s_mean_s !== null);
+    const usable = withLatencies.filter((s) => s.usable);
+    const pool = usable.length > 0 ? usable : withLatencies;
+    const lowest = Math.min(...pool.map((s) => s.concurrency));
+    return {
+        values: {
+            q_max: qMax,
+            q_max_per_run: perRun,
+            q_max_bracketed: upper !== null,
+            q_max_upper_bound: upper,
+            ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
+            ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
+        },
+        serviceBasis: pool.filter((s) => s.concurrency === lowest),
+    };
+}
+/** The service time against its basis rungs: equal to one rung's, within their range when pooled. */
+function serviceTimeProblems(qmax, basis) {
+    const problems = [];
+    for (const [field, value] of [
+        ['s_mean_s', qmax.s_mean_s],
+        ['s_p95_s', qmax.s_p95_s],
+    ]) {
+        const own = basis.map((s) => s[field]);
+        if (own.length === 0) {
+            if (value !== 0)
+                problems.push(`${field} ${value}, but no rung has latencies (0)`);
+            continue;
+        }
+        const lo = Math.min(...own);
+        const hi = Math.max(...own);
+        const ok = own.length === 1
+            ? valuesEqual(lo, value)
+            : (value >= lo || valuesEqual(lo, value)) && (value <= hi || valuesEqual(hi, value));
+        if (!ok)
+            problems.push(own.length === 1
+                ? `${field} ${value}, its rung at concurrency ${basis[0]?.concurrency} measured ${lo}`
+                : `${field} ${value}, outside the ${own.length} pooled rungs at concurrency ${basis[0]?.concurrency} (${lo} to ${hi})`);
+    }
+    return problems;
+}
+/**
+ * The qmax as its rungs give it (the values that differ corrected, so the plan is derived again
+ * from what was measured) and the check.
+ */
+function qmaxCheck(qmax, file, sha256, remeasureFix) {
+    const legacy = isLegacyQmax(qmax);
+    const { values, serviceBasis } = qmaxFromSteps(qmax);
+    const problems = [];
+    for (const [field, derived] of Object.entries(values)) {
+        const recorded = qmax[field];
+        if (JSON.stringify(recorded) !== JSON.stringify(derived))
+            problems.push(`${field} ${gate_measurements_show(recorded)} (recorded) vs ${gate_measurements_show(derived)} (from its rungs)`);
+    }
+    problems.push(...serviceTimeProblems(qmax, serviceBasis));
+    if (!legacy)
+        for (const step of qmax.steps)
+            problems.push(...stepProblems(step, qmax.frozen));
+    const corrected = { ...qmax, ...values };
+    const bracket = values.q_max_upper_bound === null
+        ? 'not bracketed'
+        : `bracketed by a breach at ${values.q_max_upper_bound}`;
+    if (problems.length > 0) {
+        return {
+            qmax: corrected,
+            check: failCheck('qmax_rederived', `${file} does not follow from its own rungs: ${problems.join('; ')}`, `an artifact is never edited by hand: ${remeasureFix}`),
+        };
+    }
+    if (legacy) {
+        const name = basename(file);
+        const committed = COMMITTED_LEGACY_MEASUREMENTS[name];
+        if (committed === undefined || committed !== sha256) {
+            const why = qmax.provenance.origin === 'legacy'
+                ? 'it claims the legacy origin'
+                : `${qmax.steps.filter((s) => !s.decision_method).length} of its rungs record no decision`;
+            return {
+                qmax: corrected,
+                check: failCheck('qmax_rederived', `${file}: legacy, not re-derivable (${why}, so its rungs cannot be judged again) and not one of the committed legacy measurements (${committed === undefined ? `no committed legacy file is named ${name}` : `sha256 ${sha256 ?? 'unknown'} is not the committed ${committed}`})`, `re-measure with this scalegate, which records each rung's decision: ${remeasureFix}`),
+            };
+        }
+        return {
+            qmax: corrected,
+            check: passCheck('qmax_rederived', `Q_max ${values.q_max} (${bracket}) follows from the rungs of ${file}; legacy, not re-derivable rung by rung (no decision recorded per rung): accepted as the committed legacy measurement (sha256 ${committed.slice(0, 12)}…)`),
+        };
+    }
+    return {
+        qmax: corrected,
+        check: passCheck('qmax_rederived', `Q_max ${values.q_max} (${bracket}) and the service time follow from the ${qmax.steps.length} rungs of ${file}, each consistent with its recorded decision`),
+    };
+}
+/** T_total from a timeline: desired_set to traffic_recovered, or to in_service (a lower bound). */
+function tTotalFromTimeline(timeline) {
+    const at = (stage) => {
+        const entry = timeline.find((t) => t.stage === stage);
+        return entry ? Date.parse(entry.at) : null;
+    };
+    const start = at('desired_set');
+    const recovered = at('traffic_recovered');
+    const inService = at('in_service');
+    const endStage = recovered !== null ? 'traffic_recovered' : inService !== null ? 'in_service' : null;
+    const end = recovered ?? inService;
+    if (start === null || end === null || endStage === null)
+        return null;
+    return { tTotalS: Math.max(Math.round(end - start) / 1000, 0.001), endStage };
+}
+function timelineProblems(what, o) {
+    const total = tTotalFromTimeline(o.timeline);
+    if (total === null)
+        return {
+            problems: [
+                `${what}: its timeline has no desired_set or no end stage (traffic_recovered, in_service): T_total cannot be derived from it`,
+            ],
+            total,
+        };
+    const problems = [];
+    if (Math.abs(total.tTotalS - o.t_total_s) > T_TOTAL_TOLERANCE_S)
+        problems.push(`${what}: t_total_s ${o.t_total_s} (recorded) vs ${total.tTotalS} (desired_set to ${total.endStage} in its timeline)`);
+    const recordedEnd = o.t_total_end_stage ?? null;
+    if (recordedEnd !== null && recordedEnd !== total.endStage)
+        problems.push(`${what}: ends at ${recordedEnd} (recorded) but its timeline ends at ${total.endStage}`);
+    if (recordedEnd === null &&
+        o.missing_stages.includes('traffic_recovered') !== (total.endStage === 'in_service'))
+        problems.push(`${what}: its missing stages and its timeline disagree on whether traffic recovered`);
+    return { problems, total };
+}
+/** The ttotal as its timeline gives it (corrected where it differs) and the check. */
+function ttotalCheck(ttotal, file, remeasureFix) {
+    const top = timelineProblems('T_total', ttotal);
+    const observations = ttotal.observations ? observationsOf(ttotal) : [];
+    const per = observations.map((o) => timelineProblems(`scale-out ${o.index + 1}`, o));
+    const problems = [...top.problems, ...per.flatMap((p) => p.problems)];
+    // A figure within the stamps' resolution of its timeline stays as recorded (it is the same).
+    const agreed = (recorded, total) => total && Math.abs(total.tTotalS - recorded) > T_TOTAL_TOLERANCE_S ? total.tTotalS : recorded;
+    const correctedObservations = ttotal.observations
+        ? observations.map((o, i) => ({ ...o, t_total_s: agreed(o.t_total_s, per[i]?.total) }))
+        : undefined;
+    let prediction = ttotal.t_total_prediction;
+    if (prediction && correctedObservations && correctedObservations.length >= 2) {
+        const again = tTotalPrediction(correctedObservations);
+        if (again.upper_s !== prediction.upper_s &&
+            !(again.upper_s !== null &&
+                prediction.upper_s !== null &&
+                Math.abs(again.upper_s - prediction.upper_s) <= T_TOTAL_TOLERANCE_S))
+            problems.push(`the prediction bound ${gate_measurements_show(prediction.upper_s)} s (recorded) vs ${gate_measurements_show(again.upper_s)} s (from its ${correctedObservations.length} scale-outs)`);
+        prediction = { ...prediction, upper_s: again.upper_s };
+    }
+    const corrected = {
+        ...ttotal,
+        t_total_s: agreed(ttotal.t_total_s, top.total),
+        ...(top.total && ttotal.t_total_end_stage !== undefined ? { t_total_end_stage: top.total.endStage } : {}),
+        ...(correctedObservations ? { observations: correctedObservations } : {}),
+        ...(prediction ? { t_total_prediction: prediction } : {}),
+    };
+    if (problems.length > 0) {
+        return {
+            ttotal: corrected,
+            check: failCheck('ttotal_rederived', `${file} does not follow from its own timeline: ${problems.join('; ')}`, `an artifact is never edited by hand: ${remeasureFix}`),
+        };
+    }
+    const n = observations.length > 1 ? ` and each of its ${observations.length} scale-outs` : '';
+    return {
+        ttotal: corrected,
+        check: passCheck('ttotal_rederived', `T_total ${ttotal.t_total_s} s${n} follows from the timeline of ${file} (desired_set to ${top.total?.endStage})`),
+    };
+}
+/**
+ * The measurements judged and the plan derived again from them (as re-derived), with the plan's
+ * own recorded choices.
+ */
+function rederive(modelName, plan, planFile, measurements, remeasure) {
+    const replan = replanFix(modelName, plan);
+    if (measurements === null || measurements.error !== null || measurements.qmax === null) {
+        const why = measurements?.error ?? 'the measurements it names were not looked for';
+        return {
+            plan: null,
+            checks: [
+                failCheck('measurements', `${why}: the gate derives the plan again from its own measurements and refuses without them`, `commit the ${measuredKinds(plan)} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`),
+            ],
+        };
+    }
+    const found = [
+        measurements.qmaxFile,
+        measurements.ttotalFile,
+        measurements.drillFile,
+        measurements.goodputFile,
+    ]
+        .filter(Boolean)
+        .join(' and ');
+    const checks = [passCheck('measurements', found)];
+    const q = qmaxCheck(measurements.qmax, measurements.qmaxFile, measurements.qmaxSha256, remeasure.qmax);
+    checks.push(q.check);
+    const t = measurements.ttotal
+        ? ttotalCheck(measurements.ttotal, measurements.ttotalFile ?? plan.inputs.ttotal?.file ?? 'ttotal', remeasure.ttotal)
+        : null;
+    checks.push(t?.check ??
+        passCheck('ttotal_rederived', `no ttotal measurement: T_total ${plan.inputs.t_total_stated_s} s is stated (assumed)`));
+    let derived;
+    try {
+        derived = derivePlan({
+            modelName: plan.model_name,
+            qmax: q.qmax,
+            qmaxFile: plan.inputs.qmax.file,
+            ttotal: t?.ttotal ?? null,
+            ttotalFile: plan.inputs.ttotal?.file ?? null,
+            tTotalStatedS: plan.inputs.t_total_stated_s,
+            drill: measurements.drill ?? null,
+            drillFile: plan.inputs.drill?.file ?? null,
+            // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
+            goodput: measurements.goodput ?? null,
+            goodputFile: plan.inputs.goodput?.file ?? null,
+            choices: {
+                sloMs: plan.chosen.slo_ms,
+                surgeRatio: plan.chosen.surge_ratio,
+                peak: plan.chosen.peak,
+                trough: plan.chosen.trough,
+                minInstancesFloor: plan.chosen.min_instances_floor,
+                invocationCeilingS: plan.chosen.invocation_ceiling_s,
+                instanceHourlyUsd: plan.chosen.instance_hourly_usd,
+                instanceQuota: plan.chosen.instance_quota,
+                // The region the plan took for a legacy measurement when it was made, never today's config.
+                legacyRegion: plan.chosen.legacy_region,
+                policyRule: plan.chosen.policy_rule,
+                maxOverflowProbability: plan.chosen.max_overflow_probability,
+            },
+            allowConfigMismatch: plan.inputs.config_mismatch_allowed,
+            runId: plan.run_id,
+            createdAt: plan.created_at,
+            tool: plan.provenance.tool,
+        });
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        checks.push(failCheck('rederived', `${planFile} does not follow from its own inputs: ${e.message}`, `re-plan: ${replan}`));
+        return { plan: null, checks };
+    }
+    const differences = planDifferences(plan, derived);
+    checks.push(differences.length === 0
+        ? passCheck('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
+        : failCheck('rederived', `${planFile} does not follow from its own measurements: ${differences.join('; ')}`, `a plan is never edited by hand: re-derive it with ${replan}`));
+    return { plan: derived, checks };
+}
+
+// EXTERNAL MODULE: ./node_modules/hdr-histogram-js/dist/index.js
+var hdr_histogram_js_dist = __nccwpck_require__(2960);
+;// CONCATENATED MODULE: ./src/stats/histograms.ts
+/**
+ * HDR histograms of the open loop (hdr-histogram-js, its pure-JS histograms: no WebAssembly, so
+ * the same code runs in the bundled action): per window of intended send time, TTFAB and latency
+ * from the intended and from the actual send, and the send lag. Values are integer microseconds
+ * kept to 3 significant digits (0.1 % relative precision). `mergeOpenLoop` is pure: counts add,
+ * windows align by index, percentiles come from the merged histograms.
+ */
+
+
+
+
+const SIGNIFICANT_DIGITS = 3;
+/** Relative precision of a recorded value: a percentile read back is within this of the true one. */
+const RELATIVE_PRECISION = 10 ** -SIGNIFICANT_DIGITS;
+function newHistogram() {
+    return hdr_histogram_js_dist/* build */.jq({
+        bitBucketSize: 32,
+        lowestDiscernibleValue: 1,
+        highestTrackableValue: 2,
+        numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+        autoResize: true,
+        useWebAssembly: false,
+    });
+}
+/** Records a duration in ms (as whole microseconds; negative values clamp to 0). */
+function recordMs(h, ms) {
+    h.recordValue(Math.max(0, Math.round(ms * 1000)));
+}
+/** The `q`-quantile (0..1) in ms; null for an empty histogram. */
+function quantileMs(h, q) {
+    if (h.totalCount === 0)
+        return null;
+    return h.getValueAtPercentile(q * 100) / 1000;
+}
+function encodeHistogram(h) {
+    return {
+        encoding: HDR_ENCODING,
+        unit: 'us',
+        significant_digits: SIGNIFICANT_DIGITS,
+        count: h.totalCount,
+        data: hdr.encodeIntoCompressedBase64(h),
+    };
+}
+/**
+ * Decodes into a fresh auto-resizing histogram; `where` names the source in errors. The encoding
+ * is checked within its bounds first (src/model/hdr-bounds.ts: inflated size, declared range,
+ * counts), so no histogram decodes into more memory or steps than those allow.
+ */
+function decodeHistogram(s, where) {
+    try {
+        inspectHdr(s.data, s.significant_digits);
+    }
+    catch (e) {
+        if (e instanceof HdrBoundsError)
+            throw new errors_UsageError(`${where}: histogram refused (${e.message}).`);
+        throw e;
+    }
+    let decoded;
+    try {
+        decoded = hdr_histogram_js_dist/* decodeFromCompressedBase64 */.Vc(s.data, 32, false);
+    }
+    catch (e) {
+        throw new errors_UsageError(`${where}: histogram data does not decode (${e.message}).`);
+    }
+    if (decoded.totalCount !== s.count) {
+        throw new errors_UsageError(`${where}: histogram holds ${decoded.totalCount} values but says ${s.count}: the file is corrupted.`);
+    }
+    const h = newHistogram();
+    h.add(decoded);
+    decoded.destroy();
+    return h;
+}
+const SERIES = (/* unused pure expression or super */ null && ([
+    'ttfab_intended',
+    'ttfab_sent',
+    'latency_intended',
+    'latency_sent',
+    'send_lag',
+]));
+function newWindow(index) {
+    return {
+        index,
+        offered: 0,
+        sent: 0,
+        outcomes: {},
+        series: {
+            ttfab_intended: newHistogram(),
+            ttfab_sent: newHistogram(),
+            latency_intended: newHistogram(),
+            latency_sent: newHistogram(),
+            send_lag: newHistogram(),
+        },
+    };
+}
+function encodeWindow(w) {
+    return {
+        index: w.index,
+        offered: w.offered,
+        sent: w.sent,
+        outcome_counts: { ...w.outcomes },
+        ttfab_intended: encodeHistogram(w.series.ttfab_intended),
+        ttfab_sent: encodeHistogram(w.series.ttfab_sent),
+        latency_intended: encodeHistogram(w.series.latency_intended),
+        latency_sent: encodeHistogram(w.series.latency_sent),
+        send_lag: encodeHistogram(w.series.send_lag),
+    };
+}
+function decodeWindow(w, where) {
+    const at = `${where} window ${w.index}`;
+    return {
+        index: w.index,
+        offered: w.offered,
+        sent: w.sent,
+        outcomes: { ...w.outcome_counts },
+        series: {
+            ttfab_intended: decodeHistogram(w.ttfab_intended, `${at} ttfab_intended`),
+            ttfab_sent: decodeHistogram(w.ttfab_sent, `${at} ttfab_sent`),
+            latency_intended: decodeHistogram(w.latency_intended, `${at} latency_intended`),
+            latency_sent: decodeHistogram(w.latency_sent, `${at} latency_sent`),
+            send_lag: decodeHistogram(w.send_lag, `${at} send_lag`),
+        },
+    };
+}
+/** Adds `from` into `into` (counts and every histogram). */
+function addWindow(into, from) {
+    into.offered += from.offered;
+    into.sent += from.sent;
+    for (const [k, v] of Object.entries(from.outcomes)) {
+        into.outcomes[k] = (into.outcomes[k] ?? 0) + v;
+    }
+    for (const name of SERIES)
+        into.series[name].add(from.series[name]);
+}
+/** Windows [from, to) (indices) summed into one: the whole run, or a measure window of it. */
+function sumWindows(windows, from = 0, to = Number.POSITIVE_INFINITY) {
+    const total = newWindow(from);
+    for (const w of windows)
+        if (w.index >= from && w.index < to)
+            addWindow(total, w);
+    return total;
+}
+const shardKey = (s) => `${s.index}/${s.count}`;
+/**
+ * Merges the shards of one schedule. Refused (UsageError naming the file) when they follow
+ * different schedules (seed, rates, file), start at different times, use different windows,
+ * repeat a shard, or do not together cover shards 0..n-1 of one n.
+ */
+function histograms_mergeOpenLoop(parts) {
+    const first = parts[0];
+    if (!first)
+        throw new UsageError('merge: no shard files given.');
+    const ref = first.data;
+    const seen = new Map();
+    let count = null;
+    for (const { source, data } of parts) {
+        if (data.schedule.schedule_hash !== ref.schedule.schedule_hash) {
+            throw new UsageError(`${source}: follows another schedule than ${first.source} (${data.schedule.description}, seed ${data.schedule.seed ?? 'none'} vs ${ref.schedule.description}, seed ${ref.schedule.seed ?? 'none'}); shards of one run share --seed and the schedule.`);
+        }
+        if (data.start_at !== ref.start_at) {
+            throw new UsageError(`${source}: started at ${data.start_at}, ${first.source} at ${ref.start_at}; shards of one run share --start-at.`);
+        }
+        if (data.window_ms !== ref.window_ms) {
+            throw new UsageError(`${source}: ${data.window_ms} ms windows, ${first.source} ${ref.window_ms} ms; shards of one run share the window.`);
+        }
+        for (const shard of data.shards) {
+            if (count === null)
+                count = shard.count;
+            if (shard.count !== count) {
+                throw new UsageError(`${source}: shard ${shardKey(shard)} belongs to a ${shard.count}-way split, others to a ${count}-way one.`);
+            }
+            const other = seen.get(shardKey(shard));
+            if (other !== undefined) {
+                throw new UsageError(`${source}: shard ${shardKey(shard)} is also in ${other}; give each shard once.`);
+            }
+            seen.set(shardKey(shard), source);
+        }
+    }
+    const n = count;
+    const missing = [];
+    for (let i = 0; i < n; i++)
+        if (!seen.has(`${i}/${n}`))
+            missing.push(i);
+    if (missing.length > 0) {
+        throw new UsageError(`merge: shards ${missing.map((i) => `${i}/${n}`).join(', ')} are missing: the shards must cover 0..${n - 1}.`);
+    }
+    // One window index at a time, across the shards: decoded, added, encoded, released. What is
+    // held decoded at once is one window of each shard, however many windows a run has.
+    const byIndex = new Map();
+    for (const { source, data } of parts) {
+        for (const window of data.windows) {
+            const list = byIndex.get(window.index);
+            if (list)
+                list.push({ source, window });
+            else
+                byIndex.set(window.index, [{ source, window }]);
+        }
+    }
+    const windows = [];
+    for (const index of [...byIndex.keys()].sort((a, b) => a - b)) {
+        let into = null;
+        for (const { source, window } of byIndex.get(index)) {
+            const decoded = decodeWindow(window, source);
+            if (into === null)
+                into = decoded;
+            else {
+                addWindow(into, decoded);
+                releaseWindow(decoded);
+            }
+        }
+        const merged = into;
+        windows.push(encodeWindow(merged));
+        releaseWindow(merged);
+    }
+    return {
+        schedule: ref.schedule,
+        start_at: ref.start_at,
+        window_ms: ref.window_ms,
+        shards: Array.from({ length: n }, (_, index) => ({ index, count: n })),
+        windows,
+    };
+}
+/** Frees a window's histograms (their counts arrays) once it has been added or encoded. */
+function releaseWindow(w) {
+    for (const name of SERIES)
+        w.series[name].destroy();
+}
+
+;// CONCATENATED MODULE: ./src/analysis/drill-phases.ts
+
+/** Above this overflow probability within T_plan the plan warns (surge_survival): it predicted the breach. */
+const PREDICTED_OVERFLOW_ABOVE = 0.1;
+/** A window answers at least this share of its arrivals within the SLO (the p95 counting failures). */
+const WITHIN_SLO_SHARE = 0.95;
+/** The share of a window's arrivals that may overflow for a plan that predates max_overflow_probability. */
+const DEFAULT_MAX_OVERFLOW_PROBABILITY = 0.05;
+/** Good windows in a row that mean the SLO holds again. */
+const RECOVERED_WINDOWS = 3;
+const DRILL_DEFAULTS = {
+    windowS: 10,
+    pollS: 1,
+    seed: 1,
+    /** Steady: T_plan (time for a scale-out the steady load may itself start) plus this. */
+    steadyExtraS: 60,
+    /** Surge: T_plan plus the larger of this and half of T_plan. */
+    surgeMarginS: 30,
+    /** Trough: the scale-in alarm's window and cooldown plus this. */
+    troughMarginS: 120,
+    /** Seconds between choosing the start and the first arrival (the first arrival on a window boundary). */
+    leadS: 5,
+};
+const SURGE_RATIO_RANGE = { min: 1, max: 2 };
+const roundUpTo = (value, step) => Math.ceil(value / step - 1e-9) * step;
+const drill_phases_round = (value, digits = 3) => Number(value.toFixed(digits));
+// ---- what the plan promised ---------------------------------------------------------------
+/** The figures a drill is judged against, from the plan (refused when it has nothing to drill). */
+function drillPrediction(plan, planFile) {
+    const target = plan.deployable.scaling_target_value;
+    if (target === null) {
+        throw new errors_UsageError(`${planFile}: the plan has no scale-out target (no CloudWatch/client ratio R was measured), so there is no policy to drill. Re-measure with \`scalegate qmax --model ${plan.model_name}\` (CloudWatch join on), then \`scalegate plan\`.`);
+    }
+    const xTarget = plan.derived.x_target_rps;
+    if (xTarget === null || !(xTarget > 0)) {
+        throw new errors_UsageError(`${planFile}: the plan has no throughput at its target (x_target_rps), so no steady load can be derived. Re-derive it with \`scalegate plan --model ${plan.model_name}\`.`);
+    }
+    const lagOrigin = plan.measured.policy_lag_bounded ? 'bound' : plan.inputs.drill ? 'measured' : 'computed';
+    const maxOverflow = plan.policy?.max_overflow_probability;
+    const lambdaSafe = plan.derived.lambda_safe_rps;
+    return {
+        scaling_target_value: target,
+        scale_in_threshold: plan.deployable.scale_in_threshold,
+        x_target_rps: xTarget,
+        t_total_s: plan.measured.t_total_s,
+        t_total_origin: plan.measured.t_total_origin === 'stated'
+            ? 'assumed'
+            : plan.measured.t_total_origin === 'measured'
+                ? 'measured'
+                : plan.measured.t_total_origin,
+        policy_lag_s: plan.measured.policy_lag_s,
+        policy_lag_origin: lagOrigin,
+        t_plan_s: plan.derived.t_plan_s,
+        surge_overflow_probability: plan.derived.surge_overflow_probability,
+        baseline_overflow_probability: plan.derived.surge_baseline_overflow_probability ?? null,
+        planned_surge_ratio: plan.chosen.surge_ratio,
+        scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
+        queue_max_depth: plan.deployable.queue_max_depth,
+        max_overflow_probability: maxOverflow ?? DEFAULT_MAX_OVERFLOW_PROBABILITY,
+        max_overflow_origin: maxOverflow === undefined || maxOverflow === null ? 'default' : 'plan',
+        lambda_safe_rps: lambdaSafe !== undefined && lambdaSafe !== null && lambdaSafe > 0 ? lambdaSafe : null,
+    };
+}
+/** The per-instance rate the steady phase offers: lambda_safe when the plan has it, else X_target. */
+function steadyPerInstance(prediction) {
+    const safe = prediction.lambda_safe_rps;
+    return safe !== undefined && safe !== null && safe > 0
+        ? { rps: safe, basis: 'lambda_safe' }
+        : { rps: prediction.x_target_rps, basis: 'x_target' };
+}
+/** Default phase lengths from the plan (before rounding to windows). */
+function defaultPhaseLengths(prediction, scaleInWindowS) {
+    const tPlan = prediction.t_plan_s;
+    return {
+        steadyS: tPlan + DRILL_DEFAULTS.steadyExtraS,
+        surgeS: tPlan + Math.max(DRILL_DEFAULTS.surgeMarginS, tPlan / 2),
+        troughS: scaleInWindowS + prediction.scale_in_cooldown_s + DRILL_DEFAULTS.troughMarginS,
+    };
+}
+/** The plan's trough load in requests/s (streams are converted at the target: X_target / C_scale_max each). */
+function planTroughRps(plan) {
+    const { trough } = plan.chosen;
+    if (trough.unit === 'rps')
+        return trough.value;
+    const perStream = (plan.derived.x_target_rps ?? 0) / Math.max(1e-9, plan.derived.c_scale_max);
+    return trough.value * perStream;
+}
+function drillPhases(plan, prediction, choice) {
+    const w = choice.windowS;
+    const defaults = defaultPhaseLengths(prediction, choice.scaleInWindowS);
+    const steadyS = roundUpTo(choice.steadyS ?? defaults.steadyS, w);
+    const surgeS = roundUpTo(choice.surgeS ?? defaults.surgeS, w);
+    const troughS = roundUpTo(choice.troughS ?? defaults.troughS, w);
+    const perInstance = steadyPerInstance(prediction);
+    const steadyRps = choice.steadyRps ?? perInstance.rps * choice.instances;
+    const troughRps = choice.troughRps ?? planTroughRps(plan);
+    const x = drill_phases_round(perInstance.rps, 3);
+    const name = perInstance.basis === 'lambda_safe' ? 'lambda_safe' : 'X_target';
+    const what = perInstance.basis === 'lambda_safe'
+        ? "the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for"
+        : "the plan's throughput at its target: the plan predates lambda_safe";
+    return [
+        {
+            name: 'steady',
+            start_s: 0,
+            end_s: steadyS,
+            rate_rps: drill_phases_round(steadyRps, 6),
+            rate_source: choice.steadyRps !== undefined
+                ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} instance(s) would be ${drill_phases_round(perInstance.rps * choice.instances, 3)})`
+                : `computed: ${name} ${x} requests/s x ${choice.instances} instance(s) (${what})`,
+        },
+        {
+            name: 'surge',
+            start_s: steadyS,
+            end_s: steadyS + surgeS,
+            rate_rps: drill_phases_round(steadyRps * choice.surgeRatio, 6),
+            rate_source: `computed: surge ratio ${choice.surgeRatio} x the steady rate`,
+        },
+        {
+            name: 'trough',
+            start_s: steadyS + surgeS,
+            end_s: steadyS + surgeS + troughS,
+            rate_rps: drill_phases_round(troughRps, 6),
+            rate_source: choice.troughRps !== undefined
+                ? 'chosen: --trough-rps'
+                : `chosen: the plan's trough load (${plan.chosen.trough.value} ${plan.chosen.trough.unit})`,
+        },
+    ];
+}
+const drillDurationS = (phases) => Math.max(...phases.map((p) => p.end_s));
+/** What a drill costs (computed from its settings; the fleet after the surge is an assumption). */
+function drillEstimate(phases, instances, surgeRatio, maxInstances, hourlyUsd) {
+    const steady = phases.find((p) => p.name === 'steady');
+    const durationS = drillDurationS(phases);
+    const fleetAfterSurge = Math.min(maxInstances, Math.max(instances, Math.ceil(surgeRatio * instances - 1e-9)));
+    const instanceMinutes = (instances * (steady.end_s - steady.start_s) + fleetAfterSurge * (durationS - steady.end_s)) / 60;
+    const arrivals = phases.reduce((sum, p) => sum + p.rate_rps * (p.end_s - p.start_s), 0);
+    return {
+        durationS,
+        arrivals: Math.round(arrivals),
+        instanceMinutes: drill_phases_round(instanceMinutes, 2),
+        fleetAfterSurge,
+        hourlyUsd,
+        costUsd: hourlyUsd === null ? null : drill_phases_round((instanceMinutes / 60) * hourlyUsd, 2),
+    };
+}
+/** The seconds of `phases` a time falls in (the phase whose [start, end) holds it). */
+function phaseAt(phases, tS) {
+    return phases.find((p) => tS >= p.start_s && tS < p.end_s) ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/analysis/drill-chains.ts
+
+// ---- the alarms to watch ----------------------------------------------------------------------
+/**
+ * The alarms that start a scale-out (a scale-out policy's own alarms that compare GreaterThan:
+ * target tracking's high alarm) and a scale-in (the alarms of policies that remove instances, and
+ * target tracking's low alarm), with their deployed settings.
+ */
+function watchedAlarms(policies, alarms) {
+    const out = [];
+    const seen = new Set();
+    for (const policy of policies) {
+        const steps = policy.StepScalingPolicyConfiguration?.StepAdjustments ?? [];
+        const removes = steps.some((s) => (s.ScalingAdjustment ?? 0) < 0);
+        const adds = policy.PolicyType === 'TargetTrackingScaling' || steps.some((s) => (s.ScalingAdjustment ?? 0) > 0);
+        for (const ref of policy.Alarms ?? []) {
+            const alarm = ref.AlarmName ? alarms.get(ref.AlarmName) : undefined;
+            if (!alarm?.AlarmName || seen.has(alarm.AlarmName))
+                continue;
+            const greater = /^GreaterThan/.test(alarm.ComparisonOperator ?? '');
+            const role = policy.PolicyType === 'TargetTrackingScaling'
+                ? greater
+                    ? 'scale-out'
+                    : 'scale-in'
+                : adds && greater
+                    ? 'scale-out'
+                    : removes
+                        ? 'scale-in'
+                        : null;
+            if (role === null || alarm.Period === undefined || alarm.EvaluationPeriods === undefined)
+                continue;
+            seen.add(alarm.AlarmName);
+            out.push({
+                name: alarm.AlarmName,
+                role,
+                metric: `${alarm.Namespace ?? ''} ${alarm.MetricName ?? ''}`.trim(),
+                statistic: alarm.Statistic ?? alarm.ExtendedStatistic ?? 'unknown',
+                period_s: alarm.Period,
+                evaluation_periods: alarm.EvaluationPeriods,
+                datapoints_to_alarm: alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods,
+                threshold: alarm.Threshold ?? 0,
+                comparison: alarm.ComparisonOperator ?? 'unknown',
+            });
+        }
+    }
+    return out.sort((a, b) => a.role === b.role ? a.name.localeCompare(b.name) : a.role === 'scale-out' ? -1 : 1);
+}
+/** `Setting desired instance count to 3.` -> 3. */
+function desiredFromDescription(description) {
+    const m = /desired (?:instance )?count to (\d+)/i.exec(description);
+    return m ? Number(m[1]) : null;
+}
+function comparisonOf(alarm) {
+    if (!alarm)
+        return () => false;
+    switch (alarm.comparison) {
+        case 'GreaterThanOrEqualToThreshold':
+            return (v) => v >= alarm.threshold;
+        case 'GreaterThanThreshold':
+            return (v) => v > alarm.threshold;
+        case 'LessThanThreshold':
+            return (v) => v < alarm.threshold;
+        default:
+            return (v) => v <= alarm.threshold;
+    }
+}
+/** The start of the run of breaching periods that ends with the last period complete before `atS`. */
+function breachStartBefore(points, periodS, breaches, atS) {
+    const complete = [...points].filter((p) => p.t_s + periodS <= atS + 1e-6).sort((a, b) => b.t_s - a.t_s);
+    const last = complete[0];
+    if (!last || !breaches(last.value))
+        return null;
+    let first = last.t_s;
+    for (const p of complete.slice(1)) {
+        if (Math.abs(first - p.t_s - periodS) > 1e-6 || !breaches(p.value))
+            break;
+        first = p.t_s;
+    }
+    return first;
+}
+/**
+ * `full` when the alarm's evaluation range held at least EvaluationPeriods real datapoints when
+ * it fired; `partial` when it held fewer (the endpoint was idle before: an idle variant publishes
+ * nothing), and CloudWatch decided on the datapoints it had (TreatMissingData missing), sooner than
+ * its datapoints x period.
+ */
+function evaluationOf(points, alarm, alarmS) {
+    const complete = points.filter((p) => p.t_s + alarm.period_s <= alarmS + 1e-6);
+    const lastStart = Math.max(...complete.map((p) => p.t_s));
+    if (!Number.isFinite(lastStart))
+        return 'partial';
+    const rangeStart = lastStart + alarm.period_s - (alarm.evaluation_periods + 2) * alarm.period_s;
+    const real = complete.filter((p) => p.t_s >= rangeStart - 1e-6).length;
+    return real >= alarm.evaluation_periods ? 'full' : 'partial';
+}
+function lastPhaseStartAtOrBefore(phases, tS) {
+    let found = phases[0];
+    for (const p of phases)
+        if (p.start_s <= tS + 1e-9)
+            found = p;
+    return found;
+}
+function lagChains(input) {
+    const { observer, phases } = input;
+    if (!observer)
+        return [];
+    const outAlarms = observer.alarms.filter((a) => a.role === 'scale-out');
+    const outNames = new Set(outAlarms.map((a) => a.name));
+    const obs = [...observer.observations].sort((a, b) => a.t_s - b.t_s);
+    const desiredBefore = (tS) => {
+        let d = null;
+        for (const o of obs)
+            if (o.t_s < tS && o.desired !== null)
+                d = o.desired;
+        return d;
+    };
+    const chains = [];
+    let known = obs.find((o) => o.desired !== null)?.desired ?? null;
+    for (const activity of [...observer.activities].sort((a, b) => a.start_s - b.start_s)) {
+        const from = desiredBefore(activity.start_s) ?? known;
+        const to = activity.to_desired;
+        if (to === null || from === null || to <= from) {
+            if (to !== null)
+                known = to;
+            continue;
+        }
+        known = to;
+        const transition = [...observer.transitions]
+            .filter((t) => outNames.has(t.alarm) && t.to === 'ALARM' && t.t_s <= activity.start_s + 0.5)
+            .sort((a, b) => b.t_s - a.t_s)[0];
+        const alarm = outAlarms.find((a) => a.name === transition?.alarm) ?? outAlarms[0];
+        const firstBreach = transition && alarm
+            ? breachStartBefore(observer.metric.points, observer.metric.period_s, comparisonOf(alarm), transition.t_s)
+            : null;
+        const stepPhase = lastPhaseStartAtOrBefore(phases, firstBreach ?? transition?.t_s ?? activity.start_s);
+        const origin = Math.max(stepPhase.start_s, firstBreach ?? stepPhase.start_s);
+        const seen = obs.find((o) => o.t_s >= activity.start_s - 1e-6 && o.desired !== null && o.desired >= to);
+        const desiredS = seen ? seen.t_s : null;
+        const served = desiredS === null
+            ? undefined
+            : obs.find((o) => o.t_s >= desiredS && o.current !== null && o.current >= to && o.status === 'InService');
+        chains.push({
+            load_step: stepPhase.name,
+            load_step_s: stepPhase.start_s,
+            first_breach_s: firstBreach,
+            alarm: transition?.alarm ?? null,
+            alarm_s: transition ? drill_phases_round(transition.t_s) : null,
+            activity_s: drill_phases_round(activity.start_s),
+            desired_s: desiredS === null ? null : drill_phases_round(desiredS),
+            from_instances: from,
+            to_instances: to,
+            in_service_s: served ? drill_phases_round(served.t_s) : null,
+            policy_lag_s: desiredS === null ? null : drill_phases_round(Math.max(0, desiredS - origin)),
+            detection_s: transition && firstBreach !== null ? drill_phases_round(Math.max(0, transition.t_s - firstBreach)) : null,
+            configured_detection_s: alarm ? alarm.datapoints_to_alarm * alarm.period_s : null,
+            evaluation: transition && alarm ? evaluationOf(observer.metric.points, alarm, transition.t_s) : null,
+            scale_out_s: served && desiredS !== null ? drill_phases_round(Math.max(0, served.t_s - desiredS)) : null,
+        });
+    }
+    return chains;
+}
+
+;// CONCATENATED MODULE: ./src/analysis/drill.ts
+
+
+
+
+const fmtS = (s) => `${drill_phases_round(s, 1)} s`;
+const drill_pct = (p) => `${(p * 100).toFixed(1)} %`;
+function describeProblems(w, sloMs, clientDropped) {
+    const parts = [];
+    if (w.p95_ms !== null && w.p95_ms > sloMs)
+        parts.push(`p95 ${drill_phases_round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+    if (w.ok === 0 && w.offered > 0)
+        parts.push('no request answered');
+    if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
+        parts.push(`${drill_pct(w.within_slo_fraction)} within the SLO`);
+    if (w.overflow > 0)
+        parts.push(`${w.overflow} overflow(s) (503)`);
+    const otherErrors = w.errors - clientDropped;
+    if (otherErrors > 0)
+        parts.push(`${otherErrors} failed request(s)`);
+    if (clientDropped > 0)
+        parts.push(`${clientDropped} arrival(s) the client could not send (its outstanding cap)`);
+    return parts.join(', ');
+}
+/**
+ * Why one full steady or surge window did not hold the SLO (null: it held): over the SLO (p95, or
+ * under 95 % of its arrivals answered within it, failures counted as misses), overflows above
+ * max_overflow_probability of its arrivals, or arrivals the client could not send (then the
+ * window proves nothing).
+ */
+function sloMiss(w, sloMs, maxOverflow, clientDropped) {
+    const parts = [];
+    if (w.offered === 0)
+        return null;
+    if (w.p95_ms !== null && w.p95_ms > sloMs)
+        parts.push(`p95 ${drill_phases_round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+    if (w.ok === 0)
+        parts.push('no request answered');
+    if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
+        parts.push(`${drill_pct(w.within_slo_fraction)} of arrivals within the SLO < ${drill_pct(WITHIN_SLO_SHARE)}`);
+    const share = w.overflow / w.offered;
+    if (share > maxOverflow + 1e-12)
+        parts.push(`${w.overflow} overflow(s) (503) = ${drill_pct(share)} of arrivals > ${drill_pct(maxOverflow)}`);
+    if (clientDropped > 0)
+        parts.push(`${clientDropped} arrival(s) the client could not send: the window proves nothing`);
+    return parts.length > 0 ? parts.join(', ') : null;
+}
+function analyzeDrill(input) {
+    const { phases, windowS: w, sloMs, prediction, observer } = input;
+    const bySecond = new Map(input.seconds.map((s) => [s.t, s]));
+    const surge = phases.find((p) => p.name === 'surge');
+    const steady = phases.find((p) => p.name === 'steady');
+    const tPlan = prediction.t_plan_s;
+    // Where the plan's promise starts: in each loaded phase, the first period over the plan's
+    // scale-out target. One allowance per load step: a metric that dips under the target and comes
+    // back while no capacity was added does not restart the clock.
+    const metric = observer?.metric;
+    const predictedFor = (phase) => phase === 'surge' ? prediction.surge_overflow_probability : prediction.baseline_overflow_probability;
+    const hasMetric = metric !== undefined && metric.points.length > 0;
+    const allowances = [];
+    for (const phase of [steady, surge]) {
+        let start = phase.start_s;
+        if (hasMetric) {
+            const first = [...metric.points]
+                .sort((a, b) => a.t_s - b.t_s)
+                .find((p) => p.t_s + metric.period_s > phase.start_s &&
+                p.t_s < phase.end_s &&
+                p.value > prediction.scaling_target_value);
+            start = first ? Math.max(phase.start_s, first.t_s) : null;
+        }
+        if (start === null)
+            continue;
+        allowances.push({
+            phase: phase.name,
+            fromS: start,
+            toS: start + tPlan,
+            label: hasMetric
+                ? `the tracked metric exceeded the target ${prediction.scaling_target_value} from ${fmtS(start)} (${phase.name})`
+                : `the ${phase.name} load step at ${fmtS(start)} (no metric was read)`,
+        });
+    }
+    const episodeStarts = hasMetric ? allowances.map((a) => a.fromS) : null;
+    const maxOverflow = prediction.max_overflow_probability ?? DEFAULT_MAX_OVERFLOW_PROBABILITY;
+    // A plan that records its tolerance predicted overflow where its probability exceeds it; an
+    // older plan warned above 10 %.
+    const predictedAbove = prediction.max_overflow_probability ?? PREDICTED_OVERFLOW_ABOVE;
+    const windows = [];
+    const broken = [];
+    const clientDroppedTotal = input.windows.reduce((s, x) => s + x.clientDropped, 0);
+    for (const stat of [...input.windows].sort((a, b) => a.index - b.index)) {
+        const startS = stat.index * w;
+        const endS = startS + w;
+        const phase = phaseAt(phases, startS);
+        const full = phase !== null && endS <= phase.end_s + 1e-9;
+        let within = 0;
+        for (let t = Math.floor(startS); t < endS; t++)
+            within += bySecond.get(t)?.within_slo ?? 0;
+        const fraction = stat.offered > 0 ? Math.min(1, within / stat.offered) : null;
+        const overSlo = stat.offered > 0 &&
+            ((stat.p95Ms !== null && stat.p95Ms > sloMs) ||
+                stat.ok === 0 ||
+                (fraction !== null && fraction < WITHIN_SLO_SHARE));
+        const base = {
+            index: stat.index,
+            phase: phase?.name ?? null,
+            start_s: startS,
+            end_s: endS,
+            full,
+            offered: stat.offered,
+            ok: stat.ok,
+            overflow: stat.overflow,
+            errors: stat.errors,
+            // +infinity (over 5 % misses) is recorded as null; over_slo says it.
+            p95_ms: stat.p95Ms === null || !Number.isFinite(stat.p95Ms) ? null : drill_phases_round(stat.p95Ms, 3),
+            within_slo_fraction: fraction === null ? null : drill_phases_round(fraction, 6),
+            over_slo: overSlo,
+        };
+        const bad = overSlo || stat.overflow > 0 || stat.errors > 0;
+        if (!full || phase === null || phase.name === 'trough') {
+            windows.push({
+                ...base,
+                judged: 'not-judged',
+                reason: bad ? describeProblems(base, sloMs, stat.clientDropped) : null,
+                slo_held: null,
+                slo_reason: null,
+            });
+            continue;
+        }
+        const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped);
+        const slo = { slo_held: miss === null, slo_reason: miss };
+        if (!bad) {
+            windows.push({ ...base, judged: 'ok', reason: null, ...slo });
+            continue;
+        }
+        const problems = describeProblems(base, sloMs, stat.clientDropped);
+        const p = predictedFor(phase.name);
+        const covering = allowances.find((a) => startS < a.toS && endS > a.fromS);
+        const what = phase.name === 'surge' ? 'surge_survival' : "surge_survival's no-surge baseline";
+        if (stat.clientDropped === 0 && covering && p !== null && p > predictedAbove) {
+            windows.push({
+                ...base,
+                judged: 'predicted',
+                reason: `${problems}: within T_plan ${fmtS(tPlan)} of when ${covering.label}, where the plan predicted overflow (${what} ${drill_pct(p)})`,
+                ...slo,
+            });
+            continue;
+        }
+        const why = stat.clientDropped > 0
+            ? 'the load generator could not offer the schedule, so this window measures the client, not the endpoint'
+            : !covering
+                ? `more than T_plan ${fmtS(tPlan)} after the load first exceeded the target ${prediction.scaling_target_value}${allowances.length > 0 ? ` (${allowances.map((a) => `${fmtS(a.fromS)} in the ${a.phase}`).join(', ')})` : ''}: the policy should have added capacity by then`
+                : p === null
+                    ? 'the plan has no overflow prediction for it'
+                    : `the plan predicted no overflow here (${what} ${drill_pct(p)} <= ${drill_pct(predictedAbove)})`;
+        windows.push({ ...base, judged: 'broken', reason: `${problems}: ${why}`, ...slo });
+        broken.push(stat.index);
+    }
+    // The SLO: every full window of the steady and surge phases held it (none judged: not shown).
+    const sloJudged = windows.filter((x) => x.slo_held === true || x.slo_held === false);
+    const sloBroken = sloJudged.filter((x) => x.slo_held === false);
+    const sloHeld = sloJudged.length > 0 && sloBroken.length === 0;
+    const sloSummary = {
+        slo_ms: sloMs,
+        within_slo_share: WITHIN_SLO_SHARE,
+        max_overflow_probability: maxOverflow,
+        max_overflow_origin: prediction.max_overflow_origin ?? 'default',
+        windows_judged: sloJudged.length,
+        broken_windows: sloBroken.map((x) => x.index),
+        broken_by_phase: {
+            steady: sloBroken.filter((x) => x.phase === 'steady').length,
+            surge: sloBroken.filter((x) => x.phase === 'surge').length,
+        },
+    };
+    const chains = lagChains(input);
+    // A scale-out from a busy endpoint (a full evaluation range) is the one a surge from the target sees.
+    const first = chains.find((c) => c.policy_lag_s !== null && c.evaluation === 'full') ??
+        chains.find((c) => c.policy_lag_s !== null) ??
+        null;
+    const policyLag = {
+        seconds: first?.policy_lag_s ?? null,
+        origin: 'measured',
+        evaluation: first?.evaluation ?? null,
+        detail: first
+            ? `${first.load_step} start ${fmtS(first.load_step_s)}` +
+                `${first.first_breach_s !== null ? ` -> first breaching period ${fmtS(first.first_breach_s)}` : ''}` +
+                `${first.alarm_s !== null ? ` -> ${first.alarm ?? 'alarm'} in ALARM ${fmtS(first.alarm_s)}` : ''}` +
+                ` -> scaling activity ${fmtS(first.activity_s ?? 0)} -> desired ${first.from_instances} -> ${first.to_instances} seen ${fmtS(first.desired_s ?? 0)}` +
+                ` (from the later of the load step and the first breaching period)` +
+                (first.evaluation === 'partial'
+                    ? `; the alarm's evaluation range held fewer than ${first.configured_detection_s === null ? 'its' : 'its configured'} datapoints (the endpoint was idle before it), so it fired sooner than datapoints x period: not the lag of a surge from a busy endpoint`
+                    : '')
+            : observer === null
+                ? 'not observed: this drill had no observer (only shard 0 observes the endpoint)'
+                : chains.length > 0
+                    ? 'a scale-out happened but the new desired count was never seen by a poll'
+                    : 'no scale-out happened during the drill, so no policy lag was measured',
+    };
+    // Time until the SLO holds again, from the first breach of the target.
+    const origin = first
+        ? Math.max(first.load_step_s, first.first_breach_s ?? first.load_step_s)
+        : (episodeStarts?.[0] ?? null);
+    let sloRecovered = null;
+    const judgedWindows = windows.filter((x) => x.full && x.phase !== 'trough');
+    if (origin !== null) {
+        const after = judgedWindows.filter((x) => x.end_s > origin);
+        const bad = (x) => x.judged === 'predicted' || x.judged === 'broken';
+        if (!after.some(bad))
+            sloRecovered = 0;
+        else {
+            for (let i = 0; i + RECOVERED_WINDOWS <= after.length; i++) {
+                const run = after.slice(i, i + RECOVERED_WINDOWS);
+                if (run.every((x) => !bad(x)) && after.slice(0, i).some(bad)) {
+                    sloRecovered = drill_phases_round(Math.max(0, run[0].start_s - origin));
+                    break;
+                }
+            }
+        }
+    }
+    // The fleet when the surge began.
+    const obs = observer ? [...observer.observations].sort((a, b) => a.t_s - b.t_s) : [];
+    const atSurge = [...obs].reverse().find((o) => o.t_s <= surge.start_s) ?? null;
+    const outNames = new Set((observer?.alarms ?? []).filter((a) => a.role === 'scale-out').map((a) => a.name));
+    const activities = observer ? [...observer.activities].sort((a, b) => a.start_s - b.start_s) : [];
+    const steadyActivities = activities.filter((a) => a.start_s >= steady.start_s && a.start_s < steady.end_s);
+    const settled = atSurge === null
+        ? null
+        : atSurge.desired !== null &&
+            atSurge.desired === atSurge.current &&
+            ![...outNames].some((n) => atSurge.alarms[n] === 'ALARM');
+    const perPhase = (pick) => {
+        const out = { steady: 0, surge: 0, trough: 0 };
+        for (const s of input.seconds) {
+            const p = phaseAt(phases, s.t);
+            if (p)
+                out[p.name] += pick(s);
+        }
+        return out;
+    };
+    const windowsOver = { steady: 0, surge: 0, trough: 0 };
+    for (const x of windows)
+        if (x.full && x.phase && x.over_slo)
+            windowsOver[x.phase] += 1;
+    const surgeOverflow = input.seconds.some((s) => s.t >= surge.start_s && s.t < surge.start_s + tPlan && s.overflow > 0);
+    // Scale-in and reversals (flapping).
+    const directions = [];
+    let level = obs.find((o) => o.desired !== null)?.desired ?? null;
+    for (const a of activities) {
+        if (a.to_desired === null || level === null) {
+            level = a.to_desired ?? level;
+            continue;
+        }
+        if (a.to_desired > level)
+            directions.push('out');
+        else if (a.to_desired < level)
+            directions.push('in');
+        level = a.to_desired;
+    }
+    let reversals = 0;
+    for (let i = 1; i < directions.length; i++)
+        if (directions[i] !== directions[i - 1])
+            reversals++;
+    const scaleIns = directions.filter((d) => d === 'in').length;
+    const trough = phases.find((p) => p.name === 'trough');
+    const scaleInDetail = observer === null
+        ? 'not observed (no observer)'
+        : scaleIns === 0
+            ? `no scale-in during the drill (the trough lasted ${fmtS(trough.end_s - trough.start_s)}; the scale-in alarm needs its whole evaluation window of low load first)`
+            : `${scaleIns} scale-in(s), ${reversals} reversal(s) between scaling directions`;
+    const reasons = [];
+    if (sloJudged.length === 0) {
+        reasons.push('no full window of the steady or surge phase was recorded: the drill proves nothing about the SLO');
+    }
+    else if (sloBroken.length > 0) {
+        const first3 = sloBroken.slice(0, 3);
+        reasons.push(`the SLO broke in ${sloBroken.length} of ${sloJudged.length} full steady and surge window(s): ${first3
+            .map((x) => `${x.phase} ${fmtS(x.start_s)}-${fmtS(x.end_s)} (${x.slo_reason})`)
+            .join('; ')}${sloBroken.length > 3 ? '; ...' : ''}`);
+    }
+    else {
+        reasons.push(`the SLO held in all ${sloJudged.length} full steady and surge window(s): at least ${drill_pct(WITHIN_SLO_SHARE)} of arrivals within ${sloMs} ms, overflows at most ${drill_pct(maxOverflow)} of arrivals in each`);
+    }
+    if (broken.length > 0) {
+        const first3 = windows.filter((x) => x.judged === 'broken').slice(0, 3);
+        reasons.push(`not as the plan predicted: ${broken.length} window(s) broke the plan's promise: ${first3
+            .map((x) => `${x.phase} ${fmtS(x.start_s)}-${fmtS(x.end_s)} (${x.reason})`)
+            .join('; ')}${broken.length > 3 ? '; ...' : ''}`);
+    }
+    else {
+        const predicted = windows.filter((x) => x.judged === 'predicted').length;
+        reasons.push(predicted === 0
+            ? 'as the plan predicted: no window of the steady and surge phases had an overflow, a failure or a breach of the SLO'
+            : `as the plan predicted: ${predicted} window(s) with overflows, failures or over the SLO, each within T_plan of a breach for which the plan predicted overflow; none beyond it`);
+    }
+    if (clientDroppedTotal > 0)
+        reasons.push(`the client dropped ${clientDroppedTotal} arrival(s) at its outstanding cap: run more shards or a larger client`);
+    if (settled === false)
+        reasons.push(`the fleet was not settled when the surge began (desired ${atSurge?.desired ?? 'n/a'}, current ${atSurge?.current ?? 'n/a'}${[...outNames].some((n) => atSurge?.alarms[n] === 'ALARM') ? ', scale-out alarm in ALARM' : ''}): lengthen --steady-s`);
+    if (steadyActivities.length > 0)
+        reasons.push(`the policy scaled during the steady phase (${steadyActivities.map((a) => a.description).join('; ')}): the steady load already exceeded what the fleet holds under the policy`);
+    // Instance-minutes over the steady and surge phases: the endpoint's current instance count,
+    // held from one poll to the next (what the fleet cost while the SLO was judged).
+    const judgedEnd = surge.end_s;
+    let instanceSeconds = 0;
+    let seen = false;
+    for (let i = 0; i < obs.length; i++) {
+        const o = obs[i];
+        const next = obs[i + 1];
+        const from = Math.max(o.t_s, steady.start_s);
+        const to = Math.min(next ? next.t_s : judgedEnd, judgedEnd);
+        if (o.current === null || to <= from)
+            continue;
+        instanceSeconds += o.current * (to - from);
+        seen = true;
+    }
+    const analysis = {
+        windows,
+        scale_outs: chains,
+        policy_lag: policyLag,
+        slo_recovered_s: sloRecovered,
+        steady: {
+            settled_at_surge: settled,
+            desired_at_surge: atSurge?.desired ?? null,
+            current_at_surge: atSurge?.current ?? null,
+            scaled_during: observer ? steadyActivities.length > 0 : null,
+        },
+        observed: {
+            overflows: perPhase((s) => s.overflow),
+            windows_over_slo: windowsOver,
+            surge_overflowed_within_t_plan: surgeOverflow,
+            max_desired: obs.reduce((m, o) => (o.desired === null ? m : Math.max(m ?? 0, o.desired)), null),
+            instance_minutes: seen ? drill_phases_round(instanceSeconds / 60, 3) : null,
+        },
+        scale_in: { scale_ins: scaleIns, reversals, detail: scaleInDetail },
+        reasons,
+    };
+    return {
+        analysis,
+        verdict: sloHeld ? 'pass' : 'fail',
+        brokenWindows: broken,
+        sloHeld,
+        asPredicted: broken.length === 0,
+        slo: sloSummary,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/analysis/drill-merge.ts
+/**
+ * The shards of one drill merged into the whole (`mergeDrillShards`, pure: what `scalegate merge`
+ * calls for kind drill-shard, and `scalegate drill merge` with it), and a drill's data judged
+ * into its artifact by src/analysis/drill.ts (`completeDrill`).
+ */
+
+
+
+
+/**
+ * The p95 of `offered` arrivals of which `answered` have a TTFAB (`quantile` over those), the
+ * rest at +infinity: Infinity when more than 5 % are misses, null without arrivals.
+ */
+function censoredP95(offered, answered, quantile) {
+    const n = Math.max(offered, answered);
+    if (n === 0)
+        return null;
+    const rank = Math.ceil(0.95 * n);
+    if (rank > answered)
+        return Number.POSITIVE_INFINITY;
+    return quantile(Math.min(1, (0.95 * n) / answered));
+}
+/** Per window: counts and the p95 TTFAB from the intended send time (decoded from its HDR histogram), misses at +infinity. */
+function windowStats(histograms, source) {
+    return histograms.windows.map((w) => {
+        const counts = w.outcome_counts;
+        const ok = counts.ok ?? 0;
+        const overflow = (counts.saturated_503 ?? 0) + (counts.throttled_429 ?? 0);
+        let finished = 0;
+        for (const n of Object.values(counts))
+            finished += n ?? 0;
+        const h = decodeHistogram(w.ttfab_intended, `${source} window ${w.index} ttfab_intended`);
+        // No survivorship: every arrival without a TTFAB (overflow, error, timeout, drop) is a miss
+        // at +infinity in the window's p95.
+        const answered = h.totalCount;
+        const p95 = censoredP95(w.offered, answered, (q) => quantileMs(h, q));
+        h.destroy();
+        return {
+            index: w.index,
+            offered: w.offered,
+            ok,
+            overflow,
+            errors: finished - ok - overflow,
+            clientDropped: counts.client_dropped ?? 0,
+            p95Ms: p95,
+        };
+    });
+}
+/** A whole drill from its data: the windows judged, the lag measured, the verdict. */
+function completeDrill(data, shards, source) {
+    const judgement = analyzeDrill({
+        phases: data.phases,
+        windowS: data.settings.window_s,
+        sloMs: data.settings.slo_ms,
+        prediction: data.prediction,
+        windows: windowStats(data.histograms, source),
+        seconds: data.load_seconds,
+        observer: data.observer,
+    });
+    return {
+        ...data,
+        kind: 'drill',
+        shards,
+        verdict: judgement.verdict,
+        broken_windows: judgement.brokenWindows,
+        analysis: judgement.analysis,
+        slo_held: judgement.sloHeld,
+        as_predicted: judgement.asPredicted,
+        slo: judgement.slo,
+    };
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Merges the shards of one drill into the whole drill, judged. Refused (UsageError naming the
+ * file) when the shards are not of one drill: another plan, drill run, endpoint, fingerprint,
+ * settings, phases or schedule; a repeated or missing shard; or no observer in shard 0.
+ */
+function mergeDrillShards(parts) {
+    const first = parts[0];
+    if (!first)
+        throw new UsageError('drill merge: no shard files given.');
+    const ref = first.data;
+    for (const { source, data } of parts) {
+        const disagree = (what, mine, theirs) => new UsageError(`${source}: ${what} ${JSON.stringify(mine)}, ${first.source} ${JSON.stringify(theirs)}: these are shards of different drills (run every shard with the same --plan, --surge-ratio, phases, --seed and --start-at).`);
+        if (data.plan_run_id !== ref.plan_run_id)
+            throw disagree('drilled plan run', data.plan_run_id, ref.plan_run_id);
+        if (data.model_name !== ref.model_name)
+            throw disagree('model', data.model_name, ref.model_name);
+        if (data.endpoint !== ref.endpoint || data.variant !== ref.variant)
+            throw disagree('endpoint', `${data.endpoint}/${data.variant}`, `${ref.endpoint}/${ref.variant}`);
+        if (fingerprintDifferences(data.fingerprint, ref.fingerprint).length > 0)
+            throw disagree('fingerprint', data.fingerprint, ref.fingerprint);
+        if (!same(data.settings, ref.settings))
+            throw disagree('settings', data.settings, ref.settings);
+        if (!same(data.phases, ref.phases))
+            throw disagree('phases', data.phases, ref.phases);
+        if (!same(data.prediction, ref.prediction))
+            throw disagree('plan figures', data.prediction, ref.prediction);
+        if (data.run_id !== ref.run_id)
+            throw disagree('drill run', data.run_id, ref.run_id);
+    }
+    const histograms = mergeOpenLoop(parts.map((p) => ({ source: p.source, data: p.data.histograms })));
+    const observers = parts.filter((p) => p.data.observer !== null);
+    const zero = parts.find((p) => p.data.shard.index === 0);
+    if (!zero || zero.data.observer === null) {
+        throw new UsageError(`drill merge: shard 0 (${zero?.source ?? 'not given'}) carries no observation of the endpoint; shard 0 is the one that observes, so its file is needed and must come from \`scalegate drill --shard 0/n\`.`);
+    }
+    if (observers.length > 1) {
+        throw new UsageError(`drill merge: ${observers.map((o) => o.source).join(', ')} all carry observations; only shard 0 observes the endpoint.`);
+    }
+    const bySecond = new Map();
+    for (const { data } of parts) {
+        for (const s of data.load_seconds) {
+            const into = bySecond.get(s.t);
+            if (!into)
+                bySecond.set(s.t, { ...s });
+            else {
+                into.offered += s.offered;
+                into.sent += s.sent;
+                into.ok += s.ok;
+                into.within_slo += s.within_slo;
+                into.overflow += s.overflow;
+                into.errors += s.errors;
+                into.completed_ok += s.completed_ok;
+                into.in_flight += s.in_flight;
+            }
+        }
+    }
+    const latest = parts
+        .map((p) => p.data.measured_at)
+        .sort()
+        .at(-1);
+    const failures = new Map();
+    for (const p of parts)
+        addFailures(failures, p.data.failures);
+    const data = {
+        ...zero.data,
+        measured_at: latest,
+        histograms,
+        load_seconds: [...bySecond.values()].sort((a, b) => a.t - b.t),
+        failures: topFailures(failures),
+        notes: [...new Set(parts.flatMap((p) => p.data.notes))],
+    };
+    const { kind: _kind, shard: _shard, ...rest } = data;
+    return completeDrill(rest, histograms.shards, parts.map((p) => p.source).join(' + '));
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-proofs.ts
+/**
+ * The proofs a release needs, judged without trusting what they say of themselves. Pure.
+ *
+ * - `validated`: the committed validate is of this very plan (model, run id, fingerprint), taken on
+ *   this model's calibration endpoint (or, deploying to the local SageMaker, on a local endpoint)
+ *   in the region being deployed to, after the plan was made, and its rows are exactly the rows the
+ *   re-derived plan expects on that endpoint (src/plan/policy-diff.ts `expectedRows`), each
+ *   deployed as expected: a clean verdict over other rows, or over none, proves nothing.
+ * - `drilled` (with `require_drill`): a drill of this plan whose verdict follows from its own
+ *   stored windows and observations (src/analysis/drill-merge.ts `completeDrill`, the judgement
+ *   the drill ran), judged against this plan's SLO and promises, at no smaller a surge than the
+ *   plan was sized for, and whose SLO held.
+ */
+
+
+
+
+
+
+
+/** Fields on which a proof's recorded fingerprint differs from the plan's (region compared exactly). */
+function fingerprintMismatch(plan, recorded) {
+    const fields = fingerprint_fingerprintDifferences(plan, recorded).map((d) => d.field);
+    if (plan.region !== recorded.region && !fields.includes('region'))
+        fields.push('region');
+    return fields;
+}
+const gate_proofs_show = (v) => (v === null || v === undefined ? 'none' : JSON.stringify(v));
+/** The endpoints a validate may have been taken on: the calibration copy; locally, the model's own too. */
+function validateEndpoints(model, deployRegion) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return deployRegion === fingerprint_LOCAL_REGION ? [calibration, model.endpoint] : [calibration];
+}
+/**
+ * Where a validate's rows are not the rows the plan expects on its endpoint, each deployed as
+ * expected (empty: they are). Rows the plan does not expect count unless only a `warn`.
+ */
+function validateRowProblems(v, judged, modelName, variant) {
+    let expected;
+    try {
+        expected = expectedRows(expectedPolicyShape({ modelName, endpoint: v.endpoint, variant }, judged));
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        return [`the plan deploys no policy to compare with (${e.message})`];
+    }
+    const byParameter = new Map(v.rows.map((r) => [r.parameter, r]));
+    const problems = [];
+    const absent = expected.filter((row) => !byParameter.has(row.parameter)).map((row) => row.parameter);
+    if (absent.length > 0)
+        problems.push(`${absent.length} of the ${expected.length} rows the plan expects are not in it (${absent.slice(0, 5).join(', ')}${absent.length > 5 ? ', …' : ''})`);
+    for (const row of expected) {
+        const got = byParameter.get(row.parameter);
+        if (!got)
+            continue;
+        if (!valuesEqual(row.value, got.expected))
+            problems.push(`${row.parameter} expected ${gate_proofs_show(got.expected)} (recorded) vs ${gate_proofs_show(row.value)} (this plan)`);
+        else if (got.verdict !== 'match' || !valuesEqual(row.value, got.deployed))
+            problems.push(`${row.parameter} deployed ${gate_proofs_show(got.deployed)}, the plan's ${gate_proofs_show(row.value)} (${got.verdict})`);
+    }
+    const names = new Set(expected.map((row) => row.parameter));
+    const extra = v.rows.filter((r) => !names.has(r.parameter) && r.verdict !== 'warn').map((r) => r.parameter);
+    if (extra.length > 0)
+        problems.push(`rows the plan does not deploy: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ', …' : ''}`);
+    return problems;
+}
+function validatedCheck(input, plan, judged, proofs) {
+    const { modelName, model, planFile, deployRegion } = input;
+    const fp = judged.fingerprint;
+    const v = proofs.validate;
+    const file = proofs.validateFile;
+    const vFix = validateFix(modelName, model, planFile);
+    if (v === null)
+        return failCheck('validated', `no validate of this plan is committed (${proofs.validateError ?? file})`, vFix);
+    if (v.model_name !== modelName)
+        return failCheck('validated', `${file} validated ${v.model_name}, not ${modelName}`, vFix);
+    if (v.plan.run_id !== plan.run_id)
+        return failCheck('validated', `${file} validated plan run ${v.plan.run_id}, not this plan (run ${plan.run_id}): the policy deployed and read back was another plan's`, vFix);
+    if (!v.plan.fingerprint)
+        return failCheck('validated', `${file} does not record the fingerprint of the plan it validated (written by an older scalegate)`, vFix);
+    const mismatch = fingerprintMismatch(fp, v.plan.fingerprint);
+    if (mismatch.length > 0)
+        return failCheck('validated', `${file} validated a plan of another fingerprint (${mismatch.join(', ')} differ)`, vFix);
+    const endpoints = validateEndpoints(model, deployRegion);
+    if (!endpoints.includes(v.endpoint))
+        return failCheck('validated', `${file} was taken on ${v.endpoint}, not on ${modelName}'s calibration endpoint ${endpoints[0]}: a policy read back elsewhere is no proof of this plan's deployment`, vFix);
+    // The plan's region is the one deployed to (the region check): the validate must be from there.
+    if (v.region !== (fp.region ?? deployRegion))
+        return failCheck('validated', v.region === fingerprint_LOCAL_REGION
+            ? `${file} was taken on the local SageMaker (region ${fingerprint_LOCAL_REGION}); it proves nothing about a deployment to ${fp.region ?? deployRegion}`
+            : `${file} was taken in ${v.region}, not in ${fp.region ?? deployRegion} where this plan deploys`, vFix);
+    if (!(Date.parse(v.checked_at) >= Date.parse(plan.created_at)))
+        return failCheck('validated', `${file} was taken at ${v.checked_at}, before the plan was made (${plan.created_at}): it cannot have read this plan's policy back`, vFix);
+    if (v.verdict !== 'clean') {
+        const differing = v.rows
+            .filter((r) => r.verdict !== 'match' && r.verdict !== 'warn')
+            .map((r) => r.parameter);
+        return failCheck('validated', `${file}: the deployed policy did not equal this plan on ${v.endpoint} (${differing.join(', ') || 'mismatch'})`, `fix the deployment, then ${vFix}`);
+    }
+    const rows = validateRowProblems(v, judged, modelName, model.variant);
+    if (rows.length > 0)
+        return failCheck('validated', `${file} records a clean verdict, but its rows are not this plan's policy read back on ${v.endpoint}: ${rows.join('; ')}`, vFix);
+    return passCheck('validated', `${file}: clean on ${v.endpoint} (${v.region}) at ${v.checked_at}, plan run ${v.plan.run_id}, all ${v.rows.length} rows the plan expects deployed as expected`);
+}
+const gate_proofs_same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Why a drill of this plan is no proof as recorded (empty: it holds up): no windows to judge, not
+ * judged against this plan's SLO and promises, a smaller surge than planned, or a verdict that does
+ * not follow from its own data.
+ */
+function drillProblems(drill, file, judged, planFile) {
+    if (drill.histograms.windows.length === 0 || drill.load_seconds.length === 0)
+        return ['it holds no windows of load to judge (histograms.windows or load_seconds empty)'];
+    const problems = [];
+    if (drill.settings.slo_ms !== judged.chosen.slo_ms)
+        problems.push(`judged against an SLO of ${drill.settings.slo_ms} ms, the plan's is ${judged.chosen.slo_ms} ms`);
+    if (drill.settings.surge_ratio < judged.chosen.surge_ratio)
+        problems.push(`surged by ${drill.settings.surge_ratio}, less than the plan's surge ratio ${judged.chosen.surge_ratio}`);
+    try {
+        const promised = drillPrediction(judged, planFile);
+        const differing = Object.keys(promised).filter((k) => !gate_proofs_same(promised[k], drill.prediction[k]));
+        if (differing.length > 0)
+            problems.push(`its plan figures are not this plan's (${differing.map((k) => `${k} ${gate_proofs_show(drill.prediction[k])} vs ${gate_proofs_show(promised[k])}`).join(', ')})`);
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        problems.push(e.message);
+    }
+    let again;
+    try {
+        const { kind: _k, shards, verdict: _v, broken_windows: _b, analysis: _a, slo_held: _h, as_predicted: _p, slo: _s, ...data } = drill;
+        again = completeDrill(data, shards, file);
+    }
+    catch (e) {
+        if (!isUsageError(e))
+            throw e;
+        return [...problems, `its windows cannot be judged again: ${e.message}`];
+    }
+    const judgedFields = [
+        'slo_held',
+        'verdict',
+        'as_predicted',
+        'broken_windows',
+        'slo',
+    ];
+    const differ = judgedFields.filter((k) => !gate_proofs_same(drill[k], again[k]));
+    if (!gate_proofs_same(drill.analysis.windows, again.analysis.windows))
+        differ.push('analysis');
+    if (differ.length > 0)
+        problems.push(`its recorded judgement does not follow from its own windows and observations (${differ
+            .map((k) => (k === 'analysis' ? 'the windows' : `${k} ${gate_proofs_show(drill[k])} vs ${gate_proofs_show(again[k])}`))
+            .join(', ')})`);
+    return problems;
+}
+function drilledCheck(input, plan, judged, proofs) {
+    const { modelName, model, planFile } = input;
+    const fp = judged.fingerprint;
+    const dFix = drillFix(modelName, model, planFile, fp);
+    if (!model.require_drill)
+        return passCheck('drilled', `not required for ${modelName} (require_drill is not set)`);
+    const matching = proofs.drills.filter(({ drill }) => drill.model_name === modelName &&
+        drill.plan_run_id === plan.run_id &&
+        fingerprintMismatch(fp, drill.fingerprint).length === 0);
+    const proving = matching.filter(({ drill }) => !drill.policy.mismatch_allowed);
+    // Proof is a drill that recorded the SLO holding, and whose record holds up; the verdict alone
+    // is not (older drills passed what the plan predicted, breaches included).
+    const judgedDrills = proving
+        .filter(({ drill }) => drill.slo_held !== undefined)
+        .map((d) => ({ ...d, problems: drillProblems(d.drill, d.file, judged, planFile) }));
+    const sound = judgedDrills.filter((d) => d.problems.length === 0);
+    const passed = sound.find(({ drill }) => drill.slo_held === true);
+    const sloBroken = sound.filter(({ drill }) => drill.slo_held === false);
+    const unsound = judgedDrills.filter((d) => d.problems.length > 0);
+    if (passed) {
+        return passCheck('drilled', `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}: the SLO held in all ${passed.drill.slo?.windows_judged ?? 'its'} full steady and surge windows (slo_held, judged again from its windows)`);
+    }
+    if (sloBroken.length > 0) {
+        const last = sloBroken[0];
+        const slo = last.drill.slo;
+        const where = slo
+            ? ` in ${slo.broken_windows.length} of ${slo.windows_judged} full steady and surge windows (steady ${slo.broken_by_phase.steady}, surge ${slo.broken_by_phase.surge})`
+            : '';
+        const predicted = last.drill.as_predicted
+            ? ', as the plan predicted: a plan that predicts a breach is not proven by it'
+            : '';
+        return failCheck('drilled', `${last.file}: the drill of this plan broke the SLO${where}${predicted}; require_drill needs a drill whose SLO held (slo_held true)`, `see the windows outside the SLO in ${last.file}; re-plan (or re-measure) so that the policy holds the SLO, then ${dFix}`);
+    }
+    if (unsound.length > 0) {
+        const first = unsound[0];
+        return failCheck('drilled', `${first.file} is no proof of this plan: ${first.problems.join('; ')}`, `a drill is never edited by hand: ${dFix}`);
+    }
+    if (proving.length > 0) {
+        const last = proving[0];
+        return failCheck('drilled', `${last.file}: recorded by an older scalegate that did not judge whether the SLO held (no slo_held; its verdict ${last.drill.verdict} only compared the windows with what the plan predicted), so it is not proof the SLO held; require_drill needs a drill whose SLO held`, `drill again with this scalegate: ${dFix}`);
+    }
+    if (matching.length > 0)
+        return failCheck('drilled', `${matching[0].file} drilled with --allow-policy-mismatch (whatever policy was deployed, not proof of this plan's)`, dFix);
+    const other = proofs.drills.length > 0 ? ` (${proofs.drills.map((d) => d.file).join(', ')}: another fingerprint)` : '';
+    const unreadable = proofs.drillErrors.length > 0 ? `; unreadable: ${proofs.drillErrors.join('; ')}` : '';
+    return failCheck('drilled', `require_drill is set and no drill of this plan (run ${plan.run_id}) is committed${other}${unreadable}`, dFix);
+}
+/** The `validated` and `drilled` checks of a release. */
+function proofChecks(input, plan, judged, proofs) {
+    return [validatedCheck(input, plan, judged, proofs), drilledCheck(input, plan, judged, proofs)];
+}
+
 ;// CONCATENATED MODULE: ./src/plan/request-check.ts
 /**
  * The gate's `request_shape` check: the body, Content-Type and Accept the measurement sent against
@@ -16375,11 +37194,20 @@ function requestShapeCheck(measured, configured, measure) {
  * plan's own recorded choices, refuses a plan whose values differ (naming each), and judges every
  * later check on the re-derived plan.
  *
- * A release also needs the plan proven where it was measured: a committed clean validate of that
- * very plan (same run id and fingerprint: its policy was deployed and read back equal), and, for a
- * model with `require_drill`, a drill of it whose SLO held (`slo_held`). A calibration deploy of the plan is what
+ * Before that, the measurements themselves are derived again from what they store (Q_max and its
+ * bracket from the rungs, T_total from the timeline: gate-measurements.ts), and the plan's choices
+ * must be the config's (gate-config.ts).
+ *
+ * A release also needs the plan proven where it was measured (gate-proofs.ts): a committed clean
+ * validate of that very plan (same run id and fingerprint, on the calibration endpoint, after the
+ * plan was made, every row the plan expects read back equal), and, for a model with
+ * `require_drill`, a drill of it whose SLO held (`slo_held`, judged again from its own windows); and
+ * a plan made with `--allow-config-mismatch` is refused. A calibration deploy of the plan is what
  * produces those proofs, so it runs the gate without them (`proofs: null`).
  */
+
+
+
 
 
 
@@ -16391,7 +37219,11 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'plan_readable',
     'plan_model',
     'measurements',
+    'qmax_rederived',
+    'ttotal_rederived',
     'rederived',
+    'plan_config',
+    'config_mismatch',
     'verdict',
     't_total_complete',
     'deployable_threshold',
@@ -16402,37 +37234,11 @@ const GATE_CHECKS = (/* unused pure expression or super */ null && ([
     'region',
     'validated',
     'drilled',
+    'attested',
 ]));
 /** How a lower-bound T_total is allowed through, per surface (for the refusal's fix). */
 const ALLOW_LOWER_BOUND_HINT = (modelName) => `\`scalegate gate --allow-lower-bound\` (action input allow-lower-bound: true; at synth -c scalegate:allowLowerBound=${modelName})`;
 const gate_short = (digest) => (digest.length > 16 ? `${digest.slice(0, 12)}…` : digest);
-/** How a model gets a plan measured on exactly what is being deployed. */
-function measureFix(modelName, model, deployImageDigest) {
-    const slug = fingerprint_fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
-    const calibration = calibrationEndpointName(model.endpoint);
-    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
-    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
-    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
-        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
-        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
-}
-/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
-function measuredKinds(plan) {
-    const { ttotal, drill, goodput } = plan.inputs;
-    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
-}
-/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
-function replanFix(modelName, plan) {
-    const ttotal = plan.inputs.ttotal
-        ? ` --ttotal ${plan.inputs.ttotal.file}`
-        : plan.inputs.t_total_stated_s !== null
-            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
-            : '';
-    const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
-    const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
-    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
-}
 const pass = (check, detail) => ({ check, ok: true, detail, fix: null });
 const fail = (check, detail, fix) => ({
     check,
@@ -16455,10 +37261,16 @@ function evaluateGate(input) {
     checks.push(plan.model_name === modelName
         ? pass('plan_model', `plan is for ${modelName}`)
         : fail('plan_model', `${planFile} is a plan for ${plan.model_name}, not ${modelName}`, `point --plan at artifacts/plan-${modelName}.json, or ${measure}`));
-    const again = rederive(modelName, plan, planFile, input.measurements);
+    const again = rederive(modelName, plan, planFile, input.measurements, {
+        qmax: remeasure('qmax', modelName),
+        ttotal: remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`),
+    });
     checks.push(...again.checks);
     // Every later check judges the plan as its measurements give it, never the file as written.
     const judged = again.plan ?? plan;
+    checks.push(planConfigCheck(modelName, judged, model, replanFix(modelName, plan)));
+    if (input.proofs)
+        checks.push(configMismatchCheck(judged, measure));
     if (judged.verdict === 'stop') {
         const stops = judged.findings.filter((f) => f.verdict === 'stop');
         const list = stops.map((f) => `${f.name}: ${f.detail}`).join('; ') || 'verdict stop';
@@ -16510,103 +37322,9 @@ function evaluateGate(input) {
     }
     if (input.proofs)
         checks.push(...proofChecks(input, plan, judged, input.proofs));
+    if (input.attestation)
+        checks.push({ check: 'attested', ...attestedCheck(input.attestation) });
     return { passed: checks.every((c) => c.ok), checks, rederived: again.plan };
-}
-/** Fields on which a proof's recorded fingerprint differs from the plan's (region compared exactly). */
-function fingerprintMismatch(plan, recorded) {
-    const fields = fingerprintDifferences(plan, recorded).map((d) => d.field);
-    if (plan.region !== recorded.region && !fields.includes('region'))
-        fields.push('region');
-    return fields;
-}
-/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
-function validateFix(modelName, model, planFile) {
-    const calibration = calibrationEndpointName(model.endpoint);
-    return (`deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-        `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
-        `then commit artifacts/${validateFileName(modelName)}`);
-}
-/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
-function drillFix(modelName, model, planFile, fp) {
-    const calibration = calibrationEndpointName(model.endpoint);
-    return (`drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-        `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
-        `then commit artifacts/${drillFileName(modelName, fp)}`);
-}
-function proofChecks(input, plan, judged, proofs) {
-    const { modelName, model, planFile } = input;
-    const fp = judged.fingerprint;
-    const checks = [];
-    const v = proofs.validate;
-    const vFix = validateFix(modelName, model, planFile);
-    if (v === null) {
-        checks.push(fail('validated', `no validate of this plan is committed (${proofs.validateError ?? proofs.validateFile})`, vFix));
-    }
-    else if (v.model_name !== modelName) {
-        checks.push(fail('validated', `${proofs.validateFile} validated ${v.model_name}, not ${modelName}`, vFix));
-    }
-    else if (v.plan.run_id !== plan.run_id) {
-        checks.push(fail('validated', `${proofs.validateFile} validated plan run ${v.plan.run_id}, not this plan (run ${plan.run_id}): the policy deployed and read back was another plan's`, vFix));
-    }
-    else if (!v.plan.fingerprint) {
-        checks.push(fail('validated', `${proofs.validateFile} does not record the fingerprint of the plan it validated (written by an older scalegate)`, vFix));
-    }
-    else if (fingerprintMismatch(fp, v.plan.fingerprint).length > 0) {
-        checks.push(fail('validated', `${proofs.validateFile} validated a plan of another fingerprint (${fingerprintMismatch(fp, v.plan.fingerprint).join(', ')} differ)`, vFix));
-    }
-    else if (v.verdict !== 'clean') {
-        const differing = v.rows
-            .filter((r) => r.verdict !== 'match' && r.verdict !== 'warn')
-            .map((r) => r.parameter);
-        checks.push(fail('validated', `${proofs.validateFile}: the deployed policy did not equal this plan on ${v.endpoint} (${differing.join(', ') || 'mismatch'})`, `fix the deployment, then ${vFix}`));
-    }
-    else {
-        checks.push(pass('validated', `${proofs.validateFile}: clean on ${v.endpoint} (${v.region}) at ${v.checked_at}, plan run ${v.plan.run_id}`));
-    }
-    const dFix = drillFix(modelName, model, planFile, fp);
-    if (!model.require_drill) {
-        checks.push(pass('drilled', `not required for ${modelName} (require_drill is not set)`));
-        return checks;
-    }
-    const matching = proofs.drills.filter(({ drill }) => drill.model_name === modelName &&
-        drill.plan_run_id === plan.run_id &&
-        fingerprintMismatch(fp, drill.fingerprint).length === 0);
-    const proving = matching.filter(({ drill }) => !drill.policy.mismatch_allowed);
-    // Proof is a drill that recorded the SLO holding; the verdict alone is not (older drills passed
-    // what the plan predicted, breaches included).
-    const passed = proving.find(({ drill }) => drill.slo_held === true);
-    const sloBroken = proving.filter(({ drill }) => drill.slo_held === false);
-    if (passed) {
-        checks.push(pass('drilled', `${passed.file}: passed on ${passed.drill.endpoint} at ${passed.drill.measured_at}, plan run ${plan.run_id}: the SLO held in all ${passed.drill.slo?.windows_judged ?? 'its'} full steady and surge windows (slo_held)`));
-    }
-    else if (sloBroken.length > 0) {
-        const last = sloBroken[0];
-        const slo = last.drill.slo;
-        const where = slo
-            ? ` in ${slo.broken_windows.length} of ${slo.windows_judged} full steady and surge windows (steady ${slo.broken_by_phase.steady}, surge ${slo.broken_by_phase.surge})`
-            : '';
-        const predicted = last.drill.as_predicted
-            ? ', as the plan predicted: a plan that predicts a breach is not proven by it'
-            : '';
-        checks.push(fail('drilled', `${last.file}: the drill of this plan broke the SLO${where}${predicted}; require_drill needs a drill whose SLO held (slo_held true)`, `see the windows outside the SLO in ${last.file}; re-plan (or re-measure) so that the policy holds the SLO, then ${dFix}`));
-    }
-    else if (proving.length > 0) {
-        const last = proving[0];
-        checks.push(fail('drilled', `${last.file}: recorded by an older scalegate that did not judge whether the SLO held (no slo_held; its verdict ${last.drill.verdict} only compared the windows with what the plan predicted), so it is not proof the SLO held; require_drill needs a drill whose SLO held`, `drill again with this scalegate: ${dFix}`));
-    }
-    else if (matching.length > 0) {
-        checks.push(fail('drilled', `${matching[0].file} drilled with --allow-policy-mismatch (whatever policy was deployed, not proof of this plan's)`, dFix));
-    }
-    else {
-        const other = proofs.drills.length > 0
-            ? ` (${proofs.drills.map((d) => d.file).join(', ')}: another fingerprint)`
-            : '';
-        const unreadable = proofs.drillErrors.length > 0 ? `; unreadable: ${proofs.drillErrors.join('; ')}` : '';
-        checks.push(fail('drilled', `require_drill is set and no drill of this plan (run ${plan.run_id}) is committed${other}${unreadable}`, dFix));
-    }
-    return checks;
 }
 /**
  * A plan built on a lower-bound T_total (the ttotal's probe never recovered) sizes its cooldowns
@@ -16622,72 +37340,6 @@ function tTotalComplete(modelName, plan, allowed) {
     if (allowed)
         return pass('t_total_complete', `${what}; deployed anyway: a lower bound was explicitly allowed`);
     return fail('t_total_complete', what, `measure T_total to the end: ${remeasure('ttotal', modelName, ` --qmax ${plan.inputs.qmax.file}`)} (a longer --max-wait-s if it was still recovering), then ${replanFix(modelName, plan).replace(/ --ttotal \S+/, ' --ttotal <new ttotal artifact>')}; or deploy the lower bound knowingly with ${ALLOW_LOWER_BOUND_HINT(modelName)}`);
-}
-function rederive(modelName, plan, planFile, measurements) {
-    const replan = replanFix(modelName, plan);
-    if (measurements === null || measurements.error !== null || measurements.qmax === null) {
-        const why = measurements?.error ?? 'the measurements it names were not looked for';
-        return {
-            plan: null,
-            checks: [
-                fail('measurements', `${why}: the gate derives the plan again from its own measurements and refuses without them`, `commit the ${measuredKinds(plan)} artifacts the plan was made from beside it, or re-plan from the ones you have: ${replan}`),
-            ],
-        };
-    }
-    const found = [
-        measurements.qmaxFile,
-        measurements.ttotalFile,
-        measurements.drillFile,
-        measurements.goodputFile,
-    ]
-        .filter(Boolean)
-        .join(' and ');
-    const checks = [pass('measurements', found)];
-    let derived;
-    try {
-        derived = derivePlan({
-            modelName: plan.model_name,
-            qmax: measurements.qmax,
-            qmaxFile: plan.inputs.qmax.file,
-            ttotal: measurements.ttotal,
-            ttotalFile: plan.inputs.ttotal?.file ?? null,
-            tTotalStatedS: plan.inputs.t_total_stated_s,
-            drill: measurements.drill ?? null,
-            drillFile: plan.inputs.drill?.file ?? null,
-            // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
-            goodput: measurements.goodput ?? null,
-            goodputFile: plan.inputs.goodput?.file ?? null,
-            choices: {
-                sloMs: plan.chosen.slo_ms,
-                surgeRatio: plan.chosen.surge_ratio,
-                peak: plan.chosen.peak,
-                trough: plan.chosen.trough,
-                minInstancesFloor: plan.chosen.min_instances_floor,
-                invocationCeilingS: plan.chosen.invocation_ceiling_s,
-                instanceHourlyUsd: plan.chosen.instance_hourly_usd,
-                instanceQuota: plan.chosen.instance_quota,
-                // The region the plan took for a legacy measurement when it was made, never today's config.
-                legacyRegion: plan.chosen.legacy_region,
-                policyRule: plan.chosen.policy_rule,
-                maxOverflowProbability: plan.chosen.max_overflow_probability,
-            },
-            allowConfigMismatch: plan.inputs.config_mismatch_allowed,
-            runId: plan.run_id,
-            createdAt: plan.created_at,
-            tool: plan.provenance.tool,
-        });
-    }
-    catch (e) {
-        if (!isUsageError(e))
-            throw e;
-        checks.push(fail('rederived', `${planFile} does not follow from its own inputs: ${e.message}`, `re-plan: ${replan}`));
-        return { plan: null, checks };
-    }
-    const differences = planDifferences(plan, derived);
-    checks.push(differences.length === 0
-        ? pass('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
-        : fail('rederived', `${planFile} does not follow from its own measurements: ${differences.join('; ')}`, `a plan is never edited by hand: re-derive it with ${replan}`));
-    return { plan: derived, checks };
 }
 /** One block naming every failed check and its fix: the text synth fails with. */
 function gateFailureMessage(modelName, planFile, result) {
@@ -16716,6 +37368,7 @@ function gateFailureMessage(modelName, planFile, result) {
 
 
 
+
 /** Synth stops with this; bin/app.ts prints its message without a stack trace. */
 class GateRefusedError extends Error {
     modelName;
@@ -16726,6 +37379,31 @@ class GateRefusedError extends Error {
         this.result = result;
         this.name = 'GateRefusedError';
     }
+}
+/** What a synth without a trust root or a repository is refused with: the `attested` check fails. */
+function synthAttestation(a, local) {
+    if (local || a.offline)
+        return { offline: local ? 'local' : 'requested', unavailable: null };
+    const offline = '-c scalegate:offline=true for a development synth (labelled; a release never passes it)';
+    if (!a.trustedRootFile) {
+        return {
+            offline: null,
+            unavailable: {
+                unavailable: "no trust root to verify the proofs' attestations with (every proof the gate reads must be attested by the calibrate workflow)",
+                fix: `synthesize with -c scalegate:trustedRoot=FILE (\`gh attestation trusted-root > trusted_root.jsonl\`); or ${offline}`,
+            },
+        };
+    }
+    if (attestationRepository(a.config, a.githubRepository ?? process.env.GITHUB_REPOSITORY) === null) {
+        return {
+            offline: null,
+            unavailable: {
+                unavailable: 'no repository whose calibrate workflow must have attested the proofs',
+                fix: `set "attestation": {"repository": "<owner>/<repo>"} in scalegate.config.json (or GITHUB_REPOSITORY); or ${offline}`,
+            },
+        };
+    }
+    return { offline: null, unavailable: null };
 }
 function runSynthGate(input) {
     const planFile = input.planFile ?? (0,external_node_path_namespaceObject.join)(input.artifactsDir, planFileName(input.modelName));
@@ -16739,23 +37417,43 @@ function runSynthGate(input) {
             throw e;
         planError = e.message;
     }
+    const measurements = plan ? findPlanMeasurements(plan, input.artifactsDir) : null;
+    const proofs = plan && input.requireProofs ? findPlanProofs(plan, input.artifactsDir) : null;
+    // Attestations are a release's proof, judged with the others (not for the calibration deploy of a plan).
+    const a = input.attestation ?? {};
+    const { offline, unavailable } = input.requireProofs
+        ? synthAttestation(a, input.deployRegion === fingerprint_LOCAL_REGION)
+        : { offline: null, unavailable: null };
+    let attestation = unavailable;
+    if (plan && proofs && offline === null && unavailable === null) {
+        const setup = attestationSetup({
+            local: false,
+            offline: false,
+            trustedRootFile: a.trustedRootFile,
+            config: a.config,
+            githubRepository: a.githubRepository ?? process.env.GITHUB_REPOSITORY,
+        });
+        attestation = attestationEvidence(setup, planFile, measurements, proofs);
+    }
     const result = evaluateGate({
         modelName: input.modelName,
         model: input.model,
         planFile,
         plan,
         planError,
-        measurements: plan ? findPlanMeasurements(plan, input.artifactsDir) : null,
+        measurements,
         deployImageDigest: input.deployImageDigest,
         deployRegion: input.deployRegion,
-        proofs: plan && input.requireProofs ? findPlanProofs(plan, input.artifactsDir) : null,
+        proofs,
         allowLowerBound: input.allowLowerBound === true,
+        attestation: plan ? attestation : null,
     });
     return {
         planFile,
         plan: result.passed ? result.rederived : null,
         result,
         message: result.passed ? null : gateFailureMessage(input.modelName, planFile, result),
+        offline,
     };
 }
 
@@ -16806,13 +37504,15 @@ class ScalegateScaling extends external_constructs_namespaceObject.Construct {
         super(scope, id);
         const configFile = (0,external_node_path_namespaceObject.resolve)(props.configFile ?? config_CONFIG_FILE);
         const artifactsDir = (0,external_node_path_namespaceObject.resolve)(props.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
-        const [modelName, model] = modelFromConfig(readConfigFile(configFile), props.model, configFile);
+        const config = readConfigFile(configFile);
+        const [modelName, model] = modelFromConfig(config, props.model, configFile);
         const stack = external_aws_cdk_lib_namespaceObject.Stack.of(this);
         const region = props.region ?? stack.region;
         if (external_aws_cdk_lib_namespaceObject.Token.isUnresolved(region)) {
             throw new errors_UsageError(`ScalegateScaling ${modelName}: the stack's region is not known at synth (an environment-agnostic stack); give the stack an env with a region, or pass \`region\`: the plan is checked against the region it was measured in.`);
         }
         const imageDigest = props.imageDigest ?? modelImageDigest(model, configFile);
+        const trustedRoot = props.trustedRoot ?? this.node.tryGetContext('scalegate:trustedRoot');
         const gate = runSynthGate({
             modelName,
             model,
@@ -16821,8 +37521,16 @@ class ScalegateScaling extends external_constructs_namespaceObject.Construct {
             deployRegion: region,
             requireProofs: props.requireProofs !== false,
             allowLowerBound: props.allowLowerBound === true,
+            attestation: {
+                trustedRootFile: trustedRoot ? (0,external_node_path_namespaceObject.resolve)(trustedRoot) : undefined,
+                offline: props.offline ?? String(this.node.tryGetContext('scalegate:offline')) === 'true',
+                config: config.attestation,
+            },
         });
         this.planFile = gate.planFile;
+        if (gate.offline) {
+            external_aws_cdk_lib_namespaceObject.Annotations.of(this).addWarning(`${modelName}: OFFLINE: the proofs' attestations were NOT verified (${gate.offline === 'local' ? 'the local SageMaker' : 'offline: a development synth; a release never passes it'}).`);
+        }
         if (!gate.plan) {
             throw new GateRefusedError(gate.message ?? `${modelName}: refused`, modelName, gate.result);
         }

@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7060);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1910);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7060:
+/***/ 1910:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87749,6 +87749,92 @@ async function registerSuspendedState(autoscaling, resourceId, state, options = 
             ScheduledScalingSuspended: state.scheduled_scaling_suspended,
         },
     }), options);
+}
+
+;// CONCATENATED MODULE: ./src/model/freeze-claim.ts
+/**
+ * A freeze's claim on an endpoint: one tag per run, `scalegate:freeze:<run id>`, written before
+ * anything is frozen and kept fresh by the winning run's heartbeat. Two runs that start together
+ * both claim; the lowest (start, run id) of the fresh claims wins (the arbitration is in
+ * src/commands/freeze-claim.ts). Each run writes only its own key, so no run can overwrite
+ * another's claim.
+ *
+ * Value: `v1 <phase> <start> <beat> <host>`: phase `choosing` (the run is still picking its start)
+ * or `claim`; start and beat as ISO-8601 UTC times; host the machine's name reduced to the
+ * characters a tag value allows.
+ */
+const CLAIM_TAG_PREFIX = 'scalegate:freeze:';
+const CLAIM_VERSION = 'v1';
+/** How often the winning run refreshes its claim, and after how many missed beats a claim is stale. */
+const freeze_claim_HEARTBEAT_DEFAULTS = {
+    /** Between two beats, ms. */
+    everyMs: 30_000,
+    /** A claim whose last beat is older than this many periods belongs to a run that is gone. */
+    staleAfterBeats: 3,
+};
+/** Run ids become tag keys: letters, digits and `_.:/=+-@`, at most 100 characters. */
+const RUN_ID = /^[A-Za-z0-9_.:/=+\-@]{1,100}$/;
+const freeze_claim_claimTagKey = (runId) => `${CLAIM_TAG_PREFIX}${runId}`;
+/** Every claim tag key on a resource (to remove them, e.g. stale ones). */
+const claimTagKeys = (tags) => Object.keys(tags).filter((key) => key.startsWith(CLAIM_TAG_PREFIX));
+/** The host name with every character a tag value does not allow replaced by `-`. */
+const tagSafeHost = (host) => host.replace(/[^A-Za-z0-9_.:/=+\-@]/g, '-').slice(0, 100) || 'unknown-host';
+function checkClaimRunId(runId) {
+    if (!RUN_ID.test(runId)) {
+        throw new Error(`run id ${JSON.stringify(runId.slice(0, 120))} cannot name a freeze claim tag (letters, digits and _.:/=+-@, at most 100)`);
+    }
+    return runId;
+}
+const iso = (ms) => new Date(ms).toISOString();
+/** The one tag that carries `claim`. */
+function freeze_claim_claimTag(claim) {
+    checkClaimRunId(claim.runId);
+    return {
+        [freeze_claim_claimTagKey(claim.runId)]: `${CLAIM_VERSION} ${claim.phase} ${iso(claim.startMs)} ${iso(claim.beatMs)} ${tagSafeHost(claim.host)}`,
+    };
+}
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+function parseClaim(runId, value) {
+    const [version, phase, start, beat, host, ...rest] = value.split(' ');
+    if (version !== CLAIM_VERSION || rest.length > 0 || !host)
+        return null;
+    if (phase !== 'choosing' && phase !== 'claim')
+        return null;
+    if (!(start && ISO.test(start) && beat && ISO.test(beat)))
+        return null;
+    const startMs = Date.parse(start);
+    const beatMs = Date.parse(beat);
+    if (!(Number.isFinite(startMs) && Number.isFinite(beatMs)))
+        return null;
+    return { runId, phase, startMs, beatMs, host };
+}
+/** The claims a resource's tags carry, in arbitration order. */
+function freeze_claim_claimsFromTags(tags) {
+    const claims = [];
+    const unreadable = [];
+    for (const key of claimTagKeys(tags)) {
+        const runId = key.slice(CLAIM_TAG_PREFIX.length);
+        const claim = RUN_ID.test(runId) ? parseClaim(runId, tags[key] ?? '') : null;
+        if (claim)
+            claims.push(claim);
+        else
+            unreadable.push(key);
+    }
+    return { claims: claims.sort(freeze_claim_claimOrder), unreadable };
+}
+/** The arbitration order: earlier start first, then the lower run id. */
+function freeze_claim_claimOrder(a, b) {
+    if (a.startMs !== b.startMs)
+        return a.startMs - b.startMs;
+    return a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0;
+}
+/** How old a beat may be before its run counts as gone. */
+const freeze_claim_staleAfterMs = (heartbeatMs = freeze_claim_HEARTBEAT_DEFAULTS.everyMs) => heartbeatMs * freeze_claim_HEARTBEAT_DEFAULTS.staleAfterBeats;
+const freeze_claim_claimIsFresh = (claim, nowMs, heartbeatMs) => nowMs - claim.beatMs < freeze_claim_staleAfterMs(heartbeatMs);
+/** `run R from host H since T (heartbeat N s ago)`: who holds the endpoint, for the message. */
+function freeze_claim_describeClaim(claim, nowMs) {
+    const age = Math.max(0, Math.round((nowMs - claim.beatMs) / 1000));
+    return `run ${claim.runId} from host ${claim.host} since ${iso(claim.startMs)} (heartbeat ${age} s ago)`;
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -97301,18 +97387,28 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 
 
 /**
- * C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph
- * separators, and the bidi controls (embeddings, overrides, isolates, marks) that make text
- * read differently from what it is.
+ * C0 controls (newline and tab included), DEL, C1 controls (all of Unicode's Cc), the Unicode
+ * line and paragraph separators, every format character (Cf: the bidi embeddings, overrides,
+ * isolates and marks that make text read differently from what it is, zero-width spaces and
+ * joiners, the byte-order mark U+FEFF, the tag characters U+E0000-U+E007F that carry hidden text),
+ * lone surrogates, and the Hangul fillers that render as nothing.
  */
-const UNSAFE_CHARACTERS = 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this finds
-/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u115f\u1160\u3164\uffa0]/u;
+const codeOf = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 const describeUnsafe = (value) => {
     const found = UNSAFE_CHARACTERS.exec(value);
-    const code = found ? found[0].codePointAt(0) : 0;
-    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return found ? codeOf(found[0]) : 'U+0000';
 };
+const UNSAFE_ALL = new RegExp(UNSAFE_CHARACTERS.source, 'gu');
+/**
+ * `value` as it may be printed in a message: every unsafe character spelled `<U+202E>`, and at
+ * most `max` characters (a refusal names a value, it never reproduces a file).
+ */
+function safe_printable(value, max = 200) {
+    const escaped = value.replace(UNSAFE_ALL, (c) => `<${codeOf(c)}>`);
+    const chars = [...escaped];
+    return chars.length > max ? `${chars.slice(0, max).join('')}…` : escaped;
+}
 /** A string with no control, line-separator or bidi character: one line, read as written. */
 const safeString = schemas_string().superRefine((value, ctx) => {
     if (UNSAFE_CHARACTERS.test(value)) {
@@ -97342,7 +97438,7 @@ const safe_regionSchema = schemas_string()
  */
 function safe_checkAwsName(value, kind, source) {
     if (!AWS_NAME_PATTERN.test(value)) {
-        throw new errors_UsageError(`${source} ${JSON.stringify(value).slice(0, 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
+        throw new errors_UsageError(`${source} ${safe_printable(JSON.stringify(value), 100)}: not a SageMaker ${kind} name (letters, digits and hyphens, 1-63 characters, starting and ending with a letter or digit). Give the ${kind} name exactly as SageMaker shows it.`);
     }
     return value;
 }
@@ -97766,6 +97862,206 @@ function fingerprintDifferences(left, right) {
     return differences;
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/model/hdr-bounds.ts
+/**
+ * Bounds on the HDR histograms an artifact carries, checked before any of them is decoded. A
+ * histogram is a zlib stream inside base64 (HdrHistogram V2 compressed): a few bytes of it can
+ * inflate to gigabytes, declare a value range whose counts array alone is hundreds of megabytes,
+ * or skip the decoder's index far past its array (a loop of billions of steps). So each one is
+ * inflated here with an output bound (node:zlib `maxOutputLength`), its header's declared range is
+ * turned into the counts array the decoder would allocate, and its counts are walked once; and the
+ * counts arrays of the histograms of one run's windows, and of one whole artifact, stay within a
+ * budget, so what a merge, a judge or the gate decodes stays within a bounded amount of memory.
+ */
+
+/** The bounds, with their reasons. */
+const HDR_LIMITS = {
+    /** base64 characters of one histogram (a real one is a few hundred to a few thousand). */
+    encodedChars: 64 * 1024,
+    /**
+     * Highest value a histogram may declare, µs: 2^37 µs is 38 h, above any latency or send lag
+     * of a run (LIMITS.seconds is one day).
+     */
+    highestValueUs: 2 ** 37,
+    /** Cells of one histogram's counts array: 3 significant digits from 1 µs up to 2^37 µs. */
+    cells: 32 * 1024,
+    /** Bytes one histogram may inflate to: its header and at most 9 bytes per cell. */
+    inflatedBytes: 40 + 9 * 32 * 1024,
+    /**
+     * Cells of the histograms of one run's windows together (a goodput rung's, a drill's): what a
+     * judge holds decoded at once, 4 bytes each (256 MB). A window of a real TTS run (five
+     * histograms, latencies up to a few seconds) takes about 70 000: a rung of 100 windows 7 M, a
+     * two-hour drill in 10 s windows 50 M.
+     */
+    setCells: 64 * 1024 * 1024,
+    /** Cells of all the histograms of one artifact: what reading it may decode in all (1 GB). */
+    artifactCells: 256 * 1024 * 1024,
+};
+const COMPRESSED_COOKIE_BASE = 0x1c849304;
+const ENCODING_COOKIE_BASE = 0x1c849303;
+const HEADER_BYTES = 40;
+/** Why a histogram is refused (the caller names the artifact and field). */
+class HdrBoundsError extends (/* unused pure expression or super */ null && (Error)) {
+}
+/** The counts array length HdrHistogram allocates for this range (JsHistogram's own arithmetic). */
+function countsArrayLength(lowest, highest, digits) {
+    const largestWithUnitResolution = 2 * Math.floor(10 ** digits);
+    const unitMagnitude = Math.floor(Math.log2(lowest));
+    const subBucketCountMagnitude = Math.ceil(Math.log2(largestWithUnitResolution));
+    const halfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
+    const subBucketCount = 2 ** (halfCountMagnitude + 1);
+    let smallestUntrackable = subBucketCount * 2 ** unitMagnitude;
+    let buckets = 1;
+    while (smallestUntrackable <= highest) {
+        if (smallestUntrackable > Number.MAX_SAFE_INTEGER / 2) {
+            buckets += 1;
+            break;
+        }
+        smallestUntrackable *= 2;
+        buckets += 1;
+    }
+    return (buckets + 1) * (subBucketCount / 2);
+}
+/** HdrHistogram's ByteBuffer.getInt64: high * 2^32 + low, both unsigned 32-bit words. */
+const hdr_bounds_int64 = (b, at) => b.readUInt32BE(at) * 2 ** 32 + b.readUInt32BE(at + 4);
+/**
+ * Checks one encoded histogram within HDR_LIMITS and returns its shape; throws HdrBoundsError
+ * saying what is wrong (never quoting the data).
+ */
+function inspectHdr(data, declaredDigits) {
+    if (data.length > HDR_LIMITS.encodedChars) {
+        throw new HdrBoundsError(`${data.length} base64 characters, above the ${HDR_LIMITS.encodedChars} a histogram may take`);
+    }
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data))
+        throw new HdrBoundsError('not base64');
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE_BASE) {
+        throw new HdrBoundsError('not an HdrHistogram V2 compressed encoding');
+    }
+    const compressedLength = bytes.readUInt32BE(4);
+    if (compressedLength <= 0 || compressedLength > bytes.length - 8) {
+        throw new HdrBoundsError(`declares ${compressedLength} compressed bytes, carries ${bytes.length - 8}`);
+    }
+    let payload;
+    try {
+        payload = inflateSync(bytes.subarray(8, 8 + compressedLength), {
+            maxOutputLength: HDR_LIMITS.inflatedBytes,
+        });
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
+            throw new HdrBoundsError(`inflates to more than ${HDR_LIMITS.inflatedBytes} bytes (a decompression bomb, or not a histogram)`);
+        }
+        throw new HdrBoundsError('does not inflate (corrupted zlib data)');
+    }
+    if (payload.length < HEADER_BYTES || (payload.readInt32BE(0) & ~0xf0) !== ENCODING_COOKIE_BASE) {
+        throw new HdrBoundsError('inflates to something that is not an HdrHistogram V2 encoding');
+    }
+    const payloadLength = payload.readUInt32BE(4);
+    const digits = payload.readUInt32BE(12);
+    const lowest = hdr_bounds_int64(payload, 16);
+    const highest = hdr_bounds_int64(payload, 24);
+    if (payloadLength < 0 || payloadLength > payload.length - HEADER_BYTES) {
+        throw new HdrBoundsError(`declares ${payloadLength} bytes of counts, carries ${payload.length - HEADER_BYTES}`);
+    }
+    if (digits !== declaredDigits) {
+        throw new HdrBoundsError(`encodes ${digits} significant digits where significant_digits says ${declaredDigits}`);
+    }
+    if (!(lowest >= 1 && lowest <= HDR_LIMITS.highestValueUs)) {
+        throw new HdrBoundsError(`lowest discernible value ${lowest} is outside 1..${HDR_LIMITS.highestValueUs}`);
+    }
+    if (!(highest >= 2 * lowest && highest <= HDR_LIMITS.highestValueUs)) {
+        throw new HdrBoundsError(`highest trackable value ${highest} is outside ${2 * lowest}..${HDR_LIMITS.highestValueUs} µs`);
+    }
+    const cells = countsArrayLength(lowest, highest, digits);
+    if (cells > HDR_LIMITS.cells) {
+        throw new HdrBoundsError(`its range needs ${cells} counts cells (${digits} digits up to ${highest}), above the ${HDR_LIMITS.cells} a histogram may take`);
+    }
+    // The counts, as the decoder walks them: ZigZag LEB128, a negative word skips that many zeros.
+    const end = HEADER_BYTES + payloadLength;
+    let at = HEADER_BYTES;
+    let index = 0;
+    let total = 0;
+    while (at < end) {
+        let value = 0;
+        let scale = 1;
+        for (let i = 0; i < 9; i++) {
+            if (at >= end)
+                throw new HdrBoundsError('its counts end in the middle of a number');
+            const byte = payload[at++];
+            value += (byte & 0x7f) * scale;
+            if (i === 8 || (byte & 0x80) === 0)
+                break;
+            scale *= 128;
+        }
+        const word = value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+        index += word < 0 ? -word : 1;
+        if (word > 0)
+            total += word;
+        if (index > cells) {
+            throw new HdrBoundsError(`its counts run past the ${cells} cells its range has`);
+        }
+    }
+    return { significantDigits: digits, lowestValue: lowest, highestValue: highest, cells, totalCount: total };
+}
+/** Every serialized histogram in `value` (any object with `encoding: HDR_ENCODING`), with its path. */
+function* histogramsIn(value, encoding, path = []) {
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+            yield* histogramsIn(value[i], encoding, [...path, i]);
+        return;
+    }
+    if (typeof value !== 'object' || value === null)
+        return;
+    const record = value;
+    if (record.encoding === encoding && typeof record.data === 'string') {
+        yield { path, histogram: record };
+        return;
+    }
+    for (const [key, child] of Object.entries(record))
+        yield* histogramsIn(child, encoding, [...path, key]);
+}
+const MB_PER_CELL = (/* unused pure expression or super */ null && (4 / 2 ** 20));
+/**
+ * Every histogram of a parsed artifact within HDR_LIMITS, the histograms of each run's windows
+ * within the set budget and all of them within the artifact budget. Returns null, or the first
+ * problem as `field.path: why`.
+ */
+function hdr_bounds_checkArtifactHistograms(artifact, encoding) {
+    let cells = 0;
+    const bySet = new Map();
+    for (const { path, histogram } of histogramsIn(artifact, encoding)) {
+        const field = [...path, 'data'].join('.');
+        let shape;
+        try {
+            shape = inspectHdr(histogram.data, histogram.significant_digits);
+        }
+        catch (e) {
+            if (e instanceof HdrBoundsError)
+                return `${field}: ${e.message}`;
+            throw e;
+        }
+        if (shape.totalCount !== histogram.count) {
+            return `${field}: holds ${shape.totalCount} values where count says ${histogram.count} (corrupted)`;
+        }
+        const windows = path.indexOf('windows');
+        const set = windows < 0 ? field : path.slice(0, windows + 1).join('.');
+        const inSet = (bySet.get(set) ?? 0) + shape.cells;
+        bySet.set(set, inSet);
+        if (inSet > HDR_LIMITS.setCells) {
+            return `${field}: the histograms of ${set} up to here need ${inSet} counts cells to decode, above the ${HDR_LIMITS.setCells} (${HDR_LIMITS.setCells * MB_PER_CELL} MB) one run's windows may take`;
+        }
+        cells += shape.cells;
+        if (cells > HDR_LIMITS.artifactCells) {
+            return `${field}: the histograms up to here need ${cells} counts cells to decode, above the ${HDR_LIMITS.artifactCells} (${HDR_LIMITS.artifactCells * MB_PER_CELL} MB) one artifact may take`;
+        }
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/model/outcomes.ts
 
 /** How one request ended (closed and open loop). Its own module: the histogram schemas need it too. */
@@ -97790,16 +98086,24 @@ const outcomeSchema = schemas_enum([
  */
 
 
+
+
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
-const HDR_ENCODING = 'hdr-v2-compressed-base64';
+const histograms_HDR_ENCODING = 'hdr-v2-compressed-base64';
 const hdrHistogramSchema = object({
-    encoding: literal(HDR_ENCODING),
+    encoding: literal(histograms_HDR_ENCODING),
     unit: literal('us'),
     /** Relative precision: values are kept to this many significant decimal digits. */
     significant_digits: schemas_number().int().min(1).max(5),
     /** Recorded values (redundant with `data`; checked on decode so a corrupted file is caught). */
     count: schemas_number().int().nonnegative(),
-    data: schemas_string(),
+    /**
+     * Bounded here; its inflated size, declared range and counts are checked when the artifact is
+     * read (src/model/hdr-bounds.ts), before anything decodes it.
+     */
+    data: schemas_string()
+        .max(HDR_LIMITS.encodedChars, `at most ${HDR_LIMITS.encodedChars} base64 characters per histogram`)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
 });
 /** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
 const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
@@ -97830,7 +98134,7 @@ const scheduleIdentitySchema = object({
     /** Seed of the Poisson process; null for deterministic schedules. */
     seed: schemas_number().int().nonnegative().nullable(),
     /** Human-readable description, e.g. `poisson 120/s for 60 s` or `step schedule.csv`. */
-    description: schemas_string(),
+    description: safeString,
     /** Hash of the whole schedule definition (process, rates, seed, file content): equal iff the schedule is. */
     schedule_hash: schemas_string().regex(/^[0-9a-f]{64}$/),
     /** Arrivals of the whole schedule (all shards). */
@@ -98391,7 +98695,7 @@ const planArtifactSchema = object({
         /** The same overflow probability with no surge (k = 1): what the target alone does. */
         surge_baseline_overflow_probability: schemas_number().min(0).max(1).nullable().optional(),
         /** `uniformization` (exact to 1e-9), or `uniformization-lower-bound` when the work budget ran out. */
-        surge_method: schemas_string().nullable().optional(),
+        surge_method: safeString.nullable().optional(),
         /** In-flight requests the surge and fluid runs start from: round(C_scale_max). */
         surge_start_in_flight: schemas_number().int().nonnegative().nullable().optional(),
         /** lambda_max / X_target - 1: negative when random arrivals at the target break the SLO. */
@@ -99167,6 +99471,24 @@ const drillArtifactSchema = object({
     slo: drillSloSchema.optional(),
 });
 
+;// CONCATENATED MODULE: ./src/model/issues.ts
+
+/**
+ * One line per problem, `field.path: message`, so a user can find the field in the file. A path
+ * segment or a message can carry text of the file (a record key, an unrecognized key): it is
+ * printed with its unsafe characters spelled out and shortened, never as it is.
+ */
+function issues_formatZodIssues(error) {
+    return error.issues
+        .map((issue) => {
+        const path = issue.path.length > 0
+            ? issue.path.map((segment) => safe_printable(String(segment), 80)).join('.')
+            : '(top level)';
+        return `  - ${path}: ${safe_printable(issue.message, 300)}`;
+    })
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/model/legacy.ts
 
 
@@ -99409,6 +99731,241 @@ function legacy_ttotalFromLegacy(legacy) {
         provenance: { origin: 'legacy', tool: LEGACY_TOOL, note: null },
     };
 }
+/**
+ * The measurements published in the legacy format that the release gate accepts, by file name and
+ * SHA-256 of the committed bytes. A legacy qmax records no decision per rung (each rung's p95 was
+ * compared with the SLO, no interval), so its rungs cannot be judged again: the gate takes one only
+ * when it is byte for byte one of these (src/plan/gate-measurements.ts). Any other file without
+ * per-rung decisions, or claiming the legacy origin, is refused.
+ */
+const COMMITTED_LEGACY_MEASUREMENTS = {
+    'qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json': '8730d05c598c0ba4a5a05c73e66c71e2171f8278764626ede370cb57543270cf',
+    'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json': '926eda591c801a41868c3ecec180dddb62ba04b1d3fe071bd1bd2519c20b194c',
+};
+
+;// CONCATENATED MODULE: ./src/model/read.ts
+/**
+ * The one reader of every file scalegate takes as input: artifacts, shards, the config, thaw
+ * journals, prompt and schedule files. Anything in a pull request is a file its author wrote, so
+ * a read is bounded before it starts:
+ *
+ * - only a regular file is read: a directory, a FIFO, a device (`/dev/zero`) or a socket is
+ *   refused from `lstat`, before it is opened;
+ * - a path in the working tree (the working directory: the checkout, where a pull request's files
+ *   are) that goes through a symbolic link (the file itself or a directory on the way) is followed
+ *   only when it resolves inside the tree, to a regular file; one that leaves it (`/etc/passwd`,
+ *   `/dev/zero`, `/proc/...`) is refused. A path outside the tree is one the user named on the
+ *   command line: it is followed, and its target must still be a regular file within the limit;
+ * - a file above its kind's size limit is refused, and the read itself stops at limit + 1 bytes
+ *   (open, fstat, bounded reads), so a file that grows while it is read cannot exhaust memory;
+ * - a file name with control, bidi or invisible characters is refused.
+ *
+ * Every refusal is a UsageError (exit 2) naming the file, the limit and the fix; no message ever
+ * quotes the file's content (`parseJsonText` reports where JSON breaks, never what it says).
+ */
+
+
+
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+/**
+ * Largest file of each kind that is read. The committed measurement artifacts and plans are tens of
+ * kB (the largest in artifacts/ is a 12 kB plan); an artifact that carries HDR histograms per window
+ * (goodput, drill, drill shards) is a few MB for an hour-long drill in 10 s windows. The config
+ * and journals are a few kB.
+ */
+const read_READ_LIMITS = {
+    /** qmax, ttotal, plan, validate and drift artifacts. */
+    artifact: 8 * MiB,
+    /** goodput, drill and drill-shard artifacts (HDR histograms per window). */
+    histogramArtifact: 32 * MiB,
+    /** scalegate.config.json. */
+    config: 1 * MiB,
+    /** A thaw journal (well under 1 kB). */
+    journal: 64 * KiB,
+    /** A prompts file, a schedule or a replay trace. */
+    loadInput: 64 * MiB,
+};
+const formatBytes = (bytes) => bytes >= MiB && bytes % MiB === 0
+    ? `${bytes / MiB} MB`
+    : bytes >= KiB && bytes % KiB === 0
+        ? `${bytes / KiB} kB`
+        : `${bytes} bytes`;
+/** A refused read; `missing` when there is no such file (so a caller may treat that as "none"). */
+class read_FileReadError extends errors_UsageError {
+    missing;
+    constructor(parts, missing) {
+        super(parts);
+        this.missing = missing;
+    }
+}
+const kindOf = (stats) => stats.isDirectory()
+    ? 'a directory'
+    : stats.isFIFO()
+        ? 'a FIFO (named pipe)'
+        : stats.isCharacterDevice()
+            ? 'a character device'
+            : stats.isBlockDevice()
+                ? 'a block device'
+                : stats.isSocket()
+                    ? 'a socket'
+                    : 'not a regular file';
+const inside = (root, path) => {
+    const rel = (0,external_node_path_.relative)(root, path);
+    return rel === '' || (!rel.startsWith('..') && !(0,external_node_path_.isAbsolute)(rel));
+};
+function refusal(file, why, options, missing = false) {
+    const parts = [];
+    if (options.source !== undefined)
+        parts.push(options.source, ' ');
+    parts.push(`${safe_printable(file)}: ${why}.`);
+    if (options.fix !== undefined) {
+        parts.push(' ');
+        if (typeof options.fix === 'string')
+            parts.push(options.fix);
+        else
+            parts.push(...options.fix);
+    }
+    return new read_FileReadError(parts, missing);
+}
+/** The path to open: `file` itself, or where its symbolic links lead when that stays inside the tree. */
+function checkedPath(file, options) {
+    if (UNSAFE_CHARACTERS.test(file)) {
+        throw refusal(file, `the file name contains a control, bidi or invisible character; rename it to plain text`, options);
+    }
+    let link;
+    try {
+        link = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+            throw refusal(file, `cannot read ${options.label} (no such file)`, options, true);
+        }
+        throw refusal(file, `cannot read ${options.label} (${code ?? 'unreadable'})`, options);
+    }
+    const absolute = (0,external_node_path_.resolve)(file);
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(file);
+    }
+    catch {
+        throw refusal(file, `cannot read ${options.label} (no such file: a symbolic link to nothing)`, options, true);
+    }
+    if (real !== absolute) {
+        // A path in the tree (what a pull request can commit) must stay in it through its links. A
+        // path outside the tree is one the user named: only its kind and size are checked (its
+        // links may be the system's own, such as /var -> /private/var).
+        const tree = (0,external_node_path_.resolve)(options.root ?? process.cwd());
+        const root = (0,external_node_fs_.realpathSync)(tree);
+        if ((inside(tree, absolute) || inside(root, absolute)) && !inside(root, real)) {
+            throw refusal(file, `resolves through a symbolic link to ${safe_printable(real)}, outside the working tree ${safe_printable(root)}: refused (a link is followed only to a file inside the tree); commit the file itself`, options);
+        }
+    }
+    // The final component's kind, after the links (lstat said what the link itself is).
+    const target = link.isSymbolicLink() ? (0,external_node_fs_.lstatSync)(real) : link;
+    if (!target.isFile()) {
+        throw refusal(file, `${kindOf(target)}, not a regular file: ${options.label} must be a file`, options);
+    }
+    if (target.size > options.maxBytes) {
+        throw refusal(file, tooLarge(target.size, options), options);
+    }
+    return real;
+}
+const tooLarge = (size, options) => size === null
+    ? `more than the ${formatBytes(options.maxBytes)} limit for ${options.label} (it grew while read)`
+    : `${size} bytes, above the ${formatBytes(options.maxBytes)} limit for ${options.label}`;
+/**
+ * The file's text, read within `maxBytes`. Throws FileReadError (a UsageError, exit 2) naming the
+ * file for a missing file, anything but a regular file, a link out of the tree, or a file too large.
+ */
+function read_readBoundedFile(file, options) {
+    return read_readBoundedBytes(file, options).toString('utf8');
+}
+/** As readBoundedFile, the bytes (for a digest of the file as it is). */
+function read_readBoundedBytes(file, options) {
+    const path = checkedPath(file, options);
+    let fd;
+    try {
+        // O_NOFOLLOW: the path was resolved above, a link put in its place since is not followed;
+        // O_NONBLOCK: a FIFO swapped in since the lstat cannot block the open.
+        fd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        throw refusal(file, `cannot read ${options.label} (${code ?? 'unreadable'})`, options, code === 'ENOENT');
+    }
+    try {
+        const stats = (0,external_node_fs_.fstatSync)(fd);
+        if (!stats.isFile()) {
+            throw refusal(file, `${kindOf(stats)}, not a regular file: ${options.label} must be a file`, options);
+        }
+        if (stats.size > options.maxBytes)
+            throw refusal(file, tooLarge(stats.size, options), options);
+        // At most limit + 1 bytes, whatever the size said: a file that grows is caught, never read whole.
+        const buffer = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, Math.max(stats.size + 1, 64 * KiB)));
+        let length = 0;
+        let grown = buffer;
+        for (;;) {
+            if (length === grown.length) {
+                if (grown.length > options.maxBytes)
+                    break;
+                const next = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, grown.length * 2));
+                grown.copy(next, 0, 0, length);
+                grown = next;
+            }
+            const n = (0,external_node_fs_.readSync)(fd, grown, length, grown.length - length, null);
+            if (n === 0)
+                break;
+            length += n;
+        }
+        if (length > options.maxBytes)
+            throw refusal(file, tooLarge(null, options), options);
+        return grown.subarray(0, length);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** As readBoundedFile, but null when there is no such file. */
+function readBoundedFileIfExists(file, options) {
+    try {
+        return read_readBoundedFile(file, options);
+    }
+    catch (e) {
+        if (e instanceof read_FileReadError && e.missing)
+            return null;
+        throw e;
+    }
+}
+/**
+ * JSON.parse whose failure never quotes the text: V8's messages carry a snippet of the input
+ * (`"root:x:0:0"... is not valid JSON`), which would print a file's content. The refusal says where
+ * it breaks (line and column) and nothing of what is there.
+ */
+function read_parseJsonText(text, where, fix) {
+    try {
+        return JSON.parse(text);
+    }
+    catch (e) {
+        const message = e.message;
+        const position = /position (\d+)/.exec(message);
+        let at = '';
+        if (position) {
+            const offset = Number(position[1]);
+            const before = text.slice(0, offset);
+            const line = before.split('\n').length;
+            const column = offset - before.lastIndexOf('\n');
+            at = ` at line ${line}, column ${column}`;
+        }
+        else if (/end of JSON input/.test(message)) {
+            at = ': it ends before the JSON does';
+        }
+        const prefix = typeof where === 'string' ? [where] : where;
+        throw new errors_UsageError([...prefix, `: not valid JSON${at}. `, ...(typeof fix === 'string' ? [fix] : fix)]);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/model/io.ts
 /**
@@ -99416,6 +99973,10 @@ function legacy_ttotalFromLegacy(legacy) {
  * format -> current); writing validates and is atomic (temp file + rename), so a crash never
  * leaves a half-written artifact where a reader would find it.
  */
+
+
+
+
 
 
 
@@ -99435,7 +99996,17 @@ const io_producerOf = {
     drill: 'scalegate drill (or scalegate drill merge for shards)',
     'drill-shard': 'scalegate drill --shard i/n --start-at T',
 };
-/** Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. */
+/** The kinds that carry HDR histograms per window (larger files, bounded decoding). */
+const HISTOGRAM_KINDS = new Set(['goodput', 'drill', 'drill-shard']);
+/** The largest file of `kind` that is read (READ_LIMITS). */
+const artifactReadLimit = (kind) => HISTOGRAM_KINDS.has(kind) ? READ_LIMITS.histogramArtifact : READ_LIMITS.artifact;
+/** A value of the file, as a message may quote it: escaped, short. */
+const quoted = (value) => printable(JSON.stringify(value) ?? String(value), 60);
+/**
+ * Validates parsed JSON as an artifact of `kind`; `file` names the source in every message. The
+ * HDR histograms of a goodput or drill artifact are checked within their bounds (hdr-bounds.ts)
+ * here, so nothing decodes one that is not.
+ */
 function parseArtifact(kind, json, file) {
     const producer = io_producerOf[kind];
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -99446,17 +100017,23 @@ function parseArtifact(kind, json, file) {
     if (version === undefined)
         return parseLegacy(kind, record, file);
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-        throw new UsageError(`${file}: schema_version must be a positive integer, found ${JSON.stringify(version)}.`);
+        throw new UsageError(`${file}: schema_version must be a positive integer, found ${quoted(version)}.`);
     }
     if (version > SCHEMA_VERSION) {
         throw new UsageError(`${file}: written by a newer scalegate (schema_version ${version}; this scalegate reads up to ${SCHEMA_VERSION}). Upgrade scalegate to read it.`);
     }
     if (record.kind !== kind) {
-        throw new UsageError(`${file}: is a ${JSON.stringify(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
+        throw new UsageError(`${file}: is a ${quoted(record.kind)} artifact where a ${kind} artifact is needed. Produce one with \`${producer}\`.`);
     }
     const parsed = io_artifactSchemas[kind].safeParse(json);
     if (!parsed.success) {
         throw new UsageError(`${file}: invalid ${kind} artifact:\n${formatZodIssues(parsed.error)}\nProduce a valid one with \`${producer}\`.`);
+    }
+    if (HISTOGRAM_KINDS.has(kind)) {
+        const problem = checkArtifactHistograms(parsed.data, HDR_ENCODING);
+        if (problem !== null) {
+            throw new UsageError(`${file}: invalid ${kind} artifact:\n  - ${problem}\nProduce a valid one with \`${producer}\`.`);
+        }
     }
     return parsed.data;
 }
@@ -99485,22 +100062,13 @@ function parseLegacy(kind, record, file) {
     throw invalid(`  - schema_version: required (${kind} artifacts have no legacy format)`);
 }
 function io_readArtifact(kind, file) {
-    let text;
-    try {
-        text = readFileSync(file, 'utf8');
-    }
-    catch (e) {
-        const code = e.code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : e.message;
-        throw new UsageError(`${file}: cannot read the ${kind} artifact (${why}). Produce one with \`${io_producerOf[kind]}\`.`);
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (e) {
-        throw new UsageError(`${file}: not valid JSON (${e.message}). Produce a valid one with \`${io_producerOf[kind]}\`.`);
-    }
+    const fix = `Produce one with \`${io_producerOf[kind]}\`.`;
+    const text = readBoundedFile(file, {
+        maxBytes: artifactReadLimit(kind),
+        label: `the ${kind} artifact`,
+        fix,
+    });
+    const json = parseJsonText(text, printable(file), `Produce a valid one with \`${io_producerOf[kind]}\`.`);
     return parseArtifact(kind, json, file);
 }
 /**
@@ -99580,17 +100148,6 @@ function writeArtifact(kind, file, artifact) {
     io_writeFileAtomic(file, artifactJson(parsed.data));
 }
 
-;// CONCATENATED MODULE: ./src/model/issues.ts
-/** One line per problem, `field.path: message`, so a user can find the field in the file. */
-function issues_formatZodIssues(error) {
-    return error.issues
-        .map((issue) => {
-        const path = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-        return `  - ${path}: ${issue.message}`;
-    })
-        .join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/model/names.ts
 
 
@@ -99626,6 +100183,7 @@ const thawJournalFileName = (endpoint) => `thaw-journal-${safe_checkAwsName(endp
  * hard-killed run (SIGKILL, a cancelled CI job) leaves the journal behind for `scalegate thaw`,
  * `scalegate drift` and the action's post step to find.
  */
+
 
 
 
@@ -99697,22 +100255,14 @@ function parseThawJournal(json, file) {
     return parsed.data;
 }
 function readJournalFile(file) {
-    let text;
-    try {
-        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
-    }
-    catch (e) {
-        if (e.code === 'ENOENT')
-            return null;
-        throw new errors_UsageError(`${file}: cannot read the thaw journal (${e.message}).`);
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (e) {
-        throw new errors_UsageError(`${file}: the thaw journal is not valid JSON (${e.message}).`);
-    }
+    const text = readBoundedFileIfExists(file, {
+        maxBytes: read_READ_LIMITS.journal,
+        label: 'the thaw journal',
+        fix: 'Inspect the endpoint with `scalegate drift`, restore it by hand if needed, then delete the file.',
+    });
+    if (text === null)
+        return null;
+    const json = read_parseJsonText(text, `${safe_printable(file)}: the thaw journal`, 'Inspect the endpoint with `scalegate drift`, restore it by hand if needed, then delete the file.');
     return parseThawJournal(json, file);
 }
 /** The journal left for `endpoint`, or null when there is none. */
@@ -99845,113 +100395,6 @@ function renderThawReport(r) {
     if (r.errors.length > 0 && r.journal)
         lines.push(`  the journal was kept (on the endpoint${r.journal_file ? ` and in ${r.journal_file}` : ''}); run thaw again once the endpoint is InService`);
     return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/wait.ts
-/**
- * The one way scalegate waits for something: ask `probe` until it answers, pausing between
- * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
- * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
- * signal's reason (an Error; anything else is wrapped in an AbortError).
- */
-
-/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
-function abortReason(signal) {
-    const reason = signal.reason;
-    if (reason instanceof Error)
-        return reason;
-    const error = new Error(reason === undefined ? 'aborted' : String(reason));
-    error.name = 'AbortError';
-    return error;
-}
-/** Throws the abort reason when `signal` is aborted. */
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw abortReason(signal);
-}
-async function pauseFor(ms, signal) {
-    try {
-        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
-    }
-    catch (e) {
-        if (signal?.aborted)
-            throw abortReason(signal);
-        throw e;
-    }
-}
-/**
- * Asks `probe` until it returns something other than `undefined` and returns that; returns
- * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
- * instance"): logged as `waiting for <label>` the first time the wait has to pause.
- */
-async function wait_waitUntil(label, probe, options) {
-    const clock = options.clock ?? Date.now;
-    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
-    const { signal } = options;
-    let announced = false;
-    const pauseOnce = async () => {
-        if (!announced) {
-            options.log?.(`waiting for ${label}`);
-            announced = true;
-        }
-        const now = clock();
-        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
-        await pauseFor(Math.min(wanted, deadline - now), signal);
-    };
-    throwIfAborted(signal);
-    if (options.pauseFirst)
-        await pauseOnce();
-    for (;;) {
-        throwIfAborted(signal);
-        const answer = await probe();
-        if (answer !== undefined)
-            return answer;
-        if (clock() >= deadline)
-            return undefined;
-        await pauseOnce();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/aws/tags.ts
-/**
- * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
- * which is where the thaw journal travels with the endpoint. No decisions here.
- */
-
-/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
-async function endpointArn(sagemaker, endpoint, options = {}) {
-    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
-    if (!out.EndpointArn)
-        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
-    return out.EndpointArn;
-}
-/** Every tag of a SageMaker resource (ListTags, all pages). */
-async function listResourceTags(sagemaker, resourceArn, options = {}) {
-    const tags = {};
-    let nextToken;
-    do {
-        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
-        for (const tag of out.Tags ?? [])
-            if (tag.Key !== undefined)
-                tags[tag.Key] = tag.Value ?? '';
-        nextToken = out.NextToken;
-    } while (nextToken);
-    return tags;
-}
-/** AddTags: adds or overwrites these tags in one call. */
-async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
-    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
-        ResourceArn: resourceArn,
-        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
-    }), options);
-}
-/** DeleteTags of these keys (none: no call). */
-async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
-    if (keys.length === 0)
-        return;
-    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
 }
 
 ;// CONCATENATED MODULE: ./src/model/ids.ts
@@ -100707,7 +101150,96 @@ function parseTransportKind(name, option = 'transport') {
     throw errors_usage `${errors_opt(option, name)}: unknown transport; use one of ${TRANSPORT_KINDS.join(', ')}.`;
 }
 
+;// CONCATENATED MODULE: ./src/model/attestation.ts
+/**
+ * Attestations on disk: where an artifact's Sigstore bundle lives (`<dir>/attestations/<name>.sigstore.json`,
+ * a subdirectory so that `<dir>/*.json` discovery never sees a bundle), the config's `attestation`
+ * block (who must have signed), and reading the bundles, the artifacts' exact bytes and the trust
+ * root, each with a size limit. Judging them is src/plan/attestation.ts's (pure).
+ */
+
+
+
+
+
+/** The subdirectory of an artifacts directory that holds the bundles. */
+const ATTESTATIONS_DIR = 'attestations';
+const BUNDLE_SUFFIX = '.sigstore.json';
+/** The bundle of `artifactFile`: `<its dir>/attestations/<its name>.sigstore.json`. */
+const bundleFileFor = (artifactFile) => join(dirname(artifactFile), ATTESTATIONS_DIR, `${basename(artifactFile)}${BUNDLE_SUFFIX}`);
+const DEFAULT_SIGNER_WORKFLOW = '.github/workflows/calibrate.yml';
+const DEFAULT_SIGNER_REF = 'refs/heads/main';
+/**
+ * Who must have attested the proofs the release gate reads: the calibrate workflow of this
+ * repository, run from its default branch. `repository` falls back to GITHUB_REPOSITORY.
+ */
+const attestationConfigSchema = object({
+    repository: safeString
+        .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'owner/repo, as GitHub spells it')
+        .optional(),
+    signer_workflow: safeString
+        .regex(/^\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/, 'a workflow file: .github/workflows/<name>.yml')
+        .default(DEFAULT_SIGNER_WORKFLOW),
+    ref: safeString
+        .regex(/^refs\/heads\/[A-Za-z0-9_./-]+$/, 'a branch ref: refs/heads/<default branch>')
+        .default(DEFAULT_SIGNER_REF),
+})
+    .strict();
+/** Far above any artifact scalegate writes (a long drill is a few MiB). */
+const MAX_ATTESTED_FILE_BYTES = (/* unused pure expression or super */ null && (64 * 1024 * 1024));
+/** A Sigstore bundle is a few KiB (a certificate, a signature, a log entry, the statement). */
+const MAX_BUNDLE_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
+/** `gh attestation trusted-root` prints a few tens of KiB. */
+const MAX_TRUSTED_ROOT_BYTES = (/* unused pure expression or super */ null && (4 * 1024 * 1024));
+/**
+ * The bytes through the one bounded reader (src/model/read.ts: regular files only, no link out of
+ * the tree, at most `limit` bytes), its refusal as a reason the attestation check reports.
+ */
+function readBounded(file, limit, label) {
+    try {
+        return { bytes: readBoundedBytes(file, { maxBytes: limit, label }) };
+    }
+    catch (e) {
+        if (e instanceof FileReadError)
+            return { error: e.missing ? 'no such file' : e.message };
+        throw e;
+    }
+}
+function readAttestedFile(file) {
+    const artifact = readBounded(file, MAX_ATTESTED_FILE_BYTES, 'an attested file');
+    const bundleFile = bundleFileFor(file);
+    const bundle = readBounded(bundleFile, MAX_BUNDLE_BYTES, 'a Sigstore bundle');
+    return {
+        file,
+        bytes: 'bytes' in artifact ? artifact.bytes : null,
+        error: 'error' in artifact ? artifact.error : null,
+        bundleFile,
+        bundle: 'bytes' in bundle ? bundle.bytes.toString('utf8') : null,
+        bundleError: 'error' in bundle ? bundle.error : null,
+    };
+}
+/** The trust root file's text (`--trusted-root`); a missing or oversized file is refused (exit 2). */
+function readTrustedRootFile(file) {
+    const read = readBounded(file, MAX_TRUSTED_ROOT_BYTES, 'the trusted root');
+    if ('error' in read) {
+        throw usage `${opt('trusted-root', file)}: cannot read the trust root (${read.error}). Get one with \`gh attestation trusted-root > trusted_root.jsonl\`.`;
+    }
+    return read.bytes.toString('utf8');
+}
+/** The repository whose calibrate workflow must have signed: the config's, else GITHUB_REPOSITORY. */
+function attestationRepository(config, githubRepository) {
+    if (config?.repository)
+        return config.repository;
+    const env = (githubRepository ?? '').trim();
+    if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env))
+        return null;
+    return env;
+}
+/** The refusal when no repository is known (exit 2). */
+const noAttestationRepository = () => usage `the gate verifies that the calibrate workflow of your repository attested every proof, and does not know which repository: set "attestation": {"repository": "<owner>/<repo>"} in scalegate.config.json (GITHUB_REPOSITORY is used when set), or skip the check for a development run with ${opt('offline')}.`;
+
 ;// CONCATENATED MODULE: ./src/model/config.ts
+
 
 
 
@@ -100804,17 +101336,17 @@ const modelConfigSchema = object({
 const configSchema = object({
     $schema: safeString.optional(),
     models: record(schemas_string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case model name'), modelConfigSchema),
+    /** Who must have attested the proofs the release gate reads (docs/security.md). */
+    attestation: attestationConfigSchema.optional(),
 })
     .strict();
 /** Parses config text; `file` names the source in every message. */
 function parseConfig(text, file) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (e) {
-        throw usage `${file}: not valid JSON (${e.message}). Fix the file or name another with ${opt('config')}.`;
-    }
+    const json = parseJsonText(text, printable(file), [
+        'Fix the file or name another with ',
+        opt('config'),
+        '.',
+    ]);
     const parsed = configSchema.safeParse(json);
     if (!parsed.success) {
         throw usage `${file}: invalid scalegate config:\n${formatZodIssues(parsed.error)}`;
@@ -100834,17 +101366,21 @@ function modelFromConfig(config, name, file) {
     }
     return [name, model];
 }
-/** Reads and validates a config file; a missing or unreadable file is a UsageError naming it. */
+/** Reads and validates a config file; a missing, unreadable or oversized file is a UsageError naming it. */
 function readConfigFile(file) {
     let text;
     try {
-        text = readFileSync(file, 'utf8');
+        text = readBoundedFile(file, {
+            maxBytes: READ_LIMITS.config,
+            label: 'the config',
+            fix: ['Fix the file or name another with ', opt('config'), '.'],
+        });
     }
     catch (e) {
-        const missing = e.code === 'ENOENT';
-        throw missing
-            ? usage `${file}: no such config file. Create ${config_CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`
-            : usage `${file}: cannot read (${e.message}).`;
+        if (e instanceof FileReadError && e.missing) {
+            throw usage `${printable(file)}: no such config file. Create ${config_CONFIG_FILE} (see docs/config.md) or name another with ${opt('config')}.`;
+        }
+        throw e;
     }
     return parseConfig(text, file);
 }
@@ -100936,6 +101472,8 @@ function directTargetContext(target, sloMs) {
 
 
 
+
+const sha256Of = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 function find(kind, recorded, modelName, dir) {
     const named = join(dir, basename(recorded.file));
     const problems = [];
@@ -100943,7 +101481,7 @@ function find(kind, recorded, modelName, dir) {
         try {
             const artifact = readArtifact(kind, named);
             if (artifact.run_id === recorded.run_id)
-                return { artifact, file: named, error: null };
+                return { artifact, file: named, sha256: sha256Of(named), error: null };
             problems.push(`${named} is run ${artifact.run_id}, not ${recorded.run_id}`);
         }
         catch (e) {
@@ -100968,7 +101506,7 @@ function find(kind, recorded, modelName, dir) {
         try {
             const artifact = readArtifact(kind, file);
             if (artifact.run_id === recorded.run_id)
-                return { artifact, file, error: null };
+                return { artifact, file, sha256: sha256Of(file), error: null };
         }
         catch (e) {
             if (!isUsageError(e))
@@ -100978,6 +101516,7 @@ function find(kind, recorded, modelName, dir) {
     return {
         artifact: null,
         file: named,
+        sha256: null,
         error: `the plan's ${kind} measurement (run ${recorded.run_id}, recorded as ${recorded.file}) is not in ${dir}${problems.length ? ` (${problems.join('; ')})` : ''}`,
     };
 }
@@ -100994,6 +101533,7 @@ function findPlanMeasurements(plan, artifactsDir) {
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
+        qmaxSha256: qmax.sha256,
         ttotal: ttotal?.artifact ?? null,
         ttotalFile: ttotal?.file ?? null,
         drill: drill?.artifact ?? null,
@@ -101061,6 +101601,9 @@ function findPlanProofs(plan, artifactsDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
+
+
 
 
 
@@ -101266,6 +101809,535 @@ const REQUEST_SHAPE_OPTIONS = {
     }),
 };
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/wait.ts
+/**
+ * The one way scalegate waits for something: ask `probe` until it answers, pausing between
+ * questions, until a deadline. Every wait says once what it waits for (to the caller's progress
+ * sink) and every wait aborts the same way: the pause ends at once and the wait rejects with the
+ * signal's reason (an Error; anything else is wrapped in an AbortError).
+ */
+
+/** The reason an aborted signal gives, as an Error (what every wait rejects with). */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    const error = new Error(reason === undefined ? 'aborted' : String(reason));
+    error.name = 'AbortError';
+    return error;
+}
+/** Throws the abort reason when `signal` is aborted. */
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+async function pauseFor(ms, signal) {
+    try {
+        await (0,promises_namespaceObject.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : {});
+    }
+    catch (e) {
+        if (signal?.aborted)
+            throw abortReason(signal);
+        throw e;
+    }
+}
+/**
+ * Asks `probe` until it returns something other than `undefined` and returns that; returns
+ * `undefined` when the deadline passes first. `label` says what is awaited ("one InService
+ * instance"): logged as `waiting for <label>` the first time the wait has to pause.
+ */
+async function wait_waitUntil(label, probe, options) {
+    const clock = options.clock ?? Date.now;
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    const { signal } = options;
+    let announced = false;
+    const pauseOnce = async () => {
+        if (!announced) {
+            options.log?.(`waiting for ${label}`);
+            announced = true;
+        }
+        const now = clock();
+        const wanted = typeof options.interval === 'function' ? options.interval(now) : options.interval;
+        await pauseFor(Math.min(wanted, deadline - now), signal);
+    };
+    throwIfAborted(signal);
+    if (options.pauseFirst)
+        await pauseOnce();
+    for (;;) {
+        throwIfAborted(signal);
+        const answer = await probe();
+        if (answer !== undefined)
+            return answer;
+        if (clock() >= deadline)
+            return undefined;
+        await pauseOnce();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/interrupt-text.ts
+/**
+ * What was put back, in words that never claim more than the report says: `null` only when the
+ * run had not begun to freeze (no journal, no claim: nothing on the endpoint was touched).
+ */
+function describeRestore(restore, retry) {
+    if (!restore)
+        return 'nothing on the endpoint had been changed (the freeze had not begun)';
+    const done = restore.actions.length > 0 ? restore.actions.join('; ') : 'nothing';
+    if (restore.nothingChanged && restore.errors.length === 0) {
+        return `nothing on the endpoint had been changed (${done})`;
+    }
+    if (restore.errors.length === 0)
+        return `the endpoint was restored (${done})`;
+    return `restore INCOMPLETE: done: ${done}; FAILED: ${restore.errors.join('; ')}; ${retry}`;
+}
+/**
+ * `qmax interrupted by SIGTERM; the endpoint was restored (...)`. `retry` says who finishes a
+ * failed restore (the CLI: `scalegate thaw`; the action: its post step).
+ */
+function renderInterruption(command, signal, restore, retry) {
+    return `${command} interrupted by ${signal}; ${describeRestore(restore, retry)}`;
+}
+/** A freeze lost mid-measurement: the measurement is invalid, nothing was written. */
+function renderFreezeLost(reason, restore) {
+    return `the freeze was lost during the measurement (${reason}): the measurement is invalid and no artifact was written; ${describeRestore(restore, 'run `scalegate thaw` to finish restoring')}`;
+}
+
+;// CONCATENATED MODULE: ./src/commands/freeze-claim.ts
+
+
+
+
+
+
+
+/** The fresh claims of other runs on the endpoint now. */
+function freeze_claim_otherFreshClaims(tags, runId, nowMs, heartbeatMs) {
+    return claimsFromTags(tags).claims.filter((c) => c.runId !== runId && claimIsFresh(c, nowMs, heartbeatMs));
+}
+/** The refusal of a run that lost to (or found) `holder`: changes nothing, exit 2. */
+function freeze_claim_heldByAnother(endpoint, holder, nowMs) {
+    return new UsageError(`endpoint ${endpoint} is being measured by ${describeClaim(holder, nowMs)}: nothing was changed by this run. Wait for that run to finish; if it is gone, its claim goes stale after three missed heartbeats, or restore now with \`scalegate thaw --endpoint ${endpoint} --force\`.`);
+}
+/**
+ * Steps 1-4 above. Resolves with this run's claim when it won; otherwise removes its claim and
+ * throws heldByAnother. Whatever interrupts it, its claim is removed before it rethrows.
+ */
+async function freeze_claim_claimEndpoint(spec) {
+    const { adapters, runId, clock, call, heartbeatMs } = spec;
+    const choosing = {
+        runId,
+        phase: 'choosing',
+        startMs: clock(),
+        beatMs: clock(),
+        host: spec.host,
+    };
+    let written = false;
+    try {
+        written = true;
+        await adapters.addEndpointTags(claimTag(choosing), call);
+        const seen = freeze_claim_otherFreshClaims(await adapters.readEndpointTags(call), runId, clock(), heartbeatMs);
+        const now = clock();
+        const mine = {
+            ...choosing,
+            phase: 'claim',
+            startMs: Math.max(now, ...seen.map((c) => c.startMs + 1)),
+            beatMs: now,
+        };
+        await adapters.addEndpointTags(claimTag(mine), call);
+        const others = await waitUntil(`other runs claiming endpoint ${spec.endpoint} to finish choosing`, async () => {
+            const found = freeze_claim_otherFreshClaims(await adapters.readEndpointTags(call), runId, clock(), heartbeatMs);
+            return found.some((c) => c.phase === 'choosing') ? undefined : found;
+        }, {
+            // A run that died while choosing goes stale within this.
+            deadline: clock() + staleAfterMs(heartbeatMs) + spec.pollIntervalMs,
+            interval: spec.pollIntervalMs,
+            signal: spec.signal,
+            clock,
+            log: (line) => spec.log(`freeze: ${line}`),
+        });
+        if (!others)
+            throw new Error(`endpoint ${spec.endpoint}: another run's claim stayed \`choosing\``);
+        const before = others.filter((c) => claimOrder(c, mine) < 0);
+        if (before.length > 0)
+            throw freeze_claim_heldByAnother(spec.endpoint, before[0], clock());
+        spec.log(`freeze: run ${runId} holds endpoint ${spec.endpoint} (claim ${claimTagKey(runId)})`);
+        return mine;
+    }
+    catch (e) {
+        if (written) {
+            // Never with the signal that may have stopped us: the claim must go.
+            await adapters
+                .deleteEndpointTags([claimTagKey(runId)], { abortSignal: AbortSignal.timeout(5_000) })
+                .catch((err) => spec.log(`freeze: removing run ${runId}'s claim failed: ${err.message}`));
+        }
+        throw e;
+    }
+}
+/**
+ * Refreshes the claim every `heartbeatMs` (through the one labelled wait). When the claim is gone
+ * from the endpoint (someone thawed with --force), it stops and calls `onLost`: it never puts a
+ * removed claim back. A failed beat is logged and retried at the next period.
+ */
+function freeze_claim_startClaimHeartbeat(spec) {
+    const stopping = new AbortController();
+    const key = claimTagKey(spec.runId);
+    const beating = waitUntil(`the end of run ${spec.runId}'s freeze (heartbeat every ${Math.round(spec.heartbeatMs / 1000)} s)`, async () => {
+        try {
+            const call = { abortSignal: AbortSignal.timeout(Math.max(1000, spec.heartbeatMs)) };
+            const tags = await spec.adapters.readEndpointTags(call);
+            if (stopping.signal.aborted)
+                return true;
+            if (!(key in tags)) {
+                spec.onLost(`run ${spec.runId}'s claim (${key}) was removed from endpoint ${spec.endpoint} by someone else (a thaw --force?)`);
+                return true;
+            }
+            await spec.adapters.addEndpointTags(claimTag({ ...spec.claim, beatMs: spec.clock() }), call);
+        }
+        catch (e) {
+            if (!stopping.signal.aborted)
+                spec.log(`freeze: heartbeat failed (${e.message}); retrying`);
+        }
+        return undefined;
+    }, { interval: spec.heartbeatMs, signal: stopping.signal, pauseFirst: true }).catch(() => undefined);
+    return {
+        stop: async () => {
+            stopping.abort();
+            await beating;
+        },
+    };
+}
+/**
+ * Is the endpoint still frozen by this run, as it froze it? Its claim and its journal on the
+ * endpoint, every scaling flag suspended, and (unless the command moves the capacity itself) one
+ * instance desired and serving. Returns why not, or null.
+ */
+async function freeze_claim_checkFreezeHeld(spec) {
+    const { adapters, endpoint, runId, call } = spec;
+    const tags = await adapters.readEndpointTags(call);
+    if (!(claimTagKey(runId) in tags)) {
+        return `run ${runId}'s claim (${claimTagKey(runId)}) is gone from endpoint ${endpoint}: someone thawed it or another run took it over`;
+    }
+    let journalRun;
+    try {
+        journalRun = journalFromTags(tags, `endpoint ${endpoint}`)?.run_id;
+    }
+    catch {
+        journalRun = undefined;
+    }
+    if (journalRun !== runId) {
+        return `the thaw journal on endpoint ${endpoint} is no longer run ${runId}'s (${journalRun === undefined ? 'unreadable or gone' : `now run ${journalRun}'s`})`;
+    }
+    if (spec.targetRegistered) {
+        const target = await adapters.describeScalableTarget(variantResourceId(endpoint, spec.variant), call);
+        if (!target || !allSuspended(target.suspended)) {
+            return `scaling of ${endpoint}/${spec.variant} is no longer suspended (${target ? describeFlags(target.suspended) : 'scalable target gone'})`;
+        }
+    }
+    if (spec.capacity) {
+        const c = await adapters.describeVariantCapacity(call);
+        if (c.desired !== 1 || c.current !== 1 || c.endpointStatus !== 'InService') {
+            return `${endpoint}/${spec.variant} is no longer at one InService instance (status ${c.endpointStatus}, desired ${c.desired ?? '?'}, current ${c.current ?? '?'})`;
+        }
+    }
+    return null;
+}
+/** The freeze was lost while measuring: the measurement is invalid, nothing is written (exit 3). */
+class FreezeLostError extends Error {
+    reason;
+    operational = true;
+    exitCode = 3;
+    restore = null;
+    constructor(reason) {
+        super(renderFreezeLost(reason, null).replace(/; nothing on the endpoint.*$/, ''));
+        this.reason = reason;
+        this.name = 'FreezeLostError';
+    }
+    /** Records what the restore after the loss did, in the message too. */
+    restored(report) {
+        this.restore = report;
+        this.message = renderFreezeLost(this.reason, report);
+        return this;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/aws/tags.ts
+/**
+ * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
+ * which is where the thaw journal travels with the endpoint. No decisions here.
+ */
+
+/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
+async function endpointArn(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+    if (!out.EndpointArn)
+        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
+    return out.EndpointArn;
+}
+/** Every tag of a SageMaker resource (ListTags, all pages). */
+async function listResourceTags(sagemaker, resourceArn, options = {}) {
+    const tags = {};
+    let nextToken;
+    do {
+        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
+        for (const tag of out.Tags ?? [])
+            if (tag.Key !== undefined)
+                tags[tag.Key] = tag.Value ?? '';
+        nextToken = out.NextToken;
+    } while (nextToken);
+    return tags;
+}
+/** AddTags: adds or overwrites these tags in one call. */
+async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
+    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
+        ResourceArn: resourceArn,
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+    }), options);
+}
+/** DeleteTags of these keys (none: no call). */
+async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
+    if (keys.length === 0)
+        return;
+    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
+}
+
+;// CONCATENATED MODULE: ./src/commands/freeze-adapters.ts
+
+
+
+function awsFreezeAdapters(clients, endpoint, variant) {
+    let arn = null;
+    const resolveArn = async (options) => {
+        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+        return arn;
+    };
+    return {
+        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
+        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
+        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
+        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
+        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
+    };
+}
+const freeze_adapters_describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+const freeze_adapters_allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+const freeze_adapters_anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+const freeze_adapters_describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
+
+;// CONCATENATED MODULE: ./src/commands/freeze-restore.ts
+
+
+
+
+
+
+const freeze_restore_RESTORE_DEFAULTS = {
+    /** Overall budget of a restore after a measurement ended or failed, ms (waits out a drain). */
+    budgetMs: 180_000,
+    /**
+     * Budget after SIGINT/SIGTERM, ms: GitHub Actions sends SIGKILL about 7.5 s after cancelling
+     * (10 s after its first signal), so the essential calls must be done well within that.
+     */
+    interruptedBudgetMs: 6_000,
+    /** One call's longest wait before it is cut and retried, ms. */
+    callTimeoutMs: 5_000,
+    /** DescribeEndpoint polling while the endpoint is Updating, and the pause between retries, ms. */
+    pollIntervalMs: 500,
+};
+/** Of the budget, what the waits for an `Updating` endpoint leave for the calls after them, ms. */
+const RESERVED_AFTER_WAIT_MS = 1_500;
+/** AWS answers that a retry does not change. */
+function retryable(e) {
+    if (errors_isUsageError(e))
+        return false;
+    const { name = '', message = '' } = e;
+    if (/AccessDenied|UnrecognizedClient|InvalidSignature|ObjectNotFound|ResourceNotFound/.test(`${name}: ${message}`))
+        return false;
+    if (name === 'ValidationException')
+        return /in-progress|Updating|Creating/i.test(message);
+    return true;
+}
+/**
+ * `fn`, retried (after a pause) while it fails with a retryable error and the budget lasts; each
+ * attempt is cut after `callTimeoutMs` (or what is left of the budget). Throws the last error,
+ * saying how many attempts it took.
+ */
+async function withRetry(label, fn, budget) {
+    let attempts = 0;
+    let last = null;
+    const answer = await wait_waitUntil(`${label} to succeed`, async () => {
+        const left = budget.deadline - budget.clock();
+        // The first attempt always gets a real chance, even with the budget spent on a wait before it.
+        const slice = Math.min(budget.callTimeoutMs, attempts === 0 ? Math.max(left, 1000) : left);
+        if (slice <= 0)
+            return undefined;
+        attempts += 1;
+        const timeout = AbortSignal.timeout(slice);
+        const abortSignal = budget.signal ? AbortSignal.any([timeout, budget.signal]) : timeout;
+        try {
+            return { value: await fn({ abortSignal }) };
+        }
+        catch (e) {
+            if (budget.signal?.aborted)
+                throw e;
+            last = timeout.aborted ? new Error(`no answer within ${Math.round(budget.callTimeoutMs)} ms`) : e;
+            if (!retryable(last))
+                throw last;
+            budget.log(`${label}: attempt ${attempts} failed (${last.message}); retrying`);
+            return undefined;
+        }
+    }, {
+        deadline: budget.deadline,
+        interval: budget.pollIntervalMs,
+        signal: budget.signal,
+        clock: budget.clock,
+    });
+    if (answer)
+        return answer.value;
+    const why = last instanceof Error ? last.message : String(last);
+    throw new Error(`${why} (${attempts} attempt${attempts === 1 ? '' : 's'} within the restore's budget)`);
+}
+const message = (e) => (e instanceof Error ? e.message : String(e));
+/** The keys of `journal` on the endpoint, unless the endpoint carries another run's journal. */
+function ownJournalKeys(journal, tags) {
+    const keys = journalTagKeys(tags);
+    if (keys.length === 0)
+        return { keys, said: 'no journal on the endpoint' };
+    let onEndpoint;
+    try {
+        onEndpoint = journal_journalFromTags(tags, `endpoint ${journal.endpoint}`);
+    }
+    catch {
+        onEndpoint = null;
+    }
+    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
+        return {
+            keys: [],
+            said: `the endpoint carries another run's journal (${freeze_adapters_describeJournalOwner(onEndpoint)}): left in place`,
+        };
+    }
+    return { keys, said: 'journal removed from the endpoint' };
+}
+/**
+ * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
+ * journal another run wrote in its place is left alone). Returns what it did, for the report.
+ */
+async function removeJournalTags(journal, adapters, options = {}) {
+    const { keys, said } = ownJournalKeys(journal, await adapters.readEndpointTags(options));
+    await adapters.deleteEndpointTags(keys, options);
+    return said;
+}
+/** Removes run `runId`'s claim tag (if the endpoint carries it). */
+async function freeze_restore_removeClaimTag(runId, adapters, options = {}) {
+    const key = claimTagKey(runId);
+    const tags = await adapters.readEndpointTags(options);
+    if (!(key in tags))
+        return null;
+    await adapters.deleteEndpointTags([key], options);
+    return `run ${runId}'s freeze claim removed from the endpoint`;
+}
+/** The run's claim, and (with `journal`) its journal, in one ListTags and one DeleteTags. */
+async function removeRunTags(journal, adapters, what, options) {
+    const tags = await adapters.readEndpointTags(options);
+    const said = [];
+    const keys = [];
+    const claim = journal.run_id ? freeze_claim_claimTagKey(journal.run_id) : null;
+    if (claim && claim in tags) {
+        keys.push(claim);
+        said.push(`run ${journal.run_id}'s freeze claim removed from the endpoint`);
+    }
+    if (what.journal) {
+        const own = ownJournalKeys(journal, tags);
+        keys.push(...own.keys);
+        said.push(own.said);
+    }
+    await adapters.deleteEndpointTags(keys, options);
+    return said;
+}
+/** Restores what `journal` captured (see the module comment); never throws. */
+async function freeze_restore_restoreFromJournal(journal, adapters, options = {}) {
+    const report = { actions: [], errors: [], journalDeleted: false };
+    const clock = options.clock ?? Date.now;
+    const budget = {
+        deadline: clock() + (options.budgetMs ?? freeze_restore_RESTORE_DEFAULTS.budgetMs),
+        callTimeoutMs: options.callTimeoutMs ?? freeze_restore_RESTORE_DEFAULTS.callTimeoutMs,
+        pollIntervalMs: options.pollIntervalMs ?? freeze_restore_RESTORE_DEFAULTS.pollIntervalMs,
+        clock,
+        signal: options.signal,
+        log: (line) => options.log?.(`restore: ${line}`),
+    };
+    const wanted = journal.desired_instance_count;
+    try {
+        const settling = (c) => (c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating') && c.desired !== wanted;
+        let capacity = await withRetry('DescribeEndpoint', (call) => adapters.describeVariantCapacity(call), budget);
+        if (settling(capacity)) {
+            // A drain (or scale-out) in progress: the capacity cannot change until it is over.
+            const settled = await wait_waitUntil(`endpoint ${journal.endpoint} to finish ${capacity.endpointStatus} before its capacity is restored`, async () => {
+                capacity = await withRetry('DescribeEndpoint', (call) => adapters.describeVariantCapacity(call), {
+                    ...budget,
+                    deadline: budget.deadline - RESERVED_AFTER_WAIT_MS,
+                });
+                return settling(capacity) ? undefined : capacity;
+            }, {
+                deadline: budget.deadline - RESERVED_AFTER_WAIT_MS,
+                interval: budget.pollIntervalMs,
+                signal: options.signal,
+                clock,
+                log: budget.log,
+            });
+            if (!settled) {
+                throw new Error(`the endpoint was still ${capacity.endpointStatus} (desired ${capacity.desired ?? '?'}, current ${capacity.current ?? '?'}) when the restore's budget ran out; it is left at ${capacity.desired ?? '?'}`);
+            }
+        }
+        if (capacity.desired !== wanted) {
+            await withRetry('UpdateEndpointWeightsAndCapacities', (call) => adapters.setDesiredInstanceCount(wanted, call), budget);
+            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${wanted}`);
+        }
+        else {
+            report.actions.push(`desired instance count already ${wanted}`);
+        }
+    }
+    catch (e) {
+        report.errors.push(`restoring the desired instance count (${wanted}): ${message(e)}`);
+    }
+    if (journal.scalable_target_registered && journal.suspended_state) {
+        const flags = journal.suspended_state;
+        try {
+            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
+            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
+            await withRetry('RegisterScalableTarget', (call) => adapters.registerSuspendedState(resourceId, flags, call), budget);
+            report.actions.push(`suspension flags restored (${freeze_adapters_describeFlags(flags)})`);
+        }
+        catch (e) {
+            report.errors.push(`restoring the suspension flags (${freeze_adapters_describeFlags(flags)}): ${message(e)}`);
+        }
+    }
+    // The run no longer holds the endpoint, whatever else failed: its claim goes (the journal, if
+    // kept, is what a later freeze or thaw goes by). One ListTags, one DeleteTags.
+    const keep = report.errors.length > 0;
+    try {
+        const said = await withRetry('DeleteTags', (call) => removeRunTags(journal, adapters, { journal: !keep }, call), budget);
+        report.actions.push(...said);
+    }
+    catch (e) {
+        report.errors.push(`removing run ${journal.run_id ?? '(no id)'}'s ${keep ? 'freeze claim' : 'freeze claim and journal'} from the endpoint's tags: ${message(e)}`);
+    }
+    if (report.errors.length === 0) {
+        try {
+            journal_deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
+            report.journalDeleted = true;
+        }
+        catch (e) {
+            report.errors.push(`deleting the local thaw journal: ${message(e)}`);
+        }
+    }
+    return report;
+}
+
 ;// CONCATENATED MODULE: ./src/commands/freeze.ts
 /**
  * The freeze: hold a live endpoint at exactly one instance that cannot grow while it is measured,
@@ -101295,104 +102367,24 @@ const REQUEST_SHAPE_OPTIONS = {
 
 
 
-function awsFreezeAdapters(clients, endpoint, variant) {
-    let arn = null;
-    const resolveArn = async (options) => {
-        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
-        return arn;
-    };
-    return {
-        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
-        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
-        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
-        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
-        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
-        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
-        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
-    };
-}
-const describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-const allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
-const anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
-/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
-const describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
-/**
- * Removes `journal`'s tags from the endpoint, if the endpoint still carries that journal (a
- * journal another run wrote in its place is left alone). Returns what it did, for the report.
- */
-async function removeJournalTags(journal, adapters, options = {}) {
-    const tags = await adapters.readEndpointTags(options);
-    const keys = journalTagKeys(tags);
-    if (keys.length === 0)
-        return 'no journal on the endpoint';
-    let onEndpoint;
-    try {
-        onEndpoint = journal_journalFromTags(tags, `endpoint ${journal.endpoint}`);
-    }
-    catch {
-        onEndpoint = null;
-    }
-    if (onEndpoint && onEndpoint.run_id !== journal.run_id) {
-        return `the endpoint carries another run's journal (${describeJournalOwner(onEndpoint)}): left in place`;
-    }
-    await adapters.deleteEndpointTags(keys, options);
-    return 'journal removed from the endpoint';
-}
-/**
- * Restores what `journal` captured: desired count first (while scaling is still suspended, so
- * nothing races it), then the exact suspension flags; then removes this journal from the
- * endpoint's tags and from the disk, both only when everything before succeeded.
- */
-async function restoreFromJournal(journal, adapters, options = {}) {
-    const report = { actions: [], errors: [], journalDeleted: false };
-    const deadline = AbortSignal.timeout(options.deadlineMs ?? 5000);
-    const call = {
-        abortSignal: options.signal ? AbortSignal.any([deadline, options.signal]) : deadline,
-    };
-    try {
-        const capacity = await adapters.describeVariantCapacity(call);
-        if (capacity.desired !== journal.desired_instance_count) {
-            await adapters.setDesiredInstanceCount(journal.desired_instance_count, call);
-            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${journal.desired_instance_count}`);
-        }
-        else {
-            report.actions.push(`desired instance count already ${journal.desired_instance_count}`);
-        }
-    }
-    catch (e) {
-        report.errors.push(`restoring the desired instance count (${journal.desired_instance_count}): ${e.message}`);
-    }
-    if (journal.scalable_target_registered && journal.suspended_state) {
-        try {
-            // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
-            await adapters.registerSuspendedState(resourceId, journal.suspended_state, call);
-            report.actions.push(`suspension flags restored (${describeFlags(journal.suspended_state)})`);
-        }
-        catch (e) {
-            report.errors.push(`restoring the suspension flags: ${e.message}`);
-        }
-    }
-    if (report.errors.length === 0) {
-        try {
-            report.actions.push(await removeJournalTags(journal, adapters, call));
-        }
-        catch (e) {
-            report.errors.push(`removing the journal from the endpoint's tags: ${e.message}`);
-        }
-    }
-    if (report.errors.length === 0) {
-        journal_deleteThawJournal(journal.endpoint, options.stateDir, journal.run_id);
-        report.journalDeleted = true;
-    }
-    return report;
-}
+
+
+
+
+
 const sameState = (a, b) => a.capacity.desired === b.capacity.desired &&
     (a.target === null) === (b.target === null) &&
     (a.target === null || JSON.stringify(a.target.suspended) === JSON.stringify(b.target?.suspended));
+/** Attaches what was put back to an error (the caller never got a Freeze to restore). */
+function withRestore(e, report) {
+    if (e !== null && typeof e === 'object')
+        e.restore = report;
+    return e;
+}
 /**
- * Freezes the variant at one instance. Throws (after restoring) when the endpoint cannot be
- * frozen; the caller must call `restore()` on every exit path once this resolved.
+ * Freezes the variant at one instance. Throws (after restoring, the report attached to the error
+ * as `restore`) when the endpoint cannot be frozen; the caller must call `restore()` on every exit
+ * path once this resolved.
  */
 async function freezeEndpoint(options) {
     const { endpoint, variant, region, adapters, signal } = options;
@@ -101401,6 +102393,9 @@ async function freezeEndpoint(options) {
     const log = options.log ?? (() => { });
     const force = options.force === true;
     const runId = options.runId ?? newRunId();
+    const clock = options.clock ?? Date.now;
+    const host = options.host ?? hostname();
+    const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_DEFAULTS.everyMs;
     const resourceId = variantResourceId(endpoint, variant);
     const call = signal ? { abortSignal: signal } : {};
     const thaw = `scalegate thaw --endpoint ${endpoint}`;
@@ -101429,9 +102424,14 @@ async function freezeEndpoint(options) {
     if (capacity.desired === null) {
         throw new UsageError(`endpoint ${endpoint} variant ${variant} reports no desired instance count.`);
     }
-    // Another run's freeze? Its journal is on the endpoint before it changes anything, and any change
-    // it made shows in the state read above, so looking after reading catches every freeze begun earlier.
-    const onEndpoint = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
+    // Another run's freeze? Its claim and journal are on the endpoint before it changes anything, and
+    // any change it made shows in the state read above, so looking after reading catches every freeze
+    // begun earlier. A run whose claim is fresh is measuring: never frozen over, --force or not.
+    const tags = await adapters.readEndpointTags(call);
+    const holder = otherFreshClaims(tags, runId, clock(), heartbeatMs).find((c) => c.phase === 'claim');
+    if (holder)
+        throw heldByAnother(endpoint, holder, clock());
+    const onEndpoint = journalFromTags(tags, `endpoint ${endpoint}`);
     if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
         throw new UsageError(`endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}; remove it (aws sagemaker delete-tags) before measuring.`);
     }
@@ -101441,12 +102441,55 @@ async function freezeEndpoint(options) {
     if (first.target && anySuspended(first.target.suspended) && !onEndpoint && !force) {
         throw usage `${resourceId} already has scaling suspended (${describeFlags(first.target.suspended)}) and carries no thaw journal: someone suspended it on purpose, or a freeze lost its journal. Check with \`scalegate drift\`; if it is a leftover, \`${thaw} --clear-suspension\` clears it; or measure anyway with ${opt('force')} (the flags as they are now are recorded and restored).`;
     }
-    const second = {
+    const readState = async () => ({
         capacity: await adapters.describeVariantCapacity(call),
         target: await adapters.describeScalableTarget(resourceId, call),
+    });
+    const moved = (second, when) => new UsageError(`endpoint ${endpoint} changed ${when} (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
+    const second = await readState();
+    if (!sameState(first, second))
+        throw moved(second, 'while its state was being recorded');
+    // The arbitration: of runs starting together, exactly one goes on (freeze-claim.ts).
+    const claimSpec = {
+        endpoint,
+        runId,
+        host,
+        adapters,
+        heartbeatMs,
+        clock,
+        pollIntervalMs: Math.min(interval, 1000),
+        call,
+        signal,
+        log,
     };
-    if (!sameState(first, second)) {
-        throw new UsageError(`endpoint ${endpoint} changed while its state was being recorded (desired ${first.capacity.desired} -> ${second.capacity.desired}, suspension ${first.target ? describeFlags(first.target.suspended) : 'no target'} -> ${second.target ? describeFlags(second.target.suspended) : 'no target'}): another run is freezing it, or its scaling policy is acting. Nothing was changed; run again once it is quiet.`);
+    const claim = await claimEndpoint(claimSpec);
+    const heartbeat = startClaimHeartbeat({
+        ...claimSpec,
+        claim,
+        onLost: (reason) => options.onLost?.(reason),
+    });
+    /** Before the journal is on the endpoint: nothing changed, the claim goes. */
+    const releaseUnchanged = async () => {
+        await heartbeat.stop();
+        const report = { actions: [], errors: [], journalDeleted: true, nothingChanged: true };
+        try {
+            const removed = await removeClaimTag(runId, adapters, { abortSignal: AbortSignal.timeout(5_000) });
+            report.actions.push(removed ?? `run ${runId}'s freeze claim was already gone`);
+        }
+        catch (e) {
+            report.errors.push(`removing run ${runId}'s freeze claim: ${e.message}`);
+        }
+        deleteThawJournal(endpoint, options.stateDir, runId);
+        return report;
+    };
+    try {
+        // Won: the state must still be the one recorded (a run that finished meanwhile would show).
+        const third = await readState();
+        if (!sameState(first, third))
+            throw moved(third, 'while this run claimed it');
+    }
+    catch (e) {
+        throw withRestore(e, await releaseUnchanged());
     }
     // The original state: as read, unless another run's journal already recorded it (forced).
     const original = onEndpoint ?? {
@@ -101456,8 +102499,15 @@ async function freezeEndpoint(options) {
         max_capacity: first.target?.maxCapacity ?? null,
         desired_instance_count: capacity.desired,
     };
-    if (onEndpoint)
+    if (onEndpoint) {
         log(`freeze: --force: keeping the original state recorded by ${describeJournalOwner(onEndpoint)}`);
+        // That run is gone (its claim, if any, is stale): its claim goes with its journal.
+        if (onEndpoint.run_id && onEndpoint.run_id !== runId) {
+            const removed = await removeClaimTag(onEndpoint.run_id, adapters, call).catch(() => null);
+            if (removed)
+                log(`freeze: --force: ${removed}`);
+        }
+    }
     if (leftover)
         log(`freeze: --force: replacing the local journal of ${describeJournalOwner(leftover)}`);
     const journal = {
@@ -101474,14 +102524,14 @@ async function freezeEndpoint(options) {
         desired_instance_count: original.desired_instance_count,
         started_at: new Date().toISOString(),
         pid: process.pid,
-        hostname: hostname(),
+        hostname: host,
         command: options.commandLine,
         run_id: runId,
     };
-    options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
-    writeThawJournal(journal, options.stateDir);
-    log(`freeze: journal written to ${journalFile}`);
     try {
+        options.onJournal?.({ file: journalFile, runId, endpoint, variant, region });
+        writeThawJournal(journal, options.stateDir);
+        log(`freeze: journal written to ${journalFile}`);
         await adapters.addEndpointTags(journalTags(journal), call);
         const back = journalFromTags(await adapters.readEndpointTags(call), `endpoint ${endpoint}`);
         if (back?.run_id !== runId) {
@@ -101489,21 +102539,35 @@ async function freezeEndpoint(options) {
         }
     }
     catch (e) {
-        // Nothing has changed yet: this run's journal goes, and whatever another run wrote stays.
-        deleteThawJournal(endpoint, options.stateDir, runId);
-        if (e instanceof UsageError)
-            throw e;
-        throw new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e });
+        // Nothing has changed yet: this run's journal and claim go, and whatever another run wrote stays.
+        const report = await releaseUnchanged();
+        if (e instanceof UsageError || signal?.aborted)
+            throw withRestore(e, report);
+        throw withRestore(new Error(`writing the thaw journal to endpoint ${endpoint}'s tags failed (${e.name}: ${e.message}); nothing was changed. A freeze needs sagemaker:AddTags, sagemaker:ListTags and sagemaker:DeleteTags on the endpoint.`, { cause: e }), report);
     }
     log(`freeze: journal written to endpoint ${endpoint}'s tags`);
     let restored = null;
-    const restore = () => {
-        restored ??= restoreFromJournal(journal, adapters, {
+    const restore = (how = {}) => {
+        restored ??= heartbeat.stop().then(() => restoreFromJournal(journal, adapters, {
             stateDir: options.stateDir,
-            deadlineMs: options.restoreDeadlineMs ?? 5000,
-        });
+            budgetMs: how.interrupted
+                ? (options.interruptedRestoreBudgetMs ?? RESTORE_DEFAULTS.interruptedBudgetMs)
+                : (options.restoreBudgetMs ?? RESTORE_DEFAULTS.budgetMs),
+            callTimeoutMs: options.restoreCallTimeoutMs,
+            pollIntervalMs: options.restorePollIntervalMs,
+            log,
+        }));
         return restored;
     };
+    const check = (how = {}) => checkFreezeHeld({
+        adapters,
+        endpoint,
+        variant,
+        runId,
+        targetRegistered: first.target !== null,
+        capacity: how.capacity !== false,
+        call: how.signal ? { abortSignal: how.signal } : call,
+    });
     const target = first.target;
     try {
         if (target) {
@@ -101539,18 +102603,16 @@ async function freezeEndpoint(options) {
             }
         }
         log(`freeze: ${endpoint}/${variant} frozen at one InService instance`);
-        return { journal, journalFile, frozenCapacity: frozen, restore };
+        return { journal, journalFile, claim, frozenCapacity: frozen, check, restore };
     }
     catch (e) {
-        const report = await restore();
-        // The caller never got a Freeze to restore: tell it what was put back.
-        if (e !== null && typeof e === 'object')
-            e.restore = report;
-        if (report.errors.length > 0) {
+        const report = await restore({ interrupted: signal?.aborted === true });
+        // Interrupted: the signal's own error carries the report (the caller says what was restored).
+        if (report.errors.length > 0 && !signal?.aborted) {
             const why = e.message;
-            throw Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e });
+            throw withRestore(Object.assign(new Error(`${why}\nrestoring after the failed freeze also failed: ${report.errors.join('; ')}; the journal ${journalFile} is kept: run \`scalegate thaw --endpoint ${endpoint}\``), { cause: e }), report);
         }
-        throw e;
+        throw withRestore(e, report);
     }
 }
 /**
@@ -101630,7 +102692,7 @@ function formatRungLine(s) {
     return (`run ${s.runIndex + 1} rung ${s.stepIndex + 1} c=${s.concurrency}: ${s.verdict} p95 ${progress_ms(s.p95Ms)}${ci}, ` +
         `${s.achievedRps.toFixed(2)} req/s, in-flight ${s.inFlightMean.toFixed(2)}, ${s.seconds.toFixed(1)} s${usable}`);
 }
-const iso = (wallMs) => new Date(wallMs).toISOString();
+const progress_iso = (wallMs) => new Date(wallMs).toISOString();
 function formatHeartbeat(e) {
     return `${e.label}: ${e.elapsedS.toFixed(0)} of ${e.totalS.toFixed(0)} s, ${e.finished} requests finished, ${e.inFlight} in flight`;
 }
@@ -101647,15 +102709,15 @@ function formatRateEnd(e) {
 function formatTtotalStage(e) {
     switch (e.stage) {
         case 'probe-applied':
-            return `ttotal: probe applied at ${iso(e.atMs)}; holding ${e.holdS} s before the trigger`;
+            return `ttotal: probe applied at ${progress_iso(e.atMs)}; holding ${e.holdS} s before the trigger`;
         case 'desired-set':
-            return `ttotal: desired ${e.fromInstances} -> ${e.toInstances} at ${iso(e.atMs)} (the clock starts)`;
+            return `ttotal: desired ${e.fromInstances} -> ${e.toInstances} at ${progress_iso(e.atMs)} (the clock starts)`;
         case 'log-stream':
             return `ttotal: new instance log stream ${e.name}`;
         case 'in-service':
-            return `ttotal: ${e.instances} instances in service at ${iso(e.atMs)}`;
+            return `ttotal: ${e.instances} instances in service at ${progress_iso(e.atMs)}`;
         case 'recovered':
-            return `ttotal: traffic recovered from ${iso(e.atMs)} (p95 ${e.p95Ms.toFixed(1)} ms)`;
+            return `ttotal: traffic recovered from ${progress_iso(e.atMs)} (p95 ${e.p95Ms.toFixed(1)} ms)`;
     }
 }
 /**
@@ -101835,13 +102897,16 @@ async function runThaw(input, deps) {
     const ours = (j) => j !== null && (input.runId === undefined || j.run_id === input.runId);
     let local = input.localJournal === false ? null : journal_readThawJournal(endpoint, input.stateDir);
     if (local && !ours(local)) {
-        actions.push(`local journal ${file} is ${describeJournalOwner(local)}, not run ${input.runId}: ignored`);
+        actions.push(`local journal ${file} is ${freeze_adapters_describeJournalOwner(local)}, not run ${input.runId}: ignored`);
         local = null;
     }
     if (local && local.variant !== variant) {
         throw errors_usage `${file}: the journal is for variant ${local.variant}, not ${variant}; pass the model or endpoint it names.`;
     }
-    const onEndpoint = journal_journalFromTags(await adapters.readEndpointTags(), `endpoint ${endpoint}`);
+    const tags = await adapters.readEndpointTags();
+    const onEndpoint = journal_journalFromTags(tags, `endpoint ${endpoint}`);
+    const now = (input.clock ?? Date.now)();
+    const { claims, unreadable } = freeze_claim_claimsFromTags(tags);
     if (onEndpoint && (onEndpoint.endpoint !== endpoint || onEndpoint.variant !== variant)) {
         throw errors_usage `endpoint ${endpoint}: the thaw journal in its tags is for ${onEndpoint.endpoint}/${onEndpoint.variant}, not ${endpoint}/${variant}: it is not restored. Inspect with \`scalegate drift\` and remove the tags (aws sagemaker delete-tags).`;
     }
@@ -101852,44 +102917,43 @@ async function runThaw(input, deps) {
         source = `the journal on endpoint ${endpoint}`;
     }
     else if (onEndpoint) {
-        actions.push(`endpoint ${endpoint} carries ${describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
+        actions.push(`endpoint ${endpoint} carries ${freeze_adapters_describeJournalOwner(onEndpoint)}'s journal, not run ${input.runId}'s: left alone`);
     }
     if (local && (!journal || local.run_id !== journal.run_id)) {
         // Tags are written before anything changes and removed only once all is restored: a local
         // journal the endpoint does not carry has nothing left to restore.
         if (!dryRun)
             journal_deleteThawJournal(endpoint, input.stateDir, local.run_id);
-        actions.push(`local journal ${file} (${describeJournalOwner(local)}) ${dryRun ? 'would be removed' : 'removed'}: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
+        actions.push(`local journal ${file} (${freeze_adapters_describeJournalOwner(local)}) ${dryRun ? 'would be removed' : 'removed'}: the endpoint does not carry it, so that freeze changed nothing or was already restored`);
     }
     let journalDeleted = false;
     if (journal) {
         const sameHost = journal.hostname === null || journal.hostname === (0,external_node_os_.hostname)();
+        const live = claims.find((c) => c.runId === journal?.run_id && freeze_claim_claimIsFresh(c, now, input.heartbeatMs));
+        // On the host that froze it, a process that is gone is proof the run is gone (a SIGKILL leaves
+        // its last heartbeat fresh for a while); from any other host only the heartbeat tells.
+        const goneHere = sameHost && journal.pid !== process.pid && !processAlive(journal.pid);
+        if (live && !goneHere && !input.force) {
+            throw errors_usage `${source}: ${freeze_claim_describeClaim(live, now)} is still measuring (its heartbeat is fresh) and restores the endpoint when it ends; a thaw now would unfreeze a live measurement. Stop that run, or wait until its heartbeat is older than ${Math.round(freeze_claim_staleAfterMs(input.heartbeatMs) / 1000)} s, or thaw under it with ${errors_opt('force')}.`;
+        }
         if (!input.force && sameHost && journal.pid !== process.pid && processAlive(journal.pid)) {
             throw errors_usage `${source}: process ${journal.pid} (\`${journal.command}\`) is still running and restores the endpoint when it ends. Stop it (SIGINT/SIGTERM), or thaw under it with ${errors_opt('force')}.`;
         }
         if (dryRun) {
-            actions.push(`${source}: ${describeJournalOwner(journal)}`, ...(await wouldRestore(journal, adapters, file, local)));
+            actions.push(`${source}: ${freeze_adapters_describeJournalOwner(journal)}`, ...(await wouldRestore(journal, adapters, file, local)));
             return thawResult({ endpoint, variant, file, journal, local, actions, errors, deleted: false, dryRun });
         }
-        const recorded = journal;
-        // The endpoint may still be Updating from the freeze (e.g. killed while waiting): capacity
-        // cannot change until it is InService.
-        await wait_waitUntil(`endpoint ${endpoint} to finish updating before its capacity is restored`, async () => {
-            const capacity = await adapters.describeVariantCapacity();
-            return capacity.endpointStatus === 'Updating' && capacity.desired !== recorded.desired_instance_count
-                ? undefined
-                : capacity;
-        }, {
-            deadline: Date.now() + (input.waitS ?? 600) * 1000,
-            interval: input.pollIntervalMs ?? 2000,
+        // The endpoint may still be Updating from the freeze (e.g. killed while draining): the restore
+        // waits that out (up to waitS) before putting the capacity back.
+        const result = await freeze_restore_restoreFromJournal(journal, adapters, {
+            stateDir: input.stateDir,
+            budgetMs: (input.waitS ?? 600) * 1000,
+            callTimeoutMs: input.callTimeoutMs ?? 15_000,
+            pollIntervalMs: input.pollIntervalMs ?? 2000,
             signal,
             log: (line) => log(`thaw: ${line}`),
         });
-        const result = await restoreFromJournal(journal, adapters, {
-            stateDir: input.stateDir,
-            deadlineMs: input.callTimeoutMs ?? 15_000,
-        });
-        actions.push(`${source}: ${describeJournalOwner(journal)}`);
+        actions.push(`${source}: ${freeze_adapters_describeJournalOwner(journal)}`);
         actions.push(...result.actions);
         errors.push(...result.errors);
         journalDeleted = result.journalDeleted;
@@ -101901,7 +102965,7 @@ async function runThaw(input, deps) {
         if (!target) {
             actions.push(`no thaw journal and no scalable target for ${resourceId}: nothing to restore`);
         }
-        else if (!anySuspended(target.suspended)) {
+        else if (!freeze_adapters_anySuspended(target.suspended)) {
             actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
         }
         else if (input.clearSuspension) {
@@ -101914,6 +102978,21 @@ async function runThaw(input, deps) {
         else {
             actions.push(`no thaw journal (on the endpoint or in ${file}): nothing recorded to restore, nothing changed. ${resourceId} has scaling suspended (${flagsText(target.suspended)}); if that is a leftover and not an operator's choice, clear it with --clear-suspension`);
         }
+    }
+    // Claims of runs that are gone (stale heartbeat, unreadable), and the restored run's own: removed.
+    const leftovers = [
+        ...claims
+            .filter((c) => !freeze_claim_claimIsFresh(c, now, input.heartbeatMs) ||
+            (journal !== null && journalDeleted && c.runId === journal.run_id))
+            .map((c) => freeze_claim_claimTagKey(c.runId)),
+        ...unreadable,
+    ];
+    const current = dryRun || leftovers.length === 0 ? tags : await adapters.readEndpointTags();
+    const gone = leftovers.filter((key) => key in current);
+    if (gone.length > 0) {
+        if (!dryRun)
+            await adapters.deleteEndpointTags(gone);
+        actions.push(`${dryRun ? 'would remove' : 'removed'} the freeze claim${gone.length === 1 ? '' : 's'} of runs that are gone: ${gone.join(', ')}`);
     }
     return thawResult({
         endpoint,

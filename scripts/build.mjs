@@ -102,18 +102,38 @@ try {
       process.exit(1);
     }
     const emitted = readdirSync(entryOut).filter((f) => f !== 'package.json');
-    if (emitted.length !== 1 || emitted[0] !== 'index.js') {
-      console.error(
-        `build: ${entry.source} emitted extra files (${emitted.join(', ')}); only a single bundle is supported`,
-      );
+    const chunks = emitted.filter((f) => /^\d+\.index\.js$/.test(f));
+    if (!emitted.includes('index.js') || emitted.length !== chunks.length + 1) {
+      console.error(`build: ${entry.source} emitted unexpected files (${emitted.join(', ')})`);
       process.exit(1);
     }
-    renameSync(join(entryOut, 'index.js'), join(outDir, `${entry.name}.mjs`));
+    let bundle = readFileSync(join(entryOut, 'index.js'), 'utf8');
+    for (const old of readdirSync(outDir).filter((f) => f.startsWith(`${entry.name}-chunk-`)))
+      rmSync(join(outDir, old));
+    if (chunks.length > 0) {
+      // A dependency's lazy import() (cacache's p-map, under @actions/attest) becomes a chunk that the
+      // bundle loads as "./<id>.index.js" beside itself: named after its entry instead, so the
+      // entries sharing dist/ cannot collide.
+      const template = 'return "" + chunkId + ".index.js";';
+      if (bundle.split(template).length !== 2) {
+        console.error(`build: ${entry.source}: the chunk file name template was not found exactly once`);
+        process.exit(1);
+      }
+      bundle = bundle.replace(template, `return "${entry.name}-chunk-" + chunkId + ".mjs";`);
+      for (const chunk of chunks) {
+        renameSync(join(entryOut, chunk), join(outDir, `${entry.name}-chunk-${chunk.split('.')[0]}.mjs`));
+      }
+    }
+    writeFileSync(join(outDir, `${entry.name}.mjs`), bundle);
     if (entry.declarations) writeDeclarations(entry, join(work, `${entry.name}-types`));
   }
   if (!only) {
     // What this build was made from, and what it made (test/dist.test.ts checks both).
-    const bundles = Object.fromEntries(BUILD_OUTPUTS.map((file) => [file, fileDigest(join(outDir, file))]));
+    const outputs = [
+      ...BUILD_OUTPUTS,
+      ...readdirSync(outDir).filter((f) => /-chunk-\d+\.mjs$/.test(f)),
+    ].sort();
+    const bundles = Object.fromEntries(outputs.map((file) => [file, fileDigest(join(outDir, file))]));
     const record = { inputs_sha256: inputsDigest(root), bundles_sha256: bundles };
     writeFileSync(join(outDir, BUILD_INPUTS_FILE), `${JSON.stringify(record, null, 2)}\n`);
   }

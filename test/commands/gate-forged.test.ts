@@ -37,7 +37,17 @@ function committed(): string {
 }
 
 const gate = (dir: string, config = CONFIG) =>
-  runCli(['gate', '--model', 'kokoro-82m', '--config', config, '--plan', join(dir, 'plan-kokoro-82m.json')]);
+  // Offline: what is judged here is the re-derivation; attestations are gate-attested.test.ts's.
+  runCli([
+    'gate',
+    '--model',
+    'kokoro-82m',
+    '--config',
+    config,
+    '--plan',
+    join(dir, 'plan-kokoro-82m.json'),
+    '--offline',
+  ]);
 const failedChecks = (stdout: string) => stdout.match(/^ {2}✗ \S+/gm)?.map((l) => l.slice(4)) ?? [];
 const editJson = (file: string, edit: (json: Record<string, unknown>) => void) => {
   const json = JSON.parse(readFileSync(file, 'utf8'));

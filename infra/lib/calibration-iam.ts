@@ -134,6 +134,19 @@ export class CalibrationArns {
   }
 }
 
+/** An explicit deny of every SageMaker action on the production endpoints (none when there are none). */
+const neverAProductionEndpoint = (production: CiEndpoint[], at: CalibrationArns): iam.PolicyStatement[] =>
+  production.length === 0
+    ? []
+    : [
+        new iam.PolicyStatement({
+          sid: 'NeverAProductionEndpoint',
+          effect: iam.Effect.DENY,
+          actions: ['sagemaker:*'],
+          resources: production.map((e) => at.endpoint(e)),
+        }),
+      ];
+
 const logGroups = (arns: CiEndpoint[], at: CalibrationArns): string[] =>
   arns.flatMap((e) => {
     const group = at.arn('logs', e.region, `log-group:/aws/sagemaker/Endpoints/${e.endpoint}`);
@@ -366,16 +379,7 @@ export function calibrationBootstrapBoundary(
       resources: NOT_CALIBRATION_STACKS.map(stack),
     }),
   ];
-  if (production.length > 0) {
-    statements.push(
-      new iam.PolicyStatement({
-        sid: 'NeverAProductionEndpoint',
-        effect: iam.Effect.DENY,
-        actions: ['sagemaker:*'],
-        resources: production.map((e) => at.endpoint(e)),
-      }),
-    );
-  }
+  statements.push(...neverAProductionEndpoint(production, at));
   return new iam.ManagedPolicy(scope, 'CalibrationBootstrapBoundary', {
     managedPolicyName: CALIBRATION_BOOTSTRAP_BOUNDARY_POLICY,
     description: 'Permissions boundary of every role of the calibration CDK bootstrap (sgcal)',
@@ -531,16 +535,7 @@ export function calibrationExecutionPolicy(
       ),
     }),
   ];
-  if (production.length > 0) {
-    statements.push(
-      new iam.PolicyStatement({
-        sid: 'NeverAProductionEndpoint',
-        effect: iam.Effect.DENY,
-        actions: ['sagemaker:*'],
-        resources: production.map((e) => at.endpoint(e)),
-      }),
-    );
-  }
+  statements.push(...neverAProductionEndpoint(production, at));
   return new iam.ManagedPolicy(scope, 'CalibrationExecutionPolicy', {
     managedPolicyName: CALIBRATION_EXECUTION_POLICY,
     description:

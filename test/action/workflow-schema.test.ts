@@ -457,7 +457,9 @@ describe('calibration ends with the plan deployed and proven; a release validate
         ? 'gate'
         : s.uses === './actions/validate'
           ? 'validate'
-          : /scalegate\.mjs deploy "\$MODEL"( --trusted-root "\$RUNNER_TEMP\/trusted_root\.jsonl")?$/.test((s.run ?? '').trim())
+          : /scalegate\.mjs deploy "\$MODEL"( --trusted-root "\$RUNNER_TEMP\/trusted_root\.jsonl")?$/.test(
+                (s.run ?? '').trim(),
+              )
             ? 'deploy'
             : null,
     );

@@ -102969,6 +102969,11 @@ async function runThaw(input, deps) {
             actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
         }
         else if (input.clearSuspension) {
+            // Suspended flags under another run's fresh claim are that run's freeze, not a leftover.
+            const measuring = claims.find((c) => freeze_claim_claimIsFresh(c, now, input.heartbeatMs));
+            if (measuring && !input.force) {
+                throw errors_usage `endpoint ${endpoint}: ${freeze_claim_describeClaim(measuring, now)} is still measuring (its heartbeat is fresh): its suspension flags are that run's freeze, and clearing them would unfreeze a live measurement. Stop that run, or wait until its heartbeat is older than ${Math.round(freeze_claim_staleAfterMs(input.heartbeatMs) / 1000)} s, or clear them under it with ${errors_opt('force')}.`;
+            }
             if (!dryRun)
                 await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
             actions.push(dryRun

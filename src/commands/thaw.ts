@@ -194,6 +194,11 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     } else if (!anySuspended(target.suspended)) {
       actions.push(`no thaw journal; ${resourceId} is not suspended: nothing to do`);
     } else if (input.clearSuspension) {
+      // Suspended flags under another run's fresh claim are that run's freeze, not a leftover.
+      const measuring = claims.find((c) => claimIsFresh(c, now, input.heartbeatMs));
+      if (measuring && !input.force) {
+        throw usage`endpoint ${endpoint}: ${describeClaim(measuring, now)} is still measuring (its heartbeat is fresh): its suspension flags are that run's freeze, and clearing them would unfreeze a live measurement. Stop that run, or wait until its heartbeat is older than ${Math.round(staleAfterMs(input.heartbeatMs) / 1000)} s, or clear them under it with ${opt('force')}.`;
+      }
       if (!dryRun) await adapters.registerSuspendedState(resourceId, NOT_SUSPENDED);
       actions.push(
         dryRun

@@ -94,6 +94,32 @@ describe('thaw', () => {
     expect(again.report).toMatch(/not suspended: nothing to do/);
   });
 
+  it('refuses --clear-suspension while another run has a fresh claim on the endpoint (its flags are a live freeze), unless --force', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'scalegate-thaw-'));
+    const fake = new FakeEndpoint({ desired: 1, suspended: ORIGINAL });
+    const now = Date.now();
+    const live = {
+      runId: 'run-9',
+      phase: 'claim' as const,
+      startMs: now - 30_000,
+      beatMs: now - 1_000,
+      host: 'runner-3',
+    };
+    fake.tags = claimTag(live);
+    const callsBefore = fake.calls.length;
+    await expect(
+      runThaw({ ...options(stateDir), clearSuspension: true, clock: () => now }, { adapters: fake }),
+    ).rejects.toThrow(/run run-9 from host runner-3 .* is still measuring.*--force/);
+    expect(fake.calls.slice(callsBefore).filter((c) => /register|set|add|delete/i.test(c))).toEqual([]);
+    expect(fake.target?.suspended).toEqual(ORIGINAL);
+    const forced = await runThaw(
+      { ...options(stateDir), clearSuspension: true, force: true, clock: () => now },
+      { adapters: fake },
+    );
+    expect(forced.exitCode).toBe(0);
+    expect(fake.target?.suspended).toEqual(NONE);
+  });
+
   it('restores from the journal on the endpoint when the machine that froze it is gone (a lost runner)', async () => {
     const { fake } = await frozenAndKilled();
     const elsewhere = mkdtempSync(join(tmpdir(), 'scalegate-thaw-elsewhere-'));

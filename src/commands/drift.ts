@@ -20,6 +20,7 @@ import {
 } from '../aws/policy.js';
 import { SAGEMAKER_NAMESPACE, VARIANT_DIMENSION } from '../aws/scaling.js';
 import { endpointArn, listResourceTags } from '../aws/tags.js';
+import { claimIsFresh, claimsFromTags, describeClaim, staleAfterMs } from '../model/freeze-claim.js';
 import {
   type ComparisonRow,
   DEFAULT_ARTIFACTS_DIR,
@@ -305,22 +306,69 @@ function driftRows(state: DeployedPolicyState, planShape: PlanShape | null): Com
 const HANDLED_ELSEWHERE = /^(scalable_target\.suspended\.|orphan\.)/;
 const BOUNDS = /^scalable_target\.(min|max)_capacity$/;
 
-/** The thaw journal the endpoint carries in its tags (a freeze from any machine), or why it could not be read. */
+/**
+ * The thaw journal the endpoint carries in its tags (a freeze from any machine), or why it could not
+ * be read, and the tags themselves (the freeze claims are read from them too).
+ */
 async function endpointJournal(
   clients: DriftDeps['clients'],
   endpoint: string,
-): Promise<{ journal: ThawJournal | null; error: string | null; unreadable: boolean }> {
+): Promise<{
+  journal: ThawJournal | null;
+  error: string | null;
+  unreadable: boolean;
+  tags: Record<string, string>;
+}> {
   let tags: Record<string, string>;
   try {
     tags = await listResourceTags(clients.sagemaker, await endpointArn(clients.sagemaker, endpoint));
   } catch (e) {
-    return { journal: null, error: `${(e as Error).name}: ${(e as Error).message}`, unreadable: false };
+    return {
+      journal: null,
+      error: `${(e as Error).name}: ${(e as Error).message}`,
+      unreadable: false,
+      tags: {},
+    };
   }
   try {
-    return { journal: journalFromTags(tags, `endpoint ${endpoint}`), error: null, unreadable: false };
+    return { journal: journalFromTags(tags, `endpoint ${endpoint}`), error: null, unreadable: false, tags };
   } catch (e) {
-    return { journal: null, error: (e as Error).message, unreadable: true };
+    return { journal: null, error: (e as Error).message, unreadable: true, tags };
   }
+}
+
+/**
+ * The freeze claims on the endpoint (only when there are any): a fresh one is a measurement running
+ * now (the endpoint is frozen on purpose); a stale or unreadable one is a gone run's leftover.
+ */
+export function claimFindings(tags: Record<string, string>, nowMs: number, thaw: string): DriftFinding[] {
+  const { claims, unreadable } = claimsFromTags(tags);
+  const fresh = claims.filter((c) => claimIsFresh(c, nowMs));
+  const gone = claims.filter((c) => !claimIsFresh(c, nowMs));
+  const findings: DriftFinding[] = [];
+  if (fresh.length > 0) {
+    findings.push(
+      warn(
+        'freeze_claims',
+        `${fresh.map((c) => describeClaim(c, nowMs)).join('; ')} is measuring now: the endpoint is frozen on purpose until that run restores it`,
+        `wait for it to end; only if it is gone, \`${thaw} --force\``,
+      ),
+    );
+  }
+  if (gone.length > 0 || unreadable.length > 0) {
+    const parts = [
+      ...gone.map((c) => describeClaim(c, nowMs)),
+      ...unreadable.map((key) => `an unreadable claim (${key})`),
+    ];
+    findings.push(
+      drift(
+        'freeze_claims',
+        `the freeze claim of a run that is gone is left on the endpoint: ${parts.join('; ')} (heartbeat older than ${Math.round(staleAfterMs() / 1000)} s)`,
+        `\`${thaw}\` (removes the claims of gone runs)`,
+      ),
+    );
+  }
+  return findings;
 }
 
 /** Every drift check, without writing anything. */
@@ -388,6 +436,7 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
   } else {
     findings.push(ok('thaw_journal', `no thaw journal for ${input.endpoint}, on the endpoint or in ${dir}`));
   }
+  findings.push(...claimFindings(carried.tags, clock().getTime(), thaw));
   findings.push(...orphanFindings(state));
   findings.push(
     ...(await undeclaredTargetFindings(deps.clients, declaredEndpoints(input.config, [input.endpoint]))),

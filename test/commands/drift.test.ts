@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runLocalApply } from '../../src/commands/local-apply.js';
+import { claimTag } from '../../src/model/freeze-claim.js';
 import { readArtifact } from '../../src/model/index.js';
 import { ALL_SUSPENDED, journalTags, writeThawJournal } from '../../src/model/journal.js';
 import { runCli } from '../helpers/cli.js';
@@ -256,6 +257,61 @@ describe('drift on the local SageMaker', () => {
         new DeleteTagsCommand({ ResourceArn: EndpointArn, TagKeys: Object.keys(tags) }),
       );
     }
+  });
+
+  it('reports the freeze claim a gone run left on the endpoint (exit 1, thaw removes it) and warns, without drift, of a run measuring now', async () => {
+    const { EndpointArn } = await emulator.clients.sagemaker.send(
+      new DescribeEndpointCommand({ EndpointName: emulator.handle.endpointName }),
+    );
+    const now = Date.now();
+    const goneClaim = claimTag({
+      runId: 'gone-1',
+      phase: 'claim',
+      startMs: now - 900_000,
+      beatMs: now - 600_000,
+      host: 'lost-runner',
+    });
+    const put = (tags: Record<string, string>) =>
+      emulator.clients.sagemaker.send(
+        new AddTagsCommand({
+          ResourceArn: EndpointArn,
+          Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+        }),
+      );
+    const remove = (tags: Record<string, string>) =>
+      emulator.clients.sagemaker.send(
+        new DeleteTagsCommand({ ResourceArn: EndpointArn, TagKeys: Object.keys(tags) }),
+      );
+    await put(goneClaim);
+    try {
+      const run = await drift('claim-gone');
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).toMatch(
+        /DRIFT freeze_claims +the freeze claim of a run that is gone .*run gone-1 from host lost-runner/,
+      );
+      expect(run.stdout).toMatch(
+        /fix: `scalegate thaw --model kokoro-82m` \(removes the claims of gone runs\)/,
+      );
+    } finally {
+      await remove(goneClaim);
+    }
+    const liveClaim = claimTag({
+      runId: 'live-1',
+      phase: 'claim',
+      startMs: now - 5_000,
+      beatMs: Date.now(),
+      host: 'runner-2',
+    });
+    await put(liveClaim);
+    try {
+      const run = await drift('claim-live');
+      expect(run.stdout).toMatch(/WARN +freeze_claims +run live-1 from host runner-2 .* is measuring now/);
+      expect(run.stdout).not.toMatch(/DRIFT freeze_claims/);
+    } finally {
+      await remove(liveClaim);
+    }
+    const clean = await drift('claim-none');
+    expect(clean.stdout).not.toMatch(/freeze_claims/);
   });
 
   it('reports desired != current while a capacity change is in flight (exit 1), then preflight-ok once settled', async () => {

@@ -27,6 +27,7 @@ import {
 } from '../model/index.js';
 import type { PlanFormat } from '../options/plan.js';
 import { derivePlan, type Load } from '../plan/derive.js';
+import { configStatedLoad } from '../plan/gate-config.js';
 import {
   deployableValues,
   renderDeployableJson,
@@ -170,11 +171,7 @@ function chooseLoad(input: PlanInput, which: 'peak' | 'trough'): Load | null {
   }
   if (rps !== undefined) return { unit: 'rps', value: rps };
   if (streams !== undefined) return { unit: 'streams', value: streams };
-  const fromConfig = input.model[`${which}_rps`];
-  const streamsFromConfig = input.model[`${which}_streams`];
-  if (fromConfig !== undefined) return { unit: 'rps', value: fromConfig };
-  if (streamsFromConfig !== undefined) return { unit: 'streams', value: streamsFromConfig };
-  return null;
+  return configStatedLoad(input.model, which);
 }
 
 /** A plan of local measurements (artifacts/local/, the local SageMaker's) stays beside them. */

@@ -7,7 +7,7 @@
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { opt, type UsageError, usage } from './errors.js';
-import { FileReadError, readBoundedBytes } from './read.js';
+import { FileReadError, READ_LIMITS, readBoundedBytes } from './read.js';
 import { safeString } from './safe.js';
 
 /** The subdirectory of an artifacts directory that holds the bundles. */
@@ -41,8 +41,8 @@ export const attestationConfigSchema = z
 
 export type AttestationConfig = z.infer<typeof attestationConfigSchema>;
 
-/** Far above any artifact scalegate writes (a long drill is a few MiB). */
-export const MAX_ATTESTED_FILE_BYTES = 64 * 1024 * 1024;
+/** The largest artifact any reader accepts (goodput and drill artifacts): a larger one is refused as a proof anyway. */
+export const MAX_ATTESTED_FILE_BYTES = READ_LIMITS.histogramArtifact;
 /** A Sigstore bundle is a few KiB (a certificate, a signature, a log entry, the statement). */
 export const MAX_BUNDLE_BYTES = 1024 * 1024;
 /** `gh attestation trusted-root` prints a few tens of KiB. */

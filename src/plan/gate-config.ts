@@ -19,12 +19,19 @@ export type ConfigCheck = GateCheckOf<'plan_config' | 'config_mismatch'>;
 /** The rule `scalegate plan` deploys unless told `--policy-rule seed` (a comparison). */
 export const RELEASE_POLICY_RULE = 'surge-safe';
 
-/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
-export function configLoad(model: ModelConfig, which: 'peak' | 'trough'): Load | null {
+/** The load the config states for one side (requests/s first, else streams), null when none. */
+export function configStatedLoad(model: ModelConfig, which: 'peak' | 'trough'): Load | null {
   const rps = model[`${which}_rps`];
   const streams = model[`${which}_streams`];
   if (rps !== undefined) return { unit: 'rps', value: rps };
   if (streams !== undefined) return { unit: 'streams', value: streams };
+  return null;
+}
+
+/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
+export function configLoad(model: ModelConfig, which: 'peak' | 'trough'): Load | null {
+  const stated = configStatedLoad(model, which);
+  if (stated !== null) return stated;
   if (which === 'trough') {
     const peak = configLoad(model, 'peak');
     return peak ? { unit: peak.unit, value: 0 } : null;

@@ -10,16 +10,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-  type SuspendedState,
-} from '@aws-sdk/client-application-auto-scaling';
-import {
-  DescribeEndpointCommand,
-  ListTagsCommand,
-  UpdateEndpointWeightsAndCapacitiesCommand,
-} from '@aws-sdk/client-sagemaker';
+import { RegisterScalableTargetCommand, type SuspendedState } from '@aws-sdk/client-application-auto-scaling';
+import { UpdateEndpointWeightsAndCapacitiesCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   awsFreezeAdapters,
@@ -30,7 +22,13 @@ import {
 import { frozenRun } from '../../src/commands/frozen-run.js';
 import { runThaw } from '../../src/commands/thaw.js';
 import { isUsageError } from '../../src/model/errors.js';
-import { type Emulator, MODEL, serialContainer, startEmulator } from './local-apply-fixtures.js';
+import {
+  type Emulator,
+  endpointState,
+  MODEL,
+  serialContainer,
+  startEmulator,
+} from './local-apply-fixtures.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NONE: SuspendedState = {
@@ -54,22 +52,7 @@ const variant = () => emulator.handle.variantName;
 const resourceId = () => `endpoint/${endpoint()}/variant/${variant()}`;
 const machine = (name: string) => mkdtempSync(join(tmpdir(), `scalegate-${name}-`));
 
-async function state() {
-  const target = await emulator.clients.autoscaling.send(
-    new DescribeScalableTargetsCommand({ ServiceNamespace: 'sagemaker', ResourceIds: [resourceId()] }),
-  );
-  const described = await emulator.clients.sagemaker.send(
-    new DescribeEndpointCommand({ EndpointName: endpoint() }),
-  );
-  const tags = await emulator.clients.sagemaker.send(
-    new ListTagsCommand({ ResourceArn: described.EndpointArn }),
-  );
-  return {
-    suspended: target.ScalableTargets?.[0]?.SuspendedState,
-    desired: described.ProductionVariants?.[0]?.DesiredInstanceCount,
-    tags: (tags.Tags ?? []).map((t) => t.Key as string),
-  };
-}
+const state = () => endpointState(emulator);
 
 async function setSuspension(suspended: SuspendedState): Promise<void> {
   await emulator.clients.autoscaling.send(

@@ -6,12 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-  type SuspendedState,
-} from '@aws-sdk/client-application-auto-scaling';
-import { DescribeEndpointCommand, ListTagsCommand } from '@aws-sdk/client-sagemaker';
+import { RegisterScalableTargetCommand, type SuspendedState } from '@aws-sdk/client-application-auto-scaling';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { awsFreezeAdapters, type Freeze, freezeEndpoint } from '../../src/commands/freeze.js';
 import { readThawJournal } from '../../src/model/journal.js';
@@ -19,6 +14,7 @@ import { runCli } from '../helpers/cli.js';
 import {
   configFile,
   type Emulator,
+  endpointState,
   MODEL,
   serialContainer,
   startEmulator,
@@ -57,22 +53,7 @@ const variant = () => emulator.handle.variantName;
 const resourceId = () => `endpoint/${endpoint()}/variant/${variant()}`;
 const machine = (name: string) => mkdtempSync(join(tmpdir(), `scalegate-${name}-`));
 
-async function state() {
-  const target = await emulator.clients.autoscaling.send(
-    new DescribeScalableTargetsCommand({ ServiceNamespace: 'sagemaker', ResourceIds: [resourceId()] }),
-  );
-  const described = await emulator.clients.sagemaker.send(
-    new DescribeEndpointCommand({ EndpointName: endpoint() }),
-  );
-  const tags = await emulator.clients.sagemaker.send(
-    new ListTagsCommand({ ResourceArn: described.EndpointArn }),
-  );
-  return {
-    suspended: target.ScalableTargets?.[0]?.SuspendedState,
-    desired: described.ProductionVariants?.[0]?.DesiredInstanceCount,
-    tags: (tags.Tags ?? []).map((t) => t.Key),
-  };
-}
+const state = () => endpointState(emulator);
 
 async function setSuspension(suspended: SuspendedState): Promise<void> {
   await emulator.clients.autoscaling.send(

@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
+import { DescribeEndpointCommand, ListTagsCommand } from '@aws-sdk/client-sagemaker';
 import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
 import { readDeployedFingerprint } from '../../src/aws/fingerprint.js';
 import { runPlan } from '../../src/commands/plan.js';
@@ -150,5 +152,27 @@ export function withEmulatorEnv(emulator: Emulator, stateDir: string): () => voi
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
+  };
+}
+
+/** The freeze-relevant state of the emulator's endpoint: suspension flags, desired count, tag keys. */
+export async function endpointState(emulator: Emulator) {
+  const { endpointName, variantName } = emulator.handle;
+  const target = await emulator.clients.autoscaling.send(
+    new DescribeScalableTargetsCommand({
+      ServiceNamespace: 'sagemaker',
+      ResourceIds: [`endpoint/${endpointName}/variant/${variantName}`],
+    }),
+  );
+  const described = await emulator.clients.sagemaker.send(
+    new DescribeEndpointCommand({ EndpointName: endpointName }),
+  );
+  const tags = await emulator.clients.sagemaker.send(
+    new ListTagsCommand({ ResourceArn: described.EndpointArn }),
+  );
+  return {
+    suspended: target.ScalableTargets?.[0]?.SuspendedState,
+    desired: described.ProductionVariants?.[0]?.DesiredInstanceCount,
+    tags: (tags.Tags ?? []).map((t) => t.Key as string),
   };
 }

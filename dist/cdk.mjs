@@ -29002,8 +29002,8 @@ const attestationConfigSchema = object({
         .default(DEFAULT_SIGNER_REF),
 })
     .strict();
-/** Far above any artifact scalegate writes (a long drill is a few MiB). */
-const MAX_ATTESTED_FILE_BYTES = 64 * 1024 * 1024;
+/** The largest artifact any reader accepts (goodput and drill artifacts): a larger one is refused as a proof anyway. */
+const MAX_ATTESTED_FILE_BYTES = READ_LIMITS.histogramArtifact;
 /** A Sigstore bundle is a few KiB (a certificate, a signature, a log entry, the statement). */
 const MAX_BUNDLE_BYTES = 1024 * 1024;
 /** `gh attestation trusted-root` prints a few tens of KiB. */
@@ -31159,14 +31159,21 @@ const failCheck = (check, detail, fix) => ({
 
 /** The rule `scalegate plan` deploys unless told `--policy-rule seed` (a comparison). */
 const RELEASE_POLICY_RULE = 'surge-safe';
-/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
-function configLoad(model, which) {
+/** The load the config states for one side (requests/s first, else streams), null when none. */
+function configStatedLoad(model, which) {
     const rps = model[`${which}_rps`];
     const streams = model[`${which}_streams`];
     if (rps !== undefined)
         return { unit: 'rps', value: rps };
     if (streams !== undefined)
         return { unit: 'streams', value: streams };
+    return null;
+}
+/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
+function configLoad(model, which) {
+    const stated = configStatedLoad(model, which);
+    if (stated !== null)
+        return stated;
     if (which === 'trough') {
         const peak = configLoad(model, 'peak');
         return peak ? { unit: peak.unit, value: 0 } : null;

@@ -101185,8 +101185,8 @@ const attestationConfigSchema = object({
         .default(DEFAULT_SIGNER_REF),
 })
     .strict();
-/** Far above any artifact scalegate writes (a long drill is a few MiB). */
-const MAX_ATTESTED_FILE_BYTES = (/* unused pure expression or super */ null && (64 * 1024 * 1024));
+/** The largest artifact any reader accepts (goodput and drill artifacts): a larger one is refused as a proof anyway. */
+const MAX_ATTESTED_FILE_BYTES = read_READ_LIMITS.histogramArtifact;
 /** A Sigstore bundle is a few KiB (a certificate, a signature, a log entry, the statement). */
 const MAX_BUNDLE_BYTES = (/* unused pure expression or super */ null && (1024 * 1024));
 /** `gh attestation trusted-root` prints a few tens of KiB. */

@@ -260,9 +260,10 @@ describe('qmax fixed ladder and repeated runs', () => {
       base({
         ladder: 'fixed',
         rungs: [4, 8, 12],
-        // One look at the end over >= 5 batches: 240 requests at N = 12 (6 s at 40/s).
-        holdS: 7,
-        measureS: 6.5,
+        // One look at the end over >= 10 batches: about 520 requests at N = 12 (13 s at 40/s), so
+        // the breach is still decided when the dependence check doubles the batches (5 remain).
+        holdS: 13.5,
+        measureS: 13,
         settleS: 0.5,
         runs: 2,
         outFile: join(dir, 'fixed.json'),

@@ -3,6 +3,7 @@ import { goodputArtifactSchema } from './artifacts/goodput.js';
 import { planArtifactSchema } from './artifacts/plan.js';
 import { qmaxArtifactSchema } from './artifacts/qmax.js';
 import { ttotalArtifactSchema } from './artifacts/ttotal.js';
+import { tuneArtifactSchema } from './artifacts/tune.js';
 import { validateArtifactSchema } from './artifacts/validate.js';
 
 export {
@@ -77,6 +78,24 @@ export {
   ttotalObservationSchema,
   ttotalStageNames,
 } from './artifacts/ttotal.js';
+export {
+  type ScheduledAction,
+  type StepScaleOut,
+  scheduledActionSchema,
+  stepScaleOutSchema,
+} from './artifacts/scaling-actions.js';
+export {
+  type TraceRef,
+  type TuneArtifact,
+  type TunedPolicy,
+  type TuneEntry,
+  type TuneScore,
+  traceRefSchema,
+  tuneArtifactSchema,
+  tunedPolicySchema,
+  tuneEntrySchema,
+  tuneScoreSchema,
+} from './artifacts/tune.js';
 export { type ValidateArtifact, validateArtifactSchema } from './artifacts/validate.js';
 
 export { type Outcome, outcomeSchema } from './outcomes.js';
@@ -88,6 +107,7 @@ export const artifactSchemas = {
   plan: planArtifactSchema,
   drift: driftArtifactSchema,
   validate: validateArtifactSchema,
+  tune: tuneArtifactSchema,
 } as const;
 
 /** The command that writes each kind, for error messages that say how to get a valid file. */
@@ -98,4 +118,5 @@ export const producerOf: Record<keyof typeof artifactSchemas, string> = {
   plan: 'scalegate plan',
   drift: 'scalegate drift',
   validate: 'scalegate validate',
+  tune: 'scalegate tune',
 };

@@ -147,7 +147,61 @@ export class ScalingService {
   private readonly queues = new Map<string, Promise<void>>();
   private generation = 0;
 
+  /** DeregisterScalableTarget also deletes the target's scheduled actions (wired in index.ts). */
+  onDeregister: (resourceId: string) => void = () => {};
+
   constructor(private readonly opts: ScalingServiceOptions) {}
+
+  /** Resolves once every decision queued so far has run (a tick's actions included). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+  }
+
+  // ---- scheduled actions (the store and wire API: scheduled.ts) ----------------------------
+
+  /** undefined: no such target; else whether its scheduled scaling is suspended. */
+  scheduledSuspended = (resourceId: string): boolean | undefined =>
+    this.targets.get(resourceId)?.suspended.ScheduledScalingSuspended;
+
+  /**
+   * A scheduled action fired: its MinCapacity / MaxCapacity become the target's and a desired count
+   * outside them is moved into the new range, as an activity (src/autoscaling/schedule.ts).
+   */
+  applyScheduledAction = (
+    resourceId: string,
+    action: ScalableTargetAction,
+    name: string,
+    firedAtMs: number,
+  ): void => {
+    this.enqueue(resourceId, async () => {
+      const target = this.targets.get(resourceId);
+      const variant = this.opts.capacity.describe(resourceId);
+      if (!target || !variant) return;
+      const cause = `at ${iso(firedAtMs)} scheduled action name ${name} was triggered`;
+      const effect = scheduledEffect({ ...target, desired: variant.desired }, action);
+      if (!effect.ok) {
+        this.recordFailed(
+          resourceId,
+          variant.desired,
+          cause,
+          `Failed to apply scheduled action ${name}: ${effect.reason}.`,
+        );
+        return;
+      }
+      target.minCapacity = effect.minCapacity;
+      target.maxCapacity = effect.maxCapacity;
+      if (effect.desired !== variant.desired) {
+        await this.startActivity(
+          resourceId,
+          effect.desired,
+          variant.desired,
+          'scheduled',
+          cause,
+          effect.desired,
+        );
+      }
+    });
+  };
 
   reset(): void {
     this.generation++;
@@ -272,6 +326,7 @@ export class ScalingService {
     // AWS deletes the target's scaling policies (and so their managed alarms) with it.
     for (const p of [...this.policies.values()]) if (p.resourceId === resourceId) this.removePolicy(p);
     this.targets.delete(resourceId);
+    this.onDeregister(resourceId);
     return {};
   }
 
@@ -583,6 +638,25 @@ export class ScalingService {
         this.opts.now(),
       );
     }
+  }
+
+  private recordFailed(resourceId: string, desired: number, cause: string, message: string): void {
+    const now = this.opts.now();
+    this.activities.unshift({
+      id: randomUUID(),
+      resourceId,
+      description: `Setting desired instance count to ${desired}.`,
+      cause,
+      startMs: now,
+      endMs: now,
+      status: 'Failed',
+      statusMessage: message,
+      desired,
+      fromDesired: desired,
+      direction: 'scheduled',
+      cooldownBase: desired,
+    });
+    this.trimActivities(resourceId);
   }
 
   private trimActivities(resourceId: string): void {

@@ -91,9 +91,7 @@ describe('the import graph of src', () => {
     const outOfLocal = [...imports]
       .filter(([file]) => layerOf(file) === 'local')
       .flatMap(([file, targets]) =>
-        targets
-          .filter((t) => !['local', 'autoscaling'].includes(layerOf(t)))
-          .map((t) => `${file} -> ${t}`),
+        targets.filter((t) => !['local', 'autoscaling'].includes(layerOf(t))).map((t) => `${file} -> ${t}`),
       );
     expect(outOfLocal).toEqual([]);
     const importers = [...imports]

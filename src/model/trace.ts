@@ -273,7 +273,12 @@ function parseRate(lines: Generator<Line>, where: Where): { rows: RateRow[]; dur
   for (const { n, text } of lines) {
     if (text === '' || text.startsWith('#')) continue;
     if (end !== null) {
-      throw refuse(where, n, `a row after the end row (line ${end.n}, \`t_s,\` with no rate)`, 'The end row is the last one');
+      throw refuse(
+        where,
+        n,
+        `a row after the end row (line ${end.n}, \`t_s,\` with no rate)`,
+        'The end row is the last one',
+      );
     }
     const cells = text.split(',').map((c) => c.trim());
     if (cells.length !== 2) throw refuse(where, n, `${cells.length} cells where a row has two (t_s,rps)`);
@@ -281,7 +286,12 @@ function parseRate(lines: Generator<Line>, where: Where): { rows: RateRow[]; dur
     if (t < 0) throw refuse(where, n, 't_s is negative', 'Times are seconds from the start (0, 10, 20, ...)');
     const previous = rows.at(-1);
     if (previous === undefined && cells[1] !== '' && t !== 0) {
-      throw refuse(where, n, 'the first row is not at t_s 0', 'The first row gives the rate at the start, t_s 0');
+      throw refuse(
+        where,
+        n,
+        'the first row is not at t_s 0',
+        'The first row gives the rate at the start, t_s 0',
+      );
     }
     if (previous !== undefined && t <= previous.t_s) {
       throw refuse(
@@ -294,7 +304,12 @@ function parseRate(lines: Generator<Line>, where: Where): { rows: RateRow[]; dur
     if (t > TRACE_LIMITS.durationS) throw tooLong(where, n, t);
     if (cells[1] === '') {
       if (previous === undefined) {
-        throw refuse(where, n, 'the end row (`t_s,` with no rate) comes before any rate', 'Give the rates first');
+        throw refuse(
+          where,
+          n,
+          'the end row (`t_s,` with no rate) comes before any rate',
+          'Give the rates first',
+        );
       }
       end = { t, n };
       continue;
@@ -424,10 +439,16 @@ export function parseTraceText(text: string, file: string, options: ParseTraceOp
     const start = /^start\s*=\s*(.*)$/.exec(comment);
     if (start) {
       if (startLineNo !== 0) {
-        throw refuse(where, line.n, `a second start (the first is on line ${startLineNo})`, 'Keep one `# start=`');
+        throw refuse(
+          where,
+          line.n,
+          `a second start (the first is on line ${startLineNo})`,
+          'Keep one `# start=`',
+        );
       }
       const value = (start[1] as string).trim();
-      const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) && /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? Date.parse(value) : NaN;
+      const ms =
+        /^\d{4}-\d{2}-\d{2}T/.test(value) && /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? Date.parse(value) : NaN;
       if (!Number.isFinite(ms)) {
         throw refuse(
           where,

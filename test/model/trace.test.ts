@@ -86,7 +86,9 @@ describe('a rate trace (t_s,rps)', () => {
     const trace = parseTraceText('t_s,rps\n0,10\n60,20\n120,\n', FILE);
     if (trace.arrivals.kind !== 'rate') throw new Error('rate expected');
     const { rows, durationS } = trace.arrivals;
-    expect([-1, 0, 59.9, 60, 119.9, 120].map((t) => rateAt(rows, durationS, t))).toEqual([0, 10, 10, 20, 20, 0]);
+    expect([-1, 0, 59.9, 60, 119.9, 120].map((t) => rateAt(rows, durationS, t))).toEqual([
+      0, 10, 10, 20, 20, 0,
+    ]);
   });
 });
 
@@ -117,10 +119,22 @@ describe('refusals: exit 2 naming the file, the line and the fix', () => {
     ['an empty file', '', /day\.csv: empty: no header\. A trace is `t_s,rps` rows/],
     ['comments only', '# start=2026-11-30T00:00:00Z\n\n', /day\.csv: empty: no header/],
     ['a missing header', '0,10\n60,20\n', /day\.csv line 1: not the header `t_s,rps` or `t_s`/],
-    ['a concurrency record', 't_s,concurrency\n0,3\n', /line 1: a concurrency record .*not arrivals\. It is informational/],
+    [
+      'a concurrency record',
+      't_s,concurrency\n0,3\n',
+      /line 1: a concurrency record .*not arrivals\. It is informational/,
+    ],
     ['no rows', 't_s,rps\n', /day\.csv: no rate rows after the header/],
-    ['a first row after 0', 't_s,rps\n5,10\n60,1\n', /line 2: the first row is not at t_s 0\. The first row gives the rate at the start/],
-    ['unsorted rows', 't_s,rps\n0,1\n60,2\n30,3\n', /line 4: t_s does not come after the row above \(line 3\)\. Rows ascend/],
+    [
+      'a first row after 0',
+      't_s,rps\n5,10\n60,1\n',
+      /line 2: the first row is not at t_s 0\. The first row gives the rate at the start/,
+    ],
+    [
+      'unsorted rows',
+      't_s,rps\n0,1\n60,2\n30,3\n',
+      /line 4: t_s does not come after the row above \(line 3\)\. Rows ascend/,
+    ],
     ['a repeated time', 't_s,rps\n0,1\n0,2\n', /line 3: t_s does not come after the row above \(line 2\)/],
     ['a negative time', 't_s,rps\n-1,1\n', /line 2: t_s is negative/],
     ['a negative rate', 't_s,rps\n0,1\n60,-2\n', /line 3: rps is negative\. Rates are requests\/s >= 0/],
@@ -131,11 +145,31 @@ describe('refusals: exit 2 naming the file, the line and the fix', () => {
     ['a row after the end row', 't_s,rps\n0,1\n60,\n90,2\n', /line 4: a row after the end row \(line 3/],
     ['one row, no end', 't_s,rps\n0,1\n', /line 2: one rate row and no end row.*Add an end row/],
     ['all zero', 't_s,rps\n0,0\n60,0\n', /day\.csv: every rate is 0, so nothing arrives/],
-    ['more than a day', 't_s,rps\n0,1\n86401,\n', /line 3: the trace lasts 86401 s, above the 86400 s \(one day\)/],
-    ['a bad start', '# start=yesterday\nt_s,rps\n0,1\n60,\n', /line 1: `# start=` is not an ISO time with its offset\. Write it as/],
-    ['a start without offset', '# start=2026-11-30T00:00:00\nt_s,rps\n0,1\n60,\n', /line 1: `# start=` is not an ISO time/],
-    ['two starts', '# start=2026-11-30T00:00:00Z\n# start=2026-12-01T00:00:00Z\nt_s\n0\n', /line 2: a second start \(the first is on line 1\)/],
-    ['unsorted timestamps', 't_s\n0\n2\n1\n', /line 4: t_s comes before the arrival on line 3\. Sort the arrivals/],
+    [
+      'more than a day',
+      't_s,rps\n0,1\n86401,\n',
+      /line 3: the trace lasts 86401 s, above the 86400 s \(one day\)/,
+    ],
+    [
+      'a bad start',
+      '# start=yesterday\nt_s,rps\n0,1\n60,\n',
+      /line 1: `# start=` is not an ISO time with its offset\. Write it as/,
+    ],
+    [
+      'a start without offset',
+      '# start=2026-11-30T00:00:00\nt_s,rps\n0,1\n60,\n',
+      /line 1: `# start=` is not an ISO time/,
+    ],
+    [
+      'two starts',
+      '# start=2026-11-30T00:00:00Z\n# start=2026-12-01T00:00:00Z\nt_s\n0\n',
+      /line 2: a second start \(the first is on line 1\)/,
+    ],
+    [
+      'unsorted timestamps',
+      't_s\n0\n2\n1\n',
+      /line 4: t_s comes before the arrival on line 3\. Sort the arrivals/,
+    ],
     ['a negative timestamp', 't_s\n-0.5\n', /line 2: t_s is negative/],
     ['a timestamp past a day', 't_s\n0\n86400\n', /line 3: the trace lasts 86401 s/],
     ['no timestamps', 't_s\n# nothing\n', /day\.csv: no arrivals after the header/],
@@ -172,7 +206,9 @@ describe('refusals: exit 2 naming the file, the line and the fix', () => {
 
   it('reads a file through the bounded reader: a missing file is refused naming it (prevents a stack trace for a typo)', () => {
     const missing = join(tmpdir(), 'scalegate-no-such-trace.csv');
-    expect(() => readTraceFile(missing)).toThrow(/scalegate-no-such-trace\.csv: cannot read the trace \(no such file\)/);
+    expect(() => readTraceFile(missing)).toThrow(
+      /scalegate-no-such-trace\.csv: cannot read the trace \(no such file\)/,
+    );
     const file = join(tmpdir(), `scalegate-trace-${process.pid}.csv`);
     writeFileSync(file, 't_s,rps\n0,2\n10,\n');
     expect(readTraceFile(file).offered).toBe(20);

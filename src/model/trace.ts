@@ -200,11 +200,13 @@ export function rateAt(rows: readonly RateRow[], durationS: number, t: number): 
 }
 
 /**
- * A rate trace as a file: its comments (`start=...`, `source=...`, free text), then the canonical
- * rows and the end row, so reading it back gives the same digest.
+ * A rate trace as a file: its comments (`source=...`, free text), then the canonical form (with
+ * the trace's own `# start=`, its rows and the end row), so reading it back gives the same digest.
  */
 export function formatRateCsv(trace: Trace, comments: readonly string[] = []): string {
   if (trace.arrivals.kind !== 'rate') throw new Error('formatRateCsv: not a rate trace');
+  if (comments.some((c) => /^start\s*=/.test(c)))
+    throw new Error("formatRateCsv: the start is the trace's own");
   const head = comments.map((c) => `# ${c}\n`).join('');
   return `${head}${trace.canonicalCsv()}`;
 }

@@ -18,6 +18,7 @@
 import { subject, UsageError, usage } from '../model/errors.js';
 import { canonicalNumber, type RateRow, rateTrace, TRACE_LIMITS, type Trace } from '../model/trace.js';
 import { mulberry32 } from '../stats/prng.js';
+import type { SimArrivals } from './types.js';
 
 interface Param {
   /** @default required */
@@ -323,3 +324,6 @@ export function shapeTrace(spec: string | ShapeSpec, flag?: Flag): Trace {
   }
   return rateTrace(rows, durationS, { source: parsed.source, kind: 'shape', startMs: parsed.startMs });
 }
+
+/** A trace's arrivals as the simulator takes them (a file's or a shape's: the same structure). */
+export const simArrivalsOf = (trace: Trace): SimArrivals => trace.arrivals;

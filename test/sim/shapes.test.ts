@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUsageError } from '../../src/model/errors.js';
 import type { RateRow, Trace } from '../../src/model/trace.js';
-import { parseShapeSpec, shapeTrace } from '../../src/sim/shapes.js';
+import { parseShapeSpec, shapeTrace, simArrivalsOf } from '../../src/sim/shapes.js';
 
 const rowsOf = (trace: Trace): readonly RateRow[] => {
   if (trace.arrivals.kind !== 'rate') throw new Error('rate expected');
@@ -24,6 +24,7 @@ describe('diurnal', () => {
     expect(at(2 * 3600)).toBe(60);
     expect(at(8 * 3600)).toBeCloseTo(180, 6);
     expect(rows.length).toBe(8640);
+    expect(simArrivalsOf(trace)).toEqual({ kind: 'rate', rows, durationS: 86_400 });
   });
 
   it('with noise keeps the mean within a few tenths of a percent and the peak within the noise band (prevents noise that drifts the day)', () => {

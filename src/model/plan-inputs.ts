@@ -124,9 +124,7 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
     drill?.error ?? null,
     goodput?.error ?? null,
     tune?.error ?? null,
-  ].filter(
-    (e): e is string => e !== null,
-  );
+  ].filter((e): e is string => e !== null);
   return {
     qmax: qmax.artifact,
     qmaxFile: qmax.file,

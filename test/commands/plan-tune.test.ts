@@ -164,6 +164,52 @@ describe('plan --tune', () => {
     );
   });
 
+  it('prints the scheduled actions and the step scale-out in --format json and tfvars (prevents Terraform deploying a tuned plan without them)', () => {
+    const files = tuned();
+    plan({ tuneFile: files.tuneFile, outFile: files.outFile });
+    const printed = (format: 'json' | 'tfvars') =>
+      runPlan({ modelName: context.modelName, model: context.model, fromFile: files.outFile, format }).report;
+    const json = JSON.parse(printed('json'));
+    expect(json.scalegate_scheduled_actions).toEqual([
+      {
+        name: 'scalegate-speech-kokoro-82m-AllTraffic-morning-ramp',
+        schedule: 'cron(30 7 * * ? *)',
+        timezone: 'UTC',
+        min_capacity: 40,
+        max_capacity: 300,
+      },
+      {
+        name: 'scalegate-speech-kokoro-82m-AllTraffic-night-floor',
+        schedule: 'cron(0 22 * * ? *)',
+        timezone: 'UTC',
+        min_capacity: 2,
+        max_capacity: 300,
+      },
+    ]);
+    expect(json.scalegate_step_scale_out).toMatchObject({
+      policy_name: 'scalegate-speech-kokoro-82m-AllTraffic-step-scale-out',
+      threshold: 8,
+      steps: [
+        { metric_interval_lower_bound: 0, metric_interval_upper_bound: 4, scaling_adjustment: 2 },
+        { metric_interval_lower_bound: 4, metric_interval_upper_bound: null, scaling_adjustment: 5 },
+      ],
+    });
+    expect(printed('tfvars')).toMatch(
+      /^scalegate_scheduled_actions += \[\{ name = "scalegate-speech-kokoro-82m-AllTraffic-morning-ramp", schedule = "cron\(30 7 \* \* \? \*\)", timezone = "UTC", min_capacity = 40, max_capacity = 300 \}, \{ name = .*night-floor.* \}\]$/m,
+    );
+    // A plan without them prints neither variable (the committed anchor plan's output is unchanged).
+    const untuned = JSON.parse(
+      runPlan({
+        modelName: context.modelName,
+        model: context.model,
+        fromFile: committedPlanFile,
+        format: 'json',
+      }).report,
+    );
+    expect(untuned).not.toHaveProperty('scalegate_scheduled_actions');
+    expect(untuned).not.toHaveProperty('scalegate_step_scale_out');
+  });
+
   it('still compares the tuned target with the surge analysis: a target above the surge-safe one is reported (prevents a simulated trace hiding the surge the plan is sized for)', () => {
     const committed = readArtifact('plan', committedPlanFile);
     const surgeSafe = committed.policy?.candidates.find((c) => c.metric === 'ConcurrentRequestsPerModel');

@@ -152,16 +152,12 @@ async function describeDeployment(
   };
 }
 
-/**
- * Reads what is deployed for `endpoint`/`variant`. Never writes. `read.scheduledActions`: also
- * read the target's scheduled actions (validate and drift ask when the plan deploys any).
- */
+/** Reads what is deployed for `endpoint`/`variant` (its scheduled actions included). Never writes. */
 export async function readDeployedPolicy(
   clients: PolicyClients,
   endpoint: string,
   variant: string,
   options: CallOptions = {},
-  read: { scheduledActions?: boolean } = {},
 ): Promise<DeployedPolicyState> {
   const resourceId = scalableResourceId(endpoint, variant);
   let capacity: VariantCapacity | null = null;
@@ -203,7 +199,7 @@ export async function readDeployedPolicy(
     scalableTarget: target ?? null,
     policies,
     alarms,
-    ...(read.scheduledActions && target
+    ...(target
       ? { scheduledActions: await describeScheduledActions(clients.autoscaling, resourceId, options) }
       : {}),
   };
@@ -346,17 +342,14 @@ export async function applyScalingShape(
   ];
   for (const alarm of observability) await putMetricAlarm(clients.cloudwatch, alarm, [], options);
   const stepArn = await applyStepScaleOut(clients, shape, options);
-  // Scheduled actions: put when the plan has any (and the stale scalegate ones deleted then).
-  const scheduled =
-    shape.scheduledActions.length > 0
-      ? await applyScheduledActions(
-          clients.autoscaling,
-          t.resourceId,
-          policyNames(shape.target.endpoint, shape.target.variant).scheduledActionPrefix,
-          shape.scheduledActions,
-          options,
-        )
-      : { put: [], deleted: [] };
+  // Scheduled actions: the plan's put, the scalegate ones it no longer has deleted.
+  const scheduled = await applyScheduledActions(
+    clients.autoscaling,
+    t.resourceId,
+    policyNames(shape.target.endpoint, shape.target.variant).scheduledActionPrefix,
+    shape.scheduledActions,
+    options,
+  );
   return {
     scalableTargetArn: registered.ScalableTargetARN ?? null,
     scaleOutPolicyArn: scaleOut.PolicyARN,

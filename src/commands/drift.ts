@@ -377,13 +377,7 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
   const planShape = input.planFile
     ? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant)
     : null;
-  const state = await readDeployedPolicy(
-    deps.clients,
-    input.endpoint,
-    input.variant,
-    {},
-    { scheduledActions: (planShape?.shape.scheduledActions.length ?? 0) > 0 },
-  );
+  const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
   const defaultEndpoint = input.config.models[input.modelName]?.endpoint ?? input.endpoint;
   const thaw = thawCommand(input.modelName, input.endpoint, defaultEndpoint);
   const dir = input.stateDir ?? defaultStateDir();

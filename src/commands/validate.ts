@@ -79,13 +79,7 @@ export async function compareWithPlan(
 ): Promise<ValidateOutcome> {
   const { plan, planFile, shape } =
     planShape ?? loadPlanShape(input.modelName, planFileOf(input), input.endpoint, input.variant);
-  const state = await readDeployedPolicy(
-    deps.clients,
-    input.endpoint,
-    input.variant,
-    {},
-    { scheduledActions: shape.scheduledActions.length > 0 },
-  );
+  const state = await readDeployedPolicy(deps.clients, input.endpoint, input.variant);
   const rows = diffPolicyRows(expectedRows(shape), flattenDeployedPolicy(state));
   const artifact: ValidateArtifact = {
     schema_version: 1,

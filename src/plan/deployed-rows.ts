@@ -60,10 +60,7 @@ export interface DeployedPolicyState {
    * variant's `scalegate-<endpoint>-<variant>-` prefix.
    */
   alarms: Map<string, MetricAlarm>;
-  /**
-   * The scheduled actions on the variant's scalable target; absent when they were not read (the
-   * reader reads them when the plan deploys any).
-   */
+  /** The scheduled actions on the variant's scalable target; absent when there is no target (or not read). */
   scheduledActions?: ScheduledAction[];
 }
 

@@ -126,6 +126,39 @@ describe('local apply of a tuned plan', () => {
   });
 });
 
+describe('a plan without scheduled actions', () => {
+  it('deletes the ones an earlier tuned plan put, and validate names one put back as extra (prevents a stale pre-scaling going unseen after a re-plan)', async () => {
+    await runLocalApply(input(tunedPlanFile), deps());
+    const untuned = editedCopy(tunedPlanFile, dir, 'plan-plain.json', (json) => {
+      delete (json.deployable as Record<string, unknown>).step_scale_out;
+      delete (json.deployable as Record<string, unknown>).scheduled_actions;
+    });
+    const result = await runLocalApply(input(untuned), deps());
+    expect(result.report).toContain(
+      `DeleteScheduledAction ${prefix()}morning-ramp, ${prefix()}night-floor (no longer in the plan)`,
+    );
+    expect(differingRows(result.artifact?.rows ?? [])).toEqual([]);
+    expect(await scheduledNames()).toEqual([]);
+    await emulator.clients.autoscaling.send(
+      new PutScheduledActionCommand({
+        ServiceNamespace: 'sagemaker',
+        ResourceId: resourceId(),
+        ScalableDimension: 'sagemaker:variant:DesiredInstanceCount',
+        ScheduledActionName: `${prefix()}by-hand`,
+        Schedule: 'cron(0 5 * * ? *)',
+        ScalableTargetAction: { MinCapacity: 3, MaxCapacity: 9 },
+      }),
+    );
+    const { artifact } = await compareWithPlan(input(untuned), deps());
+    expect(differingRows(artifact.rows).map((r) => [r.parameter, r.verdict])).toEqual([
+      [`scheduled_action.${prefix()}by-hand.schedule`, 'extra'],
+      [`scheduled_action.${prefix()}by-hand.timezone`, 'extra'],
+      [`scheduled_action.${prefix()}by-hand.min_capacity`, 'extra'],
+      [`scheduled_action.${prefix()}by-hand.max_capacity`, 'extra'],
+    ]);
+  });
+});
+
 describe('validate of a tuned plan', () => {
   it('names a scheduled action changed on the endpoint by its row and AWS field (prevents validate passing a pre-scaling that is not the plan)', async () => {
     await runLocalApply(input(tunedPlanFile), deps());

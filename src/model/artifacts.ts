@@ -45,8 +45,8 @@ export {
   metricLevelSchema,
   type PlanArtifact,
   type PolicyCandidate,
-  type PolicyChosenBy,
   type PolicyChoice,
+  type PolicyChosenBy,
   planArtifactSchema,
   policyCandidateSchema,
   policyChoiceSchema,
@@ -73,6 +73,12 @@ export {
   qmaxStepSchema,
 } from './artifacts/qmax.js';
 export {
+  type ScheduledAction,
+  type StepScaleOut,
+  scheduledActionSchema,
+  stepScaleOutSchema,
+} from './artifacts/scaling-actions.js';
+export {
   durationSchema,
   type PredictionBoundRecord,
   predictionBoundSchema,
@@ -83,12 +89,6 @@ export {
   ttotalObservationSchema,
   ttotalStageNames,
 } from './artifacts/ttotal.js';
-export {
-  type ScheduledAction,
-  type StepScaleOut,
-  scheduledActionSchema,
-  stepScaleOutSchema,
-} from './artifacts/scaling-actions.js';
 export {
   type TraceRef,
   type TuneArtifact,

@@ -65,6 +65,8 @@ export interface AgreementOptions {
   steadyS: number;
   surgeS: number;
   troughS: number;
+  /** @default 5 */
+  windowS?: number;
 }
 
 export async function agreementRun(emulator: Emulator, options: AgreementOptions): Promise<AgreementRun> {
@@ -82,7 +84,7 @@ export async function agreementRun(emulator: Emulator, options: AgreementOptions
       steadyS: options.steadyS,
       surgeS: options.surgeS,
       troughS: options.troughS,
-      windowS: 5,
+      windowS: options.windowS ?? 5,
       promptsFile: prompts,
       outFile: join(dir, 'drill.json'),
     },

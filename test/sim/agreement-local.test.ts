@@ -16,7 +16,9 @@ const emulators: Emulator[] = [];
 
 beforeAll(async () => {
   emulators.push(await startAgreementEmulator(), await startAgreementEmulator());
-  const phases = { steadyS: 20, surgeS: 50, troughS: 5 };
+  // 2.5 s windows: a window that straddles the moment the queue tips can go either way on a busy
+  // machine; with 28 judged windows one such window costs 3.6 %, not 7 %.
+  const phases = { steadyS: 20, surgeS: 50, troughS: 5, windowS: 2.5 };
   runs = await Promise.all([
     agreementRun(emulators[0] as Emulator, { policyRule: 'surge-safe', steadyShare: 0.5, surgeRatio: 2, ...phases }),
     agreementRun(emulators[1] as Emulator, { policyRule: 'seed', steadyShare: 0.55, surgeRatio: 2, ...phases }),
@@ -43,7 +45,7 @@ describe('a drill on the local SageMaker and the same drill simulated', () => {
     expect(report.maxActivityDifferenceS).toBeLessThanOrEqual(10);
     // Each activity asks for the same count within one instance (the proportional rule reads a metric both sides measured).
     report.activities.forEach((a, k) => expect(Math.abs(a.to - (sim.activities[k]?.to ?? -9))).toBeLessThanOrEqual(1));
-    expect(report.windows.compared).toBeGreaterThanOrEqual(12);
+    expect(report.windows.compared).toBeGreaterThanOrEqual(24);
     expect(report.windows.share).toBeGreaterThanOrEqual(0.9);
     // The verdicts themselves: the seed rule overflows for most of the surge, on both sides.
     if (index === 1) {

@@ -219,7 +219,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
 
   const grid = candidateGrid(plan, qmax, { maxCandidates: input.maxCandidates ?? DEFAULT_MAX_CANDIDATES });
   const digest = trace.ref.sha256.slice(0, 12);
-  const total = grid.length + 2;
+  let total = grid.length + 2;
   let done = 0;
   const score = (label: string, run: () => Scored): Scored => {
     const scored = run();
@@ -247,6 +247,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
   const first = chooseTuned(candidates, requiredAttainment);
   const bases = prescaleBases(candidates, first, TUNE_DEFAULTS.prescaleBases);
   const prescaled: TuneEntry[] = [];
+  total += bases.length;
   for (const base of bases) {
     const policy = base.policy as TunedPolicy;
     const actions = scheduledActionsFor({

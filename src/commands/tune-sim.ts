@@ -26,6 +26,11 @@ export interface TuneSimContext {
   maxOverflowProbability: number;
   evaluationIntervalS: number;
   startEpochMs: number;
+  /**
+   * Instances in service at t = 0 for a policy: ceil(the trace's first rate / lambda_safe) within
+   * the policy's bounds (the fleet a steady policy would have had when the trace begins).
+   */
+  initialNeed: number;
 }
 
 export function simPolicyOf(p: TunedPolicy): SimPolicy {
@@ -67,7 +72,17 @@ export const failedWindows = (result: FleetSimResult, windowS: number): { startS
   result.windows.filter((w) => !w.sloHeld).map((w) => ({ startS: w.startS, endS: w.startS + windowS }));
 
 function inputOf(ctx: TuneSimContext, fleet: FleetSimInput['fleet']): FleetSimInput {
+  const initial =
+    fleet.kind === 'policy'
+      ? {
+          initialInstances: Math.min(
+            fleet.policy.maxInstances,
+            Math.max(fleet.policy.minInstances, ctx.initialNeed),
+          ),
+        }
+      : {};
   return {
+    ...initial,
     device: ctx.device,
     startup: ctx.startup,
     fleet,

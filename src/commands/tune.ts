@@ -215,6 +215,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
     maxOverflowProbability: maxOverflow,
     evaluationIntervalS: TUNE_DEFAULTS.evaluationIntervalS,
     startEpochMs: trace.ref.start === null ? 0 : Date.parse(trace.ref.start),
+    initialNeed: Math.ceil(Number(((rows[0]?.rps ?? 0) / lambdaSafe).toFixed(9))),
   };
 
   const grid = candidateGrid(plan, qmax, { maxCandidates: input.maxCandidates ?? DEFAULT_MAX_CANDIDATES });

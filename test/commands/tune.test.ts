@@ -48,7 +48,15 @@ describe('scalegate tune (scores from a stand-in simulator)', () => {
     expect(written.trace.peak_rps).toBe(60);
     expect(written.perfect_fleet.policy).toBeNull();
     expect(written.seed_rule.policy?.scaling_metric).toBe('ConcurrentRequestsPerModel');
-    expect(readFileSync(join(dir, 'tune.svg'), 'utf8')).toMatch(/^<svg[^>]*>/);
+    const svg = readFileSync(join(dir, 'tune.svg'), 'utf8');
+    expect(svg).toMatch(/^<svg[^>]*>/);
+    // The chart marks what the table does: frontier, chosen, seed rule, the perfect fleet as a bound.
+    const frontier = written.candidates.filter((c) => c.pareto).length;
+    expect(svg.match(/class="candidate pareto"/g)?.length ?? 0).toBe(frontier);
+    expect(svg.match(/class="candidate"/g)?.length ?? 0).toBe(written.candidates.length - frontier);
+    expect(svg).toContain('class="chosen"');
+    expect(svg).toContain('class="seed-rule"');
+    expect(svg).toContain('perfect fleet (lower bound)');
     // One progress line per simulation (12 candidates, the seed rule, the perfect fleet, pre-scaled ones).
     expect(lines[0]).toMatch(/^tune: scoring 12 candidates/);
     expect(lines.length).toBeGreaterThanOrEqual(1 + 14);

@@ -21,7 +21,7 @@ export function tuneProgressLine(p: TuneProgress): string {
     return `tune: scoring ${s.candidates} candidates, the seed rule and the perfect fleet on trace ${s.digest} (${s.durationS} s simulated, seed ${s.seed})`;
   }
   const s = p.score;
-  return `tune: ${p.index}/${p.total} ${p.label}: windows ${pct(s.slo_attainment)}, requests ${pct(s.request_attainment)}, ${hours(s.instance_hours)} instance-hours, peak ${s.peak_instances}`;
+  return `tune: ${p.index}/${p.total} ${p.label}: windows ${pct(s.slo_attainment)}, requests ${pct(s.request_attainment)}, ${hours(s.instance_hours)} instance-hours, peak ${s.peak_instances} (computed)`;
 }
 
 /** How an entry's figures were obtained, for the table's footnote and the chart. */

@@ -1,5 +1,5 @@
 /** The options of `scalegate tune` (command line only). */
-import { usage } from '../model/errors.js';
+import { subject, usage } from '../model/errors.js';
 import { MODEL_OPTIONS, outFile } from './common.js';
 import { number, type OptionTable, parsed, text } from './spec.js';
 
@@ -29,7 +29,7 @@ export const TUNE_OPTIONS = {
     (raw) => {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1) {
-        throw usage`--seed needs an integer from 0 to 4294967295, got "${raw}".`;
+        throw usage`${subject('seed')} needs an integer from 0 to 4294967295, got "${raw}".`;
       }
       return n;
     },

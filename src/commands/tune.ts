@@ -290,7 +290,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
     'perfect fleet',
     null,
     perfectScored,
-    `a lower bound, not a policy: ceil(lambda(t) / lambda_safe) instances at every moment (lambda_safe ${lambdaSafe} requests/s), no start-up and no lag`,
+    `not a policy: ceil(lambda(t) / lambda_safe) instances at every moment (lambda_safe ${lambdaSafe} requests/s), no start-up and no lag`,
   );
   const traceRef: TraceRef = { ...trace.ref, requests: perfectScored.score.requests };
   const artifact: TuneArtifact = {

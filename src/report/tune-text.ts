@@ -83,7 +83,7 @@ export function renderTuneReport(a: TuneArtifact, file: string | null, svgFile: 
   lines.push(...pad([header, ...body]));
   lines.push(
     '',
-    `perfect fleet: ${hours(perfect)} instance-hours is a LOWER BOUND on any policy's cost for this trace: ${a.perfect_fleet.note}`,
+    `perfect fleet: ${hours(perfect)} instance-hours is a LOWER BOUND on the cost of any policy that holds each instance at or below lambda_safe on this trace (${a.perfect_fleet.note}); a policy below it lets its instances run hotter or falls behind the trace`,
     `seed rule: ${a.seed_rule.note}`,
     tuneChoiceLine(a),
     `chosen policy (${a.chosen.note}): ${a.chosen.policy ? policyLine(a.chosen) : 'none'}`,

@@ -1,7 +1,8 @@
 /**
  * The layout, drawn from the imports themselves (README, "Architecture"): dependencies point down
- * the list, there is no circle, the pure core does no I/O, the local SageMaker imports nothing of
- * the product and only `rehearse` and `local up` import it, and no command grows past ~600 lines.
+ * the list, there is no circle, the pure core does no I/O, the alarm and scaling rules
+ * (src/autoscaling) import nothing else, the local SageMaker imports only itself and those rules and
+ * only `rehearse` and `local up` import it, and no command grows past ~600 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -39,10 +40,12 @@ const layerOf = (file: string): string => (file.includes('/') ? (file.split('/')
  */
 const ORDER = [
   'leaf',
+  'autoscaling',
   'model',
   'stats',
   'analysis',
   'plan',
+  'sim',
   'load',
   'aws',
   'report',
@@ -84,11 +87,11 @@ describe('the import graph of src', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('keeps the local SageMaker apart: it imports nothing of the product, and only rehearse and local up import it', () => {
+  it('keeps the local SageMaker apart: it imports only itself and src/autoscaling, and only rehearse and local up import it', () => {
     const outOfLocal = [...imports]
       .filter(([file]) => layerOf(file) === 'local')
       .flatMap(([file, targets]) =>
-        targets.filter((t) => layerOf(t) !== 'local').map((t) => `${file} -> ${t}`),
+        targets.filter((t) => !['local', 'autoscaling'].includes(layerOf(t))).map((t) => `${file} -> ${t}`),
       );
     expect(outOfLocal).toEqual([]);
     const importers = [...imports]
@@ -98,9 +101,22 @@ describe('the import graph of src', () => {
     expect(importers).toEqual(['cli/local.ts', 'commands/rehearse.ts']);
   });
 
-  it('keeps the pure core (stats, analysis, plan) free of I/O', () => {
+  it('keeps the scaling rules one self-contained layer: src/autoscaling imports nothing outside itself', () => {
+    const outside = [...imports]
+      .filter(([file]) => layerOf(file) === 'autoscaling')
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => layerOf(t) !== 'autoscaling').map((t) => `${file} -> ${t}`),
+      );
+    expect(outside).toEqual([]);
+    const packages = files
+      .filter((f) => layerOf(f) === 'autoscaling')
+      .filter((f) => /from '(?!\.)[^']+'/.test(readFileSync(join(SRC, f), 'utf8')));
+    expect(packages).toEqual([]);
+  });
+
+  it('keeps the pure core (autoscaling, stats, analysis, plan, sim) free of I/O', () => {
     const io = files
-      .filter((f) => ['stats', 'analysis', 'plan'].includes(layerOf(f)))
+      .filter((f) => ['autoscaling', 'stats', 'analysis', 'plan', 'sim'].includes(layerOf(f)))
       .filter((f) =>
         /from '(node:(fs|http|https|net|child_process|timers\/promises)|@aws-sdk\/[^']+)'/.test(
           readFileSync(join(SRC, f), 'utf8').replace(/import type [^;]+;/g, ''),

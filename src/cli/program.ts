@@ -21,6 +21,7 @@ import { registerPlan } from './plan.js';
 import { registerQmax } from './qmax.js';
 import { registerRehearse } from './rehearse.js';
 import { registerThaw } from './thaw.js';
+import { registerTraceImport, registerTraceShape, registerTraceShow } from './trace.js';
 import { registerTtotal } from './ttotal.js';
 import { registerTune } from './tune.js';
 import { registerValidate } from './validate.js';
@@ -42,6 +43,9 @@ const REGISTER: Record<CommandName, (program: Command) => void> = {
   deploy: registerDeploy,
   local: registerLocalUp,
   'local-apply': registerLocalApply,
+  'trace-import': registerTraceImport,
+  'trace-shape': registerTraceShape,
+  'trace-show': registerTraceShow,
 };
 
 export function buildProgram(): Command {

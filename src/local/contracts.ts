@@ -4,6 +4,8 @@
  * interfaces, so either can be tested alone.
  */
 
+import type { MetricPoint } from '../autoscaling/alarm-evaluation.js';
+
 /** One JSON-protocol service operation: `operation` is the X-Amz-Target suffix, `input` the parsed body. */
 export type OperationHandler = (operation: string, input: Record<string, unknown>) => Promise<unknown>;
 
@@ -19,11 +21,8 @@ export interface MetricQuery {
   endMs: number;
 }
 
-export interface MetricPoint {
-  /** Start of the period, aligned to a multiple of the period since the epoch. */
-  timestampMs: number;
-  value: number;
-}
+/** Defined with the alarm rules it feeds (src/autoscaling). */
+export type { MetricPoint };
 
 export interface MetricReader {
   /** Datapoints in ascending time order; periods without data are absent (as in CloudWatch). */

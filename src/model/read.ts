@@ -51,6 +51,11 @@ export const READ_LIMITS = {
   journal: 64 * KiB,
   /** A prompts file, a schedule or a replay trace. */
   loadInput: 64 * MiB,
+  /**
+   * A traffic trace (src/model/trace.ts): a day of request timestamps at ~100 requests/s is about
+   * 100 MB; a day of 10 s rate rows about 100 kB.
+   */
+  trace: 256 * MiB,
 } as const;
 
 export const formatBytes = (bytes: number): string =>

@@ -17,6 +17,7 @@ import { QMAX_OPTIONS } from './qmax.js';
 import { REHEARSE_OPTIONS } from './rehearse.js';
 import type { OptionTable } from './spec.js';
 import { THAW_OPTIONS } from './thaw.js';
+import { TRACE_IMPORT_OPTIONS, TRACE_SHAPE_OPTIONS, TRACE_SHOW_OPTIONS } from './trace.js';
 import { TTOTAL_OPTIONS } from './ttotal.js';
 import { TUNE_OPTIONS } from './tune.js';
 import { VALIDATE_OPTIONS } from './validate.js';
@@ -54,6 +55,9 @@ export const COMMANDS = {
   deploy: cliOnly(DEPLOY_OPTIONS),
   local: cliOnly(null),
   'local-apply': cliOnly(LOCAL_APPLY_OPTIONS),
+  'trace-import': cliOnly(TRACE_IMPORT_OPTIONS),
+  'trace-shape': cliOnly(TRACE_SHAPE_OPTIONS),
+  'trace-show': cliOnly(TRACE_SHOW_OPTIONS),
 } as const satisfies Record<string, CommandDeclaration>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -76,6 +76,12 @@ export interface FleetSimInput {
   evaluationIntervalS?: number;
   /** Epoch ms of t = 0 (scheduled actions fire by it). @default 0 (1970-01-01T00:00Z: t_s is seconds since 00:00 UTC) */
   startEpochMs?: number;
+  /**
+   * ConcurrentRequestsPerModel 10 s maxima before t = 0 (`t_s` < 0, a slot's start): the history
+   * the alarms find when the run starts (a drill's preflight requests, a fleet already serving).
+   * @default none (the alarms start with no data, as freshly created ones do)
+   */
+  priorConcurrency?: readonly { t_s: number; value: number }[];
   /** Record the per-second timeline (desired, in service). @default true */
   timeline?: boolean;
 }

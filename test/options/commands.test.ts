@@ -11,14 +11,17 @@ import {
 import { repoRoot } from '../helpers/anchor.js';
 
 describe('the command registry', () => {
-  it('is the CLI: every command registered once, in the registry order (local apply after it)', () => {
-    // `deploy` registers its inverse `destroy` too; `local-apply` is `local apply`.
+  it('is the CLI: every command registered once, in the registry order (local apply after it, trace import, shape and show in their group)', () => {
+    // `deploy` registers its inverse `destroy` too; `local-apply` is `local apply`; the `trace`
+    // group has no row of its own, only its subcommands (`trace-import` is `trace import`).
     const names = buildProgram().commands.flatMap((c) =>
       c.name() === 'destroy'
         ? []
         : c.name() === 'local'
           ? ['local', ...c.commands.filter((s) => s.name() === 'apply').map(() => 'local-apply')]
-          : [c.name()],
+          : c.name() === 'trace'
+            ? c.commands.map((s) => `trace-${s.name()}`)
+            : [c.name()],
     );
     expect(names).toEqual(COMMAND_NAMES);
   });

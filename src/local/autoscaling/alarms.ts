@@ -8,9 +8,7 @@
  * the state is re-evaluated on every tick (cheap, responsive) but a persisting state re-invokes
  * its actions only once per newly completed period, as AWS does.
  */
-import { AwsError } from '../aws-error.js';
-import type { AlarmStateChange, MetricReader } from '../contracts.js';
-import { epochSeconds, type Input, Reader } from '../wire.js';
+
 import {
   type AlarmState,
   COMPARISONS,
@@ -18,9 +16,14 @@ import {
   type Evaluation,
   evaluateAlarm,
   evaluationRange,
+  initialAlarmProgress,
   MISSING_DATA_MODES,
   type MissingData,
-} from './evaluate.js';
+  stepAlarm,
+} from '../../autoscaling/alarm-evaluation.js';
+import { AwsError } from '../aws-error.js';
+import type { AlarmStateChange, MetricReader } from '../contracts.js';
+import { epochSeconds, type Input, Reader } from '../wire.js';
 import { cwInvalid, cwMissing, decodeToken, page } from './input.js';
 
 export const ALARM_OPERATIONS = [
@@ -294,7 +297,7 @@ export class AlarmStore {
       stateTransitionedMs: now,
       overrideUntilMs: undefined,
       // No action is invoked at creation: only a later transition or period does that.
-      lastActionPeriodEndMs: evaluationRange(specOf(config), now).endMs,
+      lastActionPeriodEndMs: initialAlarmProgress(specOf(config), now).lastActionPeriodEndMs,
       lastEvaluation: undefined,
     };
     this.alarms.set(name, alarm);
@@ -476,12 +479,12 @@ export class AlarmStore {
       if (range.endMs < alarm.overrideUntilMs) return; // SetAlarmState still holds
       alarm.overrideUntilMs = undefined;
     }
-    const next = ev.state ?? alarm.state;
-    if (next !== alarm.state) {
-      this.transition(alarm, next, ev.reason, reasonData(alarm, ev, now), now, range.endMs, ev);
-    } else if (range.endMs > alarm.lastActionPeriodEndMs) {
+    const step = stepAlarm(alarm, ev);
+    if (step.transitioned) {
+      this.transition(alarm, step.next.state, ev.reason, reasonData(alarm, ev, now), now, range.endMs, ev);
+    } else if (step.invoke) {
       // The state persisted through another completed period: invoke its actions again.
-      alarm.lastActionPeriodEndMs = range.endMs;
+      alarm.lastActionPeriodEndMs = step.next.lastActionPeriodEndMs;
       this.invoke(alarm, alarm.state, alarm.state, alarm.stateReason, now, ev);
     }
   }

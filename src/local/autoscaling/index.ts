@@ -14,6 +14,7 @@
 import type { CapacityTarget, MetricReader, OperationHandler } from '../contracts.js';
 import { ALARM_OPERATIONS, AlarmStore } from './alarms.js';
 import { ScalingService } from './scaling.js';
+import { SCHEDULED_OPERATIONS, ScheduledActions } from './scheduled.js';
 
 export { ALARM_OPERATIONS } from './alarms.js';
 
@@ -25,6 +26,11 @@ export interface AutoScalingOptions {
   evaluationIntervalMs?: number;
   /** Clock (epoch ms) used for every timestamp, period boundary and cooldown. Default Date.now. */
   now?: () => number;
+  /**
+   * false: no timer; the caller runs each evaluation with `tick()` (a test stepping an injected
+   * clock). Default true.
+   */
+  autoTick?: boolean;
 }
 
 export function createAutoScaling(opts: AutoScalingOptions): {
@@ -32,6 +38,8 @@ export function createAutoScaling(opts: AutoScalingOptions): {
   cloudWatchAlarms: OperationHandler;
   alarmOperations: readonly string[];
   reset(): void;
+  /** One evaluation (what the timer runs), resolved once the decisions it queued have run. */
+  tick(): Promise<void>;
   close(): void;
 } {
   const now = opts.now ?? Date.now;
@@ -51,9 +59,19 @@ export function createAutoScaling(opts: AutoScalingOptions): {
     now,
   });
   alarms.onAction = scaling.onAlarmAction;
+  const scheduled = new ScheduledActions({
+    host: scaling,
+    accountId: opts.accountId,
+    region: opts.region,
+    now,
+  });
+  scaling.onDeregister = (resourceId) => scheduled.removeForTarget(resourceId);
+  const scheduledOps = new Set<string>(SCHEDULED_OPERATIONS);
 
-  const tick = (): void => {
+  // Scheduled actions first: an action due this tick sets the range the alarms' decisions see.
+  const evaluate = (): void => {
     try {
+      scheduled.tick();
       alarms.evaluateAll();
       scaling.progress();
     } catch {
@@ -61,16 +79,25 @@ export function createAutoScaling(opts: AutoScalingOptions): {
     }
   };
   // unref: the evaluation loop must never keep the process alive on its own.
-  let timer: NodeJS.Timeout | undefined = setInterval(tick, intervalMs);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  if (opts.autoTick !== false) {
+    timer = setInterval(evaluate, intervalMs);
+    timer.unref();
+  }
 
   return {
-    applicationAutoScaling: scaling.handle,
+    applicationAutoScaling: (operation, input) =>
+      scheduledOps.has(operation) ? scheduled.handle(operation, input) : scaling.handle(operation, input),
     cloudWatchAlarms: alarms.handle,
     alarmOperations: ALARM_OPERATIONS,
     reset() {
       scaling.reset();
       alarms.reset();
+      scheduled.reset();
+    },
+    async tick() {
+      evaluate();
+      await scaling.settle();
     },
     close() {
       if (timer) clearInterval(timer);

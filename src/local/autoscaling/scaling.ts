@@ -20,11 +20,28 @@
  *   UpdateEndpointWeightsAndCapacities is not, so nothing here infers activities from capacity.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  type ActivityDirection,
+  type ActivityStatus,
+  ADJUSTMENT_TYPES,
+  AGGREGATIONS,
+  CUSTOMIZED_METRIC_TIMING,
+  type ManagedAlarmTiming,
+  managedAlarmSpecs,
+  type PolicyRules,
+  PREDEFINED_METRIC_TYPES,
+  PREDEFINED_METRICS,
+  type PredefinedMetricType,
+  policyDecision,
+  type ScalableTargetAction,
+  type StepAdjustment,
+  type StepRules,
+  scheduledEffect,
+} from '../../autoscaling/index.js';
 import { AwsError } from '../aws-error.js';
 import type { CapacityTarget } from '../contracts.js';
 import { epochSeconds, type Input, Reader } from '../wire.js';
 import type { AlarmActionEvent, AlarmStore, MetricAlarm } from './alarms.js';
-import { isGreaterComparison } from './evaluate.js';
 import { aasInvalid, decodeToken, page } from './input.js';
 
 export const NAMESPACE = 'sagemaker';
@@ -37,43 +54,17 @@ const MAX_POLICIES_PER_TARGET = 50;
 /** Activities kept per target; AWS keeps six weeks of history. */
 const MAX_ACTIVITIES_PER_TARGET = 1000;
 
-const PREDEFINED = [
-  'SageMakerVariantInvocationsPerInstance',
-  'SageMakerVariantConcurrentRequestsPerModelHighResolution',
-] as const;
-type Predefined = (typeof PREDEFINED)[number];
-const ADJUSTMENT_TYPES = ['ChangeInCapacity', 'ExactCapacity', 'PercentChangeInCapacity'] as const;
-type AdjustmentType = (typeof ADJUSTMENT_TYPES)[number];
-const AGGREGATIONS = ['Average', 'Minimum', 'Maximum'] as const;
 const METRIC_STATISTICS = ['Average', 'Minimum', 'Maximum', 'SampleCount', 'Sum'] as const;
 
-/**
- * The managed alarms target tracking creates, per metric.
- *
- * Standard metrics (InvocationsPerInstance, customized metrics): 1-minute periods, AlarmHigh on 3
- * datapoints, AlarmLow on 15 datapoints (the alarms AWS creates: "3 datapoints within 3 minutes",
- * "15 datapoints within 15 minutes").
- *
- * SageMakerVariantConcurrentRequestsPerModelHighResolution: the SageMaker Developer Guide ("Define
- * a scaling policy", high-resolution predefined metric) says these metrics emit every 10 seconds,
- * so the policy "reacts by scaling out much more quickly", while "as the traffic to your models
- * decreases, your policy scales in at the same speed as it would for standard metrics". Hence
- * AWS/SageMaker ConcurrentRequestsPerModel, statistic Maximum, 10 s periods: AlarmHigh on 3
- * datapoints (30 s) and AlarmLow on 90 datapoints (the same 15 minutes as a standard AlarmLow).
- * AlarmLow's threshold is 90 % of the target ("scale in only when the metric is ... typically more
- * than 10 % below the target", Application Auto Scaling User Guide, how target tracking works).
- */
+/** The metric of a target-tracking policy's managed alarms (timing: src/autoscaling/target-tracking.ts). */
 interface ManagedMetric {
   namespace: string;
   metricName: string;
   dimensions: { Name: string; Value: string }[];
   statistic: string;
   unit: string | undefined;
-  periodS: number;
-  highDatapoints: number;
-  lowDatapoints: number;
+  timing: ManagedAlarmTiming;
 }
-const SCALE_IN_FRACTION = 0.9;
 
 interface SuspendedState {
   DynamicScalingInSuspended: boolean;
@@ -91,18 +82,8 @@ interface ScalableTarget {
   arn: string;
 }
 
-interface StepAdjustment {
-  lower: number | undefined;
-  upper: number | undefined;
-  adjustment: number;
-}
-
-interface StepConfig {
-  adjustmentType: AdjustmentType;
-  steps: StepAdjustment[];
-  minAdjustmentMagnitude: number | undefined;
+interface StepConfig extends StepRules {
   cooldownS: number;
-  aggregation: (typeof AGGREGATIONS)[number];
 }
 
 interface TargetTrackingConfig {
@@ -129,8 +110,7 @@ interface ScalingPolicy {
   alarmLow: string | undefined;
 }
 
-type Direction = 'out' | 'in' | 'range';
-type ActivityStatus = 'Pending' | 'InProgress' | 'Successful' | 'Failed';
+type Direction = ActivityDirection;
 
 interface Activity {
   id: string;
@@ -167,7 +147,61 @@ export class ScalingService {
   private readonly queues = new Map<string, Promise<void>>();
   private generation = 0;
 
+  /** DeregisterScalableTarget also deletes the target's scheduled actions (wired in index.ts). */
+  onDeregister: (resourceId: string) => void = () => {};
+
   constructor(private readonly opts: ScalingServiceOptions) {}
+
+  /** Resolves once every decision queued so far has run (a tick's actions included). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.queues.values()]);
+  }
+
+  // ---- scheduled actions (the store and wire API: scheduled.ts) ----------------------------
+
+  /** undefined: no such target; else whether its scheduled scaling is suspended. */
+  scheduledSuspended = (resourceId: string): boolean | undefined =>
+    this.targets.get(resourceId)?.suspended.ScheduledScalingSuspended;
+
+  /**
+   * A scheduled action fired: its MinCapacity / MaxCapacity become the target's and a desired count
+   * outside them is moved into the new range, as an activity (src/autoscaling/schedule.ts).
+   */
+  applyScheduledAction = (
+    resourceId: string,
+    action: ScalableTargetAction,
+    name: string,
+    firedAtMs: number,
+  ): void => {
+    this.enqueue(resourceId, async () => {
+      const target = this.targets.get(resourceId);
+      const variant = this.opts.capacity.describe(resourceId);
+      if (!target || !variant) return;
+      const cause = `at ${iso(firedAtMs)} scheduled action name ${name} was triggered`;
+      const effect = scheduledEffect({ ...target, desired: variant.desired }, action);
+      if (!effect.ok) {
+        this.recordFailed(
+          resourceId,
+          variant.desired,
+          cause,
+          `Failed to apply scheduled action ${name}: ${effect.reason}.`,
+        );
+        return;
+      }
+      target.minCapacity = effect.minCapacity;
+      target.maxCapacity = effect.maxCapacity;
+      if (effect.desired !== variant.desired) {
+        await this.startActivity(
+          resourceId,
+          effect.desired,
+          variant.desired,
+          'scheduled',
+          cause,
+          effect.desired,
+        );
+      }
+    });
+  };
 
   reset(): void {
     this.generation++;
@@ -292,6 +326,7 @@ export class ScalingService {
     // AWS deletes the target's scaling policies (and so their managed alarms) with it.
     for (const p of [...this.policies.values()]) if (p.resourceId === resourceId) this.removePolicy(p);
     this.targets.delete(resourceId);
+    this.onDeregister(resourceId);
     return {};
   }
 
@@ -455,6 +490,7 @@ export class ScalingService {
       return;
     }
     const prefix = `TargetTracking-${policy.resourceId}`;
+    const specs = managedAlarmSpecs(tt.targetValue, tt.metric.timing);
     const base = {
       AlarmDescription: `DO NOT EDIT OR DELETE. For TargetTrackingScaling policy ${policy.arn}.`,
       ActionsEnabled: true,
@@ -463,17 +499,17 @@ export class ScalingService {
       Namespace: tt.metric.namespace,
       Statistic: tt.metric.statistic,
       Dimensions: tt.metric.dimensions,
-      Period: tt.metric.periodS,
+      Period: specs.high.periodS,
       ...(tt.metric.unit !== undefined ? { Unit: tt.metric.unit } : {}),
     };
     policy.alarmHigh = `${prefix}-AlarmHigh-${policy.alarmId}`;
     this.opts.alarms.put({
       ...base,
       AlarmName: policy.alarmHigh,
-      EvaluationPeriods: tt.metric.highDatapoints,
-      DatapointsToAlarm: tt.metric.highDatapoints,
-      Threshold: tt.targetValue,
-      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: specs.high.evaluationPeriods,
+      DatapointsToAlarm: specs.high.datapointsToAlarm,
+      Threshold: specs.high.threshold,
+      ComparisonOperator: specs.high.comparison,
     });
     const low = `${prefix}-AlarmLow-${policy.alarmId}`;
     if (tt.disableScaleIn) {
@@ -484,10 +520,10 @@ export class ScalingService {
       this.opts.alarms.put({
         ...base,
         AlarmName: low,
-        EvaluationPeriods: tt.metric.lowDatapoints,
-        DatapointsToAlarm: tt.metric.lowDatapoints,
-        Threshold: tt.targetValue * SCALE_IN_FRACTION,
-        ComparisonOperator: 'LessThanThreshold',
+        EvaluationPeriods: specs.low.evaluationPeriods,
+        DatapointsToAlarm: specs.low.datapointsToAlarm,
+        Threshold: specs.low.threshold,
+        ComparisonOperator: specs.low.comparison,
       });
     }
   }
@@ -604,6 +640,25 @@ export class ScalingService {
     }
   }
 
+  private recordFailed(resourceId: string, desired: number, cause: string, message: string): void {
+    const now = this.opts.now();
+    this.activities.unshift({
+      id: randomUUID(),
+      resourceId,
+      description: `Setting desired instance count to ${desired}.`,
+      cause,
+      startMs: now,
+      endMs: now,
+      status: 'Failed',
+      statusMessage: message,
+      desired,
+      fromDesired: desired,
+      direction: 'scheduled',
+      cooldownBase: desired,
+    });
+    this.trimActivities(resourceId);
+  }
+
   private trimActivities(resourceId: string): void {
     let seen = 0;
     this.activities = this.activities.filter((a) => {
@@ -641,82 +696,39 @@ export class ScalingService {
     const variant = this.opts.capacity.describe(policy.resourceId);
     if (!target || !variant) return;
     const cause = `monitor alarm ${event.alarm.name} in state ${event.change.state} triggered policy ${policy.name}`;
-    const current = variant.desired;
-
-    if (policy.tracking) {
-      if (event.change.state !== 'ALARM') return;
-      const tt = policy.tracking;
-      const metric = latestValue(event);
-      if (event.alarm.name === policy.alarmHigh) {
-        // Proportional rule: enough capacity for the metric to come back to the target.
-        const proportional = (base: number) =>
-          metric === undefined ? base + 1 : Math.max(base + 1, Math.ceil((base * metric) / tt.targetValue));
-        await this.scaleOut(target, current, tt.scaleOutCooldownS, proportional, cause);
-      } else if (event.alarm.name === policy.alarmLow && !tt.disableScaleIn) {
-        const proportional = (base: number) =>
-          metric === undefined ? base - 1 : Math.min(base - 1, Math.ceil((base * metric) / tt.targetValue));
-        await this.scaleIn(target, current, tt.scaleInCooldownS, proportional(current), cause);
-      }
-      return;
-    }
-
-    const step = policy.step as StepConfig;
-    const adjust = (base: number): number | undefined => {
-      const diff = stepDiff(event, step.aggregation);
-      const above = diff > 0 || (diff === 0 && isGreaterComparison(event.alarm.comparison));
-      const chosen = step.steps.find((s) => inInterval(s, diff, above));
-      if (!chosen) return undefined;
-      return applyAdjustment(step, base, chosen.adjustment);
-    };
-    const proposed = adjust(current);
-    if (proposed === undefined || proposed === current) return;
-    if (proposed > current) {
-      await this.scaleOut(target, current, step.cooldownS, (base) => adjust(base) ?? base, cause);
-    } else {
-      await this.scaleIn(target, current, step.cooldownS, proposed, cause);
-    }
-  }
-
-  private async scaleOut(
-    target: ScalableTarget,
-    current: number,
-    cooldownS: number,
-    compute: (base: number) => number,
-    cause: string,
-  ): Promise<void> {
-    if (target.suspended.DynamicScalingOutSuspended) return;
-    const now = this.opts.now();
-    const last = this.activities.find(
-      (a) => a.resourceId === target.resourceId && a.direction === 'out' && a.status !== 'Failed',
+    const rules: PolicyRules = policy.tracking
+      ? { kind: 'tracking', ...policy.tracking }
+      : { kind: 'step', rules: policy.step as StepConfig, cooldownS: (policy.step as StepConfig).cooldownS };
+    const role =
+      event.alarm.name === policy.alarmHigh ? 'high' : event.alarm.name === policy.alarmLow ? 'low' : 'step';
+    const decision = policyDecision(
+      rules,
+      {
+        role,
+        state: event.change.state,
+        threshold: event.alarm.threshold,
+        comparison: event.alarm.comparison,
+        evaluation: event.evaluation,
+      },
+      {
+        current: variant.desired,
+        minCapacity: target.minCapacity,
+        maxCapacity: target.maxCapacity,
+        scaleOutSuspended: target.suspended.DynamicScalingOutSuspended,
+        scaleInSuspended: target.suspended.DynamicScalingInSuspended,
+        history: this.activities.filter((a) => a.resourceId === target.resourceId),
+      },
+      this.opts.now(),
     );
-    const inCooldown =
-      last !== undefined && (last.endMs === undefined || now < last.endMs + cooldownS * 1000);
-    // In cooldown, what the last scale-out added counts as present: compute from the capacity
-    // before it and only act on a larger result.
-    const base = inCooldown ? (last as Activity).cooldownBase : current;
-    const desired = Math.min(target.maxCapacity, compute(base));
-    if (desired <= current) return;
-    await this.startActivity(target.resourceId, desired, current, 'out', cause, base);
-  }
-
-  private async scaleIn(
-    target: ScalableTarget,
-    current: number,
-    cooldownS: number,
-    proposed: number,
-    cause: string,
-  ): Promise<void> {
-    if (target.suspended.DynamicScalingInSuspended) return;
-    const mine = this.activities.filter((a) => a.resourceId === target.resourceId);
-    if (mine.some((a) => a.status === 'Pending' || a.status === 'InProgress')) return;
-    const now = this.opts.now();
-    const lastIn = mine.find((a) => a.direction === 'in' && a.status !== 'Failed');
-    const lastOut = mine.find((a) => a.direction === 'out' && a.status !== 'Failed');
-    const cutShort = lastIn !== undefined && lastOut !== undefined && lastOut.startMs >= lastIn.startMs;
-    if (lastIn && !cutShort && now < (lastIn.endMs ?? now) + cooldownS * 1000) return;
-    const desired = Math.max(target.minCapacity, proposed);
-    if (desired >= current) return;
-    await this.startActivity(target.resourceId, desired, current, 'in', cause, desired);
+    if (!decision) return;
+    await this.startActivity(
+      target.resourceId,
+      decision.desired,
+      variant.desired,
+      decision.direction,
+      cause,
+      decision.cooldownBase,
+    );
   }
 }
 
@@ -904,29 +916,16 @@ function readTracking(input: Input, resourceId: string): TargetTrackingConfig {
   let metric: ManagedMetric;
   if (predefined) {
     const pr = new Reader(predefined, aasInvalid);
-    const type: Predefined = pr.oneOf('PredefinedMetricType', PREDEFINED);
-    metric =
-      type === 'SageMakerVariantConcurrentRequestsPerModelHighResolution'
-        ? {
-            namespace: 'AWS/SageMaker',
-            metricName: 'ConcurrentRequestsPerModel',
-            dimensions: variantDims,
-            statistic: 'Maximum',
-            unit: undefined,
-            periodS: 10,
-            highDatapoints: 3,
-            lowDatapoints: 90,
-          }
-        : {
-            namespace: 'AWS/SageMaker',
-            metricName: 'InvocationsPerInstance',
-            dimensions: variantDims,
-            statistic: 'Sum',
-            unit: undefined,
-            periodS: 60,
-            highDatapoints: 3,
-            lowDatapoints: 15,
-          };
+    const type: PredefinedMetricType = pr.oneOf('PredefinedMetricType', PREDEFINED_METRIC_TYPES);
+    const known = PREDEFINED_METRICS[type];
+    metric = {
+      namespace: known.namespace,
+      metricName: known.metricName,
+      dimensions: variantDims,
+      statistic: known.statistic,
+      unit: undefined,
+      timing: known.timing,
+    };
   } else {
     const cr = new Reader(customized as Input, aasInvalid);
     if (cr.has('Metrics')) {
@@ -943,9 +942,7 @@ function readTracking(input: Input, resourceId: string): TargetTrackingConfig {
       }),
       statistic: cr.oneOf('Statistic', METRIC_STATISTICS),
       unit: cr.str('Unit', true),
-      periodS: 60,
-      highDatapoints: 3,
-      lowDatapoints: 15,
+      timing: CUSTOMIZED_METRIC_TIMING,
     };
   }
   return {
@@ -955,55 +952,4 @@ function readTracking(input: Input, resourceId: string): TargetTrackingConfig {
     disableScaleIn: r.bool('DisableScaleIn') ?? false,
     metric,
   };
-}
-
-/** The newest real datapoint behind the alarm's state, if any. */
-function latestValue(event: AlarmActionEvent): number | undefined {
-  const ev = event.evaluation;
-  if (!ev) return undefined;
-  return ev.evaluated.find((d) => d.value !== undefined)?.value ?? ev.recent[0]?.value;
-}
-
-/**
- * metric - threshold for step selection, the metric aggregated (MetricAggregationType) over the
- * breaching real datapoints. With no real datapoint (missing data treated as breaching, or a state
- * set by SetAlarmState) there is no metric value: 0 is used, i.e. the step that touches the
- * threshold on the alarm's breaching side.
- */
-function stepDiff(event: AlarmActionEvent, aggregation: StepConfig['aggregation']): number {
-  const values = (event.evaluation?.evaluated ?? [])
-    .filter((d) => d.breaching && d.value !== undefined)
-    .map((d) => d.value as number);
-  if (values.length === 0) return 0;
-  const v =
-    aggregation === 'Minimum'
-      ? Math.min(...values)
-      : aggregation === 'Maximum'
-        ? Math.max(...values)
-        : values.reduce((s, x) => s + x, 0) / values.length;
-  return v - event.alarm.threshold;
-}
-
-/** AWS: above the threshold the lower bound is inclusive and the upper exclusive; below, the reverse. */
-function inInterval(s: StepAdjustment, diff: number, above: boolean): boolean {
-  const lo = s.lower ?? -Infinity;
-  const hi = s.upper ?? Infinity;
-  return above ? diff >= lo && diff < hi : diff > lo && diff <= hi;
-}
-
-function applyAdjustment(step: StepConfig, base: number, adjustment: number): number {
-  switch (step.adjustmentType) {
-    case 'ChangeInCapacity':
-      return base + adjustment;
-    case 'ExactCapacity':
-      return adjustment;
-    case 'PercentChangeInCapacity': {
-      // AWS rounding: >1 rounds down, (0,1) to 1, (-1,0) to -1, <-1 rounds up (toward zero).
-      const raw = (base * adjustment) / 100;
-      let change = raw > 0 ? Math.max(1, Math.floor(raw)) : raw < 0 ? Math.min(-1, Math.ceil(raw)) : 0;
-      const min = step.minAdjustmentMagnitude;
-      if (min !== undefined && change !== 0 && Math.abs(change) < min) change = Math.sign(change) * min;
-      return base + change;
-    }
-  }
 }

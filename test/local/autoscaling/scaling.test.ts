@@ -188,9 +188,9 @@ describe('scalable targets', () => {
   });
 
   it('an unknown operation is refused naming it (prevents a silent 200)', async () => {
-    await expect(h.autoScaling.applicationAutoScaling('PutScheduledAction', {})).rejects.toMatchObject({
+    await expect(h.autoScaling.applicationAutoScaling('TagResource', {})).rejects.toMatchObject({
       type: 'UnknownOperationException',
-      message: 'Unknown operation PutScheduledAction',
+      message: 'Unknown operation TagResource',
     });
   });
 });

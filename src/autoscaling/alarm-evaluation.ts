@@ -1,5 +1,6 @@
 /**
- * CloudWatch metric-alarm evaluation, pure: datapoints in, state out.
+ * CloudWatch metric-alarm evaluation, pure: datapoints in, state out. Shared by the local
+ * SageMaker (src/local/autoscaling/alarms.ts) and the fleet simulator (src/sim).
  *
  * What AWS documents ("Evaluating an alarm" and "Configuring how CloudWatch alarms treat missing
  * data", CloudWatch User Guide) and this follows:
@@ -20,7 +21,13 @@
  * Simplification: the range is N + 2 periods whatever the period (AWS varies it with the period
  * and resolution and does not publish the exact figure); the table above uses exactly that.
  */
-import type { MetricPoint } from '../contracts.js';
+
+/** One datapoint of a metric's statistic. */
+export interface MetricPoint {
+  /** Start of the period, aligned to a multiple of the period since the epoch. */
+  timestampMs: number;
+  value: number;
+}
 
 export type AlarmState = 'OK' | 'ALARM' | 'INSUFFICIENT_DATA';
 export const COMPARISONS = [
@@ -189,6 +196,41 @@ export function evaluateAlarm(
     state: 'OK',
     reason: `Threshold Crossed: ${goodCount} out of the last ${n} datapoints ${listed}${filledNote} ${goodCount === 1 ? 'was' : 'were'} not ${cmp} the threshold (${thr}) (minimum ${plural(n - m + 1, 'datapoint')} for ALARM -> OK transition).`,
   };
+}
+
+/**
+ * Where an alarm is between evaluations: its state, and the end of the last period whose
+ * completion already invoked that state's actions.
+ */
+export interface AlarmProgress {
+  state: AlarmState;
+  lastActionPeriodEndMs: number;
+}
+
+/** A new alarm: INSUFFICIENT_DATA, and no action invoked until a later transition or period. */
+export function initialAlarmProgress(spec: EvaluationSpec, nowMs: number): AlarmProgress {
+  return { state: 'INSUFFICIENT_DATA', lastActionPeriodEndMs: evaluationRange(spec, nowMs).endMs };
+}
+
+/**
+ * One evaluation applied to an alarm (AWS, "Alarm actions"): a change of state invokes the new
+ * state's actions; a state that persists through another completed period invokes them again
+ * (what makes Auto Scaling actions repeat while the alarm stays in ALARM). `undefined` from the
+ * evaluation (missing data ignored) keeps the state.
+ */
+export function stepAlarm(
+  current: AlarmProgress,
+  evaluation: Evaluation,
+): { next: AlarmProgress; transitioned: boolean; invoke: boolean } {
+  const periodEndMs = evaluation.queryEndMs;
+  const state = evaluation.state ?? current.state;
+  if (state !== current.state) {
+    return { next: { state, lastActionPeriodEndMs: periodEndMs }, transitioned: true, invoke: true };
+  }
+  if (periodEndMs > current.lastActionPeriodEndMs) {
+    return { next: { state, lastActionPeriodEndMs: periodEndMs }, transitioned: false, invoke: true };
+  }
+  return { next: current, transitioned: false, invoke: false };
 }
 
 function describeComparison(c: Comparison): string {

@@ -3,7 +3,7 @@ import {
   type EvaluationSpec,
   evaluateAlarm,
   type MissingData,
-} from '../../../src/local/autoscaling/evaluate.js';
+} from '../../src/autoscaling/alarm-evaluation.js';
 
 const P = 60_000;
 const NOW = 1_800_000_000_000 + 5_000; // 5 s into a period: the newest complete period ends at 1_800_000_000_000

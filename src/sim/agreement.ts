@@ -1,0 +1,94 @@
+/**
+ * Is the simulator the local SageMaker, faster? One drill on the local SageMaker against the same
+ * drill simulated (same policy, device, start-up, arrival times): the instance counts second by
+ * second, the scaling activities, and the per-window SLO verdicts.
+ */
+import type { DrillArtifact } from '../model/index.js';
+import type { FleetSimResult } from './types.js';
+
+export interface CountAgreement {
+  seconds: number;
+  /** Share of seconds whose counts differ by at most one instance. */
+  withinOne: number;
+  maxDifference: number;
+}
+
+export interface ActivityPair {
+  to: number;
+  emulatorS: number | null;
+  simulatorS: number | null;
+  differenceS: number | null;
+}
+
+export interface AgreementReport {
+  desired: CountAgreement;
+  inService: CountAgreement;
+  activities: ActivityPair[];
+  /** Largest |difference| of paired activity start times, s (null: none paired). */
+  maxActivityDifferenceS: number | null;
+  /** Activities only one side started. */
+  unpairedActivities: number;
+  windows: { compared: number; identical: number; share: number };
+}
+
+function counts(pairs: [number, number][]): CountAgreement {
+  let within = 0;
+  let max = 0;
+  for (const [a, b] of pairs) {
+    const d = Math.abs(a - b);
+    if (d <= 1) within += 1;
+    if (d > max) max = d;
+  }
+  return { seconds: pairs.length, withinOne: pairs.length === 0 ? 1 : within / pairs.length, maxDifference: max };
+}
+
+export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimResult): AgreementReport {
+  const observer = drill.observer;
+  if (!observer) throw new RangeError('the drill has no observer record (shard 0 observes the endpoint)');
+  const bySecond = new Map(sim.timeline.map((s) => [s.t, s]));
+  const desired: [number, number][] = [];
+  const inService: [number, number][] = [];
+  for (const o of observer.observations) {
+    const second = bySecond.get(Math.round(o.t_s));
+    if (!second || o.t_s < 0) continue;
+    if (o.desired !== null) desired.push([o.desired, second.desired]);
+    if (o.current !== null) inService.push([o.current, second.inService]);
+  }
+
+  const emulated = observer.activities
+    .filter((a) => a.start_s >= 0 && a.to_desired !== null && !/^Failed/i.test(a.status))
+    .sort((a, b) => a.start_s - b.start_s);
+  const simulated = [...sim.activities].sort((a, b) => a.atS - b.atS);
+  const activities: ActivityPair[] = [];
+  const n = Math.max(emulated.length, simulated.length);
+  for (let k = 0; k < n; k++) {
+    const e = emulated[k];
+    const s = simulated[k];
+    activities.push({
+      to: (e?.to_desired ?? s?.to) as number,
+      emulatorS: e ? e.start_s : null,
+      simulatorS: s ? s.atS : null,
+      differenceS: e && s ? Math.round((s.atS - e.start_s) * 1000) / 1000 : null,
+    });
+  }
+  const paired = activities.filter((a) => a.differenceS !== null).map((a) => Math.abs(a.differenceS as number));
+
+  const simWindows = new Map(sim.windows.map((w) => [w.index, w]));
+  let compared = 0;
+  let identical = 0;
+  for (const w of drill.analysis.windows) {
+    if (w.slo_held === null || w.slo_held === undefined) continue;
+    const s = simWindows.get(w.index);
+    if (!s) continue;
+    compared += 1;
+    if (s.sloHeld === w.slo_held) identical += 1;
+  }
+  return {
+    desired: counts(desired),
+    inService: counts(inService),
+    activities,
+    maxActivityDifferenceS: paired.length === 0 ? null : Math.max(...paired),
+    unpairedActivities: activities.length - paired.length,
+    windows: { compared, identical, share: compared === 0 ? 1 : identical / compared },
+  };
+}

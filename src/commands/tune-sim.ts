@@ -4,14 +4,15 @@
  * the same draws for every policy, so differences between scores are the policies').
  */
 import type { TunedPolicy, TuneScore } from '../model/index.js';
-import type {
-  FleetSimInput,
-  FleetSimResult,
-  SimArrivals,
-  SimDevice,
-  SimPolicy,
-  SimStartup,
-} from '../sim/types.js';
+import {
+  type FleetSimInput,
+  type FleetSimResult,
+  type SimArrivals,
+  type SimDevice,
+  type SimStartup,
+  simPolicyFromTuned,
+  simulateFleet,
+} from '../sim/index.js';
 
 export type Simulate = (input: FleetSimInput) => FleetSimResult;
 
@@ -31,20 +32,6 @@ export interface TuneSimContext {
    * the policy's bounds (the fleet a steady policy would have had when the trace begins).
    */
   initialNeed: number;
-}
-
-export function simPolicyOf(p: TunedPolicy): SimPolicy {
-  return {
-    metric: p.scaling_metric,
-    targetValue: p.target_value,
-    scaleInThreshold: p.scale_in_threshold,
-    scaleOutCooldownS: p.scale_out_cooldown_s,
-    scaleInCooldownS: p.scale_in_cooldown_s,
-    minInstances: p.min_instances,
-    maxInstances: p.max_instances,
-    stepScaleOut: p.step_scale_out,
-    scheduledActions: p.scheduled_actions,
-  };
 }
 
 const round = (v: number, digits: number): number => Number(v.toFixed(digits));
@@ -103,7 +90,7 @@ export interface Scored {
 }
 
 export function scorePolicy(ctx: TuneSimContext, simulate: Simulate, policy: TunedPolicy): Scored {
-  const result = simulate(inputOf(ctx, { kind: 'policy', policy: simPolicyOf(policy) }));
+  const result = simulate(inputOf(ctx, { kind: 'policy', policy: simPolicyFromTuned(policy) }));
   return { score: scoreOf(result, ctx.windowS, ctx.arrivals.durationS), result };
 }
 
@@ -113,20 +100,5 @@ export function scorePerfect(ctx: TuneSimContext, simulate: Simulate, lambdaSafe
   return { score: scoreOf(result, ctx.windowS, ctx.arrivals.durationS), result };
 }
 
-/** The trace as rate rows (timestamps: arrivals per minute). */
-export function rateRowsOf(arrivals: SimArrivals): { t_s: number; rps: number }[] {
-  if (arrivals.kind === 'rate') return [...arrivals.rows];
-  const binS = 60;
-  const bins = Math.max(1, Math.ceil(arrivals.durationS / binS));
-  const counts = new Array<number>(bins).fill(0);
-  for (const t of arrivals.times) {
-    const i = Math.min(bins - 1, Math.max(0, Math.floor(t / binS)));
-    counts[i] = (counts[i] as number) + 1;
-  }
-  return counts.map((c, i) => ({ t_s: i * binS, rps: c / binS }));
-}
-
 /** The simulator this build runs (src/sim), unless a command is given another. */
-export const defaultSimulate: Simulate = () => {
-  throw new Error('the fleet simulator (src/sim) is not part of this build');
-};
+export const defaultSimulate: Simulate = simulateFleet;

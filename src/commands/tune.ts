@@ -38,11 +38,11 @@ import {
 } from '../plan/tune.js';
 import { renderTuneSvg } from '../report/tune-svg.js';
 import { renderTuneReport, tuneProgressLine } from '../report/tune-text.js';
+import { rateRows, simDeviceFromProfile, simStartupFromProfile } from '../sim/index.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import {
   defaultSimulate,
   failedWindows,
-  rateRowsOf,
   type Scored,
   type Simulate,
   scorePerfect,
@@ -150,7 +150,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
   const { qmaxFile, ttotalFile, qmax, ttotal, goodput, drill, source, requiredAttainment } =
     checkedInputs(input);
   const trace = (deps.loadTrace ?? loadTuneTrace)(source);
-  const rows = rateRowsOf(trace.arrivals);
+  const rows = rateRows(trace.arrivals);
   if (!(trace.ref.peak_rps > 0) || !(trace.arrivals.durationS > 0)) {
     throw usage`${source.kind === 'file' ? opt('trace', source.file) : opt('shape', source.spec)}: the trace carries no traffic (peak ${trace.ref.peak_rps} requests/s over ${trace.arrivals.durationS} s).`;
   }
@@ -195,19 +195,10 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
   const startup = deriveStartupProfile(ttotal, ttotalFile);
   const maxOverflow = model.max_overflow_probability ?? 0.05;
   const ctx: TuneSimContext = {
-    device: {
-      lanes: device.profile.lanes,
-      serviceMeanMs: device.profile.service_mean_ms,
-      serviceSigma: device.profile.service_sigma,
-      firstAudioFraction: device.profile.first_audio_fraction,
-      queueMaxDepth: plan.deployable.queue_max_depth,
+    device: simDeviceFromProfile(device.profile, plan.deployable.queue_max_depth, {
       overheadMs: Math.max(0, device.client_share_ms ?? 0),
-    },
-    startup: {
-      provisionS: startup.provision_s,
-      readyS: startup.ready_s,
-      inServiceAfterReadyS: startup.in_service_after_ready_s,
-    },
+    }),
+    startup: simStartupFromProfile(startup),
     arrivals: trace.arrivals,
     seed: input.seed ?? TUNE_DEFAULTS.seed,
     windowS: TUNE_DEFAULTS.windowS,

@@ -21,8 +21,16 @@ export const TUNE_OPTIONS = {
     'goodput artifact: lambda_max and the measured metric levels, as `scalegate plan` reads them',
   ),
   drillFile: text('drill', '<file>', 'drill artifact: its measured policy lag, as `scalegate plan` reads it'),
-  traceFile: text('trace', '<file>', 'the traffic to tune on: a trace file (t_s,rps rows)'),
-  shape: text('shape', '<spec>', 'the traffic to tune on: a built-in shape instead of a trace file'),
+  traceFile: text(
+    'trace',
+    '<file>',
+    'the traffic to tune on: a trace file, rates (t_s,rps) or request timestamps (docs/traces.md)',
+  ),
+  shape: text(
+    'shape',
+    '<spec>',
+    'the traffic to tune on: a built-in shape instead of a trace file, e.g. step:base=5,x=4,at_s=600 (docs/traces.md)',
+  ),
   seed: parsed(
     'seed',
     '<n>',

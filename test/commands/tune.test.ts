@@ -11,7 +11,7 @@ import { toySimulate } from '../helpers/toy-fleet.js';
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'scalegate-tune-'));
   // Five minutes at 20 requests/s, then 60 (a ramp), for ten minutes in all.
-  writeFileSync(join(dir, 'trace.csv'), 't_s,rps\n0,20\n300,60\n600,0\n');
+  writeFileSync(join(dir, 'trace.csv'), 't_s,rps\n0,20\n300,60\n600,\n');
   return dir;
 }
 
@@ -140,7 +140,7 @@ describe('scalegate tune refuses input it cannot tune on (exit 2, naming the fla
     expect(existsSync(join(dir, 'tune.json'))).toBe(false);
   });
 
-  it('refuses a trace file that is not t_s,rps rows, naming --trace and the file', async () => {
+  it('refuses a trace file that is not a trace, naming --trace and the file', async () => {
     const dir = workspace();
     const bad = join(dir, 'bad.csv');
     writeFileSync(bad, 'time,rate\n0,1\n');

@@ -19,6 +19,11 @@
 //     workspace keeps scalegate's own code (.github, actions, bin, dist, scripts, src, artifacts,
 //     .scalegate, any node_modules or .git); and an existing path of the workspace that is not a
 //     container_dir of the default branch's config (a copy never overwrites anything else).
+// (c) when the PR carries `artifacts/tune-<model>.json` (a tuned policy it proposes), that file
+//     and the trace it was tuned on (a regular file of the PR named by its trace.source, or a
+//     built-in `shape:`), copied as data into $RUNNER_TEMP/pr-tune/ (tune.json, and trace.csv or
+//     shape), never into the workspace; the calibrate job tunes again on them with its own
+//     measurements (output `tune-dir`, empty without a tune).
 //
 // Exit 0 done, 2 refused (an ::error names the file and what to change). No dependencies.
 import { spawnSync } from 'node:child_process';
@@ -27,9 +32,11 @@ import {
   closeSync,
   cpSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   readSync,
   realpathSync,
@@ -56,6 +63,9 @@ const RESERVED_TOP = new Set([
   '.scalegate',
 ]);
 const RESERVED_ANY = new Set(['.git', 'node_modules']);
+/** The largest tune artifact and trace taken from a pull request. */
+const TUNE_LIMIT = 16 * 1024 * 1024;
+const TRACE_LIMIT = 64 * 1024 * 1024;
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'scalegate.mjs');
 
 const fail = (message) => {
@@ -219,6 +229,54 @@ const container =
   entry.container_dir === undefined ? null : containerPaths(entry.container_dir, workspace, prRoot, base);
 if (container) checkTree(container.source, container.rel, container.label);
 
+/** A regular file of the PR checkout by its relative path: no symlink on the way, at most `limit` bytes. */
+function readPrFile(rel, label, limit) {
+  if (typeof rel !== 'string' || rel === '' || isAbsolute(rel) || rel.split(/[\\/]/).includes('..'))
+    fail(`${label}: ${String(rel)} is not a path inside the pull request`);
+  const file = join(prRoot, rel);
+  let real;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return fail(`${label}: ${rel} is not in the pull request`);
+  }
+  if (real !== resolve(file) || !inside(prRoot, real))
+    fail(`${label}: ${rel} is reached through a symlink: commit the file itself`);
+  const stat = lstatSync(real);
+  if (!stat.isFile()) fail(`${label}: ${rel} is not a regular file`);
+  if (stat.size > limit) fail(`${label}: ${rel} is ${stat.size} bytes, more than ${limit}`);
+  const bytes = readFileSync(real);
+  if (bytes.length > limit) fail(`${label}: ${rel} is more than ${limit} bytes`);
+  return bytes;
+}
+
+// (c) The tuned policy the PR proposes, and its trace: read (and refused) before anything changes.
+const tuneRel = `artifacts/tune-${model}.json`;
+let tuneFiles = null;
+let tuneStat = null;
+try {
+  tuneStat = lstatSync(join(prRoot, tuneRel));
+} catch {
+  // No tune in the pull request.
+}
+if (tuneStat) {
+  const label = `the pull request's ${tuneRel}`;
+  const bytes = readPrFile(tuneRel, label, TUNE_LIMIT);
+  let source;
+  try {
+    source = JSON.parse(bytes.toString('utf8'))?.trace?.source;
+  } catch (e) {
+    fail(`${label}: not JSON (${e.message})`);
+  }
+  if (typeof source !== 'string') fail(`${label}: no trace.source: write it with \`scalegate tune\``);
+  tuneFiles = {
+    'tune.json': bytes,
+    ...(source.startsWith('shape:')
+      ? { shape: source.slice('shape:'.length) }
+      : { 'trace.csv': readPrFile(source, `${label} (its trace)`, TRACE_LIMIT) }),
+  };
+}
+
 // The default branch's config with the PR's entry for this model, validated by the default
 // branch's CLI before anything in the workspace changes.
 const merged = { ...base, models: { ...base.models, [model]: entry } };
@@ -254,5 +312,13 @@ const summary = container
   ? `${model}: the entry and ${container.rel}/ from the pull request; every other file is the default branch's`
   : `${model}: the entry from the pull request (image_uri); every other file is the default branch's`;
 process.stdout.write(`${summary}\n`);
+let tuneDir = '';
+if (tuneFiles) {
+  tuneDir = join(process.env.RUNNER_TEMP || tmpdir(), 'pr-tune');
+  rmSync(tuneDir, { recursive: true, force: true });
+  mkdirSync(tuneDir, { recursive: true });
+  for (const [name, content] of Object.entries(tuneFiles)) writeFileSync(join(tuneDir, name), content);
+  process.stdout.write(`${model}: ${tuneRel} and its trace from the pull request, as data in ${tuneDir}\n`);
+}
 if (process.env.GITHUB_OUTPUT)
-  appendFileSync(process.env.GITHUB_OUTPUT, `container-dir=${container?.rel ?? ''}\n`);
+  appendFileSync(process.env.GITHUB_OUTPUT, `container-dir=${container?.rel ?? ''}\ntune-dir=${tuneDir}\n`);

@@ -25,6 +25,9 @@ export class EndpointAutoscaling extends Construct {
   readonly scaleOutPolicy: appscaling.CfnScalingPolicy;
   readonly scaleInPolicy: appscaling.CfnScalingPolicy;
   readonly scaleInAlarm: cloudwatch.Alarm;
+  /** The tuned plan's step scale-out and its alarm; null when the plan has none. */
+  readonly stepScaleOutPolicy: appscaling.CfnScalingPolicy | null = null;
+  readonly stepScaleOutAlarm: cloudwatch.Alarm | null = null;
 
   constructor(scope: Construct, id: string, props: EndpointAutoscalingProps) {
     super(scope, id);
@@ -40,6 +43,17 @@ export class EndpointAutoscaling extends Construct {
       minCapacity: t.minCapacity,
       maxCapacity: t.maxCapacity,
       suspendedState: { ...t.suspendedState },
+      // A tuned plan's scheduled actions (none: the property is left out, as before).
+      ...(shape.scheduledActions.length > 0
+        ? {
+            scheduledActions: shape.scheduledActions.map((a) => ({
+              scheduledActionName: a.scheduledActionName,
+              schedule: a.schedule,
+              timezone: a.timezone,
+              scalableTargetAction: { minCapacity: a.minCapacity, maxCapacity: a.maxCapacity },
+            })),
+          }
+        : {}),
     });
     this.scalableTarget.node.addDependency(props.endpoint);
 
@@ -77,5 +91,31 @@ export class EndpointAutoscaling extends Construct {
     this.scaleInAlarm = alarmFromShape(this, 'ScaleInAlarm', inn.alarm);
     const policyArn = this.scaleInPolicy.ref; // Ref of a ScalingPolicy is its ARN
     this.scaleInAlarm.addAlarmAction({ bind: () => ({ alarmActionArn: policyArn }) });
+
+    const step = shape.stepScaleOut;
+    if (step) {
+      const policy = new appscaling.CfnScalingPolicy(this, 'StepScaleOut', {
+        policyName: step.policyName,
+        policyType: step.policyType,
+        scalingTargetId: this.scalableTarget.ref,
+        stepScalingPolicyConfiguration: {
+          adjustmentType: step.adjustmentType,
+          cooldown: step.cooldownS,
+          metricAggregationType: step.metricAggregationType,
+          stepAdjustments: step.steps.map((s) => ({
+            metricIntervalLowerBound: s.metricIntervalLowerBound,
+            ...(s.metricIntervalUpperBound === null
+              ? {}
+              : { metricIntervalUpperBound: s.metricIntervalUpperBound }),
+            scalingAdjustment: s.scalingAdjustment,
+          })),
+        },
+      });
+      const alarm = alarmFromShape(this, 'StepScaleOutAlarm', step.alarm);
+      const stepArn = policy.ref;
+      alarm.addAlarmAction({ bind: () => ({ alarmActionArn: stepArn }) });
+      this.stepScaleOutPolicy = policy;
+      this.stepScaleOutAlarm = alarm;
+    }
   }
 }

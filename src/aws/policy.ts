@@ -8,6 +8,7 @@
  */
 import {
   type ApplicationAutoScalingClient,
+  DeleteScalingPolicyCommand,
   DescribeScalableTargetsCommand,
   DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
@@ -17,6 +18,7 @@ import {
 } from '@aws-sdk/client-application-auto-scaling';
 import {
   type CloudWatchClient,
+  DeleteAlarmsCommand,
   DescribeAlarmsCommand,
   type MetricAlarm,
   PutMetricAlarmCommand,
@@ -40,6 +42,7 @@ import {
   type VariantCapacity,
 } from './endpoint.js';
 import { SAGEMAKER_NAMESPACE, VARIANT_DIMENSION } from './scaling.js';
+import { applyScheduledActions, describeScheduledActions } from './scheduled.js';
 
 export type { DeployedPolicyState } from '../plan/deployed-rows.js';
 
@@ -149,7 +152,7 @@ async function describeDeployment(
   };
 }
 
-/** Reads what is deployed for `endpoint`/`variant`. Never writes. */
+/** Reads what is deployed for `endpoint`/`variant` (its scheduled actions included). Never writes. */
 export async function readDeployedPolicy(
   clients: PolicyClients,
   endpoint: string,
@@ -175,6 +178,7 @@ export async function readDeployedPolicy(
     names.queueSaturationAlarm,
     names.concurrencyAboveTargetAlarm,
     names.serviceTimeAlarm,
+    names.stepScaleOutAlarm,
     ...policies.flatMap((p) => (p.Alarms ?? []).map((a) => a.AlarmName).filter((n): n is string => !!n)),
   ];
   const alarms = new Map<string, MetricAlarm>();
@@ -195,6 +199,9 @@ export async function readDeployedPolicy(
     scalableTarget: target ?? null,
     policies,
     alarms,
+    ...(target
+      ? { scheduledActions: await describeScheduledActions(clients.autoscaling, resourceId, options) }
+      : {}),
   };
 }
 
@@ -221,7 +228,11 @@ export interface AppliedPolicy {
   scalableTargetArn: string | null;
   scaleOutPolicyArn: string;
   scaleInPolicyArn: string;
+  /** null when the shape has no step scale-out. */
+  stepScaleOutPolicyArn: string | null;
   alarmNames: string[];
+  /** The scheduled actions put, and the stale scalegate ones deleted. */
+  scheduledActions: { put: string[]; deleted: string[] };
 }
 
 export async function putMetricAlarm(
@@ -330,10 +341,84 @@ export async function applyScalingShape(
     ...(shape.alarms.serviceTime ? [shape.alarms.serviceTime] : []),
   ];
   for (const alarm of observability) await putMetricAlarm(clients.cloudwatch, alarm, [], options);
+  const stepArn = await applyStepScaleOut(clients, shape, options);
+  // Scheduled actions: the plan's put, the scalegate ones it no longer has deleted.
+  const scheduled = await applyScheduledActions(
+    clients.autoscaling,
+    t.resourceId,
+    policyNames(shape.target.endpoint, shape.target.variant).scheduledActionPrefix,
+    shape.scheduledActions,
+    options,
+  );
   return {
     scalableTargetArn: registered.ScalableTargetARN ?? null,
     scaleOutPolicyArn: scaleOut.PolicyARN,
     scaleInPolicyArn: scaleIn.PolicyARN,
-    alarmNames: [inn.alarm.alarmName, ...observability.map((a) => a.alarmName)],
+    stepScaleOutPolicyArn: stepArn,
+    alarmNames: [
+      inn.alarm.alarmName,
+      ...observability.map((a) => a.alarmName),
+      ...(shape.stepScaleOut ? [shape.stepScaleOut.alarm.alarmName] : []),
+    ],
+    scheduledActions: scheduled,
   };
+}
+
+/**
+ * The step scale-out policy and its alarm, when the shape has one; when it has none, a step
+ * scale-out an earlier plan deployed (scalegate's name) is deleted with its alarm. Its ARN, or null.
+ */
+async function applyStepScaleOut(
+  clients: Pick<PolicyClients, 'autoscaling' | 'cloudwatch'>,
+  shape: PolicyShape,
+  options: CallOptions,
+): Promise<string | null> {
+  const t = shape.scalableTarget;
+  const step = shape.stepScaleOut;
+  if (!step) {
+    const names = policyNames(shape.target.endpoint, shape.target.variant);
+    const deployed = await describeScalingPolicies(clients.autoscaling, t.resourceId, options);
+    if (deployed.some((p) => p.PolicyName === names.stepScaleOutPolicy)) {
+      await clients.autoscaling.send(
+        new DeleteScalingPolicyCommand({
+          PolicyName: names.stepScaleOutPolicy,
+          ServiceNamespace: t.serviceNamespace,
+          ResourceId: t.resourceId,
+          ScalableDimension: t.scalableDimension,
+        }),
+        options,
+      );
+      await clients.cloudwatch.send(
+        new DeleteAlarmsCommand({ AlarmNames: [names.stepScaleOutAlarm] }),
+        options,
+      );
+    }
+    return null;
+  }
+  const put = await clients.autoscaling.send(
+    new PutScalingPolicyCommand({
+      PolicyName: step.policyName,
+      ServiceNamespace: t.serviceNamespace,
+      ResourceId: t.resourceId,
+      ScalableDimension: t.scalableDimension,
+      PolicyType: step.policyType,
+      StepScalingPolicyConfiguration: {
+        AdjustmentType: step.adjustmentType,
+        StepAdjustments: step.steps.map((s) => ({
+          MetricIntervalLowerBound: s.metricIntervalLowerBound,
+          ...(s.metricIntervalUpperBound === null
+            ? {}
+            : { MetricIntervalUpperBound: s.metricIntervalUpperBound }),
+          ScalingAdjustment: s.scalingAdjustment,
+        })),
+        Cooldown: step.cooldownS,
+        MetricAggregationType: step.metricAggregationType,
+      },
+    }),
+    options,
+  );
+  if (!put.PolicyARN)
+    throw new Error(`PutScalingPolicy ${step.policyName} on ${t.resourceId} returned no PolicyARN`);
+  await putMetricAlarm(clients.cloudwatch, step.alarm, [put.PolicyARN], options);
+  return put.PolicyARN;
 }

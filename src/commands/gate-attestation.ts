@@ -76,6 +76,7 @@ export function provenFiles(
     m?.ttotal ? m.ttotalFile : null,
     m?.drill ? m.drillFile : null,
     m?.goodput ? m.goodputFile : null,
+    m?.tune ? m.tuneFile : null,
     proofs?.validate ? proofs.validateFile : null,
     ...(proofs?.drills ?? []).map((d) => d.file),
   ];

@@ -63,6 +63,8 @@ export interface PlanInput {
   minInstancesFloor?: number;
   /** A drill artifact: its measured policy lag replaces the computed or bounded one. @default none */
   drillFile?: string;
+  /** A tune artifact: the plan deploys its chosen candidate (labelled chosen by simulation). @default none */
+  tuneFile?: string;
   /** The rule the deployable values follow. @default 'surge-safe' */
   policyRule?: 'surge-safe' | 'seed';
   /** Plan from a qmax and a ttotal of different fingerprints (warns; recorded). @default false */
@@ -114,6 +116,7 @@ function renderExisting(input: PlanInput & { fromFile: string }): CommandResult<
       ['assume-t-total', input.assumeTTotalS],
       ['drill', input.drillFile],
       ['goodput', input.goodputFile],
+      ['tune', input.tuneFile],
       ['out', input.outFile],
     ] as const
   ).filter(([, v]) => v !== undefined);
@@ -209,6 +212,10 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
+  if (input.tuneFile !== undefined && input.policyRule === 'seed') {
+    throw usage`${opt('tune', input.tuneFile)} deploys the tune's chosen candidate and ${opt('policy-rule', 'seed')} the closed-loop rule: drop one of them.`;
+  }
+  const tune = input.tuneFile === undefined ? null : readArtifact('tune', input.tuneFile);
   const derived = derivePlan({
     modelName: input.modelName,
     qmax,
@@ -220,6 +227,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     drillFile: input.drillFile ?? null,
     goodput,
     goodputFile: input.goodputFile ?? null,
+    tune,
+    tuneFile: input.tuneFile ?? null,
     choices: {
       sloMs: input.sloMs ?? model.slo_ms,
       surgeRatio: input.surgeRatio ?? model.surge_ratio,

@@ -46,9 +46,11 @@ export {
   type PlanArtifact,
   type PolicyCandidate,
   type PolicyChoice,
+  type PolicyChosenBy,
   planArtifactSchema,
   policyCandidateSchema,
   policyChoiceSchema,
+  policyChosenBySchema,
   REGION_FROM_CONFIG,
   type RegionSource,
   regionSourceSchema,
@@ -57,8 +59,11 @@ export {
   type SeedRule,
   type SurgeSensitivityRecord,
   scalingMetricSchema,
+  scheduledActionsOf,
   seedRuleSchema,
+  stepScaleOutOf,
   surgeSensitivitySchema,
+  tunedPolicyLabel,
 } from './artifacts/plan.js';
 export {
   ladderSchema,
@@ -67,6 +72,12 @@ export {
   qmaxArtifactSchema,
   qmaxStepSchema,
 } from './artifacts/qmax.js';
+export {
+  type ScheduledAction,
+  type StepScaleOut,
+  scheduledActionSchema,
+  stepScaleOutSchema,
+} from './artifacts/scaling-actions.js';
 export {
   durationSchema,
   type PredictionBoundRecord,
@@ -78,12 +89,6 @@ export {
   ttotalObservationSchema,
   ttotalStageNames,
 } from './artifacts/ttotal.js';
-export {
-  type ScheduledAction,
-  type StepScaleOut,
-  scheduledActionSchema,
-  stepScaleOutSchema,
-} from './artifacts/scaling-actions.js';
 export {
   type TraceRef,
   type TuneArtifact,

@@ -8,7 +8,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { GoodputArtifact, PlanArtifact, QmaxArtifact, TtotalArtifact } from './artifacts.js';
+import type {
+  GoodputArtifact,
+  PlanArtifact,
+  QmaxArtifact,
+  TtotalArtifact,
+  TuneArtifact,
+} from './artifacts.js';
 import type { DrillArtifact } from './drill.js';
 import { isUsageError } from './errors.js';
 import { readArtifact } from './io.js';
@@ -31,11 +37,14 @@ export interface PlanMeasurements {
   /** null (or absent) for a plan made without a goodput artifact. */
   goodput?: GoodputArtifact | null;
   goodputFile?: string | null;
+  /** null (or absent) for a plan made without `--tune`. */
+  tune?: TuneArtifact | null;
+  tuneFile?: string | null;
   /** Why the measurements could not be used; null when everything the plan names was found. */
   error: string | null;
 }
 
-type Kind = 'qmax' | 'ttotal' | 'drill' | 'goodput';
+type Kind = 'qmax' | 'ttotal' | 'drill' | 'goodput' | 'tune';
 
 type ArtifactFor<K extends Kind> = K extends 'qmax'
   ? QmaxArtifact
@@ -43,7 +52,9 @@ type ArtifactFor<K extends Kind> = K extends 'qmax'
     ? TtotalArtifact
     : K extends 'drill'
       ? DrillArtifact
-      : GoodputArtifact;
+      : K extends 'goodput'
+        ? GoodputArtifact
+        : TuneArtifact;
 
 const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -106,9 +117,14 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
   const goodput = plan.inputs.goodput
     ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
     : null;
-  const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null, goodput?.error ?? null].filter(
-    (e): e is string => e !== null,
-  );
+  const tune = plan.inputs.tune ? find('tune', plan.inputs.tune, plan.model_name, artifactsDir) : null;
+  const errors = [
+    qmax.error,
+    ttotal?.error ?? null,
+    drill?.error ?? null,
+    goodput?.error ?? null,
+    tune?.error ?? null,
+  ].filter((e): e is string => e !== null);
   return {
     qmax: qmax.artifact,
     qmaxFile: qmax.file,
@@ -119,6 +135,7 @@ export function findPlanMeasurements(plan: PlanArtifact, artifactsDir: string): 
     drillFile: drill?.file ?? null,
     goodput: goodput?.artifact ?? null,
     goodputFile: goodput?.file ?? null,
+    ...(tune ? { tune: tune.artifact, tuneFile: tune.file } : {}),
     error: errors.length ? errors.join('; ') : null,
   };
 }

@@ -37,6 +37,11 @@ export const PLAN_OPTIONS = {
       action: { defaultText: "the newest in artifacts-dir with the qmax's fingerprint, when there is one" },
     },
   ),
+  tuneFile: text(
+    'tune',
+    '<file>',
+    'tune artifact (from `scalegate tune`): deploy its chosen candidate (metric, target, scale-in threshold, cooldowns, min/max instances, step scale-out, scheduled actions), labelled chosen by simulation on its trace; refused unless it tuned this model on this qmax and ttotal and its chosen candidate reached the required attainment',
+  ),
   outFile: outFile('plan artifact', 'plan-<model>.json'),
   failOn: choice('fail-on', '<level>', ['stop', 'warn'] as const, 'exit 1 on this verdict or worse', {
     default: 'stop',

@@ -5,12 +5,16 @@
  * src/plan/policy-diff.ts can diff them; which policies and alarms no shape declares; which
  * alarms start a scale-out. Pure.
  */
-import type { ScalableTarget, ScalingPolicy } from '@aws-sdk/client-application-auto-scaling';
+import type {
+  ScalableTarget,
+  ScalingPolicy,
+  ScheduledAction,
+} from '@aws-sdk/client-application-auto-scaling';
 import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import type { ScaleOutAlarmTiming } from '../analysis/ttotal.js';
 import { imageDigestOf } from '../model/fingerprint.js';
 import { type DeployedRow, type RowValue, SCALE_IN_ALARM_INVOKES_POLICY } from './policy-diff.js';
-import { dimensionsValue, policyNames } from './policy-shape.js';
+import { dimensionsValue, policyNames, scheduledActionRows, stepsValue } from './policy-shape.js';
 
 /** AWS defaults for fields a deployed resource may leave unset (API references). */
 export const AWS_DEFAULTS = {
@@ -56,6 +60,8 @@ export interface DeployedPolicyState {
    * variant's `scalegate-<endpoint>-<variant>-` prefix.
    */
   alarms: Map<string, MetricAlarm>;
+  /** The scheduled actions on the variant's scalable target; absent when there is no target (or not read). */
+  scheduledActions?: ScheduledAction[];
 }
 
 /** Prefix of every alarm scalegate names for a variant (policy-shape.ts `policyNames`). */
@@ -171,10 +177,54 @@ function queueDepthValue(environment: Record<string, string> | undefined): RowVa
   return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
 }
 
+/** The step scale-out policy (scalegate's name) with its invoking alarm, as rows (none deployed: no rows). */
+function stepScaleOutRows(state: DeployedPolicyState): DeployedRow[] {
+  const names = policyNames(state.endpoint, state.variant);
+  const policy = state.policies.find((p) => p.PolicyName === names.stepScaleOutPolicy);
+  if (!policy) return [];
+  const config = policy.StepScalingPolicyConfiguration;
+  const steps = (config?.StepAdjustments ?? []).map((a) => ({
+    metricIntervalLowerBound: a.MetricIntervalLowerBound ?? Number.NEGATIVE_INFINITY,
+    metricIntervalUpperBound: a.MetricIntervalUpperBound ?? null,
+    scalingAdjustment: a.ScalingAdjustment ?? 0,
+  }));
+  const { alarm } = scaleInAlarmOf(state, policy, names.stepScaleOutAlarm);
+  return [
+    { parameter: 'step_scale_out.policy_name', value: orNull(policy.PolicyName) },
+    { parameter: 'step_scale_out.policy_type', value: orNull(policy.PolicyType) },
+    { parameter: 'step_scale_out.adjustment_type', value: orNull(config?.AdjustmentType) },
+    { parameter: 'step_scale_out.steps', value: steps.length === 0 ? null : stepsValue(steps) },
+    { parameter: 'step_scale_out.cooldown_s', value: orNull(config?.Cooldown) },
+    {
+      parameter: 'step_scale_out.metric_aggregation',
+      value: config ? (config.MetricAggregationType ?? AWS_DEFAULTS.metricAggregationType) : null,
+    },
+    ...alarmRows('step_scale_out.alarm', alarm),
+  ];
+}
+
+/** scalegate's scheduled actions on the target (its name prefix), as rows. */
+function scheduledRows(state: DeployedPolicyState): DeployedRow[] {
+  const prefix = policyNames(state.endpoint, state.variant).scheduledActionPrefix;
+  return (state.scheduledActions ?? [])
+    .filter((a) => a.ScheduledActionName?.startsWith(prefix) === true)
+    .flatMap((a) =>
+      scheduledActionRows({
+        scheduledActionName: a.ScheduledActionName as string,
+        schedule: a.Schedule ?? '',
+        // Unset Timezone is UTC (PutScheduledAction).
+        timezone: (a.Timezone ?? 'UTC') as 'UTC',
+        minCapacity: a.ScalableTargetAction?.MinCapacity as number,
+        maxCapacity: a.ScalableTargetAction?.MaxCapacity as number,
+      }).map((row) => ({ parameter: row.parameter, value: orNull(row.value) })),
+    );
+}
+
 /** Names of policies on the target that the shape does not declare. */
 export function orphanPolicies(state: DeployedPolicyState): ScalingPolicy[] {
   const names = policyNames(state.endpoint, state.variant);
-  const declared = new Set([names.scaleOutPolicy, names.scaleInPolicy]);
+  // The step scale-out is compared row by row (step_scale_out.*), an extra one included.
+  const declared = new Set([names.scaleOutPolicy, names.scaleInPolicy, names.stepScaleOutPolicy]);
   return state.policies.filter((p) => !declared.has(p.PolicyName ?? ''));
 }
 
@@ -187,6 +237,7 @@ export function orphanAlarms(state: DeployedPolicyState): MetricAlarm[] {
     names.queueSaturationAlarm,
     names.concurrencyAboveTargetAlarm,
     names.serviceTimeAlarm,
+    names.stepScaleOutAlarm,
   ]);
   const prefix = variantAlarmPrefix(state.endpoint, state.variant);
   return [...state.alarms.values()].filter(
@@ -237,6 +288,8 @@ export function flattenDeployedPolicy(state: DeployedPolicyState): DeployedRow[]
     ...alarmRows('alarms.concurrency_above_target', state.alarms.get(names.concurrencyAboveTargetAlarm)),
     ...alarmRows('alarms.service_time', state.alarms.get(names.serviceTimeAlarm)),
     { parameter: SCALE_IN_ALARM_INVOKES_POLICY, value: invokesPolicy },
+    ...scheduledRows(state),
+    ...stepScaleOutRows(state),
   ];
   for (const p of orphanPolicies(state)) {
     rows.push({

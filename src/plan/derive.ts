@@ -8,6 +8,7 @@
 import { deriveDeviceProfile } from '../analysis/device-profile.js';
 import { isLowerBound, ladderP95, usableRungs } from '../analysis/ttotal.js';
 import {
+  type Deployable,
   type Fingerprint,
   fingerprintSlug,
   formatZodIssues,
@@ -45,6 +46,7 @@ import {
   policyReason,
 } from './operating-point.js';
 import { checkPlanRequest, type PlanRequest, POLICY_LAG_BOUND_S } from './plan-request.js';
+import { checkTune, chosenByOf, tunedDeployable, tunedPolicyFinding } from './plan-tune.js';
 import { remeasure } from './remeasure.js';
 import {
   plannedDrillLag,
@@ -178,6 +180,20 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
   const replacedLagS = ttotal ? ttotal.policy_lag_s : POLICY_LAG_BOUND_S;
   const replacedLagOrigin = ttotal && !ttotal.policy_lag_bounded ? 'computed' : 'bound';
   const tPlanS = planningHorizonS(tTotalS, policyLagS);
+  // `--tune`: the tune's chosen candidate is deployed instead of the operating point.
+  const tune = request.tune ?? null;
+  const tuneFile = request.tuneFile ?? 'the tune artifact';
+  const tuned = tune
+    ? checkTune({
+        modelName: request.modelName,
+        qmax,
+        qmaxFile: request.qmaxFile,
+        ttotal,
+        ttotalFile: request.ttotalFile,
+        tune,
+        tuneFile,
+      })
+    : null;
 
   const band = scaleBand(qmax.q_max, choices.surgeRatio);
   const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
@@ -286,6 +302,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
           max_overflow_probability: maxOverflow,
           candidates,
           seed_rule: seedRule,
+          ...(tune ? { chosen_by: chosenByOf(tune, tuneFile) } : {}),
         }
       : null;
   // What is deployed: the chosen candidate (surge-safe), or the seed's rule when asked for.
@@ -361,8 +378,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     surgeRatio: choices.surgeRatio,
     tPlanS: deployedTPlanS,
     surge: surge ? { ...surge, peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null } : null,
-    minInstances: deployedMin,
-    maxInstances: deployedMax,
+    minInstances: tuned ? tuned.min_instances : deployedMin,
+    maxInstances: tuned ? tuned.max_instances : deployedMax,
     minSafeInstances: minSafe,
     peakInstances: deployedPeak,
     naivePeakInstances: naivePeak,
@@ -385,7 +402,9 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       candidates,
     },
   });
+  if (tune) findings.push(tunedPolicyFinding(tune, tuneFile, candidates, choices.surgeRatio, maxOverflow));
   const { verdict, warnCount } = planVerdict(findings);
+  const withTune = (d: Deployable): Deployable => (tuned ? tunedDeployable(d, tuned) : d);
   const region = regionOf(qmax, choices.legacyRegion);
 
   return {
@@ -406,6 +425,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       mismatch_warnings: mismatchWarnings,
       ...(drill && request.drillFile ? { drill: inputOf(request.drillFile, drill) } : {}),
       ...(goodput && request.goodputFile ? { goodput: inputOf(request.goodputFile, goodput) } : {}),
+      ...(tune ? { tune: inputOf(tuneFile, tune) } : {}),
     },
     chosen: {
       slo_ms: choices.sloMs,
@@ -489,7 +509,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
         : 'interpolated',
       surge_sensitivity: sensitivity,
     },
-    deployable: {
+    deployable: withTune({
       scaling_metric: deployed ? deployed.metric : 'ConcurrentRequestsPerModel',
       min_instances: rule === 'surge-safe' ? deployedMin : minInstances,
       max_instances: rule === 'surge-safe' ? deployedMax : maxInstances,
@@ -500,7 +520,7 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
       scale_in_cooldown_s: scaleInCooldownS(deployedTPlanS),
       slo_ms: choices.sloMs,
       service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
-    },
+    }),
     policy,
     findings,
     provenance: { origin: 'measured', tool: request.tool, note: null },

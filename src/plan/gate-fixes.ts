@@ -28,8 +28,10 @@ export function measureFix(modelName: string, model: ModelConfig, deployImageDig
 
 /** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
 export function measuredKinds(plan: PlanArtifact): string {
-  const { ttotal, drill, goodput } = plan.inputs;
-  return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
+  const { ttotal, drill, goodput, tune } = plan.inputs;
+  return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput', tune && 'tune']
+    .filter(Boolean)
+    .join('/');
 }
 
 /** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
@@ -41,7 +43,8 @@ export function replanFix(modelName: string, plan: PlanArtifact): string {
       : '';
   const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
   const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
-  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
+  const tune = plan.inputs.tune ? ` --tune ${plan.inputs.tune.file}` : '';
+  return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}${tune}\``;
 }
 
 /** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */

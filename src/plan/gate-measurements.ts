@@ -348,6 +348,7 @@ export function rederive(
     measurements.ttotalFile,
     measurements.drillFile,
     measurements.goodputFile,
+    measurements.tuneFile,
   ]
     .filter(Boolean)
     .join(' and ');
@@ -382,6 +383,9 @@ export function rederive(
       // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
       goodput: measurements.goodput ?? null,
       goodputFile: plan.inputs.goodput?.file ?? null,
+      // The tune whose chosen candidate the plan deploys (refused again if it no longer fits).
+      tune: measurements.tune ?? null,
+      tuneFile: plan.inputs.tune?.file ?? null,
       choices: {
         sloMs: plan.chosen.slo_ms,
         surgeRatio: plan.chosen.surge_ratio,

@@ -11,7 +11,9 @@ export function planDifferences(written: PlanArtifact, derived: PlanArtifact): s
     if (JSON.stringify(a) !== JSON.stringify(b))
       out.push(`${name} ${shown(a)} (plan) vs ${shown(b)} (re-derived)`);
   };
-  for (const key of Object.keys(derived.deployable) as (keyof Deployable)[]) {
+  // Both sides' keys: a scheduled action or step scale-out only one of them has is a difference.
+  const keys = new Set([...Object.keys(derived.deployable), ...Object.keys(written.deployable)]);
+  for (const key of [...keys] as (keyof Deployable)[]) {
     note(key, written.deployable[key], derived.deployable[key]);
   }
   note('verdict', written.verdict, derived.verdict);

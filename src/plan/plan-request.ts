@@ -9,6 +9,7 @@ import {
   type GoodputArtifact,
   type QmaxArtifact,
   type TtotalArtifact,
+  type TuneArtifact,
   UsageError,
 } from '../model/index.js';
 import { remeasure } from './remeasure.js';
@@ -57,6 +58,9 @@ export interface PlanRequest {
   /** `--goodput`: lambda_max from the open-loop ladder (open_loop_headroom). @default none */
   goodput?: GoodputArtifact | null;
   goodputFile?: string | null;
+  /** `--tune`: the tune artifact whose chosen candidate the plan deploys (src/plan/plan-tune.ts). @default none */
+  tune?: TuneArtifact | null;
+  tuneFile?: string | null;
   choices: PlanChoices;
   allowConfigMismatch: boolean;
   runId: string;

@@ -5,7 +5,7 @@
  * reports. Pure: names and numbers come from the plan and the model's endpoint/variant only.
  */
 import type { PlanArtifact, ScalingMetric } from '../model/index.js';
-import { UsageError } from '../model/index.js';
+import { scheduledActionsOf, stepScaleOutOf, UsageError } from '../model/index.js';
 
 /** Which endpoint the shape is for. */
 export interface PolicyTarget {
@@ -111,6 +111,37 @@ export const SCALING_METRIC_SHAPES = {
 export type PredefinedScalingMetricType =
   (typeof SCALING_METRIC_SHAPES)[ScalingMetric]['predefinedMetricType'];
 
+/** One scheduled action on the scalable target (Application Auto Scaling PutScheduledAction). */
+export interface ScheduledActionShape {
+  /** `scalegate-<endpoint>-<variant>-<the plan's name>`. */
+  scheduledActionName: string;
+  /** `cron(...)`, `rate(...)` or `at(...)`, in `timezone`. */
+  schedule: string;
+  timezone: 'UTC';
+  minCapacity: number;
+  maxCapacity: number;
+}
+
+/** One step of a step policy, bounds relative to the alarm's threshold (null: unbounded above). */
+export interface StepShape {
+  metricIntervalLowerBound: number;
+  metricIntervalUpperBound: number | null;
+  scalingAdjustment: number;
+}
+
+/** The optional step scale-out for large surges: a step policy on the tracked metric, and its alarm. */
+export interface StepScaleOutShape {
+  policyName: string;
+  policyType: 'StepScaling';
+  adjustmentType: 'ChangeInCapacity' | 'PercentChangeInCapacity';
+  steps: StepShape[];
+  cooldownS: number;
+  /** The busiest evaluated period picks the step (as the scale-in policy). */
+  metricAggregationType: 'Maximum';
+  /** The tracked metric with its statistic, over the plan's period, > threshold in every evaluated period. */
+  alarm: AlarmShape;
+}
+
 export interface PolicyShape {
   target: PolicyTarget;
   /** The metric the plan chose (deployable.scaling_metric): the scale-out, scale-in and above-target alarms' metric. */
@@ -156,6 +187,10 @@ export interface PolicyShape {
     metricAggregationType: 'Maximum';
     alarm: AlarmShape;
   };
+  /** The plan's scheduled actions (none in a plan made without a tune). */
+  scheduledActions: ScheduledActionShape[];
+  /** The plan's step scale-out; null when it has none. */
+  stepScaleOut: StepScaleOutShape | null;
   container: { environment: { MAX_QUEUE_DEPTH: string } };
   deployment: {
     instanceType: string;
@@ -226,6 +261,10 @@ export function policyNames(endpoint: string, variant: string) {
     queueSaturationAlarm: `${base}-queue-saturation`,
     concurrencyAboveTargetAlarm: `${base}-concurrency-above-target`,
     serviceTimeAlarm: `${base}-service-time`,
+    stepScaleOutPolicy: `${base}-step-scale-out`,
+    stepScaleOutAlarm: `${base}-step-scale-out`,
+    /** Every scheduled action scalegate deploys on the variant starts with it. */
+    scheduledActionPrefix: `${base}-`,
   };
 }
 
@@ -328,6 +367,14 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
         description: `scalegate ${target.modelName}: scale in by one instance when ${tracked.label} stays at or below ${d.scale_in_threshold} (plan scale_in_threshold) for ${ALARM_TIMING.scaleIn.evaluationPeriods} minutes; missing data (idle) counts as low.`,
       }),
     },
+    scheduledActions: scheduledActionsOf(d).map((a) => ({
+      scheduledActionName: `${names.scheduledActionPrefix}${a.name}`,
+      schedule: a.schedule,
+      timezone: 'UTC',
+      minCapacity: a.min_capacity,
+      maxCapacity: a.max_capacity,
+    })),
+    stepScaleOut: stepScaleOutShape(target, plan, names),
     container: { environment: { MAX_QUEUE_DEPTH: String(d.queue_max_depth) } },
     deployment: {
       instanceType: plan.fingerprint.instance_type,
@@ -393,6 +440,50 @@ export function expectedPolicyShape(target: PolicyTarget, plan: PlanArtifact): P
   };
 }
 
+/** The step scale-out of a plan that has one: the steps as deployed and the alarm that invokes them. */
+function stepScaleOutShape(
+  target: PolicyTarget,
+  plan: PlanArtifact,
+  names: ReturnType<typeof policyNames>,
+): StepScaleOutShape | null {
+  const step = stepScaleOutOf(plan.deployable);
+  if (!step) return null;
+  const tracked = SCALING_METRIC_SHAPES[plan.deployable.scaling_metric];
+  return {
+    policyName: names.stepScaleOutPolicy,
+    policyType: 'StepScaling',
+    adjustmentType: step.adjustment_type,
+    steps: step.steps.map((s) => ({
+      metricIntervalLowerBound: s.lower_bound,
+      metricIntervalUpperBound: s.upper_bound,
+      scalingAdjustment: s.adjustment,
+    })),
+    cooldownS: step.cooldown_s,
+    metricAggregationType: 'Maximum',
+    alarm: sageMakerAlarm(target, {
+      alarmName: names.stepScaleOutAlarm,
+      metricName: tracked.metricName,
+      statistic: tracked.statistic,
+      periodS: step.period_s,
+      evaluationPeriods: step.evaluation_periods,
+      datapointsToAlarm: step.evaluation_periods,
+      threshold: step.threshold,
+      comparisonOperator: 'GreaterThanThreshold',
+      treatMissingData: 'notBreaching',
+      description: `scalegate ${target.modelName}: step scale-out when ${tracked.label} is above ${step.threshold} for ${step.evaluation_periods} x ${step.period_s} s (the tuned policy's step scale-out for large surges).`,
+    }),
+  };
+}
+
+/** Steps as one comparable value: `lower..upper:+adjustment` joined by `; ` (upper empty: unbounded). */
+export const stepsValue = (steps: readonly StepShape[]): string =>
+  steps
+    .map(
+      (s) =>
+        `${s.metricIntervalLowerBound}..${s.metricIntervalUpperBound ?? ''}:${s.scalingAdjustment > 0 ? '+' : ''}${s.scalingAdjustment}`,
+    )
+    .join('; ');
+
 export type ShapeValue = string | number | boolean;
 
 export interface ShapeRow {
@@ -422,6 +513,17 @@ function alarmRows(prefix: string, alarm: AlarmShape): ShapeRow[] {
   ];
 }
 
+/** One scheduled action's rows, `scheduled_action.<deployed name>.{schedule, timezone, min_capacity, max_capacity}`. */
+export function scheduledActionRows(a: ScheduledActionShape): ShapeRow[] {
+  const p = `scheduled_action.${a.scheduledActionName}`;
+  return [
+    { parameter: `${p}.schedule`, value: a.schedule },
+    { parameter: `${p}.timezone`, value: a.timezone },
+    { parameter: `${p}.min_capacity`, value: a.minCapacity },
+    { parameter: `${p}.max_capacity`, value: a.maxCapacity },
+  ];
+}
+
 /**
  * The shape as ordered `{parameter, value}` rows with stable parameter names: what validate and
  * drift compare, one row per deployed parameter. Names (all snake_case):
@@ -434,7 +536,9 @@ function alarmRows(prefix: string, alarm: AlarmShape): ShapeRow[] {
  * (`<prefix>.{name, namespace, metric, dimensions, statistic, period_s, evaluation_periods,
  * datapoints_to_alarm, threshold, comparison, missing_data}`) for scale_in.alarm,
  * alarms.errors_5xx, alarms.queue_saturation, alarms.concurrency_above_target and (when the plan
- * has it) alarms.service_time.
+ * has it) alarms.service_time; then, for a tuned plan, `scheduled_action.<name>.*` per scheduled
+ * action and step_scale_out.{policy_name, policy_type, adjustment_type, steps, cooldown_s,
+ * metric_aggregation} with step_scale_out.alarm.*.
  */
 export function flattenPolicyShape(shape: PolicyShape): ShapeRow[] {
   const t = shape.scalableTarget;
@@ -478,5 +582,18 @@ export function flattenPolicyShape(shape: PolicyShape): ShapeRow[] {
     ...alarmRows('alarms.concurrency_above_target', shape.alarms.concurrencyAboveTarget),
   ];
   if (shape.alarms.serviceTime) rows.push(...alarmRows('alarms.service_time', shape.alarms.serviceTime));
+  for (const a of shape.scheduledActions) rows.push(...scheduledActionRows(a));
+  const step = shape.stepScaleOut;
+  if (step) {
+    rows.push(
+      { parameter: 'step_scale_out.policy_name', value: step.policyName },
+      { parameter: 'step_scale_out.policy_type', value: step.policyType },
+      { parameter: 'step_scale_out.adjustment_type', value: step.adjustmentType },
+      { parameter: 'step_scale_out.steps', value: stepsValue(step.steps) },
+      { parameter: 'step_scale_out.cooldown_s', value: step.cooldownS },
+      { parameter: 'step_scale_out.metric_aggregation', value: step.metricAggregationType },
+      ...alarmRows('step_scale_out.alarm', step.alarm),
+    );
+  }
   return rows;
 }

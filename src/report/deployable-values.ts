@@ -9,8 +9,50 @@
 import type { ModelConfig, PlanArtifact } from '../model/index.js';
 import { ALARM_TIMING, expectedPolicyShape } from '../plan/policy-shape.js';
 
+/** A scalar, or (a tuned plan's scheduled actions and step scale-out) a list or object of them. */
+export type DeployableValue = string | number | null | DeployableValue[] | { [key: string]: DeployableValue };
+
 /** Variable name -> value; names are Terraform identifiers, each prefixed `scalegate_`. */
-export type DeployableValues = Record<string, string | number | null>;
+export type DeployableValues = Record<string, DeployableValue>;
+
+/**
+ * A tuned plan's scheduled actions and step scale-out, under the names Terraform's
+ * aws_appautoscaling_scheduled_action / aws_appautoscaling_policy take; absent for a plan without
+ * them (declare both variables with defaults `[]` and `null`).
+ */
+function scalingActionValues(shape: ReturnType<typeof expectedPolicyShape>): DeployableValues {
+  const values: DeployableValues = {};
+  if (shape.scheduledActions.length > 0) {
+    values.scalegate_scheduled_actions = shape.scheduledActions.map((a) => ({
+      name: a.scheduledActionName,
+      schedule: a.schedule,
+      timezone: a.timezone,
+      min_capacity: a.minCapacity,
+      max_capacity: a.maxCapacity,
+    }));
+  }
+  const step = shape.stepScaleOut;
+  if (step) {
+    values.scalegate_step_scale_out = {
+      policy_name: step.policyName,
+      adjustment_type: step.adjustmentType,
+      cooldown_s: step.cooldownS,
+      metric_aggregation_type: step.metricAggregationType,
+      steps: step.steps.map((s) => ({
+        metric_interval_lower_bound: s.metricIntervalLowerBound,
+        metric_interval_upper_bound: s.metricIntervalUpperBound,
+        scaling_adjustment: s.scalingAdjustment,
+      })),
+      alarm_name: step.alarm.alarmName,
+      metric_name: step.alarm.metricName,
+      statistic: step.alarm.statistic,
+      period_s: step.alarm.periodS,
+      evaluation_periods: step.alarm.evaluationPeriods,
+      threshold: step.alarm.threshold,
+    };
+  }
+  return values;
+}
 
 export function deployableValues(
   plan: PlanArtifact,
@@ -49,6 +91,7 @@ export function deployableValues(
     scalegate_image_digest: plan.fingerprint.image_digest,
     scalegate_instance_type: plan.fingerprint.instance_type,
     scalegate_region: plan.fingerprint.region,
+    ...scalingActionValues(shape),
   };
 }
 
@@ -65,8 +108,19 @@ export const hclString = (s: string): string =>
     .replaceAll('${', () => '$${')
     .replaceAll('%{', () => '%%{');
 
-const hclValue = (v: string | number | null): string =>
-  v === null ? 'null' : typeof v === 'number' ? String(v) : hclString(v);
+/** An HCL value on one line: lists `[a, b]`, objects `{ key = value, ... }`. */
+const hclValue = (v: DeployableValue): string =>
+  v === null
+    ? 'null'
+    : typeof v === 'number'
+      ? String(v)
+      : typeof v === 'string'
+        ? hclString(v)
+        : Array.isArray(v)
+          ? `[${v.map(hclValue).join(', ')}]`
+          : `{ ${Object.entries(v)
+              .map(([k, x]) => `${k} = ${hclValue(x)}`)
+              .join(', ')} }`;
 
 /** `name = value` lines (strings quoted, numbers bare): a `.tfvars` file. */
 export function renderDeployableTfvars(values: DeployableValues): string {

@@ -10,7 +10,9 @@ export interface LocalApplyReport {
     scalableTargetArn: string | null;
     scaleOutPolicyArn: string;
     scaleInPolicyArn: string;
+    stepScaleOutPolicyArn?: string | null;
     alarmNames: string[];
+    scheduledActions?: { put: string[]; deleted: string[] };
   };
   queueDepth: {
     expected: number;
@@ -35,7 +37,12 @@ export function renderLocalApplyReport(r: LocalApplyReport): string {
     `  RegisterScalableTarget ${a.scalableTargetArn ?? '(no ARN returned)'}`,
     `  PutScalingPolicy scale-out ${a.scaleOutPolicyArn}`,
     `  PutScalingPolicy scale-in  ${a.scaleInPolicyArn}`,
+    ...(a.stepScaleOutPolicyArn ? [`  PutScalingPolicy step scale-out ${a.stepScaleOutPolicyArn}`] : []),
     `  PutMetricAlarm ${a.alarmNames.join(', ')}`,
+    ...(a.scheduledActions?.put.length ? [`  PutScheduledAction ${a.scheduledActions.put.join(', ')}`] : []),
+    ...(a.scheduledActions?.deleted.length
+      ? [`  DeleteScheduledAction ${a.scheduledActions.deleted.join(', ')} (no longer in the plan)`]
+      : []),
     `  MAX_QUEUE_DEPTH ${
       q.action === 'unchanged'
         ? `already ${q.expected}`

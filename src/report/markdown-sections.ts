@@ -146,7 +146,7 @@ export function planSummary(plan: PlanArtifact): string {
   const parts = [
     d.scaling_target_value === null
       ? 'no deployable threshold (no CloudWatch/client ratio R was measured)'
-      : `scale out at **${threshold(d.scaling_target_value)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))}), scale in at **${threshold(d.scale_in_threshold)}** (${escapeMarkdown(SCALE_IN_UNITS[d.scaling_metric])})`,
+      : `scale out at **${threshold(d.scaling_target_value)}** (CloudWatch ${escapeMarkdown(targetUnits(plan))}${plan.policy?.chosen_by ? `; ${escapeMarkdown(plan.policy.chosen_by.label)}` : ''}), scale in at **${threshold(d.scale_in_threshold)}** (${escapeMarkdown(SCALE_IN_UNITS[d.scaling_metric])})`,
     `**${d.min_instances}–${d.max_instances}** instances`,
     `queue depth **${d.queue_max_depth}**`,
     `Q_max **${plan.measured.q_max}** (${escapeMarkdown(planQmaxProvenance(plan.measured))})${plan.measured.lambda_max_rps == null ? '' : `, lambda_max **${fmt(plan.measured.lambda_max_rps, 2)}/s** (${plan.measured.lambda_max_bracketed ? 'measured' : 'lower bound'})`}, T_total **${tTotalValue(plan.measured.t_total_origin, `${fmt(plan.measured.t_total_s, 1)} s`)}** (${plan.measured.t_total_origin === 'lower-bound' ? 'LOWER BOUND' : escapeMarkdown(plan.measured.t_total_provenance ?? plan.measured.t_total_origin)})`,

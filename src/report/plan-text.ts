@@ -9,7 +9,13 @@ import {
   planTtotalLabel,
   tTotalValue,
 } from './labels.js';
-import { renderPolicyText, SCALE_IN_UNITS, sensitivityLines, targetUnits } from './policy-text.js';
+import {
+  renderPolicyText,
+  SCALE_IN_UNITS,
+  scalingActionLines,
+  sensitivityLines,
+  targetUnits,
+} from './policy-text.js';
 import { rttFloorText, vantageLabel } from './vantage-text.js';
 
 const n = (value: number | null | undefined, digits = 3): string =>
@@ -216,6 +222,7 @@ export function renderPlanReport(
       ['scale_in_cooldown_s', `${x.scale_in_cooldown_s}`],
       ['slo_ms', `${x.slo_ms}`],
       ['service_time_alarm_ms', x.service_time_alarm_ms === null ? 'n/a' : `${x.service_time_alarm_ms}`],
+      ...scalingActionLines(plan),
     ]),
   );
   if (writtenTo) {

@@ -88,7 +88,35 @@ export function deployedRuleLine(plan: PlanArtifact): string | null {
   if (plan.chosen.policy_rule === 'seed') {
     return `deployed: the closed-loop rule (seed), asked for with --policy-rule seed${policy.seed_rule.holds ? '' : ' — it does not hold the SLO (verdict stop)'}`;
   }
+  const by = policy.chosen_by;
+  if (by) {
+    const x = plan.deployable;
+    return `deployed: ${x.scaling_metric} target ${x.scaling_target_value} (${by.label}: the tune's chosen candidate, ${by.tune_file}, tune run ${by.tune_run_id}, trace ${by.trace_source}; computed by simulation, not measured)`;
+  }
   return `deployed: ${policy.chosen_metric} — ${policy.reason}`;
+}
+
+/** The scheduled actions and step scale-out a tuned plan deploys, one `[name, value]` line each (none: empty). */
+export function scalingActionLines(plan: PlanArtifact): Array<[string, string]> {
+  const x = plan.deployable;
+  const lines: Array<[string, string]> = (x.scheduled_actions ?? []).map((a) => [
+    `scheduled action ${a.name}`,
+    `${a.schedule} UTC: min ${a.min_capacity}, max ${a.max_capacity} instances`,
+  ]);
+  const step = x.step_scale_out;
+  if (step) {
+    const steps = step.steps
+      .map(
+        (s) =>
+          `+${s.lower_bound}${s.upper_bound === null ? ' and above' : ` to +${s.upper_bound}`}: +${s.adjustment}${step.adjustment_type === 'PercentChangeInCapacity' ? ' %' : ''}`,
+      )
+      .join('; ');
+    lines.push([
+      'step scale-out',
+      `above ${step.threshold} (${x.scaling_metric}, ${step.evaluation_periods} x ${step.period_s} s): ${steps} (${step.adjustment_type}, cooldown ${step.cooldown_s} s)`,
+    ]);
+  }
+  return lines;
 }
 
 /** The terminal section: the reason, then one block per row. */
@@ -116,12 +144,20 @@ export function policySection(plan: PlanArtifact): string[] {
     '',
     escapeMarkdown(deployedRuleLine(plan) ?? '', { lineStart: true }),
     '',
+    ...scalingActionMarkdown(plan),
     markdownTable(
       POLICY_HEADER.map((h) => escapeMarkdown(h)),
       rows.map((row) => row.map((cell) => escapeMarkdown(cell))),
     ),
     ...sensitivityMarkdown(plan),
   ];
+}
+
+/** A tuned plan's scheduled actions and step scale-out as a list (none: nothing). */
+function scalingActionMarkdown(plan: PlanArtifact): string[] {
+  const lines = scalingActionLines(plan);
+  if (lines.length === 0) return [];
+  return [...lines.map(([name, value]) => `- ${escapeMarkdown(name)}: ${escapeMarkdown(value)}`), ''];
 }
 
 /** The deployed policy's surge probability with its sensitivity band, as a Markdown table. */

@@ -45,14 +45,22 @@ function counts(pairs: [number, number][]): CountAgreement {
 export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimResult): AgreementReport {
   const observer = drill.observer;
   if (!observer) throw new RangeError('the drill has no observer record (shard 0 observes the endpoint)');
+  // The emulator polls once a second at its own phase; the simulator records each whole second.
+  // A poll at t is compared with the simulator's count on either side of it (the closer one).
   const bySecond = new Map(sim.timeline.map((s) => [s.t, s]));
+  const closer = (observed: number, t: number, pick: (s: { desired: number; inService: number }) => number) => {
+    const sides = [bySecond.get(Math.floor(t)), bySecond.get(Math.ceil(t))].filter((s) => s !== undefined);
+    if (sides.length === 0) return undefined;
+    return sides.map(pick).sort((a, b) => Math.abs(a - observed) - Math.abs(b - observed))[0] as number;
+  };
   const desired: [number, number][] = [];
   const inService: [number, number][] = [];
   for (const o of observer.observations) {
-    const second = bySecond.get(Math.round(o.t_s));
-    if (!second || o.t_s < 0) continue;
-    if (o.desired !== null) desired.push([o.desired, second.desired]);
-    if (o.current !== null) inService.push([o.current, second.inService]);
+    if (o.t_s < 0) continue;
+    const d = o.desired === null ? undefined : closer(o.desired, o.t_s, (s) => s.desired);
+    if (o.desired !== null && d !== undefined) desired.push([o.desired, d]);
+    const c = o.current === null ? undefined : closer(o.current, o.t_s, (s) => s.inService);
+    if (o.current !== null && c !== undefined) inService.push([o.current, c]);
   }
 
   const emulated = observer.activities

@@ -1,13 +1,30 @@
 /**
  * The control plane of the simulated variant: the alarms a plan deploys, evaluated as CloudWatch
  * evaluates them, and Application Auto Scaling acting on them (target tracking scale-out, the step
- * scale-in, an optional step scale-out, scheduled actions), with the same activity, cooldown and
- * "endpoint is updating" rules as the local SageMaker. Simulated time in seconds from the start;
- * CloudWatch periods by epoch (startEpochMs + t).
+ * scale-in, an optional step scale-out, scheduled actions). Every rule is the shared one
+ * (src/autoscaling), which the local SageMaker runs too; this file only holds the state and the
+ * order of a tick, which is the local SageMaker's: scheduled actions due since the last tick and
+ * every alarm are evaluated first, activities progress, then the queued decisions run in order.
  */
-import { type AlarmState, type EvaluationSpec, evaluateAlarm } from '../local/autoscaling/evaluate.js';
-import type { ScalingMetric, StepScaleOut } from '../model/index.js';
-import type { SimMetrics } from './metrics.js';
+import {
+  type ActivityRecord,
+  type AlarmProgress,
+  type AlarmState,
+  type EvaluationSpec,
+  evaluateAlarm,
+  evaluationRange,
+  firesIn,
+  initialAlarmProgress,
+  type MetricPoint,
+  type PolicyRules,
+  type PolicyTrigger,
+  parseSchedule,
+  policyDecision,
+  type Schedule,
+  scheduledEffect,
+  stepAlarm,
+} from '../autoscaling/index.js';
+import { policyAlarms } from './policy-alarms.js';
 import type { SimActivity, SimPolicy } from './types.js';
 
 /** What the control plane scales: the variant's desired count, refused while it is updating. */
@@ -15,240 +32,168 @@ export interface SimCapacity {
   desired(): number;
   /** Instances that take traffic (CurrentInstanceCount). */
   current(): number;
-  updating(): boolean;
   /** Starts a change; false when refused (the endpoint is updating). */
   setDesired(count: number, tS: number): boolean;
 }
 
-/** How the tracked metric is read by each alarm (as src/plan/policy-shape.ts deploys it). */
-const TRACKING = {
-  ConcurrentRequestsPerModel: { highPeriodS: 10, highDatapoints: 3 },
-  InvocationsPerInstance: { highPeriodS: 60, highDatapoints: 3 },
-} as const satisfies Record<ScalingMetric, { highPeriodS: number; highDatapoints: number }>;
-const SCALE_IN = { periodS: 60, evaluationPeriods: 15 } as const;
-
-type Action =
-  | { kind: 'tracking' }
-  | { kind: 'step-in' }
-  | { kind: 'step-out'; step: StepScaleOut };
+/** The tracked metric's datapoints with `statistic` per `periodS`, period starts in [startMs, endMs). */
+export type MetricSource = (statistic: string, periodS: number, startMs: number, endMs: number) => MetricPoint[];
 
 interface SimAlarm {
-  name: string;
-  metric: ScalingMetric;
+  label: 'tracking-high' | 'scale-in' | 'step-scale-out';
   spec: EvaluationSpec;
-  action: Action;
-  state: AlarmState;
-  lastActionPeriodEndMs: number;
+  progress: AlarmProgress;
+  policy: PolicyRules;
+  role: PolicyTrigger['role'];
 }
 
-interface ActivityRecord {
-  direction: 'out' | 'in' | 'scheduled';
-  status: 'InProgress' | 'Successful' | 'Failed';
-  startS: number;
-  endS: number | undefined;
-  desired: number;
-  cooldownBase: number;
+interface SimSchedule {
+  name: string;
+  schedule: Schedule;
+  min: number;
+  max: number;
+  checkedMs: number;
 }
+
+type Record = ActivityRecord & { desired: number };
 
 export class SimControlPlane {
   private readonly alarms: SimAlarm[] = [];
+  private readonly schedules: SimSchedule[];
   /** Newest first. */
-  private readonly records: ActivityRecord[] = [];
-  private min: number;
-  private max: number;
+  private readonly history: Record[] = [];
+  private readonly statistic: string;
+  private minCapacity: number;
+  private maxCapacity: number;
   readonly activities: SimActivity[] = [];
   readonly transitions: { atS: number; alarm: string; state: AlarmState }[] = [];
 
   constructor(
-    private readonly policy: SimPolicy,
-    private readonly metrics: SimMetrics,
+    policy: SimPolicy,
+    private readonly metrics: MetricSource,
     private readonly capacity: SimCapacity,
     private readonly startEpochMs: number,
   ) {
-    this.min = policy.minInstances;
-    this.max = policy.maxInstances;
-    const tracking = TRACKING[policy.metric];
-    this.alarms.push({
-      name: 'AlarmHigh',
-      metric: policy.metric,
-      spec: {
-        periodS: tracking.highPeriodS,
-        evaluationPeriods: tracking.highDatapoints,
-        datapointsToAlarm: tracking.highDatapoints,
-        threshold: policy.targetValue,
-        comparison: 'GreaterThanThreshold',
-        treatMissingData: 'missing',
+    const d = policyAlarms(policy);
+    this.statistic = d.trackedStatistic;
+    this.minCapacity = policy.minInstances;
+    this.maxCapacity = policy.maxInstances;
+    const add = (label: SimAlarm['label'], spec: EvaluationSpec, rules: PolicyRules, role: PolicyTrigger['role']) =>
+      this.alarms.push({ label, spec, progress: initialAlarmProgress(spec, startEpochMs), policy: rules, role });
+    add(
+      'tracking-high',
+      d.trackingHigh,
+      {
+        kind: 'tracking',
+        targetValue: policy.targetValue,
+        scaleOutCooldownS: policy.scaleOutCooldownS,
+        scaleInCooldownS: policy.scaleInCooldownS,
+        disableScaleIn: true,
       },
-      action: { kind: 'tracking' },
-      state: 'INSUFFICIENT_DATA',
-      lastActionPeriodEndMs: 0,
-    });
-    this.alarms.push({
-      name: 'scale-in',
-      metric: policy.metric,
-      spec: {
-        periodS: SCALE_IN.periodS,
-        evaluationPeriods: SCALE_IN.evaluationPeriods,
-        datapointsToAlarm: SCALE_IN.evaluationPeriods,
-        threshold: policy.scaleInThreshold,
-        comparison: 'LessThanOrEqualToThreshold',
-        treatMissingData: 'breaching',
-      },
-      action: { kind: 'step-in' },
-      state: 'INSUFFICIENT_DATA',
-      lastActionPeriodEndMs: 0,
-    });
-    const step = policy.stepScaleOut;
-    if (step) {
-      if (step.period_s % 10 !== 0) throw new RangeError(`step scale-out period ${step.period_s} s is not a multiple of 10 s`);
-      this.alarms.push({
-        name: 'step-scale-out',
-        metric: policy.metric,
-        spec: {
-          periodS: step.period_s,
-          evaluationPeriods: step.evaluation_periods,
-          datapointsToAlarm: step.evaluation_periods,
-          threshold: step.threshold,
-          comparison: 'GreaterThanThreshold',
-          treatMissingData: 'notBreaching',
-        },
-        action: { kind: 'step-out', step },
-        state: 'INSUFFICIENT_DATA',
-        lastActionPeriodEndMs: 0,
+      'high',
+    );
+    add('scale-in', d.scaleInAlarm, { kind: 'step', rules: d.scaleInRules, cooldownS: policy.scaleInCooldownS }, 'step');
+    if (d.stepOut) {
+      if (d.stepOut.alarm.periodS % 10 !== 0)
+        throw new RangeError(`the step scale-out period ${d.stepOut.alarm.periodS} s is not a multiple of 10 s`);
+      add('step-scale-out', d.stepOut.alarm, { kind: 'step', rules: d.stepOut.rules, cooldownS: d.stepOut.cooldownS }, 'step');
+    }
+    this.schedules = policy.scheduledActions.map((a) => ({
+      name: a.name,
+      schedule: parseSchedule(a.schedule),
+      min: a.min_capacity,
+      max: a.max_capacity,
+      checkedMs: startEpochMs,
+    }));
+  }
+
+  /** The capacity range in force at the start: the scheduled action that fired last before it. */
+  rangeAtStart(lookBackS = 7 * 86_400): { min: number; max: number } {
+    let latest: { atMs: number; min: number; max: number } | undefined;
+    for (const s of this.schedules) {
+      const fires = firesIn(s.schedule, this.startEpochMs - lookBackS * 1000, this.startEpochMs);
+      const at = fires[fires.length - 1];
+      if (at !== undefined && (!latest || at > latest.atMs)) latest = { atMs: at, min: s.min, max: s.max };
+    }
+    if (latest) {
+      this.minCapacity = latest.min;
+      this.maxCapacity = latest.max;
+    }
+    return { min: this.minCapacity, max: this.maxCapacity };
+  }
+
+  /** One evaluation tick at tS (seconds from the start). */
+  tick(tS: number): void {
+    const now = this.startEpochMs + tS * 1000;
+    const jobs: (() => void)[] = [];
+    for (const s of this.schedules) {
+      const due = firesIn(s.schedule, s.checkedMs, now, { createdMs: this.startEpochMs });
+      s.checkedMs = now;
+      if (due.length === 0) continue;
+      jobs.push(() => {
+        const effect = scheduledEffect(
+          { minCapacity: this.minCapacity, maxCapacity: this.maxCapacity, desired: this.capacity.desired() },
+          { minCapacity: s.min, maxCapacity: s.max },
+        );
+        if (!effect.ok) return;
+        this.minCapacity = effect.minCapacity;
+        this.maxCapacity = effect.maxCapacity;
+        if (effect.desired !== this.capacity.desired())
+          this.start(tS, effect.desired, 'scheduled', effect.desired, `scheduled action ${s.name}`);
       });
     }
-  }
-
-  /** One evaluation tick at tS: alarms (and their actions), then activity progress. */
-  tick(tS: number): void {
-    const nowMs = this.startEpochMs + tS * 1000;
     for (const alarm of this.alarms) {
-      const periodMs = alarm.spec.periodS * 1000;
-      const endMs = Math.floor(nowMs / periodMs) * periodMs;
-      const startMs = endMs - (alarm.spec.evaluationPeriods + 2) * periodMs;
-      const points = this.metrics.query(alarm.metric, alarm.spec.periodS, startMs, endMs);
-      const ev = evaluateAlarm(alarm.spec, points, nowMs);
-      const next = ev.state ?? alarm.state;
-      let invoke = false;
-      if (next !== alarm.state) {
-        alarm.state = next;
-        alarm.lastActionPeriodEndMs = endMs;
-        this.transitions.push({ atS: tS, alarm: alarm.name, state: next });
-        invoke = true;
-      } else if (endMs > alarm.lastActionPeriodEndMs) {
-        // The state persisted through another completed period: its actions run again.
-        alarm.lastActionPeriodEndMs = endMs;
-        invoke = true;
-      }
-      if (invoke && alarm.state === 'ALARM') this.act(alarm, ev.evaluated, tS);
+      const range = evaluationRange(alarm.spec, now);
+      const ev = evaluateAlarm(alarm.spec, this.metrics(this.statistic, alarm.spec.periodS, range.startMs, range.endMs), now);
+      const step = stepAlarm(alarm.progress, ev);
+      alarm.progress = step.next;
+      if (step.transitioned) this.transitions.push({ atS: tS, alarm: alarm.label, state: step.next.state });
+      if (!step.invoke || step.next.state !== 'ALARM') continue;
+      jobs.push(() => {
+        const decision = policyDecision(
+          alarm.policy,
+          { role: alarm.role, state: 'ALARM', threshold: alarm.spec.threshold, comparison: alarm.spec.comparison, evaluation: ev },
+          {
+            current: this.capacity.desired(),
+            minCapacity: this.minCapacity,
+            maxCapacity: this.maxCapacity,
+            scaleOutSuspended: false,
+            scaleInSuspended: false,
+            history: this.history,
+          },
+          now,
+        );
+        if (decision) this.start(tS, decision.desired, decision.direction, decision.cooldownBase, `alarm ${alarm.label}`);
+      });
     }
     this.progress(tS);
+    for (const job of jobs) job();
   }
 
-  private act(alarm: SimAlarm, evaluated: { value: number | undefined; breaching: boolean }[], tS: number): void {
-    const current = this.capacity.desired();
-    const cause = `alarm ${alarm.name} in state ALARM`;
-    if (alarm.action.kind === 'tracking') {
-      const metric = evaluated.find((d) => d.value !== undefined)?.value;
-      const target = this.policy.targetValue;
-      const proportional = (base: number): number =>
-        metric === undefined ? base + 1 : Math.max(base + 1, Math.ceil((base * metric) / target));
-      this.scaleOut(current, this.policy.scaleOutCooldownS, proportional, cause, tS);
-      return;
-    }
-    const values = evaluated.filter((d) => d.breaching && d.value !== undefined).map((d) => d.value as number);
-    const aggregated = values.length === 0 ? alarm.spec.threshold : Math.max(...values);
-    const diff = aggregated - alarm.spec.threshold;
-    if (alarm.action.kind === 'step-in') {
-      // One step: at or below the threshold (upper bound 0) -> -1 instance.
-      if (diff <= 0) this.scaleIn(current, this.policy.scaleInCooldownS, current - 1, cause, tS);
-      return;
-    }
-    const step = alarm.action.step;
-    const adjust = (base: number): number => {
-      const chosen = step.steps.find(
-        (s) => diff >= s.lower_bound && diff < (s.upper_bound === null ? Number.POSITIVE_INFINITY : s.upper_bound),
-      );
-      if (!chosen) return base;
-      if (step.adjustment_type === 'ChangeInCapacity') return base + chosen.adjustment;
-      const raw = (base * chosen.adjustment) / 100;
-      return base + (raw > 1 ? Math.floor(raw) : raw > 0 ? 1 : 0);
-    };
-    this.scaleOut(current, step.cooldown_s, adjust, cause, tS);
-  }
-
-  private scaleOut(
-    current: number,
-    cooldownS: number,
-    compute: (base: number) => number,
-    cause: string,
-    tS: number,
-  ): void {
-    const last = this.records.find((a) => a.direction === 'out' && a.status !== 'Failed');
-    const inCooldown = last !== undefined && (last.endS === undefined || tS < last.endS + cooldownS);
-    // In cooldown, what the last scale-out added counts as present: compute from the capacity
-    // before it and act only on a larger result.
-    const base = inCooldown ? (last as ActivityRecord).cooldownBase : current;
-    const desired = Math.min(this.max, compute(base));
-    if (desired <= current) return;
-    this.start('out', desired, current, base, cause, tS);
-  }
-
-  private scaleIn(current: number, cooldownS: number, proposed: number, cause: string, tS: number): void {
-    if (this.records.some((a) => a.status === 'InProgress')) return;
-    const lastIn = this.records.find((a) => a.direction === 'in' && a.status !== 'Failed');
-    const lastOut = this.records.find((a) => a.direction === 'out' && a.status !== 'Failed');
-    const cutShort = lastIn !== undefined && lastOut !== undefined && lastOut.startS >= lastIn.startS;
-    if (lastIn && !cutShort && tS < (lastIn.endS ?? tS) + cooldownS) return;
-    const desired = Math.max(this.min, proposed);
-    if (desired >= current) return;
-    this.start('in', desired, current, desired, cause, tS);
-  }
-
-  /** The range in force at the start (a scheduled action that fired before it). */
-  setRange(min: number, max: number): void {
-    this.min = min;
-    this.max = max;
-  }
-
-  /** A scheduled action fired at tS: the new range, and desired moved into it. */
-  scheduled(name: string, min: number, max: number, tS: number): void {
-    this.min = min;
-    this.max = max;
-    const current = this.capacity.desired();
-    const goal = Math.min(max, Math.max(min, current));
-    if (goal !== current) this.start('scheduled', goal, current, current, `scheduled action ${name}`, tS);
-  }
-
-  private start(
-    direction: ActivityRecord['direction'],
-    desired: number,
-    from: number,
-    cooldownBase: number,
-    cause: string,
-    tS: number,
-  ): void {
+  private start(tS: number, desired: number, direction: Record['direction'], cooldownBase: number, cause: string): void {
+    const from = this.capacity.desired();
+    const now = this.startEpochMs + tS * 1000;
     const ok = this.capacity.setDesired(desired, tS);
-    const record: ActivityRecord = {
+    this.history.unshift({
       direction,
       status: ok ? 'InProgress' : 'Failed',
-      startS: tS,
-      endS: ok ? undefined : tS,
-      desired,
+      startMs: now,
+      endMs: ok ? undefined : now,
       cooldownBase,
-    };
-    this.records.unshift(record);
-    if (this.records.length > 1000) this.records.length = 1000;
-    if (ok) this.activities.push({ atS: tS, from, to: desired, direction, cause });
+      desired,
+    });
+    if (this.history.length > 1000) this.history.length = 1000;
+    if (ok) this.activities.push({ atS: tS, from, to: desired, direction: direction === 'range' ? 'out' : direction, cause });
     this.progress(tS);
   }
 
   private progress(tS: number): void {
-    for (const a of this.records) {
+    const now = this.startEpochMs + tS * 1000;
+    for (const a of this.history) {
       if (a.status !== 'InProgress') continue;
       if (this.capacity.desired() !== a.desired || this.capacity.current() === a.desired) {
         a.status = 'Successful';
-        a.endS = tS;
+        a.endMs = now;
       }
     }
   }

@@ -12,7 +12,6 @@ import { type SimCapacity, SimControlPlane } from './control.js';
 import { CompletionHeap } from './heap.js';
 import { LeastOutstanding } from './routing.js';
 import { SimMetrics } from './metrics.js';
-import { scheduledFires } from './schedule.js';
 import { WindowRecorder } from './windows.js';
 import type { FleetSimInput, FleetSimResult, SimDevice } from './types.js';
 
@@ -115,7 +114,6 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
   const capacity: SimCapacity = {
     desired: () => desired,
     current: () => serving.length,
-    updating: () => updateBooting > 0 || updateDraining > 0,
     setDesired(count, tS) {
       if (updateBooting > 0 || updateDraining > 0 || count < 1) return false;
       desired = count;
@@ -131,10 +129,16 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
   };
 
   const fleet = input.fleet;
-  const control = fleet.kind === 'policy' ? new SimControlPlane(fleet.policy, metrics, capacity, startEpochMs) : null;
-  const fires =
-    fleet.kind === 'policy' ? scheduledFires(fleet.policy.scheduledActions, startEpochMs, durationS) : [];
-  let nextFire = 0;
+  const metric = fleet.kind === 'policy' ? fleet.policy.metric : 'ConcurrentRequestsPerModel';
+  const control =
+    fleet.kind === 'policy'
+      ? new SimControlPlane(
+          fleet.policy,
+          (_statistic, periodS, startMs, endMs) => metrics.query(metric, periodS, startMs, endMs),
+          capacity,
+          startEpochMs,
+        )
+      : null;
 
   // The perfect fleet: ceil(rate / ratePerInstance) in service at every moment, no start-up.
   const perfectRows = fleet.kind === 'perfect' ? rateRows(input.arrivals) : [];
@@ -145,10 +149,9 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
   let initial =
     input.initialInstances ??
     (fleet.kind === 'policy' ? fleet.policy.minInstances : need(perfectRows[0]?.rps ?? 0));
-  while (control && nextFire < fires.length && (fires[nextFire] as { atS: number }).atS === 0) {
-    const f = fires[nextFire++] as { min: number; max: number };
-    control.setRange(f.min, f.max);
-    initial = Math.min(f.max, Math.max(f.min, initial));
+  if (control) {
+    const range = control.rangeAtStart();
+    initial = Math.min(range.max, Math.max(range.min, initial));
   }
   for (let k = 0; k < initial; k++) launch(0, true);
   desired = initial;
@@ -206,13 +209,7 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
       else if (tP === tSys) perfectStep(tP);
       else if (nextTick === tSys) {
         metrics.advance(tSys);
-        if (control) {
-          while (nextFire < fires.length && (fires[nextFire] as { atS: number }).atS <= tSys) {
-            const f = fires[nextFire++] as { atS: number; name: string; min: number; max: number };
-            control.scheduled(f.name, f.min, f.max, tSys);
-          }
-          control.tick(tSys);
-        }
+        control?.tick(tSys);
         nextTick += intervalS;
       } else {
         if (recordTimeline) timeline.push({ t: nextSecond, desired, inService: serving.length });

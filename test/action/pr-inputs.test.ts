@@ -236,3 +236,81 @@ describe('pr-inputs.mjs refuses (exit 2, nothing in the workspace changed)', () 
     }, /the pull request's entry for reference-tts is not valid on the default branch: .*scalegate\.config\.json \(reference-tts from the pull request\): invalid scalegate config.*models\.reference-tts/);
   });
 });
+
+describe("pr-inputs.mjs: a PR's tune-<model>.json and its trace, as data outside the workspace", () => {
+  const tuneJson = (source: string) => JSON.stringify({ kind: 'tune', trace: { source } });
+
+  it('copies the tune and the trace file it names into RUNNER_TEMP/pr-tune (never the workspace), output tune-dir (prevents a proposed policy being lost or landing among the trusted files)', () => {
+    const { workspace } = layout((pr) => {
+      write(join(pr, 'artifacts', 'tune-reference-tts.json'), tuneJson('traces/weekday.csv'));
+      write(join(pr, 'traces', 'weekday.csv'), 't_s,rps\n0,1\n');
+    });
+    const temp = mkdtempSync(join(tmpdir(), 'scalegate-runner-temp-'));
+    const output = join(temp, 'output');
+    const r = run(workspace, 'reference-tts', { RUNNER_TEMP: temp, GITHUB_OUTPUT: output });
+    expect(r.status, r.stderr).toBe(0);
+    const dir = join(temp, 'pr-tune');
+    expect(readFileSync(join(dir, 'tune.json'), 'utf8')).toBe(tuneJson('traces/weekday.csv'));
+    expect(readFileSync(join(dir, 'trace.csv'), 'utf8')).toBe('t_s,rps\n0,1\n');
+    expect(readFileSync(output, 'utf8')).toContain(`tune-dir=${dir}\n`);
+    expect(existsSync(join(workspace, 'artifacts', 'tune-reference-tts.json'))).toBe(false);
+  });
+
+  it('writes a built-in shape instead of a trace file, and tune-dir is empty without a tune (prevents a shape read as a path, or a stale tune reused)', () => {
+    const { workspace } = layout((pr) => {
+      write(join(pr, 'artifacts', 'tune-reference-tts.json'), tuneJson('shape:diurnal(peak=40)'));
+    });
+    const temp = mkdtempSync(join(tmpdir(), 'scalegate-runner-temp-'));
+    expect(run(workspace, 'reference-tts', { RUNNER_TEMP: temp }).status).toBe(0);
+    expect(readFileSync(join(temp, 'pr-tune', 'shape'), 'utf8')).toBe('diurnal(peak=40)');
+    const plain = layout();
+    const output = join(temp, 'plain-output');
+    expect(run(plain.workspace, 'reference-tts', { RUNNER_TEMP: temp, GITHUB_OUTPUT: output }).status).toBe(
+      0,
+    );
+    expect(readFileSync(output, 'utf8')).toContain('tune-dir=\n');
+  });
+
+  it.each([
+    [
+      'a trace outside the PR',
+      (pr: string) => write(join(pr, 'artifacts', 'tune-reference-tts.json'), tuneJson('../../etc/passwd')),
+      /not a path inside the pull request/,
+    ],
+    [
+      'a trace reached through a symlink',
+      (pr: string) => {
+        write(join(pr, 'artifacts', 'tune-reference-tts.json'), tuneJson('traces/t.csv'));
+        mkdirSync(join(pr, 'traces'), { recursive: true });
+        symlinkSync('/etc/hostname', join(pr, 'traces', 't.csv'));
+      },
+      /reached through a symlink/,
+    ],
+    [
+      'a tune that is a symlink',
+      (pr: string) => {
+        mkdirSync(join(pr, 'artifacts'), { recursive: true });
+        write(join(pr, 'elsewhere.json'), tuneJson('shape:x'));
+        symlinkSync('../elsewhere.json', join(pr, 'artifacts', 'tune-reference-tts.json'));
+      },
+      /reached through a symlink/,
+    ],
+    [
+      'a tune without trace.source',
+      (pr: string) => write(join(pr, 'artifacts', 'tune-reference-tts.json'), '{}'),
+      /no trace\.source/,
+    ],
+  ])(
+    'refuses %s, changing nothing (prevents a PR reading files of the runner through its tune)',
+    (_what, change, message) => {
+      const { workspace } = layout(change);
+      const before = readFileSync(join(workspace, 'scalegate.config.json'), 'utf8');
+      const temp = mkdtempSync(join(tmpdir(), 'scalegate-runner-temp-'));
+      const r = run(workspace, 'reference-tts', { RUNNER_TEMP: temp });
+      expect(r.status, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(readFileSync(join(workspace, 'scalegate.config.json'), 'utf8')).toBe(before);
+      expect(existsSync(join(temp, 'pr-tune'))).toBe(false);
+    },
+  );
+});

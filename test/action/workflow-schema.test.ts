@@ -440,14 +440,44 @@ describe('calibration ends with the plan deployed and proven; a release validate
     expect(calibrate.on.workflow_dispatch.inputs.drill).toMatchObject({ type: 'boolean', default: true });
     const drill = steps.find((s) => s.uses === './actions/drill');
     // `inputs.drill` is empty on a pull request, and GitHub compares empty loosely equal to false.
-    expect(drill?.if).toBe(expr("github.event_name != 'workflow_dispatch' || inputs.drill"));
+    // A tuned plan is always drilled once: the drill confirms the policy chosen by simulation.
+    expect(drill?.if).toBe(
+      expr("github.event_name != 'workflow_dispatch' || inputs.drill || steps.tune.outputs.file != ''"),
+    );
   });
 
   it('commits the validate and the drill with the measurements', () => {
     const download = (calibrate.jobs.commit?.steps ?? []).find((s) =>
       s.uses?.startsWith('actions/download-artifact@'),
     );
-    expect(String(download?.with?.pattern)).toContain('{qmax,ttotal,plan,validate,drill}');
+    expect(String(download?.with?.pattern)).toContain('{qmax,ttotal,tune,plan,validate,drill}');
+  });
+
+  it("re-tunes a PR's tune-<model>.json on this run's measurements, plans with it and uploads it (prevents a proposed policy deployed on other measurements, or a tuned plan the gate cannot re-derive)", () => {
+    const pr = steps.find((s) => (s.run ?? '').includes('pr-inputs.mjs'));
+    expect(pr?.id).toBe('pr');
+    const tune = steps.find((s) => s.id === 'tune');
+    expect(tune?.if).toBe(expr("steps.pr.outputs.tune-dir != ''"));
+    expect(tune?.env).toMatchObject({
+      TUNE_DIR: expr('steps.pr.outputs.tune-dir'),
+      QMAX: expr('steps.qmax.outputs.artifact-path'),
+      TTOTAL: expr('steps.ttotal.outputs.artifact-path'),
+    });
+    expect(tune?.run).toMatch(
+      /node bin\/scalegate\.mjs tune --model "\$MODEL" --qmax "\$QMAX" --ttotal "\$TTOTAL"/,
+    );
+    const ttotal = index((s) => s.uses === './actions/ttotal');
+    const at = index((s) => s.id === 'tune');
+    const plan = index((s) => s.uses === './actions/plan');
+    expect(ttotal < at && at < plan).toBe(true);
+    expect(steps[plan]?.with?.tune).toBe(expr('steps.tune.outputs.file'));
+    const upload = steps.find(
+      (s) =>
+        s.uses?.startsWith('actions/upload-artifact@') && s.with?.path === expr('steps.tune.outputs.file'),
+    );
+    expect(upload?.with?.name).toBe(
+      `scalegate-${expr('matrix.model')}-tune-${expr('github.job')}-${expr('github.run_attempt')}`,
+    );
   });
 
   it('releases with gate -> deploy -> validate (the production endpoint read back against the plan)', () => {
@@ -609,7 +639,9 @@ describe('trusted measurement: calibrate runs the default branch’s code, the P
     expect(Object.keys(doc.on).sort()).toEqual(['pull_request_target', 'workflow_dispatch']);
     expect(prCodeProblems(doc)).toEqual([]);
     for (const name of ['select', 'calibrate']) {
-      const paths = (doc.jobs[name]?.steps ?? []).filter((s) => s.with?.path).map((s) => s.with?.path);
+      const paths = (doc.jobs[name]?.steps ?? [])
+        .filter((s) => s.uses?.startsWith('actions/checkout@') && s.with?.path)
+        .map((s) => s.with?.path);
       expect(paths, name).toEqual(['pr-head']);
     }
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SimPolicy } from '../../src/sim/types.js';
-import { referenceRun, type ScriptedSeries, scriptedEmulatorRun } from './scripted-run.js';
+import { referenceRun, type ScriptedSeries, scriptedEmulatorRun, simulatorRun } from './scripted-run.js';
 
 /** 2027-01-15T08:00:00Z: a multiple of every period. */
 const T0 = 1_800_000_000_000;
@@ -49,6 +49,7 @@ describe('the local SageMaker and the shared rules agree on a scripted series', 
     expect(emulator.some((e) => e.cause === 'tracking-high')).toBe(true);
     expect(emulator.filter((e) => e.cause === 'scale-in').length).toBeGreaterThanOrEqual(3);
     expect(reference).toEqual(emulator);
+    expect(simulatorRun(series, policy)).toEqual(emulator);
   });
 
   it('with a 90 s start-up and a 1 s evaluation interval, as the local SageMaker ticks (prevents agreement only at one cadence)', async () => {
@@ -56,6 +57,7 @@ describe('the local SageMaker and the shared rules agree on a scripted series', 
     const emulator = await scriptedEmulatorRun(series, policy, opts);
     expect(emulator.length).toBeGreaterThanOrEqual(4);
     expect(referenceRun(series, policy, opts)).toEqual(emulator);
+    expect(simulatorRun(series, policy, opts)).toEqual(emulator);
   });
 
   it('with a step scale-out and scheduled pre-scaling: same changes, scheduled ones included (prevents the two parts of a plan drifting apart)', async () => {
@@ -89,5 +91,6 @@ describe('the local SageMaker and the shared rules agree on a scripted series', 
       new Set(['scheduled pre-scale', 'scheduled surge', 'step-scale-out', 'scale-in']),
     );
     expect(referenceRun(spiky, full, opts)).toEqual(emulator);
+    expect(simulatorRun(spiky, full, opts)).toEqual(emulator);
   });
 });

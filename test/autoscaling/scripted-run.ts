@@ -38,6 +38,8 @@ import {
 import { createAutoScaling } from '../../src/local/autoscaling/index.js';
 import type { CapacityTarget, MetricQuery, MetricReader } from '../../src/local/contracts.js';
 import { ALARM_TIMING, policyNames, SCALING_METRIC_SHAPES } from '../../src/plan/policy-shape.js';
+import { SimControlPlane } from '../../src/sim/control.js';
+import { policyAlarms } from '../../src/sim/policy-alarms.js';
 import type { SimPolicy } from '../../src/sim/types.js';
 
 export interface ScriptedSeries {
@@ -145,45 +147,10 @@ class ScriptedCapacity implements CapacityTarget {
 }
 
 /** The plan's alarms and policies, in the order both runs create them (the order alarms are evaluated). */
+/** The plan's alarms, as the simulator builds them (one definition for both runs). */
 function deployment(policy: SimPolicy) {
-  const tracked = SCALING_METRIC_SHAPES[policy.metric];
-  const scaleInAlarm: EvaluationSpec = {
-    ...ALARM_TIMING.scaleIn,
-    threshold: policy.scaleInThreshold,
-    comparison: 'LessThanOrEqualToThreshold',
-    treatMissingData: 'breaching',
-  };
-  const scaleInRules: StepRules = {
-    adjustmentType: 'ChangeInCapacity',
-    steps: [{ lower: undefined, upper: 0, adjustment: -1 }],
-    minAdjustmentMagnitude: undefined,
-    aggregation: 'Maximum',
-  };
-  const s = policy.stepScaleOut;
-  // Step scale-out: the metric above the threshold in evaluation_periods of evaluation_periods;
-  // missing data not evaluated (the alarm's default).
-  const stepOut = s && {
-    alarm: {
-      periodS: s.period_s,
-      evaluationPeriods: s.evaluation_periods,
-      datapointsToAlarm: s.evaluation_periods,
-      threshold: s.threshold,
-      comparison: 'GreaterThanThreshold',
-      treatMissingData: 'missing',
-    } satisfies EvaluationSpec,
-    rules: {
-      adjustmentType: s.adjustment_type,
-      steps: s.steps.map((x) => ({
-        lower: x.lower_bound,
-        upper: x.upper_bound ?? undefined,
-        adjustment: x.adjustment,
-      })),
-      minAdjustmentMagnitude: undefined,
-      aggregation: 'Maximum',
-    } satisfies StepRules,
-    cooldownS: s.cooldown_s,
-  };
-  return { tracked, scaleInAlarm, scaleInRules, stepOut };
+  const d = policyAlarms(policy);
+  return { tracked: d.tracked, scaleInAlarm: d.scaleInAlarm, scaleInRules: d.scaleInRules, stepOut: d.stepOut };
 }
 
 const wireAlarm = (
@@ -503,4 +470,37 @@ export function referenceRun(
     for (const job of jobs) job();
   }
   return events;
+}
+
+/**
+ * The fleet simulator's control plane (src/sim/control.ts) driven by the same series, capacity and
+ * ticks: what the simulator decides, to compare with the emulator's decisions.
+ */
+export function simulatorRun(series: ScriptedSeries, policy: SimPolicy, opts: ScriptedOptions = {}): ScaleEvent[] {
+  const t0 = series.startMs;
+  const tickMs = opts.tickMs ?? 10_000;
+  const startupMs = opts.startupMs ?? 0;
+  let nowMs = t0;
+  const capacity = new ScriptedCapacity(opts.initialDesired ?? policy.minInstances, startupMs, () => nowMs);
+  const control = new SimControlPlane(
+    policy,
+    (statistic, periodS, startMs, endMs) => seriesPoints(series, statistic, periodS, startMs, endMs),
+    {
+      desired: () => capacity.desired,
+      current: () => capacity.describe(RID)?.current ?? 0,
+      setDesired: (count) => {
+        void capacity.setDesired(RID, count);
+        return true;
+      },
+    },
+    t0,
+  );
+  for (nowMs = t0 + tickMs; nowMs <= end(series, opts); nowMs += tickMs) control.tick((nowMs - t0) / 1000);
+  return control.activities.map((a) => ({
+    atMs: t0 + Math.round(a.atS * 1000),
+    desired: a.to,
+    cause: a.cause.startsWith('scheduled action ')
+      ? `scheduled ${a.cause.slice('scheduled action '.length)}`
+      : a.cause.replace(/^alarm /, ''),
+  }));
 }

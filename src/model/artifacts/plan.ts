@@ -13,6 +13,7 @@ import {
   SCHEMA_VERSION,
   seconds,
 } from './common.js';
+import { scheduledActionSchema, stepScaleOutSchema } from './scaling-actions.js';
 
 /**
  * The largest level a tracked metric can show: concurrency (requests in flight times a ratio) or
@@ -65,6 +66,13 @@ export const deployableSchema = z.object({
   slo_ms: ms('slo_ms').positive(),
   /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
   service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
+  /**
+   * Scheduled actions (`plan --tune`): minimum and maximum capacity by time of day. Absent in
+   * plans without any (older plans, every plan made without a tune): read with `scheduledActionsOf`.
+   */
+  scheduled_actions: z.array(scheduledActionSchema).max(200).optional(),
+  /** A step scale-out for large surges (`plan --tune`); absent: none (read with `stepScaleOutOf`). */
+  step_scale_out: stepScaleOutSchema.nullable().optional(),
 });
 export type Deployable = z.infer<typeof deployableSchema>;
 
@@ -153,6 +161,22 @@ export const seedRuleSchema = z.object({
 });
 export type SeedRule = z.infer<typeof seedRuleSchema>;
 
+/** The label a tuned plan carries beside its policy: `chosen by simulation on trace <first 12 hex of the digest>`. */
+export const tunedPolicyLabel = (traceSha256: string): string =>
+  `chosen by simulation on trace ${traceSha256.slice(0, 12)}`;
+
+/** `plan --tune`: the deployed values are a `scalegate tune` candidate's, chosen by simulation on a trace. */
+export const policyChosenBySchema = z.object({
+  method: z.literal('simulation'),
+  tune_file: safeString,
+  tune_run_id: safeString,
+  trace_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  trace_source: safeString.max(1000),
+  /** Exactly `tunedPolicyLabel(trace_sha256)`. */
+  label: safeString.max(200),
+});
+export type PolicyChosenBy = z.infer<typeof policyChosenBySchema>;
+
 /** How the deployed policy was chosen: the candidates side by side, the chosen one, the seed's rule. */
 export const policyChoiceSchema = z.object({
   chosen_metric: scalingMetricSchema,
@@ -161,6 +185,8 @@ export const policyChoiceSchema = z.object({
   max_overflow_probability: probability,
   candidates: z.array(policyCandidateSchema).min(1).max(4),
   seed_rule: seedRuleSchema,
+  /** `plan --tune`: the deployed values are the tune's chosen candidate's; absent otherwise. */
+  chosen_by: policyChosenBySchema.nullable().optional(),
 });
 export type PolicyChoice = z.infer<typeof policyChoiceSchema>;
 
@@ -208,6 +234,8 @@ export const planArtifactSchema = z.object({
     drill: planInputSchema.nullable().optional(),
     /** The goodput measurement (lambda_max), when the plan was given one; absent in older plans. */
     goodput: planInputSchema.nullable().optional(),
+    /** `plan --tune`: the tune artifact whose chosen candidate the plan deploys; absent otherwise. */
+    tune: planInputSchema.nullable().optional(),
   }),
   chosen: z.object({
     slo_ms: ms('slo_ms').positive(),
@@ -337,3 +365,8 @@ export const planArtifactSchema = z.object({
     .optional(),
 });
 export type PlanArtifact = z.infer<typeof planArtifactSchema>;
+
+/** The plan's scheduled actions (none in plans made without a tune). */
+export const scheduledActionsOf = (deployable: Deployable) => deployable.scheduled_actions ?? [];
+/** The plan's step scale-out (none in plans made without a tune). */
+export const stepScaleOutOf = (deployable: Deployable) => deployable.step_scale_out ?? null;

@@ -69,7 +69,7 @@ export function renderTuneReport(a: TuneArtifact, file: string | null, svgFile: 
   const perfect = a.perfect_fleet.score.instance_hours;
   const t = a.trace;
   const lines = [
-    `tune: ${a.model_name}, trace ${t.source} (sha256 ${t.sha256.slice(0, 12)}, ${t.kind}, ${t.duration_s} s, ${t.requests} requests, peak ${t.peak_rps} / mean ${t.mean_rps} requests/s${t.start ? `, from ${t.start}` : ''})`,
+    `tune: ${a.model_name}, trace ${t.source} (sha256 ${t.sha256.slice(0, 12)}, ${t.kind}, ${t.duration_s} s, ${t.requests} requests, peak ${t.peak_rps} / mean ${Number(t.mean_rps.toFixed(3))} requests/s${t.start ? `, from ${t.start}` : ''})`,
     `settings: SLO p95 TTFAB ${a.settings.slo_ms} ms per ${a.settings.window_s} s window (at most ${pct(a.settings.max_overflow_probability)} overflow), required ${pct(a.settings.required_slo_attainment)} of windows; lambda_safe ${a.settings.lambda_safe_rps} requests/s and T_plan ${a.settings.t_plan_s} s (computed by the plan's method); alarms evaluated every ${a.settings.evaluation_interval_s} s`,
     '',
     `candidates (every figure ${tuneProvenance(a)}; > chosen, * on the Pareto frontier of windows held vs instance-hours):`,

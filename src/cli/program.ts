@@ -23,6 +23,7 @@ import { registerRehearse } from './rehearse.js';
 import { registerThaw } from './thaw.js';
 import { registerTraceImport, registerTraceShape, registerTraceShow } from './trace.js';
 import { registerTtotal } from './ttotal.js';
+import { registerTune } from './tune.js';
 import { registerValidate } from './validate.js';
 
 /** How each command of the registry (src/options/commands.ts) is put on the command line. */
@@ -34,6 +35,7 @@ const REGISTER: Record<CommandName, (program: Command) => void> = {
   merge: registerMerge,
   ttotal: registerTtotal,
   plan: registerPlan,
+  tune: registerTune,
   validate: registerValidate,
   drill: registerDrill,
   thaw: registerThaw,

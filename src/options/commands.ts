@@ -19,6 +19,7 @@ import type { OptionTable } from './spec.js';
 import { THAW_OPTIONS } from './thaw.js';
 import { TRACE_IMPORT_OPTIONS, TRACE_SHAPE_OPTIONS, TRACE_SHOW_OPTIONS } from './trace.js';
 import { TTOTAL_OPTIONS } from './ttotal.js';
+import { TUNE_OPTIONS } from './tune.js';
 import { VALIDATE_OPTIONS } from './validate.js';
 
 export interface CommandDeclaration {
@@ -46,6 +47,7 @@ export const COMMANDS = {
   merge: cliOnly(MERGE_OPTIONS),
   ttotal: step(TTOTAL_OPTIONS, true as const),
   plan: step(PLAN_OPTIONS),
+  tune: cliOnly(TUNE_OPTIONS),
   validate: step(VALIDATE_OPTIONS),
   drill: step(DRILL_OPTIONS),
   thaw: { ...step(THAW_OPTIONS), composite: false as const },

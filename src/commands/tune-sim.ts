@@ -26,6 +26,8 @@ export interface TuneSimContext {
   sloMs: number;
   maxOverflowProbability: number;
   evaluationIntervalS: number;
+  /** Publication delay per tracked metric: the plan's policy lag less the alarm's own periods. */
+  metricDelayS: FleetSimInput['metricDelayS'];
   startEpochMs: number;
   /**
    * Instances in service at t = 0 for a policy: ceil(the trace's first rate / lambda_safe) within
@@ -79,6 +81,7 @@ function inputOf(ctx: TuneSimContext, fleet: FleetSimInput['fleet']): FleetSimIn
     sloMs: ctx.sloMs,
     maxOverflowProbability: ctx.maxOverflowProbability,
     evaluationIntervalS: ctx.evaluationIntervalS,
+    metricDelayS: ctx.metricDelayS,
     startEpochMs: ctx.startEpochMs,
     timeline: false,
   };

@@ -38,7 +38,7 @@ import {
 } from '../plan/tune.js';
 import { renderTuneSvg } from '../report/tune-svg.js';
 import { renderTuneReport, tuneProgressLine } from '../report/tune-text.js';
-import { rateRows, simDeviceFromProfile, simStartupFromProfile } from '../sim/index.js';
+import { metricDelaysFromPlan, rateRows, simDeviceFromProfile, simStartupFromProfile } from '../sim/index.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import {
   defaultSimulate,
@@ -205,6 +205,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
     sloMs: model.slo_ms,
     maxOverflowProbability: maxOverflow,
     evaluationIntervalS: TUNE_DEFAULTS.evaluationIntervalS,
+    metricDelayS: metricDelaysFromPlan(plan),
     startEpochMs: trace.ref.start === null ? 0 : Date.parse(trace.ref.start),
     initialNeed: Math.ceil(Number(((rows[0]?.rps ?? 0) / lambdaSafe).toFixed(9))),
   };
@@ -304,6 +305,7 @@ export function runTune(input: TuneInput, deps: TuneDeps = {}): CommandResult<Tu
       slo_ms: ctx.sloMs,
       max_overflow_probability: maxOverflow,
       evaluation_interval_s: ctx.evaluationIntervalS,
+      metric_delay_s: ctx.metricDelayS ?? {},
       lambda_safe_rps: lambdaSafe,
       required_slo_attainment: requiredAttainment,
       t_plan_s: plan.derived.t_plan_s,

@@ -39,7 +39,11 @@ function counts(pairs: [number, number][]): CountAgreement {
     if (d <= 1) within += 1;
     if (d > max) max = d;
   }
-  return { seconds: pairs.length, withinOne: pairs.length === 0 ? 1 : within / pairs.length, maxDifference: max };
+  return {
+    seconds: pairs.length,
+    withinOne: pairs.length === 0 ? 1 : within / pairs.length,
+    maxDifference: max,
+  };
 }
 
 export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimResult): AgreementReport {
@@ -48,7 +52,11 @@ export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimRe
   // The emulator polls once a second at its own phase; the simulator records each whole second.
   // A poll at t is compared with the simulator's count on either side of it (the closer one).
   const bySecond = new Map(sim.timeline.map((s) => [s.t, s]));
-  const closer = (observed: number, t: number, pick: (s: { desired: number; inService: number }) => number) => {
+  const closer = (
+    observed: number,
+    t: number,
+    pick: (s: { desired: number; inService: number }) => number,
+  ) => {
     const sides = [bySecond.get(Math.floor(t)), bySecond.get(Math.ceil(t))].filter((s) => s !== undefined);
     if (sides.length === 0) return undefined;
     return sides.map(pick).sort((a, b) => Math.abs(a - observed) - Math.abs(b - observed))[0] as number;
@@ -79,7 +87,9 @@ export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimRe
       differenceS: e && s ? Math.round((s.atS - e.start_s) * 1000) / 1000 : null,
     });
   }
-  const paired = activities.filter((a) => a.differenceS !== null).map((a) => Math.abs(a.differenceS as number));
+  const paired = activities
+    .filter((a) => a.differenceS !== null)
+    .map((a) => Math.abs(a.differenceS as number));
 
   const simWindows = new Map(sim.windows.map((w) => [w.index, w]));
   let compared = 0;

@@ -17,7 +17,10 @@ export function arrivalStream(arrivals: SimArrivals, seed: number): () => number
   let row = 0;
   let t = rows.length > 0 ? (rows[0] as { t_s: number }).t_s : Number.POSITIVE_INFINITY;
   const endOf = (k: number): number =>
-    Math.min(k + 1 < rows.length ? (rows[k + 1] as { t_s: number }).t_s : arrivals.durationS, arrivals.durationS);
+    Math.min(
+      k + 1 < rows.length ? (rows[k + 1] as { t_s: number }).t_s : arrivals.durationS,
+      arrivals.durationS,
+    );
   return () => {
     while (row < rows.length) {
       const rate = (rows[row] as { rps: number }).rps;

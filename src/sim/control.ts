@@ -37,7 +37,12 @@ export interface SimCapacity {
 }
 
 /** The tracked metric's datapoints with `statistic` per `periodS`, period starts in [startMs, endMs). */
-export type MetricSource = (statistic: string, periodS: number, startMs: number, endMs: number) => MetricPoint[];
+export type MetricSource = (
+  statistic: string,
+  periodS: number,
+  startMs: number,
+  endMs: number,
+) => MetricPoint[];
 
 interface SimAlarm {
   label: 'tracking-high' | 'scale-in' | 'step-scale-out';
@@ -73,13 +78,26 @@ export class SimControlPlane {
     private readonly metrics: MetricSource,
     private readonly capacity: SimCapacity,
     private readonly startEpochMs: number,
+    /** Publication delay of the tracked metric (see FleetSimInput.metricDelayS), ms. */
+    private readonly metricDelayMs = 0,
   ) {
     const d = policyAlarms(policy);
     this.statistic = d.trackedStatistic;
     this.minCapacity = policy.minInstances;
     this.maxCapacity = policy.maxInstances;
-    const add = (label: SimAlarm['label'], spec: EvaluationSpec, rules: PolicyRules, role: PolicyTrigger['role']) =>
-      this.alarms.push({ label, spec, progress: initialAlarmProgress(spec, startEpochMs), policy: rules, role });
+    const add = (
+      label: SimAlarm['label'],
+      spec: EvaluationSpec,
+      rules: PolicyRules,
+      role: PolicyTrigger['role'],
+    ) =>
+      this.alarms.push({
+        label,
+        spec,
+        progress: initialAlarmProgress(spec, startEpochMs),
+        policy: rules,
+        role,
+      });
     add(
       'tracking-high',
       d.trackingHigh,
@@ -92,11 +110,23 @@ export class SimControlPlane {
       },
       'high',
     );
-    add('scale-in', d.scaleInAlarm, { kind: 'step', rules: d.scaleInRules, cooldownS: policy.scaleInCooldownS }, 'step');
+    add(
+      'scale-in',
+      d.scaleInAlarm,
+      { kind: 'step', rules: d.scaleInRules, cooldownS: policy.scaleInCooldownS },
+      'step',
+    );
     if (d.stepOut) {
       if (d.stepOut.alarm.periodS % 10 !== 0)
-        throw new RangeError(`the step scale-out period ${d.stepOut.alarm.periodS} s is not a multiple of 10 s`);
-      add('step-scale-out', d.stepOut.alarm, { kind: 'step', rules: d.stepOut.rules, cooldownS: d.stepOut.cooldownS }, 'step');
+        throw new RangeError(
+          `the step scale-out period ${d.stepOut.alarm.periodS} s is not a multiple of 10 s`,
+        );
+      add(
+        'step-scale-out',
+        d.stepOut.alarm,
+        { kind: 'step', rules: d.stepOut.rules, cooldownS: d.stepOut.cooldownS },
+        'step',
+      );
     }
     this.schedules = policy.scheduledActions.map((a) => ({
       name: a.name,
@@ -142,9 +172,15 @@ export class SimControlPlane {
           this.start(tS, effect.desired, 'scheduled', effect.desired, `scheduled action ${s.name}`);
       });
     }
+    // The alarms see the metric as it was published `metricDelayMs` ago.
+    const seen = now - this.metricDelayMs;
     for (const alarm of this.alarms) {
-      const range = evaluationRange(alarm.spec, now);
-      const ev = evaluateAlarm(alarm.spec, this.metrics(this.statistic, alarm.spec.periodS, range.startMs, range.endMs), now);
+      const range = evaluationRange(alarm.spec, seen);
+      const ev = evaluateAlarm(
+        alarm.spec,
+        this.metrics(this.statistic, alarm.spec.periodS, range.startMs, range.endMs),
+        seen,
+      );
       const step = stepAlarm(alarm.progress, ev);
       alarm.progress = step.next;
       if (step.transitioned) this.transitions.push({ atS: tS, alarm: alarm.label, state: step.next.state });
@@ -152,7 +188,13 @@ export class SimControlPlane {
       jobs.push(() => {
         const decision = policyDecision(
           alarm.policy,
-          { role: alarm.role, state: 'ALARM', threshold: alarm.spec.threshold, comparison: alarm.spec.comparison, evaluation: ev },
+          {
+            role: alarm.role,
+            state: 'ALARM',
+            threshold: alarm.spec.threshold,
+            comparison: alarm.spec.comparison,
+            evaluation: ev,
+          },
           {
             current: this.capacity.desired(),
             minCapacity: this.minCapacity,
@@ -163,14 +205,21 @@ export class SimControlPlane {
           },
           now,
         );
-        if (decision) this.start(tS, decision.desired, decision.direction, decision.cooldownBase, `alarm ${alarm.label}`);
+        if (decision)
+          this.start(tS, decision.desired, decision.direction, decision.cooldownBase, `alarm ${alarm.label}`);
       });
     }
     this.progress(tS);
     for (const job of jobs) job();
   }
 
-  private start(tS: number, desired: number, direction: Record['direction'], cooldownBase: number, cause: string): void {
+  private start(
+    tS: number,
+    desired: number,
+    direction: Record['direction'],
+    cooldownBase: number,
+    cause: string,
+  ): void {
     const from = this.capacity.desired();
     const now = this.startEpochMs + tS * 1000;
     const ok = this.capacity.setDesired(desired, tS);
@@ -183,7 +232,14 @@ export class SimControlPlane {
       desired,
     });
     if (this.history.length > 1000) this.history.length = 1000;
-    if (ok) this.activities.push({ atS: tS, from, to: desired, direction: direction === 'range' ? 'out' : direction, cause });
+    if (ok)
+      this.activities.push({
+        atS: tS,
+        from,
+        to: desired,
+        direction: direction === 'range' ? 'out' : direction,
+        cause,
+      });
     this.progress(tS);
   }
 

@@ -10,10 +10,10 @@ import { mulberry32 } from '../stats/prng.js';
 import { arrivalStream, rateRows } from './arrivals.js';
 import { type SimCapacity, SimControlPlane } from './control.js';
 import { CompletionHeap } from './heap.js';
-import { LeastOutstanding } from './routing.js';
 import { SimMetrics } from './metrics.js';
-import { WindowRecorder } from './windows.js';
+import { LeastOutstanding } from './routing.js';
 import type { FleetSimInput, FleetSimResult, SimDevice } from './types.js';
+import { WindowRecorder } from './windows.js';
 
 const BOOTING = 0;
 const SERVING = 1;
@@ -137,6 +137,7 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
           (_statistic, periodS, startMs, endMs) => metrics.query(metric, periodS, startMs, endMs),
           capacity,
           startEpochMs,
+          (input.metricDelayS?.[fleet.policy.metric] ?? 0) * 1000,
         )
       : null;
 
@@ -197,9 +198,12 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
   let tA = nextArrival();
   for (;;) {
     const tC = heap.peekTime();
-    const tR = booting.length > 0 ? (instances[booting[0] as number] as Instance).readyAtS : Number.POSITIVE_INFINITY;
+    const tR =
+      booting.length > 0 ? (instances[booting[0] as number] as Instance).readyAtS : Number.POSITIVE_INFINITY;
     const tP =
-      nextPerfectRow < perfectRows.length ? (perfectRows[nextPerfectRow] as { t_s: number }).t_s : Number.POSITIVE_INFINITY;
+      nextPerfectRow < perfectRows.length
+        ? (perfectRows[nextPerfectRow] as { t_s: number }).t_s
+        : Number.POSITIVE_INFINITY;
     const tSys = Math.min(tC, tR, tP, nextTick, nextSecond);
     if (tA === Number.POSITIVE_INFINITY && tSys > durationS) break;
     if (tSys <= tA) {

@@ -43,11 +43,22 @@ export function policyAlarms(policy: SimPolicy) {
     } satisfies EvaluationSpec,
     rules: {
       adjustmentType: s.adjustment_type,
-      steps: s.steps.map((x) => ({ lower: x.lower_bound, upper: x.upper_bound ?? undefined, adjustment: x.adjustment })),
+      steps: s.steps.map((x) => ({
+        lower: x.lower_bound,
+        upper: x.upper_bound ?? undefined,
+        adjustment: x.adjustment,
+      })),
       minAdjustmentMagnitude: undefined,
       aggregation: 'Maximum',
     } satisfies StepRules,
     cooldownS: s.cooldown_s,
   };
-  return { tracked, trackedStatistic: predefined.statistic, trackingHigh, scaleInAlarm, scaleInRules, stepOut };
+  return {
+    tracked,
+    trackedStatistic: predefined.statistic,
+    trackingHigh,
+    scaleInAlarm,
+    scaleInRules,
+    stepOut,
+  };
 }

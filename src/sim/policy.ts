@@ -3,15 +3,16 @@
  * a qmax ladder describes (src/analysis/device-profile.ts), the start-up a ttotal measured.
  */
 import type { DeviceProfile, StartupProfile } from '../analysis/device-profile.js';
-import type { PlanArtifact, TunedPolicy } from '../model/index.js';
-import type { SimDevice, SimPolicy, SimStartup } from './types.js';
+import { PREDEFINED_METRICS } from '../autoscaling/index.js';
+import { type PlanArtifact, scheduledActionsOf, stepScaleOutOf, type TunedPolicy } from '../model/index.js';
+import { SCALING_METRIC_SHAPES } from '../plan/policy-shape.js';
+import type { FleetSimInput, SimDevice, SimPolicy, SimStartup } from './types.js';
 
 /** The plan's deployable policy (target tracking, the scale-in step, and what a tuned plan adds). */
 export function simPolicyFromPlan(plan: PlanArtifact): SimPolicy {
   const d = plan.deployable;
   if (d.scaling_target_value === null || d.scale_in_threshold === null)
     throw new RangeError(`the plan for ${plan.model_name} has no deployable scaling target to simulate`);
-  const extra = d as { step_scale_out?: SimPolicy['stepScaleOut']; scheduled_actions?: SimPolicy['scheduledActions'] };
   return {
     metric: d.scaling_metric,
     targetValue: d.scaling_target_value,
@@ -20,8 +21,8 @@ export function simPolicyFromPlan(plan: PlanArtifact): SimPolicy {
     scaleInCooldownS: d.scale_in_cooldown_s,
     minInstances: d.min_instances,
     maxInstances: d.max_instances,
-    stepScaleOut: extra.step_scale_out ?? null,
-    scheduledActions: extra.scheduled_actions ?? [],
+    stepScaleOut: stepScaleOutOf(d),
+    scheduledActions: scheduledActionsOf(d),
   };
 }
 
@@ -64,4 +65,18 @@ export function simStartupFromProfile(startup: StartupProfile, timeScale = 1): S
     readyS: startup.ready_s * timeScale,
     inServiceAfterReadyS: startup.in_service_after_ready_s * timeScale,
   };
+}
+
+/**
+ * The publication delay per tracked metric that makes the simulated policy lag the plan's: its
+ * policy lag (measured by a drill, or the bound) less what the scale-out alarm itself waits for
+ * (its datapoints x period). ConcurrentRequestsPerModel with the 60 s bound: 60 - 3 x 10 = 30 s.
+ */
+export function metricDelaysFromPlan(plan: PlanArtifact): FleetSimInput['metricDelayS'] {
+  const delays: NonNullable<FleetSimInput['metricDelayS']> = {};
+  for (const c of plan.policy?.candidates ?? []) {
+    const timing = PREDEFINED_METRICS[SCALING_METRIC_SHAPES[c.metric].predefinedMetricType].timing;
+    delays[c.metric] = Math.max(0, c.policy_lag_s - timing.highDatapoints * timing.periodS);
+  }
+  return delays;
 }

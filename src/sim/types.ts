@@ -53,7 +53,7 @@ export type SimArrivals =
       rows: readonly { t_s: number; rps: number }[];
       durationS: number;
     }
-  | { kind: 'timestamps'; /** Ascending seconds from the start. */ times: Float64Array; durationS: number };
+  | { kind: 'timestamps' /** Ascending seconds from the start. */; times: Float64Array; durationS: number };
 
 export interface FleetSimInput {
   device: SimDevice;
@@ -74,6 +74,12 @@ export interface FleetSimInput {
    * every 10 s, a standard one every minute); the local SageMaker evaluates every 1 s.
    */
   evaluationIntervalS?: number;
+  /**
+   * How long after a period ends its datapoint reaches the alarms, per tracked metric, s. AWS
+   * publishes with a delay the local SageMaker does not have; a tune sets it so that the simulated
+   * policy lag is the plan's (measured or bound). @default 0 for every metric
+   */
+  metricDelayS?: Partial<Record<ScalingMetric, number>>;
   /** Epoch ms of t = 0 (scheduled actions fire by it). @default 0 (1970-01-01T00:00Z: t_s is seconds since 00:00 UTC) */
   startEpochMs?: number;
   /**

@@ -47,8 +47,7 @@ export class WindowRecorder {
     }
     const withinFraction = offered > 0 ? this.within / offered : null;
     const held =
-      offered === 0 ||
-      (p95 !== null && p95 <= this.sloMs && this.overflow <= this.maxOverflow * offered);
+      offered === 0 || (p95 !== null && p95 <= this.sloMs && this.overflow <= this.maxOverflow * offered);
     if (this.current < this.fullWindows) {
       this.windows.push({
         index: this.current,

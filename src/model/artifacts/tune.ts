@@ -99,6 +99,11 @@ export const tuneArtifactSchema = z.object({
     max_overflow_probability: share,
     /** Seconds between alarm evaluations in the simulation (AWS: about one per period). */
     evaluation_interval_s: z.number().positive().max(600),
+    /**
+     * Seconds between a period's end and its datapoint reaching the alarms, per tracked metric: the
+     * plan's policy lag less the scale-out alarm's own periods (so the simulated lag is the plan's).
+     */
+    metric_delay_s: z.partialRecord(scalingMetricSchema, z.number().min(0).max(3600)).optional(),
     /** The surge-safe per-instance rate the perfect fleet is sized with, requests/s (computed by the plan's method). */
     lambda_safe_rps: z.number().positive().max(1e9),
     /** The attainment a candidate must reach to be chosen (share of windows). */

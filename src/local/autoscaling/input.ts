@@ -6,7 +6,7 @@
  * classes through their `awsQueryError` trait.
  */
 import { AwsError } from '../aws-error.js';
-import type { ErrorFactory } from '../wire.js';
+import type { ErrorFactory, Reader } from '../wire.js';
 
 export type { ErrorFactory, Input } from '../wire.js';
 
@@ -42,4 +42,43 @@ export function page<T>(
   const slice = items.slice(offset, offset + size);
   const next = offset + size < items.length ? encodeToken(offset + size, scope) : undefined;
   return { items: slice, nextToken: next };
+}
+
+// ---- the scalable target's key (every Application Auto Scaling operation names it) -----------
+
+export const NAMESPACE = 'sagemaker';
+export const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
+export const RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
+
+export function noTarget(resourceId: string): AwsError {
+  return new AwsError(
+    'ObjectNotFoundException',
+    `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`,
+  );
+}
+
+export function readNamespace(r: Reader): void {
+  const ns = r.str('ServiceNamespace');
+  if (ns !== NAMESPACE) {
+    throw aasInvalid(`ServiceNamespace ${ns} is not supported by the local SageMaker; use ${NAMESPACE}.`);
+  }
+}
+
+export function checkDimension(dim: string): void {
+  if (dim !== DIMENSION) {
+    throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
+  }
+}
+
+/** ServiceNamespace, ScalableDimension and ResourceId, validated; returns the resource ID. */
+export function readKey(r: Reader): string {
+  readNamespace(r);
+  checkDimension(r.str('ScalableDimension'));
+  const resourceId = r.str('ResourceId');
+  if (!RESOURCE_ID.test(resourceId)) {
+    throw aasInvalid(
+      `Unsupported resource ID ${resourceId}: expected endpoint/<endpoint-name>/variant/<variant-name>.`,
+    );
+  }
+  return resourceId;
 }

@@ -42,11 +42,19 @@ import { AwsError } from '../aws-error.js';
 import type { CapacityTarget } from '../contracts.js';
 import { epochSeconds, type Input, Reader } from '../wire.js';
 import type { AlarmActionEvent, AlarmStore, MetricAlarm } from './alarms.js';
-import { aasInvalid, decodeToken, page } from './input.js';
+import {
+  aasInvalid,
+  checkDimension,
+  DIMENSION,
+  decodeToken,
+  NAMESPACE,
+  noTarget,
+  page,
+  RESOURCE_ID,
+  readKey,
+  readNamespace,
+} from './input.js';
 
-export const NAMESPACE = 'sagemaker';
-export const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
-const RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
 /** AWS default cooldown for SageMaker endpoint variants (TargetTrackingScalingPolicyConfiguration). */
 const DEFAULT_COOLDOWN_S = 300;
 /** AWS quota: scaling policies per scalable target. */
@@ -758,39 +766,6 @@ function pick(o: Input, keys: readonly string[]): Record<string, unknown> {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-function noTarget(resourceId: string): AwsError {
-  return new AwsError(
-    'ObjectNotFoundException',
-    `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`,
-  );
-}
-
-function readNamespace(r: Reader): void {
-  const ns = r.str('ServiceNamespace');
-  if (ns !== NAMESPACE) {
-    throw aasInvalid(`ServiceNamespace ${ns} is not supported by the local SageMaker; use ${NAMESPACE}.`);
-  }
-}
-
-function checkDimension(dim: string): void {
-  if (dim !== DIMENSION) {
-    throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
-  }
-}
-
-/** ServiceNamespace, ScalableDimension and ResourceId, validated; returns the resource ID. */
-function readKey(r: Reader): string {
-  readNamespace(r);
-  checkDimension(r.str('ScalableDimension'));
-  const resourceId = r.str('ResourceId');
-  if (!RESOURCE_ID.test(resourceId)) {
-    throw aasInvalid(
-      `Unsupported resource ID ${resourceId}: expected endpoint/<endpoint-name>/variant/<variant-name>.`,
-    );
-  }
-  return resourceId;
 }
 
 /** One page of `matching` from the request's MaxResults (at most `limit`) and NextToken. */

@@ -24,7 +24,16 @@ import {
 } from '../../autoscaling/index.js';
 import { AwsError } from '../aws-error.js';
 import { epochSeconds, type Input, Reader } from '../wire.js';
-import { aasInvalid, decodeToken, page } from './input.js';
+import {
+  aasInvalid,
+  checkDimension,
+  DIMENSION,
+  decodeToken,
+  NAMESPACE,
+  noTarget,
+  page,
+  readNamespace,
+} from './input.js';
 
 export const SCHEDULED_OPERATIONS = [
   'PutScheduledAction',
@@ -32,8 +41,6 @@ export const SCHEDULED_OPERATIONS = [
   'DeleteScheduledAction',
 ] as const;
 
-const NAMESPACE = 'sagemaker';
-const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
 /** AWS quota: scheduled actions per scalable target. */
 const MAX_PER_TARGET = 200;
 const UTC_NAMES = ['UTC', 'Etc/UTC'];
@@ -282,23 +289,3 @@ export class ScheduledActions {
 
 const secondsToMs = (s: number | undefined): number | undefined =>
   s === undefined ? undefined : Math.round(s * 1000);
-
-function readNamespace(r: Reader): void {
-  const ns = r.str('ServiceNamespace');
-  if (ns !== NAMESPACE) {
-    throw aasInvalid(`ServiceNamespace ${ns} is not supported by the local SageMaker; use ${NAMESPACE}.`);
-  }
-}
-
-function checkDimension(dim: string): void {
-  if (dim !== DIMENSION) {
-    throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
-  }
-}
-
-function noTarget(resourceId: string): AwsError {
-  return new AwsError(
-    'ObjectNotFoundException',
-    `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`,
-  );
-}

@@ -6,6 +6,7 @@
  * drained on scale-in (the newest first), as the local SageMaker runs its fleet. A request's
  * time to first audio is known when it is admitted (FIFO lanes), so each arrival is one step.
  */
+import { lognormalSampler } from '../stats/in-flight-sim.js';
 import { mulberry32 } from '../stats/prng.js';
 import { arrivalStream, rateRows } from './arrivals.js';
 import { type SimCapacity, SimControlPlane } from './control.js';
@@ -30,17 +31,8 @@ interface Instance {
 }
 
 /** Log-normal service times with the device's mean and shape, ms. */
-function serviceSampler(device: SimDevice, seed: number): () => number {
-  const random = mulberry32(seed);
-  const sigma = device.serviceSigma;
-  const mu = Math.log(device.serviceMeanMs) - (sigma * sigma) / 2;
-  if (sigma === 0) return () => device.serviceMeanMs;
-  return () => {
-    const u1 = 1 - random();
-    const u2 = random();
-    return Math.exp(mu + sigma * Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2));
-  };
-}
+const serviceSampler = (device: SimDevice, seed: number): (() => number) =>
+  lognormalSampler(mulberry32(seed), device.serviceMeanMs, device.serviceSigma);
 
 export function simulateFleet(input: FleetSimInput): FleetSimResult {
   const { device, startup } = input;

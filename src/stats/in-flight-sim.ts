@@ -58,7 +58,7 @@ const MIN_PERIODS = 200;
 export const IN_FLIGHT_SIM_DEFAULTS = { periods: 600, seed: 1 } as const;
 
 /** A log-normal sampler with the given mean and shape (Box-Muller on the seeded generator). */
-function lognormalSampler(random: () => number, mean: number, sigma: number): () => number {
+export function lognormalSampler(random: () => number, mean: number, sigma: number): () => number {
   if (!(sigma > 0)) return () => mean;
   const mu = Math.log(mean) - (sigma * sigma) / 2;
   let spare: number | null = null;

@@ -27371,6 +27371,11 @@ const READ_LIMITS = {
     journal: 64 * KiB,
     /** A prompts file, a schedule or a replay trace. */
     loadInput: 64 * MiB,
+    /**
+     * A traffic trace (src/model/trace.ts): a day of request timestamps at ~100 requests/s is about
+     * 100 MB; a day of 10 s rate rows about 100 kB.
+     */
+    trace: 256 * MiB,
 };
 const formatBytes = (bytes) => bytes >= MiB && bytes % MiB === 0
     ? `${bytes / MiB} MB`
@@ -28280,7 +28285,48 @@ const goodputArtifactSchema = object({
         .optional(),
 });
 
+;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
+/**
+ * What a plan may deploy beyond target tracking and the scale-in step: scheduled actions (minimum
+ * capacity by time of day, for ramps the policy cannot follow within T_plan) and a step scale-out
+ * for large surges. Shared by the plan and the tune artifacts.
+ */
+
+
+
+const capacity = instances('capacity');
+/** One scheduled action: Application Auto Scaling `PutScheduledAction` on the variant's scalable target. */
+const scheduledActionSchema = object({
+    /** Unique per scalable target; `scalegate-<endpoint>-<variant>-` is prefixed when deployed. */
+    name: safeString.min(1).max(200),
+    /** `cron(minutes hours day-of-month month day-of-week year)` in UTC (Application Auto Scaling syntax). */
+    schedule: safeString.min(1).max(256),
+    min_capacity: capacity,
+    max_capacity: capacity,
+});
+/**
+ * An optional step scale-out for large surges, on the tracked metric (its statistic and period):
+ * when the metric exceeds `threshold` in `evaluation_periods` consecutive periods, add instances
+ * by the step the excess falls in (bounds relative to the threshold, as Application Auto Scaling's
+ * MetricIntervalLowerBound / UpperBound).
+ */
+const stepScaleOutSchema = object({
+    threshold: schemas_number().min(0).max(1e9),
+    period_s: schemas_number().int().min(10).max(3600),
+    evaluation_periods: schemas_number().int().min(1).max(60),
+    cooldown_s: seconds('cooldown'),
+    adjustment_type: schemas_enum(['ChangeInCapacity', 'PercentChangeInCapacity']),
+    steps: array(object({
+        lower_bound: schemas_number().min(0).max(1e9),
+        upper_bound: schemas_number().min(0).max(1e9).nullable(),
+        adjustment: schemas_number().int().min(1).max(10_000),
+    }))
+        .min(1)
+        .max(20),
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
 
 
 
@@ -28328,6 +28374,13 @@ const deployableSchema = object({
     slo_ms: ms('slo_ms').positive(),
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
     service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
+    /**
+     * Scheduled actions (`plan --tune`): minimum and maximum capacity by time of day. Absent in
+     * plans without any (older plans, every plan made without a tune): read with `scheduledActionsOf`.
+     */
+    scheduled_actions: array(scheduledActionSchema).max(200).optional(),
+    /** A step scale-out for large surges (`plan --tune`); absent: none (read with `stepScaleOutOf`). */
+    step_scale_out: stepScaleOutSchema.nullable().optional(),
 });
 /**
  * Where a plan's region comes from: the measurement (which records it), or, for a legacy
@@ -28400,6 +28453,18 @@ const seedRuleSchema = object({
     cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'seed cost_per_hour_usd').nullable(),
     holds: schemas_boolean(),
 });
+/** The label a tuned plan carries beside its policy: `chosen by simulation on trace <first 12 hex of the digest>`. */
+const tunedPolicyLabel = (traceSha256) => `chosen by simulation on trace ${traceSha256.slice(0, 12)}`;
+/** `plan --tune`: the deployed values are a `scalegate tune` candidate's, chosen by simulation on a trace. */
+const policyChosenBySchema = object({
+    method: literal('simulation'),
+    tune_file: safeString,
+    tune_run_id: safeString,
+    trace_sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    trace_source: safeString.max(1000),
+    /** Exactly `tunedPolicyLabel(trace_sha256)`. */
+    label: safeString.max(200),
+});
 /** How the deployed policy was chosen: the candidates side by side, the chosen one, the seed's rule. */
 const policyChoiceSchema = object({
     chosen_metric: scalingMetricSchema,
@@ -28408,6 +28473,8 @@ const policyChoiceSchema = object({
     max_overflow_probability: probability,
     candidates: array(policyCandidateSchema).min(1).max(4),
     seed_rule: seedRuleSchema,
+    /** `plan --tune`: the deployed values are the tune's chosen candidate's; absent otherwise. */
+    chosen_by: policyChosenBySchema.nullable().optional(),
 });
 /**
  * The surge overflow probability at the deployed rate, recomputed with each uncertain input at its
@@ -28449,6 +28516,8 @@ const planArtifactSchema = object({
         drill: planInputSchema.nullable().optional(),
         /** The goodput measurement (lambda_max), when the plan was given one; absent in older plans. */
         goodput: planInputSchema.nullable().optional(),
+        /** `plan --tune`: the tune artifact whose chosen candidate the plan deploys; absent otherwise. */
+        tune: planInputSchema.nullable().optional(),
     }),
     chosen: object({
         slo_ms: ms('slo_ms').positive(),
@@ -28576,6 +28645,10 @@ const planArtifactSchema = object({
         .nullable()
         .optional(),
 });
+/** The plan's scheduled actions (none in plans made without a tune). */
+const scheduledActionsOf = (deployable) => deployable.scheduled_actions ?? [];
+/** The plan's step scale-out (none in plans made without a tune). */
+const stepScaleOutOf = (deployable) => deployable.step_scale_out ?? null;
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
 
@@ -28910,6 +28983,120 @@ const ttotalArtifactSchema = object({
     t_total_prediction: predictionBoundSchema.optional(),
 });
 
+;// CONCATENATED MODULE: ./src/model/artifacts/tune.ts
+/**
+ * `scalegate tune`: candidate scaling policies scored by the fleet simulator (src/sim) on one
+ * traffic trace. Every scored entry (the candidates, the seed's closed-loop rule and the perfect
+ * fleet) carries the same figures, all `computed` by simulation on the trace named by its digest.
+ */
+
+
+
+
+
+
+const share = schemas_number().min(0).max(1);
+const tune_capacity = instances('capacity');
+/** What a candidate deploys: the scaling parameters a plan's `deployable` takes from it. */
+const tunedPolicySchema = object({
+    scaling_metric: scalingMetricSchema,
+    /** In the metric's own units (as plan deployable.scaling_target_value). */
+    target_value: schemas_number().positive().max(1e9),
+    scale_in_threshold: schemas_number().min(0).max(1e9),
+    scale_out_cooldown_s: seconds('scale-out cooldown'),
+    scale_in_cooldown_s: seconds('scale-in cooldown'),
+    min_instances: tune_capacity,
+    max_instances: tune_capacity,
+    step_scale_out: stepScaleOutSchema.nullable(),
+    scheduled_actions: array(scheduledActionSchema).max(200),
+});
+/** A policy's score on the trace. */
+const tuneScoreSchema = object({
+    /** Share of full 10 s windows inside the SLO (the drill's window rule). */
+    slo_attainment: share,
+    /** Share of all arrivals answered within the SLO (overflows and failures count as misses). */
+    request_attainment: share,
+    windows: count('windows'),
+    windows_outside_slo: count('windows'),
+    requests: count('requests'),
+    overflows: count('overflows'),
+    instance_hours: schemas_number().min(0).max(1e9),
+    peak_instances: tune_capacity,
+    scale_outs: count('scale-outs'),
+    scale_ins: count('scale-ins'),
+    /** p95 TTFAB over every arrival (misses at +infinity: null when above the answered ones), ms. */
+    p95_ttfab_ms: ms('p95').nullable(),
+});
+const tuneEntrySchema = object({
+    label: safeString.min(1).max(200),
+    /** null for the perfect fleet, which is not a policy (capacity set to ceil(lambda(t) / lambda_safe) at once). */
+    policy: tunedPolicySchema.nullable(),
+    score: tuneScoreSchema,
+    /** Share of windows and cost both at least as good as another entry's, one strictly: not on the frontier. */
+    pareto: schemas_boolean(),
+    /** Why this entry is what it is (how the candidate was formed; for the perfect fleet, what it bounds). */
+    note: safeString.max(2000),
+});
+const traceRefSchema = object({
+    /** The file as given, or `shape:<name>(<parameters>)` for a built-in shape. */
+    source: safeString.max(1000),
+    /** sha256 of the trace's canonical CSV (`t_s,rps` rows as the simulator replays them), hex. */
+    sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    kind: schemas_enum(['rate', 'timestamps', 'shape', 'cloudwatch']),
+    duration_s: seconds('trace duration'),
+    /** Arrivals the simulator drew from it (timestamps: the file's own). */
+    requests: count('requests'),
+    peak_rps: schemas_number().min(0).max(1e9),
+    mean_rps: schemas_number().min(0).max(1e9),
+    /** Epoch-anchored start (ISO), when the trace says when it began: scheduled actions are placed by it. */
+    start: schemas_string().datetime({ offset: true }).nullable(),
+});
+const inputRef = object({ file: safeString, run_id: safeString });
+const tuneArtifactSchema = object({
+    schema_version: literal(SCHEMA_VERSION),
+    kind: literal('tune'),
+    model_name: safeString,
+    run_id: runId,
+    created_at: recordedAt,
+    /** The measurements' fingerprint (the qmax's): what the chosen policy may be deployed onto. */
+    fingerprint: fingerprintSchema,
+    inputs: object({
+        qmax: inputRef,
+        ttotal: inputRef,
+        goodput: inputRef.nullable(),
+        drill: inputRef.nullable(),
+    }),
+    trace: traceRefSchema,
+    settings: object({
+        seed: schemas_number().int().min(0).max(2 ** 32 - 1),
+        window_s: schemas_number().positive().max(3600),
+        slo_ms: ms('slo'),
+        max_overflow_probability: share,
+        /** Seconds between alarm evaluations in the simulation (AWS: about one per period). */
+        evaluation_interval_s: schemas_number().positive().max(600),
+        /**
+         * Seconds between a period's end and its datapoint reaching the alarms, per tracked metric: the
+         * plan's policy lag less the scale-out alarm's own periods (so the simulated lag is the plan's).
+         */
+        metric_delay_s: partialRecord(scalingMetricSchema, schemas_number().min(0).max(3600)).optional(),
+        /** The surge-safe per-instance rate the perfect fleet is sized with, requests/s (computed by the plan's method). */
+        lambda_safe_rps: schemas_number().positive().max(1e9),
+        /** The attainment a candidate must reach to be chosen (share of windows). */
+        required_slo_attainment: share,
+        t_plan_s: seconds('T_plan'),
+    }),
+    candidates: array(tuneEntrySchema).max(10_000),
+    /** The cheapest candidate whose window attainment reaches required_slo_attainment (else the best attainment). */
+    chosen: tuneEntrySchema,
+    /** Whether `chosen` reached required_slo_attainment. */
+    chosen_holds: schemas_boolean(),
+    /** The seed's closed-loop rule (target 0.75 x Q_max on concurrency), scored the same way. */
+    seed_rule: tuneEntrySchema,
+    /** The lower bound on instance-hours: ceil(lambda(t) / lambda_safe) instances at every moment. */
+    perfect_fleet: tuneEntrySchema,
+    provenance: provenanceSchema,
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/validate.ts
 
 
@@ -28949,6 +29136,9 @@ const validateArtifactSchema = object({
 
 
 
+
+
+
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
@@ -28956,6 +29146,7 @@ const artifactSchemas = {
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
+    tune: tuneArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const producerOf = {
@@ -28965,6 +29156,7 @@ const producerOf = {
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
+    tune: 'scalegate tune',
 };
 
 ;// CONCATENATED MODULE: ./src/model/attestation.ts
@@ -30097,6 +30289,7 @@ const drillChartFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
+const tuneFileName = (model) => `tune-${model}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -30173,7 +30366,14 @@ function findPlanMeasurements(plan, artifactsDir) {
     const goodput = plan.inputs.goodput
         ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
         : null;
-    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null, goodput?.error ?? null].filter((e) => e !== null);
+    const tune = plan.inputs.tune ? find('tune', plan.inputs.tune, plan.model_name, artifactsDir) : null;
+    const errors = [
+        qmax.error,
+        ttotal?.error ?? null,
+        drill?.error ?? null,
+        goodput?.error ?? null,
+        tune?.error ?? null,
+    ].filter((e) => e !== null);
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
@@ -30184,6 +30384,7 @@ function findPlanMeasurements(plan, artifactsDir) {
         drillFile: drill?.file ?? null,
         goodput: goodput?.artifact ?? null,
         goodputFile: goodput?.file ?? null,
+        ...(tune ? { tune: tune.artifact, tuneFile: tune.file } : {}),
         error: errors.length ? errors.join('; ') : null,
     };
 }
@@ -30369,6 +30570,10 @@ function policyNames(endpoint, variant) {
         queueSaturationAlarm: `${base}-queue-saturation`,
         concurrencyAboveTargetAlarm: `${base}-concurrency-above-target`,
         serviceTimeAlarm: `${base}-service-time`,
+        stepScaleOutPolicy: `${base}-step-scale-out`,
+        stepScaleOutAlarm: `${base}-step-scale-out`,
+        /** Every scheduled action scalegate deploys on the variant starts with it. */
+        scheduledActionPrefix: `${base}-`,
     };
 }
 /**
@@ -30457,6 +30662,14 @@ function expectedPolicyShape(target, plan) {
                 description: `scalegate ${target.modelName}: scale in by one instance when ${tracked.label} stays at or below ${d.scale_in_threshold} (plan scale_in_threshold) for ${ALARM_TIMING.scaleIn.evaluationPeriods} minutes; missing data (idle) counts as low.`,
             }),
         },
+        scheduledActions: scheduledActionsOf(d).map((a) => ({
+            scheduledActionName: `${names.scheduledActionPrefix}${a.name}`,
+            schedule: a.schedule,
+            timezone: 'UTC',
+            minCapacity: a.min_capacity,
+            maxCapacity: a.max_capacity,
+        })),
+        stepScaleOut: stepScaleOutShape(target, plan, names),
         container: { environment: { MAX_QUEUE_DEPTH: String(d.queue_max_depth) } },
         deployment: {
             instanceType: plan.fingerprint.instance_type,
@@ -30520,6 +30733,41 @@ function expectedPolicyShape(target, plan) {
         },
     };
 }
+/** The step scale-out of a plan that has one: the steps as deployed and the alarm that invokes them. */
+function stepScaleOutShape(target, plan, names) {
+    const step = stepScaleOutOf(plan.deployable);
+    if (!step)
+        return null;
+    const tracked = SCALING_METRIC_SHAPES[plan.deployable.scaling_metric];
+    return {
+        policyName: names.stepScaleOutPolicy,
+        policyType: 'StepScaling',
+        adjustmentType: step.adjustment_type,
+        steps: step.steps.map((s) => ({
+            metricIntervalLowerBound: s.lower_bound,
+            metricIntervalUpperBound: s.upper_bound,
+            scalingAdjustment: s.adjustment,
+        })),
+        cooldownS: step.cooldown_s,
+        metricAggregationType: 'Maximum',
+        alarm: sageMakerAlarm(target, {
+            alarmName: names.stepScaleOutAlarm,
+            metricName: tracked.metricName,
+            statistic: tracked.statistic,
+            periodS: step.period_s,
+            evaluationPeriods: step.evaluation_periods,
+            datapointsToAlarm: step.evaluation_periods,
+            threshold: step.threshold,
+            comparisonOperator: 'GreaterThanThreshold',
+            treatMissingData: 'notBreaching',
+            description: `scalegate ${target.modelName}: step scale-out when ${tracked.label} is above ${step.threshold} for ${step.evaluation_periods} x ${step.period_s} s (the tuned policy's step scale-out for large surges).`,
+        }),
+    };
+}
+/** Steps as one comparable value: `lower..upper:+adjustment` joined by `; ` (upper empty: unbounded). */
+const stepsValue = (steps) => steps
+    .map((s) => `${s.metricIntervalLowerBound}..${s.metricIntervalUpperBound ?? ''}:${s.scalingAdjustment > 0 ? '+' : ''}${s.scalingAdjustment}`)
+    .join('; ');
 /** `EndpointName=x,VariantName=y`: dimensions as one comparable value. */
 const dimensionsValue = (dimensions) => Object.entries(dimensions)
     .map(([name, value]) => `${name}=${value}`)
@@ -30539,6 +30787,16 @@ function alarmRows(prefix, alarm) {
         { parameter: `${prefix}.missing_data`, value: alarm.treatMissingData },
     ];
 }
+/** One scheduled action's rows, `scheduled_action.<deployed name>.{schedule, timezone, min_capacity, max_capacity}`. */
+function scheduledActionRows(a) {
+    const p = `scheduled_action.${a.scheduledActionName}`;
+    return [
+        { parameter: `${p}.schedule`, value: a.schedule },
+        { parameter: `${p}.timezone`, value: a.timezone },
+        { parameter: `${p}.min_capacity`, value: a.minCapacity },
+        { parameter: `${p}.max_capacity`, value: a.maxCapacity },
+    ];
+}
 /**
  * The shape as ordered `{parameter, value}` rows with stable parameter names: what validate and
  * drift compare, one row per deployed parameter. Names (all snake_case):
@@ -30551,7 +30809,9 @@ function alarmRows(prefix, alarm) {
  * (`<prefix>.{name, namespace, metric, dimensions, statistic, period_s, evaluation_periods,
  * datapoints_to_alarm, threshold, comparison, missing_data}`) for scale_in.alarm,
  * alarms.errors_5xx, alarms.queue_saturation, alarms.concurrency_above_target and (when the plan
- * has it) alarms.service_time.
+ * has it) alarms.service_time; then, for a tuned plan, `scheduled_action.<name>.*` per scheduled
+ * action and step_scale_out.{policy_name, policy_type, adjustment_type, steps, cooldown_s,
+ * metric_aggregation} with step_scale_out.alarm.*.
  */
 function flattenPolicyShape(shape) {
     const t = shape.scalableTarget;
@@ -30596,6 +30856,12 @@ function flattenPolicyShape(shape) {
     ];
     if (shape.alarms.serviceTime)
         rows.push(...alarmRows('alarms.service_time', shape.alarms.serviceTime));
+    for (const a of shape.scheduledActions)
+        rows.push(...scheduledActionRows(a));
+    const step = shape.stepScaleOut;
+    if (step) {
+        rows.push({ parameter: 'step_scale_out.policy_name', value: step.policyName }, { parameter: 'step_scale_out.policy_type', value: step.policyType }, { parameter: 'step_scale_out.adjustment_type', value: step.adjustmentType }, { parameter: 'step_scale_out.steps', value: stepsValue(step.steps) }, { parameter: 'step_scale_out.cooldown_s', value: step.cooldownS }, { parameter: 'step_scale_out.metric_aggregation', value: step.metricAggregationType }, ...alarmRows('step_scale_out.alarm', step.alarm));
+    }
     return rows;
 }
 
@@ -30653,6 +30919,9 @@ class EndpointAutoscaling extends external_constructs_namespaceObject.Construct 
     scaleOutPolicy;
     scaleInPolicy;
     scaleInAlarm;
+    /** The tuned plan's step scale-out and its alarm; null when the plan has none. */
+    stepScaleOutPolicy = null;
+    stepScaleOutAlarm = null;
     constructor(scope, id, props) {
         super(scope, id);
         const shape = expectedPolicyShape(props.target, props.plan);
@@ -30666,6 +30935,17 @@ class EndpointAutoscaling extends external_constructs_namespaceObject.Construct 
             minCapacity: t.minCapacity,
             maxCapacity: t.maxCapacity,
             suspendedState: { ...t.suspendedState },
+            // A tuned plan's scheduled actions (none: the property is left out, as before).
+            ...(shape.scheduledActions.length > 0
+                ? {
+                    scheduledActions: shape.scheduledActions.map((a) => ({
+                        scheduledActionName: a.scheduledActionName,
+                        schedule: a.schedule,
+                        timezone: a.timezone,
+                        scalableTargetAction: { minCapacity: a.minCapacity, maxCapacity: a.maxCapacity },
+                    })),
+                }
+                : {}),
         });
         this.scalableTarget.node.addDependency(props.endpoint);
         const out = shape.scaleOut;
@@ -30700,6 +30980,31 @@ class EndpointAutoscaling extends external_constructs_namespaceObject.Construct 
         this.scaleInAlarm = alarmFromShape(this, 'ScaleInAlarm', inn.alarm);
         const policyArn = this.scaleInPolicy.ref; // Ref of a ScalingPolicy is its ARN
         this.scaleInAlarm.addAlarmAction({ bind: () => ({ alarmActionArn: policyArn }) });
+        const step = shape.stepScaleOut;
+        if (step) {
+            const policy = new aws_applicationautoscaling_namespaceObject.CfnScalingPolicy(this, 'StepScaleOut', {
+                policyName: step.policyName,
+                policyType: step.policyType,
+                scalingTargetId: this.scalableTarget.ref,
+                stepScalingPolicyConfiguration: {
+                    adjustmentType: step.adjustmentType,
+                    cooldown: step.cooldownS,
+                    metricAggregationType: step.metricAggregationType,
+                    stepAdjustments: step.steps.map((s) => ({
+                        metricIntervalLowerBound: s.metricIntervalLowerBound,
+                        ...(s.metricIntervalUpperBound === null
+                            ? {}
+                            : { metricIntervalUpperBound: s.metricIntervalUpperBound }),
+                        scalingAdjustment: s.scalingAdjustment,
+                    })),
+                },
+            });
+            const alarm = alarmFromShape(this, 'StepScaleOutAlarm', step.alarm);
+            const stepArn = policy.ref;
+            alarm.addAlarmAction({ bind: () => ({ alarmActionArn: stepArn }) });
+            this.stepScaleOutPolicy = policy;
+            this.stepScaleOutAlarm = alarm;
+        }
     }
 }
 
@@ -31128,6 +31433,7 @@ function provenFiles(planFile, measurements, proofs) {
         m?.ttotal ? m.ttotalFile : null,
         m?.drill ? m.drillFile : null,
         m?.goodput ? m.goodputFile : null,
+        m?.tune ? m.tuneFile : null,
         proofs?.validate ? proofs.validateFile : null,
         ...(proofs?.drills ?? []).map((d) => d.file),
     ];
@@ -31234,8 +31540,10 @@ function measureFix(modelName, model, deployImageDigest) {
 }
 /** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
 function measuredKinds(plan) {
-    const { ttotal, drill, goodput } = plan.inputs;
-    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput'].filter(Boolean).join('/');
+    const { ttotal, drill, goodput, tune } = plan.inputs;
+    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput', tune && 'tune']
+        .filter(Boolean)
+        .join('/');
 }
 /** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
 function replanFix(modelName, plan) {
@@ -31246,7 +31554,8 @@ function replanFix(modelName, plan) {
             : '';
     const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
     const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
-    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}\``;
+    const tune = plan.inputs.tune ? ` --tune ${plan.inputs.tune.file}` : '';
+    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}${tune}\``;
 }
 /** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
 function validateFix(modelName, model, planFile) {
@@ -35034,6 +35343,108 @@ function checkDrill(request, drill) {
     return [];
 }
 
+;// CONCATENATED MODULE: ./src/plan/plan-tune.ts
+/**
+ * `plan --tune FILE`: the plan deploys the chosen candidate of a `scalegate tune` artifact (its
+ * metric, target, scale-in threshold, cooldowns, min/max instances, step scale-out and scheduled
+ * actions) instead of the surge-safe operating point. The refusals (each names `--tune`, the file
+ * and the fix), the values it deploys, how the policy records where they came from, and the
+ * finding that still compares the tuned target with the surge analysis. Pure.
+ */
+
+const plan_tune_pct = (value) => `${(value * 100).toFixed(1)} %`;
+/** A `scalegate tune` command line that tunes again on the plan's own measurements. */
+const retune = (r) => `\`scalegate tune --model ${r.modelName} --qmax ${r.qmaxFile}${r.ttotalFile ? ` --ttotal ${r.ttotalFile}` : ''} --trace ${r.tune.trace.source}\``;
+/**
+ * The tune's chosen policy, when it may be deployed on this plan: the same model, the qmax's
+ * fingerprint, the plan's own qmax and ttotal runs, a chosen candidate that reached the required
+ * attainment. Throws a usage error (exit 2) naming `--tune`, the file and the fix otherwise.
+ */
+function checkTune(r) {
+    const { tune, tuneFile: file } = r;
+    if (tune.model_name !== r.modelName) {
+        throw errors_usage `${errors_opt('tune', file)} tuned model ${tune.model_name}, not ${r.modelName}: pass this model's tune artifact, or tune it with ${retune(r)}.`;
+    }
+    const differences = fingerprint_fingerprintDifferences(r.qmax.fingerprint, tune.fingerprint);
+    if (differences.length > 0) {
+        const what = differences.map((d) => `${d.field} ${d.left} vs ${d.right}`).join('; ');
+        throw errors_usage `${errors_opt('tune', file)} was tuned on measurements of another configuration than ${r.qmaxFile} (${what}): a policy simulated on another container or instance type does not hold on this one. Tune again on this qmax with ${retune(r)}.`;
+    }
+    if (tune.inputs.qmax.run_id !== r.qmax.run_id) {
+        throw errors_usage `${errors_opt('tune', file)} simulated qmax run ${tune.inputs.qmax.run_id} (${tune.inputs.qmax.file}), the plan reads run ${r.qmax.run_id} (${r.qmaxFile}): plan with ${errors_opt('qmax', tune.inputs.qmax.file)}, or tune again on this qmax with ${retune(r)}.`;
+    }
+    const ttotalRun = r.ttotal?.run_id ?? null;
+    if (tune.inputs.ttotal.run_id !== ttotalRun) {
+        throw errors_usage `${errors_opt('tune', file)} simulated ttotal run ${tune.inputs.ttotal.run_id} (${tune.inputs.ttotal.file}), the plan ${ttotalRun === null ? 'states T_total instead of measuring it' : `reads run ${ttotalRun} (${r.ttotalFile})`}: plan with ${errors_opt('ttotal', tune.inputs.ttotal.file)}, or tune again on this plan's ttotal with ${retune(r)}.`;
+    }
+    const chosen = tune.chosen.policy;
+    if (!tune.chosen_holds || chosen === null) {
+        throw errors_usage `${errors_opt('tune', file)}: no candidate reached the required window SLO attainment ${plan_tune_pct(tune.settings.required_slo_attainment)} on trace ${tune.trace.sha256.slice(0, 12)} (the best, ${tune.chosen.label}, reached ${plan_tune_pct(tune.chosen.score.slo_attainment)}, computed), so there is nothing proven to deploy. Widen the candidates (higher max instances, lower targets, a step scale-out, scheduled pre-scaling) and tune again with ${retune(r)}, or plan without ${errors_opt('tune')}.`;
+    }
+    return chosen;
+}
+/** Where a tuned plan's policy came from, as the plan records it. */
+function chosenByOf(tune, tuneFile) {
+    return {
+        method: 'simulation',
+        tune_file: tuneFile,
+        tune_run_id: tune.run_id,
+        trace_sha256: tune.trace.sha256,
+        trace_source: tune.trace.source,
+        label: tunedPolicyLabel(tune.trace.sha256),
+    };
+}
+/** The plan's deployable values with the tuned policy's in place of the operating point's. */
+function tunedDeployable(deployable, policy) {
+    return {
+        ...deployable,
+        scaling_metric: policy.scaling_metric,
+        min_instances: policy.min_instances,
+        max_instances: policy.max_instances,
+        scaling_target_value: policy.target_value,
+        scale_in_threshold: policy.scale_in_threshold,
+        scale_out_cooldown_s: policy.scale_out_cooldown_s,
+        scale_in_cooldown_s: policy.scale_in_cooldown_s,
+        ...(policy.scheduled_actions.length > 0 ? { scheduled_actions: policy.scheduled_actions } : {}),
+        ...(policy.step_scale_out ? { step_scale_out: policy.step_scale_out } : {}),
+    };
+}
+/**
+ * `tuned_policy`: what the tune's chosen candidate scored (computed by simulation on the trace),
+ * and the tuned target against the surge analysis of the same metric: above the surge-safe
+ * target, a k x surge overflows within T_plan with a probability above the tolerance (warn: the
+ * simulation on the trace does not show the surge the plan is sized for).
+ */
+function tunedPolicyFinding(tune, tuneFile, candidates, surgeRatio, maxOverflowProbability) {
+    const chosen = tune.chosen;
+    const policy = chosen.policy;
+    const s = chosen.score;
+    const base = `deployed: ${chosen.label} from ${tuneFile} (tune run ${tune.run_id}), ${tunedPolicyLabel(tune.trace.sha256)} (${tune.trace.source}): window SLO attainment ${plan_tune_pct(s.slo_attainment)} (computed, required ${plan_tune_pct(tune.settings.required_slo_attainment)}), ${s.instance_hours.toFixed(2)} instance-hours on the trace (computed), peak ${s.peak_instances} instances; ${policy.scaling_metric} target ${policy.target_value}, scale-in threshold ${policy.scale_in_threshold}, ${policy.min_instances} to ${policy.max_instances} instances, ${policy.scheduled_actions.length} scheduled action(s), ${policy.step_scale_out ? `a step scale-out above ${policy.step_scale_out.threshold}` : 'no step scale-out'}`;
+    const surgeSafe = candidates.find((c) => c.metric === policy.scaling_metric);
+    if (!surgeSafe) {
+        return {
+            name: 'tuned_policy',
+            verdict: 'warn',
+            detail: `${base}; the surge analysis has no ${policy.scaling_metric} candidate to compare the target with`,
+            fix: 'measure Q_max with a usable rung so that the surge analysis can judge the tuned target, then re-plan',
+        };
+    }
+    if (policy.target_value > surgeSafe.target_value) {
+        return {
+            name: 'tuned_policy',
+            verdict: 'warn',
+            detail: `${base}; the target ${policy.target_value} is above the surge-safe target ${surgeSafe.target_value} of the surge analysis (lambda_safe ${surgeSafe.lambda_safe_rps.toFixed(2)} requests/s per instance, computed): at it a ${surgeRatio}x surge overflows Q_max within T_plan ${surgeSafe.t_plan_s.toFixed(0)} s with probability above ${plan_tune_pct(maxOverflowProbability)} (computed); the trace did not show that surge`,
+            fix: `tune with targets at or below ${surgeSafe.target_value}, or deploy it knowingly and drill it (\`scalegate drill\`) to prove it holds a ${surgeRatio}x surge`,
+        };
+    }
+    return {
+        name: 'tuned_policy',
+        verdict: 'ok',
+        detail: `${base}; the target ${policy.target_value} is at or below the surge-safe target ${surgeSafe.target_value} of the surge analysis (a ${surgeRatio}x surge overflows within T_plan with probability at most ${plan_tune_pct(surgeSafe.surge_overflow_probability)}, computed)`,
+        fix: null,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/plan/derive.ts
 /**
  * From a qmax artifact, a ttotal artifact (or a stated T_total) and the operator's choices to the
@@ -35041,6 +35452,7 @@ function checkDrill(request, drill) {
  * inputs, and the surge probability is computed by uniformization (numerically exact, no random
  * numbers; how far it moves with its inputs is the plan's sensitivity band).
  */
+
 
 
 
@@ -35157,6 +35569,20 @@ function derivePlanValues(request) {
     const replacedLagS = ttotal ? ttotal.policy_lag_s : plan_request_POLICY_LAG_BOUND_S;
     const replacedLagOrigin = ttotal && !ttotal.policy_lag_bounded ? 'computed' : 'bound';
     const tPlanS = planningHorizonS(tTotalS, policyLagS);
+    // `--tune`: the tune's chosen candidate is deployed instead of the operating point.
+    const tune = request.tune ?? null;
+    const tuneFile = request.tuneFile ?? 'the tune artifact';
+    const tuned = tune
+        ? checkTune({
+            modelName: request.modelName,
+            qmax,
+            qmaxFile: request.qmaxFile,
+            ttotal,
+            ttotalFile: request.ttotalFile,
+            tune,
+            tuneFile,
+        })
+        : null;
     const band = scaleBand(qmax.q_max, choices.surgeRatio);
     const r = band.scaleInConcurrency > 0 ? band.scaleOutConcurrency / band.scaleInConcurrency : null;
     const minSafe = smallestSafeMinimum(band.scaleOutConcurrency, band.scaleInConcurrency);
@@ -35247,6 +35673,7 @@ function derivePlanValues(request) {
             max_overflow_probability: maxOverflow,
             candidates,
             seed_rule: seedRule,
+            ...(tune ? { chosen_by: chosenByOf(tune, tuneFile) } : {}),
         }
         : null;
     // What is deployed: the chosen candidate (surge-safe), or the seed's rule when asked for.
@@ -35310,8 +35737,8 @@ function derivePlanValues(request) {
         surgeRatio: choices.surgeRatio,
         tPlanS: deployedTPlanS,
         surge: surge ? { ...surge, peakRps: choices.peak.unit === 'rps' ? choices.peak.value : null } : null,
-        minInstances: deployedMin,
-        maxInstances: deployedMax,
+        minInstances: tuned ? tuned.min_instances : deployedMin,
+        maxInstances: tuned ? tuned.max_instances : deployedMax,
         minSafeInstances: minSafe,
         peakInstances: deployedPeak,
         naivePeakInstances: naivePeak,
@@ -35334,7 +35761,10 @@ function derivePlanValues(request) {
             candidates,
         },
     });
+    if (tune)
+        findings.push(tunedPolicyFinding(tune, tuneFile, candidates, choices.surgeRatio, maxOverflow));
     const { verdict, warnCount } = planVerdict(findings);
+    const withTune = (d) => (tuned ? tunedDeployable(d, tuned) : d);
     const region = regionOf(qmax, choices.legacyRegion);
     return {
         schema_version: SCHEMA_VERSION,
@@ -35354,6 +35784,7 @@ function derivePlanValues(request) {
             mismatch_warnings: mismatchWarnings,
             ...(drill && request.drillFile ? { drill: inputOf(request.drillFile, drill) } : {}),
             ...(goodput && request.goodputFile ? { goodput: inputOf(request.goodputFile, goodput) } : {}),
+            ...(tune ? { tune: inputOf(tuneFile, tune) } : {}),
         },
         chosen: {
             slo_ms: choices.sloMs,
@@ -35436,7 +35867,7 @@ function derivePlanValues(request) {
                 : 'interpolated',
             surge_sensitivity: sensitivity,
         },
-        deployable: {
+        deployable: withTune({
             scaling_metric: deployed ? deployed.metric : 'ConcurrentRequestsPerModel',
             min_instances: rule === 'surge-safe' ? deployedMin : minInstances,
             max_instances: rule === 'surge-safe' ? deployedMax : maxInstances,
@@ -35447,7 +35878,7 @@ function derivePlanValues(request) {
             scale_in_cooldown_s: scaleInCooldownS(deployedTPlanS),
             slo_ms: choices.sloMs,
             service_time_alarm_ms: serviceTimeAlarmMs === null ? null : round(serviceTimeAlarmMs, 3),
-        },
+        }),
         policy,
         findings,
         provenance: { origin: 'measured', tool: request.tool, note: null },
@@ -35484,7 +35915,9 @@ function planDifferences(written, derived) {
         if (JSON.stringify(a) !== JSON.stringify(b))
             out.push(`${name} ${shown(a)} (plan) vs ${shown(b)} (re-derived)`);
     };
-    for (const key of Object.keys(derived.deployable)) {
+    // Both sides' keys: a scheduled action or step scale-out only one of them has is a difference.
+    const keys = new Set([...Object.keys(derived.deployable), ...Object.keys(written.deployable)]);
+    for (const key of [...keys]) {
         note(key, written.deployable[key], derived.deployable[key]);
     }
     note('verdict', written.verdict, derived.verdict);
@@ -35868,6 +36301,7 @@ function rederive(modelName, plan, planFile, measurements, remeasure) {
         measurements.ttotalFile,
         measurements.drillFile,
         measurements.goodputFile,
+        measurements.tuneFile,
     ]
         .filter(Boolean)
         .join(' and ');
@@ -35893,6 +36327,9 @@ function rederive(modelName, plan, planFile, measurements, remeasure) {
             // The goodput measurement is an input too: open_loop_headroom counts in the verdict.
             goodput: measurements.goodput ?? null,
             goodputFile: plan.inputs.goodput?.file ?? null,
+            // The tune whose chosen candidate the plan deploys (refused again if it no longer fits).
+            tune: measurements.tune ?? null,
+            tuneFile: plan.inputs.tune?.file ?? null,
             choices: {
                 sloMs: plan.chosen.slo_ms,
                 surgeRatio: plan.chosen.surge_ratio,

@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1910);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6407);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1910:
+/***/ 6407:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -98445,7 +98445,48 @@ const goodputArtifactSchema = object({
         .optional(),
 });
 
+;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
+/**
+ * What a plan may deploy beyond target tracking and the scale-in step: scheduled actions (minimum
+ * capacity by time of day, for ramps the policy cannot follow within T_plan) and a step scale-out
+ * for large surges. Shared by the plan and the tune artifacts.
+ */
+
+
+
+const capacity = instances('capacity');
+/** One scheduled action: Application Auto Scaling `PutScheduledAction` on the variant's scalable target. */
+const scheduledActionSchema = object({
+    /** Unique per scalable target; `scalegate-<endpoint>-<variant>-` is prefixed when deployed. */
+    name: safeString.min(1).max(200),
+    /** `cron(minutes hours day-of-month month day-of-week year)` in UTC (Application Auto Scaling syntax). */
+    schedule: safeString.min(1).max(256),
+    min_capacity: capacity,
+    max_capacity: capacity,
+});
+/**
+ * An optional step scale-out for large surges, on the tracked metric (its statistic and period):
+ * when the metric exceeds `threshold` in `evaluation_periods` consecutive periods, add instances
+ * by the step the excess falls in (bounds relative to the threshold, as Application Auto Scaling's
+ * MetricIntervalLowerBound / UpperBound).
+ */
+const stepScaleOutSchema = object({
+    threshold: schemas_number().min(0).max(1e9),
+    period_s: schemas_number().int().min(10).max(3600),
+    evaluation_periods: schemas_number().int().min(1).max(60),
+    cooldown_s: seconds('cooldown'),
+    adjustment_type: schemas_enum(['ChangeInCapacity', 'PercentChangeInCapacity']),
+    steps: array(object({
+        lower_bound: schemas_number().min(0).max(1e9),
+        upper_bound: schemas_number().min(0).max(1e9).nullable(),
+        adjustment: schemas_number().int().min(1).max(10_000),
+    }))
+        .min(1)
+        .max(20),
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
 
 
 
@@ -98493,6 +98534,13 @@ const deployableSchema = object({
     slo_ms: ms('slo_ms').positive(),
     /** Service-time alarm: measured TTFAB p95 at concurrency 1 (not the SLO). */
     service_time_alarm_ms: ms('service_time_alarm_ms').positive().nullable(),
+    /**
+     * Scheduled actions (`plan --tune`): minimum and maximum capacity by time of day. Absent in
+     * plans without any (older plans, every plan made without a tune): read with `scheduledActionsOf`.
+     */
+    scheduled_actions: array(scheduledActionSchema).max(200).optional(),
+    /** A step scale-out for large surges (`plan --tune`); absent: none (read with `stepScaleOutOf`). */
+    step_scale_out: stepScaleOutSchema.nullable().optional(),
 });
 /**
  * Where a plan's region comes from: the measurement (which records it), or, for a legacy
@@ -98565,6 +98613,18 @@ const seedRuleSchema = object({
     cost_per_hour_usd: boundedNumber(0, LIMITS.usd * LIMITS.instances, 'seed cost_per_hour_usd').nullable(),
     holds: schemas_boolean(),
 });
+/** The label a tuned plan carries beside its policy: `chosen by simulation on trace <first 12 hex of the digest>`. */
+const tunedPolicyLabel = (traceSha256) => `chosen by simulation on trace ${traceSha256.slice(0, 12)}`;
+/** `plan --tune`: the deployed values are a `scalegate tune` candidate's, chosen by simulation on a trace. */
+const policyChosenBySchema = object({
+    method: literal('simulation'),
+    tune_file: safeString,
+    tune_run_id: safeString,
+    trace_sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    trace_source: safeString.max(1000),
+    /** Exactly `tunedPolicyLabel(trace_sha256)`. */
+    label: safeString.max(200),
+});
 /** How the deployed policy was chosen: the candidates side by side, the chosen one, the seed's rule. */
 const policyChoiceSchema = object({
     chosen_metric: scalingMetricSchema,
@@ -98573,6 +98633,8 @@ const policyChoiceSchema = object({
     max_overflow_probability: probability,
     candidates: array(policyCandidateSchema).min(1).max(4),
     seed_rule: seedRuleSchema,
+    /** `plan --tune`: the deployed values are the tune's chosen candidate's; absent otherwise. */
+    chosen_by: policyChosenBySchema.nullable().optional(),
 });
 /**
  * The surge overflow probability at the deployed rate, recomputed with each uncertain input at its
@@ -98614,6 +98676,8 @@ const planArtifactSchema = object({
         drill: planInputSchema.nullable().optional(),
         /** The goodput measurement (lambda_max), when the plan was given one; absent in older plans. */
         goodput: planInputSchema.nullable().optional(),
+        /** `plan --tune`: the tune artifact whose chosen candidate the plan deploys; absent otherwise. */
+        tune: planInputSchema.nullable().optional(),
     }),
     chosen: object({
         slo_ms: ms('slo_ms').positive(),
@@ -98741,6 +98805,10 @@ const planArtifactSchema = object({
         .nullable()
         .optional(),
 });
+/** The plan's scheduled actions (none in plans made without a tune). */
+const scheduledActionsOf = (deployable) => deployable.scheduled_actions ?? [];
+/** The plan's step scale-out (none in plans made without a tune). */
+const stepScaleOutOf = (deployable) => deployable.step_scale_out ?? null;
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
 
@@ -99075,6 +99143,120 @@ const ttotalArtifactSchema = object({
     t_total_prediction: predictionBoundSchema.optional(),
 });
 
+;// CONCATENATED MODULE: ./src/model/artifacts/tune.ts
+/**
+ * `scalegate tune`: candidate scaling policies scored by the fleet simulator (src/sim) on one
+ * traffic trace. Every scored entry (the candidates, the seed's closed-loop rule and the perfect
+ * fleet) carries the same figures, all `computed` by simulation on the trace named by its digest.
+ */
+
+
+
+
+
+
+const share = schemas_number().min(0).max(1);
+const tune_capacity = instances('capacity');
+/** What a candidate deploys: the scaling parameters a plan's `deployable` takes from it. */
+const tunedPolicySchema = object({
+    scaling_metric: scalingMetricSchema,
+    /** In the metric's own units (as plan deployable.scaling_target_value). */
+    target_value: schemas_number().positive().max(1e9),
+    scale_in_threshold: schemas_number().min(0).max(1e9),
+    scale_out_cooldown_s: seconds('scale-out cooldown'),
+    scale_in_cooldown_s: seconds('scale-in cooldown'),
+    min_instances: tune_capacity,
+    max_instances: tune_capacity,
+    step_scale_out: stepScaleOutSchema.nullable(),
+    scheduled_actions: array(scheduledActionSchema).max(200),
+});
+/** A policy's score on the trace. */
+const tuneScoreSchema = object({
+    /** Share of full 10 s windows inside the SLO (the drill's window rule). */
+    slo_attainment: share,
+    /** Share of all arrivals answered within the SLO (overflows and failures count as misses). */
+    request_attainment: share,
+    windows: count('windows'),
+    windows_outside_slo: count('windows'),
+    requests: count('requests'),
+    overflows: count('overflows'),
+    instance_hours: schemas_number().min(0).max(1e9),
+    peak_instances: tune_capacity,
+    scale_outs: count('scale-outs'),
+    scale_ins: count('scale-ins'),
+    /** p95 TTFAB over every arrival (misses at +infinity: null when above the answered ones), ms. */
+    p95_ttfab_ms: ms('p95').nullable(),
+});
+const tuneEntrySchema = object({
+    label: safeString.min(1).max(200),
+    /** null for the perfect fleet, which is not a policy (capacity set to ceil(lambda(t) / lambda_safe) at once). */
+    policy: tunedPolicySchema.nullable(),
+    score: tuneScoreSchema,
+    /** Share of windows and cost both at least as good as another entry's, one strictly: not on the frontier. */
+    pareto: schemas_boolean(),
+    /** Why this entry is what it is (how the candidate was formed; for the perfect fleet, what it bounds). */
+    note: safeString.max(2000),
+});
+const traceRefSchema = object({
+    /** The file as given, or `shape:<name>(<parameters>)` for a built-in shape. */
+    source: safeString.max(1000),
+    /** sha256 of the trace's canonical CSV (`t_s,rps` rows as the simulator replays them), hex. */
+    sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    kind: schemas_enum(['rate', 'timestamps', 'shape', 'cloudwatch']),
+    duration_s: seconds('trace duration'),
+    /** Arrivals the simulator drew from it (timestamps: the file's own). */
+    requests: count('requests'),
+    peak_rps: schemas_number().min(0).max(1e9),
+    mean_rps: schemas_number().min(0).max(1e9),
+    /** Epoch-anchored start (ISO), when the trace says when it began: scheduled actions are placed by it. */
+    start: schemas_string().datetime({ offset: true }).nullable(),
+});
+const inputRef = object({ file: safeString, run_id: safeString });
+const tuneArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('tune'),
+    model_name: safeString,
+    run_id: runId,
+    created_at: recordedAt,
+    /** The measurements' fingerprint (the qmax's): what the chosen policy may be deployed onto. */
+    fingerprint: fingerprintSchema,
+    inputs: object({
+        qmax: inputRef,
+        ttotal: inputRef,
+        goodput: inputRef.nullable(),
+        drill: inputRef.nullable(),
+    }),
+    trace: traceRefSchema,
+    settings: object({
+        seed: schemas_number().int().min(0).max(2 ** 32 - 1),
+        window_s: schemas_number().positive().max(3600),
+        slo_ms: ms('slo'),
+        max_overflow_probability: share,
+        /** Seconds between alarm evaluations in the simulation (AWS: about one per period). */
+        evaluation_interval_s: schemas_number().positive().max(600),
+        /**
+         * Seconds between a period's end and its datapoint reaching the alarms, per tracked metric: the
+         * plan's policy lag less the scale-out alarm's own periods (so the simulated lag is the plan's).
+         */
+        metric_delay_s: partialRecord(scalingMetricSchema, schemas_number().min(0).max(3600)).optional(),
+        /** The surge-safe per-instance rate the perfect fleet is sized with, requests/s (computed by the plan's method). */
+        lambda_safe_rps: schemas_number().positive().max(1e9),
+        /** The attainment a candidate must reach to be chosen (share of windows). */
+        required_slo_attainment: share,
+        t_plan_s: seconds('T_plan'),
+    }),
+    candidates: array(tuneEntrySchema).max(10_000),
+    /** The cheapest candidate whose window attainment reaches required_slo_attainment (else the best attainment). */
+    chosen: tuneEntrySchema,
+    /** Whether `chosen` reached required_slo_attainment. */
+    chosen_holds: schemas_boolean(),
+    /** The seed's closed-loop rule (target 0.75 x Q_max on concurrency), scored the same way. */
+    seed_rule: tuneEntrySchema,
+    /** The lower bound on instance-hours: ceil(lambda(t) / lambda_safe) instances at every moment. */
+    perfect_fleet: tuneEntrySchema,
+    provenance: provenanceSchema,
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/validate.ts
 
 
@@ -99114,6 +99296,9 @@ const validateArtifactSchema = object({
 
 
 
+
+
+
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
@@ -99121,6 +99306,7 @@ const artifactSchemas = {
     plan: planArtifactSchema,
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
+    tune: tuneArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const producerOf = {
@@ -99130,6 +99316,7 @@ const producerOf = {
     plan: 'scalegate plan',
     drift: 'scalegate drift',
     validate: 'scalegate validate',
+    tune: 'scalegate tune',
 };
 
 ;// CONCATENATED MODULE: ./src/model/drill.ts
@@ -99786,6 +99973,11 @@ const read_READ_LIMITS = {
     journal: 64 * KiB,
     /** A prompts file, a schedule or a replay trace. */
     loadInput: 64 * MiB,
+    /**
+     * A traffic trace (src/model/trace.ts): a day of request timestamps at ~100 requests/s is about
+     * 100 MB; a day of 10 s rate rows about 100 kB.
+     */
+    trace: 256 * MiB,
 };
 const formatBytes = (bytes) => bytes >= MiB && bytes % MiB === 0
     ? `${bytes / MiB} MB`
@@ -100169,6 +100361,7 @@ const drillChartFileName = (model, fp) => `drill-${model}-${fingerprintSlug(fp)}
 const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const names_validateFileName = (model) => `validate-${model}.json`;
+const tuneFileName = (model) => `tune-${model}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -101529,7 +101722,14 @@ function findPlanMeasurements(plan, artifactsDir) {
     const goodput = plan.inputs.goodput
         ? find('goodput', plan.inputs.goodput, plan.model_name, artifactsDir)
         : null;
-    const errors = [qmax.error, ttotal?.error ?? null, drill?.error ?? null, goodput?.error ?? null].filter((e) => e !== null);
+    const tune = plan.inputs.tune ? find('tune', plan.inputs.tune, plan.model_name, artifactsDir) : null;
+    const errors = [
+        qmax.error,
+        ttotal?.error ?? null,
+        drill?.error ?? null,
+        goodput?.error ?? null,
+        tune?.error ?? null,
+    ].filter((e) => e !== null);
     return {
         qmax: qmax.artifact,
         qmaxFile: qmax.file,
@@ -101540,6 +101740,7 @@ function findPlanMeasurements(plan, artifactsDir) {
         drillFile: drill?.file ?? null,
         goodput: goodput?.artifact ?? null,
         goodputFile: goodput?.file ?? null,
+        ...(tune ? { tune: tune.artifact, tuneFile: tune.file } : {}),
         error: errors.length ? errors.join('; ') : null,
     };
 }

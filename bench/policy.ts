@@ -30,12 +30,22 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const QMAX = join(ROOT, 'artifacts/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json');
 const TTOTAL = join(ROOT, 'artifacts/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
 const seed = Number(option('seed', '1'));
-const [modelName, model] = modelFromConfig(readConfigFile(join(ROOT, 'scalegate.config.json')), 'kokoro-82m', 'scalegate.config.json');
+const [modelName, model] = modelFromConfig(
+  readConfigFile(join(ROOT, 'scalegate.config.json')),
+  'kokoro-82m',
+  'scalegate.config.json',
+);
 
 const traces = [
-  { label: 'diurnal with bursts (24 h)', shape: 'diurnal:peak=150,trough=30,noise=0.1,bursts=6,burst_x=1.5,burst_s=300,seed=3' },
+  {
+    label: 'diurnal with bursts (24 h)',
+    shape: 'diurnal:peak=150,trough=30,noise=0.1,bursts=6,burst_x=1.5,burst_s=300,seed=3',
+  },
   { label: '3 x step (4 h)', shape: 'step:base=40,x=3,at_s=3600,duration_s=14400' },
-  { label: 'launch ramp 10 -> 200 rps in 10 min (3 h)', shape: 'ramp:base=10,peak=200,at_s=3600,ramp_s=600,duration_s=10800' },
+  {
+    label: 'launch ramp 10 -> 200 rps in 10 min (3 h)',
+    shape: 'ramp:base=10,peak=200,at_s=3600,ramp_s=600,duration_s=10800',
+  },
 ];
 
 const out = mkdtempSync(join(tmpdir(), 'scalegate-bench-policy-'));
@@ -45,7 +55,15 @@ for (const trace of traces) {
   const inputs: FleetSimInput[] = [];
   const started = performance.now();
   const result = runTune(
-    { modelName, model, qmaxFile: QMAX, ttotalFile: TTOTAL, shape: trace.shape, seed, outFile: join(out, `tune-${inputs.length}-${trace.label.length}.json`) },
+    {
+      modelName,
+      model,
+      qmaxFile: QMAX,
+      ttotalFile: TTOTAL,
+      shape: trace.shape,
+      seed,
+      outFile: join(out, `tune-${inputs.length}-${trace.label.length}.json`),
+    },
     {
       version: 'bench',
       simulate: (input) => {
@@ -75,9 +93,15 @@ for (const trace of traces) {
   const perfectIh = tune.perfect_fleet.score.instance_hours;
   const perfectHeldIh = (heldOut[2] as (typeof heldOut)[number]).instanceHours;
   console.log(`\n## ${trace.label}: ${tune.trace.source}`);
-  console.log(`trace digest ${tune.trace.sha256.slice(0, 12)}, ${tune.trace.requests} requests (seed ${seed}), lambda_safe ${tune.settings.lambda_safe_rps} requests/s and T_plan ${tune.settings.t_plan_s} s (computed), ${tune.candidates.length} candidates scored in ${tuneS.toFixed(1)} s (measured)`);
-  console.log(`chosen: ${tune.chosen.label} (${tune.chosen_holds ? 'holds' : 'DOES NOT HOLD'} ${pct(tune.settings.required_slo_attainment)})`);
-  console.log('\n| policy | windows in SLO | requests in SLO | overflows | instance-hours | x perfect | held-out: windows | requests | overflows | instance-hours | x perfect |');
+  console.log(
+    `trace digest ${tune.trace.sha256.slice(0, 12)}, ${tune.trace.requests} requests (seed ${seed}), lambda_safe ${tune.settings.lambda_safe_rps} requests/s and T_plan ${tune.settings.t_plan_s} s (computed), ${tune.candidates.length} candidates scored in ${tuneS.toFixed(1)} s (measured)`,
+  );
+  console.log(
+    `chosen: ${tune.chosen.label} (${tune.chosen_holds ? 'holds' : 'DOES NOT HOLD'} ${pct(tune.settings.required_slo_attainment)})`,
+  );
+  console.log(
+    '\n| policy | windows in SLO | requests in SLO | overflows | instance-hours | x perfect | held-out: windows | requests | overflows | instance-hours | x perfect |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [k, [label, e]] of entries.entries()) {
     const h = heldOut[k] as (typeof heldOut)[number];
@@ -96,7 +120,9 @@ for (const trace of traces) {
     const t0 = performance.now();
     const r = simulateFleet(input);
     const simS = (performance.now() - t0) / 1000;
-    checks.push(`one 24 h simulation of the chosen policy: ${r.requests} requests in ${simS.toFixed(2)} s (measured, one core): ${(input.arrivals.durationS / simS).toFixed(0)} x real time`);
+    checks.push(
+      `one 24 h simulation of the chosen policy: ${r.requests} requests in ${simS.toFixed(2)} s (measured, one core): ${(input.arrivals.durationS / simS).toFixed(0)} x real time`,
+    );
   }
 }
 console.log('\n## summary\n');

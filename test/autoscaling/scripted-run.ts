@@ -150,7 +150,12 @@ class ScriptedCapacity implements CapacityTarget {
 /** The plan's alarms, as the simulator builds them (one definition for both runs). */
 function deployment(policy: SimPolicy) {
   const d = policyAlarms(policy);
-  return { tracked: d.tracked, scaleInAlarm: d.scaleInAlarm, scaleInRules: d.scaleInRules, stepOut: d.stepOut };
+  return {
+    tracked: d.tracked,
+    scaleInAlarm: d.scaleInAlarm,
+    scaleInRules: d.scaleInRules,
+    stepOut: d.stepOut,
+  };
 }
 
 const wireAlarm = (
@@ -476,7 +481,11 @@ export function referenceRun(
  * The fleet simulator's control plane (src/sim/control.ts) driven by the same series, capacity and
  * ticks: what the simulator decides, to compare with the emulator's decisions.
  */
-export function simulatorRun(series: ScriptedSeries, policy: SimPolicy, opts: ScriptedOptions = {}): ScaleEvent[] {
+export function simulatorRun(
+  series: ScriptedSeries,
+  policy: SimPolicy,
+  opts: ScriptedOptions = {},
+): ScaleEvent[] {
   const t0 = series.startMs;
   const tickMs = opts.tickMs ?? 10_000;
   const startupMs = opts.startupMs ?? 0;

@@ -21,9 +21,9 @@ import {
   simStartupFromProfile,
   simulateFleet,
 } from '../../src/sim/index.js';
-import { repoRoot } from '../helpers/anchor.js';
 import { applyPlan, drillDeps, drillInput, kokoroPlanFile, TIME_SCALE } from '../commands/drill-fixtures.js';
 import { type Emulator, startEmulator, workspace } from '../commands/local-apply-fixtures.js';
+import { repoRoot } from '../helpers/anchor.js';
 
 /** The replayed start-up (before the time scale): provisioning 16 s, ready 8 s later, in service 4 s after. */
 export const AGREEMENT_STARTUP = {
@@ -106,15 +106,22 @@ export async function agreementRun(emulator: Emulator, options: AgreementOptions
 export function observedStartupS(drill: DrillArtifact): number | null {
   const observer = drill.observer;
   const first = observer?.activities
-    .filter((a) => a.start_s >= 0 && a.to_desired !== null && a.to_desired > (drill.settings.start_instances ?? 1))
+    .filter(
+      (a) => a.start_s >= 0 && a.to_desired !== null && a.to_desired > (drill.settings.start_instances ?? 1),
+    )
     .sort((a, b) => a.start_s - b.start_s)[0];
   if (!observer || !first) return null;
-  const served = observer.observations.find((o) => o.t_s >= first.start_s && (o.current ?? 0) >= (first.to_desired as number));
+  const served = observer.observations.find(
+    (o) => o.t_s >= first.start_s && (o.current ?? 0) >= (first.to_desired as number),
+  );
   return served ? served.t_s - first.start_s : null;
 }
 
 /** The drill, simulated: the same policy, device, start-up, arrival times, alarm cadence (1 s). */
-export function simulateDrill(plan: PlanArtifact, drill: DrillArtifact): { sim: FleetSimResult; report: AgreementReport } {
+export function simulateDrill(
+  plan: PlanArtifact,
+  drill: DrillArtifact,
+): { sim: FleetSimResult; report: AgreementReport } {
   const { device } = resolveDevice({ device: join(repoRoot, KOKORO_G5_QMAX), timeScale: TIME_SCALE });
   if (!device.profile) throw new Error('the Kokoro device has no profile');
   const offsets = [...scheduleOffsets(drillArrivalSpec(drill.phases, drill.settings.seed))];
@@ -125,7 +132,10 @@ export function simulateDrill(plan: PlanArtifact, drill: DrillArtifact): { sim: 
       timeScale: TIME_SCALE,
       overheadMs: EMULATOR_OVERHEAD_MS,
     }),
-    startup: startupS === null ? simStartupFromProfile({ ...AGREEMENT_STARTUP }, TIME_SCALE) : { provisionS: startupS, readyS: 0, inServiceAfterReadyS: 0 },
+    startup:
+      startupS === null
+        ? simStartupFromProfile({ ...AGREEMENT_STARTUP }, TIME_SCALE)
+        : { provisionS: startupS, readyS: 0, inServiceAfterReadyS: 0 },
     fleet: { kind: 'policy', policy: simPolicyFromPlan(plan) },
     arrivals: { kind: 'timestamps', times: Float64Array.from(offsets, (ms) => ms / 1000), durationS },
     initialInstances: drill.settings.start_instances ?? 1,

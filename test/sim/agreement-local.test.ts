@@ -20,8 +20,18 @@ beforeAll(async () => {
   // machine; with 28 judged windows one such window costs 3.6 %, not 7 %.
   const phases = { steadyS: 20, surgeS: 50, troughS: 5, windowS: 2.5 };
   runs = await Promise.all([
-    agreementRun(emulators[0] as Emulator, { policyRule: 'surge-safe', steadyShare: 0.5, surgeRatio: 2, ...phases }),
-    agreementRun(emulators[1] as Emulator, { policyRule: 'seed', steadyShare: 0.55, surgeRatio: 2, ...phases }),
+    agreementRun(emulators[0] as Emulator, {
+      policyRule: 'surge-safe',
+      steadyShare: 0.5,
+      surgeRatio: 2,
+      ...phases,
+    }),
+    agreementRun(emulators[1] as Emulator, {
+      policyRule: 'seed',
+      steadyShare: 0.55,
+      surgeRatio: 2,
+      ...phases,
+    }),
   ]);
 }, 240_000);
 
@@ -33,24 +43,29 @@ describe('a drill on the local SageMaker and the same drill simulated', () => {
   it.each([
     ['the surge-safe policy', 0],
     ['the seed closed-loop rule', 1],
-  ])('%s: desired and in-service counts within one instance every second, the same scaling activities within one metric period, the same SLO verdict in at least 90 percent of windows (prevents a simulator that scores policies the endpoint runs differently)', (_label, index) => {
-    const { report, sim, drill } = runs[index] as AgreementRun;
-    expect(report.desired.seconds).toBeGreaterThan(60);
-    expect(report.desired.withinOne).toBe(1);
-    expect(report.inService.seconds).toBeGreaterThan(60);
-    expect(report.inService.withinOne).toBeGreaterThanOrEqual(0.95);
-    // Both scaled out, the same number of times, each within one 10 s period of the other.
-    expect(report.activities.length).toBeGreaterThan(0);
-    expect(report.unpairedActivities).toBe(0);
-    expect(report.maxActivityDifferenceS).toBeLessThanOrEqual(10);
-    // Each activity asks for the same count within one instance (the proportional rule reads a metric both sides measured).
-    report.activities.forEach((a, k) => expect(Math.abs(a.to - (sim.activities[k]?.to ?? -9))).toBeLessThanOrEqual(1));
-    expect(report.windows.compared).toBeGreaterThanOrEqual(24);
-    expect(report.windows.share).toBeGreaterThanOrEqual(0.9);
-    // The verdicts themselves: the seed rule overflows for most of the surge, on both sides.
-    if (index === 1) {
-      expect(drill.slo_held).toBe(false);
-      expect(sim.windows.filter((w) => !w.sloHeld).length).toBeGreaterThanOrEqual(4);
-    }
-  });
+  ])(
+    '%s: desired and in-service counts within one instance every second, the same scaling activities within one metric period, the same SLO verdict in at least 90 percent of windows (prevents a simulator that scores policies the endpoint runs differently)',
+    (_label, index) => {
+      const { report, sim, drill } = runs[index] as AgreementRun;
+      expect(report.desired.seconds).toBeGreaterThan(60);
+      expect(report.desired.withinOne).toBe(1);
+      expect(report.inService.seconds).toBeGreaterThan(60);
+      expect(report.inService.withinOne).toBeGreaterThanOrEqual(0.95);
+      // Both scaled out, the same number of times, each within one 10 s period of the other.
+      expect(report.activities.length).toBeGreaterThan(0);
+      expect(report.unpairedActivities).toBe(0);
+      expect(report.maxActivityDifferenceS).toBeLessThanOrEqual(10);
+      // Each activity asks for the same count within one instance (the proportional rule reads a metric both sides measured).
+      for (const [k, a] of report.activities.entries()) {
+        expect(Math.abs(a.to - (sim.activities[k]?.to ?? -9))).toBeLessThanOrEqual(1);
+      }
+      expect(report.windows.compared).toBeGreaterThanOrEqual(24);
+      expect(report.windows.share).toBeGreaterThanOrEqual(0.9);
+      // The verdicts themselves: the seed rule overflows for most of the surge, on both sides.
+      if (index === 1) {
+        expect(drill.slo_held).toBe(false);
+        expect(sim.windows.filter((w) => !w.sloHeld).length).toBeGreaterThanOrEqual(4);
+      }
+    },
+  );
 });

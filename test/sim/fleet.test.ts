@@ -51,10 +51,22 @@ describe('simulateFleet', () => {
   it('serves a FIFO device exactly: waits add up, first audio at the end of service (prevents a wrong TTFAB)', () => {
     // Three arrivals at once on one serial 100 ms instance: TTFAB 100, 200, 300 ms.
     const r = simulateFleet(
-      base({ arrivals: times(1, 1, 1), fleet: { kind: 'policy', policy: { ...policy, targetValue: 50 } }, sloMs: 250, windowS: 10 }),
+      base({
+        arrivals: times(1, 1, 1),
+        fleet: { kind: 'policy', policy: { ...policy, targetValue: 50 } },
+        sloMs: 250,
+        windowS: 10,
+      }),
     );
     const w = r.windows[0];
-    expect(w).toMatchObject({ offered: 3, ok: 3, overflow: 0, p95Ms: 300, withinSloFraction: 2 / 3, sloHeld: false });
+    expect(w).toMatchObject({
+      offered: 3,
+      ok: 3,
+      overflow: 0,
+      p95Ms: 300,
+      withinSloFraction: 2 / 3,
+      sloHeld: false,
+    });
     expect(r.requestAttainment).toBeCloseTo(2 / 3, 10);
   });
 
@@ -68,7 +80,11 @@ describe('simulateFleet', () => {
   it('routes to the least outstanding instance (prevents queueing on one instance while another idles)', () => {
     // Two instances, four simultaneous arrivals: two each, TTFAB 100 and 200 ms on both.
     const r = simulateFleet(
-      base({ arrivals: times(3, 3, 3, 3), initialInstances: 2, fleet: { kind: 'policy', policy: { ...policy, targetValue: 50 } } }),
+      base({
+        arrivals: times(3, 3, 3, 3),
+        initialInstances: 2,
+        fleet: { kind: 'policy', policy: { ...policy, targetValue: 50 } },
+      }),
     );
     expect(r.windows[0]?.p95Ms).toBe(200);
   });
@@ -93,7 +109,12 @@ describe('simulateFleet', () => {
   });
 
   it('scales out on the tracked metric and serves the new instances only after the start-up (prevents capacity that arrives before AWS could deliver it)', () => {
-    const r = simulateFleet(base({ arrivals: constant(25, 300), startup: { provisionS: 60, readyS: 20, inServiceAfterReadyS: 10 } }));
+    const r = simulateFleet(
+      base({
+        arrivals: constant(25, 300),
+        startup: { provisionS: 60, readyS: 20, inServiceAfterReadyS: 10 },
+      }),
+    );
     const first = r.activities[0];
     expect(first?.direction).toBe('out');
     expect(first?.from).toBe(1);
@@ -104,7 +125,7 @@ describe('simulateFleet', () => {
     expect(r.timeline.find((s) => s.t === at + 89)?.inService).toBe(1);
     expect(r.timeline.find((s) => s.t === at + 90)?.inService).toBe(first?.to);
     // Billed from the capacity request, not from InService.
-    expect(r.instanceHours).toBeGreaterThan(((first?.to as number) - 1) * (300 - at) / 3600 - 1e-9);
+    expect(r.instanceHours).toBeGreaterThan((((first?.to as number) - 1) * (300 - at)) / 3600 - 1e-9);
   });
 
   it('applies a scheduled minimum at its time of day and the one in force at the start (prevents pre-scaling that never lands)', () => {
@@ -117,7 +138,11 @@ describe('simulateFleet', () => {
     };
     // Starts at 06:00 UTC: the 22:00 action of the day before is in force (min 2).
     const r = simulateFleet(
-      base({ fleet: { kind: 'policy', policy: scheduled }, arrivals: constant(1, 7200), startEpochMs: 6 * 3_600_000 }),
+      base({
+        fleet: { kind: 'policy', policy: scheduled },
+        arrivals: constant(1, 7200),
+        startEpochMs: 6 * 3_600_000,
+      }),
     );
     expect(r.timeline[0]?.desired).toBe(2);
     const morning = r.activities.find((a) => a.direction === 'scheduled');
@@ -137,7 +162,9 @@ describe('simulateFleet', () => {
         steps: [{ lower_bound: 0, upper_bound: null, adjustment: 2 }],
       },
     };
-    const r = simulateFleet(base({ fleet: { kind: 'policy', policy: stepped }, arrivals: constant(25, 120) }));
+    const r = simulateFleet(
+      base({ fleet: { kind: 'policy', policy: stepped }, arrivals: constant(25, 120) }),
+    );
     expect(r.activities[0]).toMatchObject({ atS: 10, from: 1, to: 3, cause: 'alarm step-scale-out' });
   });
 

@@ -70,7 +70,7 @@ export function renderTuneReport(a: TuneArtifact, file: string | null, svgFile: 
   const t = a.trace;
   const lines = [
     `tune: ${a.model_name}, trace ${t.source} (sha256 ${t.sha256.slice(0, 12)}, ${t.kind}, ${t.duration_s} s, ${t.requests} requests, peak ${t.peak_rps} / mean ${Number(t.mean_rps.toFixed(3))} requests/s${t.start ? `, from ${t.start}` : ''})`,
-    `settings: SLO p95 TTFAB ${a.settings.slo_ms} ms per ${a.settings.window_s} s window (at most ${pct(a.settings.max_overflow_probability)} overflow), required ${pct(a.settings.required_slo_attainment)} of windows; lambda_safe ${a.settings.lambda_safe_rps} requests/s and T_plan ${a.settings.t_plan_s} s (computed by the plan's method); alarms evaluated every ${a.settings.evaluation_interval_s} s`,
+    `settings: SLO p95 TTFAB ${a.settings.slo_ms} ms per ${a.settings.window_s} s window (at most ${pct(a.settings.max_overflow_probability)} overflow), required ${pct(a.settings.required_slo_attainment)} of windows; lambda_safe ${a.settings.lambda_safe_rps} requests/s and T_plan ${a.settings.t_plan_s} s (computed by the plan's method); alarms evaluated every ${a.settings.evaluation_interval_s} s (assumed)${metricDelays(a)}`,
     '',
     `candidates (every figure ${tuneProvenance(a)}; > chosen, * on the Pareto frontier of windows held vs instance-hours):`,
   ];
@@ -107,4 +107,12 @@ function policyLine(e: TuneEntry): string {
     ? `; step scale-out +${p.step_scale_out.steps[0]?.adjustment ?? 0} % above ${p.step_scale_out.threshold}`
     : '';
   return `${p.scaling_metric} target ${p.target_value}, scale-in at ${p.scale_in_threshold}, instances ${p.min_instances}..${p.max_instances}, cooldowns out ${p.scale_out_cooldown_s} s / in ${p.scale_in_cooldown_s} s${step}`;
+}
+
+/** The publication delays the simulation gave each tracked metric, when recorded. */
+function metricDelays(a: TuneArtifact): string {
+  const delays = Object.entries(a.settings.metric_delay_s ?? {});
+  if (delays.length === 0) return '';
+  const each = delays.map(([metric, s]) => `${metric} ${s} s`).join(', ');
+  return `, each datapoint reaching them after ${each} (computed: the plan's policy lag less the scale-out alarm's own periods)`;
 }

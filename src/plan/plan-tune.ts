@@ -79,16 +79,21 @@ export function chosenByOf(tune: TuneArtifact, tuneFile: string): PolicyChosenBy
 
 /** The plan's deployable values with the tuned policy's in place of the operating point's. */
 export function tunedDeployable(deployable: Deployable, policy: TunedPolicy): Deployable {
+  // The tune sized its fleet for the trace's peak; the deployed maximum stays at least the plan's
+  // (the config's stated peak), so a day busier than the trace still scales, and no scheduled
+  // action caps the fleet below it.
+  const max = Math.max(policy.max_instances, deployable.max_instances);
+  const scheduled = policy.scheduled_actions.map((a) => ({ ...a, max_capacity: Math.max(a.max_capacity, max) }));
   return {
     ...deployable,
     scaling_metric: policy.scaling_metric,
     min_instances: policy.min_instances,
-    max_instances: policy.max_instances,
+    max_instances: max,
     scaling_target_value: policy.target_value,
     scale_in_threshold: policy.scale_in_threshold,
     scale_out_cooldown_s: policy.scale_out_cooldown_s,
     scale_in_cooldown_s: policy.scale_in_cooldown_s,
-    ...(policy.scheduled_actions.length > 0 ? { scheduled_actions: policy.scheduled_actions } : {}),
+    ...(scheduled.length > 0 ? { scheduled_actions: scheduled } : {}),
     ...(policy.step_scale_out ? { step_scale_out: policy.step_scale_out } : {}),
   };
 }

@@ -170,7 +170,7 @@ describe('validate of a tuned plan', () => {
         ScheduledActionName: `${prefix()}morning-ramp`,
         Schedule: 'cron(30 7 * * ? *)',
         Timezone: 'UTC',
-        ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 300 },
+        ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 500 },
       }),
     );
     const { artifact } = await compareWithPlan(input(tunedPlanFile), deps());

@@ -129,7 +129,7 @@ describe('plan --tune', () => {
       scale_out_cooldown_s: 60,
       scale_in_cooldown_s: 600,
       min_instances: 2,
-      max_instances: 300,
+      max_instances: 500,
       scheduled_actions: TUNED_POLICY.scheduled_actions,
       step_scale_out: TUNED_POLICY.step_scale_out,
       // Not the tune's: the measured queue depth and service time stay.
@@ -148,7 +148,7 @@ describe('plan --tune', () => {
       /deployed: ConcurrentRequestsPerModel target 5 \(chosen by simulation on trace abcdef012345/,
     );
     expect(result.report).toMatch(
-      /scheduled action morning-ramp +cron\(30 7 \* \* \? \*\) UTC: min 40, max 300/,
+      /scheduled action morning-ramp +cron\(30 7 \* \* \? \*\) UTC: min 40, max 500/,
     );
     expect(result.report).toMatch(/step scale-out +above 8 .*\+0 to \+4: \+2; \+4 and above: \+5/);
     const md = renderReport({
@@ -160,7 +160,7 @@ describe('plan --tune', () => {
     });
     expect(md).toContain('chosen by simulation on trace abcdef012345');
     expect(md).toContain(
-      '- scheduled action night-floor: cron(0 22 \\* \\* ? \\*) UTC: min 2, max 300 instances',
+      '- scheduled action night-floor: cron(0 22 \\* \\* ? \\*) UTC: min 2, max 500 instances',
     );
   });
 
@@ -176,14 +176,14 @@ describe('plan --tune', () => {
         schedule: 'cron(30 7 * * ? *)',
         timezone: 'UTC',
         min_capacity: 40,
-        max_capacity: 300,
+        max_capacity: 500,
       },
       {
         name: 'scalegate-speech-kokoro-82m-AllTraffic-night-floor',
         schedule: 'cron(0 22 * * ? *)',
         timezone: 'UTC',
         min_capacity: 2,
-        max_capacity: 300,
+        max_capacity: 500,
       },
     ]);
     expect(json.scalegate_step_scale_out).toMatchObject({
@@ -195,7 +195,7 @@ describe('plan --tune', () => {
       ],
     });
     expect(printed('tfvars')).toMatch(
-      /^scalegate_scheduled_actions += \[\{ name = "scalegate-speech-kokoro-82m-AllTraffic-morning-ramp", schedule = "cron\(30 7 \* \* \? \*\)", timezone = "UTC", min_capacity = 40, max_capacity = 300 \}, \{ name = .*night-floor.* \}\]$/m,
+      /^scalegate_scheduled_actions += \[\{ name = "scalegate-speech-kokoro-82m-AllTraffic-morning-ramp", schedule = "cron\(30 7 \* \* \? \*\)", timezone = "UTC", min_capacity = 40, max_capacity = 500 \}, \{ name = .*night-floor.* \}\]$/m,
     );
     // A plan without them prints neither variable (the committed anchor plan's output is unchanged).
     const untuned = JSON.parse(
@@ -224,6 +224,30 @@ describe('plan --tune', () => {
     expect(finding?.fix).toMatch(/at or below 6/);
     expect(result.artifact?.deployable.scaling_target_value).toBe(9);
     expect(result.artifact?.warn_count).toBe((within?.warn_count ?? 0) + 1);
+  });
+
+  it("keeps the plan's own maximum when the tune sized its fleet for a smaller trace, in the range and in every scheduled action (prevents a tuned plan capping the fleet below the stated peak)", () => {
+    const small = tuned({
+      policy: {
+        ...TUNED_POLICY,
+        max_instances: 10,
+        scheduled_actions: [
+          { name: 'morning-ramp', schedule: 'cron(30 7 * * ? *)', min_capacity: 8, max_capacity: 10 },
+        ],
+      },
+    });
+    const untuned = plan({ outFile: join(small.dir, 'untuned.json') }).artifact as PlanArtifact;
+    const p = plan({ tuneFile: small.tuneFile, outFile: small.outFile }).artifact as PlanArtifact;
+    expect(untuned.deployable.max_instances).toBeGreaterThan(10);
+    expect(p.deployable.max_instances).toBe(untuned.deployable.max_instances);
+    expect(p.deployable.scheduled_actions).toEqual([
+      {
+        name: 'morning-ramp',
+        schedule: 'cron(30 7 * * ? *)',
+        min_capacity: 8,
+        max_capacity: untuned.deployable.max_instances,
+      },
+    ]);
   });
 
   it.each([

@@ -23,7 +23,7 @@ export const TUNED_POLICY: TunedPolicy = {
   scale_out_cooldown_s: 60,
   scale_in_cooldown_s: 600,
   min_instances: 2,
-  max_instances: 300,
+  max_instances: 500,
   step_scale_out: {
     threshold: 8,
     period_s: 60,
@@ -36,8 +36,8 @@ export const TUNED_POLICY: TunedPolicy = {
     ],
   },
   scheduled_actions: [
-    { name: 'morning-ramp', schedule: 'cron(30 7 * * ? *)', min_capacity: 40, max_capacity: 300 },
-    { name: 'night-floor', schedule: 'cron(0 22 * * ? *)', min_capacity: 2, max_capacity: 300 },
+    { name: 'morning-ramp', schedule: 'cron(30 7 * * ? *)', min_capacity: 40, max_capacity: 500 },
+    { name: 'night-floor', schedule: 'cron(0 22 * * ? *)', min_capacity: 2, max_capacity: 500 },
   ],
 };
 

@@ -43,14 +43,14 @@ describe('policy shape of a tuned plan', () => {
         schedule: 'cron(30 7 * * ? *)',
         timezone: 'UTC',
         minCapacity: 40,
-        maxCapacity: 300,
+        maxCapacity: 500,
       },
       {
         scheduledActionName: `${prefix}night-floor`,
         schedule: 'cron(0 22 * * ? *)',
         timezone: 'UTC',
         minCapacity: 2,
-        maxCapacity: 300,
+        maxCapacity: 500,
       },
     ]);
   });
@@ -179,7 +179,7 @@ describe('deployed scheduled actions and step scale-out against the plan', () =>
   it('names a changed, a missing and an extra scheduled action by its row (prevents validate passing a schedule that is not the plan)', () => {
     const rows = tunedDiff(
       deployedState((actions) => [
-        { ...actions[0], ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 300 } } as ScheduledAction,
+        { ...actions[0], ScalableTargetAction: { MinCapacity: 10, MaxCapacity: 500 } } as ScheduledAction,
         {
           ScheduledActionName: `${prefix}left-over`,
           Schedule: 'cron(0 3 * * ? *)',

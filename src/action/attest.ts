@@ -19,6 +19,7 @@ export const ATTESTED_COMMANDS: ReadonlySet<ActionCommand> = new Set([
   'goodput',
   'ttotal',
   'plan',
+  'tune',
   'validate',
   'drill',
 ]);

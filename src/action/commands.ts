@@ -16,6 +16,7 @@ import { LADDER_DEFAULTS, runQmax } from '../commands/qmax.js';
 import type { CommandResult } from '../commands/result.js';
 import { runThaw } from '../commands/thaw.js';
 import { runTtotal } from '../commands/ttotal.js';
+import { runTune } from '../commands/tune.js';
 import { runValidate } from '../commands/validate.js';
 import { loadsThroughAws } from '../load/transport/transports.js';
 import type { TransportKind } from '../load/types.js';
@@ -29,6 +30,7 @@ import { PLAN_OPTIONS } from '../options/plan.js';
 import { QMAX_OPTIONS } from '../options/qmax.js';
 import { THAW_OPTIONS } from '../options/thaw.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
+import { TUNE_OPTIONS } from '../options/tune.js';
 import { VALIDATE_OPTIONS } from '../options/validate.js';
 import { renderInterruption } from '../report/interrupt-text.js';
 import type { ReportInput } from '../report/markdown.js';
@@ -59,6 +61,7 @@ const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
   goodput: runGoodputStep,
   ttotal: runTtotalStep,
   plan: async (env) => runPlanStep(env),
+  tune: async (env) => runTuneStep(env),
   validate: runValidateStep,
   drill: runDrillStep,
   thaw: runThawStep,
@@ -106,6 +109,17 @@ function runPlanStep(env: Env): CommandOutcome {
     report: { plan: located(result.artifact, result.written[0]), qmax, ttotal },
     notes,
   };
+}
+
+/** The tune: candidate policies scored by the fleet simulator on a trace (no AWS call). */
+function runTuneStep(env: Env): CommandOutcome {
+  const values = readOptionInputs(env, TUNE_OPTIONS);
+  const { modelName, model } = loadModelContext({
+    modelName: values.modelName,
+    configFile: values.configFile,
+  });
+  const result = runTune({ ...values, modelName, model }, { version: VERSION, progress: progress() });
+  return { result, modelName, report: { textReport: result.report }, notes: [] };
 }
 
 async function runDriftStep(env: Env): Promise<CommandOutcome> {

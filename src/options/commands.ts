@@ -47,7 +47,7 @@ export const COMMANDS = {
   merge: cliOnly(MERGE_OPTIONS),
   ttotal: step(TTOTAL_OPTIONS, true as const),
   plan: step(PLAN_OPTIONS),
-  tune: cliOnly(TUNE_OPTIONS),
+  tune: step(TUNE_OPTIONS),
   validate: step(VALIDATE_OPTIONS),
   drill: step(DRILL_OPTIONS),
   thaw: { ...step(THAW_OPTIONS), composite: false as const },

@@ -83,7 +83,10 @@ export function tunedDeployable(deployable: Deployable, policy: TunedPolicy): De
   // (the config's stated peak), so a day busier than the trace still scales, and no scheduled
   // action caps the fleet below it.
   const max = Math.max(policy.max_instances, deployable.max_instances);
-  const scheduled = policy.scheduled_actions.map((a) => ({ ...a, max_capacity: Math.max(a.max_capacity, max) }));
+  const scheduled = policy.scheduled_actions.map((a) => ({
+    ...a,
+    max_capacity: Math.max(a.max_capacity, max),
+  }));
   return {
     ...deployable,
     scaling_metric: policy.scaling_metric,

@@ -117,6 +117,64 @@ describe('the plan step with attest (in-process, the test CA signing)', () => {
   });
 });
 
+describe('the tune step with attest (in-process, the test CA signing)', () => {
+  const keys = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'] as const;
+  const saved: Record<string, string | undefined> = {};
+  let cwd = '';
+  beforeEach(() => {
+    cwd = process.cwd();
+    for (const k of keys) saved[k] = process.env[k];
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    for (const k of keys) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it('attests the tune artifact and its chart, so the release gate can take the tune a plan was derived from (prevents a tuned plan refused as unattested)', async () => {
+    const ca = await createTestCa();
+    const workspace = makeWorkspace();
+    const files = mkdtempSync(join(tmpdir(), 'scalegate-runner-'));
+    for (const k of keys) {
+      process.env[k] = join(files, k);
+      writeFileSync(join(files, k), '');
+    }
+    process.chdir(workspace);
+    const signed: string[] = [];
+    const status = await runMain(
+      {
+        ...OIDC,
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_REPOSITORY: 'acme/speech',
+        GITHUB_EVENT_NAME: 'workflow_dispatch',
+        GITHUB_STEP_SUMMARY: join(files, 'GITHUB_STEP_SUMMARY'),
+        INPUT_COMMAND: 'tune',
+        INPUT_MODEL: 'kokoro-82m',
+        INPUT_QMAX: 'artifacts/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json',
+        INPUT_TTOTAL: 'artifacts/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json',
+        INPUT_SHAPE: 'step:base=5,x=3,at_s=300,duration_s=900',
+        'INPUT_MAX-CANDIDATES': '4',
+        INPUT_COMMENT: 'false',
+      },
+      {
+        attest: async (subject) => {
+          signed.push(subject.name);
+          return ca.attest([subject], CALIBRATE);
+        },
+      },
+    );
+    expect([0, 1]).toContain(status);
+    expect(signed).toEqual(['tune-kokoro-82m.json', 'tune-kokoro-82m.svg']);
+    const outputs = parseFileCommands(readFileSync(join(files, 'GITHUB_OUTPUT'), 'utf8'));
+    const tune = join('artifacts', 'tune-kokoro-82m.json');
+    expect(outputs['artifact-path']).toBe(tune);
+    expect(outputs['written-files']?.split('\n')).toContain(bundleFileFor(tune));
+    expect(existsSync(join(workspace, bundleFileFor(tune)))).toBe(true);
+  });
+});
+
 describe('the step as the runner runs it (from src)', () => {
   it('refuses attest: true without id-token permission before measuring anything (exit 2, nothing written)', async () => {
     const workspace = makeWorkspace();

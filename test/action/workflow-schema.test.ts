@@ -442,7 +442,9 @@ describe('calibration ends with the plan deployed and proven; a release validate
     // `inputs.drill` is empty on a pull request, and GitHub compares empty loosely equal to false.
     // A tuned plan is always drilled once: the drill confirms the policy chosen by simulation.
     expect(drill?.if).toBe(
-      expr("github.event_name != 'workflow_dispatch' || inputs.drill || steps.tune.outputs.file != ''"),
+      expr(
+        "github.event_name != 'workflow_dispatch' || inputs.drill || steps.tune.outputs.artifact-path != ''",
+      ),
     );
   });
 
@@ -453,31 +455,34 @@ describe('calibration ends with the plan deployed and proven; a release validate
     expect(String(download?.with?.pattern)).toContain('{qmax,ttotal,tune,plan,validate,drill}');
   });
 
-  it("re-tunes a PR's tune-<model>.json on this run's measurements, plans with it and uploads it (prevents a proposed policy deployed on other measurements, or a tuned plan the gate cannot re-derive)", () => {
+  it("re-tunes a PR's tune-<model>.json on this run's measurements through ./actions/tune (attested and uploaded like every measuring step), and plans with it (prevents a proposed policy deployed on other measurements, or a tuned plan the gate cannot re-derive or refuses unattested)", () => {
     const pr = steps.find((s) => (s.run ?? '').includes('pr-inputs.mjs'));
     expect(pr?.id).toBe('pr');
+    const input = steps.find((s) => s.id === 'tune-input');
+    expect(input?.if).toBe(expr("steps.pr.outputs.tune-dir != ''"));
+    expect(input?.env).toMatchObject({ TUNE_DIR: expr('steps.pr.outputs.tune-dir') });
     const tune = steps.find((s) => s.id === 'tune');
     expect(tune?.if).toBe(expr("steps.pr.outputs.tune-dir != ''"));
-    expect(tune?.env).toMatchObject({
-      TUNE_DIR: expr('steps.pr.outputs.tune-dir'),
-      QMAX: expr('steps.qmax.outputs.artifact-path'),
-      TTOTAL: expr('steps.ttotal.outputs.artifact-path'),
+    expect(tune?.uses).toBe('./actions/tune');
+    expect(tune?.with).toMatchObject({
+      qmax: expr('steps.qmax.outputs.artifact-path'),
+      ttotal: expr('steps.ttotal.outputs.artifact-path'),
+      trace: expr('steps.tune-input.outputs.trace'),
+      shape: expr('steps.tune-input.outputs.shape'),
+      commit: 'false',
     });
-    expect(tune?.run).toMatch(
-      /node bin\/scalegate\.mjs tune --model "\$MODEL" --qmax "\$QMAX" --ttotal "\$TTOTAL"/,
-    );
+    // Its own upload carries the attestation bundle; no second upload may overwrite it.
+    expect(tune?.with?.upload).toBeUndefined();
+    expect(
+      steps.filter(
+        (s) => s.uses?.startsWith('actions/upload-artifact@') && String(s.with?.name).includes('-tune-'),
+      ),
+    ).toEqual([]);
     const ttotal = index((s) => s.uses === './actions/ttotal');
     const at = index((s) => s.id === 'tune');
     const plan = index((s) => s.uses === './actions/plan');
     expect(ttotal < at && at < plan).toBe(true);
-    expect(steps[plan]?.with?.tune).toBe(expr('steps.tune.outputs.file'));
-    const upload = steps.find(
-      (s) =>
-        s.uses?.startsWith('actions/upload-artifact@') && s.with?.path === expr('steps.tune.outputs.file'),
-    );
-    expect(upload?.with?.name).toBe(
-      `scalegate-${expr('matrix.model')}-tune-${expr('github.job')}-${expr('github.run_attempt')}`,
-    );
+    expect(steps[plan]?.with?.tune).toBe(expr('steps.tune.outputs.artifact-path'));
   });
 
   it('releases with gate -> deploy -> validate (the production endpoint read back against the plan)', () => {

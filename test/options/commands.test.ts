@@ -33,6 +33,7 @@ describe('the command registry', () => {
       'goodput',
       'ttotal',
       'plan',
+      'tune',
       'validate',
       'drill',
       'thaw',

@@ -37,7 +37,7 @@ import {
 } from '../../src/autoscaling/index.js';
 import { createAutoScaling } from '../../src/local/autoscaling/index.js';
 import type { CapacityTarget, MetricQuery, MetricReader } from '../../src/local/contracts.js';
-import { ALARM_TIMING, policyNames, SCALING_METRIC_SHAPES } from '../../src/plan/policy-shape.js';
+import { policyNames } from '../../src/plan/policy-shape.js';
 import { SimControlPlane } from '../../src/sim/control.js';
 import { policyAlarms } from '../../src/sim/policy-alarms.js';
 import type { SimPolicy } from '../../src/sim/types.js';

@@ -330,23 +330,15 @@ export function windowCorrelationTime(data: WindowedSamples, countMisses = true)
 }
 
 /**
- * What independent windows show of `tau - 1` by chance: about the 90th percentile of Geyer's
- * estimate over n i.i.d. values (simulated, 4000 series each: 0.70 at n 25-50, 0.53 at 85, 0.36
- * at 150, 0.24 at 585).
+ * The autocorrelation time `tau` measured on windows of `windowS` seconds, in 1 s windows (what
+ * FLUCTUATION_MAX and TIME_CORRELATIONS were calibrated on): 1 + (tau - 1) windowS. The floor of
+ * 1 (independent windows) stays 1, and the persistence beyond one window keeps its length in
+ * seconds, so the batches a slow spell needs do not depend on the window. (Leaving out what
+ * independent windows show by chance, about 0.7 at 25 windows, was tried: it let the slow spells
+ * of 20 s in 60 s at rho 0.7 pass 7 % of rungs at p95 = SLO.)
  */
-export const chanceCorrelation = (windows: number): number =>
-  windows > 0 ? Math.min(0.7, 4.6 / Math.sqrt(windows)) : 0;
-
-/**
- * The autocorrelation time `tau` measured on `windows` windows of `windowS` seconds, in 1 s
- * windows (what FLUCTUATION_MAX and TIME_CORRELATIONS were calibrated on): 1 + (tau - 1 -
- * chance) windowS. The persistence beyond one window keeps its length in seconds, so the batches a
- * slow spell needs do not depend on the window; what independent windows show by chance is left
- * out first, since a w s window multiplies it by w (25 windows of 6 s: up to 4 s of persistence
- * that is not there).
- */
-export const secondsCorrelationTime = (tau: number, windowS: number, windows: number): number =>
-  1 + Math.max(0, tau - 1 - chanceCorrelation(windows)) * windowS;
+export const secondsCorrelationTime = (tau: number, windowS: number): number =>
+  1 + Math.max(0, tau - 1) * windowS;
 
 /** One look at the windows seen so far, spending `look` (the hold's last look when `final`). */
 export function decideOpenLoopLook(
@@ -377,7 +369,7 @@ export function decideOpenLoopLook(
   const perSecond = windows > 0 ? n / (windows * windowS) : 0;
   // tau in 1 s windows (the calibration's): only the persistence beyond one window counts, and
   // it lasts (tau - 1) x windowS seconds; a w s window's floor of 1 is no w s of persistence.
-  const tauS = tau > 0 ? secondsCorrelationTime(tau, windowS, windows) : 0;
+  const tauS = tau > 0 ? secondsCorrelationTime(tau, windowS) : 0;
   // Only the persistence beyond one window (tau 1: independent windows) lengthens the batches.
   const timeBatch = Math.ceil(rule.timeCorrelations * Math.max(0, tauS - 1) * perSecond);
   const shortest = Math.max(openLoopMinBatch(L, rule), rule.batching ? timeBatch : 0);

@@ -44,4 +44,3 @@ export const stepScaleOutSchema = z.object({
     .max(20),
 });
 export type StepScaleOut = z.infer<typeof stepScaleOutSchema>;
-

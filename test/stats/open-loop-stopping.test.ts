@@ -125,8 +125,6 @@ describe('the dependence checks guard a PASS only', () => {
       const p = simulateGoodputRung(run, spec).verdict === 'pass';
       const b =
         simulateGoodputRung(run, { ...spec, decision: { rule: { guardFail: true } } }).verdict === 'pass';
-      const n =
-        simulateGoodputRung(run, { ...spec, decision: { rule: { diagnostics: false } } }).verdict === 'pass';
       // A FAIL that stops a rung earlier can only take a later PASS away, never add one.
       if (p) expect(b).toBe(true);
       product += p ? 1 : 0;

@@ -44,3 +44,4 @@ export const stepScaleOutSchema = z.object({
     .max(20),
 });
 export type StepScaleOut = z.infer<typeof stepScaleOutSchema>;
+

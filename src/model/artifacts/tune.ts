@@ -6,16 +6,7 @@
 import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { safeString } from '../safe.js';
-import {
-  count,
-  instances,
-  ms,
-  provenanceSchema,
-  recordedAt,
-  runId,
-  SCHEMA_VERSION,
-  seconds,
-} from './common.js';
+import { count, instances, ms, provenanceSchema, recordedAt, runId, SCHEMA_VERSION, seconds } from './common.js';
 import { scalingMetricSchema } from './plan.js';
 import { scheduledActionSchema, stepScaleOutSchema } from './scaling-actions.js';
 
@@ -102,11 +93,7 @@ export const tuneArtifactSchema = z.object({
   }),
   trace: traceRefSchema,
   settings: z.object({
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1),
+    seed: z.number().int().min(0).max(2 ** 32 - 1),
     window_s: z.number().positive().max(3600),
     slo_ms: ms('slo'),
     max_overflow_probability: share,

@@ -3,10 +3,10 @@
 // i.i.d. M/G/1 and M/G/4 (CV 0 and 0.5), M/D/2, regime-switching servers (30 % slowdowns for
 // 2-60 s on average), a dynamic-batching server, and replayed Kokoro service times, at rho 0.5-0.95.
 // Each replication is one goodput rung as the product runs it (simulateGoodputRung: 15 s settle,
-// 1 s windows, looks from 30 s with requests in flight as misses, ending at the first decisive
+// windows of hold / 100 whole seconds as the command cuts them (6 s; --window-s), looks from 30 s with requests in flight as misses, ending at the first decisive
 // look, hold 600 s). The true p95 of each cell comes from one run of 1,000,000 arrivals.
 //
-//   npm run bench:coverage-openloop [-- --reps 100 --hold 600 --grid full|reduced]
+//   npm run bench:coverage-openloop [-- --reps 100 --hold 600 --window-s 6 --grid full|reduced]
 //
 // Columns:
 //   true p95   of the cell (long run), ms
@@ -37,6 +37,8 @@ function option(name: string, fallback: string): string {
 const reps = Number(option('reps', '100'));
 const holdS = Number(option('hold', '600'));
 const grid = option('grid', 'full') as 'full' | 'reduced';
+// The command's windows: about 100 a hold, whole seconds (6 s at the default 600 s hold).
+const windowS = Number(option('window-s', String(Math.max(1, Math.floor(holdS / 100)))));
 if (!(reps > 0)) throw new Error('--reps must be positive');
 
 interface Tally {
@@ -56,7 +58,7 @@ const pct = (a: number, b: number) => (b === 0 ? '    -  ' : `${((100 * a) / b).
 
 const started = Date.now();
 console.log(
-  `open-loop group-sequential rung decision over the simulated class, ${reps} rungs per cell, hold ${holdS} s; load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
+  `open-loop group-sequential rung decision over the simulated class, ${reps} rungs per cell, hold ${holdS} s, ${windowS} s windows; load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
 );
 console.log(
   'cell                                            true p95 | decided  cov95   miss+   pass=  pass1.05  end s',
@@ -67,7 +69,14 @@ function runCell(cell: ServiceCell, index: number): Tally {
   const truth = trueServiceP95(cell.model, rate, { arrivals: 1_000_000, seed: 7 });
   const t = empty();
   for (let rep = 0; rep < reps; rep++) {
-    const spec = { rate, holdS, settleS: 15, sloMs: truth, seed: 50_000 + 1000 * index + rep };
+    const spec = {
+      rate,
+      holdS,
+      settleS: 15,
+      sloMs: truth,
+      seed: 50_000 + 1000 * index + rep,
+      windowMs: windowS * 1000,
+    };
     const d = simulateGoodputRung(cell.model, spec);
     t.n++;
     t.endS += d.stoppedAtS;

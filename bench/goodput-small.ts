@@ -53,6 +53,8 @@ const truth = trueServiceRateAtSlo({ kind: 'iid', slots: SLOTS, meanServiceMs: S
   arrivals: 2_000_000,
 }) as number;
 const clock = new VirtualClock();
+/** Simulated second each rate started at (the scout's steps come before the first). */
+const startedAt = new Map<number, number>();
 const server = simulatedServer({ clock, slots: SLOTS, serviceMs: () => SERVICE_MS, firstAudioShare: 1 });
 const run = runGoodput(
   {
@@ -66,7 +68,13 @@ const run = runGoodput(
     seed,
     outFile: join(dir, 'goodput.json'),
   },
-  { createTransport: () => server, loadClock: clock, progress: () => {} },
+  {
+    createTransport: () => server,
+    loadClock: clock,
+    progress: (e) => {
+      if (e.type === 'rate-start') startedAt.set(e.rateRps, clock.now() / 1000);
+    },
+  },
 );
 let done = false;
 run.then(
@@ -86,11 +94,16 @@ const simulatedS = clock.now() / 1000;
 console.log(
   `goodput, default settings, against M/D/${SLOTS} x ${SERVICE_MS} ms, SLO ${sloMs} ms (simulated time, seed ${seed})`,
 );
-console.log('rate/s   verdict    ended at (s of measure)  n      p95 ms   reason');
+if (artifact.scout) {
+  console.log(
+    `scout: ${artifact.scout.steps.map((s) => `${s.rate_rps}/s${s.over ? ' over' : ''}`).join(', ')} (${artifact.scout.step_s} s each); the ladder starts at ${artifact.scout.start_rps}/s`,
+  );
+}
+console.log('rate/s   from (s)  verdict    ended at (s of measure)  n      p95 ms   reason');
 for (const g of artifact.rungs) {
   const seq = g.sequential;
   console.log(
-    `${String(g.rate_rps).padStart(6)}   ${g.verdict.padEnd(9)}  ${seq ? `${seq.stopped_at_s}${seq.stopped_early ? ' (early)' : ' (hold)'}`.padEnd(22) : '-'.padEnd(22)}   ${String(g.offered).padStart(6)} ${String(g.ttfab_p95_ms ?? '-').padStart(8)}   ${process.env.FULL ? g.reason : g.reason.slice(0, 110)}`,
+    `${String(g.rate_rps).padStart(6)}   ${(startedAt.get(g.rate_rps)?.toFixed(0) ?? '-').padStart(7)}  ${g.verdict.padEnd(9)}  ${seq ? `${seq.stopped_at_s}${seq.stopped_early ? ' (early)' : ' (hold)'}`.padEnd(22) : '-'.padEnd(22)}   ${String(g.offered).padStart(6)} ${String(g.ttfab_p95_ms ?? '-').padStart(8)}   ${process.env.FULL ? g.reason : g.reason.slice(0, 110)}`,
   );
 }
 const lambda = artifact.lambda_max_rps as number;

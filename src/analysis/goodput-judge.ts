@@ -12,21 +12,28 @@
  */
 
 import type { OpenLoopHistograms, OpenLoopOutcome } from '../model/histograms.js';
-import { decodeWindow, type LiveWindow, newHistogram, quantileMs, sumWindows } from '../stats/histograms.js';
 import {
-  decideOpenLoopLook,
-  decideOpenLoopSequential,
-  lookSpending,
-  type SequentialDecision,
-  type WindowedSamples,
-  withLookLimits,
-} from '../stats/open-loop-decision.js';
+  countAboveMs,
+  decodeWindow,
+  type Histogram,
+  type LiveWindow,
+  newHistogram,
+  quantileMs,
+  sumWindows,
+} from '../stats/histograms.js';
+import { decideOpenLoopLook, lookSpending, type WindowedSamples } from '../stats/open-loop-decision.js';
 import {
   type GoodputLimits,
   isOverflow,
   type OutcomeBatch,
   overflowAndErrorLimits,
 } from '../stats/open-loop-limits.js';
+import { lookLagMs } from '../stats/open-loop-rung-sim.js';
+import {
+  decideOpenLoopSequential,
+  type SequentialDecision,
+  withLookLimits,
+} from '../stats/open-loop-sequential.js';
 import type { RungJudgement } from './goodput.js';
 
 export interface RungJudgeSettings {
@@ -67,21 +74,60 @@ export interface RungWindows {
   errors: number[];
   /** Seconds in system per window (Little's L numerator). */
   inSystemS: number[];
+  /** Completion latency from the intended send time per window (complete windows only: a look replayed). */
+  latency?: (Histogram | null)[];
+  /** Window index (from the schedule start) of the first window. */
+  firstIndex?: number;
   /** q-quantile of the answered TTFABs of windows [a, b). */
   quantile(a: number, b: number, q: number): number | null;
 }
 
-/** The first `spanS` seconds of a rung's windows as the decision reads them. */
-export function prefixOf(r: RungWindows, spanS: number): WindowedSamples {
+/**
+ * The first `spanS` seconds of a rung's windows as the decision reads them. Complete windows
+ * replaying a look taken `lookAtMs` after the schedule start (null: the hold's last look, which
+ * sees every request finished) count what was still in flight then as misses, as the live look
+ * did: a request of window w whose latency exceeds lookAtMs - the end of w (ok or not: a late
+ * error counted twice only adds misses, never a pass).
+ */
+export function prefixOf(r: RungWindows, spanS: number, lookAtMs: number | null = null): WindowedSamples {
   const k = Math.min(r.counts.length, Math.floor((spanS * 1000) / r.windowMs + 1e-9));
   let inSystem = 0;
   for (let w = 0; w < k; w++) inSystem += r.inSystemS[w] as number;
   const seconds = (k * r.windowMs) / 1000;
+  const counts = r.counts.slice(0, k);
+  const misses = r.misses.slice(0, k);
+  let censored = false;
+  if (lookAtMs !== null && r.latency) {
+    for (let w = 0; w < k; w++) {
+      const h = r.latency[w];
+      const end = ((r.firstIndex ?? 0) + w + 1) * r.windowMs;
+      const late = h ? Math.min(counts[w] as number, countAboveMs(h, lookAtMs - end)) : 0;
+      if (late > 0) {
+        counts[w] = (counts[w] as number) - late;
+        misses[w] = (misses[w] as number) + late;
+        censored = true;
+      }
+    }
+  }
+  // The censored are the slowest of their window, above the quantiles a decision reads below
+  // them: the answered quantile is the complete one at the same rank.
+  const quantile = censored
+    ? (a: number, b: number, q: number) => {
+        let all = 0;
+        let kept = 0;
+        for (let w = a; w < b; w++) {
+          all += r.counts[w] as number;
+          kept += counts[w] as number;
+        }
+        return kept === 0 ? null : r.quantile(a, b, (q * kept) / all);
+      }
+    : r.quantile;
   return {
-    counts: r.counts.slice(0, k),
-    misses: r.misses.slice(0, k),
+    counts,
+    misses,
     meanInSystem: seconds > 0 ? inSystem / seconds : 0,
-    quantile: r.quantile,
+    quantile,
+    windowS: r.windowMs / 1000,
   };
 }
 
@@ -137,6 +183,8 @@ export function rungWindowsFrom(
   for (const w of windows) if (w.index >= from && w.index < to) byIndex.set(w.index, w);
   const r: RungWindows = {
     windowMs,
+    firstIndex: from,
+    ...(lookAtMs === null ? { latency: [] } : {}),
     counts: [],
     misses: [],
     overflow: [],
@@ -165,6 +213,7 @@ export function rungWindowsFrom(
     }
     const latency = w?.series.latency_intended;
     const inFlight = Math.max(0, (w?.offered ?? 0) - finished);
+    r.latency?.push(w?.series.latency_intended ?? null);
     r.counts.push(answered);
     r.misses.push(Math.max(0, (w?.offered ?? 0) - answered));
     r.overflow.push(overflow);
@@ -184,13 +233,15 @@ export function liveLook(
   s: RungJudgeSettings,
 ): { stop: boolean; reason: string } {
   const maxSpanS = s.holdS - s.settleS;
-  const look = lookSpending(maxSpanS).find((l) => Math.abs(l.spanS - spanS) < 1e-9);
-  if (!look) return { stop: false, reason: `no look at ${spanS} s` };
+  const spending = lookSpending(maxSpanS);
+  const look = spending.find((l) => Math.abs(l.spanS - spanS) < 1e-9);
+  const last = spending[spending.length - 1];
+  if (!look || !last) return { stop: false, reason: `no look at ${spanS} s` };
   const d = withLookLimits(
     decideOpenLoopLook(
       prefixOf(r, spanS),
       { sloMs: s.sloMs, minSamples: s.minSamples },
-      { ...look, final: false },
+      { ...look, final: false, last },
     ),
     limitsAt(r, spanS, rate, s),
   );
@@ -206,7 +257,10 @@ export function judgeRung(
   const r = rungWindowsOf(h, s, where);
   const maxSpanS = s.holdS - s.settleS;
   const availableS = s.stoppedAtS ?? maxSpanS;
-  const decision = decideOpenLoopSequential((span) => prefixOf(r, span), {
+  const lag = lookLagMs(s.sloMs, h.window_ms);
+  // Each look replayed as the live rung took it: what was in flight then is a miss.
+  const lookAt = (span: number) => (span >= maxSpanS - 1e-9 ? null : (s.settleS + span) * 1000 + lag);
+  const decision = decideOpenLoopSequential((span) => prefixOf(r, span, lookAt(span)), {
     sloMs: s.sloMs,
     minSamples: s.minSamples,
     maxSpanS,

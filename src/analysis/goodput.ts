@@ -31,6 +31,8 @@ export interface GoodputSettings {
   /** A fixed ladder's rates (shards run one). */
   rates: number[] | null;
   startRate: number;
+  /** Adaptive without --start-rate: a scout places the start (src/load/open/goodput-scout.ts). */
+  scout: boolean;
   maxRate: number;
   minRate: number;
   resolution: number;

@@ -122,6 +122,7 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGood
     mode: rates ? 'fixed' : 'adaptive',
     rates: rates ? rates.map(roundRate) : null,
     startRate: roundRate(startRate),
+    scout: !rates && input.startRate === undefined,
     maxRate,
     minRate,
     resolution,

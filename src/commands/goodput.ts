@@ -27,6 +27,7 @@ import type { AwsClients } from '../aws/clients.js';
 import { type Clock, realClock } from '../load/clock.js';
 import { createEventsWriter, type EventsWriter, openLoopEventLine } from '../load/events.js';
 import { GoodputLadder, summarizeGoodput, worstCaseRateRungs } from '../load/open/goodput-ladder.js';
+import type { ScoutOutcome } from '../load/open/goodput-scout.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
 import { type RungLooks, runOpenRung } from '../load/open/open-rung.js';
 import { isSageMakerTransport } from '../load/transport/transports.js';
@@ -50,6 +51,7 @@ import {
 } from './frozen-run.js';
 import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
+import { runGoodputScout, scoutRecord } from './goodput-scout.js';
 import { prepareLoad, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
@@ -69,14 +71,19 @@ export interface GoodputDeps
 class RatePlan {
   private index = 0;
   private readonly ladder: GoodputLadder | null;
-  constructor(private readonly s: GoodputSettings) {
+  constructor(
+    private readonly s: GoodputSettings,
+    scouted: ScoutOutcome | null,
+  ) {
     this.ladder =
       s.rates === null
         ? new GoodputLadder({
-            startRate: s.startRate,
+            startRate: scouted?.startRate ?? s.startRate,
             maxRate: s.maxRate,
-            minRate: s.minRate,
+            minRate: Math.min(s.minRate, scouted?.startRate ?? s.minRate),
             resolution: s.resolution,
+            sloMs: s.sloMs,
+            ...(scouted?.overRate != null ? { overRate: scouted.overRate } : {}),
           })
         : null;
   }
@@ -84,9 +91,15 @@ class RatePlan {
     if (this.ladder) return this.ladder.next();
     return (this.s.rates as number[])[this.index] ?? null;
   }
-  record(rate: number, verdict: 'pass' | 'fail' | 'undecided', reason: string, headroom?: number): void {
+  record(
+    rate: number,
+    verdict: 'pass' | 'fail' | 'undecided',
+    reason: string,
+    p95: number | null,
+    headroom?: number,
+  ): void {
     this.index++;
-    this.ladder?.record({ rate, verdict, reason, ...(headroom !== undefined ? { headroom } : {}) });
+    this.ladder?.record({ rate, verdict, reason, p95, ...(headroom !== undefined ? { headroom } : {}) });
   }
 }
 
@@ -164,6 +177,7 @@ export async function runGoodput(
   const loadClock = deps.loadClock ?? realClock;
   const shard = resolved.shard ?? { index: 0, count: 1 };
   const rungs: GoodputRung[] = [];
+  let scouted: ScoutOutcome | null = null;
   const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
   const shardLabel = resolved.shard ? `${shard.index}/${shard.count}` : null;
 
@@ -200,7 +214,19 @@ export async function runGoodput(
           const current = await observe();
           return current === null ? [] : [current];
         };
-        const plan = new RatePlan(resolved);
+        // Without --start-rate, a scout of short steps places the ladder's start (it decides nothing).
+        scouted =
+          resolved.mode === 'adaptive' && resolved.scout && shard.count === 1
+            ? await runGoodputScout({
+                resolved,
+                transport,
+                bodies,
+                signal,
+                progress,
+                ...(deps.loadClock ? { loadClock: deps.loadClock } : {}),
+              })
+            : null;
+        const plan = new RatePlan(resolved, scouted);
         for (let rate = plan.next(), i = 0; rate !== null; rate = plan.next(), i++) {
           if (signal.aborted) throw signal.reason;
           // Shards: rung i starts on a fixed grid from --start-at; otherwise as soon as the last drained.
@@ -316,6 +342,7 @@ export async function runGoodput(
             rate,
             judged.verdict,
             judged.reason,
+            judged.decision.p95,
             judged.verdict === 'pass' && high !== undefined && high > 0 ? resolved.sloMs / high : undefined,
           );
           progress({
@@ -371,7 +398,13 @@ export async function runGoodput(
           shards: [shard],
           cloudwatch,
         });
-        const artifact: GoodputArtifact = { ...assembled, vantage };
+        const artifact: GoodputArtifact = {
+          ...assembled,
+          ...(scouted
+            ? { scout: scoutRecord(scouted), ladder: { ...assembled.ladder, start_rps: scouted.startRate } }
+            : {}),
+          vantage,
+        };
         const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
         const file =
           input.outFile ??

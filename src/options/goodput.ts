@@ -70,9 +70,9 @@ export const GOODPUT_OPTIONS = {
     'start-rate',
     '<rps>',
     'positive',
-    'first Poisson arrival rate of the adaptive ladder, requests/s (about half the expected capacity saves rungs)',
+    'first Poisson arrival rate of the adaptive ladder, requests/s; without it a scout of 5 s steps doubling from 1/s places the start',
     {
-      defaultText: `${d.startRate}`,
+      defaultText: `a scout from ${d.startRate}/s`,
     },
   ),
   maxRate: number('max-rate', '<rps>', 'positive', 'highest rate the adaptive ladder tries', {

@@ -24,6 +24,17 @@ export function renderGoodputSchedule(s: GoodputSchedule): string {
 
 const ms = (v: number | null): string => (v === null ? '-' : v.toFixed(1));
 
+/** Where the ladder started: the scout's steps (measured, each a few seconds; they place rungs, decide nothing). */
+export function scoutLine(s: NonNullable<GoodputArtifact['scout']>): string {
+  const steps = s.steps
+    .map(
+      (t) =>
+        `${t.rate_rps}/s ${t.p95_ms === null ? (t.offered > 0 ? 'inf' : '-') : `${t.p95_ms.toFixed(1)} ms`}${t.over ? ' (over)' : ''}`,
+    )
+    .join(', ');
+  return `scout (measured, ${s.step_s} s steps, p95 TTFAB with misses at +inf; placement only, no verdict): ${steps}; the ladder started at ${s.start_rps}/s${s.over_rps !== null ? `, and measured ${s.over_rps}/s first above it` : ''}`;
+}
+
 /** lambda_max with what it is: measured and bracketed, a lower bound, or not decided yet (a shard). */
 export function lambdaMaxLine(a: GoodputArtifact): string {
   if (!a.decided || a.lambda_max_rps === null) {
@@ -85,6 +96,7 @@ export function renderGoodputReport(
       `SLO p95 TTFAB ${a.slo_ms} ms from the intended send time, overflows <= ${(a.limits.max_overflow_fraction * 100).toFixed(2)} %, errors <= ${(a.limits.max_error_fraction * 100).toFixed(2)} %, run ${a.run_id}`,
   );
   lines.push(...loadOriginLines(a.vantage, a.fingerprint.request));
+  if (a.scout) lines.push(scoutLine(a.scout));
   lines.push('');
   lines.push(
     'rung  rate/s  verdict    p95 ms   CI ms (its level)    p50 ms  sent/s   ok/s    503 %  err %  lag p99  L      ended',

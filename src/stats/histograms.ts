@@ -45,6 +45,22 @@ export function quantileMs(h: Histogram, q: number): number | null {
   return h.getValueAtPercentile(q * 100) / 1000;
 }
 
+/** How many recorded values exceed `ms` (within the histogram's precision; a rank search on percentiles). */
+export function countAboveMs(h: Histogram, ms: number): number {
+  const total = h.totalCount;
+  const v = ms * 1000;
+  if (total === 0 || h.maxValue <= v) return 0;
+  // The largest rank whose value is at most v (0: every value is above it).
+  let lo = 0;
+  let hi = total;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (h.getValueAtPercentile((100 * (mid - 0.5)) / total) <= v) lo = mid;
+    else hi = mid;
+  }
+  return total - lo;
+}
+
 export function encodeHistogram(h: Histogram): SerializedHdrHistogram {
   return {
     encoding: HDR_ENCODING,

@@ -45,6 +45,8 @@
  * the nominal level. Proofs: test/stats/open-loop-decision-coverage.test.ts,
  * test/stats/open-loop-mutants.test.ts, `npm run bench:coverage-openloop`.
  */
+
+import { FUTILITY_FROM_S, stillStraddles } from './open-loop-futility.js';
 import {
   integratedAutocorrelationTime,
   normalCdf,
@@ -130,6 +132,10 @@ export interface OpenLoopRule {
   /** ... and by this instead when the rung's state persists beyond its queue (fluctuation > FLUCTUATION_MAX). */
   fluctuationInflation: number;
   fluctuationMax: number;
+  /** End a straddling rung undecided when its interval, narrowed to the last look, still would (open-loop-futility.ts). */
+  projection: boolean;
+  /** The dependence checks block a FAIL too (false: they guard a PASS only). */
+  guardFail: boolean;
 }
 
 export const OPEN_LOOP_RULE: OpenLoopRule = {
@@ -147,6 +153,8 @@ export const OPEN_LOOP_RULE: OpenLoopRule = {
   fluctuationInflation: FLUCTUATION_INFLATION,
   fluctuationMax: FLUCTUATION_MAX,
   maxBatches: MAX_OPEN_BATCHES,
+  projection: true,
+  guardFail: false,
 };
 
 /** A rung's arrivals, in consecutive windows of intended send time. */
@@ -159,6 +167,8 @@ export interface WindowedSamples {
   quantile(from: number, to: number, q: number): number | null;
   /** Mean number of requests in the system over the window (Little). */
   meanInSystem: number;
+  /** Seconds a window lasts (absent: 1, the windows the rule was calibrated on). */
+  windowS?: number;
 }
 
 export interface OpenLoopDecisionSettings {
@@ -319,11 +329,26 @@ export function windowCorrelationTime(data: WindowedSamples, countMisses = true)
   return integratedAutocorrelationTime(xs);
 }
 
+/**
+ * The autocorrelation time `tau` measured on windows of `windowS` seconds, in 1 s windows (what
+ * FLUCTUATION_MAX and TIME_CORRELATIONS were calibrated on): 1 + (tau - 1) windowS. The floor of
+ * 1 (independent windows) stays 1, and the persistence beyond one window keeps its length in
+ * seconds, so the batches a slow spell needs do not depend on the window. (Leaving out what
+ * independent windows show by chance, about 0.7 at 25 windows, was tried: it let the slow spells
+ * of 20 s in 60 s at rho 0.7 pass 7 % of rungs at p95 = SLO.)
+ */
+export const secondsCorrelationTime = (tau: number, windowS: number): number =>
+  1 + Math.max(0, tau - 1) * windowS;
+
 /** One look at the windows seen so far, spending `look` (the hold's last look when `final`). */
 export function decideOpenLoopLook(
   data: WindowedSamples,
   settings: OpenLoopDecisionSettings,
-  look: LookSpending & { final: boolean },
+  look: LookSpending & {
+    final: boolean;
+    /** The hold's last look (for the futility projection; absent: none). */
+    last?: LookSpending;
+  },
 ): OpenLoopDecision {
   const { sloMs } = settings;
   const rule: OpenLoopRule = { ...OPEN_LOOP_RULE, ...settings.rule };
@@ -340,12 +365,16 @@ export function decideOpenLoopLook(
   const L = data.meanInSystem;
   const kappa = correlationLength(L, rule.correlationExponent);
   const tau = rule.timeCorrelations > 0 ? windowCorrelationTime(data, rule.countMisses) : 0;
-  const perWindow = windows > 0 ? n / windows : 0;
+  const windowS = data.windowS ?? 1;
+  const perSecond = windows > 0 ? n / (windows * windowS) : 0;
+  // tau in 1 s windows (the calibration's): only the persistence beyond one window counts, and
+  // it lasts (tau - 1) x windowS seconds; a w s window's floor of 1 is no w s of persistence.
+  const tauS = tau > 0 ? secondsCorrelationTime(tau, windowS) : 0;
   // Only the persistence beyond one window (tau 1: independent windows) lengthens the batches.
-  const timeBatch = Math.ceil(rule.timeCorrelations * Math.max(0, tau - 1) * perWindow);
+  const timeBatch = Math.ceil(rule.timeCorrelations * Math.max(0, tauS - 1) * perSecond);
   const shortest = Math.max(openLoopMinBatch(L, rule), rule.batching ? timeBatch : 0);
   // How much longer the server's state persists than its queue alone explains (slow spells).
-  const fluctuation = kappa > 0 ? (tau * perWindow) / correlationLength(L) : 0;
+  const fluctuation = kappa > 0 ? (tauS * perSecond) / correlationLength(L) : 0;
   const p95 = n > 0 ? censoredQuantile(data, 0, windows, 0.95, rule.countMisses) : null;
   const base = {
     method: OPEN_LOOP_DECISION_METHOD,
@@ -372,7 +401,7 @@ export function decideOpenLoopLook(
     sensitivity: null,
     reason,
   });
-  const rule$ = `>= ${MIN_OPEN_BATCHES} batches of >= ${shortest} arrivals (${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}; ${rule.timeCorrelations} x ${tau.toFixed(1)} windows of autocorrelation)`;
+  const rule$ = `>= ${MIN_OPEN_BATCHES} batches of >= ${shortest} arrivals (${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}; ${rule.timeCorrelations} x ${tauS.toFixed(1)} s of autocorrelation)`;
   const tooFew = `${n} arrivals: too few for ${rule$}; no interval${look.final ? ', undecided (a longer --hold-s decides it)' : ''}`;
   if (p95 === null) return undecided(tooFew);
   const nullL = p95 > sloMs ? L * (sloMs / p95) : L;
@@ -449,7 +478,7 @@ export function decideOpenLoopLook(
   const level = 1 - look.alphaPass - look.alphaFail;
   const how = refuteOnly
     ? `${bq} batches of ${Math.round(m)}: enough only to refute the SLO (>= ${shortestNull} for the queue a p95 at the SLO allows, L = ${nullL.toFixed(2)}; a pass needs >= ${shortest})`
-    : `${bq} batches of ${Math.round(m)}, >= ${shortest}: ${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}, and ${rule.timeCorrelations} x ${tau.toFixed(1)} windows of autocorrelation`;
+    : `${bq} batches of ${Math.round(m)}, >= ${shortest}: ${rule.batchCorrelations} x (1 + L)^${rule.correlationExponent}, L = ${L.toFixed(2)}, and ${rule.timeCorrelations} x ${tauS.toFixed(1)} s of autocorrelation`;
   const missText =
     misses > 0 ? `, ${misses} misses (overflows, errors, timeouts, drops) counted at +inf` : '';
   const ci = `p95 ${fmtMs(p95)} at ${look.spanS} s, ${(level * 100).toFixed(level > 0.999 ? 4 : 2)} % CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how}${missText})`;
@@ -459,7 +488,10 @@ export function decideOpenLoopLook(
   const passMargin = look.spanS < FULL_SPAN_S && !look.final ? rule.earlyPassMargin : 1;
   const below = interval.high <= sloMs * passMargin && Number.isFinite(p95) && !refuteOnly;
   const above = interval.low > sloMs;
-  if ((below || above) && dependent) {
+  // The checks guard a PASS only: a dependence that narrows the interval can hide a p95 above
+  // the SLO, but a FAIL needs no protection against a false PASS (an overloaded queue's batches
+  // always trend, and it would never fail).
+  if ((below || (rule.guardFail && above)) && dependent) {
     reason = `${ci}; batches look dependent (von Neumann ${vonNeumann?.toFixed(2) ?? '-'}, pairs/single se ${sensitivity?.toFixed(2) ?? '-'}): not decisive`;
   } else if (below && n >= minSamples) {
     verdict = 'pass';
@@ -472,6 +504,20 @@ export function decideOpenLoopLook(
   } else if (interval.low >= sloMs * (1 - FUTILITY_BAND) && interval.high <= sloMs * (1 + FUTILITY_BAND)) {
     stop = true;
     reason = `${ci} lies within ${FUTILITY_BAND * 100} % of the ${sloMs} ms SLO: undecided near the SLO`;
+  } else if (
+    rule.projection &&
+    look.last &&
+    look.spanS >= FUTILITY_FROM_S &&
+    !look.final &&
+    interval.low <= sloMs &&
+    interval.high > sloMs &&
+    stillStraddles({
+      ...{ centre, se, inflation, sloMs, spanS: look.spanS, last: look.last },
+      ...{ batches: bq, maxBatches: rule.maxBatches },
+    })
+  ) {
+    stop = true;
+    reason = `${ci} straddles the ${sloMs} ms SLO and, narrowed to the ${look.last.spanS} s look, still would: undecided`;
   } else if (refuteOnly) {
     reason = `${ci} does not refute the ${sloMs} ms SLO, and a pass needs longer batches`;
   } else if (below || above) {
@@ -494,106 +540,4 @@ export function decideOpenLoopLook(
     sensitivity,
     reason,
   };
-}
-
-/** One look of a sequence, as recorded per rung. */
-export interface OpenLoopLookRecord {
-  span_s: number;
-  n: number;
-  alpha_pass: number;
-  alpha_fail: number;
-  verdict: OpenLoopVerdict;
-  stop: boolean;
-  batches: number;
-  von_neumann: number | null;
-  sensitivity: number | null;
-}
-
-export interface SequentialDecision extends OpenLoopDecision {
-  looks: OpenLoopLookRecord[];
-  /** Measure span of the look that ended the rung (the hold's span when none did). */
-  stoppedAtS: number;
-}
-
-/**
- * The rung's decision over its looks: `prefix(spanS)` gives the windows of the first spanS
- * seconds of the measure window; looks up to `availableS` are taken in order and the first that
- * stops the rung decides it; a rung that reaches the end of the hold (`maxSpanS`) is decided by
- * its last look, pass or fail or undecided.
- */
-export function decideOpenLoopSequential(
-  prefix: (spanS: number) => WindowedSamples,
-  settings: OpenLoopDecisionSettings & {
-    maxSpanS: number;
-    availableS?: number;
-    /** Other stated limits at a look's span: `fail` ends the rung, `undecided` keeps it from passing. */
-    limits?: (spanS: number) => { verdict: OpenLoopVerdict; reason: string } | null;
-  },
-): SequentialDecision {
-  const rule: OpenLoopRule = { ...OPEN_LOOP_RULE, ...settings.rule };
-  const available = settings.availableS ?? settings.maxSpanS;
-  const looks: OpenLoopLookRecord[] = [];
-  let last: OpenLoopDecision | null = null;
-  for (const look of lookSpending(settings.maxSpanS, settings.alpha ?? OPEN_LOOP_ALPHA, rule)) {
-    if (look.spanS > available + 1e-9) break;
-    const final = look.spanS >= settings.maxSpanS - 1e-9 || look.spanS >= available - 1e-9;
-    const d = withLookLimits(
-      decideOpenLoopLook(prefix(look.spanS), settings, {
-        ...look,
-        final: look.spanS >= settings.maxSpanS - 1e-9,
-      }),
-      settings.limits?.(look.spanS) ?? null,
-    );
-    looks.push({
-      span_s: look.spanS,
-      n: d.n,
-      alpha_pass: look.alphaPass,
-      alpha_fail: look.alphaFail,
-      verdict: d.verdict,
-      stop: d.stop,
-      batches: d.batches,
-      von_neumann: d.vonNeumann,
-      sensitivity: d.sensitivity,
-    });
-    last = d;
-    if (d.stop) return { ...d, looks, stoppedAtS: look.spanS };
-    if (final && look.spanS < settings.maxSpanS - 1e-9) {
-      // The rung was stopped here (live, on a decisive look): the complete data no longer decides.
-      return {
-        ...d,
-        verdict: 'undecided',
-        looks,
-        stoppedAtS: look.spanS,
-        reason: `stopped at the ${look.spanS} s look, which the complete data does not decide: ${d.reason}`,
-      };
-    }
-  }
-  if (last === null) {
-    const empty = decideOpenLoopLook(prefix(0), settings, {
-      spanS: 0,
-      alphaPass: 1e-9,
-      alphaFail: 1e-9,
-      final: false,
-    });
-    return { ...empty, verdict: 'undecided', looks, stoppedAtS: 0, reason: `no look yet: ${empty.reason}` };
-  }
-  return {
-    ...last,
-    verdict: last.verdict === 'pass' || last.verdict === 'fail' ? last.verdict : 'undecided',
-    looks,
-    stoppedAtS: looks[looks.length - 1]?.span_s ?? 0,
-  };
-}
-
-/** A look's verdict with the stated limits: a broken limit fails, one not shown to hold keeps it from passing. */
-export function withLookLimits(
-  d: OpenLoopDecision,
-  limit: { verdict: OpenLoopVerdict; reason: string } | null,
-): OpenLoopDecision {
-  if (limit === null) return d;
-  if (limit.verdict === 'fail')
-    return { ...d, verdict: 'fail', stop: true, reason: `${limit.reason}; ${d.reason}` };
-  if (d.verdict === 'pass')
-    return { ...d, verdict: 'undecided', stop: false, reason: `${limit.reason}; ${d.reason}` };
-  return d;
 }

@@ -5,12 +5,8 @@
  * span ends with every request still in flight then counted as a miss (as the live rung does),
  * and the rung ending at its first decisive look. Pure and seeded.
  */
-import {
-  decideOpenLoopSequential,
-  type OpenLoopDecisionSettings,
-  type SequentialDecision,
-  type WindowedSamples,
-} from './open-loop-decision.js';
+import type { OpenLoopDecisionSettings, WindowedSamples } from './open-loop-decision.js';
+import { decideOpenLoopSequential, type SequentialDecision } from './open-loop-sequential.js';
 import { type ServiceModel, type ServiceSamples, simulateService } from './service-class.js';
 
 export interface SimulatedGoodputRung {
@@ -75,6 +71,7 @@ export function windowedAt(
     counts,
     misses,
     meanInSystem: seconds > 0 ? inSystemMs / 1000 / seconds : 0,
+    windowS: windowMs / 1000,
     quantile: (a, b, q) => {
       const from = starts[a] as number;
       const to = starts[b] as number;

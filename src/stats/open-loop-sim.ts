@@ -169,6 +169,7 @@ export function windowedRung(run: OpenLoopSamples, spec: SimulatedOpenRungSpec):
   return {
     counts,
     meanInSystem: seconds > 0 ? inSystem / 1000 / seconds : 0,
+    windowS: windowMs / 1000,
     quantile: (fromWindow, toWindow, q) => {
       const a = starts[fromWindow] as number;
       const b = starts[toWindow] as number;

@@ -400,7 +400,9 @@ export function decideP95(
         interval.high <= sloMs * (1 + FUTILITY_BAND);
       if (nearSlo) reason += ` and lies within +-${FUTILITY_BAND * 100} % of it: undecided near the SLO`;
     }
-    if (verdict !== 'undecided' && !dependence.independent) {
+    // The check guards a PASS only: a FAIL with the whole interval above the SLO needs no
+    // protection against a false PASS (an overloaded rung's batches trend; it would never fail).
+    if (verdict === 'pass' && !dependence.independent) {
       reason += ` (batch p95s dependent even in ${section.batches} batches: von Neumann ratio ${(dependence.vonNeumann ?? 0).toFixed(2)} < ${(dependence.vonNeumannCritical ?? 0).toFixed(2)}; undecided)`;
       verdict = 'undecided';
     }

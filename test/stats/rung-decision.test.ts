@@ -236,3 +236,23 @@ describe('the group-sequential judge of a rung', () => {
     expect(end.decision?.maxLooks).toBe(1);
   });
 });
+
+describe('the dependence check guards a PASS only (closed loop)', () => {
+  // Batch p95s 38.05, 48.05, ... 78.05 in time order: a trend (von Neumann ratio far below its 5 % point).
+  const trending = { concurrency: 1, minSamples: 100 };
+
+  it('fails a rung whose whole interval lies above the SLO even though its batches trend (an overloaded rung would otherwise never fail)', () => {
+    const d = decideP95(fiveBatches(), { ...trending, sloMs: 20 });
+    expect(d.dependence.independent).toBe(false);
+    expect(d.interval?.low as number).toBeGreaterThan(20);
+    expect(d.verdict).toBe('fail');
+  });
+
+  it('still refuses a PASS on the same trending batches with the whole interval inside the SLO (no false PASS from dependent batches)', () => {
+    const d = decideP95(fiveBatches(), { ...trending, sloMs: 10_000 });
+    expect(d.dependence.independent).toBe(false);
+    expect(d.interval?.high as number).toBeLessThan(10_000);
+    expect(d.verdict).toBe('undecided');
+    expect(d.reason).toMatch(/dependent/);
+  });
+});

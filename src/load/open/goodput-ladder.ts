@@ -14,7 +14,9 @@
  * highest pass (lo) and the lowest non-pass above it (hi) until hi - lo <= resolution x hi. A rung
  * that is only undecided bounds the search but is no breach: one rate above it is measured so
  * lambda_max is bracketed by a measured failure. A first rung that fails walks down by the same
- * factor until one passes (or `minRate` fails too).
+ * factor until one passes (or `minRate` fails too). With a scout's rate over the SLO (`overRate`)
+ * that rate is the first one above the passes; with the SLO and the rungs' p95s each bisection step
+ * is placed where 1 / p95 interpolates to 1 / SLO, at least a fifth of the bracket inside it.
  */
 import type { RateVerdict } from '../../stats/open-loop-limits.js';
 
@@ -38,6 +40,13 @@ export interface GoodputLadderSettings {
   resolution: number;
   /** Geometric factor (default 2). */
   growth?: number;
+  /**
+   * A rate a scout saw over the SLO (src/load/open/goodput-scout.ts; no verdict): the first rate
+   * measured above the passes, instead of growing blindly.
+   */
+  overRate?: number;
+  /** The SLO (ms): with the rungs' p95s, bisection steps are placed by interpolation. */
+  sloMs?: number;
 }
 
 export interface RateResult {
@@ -46,6 +55,41 @@ export interface RateResult {
   reason: string;
   /** A pass: the SLO over the upper end of its p95 interval (how far inside it lies). */
   headroom?: number;
+  /** The rung's p95 (ms; Infinity: over 5 % misses; absent or null: none), to place the next rate. */
+  p95?: number | null;
+}
+
+/**
+ * The p95 over the SLO a rung is aimed at to pass: the decision passes a rung only when its upper
+ * end, calibrated x 1.1 and widened by the interval, is within the SLO, which takes a p95 well
+ * inside it within a few looks (a p95 at 0.9 x SLO can never pass).
+ */
+export const PASS_AIM = 0.7;
+
+/**
+ * A bisection step lands at least this share of the bracket inside it: interpolation places the
+ * step, a bad guess cannot stall the search at one end.
+ */
+export const INTERPOLATION_GUARD = 0.2;
+
+/**
+ * The rate at which the p95 reaches the SLO, interpolated linearly in 1 / p95 between a pass and a
+ * non-pass above it (an infinite p95 is 1 / p95 = 0: a queue's p95 grows like 1 / (capacity -
+ * rate)), kept `INTERPOLATION_GUARD` of the bracket inside it; null without two p95s to use.
+ */
+export function interpolatedRate(
+  lo: { rate: number; p95: number },
+  hi: { rate: number; p95: number },
+  targetMs: number,
+): number | null {
+  const inv = (p: number) => (Number.isFinite(p) ? 1 / Math.max(p, 1e-9) : 0);
+  const yLo = inv(lo.p95);
+  const yHi = inv(hi.p95);
+  const target = 1 / targetMs;
+  if (!(hi.rate > lo.rate) || !(yLo > yHi) || !(yLo > target)) return null;
+  const at = lo.rate + ((hi.rate - lo.rate) * (yLo - target)) / (yLo - yHi);
+  const guard = INTERPOLATION_GUARD * (hi.rate - lo.rate);
+  return Math.min(hi.rate - guard, Math.max(lo.rate + guard, at));
 }
 
 /** The most the ladder grows by after a pass far inside the SLO. */
@@ -96,8 +140,11 @@ export class GoodputLadder {
     if (this.results.length === 0) return startRate;
     const { lo, hi } = this.bounds();
     const tried = (rate: number) => this.results.some((r) => r.rate === rate);
+    const over = this.settings.overRate;
     if (hi === null) {
       if (lo >= maxRate) return null;
+      // The scout saw this rate over the SLO: measure it first (a breach brackets lambda_max).
+      if (over !== undefined && over > lo && over <= maxRate && !tried(over)) return over;
       // Far inside the SLO (its upper end a fraction of it) the ladder grows by the headroom, up
       // to MAX_GROWTH: latency cannot fall as the rate grows, so no pass is skipped that a
       // breach above would not bracket.
@@ -115,12 +162,49 @@ export class GoodputLadder {
     const failAbove = this.results.some((r) => r.rate > lo && r.verdict === 'fail');
     const aboveHi = this.results.some((r) => r.rate > hi);
     if (!failAbove && !aboveHi && hi < maxRate) {
+      if (over !== undefined && over > hi && over <= maxRate && !tried(over)) return over;
       const up = roundRate(Math.min(maxRate, hi * this.growth));
       if (!tried(up)) return up;
     }
     if (hi - lo <= resolution * hi) return null;
-    const mid = roundRate((lo + hi) / 2);
+    const mid = this.placed(lo, hi) ?? roundRate((lo + hi) / 2);
     return mid <= lo || mid >= hi || tried(mid) ? null : mid;
+  }
+
+  /**
+   * The step between the highest pass and the lowest non-pass above it, placed on their p95s
+   * (null: bisect): the rate interpolated to a p95 of PASS_AIM x SLO when it lies more than one
+   * resolution above the pass (a pass there narrows the bracket most); else the lowest rate whose
+   * pass meets the resolution with the non-pass, when its non-pass meets it with the pass (either
+   * verdict ends the search, a pass with a higher lambda_max); else one resolution above the pass
+   * (a non-pass there ends the search).
+   */
+  private placed(lo: number, hi: number): number | null {
+    const sloMs = this.settings.sloMs;
+    const at = (rate: number) => this.results.find((r) => r.rate === rate)?.p95;
+    const pLo = at(lo);
+    const pHi = at(hi);
+    if (sloMs === undefined || pLo === undefined || pLo === null || pHi === undefined || pHi === null)
+      return null;
+    const aimed = interpolatedRate({ rate: lo, p95: pLo }, { rate: hi, p95: pHi }, PASS_AIM * sloMs);
+    // The highest rate whose non-pass meets the resolution with this pass (3 significant digits, down).
+    let step = roundRate(lo / (1 - this.settings.resolution));
+    // Down by one in the third significant digit until it meets the resolution.
+    for (let i = 0; i < 20 && step > lo && step - lo > this.settings.resolution * step; i++) {
+      step = roundRate(step - 10 ** (Math.floor(Math.log10(step)) - 2));
+    }
+    const tried = (rate: number) => this.results.some((r) => r.rate === rate);
+    if (aimed !== null && roundRate(aimed) > step && !tried(roundRate(aimed))) return roundRate(aimed);
+    // The lowest rate whose pass meets the resolution with the non-pass (3 significant digits, up):
+    // when its non-pass meets it with the pass too, either verdict ends the search.
+    let closing = roundRate(hi * (1 - this.settings.resolution));
+    for (let i = 0; i < 20 && closing < hi && hi - closing > this.settings.resolution * hi; i++) {
+      closing = roundRate(closing + 10 ** (Math.floor(Math.log10(closing)) - 2));
+    }
+    const res = this.settings.resolution;
+    if (closing > lo && closing < hi && closing - lo <= res * closing && !tried(closing)) return closing;
+    if (step > lo && step < hi && !tried(step)) return step;
+    return aimed === null ? null : roundRate(aimed);
   }
 }
 

@@ -205,6 +205,29 @@ export const goodputArtifactSchema = z.object({
    */
   cloudwatch: z.object({ joined: z.boolean(), error: safeString.nullable() }).optional(),
   /**
+   * Additive (absent in older files and with --start-rate or --rates): the scout that placed the
+   * adaptive ladder's start, short Poisson steps doubling until one's p95 TTFAB (misses at
+   * +infinity) was over the SLO. It decides nothing: every verdict is a rung's.
+   */
+  scout: z
+    .object({
+      step_s: seconds('scout step_s').positive(),
+      steps: z.array(
+        z.object({
+          rate_rps: rps('scout rate_rps').positive(),
+          offered: count('scout offered'),
+          ok: count('scout ok'),
+          /** null: no arrival, or over 5 % of them without audio. */
+          p95_ms: ms('scout p95_ms').nullable(),
+          over: z.boolean(),
+        }),
+      ),
+      start_rps: rps('scout start_rps').positive(),
+      over_rps: rps('scout over_rps').positive().nullable(),
+    })
+    .nullable()
+    .optional(),
+  /**
    * Additive (absent in older files): P(PASS) of one rung whose true p95 equals the SLO, as
    * supported by simulation over the class `basis` names (a bound, not the nominal alpha).
    */

@@ -98438,6 +98438,26 @@ const goodputArtifactSchema = object({
      */
     cloudwatch: object({ joined: schemas_boolean(), error: safeString.nullable() }).optional(),
     /**
+     * Additive (absent in older files and with --start-rate or --rates): the scout that placed the
+     * adaptive ladder's start, short Poisson steps doubling until one's p95 TTFAB (misses at
+     * +infinity) was over the SLO. It decides nothing: every verdict is a rung's.
+     */
+    scout: object({
+        step_s: seconds('scout step_s').positive(),
+        steps: array(object({
+            rate_rps: rps('scout rate_rps').positive(),
+            offered: count('scout offered'),
+            ok: count('scout ok'),
+            /** null: no arrival, or over 5 % of them without audio. */
+            p95_ms: ms('scout p95_ms').nullable(),
+            over: schemas_boolean(),
+        })),
+        start_rps: rps('scout start_rps').positive(),
+        over_rps: rps('scout over_rps').positive().nullable(),
+    })
+        .nullable()
+        .optional(),
+    /**
      * Additive (absent in older files): P(PASS) of one rung whose true p95 equals the SLO, as
      * supported by simulation over the class `basis` names (a bound, not the nominal alpha).
      */
@@ -99228,7 +99248,10 @@ const tuneArtifactSchema = object({
     }),
     trace: traceRefSchema,
     settings: object({
-        seed: schemas_number().int().min(0).max(2 ** 32 - 1),
+        seed: schemas_number()
+            .int()
+            .min(0)
+            .max(2 ** 32 - 1),
         window_s: schemas_number().positive().max(3600),
         slo_ms: ms('slo'),
         max_overflow_probability: share,

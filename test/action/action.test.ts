@@ -105,8 +105,8 @@ describe('action metadata', () => {
     },
   );
 
-  it('has a composite action for every step (drill: a surge through the deployed plan; goodput included)', () => {
-    expect(composites).toEqual(['drift', 'drill', 'gate', 'goodput', 'plan', 'qmax', 'ttotal', 'validate']);
+  it('has a composite action for every step (drill: a surge through the deployed plan; goodput and tune included)', () => {
+    expect(composites).toEqual(['drift', 'drill', 'gate', 'goodput', 'plan', 'qmax', 'ttotal', 'tune', 'validate']);
   });
 });
 
@@ -118,7 +118,7 @@ describe('refused inputs (exit 2, a message that names the fix)', () => {
     const unknown = await step({ command: 'deploy', model: 'kokoro-82m' });
     expect(unknown.status).toBe(2);
     expect(unknown.stdout).toMatch(
-      /::error::input command: one of drift, qmax, goodput, ttotal, plan, validate, drill, thaw, gate, got "deploy"/,
+      /::error::input command: one of drift, qmax, goodput, ttotal, plan, tune, validate, drill, thaw, gate, got "deploy"/,
     );
     expect(unknown.outputs).toMatchObject({ verdict: 'refused', 'exit-code': '2', 'artifact-path': '' });
     expect(unknown.summary).toContain('refused (exit 2)');

@@ -46,13 +46,13 @@ describe('EndpointAutoscaling for a tuned plan', () => {
           ScheduledActionName: `${prefix}morning-ramp`,
           Schedule: 'cron(30 7 * * ? *)',
           Timezone: 'UTC',
-          ScalableTargetAction: { MinCapacity: 40, MaxCapacity: 300 },
+          ScalableTargetAction: { MinCapacity: 40, MaxCapacity: 500 },
         },
         {
           ScheduledActionName: `${prefix}night-floor`,
           Schedule: 'cron(0 22 * * ? *)',
           Timezone: 'UTC',
-          ScalableTargetAction: { MinCapacity: 2, MaxCapacity: 300 },
+          ScalableTargetAction: { MinCapacity: 2, MaxCapacity: 500 },
         },
       ],
     });

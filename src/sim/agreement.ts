@@ -49,15 +49,18 @@ function counts(pairs: [number, number][]): CountAgreement {
 export function compareDrillWithSimulation(drill: DrillArtifact, sim: FleetSimResult): AgreementReport {
   const observer = drill.observer;
   if (!observer) throw new RangeError('the drill has no observer record (shard 0 observes the endpoint)');
-  // The emulator polls once a second at its own phase; the simulator records each whole second.
-  // A poll at t is compared with the simulator's count on either side of it (the closer one).
+  // The emulator evaluates its alarms once a second at its own phase and the drill polls once a
+  // second at another; the simulator ticks and records on whole seconds. A poll at t is compared
+  // with the simulator's counts within one tick and one poll of it (t - 2 s .. t + 2 s), the closest.
   const bySecond = new Map(sim.timeline.map((s) => [s.t, s]));
   const closer = (
     observed: number,
     t: number,
     pick: (s: { desired: number; inService: number }) => number,
   ) => {
-    const sides = [bySecond.get(Math.floor(t)), bySecond.get(Math.ceil(t))].filter((s) => s !== undefined);
+    const sides = [-2, -1, 0, 1, 2]
+      .map((d) => bySecond.get(Math.floor(t) + d))
+      .filter((s) => s !== undefined);
     if (sides.length === 0) return undefined;
     return sides.map(pick).sort((a, b) => Math.abs(a - observed) - Math.abs(b - observed))[0] as number;
   };

@@ -50,7 +50,7 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
 
   const instances: Instance[] = [];
   /** In-service instance indices, oldest first. */
-  let serving: number[] = [];
+  const serving: number[] = [];
   const booting: number[] = [];
   let desired = 0;
   let updateBooting = 0;
@@ -246,7 +246,6 @@ export function simulateFleet(input: FleetSimInput): FleetSimResult {
 
   let billedS = 0;
   for (const inst of instances) billedS += Math.max(0, Math.min(inst.goneAtS, durationS) - inst.billedFromS);
-  serving = [];
   const summary = windows.finish();
   return {
     ...summary,

@@ -106,7 +106,17 @@ describe('action metadata', () => {
   );
 
   it('has a composite action for every step (drill: a surge through the deployed plan; goodput and tune included)', () => {
-    expect(composites).toEqual(['drift', 'drill', 'gate', 'goodput', 'plan', 'qmax', 'ttotal', 'tune', 'validate']);
+    expect(composites).toEqual([
+      'drift',
+      'drill',
+      'gate',
+      'goodput',
+      'plan',
+      'qmax',
+      'ttotal',
+      'tune',
+      'validate',
+    ]);
   });
 });
 

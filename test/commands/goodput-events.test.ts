@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type GoodputInput, runGoodput } from '../../src/commands/goodput.js';
 import { VirtualClock } from '../../src/load/clock.js';
 import { type GoodputArtifact, parseConfig } from '../../src/model/index.js';
+import { inSimulatedTime } from '../helpers/simulated-time.js';
 import { simulatedServer } from '../load/fixtures/simulated-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-goodput-events-'));
@@ -30,19 +31,6 @@ writeFileSync(
 const model = parseConfig(readFileSync(configFile, 'utf8'), configFile).models[
   'test-tts'
 ] as GoodputInput['model'];
-
-async function inSimulatedTime<T>(clock: VirtualClock, run: Promise<T>): Promise<T> {
-  let done = false;
-  const settle = () => {
-    done = true;
-  };
-  run.then(settle, settle);
-  while (!done) {
-    await clock.run();
-    await new Promise((r) => setImmediate(r));
-  }
-  return run;
-}
 
 describe('goodput --events', () => {
   it('writes one line per request of every rung, with its rung and rate', async () => {

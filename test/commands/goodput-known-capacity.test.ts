@@ -20,6 +20,7 @@ import {
   readArtifact,
 } from '../../src/model/index.js';
 import { trueRateAtSlo } from '../../src/stats/open-loop-sim.js';
+import { inSimulatedTime } from '../helpers/simulated-time.js';
 import { simulatedServer } from '../load/fixtures/simulated-server.js';
 
 const SLOTS = 4;
@@ -48,24 +49,6 @@ writeFileSync(
 const model = parseConfig(readFileSync(configFile, 'utf8'), configFile).models[
   'test-tts'
 ] as GoodputInput['model'];
-
-/** Runs the command with a virtual clock, advancing simulated time until it resolves. */
-async function inSimulatedTime<T>(clock: VirtualClock, run: Promise<T>): Promise<T> {
-  let done = false;
-  run.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
-  while (!done) {
-    await clock.run();
-    await new Promise((r) => setImmediate(r));
-  }
-  return run;
-}
 
 let truth: number;
 let artifact: GoodputArtifact;

@@ -15,6 +15,7 @@ import {
   parseConfig,
   readArtifact,
 } from '../../src/model/index.js';
+import { inSimulatedTime } from '../helpers/simulated-time.js';
 import { simulatedServer } from '../load/fixtures/simulated-server.js';
 
 /** M/D/2 x 40 ms: p95 TTFAB reaches 200 ms at 41.64/s (bench:goodput-small, 2,000,000 arrivals a rate). */
@@ -59,20 +60,7 @@ async function run(extra: Partial<GoodputInput>, out: string) {
     },
     { createTransport: () => server, loadClock: clock },
   );
-  let done = false;
-  running.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
-  while (!done) {
-    await clock.run();
-    await new Promise((r) => setImmediate(r));
-  }
-  const result = await running;
+  const result = await inSimulatedTime(clock, running);
   return { result, minutes: clock.now() / 60_000 };
 }
 

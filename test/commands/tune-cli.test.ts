@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readArtifact, tuneArtifactSchema } from '../../src/model/index.js';
-import { anchorQmaxFile, anchorTtotalFile, configFile } from '../helpers/anchor.js';
 import { runCli } from '../helpers/cli.js';
+import { anchorTuneArgs } from '../helpers/tune-data.js';
 
 /**
  * `scalegate tune` end to end through the real fleet simulator: the Kokoro-82M anchor measurements
@@ -17,17 +17,7 @@ function workspace(): string {
 }
 
 const args = (dir: string, out: string, ...extra: string[]): string[] => [
-  'tune',
-  '--config',
-  configFile,
-  '--model',
-  'kokoro-82m',
-  '--qmax',
-  anchorQmaxFile,
-  '--ttotal',
-  anchorTtotalFile,
-  '--out',
-  join(dir, out),
+  ...anchorTuneArgs(join(dir, out)),
   '--max-candidates',
   '10',
   ...extra,

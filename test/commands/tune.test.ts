@@ -7,6 +7,7 @@ import { readArtifact, readConfigFile, tuneArtifactSchema } from '../../src/mode
 import { anchorQmaxFile, anchorTtotalFile, configFile } from '../helpers/anchor.js';
 import { runCli } from '../helpers/cli.js';
 import { toySimulate } from '../helpers/toy-fleet.js';
+import { anchorTuneArgs } from '../helpers/tune-data.js';
 
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'scalegate-tune-'));
@@ -94,19 +95,7 @@ describe('scalegate tune (scores from a stand-in simulator)', () => {
 });
 
 describe('scalegate tune refuses input it cannot tune on (exit 2, naming the flag, nothing written)', () => {
-  const base = (dir: string) => [
-    'tune',
-    '--config',
-    configFile,
-    '--model',
-    'kokoro-82m',
-    '--qmax',
-    anchorQmaxFile,
-    '--ttotal',
-    anchorTtotalFile,
-    '--out',
-    join(dir, 'tune.json'),
-  ];
+  const base = (dir: string) => anchorTuneArgs(join(dir, 'tune.json'));
 
   it('refuses a tune without traffic (neither --trace nor --shape)', async () => {
     const dir = workspace();

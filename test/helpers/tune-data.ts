@@ -11,6 +11,7 @@ import {
   type TuneEntry,
   tuneArtifactSchema,
 } from '../../src/model/index.js';
+import { anchorQmaxFile, anchorTtotalFile, configFile } from './anchor.js';
 
 /** The trace's digest: the first 12 hex are what the plan's label names. */
 export const TRACE_SHA256 = 'abcdef0123456789'.padEnd(64, '0');
@@ -116,3 +117,18 @@ export function buildTune(
     provenance: { origin: 'measured', tool: 'scalegate test fixture', note: null },
   });
 }
+
+/** `scalegate tune` on the anchor measurements (config, model, qmax, ttotal), writing `outFile`. */
+export const anchorTuneArgs = (outFile: string): string[] => [
+  'tune',
+  '--config',
+  configFile,
+  '--model',
+  'kokoro-82m',
+  '--qmax',
+  anchorQmaxFile,
+  '--ttotal',
+  anchorTtotalFile,
+  '--out',
+  outFile,
+];

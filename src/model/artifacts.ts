@@ -7,6 +7,16 @@ import { tuneArtifactSchema } from './artifacts/tune.js';
 import { validateArtifactSchema } from './artifacts/validate.js';
 
 export {
+  type AudioFormat,
+  type AudioSummary,
+  audioFormatSchema,
+  audioSummarySchema,
+  type BoundedBy,
+  boundedBySchema,
+  type Continuity,
+  continuitySchema,
+} from './artifacts/audio.js';
+export {
   intervalSchema,
   isSageMakerTransport,
   type JournalRestoreRecord,
@@ -19,6 +29,19 @@ export {
   type Transport,
   transportSchema,
 } from './artifacts/common.js';
+export {
+  type CostPoint,
+  costPointSchema,
+  type InstancePrice,
+  instancePriceSchema,
+  isoDate,
+  type PlanCost,
+  type PriceSource,
+  planCostSchema,
+  priceSourceSchema,
+  type ReferencePrice,
+  referencePriceSchema,
+} from './artifacts/cost.js';
 export {
   type ComparisonRow,
   comparisonRowSchema,

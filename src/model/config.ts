@@ -83,6 +83,55 @@ export const modelConfigSchema = z
     max_overflow_probability: z.number().gt(0).lt(0.5).default(0.05),
     /** The release gate also requires a drill of the plan whose SLO held (`scalegate drill`, slo_held). */
     require_drill: z.boolean().default(false),
+    /**
+     * Optional second SLO: the p95 of per-stream stall time (playback paused waiting for audio),
+     * ms. Set: qmax and goodput decide every rung on both SLOs. `--underrun-slo-ms` overrides it.
+     */
+    underrun_slo_ms: boundedNumber(0, LIMITS.ms, 'underrun_slo_ms').optional(),
+    /** Audio the player buffers before it starts playing, ms (`--client-buffer-ms`). @default 0 */
+    client_buffer_ms: boundedNumber(0, LIMITS.ms, 'client_buffer_ms').default(0),
+    /**
+     * The format of raw PCM responses (no WAV header), for audio accounting. Omitted: each
+     * response's WAV header is read.
+     */
+    audio_format: z
+      .object({
+        sample_rate_hz: boundedNumber(1, 1_000_000, 'sample_rate_hz').int(),
+        channels: boundedNumber(1, 64, 'channels').int().default(1),
+        bits_per_sample: z.union([z.literal(8), z.literal(16), z.literal(24), z.literal(32)]).default(16),
+      })
+      .strict()
+      .optional(),
+    /** Managed TTS prices to compare against, $ per 1M characters (stated by you, never fetched). */
+    reference_prices: z
+      .array(
+        z
+          .object({
+            name: safeString.min(1).max(100),
+            usd_per_million_characters: boundedNumber(0, 1e9, 'usd_per_million_characters').positive(),
+          })
+          .strict(),
+      )
+      .max(20)
+      .default([]),
+    /**
+     * Other instance types `scalegate compare` measures this model on (one calibration endpoint
+     * each, `<endpoint>-cal-<n>`); the model's own `instance_type` is always a candidate.
+     */
+    candidates: z
+      .array(
+        z
+          .object({
+            instance_type: z
+              .string()
+              .regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
+            /** Extra container environment for this candidate (e.g. a device setting). */
+            container_env: z.record(safeString, safeString).default({}),
+          })
+          .strict(),
+      )
+      .max(10)
+      .default([]),
   })
   .strict()
   .superRefine((model, ctx) => {

@@ -48,6 +48,9 @@ export function directTargetContext(
     invocation_ceiling_s: 60,
     max_overflow_probability: 0.05,
     require_drill: false,
+    client_buffer_ms: 0,
+    reference_prices: [],
+    candidates: [],
   };
   return {
     config: { models: {} },

@@ -3,6 +3,7 @@ import { fingerprintSchema } from '../fingerprint.js';
 import { openLoopHistogramsSchema, openLoopOutcomeSchema } from '../histograms.js';
 import { boundedNumber, endpointNameSchema, safeString } from '../safe.js';
 import { vantageSchema } from '../vantage.js';
+import { audioSummarySchema, continuitySchema } from './audio.js';
 import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
@@ -130,6 +131,10 @@ export const goodputRungSchema = z.object({
     .optional(),
   /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
   client_health: clientHealthSchema.nullable().optional(),
+  /** Additive: playback continuity and audio throughput at this rate; absent before it was recorded. */
+  audio: audioSummarySchema.nullable().optional(),
+  /** Additive: the rate's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+  continuity_verdict: rateVerdictSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 
@@ -234,5 +239,7 @@ export const goodputArtifactSchema = z.object({
   false_pass_bound: z
     .object({ value: boundedNumber(0, 1, 'false_pass_bound'), origin: z.literal('bound'), basis: safeString })
     .optional(),
+  /** Additive: the continuity SLO and which SLO bounded lambda_max; absent: first audio only. */
+  continuity: continuitySchema.nullable().optional(),
 });
 export type GoodputArtifact = z.infer<typeof goodputArtifactSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fingerprintSchema } from '../fingerprint.js';
 import { boundedNumber, LIMITS, regionSchema, safeString } from '../safe.js';
 import { vantageSchema } from '../vantage.js';
+import { continuitySchema } from './audio.js';
 import {
   concurrency,
   instances,
@@ -13,6 +14,7 @@ import {
   SCHEMA_VERSION,
   seconds,
 } from './common.js';
+import { planCostSchema } from './cost.js';
 import { scheduledActionSchema, stepScaleOutSchema } from './scaling-actions.js';
 
 /**
@@ -339,6 +341,10 @@ export const planArtifactSchema = z.object({
   policy: policyChoiceSchema.nullable().optional(),
   findings: z.array(findingSchema),
   provenance: provenanceSchema,
+  /** Cost per million characters and per audio-hour at the target and the surge-safe load; absent in older plans. */
+  cost: planCostSchema.nullable().optional(),
+  /** The continuity SLO the plan's measurements were decided on (null: first audio only); absent in older plans. */
+  continuity: continuitySchema.nullable().optional(),
   /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
   drill_comparison: z
     .object({

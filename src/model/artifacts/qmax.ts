@@ -3,6 +3,7 @@ import { fingerprintSchema } from '../fingerprint.js';
 import { outcomeSchema } from '../outcomes.js';
 import { boundedNumber, endpointNameSchema, LIMITS, safeString } from '../safe.js';
 import { vantageSchema } from '../vantage.js';
+import { audioSummarySchema, continuitySchema } from './audio.js';
 import { clientHealthSchema } from './client-health.js';
 import {
   concurrency,
@@ -119,6 +120,10 @@ export const qmaxStepSchema = z.object({
     .optional(),
   /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
   client_health: clientHealthSchema.nullable().optional(),
+  /** Additive: playback continuity and audio throughput of the rung; absent before it was recorded. */
+  audio: audioSummarySchema.nullable().optional(),
+  /** Additive: the rung's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+  continuity_verdict: rungVerdictSchema.nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 
@@ -215,5 +220,7 @@ export const qmaxArtifactSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** Additive: the continuity SLO and which SLO bounded Q_max; absent: first audio only. */
+  continuity: continuitySchema.nullable().optional(),
 });
 export type QmaxArtifact = z.infer<typeof qmaxArtifactSchema>;

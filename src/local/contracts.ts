@@ -61,6 +61,21 @@ export interface DeviceProfile {
   service_sigma: number;
   /** Share of the service time after which the first audio byte leaves (1: with the last byte). */
   first_audio_fraction: number;
+  /**
+   * Optional: audio produced chunk-wise at the device's real-time factor, slowed by sharing
+   * (infra/container/src/streaming.ts). Absent: the service-time model above, unchanged.
+   */
+  streaming?: StreamingDevice;
+}
+
+/** A device whose chunk cadence comes from its real-time factor and the streams sharing it. */
+export interface StreamingDevice {
+  /** Device seconds per audio second for one stream alone. */
+  rtf: number;
+  /** Audio per chunk, ms. */
+  chunk_audio_ms: number;
+  /** 'processor': k active streams each run k times slower; 'lanes': no slowdown. */
+  sharing: 'processor' | 'lanes';
 }
 
 /** A measured instance start-up, replayed (times the time scale) for every instance launched. */

@@ -12,9 +12,12 @@ import { ROOT } from './harness.js';
 class FakeClock implements DeviceClock {
   t = 0;
   lagMs = 0;
+  /** Time that passes on every reading, as a real clock moves while the device works. */
+  tickMs = 0;
   private seq = 0;
   private readonly timers = new Map<number, { at: number; fn: () => void }>();
   now(): number {
+    this.t += this.tickMs;
     return this.t;
   }
   setTimeout(fn: () => void, ms: number): unknown {
@@ -77,15 +80,36 @@ function device(
     warmup: async () => [],
     close: async () => {},
   };
+  /** Texts not synthesised yet: `get` resolves when the test says so. */
+  const pending = new Map<string, { pcm: Buffer; resolve: () => void; done: Promise<void> }>();
   const cache = {
     cached: (text: string) => texts.get(text),
-    get: async (text: string) => texts.get(text) as Buffer,
+    get: async (text: string) => {
+      const miss = pending.get(text);
+      if (miss) {
+        await miss.done;
+        texts.set(text, miss.pcm);
+      }
+      return texts.get(text) as Buffer;
+    },
+  };
+  const notCached = (audioMs: number): (() => Promise<void>) => {
+    let resolve = () => {};
+    const done = new Promise<void>((r) => {
+      resolve = r;
+    });
+    pending.set(`utterance of ${audioMs} ms`, { pcm: pcmOf(audioMs), resolve, done });
+    return async () => {
+      resolve();
+      await done;
+      await new Promise((r) => setImmediate(r)); // the cache's continuation, then the device's
+    };
   };
   const executor = new StreamingDeviceExecutor(profile, timeScale, 1, engine, cache, clock);
   /** Submits an utterance of `audioMs` (cached) now; `then` runs when it ends (closed loop). */
   const submit = (audioMs: number, then?: (trace: Trace) => void): { trace: Trace; job: Job } => {
     const text = `utterance of ${audioMs} ms`;
-    if (!texts.has(text)) texts.set(text, pcmOf(audioMs));
+    if (!texts.has(text) && !pending.has(text)) texts.set(text, pcmOf(audioMs));
     const trace: Trace = { submittedAt: clock.now(), chunks: [], bytes: [] };
     const job = executor.submit(text, 'en', {
       onStart: ({ queueWaitMs }) => {
@@ -110,7 +134,7 @@ function device(
     await executor.load();
     await executor.warmup();
   };
-  return { clock, executor, submit, ready };
+  return { clock, executor, submit, ready, notCached };
 }
 
 const PROCESSOR = { rtf: 0.1, chunk_audio_ms: 160, sharing: 'processor' } as const;
@@ -175,6 +199,21 @@ describe('streaming device: chunk cadence from the real-time factor', () => {
     expect(b.endedAt).toBeCloseTo(64, 9);
     expect(c.startedAt).toBeCloseTo(64, 9);
     expect(c.chunks[0]?.[0]).toBeCloseTo(64 + 16, 9);
+  });
+
+  test('a text not synthesised yet joins the device once its audio exists, on a clock that moves meanwhile (it must not wait forever)', async () => {
+    const d = device(PROCESSOR, 16);
+    await d.ready();
+    d.clock.tickMs = 0.001;
+    const synthesised = d.notCached(320);
+    const { trace } = d.submit(320);
+    d.clock.run(5);
+    expect(trace.startedAt).toBeUndefined();
+    await synthesised();
+    d.clock.run();
+    expect(trace.chunks.length).toBe(2);
+    expect(trace.startedAt).toBeGreaterThanOrEqual(5);
+    expect((trace.chunks[0] as [number])[0] - (trace.startedAt as number)).toBeCloseTo(16, 1);
   });
 
   test('a late timer loses no device time: completions and the next start keep their own instants', async () => {

@@ -239,20 +239,23 @@ export class StreamingDeviceExecutor implements Executor {
       }
       this.advance(now);
       op();
-      this.dispatch(now);
+      this.dispatch(now, Number.POSITIVE_INFINITY);
     } finally {
       this.settling = false;
     }
     this.arm();
   }
 
-  /** Fills free slots, in FIFO order, with jobs whose audio was there by `at`. */
-  private dispatch(at: number): void {
+  /**
+   * Fills free slots at `at`, in FIFO order, with jobs whose audio was there by `readyBy` (a
+   * completion processed late starts only the jobs that were ready at its own instant).
+   */
+  private dispatch(at: number, readyBy = at): void {
     if (!this.accepting || this.closed) return;
     while (this.active.length < this.profile.lanes) {
       const index = this.queue.findIndex((job) => {
         const entry = this.audio.get(job);
-        return entry?.pcm !== undefined && entry.readyAt <= at;
+        return entry?.pcm !== undefined && entry.readyAt <= readyBy;
       });
       if (index < 0) return;
       const [job] = this.queue.splice(index, 1) as [Job];

@@ -134,7 +134,7 @@ export function resolveDevice(options: DeviceOptions): ResolvedDevice {
   }
   let profile: DeviceProfile | null = null;
   let derivation: DeviceDerivation | null = null;
-  const file = options.device === 'cpu' ? null : readDeviceProfileFile(options.device);
+  const file = options.device === 'cpu' ? null : readDeviceProfileFile(locateBundled(options.device));
   if (file) {
     profile = file;
   } else if (options.device !== 'cpu') {

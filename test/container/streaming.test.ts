@@ -139,7 +139,7 @@ function device(
 
 const PROCESSOR = { rtf: 0.1, chunk_audio_ms: 160, sharing: 'processor' } as const;
 const gaps = (trace: Trace): number[] =>
-  trace.chunks.slice(1).map(([at], i) => at - (trace.chunks[i] as [number])[0]);
+  trace.chunks.slice(1).map(([at], i) => at - (trace.chunks[i] as [number, number])[0]);
 
 describe('streaming device: chunk cadence from the real-time factor', () => {
   test('a stream alone produces each chunk in chunk_audio_ms x rtf, the last pro rata, and replays the utterance byte for byte', async () => {
@@ -213,7 +213,7 @@ describe('streaming device: chunk cadence from the real-time factor', () => {
     d.clock.run();
     expect(trace.chunks.length).toBe(2);
     expect(trace.startedAt).toBeGreaterThanOrEqual(5);
-    expect((trace.chunks[0] as [number])[0] - (trace.startedAt as number)).toBeCloseTo(16, 1);
+    expect((trace.chunks[0] as [number, number])[0] - (trace.startedAt as number)).toBeCloseTo(16, 1);
   });
 
   test('a late timer loses no device time: completions and the next start keep their own instants', async () => {
@@ -303,7 +303,7 @@ async function closedLoop(profile: DeviceProfile, c: number, lengthsMs: number[]
   for (let i = 0; i < c; i++) client(0);
   d.clock.run();
   return {
-    ttfabP95: p95(counted.map((t) => (t.chunks[0] as [number])[0] - t.submittedAt)),
+    ttfabP95: p95(counted.map((t) => (t.chunks[0] as [number, number])[0] - t.submittedAt)),
     stallP95: p95(counted.map(stallOf)),
   };
 }

@@ -161,6 +161,8 @@ export class InferenceComponent {
   readonly metrics: VariantMetrics;
   /** Copies stopped by a scale-in or replacement (not failures). */
   readonly stopping = new Set<Instance>();
+  /** A specification update is replacing the copies. */
+  rolling = false;
 
   constructor(
     readonly name: string,
@@ -298,8 +300,8 @@ export class InferenceComponents {
     );
   }
 
-  /** Starts one copy where it fits (launching an instance if allowed); false when it cannot be placed. */
-  private place(ic: InferenceComponent): boolean {
+  /** Starts one copy where it fits (launching an instance if allowed); undefined when it cannot be placed. */
+  private place(ic: InferenceComponent): Instance | undefined {
     const hosting = ic.hosting;
     // Running instances first (a warm copy), then those still provisioning.
     const ordered = [
@@ -308,7 +310,7 @@ export class InferenceComponents {
     ];
     let host = ordered.find((h) => this.fits(hosting, h, ic.requirements));
     if (!host) {
-      if (!hosting.canLaunch()) return false;
+      if (!hosting.canLaunch()) return undefined;
       host = hosting.launch();
       this.opts.log?.(`${hosting.endpoint.name}: instance ${host.id} launched for a copy of ${ic.name}`);
     }
@@ -330,7 +332,7 @@ export class InferenceComponents {
       // Room freed: copies of any component on this endpoint that were waiting for it start now.
       for (const other of this.components.values()) if (other.hosting === hosting) this.reconcile(other);
     });
-    return true;
+    return copy;
   }
 
   /** Removes instances left without copies, newest first, down to MinInstanceCount. */
@@ -350,6 +352,8 @@ export class InferenceComponents {
   /** Brings the copies to the desired count: places missing ones, stops the newest extra ones. */
   reconcile(ic: InferenceComponent): void {
     if (ic.status === 'Deleting' || ic.status === 'Failed') return;
+    // A specification update replaces the copies itself, then reconciles.
+    if (ic.rolling) return;
     const live = ic.live();
     if (live.length < ic.desired) {
       for (let n = live.length; n < ic.desired; n++) if (!this.place(ic)) break;
@@ -367,7 +371,8 @@ export class InferenceComponents {
     if (ic.status === 'Deleting' || ic.status === 'Failed') return;
     const live = ic.live();
     if (live.length < ic.desired && ic.status === 'InService') ic.status = 'Updating';
-    const settled = ic.current === ic.desired && live.length === ic.desired && ic.stopping.size === 0;
+    const settled =
+      !ic.rolling && ic.current === ic.desired && live.length === ic.desired && ic.stopping.size === 0;
     if (settled && (ic.status === 'Creating' || ic.status === 'Updating')) {
       ic.status = 'InService';
       ic.lastModifiedTimeMs = Date.now();
@@ -389,22 +394,37 @@ export class InferenceComponents {
     this.reconcile(ic);
   }
 
-  /** A new specification: copies are replaced one at a time (a new one serves, then an old one stops). */
+  /**
+   * A new specification: copies are replaced one at a time, a new one serving before an old one
+   * stops; when the new one finds no room (and no instance may be launched), the old one stops first.
+   */
   private async respecify(ic: InferenceComponent, deployment: VariantDeployment): Promise<void> {
     const old = ic.live();
     ic.copies.deployment = deployment;
-    for (const copy of old) {
-      if (ic.status === 'Deleting') return;
-      if (!this.place(ic)) break;
-      const fresh = [...ic.placement.keys()].at(-1) as Instance;
-      if (!(await fresh.ready)) {
-        ic.failureReason = `Failed to update inference component: the new copy ${fresh.id} did not pass the ping health check.`;
-        break;
+    ic.rolling = true;
+    try {
+      for (const copy of old) {
+        if (ic.status === 'Deleting') return;
+        let fresh = this.place(ic);
+        if (!fresh) {
+          ic.stopping.add(copy);
+          await ic.copies.stopOne(copy);
+          fresh = this.place(ic);
+          if (!fresh) break;
+        }
+        if (!(await fresh.ready)) {
+          ic.failureReason = `Failed to update inference component: the new copy ${fresh.id} did not pass the ping health check. Please check CloudWatch logs for this inference component.`;
+          break;
+        }
+        if (!ic.stopping.has(copy)) {
+          ic.stopping.add(copy);
+          await ic.copies.stopOne(copy);
+        }
       }
-      ic.stopping.add(copy);
-      await ic.copies.stopOne(copy);
+    } finally {
+      ic.rolling = false;
     }
-    if (ic.status === 'Updating') this.reconcile(ic);
+    this.reconcile(ic);
   }
 
   // ---- control plane --------------------------------------------------------------------------

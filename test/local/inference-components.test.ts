@@ -4,6 +4,7 @@
 // the wake from zero by a step scaling policy on NoCapacityInvocationFailures, and the per-copy
 // concurrency metric. Tests run in order on one emulator (the fake container keeps them fast).
 import {
+  DeregisterScalableTargetCommand,
   DescribeScalingActivitiesCommand,
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
@@ -18,10 +19,13 @@ import {
   CreateEndpointConfigCommand,
   CreateInferenceComponentCommand,
   CreateModelCommand,
+  DeleteInferenceComponentCommand,
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   DescribeInferenceComponentCommand,
   ListInferenceComponentsCommand,
+  UpdateEndpointWeightsAndCapacitiesCommand,
+  UpdateInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
@@ -318,6 +322,108 @@ describe('inference components on the local SageMaker', () => {
       return newest?.StatusCode === 'Successful' ? newest : undefined;
     }, 5_000);
     expect(activity.Description).toBe('Setting desired copy count to 1.');
+    // The tests after this one set copy counts by hand, outside the policies' range.
+    await c.autoscaling.send(new DeregisterScalableTargetCommand({ ...resource, ScalableDimension: dim }));
     expect(new TextDecoder().decode((await invoke()).Body)).toBe('chunk-0;');
+  });
+
+  it('a copy without room at MaxInstanceCount waits (Updating) instead of overfilling an instance', async () => {
+    await setCopies(5);
+    // Two instances (the maximum) hold two copies each; the fifth has nowhere to go.
+    await eventually(
+      async () => ((await describeIc()).RuntimeConfig?.CurrentCopyCount === 4 ? true : undefined),
+      15_000,
+    );
+    expect(await instances()).toEqual({ desired: 2, current: 2, status: 'InService' });
+    const d = await describeIc();
+    expect(d.InferenceComponentStatus).toBe('Updating');
+    expect(d.RuntimeConfig).toEqual({ DesiredCopyCount: 5, CurrentCopyCount: 4 });
+    await setCopies(2);
+    await settled(2);
+    await eventually(async () => ((await instances()).desired === 1 ? true : undefined), 10_000);
+  });
+
+  it('UpdateInferenceComponent with a new model replaces the copies and keeps serving', async () => {
+    await c.sagemaker.send(
+      new CreateModelCommand({
+        ModelName: 'ic-model-2',
+        PrimaryContainer: { Image: h.imageUri, Environment: { MAX_QUEUE_DEPTH: '4' } },
+      }),
+    );
+    await c.sagemaker.send(
+      new UpdateInferenceComponentCommand({
+        InferenceComponentName: IC,
+        Specification: {
+          ModelName: 'ic-model-2',
+          ComputeResourceRequirements: { NumberOfCpuCoresRequired: 2, MinMemoryRequiredInMb: 4096 },
+        },
+      }),
+    );
+    expect((await describeIc()).InferenceComponentStatus).toBe('Updating');
+    const d = await settled(2);
+    expect(d.Specification?.ModelName).toBe('ic-model-2');
+    expect(d.Specification?.Container?.Environment).toEqual({ MAX_QUEUE_DEPTH: '4' });
+    expect(d.FailureReason).toBeUndefined();
+    expect(new TextDecoder().decode((await invoke()).Body)).toBe('chunk-0;');
+  });
+
+  it('refuses what SageMaker refuses: components on a model endpoint, copies larger than an instance, instance counts on a component endpoint', async () => {
+    const spec = (req: { NumberOfAcceleratorDevicesRequired?: number; MinMemoryRequiredInMb: number }) => ({
+      ModelName: 'ic-model',
+      ComputeResourceRequirements: req,
+    });
+    const onModelEndpoint = await rejectionOf(
+      c.sagemaker.send(
+        new CreateInferenceComponentCommand({
+          InferenceComponentName: 'ic-x',
+          EndpointName: h.endpointName,
+          Specification: spec({ MinMemoryRequiredInMb: 1024 }),
+          RuntimeConfig: { CopyCount: 1 },
+        }),
+      ),
+    );
+    expect(onModelEndpoint.name).toBe('ValidationException');
+    const tooBig = await rejectionOf(
+      c.sagemaker.send(
+        new CreateInferenceComponentCommand({
+          InferenceComponentName: 'ic-x',
+          EndpointName: ENDPOINT,
+          Specification: spec({ NumberOfAcceleratorDevicesRequired: 2, MinMemoryRequiredInMb: 1024 }),
+          RuntimeConfig: { CopyCount: 1 },
+        }),
+      ),
+    );
+    expect(tooBig.name).toBe('ValidationException');
+    expect(tooBig.message).toMatch(/exceed what one ml\.g5\.xlarge instance offers/);
+    const capacity = await rejectionOf(
+      c.sagemaker.send(
+        new UpdateEndpointWeightsAndCapacitiesCommand({
+          EndpointName: ENDPOINT,
+          DesiredWeightsAndCapacities: [{ VariantName: 'AllTraffic', DesiredInstanceCount: 2 }],
+        }),
+      ),
+    );
+    expect(capacity.name).toBe('ValidationException');
+    const named = await rejectionOf(
+      c.runtime.send(
+        new InvokeEndpointCommand({ EndpointName: h.endpointName, InferenceComponentName: IC, Body: body() }),
+      ),
+    );
+    expect(named.name).toBe('ValidationError');
+  });
+
+  it('DeleteInferenceComponent stops its copies and its instances go (min 0)', async () => {
+    await c.sagemaker.send(new DeleteInferenceComponentCommand({ InferenceComponentName: IC }));
+    expect((await describeIc()).InferenceComponentStatus).toBe('Deleting');
+    const gone = await eventually(async () => {
+      try {
+        await describeIc();
+        return undefined;
+      } catch (e) {
+        return e as Error;
+      }
+    }, 10_000);
+    expect(gone.name).toBe('ValidationException');
+    await eventually(async () => ((await instances()).desired === 0 ? true : undefined), 10_000);
   });
 });

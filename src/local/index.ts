@@ -22,6 +22,7 @@ import {
 import { combinedCapacityTarget, InferenceComponents } from './inference-components.js';
 import { LogStore } from './logs.js';
 import { createMetricOperations, MetricStore } from './metrics.js';
+import { createPricing } from './pricing.js';
 import { createServiceQuotas } from './quotas.js';
 import { Runtime } from './runtime.js';
 import { createCapacityTarget, createSageMakerOperations, EndpointRegistry } from './sagemaker.js';
@@ -59,6 +60,14 @@ export interface LocalSageMakerOptions {
   device?: EmulatedDevice;
   /** Value of the `<instance type> for endpoint usage` quota (default 4), enforced on capacity changes. */
   quota?: number;
+  /**
+   * The Price List API's table: on-demand USD per instance-hour by instance type, answered for any
+   * region asked (`scalegate local up` passes the committed fallback table, `--price` overrides).
+   * @default none: GetProducts finds no product
+   */
+  prices?: Record<string, number>;
+  /** The publication and effective date the price entries carry. @default `2026-12-01T00:00:00Z` */
+  pricesPublishedAt?: string;
   /** The container process; default the reference TTS container (`node infra/container/dist/server.js`). */
   container?: ContainerSpec;
   /** Register the variant as a scalable target, min 1 max `quota` (as a freshly deployed calibration endpoint). */
@@ -333,6 +342,15 @@ export async function startLocalSageMaker(
         version: '1.1',
         service: 'ServiceQuotas',
         handler: createServiceQuotas({ instanceType, value: () => quota, region, accountId }),
+      },
+      {
+        prefix: 'AWSPriceListService',
+        version: '1.1',
+        service: 'Pricing',
+        handler: createPricing({
+          prices: () => options.prices ?? {},
+          publishedAt: options.pricesPublishedAt ?? '2026-12-01T00:00:00Z',
+        }),
       },
       {
         prefix: 'GraniteServiceVersion20100801',

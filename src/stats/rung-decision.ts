@@ -89,6 +89,20 @@ export const FUTILITY_BAND = 0.05;
 export const SHORT_WINDOW_MARGIN = 0.3;
 export const LONG_PASS_SPANS = 3;
 /**
+ * A PASS at an interim look on a long window (before the hold's final look) needs its upper end
+ * this far inside the SLO (upper end x 1.05 <= SLO). A window of 90 s holds only about six cycles
+ * of the class's 5/10 s spells; one that caught fewer slow spells than the server has on average
+ * looks calm in every batch, so no dependence check can see them. Only the final look, on the
+ * whole hold, passes on the bare upper end.
+ */
+export const INTERIM_PASS_MARGIN = 0.05;
+/**
+ * The final look's PASS needs its upper end x 1.02 within the SLO: a 110 s window holds five to
+ * seven cycles of the class's slow spells, and without it the 5/10 s spells at N 1 and 4 passed
+ * 4-5.5 % of rungs at true p95 = SLO (200 runs each, two seed sets); with it 0.5-2.5 %.
+ */
+export const FINAL_PASS_MARGIN = 0.02;
+/**
  * The shortest window a drifting rung may cut itself to (its older half discarded): long enough
  * to pass without the short-window margin. Cutting further let a window shrink into one fast
  * spell of a server whose speed fluctuates, and pass there.
@@ -134,7 +148,7 @@ export interface LookSpec {
   look: number;
   /** Most looks the rung could take (an upper bound for adaptive rungs). */
   maxLooks: number;
-  /** A PASS needs upper end x (1 + passMargin) <= SLO (short windows). Default 0. */
+  /** A PASS needs upper end x (1 + passMargin) <= SLO (short windows, slow spells). Default 0. */
   passMargin?: number;
   /** Interim look (the rung may stop on it). */
   interim?: boolean;
@@ -408,7 +422,10 @@ export function decideP95(
     }
     const margin = look.passMargin ?? 0;
     if (verdict === 'pass' && interval.high * (1 + margin) > sloMs) {
-      reason += ` (a window this short passes only with its upper end x ${1 + margin} within the SLO: undecided)`;
+      reason +=
+        margin === SHORT_WINDOW_MARGIN
+          ? ` (a window this short passes only with its upper end x ${1 + margin} within the SLO: undecided)`
+          : ` (a PASS ${look.interim ? 'before the final look' : 'at the final look'} needs its upper end x ${1 + margin} within the SLO: undecided)`;
       verdict = 'undecided';
     }
   }
@@ -517,6 +534,17 @@ export class RungJudge {
     );
   }
 
+  /**
+   * How far inside the SLO a PASS must put the upper end: SHORT_WINDOW_MARGIN on a short window;
+   * on an adaptive rung's long window INTERIM_PASS_MARGIN before the final look and
+   * FINAL_PASS_MARGIN at it (the calibration class's slow spells); none on a fixed rung's.
+   */
+  private passMargin(final: boolean, longSpanMs: number, timing?: LookTiming): number {
+    if (timing && timing.windowMs < longSpanMs) return SHORT_WINDOW_MARGIN;
+    if (this.settings.mode !== 'adaptive') return 0;
+    return final ? FINAL_PASS_MARGIN : INTERIM_PASS_MARGIN;
+  }
+
   /** Is an interim look due for a window of n samples? */
   interimDue(n: number): boolean {
     if (this.settings.mode !== 'adaptive' || this.looks >= MAX_ADAPTIVE_LOOKS - 1) return false;
@@ -548,7 +576,7 @@ export class RungJudge {
       failAlpha,
       look: this.looks,
       maxLooks: this.maxLooks,
-      passMargin: timing && timing.windowMs < longSpan ? SHORT_WINDOW_MARGIN : 0,
+      passMargin: this.passMargin(final, longSpan, timing),
       interim: !final,
     });
     return this.latest;

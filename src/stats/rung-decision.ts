@@ -89,18 +89,11 @@ export const FUTILITY_BAND = 0.05;
 export const SHORT_WINDOW_MARGIN = 0.3;
 export const LONG_PASS_SPANS = 3;
 /**
- * A PASS at an interim look on a long window (before the hold's final look) needs its upper end
- * this far inside the SLO (upper end x 1.05 <= SLO). A window of 90 s holds only about six cycles
- * of the class's 5/10 s spells; one that caught fewer slow spells than the server has on average
- * looks calm in every batch, so no dependence check can see them. Only the final look, on the
- * whole hold, passes on the bare upper end.
+ * Slow-spell margins on a long window: a PASS before the final look needs upper end x 1.05 <= SLO,
+ * at it x 1.02. A 90-110 s window holds five to seven cycles of the class's 5/10 s spells; one
+ * that caught few slow spells looks calm in every batch (no dependence check sees what it missed).
  */
 export const INTERIM_PASS_MARGIN = 0.05;
-/**
- * The final look's PASS needs its upper end x 1.02 within the SLO: a 110 s window holds five to
- * seven cycles of the class's slow spells, and without it the 5/10 s spells at N 1 and 4 passed
- * 4-5.5 % of rungs at true p95 = SLO (200 runs each, two seed sets); with it 0.5-2.5 %.
- */
 export const FINAL_PASS_MARGIN = 0.02;
 /**
  * The shortest window a drifting rung may cut itself to (its older half discarded): long enough

@@ -6,6 +6,8 @@ import {
   decideP95,
   FAIL_ALPHA,
   FAMILY_ALPHA,
+  FINAL_PASS_MARGIN,
+  INTERIM_PASS_MARGIN,
   minBatchSize,
   obrienFlemingSpent,
   PASS_ALPHA,
@@ -215,6 +217,31 @@ describe('the group-sequential judge of a rung', () => {
       sloMs: high * (1 + SHORT_WINDOW_MARGIN / 2),
     }).step(many(200), false, { windowMs: 10_000, maxWindowMs: 110_000 });
     expect(near.decision?.verdict).toBe('undecided');
+  });
+
+  it('on a long window passes before the final look only with its upper end x 1.05 within the SLO, at it with x 1.02 (slow spells a 90 s window missed would otherwise pass)', () => {
+    const long = { windowMs: 95_000, maxWindowMs: 110_000 };
+    const settings = { mode: 'adaptive' as const, concurrency: 4, measureMs: 30_000 };
+    const probe = new RungJudge({ ...settings, sloMs: 1e9 });
+    probe.step(many(4000), false, long);
+    const interimHigh = probe.decision?.interval?.high as number;
+    const interim = (sloMs: number) => {
+      const judge = new RungJudge({ ...settings, sloMs });
+      return judge.step(many(4000), false, long).decision?.verdict;
+    };
+    expect(interim(interimHigh * (1 + INTERIM_PASS_MARGIN) * 1.001)).toBe('pass');
+    expect(interim(interimHigh * (1 + INTERIM_PASS_MARGIN) * 0.999)).toBe('undecided');
+    const final = (sloMs: number) => new RungJudge({ ...settings, sloMs }).look(many(4000), true, long);
+    const finalHigh = final(1e9).interval?.high as number;
+    expect(final(finalHigh * (1 + FINAL_PASS_MARGIN) * 1.001).verdict).toBe('pass');
+    expect(final(finalHigh * (1 + FINAL_PASS_MARGIN) * 0.999).verdict).toBe('undecided');
+    // A fixed rung's single look keeps the bare upper end (it records no calibrated bound).
+    const fixed = new RungJudge({ ...settings, mode: 'fixed', sloMs: finalHigh * 1.001 }).look(
+      many(4000),
+      true,
+      long,
+    );
+    expect(fixed.verdict).toBe('pass');
   });
 
   it('stops undecided near the SLO when its interval straddles it within +-5 % (futility)', () => {

@@ -20,7 +20,12 @@ export function registerCompare(program: Command): void {
       const context = loadModelContext(values);
       const result = await withAwsClients({ region: context.region }, (clients) =>
         runCompare(
-          { ...values, modelName: context.modelName, model: context.model, planFiles: values.planFiles ?? [] },
+          {
+            ...values,
+            modelName: context.modelName,
+            model: context.model,
+            planFiles: values.planFiles ?? [],
+          },
           { clients, progress: stderrProgress() },
         ),
       );

@@ -14,10 +14,10 @@ import {
   type CompareArtifact,
   compareFileName,
   DEFAULT_ARTIFACTS_DIR,
-  fingerprintDifferences,
   type Fingerprint,
-  measuredEnvironment,
+  fingerprintDifferences,
   type ModelConfig,
+  measuredEnvironment,
   newRunId,
   opt,
   type PlanArtifact,
@@ -133,7 +133,9 @@ function readPlans(input: CompareInput): { file: string; plan: PlanArtifact }[] 
     }
   }
   plans.forEach((a, i) => {
-    const twin = plans.slice(0, i).find((b) => fingerprintDifferences(a.plan.fingerprint, b.plan.fingerprint).length === 0);
+    const twin = plans
+      .slice(0, i)
+      .find((b) => fingerprintDifferences(a.plan.fingerprint, b.plan.fingerprint).length === 0);
     if (twin) {
       throw usage`${opt('plan', a.file)} and ${opt('plan', twin.file)} have the same fingerprint (${a.plan.fingerprint.instance_type}): each candidate is measured once, on its own calibration endpoint. Drop one of them.`;
     }
@@ -149,7 +151,10 @@ const ownEndpoints = (model: Pick<ModelConfig, 'endpoint' | 'candidates'>): Set<
     ...model.candidates.map((_, i) => `${model.endpoint}-cal-${i + 1}`),
   ]);
 
-export async function runCompare(input: CompareInput, deps: CompareDeps): Promise<CommandResult<CompareArtifact>> {
+export async function runCompare(
+  input: CompareInput,
+  deps: CompareDeps,
+): Promise<CommandResult<CompareArtifact>> {
   const { clock, version } = resolveDeps(deps);
   const plans = readPlans(input);
   const declared = declaredCandidates(input.model);
@@ -177,7 +182,10 @@ export async function runCompare(input: CompareInput, deps: CompareDeps): Promis
   if (chosen) {
     if (resolve(chosen.file) !== resolve(planOut)) {
       // Byte for byte: the plan's attestation covers exactly these bytes.
-      const text = readBoundedFile(chosen.file, { maxBytes: READ_LIMITS.artifact, label: 'the plan artifact' });
+      const text = readBoundedFile(chosen.file, {
+        maxBytes: READ_LIMITS.artifact,
+        label: 'the plan artifact',
+      });
       writeFileAtomic(planOut, text);
       written.push(planOut);
     }
@@ -200,7 +208,8 @@ export async function runCompare(input: CompareInput, deps: CompareDeps): Promis
   const outFile = input.outFile ?? join(artifactsDir, compareFileName(input.modelName));
   writeArtifact('compare', outFile, artifact);
   const svgFile =
-    input.svgFile ?? (outFile.endsWith('.json') ? `${outFile.slice(0, -'.json'.length)}.svg` : `${outFile}.svg`);
+    input.svgFile ??
+    (outFile.endsWith('.json') ? `${outFile.slice(0, -'.json'.length)}.svg` : `${outFile}.svg`);
   writeFileAtomic(svgFile, renderCompareSvg(artifact));
   written.unshift(outFile, svgFile);
   return {

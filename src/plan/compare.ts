@@ -60,9 +60,7 @@ export function sloVerdict(plan: PlanArtifact): {
   const reasons: string[] = [];
   const policy = chosenPolicy(plan);
   const p = plan.derived.surge_overflow_probability;
-  const policyHolds = policy
-    ? policy.holds
-    : p !== null && p <= plan.chosen.max_overflow_probability;
+  const policyHolds = policy ? policy.holds : p !== null && p <= plan.chosen.max_overflow_probability;
   if (plan.verdict === 'stop') {
     const stops = plan.findings.filter((f) => f.verdict === 'stop').map((f) => f.name);
     reasons.push(`the plan's verdict is stop (${stops.join(', ') || 'no finding named'})`);

@@ -14,7 +14,10 @@ const f = (n: number): string => (Math.round(n * 100) / 100).toString();
 const cost = (c: CompareCandidate): number | null => c.usd_per_million_characters_target.value;
 const margin = (c: CompareCandidate): number | null => c.slo_margin.value;
 
-export function renderCompareSvg(a: CompareArtifact, options: { width?: number; height?: number } = {}): string {
+export function renderCompareSvg(
+  a: CompareArtifact,
+  options: { width?: number; height?: number } = {},
+): string {
   const width = options.width ?? 820;
   const height = options.height ?? 480;
   const m = { left: 70, right: 200, top: 48, bottom: 56 };
@@ -25,7 +28,8 @@ export function renderCompareSvg(a: CompareArtifact, options: { width?: number; 
   const lowest = Math.min(0, ...plotted.map((c) => margin(c) as number));
   const minY = Math.floor(lowest * 10) / 10;
   const x = (v: number): number => m.left + (Math.max(0, Math.min(maxX, v)) / maxX) * plotW;
-  const y = (v: number): number => m.top + plotH - ((Math.max(minY, Math.min(1, v)) - minY) / (1 - minY)) * plotH;
+  const y = (v: number): number =>
+    m.top + plotH - ((Math.max(minY, Math.min(1, v)) - minY) / (1 - minY)) * plotH;
   const chosen = a.candidates.find((c) => a.chosen !== null && c.file === a.chosen.file) ?? null;
   const title = `${a.model_name}: ${chosen ? `chosen ${chosen.label} (${chosen.instance_type})` : 'no candidate can be chosen'}`;
   const out: string[] = [
@@ -37,9 +41,13 @@ export function renderCompareSvg(a: CompareArtifact, options: { width?: number; 
   ];
   for (let i = 0; i <= 5; i++) {
     const v = (maxX / 5) * i;
-    out.push(`<text x="${f(x(v))}" y="${m.top + plotH + 16}" text-anchor="middle" fill="#333333">$${f(v)}</text>`);
+    out.push(
+      `<text x="${f(x(v))}" y="${m.top + plotH + 16}" text-anchor="middle" fill="#333333">$${f(v)}</text>`,
+    );
     const s = minY + ((1 - minY) / 5) * i;
-    out.push(`<text x="${m.left - 6}" y="${f(y(s) + 4)}" text-anchor="end" fill="#333333">${f(s * 100)} %</text>`);
+    out.push(
+      `<text x="${m.left - 6}" y="${f(y(s) + 4)}" text-anchor="end" fill="#333333">${f(s * 100)} %</text>`,
+    );
   }
   out.push(
     `<text x="${(m.left + plotW / 2).toFixed(0)}" y="${height - 14}" text-anchor="middle">$ per 1M characters at the target (computed)</text>`,

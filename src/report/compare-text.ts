@@ -9,7 +9,8 @@ import type { CompareArtifact, CompareCandidate, ModelConfig } from '../model/in
 
 type Finding = CompareArtifact['findings'][number];
 
-const num = (n: number | null, digits = 2): string => (n === null ? '-' : Number(n.toFixed(digits)).toString());
+const num = (n: number | null, digits = 2): string =>
+  n === null ? '-' : Number(n.toFixed(digits)).toString();
 const usd = (n: number | null): string => (n === null ? '-' : `$${n >= 100 ? n.toFixed(0) : n.toFixed(2)}`);
 const pct = (n: number | null): string => (n === null ? '-' : `${(n * 100).toFixed(1)} %`);
 
@@ -119,11 +120,17 @@ function choiceLine(a: CompareArtifact): string {
   return `chosen: ${chosen.label} (${chosen.instance_type}): ${usd(chosen.usd_per_million_characters_target.value)} per 1M characters at the target (computed), the cheapest of the ${others + 1} candidates that hold both SLOs and fit their quota; SLO margin ${pct(chosen.slo_margin.value)} (computed)`;
 }
 
-export function renderCompareReport(a: CompareArtifact, files: { file: string | null; svgFile: string | null }): string {
+export function renderCompareReport(
+  a: CompareArtifact,
+  files: { file: string | null; svgFile: string | null },
+): string {
   const chosenFile = a.chosen?.file ?? null;
   const lines = [
     `compare: ${a.model_name}, ${a.candidates.length} candidate plans (> chosen, * on the frontier of cost per 1M characters vs SLO margin)`,
-    ...pad([HEADER.map((h, i) => (i === 0 ? `  ${h}` : h)), ...a.candidates.map((c) => rowOf(c, chosenFile))]),
+    ...pad([
+      HEADER.map((h, i) => (i === 0 ? `  ${h}` : h)),
+      ...a.candidates.map((c) => rowOf(c, chosenFile)),
+    ]),
     '',
     COMPARE_PROVENANCE,
     'SLO margin: 1 - lambda_safe / capacity, the share of the instance capacity inside the SLO that the operating point leaves unused (computed):',

@@ -87,3 +87,48 @@ export function candidatePlan(dir: string, name: string, spec: CandidateSpec): s
   writeFileSync(file, `${JSON.stringify(plan, null, 2)}\n`);
   return file;
 }
+
+/**
+ * The plan's cost block at a stated $/h, when the plan has none yet: $ per 1M characters at the
+ * plan's own per-instance rates (x_target at the target, lambda_safe surge-safe). A plan that
+ * already carries a cost block (priced by `scalegate plan`) is left as it is: compare reads the
+ * price from the plan's cost block either way.
+ */
+export function withStatedCost(planFile: string, hourly: number, charactersPerRequest: number): void {
+  const plan = JSON.parse(readFileSync(planFile, 'utf8')) as PlanArtifact;
+  if (plan.cost) return;
+  const point = (at: 'target' | 'surge_safe', rate: number) => {
+    const charactersPerS = rate * charactersPerRequest;
+    return {
+      at,
+      rate_rps: rate,
+      characters_per_s: charactersPerS,
+      audio_s_per_s: 0,
+      usd_per_million_characters: (hourly / 3600 / charactersPerS) * 1e6,
+      usd_per_audio_hour: 0,
+      origin: 'computed' as const,
+    };
+  };
+  const target = plan.derived.x_target_rps;
+  const surgeSafe = plan.derived.lambda_safe_rps ?? null;
+  plan.cost = {
+    price: {
+      instance_type: plan.fingerprint.instance_type,
+      region: 'us-east-1',
+      hourly_usd: hourly,
+      source: 'stated',
+      as_of: null,
+      reference: 'instance_hourly_usd',
+    },
+    characters_per_request: charactersPerRequest,
+    audio_s_per_request: 0,
+    audio_origin: null,
+    points: [
+      ...(target ? [point('target', target)] : []),
+      ...(surgeSafe ? [point('surge_safe', surgeSafe)] : []),
+    ],
+    references: [],
+    note: 'stated price; characters per request from the prompt set; audio not recorded',
+  };
+  writeFileSync(planFile, `${JSON.stringify(plan, null, 2)}\n`);
+}

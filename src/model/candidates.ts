@@ -11,6 +11,14 @@ import { opt, usage } from './errors.js';
 export const candidateCalibrationEndpoint = (endpoint: string, n: number): string =>
   n === 0 ? `${endpoint}-calibration` : `${endpoint}-cal-${n}`;
 
+/**
+ * The calibration stack of candidate `n`: `scalegate-<model>-calibration` for 0 (as `stackNames`),
+ * `scalegate-<model>-cal-<n>-calibration` otherwise (within the calibration stack pattern
+ * `scalegate-*-calibration` the calibration role may write).
+ */
+export const candidateCalibrationStack = (modelName: string, n: number): string =>
+  n === 0 ? `scalegate-${modelName}-calibration` : `scalegate-${modelName}-cal-${n}-calibration`;
+
 /** Refuses (exit 2) a candidate index the model does not declare. */
 export function checkCandidateIndex(
   modelName: string,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Which models a workflow run is about, as a JSON matrix `[{model, endpoint, region}]` on the
 // step output `models` (and stdout), and their candidate instance types as `candidates`
-// (`[{model, endpoint, region, candidate, instance_type, calibration_endpoint}]`, candidate 0 the
+// (`[{model, endpoint, region, candidate, instance_type, calibration_endpoint, suffix}]`, candidate 0 the
 // model's own instance type on `<endpoint>-calibration`, candidate n >= 1 on `<endpoint>-cal-<n>`).
 //
 //   node .github/scripts/select-models.mjs all                 every model in the config
@@ -139,6 +139,8 @@ const candidatesOf = (model) => {
       candidate: n,
       instance_type: c.instance_type,
       calibration_endpoint: n === 0 ? `${m.endpoint}-calibration` : `${m.endpoint}-cal-${n}`,
+      // Appended to the candidate's upload names and concurrency group ('' for the model's own).
+      suffix: n === 0 ? '' : `-cal-${n}`,
     }),
   );
 };

@@ -32,7 +32,7 @@ import {
 } from '../model/index.js';
 import { type CandidatePlan, candidateFigures, rankCandidates } from '../plan/compare.js';
 import { renderCompareSvg } from '../report/compare-svg.js';
-import { compareFindings, renderCompareReport } from '../report/compare-text.js';
+import { compareFindings, renderCompareMarkdown, renderCompareReport } from '../report/compare-text.js';
 import { quotaForPeak } from './quota-headroom.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
@@ -45,6 +45,8 @@ export interface CompareInput {
   outFile?: string;
   /** @default beside the artifact, `.svg` for `.json` */
   svgFile?: string;
+  /** Also write the table and the choice as markdown here. @default none */
+  markdownFile?: string;
   /** Where the chosen plan is copied. @default `<artifactsDir>/plan-<model>.json` (the committed plan) */
   planOut?: string;
   /** @default `artifacts` */
@@ -212,6 +214,10 @@ export async function runCompare(
     (outFile.endsWith('.json') ? `${outFile.slice(0, -'.json'.length)}.svg` : `${outFile}.svg`);
   writeFileAtomic(svgFile, renderCompareSvg(artifact));
   written.unshift(outFile, svgFile);
+  if (input.markdownFile) {
+    writeFileAtomic(input.markdownFile, renderCompareMarkdown(artifact));
+    written.push(input.markdownFile);
+  }
   return {
     artifact,
     report: renderCompareReport(artifact, { file: outFile, svgFile }),

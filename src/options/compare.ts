@@ -26,6 +26,11 @@ export const COMPARE_OPTIONS = {
   svgFile: text('svg', '<file>', 'where to write the frontier chart (cost per 1M characters vs SLO margin)', {
     defaultText: 'beside the artifact, .svg for .json',
   }),
+  markdownFile: text(
+    'markdown',
+    '<file>',
+    'also write the table and the choice as markdown (a pull request comment, a job summary)',
+  ),
   planOut: text('plan-out', '<file>', 'where the chosen plan is copied (byte for byte)', {
     defaultText: 'artifacts/plan-<model>.json, the committed plan',
   }),

@@ -133,9 +133,22 @@ describe('select-models.mjs candidates (the calibrate matrix over instance types
         candidate: 0,
         instance_type: 'ml.g5.xlarge',
         calibration_endpoint: 'speech-alpha-calibration',
+        suffix: '',
       },
-      { ...at, candidate: 1, instance_type: 'ml.g6.xlarge', calibration_endpoint: 'speech-alpha-cal-1' },
-      { ...at, candidate: 2, instance_type: 'ml.g4dn.xlarge', calibration_endpoint: 'speech-alpha-cal-2' },
+      {
+        ...at,
+        candidate: 1,
+        instance_type: 'ml.g6.xlarge',
+        calibration_endpoint: 'speech-alpha-cal-1',
+        suffix: '-cal-1',
+      },
+      {
+        ...at,
+        candidate: 2,
+        instance_type: 'ml.g4dn.xlarge',
+        calibration_endpoint: 'speech-alpha-cal-2',
+        suffix: '-cal-2',
+      },
     ]);
   });
 });

@@ -199,7 +199,13 @@ beforeAll(async () => {
     await measureAndPlan(1, variant),
   ];
   const result = await runCompare(
-    { modelName: MODEL, model, planFiles: [dir], artifactsDir: join(dir, 'out') },
+    {
+      modelName: MODEL,
+      model,
+      planFiles: [dir],
+      artifactsDir: join(dir, 'out'),
+      markdownFile: join(dir, 'out', 'compare.md'),
+    },
     { clients: local.clients, version: 'test', clock: () => new Date('2026-01-02T03:04:05Z') },
   );
   expect(result.exitCode, result.report).toBe(0);
@@ -243,7 +249,10 @@ describe('compare on the local SageMaker: the measured g5 device against a varia
 
   it('prints the table, writes the frontier chart and copies the chosen plan byte for byte', () => {
     expect(report).toMatch(/chosen: candidate 1 \(ml\.g5\.2xlarge\)/);
-    expect(renderCompareMarkdown(compare)).toMatch(/\| \*\*candidate 1\*\* \(chosen\) \| ml\.g5\.2xlarge \|/);
+    // --markdown: the table the calibrate workflow posts on the pull request.
+    const markdown = readFileSync(join(dir, 'out', 'compare.md'), 'utf8');
+    expect(markdown).toBe(renderCompareMarkdown(compare));
+    expect(markdown).toMatch(/\| \*\*candidate 1\*\* \(chosen\) \| ml\.g5\.2xlarge \|/);
     const svg = readFileSync(join(dir, 'out', `compare-${MODEL}.svg`), 'utf8');
     expect(svg).toMatch(/<circle class="chosen"/);
     expect(readFileSync(join(dir, 'out', `plan-${MODEL}.json`), 'utf8')).toBe(

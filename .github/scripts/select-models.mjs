@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Which models a workflow run is about, as a JSON matrix `[{model, endpoint, region}]` on the
-// step output `models` (and stdout).
+// step output `models` (and stdout), and their candidate instance types as `candidates`
+// (`[{model, endpoint, region, candidate, instance_type, calibration_endpoint, suffix}]`, candidate 0 the
+// model's own instance type on `<endpoint>-calibration`, candidate n >= 1 on `<endpoint>-cal-<n>`).
 //
 //   node .github/scripts/select-models.mjs all                 every model in the config
 //   node .github/scripts/select-models.mjs one <model>         that model (refused if unknown)
@@ -8,7 +10,7 @@
 //       models whose measurement the change invalidates: the container directory changed, or the
 //       model's entry changed in a way that changes its fingerprint or SLO (instance type, image,
 //       container environment, request shape, region, variant, endpoint, slo_ms, calibration
-//       placement).
+//       placement, candidate instance types).
 //       Plan-only choices (load, surge ratio, floor, prices) need no new measurement.
 //   node .github/scripts/select-models.mjs pushed <base> <before> <after>
 //       the same, for one push to a pull request (`synchronize`): only what changed between
@@ -34,6 +36,7 @@ const MEASURED_KEYS = [
   'request',
   'slo_ms',
   'calibration',
+  'candidates',
 ];
 const ARTIFACTS_DIR = (process.env.ARTIFACTS_DIR || 'artifacts').replace(/\/+$/, '');
 
@@ -126,6 +129,24 @@ if (mode === 'all') {
   fail('usage: select-models.mjs all | one <model> | changed <base> <head> | pushed <base> <before> <after>');
 }
 
+// Each model's candidate instance types for `scalegate compare`: the model's own (candidate 0, on
+// `<endpoint>-calibration`), then each of `candidates[]` (candidate n on `<endpoint>-cal-<n>`).
+const candidatesOf = (model) => {
+  const m = head.models[model];
+  return [{ instance_type: m.instance_type }, ...(Array.isArray(m.candidates) ? m.candidates : [])].map(
+    (c, n) => ({
+      ...entry(model),
+      candidate: n,
+      instance_type: c.instance_type,
+      calibration_endpoint: n === 0 ? `${m.endpoint}-calibration` : `${m.endpoint}-cal-${n}`,
+      // Appended to the candidate's upload names and concurrency group ('' for the model's own).
+      suffix: n === 0 ? '' : `-cal-${n}`,
+    }),
+  );
+};
+
 const matrix = JSON.stringify(models.sort().map(entry));
+const candidates = JSON.stringify(models.sort().flatMap(candidatesOf));
 process.stdout.write(`${matrix}\n`);
-if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `models=${matrix}\n`);
+if (process.env.GITHUB_OUTPUT)
+  appendFileSync(process.env.GITHUB_OUTPUT, `models=${matrix}\ncandidates=${candidates}\n`);

@@ -15,6 +15,10 @@
  *   calibration account/region, through the calibration bootstrap; no gate (the calibration
  *   endpoint produces the measurement), no IAM resource, no context lookup, and no production
  *   stack at all (a pull request's code never synthesizes one).
+ * - `scalegate:candidate=<n>` (with `scalegate:calibration`): candidate n of the model's
+ *   `candidates[]` instead (`scalegate compare`): its instance type and container environment over
+ *   the model's, on `<endpoint>-cal-<n>` in the stack `scalegate-<model>-cal-<n>-calibration`;
+ *   0 (the default) is the model's own. An index the config does not declare is refused.
  * - `scalegate:withPlan=<file>` (with `scalegate:calibration`): the calibration endpoint gets that
  *   plan's policy through the production constructs (autoscaling, observability, MAX_QUEUE_DEPTH,
  *   fleet), after the gate's checks of the plan; its measurements are read from
@@ -40,6 +44,9 @@ import { fileURLToPath } from 'node:url';
 import type { App, Stack } from 'aws-cdk-lib';
 import {
   CONFIG_FILE,
+  candidateCalibrationStack,
+  candidateModel,
+  checkCandidateIndex,
   DEFAULT_ARTIFACTS_DIR,
   type ModelConfig,
   parseConfig,
@@ -60,6 +67,7 @@ export const CONTEXT = {
   allowUnmeasured: 'scalegate:allowUnmeasured',
   allowLowerBound: 'scalegate:allowLowerBound',
   calibration: 'scalegate:calibration',
+  candidate: 'scalegate:candidate',
   withPlan: 'scalegate:withPlan',
   config: 'scalegate:config',
   artifactsDir: 'scalegate:artifactsDir',
@@ -167,6 +175,19 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
       }
     : undefined;
   checkModelNames(config, allowLowerBound, CONTEXT.allowLowerBound, configFile);
+  const candidateGiven = contextString(app, CONTEXT.candidate);
+  if (candidateGiven !== undefined && !calibrationModel) {
+    throw new UsageError(
+      `-c ${CONTEXT.candidate}=${candidateGiven} names a calibration endpoint: give -c ${CONTEXT.calibration}=<model> too.`,
+    );
+  }
+  const candidate = candidateGiven === undefined ? 0 : Number(candidateGiven);
+  if (calibrationModel) {
+    if (candidateGiven !== undefined && !/^\d{1,2}$/.test(candidateGiven)) {
+      throw new UsageError(`-c ${CONTEXT.candidate}=${candidateGiven}: a candidate index (0, 1, 2 ...).`);
+    }
+    checkCandidateIndex(calibrationModel, config.models[calibrationModel] as ModelConfig, candidate);
+  }
   if (only && calibrationModel && only !== calibrationModel) {
     throw new UsageError(
       `-c ${CONTEXT.model}=${only} and -c ${CONTEXT.calibration}=${calibrationModel} name different models; give one.`,
@@ -190,13 +211,19 @@ export function buildScalegateApp(app: App, options: ScalegateAppOptions = {}): 
       // Calibration-owned stacks only: nothing of production is synthesized, read or updated,
       // and no IAM role is created (the calibration execution role is the CI-access stack's).
       const env = calibrationEnv(model, account);
-      const calibration = new EndpointStack(app, names.calibration, {
+      const stackName = candidateCalibrationStack(modelName, candidate);
+      const calibration = new EndpointStack(app, stackName, {
         env,
         modelName,
-        model,
+        // A candidate: its instance type and container environment over the model's.
+        model: candidateModel(model, candidate),
         repoRoot,
-        stackName: names.calibration,
-        mode: withPlan ? { kind: 'calibration', withPlan } : { kind: 'calibration' },
+        stackName,
+        mode: {
+          kind: 'calibration',
+          ...(withPlan ? { withPlan } : {}),
+          ...(candidate > 0 ? { candidate } : {}),
+        },
         description: withPlan
           ? `scalegate ${modelName}: calibration endpoint with its plan's policy (validated and drilled here; calibration-owned)`
           : `scalegate ${modelName}: calibration endpoint (measured, never scaled; calibration-owned)`,

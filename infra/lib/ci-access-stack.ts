@@ -48,7 +48,13 @@ import type { App } from 'aws-cdk-lib';
 import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { type ModelConfig, type ScalegateConfig, UsageError } from '../../src/model/index.js';
+import {
+  candidateCalibrationEndpoint,
+  candidateModel,
+  type ModelConfig,
+  type ScalegateConfig,
+  UsageError,
+} from '../../src/model/index.js';
 import { calibrationEndpointName } from '../../src/plan/policy-shape.js';
 import {
   CALIBRATION_BOOTSTRAP_QUALIFIER,
@@ -313,6 +319,19 @@ const endpointOf = (modelName: string, model: ModelConfig, calibration: boolean)
 });
 
 /**
+ * The calibration endpoints of a model: its own `<endpoint>-calibration`, then one per declared
+ * compare candidate, `<endpoint>-cal-<n>` with the candidate's instance type (`scalegate deploy
+ * --calibration --candidate <n>`).
+ */
+const calibrationEndpointsOf = (modelName: string, model: ModelConfig): CiEndpoint[] => [
+  endpointOf(modelName, model, true),
+  ...model.candidates.map((_, i) => ({
+    ...endpointOf(modelName, candidateModel(model, i + 1), true),
+    endpoint: candidateCalibrationEndpoint(model.endpoint, i + 1),
+  })),
+];
+
+/**
  * The CI-access stacks of a config: `scalegate-ci-access` in production's account (release role,
  * and the calibration role for models that calibrate there), plus one per other calibration
  * account.
@@ -353,7 +372,7 @@ export function buildCiAccess(
   for (const [name, model] of models) {
     const elsewhere = model.calibration?.account;
     const key = elsewhere && elsewhere !== options.account ? elsewhere : '';
-    byAccount.set(key, [...(byAccount.get(key) ?? []), endpointOf(name, model, true)]);
+    byAccount.set(key, [...(byAccount.get(key) ?? []), ...calibrationEndpointsOf(name, model)]);
   }
   const region = models[0]?.[1].region;
   const common = {

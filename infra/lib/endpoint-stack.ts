@@ -32,10 +32,9 @@ import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import type { ModelConfig, PlanArtifact } from '../../src/model/index.js';
+import { candidateCalibrationEndpoint, type ModelConfig, type PlanArtifact } from '../../src/model/index.js';
 import type { GateResult } from '../../src/plan/gate.js';
 import {
-  calibrationEndpointName,
   expectedPolicyShape,
   type PolicyShape,
   type PolicyTarget,
@@ -65,7 +64,12 @@ export type EndpointMode =
       attestation?: SynthAttestation;
     }
   /** `withPlan`: the plan file to deploy and where its measurements are. */
-  | { kind: 'calibration'; withPlan?: { planFile: string; artifactsDir: string } };
+  | {
+      kind: 'calibration';
+      withPlan?: { planFile: string; artifactsDir: string };
+      /** A compare candidate (n >= 1): the endpoint is `<endpoint>-cal-<n>` (the model given is the candidate's). */
+      candidate?: number;
+    };
 
 export interface EndpointStackProps extends StackProps {
   readonly modelName: string;
@@ -100,7 +104,10 @@ export class EndpointStack extends Stack {
     const { modelName, model, mode } = props;
     const executionRole = calibration ? importCalibrationExecutionRole(this) : props.executionRole;
     if (!executionRole) throw new Error(`${id}: a production endpoint stack needs its execution role`);
-    this.endpointName = calibration ? calibrationEndpointName(model.endpoint) : model.endpoint;
+    this.endpointName =
+      mode.kind === 'calibration'
+        ? candidateCalibrationEndpoint(model.endpoint, mode.candidate ?? 0)
+        : model.endpoint;
     if (calibration) tagCalibration(this, modelName);
 
     const image = modelImage(this, modelName, model, props.repoRoot);

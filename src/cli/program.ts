@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { isOperationalError, isUsageError } from '../model/errors.js';
 import { COMMAND_NAMES, type CommandName } from '../options/commands.js';
 import { VERSION } from '../version.js';
+import { registerCompare } from './compare.js';
 import { registerDeploy } from './deploy.js';
 import { registerDrift } from './drift.js';
 import { registerDrill } from './drill.js';
@@ -36,6 +37,7 @@ const REGISTER: Record<CommandName, (program: Command) => void> = {
   ttotal: registerTtotal,
   plan: registerPlan,
   tune: registerTune,
+  compare: registerCompare,
   validate: registerValidate,
   drill: registerDrill,
   thaw: registerThaw,

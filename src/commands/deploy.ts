@@ -15,6 +15,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
+  candidateCalibrationEndpoint,
+  candidateCalibrationStack,
+  checkCandidateIndex,
   DEFAULT_ARTIFACTS_DIR,
   type ModelConfig,
   opt,
@@ -23,7 +26,7 @@ import {
   usage,
 } from '../model/index.js';
 import type { DeployReport } from '../model/reports.js';
-import { calibrationEndpointName, stackNames } from '../plan/policy-shape.js';
+import { stackNames } from '../plan/policy-shape.js';
 import { deployHeadline, renderDeployDryRun, renderDeployRun } from '../report/deploy-text.js';
 import type { CommandDeps, CommandResult } from './result.js';
 
@@ -48,6 +51,11 @@ export interface DeployInput {
   configFile: string;
   /** The model's calibration endpoint instead of the production one. @default false */
   calibration?: boolean;
+  /**
+   * Calibration only: which candidate instance type (`scalegate compare`): 0 the model's own on
+   * `<endpoint>-calibration`, n its `candidates[n - 1]` on `<endpoint>-cal-<n>`. @default 0
+   */
+  candidate?: number;
   /** Print the invocations without running them. @default false */
   dryRun?: boolean;
   /** `scalegate:artifactsDir` for the synth. @default the app's, `<repo>/artifacts` */
@@ -81,10 +89,15 @@ export const renderInvocation = (inv: CdkInvocation): string =>
   `(cd ${shellQuote(inv.cwd)} && ${[inv.command, ...inv.args].map(shellQuote).join(' ')})`;
 
 /** The stacks the action applies, in the order it applies them. */
-export function stacksFor(action: 'deploy' | 'destroy', modelName: string, calibration: boolean): string[] {
+export function stacksFor(
+  action: 'deploy' | 'destroy',
+  modelName: string,
+  calibration: boolean,
+  candidate = 0,
+): string[] {
   const names = stackNames(modelName);
   if (calibration) {
-    return [names.calibration];
+    return [candidateCalibrationStack(modelName, candidate)];
   }
   const ordered = [names.foundation, names.modelCache, names.endpoint];
   return action === 'deploy' ? ordered : ordered.reverse();
@@ -101,16 +114,30 @@ export function withPlanFile(input: Omit<DeployInput, 'dryRun'>): string | null 
     : input.withPlan;
 }
 
+/** The calibration candidate the input names (0 when none); refuses one without --calibration or undeclared. */
+export function candidateOf(
+  input: Pick<DeployInput, 'modelName' | 'model' | 'calibration' | 'candidate'>,
+): number {
+  if (input.candidate === undefined) return 0;
+  if (input.calibration !== true) {
+    throw usage`${opt('candidate', input.candidate)} names a calibration endpoint: use it with ${opt('calibration')} (production deploys the model's own instance_type; \`scalegate compare\` tells which candidate to make it).`;
+  }
+  checkCandidateIndex(input.modelName, input.model, input.candidate);
+  return input.candidate;
+}
+
 export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocation[] {
   const root = dirname(resolve(input.configFile));
   const cwd = join(root, 'infra');
   const command = join(root, 'node_modules', '.bin', 'cdk');
   const { modelName, action } = input;
   const calibration = input.calibration === true;
-  const assembly = `cdk.out/${calibration ? stackNames(modelName).calibration : `scalegate-${modelName}`}`;
+  const candidate = candidateOf(input);
+  const assembly = `cdk.out/${calibration ? candidateCalibrationStack(modelName, candidate) : `scalegate-${modelName}`}`;
   const context = ['-c', `scalegate:config=${resolve(input.configFile)}`];
   if (input.artifactsDir) context.push('-c', `scalegate:artifactsDir=${resolve(input.artifactsDir)}`);
   if (calibration) context.push('-c', `scalegate:calibration=${modelName}`);
+  if (candidate > 0) context.push('-c', `scalegate:candidate=${candidate}`);
   const plan = withPlanFile(input);
   if (plan) context.push('-c', `scalegate:withPlan=${resolve(plan)}`);
   else context.push('-c', `scalegate:model=${modelName}`);
@@ -127,7 +154,7 @@ export function cdkInvocations(input: Omit<DeployInput, 'dryRun'>): CdkInvocatio
   }
   if (!calibration && action === 'deploy' && input.offline) context.push('-c', 'scalegate:offline=true');
   const synth: CdkInvocation = { command, cwd, args: ['synth', '--quiet', '--output', assembly, ...context] };
-  const perStack = stacksFor(action, modelName, calibration).map(
+  const perStack = stacksFor(action, modelName, calibration, candidate).map(
     (stack): CdkInvocation =>
       action === 'deploy'
         ? {
@@ -170,7 +197,8 @@ export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<C
     throw usage`${opt('with-plan', plan)}: no such plan file. Produce it with \`scalegate plan --model ${input.modelName}\` (or name another).`;
   }
   const invocations = cdkInvocations(input);
-  const stacks = stacksFor(input.action, input.modelName, calibration);
+  const candidate = candidateOf(input);
+  const stacks = stacksFor(input.action, input.modelName, calibration, candidate);
   const rendered = invocations.map(renderInvocation);
   const report: DeployReport = {
     kind: input.action,
@@ -184,7 +212,9 @@ export async function runDeploy(input: DeployInput, deps: DeployDeps): Promise<C
     failed: null,
     left_in_place: leftInPlace(input),
   };
-  const target = calibration ? calibrationEndpointName(input.model.endpoint) : input.model.endpoint;
+  const target = calibration
+    ? candidateCalibrationEndpoint(input.model.endpoint, candidate)
+    : input.model.endpoint;
   const region = calibration ? (input.model.calibration?.region ?? input.model.region) : input.model.region;
   const account = calibration ? (input.model.calibration?.account ?? null) : null;
   const headline = deployHeadline(report, target, region, account);

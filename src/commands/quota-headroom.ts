@@ -6,7 +6,7 @@
 import type { AwsClients } from '../aws/clients.js';
 import type { VariantCapacity } from '../aws/endpoint.js';
 import { countEndpointInstances, findEndpointUsageQuota } from '../aws/quotas.js';
-import type { ModelConfig, TtotalArtifact } from '../model/index.js';
+import type { CompareQuota, ModelConfig, TtotalArtifact } from '../model/index.js';
 import { usage } from '../model/index.js';
 
 export async function quotaHeadroom(
@@ -52,4 +52,58 @@ export async function quotaHeadroom(
     }
   }
   return { quota_name: quotaName, quota_value: quotaValue, instances_in_use: inUse?.total ?? null, source };
+}
+
+/**
+ * compare's quota check, before any deploy: can the account's endpoint-usage quota for
+ * `instanceType` hold a fleet of `needed` instances besides what other endpoints of the region
+ * hold (the model's own endpoints, `ownEndpoints`, are not counted: the plan replaces them)?
+ * Never throws: an unreadable quota is recorded as not checked (`holds: null`) with why.
+ */
+export async function quotaForPeak(
+  model: Pick<ModelConfig, 'instance_quota'>,
+  clients: Pick<AwsClients, 'quotas' | 'sagemaker'>,
+  instanceType: string,
+  needed: number,
+  ownEndpoints: ReadonlySet<string>,
+): Promise<CompareQuota> {
+  let quotaName: string | null = null;
+  let quotaValue: number | null = null;
+  let source: string;
+  try {
+    const found = await findEndpointUsageQuota(clients.quotas, instanceType);
+    if (found) {
+      quotaName = found.quotaName;
+      quotaValue = found.value;
+      source = `Service Quotas ${found.quotaCode} (${found.quotaName})`;
+    } else {
+      source = `Service Quotas has no "${instanceType} for endpoint usage" quota`;
+    }
+  } catch (e) {
+    source = `Service Quotas unreadable (${(e as Error).name}: ${(e as Error).message})`;
+  }
+  if (quotaValue === null && model.instance_quota !== undefined) {
+    quotaValue = model.instance_quota;
+    quotaName = `${instanceType} for endpoint usage`;
+    source = `${source}; instance_quota ${quotaValue} from the config (stated)`;
+  }
+  let elsewhere: number | null = null;
+  try {
+    const inUse = await countEndpointInstances(clients.sagemaker, instanceType);
+    elsewhere = inUse.variants
+      .filter((v) => !ownEndpoints.has(v.endpoint))
+      .reduce((sum, v) => sum + v.instances, 0);
+  } catch (e) {
+    source = `${source}; instances in use unreadable (${(e as Error).name}: ${(e as Error).message})`;
+  }
+  const holds = quotaValue === null ? null : needed + (elsewhere ?? 0) <= quotaValue;
+  if (quotaValue === null) source = `${source}: not checked`;
+  return {
+    quota_name: quotaName,
+    quota_value: quotaValue,
+    instances_elsewhere: elsewhere,
+    needed,
+    holds,
+    source,
+  };
 }

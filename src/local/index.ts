@@ -262,8 +262,10 @@ export async function startLocalSageMaker(
     arn: registry.arn('model', modelName),
     image: imageUri,
     environment: {
-      ...(options.environment ?? {}),
+      // The model's own environment wins over --device: a candidate whose container_env carries
+      // its own DEVICE_PROFILE (e.g. twice the lanes) keeps it (docs/local-sagemaker.md).
       ...(options.device ? deviceEnvironment(options.device) : {}),
+      ...(options.environment ?? {}),
       // Where the container's service-time metrics go (as the CDK endpoint stack sets them).
       [SERVICE_METRICS_ENV.endpoint]: endpointName,
       [SERVICE_METRICS_ENV.variant]: variantName,

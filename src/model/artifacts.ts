@@ -1,3 +1,4 @@
+import { compareArtifactSchema } from './artifacts/compare.js';
 import { driftArtifactSchema } from './artifacts/drift.js';
 import { goodputArtifactSchema } from './artifacts/goodput.js';
 import { planArtifactSchema } from './artifacts/plan.js';
@@ -29,6 +30,14 @@ export {
   type Transport,
   transportSchema,
 } from './artifacts/common.js';
+export {
+  type CompareArtifact,
+  type CompareCandidate,
+  type CompareQuota,
+  compareArtifactSchema,
+  compareCandidateSchema,
+  compareQuotaSchema,
+} from './artifacts/compare.js';
 export {
   type CostPoint,
   costPointSchema,
@@ -136,6 +145,7 @@ export const artifactSchemas = {
   drift: driftArtifactSchema,
   validate: validateArtifactSchema,
   tune: tuneArtifactSchema,
+  compare: compareArtifactSchema,
 } as const;
 
 /** The command that writes each kind, for error messages that say how to get a valid file. */
@@ -147,4 +157,5 @@ export const producerOf: Record<keyof typeof artifactSchemas, string> = {
   drift: 'scalegate drift',
   validate: 'scalegate validate',
   tune: 'scalegate tune',
+  compare: 'scalegate compare',
 };

@@ -1,5 +1,6 @@
 export * from './artifacts.js';
 export * from './attestation.js';
+export * from './candidates.js';
 export * from './config.js';
 export * from './direct-target.js';
 export * from './drill.js';

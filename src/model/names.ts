@@ -36,6 +36,7 @@ export const planFileName = (model: string): string => `plan-${model}.json`;
 export const driftFileName = (model: string): string => `drift-${model}.json`;
 export const validateFileName = (model: string): string => `validate-${model}.json`;
 export const tuneFileName = (model: string): string => `tune-${model}.json`;
+export const compareFileName = (model: string): string => `compare-${model}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never

@@ -5,6 +5,7 @@
  * action.yml lists them, a composite action exists for each `composite` one, and the commands
  * that freeze an endpoint are the `freezes` ones. A new command is one more row here.
  */
+import { COMPARE_OPTIONS } from './compare.js';
 import { DEPLOY_OPTIONS } from './deploy.js';
 import { DRIFT_OPTIONS } from './drift.js';
 import { DRILL_OPTIONS } from './drill.js';
@@ -48,6 +49,7 @@ export const COMMANDS = {
   ttotal: step(TTOTAL_OPTIONS, true as const),
   plan: step(PLAN_OPTIONS),
   tune: step(TUNE_OPTIONS),
+  compare: cliOnly(COMPARE_OPTIONS),
   validate: step(VALIDATE_OPTIONS),
   drill: step(DRILL_OPTIONS),
   thaw: { ...step(THAW_OPTIONS), composite: false as const },

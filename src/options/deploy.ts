@@ -1,5 +1,5 @@
 /** The options of `scalegate deploy|destroy <model>` (command line only). */
-import { CONFIG_FILE } from '../model/index.js';
+import { CONFIG_FILE, subject, usage } from '../model/index.js';
 import { choice, flag, type OptionTable, parsed, text } from './spec.js';
 
 export const DEPLOY_OPTIONS = {
@@ -7,6 +7,18 @@ export const DEPLOY_OPTIONS = {
   calibration: flag(
     'calibration',
     'only the calibration-owned stack (scalegate-<model>-calibration with the <endpoint>-calibration copy), in the calibration account/region, through the calibration bootstrap (qualifier sgcal); ungated, and nothing of production is synthesized or changed',
+  ),
+  candidate: parsed(
+    'candidate',
+    '<n>',
+    (raw) => {
+      if (!/^\d{1,2}$/.test(raw.trim())) {
+        throw usage`${subject('candidate')} needs a candidate index (0: the model's own instance_type, n: its candidates[n - 1]), got "${raw}".`;
+      }
+      return Number(raw.trim());
+    },
+    "with --calibration: candidate n of the model's candidates[] (0: its own instance_type) on its own calibration endpoint <endpoint>-cal-<n> (stack scalegate-<model>-cal-<n>-calibration), with the candidate's instance type and container environment (-c scalegate:candidate=<n>)",
+    { defaultText: '0' },
   ),
   dryRun: flag('dry-run', 'print the exact cdk invocations without running them'),
 } as const satisfies OptionTable;

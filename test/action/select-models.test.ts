@@ -4,7 +4,7 @@
  * re-measured; a plan-only change (load, surge ratio) must not spend an hour of GPU on it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,50 @@ describe('select-models.mjs', () => {
       /model "gamma" is not in scalegate\.config\.json \(declared: alpha, beta\)/,
     );
     expect(select(dir, 'all').models.map((m: { model: string }) => m.model)).toEqual(['alpha', 'beta']);
+  });
+});
+
+describe('select-models.mjs candidates (the calibrate matrix over instance types, for scalegate compare)', () => {
+  it("emits each model's own instance type on <endpoint>-calibration and each of its candidates[] on <endpoint>-cal-<n> (a wrong endpoint would measure one candidate twice)", () => {
+    const { dir, baseSha, headSha } = repoWith((_, config) => {
+      (config.models.alpha as Record<string, unknown>).candidates = [
+        { instance_type: 'ml.g6.xlarge' },
+        { instance_type: 'ml.g4dn.xlarge', container_env: { DEVICE_LANES: '2' } },
+      ];
+    });
+    const output = join(dir, 'output');
+    writeFileSync(output, '');
+    // Adding a candidate is a measurement change: the model is calibrated.
+    expect(selectWith({ GITHUB_OUTPUT: output }, dir, 'changed', baseSha, headSha).models).toEqual([
+      { model: 'alpha', endpoint: 'speech-alpha', region: 'us-east-1' },
+    ]);
+    const line = readFileSync(output, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('candidates='));
+    const at = { model: 'alpha', endpoint: 'speech-alpha', region: 'us-east-1' };
+    expect(JSON.parse(line?.slice('candidates='.length) ?? 'null')).toEqual([
+      {
+        ...at,
+        candidate: 0,
+        instance_type: 'ml.g5.xlarge',
+        calibration_endpoint: 'speech-alpha-calibration',
+        suffix: '',
+      },
+      {
+        ...at,
+        candidate: 1,
+        instance_type: 'ml.g6.xlarge',
+        calibration_endpoint: 'speech-alpha-cal-1',
+        suffix: '-cal-1',
+      },
+      {
+        ...at,
+        candidate: 2,
+        instance_type: 'ml.g4dn.xlarge',
+        calibration_endpoint: 'speech-alpha-cal-2',
+        suffix: '-cal-2',
+      },
+    ]);
   });
 });
 

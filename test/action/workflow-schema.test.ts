@@ -5,8 +5,10 @@
  * pinned to a commit of a node24 release; and the write token and the concurrency groups where
  * docs/security.md says they are.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -296,9 +298,11 @@ describe('the write token and the concurrency groups', () => {
   });
 
   it('runs every calibration-endpoint job and every release in per-model groups of their own, each in its own environment', () => {
+    // One group per calibration endpoint: the model's own (suffix '') and each candidate's -cal-<n>.
     expect(calibrate.jobs.calibrate?.concurrency?.group).toBe(
-      `scalegate-calibration-${expr('matrix.model')}`,
+      `scalegate-calibration-${expr('matrix.model')}${expr('matrix.suffix')}`,
     );
+    expect(calibrate.jobs.compare?.concurrency?.group).toBe(`scalegate-calibration-${expr('matrix.model')}`);
     expect(release.jobs.release?.concurrency?.group).toBe(`scalegate-release-${expr('matrix.model')}`);
     expect(calibrate.jobs.calibrate?.environment).toBe('calibration');
     expect(release.jobs.release?.environment).toBe('production');
@@ -316,8 +320,12 @@ const groupOf = (c: Concurrency) =>
     : typeof c === 'string'
       ? { group: c, cancelInProgress: false as unknown }
       : { group: c.group, cancelInProgress: c['cancel-in-progress'] ?? false };
-/** The group with its model expression abstracted (`matrix.model` and `inputs.model` name the same model). */
-const groupKind = (group: string) => group.replace(/\$\{\{ (matrix|inputs)\.model \}\}/, '<model>');
+/**
+ * The group with its model expression abstracted (`matrix.model` and `inputs.model` name the same
+ * model; a compare candidate's `matrix.suffix` names its own calibration endpoint of that model).
+ */
+const groupKind = (group: string) =>
+  group.replace(/\$\{\{ (matrix|inputs)\.model \}\}(\$\{\{ matrix\.suffix \}\})?/, '<model>');
 const RELEASE_GROUP = 'scalegate-release-<model>';
 const CALIBRATION_GROUP = 'scalegate-calibration-<model>';
 
@@ -411,10 +419,14 @@ describe('calibration ends with the plan deployed and proven; a release validate
 
   it('after plan: deploy the plan to the calibration endpoint, validate it there, drill it, then tear down', () => {
     const plan = index((s) => s.uses === './actions/plan');
-    const deploy = index((s) => /deploy "\$MODEL" --calibration --with-plan "\$PLAN"/.test(s.run ?? ''));
+    const deploy = index((s) =>
+      /deploy "\$MODEL" --calibration --candidate "\$CANDIDATE" --with-plan "\$PLAN"/.test(s.run ?? ''),
+    );
     const validate = index((s) => s.uses === './actions/validate');
     const drill = index((s) => s.uses === './actions/drill');
-    const teardown = index((s) => /destroy "\$MODEL" --calibration/.test(s.run ?? ''));
+    const teardown = index((s) =>
+      /destroy "\$MODEL" --calibration --candidate "\$CANDIDATE"/.test(s.run ?? ''),
+    );
     expect([plan, deploy, validate, drill, teardown].every((i) => i >= 0)).toBe(true);
     expect(plan < deploy && deploy < validate && validate < drill && drill < teardown).toBe(true);
     const planStep = steps[plan] as Step;
@@ -432,6 +444,7 @@ describe('calibration ends with the plan deployed and proven; a release validate
       plan: planPath,
       endpoint: expr('env.CALIBRATION_ENDPOINT'),
       commit: 'false',
+      upload: 'false',
     });
     expect(steps[teardown]?.if).toBe('always()');
   });
@@ -448,11 +461,30 @@ describe('calibration ends with the plan deployed and proven; a release validate
     );
   });
 
-  it('commits the validate and the drill with the measurements', () => {
+  it('uploads every file a candidate leg wrote (measurements, tune, plan, validate, drill) under a name of its own, and commits the chosen candidate’s (two legs of one model under one name would overwrite each other’s plan)', () => {
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with?.name).toBe(
+      `scalegate-${expr('matrix.model')}-measured-calibrate${expr('matrix.suffix')}-${expr('github.run_attempt')}`,
+    );
+    for (const id of ['qmax', 'ttotal', 'tune', 'plan', 'validate', 'drill']) {
+      expect(String(upload?.with?.path)).toContain(expr(`steps.${id}.outputs.written-files`));
+      const step = steps.find((s) => s.id === id);
+      expect(step?.with?.upload, id).toBe('false');
+    }
+    const compare = calibrate.jobs.compare?.steps ?? [];
+    const fromLegs = compare.find((s) => s.uses?.startsWith('actions/download-artifact@'));
+    expect(fromLegs?.with?.pattern).toBe(
+      `scalegate-${expr('matrix.model')}-measured-calibrate*-${expr('github.run_attempt')}`,
+    );
+    expect(fromLegs?.with?.['merge-multiple']).toBeUndefined();
+    const chosen = compare.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     const download = (calibrate.jobs.commit?.steps ?? []).find((s) =>
       s.uses?.startsWith('actions/download-artifact@'),
     );
-    expect(String(download?.with?.pattern)).toContain('{qmax,ttotal,tune,plan,validate,drill}');
+    expect(download?.with?.name).toBe(chosen?.with?.name);
+    expect(chosen?.with?.name).toBe(
+      `scalegate-${expr('matrix.model')}-chosen-calibrate-${expr('github.run_attempt')}`,
+    );
   });
 
   it("re-tunes a PR's tune-<model>.json on this run's measurements through ./actions/tune (attested and uploaded like every measuring step), and plans with it (prevents a proposed policy deployed on other measurements, or a tuned plan the gate cannot re-derive or refuses unattested)", () => {
@@ -471,13 +503,11 @@ describe('calibration ends with the plan deployed and proven; a release validate
       shape: expr('steps.tune-input.outputs.shape'),
       commit: 'false',
     });
-    // Its own upload carries the attestation bundle; no second upload may overwrite it.
-    expect(tune?.with?.upload).toBeUndefined();
-    expect(
-      steps.filter(
-        (s) => s.uses?.startsWith('actions/upload-artifact@') && String(s.with?.name).includes('-tune-'),
-      ),
-    ).toEqual([]);
+    // The leg's one upload carries the tune and its attestation bundle (written-files lists both).
+    expect(tune?.with?.upload).toBe('false');
+    const uploads = steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(uploads).toHaveLength(1);
+    expect(String(uploads[0]?.with?.path)).toContain(expr('steps.tune.outputs.written-files'));
     const ttotal = index((s) => s.uses === './actions/ttotal');
     const at = index((s) => s.id === 'tune');
     const plan = index((s) => s.uses === './actions/plan');
@@ -633,6 +663,75 @@ function prCodeProblems(doc: FullWorkflow): string[] {
   return problems;
 }
 
+describe('calibrate over candidate instance types (scalegate compare)', () => {
+  const doc = parse(read('.github/workflows/calibrate.yml')) as {
+    jobs: Record<
+      string,
+      Job & {
+        needs?: string[];
+        if?: string;
+        env?: Record<string, string>;
+        strategy?: { matrix?: { include?: string } };
+      }
+    >;
+  };
+  const { calibrate, compare, commit } = doc.jobs;
+
+  it('runs one calibrate leg per candidate of the select job, each deployed, measured and torn down on its own calibration endpoint', () => {
+    expect(calibrate?.strategy?.matrix?.include).toBe(expr('fromJSON(needs.select.outputs.candidates)'));
+    expect(calibrate?.env).toMatchObject({
+      CANDIDATE: expr('matrix.candidate'),
+      CALIBRATION_ENDPOINT: expr('matrix.calibration_endpoint'),
+    });
+    const runs = (calibrate?.steps ?? [])
+      .map((s) => s.run ?? '')
+      .filter((r) => /scalegate\.mjs (deploy|destroy)/.test(r));
+    expect(runs).toHaveLength(3);
+    for (const run of runs) expect(run).toContain('--calibration --candidate "$CANDIDATE"');
+  });
+
+  it('compares after every leg (also a failed one), per model, and the commit job waits for the comparison', () => {
+    expect(compare?.needs).toEqual(['select', 'calibrate']);
+    expect(String(compare?.if)).toMatch(/^always\(\)/);
+    expect(compare?.strategy?.matrix?.include).toBe(expr('fromJSON(needs.select.outputs.models)'));
+    expect(commit?.needs).toEqual(['select', 'compare']);
+    const run = (compare?.steps ?? []).map((s) => s.run ?? '').join('\n');
+    expect(run).toContain('node bin/scalegate.mjs compare --model "$MODEL" --plan "$RUNNER_TEMP/candidates"');
+    expect(run).toContain('--markdown "$RUNNER_TEMP/compare.md"');
+    expect(run).toContain('gh pr comment "$PR"');
+    // No write token there: the commit job alone pushes.
+    expect(compare?.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', 'id-token': 'write' });
+  });
+
+  it("sorts each leg's upload into candidates/<n>/ by its name (0: the model's own; anything else is skipped)", () => {
+    const step = (compare?.steps ?? []).find((s) => (s.run ?? '').includes('measured-calibrate'));
+    const script = step?.run ?? '';
+    const dir = mkdtempSync(join(tmpdir(), 'scalegate-compare-sort-'));
+    const uploads = join(dir, 'uploads');
+    for (const name of [
+      'scalegate-alpha-measured-calibrate-1',
+      'scalegate-alpha-measured-calibrate-cal-2-1',
+      'scalegate-alpha-measured-calibrate-cal-x-1',
+    ]) {
+      mkdirSync(join(uploads, name, 'attestations'), { recursive: true });
+      writeFileSync(join(uploads, name, 'plan-alpha.json'), name);
+      writeFileSync(join(uploads, name, 'attestations', 'plan-alpha.json.sigstore.json'), name);
+    }
+    const r = spawnSync('bash', ['-c', script], {
+      env: { ...process.env, RUNNER_TEMP: dir, MODEL: 'alpha', ATTEMPT: '1' },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(dir, 'candidates')).sort()).toEqual(['0', '2']);
+    expect(readFileSync(join(dir, 'candidates', '2', 'plan-alpha.json'), 'utf8')).toBe(
+      'scalegate-alpha-measured-calibrate-cal-2-1',
+    );
+    expect(
+      readFileSync(join(dir, 'candidates', '0', 'attestations', 'plan-alpha.json.sigstore.json'), 'utf8'),
+    ).toBe('scalegate-alpha-measured-calibrate-1');
+  });
+});
+
 describe('trusted measurement: calibrate runs the default branch’s code, the PR’s head only as data', () => {
   const text = read('.github/workflows/calibrate.yml');
   const doc = parse(text) as FullWorkflow;
@@ -667,8 +766,8 @@ describe('trusted measurement: calibrate runs the default branch’s code, the P
     expect(
       edited((t) =>
         t.replace(
-          'run: node bin/scalegate.mjs deploy "$MODEL" --calibration\n',
-          'run: node pr-head/bin/scalegate.mjs deploy "$MODEL" --calibration\n',
+          'run: node bin/scalegate.mjs deploy "$MODEL" --calibration --candidate "$CANDIDATE"\n',
+          'run: node pr-head/bin/scalegate.mjs deploy "$MODEL" --calibration --candidate "$CANDIDATE"\n',
         ),
       ),
     ).toEqual([expect.stringContaining('touches pr-head')]);

@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveStartupProfile } from '../../src/analysis/device-profile.js';
-import type { AwsClients } from '../../src/aws/clients.js';
+import { type AwsClients, createAwsClients, destroyAwsClients } from '../../src/aws/clients.js';
 import { readDeployedFingerprint } from '../../src/aws/fingerprint.js';
-import { type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
+import { clientConfigFor, type LocalSageMakerHandle, startLocalSageMaker } from '../../src/local/index.js';
 import { fingerprintDifferences, readArtifact } from '../../src/model/index.js';
-import { KOKORO_QMAX_FILE, startDeviceEndpoint } from '../helpers/local-endpoint.js';
+import { KOKORO_QMAX_FILE, kokoroDevice, startDeviceEndpoint } from '../helpers/local-endpoint.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KOKORO_TTOTAL = join(ROOT, 'artifacts', 'ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json');
@@ -90,4 +90,38 @@ describe('a replayed start-up (--startup, the Kokoro-82M scale-out at time scale
     });
     expect(instance?.environment.DEVICE_PROFILE).toBeUndefined();
   });
+});
+
+describe("a model environment's own DEVICE_PROFILE (a compare candidate with twice the lanes)", () => {
+  it('wins over --device, so two candidates of one model can run two devices (and fingerprint apart)', async () => {
+    const twice = { ...kokoroDevice.profile, lanes: kokoroDevice.profile.lanes * 2 };
+    const handle = await startLocalSageMaker({
+      endpointName: 'speech-kokoro-82m-cal-1',
+      provisionDelayS: 0,
+      device: { profile: kokoroDevice.profile, timeScale: SCALE, startup: null },
+      environment: { DEVICE_PROFILE: JSON.stringify(twice) },
+    });
+    const local = clientConfigFor(handle);
+    const clients = createAwsClients({
+      region: local.region,
+      endpoint: local.endpoint,
+      credentials: local.credentials,
+    });
+    try {
+      const { fingerprint } = await readDeployedFingerprint(
+        clients.sagemaker,
+        'speech-kokoro-82m-cal-1',
+        'AllTraffic',
+        'local',
+      );
+      expect(JSON.parse(fingerprint.container_env.DEVICE_PROFILE as string).lanes).toBe(
+        kokoroDevice.profile.lanes * 2,
+      );
+      // The rest of --device still applies.
+      expect(fingerprint.container_env.DEVICE_TIME_SCALE).toBe('0.25');
+    } finally {
+      destroyAwsClients(clients);
+      await handle.close();
+    }
+  }, 60_000);
 });

@@ -86,7 +86,7 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
   const at = (which: 'target' | 'surge_safe') =>
     cost?.points.find((point) => point.at === which)?.usd_per_million_characters ?? null;
   const peak = plan.derived.peak_instances;
-  const hourly = cost?.price.hourly_usd ?? plan.chosen.instance_hourly_usd ?? null;
+  const hourly = cost?.price?.hourly_usd ?? plan.chosen.instance_hourly_usd ?? null;
   const margin = sloMargin(plan);
   const slo = sloVerdict(plan);
   const holds = plan.verdict !== 'stop' && slo.policyHolds && slo.continuity !== 'failed';

@@ -36,15 +36,19 @@ export function checkCandidateIndex(
 
 /**
  * The model as candidate `n` is measured: its instance type, and the candidate's container
- * environment over the model's (the candidate's own keys win). Candidate 0 is the model unchanged.
+ * environment over the model's (the candidate's own keys win). The stated price and quota are an
+ * instance type's, so a candidate has only its own. Candidate 0 is the model unchanged.
  */
 export function candidateModel(model: ModelConfig, n: number): ModelConfig {
   if (n === 0) return model;
   const c = model.candidates[n - 1];
   if (!c) throw new RangeError(`no candidate ${n} (the model declares ${model.candidates.length})`);
+  const { instance_hourly_usd: _price, instance_quota: _quota, ...rest } = model;
   return {
-    ...model,
+    ...rest,
     instance_type: c.instance_type,
     container_env: { ...model.container_env, ...c.container_env },
+    ...(c.instance_hourly_usd === undefined ? {} : { instance_hourly_usd: c.instance_hourly_usd }),
+    ...(c.instance_quota === undefined ? {} : { instance_quota: c.instance_quota }),
   };
 }

@@ -127,6 +127,13 @@ export const modelConfigSchema = z
               .regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
             /** Extra container environment for this candidate (e.g. a device setting). */
             container_env: z.record(safeString, safeString).default({}),
+            /**
+             * Optional: the on-demand price of this candidate's instance-hour (stated). The model's
+             * own `instance_hourly_usd` is its instance type's and never carries over.
+             */
+            instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
+            /** Optional: the account's endpoint-usage quota for this candidate's instance type. */
+            instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
           })
           .strict(),
       )

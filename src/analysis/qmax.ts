@@ -262,6 +262,13 @@ export const rungResultOf = (step: QmaxStep) => ({
   invalid: step.client_bound || step.capacity_changed,
   p95Ms: step.ttfab_p95_ms,
   nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
+  heldUndecided:
+    step.verdict === 'undecided' &&
+    step.end_reason === 'hold' &&
+    step.usable &&
+    step.ttfab_p95_ci_ms !== null &&
+    (step.effective_sample_size ?? 0) > 0 &&
+    step.dependence?.independent !== false,
 });
 
 // ---- the whole ladder ------------------------------------------------------------------------

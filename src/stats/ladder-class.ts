@@ -22,7 +22,22 @@ export interface RungResult {
   p95Ms?: number | null;
   /** Ended undecided with its interval inside +-5 % of the SLO: not measured again. */
   nearSlo?: boolean;
+  /**
+   * Ran to its hold and ended undecided on a valid interval (settled, usable, batches independent):
+   * the SLO lies inside its interval or its pass margin. Like a near-SLO rung, not measured again.
+   */
+  heldUndecided?: boolean;
 }
+
+/**
+ * An undecided rung whose own data put the SLO inside its interval (near the SLO, or to the end of
+ * its hold on a valid window): the boundary is there. Measuring it again would give it a second,
+ * independent chance to pass; it is not, and the search treats it as the boundary.
+ */
+export const atSlo = (r: RungResult): boolean =>
+  (r.verdict === 'undecided' || r.verdict === 'uncertain') &&
+  !r.invalid &&
+  (r.nearSlo === true || r.heldUndecided === true);
 
 export function classify(result: RungResult): RungClass {
   if (result.verdict === 'pass' && result.usable) return 'pass';

@@ -210,3 +210,29 @@ export function predictBoundary(
   }
   return null;
 }
+
+/**
+ * Where the p95 would reach the SLO above every rung measured so far, by extending the straight
+ * line through the two highest rungs (a closed loop's p95 grows about linearly in N once the
+ * server is busy: Little's law). null with fewer than two finite p95s below the SLO or a line that
+ * does not rise. Used to place the next growth rung, never to decide one.
+ */
+export function extrapolateBoundary(
+  points: ReadonlyArray<{ concurrency: number; p95Ms: number }>,
+  sloMs: number,
+): number | null {
+  const by = new Map<number, number>();
+  for (const p of points) {
+    if (!Number.isFinite(p.p95Ms) || p.p95Ms > sloMs) continue;
+    by.set(p.concurrency, Math.max(by.get(p.concurrency) ?? 0, p.p95Ms));
+  }
+  const xs = [...by.keys()].sort((a, b) => a - b);
+  if (xs.length < 2) return null;
+  const x1 = xs[xs.length - 2] as number;
+  const x2 = xs[xs.length - 1] as number;
+  const y1 = by.get(x1) as number;
+  const y2 = by.get(x2) as number;
+  const slope = (y2 - y1) / (x2 - x1);
+  if (!(slope > 0)) return null;
+  return x2 + (sloMs - y2) / slope;
+}

@@ -184,6 +184,18 @@ describe('rung usability', () => {
     expect(rungResultOf({ ...step, end_reason: 'near_slo' }).nearSlo).toBe(true);
   });
 
+  it('marks only a usable rung held undecided on a valid, independent interval as at the SLO (a void one is re-measured)', () => {
+    const { step } = record(observation(8));
+    const held = { ...step, verdict: 'undecided' as const, end_reason: 'hold' as const, usable: true };
+    expect(held.ttfab_p95_ci_ms).not.toBeNull();
+    expect(rungResultOf(held).heldUndecided).toBe(true);
+    expect(rungResultOf({ ...held, usable: false }).heldUndecided).toBe(false);
+    expect(rungResultOf({ ...held, ttfab_p95_ci_ms: null }).heldUndecided).toBe(false);
+    expect(rungResultOf({ ...held, end_reason: 'decisive' }).heldUndecided).toBe(false);
+    const dependent = { ...held, dependence: { ...(held.dependence as object), independent: false } };
+    expect(rungResultOf(dependent as typeof held).heldUndecided).toBe(false);
+  });
+
   it('records the simulated false-PASS bound with its class for an adaptive ladder, none for a fixed one', () => {
     expect(falsePassBoundRecord('adaptive')).toEqual({
       bound: CALIBRATION.falsePassBound,

@@ -3,6 +3,7 @@ import {
   alignDown,
   alignUp,
   driftTest,
+  extrapolateBoundary,
   joinServerConcurrency,
   periodsWithin,
   predictBoundary,
@@ -106,5 +107,25 @@ describe('joint monotone fit of the ladder (placing the next rung, never decidin
     expect(predictBoundary(points, 1200)).toBeCloseTo(35, 9);
     expect(predictBoundary(points, 2000)).toBeNull();
     expect(predictBoundary(points, 100)).toBeNull();
+  });
+
+  it('extrapolates the line through the two highest rungs below the SLO (for growth only)', () => {
+    const points = [1, 2, 16].map((c) => ({ concurrency: c, p95Ms: 56 * c + 10 }));
+    expect(extrapolateBoundary(points, 3000)).toBeCloseTo(2990 / 56, 9);
+    // A rung already above the SLO is no point of the line below it; a flat line predicts nothing.
+    expect(extrapolateBoundary([...points, { concurrency: 64, p95Ms: 4000 }], 3000)).toBeCloseTo(
+      2990 / 56,
+      9,
+    );
+    expect(
+      extrapolateBoundary(
+        [
+          { concurrency: 1, p95Ms: 100 },
+          { concurrency: 2, p95Ms: 100 },
+        ],
+        3000,
+      ),
+    ).toBeNull();
+    expect(extrapolateBoundary([{ concurrency: 1, p95Ms: 100 }], 3000)).toBeNull();
   });
 });

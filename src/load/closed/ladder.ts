@@ -2,24 +2,31 @@
  * Which concurrency to measure next. Pure: the planner sees only the verdicts it is told.
  *
  * fixed: the given rungs in order (the reference method).
- * adaptive: concurrency 1 (service time), then geometric growth until a rung is measured above
- * the SLO (a breach), then narrowing between the highest pass (lo) and the lowest measured breach
- * (hi) until hi - lo <= resolution: with the SLO and the rungs' p95s, at the boundary a joint
- * monotone fit of every rung predicts (src/stats/ladder-stats.ts `predictBoundary`; first a pass
- * candidate half a resolution below it, then a breach candidate a resolution above that); without
- * them, or once those are measured, by bisection. A rung that ended undecided near the SLO (its
- * interval inside +-5 % of it) is not measured again: the boundary is there.
+ * adaptive: concurrency 1 (service time), then growth until a rung is measured above the SLO (a
+ * breach): doubling, or with the SLO and the rungs' p95s a breach probe 15 % above the boundary
+ * extrapolated from the two highest rungs (src/stats/ladder-stats.ts `extrapolateBoundary`; at
+ * most growth^3 x the highest rung). Then narrowing between the highest pass (lo) and the lowest
+ * measured breach (hi) until hi - lo <= resolution: at the boundary a joint monotone fit of every
+ * rung predicts (`predictBoundary`; first a pass candidate half a resolution below it, then a
+ * breach candidate a resolution above that); without them, or once those are measured, by
+ * bisection.
  *
- * An undecided rung (straddling, too few samples or batches, or unusable) is neither a pass nor a
- * breach: it is re-measured once; if it is still undecided the search goes on around it, first
+ * A rung undecided at the SLO (its interval inside +-5 % of it, or held to its end undecided on a
+ * valid interval: src/stats/ladder-class.ts `atSlo`) is the boundary: it is not measured again
+ * (that would give it a second, independent chance to pass), and the search only looks for a
+ * breach within the resolution above the band of such rungs, then a pass within the resolution
+ * below it; the resolution is met when both are found.
+ *
+ * A void undecided rung (no interval, unsettled, unusable, dependent batches: it could not have
+ * passed) is re-measured once; if it is still undecided the search goes on around it, first
  * toward the lowest measured breach (bisecting above the highest undecided rung), then below the
  * lowest undecided rung, never walking every concurrency in between. When no untried
  * concurrency is left in a gap that matters, the search ends and records that it did not reach
- * its resolution. (A re-measured rung has two chances to pass: at a true p95 exactly at the SLO
- * its false-pass probability is at most 2 x 2.5 %.)
+ * its resolution.
  */
 
 import {
+  atSlo,
   classify,
   classOf,
   type RungClass,
@@ -27,10 +34,10 @@ import {
   type SearchState,
   searchState,
 } from '../../stats/ladder-class.js';
-import { predictBoundary } from '../../stats/ladder-stats.js';
+import { extrapolateBoundary, predictBoundary } from '../../stats/ladder-stats.js';
 import type { Verdict } from '../../stats/rung-decision.js';
 
-export { classify, classOf, type RungClass, type RungResult, type SearchState, searchState };
+export { atSlo, classify, classOf, type RungClass, type RungResult, type SearchState, searchState };
 
 export type LadderMode = 'adaptive' | 'fixed';
 
@@ -53,6 +60,9 @@ export interface LadderSettings {
 
 /** Hard stop against a planner bug or a pathological server: no ladder has more rungs. */
 export const MAX_RUNGS_PER_RUN = 64;
+
+/** A growth rung aimed by the fit lands this far above the extrapolated boundary (a breach). */
+export const BREACH_PROBE = 0.15;
 
 export class LadderPlanner {
   private readonly results: RungResult[] = [];
@@ -87,8 +97,28 @@ export class LadderPlanner {
     return this.results.some((r) => r.concurrency === concurrency);
   }
 
-  private nearSlo(concurrency: number): boolean {
-    return this.results.some((r) => r.concurrency === concurrency && r.nearSlo === true);
+  /** The concurrency ended undecided at the SLO (src/stats/ladder-class.ts `atSlo`). */
+  private atSlo(concurrency: number): boolean {
+    return this.results.some((r) => r.concurrency === concurrency && atSlo(r));
+  }
+
+  private fitPoints(): Array<{ concurrency: number; p95Ms: number }> {
+    return this.results
+      .filter((r) => typeof r.p95Ms === 'number' && !r.invalid)
+      .map((r) => ({ concurrency: r.concurrency, p95Ms: r.p95Ms as number }));
+  }
+
+  /**
+   * The growth rung the fit aims at: BREACH_PROBE above the boundary extrapolated from the two
+   * highest rungs, at least one above `top` and at most growth^3 x `top`; null without a fit.
+   */
+  private grownByFit(top: number): number | null {
+    const slo = this.settings.sloMs;
+    if (slo === undefined || top < 1) return null;
+    const boundary = extrapolateBoundary(this.fitPoints(), slo);
+    if (boundary === null) return null;
+    const target = Math.ceil(boundary * (1 + BREACH_PROBE));
+    return Math.max(top + 1, Math.min(target, Math.floor(top * this.growth ** 3)));
   }
 
   /**
@@ -99,10 +129,7 @@ export class LadderPlanner {
   private atPredictedBoundary(lo: number, hi: number): number | null {
     const slo = this.settings.sloMs;
     if (slo === undefined) return null;
-    const points = this.results
-      .filter((r) => typeof r.p95Ms === 'number' && !r.invalid)
-      .map((r) => ({ concurrency: r.concurrency, p95Ms: r.p95Ms as number }));
-    const boundary = predictBoundary(points, slo);
+    const boundary = predictBoundary(this.fitPoints(), slo);
     if (boundary === null) return null;
     const r = this.settings.resolution;
     const pass = Math.round(boundary - r / 2);
@@ -136,15 +163,19 @@ export class LadderPlanner {
     }
     if (this.results.length === 0) return 1;
     const { lo, hi, undecided } = searchState(this.results);
-    // An undecided rung in the bracket is measured a second time before anything else.
-    const again = undecided.find((c) => this.timesMeasured(c) === 1 && !this.nearSlo(c));
+    // A void undecided rung (no valid interval, unsettled, unusable) is measured a second time
+    // before anything else; one undecided at the SLO never is.
+    const again = undecided.find((c) => this.timesMeasured(c) === 1 && !this.atSlo(c));
     if (again !== undefined) return again;
     if (hi === null) {
       // No breach yet: grow above everything measured (undecided rungs included).
       const top = Math.max(lo, ...undecided);
       if (top >= maxConcurrency) return null;
-      return Math.min(maxConcurrency, Math.max(top + 1, Math.floor(top * this.growth)));
+      const plain = Math.max(top + 1, Math.floor(top * this.growth));
+      return Math.min(maxConcurrency, this.grownByFit(top) ?? plain);
     }
+    const band = undecided.filter((c) => this.atSlo(c));
+    if (band.length > 0) return this.aroundBand(lo, hi, band[0] as number, band[band.length - 1] as number);
     if (hi - lo <= resolution) return null;
     const placed = this.atPredictedBoundary(lo, hi);
     if (placed !== null) return placed;
@@ -154,6 +185,27 @@ export class LadderPlanner {
     return (
       this.bisect(undecided[undecided.length - 1] as number, hi) ?? this.bisect(lo, undecided[0] as number)
     );
+  }
+
+  /**
+   * The boundary lies in the band [bandLo, bandHi] of rungs undecided at the SLO: a breach within
+   * the resolution above it first (cheap: a breach decides early), then a pass within the
+   * resolution below it; null once both are measured or nothing untried is left.
+   */
+  private aroundBand(lo: number, hi: number, bandLo: number, bandHi: number): number | null {
+    const r = this.settings.resolution;
+    if (hi - bandHi > r) {
+      const c = bandHi + r;
+      if (c < hi && !this.tried(c)) return c;
+      const b = this.bisect(bandHi, Math.min(hi, bandHi + r + 1));
+      if (b !== null) return b;
+    }
+    if (bandLo - lo > r) {
+      const c = bandLo - r;
+      if (c > lo && !this.tried(c)) return c;
+      return this.bisect(Math.max(lo, bandLo - r - 1), bandLo);
+    }
+    return null;
   }
 }
 
@@ -193,7 +245,7 @@ export function summarizeLadder(results: readonly RungResult[], settings?: Ladde
     upperBound,
     nonMonotone,
     resolution,
-    resolutionMet: resolution === null ? null : resolutionMet(qMax, upperBound, resolution),
+    resolutionMet: resolution === null ? null : resolutionMetAround(results, qMax, upperBound, resolution),
     undecided,
   };
 }
@@ -218,7 +270,7 @@ export function searchRecord(
   return {
     upper_bound: upper,
     resolution,
-    resolution_met: resolution === null ? null : resolutionMet(qMax, upper, resolution),
+    resolution_met: resolution === null ? null : resolutionMetAround(results, qMax, upper, resolution),
     undecided_rungs: measured.filter(
       (c) => c > qMax && (upper === null || c < upper) && classOf(results, c) === 'indeterminate',
     ),
@@ -228,6 +280,33 @@ export function searchRecord(
 /** The search reached its resolution: a measured breach within `resolution` above Q_max. */
 export const resolutionMet = (qMax: number, upperBound: number | null, resolution: number): boolean =>
   upperBound !== null && upperBound - qMax <= resolution;
+
+/**
+ * resolutionMet, or the boundary located by rungs undecided at the SLO between Q_max and its upper
+ * bound: the lowest of them within `resolution` above Q_max and the highest within `resolution`
+ * below the breach.
+ */
+export function resolutionMetAround(
+  results: readonly RungResult[],
+  qMax: number,
+  upperBound: number | null,
+  resolution: number,
+): boolean {
+  if (upperBound === null) return false;
+  if (resolutionMet(qMax, upperBound, resolution)) return true;
+  const band = [
+    ...new Set(
+      results
+        .filter((r) => r.concurrency > qMax && r.concurrency < upperBound && atSlo(r))
+        .map((r) => r.concurrency)
+        .filter((c) => classOf(results, c) === 'indeterminate'),
+    ),
+  ].sort((a, b) => a - b);
+  if (band.length === 0) return false;
+  return (
+    (band[0] as number) - qMax <= resolution && upperBound - (band[band.length - 1] as number) <= resolution
+  );
+}
 
 /**
  * Every concurrency the ladder could measure and the worst-case rung count (every rung held to its

@@ -191,8 +191,10 @@ describe('the adaptive ladder with a monotone fit of its rungs', () => {
         p95Ms: p95(c),
       });
     }
-    // Bisection measured 48, 56, 52, 54 after 64; the fit goes to 53 (pass) and 55 (breach).
-    expect(seen).toEqual([1, 2, 4, 8, 16, 32, 64, 53, 55]);
+    // Blind doubling measured 4, 8, 32 and 64 and bisection 48, 56, 52, 54 after it; the fit grows
+    // from 2 to 16 (at most 8 x), aims the breach 15 % above the extrapolated 53.6 (62), and
+    // confirms the boundary at 53 (pass) and 55 (breach).
+    expect(seen).toEqual([1, 2, 16, 62, 53, 55]);
     const summary = summarizeLadder(
       seen.map((c) => ({ concurrency: c, verdict: p95(c) <= 3000 ? 'pass' : 'fail', usable: true })),
       withFit(2),
@@ -208,5 +210,100 @@ describe('the adaptive ladder with a monotone fit of its rungs', () => {
     expect(planner.next()).toBe(53);
     planner.record({ concurrency: 53, verdict: 'undecided', usable: true, p95Ms: p95(53), nearSlo: true });
     expect(planner.next()).not.toBe(53);
+  });
+
+  /** 1..32 pass, 64 fails, 53 measured: the planner's answers after `at53`. */
+  function afterBoundaryRung(at53: RungResult): { planner: LadderPlanner; results: RungResult[] } {
+    const planner = new LadderPlanner(withFit(2));
+    const results: RungResult[] = [];
+    const add = (r: RungResult) => {
+      planner.record(r);
+      results.push(r);
+    };
+    for (const c of [1, 2, 4, 8, 16, 32])
+      add({ concurrency: c, verdict: 'pass', usable: true, p95Ms: p95(c) });
+    add({ concurrency: 64, verdict: 'fail', usable: true, p95Ms: p95(64) });
+    expect(planner.next()).toBe(53);
+    add(at53);
+    return { planner, results };
+  }
+
+  it('a rung held to its end undecided on a valid interval is not measured again (no second chance to pass)', () => {
+    const { planner } = afterBoundaryRung({
+      concurrency: 53,
+      verdict: 'undecided',
+      usable: true,
+      p95Ms: 2950,
+      heldUndecided: true,
+    });
+    expect(planner.next()).not.toBe(53);
+  });
+
+  it('a void undecided rung (no valid interval) is still measured a second time', () => {
+    const { planner } = afterBoundaryRung({
+      concurrency: 53,
+      verdict: 'undecided',
+      usable: false,
+      p95Ms: 2950,
+    });
+    expect(planner.next()).toBe(53);
+  });
+
+  it('treats a rung undecided at the SLO as the boundary: a breach and a pass within the resolution of it, then stops', () => {
+    const { planner, results } = afterBoundaryRung({
+      concurrency: 53,
+      verdict: 'undecided',
+      usable: true,
+      p95Ms: 2990,
+      nearSlo: true,
+    });
+    const seen: number[] = [];
+    for (let c = planner.next(); c !== null; c = planner.next()) {
+      seen.push(c);
+      const r: RungResult = {
+        concurrency: c,
+        verdict: c <= 52 ? 'pass' : 'fail',
+        usable: true,
+        p95Ms: p95(c),
+      };
+      planner.record(r);
+      results.push(r);
+    }
+    // The breach side first (a breach decides early), then the pass side; never 52 or 54 too.
+    expect(seen).toEqual([55, 51]);
+    expect(summarizeLadder(results, withFit(2))).toMatchObject({
+      qMax: 51,
+      upperBound: 55,
+      resolutionMet: true,
+      undecided: [53],
+    });
+  });
+
+  it('does not call the resolution met when the band of SLO rungs is farther than the resolution from Q_max', () => {
+    const results: RungResult[] = [
+      { concurrency: 48, verdict: 'pass', usable: true },
+      { concurrency: 53, verdict: 'undecided', usable: true, nearSlo: true },
+      { concurrency: 55, verdict: 'fail', usable: true },
+    ];
+    expect(summarizeLadder(results, withFit(2)).resolutionMet).toBe(false);
+    // A void undecided rung is no evidence of where the boundary is.
+    const voidRung: RungResult[] = [
+      { concurrency: 51, verdict: 'pass', usable: true },
+      { concurrency: 53, verdict: 'undecided', usable: false },
+      { concurrency: 55, verdict: 'fail', usable: true },
+    ];
+    expect(summarizeLadder(voidRung, withFit(2)).resolutionMet).toBe(false);
+  });
+
+  it('grows by the fit without overshooting more than growth^3 and falls back to doubling without a rising line', () => {
+    const planner = new LadderPlanner(withFit(2));
+    planner.record({ concurrency: 1, verdict: 'pass', usable: true, p95Ms: 100 });
+    expect(planner.next()).toBe(2);
+    // A flat p95 (an idle multi-slot server): no rising line, plain doubling.
+    planner.record({ concurrency: 2, verdict: 'pass', usable: true, p95Ms: 100 });
+    expect(planner.next()).toBe(4);
+    // Rising by 1 ms a request: the line reaches 3000 ms near 2900, capped at 8 x 4.
+    planner.record({ concurrency: 4, verdict: 'pass', usable: true, p95Ms: 102 });
+    expect(planner.next()).toBe(32);
   });
 });

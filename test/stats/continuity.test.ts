@@ -34,7 +34,10 @@ function chunkHeader(id: string, size: number): Buffer {
 /** RIFF/WAVE header up to the data chunk's header; `extra` chunks go between fmt and data. */
 function wavHeader(dataSize: number, extra: Buffer[] = [], fmt = fmtChunk()): Buffer {
   const body = Buffer.concat([Buffer.from('WAVE', 'ascii'), fmt, ...extra, chunkHeader('data', dataSize)]);
-  return Buffer.concat([chunkHeader('RIFF', dataSize === 0xffffffff ? 0xffffffff : body.length + dataSize), body]);
+  return Buffer.concat([
+    chunkHeader('RIFF', dataSize === 0xffffffff ? 0xffffffff : body.length + dataSize),
+    body,
+  ]);
 }
 
 const audioMs = (ms: number): Buffer => Buffer.alloc(ms * BYTES_PER_MS);
@@ -139,7 +142,13 @@ describe('StreamAudio: the stall a listener hears', () => {
 
 describe('summarizeAudio', () => {
   const stream = (stallMs: number | null, audioS: number, chunks: number) => ({
-    format: { container: 'wav', sample_rate_hz: RATE, channels: 1, bits_per_sample: 16, origin: 'header' } as const,
+    format: {
+      container: 'wav',
+      sample_rate_hz: RATE,
+      channels: 1,
+      bits_per_sample: 16,
+      origin: 'header',
+    } as const,
     audioS,
     audioChunks: chunks,
     stallMs,

@@ -278,7 +278,8 @@ export class OpenLoopEngine {
     this.queue.push(entry);
     let slot: ConnectionSlot | null = null;
     const probe = {
-      payload: (bytes: number) => {
+      payload: (chunk: Uint8Array) => {
+        const bytes = chunk.byteLength;
         if (bytes <= 0) return;
         if (record.firstAudioAt === null) record.firstAudioAt = this.clock.now();
         record.bytes += bytes;

@@ -64,7 +64,8 @@ export function resolveContinuity(
   model: Pick<ModelConfig, 'underrun_slo_ms' | 'client_buffer_ms'>,
 ): ContinuitySettings {
   const underrunSloMs = input.underrunSloMs ?? model.underrun_slo_ms ?? null;
-  if (underrunSloMs !== null && !(underrunSloMs > 0)) throw usage`${opt('underrun-slo-ms')} must be positive.`;
+  if (underrunSloMs !== null && !(underrunSloMs > 0))
+    throw usage`${opt('underrun-slo-ms')} must be positive.`;
   const clientBufferMs = input.clientBufferMs ?? model.client_buffer_ms ?? 0;
   if (!(clientBufferMs >= 0)) throw usage`${opt('client-buffer-ms')} must be >= 0.`;
   return { underrunSloMs, clientBufferMs };
@@ -155,7 +156,11 @@ export async function checkRequestShape(
     ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
     : AbortSignal.timeout(options.timeoutMs);
   let bytes = 0;
-  const result = await transport.invoke(body, { payload: (chunk) => (bytes += chunk.byteLength), connection: () => {} }, signal);
+  const result = await transport.invoke(
+    body,
+    { payload: (chunk) => (bytes += chunk.byteLength), connection: () => {} },
+    signal,
+  );
   const status = result.containerStatus ?? (transport.kind === 'http' ? result.status : null);
   if (refused(status)) throw shapeRefusal(command, plan.shape, body, status, result.error ?? '', where);
   options.log(

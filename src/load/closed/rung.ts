@@ -428,7 +428,7 @@ export async function runRung(
         const step = stallJudge.step(data.stall, atHoldEnd, timing);
         if (step.stop && step.decision) continuityEnded = step.decision;
       }
-      const failed = (d: RungDecision | null) => d !== null && d.decisive && d.verdict === 'fail';
+      const failed = (d: RungDecision | null) => d?.decisive === true && d.verdict === 'fail';
       // Both SLOs ended, or either failed decisively (the rung fails whatever the other says).
       const ended =
         (firstAudioEnded !== null && (stallJudge === null || continuityEnded !== null)) ||

@@ -91,9 +91,9 @@ const qmax = (extra: string[]) => {
     '--rungs',
     '2,16',
     '--hold-s',
-    '6.5',
+    '7.5',
     '--measure-s',
-    '6',
+    '7',
     '--client-buffer-ms',
     '30',
     '--settle-s',
@@ -115,7 +115,9 @@ describe('qmax decides each rung on first audio and on playback continuity', () 
     const artifact = readArtifact('qmax', out);
     const [low, high] = artifact.steps;
     // At 16 in flight the gaps (80 ms) outlast the buffer and each chunk's 20 ms of audio: 50 ms of stall.
-    expect(high?.first_audio_verdict).toBe('pass');
+    // First audio stays far inside its SLO there (never its failure that bounds Q_max).
+    expect(high?.first_audio_verdict).not.toBe('fail');
+    expect(high?.ttfab_p95_ms).toBeLessThan(300);
     expect(high?.continuity_verdict).toBe('fail');
     expect(high?.verdict).toBe('fail');
     expect(high?.audio?.stall_p50_ms).toBeGreaterThan(20);

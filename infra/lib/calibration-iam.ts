@@ -202,6 +202,15 @@ export function calibrationRoleStatements(
       conditions: { StringEquals: { 'aws:RequestedRegion': regions } },
     }),
     new iam.PolicyStatement({
+      // The plan's cost block: the on-demand price of the instance type (a read of public prices;
+      // the Price List API has no resource-level permissions).
+      sid: 'PriceTheInstance',
+      actions: ['pricing:GetProducts'],
+      resources: ['*'],
+      // The regions the Price List API is served from (src/aws/pricing.ts).
+      conditions: { StringEquals: { 'aws:RequestedRegion': ['us-east-1', 'eu-central-1', 'ap-south-1'] } },
+    }),
+    new iam.PolicyStatement({
       sid: 'ReadTheQuota',
       actions: ['servicequotas:GetServiceQuota'],
       resources: regions.map((r) => at.arn('servicequotas', r, 'sagemaker/*')),

@@ -5,13 +5,15 @@
  * the workflow does not name them (src/commands/discover.ts, shared with the CLI).
  */
 import { type AwsClients, withAwsClients, withLoadClients } from '../aws/clients.js';
+import { withPricingClient } from '../aws/pricing.js';
 import { resolvePlanInputs, resolveQmaxFile } from '../commands/discover.js';
 import { runDrift } from '../commands/drift.js';
 import { runDrill, runDrillMerge, splitFileList } from '../commands/drill.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { runGate } from '../commands/gate.js';
 import { GOODPUT_DEFAULTS, runGoodput } from '../commands/goodput.js';
-import { runPlan } from '../commands/plan.js';
+import { runPlanPriced } from '../commands/plan.js';
+import { priceListLookup } from '../commands/plan-price.js';
 import { LADDER_DEFAULTS, runQmax } from '../commands/qmax.js';
 import type { CommandResult } from '../commands/result.js';
 import { runThaw } from '../commands/thaw.js';
@@ -60,7 +62,7 @@ const RUNNERS: Partial<Record<ActionCommand, Runner>> = {
   qmax: runQmaxStep,
   goodput: runGoodputStep,
   ttotal: runTtotalStep,
-  plan: async (env) => runPlanStep(env),
+  plan: (env) => runPlanStep(env),
   tune: async (env) => runTuneStep(env),
   validate: runValidateStep,
   drill: runDrillStep,
@@ -85,7 +87,7 @@ const progress = () => actionProgress();
 const located = <A>(artifact: A | null, file: string | undefined) =>
   artifact && file !== undefined ? { artifact, file } : null;
 
-function runPlanStep(env: Env): CommandOutcome {
+async function runPlanStep(env: Env): Promise<CommandOutcome> {
   const values = readOptionInputs(env, PLAN_OPTIONS);
   const { modelName, model } = loadModelContext({
     modelName: values.modelName,
@@ -99,10 +101,14 @@ function runPlanStep(env: Env): CommandOutcome {
     model,
   );
   notes.push(...chosen);
-  const result = runPlan(
-    { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file, goodputFile },
-    { version: VERSION },
-  );
+  const input = { ...values, modelName, model, qmaxFile: qmax.file, ttotalFile: ttotal?.file, goodputFile };
+  const asksApi = (values.priceSource ?? 'auto') === 'auto' || values.priceSource === 'api';
+  // The Price List API is asked only when the price source may need it (auto, api).
+  const result = asksApi
+    ? await withPricingClient(model.region, {}, (pricing) =>
+        runPlanPriced(input, { version: VERSION, priceLookup: priceListLookup(pricing) }),
+      )
+    : await runPlanPriced(input, { version: VERSION });
   return {
     result,
     modelName,

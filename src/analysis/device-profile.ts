@@ -46,6 +46,19 @@ export interface DeviceProfile {
   service_mean_ms: number;
   service_sigma: number;
   first_audio_fraction: number;
+  /**
+   * A streaming device (a device profile file, never derived from a ladder): audio produced
+   * chunk-wise at real-time factor `rtf`, k active streams each k times slower under 'processor'
+   * sharing. The derivation above and the fleet simulator read only the fields before it.
+   */
+  streaming?: StreamingDevice;
+}
+
+/** The local SageMaker's StreamingDevice, same shape. */
+export interface StreamingDevice {
+  rtf: number;
+  chunk_audio_ms: number;
+  sharing: 'processor' | 'lanes';
 }
 
 /** A measured instance start-up to replay (the local SageMaker's StartupProfile, same shape). */

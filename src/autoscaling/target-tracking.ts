@@ -24,6 +24,8 @@ import type { Evaluation, EvaluationSpec } from './alarm-evaluation.js';
 export const PREDEFINED_METRIC_TYPES = [
   'SageMakerVariantInvocationsPerInstance',
   'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+  'SageMakerInferenceComponentInvocationsPerCopy',
+  'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
 ] as const;
 export type PredefinedMetricType = (typeof PREDEFINED_METRIC_TYPES)[number];
 
@@ -34,8 +36,12 @@ export interface ManagedAlarmTiming {
   lowDatapoints: number;
 }
 
-/** The metric a predefined type stands for (dimensions: the variant's EndpointName, VariantName). */
+/**
+ * The metric a predefined type stands for: a variant's (dimensions EndpointName, VariantName) or an
+ * inference component's (dimension InferenceComponentName), scaling that resource's capacity.
+ */
 export interface PredefinedMetric {
+  resource: 'variant' | 'inference-component';
   namespace: 'AWS/SageMaker';
   metricName: string;
   statistic: 'Maximum' | 'Sum';
@@ -44,14 +50,31 @@ export interface PredefinedMetric {
 
 export const PREDEFINED_METRICS: Record<PredefinedMetricType, PredefinedMetric> = {
   SageMakerVariantConcurrentRequestsPerModelHighResolution: {
+    resource: 'variant',
     namespace: 'AWS/SageMaker',
     metricName: 'ConcurrentRequestsPerModel',
     statistic: 'Maximum',
     timing: { periodS: 10, highDatapoints: 3, lowDatapoints: 90 },
   },
   SageMakerVariantInvocationsPerInstance: {
+    resource: 'variant',
     namespace: 'AWS/SageMaker',
     metricName: 'InvocationsPerInstance',
+    statistic: 'Sum',
+    timing: { periodS: 60, highDatapoints: 3, lowDatapoints: 15 },
+  },
+  // The inference-component counterparts: the same timings, per copy instead of per instance.
+  SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution: {
+    resource: 'inference-component',
+    namespace: 'AWS/SageMaker',
+    metricName: 'ConcurrentRequestsPerCopy',
+    statistic: 'Maximum',
+    timing: { periodS: 10, highDatapoints: 3, lowDatapoints: 90 },
+  },
+  SageMakerInferenceComponentInvocationsPerCopy: {
+    resource: 'inference-component',
+    namespace: 'AWS/SageMaker',
+    metricName: 'InvocationsPerCopy',
     statistic: 'Sum',
     timing: { periodS: 60, highDatapoints: 3, lowDatapoints: 15 },
   },

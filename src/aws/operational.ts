@@ -29,6 +29,17 @@ function fromDimensions(dimensions: unknown): string | null {
   return variant ? `endpoint ${endpoint} variant ${variant}` : `endpoint ${endpoint}`;
 }
 
+/** The product a Price List GetProducts asked for: `price of <instance> (<service>, <region>)`. */
+function pricedProduct(input: Input): string | null {
+  if (!Array.isArray(input.Filters)) return null;
+  const value = (field: string) =>
+    str((input.Filters as { Field?: string; Value?: string }[]).find((f) => f.Field === field)?.Value);
+  const instance = value('instanceName');
+  if (!instance) return null;
+  const region = value('regionCode');
+  return `price of ${instance} (${str(input.ServiceCode) ?? 'service'}${region ? `, ${region}` : ''})`;
+}
+
 /** What a call was about, from its input: the endpoint (and variant) when it names one. */
 export function resourceOf(input: Input): string | null {
   const endpoint = str(input.EndpointName);
@@ -62,6 +73,8 @@ export function resourceOf(input: Input): string | null {
     return `alarm ${input.AlarmNames[0]}${input.AlarmNames.length > 1 ? ` (+${input.AlarmNames.length - 1})` : ''}`;
   }
   if (str(input.AlarmNamePrefix)) return `alarms ${input.AlarmNamePrefix}*`;
+  const priced = pricedProduct(input);
+  if (priced) return priced;
   if (str(input.ServiceCode)) {
     return str(input.QuotaCode)
       ? `quota ${input.ServiceCode}/${input.QuotaCode}`

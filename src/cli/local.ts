@@ -8,6 +8,7 @@ import { localImageUri } from '../commands/rehearse.js';
 import { runLocalUp } from '../local/up.js';
 import { UsageError } from '../model/errors.js';
 import { deviceOptions } from '../options/device.js';
+import { tableRows } from '../plan/price-table.js';
 import { addOptions, optionValues } from './options.js';
 
 const integer =
@@ -49,6 +50,7 @@ interface LocalUpFlags {
   quota?: number;
   verbose?: boolean;
   env?: Record<string, string>;
+  price?: Record<string, number>;
 }
 
 /** `--env KEY=VALUE`, repeatable: model environment of the endpoint's containers. */
@@ -56,6 +58,18 @@ function envPair(raw: string, previous: Record<string, string> = {}): Record<str
   const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(raw);
   if (!m) throw new UsageError(`--env ${raw}: give KEY=VALUE (e.g. --env REQUEST_CONTRACT=input-voice).`);
   return { ...previous, [m[1] as string]: m[2] as string };
+}
+
+/** `--price ml.x.y=1.23`, repeatable: the Price List API's USD per instance-hour of one instance type. */
+function pricePair(raw: string, previous: Record<string, number> = {}): Record<string, number> {
+  const m = /^(ml\.[a-z0-9]+\.[a-z0-9]+)=(\d+(?:\.\d+)?)$/.exec(raw.trim());
+  const usd = m ? Number(m[2]) : Number.NaN;
+  if (!m || !(usd > 0)) {
+    throw new UsageError(
+      `--price ${raw}: give <instance type>=<USD per hour> (e.g. --price ml.g5.xlarge=1.408).`,
+    );
+  }
+  return { ...previous, [m[1] as string]: usd };
 }
 
 /** Adds `local up` (and the `local` group) to the program. */
@@ -66,7 +80,7 @@ export function registerLocalUp(program: Command): void {
       .command('local')
       .summary('the local SageMaker: AWS APIs and a fleet of real containers on loopback, no AWS account')
       .description(
-        'The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs and Service Quotas on loopback, backed by real reference TTS container processes.',
+        'The local SageMaker: SageMaker, SageMaker Runtime, Application Auto Scaling, CloudWatch, CloudWatch Logs, Service Quotas and the Price List API on loopback, backed by real reference TTS container processes.',
       );
   const command = local
     .command('up')
@@ -105,6 +119,11 @@ export function registerLocalUp(program: Command): void {
       'model environment of the containers, repeatable (e.g. REQUEST_CONTRACT=input-voice: the reference container then reads {"input","voice"})',
       envPair,
     )
+    .option(
+      '--price <type=usd>',
+      "the Price List API's on-demand USD per instance-hour of one instance type, repeatable (default: the committed fallback table's us-east-1 rows, answered for any region)",
+      pricePair,
+    )
     .option('--verbose', 'echo container output on stderr');
   addOptions(command, LOCAL_UP_DEVICE_OPTIONS).action(
     async (flags: LocalUpFlags & Record<string, unknown>) => {
@@ -117,7 +136,13 @@ export function registerLocalUp(program: Command): void {
       const { device } = resolveDevice({ device: choice, timeScale, startup });
       // The image the endpoint reports: infra/container's CDK asset URI, as `cdk deploy` tags it.
       const code = await runLocalUp(
-        { ...flags, device, imageUri: localImageUri(), ...(flags.env ? { environment: flags.env } : {}) },
+        {
+          ...flags,
+          device,
+          imageUri: localImageUri(),
+          ...(flags.env ? { environment: flags.env } : {}),
+          prices: { ...tableRows('us-east-1'), ...(flags.price ?? {}) },
+        },
         {
           stdout: (line) => process.stdout.write(`${line}\n`),
           stderr: (line) => process.stderr.write(`${line}\n`),

@@ -1,5 +1,7 @@
 /**
- * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it. Never touches AWS.
+ * `scalegate plan`: read the measurements (qmax, ttotal, optionally goodput), derive the plan, write it.
+ * The one AWS call a plan may make is the Price List API's (`runPlanPriced`, for the cost block);
+ * `runPlan` itself never touches AWS.
  * `format` json / tfvars prints the deployable values for other infrastructure-as-code tools;
  * `fromFile` prints an existing plan that way, deriving and writing nothing.
  * Re-planning unchanged inputs keeps the existing plan's run id and time, so the file comes out
@@ -9,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isLowerBound } from '../analysis/ttotal.js';
+import { DEFAULT_PROMPTS, loadPrompts } from '../load/prompts.js';
 import {
   artifactJson,
   artifactSchemas,
@@ -19,13 +22,15 @@ import {
   opt,
   type PlanArtifact,
   planFileName,
+  type QmaxArtifact,
   READ_LIMITS,
   readArtifact,
   readBoundedBytes,
   usage,
   writeArtifact,
 } from '../model/index.js';
-import type { PlanFormat } from '../options/plan.js';
+import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
+import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
 import { configStatedLoad } from '../plan/gate-config.js';
 import {
@@ -34,6 +39,12 @@ import {
   renderDeployableTfvars,
 } from '../report/deployable-values.js';
 import { renderPlanReport } from '../report/plan-text.js';
+import {
+  type PriceLookup,
+  type PriceResolution,
+  resolveOfflinePrice,
+  resolvePlanPrice,
+} from './plan-price.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface PlanInput {
@@ -83,6 +94,21 @@ export interface PlanInput {
   format?: PlanFormat;
   /** Print this existing plan artifact in `format` instead of deriving one (nothing is written). @default none */
   fromFile?: string;
+  /** Where the cost block's instance price comes from. @default 'auto' */
+  priceSource?: PriceSourceChoice;
+  /** The prompts the qmax sent, for characters per request when it recorded no audio. @default its recorded source */
+  promptsFile?: string;
+  /**
+   * The price already resolved (`runPlanPriced` asks the Price List API). @default resolved here
+   * without the API: stated, else the fallback table, noting that the API was not asked
+   */
+  price?: PriceResolution;
+}
+
+/** The deps of a plan that may ask the Price List API. */
+export interface PlanDeps extends CommandDeps {
+  /** The Price List API (src/aws/pricing.ts); absent: the plan prices without it. */
+  priceLookup?: PriceLookup;
 }
 
 const sha256Of = (file: string): string =>
@@ -185,6 +211,40 @@ function defaultPlanDir(qmaxFile: string): string {
     : DEFAULT_ARTIFACTS_DIR;
 }
 
+/**
+ * Characters per request of the prompts the qmax sent (computed), for a qmax without audio: the
+ * `--prompts` file, else its recorded source when that is the built-in set or a readable file;
+ * null when unknown (a JSONL file's lines are request bodies, not texts).
+ */
+function promptCharacters(input: PlanInput, qmax: QmaxArtifact): number | null {
+  if (audioPerRequest(qmax)) return null;
+  const source = input.promptsFile ?? qmax.prompts?.source;
+  if (source === undefined) return null;
+  if (input.promptsFile === undefined && source === 'built-in') return meanCharacters(DEFAULT_PROMPTS);
+  if (input.promptsFile === undefined && !existsSync(source)) return null;
+  const texts = loadPrompts(source).texts;
+  return texts.some((t) => t.trimStart().startsWith('{')) ? null : meanCharacters(texts);
+}
+
+/**
+ * `runPlan` with the instance price resolved first: by `priceSource`, asking the Price List API
+ * through `deps.priceLookup` (auto falls back to the table, saying why; api fails with exit 3).
+ */
+export async function runPlanPriced(
+  input: PlanInput,
+  deps: PlanDeps = {},
+): Promise<CommandResult<PlanArtifact>> {
+  if (input.fromFile !== undefined || input.price !== undefined || !deps.priceLookup) {
+    return runPlan(input, deps);
+  }
+  const price = await resolvePlanPrice(
+    { modelName: input.modelName, model: input.model, choice: input.priceSource },
+    deps.priceLookup,
+    deps.signal,
+  );
+  return runPlan({ ...input, price }, deps);
+}
+
 export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult<PlanArtifact> {
   const { clock, version } = resolveDeps(deps);
   const { model } = input;
@@ -247,7 +307,31 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
     createdAt: clock().toISOString(),
     tool: `scalegate ${version}`,
   });
-  const plan: PlanArtifact = { ...derived };
+  const price =
+    input.price ?? resolveOfflinePrice({ modelName: input.modelName, model, choice: input.priceSource });
+  const plan: PlanArtifact = {
+    ...derived,
+    // fleet_cost on the resolved price (ok or suppressed: it never moves the verdict).
+    findings: derived.findings.map((f) =>
+      f.name === 'fleet_cost'
+        ? fleetCostFinding(
+            price.price,
+            price.note,
+            derived.deployable.min_instances,
+            derived.deployable.max_instances,
+          )
+        : f,
+    ),
+    cost: planCost({
+      price: price.price,
+      priceNote: price.note,
+      qmax,
+      promptCharacters: promptCharacters(input, qmax),
+      xTargetRps: derived.derived.x_target_rps,
+      lambdaSafeRps: derived.derived.lambda_safe_rps ?? null,
+      references: model.reference_prices,
+    }),
+  };
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
   const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { withAwsClients } from '../aws/clients.js';
+import { withPricingClient } from '../aws/pricing.js';
 import { clientConfigFor } from '../local/aws-env.js';
 import {
   defaultImageUri,
@@ -26,13 +27,15 @@ import {
   writeFileAtomic,
 } from '../model/index.js';
 import type { RehearsalResult, RehearsalStep } from '../model/reports.js';
+import { tableRows } from '../plan/price-table.js';
 import { renderTtfabChartSvg } from '../report/chart-svg.js';
 import { renderReport } from '../report/markdown.js';
 import { renderRehearsalSummary } from '../report/rehearse-text.js';
 import { KOKORO_G5_QMAX, locateBundled, resolveDevice } from './device.js';
 import { runDrift } from './drift.js';
 import { runLocalApply } from './local-apply.js';
-import { runPlan } from './plan.js';
+import { runPlanPriced } from './plan.js';
+import { priceListLookup } from './plan-price.js';
 import { runQmax } from './qmax.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { runTtotal } from './ttotal.js';
@@ -209,6 +212,8 @@ export async function runRehearse(
       environment: model.container_env,
       device,
       registerScalableTarget: true,
+      // The Price List API answers from the committed fallback table (the plan's cost block).
+      prices: tableRows('us-east-1'),
       log: (line) => log(`  ${line}`),
       onProcessStart: (_id, pid) => result.containerPids.push(pid),
     });
@@ -285,7 +290,12 @@ export async function runRehearse(
 
       const planFile = join(outDir, planFileName(modelName));
       const plan = await step('plan', 'derive the policy from the two measurements', async () =>
-        runPlan({ modelName, model, qmaxFile, ttotalFile, outFile: planFile }, { version }),
+        withPricingClient(model.region, loadClient, (pricing) =>
+          runPlanPriced(
+            { modelName, model, qmaxFile, ttotalFile, outFile: planFile },
+            { version, priceLookup: priceListLookup(pricing) },
+          ),
+        ),
       );
       result.plan = plan.artifact;
 

@@ -29,9 +29,15 @@ export interface MetricReader {
   query(q: MetricQuery): MetricPoint[];
 }
 
-/** What Application Auto Scaling scales: `sagemaker:variant:DesiredInstanceCount`. */
+/**
+ * What Application Auto Scaling scales: `sagemaker:variant:DesiredInstanceCount` (a variant's
+ * instances) and `sagemaker:inference-component:DesiredCopyCount` (an inference component's copies).
+ */
 export interface CapacityTarget {
-  /** `resourceId` is `endpoint/<endpoint>/variant/<variant>`; undefined when no such variant exists. */
+  /**
+   * `resourceId` is `endpoint/<endpoint>/variant/<variant>` or `inference-component/<name>`;
+   * undefined when no such resource exists. `status` is the endpoint's or the component's.
+   */
   describe(resourceId: string): { desired: number; current: number; status: string } | undefined;
   /** Starts a capacity change and returns once it is accepted (instances come and go later, as on AWS). */
   setDesired(resourceId: string, desired: number): Promise<void>;
@@ -61,6 +67,21 @@ export interface DeviceProfile {
   service_sigma: number;
   /** Share of the service time after which the first audio byte leaves (1: with the last byte). */
   first_audio_fraction: number;
+  /**
+   * Optional: audio produced chunk-wise at the device's real-time factor, slowed by sharing
+   * (infra/container/src/streaming.ts). Absent: the service-time model above, unchanged.
+   */
+  streaming?: StreamingDevice;
+}
+
+/** A device whose chunk cadence comes from its real-time factor and the streams sharing it. */
+export interface StreamingDevice {
+  /** Device seconds per audio second for one stream alone. */
+  rtf: number;
+  /** Audio per chunk, ms. */
+  chunk_audio_ms: number;
+  /** 'processor': k active streams each run k times slower; 'lanes': no slowdown. */
+  sharing: 'processor' | 'lanes';
 }
 
 /** A measured instance start-up, replayed (times the time scale) for every instance launched. */

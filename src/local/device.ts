@@ -15,6 +15,19 @@ export function checkEmulatedDevice(device: EmulatedDevice): void {
     throw new RangeError(
       `device profile needs lanes >= 1 and service_mean_ms > 0 (got ${JSON.stringify(p)})`,
     );
+  const s = p?.streaming;
+  if (
+    s &&
+    !(
+      Number.isFinite(s.rtf) &&
+      s.rtf > 0 &&
+      s.chunk_audio_ms >= 10 &&
+      (s.sharing === 'processor' || s.sharing === 'lanes')
+    )
+  )
+    throw new RangeError(
+      `streaming device needs rtf > 0, chunk_audio_ms >= 10 and sharing "processor" or "lanes" (got ${JSON.stringify(s)})`,
+    );
 }
 
 const compact = (value: number): number => Number(value.toPrecision(6));
@@ -30,6 +43,16 @@ export function deviceEnvironment(device: EmulatedDevice): Record<string, string
       service_mean_ms: compact(profile.service_mean_ms),
       service_sigma: compact(profile.service_sigma),
       first_audio_fraction: compact(profile.first_audio_fraction),
+      // Only when present: a profile without it keeps its environment, hence its fingerprint.
+      ...(profile.streaming
+        ? {
+            streaming: {
+              rtf: compact(profile.streaming.rtf),
+              chunk_audio_ms: compact(profile.streaming.chunk_audio_ms),
+              sharing: profile.streaming.sharing,
+            },
+          }
+        : {}),
     });
   }
   if (startup) {
@@ -58,7 +81,16 @@ export function startupDelaysMs(device: EmulatedDevice): { provisionMs: number; 
 export function describeEmulatedDevice(device: EmulatedDevice): string {
   const { profile, startup, timeScale } = device;
   let what = 'host CPU synthesis (instances share the cores)';
-  if (profile) {
+  if (profile?.streaming) {
+    const { rtf, chunk_audio_ms, sharing } = profile.streaming;
+    const scaled = rtf * timeScale;
+    what =
+      `emulated streaming device from ${profile.source}: ${profile.lanes} stream slot(s), real-time factor ` +
+      `${scaled.toPrecision(3)} in ${chunk_audio_ms} ms chunks, ` +
+      (sharing === 'processor'
+        ? `throughput shared (slower than real time beyond ${Math.floor(1 / scaled)} active streams)`
+        : 'independent lanes');
+  } else if (profile) {
     const serviceMs = profile.service_mean_ms * timeScale;
     const rps = (profile.lanes * 1000) / serviceMs;
     what =

@@ -12,7 +12,8 @@ export type ServiceName =
   | 'CloudWatch'
   | 'CloudWatchLogs'
   | 'ApplicationAutoScaling'
-  | 'ServiceQuotas';
+  | 'ServiceQuotas'
+  | 'Pricing';
 
 export interface FaultOptions {
   /**

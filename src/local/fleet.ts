@@ -248,6 +248,8 @@ export interface EndpointOptions {
   onContainerLine?: (instanceId: string, line: string) => void;
   /** Every container process started, so a caller can prove none outlives it. */
   onProcessStart?: (instanceId: string, pid: number) => void;
+  /** Log group of its containers; default `/aws/sagemaker/Endpoints/<endpointName>`. */
+  logGroup?: string;
 }
 
 export class Endpoint extends EventEmitter {
@@ -272,7 +274,7 @@ export class Endpoint extends EventEmitter {
   constructor(readonly opts: EndpointOptions) {
     super();
     this.deployment = { ...opts.deployment, environment: { ...opts.deployment.environment } };
-    this.logGroup = `/aws/sagemaker/Endpoints/${opts.endpointName}`;
+    this.logGroup = opts.logGroup ?? `/aws/sagemaker/Endpoints/${opts.endpointName}`;
     opts.logs.createGroup(this.logGroup);
   }
 
@@ -519,18 +521,41 @@ export class Endpoint extends EventEmitter {
 
   // ---- instances ---------------------------------------------------------------------------
 
-  private launch(deployment: VariantDeployment = this.deployment, generation = this.generation): Instance {
+  /**
+   * One more instance of the routed deployment, its process started after `provisionDelayMs`
+   * (the inference-component copies: 0 on an instance already running, the instance's
+   * provisioning otherwise). The caller owns the count; `desired` is not changed.
+   */
+  launchOne(provisionDelayMs: number): Instance {
+    return this.launch(this.deployment, this.generation, provisionDelayMs);
+  }
+
+  /** Stops one instance (SIGTERM, drain, SIGKILL after the drain allowance); resolves when gone. */
+  stopOne(inst: Instance): Promise<void> {
+    return this.stop(inst, this.opts.drainTimeoutMs);
+  }
+
+  /** Every instance not yet gone, in launch order. */
+  live(): Instance[] {
+    return [...this.instances];
+  }
+
+  private launch(
+    deployment: VariantDeployment = this.deployment,
+    generation = this.generation,
+    provisionDelayMs = this.opts.provisionDelayMs,
+  ): Instance {
     const failAtStage = this.opts.faults.takeInstanceFailure();
     const inst = new Instance(this.variantName, { ...deployment.environment }, failAtStage, generation);
     inst.endpointConfigName = deployment.endpointConfigName;
     this.launched += 1;
     inst.ordinal = this.launched;
     this.instances.push(inst);
-    this.opts.log?.(`instance ${inst.id}: provisioning (${this.opts.provisionDelayMs} ms)`);
+    this.opts.log?.(`instance ${inst.id}: provisioning (${provisionDelayMs} ms)`);
     inst.bootTimer = setTimeout(() => {
       inst.bootTimer = undefined;
       void this.boot(inst);
-    }, this.opts.provisionDelayMs);
+    }, provisionDelayMs);
     this.changed();
     return inst;
   }

@@ -19,8 +19,10 @@ import {
   type InstanceInfo,
   type VariantDeployment,
 } from './fleet.js';
+import { combinedCapacityTarget, InferenceComponents } from './inference-components.js';
 import { LogStore } from './logs.js';
 import { createMetricOperations, MetricStore } from './metrics.js';
+import { createPricing } from './pricing.js';
 import { createServiceQuotas } from './quotas.js';
 import { Runtime } from './runtime.js';
 import { createCapacityTarget, createSageMakerOperations, EndpointRegistry } from './sagemaker.js';
@@ -58,6 +60,14 @@ export interface LocalSageMakerOptions {
   device?: EmulatedDevice;
   /** Value of the `<instance type> for endpoint usage` quota (default 4), enforced on capacity changes. */
   quota?: number;
+  /**
+   * The Price List API's table: on-demand USD per instance-hour by instance type, answered for any
+   * region asked (`scalegate local up` passes the committed fallback table, `--price` overrides).
+   * @default none: GetProducts finds no product
+   */
+  prices?: Record<string, number>;
+  /** The publication and effective date the price entries carry. @default `2026-12-01T00:00:00Z` */
+  pricesPublishedAt?: string;
   /** The container process; default the reference TTS container (`node infra/container/dist/server.js`). */
   container?: ContainerSpec;
   /** Register the variant as a scalable target, min 1 max `quota` (as a freshly deployed calibration endpoint). */
@@ -279,8 +289,26 @@ export async function startLocalSageMaker(
   registry.configs.set(endpointConfigName, config);
   const endpoint = new Endpoint(endpointOptions(endpointName, variantName, registry.deploymentOf(config)));
   registry.add(endpoint);
+  // Inference components: the copies run as the instances of an endpoint do (same container,
+  // start-up replay and timeouts); an instance a copy needs is provisioned as an instance is.
+  const inferenceComponents = new InferenceComponents({
+    region,
+    accountId,
+    metrics,
+    provisionMs: provisionDelayS * 1000,
+    copyFleet: (name, variant, deployment) =>
+      new Endpoint({
+        ...endpointOptions(name, variant, deployment),
+        provisionDelayMs: 0,
+        logGroup: `/aws/sagemaker/InferenceComponents/${name}`,
+      }),
+    models: registry.models,
+    endpoint: (name) => registry.get(name),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  registry.inferenceComponents = inferenceComponents;
 
-  const capacity = createCapacityTarget(registry);
+  const capacity = combinedCapacityTarget(createCapacityTarget(registry), inferenceComponents);
   const autoscaling = createAutoScaling({
     capacity,
     metrics,
@@ -316,6 +344,15 @@ export async function startLocalSageMaker(
         handler: createServiceQuotas({ instanceType, value: () => quota, region, accountId }),
       },
       {
+        prefix: 'AWSPriceListService',
+        version: '1.1',
+        service: 'Pricing',
+        handler: createPricing({
+          prices: () => options.prices ?? {},
+          publishedAt: options.pricesPublishedAt ?? '2026-12-01T00:00:00Z',
+        }),
+      },
+      {
         prefix: 'GraniteServiceVersion20100801',
         version: '1.0',
         service: 'CloudWatch',
@@ -330,7 +367,10 @@ export async function startLocalSageMaker(
     closing ??= (async () => {
       autoscaling.close();
       // Every endpoint: the initial one and any made through CreateEndpoint.
-      await Promise.all([...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)));
+      await Promise.all([
+        ...[...new Set([endpoint, ...registry.all()])].map((e) => e.close(10_000)),
+        inferenceComponents.close(10_000),
+      ]);
       runtime.close();
       await server.close();
     })();

@@ -443,14 +443,37 @@ export class VariantMetrics {
    * `instances`: the variant's active (InService, routed) instance count now, what
    * InvocationsPerInstance divides by.
    */
+  private readonly perInstanceMetric: string;
+
   constructor(
     private readonly store: MetricStore,
     endpointName: string,
     variantName: string,
     private readonly instances: () => number = () => 1,
+    /**
+     * An inference component's metrics instead of the variant's: dimension
+     * `InferenceComponentName` only, `ConcurrentRequestsPerCopy` (the busiest copy, as
+     * ConcurrentRequestsPerModel is the busiest container) and `InvocationsPerCopy` (1 / copies
+     * serving); `instances` then counts its copies.
+     */
+    inferenceComponent?: string,
   ) {
-    this.dims = { EndpointName: endpointName, VariantName: variantName };
-    this.setConcurrency = store.gauge(SAGEMAKER_NAMESPACE, 'ConcurrentRequestsPerModel', this.dims);
+    this.dims =
+      inferenceComponent === undefined
+        ? { EndpointName: endpointName, VariantName: variantName }
+        : { InferenceComponentName: inferenceComponent };
+    this.perInstanceMetric =
+      inferenceComponent === undefined ? 'InvocationsPerInstance' : 'InvocationsPerCopy';
+    this.setConcurrency = store.gauge(
+      SAGEMAKER_NAMESPACE,
+      inferenceComponent === undefined ? 'ConcurrentRequestsPerModel' : 'ConcurrentRequestsPerCopy',
+      this.dims,
+    );
+  }
+
+  /** A request that found no copy to serve it (an inference component at zero copies, or all starting). */
+  noCapacity(): void {
+    this.store.record(SAGEMAKER_NAMESPACE, 'NoCapacityInvocationFailures', this.dims, 1);
   }
 
   /** Requests in flight on the busiest container (what ConcurrentRequestsPerModel publishes). */
@@ -494,7 +517,7 @@ export class VariantMetrics {
   ): void {
     const ns = SAGEMAKER_NAMESPACE;
     this.store.record(ns, 'Invocations', this.dims, 1);
-    this.store.record(ns, 'InvocationsPerInstance', this.dims, 1 / Math.max(1, instancesAtRequest));
+    this.store.record(ns, this.perInstanceMetric, this.dims, 1 / Math.max(1, instancesAtRequest));
     // Published as 0/1 per invocation, so Sum counts errors and Average is the error rate.
     this.store.record(ns, 'Invocation4XXErrors', this.dims, outcome === '4xx' ? 1 : 0);
     this.store.record(ns, 'Invocation5XXErrors', this.dims, outcome === '5xx' ? 1 : 0);

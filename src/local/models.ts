@@ -31,7 +31,16 @@ export interface VariantRecord {
   initialInstanceCount: number;
   initialVariantWeight: number;
   routingStrategy: string;
+  /** ManagedInstanceScaling (inference-component endpoints: instances follow the copies). */
+  managedInstanceScaling?: {
+    status: 'ENABLED' | 'DISABLED';
+    minInstanceCount: number;
+    maxInstanceCount: number;
+  };
 }
+
+/** A variant without a model hosts inference components (its models come with each component). */
+export const hostsInferenceComponents = (v: VariantRecord): boolean => v.modelName === '';
 
 /** An endpoint config as CreateEndpointConfig made it (immutable). */
 export interface EndpointConfigRecord {
@@ -39,6 +48,8 @@ export interface EndpointConfigRecord {
   arn: string;
   variant: VariantRecord;
   creationTimeMs: number;
+  /** Required for an endpoint config whose variant hosts inference components. */
+  executionRoleArn?: string;
 }
 
 /** Starts a new endpoint on `deployment` (CreateEndpoint): it is Creating until its instances serve. */
@@ -54,6 +65,11 @@ export interface DeploymentStore {
   remove(e: Endpoint): void;
   arn(kind: 'model' | 'endpoint-config' | 'endpoint', name: string): string;
   deploymentOf(config: EndpointConfigRecord): VariantDeployment;
+  /**
+   * CreateEndpoint of a config whose variant hosts inference components: the instances of
+   * `endpoint` are managed from here on by the inference components (inference-components.ts).
+   */
+  hostInferenceComponents?(endpoint: Endpoint, config: EndpointConfigRecord): void;
 }
 
 /** SageMaker's pattern for model, endpoint config and endpoint names. */
@@ -93,6 +109,20 @@ function readEnvironment(raw: Input | undefined): Record<string, string> {
     out[key] = value;
   }
   return out;
+}
+
+/** ProductionVariantManagedInstanceScaling: MinInstanceCount 0 allowed (scale to zero). */
+function readManagedInstanceScaling(raw: Input | undefined): VariantRecord['managedInstanceScaling'] {
+  if (raw === undefined) return undefined;
+  const m = memberReader(raw, validation);
+  if (m.has('ScaleInPolicy')) throw unsupported('ManagedInstanceScaling.ScaleInPolicy');
+  const status = m.oneOf('Status', ['ENABLED', 'DISABLED'] as const);
+  const min = m.int('MinInstanceCount', true) ?? 1;
+  const max = m.int('MaxInstanceCount', true) ?? min;
+  if (min < 0) throw validation('MinInstanceCount must be at least 0.');
+  if (max < 1 || max < min)
+    throw validation('MaxInstanceCount must be at least 1 and at least MinInstanceCount.');
+  return { status, minInstanceCount: min, maxInstanceCount: max };
 }
 
 export function createModelOperations(registry: DeploymentStore): OperationHandler {
@@ -143,12 +173,19 @@ export function createModelOperations(registry: DeploymentStore): OperationHandl
     if (variants.length === 0) throw validation('ProductionVariants must hold at least one variant.');
     if (variants.length > 1) throw unsupported('An endpoint config of more than one production variant');
     const v = memberReader(variants[0] as Input, validation);
-    const modelName = v.str('ModelName');
-    if (!registry.models.has(modelName))
+    // No model: the variant hosts inference components, which bring their models.
+    const modelName = v.str('ModelName', true) ?? '';
+    if (modelName !== '' && !registry.models.has(modelName))
       throw validation(`Could not find model "${registry.arn('model', modelName)}".`);
     if (v.has('ServerlessConfig')) throw unsupported('A serverless variant');
     const count = v.int('InitialInstanceCount');
     if (count < 1) throw validation('InitialInstanceCount must be at least 1.');
+    const managed = readManagedInstanceScaling(v.obj('ManagedInstanceScaling'));
+    const executionRoleArn = r.str('ExecutionRoleArn', true);
+    if (modelName === '' && executionRoleArn === undefined)
+      throw validation(
+        'ExecutionRoleArn is required for an endpoint configuration whose production variant hosts inference components.',
+      );
     const weight = v.num('InitialVariantWeight', true) ?? 1;
     if (weight < 0) throw validation('InitialVariantWeight must be at least 0.');
     const routing = v.obj('RoutingConfig');
@@ -161,12 +198,14 @@ export function createModelOperations(registry: DeploymentStore): OperationHandl
       routingStrategy: routing
         ? memberReader(routing, validation).oneOf('RoutingStrategy', ROUTING_STRATEGIES)
         : 'RANDOM',
+      ...(managed ? { managedInstanceScaling: managed } : {}),
     };
     const config: EndpointConfigRecord = {
       name: configName,
       arn: registry.arn('endpoint-config', configName),
       variant,
       creationTimeMs: Date.now(),
+      ...(executionRoleArn !== undefined ? { executionRoleArn } : {}),
     };
     registry.configs.set(configName, config);
     return { EndpointConfigArn: config.arn };
@@ -204,6 +243,9 @@ export function createModelOperations(registry: DeploymentStore): OperationHandl
     const e = registry.get(endpointName);
     if (!e) throw validation(`Could not find endpoint "${endpointName}".`);
     const config = configByName(r.str('EndpointConfigName'));
+    const current = registry.configs.get(e.deployment.endpointConfigName);
+    if (hostsInferenceComponents(config.variant) || (current && hostsInferenceComponents(current.variant)))
+      throw unsupported('UpdateEndpoint of an endpoint that hosts inference components');
     if (config.variant.variantName !== e.variantName) {
       throw unsupported(
         `Replacing production variant ${e.variantName} of endpoint "${endpointName}" with ${config.variant.variantName}`,
@@ -230,6 +272,21 @@ export function createModelOperations(registry: DeploymentStore): OperationHandl
     const config = configByName(r.str('EndpointConfigName'));
     checkDeploymentConfig(r.obj('DeploymentConfig'));
     if (!registry.factory) throw unsupported('CreateEndpoint on this emulator');
+    if (hostsInferenceComponents(config.variant)) {
+      if (!registry.hostInferenceComponents) throw unsupported('An endpoint that hosts inference components');
+      const hosting = registry.factory(endpointName, config.variant.variantName, {
+        endpointConfigName: config.name,
+        modelName: '',
+        imageUri: '',
+        environment: {},
+        instanceType: config.variant.instanceType,
+        initialInstanceCount: config.variant.initialInstanceCount,
+        deployedAtMs: Date.now(),
+      });
+      registry.add(hosting);
+      registry.hostInferenceComponents(hosting, config);
+      return { EndpointArn: hosting.arn };
+    }
     const deployment = registry.deploymentOf(config);
     const e = registry.factory(endpointName, config.variant.variantName, deployment);
     registry.add(e);

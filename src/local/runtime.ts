@@ -11,6 +11,9 @@
  * container's JSON, `e.$metadata.httpStatusCode === 424`. A failure after the stream has started
  * is an event-stream `exception` message `ModelStreamError` (`{Message, ErrorCode}`), which the
  * client raises while iterating the body.
+ *
+ * An endpoint hosting inference components routes on `X-Amzn-SageMaker-Inference-Component`
+ * (the SDK's `InferenceComponentName`) to that component's copies (inference-components.ts).
  */
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +21,7 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { AwsError } from './aws-error.js';
 import type { Faults } from './faults.js';
 import type { Endpoint, Instance } from './fleet.js';
+import { noCapacityError } from './inference-components.js';
 import type { MetricStore } from './metrics.js';
 import { VariantMetrics } from './metrics.js';
 import type { EndpointRegistry } from './sagemaker.js';
@@ -158,13 +162,29 @@ export class Runtime {
         400,
       );
     }
+    // An endpoint hosting inference components serves the one the request names (and only that).
+    const named = req.headers['x-amzn-sagemaker-inference-component'];
+    const component = this.ctx.registry.inferenceComponents?.route(
+      name,
+      typeof named === 'string' && named !== '' ? named : undefined,
+    );
     const added = this.ctx.faults.addedLatencyMs;
     if (added > 0) await new Promise((r) => setTimeout(r, added));
-    const metrics = this.metricsOf(endpoint);
+    const metrics = component ? component.metrics : this.metricsOf(endpoint);
     const injected = this.ctx.faults.invocationFailure();
     if (injected) {
       metrics.invocation('5xx');
       throw injected;
+    }
+    if (component) {
+      const copy = component.copies.pick();
+      if (!copy) {
+        // Zero copies, or all still starting: SageMaker fails it at once and counts it.
+        metrics.noCapacity();
+        throw noCapacityError();
+      }
+      this.forward(req, res, body, component.copies, copy, metrics, streaming);
+      return;
     }
     const instance = endpoint.pick();
     if (!instance)

@@ -13,6 +13,7 @@ import { decodeToken, page } from './autoscaling/input.js';
 import { validation } from './aws-error.js';
 import type { CapacityTarget, OperationHandler } from './contracts.js';
 import type { Endpoint, VariantDeployment } from './fleet.js';
+import type { InferenceComponents } from './inference-components.js';
 import {
   createModelOperations,
   type DeploymentStore,
@@ -28,6 +29,8 @@ export class EndpointRegistry implements DeploymentStore {
   readonly tags = new Map<string, Map<string, string>>();
   readonly models = new Map<string, ModelRecord>();
   readonly configs = new Map<string, EndpointConfigRecord>();
+  /** The inference components and the endpoints that host them (set by startLocalSageMaker). */
+  inferenceComponents: InferenceComponents | undefined;
 
   constructor(
     readonly region: string,
@@ -55,6 +58,14 @@ export class EndpointRegistry implements DeploymentStore {
   /** `arn:aws:sagemaker:<region>:<account>:<kind>/<name in lower case>`, as SageMaker writes them. */
   arn(kind: 'model' | 'endpoint-config' | 'endpoint', name: string): string {
     return `arn:aws:sagemaker:${this.region}:${this.accountId}:${kind}/${name.toLowerCase()}`;
+  }
+
+  hostInferenceComponents(endpoint: Endpoint, config: EndpointConfigRecord): void {
+    if (!this.inferenceComponents)
+      throw validation(
+        'An endpoint that hosts inference components is not supported by the local SageMaker.',
+      );
+    this.inferenceComponents.host(endpoint, config);
   }
 
   /** The deployment an endpoint config describes (its variant's model, image and environment). */
@@ -114,6 +125,38 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
       ResolutionTime: epochSeconds(deployment.deployedAtMs),
     });
     const pending = e.pending;
+    // An endpoint hosting inference components counts its emulated instances (the copies are the processes).
+    const hosted = registry.inferenceComponents?.counts(e.name);
+    if (hosted) {
+      const managed = registry.configs.get(d.endpointConfigName)?.variant.managedInstanceScaling;
+      return {
+        EndpointName: e.name,
+        EndpointArn: e.arn,
+        EndpointConfigName: d.endpointConfigName,
+        ProductionVariants: [
+          {
+            VariantName: e.variantName,
+            CurrentWeight: 1,
+            DesiredWeight: 1,
+            CurrentInstanceCount: hosted.current,
+            DesiredInstanceCount: hosted.desired,
+            ...(managed
+              ? {
+                  ManagedInstanceScaling: {
+                    Status: managed.status,
+                    MinInstanceCount: managed.minInstanceCount,
+                    MaxInstanceCount: managed.maxInstanceCount,
+                  },
+                }
+              : {}),
+          },
+        ],
+        EndpointStatus: e.status,
+        ...(e.failureReason ? { FailureReason: e.failureReason } : {}),
+        CreationTime: epochSeconds(e.creationTimeMs),
+        LastModifiedTime: epochSeconds(e.lastModifiedTimeMs),
+      };
+    }
     return {
       EndpointName: e.name,
       EndpointArn: e.arn,
@@ -183,13 +226,24 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
       ProductionVariants: [
         {
           VariantName: v.variantName,
-          ModelName: v.modelName,
+          // No model: the variant hosts inference components.
+          ...(v.modelName !== '' ? { ModelName: v.modelName } : {}),
           InitialInstanceCount: v.initialInstanceCount,
           InstanceType: v.instanceType,
           InitialVariantWeight: v.initialVariantWeight,
           RoutingConfig: { RoutingStrategy: v.routingStrategy },
+          ...(v.managedInstanceScaling
+            ? {
+                ManagedInstanceScaling: {
+                  Status: v.managedInstanceScaling.status,
+                  MinInstanceCount: v.managedInstanceScaling.minInstanceCount,
+                  MaxInstanceCount: v.managedInstanceScaling.maxInstanceCount,
+                },
+              }
+            : {}),
         },
       ],
+      ...(c.executionRoleArn ? { ExecutionRoleArn: c.executionRoleArn } : {}),
       CreationTime: epochSeconds(c.creationTimeMs),
     };
   };
@@ -226,6 +280,10 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
   const updateWeightsAndCapacities = (input: Input) => {
     const r = memberReader(input, validation);
     const e = endpointByName(r.str('EndpointName'));
+    if (registry.inferenceComponents?.counts(e.name))
+      throw validation(
+        `Endpoint "${e.arn}" hosts inference components: its instances follow their copies (managed instance scaling); change copy counts instead.`,
+      );
     const items = r.list('DesiredWeightsAndCapacities');
     if (items.length === 0) throw validation('DesiredWeightsAndCapacities must not be empty.');
     let count: number | undefined;
@@ -373,6 +431,14 @@ export function createSageMakerOperations(registry: EndpointRegistry): Operation
         return listEndpoints();
       case 'UpdateEndpointWeightsAndCapacities':
         return updateWeightsAndCapacities(input);
+      case 'CreateInferenceComponent':
+      case 'DescribeInferenceComponent':
+      case 'UpdateInferenceComponent':
+      case 'UpdateInferenceComponentRuntimeConfig':
+      case 'DeleteInferenceComponent':
+      case 'ListInferenceComponents':
+        if (!registry.inferenceComponents) throw unknownOperation(operation);
+        return registry.inferenceComponents.operations(operation, input);
       default:
         throw unknownOperation(operation);
     }

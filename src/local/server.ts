@@ -2,7 +2,8 @@
  * The one HTTP server of the local SageMaker, on loopback. It routes by protocol, so that
  * `AWS_ENDPOINT_URL=http://127.0.0.1:PORT` makes every unmodified SDK v3 client work:
  * - `POST /` with `X-Amz-Target: <prefix>.<Operation>`: the JSON protocols (1.1 for SageMaker,
- *   Application Auto Scaling, CloudWatch Logs and Service Quotas; 1.0 for CloudWatch);
+ *   Application Auto Scaling, CloudWatch Logs, Service Quotas and the Price List API; 1.0 for
+ *   CloudWatch);
  * - `POST /endpoints/<name>/invocations[-response-stream]`: SageMaker Runtime (REST-JSON).
  * An unknown target or operation is a 400 `UnknownOperationException` naming it, never a 200.
  */

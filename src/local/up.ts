@@ -25,6 +25,8 @@ export interface LocalUpOptions {
   verbose?: boolean;
   /** Image URI the endpoint reports. @default the emulator's (`startLocalSageMaker`) */
   imageUri?: string;
+  /** The Price List API's USD per instance-hour by instance type. @default none */
+  prices?: Record<string, number>;
 }
 
 export interface LocalUpIo {
@@ -81,6 +83,7 @@ export async function runLocalUp(opts: LocalUpOptions, io: LocalUpIo): Promise<n
       ...(opts.quota !== undefined ? { quota: opts.quota } : {}),
       ...(opts.environment !== undefined ? { environment: opts.environment } : {}),
       ...(opts.imageUri !== undefined ? { imageUri: opts.imageUri } : {}),
+      ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
       ...(opts.device ? { device: opts.device } : {}),
       registerScalableTarget: false,
       log: (line) => io.stderr(`local up: ${line}`),

@@ -6,8 +6,8 @@ export const deviceOptions = (defaults: { device: string; timeScale: string }) =
   ({
     device: text(
       'device',
-      '<qmax-artifact|cpu>',
-      'what each instance emulates: the accelerator measured in a qmax artifact (lanes and service times derived from its ladder; each instance its own device, real speech replayed from a cache), or cpu (eSpeak-NG synthesis on the host, instances share the cores)',
+      '<qmax-artifact|device-profile|cpu>',
+      'what each instance emulates: the accelerator measured in a qmax artifact (lanes and service times derived from its ladder; each instance its own device, real speech replayed from a cache), a device profile file (e.g. a streaming device from infra/container/profiles), or cpu (eSpeak-NG synthesis on the host, instances share the cores)',
       { defaultText: defaults.device, action: false },
     ),
     timeScale: number(

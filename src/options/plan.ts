@@ -6,6 +6,10 @@ import { choice, flag, number, type OptionTable, text } from './spec.js';
 export const PLAN_FORMATS = ['text', 'json', 'tfvars'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
+/** Where the plan's instance price comes from (auto: stated, else the Price List API, else the table). */
+export const PRICE_SOURCES = ['auto', 'api', 'table', 'config', 'none'] as const;
+export type PriceSourceChoice = (typeof PRICE_SOURCES)[number];
+
 const fromConfig = (key: string) => ({ defaultText: `the config's ${key}` });
 
 export const PLAN_OPTIONS = {
@@ -109,6 +113,19 @@ export const PLAN_OPTIONS = {
     '<plan file>',
     'print an existing plan artifact (the one `scalegate gate` passes) in --format: nothing is derived or written, and no other artifact is read',
     { action: false },
+  ),
+  priceSource: choice(
+    'price-source',
+    '<source>',
+    PRICE_SOURCES,
+    "where the instance price of the cost block comes from: auto (the config's instance_hourly_usd, else the AWS Price List API, else the committed fallback table, each fallback noted with why), api (the Price List API only; its failure is exit 3), table (the fallback table only), config (instance_hourly_usd only), none (no cost figures; offline)",
+    { default: 'auto' },
+  ),
+  promptsFile: text(
+    'prompts',
+    '<file>',
+    'the prompts file the qmax ladder sent: its characters per request cost the plan when the qmax recorded no audio',
+    { defaultText: "the qmax's recorded prompt source, when it is the built-in set or a readable file" },
   ),
   minInstancesFloor: number(
     'min-instances-floor',

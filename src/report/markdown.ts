@@ -8,6 +8,7 @@ import { isLowerBound } from '../analysis/ttotal.js';
 import type { GoodputArtifact, PlanArtifact } from '../model/index.js';
 import { modelMarker, type RunStamp, runMarker } from './comment-markers.js';
 import { configWeakeningSection } from './config-weakening-text.js';
+import { costSection } from './cost-text.js';
 import { drillSection, renderDrillComparison } from './drill-markdown.js';
 import { drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown } from './escape-md.js';
@@ -183,6 +184,7 @@ export function renderReport(input: ReportInput): string {
       out.push(...policySection(plan), '');
       out.push(...findingsSection(plan.findings), '');
       out.push(...deployableSection(plan), '');
+      if (plan.cost) out.push(...costSection(plan.cost), '');
       out.push(...planInputsSection(plan), '');
       if (plan.drill_comparison) out.push(...renderDrillComparison(plan.drill_comparison, 'md'), '');
     } else if (input.qmax) {

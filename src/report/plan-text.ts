@@ -1,6 +1,7 @@
 /** The terminal report of a plan: measured / chosen / derived, findings with fixes, deployables. */
 
 import type { Finding, PlanArtifact } from '../model/index.js';
+import { costTextLines } from './cost-text.js';
 import { renderDrillComparison } from './drill-markdown.js';
 import {
   planHoldText,
@@ -191,6 +192,7 @@ export function renderPlanReport(
       ...sensitivityRows(plan),
     ]),
   );
+  if (plan.cost) lines.push('', ...costTextLines(plan.cost));
   const policyLines = renderPolicyText(plan);
   if (policyLines.length > 0) lines.push('', ...policyLines);
   if (plan.drill_comparison) lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));

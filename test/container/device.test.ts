@@ -166,6 +166,13 @@ describe('device mode', () => {
     ['DEVICE_PROFILE', 'not json', /DEVICE_PROFILE: not JSON/],
     ['DEVICE_PROFILE', profile({ lanes: 0 }), /DEVICE_PROFILE: "lanes" must be an integer/],
     ['DEVICE_PROFILE', profile({ first_audio_fraction: 1.5 }), /"first_audio_fraction" must be/],
+    [
+      'DEVICE_PROFILE',
+      profile({
+        streaming: { rtf: 0.1, chunk_audio_ms: 160, sharing: 'batched' },
+      } as unknown as Partial<DeviceProfile>),
+      /DEVICE_PROFILE\.streaming: "sharing" must be "processor" or "lanes"/,
+    ],
     ['DEVICE_TIME_SCALE', '0', /DEVICE_TIME_SCALE=0: expected a number in \(0, 1000\]/],
     ['DEVICE_STARTUP', '{"framework_init_s":1}', /DEVICE_STARTUP: "weights_ready_s" must be/],
   ])(

@@ -23,6 +23,18 @@ writeFileSync(
     steps: legacy.steps.map((s) => ({ ...s, usable: false, unusable_reason: 'test: not usable' })),
   }),
 );
+const BAD_PROFILE = join(dir, 'device-bad-sharing.json');
+writeFileSync(
+  BAD_PROFILE,
+  JSON.stringify({
+    source: 'test',
+    lanes: 16,
+    service_mean_ms: 450,
+    service_sigma: 0,
+    first_audio_fraction: 0.036,
+    streaming: { rtf: 0.1, chunk_audio_ms: 160, sharing: 'batched' },
+  }),
+);
 const NOT_JSON = join(dir, 'notes.txt');
 writeFileSync(NOT_JSON, 'a device, surely\n');
 
@@ -62,6 +74,11 @@ const cases: Array<[string, string[], RegExp]> = [
     '--time-scale with --device cpu and no --startup',
     ['--device', 'cpu', '--time-scale', '0.5'],
     /--time-scale 0\.5: with --device cpu and no --startup there is no device time to scale/,
+  ],
+  [
+    'a device profile file with an unknown sharing',
+    ['--device', BAD_PROFILE],
+    /^scalegate: --device .*device-bad-sharing\.json: not a valid device profile \(streaming\.sharing: /,
   ],
   [
     'a qmax artifact as --startup',

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DescribeEndpointCommand } from '@aws-sdk/client-sagemaker';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPricingClient, fetchInstancePrice } from '../../src/aws/pricing.js';
+import { PRICE_TABLE } from '../../src/plan/price-table.js';
 import { clientsFor, FIXTURES, isAlive } from './helpers.js';
 
 const children: ChildProcess[] = [];
@@ -52,8 +54,19 @@ function localUp(args: string[]) {
 }
 
 describe('scalegate local up', () => {
-  it('prints one JSON line when ready, serves the SDK, and after SIGTERM no container remains', async () => {
-    const up = localUp(['--instances', '2', '--provision-delay-s', '0.5', '--endpoint', 'speech-local-test']);
+  it('prints one JSON line when ready, serves the SDK (the Price List API: the table, --price over it), and after SIGTERM no container remains', async () => {
+    const up = localUp([
+      '--instances',
+      '2',
+      '--provision-delay-s',
+      '0.5',
+      '--endpoint',
+      'speech-local-test',
+      '--price',
+      'ml.emu.large=0.5',
+      '--price',
+      'ml.g5.xlarge=2.25',
+    ]);
     await up.until(() => up.stdout.length > 0);
     expect(up.stdout).toHaveLength(1);
     const info = JSON.parse(up.stdout[0] as string);
@@ -70,6 +83,20 @@ describe('scalegate local up', () => {
     c.destroy();
     expect(d.EndpointStatus).toBe('InService');
     expect(d.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
+    const pricing = createPricingClient({
+      modelRegion: 'us-east-1',
+      endpoint: info.aws_endpoint_url,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      expect((await fetchInstancePrice(pricing, 'ml.emu.large', 'us-east-1'))?.hourly_usd).toBe(0.5);
+      expect((await fetchInstancePrice(pricing, 'ml.g5.xlarge', 'us-east-1'))?.hourly_usd).toBe(2.25);
+      expect((await fetchInstancePrice(pricing, 'ml.m5.xlarge', 'us-east-1'))?.hourly_usd).toBe(
+        PRICE_TABLE['us-east-1']?.['ml.m5.xlarge'],
+      );
+    } finally {
+      pricing.destroy();
+    }
 
     expect(up.pids.size).toBe(2);
     for (const pid of up.pids) expect(isAlive(pid)).toBe(true);
@@ -85,6 +112,12 @@ describe('scalegate local up', () => {
     up.child.kill('SIGTERM');
     expect(await up.exited).toBe(0);
     for (const pid of up.pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  it('exits 2 naming --price on a price that is not <instance type>=<USD>', async () => {
+    const up = localUp(['--price', 'ml.g5.xlarge=free']);
+    expect(await up.exited).toBe(2);
+    expect(up.stderr.join('\n')).toContain('--price ml.g5.xlarge=free');
   });
 
   it('exits 2 with a message naming the flag on a bad flag', async () => {

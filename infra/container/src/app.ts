@@ -12,6 +12,7 @@ import { checkContentType, MAX_BODY_BYTES, parseInvocation } from './request.js'
 import { SERVICE_METRIC, ServiceTimeMetrics } from './service-metrics.js';
 import { markStage, writeLine } from './stages.js';
 import { type StagePacer, stagePacer } from './startup-pacing.js';
+import { StreamingDeviceExecutor } from './streaming.js';
 import { wavHeader } from './wav.js';
 
 type Phase = 'starting' | 'ready' | 'draining';
@@ -93,16 +94,24 @@ class ContainerServer {
     // Device mode (DEVICE_PROFILE): an emulated accelerator times the requests and replays
     // speech the pool synthesised once per text; otherwise the pool synthesises every request.
     const device = config.device;
-    this.pool = device?.profile
-      ? new DeviceExecutor(
+    this.pool = device?.profile?.streaming
+      ? new StreamingDeviceExecutor(
           device.profile,
           device.timeScale,
           device.seed,
           synthesis,
           new AudioCache(synthesis, AUDIO_CACHE_BYTES),
-          config.streamChunkBytes,
         )
-      : synthesis;
+      : device?.profile
+        ? new DeviceExecutor(
+            device.profile,
+            device.timeScale,
+            device.seed,
+            synthesis,
+            new AudioCache(synthesis, AUDIO_CACHE_BYTES),
+            config.streamChunkBytes,
+          )
+        : synthesis;
     this.pace = stagePacer(device);
     const metrics = config.serviceMetrics;
     this.serviceMetrics = metrics ? new ServiceTimeMetrics(metrics.target, metrics.windowMs) : undefined;

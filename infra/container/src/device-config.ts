@@ -2,6 +2,7 @@
 // DEVICE_STARTUP: the container synthesises every request on the host CPU, as it always has.
 //
 //   DEVICE_PROFILE      JSON {"source","lanes","service_mean_ms","service_sigma","first_audio_fraction"}
+//                       and optionally "streaming": {"rtf","chunk_audio_ms","sharing"} (streaming.ts)
 //   DEVICE_TIME_SCALE   multiplies every device time (service times and start-up pacing); default 1
 //   DEVICE_STARTUP      JSON {"framework_init_s","weights_ready_s","warmup_done_s","ready_s"}: the
 //                       earliest elapsed_s at which each stage marker may be printed
@@ -21,6 +22,24 @@ export interface DeviceProfile {
   service_sigma: number;
   /** Share of the service time after which the first audio byte leaves (1: with the last). */
   first_audio_fraction: number;
+  /**
+   * Optional: the audio is produced chunk-wise at the device's real-time factor (streaming.ts)
+   * instead of in one drawn service time. Absent: the service-time model above, unchanged.
+   */
+  streaming?: StreamingProfile;
+}
+
+/** A device that produces audio at a real-time factor, slowed by the streams sharing it. */
+export interface StreamingProfile {
+  /** Device ms per ms of audio for one stream alone (0.1: ten times faster than real time). */
+  rtf: number;
+  /** Audio per chunk, ms: each chunk leaves when it has been produced. */
+  chunk_audio_ms: number;
+  /**
+   * 'processor': the device's throughput is shared, k active streams each run k times slower
+   * (a batching GPU at full utilisation); 'lanes': independent lanes, no slowdown.
+   */
+  sharing: 'processor' | 'lanes';
 }
 
 export const PACED_STAGES = ['framework_init', 'weights_ready', 'warmup_done', 'ready'] as const;
@@ -63,12 +82,36 @@ function numberIn(
   return value;
 }
 
+function parseStreaming(value: unknown, fail: Fail): StreamingProfile {
+  const name = 'DEVICE_PROFILE.streaming';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw fail(`${name}: expected a JSON object {"rtf","chunk_audio_ms","sharing"}`);
+  const record = value as Record<string, unknown>;
+  const sharing = record.sharing;
+  if (sharing !== 'processor' && sharing !== 'lanes')
+    throw fail(`${name}: "sharing" must be "processor" or "lanes", got ${JSON.stringify(sharing)}`);
+  return {
+    rtf: numberIn(name, record, 'rtf', (v) => v > 0 && v <= 100, 'a number in (0, 100]', fail),
+    chunk_audio_ms: numberIn(
+      name,
+      record,
+      'chunk_audio_ms',
+      (v) => v >= 10 && v <= 60_000,
+      'a number of ms in [10, 60000]',
+      fail,
+    ),
+    sharing,
+  };
+}
+
 function parseProfile(raw: string, fail: Fail): DeviceProfile {
   const name = 'DEVICE_PROFILE';
   const record = parseJsonObject(name, raw, fail);
   const source = record.source;
   if (typeof source !== 'string') throw fail(`${name}: "source" must be a string`);
+  const streaming = record.streaming === undefined ? undefined : parseStreaming(record.streaming, fail);
   return {
+    ...(streaming ? { streaming } : {}),
     source,
     lanes: numberIn(
       name,

@@ -13,6 +13,7 @@
 import type { AudioCache } from './audio-cache.js';
 import type { DeviceConfig, DeviceProfile } from './device-config.js';
 import type { EngineInfo, Executor, Job, JobSink, SynthesisPool } from './pool.js';
+import { describeStreaming } from './streaming.js';
 
 /** mulberry32: a small seeded 32-bit generator; the same seed gives the same draws. */
 export function mulberry32(seed: number): () => number {
@@ -270,10 +271,13 @@ export class DeviceExecutor implements Executor {
 /** One log line: what this instance emulates. */
 export function describeDevice(device: DeviceConfig): string {
   const p = device.profile;
-  const what = p
-    ? `device ${p.lanes} lane(s), service mean ${(p.service_mean_ms * device.timeScale).toFixed(2)} ms ` +
-      `(sigma ${p.service_sigma}), first audio at ${p.first_audio_fraction} of the service, from ${p.source}`
-    : 'host CPU synthesis';
+  const what = p?.streaming
+    ? `device ${p.lanes} stream slot(s), ${describeStreaming(p.streaming, device.timeScale)}, ` +
+      `speed sigma ${p.service_sigma}, from ${p.source}`
+    : p
+      ? `device ${p.lanes} lane(s), service mean ${(p.service_mean_ms * device.timeScale).toFixed(2)} ms ` +
+        `(sigma ${p.service_sigma}), first audio at ${p.first_audio_fraction} of the service, from ${p.source}`
+      : 'host CPU synthesis';
   const startup = device.startup
     ? `, start-up paced to ready at ${(device.startup.ready_s * device.timeScale).toFixed(3)} s`
     : '';

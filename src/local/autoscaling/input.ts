@@ -47,13 +47,28 @@ export function page<T>(
 // ---- the scalable target's key (every Application Auto Scaling operation names it) -----------
 
 export const NAMESPACE = 'sagemaker';
+/** An endpoint variant's instances (`endpoint/<endpoint>/variant/<variant>`). */
 export const DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
 export const RESOURCE_ID = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
+/** An inference component's copies (`inference-component/<name>`). */
+export const IC_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
+export const IC_RESOURCE_ID = /^inference-component\/([^/]+)$/;
+const DIMENSIONS = [DIMENSION, IC_DIMENSION];
+
+/** The scalable dimension a resource ID names (each resource kind has exactly one here). */
+export function dimensionOf(resourceId: string): string {
+  return IC_RESOURCE_ID.test(resourceId) ? IC_DIMENSION : DIMENSION;
+}
+
+/** What the capacity of a resource counts, for activity texts: instances or copies. */
+export function unitOf(resourceId: string): 'instance count' | 'copy count' {
+  return IC_RESOURCE_ID.test(resourceId) ? 'copy count' : 'instance count';
+}
 
 export function noTarget(resourceId: string): AwsError {
   return new AwsError(
     'ObjectNotFoundException',
-    `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}`,
+    `No scalable target registered for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${dimensionOf(resourceId)}`,
   );
 }
 
@@ -65,19 +80,23 @@ export function readNamespace(r: Reader): void {
 }
 
 export function checkDimension(dim: string): void {
-  if (dim !== DIMENSION) {
-    throw aasInvalid(`ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSION}.`);
+  if (!DIMENSIONS.includes(dim)) {
+    throw aasInvalid(
+      `ScalableDimension ${dim} is not supported by the local SageMaker; use ${DIMENSIONS.join(' or ')}.`,
+    );
   }
 }
 
 /** ServiceNamespace, ScalableDimension and ResourceId, validated; returns the resource ID. */
 export function readKey(r: Reader): string {
   readNamespace(r);
-  checkDimension(r.str('ScalableDimension'));
+  const dim = r.str('ScalableDimension');
+  checkDimension(dim);
   const resourceId = r.str('ResourceId');
-  if (!RESOURCE_ID.test(resourceId)) {
+  const pattern = dim === IC_DIMENSION ? IC_RESOURCE_ID : RESOURCE_ID;
+  if (!pattern.test(resourceId)) {
     throw aasInvalid(
-      `Unsupported resource ID ${resourceId}: expected endpoint/<endpoint-name>/variant/<variant-name>.`,
+      `Unsupported resource ID ${resourceId} for ${dim}: expected ${dim === IC_DIMENSION ? 'inference-component/<inference-component-name>' : 'endpoint/<endpoint-name>/variant/<variant-name>'}.`,
     );
   }
   return resourceId;

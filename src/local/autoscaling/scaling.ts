@@ -1,5 +1,6 @@
 /**
- * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`):
+ * Application Auto Scaling for SageMaker endpoint variants (`sagemaker:variant:DesiredInstanceCount`)
+ * and inference components (`sagemaker:inference-component:DesiredCopyCount`, min 0 allowed):
  * scalable targets, target-tracking and step scaling policies that act on CloudWatch alarms, and
  * the scaling activities they produce.
  *
@@ -45,14 +46,16 @@ import type { AlarmActionEvent, AlarmStore, MetricAlarm } from './alarms.js';
 import {
   aasInvalid,
   checkDimension,
-  DIMENSION,
   decodeToken,
+  dimensionOf,
+  IC_RESOURCE_ID,
   NAMESPACE,
   noTarget,
   page,
   RESOURCE_ID,
   readKey,
   readNamespace,
+  unitOf,
 } from './input.js';
 
 /** AWS default cooldown for SageMaker endpoint variants (TargetTrackingScalingPolicyConfiguration). */
@@ -254,7 +257,10 @@ export class ScalingService {
     if (min !== undefined && min < 0) throw aasInvalid('MinCapacity must be at least 0.');
     if (max !== undefined && max < 0) throw aasInvalid('MaxCapacity must be at least 0.');
     const variant = this.opts.capacity.describe(resourceId);
-    if (!variant) throw aasInvalid(`Could not find the endpoint variant for resource ID ${resourceId}.`);
+    if (!variant)
+      throw aasInvalid(
+        `Could not find the ${IC_RESOURCE_ID.test(resourceId) ? 'inference component' : 'endpoint variant'} for resource ID ${resourceId}.`,
+      );
 
     const existing = this.targets.get(resourceId);
     if (!existing && (min === undefined || max === undefined)) {
@@ -289,7 +295,7 @@ export class ScalingService {
     if (desired < newMin || desired > newMax) {
       const which =
         desired < newMin ? `minimum capacity was set to ${newMin}` : `maximum capacity was set to ${newMax}`;
-      const cause = `at ${iso(this.opts.now())} the ${which}, which put the desired instance count ${desired} out of range`;
+      const cause = `at ${iso(this.opts.now())} the ${which}, which put the desired ${unitOf(resourceId)} ${desired} out of range`;
       this.enqueue(resourceId, async () => {
         const now = this.opts.capacity.describe(resourceId);
         if (!now || !this.targets.has(resourceId)) return;
@@ -315,7 +321,7 @@ export class ScalingService {
       ScalableTargets: items.map((t) => ({
         ServiceNamespace: NAMESPACE,
         ResourceId: t.resourceId,
-        ScalableDimension: DIMENSION,
+        ScalableDimension: dimensionOf(t.resourceId),
         MinCapacity: t.minCapacity,
         MaxCapacity: t.maxCapacity,
         RoleARN: t.roleArn,
@@ -429,7 +435,7 @@ export class ScalingService {
         PolicyName: p.name,
         ServiceNamespace: NAMESPACE,
         ResourceId: p.resourceId,
-        ScalableDimension: DIMENSION,
+        ScalableDimension: dimensionOf(p.resourceId),
         PolicyType: p.type,
         ...p.wire,
         Alarms: this.policyAlarms(p),
@@ -447,7 +453,7 @@ export class ScalingService {
     if (!policy) {
       throw new AwsError(
         'ObjectNotFoundException',
-        `No scaling policy found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}, policy name: ${name}`,
+        `No scaling policy found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${dimensionOf(resourceId)}, policy name: ${name}`,
       );
     }
     this.removePolicy(policy);
@@ -555,7 +561,7 @@ export class ScalingService {
         ActivityId: a.id,
         ServiceNamespace: NAMESPACE,
         ResourceId: a.resourceId,
-        ScalableDimension: DIMENSION,
+        ScalableDimension: dimensionOf(a.resourceId),
         Description: a.description,
         Cause: a.cause,
         StartTime: epochSeconds(a.startMs),
@@ -580,21 +586,21 @@ export class ScalingService {
         this.finish(
           a,
           'Failed',
-          `Failed to set desired instance count to ${a.desired}. Reason: the endpoint variant no longer exists.`,
+          `Failed to set desired ${unitOf(a.resourceId)} to ${a.desired}. Reason: the ${IC_RESOURCE_ID.test(a.resourceId) ? 'inference component' : 'endpoint variant'} no longer exists.`,
           now,
         );
       } else if (/fail/i.test(v.status)) {
         this.finish(
           a,
           'Failed',
-          `Failed to set desired instance count to ${a.desired}. Reason: endpoint status is ${v.status}.`,
+          `Failed to set desired ${unitOf(a.resourceId)} to ${a.desired}. Reason: ${IC_RESOURCE_ID.test(a.resourceId) ? 'inference component' : 'endpoint'} status is ${v.status}.`,
           now,
         );
       } else if (v.desired !== a.desired || v.current === a.desired) {
         this.finish(
           a,
           'Successful',
-          `Successfully set desired instance count to ${a.desired}. Change successfully fulfilled by sagemaker.`,
+          `Successfully set desired ${unitOf(a.resourceId)} to ${a.desired}. Change successfully fulfilled by sagemaker.`,
           now,
         );
       }
@@ -619,7 +625,7 @@ export class ScalingService {
     const activity: Activity = {
       id: randomUUID(),
       resourceId,
-      description: `Setting desired instance count to ${desired}.`,
+      description: `Setting desired ${unitOf(resourceId)} to ${desired}.`,
       cause,
       startMs: this.opts.now(),
       endMs: undefined,
@@ -642,7 +648,7 @@ export class ScalingService {
       this.finish(
         activity,
         'Failed',
-        `Failed to set desired instance count to ${desired}. Reason: ${reason}`,
+        `Failed to set desired ${unitOf(resourceId)} to ${desired}. Reason: ${reason}`,
         this.opts.now(),
       );
     }
@@ -653,7 +659,7 @@ export class ScalingService {
     this.activities.unshift({
       id: randomUUID(),
       resourceId,
-      description: `Setting desired instance count to ${desired}.`,
+      description: `Setting desired ${unitOf(resourceId)} to ${desired}.`,
       cause,
       startMs: now,
       endMs: now,
@@ -883,20 +889,29 @@ function readTracking(input: Input, resourceId: string): TargetTrackingConfig {
       'Specify exactly one of PredefinedMetricSpecification and CustomizedMetricSpecification.',
     );
   }
-  const match = RESOURCE_ID.exec(resourceId) as RegExpExecArray;
-  const variantDims = [
-    { Name: 'EndpointName', Value: match[1] as string },
-    { Name: 'VariantName', Value: match[2] as string },
-  ];
+  // A predefined metric is the resource's own: its variant's, or its inference component's.
+  const component = IC_RESOURCE_ID.exec(resourceId);
+  const match = RESOURCE_ID.exec(resourceId);
+  const ownDims = component
+    ? [{ Name: 'InferenceComponentName', Value: component[1] as string }]
+    : [
+        { Name: 'EndpointName', Value: (match as RegExpExecArray)[1] as string },
+        { Name: 'VariantName', Value: (match as RegExpExecArray)[2] as string },
+      ];
   let metric: ManagedMetric;
   if (predefined) {
     const pr = new Reader(predefined, aasInvalid);
     const type: PredefinedMetricType = pr.oneOf('PredefinedMetricType', PREDEFINED_METRIC_TYPES);
     const known = PREDEFINED_METRICS[type];
+    if (known.resource !== (component ? 'inference-component' : 'variant')) {
+      throw aasInvalid(
+        `PredefinedMetricType ${type} does not apply to ${component ? 'an inference component' : 'an endpoint variant'} (resource ID ${resourceId}).`,
+      );
+    }
     metric = {
       namespace: known.namespace,
       metricName: known.metricName,
-      dimensions: variantDims,
+      dimensions: ownDims,
       statistic: known.statistic,
       unit: undefined,
       timing: known.timing,

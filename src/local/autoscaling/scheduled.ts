@@ -27,8 +27,8 @@ import { epochSeconds, type Input, Reader } from '../wire.js';
 import {
   aasInvalid,
   checkDimension,
-  DIMENSION,
   decodeToken,
+  dimensionOf,
   NAMESPACE,
   noTarget,
   page,
@@ -248,7 +248,7 @@ export class ScheduledActions {
         Schedule: a.scheduleText,
         ...(a.timezone !== undefined ? { Timezone: a.timezone } : {}),
         ResourceId: a.resourceId,
-        ScalableDimension: DIMENSION,
+        ScalableDimension: dimensionOf(a.resourceId),
         ...(a.startMs !== undefined ? { StartTime: epochSeconds(a.startMs) } : {}),
         ...(a.endMs !== undefined ? { EndTime: epochSeconds(a.endMs) } : {}),
         ScalableTargetAction: {
@@ -268,7 +268,7 @@ export class ScheduledActions {
     if (!byName?.delete(name)) {
       throw new AwsError(
         'ObjectNotFoundException',
-        `No scheduled action found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${DIMENSION}, scheduled action name: ${name}`,
+        `No scheduled action found for service namespace: ${NAMESPACE}, resource ID: ${resourceId}, scalable dimension: ${dimensionOf(resourceId)}, scheduled action name: ${name}`,
       );
     }
     return {};

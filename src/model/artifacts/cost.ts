@@ -34,9 +34,10 @@ export const costPointSchema = z.object({
   /** Requests per second per instance at that load (computed from the measured throughput curve). */
   rate_rps: boundedNumber(0, LIMITS.rps, 'cost rate_rps'),
   characters_per_s: boundedNumber(0, 1e9, 'cost characters_per_s'),
-  audio_s_per_s: boundedNumber(0, 1e9, 'cost audio_s_per_s'),
+  /** null when the qmax recorded no audio (then characters came from the prompts). */
+  audio_s_per_s: boundedNumber(0, 1e9, 'cost audio_s_per_s').nullable(),
   usd_per_million_characters: boundedNumber(0, 1e12, 'usd_per_million_characters'),
-  usd_per_audio_hour: boundedNumber(0, 1e12, 'usd_per_audio_hour'),
+  usd_per_audio_hour: boundedNumber(0, 1e12, 'usd_per_audio_hour').nullable(),
   /** `computed` from the measured rate and audio per request and the price. */
   origin: z.literal('computed'),
 });
@@ -52,12 +53,19 @@ export type ReferencePrice = z.infer<typeof referencePriceSchema>;
 
 /** The plan's cost block: what one million characters cost on this instance type at this policy. */
 export const planCostSchema = z.object({
-  price: instancePriceSchema,
+  /** null: no price known (none stated, the API unasked or silent, no table row); `note` says why. */
+  price: instancePriceSchema.nullable(),
   /** Mean characters and audio seconds per request the figures use (from the qmax's audio summary). */
   characters_per_request: boundedNumber(0, 1e7, 'characters_per_request'),
-  audio_s_per_request: boundedNumber(0, LIMITS.seconds, 'audio_s_per_request'),
-  /** `measured` when the qmax recorded audio; otherwise null and `points` is empty. */
+  /** null when the qmax recorded no audio. */
+  audio_s_per_request: boundedNumber(0, LIMITS.seconds, 'audio_s_per_request').nullable(),
+  /** `measured` when the qmax recorded audio; otherwise null (no audio-hour figures). */
   audio_origin: z.enum(['measured']).nullable(),
+  /**
+   * Where the characters per request came from: the qmax's audio summaries (`qmax`), or the
+   * prompts file the ladder sent, read when the qmax recorded no audio (`prompts`, computed).
+   */
+  characters_from: z.enum(['qmax', 'prompts']).nullable().optional(),
   points: z.array(costPointSchema).max(2),
   references: z.array(referencePriceSchema).max(20),
   /** Why a figure is missing (no audio recorded, no price), or null. */

@@ -3,10 +3,11 @@
  * per-stream playback stall time judged from the same HDR windows, by the same open-loop
  * group-sequential decision as first audio (src/stats/open-loop-sequential.ts), with every
  * arrival without an ok outcome a miss at +infinity; the rung's verdict combines both SLOs (fail
- * if either fails, pass only if both pass); the audio summary of the judged windows; which SLO
- * bounded lambda_max. One code path for a single process and for merged shards.
+ * if either fails, pass only if both pass); the audio summary of the judged windows (which SLO
+ * bounded lambda_max: src/analysis/continuity.ts). One code path for a single process and for
+ * merged shards.
  */
-import type { AudioFormat, AudioSummary, BoundedBy, Continuity, GoodputRung } from '../model/artifacts.js';
+import type { AudioFormat, AudioSummary } from '../model/artifacts.js';
 import type { OpenLoopHistograms } from '../model/histograms.js';
 import { decodeWindow, type LiveWindow, quantileMs, releaseWindow, sumWindows } from '../stats/histograms.js';
 import { lookLagMs } from '../stats/open-loop-rung-sim.js';
@@ -177,50 +178,3 @@ export function liveStop(
 
 /** The count limits ride on first audio only: continuity judges the stall alone. */
 const NO_LIMITS = { maxOverflowFraction: 1, maxErrorFraction: 1 };
-
-/** Which SLO failed at a failing rung. */
-function failedOn(r: GoodputRung): BoundedBy {
-  const continuity = r.continuity_verdict === 'fail';
-  const firstAudio = r.first_audio_verdict === 'fail' || (!continuity && r.verdict === 'fail');
-  return firstAudio && continuity ? 'both' : continuity ? 'continuity' : 'first_audio';
-}
-
-/**
- * The continuity block of a goodput ladder: its SLO, the format heard, and which SLO failed at
- * the lowest breach above lambda_max (`none` without one); null without an underrun SLO.
- */
-export function goodputContinuityRecord(
-  settings: { underrunSloMs?: number | null; clientBufferMs?: number },
-  rungs: readonly GoodputRung[],
-  breachRate: number | null,
-): Continuity | null {
-  const slo = settings.underrunSloMs ?? null;
-  if (slo === null) return null;
-  let format: AudioFormat | null = null;
-  for (const r of rungs) format ??= r.histograms.windows.find((w) => w.audio?.format)?.audio?.format ?? null;
-  const judged = rungs.some((r) => r.continuity_verdict);
-  const sides = new Set(
-    rungs.filter((r) => r.rate_rps === breachRate && r.verdict === 'fail').map((r) => failedOn(r)),
-  );
-  const boundedBy: BoundedBy =
-    breachRate === null || sides.size === 0
-      ? 'none'
-      : sides.has('both') || (sides.has('first_audio') && sides.has('continuity'))
-        ? 'both'
-        : sides.has('continuity')
-          ? 'continuity'
-          : 'first_audio';
-  const note =
-    format === null
-      ? 'no response carried audio scalegate could read (no WAV header and no request.audio_format): continuity not judged'
-      : !judged
-        ? 'no stream had more than one chunk: continuity not applicable, first audio alone decided'
-        : null;
-  return {
-    underrun_slo_ms: slo,
-    client_buffer_ms: settings.clientBufferMs ?? 0,
-    format,
-    bounded_by: boundedBy,
-    note,
-  };
-}

@@ -23,7 +23,7 @@ import type { ClientHealth } from '../stats/client-health.js';
 import { FALSE_PASS_BOUND, FALSE_PASS_BOUND_CLASS, FIRST_LOOK_S } from '../stats/open-loop-decision.js';
 import { checkHold } from '../stats/validated-holds.js';
 import { clientHealthRecord } from './client-health.js';
-import { goodputContinuityRecord } from './goodput-continuity.js';
+import { goodputContinuityRecord } from './continuity.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {

@@ -12,8 +12,9 @@
 
 import { join } from 'node:path';
 import { clientHealthOf, judgedWithClientHealth } from '../analysis/client-health.js';
+import { goodputContinuityRecord } from '../analysis/continuity.js';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
-import { goodputContinuityRecord, judgeAudioRung } from '../analysis/goodput-continuity.js';
+import { judgeAudioRung } from '../analysis/goodput-continuity.js';
 import { withMeanInFlight } from '../analysis/goodput-metric.js';
 import { summarizeGoodput } from '../load/open/goodput-ladder.js';
 import type { GoodputArtifact } from '../model/artifacts.js';

@@ -17,13 +17,18 @@ import { runCli } from '../helpers/cli.js';
 /** 16 kHz mono 16-bit: 32 bytes a millisecond. */
 const RATE = 16_000;
 /**
- * Each chunk carries 40 ms of audio. Up to 3 streams in flight the next chunk follows after 2 ms
- * (far faster than real time); beyond that after 80 ms (slower: with a 30 ms client buffer
- * playback runs dry 10 ms before the second chunk and 40 ms before the third: 50 ms of stall).
+ * How a stream is sent, chosen when it starts by the streams in flight. Up to 3 (the low rung):
+ * chunks of 2000 ms of audio 15 ms apart, so the player is always seconds ahead: no late timer
+ * of the server nor late read of the client can stall it (a stall needs a delay of 2 s, where the
+ * client's own health check refuses the rung first). Beyond 3 (the high rung): chunks of 40 ms of
+ * audio 80 ms apart, slower than real time: with a 30 ms client buffer playback runs dry 10 ms
+ * before the second chunk and 40 ms before the third: 50 ms of stall at least (a late timer only
+ * adds to it).
  */
-const CHUNK_AUDIO_MS = 40;
 const CHUNKS = 3;
-const gapMs = (streams: number): number => (streams > 3 ? 80 : 2);
+const LOW = { chunkAudioMs: 2000, gapMs: 15 };
+const HIGH = { chunkAudioMs: 40, gapMs: 80 };
+const modeFor = (streams: number) => (streams > 3 ? HIGH : LOW);
 
 function streamingHeader(): Buffer {
   const b = Buffer.alloc(44);
@@ -47,11 +52,12 @@ let url: string;
 let inFlight = 0;
 
 beforeAll(async () => {
-  const audio = Buffer.alloc(CHUNK_AUDIO_MS * 32);
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       inFlight += 1;
+      const mode = modeFor(inFlight);
+      const audio = Buffer.alloc(mode.chunkAudioMs * 32);
       res.writeHead(200, { 'Content-Type': 'audio/wav' });
       res.write(Buffer.concat([streamingHeader(), audio]));
       let sent = 1;
@@ -63,9 +69,9 @@ beforeAll(async () => {
         }
         sent += 1;
         res.write(audio);
-        setTimeout(next, gapMs(inFlight));
+        setTimeout(next, mode.gapMs);
       };
-      setTimeout(next, gapMs(inFlight));
+      setTimeout(next, mode.gapMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -122,11 +128,11 @@ describe('qmax decides each rung on first audio and on playback continuity', () 
     expect(high?.verdict).toBe('fail');
     expect(high?.audio?.stall_p50_ms).toBeGreaterThan(20);
     expect(high?.audio?.underrun_share).toBeGreaterThan(0.9);
-    // At 2 in flight the gaps (2 ms) are shorter than the audio: playback never runs dry.
+    // At 2 in flight each chunk is seconds ahead of the player: playback never runs dry.
     expect(low?.verdict).toBe('pass');
     expect(low?.continuity_verdict).toBe('pass');
     expect(low?.audio).toMatchObject({ stall_p95_ms: 0, underrun_share: 0, single_chunk: 0 });
-    expect(low?.audio?.audio_s_mean).toBeCloseTo((CHUNKS * CHUNK_AUDIO_MS) / 1000, 9);
+    expect(low?.audio?.audio_s_mean).toBeCloseTo((CHUNKS * LOW.chunkAudioMs) / 1000, 9);
     expect(artifact.q_max).toBe(2);
     expect(artifact.continuity).toMatchObject({
       underrun_slo_ms: 20,

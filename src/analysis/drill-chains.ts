@@ -78,12 +78,16 @@ export interface WindowStat {
   errors: number;
   clientDropped: number;
   p95Ms: number | null;
+  /** p95 of per-stream stall (multi-chunk streams, non-ok arrivals at +infinity); undefined: no multi-chunk stream. */
+  stallP95Ms?: number | null;
 }
 
 export interface DrillAnalysisInput {
   phases: readonly DrillPhase[];
   windowS: number;
   sloMs: number;
+  /** The continuity SLO: a window also breaks when its stall p95 exceeds it. null/absent: first audio only. */
+  underrunSloMs?: number | null;
   prediction: DrillPrediction;
   windows: readonly WindowStat[];
   seconds: readonly DrillLoadSecond[];

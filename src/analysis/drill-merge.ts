@@ -14,7 +14,14 @@ import {
   UsageError,
 } from '../model/index.js';
 import { addFailures, topFailures } from '../stats/failures.js';
-import { decodeHistogram, mergeOpenLoop, quantileMs } from '../stats/histograms.js';
+import {
+  decodeHistogram,
+  decodeWindow,
+  mergeOpenLoop,
+  quantileMs,
+  releaseWindow,
+  sumWindows,
+} from '../stats/histograms.js';
 import { analyzeDrill, type WindowStat } from './drill.js';
 
 /**
@@ -47,7 +54,12 @@ export function windowStats(histograms: OpenLoopHistograms, source: string): Win
     const answered = h.totalCount;
     const p95 = censoredP95(w.offered, answered, (q) => quantileMs(h, q));
     h.destroy();
+    const stallP95 =
+      w.audio && w.audio.multi_chunk > 0
+        ? stallP95Of(w.audio.stall, w.offered - ok, `${source} window ${w.index}`)
+        : undefined;
     return {
+      ...(stallP95 !== undefined ? { stallP95Ms: stallP95 } : {}),
       index: w.index,
       offered: w.offered,
       ok,
@@ -59,17 +71,63 @@ export function windowStats(histograms: OpenLoopHistograms, source: string): Win
   });
 }
 
+/** The p95 of a stall histogram's streams with `misses` more at +infinity (censoredP95). */
+function stallP95Of(
+  stall: Parameters<typeof decodeHistogram>[0],
+  misses: number,
+  where: string,
+): number | null {
+  const h = decodeHistogram(stall, `${where} audio.stall`);
+  const p95 = censoredP95(h.totalCount + Math.max(0, misses), h.totalCount, (q) => quantileMs(h, q));
+  h.destroy();
+  return p95;
+}
+
+/**
+ * Per phase, the p95 of per-stream stall over all its windows (a window belongs to the phase its
+ * start falls in), misses at +infinity; null without a multi-chunk stream or at a miss; undefined
+ * when no window carried audio.
+ */
+export function stallP95ByPhase(
+  data: Pick<DrillData, 'histograms' | 'phases' | 'settings'>,
+  source: string,
+): { steady: number | null; surge: number | null; trough: number | null } | undefined {
+  if (!data.histograms.windows.some((w) => w.audio)) return undefined;
+  const out = { steady: null as number | null, surge: null as number | null, trough: null as number | null };
+  for (const phase of data.phases) {
+    const windows = data.histograms.windows
+      .filter((w) => {
+        const t = w.index * data.settings.window_s;
+        return t >= phase.start_s && t < phase.end_s;
+      })
+      .map((w) => decodeWindow(w, source));
+    const total = sumWindows(windows);
+    for (const w of windows) releaseWindow(w);
+    const stall = total.audio.stall;
+    const misses = Math.max(0, total.offered - (total.outcomes.ok ?? 0));
+    const p95 =
+      stall.totalCount === 0
+        ? null
+        : censoredP95(stall.totalCount + misses, stall.totalCount, (q) => quantileMs(stall, q));
+    releaseWindow(total);
+    out[phase.name] = p95 === null || !Number.isFinite(p95) ? null : Math.round(p95 * 1000) / 1000;
+  }
+  return out;
+}
+
 /** A whole drill from its data: the windows judged, the lag measured, the verdict. */
 export function completeDrill(data: DrillData, shards: Shard[], source: string): DrillArtifact {
   const judgement = analyzeDrill({
     phases: data.phases,
     windowS: data.settings.window_s,
     sloMs: data.settings.slo_ms,
+    ...(data.settings.underrun_slo_ms !== undefined ? { underrunSloMs: data.settings.underrun_slo_ms } : {}),
     prediction: data.prediction,
     windows: windowStats(data.histograms, source),
     seconds: data.load_seconds,
     observer: data.observer,
   });
+  const byPhase = stallP95ByPhase(data, source);
   return {
     ...data,
     kind: 'drill',
@@ -79,7 +137,7 @@ export function completeDrill(data: DrillData, shards: Shard[], source: string):
     analysis: judgement.analysis,
     slo_held: judgement.sloHeld,
     as_predicted: judgement.asPredicted,
-    slo: judgement.slo,
+    slo: { ...judgement.slo, ...(byPhase ? { stall_p95_by_phase: byPhase } : {}) },
   };
 }
 

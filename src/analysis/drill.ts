@@ -115,6 +115,10 @@ function describeProblems(
   if (w.ok === 0 && w.offered > 0) parts.push('no request answered');
   if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
     parts.push(`${pct(w.within_slo_fraction)} within the SLO`);
+  if (w.over_underrun_slo)
+    parts.push(
+      `stall p95 ${w.stall_p95_ms === null || w.stall_p95_ms === undefined ? 'a miss' : `${round(w.stall_p95_ms, 1)} ms`} over the underrun SLO`,
+    );
   if (w.overflow > 0) parts.push(`${w.overflow} overflow(s) (503)`);
   const otherErrors = w.errors - clientDropped;
   if (otherErrors > 0) parts.push(`${otherErrors} failed request(s)`);
@@ -134,10 +138,15 @@ function sloMiss(
   sloMs: number,
   maxOverflow: number,
   clientDropped: number,
+  underrunSloMs: number | null = null,
 ): string | null {
   const parts: string[] = [];
   if (w.offered === 0) return null;
   if (w.p95_ms !== null && w.p95_ms > sloMs) parts.push(`p95 ${round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+  if (underrunSloMs !== null && w.over_underrun_slo)
+    parts.push(
+      `stall p95 ${w.stall_p95_ms === null || w.stall_p95_ms === undefined ? 'a miss (over 5 % of arrivals failed)' : `${round(w.stall_p95_ms, 1)} ms`} > underrun SLO ${underrunSloMs} ms`,
+    );
   if (w.ok === 0) parts.push('no request answered');
   if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
     parts.push(`${pct(w.within_slo_fraction)} of arrivals within the SLO < ${pct(WITHIN_SLO_SHARE)}`);
@@ -204,11 +213,29 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
     let within = 0;
     for (let t = Math.floor(startS); t < endS; t++) within += bySecond.get(t)?.within_slo ?? 0;
     const fraction = stat.offered > 0 ? Math.min(1, within / stat.offered) : null;
+    const underrun = input.underrunSloMs ?? null;
+    // The continuity SLO: a stall p95 over it (a miss is +infinity) breaks the window like first audio.
+    const overUnderrun =
+      underrun !== null &&
+      stat.offered > 0 &&
+      stat.stallP95Ms !== undefined &&
+      (stat.stallP95Ms === null || stat.stallP95Ms > underrun);
     const overSlo =
       stat.offered > 0 &&
       ((stat.p95Ms !== null && stat.p95Ms > sloMs) ||
         stat.ok === 0 ||
-        (fraction !== null && fraction < WITHIN_SLO_SHARE));
+        (fraction !== null && fraction < WITHIN_SLO_SHARE) ||
+        overUnderrun);
+    const stall =
+      stat.stallP95Ms === undefined
+        ? {}
+        : {
+            stall_p95_ms:
+              stat.stallP95Ms === null || !Number.isFinite(stat.stallP95Ms)
+                ? null
+                : round(stat.stallP95Ms, 3),
+            ...(underrun !== null ? { over_underrun_slo: overUnderrun } : {}),
+          };
     const base = {
       index: stat.index,
       phase: phase?.name ?? null,
@@ -223,6 +250,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       p95_ms: stat.p95Ms === null || !Number.isFinite(stat.p95Ms) ? null : round(stat.p95Ms, 3),
       within_slo_fraction: fraction === null ? null : round(fraction, 6),
       over_slo: overSlo,
+      ...stall,
     };
     const bad = overSlo || stat.overflow > 0 || stat.errors > 0;
     if (!full || phase === null || phase.name === 'trough') {
@@ -235,7 +263,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       });
       continue;
     }
-    const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped);
+    const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped, underrun);
     const slo = { slo_held: miss === null, slo_reason: miss };
     if (!bad) {
       windows.push({ ...base, judged: 'ok', reason: null, ...slo });
@@ -281,6 +309,7 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
       steady: sloBroken.filter((x) => x.phase === 'steady').length,
       surge: sloBroken.filter((x) => x.phase === 'surge').length,
     },
+    ...(input.underrunSloMs !== undefined ? { underrun_slo_ms: input.underrunSloMs } : {}),
   };
 
   const chains = lagChains(input);

@@ -160,12 +160,27 @@ export function limitsAt(r: RungWindows, spanS: number, rate: number, s: RungJud
   );
 }
 
+/**
+ * What a rung's decision judges: `ttfab` (first audio from the intended send time) or `stall`
+ * (per-stream playback stall of multi-chunk streams). Both count every arrival without an ok
+ * outcome as a miss; an ok single-chunk stream is neither a sample nor a miss of `stall`.
+ */
+export type JudgedSeries = 'ttfab' | 'stall';
+
+const seriesOf = (w: LiveWindow, series: JudgedSeries): Histogram =>
+  series === 'stall' ? w.audio.stall : w.series.ttfab_intended;
+
 /** The measure window's windows from serialised HDR windows. */
-export function rungWindowsOf(h: OpenLoopHistograms, s: RungJudgeSettings, where: string): RungWindows {
+export function rungWindowsOf(
+  h: OpenLoopHistograms,
+  s: RungJudgeSettings,
+  where: string,
+  series: JudgedSeries = 'ttfab',
+): RungWindows {
   const { from, to } = measureWindows(h.window_ms, s.settleS, s.holdS);
   const decoded: LiveWindow[] = [];
   for (const w of h.windows) if (w.index >= from && w.index < to) decoded.push(decodeWindow(w, where));
-  return rungWindowsFrom(decoded, h.window_ms, s, null);
+  return rungWindowsFrom(decoded, h.window_ms, s, null, series);
 }
 
 /**
@@ -177,6 +192,7 @@ export function rungWindowsFrom(
   windowMs: number,
   s: Pick<RungJudgeSettings, 'settleS' | 'holdS'>,
   lookAtMs: number | null,
+  series: JudgedSeries = 'ttfab',
 ): RungWindows {
   const { from, to } = measureWindows(windowMs, s.settleS, s.holdS);
   const byIndex = new Map<number, LiveWindow>();
@@ -194,14 +210,14 @@ export function rungWindowsFrom(
       const sum = newHistogram();
       for (let i = from + a; i < from + b; i++) {
         const w = byIndex.get(i);
-        if (w) sum.add(w.series.ttfab_intended);
+        if (w) sum.add(seriesOf(w, series));
       }
       return quantileMs(sum, q);
     },
   };
   for (let i = from; i < to; i++) {
     const w = byIndex.get(i);
-    const answered = w?.series.ttfab_intended.totalCount ?? 0;
+    const answered = w ? seriesOf(w, series).totalCount : 0;
     let overflow = 0;
     let errors = 0;
     let finished = 0;
@@ -215,7 +231,9 @@ export function rungWindowsFrom(
     const inFlight = Math.max(0, (w?.offered ?? 0) - finished);
     r.latency?.push(w?.series.latency_intended ?? null);
     r.counts.push(answered);
-    r.misses.push(Math.max(0, (w?.offered ?? 0) - answered));
+    // An ok single-chunk stream has no stall: neither a sample nor a miss of the stall series.
+    const unjudged = series === 'stall' && w ? (w.outcomes.ok ?? 0) - answered : 0;
+    r.misses.push(Math.max(0, (w?.offered ?? 0) - answered - unjudged));
     r.overflow.push(overflow);
     r.errors.push(errors);
     // HDR values are microseconds; a request in flight has been in the system since its window ended at least.
@@ -231,12 +249,12 @@ export function liveLook(
   rate: number,
   spanS: number,
   s: RungJudgeSettings,
-): { stop: boolean; reason: string } {
+): { stop: boolean; reason: string; verdict: 'pass' | 'fail' | 'undecided' } {
   const maxSpanS = s.holdS - s.settleS;
   const spending = lookSpending(maxSpanS);
   const look = spending.find((l) => Math.abs(l.spanS - spanS) < 1e-9);
   const last = spending[spending.length - 1];
-  if (!look || !last) return { stop: false, reason: `no look at ${spanS} s` };
+  if (!look || !last) return { stop: false, reason: `no look at ${spanS} s`, verdict: 'undecided' };
   const d = withLookLimits(
     decideOpenLoopLook(
       prefixOf(r, spanS),
@@ -245,7 +263,7 @@ export function liveLook(
     ),
     limitsAt(r, spanS, rate, s),
   );
-  return { stop: d.stop, reason: d.reason };
+  return { stop: d.stop, reason: d.reason, verdict: d.verdict };
 }
 
 export function judgeRung(

@@ -5,6 +5,7 @@
  */
 
 import type {
+  AudioSummary,
   GoodputArtifact,
   GoodputRung,
   OpenLoopHistograms,
@@ -22,11 +23,15 @@ import type { ClientHealth } from '../stats/client-health.js';
 import { FALSE_PASS_BOUND, FALSE_PASS_BOUND_CLASS, FIRST_LOOK_S } from '../stats/open-loop-decision.js';
 import { checkHold } from '../stats/validated-holds.js';
 import { clientHealthRecord } from './client-health.js';
+import { goodputContinuityRecord } from './continuity.js';
 
 /** The settings of one goodput run, once every option is resolved and checked. */
 export interface GoodputSettings {
   transport: Transport;
   sloMs: number;
+  /** The continuity SLO (p95 of per-stream stall time, ms); null or absent: first audio only. */
+  underrunSloMs?: number | null;
+  clientBufferMs?: number;
   mode: 'adaptive' | 'fixed';
   /** A fixed ladder's rates (shards run one). */
   rates: number[] | null;
@@ -57,6 +62,12 @@ export interface GoodputSettings {
 export interface RungJudgement {
   verdict: 'pass' | 'fail' | 'undecided';
   reason: string;
+  /** With a continuity SLO: first audio alone (`verdict` combines both SLOs). */
+  firstAudioVerdict?: 'pass' | 'fail' | 'undecided';
+  /** The continuity decision's verdict; null: no underrun SLO or no multi-chunk stream. */
+  continuity?: { verdict: 'pass' | 'fail' | 'undecided' } | null;
+  /** Playback continuity and audio throughput of the judged windows (null: no accounted audio). */
+  audio?: AudioSummary | null;
   decision: {
     method: string;
     interval: { low: number; high: number } | null;
@@ -182,6 +193,13 @@ export function goodputRung(
     ...(run.clientHealth !== undefined
       ? { client_health: run.clientHealth ? clientHealthRecord(run.clientHealth) : null }
       : {}),
+    ...(judged.audio !== undefined ? { audio: judged.audio } : {}),
+    ...(judged.continuity !== undefined
+      ? {
+          continuity_verdict: pending ? null : (judged.continuity?.verdict ?? null),
+          first_audio_verdict: pending ? null : (judged.firstAudioVerdict ?? null),
+        }
+      : {}),
   };
 }
 
@@ -217,6 +235,7 @@ export interface GoodputRecord {
 export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
   const s = r.settings;
   const c = r.conclusion;
+  const continuity = goodputContinuityRecord(s, r.rungs, c?.breachRate ?? null);
   const counts = [...new Set(r.rungs.flatMap((g) => g.instance_counts))].sort((a, b) => a - b);
   const undecided = r.rungs.filter((g) => g.verdict === 'undecided').map((g) => g.rate_rps);
   const resolutionMet =
@@ -279,6 +298,7 @@ export function assembleGoodputArtifact(r: GoodputRecord): GoodputArtifact {
       origin: 'bound',
       basis: `simulated over class: ${FALSE_PASS_BOUND_CLASS}`,
     },
+    ...(continuity ? { continuity } : {}),
   };
 }
 

@@ -6,6 +6,8 @@
  */
 
 import {
+  type AudioFormat,
+  type AudioSummary,
   isSageMakerTransport,
   type Outcome,
   type QmaxArtifact,
@@ -19,6 +21,7 @@ import { alignDown, alignUp, joinServerConcurrency, periodsWithin } from '../sta
 import { mean, quantileSorted, sortedAscending } from '../stats/quantiles.js';
 import { CALIBRATION, DECISION_METHOD, type RungDecision } from '../stats/rung-decision.js';
 import { clientHealthRecord } from './client-health.js';
+import { combinedVerdict, continuityRecord } from './continuity.js';
 
 /** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
 export const CW_PERIOD_S = 10;
@@ -41,6 +44,10 @@ export interface QmaxSettings {
   prompts: { source: string; texts: readonly string[] };
   /** The container's invocations URL with --target, else null. */
   targetUrl: string | null;
+  /** The continuity SLO (p95 of stall time), ms; null or absent: first audio only. */
+  underrunSloMs?: number | null;
+  /** The client buffer the stall is computed with, ms. @default 0 */
+  clientBufferMs?: number;
 }
 
 // ---- one rung --------------------------------------------------------------------------------
@@ -75,6 +82,11 @@ export interface RungObservation {
   loopUtilization: number | null;
   /** The client over the rung (src/stats/client-health.ts); absent: not sampled. */
   clientHealth?: ClientHealth | null;
+  /** Playback continuity and audio throughput of the window; absent or null: none accounted. */
+  audio?: AudioSummary | null;
+  audioFormat?: AudioFormat | null;
+  /** The continuity judge's look (src/stats/rung-decision.ts on stall samples); null: not judged. */
+  continuity?: RungDecision | null;
 }
 
 /** A step as recorded and the measurement it came from (the service time needs its latencies). */
@@ -190,7 +202,7 @@ export function qmaxStep(
     concurrency_mean: o.inFlight.mean,
     concurrency_peak: o.inFlight.peak,
     ttfab_drift_ms: orNull(ev.drift.driftMs),
-    verdict: ev.verdict,
+    verdict: combinedVerdict(ev.verdict, o.continuity?.verdict),
     meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
     saturated: o.rejected > 0,
     settled: ev.drift.settled,
@@ -209,7 +221,8 @@ export function qmaxStep(
       (o.failed + o.censored > 0
         ? ` (${o.failed} failed outright, ${o.censored} still without audio past the SLO at the window end)`
         : '') +
-      `; ${ev.drift.reason}`,
+      `; ${ev.drift.reason}` +
+      (o.continuity ? `; continuity: ${o.continuity.reason}` : ''),
     end_reason: o.end,
     in_flight_shortfall: o.inFlight.shortfall,
     client_loop_delay_p99_ms: o.loopDelayP99Ms,
@@ -235,6 +248,9 @@ export function qmaxStep(
         ev.dependence.halfBatchSeRatio === null ? null : round3(ev.dependence.halfBatchSeRatio),
       independent: ev.dependence.independent,
     },
+    audio: o.audio ?? null,
+    continuity_verdict: o.continuity?.verdict ?? null,
+    first_audio_verdict: ev.verdict,
   };
 }
 
@@ -433,6 +449,7 @@ export function assembleQmaxArtifact(input: QmaxRecord): QmaxArtifact {
     search: input.search,
     service_time_basis: serviceTimeBasisRecord(steps),
     false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
+    continuity: continuityRecord(settings, steps, upper),
   };
 }
 

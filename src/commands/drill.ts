@@ -61,7 +61,14 @@ import { renderDrillChartSvg } from '../report/drill-svg.js';
 import { renderDrillDryRun, renderDrillReport, renderDrillShardReport } from '../report/drill-text.js';
 import { abortReason, waitUntil } from '../wait.js';
 import { observeDrill } from './drill-observer.js';
-import { planRequests, prepareLoad, transportRequest, type VantageDeps } from './load-start.js';
+import {
+  audioAccounting,
+  planRequests,
+  prepareLoad,
+  resolveContinuity,
+  transportRequest,
+  type VantageDeps,
+} from './load-start.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { compareWithPlan, loadPlanShape } from './validate.js';
 
@@ -97,6 +104,10 @@ export interface DrillInput extends RequestShapeInput {
   steadyRps?: number;
   /** @default 10 */
   windowS?: number;
+  /** The continuity SLO: p95 of per-stream stall, ms; each window is judged on it too. @default the config's underrun_slo_ms */
+  underrunSloMs?: number;
+  /** Audio the player buffers before playback starts, ms. @default the config's client_buffer_ms */
+  clientBufferMs?: number;
   /** Poisson seed, shared by the shards. @default 1 */
   seed?: number;
   /** @default 1 */
@@ -194,6 +205,7 @@ export async function runDrill(
   const request = planRequests({ ...input, configFile: input.configFile ?? CONFIG_FILE }, input.model);
   const prompts = request.prompts;
   const sloMs = plan.chosen.slo_ms;
+  const continuity = resolveContinuity(input, input.model);
   const peakRps = Math.max(...phases.map((p) => p.rate_rps));
   // A request outstanding for 10 SLOs has failed whatever happens next; never past the invocation ceiling.
   const requestTimeoutS = Math.min(plan.chosen.invocation_ceiling_s, Math.max(5, (10 * sloMs) / 1000));
@@ -209,6 +221,9 @@ export async function runDrill(
     max_outstanding: maxOutstanding,
     transport: 'response-stream',
     prompts: { source: prompts.source, count: prompts.texts.length },
+    ...(continuity.underrunSloMs !== null
+      ? { underrun_slo_ms: continuity.underrunSloMs, client_buffer_ms: continuity.clientBufferMs }
+      : {}),
   };
 
   if (input.dryRun) {
@@ -388,6 +403,7 @@ export async function runDrill(
       bodies: request.bodies,
       requestTimeoutMs: requestTimeoutS * 1000,
       maxOutstanding,
+      ...audioAccounting({ request, clientBufferMs: continuity.clientBufferMs }, input.model),
       ...(signal ? { signal } : {}),
       ...(events || deps.onRecord ? { onRecord } : {}),
       onHeartbeat: (beat) =>

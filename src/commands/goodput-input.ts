@@ -12,7 +12,7 @@ import { GOODPUT_DEFAULTS, type GOODPUT_OPTIONS } from '../options/goodput.js';
 import type { OptionValues } from '../options/spec.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
-import { planRequests, type RequestPlan } from './load-start.js';
+import { planRequests, type RequestPlan, resolveContinuity } from './load-start.js';
 
 export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
@@ -30,6 +30,8 @@ const isPositiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
 /** The settings, with the request shape and the bodies it sends. */
 export interface ResolvedGoodput extends GoodputSettings {
   request: RequestPlan;
+  underrunSloMs: number | null;
+  clientBufferMs: number;
 }
 
 export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGoodput {
@@ -116,6 +118,7 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGood
   const request = planRequests(input, input.model);
   const prompts = request.prompts;
   return {
+    ...resolveContinuity(input, input.model),
     request,
     transport,
     sloMs,

@@ -21,7 +21,7 @@ import {
   goodputRung,
   goodputSchedule,
 } from '../analysis/goodput.js';
-import { judgeRung, liveLook, rungWindowsFrom } from '../analysis/goodput-judge.js';
+import { judgeAudioRung, liveStop } from '../analysis/goodput-continuity.js';
 import { alignedRungStart, METRIC_LEVEL_PERIOD_S } from '../analysis/goodput-metric.js';
 import type { AwsClients } from '../aws/clients.js';
 import { type Clock, realClock } from '../load/clock.js';
@@ -52,7 +52,7 @@ import {
 import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } from './goodput-cloudwatch.js';
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
 import { runGoodputScout, scoutRecord } from './goodput-scout.js';
-import { prepareLoad, transportRequest } from './load-start.js';
+import { audioAccounting, prepareLoad, transportRequest } from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
@@ -255,6 +255,8 @@ export async function runGoodput(
             settleS: resolved.settleS,
             limits: resolved.limits,
             minSamples: resolved.minSamples,
+            underrunSloMs: resolved.underrunSloMs,
+            clientBufferMs: resolved.clientBufferMs,
           };
           // Group-sequential: the adaptive ladder ends a rung at its first decisive look. A fixed
           // ladder (--rates, the one shards run) measures every rate for its whole hold, so a single
@@ -264,13 +266,9 @@ export async function runGoodput(
               ? {
                   spansS: lookSpans(resolved.holdS - resolved.settleS),
                   lagMs: lookLagMs(resolved.sloMs, resolved.windowMs),
+                  // Both SLOs decided, or either failed (src/analysis/goodput-continuity.ts).
                   stop: (windows, spanS, lookAtMs) =>
-                    liveLook(
-                      rungWindowsFrom(windows, resolved.windowMs, judgeSettings, lookAtMs),
-                      rate,
-                      spanS,
-                      judgeSettings,
-                    ).stop,
+                    liveStop(windows, resolved.windowMs, rate, spanS, lookAtMs, judgeSettings),
                 }
               : undefined;
           const rungRun = runOpenRung({
@@ -284,6 +282,7 @@ export async function runGoodput(
             bodies,
             requestTimeoutMs: resolved.requestTimeoutS * 1000,
             maxOutstanding: resolved.maxOutstanding,
+            ...audioAccounting(resolved, input.model),
             startAt,
             startAtWall: new Date(startWall).toISOString(),
             windowMs: resolved.windowMs,
@@ -312,7 +311,7 @@ export async function runGoodput(
             ? judgeClientHealth(measured.clientHealth, resolved.sloMs)
             : null;
           const judged = judgedWithClientHealth(
-            judgeRung(
+            judgeAudioRung(
               measured.histograms,
               rate,
               { ...judgeSettings, stoppedAtS: measured.stoppedAtS },

@@ -11,7 +11,7 @@ import { encodePrompts, type PromptSet, promptsFor } from '../load/prompts.js';
 import { measureRttFloor } from '../load/rtt.js';
 import type { InvokeResult, Transport } from '../load/types.js';
 import { CONFIG_FILE, type ModelConfig } from '../model/config.js';
-import { type MessagePart, opt, UsageError } from '../model/errors.js';
+import { type MessagePart, opt, UsageError, usage } from '../model/errors.js';
 import {
   JSONL_BODY,
   type RequestShape,
@@ -50,6 +50,35 @@ export function planRequests(
   const prompts = promptsFor(input.promptsFile, shape);
   return { shape, prompts, bodies: encodePrompts(prompts, shape) };
 }
+
+/** The continuity settings of a run: flags over the model's config. */
+export interface ContinuitySettings {
+  /** p95 of per-stream stall time, ms; null: first audio only. */
+  underrunSloMs: number | null;
+  clientBufferMs: number;
+}
+
+/** `--underrun-slo-ms` / `--client-buffer-ms` over the config's `underrun_slo_ms` / `client_buffer_ms`. */
+export function resolveContinuity(
+  input: { underrunSloMs?: number; clientBufferMs?: number },
+  model: Pick<ModelConfig, 'underrun_slo_ms' | 'client_buffer_ms'>,
+): ContinuitySettings {
+  const underrunSloMs = input.underrunSloMs ?? model.underrun_slo_ms ?? null;
+  if (underrunSloMs !== null && !(underrunSloMs > 0))
+    throw usage`${opt('underrun-slo-ms')} must be positive.`;
+  const clientBufferMs = input.clientBufferMs ?? model.client_buffer_ms ?? 0;
+  if (!(clientBufferMs >= 0)) throw usage`${opt('client-buffer-ms')} must be >= 0.`;
+  return { underrunSloMs, clientBufferMs };
+}
+
+/** What a load engine accounts audio with: each body's characters, the raw PCM format, the buffer. */
+export const audioAccounting = (
+  run: { request: RequestPlan; clientBufferMs: number },
+  model: Pick<ModelConfig, 'audio_format'>,
+) => ({
+  characters: run.request.prompts.texts.map((text) => [...text].length),
+  audio: { format: model.audio_format ?? null, clientBufferMs: run.clientBufferMs },
+});
 
 /** Content-Type and Accept of the transport setup. */
 export const transportRequest = (shape: RequestShape) => ({
@@ -127,7 +156,11 @@ export async function checkRequestShape(
     ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])
     : AbortSignal.timeout(options.timeoutMs);
   let bytes = 0;
-  const result = await transport.invoke(body, { payload: (n) => (bytes += n), connection: () => {} }, signal);
+  const result = await transport.invoke(
+    body,
+    { payload: (chunk) => (bytes += chunk.byteLength), connection: () => {} },
+    signal,
+  );
   const status = result.containerStatus ?? (transport.kind === 'http' ? result.status : null);
   if (refused(status)) throw shapeRefusal(command, plan.shape, body, status, result.error ?? '', where);
   options.log(

@@ -12,8 +12,9 @@
 
 import { join } from 'node:path';
 import { clientHealthOf, judgedWithClientHealth } from '../analysis/client-health.js';
+import { goodputContinuityRecord } from '../analysis/continuity.js';
 import { checkMergeable, goodputRung, type LabelledGoodput } from '../analysis/goodput.js';
-import { judgeRung } from '../analysis/goodput-judge.js';
+import { judgeAudioRung } from '../analysis/goodput-continuity.js';
 import { withMeanInFlight } from '../analysis/goodput-metric.js';
 import { summarizeGoodput } from '../load/open/goodput-ladder.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
@@ -82,11 +83,14 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
       return h ? clientHealthOf(h) : null;
     });
     const clientHealth = combineClientHealth(shardHealth);
-    const judgedFromWindows = judgeRung(
+    // The stall histograms merged with the rest: continuity is decided on every shard's streams.
+    const judgedFromWindows = judgeAudioRung(
       histograms,
       refRung.rate_rps,
       {
         sloMs: ref.slo_ms,
+        underrunSloMs: ref.continuity?.underrun_slo_ms ?? null,
+        clientBufferMs: ref.continuity?.client_buffer_ms ?? 0,
         holdS: refRung.hold_s,
         settleS: refRung.settle_s,
         limits: {
@@ -149,6 +153,18 @@ export function runGoodputMerge(input: MergeInput, deps: CommandDeps = {}): Comm
       (a, b) => a - b,
     ),
     rungs,
+    ...(ref.continuity
+      ? {
+          continuity: goodputContinuityRecord(
+            {
+              underrunSloMs: ref.continuity.underrun_slo_ms,
+              clientBufferMs: ref.continuity.client_buffer_ms,
+            },
+            rungs,
+            summary.breachRate,
+          ),
+        }
+      : {}),
     restore: freezer?.restore ?? null,
     provenance: {
       origin: 'measured',

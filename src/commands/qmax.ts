@@ -56,7 +56,14 @@ import {
   restoreFailed,
 } from './frozen-run.js';
 import type { LoadCommandInput } from './load-input.js';
-import { planRequests, prepareLoad, type RequestPlan, transportRequest } from './load-start.js';
+import {
+  audioAccounting,
+  planRequests,
+  prepareLoad,
+  type RequestPlan,
+  resolveContinuity,
+  transportRequest,
+} from './load-start.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -77,6 +84,8 @@ export interface QmaxDeps
   extends LoadCommandDeps<Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'>> {}
 
 export interface ResolvedQmax extends QmaxSettings {
+  underrunSloMs: number | null;
+  clientBufferMs: number;
   transport: TransportKind;
   ladder: LadderSettings & QmaxSettings['ladder'];
   prompts: PromptSet;
@@ -133,7 +142,9 @@ export function resolveQmax(input: QmaxInput): ResolvedQmax {
   }
   const request = planRequests(input, input.model);
   const prompts = request.prompts;
+  const continuity = resolveContinuity(input, input.model);
   return {
+    ...continuity,
     request,
     transport,
     sloMs,
@@ -283,6 +294,7 @@ export async function runQmax(
     transport,
     bodies: resolved.request.bodies,
     requestTimeoutMs: resolved.requestTimeoutS * 1000,
+    ...audioAccounting(resolved, input.model),
     onRecord: events ? (record) => events.write(record, epochContext.get(record.epoch) ?? null) : undefined,
   });
 
@@ -324,6 +336,8 @@ export async function runQmax(
                 sloMs: resolved.sloMs,
                 minSamples: resolved.minSamples,
                 alignPeriodS: resolved.cloudwatch ? CW_PERIOD_S : null,
+                underrunSloMs: resolved.underrunSloMs,
+                clientBufferMs: resolved.clientBufferMs,
               },
               { signal, onTick: (tick) => progress({ type: 'rung-tick', runIndex: run, stepIndex, tick }) },
             );

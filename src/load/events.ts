@@ -37,9 +37,16 @@ export function eventLine(record: RequestRecord, context: EventContext | null): 
     outcome: record.stopped ? 'stopped' : record.outcome,
     status: record.status,
     bytes: record.bytes,
+    ...audioFields(record.outcome === 'ok' ? (record.audio?.result() ?? null) : null),
     error: record.error,
   });
 }
+
+/** The audio a stream carried (seconds) and its playback stall (ms; null: one chunk or not accounted). */
+const audioFields = (heard: { format: unknown; audioS: number; stallMs: number | null } | null) => ({
+  audio_s: heard === null || heard.format === null ? null : round(heard.audioS),
+  stall_ms: heard === null || heard.format === null ? null : round(heard.stallMs),
+});
 
 export function createEventsWriter(file: string): EventsWriter {
   mkdirSync(dirname(file), { recursive: true });
@@ -95,6 +102,8 @@ export function openLoopEventLine(
     outcome: record.stopped ? 'stopped' : record.outcome,
     status: record.status,
     bytes: record.bytes,
+    audio_s: round(record.audioS ?? null),
+    stall_ms: round(record.stallMs ?? null),
     error: record.error,
   });
 }

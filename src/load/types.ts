@@ -1,4 +1,5 @@
 import type { Outcome, Transport as RecordedTransport } from '../model/artifacts.js';
+import type { StreamAudio } from '../stats/continuity.js';
 
 export type { Outcome };
 
@@ -19,8 +20,12 @@ export interface ConnectionSlot {
 
 /** The transport's side of one request: it calls these as bytes arrive. */
 export interface InvokeProbe {
-  /** Every response payload as it arrives (the engine stamps the first non-empty one as TTFAB). */
-  payload(bytes: number): void;
+  /**
+   * Every response payload as it arrives (the engine stamps the first non-empty one as TTFAB, its
+   * arrival time and bytes feed the audio accounting: the WAV header, audio seconds, stall time).
+   * The engine reads the bytes at once and keeps only a stream's header bytes.
+   */
+  payload(chunk: Uint8Array): void;
   /** The request's connection slot (read by the engine at first audio and at the end). */
   connection(slot: ConnectionSlot): void;
 }
@@ -76,4 +81,8 @@ export interface RequestRecord {
   error: string | null;
   /** Aborted because the engine was stopped (not a measurement; excluded from every statistic). */
   stopped: boolean;
+  /** Characters of the prompt text sent. @default 0 */
+  characters?: number;
+  /** The stream's audio, accumulated as it arrived (format, audio seconds, stall). */
+  audio?: StreamAudio | null;
 }

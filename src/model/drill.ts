@@ -57,6 +57,10 @@ export const drillSettingsSchema = z.object({
   max_outstanding: count('max_outstanding').positive(),
   transport: safeString,
   prompts: z.object({ source: safeString, count: z.number().int().positive() }),
+  /** Additive: the continuity SLO (p95 of per-stream stall time, ms); null or absent: first audio only. */
+  underrun_slo_ms: ms('underrun_slo_ms').positive().nullable().optional(),
+  /** Additive: the client buffer the stall was computed with, ms. */
+  client_buffer_ms: ms('client_buffer_ms').optional(),
 });
 export type DrillSettings = z.infer<typeof drillSettingsSchema>;
 
@@ -263,6 +267,13 @@ export const drillWindowSchema = z.object({
   slo_held: z.boolean().nullable().optional(),
   /** Why the SLO did not hold here (null when it held or was not judged). */
   slo_reason: safeString.nullable().optional(),
+  /**
+   * Additive: p95 of per-stream playback stall of the window's multi-chunk streams, every arrival
+   * without an ok outcome a miss (HDR, measured); null: a miss, or no multi-chunk stream.
+   */
+  stall_p95_ms: ms('stall_p95_ms').nullable().optional(),
+  /** Additive: the stall p95 over the underrun SLO (judged only with one). */
+  over_underrun_slo: z.boolean().optional(),
 });
 export type DrillWindow = z.infer<typeof drillWindowSchema>;
 
@@ -353,6 +364,19 @@ export const drillSloSchema = z.object({
   broken_windows: z.array(z.number().int().nonnegative()),
   /** Of those, how many in each phase. */
   broken_by_phase: z.object({ steady: count('steady'), surge: count('surge') }),
+  /** Additive: the continuity SLO each window was also judged on (null: first audio only). */
+  underrun_slo_ms: ms('underrun_slo_ms').nullable().optional(),
+  /**
+   * Additive: per phase, the p95 of per-stream stall over all its windows (misses at +infinity;
+   * null: a miss or no multi-chunk stream), measured; absent when no response carried audio.
+   */
+  stall_p95_by_phase: z
+    .object({
+      steady: ms('steady stall_p95_ms').nullable(),
+      surge: ms('surge stall_p95_ms').nullable(),
+      trough: ms('trough stall_p95_ms').nullable(),
+    })
+    .optional(),
 });
 export type DrillSlo = z.infer<typeof drillSloSchema>;
 

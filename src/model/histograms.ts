@@ -7,6 +7,7 @@
  * window and merging is a plain sum per index.
  */
 import { z } from 'zod';
+import { audioFormatSchema } from './artifacts/audio.js';
 import { HDR_LIMITS } from './hdr-bounds.js';
 import { outcomeSchema } from './outcomes.js';
 import { safeString } from './safe.js';
@@ -36,6 +37,35 @@ export type SerializedHdrHistogram = z.infer<typeof hdrHistogramSchema>;
 export const openLoopOutcomeSchema = z.enum([...outcomeSchema.options, 'client_dropped']);
 export type OpenLoopOutcome = z.infer<typeof openLoopOutcomeSchema>;
 
+const windowCount = z.number().int().nonnegative();
+
+/**
+ * The audio of a window's ok responses (playback continuity, audio throughput): counts and sums
+ * that add across shards, and the stall time of each multi-chunk stream as a histogram. Misses of
+ * the continuity decision are the window's requests without an ok outcome, as for first audio.
+ */
+export const openLoopWindowAudioSchema = z.object({
+  /** Ok responses whose audio was accounted (format known, at least one audio byte). */
+  streams: windowCount,
+  /** Of those, streams of more than one audio chunk (the ones the stall judges). */
+  multi_chunk: windowCount,
+  /** Multi-chunk streams that stalled at all (stall > 0). */
+  stalled: windowCount,
+  /** Audio seconds the accounted streams carried. */
+  audio_s: z.number().nonnegative().max(1e9),
+  /** Characters (Unicode code points) of the accounted requests' texts. */
+  characters: z.number().int().nonnegative().max(1e12),
+  /** Longest gap between two audio chunks of one stream, ms; null with no multi-chunk stream. */
+  max_chunk_gap_ms: z.number().nonnegative().max(1e9).nullable(),
+  /** The format of the window's first accounted stream (header or configured). */
+  format: audioFormatSchema.nullable(),
+  /** Per-stream stall time of multi-chunk streams, ms (recorded as microseconds). */
+  stall: hdrHistogramSchema,
+  /** Real-time factor per stream (response time from the actual send / audio seconds), x 1000, recorded as microseconds of a ms value. */
+  rtf_milli: hdrHistogramSchema,
+});
+export type OpenLoopWindowAudio = z.infer<typeof openLoopWindowAudioSchema>;
+
 export const openLoopWindowSchema = z.object({
   /** Window number: intended send offset / window_ms, rounded down. */
   index: z.number().int().nonnegative(),
@@ -55,6 +85,8 @@ export const openLoopWindowSchema = z.object({
   latency_sent: hdrHistogramSchema,
   /** Actual send minus intended send of every sent request (schedule adherence). */
   send_lag: hdrHistogramSchema,
+  /** Additive: the audio of the window's ok responses; absent when none carried accountable audio. */
+  audio: openLoopWindowAudioSchema.optional(),
 });
 export type OpenLoopWindow = z.infer<typeof openLoopWindowSchema>;
 

@@ -83,6 +83,27 @@ export const LOAD_BODY_OPTIONS = {
   eventsFile: text('events', '<file>', 'write one JSON line per request', { action: false }),
 } as const;
 
+/**
+ * Playback continuity (qmax, goodput, drill): the second SLO on per-stream stall time and the
+ * client buffer the stall is computed with. Each overrides the model's config for one run.
+ */
+export const CONTINUITY_OPTIONS = {
+  underrunSloMs: number(
+    'underrun-slo-ms',
+    '<ms>',
+    'positive',
+    'second SLO: p95 of per-stream playback stall time, ms (decided beside first audio)',
+    { defaultText: "the config's underrun_slo_ms, else first audio only" },
+  ),
+  clientBufferMs: number(
+    'client-buffer-ms',
+    '<ms>',
+    'nonNegative',
+    'audio the player buffers before playback starts, ms (the stall is computed with it)',
+    { defaultText: "the config's client_buffer_ms (0)" },
+  ),
+} as const;
+
 /** The client's timeout per request (command line only). */
 export const requestTimeoutOption = () =>
   number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {

@@ -1,5 +1,6 @@
 /** The options of `scalegate drill` (command line and action). */
 import {
+  CONTINUITY_OPTIONS,
   ENDPOINT_OPTIONS,
   LOAD_BODY_OPTIONS,
   MODEL_OPTIONS,
@@ -74,6 +75,7 @@ export const DRILL_OPTIONS = {
   }),
   eventsFile: LOAD_BODY_OPTIONS.eventsFile,
   ...REQUEST_SHAPE_OPTIONS,
+  ...CONTINUITY_OPTIONS,
   windowS: number('window-s', '<s>', 'positive', 'length of the windows the SLO is judged on, seconds', {
     defaultText: '10',
   }),

@@ -2,6 +2,7 @@
 import { parseShard } from '../load/open/arrivals.js';
 import { subject, usage } from '../model/errors.js';
 import {
+  CONTINUITY_OPTIONS,
   ENDPOINT_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
@@ -66,6 +67,7 @@ export const GOODPUT_OPTIONS = {
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms, from the intended send time', {
     defaultText: "the config's slo_ms",
   }),
+  ...CONTINUITY_OPTIONS,
   startRate: number(
     'start-rate',
     '<rps>',

@@ -1,6 +1,7 @@
 /** The options of `scalegate qmax` (command line and action). */
 import { DEFAULT_FIXED_RUNGS } from '../load/closed/ladder.js';
 import {
+  CONTINUITY_OPTIONS,
   ENDPOINT_OPTIONS,
   FREEZE_OPTIONS,
   FREEZE_WAIT_OPTIONS,
@@ -33,6 +34,7 @@ export const QMAX_OPTIONS = {
   outFile: outFile('artifact', 'qmax-<model>-<transport>-<slug>.json'),
   ...LOAD_TARGET_OPTIONS,
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms', { defaultText: "the config's slo_ms" }),
+  ...CONTINUITY_OPTIONS,
   ladder: choice(
     'ladder',
     '<mode>',

@@ -22,6 +22,7 @@ import {
   UsageError,
 } from '../model/index.js';
 import { analyzeSurge, fluidOverflowTime, type ThroughputPoint } from '../stats/surge.js';
+import { continuityFinding } from './continuity-finding.js';
 import { evaluateFindings, planVerdict } from './findings.js';
 import {
   instancesFor,
@@ -403,6 +404,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
     },
   });
   if (tune) findings.push(tunedPolicyFinding(tune, tuneFile, candidates, choices.surgeRatio, maxOverflow));
+  const continuity = continuityFinding(qmax, request.modelName);
+  if (continuity) findings.push(continuity);
   const { verdict, warnCount } = planVerdict(findings);
   const withTune = (d: Deployable): Deployable => (tuned ? tunedDeployable(d, tuned) : d);
   const region = regionOf(qmax, choices.legacyRegion);
@@ -410,6 +413,8 @@ function derivePlanValues(request: PlanRequest): PlanArtifact {
   return {
     schema_version: SCHEMA_VERSION,
     kind: 'plan',
+    // The continuity the measurements were decided on, as the qmax recorded it (absent in older ones).
+    ...(qmax.continuity !== undefined ? { continuity: qmax.continuity } : {}),
     model_name: request.modelName,
     run_id: request.runId,
     created_at: request.createdAt,

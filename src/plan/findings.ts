@@ -31,6 +31,7 @@ export const FINDING_NAMES = [
   'provision_stage',
   'quota_headroom',
   'open_loop_headroom',
+  'continuity_under_load',
 ] as const;
 
 export { SURGE_OVERFLOW_WARN };

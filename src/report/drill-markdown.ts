@@ -9,7 +9,7 @@
  */
 import type { DrillArtifact, PlanArtifact } from '../model/index.js';
 import { niceCeiling } from './chart-svg.js';
-import { drillSloCriterion, drillSteadyBasis, drillVerdictText } from './drill-verdict.js';
+import { drillSloCriterion, drillStallText, drillSteadyBasis, drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, mermaidText } from './escape-md.js';
 
 export interface LocatedDrill {
@@ -149,6 +149,7 @@ export function drillSection(d: LocatedDrill): string[] {
   const o = a.analysis.observed;
   const v = drillVerdictText(a);
   const criterion = drillSloCriterion(a);
+  const stallText = drillStallText(a);
   const out: string[] = [
     `**${v.verdict}**: ${escapeMarkdown(v.summary)}${v.explanation ? ` (${escapeMarkdown(v.explanation)})` : ''}.`,
     '',
@@ -228,6 +229,15 @@ export function drillSection(d: LocatedDrill): string[] {
           `${o.overflows.steady} overflow(s) in the steady phase`,
         ],
         ['T_plan', `${s1(p.t_plan_s)} (T_total ${s1(p.t_total_s)} ${p.t_total_origin})`, ''],
+        ...(stallText
+          ? [
+              [
+                'playback stall p95 by phase',
+                a.slo?.underrun_slo_ms ? `<= ${a.slo.underrun_slo_ms} ms (underrun SLO)` : 'not judged',
+                stallText,
+              ],
+            ]
+          : []),
       ].map((r) => r.map((c) => escapeMarkdown(c))),
     ),
     '',

@@ -14,7 +14,13 @@ import type {
   DrillWindow,
   Shard,
 } from '../model/index.js';
-import { drillSloCriterion, drillSteadyBasis, drillVerdictLine, drillVerdictText } from './drill-verdict.js';
+import {
+  drillSloCriterion,
+  drillStallText,
+  drillSteadyBasis,
+  drillVerdictLine,
+  drillVerdictText,
+} from './drill-verdict.js';
 import { loadOriginLines } from './vantage-text.js';
 
 const s1 = (v: number | null | undefined): string =>
@@ -153,6 +159,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   lines.push(table(rows));
   const o = a.analysis.observed;
   const criterion = drillSloCriterion(a);
+  const stallText = drillStallText(a);
   lines.push('', 'the SLO (the verdict)');
   lines.push(
     table([
@@ -165,6 +172,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
             : `no: broken in ${a.slo?.broken_windows.length ?? 'n/a'} of ${a.slo?.windows_judged ?? 'n/a'} full steady and surge windows (steady ${a.slo?.broken_by_phase.steady ?? 'n/a'}, surge ${a.slo?.broken_by_phase.surge ?? 'n/a'})`,
       ],
       ['a window holds when', criterion ?? 'not recorded'],
+      ...(stallText ? [['playback stall p95 by phase', stallText] as [string, string]] : []),
       [
         'as the plan predicted',
         a.as_predicted === undefined

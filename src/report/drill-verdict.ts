@@ -93,7 +93,24 @@ export function drillVerdictLine(a: DrillArtifact): string {
 export function drillSloCriterion(a: DrillArtifact): string | null {
   const s = a.slo;
   if (!s) return null;
-  return `at least ${pct(s.within_slo_share)} of each window's arrivals answered within ${s.slo_ms} ms (p95 TTFAB from the intended send time; overflows, timeouts and failures count as misses), overflows at most ${pct(s.max_overflow_probability)} of its arrivals (${s.max_overflow_origin === 'plan' ? "the plan's max_overflow_probability" : 'the default: the plan predates max_overflow_probability'})`;
+  const continuity =
+    s.underrun_slo_ms !== undefined && s.underrun_slo_ms !== null
+      ? `, the p95 of per-stream playback stall of its multi-chunk streams at most ${s.underrun_slo_ms} ms (failures count as misses; client buffer ${a.settings.client_buffer_ms ?? 0} ms)`
+      : '';
+  return `at least ${pct(s.within_slo_share)} of each window's arrivals answered within ${s.slo_ms} ms (p95 TTFAB from the intended send time; overflows, timeouts and failures count as misses)${continuity}, overflows at most ${pct(s.max_overflow_probability)} of its arrivals (${s.max_overflow_origin === 'plan' ? "the plan's max_overflow_probability" : 'the default: the plan predates max_overflow_probability'})`;
+}
+
+/**
+ * The stall p95 of each phase, measured (misses at +infinity), and whether it was judged: null
+ * when no response of the drill carried audio.
+ */
+export function drillStallText(a: DrillArtifact): string | null {
+  const by = a.slo?.stall_p95_by_phase;
+  if (!by) return null;
+  const f = (v: number | null) =>
+    v === null ? 'n/a (a miss, or no multi-chunk stream)' : `${v.toFixed(1)} ms`;
+  const slo = a.slo?.underrun_slo_ms;
+  return `steady ${f(by.steady)}, surge ${f(by.surge)}, trough ${f(by.trough)} (measured)${slo !== undefined && slo !== null ? `; underrun SLO ${slo} ms, judged in every full steady and surge window` : '; no underrun SLO: measured, not judged'}`;
 }
 
 /** The steady load per instance and what it is (lambda_safe, X_target, or chosen). */

@@ -3,6 +3,7 @@
 import type { GoodputSchedule } from '../analysis/goodput.js';
 import type { GoodputArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
+import { audioLine, continuityLines } from './continuity-text.js';
 import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
@@ -110,9 +111,20 @@ export function renderGoodputReport(
         `${g.sent_rps.toFixed(2).padStart(6)}  ${g.goodput_rps.toFixed(2).padStart(6)}  ${(g.overflow_fraction * 100).toFixed(2).padStart(5)}  ${(g.error_fraction * 100).toFixed(2).padStart(5)}  ${ms(g.send_lag_p99_ms).padStart(7)}  ${g.mean_in_system.toFixed(2).padEnd(5)}  ${ended}`,
     );
   });
+  const heard = a.rungs.filter((g) => g.audio);
+  if (heard.length > 0) {
+    lines.push('', 'audio per rate (stall p95 with its interval, ms):');
+    for (const g of heard) {
+      const verdicts = g.continuity_verdict
+        ? `${g.continuity_verdict}; first audio ${g.first_audio_verdict ?? '-'}`
+        : null;
+      lines.push(audioLine(`${g.rate_rps}/s`, g.audio as NonNullable<typeof g.audio>, verdicts));
+    }
+  }
   lines.push(...metricLevelLines(a));
   lines.push('');
   lines.push(lambdaMaxLine(a));
+  if (a.continuity || heard.length > 0) lines.push(...continuityLines('lambda_max', a.continuity));
   for (const note of a.non_monotone) lines.push(`non-monotone: ${note}`);
   lines.push(
     a.rungs.some((g) => g.sequential)

@@ -13,6 +13,7 @@ import {
 } from '../model/index.js';
 import type { ConfigWeakening } from '../plan/config-weakening.js';
 import { renderTtfabMermaid } from './chart-md.js';
+import { goodputContinuityMarkdown, qmaxContinuityMarkdown } from './continuity-markdown.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
 import { offlineLabel } from './gate-text.js';
 import {
@@ -376,6 +377,7 @@ export function qmaxInputSection(q: Located<QmaxArtifact>): string[] {
     '',
     `SLO ${fmt(a.slo_ms)} ms · transport ${codeSpan(a.transport)} · S_mean ${fmt(a.s_mean_s, 4)} s · S_p95 ${fmt(a.s_p95_s, 4)} s · ${a.ladder.runs} ladder run(s) · ${a.steps.length} rungs${a.frozen ? ' · scaling frozen' : ''}`,
     ...(serviceTimeNote(a) ? ['', `> ⚠️ S_mean/S_p95 ${escapeMarkdown(serviceTimeNote(a) as string)}`] : []),
+    ...qmaxContinuityMarkdown(a),
   ];
 }
 
@@ -401,6 +403,7 @@ export function goodputSection(g: Located<GoodputArtifact>): string[] {
         ms(r.send_lag_p99_ms),
       ]),
     ),
+    ...goodputContinuityMarkdown(a),
   ];
 }
 

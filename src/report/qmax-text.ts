@@ -3,6 +3,7 @@
 import type { QmaxSchedule } from '../analysis/qmax.js';
 import { isSageMakerTransport, type QmaxArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
+import { audioLine, continuityLines } from './continuity-text.js';
 import { ciLevelLabel, serviceTimeNote } from './labels.js';
 import { loadOriginLines } from './vantage-text.js';
 
@@ -58,11 +59,25 @@ export function renderQmaxReport(
         `${s.usable ? 'yes' : `no: ${s.unusable_reason}`}`,
     );
   }
+  const heard = artifact.steps.filter((s) => s.audio);
+  if (heard.length > 0) {
+    lines.push('', 'audio per rung (stall p95 with its interval, ms):');
+    for (const s of heard) {
+      lines.push(
+        audioLine(
+          `run ${s.run_index + 1} c=${s.concurrency}`,
+          s.audio as NonNullable<typeof s.audio>,
+          s.continuity_verdict,
+        ),
+      );
+    }
+  }
   lines.push('');
   const bracket = artifact.q_max_bracketed
     ? `bracketed by ${artifact.q_max_upper_bound} (measured above the SLO)`
     : 'NOT bracketed: no higher rung was measured above the SLO (Q_max is a lower bound)';
   lines.push(`Q_max = ${artifact.q_max}, ${bracket}`);
+  lines.push(...continuityLines('Q_max', artifact.continuity));
   const search = artifact.search;
   if (search && search.resolution_met === false && artifact.q_max_bracketed) {
     lines.push(

@@ -6,6 +6,7 @@
  * windows align by index, percentiles come from the merged histograms.
  */
 import * as hdr from 'hdr-histogram-js';
+import type { AudioFormat } from '../model/artifacts.js';
 import { UsageError } from '../model/errors.js';
 import { HdrBoundsError, inspectHdr } from '../model/hdr-bounds.js';
 import {
@@ -13,6 +14,7 @@ import {
   type OpenLoopHistograms,
   type OpenLoopOutcome,
   type OpenLoopWindow,
+  type OpenLoopWindowAudio,
   type SerializedHdrHistogram,
   type Shard,
 } from '../model/histograms.js';
@@ -109,6 +111,21 @@ export const SERIES: readonly SeriesName[] = [
   'send_lag',
 ];
 
+/** The audio of a window's ok responses being recorded (see openLoopWindowAudioSchema). */
+export interface LiveWindowAudio {
+  streams: number;
+  multiChunk: number;
+  stalled: number;
+  audioS: number;
+  characters: number;
+  maxChunkGapMs: number | null;
+  format: AudioFormat | null;
+  /** Stall time of multi-chunk streams, ms. */
+  stall: Histogram;
+  /** Real-time factor x 1000 (recorded with recordMs). */
+  rtfMilli: Histogram;
+}
+
 /** One window being recorded (or decoded for a merge). */
 export interface LiveWindow {
   index: number;
@@ -116,6 +133,97 @@ export interface LiveWindow {
   sent: number;
   outcomes: Partial<Record<OpenLoopOutcome, number>>;
   series: Record<SeriesName, Histogram>;
+  audio: LiveWindowAudio;
+}
+
+export function newWindowAudio(): LiveWindowAudio {
+  return {
+    streams: 0,
+    multiChunk: 0,
+    stalled: 0,
+    audioS: 0,
+    characters: 0,
+    maxChunkGapMs: null,
+    format: null,
+    stall: newHistogram(),
+    rtfMilli: newHistogram(),
+  };
+}
+
+/** One ok stream's audio into its window (nothing when its audio was not accounted). */
+export function recordStreamAudio(
+  into: LiveWindowAudio,
+  stream: {
+    format: AudioFormat | null;
+    audioS: number;
+    stallMs: number | null;
+    maxGapMs: number | null;
+    characters: number;
+    responseMs: number | null;
+  },
+): void {
+  if (stream.format === null) return;
+  into.streams += 1;
+  into.audioS += stream.audioS;
+  into.characters += stream.characters;
+  into.format ??= stream.format;
+  if (stream.stallMs !== null) {
+    into.multiChunk += 1;
+    if (stream.stallMs > 0) into.stalled += 1;
+    recordMs(into.stall, stream.stallMs);
+  }
+  if (stream.maxGapMs !== null && (into.maxChunkGapMs === null || stream.maxGapMs > into.maxChunkGapMs)) {
+    into.maxChunkGapMs = stream.maxGapMs;
+  }
+  if (stream.responseMs !== null && stream.audioS > 0) {
+    recordMs(into.rtfMilli, (stream.responseMs / 1000 / stream.audioS) * 1000);
+  }
+}
+
+function encodeWindowAudio(a: LiveWindowAudio): OpenLoopWindowAudio {
+  return {
+    streams: a.streams,
+    multi_chunk: a.multiChunk,
+    stalled: a.stalled,
+    audio_s: a.audioS,
+    characters: a.characters,
+    max_chunk_gap_ms: a.maxChunkGapMs,
+    format: a.format,
+    stall: encodeHistogram(a.stall),
+    rtf_milli: encodeHistogram(a.rtfMilli),
+  };
+}
+
+function decodeWindowAudio(a: OpenLoopWindowAudio | undefined, at: string): LiveWindowAudio {
+  if (a === undefined) return newWindowAudio();
+  return {
+    streams: a.streams,
+    multiChunk: a.multi_chunk,
+    stalled: a.stalled,
+    audioS: a.audio_s,
+    characters: a.characters,
+    maxChunkGapMs: a.max_chunk_gap_ms,
+    format: a.format,
+    stall: decodeHistogram(a.stall, `${at} audio.stall`),
+    rtfMilli: decodeHistogram(a.rtf_milli, `${at} audio.rtf_milli`),
+  };
+}
+
+function addWindowAudio(into: LiveWindowAudio, from: LiveWindowAudio): void {
+  into.streams += from.streams;
+  into.multiChunk += from.multiChunk;
+  into.stalled += from.stalled;
+  into.audioS += from.audioS;
+  into.characters += from.characters;
+  into.format ??= from.format;
+  if (
+    from.maxChunkGapMs !== null &&
+    (into.maxChunkGapMs === null || from.maxChunkGapMs > into.maxChunkGapMs)
+  ) {
+    into.maxChunkGapMs = from.maxChunkGapMs;
+  }
+  into.stall.add(from.stall);
+  into.rtfMilli.add(from.rtfMilli);
 }
 
 export function newWindow(index: number): LiveWindow {
@@ -131,6 +239,7 @@ export function newWindow(index: number): LiveWindow {
       latency_sent: newHistogram(),
       send_lag: newHistogram(),
     },
+    audio: newWindowAudio(),
   };
 }
 
@@ -145,6 +254,8 @@ export function encodeWindow(w: LiveWindow): OpenLoopWindow {
     latency_intended: encodeHistogram(w.series.latency_intended),
     latency_sent: encodeHistogram(w.series.latency_sent),
     send_lag: encodeHistogram(w.series.send_lag),
+    // Additive: only windows with accounted audio carry the block (older files read as none).
+    ...(w.audio.streams > 0 ? { audio: encodeWindowAudio(w.audio) } : {}),
   };
 }
 
@@ -162,6 +273,7 @@ export function decodeWindow(w: OpenLoopWindow, where: string): LiveWindow {
       latency_sent: decodeHistogram(w.latency_sent, `${at} latency_sent`),
       send_lag: decodeHistogram(w.send_lag, `${at} send_lag`),
     },
+    audio: decodeWindowAudio(w.audio, at),
   };
 }
 
@@ -173,6 +285,7 @@ export function addWindow(into: LiveWindow, from: LiveWindow): void {
     into.outcomes[k] = (into.outcomes[k] ?? 0) + v;
   }
   for (const name of SERIES) into.series[name].add(from.series[name]);
+  addWindowAudio(into.audio, from.audio);
 }
 
 /** Windows [from, to) (indices) summed into one: the whole run, or a measure window of it. */
@@ -285,4 +398,6 @@ export function mergeOpenLoop(parts: readonly LabelledHistograms[]): OpenLoopHis
 /** Frees a window's histograms (their counts arrays) once it has been added or encoded. */
 export function releaseWindow(w: LiveWindow): void {
   for (const name of SERIES) w.series[name].destroy();
+  w.audio.stall.destroy();
+  w.audio.rtfMilli.destroy();
 }

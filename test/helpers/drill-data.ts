@@ -13,7 +13,7 @@ import type {
   DrillPrediction,
   Fingerprint,
 } from '../../src/model/index.js';
-import { encodeWindow, newWindow, recordMs } from '../../src/stats/histograms.js';
+import { encodeWindow, newWindow, recordMs, recordStreamAudio } from '../../src/stats/histograms.js';
 
 export const WINDOW_S = 10;
 
@@ -45,6 +45,8 @@ export interface WindowSpec {
   overflow?: number;
   errors?: number;
   ttfabMs: number;
+  /** Every ok response a multi-chunk WAV stream that stalled this long (absent: no audio accounted). */
+  stallMs?: number;
 }
 
 export const okWindow = (offered = 100, ttfabMs = 100): WindowSpec => ({ offered, ttfabMs });
@@ -64,6 +66,24 @@ export function loadOf(specs: readonly WindowSpec[], sloMs: number) {
       ...(errors ? { server_5xx: errors } : {}),
     };
     for (let i = 0; i < ok; i++) recordMs(w.series.ttfab_intended, spec.ttfabMs);
+    if (spec.stallMs !== undefined) {
+      for (let i = 0; i < ok; i++) {
+        recordStreamAudio(w.audio, {
+          format: {
+            container: 'wav',
+            sample_rate_hz: 24_000,
+            channels: 1,
+            bits_per_sample: 16,
+            origin: 'header',
+          },
+          audioS: 2,
+          stallMs: spec.stallMs,
+          maxGapMs: 100 + spec.stallMs,
+          characters: 40,
+          responseMs: 1000 + spec.stallMs,
+        });
+      }
+    }
     return encodeWindow(w);
   });
   const seconds: DrillLoadSecond[] = [];
@@ -187,6 +207,8 @@ export interface DrillSpec {
   observer: DrillObserver | null;
   prediction?: Partial<DrillPrediction>;
   sloMs?: number;
+  /** The continuity SLO the drill ran with (absent: first audio only). */
+  underrunSloMs?: number;
   fingerprint?: Fingerprint;
   planRunId?: string;
   modelName?: string;
@@ -219,6 +241,9 @@ export function drillData(spec: DrillSpec): DrillData {
       max_outstanding: 200,
       transport: 'response-stream',
       prompts: { source: 'built-in', count: 24 },
+      ...(spec.underrunSloMs !== undefined
+        ? { underrun_slo_ms: spec.underrunSloMs, client_buffer_ms: 0 }
+        : {}),
     },
     phases: PHASES,
     histograms: {

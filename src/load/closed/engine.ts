@@ -11,6 +11,7 @@ import {
   monitorEventLoopDelay,
   performance as perf,
 } from 'node:perf_hooks';
+import { type PcmFormat, StreamAudio } from '../../stats/continuity.js';
 import type { ConnectionSlot, RequestRecord, Transport } from '../types.js';
 
 export interface EngineOptions {
@@ -21,6 +22,10 @@ export interface EngineOptions {
   requestTimeoutMs: number;
   /** Called for every finished request (events file, progress). */
   onRecord?: (record: RequestRecord) => void;
+  /** Characters of each body's prompt text (same order as `bodies`). @default 0 each */
+  characters?: readonly number[];
+  /** Audio accounting: raw PCM format (none: read each WAV header) and the client buffer. */
+  audio?: { format: PcmFormat | null; clientBufferMs: number };
 }
 
 export interface InFlightStats {
@@ -48,6 +53,8 @@ export class ClosedLoopEngine {
   private readonly bodies: readonly Uint8Array[];
   private readonly requestTimeoutMs: number;
   private readonly onRecord: ((record: RequestRecord) => void) | undefined;
+  private readonly characters: readonly number[];
+  private readonly audio: { format: PcmFormat | null; clientBufferMs: number };
   private readonly controllers = new Map<number, AbortController>();
   private aborting = false;
   private readonly workers: Worker[] = [];
@@ -71,6 +78,8 @@ export class ClosedLoopEngine {
     this.bodies = options.bodies;
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.onRecord = options.onRecord;
+    this.characters = options.characters ?? [];
+    this.audio = options.audio ?? { format: null, clientBufferMs: 0 };
   }
 
   get inFlight(): number {
@@ -249,14 +258,18 @@ export class ClosedLoopEngine {
       bytes: 0,
       error: null,
       stopped: false,
+      characters: this.characters[promptIndex] ?? 0,
+      audio: new StreamAudio(this.audio.format, this.audio.clientBufferMs),
     };
     this.pending.set(seq, record);
     this.setInFlight(this.inFlightNow + 1, dispatchedAt);
     const probe = {
-      payload: (bytes: number) => {
+      payload: (chunk: Uint8Array) => {
+        const bytes = chunk.byteLength;
         if (bytes <= 0) return;
+        const at = now();
+        record.audio?.chunk(at, chunk);
         if (record.firstAudioAt === null) {
-          const at = now();
           record.firstAudioAt = at;
           // Known as soon as the audio starts, so a rung can judge requests still streaming.
           record.connectMs = slot?.connectMs ?? null;

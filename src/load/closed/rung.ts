@@ -7,9 +7,10 @@
  * undecided. Fixed rungs hold for the full time and judge the last `measureS` seconds in one look
  * (the reference method).
  */
-import type { Outcome } from '../../model/artifacts.js';
+import type { AudioFormat, AudioSummary, Outcome } from '../../model/artifacts.js';
 import { opt, type UsageError, usage } from '../../model/errors.js';
 import { type ClientHealth, demoteUnhealthyPass, judgeClientHealth } from '../../stats/client-health.js';
+import { type AudioSample, summarizeAudio } from '../../stats/continuity.js';
 import { alignUp, driftTest, quantileWithMisses } from '../../stats/ladder-stats.js';
 import { sortedAscending } from '../../stats/quantiles.js';
 import {
@@ -39,6 +40,13 @@ export interface RungSpec {
   alignPeriodS?: number | null;
   /** How often an adaptive rung checks whether a look is due (default 250 ms). */
   evaluateEveryMs?: number;
+  /**
+   * The continuity SLO: p95 of per-stream stall time, ms. Set: the rung is also decided on it, by
+   * a second judge of the same kind (src/stats/rung-decision.ts). null: first audio only.
+   */
+  underrunSloMs?: number | null;
+  /** The client buffer the stall is computed with, ms (recorded in the audio summary). */
+  clientBufferMs?: number;
 }
 
 export interface RungTick {
@@ -85,6 +93,15 @@ export interface RungMeasurement {
   loopUtilization: number | null;
   /** The client over the rung; a pass it could not keep N outstanding for is undecided. */
   clientHealth: ClientHealth;
+  /** Playback continuity and audio throughput of the window; null: no response carried accountable audio. */
+  audio: AudioSummary | null;
+  /** The audio format of the window's first accounted stream (header or configured); null: none. */
+  audioFormat: AudioFormat | null;
+  /**
+   * The look the continuity judge ended on (stall samples: multi-chunk streams, failures as misses);
+   * null without an underrun SLO or when no stream of the window had more than one chunk.
+   */
+  continuity: RungDecision | null;
 }
 
 interface WindowData {
@@ -99,6 +116,11 @@ interface WindowData {
   completed: number;
   ok: number;
   rejected: number;
+  /** Stall samples in time order (multi-chunk streams; failed, or stalled past the SLO in flight: +Infinity). */
+  stall: number[];
+  /** Streams of the window with more than one audio chunk (the continuity judge needs one). */
+  multiChunk: number;
+  audio: AudioSample[];
 }
 
 /** Everything known about epoch `epoch` inside [from, to] at instant `to`. */
@@ -108,8 +130,12 @@ function collect(
   from: number,
   to: number,
   sloMs: number,
+  underrunSloMs: number | null = null,
 ): WindowData {
   const timed: Array<[number, number]> = [];
+  const stall: Array<[number, number]> = [];
+  const audio: AudioSample[] = [];
+  let multiChunk = 0;
   const okTtfab: Array<[number, number]> = [];
   const okLatency: number[] = [];
   const outcomeCounts: Partial<Record<Outcome, number>> = {};
@@ -134,6 +160,18 @@ function collect(
     }
     const ended = r.endedAt as number;
     if (ended >= from && ended <= to) {
+      // Continuity is known when the stream ends: its stall, or a miss when it failed.
+      const heard = r.outcome === 'ok' ? (r.audio?.result() ?? null) : null;
+      audio.push({
+        audio: r.outcome === 'ok' ? heard : null,
+        characters: r.characters ?? 0,
+        totalMs: r.latencyMs,
+      });
+      if (r.outcome !== 'ok') stall.push([ended, Number.POSITIVE_INFINITY]);
+      else if (heard?.stallMs !== null && heard?.stallMs !== undefined) {
+        stall.push([ended, heard.stallMs]);
+        multiChunk += 1;
+      }
       completed += 1;
       outcomeCounts[r.outcome] = (outcomeCounts[r.outcome] ?? 0) + 1;
       if (r.outcome === 'ok') {
@@ -146,6 +184,11 @@ function collect(
   }
   for (const r of engine.inFlightRecords()) {
     if (r.epoch !== epoch) continue;
+    if (underrunSloMs !== null && r.audio && r.audio.stallAt(to) > underrunSloMs) {
+      // Still streaming but already paused longer than the continuity SLO: a certain miss.
+      const passedAt = r.audio.stallPassesAt(underrunSloMs) as number;
+      if (passedAt >= from) stall.push([passedAt, Number.POSITIVE_INFINITY]);
+    }
     if (r.firstAudioAt !== null && r.ttfabMs !== null) {
       // Still streaming: its TTFAB is already known.
       if (r.firstAudioAt >= from && r.firstAudioAt <= to) {
@@ -163,7 +206,11 @@ function collect(
   }
   timed.sort((a, b) => a[0] - b[0]);
   okTtfab.sort((a, b) => a[0] - b[0]);
+  stall.sort((a, b) => a[0] - b[0]);
   return {
+    stall: stall.map(([, v]) => v),
+    multiChunk,
+    audio,
     samples: timed.map(([, v]) => v),
     failed,
     censored,
@@ -175,6 +222,12 @@ function collect(
     rejected,
   };
 }
+
+/** The interval of a continuity look when both ends are finite (a miss-bound end has no number). */
+const finiteInterval = (d: RungDecision | null): { low: number; high: number } | null =>
+  d?.interval && Number.isFinite(d.interval.low) && Number.isFinite(d.interval.high)
+    ? { low: d.interval.low, high: d.interval.high }
+    : null;
 
 export interface RungOptions {
   signal?: AbortSignal;
@@ -209,6 +262,20 @@ export async function runRung(
     // A pass on a short window needs a margin (slow fluctuations of the server).
     measureMs: spec.measureS * 1000,
   });
+  const underrunSloMs = spec.underrunSloMs ?? null;
+  // The continuity SLO is judged by a second judge of the same kind, at the same level.
+  const stallJudge =
+    underrunSloMs === null
+      ? null
+      : new RungJudge({
+          mode: spec.mode,
+          sloMs: underrunSloMs,
+          concurrency: spec.concurrency,
+          minSamples: spec.minSamples ?? 100,
+          measureMs: spec.measureS * 1000,
+        });
+  let firstAudioEnded: RungDecision | null = null;
+  let continuityEnded: RungDecision | null = null;
   const tickMs = spec.evaluateEveryMs ?? 250;
   const periodS = spec.alignPeriodS ?? null;
   const epoch = engine.setConcurrency(spec.concurrency);
@@ -276,20 +343,23 @@ export async function runRung(
     end: RungEnd,
     from: number,
     to: number,
-    taken?: { data: WindowData; decision: RungDecision },
+    taken?: { data: WindowData; decision: RungDecision | null; continuity?: RungDecision | null },
   ): RungMeasurement => {
-    const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs);
-    const judged =
-      taken?.decision ??
-      judge.look(data.samples, true, {
-        windowMs: to - from,
-        maxWindowMs: Math.max(to - from, holdEnd - settleEnd),
-      });
+    const data = taken?.data ?? collect(engine, epoch, from, to, spec.sloMs, underrunSloMs);
+    const timing = { windowMs: to - from, maxWindowMs: Math.max(to - from, holdEnd - settleEnd) };
+    const judged = taken?.decision ?? judge.look(data.samples, true, timing);
+    // Continuity applies to multi-chunk streams only: none in the window, no continuity verdict.
+    const stallJudged =
+      stallJudge === null || data.multiChunk === 0
+        ? null
+        : (taken?.continuity ?? stallJudge.look(data.stall, true, timing));
     const clientHealth = judgeClientHealth(health.stop(), spec.sloMs);
-    const demoted = demoteUnhealthyPass(judged.verdict, judged.reason, clientHealth);
-    const evaluation: RungDecision = demoted.demoted
-      ? { ...judged, verdict: 'undecided', decisive: false, reason: demoted.reason }
-      : judged;
+    const healthy = (d: RungDecision): RungDecision => {
+      const demoted = demoteUnhealthyPass(d.verdict, d.reason, clientHealth);
+      return demoted.demoted ? { ...d, verdict: 'undecided', decisive: false, reason: demoted.reason } : d;
+    };
+    const evaluation = healthy(judged);
+    const continuity = stallJudged === null ? null : healthy(stallJudged);
     const okInterval = sectionedWithTails(data.okTtfab, spec.concurrency, evaluation.tails);
     const seconds = Math.max((to - from) / 1000, 1e-9);
     return {
@@ -316,6 +386,9 @@ export async function runRung(
       loopDelayP99Ms: engine.loopDelayP99Ms(),
       loopUtilization: engine.loopUtilization(),
       clientHealth,
+      audio: summarizeAudio(data.audio, seconds, spec.clientBufferMs ?? 0, finiteInterval(continuity)),
+      audioFormat: data.audio.find((s) => s.audio?.format)?.audio?.format ?? null,
+      continuity,
     };
   };
 
@@ -342,15 +415,33 @@ export async function runRung(
     checkWarm(t);
     if (warm && t >= measureStart + minWindowMs) {
       const from = measureStart;
-      const data = collect(engine, epoch, from, t, spec.sloMs);
+      const data = collect(engine, epoch, from, t, spec.sloMs, underrunSloMs);
       const atHoldEnd = t >= holdEnd;
-      const { decision, stop } = judge.step(data.samples, atHoldEnd, {
-        windowMs: t - from,
-        maxWindowMs: holdEnd - from,
-      });
-      if (stop && decision) {
-        const end: RungEnd = atHoldEnd ? 'hold' : decision.nearSlo ? 'near_slo' : 'decisive';
-        return finish(end, from, t, { data, decision });
+      const timing = { windowMs: t - from, maxWindowMs: holdEnd - from };
+      let decision: RungDecision | null = null;
+      if (firstAudioEnded === null) {
+        const step = judge.step(data.samples, atHoldEnd, timing);
+        decision = step.decision;
+        if (step.stop && step.decision) firstAudioEnded = step.decision;
+      }
+      if (stallJudge && continuityEnded === null && data.multiChunk > 0) {
+        const step = stallJudge.step(data.stall, atHoldEnd, timing);
+        if (step.stop && step.decision) continuityEnded = step.decision;
+      }
+      const failed = (d: RungDecision | null) => d?.decisive === true && d.verdict === 'fail';
+      // Both SLOs ended, or either failed decisively (the rung fails whatever the other says).
+      const ended =
+        (firstAudioEnded !== null && (stallJudge === null || continuityEnded !== null)) ||
+        failed(firstAudioEnded) ||
+        failed(continuityEnded);
+      if (ended || atHoldEnd) {
+        const looks = [firstAudioEnded, continuityEnded].filter((d): d is RungDecision => d !== null);
+        const end: RungEnd = atHoldEnd
+          ? 'hold'
+          : looks.some((d) => d.nearSlo && !failed(d))
+            ? 'near_slo'
+            : 'decisive';
+        return finish(end, from, t, { data, decision: firstAudioEnded, continuity: continuityEnded });
       }
       // Drift is checked on every tick (it decides where the window starts, not the verdict).
       const drift = decision?.drift ?? driftTest(data.samples);

@@ -11,6 +11,7 @@ import {
   type Shard,
   UNSAFE_CHARACTERS,
 } from '../../model/index.js';
+import type { PcmFormat } from '../../stats/continuity.js';
 import { addFailures, topFailures } from '../../stats/failures.js';
 import { type Clock, realClock } from '../clock.js';
 import type { Heartbeat } from '../heartbeat.js';
@@ -122,6 +123,9 @@ export interface DrillLoadSpec {
   onRecord?: (record: OpenLoopRecord) => void;
   /** Called every second of the schedule while it runs (src/load/heartbeat.ts). */
   onHeartbeat?: (beat: Heartbeat) => void;
+  /** Characters (code points) of each body's text and the audio accounting (src/load/open/open-loop.ts). */
+  characters?: readonly number[];
+  audio?: { format: PcmFormat | null; clientBufferMs: number };
 }
 
 export interface DrillLoadResult {
@@ -146,6 +150,8 @@ export async function runDrillLoad(spec: DrillLoadSpec): Promise<DrillLoadResult
     maxOutstanding: spec.maxOutstanding,
     windowMs: spec.windowMs,
     ...(spec.clock ? { clock: spec.clock } : {}),
+    ...(spec.characters ? { characters: spec.characters } : {}),
+    ...(spec.audio ? { audio: spec.audio } : {}),
     onRecord: (r) => {
       seconds.record(r);
       finished += 1;

@@ -16,7 +16,14 @@
  *   put every request in the same window and their files merge by adding.
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, ScheduleIdentity, Shard } from '../../model/histograms.js';
-import { encodeWindow, type LiveWindow, newWindow, recordMs } from '../../stats/histograms.js';
+import { type PcmFormat, StreamAudio } from '../../stats/continuity.js';
+import {
+  encodeWindow,
+  type LiveWindow,
+  newWindow,
+  recordMs,
+  recordStreamAudio,
+} from '../../stats/histograms.js';
 import { type Clock, realClock } from '../clock.js';
 import type { ConnectionSlot, InvokeResult, Transport } from '../types.js';
 import type { Arrival } from './arrivals.js';
@@ -33,6 +40,10 @@ export interface OpenLoopOptions {
   windowMs?: number;
   clock?: Clock;
   onRecord?: (record: OpenLoopRecord) => void;
+  /** Characters (code points) of each body's prompt text (same order as `bodies`). @default 0 each */
+  characters?: readonly number[];
+  /** Audio accounting: raw PCM format (none: read each WAV header) and the client buffer. */
+  audio?: { format: PcmFormat | null; clientBufferMs: number };
 }
 
 /** One scheduled request. Times are the clock's (monotonic ms). */
@@ -58,6 +69,12 @@ export interface OpenLoopRecord {
   error: string | null;
   /** Cut by stop(): not a measurement, in no histogram or count. */
   stopped: boolean;
+  /** Characters (code points) of the prompt text sent. @default 0 */
+  characters?: number;
+  /** Audio seconds an ok response carried; null: not accounted (format unknown, or not ok). */
+  audioS?: number | null;
+  /** Playback stall of an ok multi-chunk stream, ms; null: single chunk, not accounted, or not ok. */
+  stallMs?: number | null;
 }
 
 export interface OpenLoopSummary {
@@ -79,6 +96,7 @@ export interface OpenLoopSummary {
 
 interface InFlight {
   record: OpenLoopRecord;
+  audio: StreamAudio;
   controller: AbortController;
   deadline: number;
   done: boolean;
@@ -251,6 +269,9 @@ export class OpenLoopEngine {
       bytes: 0,
       error: null,
       stopped: false,
+      characters: this.options.characters?.[promptIndex] ?? 0,
+      audioS: null,
+      stallMs: null,
     };
     if (this.outstanding >= this.options.maxOutstanding) {
       this.dropped += 1;
@@ -268,8 +289,13 @@ export class OpenLoopEngine {
     this.outstanding += 1;
     if (this.outstanding > this.peak) this.peak = this.outstanding;
     const controller = new AbortController();
+    const audio = new StreamAudio(
+      this.options.audio?.format ?? null,
+      this.options.audio?.clientBufferMs ?? 0,
+    );
     const entry: InFlight = {
       record,
+      audio,
       controller,
       deadline: sentAt + this.options.requestTimeoutMs,
       done: false,
@@ -278,10 +304,13 @@ export class OpenLoopEngine {
     this.queue.push(entry);
     let slot: ConnectionSlot | null = null;
     const probe = {
-      payload: (bytes: number) => {
+      payload: (chunk: Uint8Array) => {
+        const bytes = chunk.byteLength;
         if (bytes <= 0) return;
-        if (record.firstAudioAt === null) record.firstAudioAt = this.clock.now();
+        const at = this.clock.now();
+        if (record.firstAudioAt === null) record.firstAudioAt = at;
         record.bytes += bytes;
+        audio.chunk(at, chunk);
       },
       connection: (given: ConnectionSlot) => {
         slot = given;
@@ -334,6 +363,16 @@ export class OpenLoopEngine {
         recordMs(window.series.ttfab_sent, record.ttfabSentMs);
         recordMs(window.series.latency_intended, record.latencyIntendedMs);
         recordMs(window.series.latency_sent, record.latencySentMs);
+        const heard = entry.audio.result();
+        if (heard.format !== null) {
+          record.audioS = heard.audioS;
+          record.stallMs = heard.stallMs;
+        }
+        recordStreamAudio(window.audio, {
+          ...heard,
+          characters: record.characters ?? 0,
+          responseMs: record.latencySentMs,
+        });
       }
     }
     this.options.onRecord?.(record);

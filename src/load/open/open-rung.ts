@@ -9,6 +9,7 @@
  */
 import type { OpenLoopHistograms, OpenLoopOutcome, Shard } from '../../model/histograms.js';
 import type { ClientHealthSample } from '../../stats/client-health.js';
+import type { PcmFormat } from '../../stats/continuity.js';
 import { type LiveWindow, quantileMs, sumWindows } from '../../stats/histograms.js';
 import { startClientHealth } from '../client-health.js';
 import { type Clock, realClock } from '../clock.js';
@@ -47,6 +48,9 @@ export interface OpenRungSpec {
   onHeartbeat?: (beat: Heartbeat) => void;
   /** Looks while the rung runs (group-sequential): absent, the rung runs its whole hold. */
   looks?: RungLooks;
+  /** Characters (code points) of each body's text and the audio accounting (src/load/open/open-loop.ts). */
+  characters?: readonly number[];
+  audio?: { format: PcmFormat | null; clientBufferMs: number };
 }
 
 /**
@@ -130,6 +134,8 @@ export async function runOpenRung(spec: OpenRungSpec): Promise<OpenRungMeasureme
     maxOutstanding: spec.maxOutstanding,
     windowMs,
     ...(spec.clock ? { clock: spec.clock } : {}),
+    ...(spec.characters ? { characters: spec.characters } : {}),
+    ...(spec.audio ? { audio: spec.audio } : {}),
     onRecord: (r) => {
       const atMs = r.intendedAt - startAt;
       if (!r.stopped && atMs >= fromMs && atMs < toMs) {

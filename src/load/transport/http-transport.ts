@@ -86,7 +86,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       req.on('response', (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
-          res.on('data', (chunk: Buffer) => probe.payload(chunk.length));
+          res.on('data', (chunk: Buffer) => probe.payload(chunk));
           res.on('end', () => finish({ outcome: 'ok', status, error: null }));
         } else {
           const parts: Buffer[] = [];

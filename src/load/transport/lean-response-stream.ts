@@ -299,8 +299,7 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
             }
             const type = message.headers[':message-type']?.value;
             if (type === 'event') {
-              if (message.headers[':event-type']?.value === 'PayloadPart')
-                probe.payload(message.body.byteLength);
+              if (message.headers[':event-type']?.value === 'PayloadPart') probe.payload(message.body);
               continue;
             }
             // An exception (modelled, e.g. ModelStreamError) or an error message ends the stream.

@@ -101,7 +101,7 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
       if (!out.Body) return { outcome: 'error', status, error: 'response without a body stream' };
       for await (const event of out.Body as AsyncIterable<ResponseStream>) {
         if (event.PayloadPart) {
-          probe.payload(event.PayloadPart.Bytes?.byteLength ?? 0);
+          if (event.PayloadPart.Bytes) probe.payload(event.PayloadPart.Bytes);
         } else if (event.ModelStreamError) {
           return { outcome: 'model_error', status, error: errorText(event.ModelStreamError) };
         } else if (event.InternalStreamFailure) {

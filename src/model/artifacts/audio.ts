@@ -32,10 +32,16 @@ export const audioSummarySchema = z.object({
   single_chunk: count('single_chunk streams'),
   /** Streams that stalled at all (stall > 0) / multi_chunk; null when none were multi-chunk. */
   underrun_share: z.number().min(0).max(1).nullable(),
-  /** p50 / p95 of per-stream stall time over multi-chunk streams (misses: +infinity), measured. */
+  /**
+   * p50 / p95 of per-stream stall time over multi-chunk streams (misses: +infinity), measured;
+   * null when none was multi-chunk, or when the quantile is a miss (see the verdict).
+   */
   stall_p50_ms: ms('stall_p50_ms').nullable(),
   stall_p95_ms: ms('stall_p95_ms').nullable(),
-  /** The p95's interval from the same batch machinery as the first-audio p95 (valid for dependent data). */
+  /**
+   * The p95's interval from the same batch machinery as the first-audio p95 (valid for dependent
+   * data); null without an underrun SLO, or when an end of it reaches the misses.
+   */
   stall_p95_ci_ms: intervalSchema.nullable(),
   /** Longest gap between two chunks of one stream over the rung, ms (measured). */
   max_chunk_gap_ms: ms('max_chunk_gap_ms').nullable(),

@@ -135,6 +135,8 @@ export const goodputRungSchema = z.object({
   audio: audioSummarySchema.nullable().optional(),
   /** Additive: the rate's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
   continuity_verdict: rateVerdictSchema.nullable().optional(),
+  /** Additive: the rate's verdict on first audio alone (recorded with `continuity_verdict`). */
+  first_audio_verdict: rateVerdictSchema.nullable().optional(),
 });
 export type GoodputRung = z.infer<typeof goodputRungSchema>;
 

@@ -124,6 +124,8 @@ export const qmaxStepSchema = z.object({
   audio: audioSummarySchema.nullable().optional(),
   /** Additive: the rung's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
   continuity_verdict: rungVerdictSchema.nullable().optional(),
+  /** Additive: the rung's verdict on first audio alone, recorded beside `continuity_verdict`. */
+  first_audio_verdict: rungVerdictSchema.nullable().optional(),
 });
 export type QmaxStep = z.infer<typeof qmaxStepSchema>;
 

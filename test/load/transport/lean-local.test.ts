@@ -52,8 +52,8 @@ async function burst(
     Array.from({ length: n }, async () => {
       let bytes = 0;
       const probe = {
-        payload: (b: number) => {
-          bytes += b;
+        payload: (b: Uint8Array) => {
+          bytes += b.byteLength;
         },
         connection: () => {},
       };

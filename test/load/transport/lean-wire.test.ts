@@ -154,8 +154,8 @@ describe('lean response-stream transport: the SDK wire request', () => {
       const result = await t.invoke(
         body,
         {
-          payload: (b: number) => {
-            bytes += b;
+          payload: (b: Uint8Array) => {
+            bytes += b.byteLength;
           },
           connection: () => {},
         },
@@ -205,8 +205,8 @@ describe('lean response-stream transport: the SDK wire request', () => {
       const result = await t.invoke(
         body,
         {
-          payload: (b: number) => {
-            parts.push(b);
+          payload: (b: Uint8Array) => {
+            parts.push(b.byteLength);
           },
           connection: () => {},
         },

@@ -32,6 +32,8 @@ import {
 import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
 import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
+import { planVerdict } from '../plan/findings.js';
+import { deriveInferenceComponentPlan } from '../plan/inference-component.js';
 import { configStatedLoad } from '../plan/gate-config.js';
 import {
   deployableValues,
@@ -332,6 +334,20 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       references: model.reference_prices,
     }),
   };
+  if (model.kind === 'inference-component' && model.inference_component) {
+    const ic = deriveInferenceComponentPlan({
+      plan,
+      ttotal,
+      endpoint: model.endpoint,
+      variant: model.variant,
+      config: model.inference_component,
+    });
+    plan.inference_component = ic.block;
+    plan.findings = [...plan.findings, ...ic.findings];
+    const { verdict, warnCount } = planVerdict(plan.findings);
+    plan.verdict = verdict;
+    plan.warn_count = warnCount;
+  }
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
   const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;

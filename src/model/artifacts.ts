@@ -89,6 +89,14 @@ export {
   tunedPolicyLabel,
 } from './artifacts/plan.js';
 export {
+  type IcAlarm,
+  type IcOrigin,
+  type IcStepPolicy,
+  type InferenceComponentPlan,
+  icOriginSchema,
+  inferenceComponentPlanSchema,
+} from './artifacts/inference-component.js';
+export {
   ladderSchema,
   type QmaxArtifact,
   type QmaxStep,

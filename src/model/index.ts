@@ -17,3 +17,4 @@ export * from './read.js';
 export * from './request-shape.js';
 export * from './safe.js';
 export * from './vantage.js';
+export * from './inference-component.js';

@@ -33,8 +33,8 @@ import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
 import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
 import { planVerdict } from '../plan/findings.js';
-import { deriveInferenceComponentPlan } from '../plan/inference-component.js';
 import { configStatedLoad } from '../plan/gate-config.js';
+import { deriveInferenceComponentPlan } from '../plan/inference-component.js';
 import {
   deployableValues,
   renderDeployableJson,
@@ -343,6 +343,8 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       config: model.inference_component,
     });
     plan.inference_component = ic.block;
+    // The measurement is of one copy; the plan is for this packing and pairs with no other.
+    plan.fingerprint = { ...plan.fingerprint, inference_component: ic.block.packing };
     plan.findings = [...plan.findings, ...ic.findings];
     const { verdict, warnCount } = planVerdict(plan.findings);
     plan.verdict = verdict;

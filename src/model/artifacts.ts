@@ -58,6 +58,14 @@ export {
   rateVerdictSchema,
 } from './artifacts/goodput.js';
 export {
+  type IcAlarm,
+  type IcOrigin,
+  type IcStepPolicy,
+  type InferenceComponentPlan,
+  icOriginSchema,
+  inferenceComponentPlanSchema,
+} from './artifacts/inference-component.js';
+export {
   type Deployable,
   deployableSchema,
   type Finding,
@@ -88,14 +96,6 @@ export {
   surgeSensitivitySchema,
   tunedPolicyLabel,
 } from './artifacts/plan.js';
-export {
-  type IcAlarm,
-  type IcOrigin,
-  type IcStepPolicy,
-  type InferenceComponentPlan,
-  icOriginSchema,
-  inferenceComponentPlanSchema,
-} from './artifacts/inference-component.js';
 export {
   ladderSchema,
   type QmaxArtifact,

@@ -54,12 +54,16 @@ export interface IssueSink {
 
 /** Cross-field rules of an IC model (added to the model config's superRefine). */
 export function checkInferenceComponent(
-  model: { kind: 'variant' | 'inference-component'; inference_component?: InferenceComponentConfig | undefined },
+  model: {
+    kind: 'variant' | 'inference-component';
+    inference_component?: InferenceComponentConfig | undefined;
+  },
   ctx: IssueSink,
 ): void {
   const ic = model.inference_component;
   const at = (field: string) => ['inference_component', ...field.split('.')];
-  const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: at(field), message });
+  const issue = (field: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: at(field), message });
   if (model.kind === 'variant') {
     if (ic) {
       ctx.addIssue({
@@ -87,9 +91,13 @@ export function checkInferenceComponent(
   if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
     issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
   }
-  if (ic.min_copies > ic.max_copies) issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
+  if (ic.min_copies > ic.max_copies)
+    issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
   if (ic.instance_bounds.min > ic.instance_bounds.max) {
-    issue('instance_bounds.min', `instance_bounds.min ${ic.instance_bounds.min} exceeds instance_bounds.max ${ic.instance_bounds.max}`);
+    issue(
+      'instance_bounds.min',
+      `instance_bounds.min ${ic.instance_bounds.min} exceeds instance_bounds.max ${ic.instance_bounds.max}`,
+    );
   }
   if (ic.min_copies === 0 && ic.instance_bounds.min !== 0) {
     issue(
@@ -98,7 +106,10 @@ export function checkInferenceComponent(
     );
   }
   if (ic.min_copies > 0 && ic.instance_bounds.min === 0) {
-    issue('instance_bounds.min', `min_copies ${ic.min_copies} needs at least one instance: set instance_bounds.min to 1 or more`);
+    issue(
+      'instance_bounds.min',
+      `min_copies ${ic.min_copies} needs at least one instance: set instance_bounds.min to 1 or more`,
+    );
   }
   const packed = ic.instance_bounds.max * ic.copies_per_instance;
   if (ic.max_copies > packed) {
@@ -110,8 +121,10 @@ export function checkInferenceComponent(
 }
 
 /** The component's name: configured, else `<endpoint>-ic`. */
-export const componentNameOf = (endpoint: string, ic: Pick<InferenceComponentConfig, 'component_name'>): string =>
-  ic.component_name ?? `${endpoint}-ic`;
+export const componentNameOf = (
+  endpoint: string,
+  ic: Pick<InferenceComponentConfig, 'component_name'>,
+): string => ic.component_name ?? `${endpoint}-ic`;
 
 /**
  * What a measurement or a plan of an IC model is valid for beyond the container: the packing and

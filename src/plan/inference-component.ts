@@ -70,7 +70,10 @@ function copyTarget(plan: PlanArtifact): { value: number; origin: 'computed'; pr
       provenance: `the ConcurrentRequestsPerModel candidate's target at lambda_safe ${round1(candidate.lambda_safe_rps)} rps per copy (${candidate.target.origin} level, ${candidate.target.method})`,
     };
   }
-  if (plan.deployable.scaling_metric === 'ConcurrentRequestsPerModel' && plan.deployable.scaling_target_value) {
+  if (
+    plan.deployable.scaling_metric === 'ConcurrentRequestsPerModel' &&
+    plan.deployable.scaling_target_value
+  ) {
     return {
       value: plan.deployable.scaling_target_value,
       origin: 'computed',
@@ -88,7 +91,9 @@ function copyTarget(plan: PlanArtifact): { value: number; origin: 'computed'; pr
 const ok = (name: string, detail: string): Finding => ({ name, verdict: 'ok', detail, fix: null });
 const warn = (name: string, detail: string, fix: string): Finding => ({ name, verdict: 'warn', detail, fix });
 
-export function deriveInferenceComponentPlan(request: InferenceComponentPlanRequest): InferenceComponentPlanResult {
+export function deriveInferenceComponentPlan(
+  request: InferenceComponentPlanRequest,
+): InferenceComponentPlanResult {
   const { plan, config: ic, endpoint, variant } = request;
   const measuredPaths = request.measuredPaths ?? {};
   const name = componentNameOf(endpoint, ic);
@@ -106,19 +111,37 @@ export function deriveInferenceComponentPlan(request: InferenceComponentPlanRequ
   const minCopies = ic.min_copies;
   const maxCopies = ic.max_copies;
 
-  const cold = measuredPaths.coldS !== undefined
-    ? { t_plan_s: round1(lag + measuredPaths.coldS), origin: 'measured' as const, provenance: `policy lag ${lag} s + measured cold-path T_total ${measuredPaths.coldS} s` }
-    : {
-        t_plan_s: round1(plan.derived.t_plan_s),
-        origin: plan.measured.t_total_origin === 'measured' ? ('measured' as const) : ('bound' as const),
-        provenance: `the plan's T_plan: policy lag ${lag} s + T_total ${plan.measured.t_total_s} s (${plan.measured.t_total_provenance ?? plan.measured.t_total_origin}) of a new instance`,
-      };
+  const cold =
+    measuredPaths.coldS !== undefined
+      ? {
+          t_plan_s: round1(lag + measuredPaths.coldS),
+          origin: 'measured' as const,
+          provenance: `policy lag ${lag} s + measured cold-path T_total ${measuredPaths.coldS} s`,
+        }
+      : {
+          t_plan_s: round1(plan.derived.t_plan_s),
+          origin: plan.measured.t_total_origin === 'measured' ? ('measured' as const) : ('bound' as const),
+          provenance: `the plan's T_plan: policy lag ${lag} s + T_total ${plan.measured.t_total_s} s (${plan.measured.t_total_provenance ?? plan.measured.t_total_origin}) of a new instance`,
+        };
   const stages = containerStagesS(request.ttotal);
-  const warm = measuredPaths.warmS !== undefined
-    ? { t_plan_s: round1(lag + measuredPaths.warmS), origin: 'measured' as const, provenance: `policy lag ${lag} s + measured warm-path T_total ${measuredPaths.warmS} s` }
-    : stages !== null
-      ? { t_plan_s: round1(lag + stages), origin: 'bound' as const, provenance: `policy lag ${lag} s + the ttotal's container stages ${round1(stages)} s (container_started to the end of T_total): a bound, the warm path is not measured yet` }
-      : { t_plan_s: cold.t_plan_s, origin: 'bound' as const, provenance: 'no container stages recorded: the cold path taken as the warm path\'s bound' };
+  const warm =
+    measuredPaths.warmS !== undefined
+      ? {
+          t_plan_s: round1(lag + measuredPaths.warmS),
+          origin: 'measured' as const,
+          provenance: `policy lag ${lag} s + measured warm-path T_total ${measuredPaths.warmS} s`,
+        }
+      : stages !== null
+        ? {
+            t_plan_s: round1(lag + stages),
+            origin: 'bound' as const,
+            provenance: `policy lag ${lag} s + the ttotal's container stages ${round1(stages)} s (container_started to the end of T_total): a bound, the warm path is not measured yet`,
+          }
+        : {
+            t_plan_s: cold.t_plan_s,
+            origin: 'bound' as const,
+            provenance: "no container stages recorded: the cold path taken as the warm path's bound",
+          };
   if (measuredPaths.warmS === undefined) {
     assumptions.push(`warm path (a copy onto an instance with room): ${warm.provenance}`);
   }
@@ -195,7 +218,10 @@ export function deriveInferenceComponentPlan(request: InferenceComponentPlanRequ
             `a wake from zero takes ${wakeS} s (${zero.origin}), more than the callers' wake_tolerance_s ${ic.wake_tolerance_s} s: the first request after ${ic.idle_scale_in_minutes} idle minutes waits that long`,
             'keep one copy warm (min_copies 1, instance_bounds.min 1), or raise wake_tolerance_s if the callers accept the wait',
           )
-        : ok('ic_wake_tolerance', `a wake from zero takes ${wakeS} s (${zero.origin}), within wake_tolerance_s ${ic.wake_tolerance_s} s`),
+        : ok(
+            'ic_wake_tolerance',
+            `a wake from zero takes ${wakeS} s (${zero.origin}), within wake_tolerance_s ${ic.wake_tolerance_s} s`,
+          ),
     );
     findings.push(
       coversS < wakeS
@@ -204,7 +230,10 @@ export function deriveInferenceComponentPlan(request: InferenceComponentPlanRequ
             `clients retry ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s = ${coversS} s (computed), less than the wake's ${wakeS} s: requests during a wake fail`,
             `set client_retry_attempts to at least ${attemptsNeeded} at ${ic.client_retry_backoff_s} s backoff (and configure the callers so)`,
           )
-        : ok('ic_retry_budget', `clients retry ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s = ${coversS} s (computed), covering the wake's ${wakeS} s`),
+        : ok(
+            'ic_retry_budget',
+            `clients retry ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s = ${coversS} s (computed), covering the wake's ${wakeS} s`,
+          ),
     );
   }
 

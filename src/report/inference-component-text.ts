@@ -1,5 +1,6 @@
 /** The plan's inference-component block as terminal lines, every figure with its provenance. */
-import type { InferenceComponentPlan } from '../model/index.js';
+import type { ComparisonRow, InferenceComponentPlan } from '../model/index.js';
+import { describeRow } from '../plan/policy-diff.js';
 
 export function inferenceComponentTextLines(ic: InferenceComponentPlan): string[] {
   const p = ic.packing;
@@ -13,7 +14,9 @@ export function inferenceComponentTextLines(ic: InferenceComponentPlan): string[
     `  T_plan cold           ${ic.paths.cold.t_plan_s} s (${ic.paths.cold.origin}): ${ic.paths.cold.provenance}`,
   ];
   if (ic.paths.zero) {
-    lines.push(`  T_plan from zero      ${ic.paths.zero.t_plan_s} s (${ic.paths.zero.origin}): ${ic.paths.zero.provenance}`);
+    lines.push(
+      `  T_plan from zero      ${ic.paths.zero.t_plan_s} s (${ic.paths.zero.origin}): ${ic.paths.zero.provenance}`,
+    );
   }
   const z = ic.scale_to_zero;
   if (z) {
@@ -26,4 +29,37 @@ export function inferenceComponentTextLines(ic: InferenceComponentPlan): string[
   }
   for (const a of ic.assumptions) lines.push(`  assumed: ${a}`);
   return lines;
+}
+
+export interface LocalApplyIcReport {
+  modelName: string;
+  componentName: string;
+  endpoint: string;
+  planFile: string;
+  /** The model created for a new specification, null when it already matched. */
+  specModelName: string | null;
+  policyNames: string[];
+  alarmNames: string[];
+  warnings: string[];
+  /** Rows that still differ from the plan. */
+  failed: ComparisonRow[];
+  compared: number;
+}
+
+/** The terminal report of `scalegate local apply` for an inference-component plan. */
+export function renderLocalApplyIcReport(r: LocalApplyIcReport): string {
+  const lines = [
+    `scalegate local apply ${r.modelName}: ${r.failed.length === 0 ? 'applied' : `applied with ${r.failed.length} parameter(s) still differing`} (inference component ${r.componentName} on ${r.endpoint}, plan ${r.planFile})`,
+    r.specModelName
+      ? `  UpdateInferenceComponent ${r.componentName} -> model ${r.specModelName} (copies replaced one at a time)`
+      : '  specification (compute per copy, MAX_QUEUE_DEPTH) already as planned',
+    `  RegisterScalableTarget inference-component/${r.componentName}`,
+    `  PutScalingPolicy ${r.policyNames.join(', ')}`,
+    ...(r.alarmNames.length > 0 ? [`  PutMetricAlarm ${r.alarmNames.join(', ')}`] : []),
+    ...r.warnings.map((w) => `  WARNING: ${w}`),
+    ...r.failed.map((row) => `  MISMATCH ${describeRow(row)}`),
+  ];
+  if (r.failed.length === 0)
+    lines.push(`  read back: every parameter equals the plan (${r.compared} compared)`);
+  return lines.join('\n');
 }

@@ -2,8 +2,8 @@
 
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { costTextLines } from './cost-text.js';
-import { inferenceComponentTextLines } from './inference-component-text.js';
 import { renderDrillComparison } from './drill-markdown.js';
+import { inferenceComponentTextLines } from './inference-component-text.js';
 import {
   planHoldText,
   planPolicyLagLabel,

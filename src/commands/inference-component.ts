@@ -1,0 +1,138 @@
+/**
+ * `scalegate validate` and `scalegate local apply` for a plan with an inference-component block:
+ * the component's specification, the endpoint's managed instance scaling, the copy-count scalable
+ * target, the copy target tracking and (min copies 0) the wake and idle rules, compared row by row
+ * with the plan; `local apply` makes the same calls a CDK deploy makes, then reads everything back.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  applyInferenceComponentScaling,
+  readDeployedInferenceComponent,
+  updateComponentSpecification,
+} from '../aws/inference-component.js';
+import type { PolicyClients } from '../aws/policy.js';
+import {
+  type InferenceComponentPlan,
+  newRunId,
+  type PlanArtifact,
+  type ValidateArtifact,
+} from '../model/index.js';
+import { deployedIcRows, expectedIcRows, type IcDeployedState } from '../plan/inference-component-rows.js';
+import { differingRows, diffPolicyRows } from '../plan/policy-diff.js';
+import { renderLocalApplyIcReport } from '../report/inference-component-text.js';
+import { waitUntil } from '../wait.js';
+import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
+
+export interface IcCompareInput {
+  modelName: string;
+  region: string;
+  planFile: string;
+  runId?: string;
+}
+
+export interface IcValidateOutcome {
+  artifact: ValidateArtifact;
+  state: IcDeployedState;
+}
+
+/** Compares the deployed component with the plan's block, without writing. */
+export async function compareInferenceComponentWithPlan(
+  input: IcCompareInput,
+  plan: PlanArtifact & { inference_component: InferenceComponentPlan },
+  deps: AwsCommandDeps<PolicyClients>,
+): Promise<IcValidateOutcome> {
+  const ic = plan.inference_component;
+  const state = await readDeployedInferenceComponent(deps.clients, ic);
+  const rows = diffPolicyRows(expectedIcRows(ic), deployedIcRows(state, ic));
+  const artifact: ValidateArtifact = {
+    schema_version: 1,
+    kind: 'validate',
+    model_name: input.modelName,
+    endpoint: ic.endpoint,
+    region: input.region,
+    run_id: input.runId ?? newRunId(),
+    checked_at: resolveDeps(deps).clock().toISOString(),
+    verdict: differingRows(rows).length === 0 ? 'clean' : 'mismatch',
+    plan: { file: input.planFile, run_id: plan.run_id, fingerprint: plan.fingerprint },
+    rows,
+  };
+  return { artifact, state };
+}
+
+export interface LocalApplyIcInput extends IcCompareInput {
+  /** Longest wait for the component to serve a new specification. @default 600 */
+  updateTimeoutS?: number;
+  /** @default 500 */
+  pollIntervalMs?: number;
+}
+
+/** Applies the plan's component block (the component itself must exist: a CDK deploy creates it). */
+export async function runLocalApplyInferenceComponent(
+  input: LocalApplyIcInput,
+  plan: PlanArtifact & { inference_component: InferenceComponentPlan },
+  deps: AwsCommandDeps<PolicyClients>,
+): Promise<CommandResult<ValidateArtifact>> {
+  const ic = plan.inference_component;
+  const { clock, signal, log } = resolveDeps(deps);
+  const call = signal ? { abortSignal: signal } : {};
+  const warnings: string[] = [];
+  const before = await readDeployedInferenceComponent(deps.clients, ic, call);
+  if (!before.component) {
+    warnings.push(
+      `no inference component ${ic.component_name} on ${ic.endpoint}: deploy it first (the CDK construct creates it); only its scaling was applied`,
+    );
+  }
+  const mis = before.managedInstanceScaling;
+  if (mis && (mis.min !== ic.instances.min || mis.max !== ic.instances.max || mis.status !== 'ENABLED')) {
+    warnings.push(
+      `managed instance scaling is ${mis.status ?? 'unset'} ${mis.min ?? '?'}..${mis.max ?? '?'}, the plan wants ENABLED ${ic.instances.min}..${ic.instances.max}: it lives in the endpoint config (redeploy the endpoint)`,
+    );
+  }
+  const stamp = `${clock().getTime().toString(36)}${randomBytes(2).toString('hex')}`;
+  const specModelName = before.component
+    ? await updateComponentSpecification(deps.clients, ic, stamp, call)
+    : null;
+  if (specModelName !== null) {
+    const timeoutS = input.updateTimeoutS ?? 600;
+    log(`UpdateInferenceComponent ${ic.component_name} -> ${specModelName}`);
+    await waitUntil(
+      `inference component ${ic.component_name} to serve its new specification`,
+      async () => {
+        const s = await readDeployedInferenceComponent(deps.clients, ic, call);
+        return s.component?.status === 'Updating' ? undefined : s;
+      },
+      {
+        interval: input.pollIntervalMs ?? 500,
+        deadline: Date.now() + timeoutS * 1000,
+        ...(signal ? { signal } : {}),
+        log,
+      },
+    );
+  }
+  const applied = await applyInferenceComponentScaling(deps.clients, ic, call);
+  const { artifact } = await compareInferenceComponentWithPlan(input, plan, deps);
+  const failed = differingRows(artifact.rows);
+  return {
+    artifact,
+    report: renderLocalApplyIcReport({
+      modelName: input.modelName,
+      componentName: ic.component_name,
+      endpoint: ic.endpoint,
+      planFile: input.planFile,
+      specModelName,
+      policyNames: applied.policyNames,
+      alarmNames: applied.alarmNames,
+      warnings,
+      failed,
+      compared: artifact.rows.length,
+    }),
+    exitCode: failed.length === 0 ? 0 : 1,
+    written: [],
+  };
+}
+
+/** The plan's component block, when it has one. */
+export const withInferenceComponent = (
+  plan: PlanArtifact,
+): (PlanArtifact & { inference_component: InferenceComponentPlan }) | null =>
+  plan.inference_component ? (plan as PlanArtifact & { inference_component: InferenceComponentPlan }) : null;

@@ -88,18 +88,15 @@ export async function runLocalApplyInferenceComponent(
       `managed instance scaling is ${mis.status ?? 'unset'} ${mis.min ?? '?'}..${mis.max ?? '?'}, the plan wants ENABLED ${ic.instances.min}..${ic.instances.max}: it lives in the endpoint config (redeploy the endpoint)`,
     );
   }
-  const stamp = `${clock().getTime().toString(36)}${randomBytes(2).toString('hex')}`;
-  const specModelName = before.component
-    ? await updateComponentSpecification(deps.clients, ic, stamp, call)
-    : null;
-  if (specModelName !== null) {
-    const timeoutS = input.updateTimeoutS ?? 600;
-    log(`UpdateInferenceComponent ${ic.component_name} -> ${specModelName}`);
-    await waitUntil(
-      `inference component ${ic.component_name} to serve its new specification`,
+  const timeoutS = input.updateTimeoutS ?? 600;
+  // One change at a time, as on AWS: a creation or copy change under way is let finish first.
+  const settled = (what: string) =>
+    waitUntil(
+      `inference component ${ic.component_name} to ${what}`,
       async () => {
         const s = await readDeployedInferenceComponent(deps.clients, ic, call);
-        return s.component?.status === 'Updating' ? undefined : s;
+        const status = s.component?.status;
+        return status === 'Creating' || status === 'Updating' ? undefined : s;
       },
       {
         interval: input.pollIntervalMs ?? 500,
@@ -108,6 +105,15 @@ export async function runLocalApplyInferenceComponent(
         log,
       },
     );
+  let specModelName: string | null = null;
+  if (before.component) {
+    await settled('finish its current change');
+    const stamp = `${clock().getTime().toString(36)}${randomBytes(2).toString('hex')}`;
+    specModelName = await updateComponentSpecification(deps.clients, ic, stamp, call);
+    if (specModelName !== null) {
+      log(`UpdateInferenceComponent ${ic.component_name} -> ${specModelName}`);
+      await settled('serve its new specification');
+    }
   }
   const applied = await applyInferenceComponentScaling(deps.clients, ic, call);
   const { artifact } = await compareInferenceComponentWithPlan(input, plan, deps);

@@ -165,7 +165,8 @@ describe('the plan of an inference-component model', () => {
       },
       { version: 'test' },
     );
-    return r;
+    if (!r.artifact) throw new Error(r.report);
+    return { ...r, artifact: r.artifact };
   };
 
   it('bounds the warm path by the ttotal container stages (container_started to traffic_recovered)', () => {
@@ -221,13 +222,13 @@ describe('the plan of an inference-component model', () => {
 
   it('warns when the wake exceeds the tolerance and the retries cannot cover it, naming the attempts needed', () => {
     const r = plan({ wake_tolerance_s: 30, client_retry_attempts: 2, client_retry_backoff_s: 10 });
-    const byName = new Map(r.artifact.findings.map((f) => [f.name, f]));
+    const byName = new Map((r.artifact?.findings ?? []).map((f) => [f.name, f]));
     expect(byName.get('ic_wake_tolerance')?.verdict).toBe('warn');
     const retry = byName.get('ic_retry_budget');
     expect(retry?.verdict).toBe('warn');
-    const needed = Math.ceil((r.artifact.inference_component?.scale_to_zero?.wake_s ?? 0) / 10);
+    const needed = Math.ceil((r.artifact?.inference_component?.scale_to_zero?.wake_s ?? 0) / 10);
     expect(retry?.fix).toContain(`at least ${needed}`);
-    expect(r.artifact.verdict).not.toBe('ok');
+    expect(r.artifact?.verdict).not.toBe('ok');
   });
 
   it('accepts measured per-path T_total through the seam, labelling them measured', () => {

@@ -12,6 +12,7 @@ import {
 } from '../aws/inference-component.js';
 import type { PolicyClients } from '../aws/policy.js';
 import {
+  type DriftArtifact,
   type InferenceComponentPlan,
   newRunId,
   type PlanArtifact,
@@ -142,3 +143,69 @@ export const withInferenceComponent = (
   plan: PlanArtifact,
 ): (PlanArtifact & { inference_component: InferenceComponentPlan }) | null =>
   plan.inference_component ? (plan as PlanArtifact & { inference_component: InferenceComponentPlan }) : null;
+
+type DriftFinding = DriftArtifact['findings'][number];
+
+/**
+ * `scalegate drift --plan` for a plan with a component block: the component in service, its
+ * scalable target registered, no policy the plan does not declare, every parameter as planned.
+ */
+export async function checkInferenceComponentDrift(
+  input: IcCompareInput,
+  plan: PlanArtifact & { inference_component: InferenceComponentPlan },
+  deps: AwsCommandDeps<PolicyClients>,
+): Promise<DriftArtifact> {
+  const ic = plan.inference_component;
+  const { artifact, state } = await compareInferenceComponentWithPlan(input, plan, deps);
+  const findings: DriftFinding[] = [];
+  const finding = (check: string, bad: boolean, detail: string, remediation: string): DriftFinding =>
+    bad
+      ? { check, verdict: 'drift', detail, remediation }
+      : { check, verdict: 'ok', detail, remediation: null };
+  const apply = `deploy the plan (the gated \`cdk deploy\`; on the local SageMaker \`scalegate local apply --model ${input.modelName} --plan ${input.planFile}\`)`;
+  const status = state.component?.status ?? null;
+  findings.push(
+    finding(
+      'inference_component',
+      status !== 'InService',
+      status === null
+        ? `no inference component ${ic.component_name} on ${ic.endpoint}${state.error ? ` (${state.error})` : ''}`
+        : `${ic.component_name} is ${status}`,
+      status === null ? apply : 'let the change under way finish, then re-run',
+    ),
+  );
+  findings.push(
+    finding(
+      'scalable_target',
+      state.scalableTarget === null,
+      state.scalableTarget
+        ? `inference-component/${ic.component_name} copies ${state.scalableTarget.min}..${state.scalableTarget.max}`
+        : `no scalable target registered for inference-component/${ic.component_name}: the plan's copy scaling is not deployed`,
+      apply,
+    ),
+  );
+  const differing = differingRows(artifact.rows);
+  findings.push(
+    finding(
+      'plan_parameters',
+      differing.length > 0,
+      differing.length === 0
+        ? `every parameter equals the plan (${artifact.rows.length} compared)`
+        : `${differing.length} parameter(s) differ from the plan: ${differing.map((r) => r.parameter).join(', ')}`,
+      apply,
+    ),
+  );
+  return {
+    schema_version: 1,
+    kind: 'drift',
+    model_name: input.modelName,
+    endpoint: ic.endpoint,
+    region: input.region,
+    run_id: newRunId(),
+    checked_at: resolveDeps(deps).clock().toISOString(),
+    verdict: findings.some((f) => f.verdict === 'drift') ? 'drift' : 'preflight-ok',
+    plan: { file: input.planFile, run_id: plan.run_id },
+    findings,
+    rows: artifact.rows,
+  };
+}

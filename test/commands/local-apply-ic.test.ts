@@ -15,14 +15,16 @@ import {
   DescribeModelCommand,
 } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDrift } from '../../src/commands/drift.js';
 import { runLocalApply } from '../../src/commands/local-apply.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { runValidate } from '../../src/commands/validate.js';
-import { inferenceComponentConfigSchema } from '../../src/model/index.js';
+import { inferenceComponentConfigSchema, readConfigFile } from '../../src/model/index.js';
 import { differingRows } from '../../src/plan/policy-diff.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
 import { eventually, fakeContainer } from '../local/helpers.js';
 import {
+  configFile,
   type Emulator,
   editedCopy,
   MODEL,
@@ -223,5 +225,30 @@ describe('local apply + validate of an inference-component plan', () => {
       ['inference_component.copy_target.value', 'mismatch'],
     ]);
     expect(v.report).toContain('inference_component.copy_target.value');
+  });
+
+  it('drift with the plan is clean after apply and names the changed copy target as drift', async () => {
+    const run = (plan: string, name: string) =>
+      runDrift(
+        {
+          config: readConfigFile(configFile),
+          ...common,
+          region: emulator.handle.region,
+          planFile: plan,
+          outFile: join(dir, name),
+        },
+        deps(),
+      );
+    const clean = await run(planFile, 'drift-0.json');
+    expect(must(clean.artifact).verdict).toBe('preflight-ok');
+    const edited = editedCopy(planFile, dir, 'plan-edited-drift.json', (json) => {
+      const ic = json.inference_component as { copy_target: { value: number } };
+      ic.copy_target.value = ic.copy_target.value + 1;
+    });
+    const drifted = await run(edited, 'drift-1.json');
+    expect(drifted.exitCode).toBe(1);
+    expect(must(drifted.artifact).findings.find((f) => f.check === 'plan_parameters')?.detail).toBe(
+      '1 parameter(s) differ from the plan: inference_component.copy_target.value',
+    );
   });
 });

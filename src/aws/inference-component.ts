@@ -32,7 +32,7 @@ import {
   type IcDeployedState,
   icResourceId,
   icTargetPolicyName,
-} from '../plan/inference-component-rows.js';
+} from '../model/inference-component.js';
 import type { CallOptions } from './endpoint.js';
 import { describeMetricAlarms, type PolicyClients } from './policy.js';
 import { SAGEMAKER_NAMESPACE } from './scaling.js';

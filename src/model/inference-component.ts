@@ -3,6 +3,8 @@
  * copy-level autoscaling, managed instance scaling (instances follow copies) and scale to zero.
  * One component per endpoint: scalegate plans one model's copies, never a multi-model endpoint.
  */
+import type { ScalingPolicy } from '@aws-sdk/client-application-auto-scaling';
+import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import { z } from 'zod';
 import { boundedNumber, LIMITS, safeString } from './safe.js';
 
@@ -149,3 +151,32 @@ export const icFingerprintLabel = (fp: IcFingerprint | undefined): string =>
   fp === undefined
     ? 'variant (no inference component)'
     : `${fp.copies_per_instance} copies/instance, ${fp.accelerators ?? 0} accelerators, ${fp.cpu_cores ?? 0} vCPU, ${fp.memory_mb} MiB per copy`;
+
+/** Names shared by the deployable side (CDK, local apply) and its read-back (validate, drift). */
+export const IC_NAMESPACE = 'AWS/SageMaker';
+export const IC_DIMENSION = 'InferenceComponentName';
+export const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
+export const icResourceId = (componentName: string): string => `inference-component/${componentName}`;
+/** The target-tracking policy's name. */
+export const icTargetPolicyName = (ic: { endpoint: string; component_name: string }): string =>
+  `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
+
+/** What is deployed for one component, as SageMaker, Application Auto Scaling and CloudWatch report it. */
+export interface IcDeployedState {
+  component: {
+    name: string;
+    endpoint: string;
+    variant: string | null;
+    status: string;
+    accelerators: number | null;
+    cpuCores: number | null;
+    memoryMb: number | null;
+    /** The component's model's environment (null: the model could not be described). */
+    environment: Record<string, string> | null;
+  } | null;
+  managedInstanceScaling: { status: string | null; min: number | null; max: number | null } | null;
+  scalableTarget: { min: number | null; max: number | null } | null;
+  policies: ScalingPolicy[];
+  alarms: Map<string, MetricAlarm>;
+  error: string | null;
+}

@@ -4,39 +4,20 @@
  * src/aws/inference-component.ts gathers), under the same names, for src/plan/policy-diff.ts.
  * Pure.
  */
-import type { ScalingPolicy } from '@aws-sdk/client-application-auto-scaling';
 import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
 import type { IcAlarm, IcStepPolicy, InferenceComponentPlan } from '../model/index.js';
+import { IC_DIMENSION, type IcDeployedState, icTargetPolicyName } from '../model/inference-component.js';
 import type { DeployedRow } from './policy-diff.js';
 import type { ShapeRow } from './policy-shape.js';
 
-export const IC_NAMESPACE = 'AWS/SageMaker';
-export const IC_DIMENSION = 'InferenceComponentName';
-export const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
-export const icResourceId = (componentName: string): string => `inference-component/${componentName}`;
-/** The target-tracking policy's name. */
-export const icTargetPolicyName = (ic: Pick<InferenceComponentPlan, 'endpoint' | 'component_name'>): string =>
-  `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
-
-/** What is deployed for one component, as SageMaker, Application Auto Scaling and CloudWatch report it. */
-export interface IcDeployedState {
-  component: {
-    name: string;
-    endpoint: string;
-    variant: string | null;
-    status: string;
-    accelerators: number | null;
-    cpuCores: number | null;
-    memoryMb: number | null;
-    /** The component's model's environment (null: the model could not be described). */
-    environment: Record<string, string> | null;
-  } | null;
-  managedInstanceScaling: { status: string | null; min: number | null; max: number | null } | null;
-  scalableTarget: { min: number | null; max: number | null } | null;
-  policies: ScalingPolicy[];
-  alarms: Map<string, MetricAlarm>;
-  error: string | null;
-}
+export {
+  IC_DIMENSION,
+  IC_NAMESPACE,
+  IC_SCALABLE_DIMENSION,
+  type IcDeployedState,
+  icResourceId,
+  icTargetPolicyName,
+} from '../model/inference-component.js';
 
 const P = 'inference_component';
 

@@ -32,9 +32,8 @@ import {
 import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
 import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
-import { planVerdict } from '../plan/findings.js';
 import { configStatedLoad } from '../plan/gate-config.js';
-import { deriveInferenceComponentPlan } from '../plan/inference-component.js';
+import { attachInferenceComponent } from '../plan/inference-component.js';
 import {
   deployableValues,
   renderDeployableJson,
@@ -311,7 +310,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   });
   const price =
     input.price ?? resolveOfflinePrice({ modelName: input.modelName, model, choice: input.priceSource });
-  const plan: PlanArtifact = {
+  const priced: PlanArtifact = {
     ...derived,
     // fleet_cost on the resolved price (ok or suppressed: it never moves the verdict).
     findings: derived.findings.map((f) =>
@@ -334,22 +333,15 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       references: model.reference_prices,
     }),
   };
-  if (model.kind === 'inference-component' && model.inference_component) {
-    const ic = deriveInferenceComponentPlan({
-      plan,
-      ttotal,
-      endpoint: model.endpoint,
-      variant: model.variant,
-      config: model.inference_component,
-    });
-    plan.inference_component = ic.block;
-    // The measurement is of one copy; the plan is for this packing and pairs with no other.
-    plan.fingerprint = { ...plan.fingerprint, inference_component: ic.block.packing };
-    plan.findings = [...plan.findings, ...ic.findings];
-    const { verdict, warnCount } = planVerdict(plan.findings);
-    plan.verdict = verdict;
-    plan.warn_count = warnCount;
-  }
+  const plan =
+    model.kind === 'inference-component' && model.inference_component
+      ? attachInferenceComponent(priced, {
+          ttotal,
+          endpoint: model.endpoint,
+          variant: model.variant,
+          config: model.inference_component,
+        })
+      : priced;
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
   const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;

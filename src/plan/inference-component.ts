@@ -12,8 +12,11 @@ import type { Finding, InferenceComponentPlan, PlanArtifact, TtotalArtifact } fr
 import {
   componentNameOf,
   type InferenceComponentConfig,
+  icFingerprintLabel,
   icFingerprintOf,
+  inferenceComponentConfigSchema,
 } from '../model/inference-component.js';
+import { planVerdict } from './findings.js';
 
 export const COPY_TARGET_METRIC = 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution';
 /** The wake alarm's period: one minute, Sum of NoCapacityInvocationFailures. */
@@ -275,4 +278,62 @@ export function deriveInferenceComponentPlan(
     assumptions,
   };
   return { block, findings };
+}
+
+/**
+ * The plan with its inference-component block: the block, its findings (the verdict counted
+ * again) and the packing in the fingerprint (the measurement is of one copy; the plan is for this
+ * packing and pairs with no other). What `scalegate plan` writes and the gate derives again.
+ */
+export function attachInferenceComponent(
+  plan: PlanArtifact,
+  request: Omit<InferenceComponentPlanRequest, 'plan'>,
+): PlanArtifact {
+  const { block, findings } = deriveInferenceComponentPlan({ ...request, plan });
+  const all = [...plan.findings, ...findings];
+  const { verdict, warnCount } = planVerdict(all);
+  return {
+    ...plan,
+    fingerprint: { ...plan.fingerprint, inference_component: block.packing },
+    findings: all,
+    verdict,
+    warn_count: warnCount,
+    inference_component: block,
+  };
+}
+
+/**
+ * The config a block was derived from, as far as the derivation reads it (instance bounds: the
+ * computed ones): for the gate, which derives the block again from the plan's own record.
+ */
+export function icConfigOfBlock(block: InferenceComponentPlan): InferenceComponentConfig {
+  const z = block.scale_to_zero;
+  return inferenceComponentConfigSchema.parse({
+    component_name: block.component_name,
+    copies_per_instance: block.packing.copies_per_instance,
+    ...(block.packing.accelerators !== null ? { accelerators: block.packing.accelerators } : {}),
+    ...(block.packing.cpu_cores !== null ? { cpu_cores: block.packing.cpu_cores } : {}),
+    memory_mb: block.packing.memory_mb,
+    min_copies: block.copies.min,
+    max_copies: block.copies.max,
+    instance_bounds: { min: block.instances.min, max: block.instances.max },
+    ...(z
+      ? {
+          idle_scale_in_minutes: z.idle_minutes,
+          wake_tolerance_s: z.wake_tolerance_s,
+          client_retry_attempts: z.retry.attempts,
+          client_retry_backoff_s: z.retry.backoff_s,
+        }
+      : {}),
+  });
+}
+
+/** What the gate compares of a plan's component with the config's: name, packing, copy bounds, wake settings. */
+export function icChoiceLabel(ic: InferenceComponentConfig | undefined, endpoint: string): string {
+  if (!ic) return 'variant (no inference component)';
+  const zero =
+    ic.min_copies === 0
+      ? `, idle ${ic.idle_scale_in_minutes} min, wake tolerance ${ic.wake_tolerance_s} s, retries ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s`
+      : '';
+  return `${componentNameOf(endpoint, ic)}: ${icFingerprintLabel(icFingerprintOf(ic))}, copies ${ic.min_copies}..${ic.max_copies}${zero}`;
 }

@@ -10,14 +10,21 @@ import {
   inferenceComponentConfigSchema,
   type ModelConfig,
   modelConfigSchema,
+  type PlanArtifact,
   parseConfig,
   readArtifact,
 } from '../../src/model/index.js';
-import { containerStagesS, deriveInferenceComponentPlan } from '../../src/plan/inference-component.js';
+import { evaluateGate } from '../../src/plan/gate.js';
+import {
+  attachInferenceComponent,
+  containerStagesS,
+  deriveInferenceComponentPlan,
+} from '../../src/plan/inference-component.js';
 import { expectedIcRows } from '../../src/plan/inference-component-rows.js';
 import { renderPlanReport } from '../../src/report/plan-text.js';
 import { modelConfig, workspace } from '../commands/local-apply-fixtures.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
+import { KOKORO_DIGEST, kokoroModel, measuredPlan, measurementsOf } from '../infra/fixtures.js';
 
 const base = {
   endpoint: 'speech-tts',
@@ -254,5 +261,80 @@ describe('the plan of an inference-component model', () => {
     const ic = plan({ min_copies: 1, instance_bounds: { min: 1, max: 200 } }).artifact.inference_component;
     expect(ic?.scale_to_zero).toBeNull();
     expect(ic && expectedIcRows(ic).some((r) => r.parameter.includes('wake'))).toBe(false);
+  });
+});
+
+describe('the release gate on an inference-component plan', () => {
+  const icCfg = inferenceComponentConfigSchema.parse({
+    ...block,
+    max_copies: 400,
+    instance_bounds: { min: 0, max: 200 },
+  });
+  const base = measuredPlan();
+  const m = measurementsOf(base);
+  if (!m) throw new Error('fixture plan without measurements');
+  const icPlanOf = (p: PlanArtifact) =>
+    attachInferenceComponent(p, {
+      ttotal: m.ttotal,
+      endpoint: 'speech-kokoro-82m',
+      variant: 'AllTraffic',
+      config: icCfg,
+    });
+  const gate = (plan: PlanArtifact, model: ModelConfig) =>
+    evaluateGate({
+      modelName: 'kokoro-82m',
+      model,
+      planFile: 'artifacts/plan-kokoro-82m.json',
+      plan,
+      measurements: {
+        qmax: m.qmax,
+        qmaxFile: plan.inputs.qmax.file,
+        ttotal: m.ttotal,
+        ttotalFile: plan.inputs.ttotal?.file ?? null,
+        error: null,
+      },
+      deployImageDigest: KOKORO_DIGEST,
+      deployRegion: 'us-east-1',
+      // The calibration deploy's gate: the proofs are not what this checks.
+      proofs: null,
+    });
+  const icModel = (ic: Record<string, unknown> = {}) =>
+    kokoroModel({
+      kind: 'inference-component',
+      inference_component: inferenceComponentConfigSchema.parse({ ...icCfg, ...ic }),
+    });
+  const check = (r: ReturnType<typeof gate>, name: string) => r.checks.find((c) => c.check === name);
+
+  it('derives the component block again and accepts it when the config declares the same packing', () => {
+    const r = gate(icPlanOf(base), icModel());
+    expect(check(r, 'rederived')?.ok).toBe(true);
+    expect(check(r, 'plan_config')?.ok).toBe(true);
+    expect(r.rederived?.inference_component).toEqual(icPlanOf(base).inference_component);
+  });
+
+  it('refuses a plan for another packing than the config declares, naming it', () => {
+    const r = gate(icPlanOf(base), icModel({ copies_per_instance: 4 }));
+    expect(check(r, 'plan_config')?.ok).toBe(false);
+    expect(check(r, 'plan_config')?.detail).toMatch(
+      /inference_component speech-kokoro-82m-ic: 2 copies\/instance.* \(plan\) vs speech-kokoro-82m-ic: 4 copies\/instance/,
+    );
+  });
+
+  it('refuses a component block edited by hand (a copy target the measurements do not give)', () => {
+    const plan = icPlanOf(base);
+    const ic = plan.inference_component;
+    if (!ic) throw new Error('no block');
+    const edited = {
+      ...plan,
+      inference_component: { ...ic, copy_target: { ...ic.copy_target, value: ic.copy_target.value + 1 } },
+    };
+    const r = gate(edited, icModel());
+    expect(check(r, 'rederived')?.ok).toBe(false);
+    expect(check(r, 'rederived')?.detail).toContain('inference_component');
+  });
+
+  it('refuses a variant plan for a model now declared as a component, and the reverse', () => {
+    expect(check(gate(base, icModel()), 'plan_config')?.ok).toBe(false);
+    expect(check(gate(icPlanOf(base), kokoroModel()), 'plan_config')?.ok).toBe(false);
   });
 });

@@ -4,17 +4,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPlan } from '../../src/commands/plan.js';
 import {
+  type ComparisonRow,
   configFingerprint,
   fingerprintDifferences,
   type InferenceComponentConfig,
+  type InferenceComponentPlan,
   inferenceComponentConfigSchema,
   type ModelConfig,
   modelConfigSchema,
   type PlanArtifact,
   parseConfig,
   readArtifact,
+  type ValidateArtifact,
 } from '../../src/model/index.js';
 import { evaluateGate } from '../../src/plan/gate.js';
+import { validateRowProblems } from '../../src/plan/gate-proofs.js';
 import {
   attachInferenceComponent,
   containerStagesS,
@@ -336,5 +340,57 @@ describe('the release gate on an inference-component plan', () => {
   it('refuses a variant plan for a model now declared as a component, and the reverse', () => {
     expect(check(gate(base, icModel()), 'plan_config')?.ok).toBe(false);
     expect(check(gate(icPlanOf(base), kokoroModel()), 'plan_config')?.ok).toBe(false);
+  });
+});
+
+describe('the validate proof of an inference-component plan', () => {
+  const icPlan = () => {
+    const base = measuredPlan();
+    const m = measurementsOf(base);
+    return attachInferenceComponent(base, {
+      ttotal: m?.ttotal ?? null,
+      endpoint: 'speech-kokoro-82m',
+      variant: 'AllTraffic',
+      config: inferenceComponentConfigSchema.parse({
+        ...block,
+        max_copies: 400,
+        instance_bounds: { min: 0, max: 200 },
+      }),
+    });
+  };
+  const validateOf = (plan: PlanArtifact, edit?: (rows: ComparisonRow[]) => void): ValidateArtifact => {
+    const rows: ComparisonRow[] = expectedIcRows(plan.inference_component as InferenceComponentPlan).map(
+      (r) => ({
+        parameter: r.parameter,
+        expected: r.value,
+        deployed: r.value,
+        verdict: 'match',
+      }),
+    );
+    edit?.(rows);
+    return {
+      schema_version: 1,
+      kind: 'validate',
+      model_name: 'kokoro-82m',
+      endpoint: 'speech-kokoro-82m',
+      region: 'local',
+      run_id: 'r',
+      checked_at: '2026-12-02T00:00:00.000Z',
+      verdict: 'clean',
+      plan: { file: 'p.json', run_id: plan.run_id, fingerprint: plan.fingerprint },
+      rows,
+    };
+  };
+
+  it("takes a clean validate of the component's rows as the proof, and names a component row that differed", () => {
+    const plan = icPlan();
+    expect(validateRowProblems(validateOf(plan), plan, 'kokoro-82m', 'AllTraffic')).toEqual([]);
+    const bad = validateOf(plan, (rows) => {
+      const row = rows.find((r) => r.parameter === 'inference_component.copy_target.value');
+      if (row) Object.assign(row, { deployed: 99, verdict: 'mismatch' });
+    });
+    expect(validateRowProblems(bad, plan, 'kokoro-82m', 'AllTraffic')).toEqual([
+      expect.stringMatching(/^inference_component\.copy_target\.value deployed 99/),
+    ]);
   });
 });

@@ -163,6 +163,9 @@ export function deriveInferenceComponentPlan(
           ? `measured wake from zero ${measuredPaths.zeroS} s`
           : `the wake alarm's ${WAKE_ALARM_PERIOD_S} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
     };
+    assumptions.push(
+      `the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; not yet checked by a drill from zero`,
+    );
     const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
     const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
     const prefix = `scalegate-${endpoint}-${name}`;

@@ -239,7 +239,19 @@ describe('local apply + validate of an inference-component plan', () => {
         },
         deps(),
       );
+    // No traffic since the apply: the idle rule (no invocation in its minutes, missing data
+    // counting as idle) takes the component to zero copies; drift is read once that change ended.
+    const settled = await eventually(async () => {
+      const d = await emulator.clients.sagemaker.send(
+        new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
+      );
+      return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === 0
+        ? d
+        : undefined;
+    }, 15_000);
+    expect(settled.RuntimeConfig).toEqual({ DesiredCopyCount: 0, CurrentCopyCount: 0 });
     const clean = await run(planFile, 'drift-0.json');
+    expect(must(clean.artifact).findings.filter((f) => f.verdict !== 'ok')).toEqual([]);
     expect(must(clean.artifact).verdict).toBe('preflight-ok');
     const edited = editedCopy(planFile, dir, 'plan-edited-drift.json', (json) => {
       const ic = json.inference_component as { copy_target: { value: number } };

@@ -48,7 +48,11 @@ import {
 import { describeRow, differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
 import { calibrationEndpointName, policyNames } from '../plan/policy-shape.js';
 import { renderDriftReport } from '../report/drift-text.js';
-import { checkInferenceComponentDrift, withInferenceComponent } from './inference-component.js';
+import {
+  checkInferenceComponentDrift,
+  inferenceComponentDriftWithoutPlan,
+  withInferenceComponent,
+} from './inference-component.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 import { checkModel, loadPlanShape, type PlanShape } from './validate.js';
 
@@ -383,6 +387,9 @@ export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<Dr
       checkModel(input.modelName, input.planFile, icPlan),
       deps,
     );
+  }
+  if (!input.planFile && input.config.models[input.modelName]?.kind === 'inference-component') {
+    return inferenceComponentDriftWithoutPlan(input, deps);
   }
   const planShape = input.planFile
     ? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant)

@@ -209,3 +209,30 @@ export async function checkInferenceComponentDrift(
     rows: artifact.rows,
   };
 }
+
+/** `scalegate drift` without `--plan` for an inference-component model: nothing to compare without the plan's names. */
+export function inferenceComponentDriftWithoutPlan(
+  input: { modelName: string; endpoint: string; region: string },
+  deps: AwsCommandDeps<PolicyClients>,
+): DriftArtifact {
+  return {
+    schema_version: 1,
+    kind: 'drift',
+    model_name: input.modelName,
+    endpoint: input.endpoint,
+    region: input.region,
+    run_id: newRunId(),
+    checked_at: resolveDeps(deps).clock().toISOString(),
+    verdict: 'preflight-ok',
+    plan: null,
+    findings: [
+      {
+        check: 'inference_component',
+        verdict: 'warn',
+        detail: `${input.modelName} is an inference-component model: its component, copy scaling and wake rules are checked against a plan`,
+        remediation: `\`scalegate drift --model ${input.modelName} --plan artifacts/plan-${input.modelName}.json\``,
+      },
+    ],
+    rows: [],
+  };
+}

@@ -263,4 +263,31 @@ describe('local apply + validate of an inference-component plan', () => {
       '1 parameter(s) differ from the plan: inference_component.copy_target.value',
     );
   });
+
+  it('drift without a plan says an inference-component model is checked against its plan, never a variant check that cannot apply', async () => {
+    const config = readConfigFile(configFile);
+    const r = await runDrift(
+      {
+        config: {
+          ...config,
+          models: {
+            [MODEL]: {
+              ...modelConfig(),
+              endpoint: ENDPOINT,
+              kind: 'inference-component',
+              inference_component: icBlock,
+            },
+          },
+        },
+        ...common,
+        region: emulator.handle.region,
+        outFile: join(dir, 'drift-noplan.json'),
+      },
+      deps(),
+    );
+    expect(r.exitCode).toBe(0);
+    expect(must(r.artifact).findings.map((f) => [f.check, f.verdict])).toEqual([
+      ['inference_component', 'warn'],
+    ]);
+  });
 });

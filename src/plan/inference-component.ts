@@ -91,6 +91,17 @@ function copyTarget(plan: PlanArtifact): { value: number; origin: 'computed'; pr
   };
 }
 
+/** How the plan's policy lag was obtained (older plans: bound when flagged so, else computed). */
+const lagOrigin = (plan: PlanArtifact): 'measured' | 'computed' | 'bound' =>
+  plan.measured.policy_lag_origin ?? (plan.measured.policy_lag_bounded ? 'bound' : 'computed');
+
+/** The cold path's label: the weaker of its two parts (a bound lag or T_total makes it a bound). */
+function coldOrigin(plan: PlanArtifact): 'measured' | 'computed' | 'bound' {
+  const lag = lagOrigin(plan);
+  if (plan.measured.t_total_origin !== 'measured' || lag === 'bound') return 'bound';
+  return lag;
+}
+
 const ok = (name: string, detail: string): Finding => ({ name, verdict: 'ok', detail, fix: null });
 const warn = (name: string, detail: string, fix: string): Finding => ({ name, verdict: 'warn', detail, fix });
 
@@ -123,8 +134,8 @@ export function deriveInferenceComponentPlan(
         }
       : {
           t_plan_s: round1(plan.derived.t_plan_s),
-          origin: plan.measured.t_total_origin === 'measured' ? ('measured' as const) : ('bound' as const),
-          provenance: `the plan's T_plan: policy lag ${lag} s + T_total ${plan.measured.t_total_s} s (${plan.measured.t_total_provenance ?? plan.measured.t_total_origin}) of a new instance`,
+          origin: coldOrigin(plan),
+          provenance: `the plan's T_plan: policy lag ${lag} s (${lagOrigin(plan)}) + T_total ${plan.measured.t_total_s} s (${plan.measured.t_total_provenance ?? plan.measured.t_total_origin}) of a new instance`,
         };
   const stages = containerStagesS(request.ttotal);
   const warm =

@@ -205,6 +205,9 @@ describe('the plan of an inference-component model', () => {
     );
     expect(ic.paths.cold.t_plan_s).toBeCloseTo(p.derived.t_plan_s, 1);
     expect(ic.paths.warm.origin).toBe('bound');
+    // The anchor's policy lag is the 60 s bound (no deployed policy read): the cold path is a bound too.
+    expect([p.measured.policy_lag_s, p.measured.policy_lag_bounded]).toEqual([60, true]);
+    expect(ic.paths.cold.origin).toBe('bound');
     expect(ic.paths.warm.t_plan_s).toBeCloseTo(p.measured.policy_lag_s + 75.7, 1);
     expect(ic.paths.warm.t_plan_s).toBeLessThan(ic.paths.cold.t_plan_s);
     const wake = ic.scale_to_zero?.wake.alarm;

@@ -210,3 +210,5 @@ export class ScalegateScaling extends Construct {
 export function isScalegateRefusal(e: unknown): e is Error {
   return e instanceof GateRefusedError || isUsageError(e);
 }
+
+export { InferenceComponentEndpoint, type InferenceComponentEndpointProps } from './inference-component.js';

@@ -27,6 +27,7 @@ import {
   type DriftArtifact,
   driftFileName,
   newRunId,
+  readArtifact,
   type ScalegateConfig,
   writeArtifact,
 } from '../model/index.js';
@@ -47,8 +48,13 @@ import {
 import { describeRow, differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
 import { calibrationEndpointName, policyNames } from '../plan/policy-shape.js';
 import { renderDriftReport } from '../report/drift-text.js';
+import {
+  checkInferenceComponentDrift,
+  inferenceComponentDriftWithoutPlan,
+  withInferenceComponent,
+} from './inference-component.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
-import { loadPlanShape, type PlanShape } from './validate.js';
+import { checkModel, loadPlanShape, type PlanShape } from './validate.js';
 
 export type DriftFinding = DriftArtifact['findings'][number];
 
@@ -374,6 +380,17 @@ export function claimFindings(tags: Record<string, string>, nowMs: number, thaw:
 /** Every drift check, without writing anything. */
 export async function checkDrift(input: DriftInput, deps: DriftDeps): Promise<DriftArtifact> {
   const { clock } = resolveDeps(deps);
+  const icPlan = input.planFile ? withInferenceComponent(readArtifact('plan', input.planFile)) : null;
+  if (icPlan && input.planFile) {
+    return checkInferenceComponentDrift(
+      { modelName: input.modelName, region: input.region, planFile: input.planFile },
+      checkModel(input.modelName, input.planFile, icPlan),
+      deps,
+    );
+  }
+  if (!input.planFile && input.config.models[input.modelName]?.kind === 'inference-component') {
+    return inferenceComponentDriftWithoutPlan(input, deps);
+  }
   const planShape = input.planFile
     ? loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant)
     : null;

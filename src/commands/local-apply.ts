@@ -20,12 +20,20 @@ import {
   updateEndpoint,
 } from '../aws/endpoint.js';
 import { type AppliedPolicy, applyScalingShape, type PolicyClients } from '../aws/policy.js';
-import { fingerprintSlug, imageDigestOf, opt, usage, type ValidateArtifact } from '../model/index.js';
+import {
+  fingerprintSlug,
+  imageDigestOf,
+  opt,
+  readArtifact,
+  usage,
+  type ValidateArtifact,
+} from '../model/index.js';
 import { differingRows } from '../plan/policy-diff.js';
 import { renderLocalApplyReport } from '../report/local-apply-text.js';
 import { waitUntil } from '../wait.js';
+import { runLocalApplyInferenceComponent, withInferenceComponent } from './inference-component.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
-import { compareWithPlan, loadPlanShape } from './validate.js';
+import { checkModel, compareWithPlan, loadPlanShape } from './validate.js';
 
 export interface LocalApplyInput {
   modelName: string;
@@ -205,6 +213,20 @@ export async function runLocalApply(
   input: LocalApplyInput,
   deps: LocalApplyDeps,
 ): Promise<CommandResult<ValidateArtifact>> {
+  const icPlan = withInferenceComponent(readArtifact('plan', input.planFile));
+  if (icPlan) {
+    return runLocalApplyInferenceComponent(
+      {
+        modelName: input.modelName,
+        region: input.region,
+        planFile: input.planFile,
+        ...(input.pollIntervalMs !== undefined ? { pollIntervalMs: input.pollIntervalMs } : {}),
+        ...(input.updateTimeoutS !== undefined ? { updateTimeoutS: input.updateTimeoutS } : {}),
+      },
+      checkModel(input.modelName, input.planFile, icPlan),
+      deps,
+    );
+  }
   const outcome = await applyLocalPlan(input, deps);
   const differing = differingRows(outcome.verification.rows);
   // A mismatch the user allowed (image / instance type) is expected to differ; anything else is a failed apply.

@@ -33,6 +33,7 @@ import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
 import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
 import { configStatedLoad } from '../plan/gate-config.js';
+import { attachInferenceComponent } from '../plan/inference-component.js';
 import {
   deployableValues,
   renderDeployableJson,
@@ -309,7 +310,7 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   });
   const price =
     input.price ?? resolveOfflinePrice({ modelName: input.modelName, model, choice: input.priceSource });
-  const plan: PlanArtifact = {
+  const priced: PlanArtifact = {
     ...derived,
     // fleet_cost on the resolved price (ok or suppressed: it never moves the verdict).
     findings: derived.findings.map((f) =>
@@ -332,6 +333,15 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       references: model.reference_prices,
     }),
   };
+  const plan =
+    model.kind === 'inference-component' && model.inference_component
+      ? attachInferenceComponent(priced, {
+          ttotal,
+          endpoint: model.endpoint,
+          variant: model.variant,
+          config: model.inference_component,
+        })
+      : priced;
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? defaultPlanDir(qmaxFile), planFileName(input.modelName));
   const kept = input.runId === undefined ? unchangedPlanIdentity(outFile, plan) : null;

@@ -21,6 +21,7 @@ import { type DeployedPolicyState, flattenDeployedPolicy } from '../plan/deploye
 import { differingRows, diffPolicyRows, expectedRows } from '../plan/policy-diff.js';
 import { expectedPolicyShape, type PolicyShape } from '../plan/policy-shape.js';
 import { renderValidateReport } from '../report/validate-text.js';
+import { compareInferenceComponentWithPlan, withInferenceComponent } from './inference-component.js';
 import { type AwsCommandDeps, type CommandResult, resolveDeps } from './result.js';
 
 export interface PlanShape {
@@ -39,11 +40,16 @@ export function loadPlanShape(
   endpoint: string,
   variant: string,
 ): PlanShape {
-  const plan = readArtifact('plan', planFile);
+  const plan = checkModel(modelName, planFile, readArtifact('plan', planFile));
+  return { plan, planFile, shape: expectedPolicyShape({ modelName, endpoint, variant }, plan) };
+}
+
+/** Refuses (exit 2) a plan for another model. */
+export function checkModel<P extends PlanArtifact>(modelName: string, planFile: string, plan: P): P {
   if (plan.model_name !== modelName) {
     throw usage`${opt('plan', planFile)}: a plan for ${plan.model_name}, not ${modelName}. Pass artifacts/plan-${modelName}.json, or produce it with \`scalegate plan --model ${modelName}\`.`;
   }
-  return { plan, planFile, shape: expectedPolicyShape({ modelName, endpoint, variant }, plan) };
+  return plan;
 }
 
 export interface ValidateInput {
@@ -100,13 +106,24 @@ export async function runValidate(
   input: ValidateInput,
   deps: ValidateDeps,
 ): Promise<CommandResult<ValidateArtifact>> {
-  const { artifact, state } = await compareWithPlan(input, deps);
   const outFile =
     input.outFile ?? join(input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR, validateFileName(input.modelName));
+  const planFile = planFileOf(input);
+  const icPlan = withInferenceComponent(readArtifact('plan', planFile));
+  const { artifact, endpointError } = icPlan
+    ? await compareInferenceComponentWithPlan(
+        { ...input, planFile },
+        checkModel(input.modelName, planFile, icPlan),
+        deps,
+      ).then(({ artifact, state }) => ({ artifact, endpointError: state.error }))
+    : await compareWithPlan(input, deps).then(({ artifact, state }) => ({
+        artifact,
+        endpointError: state.endpointError,
+      }));
   writeArtifact('validate', outFile, artifact);
   return {
     artifact,
-    report: renderValidateReport(artifact, { writtenTo: outFile, endpointError: state.endpointError }),
+    report: renderValidateReport(artifact, { writtenTo: outFile, endpointError }),
     exitCode: artifact.verdict === 'clean' ? 0 : 1,
     written: [outFile],
   };

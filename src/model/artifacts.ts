@@ -67,6 +67,14 @@ export {
   rateVerdictSchema,
 } from './artifacts/goodput.js';
 export {
+  type IcAlarm,
+  type IcOrigin,
+  type IcStepPolicy,
+  type InferenceComponentPlan,
+  icOriginSchema,
+  inferenceComponentPlanSchema,
+} from './artifacts/inference-component.js';
+export {
   type Deployable,
   deployableSchema,
   type Finding,

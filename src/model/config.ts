@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { attestationConfigSchema } from './attestation.js';
 import { opt, usage } from './errors.js';
+import { checkInferenceComponent, inferenceComponentConfigSchema } from './inference-component.js';
 import { formatZodIssues } from './issues.js';
 import { FileReadError, parseJsonText, READ_LIMITS, readBoundedFile } from './read.js';
 import { requestConfigSchema } from './request-shape.js';
@@ -139,9 +140,18 @@ export const modelConfigSchema = z
       )
       .max(10)
       .default([]),
+    /**
+     * How the model is deployed: `variant` (the model on every instance of a production variant)
+     * or `inference-component` (copies packed onto instances; see `inference_component`).
+     * @default 'variant'
+     */
+    kind: z.enum(['variant', 'inference-component']).default('variant'),
+    /** Copies, packing, copy and instance bounds of an `inference-component` model. */
+    inference_component: inferenceComponentConfigSchema.optional(),
   })
   .strict()
   .superRefine((model, ctx) => {
+    checkInferenceComponent(model, ctx);
     if (!model.container_dir && !model.image_uri) {
       ctx.addIssue({
         code: 'custom',

@@ -51,6 +51,7 @@ export function directTargetContext(
     client_buffer_ms: 0,
     reference_prices: [],
     candidates: [],
+    kind: 'variant',
   };
   return {
     config: { models: {} },

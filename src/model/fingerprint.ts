@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ModelConfig } from './config.js';
 import {
+  type IcFingerprint,
+  icFingerprintLabel,
+  icFingerprintOf,
+  icFingerprintSchema,
+} from './inference-component.js';
+import {
   configuredRequestShape,
   type RequestShape,
   requestShapeLabel,
@@ -31,6 +37,11 @@ export const fingerprintSchema = z.object({
    * recorded: read as the default `{"text": ...}` as application/json, accepting audio/wav.
    */
   request: requestShapeSchema.optional(),
+  /**
+   * An inference-component model's packing and per-copy compute (absent: a variant model): a plan
+   * for one packing never pairs with another.
+   */
+  inference_component: icFingerprintSchema.optional(),
 });
 export type Fingerprint = z.infer<typeof fingerprintSchema>;
 
@@ -83,18 +94,30 @@ export function imageDigestOf(imageUri: string): string {
  * discovery compare measurements with.
  */
 export function configFingerprint(
-  model: Pick<ModelConfig, 'instance_type' | 'container_env' | 'request'>,
+  model: Pick<ModelConfig, 'instance_type' | 'container_env' | 'request'> &
+    Partial<Pick<ModelConfig, 'kind' | 'inference_component'>>,
   imageDigest: string,
   region: string | null,
   request: RequestShape = configuredRequestShape(model.request),
 ): Fingerprint {
+  const ic = inferenceComponentFingerprint(model);
   return {
     instance_type: model.instance_type,
     image_digest: imageDigest,
     container_env: measuredEnvironment(model.container_env),
     region,
     request,
+    ...(ic ? { inference_component: ic } : {}),
   };
+}
+
+/** The packing part of a model's fingerprint: undefined for a variant model. */
+export function inferenceComponentFingerprint(
+  model: Partial<Pick<ModelConfig, 'kind' | 'inference_component'>>,
+): IcFingerprint | undefined {
+  return model.kind === 'inference-component' && model.inference_component
+    ? icFingerprintOf(model.inference_component)
+    : undefined;
 }
 
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
@@ -139,5 +162,8 @@ export function fingerprintDifferences(left: Fingerprint, right: Fingerprint): F
       right: requestShapeLabel(right.request),
     });
   }
+  const leftIc = icFingerprintLabel(left.inference_component);
+  const rightIc = icFingerprintLabel(right.inference_component);
+  if (leftIc !== rightIc) differences.push({ field: 'inference_component', left: leftIc, right: rightIc });
   return differences;
 }

@@ -9,6 +9,7 @@ export * from './fingerprint.js';
 export * from './hdr-bounds.js';
 export * from './histograms.js';
 export * from './ids.js';
+export * from './inference-component.js';
 export * from './io.js';
 export * from './issues.js';
 export * from './names.js';

@@ -12,6 +12,7 @@
  */
 import type { ModelConfig, PlanArtifact } from '../model/index.js';
 import { failCheck, type GateCheckOf, passCheck } from './gate-check.js';
+import { icChoiceLabel, icConfigOfBlock } from './inference-component.js';
 import type { Load } from './plan-request.js';
 
 export type ConfigCheck = GateCheckOf<'plan_config' | 'config_mismatch'>;
@@ -55,6 +56,16 @@ export function planConfigDifferences(plan: PlanArtifact, model: ModelConfig): s
     ['instance_quota', c.instance_quota, model.instance_quota ?? null],
     ['max_overflow_probability', c.max_overflow_probability, model.max_overflow_probability],
     ['policy_rule', c.policy_rule, RELEASE_POLICY_RULE],
+    [
+      'inference_component',
+      plan.inference_component
+        ? icChoiceLabel(icConfigOfBlock(plan.inference_component), plan.inference_component.endpoint)
+        : icChoiceLabel(undefined, model.endpoint),
+      icChoiceLabel(
+        model.kind === 'inference-component' ? model.inference_component : undefined,
+        model.endpoint,
+      ),
+    ],
   ];
   return pairs
     .filter(([, planned, configured]) => planned !== configured)

@@ -31,6 +31,7 @@ import { searchState } from '../stats/ladder-class.js';
 import { derivePlan } from './derive.js';
 import { failCheck, type GateCheckOf, passCheck } from './gate-check.js';
 import { measuredKinds, replanFix } from './gate-fixes.js';
+import { attachInferenceComponent, icConfigOfBlock } from './inference-component.js';
 import { planDifferences } from './plan-differences.js';
 import { valuesEqual } from './policy-diff.js';
 
@@ -415,6 +416,15 @@ export function rederive(
       ),
     );
     return { plan: null, checks };
+  }
+  // An inference-component plan: its block derived again from the plan's own record of it.
+  if (plan.inference_component) {
+    derived = attachInferenceComponent(derived, {
+      ttotal: t?.ttotal ?? null,
+      endpoint: plan.inference_component.endpoint,
+      variant: plan.inference_component.variant,
+      config: icConfigOfBlock(plan.inference_component),
+    });
   }
   const differences = planDifferences(plan, derived);
   checks.push(

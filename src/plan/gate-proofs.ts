@@ -26,6 +26,7 @@ import {
 } from '../model/index.js';
 import { failCheck, type GateCheckOf, passCheck } from './gate-check.js';
 import { drillFix, validateFix } from './gate-fixes.js';
+import { expectedIcRows } from './inference-component-rows.js';
 import { expectedRows, valuesEqual } from './policy-diff.js';
 import { calibrationEndpointName, expectedPolicyShape } from './policy-shape.js';
 
@@ -65,7 +66,10 @@ export function validateRowProblems(
 ): string[] {
   let expected: ReturnType<typeof expectedRows>;
   try {
-    expected = expectedRows(expectedPolicyShape({ modelName, endpoint: v.endpoint, variant }, judged));
+    // An inference-component plan deploys its component's rows, not a variant's.
+    expected = judged.inference_component
+      ? expectedIcRows(judged.inference_component)
+      : expectedRows(expectedPolicyShape({ modelName, endpoint: v.endpoint, variant }, judged));
   } catch (e) {
     if (!isUsageError(e)) throw e;
     return [`the plan deploys no policy to compare with (${e.message})`];

@@ -20,12 +20,14 @@ export function planDifferences(written: PlanArtifact, derived: PlanArtifact): s
   note('region_source', written.region_source, derived.region_source);
   note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
   note('warn_count', written.warn_count, derived.warn_count);
+  note('inference_component', written.inference_component ?? null, derived.inference_component ?? null);
   for (const key of [
     'instance_type',
     'image_digest',
     'container_env',
     'region',
     'request',
+    'inference_component',
   ] as (keyof Fingerprint)[]) {
     note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
   }

@@ -3,6 +3,7 @@
 import type { Finding, PlanArtifact } from '../model/index.js';
 import { costTextLines } from './cost-text.js';
 import { renderDrillComparison } from './drill-markdown.js';
+import { inferenceComponentTextLines } from './inference-component-text.js';
 import {
   planHoldText,
   planPolicyLagLabel,
@@ -193,6 +194,7 @@ export function renderPlanReport(
     ]),
   );
   if (plan.cost) lines.push('', ...costTextLines(plan.cost));
+  if (plan.inference_component) lines.push('', ...inferenceComponentTextLines(plan.inference_component));
   const policyLines = renderPolicyText(plan);
   if (policyLines.length > 0) lines.push('', ...policyLines);
   if (plan.drill_comparison) lines.push('', ...renderDrillComparison(plan.drill_comparison, 'text'));

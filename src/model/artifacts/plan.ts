@@ -15,6 +15,7 @@ import {
   seconds,
 } from './common.js';
 import { planCostSchema } from './cost.js';
+import { inferenceComponentPlanSchema } from './inference-component.js';
 import { scheduledActionSchema, stepScaleOutSchema } from './scaling-actions.js';
 
 /**
@@ -345,6 +346,8 @@ export const planArtifactSchema = z.object({
   cost: planCostSchema.nullable().optional(),
   /** The continuity SLO the plan's measurements were decided on (null: first audio only); absent in older plans. */
   continuity: continuitySchema.nullable().optional(),
+  /** An inference-component model's deployable block (copies, packing, paths); absent for variants and older plans. */
+  inference_component: inferenceComponentPlanSchema.nullable().optional(),
   /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
   drill_comparison: z
     .object({

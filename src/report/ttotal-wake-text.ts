@@ -1,0 +1,33 @@
+/** The report of `scalegate ttotal --path zero`: the wake from zero copies of an inference component. */
+import type { TtotalArtifact } from '../model/artifacts.js';
+
+export function renderWakeReport(a: TtotalArtifact, outFile: string): string {
+  const m = a.inference_component;
+  if (!m) return `ttotal: ${outFile} holds no inference-component path`;
+  const lines = [
+    `ttotal --path zero: wake of component ${m.component} from ${m.copies_before} copies (endpoint ${a.endpoint ?? '-'})`,
+    `  wake: ${m.wake_s} s (measured: first request to first success)`,
+    `  no-capacity failures: ${m.no_capacity_failures} (measured)${
+      m.failing_window ? `, failing for ${m.failing_window.seconds} s (measured, first to last)` : ''
+    }${m.other_failures > 0 ? `; other failures: ${m.other_failures} (measured)` : ''}`,
+    m.wake_alarm_period_s === null
+      ? '  wake alarm: not found (is the plan applied?)'
+      : `  wake alarm period: ${m.wake_alarm_period_s} s (as deployed)`,
+  ];
+  if (m.retry) {
+    lines.push(
+      `  client retry budget: ${m.retry.attempts} x ${m.retry.backoff_s} s (assumed, from the config): ${m.retry.client_requests} client request(s), ${m.retry.client_visible_failures} client-visible failure(s) (measured); ${m.retry.retries} retries over ${m.retry.retried_requests} request(s) (measured, counted apart)`,
+    );
+  } else {
+    lines.push('  no client retries: every no-capacity failure reached the client');
+  }
+  lines.push('  stages:');
+  for (const d of a.durations) {
+    lines.push(
+      `    ${d.from} -> ${d.to}: ${d.seconds} s (${d.bounded ? 'bound: poll interval' : 'measured'})`,
+    );
+  }
+  if (a.missing_stages.length > 0) lines.push(`  not observed: ${a.missing_stages.join(', ')}`);
+  lines.push(`  written: ${outFile}`);
+  return lines.join('\n');
+}

@@ -31,6 +31,12 @@ export interface MeasuredPaths {
   zeroS?: number;
 }
 
+/** The paths an IC ttotal artifact measured (`ttotal --path zero`: the wake); none from a variant's. */
+export function measuredPathsOf(ttotal: TtotalArtifact | null): MeasuredPaths {
+  const m = ttotal?.inference_component;
+  return m?.path === 'zero' ? { zeroS: m.wake_s } : {};
+}
+
 export interface InferenceComponentPlanRequest {
   plan: PlanArtifact;
   ttotal: TtotalArtifact | null;

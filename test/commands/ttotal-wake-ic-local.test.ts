@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLocalApply } from '../../src/commands/local-apply.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { runTtotalWake } from '../../src/commands/ttotal-wake.js';
+import { createTransport } from '../../src/load/transport/transports.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { inferenceComponentConfigSchema, type ModelConfig, readArtifact } from '../../src/model/index.js';
 import { anchorQmaxFile } from '../helpers/anchor.js';
@@ -233,4 +234,55 @@ describe('ttotal --path zero: the wake of an inference component from zero copie
     expect(r?.retry?.retried_requests).toBe(1);
     expect(b.report).toMatch(/0 client-visible failure\(s\) \(measured\); \d+ retries/);
   }, 30_000);
+
+  it('plan takes the measured wake as the zero path (measured replaces the bound), so the wake tolerance is judged on it', () => {
+    const out = join(dir, 'plan-measured.json');
+    const r = runPlan(
+      {
+        modelName: MODEL,
+        model: plain,
+        qmaxFile: anchorQmaxFile,
+        assumeTTotalS: 20,
+        wakeFile: join(dir, 'wake-wake-a.json'),
+        allowConfigMismatch: true,
+        outFile: out,
+        failOn: 'stop',
+        priceSource: 'config',
+      },
+      { version: 'test' },
+    );
+    const measured = readArtifact('ttotal', join(dir, 'wake-wake-a.json')).inference_component?.wake_s;
+    const zero = r.artifact?.inference_component?.paths.zero;
+    expect(zero?.origin).toBe('measured');
+    expect(zero?.t_plan_s).toBe(measured);
+    expect(r.artifact?.inference_component?.scale_to_zero?.wake_origin).toBe('measured');
+  });
+
+  it('both SageMaker transports name the component of an IC model (a request without it is refused by the endpoint)', async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ text: 'hello' }));
+    const send = async (kind: 'sdk' | 'response-stream', model: ModelConfig | undefined) => {
+      const t = createTransport(kind, {
+        maxConcurrency: 1,
+        targetUrl: null,
+        endpoint: 'wake-a',
+        variant: 'AllTraffic',
+        region: emulator.handle.region,
+        loadClient: {
+          endpoint: emulator.handle.url,
+          credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+        },
+        ...(model ? { model } : {}),
+      });
+      try {
+        return await t.invoke(body, { payload: () => {}, connection: () => {} }, AbortSignal.timeout(20_000));
+      } finally {
+        await t.close();
+      }
+    };
+    expect((await send('sdk', plain)).outcome).toBe('ok');
+    expect((await send('response-stream', plain)).outcome).toBe('ok');
+    const bare = await send('response-stream', undefined);
+    expect(bare.outcome).not.toBe('ok');
+    expect(bare.error).toMatch(/Inference Component Name header is required/);
+  });
 });

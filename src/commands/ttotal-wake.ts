@@ -34,7 +34,7 @@ import type { ModelConfig, TtotalArtifact } from '../model/index.js';
 import { componentNameOf, type InferenceComponentConfig } from '../model/inference-component.js';
 import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, ttotalFileName } from '../model/names.js';
-import { renderWakeReport } from '../report/ttotal-wake-text.js';
+import { renderWakeReport, renderWakeTimeout } from '../report/ttotal-wake-text.js';
 import { planRequests, transportRequest } from './load-start.js';
 import type { CommandResult } from './result.js';
 
@@ -224,9 +224,12 @@ export async function runTtotalWake(
     await raw.close().catch(() => {});
   }
   if (successMs === null) {
-    throw new Error(
-      `ttotal --path zero: component ${component} served no request within ${maxWaitMs / 1000} s (${failures.length} no-capacity failures): is the wake rule deployed?`,
-    );
+    return {
+      artifact: null,
+      report: renderWakeTimeout(component, maxWaitMs / 1000, failures.length, wakePeriodS),
+      exitCode: 1,
+      written: [],
+    };
   }
   const first = failures[0];
   if (first !== undefined) mark('first_no_capacity', first, 'first request refused with no capacity', false);

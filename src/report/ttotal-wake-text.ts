@@ -31,3 +31,18 @@ export function renderWakeReport(a: TtotalArtifact, outFile: string): string {
   lines.push(`  written: ${outFile}`);
   return lines.join('\n');
 }
+
+/** No request succeeded within the wait: the wake did not happen (or took longer). */
+export function renderWakeTimeout(
+  component: string,
+  maxWaitS: number,
+  noCapacityFailures: number,
+  wakeAlarmPeriodS: number | null,
+): string {
+  return [
+    `ttotal --path zero: component ${component} served no request within ${maxWaitS} s (${noCapacityFailures} no-capacity failures, measured): no wake measured, nothing written`,
+    wakeAlarmPeriodS === null
+      ? '  no wake alarm found: apply the plan (`scalegate local apply`, or deploy its stack) first'
+      : `  the wake alarm (period ${wakeAlarmPeriodS} s) is deployed: check its state and its policy's cooldown, or raise --max-wait-s`,
+  ].join('\n');
+}

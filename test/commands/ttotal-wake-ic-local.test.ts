@@ -285,4 +285,39 @@ describe('ttotal --path zero: the wake of an inference component from zero copie
     expect(bare.outcome).not.toBe('ok');
     expect(bare.error).toMatch(/Inference Component Name header is required/);
   });
+
+  it('without a wake rule no request succeeds: exit 1, nothing written, the report says the alarm is missing', async () => {
+    const { sagemaker, cloudwatch } = emulator.clients;
+    await cloudwatch.send(new DeleteAlarmsCommand({ AlarmNames: ['scalegate-wake-b-wake-b-ic-wake'] }));
+    await sagemaker.send(
+      new UpdateInferenceComponentRuntimeConfigCommand({
+        InferenceComponentName: 'wake-b-ic',
+        DesiredRuntimeConfig: { CopyCount: 0 },
+      }),
+    );
+    await eventually(async () => {
+      const d = await sagemaker.send(
+        new DescribeInferenceComponentCommand({ InferenceComponentName: 'wake-b-ic' }),
+      );
+      return d.RuntimeConfig?.CurrentCopyCount === 0 ? true : undefined;
+    }, 10_000);
+    const r = await runTtotalWake(
+      {
+        modelName: MODEL,
+        model: retried,
+        configFile,
+        endpoint: 'wake-b',
+        variant: 'AllTraffic',
+        region: emulator.handle.region,
+        probeIntervalS: 0.1,
+        pollS: 0.2,
+        maxWaitS: 0.5,
+        outFile: join(dir, 'never.json'),
+      },
+      { clients: emulator.clients, version: 'test' },
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.written).toEqual([]);
+    expect(r.report).toMatch(/no wake alarm found/);
+  });
 });

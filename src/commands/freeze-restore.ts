@@ -265,7 +265,7 @@ export async function restoreFromJournal(
     const flags = journal.suspended_state;
     try {
       // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-      const resourceId = variantResourceId(journal.endpoint, journal.variant);
+      const resourceId = journal.resource_id;
       await withRetry(
         'RegisterScalableTarget',
         (call) => adapters.registerSuspendedState(resourceId, flags, call),

@@ -18,7 +18,9 @@ import {
   DescribeInferenceComponentCommand,
 } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freezeEndpoint, icFreezeAdapters } from '../../src/commands/freeze.js';
 import { runQmax } from '../../src/commands/qmax.js';
+import { runThaw } from '../../src/commands/thaw.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import {
@@ -210,4 +212,40 @@ describe('qmax of an inference component: per-copy Q_max at a pinned copy count'
       },
     });
   }, 30_000);
+
+  it("a thaw of a component's journal (its run gone) restores the component's copies and flags, not the variant's", async () => {
+    const stateDir = join(dir, 'thaw-state');
+    const freeze = await freezeEndpoint({
+      endpoint: ENDPOINT,
+      variant: 'AllTraffic',
+      region: 'local',
+      adapters: icFreezeAdapters(emulator.clients, ENDPOINT, 'AllTraffic', COMPONENT),
+      stateDir,
+      commandLine: 'scalegate qmax --copies 2',
+      runId: 'ic-run',
+      pin: 2,
+      pollIntervalMs: 100,
+    });
+    expect(freeze.journal.resource_id).toBe(`inference-component/${COMPONENT}`);
+    expect((await componentState()).desired).toBe(2);
+    try {
+      // The run's own process is this one: force stands for "that run is gone".
+      const thawed = await runThaw(
+        { endpoint: ENDPOINT, variant: 'AllTraffic', stateDir, force: true, pollIntervalMs: 100 },
+        { clients: emulator.clients },
+      );
+      expect(thawed.exitCode, thawed.report).toBe(0);
+      expect(await componentState()).toEqual({
+        desired: 1,
+        suspended: {
+          DynamicScalingInSuspended: false,
+          DynamicScalingOutSuspended: false,
+          ScheduledScalingSuspended: false,
+        },
+      });
+    } finally {
+      // Stops the heartbeat (the journal is already gone).
+      await freeze.restore().catch(() => null);
+    }
+  });
 });

@@ -57,6 +57,8 @@ export interface PlanInput {
   ttotalFile?: string;
   /** An inference component's measured wake from zero (`ttotal --path zero`). @default none: the zero path is a bound */
   wakeFile?: string;
+  /** Inference-component warm/cold paths measured (`ttotal --path warm|cold`). @default none: bounds */
+  icPathFiles?: string[];
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
   assumeTTotalS?: number;
   /** lambda_max from `scalegate goodput` (the open_loop_headroom finding). @default none: suppressed */
@@ -347,7 +349,10 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
           endpoint: model.endpoint,
           variant: model.variant,
           config: model.inference_component,
-          measuredPaths: measuredPathsOf(wake),
+          measuredPaths: measuredPathsOf(
+            wake,
+            ...(input.icPathFiles ?? []).map((f) => readArtifact('ttotal', f)),
+          ),
         })
       : priced;
   const outFile =

@@ -101,8 +101,8 @@ export const TTOTAL_OPTIONS = {
   path: choice(
     'path',
     '<path>',
-    ['instance', 'zero'] as const,
-    "the scale-out timed: one more instance (a variant), or an inference component's wake from zero copies (the plan's wake rule deployed, the component idle at 0 copies; nothing is frozen)",
+    ['instance', 'zero', 'warm', 'cold'] as const,
+    "the scale-out timed: one more instance (a variant); for an inference component, its wake from zero copies (the plan's wake rule deployed, the component idle at 0 copies; nothing is frozen), one more copy onto an instance with room (warm) or one needing a new instance (cold; the copy count is put back after)",
     { defaultText: 'instance', action: false },
   ),
   clientRetry: flag(

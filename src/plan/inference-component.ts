@@ -32,9 +32,16 @@ export interface MeasuredPaths {
 }
 
 /** The paths an IC ttotal artifact measured (`ttotal --path zero`: the wake); none from a variant's. */
-export function measuredPathsOf(ttotal: TtotalArtifact | null): MeasuredPaths {
-  const m = ttotal?.inference_component;
-  return m?.path === 'zero' ? { zeroS: m.wake_s } : {};
+export function measuredPathsOf(...ttotals: (TtotalArtifact | null)[]): MeasuredPaths {
+  const out: MeasuredPaths = {};
+  for (const t of ttotals) {
+    const m = t?.inference_component;
+    if (!t || !m) continue;
+    if (m.path === 'zero' && m.wake_s !== null) out.zeroS = m.wake_s;
+    if (m.path === 'warm') out.warmS = t.t_total_s;
+    if (m.path === 'cold') out.coldS = t.t_total_s;
+  }
+  return out;
 }
 
 export interface InferenceComponentPlanRequest {

@@ -46,3 +46,18 @@ export function renderWakeTimeout(
       : `  the wake alarm (period ${wakeAlarmPeriodS} s) is deployed: check its state and its policy's cooldown, or raise --max-wait-s`,
   ].join('\n');
 }
+
+/** The report of `ttotal --path warm|cold`: one more copy of an inference component, stage by stage. */
+export function renderIcPathReport(a: TtotalArtifact, outFile: string): string {
+  const m = a.inference_component;
+  if (!m) return `ttotal: ${outFile} holds no inference-component path`;
+  return [
+    `ttotal --path ${m.path}: component ${m.component}, copies ${m.copies_before} -> ${m.copies_after} (instances ${a.from_instances} -> ${a.to_instances})`,
+    `  T_total: ${a.t_total_s} s (measured from the copy count set; its end is bounded by the poll interval)`,
+    ...a.durations.map(
+      (d) => `    ${d.from} -> ${d.to}: ${d.seconds} s (${d.bounded ? 'bound: poll interval' : 'measured'})`,
+    ),
+    ...(a.missing_stages.length > 0 ? [`  not observed: ${a.missing_stages.join(', ')}`] : []),
+    `  written: ${outFile}`,
+  ].join('\n');
+}

@@ -16,11 +16,13 @@ import {
   CreateModelCommand,
   DescribeEndpointCommand,
   DescribeInferenceComponentCommand,
+  UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeEndpoint, icFreezeAdapters } from '../../src/commands/freeze.js';
 import { runQmax } from '../../src/commands/qmax.js';
 import { runThaw } from '../../src/commands/thaw.js';
+import { runTtotalIcPath } from '../../src/commands/ttotal-ic-path.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import {
@@ -28,6 +30,7 @@ import {
   type ModelConfig,
   type QmaxArtifact,
 } from '../../src/model/index.js';
+import { measuredPathsOf } from '../../src/plan/inference-component.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -248,4 +251,64 @@ describe('qmax of an inference component: per-copy Q_max at a pinned copy count'
       await freeze.restore().catch(() => null);
     }
   });
+
+  it('ttotal times the warm path (a copy onto the instance with room) and the cold path (a new instance first), and plan takes both as measured', async () => {
+    const path = (p: 'warm' | 'cold') =>
+      runTtotalIcPath(
+        {
+          modelName: MODEL,
+          model,
+          configFile,
+          endpoint: ENDPOINT,
+          region: 'local',
+          path: p,
+          pollS: 0.05,
+          maxWaitS: 20,
+          outFile: join(dir, `ttotal-${p}.json`),
+        },
+        { clients: emulator.clients, version: 'test' },
+      );
+    const { sagemaker } = emulator.clients;
+    const settle = (copies: number) =>
+      eventually(async () => {
+        const d = await sagemaker.send(
+          new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
+        );
+        return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === copies
+          ? true
+          : undefined;
+      }, 10_000);
+    await settle(1);
+    // A cold path refused while the instance has room: that copy would be warm.
+    await expect(path('cold')).rejects.toThrow(/would be warm/);
+    const warm = await path('warm');
+    expect(warm.artifact?.inference_component).toMatchObject({
+      path: 'warm',
+      copies_before: 1,
+      copies_after: 2,
+    });
+    expect(warm.artifact?.timeline.map((t) => t.stage)).toEqual(['desired_set', 'in_service']);
+    await settle(1);
+    // Fill the instance (2 copies at 2 per instance): the next copy needs a new instance.
+    await sagemaker.send(
+      new UpdateInferenceComponentRuntimeConfigCommand({
+        InferenceComponentName: COMPONENT,
+        DesiredRuntimeConfig: { CopyCount: 2 },
+      }),
+    );
+    await settle(2);
+    const cold = await path('cold');
+    expect(cold.artifact?.timeline.map((t) => t.stage)).toEqual([
+      'desired_set',
+      'instance_in_service',
+      'in_service',
+    ]);
+    expect(cold.artifact).toMatchObject({ from_instances: 1, to_instances: 2 });
+    // The instance's provisioning (0.2 s) comes first on the cold path: it cannot be shorter.
+    expect(cold.artifact?.durations[0]?.seconds).toBeGreaterThanOrEqual(0.2);
+    expect(measuredPathsOf(warm.artifact, cold.artifact)).toEqual({
+      warmS: warm.artifact?.t_total_s,
+      coldS: cold.artifact?.t_total_s,
+    });
+  }, 25_000);
 });

@@ -78,13 +78,14 @@ export type TtotalObservation = z.infer<typeof ttotalObservationSchema>;
  */
 export const icPathMeasurementSchema = z.object({
   component: safeString,
-  path: z.enum(['zero']),
+  /** zero: the wake from 0 copies; warm: one more copy onto an instance with room; cold: one that needs a new instance. */
+  path: z.enum(['zero', 'warm', 'cold']),
   origin: z.literal('measured'),
   /** Copies when the probe started (0: a wake from zero). */
   copies_before: z.number().int().nonnegative(),
   copies_after: z.number().int().positive(),
-  /** First request sent to first success, seconds. */
-  wake_s: seconds('wake_s').positive(),
+  /** zero: first request sent to first success, seconds; null for warm and cold (their T_total: the copy count set to the new copy serving). */
+  wake_s: seconds('wake_s').positive().nullable(),
   /** Requests the endpoint refused with the no-capacity error (every attempt, retries included). */
   no_capacity_failures: z.number().int().nonnegative(),
   /** Requests that failed otherwise. */

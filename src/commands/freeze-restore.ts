@@ -10,7 +10,6 @@
  * A restore never throws: whatever fails is in the report it returns.
  */
 import type { CallOptions, VariantCapacity } from '../aws/endpoint.js';
-import { variantResourceId } from '../aws/scaling.js';
 import { isUsageError } from '../model/errors.js';
 import { claimTagKey } from '../model/freeze-claim.js';
 import {

@@ -8,7 +8,9 @@ import {
   CreateModelCommand,
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
+  DescribeInferenceComponentCommand,
   DescribeModelCommand,
+  ListInferenceComponentsCommand,
   type ProductionVariant,
   type SageMakerClient,
   UpdateEndpointCommand,
@@ -73,7 +75,26 @@ export interface DeployedVariant {
   environment: Record<string, string>;
 }
 
-/** DescribeEndpoint -> DescribeEndpointConfig -> DescribeModel for one variant. */
+/** The model of the (one) inference component an endpoint hosts; null when it hosts none. */
+async function componentModel(
+  sagemaker: SageMakerClient,
+  endpoint: string,
+  options: CallOptions,
+): Promise<string | null> {
+  const list = await sagemaker.send(
+    new ListInferenceComponentsCommand({ EndpointNameEquals: endpoint, MaxResults: 1 }),
+    options,
+  );
+  const name = list.InferenceComponents?.[0]?.InferenceComponentName;
+  if (!name) return null;
+  const d = await sagemaker.send(
+    new DescribeInferenceComponentCommand({ InferenceComponentName: name }),
+    options,
+  );
+  return d.Specification?.ModelName ?? null;
+}
+
+/** DescribeEndpoint -> DescribeEndpointConfig -> DescribeModel for one variant (or its component's model). */
 export async function describeDeployedVariant(
   sagemaker: SageMakerClient,
   endpoint: string,
@@ -89,18 +110,20 @@ export async function describeDeployedVariant(
   );
   const pv = (config.ProductionVariants ?? []).find((v) => v.VariantName === variant);
   if (!pv) throw new Error(`endpoint config ${configName} has no production variant ${variant}`);
-  if (!pv.ModelName) throw new Error(`endpoint config ${configName}, variant ${variant}: no ModelName`);
+  // A variant hosting an inference component names no model: the component's is the one served.
+  const modelName = pv.ModelName ?? (await componentModel(sagemaker, endpoint, options));
+  if (!modelName) throw new Error(`endpoint config ${configName}, variant ${variant}: no ModelName`);
   if (!pv.InstanceType) {
     throw new Error(
       `endpoint config ${configName}, variant ${variant}: no InstanceType (serverless variants cannot be measured)`,
     );
   }
-  const model = await sagemaker.send(new DescribeModelCommand({ ModelName: pv.ModelName }), options);
+  const model = await sagemaker.send(new DescribeModelCommand({ ModelName: modelName }), options);
   const container = model.PrimaryContainer ?? model.Containers?.[0];
-  if (!container?.Image) throw new Error(`model ${pv.ModelName}: no container image`);
+  if (!container?.Image) throw new Error(`model ${modelName}: no container image`);
   return {
     endpointConfigName: configName,
-    modelName: pv.ModelName,
+    modelName,
     instanceType: pv.InstanceType,
     image: container.Image,
     environment: { ...(container.Environment ?? {}) },

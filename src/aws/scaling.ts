@@ -27,12 +27,13 @@ export async function describeScalableTarget(
   autoscaling: ApplicationAutoScalingClient,
   resourceId: string,
   options: CallOptions = {},
+  dimension: string = VARIANT_DIMENSION,
 ): Promise<ScalableTargetState | null> {
   const out = await autoscaling.send(
     new DescribeScalableTargetsCommand({
       ServiceNamespace: SAGEMAKER_NAMESPACE,
       ResourceIds: [resourceId],
-      ScalableDimension: VARIANT_DIMENSION,
+      ScalableDimension: dimension as typeof VARIANT_DIMENSION,
     }),
     options,
   );
@@ -57,12 +58,13 @@ export async function registerSuspendedState(
   resourceId: string,
   state: SuspendedStateRecord,
   options: CallOptions = {},
+  dimension: string = VARIANT_DIMENSION,
 ): Promise<void> {
   await autoscaling.send(
     new RegisterScalableTargetCommand({
       ServiceNamespace: SAGEMAKER_NAMESPACE,
       ResourceId: resourceId,
-      ScalableDimension: VARIANT_DIMENSION,
+      ScalableDimension: dimension as typeof VARIANT_DIMENSION,
       SuspendedState: {
         DynamicScalingInSuspended: state.dynamic_scaling_in_suspended,
         DynamicScalingOutSuspended: state.dynamic_scaling_out_suspended,

@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { withAwsClients } from '../aws/clients.js';
 import { resolveQmaxFile } from '../commands/discover.js';
 import { InterruptedError } from '../commands/freeze.js';
 import { runTtotal } from '../commands/ttotal.js';
-import { DEFAULT_ARTIFACTS_DIR, loadModelContext } from '../model/index.js';
+import { runTtotalIcPath } from '../commands/ttotal-ic-path.js';
+import { runTtotalWake } from '../commands/ttotal-wake.js';
+import { DEFAULT_ARTIFACTS_DIR, loadModelContext, opt, usage } from '../model/index.js';
 import { TTOTAL_OPTIONS } from '../options/ttotal.js';
+import { VERSION } from '../version.js';
 import { addOptions, optionValues } from './options.js';
 import {
   artifactsDirFor,
@@ -30,6 +34,30 @@ export function registerTtotal(program: Command): void {
       try {
         const result = await withAwsClients({ region: context.region }, async (clients) => {
           const dir = await artifactsDirFor(values.artifactsDir, clients, values.outFile);
+          if (values.clientRetry === true && values.path !== 'zero')
+            throw usage`${opt('client-retry')} applies to a wake from zero: add ${opt('path', 'zero')}.`;
+          if (values.path === 'warm' || values.path === 'cold') {
+            return runTtotalIcPath(
+              {
+                ...values,
+                ...context,
+                path: values.path,
+                outFile:
+                  values.outFile ??
+                  join(
+                    dir.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+                    `ttotal-${context.modelName}-${values.path}.json`,
+                  ),
+              },
+              { clients, version: VERSION },
+            );
+          }
+          if (values.path === 'zero') {
+            return runTtotalWake(
+              { ...values, ...context, ...dir, retry: values.clientRetry === true },
+              { clients, version: VERSION, log: (line) => process.stderr.write(`scalegate: ${line}\n`) },
+            );
+          }
           // Without --qmax: found as the action finds it (src/commands/discover.ts), and said.
           const found = resolveQmaxFile(
             values.qmaxFile,

@@ -180,6 +180,8 @@ export async function checkFreezeHeld(
     targetRegistered: boolean;
     capacity: boolean;
     call: CallOptions;
+    /** The count the freeze pinned (a component's copies). @default 1 */
+    pin?: number;
   },
 ): Promise<string | null> {
   const { adapters, endpoint, runId, call } = spec;
@@ -197,15 +199,19 @@ export async function checkFreezeHeld(
     return `the thaw journal on endpoint ${endpoint} is no longer run ${runId}'s (${journalRun === undefined ? 'unreadable or gone' : `now run ${journalRun}'s`})`;
   }
   if (spec.targetRegistered) {
-    const target = await adapters.describeScalableTarget(variantResourceId(endpoint, spec.variant), call);
+    const target = await adapters.describeScalableTarget(
+      adapters.resourceId ?? variantResourceId(endpoint, spec.variant),
+      call,
+    );
     if (!target || !allSuspended(target.suspended)) {
       return `scaling of ${endpoint}/${spec.variant} is no longer suspended (${target ? describeFlags(target.suspended) : 'scalable target gone'})`;
     }
   }
   if (spec.capacity) {
     const c = await adapters.describeVariantCapacity(call);
-    if (c.desired !== 1 || c.current !== 1 || c.endpointStatus !== 'InService') {
-      return `${endpoint}/${spec.variant} is no longer at one InService instance (status ${c.endpointStatus}, desired ${c.desired ?? '?'}, current ${c.current ?? '?'})`;
+    const pin = spec.pin ?? 1;
+    if (c.desired !== pin || c.current !== pin || c.endpointStatus !== 'InService') {
+      return `${adapters.resourceId ?? `${endpoint}/${spec.variant}`} is no longer at ${adapters.resourceId ? `${pin} serving copies` : 'one InService instance'} (status ${c.endpointStatus}, desired ${c.desired ?? '?'}, current ${c.current ?? '?'})`;
     }
   }
   return null;

@@ -10,7 +10,6 @@
  * A restore never throws: whatever fails is in the report it returns.
  */
 import type { CallOptions, VariantCapacity } from '../aws/endpoint.js';
-import { variantResourceId } from '../aws/scaling.js';
 import { isUsageError } from '../model/errors.js';
 import { claimTagKey } from '../model/freeze-claim.js';
 import {
@@ -265,7 +264,7 @@ export async function restoreFromJournal(
     const flags = journal.suspended_state;
     try {
       // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-      const resourceId = variantResourceId(journal.endpoint, journal.variant);
+      const resourceId = journal.resource_id;
       await withRetry(
         'RegisterScalableTarget',
         (call) => adapters.registerSuspendedState(resourceId, flags, call),

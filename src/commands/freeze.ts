@@ -58,11 +58,15 @@ export {
   awsFreezeAdapters,
   describeJournalOwner,
   type FreezeAdapters,
+  icFreezeAdapters,
+  journalComponent,
 } from './freeze-adapters.js';
 export { FreezeLostError } from './freeze-claim.js';
 export { RESTORE_DEFAULTS, removeJournalTags, restoreFromJournal } from './freeze-restore.js';
 
 export interface FreezeOptions {
+  /** The count pinned while frozen (a component's copies). @default 1 (one instance) */
+  pin?: number;
   endpoint: string;
   variant: string;
   region: string;
@@ -167,7 +171,10 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
   const clock = options.clock ?? Date.now;
   const host = options.host ?? hostname();
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_DEFAULTS.everyMs;
-  const resourceId = variantResourceId(endpoint, variant);
+  const resourceId = adapters.resourceId ?? variantResourceId(endpoint, variant);
+  // A component is pinned at its measured copy count; a variant at one instance.
+  const pin = options.pin ?? 1;
+  const unit = adapters.resourceId ? 'copies' : 'instance count';
   const call: CallOptions = signal ? { abortSignal: signal } : {};
   const thaw = `scalegate thaw --endpoint ${endpoint}`;
 
@@ -356,6 +363,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
       runId,
       targetRegistered: first.target !== null,
       capacity: how.capacity !== false,
+      pin,
       call: how.signal ? { abortSignal: how.signal } : call,
     });
 
@@ -367,13 +375,15 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
     } else {
       log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
     }
-    if (capacity.desired !== 1) {
-      await adapters.setDesiredInstanceCount(1, call);
-      log(`freeze: desired instance count ${capacity.desired} -> 1`);
+    if (capacity.desired !== pin) {
+      await adapters.setDesiredInstanceCount(pin, call);
+      log(`freeze: desired ${unit} ${capacity.desired} -> ${pin}`);
     }
     let current = capacity;
     const frozen = await waitUntil(
-      `one InService instance of ${endpoint}/${variant}`,
+      adapters.resourceId
+        ? `${pin} copies of ${resourceId} serving`
+        : `one InService instance of ${endpoint}/${variant}`,
       async () => {
         current = await adapters.describeVariantCapacity(call);
         if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
@@ -381,7 +391,7 @@ export async function freezeEndpoint(options: FreezeOptions): Promise<Freeze> {
             `endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`,
           );
         }
-        return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+        return current.endpointStatus === 'InService' && current.desired === pin && current.current === pin
           ? current
           : undefined;
       },

@@ -25,6 +25,7 @@ import {
   freezeAbort,
   freezeEndpoint,
   InterruptedError,
+  icFreezeAdapters,
   type JournalEntryRef,
   type RestoreReport,
 } from './freeze.js';
@@ -112,6 +113,10 @@ export interface FrozenRunSpec {
   clients: Pick<AwsClients, 'sagemaker' | 'autoscaling'> | null;
   /** @default the AWS ones over `clients` */
   adapters?: FreezeAdapters;
+  /** An inference component: its copy count is frozen (pinned at `pin`), not the variant's instances. */
+  component?: string | null;
+  /** The count pinned while frozen. @default 1 */
+  pin?: number;
   /** Another run freezes (goodput's shards other than 0): wait, read-only, until it has. @default freeze here */
   awaitFrozen?: (adapters: FreezeAdapters, signal: AbortSignal) => Promise<void>;
   stateDir?: string;
@@ -191,7 +196,10 @@ export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps
   const signal = AbortSignal.any([abort.signal, lost.signal]);
   try {
     const adapters = clients
-      ? (spec.adapters ?? awsFreezeAdapters(clients, spec.endpoint, spec.variant))
+      ? (spec.adapters ??
+        (spec.component
+          ? icFreezeAdapters(clients, spec.endpoint, spec.variant, spec.component)
+          : awsFreezeAdapters(clients, spec.endpoint, spec.variant)))
       : null;
     let freeze: Freeze | null = null;
     let restore: RestoreReport | null = null;
@@ -213,6 +221,7 @@ export async function frozenRun<M, R>(spec: FrozenRunSpec, steps: FrozenRunSteps
           waitTimeoutS: spec.waitTimeoutS,
           pollIntervalMs: spec.pollIntervalMs,
           heartbeatMs: spec.heartbeatMs,
+          ...(spec.pin !== undefined ? { pin: spec.pin } : {}),
           onLost: (reason) => {
             log(`freeze LOST: ${reason}`);
             loseFreeze(reason);

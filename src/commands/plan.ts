@@ -33,7 +33,7 @@ import type { PlanFormat, PriceSourceChoice } from '../options/plan.js';
 import { audioPerRequest, fleetCostFinding, meanCharacters, planCost } from '../plan/cost.js';
 import { derivePlan, type Load } from '../plan/derive.js';
 import { configStatedLoad } from '../plan/gate-config.js';
-import { attachInferenceComponent } from '../plan/inference-component.js';
+import { attachInferenceComponent, measuredPathsOf } from '../plan/inference-component.js';
 import {
   deployableValues,
   renderDeployableJson,
@@ -55,6 +55,10 @@ export interface PlanInput {
   qmaxFile?: string;
   /** The measured T_total. @default none: then `assumeTTotalS` must state one */
   ttotalFile?: string;
+  /** An inference component's measured wake from zero (`ttotal --path zero`). @default none: the zero path is a bound */
+  wakeFile?: string;
+  /** Inference-component warm/cold paths measured (`ttotal --path warm|cold`). @default none: bounds */
+  icPathFiles?: string[];
   /** A stated T_total in seconds (labelled stated, never measured). @default none */
   assumeTTotalS?: number;
   /** lambda_max from `scalegate goodput` (the open_loop_headroom finding). @default none: suppressed */
@@ -140,6 +144,7 @@ function renderExisting(input: PlanInput & { fromFile: string }): CommandResult<
     [
       ['qmax', input.qmaxFile],
       ['ttotal', input.ttotalFile],
+      ['wake', input.wakeFile],
       ['assume-t-total', input.assumeTTotalS],
       ['drill', input.drillFile],
       ['goodput', input.goodputFile],
@@ -333,6 +338,10 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
       references: model.reference_prices,
     }),
   };
+  const wake = input.wakeFile === undefined ? null : readArtifact('ttotal', input.wakeFile);
+  if (input.wakeFile !== undefined && (model.kind !== 'inference-component' || !wake?.inference_component)) {
+    throw usage`${opt('wake', input.wakeFile)}: a wake from zero belongs to an inference-component model and comes from \`scalegate ttotal --path zero\`; ${model.kind !== 'inference-component' ? `${input.modelName} is a variant` : 'this ttotal artifact timed no inference component'}.`;
+  }
   const plan =
     model.kind === 'inference-component' && model.inference_component
       ? attachInferenceComponent(priced, {
@@ -340,6 +349,10 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
           endpoint: model.endpoint,
           variant: model.variant,
           config: model.inference_component,
+          measuredPaths: measuredPathsOf(
+            wake,
+            ...(input.icPathFiles ?? []).map((f) => readArtifact('ttotal', f)),
+          ),
         })
       : priced;
   const outFile =

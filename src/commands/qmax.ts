@@ -64,6 +64,7 @@ import {
   resolveContinuity,
   transportRequest,
 } from './load-start.js';
+import { icQmaxRecord, pinnedComponent } from './qmax-component.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { CW_PERIOD_S, type QmaxSchedule } from '../analysis/qmax.js';
@@ -302,11 +303,17 @@ export async function runQmax(
   const perRun: number[] = [];
   const nonMonotonePerRun: string[][] = [];
 
+  const ic = pinnedComponent(input);
+  if (ic)
+    log(
+      `qmax: component ${ic.component} pinned at ${ic.copies} copies (per copy = in flight / ${ic.copies})`,
+    );
   return frozenRun(
     {
       ...input,
       clients: clients ?? null,
       adapters: deps.freezeAdapters,
+      ...(ic ? { component: ic.component, pin: ic.copies } : {}),
       commandLine: input.commandLine ?? `scalegate qmax --model ${input.modelName}`,
       runId,
       onJournal: deps.onJournal,
@@ -396,7 +403,11 @@ export async function runQmax(
           target: live ? input.endpoint : (resolved.targetUrl as string),
           tool: `scalegate ${version}`,
         });
-        const artifact: QmaxArtifact = { ...assembled, vantage };
+        const artifact: QmaxArtifact = {
+          ...assembled,
+          vantage,
+          ...(ic ? { inference_component: icQmaxRecord(ic, assembled.q_max) } : {}),
+        };
         const file =
           input.outFile ??
           join(

@@ -37,6 +37,8 @@ import {
   awsFreezeAdapters,
   describeJournalOwner,
   type FreezeAdapters,
+  icFreezeAdapters,
+  journalComponent,
   restoreFromJournal,
 } from './freeze.js';
 import { type CommandDeps, type CommandResult, resolveDeps } from './result.js';
@@ -174,7 +176,13 @@ export async function runThaw(input: ThawInput, deps: ThawDeps): Promise<Command
     }
     // The endpoint may still be Updating from the freeze (e.g. killed while draining): the restore
     // waits that out (up to waitS) before putting the capacity back.
-    const result = await restoreFromJournal(journal, adapters, {
+    // A component's journal restores its copy count and its scalable target, not the variant's.
+    const component = journalComponent(journal.resource_id);
+    const restoring =
+      component && !deps.adapters && deps.clients
+        ? icFreezeAdapters(deps.clients, endpoint, variant, component)
+        : adapters;
+    const result = await restoreFromJournal(journal, restoring, {
       stateDir: input.stateDir,
       budgetMs: (input.waitS ?? 600) * 1000,
       callTimeoutMs: input.callTimeoutMs ?? 15_000,

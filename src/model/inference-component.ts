@@ -38,6 +38,18 @@ export const inferenceComponentConfigSchema = z
       .strict(),
     /** Idle minutes before a component at its fewest copies scales in to zero (min_copies 0). @default 15 */
     idle_scale_in_minutes: boundedNumber(1, 1440, 'idle_scale_in_minutes').int().default(15),
+    /**
+     * Period of the wake alarm (Sum of NoCapacityInvocationFailures), seconds: 10, 20, 30 or a
+     * multiple of 60. AWS publishes that metric each minute, so anything below 60 only shortens a
+     * rehearsal against the local SageMaker (which records every failure at once). @default 60
+     */
+    wake_alarm_period_s: z
+      .number()
+      .int()
+      .refine((s) => [10, 20, 30].includes(s) || (s >= 60 && s <= 86_400 && s % 60 === 0), {
+        message: 'wake_alarm_period_s: 10, 20, 30 or a multiple of 60 (CloudWatch alarm periods)',
+      })
+      .default(60),
     /** The longest wait for a wake from zero the callers tolerate, seconds. @default 60 */
     wake_tolerance_s: boundedNumber(0, LIMITS.seconds, 'wake_tolerance_s').positive().default(60),
     /** Client retries on the no-capacity error while the component wakes. @default 5 */

@@ -71,10 +71,18 @@ export const thawJournalSchema = z
     run_id: safeString.nullable(),
   })
   // The resource id is never trusted on its own: it must be the one the endpoint and variant name.
-  .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}`, {
-    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal',
-    path: ['resource_id'],
-  });
+  // A component's journal names the component's target (its copy count was pinned); the journal
+  // travels in that endpoint's tags, and the thaw acts on the component by that name only.
+  .refine(
+    (j) =>
+      j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}` ||
+      /^inference-component\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(j.resource_id),
+    {
+      message:
+        'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal, or inference-component/<name>',
+      path: ['resource_id'],
+    },
+  );
 export type ThawJournal = z.infer<typeof thawJournalSchema>;
 
 /** `SCALEGATE_STATE_DIR`, else `.scalegate` in the working directory. */

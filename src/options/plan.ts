@@ -26,6 +26,12 @@ export const PLAN_OPTIONS = {
       "the one in artifacts/ with the qmax's fingerprint (unless --assume-t-total), named on stderr",
     action: { defaultText: "the one in artifacts-dir with the qmax's fingerprint" },
   }),
+  wakeFile: text(
+    'wake',
+    '<file>',
+    "ttotal artifact of an inference component's wake from zero (`scalegate ttotal --path zero`): its measured wake replaces the bound of the plan's zero path",
+    { action: false },
+  ),
   drillFile: text(
     'drill',
     '<file>',

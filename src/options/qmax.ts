@@ -34,6 +34,13 @@ export const QMAX_OPTIONS = {
   outFile: outFile('artifact', 'qmax-<model>-<transport>-<slug>.json'),
   ...LOAD_TARGET_OPTIONS,
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms', { defaultText: "the config's slo_ms" }),
+  copies: number(
+    'copies',
+    '<n>',
+    'positiveInteger',
+    "inference-component models: the component's copy count pinned while measuring (its scalable target suspended, restored after); the load is shared among the copies, so concurrency per copy = in flight / copies",
+    { defaultText: '1', action: false },
+  ),
   ...CONTINUITY_OPTIONS,
   ladder: choice(
     'ladder',

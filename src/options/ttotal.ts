@@ -7,7 +7,7 @@ import {
   outFile,
   REQUEST_SHAPE_OPTIONS,
 } from './common.js';
-import { flag, number, type OptionTable, text } from './spec.js';
+import { choice, flag, number, type OptionTable, text } from './spec.js';
 
 /** What ttotal measures with when not told otherwise. */
 export const TTOTAL_DEFAULTS = {
@@ -97,6 +97,18 @@ export const TTOTAL_OPTIONS = {
   allowConfigMismatch: flag(
     'allow-config-mismatch',
     "measure although the qmax's fingerprint differs from the endpoint's (warns; recorded)",
+  ),
+  path: choice(
+    'path',
+    '<path>',
+    ['instance', 'zero', 'warm', 'cold'] as const,
+    "the scale-out timed: one more instance (a variant); for an inference component, its wake from zero copies (the plan's wake rule deployed, the component idle at 0 copies; nothing is frozen), one more copy onto an instance with room (warm) or one needing a new instance (cold; the copy count is put back after)",
+    { defaultText: 'instance', action: false },
+  ),
+  clientRetry: flag(
+    'client-retry',
+    "with --path zero: the probe retries the no-capacity error with the config's client_retry_attempts x client_retry_backoff_s (the retries are counted apart)",
+    { action: false },
   ),
   promptsFile: LOAD_BODY_OPTIONS.promptsFile,
   ...REQUEST_SHAPE_OPTIONS,

@@ -31,6 +31,19 @@ export interface MeasuredPaths {
   zeroS?: number;
 }
 
+/** The paths an IC ttotal artifact measured (`ttotal --path zero`: the wake); none from a variant's. */
+export function measuredPathsOf(...ttotals: (TtotalArtifact | null)[]): MeasuredPaths {
+  const out: MeasuredPaths = {};
+  for (const t of ttotals) {
+    const m = t?.inference_component;
+    if (!t || !m) continue;
+    if (m.path === 'zero' && m.wake_s !== null) out.zeroS = m.wake_s;
+    if (m.path === 'warm') out.warmS = t.t_total_s;
+    if (m.path === 'cold') out.coldS = t.t_total_s;
+  }
+  return out;
+}
+
 export interface InferenceComponentPlanRequest {
   plan: PlanArtifact;
   ttotal: TtotalArtifact | null;
@@ -164,7 +177,8 @@ export function deriveInferenceComponentPlan(
   let scaleToZero: InferenceComponentPlan['scale_to_zero'] = null;
   if (minCopies === 0) {
     const coldTotal = round1(cold.t_plan_s - lag);
-    const wakeS = measuredPaths.zeroS ?? round1(WAKE_ALARM_PERIOD_S + coldTotal);
+    const wakePeriodS = ic.wake_alarm_period_s ?? WAKE_ALARM_PERIOD_S;
+    const wakeS = measuredPaths.zeroS ?? round1(wakePeriodS + coldTotal);
     const wakeOrigin = measuredPaths.zeroS !== undefined ? ('measured' as const) : ('computed' as const);
     zero = {
       t_plan_s: wakeS,
@@ -172,7 +186,7 @@ export function deriveInferenceComponentPlan(
       provenance:
         measuredPaths.zeroS !== undefined
           ? `measured wake from zero ${measuredPaths.zeroS} s`
-          : `the wake alarm's ${WAKE_ALARM_PERIOD_S} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
+          : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
     };
     assumptions.push(
       `the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; not yet checked by a drill from zero`,
@@ -191,7 +205,7 @@ export function deriveInferenceComponentPlan(
           name: `${prefix}-wake`,
           metric: 'NoCapacityInvocationFailures',
           statistic: 'Sum',
-          period_s: WAKE_ALARM_PERIOD_S,
+          period_s: wakePeriodS,
           evaluation_periods: 1,
           datapoints_to_alarm: 1,
           threshold: 1,
@@ -334,6 +348,7 @@ export function icConfigOfBlock(block: InferenceComponentPlan): InferenceCompone
     ...(z
       ? {
           idle_scale_in_minutes: z.idle_minutes,
+          wake_alarm_period_s: z.wake.alarm.period_s,
           wake_tolerance_s: z.wake_tolerance_s,
           client_retry_attempts: z.retry.attempts,
           client_retry_backoff_s: z.retry.backoff_s,

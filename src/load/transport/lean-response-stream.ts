@@ -32,6 +32,8 @@ export interface LeanResponseStreamOptions {
   runtime: SageMakerRuntimeClient;
   endpoint: string;
   variant?: string;
+  /** The inference component the requests go to (an IC-hosting endpoint serves only the one named). */
+  inferenceComponent?: string;
   contentType?: string;
   accept?: string;
   /** Highest concurrency driven; the socket pool is sized above it (default: the runtime's, else 64). */
@@ -185,6 +187,8 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
         'x-amzn-sagemaker-accept': accept,
       };
       if (options.variant) headers['x-amzn-sagemaker-target-variant'] = options.variant;
+      if (options.inferenceComponent)
+        headers['x-amzn-sagemaker-inference-component'] = options.inferenceComponent;
       headers['content-length'] = String(body.byteLength);
       headers['x-amz-user-agent'] = userAgent.xAmzUserAgent;
       headers['user-agent'] = userAgent.userAgent;
@@ -338,7 +342,7 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
 
   return {
     kind: options.kind ?? 'response-stream',
-    target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+    target: targetLabel(options),
     invoke,
     endpointUrl: async () => {
       const r = resolve();
@@ -351,3 +355,7 @@ export function createLeanResponseStreamTransport(options: LeanResponseStreamOpt
     },
   };
 }
+
+/** What a SageMaker transport measures, for the report: the endpoint, its variant, its component. */
+export const targetLabel = (o: { endpoint: string; variant?: string; inferenceComponent?: string }): string =>
+  `endpoint ${o.endpoint}${o.variant ? ` variant ${o.variant}` : ''}${o.inferenceComponent ? ` component ${o.inferenceComponent}` : ''}`;

@@ -17,6 +17,7 @@ import {
   type LeanResponseStreamOptions,
   runtimeConcurrency,
   runtimeEndpointUrl,
+  targetLabel,
 } from './lean-response-stream.js';
 import { classifySdkError, errorText } from './outcomes.js';
 
@@ -57,6 +58,8 @@ export interface ResponseStreamTransportOptions {
   endpoint: string;
   /** Pin the production variant (TargetVariant); the measurement is of one variant. */
   variant?: string;
+  /** Route to this inference component (InferenceComponentName) on an IC-hosting endpoint. */
+  inferenceComponent?: string;
   contentType?: string;
   /** @default audio/wav */
   accept?: string;
@@ -94,6 +97,7 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
           ContentType: contentType,
           Accept: accept,
           ...(options.variant ? { TargetVariant: options.variant } : {}),
+          ...(options.inferenceComponent ? { InferenceComponentName: options.inferenceComponent } : {}),
         }),
         { abortSignal: signal },
       );
@@ -122,7 +126,7 @@ export function createSdkResponseStreamTransport(options: ResponseStreamTranspor
 
   return {
     kind: 'sdk',
-    target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+    target: targetLabel(options),
     invoke,
     endpointUrl: () => runtimeEndpointUrl(runtime, endpoint),
     close: async () => {

@@ -4,6 +4,7 @@
  * transport from here; a new transport is one more row (and its kind in the artifact schema).
  */
 import { opt, usage } from '../../model/errors.js';
+import { componentNameOf, type InferenceComponentConfig } from '../../model/inference-component.js';
 import type { Transport, TransportKind } from '../types.js';
 import { createHttpTransport, invocationsUrl } from './http-transport.js';
 import {
@@ -24,6 +25,14 @@ export interface TransportSetup {
   region: string;
   /** Content-Type and Accept of every request (the run's request shape). @default application/json, audio/wav */
   request?: { contentType: string; accept: string };
+  /**
+   * The model measured: of `kind: inference-component`, every request names its component
+   * (InferenceComponentName), the only thing an IC-hosting endpoint serves. @default a variant
+   */
+  model?: {
+    kind?: 'variant' | 'inference-component';
+    inference_component?: InferenceComponentConfig | undefined;
+  };
   /** Endpoint/credentials of the load's own runtime client. @default the SDK environment */
   loadClient?: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 }
@@ -36,6 +45,12 @@ export interface TransportDeclaration {
   readonly create: (setup: TransportSetup) => Transport;
 }
 
+/** The inference component the load of `setup` goes to (null: a variant). */
+export function componentOf(setup: Pick<TransportSetup, 'endpoint' | 'model'>): string | null {
+  const ic = setup.model?.kind === 'inference-component' ? setup.model.inference_component : undefined;
+  return ic ? componentNameOf(setup.endpoint, ic) : null;
+}
+
 /** The SageMaker transports' options: the load's own runtime client, owned by the transport. */
 const sageMaker = (setup: TransportSetup): ResponseStreamTransportOptions => ({
   runtime: createLoadRuntimeClient({
@@ -44,7 +59,8 @@ const sageMaker = (setup: TransportSetup): ResponseStreamTransportOptions => ({
     ...setup.loadClient,
   }),
   endpoint: setup.endpoint,
-  variant: setup.variant,
+  // A component names the variant it lives on itself: the request names the component alone.
+  ...(componentOf(setup) ? { inferenceComponent: componentOf(setup) as string } : { variant: setup.variant }),
   ownsClient: true,
   ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
 });

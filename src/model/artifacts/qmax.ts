@@ -224,5 +224,20 @@ export const qmaxArtifactSchema = z.object({
     .optional(),
   /** Additive: the continuity SLO and which SLO bounded Q_max; absent: first audio only. */
   continuity: continuitySchema.nullable().optional(),
+  /** An inference component measured at a pinned copy count; absent: a variant's instance. */
+  inference_component: z
+    .object({
+      component: safeString,
+      /** Copies pinned while measuring (measured: the component served exactly these). */
+      copies: z.number().int().positive(),
+      copies_per_instance: z.number().int().positive(),
+      /** Instances the copies occupy: ceil(copies / copies_per_instance) (computed: placement fills an instance first). */
+      instances: z.number().int().positive(),
+      /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
+      q_max_per_copy: z.number().nonnegative(),
+      /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
+      sharing: safeString,
+    })
+    .optional(),
 });
 export type QmaxArtifact = z.infer<typeof qmaxArtifactSchema>;

@@ -71,6 +71,47 @@ export const ttotalObservationSchema = z.object({
 });
 export type TtotalObservation = z.infer<typeof ttotalObservationSchema>;
 
+/**
+ * A scale-out path of an inference component timed end to end (`ttotal --path zero`): the wake
+ * from zero copies. Every figure is measured by the probe (request outcomes, their times) or by
+ * polling DescribeInferenceComponent (the copy stages, bounded by the poll interval).
+ */
+export const icPathMeasurementSchema = z.object({
+  component: safeString,
+  /** zero: the wake from 0 copies; warm: one more copy onto an instance with room; cold: one that needs a new instance. */
+  path: z.enum(['zero', 'warm', 'cold']),
+  origin: z.literal('measured'),
+  /** Copies when the probe started (0: a wake from zero). */
+  copies_before: z.number().int().nonnegative(),
+  copies_after: z.number().int().positive(),
+  /** zero: first request sent to first success, seconds; null for warm and cold (their T_total: the copy count set to the new copy serving). */
+  wake_s: seconds('wake_s').positive().nullable(),
+  /** Requests the endpoint refused with the no-capacity error (every attempt, retries included). */
+  no_capacity_failures: z.number().int().nonnegative(),
+  /** Requests that failed otherwise. */
+  other_failures: z.number().int().nonnegative(),
+  /** First to last no-capacity failure (null: none). */
+  failing_window: z
+    .object({ first_at: isoTime, last_at: isoTime, seconds: seconds('failing_window.seconds') })
+    .nullable(),
+  /** The client retry budget the probe applied (null: none: each failure reached the client). */
+  retry: z
+    .object({
+      attempts: z.number().int().nonnegative(),
+      backoff_s: z.number().nonnegative(),
+      client_requests: z.number().int().positive(),
+      /** Client requests whose every attempt failed. */
+      client_visible_failures: z.number().int().nonnegative(),
+      /** Requests sent again (counted apart: a retried request is not a success of the first try). */
+      retries: z.number().int().nonnegative(),
+      retried_requests: z.number().int().nonnegative(),
+    })
+    .nullable(),
+  /** The wake alarm's period the plan deployed, seconds (null: not read). */
+  wake_alarm_period_s: z.number().int().positive().nullable(),
+});
+export type IcPathMeasurement = z.infer<typeof icPathMeasurementSchema>;
+
 /** The upper prediction bound for the next T_total, from the repeated observations. */
 export const predictionBoundSchema = z.object({
   n: z.number().int().positive(),
@@ -158,5 +199,7 @@ export const ttotalArtifactSchema = z.object({
   observations: z.array(ttotalObservationSchema).optional(),
   /** Upper prediction bound for the next T_total from the observations; absent in older artifacts. */
   t_total_prediction: predictionBoundSchema.optional(),
+  /** An inference component's scale-out path (`--path zero`); absent for a variant's scale-out. */
+  inference_component: icPathMeasurementSchema.optional(),
 });
 export type TtotalArtifact = z.infer<typeof ttotalArtifactSchema>;

@@ -1,0 +1,56 @@
+/**
+ * qmax of an inference-component model: the component's copy count is what the freeze pins
+ * (`--copies`, default 1), and the ladder's in-flight requests are shared among the copies
+ * (least outstanding requests), so Q_max per copy = Q_max / copies.
+ */
+import { componentOf } from '../load/transport/transports.js';
+import type { QmaxArtifact } from '../model/artifacts.js';
+import type { ModelConfig } from '../model/config.js';
+import { opt, usage } from '../model/errors.js';
+
+export interface PinnedComponent {
+  component: string;
+  copies: number;
+  copiesPerInstance: number;
+}
+
+/** The component a qmax pins and at how many copies; null for a variant (`--copies` refused there). */
+export function pinnedComponent(input: {
+  endpoint: string;
+  model: ModelConfig;
+  copies?: number;
+  target?: string;
+}): PinnedComponent | null {
+  const component = input.target ? null : componentOf(input);
+  const ic = input.model.inference_component;
+  if (!component || !ic) {
+    if (input.copies !== undefined)
+      throw usage`${opt('copies', String(input.copies))} pins an inference component's copies: the model is not measured as one (kind 'inference-component', through its endpoint).`;
+    return null;
+  }
+  const copies = input.copies ?? 1;
+  if (copies > ic.max_copies)
+    throw usage`${opt('copies', String(copies))}: more than the component's max_copies ${ic.max_copies}.`;
+  return { component, copies, copiesPerInstance: ic.copies_per_instance };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** The artifact's record of the packing measured. */
+export function icQmaxRecord(
+  ic: PinnedComponent,
+  qMax: number,
+): NonNullable<QmaxArtifact['inference_component']> {
+  const instances = Math.ceil(ic.copies / ic.copiesPerInstance);
+  return {
+    component: ic.component,
+    copies: ic.copies,
+    copies_per_instance: ic.copiesPerInstance,
+    instances,
+    q_max_per_copy: round2(qMax / ic.copies),
+    sharing:
+      ic.copies === 1
+        ? 'one copy: the instance accelerator is its own'
+        : `${ic.copies} copies on ${instances} instance(s): each copy is its own container process; whether they contend depends on the accelerators each copy is given (on the local SageMaker each copy has its own emulated device, so packed copies do not contend there)`,
+  };
+}

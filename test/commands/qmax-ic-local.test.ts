@@ -1,0 +1,314 @@
+// qmax of an inference-component model against the local SageMaker, real SDK clients over
+// loopback: the component's copies emulate the Kokoro-82M device (time scale 0.05); the freeze
+// suspends the component's scalable target (sagemaker:inference-component:DesiredCopyCount) and
+// pins its copy count, 1 copy and then 2 copies packed on one instance, and puts both back after;
+// the artifact records the packing and Q_max per copy; a thaw of a component's journal restores
+// the component, not the variant.
+import { join } from 'node:path';
+import {
+  DescribeScalableTargetsCommand,
+  RegisterScalableTargetCommand,
+} from '@aws-sdk/client-application-auto-scaling';
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateInferenceComponentCommand,
+  CreateModelCommand,
+  DescribeEndpointCommand,
+  DescribeInferenceComponentCommand,
+  UpdateInferenceComponentRuntimeConfigCommand,
+} from '@aws-sdk/client-sagemaker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freezeEndpoint, icFreezeAdapters } from '../../src/commands/freeze.js';
+import { runQmax } from '../../src/commands/qmax.js';
+import { runThaw } from '../../src/commands/thaw.js';
+import { runTtotalIcPath } from '../../src/commands/ttotal-ic-path.js';
+import { deviceEnvironment } from '../../src/local/device.js';
+import { clientConfigFor } from '../../src/local/index.js';
+import {
+  inferenceComponentConfigSchema,
+  type ModelConfig,
+  type QmaxArtifact,
+} from '../../src/model/index.js';
+import { measuredPathsOf } from '../../src/plan/inference-component.js';
+import { kokoroDevice } from '../helpers/local-endpoint.js';
+import { eventually } from '../local/helpers.js';
+import {
+  configFile,
+  type Emulator,
+  MODEL,
+  modelConfig,
+  startEmulator,
+  workspace,
+} from './local-apply-fixtures.js';
+
+const ENDPOINT = 'ic-qmax';
+const COMPONENT = 'ic-qmax-ic';
+const device = { profile: kokoroDevice.profile, timeScale: 0.05, startup: null };
+let emulator: Emulator;
+let dir: string;
+
+const model: ModelConfig = {
+  ...modelConfig(),
+  endpoint: ENDPOINT,
+  kind: 'inference-component',
+  inference_component: inferenceComponentConfigSchema.parse({
+    copies_per_instance: 2,
+    cpu_cores: 2,
+    memory_mb: 4096,
+    min_copies: 1,
+    max_copies: 4,
+    instance_bounds: { min: 1, max: 2 },
+  }),
+};
+
+beforeAll(async () => {
+  emulator = await startEmulator({ provisionDelayS: 0.2, endpointName: 'plain-endpoint' });
+  dir = workspace('qmax-ic');
+  const { sagemaker, autoscaling } = emulator.clients;
+  const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
+  await sagemaker.send(
+    new CreateModelCommand({
+      ModelName: `${ENDPOINT}-model`,
+      PrimaryContainer: {
+        Image: emulator.handle.imageUri,
+        Environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
+      },
+      ExecutionRoleArn: role,
+    }),
+  );
+  await sagemaker.send(
+    new CreateEndpointConfigCommand({
+      EndpointConfigName: `${ENDPOINT}-config`,
+      ExecutionRoleArn: role,
+      ProductionVariants: [
+        {
+          VariantName: 'AllTraffic',
+          InstanceType: 'ml.g5.xlarge',
+          InitialInstanceCount: 1,
+          ManagedInstanceScaling: { Status: 'ENABLED', MinInstanceCount: 1, MaxInstanceCount: 2 },
+        },
+      ],
+    }),
+  );
+  await sagemaker.send(
+    new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: `${ENDPOINT}-config` }),
+  );
+  await eventually(async () => {
+    const d = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
+    return d.EndpointStatus === 'InService' ? true : undefined;
+  }, 10_000);
+  await sagemaker.send(
+    new CreateInferenceComponentCommand({
+      InferenceComponentName: COMPONENT,
+      EndpointName: ENDPOINT,
+      VariantName: 'AllTraffic',
+      Specification: {
+        ModelName: `${ENDPOINT}-model`,
+        ComputeResourceRequirements: { NumberOfCpuCoresRequired: 2, MinMemoryRequiredInMb: 4096 },
+      },
+      RuntimeConfig: { CopyCount: 1 },
+    }),
+  );
+  await autoscaling.send(
+    new RegisterScalableTargetCommand({
+      ServiceNamespace: 'sagemaker',
+      ResourceId: `inference-component/${COMPONENT}`,
+      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
+      MinCapacity: 1,
+      MaxCapacity: 4,
+    }),
+  );
+  await eventually(async () => {
+    const d = await sagemaker.send(
+      new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
+    );
+    return d.InferenceComponentStatus === 'InService' ? true : undefined;
+  }, 10_000);
+}, 25_000);
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+const qmax = (copies: number, rung: number) => {
+  const lines: string[] = [];
+  return runQmax(
+    {
+      modelName: MODEL,
+      model,
+      configFile,
+      endpoint: ENDPOINT,
+      variant: 'AllTraffic',
+      region: 'local',
+      copies,
+      ladder: 'fixed',
+      rungs: [rung],
+      holdS: 2.5,
+      measureS: 2,
+      settleS: 0.5,
+      minSamples: 72,
+      cloudwatch: false,
+      outFile: join(dir, `qmax-${copies}.json`),
+      stateDir: join(dir, 'state'),
+      pollIntervalMs: 100,
+    },
+    {
+      clients: emulator.clients,
+      handleSignals: false,
+      loadClient: {
+        endpoint: emulator.handle.url,
+        credentials: clientConfigFor(emulator.handle).credentials,
+      },
+      progress: (e) => {
+        if (e.type === 'log') lines.push(e.line);
+      },
+    },
+  ).then((r) => ({ ...r, artifact: r.artifact as QmaxArtifact | null, lines }));
+};
+
+const componentState = async () => {
+  const { sagemaker, autoscaling } = emulator.clients;
+  const d = await sagemaker.send(
+    new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
+  );
+  const t = await autoscaling.send(
+    new DescribeScalableTargetsCommand({
+      ServiceNamespace: 'sagemaker',
+      ResourceIds: [`inference-component/${COMPONENT}`],
+      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
+    }),
+  );
+  return { desired: d.RuntimeConfig?.DesiredCopyCount, suspended: t.ScalableTargets?.[0]?.SuspendedState };
+};
+
+describe('qmax of an inference component: per-copy Q_max at a pinned copy count', () => {
+  it('measures 1 copy and 2 copies packed on one instance, records the packing, and restores the copy count and the suspension', async () => {
+    const one = await qmax(1, 2);
+    expect(one.exitCode, one.report).toBe(0);
+    expect(one.artifact?.inference_component).toMatchObject({
+      component: COMPONENT,
+      copies: 1,
+      copies_per_instance: 2,
+      instances: 1,
+    });
+    // The component's own scalable target is what the freeze suspends (and its journal names).
+    expect(one.lines).toContain(
+      `freeze: dynamic and scheduled scaling suspended on inference-component/${COMPONENT} (min/max untouched)`,
+    );
+
+    const two = await qmax(2, 4);
+    expect(two.exitCode, two.report).toBe(0);
+    const ic = two.artifact?.inference_component;
+    expect(ic).toMatchObject({ copies: 2, instances: 1 });
+    expect(ic?.q_max_per_copy).toBe((two.artifact?.q_max ?? 0) / 2);
+    // The rung's 4 in flight are 2 per copy, inside the SLO.
+    expect(two.artifact?.q_max).toBe(4);
+
+    // Put back: the copy count it had (1), the target's flags unsuspended.
+    expect(await componentState()).toEqual({
+      desired: 1,
+      suspended: {
+        DynamicScalingInSuspended: false,
+        DynamicScalingOutSuspended: false,
+        ScheduledScalingSuspended: false,
+      },
+    });
+  }, 30_000);
+
+  it("a thaw of a component's journal (its run gone) restores the component's copies and flags, not the variant's", async () => {
+    const stateDir = join(dir, 'thaw-state');
+    const freeze = await freezeEndpoint({
+      endpoint: ENDPOINT,
+      variant: 'AllTraffic',
+      region: 'local',
+      adapters: icFreezeAdapters(emulator.clients, ENDPOINT, 'AllTraffic', COMPONENT),
+      stateDir,
+      commandLine: 'scalegate qmax --copies 2',
+      runId: 'ic-run',
+      pin: 2,
+      pollIntervalMs: 100,
+    });
+    expect(freeze.journal.resource_id).toBe(`inference-component/${COMPONENT}`);
+    expect((await componentState()).desired).toBe(2);
+    try {
+      // The run's own process is this one: force stands for "that run is gone".
+      const thawed = await runThaw(
+        { endpoint: ENDPOINT, variant: 'AllTraffic', stateDir, force: true, pollIntervalMs: 100 },
+        { clients: emulator.clients },
+      );
+      expect(thawed.exitCode, thawed.report).toBe(0);
+      expect(await componentState()).toEqual({
+        desired: 1,
+        suspended: {
+          DynamicScalingInSuspended: false,
+          DynamicScalingOutSuspended: false,
+          ScheduledScalingSuspended: false,
+        },
+      });
+    } finally {
+      // Stops the heartbeat (the journal is already gone).
+      await freeze.restore().catch(() => null);
+    }
+  });
+
+  it('ttotal times the warm path (a copy onto the instance with room) and the cold path (a new instance first), and plan takes both as measured', async () => {
+    const path = (p: 'warm' | 'cold') =>
+      runTtotalIcPath(
+        {
+          modelName: MODEL,
+          model,
+          configFile,
+          endpoint: ENDPOINT,
+          region: 'local',
+          path: p,
+          pollS: 0.05,
+          maxWaitS: 20,
+          outFile: join(dir, `ttotal-${p}.json`),
+        },
+        { clients: emulator.clients, version: 'test' },
+      );
+    const { sagemaker } = emulator.clients;
+    const settle = (copies: number) =>
+      eventually(async () => {
+        const d = await sagemaker.send(
+          new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
+        );
+        return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === copies
+          ? true
+          : undefined;
+      }, 10_000);
+    await settle(1);
+    // A cold path refused while the instance has room: that copy would be warm.
+    await expect(path('cold')).rejects.toThrow(/would be warm/);
+    const warm = await path('warm');
+    expect(warm.artifact?.inference_component).toMatchObject({
+      path: 'warm',
+      copies_before: 1,
+      copies_after: 2,
+    });
+    expect(warm.artifact?.timeline.map((t) => t.stage)).toEqual(['desired_set', 'in_service']);
+    await settle(1);
+    // Fill the instance (2 copies at 2 per instance): the next copy needs a new instance.
+    await sagemaker.send(
+      new UpdateInferenceComponentRuntimeConfigCommand({
+        InferenceComponentName: COMPONENT,
+        DesiredRuntimeConfig: { CopyCount: 2 },
+      }),
+    );
+    await settle(2);
+    const cold = await path('cold');
+    expect(cold.artifact?.timeline.map((t) => t.stage)).toEqual([
+      'desired_set',
+      'instance_in_service',
+      'in_service',
+    ]);
+    expect(cold.artifact).toMatchObject({ from_instances: 1, to_instances: 2 });
+    // The instance's provisioning (0.2 s) comes first on the cold path: it cannot be shorter.
+    expect(cold.artifact?.durations[0]?.seconds).toBeGreaterThanOrEqual(0.2);
+    expect(measuredPathsOf(warm.artifact, cold.artifact)).toEqual({
+      warmS: warm.artifact?.t_total_s,
+      coldS: cold.artifact?.t_total_s,
+    });
+  }, 25_000);
+});

@@ -109,7 +109,9 @@ describe('processor-sharing streaming device (16 streams, rtf 0.1, 160 ms chunks
     ({ artifact, device } = await measure('ps16', DEVICE_PROFILES.processorSharing16, 1, {
       sloMs: SLO_MS,
       underrunSloMs: UNDERRUN_SLO_MS,
-      rungs: [4, 14],
+      // Two rungs below the break: a pass must hold on both SLOs and their dependence checks,
+      // so one of them may honestly end undecided; Q_max is then the other.
+      rungs: [3, 4, 14],
       holdS: 16,
     }));
   }, 60_000);
@@ -120,18 +122,24 @@ describe('processor-sharing streaming device (16 streams, rtf 0.1, 160 ms chunks
     const gapAt = (c: number) => s.chunk_audio_ms * s.rtf * device.timeScale * c;
     const breaksAt = Math.floor(1 / (s.rtf * device.timeScale)) + 1;
     expect(breaksAt).toBe(11);
-    const [low, high] = artifact.steps;
+    const lows = artifact.steps.filter((step) => step.concurrency < breaksAt);
+    const high = artifact.steps.find((step) => step.concurrency === 14);
     expect(gapAt(4)).toBeLessThan(s.chunk_audio_ms / 2);
     expect(gapAt(14) - s.chunk_audio_ms).toBeCloseTo(64, 9);
-    // Measured: the low rung never runs dry, the high one stalls at every gap (64 ms each, computed).
-    expect(low?.verdict).toBe('pass');
-    expect(low?.continuity_verdict).toBe('pass');
+    // Measured: the low rungs never run dry, the high one stalls at every gap (64 ms each, computed).
+    for (const low of lows) {
+      expect(low.verdict, low.verdict_reason ?? '').not.toBe('fail');
+      expect(low.audio?.stall_p95_ms).toBe(0);
+    }
+    const passes = lows.filter((low) => low.verdict === 'pass').map((low) => low.concurrency);
+    expect(passes.length, lows.map((low) => low.verdict_reason).join(' | ')).toBeGreaterThan(0);
     expect(high?.continuity_verdict).toBe('fail');
     expect(high?.first_audio_verdict).not.toBe('fail');
     expect(high?.ttfab_p95_ms).toBeLessThan(SLO_MS);
     expect(high?.audio?.underrun_share).toBeGreaterThan(0.9);
-    expect(artifact.q_max).toBe(4);
+    expect(artifact.q_max).toBe(Math.max(...passes));
     expect(artifact.q_max_bracketed).toBe(true);
+    expect(artifact.q_max_upper_bound).toBe(14);
     expect(artifact.continuity?.bounded_by).toBe('continuity');
   });
 });
@@ -169,7 +177,7 @@ describe('Kokoro serial streaming device (1 lane, rtf 0.0124, 160 ms chunks)', (
     expect(ttfabAt(6)).toBeGreaterThan(SLO_MS * 1.5);
     expect(breaksAt).toBeGreaterThan(2);
     expect(breaksAt).toBeLessThanOrEqual(6);
-    expect(low?.verdict).toBe('pass');
+    expect(low?.verdict, low?.verdict_reason ?? '').toBe('pass');
     expect(high?.first_audio_verdict ?? high?.verdict).toBe('fail');
     expect(high?.continuity_verdict).not.toBe('fail');
     expect(high?.audio?.stall_p95_ms).toBe(0);

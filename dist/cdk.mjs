@@ -27032,6 +27032,130 @@ const boundedNumber = (min, max, what) => schemas_number()
     .min(min, `${what} must be at least ${min}`)
     .max(max, `${what} above ${max} is not plausible; check the file or flag`);
 
+;// CONCATENATED MODULE: ./src/model/inference-component.ts
+
+
+/** SageMaker resource names: letters, digits and hyphens, 63 at most. */
+const componentNameSchema = schemas_string()
+    .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/, 'letters, digits and hyphens (SageMaker resource name)')
+    .max(63);
+const inferenceComponentConfigSchema = object({
+    /** The component's name. @default `<endpoint>-ic` */
+    component_name: componentNameSchema.optional(),
+    /** Most copies one instance packs (the compute requirements must fit that many). */
+    copies_per_instance: boundedNumber(1, 64, 'copies_per_instance').int(),
+    /** Accelerator devices one copy needs (NumberOfAcceleratorDevicesRequired). */
+    accelerators: boundedNumber(0, 64, 'accelerators').optional(),
+    /** vCPUs one copy needs (NumberOfCpuCoresRequired). */
+    cpu_cores: boundedNumber(0, 1024, 'cpu_cores').optional(),
+    /** Memory one copy needs, MiB (MinMemoryRequiredInMb). */
+    memory_mb: boundedNumber(1, 4_000_000, 'memory_mb').int(),
+    /** Fewest copies; 0 scales to zero when idle (needs instance_bounds.min 0). */
+    min_copies: boundedNumber(0, LIMITS.instances, 'min_copies').int(),
+    max_copies: boundedNumber(1, LIMITS.instances, 'max_copies').int(),
+    /** Managed instance scaling: the instances follow the copies within these bounds. */
+    instance_bounds: object({
+        min: boundedNumber(0, LIMITS.instances, 'instance_bounds.min').int(),
+        max: boundedNumber(1, LIMITS.instances, 'instance_bounds.max').int(),
+    })
+        .strict(),
+    /** Idle minutes before a component at its fewest copies scales in to zero (min_copies 0). @default 15 */
+    idle_scale_in_minutes: boundedNumber(1, 1440, 'idle_scale_in_minutes').int().default(15),
+    /**
+     * Period of the wake alarm (Sum of NoCapacityInvocationFailures), seconds: 10, 20, 30 or a
+     * multiple of 60. AWS publishes that metric each minute, so anything below 60 only shortens a
+     * rehearsal against the local SageMaker (which records every failure at once). @default 60
+     */
+    wake_alarm_period_s: schemas_number()
+        .int()
+        .refine((s) => [10, 20, 30].includes(s) || (s >= 60 && s <= 86_400 && s % 60 === 0), {
+        message: 'wake_alarm_period_s: 10, 20, 30 or a multiple of 60 (CloudWatch alarm periods)',
+    })
+        .default(60),
+    /** The longest wait for a wake from zero the callers tolerate, seconds. @default 60 */
+    wake_tolerance_s: boundedNumber(0, LIMITS.seconds, 'wake_tolerance_s').positive().default(60),
+    /** Client retries on the no-capacity error while the component wakes. @default 5 */
+    client_retry_attempts: boundedNumber(0, 100, 'client_retry_attempts').int().default(5),
+    /** Pause between two of those retries, seconds (constant backoff). @default 10 */
+    client_retry_backoff_s: boundedNumber(0, 3600, 'client_retry_backoff_s').positive().default(10),
+    /** Other models on the same endpoint: refused (one component per endpoint). */
+    models: array(safeString).optional(),
+})
+    .strict();
+/** Cross-field rules of an IC model (added to the model config's superRefine). */
+function checkInferenceComponent(model, ctx) {
+    const ic = model.inference_component;
+    const at = (field) => ['inference_component', ...field.split('.')];
+    const issue = (field, message) => ctx.addIssue({ code: 'custom', path: at(field), message });
+    if (model.kind === 'variant') {
+        if (ic) {
+            ctx.addIssue({
+                code: 'custom',
+                path: ['kind'],
+                message: "an inference_component block needs kind 'inference-component'",
+            });
+        }
+        return;
+    }
+    if (!ic) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['inference_component'],
+            message: "kind 'inference-component' needs an inference_component block",
+        });
+        return;
+    }
+    if (ic.models !== undefined) {
+        issue('models', 'multi-model endpoints are not supported: scalegate plans one model per endpoint (one inference component); declare each model with its own endpoint');
+    }
+    if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
+        issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
+    }
+    if (ic.min_copies > ic.max_copies)
+        issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
+    if (ic.instance_bounds.min > ic.instance_bounds.max) {
+        issue('instance_bounds.min', `instance_bounds.min ${ic.instance_bounds.min} exceeds instance_bounds.max ${ic.instance_bounds.max}`);
+    }
+    if (ic.min_copies === 0 && ic.instance_bounds.min !== 0) {
+        issue('instance_bounds.min', `min_copies 0 (scale to zero) needs instance_bounds.min 0, else ${ic.instance_bounds.min} idle instance(s) stay billed with no copy on them`);
+    }
+    if (ic.min_copies > 0 && ic.instance_bounds.min === 0) {
+        issue('instance_bounds.min', `min_copies ${ic.min_copies} needs at least one instance: set instance_bounds.min to 1 or more`);
+    }
+    const packed = ic.instance_bounds.max * ic.copies_per_instance;
+    if (ic.max_copies > packed) {
+        issue('max_copies', `max_copies ${ic.max_copies} exceeds instance_bounds.max ${ic.instance_bounds.max} x copies_per_instance ${ic.copies_per_instance} = ${packed}: copies beyond it never find room`);
+    }
+}
+/** The component's name: configured, else `<endpoint>-ic`. */
+const componentNameOf = (endpoint, ic) => ic.component_name ?? `${endpoint}-ic`;
+/**
+ * What a measurement or a plan of an IC model is valid for beyond the container: the packing and
+ * the compute of one copy (a Q_max per copy on one packing says nothing about another).
+ */
+const icFingerprintSchema = object({
+    copies_per_instance: schemas_number().int().positive(),
+    accelerators: schemas_number().nonnegative().nullable(),
+    cpu_cores: schemas_number().nonnegative().nullable(),
+    memory_mb: schemas_number().int().positive(),
+});
+const icFingerprintOf = (ic) => ({
+    copies_per_instance: ic.copies_per_instance,
+    accelerators: ic.accelerators ?? null,
+    cpu_cores: ic.cpu_cores ?? null,
+    memory_mb: ic.memory_mb,
+});
+const icFingerprintLabel = (fp) => fp === undefined
+    ? 'variant (no inference component)'
+    : `${fp.copies_per_instance} copies/instance, ${fp.accelerators ?? 0} accelerators, ${fp.cpu_cores ?? 0} vCPU, ${fp.memory_mb} MiB per copy`;
+/** Names shared by the deployable side (CDK, local apply) and its read-back (validate, drift). */
+const IC_NAMESPACE = 'AWS/SageMaker';
+const IC_DIMENSION = 'InferenceComponentName';
+const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
+const icResourceId = (componentName) => `inference-component/${componentName}`;
+/** The target-tracking policy's name. */
+const inference_component_icTargetPolicyName = (ic) => `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
+
 ;// CONCATENATED MODULE: ./src/model/request-shape.ts
 /**
  * The request shape a load sends: the body (a JSON template with the placeholder `{{text}}`, the
@@ -27212,6 +27336,7 @@ function requestShapeLabel(shape) {
 
 
 
+
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
 const fingerprint_LOCAL_REGION = 'local';
 /**
@@ -27233,6 +27358,11 @@ const fingerprintSchema = object({
      * recorded: read as the default `{"text": ...}` as application/json, accepting audio/wav.
      */
     request: requestShapeSchema.optional(),
+    /**
+     * An inference-component model's packing and per-copy compute (absent: a variant model): a plan
+     * for one packing never pairs with another.
+     */
+    inference_component: icFingerprintSchema.optional(),
 });
 /**
  * Keys that say nothing about what the model computes: set by the platform or the base image,
@@ -27281,13 +27411,21 @@ function imageDigestOf(imageUri) {
  * discovery compare measurements with.
  */
 function configFingerprint(model, imageDigest, region, request = configuredRequestShape(model.request)) {
+    const ic = inferenceComponentFingerprint(model);
     return {
         instance_type: model.instance_type,
         image_digest: imageDigest,
         container_env: measuredEnvironment(model.container_env),
         region,
         request,
+        ...(ic ? { inference_component: ic } : {}),
     };
+}
+/** The packing part of a model's fingerprint: undefined for a variant model. */
+function inferenceComponentFingerprint(model) {
+    return model.kind === 'inference-component' && model.inference_component
+        ? icFingerprintOf(model.inference_component)
+        : undefined;
 }
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
 function fingerprint_fingerprintSlug(fp) {
@@ -27325,6 +27463,10 @@ function fingerprint_fingerprintDifferences(left, right) {
             right: requestShapeLabel(right.request),
         });
     }
+    const leftIc = icFingerprintLabel(left.inference_component);
+    const rightIc = icFingerprintLabel(right.inference_component);
+    if (leftIc !== rightIc)
+        differences.push({ field: 'inference_component', left: leftIc, right: rightIc });
     return differences;
 }
 
@@ -27673,6 +27815,159 @@ const intervalSchema = object({
  */
 const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
 
+;// CONCATENATED MODULE: ./src/model/artifacts/cost.ts
+
+
+/** A calendar date, YYYY-MM-DD. */
+const isoDate = schemas_string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
+/** Where an instance's hourly price came from. */
+const priceSourceSchema = schemas_enum([
+    /** The AWS Price List API (GetProducts on AmazonSageMaker), queried when the plan was made. */
+    'price-list-api',
+    /** The committed fallback table (src/plan/price-table.ts), dated by `as_of`. */
+    'fallback-table',
+    /** The model config's `instance_hourly_usd` (stated by the operator). */
+    'stated',
+]);
+const instancePriceSchema = object({
+    instance_type: safeString,
+    region: safe_regionSchema,
+    hourly_usd: boundedNumber(0, LIMITS.usd, 'hourly_usd').positive(),
+    source: priceSourceSchema,
+    /** Date of the price: the Price List's publication or effective date, the table's date, or null (stated). */
+    as_of: isoDate.nullable(),
+    /** The API's SKU, the table row, or the config key; for readers checking the figure. */
+    reference: safeString.nullable(),
+});
+/** Throughput and unit cost of one instance at one per-instance load. */
+const costPointSchema = object({
+    /** `target`: the deployed operating point; `surge_safe`: lambda_safe of the chosen policy. */
+    at: schemas_enum(['target', 'surge_safe']),
+    /** Requests per second per instance at that load (computed from the measured throughput curve). */
+    rate_rps: boundedNumber(0, LIMITS.rps, 'cost rate_rps'),
+    characters_per_s: boundedNumber(0, 1e9, 'cost characters_per_s'),
+    /** null when the qmax recorded no audio (then characters came from the prompts). */
+    audio_s_per_s: boundedNumber(0, 1e9, 'cost audio_s_per_s').nullable(),
+    usd_per_million_characters: boundedNumber(0, 1e12, 'usd_per_million_characters'),
+    usd_per_audio_hour: boundedNumber(0, 1e12, 'usd_per_audio_hour').nullable(),
+    /** `computed` from the measured rate and audio per request and the price. */
+    origin: literal('computed'),
+});
+/** A managed service's price the team would otherwise pay, from the config (stated, never fetched). */
+const referencePriceSchema = object({
+    name: safeString.min(1).max(100),
+    usd_per_million_characters: boundedNumber(0, 1e9, 'reference usd_per_million_characters').positive(),
+    origin: literal('stated'),
+});
+/** The plan's cost block: what one million characters cost on this instance type at this policy. */
+const planCostSchema = object({
+    /** null: no price known (none stated, the API unasked or silent, no table row); `note` says why. */
+    price: instancePriceSchema.nullable(),
+    /** Mean characters and audio seconds per request the figures use (from the qmax's audio summary). */
+    characters_per_request: boundedNumber(0, 1e7, 'characters_per_request'),
+    /** null when the qmax recorded no audio. */
+    audio_s_per_request: boundedNumber(0, LIMITS.seconds, 'audio_s_per_request').nullable(),
+    /** `measured` when the qmax recorded audio; otherwise null (no audio-hour figures). */
+    audio_origin: schemas_enum(['measured']).nullable(),
+    /**
+     * Where the characters per request came from: the qmax's audio summaries (`qmax`), or the
+     * prompts file the ladder sent, read when the qmax recorded no audio (`prompts`, computed).
+     */
+    characters_from: schemas_enum(['qmax', 'prompts']).nullable().optional(),
+    points: array(costPointSchema).max(2),
+    references: array(referencePriceSchema).max(20),
+    /** Why a figure is missing (no audio recorded, no price), or null. */
+    note: safeString.nullable(),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/compare.ts
+/**
+ * `scalegate compare`: one model's candidate plans (one per instance type, each measured on its
+ * own calibration endpoint) ranked by what a million characters cost at the deployed operating
+ * point, among the candidates that hold both SLOs; the cheapest that holds (and whose quota holds
+ * its peak) is chosen. Every figure carries its origin: `measured` (read from a measurement the plan
+ * carries), `computed` (derived by the plan or here), `stated` (the operator's config) or `bound`.
+ */
+
+
+
+
+
+/** A figure of the comparison with where it comes from; null value: not available (see the note). */
+const figure = (what, max) => object({
+    value: boundedNumber(-max, max, what).nullable(),
+    origin: schemas_enum(['measured', 'computed', 'stated', 'bound', 'lower bound']),
+});
+/** Service Quotas for the candidate's instance type against its plan's peak, checked before any deploy. */
+const compareQuotaSchema = object({
+    quota_name: safeString.nullable(),
+    quota_value: instances('quota_value').nullable(),
+    /** Instances of the type held by other endpoints of the region (the model's own are not counted). */
+    instances_elsewhere: instances('instances_elsewhere').nullable(),
+    /** Instances the plan's fleet needs at peak (computed by the plan). */
+    needed: instances('needed'),
+    /** false: the quota cannot hold the peak; null: not checked (no quota found, or unreadable). */
+    holds: schemas_boolean().nullable(),
+    source: safeString,
+});
+const compareCandidateSchema = object({
+    /** `candidate <n>` (n: its place in the config, 0 the model's own instance type) or `unlisted`. */
+    label: safeString.max(100),
+    /** Its place in the config (0: the model's own `instance_type`); null when no declared candidate matches. */
+    index: schemas_number().int().min(0).max(10).nullable(),
+    file: safeString,
+    run_id: runId,
+    fingerprint: fingerprintSchema,
+    instance_type: safeString,
+    plan_verdict: schemas_enum(['ok', 'warn', 'stop']),
+    q_max: figure('q_max', LIMITS.concurrency),
+    lambda_safe_rps: figure('lambda_safe_rps', LIMITS.rps),
+    /** goodput's lambda_max (measured; `lower bound` when no breach bracketed it), or null. */
+    lambda_max_rps: figure('lambda_max_rps', LIMITS.rps),
+    peak_instances: figure('peak_instances', LIMITS.instances),
+    usd_per_hour_at_peak: figure('usd_per_hour_at_peak', LIMITS.usd * LIMITS.instances),
+    usd_per_million_characters_target: figure('usd_per_million_characters_target', 1e12),
+    usd_per_million_characters_surge_safe: figure('usd_per_million_characters_surge_safe', 1e12),
+    price: instancePriceSchema.nullable(),
+    /**
+     * 1 - lambda_safe / capacity: the share of the instance's capacity inside the SLO the operating
+     * point leaves unused (capacity: goodput's lambda_max when the plan has it, else the highest
+     * throughput the qmax ladder measured inside the SLO). Computed; see `slo_margin_method`.
+     */
+    slo_margin: figure('slo_margin', 1),
+    slo_margin_method: safeString,
+    /** The plan's policy holds (overflow within tolerance with and without the surge). */
+    policy_holds: schemas_boolean(),
+    /** `ok`, `failed` (a continuity finding stopped the plan), or `not judged` (first audio only). */
+    continuity: schemas_enum(['ok', 'failed', 'not judged']),
+    /** Both SLOs hold: plan verdict not stop, policy holds, continuity not failed. */
+    holds: schemas_boolean(),
+    quota: compareQuotaSchema,
+    /** Holds, its quota holds its peak, it has a cost per 1M characters, and the config declares it. */
+    choosable: schemas_boolean(),
+    /** On the Pareto frontier of cost per 1M characters (lower) vs SLO margin (higher), among those holding. */
+    pareto: schemas_boolean(),
+    /** 1-based rank by cost per 1M characters at the target among the choosable; null when not choosable. */
+    rank: schemas_number().int().positive().max(100).nullable(),
+    /** Why it does not hold or cannot be chosen (empty when choosable). */
+    reasons: array(safeString).max(20),
+});
+const compareArtifactSchema = object({
+    schema_version: literal(SCHEMA_VERSION),
+    kind: literal('compare'),
+    model_name: safeString,
+    run_id: runId,
+    created_at: recordedAt,
+    candidates: array(compareCandidateSchema).min(1).max(11),
+    /** The chosen candidate's label and fingerprint; null when none is choosable. */
+    chosen: object({ label: safeString.max(100), file: safeString, fingerprint: fingerprintSchema, run_id: runId })
+        .nullable(),
+    /** Where the chosen plan was copied (the model's committed plan path), or null. */
+    chosen_plan_file: safeString.nullable(),
+    findings: array(object({ name: safeString, detail: safeString, fix: safeString.nullable() })).max(50),
+    provenance: provenanceSchema,
+});
+
 ;// CONCATENATED MODULE: ./src/model/artifacts/drift.ts
 
 
@@ -27700,6 +27995,81 @@ const driftArtifactSchema = object({
         remediation: safeString.nullable(),
     })),
     rows: array(comparisonRowSchema),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/audio.ts
+
+
+
+/**
+ * The audio a response carried, as the client read it from the stream's WAV header (or from the
+ * configured raw PCM format when the stream has none).
+ */
+const audioFormatSchema = object({
+    /** `wav` (read from each response's RIFF header) or `pcm` (configured: raw samples, no header). */
+    container: schemas_enum(['wav', 'pcm']),
+    sample_rate_hz: boundedNumber(1, 1_000_000, 'sample_rate_hz').int(),
+    channels: boundedNumber(1, 64, 'channels').int(),
+    bits_per_sample: union([literal(8), literal(16), literal(24), literal(32)]),
+    /** `header` when read from the responses, `configured` when stated by `request.audio_format`. */
+    origin: schemas_enum(['header', 'configured']),
+});
+/**
+ * Playback continuity and audio throughput of one rung (or one window): what the listener hears.
+ * Stall time of a stream: playback starts at first audio + the client buffer, plays each chunk for
+ * its audio duration and pauses whenever the next chunk has not arrived; the stall is the total
+ * pause. Streams of a single chunk are "not applicable" (counted, never treated as ok).
+ */
+const audioSummarySchema = object({
+    /** Responses whose audio was accounted (format known, at least one audio byte). */
+    streams: count('audio streams'),
+    /** Of those, streams of more than one chunk: the ones the stall statistics judge. */
+    multi_chunk: count('multi_chunk streams'),
+    /** Single-chunk streams: continuity not applicable to them. */
+    single_chunk: count('single_chunk streams'),
+    /** Streams that stalled at all (stall > 0) / multi_chunk; null when none were multi-chunk. */
+    underrun_share: schemas_number().min(0).max(1).nullable(),
+    /**
+     * p50 / p95 of per-stream stall time over multi-chunk streams (misses: +infinity), measured;
+     * null when none was multi-chunk, or when the quantile is a miss (see the verdict).
+     */
+    stall_p50_ms: ms('stall_p50_ms').nullable(),
+    stall_p95_ms: ms('stall_p95_ms').nullable(),
+    /**
+     * The p95's interval from the same batch machinery as the first-audio p95 (valid for dependent
+     * data); null without an underrun SLO, or when an end of it reaches the misses.
+     */
+    stall_p95_ci_ms: intervalSchema.nullable(),
+    /** Longest gap between two chunks of one stream over the rung, ms (measured). */
+    max_chunk_gap_ms: ms('max_chunk_gap_ms').nullable(),
+    /** Mean characters of a request's text (computed from the prompts sent). */
+    characters_mean: boundedNumber(0, 1e7, 'characters_mean'),
+    /** Mean audio seconds of a response (measured: bytes / byte rate of the format). */
+    audio_s_mean: seconds('audio_s_mean'),
+    /** Real-time factor: whole response time / its audio seconds (p50, p95), measured. */
+    rtf_p50: boundedNumber(0, LIMITS.ratio, 'rtf_p50').nullable(),
+    rtf_p95: boundedNumber(0, LIMITS.ratio, 'rtf_p95').nullable(),
+    /** Characters and audio seconds completed per second of the window, per instance (measured). */
+    characters_per_s: boundedNumber(0, 1e9, 'characters_per_s'),
+    audio_s_per_s: boundedNumber(0, 1e9, 'audio_s_per_s'),
+    /** The client buffer the stall was computed with, ms (setting). */
+    client_buffer_ms: ms('client_buffer_ms'),
+});
+/** Which SLO decided the bound of a ladder (Q_max or lambda_max). */
+const boundedBySchema = schemas_enum(['first_audio', 'continuity', 'both', 'none']);
+/** The continuity side of a ladder: its SLO and what it decided (absent: first audio only). */
+const continuitySchema = object({
+    /** p95 of per-stream stall time must be at or under this, ms (setting). */
+    underrun_slo_ms: ms('underrun_slo_ms'),
+    client_buffer_ms: ms('client_buffer_ms'),
+    format: audioFormatSchema.nullable(),
+    /**
+     * Which SLO set the bound: the lowest breach above the bound failed on `first_audio`,
+     * `continuity`, or `both`; `none` when nothing above the bound was measured as a breach.
+     */
+    bounded_by: boundedBySchema,
+    /** A sentence for the reader, e.g. why continuity was not applicable. */
+    note: safeString.nullable(),
 });
 
 ;// CONCATENATED MODULE: external "node:zlib"
@@ -27928,6 +28298,7 @@ const outcomeSchema = schemas_enum([
 
 
 
+
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
 const histograms_HDR_ENCODING = 'hdr-v2-compressed-base64';
 const hdrHistogramSchema = object({
@@ -27947,6 +28318,32 @@ const hdrHistogramSchema = object({
 });
 /** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
 const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
+const windowCount = schemas_number().int().nonnegative();
+/**
+ * The audio of a window's ok responses (playback continuity, audio throughput): counts and sums
+ * that add across shards, and the stall time of each multi-chunk stream as a histogram. Misses of
+ * the continuity decision are the window's requests without an ok outcome, as for first audio.
+ */
+const openLoopWindowAudioSchema = object({
+    /** Ok responses whose audio was accounted (format known, at least one audio byte). */
+    streams: windowCount,
+    /** Of those, streams of more than one audio chunk (the ones the stall judges). */
+    multi_chunk: windowCount,
+    /** Multi-chunk streams that stalled at all (stall > 0). */
+    stalled: windowCount,
+    /** Audio seconds the accounted streams carried. */
+    audio_s: schemas_number().nonnegative().max(1e9),
+    /** Characters (Unicode code points) of the accounted requests' texts. */
+    characters: schemas_number().int().nonnegative().max(1e12),
+    /** Longest gap between two audio chunks of one stream, ms; null with no multi-chunk stream. */
+    max_chunk_gap_ms: schemas_number().nonnegative().max(1e9).nullable(),
+    /** The format of the window's first accounted stream (header or configured). */
+    format: audioFormatSchema.nullable(),
+    /** Per-stream stall time of multi-chunk streams, ms (recorded as microseconds). */
+    stall: hdrHistogramSchema,
+    /** Real-time factor per stream (response time from the actual send / audio seconds), x 1000, recorded as microseconds of a ms value. */
+    rtf_milli: hdrHistogramSchema,
+});
 const openLoopWindowSchema = object({
     /** Window number: intended send offset / window_ms, rounded down. */
     index: schemas_number().int().nonnegative(),
@@ -27966,6 +28363,8 @@ const openLoopWindowSchema = object({
     latency_sent: hdrHistogramSchema,
     /** Actual send minus intended send of every sent request (schedule adherence). */
     send_lag: hdrHistogramSchema,
+    /** Additive: the audio of the window's ok responses; absent when none carried accountable audio. */
+    audio: openLoopWindowAudioSchema.optional(),
 });
 const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
 /** What schedule the requests followed: shards of one schedule agree on all of it. */
@@ -28102,6 +28501,7 @@ const clientHealthSchema = object({
 
 
 
+
 /** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
 const rateVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'pending']);
 /**
@@ -28205,6 +28605,12 @@ const goodputRungSchema = object({
         .optional(),
     /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
     client_health: clientHealthSchema.nullable().optional(),
+    /** Additive: playback continuity and audio throughput at this rate; absent before it was recorded. */
+    audio: audioSummarySchema.nullable().optional(),
+    /** Additive: the rate's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+    continuity_verdict: rateVerdictSchema.nullable().optional(),
+    /** Additive: the rate's verdict on first audio alone (recorded with `continuity_verdict`). */
+    first_audio_verdict: rateVerdictSchema.nullable().optional(),
 });
 const goodputArtifactSchema = object({
     schema_version: literal(SCHEMA_VERSION),
@@ -28303,6 +28709,100 @@ const goodputArtifactSchema = object({
      */
     false_pass_bound: object({ value: boundedNumber(0, 1, 'false_pass_bound'), origin: literal('bound'), basis: safeString })
         .optional(),
+    /** Additive: the continuity SLO and which SLO bounded lambda_max; absent: first audio only. */
+    continuity: continuitySchema.nullable().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/inference-component.ts
+/**
+ * The plan's deployable block for an inference-component model (`kind: 'inference-component'`):
+ * copy-level target tracking on ConcurrentRequestsPerCopy, copy and instance bounds (managed
+ * instance scaling), T_plan per scale-out path, and scale to zero. Optional on the plan: older
+ * plans and variant plans carry none.
+ */
+
+
+
+
+/** Where a figure comes from, as every output labels it. */
+const icOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound']);
+const timedPathSchema = object({
+    /** T_plan of this path: policy lag plus the time until the new copy serves. */
+    t_plan_s: seconds('t_plan_s'),
+    origin: icOriginSchema,
+    /** How it was obtained, in words. */
+    provenance: safeString,
+});
+const alarmSchema = object({
+    name: safeString,
+    metric: safeString,
+    statistic: schemas_enum(['Sum', 'Maximum', 'Average']),
+    period_s: schemas_number().int().positive(),
+    evaluation_periods: schemas_number().int().positive(),
+    datapoints_to_alarm: schemas_number().int().positive(),
+    threshold: schemas_number().nonnegative(),
+    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold']),
+    missing_data: schemas_enum(['missing', 'notBreaching', 'breaching', 'ignore']),
+});
+const stepPolicySchema = object({
+    name: safeString,
+    adjustment_type: schemas_enum(['ChangeInCapacity', 'ExactCapacity']),
+    adjustment: schemas_number().int().nonnegative(),
+    cooldown_s: schemas_number().int().nonnegative(),
+    alarm: alarmSchema,
+});
+const inferenceComponentPlanSchema = object({
+    component_name: safeString,
+    endpoint: safeString,
+    variant: safeString,
+    /** The packing the plan is for (also in the plan's fingerprint). */
+    packing: icFingerprintSchema,
+    copies: object({
+        min: instances('min copies'),
+        max: instances('max copies').positive(),
+        peak: instances('peak copies'),
+        trough: instances('trough copies'),
+    }),
+    /** Managed instance scaling: ceil(copies / copies_per_instance). */
+    instances: object({
+        min: instances('min instances'),
+        max: instances('max instances').positive(),
+    }),
+    copy_target: object({
+        /** Predefined metric of the target-tracking policy. */
+        predefined_metric: literal('SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution'),
+        /** Target in ConcurrentRequestsPerCopy units. */
+        value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'copy target').positive(),
+        lambda_safe_per_copy_rps: boundedNumber(0, LIMITS.rps, 'lambda_safe_per_copy_rps').nullable(),
+        origin: icOriginSchema,
+        provenance: safeString,
+        scale_out_cooldown_s: schemas_number().int().nonnegative(),
+        scale_in_cooldown_s: schemas_number().int().nonnegative(),
+    }),
+    /** T_plan per scale-out path: a copy onto an instance with room, a new instance, a wake from zero. */
+    paths: object({ warm: timedPathSchema, cold: timedPathSchema, zero: timedPathSchema.nullable() }),
+    /** min copies 0: the wake policy, the idle scale-in rule, the client retry budget. */
+    scale_to_zero: object({
+        wake: stepPolicySchema,
+        idle_scale_in: stepPolicySchema,
+        idle_minutes: schemas_number().int().positive(),
+        wake_s: seconds('wake_s'),
+        wake_origin: icOriginSchema,
+        wake_tolerance_s: seconds('wake_tolerance_s'),
+        retry: object({
+            attempts: schemas_number().int().nonnegative(),
+            backoff_s: schemas_number().nonnegative(),
+            /** attempts x backoff: how long a client keeps trying. */
+            covers_s: schemas_number().nonnegative(),
+            /** Attempts needed at this backoff to cover wake_s. */
+            attempts_needed: schemas_number().int().nonnegative(),
+        }),
+    })
+        .nullable(),
+    /** The container environment the component's model carries (MAX_QUEUE_DEPTH per copy). */
+    container_environment: record(safeString, safeString),
+    /** What the block assumes until per-copy and per-path measurements exist. */
+    assumptions: array(safeString),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
@@ -28346,6 +28846,9 @@ const stepScaleOutSchema = object({
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
+
+
 
 
 
@@ -28641,6 +29144,12 @@ const planArtifactSchema = object({
     policy: policyChoiceSchema.nullable().optional(),
     findings: array(findingSchema),
     provenance: provenanceSchema,
+    /** Cost per million characters and per audio-hour at the target and the surge-safe load; absent in older plans. */
+    cost: planCostSchema.nullable().optional(),
+    /** The continuity SLO the plan's measurements were decided on (null: first audio only); absent in older plans. */
+    continuity: continuitySchema.nullable().optional(),
+    /** An inference-component model's deployable block (copies, packing, paths); absent for variants and older plans. */
+    inference_component: inferenceComponentPlanSchema.nullable().optional(),
     /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
     drill_comparison: object({
         drill_run_id: safeString,
@@ -28671,6 +29180,7 @@ const scheduledActionsOf = (deployable) => deployable.scheduled_actions ?? [];
 const stepScaleOutOf = (deployable) => deployable.step_scale_out ?? null;
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
+
 
 
 
@@ -28773,6 +29283,12 @@ const qmaxStepSchema = object({
         .optional(),
     /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
     client_health: clientHealthSchema.nullable().optional(),
+    /** Additive: playback continuity and audio throughput of the rung; absent before it was recorded. */
+    audio: audioSummarySchema.nullable().optional(),
+    /** Additive: the rung's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+    continuity_verdict: rungVerdictSchema.nullable().optional(),
+    /** Additive: the rung's verdict on first audio alone, recorded beside `continuity_verdict`. */
+    first_audio_verdict: rungVerdictSchema.nullable().optional(),
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
@@ -28863,6 +29379,22 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+    /** Additive: the continuity SLO and which SLO bounded Q_max; absent: first audio only. */
+    continuity: continuitySchema.nullable().optional(),
+    /** An inference component measured at a pinned copy count; absent: a variant's instance. */
+    inference_component: object({
+        component: safeString,
+        /** Copies pinned while measuring (measured: the component served exactly these). */
+        copies: schemas_number().int().positive(),
+        copies_per_instance: schemas_number().int().positive(),
+        /** Instances the copies occupy: ceil(copies / copies_per_instance) (computed: placement fills an instance first). */
+        instances: schemas_number().int().positive(),
+        /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
+        q_max_per_copy: schemas_number().nonnegative(),
+        /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
+        sharing: safeString,
+    })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/ttotal.ts
@@ -28918,6 +29450,43 @@ const ttotalObservationSchema = object({
         .nullable(),
     missing_stages: array(safeString),
     notes: array(safeString),
+});
+/**
+ * A scale-out path of an inference component timed end to end (`ttotal --path zero`): the wake
+ * from zero copies. Every figure is measured by the probe (request outcomes, their times) or by
+ * polling DescribeInferenceComponent (the copy stages, bounded by the poll interval).
+ */
+const icPathMeasurementSchema = object({
+    component: safeString,
+    /** zero: the wake from 0 copies; warm: one more copy onto an instance with room; cold: one that needs a new instance. */
+    path: schemas_enum(['zero', 'warm', 'cold']),
+    origin: literal('measured'),
+    /** Copies when the probe started (0: a wake from zero). */
+    copies_before: schemas_number().int().nonnegative(),
+    copies_after: schemas_number().int().positive(),
+    /** zero: first request sent to first success, seconds; null for warm and cold (their T_total: the copy count set to the new copy serving). */
+    wake_s: seconds('wake_s').positive().nullable(),
+    /** Requests the endpoint refused with the no-capacity error (every attempt, retries included). */
+    no_capacity_failures: schemas_number().int().nonnegative(),
+    /** Requests that failed otherwise. */
+    other_failures: schemas_number().int().nonnegative(),
+    /** First to last no-capacity failure (null: none). */
+    failing_window: object({ first_at: isoTime, last_at: isoTime, seconds: seconds('failing_window.seconds') })
+        .nullable(),
+    /** The client retry budget the probe applied (null: none: each failure reached the client). */
+    retry: object({
+        attempts: schemas_number().int().nonnegative(),
+        backoff_s: schemas_number().nonnegative(),
+        client_requests: schemas_number().int().positive(),
+        /** Client requests whose every attempt failed. */
+        client_visible_failures: schemas_number().int().nonnegative(),
+        /** Requests sent again (counted apart: a retried request is not a success of the first try). */
+        retries: schemas_number().int().nonnegative(),
+        retried_requests: schemas_number().int().nonnegative(),
+    })
+        .nullable(),
+    /** The wake alarm's period the plan deployed, seconds (null: not read). */
+    wake_alarm_period_s: schemas_number().int().positive().nullable(),
 });
 /** The upper prediction bound for the next T_total, from the repeated observations. */
 const predictionBoundSchema = object({
@@ -29001,6 +29570,8 @@ const ttotalArtifactSchema = object({
     observations: array(ttotalObservationSchema).optional(),
     /** Upper prediction bound for the next T_total from the observations; absent in older artifacts. */
     t_total_prediction: predictionBoundSchema.optional(),
+    /** An inference component's scale-out path (`--path zero`); absent for a variant's scale-out. */
+    inference_component: icPathMeasurementSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/tune.ts
@@ -29162,6 +29733,11 @@ const validateArtifactSchema = object({
 
 
 
+
+
+
+
+
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
@@ -29170,6 +29746,7 @@ const artifactSchemas = {
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
     tune: tuneArtifactSchema,
+    compare: compareArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const producerOf = {
@@ -29180,6 +29757,7 @@ const producerOf = {
     drift: 'scalegate drift',
     validate: 'scalegate validate',
     tune: 'scalegate tune',
+    compare: 'scalegate compare',
 };
 
 ;// CONCATENATED MODULE: ./src/model/attestation.ts
@@ -29270,6 +29848,46 @@ function attestationRepository(config, githubRepository) {
 /** The refusal when no repository is known (exit 2). */
 const noAttestationRepository = () => errors_usage `the gate verifies that the calibrate workflow of your repository attested every proof, and does not know which repository: set "attestation": {"repository": "<owner>/<repo>"} in scalegate.config.json (GITHUB_REPOSITORY is used when set), or skip the check for a development run with ${errors_opt('offline')}.`;
 
+;// CONCATENATED MODULE: ./src/model/candidates.ts
+
+/** The calibration endpoint of candidate `n`: `<endpoint>-calibration` for 0, `<endpoint>-cal-<n>` otherwise. */
+const candidateCalibrationEndpoint = (endpoint, n) => n === 0 ? `${endpoint}-calibration` : `${endpoint}-cal-${n}`;
+/**
+ * The calibration stack of candidate `n`: `scalegate-<model>-calibration` for 0 (as `stackNames`),
+ * `scalegate-<model>-cal-<n>-calibration` otherwise (within the calibration stack pattern
+ * `scalegate-*-calibration` the calibration role may write).
+ */
+const candidateCalibrationStack = (modelName, n) => n === 0 ? `scalegate-${modelName}-calibration` : `scalegate-${modelName}-cal-${n}-calibration`;
+/** Refuses (exit 2) a candidate index the model does not declare. */
+function checkCandidateIndex(modelName, model, n) {
+    if (!Number.isInteger(n) || n < 0 || n > model.candidates.length) {
+        const declared = model.candidates.length === 0
+            ? 'it declares no candidates[] (only candidate 0, its own instance_type)'
+            : `it declares candidates 1 to ${model.candidates.length} (0 is its own instance_type)`;
+        throw usage `${opt('candidate', String(n))}: model ${modelName} has no candidate ${String(n)}: ${declared}.`;
+    }
+}
+/**
+ * The model as candidate `n` is measured: its instance type, and the candidate's container
+ * environment over the model's (the candidate's own keys win). The stated price and quota are an
+ * instance type's, so a candidate has only its own. Candidate 0 is the model unchanged.
+ */
+function candidateModel(model, n) {
+    if (n === 0)
+        return model;
+    const c = model.candidates[n - 1];
+    if (!c)
+        throw new RangeError(`no candidate ${n} (the model declares ${model.candidates.length})`);
+    const { instance_hourly_usd: _price, instance_quota: _quota, ...rest } = model;
+    return {
+        ...rest,
+        instance_type: c.instance_type,
+        container_env: { ...model.container_env, ...c.container_env },
+        ...(c.instance_hourly_usd === undefined ? {} : { instance_hourly_usd: c.instance_hourly_usd }),
+        ...(c.instance_quota === undefined ? {} : { instance_quota: c.instance_quota }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/model/issues.ts
 
 /**
@@ -29289,6 +29907,7 @@ function issues_formatZodIssues(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/config.ts
+
 
 
 
@@ -29356,9 +29975,64 @@ const modelConfigSchema = object({
     max_overflow_probability: schemas_number().gt(0).lt(0.5).default(0.05),
     /** The release gate also requires a drill of the plan whose SLO held (`scalegate drill`, slo_held). */
     require_drill: schemas_boolean().default(false),
+    /**
+     * Optional second SLO: the p95 of per-stream stall time (playback paused waiting for audio),
+     * ms. Set: qmax and goodput decide every rung on both SLOs. `--underrun-slo-ms` overrides it.
+     */
+    underrun_slo_ms: boundedNumber(0, LIMITS.ms, 'underrun_slo_ms').optional(),
+    /** Audio the player buffers before it starts playing, ms (`--client-buffer-ms`). @default 0 */
+    client_buffer_ms: boundedNumber(0, LIMITS.ms, 'client_buffer_ms').default(0),
+    /**
+     * The format of raw PCM responses (no WAV header), for audio accounting. Omitted: each
+     * response's WAV header is read.
+     */
+    audio_format: object({
+        sample_rate_hz: boundedNumber(1, 1_000_000, 'sample_rate_hz').int(),
+        channels: boundedNumber(1, 64, 'channels').int().default(1),
+        bits_per_sample: union([literal(8), literal(16), literal(24), literal(32)]).default(16),
+    })
+        .strict()
+        .optional(),
+    /** Managed TTS prices to compare against, $ per 1M characters (stated by you, never fetched). */
+    reference_prices: array(object({
+        name: safeString.min(1).max(100),
+        usd_per_million_characters: boundedNumber(0, 1e9, 'usd_per_million_characters').positive(),
+    })
+        .strict())
+        .max(20)
+        .default([]),
+    /**
+     * Other instance types `scalegate compare` measures this model on (one calibration endpoint
+     * each, `<endpoint>-cal-<n>`); the model's own `instance_type` is always a candidate.
+     */
+    candidates: array(object({
+        instance_type: schemas_string()
+            .regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
+        /** Extra container environment for this candidate (e.g. a device setting). */
+        container_env: record(safeString, safeString).default({}),
+        /**
+         * Optional: the on-demand price of this candidate's instance-hour (stated). The model's
+         * own `instance_hourly_usd` is its instance type's and never carries over.
+         */
+        instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
+        /** Optional: the account's endpoint-usage quota for this candidate's instance type. */
+        instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
+    })
+        .strict())
+        .max(10)
+        .default([]),
+    /**
+     * How the model is deployed: `variant` (the model on every instance of a production variant)
+     * or `inference-component` (copies packed onto instances; see `inference_component`).
+     * @default 'variant'
+     */
+    kind: schemas_enum(['variant', 'inference-component']).default('variant'),
+    /** Copies, packing, copy and instance bounds of an `inference-component` model. */
+    inference_component: inferenceComponentConfigSchema.optional(),
 })
     .strict()
     .superRefine((model, ctx) => {
+    checkInferenceComponent(model, ctx);
     if (!model.container_dir && !model.image_uri) {
         ctx.addIssue({
             code: 'custom',
@@ -29497,6 +30171,10 @@ function directTargetContext(target, sloMs) {
         invocation_ceiling_s: 60,
         max_overflow_probability: 0.05,
         require_drill: false,
+        client_buffer_ms: 0,
+        reference_prices: [],
+        candidates: [],
+        kind: 'variant',
     };
     return {
         config: { models: {} },
@@ -29563,6 +30241,10 @@ const drillSettingsSchema = object({
     max_outstanding: drill_count('max_outstanding').positive(),
     transport: safeString,
     prompts: object({ source: safeString, count: schemas_number().int().positive() }),
+    /** Additive: the continuity SLO (p95 of per-stream stall time, ms); null or absent: first audio only. */
+    underrun_slo_ms: drill_ms('underrun_slo_ms').positive().nullable().optional(),
+    /** Additive: the client buffer the stall was computed with, ms. */
+    client_buffer_ms: drill_ms('client_buffer_ms').optional(),
 });
 /** What the plan promised, copied from it when the drill ran (the merge needs no plan file). */
 const drillPredictionSchema = object({
@@ -29741,6 +30423,13 @@ const drillWindowSchema = object({
     slo_held: schemas_boolean().nullable().optional(),
     /** Why the SLO did not hold here (null when it held or was not judged). */
     slo_reason: safeString.nullable().optional(),
+    /**
+     * Additive: p95 of per-stream playback stall of the window's multi-chunk streams, every arrival
+     * without an ok outcome a miss (HDR, measured); null: a miss, or no multi-chunk stream.
+     */
+    stall_p95_ms: drill_ms('stall_p95_ms').nullable().optional(),
+    /** Additive: the stall p95 over the underrun SLO (judged only with one). */
+    over_underrun_slo: schemas_boolean().optional(),
 });
 /** One scale-out, step by step (offsets from the schedule start, s; null: not observed). */
 const lagChainSchema = object({
@@ -29825,6 +30514,18 @@ const drillSloSchema = object({
     broken_windows: array(schemas_number().int().nonnegative()),
     /** Of those, how many in each phase. */
     broken_by_phase: object({ steady: drill_count('steady'), surge: drill_count('surge') }),
+    /** Additive: the continuity SLO each window was also judged on (null: first audio only). */
+    underrun_slo_ms: drill_ms('underrun_slo_ms').nullable().optional(),
+    /**
+     * Additive: per phase, the p95 of per-stream stall over all its windows (misses at +infinity;
+     * null: a miss or no multi-chunk stream), measured; absent when no response carried audio.
+     */
+    stall_p95_by_phase: object({
+        steady: drill_ms('steady stall_p95_ms').nullable(),
+        surge: drill_ms('surge stall_p95_ms').nullable(),
+        trough: drill_ms('trough stall_p95_ms').nullable(),
+    })
+        .optional(),
 });
 const drillArtifactSchema = object({
     ...drillCommon,
@@ -30313,6 +31014,7 @@ const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const validateFileName = (model) => `validate-${model}.json`;
 const tuneFileName = (model) => `tune-${model}.json`;
+const compareFileName = (model) => `compare-${model}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -30469,6 +31171,8 @@ function findPlanProofs(plan, artifactsDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/index.ts
+
+
 
 
 
@@ -31484,1712 +32188,6 @@ const failCheck = (check, detail, fix) => ({
     fix,
 });
 
-;// CONCATENATED MODULE: ./src/plan/gate-config.ts
-
-/** The rule `scalegate plan` deploys unless told `--policy-rule seed` (a comparison). */
-const RELEASE_POLICY_RULE = 'surge-safe';
-/** The load the config states for one side (requests/s first, else streams), null when none. */
-function configStatedLoad(model, which) {
-    const rps = model[`${which}_rps`];
-    const streams = model[`${which}_streams`];
-    if (rps !== undefined)
-        return { unit: 'rps', value: rps };
-    if (streams !== undefined)
-        return { unit: 'streams', value: streams };
-    return null;
-}
-/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
-function configLoad(model, which) {
-    const stated = configStatedLoad(model, which);
-    if (stated !== null)
-        return stated;
-    if (which === 'trough') {
-        const peak = configLoad(model, 'peak');
-        return peak ? { unit: peak.unit, value: 0 } : null;
-    }
-    return null;
-}
-const showLoad = (l) => (l === null ? 'none' : `${l.value} ${l.unit}`);
-/** One line per chosen value that differs from the config: `slo_ms 60000 (plan) vs 3000 (config)`. */
-function planConfigDifferences(plan, model) {
-    const c = plan.chosen;
-    const pairs = [
-        ['slo_ms', c.slo_ms, model.slo_ms],
-        ['surge_ratio', c.surge_ratio, model.surge_ratio],
-        ['peak', showLoad(c.peak), showLoad(configLoad(model, 'peak'))],
-        ['trough', showLoad(c.trough), showLoad(configLoad(model, 'trough'))],
-        ['min_instances_floor', c.min_instances_floor, model.min_instances_floor],
-        ['invocation_ceiling_s', c.invocation_ceiling_s, model.invocation_ceiling_s],
-        ['instance_hourly_usd', c.instance_hourly_usd, model.instance_hourly_usd ?? null],
-        ['instance_quota', c.instance_quota, model.instance_quota ?? null],
-        ['max_overflow_probability', c.max_overflow_probability, model.max_overflow_probability],
-        ['policy_rule', c.policy_rule, RELEASE_POLICY_RULE],
-    ];
-    return pairs
-        .filter(([, planned, configured]) => planned !== configured)
-        .map(([field, planned, configured]) => `${field} ${planned ?? 'none'} (plan) vs ${configured ?? 'none'} (config)`);
-}
-function planConfigCheck(modelName, plan, model, replan) {
-    const differences = planConfigDifferences(plan, model);
-    if (differences.length === 0)
-        return passCheck('plan_config', `the plan's choices are the config's (SLO ${model.slo_ms} ms, surge ratio ${model.surge_ratio}, peak ${showLoad(plan.chosen.peak)}, floor ${model.min_instances_floor}, ${RELEASE_POLICY_RULE})`);
-    return failCheck('plan_config', `the plan was made for other requirements than ${modelName}'s config states: ${differences.join('; ')}`, `re-plan from the config as it is, without overriding flags: ${replan}; or, if the config is what changed, commit the config the plan was made for`);
-}
-/** Release only: a plan whose measurements disagreed on the configuration is no proof of either. */
-function configMismatchCheck(plan, measure) {
-    if (!plan.inputs.config_mismatch_allowed)
-        return passCheck('config_mismatch', 'the plan was made without --allow-config-mismatch');
-    const what = plan.inputs.mismatch_warnings.join('; ') || 'its measurements were of different configurations';
-    return failCheck('config_mismatch', `the plan was made with --allow-config-mismatch (${what}): its Q_max and T_total do not describe one endpoint, so a release does not take it (a calibration deploy still does)`, `measure qmax and ttotal on the same image, instance type, environment and region, then re-plan without --allow-config-mismatch: ${measure}`);
-}
-
-;// CONCATENATED MODULE: ./src/plan/gate-fixes.ts
-/**
- * The fixes the release gate names: the scalegate commands that measure, re-plan, validate or drill
- * a model's plan (the texts of `fix` in each refused check). Pure.
- */
-
-
-/** How a model gets a plan measured on exactly what is being deployed. */
-function measureFix(modelName, model, deployImageDigest) {
-    const slug = fingerprint_fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
-    const calibration = calibrationEndpointName(model.endpoint);
-    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
-    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
-    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
-        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
-        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
-}
-/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
-function measuredKinds(plan) {
-    const { ttotal, drill, goodput, tune } = plan.inputs;
-    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput', tune && 'tune']
-        .filter(Boolean)
-        .join('/');
-}
-/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
-function replanFix(modelName, plan) {
-    const ttotal = plan.inputs.ttotal
-        ? ` --ttotal ${plan.inputs.ttotal.file}`
-        : plan.inputs.t_total_stated_s !== null
-            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
-            : '';
-    const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
-    const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
-    const tune = plan.inputs.tune ? ` --tune ${plan.inputs.tune.file}` : '';
-    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}${tune}\``;
-}
-/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
-function validateFix(modelName, model, planFile) {
-    const calibration = calibrationEndpointName(model.endpoint);
-    return (`deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-        `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
-        `then commit artifacts/${validateFileName(modelName)}`);
-}
-/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
-function drillFix(modelName, model, planFile, fp) {
-    const calibration = calibrationEndpointName(model.endpoint);
-    return (`drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
-        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
-        `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
-        `then commit artifacts/${drillFileName(modelName, fp)}`);
-}
-
-;// CONCATENATED MODULE: ./src/stats/student-t.ts
-/**
- * Student's t distribution: CDF from the regularized incomplete beta function (continued fraction,
- * modified Lentz) and its quantile by bisection. Pure, deterministic, accurate to ~1e-10.
- */
-/** ln Gamma(x) for x > 0 (Lanczos, g = 7, 9 terms: ~15 significant digits). */
-function logGamma(x) {
-    const c = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-    ];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const z = x - 1;
-    let a = c[0];
-    const t = z + 7.5;
-    for (let i = 1; i < 9; i++)
-        a += c[i] / (z + i);
-    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-function betaContinuedFraction(a, b, x) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let h = d;
-    for (let m = 1; m <= 500; m++) {
-        const m2 = 2 * m;
-        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        h *= delta;
-        if (Math.abs(delta - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-/** Regularized incomplete beta I_x(a, b). */
-function incompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
-    return x < (a + 1) / (a + b + 2)
-        ? (front * betaContinuedFraction(a, b, x)) / a
-        : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
-}
-/** P(T <= t) for Student's t with `df` degrees of freedom. */
-function studentTCdf(t, df) {
-    const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
-    return t >= 0 ? 1 - tail : tail;
-}
-const quantileCache = new Map();
-/** The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1, df >= 1). */
-function student_t_studentTQuantile(p, df) {
-    if (!(p > 0 && p < 1) || !(df >= 1))
-        throw new Error(`t quantile: p ${p}, df ${df} out of range`);
-    const key = `${p}:${df}`;
-    const cached = quantileCache.get(key);
-    if (cached !== undefined)
-        return cached;
-    if (p < 0.5)
-        return -student_t_studentTQuantile(1 - p, df);
-    let lo = 0;
-    let hi = 1;
-    while (studentTCdf(hi, df) < p)
-        hi *= 2;
-    for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-        const mid = (lo + hi) / 2;
-        if (studentTCdf(mid, df) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const q = (lo + hi) / 2;
-    quantileCache.set(key, q);
-    return q;
-}
-/** P(Z > z) for a standard normal Z (erfc by its Chebyshev fit: relative error < 1.2e-7). */
-function student_t_normalUpperTail(z) {
-    const x = Math.abs(z) / Math.SQRT2;
-    const t = 1 / (1 + 0.5 * x);
-    const erfc = t *
-        Math.exp(-x * x -
-            1.26551223 +
-            t *
-                (1.00002368 +
-                    t *
-                        (0.37409196 +
-                            t *
-                                (0.09678418 +
-                                    t *
-                                        (-0.18628806 +
-                                            t *
-                                                (0.27886807 +
-                                                    t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
-}
-/** The z with P(Z > z) = p (0 < p < 1), by bisection on normalUpperTail. */
-function student_t_normalUpperQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new Error(`normal quantile: p ${p} out of range`);
-    let lo = -40;
-    let hi = 40;
-    for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
-        const mid = (lo + hi) / 2;
-        if (student_t_normalUpperTail(mid) > p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (lo + hi) / 2;
-}
-
-;// CONCATENATED MODULE: ./src/stats/rung-decision.ts
-/**
- * Is the p95 TTFAB of one rung within the SLO? A group-sequential decision whose false-PASS
- * probability is calibrated by simulation over a stated class of servers. Pure functions of
- * their inputs.
- *
- * The data. At N outstanding requests a closed loop's consecutive TTFABs share most of their
- * queue (on a serial server a TTFAB is close to the sum of the last N service times): lag-k
- * autocorrelation about (N - k) / N. A server whose speed itself drifts (slow spells of seconds)
- * adds dependence over seconds, whatever N. An interval that assumes independent samples covers
- * the true p95 far less often than it says.
- *
- * The interval: batch sectioning (Asmussen and Glynn, "Stochastic Simulation", IV.5; Nakayama
- * 2014). The window is cut into b consecutive batches of m >= max(4 N, 40) samples,
- * 5 <= b <= 20. The centre is the p95 of the whole window; the spread comes from the batch p95s:
- *     se^2 = sum (q_i - centre)^2 / (b - 1) / (1 - N/m) / b
- *     [centre - t(b - 1, 1 - alpha_fail) se,  centre + t(b - 1, 1 - alpha_pass) se]
- * 1 / (1 - N/m) corrects the first-order shrinkage of a batch spread when batches are only a few
- * correlation lengths long. The tails are unequal: a false PASS depends only on the upper end,
- * whose one-sided level is the calibrated PASS_ALPHA; the lower end gets the rest of 5 %.
- *
- * Dependence diagnostics before any decisive look (the batches must be long enough to be nearly
- * independent, which N alone cannot promise when the server's speed drifts):
- *  - von Neumann ratio of the batch p95s in time order (sum of squared successive differences over
- *    the sum of squares about their mean; about 2 for independent batches). Below its one-sided
- *    5 % critical value 2 - 1.645 sqrt(4 (b - 2) / (b^2 - 1)) the batches are merged in pairs
- *    (twice as long, half as many) and tested again; if fewer than 5 would remain the look is
- *    not decisive ("dependent batches").
- *  - batch-size sensitivity: the standard error from half as many batches of twice the size; the
- *    larger of the two is used (a spread that grows with the batch size means the batches were
- *    too short).
- *  - a PASS on a window shorter than 3 x the rung's measure time needs its upper end x 1.3 within
- *    the SLO (SHORT_WINDOW_MARGIN: a short window caught in a fast spell must not pass).
- *
- * Group-sequential looks (adaptive rungs). Looks are taken when the window first holds 5 minimal
- * batches, again whenever its sample count has grown by half since the last look, once when the
- * window first becomes long enough to pass without the short-window margin, and at the end of the
- * hold. Each side spends its alpha by an O'Brien-Fleming-type Lan-DeMets function of the
- * information fraction t (window time / longest possible window):
- *     A(t) = 2 - 2 Phi(z(1 - a/2) / sqrt t),  A(1) = a,
- * a look spending A(t_k) - A(t_{k-1}) on that side; the final look spends what is left. Early
- * looks spend almost nothing, so only a clear margin stops a rung early. Futility: an interim
- * look whose interval straddles the SLO but lies inside +-5 % of it ends the rung "undecided near
- * the SLO" (more time would not decide it).
- *
- * The guarantee, as what it is: over the class of simulated servers in `CALIBRATION`
- * (src/stats/closed-loop-sim.ts; i.i.d., regime-switching, batching and replayed Kokoro service),
- * at the adaptive defaults, the probability that a rung whose true p95 equals the SLO ends in a
- * PASS is at most `CALIBRATION.falsePassBound` pooled over the class (the contract: <= 5 %; its
- * worst cell is recorded beside it), and the reported interval covers the true p95
- * `CALIBRATION.coverage` of the time pooled. These are simulated bounds,
- * not nominal levels: PASS_ALPHA was lowered until the simulation showed them (`npm run
- * bench:coverage`; test/stats/rung-decision-coverage.test.ts checks them on a reduced class).
- *
- * A miss (a request without audio: failed, rejected, or still waiting past the SLO) is a sample
- * above the SLO whose size is unknown. The p95 that touches a miss is +Infinity; for the batch
- * spread a miss is counted at max(2 x SLO, the largest TTFAB seen).
- */
-
-
-
-const rung_decision_DECISION_METHOD = 'batch-sectioning-sequential';
-/** A batch lasts at least this many turns of the closed loop (N completions each). */
-const BATCH_TURNS = 4;
-/** ... and at least this many samples (a p95 of fewer is mostly interpolation). */
-const MIN_BATCH_SAMPLES = 40;
-const MIN_BATCHES = 5;
-const MAX_BATCHES = 20;
-/** Two-sided nominal error of a rung's reported interval (both sides over all looks). */
-const FAMILY_ALPHA = 0.05;
-/** One-sided alpha of the upper end (a false PASS), calibrated by simulation. */
-const PASS_ALPHA = 0.005;
-/** One-sided alpha of the lower end (a false FAIL). */
-const FAIL_ALPHA = FAMILY_ALPHA - PASS_ALPHA;
-/** The first look waits for this many minimal batches. */
-const FIRST_LOOK_BATCHES = 5;
-/** A further interim look once the sample count has grown by this factor since the last. */
-const LOOK_GROWTH = 1.5;
-/** Futility: an interval inside SLO x (1 +- this) that straddles the SLO stops the rung. */
-const FUTILITY_BAND = 0.05;
-/**
- * A PASS on a window shorter than LONG_PASS_SPANS x the rung's measure time needs its upper end
- * this far inside the SLO (upper end x 1.3 <= SLO): the largest slowdown of the calibration class,
- * so that a short window caught in a fast spell cannot pass a server that is slower on average.
- */
-const SHORT_WINDOW_MARGIN = 0.3;
-const LONG_PASS_SPANS = 3;
-/**
- * The shortest window a drifting rung may cut itself to (its older half discarded): long enough
- * to pass without the short-window margin. Cutting further let a window shrink into one fast
- * spell of a server whose speed fluctuates, and pass there.
- */
-const shortestResettledWindowMs = (measureMs, minWindowMs) => Math.max(minWindowMs, LONG_PASS_SPANS * measureMs);
-/** One-sided level of the von Neumann test for dependent batch p95s. */
-const VON_NEUMANN_Z = 1.6448536269514722;
-const DEFAULT_MIN_SAMPLES = 100;
-/**
- * What the simulation shows for this decision (`npm run bench:coverage`, full grid, 100
- * replications a cell): P(PASS | true p95 = SLO) pooled over the cells of the class (0.65 %
- * measured; `falsePassBound` is its one-sided 95 % upper confidence bound, rounded up) and in its
- * worst cell, and the coverage of the reported interval pooled and in the worst cell.
- */
-const rung_decision_CALIBRATION = {
-    falsePassBound: 0.01,
-    worstCellFalsePass: 0.08,
-    coverage: 0.98,
-    worstCellCoverage: 0.91,
-    class: 'closed loops N 1-64, pooled over cells: serial and 4-slot lognormal service CV 0.1-0.5; 30 % slower spells ' +
-        'of mean 2-10 s (regime switching); a batching server (up to 8); replayed Kokoro-82M device service; ' +
-        'adaptive hold 120 s, measure 30 s. Worst cell: regime 5/10 s, N 4',
-};
-const minBatchSize = (concurrency) => Math.max(BATCH_TURNS * Math.max(1, Math.round(concurrency)), MIN_BATCH_SAMPLES);
-const fmtMs = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
-const fmtLevel = (level) => `${(level * 100).toFixed(3).replace(/\.?0+$/, '')} %`;
-function batchP95s(values, b) {
-    const n = values.length;
-    const out = [];
-    for (let i = 0; i < b; i++) {
-        const batch = values.slice(Math.floor((i * n) / b), Math.floor(((i + 1) * n) / b));
-        out.push(quantileSorted(sortedAscending(batch), 0.95));
-    }
-    return out;
-}
-/** Standard error of the window's p95 from b batch p95s around `centre`. */
-function sectioningSe(batchQuantiles, centre, n, concurrency) {
-    const b = batchQuantiles.length;
-    const m = n / b;
-    let sumSquares = 0;
-    for (const q of batchQuantiles)
-        sumSquares += (q - centre) ** 2;
-    const variance = sumSquares / (b - 1) / (1 - Math.max(1, concurrency) / m);
-    return Math.sqrt(Math.max(0, variance) / b);
-}
-/** von Neumann ratio of a series (about 2 when independent; small when positively dependent). */
-function vonNeumannRatio(series) {
-    const b = series.length;
-    if (b < 3)
-        return null;
-    const avg = series.reduce((s, v) => s + v, 0) / b;
-    let num = 0;
-    let den = 0;
-    for (let i = 0; i < b; i++) {
-        den += (series[i] - avg) ** 2;
-        if (i > 0)
-            num += (series[i] - series[i - 1]) ** 2;
-    }
-    return den > 0 ? num / den : null;
-}
-/** One-sided critical value of the von Neumann ratio for b independent values. */
-const vonNeumannCritical = (b) => 2 - VON_NEUMANN_Z * Math.sqrt((4 * (b - 2)) / (b * b - 1));
-/**
- * The plain batch-sectioning interval of the p95 (no dependence checks) at two-sided level
- * 1 - alpha, a quarter of it above: the closed-loop rule other decisions compare themselves with.
- * null when fewer than 5 batches of max(4 N, 40) samples fit.
- */
-function sectionedP95Interval(valuesInTimeOrder, concurrency, alpha) {
-    return sectionedWithTails(valuesInTimeOrder, concurrency, { pass: alpha / 4, fail: (3 * alpha) / 4 });
-}
-/** The batch-sectioning interval with given one-sided tails. */
-function sectionedWithTails(valuesInTimeOrder, concurrency, tails) {
-    const n = valuesInTimeOrder.length;
-    const b = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
-    if (b < MIN_BATCHES)
-        return null;
-    const values = Array.from(valuesInTimeOrder);
-    const centre = quantileSorted(sortedAscending(values), 0.95);
-    const batchQuantiles = batchP95s(values, b);
-    const se = sectioningSe(batchQuantiles, centre, n, concurrency);
-    return {
-        centre,
-        low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
-        high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
-        batches: b,
-        batchSize: n / b,
-        batchQuantiles,
-    };
-}
-/**
- * The interval of a decisive look: batch sectioning after the dependence checks (von Neumann on
- * the batch p95s, lengthening batches while they fail it; the larger se of b and b/2 batches).
- */
-function checkedP95Interval(valuesInTimeOrder, concurrency, tails) {
-    const n = valuesInTimeOrder.length;
-    const initial = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
-    const none = {
-        initialBatches: Math.max(0, initial),
-        lengthened: 0,
-        vonNeumann: null,
-        vonNeumannCritical: null,
-        halfBatchSeRatio: null,
-        independent: false,
-    };
-    if (initial < MIN_BATCHES)
-        return { interval: null, dependence: none };
-    const values = Array.from(valuesInTimeOrder);
-    const centre = quantileSorted(sortedAscending(values), 0.95);
-    let b = initial;
-    let lengthened = 0;
-    let quantiles = batchP95s(values, b);
-    let ratio = vonNeumannRatio(quantiles);
-    let independent = ratio === null || ratio >= vonNeumannCritical(b);
-    while (!independent && Math.floor(b / 2) >= MIN_BATCHES) {
-        b = Math.floor(b / 2);
-        lengthened++;
-        quantiles = batchP95s(values, b);
-        ratio = vonNeumannRatio(quantiles);
-        independent = ratio === null || ratio >= vonNeumannCritical(b);
-    }
-    let se = sectioningSe(quantiles, centre, n, concurrency);
-    let halfRatio = null;
-    const half = Math.floor(b / 2);
-    if (half >= 3) {
-        const seHalf = sectioningSe(batchP95s(values, half), centre, n, concurrency);
-        halfRatio = se > 0 ? seHalf / se : null;
-        se = Math.max(se, seHalf);
-    }
-    return {
-        interval: {
-            centre,
-            low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
-            high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
-            batches: b,
-            batchSize: n / b,
-            batchQuantiles: quantiles,
-        },
-        dependence: {
-            initialBatches: initial,
-            lengthened,
-            vonNeumann: ratio,
-            vonNeumannCritical: vonNeumannCritical(b),
-            halfBatchSeRatio: halfRatio,
-            independent,
-        },
-    };
-}
-/** One look at a window of TTFAB samples (time order; +Infinity for misses). */
-function decideP95(samplesInTimeOrder, settings, look = { passAlpha: PASS_ALPHA, failAlpha: FAIL_ALPHA, look: 1, maxLooks: 1 }) {
-    const { sloMs } = settings;
-    const minSamples = Math.max(1, settings.minSamples ?? DEFAULT_MIN_SAMPLES);
-    const n = samplesInTimeOrder.length;
-    const sorted = sortedAscending(samplesInTimeOrder);
-    let largestFinite = 0;
-    let misses = 0;
-    for (const v of sorted) {
-        if (Number.isFinite(v))
-            largestFinite = v;
-        else
-            misses++;
-    }
-    const p95 = quantileWithMisses(sorted, 0.95);
-    const missValue = Math.max(2 * sloMs, largestFinite);
-    const imputed = misses > 0 ? samplesInTimeOrder.map((v) => (Number.isFinite(v) ? v : missValue)) : samplesInTimeOrder;
-    const tails = { pass: look.passAlpha, fail: look.failAlpha };
-    const { interval: section, dependence } = checkedP95Interval(imputed, settings.concurrency, tails);
-    const drift = driftTest(samplesInTimeOrder, settings.drift);
-    const shortest = minBatchSize(settings.concurrency);
-    let interval = null;
-    if (section) {
-        const reachesMisses = misses > 0 && (p95 === Number.POSITIVE_INFINITY || section.high >= missValue);
-        interval = { low: section.low, high: reachesMisses ? Number.POSITIVE_INFINITY : section.high };
-    }
-    const level = 1 - look.passAlpha - look.failAlpha;
-    let verdict = 'undecided';
-    let nearSlo = false;
-    let reason;
-    const how = section
-        ? `${section.batches} batches of ${Math.round(section.batchSize)} samples, look ${look.look} of <= ${look.maxLooks}`
-        : '';
-    if (!interval || !section) {
-        reason = `${n} samples: too few for ${MIN_BATCHES} batches of >= ${shortest} (${BATCH_TURNS} x N, N = ${settings.concurrency}); no interval, undecided`;
-    }
-    else {
-        const ci = `p95 ${fmtLevel(level)} CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how})`;
-        if (interval.high <= sloMs) {
-            verdict = 'pass';
-            reason = `${ci} within the ${sloMs} ms SLO`;
-        }
-        else if (interval.low > sloMs) {
-            verdict = 'fail';
-            reason = `${ci} above the ${sloMs} ms SLO`;
-        }
-        else {
-            reason = `${ci} straddles the ${sloMs} ms SLO`;
-            nearSlo =
-                dependence.independent &&
-                    interval.low >= sloMs * (1 - FUTILITY_BAND) &&
-                    interval.high <= sloMs * (1 + FUTILITY_BAND);
-            if (nearSlo)
-                reason += ` and lies within +-${FUTILITY_BAND * 100} % of it: undecided near the SLO`;
-        }
-        // The check guards a PASS only: a FAIL with the whole interval above the SLO needs no
-        // protection against a false PASS (an overloaded rung's batches trend; it would never fail).
-        if (verdict === 'pass' && !dependence.independent) {
-            reason += ` (batch p95s dependent even in ${section.batches} batches: von Neumann ratio ${(dependence.vonNeumann ?? 0).toFixed(2)} < ${(dependence.vonNeumannCritical ?? 0).toFixed(2)}; undecided)`;
-            verdict = 'undecided';
-        }
-        const margin = look.passMargin ?? 0;
-        if (verdict === 'pass' && interval.high * (1 + margin) > sloMs) {
-            reason += ` (a window this short passes only with its upper end x ${1 + margin} within the SLO: undecided)`;
-            verdict = 'undecided';
-        }
-    }
-    if (misses > 0)
-        reason += `; ${misses} of ${n} samples are misses without audio`;
-    if (verdict !== 'undecided' && n < minSamples) {
-        reason += ` (only ${n} samples, --min-samples ${minSamples}: undecided)`;
-        verdict = 'undecided';
-    }
-    return {
-        method: rung_decision_DECISION_METHOD,
-        n,
-        misses,
-        p95,
-        interval,
-        level,
-        tails,
-        familyLevel: 1 - FAMILY_ALPHA,
-        verdict,
-        decisive: verdict !== 'undecided',
-        nearSlo,
-        batches: section?.batches ?? 0,
-        batchSize: section?.batchSize ?? 0,
-        minBatchSize: shortest,
-        look: look.look,
-        maxLooks: look.maxLooks,
-        dependence,
-        drift,
-        reason,
-    };
-}
-/**
- * Alpha spent by information fraction t of a one-sided level a: O'Brien-Fleming type
- * (Lan and DeMets 1983), 2 - 2 Phi(z(1 - a/2) / sqrt t); a at t = 1, almost nothing early.
- */
-function obrienFlemingSpent(a, t) {
-    if (t >= 1)
-        return a;
-    if (!(t > 0))
-        return 0;
-    return Math.min(a, 2 * normalUpperTail(normalUpperQuantile(a / 2) / Math.sqrt(t)));
-}
-/** Upper bound on the looks of an adaptive rung (5 minimal batches growing by half to 20 x). */
-const MAX_ADAPTIVE_LOOKS = 12;
-/**
- * The sequential procedure of one rung: when to look, what each look spends, when to stop. The
- * rung (src/load/closed/rung.ts) calls `step` on every tick with its measure window; the coverage
- * simulation calls the very same method on simulated windows.
- */
-class RungJudge {
-    settings;
-    looks = 0;
-    spent = { pass: 0, fail: 0 };
-    lastLookN = 0;
-    lookedLong = false;
-    latest = null;
-    constructor(settings) {
-        this.settings = settings;
-    }
-    get maxLooks() {
-        return this.settings.mode === 'adaptive' ? MAX_ADAPTIVE_LOOKS : 1;
-    }
-    get looksTaken() {
-        return this.looks;
-    }
-    /** The last look taken (null before the first). */
-    get decision() {
-        return this.latest;
-    }
-    /**
-     * The window a PASS needs to go without the short-window margin: LONG_PASS_SPANS x the measure
-     * time, never longer than most of the longest window the hold allows (a --measure-s close to the
-     * hold would otherwise demand the margin of every pass).
-     */
-    longSpanMs(timing) {
-        return Math.min(LONG_PASS_SPANS * (this.settings.measureMs ?? 0), 0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY));
-    }
-    /** Is an interim look due for a window of n samples? */
-    interimDue(n) {
-        if (this.settings.mode !== 'adaptive' || this.looks >= MAX_ADAPTIVE_LOOKS - 1)
-            return false;
-        const first = FIRST_LOOK_BATCHES * minBatchSize(this.settings.concurrency);
-        return n >= Math.max(first, Math.ceil(LOOK_GROWTH * this.lastLookN));
-    }
-    /** Takes a look now: an interim one at information fraction t, or the final one (all alpha left). */
-    look(samplesInTimeOrder, final, timing) {
-        const t = final
-            ? 1
-            : timing && timing.maxWindowMs > 0
-                ? Math.min(1, Math.max(0.01, Math.round((100 * timing.windowMs) / timing.maxWindowMs) / 100))
-                : 0.5;
-        const target = {
-            pass: obrienFlemingSpent(PASS_ALPHA, t),
-            fail: obrienFlemingSpent(FAIL_ALPHA, t),
-        };
-        // Never less than a sliver: a look with no alpha at all would have an infinite interval.
-        const passAlpha = Math.max(target.pass - this.spent.pass, 1e-9);
-        const failAlpha = Math.max(target.fail - this.spent.fail, 1e-9);
-        this.looks++;
-        this.spent = { pass: this.spent.pass + passAlpha, fail: this.spent.fail + failAlpha };
-        this.lastLookN = samplesInTimeOrder.length;
-        const longSpan = this.longSpanMs(timing);
-        if (timing && timing.windowMs >= longSpan)
-            this.lookedLong = true;
-        this.latest = decideP95(samplesInTimeOrder, this.settings, {
-            passAlpha,
-            failAlpha,
-            look: this.looks,
-            maxLooks: this.maxLooks,
-            passMargin: timing && timing.windowMs < longSpan ? SHORT_WINDOW_MARGIN : 0,
-            interim: !final,
-        });
-        return this.latest;
-    }
-    /**
-     * One tick of the rung with its current window. At the end of the hold the final look is
-     * always taken; before it, an interim look when due, and the rung stops on a decisive look whose
-     * window is settled, or on futility (undecided near the SLO).
-     */
-    step(samplesInTimeOrder, atHoldEnd, timing) {
-        if (atHoldEnd)
-            return { decision: this.look(samplesInTimeOrder, true, timing), stop: true };
-        // A look is also due the first time the window is long enough to pass without the margin.
-        const longDue = timing !== undefined &&
-            !this.lookedLong &&
-            this.looks > 0 &&
-            this.looks < MAX_ADAPTIVE_LOOKS - 1 &&
-            timing.windowMs >= this.longSpanMs(timing);
-        if (!longDue && !this.interimDue(samplesInTimeOrder.length))
-            return { decision: null, stop: false };
-        const decision = this.look(samplesInTimeOrder, false, timing);
-        const settled = decision.drift.settled;
-        return { decision, stop: settled && (decision.decisive || decision.nearSlo) };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/analysis/qmax.ts
-/**
- * The pure half of qmax: what a rung's measurement means (its step record, and why it is usable
- * or not: capacity changed, client-bound, saturated, unsettled), the service time and its basis,
- * the bracket of Q_max, the CloudWatch join of one rung, the dry-run schedule and the artifact.
- * No I/O: src/commands/qmax.ts drives the ladder and the calls, this judges what they saw.
- */
-
-
-
-
-
-/** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
-const CW_PERIOD_S = 10;
-const round3 = (v) => Math.round(v * 1000) / 1000;
-const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
-/**
- * A client whose event loop ran later than this share of the SLO (p99 of its timer delay) stamps
- * audio too late to judge the SLO: a starved client (a shared machine) could turn a pass into a
- * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
- */
-const LATE_CLIENT_SLO_SHARE = 0.25;
-/** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
-const isLateClient = (loopDelayP99Ms, sloMs) => sloMs !== null &&
-    loopDelayP99Ms !== null &&
-    loopDelayP99Ms !== undefined &&
-    loopDelayP99Ms > sloMs * LATE_CLIENT_SLO_SHARE;
-/**
- * The client limited the load or could not time it: it could not keep N outstanding (rejections
- * return at once, so a saturated rung's shortfall is the server's doing), its event loop was busy
- * nearly all the time, or (given the SLO) its event loop ran late against the SLO (starved).
- */
-function isClientBound(o, sloMs = null) {
-    const saturated = o.rejected > 0;
-    return ((o.inFlight.shortfall > 0.02 && !saturated) ||
-        (o.loopUtilization !== null && o.loopUtilization > 0.9) ||
-        isLateClient(o.loopDelayP99Ms, sloMs));
-}
-/**
- * The frozen endpoint changed size during the rung. Unknown (every DescribeEndpoint failed) is not
- * a change; two counts, or one that is not 1, is. A container measured directly never changes.
- */
-function capacityChanged(instanceCounts, liveEndpoint) {
-    return (liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1)));
-}
-/** Why a rung cannot be used for Q_max, in order of precedence; null when it is usable. */
-function unusableReason(o, instanceCounts, liveEndpoint, sloMs = null) {
-    if (capacityChanged(instanceCounts, liveEndpoint))
-        return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
-    if (isClientBound(o, sloMs)) {
-        const u = o.loopUtilization;
-        const late = isLateClient(o.loopDelayP99Ms, sloMs)
-            ? ` > ${LATE_CLIENT_SLO_SHARE * 100} % of the SLO: a starved client stamps audio late`
-            : '';
-        return (`client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
-            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms${late})`);
-    }
-    if (o.rejected > 0)
-        return `saturated (${o.rejected} requests rejected)`;
-    if (!o.evaluation.drift.settled)
-        return `not settled (${o.evaluation.drift.reason})`;
-    if (o.ok === 0)
-        return 'no successful request in the window';
-    return null;
-}
-/** The artifact's record of one rung. */
-function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
-    const okSorted = sortedAscending(o.okTtfabMs);
-    const latSorted = sortedAscending(o.okLatencyMs);
-    const ev = o.evaluation;
-    // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
-    // interval (misses included) is in verdict_reason.
-    const unusable = unusableReason(o, instanceCounts, liveEndpoint, sloMs);
-    return {
-        run_index: runIndex,
-        step_index: stepIndex,
-        concurrency: o.concurrency,
-        started_at: new Date(o.startedWallMs).toISOString(),
-        hold_s: round3(o.holdMs / 1000),
-        measure_s: round3(o.measureMs / 1000),
-        achieved_rps: o.achievedRps,
-        completed: o.completed,
-        ok: o.ok,
-        rejected: o.rejected,
-        outcome_counts: o.outcomeCounts,
-        ttfab_p50_ms: quantileSorted(okSorted, 0.5),
-        ttfab_p95_ms: quantileSorted(okSorted, 0.95),
-        ttfab_p95_ci_ms: o.okP95Interval,
-        ttfab_p99_ms: quantileSorted(okSorted, 0.99),
-        latency_p95_ms: quantileSorted(latSorted, 0.95),
-        s_mean_s: latSorted.length > 0 ? mean(latSorted) / 1000 : null,
-        s_p95_s: latSorted.length > 0 ? quantileSorted(latSorted, 0.95) / 1000 : null,
-        concurrency_mean: o.inFlight.mean,
-        concurrency_peak: o.inFlight.peak,
-        ttfab_drift_ms: qmax_orNull(ev.drift.driftMs),
-        verdict: ev.verdict,
-        meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
-        saturated: o.rejected > 0,
-        settled: ev.drift.settled,
-        client_bound: isClientBound(o, sloMs),
-        capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
-        usable: unusable === null,
-        unusable_reason: unusable,
-        instance_counts: instanceCounts,
-        server_concurrency_mean: null,
-        server_concurrency_peak: null,
-        server_model_latency_p95_ms: null,
-        server_5xx_total: null,
-        cw_ratio: null,
-        verdict_reason: `${ev.reason}` +
-            (o.failed + o.censored > 0
-                ? ` (${o.failed} failed outright, ${o.censored} still without audio past the SLO at the window end)`
-                : '') +
-            `; ${ev.drift.reason}`,
-        end_reason: o.end,
-        in_flight_shortfall: o.inFlight.shortfall,
-        client_loop_delay_p99_ms: o.loopDelayP99Ms,
-        client_event_loop_utilization: o.loopUtilization,
-        cw_periods: null,
-        decision_method: ev.method,
-        ci_level: ev.level,
-        ci_family_level: ev.familyLevel,
-        effective_sample_size: ev.batches,
-        batch_size: round3(ev.batchSize),
-        looks: o.looks,
-        verdict_samples: ev.n,
-        client_health: o.clientHealth ? clientHealthRecord(o.clientHealth) : null,
-        near_slo: ev.nearSlo,
-        ci_tails: ev.tails,
-        dependence: {
-            initial_batches: ev.dependence.initialBatches,
-            lengthened: ev.dependence.lengthened,
-            von_neumann: ev.dependence.vonNeumann === null ? null : round3(ev.dependence.vonNeumann),
-            von_neumann_critical: ev.dependence.vonNeumannCritical === null ? null : round3(ev.dependence.vonNeumannCritical),
-            half_batch_se_ratio: ev.dependence.halfBatchSeRatio === null ? null : round3(ev.dependence.halfBatchSeRatio),
-            independent: ev.dependence.independent,
-        },
-    };
-}
-/**
- * What a PASS promises (src/stats/rung-decision.ts `CALIBRATION`): the simulated bound, recorded
- * for the adaptive ladder it was calibrated for; null for a fixed ladder (not calibrated).
- */
-function falsePassBoundRecord(mode) {
-    if (mode !== 'adaptive')
-        return null;
-    return {
-        bound: CALIBRATION.falsePassBound,
-        worst_cell: CALIBRATION.worstCellFalsePass,
-        coverage: CALIBRATION.coverage,
-        worst_cell_coverage: CALIBRATION.worstCellCoverage,
-        decision_method: DECISION_METHOD,
-        calibrated_over: CALIBRATION.class,
-    };
-}
-/** What the ladder planner is told about a step (src/load/closed/ladder.ts `RungResult`). */
-const rungResultOf = (step) => ({
-    concurrency: step.concurrency,
-    verdict: step.verdict,
-    usable: step.usable,
-    invalid: step.client_bound || step.capacity_changed,
-    p95Ms: step.ttfab_p95_ms,
-    nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
-});
-// ---- the whole ladder ------------------------------------------------------------------------
-/** The lowest measured failure above Q_max in any run (the bracket), or null. */
-function qmaxUpperBound(steps, qMax) {
-    let upper = null;
-    for (const r of steps.map(rungResultOf)) {
-        if (r.verdict === 'fail' &&
-            !r.invalid &&
-            r.concurrency > qMax &&
-            (upper === null || r.concurrency < upper)) {
-            upper = r.concurrency;
-        }
-    }
-    return upper;
-}
-/**
- * The steps the service time is measured on: the usable ones with latencies (all runs pooled),
- * else every step with latencies; of those, the lowest concurrency.
- */
-function serviceTimeBasis(records) {
-    const withLatencies = records.filter((s) => s.observation.okLatencyMs.length > 0);
-    const usable = withLatencies.filter((s) => s.step.usable);
-    const basis = usable.length > 0 ? usable : withLatencies;
-    if (basis.length === 0)
-        return [];
-    const lowest = Math.min(...basis.map((s) => s.step.concurrency));
-    return basis.filter((s) => s.step.concurrency === lowest);
-}
-/**
- * What S_mean/S_p95 were measured on, for the artifact: a usable rung at concurrency 1 is the
- * uncontended service time; anything else is flagged (`fallback`), with why concurrency 1 was not
- * used. null when no rung had latencies.
- */
-function serviceTimeBasisRecord(records) {
-    const basis = serviceTimeBasis(records);
-    const first = basis[0];
-    if (!first)
-        return null;
-    const concurrency = first.step.concurrency;
-    const usable = first.step.usable;
-    if (concurrency === 1 && usable)
-        return { concurrency, usable, fallback: false, reason: null };
-    const atOne = records.filter((r) => r.step.concurrency === 1);
-    const reason = atOne.length === 0
-        ? 'the ladder has no rung at concurrency 1'
-        : atOne.some((r) => r.observation.okLatencyMs.length > 0)
-            ? `concurrency 1 was unusable: ${[...new Set(atOne.map((r) => r.step.unusable_reason ?? 'unusable'))].join('; ')}`
-            : 'no request at concurrency 1 completed';
-    return { concurrency, usable, fallback: true, reason };
-}
-/** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
-function serviceTime(records) {
-    const basis = serviceTimeBasis(records);
-    if (basis.length === 0)
-        return { sMeanS: 0, sP95S: 0 };
-    const latencies = sortedAscending(basis.flatMap((s) => s.observation.okLatencyMs));
-    return {
-        sMeanS: mean(latencies) / 1000,
-        sP95S: quantileSorted(latencies, 0.95) / 1000,
-    };
-}
-function ladderRecord(s) {
-    const adaptive = s.ladder.mode === 'adaptive';
-    return {
-        mode: s.ladder.mode,
-        rungs: adaptive ? null : [...s.ladder.rungs],
-        max_concurrency: s.ladder.maxConcurrency,
-        resolution: adaptive ? s.ladder.resolution : null,
-        hold_s: s.holdS,
-        measure_s: s.measureS,
-        settle_s: s.settleS,
-        runs: s.runs,
-    };
-}
-function assembleQmaxArtifact(input) {
-    const { steps, perRun, settings } = input;
-    if (steps.length === 0)
-        throw new Error('the ladder measured no rung');
-    const allSteps = steps.map((s) => s.step);
-    const qMax = Math.min(...perRun);
-    // Bracket of the reported Q_max (the lowest run's): a measured failure above it in any run.
-    const upper = qmaxUpperBound(allSteps, qMax);
-    const nonMonotone = input.nonMonotonePerRun.flatMap((notes, run) => notes.map((note) => (settings.runs > 1 ? `run ${run + 1}: ${note}` : note)));
-    const { sMeanS, sP95S } = serviceTime(steps);
-    const atQmax = allSteps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
-    const atC1 = allSteps.find((s) => s.concurrency === 1 && s.usable) ?? allSteps.find((s) => s.concurrency === 1);
-    const counts = [...new Set(allSteps.flatMap((s) => s.instance_counts))].sort((a, b) => a - b);
-    const saw503 = allSteps.some((s) => (s.outcome_counts.saturated_503 ?? 0) > 0);
-    const queueDepth = Number(input.deployedEnv.MAX_QUEUE_DEPTH);
-    const maxMeasured = Math.max(...allSteps.map((s) => s.concurrency));
-    const boundedByEnv = Number.isFinite(queueDepth) && queueDepth > 0 && queueDepth < maxMeasured;
-    const notes = [
-        `${settings.ladder.mode} ladder over ${settings.transport}`,
-        input.live
-            ? `endpoint ${input.endpoint}/${input.variant} frozen at one instance`
-            : `target ${input.target}`,
-        `prompts: ${settings.prompts.source} (${settings.prompts.texts.length})`,
-    ];
-    return {
-        schema_version: 1,
-        kind: 'qmax',
-        model_name: input.modelName,
-        endpoint: input.live ? input.endpoint : null,
-        run_id: input.runId,
-        measured_at: input.measuredAt,
-        fingerprint: input.fingerprint,
-        transport: settings.transport,
-        slo_ms: settings.sloMs,
-        q_max: qMax,
-        q_max_per_run: perRun,
-        q_max_bracketed: upper !== null,
-        q_max_upper_bound: upper,
-        ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
-        ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
-        s_mean_s: sMeanS,
-        s_p95_s: sP95S,
-        frozen: input.live,
-        unbounded_queue: !saw503 && !boundedByEnv,
-        instance_counts_observed: counts,
-        non_monotone: nonMonotone,
-        ladder: ladderRecord(settings),
-        total_rung_seconds: round3(allSteps.reduce((sum, s) => sum + (s.hold_s ?? 0), 0)),
-        cloudwatch: input.cloudwatch,
-        steps: allSteps,
-        provenance: { origin: 'measured', tool: input.tool, note: notes.join('; ') },
-        target: input.target,
-        prompts: { source: settings.prompts.source, count: settings.prompts.texts.length },
-        request_timeout_s: settings.requestTimeoutS,
-        restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
-        search: input.search,
-        service_time_basis: serviceTimeBasisRecord(steps),
-        false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
-    };
-}
-// ---- the CloudWatch join of one rung ---------------------------------------------------------
-/** What the join asks CloudWatch for, per rung. */
-const CLOUDWATCH_QUERIES = [
-    { id: 'cmax', metricName: 'ConcurrentRequestsPerModel', stat: 'Maximum', periodS: CW_PERIOD_S },
-    { id: 'cavg', metricName: 'ConcurrentRequestsPerModel', stat: 'Average', periodS: CW_PERIOD_S },
-    { id: 'lat', metricName: 'ModelLatency', stat: 'p95', periodS: 60 },
-    { id: 'e5xx', metricName: 'Invocation5XXErrors', stat: 'Sum', periodS: 60 },
-];
-/** The time range the join queries for a window: the 60 s periods overlapping it. */
-const cloudWatchRange = (o) => ({
-    startMs: alignDown(o.windowStartWallMs, 60),
-    endMs: alignUp(o.windowEndWallMs, 60),
-});
-/** Whole CloudWatch periods inside the measure window (fewer than one: nothing to join). */
-function wholeCloudWatchPeriods(o) {
-    return Math.floor((alignDown(o.windowEndWallMs, CW_PERIOD_S) - alignUp(o.windowStartWallMs, CW_PERIOD_S)) /
-        (CW_PERIOD_S * 1000));
-}
-/**
- * Fills one step's server-side fields from the series CloudWatch returned: ConcurrentRequestsPerModel
- * Maximum and Average over the whole 10 s periods inside the window (R = Maximum / client mean
- * in-flight), ModelLatency p95 and Invocation5XXErrors over the 60 s periods overlapping it.
- * Returns the problem when the window has no datapoint yet (the step is left unjoined).
- */
-function joinStepWithCloudWatch(step, o, series) {
-    const startWall = o.windowStartWallMs;
-    const endWall = o.windowEndWallMs;
-    const byId = new Map(series.map((s) => [s.id, s]));
-    const cmax = byId.get('cmax');
-    const cavg = byId.get('cavg');
-    const maxima = cmax ? periodsWithin(cmax.timestamps, cmax.values, CW_PERIOD_S, startWall, endWall) : [];
-    const averages = cavg ? periodsWithin(cavg.timestamps, cavg.values, CW_PERIOD_S, startWall, endWall) : [];
-    if (maxima.length === 0)
-        return `c=${step.concurrency}: no ConcurrentRequestsPerModel datapoint inside the window`;
-    const join = joinServerConcurrency(maxima, averages, step.concurrency_mean);
-    step.server_concurrency_peak = join.serverPeak;
-    step.server_concurrency_mean = join.serverMean;
-    step.cw_ratio = join.ratio;
-    step.cw_periods = join.periods;
-    const overlapping = (s) => s
-        ? s.values.filter((_, k) => s.timestamps[k] + 60_000 > startWall && s.timestamps[k] < endWall)
-        : [];
-    const latencies = overlapping(byId.get('lat'));
-    step.server_model_latency_p95_ms = latencies.length > 0 ? Math.max(...latencies) / 1000 : null;
-    const errors = overlapping(byId.get('e5xx'));
-    step.server_5xx_total = errors.length > 0 ? errors.reduce((a, b) => a + b, 0) : null;
-    return null;
-}
-/**
- * The schedule of a dry run: the longest rung sequence the planner could walk (`worst`, from
- * src/load/closed/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
- */
-function qmaxSchedule(run, s, worst) {
-    const perRung = s.ladder.mode === 'adaptive' && s.cloudwatch ? Math.max(s.holdS, s.settleS + 2 * CW_PERIOD_S) : s.holdS;
-    const rungSeconds = worst.rungs * perRung * s.runs;
-    const live = isSageMakerTransport(s.transport);
-    const instanceMinutes = live ? rungSeconds / 60 : 0;
-    const hourly = run.instanceHourlyUsd;
-    const notes = [];
-    if (s.ladder.mode === 'adaptive') {
-        notes.push('adaptive: concurrency 1, then x2 until a rung fails (at most --max-concurrency), then bisection to --resolution; ' +
-            'a rung ends as soon as its window is settled and decisive, so most runs take a fraction of the worst case');
-    }
-    if (live) {
-        notes.push('not counted: waiting for the frozen endpoint to reach one InService instance, and the CloudWatch join');
-    }
-    else {
-        notes.push('http transport: the container is measured directly; no endpoint instance is billed');
-    }
-    if (live && hourly === null)
-        notes.push('no instance_hourly_usd in the model config: no cost estimate');
-    return {
-        kind: 'qmax-schedule',
-        model_name: run.modelName,
-        endpoint: live ? run.endpoint : null,
-        target: s.targetUrl,
-        transport: s.transport,
-        slo_ms: s.sloMs,
-        ladder: ladderRecord(s),
-        rungs: worst.example,
-        worst_case_rungs: worst.rungs * s.runs,
-        worst_case_rung_seconds: rungSeconds,
-        worst_case_duration_s: rungSeconds,
-        instance_minutes: instanceMinutes,
-        instance_hourly_usd: hourly,
-        estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
-        notes,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stats/prediction-bound.ts
-/**
- * An upper prediction bound for the next observation of a positive duration (T_total, a policy
- * lag) from n repeated observations. Pure.
- *
- * - n = 1: no bound (a single observation says nothing of the spread).
- * - 2 <= n < ORDER_STATISTIC_MIN_N: log-normal, t-based: with y = ln x, mean m and standard
- *   deviation s of the n logs, the bound is exp(m + t(n - 1, level) s sqrt(1 + 1/n)). Exact
- *   coverage `level` when the logs are normal and the observations independent.
- * - n >= ORDER_STATISTIC_MIN_N: distribution-free: the k-th smallest observation with
- *   k = ceil(level (n + 1)) covers the next observation with probability k / (n + 1) >= level for
- *   any continuous distribution (independent, identically distributed observations).
- */
-
-/** The level every prediction bound is stated at. */
-const PREDICTION_LEVEL = 0.9;
-/** From this many observations on, the order statistic (no distribution assumed) is used. */
-const ORDER_STATISTIC_MIN_N = 19;
-/** The upper `level` prediction bound for the next of `values` (all > 0). */
-function upperPredictionBound(values, level = PREDICTION_LEVEL) {
-    const n = values.length;
-    const pct = `${Number((level * 100).toFixed(2))} %`;
-    if (n === 0 || values.some((v) => !(v > 0) || !Number.isFinite(v))) {
-        throw new RangeError('upperPredictionBound needs at least one positive, finite observation');
-    }
-    if (n === 1) {
-        return {
-            n,
-            level,
-            upper: null,
-            method: null,
-            description: 'not available: single observation (repeat the measurement for a prediction bound)',
-        };
-    }
-    if (n >= ORDER_STATISTIC_MIN_N) {
-        const k = Math.ceil(level * (n + 1));
-        const sorted = [...values].sort((a, b) => a - b);
-        return {
-            n,
-            level,
-            upper: sorted[Math.min(n, k) - 1],
-            method: 'order-statistic',
-            description: `upper ${pct} prediction bound, distribution-free: observation ${k} of ${n} in ascending order (coverage ${k}/${n + 1})`,
-        };
-    }
-    const logs = values.map((v) => Math.log(v));
-    const mean = logs.reduce((a, b) => a + b, 0) / n;
-    const sd = Math.sqrt(logs.reduce((a, y) => a + (y - mean) ** 2, 0) / (n - 1));
-    const t = student_t_studentTQuantile(level, n - 1);
-    return {
-        n,
-        level,
-        upper: Math.exp(mean + t * sd * Math.sqrt(1 + 1 / n)),
-        method: 'log-normal-t',
-        description: `upper ${pct} prediction bound, log-normal: exp(mean + t(${n - 1}, ${level}) sd sqrt(1 + 1/${n})) over the logs of ${n} observations`,
-    };
-}
-/** `bound (upper 90 % prediction, n=3)`: how a plan labels a figure taken from a bound. */
-const predictionBoundLabel = (b) => `bound (upper ${Number((b.level * 100).toFixed(2))} % prediction, n=${b.n})`;
-
-;// CONCATENATED MODULE: ./src/analysis/ttotal.ts
-
-
-
-/** Without a deployed scale-out policy the detection lag is bounded, not measured (seconds). */
-const POLICY_LAG_BOUND_S = 60;
-const MARKER_STAGES = (/* unused pure expression or super */ null && ([
-    'container_start',
-    'framework_init',
-    'weights_ready',
-    'warmup_done',
-    'ready',
-]));
-const MARKER = /=== STAGE ([a-z_]+) t=(\S+) elapsed_s=(-?[0-9]+(?:\.[0-9]+)?) ===/;
-/** `=== STAGE <name> t=<ISO>Z elapsed_s=<s> ===` -> the marker; null for any other line. */
-function parseStageMarker(message) {
-    const m = MARKER.exec(message);
-    if (!m)
-        return null;
-    const stage = m[1];
-    if (!MARKER_STAGES.includes(stage))
-        return null;
-    const atMs = Date.parse(m[2]);
-    if (!Number.isFinite(atMs))
-        return null;
-    return { stage: stage, atMs, elapsedS: Number(m[3]) };
-}
-/** The first marker of each stage, in the order they appear. */
-function stageMarkers(messages) {
-    const seen = new Map();
-    for (const message of messages) {
-        const marker = parseStageMarker(message);
-        if (marker && !seen.has(marker.stage))
-            seen.set(marker.stage, marker);
-    }
-    return [...seen.values()];
-}
-/** Timeline stage of each marker: the contract's `container_start` is the timeline's `container_started`. */
-const TIMELINE_STAGE_OF = {
-    container_start: 'container_started',
-    framework_init: 'framework_init',
-    weights_ready: 'weights_ready',
-    warmup_done: 'warmup_done',
-    ready: 'ready',
-};
-/** The stages in the order they happen (the artifact schema's list). */
-const TIMELINE_ORDER = (/* unused pure expression or super */ null && (ttotalStageNames));
-const iso = (ms) => new Date(ms).toISOString();
-const ttotal_round3 = (s) => Math.round(s * 1000) / 1000;
-/**
- * Timeline, durations (consecutive observed stages in contract order), shares of T_total (only
- * for durations inside [desired_set, end]), the dominant stage, missing stages and notes. Pure.
- */
-function analyseTimeline(obs) {
-    const notes = [];
-    const entries = new Map();
-    entries.set('load_applied', {
-        stage: 'load_applied',
-        at: iso(obs.loadAppliedMs),
-        source: 'probe start',
-        bounded: false,
-        note: 'probe established before the trigger; not the start of the clock',
-    });
-    entries.set('desired_set', {
-        stage: 'desired_set',
-        at: iso(obs.desiredSetMs),
-        source: 'UpdateEndpointWeightsAndCapacities call',
-        bounded: false,
-        note: 'the clock starts here',
-    });
-    if (obs.instanceLogging) {
-        entries.set('instance_logging', {
-            stage: 'instance_logging',
-            at: iso(obs.instanceLogging.firstEventMs),
-            source: `log stream ${obs.instanceLogging.stream} firstEventTimestamp`,
-            bounded: true,
-            note: 'upper bound on provisioning plus image pull, which a container cannot time itself',
-        });
-    }
-    const missing = [];
-    const byStage = new Map(obs.markers.map((m) => [m.stage, m]));
-    for (const stage of MARKER_STAGES) {
-        const marker = byStage.get(stage);
-        const name = TIMELINE_STAGE_OF[stage];
-        if (marker) {
-            entries.set(name, {
-                stage: name,
-                at: iso(marker.atMs),
-                source: `container log marker (elapsed_s=${marker.elapsedS.toFixed(3)})`,
-                bounded: false,
-                note: null,
-            });
-        }
-        else {
-            missing.push(name);
-        }
-    }
-    if (!byStage.has('container_start')) {
-        const first = MARKER_STAGES.map((s) => byStage.get(s)).find((m) => m !== undefined);
-        if (first) {
-            entries.set('container_started', {
-                stage: 'container_started',
-                at: iso(first.atMs - first.elapsedS * 1000),
-                source: 'derived from elapsed_s',
-                bounded: true,
-                note: `reconstructed as ${first.stage} minus its elapsed_s=${first.elapsedS.toFixed(3)}s; no container_start line was in the stream`,
-            });
-            notes.push(`the container_start marker is missing; container_started is reconstructed from ${first.stage} (labelled bounded)`);
-        }
-    }
-    if (obs.inService) {
-        entries.set('in_service', {
-            stage: 'in_service',
-            at: iso(obs.inService.atMs),
-            source: 'DescribeEndpoint CurrentInstanceCount',
-            bounded: true,
-            note: `first poll that reported the extra instance; it arrived after the previous poll at ${iso(obs.inService.previousPollMs)} (poll interval ${obs.inService.pollS} s is the bound)`,
-        });
-    }
-    else {
-        missing.push('in_service');
-    }
-    if (obs.recovered) {
-        const r = obs.recovered;
-        entries.set('traffic_recovered', {
-            stage: 'traffic_recovered',
-            at: iso(r.startMs),
-            source: 'client-side p95 recovery',
-            bounded: true,
-            note: `probe p95 TTFAB ${Math.round(r.p95Ms)} ms held at or under ${Math.round(r.targetMs)} ms across ${r.samples} completions in the following ${r.windowS} s window`,
-        });
-    }
-    else {
-        missing.push('traffic_recovered');
-    }
-    if (!obs.instanceLogging)
-        missing.splice(0, 0, 'instance_logging');
-    const timeline = TIMELINE_ORDER.map((s) => entries.get(s)).filter((e) => e !== undefined);
-    const endStage = entries.has('traffic_recovered')
-        ? 'traffic_recovered'
-        : entries.has('in_service')
-            ? 'in_service'
-            : null;
-    const endIndex = endStage ? TIMELINE_ORDER.indexOf(endStage) : -1;
-    const startIndex = TIMELINE_ORDER.indexOf('desired_set');
-    const ms = (e) => Date.parse(e.at);
-    const tTotalS = endStage
-        ? ttotal_round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
-        : null;
-    const durations = [];
-    for (let i = 1; i < timeline.length; i++) {
-        const from = timeline[i - 1];
-        const to = timeline[i];
-        let seconds = ttotal_round3((ms(to) - ms(from)) / 1000);
-        if (seconds < 0) {
-            notes.push(from.stage === 'instance_logging'
-                ? `${to.stage} (the container's own clock) is ${Math.abs(seconds)} s before instance_logging (when CloudWatch Logs received the stream's first line, an upper bound); counted as 0`
-                : `${to.stage} is stamped ${Math.abs(seconds)} s before ${from.stage} (different clocks); counted as 0`);
-            seconds = 0;
-        }
-        const fromIndex = TIMELINE_ORDER.indexOf(from.stage);
-        const toIndex = TIMELINE_ORDER.indexOf(to.stage);
-        const inside = tTotalS !== null && tTotalS > 0 && fromIndex >= startIndex && toIndex <= endIndex;
-        durations.push({
-            from: from.stage,
-            to: to.stage,
-            seconds,
-            bounded: from.bounded || to.bounded,
-            share: inside ? Math.round((seconds / tTotalS) * 10_000) / 10_000 : null,
-        });
-    }
-    const insideDurations = durations.filter((d) => d.share !== null);
-    const top = insideDurations.reduce((best, d) => (best === null || d.seconds > best.seconds ? d : best), null);
-    if (endStage === 'in_service') {
-        notes.push('traffic did not recover within the wait: T_total ends at in_service and is a lower bound (the instance was reported in service, but the probe p95 never fell to the target)');
-    }
-    return {
-        timeline,
-        durations,
-        dominant: top ? { from: top.from, to: top.to, seconds: top.seconds } : null,
-        missing,
-        tTotalS,
-        endStage,
-        notes,
-    };
-}
-/** p95 of the TTFABs of requests dispatched in [fromMs, toMs), with misses as +Infinity. */
-function windowP95(samples, fromMs, toMs) {
-    const values = samples.filter((s) => s.dispatchMs >= fromMs && s.dispatchMs < toMs).map((s) => s.ttfabMs);
-    return { p95: quantileWithMisses(sortedAscending(values), 0.95), n: values.length };
-}
-/**
- * The first window [s, s + windowS) with s >= fromMs (stepping by stepMs, window end <= horizon)
- * holding at least minSamples requests whose p95 TTFAB is at or under targetMs. Pure.
- */
-function findRecoveryWindow(samples, options) {
-    const windowMs = options.windowS * 1000;
-    for (let s = options.fromMs; s + windowMs <= options.horizonMs; s += options.stepMs) {
-        const { p95, n } = windowP95(samples, s, s + windowMs);
-        if (p95 !== null && n >= options.minSamples && p95 <= options.targetMs) {
-            return { startMs: s, windowS: options.windowS, samples: n, p95Ms: p95, targetMs: options.targetMs };
-        }
-    }
-    return null;
-}
-/** The ladder's p95 TTFAB at `concurrency` (usable steps only; median across runs), null if none. */
-function ladderP95(qmax, concurrency) {
-    const values = qmax.steps
-        .filter((s) => s.concurrency === concurrency && s.usable && s.ttfab_p95_ms !== null)
-        .map((s) => s.ttfab_p95_ms)
-        .sort((a, b) => a - b);
-    if (values.length === 0)
-        return null;
-    return values[Math.floor((values.length - 1) / 2)];
-}
-/** The concurrencies the ladder measured usably, ascending. */
-const usableRungs = (qmax) => [...new Set(qmax.steps.filter((s) => s.usable && s.ttfab_p95_ms !== null).map((s) => s.concurrency))].sort((a, b) => a - b);
-/** Probe concurrencies N the ladder supports: usable at N and N/2, N <= Q_max. */
-function probeCandidates(qmax) {
-    const rungs = new Set(usableRungs(qmax));
-    return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
-}
-/** Policy detection lag from the deployed scale-out alarms (fastest alarm), else the bound. */
-function policyLag(timings, publicationDelayS) {
-    if (timings.length === 0) {
-        return {
-            lagS: POLICY_LAG_BOUND_S,
-            bounded: true,
-            source: `bound of ${POLICY_LAG_BOUND_S} s: no scale-out policy is deployed on the variant, so there is no alarm to read the detection lag from`,
-        };
-    }
-    const scored = timings.map((t) => {
-        const delay = publicationDelayS ?? t.periodS;
-        return { t, delay, lag: t.periodS * t.datapointsToAlarm + delay };
-    });
-    const best = scored.reduce((a, b) => (b.lag < a.lag ? b : a));
-    const delayText = publicationDelayS === null
-        ? `${best.delay} s CloudWatch publication delay (assumed: one period, the datapoint exists once its period closes)`
-        : `${best.delay} s CloudWatch publication delay (given)`;
-    return {
-        lagS: best.lag,
-        bounded: false,
-        source: `alarm ${best.t.alarmName} of policy ${best.t.policyName}: ${best.t.datapointsToAlarm} datapoints x ${best.t.periodS} s + ${delayText}`,
-    };
-}
-/**
- * A T_total that ends at in_service (the instance came into service but the probe never
- * recovered) is a lower bound: planning on it would under-size headroom. Artifacts from before
- * `t_total_end_stage` was recorded are judged by their missing stages.
- */
-function ttotal_isLowerBound(ttotal) {
-    if (!ttotal)
-        return false;
-    if (ttotal.t_total_end_stage !== undefined)
-        return ttotal.t_total_end_stage === 'in_service';
-    return ttotal.missing_stages.includes('traffic_recovered');
-}
-const DIFFERENCE_LABEL = {
-    instance_type: 'instance type',
-    image_digest: 'image digest',
-    container_env: 'container environment',
-    region: 'region',
-    request: 'request shape',
-};
-/** One line per fingerprint field on which the qmax artifact and the live endpoint disagree. */
-function mismatchWarnings(differences, endpoint) {
-    return differences.map((d) => `${DIFFERENCE_LABEL[d.field] ?? d.field}: qmax measured ${d.left}, endpoint ${endpoint} runs ${d.right}`);
-}
-const finiteOrNull = (v) => (v !== null && Number.isFinite(v) ? v : null);
-/** The ttotal artifact of one completed scale-out: timeline, durations, notes and provenance. */
-function assembleTtotalArtifact(r) {
-    const analysis = analyseTimeline(r.obs);
-    const notes = [
-        "trigger was --force-desired under a scaling freeze, so the policy's own detection lag is not in this number; it is reported separately as policy_lag_s, and the planner adds it (T_plan = t_total_s + policy_lag_s).",
-        ...analysis.notes,
-        ...r.mismatchWarnings.map((w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`),
-    ];
-    if (r.probeConcurrency > r.qmax.q_max)
-        notes.push(`the probe concurrency ${r.probeConcurrency} is above Q_max ${r.qmax.q_max}: the single instance was over its SLO before the trigger`);
-    if (r.keptJournal !== null) {
-        notes.push(`restoring the endpoint failed (${r.restore.errors.join('; ')}); the journal ${r.keptJournal} is kept: run \`scalegate thaw --model ${r.modelName}\``);
-    }
-    return {
-        schema_version: 1,
-        kind: 'ttotal',
-        model_name: r.modelName,
-        endpoint: r.endpoint,
-        run_id: r.runId,
-        measured_at: iso(r.obs.desiredSetMs),
-        fingerprint: r.fingerprint,
-        transport: r.transport,
-        trigger: r.trigger,
-        qmax_run_id: r.qmax.run_id,
-        t_total_s: Math.max(analysis.tTotalS ?? 0, 0.001),
-        policy_lag_s: r.lag.lagS,
-        policy_lag_bounded: r.lag.bounded,
-        policy_lag_source: r.lag.source,
-        instance_id: r.instanceId,
-        from_instances: r.fromInstances,
-        to_instances: r.toInstances,
-        probe_concurrency: r.probeConcurrency,
-        p95_before_ms: finiteOrNull(r.before.p95),
-        p95_recovered_target_ms: r.targetMs,
-        p95_after_ms: finiteOrNull(r.after.p95),
-        timeline: analysis.timeline,
-        durations: analysis.durations,
-        dominant_stage: analysis.dominant,
-        missing_stages: analysis.missing,
-        notes,
-        provenance: { origin: 'measured', tool: r.tool, note: null },
-        t_total_end_stage: analysis.endStage ?? undefined,
-        config_mismatch_allowed: r.mismatchWarnings.length > 0,
-        mismatch_warnings: r.mismatchWarnings,
-        requests_before: r.before.n,
-        requests_after: r.obs.recovered ? r.after.n : null,
-        settings: r.settings,
-        quota: r.quota,
-        restore: r.restore,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/analysis/ttotal-repeat.ts
-
-
-/** One scale-out's record, as the single-scale-out artifact holds it. */
-function observationOf(artifact, index) {
-    return {
-        index,
-        measured_at: artifact.measured_at,
-        t_total_s: artifact.t_total_s,
-        t_total_end_stage: artifact.t_total_end_stage ?? null,
-        instance_id: artifact.instance_id,
-        from_instances: artifact.from_instances,
-        to_instances: artifact.to_instances,
-        p95_before_ms: artifact.p95_before_ms,
-        p95_after_ms: artifact.p95_after_ms,
-        requests_before: artifact.requests_before ?? null,
-        requests_after: artifact.requests_after ?? null,
-        timeline: artifact.timeline,
-        durations: artifact.durations,
-        dominant_stage: artifact.dominant_stage,
-        missing_stages: artifact.missing_stages,
-        notes: artifact.notes,
-    };
-}
-/** The observations of an artifact: its own list, else (older artifacts) its one scale-out. */
-const observationsOf = (artifact) => artifact.observations ?? [observationOf(artifact, 0)];
-/** The prediction bound of T_total from the observations: none when any is only a lower bound. */
-function tTotalPrediction(observations) {
-    const lowerBound = observations.find((o) => o.t_total_end_stage === 'in_service');
-    if (lowerBound) {
-        const b = upperPredictionBound([lowerBound.t_total_s]);
-        return {
-            n: observations.length,
-            level: b.level,
-            upper_s: null,
-            method: null,
-            description: `not available: observation ${lowerBound.index + 1} of ${observations.length} is only a lower bound (traffic never recovered)`,
-        };
-    }
-    const b = upperPredictionBound(observations.map((o) => o.t_total_s));
-    return {
-        n: b.n,
-        level: b.level,
-        upper_s: b.upper === null ? null : Math.round(b.upper * 1000) / 1000,
-        method: b.method,
-        description: b.description,
-    };
-}
-/**
- * The artifact of n scale-outs (each given as its own single-scale-out artifact, in order): the
- * representative one's fields on top, every observation, and the prediction bound.
- */
-function combineRepeats(runs) {
-    if (runs.length === 0)
-        throw new RangeError('combineRepeats needs at least one scale-out');
-    const observations = runs.map((r, i) => observationOf(r, i));
-    const lower = runs.findIndex((r) => isLowerBound(r));
-    const byTotal = [...runs.keys()].sort((a, b) => runs[a].t_total_s - runs[b].t_total_s);
-    const chosen = lower >= 0 ? lower : byTotal[Math.floor((runs.length - 1) / 2)];
-    const top = runs[chosen];
-    const prediction = tTotalPrediction(observations);
-    const notes = [...top.notes];
-    if (runs.length > 1) {
-        notes.push(`${runs.length} scale-outs, each restored to ${top.from_instances} instance(s) before the next: T_total ${observations.map((o) => `${o.t_total_s} s`).join(', ')}; the timeline shown is observation ${chosen + 1} (${lower >= 0 ? 'the first that is only a lower bound' : 'the median'}); ${prediction.upper_s === null ? `prediction bound ${prediction.description}` : `upper ${Number((prediction.level * 100).toFixed(2))} % prediction bound for the next T_total ${prediction.upper_s} s (${prediction.description})`}`);
-    }
-    const last = runs[runs.length - 1];
-    return {
-        ...top,
-        notes,
-        // What was put back at the end of the run is the last restore's record.
-        restore: last.restore,
-        settings: top.settings ? { ...top.settings, repeat: runs.length } : top.settings,
-        observations,
-        t_total_prediction: prediction,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stats/ladder-class.ts
-function classify(result) {
-    if (result.verdict === 'pass' && result.usable)
-        return 'pass';
-    if (result.verdict === 'fail' && !result.invalid)
-        return 'fail';
-    return 'indeterminate';
-}
-/** The class of a concurrency over all its measurements: a breach wins, then a pass. */
-function classOf(results, concurrency) {
-    let pass = false;
-    for (const r of results) {
-        if (r.concurrency !== concurrency)
-            continue;
-        const c = classify(r);
-        if (c === 'fail')
-            return 'fail';
-        if (c === 'pass')
-            pass = true;
-    }
-    return pass ? 'pass' : 'indeterminate';
-}
-function searchState(results) {
-    const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
-    let lo = 0;
-    for (const c of measured)
-        if (classOf(results, c) === 'pass')
-            lo = c;
-    let hi = null;
-    for (const c of measured) {
-        if (c > lo && classOf(results, c) === 'fail') {
-            hi = c;
-            break;
-        }
-    }
-    const undecided = measured.filter((c) => c > lo && (hi === null || c < hi) && classOf(results, c) === 'indeterminate');
-    return { lo, hi, undecided };
-}
-
-;// CONCATENATED MODULE: ./src/analysis/device-profile.ts
-
-/** A rung the derivation can read: usable, completed requests, throughput and TTFAB p50/p95. */
-const readable = (s) => s.usable && s.ok > 0 && s.achieved_rps > 0 && s.ttfab_p50_ms !== null && s.ttfab_p95_ms !== null;
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1
-        ? sorted[mid]
-        : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function rungsOf(steps) {
-    const by = new Map();
-    for (const s of steps.filter(readable))
-        by.set(s.concurrency, [...(by.get(s.concurrency) ?? []), s]);
-    return [...by.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([concurrency, group]) => {
-        const latencies = group.flatMap((s) => (s.latency_p95_ms === null ? [] : [s.latency_p95_ms]));
-        return {
-            concurrency,
-            rps: median(group.map((s) => s.achieved_rps)),
-            p50: median(group.map((s) => s.ttfab_p50_ms)),
-            p95: median(group.map((s) => s.ttfab_p95_ms)),
-            latencyP95: latencies.length > 0 ? median(latencies) : null,
-        };
-    });
-}
-const Z95 = 1.6448536269514722;
-/**
- * The log-normal shape whose p95 - p50 is `spreadMs` at mean `meanMs`:
- * mean * exp(-s^2/2) * (exp(z95 s) - 1) = spread, increasing in s on [0, 1.5] (bisection).
- */
-function lognormalSigmaForSpread(meanMs, spreadMs) {
-    if (!(spreadMs > 0))
-        return 0;
-    const spreadAt = (s) => meanMs * Math.exp((-s * s) / 2) * (Math.exp(Z95 * s) - 1);
-    let low = 0;
-    let high = 1.5;
-    if (spreadAt(high) <= spreadMs)
-        return high;
-    for (let i = 0; i < 60; i++) {
-        const mid = (low + high) / 2;
-        if (spreadAt(mid) < spreadMs)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
-}
-/** Share of X_max within which a rung counts as on the plateau. */
-const PLATEAU = 0.95;
-/** TTFAB / latency at or above which the model emits the whole utterance at the end. */
-const AFTER_UTTERANCE = 0.95;
-/**
- * The device of one instance, from a qmax artifact. `label` names the input in errors (e.g.
- * `--device artifacts/qmax-....json`); a ladder without a usable rung is a UsageError.
- */
-function deriveDeviceProfile(qmax, label) {
-    const rungs = rungsOf(qmax.steps);
-    const lowest = rungs[0];
-    if (!lowest) {
-        throw new errors_UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
-    }
-    const xMax = Math.max(...rungs.map((r) => r.rps));
-    const plateau = rungs.filter((r) => r.rps >= PLATEAU * xMax);
-    const xSat = median(plateau.map((r) => r.rps));
-    const c0 = lowest.concurrency;
-    const lanesRatio = (xSat * c0) / lowest.rps;
-    const lanes = Math.max(1, Math.floor(lanesRatio + 0.1));
-    const lanesIdentified = c0 === 1 || lowest.rps < PLATEAU * xMax;
-    const serviceMeanMs = (1000 * lanes) / xSat;
-    const clientShareMs = c0 <= lanes ? (1000 * c0) / lowest.rps - serviceMeanMs : null;
-    const spreadMs = Math.max(0, lowest.p95 - lowest.p50);
-    const stacked = Math.max(1, c0 / lanes);
-    const sigma = lognormalSigmaForSpread(serviceMeanMs, spreadMs / Math.sqrt(stacked));
-    const ratio = lowest.latencyP95 && lowest.latencyP95 > 0 ? lowest.p95 / lowest.latencyP95 : 1;
-    const afterUtterance = ratio >= AFTER_UTTERANCE;
-    const instanceType = qmax.fingerprint.instance_type;
-    return {
-        profile: {
-            source: `${qmax.model_name} ${instanceType} qmax ${qmax.run_id}`,
-            lanes,
-            service_mean_ms: serviceMeanMs,
-            service_sigma: sigma,
-            first_audio_fraction: afterUtterance ? 1 : Math.max(0.01, Math.min(1, ratio)),
-        },
-        instance_type: instanceType,
-        rungs: rungs.map((r) => r.concurrency),
-        lowest_rung: c0,
-        x_lowest_rps: lowest.rps,
-        plateau_rungs: plateau.map((r) => r.concurrency),
-        x_plateau_rps: xSat,
-        lanes_ratio: lanesRatio,
-        lanes_identified: lanesIdentified,
-        client_share_ms: clientShareMs,
-        ttfab_spread_ms: spreadMs,
-        emits: afterUtterance ? 'after_utterance' : 'streaming',
-    };
-}
-/**
- * The start-up of one new instance, from a ttotal artifact's timeline: provisioning (capacity
- * request to container start), the container's stage markers (elapsed since its start), and the
- * wait from ready to in service. Stages a timeline lacks take the time of the next one it has.
- */
-function deriveStartupProfile(ttotal, label) {
-    const at = new Map();
-    for (const t of ttotal.timeline)
-        at.set(t.stage, Date.parse(t.at));
-    const need = (stage, alternatives = []) => {
-        for (const name of [stage, ...alternatives]) {
-            const ms = at.get(name);
-            if (ms !== undefined && Number.isFinite(ms))
-                return ms;
-        }
-        throw new UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
-    };
-    const desired = need('desired_set');
-    const started = need('container_started', ['instance_logging']);
-    const ready = need('ready', ['warmup_done']);
-    const inService = need('in_service');
-    const stage = (name, fallback) => Math.max(0, ((at.get(name) ?? fallback) - started) / 1000);
-    const readyS = stage('ready', ready);
-    const warmupS = Math.min(stage('warmup_done', ready), readyS);
-    const weightsS = Math.min(stage('weights_ready', ready), warmupS);
-    const frameworkS = Math.min(stage('framework_init', ready), weightsS);
-    const provisionS = (started - desired) / 1000;
-    const afterReadyS = (inService - ready) / 1000;
-    if (!(provisionS >= 0) || !(afterReadyS >= 0)) {
-        throw new UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
-    }
-    return {
-        source: `${ttotal.model_name} ${ttotal.fingerprint.instance_type} ttotal ${ttotal.run_id}`,
-        provision_s: provisionS,
-        framework_init_s: frameworkS,
-        weights_ready_s: weightsS,
-        warmup_done_s: warmupS,
-        ready_s: readyS,
-        in_service_after_ready_s: afterReadyS,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/stats/surge.ts
 /**
  * Will one instance survive a surge until the scale-out lands? Computed exactly.
@@ -33702,6 +32700,596 @@ function openLoopHeadroom(f) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stats/student-t.ts
+/**
+ * Student's t distribution: CDF from the regularized incomplete beta function (continued fraction,
+ * modified Lentz) and its quantile by bisection. Pure, deterministic, accurate to ~1e-10.
+ */
+/** ln Gamma(x) for x > 0 (Lanczos, g = 7, 9 terms: ~15 significant digits). */
+function logGamma(x) {
+    const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    ];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const z = x - 1;
+    let a = c[0];
+    const t = z + 7.5;
+    for (let i = 1; i < 9; i++)
+        a += c[i] / (z + i);
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+function betaContinuedFraction(a, b, x) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 500; m++) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+/** Regularized incomplete beta I_x(a, b). */
+function incompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
+    return x < (a + 1) / (a + b + 2)
+        ? (front * betaContinuedFraction(a, b, x)) / a
+        : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+/** P(T <= t) for Student's t with `df` degrees of freedom. */
+function studentTCdf(t, df) {
+    const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? 1 - tail : tail;
+}
+const quantileCache = new Map();
+/** The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1, df >= 1). */
+function student_t_studentTQuantile(p, df) {
+    if (!(p > 0 && p < 1) || !(df >= 1))
+        throw new Error(`t quantile: p ${p}, df ${df} out of range`);
+    const key = `${p}:${df}`;
+    const cached = quantileCache.get(key);
+    if (cached !== undefined)
+        return cached;
+    if (p < 0.5)
+        return -student_t_studentTQuantile(1 - p, df);
+    let lo = 0;
+    let hi = 1;
+    while (studentTCdf(hi, df) < p)
+        hi *= 2;
+    for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        const mid = (lo + hi) / 2;
+        if (studentTCdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const q = (lo + hi) / 2;
+    quantileCache.set(key, q);
+    return q;
+}
+/** P(Z > z) for a standard normal Z (erfc by its Chebyshev fit: relative error < 1.2e-7). */
+function student_t_normalUpperTail(z) {
+    const x = Math.abs(z) / Math.SQRT2;
+    const t = 1 / (1 + 0.5 * x);
+    const erfc = t *
+        Math.exp(-x * x -
+            1.26551223 +
+            t *
+                (1.00002368 +
+                    t *
+                        (0.37409196 +
+                            t *
+                                (0.09678418 +
+                                    t *
+                                        (-0.18628806 +
+                                            t *
+                                                (0.27886807 +
+                                                    t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+/** The z with P(Z > z) = p (0 < p < 1), by bisection on normalUpperTail. */
+function student_t_normalUpperQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new Error(`normal quantile: p ${p} out of range`);
+    let lo = -40;
+    let hi = 40;
+    for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+        const mid = (lo + hi) / 2;
+        if (student_t_normalUpperTail(mid) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+;// CONCATENATED MODULE: ./src/stats/prediction-bound.ts
+/**
+ * An upper prediction bound for the next observation of a positive duration (T_total, a policy
+ * lag) from n repeated observations. Pure.
+ *
+ * - n = 1: no bound (a single observation says nothing of the spread).
+ * - 2 <= n < ORDER_STATISTIC_MIN_N: log-normal, t-based: with y = ln x, mean m and standard
+ *   deviation s of the n logs, the bound is exp(m + t(n - 1, level) s sqrt(1 + 1/n)). Exact
+ *   coverage `level` when the logs are normal and the observations independent.
+ * - n >= ORDER_STATISTIC_MIN_N: distribution-free: the k-th smallest observation with
+ *   k = ceil(level (n + 1)) covers the next observation with probability k / (n + 1) >= level for
+ *   any continuous distribution (independent, identically distributed observations).
+ */
+
+/** The level every prediction bound is stated at. */
+const PREDICTION_LEVEL = 0.9;
+/** From this many observations on, the order statistic (no distribution assumed) is used. */
+const ORDER_STATISTIC_MIN_N = 19;
+/** The upper `level` prediction bound for the next of `values` (all > 0). */
+function upperPredictionBound(values, level = PREDICTION_LEVEL) {
+    const n = values.length;
+    const pct = `${Number((level * 100).toFixed(2))} %`;
+    if (n === 0 || values.some((v) => !(v > 0) || !Number.isFinite(v))) {
+        throw new RangeError('upperPredictionBound needs at least one positive, finite observation');
+    }
+    if (n === 1) {
+        return {
+            n,
+            level,
+            upper: null,
+            method: null,
+            description: 'not available: single observation (repeat the measurement for a prediction bound)',
+        };
+    }
+    if (n >= ORDER_STATISTIC_MIN_N) {
+        const k = Math.ceil(level * (n + 1));
+        const sorted = [...values].sort((a, b) => a - b);
+        return {
+            n,
+            level,
+            upper: sorted[Math.min(n, k) - 1],
+            method: 'order-statistic',
+            description: `upper ${pct} prediction bound, distribution-free: observation ${k} of ${n} in ascending order (coverage ${k}/${n + 1})`,
+        };
+    }
+    const logs = values.map((v) => Math.log(v));
+    const mean = logs.reduce((a, b) => a + b, 0) / n;
+    const sd = Math.sqrt(logs.reduce((a, y) => a + (y - mean) ** 2, 0) / (n - 1));
+    const t = student_t_studentTQuantile(level, n - 1);
+    return {
+        n,
+        level,
+        upper: Math.exp(mean + t * sd * Math.sqrt(1 + 1 / n)),
+        method: 'log-normal-t',
+        description: `upper ${pct} prediction bound, log-normal: exp(mean + t(${n - 1}, ${level}) sd sqrt(1 + 1/${n})) over the logs of ${n} observations`,
+    };
+}
+/** `bound (upper 90 % prediction, n=3)`: how a plan labels a figure taken from a bound. */
+const predictionBoundLabel = (b) => `bound (upper ${Number((b.level * 100).toFixed(2))} % prediction, n=${b.n})`;
+
+;// CONCATENATED MODULE: ./src/analysis/ttotal.ts
+
+
+
+/** Without a deployed scale-out policy the detection lag is bounded, not measured (seconds). */
+const POLICY_LAG_BOUND_S = 60;
+const MARKER_STAGES = (/* unused pure expression or super */ null && ([
+    'container_start',
+    'framework_init',
+    'weights_ready',
+    'warmup_done',
+    'ready',
+]));
+const MARKER = /=== STAGE ([a-z_]+) t=(\S+) elapsed_s=(-?[0-9]+(?:\.[0-9]+)?) ===/;
+/** `=== STAGE <name> t=<ISO>Z elapsed_s=<s> ===` -> the marker; null for any other line. */
+function parseStageMarker(message) {
+    const m = MARKER.exec(message);
+    if (!m)
+        return null;
+    const stage = m[1];
+    if (!MARKER_STAGES.includes(stage))
+        return null;
+    const atMs = Date.parse(m[2]);
+    if (!Number.isFinite(atMs))
+        return null;
+    return { stage: stage, atMs, elapsedS: Number(m[3]) };
+}
+/** The first marker of each stage, in the order they appear. */
+function stageMarkers(messages) {
+    const seen = new Map();
+    for (const message of messages) {
+        const marker = parseStageMarker(message);
+        if (marker && !seen.has(marker.stage))
+            seen.set(marker.stage, marker);
+    }
+    return [...seen.values()];
+}
+/** Timeline stage of each marker: the contract's `container_start` is the timeline's `container_started`. */
+const TIMELINE_STAGE_OF = {
+    container_start: 'container_started',
+    framework_init: 'framework_init',
+    weights_ready: 'weights_ready',
+    warmup_done: 'warmup_done',
+    ready: 'ready',
+};
+/** The stages in the order they happen (the artifact schema's list). */
+const TIMELINE_ORDER = (/* unused pure expression or super */ null && (ttotalStageNames));
+const iso = (ms) => new Date(ms).toISOString();
+const round3 = (s) => Math.round(s * 1000) / 1000;
+/**
+ * Timeline, durations (consecutive observed stages in contract order), shares of T_total (only
+ * for durations inside [desired_set, end]), the dominant stage, missing stages and notes. Pure.
+ */
+function analyseTimeline(obs) {
+    const notes = [];
+    const entries = new Map();
+    entries.set('load_applied', {
+        stage: 'load_applied',
+        at: iso(obs.loadAppliedMs),
+        source: 'probe start',
+        bounded: false,
+        note: 'probe established before the trigger; not the start of the clock',
+    });
+    entries.set('desired_set', {
+        stage: 'desired_set',
+        at: iso(obs.desiredSetMs),
+        source: 'UpdateEndpointWeightsAndCapacities call',
+        bounded: false,
+        note: 'the clock starts here',
+    });
+    if (obs.instanceLogging) {
+        entries.set('instance_logging', {
+            stage: 'instance_logging',
+            at: iso(obs.instanceLogging.firstEventMs),
+            source: `log stream ${obs.instanceLogging.stream} firstEventTimestamp`,
+            bounded: true,
+            note: 'upper bound on provisioning plus image pull, which a container cannot time itself',
+        });
+    }
+    const missing = [];
+    const byStage = new Map(obs.markers.map((m) => [m.stage, m]));
+    for (const stage of MARKER_STAGES) {
+        const marker = byStage.get(stage);
+        const name = TIMELINE_STAGE_OF[stage];
+        if (marker) {
+            entries.set(name, {
+                stage: name,
+                at: iso(marker.atMs),
+                source: `container log marker (elapsed_s=${marker.elapsedS.toFixed(3)})`,
+                bounded: false,
+                note: null,
+            });
+        }
+        else {
+            missing.push(name);
+        }
+    }
+    if (!byStage.has('container_start')) {
+        const first = MARKER_STAGES.map((s) => byStage.get(s)).find((m) => m !== undefined);
+        if (first) {
+            entries.set('container_started', {
+                stage: 'container_started',
+                at: iso(first.atMs - first.elapsedS * 1000),
+                source: 'derived from elapsed_s',
+                bounded: true,
+                note: `reconstructed as ${first.stage} minus its elapsed_s=${first.elapsedS.toFixed(3)}s; no container_start line was in the stream`,
+            });
+            notes.push(`the container_start marker is missing; container_started is reconstructed from ${first.stage} (labelled bounded)`);
+        }
+    }
+    if (obs.inService) {
+        entries.set('in_service', {
+            stage: 'in_service',
+            at: iso(obs.inService.atMs),
+            source: 'DescribeEndpoint CurrentInstanceCount',
+            bounded: true,
+            note: `first poll that reported the extra instance; it arrived after the previous poll at ${iso(obs.inService.previousPollMs)} (poll interval ${obs.inService.pollS} s is the bound)`,
+        });
+    }
+    else {
+        missing.push('in_service');
+    }
+    if (obs.recovered) {
+        const r = obs.recovered;
+        entries.set('traffic_recovered', {
+            stage: 'traffic_recovered',
+            at: iso(r.startMs),
+            source: 'client-side p95 recovery',
+            bounded: true,
+            note: `probe p95 TTFAB ${Math.round(r.p95Ms)} ms held at or under ${Math.round(r.targetMs)} ms across ${r.samples} completions in the following ${r.windowS} s window`,
+        });
+    }
+    else {
+        missing.push('traffic_recovered');
+    }
+    if (!obs.instanceLogging)
+        missing.splice(0, 0, 'instance_logging');
+    const timeline = TIMELINE_ORDER.map((s) => entries.get(s)).filter((e) => e !== undefined);
+    const endStage = entries.has('traffic_recovered')
+        ? 'traffic_recovered'
+        : entries.has('in_service')
+            ? 'in_service'
+            : null;
+    const endIndex = endStage ? TIMELINE_ORDER.indexOf(endStage) : -1;
+    const startIndex = TIMELINE_ORDER.indexOf('desired_set');
+    const ms = (e) => Date.parse(e.at);
+    const tTotalS = endStage
+        ? round3((ms(entries.get(endStage)) - obs.desiredSetMs) / 1000)
+        : null;
+    const durations = [];
+    for (let i = 1; i < timeline.length; i++) {
+        const from = timeline[i - 1];
+        const to = timeline[i];
+        let seconds = round3((ms(to) - ms(from)) / 1000);
+        if (seconds < 0) {
+            notes.push(from.stage === 'instance_logging'
+                ? `${to.stage} (the container's own clock) is ${Math.abs(seconds)} s before instance_logging (when CloudWatch Logs received the stream's first line, an upper bound); counted as 0`
+                : `${to.stage} is stamped ${Math.abs(seconds)} s before ${from.stage} (different clocks); counted as 0`);
+            seconds = 0;
+        }
+        const fromIndex = TIMELINE_ORDER.indexOf(from.stage);
+        const toIndex = TIMELINE_ORDER.indexOf(to.stage);
+        const inside = tTotalS !== null && tTotalS > 0 && fromIndex >= startIndex && toIndex <= endIndex;
+        durations.push({
+            from: from.stage,
+            to: to.stage,
+            seconds,
+            bounded: from.bounded || to.bounded,
+            share: inside ? Math.round((seconds / tTotalS) * 10_000) / 10_000 : null,
+        });
+    }
+    const insideDurations = durations.filter((d) => d.share !== null);
+    const top = insideDurations.reduce((best, d) => (best === null || d.seconds > best.seconds ? d : best), null);
+    if (endStage === 'in_service') {
+        notes.push('traffic did not recover within the wait: T_total ends at in_service and is a lower bound (the instance was reported in service, but the probe p95 never fell to the target)');
+    }
+    return {
+        timeline,
+        durations,
+        dominant: top ? { from: top.from, to: top.to, seconds: top.seconds } : null,
+        missing,
+        tTotalS,
+        endStage,
+        notes,
+    };
+}
+/** p95 of the TTFABs of requests dispatched in [fromMs, toMs), with misses as +Infinity. */
+function windowP95(samples, fromMs, toMs) {
+    const values = samples.filter((s) => s.dispatchMs >= fromMs && s.dispatchMs < toMs).map((s) => s.ttfabMs);
+    return { p95: quantileWithMisses(sortedAscending(values), 0.95), n: values.length };
+}
+/**
+ * The first window [s, s + windowS) with s >= fromMs (stepping by stepMs, window end <= horizon)
+ * holding at least minSamples requests whose p95 TTFAB is at or under targetMs. Pure.
+ */
+function findRecoveryWindow(samples, options) {
+    const windowMs = options.windowS * 1000;
+    for (let s = options.fromMs; s + windowMs <= options.horizonMs; s += options.stepMs) {
+        const { p95, n } = windowP95(samples, s, s + windowMs);
+        if (p95 !== null && n >= options.minSamples && p95 <= options.targetMs) {
+            return { startMs: s, windowS: options.windowS, samples: n, p95Ms: p95, targetMs: options.targetMs };
+        }
+    }
+    return null;
+}
+/** The ladder's p95 TTFAB at `concurrency` (usable steps only; median across runs), null if none. */
+function ladderP95(qmax, concurrency) {
+    const values = qmax.steps
+        .filter((s) => s.concurrency === concurrency && s.usable && s.ttfab_p95_ms !== null)
+        .map((s) => s.ttfab_p95_ms)
+        .sort((a, b) => a - b);
+    if (values.length === 0)
+        return null;
+    return values[Math.floor((values.length - 1) / 2)];
+}
+/** The concurrencies the ladder measured usably, ascending. */
+const usableRungs = (qmax) => [...new Set(qmax.steps.filter((s) => s.usable && s.ttfab_p95_ms !== null).map((s) => s.concurrency))].sort((a, b) => a - b);
+/** Probe concurrencies N the ladder supports: usable at N and N/2, N <= Q_max. */
+function probeCandidates(qmax) {
+    const rungs = new Set(usableRungs(qmax));
+    return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
+}
+/** Policy detection lag from the deployed scale-out alarms (fastest alarm), else the bound. */
+function policyLag(timings, publicationDelayS) {
+    if (timings.length === 0) {
+        return {
+            lagS: POLICY_LAG_BOUND_S,
+            bounded: true,
+            source: `bound of ${POLICY_LAG_BOUND_S} s: no scale-out policy is deployed on the variant, so there is no alarm to read the detection lag from`,
+        };
+    }
+    const scored = timings.map((t) => {
+        const delay = publicationDelayS ?? t.periodS;
+        return { t, delay, lag: t.periodS * t.datapointsToAlarm + delay };
+    });
+    const best = scored.reduce((a, b) => (b.lag < a.lag ? b : a));
+    const delayText = publicationDelayS === null
+        ? `${best.delay} s CloudWatch publication delay (assumed: one period, the datapoint exists once its period closes)`
+        : `${best.delay} s CloudWatch publication delay (given)`;
+    return {
+        lagS: best.lag,
+        bounded: false,
+        source: `alarm ${best.t.alarmName} of policy ${best.t.policyName}: ${best.t.datapointsToAlarm} datapoints x ${best.t.periodS} s + ${delayText}`,
+    };
+}
+/**
+ * A T_total that ends at in_service (the instance came into service but the probe never
+ * recovered) is a lower bound: planning on it would under-size headroom. Artifacts from before
+ * `t_total_end_stage` was recorded are judged by their missing stages.
+ */
+function ttotal_isLowerBound(ttotal) {
+    if (!ttotal)
+        return false;
+    if (ttotal.t_total_end_stage !== undefined)
+        return ttotal.t_total_end_stage === 'in_service';
+    return ttotal.missing_stages.includes('traffic_recovered');
+}
+const DIFFERENCE_LABEL = {
+    instance_type: 'instance type',
+    image_digest: 'image digest',
+    container_env: 'container environment',
+    region: 'region',
+    request: 'request shape',
+};
+/** One line per fingerprint field on which the qmax artifact and the live endpoint disagree. */
+function mismatchWarnings(differences, endpoint) {
+    return differences.map((d) => `${DIFFERENCE_LABEL[d.field] ?? d.field}: qmax measured ${d.left}, endpoint ${endpoint} runs ${d.right}`);
+}
+const finiteOrNull = (v) => (v !== null && Number.isFinite(v) ? v : null);
+/** The ttotal artifact of one completed scale-out: timeline, durations, notes and provenance. */
+function assembleTtotalArtifact(r) {
+    const analysis = analyseTimeline(r.obs);
+    const notes = [
+        "trigger was --force-desired under a scaling freeze, so the policy's own detection lag is not in this number; it is reported separately as policy_lag_s, and the planner adds it (T_plan = t_total_s + policy_lag_s).",
+        ...analysis.notes,
+        ...r.mismatchWarnings.map((w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`),
+    ];
+    if (r.probeConcurrency > r.qmax.q_max)
+        notes.push(`the probe concurrency ${r.probeConcurrency} is above Q_max ${r.qmax.q_max}: the single instance was over its SLO before the trigger`);
+    if (r.keptJournal !== null) {
+        notes.push(`restoring the endpoint failed (${r.restore.errors.join('; ')}); the journal ${r.keptJournal} is kept: run \`scalegate thaw --model ${r.modelName}\``);
+    }
+    return {
+        schema_version: 1,
+        kind: 'ttotal',
+        model_name: r.modelName,
+        endpoint: r.endpoint,
+        run_id: r.runId,
+        measured_at: iso(r.obs.desiredSetMs),
+        fingerprint: r.fingerprint,
+        transport: r.transport,
+        trigger: r.trigger,
+        qmax_run_id: r.qmax.run_id,
+        t_total_s: Math.max(analysis.tTotalS ?? 0, 0.001),
+        policy_lag_s: r.lag.lagS,
+        policy_lag_bounded: r.lag.bounded,
+        policy_lag_source: r.lag.source,
+        instance_id: r.instanceId,
+        from_instances: r.fromInstances,
+        to_instances: r.toInstances,
+        probe_concurrency: r.probeConcurrency,
+        p95_before_ms: finiteOrNull(r.before.p95),
+        p95_recovered_target_ms: r.targetMs,
+        p95_after_ms: finiteOrNull(r.after.p95),
+        timeline: analysis.timeline,
+        durations: analysis.durations,
+        dominant_stage: analysis.dominant,
+        missing_stages: analysis.missing,
+        notes,
+        provenance: { origin: 'measured', tool: r.tool, note: null },
+        t_total_end_stage: analysis.endStage ?? undefined,
+        config_mismatch_allowed: r.mismatchWarnings.length > 0,
+        mismatch_warnings: r.mismatchWarnings,
+        requests_before: r.before.n,
+        requests_after: r.obs.recovered ? r.after.n : null,
+        settings: r.settings,
+        quota: r.quota,
+        restore: r.restore,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/analysis/ttotal-repeat.ts
+
+
+/** One scale-out's record, as the single-scale-out artifact holds it. */
+function observationOf(artifact, index) {
+    return {
+        index,
+        measured_at: artifact.measured_at,
+        t_total_s: artifact.t_total_s,
+        t_total_end_stage: artifact.t_total_end_stage ?? null,
+        instance_id: artifact.instance_id,
+        from_instances: artifact.from_instances,
+        to_instances: artifact.to_instances,
+        p95_before_ms: artifact.p95_before_ms,
+        p95_after_ms: artifact.p95_after_ms,
+        requests_before: artifact.requests_before ?? null,
+        requests_after: artifact.requests_after ?? null,
+        timeline: artifact.timeline,
+        durations: artifact.durations,
+        dominant_stage: artifact.dominant_stage,
+        missing_stages: artifact.missing_stages,
+        notes: artifact.notes,
+    };
+}
+/** The observations of an artifact: its own list, else (older artifacts) its one scale-out. */
+const observationsOf = (artifact) => artifact.observations ?? [observationOf(artifact, 0)];
+/** The prediction bound of T_total from the observations: none when any is only a lower bound. */
+function tTotalPrediction(observations) {
+    const lowerBound = observations.find((o) => o.t_total_end_stage === 'in_service');
+    if (lowerBound) {
+        const b = upperPredictionBound([lowerBound.t_total_s]);
+        return {
+            n: observations.length,
+            level: b.level,
+            upper_s: null,
+            method: null,
+            description: `not available: observation ${lowerBound.index + 1} of ${observations.length} is only a lower bound (traffic never recovered)`,
+        };
+    }
+    const b = upperPredictionBound(observations.map((o) => o.t_total_s));
+    return {
+        n: b.n,
+        level: b.level,
+        upper_s: b.upper === null ? null : Math.round(b.upper * 1000) / 1000,
+        method: b.method,
+        description: b.description,
+    };
+}
+/**
+ * The artifact of n scale-outs (each given as its own single-scale-out artifact, in order): the
+ * representative one's fields on top, every observation, and the prediction bound.
+ */
+function combineRepeats(runs) {
+    if (runs.length === 0)
+        throw new RangeError('combineRepeats needs at least one scale-out');
+    const observations = runs.map((r, i) => observationOf(r, i));
+    const lower = runs.findIndex((r) => isLowerBound(r));
+    const byTotal = [...runs.keys()].sort((a, b) => runs[a].t_total_s - runs[b].t_total_s);
+    const chosen = lower >= 0 ? lower : byTotal[Math.floor((runs.length - 1) / 2)];
+    const top = runs[chosen];
+    const prediction = tTotalPrediction(observations);
+    const notes = [...top.notes];
+    if (runs.length > 1) {
+        notes.push(`${runs.length} scale-outs, each restored to ${top.from_instances} instance(s) before the next: T_total ${observations.map((o) => `${o.t_total_s} s`).join(', ')}; the timeline shown is observation ${chosen + 1} (${lower >= 0 ? 'the first that is only a lower bound' : 'the median'}); ${prediction.upper_s === null ? `prediction bound ${prediction.description}` : `upper ${Number((prediction.level * 100).toFixed(2))} % prediction bound for the next T_total ${prediction.upper_s} s (${prediction.description})`}`);
+    }
+    const last = runs[runs.length - 1];
+    return {
+        ...top,
+        notes,
+        // What was put back at the end of the run is the last restore's record.
+        restore: last.restore,
+        settings: top.settings ? { ...top.settings, repeat: runs.length } : top.settings,
+        observations,
+        t_total_prediction: prediction,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/stats/validated-holds.ts
 /**
  * The holds the seeded coverage simulations validated the rung decisions at. A measurement run
@@ -34098,6 +33686,7 @@ const FINDING_NAMES = (/* unused pure expression or super */ null && ([
     'provision_stage',
     'quota_headroom',
     'open_loop_headroom',
+    'continuity_under_load',
 ]));
 
 /** Repeated ladders whose Q_max spread exceeds this fraction are not repeatable. */
@@ -34535,6 +34124,1495 @@ function planVerdict(findings) {
     if (findings.some((f) => f.verdict === 'stop'))
         return { verdict: 'stop', warnCount };
     return { verdict: warnCount > 0 ? 'warn' : 'ok', warnCount };
+}
+
+;// CONCATENATED MODULE: ./src/plan/inference-component.ts
+
+
+const COPY_TARGET_METRIC = 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution';
+/** The wake alarm's period: one minute, Sum of NoCapacityInvocationFailures. */
+const WAKE_ALARM_PERIOD_S = 60;
+/** The paths an IC ttotal artifact measured (`ttotal --path zero`: the wake); none from a variant's. */
+function measuredPathsOf(...ttotals) {
+    const out = {};
+    for (const t of ttotals) {
+        const m = t?.inference_component;
+        if (!t || !m)
+            continue;
+        if (m.path === 'zero' && m.wake_s !== null)
+            out.zeroS = m.wake_s;
+        if (m.path === 'warm')
+            out.warmS = t.t_total_s;
+        if (m.path === 'cold')
+            out.coldS = t.t_total_s;
+    }
+    return out;
+}
+const round1 = (x) => Math.round(x * 10) / 10;
+/** Seconds from the first copy's container start to the end of T_total, from the ttotal timeline. */
+function containerStagesS(ttotal) {
+    if (!ttotal)
+        return null;
+    const at = (stage) => {
+        const entry = ttotal.timeline.find((t) => t.stage === stage);
+        return entry ? Date.parse(entry.at) : null;
+    };
+    const start = at('container_started');
+    const end = at(ttotal.t_total_end_stage ?? 'traffic_recovered') ?? at('in_service');
+    const loadApplied = at('load_applied');
+    if (start === null || end === null || end < start)
+        return null;
+    // Never more than T_total itself (a reconstructed stage can sit before load_applied).
+    const span = (end - start) / 1000;
+    return loadApplied !== null && start < loadApplied ? ttotal.t_total_s : Math.min(span, ttotal.t_total_s);
+}
+/** The copy target in ConcurrentRequestsPerCopy units: per container = per copy. */
+function copyTarget(plan) {
+    const candidate = plan.policy?.candidates.find((c) => c.metric === 'ConcurrentRequestsPerModel');
+    if (candidate) {
+        return {
+            value: candidate.target_value,
+            origin: 'computed',
+            provenance: `the ConcurrentRequestsPerModel candidate's target at lambda_safe ${round1(candidate.lambda_safe_rps)} rps per copy (${candidate.target.origin} level, ${candidate.target.method})`,
+        };
+    }
+    if (plan.deployable.scaling_metric === 'ConcurrentRequestsPerModel' &&
+        plan.deployable.scaling_target_value) {
+        return {
+            value: plan.deployable.scaling_target_value,
+            origin: 'computed',
+            provenance: "the plan's ConcurrentRequestsPerModel target (one copy per container)",
+        };
+    }
+    const rate = plan.derived.lambda_safe_rps ?? plan.derived.x_target_rps ?? 0;
+    return {
+        value: Math.max(0.1, round1(rate * plan.measured.s_mean_s)),
+        origin: 'computed',
+        provenance: `Little's law: lambda_safe ${round1(rate)} rps x mean service time ${plan.measured.s_mean_s} s (no per-container level measured)`,
+    };
+}
+/** How the plan's policy lag was obtained (older plans: bound when flagged so, else computed). */
+const lagOrigin = (plan) => plan.measured.policy_lag_origin ?? (plan.measured.policy_lag_bounded ? 'bound' : 'computed');
+/** The cold path's label: the weaker of its two parts (a bound lag or T_total makes it a bound). */
+function coldOrigin(plan) {
+    const lag = lagOrigin(plan);
+    if (plan.measured.t_total_origin !== 'measured' || lag === 'bound')
+        return 'bound';
+    return lag;
+}
+const ok = (name, detail) => ({ name, verdict: 'ok', detail, fix: null });
+const warn = (name, detail, fix) => ({ name, verdict: 'warn', detail, fix });
+function deriveInferenceComponentPlan(request) {
+    const { plan, config: ic, endpoint, variant } = request;
+    const measuredPaths = request.measuredPaths ?? {};
+    const name = componentNameOf(endpoint, ic);
+    const cpi = ic.copies_per_instance;
+    const lag = plan.measured.policy_lag_s;
+    const findings = [];
+    const assumptions = [
+        'per-copy capacity: measured as one copy on one instance (the qmax); copies sharing an instance are assumed not to slow each other',
+        `policy lag of the copy metric: the plan's ${plan.measured.policy_lag_s} s (${plan.measured.policy_lag_origin ?? 'computed'}) of the per-instance high-resolution metric, assumed equal`,
+    ];
+    const target = copyTarget(plan);
+    const peak = plan.derived.peak_instances;
+    const trough = plan.derived.trough_instances;
+    const minCopies = ic.min_copies;
+    const maxCopies = ic.max_copies;
+    const cold = measuredPaths.coldS !== undefined
+        ? {
+            t_plan_s: round1(lag + measuredPaths.coldS),
+            origin: 'measured',
+            provenance: `policy lag ${lag} s + measured cold-path T_total ${measuredPaths.coldS} s`,
+        }
+        : {
+            t_plan_s: round1(plan.derived.t_plan_s),
+            origin: coldOrigin(plan),
+            provenance: `the plan's T_plan: policy lag ${lag} s (${lagOrigin(plan)}) + T_total ${plan.measured.t_total_s} s (${plan.measured.t_total_provenance ?? plan.measured.t_total_origin}) of a new instance`,
+        };
+    const stages = containerStagesS(request.ttotal);
+    const warm = measuredPaths.warmS !== undefined
+        ? {
+            t_plan_s: round1(lag + measuredPaths.warmS),
+            origin: 'measured',
+            provenance: `policy lag ${lag} s + measured warm-path T_total ${measuredPaths.warmS} s`,
+        }
+        : stages !== null
+            ? {
+                t_plan_s: round1(lag + stages),
+                origin: 'bound',
+                provenance: `policy lag ${lag} s + the ttotal's container stages ${round1(stages)} s (container_started to the end of T_total): a bound, the warm path is not measured yet`,
+            }
+            : {
+                t_plan_s: cold.t_plan_s,
+                origin: 'bound',
+                provenance: "no container stages recorded: the cold path taken as the warm path's bound",
+            };
+    if (measuredPaths.warmS === undefined) {
+        assumptions.push(`warm path (a copy onto an instance with room): ${warm.provenance}`);
+    }
+    let zero = null;
+    let scaleToZero = null;
+    if (minCopies === 0) {
+        const coldTotal = round1(cold.t_plan_s - lag);
+        const wakePeriodS = ic.wake_alarm_period_s ?? WAKE_ALARM_PERIOD_S;
+        const wakeS = measuredPaths.zeroS ?? round1(wakePeriodS + coldTotal);
+        const wakeOrigin = measuredPaths.zeroS !== undefined ? 'measured' : 'computed';
+        zero = {
+            t_plan_s: wakeS,
+            origin: wakeOrigin === 'measured' ? 'measured' : 'bound',
+            provenance: measuredPaths.zeroS !== undefined
+                ? `measured wake from zero ${measuredPaths.zeroS} s`
+                : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
+        };
+        assumptions.push(`the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; not yet checked by a drill from zero`);
+        const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
+        const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
+        const prefix = `scalegate-${endpoint}-${name}`;
+        scaleToZero = {
+            wake: {
+                name: `${prefix}-wake`,
+                adjustment_type: 'ChangeInCapacity',
+                adjustment: 1,
+                cooldown_s: Math.ceil(cold.t_plan_s),
+                // ONE request must wake it: >= 1 (AWS's example's `> 1` needs two in one minute).
+                alarm: {
+                    name: `${prefix}-wake`,
+                    metric: 'NoCapacityInvocationFailures',
+                    statistic: 'Sum',
+                    period_s: wakePeriodS,
+                    evaluation_periods: 1,
+                    datapoints_to_alarm: 1,
+                    threshold: 1,
+                    comparison: 'GreaterThanOrEqualToThreshold',
+                    missing_data: 'notBreaching',
+                },
+            },
+            idle_scale_in: {
+                name: `${prefix}-idle`,
+                adjustment_type: 'ExactCapacity',
+                adjustment: 0,
+                cooldown_s: 60 * ic.idle_scale_in_minutes,
+                alarm: {
+                    name: `${prefix}-idle`,
+                    metric: 'Invocations',
+                    statistic: 'Sum',
+                    period_s: 60,
+                    evaluation_periods: ic.idle_scale_in_minutes,
+                    datapoints_to_alarm: ic.idle_scale_in_minutes,
+                    threshold: 0,
+                    comparison: 'LessThanOrEqualToThreshold',
+                    // No traffic publishes no datapoint: missing minutes are idle minutes.
+                    missing_data: 'breaching',
+                },
+            },
+            idle_minutes: ic.idle_scale_in_minutes,
+            wake_s: wakeS,
+            wake_origin: wakeOrigin,
+            wake_tolerance_s: ic.wake_tolerance_s,
+            retry: {
+                attempts: ic.client_retry_attempts,
+                backoff_s: ic.client_retry_backoff_s,
+                covers_s: coversS,
+                attempts_needed: attemptsNeeded,
+            },
+        };
+        findings.push(wakeS > ic.wake_tolerance_s
+            ? warn('ic_wake_tolerance', `a wake from zero takes ${wakeS} s (${zero.origin}), more than the callers' wake_tolerance_s ${ic.wake_tolerance_s} s: the first request after ${ic.idle_scale_in_minutes} idle minutes waits that long`, 'keep one copy warm (min_copies 1, instance_bounds.min 1), or raise wake_tolerance_s if the callers accept the wait')
+            : ok('ic_wake_tolerance', `a wake from zero takes ${wakeS} s (${zero.origin}), within wake_tolerance_s ${ic.wake_tolerance_s} s`));
+        findings.push(coversS < wakeS
+            ? warn('ic_retry_budget', `clients retry ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s = ${coversS} s (computed), less than the wake's ${wakeS} s: requests during a wake fail`, `set client_retry_attempts to at least ${attemptsNeeded} at ${ic.client_retry_backoff_s} s backoff (and configure the callers so)`)
+            : ok('ic_retry_budget', `clients retry ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s = ${coversS} s (computed), covering the wake's ${wakeS} s`));
+    }
+    if (peak > maxCopies) {
+        findings.push(warn('ic_copy_capacity', `the peak needs ${peak} copies (computed), more than max_copies ${maxCopies}`, `raise max_copies to ${peak} (and instance_bounds.max to ${Math.ceil(peak / cpi)})`));
+    }
+    findings.push(ok('ic_per_copy_assumption', `copy target ${target.value} ConcurrentRequestsPerCopy (${target.origin}) from ${target.provenance}; assumed: ${assumptions[0]}`));
+    const block = {
+        component_name: name,
+        endpoint,
+        variant,
+        packing: icFingerprintOf(ic),
+        copies: { min: minCopies, max: maxCopies, peak, trough },
+        instances: { min: Math.ceil(minCopies / cpi), max: Math.ceil(maxCopies / cpi) },
+        copy_target: {
+            predefined_metric: COPY_TARGET_METRIC,
+            value: target.value,
+            lambda_safe_per_copy_rps: plan.derived.lambda_safe_rps ?? null,
+            origin: target.origin,
+            provenance: target.provenance,
+            scale_out_cooldown_s: plan.deployable.scale_out_cooldown_s,
+            scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
+        },
+        paths: { warm, cold, zero },
+        scale_to_zero: scaleToZero,
+        container_environment: { MAX_QUEUE_DEPTH: String(plan.deployable.queue_max_depth) },
+        assumptions,
+    };
+    return { block, findings };
+}
+/**
+ * The plan with its inference-component block: the block, its findings (the verdict counted
+ * again) and the packing in the fingerprint (the measurement is of one copy; the plan is for this
+ * packing and pairs with no other). What `scalegate plan` writes and the gate derives again.
+ */
+function attachInferenceComponent(plan, request) {
+    const { block, findings } = deriveInferenceComponentPlan({ ...request, plan });
+    const all = [...plan.findings, ...findings];
+    const { verdict, warnCount } = planVerdict(all);
+    return {
+        ...plan,
+        fingerprint: { ...plan.fingerprint, inference_component: block.packing },
+        findings: all,
+        verdict,
+        warn_count: warnCount,
+        inference_component: block,
+    };
+}
+/**
+ * The config a block was derived from, as far as the derivation reads it (instance bounds: the
+ * computed ones): for the gate, which derives the block again from the plan's own record.
+ */
+function icConfigOfBlock(block) {
+    const z = block.scale_to_zero;
+    return inferenceComponentConfigSchema.parse({
+        component_name: block.component_name,
+        copies_per_instance: block.packing.copies_per_instance,
+        ...(block.packing.accelerators !== null ? { accelerators: block.packing.accelerators } : {}),
+        ...(block.packing.cpu_cores !== null ? { cpu_cores: block.packing.cpu_cores } : {}),
+        memory_mb: block.packing.memory_mb,
+        min_copies: block.copies.min,
+        max_copies: block.copies.max,
+        instance_bounds: { min: block.instances.min, max: block.instances.max },
+        ...(z
+            ? {
+                idle_scale_in_minutes: z.idle_minutes,
+                wake_alarm_period_s: z.wake.alarm.period_s,
+                wake_tolerance_s: z.wake_tolerance_s,
+                client_retry_attempts: z.retry.attempts,
+                client_retry_backoff_s: z.retry.backoff_s,
+            }
+            : {}),
+    });
+}
+/** What the gate compares of a plan's component with the config's: name, packing, copy bounds, wake settings. */
+function icChoiceLabel(ic, endpoint) {
+    if (!ic)
+        return 'variant (no inference component)';
+    const zero = ic.min_copies === 0
+        ? `, idle ${ic.idle_scale_in_minutes} min, wake tolerance ${ic.wake_tolerance_s} s, retries ${ic.client_retry_attempts} x ${ic.client_retry_backoff_s} s`
+        : '';
+    return `${componentNameOf(endpoint, ic)}: ${icFingerprintLabel(icFingerprintOf(ic))}, copies ${ic.min_copies}..${ic.max_copies}${zero}`;
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-config.ts
+
+
+/** The rule `scalegate plan` deploys unless told `--policy-rule seed` (a comparison). */
+const RELEASE_POLICY_RULE = 'surge-safe';
+/** The load the config states for one side (requests/s first, else streams), null when none. */
+function configStatedLoad(model, which) {
+    const rps = model[`${which}_rps`];
+    const streams = model[`${which}_streams`];
+    if (rps !== undefined)
+        return { unit: 'rps', value: rps };
+    if (streams !== undefined)
+        return { unit: 'streams', value: streams };
+    return null;
+}
+/** The config's load of one side, as `scalegate plan` takes it (a missing trough is 0 in the peak's unit). */
+function configLoad(model, which) {
+    const stated = configStatedLoad(model, which);
+    if (stated !== null)
+        return stated;
+    if (which === 'trough') {
+        const peak = configLoad(model, 'peak');
+        return peak ? { unit: peak.unit, value: 0 } : null;
+    }
+    return null;
+}
+const showLoad = (l) => (l === null ? 'none' : `${l.value} ${l.unit}`);
+/** One line per chosen value that differs from the config: `slo_ms 60000 (plan) vs 3000 (config)`. */
+function planConfigDifferences(plan, model) {
+    const c = plan.chosen;
+    const pairs = [
+        ['slo_ms', c.slo_ms, model.slo_ms],
+        ['surge_ratio', c.surge_ratio, model.surge_ratio],
+        ['peak', showLoad(c.peak), showLoad(configLoad(model, 'peak'))],
+        ['trough', showLoad(c.trough), showLoad(configLoad(model, 'trough'))],
+        ['min_instances_floor', c.min_instances_floor, model.min_instances_floor],
+        ['invocation_ceiling_s', c.invocation_ceiling_s, model.invocation_ceiling_s],
+        ['instance_hourly_usd', c.instance_hourly_usd, model.instance_hourly_usd ?? null],
+        ['instance_quota', c.instance_quota, model.instance_quota ?? null],
+        ['max_overflow_probability', c.max_overflow_probability, model.max_overflow_probability],
+        ['policy_rule', c.policy_rule, RELEASE_POLICY_RULE],
+        [
+            'inference_component',
+            plan.inference_component
+                ? icChoiceLabel(icConfigOfBlock(plan.inference_component), plan.inference_component.endpoint)
+                : icChoiceLabel(undefined, model.endpoint),
+            icChoiceLabel(model.kind === 'inference-component' ? model.inference_component : undefined, model.endpoint),
+        ],
+    ];
+    return pairs
+        .filter(([, planned, configured]) => planned !== configured)
+        .map(([field, planned, configured]) => `${field} ${planned ?? 'none'} (plan) vs ${configured ?? 'none'} (config)`);
+}
+function planConfigCheck(modelName, plan, model, replan) {
+    const differences = planConfigDifferences(plan, model);
+    if (differences.length === 0)
+        return passCheck('plan_config', `the plan's choices are the config's (SLO ${model.slo_ms} ms, surge ratio ${model.surge_ratio}, peak ${showLoad(plan.chosen.peak)}, floor ${model.min_instances_floor}, ${RELEASE_POLICY_RULE})`);
+    return failCheck('plan_config', `the plan was made for other requirements than ${modelName}'s config states: ${differences.join('; ')}`, `re-plan from the config as it is, without overriding flags: ${replan}; or, if the config is what changed, commit the config the plan was made for`);
+}
+/** Release only: a plan whose measurements disagreed on the configuration is no proof of either. */
+function configMismatchCheck(plan, measure) {
+    if (!plan.inputs.config_mismatch_allowed)
+        return passCheck('config_mismatch', 'the plan was made without --allow-config-mismatch');
+    const what = plan.inputs.mismatch_warnings.join('; ') || 'its measurements were of different configurations';
+    return failCheck('config_mismatch', `the plan was made with --allow-config-mismatch (${what}): its Q_max and T_total do not describe one endpoint, so a release does not take it (a calibration deploy still does)`, `measure qmax and ttotal on the same image, instance type, environment and region, then re-plan without --allow-config-mismatch: ${measure}`);
+}
+
+;// CONCATENATED MODULE: ./src/plan/gate-fixes.ts
+/**
+ * The fixes the release gate names: the scalegate commands that measure, re-plan, validate or drill
+ * a model's plan (the texts of `fix` in each refused check). Pure.
+ */
+
+
+/** How a model gets a plan measured on exactly what is being deployed. */
+function measureFix(modelName, model, deployImageDigest) {
+    const slug = fingerprint_fingerprintSlug({ instance_type: model.instance_type, image_digest: deployImageDigest });
+    const calibration = calibrationEndpointName(model.endpoint);
+    const qmaxFile = `artifacts/qmax-${modelName}-response-stream-${slug}.json`;
+    const ttotalFile = `artifacts/ttotal-${modelName}-force-desired-${slug}.json`;
+    return (`measure this image on ${model.instance_type} in ${model.region}: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration\`, \`scalegate qmax --model ${modelName} --endpoint ${calibration} --out ${qmaxFile}\`, ` +
+        `\`scalegate ttotal --model ${modelName} --endpoint ${calibration} --qmax ${qmaxFile} --out ${ttotalFile}\`, ` +
+        `then \`scalegate plan --model ${modelName} --qmax ${qmaxFile} --ttotal ${ttotalFile}\` and commit artifacts/plan-${modelName}.json`);
+}
+/** The kinds of measurement a plan was made from, as a fix names them ("qmax/ttotal/drill"). */
+function measuredKinds(plan) {
+    const { ttotal, drill, goodput, tune } = plan.inputs;
+    return ['qmax', ttotal && 'ttotal', drill && 'drill', goodput && 'goodput', tune && 'tune']
+        .filter(Boolean)
+        .join('/');
+}
+/** `scalegate plan` from the plan's own inputs (re-planning without re-measuring). */
+function replanFix(modelName, plan) {
+    const ttotal = plan.inputs.ttotal
+        ? ` --ttotal ${plan.inputs.ttotal.file}`
+        : plan.inputs.t_total_stated_s !== null
+            ? ` --assume-t-total ${plan.inputs.t_total_stated_s}`
+            : '';
+    const drill = plan.inputs.drill ? ` --drill ${plan.inputs.drill.file}` : '';
+    const goodput = plan.inputs.goodput ? ` --goodput ${plan.inputs.goodput.file}` : '';
+    const tune = plan.inputs.tune ? ` --tune ${plan.inputs.tune.file}` : '';
+    return `\`scalegate plan --model ${modelName} --qmax ${plan.inputs.qmax.file}${ttotal}${drill}${goodput}${tune}\``;
+}
+/** How a plan gets its validate: its policy deployed on the calibration endpoint and read back. */
+function validateFix(modelName, model, planFile) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`deploy this plan's policy to the calibration endpoint and validate it there: run the calibrate workflow for ${modelName}, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate validate --model ${modelName} --endpoint ${calibration} --plan ${planFile}\`, ` +
+        `then commit artifacts/${validateFileName(modelName)}`);
+}
+/** How a plan gets a drill: a surge through its deployed policy on the calibration endpoint. */
+function drillFix(modelName, model, planFile, fp) {
+    const calibration = calibrationEndpointName(model.endpoint);
+    return (`drill this plan's policy on the calibration endpoint: run the calibrate workflow for ${modelName} with the drill on, or by hand ` +
+        `\`scalegate deploy ${modelName} --calibration --with-plan ${planFile}\`, ` +
+        `\`scalegate drill --model ${modelName} --plan ${planFile} --endpoint ${calibration}\`, ` +
+        `then commit artifacts/${drillFileName(modelName, fp)}`);
+}
+
+;// CONCATENATED MODULE: ./src/stats/rung-decision.ts
+/**
+ * Is the p95 TTFAB of one rung within the SLO? A group-sequential decision whose false-PASS
+ * probability is calibrated by simulation over a stated class of servers. Pure functions of
+ * their inputs.
+ *
+ * The data. At N outstanding requests a closed loop's consecutive TTFABs share most of their
+ * queue (on a serial server a TTFAB is close to the sum of the last N service times): lag-k
+ * autocorrelation about (N - k) / N. A server whose speed itself drifts (slow spells of seconds)
+ * adds dependence over seconds, whatever N. An interval that assumes independent samples covers
+ * the true p95 far less often than it says.
+ *
+ * The interval: batch sectioning (Asmussen and Glynn, "Stochastic Simulation", IV.5; Nakayama
+ * 2014). The window is cut into b consecutive batches of m >= max(4 N, 40) samples,
+ * 5 <= b <= 20. The centre is the p95 of the whole window; the spread comes from the batch p95s:
+ *     se^2 = sum (q_i - centre)^2 / (b - 1) / (1 - N/m) / b
+ *     [centre - t(b - 1, 1 - alpha_fail) se,  centre + t(b - 1, 1 - alpha_pass) se]
+ * 1 / (1 - N/m) corrects the first-order shrinkage of a batch spread when batches are only a few
+ * correlation lengths long. The tails are unequal: a false PASS depends only on the upper end,
+ * whose one-sided level is the calibrated PASS_ALPHA; the lower end gets the rest of 5 %.
+ *
+ * Dependence diagnostics before any decisive look (the batches must be long enough to be nearly
+ * independent, which N alone cannot promise when the server's speed drifts):
+ *  - von Neumann ratio of the batch p95s in time order (sum of squared successive differences over
+ *    the sum of squares about their mean; about 2 for independent batches). Below its one-sided
+ *    5 % critical value 2 - 1.645 sqrt(4 (b - 2) / (b^2 - 1)) the batches are merged in pairs
+ *    (twice as long, half as many) and tested again; if fewer than 5 would remain the look is
+ *    not decisive ("dependent batches").
+ *  - batch-size sensitivity: the standard error from half as many batches of twice the size; the
+ *    larger of the two is used (a spread that grows with the batch size means the batches were
+ *    too short).
+ *  - a PASS on a window shorter than 3 x the rung's measure time needs its upper end x 1.3 within
+ *    the SLO (SHORT_WINDOW_MARGIN: a short window caught in a fast spell must not pass).
+ *
+ * Group-sequential looks (adaptive rungs). Looks are taken when the window first holds 5 minimal
+ * batches, again whenever its sample count has grown by half since the last look, once when the
+ * window first becomes long enough to pass without the short-window margin, and at the end of the
+ * hold. Each side spends its alpha by an O'Brien-Fleming-type Lan-DeMets function of the
+ * information fraction t (window time / longest possible window):
+ *     A(t) = 2 - 2 Phi(z(1 - a/2) / sqrt t),  A(1) = a,
+ * a look spending A(t_k) - A(t_{k-1}) on that side; the final look spends what is left. Early
+ * looks spend almost nothing, so only a clear margin stops a rung early. Futility: an interim
+ * look whose interval straddles the SLO but lies inside +-5 % of it ends the rung "undecided near
+ * the SLO" (more time would not decide it).
+ *
+ * The guarantee, as what it is: over the class of simulated servers in `CALIBRATION`
+ * (src/stats/closed-loop-sim.ts; i.i.d., regime-switching, batching and replayed Kokoro service),
+ * at the adaptive defaults, the probability that a rung whose true p95 equals the SLO ends in a
+ * PASS is at most `CALIBRATION.falsePassBound` pooled over the class (the contract: <= 5 %; its
+ * worst cell is recorded beside it), and the reported interval covers the true p95
+ * `CALIBRATION.coverage` of the time pooled. These are simulated bounds,
+ * not nominal levels: PASS_ALPHA was lowered until the simulation showed them (`npm run
+ * bench:coverage`; test/stats/rung-decision-coverage.test.ts checks them on a reduced class).
+ *
+ * A miss (a request without audio: failed, rejected, or still waiting past the SLO) is a sample
+ * above the SLO whose size is unknown. The p95 that touches a miss is +Infinity; for the batch
+ * spread a miss is counted at max(2 x SLO, the largest TTFAB seen).
+ */
+
+
+
+const rung_decision_DECISION_METHOD = 'batch-sectioning-sequential';
+/** A batch lasts at least this many turns of the closed loop (N completions each). */
+const BATCH_TURNS = 4;
+/** ... and at least this many samples (a p95 of fewer is mostly interpolation). */
+const MIN_BATCH_SAMPLES = 40;
+const MIN_BATCHES = 5;
+const MAX_BATCHES = 20;
+/** Two-sided nominal error of a rung's reported interval (both sides over all looks). */
+const FAMILY_ALPHA = 0.05;
+/** One-sided alpha of the upper end (a false PASS), calibrated by simulation. */
+const PASS_ALPHA = 0.005;
+/** One-sided alpha of the lower end (a false FAIL). */
+const FAIL_ALPHA = FAMILY_ALPHA - PASS_ALPHA;
+/** The first look waits for this many minimal batches. */
+const FIRST_LOOK_BATCHES = 5;
+/** A further interim look once the sample count has grown by this factor since the last. */
+const LOOK_GROWTH = 1.5;
+/** Futility: an interval inside SLO x (1 +- this) that straddles the SLO stops the rung. */
+const FUTILITY_BAND = 0.05;
+/**
+ * A PASS on a window shorter than LONG_PASS_SPANS x the rung's measure time needs its upper end
+ * this far inside the SLO (upper end x 1.3 <= SLO): the largest slowdown of the calibration class,
+ * so that a short window caught in a fast spell cannot pass a server that is slower on average.
+ */
+const SHORT_WINDOW_MARGIN = 0.3;
+const LONG_PASS_SPANS = 3;
+/**
+ * Slow-spell margins on a long window: a PASS before the final look needs upper end x 1.05 <= SLO,
+ * at it x 1.02. A 90-110 s window holds five to seven cycles of the class's 5/10 s spells; one
+ * that caught few slow spells looks calm in every batch (no dependence check sees what it missed).
+ */
+const INTERIM_PASS_MARGIN = 0.05;
+const FINAL_PASS_MARGIN = 0.02;
+/**
+ * The shortest window a drifting rung may cut itself to (its older half discarded): long enough
+ * to pass without the short-window margin. Cutting further let a window shrink into one fast
+ * spell of a server whose speed fluctuates, and pass there.
+ */
+const shortestResettledWindowMs = (measureMs, minWindowMs) => Math.max(minWindowMs, LONG_PASS_SPANS * measureMs);
+/** One-sided level of the von Neumann test for dependent batch p95s. */
+const VON_NEUMANN_Z = 1.6448536269514722;
+const DEFAULT_MIN_SAMPLES = 100;
+/**
+ * What the simulation shows for this decision (`npm run bench:coverage -- --reps 100`, full grid,
+ * 74 cells): P(PASS | true p95 = SLO) pooled over the cells of the class (0.24 % measured, its
+ * one-sided 95 % upper confidence bound 0.37 %; `falsePassBound` rounds it up) and in its worst
+ * cell (4 %), and the coverage of the reported interval pooled (98.5 %) and in the worst cell (93 %).
+ */
+const rung_decision_CALIBRATION = {
+    falsePassBound: 0.01,
+    worstCellFalsePass: 0.04,
+    coverage: 0.98,
+    worstCellCoverage: 0.93,
+    class: 'closed loops N 1-64, pooled over cells: serial and 4-slot lognormal service CV 0.1-0.5; 30 % slower spells ' +
+        'of mean 2-10 s (regime switching); a batching server (up to 8); replayed Kokoro-82M device service; ' +
+        'adaptive hold 120 s, measure 30 s. Worst cell: regime 5/10 s, N 4',
+};
+const minBatchSize = (concurrency) => Math.max(BATCH_TURNS * Math.max(1, Math.round(concurrency)), MIN_BATCH_SAMPLES);
+const fmtMs = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'no audio');
+const fmtLevel = (level) => `${(level * 100).toFixed(3).replace(/\.?0+$/, '')} %`;
+function batchP95s(values, b) {
+    const n = values.length;
+    const out = [];
+    for (let i = 0; i < b; i++) {
+        const batch = values.slice(Math.floor((i * n) / b), Math.floor(((i + 1) * n) / b));
+        out.push(quantileSorted(sortedAscending(batch), 0.95));
+    }
+    return out;
+}
+/** Standard error of the window's p95 from b batch p95s around `centre`. */
+function sectioningSe(batchQuantiles, centre, n, concurrency) {
+    const b = batchQuantiles.length;
+    const m = n / b;
+    let sumSquares = 0;
+    for (const q of batchQuantiles)
+        sumSquares += (q - centre) ** 2;
+    const variance = sumSquares / (b - 1) / (1 - Math.max(1, concurrency) / m);
+    return Math.sqrt(Math.max(0, variance) / b);
+}
+/** von Neumann ratio of a series (about 2 when independent; small when positively dependent). */
+function vonNeumannRatio(series) {
+    const b = series.length;
+    if (b < 3)
+        return null;
+    const avg = series.reduce((s, v) => s + v, 0) / b;
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < b; i++) {
+        den += (series[i] - avg) ** 2;
+        if (i > 0)
+            num += (series[i] - series[i - 1]) ** 2;
+    }
+    return den > 0 ? num / den : null;
+}
+/** One-sided critical value of the von Neumann ratio for b independent values. */
+const vonNeumannCritical = (b) => 2 - VON_NEUMANN_Z * Math.sqrt((4 * (b - 2)) / (b * b - 1));
+/**
+ * The plain batch-sectioning interval of the p95 (no dependence checks) at two-sided level
+ * 1 - alpha, a quarter of it above: the closed-loop rule other decisions compare themselves with.
+ * null when fewer than 5 batches of max(4 N, 40) samples fit.
+ */
+function sectionedP95Interval(valuesInTimeOrder, concurrency, alpha) {
+    return sectionedWithTails(valuesInTimeOrder, concurrency, { pass: alpha / 4, fail: (3 * alpha) / 4 });
+}
+/** The batch-sectioning interval with given one-sided tails. */
+function sectionedWithTails(valuesInTimeOrder, concurrency, tails) {
+    const n = valuesInTimeOrder.length;
+    const b = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
+    if (b < MIN_BATCHES)
+        return null;
+    const values = Array.from(valuesInTimeOrder);
+    const centre = quantileSorted(sortedAscending(values), 0.95);
+    const batchQuantiles = batchP95s(values, b);
+    const se = sectioningSe(batchQuantiles, centre, n, concurrency);
+    return {
+        centre,
+        low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
+        high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
+        batches: b,
+        batchSize: n / b,
+        batchQuantiles,
+    };
+}
+/**
+ * The interval of a decisive look: batch sectioning after the dependence checks (von Neumann on
+ * the batch p95s, lengthening batches while they fail it; the larger se of b and b/2 batches).
+ */
+function checkedP95Interval(valuesInTimeOrder, concurrency, tails) {
+    const n = valuesInTimeOrder.length;
+    const initial = Math.min(MAX_BATCHES, Math.floor(n / minBatchSize(concurrency)));
+    const none = {
+        initialBatches: Math.max(0, initial),
+        lengthened: 0,
+        vonNeumann: null,
+        vonNeumannCritical: null,
+        halfBatchSeRatio: null,
+        independent: false,
+    };
+    if (initial < MIN_BATCHES)
+        return { interval: null, dependence: none };
+    const values = Array.from(valuesInTimeOrder);
+    const centre = quantileSorted(sortedAscending(values), 0.95);
+    let b = initial;
+    let lengthened = 0;
+    let quantiles = batchP95s(values, b);
+    let ratio = vonNeumannRatio(quantiles);
+    let independent = ratio === null || ratio >= vonNeumannCritical(b);
+    while (!independent && Math.floor(b / 2) >= MIN_BATCHES) {
+        b = Math.floor(b / 2);
+        lengthened++;
+        quantiles = batchP95s(values, b);
+        ratio = vonNeumannRatio(quantiles);
+        independent = ratio === null || ratio >= vonNeumannCritical(b);
+    }
+    let se = sectioningSe(quantiles, centre, n, concurrency);
+    let halfRatio = null;
+    const half = Math.floor(b / 2);
+    if (half >= 3) {
+        const seHalf = sectioningSe(batchP95s(values, half), centre, n, concurrency);
+        halfRatio = se > 0 ? seHalf / se : null;
+        se = Math.max(se, seHalf);
+    }
+    return {
+        interval: {
+            centre,
+            low: Math.max(0, centre - studentTQuantile(1 - tails.fail, b - 1) * se),
+            high: centre + studentTQuantile(1 - tails.pass, b - 1) * se,
+            batches: b,
+            batchSize: n / b,
+            batchQuantiles: quantiles,
+        },
+        dependence: {
+            initialBatches: initial,
+            lengthened,
+            vonNeumann: ratio,
+            vonNeumannCritical: vonNeumannCritical(b),
+            halfBatchSeRatio: halfRatio,
+            independent,
+        },
+    };
+}
+/** One look at a window of TTFAB samples (time order; +Infinity for misses). */
+function decideP95(samplesInTimeOrder, settings, look = { passAlpha: PASS_ALPHA, failAlpha: FAIL_ALPHA, look: 1, maxLooks: 1 }) {
+    const { sloMs } = settings;
+    const minSamples = Math.max(1, settings.minSamples ?? DEFAULT_MIN_SAMPLES);
+    const n = samplesInTimeOrder.length;
+    const sorted = sortedAscending(samplesInTimeOrder);
+    let largestFinite = 0;
+    let misses = 0;
+    for (const v of sorted) {
+        if (Number.isFinite(v))
+            largestFinite = v;
+        else
+            misses++;
+    }
+    const p95 = quantileWithMisses(sorted, 0.95);
+    const missValue = Math.max(2 * sloMs, largestFinite);
+    const imputed = misses > 0 ? samplesInTimeOrder.map((v) => (Number.isFinite(v) ? v : missValue)) : samplesInTimeOrder;
+    const tails = { pass: look.passAlpha, fail: look.failAlpha };
+    const { interval: section, dependence } = checkedP95Interval(imputed, settings.concurrency, tails);
+    const drift = driftTest(samplesInTimeOrder, settings.drift);
+    const shortest = minBatchSize(settings.concurrency);
+    let interval = null;
+    if (section) {
+        const reachesMisses = misses > 0 && (p95 === Number.POSITIVE_INFINITY || section.high >= missValue);
+        interval = { low: section.low, high: reachesMisses ? Number.POSITIVE_INFINITY : section.high };
+    }
+    const level = 1 - look.passAlpha - look.failAlpha;
+    let verdict = 'undecided';
+    let nearSlo = false;
+    let reason;
+    const how = section
+        ? `${section.batches} batches of ${Math.round(section.batchSize)} samples, look ${look.look} of <= ${look.maxLooks}`
+        : '';
+    if (!interval || !section) {
+        reason = `${n} samples: too few for ${MIN_BATCHES} batches of >= ${shortest} (${BATCH_TURNS} x N, N = ${settings.concurrency}); no interval, undecided`;
+    }
+    else {
+        const ci = `p95 ${fmtLevel(level)} CI [${fmtMs(interval.low)}, ${fmtMs(interval.high)}] (${how})`;
+        if (interval.high <= sloMs) {
+            verdict = 'pass';
+            reason = `${ci} within the ${sloMs} ms SLO`;
+        }
+        else if (interval.low > sloMs) {
+            verdict = 'fail';
+            reason = `${ci} above the ${sloMs} ms SLO`;
+        }
+        else {
+            reason = `${ci} straddles the ${sloMs} ms SLO`;
+            nearSlo =
+                dependence.independent &&
+                    interval.low >= sloMs * (1 - FUTILITY_BAND) &&
+                    interval.high <= sloMs * (1 + FUTILITY_BAND);
+            if (nearSlo)
+                reason += ` and lies within +-${FUTILITY_BAND * 100} % of it: undecided near the SLO`;
+        }
+        // The check guards a PASS only: a FAIL with the whole interval above the SLO needs no
+        // protection against a false PASS (an overloaded rung's batches trend; it would never fail).
+        if (verdict === 'pass' && !dependence.independent) {
+            reason += ` (batch p95s dependent even in ${section.batches} batches: von Neumann ratio ${(dependence.vonNeumann ?? 0).toFixed(2)} < ${(dependence.vonNeumannCritical ?? 0).toFixed(2)}; undecided)`;
+            verdict = 'undecided';
+        }
+        const margin = look.passMargin ?? 0;
+        if (verdict === 'pass' && interval.high * (1 + margin) > sloMs) {
+            reason +=
+                margin === SHORT_WINDOW_MARGIN
+                    ? ` (a window this short passes only with its upper end x ${1 + margin} within the SLO: undecided)`
+                    : ` (a PASS ${look.interim ? 'before the final look' : 'at the final look'} needs its upper end x ${1 + margin} within the SLO: undecided)`;
+            verdict = 'undecided';
+        }
+    }
+    if (misses > 0)
+        reason += `; ${misses} of ${n} samples are misses without audio`;
+    if (verdict !== 'undecided' && n < minSamples) {
+        reason += ` (only ${n} samples, --min-samples ${minSamples}: undecided)`;
+        verdict = 'undecided';
+    }
+    return {
+        method: rung_decision_DECISION_METHOD,
+        n,
+        misses,
+        p95,
+        interval,
+        level,
+        tails,
+        familyLevel: 1 - FAMILY_ALPHA,
+        verdict,
+        decisive: verdict !== 'undecided',
+        nearSlo,
+        batches: section?.batches ?? 0,
+        batchSize: section?.batchSize ?? 0,
+        minBatchSize: shortest,
+        look: look.look,
+        maxLooks: look.maxLooks,
+        dependence,
+        drift,
+        reason,
+    };
+}
+/**
+ * Alpha spent by information fraction t of a one-sided level a: O'Brien-Fleming type
+ * (Lan and DeMets 1983), 2 - 2 Phi(z(1 - a/2) / sqrt t); a at t = 1, almost nothing early.
+ */
+function obrienFlemingSpent(a, t) {
+    if (t >= 1)
+        return a;
+    if (!(t > 0))
+        return 0;
+    return Math.min(a, 2 * normalUpperTail(normalUpperQuantile(a / 2) / Math.sqrt(t)));
+}
+/** Upper bound on the looks of an adaptive rung (5 minimal batches growing by half to 20 x). */
+const MAX_ADAPTIVE_LOOKS = 12;
+/**
+ * The sequential procedure of one rung: when to look, what each look spends, when to stop. The
+ * rung (src/load/closed/rung.ts) calls `step` on every tick with its measure window; the coverage
+ * simulation calls the very same method on simulated windows.
+ */
+class RungJudge {
+    settings;
+    looks = 0;
+    spent = { pass: 0, fail: 0 };
+    lastLookN = 0;
+    lookedLong = false;
+    latest = null;
+    constructor(settings) {
+        this.settings = settings;
+    }
+    get maxLooks() {
+        return this.settings.mode === 'adaptive' ? MAX_ADAPTIVE_LOOKS : 1;
+    }
+    get looksTaken() {
+        return this.looks;
+    }
+    /** The last look taken (null before the first). */
+    get decision() {
+        return this.latest;
+    }
+    /**
+     * The window a PASS needs to go without the short-window margin: LONG_PASS_SPANS x the measure
+     * time, never longer than most of the longest window the hold allows (a --measure-s close to the
+     * hold would otherwise demand the margin of every pass).
+     */
+    longSpanMs(timing) {
+        return Math.min(LONG_PASS_SPANS * (this.settings.measureMs ?? 0), 0.85 * (timing?.maxWindowMs ?? Number.POSITIVE_INFINITY));
+    }
+    /**
+     * How far inside the SLO a PASS must put the upper end: SHORT_WINDOW_MARGIN on a short window;
+     * on an adaptive rung's long window INTERIM_PASS_MARGIN before the final look and
+     * FINAL_PASS_MARGIN at it (the calibration class's slow spells); none on a fixed rung's.
+     */
+    passMargin(final, longSpanMs, timing) {
+        if (timing && timing.windowMs < longSpanMs)
+            return SHORT_WINDOW_MARGIN;
+        if (this.settings.mode !== 'adaptive')
+            return 0;
+        return final ? FINAL_PASS_MARGIN : INTERIM_PASS_MARGIN;
+    }
+    /** Is an interim look due for a window of n samples? */
+    interimDue(n) {
+        if (this.settings.mode !== 'adaptive' || this.looks >= MAX_ADAPTIVE_LOOKS - 1)
+            return false;
+        const first = FIRST_LOOK_BATCHES * minBatchSize(this.settings.concurrency);
+        return n >= Math.max(first, Math.ceil(LOOK_GROWTH * this.lastLookN));
+    }
+    /** Takes a look now: an interim one at information fraction t, or the final one (all alpha left). */
+    look(samplesInTimeOrder, final, timing) {
+        const t = final
+            ? 1
+            : timing && timing.maxWindowMs > 0
+                ? Math.min(1, Math.max(0.01, Math.round((100 * timing.windowMs) / timing.maxWindowMs) / 100))
+                : 0.5;
+        const target = {
+            pass: obrienFlemingSpent(PASS_ALPHA, t),
+            fail: obrienFlemingSpent(FAIL_ALPHA, t),
+        };
+        // Never less than a sliver: a look with no alpha at all would have an infinite interval.
+        const passAlpha = Math.max(target.pass - this.spent.pass, 1e-9);
+        const failAlpha = Math.max(target.fail - this.spent.fail, 1e-9);
+        this.looks++;
+        this.spent = { pass: this.spent.pass + passAlpha, fail: this.spent.fail + failAlpha };
+        this.lastLookN = samplesInTimeOrder.length;
+        const longSpan = this.longSpanMs(timing);
+        if (timing && timing.windowMs >= longSpan)
+            this.lookedLong = true;
+        this.latest = decideP95(samplesInTimeOrder, this.settings, {
+            passAlpha,
+            failAlpha,
+            look: this.looks,
+            maxLooks: this.maxLooks,
+            passMargin: this.passMargin(final, longSpan, timing),
+            interim: !final,
+        });
+        return this.latest;
+    }
+    /**
+     * One tick of the rung with its current window. At the end of the hold the final look is
+     * always taken; before it, an interim look when due, and the rung stops on a decisive look whose
+     * window is settled, or on futility (undecided near the SLO).
+     */
+    step(samplesInTimeOrder, atHoldEnd, timing) {
+        if (atHoldEnd)
+            return { decision: this.look(samplesInTimeOrder, true, timing), stop: true };
+        // A look is also due the first time the window is long enough to pass without the margin.
+        const longDue = timing !== undefined &&
+            !this.lookedLong &&
+            this.looks > 0 &&
+            this.looks < MAX_ADAPTIVE_LOOKS - 1 &&
+            timing.windowMs >= this.longSpanMs(timing);
+        if (!longDue && !this.interimDue(samplesInTimeOrder.length))
+            return { decision: null, stop: false };
+        const decision = this.look(samplesInTimeOrder, false, timing);
+        const settled = decision.drift.settled;
+        return { decision, stop: settled && (decision.decisive || decision.nearSlo) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/analysis/qmax.ts
+/**
+ * The pure half of qmax: what a rung's measurement means (its step record, and why it is usable
+ * or not: capacity changed, client-bound, saturated, unsettled), the service time and its basis,
+ * the bracket of Q_max, the CloudWatch join of one rung, the dry-run schedule and the artifact.
+ * No I/O: src/commands/qmax.ts drives the ladder and the calls, this judges what they saw.
+ */
+
+
+
+
+
+
+/** CloudWatch period of ConcurrentRequestsPerModel the join reads (and adaptive windows align to), s. */
+const CW_PERIOD_S = 10;
+const qmax_round3 = (v) => Math.round(v * 1000) / 1000;
+const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) ? null : v;
+/**
+ * A client whose event loop ran later than this share of the SLO (p99 of its timer delay) stamps
+ * audio too late to judge the SLO: a starved client (a shared machine) could turn a pass into a
+ * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
+ */
+const LATE_CLIENT_SLO_SHARE = 0.25;
+/** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
+const isLateClient = (loopDelayP99Ms, sloMs) => sloMs !== null &&
+    loopDelayP99Ms !== null &&
+    loopDelayP99Ms !== undefined &&
+    loopDelayP99Ms > sloMs * LATE_CLIENT_SLO_SHARE;
+/**
+ * The client limited the load or could not time it: it could not keep N outstanding (rejections
+ * return at once, so a saturated rung's shortfall is the server's doing), its event loop was busy
+ * nearly all the time, or (given the SLO) its event loop ran late against the SLO (starved).
+ */
+function isClientBound(o, sloMs = null) {
+    const saturated = o.rejected > 0;
+    return ((o.inFlight.shortfall > 0.02 && !saturated) ||
+        (o.loopUtilization !== null && o.loopUtilization > 0.9) ||
+        isLateClient(o.loopDelayP99Ms, sloMs));
+}
+/**
+ * The frozen endpoint changed size during the rung. Unknown (every DescribeEndpoint failed) is not
+ * a change; two counts, or one that is not 1, is. A container measured directly never changes.
+ */
+function capacityChanged(instanceCounts, liveEndpoint) {
+    return (liveEndpoint && (instanceCounts.length > 1 || (instanceCounts.length === 1 && instanceCounts[0] !== 1)));
+}
+/** Why a rung cannot be used for Q_max, in order of precedence; null when it is usable. */
+function unusableReason(o, instanceCounts, liveEndpoint, sloMs = null) {
+    if (capacityChanged(instanceCounts, liveEndpoint))
+        return `capacity changed (instance counts seen: ${instanceCounts.join(', ')})`;
+    if (isClientBound(o, sloMs)) {
+        const u = o.loopUtilization;
+        const late = isLateClient(o.loopDelayP99Ms, sloMs)
+            ? ` > ${LATE_CLIENT_SLO_SHARE * 100} % of the SLO: a starved client stamps audio late`
+            : '';
+        return (`client-bound (in-flight shortfall ${(o.inFlight.shortfall * 100).toFixed(1)} %, client event loop ` +
+            `${u === null ? '?' : (u * 100).toFixed(0)} % busy, delay p99 ${o.loopDelayP99Ms?.toFixed(1) ?? '?'} ms${late})`);
+    }
+    if (o.rejected > 0)
+        return `saturated (${o.rejected} requests rejected)`;
+    if (!o.evaluation.drift.settled)
+        return `not settled (${o.evaluation.drift.reason})`;
+    if (o.ok === 0)
+        return 'no successful request in the window';
+    return null;
+}
+/** The artifact's record of one rung. */
+function qmaxStep(o, runIndex, stepIndex, sloMs, instanceCounts, liveEndpoint) {
+    const okSorted = sortedAscending(o.okTtfabMs);
+    const latSorted = sortedAscending(o.okLatencyMs);
+    const ev = o.evaluation;
+    // The interval of the p95 of successful requests, matching ttfab_p95_ms; the verdict's own
+    // interval (misses included) is in verdict_reason.
+    const unusable = unusableReason(o, instanceCounts, liveEndpoint, sloMs);
+    return {
+        run_index: runIndex,
+        step_index: stepIndex,
+        concurrency: o.concurrency,
+        started_at: new Date(o.startedWallMs).toISOString(),
+        hold_s: qmax_round3(o.holdMs / 1000),
+        measure_s: qmax_round3(o.measureMs / 1000),
+        achieved_rps: o.achievedRps,
+        completed: o.completed,
+        ok: o.ok,
+        rejected: o.rejected,
+        outcome_counts: o.outcomeCounts,
+        ttfab_p50_ms: quantileSorted(okSorted, 0.5),
+        ttfab_p95_ms: quantileSorted(okSorted, 0.95),
+        ttfab_p95_ci_ms: o.okP95Interval,
+        ttfab_p99_ms: quantileSorted(okSorted, 0.99),
+        latency_p95_ms: quantileSorted(latSorted, 0.95),
+        s_mean_s: latSorted.length > 0 ? mean(latSorted) / 1000 : null,
+        s_p95_s: latSorted.length > 0 ? quantileSorted(latSorted, 0.95) / 1000 : null,
+        concurrency_mean: o.inFlight.mean,
+        concurrency_peak: o.inFlight.peak,
+        ttfab_drift_ms: qmax_orNull(ev.drift.driftMs),
+        verdict: combinedVerdict(ev.verdict, o.continuity?.verdict),
+        meets_slo: ev.p95 !== null && ev.p95 <= sloMs,
+        saturated: o.rejected > 0,
+        settled: ev.drift.settled,
+        client_bound: isClientBound(o, sloMs),
+        capacity_changed: capacityChanged(instanceCounts, liveEndpoint),
+        usable: unusable === null,
+        unusable_reason: unusable,
+        instance_counts: instanceCounts,
+        server_concurrency_mean: null,
+        server_concurrency_peak: null,
+        server_model_latency_p95_ms: null,
+        server_5xx_total: null,
+        cw_ratio: null,
+        verdict_reason: `${ev.reason}` +
+            (o.failed + o.censored > 0
+                ? ` (${o.failed} failed outright, ${o.censored} still without audio past the SLO at the window end)`
+                : '') +
+            `; ${ev.drift.reason}` +
+            (o.continuity ? `; continuity: ${o.continuity.reason}` : ''),
+        end_reason: o.end,
+        in_flight_shortfall: o.inFlight.shortfall,
+        client_loop_delay_p99_ms: o.loopDelayP99Ms,
+        client_event_loop_utilization: o.loopUtilization,
+        cw_periods: null,
+        decision_method: ev.method,
+        ci_level: ev.level,
+        ci_family_level: ev.familyLevel,
+        effective_sample_size: ev.batches,
+        batch_size: qmax_round3(ev.batchSize),
+        looks: o.looks,
+        verdict_samples: ev.n,
+        client_health: o.clientHealth ? clientHealthRecord(o.clientHealth) : null,
+        near_slo: ev.nearSlo,
+        ci_tails: ev.tails,
+        dependence: {
+            initial_batches: ev.dependence.initialBatches,
+            lengthened: ev.dependence.lengthened,
+            von_neumann: ev.dependence.vonNeumann === null ? null : qmax_round3(ev.dependence.vonNeumann),
+            von_neumann_critical: ev.dependence.vonNeumannCritical === null ? null : qmax_round3(ev.dependence.vonNeumannCritical),
+            half_batch_se_ratio: ev.dependence.halfBatchSeRatio === null ? null : qmax_round3(ev.dependence.halfBatchSeRatio),
+            independent: ev.dependence.independent,
+        },
+        audio: o.audio ?? null,
+        continuity_verdict: o.continuity?.verdict ?? null,
+        first_audio_verdict: ev.verdict,
+    };
+}
+/**
+ * What a PASS promises (src/stats/rung-decision.ts `CALIBRATION`): the simulated bound, recorded
+ * for the adaptive ladder it was calibrated for; null for a fixed ladder (not calibrated).
+ */
+function falsePassBoundRecord(mode) {
+    if (mode !== 'adaptive')
+        return null;
+    return {
+        bound: CALIBRATION.falsePassBound,
+        worst_cell: CALIBRATION.worstCellFalsePass,
+        coverage: CALIBRATION.coverage,
+        worst_cell_coverage: CALIBRATION.worstCellCoverage,
+        decision_method: DECISION_METHOD,
+        calibrated_over: CALIBRATION.class,
+    };
+}
+/** What the ladder planner is told about a step (src/load/closed/ladder.ts `RungResult`). */
+const rungResultOf = (step) => ({
+    concurrency: step.concurrency,
+    verdict: step.verdict,
+    usable: step.usable,
+    invalid: step.client_bound || step.capacity_changed,
+    p95Ms: step.ttfab_p95_ms,
+    nearSlo: step.near_slo === true || step.end_reason === 'near_slo',
+    heldUndecided: step.verdict === 'undecided' &&
+        step.end_reason === 'hold' &&
+        step.usable &&
+        step.ttfab_p95_ci_ms !== null &&
+        (step.effective_sample_size ?? 0) > 0 &&
+        step.dependence?.independent !== false,
+});
+// ---- the whole ladder ------------------------------------------------------------------------
+/** The lowest measured failure above Q_max in any run (the bracket), or null. */
+function qmaxUpperBound(steps, qMax) {
+    let upper = null;
+    for (const r of steps.map(rungResultOf)) {
+        if (r.verdict === 'fail' &&
+            !r.invalid &&
+            r.concurrency > qMax &&
+            (upper === null || r.concurrency < upper)) {
+            upper = r.concurrency;
+        }
+    }
+    return upper;
+}
+/**
+ * The steps the service time is measured on: the usable ones with latencies (all runs pooled),
+ * else every step with latencies; of those, the lowest concurrency.
+ */
+function serviceTimeBasis(records) {
+    const withLatencies = records.filter((s) => s.observation.okLatencyMs.length > 0);
+    const usable = withLatencies.filter((s) => s.step.usable);
+    const basis = usable.length > 0 ? usable : withLatencies;
+    if (basis.length === 0)
+        return [];
+    const lowest = Math.min(...basis.map((s) => s.step.concurrency));
+    return basis.filter((s) => s.step.concurrency === lowest);
+}
+/**
+ * What S_mean/S_p95 were measured on, for the artifact: a usable rung at concurrency 1 is the
+ * uncontended service time; anything else is flagged (`fallback`), with why concurrency 1 was not
+ * used. null when no rung had latencies.
+ */
+function serviceTimeBasisRecord(records) {
+    const basis = serviceTimeBasis(records);
+    const first = basis[0];
+    if (!first)
+        return null;
+    const concurrency = first.step.concurrency;
+    const usable = first.step.usable;
+    if (concurrency === 1 && usable)
+        return { concurrency, usable, fallback: false, reason: null };
+    const atOne = records.filter((r) => r.step.concurrency === 1);
+    const reason = atOne.length === 0
+        ? 'the ladder has no rung at concurrency 1'
+        : atOne.some((r) => r.observation.okLatencyMs.length > 0)
+            ? `concurrency 1 was unusable: ${[...new Set(atOne.map((r) => r.step.unusable_reason ?? 'unusable'))].join('; ')}`
+            : 'no request at concurrency 1 completed';
+    return { concurrency, usable, fallback: true, reason };
+}
+/** S_mean and S_p95 (seconds): whole-response latency on the service-time basis; 0 without one. */
+function serviceTime(records) {
+    const basis = serviceTimeBasis(records);
+    if (basis.length === 0)
+        return { sMeanS: 0, sP95S: 0 };
+    const latencies = sortedAscending(basis.flatMap((s) => s.observation.okLatencyMs));
+    return {
+        sMeanS: mean(latencies) / 1000,
+        sP95S: quantileSorted(latencies, 0.95) / 1000,
+    };
+}
+function ladderRecord(s) {
+    const adaptive = s.ladder.mode === 'adaptive';
+    return {
+        mode: s.ladder.mode,
+        rungs: adaptive ? null : [...s.ladder.rungs],
+        max_concurrency: s.ladder.maxConcurrency,
+        resolution: adaptive ? s.ladder.resolution : null,
+        hold_s: s.holdS,
+        measure_s: s.measureS,
+        settle_s: s.settleS,
+        runs: s.runs,
+    };
+}
+function assembleQmaxArtifact(input) {
+    const { steps, perRun, settings } = input;
+    if (steps.length === 0)
+        throw new Error('the ladder measured no rung');
+    const allSteps = steps.map((s) => s.step);
+    const qMax = Math.min(...perRun);
+    // Bracket of the reported Q_max (the lowest run's): a measured failure above it in any run.
+    const upper = qmaxUpperBound(allSteps, qMax);
+    const nonMonotone = input.nonMonotonePerRun.flatMap((notes, run) => notes.map((note) => (settings.runs > 1 ? `run ${run + 1}: ${note}` : note)));
+    const { sMeanS, sP95S } = serviceTime(steps);
+    const atQmax = allSteps.find((s) => s.concurrency === qMax && s.verdict === 'pass' && s.usable);
+    const atC1 = allSteps.find((s) => s.concurrency === 1 && s.usable) ?? allSteps.find((s) => s.concurrency === 1);
+    const counts = [...new Set(allSteps.flatMap((s) => s.instance_counts))].sort((a, b) => a - b);
+    const saw503 = allSteps.some((s) => (s.outcome_counts.saturated_503 ?? 0) > 0);
+    const queueDepth = Number(input.deployedEnv.MAX_QUEUE_DEPTH);
+    const maxMeasured = Math.max(...allSteps.map((s) => s.concurrency));
+    const boundedByEnv = Number.isFinite(queueDepth) && queueDepth > 0 && queueDepth < maxMeasured;
+    const notes = [
+        `${settings.ladder.mode} ladder over ${settings.transport}`,
+        input.live
+            ? `endpoint ${input.endpoint}/${input.variant} frozen at one instance`
+            : `target ${input.target}`,
+        `prompts: ${settings.prompts.source} (${settings.prompts.texts.length})`,
+    ];
+    return {
+        schema_version: 1,
+        kind: 'qmax',
+        model_name: input.modelName,
+        endpoint: input.live ? input.endpoint : null,
+        run_id: input.runId,
+        measured_at: input.measuredAt,
+        fingerprint: input.fingerprint,
+        transport: settings.transport,
+        slo_ms: settings.sloMs,
+        q_max: qMax,
+        q_max_per_run: perRun,
+        q_max_bracketed: upper !== null,
+        q_max_upper_bound: upper,
+        ttfab_p95_at_q_max_ms: atQmax?.ttfab_p95_ms ?? null,
+        ttfab_p95_at_c1_ms: atC1?.ttfab_p95_ms ?? null,
+        s_mean_s: sMeanS,
+        s_p95_s: sP95S,
+        frozen: input.live,
+        unbounded_queue: !saw503 && !boundedByEnv,
+        instance_counts_observed: counts,
+        non_monotone: nonMonotone,
+        ladder: ladderRecord(settings),
+        total_rung_seconds: qmax_round3(allSteps.reduce((sum, s) => sum + (s.hold_s ?? 0), 0)),
+        cloudwatch: input.cloudwatch,
+        steps: allSteps,
+        provenance: { origin: 'measured', tool: input.tool, note: notes.join('; ') },
+        target: input.target,
+        prompts: { source: settings.prompts.source, count: settings.prompts.texts.length },
+        request_timeout_s: settings.requestTimeoutS,
+        restore: input.restore ? { actions: input.restore.actions, errors: input.restore.errors } : null,
+        search: input.search,
+        service_time_basis: serviceTimeBasisRecord(steps),
+        false_pass_bound: falsePassBoundRecord(settings.ladder.mode),
+        continuity: continuityRecord(settings, steps, upper),
+    };
+}
+// ---- the CloudWatch join of one rung ---------------------------------------------------------
+/** What the join asks CloudWatch for, per rung. */
+const CLOUDWATCH_QUERIES = [
+    { id: 'cmax', metricName: 'ConcurrentRequestsPerModel', stat: 'Maximum', periodS: CW_PERIOD_S },
+    { id: 'cavg', metricName: 'ConcurrentRequestsPerModel', stat: 'Average', periodS: CW_PERIOD_S },
+    { id: 'lat', metricName: 'ModelLatency', stat: 'p95', periodS: 60 },
+    { id: 'e5xx', metricName: 'Invocation5XXErrors', stat: 'Sum', periodS: 60 },
+];
+/** The time range the join queries for a window: the 60 s periods overlapping it. */
+const cloudWatchRange = (o) => ({
+    startMs: alignDown(o.windowStartWallMs, 60),
+    endMs: alignUp(o.windowEndWallMs, 60),
+});
+/** Whole CloudWatch periods inside the measure window (fewer than one: nothing to join). */
+function wholeCloudWatchPeriods(o) {
+    return Math.floor((alignDown(o.windowEndWallMs, CW_PERIOD_S) - alignUp(o.windowStartWallMs, CW_PERIOD_S)) /
+        (CW_PERIOD_S * 1000));
+}
+/**
+ * Fills one step's server-side fields from the series CloudWatch returned: ConcurrentRequestsPerModel
+ * Maximum and Average over the whole 10 s periods inside the window (R = Maximum / client mean
+ * in-flight), ModelLatency p95 and Invocation5XXErrors over the 60 s periods overlapping it.
+ * Returns the problem when the window has no datapoint yet (the step is left unjoined).
+ */
+function joinStepWithCloudWatch(step, o, series) {
+    const startWall = o.windowStartWallMs;
+    const endWall = o.windowEndWallMs;
+    const byId = new Map(series.map((s) => [s.id, s]));
+    const cmax = byId.get('cmax');
+    const cavg = byId.get('cavg');
+    const maxima = cmax ? periodsWithin(cmax.timestamps, cmax.values, CW_PERIOD_S, startWall, endWall) : [];
+    const averages = cavg ? periodsWithin(cavg.timestamps, cavg.values, CW_PERIOD_S, startWall, endWall) : [];
+    if (maxima.length === 0)
+        return `c=${step.concurrency}: no ConcurrentRequestsPerModel datapoint inside the window`;
+    const join = joinServerConcurrency(maxima, averages, step.concurrency_mean);
+    step.server_concurrency_peak = join.serverPeak;
+    step.server_concurrency_mean = join.serverMean;
+    step.cw_ratio = join.ratio;
+    step.cw_periods = join.periods;
+    const overlapping = (s) => s
+        ? s.values.filter((_, k) => s.timestamps[k] + 60_000 > startWall && s.timestamps[k] < endWall)
+        : [];
+    const latencies = overlapping(byId.get('lat'));
+    step.server_model_latency_p95_ms = latencies.length > 0 ? Math.max(...latencies) / 1000 : null;
+    const errors = overlapping(byId.get('e5xx'));
+    step.server_5xx_total = errors.length > 0 ? errors.reduce((a, b) => a + b, 0) : null;
+    return null;
+}
+/**
+ * The schedule of a dry run: the longest rung sequence the planner could walk (`worst`, from
+ * src/load/closed/ladder.ts `worstCaseRungs`), its duration, instance-minutes and cost.
+ */
+function qmaxSchedule(run, s, worst) {
+    const perRung = s.ladder.mode === 'adaptive' && s.cloudwatch ? Math.max(s.holdS, s.settleS + 2 * CW_PERIOD_S) : s.holdS;
+    const rungSeconds = worst.rungs * perRung * s.runs;
+    const live = isSageMakerTransport(s.transport);
+    const instanceMinutes = live ? rungSeconds / 60 : 0;
+    const hourly = run.instanceHourlyUsd;
+    const notes = [];
+    if (s.ladder.mode === 'adaptive') {
+        notes.push('adaptive: concurrency 1, then x2 until a rung fails (at most --max-concurrency), then bisection to --resolution; ' +
+            'a rung ends as soon as its window is settled and decisive, so most runs take a fraction of the worst case');
+    }
+    if (live) {
+        notes.push('not counted: waiting for the frozen endpoint to reach one InService instance, and the CloudWatch join');
+    }
+    else {
+        notes.push('http transport: the container is measured directly; no endpoint instance is billed');
+    }
+    if (live && hourly === null)
+        notes.push('no instance_hourly_usd in the model config: no cost estimate');
+    return {
+        kind: 'qmax-schedule',
+        model_name: run.modelName,
+        endpoint: live ? run.endpoint : null,
+        target: s.targetUrl,
+        transport: s.transport,
+        slo_ms: s.sloMs,
+        ladder: ladderRecord(s),
+        rungs: worst.example,
+        worst_case_rungs: worst.rungs * s.runs,
+        worst_case_rung_seconds: rungSeconds,
+        worst_case_duration_s: rungSeconds,
+        instance_minutes: instanceMinutes,
+        instance_hourly_usd: hourly,
+        estimated_cost_usd: live && hourly !== null ? (instanceMinutes / 60) * hourly : null,
+        notes,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stats/ladder-class.ts
+/**
+ * An undecided rung whose own data put the SLO inside its interval (near the SLO, or to the end of
+ * its hold on a valid window): the boundary is there. Measuring it again would give it a second,
+ * independent chance to pass; it is not, and the search treats it as the boundary.
+ */
+const atSlo = (r) => (r.verdict === 'undecided' || r.verdict === 'uncertain') &&
+    !r.invalid &&
+    (r.nearSlo === true || r.heldUndecided === true);
+function classify(result) {
+    if (result.verdict === 'pass' && result.usable)
+        return 'pass';
+    if (result.verdict === 'fail' && !result.invalid)
+        return 'fail';
+    return 'indeterminate';
+}
+/** The class of a concurrency over all its measurements: a breach wins, then a pass. */
+function classOf(results, concurrency) {
+    let pass = false;
+    for (const r of results) {
+        if (r.concurrency !== concurrency)
+            continue;
+        const c = classify(r);
+        if (c === 'fail')
+            return 'fail';
+        if (c === 'pass')
+            pass = true;
+    }
+    return pass ? 'pass' : 'indeterminate';
+}
+function searchState(results) {
+    const measured = [...new Set(results.map((r) => r.concurrency))].sort((a, b) => a - b);
+    let lo = 0;
+    for (const c of measured)
+        if (classOf(results, c) === 'pass')
+            lo = c;
+    let hi = null;
+    for (const c of measured) {
+        if (c > lo && classOf(results, c) === 'fail') {
+            hi = c;
+            break;
+        }
+    }
+    const undecided = measured.filter((c) => c > lo && (hi === null || c < hi) && classOf(results, c) === 'indeterminate');
+    return { lo, hi, undecided };
+}
+
+;// CONCATENATED MODULE: ./src/analysis/device-profile.ts
+
+/** A rung the derivation can read: usable, completed requests, throughput and TTFAB p50/p95. */
+const readable = (s) => s.usable && s.ok > 0 && s.achieved_rps > 0 && s.ttfab_p50_ms !== null && s.ttfab_p95_ms !== null;
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function rungsOf(steps) {
+    const by = new Map();
+    for (const s of steps.filter(readable))
+        by.set(s.concurrency, [...(by.get(s.concurrency) ?? []), s]);
+    return [...by.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([concurrency, group]) => {
+        const latencies = group.flatMap((s) => (s.latency_p95_ms === null ? [] : [s.latency_p95_ms]));
+        return {
+            concurrency,
+            rps: median(group.map((s) => s.achieved_rps)),
+            p50: median(group.map((s) => s.ttfab_p50_ms)),
+            p95: median(group.map((s) => s.ttfab_p95_ms)),
+            latencyP95: latencies.length > 0 ? median(latencies) : null,
+        };
+    });
+}
+const Z95 = 1.6448536269514722;
+/**
+ * The log-normal shape whose p95 - p50 is `spreadMs` at mean `meanMs`:
+ * mean * exp(-s^2/2) * (exp(z95 s) - 1) = spread, increasing in s on [0, 1.5] (bisection).
+ */
+function lognormalSigmaForSpread(meanMs, spreadMs) {
+    if (!(spreadMs > 0))
+        return 0;
+    const spreadAt = (s) => meanMs * Math.exp((-s * s) / 2) * (Math.exp(Z95 * s) - 1);
+    let low = 0;
+    let high = 1.5;
+    if (spreadAt(high) <= spreadMs)
+        return high;
+    for (let i = 0; i < 60; i++) {
+        const mid = (low + high) / 2;
+        if (spreadAt(mid) < spreadMs)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** Share of X_max within which a rung counts as on the plateau. */
+const PLATEAU = 0.95;
+/** TTFAB / latency at or above which the model emits the whole utterance at the end. */
+const AFTER_UTTERANCE = 0.95;
+/**
+ * The device of one instance, from a qmax artifact. `label` names the input in errors (e.g.
+ * `--device artifacts/qmax-....json`); a ladder without a usable rung is a UsageError.
+ */
+function deriveDeviceProfile(qmax, label) {
+    const rungs = rungsOf(qmax.steps);
+    const lowest = rungs[0];
+    if (!lowest) {
+        throw new errors_UsageError(`${label}: no usable rung to derive a device from (a rung needs usable=true, completed requests, a throughput and TTFAB p50/p95; ${qmax.steps.length} step(s), none qualifies). Pass a qmax artifact with at least one usable rung, e.g. from \`scalegate qmax --ladder fixed\`.`);
+    }
+    const xMax = Math.max(...rungs.map((r) => r.rps));
+    const plateau = rungs.filter((r) => r.rps >= PLATEAU * xMax);
+    const xSat = median(plateau.map((r) => r.rps));
+    const c0 = lowest.concurrency;
+    const lanesRatio = (xSat * c0) / lowest.rps;
+    const lanes = Math.max(1, Math.floor(lanesRatio + 0.1));
+    const lanesIdentified = c0 === 1 || lowest.rps < PLATEAU * xMax;
+    const serviceMeanMs = (1000 * lanes) / xSat;
+    const clientShareMs = c0 <= lanes ? (1000 * c0) / lowest.rps - serviceMeanMs : null;
+    const spreadMs = Math.max(0, lowest.p95 - lowest.p50);
+    const stacked = Math.max(1, c0 / lanes);
+    const sigma = lognormalSigmaForSpread(serviceMeanMs, spreadMs / Math.sqrt(stacked));
+    const ratio = lowest.latencyP95 && lowest.latencyP95 > 0 ? lowest.p95 / lowest.latencyP95 : 1;
+    const afterUtterance = ratio >= AFTER_UTTERANCE;
+    const instanceType = qmax.fingerprint.instance_type;
+    return {
+        profile: {
+            source: `${qmax.model_name} ${instanceType} qmax ${qmax.run_id}`,
+            lanes,
+            service_mean_ms: serviceMeanMs,
+            service_sigma: sigma,
+            first_audio_fraction: afterUtterance ? 1 : Math.max(0.01, Math.min(1, ratio)),
+        },
+        instance_type: instanceType,
+        rungs: rungs.map((r) => r.concurrency),
+        lowest_rung: c0,
+        x_lowest_rps: lowest.rps,
+        plateau_rungs: plateau.map((r) => r.concurrency),
+        x_plateau_rps: xSat,
+        lanes_ratio: lanesRatio,
+        lanes_identified: lanesIdentified,
+        client_share_ms: clientShareMs,
+        ttfab_spread_ms: spreadMs,
+        emits: afterUtterance ? 'after_utterance' : 'streaming',
+    };
+}
+/**
+ * The start-up of one new instance, from a ttotal artifact's timeline: provisioning (capacity
+ * request to container start), the container's stage markers (elapsed since its start), and the
+ * wait from ready to in service. Stages a timeline lacks take the time of the next one it has.
+ */
+function deriveStartupProfile(ttotal, label) {
+    const at = new Map();
+    for (const t of ttotal.timeline)
+        at.set(t.stage, Date.parse(t.at));
+    const need = (stage, alternatives = []) => {
+        for (const name of [stage, ...alternatives]) {
+            const ms = at.get(name);
+            if (ms !== undefined && Number.isFinite(ms))
+                return ms;
+        }
+        throw new UsageError(`${label}: the scale-out timeline has no ${[stage, ...alternatives].join(' or ')} stage (stages: ${[...at.keys()].join(', ') || 'none'}), so its start-up cannot be replayed. Pass a ttotal artifact whose scale-out reached in_service, e.g. from \`scalegate ttotal\`.`);
+    };
+    const desired = need('desired_set');
+    const started = need('container_started', ['instance_logging']);
+    const ready = need('ready', ['warmup_done']);
+    const inService = need('in_service');
+    const stage = (name, fallback) => Math.max(0, ((at.get(name) ?? fallback) - started) / 1000);
+    const readyS = stage('ready', ready);
+    const warmupS = Math.min(stage('warmup_done', ready), readyS);
+    const weightsS = Math.min(stage('weights_ready', ready), warmupS);
+    const frameworkS = Math.min(stage('framework_init', ready), weightsS);
+    const provisionS = (started - desired) / 1000;
+    const afterReadyS = (inService - ready) / 1000;
+    if (!(provisionS >= 0) || !(afterReadyS >= 0)) {
+        throw new UsageError(`${label}: the scale-out timeline is out of order (container start ${provisionS.toFixed(3)} s after desired_set, in_service ${afterReadyS.toFixed(3)} s after ready). Pass a ttotal artifact with a consistent timeline.`);
+    }
+    return {
+        source: `${ttotal.model_name} ${ttotal.fingerprint.instance_type} ttotal ${ttotal.run_id}`,
+        provision_s: provisionS,
+        framework_init_s: frameworkS,
+        weights_ready_s: weightsS,
+        warmup_done_s: warmupS,
+        ready_s: readyS,
+        in_service_after_ready_s: afterReadyS,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/plan/continuity-finding.ts
+/** Share of stalled multi-chunk streams at Q_max above which a plan without an underrun SLO warns. */
+const UNDERRUN_WARN_SHARE = 0.05;
+function continuityFinding(qmax, model) {
+    const atQmax = qmax.steps.find((s) => s.concurrency === qmax.q_max && s.verdict === 'pass' && s.audio);
+    const audio = atQmax?.audio ?? null;
+    const anyAudio = qmax.steps.some((s) => s.audio);
+    if (!anyAudio && !qmax.continuity)
+        return null;
+    const name = 'continuity_under_load';
+    const stall = audio && audio.multi_chunk > 0
+        ? `stall p95 at Q_max ${audio.stall_p95_ms === null ? 'a miss' : `${audio.stall_p95_ms.toFixed(1)} ms`}, ` +
+            `underrun share ${((audio.underrun_share ?? 0) * 100).toFixed(1)} % (measured)`
+        : 'no multi-chunk stream at Q_max (continuity not applicable)';
+    const continuity = qmax.continuity ?? null;
+    if (continuity) {
+        if (continuity.bounded_by === 'continuity' || continuity.bounded_by === 'both') {
+            return {
+                name,
+                verdict: 'warn',
+                detail: `Q_max ${qmax.q_max} bounded by ${continuity.bounded_by === 'both' ? 'both SLOs' : 'continuity'} (underrun SLO ${continuity.underrun_slo_ms} ms); ${stall}`,
+                fix: `streams stall before first audio degrades: a larger client buffer (client_buffer_ms), a faster device or a looser underrun_slo_ms for ${model}`,
+            };
+        }
+        return {
+            name,
+            verdict: 'ok',
+            detail: `underrun SLO ${continuity.underrun_slo_ms} ms held up to Q_max; ${stall}`,
+            fix: null,
+        };
+    }
+    const stalled = audio !== null &&
+        audio.multi_chunk > 0 &&
+        (audio.stall_p95_ms === null || (audio.underrun_share ?? 0) > UNDERRUN_WARN_SHARE);
+    if (stalled) {
+        return {
+            name,
+            verdict: 'warn',
+            detail: `no underrun SLO: Q_max ${qmax.q_max} was decided on first audio alone; ${stall}`,
+            fix: `set underrun_slo_ms for ${model} (or --underrun-slo-ms) and re-measure: listeners hear stutter at Q_max`,
+        };
+    }
+    return { name, verdict: 'ok', detail: `no underrun SLO; ${stall}`, fix: null };
 }
 
 ;// CONCATENATED MODULE: ./src/stats/prng.ts
@@ -35498,6 +36576,7 @@ function tunedPolicyFinding(tune, tuneFile, candidates, surgeRatio, maxOverflowP
 
 
 
+
 function throughputCurve(qmax) {
     const byConcurrency = new Map();
     for (const step of qmax.steps) {
@@ -35796,12 +36875,17 @@ function derivePlanValues(request) {
     });
     if (tune)
         findings.push(tunedPolicyFinding(tune, tuneFile, candidates, choices.surgeRatio, maxOverflow));
+    const continuity = continuityFinding(qmax, request.modelName);
+    if (continuity)
+        findings.push(continuity);
     const { verdict, warnCount } = planVerdict(findings);
     const withTune = (d) => (tuned ? tunedDeployable(d, tuned) : d);
     const region = regionOf(qmax, choices.legacyRegion);
     return {
         schema_version: SCHEMA_VERSION,
         kind: 'plan',
+        // The continuity the measurements were decided on, as the qmax recorded it (absent in older ones).
+        ...(qmax.continuity !== undefined ? { continuity: qmax.continuity } : {}),
         model_name: request.modelName,
         run_id: request.runId,
         created_at: request.createdAt,
@@ -35957,12 +37041,14 @@ function planDifferences(written, derived) {
     note('region_source', written.region_source, derived.region_source);
     note('measured.t_total_origin', written.measured.t_total_origin, derived.measured.t_total_origin);
     note('warn_count', written.warn_count, derived.warn_count);
+    note('inference_component', written.inference_component ?? null, derived.inference_component ?? null);
     for (const key of [
         'instance_type',
         'image_digest',
         'container_env',
         'region',
         'request',
+        'inference_component',
     ]) {
         note(`fingerprint.${key}`, written.fingerprint[key], derived.fingerprint[key]);
     }
@@ -36105,6 +37191,7 @@ function describeRow(row) {
  * - `rederived`: the plan derived again from the measurements as re-derived (src/plan/derive.ts)
  *   with the plan's recorded choices, and compared with the file value by value.
  */
+
 
 
 
@@ -36389,6 +37476,15 @@ function rederive(modelName, plan, planFile, measurements, remeasure) {
         checks.push(failCheck('rederived', `${planFile} does not follow from its own inputs: ${e.message}`, `re-plan: ${replan}`));
         return { plan: null, checks };
     }
+    // An inference-component plan: its block derived again from the plan's own record of it.
+    if (plan.inference_component) {
+        derived = attachInferenceComponent(derived, {
+            ttotal: t?.ttotal ?? null,
+            endpoint: plan.inference_component.endpoint,
+            variant: plan.inference_component.variant,
+            config: icConfigOfBlock(plan.inference_component),
+        });
+    }
     const differences = planDifferences(plan, derived);
     checks.push(differences.length === 0
         ? passCheck('rederived', `every deployable value follows from ${found} and the plan's recorded choices`)
@@ -36489,13 +37585,89 @@ function decodeHistogram(s, where) {
     decoded.destroy();
     return h;
 }
-const SERIES = (/* unused pure expression or super */ null && ([
+const SERIES = [
     'ttfab_intended',
     'ttfab_sent',
     'latency_intended',
     'latency_sent',
     'send_lag',
-]));
+];
+function newWindowAudio() {
+    return {
+        streams: 0,
+        multiChunk: 0,
+        stalled: 0,
+        audioS: 0,
+        characters: 0,
+        maxChunkGapMs: null,
+        format: null,
+        stall: newHistogram(),
+        rtfMilli: newHistogram(),
+    };
+}
+/** One ok stream's audio into its window (nothing when its audio was not accounted). */
+function recordStreamAudio(into, stream) {
+    if (stream.format === null)
+        return;
+    into.streams += 1;
+    into.audioS += stream.audioS;
+    into.characters += stream.characters;
+    into.format ??= stream.format;
+    if (stream.stallMs !== null) {
+        into.multiChunk += 1;
+        if (stream.stallMs > 0)
+            into.stalled += 1;
+        recordMs(into.stall, stream.stallMs);
+    }
+    if (stream.maxGapMs !== null && (into.maxChunkGapMs === null || stream.maxGapMs > into.maxChunkGapMs)) {
+        into.maxChunkGapMs = stream.maxGapMs;
+    }
+    if (stream.responseMs !== null && stream.audioS > 0) {
+        recordMs(into.rtfMilli, (stream.responseMs / 1000 / stream.audioS) * 1000);
+    }
+}
+function encodeWindowAudio(a) {
+    return {
+        streams: a.streams,
+        multi_chunk: a.multiChunk,
+        stalled: a.stalled,
+        audio_s: a.audioS,
+        characters: a.characters,
+        max_chunk_gap_ms: a.maxChunkGapMs,
+        format: a.format,
+        stall: encodeHistogram(a.stall),
+        rtf_milli: encodeHistogram(a.rtfMilli),
+    };
+}
+function decodeWindowAudio(a, at) {
+    if (a === undefined)
+        return newWindowAudio();
+    return {
+        streams: a.streams,
+        multiChunk: a.multi_chunk,
+        stalled: a.stalled,
+        audioS: a.audio_s,
+        characters: a.characters,
+        maxChunkGapMs: a.max_chunk_gap_ms,
+        format: a.format,
+        stall: decodeHistogram(a.stall, `${at} audio.stall`),
+        rtfMilli: decodeHistogram(a.rtf_milli, `${at} audio.rtf_milli`),
+    };
+}
+function addWindowAudio(into, from) {
+    into.streams += from.streams;
+    into.multiChunk += from.multiChunk;
+    into.stalled += from.stalled;
+    into.audioS += from.audioS;
+    into.characters += from.characters;
+    into.format ??= from.format;
+    if (from.maxChunkGapMs !== null &&
+        (into.maxChunkGapMs === null || from.maxChunkGapMs > into.maxChunkGapMs)) {
+        into.maxChunkGapMs = from.maxChunkGapMs;
+    }
+    into.stall.add(from.stall);
+    into.rtfMilli.add(from.rtfMilli);
+}
 function newWindow(index) {
     return {
         index,
@@ -36509,6 +37681,7 @@ function newWindow(index) {
             latency_sent: newHistogram(),
             send_lag: newHistogram(),
         },
+        audio: newWindowAudio(),
     };
 }
 function encodeWindow(w) {
@@ -36522,6 +37695,8 @@ function encodeWindow(w) {
         latency_intended: encodeHistogram(w.series.latency_intended),
         latency_sent: encodeHistogram(w.series.latency_sent),
         send_lag: encodeHistogram(w.series.send_lag),
+        // Additive: only windows with accounted audio carry the block (older files read as none).
+        ...(w.audio.streams > 0 ? { audio: encodeWindowAudio(w.audio) } : {}),
     };
 }
 function decodeWindow(w, where) {
@@ -36538,6 +37713,7 @@ function decodeWindow(w, where) {
             latency_sent: decodeHistogram(w.latency_sent, `${at} latency_sent`),
             send_lag: decodeHistogram(w.send_lag, `${at} send_lag`),
         },
+        audio: decodeWindowAudio(w.audio, at),
     };
 }
 /** Adds `from` into `into` (counts and every histogram). */
@@ -36549,6 +37725,7 @@ function addWindow(into, from) {
     }
     for (const name of SERIES)
         into.series[name].add(from.series[name]);
+    addWindowAudio(into.audio, from.audio);
 }
 /** Windows [from, to) (indices) summed into one: the whole run, or a measure window of it. */
 function sumWindows(windows, from = 0, to = Number.POSITIVE_INFINITY) {
@@ -36642,6 +37819,8 @@ function histograms_mergeOpenLoop(parts) {
 function releaseWindow(w) {
     for (const name of SERIES)
         w.series[name].destroy();
+    w.audio.stall.destroy();
+    w.audio.rtfMilli.destroy();
 }
 
 ;// CONCATENATED MODULE: ./src/analysis/drill-phases.ts
@@ -36972,6 +38151,8 @@ function describeProblems(w, sloMs, clientDropped) {
         parts.push('no request answered');
     if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
         parts.push(`${drill_pct(w.within_slo_fraction)} within the SLO`);
+    if (w.over_underrun_slo)
+        parts.push(`stall p95 ${w.stall_p95_ms === null || w.stall_p95_ms === undefined ? 'a miss' : `${drill_phases_round(w.stall_p95_ms, 1)} ms`} over the underrun SLO`);
     if (w.overflow > 0)
         parts.push(`${w.overflow} overflow(s) (503)`);
     const otherErrors = w.errors - clientDropped;
@@ -36987,12 +38168,14 @@ function describeProblems(w, sloMs, clientDropped) {
  * max_overflow_probability of its arrivals, or arrivals the client could not send (then the
  * window proves nothing).
  */
-function sloMiss(w, sloMs, maxOverflow, clientDropped) {
+function sloMiss(w, sloMs, maxOverflow, clientDropped, underrunSloMs = null) {
     const parts = [];
     if (w.offered === 0)
         return null;
     if (w.p95_ms !== null && w.p95_ms > sloMs)
         parts.push(`p95 ${drill_phases_round(w.p95_ms, 1)} ms > SLO ${sloMs} ms`);
+    if (underrunSloMs !== null && w.over_underrun_slo)
+        parts.push(`stall p95 ${w.stall_p95_ms === null || w.stall_p95_ms === undefined ? 'a miss (over 5 % of arrivals failed)' : `${drill_phases_round(w.stall_p95_ms, 1)} ms`} > underrun SLO ${underrunSloMs} ms`);
     if (w.ok === 0)
         parts.push('no request answered');
     if (w.within_slo_fraction !== null && w.within_slo_fraction < WITHIN_SLO_SHARE)
@@ -37055,10 +38238,25 @@ function analyzeDrill(input) {
         for (let t = Math.floor(startS); t < endS; t++)
             within += bySecond.get(t)?.within_slo ?? 0;
         const fraction = stat.offered > 0 ? Math.min(1, within / stat.offered) : null;
+        const underrun = input.underrunSloMs ?? null;
+        // The continuity SLO: a stall p95 over it (a miss is +infinity) breaks the window like first audio.
+        const overUnderrun = underrun !== null &&
+            stat.offered > 0 &&
+            stat.stallP95Ms !== undefined &&
+            (stat.stallP95Ms === null || stat.stallP95Ms > underrun);
         const overSlo = stat.offered > 0 &&
             ((stat.p95Ms !== null && stat.p95Ms > sloMs) ||
                 stat.ok === 0 ||
-                (fraction !== null && fraction < WITHIN_SLO_SHARE));
+                (fraction !== null && fraction < WITHIN_SLO_SHARE) ||
+                overUnderrun);
+        const stall = stat.stallP95Ms === undefined
+            ? {}
+            : {
+                stall_p95_ms: stat.stallP95Ms === null || !Number.isFinite(stat.stallP95Ms)
+                    ? null
+                    : drill_phases_round(stat.stallP95Ms, 3),
+                ...(underrun !== null ? { over_underrun_slo: overUnderrun } : {}),
+            };
         const base = {
             index: stat.index,
             phase: phase?.name ?? null,
@@ -37073,6 +38271,7 @@ function analyzeDrill(input) {
             p95_ms: stat.p95Ms === null || !Number.isFinite(stat.p95Ms) ? null : drill_phases_round(stat.p95Ms, 3),
             within_slo_fraction: fraction === null ? null : drill_phases_round(fraction, 6),
             over_slo: overSlo,
+            ...stall,
         };
         const bad = overSlo || stat.overflow > 0 || stat.errors > 0;
         if (!full || phase === null || phase.name === 'trough') {
@@ -37085,7 +38284,7 @@ function analyzeDrill(input) {
             });
             continue;
         }
-        const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped);
+        const miss = sloMiss(base, sloMs, maxOverflow, stat.clientDropped, underrun);
         const slo = { slo_held: miss === null, slo_reason: miss };
         if (!bad) {
             windows.push({ ...base, judged: 'ok', reason: null, ...slo });
@@ -37129,6 +38328,7 @@ function analyzeDrill(input) {
             steady: sloBroken.filter((x) => x.phase === 'steady').length,
             surge: sloBroken.filter((x) => x.phase === 'surge').length,
         },
+        ...(input.underrunSloMs !== undefined ? { underrun_slo_ms: input.underrunSloMs } : {}),
     };
     const chains = lagChains(input);
     // A scale-out from a busy endpoint (a full evaluation range) is the one a surge from the target sees.
@@ -37340,7 +38540,11 @@ function windowStats(histograms, source) {
         const answered = h.totalCount;
         const p95 = censoredP95(w.offered, answered, (q) => quantileMs(h, q));
         h.destroy();
+        const stallP95 = w.audio && w.audio.multi_chunk > 0
+            ? stallP95Of(w.audio.stall, w.offered - ok, `${source} window ${w.index}`)
+            : undefined;
         return {
+            ...(stallP95 !== undefined ? { stallP95Ms: stallP95 } : {}),
             index: w.index,
             offered: w.offered,
             ok,
@@ -37351,17 +38555,55 @@ function windowStats(histograms, source) {
         };
     });
 }
+/** The p95 of a stall histogram's streams with `misses` more at +infinity (censoredP95). */
+function stallP95Of(stall, misses, where) {
+    const h = decodeHistogram(stall, `${where} audio.stall`);
+    const p95 = censoredP95(h.totalCount + Math.max(0, misses), h.totalCount, (q) => quantileMs(h, q));
+    h.destroy();
+    return p95;
+}
+/**
+ * Per phase, the p95 of per-stream stall over all its windows (a window belongs to the phase its
+ * start falls in), misses at +infinity; null without a multi-chunk stream or at a miss; undefined
+ * when no window carried audio.
+ */
+function stallP95ByPhase(data, source) {
+    if (!data.histograms.windows.some((w) => w.audio))
+        return undefined;
+    const out = { steady: null, surge: null, trough: null };
+    for (const phase of data.phases) {
+        const windows = data.histograms.windows
+            .filter((w) => {
+            const t = w.index * data.settings.window_s;
+            return t >= phase.start_s && t < phase.end_s;
+        })
+            .map((w) => decodeWindow(w, source));
+        const total = sumWindows(windows);
+        for (const w of windows)
+            releaseWindow(w);
+        const stall = total.audio.stall;
+        const misses = Math.max(0, total.offered - (total.outcomes.ok ?? 0));
+        const p95 = stall.totalCount === 0
+            ? null
+            : censoredP95(stall.totalCount + misses, stall.totalCount, (q) => quantileMs(stall, q));
+        releaseWindow(total);
+        out[phase.name] = p95 === null || !Number.isFinite(p95) ? null : Math.round(p95 * 1000) / 1000;
+    }
+    return out;
+}
 /** A whole drill from its data: the windows judged, the lag measured, the verdict. */
 function completeDrill(data, shards, source) {
     const judgement = analyzeDrill({
         phases: data.phases,
         windowS: data.settings.window_s,
         sloMs: data.settings.slo_ms,
+        ...(data.settings.underrun_slo_ms !== undefined ? { underrunSloMs: data.settings.underrun_slo_ms } : {}),
         prediction: data.prediction,
         windows: windowStats(data.histograms, source),
         seconds: data.load_seconds,
         observer: data.observer,
     });
+    const byPhase = stallP95ByPhase(data, source);
     return {
         ...data,
         kind: 'drill',
@@ -37371,7 +38613,7 @@ function completeDrill(data, shards, source) {
         analysis: judgement.analysis,
         slo_held: judgement.sloHeld,
         as_predicted: judgement.asPredicted,
-        slo: judgement.slo,
+        slo: { ...judgement.slo, ...(byPhase ? { stall_p95_by_phase: byPhase } : {}) },
     };
 }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -37450,6 +38692,132 @@ function mergeDrillShards(parts) {
     return completeDrill(rest, histograms.shards, parts.map((p) => p.source).join(' + '));
 }
 
+;// CONCATENATED MODULE: ./src/plan/inference-component-rows.ts
+
+
+const P = 'inference_component';
+function alarmExpected(prefix, name, alarm) {
+    return [
+        { parameter: `${prefix}.alarm.name`, value: alarm.name },
+        { parameter: `${prefix}.alarm.metric`, value: alarm.metric },
+        { parameter: `${prefix}.alarm.dimensions`, value: `${IC_DIMENSION}=${name}` },
+        { parameter: `${prefix}.alarm.statistic`, value: alarm.statistic },
+        { parameter: `${prefix}.alarm.period_s`, value: alarm.period_s },
+        { parameter: `${prefix}.alarm.evaluation_periods`, value: alarm.evaluation_periods },
+        { parameter: `${prefix}.alarm.datapoints_to_alarm`, value: alarm.datapoints_to_alarm },
+        { parameter: `${prefix}.alarm.threshold`, value: alarm.threshold },
+        { parameter: `${prefix}.alarm.comparison`, value: alarm.comparison },
+        { parameter: `${prefix}.alarm.missing_data`, value: alarm.missing_data },
+        { parameter: `${prefix}.alarm.invokes_policy`, value: true },
+    ];
+}
+function stepExpected(prefix, name, step) {
+    return [
+        { parameter: `${prefix}.policy.name`, value: step.name },
+        { parameter: `${prefix}.policy.adjustment_type`, value: step.adjustment_type },
+        { parameter: `${prefix}.policy.adjustment`, value: step.adjustment },
+        { parameter: `${prefix}.policy.cooldown_s`, value: step.cooldown_s },
+        ...alarmExpected(prefix, name, step.alarm),
+    ];
+}
+function expectedIcRows(ic) {
+    const rows = [
+        { parameter: `${P}.name`, value: ic.component_name },
+        { parameter: `${P}.endpoint`, value: ic.endpoint },
+        { parameter: `${P}.variant`, value: ic.variant },
+    ];
+    if (ic.packing.accelerators !== null)
+        rows.push({ parameter: `${P}.copy.accelerators`, value: ic.packing.accelerators });
+    if (ic.packing.cpu_cores !== null)
+        rows.push({ parameter: `${P}.copy.cpu_cores`, value: ic.packing.cpu_cores });
+    rows.push({ parameter: `${P}.copy.memory_mb`, value: ic.packing.memory_mb });
+    for (const [key, value] of Object.entries(ic.container_environment)) {
+        rows.push({ parameter: `${P}.container.environment.${key}`, value });
+    }
+    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: 'ENABLED' }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: ic.instances.min }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: ic.instances.max }, { parameter: `${P}.scalable_target.min_copies`, value: ic.copies.min }, { parameter: `${P}.scalable_target.max_copies`, value: ic.copies.max }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_icTargetPolicyName(ic) }, { parameter: `${P}.copy_target.metric`, value: ic.copy_target.predefined_metric }, { parameter: `${P}.copy_target.value`, value: ic.copy_target.value }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s });
+    const z = ic.scale_to_zero;
+    if (z) {
+        rows.push(...stepExpected(`${P}.wake`, ic.component_name, z.wake));
+        rows.push(...stepExpected(`${P}.idle_scale_in`, ic.component_name, z.idle_scale_in));
+    }
+    return rows;
+}
+const inference_component_rows_orNull = (v) => (v === undefined ? null : v);
+function alarmDeployed(prefix, alarm, policyArn) {
+    const dims = (alarm?.Dimensions ?? [])
+        .map((d) => `${d.Name ?? ''}=${d.Value ?? ''}`)
+        .sort()
+        .join(',');
+    return [
+        { parameter: `${prefix}.alarm.name`, value: inference_component_rows_orNull(alarm?.AlarmName) },
+        { parameter: `${prefix}.alarm.metric`, value: inference_component_rows_orNull(alarm?.MetricName) },
+        { parameter: `${prefix}.alarm.dimensions`, value: alarm ? dims : null },
+        { parameter: `${prefix}.alarm.statistic`, value: inference_component_rows_orNull(alarm?.Statistic) },
+        { parameter: `${prefix}.alarm.period_s`, value: inference_component_rows_orNull(alarm?.Period) },
+        { parameter: `${prefix}.alarm.evaluation_periods`, value: inference_component_rows_orNull(alarm?.EvaluationPeriods) },
+        {
+            parameter: `${prefix}.alarm.datapoints_to_alarm`,
+            value: alarm ? (alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods ?? null) : null,
+        },
+        { parameter: `${prefix}.alarm.threshold`, value: inference_component_rows_orNull(alarm?.Threshold) },
+        { parameter: `${prefix}.alarm.comparison`, value: inference_component_rows_orNull(alarm?.ComparisonOperator) },
+        {
+            parameter: `${prefix}.alarm.missing_data`,
+            value: alarm ? (alarm.TreatMissingData ?? 'missing') : null,
+        },
+        {
+            parameter: `${prefix}.alarm.invokes_policy`,
+            value: alarm ? policyArn !== null && (alarm.AlarmActions ?? []).includes(policyArn) : null,
+        },
+    ];
+}
+function stepDeployed(prefix, expected, state) {
+    const policy = state.policies.find((p) => p.PolicyName === expected.name);
+    const step = policy?.StepScalingPolicyConfiguration;
+    const adjustment = step?.StepAdjustments?.[0]?.ScalingAdjustment;
+    return [
+        { parameter: `${prefix}.policy.name`, value: inference_component_rows_orNull(policy?.PolicyName) },
+        { parameter: `${prefix}.policy.adjustment_type`, value: inference_component_rows_orNull(step?.AdjustmentType) },
+        { parameter: `${prefix}.policy.adjustment`, value: inference_component_rows_orNull(adjustment) },
+        { parameter: `${prefix}.policy.cooldown_s`, value: inference_component_rows_orNull(step?.Cooldown) },
+        ...alarmDeployed(prefix, state.alarms.get(expected.alarm.name), inference_component_rows_orNull(policy?.PolicyARN)),
+    ];
+}
+/** The deployed side under the expected rows' names; policies the plan does not declare as extra rows. */
+function deployedIcRows(state, ic) {
+    const c = state.component;
+    const rows = [
+        { parameter: `${P}.name`, value: c?.name ?? null },
+        { parameter: `${P}.endpoint`, value: c?.endpoint ?? null },
+        { parameter: `${P}.variant`, value: c?.variant ?? null },
+        { parameter: `${P}.copy.accelerators`, value: c?.accelerators ?? null },
+        { parameter: `${P}.copy.cpu_cores`, value: c?.cpuCores ?? null },
+        { parameter: `${P}.copy.memory_mb`, value: c?.memoryMb ?? null },
+    ];
+    for (const key of Object.keys(ic.container_environment)) {
+        rows.push({ parameter: `${P}.container.environment.${key}`, value: c?.environment?.[key] ?? null });
+    }
+    const mis = state.managedInstanceScaling;
+    const target = state.policies.find((p) => p.PolicyName === icTargetPolicyName(ic));
+    const tt = target?.TargetTrackingScalingPolicyConfiguration;
+    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: mis?.status ?? null }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: mis?.min ?? null }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: mis?.max ?? null }, { parameter: `${P}.scalable_target.min_copies`, value: state.scalableTarget?.min ?? null }, { parameter: `${P}.scalable_target.max_copies`, value: state.scalableTarget?.max ?? null }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_rows_orNull(target?.PolicyName) }, {
+        parameter: `${P}.copy_target.metric`,
+        value: inference_component_rows_orNull(tt?.PredefinedMetricSpecification?.PredefinedMetricType),
+    }, { parameter: `${P}.copy_target.value`, value: inference_component_rows_orNull(tt?.TargetValue) }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleOutCooldown) }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleInCooldown) });
+    const z = ic.scale_to_zero;
+    if (z) {
+        rows.push(...stepDeployed(`${P}.wake`, z.wake, state));
+        rows.push(...stepDeployed(`${P}.idle_scale_in`, z.idle_scale_in, state));
+    }
+    const declared = new Set([icTargetPolicyName(ic), ...(z ? [z.wake.name, z.idle_scale_in.name] : [])]);
+    for (const p of state.policies) {
+        if (p.PolicyName && !declared.has(p.PolicyName)) {
+            rows.push({ parameter: `${P}.policy.${p.PolicyName}`, value: p.PolicyType ?? 'policy' });
+        }
+    }
+    return rows;
+}
+
 ;// CONCATENATED MODULE: ./src/plan/gate-proofs.ts
 /**
  * The proofs a release needs, judged without trusting what they say of themselves. Pure.
@@ -37464,6 +38832,7 @@ function mergeDrillShards(parts) {
  *   the drill ran), judged against this plan's SLO and promises, at no smaller a surge than the
  *   plan was sized for, and whose SLO held.
  */
+
 
 
 
@@ -37491,7 +38860,10 @@ function validateEndpoints(model, deployRegion) {
 function validateRowProblems(v, judged, modelName, variant) {
     let expected;
     try {
-        expected = expectedRows(expectedPolicyShape({ modelName, endpoint: v.endpoint, variant }, judged));
+        // An inference-component plan deploys its component's rows, not a variant's.
+        expected = judged.inference_component
+            ? expectedIcRows(judged.inference_component)
+            : expectedRows(expectedPolicyShape({ modelName, endpoint: v.endpoint, variant }, judged));
     }
     catch (e) {
         if (!isUsageError(e))

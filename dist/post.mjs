@@ -31335,7 +31335,7 @@ __webpack_unused_export__ = DescribeImageVersionCommand;
 __webpack_unused_export__ = DescribeImageVersionRequest$;
 __webpack_unused_export__ = DescribeImageVersionResponse$;
 __webpack_unused_export__ = DescribeInferenceComponent$;
-__webpack_unused_export__ = DescribeInferenceComponentCommand;
+exports.vAd = DescribeInferenceComponentCommand;
 __webpack_unused_export__ = DescribeInferenceComponentInput$;
 __webpack_unused_export__ = DescribeInferenceComponentOutput$;
 __webpack_unused_export__ = DescribeInferenceExperiment$;
@@ -32932,7 +32932,7 @@ __webpack_unused_export__ = UpdateInferenceComponentCommand;
 __webpack_unused_export__ = UpdateInferenceComponentInput$;
 __webpack_unused_export__ = UpdateInferenceComponentOutput$;
 __webpack_unused_export__ = UpdateInferenceComponentRuntimeConfig$;
-__webpack_unused_export__ = UpdateInferenceComponentRuntimeConfigCommand;
+exports.Fkq = UpdateInferenceComponentRuntimeConfigCommand;
 __webpack_unused_export__ = UpdateInferenceComponentRuntimeConfigInput$;
 __webpack_unused_export__ = UpdateInferenceComponentRuntimeConfigOutput$;
 __webpack_unused_export__ = UpdateInferenceExperiment$;
@@ -87254,7 +87254,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6407);
+/* harmony import */ var _thaw_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9909);
 /** The action's post entry (dist/post.mjs): runs after the job's steps, also on failure or cancel. */
 
 
@@ -87271,7 +87271,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6407:
+/***/ 9909:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -87404,6 +87404,17 @@ function fromDimensions(dimensions) {
     const variant = value('VariantName');
     return variant ? `endpoint ${endpoint} variant ${variant}` : `endpoint ${endpoint}`;
 }
+/** The product a Price List GetProducts asked for: `price of <instance> (<service>, <region>)`. */
+function pricedProduct(input) {
+    if (!Array.isArray(input.Filters))
+        return null;
+    const value = (field) => str(input.Filters.find((f) => f.Field === field)?.Value);
+    const instance = value('instanceName');
+    if (!instance)
+        return null;
+    const region = value('regionCode');
+    return `price of ${instance} (${str(input.ServiceCode) ?? 'service'}${region ? `, ${region}` : ''})`;
+}
 /** What a call was about, from its input: the endpoint (and variant) when it names one. */
 function resourceOf(input) {
     const endpoint = str(input.EndpointName);
@@ -87446,6 +87457,9 @@ function resourceOf(input) {
     }
     if (str(input.AlarmNamePrefix))
         return `alarms ${input.AlarmNamePrefix}*`;
+    const priced = pricedProduct(input);
+    if (priced)
+        return priced;
     if (str(input.ServiceCode)) {
         return str(input.QuotaCode)
             ? `quota ${input.ServiceCode}/${input.QuotaCode}`
@@ -87641,7 +87655,16 @@ async function setDesiredInstanceCount(sagemaker, endpoint, variant, desired, op
         DesiredWeightsAndCapacities: [{ VariantName: variant, DesiredInstanceCount: desired }],
     }), options);
 }
-/** DescribeEndpoint -> DescribeEndpointConfig -> DescribeModel for one variant. */
+/** The model of the (one) inference component an endpoint hosts; null when it hosts none. */
+async function componentModel(sagemaker, endpoint, options) {
+    const list = await sagemaker.send(new ListInferenceComponentsCommand({ EndpointNameEquals: endpoint, MaxResults: 1 }), options);
+    const name = list.InferenceComponents?.[0]?.InferenceComponentName;
+    if (!name)
+        return null;
+    const d = await sagemaker.send(new DescribeInferenceComponentCommand({ InferenceComponentName: name }), options);
+    return d.Specification?.ModelName ?? null;
+}
+/** DescribeEndpoint -> DescribeEndpointConfig -> DescribeModel for one variant (or its component's model). */
 async function describeDeployedVariant(sagemaker, endpoint, variant, options = {}) {
     const ep = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpoint }), options);
     const configName = ep.EndpointConfigName;
@@ -87651,18 +87674,20 @@ async function describeDeployedVariant(sagemaker, endpoint, variant, options = {
     const pv = (config.ProductionVariants ?? []).find((v) => v.VariantName === variant);
     if (!pv)
         throw new Error(`endpoint config ${configName} has no production variant ${variant}`);
-    if (!pv.ModelName)
+    // A variant hosting an inference component names no model: the component's is the one served.
+    const modelName = pv.ModelName ?? (await componentModel(sagemaker, endpoint, options));
+    if (!modelName)
         throw new Error(`endpoint config ${configName}, variant ${variant}: no ModelName`);
     if (!pv.InstanceType) {
         throw new Error(`endpoint config ${configName}, variant ${variant}: no InstanceType (serverless variants cannot be measured)`);
     }
-    const model = await sagemaker.send(new DescribeModelCommand({ ModelName: pv.ModelName }), options);
+    const model = await sagemaker.send(new DescribeModelCommand({ ModelName: modelName }), options);
     const container = model.PrimaryContainer ?? model.Containers?.[0];
     if (!container?.Image)
-        throw new Error(`model ${pv.ModelName}: no container image`);
+        throw new Error(`model ${modelName}: no container image`);
     return {
         endpointConfigName: configName,
-        modelName: pv.ModelName,
+        modelName,
         instanceType: pv.InstanceType,
         image: container.Image,
         environment: { ...(container.Environment ?? {}) },
@@ -87716,11 +87741,11 @@ var external_node_os_ = __nccwpck_require__(8161);
 const SAGEMAKER_NAMESPACE = 'sagemaker';
 const VARIANT_DIMENSION = 'sagemaker:variant:DesiredInstanceCount';
 const scaling_variantResourceId = (endpoint, variant) => `endpoint/${endpoint}/variant/${variant}`;
-async function describeScalableTarget(autoscaling, resourceId, options = {}) {
+async function describeScalableTarget(autoscaling, resourceId, options = {}, dimension = VARIANT_DIMENSION) {
     const out = await autoscaling.send(new dist_cjs/* DescribeScalableTargetsCommand */.sH({
         ServiceNamespace: SAGEMAKER_NAMESPACE,
         ResourceIds: [resourceId],
-        ScalableDimension: VARIANT_DIMENSION,
+        ScalableDimension: dimension,
     }), options);
     const target = (out.ScalableTargets ?? []).find((t) => t.ResourceId === resourceId);
     if (!target)
@@ -87738,11 +87763,11 @@ async function describeScalableTarget(autoscaling, resourceId, options = {}) {
     };
 }
 /** RegisterScalableTarget with SuspendedState only: an existing target keeps its min/max. */
-async function registerSuspendedState(autoscaling, resourceId, state, options = {}) {
+async function registerSuspendedState(autoscaling, resourceId, state, options = {}, dimension = VARIANT_DIMENSION) {
     await autoscaling.send(new dist_cjs/* RegisterScalableTargetCommand */.Jr({
         ServiceNamespace: SAGEMAKER_NAMESPACE,
         ResourceId: resourceId,
-        ScalableDimension: VARIANT_DIMENSION,
+        ScalableDimension: dimension,
         SuspendedState: {
             DynamicScalingInSuspended: state.dynamic_scaling_in_suspended,
             DynamicScalingOutSuspended: state.dynamic_scaling_out_suspended,
@@ -97489,82 +97514,129 @@ const boundedNumber = (min, max, what) => schemas_number()
     .min(min, `${what} must be at least ${min}`)
     .max(max, `${what} above ${max} is not plausible; check the file or flag`);
 
-;// CONCATENATED MODULE: ./src/model/artifacts/common.ts
+;// CONCATENATED MODULE: ./src/model/inference-component.ts
 
 
+/** SageMaker resource names: letters, digits and hyphens, 63 at most. */
+const componentNameSchema = schemas_string()
+    .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/, 'letters, digits and hyphens (SageMaker resource name)')
+    .max(63);
+const inferenceComponentConfigSchema = object({
+    /** The component's name. @default `<endpoint>-ic` */
+    component_name: componentNameSchema.optional(),
+    /** Most copies one instance packs (the compute requirements must fit that many). */
+    copies_per_instance: boundedNumber(1, 64, 'copies_per_instance').int(),
+    /** Accelerator devices one copy needs (NumberOfAcceleratorDevicesRequired). */
+    accelerators: boundedNumber(0, 64, 'accelerators').optional(),
+    /** vCPUs one copy needs (NumberOfCpuCoresRequired). */
+    cpu_cores: boundedNumber(0, 1024, 'cpu_cores').optional(),
+    /** Memory one copy needs, MiB (MinMemoryRequiredInMb). */
+    memory_mb: boundedNumber(1, 4_000_000, 'memory_mb').int(),
+    /** Fewest copies; 0 scales to zero when idle (needs instance_bounds.min 0). */
+    min_copies: boundedNumber(0, LIMITS.instances, 'min_copies').int(),
+    max_copies: boundedNumber(1, LIMITS.instances, 'max_copies').int(),
+    /** Managed instance scaling: the instances follow the copies within these bounds. */
+    instance_bounds: object({
+        min: boundedNumber(0, LIMITS.instances, 'instance_bounds.min').int(),
+        max: boundedNumber(1, LIMITS.instances, 'instance_bounds.max').int(),
+    })
+        .strict(),
+    /** Idle minutes before a component at its fewest copies scales in to zero (min_copies 0). @default 15 */
+    idle_scale_in_minutes: boundedNumber(1, 1440, 'idle_scale_in_minutes').int().default(15),
+    /**
+     * Period of the wake alarm (Sum of NoCapacityInvocationFailures), seconds: 10, 20, 30 or a
+     * multiple of 60. AWS publishes that metric each minute, so anything below 60 only shortens a
+     * rehearsal against the local SageMaker (which records every failure at once). @default 60
+     */
+    wake_alarm_period_s: schemas_number()
+        .int()
+        .refine((s) => [10, 20, 30].includes(s) || (s >= 60 && s <= 86_400 && s % 60 === 0), {
+        message: 'wake_alarm_period_s: 10, 20, 30 or a multiple of 60 (CloudWatch alarm periods)',
+    })
+        .default(60),
+    /** The longest wait for a wake from zero the callers tolerate, seconds. @default 60 */
+    wake_tolerance_s: boundedNumber(0, LIMITS.seconds, 'wake_tolerance_s').positive().default(60),
+    /** Client retries on the no-capacity error while the component wakes. @default 5 */
+    client_retry_attempts: boundedNumber(0, 100, 'client_retry_attempts').int().default(5),
+    /** Pause between two of those retries, seconds (constant backoff). @default 10 */
+    client_retry_backoff_s: boundedNumber(0, 3600, 'client_retry_backoff_s').positive().default(10),
+    /** Other models on the same endpoint: refused (one component per endpoint). */
+    models: array(safeString).optional(),
+})
+    .strict();
+/** Cross-field rules of an IC model (added to the model config's superRefine). */
+function checkInferenceComponent(model, ctx) {
+    const ic = model.inference_component;
+    const at = (field) => ['inference_component', ...field.split('.')];
+    const issue = (field, message) => ctx.addIssue({ code: 'custom', path: at(field), message });
+    if (model.kind === 'variant') {
+        if (ic) {
+            ctx.addIssue({
+                code: 'custom',
+                path: ['kind'],
+                message: "an inference_component block needs kind 'inference-component'",
+            });
+        }
+        return;
+    }
+    if (!ic) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['inference_component'],
+            message: "kind 'inference-component' needs an inference_component block",
+        });
+        return;
+    }
+    if (ic.models !== undefined) {
+        issue('models', 'multi-model endpoints are not supported: scalegate plans one model per endpoint (one inference component); declare each model with its own endpoint');
+    }
+    if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
+        issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
+    }
+    if (ic.min_copies > ic.max_copies)
+        issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
+    if (ic.instance_bounds.min > ic.instance_bounds.max) {
+        issue('instance_bounds.min', `instance_bounds.min ${ic.instance_bounds.min} exceeds instance_bounds.max ${ic.instance_bounds.max}`);
+    }
+    if (ic.min_copies === 0 && ic.instance_bounds.min !== 0) {
+        issue('instance_bounds.min', `min_copies 0 (scale to zero) needs instance_bounds.min 0, else ${ic.instance_bounds.min} idle instance(s) stay billed with no copy on them`);
+    }
+    if (ic.min_copies > 0 && ic.instance_bounds.min === 0) {
+        issue('instance_bounds.min', `min_copies ${ic.min_copies} needs at least one instance: set instance_bounds.min to 1 or more`);
+    }
+    const packed = ic.instance_bounds.max * ic.copies_per_instance;
+    if (ic.max_copies > packed) {
+        issue('max_copies', `max_copies ${ic.max_copies} exceeds instance_bounds.max ${ic.instance_bounds.max} x copies_per_instance ${ic.copies_per_instance} = ${packed}: copies beyond it never find room`);
+    }
+}
+/** The component's name: configured, else `<endpoint>-ic`. */
+const componentNameOf = (endpoint, ic) => ic.component_name ?? `${endpoint}-ic`;
 /**
- * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
- * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
- * change and teach `legacy.ts`/`io.ts` to read the old one.
+ * What a measurement or a plan of an IC model is valid for beyond the container: the packing and
+ * the compute of one copy (a Q_max per copy on one packing says nothing about another).
  */
-const common_SCHEMA_VERSION = 1;
-const isoTime = schemas_string().datetime({ offset: true });
-/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
-const recordedAt = pastTime;
-const runId = safeString.min(1).max(200);
-// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
-const ms = (what) => boundedNumber(0, LIMITS.ms, what);
-const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
-const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
-const rps = (what) => boundedNumber(0, LIMITS.rps, what);
-const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
-const count = (what) => boundedNumber(0, LIMITS.count, what).int();
-const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
-const provenanceSchema = object({
-    /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
-    origin: schemas_enum(['measured', 'legacy', 'stated']),
-    tool: safeString,
-    note: safeString.nullable(),
+const icFingerprintSchema = object({
+    copies_per_instance: schemas_number().int().positive(),
+    accelerators: schemas_number().nonnegative().nullable(),
+    cpu_cores: schemas_number().nonnegative().nullable(),
+    memory_mb: schemas_number().int().positive(),
 });
-/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
-const restoreRecordSchema = object({ actions: array(safeString), errors: array(safeString) });
-/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
-const journalRestoreRecordSchema = object({
-    desired_instance_count: schemas_number().int().nonnegative(),
-    suspension_restored: schemas_boolean(),
-    ...restoreRecordSchema.shape,
+const inference_component_icFingerprintOf = (ic) => ({
+    copies_per_instance: ic.copies_per_instance,
+    accelerators: ic.accelerators ?? null,
+    cpu_cores: ic.cpu_cores ?? null,
+    memory_mb: ic.memory_mb,
 });
-const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
-/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
-const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
-const intervalSchema = object({
-    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
-    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
-});
-/**
- * `undecided`: no decision at the stated level (too few batches or samples, or the interval
- * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
- */
-const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
-
-;// CONCATENATED MODULE: ./src/model/artifacts/drift.ts
-
-
-
-const comparisonRowSchema = object({
-    parameter: safeString,
-    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
-    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
-    verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
-});
-const driftArtifactSchema = object({
-    schema_version: literal(common_SCHEMA_VERSION),
-    kind: literal('drift'),
-    model_name: safeString,
-    endpoint: endpointNameSchema,
-    region: safe_regionSchema,
-    run_id: runId,
-    checked_at: recordedAt,
-    verdict: schemas_enum(['preflight-ok', 'drift']),
-    plan: object({ file: safeString, run_id: safeString }).nullable(),
-    findings: array(object({
-        check: safeString,
-        verdict: schemas_enum(['ok', 'warn', 'drift']),
-        detail: safeString,
-        remediation: safeString.nullable(),
-    })),
-    rows: array(comparisonRowSchema),
-});
+const inference_component_icFingerprintLabel = (fp) => fp === undefined
+    ? 'variant (no inference component)'
+    : `${fp.copies_per_instance} copies/instance, ${fp.accelerators ?? 0} accelerators, ${fp.cpu_cores ?? 0} vCPU, ${fp.memory_mb} MiB per copy`;
+/** Names shared by the deployable side (CDK, local apply) and its read-back (validate, drift). */
+const IC_NAMESPACE = 'AWS/SageMaker';
+const IC_DIMENSION = 'InferenceComponentName';
+const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
+const icResourceId = (componentName) => `inference-component/${componentName}`;
+/** The target-tracking policy's name. */
+const icTargetPolicyName = (ic) => `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
 
 ;// CONCATENATED MODULE: ./src/model/request-shape.ts
 /**
@@ -97746,6 +97818,7 @@ function request_shape_requestShapeLabel(shape) {
 
 
 
+
 /** Region name of the local SageMaker: a measurement made there never fingerprints a real region. */
 const fingerprint_LOCAL_REGION = 'local';
 /**
@@ -97767,6 +97840,11 @@ const fingerprintSchema = object({
      * recorded: read as the default `{"text": ...}` as application/json, accepting audio/wav.
      */
     request: requestShapeSchema.optional(),
+    /**
+     * An inference-component model's packing and per-copy compute (absent: a variant model): a plan
+     * for one packing never pairs with another.
+     */
+    inference_component: icFingerprintSchema.optional(),
 });
 /**
  * Keys that say nothing about what the model computes: set by the platform or the base image,
@@ -97815,13 +97893,21 @@ function imageDigestOf(imageUri) {
  * discovery compare measurements with.
  */
 function configFingerprint(model, imageDigest, region, request = configuredRequestShape(model.request)) {
+    const ic = inferenceComponentFingerprint(model);
     return {
         instance_type: model.instance_type,
         image_digest: imageDigest,
         container_env: measuredEnvironment(model.container_env),
         region,
         request,
+        ...(ic ? { inference_component: ic } : {}),
     };
+}
+/** The packing part of a model's fingerprint: undefined for a variant model. */
+function inferenceComponentFingerprint(model) {
+    return model.kind === 'inference-component' && model.inference_component
+        ? icFingerprintOf(model.inference_component)
+        : undefined;
 }
 /** `ml.g5.xlarge` + `8b1b96bc…` -> `g5xlarge-8b1b96bc`. */
 function fingerprint_fingerprintSlug(fp) {
@@ -97859,8 +97945,317 @@ function fingerprintDifferences(left, right) {
             right: requestShapeLabel(right.request),
         });
     }
+    const leftIc = icFingerprintLabel(left.inference_component);
+    const rightIc = icFingerprintLabel(right.inference_component);
+    if (leftIc !== rightIc)
+        differences.push({ field: 'inference_component', left: leftIc, right: rightIc });
     return differences;
 }
+
+;// CONCATENATED MODULE: ./src/model/artifacts/common.ts
+
+
+/**
+ * Every artifact scalegate writes. Artifact JSON is snake_case and continues the names of the
+ * legacy format (../anchor-artifacts) where it had one. Bump SCHEMA_VERSION on any incompatible
+ * change and teach `legacy.ts`/`io.ts` to read the old one.
+ */
+const common_SCHEMA_VERSION = 1;
+const isoTime = schemas_string().datetime({ offset: true });
+/** Times an artifact is ordered by (discovery, comment ordering): never in the future. */
+const recordedAt = pastTime;
+const runId = safeString.min(1).max(200);
+// Bounded numbers (see LIMITS): a hand-edited artifact cannot overflow the arithmetic.
+const ms = (what) => boundedNumber(0, LIMITS.ms, what);
+const seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
+const signedSeconds = (what) => boundedNumber(-LIMITS.seconds, LIMITS.seconds, what);
+const rps = (what) => boundedNumber(0, LIMITS.rps, what);
+const concurrency = (what) => boundedNumber(0, LIMITS.concurrency, what);
+const count = (what) => boundedNumber(0, LIMITS.count, what).int();
+const instances = (what) => boundedNumber(0, LIMITS.instances, what).int();
+const provenanceSchema = object({
+    /** `measured` by scalegate, `legacy` read from the pre-schema format, `stated` by an operator. */
+    origin: schemas_enum(['measured', 'legacy', 'stated']),
+    tool: safeString,
+    note: safeString.nullable(),
+});
+/** What a freeze put back after a run (qmax, goodput, ttotal): the restore's actions and errors. */
+const restoreRecordSchema = object({ actions: array(safeString), errors: array(safeString) });
+/** The restore record with what the thaw journal held: desired count and suspension flags (ttotal). */
+const journalRestoreRecordSchema = object({
+    desired_instance_count: schemas_number().int().nonnegative(),
+    suspension_restored: schemas_boolean(),
+    ...restoreRecordSchema.shape,
+});
+const transportSchema = schemas_enum(['response-stream', 'http', 'sdk']);
+/** Transports that go through a SageMaker endpoint (as opposed to a container's own http). */
+const isSageMakerTransport = (kind) => kind === 'response-stream' || kind === 'sdk';
+const intervalSchema = object({
+    low: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval low'),
+    high: boundedNumber(-LIMITS.ms, LIMITS.ms, 'interval high'),
+});
+/**
+ * `undecided`: no decision at the stated level (too few batches or samples, or the interval
+ * straddles the SLO). `uncertain` is its name in artifacts written before the batch decision.
+ */
+const rungVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'uncertain']);
+
+;// CONCATENATED MODULE: ./src/model/artifacts/cost.ts
+
+
+/** A calendar date, YYYY-MM-DD. */
+const isoDate = schemas_string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
+/** Where an instance's hourly price came from. */
+const priceSourceSchema = schemas_enum([
+    /** The AWS Price List API (GetProducts on AmazonSageMaker), queried when the plan was made. */
+    'price-list-api',
+    /** The committed fallback table (src/plan/price-table.ts), dated by `as_of`. */
+    'fallback-table',
+    /** The model config's `instance_hourly_usd` (stated by the operator). */
+    'stated',
+]);
+const instancePriceSchema = object({
+    instance_type: safeString,
+    region: safe_regionSchema,
+    hourly_usd: boundedNumber(0, LIMITS.usd, 'hourly_usd').positive(),
+    source: priceSourceSchema,
+    /** Date of the price: the Price List's publication or effective date, the table's date, or null (stated). */
+    as_of: isoDate.nullable(),
+    /** The API's SKU, the table row, or the config key; for readers checking the figure. */
+    reference: safeString.nullable(),
+});
+/** Throughput and unit cost of one instance at one per-instance load. */
+const costPointSchema = object({
+    /** `target`: the deployed operating point; `surge_safe`: lambda_safe of the chosen policy. */
+    at: schemas_enum(['target', 'surge_safe']),
+    /** Requests per second per instance at that load (computed from the measured throughput curve). */
+    rate_rps: boundedNumber(0, LIMITS.rps, 'cost rate_rps'),
+    characters_per_s: boundedNumber(0, 1e9, 'cost characters_per_s'),
+    /** null when the qmax recorded no audio (then characters came from the prompts). */
+    audio_s_per_s: boundedNumber(0, 1e9, 'cost audio_s_per_s').nullable(),
+    usd_per_million_characters: boundedNumber(0, 1e12, 'usd_per_million_characters'),
+    usd_per_audio_hour: boundedNumber(0, 1e12, 'usd_per_audio_hour').nullable(),
+    /** `computed` from the measured rate and audio per request and the price. */
+    origin: literal('computed'),
+});
+/** A managed service's price the team would otherwise pay, from the config (stated, never fetched). */
+const referencePriceSchema = object({
+    name: safeString.min(1).max(100),
+    usd_per_million_characters: boundedNumber(0, 1e9, 'reference usd_per_million_characters').positive(),
+    origin: literal('stated'),
+});
+/** The plan's cost block: what one million characters cost on this instance type at this policy. */
+const planCostSchema = object({
+    /** null: no price known (none stated, the API unasked or silent, no table row); `note` says why. */
+    price: instancePriceSchema.nullable(),
+    /** Mean characters and audio seconds per request the figures use (from the qmax's audio summary). */
+    characters_per_request: boundedNumber(0, 1e7, 'characters_per_request'),
+    /** null when the qmax recorded no audio. */
+    audio_s_per_request: boundedNumber(0, LIMITS.seconds, 'audio_s_per_request').nullable(),
+    /** `measured` when the qmax recorded audio; otherwise null (no audio-hour figures). */
+    audio_origin: schemas_enum(['measured']).nullable(),
+    /**
+     * Where the characters per request came from: the qmax's audio summaries (`qmax`), or the
+     * prompts file the ladder sent, read when the qmax recorded no audio (`prompts`, computed).
+     */
+    characters_from: schemas_enum(['qmax', 'prompts']).nullable().optional(),
+    points: array(costPointSchema).max(2),
+    references: array(referencePriceSchema).max(20),
+    /** Why a figure is missing (no audio recorded, no price), or null. */
+    note: safeString.nullable(),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/compare.ts
+/**
+ * `scalegate compare`: one model's candidate plans (one per instance type, each measured on its
+ * own calibration endpoint) ranked by what a million characters cost at the deployed operating
+ * point, among the candidates that hold both SLOs; the cheapest that holds (and whose quota holds
+ * its peak) is chosen. Every figure carries its origin: `measured` (read from a measurement the plan
+ * carries), `computed` (derived by the plan or here), `stated` (the operator's config) or `bound`.
+ */
+
+
+
+
+
+/** A figure of the comparison with where it comes from; null value: not available (see the note). */
+const figure = (what, max) => object({
+    value: boundedNumber(-max, max, what).nullable(),
+    origin: schemas_enum(['measured', 'computed', 'stated', 'bound', 'lower bound']),
+});
+/** Service Quotas for the candidate's instance type against its plan's peak, checked before any deploy. */
+const compareQuotaSchema = object({
+    quota_name: safeString.nullable(),
+    quota_value: instances('quota_value').nullable(),
+    /** Instances of the type held by other endpoints of the region (the model's own are not counted). */
+    instances_elsewhere: instances('instances_elsewhere').nullable(),
+    /** Instances the plan's fleet needs at peak (computed by the plan). */
+    needed: instances('needed'),
+    /** false: the quota cannot hold the peak; null: not checked (no quota found, or unreadable). */
+    holds: schemas_boolean().nullable(),
+    source: safeString,
+});
+const compareCandidateSchema = object({
+    /** `candidate <n>` (n: its place in the config, 0 the model's own instance type) or `unlisted`. */
+    label: safeString.max(100),
+    /** Its place in the config (0: the model's own `instance_type`); null when no declared candidate matches. */
+    index: schemas_number().int().min(0).max(10).nullable(),
+    file: safeString,
+    run_id: runId,
+    fingerprint: fingerprintSchema,
+    instance_type: safeString,
+    plan_verdict: schemas_enum(['ok', 'warn', 'stop']),
+    q_max: figure('q_max', LIMITS.concurrency),
+    lambda_safe_rps: figure('lambda_safe_rps', LIMITS.rps),
+    /** goodput's lambda_max (measured; `lower bound` when no breach bracketed it), or null. */
+    lambda_max_rps: figure('lambda_max_rps', LIMITS.rps),
+    peak_instances: figure('peak_instances', LIMITS.instances),
+    usd_per_hour_at_peak: figure('usd_per_hour_at_peak', LIMITS.usd * LIMITS.instances),
+    usd_per_million_characters_target: figure('usd_per_million_characters_target', 1e12),
+    usd_per_million_characters_surge_safe: figure('usd_per_million_characters_surge_safe', 1e12),
+    price: instancePriceSchema.nullable(),
+    /**
+     * 1 - lambda_safe / capacity: the share of the instance's capacity inside the SLO the operating
+     * point leaves unused (capacity: goodput's lambda_max when the plan has it, else the highest
+     * throughput the qmax ladder measured inside the SLO). Computed; see `slo_margin_method`.
+     */
+    slo_margin: figure('slo_margin', 1),
+    slo_margin_method: safeString,
+    /** The plan's policy holds (overflow within tolerance with and without the surge). */
+    policy_holds: schemas_boolean(),
+    /** `ok`, `failed` (a continuity finding stopped the plan), or `not judged` (first audio only). */
+    continuity: schemas_enum(['ok', 'failed', 'not judged']),
+    /** Both SLOs hold: plan verdict not stop, policy holds, continuity not failed. */
+    holds: schemas_boolean(),
+    quota: compareQuotaSchema,
+    /** Holds, its quota holds its peak, it has a cost per 1M characters, and the config declares it. */
+    choosable: schemas_boolean(),
+    /** On the Pareto frontier of cost per 1M characters (lower) vs SLO margin (higher), among those holding. */
+    pareto: schemas_boolean(),
+    /** 1-based rank by cost per 1M characters at the target among the choosable; null when not choosable. */
+    rank: schemas_number().int().positive().max(100).nullable(),
+    /** Why it does not hold or cannot be chosen (empty when choosable). */
+    reasons: array(safeString).max(20),
+});
+const compareArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('compare'),
+    model_name: safeString,
+    run_id: runId,
+    created_at: recordedAt,
+    candidates: array(compareCandidateSchema).min(1).max(11),
+    /** The chosen candidate's label and fingerprint; null when none is choosable. */
+    chosen: object({ label: safeString.max(100), file: safeString, fingerprint: fingerprintSchema, run_id: runId })
+        .nullable(),
+    /** Where the chosen plan was copied (the model's committed plan path), or null. */
+    chosen_plan_file: safeString.nullable(),
+    findings: array(object({ name: safeString, detail: safeString, fix: safeString.nullable() })).max(50),
+    provenance: provenanceSchema,
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/drift.ts
+
+
+
+const comparisonRowSchema = object({
+    parameter: safeString,
+    expected: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    deployed: union([safeString, schemas_number(), schemas_boolean(), schemas_null()]),
+    verdict: schemas_enum(['match', 'mismatch', 'missing', 'extra', 'warn']),
+});
+const driftArtifactSchema = object({
+    schema_version: literal(common_SCHEMA_VERSION),
+    kind: literal('drift'),
+    model_name: safeString,
+    endpoint: endpointNameSchema,
+    region: safe_regionSchema,
+    run_id: runId,
+    checked_at: recordedAt,
+    verdict: schemas_enum(['preflight-ok', 'drift']),
+    plan: object({ file: safeString, run_id: safeString }).nullable(),
+    findings: array(object({
+        check: safeString,
+        verdict: schemas_enum(['ok', 'warn', 'drift']),
+        detail: safeString,
+        remediation: safeString.nullable(),
+    })),
+    rows: array(comparisonRowSchema),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/audio.ts
+
+
+
+/**
+ * The audio a response carried, as the client read it from the stream's WAV header (or from the
+ * configured raw PCM format when the stream has none).
+ */
+const audioFormatSchema = object({
+    /** `wav` (read from each response's RIFF header) or `pcm` (configured: raw samples, no header). */
+    container: schemas_enum(['wav', 'pcm']),
+    sample_rate_hz: boundedNumber(1, 1_000_000, 'sample_rate_hz').int(),
+    channels: boundedNumber(1, 64, 'channels').int(),
+    bits_per_sample: union([literal(8), literal(16), literal(24), literal(32)]),
+    /** `header` when read from the responses, `configured` when stated by `request.audio_format`. */
+    origin: schemas_enum(['header', 'configured']),
+});
+/**
+ * Playback continuity and audio throughput of one rung (or one window): what the listener hears.
+ * Stall time of a stream: playback starts at first audio + the client buffer, plays each chunk for
+ * its audio duration and pauses whenever the next chunk has not arrived; the stall is the total
+ * pause. Streams of a single chunk are "not applicable" (counted, never treated as ok).
+ */
+const audioSummarySchema = object({
+    /** Responses whose audio was accounted (format known, at least one audio byte). */
+    streams: count('audio streams'),
+    /** Of those, streams of more than one chunk: the ones the stall statistics judge. */
+    multi_chunk: count('multi_chunk streams'),
+    /** Single-chunk streams: continuity not applicable to them. */
+    single_chunk: count('single_chunk streams'),
+    /** Streams that stalled at all (stall > 0) / multi_chunk; null when none were multi-chunk. */
+    underrun_share: schemas_number().min(0).max(1).nullable(),
+    /**
+     * p50 / p95 of per-stream stall time over multi-chunk streams (misses: +infinity), measured;
+     * null when none was multi-chunk, or when the quantile is a miss (see the verdict).
+     */
+    stall_p50_ms: ms('stall_p50_ms').nullable(),
+    stall_p95_ms: ms('stall_p95_ms').nullable(),
+    /**
+     * The p95's interval from the same batch machinery as the first-audio p95 (valid for dependent
+     * data); null without an underrun SLO, or when an end of it reaches the misses.
+     */
+    stall_p95_ci_ms: intervalSchema.nullable(),
+    /** Longest gap between two chunks of one stream over the rung, ms (measured). */
+    max_chunk_gap_ms: ms('max_chunk_gap_ms').nullable(),
+    /** Mean characters of a request's text (computed from the prompts sent). */
+    characters_mean: boundedNumber(0, 1e7, 'characters_mean'),
+    /** Mean audio seconds of a response (measured: bytes / byte rate of the format). */
+    audio_s_mean: seconds('audio_s_mean'),
+    /** Real-time factor: whole response time / its audio seconds (p50, p95), measured. */
+    rtf_p50: boundedNumber(0, LIMITS.ratio, 'rtf_p50').nullable(),
+    rtf_p95: boundedNumber(0, LIMITS.ratio, 'rtf_p95').nullable(),
+    /** Characters and audio seconds completed per second of the window, per instance (measured). */
+    characters_per_s: boundedNumber(0, 1e9, 'characters_per_s'),
+    audio_s_per_s: boundedNumber(0, 1e9, 'audio_s_per_s'),
+    /** The client buffer the stall was computed with, ms (setting). */
+    client_buffer_ms: ms('client_buffer_ms'),
+});
+/** Which SLO decided the bound of a ladder (Q_max or lambda_max). */
+const boundedBySchema = schemas_enum(['first_audio', 'continuity', 'both', 'none']);
+/** The continuity side of a ladder: its SLO and what it decided (absent: first audio only). */
+const continuitySchema = object({
+    /** p95 of per-stream stall time must be at or under this, ms (setting). */
+    underrun_slo_ms: ms('underrun_slo_ms'),
+    client_buffer_ms: ms('client_buffer_ms'),
+    format: audioFormatSchema.nullable(),
+    /**
+     * Which SLO set the bound: the lowest breach above the bound failed on `first_audio`,
+     * `continuity`, or `both`; `none` when nothing above the bound was measured as a breach.
+     */
+    bounded_by: boundedBySchema,
+    /** A sentence for the reader, e.g. why continuity was not applicable. */
+    note: safeString.nullable(),
+});
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
@@ -98088,6 +98483,7 @@ const outcomeSchema = schemas_enum([
 
 
 
+
 /** Encoding of `data`: HdrHistogram V2 compressed, base64 (hdr-histogram-js encodeIntoCompressedBase64). */
 const histograms_HDR_ENCODING = 'hdr-v2-compressed-base64';
 const hdrHistogramSchema = object({
@@ -98107,6 +98503,32 @@ const hdrHistogramSchema = object({
 });
 /** The open loop's outcomes: the closed set plus arrivals the client refused at its outstanding cap. */
 const openLoopOutcomeSchema = schemas_enum([...outcomeSchema.options, 'client_dropped']);
+const windowCount = schemas_number().int().nonnegative();
+/**
+ * The audio of a window's ok responses (playback continuity, audio throughput): counts and sums
+ * that add across shards, and the stall time of each multi-chunk stream as a histogram. Misses of
+ * the continuity decision are the window's requests without an ok outcome, as for first audio.
+ */
+const openLoopWindowAudioSchema = object({
+    /** Ok responses whose audio was accounted (format known, at least one audio byte). */
+    streams: windowCount,
+    /** Of those, streams of more than one audio chunk (the ones the stall judges). */
+    multi_chunk: windowCount,
+    /** Multi-chunk streams that stalled at all (stall > 0). */
+    stalled: windowCount,
+    /** Audio seconds the accounted streams carried. */
+    audio_s: schemas_number().nonnegative().max(1e9),
+    /** Characters (Unicode code points) of the accounted requests' texts. */
+    characters: schemas_number().int().nonnegative().max(1e12),
+    /** Longest gap between two audio chunks of one stream, ms; null with no multi-chunk stream. */
+    max_chunk_gap_ms: schemas_number().nonnegative().max(1e9).nullable(),
+    /** The format of the window's first accounted stream (header or configured). */
+    format: audioFormatSchema.nullable(),
+    /** Per-stream stall time of multi-chunk streams, ms (recorded as microseconds). */
+    stall: hdrHistogramSchema,
+    /** Real-time factor per stream (response time from the actual send / audio seconds), x 1000, recorded as microseconds of a ms value. */
+    rtf_milli: hdrHistogramSchema,
+});
 const openLoopWindowSchema = object({
     /** Window number: intended send offset / window_ms, rounded down. */
     index: schemas_number().int().nonnegative(),
@@ -98126,6 +98548,8 @@ const openLoopWindowSchema = object({
     latency_sent: hdrHistogramSchema,
     /** Actual send minus intended send of every sent request (schedule adherence). */
     send_lag: hdrHistogramSchema,
+    /** Additive: the audio of the window's ok responses; absent when none carried accountable audio. */
+    audio: openLoopWindowAudioSchema.optional(),
 });
 const arrivalProcessSchema = schemas_enum(['constant', 'poisson', 'replay']);
 /** What schedule the requests followed: shards of one schedule agree on all of it. */
@@ -98262,6 +98686,7 @@ const clientHealthSchema = object({
 
 
 
+
 /** How a goodput rung was judged: pass/fail/undecided by the decision; `pending` in a shard file. */
 const rateVerdictSchema = schemas_enum(['pass', 'fail', 'undecided', 'pending']);
 /**
@@ -98365,6 +98790,12 @@ const goodputRungSchema = object({
         .optional(),
     /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
     client_health: clientHealthSchema.nullable().optional(),
+    /** Additive: playback continuity and audio throughput at this rate; absent before it was recorded. */
+    audio: audioSummarySchema.nullable().optional(),
+    /** Additive: the rate's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+    continuity_verdict: rateVerdictSchema.nullable().optional(),
+    /** Additive: the rate's verdict on first audio alone (recorded with `continuity_verdict`). */
+    first_audio_verdict: rateVerdictSchema.nullable().optional(),
 });
 const goodputArtifactSchema = object({
     schema_version: literal(common_SCHEMA_VERSION),
@@ -98463,6 +98894,100 @@ const goodputArtifactSchema = object({
      */
     false_pass_bound: object({ value: boundedNumber(0, 1, 'false_pass_bound'), origin: literal('bound'), basis: safeString })
         .optional(),
+    /** Additive: the continuity SLO and which SLO bounded lambda_max; absent: first audio only. */
+    continuity: continuitySchema.nullable().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/model/artifacts/inference-component.ts
+/**
+ * The plan's deployable block for an inference-component model (`kind: 'inference-component'`):
+ * copy-level target tracking on ConcurrentRequestsPerCopy, copy and instance bounds (managed
+ * instance scaling), T_plan per scale-out path, and scale to zero. Optional on the plan: older
+ * plans and variant plans carry none.
+ */
+
+
+
+
+/** Where a figure comes from, as every output labels it. */
+const icOriginSchema = schemas_enum(['measured', 'computed', 'assumed', 'bound']);
+const timedPathSchema = object({
+    /** T_plan of this path: policy lag plus the time until the new copy serves. */
+    t_plan_s: seconds('t_plan_s'),
+    origin: icOriginSchema,
+    /** How it was obtained, in words. */
+    provenance: safeString,
+});
+const alarmSchema = object({
+    name: safeString,
+    metric: safeString,
+    statistic: schemas_enum(['Sum', 'Maximum', 'Average']),
+    period_s: schemas_number().int().positive(),
+    evaluation_periods: schemas_number().int().positive(),
+    datapoints_to_alarm: schemas_number().int().positive(),
+    threshold: schemas_number().nonnegative(),
+    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold']),
+    missing_data: schemas_enum(['missing', 'notBreaching', 'breaching', 'ignore']),
+});
+const stepPolicySchema = object({
+    name: safeString,
+    adjustment_type: schemas_enum(['ChangeInCapacity', 'ExactCapacity']),
+    adjustment: schemas_number().int().nonnegative(),
+    cooldown_s: schemas_number().int().nonnegative(),
+    alarm: alarmSchema,
+});
+const inferenceComponentPlanSchema = object({
+    component_name: safeString,
+    endpoint: safeString,
+    variant: safeString,
+    /** The packing the plan is for (also in the plan's fingerprint). */
+    packing: icFingerprintSchema,
+    copies: object({
+        min: instances('min copies'),
+        max: instances('max copies').positive(),
+        peak: instances('peak copies'),
+        trough: instances('trough copies'),
+    }),
+    /** Managed instance scaling: ceil(copies / copies_per_instance). */
+    instances: object({
+        min: instances('min instances'),
+        max: instances('max instances').positive(),
+    }),
+    copy_target: object({
+        /** Predefined metric of the target-tracking policy. */
+        predefined_metric: literal('SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution'),
+        /** Target in ConcurrentRequestsPerCopy units. */
+        value: boundedNumber(0, LIMITS.concurrency * LIMITS.ratio, 'copy target').positive(),
+        lambda_safe_per_copy_rps: boundedNumber(0, LIMITS.rps, 'lambda_safe_per_copy_rps').nullable(),
+        origin: icOriginSchema,
+        provenance: safeString,
+        scale_out_cooldown_s: schemas_number().int().nonnegative(),
+        scale_in_cooldown_s: schemas_number().int().nonnegative(),
+    }),
+    /** T_plan per scale-out path: a copy onto an instance with room, a new instance, a wake from zero. */
+    paths: object({ warm: timedPathSchema, cold: timedPathSchema, zero: timedPathSchema.nullable() }),
+    /** min copies 0: the wake policy, the idle scale-in rule, the client retry budget. */
+    scale_to_zero: object({
+        wake: stepPolicySchema,
+        idle_scale_in: stepPolicySchema,
+        idle_minutes: schemas_number().int().positive(),
+        wake_s: seconds('wake_s'),
+        wake_origin: icOriginSchema,
+        wake_tolerance_s: seconds('wake_tolerance_s'),
+        retry: object({
+            attempts: schemas_number().int().nonnegative(),
+            backoff_s: schemas_number().nonnegative(),
+            /** attempts x backoff: how long a client keeps trying. */
+            covers_s: schemas_number().nonnegative(),
+            /** Attempts needed at this backoff to cover wake_s. */
+            attempts_needed: schemas_number().int().nonnegative(),
+        }),
+    })
+        .nullable(),
+    /** The container environment the component's model carries (MAX_QUEUE_DEPTH per copy). */
+    container_environment: record(safeString, safeString),
+    /** What the block assumes until per-copy and per-path measurements exist. */
+    assumptions: array(safeString),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
@@ -98506,6 +99031,9 @@ const stepScaleOutSchema = object({
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/plan.ts
+
+
+
 
 
 
@@ -98801,6 +99329,12 @@ const planArtifactSchema = object({
     policy: policyChoiceSchema.nullable().optional(),
     findings: array(findingSchema),
     provenance: provenanceSchema,
+    /** Cost per million characters and per audio-hour at the target and the surge-safe load; absent in older plans. */
+    cost: planCostSchema.nullable().optional(),
+    /** The continuity SLO the plan's measurements were decided on (null: first audio only); absent in older plans. */
+    continuity: continuitySchema.nullable().optional(),
+    /** An inference-component model's deployable block (copies, packing, paths); absent for variants and older plans. */
+    inference_component: inferenceComponentPlanSchema.nullable().optional(),
     /** `plan --drill`: what the plan predicted for a surge against what the drill observed. */
     drill_comparison: object({
         drill_run_id: safeString,
@@ -98831,6 +99365,7 @@ const scheduledActionsOf = (deployable) => deployable.scheduled_actions ?? [];
 const stepScaleOutOf = (deployable) => deployable.step_scale_out ?? null;
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/qmax.ts
+
 
 
 
@@ -98933,6 +99468,12 @@ const qmaxStepSchema = object({
         .optional(),
     /** Additive: the client during the rung (a pass it could not keep the schedule for is undecided). */
     client_health: clientHealthSchema.nullable().optional(),
+    /** Additive: playback continuity and audio throughput of the rung; absent before it was recorded. */
+    audio: audioSummarySchema.nullable().optional(),
+    /** Additive: the rung's verdict on the continuity SLO alone (`verdict` combines both SLOs). */
+    continuity_verdict: rungVerdictSchema.nullable().optional(),
+    /** Additive: the rung's verdict on first audio alone, recorded beside `continuity_verdict`. */
+    first_audio_verdict: rungVerdictSchema.nullable().optional(),
 });
 const ladderSchema = object({
     mode: schemas_enum(['adaptive', 'fixed']),
@@ -99023,6 +99564,22 @@ const qmaxArtifactSchema = object({
     })
         .nullable()
         .optional(),
+    /** Additive: the continuity SLO and which SLO bounded Q_max; absent: first audio only. */
+    continuity: continuitySchema.nullable().optional(),
+    /** An inference component measured at a pinned copy count; absent: a variant's instance. */
+    inference_component: object({
+        component: safeString,
+        /** Copies pinned while measuring (measured: the component served exactly these). */
+        copies: schemas_number().int().positive(),
+        copies_per_instance: schemas_number().int().positive(),
+        /** Instances the copies occupy: ceil(copies / copies_per_instance) (computed: placement fills an instance first). */
+        instances: schemas_number().int().positive(),
+        /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
+        q_max_per_copy: schemas_number().nonnegative(),
+        /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
+        sharing: safeString,
+    })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/ttotal.ts
@@ -99078,6 +99635,43 @@ const ttotalObservationSchema = object({
         .nullable(),
     missing_stages: array(safeString),
     notes: array(safeString),
+});
+/**
+ * A scale-out path of an inference component timed end to end (`ttotal --path zero`): the wake
+ * from zero copies. Every figure is measured by the probe (request outcomes, their times) or by
+ * polling DescribeInferenceComponent (the copy stages, bounded by the poll interval).
+ */
+const icPathMeasurementSchema = object({
+    component: safeString,
+    /** zero: the wake from 0 copies; warm: one more copy onto an instance with room; cold: one that needs a new instance. */
+    path: schemas_enum(['zero', 'warm', 'cold']),
+    origin: literal('measured'),
+    /** Copies when the probe started (0: a wake from zero). */
+    copies_before: schemas_number().int().nonnegative(),
+    copies_after: schemas_number().int().positive(),
+    /** zero: first request sent to first success, seconds; null for warm and cold (their T_total: the copy count set to the new copy serving). */
+    wake_s: seconds('wake_s').positive().nullable(),
+    /** Requests the endpoint refused with the no-capacity error (every attempt, retries included). */
+    no_capacity_failures: schemas_number().int().nonnegative(),
+    /** Requests that failed otherwise. */
+    other_failures: schemas_number().int().nonnegative(),
+    /** First to last no-capacity failure (null: none). */
+    failing_window: object({ first_at: isoTime, last_at: isoTime, seconds: seconds('failing_window.seconds') })
+        .nullable(),
+    /** The client retry budget the probe applied (null: none: each failure reached the client). */
+    retry: object({
+        attempts: schemas_number().int().nonnegative(),
+        backoff_s: schemas_number().nonnegative(),
+        client_requests: schemas_number().int().positive(),
+        /** Client requests whose every attempt failed. */
+        client_visible_failures: schemas_number().int().nonnegative(),
+        /** Requests sent again (counted apart: a retried request is not a success of the first try). */
+        retries: schemas_number().int().nonnegative(),
+        retried_requests: schemas_number().int().nonnegative(),
+    })
+        .nullable(),
+    /** The wake alarm's period the plan deployed, seconds (null: not read). */
+    wake_alarm_period_s: schemas_number().int().positive().nullable(),
 });
 /** The upper prediction bound for the next T_total, from the repeated observations. */
 const predictionBoundSchema = object({
@@ -99161,6 +99755,8 @@ const ttotalArtifactSchema = object({
     observations: array(ttotalObservationSchema).optional(),
     /** Upper prediction bound for the next T_total from the observations; absent in older artifacts. */
     t_total_prediction: predictionBoundSchema.optional(),
+    /** An inference component's scale-out path (`--path zero`); absent for a variant's scale-out. */
+    inference_component: icPathMeasurementSchema.optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/tune.ts
@@ -99322,6 +99918,11 @@ const validateArtifactSchema = object({
 
 
 
+
+
+
+
+
 const artifactSchemas = {
     qmax: qmaxArtifactSchema,
     ttotal: ttotalArtifactSchema,
@@ -99330,6 +99931,7 @@ const artifactSchemas = {
     drift: driftArtifactSchema,
     validate: validateArtifactSchema,
     tune: tuneArtifactSchema,
+    compare: compareArtifactSchema,
 };
 /** The command that writes each kind, for error messages that say how to get a valid file. */
 const producerOf = {
@@ -99340,6 +99942,7 @@ const producerOf = {
     drift: 'scalegate drift',
     validate: 'scalegate validate',
     tune: 'scalegate tune',
+    compare: 'scalegate compare',
 };
 
 ;// CONCATENATED MODULE: ./src/model/drill.ts
@@ -99395,6 +99998,10 @@ const drillSettingsSchema = object({
     max_outstanding: drill_count('max_outstanding').positive(),
     transport: safeString,
     prompts: object({ source: safeString, count: schemas_number().int().positive() }),
+    /** Additive: the continuity SLO (p95 of per-stream stall time, ms); null or absent: first audio only. */
+    underrun_slo_ms: drill_ms('underrun_slo_ms').positive().nullable().optional(),
+    /** Additive: the client buffer the stall was computed with, ms. */
+    client_buffer_ms: drill_ms('client_buffer_ms').optional(),
 });
 /** What the plan promised, copied from it when the drill ran (the merge needs no plan file). */
 const drillPredictionSchema = object({
@@ -99573,6 +100180,13 @@ const drillWindowSchema = object({
     slo_held: schemas_boolean().nullable().optional(),
     /** Why the SLO did not hold here (null when it held or was not judged). */
     slo_reason: safeString.nullable().optional(),
+    /**
+     * Additive: p95 of per-stream playback stall of the window's multi-chunk streams, every arrival
+     * without an ok outcome a miss (HDR, measured); null: a miss, or no multi-chunk stream.
+     */
+    stall_p95_ms: drill_ms('stall_p95_ms').nullable().optional(),
+    /** Additive: the stall p95 over the underrun SLO (judged only with one). */
+    over_underrun_slo: schemas_boolean().optional(),
 });
 /** One scale-out, step by step (offsets from the schedule start, s; null: not observed). */
 const lagChainSchema = object({
@@ -99657,6 +100271,18 @@ const drillSloSchema = object({
     broken_windows: array(schemas_number().int().nonnegative()),
     /** Of those, how many in each phase. */
     broken_by_phase: object({ steady: drill_count('steady'), surge: drill_count('surge') }),
+    /** Additive: the continuity SLO each window was also judged on (null: first audio only). */
+    underrun_slo_ms: drill_ms('underrun_slo_ms').nullable().optional(),
+    /**
+     * Additive: per phase, the p95 of per-stream stall over all its windows (misses at +infinity;
+     * null: a miss or no multi-chunk stream), measured; absent when no response carried audio.
+     */
+    stall_p95_by_phase: object({
+        steady: drill_ms('steady stall_p95_ms').nullable(),
+        surge: drill_ms('surge stall_p95_ms').nullable(),
+        trough: drill_ms('trough stall_p95_ms').nullable(),
+    })
+        .optional(),
 });
 const drillArtifactSchema = object({
     ...drillCommon,
@@ -100385,6 +101011,7 @@ const planFileName = (model) => `plan-${model}.json`;
 const driftFileName = (model) => `drift-${model}.json`;
 const names_validateFileName = (model) => `validate-${model}.json`;
 const tuneFileName = (model) => `tune-${model}.json`;
+const compareFileName = (model) => `compare-${model}.json`;
 /**
  * Where a freeze records what to restore, so that `thaw` can undo it after a hard kill. The
  * endpoint name is checked against SageMaker's pattern first: a name such as `../../x` must never
@@ -100451,8 +101078,11 @@ const thawJournalSchema = object({
     run_id: safeString.nullable(),
 })
     // The resource id is never trusted on its own: it must be the one the endpoint and variant name.
-    .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}`, {
-    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal',
+    // A component's journal names the component's target (its copy count was pinned); the journal
+    // travels in that endpoint's tags, and the thaw acts on the component by that name only.
+    .refine((j) => j.resource_id === `endpoint/${j.endpoint}/variant/${j.variant}` ||
+    /^inference-component\/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(j.resource_id), {
+    message: 'resource_id must be endpoint/<endpoint>/variant/<variant> of this journal, or inference-component/<name>',
     path: ['resource_id'],
 });
 /** `SCALEGATE_STATE_DIR`, else `.scalegate` in the working directory. */
@@ -100804,7 +101434,7 @@ function createHttpTransport(options) {
         req.on('response', (res) => {
             const status = res.statusCode ?? 0;
             if (status >= 200 && status < 300) {
-                res.on('data', (chunk) => probe.payload(chunk.length));
+                res.on('data', (chunk) => probe.payload(chunk));
                 res.on('end', () => finish({ outcome: 'ok', status, error: null }));
             }
             else {
@@ -100997,6 +101627,8 @@ function createLeanResponseStreamTransport(options) {
             };
             if (options.variant)
                 headers['x-amzn-sagemaker-target-variant'] = options.variant;
+            if (options.inferenceComponent)
+                headers['x-amzn-sagemaker-inference-component'] = options.inferenceComponent;
             headers['content-length'] = String(body.byteLength);
             headers['x-amz-user-agent'] = userAgent.xAmzUserAgent;
             headers['user-agent'] = userAgent.userAgent;
@@ -101110,7 +101742,7 @@ function createLeanResponseStreamTransport(options) {
                     const type = message.headers[':message-type']?.value;
                     if (type === 'event') {
                         if (message.headers[':event-type']?.value === 'PayloadPart')
-                            probe.payload(message.body.byteLength);
+                            probe.payload(message.body);
                         continue;
                     }
                     // An exception (modelled, e.g. ModelStreamError) or an error message ends the stream.
@@ -101150,7 +101782,7 @@ function createLeanResponseStreamTransport(options) {
     });
     return {
         kind: options.kind ?? 'response-stream',
-        target: `endpoint ${options.endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        target: targetLabel(options),
         invoke,
         endpointUrl: async () => {
             const r = resolve();
@@ -101164,6 +101796,8 @@ function createLeanResponseStreamTransport(options) {
         },
     };
 }
+/** What a SageMaker transport measures, for the report: the endpoint, its variant, its component. */
+const targetLabel = (o) => `endpoint ${o.endpoint}${o.variant ? ` variant ${o.variant}` : ''}${o.inferenceComponent ? ` component ${o.inferenceComponent}` : ''}`;
 
 ;// CONCATENATED MODULE: ./src/load/transport/response-stream-transport.ts
 /**
@@ -101222,13 +101856,15 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
                 ContentType: contentType,
                 Accept: accept,
                 ...(options.variant ? { TargetVariant: options.variant } : {}),
+                ...(options.inferenceComponent ? { InferenceComponentName: options.inferenceComponent } : {}),
             }), { abortSignal: signal });
             status = out.$metadata.httpStatusCode ?? 200;
             if (!out.Body)
                 return { outcome: 'error', status, error: 'response without a body stream' };
             for await (const event of out.Body) {
                 if (event.PayloadPart) {
-                    probe.payload(event.PayloadPart.Bytes?.byteLength ?? 0);
+                    if (event.PayloadPart.Bytes)
+                        probe.payload(event.PayloadPart.Bytes);
                 }
                 else if (event.ModelStreamError) {
                     return { outcome: 'model_error', status, error: errorText(event.ModelStreamError) };
@@ -101251,7 +101887,7 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
     };
     return {
         kind: 'sdk',
-        target: `endpoint ${endpoint}${options.variant ? ` variant ${options.variant}` : ''}`,
+        target: targetLabel(options),
         invoke,
         endpointUrl: () => runtimeEndpointUrl(runtime, endpoint),
         close: async () => {
@@ -101270,6 +101906,12 @@ function response_stream_transport_createSdkResponseStreamTransport(options) {
 
 
 
+
+/** The inference component the load of `setup` goes to (null: a variant). */
+function componentOf(setup) {
+    const ic = setup.model?.kind === 'inference-component' ? setup.model.inference_component : undefined;
+    return ic ? componentNameOf(setup.endpoint, ic) : null;
+}
 /** The SageMaker transports' options: the load's own runtime client, owned by the transport. */
 const sageMaker = (setup) => ({
     runtime: createLoadRuntimeClient({
@@ -101278,7 +101920,8 @@ const sageMaker = (setup) => ({
         ...setup.loadClient,
     }),
     endpoint: setup.endpoint,
-    variant: setup.variant,
+    // A component names the variant it lives on itself: the request names the component alone.
+    ...(componentOf(setup) ? { inferenceComponent: componentOf(setup) } : { variant: setup.variant }),
     ownsClient: true,
     ...(setup.request ? { contentType: setup.request.contentType, accept: setup.request.accept } : {}),
 });
@@ -101454,7 +102097,48 @@ function attestationRepository(config, githubRepository) {
 /** The refusal when no repository is known (exit 2). */
 const noAttestationRepository = () => usage `the gate verifies that the calibrate workflow of your repository attested every proof, and does not know which repository: set "attestation": {"repository": "<owner>/<repo>"} in scalegate.config.json (GITHUB_REPOSITORY is used when set), or skip the check for a development run with ${opt('offline')}.`;
 
+;// CONCATENATED MODULE: ./src/model/candidates.ts
+
+/** The calibration endpoint of candidate `n`: `<endpoint>-calibration` for 0, `<endpoint>-cal-<n>` otherwise. */
+const candidateCalibrationEndpoint = (endpoint, n) => n === 0 ? `${endpoint}-calibration` : `${endpoint}-cal-${n}`;
+/**
+ * The calibration stack of candidate `n`: `scalegate-<model>-calibration` for 0 (as `stackNames`),
+ * `scalegate-<model>-cal-<n>-calibration` otherwise (within the calibration stack pattern
+ * `scalegate-*-calibration` the calibration role may write).
+ */
+const candidateCalibrationStack = (modelName, n) => n === 0 ? `scalegate-${modelName}-calibration` : `scalegate-${modelName}-cal-${n}-calibration`;
+/** Refuses (exit 2) a candidate index the model does not declare. */
+function checkCandidateIndex(modelName, model, n) {
+    if (!Number.isInteger(n) || n < 0 || n > model.candidates.length) {
+        const declared = model.candidates.length === 0
+            ? 'it declares no candidates[] (only candidate 0, its own instance_type)'
+            : `it declares candidates 1 to ${model.candidates.length} (0 is its own instance_type)`;
+        throw usage `${opt('candidate', String(n))}: model ${modelName} has no candidate ${String(n)}: ${declared}.`;
+    }
+}
+/**
+ * The model as candidate `n` is measured: its instance type, and the candidate's container
+ * environment over the model's (the candidate's own keys win). The stated price and quota are an
+ * instance type's, so a candidate has only its own. Candidate 0 is the model unchanged.
+ */
+function candidateModel(model, n) {
+    if (n === 0)
+        return model;
+    const c = model.candidates[n - 1];
+    if (!c)
+        throw new RangeError(`no candidate ${n} (the model declares ${model.candidates.length})`);
+    const { instance_hourly_usd: _price, instance_quota: _quota, ...rest } = model;
+    return {
+        ...rest,
+        instance_type: c.instance_type,
+        container_env: { ...model.container_env, ...c.container_env },
+        ...(c.instance_hourly_usd === undefined ? {} : { instance_hourly_usd: c.instance_hourly_usd }),
+        ...(c.instance_quota === undefined ? {} : { instance_quota: c.instance_quota }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/model/config.ts
+
 
 
 
@@ -101522,9 +102206,64 @@ const modelConfigSchema = object({
     max_overflow_probability: schemas_number().gt(0).lt(0.5).default(0.05),
     /** The release gate also requires a drill of the plan whose SLO held (`scalegate drill`, slo_held). */
     require_drill: schemas_boolean().default(false),
+    /**
+     * Optional second SLO: the p95 of per-stream stall time (playback paused waiting for audio),
+     * ms. Set: qmax and goodput decide every rung on both SLOs. `--underrun-slo-ms` overrides it.
+     */
+    underrun_slo_ms: boundedNumber(0, LIMITS.ms, 'underrun_slo_ms').optional(),
+    /** Audio the player buffers before it starts playing, ms (`--client-buffer-ms`). @default 0 */
+    client_buffer_ms: boundedNumber(0, LIMITS.ms, 'client_buffer_ms').default(0),
+    /**
+     * The format of raw PCM responses (no WAV header), for audio accounting. Omitted: each
+     * response's WAV header is read.
+     */
+    audio_format: object({
+        sample_rate_hz: boundedNumber(1, 1_000_000, 'sample_rate_hz').int(),
+        channels: boundedNumber(1, 64, 'channels').int().default(1),
+        bits_per_sample: union([literal(8), literal(16), literal(24), literal(32)]).default(16),
+    })
+        .strict()
+        .optional(),
+    /** Managed TTS prices to compare against, $ per 1M characters (stated by you, never fetched). */
+    reference_prices: array(object({
+        name: safeString.min(1).max(100),
+        usd_per_million_characters: boundedNumber(0, 1e9, 'usd_per_million_characters').positive(),
+    })
+        .strict())
+        .max(20)
+        .default([]),
+    /**
+     * Other instance types `scalegate compare` measures this model on (one calibration endpoint
+     * each, `<endpoint>-cal-<n>`); the model's own `instance_type` is always a candidate.
+     */
+    candidates: array(object({
+        instance_type: schemas_string()
+            .regex(/^ml\.[a-z0-9]+\.[a-z0-9]+$/, 'an instance type such as ml.g5.xlarge'),
+        /** Extra container environment for this candidate (e.g. a device setting). */
+        container_env: record(safeString, safeString).default({}),
+        /**
+         * Optional: the on-demand price of this candidate's instance-hour (stated). The model's
+         * own `instance_hourly_usd` is its instance type's and never carries over.
+         */
+        instance_hourly_usd: boundedNumber(0, LIMITS.usd, 'instance_hourly_usd').positive().optional(),
+        /** Optional: the account's endpoint-usage quota for this candidate's instance type. */
+        instance_quota: boundedNumber(1, LIMITS.instances, 'instance_quota').int().optional(),
+    })
+        .strict())
+        .max(10)
+        .default([]),
+    /**
+     * How the model is deployed: `variant` (the model on every instance of a production variant)
+     * or `inference-component` (copies packed onto instances; see `inference_component`).
+     * @default 'variant'
+     */
+    kind: schemas_enum(['variant', 'inference-component']).default('variant'),
+    /** Copies, packing, copy and instance bounds of an `inference-component` model. */
+    inference_component: inferenceComponentConfigSchema.optional(),
 })
     .strict()
     .superRefine((model, ctx) => {
+    checkInferenceComponent(model, ctx);
     if (!model.container_dir && !model.image_uri) {
         ctx.addIssue({
             code: 'custom',
@@ -101663,6 +102402,10 @@ function directTargetContext(target, sloMs) {
         invocation_ceiling_s: 60,
         max_overflow_probability: 0.05,
         require_drill: false,
+        client_buffer_ms: 0,
+        reference_prices: [],
+        candidates: [],
+        kind: 'variant',
     };
     return {
         config: { models: {} },
@@ -101845,6 +102588,8 @@ function findPlanProofs(plan, artifactsDir) {
 
 
 
+
+
 ;// CONCATENATED MODULE: ./src/options/spec.ts
 /**
  * An option of a command, declared once: its name (the `--flag` of the CLI and the `with:` input
@@ -101992,6 +102737,14 @@ const LOAD_BODY_OPTIONS = {
     /** `--events FILE`: every request, one JSON line each. */
     eventsFile: spec_text('events', '<file>', 'write one JSON line per request', { action: false }),
 };
+/**
+ * Playback continuity (qmax, goodput, drill): the second SLO on per-stream stall time and the
+ * client buffer the stall is computed with. Each overrides the model's config for one run.
+ */
+const CONTINUITY_OPTIONS = {
+    underrunSloMs: spec_number('underrun-slo-ms', '<ms>', 'positive', 'second SLO: p95 of per-stream playback stall time, ms (decided beside first audio)', { defaultText: "the config's underrun_slo_ms, else first audio only" }),
+    clientBufferMs: spec_number('client-buffer-ms', '<ms>', 'nonNegative', 'audio the player buffers before playback starts, ms (the stall is computed with it)', { defaultText: "the config's client_buffer_ms (0)" }),
+};
 /** The client's timeout per request (command line only). */
 const requestTimeoutOption = () => number('request-timeout-s', '<s>', 'positive', 'client timeout per request', {
     defaultText: 'invocation_ceiling_s',
@@ -102099,6 +102852,111 @@ async function wait_waitUntil(label, probe, options) {
         await pauseOnce();
     }
 }
+
+;// CONCATENATED MODULE: ./src/aws/tags.ts
+/**
+ * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
+ * which is where the thaw journal travels with the endpoint. No decisions here.
+ */
+
+/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
+async function endpointArn(sagemaker, endpoint, options = {}) {
+    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
+    if (!out.EndpointArn)
+        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
+    return out.EndpointArn;
+}
+/** Every tag of a SageMaker resource (ListTags, all pages). */
+async function listResourceTags(sagemaker, resourceArn, options = {}) {
+    const tags = {};
+    let nextToken;
+    do {
+        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
+        for (const tag of out.Tags ?? [])
+            if (tag.Key !== undefined)
+                tags[tag.Key] = tag.Value ?? '';
+        nextToken = out.NextToken;
+    } while (nextToken);
+    return tags;
+}
+/** AddTags: adds or overwrites these tags in one call. */
+async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
+    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
+        ResourceArn: resourceArn,
+        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
+    }), options);
+}
+/** DeleteTags of these keys (none: no call). */
+async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
+    if (keys.length === 0)
+        return;
+    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
+}
+
+;// CONCATENATED MODULE: ./src/commands/freeze-adapters.ts
+/**
+ * The calls a freeze makes, bound to one endpoint variant (the AWS ones, or a fake in tests), and
+ * the few words every freeze module uses to describe what it finds.
+ */
+
+
+
+
+
+function awsFreezeAdapters(clients, endpoint, variant) {
+    let arn = null;
+    const resolveArn = async (options) => {
+        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
+        return arn;
+    };
+    return {
+        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
+        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
+        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
+        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
+        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
+        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
+        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
+    };
+}
+/**
+ * The freeze's calls for an inference component: its scalable target
+ * (`sagemaker:inference-component:DesiredCopyCount`) suspended, its copy count read
+ * (DescribeInferenceComponent) and pinned (UpdateInferenceComponentRuntimeConfig) where a
+ * variant's instance count would be. The journal and the claims travel with the endpoint's tags.
+ */
+function icFreezeAdapters(clients, endpoint, variant, component) {
+    const base = awsFreezeAdapters(clients, endpoint, variant);
+    const resourceId = icResourceId(component);
+    return {
+        ...base,
+        resourceId,
+        describeScalableTarget: (_variantId, options) => describeScalableTarget(clients.autoscaling, resourceId, options, IC_SCALABLE_DIMENSION),
+        registerSuspendedState: (_variantId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options, IC_SCALABLE_DIMENSION),
+        describeVariantCapacity: async (options) => {
+            const d = await clients.sagemaker.send(new client_sagemaker_dist_cjs/* DescribeInferenceComponentCommand */.vAd({ InferenceComponentName: component }), options);
+            return {
+                endpointStatus: d.InferenceComponentStatus ?? 'Unknown',
+                desired: d.RuntimeConfig?.DesiredCopyCount ?? null,
+                current: d.RuntimeConfig?.CurrentCopyCount ?? null,
+                failureReason: d.FailureReason ?? null,
+            };
+        },
+        setDesiredInstanceCount: async (copies, options) => {
+            await clients.sagemaker.send(new client_sagemaker_dist_cjs/* UpdateInferenceComponentRuntimeConfigCommand */.Fkq({
+                InferenceComponentName: component,
+                DesiredRuntimeConfig: { CopyCount: copies },
+            }), options);
+        },
+    };
+}
+/** The component a journal's resource id names (null: a variant's journal). */
+const journalComponent = (resourceId) => resourceId.startsWith('inference-component/') ? resourceId.slice('inference-component/'.length) : null;
+const freeze_adapters_describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
+const freeze_adapters_allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
+const freeze_adapters_anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
+/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
+const freeze_adapters_describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
 
 ;// CONCATENATED MODULE: ./src/report/interrupt-text.ts
 /**
@@ -102254,15 +103112,16 @@ async function freeze_claim_checkFreezeHeld(spec) {
         return `the thaw journal on endpoint ${endpoint} is no longer run ${runId}'s (${journalRun === undefined ? 'unreadable or gone' : `now run ${journalRun}'s`})`;
     }
     if (spec.targetRegistered) {
-        const target = await adapters.describeScalableTarget(variantResourceId(endpoint, spec.variant), call);
+        const target = await adapters.describeScalableTarget(adapters.resourceId ?? variantResourceId(endpoint, spec.variant), call);
         if (!target || !allSuspended(target.suspended)) {
             return `scaling of ${endpoint}/${spec.variant} is no longer suspended (${target ? describeFlags(target.suspended) : 'scalable target gone'})`;
         }
     }
     if (spec.capacity) {
         const c = await adapters.describeVariantCapacity(call);
-        if (c.desired !== 1 || c.current !== 1 || c.endpointStatus !== 'InService') {
-            return `${endpoint}/${spec.variant} is no longer at one InService instance (status ${c.endpointStatus}, desired ${c.desired ?? '?'}, current ${c.current ?? '?'})`;
+        const pin = spec.pin ?? 1;
+        if (c.desired !== pin || c.current !== pin || c.endpointStatus !== 'InService') {
+            return `${adapters.resourceId ?? `${endpoint}/${spec.variant}`} is no longer at ${adapters.resourceId ? `${pin} serving copies` : 'one InService instance'} (status ${c.endpointStatus}, desired ${c.desired ?? '?'}, current ${c.current ?? '?'})`;
         }
     }
     return null;
@@ -102286,74 +103145,7 @@ class FreezeLostError extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./src/aws/tags.ts
-/**
- * Thin adapters over SageMaker's tagging calls (AddTags, DeleteTags, ListTags) on an endpoint,
- * which is where the thaw journal travels with the endpoint. No decisions here.
- */
-
-/** The endpoint's ARN, as DescribeEndpoint states it (tags are addressed by ARN). */
-async function endpointArn(sagemaker, endpoint, options = {}) {
-    const out = await sagemaker.send(new client_sagemaker_dist_cjs/* DescribeEndpointCommand */.CX3({ EndpointName: endpoint }), options);
-    if (!out.EndpointArn)
-        throw new Error(`DescribeEndpoint ${endpoint}: no EndpointArn in the answer`);
-    return out.EndpointArn;
-}
-/** Every tag of a SageMaker resource (ListTags, all pages). */
-async function listResourceTags(sagemaker, resourceArn, options = {}) {
-    const tags = {};
-    let nextToken;
-    do {
-        const out = await sagemaker.send(new client_sagemaker_dist_cjs/* ListTagsCommand */.bvr({ ResourceArn: resourceArn, MaxResults: 100, NextToken: nextToken }), options);
-        for (const tag of out.Tags ?? [])
-            if (tag.Key !== undefined)
-                tags[tag.Key] = tag.Value ?? '';
-        nextToken = out.NextToken;
-    } while (nextToken);
-    return tags;
-}
-/** AddTags: adds or overwrites these tags in one call. */
-async function addResourceTags(sagemaker, resourceArn, tags, options = {}) {
-    await sagemaker.send(new client_sagemaker_dist_cjs/* AddTagsCommand */.yjM({
-        ResourceArn: resourceArn,
-        Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })),
-    }), options);
-}
-/** DeleteTags of these keys (none: no call). */
-async function deleteResourceTags(sagemaker, resourceArn, keys, options = {}) {
-    if (keys.length === 0)
-        return;
-    await sagemaker.send(new client_sagemaker_dist_cjs/* DeleteTagsCommand */.MVD({ ResourceArn: resourceArn, TagKeys: keys }), options);
-}
-
-;// CONCATENATED MODULE: ./src/commands/freeze-adapters.ts
-
-
-
-function awsFreezeAdapters(clients, endpoint, variant) {
-    let arn = null;
-    const resolveArn = async (options) => {
-        arn ??= await endpointArn(clients.sagemaker, endpoint, options);
-        return arn;
-    };
-    return {
-        describeScalableTarget: (resourceId, options) => describeScalableTarget(clients.autoscaling, resourceId, options),
-        registerSuspendedState: (resourceId, state, options) => registerSuspendedState(clients.autoscaling, resourceId, state, options),
-        describeVariantCapacity: (options) => describeVariantCapacity(clients.sagemaker, endpoint, variant, options),
-        setDesiredInstanceCount: (desired, options) => setDesiredInstanceCount(clients.sagemaker, endpoint, variant, desired, options),
-        readEndpointTags: async (options) => listResourceTags(clients.sagemaker, await resolveArn(options), options),
-        addEndpointTags: async (tags, options) => addResourceTags(clients.sagemaker, await resolveArn(options), tags, options),
-        deleteEndpointTags: async (keys, options) => deleteResourceTags(clients.sagemaker, await resolveArn(options), keys, options),
-    };
-}
-const freeze_adapters_describeFlags = (s) => `in=${s.dynamic_scaling_in_suspended}, out=${s.dynamic_scaling_out_suspended}, scheduled=${s.scheduled_scaling_suspended}`;
-const freeze_adapters_allSuspended = (s) => s.dynamic_scaling_in_suspended && s.dynamic_scaling_out_suspended && s.scheduled_scaling_suspended;
-const freeze_adapters_anySuspended = (s) => s.dynamic_scaling_in_suspended || s.dynamic_scaling_out_suspended || s.scheduled_scaling_suspended;
-/** `run R (pid P on H, started S, `cmd`)`: who left a journal, for the human deciding what to do. */
-const freeze_adapters_describeJournalOwner = (j) => `run ${j.run_id ?? '(no id)'} (pid ${j.pid}${j.hostname ? ` on ${j.hostname}` : ''}, started ${j.started_at}, \`${j.command}\`)`;
-
 ;// CONCATENATED MODULE: ./src/commands/freeze-restore.ts
-
 
 
 
@@ -102532,7 +103324,7 @@ async function freeze_restore_restoreFromJournal(journal, adapters, options = {}
         const flags = journal.suspended_state;
         try {
             // The resource id is rebuilt from the (validated) endpoint and variant, never taken as written.
-            const resourceId = scaling_variantResourceId(journal.endpoint, journal.variant);
+            const resourceId = journal.resource_id;
             await withRetry('RegisterScalableTarget', (call) => adapters.registerSuspendedState(resourceId, flags, call), budget);
             report.actions.push(`suspension flags restored (${freeze_adapters_describeFlags(flags)})`);
         }
@@ -102620,7 +103412,10 @@ async function freezeEndpoint(options) {
     const clock = options.clock ?? Date.now;
     const host = options.host ?? hostname();
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_DEFAULTS.everyMs;
-    const resourceId = variantResourceId(endpoint, variant);
+    const resourceId = adapters.resourceId ?? variantResourceId(endpoint, variant);
+    // A component is pinned at its measured copy count; a variant at one instance.
+    const pin = options.pin ?? 1;
+    const unit = adapters.resourceId ? 'copies' : 'instance count';
     const call = signal ? { abortSignal: signal } : {};
     const thaw = `scalegate thaw --endpoint ${endpoint}`;
     const journalFile = thawJournalPath(endpoint, options.stateDir);
@@ -102790,6 +103585,7 @@ async function freezeEndpoint(options) {
         runId,
         targetRegistered: first.target !== null,
         capacity: how.capacity !== false,
+        pin,
         call: how.signal ? { abortSignal: how.signal } : call,
     });
     const target = first.target;
@@ -102801,17 +103597,19 @@ async function freezeEndpoint(options) {
         else {
             log(`freeze: ${resourceId} has no scalable target (nothing can scale it)`);
         }
-        if (capacity.desired !== 1) {
-            await adapters.setDesiredInstanceCount(1, call);
-            log(`freeze: desired instance count ${capacity.desired} -> 1`);
+        if (capacity.desired !== pin) {
+            await adapters.setDesiredInstanceCount(pin, call);
+            log(`freeze: desired ${unit} ${capacity.desired} -> ${pin}`);
         }
         let current = capacity;
-        const frozen = await waitUntil(`one InService instance of ${endpoint}/${variant}`, async () => {
+        const frozen = await waitUntil(adapters.resourceId
+            ? `${pin} copies of ${resourceId} serving`
+            : `one InService instance of ${endpoint}/${variant}`, async () => {
             current = await adapters.describeVariantCapacity(call);
             if (current.endpointStatus === 'Failed' || current.endpointStatus === 'OutOfService') {
                 throw new Error(`endpoint ${endpoint} became ${current.endpointStatus} while freezing: ${current.failureReason ?? ''}`);
             }
-            return current.endpointStatus === 'InService' && current.desired === 1 && current.current === 1
+            return current.endpointStatus === 'InService' && current.desired === pin && current.current === pin
                 ? current
                 : undefined;
         }, wait);
@@ -103169,7 +103967,12 @@ async function runThaw(input, deps) {
         }
         // The endpoint may still be Updating from the freeze (e.g. killed while draining): the restore
         // waits that out (up to waitS) before putting the capacity back.
-        const result = await freeze_restore_restoreFromJournal(journal, adapters, {
+        // A component's journal restores its copy count and its scalable target, not the variant's.
+        const component = journalComponent(journal.resource_id);
+        const restoring = component && !deps.adapters && deps.clients
+            ? icFreezeAdapters(deps.clients, endpoint, variant, component)
+            : adapters;
+        const result = await freeze_restore_restoreFromJournal(journal, restoring, {
             stateDir: input.stateDir,
             budgetMs: (input.waitS ?? 600) * 1000,
             callTimeoutMs: input.callTimeoutMs ?? 15_000,

@@ -211,4 +211,3 @@ export function isScalegateRefusal(e: unknown): e is Error {
   return e instanceof GateRefusedError || isUsageError(e);
 }
 
-export { InferenceComponentEndpoint, type InferenceComponentEndpointProps } from './inference-component.js';

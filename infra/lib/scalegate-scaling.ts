@@ -210,4 +210,3 @@ export class ScalegateScaling extends Construct {
 export function isScalegateRefusal(e: unknown): e is Error {
   return e instanceof GateRefusedError || isUsageError(e);
 }
-

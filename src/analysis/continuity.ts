@@ -42,8 +42,29 @@ export function continuityRecord(
     (r) => r.step.concurrency === upper && r.step.verdict === 'fail' && !r.step.client_bound,
   );
   const sides = new Set(atUpper.map((r) => failedOn(r.step)));
+  return continuityBlock(
+    slo,
+    settings.clientBufferMs ?? 0,
+    format,
+    judged,
+    upper === null ? new Set() : sides,
+  );
+}
+
+/**
+ * The continuity block from what a ladder saw: `bounded_by` from the SLOs that failed at the
+ * lowest breach above the bound (`none` when nothing there failed), and why continuity was not
+ * judged when it was not.
+ */
+function continuityBlock(
+  slo: number,
+  clientBufferMs: number,
+  format: AudioFormat | null,
+  judged: boolean,
+  sides: ReadonlySet<BoundedBy>,
+): Continuity {
   const boundedBy: BoundedBy =
-    upper === null
+    sides.size === 0
       ? 'none'
       : sides.has('both') || (sides.has('first_audio') && sides.has('continuity'))
         ? 'both'
@@ -56,13 +77,7 @@ export function continuityRecord(
       : !judged
         ? 'no stream had more than one chunk: continuity not applicable, first audio alone decided'
         : null;
-  return {
-    underrun_slo_ms: slo,
-    client_buffer_ms: settings.clientBufferMs ?? 0,
-    format,
-    bounded_by: boundedBy,
-    note,
-  };
+  return { underrun_slo_ms: slo, client_buffer_ms: clientBufferMs, format, bounded_by: boundedBy, note };
 }
 
 /** Which SLO failed at a failing rung. */
@@ -89,25 +104,11 @@ export function goodputContinuityRecord(
   const sides = new Set(
     rungs.filter((r) => r.rate_rps === breachRate && r.verdict === 'fail').map((r) => failedAtRate(r)),
   );
-  const boundedBy: BoundedBy =
-    breachRate === null || sides.size === 0
-      ? 'none'
-      : sides.has('both') || (sides.has('first_audio') && sides.has('continuity'))
-        ? 'both'
-        : sides.has('continuity')
-          ? 'continuity'
-          : 'first_audio';
-  const note =
-    format === null
-      ? 'no response carried audio scalegate could read (no WAV header and no request.audio_format): continuity not judged'
-      : !judged
-        ? 'no stream had more than one chunk: continuity not applicable, first audio alone decided'
-        : null;
-  return {
-    underrun_slo_ms: slo,
-    client_buffer_ms: settings.clientBufferMs ?? 0,
+  return continuityBlock(
+    slo,
+    settings.clientBufferMs ?? 0,
     format,
-    bounded_by: boundedBy,
-    note,
-  };
+    judged,
+    breachRate === null ? new Set() : sides,
+  );
 }

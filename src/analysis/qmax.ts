@@ -282,10 +282,14 @@ export const rungResultOf = (step: QmaxStep) => ({
     step.verdict === 'undecided' &&
     step.end_reason === 'hold' &&
     step.usable &&
-    step.ttfab_p95_ci_ms !== null &&
+    narrowInterval(step.ttfab_p95_ci_ms) &&
     (step.effective_sample_size ?? 0) > 0 &&
     step.dependence?.independent !== false,
 });
+
+/** Within +-10 % of its middle: an undecided rung with a wider interval is not at the boundary. */
+const narrowInterval = (ci: { low: number; high: number } | null): boolean =>
+  ci !== null && Number.isFinite(ci.high) && ci.high - ci.low <= 0.2 * ((ci.high + ci.low) / 2);
 
 // ---- the whole ladder ------------------------------------------------------------------------
 

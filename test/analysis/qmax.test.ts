@@ -194,6 +194,10 @@ describe('rung usability', () => {
     expect(rungResultOf({ ...held, end_reason: 'decisive' }).heldUndecided).toBe(false);
     const dependent = { ...held, dependence: { ...(held.dependence as object), independent: false } };
     expect(rungResultOf(dependent as typeof held).heldUndecided).toBe(false);
+    // A wide interval (in-flight misses at the window end) does not place the boundary: the
+    // rung at 1.1 x the SLO with [244, 398] ms would otherwise end the search far below Q_max.
+    expect(rungResultOf({ ...held, ttfab_p95_ci_ms: { low: 244, high: 398 } }).heldUndecided).toBe(false);
+    expect(rungResultOf({ ...held, ttfab_p95_ci_ms: { low: 735, high: 789 } }).heldUndecided).toBe(true);
   });
 
   it('records the simulated false-PASS bound with its class for an adaptive ladder, none for a fixed one', () => {

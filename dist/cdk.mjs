@@ -35153,10 +35153,12 @@ const rungResultOf = (step) => ({
     heldUndecided: step.verdict === 'undecided' &&
         step.end_reason === 'hold' &&
         step.usable &&
-        step.ttfab_p95_ci_ms !== null &&
+        narrowInterval(step.ttfab_p95_ci_ms) &&
         (step.effective_sample_size ?? 0) > 0 &&
         step.dependence?.independent !== false,
 });
+/** Within +-10 % of its middle: an undecided rung with a wider interval is not at the boundary. */
+const narrowInterval = (ci) => ci !== null && Number.isFinite(ci.high) && ci.high - ci.low <= 0.2 * ((ci.high + ci.low) / 2);
 // ---- the whole ladder ------------------------------------------------------------------------
 /** The lowest measured failure above Q_max in any run (the bracket), or null. */
 function qmaxUpperBound(steps, qMax) {

@@ -34,7 +34,6 @@ import {
 } from '../../src/model/index.js';
 import { renderCompareMarkdown } from '../../src/report/compare-text.js';
 import { kokoroDevice, startDeviceEndpoint } from '../helpers/local-endpoint.js';
-import { withStatedCost } from './compare-fixtures.js';
 
 const SCALE = 0.5;
 /** The SLO in the device's own time: p95 TTFAB grows ~56 ms a stream on one device. */
@@ -74,8 +73,6 @@ writeFileSync(configFile, configText);
 const model = parseConfig(configText, configFile).models[MODEL] as NonNullable<
   ReturnType<typeof parseConfig>['models'][string]
 >;
-const charactersPerRequest =
-  defaultPromptSet().texts.reduce((sum, t) => sum + t.length, 0) / defaultPromptSet().texts.length;
 
 let local: Awaited<ReturnType<typeof startDeviceEndpoint>>;
 let compare: CompareArtifact;
@@ -183,8 +180,12 @@ async function measureAndPlan(n: number, endpoint: string): Promise<string> {
     { version: 'test' },
   );
   expect(plan.exitCode, plan.report).not.toBe(2);
-  // The price comes from the plan's cost block; a plan without one gets the stated price's.
-  withStatedCost(planFile, PRICES[m.instance_type] as number, charactersPerRequest);
+  // The plan prices itself: its cost block carries the candidate's own stated price, characters
+  // from the qmax's measured audio, and a figure at the target (compare reads nothing else).
+  const cost = readArtifact('plan', planFile).cost;
+  expect(cost?.price).toMatchObject({ hourly_usd: PRICES[m.instance_type], source: 'stated' });
+  expect(cost?.characters_from).toBe('qmax');
+  expect(cost?.points.some((point) => point.at === 'target')).toBe(true);
   return planFile;
 }
 

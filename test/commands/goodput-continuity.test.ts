@@ -14,6 +14,7 @@ import { runMerge } from '../../src/commands/merge.js';
 import { VirtualClock } from '../../src/load/clock.js';
 import type { InvokeResult, Transport } from '../../src/load/types.js';
 import { type GoodputArtifact, parseConfig } from '../../src/model/index.js';
+import { streamingWavHeader } from '../helpers/wav.js';
 
 /** 16 kHz mono 16-bit: 32 bytes a millisecond. */
 const RATE = 16_000;
@@ -30,22 +31,7 @@ const FIRST_AUDIO_MS = 10;
 const GAP_MS_PER_ARRIVAL = 1;
 const UNDERRUN_SLO_MS = 15;
 
-function streamingHeader(): Uint8Array {
-  const b = Buffer.alloc(44);
-  b.write('RIFF', 0, 'ascii');
-  b.writeUInt32LE(0xffffffff, 4);
-  b.write('WAVEfmt ', 8, 'ascii');
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(RATE, 24);
-  b.writeUInt32LE(RATE * 2, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36, 'ascii');
-  b.writeUInt32LE(0xffffffff, 40);
-  return new Uint8Array(b);
-}
+const streamingHeader = (): Uint8Array => new Uint8Array(streamingWavHeader(RATE));
 
 /** A streaming TTS server in simulated time (one for every shard: they share its arrival rate). */
 function streamingServer(clock: VirtualClock): Transport {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArtifact } from '../../src/model/index.js';
 import { configFile } from '../helpers/anchor.js';
 import { runCli } from '../helpers/cli.js';
+import { streamingWavHeader } from '../helpers/wav.js';
 
 /** 16 kHz mono 16-bit: 32 bytes a millisecond. */
 const RATE = 16_000;
@@ -30,22 +31,7 @@ const LOW = { chunkAudioMs: 2000, gapMs: 15 };
 const HIGH = { chunkAudioMs: 40, gapMs: 80 };
 const modeFor = (streams: number) => (streams > 3 ? HIGH : LOW);
 
-function streamingHeader(): Buffer {
-  const b = Buffer.alloc(44);
-  b.write('RIFF', 0, 'ascii');
-  b.writeUInt32LE(0xffffffff, 4);
-  b.write('WAVEfmt ', 8, 'ascii');
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(RATE, 24);
-  b.writeUInt32LE(RATE * 2, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36, 'ascii');
-  b.writeUInt32LE(0xffffffff, 40);
-  return b;
-}
+const streamingHeader = (): Buffer => streamingWavHeader(RATE);
 
 let server: Server;
 let url: string;

@@ -6,11 +6,7 @@ import { join } from 'node:path';
 import { DescribeScalingPoliciesCommand } from '@aws-sdk/client-application-auto-scaling';
 import { DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
   CreateInferenceComponentCommand,
-  CreateModelCommand,
-  DescribeEndpointCommand,
   DescribeInferenceComponentCommand,
   DescribeModelCommand,
 } from '@aws-sdk/client-sagemaker';
@@ -22,6 +18,7 @@ import { runValidate } from '../../src/commands/validate.js';
 import { inferenceComponentConfigSchema, readConfigFile } from '../../src/model/index.js';
 import { differingRows } from '../../src/plan/policy-diff.js';
 import { anchorQmaxFile, anchorTtotalFile } from '../helpers/anchor.js';
+import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
 import { eventually, fakeContainer } from '../local/helpers.js';
 import {
   configFile,
@@ -58,34 +55,15 @@ beforeAll(async () => {
   const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
   // What a CDK deploy of the component creates: a model, an endpoint with managed instance
   // scaling and no model on its variant, the component (1 vCPU, MAX_QUEUE_DEPTH 8: both unplanned).
-  await sagemaker.send(
-    new CreateModelCommand({
-      ModelName: 'speech-ic-model',
-      PrimaryContainer: { Image: emulator.handle.imageUri, Environment: { MAX_QUEUE_DEPTH: '8' } },
-      ExecutionRoleArn: role,
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: 'speech-ic-config',
-      ExecutionRoleArn: role,
-      ProductionVariants: [
-        {
-          VariantName: 'AllTraffic',
-          InstanceType: 'ml.g5.xlarge',
-          InitialInstanceCount: 1,
-          ManagedInstanceScaling: { Status: 'ENABLED', MinInstanceCount: 0, MaxInstanceCount: 2 },
-        },
-      ],
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: 'speech-ic-config' }),
-  );
-  await eventually(async () => {
-    const d = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
-    return d.EndpointStatus === 'InService' ? true : undefined;
-  }, 10_000);
+  await createIcHostingEndpoint(sagemaker, {
+    endpoint: ENDPOINT,
+    modelName: 'speech-ic-model',
+    image: emulator.handle.imageUri,
+    roleArn: role,
+    environment: { MAX_QUEUE_DEPTH: '8' },
+    minInstances: 0,
+    maxInstances: 2,
+  });
   await sagemaker.send(
     new CreateInferenceComponentCommand({
       InferenceComponentName: COMPONENT,

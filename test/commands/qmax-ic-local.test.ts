@@ -10,11 +10,7 @@ import {
   RegisterScalableTargetCommand,
 } from '@aws-sdk/client-application-auto-scaling';
 import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
   CreateInferenceComponentCommand,
-  CreateModelCommand,
-  DescribeEndpointCommand,
   DescribeInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
@@ -31,6 +27,7 @@ import {
   type QmaxArtifact,
 } from '../../src/model/index.js';
 import { measuredPathsOf } from '../../src/plan/inference-component.js';
+import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -67,37 +64,15 @@ beforeAll(async () => {
   dir = workspace('qmax-ic');
   const { sagemaker, autoscaling } = emulator.clients;
   const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
-  await sagemaker.send(
-    new CreateModelCommand({
-      ModelName: `${ENDPOINT}-model`,
-      PrimaryContainer: {
-        Image: emulator.handle.imageUri,
-        Environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
-      },
-      ExecutionRoleArn: role,
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: `${ENDPOINT}-config`,
-      ExecutionRoleArn: role,
-      ProductionVariants: [
-        {
-          VariantName: 'AllTraffic',
-          InstanceType: 'ml.g5.xlarge',
-          InitialInstanceCount: 1,
-          ManagedInstanceScaling: { Status: 'ENABLED', MinInstanceCount: 1, MaxInstanceCount: 2 },
-        },
-      ],
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: `${ENDPOINT}-config` }),
-  );
-  await eventually(async () => {
-    const d = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
-    return d.EndpointStatus === 'InService' ? true : undefined;
-  }, 10_000);
+  await createIcHostingEndpoint(sagemaker, {
+    endpoint: ENDPOINT,
+    modelName: `${ENDPOINT}-model`,
+    image: emulator.handle.imageUri,
+    roleArn: role,
+    environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
+    minInstances: 1,
+    maxInstances: 2,
+  });
   await sagemaker.send(
     new CreateInferenceComponentCommand({
       InferenceComponentName: COMPONENT,

@@ -9,10 +9,7 @@
 import { join } from 'node:path';
 import { DeleteAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
   CreateInferenceComponentCommand,
-  CreateModelCommand,
   DescribeEndpointCommand,
   DescribeInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
@@ -25,6 +22,7 @@ import { createTransport } from '../../src/load/transport/transports.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { inferenceComponentConfigSchema, type ModelConfig, readArtifact } from '../../src/model/index.js';
 import { anchorQmaxFile } from '../helpers/anchor.js';
+import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -71,34 +69,15 @@ async function deployIdle(endpoint: string): Promise<ModelConfig> {
   const { sagemaker, cloudwatch } = emulator.clients;
   const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
   const model = modelOf(endpoint);
-  await sagemaker.send(
-    new CreateModelCommand({
-      ModelName: `${endpoint}-model`,
-      PrimaryContainer: { Image: emulator.handle.imageUri, Environment: deviceEnvironment(device) },
-      ExecutionRoleArn: role,
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: `${endpoint}-config`,
-      ExecutionRoleArn: role,
-      ProductionVariants: [
-        {
-          VariantName: 'AllTraffic',
-          InstanceType: 'ml.g5.xlarge',
-          InitialInstanceCount: 1,
-          ManagedInstanceScaling: { Status: 'ENABLED', MinInstanceCount: 0, MaxInstanceCount: 2 },
-        },
-      ],
-    }),
-  );
-  await sagemaker.send(
-    new CreateEndpointCommand({ EndpointName: endpoint, EndpointConfigName: `${endpoint}-config` }),
-  );
-  await eventually(async () => {
-    const d = await sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpoint }));
-    return d.EndpointStatus === 'InService' ? true : undefined;
-  }, 10_000);
+  await createIcHostingEndpoint(sagemaker, {
+    endpoint,
+    modelName: `${endpoint}-model`,
+    image: emulator.handle.imageUri,
+    roleArn: role,
+    environment: deviceEnvironment(device),
+    minInstances: 0,
+    maxInstances: 2,
+  });
   const component = `${endpoint}-ic`;
   await sagemaker.send(
     new CreateInferenceComponentCommand({

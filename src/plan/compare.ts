@@ -114,7 +114,8 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
     fingerprint: plan.fingerprint,
     instance_type: plan.fingerprint.instance_type,
     plan_verdict: plan.verdict,
-    q_max: { value: plan.measured.q_max, origin: 'measured' },
+    // Without a measured breach above it, Q_max is only a lower bound (the plan says so too).
+    q_max: { value: plan.measured.q_max, origin: plan.measured.q_max_bracketed ? 'measured' : 'lower bound' },
     lambda_safe_rps: { value: plan.derived.lambda_safe_rps ?? null, origin: 'computed' },
     lambda_max_rps: {
       value: lambdaMax,

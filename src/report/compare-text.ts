@@ -77,7 +77,7 @@ const HEADER = [
 
 /** The provenance of each column, printed under every table. */
 export const COMPARE_PROVENANCE =
-  'Q_max measured (qmax ladder); lambda_safe, instances at peak, $/h at peak, $ per 1M characters and the SLO margin computed (from the measurements and the price); the price as each plan recorded it (below)';
+  'Q_max measured (qmax ladder; a lower bound where no breach above it was measured); lambda_safe, instances at peak, $/h at peak, $ per 1M characters and the SLO margin computed (from the measurements and the price); the price as each plan recorded it (below)';
 
 function holdsCell(c: CompareCandidate): string {
   if (c.choosable) return c.rank === null ? 'yes' : `yes #${c.rank}`;
@@ -90,7 +90,7 @@ function rowOf(c: CompareCandidate, chosenFile: string | null): string[] {
   return [
     `${mark} ${c.label}`,
     c.instance_type,
-    num(c.q_max.value, 0),
+    c.q_max.origin === 'measured' ? num(c.q_max.value, 0) : `>= ${num(c.q_max.value, 0)} (lower bound)`,
     num(c.lambda_safe_rps.value, 3),
     num(c.peak_instances.value, 0),
     usd(c.usd_per_hour_at_peak.value),

@@ -230,8 +230,9 @@ describe('compare on the local SageMaker: the measured g5 device against a varia
       kokoroDevice.profile.lanes * 2,
     );
     expect(compare.candidates.map((c) => [c.label, c.q_max.value, c.q_max.origin])).toEqual([
-      ['candidate 0', 5, 'measured'],
-      ['candidate 1', 10, 'measured'],
+      // One rung each, inside the SLO: no breach measured above it, so a lower bound.
+      ['candidate 0', 5, 'lower bound'],
+      ['candidate 1', 10, 'lower bound'],
     ]);
   });
 
@@ -267,6 +268,8 @@ describe('compare on the local SageMaker: the measured g5 device against a varia
     const markdown = readFileSync(join(dir, 'out', 'compare.md'), 'utf8');
     expect(markdown).toBe(renderCompareMarkdown(compare));
     expect(markdown).toMatch(/\| \*\*candidate 1\*\* \(chosen\) \| ml\.g5\.2xlarge \|/);
+    // An unbracketed Q_max is printed as the lower bound it is, never as a measured value.
+    expect(markdown).toMatch(/\| >= 10 \(lower bound\) \|/);
     const svg = readFileSync(join(dir, 'out', `compare-${MODEL}.svg`), 'utf8');
     expect(svg).toMatch(/<circle class="chosen"/);
     expect(readFileSync(join(dir, 'out', `plan-${MODEL}.json`), 'utf8')).toBe(

@@ -6,6 +6,7 @@
  * margin are computed, a price is fetched (Price List API), from the dated fallback table, or stated.
  */
 import type { CompareArtifact, CompareCandidate, ModelConfig } from '../model/index.js';
+import { renderFrontierMermaid } from './compare-chart-md.js';
 
 type Finding = CompareArtifact['findings'][number];
 
@@ -175,6 +176,8 @@ export function renderCompareMarkdown(a: CompareArtifact): string {
     '',
     choiceLine(a),
   ];
+  const chart = renderFrontierMermaid(a);
+  if (chart) lines.push('', chart);
   for (const f of a.findings) lines.push('', `- **${f.name}**: ${f.detail}${f.fix ? ` Fix: ${f.fix}` : ''}`);
   return `${lines.join('\n')}\n`;
 }

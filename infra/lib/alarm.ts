@@ -2,9 +2,13 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
+import type { IcObservabilityAlarm } from '../../src/plan/inference-component-alarms.js';
 import type { AlarmShape } from '../../src/plan/policy-shape.js';
 
-export function metricOf(alarm: AlarmShape): cloudwatch.Metric {
+/** A variant's alarm shape, or an inference component's (other dimensions). */
+type AnyAlarmShape = AlarmShape | IcObservabilityAlarm;
+
+export function metricOf(alarm: AnyAlarmShape): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: alarm.namespace,
     metricName: alarm.metricName,
@@ -14,7 +18,7 @@ export function metricOf(alarm: AlarmShape): cloudwatch.Metric {
   });
 }
 
-export function alarmFromShape(scope: Construct, id: string, alarm: AlarmShape): cloudwatch.Alarm {
+export function alarmFromShape(scope: Construct, id: string, alarm: AnyAlarmShape): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
     alarmName: alarm.alarmName,
     alarmDescription: alarm.description,

@@ -23,6 +23,14 @@
  *   Both scalable targets have the same logical id: re-deploying the endpoint with the plan
  *   updates its target in place (a new one beside the old would be deregistered with the old).
  *
+ * An inference-component model (`kind: inference-component`) whose plan passes the production gate
+ * is deployed as that plan's component (InferenceComponentEndpoint: an endpoint config with
+ * managed instance scaling and a variant without a model, the component, copy-count target
+ * tracking, the wake and idle rules) with InferenceComponentObservability, every number from the
+ * re-derived plan's `inference_component` block. The gate's `plan_config` check refuses a plan
+ * whose component (name, packing, copy bounds, wake settings) is not the config's, or a variant
+ * plan for a component model; `rederived` refuses a block edited by hand.
+ *
  * Every model gets SCALEGATE_ENDPOINT_NAME / SCALEGATE_VARIANT_NAME in its environment: the
  * dimensions of the container's own service-time metric (SageMaker does not tell a container
  * which endpoint it serves).
@@ -32,7 +40,12 @@ import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import { candidateCalibrationEndpoint, type ModelConfig, type PlanArtifact } from '../../src/model/index.js';
+import {
+  candidateCalibrationEndpoint,
+  type ModelConfig,
+  type PlanArtifact,
+  UsageError,
+} from '../../src/model/index.js';
 import type { GateResult } from '../../src/plan/gate.js';
 import {
   expectedPolicyShape,
@@ -45,6 +58,8 @@ import { calibrationSynthesizer, importCalibrationExecutionRole, tagCalibration 
 import { EndpointAutoscaling } from './endpoint-autoscaling.js';
 import { EndpointObservability } from './endpoint-observability.js';
 import { modelImage } from './image.js';
+import { InferenceComponentEndpoint } from './inference-component.js';
+import { InferenceComponentObservability } from './inference-component-observability.js';
 import { GateRefusedError, runSynthGate, type SynthAttestation } from './synth-gate.js';
 
 /**
@@ -94,6 +109,8 @@ export class EndpointStack extends Stack {
   readonly gate: GateResult | null = null;
   readonly shape: PolicyShape | null = null;
   readonly endpoint: sagemaker.CfnEndpoint;
+  /** The component of an inference-component plan; null for a variant. */
+  readonly inferenceComponent: InferenceComponentEndpoint | null = null;
 
   constructor(scope: Construct, id: string, props: EndpointStackProps) {
     const calibration = props.mode.kind === 'calibration';
@@ -193,7 +210,16 @@ export class EndpointStack extends Stack {
     }
 
     const target: PolicyTarget = { modelName, endpoint: this.endpointName, variant: model.variant };
-    if (plan) {
+    const ic = plan?.inference_component ?? null;
+    if (ic && mode.kind === 'calibration') {
+      throw new UsageError(
+        `${modelName}: the calibration endpoint is not deployed with an inference-component plan by the CDK app yet (its component would take production's name ${ic.component_name}); apply the plan to the calibration copy with \`scalegate local apply\` locally, or deploy it to production through the gate.`,
+      );
+    }
+    if (ic) {
+      // The component's model carries the block's environment (MAX_QUEUE_DEPTH per copy).
+      environment = { ...environment, ...ic.container_environment };
+    } else if (plan) {
       // The same shape EndpointAutoscaling builds from: the container's MAX_QUEUE_DEPTH is the
       // plan's queue_max_depth (the plan wins over any MAX_QUEUE_DEPTH in container_env).
       this.shape = expectedPolicyShape(target, plan);
@@ -208,19 +234,29 @@ export class EndpointStack extends Stack {
       pull = new iam.Policy(this, 'ImagePull', { statements: image.pullStatements });
       pull.attachToRole(executionRole);
     }
-    // Only a measured fleet keeps its size across endpoint-config updates (autoscaling owns it);
-    // a fixed fleet follows the config.
-    this.endpoint = this.createEndpoint(
-      props,
-      executionRole,
-      image.imageUri,
-      environment,
-      instanceCount,
-      pull,
-      plan !== null,
-    );
+    const sm = this.createModel(executionRole, image.imageUri, environment, pull);
+    if (plan && ic) {
+      const component = new InferenceComponentEndpoint(this, 'InferenceComponent', {
+        plan: ic,
+        instanceType: model.instance_type,
+        modelName: sm.attrModelName,
+        executionRoleArn: executionRole.roleArn,
+      });
+      this.inferenceComponent = component;
+      this.endpoint = component.endpoint;
+      new InferenceComponentObservability(this, 'Observability', {
+        modelName,
+        plan,
+        region: this.region,
+      });
+    } else {
+      // Only a measured fleet keeps its size across endpoint-config updates (autoscaling owns
+      // it); a fixed fleet follows the config.
+      this.endpoint = this.createEndpoint(props, sm, instanceCount, plan !== null);
+    }
 
-    if (plan) {
+    // A component is scaled by its copies and managed instance scaling: no variant target.
+    if (plan && !ic) {
       const scaling = new EndpointAutoscaling(this, 'Autoscaling', { target, plan, endpoint: this.endpoint });
       new EndpointObservability(this, 'Observability', { shape: scaling.shape, region: this.region });
     } else if (calibration) {
@@ -246,21 +282,27 @@ export class EndpointStack extends Stack {
     new CfnOutput(this, 'Scaling', { value: this.scaling });
   }
 
-  private createEndpoint(
-    props: EndpointStackProps,
+  private createModel(
     executionRole: iam.IRole,
     imageUri: string,
     environment: Record<string, string>,
-    instanceCount: number,
     pull: iam.Policy | null,
-    retainVariantProperties: boolean,
-  ): sagemaker.CfnEndpoint {
-    const { model } = props;
+  ): sagemaker.CfnModel {
     const sm = new sagemaker.CfnModel(this, 'Model', {
       executionRoleArn: executionRole.roleArn,
       primaryContainer: { image: imageUri, mode: 'SingleModel', environment },
     });
     if (pull) sm.node.addDependency(pull);
+    return sm;
+  }
+
+  private createEndpoint(
+    props: EndpointStackProps,
+    sm: sagemaker.CfnModel,
+    instanceCount: number,
+    retainVariantProperties: boolean,
+  ): sagemaker.CfnEndpoint {
+    const { model } = props;
     const config = new sagemaker.CfnEndpointConfig(this, 'EndpointConfig', {
       productionVariants: [
         {

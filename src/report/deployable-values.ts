@@ -4,10 +4,11 @@
  * the metric it tracks (as Application Auto Scaling and CloudWatch name it), and the plan's
  * identity, so that the apply can be checked against what `scalegate gate` passed and the image
  * it deploys. Every value comes from `expectedPolicyShape`, the function the CDK constructs and
- * `validate` use.
+ * `validate` use; an inference-component plan's from its component block (deployable-values-ic.ts).
  */
 import type { ModelConfig, PlanArtifact } from '../model/index.js';
 import { ALARM_TIMING, expectedPolicyShape } from '../plan/policy-shape.js';
+import { inferenceComponentValues } from './deployable-values-ic.js';
 
 /** A scalar, or (a tuned plan's scheduled actions and step scale-out) a list or object of them. */
 export type DeployableValue = string | number | null | DeployableValue[] | { [key: string]: DeployableValue };
@@ -59,6 +60,8 @@ export function deployableValues(
   model: Pick<ModelConfig, 'endpoint' | 'variant'>,
   planSha256: string,
 ): DeployableValues {
+  // An inference-component plan deploys its component's scaling, not the variant's.
+  if (plan.inference_component) return inferenceComponentValues(plan, planSha256);
   const shape = expectedPolicyShape(
     { modelName: plan.model_name, endpoint: model.endpoint, variant: model.variant },
     plan,

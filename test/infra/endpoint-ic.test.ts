@@ -6,6 +6,7 @@
  * variant plan for a component model, or a block edited by hand stops the synth with the check
  * that failed.
  */
+import { join } from 'node:path';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { GateRefusedError } from '../../infra/lib/synth-gate.js';
@@ -188,5 +189,21 @@ describe('the gate refuses an inference-component plan that is not what is being
     }
     expect(refused).toBeInstanceOf(GateRefusedError);
     expect(failedChecks(refused as GateRefusedError)).toEqual(['validated']);
+  });
+});
+
+describe('the calibration endpoint with an inference-component plan', () => {
+  it('is refused with the way round, never deployed as a variant with the component plan ignored', () => {
+    const plan = icPlan();
+    expect(() =>
+      buildTestApp({
+        models: { 'kokoro-82m': icModel() },
+        artifactsDir: icArtifactsDir(plan),
+        context: {
+          'scalegate:calibration': 'kokoro-82m',
+          'scalegate:withPlan': join(icArtifactsDir(plan), 'plan-kokoro-82m.json'),
+        },
+      }),
+    ).toThrow(/not deployed with an inference-component plan by the CDK app yet/);
   });
 });

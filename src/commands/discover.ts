@@ -22,7 +22,12 @@ import {
   type TtotalArtifact,
   usage,
 } from '../model/index.js';
-import { discoveredGoodputLine, discoveredQmaxLine, discoveredTtotalLine } from '../report/discovery-text.js';
+import {
+  discoveredGoodputLine,
+  discoveredQmaxLine,
+  discoveredTtotalLine,
+  skippedMeasurementLine,
+} from '../report/discovery-text.js';
 
 export interface Found<A> {
   file: string;
@@ -83,8 +88,13 @@ export function listModelArtifacts<K extends 'qmax' | 'ttotal' | 'goodput'>(
  * region is the gate's business (a local rehearsal measures in region `local`).
  */
 export function fitsConfig(fp: Fingerprint, model: ModelConfig): boolean {
+  return configDifferences(fp, model).length === 0;
+}
+
+/** Where a measurement's fingerprint differs from what the config deploys (see fitsConfig). */
+function configDifferences(fp: Fingerprint, model: ModelConfig) {
   const digest = model.image_uri ? imageDigestOf(model.image_uri) : fp.image_digest;
-  return fingerprintDifferences(fp, configFingerprint(model, digest, fp.region)).length === 0;
+  return fingerprintDifferences(fp, configFingerprint(model, digest, fp.region));
 }
 
 const time = (iso: string): number => {
@@ -144,8 +154,14 @@ export function discoverMeasurements(
   const fitting = qmaxes.filter((q) => fitsConfig(q.artifact.fingerprint, model)).sort(newestFirst);
   for (const q of qmaxes) {
     if (!fitting.includes(q)) {
+      // Named field by field: an inference component's packing differs on the same instance type.
       notes.push(
-        `skipped ${q.file}: measured on ${fingerprintSlug(q.artifact.fingerprint)}, which is not what ${modelName} deploys (${model.instance_type})`,
+        skippedMeasurementLine(
+          q.file,
+          modelName,
+          q.artifact.fingerprint,
+          configDifferences(q.artifact.fingerprint, model),
+        ),
       );
     }
   }

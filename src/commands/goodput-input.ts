@@ -81,8 +81,9 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGood
   if (!(settleS >= 0 && settleS < holdS)) {
     throw usage`${opt('settle-s', settleS)} must be >= 0 and below ${opt('hold-s', holdS)}: the rest of the hold is the measure window.`;
   }
-  // About 100 histogram windows a rung (whole seconds): the batches are cut along them.
-  const windowMs = 1000 * Math.max(1, Math.floor(holdS / 100));
+  // 1 s histogram windows (at most 600 a rung, whole seconds): the windows the decision was
+  // calibrated on; its batches and the autocorrelation time tau are cut along them.
+  const windowMs = 1000 * Math.max(1, Math.floor(holdS / 600));
   const measureWindows = Math.floor((holdS * 1000) / windowMs) - Math.ceil((settleS * 1000) / windowMs);
   if (measureWindows < 5) {
     throw usage`${opt('hold-s', holdS)} with ${opt('settle-s', settleS)} leaves fewer than 5 whole ${windowMs / 1000} s windows to measure: the decision cuts the window into 5 batches.`;

@@ -1,6 +1,6 @@
 /**
  * The rules that make an open-loop rung stop when it is decided, and what each prevents:
- * tau measured on the command's 6 s windows read in 1 s terms, futility by projection, and the
+ * tau measured on w s windows (6 s: a 600 s hold cut in 100, as the command did before) read in 1 s terms, futility by projection, and the
  * dependence checks guarding a PASS only (with the mutation that shows they cannot let a false
  * PASS through). Seeded simulations of src/stats/service-class.ts.
  */
@@ -121,7 +121,8 @@ describe('the dependence checks guard a PASS only', () => {
     let both = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const run = simulateService(regime, { ratePerS: rate, durationS: 600, seed: 9000 + seed });
-      const spec = { rate, holdS: 600, settleS: 15, sloMs: truth, seed, windowMs: 6000 } as const;
+      // The command's windows at the default hold: 1 s.
+      const spec = { rate, holdS: 600, settleS: 15, sloMs: truth, seed, windowMs: 1000 } as const;
       const p = simulateGoodputRung(run, spec).verdict === 'pass';
       const b =
         simulateGoodputRung(run, { ...spec, decision: { rule: { guardFail: true } } }).verdict === 'pass';

@@ -14,6 +14,7 @@ import type {
   DrillWindow,
   Shard,
 } from '../model/index.js';
+import { drillIcLines, drillStartText } from './drill-ic-text.js';
 import {
   drillSloCriterion,
   drillStallText,
@@ -109,7 +110,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   const lines: string[] = [];
   const v = drillVerdictText(a);
   lines.push(
-    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} — ${v.summary}${v.explanation ? ` (${v.explanation})` : ''}; surge ratio ${a.settings.surge_ratio}, ${a.settings.start_instances} instance(s) at the start`,
+    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} — ${v.summary}${v.explanation ? ` (${v.explanation})` : ''}; surge ratio ${a.settings.surge_ratio}, ${drillStartText(a)} at the start`,
   );
   lines.push(
     `  endpoint ${a.endpoint} (${a.region}), plan ${a.plan_file} (run ${a.plan_run_id}), drill run ${a.run_id}, ${a.shards.length} shard(s), from ${a.histograms.start_at}`,
@@ -125,6 +126,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
       `    ${row.parameter}: plan ${JSON.stringify(row.expected)}, deployed ${JSON.stringify(row.deployed)}`,
     );
   }
+  lines.push(...drillIcLines(a));
   lines.push('', 'phases (open-loop Poisson arrivals)', ...phaseLines(a.phases, { index: 0, count: 1 }));
   lines.push(`  steady load: ${drillSteadyBasis(a)}`);
   lines.push('', 'measured');
@@ -141,7 +143,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
     ]);
     rows.push([
       'scale-out to in service (measured)',
-      `${s1(first.scale_out_s)} (${first.from_instances} -> ${first.to_instances} instances)`,
+      `${s1(first.scale_out_s)} (${first.from_instances} -> ${first.to_instances} ${a.inference_component ? 'copies' : 'instances'})`,
     ]);
   }
   rows.push([

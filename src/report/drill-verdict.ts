@@ -129,9 +129,10 @@ export function drillStallText(a: DrillArtifact): string | null {
 export function drillSteadyBasis(a: DrillArtifact): string {
   const steady = a.phases.find((p) => p.name === 'steady');
   const safe = a.prediction.lambda_safe_rps;
+  const per = a.inference_component ? 'copy' : 'instance';
   const basis =
     safe !== undefined && safe !== null
-      ? `the plan's lambda_safe ${n3(safe)} requests/s per instance (the chosen policy's surge-safe rate)`
+      ? `the plan's lambda_safe ${n3(safe)} requests/s per ${per} (the chosen policy's surge-safe rate)`
       : a.prediction.lambda_safe_rps === null
         ? `the plan's X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (the plan predates lambda_safe)`
         : `X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (recorded before lambda_safe)`;

@@ -267,6 +267,7 @@ export async function runDrill(
         prediction,
         estimate,
         shard,
+        ...(icDrill ? { copies: true } : {}),
       }),
       exitCode: 0,
       written: [],

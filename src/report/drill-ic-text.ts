@@ -70,3 +70,34 @@ export function drillIcLines(a: DrillArtifact): string[] {
   if (ic.from_zero) lines.push(...fromZeroLines(ic.from_zero));
   return lines;
 }
+
+/** The from-zero phase as label/value rows (the PR comment and job summary table). */
+export function fromZeroRows(z: DrillFromZero): [string, string][] {
+  const w = z.wake;
+  const retry = w?.retry ?? null;
+  return [
+    ['verdict', `${z.held ? 'held' : 'NOT held'}: ${z.reasons.join('; ')}`],
+    [
+      'wake (measured)',
+      w?.wake_s == null
+        ? `none within ${s3(z.max_wait_s)}`
+        : `${s3(w.wake_s)}, first request to first success; tolerance ${s3(z.wake_tolerance_s)} (stated); plan ${s3(z.planned_wake_s)} (${z.planned_wake_origin})`,
+    ],
+    [
+      'no-capacity failures (measured)',
+      w === null
+        ? 'n/a'
+        : `${w.no_capacity_failures}${w.failing_window ? ` over ${s3(w.failing_window.seconds)}` : ''}`,
+    ],
+    [
+      'client-visible failures (measured)',
+      retry === null
+        ? 'n/a'
+        : `${retry.client_visible_failures} of ${retry.client_requests} client request(s); ${retry.retries} retries apart`,
+    ],
+    [
+      'retry budget (plan)',
+      `${z.retry_budget.attempts} x ${z.retry_budget.backoff_s} s, covers ${z.retry_budget.covers_s} s (computed)`,
+    ],
+  ];
+}

@@ -50,12 +50,14 @@ export interface DrillDryRun {
   prediction: DrillPrediction;
   estimate: DrillEstimate;
   shard: Shard;
+  /** An inference component's drill: start_instances counts copies (the estimate's instances hold them). */
+  copies?: boolean;
 }
 
 export function renderDrillDryRun(d: DrillDryRun): string {
   const e = d.estimate;
   const lines = [
-    `drill dry run: ${d.modelName} on endpoint ${d.endpoint}, surge ratio ${d.settings.surge_ratio}, ${d.settings.start_instances} instance(s) at the start, SLO p95 TTFAB ${d.settings.slo_ms} ms`,
+    `drill dry run: ${d.modelName} on endpoint ${d.endpoint}, surge ratio ${d.settings.surge_ratio}, ${d.settings.start_instances} ${d.copies ? 'copies' : 'instance(s)'} at the start, SLO p95 TTFAB ${d.settings.slo_ms} ms`,
     'phases (open-loop Poisson arrivals, rates for the whole drill)',
     ...phaseLines(d.phases, d.shard),
     `duration: ${e.durationS} s (${(e.durationS / 60).toFixed(1)} min), about ${e.arrivals} requests`,

@@ -18,6 +18,7 @@ import { runLocalApply } from '../../src/commands/local-apply.js';
 import { runPlan } from '../../src/commands/plan.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { inferenceComponentConfigSchema, type ModelConfig, readArtifact } from '../../src/model/index.js';
+import { drillSection } from '../../src/report/drill-markdown.js';
 import { anchorQmaxFile } from '../helpers/anchor.js';
 import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
@@ -248,6 +249,12 @@ describe('drill on an inference-component endpoint', () => {
     expect(result.report).toMatch(/from zero \(before the schedule; judged apart from the windows\): HELD/);
     expect(result.report).toMatch(/0 client-visible failure\(s\) \(measured\); \d+ retries/);
     expect(result.report).toMatch(/the wake from zero held \([\d.]+ s measured, tolerance 30 s/);
+    // The PR comment and job summary carry the phase with its provenance.
+    const md = drillSection({ artifact: a, file: null }).join('\n');
+    expect(md).toMatch(/### Drill: from zero/);
+    expect(md).toMatch(
+      /client-visible failures \(measured\) \| 0 of 1 client request\(s\); \d+ retries apart/,
+    );
     writeFileSync(join(dir, 'report-zero.txt'), result.report);
   }, 90_000);
 });

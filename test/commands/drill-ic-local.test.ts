@@ -243,7 +243,9 @@ describe('drill on an inference-component endpoint', () => {
     expect(stages.at(-1)).toBe('traffic_recovered');
     // The wake's scaling activity (0 -> 1 copy) is the from-zero phase's, not a scale-out of the drill.
     expect(a.analysis.scale_outs.every((c) => (c.from_instances ?? 0) >= 1)).toBe(true);
-    // The windows are judged as in any drill; the verdict follows them and the wake.
+    // The windows are judged as in any drill; the verdict follows them and the wake. (Here the
+    // copy tracking's AlarmLow, its range holding only the wake's lone datapoint, scales the woken
+    // copy in as the load starts: docs/design.md "Inference components" has the figures.)
     expect(a.verdict).toBe(a.slo_held && z?.held ? 'pass' : 'fail');
     expect(result.exitCode).toBe(a.verdict === 'pass' ? 0 : 1);
     expect(result.report).toMatch(/from zero \(before the schedule; judged apart from the windows\): HELD/);

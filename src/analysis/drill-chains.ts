@@ -62,9 +62,9 @@ export function watchedAlarms(
   );
 }
 
-/** `Setting desired instance count to 3.` -> 3. */
+/** `Setting desired instance count to 3.` (or `copy count`, an inference component) -> 3. */
 export function desiredFromDescription(description: string): number | null {
-  const m = /desired (?:instance )?count to (\d+)/i.exec(description);
+  const m = /desired (?:instance |copy )?count to (\d+)/i.exec(description);
   return m ? Number(m[1]) : null;
 }
 

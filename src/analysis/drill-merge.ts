@@ -128,13 +128,26 @@ export function completeDrill(data: DrillData, shards: Shard[], source: string):
     observer: data.observer,
   });
   const byPhase = stallP95ByPhase(data, source);
+  // An inference component's from-zero phase is judged apart (slo_held keeps its meaning: the
+  // windows); a wake beyond the plan's tolerance or retry budget fails the drill all the same.
+  const fromZero = data.inference_component?.from_zero ?? null;
+  const wakeFailed = fromZero !== null && !fromZero.held;
+  const analysis = wakeFailed
+    ? {
+        ...judgement.analysis,
+        reasons: [
+          `the from-zero phase did not hold: ${fromZero.reasons.join('; ')}`,
+          ...judgement.analysis.reasons,
+        ],
+      }
+    : judgement.analysis;
   return {
     ...data,
     kind: 'drill',
     shards,
-    verdict: judgement.verdict,
+    verdict: wakeFailed ? 'fail' : judgement.verdict,
     broken_windows: judgement.brokenWindows,
-    analysis: judgement.analysis,
+    analysis,
     slo_held: judgement.sloHeld,
     as_predicted: judgement.asPredicted,
     slo: { ...judgement.slo, ...(byPhase ? { stall_p95_by_phase: byPhase } : {}) },

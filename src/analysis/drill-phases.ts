@@ -87,8 +87,10 @@ export function steadyPerInstance(prediction: DrillPrediction): {
 
 export interface PhaseChoice {
   surgeRatio: number;
-  /** The fleet the steady load is sized for (instances). */
+  /** The fleet the steady load is sized for (instances; copies for an inference component). */
   instances: number;
+  /** What `instances` counts. @default 'instance' */
+  unit?: 'instance' | 'copy';
   windowS: number;
   /** Seconds of the scale-in alarm's evaluation (periods x period), from the deployed shape. */
   scaleInWindowS: number;
@@ -139,10 +141,11 @@ export function drillPhases(
   const steadyRps = choice.steadyRps ?? perInstance.rps * choice.instances;
   const troughRps = choice.troughRps ?? planTroughRps(plan);
   const x = round(perInstance.rps, 3);
+  const unit = choice.unit ?? 'instance';
   const name = perInstance.basis === 'lambda_safe' ? 'lambda_safe' : 'X_target';
   const what =
     perInstance.basis === 'lambda_safe'
-      ? "the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for"
+      ? `the chosen policy's surge-safe rate per ${unit}, what the plan sizes the fleet for`
       : "the plan's throughput at its target: the plan predates lambda_safe";
   return [
     {
@@ -152,8 +155,8 @@ export function drillPhases(
       rate_rps: round(steadyRps, 6),
       rate_source:
         choice.steadyRps !== undefined
-          ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} instance(s) would be ${round(perInstance.rps * choice.instances, 3)})`
-          : `computed: ${name} ${x} requests/s x ${choice.instances} instance(s) (${what})`,
+          ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} ${unit}(s) would be ${round(perInstance.rps * choice.instances, 3)})`
+          : `computed: ${name} ${x} requests/s x ${choice.instances} ${unit}(s) (${what})`,
     },
     {
       name: 'surge',

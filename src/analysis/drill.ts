@@ -464,8 +464,10 @@ export function analyzeDrill(input: DrillAnalysisInput): DrillJudgement {
     const next = obs[i + 1];
     const from = Math.max(o.t_s, steady.start_s);
     const to = Math.min(next ? next.t_s : judgedEnd, judgedEnd);
-    if (o.current === null || to <= from) continue;
-    instanceSeconds += o.current * (to - from);
+    // An inference-component drill counts copies in current; its instances are recorded apart.
+    const held = o.instances !== undefined ? o.instances : o.current;
+    if (held === null || to <= from) continue;
+    instanceSeconds += held * (to - from);
     seen = true;
   }
 

@@ -7,6 +7,7 @@
 import {
   type ApplicationAutoScalingClient,
   DescribeScalingActivitiesCommand,
+  type ScalableDimension,
 } from '@aws-sdk/client-application-auto-scaling';
 import { type CloudWatchClient, DescribeAlarmHistoryCommand } from '@aws-sdk/client-cloudwatch';
 import type { CallOptions } from './endpoint.js';
@@ -91,12 +92,16 @@ export interface ScalingActivityRecord {
   cause: string;
 }
 
-/** The variant's scaling activities that started at or after `sinceMs`, oldest first. */
+/**
+ * The scaling activities of one scalable target (a variant's instance count, or an inference
+ * component's copy count with `scalableDimension`) that started at or after `sinceMs`, oldest first.
+ */
 export async function describeScalingActivitiesSince(
   autoscaling: ApplicationAutoScalingClient,
   resourceId: string,
   sinceMs: number,
   options: CallOptions = {},
+  scalableDimension: ScalableDimension = VARIANT_DIMENSION,
 ): Promise<ScalingActivityRecord[]> {
   const out: ScalingActivityRecord[] = [];
   let nextToken: string | undefined;
@@ -106,7 +111,7 @@ export async function describeScalingActivitiesSince(
       new DescribeScalingActivitiesCommand({
         ServiceNamespace: SAGEMAKER_NAMESPACE,
         ResourceId: resourceId,
-        ScalableDimension: VARIANT_DIMENSION,
+        ScalableDimension: scalableDimension,
         NextToken: nextToken,
       }),
       options,

@@ -23,6 +23,7 @@ import {
   type DescribeInferenceComponentCommandOutput,
   DescribeModelCommand,
   UpdateInferenceComponentCommand,
+  UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
 import type { IcStepPolicy, InferenceComponentPlan } from '../model/index.js';
 import {
@@ -313,4 +314,52 @@ export async function applyInferenceComponentScaling(
     policyNames: [targetName, ...(z ? [z.wake.name, z.idle_scale_in.name] : [])],
     alarmNames: z ? [z.wake.alarm.name, z.idle_scale_in.alarm.name] : [],
   };
+}
+
+/** A component's copy counts and its endpoint's instances, as one poll sees them. */
+export interface ComponentCounts {
+  /** The component's status (InService, Updating, ...). */
+  status: string;
+  desired: number;
+  current: number;
+  /** The endpoint's production variant's current instance count (managed instance scaling). */
+  instances: number | null;
+}
+
+/** DescribeInferenceComponent and DescribeEndpoint, read together. */
+export async function describeComponentCounts(
+  clients: Pick<PolicyClients, 'sagemaker'>,
+  component: string,
+  endpoint: string,
+  options: CallOptions = {},
+): Promise<ComponentCounts> {
+  const [d, e] = await Promise.all([
+    clients.sagemaker.send(
+      new DescribeInferenceComponentCommand({ InferenceComponentName: component }),
+      options,
+    ),
+    clients.sagemaker.send(new DescribeEndpointCommand({ EndpointName: endpoint }), options),
+  ]);
+  return {
+    status: d.InferenceComponentStatus ?? 'unknown',
+    desired: d.RuntimeConfig?.DesiredCopyCount ?? 0,
+    current: d.RuntimeConfig?.CurrentCopyCount ?? 0,
+    instances: e.ProductionVariants?.[0]?.CurrentInstanceCount ?? null,
+  };
+}
+
+/** Sets the component's copy count (UpdateInferenceComponentRuntimeConfig), as an operator would. */
+export async function setComponentCopyCount(
+  clients: Pick<PolicyClients, 'sagemaker'>,
+  component: string,
+  copies: number,
+  options: CallOptions = {},
+): Promise<void> {
+  await clients.sagemaker.send(
+    new UpdateInferenceComponentRuntimeConfigCommand({
+      InferenceComponentName: component,
+      DesiredRuntimeConfig: { CopyCount: copies },
+    }),
+    options,
+  );
 }

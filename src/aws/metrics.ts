@@ -37,11 +37,26 @@ export async function getVariantMetricData(
     { Name: 'EndpointName', Value: endpoint },
     { Name: 'VariantName', Value: variant },
   ];
+  return getMetricData(cloudwatch, dimensions, queries, startMs, endMs, options);
+}
+
+/**
+ * The same for any dimensions of AWS/SageMaker, e.g. an inference component's
+ * (`InferenceComponentName`: ConcurrentRequestsPerCopy).
+ */
+export async function getMetricData(
+  cloudwatch: CloudWatchClient,
+  dimensions: readonly { Name: string; Value: string }[],
+  queries: readonly VariantMetricQuery[],
+  startMs: number,
+  endMs: number,
+  options: CallOptions = {},
+): Promise<MetricSeries[]> {
   const metricQueries: MetricDataQuery[] = queries.map((q) => ({
     Id: q.id,
     ReturnData: true,
     MetricStat: {
-      Metric: { Namespace: 'AWS/SageMaker', MetricName: q.metricName, Dimensions: dimensions },
+      Metric: { Namespace: 'AWS/SageMaker', MetricName: q.metricName, Dimensions: [...dimensions] },
       Period: q.periodS,
       Stat: q.stat,
     },

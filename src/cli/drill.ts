@@ -26,6 +26,10 @@ export function registerDrill(program: Command): void {
         '(shard 0 observes the endpoint), to merge with `scalegate drill merge`. ' +
         'The drill freezes nothing: the endpoint scales under its own policy throughout, so a run killed mid-way leaves it ' +
         'under its own policy (only the desired count was set to --start-instances before the load). ' +
+        'An inference-component model (kind inference-component, a plan with its inference_component block) is drilled on its ' +
+        'copy count: --start-copies copies (not instances), the copy target tracking compared with the plan, copies and instances ' +
+        'observed with the copy activities and ConcurrentRequestsPerCopy; --from-zero (min copies 0) first sets it to 0 copies and ' +
+        "measures its wake with the plan's retry budget, judged against the plan's wake tolerance (a wake beyond it fails the drill). " +
         'Exit codes: 0 pass: the SLO held (or a shard recorded, or a dry run), 1 fail: a full window of the steady or surge ' +
         "phase over the SLO or with overflows above the plan's max_overflow_probability of its arrivals (each window named), " +
         'even where the plan predicted it (said beside the failure), 2 refused input, 3 an AWS call or the network failed (docs/exit-codes.md); 130/143 interrupted.',

@@ -3,25 +3,52 @@
  * the watched alarms' states while the load runs, then reads what happened exactly: the alarm
  * transitions (DescribeAlarmHistory), the scaling activities and the tracked metric per period
  * (GetMetricData). A failed call is recorded and observing goes on; it never stops the load.
+ *
+ * An inference component (`target`) is observed the same way on its copy count: DesiredCopyCount
+ * and CurrentCopyCount (DescribeInferenceComponent) with the endpoint's instances beside them, the
+ * activities of `sagemaker:inference-component:DesiredCopyCount`, and the tracked metric on the
+ * component's dimension (ConcurrentRequestsPerCopy, InferenceComponentName).
  */
 import { desiredFromDescription } from '../analysis/drill.js';
 import type { AwsClients } from '../aws/clients.js';
 import { describeAlarmTransitions, describeScalingActivitiesSince } from '../aws/drill.js';
 import { describeVariantCapacity } from '../aws/endpoint.js';
-import { getVariantMetricData } from '../aws/metrics.js';
+import { getMetricData } from '../aws/metrics.js';
 import { describeMetricAlarms } from '../aws/policy.js';
-import { variantResourceId } from '../aws/scaling.js';
+import { VARIANT_DIMENSION, variantResourceId } from '../aws/scaling.js';
 import type { ProgressSink } from '../load/progress.js';
 import type { DrillObservation, DrillObserver, DrillPhase, WatchedAlarm } from '../model/index.js';
 import { waitUntil } from '../wait.js';
 
+/** What one poll reads of the scaled resource (a component: copies, and its endpoint's instances). */
+export interface ScaledCounts {
+  status: string;
+  desired: number | null;
+  current: number | null;
+  /** The endpoint's current instances when desired/current count copies. */
+  instances?: number | null;
+}
+
+/** A scaled resource other than the variant's instance count: an inference component's copies. */
+export interface ObserveTarget {
+  capacity: () => Promise<ScaledCounts>;
+  resourceId: string;
+  scalableDimension: 'sagemaker:inference-component:DesiredCopyCount';
+  /** The tracked metric, on these dimensions. */
+  metric: { name: string; statistic: string; periodS: number; dimensions: { Name: string; Value: string }[] };
+}
+
 export interface ObserveOptions {
   clients: AwsClients;
+  /** @default the variant's instance count */
+  target?: ObserveTarget;
   endpoint: string;
   variant: string;
   alarms: readonly WatchedAlarm[];
   /** Wall time of the schedule's offset 0. */
   startWallMs: number;
+  /** Scaling activities before this wall time are not the drill's (e.g. its from-zero phase's wake). */
+  activitiesSinceWallMs?: number;
   pollS: number;
   phases: readonly DrillPhase[];
   log: (line: string) => void;
@@ -75,22 +102,29 @@ export function observeDrill(o: ObserveOptions): Observing {
       alarms: {},
     };
     try {
-      const c = await describeVariantCapacity(o.clients.sagemaker, o.endpoint, o.variant);
-      row.status = c.endpointStatus;
+      const c: ScaledCounts = o.target
+        ? await o.target.capacity()
+        : await describeVariantCapacity(o.clients.sagemaker, o.endpoint, o.variant).then((v) => ({
+            status: v.endpointStatus,
+            desired: v.desired,
+            current: v.current,
+          }));
+      row.status = c.status;
       row.desired = c.desired;
       row.current = c.current;
+      if (c.instances !== undefined) row.instances = c.instances;
       if (!last || last.desired !== c.desired || last.current !== c.current) {
         o.progress({
           type: 'drill-capacity',
           tS: row.t_s,
-          status: c.endpointStatus,
+          status: c.status,
           desired: c.desired,
           current: c.current,
         });
       }
       last = c;
     } catch (e) {
-      note('DescribeEndpoint', e);
+      note(o.target ? 'DescribeInferenceComponent' : 'DescribeEndpoint', e);
     }
     if (names.length > 0) {
       try {
@@ -122,19 +156,31 @@ export function observeDrill(o: ObserveOptions): Observing {
       const from = o.startWallMs - 60_000;
       const scaleOut = o.alarms.find((a) => a.role === 'scale-out');
       const [namespace, ...metricName] = (scaleOut?.metric ?? '').split(' ');
-      const metric = {
-        namespace: scaleOut ? (namespace as string) : 'AWS/SageMaker',
-        name: scaleOut ? metricName.join(' ') : DEFAULT_METRIC.name,
-        statistic:
-          scaleOut && STATISTICS.has(scaleOut.statistic) ? scaleOut.statistic : DEFAULT_METRIC.statistic,
-        period_s: scaleOut?.period_s ?? DEFAULT_METRIC.periodS,
-        points: [] as { t_s: number; value: number }[],
-      };
+      const tracked = o.target?.metric;
+      const metric = tracked
+        ? {
+            namespace: 'AWS/SageMaker',
+            name: tracked.name,
+            statistic: tracked.statistic,
+            period_s: tracked.periodS,
+            points: [] as { t_s: number; value: number }[],
+          }
+        : {
+            namespace: scaleOut ? (namespace as string) : 'AWS/SageMaker',
+            name: scaleOut ? metricName.join(' ') : DEFAULT_METRIC.name,
+            statistic:
+              scaleOut && STATISTICS.has(scaleOut.statistic) ? scaleOut.statistic : DEFAULT_METRIC.statistic,
+            period_s: scaleOut?.period_s ?? DEFAULT_METRIC.periodS,
+            points: [] as { t_s: number; value: number }[],
+          };
+      const dimensions = tracked?.dimensions ?? [
+        { Name: 'EndpointName', Value: o.endpoint },
+        { Name: 'VariantName', Value: o.variant },
+      ];
       try {
-        const [series] = await getVariantMetricData(
+        const [series] = await getMetricData(
           o.clients.cloudwatch,
-          o.endpoint,
-          o.variant,
+          dimensions,
           [{ id: 'tracked', metricName: metric.name, stat: metric.statistic, periodS: metric.period_s }],
           from,
           endWallMs + metric.period_s * 1000,
@@ -164,8 +210,10 @@ export function observeDrill(o: ObserveOptions): Observing {
         activities = (
           await describeScalingActivitiesSince(
             o.clients.autoscaling,
-            variantResourceId(o.endpoint, o.variant),
-            o.startWallMs - LEAD_S * 1000,
+            o.target?.resourceId ?? variantResourceId(o.endpoint, o.variant),
+            Math.max(o.startWallMs - LEAD_S * 1000, o.activitiesSinceWallMs ?? Number.NEGATIVE_INFINITY),
+            {},
+            o.target?.scalableDimension ?? VARIANT_DIMENSION,
           )
         ).map((a) => ({
           id: a.id,

@@ -36,16 +36,19 @@ import { runDrillLoad } from '../load/open/drill.js';
 import type { OpenLoopRecord } from '../load/open/open-loop.js';
 import { createTransport } from '../load/transport/transports.js';
 import type { Transport } from '../load/types.js';
+import type { AssetHash } from '../model/asset-hash.js';
 import {
   CONFIG_FILE,
   DEFAULT_ARTIFACTS_DIR,
   type DrillArtifact,
   type DrillData,
+  type DrillFromZero,
   type DrillShardArtifact,
   drillChartFileName,
   drillFileName,
   drillShardFileName,
   fingerprintDifferences,
+  type IcDeployedState,
   LOCAL_REGION,
   type ModelConfig,
   opt,
@@ -60,7 +63,16 @@ import { describeRow, differingRows } from '../plan/policy-diff.js';
 import { renderDrillChartSvg } from '../report/drill-svg.js';
 import { renderDrillDryRun, renderDrillReport, renderDrillShardReport } from '../report/drill-text.js';
 import { abortReason, waitUntil } from '../wait.js';
+import {
+  icDrillOf,
+  icLiveFingerprint,
+  icObserveTarget,
+  icPolicyAlarms,
+  runFromZeroPhase,
+  setCopies,
+} from './drill-ic.js';
 import { observeDrill } from './drill-observer.js';
+import { compareInferenceComponentWithPlan } from './inference-component.js';
 import {
   audioAccounting,
   planRequests,
@@ -84,8 +96,12 @@ export interface DrillInput extends RequestShapeInput {
   planFile: string;
   /** @default the plan's surge ratio */
   surgeRatio?: number;
-  /** Instances the steady load is sized for, set before the load starts. @default the plan's min_instances */
+  /** Instances the steady load is sized for, set before the load starts (a variant's drill). @default the plan's min_instances */
   startInstances?: number;
+  /** An inference-component model: copies the steady load is sized for, set before the load starts. @default the plan's min copies (at least 1) */
+  startCopies?: number;
+  /** An inference-component model with min copies 0: idle the component at 0 copies and measure its wake before the schedule. @default false */
+  fromZero?: boolean;
   /** Drill whatever policy is deployed, recording how it differs from the plan. @default false */
   allowPolicyMismatch?: boolean;
   /** `i/n`: send shard i of n of the schedule (needs startAt). @default the whole schedule */
@@ -135,6 +151,8 @@ export interface DrillDeps extends CommandDeps {
   vantage?: VantageDeps;
   /** Called with every finished request (tests pool the shards' records). */
   onRecord?: Parameters<typeof runDrillLoad>[0]['onRecord'];
+  /** Hashes a container_dir (an inference-component model's fingerprint is its config's). */
+  assetHash?: AssetHash;
 }
 
 /** The metric period CloudWatch alarms on ConcurrentRequestsPerModel use: the schedule starts on one. */
@@ -186,14 +204,17 @@ export async function runDrill(
   const { shard } = checked;
   const planShape = loadPlanShape(input.modelName, input.planFile, input.endpoint, input.variant);
   const { plan, shape } = planShape;
-  const prediction = drillPrediction(plan, input.planFile);
+  const icDrill = icDrillOf(input, plan);
+  const prediction = icDrill?.prediction ?? drillPrediction(plan, input.planFile);
   const surgeRatio = checked.surgeRatio ?? plan.chosen.surge_ratio;
-  const instances = input.startInstances ?? plan.deployable.min_instances;
+  // An inference component's drill counts copies (instances follow them).
+  const instances = icDrill?.startCopies ?? input.startInstances ?? plan.deployable.min_instances;
   const windowS = input.windowS ?? DRILL_DEFAULTS.windowS;
   const scaleInAlarm = shape.scaleIn.alarm;
   const phases = drillPhases(plan, prediction, {
     surgeRatio,
     instances,
+    ...(icDrill ? { unit: 'copy' as const } : {}),
     windowS,
     scaleInWindowS: scaleInAlarm.periodS * scaleInAlarm.evaluationPeriods,
     ...(input.steadyS !== undefined ? { steadyS: input.steadyS } : {}),
@@ -227,11 +248,13 @@ export async function runDrill(
   };
 
   if (input.dryRun) {
+    // The cost is of instances: an inference component's copies packed copies_per_instance each.
+    const perInstance = icDrill?.ic.packing.copies_per_instance ?? 1;
     const estimate = drillEstimate(
       phases,
-      instances,
+      Math.ceil(instances / perInstance),
       surgeRatio,
-      plan.deployable.max_instances,
+      icDrill?.ic.instances.max ?? plan.deployable.max_instances,
       input.model.instance_hourly_usd ?? null,
     );
     return {
@@ -244,6 +267,7 @@ export async function runDrill(
         prediction,
         estimate,
         shard,
+        ...(icDrill ? { copies: true } : {}),
       }),
       exitCode: 0,
       written: [],
@@ -252,32 +276,40 @@ export async function runDrill(
   const clients = deps.clients;
   if (!clients) throw new Error('runDrill: AWS clients are needed unless dryRun');
 
-  // The endpoint must run what the plan was measured on.
-  const deployed = await readDeployedFingerprint(
-    clients.sagemaker,
-    input.endpoint,
-    input.variant,
-    input.region,
-  );
-  // What the drill measures: the deployed endpoint, with the request shape its load sends.
-  const live = { ...deployed, fingerprint: { ...deployed.fingerprint, request: request.shape } };
+  // The endpoint must run what the plan was measured on (a component: its config's, compared below).
+  const live = icDrill
+    ? {
+        fingerprint: icLiveFingerprint(
+          input.model,
+          input.configFile ?? CONFIG_FILE,
+          input.region,
+          request.shape,
+          deps.assetHash,
+        ),
+      }
+    : await readDeployedFingerprint(clients.sagemaker, input.endpoint, input.variant, input.region).then(
+        // What the drill measures: the deployed endpoint, with the request shape its load sends.
+        (deployed) => ({ ...deployed, fingerprint: { ...deployed.fingerprint, request: request.shape } }),
+      );
   const differences = fingerprintDifferences(plan.fingerprint, live.fingerprint);
   if (differences.length > 0) {
     throw usage`${opt('plan', input.planFile)} was measured on another configuration than endpoint ${input.endpoint} runs (${differences.map((d) => `${d.field}: plan ${d.left}, endpoint ${d.right}`).join('; ')}): its promise says nothing about this endpoint. Drill the plan made for what is deployed (\`scalegate qmax\`, \`scalegate ttotal\`, \`scalegate plan\` on ${input.endpoint}), or deploy the image and instance type the plan was measured on.`;
   }
 
   // The deployed policy must be the plan's (what `scalegate validate` checks), unless allowed.
-  const { artifact: comparison, state } = await compareWithPlan(
-    {
-      modelName: input.modelName,
-      endpoint: input.endpoint,
-      variant: input.variant,
-      region: input.region,
-      planFile: input.planFile,
-    },
-    { clients, ...(signal ? { signal } : {}) },
-    planShape,
-  );
+  const compareInput = {
+    modelName: input.modelName,
+    endpoint: input.endpoint,
+    variant: input.variant,
+    region: input.region,
+    planFile: input.planFile,
+  };
+  const { artifact: comparison, state } = icDrill
+    ? await compareInferenceComponentWithPlan(compareInput, icDrill.plan, {
+        clients,
+        ...(signal ? { signal } : {}),
+      })
+    : await compareWithPlan(compareInput, { clients, ...(signal ? { signal } : {}) }, planShape);
   const differing = differingRows(comparison.rows);
   const fix = deployFix(input, live.fingerprint.region);
   if (differing.length > 0 && !input.allowPolicyMismatch) {
@@ -285,8 +317,13 @@ export async function runDrill(
     const listed = differing.slice(0, 6).map((r) => `  - ${describeRow(r)}`);
     throw usage`endpoint ${input.endpoint} ${noPolicy ? 'has no scaling policy' : "does not run the plan's policy"} (\`scalegate validate --model ${input.modelName} --endpoint ${input.endpoint} --plan ${input.planFile}\` is not clean: ${differing.length} parameter(s) differ):\n${listed.join('\n')}${differing.length > 6 ? `\n  - ... ${differing.length - 6} more` : ''}\nDeploy the plan's policy first: ${fix}; or drill whatever is deployed with ${opt('allow-policy-mismatch')} (the differences are recorded).`;
   }
-  const watched = watchedAlarms(state.policies, state.alarms);
-  const target = state.scalableTarget;
+  const watched = watchedAlarms(
+    state.policies,
+    icDrill ? await icPolicyAlarms(clients, state as IcDeployedState) : state.alarms,
+  );
+  const target = icDrill
+    ? null
+    : (state as Awaited<ReturnType<typeof compareWithPlan>>['state']).scalableTarget;
   if (
     target &&
     (instances < (target.MinCapacity ?? 0) || instances > (target.MaxCapacity ?? Number.POSITIVE_INFINITY))
@@ -303,7 +340,22 @@ export async function runDrill(
     notes.push('no scale-out alarm is deployed: no policy lag can be measured');
 
   const observer = shard.index === 0;
-  if (observer) {
+  let fromZero: DrillFromZero | null = null;
+  let activitiesSinceWallMs: number | undefined;
+  if (observer && icDrill) {
+    const waiting = { clients, log, signal, deadlineS: 3 * prediction.t_total_s + 600 };
+    if (input.fromZero) {
+      fromZero = await runFromZeroPhase(
+        { ...input, configFile: input.configFile ?? CONFIG_FILE, pollS: settings.poll_s },
+        icDrill,
+        { ...deps, ...waiting, version },
+      );
+      activitiesSinceWallMs = Date.now();
+    }
+    progress({ type: 'drill-desired', fromInstances: null, toInstances: instances });
+    if (!(await setCopies(icDrill.ic, instances, waiting)))
+      notes.push(`the component was not at ${instances} copies in service when the drill started`);
+  } else if (observer) {
     const capacity = await describeVariantCapacity(clients.sagemaker, input.endpoint, input.variant);
     if (capacity.desired !== instances) {
       progress({ type: 'drill-desired', fromInstances: capacity.desired, toInstances: instances });
@@ -367,6 +419,8 @@ export async function runDrill(
   const watching = observer
     ? observeDrill({
         clients,
+        ...(icDrill ? { target: icObserveTarget(clients, icDrill.ic) } : {}),
+        ...(activitiesSinceWallMs !== undefined ? { activitiesSinceWallMs } : {}),
         endpoint: input.endpoint,
         variant: input.variant,
         alarms: watched,
@@ -452,6 +506,18 @@ export async function runDrill(
     load_seconds: load.seconds,
     failures: load.failures,
     observer: observed,
+    ...(icDrill
+      ? {
+          inference_component: {
+            component: icDrill.ic.component_name,
+            start_copies: instances,
+            copies_per_instance: icDrill.ic.packing.copies_per_instance,
+            copy_target: icDrill.ic.copy_target.value,
+            t_plan_path: 'cold' as const,
+            from_zero: fromZero,
+          },
+        }
+      : {}),
     notes,
     provenance: { origin: 'measured', tool: `scalegate ${version}`, note: null },
   };

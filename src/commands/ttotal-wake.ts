@@ -109,10 +109,51 @@ async function wakeAlarmPeriod(
   }
 }
 
+/** A wake measured (the artifact, not yet written), or none: no request succeeded within maxWaitS. */
+export type WakeOutcome =
+  | { artifact: TtotalArtifact }
+  | {
+      artifact: null;
+      component: string;
+      maxWaitS: number;
+      noCapacityFailures: number;
+      wakePeriodS: number | null;
+    };
+
 export async function runTtotalWake(
   input: WakeInput,
   deps: WakeDeps,
 ): Promise<CommandResult<TtotalArtifact>> {
+  const outcome = await measureWakeFromZero(input, deps);
+  if (outcome.artifact === null) {
+    return {
+      artifact: null,
+      report: renderWakeTimeout(
+        outcome.component,
+        outcome.maxWaitS,
+        outcome.noCapacityFailures,
+        outcome.wakePeriodS,
+      ),
+      exitCode: 1,
+      written: [],
+    };
+  }
+  const { artifact } = outcome;
+  const outFile =
+    input.outFile ??
+    join(
+      input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
+      ttotalFileName(input.modelName, 'wake-from-zero', artifact.fingerprint),
+    );
+  writeArtifact('ttotal', outFile, artifact);
+  return { artifact, report: renderWakeReport(artifact, outFile), exitCode: 0, written: [outFile] };
+}
+
+/**
+ * The wake from zero copies, measured (what `ttotal --path zero` records, and the drill's
+ * from-zero phase): refused unless the component is idle at zero copies. Writes nothing.
+ */
+export async function measureWakeFromZero(input: WakeInput, deps: WakeDeps): Promise<WakeOutcome> {
   const ic = icOf(input);
   const log = deps.log ?? (() => {});
   const component = componentNameOf(input.endpoint, ic);
@@ -226,9 +267,10 @@ export async function runTtotalWake(
   if (successMs === null) {
     return {
       artifact: null,
-      report: renderWakeTimeout(component, maxWaitMs / 1000, failures.length, wakePeriodS),
-      exitCode: 1,
-      written: [],
+      component,
+      maxWaitS: maxWaitMs / 1000,
+      noCapacityFailures: failures.length,
+      wakePeriodS,
     };
   }
   const first = failures[0];
@@ -329,12 +371,5 @@ export async function runTtotalWake(
     t_total_end_stage: 'traffic_recovered',
     inference_component: measurement,
   };
-  const outFile =
-    input.outFile ??
-    join(
-      input.artifactsDir ?? DEFAULT_ARTIFACTS_DIR,
-      ttotalFileName(input.modelName, 'wake-from-zero', fingerprint),
-    );
-  writeArtifact('ttotal', outFile, artifact);
-  return { artifact, report: renderWakeReport(artifact, outFile), exitCode: 0, written: [outFile] };
+  return { artifact };
 }

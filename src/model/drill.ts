@@ -13,6 +13,7 @@
  * Times are seconds from the schedule's offset 0 (`histograms.start_at`), negative before it.
  */
 import { z } from 'zod';
+import { icPathMeasurementSchema, timelineEntrySchema } from './artifacts/ttotal.js';
 import { comparisonRowSchema, provenanceSchema } from './artifacts.js';
 import { fingerprintSchema } from './fingerprint.js';
 import { openLoopHistogramsSchema, shardSchema } from './histograms.js';
@@ -131,6 +132,12 @@ export const drillObservationSchema = z.object({
   status: safeString,
   desired: instances('desired').nullable(),
   current: instances('current').nullable(),
+  /**
+   * Additive: an inference-component drill counts copies in desired/current; this is the
+   * endpoint's current instance count (managed instance scaling) at the same poll. Absent: a
+   * variant drill, whose desired/current are instances.
+   */
+  instances: instances('instances').nullable().optional(),
   /** State of every watched alarm at this poll. */
   alarms: z.record(safeString, alarmStateSchema),
 });
@@ -191,6 +198,52 @@ export const drillPolicySchema = z.object({
   compared: z.number().int().nonnegative(),
 });
 
+/**
+ * The from-zero phase of an inference-component drill (`--from-zero`): the component idle at zero
+ * copies, one client at a time applying the plan's retry budget until the first success (the
+ * measurement `ttotal --path zero` makes), judged against the plan's wake tolerance and budget.
+ */
+export const drillFromZeroSchema = z.object({
+  /** What the wake measured (null: no request succeeded within max_wait_s). */
+  wake: icPathMeasurementSchema.nullable(),
+  /** The wake's stages (first request, first no-capacity failure, copy desired, in service, first success). */
+  timeline: z.array(timelineEntrySchema),
+  /** The longest the drill waited for a first success, seconds. */
+  max_wait_s: seconds('max_wait_s').positive(),
+  /** The plan's stated tolerance of the callers for a wake, seconds (the model's wake_tolerance_s). */
+  wake_tolerance_s: seconds('wake_tolerance_s'),
+  /** The plan's client retry budget: attempts x backoff covers this many seconds. */
+  retry_budget: z.object({
+    attempts: z.number().int().nonnegative(),
+    backoff_s: z.number().nonnegative(),
+    covers_s: z.number().nonnegative(),
+  }),
+  /** The plan's T_plan of the zero path, seconds, and where it came from. */
+  planned_wake_s: seconds('planned_wake_s'),
+  planned_wake_origin: safeString,
+  within_tolerance: z.boolean(),
+  /** No client request failed once every retry of the budget had: the budget covered the wake. */
+  within_retry_budget: z.boolean(),
+  /** within_tolerance and within_retry_budget: the phase held. */
+  held: z.boolean(),
+  reasons: z.array(safeString),
+});
+export type DrillFromZero = z.infer<typeof drillFromZeroSchema>;
+
+/** An inference-component drill: what desired/current count, the component and its from-zero phase. */
+export const drillInferenceComponentSchema = z.object({
+  component: safeString,
+  /** Copies the steady load is sized for, set before the load (settings.start_instances holds the same count). */
+  start_copies: z.number().int().positive(),
+  copies_per_instance: z.number().int().positive(),
+  /** The plan's copy target, ConcurrentRequestsPerCopy (prediction.scaling_target_value holds it too). */
+  copy_target: z.number().positive(),
+  /** The scale-out path whose T_plan the drill is judged on (cold: a copy that needs a new instance). */
+  t_plan_path: z.enum(['warm', 'cold']),
+  from_zero: drillFromZeroSchema.nullable(),
+});
+export type DrillInferenceComponent = z.infer<typeof drillInferenceComponentSchema>;
+
 const drillCommon = {
   schema_version: z.literal(1),
   model_name: safeString,
@@ -225,6 +278,12 @@ const drillCommon = {
   ),
   /** null on shards other than 0 (one observer per drill). */
   observer: drillObserverSchema.nullable(),
+  /**
+   * Additive: a drill of an inference-component endpoint. Its observations, activities and
+   * scale-out chains count copies (DesiredCopyCount/CurrentCopyCount), each observation also the
+   * instances. Absent: a variant drill.
+   */
+  inference_component: drillInferenceComponentSchema.optional(),
   notes: z.array(safeString),
   provenance: provenanceSchema,
 };
@@ -385,7 +444,10 @@ export const drillArtifactSchema = z.object({
   kind: z.literal('drill'),
   /** Shards merged into this drill (one for a single process). */
   shards: z.array(shardSchema).min(1),
-  /** `pass` exactly when the SLO held (slo_held); older drills: when no window broke the plan's promise. */
+  /**
+   * `pass` exactly when the SLO held (slo_held) and, in an inference-component drill from zero, its
+   * from-zero phase held; older drills: when no window broke the plan's promise.
+   */
   verdict: z.enum(['pass', 'fail']),
   /** The windows that broke the plan's promise (beyond what it predicted), by index. */
   broken_windows: z.array(z.number().int().nonnegative()),

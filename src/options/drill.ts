@@ -28,8 +28,19 @@ export const DRILL_OPTIONS = {
     'start-instances',
     '<n>',
     'positiveInteger',
-    'instances the steady load (lambda_safe x n; X_target x n for a plan that predates lambda_safe) is sized for; the desired count is set to n before the load starts',
+    'instances the steady load (lambda_safe x n; X_target x n for a plan that predates lambda_safe) is sized for; the desired count is set to n before the load starts (an inference-component model: --start-copies)',
     { defaultText: "the plan's min_instances" },
+  ),
+  startCopies: number(
+    'start-copies',
+    '<n>',
+    'positiveInteger',
+    'an inference-component model: copies (not instances) the steady load (lambda_safe per copy x n) is sized for; the copy count is set to n before the load starts, the instances follow it',
+    { defaultText: "the plan's min copies (at least 1)" },
+  ),
+  fromZero: flag(
+    'from-zero',
+    "an inference-component model with min copies 0: before the schedule, set the component to 0 copies, then measure its wake (no-capacity failures, retries of the plan's budget, first success) and judge it against the plan's wake tolerance and retry budget",
   ),
   allowPolicyMismatch: flag(
     'allow-policy-mismatch',

@@ -7,8 +7,10 @@
  * "predicted vs observed" block after `plan --drill` (text and Markdown). Pure; everything from
  * an artifact is escaped.
  */
+
 import type { DrillArtifact, PlanArtifact } from '../model/index.js';
 import { niceCeiling } from './chart-svg.js';
+import { drillStartText, fromZeroRows } from './drill-ic-text.js';
 import { drillSloCriterion, drillStallText, drillSteadyBasis, drillVerdictText } from './drill-verdict.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable, mermaidText } from './escape-md.js';
 
@@ -153,7 +155,7 @@ export function drillSection(d: LocatedDrill): string[] {
   const out: string[] = [
     `**${v.verdict}**: ${escapeMarkdown(v.summary)}${v.explanation ? ` (${escapeMarkdown(v.explanation)})` : ''}.`,
     '',
-    `Surge **x${a.settings.surge_ratio}** on ${codeSpan(a.endpoint)} from ${a.settings.start_instances} instance(s), plan run ${codeSpan(a.plan_run_id)}; ` +
+    `Surge **x${a.settings.surge_ratio}** on ${codeSpan(a.endpoint)} from ${drillStartText(a)}, plan run ${codeSpan(a.plan_run_id)}; ` +
       (a.policy.verdict === 'clean'
         ? "the deployed policy is the plan's (validate clean)."
         : `the deployed policy is **not** the plan's: ${a.policy.differences.length} parameter(s) differ (drilled with \`--allow-policy-mismatch\`).`),
@@ -162,6 +164,18 @@ export function drillSection(d: LocatedDrill): string[] {
     '',
   ];
   for (const r of a.analysis.reasons) out.push(`- ${inlineMarkdown(r)}`);
+  const fromZero = a.inference_component?.from_zero;
+  if (fromZero) {
+    out.push(
+      '',
+      `### Drill: from zero (component ${codeSpan(a.inference_component?.component ?? '')}, before the schedule)`,
+      '',
+      markdownTable(
+        ['', 'value'],
+        fromZeroRows(fromZero).map(([k, v]) => [escapeMarkdown(k), inlineMarkdown(v, { inTable: true })]),
+      ),
+    );
+  }
   out.push('', '### Drill: measured');
   out.push(
     '',

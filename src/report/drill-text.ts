@@ -14,6 +14,7 @@ import type {
   DrillWindow,
   Shard,
 } from '../model/index.js';
+import { drillIcLines, drillStartText } from './drill-ic-text.js';
 import {
   drillSloCriterion,
   drillStallText,
@@ -49,12 +50,14 @@ export interface DrillDryRun {
   prediction: DrillPrediction;
   estimate: DrillEstimate;
   shard: Shard;
+  /** An inference component's drill: start_instances counts copies (the estimate's instances hold them). */
+  copies?: boolean;
 }
 
 export function renderDrillDryRun(d: DrillDryRun): string {
   const e = d.estimate;
   const lines = [
-    `drill dry run: ${d.modelName} on endpoint ${d.endpoint}, surge ratio ${d.settings.surge_ratio}, ${d.settings.start_instances} instance(s) at the start, SLO p95 TTFAB ${d.settings.slo_ms} ms`,
+    `drill dry run: ${d.modelName} on endpoint ${d.endpoint}, surge ratio ${d.settings.surge_ratio}, ${d.settings.start_instances} ${d.copies ? 'copies' : 'instance(s)'} at the start, SLO p95 TTFAB ${d.settings.slo_ms} ms`,
     'phases (open-loop Poisson arrivals, rates for the whole drill)',
     ...phaseLines(d.phases, d.shard),
     `duration: ${e.durationS} s (${(e.durationS / 60).toFixed(1)} min), about ${e.arrivals} requests`,
@@ -109,7 +112,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
   const lines: string[] = [];
   const v = drillVerdictText(a);
   lines.push(
-    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} — ${v.summary}${v.explanation ? ` (${v.explanation})` : ''}; surge ratio ${a.settings.surge_ratio}, ${a.settings.start_instances} instance(s) at the start`,
+    `scalegate drill ${a.model_name}: ${a.verdict.toUpperCase()} — ${v.summary}${v.explanation ? ` (${v.explanation})` : ''}; surge ratio ${a.settings.surge_ratio}, ${drillStartText(a)} at the start`,
   );
   lines.push(
     `  endpoint ${a.endpoint} (${a.region}), plan ${a.plan_file} (run ${a.plan_run_id}), drill run ${a.run_id}, ${a.shards.length} shard(s), from ${a.histograms.start_at}`,
@@ -125,6 +128,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
       `    ${row.parameter}: plan ${JSON.stringify(row.expected)}, deployed ${JSON.stringify(row.deployed)}`,
     );
   }
+  lines.push(...drillIcLines(a));
   lines.push('', 'phases (open-loop Poisson arrivals)', ...phaseLines(a.phases, { index: 0, count: 1 }));
   lines.push(`  steady load: ${drillSteadyBasis(a)}`);
   lines.push('', 'measured');
@@ -141,7 +145,7 @@ export function renderDrillReport(a: DrillArtifact, file: string | null): string
     ]);
     rows.push([
       'scale-out to in service (measured)',
-      `${s1(first.scale_out_s)} (${first.from_instances} -> ${first.to_instances} instances)`,
+      `${s1(first.scale_out_s)} (${first.from_instances} -> ${first.to_instances} ${a.inference_component ? 'copies' : 'instances'})`,
     ]);
   }
   rows.push([

@@ -38,6 +38,18 @@ function brokenWhere(broken: readonly DrillWindow[]): string {
 }
 
 export function drillVerdictText(a: DrillArtifact): DrillVerdictText {
+  const v = windowVerdictText(a);
+  const z = a.inference_component?.from_zero;
+  if (!z) return v;
+  const wake =
+    z.wake?.wake_s === null || z.wake?.wake_s === undefined
+      ? `the component did NOT wake from zero within ${z.max_wait_s} s`
+      : `the wake from zero ${z.held ? 'held' : 'did NOT hold'} (${z.wake.wake_s} s measured, tolerance ${z.wake_tolerance_s} s; ${z.wake.retry?.client_visible_failures ?? 'n/a'} client-visible failure(s))`;
+  return { ...v, summary: `${v.summary}; ${wake}` };
+}
+
+/** The verdict on the windows alone (slo_held). */
+function windowVerdictText(a: DrillArtifact): DrillVerdictText {
   if (a.slo_held === undefined) {
     return {
       verdict: a.verdict,
@@ -117,9 +129,10 @@ export function drillStallText(a: DrillArtifact): string | null {
 export function drillSteadyBasis(a: DrillArtifact): string {
   const steady = a.phases.find((p) => p.name === 'steady');
   const safe = a.prediction.lambda_safe_rps;
+  const per = a.inference_component ? 'copy' : 'instance';
   const basis =
     safe !== undefined && safe !== null
-      ? `the plan's lambda_safe ${n3(safe)} requests/s per instance (the chosen policy's surge-safe rate)`
+      ? `the plan's lambda_safe ${n3(safe)} requests/s per ${per} (the chosen policy's surge-safe rate)`
       : a.prediction.lambda_safe_rps === null
         ? `the plan's X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (the plan predates lambda_safe)`
         : `X_target ${n3(a.prediction.x_target_rps)} requests/s per instance (recorded before lambda_safe)`;

@@ -28,27 +28,29 @@ describe('tau on w s windows in 1 s terms', () => {
     expect(secondsCorrelationTime(4.5, 1)).toBe(4.5);
   });
 
-  it('reads a plain M/D/2 near capacity on 6 s windows as no slow server (fluctuation <= 7 at its last look in >= 7 of 12 rungs; unconverted, 12 of 12 read above 7), so rungs near lambda_max can pass', () => {
+  it("reads a plain M/D/2 at 0.8 x capacity as no slow server on the command's 1 s windows (fluctuation <= FLUCTUATION_MAX in >= 9 of 12 rungs), and on 6 s windows read without the conversion as one (12 of 12 above), so rungs near lambda_max can pass", () => {
     // Without the conversion tau's floor of 1 window is 6 s of persistence: fluctuation 13-34.
     let calm = 0;
     let unconverted = 0;
     for (let seed = 1; seed <= 12; seed++) {
-      const d = simulateGoodputRung(MD2, {
-        rate: 0.8 * serviceCapacity(MD2),
-        holdS: 600,
-        settleS: 15,
-        sloMs: 10_000,
-        seed,
-        windowMs: 6000,
-        decision: { rule: { projection: false } },
-      });
-      if (d.fluctuation <= FLUCTUATION_MAX) calm++;
+      const rung = (windowMs: number) =>
+        simulateGoodputRung(MD2, {
+          rate: 0.8 * serviceCapacity(MD2),
+          holdS: 600,
+          settleS: 15,
+          sloMs: 10_000,
+          seed,
+          windowMs,
+          decision: { rule: { projection: false } },
+        });
+      if (rung(1000).fluctuation <= FLUCTUATION_MAX) calm++;
+      const d = rung(6000);
       // tau in windows times the arrivals of a 6 s window: the reading without the conversion.
       const perWindow = (d.n / d.stoppedAtS) * 6;
       if ((d.correlationWindows * perWindow) / d.correlationLength > FLUCTUATION_MAX) unconverted++;
     }
     expect(unconverted).toBe(12);
-    expect(calm).toBeGreaterThanOrEqual(7);
+    expect(calm).toBeGreaterThanOrEqual(9);
   });
 });
 

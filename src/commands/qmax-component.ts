@@ -1,7 +1,10 @@
 /**
  * qmax of an inference-component model: the component's copy count is what the freeze pins
  * (`--copies`, default 1), and the ladder's in-flight requests are shared among the copies
- * (least outstanding requests), so Q_max per copy = Q_max / copies.
+ * (least outstanding requests), so Q_max per copy = Q_max / copies. Copies that reserve no
+ * accelerator (NumberOfAcceleratorDevicesRequired unset) share the device of the instance they
+ * are packed on, so their Q_max per copy is that device's Q_max divided among them; a copy that
+ * reserves accelerators has devices of its own.
  */
 import { componentOf } from '../load/transport/transports.js';
 import type { QmaxArtifact } from '../model/artifacts.js';
@@ -12,6 +15,8 @@ export interface PinnedComponent {
   component: string;
   copies: number;
   copiesPerInstance: number;
+  /** Accelerator devices each copy reserves (config `accelerators`; 0: it shares the instance's). */
+  accelerators: number;
 }
 
 /** The component a qmax pins and at how many copies; null for a variant (`--copies` refused there). */
@@ -31,7 +36,7 @@ export function pinnedComponent(input: {
   const copies = input.copies ?? 1;
   if (copies > ic.max_copies)
     throw usage`${opt('copies', String(copies))}: more than the component's max_copies ${ic.max_copies}.`;
-  return { component, copies, copiesPerInstance: ic.copies_per_instance };
+  return { component, copies, copiesPerInstance: ic.copies_per_instance, accelerators: ic.accelerators ?? 0 };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -42,15 +47,22 @@ export function icQmaxRecord(
   qMax: number,
 ): NonNullable<QmaxArtifact['inference_component']> {
   const instances = Math.ceil(ic.copies / ic.copiesPerInstance);
+  const own = ic.accelerators >= 1;
+  // Placement fills an instance first: its copies are the ones that share its device.
+  const perDevice = own ? 1 : Math.min(ic.copies, ic.copiesPerInstance);
+  let sharing: string;
+  if (ic.copies === 1) sharing = 'one copy: the instance accelerator is its own';
+  else if (own)
+    sharing = `${ic.copies} copies on ${instances} instance(s), each reserving ${ic.accelerators} accelerator device(s): each copy has devices of its own, so packed copies do not contend for one`;
+  else
+    sharing = `${ic.copies} copies on ${instances} instance(s) reserving no accelerator: up to ${perDevice} copies share one instance's device (one queue), so Q_max per copy is that device's Q_max divided among them`;
   return {
     component: ic.component,
     copies: ic.copies,
     copies_per_instance: ic.copiesPerInstance,
     instances,
     q_max_per_copy: round2(qMax / ic.copies),
-    sharing:
-      ic.copies === 1
-        ? 'one copy: the instance accelerator is its own'
-        : `${ic.copies} copies on ${instances} instance(s): each copy is its own container process; whether they contend depends on the accelerators each copy is given (on the local SageMaker each copy has its own emulated device, so packed copies do not contend there)`,
+    copies_sharing_device: perDevice,
+    sharing,
   };
 }

@@ -80,6 +80,28 @@ export interface InstanceInfo {
   endpointConfigName: string;
 }
 
+/**
+ * How an instance that shares a container process with others starts: instances launched with the
+ * same `key` are served by one process (one emulated device, whose lanes all their requests go
+ * through). The first one starts the process; a later one joins it once it serves and replays its
+ * own start-up (`replayMs`) first. The process stops when its last instance has gone.
+ */
+export interface ProcessShare {
+  key: string;
+  /** The start-up a later instance replays before it serves from the running process (ms). */
+  replayMs: number;
+}
+
+/** One container process serving the instances launched with one share key. */
+export class SharedProcess {
+  readonly members = new Set<Instance>();
+  constructor(
+    readonly key: string,
+    /** The process's own instance: never routed to, never listed; its members are. */
+    readonly carrier: Instance,
+  ) {}
+}
+
 export class Instance {
   readonly id = `i-${randomBytes(9).toString('hex').slice(0, 17)}`;
   state: InstanceState = 'Pending';
@@ -87,7 +109,13 @@ export class Instance {
   /** The port was chosen here (not announced by the container) and is held in reservedPorts. */
   portReserved = false;
   proc: ChildProcess | undefined;
-  inFlight = 0;
+  /** Set when this instance shares a container process (see ProcessShare). */
+  share: ProcessShare | undefined;
+  /** The shared process it is served by (a member), or that it runs (the carrier). */
+  group: SharedProcess | undefined;
+  /** Called whenever its outstanding requests drop to 0 (a member's drain waits for it). */
+  onIdle: (() => void) | undefined;
+  private outstanding = 0;
   readonly launchedAtMs = Date.now();
   inServiceAtMs: number | undefined;
   exitCode: number | null | undefined;
@@ -113,8 +141,9 @@ export class Instance {
     readonly failAtStage: string | undefined,
     /** Which deployment of its endpoint it belongs to (blue/green: only the routed one serves). */
     readonly generation: number,
+    logStreamName?: string,
   ) {
-    this.logStreamName = `${variantName}/${this.id}`;
+    this.logStreamName = logStreamName ?? `${variantName}/${this.id}`;
     this.ready = new Promise((resolve) => {
       this.settleReady = resolve;
     });
@@ -123,8 +152,19 @@ export class Instance {
     });
   }
 
+  /** Requests sent to it and not yet answered (the runtime counts them; routing reads them). */
+  get inFlight(): number {
+    return this.outstanding;
+  }
+
+  set inFlight(n: number) {
+    this.outstanding = n;
+    if (n === 0) this.onIdle?.();
+  }
+
+  /** Its container process (a member's is its shared process's). */
   get pid(): number | undefined {
-    return this.proc?.pid;
+    return (this.proc ?? (this.group?.carrier !== this ? this.group?.carrier.proc : undefined))?.pid;
   }
 
   info(): InstanceInfo {
@@ -270,6 +310,8 @@ export class Endpoint extends EventEmitter {
   private launched = 0;
   /** The routed deployment's number; an update launches the next one. */
   private generation = 1;
+  /** Shared container processes by share key (the live one of each key). */
+  private readonly shared = new Map<string, SharedProcess>();
 
   constructor(readonly opts: EndpointOptions) {
     super();
@@ -526,8 +568,17 @@ export class Endpoint extends EventEmitter {
    * (the inference-component copies: 0 on an instance already running, the instance's
    * provisioning otherwise). The caller owns the count; `desired` is not changed.
    */
-  launchOne(provisionDelayMs: number): Instance {
-    return this.launch(this.deployment, this.generation, provisionDelayMs);
+  launchOne(provisionDelayMs: number, share?: ProcessShare): Instance {
+    return this.launch(this.deployment, this.generation, provisionDelayMs, share);
+  }
+
+  /** The container processes shared by instances now (one per share key), for inspection. */
+  sharedProcesses(): { key: string; pid: number | undefined; members: string[] }[] {
+    return [...this.shared.values()].map((g) => ({
+      key: g.key,
+      pid: g.carrier.pid,
+      members: [...g.members].map((m) => m.id),
+    }));
   }
 
   /** Stops one instance (SIGTERM, drain, SIGKILL after the drain allowance); resolves when gone. */
@@ -544,10 +595,12 @@ export class Endpoint extends EventEmitter {
     deployment: VariantDeployment = this.deployment,
     generation = this.generation,
     provisionDelayMs = this.opts.provisionDelayMs,
+    share?: ProcessShare,
   ): Instance {
     const failAtStage = this.opts.faults.takeInstanceFailure();
     const inst = new Instance(this.variantName, { ...deployment.environment }, failAtStage, generation);
     inst.endpointConfigName = deployment.endpointConfigName;
+    inst.share = share;
     this.launched += 1;
     inst.ordinal = this.launched;
     this.instances.push(inst);
@@ -562,6 +615,7 @@ export class Endpoint extends EventEmitter {
 
   private async boot(inst: Instance): Promise<void> {
     if (inst.state !== 'Pending' || this.closing) return;
+    if (inst.share) return this.join(inst, inst.share);
     const { command, cwd, env: specEnv, portFromOutput } = this.opts.container;
     let port = 0;
     if (!portFromOutput) {
@@ -695,6 +749,18 @@ export class Endpoint extends EventEmitter {
     inst.settleReady(false);
     inst.settleExited();
     this.remove(inst);
+    const group = inst.group;
+    if (group && group.carrier === inst) {
+      // A shared process gone: every instance it served is gone with it.
+      if (this.shared.get(group.key) === group) this.shared.delete(group.key);
+      for (const member of [...group.members]) this.memberGone(member);
+      return;
+    }
+    this.replaceIfLost(inst, was);
+  }
+
+  /** SageMaker replaces an instance that dies under it; the endpoint stays InService. */
+  private replaceIfLost(inst: Instance, was: InstanceState): void {
     if (
       was === 'InService' &&
       !this.closing &&
@@ -702,10 +768,117 @@ export class Endpoint extends EventEmitter {
       this.status !== 'Deleting' &&
       inst.generation === this.generation
     ) {
-      // SageMaker replaces an instance that dies under it; the endpoint stays InService.
       this.opts.log?.(`instance ${inst.id}: replacing it`);
-      this.launch();
+      this.launch(this.deployment, this.generation, this.opts.provisionDelayMs, inst.share);
     }
+  }
+
+  // ---- instances sharing one container process ------------------------------------------------
+
+  /**
+   * Boots a sharing instance: starts the key's process if none runs (or the running one is on its
+   * way out), else joins it; serves once the process does and, when it joined a running process,
+   * after replaying its own start-up.
+   */
+  private async join(inst: Instance, share: ProcessShare): Promise<void> {
+    let group = this.shared.get(share.key);
+    const starts = !group || group.carrier.state === 'Draining' || group.carrier.state === 'Failed';
+    if (!group || starts) {
+      // The process's log stream is its first instance's.
+      const carrier = new Instance(
+        this.variantName,
+        inst.environment,
+        inst.failAtStage,
+        inst.generation,
+        inst.logStreamName,
+      );
+      carrier.endpointConfigName = inst.endpointConfigName;
+      carrier.ordinal = inst.ordinal;
+      group = new SharedProcess(share.key, carrier);
+      carrier.group = group;
+      this.shared.set(share.key, group);
+      void this.boot(carrier);
+    }
+    group.members.add(inst);
+    inst.group = group;
+    inst.state = 'Booting';
+    this.opts.log?.(
+      `instance ${inst.id}: ${starts ? 'starts' : 'joins'} the shared process ${group.carrier.id} (${share.key})`,
+    );
+    this.changed();
+    const ok = await group.carrier.ready;
+    if (inst.state !== 'Booting') return;
+    if (!ok) {
+      this.memberGone(inst);
+      return;
+    }
+    const replay = starts ? 0 : share.replayMs + (this.opts.inServiceDelayMs ?? 0);
+    const promote = () => {
+      inst.pingTimer = undefined;
+      if (inst.state !== 'Booting') return;
+      const carrier = group.carrier;
+      if (carrier.state !== 'InService' || inst.failAtStage) {
+        // Its own start-up failed (injected), or the process went meanwhile.
+        this.memberGone(inst);
+        return;
+      }
+      inst.port = carrier.port;
+      inst.state = 'InService';
+      inst.inServiceAtMs = Date.now();
+      this.opts.log?.(`instance ${inst.id}: InService (shared process ${carrier.id})`);
+      inst.settleReady(true);
+      this.changed();
+    };
+    if (replay > 0) inst.pingTimer = setTimeout(promote, replay);
+    else promote();
+  }
+
+  /** A sharing instance leaves its process: drained (Terminated) or lost (Failed, replaced if it served). */
+  private memberGone(inst: Instance): void {
+    if (inst.state === 'Terminated' || inst.state === 'Failed') return;
+    if (inst.pingTimer) clearTimeout(inst.pingTimer);
+    // A drain waiting for its requests ends now: the process that held them is gone or done.
+    const drained = inst.onIdle;
+    inst.onIdle = undefined;
+    const was = inst.state;
+    inst.group?.members.delete(inst);
+    inst.state = was === 'Draining' ? 'Terminated' : 'Failed';
+    if (was !== 'Draining') this.opts.log?.(`instance ${inst.id}: lost with its shared process (${was})`);
+    inst.settleReady(false);
+    inst.settleExited();
+    this.remove(inst);
+    drained?.();
+    this.replaceIfLost(inst, was);
+  }
+
+  /**
+   * Stops a sharing instance: it leaves the routing at once and is gone when what it holds is
+   * answered (or after `timeoutMs`); the last one of its process stops the process first.
+   */
+  private async stopMember(inst: Instance, group: SharedProcess, timeoutMs: number): Promise<void> {
+    if (inst.state !== 'Draining') {
+      inst.state = 'Draining';
+      if (inst.pingTimer) clearTimeout(inst.pingTimer);
+      inst.settleReady(false);
+      this.opts.log?.(`instance ${inst.id}: leaves the shared process (draining ${inst.inFlight} in flight)`);
+      this.changed();
+      if (inst.inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, timeoutMs);
+          inst.onIdle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      group.members.delete(inst);
+      if (group.members.size === 0) {
+        if (this.shared.get(group.key) === group) this.shared.delete(group.key);
+        await this.stop(group.carrier, timeoutMs);
+      }
+      this.memberGone(inst);
+    }
+    await inst.exited;
   }
 
   /** SIGTERM, drain, gone (SIGKILL after `timeoutMs`). Resolves when the process has exited. */
@@ -719,6 +892,8 @@ export class Endpoint extends EventEmitter {
       return;
     }
     if (inst.state === 'Terminated' || inst.state === 'Failed') return inst.exited;
+    const group = inst.group;
+    if (group && group.carrier !== inst) return this.stopMember(inst, group, timeoutMs);
     if (inst.state !== 'Draining') {
       inst.state = 'Draining';
       if (inst.pingTimer) clearTimeout(inst.pingTimer);
@@ -738,6 +913,9 @@ export class Endpoint extends EventEmitter {
     // An instance whose process has not been spawned yet may be between port and spawn: wait for
     // its state to move on rather than miss it.
     await Promise.all([...this.instances].map((i) => this.stop(i, timeoutMs)));
+    // A shared process outlives no instance of it; none is left, but never leave one running.
+    await Promise.all([...this.shared.values()].map((g) => this.stop(g.carrier, timeoutMs)));
+    this.shared.clear();
     this.changed();
   }
 }

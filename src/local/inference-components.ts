@@ -6,9 +6,11 @@
  *   (accelerators, CPU cores, memory: INSTANCE_CAPACITY) with no process of their own. The
  *   config's InitialInstanceCount start with it; the endpoint is Creating until they are
  *   provisioned (the start-up profile's provisioning, replayed).
- * - Each copy of an IC is a container process on its own loopback port (the fleet machinery of
- *   fleet.ts: one `Endpoint` per IC whose instances are its copies, log group
- *   `/aws/sagemaker/InferenceComponents/<name>`). A copy is placed on the first instance with room
+ * - The copies of an IC are the instances of a fleet (fleet.ts: one `Endpoint` per IC, log group
+ *   `/aws/sagemaker/InferenceComponents/<name>`). Copies that reserve no accelerators on an
+ *   instance with accelerators share its emulated device: one container process serves all such
+ *   copies of the IC on that instance (copy-sharing.ts); a copy that reserves accelerators is its
+ *   own process with its own device. A copy is placed on the first instance with room
  *   for its ComputeResourceRequirements; on an instance already running it starts at once (only
  *   its container start-up is replayed), otherwise it waits for the instance being provisioned.
  * - ManagedInstanceScaling: when a copy finds no room and the variant holds fewer than
@@ -30,6 +32,7 @@
 import { decodeToken, page } from './autoscaling/input.js';
 import { AwsError, validation } from './aws-error.js';
 import type { CapacityTarget, OperationHandler } from './contracts.js';
+import { copyShare } from './copy-sharing.js';
 import type { Endpoint, Instance, VariantDeployment } from './fleet.js';
 import type { MetricStore } from './metrics.js';
 import { VariantMetrics } from './metrics.js';
@@ -163,6 +166,8 @@ export class InferenceComponent {
   readonly stopping = new Set<Instance>();
   /** A specification update is replacing the copies. */
   rolling = false;
+  /** Counts specification updates: copies of different specifications never share a process. */
+  specification = 0;
 
   constructor(
     readonly name: string,
@@ -315,9 +320,18 @@ export class InferenceComponents {
       this.opts.log?.(`${hosting.endpoint.name}: instance ${host.id} launched for a copy of ${ic.name}`);
     }
     const delay = Math.max(0, host.readyAtMs - Date.now());
-    const copy = ic.copies.launchOne(delay);
+    const share = copyShare({
+      hostId: host.id,
+      specification: ic.specification,
+      accelerators: ic.requirements.accelerators,
+      instanceAccelerators: hosting.capacity.accelerators,
+      environment: ic.copies.deployment.environment,
+    });
+    const copy = ic.copies.launchOne(delay, share);
     ic.placement.set(copy, host);
-    this.opts.log?.(`${ic.name}: copy ${copy.id} on ${host.id} (${delay > 0 ? 'cold' : 'warm'})`);
+    this.opts.log?.(
+      `${ic.name}: copy ${copy.id} on ${host.id} (${delay > 0 ? 'cold' : 'warm'}; ${share ? "shares the instance's device" : 'its own device'})`,
+    );
     void copy.ready.then((ok) => {
       if (!ok && !ic.stopping.has(copy) && ic.status !== 'Deleting') {
         ic.failureReason = `The copy ${copy.id} of inference component ${ic.name} did not pass the ping health check. Please check CloudWatch logs for this inference component.`;
@@ -580,6 +594,7 @@ export class InferenceComponents {
     if (spec) {
       ic.modelName = spec.deployment.modelName;
       ic.requirements = spec.requirements;
+      ic.specification += 1;
       ic.status = 'Updating';
       ic.lastModifiedTimeMs = Date.now();
       void this.respecify(ic, {

@@ -1,9 +1,8 @@
-// qmax of an inference-component model against the local SageMaker, real SDK clients over
-// loopback: the component's copies emulate the Kokoro-82M device (time scale 0.05); the freeze
-// suspends the component's scalable target (sagemaker:inference-component:DesiredCopyCount) and
-// pins its copy count, 1 copy and then 2 copies packed on one instance, and puts both back after;
-// the artifact records the packing and Q_max per copy; a thaw of a component's journal restores
-// the component, not the variant.
+// Inference-component freezes and paths against the local SageMaker, real SDK clients over
+// loopback: the component's copies emulate the Kokoro-82M device (time scale 0.05); a thaw of a
+// component's journal restores the component, not the variant; ttotal times the warm and cold
+// copy paths. Per-copy Q_max at 1 and 2 packed copies is qmax-ic-sharing.timing.test.ts (it
+// judges latency, so it runs alone).
 import { join } from 'node:path';
 import {
   DescribeScalableTargetsCommand,
@@ -16,16 +15,10 @@ import {
 } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeEndpoint, icFreezeAdapters } from '../../src/commands/freeze.js';
-import { runQmax } from '../../src/commands/qmax.js';
 import { runThaw } from '../../src/commands/thaw.js';
 import { runTtotalIcPath } from '../../src/commands/ttotal-ic-path.js';
 import { deviceEnvironment } from '../../src/local/device.js';
-import { clientConfigFor } from '../../src/local/index.js';
-import {
-  inferenceComponentConfigSchema,
-  type ModelConfig,
-  type QmaxArtifact,
-} from '../../src/model/index.js';
+import { inferenceComponentConfigSchema, type ModelConfig } from '../../src/model/index.js';
 import { measuredPathsOf } from '../../src/plan/inference-component.js';
 import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
@@ -106,42 +99,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const qmax = (copies: number, rung: number) => {
-  const lines: string[] = [];
-  return runQmax(
-    {
-      modelName: MODEL,
-      model,
-      configFile,
-      endpoint: ENDPOINT,
-      variant: 'AllTraffic',
-      region: 'local',
-      copies,
-      ladder: 'fixed',
-      rungs: [rung],
-      holdS: 2.5,
-      measureS: 2,
-      settleS: 0.5,
-      minSamples: 72,
-      cloudwatch: false,
-      outFile: join(dir, `qmax-${copies}.json`),
-      stateDir: join(dir, 'state'),
-      pollIntervalMs: 100,
-    },
-    {
-      clients: emulator.clients,
-      handleSignals: false,
-      loadClient: {
-        endpoint: emulator.handle.url,
-        credentials: clientConfigFor(emulator.handle).credentials,
-      },
-      progress: (e) => {
-        if (e.type === 'log') lines.push(e.line);
-      },
-    },
-  ).then((r) => ({ ...r, artifact: r.artifact as QmaxArtifact | null, lines }));
-};
-
 const componentState = async () => {
   const { sagemaker, autoscaling } = emulator.clients;
   const d = await sagemaker.send(
@@ -157,40 +114,7 @@ const componentState = async () => {
   return { desired: d.RuntimeConfig?.DesiredCopyCount, suspended: t.ScalableTargets?.[0]?.SuspendedState };
 };
 
-describe('qmax of an inference component: per-copy Q_max at a pinned copy count', () => {
-  it('measures 1 copy and 2 copies packed on one instance, records the packing, and restores the copy count and the suspension', async () => {
-    const one = await qmax(1, 2);
-    expect(one.exitCode, one.report).toBe(0);
-    expect(one.artifact?.inference_component).toMatchObject({
-      component: COMPONENT,
-      copies: 1,
-      copies_per_instance: 2,
-      instances: 1,
-    });
-    // The component's own scalable target is what the freeze suspends (and its journal names).
-    expect(one.lines).toContain(
-      `freeze: dynamic and scheduled scaling suspended on inference-component/${COMPONENT} (min/max untouched)`,
-    );
-
-    const two = await qmax(2, 4);
-    expect(two.exitCode, two.report).toBe(0);
-    const ic = two.artifact?.inference_component;
-    expect(ic).toMatchObject({ copies: 2, instances: 1 });
-    expect(ic?.q_max_per_copy).toBe((two.artifact?.q_max ?? 0) / 2);
-    // The rung's 4 in flight are 2 per copy, inside the SLO.
-    expect(two.artifact?.q_max).toBe(4);
-
-    // Put back: the copy count it had (1), the target's flags unsuspended.
-    expect(await componentState()).toEqual({
-      desired: 1,
-      suspended: {
-        DynamicScalingInSuspended: false,
-        DynamicScalingOutSuspended: false,
-        ScheduledScalingSuspended: false,
-      },
-    });
-  }, 30_000);
-
+describe('inference components: the thaw of a component journal and the warm and cold copy paths', () => {
   it("a thaw of a component's journal (its run gone) restores the component's copies and flags, not the variant's", async () => {
     const stateDir = join(dir, 'thaw-state');
     const freeze = await freezeEndpoint({

@@ -235,6 +235,11 @@ export const qmaxArtifactSchema = z.object({
       instances: z.number().int().positive(),
       /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
       q_max_per_copy: z.number().nonnegative(),
+      /**
+       * Additive: the copies one device serves (computed: 1 when a copy reserves accelerators, else
+       * the copies packed on one instance, which share its device). Absent in older artifacts.
+       */
+      copies_sharing_device: z.number().int().positive().optional(),
       /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
       sharing: safeString,
     })

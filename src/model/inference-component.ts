@@ -105,6 +105,13 @@ export function checkInferenceComponent(
   if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
     issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
   }
+  // SageMaker's NumberOfAcceleratorDevicesRequired has a minimum of 1: a fraction is refused at deploy.
+  if (ic.accelerators !== undefined && ic.accelerators > 0 && ic.accelerators < 1) {
+    issue(
+      'accelerators',
+      `accelerators ${ic.accelerators}: SageMaker reserves whole devices (NumberOfAcceleratorDevicesRequired >= 1); for copies that share one device, leave accelerators out and state cpu_cores (copies that reserve none share the instance's device)`,
+    );
+  }
   if (ic.min_copies > ic.max_copies)
     issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
   if (ic.instance_bounds.min > ic.instance_bounds.max) {

@@ -21,7 +21,7 @@ const icPlan = (ic: Record<string, unknown> = {}) =>
     variant: 'AllTraffic',
     config: inferenceComponentConfigSchema.parse({
       copies_per_instance: 2,
-      accelerators: 0.5,
+      cpu_cores: 2,
       memory_mb: 8192,
       min_copies: 0,
       max_copies: 12,
@@ -67,7 +67,7 @@ describe('InferenceComponentEndpoint', () => {
       Specification: {
         ModelName: 'speech-kokoro-82m-model',
         ComputeResourceRequirements: {
-          NumberOfAcceleratorDevicesRequired: 0.5,
+          NumberOfCpuCoresRequired: 2,
           MinMemoryRequiredInMb: 8192,
         },
       },

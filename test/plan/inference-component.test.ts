@@ -40,7 +40,7 @@ const base = {
 };
 const block = {
   copies_per_instance: 2,
-  accelerators: 0.5,
+  cpu_cores: 2,
   memory_mb: 4096,
   min_copies: 0,
   max_copies: 8,
@@ -97,6 +97,19 @@ describe('inference-component model config', () => {
     ).toEqual([
       expect.stringMatching(/^inference_component\.models: multi-model endpoints are not supported/),
     ]);
+  });
+
+  it('refuses a fraction of an accelerator, which SageMaker refuses at deploy (NumberOfAcceleratorDevicesRequired >= 1), naming how copies share a device', () => {
+    expect(
+      messages({ kind: 'inference-component', inference_component: { ...block, accelerators: 0.5 } }),
+    ).toEqual([
+      expect.stringMatching(
+        /^inference_component\.accelerators: accelerators 0\.5: .*leave accelerators out and state cpu_cores/,
+      ),
+    ]);
+    expect(
+      messages({ kind: 'inference-component', inference_component: { ...block, accelerators: 1 } }),
+    ).toEqual([]);
   });
 
   it('refuses a block without its kind and a kind without its block, so neither is silently ignored', () => {
@@ -225,8 +238,8 @@ describe('the plan of an inference-component model', () => {
     expect(p.fingerprint.inference_component).toEqual(ic.packing);
     expect(ic.packing).toEqual({
       copies_per_instance: 2,
-      accelerators: 0.5,
-      cpu_cores: null,
+      accelerators: null,
+      cpu_cores: 2,
       memory_mb: 4096,
     });
     expect(renderPlanReport(p, null, false)).toMatch(

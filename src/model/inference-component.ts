@@ -199,3 +199,17 @@ export interface IcDeployedState {
   alarms: Map<string, MetricAlarm>;
   error: string | null;
 }
+
+/** Instance families with accelerator devices (GPU, Inferentia, Trainium). */
+const ACCELERATED_FAMILY = /^ml\.(g\d|p\d|inf\d|trn\d)/;
+
+/**
+ * Whether the copies packed on one instance share its accelerator device: they reserve none
+ * (NumberOfAcceleratorDevicesRequired unset) on an instance that has one, and more than one fits.
+ */
+export function sharesDevice(
+  ic: Pick<InferenceComponentConfig, 'accelerators' | 'copies_per_instance'>,
+  instanceType: string,
+): boolean {
+  return (ic.accelerators ?? 0) < 1 && ic.copies_per_instance > 1 && ACCELERATED_FAMILY.test(instanceType);
+}

@@ -15,6 +15,7 @@ import {
   icFingerprintLabel,
   icFingerprintOf,
   inferenceComponentConfigSchema,
+  sharesDevice,
 } from '../model/inference-component.js';
 import { planVerdict } from './findings.js';
 
@@ -127,14 +128,28 @@ export function deriveInferenceComponentPlan(
   const cpi = ic.copies_per_instance;
   const lag = plan.measured.policy_lag_s;
   const findings: Finding[] = [];
+  // Copies that reserve no accelerator share the instance's device (one queue): at full packing
+  // each holds 1 / copies_per_instance of what one copy alone measured on that device.
+  const share = sharesDevice(ic, plan.fingerprint.instance_type) ? cpi : 1;
   const assumptions: string[] = [
-    'per-copy capacity: measured as one copy on one instance (the qmax); copies sharing an instance are assumed not to slow each other',
+    share > 1
+      ? `per-copy capacity: the device's, measured as one copy on one instance (the qmax), divided among the ${cpi} copies that share it (no accelerator reserved: one device, one queue); a copy alone on an instance is faster than planned`
+      : 'per-copy capacity: measured as one copy on one instance (the qmax); each copy reserves its own compute, so packed copies are assumed not to slow each other',
     `policy lag of the copy metric: the plan's ${plan.measured.policy_lag_s} s (${plan.measured.policy_lag_origin ?? 'computed'}) of the per-instance high-resolution metric, assumed equal`,
   ];
 
-  const target = copyTarget(plan);
-  const peak = plan.derived.peak_instances;
-  const trough = plan.derived.trough_instances;
+  const deviceTarget = copyTarget(plan);
+  const target =
+    share > 1
+      ? {
+          ...deviceTarget,
+          value: Math.max(0.1, round1(deviceTarget.value / share)),
+          provenance: `${deviceTarget.provenance}, divided among ${share} copies sharing the device`,
+        }
+      : deviceTarget;
+  // The plan's instance counts are counts of devices' worth of capacity: one per copy unless shared.
+  const peak = plan.derived.peak_instances * share;
+  const trough = plan.derived.trough_instances * share;
   const minCopies = ic.min_copies;
   const maxCopies = ic.max_copies;
 
@@ -189,7 +204,7 @@ export function deriveInferenceComponentPlan(
           : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
     };
     assumptions.push(
-      `the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; not yet checked by a drill from zero`,
+      `the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; a drill from zero on the local SageMaker found the copy target tracking's scale-in, not the idle rule, taking the woken copy back to 0 (its low alarm on the one reading after the wake), so the first minute after a wake is not assured`,
     );
     const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
     const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
@@ -294,7 +309,10 @@ export function deriveInferenceComponentPlan(
     copy_target: {
       predefined_metric: COPY_TARGET_METRIC,
       value: target.value,
-      lambda_safe_per_copy_rps: plan.derived.lambda_safe_rps ?? null,
+      lambda_safe_per_copy_rps:
+        plan.derived.lambda_safe_rps !== undefined && plan.derived.lambda_safe_rps !== null
+          ? Math.round((plan.derived.lambda_safe_rps / share) * 1000) / 1000
+          : null,
       origin: target.origin,
       provenance: target.provenance,
       scale_out_cooldown_s: plan.deployable.scale_out_cooldown_s,

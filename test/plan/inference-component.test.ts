@@ -17,6 +17,7 @@ import {
   readArtifact,
   type ValidateArtifact,
 } from '../../src/model/index.js';
+import { sharesDevice } from '../../src/model/inference-component.js';
 import { evaluateGate } from '../../src/plan/gate.js';
 import { validateRowProblems } from '../../src/plan/gate-proofs.js';
 import {
@@ -198,7 +199,15 @@ describe('the plan of an inference-component model', () => {
     expect(containerStagesS(readArtifact('ttotal', anchorTtotalFile))).toBeCloseTo(75.689, 3);
   });
 
-  it('derives the copy target, copy and instance bounds, per-path T_plan and the one-request wake alarm', () => {
+  it('tells copies sharing a device (no accelerator reserved, accelerated instance, more than one a instance) from copies with their own compute, so a shared device is never counted twice', () => {
+    expect(sharesDevice({ copies_per_instance: 2 }, 'ml.g5.xlarge')).toBe(true);
+    expect(sharesDevice({ copies_per_instance: 2, accelerators: 1 }, 'ml.g5.12xlarge')).toBe(false);
+    expect(sharesDevice({ copies_per_instance: 1 }, 'ml.g5.xlarge')).toBe(false);
+    expect(sharesDevice({ copies_per_instance: 4 }, 'ml.c5.2xlarge')).toBe(false);
+    expect(sharesDevice({ copies_per_instance: 2 }, 'ml.inf2.xlarge')).toBe(true);
+  });
+
+  it('derives the copy target, copy and instance bounds, per-path T_plan and the one-request wake alarm (2 copies sharing one device: each holds half of it)', () => {
     const r = plan();
     const ic = r.artifact.inference_component;
     expect(ic).toBeTruthy();
@@ -207,12 +216,17 @@ describe('the plan of an inference-component model', () => {
     expect(ic.copies).toEqual({
       min: 0,
       max: 400,
-      peak: p.derived.peak_instances,
-      trough: p.derived.trough_instances,
+      peak: 2 * p.derived.peak_instances,
+      trough: 2 * p.derived.trough_instances,
     });
     expect(ic.instances).toEqual({ min: 0, max: 200 });
     const candidate = p.policy?.candidates.find((c) => c.metric === 'ConcurrentRequestsPerModel');
-    expect(ic.copy_target.value).toBe(candidate?.target_value);
+    expect(ic.copy_target.value).toBeCloseTo((candidate?.target_value ?? Number.NaN) / 2, 1);
+    expect(ic.copy_target.lambda_safe_per_copy_rps).toBeCloseTo(
+      (p.derived.lambda_safe_rps ?? Number.NaN) / 2,
+      2,
+    );
+    expect(ic.assumptions[0]).toMatch(/divided among the 2 copies that share it/);
     expect(ic.copy_target.predefined_metric).toBe(
       'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
     );

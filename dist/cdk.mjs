@@ -1,5 +1,6 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__ from "aws-cdk-lib";
+import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_sagemaker_3ad8b276__ from "aws-cdk-lib/aws-sagemaker";
 import * as __WEBPACK_EXTERNAL_MODULE_constructs__ from "constructs";
 import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_applicationautoscaling_01f2dd68__ from "aws-cdk-lib/aws-applicationautoscaling";
 import * as __WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_cloudwatch_69e4e3f9__ from "aws-cdk-lib/aws-cloudwatch";
@@ -17283,8 +17284,9 @@ var __webpack_exports__ = {};
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  n: () => (/* binding */ ScalegateScaling),
-  Y: () => (/* binding */ isScalegateRefusal)
+  eM: () => (/* binding */ ScalegateInferenceComponent),
+  nC: () => (/* binding */ ScalegateScaling),
+  Y2: () => (/* binding */ isScalegateRefusal)
 });
 
 ;// CONCATENATED MODULE: external "node:path"
@@ -17295,6 +17297,12 @@ var x = (y) => {
 } 
 var y = (x) => (() => (x))
 const external_aws_cdk_lib_namespaceObject = x({ ["Annotations"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Annotations), ["Duration"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Duration), ["Stack"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Stack), ["Token"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_4d663ad7__.Token) });
+;// CONCATENATED MODULE: external "aws-cdk-lib/aws-sagemaker"
+var aws_sagemaker_x = (y) => {
+	var x = {}; __nccwpck_require__.d(x, y); return x
+} 
+var aws_sagemaker_y = (x) => (() => (x))
+const aws_sagemaker_namespaceObject = aws_sagemaker_x({ ["CfnEndpoint"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_sagemaker_3ad8b276__.CfnEndpoint), ["CfnEndpointConfig"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_sagemaker_3ad8b276__.CfnEndpointConfig), ["CfnInferenceComponent"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_sagemaker_3ad8b276__.CfnInferenceComponent), ["CfnModel"]: () => (__WEBPACK_EXTERNAL_MODULE_aws_cdk_lib_aws_sagemaker_3ad8b276__.CfnModel) });
 ;// CONCATENATED MODULE: external "constructs"
 var external_constructs_x = (y) => {
 	var x = {}; __nccwpck_require__.d(x, y); return x
@@ -27111,6 +27119,10 @@ function checkInferenceComponent(model, ctx) {
     if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
         issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
     }
+    // SageMaker's NumberOfAcceleratorDevicesRequired has a minimum of 1: a fraction is refused at deploy.
+    if (ic.accelerators !== undefined && ic.accelerators > 0 && ic.accelerators < 1) {
+        issue('accelerators', `accelerators ${ic.accelerators}: SageMaker reserves whole devices (NumberOfAcceleratorDevicesRequired >= 1); for copies that share one device, leave accelerators out and state cpu_cores (copies that reserve none share the instance's device)`);
+    }
     if (ic.min_copies > ic.max_copies)
         issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
     if (ic.instance_bounds.min > ic.instance_bounds.max) {
@@ -27155,6 +27167,15 @@ const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
 const icResourceId = (componentName) => `inference-component/${componentName}`;
 /** The target-tracking policy's name. */
 const inference_component_icTargetPolicyName = (ic) => `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
+/** Instance families with accelerator devices (GPU, Inferentia, Trainium). */
+const ACCELERATED_FAMILY = /^ml\.(g\d|p\d|inf\d|trn\d)/;
+/**
+ * Whether the copies packed on one instance share its accelerator device: they reserve none
+ * (NumberOfAcceleratorDevicesRequired unset) on an instance that has one, and more than one fits.
+ */
+function sharesDevice(ic, instanceType) {
+    return (ic.accelerators ?? 0) < 1 && ic.copies_per_instance > 1 && ACCELERATED_FAMILY.test(instanceType);
+}
 
 ;// CONCATENATED MODULE: ./src/model/request-shape.ts
 /**
@@ -29391,6 +29412,11 @@ const qmaxArtifactSchema = object({
         instances: schemas_number().int().positive(),
         /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
         q_max_per_copy: schemas_number().nonnegative(),
+        /**
+         * Additive: the copies one device serves (computed: 1 when a copy reserves accelerators, else
+         * the copies packed on one instance, which share its device). Absent in older artifacts.
+         */
+        copies_sharing_device: schemas_number().int().positive().optional(),
         /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
         sharing: safeString,
     })
@@ -30209,6 +30235,7 @@ function directTargetContext(target, sloMs) {
 
 
 
+
 const DRILL_PHASES = ['steady', 'surge', 'trough'];
 const drillPhaseNameSchema = schemas_enum(DRILL_PHASES);
 const drill_seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
@@ -30304,6 +30331,12 @@ const drillObservationSchema = object({
     status: safeString,
     desired: drill_instances('desired').nullable(),
     current: drill_instances('current').nullable(),
+    /**
+     * Additive: an inference-component drill counts copies in desired/current; this is the
+     * endpoint's current instance count (managed instance scaling) at the same poll. Absent: a
+     * variant drill, whose desired/current are instances.
+     */
+    instances: drill_instances('instances').nullable().optional(),
     /** State of every watched alarm at this poll. */
     alarms: record(safeString, alarmStateSchema),
 });
@@ -30353,6 +30386,48 @@ const drillPolicySchema = object({
     differences: array(comparisonRowSchema),
     compared: schemas_number().int().nonnegative(),
 });
+/**
+ * The from-zero phase of an inference-component drill (`--from-zero`): the component idle at zero
+ * copies, one client at a time applying the plan's retry budget until the first success (the
+ * measurement `ttotal --path zero` makes), judged against the plan's wake tolerance and budget.
+ */
+const drillFromZeroSchema = object({
+    /** What the wake measured (null: no request succeeded within max_wait_s). */
+    wake: icPathMeasurementSchema.nullable(),
+    /** The wake's stages (first request, first no-capacity failure, copy desired, in service, first success). */
+    timeline: array(timelineEntrySchema),
+    /** The longest the drill waited for a first success, seconds. */
+    max_wait_s: drill_seconds('max_wait_s').positive(),
+    /** The plan's stated tolerance of the callers for a wake, seconds (the model's wake_tolerance_s). */
+    wake_tolerance_s: drill_seconds('wake_tolerance_s'),
+    /** The plan's client retry budget: attempts x backoff covers this many seconds. */
+    retry_budget: object({
+        attempts: schemas_number().int().nonnegative(),
+        backoff_s: schemas_number().nonnegative(),
+        covers_s: schemas_number().nonnegative(),
+    }),
+    /** The plan's T_plan of the zero path, seconds, and where it came from. */
+    planned_wake_s: drill_seconds('planned_wake_s'),
+    planned_wake_origin: safeString,
+    within_tolerance: schemas_boolean(),
+    /** No client request failed once every retry of the budget had: the budget covered the wake. */
+    within_retry_budget: schemas_boolean(),
+    /** within_tolerance and within_retry_budget: the phase held. */
+    held: schemas_boolean(),
+    reasons: array(safeString),
+});
+/** An inference-component drill: what desired/current count, the component and its from-zero phase. */
+const drillInferenceComponentSchema = object({
+    component: safeString,
+    /** Copies the steady load is sized for, set before the load (settings.start_instances holds the same count). */
+    start_copies: schemas_number().int().positive(),
+    copies_per_instance: schemas_number().int().positive(),
+    /** The plan's copy target, ConcurrentRequestsPerCopy (prediction.scaling_target_value holds it too). */
+    copy_target: schemas_number().positive(),
+    /** The scale-out path whose T_plan the drill is judged on (cold: a copy that needs a new instance). */
+    t_plan_path: schemas_enum(['warm', 'cold']),
+    from_zero: drillFromZeroSchema.nullable(),
+});
 const drillCommon = {
     schema_version: literal(1),
     model_name: safeString,
@@ -30385,6 +30460,12 @@ const drillCommon = {
     })),
     /** null on shards other than 0 (one observer per drill). */
     observer: drillObserverSchema.nullable(),
+    /**
+     * Additive: a drill of an inference-component endpoint. Its observations, activities and
+     * scale-out chains count copies (DesiredCopyCount/CurrentCopyCount), each observation also the
+     * instances. Absent: a variant drill.
+     */
+    inference_component: drillInferenceComponentSchema.optional(),
     notes: array(safeString),
     provenance: provenanceSchema,
 };
@@ -30532,7 +30613,10 @@ const drillArtifactSchema = object({
     kind: literal('drill'),
     /** Shards merged into this drill (one for a single process). */
     shards: array(shardSchema).min(1),
-    /** `pass` exactly when the SLO held (slo_held); older drills: when no window broke the plan's promise. */
+    /**
+     * `pass` exactly when the SLO held (slo_held) and, in an inference-component drill from zero, its
+     * from-zero phase held; older drills: when no window broke the plan's promise.
+     */
     verdict: schemas_enum(['pass', 'fail']),
     /** The windows that broke the plan's promise (beyond what it predicted), by index. */
     broken_windows: array(schemas_number().int().nonnegative()),
@@ -31819,6 +31903,425 @@ class EndpointObservability extends external_constructs_namespaceObject.Construc
             alarms: this.alarms,
             width: 12,
         }));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/plan/inference-component-rows.ts
+
+
+const P = 'inference_component';
+function alarmExpected(prefix, name, alarm) {
+    return [
+        { parameter: `${prefix}.alarm.name`, value: alarm.name },
+        { parameter: `${prefix}.alarm.metric`, value: alarm.metric },
+        { parameter: `${prefix}.alarm.dimensions`, value: `${IC_DIMENSION}=${name}` },
+        { parameter: `${prefix}.alarm.statistic`, value: alarm.statistic },
+        { parameter: `${prefix}.alarm.period_s`, value: alarm.period_s },
+        { parameter: `${prefix}.alarm.evaluation_periods`, value: alarm.evaluation_periods },
+        { parameter: `${prefix}.alarm.datapoints_to_alarm`, value: alarm.datapoints_to_alarm },
+        { parameter: `${prefix}.alarm.threshold`, value: alarm.threshold },
+        { parameter: `${prefix}.alarm.comparison`, value: alarm.comparison },
+        { parameter: `${prefix}.alarm.missing_data`, value: alarm.missing_data },
+        { parameter: `${prefix}.alarm.invokes_policy`, value: true },
+    ];
+}
+function stepExpected(prefix, name, step) {
+    return [
+        { parameter: `${prefix}.policy.name`, value: step.name },
+        { parameter: `${prefix}.policy.adjustment_type`, value: step.adjustment_type },
+        { parameter: `${prefix}.policy.adjustment`, value: step.adjustment },
+        { parameter: `${prefix}.policy.cooldown_s`, value: step.cooldown_s },
+        ...alarmExpected(prefix, name, step.alarm),
+    ];
+}
+function expectedIcRows(ic) {
+    const rows = [
+        { parameter: `${P}.name`, value: ic.component_name },
+        { parameter: `${P}.endpoint`, value: ic.endpoint },
+        { parameter: `${P}.variant`, value: ic.variant },
+    ];
+    if (ic.packing.accelerators !== null)
+        rows.push({ parameter: `${P}.copy.accelerators`, value: ic.packing.accelerators });
+    if (ic.packing.cpu_cores !== null)
+        rows.push({ parameter: `${P}.copy.cpu_cores`, value: ic.packing.cpu_cores });
+    rows.push({ parameter: `${P}.copy.memory_mb`, value: ic.packing.memory_mb });
+    for (const [key, value] of Object.entries(ic.container_environment)) {
+        rows.push({ parameter: `${P}.container.environment.${key}`, value });
+    }
+    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: 'ENABLED' }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: ic.instances.min }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: ic.instances.max }, { parameter: `${P}.scalable_target.min_copies`, value: ic.copies.min }, { parameter: `${P}.scalable_target.max_copies`, value: ic.copies.max }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_icTargetPolicyName(ic) }, { parameter: `${P}.copy_target.metric`, value: ic.copy_target.predefined_metric }, { parameter: `${P}.copy_target.value`, value: ic.copy_target.value }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s });
+    const z = ic.scale_to_zero;
+    if (z) {
+        rows.push(...stepExpected(`${P}.wake`, ic.component_name, z.wake));
+        rows.push(...stepExpected(`${P}.idle_scale_in`, ic.component_name, z.idle_scale_in));
+    }
+    return rows;
+}
+const inference_component_rows_orNull = (v) => (v === undefined ? null : v);
+function alarmDeployed(prefix, alarm, policyArn) {
+    const dims = (alarm?.Dimensions ?? [])
+        .map((d) => `${d.Name ?? ''}=${d.Value ?? ''}`)
+        .sort()
+        .join(',');
+    return [
+        { parameter: `${prefix}.alarm.name`, value: inference_component_rows_orNull(alarm?.AlarmName) },
+        { parameter: `${prefix}.alarm.metric`, value: inference_component_rows_orNull(alarm?.MetricName) },
+        { parameter: `${prefix}.alarm.dimensions`, value: alarm ? dims : null },
+        { parameter: `${prefix}.alarm.statistic`, value: inference_component_rows_orNull(alarm?.Statistic) },
+        { parameter: `${prefix}.alarm.period_s`, value: inference_component_rows_orNull(alarm?.Period) },
+        { parameter: `${prefix}.alarm.evaluation_periods`, value: inference_component_rows_orNull(alarm?.EvaluationPeriods) },
+        {
+            parameter: `${prefix}.alarm.datapoints_to_alarm`,
+            value: alarm ? (alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods ?? null) : null,
+        },
+        { parameter: `${prefix}.alarm.threshold`, value: inference_component_rows_orNull(alarm?.Threshold) },
+        { parameter: `${prefix}.alarm.comparison`, value: inference_component_rows_orNull(alarm?.ComparisonOperator) },
+        {
+            parameter: `${prefix}.alarm.missing_data`,
+            value: alarm ? (alarm.TreatMissingData ?? 'missing') : null,
+        },
+        {
+            parameter: `${prefix}.alarm.invokes_policy`,
+            value: alarm ? policyArn !== null && (alarm.AlarmActions ?? []).includes(policyArn) : null,
+        },
+    ];
+}
+function stepDeployed(prefix, expected, state) {
+    const policy = state.policies.find((p) => p.PolicyName === expected.name);
+    const step = policy?.StepScalingPolicyConfiguration;
+    const adjustment = step?.StepAdjustments?.[0]?.ScalingAdjustment;
+    return [
+        { parameter: `${prefix}.policy.name`, value: inference_component_rows_orNull(policy?.PolicyName) },
+        { parameter: `${prefix}.policy.adjustment_type`, value: inference_component_rows_orNull(step?.AdjustmentType) },
+        { parameter: `${prefix}.policy.adjustment`, value: inference_component_rows_orNull(adjustment) },
+        { parameter: `${prefix}.policy.cooldown_s`, value: inference_component_rows_orNull(step?.Cooldown) },
+        ...alarmDeployed(prefix, state.alarms.get(expected.alarm.name), inference_component_rows_orNull(policy?.PolicyARN)),
+    ];
+}
+/** The deployed side under the expected rows' names; policies the plan does not declare as extra rows. */
+function deployedIcRows(state, ic) {
+    const c = state.component;
+    const rows = [
+        { parameter: `${P}.name`, value: c?.name ?? null },
+        { parameter: `${P}.endpoint`, value: c?.endpoint ?? null },
+        { parameter: `${P}.variant`, value: c?.variant ?? null },
+        { parameter: `${P}.copy.accelerators`, value: c?.accelerators ?? null },
+        { parameter: `${P}.copy.cpu_cores`, value: c?.cpuCores ?? null },
+        { parameter: `${P}.copy.memory_mb`, value: c?.memoryMb ?? null },
+    ];
+    for (const key of Object.keys(ic.container_environment)) {
+        rows.push({ parameter: `${P}.container.environment.${key}`, value: c?.environment?.[key] ?? null });
+    }
+    const mis = state.managedInstanceScaling;
+    const target = state.policies.find((p) => p.PolicyName === icTargetPolicyName(ic));
+    const tt = target?.TargetTrackingScalingPolicyConfiguration;
+    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: mis?.status ?? null }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: mis?.min ?? null }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: mis?.max ?? null }, { parameter: `${P}.scalable_target.min_copies`, value: state.scalableTarget?.min ?? null }, { parameter: `${P}.scalable_target.max_copies`, value: state.scalableTarget?.max ?? null }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_rows_orNull(target?.PolicyName) }, {
+        parameter: `${P}.copy_target.metric`,
+        value: inference_component_rows_orNull(tt?.PredefinedMetricSpecification?.PredefinedMetricType),
+    }, { parameter: `${P}.copy_target.value`, value: inference_component_rows_orNull(tt?.TargetValue) }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleOutCooldown) }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleInCooldown) });
+    const z = ic.scale_to_zero;
+    if (z) {
+        rows.push(...stepDeployed(`${P}.wake`, z.wake, state));
+        rows.push(...stepDeployed(`${P}.idle_scale_in`, z.idle_scale_in, state));
+    }
+    const declared = new Set([icTargetPolicyName(ic), ...(z ? [z.wake.name, z.idle_scale_in.name] : [])]);
+    for (const p of state.policies) {
+        if (p.PolicyName && !declared.has(p.PolicyName)) {
+            rows.push({ parameter: `${P}.policy.${p.PolicyName}`, value: p.PolicyType ?? 'policy' });
+        }
+    }
+    return rows;
+}
+
+;// CONCATENATED MODULE: ./infra/lib/inference-component.ts
+/**
+ * InferenceComponentEndpoint: an endpoint hosting one inference component, every number from the
+ * plan's `inference_component` block (src/model/artifacts/inference-component.ts), under the
+ * names `scalegate validate` reads back (src/plan/inference-component-rows.ts):
+ * - an endpoint config whose variant names no model (it carries the execution role) with managed
+ *   instance scaling within the plan's instance bounds, and the endpoint;
+ * - the component: its model, compute per copy, and the runtime copy count;
+ * - Application Auto Scaling on `sagemaker:inference-component:DesiredCopyCount` (min/max copies)
+ *   with target tracking on the predefined per-copy high-resolution concurrency metric;
+ * - for min copies 0: the wake step policy (+1 copy) on a `NoCapacityInvocationFailures` alarm one
+ *   request trips (Sum >= 1 in 60 s, 1 of 1), and the idle step policy (exactly 0 copies) on an
+ *   `Invocations` alarm after the plan's idle minutes.
+ */
+
+
+
+
+
+
+class InferenceComponentEndpoint extends external_constructs_namespaceObject.Construct {
+    endpointConfig;
+    endpoint;
+    component;
+    scalableTarget;
+    copyTargetPolicy;
+    /** The wake and idle rules; null when the plan keeps at least one copy. */
+    wake = null;
+    idle = null;
+    constructor(scope, id, props) {
+        super(scope, id);
+        const ic = props.plan;
+        this.endpointConfig = new aws_sagemaker_namespaceObject.CfnEndpointConfig(this, 'EndpointConfig', {
+            executionRoleArn: props.executionRoleArn,
+            productionVariants: [
+                {
+                    variantName: ic.variant,
+                    instanceType: props.instanceType,
+                    initialInstanceCount: props.initialInstanceCount ?? Math.max(1, ic.instances.min),
+                    managedInstanceScaling: {
+                        status: 'ENABLED',
+                        minInstanceCount: ic.instances.min,
+                        maxInstanceCount: ic.instances.max,
+                    },
+                    routingConfig: { routingStrategy: props.routingStrategy ?? 'LEAST_OUTSTANDING_REQUESTS' },
+                },
+            ],
+        });
+        this.endpoint = new aws_sagemaker_namespaceObject.CfnEndpoint(this, 'Endpoint', {
+            endpointName: ic.endpoint,
+            endpointConfigName: this.endpointConfig.attrEndpointConfigName,
+        });
+        this.component = new aws_sagemaker_namespaceObject.CfnInferenceComponent(this, 'Component', {
+            inferenceComponentName: ic.component_name,
+            endpointName: this.endpoint.attrEndpointName,
+            variantName: ic.variant,
+            specification: {
+                modelName: props.modelName,
+                computeResourceRequirements: {
+                    ...(ic.packing.accelerators !== null
+                        ? { numberOfAcceleratorDevicesRequired: ic.packing.accelerators }
+                        : {}),
+                    ...(ic.packing.cpu_cores !== null ? { numberOfCpuCoresRequired: ic.packing.cpu_cores } : {}),
+                    minMemoryRequiredInMb: ic.packing.memory_mb,
+                },
+            },
+            runtimeConfig: { copyCount: props.initialCopyCount ?? Math.max(1, ic.copies.min) },
+        });
+        // No RoleARN: Application Auto Scaling uses its SageMaker service-linked role.
+        this.scalableTarget = new aws_applicationautoscaling_namespaceObject.CfnScalableTarget(this, 'ScalableTarget', {
+            serviceNamespace: 'sagemaker',
+            resourceId: icResourceId(ic.component_name),
+            scalableDimension: IC_SCALABLE_DIMENSION,
+            minCapacity: ic.copies.min,
+            maxCapacity: ic.copies.max,
+        });
+        this.scalableTarget.node.addDependency(this.component);
+        this.copyTargetPolicy = new aws_applicationautoscaling_namespaceObject.CfnScalingPolicy(this, 'CopyTarget', {
+            policyName: inference_component_icTargetPolicyName(ic),
+            policyType: 'TargetTrackingScaling',
+            scalingTargetId: this.scalableTarget.ref,
+            targetTrackingScalingPolicyConfiguration: {
+                predefinedMetricSpecification: { predefinedMetricType: ic.copy_target.predefined_metric },
+                targetValue: ic.copy_target.value,
+                scaleOutCooldown: ic.copy_target.scale_out_cooldown_s,
+                scaleInCooldown: ic.copy_target.scale_in_cooldown_s,
+            },
+        });
+        const z = ic.scale_to_zero;
+        if (z) {
+            this.wake = this.stepRule('Wake', ic, z.wake);
+            this.idle = this.stepRule('Idle', ic, z.idle_scale_in);
+        }
+    }
+    stepRule(id, ic, step) {
+        const scaleOut = step.alarm.comparison === 'GreaterThanOrEqualToThreshold';
+        const policy = new aws_applicationautoscaling_namespaceObject.CfnScalingPolicy(this, `${id}Policy`, {
+            policyName: step.name,
+            policyType: 'StepScaling',
+            scalingTargetId: this.scalableTarget.ref,
+            stepScalingPolicyConfiguration: {
+                adjustmentType: step.adjustment_type,
+                cooldown: step.cooldown_s,
+                metricAggregationType: 'Maximum',
+                stepAdjustments: [
+                    scaleOut
+                        ? { metricIntervalLowerBound: 0, scalingAdjustment: step.adjustment }
+                        : { metricIntervalUpperBound: 0, scalingAdjustment: step.adjustment },
+                ],
+            },
+        });
+        const a = step.alarm;
+        const alarm = new aws_cloudwatch_namespaceObject.Alarm(this, `${id}Alarm`, {
+            alarmName: a.name,
+            metric: new aws_cloudwatch_namespaceObject.Metric({
+                namespace: IC_NAMESPACE,
+                metricName: a.metric,
+                dimensionsMap: { [IC_DIMENSION]: ic.component_name },
+                statistic: a.statistic,
+                period: external_aws_cdk_lib_namespaceObject.Duration.seconds(a.period_s),
+            }),
+            threshold: a.threshold,
+            evaluationPeriods: a.evaluation_periods,
+            datapointsToAlarm: a.datapoints_to_alarm,
+            comparisonOperator: a.comparison,
+            treatMissingData: a.missing_data,
+        });
+        const arn = policy.ref; // Ref of a ScalingPolicy is its ARN
+        alarm.addAlarmAction({ bind: () => ({ alarmActionArn: arn }) });
+        return { policy, alarm };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/plan/inference-component-alarms.ts
+
+
+/** The per-copy concurrency the copy target tracks (the predefined metric's underlying metric). */
+const IC_CONCURRENCY_METRIC = 'ConcurrentRequestsPerCopy';
+/** Alarm names: `scalegate-<endpoint>-<component>-<what>`, beside the plan's `-copies`, `-wake`, `-idle`. */
+function icAlarmNames(ic) {
+    const base = `scalegate-${ic.endpoint}-${ic.component_name}`;
+    return {
+        noCapacity: `${base}-no-capacity`,
+        copiesAboveTarget: `${base}-copies-above-target`,
+        modelErrors: `${base}-model-errors`,
+        serviceTime: `${base}-service-time`,
+    };
+}
+/** Consecutive minutes of no-capacity refusals that mean something is wrong (see the module doc). */
+function noCapacityPeriods(ic) {
+    const z = ic.scale_to_zero;
+    return z ? Math.ceil(z.wake_s / 60) + 1 : 1;
+}
+function icObservabilityAlarms(modelName, plan) {
+    const ic = plan.inference_component;
+    if (!ic)
+        throw new Error(`the plan for ${modelName} has no inference_component block`);
+    const names = icAlarmNames(ic);
+    const dims = { [IC_DIMENSION]: ic.component_name };
+    const perIc = {
+        namespace: IC_NAMESPACE,
+        dimensions: dims,
+        extendedStatistic: null,
+        treatMissingData: 'notBreaching',
+    };
+    const wake = ic.scale_to_zero;
+    const noCapacityN = noCapacityPeriods(ic);
+    const coldS = ic.paths.cold.t_plan_s;
+    const aboveN = aboveTargetPeriods(coldS);
+    const serviceMs = plan.deployable.service_time_alarm_ms;
+    return {
+        noCapacity: {
+            ...perIc,
+            alarmName: names.noCapacity,
+            metricName: 'NoCapacityInvocationFailures',
+            statistic: 'Sum',
+            periodS: 60,
+            evaluationPeriods: noCapacityN,
+            datapointsToAlarm: noCapacityN,
+            threshold: 1,
+            comparisonOperator: 'GreaterThanOrEqualToThreshold',
+            description: wake
+                ? `scalegate ${modelName}: requests refused for no capacity in ${noCapacityN} consecutive minutes, longer than the plan's wake from zero (${wake.wake_s} s, ${wake.wake_origin}): the wake is not completing.`
+                : `scalegate ${modelName}: requests refused for no capacity although the plan keeps at least ${ic.copies.min} copies.`,
+        },
+        copiesAboveTarget: {
+            ...perIc,
+            alarmName: names.copiesAboveTarget,
+            metricName: IC_CONCURRENCY_METRIC,
+            statistic: 'Maximum',
+            periodS: ALARM_TIMING.concurrencyAboveTargetPeriodS,
+            evaluationPeriods: aboveN,
+            datapointsToAlarm: aboveN,
+            threshold: ic.copy_target.value,
+            comparisonOperator: 'GreaterThanThreshold',
+            description: `scalegate ${modelName}: concurrent requests per copy above the copy target ${ic.copy_target.value} (${ic.copy_target.origin}) for longer than the cold path's T_plan (${coldS} s, ${ic.paths.cold.origin}) + 1 min: copy scale-out is not keeping up or the component is at max copies (${ic.copies.max}).`,
+        },
+        modelErrors: {
+            ...perIc,
+            alarmName: names.modelErrors,
+            metricName: 'InvocationModelErrors',
+            statistic: 'Sum',
+            ...ALARM_TIMING.queueSaturation,
+            threshold: 1,
+            comparisonOperator: 'GreaterThanOrEqualToThreshold',
+            description: `scalegate ${modelName}: the component's container rejected requests (503 queue_saturated at MAX_QUEUE_DEPTH=${plan.deployable.queue_max_depth}, counted as InvocationModelErrors) in ${ALARM_TIMING.queueSaturation.datapointsToAlarm} of ${ALARM_TIMING.queueSaturation.evaluationPeriods} minutes.`,
+        },
+        serviceTime: serviceMs === null
+            ? null
+            : {
+                alarmName: names.serviceTime,
+                namespace: SERVICE_METRICS.namespace,
+                metricName: SERVICE_METRICS.metricName,
+                dimensions: { EndpointName: ic.endpoint, VariantName: ic.variant },
+                statistic: null,
+                extendedStatistic: 'p95',
+                ...ALARM_TIMING.serviceTime,
+                threshold: serviceMs,
+                comparisonOperator: 'GreaterThanThreshold',
+                treatMissingData: 'notBreaching',
+                description: `scalegate ${modelName}: the container's own service time (FirstChunkLatency p95, dequeue to first audio byte, no queueing) above the measured TTFAB p95 at concurrency 1 (${serviceMs} ms): service itself degraded (copies sharing a device slow each other, or the model degraded).`,
+            },
+    };
+}
+
+;// CONCATENATED MODULE: ./infra/lib/inference-component-observability.ts
+/**
+ * InferenceComponentObservability: the alarms and the dashboard of an inference component, from
+ * `icObservabilityAlarms` (src/plan/inference-component-alarms.ts): no capacity beyond the plan's
+ * wake, concurrent requests per copy above the copy target for longer than the cold path's
+ * T_plan, the container's rejections, and its own service time. The wake and idle alarms that
+ * drive scale to zero are the component's scaling (InferenceComponentEndpoint), not these.
+ */
+
+
+
+
+
+
+class InferenceComponentObservability extends external_constructs_namespaceObject.Construct {
+    alarms;
+    dashboard;
+    constructor(scope, id, props) {
+        super(scope, id);
+        const ic = props.plan.inference_component;
+        if (!ic)
+            throw new Error(`${id}: the plan for ${props.modelName} has no inference_component block`);
+        const a = icObservabilityAlarms(props.modelName, props.plan);
+        const noCapacity = alarmFromShape(this, 'NoCapacity', a.noCapacity);
+        const above = alarmFromShape(this, 'CopiesAboveTarget', a.copiesAboveTarget);
+        const errors = alarmFromShape(this, 'ModelErrors', a.modelErrors);
+        const service = a.serviceTime ? alarmFromShape(this, 'ServiceTime', a.serviceTime) : null;
+        this.alarms = [noCapacity, above, errors, ...(service ? [service] : [])];
+        const perIc = (metricName, statistic, label) => new aws_cloudwatch_namespaceObject.Metric({
+            namespace: IC_NAMESPACE,
+            metricName,
+            dimensionsMap: { [IC_DIMENSION]: ic.component_name },
+            statistic,
+            period: external_aws_cdk_lib_namespaceObject.Duration.minutes(1),
+            label,
+        });
+        this.dashboard = new aws_cloudwatch_namespaceObject.Dashboard(this, 'Dashboard', {
+            dashboardName: external_aws_cdk_lib_namespaceObject.Token.isUnresolved(props.region)
+                ? undefined
+                : `scalegate-${ic.endpoint}-${ic.component_name}-${props.region}`,
+            defaultInterval: external_aws_cdk_lib_namespaceObject.Duration.hours(3),
+        });
+        this.dashboard.addWidgets(new aws_cloudwatch_namespaceObject.GraphWidget({
+            title: 'Concurrent requests per copy (Maximum) vs the copy target',
+            left: [metricOf(a.copiesAboveTarget).with({ label: 'ConcurrentRequestsPerCopy (max)' })],
+            leftAnnotations: [{ value: ic.copy_target.value, label: 'copy target', color: '#d62728' }],
+            width: 12,
+        }), new aws_cloudwatch_namespaceObject.GraphWidget({
+            title: 'Invocations and refusals (Sum per minute)',
+            left: [perIc('Invocations', 'Sum', 'Invocations')],
+            right: [
+                perIc('NoCapacityInvocationFailures', 'Sum', 'no capacity (a wake from zero, or none placed)'),
+                perIc('InvocationModelErrors', 'Sum', 'model errors (incl. 503 queue_saturated)'),
+            ],
+            width: 12,
+        }));
+        this.dashboard.addWidgets(new aws_cloudwatch_namespaceObject.GraphWidget({
+            title: 'Service time: FirstChunkLatency p95 (ms, no queueing); ModelLatency p95 (us, with queueing)',
+            left: a.serviceTime ? [metricOf(a.serviceTime).with({ label: 'FirstChunkLatency p95 (ms)' })] : [],
+            right: [perIc('ModelLatency', 'p95', 'ModelLatency p95 (us)')],
+            leftAnnotations: a.serviceTime
+                ? [{ value: a.serviceTime.threshold, label: 'alarm: TTFAB p95 at concurrency 1 (ms)' }]
+                : [],
+            width: 12,
+        }), new aws_cloudwatch_namespaceObject.AlarmStatusWidget({ title: 'scalegate alarms', alarms: this.alarms, width: 12 }));
     }
 }
 
@@ -34209,13 +34712,26 @@ function deriveInferenceComponentPlan(request) {
     const cpi = ic.copies_per_instance;
     const lag = plan.measured.policy_lag_s;
     const findings = [];
+    // Copies that reserve no accelerator share the instance's device (one queue): at full packing
+    // each holds 1 / copies_per_instance of what one copy alone measured on that device.
+    const share = sharesDevice(ic, plan.fingerprint.instance_type) ? cpi : 1;
     const assumptions = [
-        'per-copy capacity: measured as one copy on one instance (the qmax); copies sharing an instance are assumed not to slow each other',
+        share > 1
+            ? `per-copy capacity: the device's, measured as one copy on one instance (the qmax), divided among the ${cpi} copies that share it (no accelerator reserved: one device, one queue); a copy alone on an instance is faster than planned`
+            : 'per-copy capacity: measured as one copy on one instance (the qmax); each copy reserves its own compute, so packed copies are assumed not to slow each other',
         `policy lag of the copy metric: the plan's ${plan.measured.policy_lag_s} s (${plan.measured.policy_lag_origin ?? 'computed'}) of the per-instance high-resolution metric, assumed equal`,
     ];
-    const target = copyTarget(plan);
-    const peak = plan.derived.peak_instances;
-    const trough = plan.derived.trough_instances;
+    const deviceTarget = copyTarget(plan);
+    const target = share > 1
+        ? {
+            ...deviceTarget,
+            value: Math.max(0.1, round1(deviceTarget.value / share)),
+            provenance: `${deviceTarget.provenance}, divided among ${share} copies sharing the device`,
+        }
+        : deviceTarget;
+    // The plan's instance counts are counts of devices' worth of capacity: one per copy unless shared.
+    const peak = plan.derived.peak_instances * share;
+    const trough = plan.derived.trough_instances * share;
     const minCopies = ic.min_copies;
     const maxCopies = ic.max_copies;
     const cold = measuredPaths.coldS !== undefined
@@ -34264,7 +34780,7 @@ function deriveInferenceComponentPlan(request) {
                 ? `measured wake from zero ${measuredPaths.zeroS} s`
                 : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
         };
-        assumptions.push(`the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; not yet checked by a drill from zero`);
+        assumptions.push(`the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; a drill from zero on the local SageMaker found the copy target tracking's scale-in, not the idle rule, taking the woken copy back to 0 (its low alarm on the one reading after the wake), so the first minute after a wake is not assured`);
         const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
         const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
         const prefix = `scalegate-${endpoint}-${name}`;
@@ -34337,7 +34853,9 @@ function deriveInferenceComponentPlan(request) {
         copy_target: {
             predefined_metric: COPY_TARGET_METRIC,
             value: target.value,
-            lambda_safe_per_copy_rps: plan.derived.lambda_safe_rps ?? null,
+            lambda_safe_per_copy_rps: plan.derived.lambda_safe_rps !== undefined && plan.derived.lambda_safe_rps !== null
+                ? Math.round((plan.derived.lambda_safe_rps / share) * 1000) / 1000
+                : null,
             origin: target.origin,
             provenance: target.provenance,
             scale_out_cooldown_s: plan.deployable.scale_out_cooldown_s,
@@ -37922,9 +38440,10 @@ function drillPhases(plan, prediction, choice) {
     const steadyRps = choice.steadyRps ?? perInstance.rps * choice.instances;
     const troughRps = choice.troughRps ?? planTroughRps(plan);
     const x = drill_phases_round(perInstance.rps, 3);
+    const unit = choice.unit ?? 'instance';
     const name = perInstance.basis === 'lambda_safe' ? 'lambda_safe' : 'X_target';
     const what = perInstance.basis === 'lambda_safe'
-        ? "the chosen policy's surge-safe rate per instance, what the plan sizes the fleet for"
+        ? `the chosen policy's surge-safe rate per ${unit}, what the plan sizes the fleet for`
         : "the plan's throughput at its target: the plan predates lambda_safe";
     return [
         {
@@ -37933,8 +38452,8 @@ function drillPhases(plan, prediction, choice) {
             end_s: steadyS,
             rate_rps: drill_phases_round(steadyRps, 6),
             rate_source: choice.steadyRps !== undefined
-                ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} instance(s) would be ${drill_phases_round(perInstance.rps * choice.instances, 3)})`
-                : `computed: ${name} ${x} requests/s x ${choice.instances} instance(s) (${what})`,
+                ? `chosen: --steady-rps (the plan's ${name} ${x} x ${choice.instances} ${unit}(s) would be ${drill_phases_round(perInstance.rps * choice.instances, 3)})`
+                : `computed: ${name} ${x} requests/s x ${choice.instances} ${unit}(s) (${what})`,
         },
         {
             name: 'surge',
@@ -38023,9 +38542,9 @@ function watchedAlarms(policies, alarms) {
     }
     return out.sort((a, b) => a.role === b.role ? a.name.localeCompare(b.name) : a.role === 'scale-out' ? -1 : 1);
 }
-/** `Setting desired instance count to 3.` -> 3. */
+/** `Setting desired instance count to 3.` (or `copy count`, an inference component) -> 3. */
 function desiredFromDescription(description) {
-    const m = /desired (?:instance )?count to (\d+)/i.exec(description);
+    const m = /desired (?:instance |copy )?count to (\d+)/i.exec(description);
     return m ? Number(m[1]) : null;
 }
 function comparisonOf(alarm) {
@@ -38468,9 +38987,11 @@ function analyzeDrill(input) {
         const next = obs[i + 1];
         const from = Math.max(o.t_s, steady.start_s);
         const to = Math.min(next ? next.t_s : judgedEnd, judgedEnd);
-        if (o.current === null || to <= from)
+        // An inference-component drill counts copies in current; its instances are recorded apart.
+        const held = o.instances !== undefined ? o.instances : o.current;
+        if (held === null || to <= from)
             continue;
-        instanceSeconds += o.current * (to - from);
+        instanceSeconds += held * (to - from);
         seen = true;
     }
     const analysis = {
@@ -38606,13 +39127,26 @@ function completeDrill(data, shards, source) {
         observer: data.observer,
     });
     const byPhase = stallP95ByPhase(data, source);
+    // An inference component's from-zero phase is judged apart (slo_held keeps its meaning: the
+    // windows); a wake beyond the plan's tolerance or retry budget fails the drill all the same.
+    const fromZero = data.inference_component?.from_zero ?? null;
+    const wakeFailed = fromZero !== null && !fromZero.held;
+    const analysis = wakeFailed
+        ? {
+            ...judgement.analysis,
+            reasons: [
+                `the from-zero phase did not hold: ${fromZero.reasons.join('; ')}`,
+                ...judgement.analysis.reasons,
+            ],
+        }
+        : judgement.analysis;
     return {
         ...data,
         kind: 'drill',
         shards,
-        verdict: judgement.verdict,
+        verdict: wakeFailed ? 'fail' : judgement.verdict,
         broken_windows: judgement.brokenWindows,
-        analysis: judgement.analysis,
+        analysis,
         slo_held: judgement.sloHeld,
         as_predicted: judgement.asPredicted,
         slo: { ...judgement.slo, ...(byPhase ? { stall_p95_by_phase: byPhase } : {}) },
@@ -38692,132 +39226,6 @@ function mergeDrillShards(parts) {
     };
     const { kind: _kind, shard: _shard, ...rest } = data;
     return completeDrill(rest, histograms.shards, parts.map((p) => p.source).join(' + '));
-}
-
-;// CONCATENATED MODULE: ./src/plan/inference-component-rows.ts
-
-
-const P = 'inference_component';
-function alarmExpected(prefix, name, alarm) {
-    return [
-        { parameter: `${prefix}.alarm.name`, value: alarm.name },
-        { parameter: `${prefix}.alarm.metric`, value: alarm.metric },
-        { parameter: `${prefix}.alarm.dimensions`, value: `${IC_DIMENSION}=${name}` },
-        { parameter: `${prefix}.alarm.statistic`, value: alarm.statistic },
-        { parameter: `${prefix}.alarm.period_s`, value: alarm.period_s },
-        { parameter: `${prefix}.alarm.evaluation_periods`, value: alarm.evaluation_periods },
-        { parameter: `${prefix}.alarm.datapoints_to_alarm`, value: alarm.datapoints_to_alarm },
-        { parameter: `${prefix}.alarm.threshold`, value: alarm.threshold },
-        { parameter: `${prefix}.alarm.comparison`, value: alarm.comparison },
-        { parameter: `${prefix}.alarm.missing_data`, value: alarm.missing_data },
-        { parameter: `${prefix}.alarm.invokes_policy`, value: true },
-    ];
-}
-function stepExpected(prefix, name, step) {
-    return [
-        { parameter: `${prefix}.policy.name`, value: step.name },
-        { parameter: `${prefix}.policy.adjustment_type`, value: step.adjustment_type },
-        { parameter: `${prefix}.policy.adjustment`, value: step.adjustment },
-        { parameter: `${prefix}.policy.cooldown_s`, value: step.cooldown_s },
-        ...alarmExpected(prefix, name, step.alarm),
-    ];
-}
-function expectedIcRows(ic) {
-    const rows = [
-        { parameter: `${P}.name`, value: ic.component_name },
-        { parameter: `${P}.endpoint`, value: ic.endpoint },
-        { parameter: `${P}.variant`, value: ic.variant },
-    ];
-    if (ic.packing.accelerators !== null)
-        rows.push({ parameter: `${P}.copy.accelerators`, value: ic.packing.accelerators });
-    if (ic.packing.cpu_cores !== null)
-        rows.push({ parameter: `${P}.copy.cpu_cores`, value: ic.packing.cpu_cores });
-    rows.push({ parameter: `${P}.copy.memory_mb`, value: ic.packing.memory_mb });
-    for (const [key, value] of Object.entries(ic.container_environment)) {
-        rows.push({ parameter: `${P}.container.environment.${key}`, value });
-    }
-    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: 'ENABLED' }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: ic.instances.min }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: ic.instances.max }, { parameter: `${P}.scalable_target.min_copies`, value: ic.copies.min }, { parameter: `${P}.scalable_target.max_copies`, value: ic.copies.max }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_icTargetPolicyName(ic) }, { parameter: `${P}.copy_target.metric`, value: ic.copy_target.predefined_metric }, { parameter: `${P}.copy_target.value`, value: ic.copy_target.value }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s });
-    const z = ic.scale_to_zero;
-    if (z) {
-        rows.push(...stepExpected(`${P}.wake`, ic.component_name, z.wake));
-        rows.push(...stepExpected(`${P}.idle_scale_in`, ic.component_name, z.idle_scale_in));
-    }
-    return rows;
-}
-const inference_component_rows_orNull = (v) => (v === undefined ? null : v);
-function alarmDeployed(prefix, alarm, policyArn) {
-    const dims = (alarm?.Dimensions ?? [])
-        .map((d) => `${d.Name ?? ''}=${d.Value ?? ''}`)
-        .sort()
-        .join(',');
-    return [
-        { parameter: `${prefix}.alarm.name`, value: inference_component_rows_orNull(alarm?.AlarmName) },
-        { parameter: `${prefix}.alarm.metric`, value: inference_component_rows_orNull(alarm?.MetricName) },
-        { parameter: `${prefix}.alarm.dimensions`, value: alarm ? dims : null },
-        { parameter: `${prefix}.alarm.statistic`, value: inference_component_rows_orNull(alarm?.Statistic) },
-        { parameter: `${prefix}.alarm.period_s`, value: inference_component_rows_orNull(alarm?.Period) },
-        { parameter: `${prefix}.alarm.evaluation_periods`, value: inference_component_rows_orNull(alarm?.EvaluationPeriods) },
-        {
-            parameter: `${prefix}.alarm.datapoints_to_alarm`,
-            value: alarm ? (alarm.DatapointsToAlarm ?? alarm.EvaluationPeriods ?? null) : null,
-        },
-        { parameter: `${prefix}.alarm.threshold`, value: inference_component_rows_orNull(alarm?.Threshold) },
-        { parameter: `${prefix}.alarm.comparison`, value: inference_component_rows_orNull(alarm?.ComparisonOperator) },
-        {
-            parameter: `${prefix}.alarm.missing_data`,
-            value: alarm ? (alarm.TreatMissingData ?? 'missing') : null,
-        },
-        {
-            parameter: `${prefix}.alarm.invokes_policy`,
-            value: alarm ? policyArn !== null && (alarm.AlarmActions ?? []).includes(policyArn) : null,
-        },
-    ];
-}
-function stepDeployed(prefix, expected, state) {
-    const policy = state.policies.find((p) => p.PolicyName === expected.name);
-    const step = policy?.StepScalingPolicyConfiguration;
-    const adjustment = step?.StepAdjustments?.[0]?.ScalingAdjustment;
-    return [
-        { parameter: `${prefix}.policy.name`, value: inference_component_rows_orNull(policy?.PolicyName) },
-        { parameter: `${prefix}.policy.adjustment_type`, value: inference_component_rows_orNull(step?.AdjustmentType) },
-        { parameter: `${prefix}.policy.adjustment`, value: inference_component_rows_orNull(adjustment) },
-        { parameter: `${prefix}.policy.cooldown_s`, value: inference_component_rows_orNull(step?.Cooldown) },
-        ...alarmDeployed(prefix, state.alarms.get(expected.alarm.name), inference_component_rows_orNull(policy?.PolicyARN)),
-    ];
-}
-/** The deployed side under the expected rows' names; policies the plan does not declare as extra rows. */
-function deployedIcRows(state, ic) {
-    const c = state.component;
-    const rows = [
-        { parameter: `${P}.name`, value: c?.name ?? null },
-        { parameter: `${P}.endpoint`, value: c?.endpoint ?? null },
-        { parameter: `${P}.variant`, value: c?.variant ?? null },
-        { parameter: `${P}.copy.accelerators`, value: c?.accelerators ?? null },
-        { parameter: `${P}.copy.cpu_cores`, value: c?.cpuCores ?? null },
-        { parameter: `${P}.copy.memory_mb`, value: c?.memoryMb ?? null },
-    ];
-    for (const key of Object.keys(ic.container_environment)) {
-        rows.push({ parameter: `${P}.container.environment.${key}`, value: c?.environment?.[key] ?? null });
-    }
-    const mis = state.managedInstanceScaling;
-    const target = state.policies.find((p) => p.PolicyName === icTargetPolicyName(ic));
-    const tt = target?.TargetTrackingScalingPolicyConfiguration;
-    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: mis?.status ?? null }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: mis?.min ?? null }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: mis?.max ?? null }, { parameter: `${P}.scalable_target.min_copies`, value: state.scalableTarget?.min ?? null }, { parameter: `${P}.scalable_target.max_copies`, value: state.scalableTarget?.max ?? null }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_rows_orNull(target?.PolicyName) }, {
-        parameter: `${P}.copy_target.metric`,
-        value: inference_component_rows_orNull(tt?.PredefinedMetricSpecification?.PredefinedMetricType),
-    }, { parameter: `${P}.copy_target.value`, value: inference_component_rows_orNull(tt?.TargetValue) }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleOutCooldown) }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleInCooldown) });
-    const z = ic.scale_to_zero;
-    if (z) {
-        rows.push(...stepDeployed(`${P}.wake`, z.wake, state));
-        rows.push(...stepDeployed(`${P}.idle_scale_in`, z.idle_scale_in, state));
-    }
-    const declared = new Set([icTargetPolicyName(ic), ...(z ? [z.wake.name, z.idle_scale_in.name] : [])]);
-    for (const p of state.policies) {
-        if (p.PolicyName && !declared.has(p.PolicyName)) {
-            rows.push({ parameter: `${P}.policy.${p.PolicyName}`, value: p.PolicyType ?? 'policy' });
-        }
-    }
-    return rows;
 }
 
 ;// CONCATENATED MODULE: ./src/plan/gate-proofs.ts
@@ -39343,6 +39751,12 @@ function runSynthGate(input) {
  * The model's container must get `containerEnvironment` (MAX_QUEUE_DEPTH = the plan's queue
  * depth).
  *
+ * `new ScalegateInferenceComponent(stack, id, { model, image, executionRoleArn })` does the same
+ * for a model with `kind: inference-component`: the same gate (which also refuses a plan whose
+ * component, packing or copy bounds are not the config's), then the model, the endpoint hosting
+ * the component, its copy-count scaling, the wake and idle rules and its alarms, every number
+ * from the plan's `inference_component` block.
+ *
  * The public types here name only aws-cdk-lib, constructs and plain values, so the emitted
  * declarations stand alone.
  */
@@ -39355,6 +39769,43 @@ function runSynthGate(input) {
 
 
 
+
+
+
+/** The gate, as `scalegate gate` runs it: the plan it accepted (re-derived), or a throw. */
+function runGate(scope, what, props) {
+    const configFile = (0,external_node_path_namespaceObject.resolve)(props.configFile ?? config_CONFIG_FILE);
+    const artifactsDir = (0,external_node_path_namespaceObject.resolve)(props.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
+    const config = readConfigFile(configFile);
+    const [modelName, model] = modelFromConfig(config, props.model, configFile);
+    const region = props.region ?? external_aws_cdk_lib_namespaceObject.Stack.of(scope).region;
+    if (external_aws_cdk_lib_namespaceObject.Token.isUnresolved(region)) {
+        throw new errors_UsageError(`${what} ${modelName}: the stack's region is not known at synth (an environment-agnostic stack); give the stack an env with a region, or pass \`region\`: the plan is checked against the region it was measured in.`);
+    }
+    const imageDigest = props.imageDigest ?? modelImageDigest(model, configFile);
+    const trustedRoot = props.trustedRoot ?? scope.node.tryGetContext('scalegate:trustedRoot');
+    const gate = runSynthGate({
+        modelName,
+        model,
+        artifactsDir,
+        deployImageDigest: imageDigest,
+        deployRegion: region,
+        requireProofs: props.requireProofs !== false,
+        allowLowerBound: props.allowLowerBound === true,
+        attestation: {
+            trustedRootFile: trustedRoot ? (0,external_node_path_namespaceObject.resolve)(trustedRoot) : undefined,
+            offline: props.offline ?? String(scope.node.tryGetContext('scalegate:offline')) === 'true',
+            config: config.attestation,
+        },
+    });
+    if (gate.offline) {
+        external_aws_cdk_lib_namespaceObject.Annotations.of(scope).addWarning(`${modelName}: OFFLINE: the proofs' attestations were NOT verified (${gate.offline === 'local' ? 'the local SageMaker' : 'offline: a development synth; a release never passes it'}).`);
+    }
+    if (!gate.plan) {
+        throw new GateRefusedError(gate.message ?? `${modelName}: refused`, modelName, gate.result);
+    }
+    return { modelName, model, region, planFile: gate.planFile, plan: gate.plan };
+}
 class ScalegateScaling extends external_constructs_namespaceObject.Construct {
     /** The plan file the gate read. */
     planFile;
@@ -39371,39 +39822,11 @@ class ScalegateScaling extends external_constructs_namespaceObject.Construct {
     endpointGiven = false;
     constructor(scope, id, props) {
         super(scope, id);
-        const configFile = (0,external_node_path_namespaceObject.resolve)(props.configFile ?? config_CONFIG_FILE);
-        const artifactsDir = (0,external_node_path_namespaceObject.resolve)(props.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
-        const config = readConfigFile(configFile);
-        const [modelName, model] = modelFromConfig(config, props.model, configFile);
-        const stack = external_aws_cdk_lib_namespaceObject.Stack.of(this);
-        const region = props.region ?? stack.region;
-        if (external_aws_cdk_lib_namespaceObject.Token.isUnresolved(region)) {
-            throw new errors_UsageError(`ScalegateScaling ${modelName}: the stack's region is not known at synth (an environment-agnostic stack); give the stack an env with a region, or pass \`region\`: the plan is checked against the region it was measured in.`);
+        const { modelName, model, region, planFile, plan } = runGate(this, 'ScalegateScaling', props);
+        this.planFile = planFile;
+        if (plan.inference_component) {
+            throw new errors_UsageError(`ScalegateScaling ${modelName}: the plan deploys an inference component (${plan.inference_component.component_name}), not a variant's scaling: use ScalegateInferenceComponent.`);
         }
-        const imageDigest = props.imageDigest ?? modelImageDigest(model, configFile);
-        const trustedRoot = props.trustedRoot ?? this.node.tryGetContext('scalegate:trustedRoot');
-        const gate = runSynthGate({
-            modelName,
-            model,
-            artifactsDir,
-            deployImageDigest: imageDigest,
-            deployRegion: region,
-            requireProofs: props.requireProofs !== false,
-            allowLowerBound: props.allowLowerBound === true,
-            attestation: {
-                trustedRootFile: trustedRoot ? (0,external_node_path_namespaceObject.resolve)(trustedRoot) : undefined,
-                offline: props.offline ?? String(this.node.tryGetContext('scalegate:offline')) === 'true',
-                config: config.attestation,
-            },
-        });
-        this.planFile = gate.planFile;
-        if (gate.offline) {
-            external_aws_cdk_lib_namespaceObject.Annotations.of(this).addWarning(`${modelName}: OFFLINE: the proofs' attestations were NOT verified (${gate.offline === 'local' ? 'the local SageMaker' : 'offline: a development synth; a release never passes it'}).`);
-        }
-        if (!gate.plan) {
-            throw new GateRefusedError(gate.message ?? `${modelName}: refused`, modelName, gate.result);
-        }
-        const plan = gate.plan;
         const target = {
             modelName,
             endpoint: props.endpointName ?? model.endpoint,
@@ -39453,11 +39876,100 @@ class ScalegateScaling extends external_constructs_namespaceObject.Construct {
         this.endpointGiven = true;
     }
 }
+/**
+ * An endpoint hosting the plan's inference component, after the gate: the model (its environment
+ * with the plan's `MAX_QUEUE_DEPTH` and the service-metric dimensions), an endpoint config with
+ * managed instance scaling and a variant without a model, the endpoint, the component, copy-count
+ * target tracking, the wake and idle rules (min copies 0) and the component's alarms.
+ */
+class ScalegateInferenceComponent extends external_constructs_namespaceObject.Construct {
+    /** The plan file the gate read. */
+    planFile;
+    deployable;
+    /** What the model's container environment holds from the plan (MAX_QUEUE_DEPTH). */
+    containerEnvironment;
+    model;
+    endpointConfig;
+    endpoint;
+    component;
+    scalableTarget;
+    copyTargetPolicy;
+    /** The wake alarm (one refused request adds a copy); null when the plan keeps a copy. */
+    wakeAlarm;
+    /** The idle alarm (scale to exactly 0 copies); null when the plan keeps a copy. */
+    idleAlarm;
+    /** Empty with `observability: false`. */
+    alarms;
+    constructor(scope, id, props) {
+        super(scope, id);
+        const { modelName, model, region, planFile, plan } = runGate(this, 'ScalegateInferenceComponent', props);
+        this.planFile = planFile;
+        const ic = plan.inference_component;
+        if (!ic) {
+            throw new errors_UsageError(`ScalegateInferenceComponent ${modelName}: the plan deploys a variant's scaling, not an inference component: use ScalegateScaling (or declare the model with kind "inference-component" and re-plan).`);
+        }
+        this.containerEnvironment = { ...ic.container_environment };
+        this.model = new aws_sagemaker_namespaceObject.CfnModel(this, 'Model', {
+            executionRoleArn: props.executionRoleArn,
+            primaryContainer: {
+                image: props.image,
+                mode: 'SingleModel',
+                environment: {
+                    ...(props.environment ?? model.container_env),
+                    ...serviceMetricsEnvironment(ic.endpoint, ic.variant),
+                    ...ic.container_environment,
+                },
+            },
+        });
+        const hosted = new InferenceComponentEndpoint(this, 'Component', {
+            plan: ic,
+            instanceType: props.instanceType ?? model.instance_type,
+            modelName: this.model.attrModelName,
+            executionRoleArn: props.executionRoleArn,
+            ...(props.initialInstanceCount !== undefined
+                ? { initialInstanceCount: props.initialInstanceCount }
+                : {}),
+            ...(props.initialCopyCount !== undefined ? { initialCopyCount: props.initialCopyCount } : {}),
+            ...(props.routingStrategy !== undefined ? { routingStrategy: props.routingStrategy } : {}),
+        });
+        this.endpointConfig = hosted.endpointConfig;
+        this.endpoint = hosted.endpoint;
+        this.component = hosted.component;
+        this.scalableTarget = hosted.scalableTarget;
+        this.copyTargetPolicy = hosted.copyTargetPolicy;
+        this.wakeAlarm = hosted.wake?.alarm ?? null;
+        this.idleAlarm = hosted.idle?.alarm ?? null;
+        const z = ic.scale_to_zero;
+        this.deployable = {
+            componentName: ic.component_name,
+            endpointName: ic.endpoint,
+            variantName: ic.variant,
+            predefinedMetricType: ic.copy_target.predefined_metric,
+            copyTargetValue: ic.copy_target.value,
+            minCopies: ic.copies.min,
+            maxCopies: ic.copies.max,
+            minInstances: ic.instances.min,
+            maxInstances: ic.instances.max,
+            scaleOutCooldownS: ic.copy_target.scale_out_cooldown_s,
+            scaleInCooldownS: ic.copy_target.scale_in_cooldown_s,
+            idleMinutes: z ? z.idle_minutes : null,
+            wakeS: z ? z.wake_s : null,
+            queueMaxDepth: plan.deployable.queue_max_depth,
+            planRunId: plan.run_id,
+            imageDigest: plan.fingerprint.image_digest,
+        };
+        this.alarms =
+            props.observability === false
+                ? []
+                : new InferenceComponentObservability(this, 'Observability', { modelName, plan, region }).alarms;
+    }
+}
 /** Whether an error is a refusal to report without a stack trace (the gate's, or a config mistake). */
 function isScalegateRefusal(e) {
     return e instanceof GateRefusedError || isUsageError(e);
 }
 
-var __webpack_exports__ScalegateScaling = __webpack_exports__.n;
-var __webpack_exports__isScalegateRefusal = __webpack_exports__.Y;
-export { __webpack_exports__ScalegateScaling as ScalegateScaling, __webpack_exports__isScalegateRefusal as isScalegateRefusal };
+var __webpack_exports__ScalegateInferenceComponent = __webpack_exports__.eM;
+var __webpack_exports__ScalegateScaling = __webpack_exports__.nC;
+var __webpack_exports__isScalegateRefusal = __webpack_exports__.Y2;
+export { __webpack_exports__ScalegateInferenceComponent as ScalegateInferenceComponent, __webpack_exports__ScalegateScaling as ScalegateScaling, __webpack_exports__isScalegateRefusal as isScalegateRefusal };

@@ -97593,6 +97593,10 @@ function checkInferenceComponent(model, ctx) {
     if (ic.accelerators === undefined && ic.cpu_cores === undefined) {
         issue('accelerators', 'state the compute one copy needs: accelerators (GPU devices) or cpu_cores');
     }
+    // SageMaker's NumberOfAcceleratorDevicesRequired has a minimum of 1: a fraction is refused at deploy.
+    if (ic.accelerators !== undefined && ic.accelerators > 0 && ic.accelerators < 1) {
+        issue('accelerators', `accelerators ${ic.accelerators}: SageMaker reserves whole devices (NumberOfAcceleratorDevicesRequired >= 1); for copies that share one device, leave accelerators out and state cpu_cores (copies that reserve none share the instance's device)`);
+    }
     if (ic.min_copies > ic.max_copies)
         issue('min_copies', `min_copies ${ic.min_copies} exceeds max_copies ${ic.max_copies}`);
     if (ic.instance_bounds.min > ic.instance_bounds.max) {
@@ -97637,6 +97641,15 @@ const IC_SCALABLE_DIMENSION = 'sagemaker:inference-component:DesiredCopyCount';
 const icResourceId = (componentName) => `inference-component/${componentName}`;
 /** The target-tracking policy's name. */
 const icTargetPolicyName = (ic) => `scalegate-${ic.endpoint}-${ic.component_name}-copies`;
+/** Instance families with accelerator devices (GPU, Inferentia, Trainium). */
+const ACCELERATED_FAMILY = /^ml\.(g\d|p\d|inf\d|trn\d)/;
+/**
+ * Whether the copies packed on one instance share its accelerator device: they reserve none
+ * (NumberOfAcceleratorDevicesRequired unset) on an instance that has one, and more than one fits.
+ */
+function sharesDevice(ic, instanceType) {
+    return (ic.accelerators ?? 0) < 1 && ic.copies_per_instance > 1 && ACCELERATED_FAMILY.test(instanceType);
+}
 
 ;// CONCATENATED MODULE: ./src/model/request-shape.ts
 /**
@@ -99576,6 +99589,11 @@ const qmaxArtifactSchema = object({
         instances: schemas_number().int().positive(),
         /** Q_max / copies: the in-flight requests one copy holds inside the SLO (computed). */
         q_max_per_copy: schemas_number().nonnegative(),
+        /**
+         * Additive: the copies one device serves (computed: 1 when a copy reserves accelerators, else
+         * the copies packed on one instance, which share its device). Absent in older artifacts.
+         */
+        copies_sharing_device: schemas_number().int().positive().optional(),
         /** How the copies share an instance's accelerator, in words (what the measurement can and cannot show). */
         sharing: safeString,
     })
@@ -99966,6 +99984,7 @@ const producerOf = {
 
 
 
+
 const DRILL_PHASES = ['steady', 'surge', 'trough'];
 const drillPhaseNameSchema = schemas_enum(DRILL_PHASES);
 const drill_seconds = (what) => boundedNumber(0, LIMITS.seconds, what);
@@ -100061,6 +100080,12 @@ const drillObservationSchema = object({
     status: safeString,
     desired: drill_instances('desired').nullable(),
     current: drill_instances('current').nullable(),
+    /**
+     * Additive: an inference-component drill counts copies in desired/current; this is the
+     * endpoint's current instance count (managed instance scaling) at the same poll. Absent: a
+     * variant drill, whose desired/current are instances.
+     */
+    instances: drill_instances('instances').nullable().optional(),
     /** State of every watched alarm at this poll. */
     alarms: record(safeString, alarmStateSchema),
 });
@@ -100110,6 +100135,48 @@ const drillPolicySchema = object({
     differences: array(comparisonRowSchema),
     compared: schemas_number().int().nonnegative(),
 });
+/**
+ * The from-zero phase of an inference-component drill (`--from-zero`): the component idle at zero
+ * copies, one client at a time applying the plan's retry budget until the first success (the
+ * measurement `ttotal --path zero` makes), judged against the plan's wake tolerance and budget.
+ */
+const drillFromZeroSchema = object({
+    /** What the wake measured (null: no request succeeded within max_wait_s). */
+    wake: icPathMeasurementSchema.nullable(),
+    /** The wake's stages (first request, first no-capacity failure, copy desired, in service, first success). */
+    timeline: array(timelineEntrySchema),
+    /** The longest the drill waited for a first success, seconds. */
+    max_wait_s: drill_seconds('max_wait_s').positive(),
+    /** The plan's stated tolerance of the callers for a wake, seconds (the model's wake_tolerance_s). */
+    wake_tolerance_s: drill_seconds('wake_tolerance_s'),
+    /** The plan's client retry budget: attempts x backoff covers this many seconds. */
+    retry_budget: object({
+        attempts: schemas_number().int().nonnegative(),
+        backoff_s: schemas_number().nonnegative(),
+        covers_s: schemas_number().nonnegative(),
+    }),
+    /** The plan's T_plan of the zero path, seconds, and where it came from. */
+    planned_wake_s: drill_seconds('planned_wake_s'),
+    planned_wake_origin: safeString,
+    within_tolerance: schemas_boolean(),
+    /** No client request failed once every retry of the budget had: the budget covered the wake. */
+    within_retry_budget: schemas_boolean(),
+    /** within_tolerance and within_retry_budget: the phase held. */
+    held: schemas_boolean(),
+    reasons: array(safeString),
+});
+/** An inference-component drill: what desired/current count, the component and its from-zero phase. */
+const drillInferenceComponentSchema = object({
+    component: safeString,
+    /** Copies the steady load is sized for, set before the load (settings.start_instances holds the same count). */
+    start_copies: schemas_number().int().positive(),
+    copies_per_instance: schemas_number().int().positive(),
+    /** The plan's copy target, ConcurrentRequestsPerCopy (prediction.scaling_target_value holds it too). */
+    copy_target: schemas_number().positive(),
+    /** The scale-out path whose T_plan the drill is judged on (cold: a copy that needs a new instance). */
+    t_plan_path: schemas_enum(['warm', 'cold']),
+    from_zero: drillFromZeroSchema.nullable(),
+});
 const drillCommon = {
     schema_version: literal(1),
     model_name: safeString,
@@ -100142,6 +100209,12 @@ const drillCommon = {
     })),
     /** null on shards other than 0 (one observer per drill). */
     observer: drillObserverSchema.nullable(),
+    /**
+     * Additive: a drill of an inference-component endpoint. Its observations, activities and
+     * scale-out chains count copies (DesiredCopyCount/CurrentCopyCount), each observation also the
+     * instances. Absent: a variant drill.
+     */
+    inference_component: drillInferenceComponentSchema.optional(),
     notes: array(safeString),
     provenance: provenanceSchema,
 };
@@ -100289,7 +100362,10 @@ const drillArtifactSchema = object({
     kind: literal('drill'),
     /** Shards merged into this drill (one for a single process). */
     shards: array(shardSchema).min(1),
-    /** `pass` exactly when the SLO held (slo_held); older drills: when no window broke the plan's promise. */
+    /**
+     * `pass` exactly when the SLO held (slo_held) and, in an inference-component drill from zero, its
+     * from-zero phase held; older drills: when no window broke the plan's promise.
+     */
     verdict: schemas_enum(['pass', 'fail']),
     /** The windows that broke the plan's promise (beyond what it predicted), by index. */
     broken_windows: array(schemas_number().int().nonnegative()),

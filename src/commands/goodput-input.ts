@@ -13,6 +13,7 @@ import type { OptionValues } from '../options/spec.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import type { LoadCommandInput } from './load-input.js';
 import { planRequests, type RequestPlan, resolveContinuity } from './load-start.js';
+import { type PinnedComponent, pinnedComponent } from './qmax-component.js';
 
 export { GOODPUT_DEFAULTS } from '../options/goodput.js';
 
@@ -32,6 +33,8 @@ export interface ResolvedGoodput extends GoodputSettings {
   request: RequestPlan;
   underrunSloMs: number | null;
   clientBufferMs: number;
+  /** An inference component's copies pinned for the run (`--copies`, default 1); null: a variant. */
+  component: PinnedComponent | null;
 }
 
 export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGoodput {
@@ -112,6 +115,11 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGood
       throw usage`${opt('shard', input.shard)}: give every shard the same ${opt('start-at')} (an ISO time a few seconds ahead) so their schedules line up.`;
     }
   }
+  // An inference component is pinned at --copies exactly as qmax pins it; --copies on a variant is refused.
+  const component = pinnedComponent(input);
+  if (component && shard && shard.count > 1) {
+    throw usage`${opt('shard', input.shard)}: a split run of an inference component is not supported (the other shards would await a variant's freeze, not the component's); run one process with ${opt('copies', String(component.copies))}.`;
+  }
   const startAtMs = input.startAt !== undefined ? parseStartAt(input.startAt, nowMs) : null;
   const rungGapS = input.rungGapS ?? d.rungGapS;
   if (!(rungGapS >= 0)) throw usage`${opt('rung-gap-s')} must be >= 0.`;
@@ -150,5 +158,6 @@ export function resolveGoodput(input: GoodputInput, nowMs: number): ResolvedGood
     shard,
     startAtMs,
     rungGapS,
+    component,
   };
 }

@@ -53,6 +53,7 @@ import { cloudWatchRefusal, GOODPUT_CLOUDWATCH_WAIT_S, joinGoodputCloudWatch } f
 import { type GoodputInput, resolveGoodput } from './goodput-input.js';
 import { runGoodputScout, scoutRecord } from './goodput-scout.js';
 import { audioAccounting, prepareLoad, transportRequest } from './load-start.js';
+import { icGoodputRecord } from './qmax-component.js';
 import { type CommandResult, resolveDeps } from './result.js';
 
 export { GOODPUT_DEFAULTS, type GoodputInput, resolveGoodput } from './goodput-input.js';
@@ -181,12 +182,19 @@ export async function runGoodput(
   const events: EventsWriter | null = input.eventsFile ? createEventsWriter(input.eventsFile) : null;
   const shardLabel = resolved.shard ? `${shard.index}/${shard.count}` : null;
 
+  // An inference component: its copies pinned at --copies (the freeze of qmax-component.ts).
+  const ic = resolved.component;
+  if (ic)
+    log(
+      `goodput: component ${ic.component} pinned at ${ic.copies} copies (per copy = lambda_max / ${ic.copies})`,
+    );
   // The same freeze as qmax (journal, suspension, one instance); only shard 0 of a split freezes.
   return frozenRun(
     {
       ...input,
       clients: clients ?? null,
       adapters: deps.freezeAdapters,
+      ...(ic ? { component: ic.component, pin: ic.copies } : {}),
       awaitFrozen:
         shard.index === 0
           ? undefined
@@ -403,6 +411,7 @@ export async function runGoodput(
             ? { scout: scoutRecord(scouted), ladder: { ...assembled.ladder, start_rps: scouted.startRate } }
             : {}),
           vantage,
+          ...(ic ? { inference_component: icGoodputRecord(ic, assembled.lambda_max_rps) } : {}),
         };
         const defaultName = goodputFileName(input.modelName, resolved.transport, fingerprint);
         const file =

@@ -4,10 +4,11 @@
  * (least outstanding requests), so Q_max per copy = Q_max / copies. Copies that reserve no
  * accelerator (NumberOfAcceleratorDevicesRequired unset) share the device of the instance they
  * are packed on, so their Q_max per copy is that device's Q_max divided among them; a copy that
- * reserves accelerators has devices of its own.
+ * reserves accelerators has devices of its own. goodput pins the copies the same way and records
+ * lambda_max per copy = lambda_max / copies.
  */
 import { componentOf } from '../load/transport/transports.js';
-import type { QmaxArtifact } from '../model/artifacts.js';
+import type { GoodputArtifact, QmaxArtifact } from '../model/artifacts.js';
 import type { ModelConfig } from '../model/config.js';
 import { opt, usage } from '../model/errors.js';
 
@@ -41,11 +42,21 @@ export function pinnedComponent(input: {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The artifact's record of the packing measured. */
-export function icQmaxRecord(
-  ic: PinnedComponent,
-  qMax: number,
-): NonNullable<QmaxArtifact['inference_component']> {
+/** The packing a pinned run measured, as the qmax and goodput artifacts record it. */
+export interface IcPackingRecord {
+  component: string;
+  copies: number;
+  copies_per_instance: number;
+  instances: number;
+  copies_sharing_device: number;
+  sharing: string;
+}
+
+/**
+ * The packing measured: instances the copies occupy, the copies one device serves, and how they
+ * share it in words, for the figure (`Q_max`, `lambda_max`) that is divided among the copies.
+ */
+export function icPackingRecord(ic: PinnedComponent, figure: string): IcPackingRecord {
   const instances = Math.ceil(ic.copies / ic.copiesPerInstance);
   const own = ic.accelerators >= 1;
   // Placement fills an instance first: its copies are the ones that share its device.
@@ -55,14 +66,38 @@ export function icQmaxRecord(
   else if (own)
     sharing = `${ic.copies} copies on ${instances} instance(s), each reserving ${ic.accelerators} accelerator device(s): each copy has devices of its own, so packed copies do not contend for one`;
   else
-    sharing = `${ic.copies} copies on ${instances} instance(s) reserving no accelerator: up to ${perDevice} copies share one instance's device (one queue), so Q_max per copy is that device's Q_max divided among them`;
+    sharing = `${ic.copies} copies on ${instances} instance(s) reserving no accelerator: up to ${perDevice} copies share one instance's device (one queue), so ${figure} per copy is that device's ${figure} divided among them`;
   return {
     component: ic.component,
     copies: ic.copies,
     copies_per_instance: ic.copiesPerInstance,
     instances,
-    q_max_per_copy: round2(qMax / ic.copies),
     copies_sharing_device: perDevice,
+    sharing,
+  };
+}
+
+/** The artifact's record of the packing measured. */
+export function icQmaxRecord(
+  ic: PinnedComponent,
+  qMax: number,
+): NonNullable<QmaxArtifact['inference_component']> {
+  const { sharing, ...packing } = icPackingRecord(ic, 'Q_max');
+  return { ...packing, q_max_per_copy: round2(qMax / ic.copies), sharing };
+}
+
+/**
+ * The goodput artifact's record: lambda_max per copy = lambda_max / copies (computed from the
+ * measured lambda_max; null while undecided).
+ */
+export function icGoodputRecord(
+  ic: PinnedComponent,
+  lambdaMax: number | null,
+): NonNullable<GoodputArtifact['inference_component']> {
+  const { sharing, ...packing } = icPackingRecord(ic, 'lambda_max');
+  return {
+    ...packing,
+    lambda_max_per_copy_rps: lambdaMax === null ? null : round2(lambdaMax / ic.copies),
     sharing,
   };
 }

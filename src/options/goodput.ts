@@ -67,6 +67,13 @@ export const GOODPUT_OPTIONS = {
   sloMs: number('slo-ms', '<ms>', 'positive', 'p95 TTFAB SLO in ms, from the intended send time', {
     defaultText: "the config's slo_ms",
   }),
+  copies: number(
+    'copies',
+    '<n>',
+    'positiveInteger',
+    "inference-component models: the component's copy count pinned while measuring (its scalable target suspended, restored after); the arrivals are shared among the copies, so lambda_max per copy = lambda_max / copies",
+    { defaultText: '1', action: false },
+  ),
   ...CONTINUITY_OPTIONS,
   startRate: number(
     'start-rate',

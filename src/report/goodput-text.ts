@@ -53,7 +53,31 @@ export function lambdaMaxLine(a: GoodputArtifact): string {
     a.search.resolution_met === false
       ? `; the search did not reach its resolution ${a.ladder.resolution}${a.search.undecided_rates.length > 0 ? ` (undecided: ${a.search.undecided_rates.join(', ')}/s)` : ''}`
       : '';
-  return `lambda_max = ${a.lambda_max_rps} requests/s per instance (${bracket})${resolution}`;
+  const ic = a.inference_component;
+  const across = ic
+    ? `across ${ic.copies} cop${ic.copies === 1 ? 'y' : 'ies'} of component ${ic.component} on ${ic.instances} instance(s)`
+    : 'per instance';
+  return `lambda_max = ${a.lambda_max_rps} requests/s ${across} (${bracket})${resolution}`;
+}
+
+/**
+ * An inference component's lambda_max per copy (computed from the measured lambda_max, a lower
+ * bound when it is one) and how the copies share the device; nothing for a variant.
+ */
+export function perCopyLines(a: GoodputArtifact): string[] {
+  const ic = a.inference_component;
+  if (!ic) return [];
+  const per = ic.lambda_max_per_copy_rps;
+  const origin =
+    a.lambda_max_bracketed || per === 0
+      ? 'computed: the measured lambda_max'
+      : 'computed: a LOWER BOUND, from a lambda_max not bracketed by a breach';
+  return [
+    per === null || (per === 0 && !a.lambda_max_bracketed)
+      ? `lambda_max per copy: not known (lambda_max is not)`
+      : `lambda_max per copy = ${per} requests/s (${origin} / ${ic.copies} cop${ic.copies === 1 ? 'y' : 'ies'} pinned, measured)`,
+    `copies: ${ic.sharing} (copies per device ${ic.copies_sharing_device}: computed; ${ic.copies_per_instance} per instance: config)`,
+  ];
 }
 
 /**
@@ -124,6 +148,7 @@ export function renderGoodputReport(
   lines.push(...metricLevelLines(a));
   lines.push('');
   lines.push(lambdaMaxLine(a));
+  lines.push(...perCopyLines(a));
   if (a.continuity || heard.length > 0) lines.push(...continuityLines('lambda_max', a.continuity));
   for (const note of a.non_monotone) lines.push(`non-monotone: ${note}`);
   lines.push(

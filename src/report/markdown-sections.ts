@@ -16,6 +16,7 @@ import { renderTtfabMermaid } from './chart-md.js';
 import { goodputContinuityMarkdown, qmaxContinuityMarkdown } from './continuity-markdown.js';
 import { codeSpan, escapeMarkdown, inlineMarkdown, markdownTable } from './escape-md.js';
 import { offlineLabel } from './gate-text.js';
+import { perCopyLines } from './goodput-text.js';
 import {
   planHoldText,
   planPolicyLagLabel,
@@ -389,6 +390,15 @@ export function goodputSection(g: Located<GoodputArtifact>): string[] {
     '',
     `SLO p95 TTFAB ${fmt(a.slo_ms)} ms from the intended send time · overflows <= ${fmt(a.limits.max_overflow_fraction * 100, 2)} %, errors <= ${fmt(a.limits.max_error_fraction * 100, 2)} % · transport ${codeSpan(a.transport)} · hold ${fmt(a.ladder.hold_s)} s${g.file ? ` · ${codeSpan(g.file)}` : ''}`,
     '',
+    // An inference component: lambda_max per copy (computed) and how the copies share the device.
+    ...(a.inference_component
+      ? [
+          perCopyLines(a)
+            .map((l) => escapeMarkdown(l))
+            .join(' · '),
+          '',
+        ]
+      : []),
     markdownTable(
       ['rate/s', 'verdict', 'p95 ms', '95 % CI ms', 'sent/s', 'ok/s', '503 %', 'errors %', 'send lag p99 ms'],
       a.rungs.map((r) => [

@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOptionInputs } from '../../src/action/inputs.js';
 import type { GoodputSchedule } from '../../src/analysis/goodput.js';
-import { runGoodput } from '../../src/commands/goodput.js';
-import { parseConfig } from '../../src/model/index.js';
+import { resolveGoodput, runGoodput } from '../../src/commands/goodput.js';
+import { inferenceComponentConfigSchema, type ModelConfig, parseConfig } from '../../src/model/index.js';
 import { GOODPUT_OPTIONS } from '../../src/options/goodput.js';
 import { runCli } from '../helpers/cli.js';
+import { configFile as icConfigFile, MODEL, modelConfig } from './local-apply-fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scalegate-goodput-refusals-'));
 const configFile = join(dir, 'scalegate.config.json');
@@ -71,6 +72,41 @@ describe('goodput refuses bad input (exit 2, the flag named, nothing written)', 
       ['--shard', '0/2', '--start-at', new Date(Date.now() + 60_000).toISOString()],
       /--shard 0\/2: .*--rates/,
     ));
+  it('--copies on a variant model (it pins an inference component)', () =>
+    refused(
+      ['--copies', '2'],
+      /--copies 2 pins an inference component's copies: the model is not measured as one/,
+    ));
+  it('--copies above the component, and shards of a component (they would await the variant)', () => {
+    const ic: ModelConfig = {
+      ...modelConfig(),
+      kind: 'inference-component',
+      inference_component: inferenceComponentConfigSchema.parse({
+        copies_per_instance: 2,
+        cpu_cores: 2,
+        memory_mb: 4096,
+        min_copies: 1,
+        max_copies: 4,
+        instance_bounds: { min: 1, max: 2 },
+      }),
+    };
+    const base = {
+      modelName: MODEL,
+      model: ic,
+      configFile: icConfigFile,
+      endpoint: 'speech-ic',
+      variant: 'AllTraffic',
+      region: 'local',
+    };
+    const now = Date.parse('2026-12-01T00:00:00Z');
+    expect(() => resolveGoodput({ ...base, copies: 5 }, now)).toThrow(
+      /--copies 5: more than the component's max_copies 4/,
+    );
+    expect(() =>
+      resolveGoodput({ ...base, copies: 2, rates: [5], shard: '1/2', startAt: '2026-12-01T00:01:00Z' }, now),
+    ).toThrow(/--shard 1\/2: a split run of an inference component is not supported/);
+    expect(resolveGoodput({ ...base, copies: 2 }, now).component).toMatchObject({ copies: 2 });
+  });
   it('a shard without a shared start', () => refused(['--shard', '1/2', '--rates', '5'], /same --start-at/));
   it('a start in the past', () =>
     refused(

@@ -278,6 +278,11 @@ export function runPlan(input: PlanInput, deps: CommandDeps = {}): CommandResult
   }
   const drill = input.drillFile === undefined ? null : readArtifact('drill', input.drillFile);
   const goodput = input.goodputFile === undefined ? null : readArtifact('goodput', input.goodputFile);
+  // lambda_max is one instance's (one device's) to the plan: copies spread over instances are not.
+  const spread = goodput?.inference_component;
+  if (spread && spread.instances > 1) {
+    throw usage`${input.goodputFile}: lambda_max was measured across ${spread.copies} copies on ${spread.instances} instances, and the plan takes one instance's: re-measure with \`scalegate goodput --model ${input.modelName} --copies ${spread.copies_per_instance}\` (or fewer copies).`;
+  }
   if (input.tuneFile !== undefined && input.policyRule === 'seed') {
     throw usage`${opt('tune', input.tuneFile)} deploys the tune's chosen candidate and ${opt('policy-rule', 'seed')} the closed-loop rule: drop one of them.`;
   }

@@ -9,8 +9,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runGoodput } from '../../src/commands/goodput.js';
 import { runPlan } from '../../src/commands/plan.js';
+import { icGoodputRecord } from '../../src/commands/qmax-component.js';
 import { VirtualClock } from '../../src/load/clock.js';
-import { type GoodputArtifact, loadModelContext, readArtifact } from '../../src/model/index.js';
+import {
+  type GoodputArtifact,
+  goodputArtifactSchema,
+  loadModelContext,
+  readArtifact,
+} from '../../src/model/index.js';
 import { renderGoodputReport } from '../../src/report/goodput-text.js';
 import { renderReport } from '../../src/report/markdown.js';
 import { anchorQmaxFile, anchorTtotalFile, configFile } from '../helpers/anchor.js';
@@ -67,6 +73,64 @@ describe('goodput in the reports', () => {
     expect(md).toContain('### Open-loop ladder (Poisson arrivals)');
     expect(md).toMatch(/\| 12 +\| ✅ pass/);
     expect(md).toMatch(/\| 20 +\| 🛑 fail/);
+  });
+
+  it('an inference component: lambda_max across its pinned copies, per copy computed from it, and how packed copies share the device', () => {
+    const packed = { component: 'speech-ic', copies: 2, copiesPerInstance: 2, accelerators: 0 };
+    const ic = icGoodputRecord(packed, goodput.lambda_max_rps);
+    expect(ic).toMatchObject({ instances: 1, lambda_max_per_copy_rps: 6, copies_sharing_device: 2 });
+    const a = goodputArtifactSchema.parse({ ...goodput, inference_component: ic });
+    const text = renderGoodputReport(a, goodputFile, null);
+    expect(text).toMatch(
+      /lambda_max = 12 requests\/s across 2 copies of component speech-ic on 1 instance\(s\) \(measured, bracketed by a breach at 20\/s\)/,
+    );
+    expect(text).toContain(
+      'lambda_max per copy = 6 requests/s (computed: the measured lambda_max / 2 copies pinned, measured)',
+    );
+    expect(text).toMatch(
+      /up to 2 copies share one instance's device \(one queue\), so lambda_max per copy is that device's lambda_max divided among them/,
+    );
+    // The PR comment's goodput step says it too.
+    const md = renderReport({
+      modelName: 'kokoro-82m',
+      command: 'goodput',
+      exitCode: 0,
+      version: 'test',
+      goodput: { artifact: a, file: goodputFile },
+    });
+    expect(md).toMatch(
+      /lambda\\_max per copy = 6 requests\/s \(computed: the measured lambda\\_max \/ 2 copies pinned, measured\)/,
+    );
+    // A lower bound stays one per copy.
+    const bound = renderGoodputReport({ ...a, lambda_max_bracketed: false }, goodputFile, null);
+    expect(bound).toContain('lambda_max per copy = 6 requests/s (computed: a LOWER BOUND');
+    // Copies with accelerators of their own do not share one.
+    expect(icGoodputRecord({ ...packed, accelerators: 1 }, 12)).toMatchObject({
+      copies_sharing_device: 1,
+      sharing: expect.stringMatching(/each copy has devices of its own/),
+    });
+  });
+
+  it('plan refuses a lambda_max measured across copies on more than one instance (it takes one instance as the device)', () => {
+    const spreadFile = join(dir, 'goodput-spread.json');
+    const ic = icGoodputRecord(
+      { component: 'speech-ic', copies: 2, copiesPerInstance: 1, accelerators: 0 },
+      goodput.lambda_max_rps,
+    );
+    writeFileSync(spreadFile, JSON.stringify({ ...goodput, inference_component: ic }));
+    const { model, modelName } = loadModelContext({ configFile, modelName: 'kokoro-82m' });
+    const plan = () =>
+      runPlan({
+        modelName,
+        model,
+        qmaxFile: anchorQmaxFile,
+        ttotalFile: anchorTtotalFile,
+        goodputFile: spreadFile,
+        outFile: join(dir, 'plan-spread.json'),
+      });
+    expect(plan).toThrow(
+      /across 2 copies on 2 instances, and the plan takes one instance's: re-measure with `scalegate goodput --model kokoro-82m --copies 1`/,
+    );
   });
 
   it('the terminal report says what lambda_max is (measured, bracketed) and how it was decided', () => {

@@ -214,6 +214,10 @@ export async function restoreFromJournal(
     log: (line) => options.log?.(`restore: ${line}`),
   };
   const wanted = journal.desired_instance_count;
+  // A component's journal pins its copies, not the endpoint's instances.
+  const countName = journal.resource_id.startsWith('inference-component/')
+    ? 'copy count'
+    : 'desired instance count';
   try {
     const settling = (c: VariantCapacity) =>
       (c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating') && c.desired !== wanted;
@@ -253,12 +257,12 @@ export async function restoreFromJournal(
         (call) => adapters.setDesiredInstanceCount(wanted, call),
         budget,
       );
-      report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${wanted}`);
+      report.actions.push(`${countName} ${capacity.desired ?? '?'} -> ${wanted}`);
     } else {
-      report.actions.push(`desired instance count already ${wanted}`);
+      report.actions.push(`${countName} already ${wanted}`);
     }
   } catch (e) {
-    report.errors.push(`restoring the desired instance count (${wanted}): ${message(e)}`);
+    report.errors.push(`restoring the ${countName} (${wanted}): ${message(e)}`);
   }
   if (journal.scalable_target_registered && journal.suspended_state) {
     const flags = journal.suspended_state;

@@ -137,6 +137,9 @@ describe('inference components: the thaw of a component journal and the warm and
         { clients: emulator.clients },
       );
       expect(thawed.exitCode, thawed.report).toBe(0);
+      // The report names what was restored: the component's copies, not the endpoint's instances.
+      expect(thawed.report).toMatch(/copy count 2 -> 1/);
+      expect(thawed.report).not.toMatch(/desired instance count/);
       expect(await componentState()).toEqual({
         desired: 1,
         suspended: {

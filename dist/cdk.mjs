@@ -28732,6 +28732,25 @@ const goodputArtifactSchema = object({
         .optional(),
     /** Additive: the continuity SLO and which SLO bounded lambda_max; absent: first audio only. */
     continuity: continuitySchema.nullable().optional(),
+    /**
+     * Additive: an inference component measured at a pinned copy count (`--copies`); absent: a
+     * variant's instance (and in older files).
+     */
+    inference_component: object({
+        component: safeString,
+        /** Copies pinned while measuring (measured: the component served exactly these). */
+        copies: schemas_number().int().positive(),
+        copies_per_instance: schemas_number().int().positive(),
+        /** Instances the copies occupy: ceil(copies / copies_per_instance) (computed: placement fills an instance first). */
+        instances: schemas_number().int().positive(),
+        /** lambda_max / copies: the arrival rate one copy holds inside the SLO (computed); null: undecided. */
+        lambda_max_per_copy_rps: rps('lambda_max_per_copy_rps').nullable(),
+        /** The copies one device serves (computed: 1 when a copy reserves accelerators, else the copies packed on one instance). */
+        copies_sharing_device: schemas_number().int().positive(),
+        /** How the copies share an instance's accelerator, in words. */
+        sharing: safeString,
+    })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/inference-component.ts

@@ -98909,6 +98909,25 @@ const goodputArtifactSchema = object({
         .optional(),
     /** Additive: the continuity SLO and which SLO bounded lambda_max; absent: first audio only. */
     continuity: continuitySchema.nullable().optional(),
+    /**
+     * Additive: an inference component measured at a pinned copy count (`--copies`); absent: a
+     * variant's instance (and in older files).
+     */
+    inference_component: object({
+        component: safeString,
+        /** Copies pinned while measuring (measured: the component served exactly these). */
+        copies: schemas_number().int().positive(),
+        copies_per_instance: schemas_number().int().positive(),
+        /** Instances the copies occupy: ceil(copies / copies_per_instance) (computed: placement fills an instance first). */
+        instances: schemas_number().int().positive(),
+        /** lambda_max / copies: the arrival rate one copy holds inside the SLO (computed); null: undecided. */
+        lambda_max_per_copy_rps: rps('lambda_max_per_copy_rps').nullable(),
+        /** The copies one device serves (computed: 1 when a copy reserves accelerators, else the copies packed on one instance). */
+        copies_sharing_device: schemas_number().int().positive(),
+        /** How the copies share an instance's accelerator, in words. */
+        sharing: safeString,
+    })
+        .optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/inference-component.ts
@@ -103363,6 +103382,10 @@ async function freeze_restore_restoreFromJournal(journal, adapters, options = {}
         log: (line) => options.log?.(`restore: ${line}`),
     };
     const wanted = journal.desired_instance_count;
+    // A component's journal pins its copies, not the endpoint's instances.
+    const countName = journal.resource_id.startsWith('inference-component/')
+        ? 'copy count'
+        : 'desired instance count';
     try {
         const settling = (c) => (c.endpointStatus === 'Updating' || c.endpointStatus === 'Creating') && c.desired !== wanted;
         let capacity = await withRetry('DescribeEndpoint', (call) => adapters.describeVariantCapacity(call), budget);
@@ -103387,14 +103410,14 @@ async function freeze_restore_restoreFromJournal(journal, adapters, options = {}
         }
         if (capacity.desired !== wanted) {
             await withRetry('UpdateEndpointWeightsAndCapacities', (call) => adapters.setDesiredInstanceCount(wanted, call), budget);
-            report.actions.push(`desired instance count ${capacity.desired ?? '?'} -> ${wanted}`);
+            report.actions.push(`${countName} ${capacity.desired ?? '?'} -> ${wanted}`);
         }
         else {
-            report.actions.push(`desired instance count already ${wanted}`);
+            report.actions.push(`${countName} already ${wanted}`);
         }
     }
     catch (e) {
-        report.errors.push(`restoring the desired instance count (${wanted}): ${message(e)}`);
+        report.errors.push(`restoring the ${countName} (${wanted}): ${message(e)}`);
     }
     if (journal.scalable_target_registered && journal.suspended_state) {
         const flags = journal.suspended_state;

@@ -308,6 +308,43 @@ export function probeCandidates(qmax: QmaxArtifact): number[] {
   return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
 }
 
+/** The ladder's p95 at N/2: measured, or interpolated linearly between the usable rungs around it. */
+export interface HalfRungP95 {
+  p95Ms: number;
+  /** The rungs it was interpolated between; null when N/2 itself was measured. */
+  between: [number, number] | null;
+}
+
+export function halfRungP95(qmax: QmaxArtifact, n: number): HalfRungP95 | null {
+  const half = n / 2;
+  const measured = Number.isInteger(half) ? ladderP95(qmax, half) : null;
+  if (measured !== null) return { p95Ms: measured, between: null };
+  const rungs = usableRungs(qmax);
+  const below = rungs.filter((r) => r < half).at(-1);
+  const above = rungs.find((r) => r > half);
+  if (below === undefined || above === undefined) return null;
+  const lo = ladderP95(qmax, below) as number;
+  const hi = ladderP95(qmax, above) as number;
+  return { p95Ms: lo + ((half - below) / (above - below)) * (hi - lo), between: [below, above] };
+}
+
+/**
+ * Probe concurrencies whose N/2 the ladder brackets without measuring it (an adaptive ladder jumps
+ * 2 -> 16 and pairs only 2 and 1, a probe so small that the host's own overhead hides recovery):
+ * the recovery target is then read off the line between the rungs around N/2 (p95 grows with N).
+ */
+export function interpolatedProbeCandidates(qmax: QmaxArtifact): number[] {
+  const measured = new Set(probeCandidates(qmax));
+  return usableRungs(qmax).filter(
+    (n) =>
+      n % 2 === 0 &&
+      n >= 4 &&
+      n <= Math.max(qmax.q_max, 1) &&
+      !measured.has(n) &&
+      halfRungP95(qmax, n) !== null,
+  );
+}
+
 /** One alarm that starts a scale-out: how long it needs to fire (read by src/aws/policy.ts). */
 export interface ScaleOutAlarmTiming {
   policyName: string;
@@ -408,6 +445,8 @@ export interface TtotalRecord {
   before: { p95: number | null; n: number };
   after: { p95: number | null; n: number };
   targetMs: number;
+  /** The rungs the ladder p95 at N/2 was interpolated between (null: measured at N/2). */
+  halfBetween?: [number, number] | null;
   mismatchWarnings: string[];
   settings: NonNullable<TtotalArtifact['settings']>;
   quota: TtotalArtifact['quota'];
@@ -429,6 +468,10 @@ export function assembleTtotalArtifact(r: TtotalRecord): TtotalArtifact {
       (w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`,
     ),
   ];
+  if (r.halfBetween)
+    notes.push(
+      `the recovery target's ladder p95 at ${r.probeConcurrency / 2} in flight was not measured: it is interpolated (computed) between the measured rungs ${r.halfBetween[0]} and ${r.halfBetween[1]}.`,
+    );
   if (r.probeConcurrency > r.qmax.q_max)
     notes.push(
       `the probe concurrency ${r.probeConcurrency} is above Q_max ${r.qmax.q_max}: the single instance was over its SLO before the trigger`,

@@ -69,6 +69,8 @@ export interface TtotalPreflight {
   qmax: QmaxArtifact;
   probeConcurrency: number;
   halfP95Ms: number;
+  /** The rungs the p95 at N/2 was interpolated between; null when N/2 was measured. */
+  halfBetween: [number, number] | null;
   fullP95Ms: number | null;
   mismatchWarnings: string[];
   quota: NonNullable<TtotalArtifact['quota']>;

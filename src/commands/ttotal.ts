@@ -20,6 +20,8 @@
 import { join } from 'node:path';
 import {
   assembleTtotalArtifact,
+  halfRungP95,
+  interpolatedProbeCandidates,
   isLowerBound,
   ladderP95,
   mismatchWarnings,
@@ -83,20 +85,31 @@ export async function ttotalPreflight(
     throw usage`${qmaxFile}: the ladder was measured over ${qmax.transport}, but ttotal probes over ${TTOTAL_TRANSPORT} (InvokeEndpointWithResponseStream through the endpoint, so the router can split the probe onto the new instance); a recovery target from another transport compares different paths. Measure the ladder over ${TTOTAL_TRANSPORT}: \`${qmaxCommand} --transport ${TTOTAL_TRANSPORT}\`.`;
   }
 
-  const candidates = probeCandidates(qmax);
+  const measuredPairs = probeCandidates(qmax);
+  const candidates = [...new Set([...measuredPairs, ...interpolatedProbeCandidates(qmax)])].sort(
+    (a, b) => a - b,
+  );
+  // The largest measured pair, unless it is so small (under Q_max / 4) that the host's own
+  // overhead would hide the recovery: then the largest probe whose N/2 lies between two rungs.
+  const largestMeasured = measuredPairs.at(-1);
+  const defaultProbe =
+    largestMeasured !== undefined && largestMeasured >= qmax.q_max / 4 ? largestMeasured : candidates.at(-1);
   const rungs = usableRungs(qmax);
   let n = input.probeConcurrency;
   if (n === undefined) {
     if (candidates.length === 0) {
       throw usage`${qmaxFile}: no probe concurrency N has usable rungs at both N and N/2 at or under Q_max ${qmax.q_max} (usable rungs: ${rungs.join(', ') || 'none'}). Re-run the ladder with rungs N and N/2 (e.g. \`${qmaxCommand} --rungs 1,2,4,...\`), or give ${opt('probe-concurrency')} N for rungs that exist.`;
     }
-    n = candidates[candidates.length - 1] as number;
+    n = defaultProbe as number;
   }
-  const missingRungs = [n, n / 2].filter((c) => !Number.isInteger(c) || !rungs.includes(c));
-  if (missingRungs.length > 0) {
+  const half = halfRungP95(qmax, n);
+  const missingRungs = [n, n / 2].filter(
+    (c) => !Number.isInteger(c) || (!rungs.includes(c) && (c === n || half === null)),
+  );
+  if (missingRungs.length > 0 || half === null) {
     throw usage`${opt('probe-concurrency', n)}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Give one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`;
   }
-  const halfP95Ms = ladderP95(qmax, n / 2) as number;
+  const halfP95Ms = half.p95Ms;
 
   const request = planRequests({ ...input, configFile: input.configFile ?? CONFIG_FILE }, input.model);
   await refuseProductionFreeze('ttotal', input, clients, log);
@@ -127,6 +140,7 @@ export async function ttotalPreflight(
     qmax,
     probeConcurrency: n,
     halfP95Ms,
+    halfBetween: half.between,
     fullP95Ms: ladderP95(qmax, n),
     mismatchWarnings: warnings,
     quota,
@@ -154,7 +168,7 @@ export async function runTtotal(
   const targetMs = pre.halfP95Ms * recoveryFactor;
   for (const w of pre.mismatchWarnings) log(`WARNING (--allow-config-mismatch): ${w}`);
   log(
-    `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
+    `ttotal: probe at ${n} in flight; recovery when p95 TTFAB <= ${targetMs.toFixed(1)} ms (ladder p95 at ${n / 2}${pre.halfBetween ? ` interpolated between rungs ${pre.halfBetween[0]} and ${pre.halfBetween[1]}` : ''} x ${recoveryFactor}) over ${settleS} s with >= ${minSamples} completions`,
   );
   if (input.dryRun) return ttotalDryRun(input, deps.clients, pre, { settleS, maxWaitS, targetMs });
 
@@ -263,6 +277,7 @@ export async function runTtotal(
             fromInstances,
             toInstances,
             probeConcurrency: n,
+            halfBetween: pre.halfBetween,
             obs: outcome.obs,
             before: outcome.before,
             after: outcome.after,

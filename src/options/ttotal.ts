@@ -36,7 +36,8 @@ export const TTOTAL_OPTIONS = {
   }),
   outFile: outFile('artifact', 'ttotal-<model>-force-desired-<slug>.json'),
   probeConcurrency: number('probe-concurrency', '<n>', 'positiveInteger', 'probe at N in flight', {
-    defaultText: 'the highest usable rung <= Q_max whose half is a usable rung',
+    defaultText:
+      'the highest usable rung <= Q_max whose half is a usable rung; when that is under Q_max / 4, the highest whose half lies between two usable rungs (its p95 interpolated, noted in the artifact)',
   }),
   maxWaitS: number('max-wait-s', '<s>', 'positive', 'longest wait for the scale-out, seconds', {
     defaultText: `${d.maxWaitS}`,

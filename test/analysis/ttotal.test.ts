@@ -4,6 +4,8 @@ import {
   analyseTimeline,
   assembleTtotalArtifact,
   findRecoveryWindow,
+  halfRungP95,
+  interpolatedProbeCandidates,
   isLowerBound,
   ladderP95,
   type ProbeSample,
@@ -241,6 +243,31 @@ describe('ladder and policy lag', () => {
     expect(probeCandidates(qmax)).toEqual([10, 20, 40]);
     expect(ladderP95(qmax, 5)).toBeCloseTo(286.17, 1);
     expect(ladderP95(qmax, 15)).toBeNull();
+  });
+
+  it('reads N/2 between the rungs around it when an adaptive ladder skipped it (1, 2, 16, 17: probe 16, not 2), and only there', () => {
+    const step = (concurrency: number, p95: number) => ({
+      ...qmax.steps[0],
+      concurrency,
+      usable: true,
+      ttfab_p95_ms: p95,
+    });
+    const jumped = {
+      ...qmax,
+      q_max: 17,
+      steps: [step(1, 18.5), step(2, 31.7), step(16, 230.2), step(17, 244.1)],
+    } as typeof qmax;
+    expect(probeCandidates(jumped)).toEqual([2]);
+    expect(interpolatedProbeCandidates(jumped)).toEqual([16]);
+    const half = halfRungP95(jumped, 16);
+    expect(half?.between).toEqual([2, 16]);
+    // 31.7 + (8 - 2) / (16 - 2) x (230.2 - 31.7)
+    expect(half?.p95Ms).toBeCloseTo(116.77, 2);
+    // A measured N/2 is taken as measured; one outside the ladder is not invented.
+    expect(halfRungP95(jumped, 4)).toEqual({ p95Ms: 31.7, between: null });
+    expect(halfRungP95({ ...jumped, steps: [step(16, 230.2)] } as typeof qmax, 16)).toBeNull();
+    // The anchor's ladder (1, 5, 10, ... 60): 30 and 50 by their N/2 read between rungs.
+    expect(interpolatedProbeCandidates(qmax)).toEqual([30, 50]);
   });
 
   it('reads the lag from the fastest deployed scale-out alarm, period x datapoints + publication delay', () => {

@@ -7,26 +7,15 @@
 // timing project's.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
-import {
-  CreateInferenceComponentCommand,
-  DescribeInferenceComponentCommand,
-} from '@aws-sdk/client-sagemaker';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
+import { DescribeInferenceComponentCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGoodput } from '../../src/commands/goodput.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
-import {
-  type GoodputArtifact,
-  inferenceComponentConfigSchema,
-  type ModelConfig,
-  readArtifact,
-} from '../../src/model/index.js';
+import { type GoodputArtifact, type ModelConfig, readArtifact } from '../../src/model/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
-import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
+import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -58,14 +47,7 @@ const model: ModelConfig = {
   ...modelConfig(),
   endpoint: ENDPOINT,
   kind: 'inference-component',
-  inference_component: inferenceComponentConfigSchema.parse({
-    copies_per_instance: 2,
-    cpu_cores: 2,
-    memory_mb: 4096,
-    min_copies: 1,
-    max_copies: 4,
-    instance_bounds: { min: 1, max: 2 },
-  }),
+  inference_component: packedComponentConfig,
 };
 
 const componentState = async () => {
@@ -90,42 +72,16 @@ const componentState = async () => {
 beforeAll(async () => {
   emulator = await startEmulator({ endpointName: 'plain-endpoint' });
   dir = workspace('goodput-ic');
-  const { sagemaker, autoscaling } = emulator.clients;
-  await createIcHostingEndpoint(sagemaker, {
+  // Two copies to start with: the run pins one, the restore brings back two.
+  await createScalableComponent(emulator.clients, {
     endpoint: ENDPOINT,
+    component: COMPONENT,
     modelName: `${ENDPOINT}-model`,
     image: emulator.handle.imageUri,
     roleArn: `arn:aws:iam::${emulator.handle.accountId}:role/r`,
     environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
-    minInstances: 1,
-    maxInstances: 2,
+    copies: 2,
   });
-  // Two copies to start with: the run pins one, the restore brings back two.
-  await sagemaker.send(
-    new CreateInferenceComponentCommand({
-      InferenceComponentName: COMPONENT,
-      EndpointName: ENDPOINT,
-      VariantName: 'AllTraffic',
-      Specification: {
-        ModelName: `${ENDPOINT}-model`,
-        ComputeResourceRequirements: { NumberOfCpuCoresRequired: 2, MinMemoryRequiredInMb: 4096 },
-      },
-      RuntimeConfig: { CopyCount: 2 },
-    }),
-  );
-  await autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: `inference-component/${COMPONENT}`,
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-      MinCapacity: 1,
-      MaxCapacity: 4,
-    }),
-  );
-  await eventually(async () => {
-    const s = await componentState();
-    return s.current === 2 ? true : undefined;
-  }, 10_000);
 }, 25_000);
 
 afterAll(async () => {

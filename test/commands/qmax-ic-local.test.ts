@@ -4,12 +4,8 @@
 // copy paths. Per-copy Q_max at 1 and 2 packed copies is qmax-ic-sharing.timing.test.ts (it
 // judges latency, so it runs alone).
 import { join } from 'node:path';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
 import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
-import {
-  CreateInferenceComponentCommand,
   DescribeInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
@@ -18,9 +14,9 @@ import { freezeEndpoint, icFreezeAdapters } from '../../src/commands/freeze.js';
 import { runThaw } from '../../src/commands/thaw.js';
 import { runTtotalIcPath } from '../../src/commands/ttotal-ic-path.js';
 import { deviceEnvironment } from '../../src/local/device.js';
-import { inferenceComponentConfigSchema, type ModelConfig } from '../../src/model/index.js';
+import type { ModelConfig } from '../../src/model/index.js';
 import { measuredPathsOf } from '../../src/plan/inference-component.js';
-import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
+import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -42,57 +38,21 @@ const model: ModelConfig = {
   ...modelConfig(),
   endpoint: ENDPOINT,
   kind: 'inference-component',
-  inference_component: inferenceComponentConfigSchema.parse({
-    copies_per_instance: 2,
-    cpu_cores: 2,
-    memory_mb: 4096,
-    min_copies: 1,
-    max_copies: 4,
-    instance_bounds: { min: 1, max: 2 },
-  }),
+  inference_component: packedComponentConfig,
 };
 
 beforeAll(async () => {
   emulator = await startEmulator({ provisionDelayS: 0.2, endpointName: 'plain-endpoint' });
   dir = workspace('qmax-ic');
-  const { sagemaker, autoscaling } = emulator.clients;
-  const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
-  await createIcHostingEndpoint(sagemaker, {
+  await createScalableComponent(emulator.clients, {
     endpoint: ENDPOINT,
+    component: COMPONENT,
     modelName: `${ENDPOINT}-model`,
     image: emulator.handle.imageUri,
-    roleArn: role,
+    roleArn: `arn:aws:iam::${emulator.handle.accountId}:role/r`,
     environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
-    minInstances: 1,
-    maxInstances: 2,
+    copies: 1,
   });
-  await sagemaker.send(
-    new CreateInferenceComponentCommand({
-      InferenceComponentName: COMPONENT,
-      EndpointName: ENDPOINT,
-      VariantName: 'AllTraffic',
-      Specification: {
-        ModelName: `${ENDPOINT}-model`,
-        ComputeResourceRequirements: { NumberOfCpuCoresRequired: 2, MinMemoryRequiredInMb: 4096 },
-      },
-      RuntimeConfig: { CopyCount: 1 },
-    }),
-  );
-  await autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: `inference-component/${COMPONENT}`,
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-      MinCapacity: 1,
-      MaxCapacity: 4,
-    }),
-  );
-  await eventually(async () => {
-    const d = await sagemaker.send(
-      new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
-    );
-    return d.InferenceComponentStatus === 'InService' ? true : undefined;
-  }, 10_000);
 }, 25_000);
 
 afterAll(async () => {

@@ -6,28 +6,17 @@
 // copies packed on one instance, and puts both back after; the artifact records the packing, the
 // sharing and Q_max per copy. It judges latency: a timing test, run alone.
 import { join } from 'node:path';
-import {
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from '@aws-sdk/client-application-auto-scaling';
-import {
-  CreateInferenceComponentCommand,
-  DescribeInferenceComponentCommand,
-} from '@aws-sdk/client-sagemaker';
+import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
+import { DescribeInferenceComponentCommand } from '@aws-sdk/client-sagemaker';
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQmax } from '../../src/commands/qmax.js';
 import { defaultPromptSet, encodePrompts } from '../../src/load/prompts.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
-import {
-  inferenceComponentConfigSchema,
-  type ModelConfig,
-  type QmaxArtifact,
-} from '../../src/model/index.js';
-import { createIcHostingEndpoint } from '../helpers/ic-endpoint.js';
+import type { ModelConfig, QmaxArtifact } from '../../src/model/index.js';
+import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
-import { eventually } from '../local/helpers.js';
 import {
   configFile,
   type Emulator,
@@ -52,58 +41,22 @@ const model: ModelConfig = {
   ...modelConfig(),
   endpoint: ENDPOINT,
   kind: 'inference-component',
-  inference_component: inferenceComponentConfigSchema.parse({
-    copies_per_instance: 2,
-    cpu_cores: 2,
-    memory_mb: 4096,
-    min_copies: 1,
-    max_copies: 4,
-    instance_bounds: { min: 1, max: 2 },
-  }),
+  inference_component: packedComponentConfig,
 };
 
 beforeAll(async () => {
   emulator = await startEmulator({ provisionDelayS: 0.2, endpointName: 'plain-endpoint' });
   dir = workspace('qmax-ic-sharing');
-  const { sagemaker, autoscaling } = emulator.clients;
-  const role = `arn:aws:iam::${emulator.handle.accountId}:role/r`;
-  await createIcHostingEndpoint(sagemaker, {
+  await createScalableComponent(emulator.clients, {
     endpoint: ENDPOINT,
+    component: COMPONENT,
     modelName: `${ENDPOINT}-model`,
     image: emulator.handle.imageUri,
-    roleArn: role,
+    roleArn: `arn:aws:iam::${emulator.handle.accountId}:role/r`,
     // Deep enough that no rung is refused by admission: the SLO is what bounds Q_max.
     environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '256' },
-    minInstances: 1,
-    maxInstances: 2,
+    copies: 1,
   });
-  await sagemaker.send(
-    new CreateInferenceComponentCommand({
-      InferenceComponentName: COMPONENT,
-      EndpointName: ENDPOINT,
-      VariantName: 'AllTraffic',
-      Specification: {
-        ModelName: `${ENDPOINT}-model`,
-        ComputeResourceRequirements: { NumberOfCpuCoresRequired: 2, MinMemoryRequiredInMb: 4096 },
-      },
-      RuntimeConfig: { CopyCount: 1 },
-    }),
-  );
-  await autoscaling.send(
-    new RegisterScalableTargetCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceId: `inference-component/${COMPONENT}`,
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-      MinCapacity: 1,
-      MaxCapacity: 4,
-    }),
-  );
-  await eventually(async () => {
-    const d = await sagemaker.send(
-      new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
-    );
-    return d.InferenceComponentStatus === 'InService' ? true : undefined;
-  }, 10_000);
   // Every prompt once: the device's audio cache is warm before the first rung, so no rung pays
   // a first synthesis (the copies' shared process keeps it for the 2-copy run).
   for (const body of encodePrompts(defaultPromptSet())) {

@@ -107,16 +107,18 @@ describe('ttotal refusals (exit 2, nothing touched)', () => {
     const qmax = await emulatorQmaxFile(emulator, dir);
     await expectRefused(
       qmax,
-      ['--probe-concurrency', '30'],
-      /--probe-concurrency 30: the ladder in .* has no usable rung at 15/,
-      /probe concurrencies that work: 10, 20, 40/,
+      ['--probe-concurrency', '25'],
+      /--probe-concurrency 25: the ladder in .* has no usable rung at 25/,
+      // 30 and 50 by their N/2 read between the rungs around it (15: 10 and 20; 25: 20 and 30).
+      /probe concurrencies that work: 10, 20, 30, 40, 50/,
     );
   });
 
   it('refuses a ladder with no usable N/N/2 pair at all when no probe concurrency is given', async () => {
     const qmax = await emulatorQmaxFile(emulator, dir, (q) => {
       for (const step of q.steps as { concurrency: number; usable: boolean }[]) {
-        if (step.concurrency === 5 || step.concurrency === 10 || step.concurrency === 20) step.usable = false;
+        // Only 1 and 60 (above Q_max 50) left: no N/2 measured, none between two rungs.
+        if (step.concurrency !== 1 && step.concurrency !== 60) step.usable = false;
       }
     });
     await expectRefused(

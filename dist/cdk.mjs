@@ -33636,6 +33636,33 @@ function probeCandidates(qmax) {
     const rungs = new Set(usableRungs(qmax));
     return [...rungs].filter((n) => n % 2 === 0 && rungs.has(n / 2) && n <= Math.max(qmax.q_max, 1));
 }
+function halfRungP95(qmax, n) {
+    const half = n / 2;
+    const measured = Number.isInteger(half) ? ladderP95(qmax, half) : null;
+    if (measured !== null)
+        return { p95Ms: measured, between: null };
+    const rungs = usableRungs(qmax);
+    const below = rungs.filter((r) => r < half).at(-1);
+    const above = rungs.find((r) => r > half);
+    if (below === undefined || above === undefined)
+        return null;
+    const lo = ladderP95(qmax, below);
+    const hi = ladderP95(qmax, above);
+    return { p95Ms: lo + ((half - below) / (above - below)) * (hi - lo), between: [below, above] };
+}
+/**
+ * Probe concurrencies whose N/2 the ladder brackets without measuring it (an adaptive ladder jumps
+ * 2 -> 16 and pairs only 2 and 1, a probe so small that the host's own overhead hides recovery):
+ * the recovery target is then read off the line between the rungs around N/2 (p95 grows with N).
+ */
+function interpolatedProbeCandidates(qmax) {
+    const measured = new Set(probeCandidates(qmax));
+    return usableRungs(qmax).filter((n) => n % 2 === 0 &&
+        n >= 4 &&
+        n <= Math.max(qmax.q_max, 1) &&
+        !measured.has(n) &&
+        halfRungP95(qmax, n) !== null);
+}
 /** Policy detection lag from the deployed scale-out alarms (fastest alarm), else the bound. */
 function policyLag(timings, publicationDelayS) {
     if (timings.length === 0) {
@@ -33691,6 +33718,8 @@ function assembleTtotalArtifact(r) {
         ...analysis.notes,
         ...r.mismatchWarnings.map((w) => `WARNING: configuration mismatch allowed (--allow-config-mismatch): ${w}`),
     ];
+    if (r.halfBetween)
+        notes.push(`the recovery target's ladder p95 at ${r.probeConcurrency / 2} in flight was not measured: it is interpolated (computed) between the measured rungs ${r.halfBetween[0]} and ${r.halfBetween[1]}.`);
     if (r.probeConcurrency > r.qmax.q_max)
         notes.push(`the probe concurrency ${r.probeConcurrency} is above Q_max ${r.qmax.q_max}: the single instance was over its SLO before the trigger`);
     if (r.keptJournal !== null) {

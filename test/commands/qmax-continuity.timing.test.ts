@@ -130,15 +130,19 @@ describe('qmax decides each rung on first audio and on playback continuity', () 
     expect(result.stdout).toMatch(/stall p95/);
   }, 25_000);
 
-  it('without --underrun-slo-ms, decides on first audio alone: the stuttering rung passes, the audio is still recorded (measured)', async () => {
+  it('without --underrun-slo-ms, decides on first audio alone: the stuttering rung is never failed (pass, or undecided only by the dependence check), the audio is still recorded (measured)', async () => {
     const { out, run } = qmax([]);
     const result = await run;
     expect(result.exitCode, result.stderr).toBe(0);
     const artifact = readArtifact('qmax', out);
     expect(artifact.continuity ?? null).toBeNull();
-    expect(artifact.q_max).toBe(16);
     const high = artifact.steps[1];
-    expect(high?.verdict).toBe('pass');
+    // Stutter never fails it without an underrun SLO. Its sub-millisecond first-audio batches can
+    // look dependent to the rung's von Neumann check in a 7 s hold, which holds it undecided (the
+    // check guards every PASS); only then is Q_max the low rung.
+    expect(high?.verdict).not.toBe('fail');
+    if (high?.verdict === 'undecided') expect(high.verdict_reason).toMatch(/von Neumann ratio/);
+    expect(artifact.q_max).toBe(high?.verdict === 'pass' ? 16 : 2);
     expect(high?.continuity_verdict ?? null).toBeNull();
     expect(high?.audio?.stall_p50_ms).toBeGreaterThan(20);
   }, 25_000);

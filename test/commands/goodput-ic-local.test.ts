@@ -7,15 +7,17 @@
 // timing project's.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
-import { DescribeInferenceComponentCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGoodput } from '../../src/commands/goodput.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import { type GoodputArtifact, type ModelConfig, readArtifact } from '../../src/model/index.js';
 import { thawJournalPath } from '../../src/model/journal.js';
-import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
+import {
+  createScalableComponent,
+  componentState as icComponentState,
+  packedComponentConfig,
+} from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -50,24 +52,7 @@ const model: ModelConfig = {
   inference_component: packedComponentConfig,
 };
 
-const componentState = async () => {
-  const { sagemaker, autoscaling } = emulator.clients;
-  const d = await sagemaker.send(
-    new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
-  );
-  const t = await autoscaling.send(
-    new DescribeScalableTargetsCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceIds: [`inference-component/${COMPONENT}`],
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-    }),
-  );
-  return {
-    desired: d.RuntimeConfig?.DesiredCopyCount,
-    current: d.RuntimeConfig?.CurrentCopyCount,
-    suspended: t.ScalableTargets?.[0]?.SuspendedState,
-  };
-};
+const componentState = () => icComponentState(emulator.clients, COMPONENT);
 
 beforeAll(async () => {
   emulator = await startEmulator({ endpointName: 'plain-endpoint' });

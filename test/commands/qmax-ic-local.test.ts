@@ -4,7 +4,6 @@
 // copy paths. Per-copy Q_max at 1 and 2 packed copies is qmax-ic-sharing.timing.test.ts (it
 // judges latency, so it runs alone).
 import { join } from 'node:path';
-import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
 import {
   DescribeInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
@@ -16,7 +15,11 @@ import { runTtotalIcPath } from '../../src/commands/ttotal-ic-path.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import type { ModelConfig } from '../../src/model/index.js';
 import { measuredPathsOf } from '../../src/plan/inference-component.js';
-import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
+import {
+  createScalableComponent,
+  componentState as icComponentState,
+  packedComponentConfig,
+} from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import { eventually } from '../local/helpers.js';
 import {
@@ -59,20 +62,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const componentState = async () => {
-  const { sagemaker, autoscaling } = emulator.clients;
-  const d = await sagemaker.send(
-    new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
-  );
-  const t = await autoscaling.send(
-    new DescribeScalableTargetsCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceIds: [`inference-component/${COMPONENT}`],
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-    }),
-  );
-  return { desired: d.RuntimeConfig?.DesiredCopyCount, suspended: t.ScalableTargets?.[0]?.SuspendedState };
-};
+const componentState = () => icComponentState(emulator.clients, COMPONENT);
 
 describe('inference components: the thaw of a component journal and the warm and cold copy paths', () => {
   it("a thaw of a component's journal (its run gone) restores the component's copies and flags, not the variant's", async () => {
@@ -100,7 +90,7 @@ describe('inference components: the thaw of a component journal and the warm and
       // The report names what was restored: the component's copies, not the endpoint's instances.
       expect(thawed.report).toMatch(/copy count 2 -> 1/);
       expect(thawed.report).not.toMatch(/desired instance count/);
-      expect(await componentState()).toEqual({
+      expect(await componentState()).toMatchObject({
         desired: 1,
         suspended: {
           DynamicScalingInSuspended: false,

@@ -6,8 +6,6 @@
 // copies packed on one instance, and puts both back after; the artifact records the packing, the
 // sharing and Q_max per copy. It judges latency: a timing test, run alone.
 import { join } from 'node:path';
-import { DescribeScalableTargetsCommand } from '@aws-sdk/client-application-auto-scaling';
-import { DescribeInferenceComponentCommand } from '@aws-sdk/client-sagemaker';
 import { InvokeEndpointCommand } from '@aws-sdk/client-sagemaker-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQmax } from '../../src/commands/qmax.js';
@@ -15,7 +13,11 @@ import { defaultPromptSet, encodePrompts } from '../../src/load/prompts.js';
 import { deviceEnvironment } from '../../src/local/device.js';
 import { clientConfigFor } from '../../src/local/index.js';
 import type { ModelConfig, QmaxArtifact } from '../../src/model/index.js';
-import { createScalableComponent, packedComponentConfig } from '../helpers/ic-endpoint.js';
+import {
+  createScalableComponent,
+  componentState as icComponentState,
+  packedComponentConfig,
+} from '../helpers/ic-endpoint.js';
 import { kokoroDevice } from '../helpers/local-endpoint.js';
 import {
   configFile,
@@ -122,20 +124,7 @@ const qmax = (copies: number, rungs: number[], times = TIMES.one) => {
   ).then((r) => ({ ...r, artifact: r.artifact as QmaxArtifact | null, lines }));
 };
 
-const componentState = async () => {
-  const { sagemaker, autoscaling } = emulator.clients;
-  const d = await sagemaker.send(
-    new DescribeInferenceComponentCommand({ InferenceComponentName: COMPONENT }),
-  );
-  const t = await autoscaling.send(
-    new DescribeScalableTargetsCommand({
-      ServiceNamespace: 'sagemaker',
-      ResourceIds: [`inference-component/${COMPONENT}`],
-      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
-    }),
-  );
-  return { desired: d.RuntimeConfig?.DesiredCopyCount, suspended: t.ScalableTargets?.[0]?.SuspendedState };
-};
+const componentState = () => icComponentState(emulator.clients, COMPONENT);
 
 describe('qmax of an inference component: per-copy Q_max at a pinned copy count', () => {
   it('2 copies packed on one instance share its device: the instance Q_max stays the 1-copy one, per copy it halves; the packing is recorded and the copy count and suspension restored', async () => {
@@ -179,7 +168,7 @@ describe('qmax of an inference component: per-copy Q_max at a pinned copy count'
     ]);
 
     // Put back: the copy count it had (1), the target's flags unsuspended.
-    expect(await componentState()).toEqual({
+    expect(await componentState()).toMatchObject({
       desired: 1,
       suspended: {
         DynamicScalingInSuspended: false,

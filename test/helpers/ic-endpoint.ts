@@ -1,5 +1,6 @@
 import {
   type ApplicationAutoScalingClient,
+  DescribeScalableTargetsCommand,
   RegisterScalableTargetCommand,
 } from '@aws-sdk/client-application-auto-scaling';
 import {
@@ -124,4 +125,26 @@ export async function createScalableComponent(
       ? true
       : undefined;
   }, 10_000);
+}
+
+/** A component's desired and current copies and its scalable target's suspension flags. */
+export async function componentState(
+  clients: { sagemaker: SageMakerClient; autoscaling: ApplicationAutoScalingClient },
+  component: string,
+) {
+  const d = await clients.sagemaker.send(
+    new DescribeInferenceComponentCommand({ InferenceComponentName: component }),
+  );
+  const t = await clients.autoscaling.send(
+    new DescribeScalableTargetsCommand({
+      ServiceNamespace: 'sagemaker',
+      ResourceIds: [`inference-component/${component}`],
+      ScalableDimension: 'sagemaker:inference-component:DesiredCopyCount',
+    }),
+  );
+  return {
+    desired: d.RuntimeConfig?.DesiredCopyCount,
+    current: d.RuntimeConfig?.CurrentCopyCount,
+    suspended: t.ScalableTargets?.[0]?.SuspendedState,
+  };
 }

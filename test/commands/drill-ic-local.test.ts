@@ -146,7 +146,7 @@ beforeAll(async () => {
   });
   dir = workspace('drill-ic');
   [warm, zero] = await Promise.all([deploy('drill-warm', 2), deploy('drill-zero', 0)]);
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();

@@ -67,7 +67,7 @@ beforeAll(async () => {
     environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
     copies: 2,
   });
-}, 25_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();
@@ -113,7 +113,7 @@ describe('goodput of an inference component: lambda_max per copy at a pinned cop
     expect(await during).toMatchObject({ desired: 1, current: 1, suspended: SUSPENDED });
     expect(lines).toContain(`goodput: component ${COMPONENT} pinned at 1 copies (per copy = lambda_max / 1)`);
     // Afterwards: the two copies and the flags found, and the journal gone.
-    await eventually(async () => ((await componentState()).current === 2 ? true : undefined), 10_000);
+    await eventually(async () => ((await componentState()).current === 2 ? true : undefined), 30_000);
     expect(await componentState()).toMatchObject({ desired: 2, suspended: ORIGINAL });
     expect(existsSync(thawJournalPath(ENDPOINT, stateDir))).toBe(false);
 
@@ -137,5 +137,5 @@ describe('goodput of an inference component: lambda_max per copy at a pinned cop
         ? /lambda_max per copy = [\d.]+ requests\/s \(computed: the measured lambda_max \/ 1 copy pinned, measured\)/
         : /lambda_max per copy: not known|lambda_max per copy = [\d.]+ requests\/s \(computed: a LOWER BOUND/,
     );
-  }, 30_000);
+  }, 90_000);
 });

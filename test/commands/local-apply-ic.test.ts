@@ -97,7 +97,7 @@ beforeAll(async () => {
     { version: 'test' },
   );
   if (plan.exitCode !== 0) throw new Error(plan.report);
-}, 25_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();
@@ -187,7 +187,7 @@ describe('local apply + validate of an inference-component plan', () => {
     );
     expect(must(v.artifact).verdict).toBe('clean');
     expect(v.exitCode).toBe(0);
-  }, 25_000);
+  }, 90_000);
 
   it('validate names a changed copy target, so a plan edited after deploy is caught', async () => {
     const edited = editedCopy(planFile, dir, 'plan-edited.json', (json) => {
@@ -226,7 +226,7 @@ describe('local apply + validate of an inference-component plan', () => {
       return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === 0
         ? d
         : undefined;
-    }, 15_000);
+    }, 90_000);
     expect(settled.RuntimeConfig).toEqual({ DesiredCopyCount: 0, CurrentCopyCount: 0 });
     const clean = await run(planFile, 'drift-0.json');
     expect(must(clean.artifact).findings.filter((f) => f.verdict !== 'ok')).toEqual([]);

@@ -56,7 +56,7 @@ beforeAll(async () => {
     environment: { ...deviceEnvironment(device), MAX_QUEUE_DEPTH: '64' },
     copies: 1,
   });
-}, 25_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();
@@ -129,7 +129,7 @@ describe('inference components: the thaw of a component journal and the warm and
         return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === copies
           ? true
           : undefined;
-      }, 10_000);
+      }, 30_000);
     await settle(1);
     // A cold path refused while the instance has room: that copy would be warm.
     await expect(path('cold')).rejects.toThrow(/would be warm/);
@@ -162,5 +162,5 @@ describe('inference components: the thaw of a component journal and the warm and
       warmS: warm.artifact?.t_total_s,
       coldS: cold.artifact?.t_total_s,
     });
-  }, 25_000);
+  }, 90_000);
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
       }),
     );
   }
-}, 25_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();

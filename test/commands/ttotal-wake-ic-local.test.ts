@@ -47,8 +47,9 @@ const icBlock = inferenceComponentConfigSchema.parse({
   instance_bounds: { min: 0, max: 2 },
   // The shortest CloudWatch period for the wake alarm (the plan's default is 60 s).
   wake_alarm_period_s: 10,
-  // 6 x 3 s = 18 s: covers a wake of one alarm period plus the cold path.
-  client_retry_attempts: 6,
+  // 12 x 3 s = 36 s: covers a wake of one alarm period plus the cold path with room for a loaded
+  // host (the copy's container start is a real process start).
+  client_retry_attempts: 12,
   client_retry_backoff_s: 3,
 });
 
@@ -136,7 +137,7 @@ async function deployIdle(endpoint: string): Promise<ModelConfig> {
     return d.RuntimeConfig?.CurrentCopyCount === 0 && e.ProductionVariants?.[0]?.CurrentInstanceCount === 0
       ? true
       : undefined;
-  }, 10_000);
+  }, 60_000);
   return model;
 }
 
@@ -151,7 +152,7 @@ beforeAll(async () => {
   });
   dir = workspace('ttotal-wake');
   [plain, retried] = await Promise.all([deployIdle('wake-a'), deployIdle('wake-b')]);
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await emulator?.close();
@@ -169,7 +170,7 @@ const wake = (model: ModelConfig, retry: boolean) =>
       retry,
       probeIntervalS: 0.25,
       pollS: 0.2,
-      maxWaitS: 25,
+      maxWaitS: 60,
       outFile: join(dir, `wake-${model.endpoint}.json`),
     },
     {
@@ -212,7 +213,7 @@ describe('ttotal --path zero: the wake of an inference component from zero copie
     expect(r?.retry?.retries).toBe(r?.no_capacity_failures);
     expect(r?.retry?.retried_requests).toBe(1);
     expect(b.report).toMatch(/0 client-visible failure\(s\) \(measured\); \d+ retries/);
-  }, 30_000);
+  }, 150_000);
 
   it('plan takes the measured wake as the zero path (measured replaces the bound), so the wake tolerance is judged on it', () => {
     const out = join(dir, 'plan-measured.json');

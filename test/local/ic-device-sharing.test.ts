@@ -71,8 +71,8 @@ beforeAll(async () => {
   await eventually(async () => {
     const d = await c.sagemaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     return d.EndpointStatus === 'InService' ? true : undefined;
-  }, 10_000);
-}, 20_000);
+  }, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   c?.destroy();
@@ -85,7 +85,7 @@ const settled = (name: string, copies: number) =>
     return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === copies
       ? true
       : undefined;
-  }, 10_000);
+  }, 30_000);
 const setCopies = (name: string, n: number) =>
   c.sagemaker.send(
     new UpdateInferenceComponentRuntimeConfigCommand({
@@ -167,7 +167,7 @@ describe('copies packed on one instance on the local SageMaker', () => {
     await invoke(SHARED);
     await setCopies(SHARED, 0);
     await settled(SHARED, 0);
-    await eventually(() => (alive(shared) ? undefined : true), 5_000);
+    await eventually(() => (alive(shared) ? undefined : true), 30_000);
   });
 
   it('a shared process that dies takes its copies with it; they are replaced by one new process', async () => {
@@ -176,7 +176,7 @@ describe('copies packed on one instance on the local SageMaker', () => {
     const pid = started[started.length - 1] as number;
     const before = started.length;
     process.kill(pid, 'SIGKILL');
-    await eventually(async () => (started.length > before ? true : undefined), 5_000);
+    await eventually(async () => (started.length > before ? true : undefined), 30_000);
     await settled(SHARED, 2);
     expect(started.length - before).toBe(1);
     await Promise.all([invoke(SHARED), invoke(SHARED)]);

@@ -55,7 +55,7 @@ beforeAll(async () => {
     alarmEvaluationIntervalMs: 200,
   });
   c = clientsFor(h);
-}, 20_000);
+}, 120_000);
 
 afterAll(async () => {
   c?.destroy();
@@ -75,7 +75,7 @@ const settled = (copies: number) =>
     return d.InferenceComponentStatus === 'InService' && d.RuntimeConfig?.CurrentCopyCount === copies
       ? d
       : undefined;
-  }, 15_000);
+  }, 90_000);
 const setCopies = (n: number) =>
   c.sagemaker.send(
     new UpdateInferenceComponentRuntimeConfigCommand({
@@ -141,7 +141,7 @@ describe('inference components on the local SageMaker', () => {
       new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: 'ic-config' }),
     );
     expect(await instances()).toEqual({ desired: 1, current: 0, status: 'Creating' });
-    await eventually(async () => ((await instances()).status === 'InService' ? true : undefined), 10_000);
+    await eventually(async () => ((await instances()).status === 'InService' ? true : undefined), 30_000);
     expect(await instances()).toEqual({ desired: 1, current: 1, status: 'InService' });
     // Invoking it without naming a component is SageMaker's ValidationError.
     const bare = await rejectionOf(
@@ -221,7 +221,7 @@ describe('inference components on the local SageMaker', () => {
   it('ConcurrentRequestsPerCopy publishes the busiest copy, not the component total', async () => {
     await setCopies(2);
     await settled(2);
-    await eventually(async () => ((await instances()).desired === 1 ? true : undefined), 10_000);
+    await eventually(async () => ((await instances()).desired === 1 ? true : undefined), 30_000);
     const start = new Date(Date.now() - 60_000);
     // Four requests held ~1 s each over two copies: least outstanding puts two on each.
     await Promise.all(Array.from({ length: 4 }, () => invoke(4, 250)));
@@ -260,7 +260,7 @@ describe('inference components on the local SageMaker', () => {
   it('at 0 copies the instances go (min 0) and requests fail at once with the no-capacity error, counted', async () => {
     await setCopies(0);
     await settled(0);
-    await eventually(async () => ((await instances()).desired === 0 ? true : undefined), 10_000);
+    await eventually(async () => ((await instances()).desired === 0 ? true : undefined), 30_000);
     const start = new Date(Date.now() - 60_000);
     for (let i = 0; i < 2; i++) {
       const e = await rejectionOf(invoke());
@@ -353,7 +353,7 @@ describe('inference components on the local SageMaker', () => {
       );
       const newest = a.ScalingActivities?.[0];
       return newest?.StatusCode === 'Successful' ? newest : undefined;
-    }, 5_000);
+    }, 30_000);
     expect(activity.Description).toBe('Setting desired copy count to 1.');
     // The tests after this one set copy counts by hand, outside the policies' range.
     await c.autoscaling.send(new DeregisterScalableTargetCommand({ ...resource, ScalableDimension: dim }));
@@ -373,7 +373,7 @@ describe('inference components on the local SageMaker', () => {
     expect(d.RuntimeConfig).toEqual({ DesiredCopyCount: 5, CurrentCopyCount: 4 });
     await setCopies(2);
     await settled(2);
-    await eventually(async () => ((await instances()).desired === 1 ? true : undefined), 10_000);
+    await eventually(async () => ((await instances()).desired === 1 ? true : undefined), 30_000);
   });
 
   it('UpdateInferenceComponent with a new model replaces the copies and keeps serving', async () => {
@@ -455,8 +455,8 @@ describe('inference components on the local SageMaker', () => {
       } catch (e) {
         return e as Error;
       }
-    }, 10_000);
+    }, 30_000);
     expect(gone.name).toBe('ValidationException');
-    await eventually(async () => ((await instances()).desired === 0 ? true : undefined), 10_000);
+    await eventually(async () => ((await instances()).desired === 0 ? true : undefined), 30_000);
   });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   clients?.destroy();
   await handle?.close();
-}, 30_000);
+}, 120_000);
 
 const list = async (resourceArn = arn) =>
   (await clients.sagemaker.send(new ListTagsCommand({ ResourceArn: resourceArn }))).Tags ?? [];

@@ -8,15 +8,17 @@
  * - Application Auto Scaling on `sagemaker:inference-component:DesiredCopyCount` (min/max copies)
  *   with target tracking on the predefined per-copy high-resolution concurrency metric;
  * - for min copies 0: the wake step policy (+1 copy) on a `NoCapacityInvocationFailures` alarm one
- *   request trips (Sum >= 1 in 60 s, 1 of 1), and the idle step policy (exactly 0 copies) on an
- *   `Invocations` alarm after the plan's idle minutes.
+ *   request trips (Sum >= 1 in 60 s, 1 of 1), the idle step policy (exactly 0 copies) on an
+ *   `Invocations` alarm after the plan's idle minutes, and the copy scale-in step policy (one copy
+ *   fewer after 15 low minutes with traffic) in place of the target tracking's scale-in, which is
+ *   disabled (it would undo a wake).
  */
 import { Duration } from 'aws-cdk-lib';
 import * as appscaling from 'aws-cdk-lib/aws-applicationautoscaling';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sagemaker from 'aws-cdk-lib/aws-sagemaker';
 import { Construct } from 'constructs';
-import type { IcStepPolicy, InferenceComponentPlan } from '../../src/model/index.js';
+import { type IcStepPolicy, type InferenceComponentPlan, icStepAdjustments } from '../../src/model/index.js';
 import {
   IC_DIMENSION,
   IC_NAMESPACE,
@@ -51,6 +53,8 @@ export class InferenceComponentEndpoint extends Construct {
   /** The wake and idle rules; null when the plan keeps at least one copy. */
   readonly wake: { policy: appscaling.CfnScalingPolicy; alarm: cloudwatch.Alarm } | null = null;
   readonly idle: { policy: appscaling.CfnScalingPolicy; alarm: cloudwatch.Alarm } | null = null;
+  /** The copy scale-in rule (min copies 0; null in plans without one). */
+  readonly copyScaleIn: { policy: appscaling.CfnScalingPolicy; alarm: cloudwatch.Alarm } | null = null;
 
   constructor(scope: Construct, id: string, props: InferenceComponentEndpointProps) {
     super(scope, id);
@@ -110,12 +114,14 @@ export class InferenceComponentEndpoint extends Construct {
         targetValue: ic.copy_target.value,
         scaleOutCooldown: ic.copy_target.scale_out_cooldown_s,
         scaleInCooldown: ic.copy_target.scale_in_cooldown_s,
+        disableScaleIn: ic.copy_target.disable_scale_in,
       },
     });
     const z = ic.scale_to_zero;
     if (z) {
       this.wake = this.stepRule('Wake', ic, z.wake);
       this.idle = this.stepRule('Idle', ic, z.idle_scale_in);
+      if (z.copy_scale_in) this.copyScaleIn = this.stepRule('CopyScaleIn', ic, z.copy_scale_in);
     }
   }
 
@@ -124,7 +130,6 @@ export class InferenceComponentEndpoint extends Construct {
     ic: InferenceComponentPlan,
     step: IcStepPolicy,
   ): { policy: appscaling.CfnScalingPolicy; alarm: cloudwatch.Alarm } {
-    const scaleOut = step.alarm.comparison === 'GreaterThanOrEqualToThreshold';
     const policy = new appscaling.CfnScalingPolicy(this, `${id}Policy`, {
       policyName: step.name,
       policyType: 'StepScaling',
@@ -133,11 +138,11 @@ export class InferenceComponentEndpoint extends Construct {
         adjustmentType: step.adjustment_type,
         cooldown: step.cooldown_s,
         metricAggregationType: 'Maximum',
-        stepAdjustments: [
-          scaleOut
-            ? { metricIntervalLowerBound: 0, scalingAdjustment: step.adjustment }
-            : { metricIntervalUpperBound: 0, scalingAdjustment: step.adjustment },
-        ],
+        stepAdjustments: icStepAdjustments(step).map((a) => ({
+          metricIntervalLowerBound: a.MetricIntervalLowerBound,
+          metricIntervalUpperBound: a.MetricIntervalUpperBound,
+          scalingAdjustment: a.ScalingAdjustment,
+        })),
       },
     });
     const a = step.alarm;

@@ -304,6 +304,8 @@ export class ScalegateInferenceComponent extends Construct {
   readonly wakeAlarm: cloudwatch.Alarm | null;
   /** The idle alarm (scale to exactly 0 copies); null when the plan keeps a copy. */
   readonly idleAlarm: cloudwatch.Alarm | null;
+  /** The copy scale-in alarm (one copy fewer after low minutes with traffic); null when the plan keeps a copy. */
+  readonly copyScaleInAlarm: cloudwatch.Alarm | null;
   /** Empty with `observability: false`. */
   readonly alarms: cloudwatch.Alarm[];
 
@@ -348,6 +350,7 @@ export class ScalegateInferenceComponent extends Construct {
     this.copyTargetPolicy = hosted.copyTargetPolicy;
     this.wakeAlarm = hosted.wake?.alarm ?? null;
     this.idleAlarm = hosted.idle?.alarm ?? null;
+    this.copyScaleInAlarm = hosted.copyScaleIn?.alarm ?? null;
     const z = ic.scale_to_zero;
     this.deployable = {
       componentName: ic.component_name,

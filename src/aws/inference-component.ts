@@ -25,7 +25,12 @@ import {
   UpdateInferenceComponentCommand,
   UpdateInferenceComponentRuntimeConfigCommand,
 } from '@aws-sdk/client-sagemaker';
-import type { IcStepPolicy, InferenceComponentPlan } from '../model/index.js';
+import {
+  type IcStepPolicy,
+  type InferenceComponentPlan,
+  icStepAdjustments,
+  icStepPolicies,
+} from '../model/index.js';
 import {
   IC_DIMENSION,
   IC_NAMESPACE,
@@ -148,9 +153,7 @@ export async function readDeployedInferenceComponent(
     nextToken = out.NextToken;
   } while (nextToken);
   state.policies = policies;
-  const names = ic.scale_to_zero
-    ? [ic.scale_to_zero.wake.alarm.name, ic.scale_to_zero.idle_scale_in.alarm.name]
-    : [];
+  const names = icStepPolicies(ic).map((step) => step.alarm.name);
   if (names.length > 0) {
     for (const alarm of await describeMetricAlarms(clients.cloudwatch, { names }, options)) {
       if (alarm.AlarmName) state.alarms.set(alarm.AlarmName, alarm);
@@ -173,7 +176,6 @@ async function putStep(
   step: IcStepPolicy,
   options: CallOptions,
 ): Promise<void> {
-  const scaleOut = step.alarm.comparison === 'GreaterThanOrEqualToThreshold';
   const policy = await clients.autoscaling.send(
     new PutScalingPolicyCommand({
       PolicyName: step.name,
@@ -183,11 +185,7 @@ async function putStep(
       PolicyType: 'StepScaling',
       StepScalingPolicyConfiguration: {
         AdjustmentType: step.adjustment_type,
-        StepAdjustments: [
-          scaleOut
-            ? { MetricIntervalLowerBound: 0, ScalingAdjustment: step.adjustment }
-            : { MetricIntervalUpperBound: 0, ScalingAdjustment: step.adjustment },
-        ],
+        StepAdjustments: icStepAdjustments(step),
         Cooldown: step.cooldown_s,
         MetricAggregationType: 'Maximum',
       },
@@ -301,18 +299,16 @@ export async function applyInferenceComponentScaling(
         PredefinedMetricSpecification: { PredefinedMetricType: ic.copy_target.predefined_metric },
         ScaleOutCooldown: ic.copy_target.scale_out_cooldown_s,
         ScaleInCooldown: ic.copy_target.scale_in_cooldown_s,
+        DisableScaleIn: ic.copy_target.disable_scale_in,
       },
     }),
     options,
   );
-  const z = ic.scale_to_zero;
-  if (z) {
-    await putStep(clients, ic, z.wake, options);
-    await putStep(clients, ic, z.idle_scale_in, options);
-  }
+  const steps = icStepPolicies(ic);
+  for (const step of steps) await putStep(clients, ic, step, options);
   return {
-    policyNames: [targetName, ...(z ? [z.wake.name, z.idle_scale_in.name] : [])],
-    alarmNames: z ? [z.wake.alarm.name, z.idle_scale_in.alarm.name] : [],
+    policyNames: [targetName, ...steps.map((step) => step.name)],
+    alarmNames: steps.map((step) => step.alarm.name),
   };
 }
 

@@ -69,9 +69,12 @@ export {
 export {
   type IcAlarm,
   type IcOrigin,
+  type IcStepAdjustment,
   type IcStepPolicy,
   type InferenceComponentPlan,
   icOriginSchema,
+  icStepAdjustments,
+  icStepPolicies,
   inferenceComponentPlanSchema,
 } from './artifacts/inference-component.js';
 export {

@@ -5,7 +5,13 @@
  * Pure.
  */
 import type { MetricAlarm } from '@aws-sdk/client-cloudwatch';
-import type { IcAlarm, IcStepPolicy, InferenceComponentPlan } from '../model/index.js';
+import {
+  type IcAlarm,
+  type IcStepPolicy,
+  type InferenceComponentPlan,
+  icStepAdjustments,
+  icStepPolicies,
+} from '../model/index.js';
 import { IC_DIMENSION, type IcDeployedState, icTargetPolicyName } from '../model/inference-component.js';
 import type { DeployedRow } from './policy-diff.js';
 import type { ShapeRow } from './policy-shape.js';
@@ -37,11 +43,31 @@ function alarmExpected(prefix: string, name: string, alarm: IcAlarm): ShapeRow[]
   ];
 }
 
+/** StepAdjustments as one comparable value: `lower..upper:adjustment` per step, unbounded ends empty. */
+export function stepsLabel(
+  steps: readonly {
+    MetricIntervalLowerBound?: number;
+    MetricIntervalUpperBound?: number;
+    ScalingAdjustment?: number;
+  }[],
+): string {
+  return steps
+    .map(
+      (s) =>
+        `${s.MetricIntervalLowerBound ?? ''}..${s.MetricIntervalUpperBound ?? ''}:${s.ScalingAdjustment ?? ''}`,
+    )
+    .sort()
+    .join(' ');
+}
+
 function stepExpected(prefix: string, name: string, step: IcStepPolicy): ShapeRow[] {
   return [
     { parameter: `${prefix}.policy.name`, value: step.name },
     { parameter: `${prefix}.policy.adjustment_type`, value: step.adjustment_type },
     { parameter: `${prefix}.policy.adjustment`, value: step.adjustment },
+    ...(step.steps
+      ? [{ parameter: `${prefix}.policy.steps`, value: stepsLabel(icStepAdjustments(step)) }]
+      : []),
     { parameter: `${prefix}.policy.cooldown_s`, value: step.cooldown_s },
     ...alarmExpected(prefix, name, step.alarm),
   ];
@@ -72,11 +98,13 @@ export function expectedIcRows(ic: InferenceComponentPlan): ShapeRow[] {
     { parameter: `${P}.copy_target.value`, value: ic.copy_target.value },
     { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s },
     { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s },
+    { parameter: `${P}.copy_target.disable_scale_in`, value: ic.copy_target.disable_scale_in },
   );
   const z = ic.scale_to_zero;
   if (z) {
     rows.push(...stepExpected(`${P}.wake`, ic.component_name, z.wake));
     rows.push(...stepExpected(`${P}.idle_scale_in`, ic.component_name, z.idle_scale_in));
+    if (z.copy_scale_in) rows.push(...stepExpected(`${P}.copy_scale_in`, ic.component_name, z.copy_scale_in));
   }
   return rows;
 }
@@ -124,6 +152,9 @@ function stepDeployed(prefix: string, expected: IcStepPolicy, state: IcDeployedS
     { parameter: `${prefix}.policy.name`, value: orNull(policy?.PolicyName) },
     { parameter: `${prefix}.policy.adjustment_type`, value: orNull(step?.AdjustmentType) },
     { parameter: `${prefix}.policy.adjustment`, value: orNull(adjustment) },
+    ...(expected.steps
+      ? [{ parameter: `${prefix}.policy.steps`, value: step ? stepsLabel(step.StepAdjustments ?? []) : null }]
+      : []),
     { parameter: `${prefix}.policy.cooldown_s`, value: orNull(step?.Cooldown) },
     ...alarmDeployed(prefix, state.alarms.get(expected.alarm.name), orNull(policy?.PolicyARN)),
   ];
@@ -160,13 +191,15 @@ export function deployedIcRows(state: IcDeployedState, ic: InferenceComponentPla
     { parameter: `${P}.copy_target.value`, value: orNull(tt?.TargetValue) },
     { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: orNull(tt?.ScaleOutCooldown) },
     { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: orNull(tt?.ScaleInCooldown) },
+    { parameter: `${P}.copy_target.disable_scale_in`, value: tt ? (tt.DisableScaleIn ?? false) : null },
   );
   const z = ic.scale_to_zero;
   if (z) {
     rows.push(...stepDeployed(`${P}.wake`, z.wake, state));
     rows.push(...stepDeployed(`${P}.idle_scale_in`, z.idle_scale_in, state));
+    if (z.copy_scale_in) rows.push(...stepDeployed(`${P}.copy_scale_in`, z.copy_scale_in, state));
   }
-  const declared = new Set([icTargetPolicyName(ic), ...(z ? [z.wake.name, z.idle_scale_in.name] : [])]);
+  const declared = new Set([icTargetPolicyName(ic), ...icStepPolicies(ic).map((step) => step.name)]);
   for (const p of state.policies) {
     if (p.PolicyName && !declared.has(p.PolicyName)) {
       rows.push({ parameter: `${P}.policy.${p.PolicyName}`, value: p.PolicyType ?? 'policy' });

@@ -8,7 +8,13 @@
  * from zero is the wake alarm's period plus the cold path. `measuredPaths` is the seam for the
  * per-path T_total measurements that replace those bounds.
  */
-import type { Finding, InferenceComponentPlan, PlanArtifact, TtotalArtifact } from '../model/index.js';
+import type {
+  Finding,
+  IcStepPolicy,
+  InferenceComponentPlan,
+  PlanArtifact,
+  TtotalArtifact,
+} from '../model/index.js';
 import {
   componentNameOf,
   type InferenceComponentConfig,
@@ -116,6 +122,49 @@ function coldOrigin(plan: PlanArtifact): 'measured' | 'computed' | 'bound' {
   return lag;
 }
 
+/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy (target tracking's 15). */
+export const COPY_SCALE_IN_MINUTES = 15;
+/** The rule's threshold as a share of the copy target (target tracking scales in 10 % below it). */
+const COPY_SCALE_IN_FRACTION = 0.9;
+
+/**
+ * The copy scale-in rule of a component that scales to zero (its target tracking does not scale
+ * in): one copy fewer after COPY_SCALE_IN_MINUTES minutes whose busiest copy held fewer than 90 %
+ * of the copy target, missing minutes (no copy, or before a wake) not breaching. Two steps on the
+ * largest of those minutes: some traffic (a request in flight in at least one minute) removes a
+ * copy; none leaves the copies to the idle rule, which alone takes the last one away after its
+ * idle minutes.
+ */
+function copyScaleIn(prefix: string, copyTarget: number, cooldownS: number): IcStepPolicy {
+  const threshold = Math.round(copyTarget * COPY_SCALE_IN_FRACTION * 100) / 100;
+  // Below the threshold the lower bound is exclusive: (0.5 - threshold, 0] holds maxima >= 1.
+  const traffic = Math.round((0.5 - threshold) * 100) / 100;
+  return {
+    name: `${prefix}-copy-scale-in`,
+    adjustment_type: 'ChangeInCapacity',
+    adjustment: -1,
+    cooldown_s: cooldownS,
+    steps:
+      traffic < 0
+        ? [
+            { lower: traffic, upper: 0, adjustment: -1 },
+            { lower: null, upper: traffic, adjustment: 0 },
+          ]
+        : [{ lower: null, upper: 0, adjustment: 0 }],
+    alarm: {
+      name: `${prefix}-copy-scale-in`,
+      metric: 'ConcurrentRequestsPerCopy',
+      statistic: 'Maximum',
+      period_s: 60,
+      evaluation_periods: COPY_SCALE_IN_MINUTES,
+      datapoints_to_alarm: COPY_SCALE_IN_MINUTES,
+      threshold,
+      comparison: 'LessThanThreshold',
+      missing_data: 'notBreaching',
+    },
+  };
+}
+
 const ok = (name: string, detail: string): Finding => ({ name, verdict: 'ok', detail, fix: null });
 const warn = (name: string, detail: string, fix: string): Finding => ({ name, verdict: 'warn', detail, fix });
 
@@ -204,8 +253,13 @@ export function deriveInferenceComponentPlan(
           : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
     };
     assumptions.push(
-      `the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; a drill from zero on the local SageMaker found the copy target tracking's scale-in, not the idle rule, taking the woken copy back to 0 (its low alarm on the one reading after the wake), so the first minute after a wake is not assured`,
+      `a wake is not undone: the copy target tracking does not scale in (its low alarm's range would hold only the readings since the wake), the copy scale-in rule needs ${COPY_SCALE_IN_MINUTES} minutes of readings below 90 % of the copy target and treats the missing minutes before a wake as not breaching, and the idle rule's Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), its ${ic.idle_scale_in_minutes}-minute cooldown keeping it from setting 0 copies again`,
     );
+    if (target.value * COPY_SCALE_IN_FRACTION <= 0.5) {
+      assumptions.push(
+        `the copy target ${target.value} is too small for the copy scale-in rule to tell traffic from idle (90 % of it is under one request in flight): copies are removed only by the idle rule, all at once`,
+      );
+    }
     const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
     const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
     const prefix = `scalegate-${endpoint}-${name}`;
@@ -246,6 +300,7 @@ export function deriveInferenceComponentPlan(
           missing_data: 'breaching',
         },
       },
+      copy_scale_in: copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s),
       idle_minutes: ic.idle_scale_in_minutes,
       wake_s: wakeS,
       wake_origin: wakeOrigin,
@@ -317,6 +372,7 @@ export function deriveInferenceComponentPlan(
       provenance: target.provenance,
       scale_out_cooldown_s: plan.deployable.scale_out_cooldown_s,
       scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
+      disable_scale_in: minCopies === 0,
     },
     paths: { warm, cold, zero },
     scale_to_zero: scaleToZero,

@@ -6,12 +6,18 @@
  * from the block the CDK construct deploys and `validate` compares (and the alarm shapes of
  * src/plan/inference-component-alarms.ts), never recomputed here.
  */
-import type { IcStepPolicy, PlanArtifact } from '../model/index.js';
+import { type IcStepPolicy, icStepAdjustments, type PlanArtifact } from '../model/index.js';
 import { IC_SCALABLE_DIMENSION, icResourceId, icTargetPolicyName } from '../model/inference-component.js';
 import { icObservabilityAlarms } from '../plan/inference-component-alarms.js';
 
 /** deployable-values.ts's DeployableValue (which imports this module: no import back). */
-type DeployableValue = string | number | null | DeployableValue[] | { [key: string]: DeployableValue };
+type DeployableValue =
+  | string
+  | number
+  | boolean
+  | null
+  | DeployableValue[]
+  | { [key: string]: DeployableValue };
 type DeployableValues = Record<string, DeployableValue>;
 
 /** A step policy and its alarm as `aws_appautoscaling_policy` (StepScaling) + `aws_cloudwatch_metric_alarm` take them. */
@@ -19,6 +25,11 @@ const stepValue = (step: IcStepPolicy): DeployableValue => ({
   policy_name: step.name,
   adjustment_type: step.adjustment_type,
   scaling_adjustment: step.adjustment,
+  step_adjustments: icStepAdjustments(step).map((a) => ({
+    metric_interval_lower_bound: a.MetricIntervalLowerBound ?? null,
+    metric_interval_upper_bound: a.MetricIntervalUpperBound ?? null,
+    scaling_adjustment: a.ScalingAdjustment,
+  })),
   cooldown_s: step.cooldown_s,
   alarm_name: step.alarm.name,
   metric_name: step.alarm.metric,
@@ -58,8 +69,10 @@ export function inferenceComponentValues(plan: PlanArtifact, planSha256: string)
     scalegate_target_value: ic.copy_target.value,
     scalegate_scale_out_cooldown_s: ic.copy_target.scale_out_cooldown_s,
     scalegate_scale_in_cooldown_s: ic.copy_target.scale_in_cooldown_s,
+    scalegate_disable_scale_in: ic.copy_target.disable_scale_in,
     scalegate_wake: z ? stepValue(z.wake) : null,
     scalegate_idle: z ? stepValue(z.idle_scale_in) : null,
+    scalegate_copy_scale_in: z?.copy_scale_in ? stepValue(z.copy_scale_in) : null,
     scalegate_container_environment: { ...ic.container_environment },
     scalegate_no_capacity_periods: alarms.noCapacity.evaluationPeriods,
     scalegate_above_target_periods: alarms.copiesAboveTarget.evaluationPeriods,

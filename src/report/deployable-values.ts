@@ -11,7 +11,13 @@ import { ALARM_TIMING, expectedPolicyShape } from '../plan/policy-shape.js';
 import { inferenceComponentValues } from './deployable-values-ic.js';
 
 /** A scalar, or (a tuned plan's scheduled actions and step scale-out) a list or object of them. */
-export type DeployableValue = string | number | null | DeployableValue[] | { [key: string]: DeployableValue };
+export type DeployableValue =
+  | string
+  | number
+  | boolean
+  | null
+  | DeployableValue[]
+  | { [key: string]: DeployableValue };
 
 /** Variable name -> value; names are Terraform identifiers, each prefixed `scalegate_`. */
 export type DeployableValues = Record<string, DeployableValue>;
@@ -115,7 +121,7 @@ export const hclString = (s: string): string =>
 const hclValue = (v: DeployableValue): string =>
   v === null
     ? 'null'
-    : typeof v === 'number'
+    : typeof v === 'number' || typeof v === 'boolean'
       ? String(v)
       : typeof v === 'string'
         ? hclString(v)

@@ -9,7 +9,7 @@ export function inferenceComponentTextLines(ic: InferenceComponentPlan): string[
     `  packing               ${p.copies_per_instance} copies per instance; per copy ${p.accelerators ?? 0} accelerators, ${p.cpu_cores ?? 0} vCPU, ${p.memory_mb} MiB (config)`,
     `  copies                min ${ic.copies.min}, max ${ic.copies.max} (config); peak ${ic.copies.peak}, trough ${ic.copies.trough} (computed)`,
     `  instances             min ${ic.instances.min}, max ${ic.instances.max} (computed: ceil(copies / copies per instance), managed instance scaling)`,
-    `  copy target           ${ic.copy_target.value} ConcurrentRequestsPerCopy (${ic.copy_target.origin}): ${ic.copy_target.provenance}`,
+    `  copy target           ${ic.copy_target.value} ConcurrentRequestsPerCopy (${ic.copy_target.origin}): ${ic.copy_target.provenance}${ic.copy_target.disable_scale_in ? '; scale-out only (its scale-in would undo a wake)' : ''}`,
     `  T_plan warm           ${ic.paths.warm.t_plan_s} s (${ic.paths.warm.origin}): ${ic.paths.warm.provenance}`,
     `  T_plan cold           ${ic.paths.cold.t_plan_s} s (${ic.paths.cold.origin}): ${ic.paths.cold.provenance}`,
   ];
@@ -24,6 +24,11 @@ export function inferenceComponentTextLines(ic: InferenceComponentPlan): string[
     lines.push(
       `  wake                  +${z.wake.adjustment} copy when ${w.metric} ${w.statistic} >= ${w.threshold} in ${w.period_s} s (${w.evaluation_periods} of ${w.evaluation_periods}): one request wakes it`,
       `  idle scale-in         to 0 copies after ${z.idle_minutes} minutes without invocations`,
+      ...(z.copy_scale_in
+        ? [
+            `  copy scale-in         -1 copy after ${z.copy_scale_in.alarm.evaluation_periods} minutes with the busiest copy under ${z.copy_scale_in.alarm.threshold} (90 % of the copy target, computed) and traffic; missing minutes not breaching (a wake is not undone); idle minutes left to the idle rule`,
+          ]
+        : []),
       `  client retries        ${z.retry.attempts} x ${z.retry.backoff_s} s = ${z.retry.covers_s} s (computed) against a wake of ${z.wake_s} s (${z.wake_origin}); tolerance ${z.wake_tolerance_s} s (config)`,
     );
   }

@@ -47,9 +47,10 @@ const icBlock = (minCopies: number) =>
     wake_alarm_period_s: 10,
     // 30 idle minutes: the idle rule cannot fire within the test (it is not what is drilled).
     idle_scale_in_minutes: 30,
-    wake_tolerance_s: 30,
-    // 6 x 3 s = 18 s: covers a wake of one alarm period plus the cold path.
-    client_retry_attempts: 6,
+    wake_tolerance_s: 60,
+    // 12 x 3 s = 36 s: covers a wake of one alarm period plus the cold path with room for a
+    // loaded host (the copy's container start is a real process start).
+    client_retry_attempts: 12,
     client_retry_backoff_s: 3,
   });
 
@@ -230,27 +231,29 @@ describe('drill on an inference-component endpoint', () => {
     expect(z?.wake?.retry?.client_visible_failures).toBe(0);
     expect(z?.wake?.retry?.retries).toBe(z?.wake?.no_capacity_failures);
     expect(z?.wake?.wake_alarm_period_s).toBe(10);
-    expect(z?.wake?.wake_s).toBeLessThanOrEqual(30);
+    expect(z?.wake?.wake_s).toBeLessThanOrEqual(60);
     expect(z).toMatchObject({
       within_tolerance: true,
       within_retry_budget: true,
       held: true,
-      wake_tolerance_s: 30,
+      wake_tolerance_s: 60,
     });
-    expect(z?.retry_budget).toEqual({ attempts: 6, backoff_s: 3, covers_s: 18 });
+    expect(z?.retry_budget).toEqual({ attempts: 12, backoff_s: 3, covers_s: 36 });
     const stages = z?.timeline.map((t) => t.stage) ?? [];
     expect(stages[0]).toBe('load_applied');
     expect(stages.at(-1)).toBe('traffic_recovered');
     // The wake's scaling activity (0 -> 1 copy) is the from-zero phase's, not a scale-out of the drill.
     expect(a.analysis.scale_outs.every((c) => (c.from_instances ?? 0) >= 1)).toBe(true);
-    // The windows are judged as in any drill; the verdict follows them and the wake. (Here the
-    // copy tracking's AlarmLow, its range holding only the wake's lone datapoint, scales the woken
-    // copy in as the load starts: docs/design.md "Inference components" has the figures.)
-    expect(a.verdict).toBe(a.slo_held && z?.held ? 'pass' : 'fail');
-    expect(result.exitCode).toBe(a.verdict === 'pass' ? 0 : 1);
+    // Nothing undoes the wake: the copy tracking is scale-out only and the copy scale-in rule
+    // counts the minutes before the wake as not breaching, so the woken copy serves the steady
+    // load and the surge scales out from it; every window holds the SLO.
+    expect(a.analysis.scale_in.scale_ins).toBe(0);
+    expect(a.slo_held).toBe(true);
+    expect(a.verdict).toBe('pass');
+    expect(result.exitCode).toBe(0);
     expect(result.report).toMatch(/from zero \(before the schedule; judged apart from the windows\): HELD/);
     expect(result.report).toMatch(/0 client-visible failure\(s\) \(measured\); \d+ retries/);
-    expect(result.report).toMatch(/the wake from zero held \([\d.]+ s measured, tolerance 30 s/);
+    expect(result.report).toMatch(/the wake from zero held \([\d.]+ s measured, tolerance 60 s/);
     // The PR comment and job summary carry the phase with its provenance.
     const md = drillSection({ artifact: a, file: null }).join('\n');
     expect(md).toMatch(/### Drill: from zero/);

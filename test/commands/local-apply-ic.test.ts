@@ -170,6 +170,22 @@ describe('local apply + validate of an inference-component plan', () => {
     expect(tracking?.TargetTrackingScalingPolicyConfiguration?.PredefinedMetricSpecification).toEqual({
       PredefinedMetricType: 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
     });
+    // Scale to zero: the tracking is scale-out only; copies go by the copy scale-in rule.
+    expect(tracking?.TargetTrackingScalingPolicyConfiguration?.DisableScaleIn).toBe(true);
+    const scaleIn = policies.ScalingPolicies?.find((p) => p.PolicyName?.endsWith('-copy-scale-in'));
+    expect(scaleIn?.StepScalingPolicyConfiguration?.StepAdjustments?.map((a) => a.ScalingAdjustment)).toEqual(
+      [-1, 0],
+    );
+    const scaleInAlarm = await cloudwatch.send(
+      new DescribeAlarmsCommand({ AlarmNames: [`scalegate-${ENDPOINT}-${COMPONENT}-copy-scale-in`] }),
+    );
+    expect(scaleInAlarm.MetricAlarms?.[0]).toMatchObject({
+      MetricName: 'ConcurrentRequestsPerCopy',
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 15,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [scaleIn?.PolicyARN],
+    });
     const wake = await cloudwatch.send(
       new DescribeAlarmsCommand({ AlarmNames: [`scalegate-${ENDPOINT}-${COMPONENT}-wake`] }),
     );
@@ -203,6 +219,21 @@ describe('local apply + validate of an inference-component plan', () => {
       ['inference_component.copy_target.value', 'mismatch'],
     ]);
     expect(v.report).toContain('inference_component.copy_target.value');
+  });
+
+  it('validate names copy tracking whose scale-in was turned back on, which would undo a wake', async () => {
+    const edited = editedCopy(planFile, dir, 'plan-scale-in.json', (json) => {
+      const ic = json.inference_component as { copy_target: { disable_scale_in: boolean } };
+      ic.copy_target.disable_scale_in = false;
+    });
+    const v = await runValidate(
+      { ...common, region: emulator.handle.region, planFile: edited, outFile: join(dir, 'v-scale-in.json') },
+      deps(),
+    );
+    expect(v.exitCode).toBe(1);
+    expect(differingRows(must(v.artifact).rows).map((r) => [r.parameter, r.verdict])).toEqual([
+      ['inference_component.copy_target.disable_scale_in', 'mismatch'],
+    ]);
   });
 
   it('drift with the plan is clean after apply and names the changed copy target as drift', async () => {

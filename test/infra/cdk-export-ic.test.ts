@@ -104,10 +104,10 @@ describe('ScalegateInferenceComponent in a team CDK app (scalegate/cdk)', () => 
     });
   });
 
-  it('leaves the alarms out with observability: false, keeping the wake and idle rules', () => {
+  it('leaves the alarms out with observability: false, keeping the wake, idle and copy scale-in rules (they scale; a user turning observability off must not lose them)', () => {
     const { stack, construct } = teamStack({ observability: false });
     expect(construct.alarms).toEqual([]);
-    Template.fromStack(stack).resourceCountIs('AWS::CloudWatch::Alarm', 2);
+    Template.fromStack(stack).resourceCountIs('AWS::CloudWatch::Alarm', 3);
   });
 
   it('refuses at synth a plan for another packing than the config declares (nothing deployed)', () => {

@@ -138,10 +138,44 @@ describe('InferenceComponentEndpoint', () => {
     });
   });
 
+  it('turns the copy tracking scale-out only and removes copies by the 15-minute rule, so nothing undoes a wake', () => {
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      PolicyType: 'TargetTrackingScaling',
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({ DisableScaleIn: true }),
+    });
+    const rule = plan.scale_to_zero?.copy_scale_in;
+    if (!rule?.steps) throw new Error('the plan has no copy scale-in rule');
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ConcurrentRequestsPerCopy',
+      Statistic: 'Maximum',
+      EvaluationPeriods: 15,
+      Threshold: rule.alarm.threshold,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [Match.objectLike({ Ref: Match.stringLikeRegexp('CopyScaleInPolicy') })],
+    });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      StepScalingPolicyConfiguration: Match.objectLike({
+        AdjustmentType: 'ChangeInCapacity',
+        StepAdjustments: [
+          {
+            MetricIntervalLowerBound: rule.steps[0]?.lower,
+            MetricIntervalUpperBound: 0,
+            ScalingAdjustment: -1,
+          },
+          { MetricIntervalUpperBound: rule.steps[0]?.lower, ScalingAdjustment: 0 },
+        ],
+      }),
+    });
+  });
+
   it('has no wake or idle rule when the plan keeps a copy, so nothing can scale it to zero', () => {
     const kept = synth(icPlan({ min_copies: 2, instance_bounds: { min: 1, max: 6 } }));
     kept.resourceCountIs('AWS::CloudWatch::Alarm', 0);
     kept.resourceCountIs('AWS::ApplicationAutoScaling::ScalingPolicy', 1);
+    kept.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({ DisableScaleIn: false }),
+    });
     kept.hasResourceProperties('AWS::SageMaker::InferenceComponent', { RuntimeConfig: { CopyCount: 2 } });
   });
 });

@@ -295,6 +295,43 @@ describe('the plan of an inference-component model', () => {
     const ic = plan({ min_copies: 1, instance_bounds: { min: 1, max: 200 } }).artifact.inference_component;
     expect(ic?.scale_to_zero).toBeNull();
     expect(ic && expectedIcRows(ic).some((r) => r.parameter.includes('wake'))).toBe(false);
+    // A component that keeps a copy scales in by its target tracking, as a variant does.
+    expect(ic?.copy_target.disable_scale_in).toBe(false);
+  });
+
+  it('never lets a policy undo a wake: scale to zero turns the copy tracking scale-out only and removes copies by a 15-minute rule that counts missing minutes as not breaching and leaves idle minutes to the idle rule', () => {
+    const ic = plan().artifact.inference_component;
+    if (!ic?.scale_to_zero) throw new Error('the plan has no scale-to-zero block');
+    expect(ic.copy_target.disable_scale_in).toBe(true);
+    const rule = ic.scale_to_zero.copy_scale_in;
+    const threshold = Math.round(ic.copy_target.value * 0.9 * 100) / 100;
+    expect(rule?.alarm).toMatchObject({
+      metric: 'ConcurrentRequestsPerCopy',
+      statistic: 'Maximum',
+      period_s: 60,
+      evaluation_periods: 15,
+      datapoints_to_alarm: 15,
+      threshold,
+      comparison: 'LessThanThreshold',
+      // Missing minutes (no copy, or before a wake) never count towards removing the woken copy.
+      missing_data: 'notBreaching',
+    });
+    // Busiest copy >= 1 in some minute: one copy fewer; never busy: no change (the idle rule's).
+    const traffic = Math.round((0.5 - threshold) * 100) / 100;
+    expect(rule?.steps).toEqual([
+      { lower: traffic, upper: 0, adjustment: -1 },
+      { lower: null, upper: traffic, adjustment: 0 },
+    ]);
+    expect(rule?.cooldown_s).toBe(ic.copy_target.scale_in_cooldown_s);
+    const rows = new Map(expectedIcRows(ic).map((r) => [r.parameter, r.value]));
+    expect(rows.get('inference_component.copy_target.disable_scale_in')).toBe(true);
+    expect(rows.get('inference_component.copy_scale_in.alarm.missing_data')).toBe('notBreaching');
+    expect(rows.get('inference_component.copy_scale_in.policy.steps')).toBe(
+      [`${traffic}..0:-1`, `..${traffic}:0`].sort().join(' '),
+    );
+    expect(renderPlanReport(plan().artifact, null, false)).toMatch(
+      /copy scale-in\s+-1 copy after 15 minutes .*missing minutes not breaching/,
+    );
   });
 });
 

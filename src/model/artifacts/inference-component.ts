@@ -29,16 +29,27 @@ const alarmSchema = z.object({
   evaluation_periods: z.number().int().positive(),
   datapoints_to_alarm: z.number().int().positive(),
   threshold: z.number().nonnegative(),
-  comparison: z.enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold']),
+  comparison: z.enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold', 'LessThanThreshold']),
   missing_data: z.enum(['missing', 'notBreaching', 'breaching', 'ignore']),
 });
 export type IcAlarm = z.infer<typeof alarmSchema>;
 
+/** One StepAdjustment: bounds relative to the alarm threshold (null: unbounded). */
+const stepAdjustmentSchema = z.object({
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+  adjustment: z.number().int(),
+});
+export type IcStepAdjustment = z.infer<typeof stepAdjustmentSchema>;
+
 const stepPolicySchema = z.object({
   name: safeString,
   adjustment_type: z.enum(['ChangeInCapacity', 'ExactCapacity']),
-  adjustment: z.number().int().nonnegative(),
+  /** The adjustment of the step that touches the threshold (the only one, unless `steps`). */
+  adjustment: z.number().int(),
   cooldown_s: z.number().int().nonnegative(),
+  /** Several steps (the copy scale-in's); absent: one step from the threshold outwards. */
+  steps: z.array(stepAdjustmentSchema).min(1).optional(),
   alarm: alarmSchema,
 });
 export type IcStepPolicy = z.infer<typeof stepPolicySchema>;
@@ -70,6 +81,12 @@ export const inferenceComponentPlanSchema = z.object({
     provenance: safeString,
     scale_out_cooldown_s: z.number().int().nonnegative(),
     scale_in_cooldown_s: z.number().int().nonnegative(),
+    /**
+     * Scale-in disabled on the copy target tracking (min copies 0): its low alarm, whose range
+     * holds only the readings since a wake, would take the woken copy back to 0; copies are then
+     * removed by `scale_to_zero.copy_scale_in` and the last one by the idle rule only.
+     */
+    disable_scale_in: z.boolean().default(false),
   }),
   /** T_plan per scale-out path: a copy onto an instance with room, a new instance, a wake from zero. */
   paths: z.object({ warm: timedPathSchema, cold: timedPathSchema, zero: timedPathSchema.nullable() }),
@@ -78,6 +95,12 @@ export const inferenceComponentPlanSchema = z.object({
     .object({
       wake: stepPolicySchema,
       idle_scale_in: stepPolicySchema,
+      /**
+       * Removes one copy after 15 minutes below 90 % of the copy target with traffic, never on
+       * missing data (the minutes before a wake); idle minutes are the idle rule's. Null in plans
+       * written before it existed (their copy target tracking scaled in).
+       */
+      copy_scale_in: stepPolicySchema.nullable().default(null),
       idle_minutes: z.number().int().positive(),
       wake_s: seconds('wake_s'),
       wake_origin: icOriginSchema,
@@ -98,3 +121,27 @@ export const inferenceComponentPlanSchema = z.object({
   assumptions: z.array(safeString),
 });
 export type InferenceComponentPlan = z.infer<typeof inferenceComponentPlanSchema>;
+
+/** A step policy's StepAdjustments as Application Auto Scaling takes them (bounds omitted when unbounded). */
+export function icStepAdjustments(
+  step: IcStepPolicy,
+): { MetricIntervalLowerBound?: number; MetricIntervalUpperBound?: number; ScalingAdjustment: number }[] {
+  const steps =
+    step.steps ??
+    // One step from the threshold outwards, on the alarm's breaching side.
+    (step.alarm.comparison === 'GreaterThanOrEqualToThreshold'
+      ? [{ lower: 0, upper: null, adjustment: step.adjustment }]
+      : [{ lower: null, upper: 0, adjustment: step.adjustment }]);
+  return steps.map((s) => ({
+    ...(s.lower !== null ? { MetricIntervalLowerBound: s.lower } : {}),
+    ...(s.upper !== null ? { MetricIntervalUpperBound: s.upper } : {}),
+    ScalingAdjustment: s.adjustment,
+  }));
+}
+
+/** The step policies a plan deploys beside its copy target tracking: wake, idle, copy scale-in (min copies 0). */
+export function icStepPolicies(ic: InferenceComponentPlan): IcStepPolicy[] {
+  const z = ic.scale_to_zero;
+  if (!z) return [];
+  return [z.wake, z.idle_scale_in, ...(z.copy_scale_in ? [z.copy_scale_in] : [])];
+}

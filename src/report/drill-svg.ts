@@ -117,10 +117,12 @@ export function renderDrillChartSvg(a: DrillArtifact, options: { width?: number 
     `<text x="${margin.left + plotW + 4}" y="${top(0) + 40}" fill="#777777">schedule</text>`,
   );
 
-  // 2. Instances, and the tracked metric against the target (scaled to the same panel).
+  // 2. Instances (copies of a component: what its drill counts), and the tracked metric against
+  // the target (scaled to the same panel).
   const obs = a.observer?.observations ?? [];
   const maxInstances = Math.max(1, ...obs.map((o) => Math.max(o.desired ?? 0, o.current ?? 0)));
-  const yInst = axes(1, niceCeiling(maxInstances + 1), 'instances', 'count');
+  const counted = a.inference_component ? 'copies' : 'instances';
+  const yInst = axes(1, niceCeiling(maxInstances + 1), counted, 'count');
   const inRange = obs.filter((o) => o.t_s >= 0 && o.t_s <= end);
   polyline(
     'desired',

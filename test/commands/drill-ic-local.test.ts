@@ -7,7 +7,7 @@
 // plan's start (min copies 0: one copy) and a k = 1.25 surge from the plan's lambda_safe per copy.
 // More copies than the plan's minimum would not stay: the copy target tracking scales an idle
 // component in before the load starts (a drill records it; this one starts where the plan does).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateInferenceComponentCommand } from '@aws-sdk/client-sagemaker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -251,6 +251,10 @@ describe('drill on an inference-component endpoint', () => {
     expect(a.slo_held).toBe(true);
     expect(a.verdict).toBe('pass');
     expect(result.exitCode).toBe(0);
+    // The chart's count panel is of copies, as the drill counts them.
+    const svg = readFileSync(join(dir, 'drill-drill-zero.svg'), 'utf8');
+    expect(svg).toMatch(/>copies \(count\)</);
+    expect(svg).not.toMatch(/>instances \(count\)</);
     expect(result.report).toMatch(/from zero \(before the schedule; judged apart from the windows\): HELD/);
     expect(result.report).toMatch(/0 client-visible failure\(s\) \(measured\); \d+ retries/);
     expect(result.report).toMatch(/the wake from zero held \([\d.]+ s measured, tolerance 60 s/);

@@ -147,6 +147,8 @@ export declare class ScalegateInferenceComponent extends Construct {
     readonly wakeAlarm: cloudwatch.Alarm | null;
     /** The idle alarm (scale to exactly 0 copies); null when the plan keeps a copy. */
     readonly idleAlarm: cloudwatch.Alarm | null;
+    /** The copy scale-in alarm (one copy fewer after low minutes with traffic); null when the plan keeps a copy. */
+    readonly copyScaleInAlarm: cloudwatch.Alarm | null;
     /** Empty with `observability: false`. */
     readonly alarms: cloudwatch.Alarm[];
     constructor(scope: Construct, id: string, props: ScalegateInferenceComponentProps);

@@ -28781,14 +28781,23 @@ const alarmSchema = object({
     evaluation_periods: schemas_number().int().positive(),
     datapoints_to_alarm: schemas_number().int().positive(),
     threshold: schemas_number().nonnegative(),
-    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold']),
+    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold', 'LessThanThreshold']),
     missing_data: schemas_enum(['missing', 'notBreaching', 'breaching', 'ignore']),
+});
+/** One StepAdjustment: bounds relative to the alarm threshold (null: unbounded). */
+const stepAdjustmentSchema = object({
+    lower: schemas_number().nullable(),
+    upper: schemas_number().nullable(),
+    adjustment: schemas_number().int(),
 });
 const stepPolicySchema = object({
     name: safeString,
     adjustment_type: schemas_enum(['ChangeInCapacity', 'ExactCapacity']),
-    adjustment: schemas_number().int().nonnegative(),
+    /** The adjustment of the step that touches the threshold (the only one, unless `steps`). */
+    adjustment: schemas_number().int(),
     cooldown_s: schemas_number().int().nonnegative(),
+    /** Several steps (the copy scale-in's); absent: one step from the threshold outwards. */
+    steps: array(stepAdjustmentSchema).min(1).optional(),
     alarm: alarmSchema,
 });
 const inferenceComponentPlanSchema = object({
@@ -28818,6 +28827,12 @@ const inferenceComponentPlanSchema = object({
         provenance: safeString,
         scale_out_cooldown_s: schemas_number().int().nonnegative(),
         scale_in_cooldown_s: schemas_number().int().nonnegative(),
+        /**
+         * Scale-in disabled on the copy target tracking (min copies 0): its low alarm, whose range
+         * holds only the readings since a wake, would take the woken copy back to 0; copies are then
+         * removed by `scale_to_zero.copy_scale_in` and the last one by the idle rule only.
+         */
+        disable_scale_in: schemas_boolean().default(false),
     }),
     /** T_plan per scale-out path: a copy onto an instance with room, a new instance, a wake from zero. */
     paths: object({ warm: timedPathSchema, cold: timedPathSchema, zero: timedPathSchema.nullable() }),
@@ -28825,6 +28840,12 @@ const inferenceComponentPlanSchema = object({
     scale_to_zero: object({
         wake: stepPolicySchema,
         idle_scale_in: stepPolicySchema,
+        /**
+         * Removes one copy after 15 minutes below 90 % of the copy target with traffic, never on
+         * missing data (the minutes before a wake); idle minutes are the idle rule's. Null in plans
+         * written before it existed (their copy target tracking scaled in).
+         */
+        copy_scale_in: stepPolicySchema.nullable().default(null),
         idle_minutes: schemas_number().int().positive(),
         wake_s: seconds('wake_s'),
         wake_origin: icOriginSchema,
@@ -28844,6 +28865,26 @@ const inferenceComponentPlanSchema = object({
     /** What the block assumes until per-copy and per-path measurements exist. */
     assumptions: array(safeString),
 });
+/** A step policy's StepAdjustments as Application Auto Scaling takes them (bounds omitted when unbounded). */
+function icStepAdjustments(step) {
+    const steps = step.steps ??
+        // One step from the threshold outwards, on the alarm's breaching side.
+        (step.alarm.comparison === 'GreaterThanOrEqualToThreshold'
+            ? [{ lower: 0, upper: null, adjustment: step.adjustment }]
+            : [{ lower: null, upper: 0, adjustment: step.adjustment }]);
+    return steps.map((s) => ({
+        ...(s.lower !== null ? { MetricIntervalLowerBound: s.lower } : {}),
+        ...(s.upper !== null ? { MetricIntervalUpperBound: s.upper } : {}),
+        ScalingAdjustment: s.adjustment,
+    }));
+}
+/** The step policies a plan deploys beside its copy target tracking: wake, idle, copy scale-in (min copies 0). */
+function inference_component_icStepPolicies(ic) {
+    const z = ic.scale_to_zero;
+    if (!z)
+        return [];
+    return [z.wake, z.idle_scale_in, ...(z.copy_scale_in ? [z.copy_scale_in] : [])];
+}
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
 /**
@@ -31928,6 +31969,7 @@ class EndpointObservability extends external_constructs_namespaceObject.Construc
 ;// CONCATENATED MODULE: ./src/plan/inference-component-rows.ts
 
 
+
 const P = 'inference_component';
 function alarmExpected(prefix, name, alarm) {
     return [
@@ -31944,11 +31986,21 @@ function alarmExpected(prefix, name, alarm) {
         { parameter: `${prefix}.alarm.invokes_policy`, value: true },
     ];
 }
+/** StepAdjustments as one comparable value: `lower..upper:adjustment` per step, unbounded ends empty. */
+function stepsLabel(steps) {
+    return steps
+        .map((s) => `${s.MetricIntervalLowerBound ?? ''}..${s.MetricIntervalUpperBound ?? ''}:${s.ScalingAdjustment ?? ''}`)
+        .sort()
+        .join(' ');
+}
 function stepExpected(prefix, name, step) {
     return [
         { parameter: `${prefix}.policy.name`, value: step.name },
         { parameter: `${prefix}.policy.adjustment_type`, value: step.adjustment_type },
         { parameter: `${prefix}.policy.adjustment`, value: step.adjustment },
+        ...(step.steps
+            ? [{ parameter: `${prefix}.policy.steps`, value: stepsLabel(icStepAdjustments(step)) }]
+            : []),
         { parameter: `${prefix}.policy.cooldown_s`, value: step.cooldown_s },
         ...alarmExpected(prefix, name, step.alarm),
     ];
@@ -31967,11 +32019,13 @@ function expectedIcRows(ic) {
     for (const [key, value] of Object.entries(ic.container_environment)) {
         rows.push({ parameter: `${P}.container.environment.${key}`, value });
     }
-    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: 'ENABLED' }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: ic.instances.min }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: ic.instances.max }, { parameter: `${P}.scalable_target.min_copies`, value: ic.copies.min }, { parameter: `${P}.scalable_target.max_copies`, value: ic.copies.max }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_icTargetPolicyName(ic) }, { parameter: `${P}.copy_target.metric`, value: ic.copy_target.predefined_metric }, { parameter: `${P}.copy_target.value`, value: ic.copy_target.value }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s });
+    rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: 'ENABLED' }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: ic.instances.min }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: ic.instances.max }, { parameter: `${P}.scalable_target.min_copies`, value: ic.copies.min }, { parameter: `${P}.scalable_target.max_copies`, value: ic.copies.max }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_icTargetPolicyName(ic) }, { parameter: `${P}.copy_target.metric`, value: ic.copy_target.predefined_metric }, { parameter: `${P}.copy_target.value`, value: ic.copy_target.value }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: ic.copy_target.scale_out_cooldown_s }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: ic.copy_target.scale_in_cooldown_s }, { parameter: `${P}.copy_target.disable_scale_in`, value: ic.copy_target.disable_scale_in });
     const z = ic.scale_to_zero;
     if (z) {
         rows.push(...stepExpected(`${P}.wake`, ic.component_name, z.wake));
         rows.push(...stepExpected(`${P}.idle_scale_in`, ic.component_name, z.idle_scale_in));
+        if (z.copy_scale_in)
+            rows.push(...stepExpected(`${P}.copy_scale_in`, ic.component_name, z.copy_scale_in));
     }
     return rows;
 }
@@ -32012,6 +32066,9 @@ function stepDeployed(prefix, expected, state) {
         { parameter: `${prefix}.policy.name`, value: inference_component_rows_orNull(policy?.PolicyName) },
         { parameter: `${prefix}.policy.adjustment_type`, value: inference_component_rows_orNull(step?.AdjustmentType) },
         { parameter: `${prefix}.policy.adjustment`, value: inference_component_rows_orNull(adjustment) },
+        ...(expected.steps
+            ? [{ parameter: `${prefix}.policy.steps`, value: step ? stepsLabel(step.StepAdjustments ?? []) : null }]
+            : []),
         { parameter: `${prefix}.policy.cooldown_s`, value: inference_component_rows_orNull(step?.Cooldown) },
         ...alarmDeployed(prefix, state.alarms.get(expected.alarm.name), inference_component_rows_orNull(policy?.PolicyARN)),
     ];
@@ -32036,13 +32093,15 @@ function deployedIcRows(state, ic) {
     rows.push({ parameter: `${P}.managed_instance_scaling.status`, value: mis?.status ?? null }, { parameter: `${P}.managed_instance_scaling.min_instances`, value: mis?.min ?? null }, { parameter: `${P}.managed_instance_scaling.max_instances`, value: mis?.max ?? null }, { parameter: `${P}.scalable_target.min_copies`, value: state.scalableTarget?.min ?? null }, { parameter: `${P}.scalable_target.max_copies`, value: state.scalableTarget?.max ?? null }, { parameter: `${P}.copy_target.policy_name`, value: inference_component_rows_orNull(target?.PolicyName) }, {
         parameter: `${P}.copy_target.metric`,
         value: inference_component_rows_orNull(tt?.PredefinedMetricSpecification?.PredefinedMetricType),
-    }, { parameter: `${P}.copy_target.value`, value: inference_component_rows_orNull(tt?.TargetValue) }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleOutCooldown) }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleInCooldown) });
+    }, { parameter: `${P}.copy_target.value`, value: inference_component_rows_orNull(tt?.TargetValue) }, { parameter: `${P}.copy_target.scale_out_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleOutCooldown) }, { parameter: `${P}.copy_target.scale_in_cooldown_s`, value: inference_component_rows_orNull(tt?.ScaleInCooldown) }, { parameter: `${P}.copy_target.disable_scale_in`, value: tt ? (tt.DisableScaleIn ?? false) : null });
     const z = ic.scale_to_zero;
     if (z) {
         rows.push(...stepDeployed(`${P}.wake`, z.wake, state));
         rows.push(...stepDeployed(`${P}.idle_scale_in`, z.idle_scale_in, state));
+        if (z.copy_scale_in)
+            rows.push(...stepDeployed(`${P}.copy_scale_in`, z.copy_scale_in, state));
     }
-    const declared = new Set([icTargetPolicyName(ic), ...(z ? [z.wake.name, z.idle_scale_in.name] : [])]);
+    const declared = new Set([icTargetPolicyName(ic), ...icStepPolicies(ic).map((step) => step.name)]);
     for (const p of state.policies) {
         if (p.PolicyName && !declared.has(p.PolicyName)) {
             rows.push({ parameter: `${P}.policy.${p.PolicyName}`, value: p.PolicyType ?? 'policy' });
@@ -32062,9 +32121,12 @@ function deployedIcRows(state, ic) {
  * - Application Auto Scaling on `sagemaker:inference-component:DesiredCopyCount` (min/max copies)
  *   with target tracking on the predefined per-copy high-resolution concurrency metric;
  * - for min copies 0: the wake step policy (+1 copy) on a `NoCapacityInvocationFailures` alarm one
- *   request trips (Sum >= 1 in 60 s, 1 of 1), and the idle step policy (exactly 0 copies) on an
- *   `Invocations` alarm after the plan's idle minutes.
+ *   request trips (Sum >= 1 in 60 s, 1 of 1), the idle step policy (exactly 0 copies) on an
+ *   `Invocations` alarm after the plan's idle minutes, and the copy scale-in step policy (one copy
+ *   fewer after 15 low minutes with traffic) in place of the target tracking's scale-in, which is
+ *   disabled (it would undo a wake).
  */
+
 
 
 
@@ -32080,6 +32142,8 @@ class InferenceComponentEndpoint extends external_constructs_namespaceObject.Con
     /** The wake and idle rules; null when the plan keeps at least one copy. */
     wake = null;
     idle = null;
+    /** The copy scale-in rule (min copies 0; null in plans without one). */
+    copyScaleIn = null;
     constructor(scope, id, props) {
         super(scope, id);
         const ic = props.plan;
@@ -32137,16 +32201,18 @@ class InferenceComponentEndpoint extends external_constructs_namespaceObject.Con
                 targetValue: ic.copy_target.value,
                 scaleOutCooldown: ic.copy_target.scale_out_cooldown_s,
                 scaleInCooldown: ic.copy_target.scale_in_cooldown_s,
+                disableScaleIn: ic.copy_target.disable_scale_in,
             },
         });
         const z = ic.scale_to_zero;
         if (z) {
             this.wake = this.stepRule('Wake', ic, z.wake);
             this.idle = this.stepRule('Idle', ic, z.idle_scale_in);
+            if (z.copy_scale_in)
+                this.copyScaleIn = this.stepRule('CopyScaleIn', ic, z.copy_scale_in);
         }
     }
     stepRule(id, ic, step) {
-        const scaleOut = step.alarm.comparison === 'GreaterThanOrEqualToThreshold';
         const policy = new aws_applicationautoscaling_namespaceObject.CfnScalingPolicy(this, `${id}Policy`, {
             policyName: step.name,
             policyType: 'StepScaling',
@@ -32155,11 +32221,11 @@ class InferenceComponentEndpoint extends external_constructs_namespaceObject.Con
                 adjustmentType: step.adjustment_type,
                 cooldown: step.cooldown_s,
                 metricAggregationType: 'Maximum',
-                stepAdjustments: [
-                    scaleOut
-                        ? { metricIntervalLowerBound: 0, scalingAdjustment: step.adjustment }
-                        : { metricIntervalUpperBound: 0, scalingAdjustment: step.adjustment },
-                ],
+                stepAdjustments: icStepAdjustments(step).map((a) => ({
+                    metricIntervalLowerBound: a.MetricIntervalLowerBound,
+                    metricIntervalUpperBound: a.MetricIntervalUpperBound,
+                    scalingAdjustment: a.ScalingAdjustment,
+                })),
             },
         });
         const a = step.alarm;
@@ -34751,6 +34817,46 @@ function coldOrigin(plan) {
         return 'bound';
     return lag;
 }
+/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy (target tracking's 15). */
+const COPY_SCALE_IN_MINUTES = 15;
+/** The rule's threshold as a share of the copy target (target tracking scales in 10 % below it). */
+const COPY_SCALE_IN_FRACTION = 0.9;
+/**
+ * The copy scale-in rule of a component that scales to zero (its target tracking does not scale
+ * in): one copy fewer after COPY_SCALE_IN_MINUTES minutes whose busiest copy held fewer than 90 %
+ * of the copy target, missing minutes (no copy, or before a wake) not breaching. Two steps on the
+ * largest of those minutes: some traffic (a request in flight in at least one minute) removes a
+ * copy; none leaves the copies to the idle rule, which alone takes the last one away after its
+ * idle minutes.
+ */
+function copyScaleIn(prefix, copyTarget, cooldownS) {
+    const threshold = Math.round(copyTarget * COPY_SCALE_IN_FRACTION * 100) / 100;
+    // Below the threshold the lower bound is exclusive: (0.5 - threshold, 0] holds maxima >= 1.
+    const traffic = Math.round((0.5 - threshold) * 100) / 100;
+    return {
+        name: `${prefix}-copy-scale-in`,
+        adjustment_type: 'ChangeInCapacity',
+        adjustment: -1,
+        cooldown_s: cooldownS,
+        steps: traffic < 0
+            ? [
+                { lower: traffic, upper: 0, adjustment: -1 },
+                { lower: null, upper: traffic, adjustment: 0 },
+            ]
+            : [{ lower: null, upper: 0, adjustment: 0 }],
+        alarm: {
+            name: `${prefix}-copy-scale-in`,
+            metric: 'ConcurrentRequestsPerCopy',
+            statistic: 'Maximum',
+            period_s: 60,
+            evaluation_periods: COPY_SCALE_IN_MINUTES,
+            datapoints_to_alarm: COPY_SCALE_IN_MINUTES,
+            threshold,
+            comparison: 'LessThanThreshold',
+            missing_data: 'notBreaching',
+        },
+    };
+}
 const ok = (name, detail) => ({ name, verdict: 'ok', detail, fix: null });
 const warn = (name, detail, fix) => ({ name, verdict: 'warn', detail, fix });
 function deriveInferenceComponentPlan(request) {
@@ -34828,7 +34934,10 @@ function deriveInferenceComponentPlan(request) {
                 ? `measured wake from zero ${measuredPaths.zeroS} s`
                 : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
         };
-        assumptions.push(`the idle rule does not undo a wake: its Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), and its ${ic.idle_scale_in_minutes}-minute cooldown is what keeps it from setting 0 copies again; a drill from zero on the local SageMaker found the copy target tracking's scale-in, not the idle rule, taking the woken copy back to 0 (its low alarm on the one reading after the wake), so the first minute after a wake is not assured`);
+        assumptions.push(`a wake is not undone: the copy target tracking does not scale in (its low alarm's range would hold only the readings since the wake), the copy scale-in rule needs ${COPY_SCALE_IN_MINUTES} minutes of readings below 90 % of the copy target and treats the missing minutes before a wake as not breaching, and the idle rule's Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), its ${ic.idle_scale_in_minutes}-minute cooldown keeping it from setting 0 copies again`);
+        if (target.value * COPY_SCALE_IN_FRACTION <= 0.5) {
+            assumptions.push(`the copy target ${target.value} is too small for the copy scale-in rule to tell traffic from idle (90 % of it is under one request in flight): copies are removed only by the idle rule, all at once`);
+        }
         const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
         const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
         const prefix = `scalegate-${endpoint}-${name}`;
@@ -34869,6 +34978,7 @@ function deriveInferenceComponentPlan(request) {
                     missing_data: 'breaching',
                 },
             },
+            copy_scale_in: copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s),
             idle_minutes: ic.idle_scale_in_minutes,
             wake_s: wakeS,
             wake_origin: wakeOrigin,
@@ -34908,6 +35018,7 @@ function deriveInferenceComponentPlan(request) {
             provenance: target.provenance,
             scale_out_cooldown_s: plan.deployable.scale_out_cooldown_s,
             scale_in_cooldown_s: plan.deployable.scale_in_cooldown_s,
+            disable_scale_in: minCopies === 0,
         },
         paths: { warm, cold, zero },
         scale_to_zero: scaleToZero,
@@ -39946,6 +40057,8 @@ class ScalegateInferenceComponent extends external_constructs_namespaceObject.Co
     wakeAlarm;
     /** The idle alarm (scale to exactly 0 copies); null when the plan keeps a copy. */
     idleAlarm;
+    /** The copy scale-in alarm (one copy fewer after low minutes with traffic); null when the plan keeps a copy. */
+    copyScaleInAlarm;
     /** Empty with `observability: false`. */
     alarms;
     constructor(scope, id, props) {
@@ -39987,6 +40100,7 @@ class ScalegateInferenceComponent extends external_constructs_namespaceObject.Co
         this.copyTargetPolicy = hosted.copyTargetPolicy;
         this.wakeAlarm = hosted.wake?.alarm ?? null;
         this.idleAlarm = hosted.idle?.alarm ?? null;
+        this.copyScaleInAlarm = hosted.copyScaleIn?.alarm ?? null;
         const z = ic.scale_to_zero;
         this.deployable = {
             componentName: ic.component_name,

@@ -98958,14 +98958,23 @@ const alarmSchema = object({
     evaluation_periods: schemas_number().int().positive(),
     datapoints_to_alarm: schemas_number().int().positive(),
     threshold: schemas_number().nonnegative(),
-    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold']),
+    comparison: schemas_enum(['GreaterThanOrEqualToThreshold', 'LessThanOrEqualToThreshold', 'LessThanThreshold']),
     missing_data: schemas_enum(['missing', 'notBreaching', 'breaching', 'ignore']),
+});
+/** One StepAdjustment: bounds relative to the alarm threshold (null: unbounded). */
+const stepAdjustmentSchema = object({
+    lower: schemas_number().nullable(),
+    upper: schemas_number().nullable(),
+    adjustment: schemas_number().int(),
 });
 const stepPolicySchema = object({
     name: safeString,
     adjustment_type: schemas_enum(['ChangeInCapacity', 'ExactCapacity']),
-    adjustment: schemas_number().int().nonnegative(),
+    /** The adjustment of the step that touches the threshold (the only one, unless `steps`). */
+    adjustment: schemas_number().int(),
     cooldown_s: schemas_number().int().nonnegative(),
+    /** Several steps (the copy scale-in's); absent: one step from the threshold outwards. */
+    steps: array(stepAdjustmentSchema).min(1).optional(),
     alarm: alarmSchema,
 });
 const inferenceComponentPlanSchema = object({
@@ -98995,6 +99004,12 @@ const inferenceComponentPlanSchema = object({
         provenance: safeString,
         scale_out_cooldown_s: schemas_number().int().nonnegative(),
         scale_in_cooldown_s: schemas_number().int().nonnegative(),
+        /**
+         * Scale-in disabled on the copy target tracking (min copies 0): its low alarm, whose range
+         * holds only the readings since a wake, would take the woken copy back to 0; copies are then
+         * removed by `scale_to_zero.copy_scale_in` and the last one by the idle rule only.
+         */
+        disable_scale_in: schemas_boolean().default(false),
     }),
     /** T_plan per scale-out path: a copy onto an instance with room, a new instance, a wake from zero. */
     paths: object({ warm: timedPathSchema, cold: timedPathSchema, zero: timedPathSchema.nullable() }),
@@ -99002,6 +99017,12 @@ const inferenceComponentPlanSchema = object({
     scale_to_zero: object({
         wake: stepPolicySchema,
         idle_scale_in: stepPolicySchema,
+        /**
+         * Removes one copy after 15 minutes below 90 % of the copy target with traffic, never on
+         * missing data (the minutes before a wake); idle minutes are the idle rule's. Null in plans
+         * written before it existed (their copy target tracking scaled in).
+         */
+        copy_scale_in: stepPolicySchema.nullable().default(null),
         idle_minutes: schemas_number().int().positive(),
         wake_s: seconds('wake_s'),
         wake_origin: icOriginSchema,
@@ -99021,6 +99042,26 @@ const inferenceComponentPlanSchema = object({
     /** What the block assumes until per-copy and per-path measurements exist. */
     assumptions: array(safeString),
 });
+/** A step policy's StepAdjustments as Application Auto Scaling takes them (bounds omitted when unbounded). */
+function icStepAdjustments(step) {
+    const steps = step.steps ??
+        // One step from the threshold outwards, on the alarm's breaching side.
+        (step.alarm.comparison === 'GreaterThanOrEqualToThreshold'
+            ? [{ lower: 0, upper: null, adjustment: step.adjustment }]
+            : [{ lower: null, upper: 0, adjustment: step.adjustment }]);
+    return steps.map((s) => ({
+        ...(s.lower !== null ? { MetricIntervalLowerBound: s.lower } : {}),
+        ...(s.upper !== null ? { MetricIntervalUpperBound: s.upper } : {}),
+        ScalingAdjustment: s.adjustment,
+    }));
+}
+/** The step policies a plan deploys beside its copy target tracking: wake, idle, copy scale-in (min copies 0). */
+function icStepPolicies(ic) {
+    const z = ic.scale_to_zero;
+    if (!z)
+        return [];
+    return [z.wake, z.idle_scale_in, ...(z.copy_scale_in ? [z.copy_scale_in] : [])];
+}
 
 ;// CONCATENATED MODULE: ./src/model/artifacts/scaling-actions.ts
 /**

@@ -6,7 +6,8 @@ export default defineConfig({
     // holds (about one core busy on average with two workers), so a third worker shortens the run;
     // the latency-judging tests run alone afterwards (project timing: the known-capacity qmax
     // ladders among them, which a neighbour saturating both cores once held past 600 s; the drills
-    // judged on 5 s windows against the emulated device, which such a neighbour slowed past the SLO).
+    // judged on 5 s windows against the emulated device, which such a neighbour slowed past the SLO,
+    // and the reference qmax ladder, whose first rung such a neighbour sent back to be measured again).
     pool: 'forks',
     maxWorkers: 3,
     testTimeout: 60_000,

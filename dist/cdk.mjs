@@ -32776,6 +32776,385 @@ const failCheck = (check, detail, fix) => ({
     fix,
 });
 
+;// CONCATENATED MODULE: ./src/autoscaling/target-tracking.ts
+const PREDEFINED_METRIC_TYPES = (/* unused pure expression or super */ null && ([
+    'SageMakerVariantInvocationsPerInstance',
+    'SageMakerVariantConcurrentRequestsPerModelHighResolution',
+    'SageMakerInferenceComponentInvocationsPerCopy',
+    'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution',
+]));
+const PREDEFINED_METRICS = {
+    SageMakerVariantConcurrentRequestsPerModelHighResolution: {
+        resource: 'variant',
+        namespace: 'AWS/SageMaker',
+        metricName: 'ConcurrentRequestsPerModel',
+        statistic: 'Maximum',
+        timing: { periodS: 10, highDatapoints: 3, lowDatapoints: 90 },
+    },
+    SageMakerVariantInvocationsPerInstance: {
+        resource: 'variant',
+        namespace: 'AWS/SageMaker',
+        metricName: 'InvocationsPerInstance',
+        statistic: 'Sum',
+        timing: { periodS: 60, highDatapoints: 3, lowDatapoints: 15 },
+    },
+    // The inference-component counterparts: the same timings, per copy instead of per instance.
+    SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution: {
+        resource: 'inference-component',
+        namespace: 'AWS/SageMaker',
+        metricName: 'ConcurrentRequestsPerCopy',
+        statistic: 'Maximum',
+        timing: { periodS: 10, highDatapoints: 3, lowDatapoints: 90 },
+    },
+    SageMakerInferenceComponentInvocationsPerCopy: {
+        resource: 'inference-component',
+        namespace: 'AWS/SageMaker',
+        metricName: 'InvocationsPerCopy',
+        statistic: 'Sum',
+        timing: { periodS: 60, highDatapoints: 3, lowDatapoints: 15 },
+    },
+};
+/** A CustomizedMetricSpecification's managed alarms: standard 1-minute timing. */
+const CUSTOMIZED_METRIC_TIMING = {
+    periodS: 60,
+    highDatapoints: 3,
+    lowDatapoints: 15,
+};
+/** AlarmLow's threshold as a share of the target value. */
+const SCALE_IN_FRACTION = 0.9;
+/** The evaluation of AlarmHigh and AlarmLow for `targetValue`. */
+function managedAlarmSpecs(targetValue, timing) {
+    return {
+        high: {
+            periodS: timing.periodS,
+            evaluationPeriods: timing.highDatapoints,
+            datapointsToAlarm: timing.highDatapoints,
+            threshold: targetValue,
+            comparison: 'GreaterThanThreshold',
+            treatMissingData: 'missing',
+        },
+        low: {
+            periodS: timing.periodS,
+            evaluationPeriods: timing.lowDatapoints,
+            datapointsToAlarm: timing.lowDatapoints,
+            threshold: targetValue * SCALE_IN_FRACTION,
+            comparison: 'LessThanThreshold',
+            treatMissingData: 'missing',
+        },
+    };
+}
+/** Scale-out from `base`: enough capacity for `metric` to come back to the target, at least +1. */
+function target_tracking_trackingScaleOut(base, metric, targetValue) {
+    return metric === undefined ? base + 1 : Math.max(base + 1, Math.ceil((base * metric) / targetValue));
+}
+/** Scale-in from `base`: the proportional capacity, at least one fewer. */
+function target_tracking_trackingScaleIn(base, metric, targetValue) {
+    return metric === undefined ? base - 1 : Math.min(base - 1, Math.ceil((base * metric) / targetValue));
+}
+/** The newest real datapoint behind an alarm's state, if any (the metric target tracking scales on). */
+function target_tracking_latestEvaluatedValue(evaluation) {
+    if (!evaluation)
+        return undefined;
+    return evaluation.evaluated.find((d) => d.value !== undefined)?.value ?? evaluation.recent[0]?.value;
+}
+
+;// CONCATENATED MODULE: ./src/autoscaling/decisions.ts
+
+
+/** A scale-out to `desired` (cooldownBase: `base`), or undefined when nothing is added. */
+function scaleOutDecision(r) {
+    if (r.suspended)
+        return undefined;
+    const last = r.history.find((a) => a.direction === 'out' && a.status !== 'Failed');
+    const inCooldown = last !== undefined && (last.endMs === undefined || r.nowMs < last.endMs + r.cooldownS * 1000);
+    const base = inCooldown ? last.cooldownBase : r.current;
+    const desired = Math.min(r.maxCapacity, r.compute(base));
+    if (desired <= r.current)
+        return undefined;
+    return { desired, base };
+}
+/** The desired count of a scale-in, or undefined when it waits or removes nothing. */
+function scaleInDecision(r) {
+    if (r.suspended)
+        return undefined;
+    if (r.history.some((a) => a.status === 'Pending' || a.status === 'InProgress'))
+        return undefined;
+    const lastIn = r.history.find((a) => a.direction === 'in' && a.status !== 'Failed');
+    const lastOut = r.history.find((a) => a.direction === 'out' && a.status !== 'Failed');
+    const cutShort = lastIn !== undefined && lastOut !== undefined && lastOut.startMs >= lastIn.startMs;
+    if (lastIn && !cutShort && r.nowMs < (lastIn.endMs ?? r.nowMs) + r.cooldownS * 1000)
+        return undefined;
+    const desired = Math.max(r.minCapacity, r.proposed);
+    if (desired >= r.current)
+        return undefined;
+    return desired;
+}
+/** What a policy does when its alarm invokes it; undefined: nothing. */
+function policyDecision(policy, trigger, target, nowMs) {
+    const { current } = target;
+    const out = (cooldownS, compute) => {
+        const d = scaleOutDecision({
+            history: target.history,
+            nowMs,
+            cooldownS,
+            current,
+            maxCapacity: target.maxCapacity,
+            suspended: target.scaleOutSuspended,
+            compute,
+        });
+        return d && { direction: 'out', desired: d.desired, cooldownBase: d.base };
+    };
+    const scaleIn = (cooldownS, proposed) => {
+        const desired = scaleInDecision({
+            history: target.history,
+            nowMs,
+            cooldownS,
+            current,
+            minCapacity: target.minCapacity,
+            suspended: target.scaleInSuspended,
+            proposed,
+        });
+        return desired === undefined ? undefined : { direction: 'in', desired, cooldownBase: desired };
+    };
+    if (policy.kind === 'tracking') {
+        if (trigger.state !== 'ALARM')
+            return undefined;
+        const metric = latestEvaluatedValue(trigger.evaluation);
+        if (trigger.role === 'high') {
+            return out(policy.scaleOutCooldownS, (base) => trackingScaleOut(base, metric, policy.targetValue));
+        }
+        if (trigger.role === 'low' && !policy.disableScaleIn) {
+            return scaleIn(policy.scaleInCooldownS, trackingScaleIn(current, metric, policy.targetValue));
+        }
+        return undefined;
+    }
+    const adjust = (base) => stepDesired(policy.rules, trigger, trigger.evaluation, base);
+    const proposed = adjust(current);
+    if (proposed === undefined || proposed === current)
+        return undefined;
+    if (proposed > current)
+        return out(policy.cooldownS, (base) => adjust(base) ?? base);
+    return scaleIn(policy.cooldownS, proposed);
+}
+
+;// CONCATENATED MODULE: ./src/autoscaling/schedule.ts
+/**
+ * Scheduled actions (Application Auto Scaling User Guide, "Scheduled scaling"; API Reference,
+ * PutScheduledAction): the schedule expressions, when they fire, and what a fired action does to
+ * the scalable target.
+ *
+ * Expressions, UTC only (a Timezone other than UTC is refused by the caller):
+ * - `at(yyyy-mm-ddThh:mm:ss)`: once.
+ * - `rate(N minute|minutes|hour|hours|day|days)`: every N units, counted from StartTime when one is
+ *   given (first run at StartTime), else from when the action was created (first run one interval
+ *   later). AWS does not document the anchor; this is the assumption.
+ * - `cron(Minutes Hours Day-of-month Month Day-of-week Year)`: numbers, `*`, `,` lists, `-` ranges,
+ *   `/` increments; months 1-12 or JAN-DEC, days of the week 1-7 = SUN-SAT or SUN-SAT names;
+ *   exactly one of day-of-month and day-of-week is `?`. `L`, `W` and `#` are refused.
+ * StartTime / EndTime, when given, bound the fire times (inclusive).
+ *
+ * Effect of a fired action: MinCapacity / MaxCapacity (either may be absent: unchanged) become the
+ * target's; a desired count below the new minimum is scaled out to it, one above the new maximum
+ * is scaled in to it.
+ */
+class ScheduleError extends (/* unused pure expression or super */ null && (Error)) {
+}
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const RATE_UNITS = {
+    minute: MINUTE_MS,
+    minutes: MINUTE_MS,
+    hour: 3_600_000,
+    hours: 3_600_000,
+    day: DAY_MS,
+    days: DAY_MS,
+};
+const MONTHS = (/* unused pure expression or super */ null && (['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC']));
+const WEEKDAYS = (/* unused pure expression or super */ null && (['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT']));
+const FORMS = 'at(yyyy-mm-ddThh:mm:ss), rate(value unit) or cron(fields)';
+/** Parses a Schedule; throws ScheduleError with a message that names what is wrong. */
+function parseSchedule(text) {
+    const m = /^(at|rate|cron)\((.*)\)$/.exec(text.trim());
+    if (!m)
+        throw new ScheduleError(`Invalid schedule expression ${text}: expected ${FORMS}.`);
+    const body = m[2].trim();
+    switch (m[1]) {
+        case 'at':
+            return { kind: 'at', text, atMs: parseAt(text, body) };
+        case 'rate':
+            return { kind: 'rate', text, everyMs: parseRate(text, body) };
+        default:
+            return { kind: 'cron', text, fields: parseCron(text, body) };
+    }
+}
+function parseAt(text, body) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(body);
+    if (!m)
+        throw new ScheduleError(`Invalid at expression ${text}: expected at(yyyy-mm-ddThh:mm:ss).`);
+    const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+    const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+    const back = new Date(ms);
+    if (back.getUTCFullYear() !== y ||
+        back.getUTCMonth() !== mo - 1 ||
+        back.getUTCDate() !== d ||
+        back.getUTCHours() !== h ||
+        back.getUTCMinutes() !== mi ||
+        back.getUTCSeconds() !== s) {
+        throw new ScheduleError(`Invalid at expression ${text}: ${body} is not a date and time.`);
+    }
+    return ms;
+}
+function parseRate(text, body) {
+    const m = /^(\d+)\s+(\w+)$/.exec(body);
+    const unit = m ? RATE_UNITS[m[2]] : undefined;
+    const n = m ? Number(m[1]) : 0;
+    if (!m || unit === undefined || !(n >= 1)) {
+        throw new ScheduleError(`Invalid rate expression ${text}: expected rate(N minute|minutes|hour|hours|day|days) with N a positive integer.`);
+    }
+    return n * unit;
+}
+function parseCron(text, body) {
+    const parts = body.split(/\s+/);
+    if (parts.length !== 6) {
+        throw new ScheduleError(`Invalid cron expression ${text}: expected 6 fields (Minutes Hours Day-of-month Month Day-of-week Year), got ${parts.length}.`);
+    }
+    const [mi, h, dom, mon, dow, yr] = parts;
+    const bad = /[LW#]/i.exec(`${dom} ${dow}`.replace(/[A-Z]{3}/gi, (w) => (isName(w) ? '' : w)));
+    if (bad) {
+        throw new ScheduleError(`Invalid cron expression ${text}: ${bad[0]} (last / weekday / nth day) is not supported by the local SageMaker.`);
+    }
+    if ((dom === '?') === (dow === '?')) {
+        throw new ScheduleError(`Invalid cron expression ${text}: exactly one of Day-of-month and Day-of-week must be ? (AWS does not allow both or neither).`);
+    }
+    const field = (name, f, lo, hi, names) => parseField(text, name, f, lo, hi, names);
+    const yearSet = field('Year', yr, 1970, 2199);
+    return {
+        minutes: field('Minutes', mi, 0, 59),
+        hours: field('Hours', h, 0, 23),
+        daysOfMonth: dom === '?' ? undefined : field('Day-of-month', dom, 1, 31),
+        months: field('Month', mon, 1, 12, MONTHS),
+        daysOfWeek: dow === '?' ? undefined : field('Day-of-week', dow, 1, 7, WEEKDAYS),
+        years: yr === '*' ? undefined : new Set(yearSet.flatMap((on, y) => (on ? [y] : [])).filter((y) => y >= 1970)),
+    };
+}
+const isName = (w) => MONTHS.includes(w.toUpperCase()) || WEEKDAYS.includes(w.toUpperCase());
+/** One cron field as a lookup table indexed by value (lo..hi). */
+function parseField(text, name, f, lo, hi, names) {
+    const on = new Array(hi + 1).fill(false);
+    const fail = (why) => {
+        throw new ScheduleError(`Invalid cron expression ${text}: ${name} field ${f}: ${why}.`);
+    };
+    const value = (s) => {
+        const idx = names?.indexOf(s.toUpperCase()) ?? -1;
+        const v = idx >= 0 ? idx + 1 : /^\d+$/.test(s) ? Number(s) : Number.NaN;
+        if (!(v >= lo && v <= hi))
+            fail(`${s} is not a value from ${lo} to ${hi}${names ? ` or ${names[0]}-${names[names.length - 1]}` : ''}`);
+        return v;
+    };
+    for (const item of f.split(',')) {
+        const [range = '', stepText] = item.split('/');
+        const step = stepText === undefined ? 1 : /^\d+$/.test(stepText) ? Number(stepText) : 0;
+        if (!(step >= 1))
+            fail(`the increment of ${item} must be a positive integer`);
+        let from;
+        let to;
+        if (range === '*') {
+            from = lo;
+            to = hi;
+        }
+        else if (range.includes('-')) {
+            const [a = '', b = ''] = range.split('-');
+            from = value(a);
+            to = value(b);
+            if (from > to)
+                fail(`the range ${range} runs backwards`);
+        }
+        else {
+            from = value(range);
+            to = stepText === undefined ? from : hi;
+        }
+        for (let v = from; v <= to; v += step)
+            on[v] = true;
+    }
+    return on;
+}
+/**
+ * The fire times in (fromMs, toMs], ascending. Cron is enumerated day by day and only within the
+ * matching days, so a day minute by minute or a year of schedules is cheap.
+ */
+function firesIn(schedule, fromMs, toMs, bounds = {}) {
+    const lo = Math.max(fromMs, (bounds.startMs ?? -Infinity) - 1);
+    const hi = Math.min(toMs, bounds.endMs ?? Infinity);
+    if (!(hi > lo))
+        return [];
+    switch (schedule.kind) {
+        case 'at':
+            return schedule.atMs > lo && schedule.atMs <= hi ? [schedule.atMs] : [];
+        case 'rate': {
+            const every = schedule.everyMs;
+            const anchor = bounds.startMs ?? bounds.createdMs ?? 0;
+            const firstK = bounds.startMs !== undefined ? 0 : 1;
+            const k0 = Math.max(firstK, Math.floor((lo - anchor) / every) + 1);
+            const out = [];
+            for (let k = k0; anchor + k * every <= hi; k++)
+                out.push(anchor + k * every);
+            return out;
+        }
+        case 'cron':
+            return cronFires(schedule.fields, lo, hi);
+    }
+}
+function cronFires(f, lo, hi) {
+    const out = [];
+    const hours = f.hours.flatMap((on, h) => (on ? [h] : []));
+    const minutes = f.minutes.flatMap((on, m) => (on ? [m] : []));
+    for (let day = Math.floor(lo / DAY_MS) * DAY_MS; day <= hi; day += DAY_MS) {
+        const d = new Date(day);
+        if (f.years && !f.years.has(d.getUTCFullYear()))
+            continue;
+        if (!f.months[d.getUTCMonth() + 1])
+            continue;
+        if (f.daysOfMonth && !f.daysOfMonth[d.getUTCDate()])
+            continue;
+        if (f.daysOfWeek && !f.daysOfWeek[d.getUTCDay() + 1])
+            continue;
+        for (const h of hours) {
+            for (const m of minutes) {
+                const t = day + h * 3_600_000 + m * MINUTE_MS;
+                if (t > lo && t <= hi)
+                    out.push(t);
+            }
+        }
+    }
+    return out;
+}
+/** The target after the action fired: its new range, and the desired count moved into it. */
+function scheduledEffect(target, action) {
+    const minCapacity = action.minCapacity ?? target.minCapacity;
+    const maxCapacity = action.maxCapacity ?? target.maxCapacity;
+    if (minCapacity > maxCapacity) {
+        return {
+            ok: false,
+            reason: `the minimum capacity ${minCapacity} would be greater than the maximum capacity ${maxCapacity}`,
+        };
+    }
+    const desired = Math.min(maxCapacity, Math.max(minCapacity, target.desired));
+    return { ok: true, minCapacity, maxCapacity, desired };
+}
+
+;// CONCATENATED MODULE: ./src/autoscaling/index.ts
+/**
+ * CloudWatch alarm and Application Auto Scaling rules, pure (no I/O; the clock is always passed in
+ * as epoch ms). The one implementation shared by the local SageMaker (src/local/autoscaling, which
+ * adds the wire API, storage and timers) and the fleet simulator (src/sim), so both make the same
+ * decisions. Imports nothing outside itself.
+ */
+
+
+
+
+
+
 ;// CONCATENATED MODULE: ./src/stats/surge.ts
 /**
  * Will one instance survive a surge until the scale-out lands? Computed exactly.
@@ -34744,6 +35123,17 @@ function planVerdict(findings) {
 }
 
 ;// CONCATENATED MODULE: ./src/plan/inference-component.ts
+/**
+ * The deployable block of an inference-component model, from the plan derived for one copy. Pure.
+ *
+ * What is measured today is one copy: the qmax (and goodput) on an instance hosting one copy, and
+ * ttotal's scale-out of a new instance. So the copy target comes from the plan's surge-safe
+ * operating point per instance (= per copy), the cold path is the plan's own T_plan, the warm path
+ * (a copy onto an instance with room) is bounded by the ttotal's container stages, and the wake
+ * from zero is the wake alarm's period plus the cold path. `measuredPaths` is the seam for the
+ * per-path T_total measurements that replace those bounds.
+ */
+
 
 
 const COPY_TARGET_METRIC = 'SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution';
@@ -34817,10 +35207,8 @@ function coldOrigin(plan) {
         return 'bound';
     return lag;
 }
-/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy (target tracking's 15). */
-const COPY_SCALE_IN_MINUTES = 15;
-/** The rule's threshold as a share of the copy target (target tracking scales in 10 % below it). */
-const COPY_SCALE_IN_FRACTION = 0.9;
+/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy: target tracking's own. */
+const COPY_SCALE_IN_MINUTES = CUSTOMIZED_METRIC_TIMING.lowDatapoints;
 /**
  * The copy scale-in rule of a component that scales to zero (its target tracking does not scale
  * in): one copy fewer after COPY_SCALE_IN_MINUTES minutes whose busiest copy held fewer than 90 %
@@ -34830,7 +35218,8 @@ const COPY_SCALE_IN_FRACTION = 0.9;
  * idle minutes.
  */
 function copyScaleIn(prefix, copyTarget, cooldownS) {
-    const threshold = Math.round(copyTarget * COPY_SCALE_IN_FRACTION * 100) / 100;
+    // Target tracking's scale-in threshold, 10 % below the target.
+    const threshold = Math.round(copyTarget * SCALE_IN_FRACTION * 100) / 100;
     // Below the threshold the lower bound is exclusive: (0.5 - threshold, 0] holds maxima >= 1.
     const traffic = Math.round((0.5 - threshold) * 100) / 100;
     return {
@@ -34934,13 +35323,14 @@ function deriveInferenceComponentPlan(request) {
                 ? `measured wake from zero ${measuredPaths.zeroS} s`
                 : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
         };
+        const prefix = `scalegate-${endpoint}-${name}`;
         assumptions.push(`a wake is not undone: the copy target tracking does not scale in (its low alarm's range would hold only the readings since the wake), the copy scale-in rule needs ${COPY_SCALE_IN_MINUTES} minutes of readings below 90 % of the copy target and treats the missing minutes before a wake as not breaching, and the idle rule's Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), its ${ic.idle_scale_in_minutes}-minute cooldown keeping it from setting 0 copies again`);
-        if (target.value * COPY_SCALE_IN_FRACTION <= 0.5) {
+        const copyScaleInRule = copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s);
+        if (!copyScaleInRule.steps?.some((step) => step.adjustment < 0)) {
             assumptions.push(`the copy target ${target.value} is too small for the copy scale-in rule to tell traffic from idle (90 % of it is under one request in flight): copies are removed only by the idle rule, all at once`);
         }
         const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
         const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
-        const prefix = `scalegate-${endpoint}-${name}`;
         scaleToZero = {
             wake: {
                 name: `${prefix}-wake`,
@@ -34978,7 +35368,7 @@ function deriveInferenceComponentPlan(request) {
                     missing_data: 'breaching',
                 },
             },
-            copy_scale_in: copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s),
+            copy_scale_in: copyScaleInRule,
             idle_minutes: ic.idle_scale_in_minutes,
             wake_s: wakeS,
             wake_origin: wakeOrigin,

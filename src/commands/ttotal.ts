@@ -102,10 +102,9 @@ export async function ttotalPreflight(
     }
     n = defaultProbe as number;
   }
-  const half = halfRungP95(qmax, n);
-  const missingRungs = [n, n / 2].filter(
-    (c) => !Number.isInteger(c) || (!rungs.includes(c) && (c === n || half === null)),
-  );
+  // The probe needs a usable rung at N; its half may be measured or lie between two rungs.
+  const half = Number.isInteger(n / 2) ? halfRungP95(qmax, n) : null;
+  const missingRungs = [...(rungs.includes(n) ? [] : [n]), ...(half === null ? [n / 2] : [])];
   if (missingRungs.length > 0 || half === null) {
     throw usage`${opt('probe-concurrency', n)}: the ladder in ${input.qmaxFile} has no usable rung at ${missingRungs.join(' and ')} (the probe runs at N on one instance and recovery is judged against the ladder's p95 at N/2). Usable rungs: ${rungs.join(', ') || 'none'}; probe concurrencies that work: ${candidates.join(', ') || 'none'}. Give one of those, or re-measure with \`${qmaxCommand}\` so the ladder has rungs ${n} and ${n / 2}.`;
   }

@@ -8,6 +8,8 @@
  * from zero is the wake alarm's period plus the cold path. `measuredPaths` is the seam for the
  * per-path T_total measurements that replace those bounds.
  */
+
+import { CUSTOMIZED_METRIC_TIMING, SCALE_IN_FRACTION } from '../autoscaling/index.js';
 import type {
   Finding,
   IcStepPolicy,
@@ -122,10 +124,8 @@ function coldOrigin(plan: PlanArtifact): 'measured' | 'computed' | 'bound' {
   return lag;
 }
 
-/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy (target tracking's 15). */
-export const COPY_SCALE_IN_MINUTES = 15;
-/** The rule's threshold as a share of the copy target (target tracking scales in 10 % below it). */
-const COPY_SCALE_IN_FRACTION = 0.9;
+/** Minutes of low per-copy concurrency before the copy scale-in rule removes a copy: target tracking's own. */
+export const COPY_SCALE_IN_MINUTES = CUSTOMIZED_METRIC_TIMING.lowDatapoints;
 
 /**
  * The copy scale-in rule of a component that scales to zero (its target tracking does not scale
@@ -136,7 +136,8 @@ const COPY_SCALE_IN_FRACTION = 0.9;
  * idle minutes.
  */
 function copyScaleIn(prefix: string, copyTarget: number, cooldownS: number): IcStepPolicy {
-  const threshold = Math.round(copyTarget * COPY_SCALE_IN_FRACTION * 100) / 100;
+  // Target tracking's scale-in threshold, 10 % below the target.
+  const threshold = Math.round(copyTarget * SCALE_IN_FRACTION * 100) / 100;
   // Below the threshold the lower bound is exclusive: (0.5 - threshold, 0] holds maxima >= 1.
   const traffic = Math.round((0.5 - threshold) * 100) / 100;
   return {
@@ -252,17 +253,18 @@ export function deriveInferenceComponentPlan(
           ? `measured wake from zero ${measuredPaths.zeroS} s`
           : `the wake alarm's ${wakePeriodS} s period + the cold path's T_total ${coldTotal} s (not measured yet)`,
     };
+    const prefix = `scalegate-${endpoint}-${name}`;
     assumptions.push(
       `a wake is not undone: the copy target tracking does not scale in (its low alarm's range would hold only the readings since the wake), the copy scale-in rule needs ${COPY_SCALE_IN_MINUTES} minutes of readings below 90 % of the copy target and treats the missing minutes before a wake as not breaching, and the idle rule's Invocations alarm is still in ALARM while the first copy starts (failed requests are not invocations), its ${ic.idle_scale_in_minutes}-minute cooldown keeping it from setting 0 copies again`,
     );
-    if (target.value * COPY_SCALE_IN_FRACTION <= 0.5) {
+    const copyScaleInRule = copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s);
+    if (!copyScaleInRule.steps?.some((step) => step.adjustment < 0)) {
       assumptions.push(
         `the copy target ${target.value} is too small for the copy scale-in rule to tell traffic from idle (90 % of it is under one request in flight): copies are removed only by the idle rule, all at once`,
       );
     }
     const attemptsNeeded = Math.ceil(wakeS / ic.client_retry_backoff_s);
     const coversS = round1(ic.client_retry_attempts * ic.client_retry_backoff_s);
-    const prefix = `scalegate-${endpoint}-${name}`;
     scaleToZero = {
       wake: {
         name: `${prefix}-wake`,
@@ -300,7 +302,7 @@ export function deriveInferenceComponentPlan(
           missing_data: 'breaching',
         },
       },
-      copy_scale_in: copyScaleIn(prefix, target.value, plan.deployable.scale_in_cooldown_s),
+      copy_scale_in: copyScaleInRule,
       idle_minutes: ic.idle_scale_in_minutes,
       wake_s: wakeS,
       wake_origin: wakeOrigin,

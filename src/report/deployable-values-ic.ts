@@ -9,16 +9,7 @@
 import { type IcStepPolicy, icStepAdjustments, type PlanArtifact } from '../model/index.js';
 import { IC_SCALABLE_DIMENSION, icResourceId, icTargetPolicyName } from '../model/inference-component.js';
 import { icObservabilityAlarms } from '../plan/inference-component-alarms.js';
-
-/** deployable-values.ts's DeployableValue (which imports this module: no import back). */
-type DeployableValue =
-  | string
-  | number
-  | boolean
-  | null
-  | DeployableValue[]
-  | { [key: string]: DeployableValue };
-type DeployableValues = Record<string, DeployableValue>;
+import type { DeployableValue, DeployableValues } from './deployable-value.js';
 
 /** A step policy and its alarm as `aws_appautoscaling_policy` (StepScaling) + `aws_cloudwatch_metric_alarm` take them. */
 const stepValue = (step: IcStepPolicy): DeployableValue => ({

@@ -8,19 +8,10 @@
  */
 import type { ModelConfig, PlanArtifact } from '../model/index.js';
 import { ALARM_TIMING, expectedPolicyShape } from '../plan/policy-shape.js';
+import type { DeployableValue, DeployableValues } from './deployable-value.js';
 import { inferenceComponentValues } from './deployable-values-ic.js';
 
-/** A scalar, or (a tuned plan's scheduled actions and step scale-out) a list or object of them. */
-export type DeployableValue =
-  | string
-  | number
-  | boolean
-  | null
-  | DeployableValue[]
-  | { [key: string]: DeployableValue };
-
-/** Variable name -> value; names are Terraform identifiers, each prefixed `scalegate_`. */
-export type DeployableValues = Record<string, DeployableValue>;
+export type { DeployableValue, DeployableValues } from './deployable-value.js';
 
 /**
  * A tuned plan's scheduled actions and step scale-out, under the names Terraform's

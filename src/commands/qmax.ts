@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import {
+  LATE_CLIENT_SLO_SHARE,
   assembleQmaxArtifact,
   CLOUDWATCH_QUERIES,
   CW_PERIOD_S,
@@ -23,6 +24,7 @@ import {
 } from '../analysis/qmax.js';
 import type { AwsClients } from '../aws/clients.js';
 import { getVariantMetricData } from '../aws/metrics.js';
+import { awaitCalmClient } from '../load/client-calm.js';
 import { ClosedLoopEngine, wallOf } from '../load/closed/engine.js';
 import {
   DEFAULT_FIXED_RUNGS,
@@ -45,7 +47,7 @@ import { writeArtifact } from '../model/io.js';
 import { DEFAULT_ARTIFACTS_DIR, qmaxFileName } from '../model/names.js';
 import { CLOUDWATCH_WAIT_S, LADDER_DEFAULTS, QMAX_DEFAULTS, type QMAX_OPTIONS } from '../options/qmax.js';
 import type { OptionValues } from '../options/spec.js';
-import { renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
+import { renderCalmClientLine, renderQmaxReport, renderQmaxSchedule } from '../report/qmax-text.js';
 import { waitUntil } from '../wait.js';
 import { checkFreezeTarget } from './freeze-guard.js';
 import {
@@ -329,6 +331,15 @@ export async function runQmax(
           const runSteps: QmaxStep[] = [];
           for (let c = planner.next(); c !== null; c = planner.next()) {
             const stepIndex = runSteps.length;
+            // A rung the client was too late to judge is measured again once the client is calm.
+            if (runSteps.some((s) => s.concurrency === c && s.client_bound)) {
+              const calm = await awaitCalmClient({
+                calmDelayMs: (LATE_CLIENT_SLO_SHARE * resolved.sloMs) / 2,
+                signal,
+                log,
+              });
+              log(renderCalmClientLine(c, calm));
+            }
             progress({ type: 'rung-start', runIndex: run, stepIndex, concurrency: c });
             const before = await observeCapacity();
             epochContext.set(engine.epoch + 1, { run_index: run, step_index: stepIndex });

@@ -8,6 +8,17 @@ import { ciLevelLabel, serviceTimeNote } from './labels.js';
 import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
+/** After the wait for a calm client before a client-bound rung is measured again. */
+export function renderCalmClientLine(
+  concurrency: number,
+  calm: { calm: boolean; windows: number; lastDelayP99Ms: number | null },
+): string {
+  const delay = calm.lastDelayP99Ms === null ? '?' : calm.lastDelayP99Ms.toFixed(1);
+  return calm.calm
+    ? `qmax: concurrency ${concurrency} was client-bound; the client is calm again (event-loop delay p99 ${delay} ms), measuring it once more`
+    : `qmax: concurrency ${concurrency} was client-bound; the client stayed late for ${calm.windows} windows (event-loop delay p99 ${delay} ms), measuring it once more anyway (it will be judged as measured)`;
+}
+
 export function renderQmaxSchedule(s: QmaxSchedule): string {
   const lines = [
     `qmax dry run: ${s.model_name} (${s.transport}${s.endpoint ? `, endpoint ${s.endpoint}` : ''}${s.target ? `, target ${s.target}` : ''}), SLO p95 TTFAB ${s.slo_ms} ms`,

@@ -67,6 +67,17 @@ const base = (overrides: Partial<QmaxInput> = {}): QmaxInput => ({
   ...overrides,
 });
 
+/** Keeps the event loop busy for `busyMs` out of every `everyMs`: a client starved by its machine. */
+function starveEventLoop(busyMs: number, everyMs: number): () => void {
+  const timer = setInterval(() => {
+    const until = Date.now() + busyMs;
+    while (Date.now() < until) {
+      // busy: nothing else runs on this loop
+    }
+  }, everyMs);
+  return () => clearInterval(timer);
+}
+
 /** AWS clients whose every call throws: proves a code path makes none. */
 function throwingClients(): Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'> & {
   runtime: AwsClients['runtime'];
@@ -88,23 +99,46 @@ function throwingClients(): Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'clou
 describe('qmax against a server of known capacity (http transport)', () => {
   let artifact: QmaxArtifact;
   let out: string;
+  /** The rungs as measured, printed beside a failed expectation (the machine's own account). */
+  let ladder = '';
   const events: ProgressEvent[] = [];
   const eventsFile = join(dir, 'events.jsonl');
 
   beforeAll(async () => {
     out = join(dir, 'qmax-adaptive.json');
     // Measured once. A client starved by the shared machine stamps audio late; qmax marks such a
-    // rung client-bound (unusable) and the planner re-measures it, so the answer stays exact.
+    // rung client-bound (unusable) and the planner re-measures it once the client is calm, so the
+    // answer stays exact. The first measurement of concurrency 2 is starved on purpose (the event
+    // loop busy 150 of every 160 ms) to walk that path every time.
+    let stopStarving: (() => void) | null = null;
+    let starved = false;
     const result = await runQmax(base({ resolution: 1, outFile: out, eventsFile }), {
-      progress: (e) => events.push(e),
+      progress: (e) => {
+        events.push(e);
+        if (e.type === 'rung-start' && e.concurrency === 2 && !starved) {
+          starved = true;
+          stopStarving = starveEventLoop(150, 160);
+        }
+        if (e.type === 'rung-end' && stopStarving) {
+          stopStarving();
+          stopStarving = null;
+        }
+      },
     });
     expect(result.exitCode, result.report).toBe(0);
     artifact = result.artifact as QmaxArtifact;
+    ladder = artifact.steps
+      .map(
+        (s) =>
+          `N=${s.concurrency} ${s.verdict}${s.usable ? '' : ` (unusable: ${s.unusable_reason})`} p95 ${s.ttfab_p95_ms} ms, ` +
+          `end ${s.end_reason}, delay p99 ${s.client_loop_delay_p99_ms} ms: ${s.verdict_reason}`,
+      )
+      .join('\n');
   }, 600_000);
 
   it('finds exactly the analytic Q_max (slots x floor(SLO / period) = 8), bracketed by a measured breach at exactly 9', () => {
     expect(ANALYTIC_QMAX).toBe(8);
-    expect(artifact.q_max).toBe(ANALYTIC_QMAX);
+    expect(artifact.q_max, ladder).toBe(ANALYTIC_QMAX);
     expect(artifact.q_max_bracketed).toBe(true);
     expect(artifact.q_max_upper_bound).toBe(ANALYTIC_QMAX + 1);
     expect(artifact.search).toMatchObject({
@@ -125,7 +159,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
     expect(artifact.steps[0]?.concurrency).toBe(1);
   });
 
-  it('walks 1 (undecided: too few batches in 14 s, re-measured once), then grows (at most 8 x a step) until a rung fails, then narrows', () => {
+  it('walks 1 (undecided: too few batches in 14 s, re-measured once), 2 (starved: client-bound, re-measured once the client is calm), then grows (at most 8 x a step) until a rung fails, then narrows', () => {
     const rungs = artifact.steps.map((s) => s.concurrency);
     expect(rungs.slice(0, 2)).toEqual([1, 1]);
     // In order of first measurement (a rung a starved client made unusable is measured again):
@@ -135,11 +169,20 @@ describe('qmax against a server of known capacity (http transport)', () => {
     const firstBreach = order.findIndex((c) =>
       artifact.steps.some((s) => s.concurrency === c && s.verdict === 'fail'),
     );
-    expect(firstBreach).toBeGreaterThanOrEqual(2);
+    expect(firstBreach, ladder).toBeGreaterThanOrEqual(2);
     for (let i = 2; i <= firstBreach; i++) {
       expect(order[i] as number).toBeGreaterThan(order[i - 1] as number);
       expect(order[i] as number).toBeLessThanOrEqual(8 * (order[i - 1] as number));
     }
+    // The starved first measurement of 2 is client-bound, and measured again once the client was calm.
+    const twos = artifact.steps.filter((s) => s.concurrency === 2);
+    expect(twos.map((s) => [s.client_bound, s.usable]), ladder).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(twos[0]?.unusable_reason).toContain('a starved client stamps audio late');
+    const lines = events.flatMap((e) => (e.type === 'log' ? [e.line] : []));
+    expect(lines.some((l) => l.startsWith('qmax: concurrency 2 was client-bound; the client is calm again'))).toBe(true);
     const first = artifact.steps[0];
     expect(first).toMatchObject({ verdict: 'undecided', effective_sample_size: 0, ttfab_p95_ci_ms: null });
     expect(first?.verdict_reason).toContain('too few for 5 batches of >= 40');
@@ -158,7 +201,7 @@ describe('qmax against a server of known capacity (http transport)', () => {
   it('gives every decided rung a p95 with its batch interval, method and looks, exactly N in flight, throughput near slots/period above the knee', () => {
     const decided = artifact.steps.filter((s) => s.verdict !== 'undecided' && s.usable);
     // 2, the growth probe's breach, and the bracket around 8 (the fit skips 4).
-    expect(decided.length).toBeGreaterThanOrEqual(4);
+    expect(decided.length, ladder).toBeGreaterThanOrEqual(4);
     for (const step of decided) {
       expect(step.ttfab_p95_ci_ms).not.toBeNull();
       expect(step.decision_method).toBe('batch-sectioning-sequential');

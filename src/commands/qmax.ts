@@ -7,12 +7,12 @@
  */
 import { join } from 'node:path';
 import {
-  LATE_CLIENT_SLO_SHARE,
   assembleQmaxArtifact,
   CLOUDWATCH_QUERIES,
   CW_PERIOD_S,
   cloudWatchRange,
   joinStepWithCloudWatch,
+  LATE_CLIENT_SLO_SHARE,
   type QmaxSchedule,
   type QmaxSettings,
   qmaxSchedule,

@@ -176,13 +176,18 @@ describe('qmax against a server of known capacity (http transport)', () => {
     }
     // The starved first measurement of 2 is client-bound, and measured again once the client was calm.
     const twos = artifact.steps.filter((s) => s.concurrency === 2);
-    expect(twos.map((s) => [s.client_bound, s.usable]), ladder).toEqual([
+    expect(
+      twos.map((s) => [s.client_bound, s.usable]),
+      ladder,
+    ).toEqual([
       [true, false],
       [false, true],
     ]);
     expect(twos[0]?.unusable_reason).toContain('a starved client stamps audio late');
     const lines = events.flatMap((e) => (e.type === 'log' ? [e.line] : []));
-    expect(lines.some((l) => l.startsWith('qmax: concurrency 2 was client-bound; the client is calm again'))).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith('qmax: concurrency 2 was client-bound; the client is calm again')),
+    ).toBe(true);
     const first = artifact.steps[0];
     expect(first).toMatchObject({ verdict: 'undecided', effective_sample_size: 0, ttfab_p95_ci_ms: null });
     expect(first?.verdict_reason).toContain('too few for 5 batches of >= 40');

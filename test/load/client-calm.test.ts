@@ -17,7 +17,12 @@ describe('awaitCalmClient', () => {
   it('returns calm once a window shows the event loop on time (prevents a re-measure held back by a healthy client)', async () => {
     const lines: string[] = [];
     // A generous limit and many windows: the suite's neighbours may slow a window, never every one.
-    const result = await awaitCalmClient({ calmDelayMs: 150, windowMs: 250, maxWaitS: 30, log: (l) => lines.push(l) });
+    const result = await awaitCalmClient({
+      calmDelayMs: 150,
+      windowMs: 250,
+      maxWaitS: 30,
+      log: (l) => lines.push(l),
+    });
     expect(result.calm).toBe(true);
     expect(result.lastDelayP99Ms).not.toBeNull();
     expect(result.lastDelayP99Ms as number).toBeLessThanOrEqual(150);
@@ -40,7 +45,12 @@ describe('awaitCalmClient', () => {
     const controller = new AbortController();
     const stop = starveEventLoop(150, 160);
     try {
-      const waiting = awaitCalmClient({ calmDelayMs: 1, windowMs: 200, maxWaitS: 60, signal: controller.signal });
+      const waiting = awaitCalmClient({
+        calmDelayMs: 1,
+        windowMs: 200,
+        maxWaitS: 60,
+        signal: controller.signal,
+      });
       setTimeout(() => controller.abort(new Error('interrupted')), 50);
       await expect(waiting).rejects.toThrow('interrupted');
     } finally {

@@ -68,6 +68,8 @@ export class LadderPlanner {
   private readonly results: RungResult[] = [];
   private readonly growth: number;
   private fixedIndex = 0;
+  /** Concurrencies placed at the fit's predicted boundary (not by growth or bisection). */
+  private readonly fitPlaced = new Set<number>();
 
   constructor(readonly settings: LadderSettings) {
     this.growth = settings.growth ?? 2;
@@ -139,6 +141,19 @@ export class LadderPlanner {
     return null;
   }
 
+  /**
+   * The last two rungs were both placed by the fit and came out on the same side of the boundary
+   * (both passes or both breaches): the fit keeps missing in one direction (a curve its monotone
+   * fit bends the wrong way would walk the bracket one concurrency at a time), so the next rung
+   * bisects, as regula falsi's Illinois rule does.
+   */
+  private fitKeepsOneSide(): boolean {
+    const last = this.results.slice(-2);
+    if (last.length < 2 || !last.every((r) => this.fitPlaced.has(r.concurrency))) return false;
+    const sides = last.map((r) => classify(r));
+    return sides[0] === sides[1] && (sides[0] === 'pass' || sides[0] === 'fail');
+  }
+
   /** The untried concurrency nearest the middle of (a, b), or null when there is none. */
   private bisect(a: number, b: number): number | null {
     const middle = a + Math.floor((b - a) / 2);
@@ -177,8 +192,11 @@ export class LadderPlanner {
     const band = undecided.filter((c) => this.atSlo(c));
     if (band.length > 0) return this.aroundBand(lo, hi, band[0] as number, band[band.length - 1] as number);
     if (hi - lo <= resolution) return null;
-    const placed = this.atPredictedBoundary(lo, hi);
-    if (placed !== null) return placed;
+    const placed = this.fitKeepsOneSide() ? null : this.atPredictedBoundary(lo, hi);
+    if (placed !== null) {
+      this.fitPlaced.add(placed);
+      return placed;
+    }
     if (undecided.length === 0) return this.bisect(lo, hi);
     // Toward the lowest measured breach first (a pass there settles the question), then below
     // the lowest undecided rung (a pass there raises Q_max).
@@ -310,7 +328,8 @@ export function resolutionMetAround(
 
 /**
  * Every concurrency the ladder could measure and the worst-case rung count (every rung held to its
- * limit), from simulating the planner against every possible boundary.
+ * limit), from simulating the planner against every possible boundary, with and without rung
+ * p95s of several curve shapes (`WORST_CASE_P95_SHAPES`) when the ladder places rungs by them.
  */
 export function worstCaseRungs(settings: LadderSettings): { rungs: number; example: number[] } {
   if (settings.mode === 'fixed') {
@@ -318,21 +337,51 @@ export function worstCaseRungs(settings: LadderSettings): { rungs: number; examp
     return { rungs: rungs.length, example: rungs };
   }
   let worst: number[] = [];
+  // With an SLO the rungs' p95s place the next rung (growth by extrapolation, narrowing at the
+  // fit's boundary): every curve shape below is walked too, each crossing the SLO at the boundary.
+  const slo = settings.sloMs;
+  const shapes: Array<((c: number, boundary: number) => number) | null> = [
+    null,
+    ...(slo === undefined
+      ? []
+      : WORST_CASE_P95_SHAPES.map((shape) => (c: number, b: number) => slo * shape(c, b))),
+  ];
   // Every boundary up to 2048; beyond that a sample of them (the gaps are geometric anyway).
   const step = Math.max(1, Math.floor(settings.maxConcurrency / 2048));
   for (let boundary = 0; boundary <= settings.maxConcurrency; boundary += step) {
-    // The worst case adds one undecided rung (a straddle at the boundary, measured twice).
-    for (const straddle of [false, true]) {
-      const planner = new LadderPlanner(settings);
-      const seen: number[] = [];
-      for (let c = planner.next(); c !== null; c = planner.next()) {
-        seen.push(c);
-        const verdict: Verdict =
-          straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail';
-        planner.record({ concurrency: c, verdict, usable: true });
+    for (const p95 of shapes) {
+      // The worst case adds one undecided rung (a straddle at the boundary, measured twice).
+      for (const straddle of [false, true]) {
+        const planner = new LadderPlanner(settings);
+        const seen: number[] = [];
+        for (let c = planner.next(); c !== null; c = planner.next()) {
+          seen.push(c);
+          const verdict: Verdict =
+            straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail';
+          planner.record({
+            concurrency: c,
+            verdict,
+            usable: true,
+            ...(p95 ? { p95Ms: p95(c, boundary) } : {}),
+          });
+        }
+        if (seen.length > worst.length) worst = seen;
       }
-      if (seen.length > worst.length) worst = seen;
     }
   }
   return { rungs: worst.length, example: worst };
 }
+
+/**
+ * p95 / SLO at concurrency c for a boundary b (the curve crosses the SLO at b + 0.5): the shapes
+ * the worst case walks. Linear (a serial device), square root and cubic (bending either way from
+ * a straight fit), a knee (flat, then linear), and a step (flat just under the SLO, then just over:
+ * nothing to extrapolate from).
+ */
+export const WORST_CASE_P95_SHAPES: ReadonlyArray<(c: number, b: number) => number> = [
+  (c, b) => c / (b + 0.5),
+  (c, b) => Math.sqrt(c / (b + 0.5)),
+  (c, b) => (c / (b + 0.5)) ** 3,
+  (c, b) => (c <= b / 2 ? 0.4 : 0.4 + (0.6 * (c - b / 2)) / (b / 2 + 0.5)),
+  (c, b) => (c <= b ? 0.9 : 1.1),
+];

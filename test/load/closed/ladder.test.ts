@@ -7,6 +7,7 @@ import {
   summarizeLadder,
   worstCaseRungs,
 } from '../../../src/load/closed/ladder.js';
+import { mulberry32 } from '../../../src/stats/prng.js';
 
 const adaptive = (maxConcurrency: number, resolution: number): LadderSettings => ({
   mode: 'adaptive',
@@ -305,5 +306,63 @@ describe('the adaptive ladder with a monotone fit of its rungs', () => {
     // Rising by 1 ms a request: the line reaches 3000 ms near 2900, capped at 8 x 4.
     planner.record({ concurrency: 4, verdict: 'pass', usable: true, p95Ms: 102 });
     expect(planner.next()).toBe(32);
+  });
+});
+
+describe('the fit-placed narrowing on curves its fit bends the wrong way', () => {
+  const settings: LadderSettings = { ...adaptive(128, 2), sloMs: 3000 };
+  /** Walks the planner against a p95 curve; the verdicts follow the boundary (an optional straddle at boundary + 1). */
+  function walkCurve(p95: (c: number) => number, boundary: number, straddle: boolean): number[] {
+    const planner = new LadderPlanner(settings);
+    const seen: number[] = [];
+    for (let c = planner.next(); c !== null; c = planner.next()) {
+      seen.push(c);
+      planner.record({
+        concurrency: c,
+        verdict: straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail',
+        usable: true,
+        p95Ms: p95(c),
+      });
+    }
+    return seen;
+  }
+
+  it('a convex p95 curve is not walked one concurrency at a time (prevents the fit crawling from 17 to 35 in 19 rungs)', () => {
+    const seen = walkCurve((c) => 3000 * (c / 36.5) ** 3, 36, true);
+    // Before: 1, 2, 16, 128, 17, 18, ..., 35, 36, 37, 37, 82, 59, 48, 42, 39, 38 (28 rungs). Now two
+    // fit-placed passes (17, 18) are followed by a bisection (73), and so on: 19 rungs.
+    expect(seen.length, seen.join(', ')).toBeLessThanOrEqual(19);
+    let run = 1;
+    for (let i = 1; i < seen.length; i++) {
+      run = seen[i] === (seen[i - 1] as number) + 1 ? run + 1 : 1;
+      expect(run, seen.join(', ')).toBeLessThan(4);
+    }
+    expect(
+      summarizeLadder(
+        seen.map((c) => ({ concurrency: c, verdict: c <= 36 ? 'pass' : 'fail', usable: true })),
+        settings,
+      ).qMax,
+    ).toBe(36);
+  });
+
+  it('the dry run worst case bounds the walk over 2000 random increasing p95 curves (prevents a printed worst-case duration the ladder can exceed)', () => {
+    const worst = worstCaseRungs(settings).rungs;
+    const random = mulberry32(42);
+    let longest = 0;
+    for (let t = 0; t < 2000; t++) {
+      const boundary = Math.floor(random() * 129);
+      const power = 0.2 + random() * 4;
+      const cumulative = [0];
+      for (let c = 1; c <= 129; c++)
+        cumulative.push((cumulative[c - 1] as number) + random() ** power + 1e-3);
+      const at = (c: number) => cumulative[Math.min(c, 129)] as number;
+      const cross = (at(boundary) + at(boundary + 1)) / 2;
+      const seen = walkCurve((c) => 3000 * (0.2 + (0.8 * at(c)) / cross), boundary, random() < 0.5);
+      longest = Math.max(longest, seen.length);
+    }
+    expect(longest).toBeLessThanOrEqual(worst);
+    // The worst case walks the p95 shapes too: without them it said 20 rungs, and fits walked 28.
+    const { sloMs: _slo, ...blind } = settings;
+    expect(worst).toBeGreaterThan(worstCaseRungs(blind).rungs);
   });
 });

@@ -2,7 +2,7 @@
  * `scalegate compare`: which candidate instance type serves the model cheapest inside both SLOs.
  * Reads one model's candidate plans (one per instance type, each measured on its own calibration
  * endpoint), checks each type's Service Quotas against its plan's peak before anything is
- * deployed, ranks the candidates by $ per 1M characters at the target among those that hold
+ * deployed, ranks the candidates by $ per 1M characters at the surge-safe load among those that hold
  * (src/plan/compare.ts), writes compare-<model>.json and its frontier chart, and copies the chosen
  * plan, byte for byte, to the model's committed plan path.
  * Exit 0: a candidate is chosen; 1: none holds (or none can be chosen); 2: refused input.

@@ -2,8 +2,8 @@
  * `scalegate compare`, the pure part: one candidate plan's figures (Q_max, lambda_safe, instances
  * and $/h at peak, $ per 1M characters at the target and at the surge-safe load, the SLO margin),
  * whether it holds both SLOs, the Pareto frontier of cost vs margin, and the choice: the cheapest
- * per 1M characters at the target among those that hold, whose quota holds their peak, and that
- * the config declares. No I/O.
+ * per 1M characters at the surge-safe load (where the deployed fleet runs) among those that hold,
+ * whose quota holds their peak, and that the config declares. No I/O.
  */
 import type { CompareCandidate, CompareQuota, PlanArtifact } from '../model/index.js';
 
@@ -14,6 +14,15 @@ export interface CandidatePlan {
   index: number | null;
   quota: CompareQuota;
 }
+
+/**
+ * What candidates are ranked and charted by: $ per 1M characters at the surge-safe load. The
+ * deployed policy runs each instance at lambda_safe, not at the target's throughput, and how far
+ * below it that is depends on the candidate (its T_total, its Q_max): the cost at the target is
+ * what the hardware could do, the surge-safe cost what the fleet will pay.
+ */
+export const rankingCost = (c: CompareCandidate): number | null =>
+  c.usd_per_million_characters_surge_safe.value;
 
 /** The chosen policy's candidate row of the plan (absent in older plans). */
 function chosenPolicy(plan: PlanArtifact) {
@@ -97,8 +106,9 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
     );
   }
   const target = at('target');
-  if (target === null) {
-    reasons.push(`no cost per 1M characters at the target${cost?.note ? ` (${cost.note})` : ''}`);
+  const surgeSafe = at('surge_safe');
+  if (surgeSafe === null) {
+    reasons.push(`no cost per 1M characters at the surge-safe load${cost?.note ? ` (${cost.note})` : ''}`);
   }
   if (c.index === null) {
     reasons.push(
@@ -124,7 +134,7 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
     peak_instances: { value: peak, origin: 'computed' },
     usd_per_hour_at_peak: { value: hourly === null ? null : round(hourly * peak, 4), origin: 'computed' },
     usd_per_million_characters_target: { value: target, origin: 'computed' },
-    usd_per_million_characters_surge_safe: { value: at('surge_safe'), origin: 'computed' },
+    usd_per_million_characters_surge_safe: { value: surgeSafe, origin: 'computed' },
     price: cost?.price ?? null,
     slo_margin: { value: margin.value, origin: 'computed' },
     slo_margin_method: margin.method,
@@ -132,7 +142,7 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
     continuity: slo.continuity,
     holds,
     quota: c.quota,
-    choosable: holds && c.quota.holds !== false && target !== null && c.index !== null,
+    choosable: holds && c.quota.holds !== false && surgeSafe !== null && c.index !== null,
     pareto: false,
     rank: null,
     reasons,
@@ -141,14 +151,12 @@ export function candidateFigures(c: CandidatePlan): CompareCandidate {
 
 /**
  * The frontier among those that hold: a candidate is on it when no other holding candidate is at
- * most as expensive per 1M characters at the target and at least as far from the SLO, and strictly
- * better on one of the two.
+ * most as expensive per 1M characters at the surge-safe load and at least as far from the SLO, and
+ * strictly better on one of the two.
  */
 export function withFrontier(candidates: CompareCandidate[]): CompareCandidate[] {
-  const scored = candidates.filter(
-    (c) => c.holds && c.usd_per_million_characters_target.value !== null && c.slo_margin.value !== null,
-  );
-  const cost = (c: CompareCandidate) => c.usd_per_million_characters_target.value as number;
+  const scored = candidates.filter((c) => c.holds && rankingCost(c) !== null && c.slo_margin.value !== null);
+  const cost = (c: CompareCandidate) => rankingCost(c) as number;
   const margin = (c: CompareCandidate) => c.slo_margin.value as number;
   return candidates.map((c) => {
     if (!scored.includes(c)) return { ...c, pareto: false };
@@ -163,7 +171,7 @@ export function withFrontier(candidates: CompareCandidate[]): CompareCandidate[]
   });
 }
 
-/** Ranks the choosable by cost per 1M characters at the target (ties: the larger margin, then the config's order). */
+/** Ranks the choosable by cost per 1M characters at the surge-safe load (ties: the larger margin, then the config's order). */
 export function rankCandidates(candidates: CompareCandidate[]): {
   candidates: CompareCandidate[];
   chosen: CompareCandidate | null;
@@ -173,8 +181,7 @@ export function rankCandidates(candidates: CompareCandidate[]): {
     .filter((c) => c.choosable)
     .sort(
       (a, b) =>
-        (a.usd_per_million_characters_target.value as number) -
-          (b.usd_per_million_characters_target.value as number) ||
+        (rankingCost(a) as number) - (rankingCost(b) as number) ||
         (b.slo_margin.value ?? -1) - (a.slo_margin.value ?? -1) ||
         (a.index ?? 99) - (b.index ?? 99),
     );

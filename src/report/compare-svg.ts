@@ -1,17 +1,18 @@
 /**
- * compare's frontier chart as a self-contained SVG: $ per 1M characters at the target (x, lower is
+ * compare's frontier chart as a self-contained SVG: $ per 1M characters at the surge-safe load (x, lower is
  * better) against the SLO margin (y, higher is further from the SLO), one dot per candidate that
  * has both figures, those that do not hold hollow, the Pareto frontier among those that hold
  * joined, the chosen one ringed. Pure: artifact in, SVG text out (no fonts, scripts or references).
  */
 import type { CompareArtifact, CompareCandidate } from '../model/index.js';
+import { rankingCost } from '../plan/compare.js';
 import { niceCeiling } from './chart-svg.js';
 
 const xml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const f = (n: number): string => (Math.round(n * 100) / 100).toString();
 
-const cost = (c: CompareCandidate): number | null => c.usd_per_million_characters_target.value;
+const cost = (c: CompareCandidate): number | null => rankingCost(c);
 const margin = (c: CompareCandidate): number | null => c.slo_margin.value;
 
 export function renderCompareSvg(
@@ -50,7 +51,7 @@ export function renderCompareSvg(
     );
   }
   out.push(
-    `<text x="${(m.left + plotW / 2).toFixed(0)}" y="${height - 14}" text-anchor="middle">$ per 1M characters at the target (computed)</text>`,
+    `<text x="${(m.left + plotW / 2).toFixed(0)}" y="${height - 14}" text-anchor="middle">$ per 1M characters at the surge-safe load (computed)</text>`,
     `<text x="16" y="${m.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${m.top + plotH / 2})">SLO margin: 1 - lambda_safe / capacity (computed)</text>`,
   );
   const frontier = plotted.filter((c) => c.pareto).sort((p, q) => (cost(p) as number) - (cost(q) as number));

@@ -118,7 +118,7 @@ function choiceLine(a: CompareArtifact): string {
   const chosen = a.candidates.find((c) => a.chosen !== null && c.file === a.chosen.file);
   if (!chosen) return 'NO CANDIDATE CAN BE CHOSEN: see the findings.';
   const others = a.candidates.filter((c) => c.choosable).length - 1;
-  return `chosen: ${chosen.label} (${chosen.instance_type}): ${usd(chosen.usd_per_million_characters_target.value)} per 1M characters at the target (computed), the cheapest of the ${others + 1} candidates that hold both SLOs and fit their quota; SLO margin ${pct(chosen.slo_margin.value)} (computed)`;
+  return `chosen: ${chosen.label} (${chosen.instance_type}): ${usd(chosen.usd_per_million_characters_surge_safe.value)} per 1M characters at the surge-safe load (computed; ${usd(chosen.usd_per_million_characters_target.value)} at the target), the cheapest of the ${others + 1} candidates that hold both SLOs and fit their quota; SLO margin ${pct(chosen.slo_margin.value)} (computed)`;
 }
 
 export function renderCompareReport(

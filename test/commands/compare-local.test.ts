@@ -256,6 +256,10 @@ describe('compare on the local SageMaker: the measured g5 device against a varia
     expect(throughputRatio).toBeGreaterThan(1.6);
     expect(ratio).toBeCloseTo(1.6 / throughputRatio, 4);
     expect(ratio).toBeLessThan(1);
+    // The rank is by the cost at the surge-safe load (where the fleet runs): cheaper there too.
+    expect(variant?.usd_per_million_characters_surge_safe.value as number).toBeLessThan(
+      g5?.usd_per_million_characters_surge_safe.value as number,
+    );
     expect(g5?.price).toMatchObject({ hourly_usd: 1.41, source: 'stated' });
     expect(variant?.price?.hourly_usd).toBeCloseTo(2.256, 6);
     // The calibration endpoints are the model's own: their instances never count against the quota.

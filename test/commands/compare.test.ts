@@ -95,7 +95,7 @@ describe('scalegate compare', () => {
     // The release deploys the config's instance type: the finding says what to change.
     expect(a.findings.map((f) => f.name)).toEqual(['config: instance type']);
     expect(result.report).toMatch(
-      /chosen: candidate 1 \(ml\.g6\.xlarge\): \$6\.00 per 1M characters at the target \(computed\)/,
+      /chosen: candidate 1 \(ml\.g6\.xlarge\): \$7\.50 per 1M characters at the surge-safe load \(computed; \$6\.00 at the target\)/,
     );
     expect(result.report).toMatch(/Q_max measured/);
     expect(result.report).toMatch(/candidate 2: the policy does not hold/);

@@ -13,7 +13,7 @@ const candidate = (label: string, cost: number, margin: number, extra: Partial<C
     file: `${label}.json`,
     holds: true,
     choosable: true,
-    usd_per_million_characters_target: { value: cost, origin: 'computed' },
+    usd_per_million_characters_surge_safe: { value: cost, origin: 'computed' },
     slo_margin: { value: margin, origin: 'computed' },
     pareto: false,
     rank: null,
@@ -63,5 +63,18 @@ describe('compare: frontier and rank', () => {
     ]);
     expect(chosen?.label).toBe('c1');
     expect(candidates.map((c) => c.rank)).toEqual([2, 1, null]);
+  });
+
+  it('ranks by the cost at the surge-safe load, where the fleet runs, not at the target (prevents choosing hardware that is cheap at full load but needs far more headroom)', () => {
+    // c0 is cheaper at the target, but its slow start-up leaves it a small lambda_safe: dearer as deployed.
+    const c0 = candidate('c0', 3, 0.9, {
+      usd_per_million_characters_target: { value: 1, origin: 'computed' },
+    });
+    const c1 = candidate('c1', 1.5, 0.5, {
+      usd_per_million_characters_target: { value: 1.2, origin: 'computed' },
+    });
+    const { chosen, candidates } = rankCandidates([c0, c1]);
+    expect(chosen?.label).toBe('c1');
+    expect(candidates.map((c) => c.rank)).toEqual([2, 1]);
   });
 });

@@ -12,7 +12,7 @@ const candidate = (
   label,
   file,
   instance_type: label === 'candidate 0' ? 'ml.g5.xlarge' : 'ml.g5.2xlarge',
-  usd_per_million_characters_target: { value: cost, origin: 'computed' },
+  usd_per_million_characters_surge_safe: { value: cost, origin: 'computed' },
   slo_margin: { value: margin, origin: 'computed' },
   holds,
 });

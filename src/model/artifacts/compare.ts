@@ -69,7 +69,7 @@ export const compareCandidateSchema = z.object({
   choosable: z.boolean(),
   /** On the Pareto frontier of cost per 1M characters (lower) vs SLO margin (higher), among those holding. */
   pareto: z.boolean(),
-  /** 1-based rank by cost per 1M characters at the target among the choosable; null when not choosable. */
+  /** 1-based rank by cost per 1M characters at the surge-safe load among the choosable; null when not choosable. */
   rank: z.number().int().positive().max(100).nullable(),
   /** Why it does not hold or cannot be chosen (empty when choosable). */
   reasons: z.array(safeString).max(20),

@@ -98145,7 +98145,7 @@ const compareCandidateSchema = object({
     choosable: schemas_boolean(),
     /** On the Pareto frontier of cost per 1M characters (lower) vs SLO margin (higher), among those holding. */
     pareto: schemas_boolean(),
-    /** 1-based rank by cost per 1M characters at the target among the choosable; null when not choosable. */
+    /** 1-based rank by cost per 1M characters at the surge-safe load among the choosable; null when not choosable. */
     rank: schemas_number().int().positive().max(100).nullable(),
     /** Why it does not hold or cannot be chosen (empty when choosable). */
     reasons: array(safeString).max(20),

@@ -5,15 +5,16 @@
 // replication simulates 125 s of the closed loop and runs the adaptive rung with the defaults
 // (hold 120 s, measure 30 s, settle 10 s, --min-samples 100) three times over the same run: the
 // underrun SLO at the true stall p95, at true p95 / 1.05 (the truth 5 % above the SLO) and at
-// 1.1 x the truth (power). The true p95 of a cell comes from one run of 400,000 streams.
+// 1.1 x the truth (power), with the continuity judge's PASS margin (STALL_PASS_MARGIN; --margin). The true p95 of a cell comes from one run of 400,000 streams.
 //
-//   npm run bench:coverage-stall [-- --reps 100 --grid full|reduced]
+//   npm run bench:coverage-stall [-- --reps 100 --grid full|reduced --margin 0.1 --only 'spells 5/15']
 //
 // Columns: zeros (share of streams that never stalled), decided (rungs with an interval), cov
 // (its 95 % interval covers the truth), miss (upper end below the truth), pass= (PASS with the
 // SLO at the truth: the contract <= 5 %), pass+5, power, end s (at p95 = SLO).
 import { availableParallelism, loadavg } from 'node:os';
 import { simulateRung } from '../src/stats/closed-loop-sim.js';
+import { STALL_PASS_MARGIN } from '../src/stats/rung-decision.js';
 import { simulateStreamingClosedLoop, stallClass, trueStallP95 } from '../src/stats/stall-sim.js';
 
 function option(name: string, fallback: string): string {
@@ -23,13 +24,23 @@ function option(name: string, fallback: string): string {
 const reps = Number(option('reps', '100'));
 const grid = option('grid', 'full') === 'reduced' ? 'reduced' : 'full';
 if (!(reps > 0)) throw new Error('--reps must be positive');
-const cells = stallClass(grid);
-const SPEC = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100, mode: 'adaptive' as const };
+// --margin: the continuity judge's PASS margin to simulate (calibration); default the product's.
+const margin = Number(option('margin', String(STALL_PASS_MARGIN)));
+const only = option('only', '');
+const cells = stallClass(grid).filter((c) => only === '' || `${c.label} N ${c.n}`.includes(only));
+const SPEC = {
+  holdS: 120,
+  measureS: 30,
+  settleS: 10,
+  minSamples: 100,
+  mode: 'adaptive' as const,
+  minPassMargin: margin,
+};
 const pct = (count: number, of: number): string =>
   of === 0 ? '    -  ' : `${((100 * count) / of).toFixed(1).padStart(5)}%`;
 
 console.log(
-  `bench:coverage-stall  ${cells.length} cells x ${reps} replications (${grid}); ${availableParallelism()} CPUs, load ${loadavg()
+  `bench:coverage-stall  ${cells.length} cells x ${reps} replications (${grid}), PASS margin ${margin}; ${availableParallelism()} CPUs, load ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}, Node ${process.version}`,
 );

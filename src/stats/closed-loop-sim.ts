@@ -277,6 +277,8 @@ export interface SimulatedRungSpec {
   minSamples?: number;
   /** How often the rung checks whether a look is due (default 250 ms, as the rung). */
   tickMs?: number;
+  /** The judge's PASS margin at every look (the continuity judge's STALL_PASS_MARGIN). @default 0 */
+  minPassMargin?: number;
 }
 
 /** What the harness needs of a judge: RungJudge, or a peer procedure to compare it with. */
@@ -313,6 +315,7 @@ export function simulateRung(run: ClosedLoopSamples, spec: SimulatedRungSpec): S
     concurrency: spec.concurrency,
     minSamples: spec.minSamples ?? 100,
     measureMs: spec.measureS * 1000,
+    ...(spec.minPassMargin !== undefined ? { minPassMargin: spec.minPassMargin } : {}),
   });
   return simulateRungWith(run, spec, judge);
 }

@@ -13,6 +13,7 @@ import {
   PASS_ALPHA,
   RungJudge,
   SHORT_WINDOW_MARGIN,
+  STALL_PASS_MARGIN,
   sectionedP95Interval,
   sectionedWithTails,
   vonNeumannCritical,
@@ -281,5 +282,28 @@ describe('the dependence check guards a PASS only (closed loop)', () => {
     expect(d.interval?.high as number).toBeLessThan(10_000);
     expect(d.verdict).toBe('undecided');
     expect(d.reason).toMatch(/dependent/);
+  });
+});
+
+describe('the continuity judge PASS margin', () => {
+  it('keeps a PASS undecided unless its upper end x (1 + STALL_PASS_MARGIN) is within the SLO (prevents the stall judge passing on the first-audio margins)', () => {
+    const random = mulberry32(11);
+    const samples = Array.from({ length: 3000 }, () => 40 + 20 * random());
+    const judge = (minPassMargin?: number, sloMs = 1e9) =>
+      new RungJudge({
+        mode: 'adaptive',
+        sloMs,
+        concurrency: 4,
+        minSamples: 100,
+        ...(minPassMargin !== undefined ? { minPassMargin } : {}),
+      });
+    const high = judge().look(samples, true).interval?.high as number;
+    const slo = high * 1.05;
+    expect(judge(undefined, slo).look(samples, true).verdict).toBe('pass');
+    const stalls = judge(STALL_PASS_MARGIN, slo).look(samples, true);
+    expect(STALL_PASS_MARGIN).toBeGreaterThan(0.05);
+    expect(stalls.verdict).toBe('undecided');
+    expect(stalls.reason).toContain(`needs its upper end x ${1 + STALL_PASS_MARGIN} within the SLO`);
+    expect(judge(STALL_PASS_MARGIN, high * (1 + STALL_PASS_MARGIN)).look(samples, true).verdict).toBe('pass');
   });
 });

@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simulateRung } from '../../src/stats/closed-loop-sim.js';
+import { STALL_PASS_MARGIN } from '../../src/stats/rung-decision.js';
 import {
   type StallCell,
   simulateStreamingClosedLoop,
@@ -15,7 +16,15 @@ import {
 } from '../../src/stats/stall-sim.js';
 
 const REPS = 50;
-const HOLD = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100, mode: 'adaptive' as const };
+// The continuity judge as the rung builds it: the adaptive defaults and its PASS margin.
+const HOLD = {
+  holdS: 120,
+  measureS: 30,
+  settleS: 10,
+  minSamples: 100,
+  mode: 'adaptive' as const,
+  minPassMargin: STALL_PASS_MARGIN,
+};
 
 interface CellResult {
   cell: StallCell;
@@ -44,9 +53,7 @@ beforeAll(() => {
         r.decided++;
         if (interval.low <= truth && truth <= interval.high) r.covered++;
       }
-      if (
-        simulateRung(run, { ...HOLD, concurrency: cell.n, sloMs: 1.25 * truth }).decision.verdict === 'pass'
-      )
+      if (simulateRung(run, { ...HOLD, concurrency: cell.n, sloMs: 1.5 * truth }).decision.verdict === 'pass')
         r.power++;
     }
     results.push(r);
@@ -81,9 +88,10 @@ describe('the continuity decision on simulated stall times', () => {
     expect(covered / decided).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('passes rungs whose true stall p95 is 20 % inside the SLO (prevents a judge that is safe only because it never passes)', () => {
+  it('passes most rungs whose true stall p95 is a third inside the SLO (prevents a judge that is safe only because it never passes)', () => {
     const power = results.reduce((a, r) => a + r.power, 0) / (results.length * REPS);
-    expect(power).toBeGreaterThan(0.3);
+    // 64 % of 200 (the i.i.d. cells 99 %, the slow-spell cells 29 %; at 1.25 x the SLO 5 %).
+    expect(power).toBeGreaterThan(0.5);
   });
 });
 

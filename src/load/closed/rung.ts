@@ -18,6 +18,7 @@ import {
   RungJudge,
   sectionedWithTails,
   shortestResettledWindowMs,
+  STALL_PASS_MARGIN,
 } from '../../stats/rung-decision.js';
 import { waitUntil } from '../../wait.js';
 import { startClientHealth } from '../client-health.js';
@@ -273,6 +274,7 @@ export async function runRung(
           concurrency: spec.concurrency,
           minSamples: spec.minSamples ?? 100,
           measureMs: spec.measureS * 1000,
+          minPassMargin: STALL_PASS_MARGIN,
         });
   let firstAudioEnded: RungDecision | null = null;
   let continuityEnded: RungDecision | null = null;

@@ -6,6 +6,7 @@ import type { AwsClients } from '../../src/aws/clients.js';
 import { type QmaxInput, runQmax } from '../../src/commands/qmax.js';
 import type { ProgressEvent } from '../../src/load/progress.js';
 import { parseConfig, type QmaxArtifact, qmaxArtifactSchema, readArtifact } from '../../src/model/index.js';
+import { starveEventLoop } from '../helpers/starve-event-loop.js';
 import { type CapacityServer, startCapacityServer } from '../load/fixtures/capacity-server.js';
 
 const SLOTS = 4;
@@ -66,17 +67,6 @@ const base = (overrides: Partial<QmaxInput> = {}): QmaxInput => ({
   minSamples: 80,
   ...overrides,
 });
-
-/** Keeps the event loop busy for `busyMs` out of every `everyMs`: a client starved by its machine. */
-function starveEventLoop(busyMs: number, everyMs: number): () => void {
-  const timer = setInterval(() => {
-    const until = Date.now() + busyMs;
-    while (Date.now() < until) {
-      // busy: nothing else runs on this loop
-    }
-  }, everyMs);
-  return () => clearInterval(timer);
-}
 
 /** AWS clients whose every call throws: proves a code path makes none. */
 function throwingClients(): Pick<AwsClients, 'sagemaker' | 'autoscaling' | 'cloudwatch' | 'region'> & {

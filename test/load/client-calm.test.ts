@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { awaitCalmClient } from '../../src/load/client-calm.js';
 import { renderCalmClientLine } from '../../src/report/qmax-text.js';
-
-/** Keeps the event loop busy for `busyMs` out of every `everyMs`: a starved client. */
-function starveEventLoop(busyMs: number, everyMs: number): () => void {
-  const timer = setInterval(() => {
-    const until = Date.now() + busyMs;
-    while (Date.now() < until) {
-      // busy: nothing else runs on this loop
-    }
-  }, everyMs);
-  return () => clearInterval(timer);
-}
+import { starveEventLoop } from '../helpers/starve-event-loop.js';
 
 describe('awaitCalmClient', () => {
   it('returns calm once a window shows the event loop on time (prevents a re-measure held back by a healthy client)', async () => {

@@ -96,35 +96,27 @@ describe('the continuity decision on simulated stall times', () => {
 });
 
 describe('simulateStreamingClosedLoop', () => {
+  const steady: StallCell['server'] = {
+    lanes: 1,
+    firstChunkMs: 60,
+    chunkAudioMs: 160,
+    rtf: 1.05,
+    sharing: 0,
+    chunkCv: 0,
+    chunks: { min: 3, max: 3 },
+  };
   it('stalls each stream by exactly the production deficit when production is 5 % slower than playback (prevents a simulator whose stall is not the listener account)', () => {
     // 3 chunks of 160 ms, each produced in 168 ms after a first chunk at 60 ms, no noise: playback
     // runs dry 8 ms before chunk 2 and 8 ms before chunk 3.
-    const run = simulateStreamingClosedLoop(
-      {
-        lanes: 1,
-        firstChunkMs: 60,
-        chunkAudioMs: 160,
-        rtf: 1.05,
-        sharing: 0,
-        chunkCv: 0,
-        chunks: { min: 3, max: 3 },
-      },
-      { outstanding: 1, durationS: 5, seed: 1 },
-    );
+    const run = simulateStreamingClosedLoop(steady, { outstanding: 1, durationS: 5, seed: 1 });
     expect([...run.ttfabMs].every((s) => Math.abs(s - 16) < 1e-6)).toBe(true);
     expect(run.atMs[1] as number).toBeCloseTo(2 * (60 + 2 * 168), 6);
-    const buffered = simulateStreamingClosedLoop(
-      {
-        lanes: 1,
-        firstChunkMs: 60,
-        chunkAudioMs: 160,
-        rtf: 1.05,
-        sharing: 0,
-        chunkCv: 0,
-        chunks: { min: 3, max: 3 },
-      },
-      { outstanding: 1, durationS: 5, seed: 1, bufferMs: 16 },
-    );
+    const buffered = simulateStreamingClosedLoop(steady, {
+      outstanding: 1,
+      durationS: 5,
+      seed: 1,
+      bufferMs: 16,
+    });
     expect([...buffered.ttfabMs].every((s) => s === 0)).toBe(true);
   });
 });

@@ -16,9 +16,9 @@ import { sortedAscending } from '../../stats/quantiles.js';
 import {
   type RungDecision,
   RungJudge,
+  STALL_PASS_MARGIN,
   sectionedWithTails,
   shortestResettledWindowMs,
-  STALL_PASS_MARGIN,
 } from '../../stats/rung-decision.js';
 import { waitUntil } from '../../wait.js';
 import { startClientHealth } from '../client-health.js';

@@ -35687,6 +35687,16 @@ const LONG_PASS_SPANS = 3;
 const INTERIM_PASS_MARGIN = 0.05;
 const FINAL_PASS_MARGIN = 0.02;
 /**
+ * The continuity judge's PASS margin at every look (upper end x (1 + this) <= the underrun SLO):
+ * a stall time amplifies a slow spell (a device 30 % slower streams below real time, and every
+ * stream in the spell stalls), so the stall p95 of a window depends on how many spells it caught
+ * far more than a first-audio p95 does. Calibrated by `npm run bench:coverage-stall`
+ * (src/stats/stall-sim.ts), slow spells of 5 s in 15 s, 200 rungs a cell: P(PASS | stall p95 =
+ * SLO) 4.0 % of 24 cells pooled at margin 0 (100 rungs; 6-9 % in 8 cells), 3.0 % at 0.05, 2.6 %
+ * at 0.1 (worst cell 6.0 %), 2.0 % at 0.2 (worst cell 5.0 %).
+ */
+const STALL_PASS_MARGIN = 0.2;
+/**
  * The shortest window a drifting rung may cut itself to (its older half discarded): long enough
  * to pass without the short-window margin. Cutting further let a window shrink into one fast
  * spell of a server whose speed fluctuates, and pass there.
@@ -35984,11 +35994,12 @@ class RungJudge {
      * FINAL_PASS_MARGIN at it (the calibration class's slow spells); none on a fixed rung's.
      */
     passMargin(final, longSpanMs, timing) {
+        const floor = this.settings.minPassMargin ?? 0;
         if (timing && timing.windowMs < longSpanMs)
-            return SHORT_WINDOW_MARGIN;
+            return Math.max(SHORT_WINDOW_MARGIN, floor);
         if (this.settings.mode !== 'adaptive')
-            return 0;
-        return final ? FINAL_PASS_MARGIN : INTERIM_PASS_MARGIN;
+            return floor;
+        return Math.max(final ? FINAL_PASS_MARGIN : INTERIM_PASS_MARGIN, floor);
     }
     /** Is an interim look due for a window of n samples? */
     interimDue(n) {

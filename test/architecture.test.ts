@@ -186,6 +186,8 @@ describe('the import graph of src', () => {
       'stats/open-loop-sim.ts',
       // bench/coverage.ts and test/stats/rung-decision-coverage.test.ts run the calibration class.
       'stats/closed-loop-class.ts',
+      // bench/coverage-stall.ts and test/stats/stall-decision-coverage.test.ts run the stall class.
+      'stats/stall-sim.ts',
       // Tested parsers waiting for the schedule/replay option (see the file's header).
       'load/open/schedule-file.ts',
     ]);

@@ -105,6 +105,12 @@ const orNull = (v: number | null | undefined): number | null =>
  * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
  */
 export const LATE_CLIENT_SLO_SHARE = 0.25;
+/**
+ * Before a client-bound rung is measured again, the client's event loop must be late by at most
+ * this share of the SLO (p99 over one window): half the late limit, so the second measurement
+ * does not start on a client still at its edge.
+ */
+export const CALM_CLIENT_SLO_SHARE = LATE_CLIENT_SLO_SHARE / 2;
 
 /** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
 export const isLateClient = (loopDelayP99Ms: number | null | undefined, sloMs: number | null): boolean =>

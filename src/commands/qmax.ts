@@ -8,11 +8,11 @@
 import { join } from 'node:path';
 import {
   assembleQmaxArtifact,
+  CALM_CLIENT_SLO_SHARE,
   CLOUDWATCH_QUERIES,
   CW_PERIOD_S,
   cloudWatchRange,
   joinStepWithCloudWatch,
-  LATE_CLIENT_SLO_SHARE,
   type QmaxSchedule,
   type QmaxSettings,
   qmaxSchedule,
@@ -334,7 +334,7 @@ export async function runQmax(
             // A rung the client was too late to judge is measured again once the client is calm.
             if (runSteps.some((s) => s.concurrency === c && s.client_bound)) {
               const calm = await awaitCalmClient({
-                calmDelayMs: (LATE_CLIENT_SLO_SHARE * resolved.sloMs) / 2,
+                calmDelayMs: CALM_CLIENT_SLO_SHARE * resolved.sloMs,
                 signal,
                 log,
               });

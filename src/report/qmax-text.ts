@@ -1,6 +1,7 @@
 /** The terminal reports of `scalegate qmax`: the measured ladder, and the schedule of a dry run. */
 
 import type { QmaxSchedule } from '../analysis/qmax.js';
+import type { CalmClientResult } from '../load/client-calm.js';
 import { isSageMakerTransport, type QmaxArtifact } from '../model/artifacts.js';
 import type { RestoreReport } from '../model/journal.js';
 import { audioLine, continuityLines } from './continuity-text.js';
@@ -9,10 +10,7 @@ import { loadOriginLines } from './vantage-text.js';
 
 /** The dry run: the schedule, its worst case, instance-minutes and cost. */
 /** After the wait for a calm client before a client-bound rung is measured again. */
-export function renderCalmClientLine(
-  concurrency: number,
-  calm: { calm: boolean; windows: number; lastDelayP99Ms: number | null },
-): string {
+export function renderCalmClientLine(concurrency: number, calm: CalmClientResult): string {
   const delay = calm.lastDelayP99Ms === null ? '?' : calm.lastDelayP99Ms.toFixed(1);
   return calm.calm
     ? `qmax: concurrency ${concurrency} was client-bound; the client is calm again (event-loop delay p99 ${delay} ms), measuring it once more`

@@ -497,6 +497,15 @@ export interface JudgeStep {
   stop: boolean;
 }
 
+/**
+ * The continuity (stall) judge a rung runs beside its first-audio one: the same method at the same
+ * level, with STALL_PASS_MARGIN at every look. The rung (src/load/closed/rung.ts) and the stall
+ * simulation's proof (test/stats/stall-decision-coverage.test.ts) build it here.
+ */
+export function continuityJudge(settings: JudgeSettings): RungJudge {
+  return new RungJudge({ ...settings, minPassMargin: STALL_PASS_MARGIN });
+}
+
 /** Upper bound on the looks of an adaptive rung (5 minimal batches growing by half to 20 x). */
 const MAX_ADAPTIVE_LOOKS = 12;
 

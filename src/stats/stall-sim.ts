@@ -100,6 +100,7 @@ export function simulateStreamingClosedLoop(server: StreamingServer, run: Stream
   // is global, so every lane reads the same spells through its own cursor.
   const regimeSeed = Math.floor(random() * 2 ** 31);
   for (let lane = 0; lane < k; lane++) {
+    // Spells drawn a minute past the run: the last streams end after it.
     const factor = spellFactor(server, durationMs + 60_000, mulberry32(regimeSeed));
     let t = 0;
     while (t < durationMs) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/stats/prng.js';
 import {
   checkedP95Interval,
+  continuityJudge,
   DECISION_METHOD,
   decideP95,
   FAIL_ALPHA,
@@ -286,24 +287,25 @@ describe('the dependence check guards a PASS only (closed loop)', () => {
 });
 
 describe('the continuity judge PASS margin', () => {
-  it('keeps a PASS undecided unless its upper end x (1 + STALL_PASS_MARGIN) is within the SLO (prevents the stall judge passing on the first-audio margins)', () => {
+  it('keeps a continuity PASS undecided unless its upper end x (1 + STALL_PASS_MARGIN) is within the SLO (prevents the stall judge passing on the first-audio margins)', () => {
     const random = mulberry32(11);
     const samples = Array.from({ length: 3000 }, () => 40 + 20 * random());
-    const judge = (minPassMargin?: number, sloMs = 1e9) =>
-      new RungJudge({
-        mode: 'adaptive',
-        sloMs,
-        concurrency: 4,
-        minSamples: 100,
-        ...(minPassMargin !== undefined ? { minPassMargin } : {}),
-      });
-    const high = judge().look(samples, true).interval?.high as number;
+    const settings = (sloMs: number) => ({
+      mode: 'adaptive' as const,
+      sloMs,
+      concurrency: 4,
+      minSamples: 100,
+    });
+    const high = new RungJudge(settings(1e9)).look(samples, true).interval?.high as number;
     const slo = high * 1.05;
-    expect(judge(undefined, slo).look(samples, true).verdict).toBe('pass');
-    const stalls = judge(STALL_PASS_MARGIN, slo).look(samples, true);
+    // The first-audio judge passes it; the continuity judge the rung builds does not.
+    expect(new RungJudge(settings(slo)).look(samples, true).verdict).toBe('pass');
+    const stalls = continuityJudge(settings(slo)).look(samples, true);
     expect(STALL_PASS_MARGIN).toBeGreaterThan(0.05);
     expect(stalls.verdict).toBe('undecided');
     expect(stalls.reason).toContain(`needs its upper end x ${1 + STALL_PASS_MARGIN} within the SLO`);
-    expect(judge(STALL_PASS_MARGIN, high * (1 + STALL_PASS_MARGIN)).look(samples, true).verdict).toBe('pass');
+    expect(continuityJudge(settings(high * (1 + STALL_PASS_MARGIN))).look(samples, true).verdict).toBe(
+      'pass',
+    );
   });
 });

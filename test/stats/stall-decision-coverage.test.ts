@@ -1,13 +1,13 @@
 /**
- * Proof, by seeded simulation, that the continuity decision (the rung's RungJudge judging
- * per-stream stall times, as src/load/closed/rung.ts builds it for --underrun-slo-ms) keeps the
+ * Proof, by seeded simulation, that the continuity decision (`continuityJudge` judging per-stream
+ * stall times, the judge src/load/closed/rung.ts builds for --underrun-slo-ms) keeps the
  * false-PASS contract on stall data: many exact zeros, a tail, dependent through the device's slow
  * spells (src/stats/stall-sim.ts `stallClass`, reduced; `npm run bench:coverage-stall` prints the
  * whole class). The stall of every simulated stream is kept by the product's own StreamAudio.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { simulateRung } from '../../src/stats/closed-loop-sim.js';
-import { STALL_PASS_MARGIN } from '../../src/stats/rung-decision.js';
+import { type ClosedLoopSamples, simulateRungWith } from '../../src/stats/closed-loop-sim.js';
+import { continuityJudge } from '../../src/stats/rung-decision.js';
 import {
   type StallCell,
   simulateStreamingClosedLoop,
@@ -16,15 +16,13 @@ import {
 } from '../../src/stats/stall-sim.js';
 
 const REPS = 50;
-// The continuity judge as the rung builds it: the adaptive defaults and its PASS margin.
-const HOLD = {
-  holdS: 120,
-  measureS: 30,
-  settleS: 10,
-  minSamples: 100,
-  mode: 'adaptive' as const,
-  minPassMargin: STALL_PASS_MARGIN,
-};
+const HOLD = { holdS: 120, measureS: 30, settleS: 10, minSamples: 100, mode: 'adaptive' as const };
+
+/** One rung judged by the continuity judge the rung builds (`continuityJudge`), with the adaptive defaults. */
+function stallRung(run: ClosedLoopSamples, concurrency: number, sloMs: number) {
+  const spec = { ...HOLD, concurrency, sloMs };
+  return simulateRungWith(run, spec, continuityJudge({ ...spec, measureMs: HOLD.measureS * 1000 }));
+}
 
 interface CellResult {
   cell: StallCell;
@@ -46,15 +44,14 @@ beforeAll(() => {
         durationS: 125,
         seed: 3_000_017 * (index + 1) + rep,
       });
-      const at = simulateRung(run, { ...HOLD, concurrency: cell.n, sloMs: truth });
+      const at = stallRung(run, cell.n, truth);
       if (at.decision.verdict === 'pass') r.passAtSlo++;
       const interval = at.decision.interval;
       if (interval) {
         r.decided++;
         if (interval.low <= truth && truth <= interval.high) r.covered++;
       }
-      if (simulateRung(run, { ...HOLD, concurrency: cell.n, sloMs: 1.5 * truth }).decision.verdict === 'pass')
-        r.power++;
+      if (stallRung(run, cell.n, 1.5 * truth).decision.verdict === 'pass') r.power++;
     }
     results.push(r);
   }

@@ -352,24 +352,32 @@ export function worstCaseRungs(settings: LadderSettings): { rungs: number; examp
     for (const p95 of shapes) {
       // The worst case adds one undecided rung (a straddle at the boundary, measured twice).
       for (const straddle of [false, true]) {
-        const planner = new LadderPlanner(settings);
-        const seen: number[] = [];
-        for (let c = planner.next(); c !== null; c = planner.next()) {
-          seen.push(c);
-          const verdict: Verdict =
-            straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail';
-          planner.record({
-            concurrency: c,
-            verdict,
-            usable: true,
-            ...(p95 ? { p95Ms: p95(c, boundary) } : {}),
-          });
-        }
+        const seen = walkPlanner(settings, boundary, straddle, p95);
         if (seen.length > worst.length) worst = seen;
       }
     }
   }
   return { rungs: worst.length, example: worst };
+}
+
+/**
+ * The rungs the planner measures against a server whose rungs pass up to `boundary` and fail
+ * above it (the rung just above it undecided when `straddle`), with p95s from `p95` when given.
+ */
+function walkPlanner(
+  settings: LadderSettings,
+  boundary: number,
+  straddle: boolean,
+  p95: ((c: number, boundary: number) => number) | null,
+): number[] {
+  const planner = new LadderPlanner(settings);
+  const seen: number[] = [];
+  for (let c = planner.next(); c !== null; c = planner.next()) {
+    seen.push(c);
+    const verdict: Verdict = straddle && c === boundary + 1 ? 'undecided' : c <= boundary ? 'pass' : 'fail';
+    planner.record({ concurrency: c, verdict, usable: true, ...(p95 ? { p95Ms: p95(c, boundary) } : {}) });
+  }
+  return seen;
 }
 
 /**

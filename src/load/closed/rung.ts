@@ -14,9 +14,9 @@ import { type AudioSample, summarizeAudio } from '../../stats/continuity.js';
 import { alignUp, driftTest, quantileWithMisses } from '../../stats/ladder-stats.js';
 import { sortedAscending } from '../../stats/quantiles.js';
 import {
+  continuityJudge,
   type RungDecision,
   RungJudge,
-  STALL_PASS_MARGIN,
   sectionedWithTails,
   shortestResettledWindowMs,
 } from '../../stats/rung-decision.js';
@@ -268,13 +268,12 @@ export async function runRung(
   const stallJudge =
     underrunSloMs === null
       ? null
-      : new RungJudge({
+      : continuityJudge({
           mode: spec.mode,
           sloMs: underrunSloMs,
           concurrency: spec.concurrency,
           minSamples: spec.minSamples ?? 100,
           measureMs: spec.measureS * 1000,
-          minPassMargin: STALL_PASS_MARGIN,
         });
   let firstAudioEnded: RungDecision | null = null;
   let continuityEnded: RungDecision | null = null;

@@ -35953,6 +35953,14 @@ function obrienFlemingSpent(a, t) {
         return 0;
     return Math.min(a, 2 * normalUpperTail(normalUpperQuantile(a / 2) / Math.sqrt(t)));
 }
+/**
+ * The continuity (stall) judge a rung runs beside its first-audio one: the same method at the same
+ * level, with STALL_PASS_MARGIN at every look. The rung (src/load/closed/rung.ts) and the stall
+ * simulation's proof (test/stats/stall-decision-coverage.test.ts) build it here.
+ */
+function continuityJudge(settings) {
+    return new RungJudge({ ...settings, minPassMargin: STALL_PASS_MARGIN });
+}
 /** Upper bound on the looks of an adaptive rung (5 minimal batches growing by half to 20 x). */
 const MAX_ADAPTIVE_LOOKS = 12;
 /**
@@ -36083,6 +36091,12 @@ const qmax_orNull = (v) => v === null || v === undefined || !Number.isFinite(v) 
  * fail. Lateness below it moves a p95 by less than a quarter of the SLO.
  */
 const LATE_CLIENT_SLO_SHARE = 0.25;
+/**
+ * Before a client-bound rung is measured again, the client's event loop must be late by at most
+ * this share of the SLO (p99 over one window): half the late limit, so the second measurement
+ * does not start on a client still at its edge.
+ */
+const CALM_CLIENT_SLO_SHARE = LATE_CLIENT_SLO_SHARE / 2;
 /** The client's event loop was late by more than LATE_CLIENT_SLO_SHARE of the SLO (p99). */
 const isLateClient = (loopDelayP99Ms, sloMs) => sloMs !== null &&
     loopDelayP99Ms !== null &&
